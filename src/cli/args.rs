@@ -1,0 +1,110 @@
+//! The command line, as clap structs. Nothing outside the `cli` module sees these.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Plain-sentence web UI tests, replayed from cached Playwright step code.
+#[derive(Debug, Parser)]
+#[command(name = "prettyplay", version, about, max_term_width = 100)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    #[command(flatten)]
+    pub global: GlobalArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct GlobalArgs {
+    /// Use this prettyplay.toml; its directory is the project root.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Base URL of the app under test (`page.goto('/')` goes there).
+    #[arg(long, global = true, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Show the browser window.
+    #[arg(long, global = true)]
+    pub headed: bool,
+    /// Only tests whose `file › test` name matches this regular expression.
+    #[arg(short = 'g', long, global = true, value_name = "PATTERN")]
+    pub grep: Option<String>,
+    /// More output: every step, and step code's console output (-vv: debug logs).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, conflicts_with = "quiet")]
+    pub verbose: u8,
+    /// Less output: failures and the closing line only.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// When to use colours.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Run tests from their cached step code.
+    Replay(ReplayArgs),
+    /// List tests, their steps and whether each step is cached.
+    List(PathsArgs),
+    /// Manage the step cache.
+    #[command(subcommand)]
+    Cache(CacheCommand),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReplayArgs {
+    /// Cached code only, never an LLM: a step without cached code fails (the CI mode).
+    #[arg(long)]
+    pub strict: bool,
+    #[command(flatten)]
+    pub paths: PathsArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PathsArgs {
+    /// Scenario files or directories (default: the `scenarios` setting).
+    #[arg(value_name = "PATHS")]
+    pub paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum CacheCommand {
+    /// Remove cached steps whose scenario, test or step no longer exists.
+    Prune {
+        /// Print what would be removed and change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn global_flags_work_after_the_subcommand() {
+        let cli = Cli::try_parse_from([
+            "prettyplay", "replay", "--strict", "-g", "todo", "--base-url", "http://x/", "a.steps",
+        ])
+        .unwrap();
+        assert_eq!(cli.global.grep.as_deref(), Some("todo"));
+        assert_eq!(cli.global.base_url.as_deref(), Some("http://x/"));
+        let Command::Replay(replay) = cli.command else {
+            panic!("expected replay");
+        };
+        assert!(replay.strict);
+        assert_eq!(replay.paths.paths, [PathBuf::from("a.steps")]);
+    }
+}

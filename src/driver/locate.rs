@@ -1,0 +1,207 @@
+//! Locating the pieces a run needs before anything starts: the Playwright driver (Node.js and
+//! `playwright-core`'s `cli.js`, at the version playwright-rs speaks) and a Chromium binary.
+//!
+//! Nothing here downloads anything: a missing piece is reported with the command that installs it.
+
+use std::path::{Path, PathBuf};
+
+use crate::driver::DriverError;
+
+/// The `playwright-core` version the linked playwright-rs speaks.
+pub const DRIVER_VERSION: &str = "1.64.0";
+
+/// The command that installs every missing piece.
+const SETUP_HINT: &str = "run `./setup` from the prettyplay checkout (it installs Chromium with \
+apt-get and the pinned driver with npm)";
+
+/// Where the driver lives: a Node.js executable and playwright-core's `cli.js`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriverPaths {
+    pub node: PathBuf,
+    pub cli_js: PathBuf,
+}
+
+/// The directory `./setup` installs the driver into:
+/// `$PRETTYPLAY_DRIVER_DIR`, else `$XDG_CACHE_HOME/prettyplay/driver/<version>`, else
+/// `$HOME/.cache/prettyplay/driver/<version>`.
+pub fn default_driver_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let non_empty = |name: &str| env(name).filter(|v| !v.is_empty());
+    if let Some(dir) = non_empty("PRETTYPLAY_DRIVER_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    let cache = non_empty("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| non_empty("HOME").map(|home| Path::new(&home).join(".cache")))?;
+    Some(cache.join("prettyplay").join("driver").join(DRIVER_VERSION))
+}
+
+/// Finds the driver: `PLAYWRIGHT_NODE_EXE` / `PLAYWRIGHT_CLI_JS` when set, else the setup
+/// script's directory with `node` from `PATH`.
+pub fn find_driver(env: &dyn Fn(&str) -> Option<String>) -> Result<DriverPaths, DriverError> {
+    let non_empty = |name: &str| env(name).filter(|v| !v.is_empty());
+    let cli_js = match non_empty("PLAYWRIGHT_CLI_JS") {
+        Some(path) => {
+            let path = PathBuf::from(path);
+            if !path.is_file() {
+                return Err(DriverError::Missing {
+                    what: format!(
+                        "the Playwright driver: PLAYWRIGHT_CLI_JS points to {}, which does not exist",
+                        path.display()
+                    ),
+                    hint: SETUP_HINT.to_owned(),
+                });
+            }
+            path
+        }
+        None => {
+            let dir = default_driver_dir(env);
+            let candidate = dir
+                .as_ref()
+                .map(|dir| dir.join("node_modules/playwright-core/cli.js"));
+            match candidate {
+                Some(path) if path.is_file() => path,
+                _ => {
+                    let looked = candidate
+                        .map(|p| format!(" (looked for {})", p.display()))
+                        .unwrap_or_default();
+                    return Err(DriverError::Missing {
+                        what: format!("the Playwright driver, playwright-core {DRIVER_VERSION}{looked}"),
+                        hint: format!(
+                            "{SETUP_HINT}, or set PLAYWRIGHT_CLI_JS and PLAYWRIGHT_NODE_EXE"
+                        ),
+                    });
+                }
+            }
+        }
+    };
+    let node = match non_empty("PLAYWRIGHT_NODE_EXE") {
+        Some(node) => {
+            let path = PathBuf::from(&node);
+            if path.components().count() > 1 && !path.is_file() {
+                return Err(DriverError::Missing {
+                    what: format!("Node.js: PLAYWRIGHT_NODE_EXE points to {node}, which does not exist"),
+                    hint: SETUP_HINT.to_owned(),
+                });
+            }
+            search_path(&node, env).unwrap_or(path)
+        }
+        None => search_path("node", env).ok_or_else(|| DriverError::Missing {
+            what: "Node.js (`node` is not on PATH); the Playwright driver runs on it".to_owned(),
+            hint: "apt-get install -y nodejs, or run `./setup`".to_owned(),
+        })?,
+    };
+    Ok(DriverPaths { node, cli_js })
+}
+
+/// Finds Chromium: the configured executable, else `chromium`, `chromium-browser`,
+/// `google-chrome` or `google-chrome-stable` on `PATH`.
+pub fn find_chromium(
+    configured: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<PathBuf, DriverError> {
+    if let Some(path) = configured {
+        if path.is_file() {
+            return Ok(path.to_owned());
+        }
+        if let Some(found) = path.to_str().and_then(|name| search_path(name, env)) {
+            return Ok(found);
+        }
+        return Err(DriverError::Missing {
+            what: format!(
+                "Chromium: [browser] executable is {}, which does not exist",
+                path.display()
+            ),
+            hint: "fix `[browser] executable` in prettyplay.toml (or PRETTYPLAY_BROWSER_EXECUTABLE), \
+                   or unset it to use `chromium` from PATH"
+                .to_owned(),
+        });
+    }
+    ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+        .iter()
+        .find_map(|name| search_path(name, env))
+        .ok_or_else(|| DriverError::Missing {
+            what: "Chromium (none of chromium, chromium-browser, google-chrome is on PATH)"
+                .to_owned(),
+            hint: "apt-get install -y chromium, or run `./setup`".to_owned(),
+        })
+}
+
+/// Resolves a bare command name against `PATH`; a name with a directory is returned if it exists.
+fn search_path(name: &str, env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let candidate = Path::new(name);
+    if candidate.components().count() > 1 {
+        return candidate.is_file().then(|| candidate.to_owned());
+    }
+    let path = env("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|full| full.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        move |name| map.get(name).cloned()
+    }
+
+    #[test]
+    fn driver_dir_prefers_explicit_then_xdg_then_home() {
+        let env = env_of(&[("PRETTYPLAY_DRIVER_DIR", "/d"), ("HOME", "/h")]);
+        assert_eq!(default_driver_dir(&env), Some(PathBuf::from("/d")));
+        let env = env_of(&[("XDG_CACHE_HOME", "/x"), ("HOME", "/h")]);
+        assert_eq!(
+            default_driver_dir(&env),
+            Some(PathBuf::from("/x/prettyplay/driver").join(DRIVER_VERSION))
+        );
+        let env = env_of(&[("HOME", "/h")]);
+        assert_eq!(
+            default_driver_dir(&env),
+            Some(PathBuf::from("/h/.cache/prettyplay/driver").join(DRIVER_VERSION))
+        );
+    }
+
+    #[test]
+    fn missing_driver_names_what_and_how() {
+        let dir = tempfile::tempdir().unwrap();
+        let env = env_of(&[("PRETTYPLAY_DRIVER_DIR", dir.path().to_str().unwrap())]);
+        let err = find_driver(&env).unwrap_err().to_string();
+        assert!(err.contains("playwright-core 1.64.0"), "{err}");
+        assert!(err.contains("./setup"), "{err}");
+    }
+
+    #[test]
+    fn driver_found_in_setup_dir_with_node_on_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let cli = dir.path().join("node_modules/playwright-core/cli.js");
+        std::fs::create_dir_all(cli.parent().unwrap()).unwrap();
+        std::fs::write(&cli, "").unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(bin.join("node"), "").unwrap();
+        let env = env_of(&[
+            ("PRETTYPLAY_DRIVER_DIR", dir.path().to_str().unwrap()),
+            ("PATH", bin.to_str().unwrap()),
+        ]);
+        let found = find_driver(&env).unwrap();
+        assert_eq!(found.cli_js, cli);
+        assert_eq!(found.node, bin.join("node"));
+    }
+
+    #[test]
+    fn missing_chromium_names_install_command() {
+        let env = env_of(&[("PATH", "/nonexistent")]);
+        let err = find_chromium(None, &env).unwrap_err().to_string();
+        assert!(err.contains("apt-get install -y chromium"), "{err}");
+        let err = find_chromium(Some(Path::new("/no/such/chrome")), &env)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("/no/such/chrome"), "{err}");
+    }
+}

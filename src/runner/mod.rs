@@ -1,0 +1,12 @@
+//! Running tests: selecting them, executing each test's steps in order on its own thread and
+//! page, and reporting everything as [`RunEvent`]s. The runner never prints.
+//!
+//! Main types: [`Runner`], [`RunEvent`], [`RunStats`].
+
+mod event;
+#[expect(clippy::module_inception, reason = "one main type per file, named after it")]
+mod runner;
+mod test_run;
+
+pub use event::{FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
+pub use runner::{Mode, Runner, select_tests};

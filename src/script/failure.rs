@@ -1,0 +1,125 @@
+//! How step code failed. The kinds are distinct because settle polling and healing decide on
+//! them: a failed check or a timeout may be transient page state, the others are not.
+//!
+//! Main types: [`FailureKind`] and [`StepFailure`].
+
+use std::fmt;
+
+/// The kind of a step failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// An `expect` that did not hold, or an error the step code threw itself.
+    FailedCheck,
+    /// An action or navigation timed out, or an element was not in an actionable state.
+    Timeout,
+    /// A locator matched several elements where one was required.
+    StrictMode,
+    /// The step code itself is broken: syntax, ReferenceError, TypeError, a sandbox refusal,
+    /// runaway code, a missing `step` function.
+    Script,
+    /// The browser or the driver went away.
+    Crash,
+}
+
+impl FailureKind {
+    /// The wire name used between the JS binding and Rust.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::FailedCheck => "check",
+            FailureKind::Timeout => "timeout",
+            FailureKind::StrictMode => "strict",
+            FailureKind::Script => "script",
+            FailureKind::Crash => "crash",
+        }
+    }
+
+    pub fn from_wire(name: &str) -> Option<Self> {
+        Some(match name {
+            "check" => FailureKind::FailedCheck,
+            "timeout" => FailureKind::Timeout,
+            "strict" => FailureKind::StrictMode,
+            "script" => FailureKind::Script,
+            "crash" => FailureKind::Crash,
+            _ => return None,
+        })
+    }
+
+    /// Whether re-executing the same code may succeed (transient page state): the settle
+    /// window retries only these. Fixed in code; never depends on settings.
+    pub fn is_pollable(self) -> bool {
+        matches!(self, FailureKind::FailedCheck | FailureKind::Timeout)
+    }
+
+    /// A short label for reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            FailureKind::FailedCheck => "failed check",
+            FailureKind::Timeout => "timeout",
+            FailureKind::StrictMode => "strict mode violation",
+            FailureKind::Script => "script error",
+            FailureKind::Crash => "browser crash",
+        }
+    }
+}
+
+impl fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// A failed execution of step code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepFailure {
+    pub kind: FailureKind,
+    /// A Playwright-like message: the locator, what was expected, what was received.
+    pub message: String,
+    /// The line of the step code where it failed, when the JS stack names it.
+    pub code_line: Option<u32>,
+}
+
+impl StepFailure {
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+            code_line: None,
+        }
+    }
+}
+
+impl fmt::Display for StepFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for StepFailure {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_names_round_trip() {
+        for kind in [
+            FailureKind::FailedCheck,
+            FailureKind::Timeout,
+            FailureKind::StrictMode,
+            FailureKind::Script,
+            FailureKind::Crash,
+        ] {
+            assert_eq!(FailureKind::from_wire(kind.as_str()), Some(kind));
+        }
+        assert_eq!(FailureKind::from_wire("nope"), None);
+    }
+
+    #[test]
+    fn only_transient_kinds_poll() {
+        assert!(FailureKind::FailedCheck.is_pollable());
+        assert!(FailureKind::Timeout.is_pollable());
+        assert!(!FailureKind::StrictMode.is_pollable());
+        assert!(!FailureKind::Script.is_pollable());
+        assert!(!FailureKind::Crash.is_pollable());
+    }
+}

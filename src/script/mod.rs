@@ -1,0 +1,15 @@
+//! Step code: JavaScript in Playwright Test syntax, run in an embedded QuickJS sandbox whose
+//! `page`, locators and `expect` are a binding over the real browser.
+//!
+//! Main types: [`Sandbox`] (one QuickJS runtime per test thread: limits, running a step),
+//! [`StepFailure`] / [`FailureKind`] (how a step failed, for settle polling and healing).
+//! The JavaScript half of the binding is `prelude.js`; the Rust half, with the table of allowed
+//! browser calls, is `binding.rs`.
+
+mod binding;
+mod failure;
+mod sandbox;
+
+pub use binding::StepHost;
+pub use failure::{FailureKind, StepFailure};
+pub use sandbox::{Limits, Sandbox};

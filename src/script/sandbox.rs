@@ -1,0 +1,263 @@
+//! The QuickJS sandbox step code runs in: no filesystem, network, processes, modules or timers;
+//! a memory limit; runaway JavaScript stopped by an interrupt handler.
+//!
+//! Main type: [`Sandbox`], one per test thread (QuickJS runtimes are not shared across threads).
+//! Each step runs in a fresh context, so nothing one step defines leaks into the next.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::sync::LazyLock;
+use std::time::{Duration, Instant};
+
+use rquickjs::context::EvalOptions;
+use rquickjs::{Context, Ctx, Function, Object, Runtime, Value};
+
+use crate::script::{FailureKind, StepFailure, StepHost};
+
+/// The JavaScript half of the binding.
+const PRELUDE: &str = include_str!("prelude.js");
+
+/// The property the prelude tags its errors with (see `prelude.js`).
+const KIND_PROPERTY: &str = "__prettyplayKind";
+
+/// The file name step code is compiled under; stack traces name it.
+const STEP_FILE: &str = "step.js";
+
+/// Resource limits of the sandbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Heap limit of the QuickJS runtime.
+    pub memory_bytes: usize,
+    /// How long step code may run JavaScript, not counting time spent in browser calls,
+    /// before it is stopped as runaway.
+    pub js_time: Duration,
+    /// Default timeout of actions and expectations.
+    pub action_timeout: Duration,
+    /// Default timeout of navigations.
+    pub navigation_timeout: Duration,
+}
+
+impl Limits {
+    /// 64 MiB of heap; JavaScript time bounded by the action timeout (at least 1 s): no
+    /// legitimate step computes that long between browser calls.
+    pub fn new(action_timeout: Duration) -> Self {
+        Self {
+            memory_bytes: 64 * 1024 * 1024,
+            js_time: action_timeout.max(Duration::from_secs(1)),
+            action_timeout,
+            navigation_timeout: action_timeout.max(Duration::from_secs(30)),
+        }
+    }
+}
+
+/// A QuickJS runtime with limits, running step code against one test's page.
+pub struct Sandbox {
+    runtime: Runtime,
+    limits: Limits,
+}
+
+impl Sandbox {
+    pub fn new(limits: Limits) -> Result<Self, StepFailure> {
+        let runtime = Runtime::new().map_err(|err| {
+            StepFailure::new(
+                FailureKind::Crash,
+                format!("could not start the JavaScript sandbox: {err}"),
+            )
+        })?;
+        runtime.set_memory_limit(limits.memory_bytes);
+        runtime.set_max_stack_size(1024 * 1024);
+        Ok(Self { runtime, limits })
+    }
+
+    /// Runs `code` (which must define `async function step(page)`) against the host's page.
+    pub fn run_step(&self, code: &str, host: &Rc<StepHost>) -> Result<(), StepFailure> {
+        let context = Context::full(&self.runtime).map_err(|err| {
+            StepFailure::new(
+                FailureKind::Crash,
+                format!("could not create a JavaScript context: {err}"),
+            )
+        })?;
+        let fired = Rc::new(Cell::new(false));
+        let started = Instant::now();
+        let host_time_at_start = host.host_time();
+        {
+            let fired = Rc::clone(&fired);
+            let host = Rc::clone(host);
+            let limit = self.limits.js_time;
+            self.runtime.set_interrupt_handler(Some(Box::new(move || {
+                let in_host = host.host_time().saturating_sub(host_time_at_start);
+                let in_js = started.elapsed().saturating_sub(in_host);
+                if in_js > limit {
+                    fired.set(true);
+                }
+                fired.get()
+            })));
+        }
+        let outcome = context.with(|ctx| {
+            self.execute(&ctx, code, host)
+                .map_err(|err| self.failure_of(&ctx, err, fired.get()))
+        });
+        self.runtime.set_interrupt_handler(None);
+        drop(context);
+        self.runtime.run_gc();
+        outcome
+    }
+
+    fn execute<'js>(
+        &self,
+        ctx: &Ctx<'js>,
+        code: &str,
+        host: &Rc<StepHost>,
+    ) -> rquickjs::Result<()> {
+        let prelude: Function = ctx.eval_with_options(PRELUDE, eval_options("prelude.js"))?;
+        let call_host = {
+            let host = Rc::clone(host);
+            Function::new(
+                ctx.clone(),
+                move |page_id: f64, method: String, params: String| -> String {
+                    // Page ids are small non-negative integers minted by the prelude.
+                    host.call(page_id as u32, &method, &params)
+                },
+            )?
+        };
+        let log = {
+            let host = Rc::clone(host);
+            Function::new(ctx.clone(), move |level: String, message: String| {
+                host.push_log(&level, &message);
+            })?
+        };
+        let config = Object::new(ctx.clone())?;
+        config.set("timeout", self.limits.action_timeout.as_millis() as f64)?;
+        config.set(
+            "navigationTimeout",
+            self.limits.navigation_timeout.as_millis() as f64,
+        )?;
+        let page: Value = prelude.call((call_host, log, config))?;
+
+        ctx.eval_with_options::<(), _>(code, eval_options(STEP_FILE))?;
+        let step: Value = ctx.globals().get("step")?;
+        let Some(step) = step.as_function() else {
+            return Err(rquickjs::Error::new_from_js_message(
+                "step",
+                "function",
+                MISSING_STEP,
+            ));
+        };
+        let returned: Value = step.call((page,))?;
+        if let Some(promise) = returned.as_promise() {
+            promise.finish::<Value>()?;
+        }
+        Ok(())
+    }
+
+    /// Turns an rquickjs error (usually a thrown JS value) into a classified step failure.
+    fn failure_of(&self, ctx: &Ctx<'_>, err: rquickjs::Error, interrupted: bool) -> StepFailure {
+        if interrupted {
+            return StepFailure::new(
+                FailureKind::Script,
+                format!(
+                    "step code was stopped: it ran JavaScript for more than {:.1}s outside \
+                     browser calls (an endless loop?)",
+                    self.limits.js_time.as_secs_f64()
+                ),
+            );
+        }
+        match err {
+            rquickjs::Error::Exception => thrown_failure(ctx.catch(), self.limits.memory_bytes),
+            rquickjs::Error::WouldBlock => StepFailure::new(
+                FailureKind::Script,
+                "step code awaited a promise that can never settle (no timers or events run \
+                 in the sandbox)",
+            ),
+            rquickjs::Error::FromJs { message, .. }
+                if message.as_deref() == Some(MISSING_STEP) =>
+            {
+                StepFailure::new(FailureKind::Script, MISSING_STEP)
+            }
+            other => StepFailure::new(FailureKind::Script, format!("JavaScript error: {other}")),
+        }
+    }
+}
+
+const MISSING_STEP: &str =
+    "step code must define `async function step(page) { ... }`; this code defines no `step` function";
+
+fn eval_options(file: &str) -> EvalOptions {
+    let mut options = EvalOptions::default();
+    options.global = true;
+    options.strict = false;
+    options.filename = Some(file.to_owned());
+    options
+}
+
+/// Classifies a thrown value: errors tagged by the binding keep their kind; JavaScript's own
+/// error types are script errors; anything else the step threw is a failed check.
+fn thrown_failure(value: Value<'_>, memory_bytes: usize) -> StepFailure {
+    let Some(object) = value.as_object() else {
+        let shown = value
+            .as_string()
+            .and_then(|s| s.to_string().ok())
+            .unwrap_or_else(|| format!("{value:?}"));
+        return StepFailure::new(FailureKind::FailedCheck, format!("step code threw {shown}"));
+    };
+    let text = |key: &str| -> Option<String> {
+        object
+            .get::<_, Option<rquickjs::Coerced<String>>>(key)
+            .ok()
+            .flatten()
+            .map(|c| c.0)
+    };
+    let tagged = text(KIND_PROPERTY).and_then(|k| FailureKind::from_wire(&k));
+    let name = text("name").unwrap_or_else(|| "Error".to_owned());
+    let message = text("message").unwrap_or_default();
+    let stack = text("stack").unwrap_or_default();
+    let code_line = step_line(&stack).or_else(|| step_line(&message));
+    let (kind, message) = match tagged {
+        Some(kind) => (kind, message),
+        None => match name.as_str() {
+            "InternalError" if message.contains("out of memory") => (
+                FailureKind::Script,
+                format!(
+                    "step code ran out of memory: the sandbox allows {} MiB",
+                    memory_bytes / (1024 * 1024)
+                ),
+            ),
+            "SyntaxError" | "ReferenceError" | "TypeError" | "RangeError" | "InternalError"
+            | "URIError" | "EvalError" => (FailureKind::Script, format!("{name}: {message}")),
+            _ => (FailureKind::FailedCheck, format!("{name}: {message}")),
+        },
+    };
+    StepFailure {
+        kind,
+        message,
+        code_line,
+    }
+}
+
+/// The first `step.js:LINE` position in a QuickJS stack trace.
+fn step_line(stack: &str) -> Option<u32> {
+    static POSITION: LazyLock<Option<regex::Regex>> =
+        LazyLock::new(|| regex::Regex::new(r"step\.js:(\d+)").ok());
+    let re = POSITION.as_ref()?;
+    re.captures(stack)?.get(1)?.as_str().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_line_reads_quickjs_positions() {
+        assert_eq!(step_line("    at step (step.js:3:5)\n"), Some(3));
+        assert_eq!(step_line("at <eval> (prelude.js:9)"), None);
+    }
+
+    #[test]
+    fn limits_scale_with_action_timeout() {
+        let limits = Limits::new(Duration::from_secs(5));
+        assert_eq!(limits.js_time, Duration::from_secs(5));
+        assert_eq!(limits.navigation_timeout, Duration::from_secs(30));
+        let tiny = Limits::new(Duration::from_millis(200));
+        assert_eq!(tiny.js_time, Duration::from_secs(1));
+    }
+}
