@@ -65,7 +65,9 @@ pub fn find_driver(env: &dyn Fn(&str) -> Option<String>) -> Result<DriverPaths, 
                         .map(|p| format!(" (looked for {})", p.display()))
                         .unwrap_or_default();
                     return Err(DriverError::Missing {
-                        what: format!("the Playwright driver, playwright-core {DRIVER_VERSION}{looked}"),
+                        what: format!(
+                            "the Playwright driver, playwright-core {DRIVER_VERSION}{looked}"
+                        ),
                         hint: format!(
                             "{SETUP_HINT}, or set PLAYWRIGHT_CLI_JS and PLAYWRIGHT_NODE_EXE"
                         ),
@@ -79,7 +81,9 @@ pub fn find_driver(env: &dyn Fn(&str) -> Option<String>) -> Result<DriverPaths, 
             let path = PathBuf::from(&node);
             if path.components().count() > 1 && !path.is_file() {
                 return Err(DriverError::Missing {
-                    what: format!("Node.js: PLAYWRIGHT_NODE_EXE points to {node}, which does not exist"),
+                    what: format!(
+                        "Node.js: PLAYWRIGHT_NODE_EXE points to {node}, which does not exist"
+                    ),
                     hint: SETUP_HINT.to_owned(),
                 });
             }
@@ -111,19 +115,24 @@ pub fn find_chromium(
                 "Chromium: [browser] executable is {}, which does not exist",
                 path.display()
             ),
-            hint: "fix `[browser] executable` in prettyplay.toml (or PRETTYPLAY_BROWSER_EXECUTABLE), \
+            hint:
+                "fix `[browser] executable` in prettyplay.toml (or PRETTYPLAY_BROWSER_EXECUTABLE), \
                    or unset it to use `chromium` from PATH"
-                .to_owned(),
+                    .to_owned(),
         });
     }
-    ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
-        .iter()
-        .find_map(|name| search_path(name, env))
-        .ok_or_else(|| DriverError::Missing {
-            what: "Chromium (none of chromium, chromium-browser, google-chrome is on PATH)"
-                .to_owned(),
-            hint: "apt-get install -y chromium, or run `./setup`".to_owned(),
-        })
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .find_map(|name| search_path(name, env))
+    .ok_or_else(|| DriverError::Missing {
+        what: "Chromium (none of chromium, chromium-browser, google-chrome is on PATH)".to_owned(),
+        hint: "apt-get install -y chromium, or run `./setup`".to_owned(),
+    })
 }
 
 /// Resolves a bare command name against `PATH`; a name with a directory is returned if it exists.
@@ -143,7 +152,7 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
         let map: HashMap<String, String> = pairs
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -171,9 +180,9 @@ mod tests {
     fn missing_driver_names_what_and_how() {
         let dir = tempfile::tempdir().unwrap();
         let env = env_of(&[("PRETTYPLAY_DRIVER_DIR", dir.path().to_str().unwrap())]);
-        let err = find_driver(&env).unwrap_err().to_string();
-        assert!(err.contains("playwright-core 1.64.0"), "{err}");
-        assert!(err.contains("./setup"), "{err}");
+        let err = find_driver(&env).unwrap_err();
+        assert!(err.to_string().contains("playwright-core 1.64.0"), "{err}");
+        assert!(err.hint().unwrap().contains("./setup"), "{err:?}");
     }
 
     #[test]
@@ -197,8 +206,11 @@ mod tests {
     #[test]
     fn missing_chromium_names_install_command() {
         let env = env_of(&[("PATH", "/nonexistent")]);
-        let err = find_chromium(None, &env).unwrap_err().to_string();
-        assert!(err.contains("apt-get install -y chromium"), "{err}");
+        let err = find_chromium(None, &env).unwrap_err();
+        assert!(
+            err.hint().unwrap().contains("apt-get install -y chromium"),
+            "{err:?}"
+        );
         let err = find_chromium(Some(Path::new("/no/such/chrome")), &env)
             .unwrap_err()
             .to_string();

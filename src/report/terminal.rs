@@ -82,9 +82,15 @@ impl<W: Write> TerminalReporter<W> {
                 )?;
             }
             RunEvent::StepLog { line, .. } if self.verbosity == Verbosity::Verbose => {
-                writeln!(self.out, "    {}", self.style(Style::new().dim()).apply_to(line))?;
+                writeln!(
+                    self.out,
+                    "    {}",
+                    self.style(Style::new().dim()).apply_to(line)
+                )?;
             }
-            RunEvent::StepPassed { .. } | RunEvent::StepFailed { .. } | RunEvent::StepLog { .. } => {}
+            RunEvent::StepPassed { .. }
+            | RunEvent::StepFailed { .. }
+            | RunEvent::StepLog { .. } => {}
             RunEvent::TestFinished {
                 test,
                 outcome,
@@ -136,7 +142,9 @@ impl<W: Write> TerminalReporter<W> {
         let passed = format!("{} passed", stats.passed);
         let failed = format!("{} failed", stats.failed);
         let passed = if stats.passed > 0 {
-            self.style(Style::new().green()).apply_to(passed).to_string()
+            self.style(Style::new().green())
+                .apply_to(passed)
+                .to_string()
         } else {
             passed
         };
@@ -162,11 +170,7 @@ impl<W: Write> TerminalReporter<W> {
         let dim = self.style(Style::new().dim());
         writeln!(self.out)?;
         writeln!(self.out, "{} {test}", red.apply_to("──── FAIL"))?;
-        writeln!(
-            self.out,
-            "  step {}: {}",
-            failure.step_index, failure.step
-        )?;
+        writeln!(self.out, "  step {}: {}", failure.step_index, failure.step)?;
         writeln!(
             self.out,
             "  at {}",
@@ -255,26 +259,28 @@ mod tests {
             },
         ];
         let text = render(&events, Verbosity::Normal);
-        assert_eq!(
-            text,
-            "Running 1 test\n\
-             FAIL scenarios/todo.steps › add a todo (1.50s)\n\
-             \n\
-             ──── FAIL scenarios/todo.steps › add a todo\n  \
-             step 2: the list shows \"milk\"\n  \
-             at scenarios/todo.steps:4\n  \
-             failed check\n\
-             \n    \
-             expect(locator).toHaveText(expected) failed\n\
-             \n  \
-             step code:\n    \
-             1 | async function step(page) {\n  \
-             >   2 |   await x;\n      \
-             3 | }\n\
-             \n\
-             0 passed, 1 failed\n\
-             finished in 2.00s\n"
-        );
+        let expected = [
+            "Running 1 test",
+            "FAIL scenarios/todo.steps › add a todo (1.50s)",
+            "",
+            "──── FAIL scenarios/todo.steps › add a todo",
+            "  step 2: the list shows \"milk\"",
+            "  at scenarios/todo.steps:4",
+            "  failed check",
+            "",
+            "    expect(locator).toHaveText(expected) failed",
+            "",
+            "  step code:",
+            "      1 | async function step(page) {",
+            "  >   2 |   await x;",
+            "      3 | }",
+            "",
+            "0 passed, 1 failed",
+            "finished in 2.00s",
+            "",
+        ]
+        .join("\n");
+        assert_eq!(text, expected);
     }
 
     #[test]

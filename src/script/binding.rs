@@ -102,7 +102,9 @@ impl StepHost {
 
     pub(crate) fn push_log(&self, level: &str, message: &str) {
         tracing::info!(target: "prettyplay::step", "console.{level}: {message}");
-        self.log.borrow_mut().push(format!("console.{level}: {message}"));
+        self.log
+            .borrow_mut()
+            .push(format!("console.{level}: {message}"));
     }
 
     /// Takes the `console.*` lines logged since the last call.
@@ -147,11 +149,18 @@ impl StepHost {
                 let expect = name == "expect";
                 let frame = page.main_frame();
                 self.handle.block_on(async {
-                    match frame.channel().send::<Value, Value>(name, params.clone()).await {
+                    match frame
+                        .channel()
+                        .send::<Value, Value>(name, params.clone())
+                        .await
+                    {
                         Ok(v) => Ok(if v.is_null() { json!({}) } else { v }),
                         Err(err) => {
                             let mut err = HostError::from_playwright(err, expect);
-                            if expect && err.kind == FailureKind::FailedCheck && err.received.is_none() {
+                            if expect
+                                && err.kind == FailureKind::FailedCheck
+                                && err.received.is_none()
+                            {
                                 err.received = received(page, &params).await;
                             }
                             Err(err)
@@ -181,9 +190,10 @@ impl StepHost {
                     .handle
                     .block_on(page.page().goto(&url, options))
                     .map_err(|err| HostError::from_playwright(err, false))?;
-                Ok(response.map_or(Value::Null, |r| {
-                    json!({ "status": r.status(), "url": r.url() })
-                }))
+                Ok(response.map_or(
+                    Value::Null,
+                    |r| json!({ "status": r.status(), "url": r.url() }),
+                ))
             }
             Op::Url => Ok(Value::String(page.page().url())),
             Op::ResolveUrl => {
@@ -232,7 +242,11 @@ async fn received(page: &TestPage, params: &Value) -> Option<String> {
             let name = params["expressionArg"].as_str()?;
             let value = locator.get_attribute(name).await.ok()?;
             if expression == "to.have.attribute" {
-                state(value.is_some(), "attribute present", "attribute not present")
+                state(
+                    value.is_some(),
+                    "attribute present",
+                    "attribute not present",
+                )
             } else {
                 Some(value.map_or_else(|| "null".to_owned(), |v| quote(&v)))
             }
@@ -290,8 +304,11 @@ impl HostError {
         use playwright_rs::Error as E;
         tracing::debug!("playwright error: {err:?}");
         let (kind, text) = match err {
-            E::Timeout(text) => (FailureKind::Timeout, text),
-            E::AssertionFailed(text) | E::AssertionTimeout(text) => (FailureKind::FailedCheck, text),
+            E::Timeout(text) => (FailureKind::Timeout, without_stack(&text)),
+            E::ProtocolError(text) => (FailureKind::Script, without_stack(&text)),
+            E::AssertionFailed(text) | E::AssertionTimeout(text) => {
+                (FailureKind::FailedCheck, text)
+            }
             E::ChannelClosed => (
                 FailureKind::Crash,
                 "the browser connection closed".to_owned(),
@@ -305,7 +322,7 @@ impl HostError {
             E::InvalidArgument(text) => (FailureKind::Script, text),
             other => (FailureKind::Script, other.to_string()),
         };
-        let (message, log) = split_call_log(&strip_stack(&text));
+        let (message, log) = split_call_log(&python_locators_to_js(&strip_stack(&text)));
         let lower = message.to_lowercase();
         let kind = if lower.contains("strict mode violation") {
             FailureKind::StrictMode
@@ -351,13 +368,119 @@ fn is_element_state(lower: &str) -> bool {
     .any(|needle| lower.contains(needle))
 }
 
-/// playwright-rs appends the driver's JS stack after ` \n `; users need Playwright's message.
+/// playwright-rs appends the driver's stack after ` \n `, and the driver prefixes `Error: `.
+fn without_stack(text: &str) -> String {
+    let message = text.split_once(" \n ").map_or(text, |(message, _)| message);
+    message.trim_start_matches("Error: ").to_owned()
+}
+
+/// The driver formats locators in the SDK language playwright-rs announces (Python); step code
+/// is JavaScript, so messages show locators the JavaScript way:
+/// `get_by_role("button", name="Save").first` → `getByRole("button", { name: "Save" }).first()`.
+fn python_locators_to_js(text: &str) -> String {
+    static CALL: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
+        regex::Regex::new(r#"\b(get_by_[a-z_]+|locator|frame_locator|filter|nth)\(((?:"(?:[^"\\]|\\.)*"|[^()"])*)\)"#).ok()
+    });
+    static PROPERTY: LazyLock<Option<regex::Regex>> =
+        LazyLock::new(|| regex::Regex::new(r"\.(first|last|content_frame)\b(\()?").ok());
+    let (Some(call), Some(property)) = (&*CALL, &*PROPERTY) else {
+        return text.to_owned();
+    };
+    let text = call.replace_all(text, |caps: &regex::Captures<'_>| {
+        let name = snake_to_camel(&caps[1]);
+        let args = split_args(&caps[2]);
+        let (positional, keyword): (Vec<&str>, Vec<&str>) = args
+            .iter()
+            .map(|a| a.trim())
+            .partition(|a| !is_keyword_arg(a));
+        let mut out: Vec<String> = positional.iter().map(|a| py_value(a)).collect();
+        if !keyword.is_empty() {
+            let pairs: Vec<String> = keyword
+                .iter()
+                .filter_map(|a| a.split_once('='))
+                .map(|(k, v)| format!("{}: {}", snake_to_camel(k.trim()), py_value(v.trim())))
+                .collect();
+            out.push(format!("{{ {} }}", pairs.join(", ")));
+        }
+        format!("{name}({})", out.join(", "))
+    });
+    property
+        .replace_all(&text, |caps: &regex::Captures<'_>| {
+            let name = snake_to_camel(&caps[1]);
+            if caps.get(2).is_some() {
+                format!(".{name}(")
+            } else {
+                format!(".{name}()")
+            }
+        })
+        .into_owned()
+}
+
+fn is_keyword_arg(arg: &str) -> bool {
+    arg.split_once('=').is_some_and(|(k, _)| {
+        !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+fn py_value(value: &str) -> String {
+    match value {
+        "True" => "true".to_owned(),
+        "False" => "false".to_owned(),
+        "None" => "null".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// Splits a Python argument list on top-level commas (not inside strings).
+fn split_args(args: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in args.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            ',' if !in_string => {
+                parts.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.trim().is_empty() {
+        parts.push(current);
+    }
+    parts
+}
+
+fn snake_to_camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Removes driver stack lines from a message.
 fn strip_stack(text: &str) -> String {
     let text = strip_ansi(text);
     let mut kept: Vec<&str> = Vec::new();
     for line in text.lines() {
         let trimmed = line.trim_start();
-        if trimmed.starts_with("at ") && (trimmed.contains(".js:") || trimmed.contains("<anonymous>")) {
+        if trimmed.starts_with("at ")
+            && (trimmed.contains(".js:") || trimmed.contains("<anonymous>"))
+        {
             continue;
         }
         kept.push(line);
@@ -407,10 +530,7 @@ mod tests {
             resolve_url(Some("http://127.0.0.1:8080/app/"), "todo"),
             "http://127.0.0.1:8080/app/todo"
         );
-        assert_eq!(
-            resolve_url(Some("http://a/"), "http://b/x"),
-            "http://b/x"
-        );
+        assert_eq!(resolve_url(Some("http://a/"), "http://b/x"), "http://b/x");
         assert_eq!(resolve_url(None, "/x"), "/x");
     }
 
@@ -449,6 +569,30 @@ mod tests {
             false,
         );
         assert_eq!(timeout.kind, FailureKind::Timeout);
+    }
+
+    #[test]
+    fn python_locators_read_as_javascript() {
+        assert_eq!(
+            python_locators_to_js(
+                r#"strict mode violation: get_by_role("button", name="Save", exact=True) resolved to 2 elements:
+    1) <button>Save</button> aka get_by_role("button", name="Save").first
+    2) <button>Save</button> aka locator("ul").get_by_text("a, b").nth(1)"#
+            ),
+            r#"strict mode violation: getByRole("button", { name: "Save", exact: true }) resolved to 2 elements:
+    1) <button>Save</button> aka getByRole("button", { name: "Save" }).first()
+    2) <button>Save</button> aka locator("ul").getByText("a, b").nth(1)"#
+        );
+    }
+
+    #[test]
+    fn driver_stack_is_dropped() {
+        assert_eq!(
+            without_stack(
+                "Error: strict mode violation: x \n Error: strict mode violation: x\n at y"
+            ),
+            "strict mode violation: x"
+        );
     }
 
     #[test]

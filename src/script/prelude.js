@@ -27,10 +27,14 @@
     }
   }
 
-  function call(pageId, method, params) {
+  // `api` (e.g. `locator.click`) and `waitingFor` (a locator description) shape the message the
+  // way Playwright prints it: `locator.click: Timeout 5000ms exceeded.` plus a call log.
+  function call(pageId, method, params, api, waitingFor) {
     const reply = JSON.parse(host(pageId, method, JSON.stringify(params === undefined ? {} : params)));
     if (reply.error) {
-      const { kind, message } = reply.error;
+      const { kind } = reply.error;
+      let message = api ? `${api}: ${reply.error.message}` : reply.error.message;
+      if (waitingFor && kind === 'timeout') message += `\nCall log:\n  - waiting for ${waitingFor}`;
       const error = kind === 'timeout' ? new TimeoutError(message) : new Error(message);
       throw tag(error, kind);
     }
@@ -224,7 +228,8 @@
     _act(method, params, options) {
       const merged = Object.assign({ selector: this._selector, strict: true }, options || {}, params || {});
       merged.timeout = this._page._timeoutOf(options);
-      return call(this._page._id, 'frame.' + method, merged);
+      const api = 'locator.' + (params && params.value === '' && method === 'fill' ? 'clear' : method);
+      return call(this._page._id, 'frame.' + method, merged, api, this._desc);
     }
 
     async click(options) {
@@ -359,7 +364,7 @@
         waitUntil: (options && options.waitUntil) || 'load',
         timeout: options && options.timeout !== undefined ? options.timeout : config.navigationTimeout,
       });
-      const data = call(this._id, method, merged);
+      const data = call(this._id, method, merged, 'page.' + method.slice('page.'.length));
       return data ? new Response(data) : null;
     }
 

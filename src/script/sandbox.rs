@@ -169,9 +169,7 @@ impl Sandbox {
                 "step code awaited a promise that can never settle (no timers or events run \
                  in the sandbox)",
             ),
-            rquickjs::Error::FromJs { message, .. }
-                if message.as_deref() == Some(MISSING_STEP) =>
-            {
+            rquickjs::Error::FromJs { message, .. } if message.as_deref() == Some(MISSING_STEP) => {
                 StepFailure::new(FailureKind::Script, MISSING_STEP)
             }
             other => StepFailure::new(FailureKind::Script, format!("JavaScript error: {other}")),
@@ -179,8 +177,7 @@ impl Sandbox {
     }
 }
 
-const MISSING_STEP: &str =
-    "step code must define `async function step(page) { ... }`; this code defines no `step` function";
+const MISSING_STEP: &str = "step code must define `async function step(page) { ... }`; this code defines no `step` function";
 
 fn eval_options(file: &str) -> EvalOptions {
     let mut options = EvalOptions::default();
