@@ -96,7 +96,14 @@ mod tests {
     #[test]
     fn global_flags_work_after_the_subcommand() {
         let cli = Cli::try_parse_from([
-            "prettyplay", "replay", "--strict", "-g", "todo", "--base-url", "http://x/", "a.steps",
+            "prettyplay",
+            "replay",
+            "--strict",
+            "-g",
+            "todo",
+            "--base-url",
+            "http://x/",
+            "a.steps",
         ])
         .unwrap();
         assert_eq!(cli.global.grep.as_deref(), Some("todo"));

@@ -98,7 +98,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         }
         Command::List(paths) => {
             let scenarios = load_scenarios(&settings, &cwd, &paths.paths)?;
-            list(&settings, &scenarios, &cli.global, stdout.lock()).map_err(Error::Output)?;
+            list(&settings, &scenarios, &cli.global, stdout.lock())?;
             Ok(EXIT_SUCCESS)
         }
         Command::Cache(CacheCommand::Prune { dry_run }) => {
@@ -128,7 +128,11 @@ fn execute(cli: Cli) -> Result<u8, Error> {
 
 /// Scenario files from the command line (relative to the working directory), or the
 /// `scenarios` setting.
-fn load_scenarios(settings: &Settings, cwd: &Path, paths: &[PathBuf]) -> Result<Vec<Scenario>, Error> {
+fn load_scenarios(
+    settings: &Settings,
+    cwd: &Path,
+    paths: &[PathBuf],
+) -> Result<Vec<Scenario>, Error> {
     let paths: Vec<PathBuf> = if paths.is_empty() {
         if !settings.scenarios.exists() {
             return Err(Error::Usage(format!(
@@ -192,7 +196,11 @@ fn replay_strict(
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
-    let browser = tokio.block_on(BrowserRuntime::launch(&settings.browser, &driver, &chromium))?;
+    let browser = tokio.block_on(BrowserRuntime::launch(
+        &settings.browser,
+        &driver,
+        &chromium,
+    ))?;
 
     let mut reporter = TerminalReporter::new(out, colors, verbosity_of(global));
     let mut write_error = None;
@@ -221,19 +229,21 @@ fn list(
     scenarios: &[Scenario],
     global: &GlobalArgs,
     mut out: impl Write,
-) -> io::Result<()> {
-    let grep = grep_of(global).map_err(|err| io::Error::other(err.to_string()))?;
+) -> Result<(), Error> {
+    let grep = grep_of(global)?;
     let cache = Cache::new(&settings.cache_dir);
+    let mut cache_files = std::collections::HashMap::new();
     let mut tests = 0;
     let mut missing = 0;
     for (si, ti) in select_tests(scenarios, grep.as_ref()) {
         let scenario = &scenarios[si];
         let test = &scenario.tests[ti];
-        let cached = cache
-            .load(&scenario.rel_path)
-            .map_err(|err| io::Error::other(err.to_string()))?;
+        if !cache_files.contains_key(&si) {
+            cache_files.insert(si, cache.load(&scenario.rel_path)?);
+        }
+        let cached = &cache_files[&si];
         let tags: String = test.tags.iter().map(|t| format!(" @{t}")).collect();
-        writeln!(out, "{} › {}{tags}", scenario.rel_path, test.name)?;
+        writeln!(out, "{} › {}{tags}", scenario.rel_path, test.name).map_err(Error::Output)?;
         tests += 1;
         for step in &test.steps {
             let key = StepKey::of(scenario, test, step);
@@ -242,8 +252,12 @@ fn list(
                 missing += 1;
             }
             let mark = if is_cached { "cached " } else { "missing" };
-            writeln!(out, "  [{mark}] {}", step.sentence)?;
+            writeln!(out, "  [{mark}] {}", step.sentence).map_err(Error::Output)?;
         }
     }
-    writeln!(out, "{tests} test(s), {missing} step(s) without cached code")
+    writeln!(
+        out,
+        "{tests} test(s), {missing} step(s) without cached code"
+    )
+    .map_err(Error::Output)
 }

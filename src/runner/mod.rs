@@ -4,7 +4,10 @@
 //! Main types: [`Runner`], [`RunEvent`], [`RunStats`].
 
 mod event;
-#[expect(clippy::module_inception, reason = "one main type per file, named after it")]
+#[expect(
+    clippy::module_inception,
+    reason = "one main type per file, named after it"
+)]
 mod runner;
 mod test_run;
 

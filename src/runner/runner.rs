@@ -124,10 +124,16 @@ impl<'a> Runner<'a> {
                     outcome
                 }
                 Err(err) => TestOutcome::Failed(Box::new(TestFailure {
-                    step: test.steps.first().map(|s| s.sentence.clone()).unwrap_or_default(),
+                    step: test
+                        .steps
+                        .first()
+                        .map(|s| s.sentence.clone())
+                        .unwrap_or_default(),
                     step_index: 1,
                     line: test.line,
-                    cause: FailureCause::Infrastructure(crate::error::Error::from(err).report().to_string()),
+                    cause: FailureCause::Infrastructure(
+                        crate::error::Error::from(err).report().to_string(),
+                    ),
                     code: None,
                 })),
             };
@@ -163,7 +169,11 @@ fn run_on_thread(
     on_event: &mut dyn FnMut(RunEvent),
 ) -> TestOutcome {
     let (tx, rx) = mpsc::channel();
-    let failure_step = plan.test.steps.first().map(|s| (s.sentence.clone(), s.line));
+    let failure_step = plan
+        .test
+        .steps
+        .first()
+        .map(|s| (s.sentence.clone(), s.line));
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name(format!("test {}", plan.id))
@@ -174,15 +184,18 @@ fn run_on_thread(
         let worker = match worker {
             Ok(worker) => worker,
             Err(err) => {
-                return internal_failure(failure_step, format!("could not start a test thread: {err}"));
+                return internal_failure(
+                    failure_step,
+                    format!("could not start a test thread: {err}"),
+                );
             }
         };
         for event in rx {
             on_event(event);
         }
-        worker
-            .join()
-            .unwrap_or_else(|_| internal_failure(failure_step, "the test thread panicked".to_owned()))
+        worker.join().unwrap_or_else(|_| {
+            internal_failure(failure_step, "the test thread panicked".to_owned())
+        })
     })
 }
 

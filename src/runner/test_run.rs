@@ -10,9 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::cache::{CacheFile, StepKey};
 use crate::driver::TestPage;
-use crate::runner::{
-    FailureCause, Mode, RunEvent, StepSource, TestFailure, TestId, TestOutcome,
-};
+use crate::runner::{FailureCause, Mode, RunEvent, StepSource, TestFailure, TestId, TestOutcome};
 use crate::scenario::{Scenario, Step, Test};
 use crate::script::{Limits, Sandbox, StepFailure, StepHost};
 
@@ -32,8 +30,14 @@ enum StepState {
     Missing,
     /// Cached code is about to run.
     Ready { code: String, source: StepSource },
-    Passed { duration: Duration, source: StepSource },
-    Failed { duration: Duration, failure: TestFailure },
+    Passed {
+        duration: Duration,
+        source: StepSource,
+    },
+    Failed {
+        duration: Duration,
+        failure: TestFailure,
+    },
 }
 
 /// Runs the steps of one test in order; the first failing step ends the test.
