@@ -1,0 +1,136 @@
+//! A step's identity in the cache.
+//!
+//! Main type: [`StepKey`]. The identity is made only of what the user wrote in the scenario (its
+//! path, the test name, the step sentence and which occurrence of that sentence in the test), never
+//! of the LLM, its prompts or any setting, so switching models or settings never invalidates code.
+
+use std::fmt;
+
+use crate::scenario::{Scenario, Step, Test};
+
+/// Identity of one step: the key of a cache entry.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StepKey {
+    /// The scenario's path relative to the project root, `/`-separated (e.g. `scenarios/todo.steps`).
+    pub scenario: String,
+    /// The test name.
+    pub test: String,
+    /// The step sentence, trimmed, without step options.
+    pub step: String,
+    /// The n-th time this exact sentence appears in the test, from 1.
+    pub occurrence: u32,
+}
+
+impl StepKey {
+    /// The key of `step`, which belongs to `test` of `scenario`.
+    pub fn of(scenario: &Scenario, test: &Test, step: &Step) -> Self {
+        Self {
+            scenario: scenario.rel_path.clone(),
+            test: test.name.clone(),
+            step: step.sentence.clone(),
+            occurrence: step.occurrence,
+        }
+    }
+
+    /// All keys of a scenario, in scenario order (test order, then step order).
+    pub fn all_of(scenario: &Scenario) -> impl Iterator<Item = StepKey> + '_ {
+        scenario.tests.iter().flat_map(move |test| {
+            test.steps
+                .iter()
+                .map(move |step| Self::of(scenario, test, step))
+        })
+    }
+}
+
+/// `"test" › "step" #occurrence`, as shown to users.
+impl fmt::Display for StepKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} › {:?} #{}", self.test, self.step, self.occurrence)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn step(sentence: &str, line: usize, occurrence: u32) -> Step {
+        Step {
+            sentence: sentence.to_owned(),
+            line,
+            occurrence,
+            tries: None,
+        }
+    }
+
+    fn scenario() -> Scenario {
+        Scenario {
+            path: PathBuf::from("/project/scenarios/todo.steps"),
+            rel_path: "scenarios/todo.steps".to_owned(),
+            tests: vec![
+                Test {
+                    name: "add a todo".to_owned(),
+                    line: 1,
+                    tags: vec!["smoke".to_owned()],
+                    steps: vec![
+                        step("open the app", 2, 1),
+                        step("press Enter", 3, 1),
+                        step("press Enter", 4, 2),
+                    ],
+                },
+                Test {
+                    name: "remove a todo".to_owned(),
+                    line: 6,
+                    tags: vec![],
+                    steps: vec![step("open the app", 7, 1)],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn key_is_scenario_test_sentence_and_occurrence() {
+        let scenario = scenario();
+        let test = &scenario.tests[0];
+        let key = StepKey::of(&scenario, test, &test.steps[2]);
+        assert_eq!(
+            key,
+            StepKey {
+                scenario: "scenarios/todo.steps".to_owned(),
+                test: "add a todo".to_owned(),
+                step: "press Enter".to_owned(),
+                occurrence: 2,
+            }
+        );
+    }
+
+    #[test]
+    fn key_ignores_line_tags_and_options() {
+        let scenario = scenario();
+        let mut moved = scenario.clone();
+        moved.tests[0].line = 40;
+        moved.tests[0].tags.clear();
+        moved.tests[0].steps[0].line = 41;
+        moved.tests[0].steps[0].tries = Some(3);
+        let a = StepKey::of(&scenario, &scenario.tests[0], &scenario.tests[0].steps[0]);
+        let b = StepKey::of(&moved, &moved.tests[0], &moved.tests[0].steps[0]);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn all_of_is_in_scenario_order() {
+        let keys: Vec<String> = StepKey::all_of(&scenario())
+            .map(|key| key.to_string())
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                r#""add a todo" › "open the app" #1"#,
+                r#""add a todo" › "press Enter" #1"#,
+                r#""add a todo" › "press Enter" #2"#,
+                r#""remove a todo" › "open the app" #1"#,
+            ]
+        );
+    }
+}

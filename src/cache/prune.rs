@@ -1,0 +1,384 @@
+//! Pruning: removing cache entries and files whose step, test or scenario no longer exists.
+//!
+//! Main function: [`prune`], which returns one [`Removal`] per removed file or entry. Every file is
+//! read and checked before anything is touched, so a malformed file stops the prune with nothing
+//! changed.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::StepKey;
+use super::store::{Cache, CacheError, CacheFile, remove_file};
+use crate::scenario::Scenario;
+
+/// One thing [`prune`] removed (or, in a dry run, would remove).
+///
+/// Displays as one line, `removed cache/scenarios/old.steps.toml (scenario gone)` or
+/// `removed "add a todo" › "open the app" #1 from cache/scenarios/todo.steps.toml (step gone)`;
+/// the alternate form (`{:#}`) says `would remove` instead, for dry runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Removal {
+    /// A whole cache file: its scenario is gone.
+    ScenarioGone {
+        /// The cache file, relative to the project root when it is inside it.
+        file: PathBuf,
+        scenario: String,
+    },
+    /// An entry whose test is gone.
+    TestGone { file: PathBuf, key: StepKey },
+    /// An entry whose test exists but no longer has this step (sentence and occurrence).
+    StepGone { file: PathBuf, key: StepKey },
+}
+
+impl Removal {
+    /// The cache file concerned.
+    pub fn file(&self) -> &Path {
+        match self {
+            Self::ScenarioGone { file, .. }
+            | Self::TestGone { file, .. }
+            | Self::StepGone { file, .. } => file,
+        }
+    }
+}
+
+impl fmt::Display for Removal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verb = if f.alternate() {
+            "would remove"
+        } else {
+            "removed"
+        };
+        match self {
+            Self::ScenarioGone { file, .. } => {
+                write!(f, "{verb} {} (scenario gone)", file.display())
+            }
+            Self::TestGone { file, key } => {
+                write!(f, "{verb} {key} from {} (test gone)", file.display())
+            }
+            Self::StepGone { file, key } => {
+                write!(f, "{verb} {key} from {} (step gone)", file.display())
+            }
+        }
+    }
+}
+
+/// What to do with one cache file.
+enum Plan {
+    Delete,
+    Rewrite(CacheFile),
+}
+
+/// Removes cache entries whose step (test, sentence and occurrence) no longer exists in its
+/// scenario, and cache files whose scenario is gone; a file left without entries is deleted too.
+///
+/// `scenarios` are all the scenarios of the project. A cache file's scenario is gone when it is not
+/// among them and no file exists at its path under `project_root` (a scenario that exists but was
+/// not passed is left alone). With `dry_run`, nothing is touched and the same list is returned.
+/// Works under the cache lock; rewrites are atomic. A malformed cache file is an error, and then
+/// nothing at all is removed.
+pub fn prune(
+    cache: &Cache,
+    project_root: &Path,
+    scenarios: &[Scenario],
+    dry_run: bool,
+) -> Result<Vec<Removal>, CacheError> {
+    if !cache.dir().is_dir() {
+        return Ok(Vec::new());
+    }
+    let _lock = if dry_run { None } else { Some(cache.lock()?) };
+    let by_rel: HashMap<&str, &Scenario> =
+        scenarios.iter().map(|s| (s.rel_path.as_str(), s)).collect();
+
+    let mut removals = Vec::new();
+    let mut plans = Vec::new();
+    for (path, rel) in cache_files(cache.dir())? {
+        let Some(mut file) = cache.load(&rel)? else {
+            continue;
+        };
+        let shown = path.strip_prefix(project_root).unwrap_or(&path).to_owned();
+        let Some(scenario) = by_rel.get(rel.as_str()) else {
+            if !project_root.join(&rel).exists() {
+                removals.push(Removal::ScenarioGone {
+                    file: shown,
+                    scenario: rel,
+                });
+                plans.push((path, Plan::Delete));
+            }
+            continue;
+        };
+        let tests: HashSet<&str> = scenario
+            .tests
+            .iter()
+            .map(|test| test.name.as_str())
+            .collect();
+        let steps: HashSet<(&str, &str, u32)> = scenario
+            .tests
+            .iter()
+            .flat_map(|test| {
+                test.steps
+                    .iter()
+                    .map(move |step| (test.name.as_str(), step.sentence.as_str(), step.occurrence))
+            })
+            .collect();
+        let before = file.steps.len();
+        file.steps.retain(|entry| {
+            if steps.contains(&(entry.test.as_str(), entry.step.as_str(), entry.occurrence)) {
+                return true;
+            }
+            let key = entry.key(&rel);
+            removals.push(if tests.contains(entry.test.as_str()) {
+                Removal::StepGone {
+                    file: shown.clone(),
+                    key,
+                }
+            } else {
+                Removal::TestGone {
+                    file: shown.clone(),
+                    key,
+                }
+            });
+            false
+        });
+        if file.steps.is_empty() && before > 0 {
+            plans.push((path, Plan::Delete));
+        } else if file.steps.len() < before {
+            plans.push((path, Plan::Rewrite(file)));
+        }
+    }
+
+    if !dry_run {
+        for (path, plan) in plans {
+            match plan {
+                Plan::Delete => remove_file(&path)?,
+                Plan::Rewrite(file) => cache.write(&file)?,
+            }
+        }
+    }
+    Ok(removals)
+}
+
+/// The cache files under `dir`, sorted, with their scenario's relative path: every `*.toml` file,
+/// skipping hidden names (the lock file, temporary files) and non-UTF-8 paths.
+fn cache_files(dir: &Path) -> Result<Vec<(PathBuf, String)>, CacheError> {
+    let hidden = |entry: &walkdir::DirEntry| {
+        entry.depth() > 0 && entry.file_name().to_string_lossy().starts_with('.')
+    };
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|entry| !hidden(entry))
+    {
+        let entry = entry.map_err(|error| {
+            let path = error.path().unwrap_or(dir).to_owned();
+            let source = error
+                .into_io_error()
+                .unwrap_or_else(|| std::io::Error::other("filesystem loop"));
+            CacheError::Io {
+                action: "walk",
+                path,
+                source,
+            }
+        })?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let Ok(relative) = entry.path().strip_prefix(dir) else {
+            continue;
+        };
+        let parts: Option<Vec<&str>> = relative
+            .components()
+            .map(|part| part.as_os_str().to_str())
+            .collect();
+        let Some(rel) = parts.map(|parts| parts.join("/")) else {
+            tracing::warn!(path = %entry.path().display(), "skipping a cache file with a non-UTF-8 name");
+            continue;
+        };
+        if let Some(rel) = rel.strip_suffix(".toml").filter(|rel| !rel.is_empty()) {
+            files.push((entry.into_path(), rel.to_owned()));
+        }
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+    use crate::scenario::{Step, Test};
+
+    fn scenario(root: &Path, rel: &str, tests: &[(&str, &[&str])]) -> Scenario {
+        Scenario {
+            path: root.join(rel),
+            rel_path: rel.to_owned(),
+            tests: tests
+                .iter()
+                .map(|(name, steps)| Test {
+                    name: (*name).to_owned(),
+                    line: 1,
+                    tags: vec![],
+                    steps: steps
+                        .iter()
+                        .map(|sentence| Step {
+                            sentence: (*sentence).to_owned(),
+                            line: 2,
+                            occurrence: 1,
+                            tries: None,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    fn put_all(cache: &Cache, scenario: &Scenario) {
+        for test in &scenario.tests {
+            for step in &test.steps {
+                let key = StepKey::of(scenario, test, step);
+                cache
+                    .put(scenario, &key, &format!("// {key}\n"), "2026-11-30")
+                    .unwrap();
+            }
+        }
+    }
+
+    /// Every file under `dir` with its content.
+    fn snapshot(dir: &Path) -> Vec<(PathBuf, String)> {
+        walkdir::WalkDir::new(dir)
+            .sort_by_file_name()
+            .into_iter()
+            .map(|entry| entry.unwrap())
+            .filter(|entry| entry.file_type().is_file())
+            .map(|entry| {
+                (
+                    entry.path().to_owned(),
+                    fs::read_to_string(entry.path()).unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    struct Project {
+        _dir: tempfile::TempDir,
+        root: PathBuf,
+        cache: Cache,
+    }
+
+    /// A project with cache files for `scenarios/todo.steps` (tests "add", "remove") and
+    /// `scenarios/old.steps`, whose file is deleted.
+    fn project() -> (Project, Scenario) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_owned();
+        let cache = Cache::new(root.join("cache"));
+        let todo = scenario(
+            &root,
+            "scenarios/todo.steps",
+            &[("add", &["open", "type"]), ("remove", &["open"])],
+        );
+        let old = scenario(&root, "scenarios/old.steps", &[("t", &["s"])]);
+        put_all(&cache, &todo);
+        put_all(&cache, &old);
+        (
+            Project {
+                _dir: dir,
+                root,
+                cache,
+            },
+            todo,
+        )
+    }
+
+    #[test]
+    fn removes_gone_entries_and_files() {
+        let (p, mut todo) = project();
+        todo.tests.remove(1);
+        todo.tests[0].steps.remove(1);
+        let removals = prune(&p.cache, &p.root, &[todo.clone()], false).unwrap();
+        let lines: Vec<String> = removals.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "removed cache/scenarios/old.steps.toml (scenario gone)",
+                r#"removed "add" › "type" #1 from cache/scenarios/todo.steps.toml (step gone)"#,
+                r#"removed "remove" › "open" #1 from cache/scenarios/todo.steps.toml (test gone)"#,
+            ]
+        );
+        assert!(!p.cache.file_path("scenarios/old.steps").exists());
+        let file = p.cache.load("scenarios/todo.steps").unwrap().unwrap();
+        let keys: Vec<String> = file
+            .steps
+            .iter()
+            .map(|entry| entry.key(&file.scenario).to_string())
+            .collect();
+        assert_eq!(keys, [r#""add" › "open" #1"#]);
+        assert_eq!(prune(&p.cache, &p.root, &[todo], false).unwrap(), []);
+    }
+
+    #[test]
+    fn dry_run_touches_nothing_and_reports_the_same() {
+        let (p, mut todo) = project();
+        todo.tests.remove(1);
+        let before = snapshot(&p.root);
+        let dry = prune(&p.cache, &p.root, &[todo.clone()], true).unwrap();
+        assert_eq!(snapshot(&p.root), before);
+        assert_eq!(dry.len(), 2);
+        assert_eq!(
+            format!("{:#}", dry[0]),
+            "would remove cache/scenarios/old.steps.toml (scenario gone)"
+        );
+        assert_eq!(prune(&p.cache, &p.root, &[todo], false).unwrap(), dry);
+    }
+
+    #[test]
+    fn a_scenario_on_disk_but_not_listed_is_kept() {
+        let (p, todo) = project();
+        fs::create_dir_all(p.root.join("scenarios")).unwrap();
+        fs::write(p.root.join("scenarios/old.steps"), "t\n  s\n").unwrap();
+        assert_eq!(prune(&p.cache, &p.root, &[todo], false).unwrap(), []);
+        assert!(p.cache.file_path("scenarios/old.steps").exists());
+    }
+
+    #[test]
+    fn a_file_left_empty_is_deleted() {
+        let (p, mut todo) = project();
+        todo.tests.clear();
+        let removals = prune(&p.cache, &p.root, &[todo], false).unwrap();
+        assert_eq!(removals.len(), 4);
+        assert!(!p.cache.file_path("scenarios/todo.steps").exists());
+    }
+
+    #[test]
+    fn a_malformed_file_stops_the_prune_with_nothing_touched() {
+        let (p, _) = project();
+        fs::write(
+            p.cache.dir().join("broken.toml"),
+            "format = 1\nscenario = [\n",
+        )
+        .unwrap();
+        let before = snapshot(&p.root);
+        let error = prune(&p.cache, &p.root, &[], false).unwrap_err();
+        assert!(error.to_string().contains("broken.toml:2:"), "{error}");
+        assert_eq!(snapshot(&p.root), before);
+    }
+
+    #[test]
+    fn hidden_and_other_files_are_ignored() {
+        let (p, todo) = project();
+        fs::write(p.cache.dir().join(".a.steps.toml.x1.tmp"), "junk").unwrap();
+        fs::write(p.cache.dir().join("README.md"), "notes").unwrap();
+        fs::create_dir_all(p.cache.dir().join(".git")).unwrap();
+        fs::write(p.cache.dir().join(".git/x.toml"), "junk").unwrap();
+        fs::remove_file(p.cache.file_path("scenarios/old.steps")).unwrap();
+        assert_eq!(prune(&p.cache, &p.root, &[todo], false).unwrap(), []);
+    }
+
+    #[test]
+    fn a_missing_cache_dir_is_not_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path().join("cache"));
+        assert_eq!(prune(&cache, dir.path(), &[], false).unwrap(), []);
+        assert!(!cache.dir().exists());
+    }
+}
