@@ -22,6 +22,12 @@ pub(crate) struct GlobalArgs {
     /// Base URL of the app under test (`page.goto('/')` goes there).
     #[arg(long, global = true, value_name = "URL")]
     pub base_url: Option<String>,
+    /// Chromium executable to use instead of `chromium` on PATH.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub executable: Option<PathBuf>,
+    /// Timeout of actions and expectations, in seconds.
+    #[arg(long, global = true, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
     /// Show the browser window.
     #[arg(long, global = true)]
     pub headed: bool,

@@ -73,7 +73,8 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         config: cli.global.config.clone(),
         base_url: cli.global.base_url.clone(),
         headed: cli.global.headed,
-        ..Overrides::default()
+        executable: cli.global.executable.clone(),
+        timeout: cli.global.timeout,
     };
     let settings = Settings::resolve(&cwd, &env_var, &overrides)?;
     let stdout = io::stdout();
@@ -238,10 +239,12 @@ fn list(
     for (si, ti) in select_tests(scenarios, grep.as_ref()) {
         let scenario = &scenarios[si];
         let test = &scenario.tests[ti];
-        if !cache_files.contains_key(&si) {
-            cache_files.insert(si, cache.load(&scenario.rel_path)?);
-        }
-        let cached = &cache_files[&si];
+        let cached = match cache_files.entry(si) {
+            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(cache.load(&scenario.rel_path)?)
+            }
+        };
         let tags: String = test.tags.iter().map(|t| format!(" @{t}")).collect();
         writeln!(out, "{} › {}{tags}", scenario.rel_path, test.name).map_err(Error::Output)?;
         tests += 1;

@@ -23,16 +23,16 @@ pub enum DriverError {
         node: PathBuf,
         cli_js: PathBuf,
         #[source]
-        source: playwright_rs::Error,
+        source: Box<playwright_rs::Error>,
     },
     #[error("could not launch Chromium at {executable}")]
     Launch {
         executable: PathBuf,
         #[source]
-        source: playwright_rs::Error,
+        source: Box<playwright_rs::Error>,
     },
     #[error("could not open a browser page for the test")]
-    NewPage(#[source] playwright_rs::Error),
+    NewPage(#[source] Box<playwright_rs::Error>),
 }
 
 impl DriverError {
@@ -87,7 +87,7 @@ impl BrowserRuntime {
             .map_err(|source| DriverError::DriverStart {
                 node: driver.node.clone(),
                 cli_js: driver.cli_js.clone(),
-                source,
+                source: Box::new(source),
             })?;
         let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
         if running_as_root() {
@@ -105,7 +105,7 @@ impl BrowserRuntime {
             .await
             .map_err(|source| DriverError::Launch {
                 executable: chromium.to_owned(),
-                source,
+                source: Box::new(source),
             })?;
         Ok(Self {
             playwright,
@@ -120,9 +120,15 @@ impl BrowserRuntime {
             .browser
             .new_context()
             .await
-            .map_err(DriverError::NewPage)?;
-        let page = context.new_page().await.map_err(DriverError::NewPage)?;
-        let frame = page.main_frame().await.map_err(DriverError::NewPage)?;
+            .map_err(|e| DriverError::NewPage(Box::new(e)))?;
+        let page = context
+            .new_page()
+            .await
+            .map_err(|e| DriverError::NewPage(Box::new(e)))?;
+        let frame = page
+            .main_frame()
+            .await
+            .map_err(|e| DriverError::NewPage(Box::new(e)))?;
         Ok(TestPage {
             context,
             page,

@@ -1,0 +1,875 @@
+//! Resolution of [`Settings`] from defaults, `prettyplay.toml`, `PRETTYPLAY_*` environment
+//! variables and CLI [`Overrides`], with precedence CLI > env > file > defaults; and
+//! [`ConfigError`].
+//!
+//! Every source is first turned into a [`Layer`] (all fields optional, paths already absolute);
+//! layers are stacked and the remaining gaps filled from the defaults below. Keys, defaults and
+//! variables are documented in `docs/configuration.md`.
+
+use std::fmt;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use toml::Spanned;
+
+use super::{BrowserSettings, PollingSettings};
+
+/// Name of the settings file looked up in the working directory and its ancestors.
+pub(crate) const CONFIG_FILE: &str = "prettyplay.toml";
+
+/// The defaults, in one place (mirrored in `docs/configuration.md`).
+mod defaults {
+    use std::time::Duration;
+
+    /// `scenarios`, relative to the project root.
+    pub(super) const SCENARIOS: &str = "scenarios";
+    /// `cache_dir`, relative to the project root.
+    pub(super) const CACHE_DIR: &str = "cache";
+    /// `browser.headless`.
+    pub(super) const HEADLESS: bool = true;
+    /// `browser.timeout`.
+    pub(super) const BROWSER_TIMEOUT: Duration = Duration::from_secs(5);
+    /// `polling.timeout`: off.
+    pub(super) const POLLING_TIMEOUT: Option<Duration> = None;
+    /// `polling.delay`.
+    pub(super) const POLLING_DELAY: Duration = Duration::from_millis(500);
+}
+
+/// Fully resolved settings of one run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Absolute: the directory of the settings file, or the working directory without one.
+    pub project_root: PathBuf,
+    /// The `prettyplay.toml` that was read, if any.
+    pub config_file: Option<PathBuf>,
+    /// Absolute: where scenarios are looked for by default (`scenarios`, default `scenarios`).
+    pub scenarios: PathBuf,
+    /// Absolute: the step cache directory (`cache_dir`, default `cache`).
+    pub cache_dir: PathBuf,
+    pub browser: BrowserSettings,
+    pub polling: PollingSettings,
+}
+
+/// Settings given on the command line; filled by the CLI module (the only one that knows clap).
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    /// `--config PATH`: read this file (relative to the working directory); its directory is the
+    /// project root.
+    pub config: Option<PathBuf>,
+    pub base_url: Option<String>,
+    /// `--headed`: `headless = false`. `false` leaves the other sources in charge.
+    pub headed: bool,
+    /// Relative to the working directory when it has a directory part; a bare name is looked up on
+    /// `PATH`.
+    pub executable: Option<PathBuf>,
+    /// `browser.timeout`, in seconds.
+    pub timeout: Option<f64>,
+}
+
+/// An error while finding, reading or validating settings.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// `--config PATH` names nothing.
+    #[error("config file `{}` does not exist", .path.display())]
+    NotFound { path: PathBuf },
+    /// The settings file exists but cannot be read (or is not UTF-8).
+    #[error("cannot read `{}`", .path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// The settings file is not valid TOML, has an unknown key or a wrongly typed or out-of-range
+    /// value, or uses a reserved section. Displayed as `file:line:col: message`, the offending
+    /// line, and an optional hint.
+    #[error("{}", Located::new(.path, .at.as_ref(), .message, .hint.as_deref()))]
+    File {
+        path: PathBuf,
+        /// 1-based line and character column, and the line's text, where known.
+        at: Option<(usize, usize, String)>,
+        message: String,
+        hint: Option<String>,
+    },
+    /// A `PRETTYPLAY_*` variable holds a value of the wrong form.
+    #[error("environment variable `{var}` has invalid value `{value}`: expected {expected}")]
+    Env {
+        var: String,
+        value: String,
+        expected: &'static str,
+    },
+    /// A command-line override holds a value of the wrong form.
+    #[error("invalid value `{value}` for `--{flag}`: expected {expected}")]
+    Flag {
+        flag: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+/// Accepted forms of a boolean environment variable (compared case-insensitively).
+const BOOL_FORMS: &str = "one of true, false, 1, 0, yes, no";
+/// Accepted form of a duration anywhere.
+const SECONDS_FORM: &str = "a number of seconds >= 0, e.g. 2.5";
+
+/// What one source says; `None` leaves the decision to lower sources. Paths are absolute, except a
+/// bare executable name which is looked up on `PATH`. A zero polling timeout is kept as
+/// `Some(ZERO)` so it can switch off a timeout set by a lower source.
+#[derive(Debug, Default)]
+struct Layer {
+    scenarios: Option<PathBuf>,
+    cache_dir: Option<PathBuf>,
+    base_url: Option<String>,
+    executable: Option<PathBuf>,
+    headless: Option<bool>,
+    browser_timeout: Option<Duration>,
+    polling_timeout: Option<Duration>,
+    polling_delay: Option<Duration>,
+}
+
+impl Layer {
+    /// `self` where it says something, `lower` elsewhere.
+    fn over(self, lower: Layer) -> Layer {
+        Layer {
+            scenarios: self.scenarios.or(lower.scenarios),
+            cache_dir: self.cache_dir.or(lower.cache_dir),
+            base_url: self.base_url.or(lower.base_url),
+            executable: self.executable.or(lower.executable),
+            headless: self.headless.or(lower.headless),
+            browser_timeout: self.browser_timeout.or(lower.browser_timeout),
+            polling_timeout: self.polling_timeout.or(lower.polling_timeout),
+            polling_delay: self.polling_delay.or(lower.polling_delay),
+        }
+    }
+
+    fn finish(self, project_root: PathBuf, config_file: Option<PathBuf>) -> Settings {
+        Settings {
+            scenarios: self
+                .scenarios
+                .unwrap_or_else(|| project_root.join(defaults::SCENARIOS)),
+            cache_dir: self
+                .cache_dir
+                .unwrap_or_else(|| project_root.join(defaults::CACHE_DIR)),
+            browser: BrowserSettings {
+                base_url: self.base_url,
+                executable: self.executable,
+                headless: self.headless.unwrap_or(defaults::HEADLESS),
+                timeout: self.browser_timeout.unwrap_or(defaults::BROWSER_TIMEOUT),
+            },
+            polling: PollingSettings {
+                timeout: self
+                    .polling_timeout
+                    .or(defaults::POLLING_TIMEOUT)
+                    .filter(|t| !t.is_zero()),
+                delay: self.polling_delay.unwrap_or(defaults::POLLING_DELAY),
+            },
+            project_root,
+            config_file,
+        }
+    }
+}
+
+/// Sets one key of a layer from an environment value; `Err` holds the accepted forms.
+type EnvSetter = fn(&mut Layer, &Path, &str) -> Result<(), &'static str>;
+
+/// Every environment variable: `PRETTYPLAY_<KEY>` for top-level keys,
+/// `PRETTYPLAY_<SECTION>_<KEY>` for section keys. Relative paths are relative to the project root.
+const ENV_VARS: &[(&str, EnvSetter)] = &[
+    ("PRETTYPLAY_SCENARIOS", |layer, root, value| {
+        layer.scenarios = Some(normalize(&root.join(value)));
+        Ok(())
+    }),
+    ("PRETTYPLAY_CACHE_DIR", |layer, root, value| {
+        layer.cache_dir = Some(normalize(&root.join(value)));
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_BASE_URL", |layer, _, value| {
+        layer.base_url = Some(value.to_owned());
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_EXECUTABLE", |layer, root, value| {
+        layer.executable = Some(executable(root, Path::new(value)));
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_HEADLESS", |layer, _, value| {
+        layer.headless = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_TIMEOUT", |layer, _, value| {
+        layer.browser_timeout = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_POLLING_TIMEOUT", |layer, _, value| {
+        layer.polling_timeout = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_POLLING_DELAY", |layer, _, value| {
+        layer.polling_delay = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
+        Ok(())
+    }),
+];
+
+/// `prettyplay.toml` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+struct RawFile {
+    scenarios: Option<PathBuf>,
+    cache_dir: Option<PathBuf>,
+    browser: Option<RawBrowser>,
+    polling: Option<RawPolling>,
+    /// Reserved for a later release: rejected with a dedicated message.
+    llm: Option<Spanned<IgnoredAny>>,
+    /// Reserved for a later release: rejected with a dedicated message.
+    budgets: Option<Spanned<IgnoredAny>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+struct RawBrowser {
+    base_url: Option<String>,
+    executable: Option<PathBuf>,
+    headless: Option<bool>,
+    timeout: Option<Spanned<f64>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+struct RawPolling {
+    timeout: Option<Spanned<f64>>,
+    delay: Option<Spanned<f64>>,
+}
+
+impl Settings {
+    /// Resolves the settings of a run started in `cwd` (absolute).
+    ///
+    /// The project root is the directory of `overrides.config` when given, else the nearest of
+    /// `cwd` and its ancestors holding a `prettyplay.toml`, else `cwd` (and no file is read).
+    /// `env` reads an environment variable; an empty value counts as unset.
+    pub fn resolve(
+        cwd: &Path,
+        env: &dyn Fn(&str) -> Option<String>,
+        overrides: &Overrides,
+    ) -> Result<Settings, ConfigError> {
+        let cwd = normalize(cwd);
+        let config_file = match &overrides.config {
+            Some(path) => {
+                let path = normalize(&cwd.join(path));
+                match std::fs::metadata(&path) {
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                        return Err(ConfigError::NotFound { path });
+                    }
+                    Err(source) => return Err(ConfigError::Read { path, source }),
+                    Ok(_) => Some(path),
+                }
+            }
+            None => cwd
+                .ancestors()
+                .map(|dir| dir.join(CONFIG_FILE))
+                .find(|file| file.is_file()),
+        };
+        let project_root = config_file
+            .as_deref()
+            .and_then(Path::parent)
+            .map_or_else(|| cwd.clone(), Path::to_path_buf);
+
+        let file_layer = match &config_file {
+            Some(path) => {
+                tracing::debug!(config = %path.display(), "reading settings file");
+                let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                    path: path.clone(),
+                    source,
+                })?;
+                file_layer(path, &project_root, &text)?
+            }
+            None => Layer::default(),
+        };
+        let env_layer = env_layer(&project_root, env)?;
+        let cli_layer = cli_layer(&cwd, overrides)?;
+        Ok(cli_layer
+            .over(env_layer)
+            .over(file_layer)
+            .finish(project_root, config_file))
+    }
+}
+
+fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError> {
+    let error = |span: Option<std::ops::Range<usize>>, message: String, hint: Option<String>| {
+        ConfigError::File {
+            path: path.to_path_buf(),
+            at: span.map(|span| position(text, span.start)),
+            message,
+            hint,
+        }
+    };
+    let raw: RawFile =
+        toml::from_str(text).map_err(|e| error(e.span(), e.message().to_owned(), None))?;
+    for (section, value) in [("llm", &raw.llm), ("budgets", &raw.budgets)] {
+        if let Some(value) = value {
+            return Err(error(
+                Some(value.span()),
+                format!("[{section}] is reserved for a later release of prettyplay"),
+                Some(format!(
+                    "remove the `{section}` settings; this version does not read them"
+                )),
+            ));
+        }
+    }
+    let seconds = |key: &str, value: Option<Spanned<f64>>| match value {
+        None => Ok(None),
+        Some(value) => match seconds(*value.get_ref()) {
+            Some(duration) => Ok(Some(duration)),
+            None => Err(error(
+                Some(value.span()),
+                format!("`{key}` must be {SECONDS_FORM}, got {}", value.get_ref()),
+                None,
+            )),
+        },
+    };
+    let browser = raw.browser.unwrap_or_default();
+    let polling = raw.polling.unwrap_or_default();
+    Ok(Layer {
+        scenarios: raw.scenarios.map(|p| normalize(&root.join(p))),
+        cache_dir: raw.cache_dir.map(|p| normalize(&root.join(p))),
+        base_url: browser.base_url,
+        executable: browser.executable.map(|p| executable(root, &p)),
+        headless: browser.headless,
+        browser_timeout: seconds("browser.timeout", browser.timeout)?,
+        polling_timeout: seconds("polling.timeout", polling.timeout)?,
+        polling_delay: seconds("polling.delay", polling.delay)?,
+    })
+}
+
+fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer, ConfigError> {
+    let mut layer = Layer::default();
+    for (var, set) in ENV_VARS {
+        let Some(value) = env(var).filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        set(&mut layer, root, &value).map_err(|expected| ConfigError::Env {
+            var: (*var).to_owned(),
+            value,
+            expected,
+        })?;
+    }
+    Ok(layer)
+}
+
+fn cli_layer(cwd: &Path, overrides: &Overrides) -> Result<Layer, ConfigError> {
+    let browser_timeout = match overrides.timeout {
+        None => None,
+        Some(value) => Some(seconds(value).ok_or_else(|| ConfigError::Flag {
+            flag: "timeout",
+            value: value.to_string(),
+            expected: SECONDS_FORM,
+        })?),
+    };
+    Ok(Layer {
+        base_url: overrides.base_url.clone(),
+        executable: overrides.executable.as_deref().map(|p| executable(cwd, p)),
+        headless: overrides.headed.then_some(false),
+        browser_timeout,
+        ..Layer::default()
+    })
+}
+
+/// A browser executable: a bare name stays as is (looked up on `PATH`), a path is made absolute
+/// against `base`.
+fn executable(base: &Path, path: &Path) -> PathBuf {
+    if path.components().count() > 1 || path.is_absolute() {
+        normalize(&base.join(path))
+    } else {
+        path.to_path_buf()
+    }
+}
+
+fn parse_bool(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" => Some(true),
+        "false" | "0" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+fn parse_seconds(value: &str) -> Option<Duration> {
+    value.trim().parse::<f64>().ok().and_then(seconds)
+}
+
+/// A finite, non-negative number of seconds that fits a [`Duration`].
+fn seconds(value: f64) -> Option<Duration> {
+    if value.is_finite() && value >= 0.0 {
+        Duration::try_from_secs_f64(value).ok()
+    } else {
+        None
+    }
+}
+
+/// 1-based line and character column of a byte offset, and that line's text.
+fn position(text: &str, offset: usize) -> (usize, usize, String) {
+    let offset = offset.min(text.len());
+    // Back off to a char boundary so slicing cannot panic on a span inside a character.
+    let offset = (0..=offset)
+        .rev()
+        .find(|i| text.is_char_boundary(*i))
+        .unwrap_or(0);
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    let col = before[line_start..].chars().count() + 1;
+    let rest = &text[line_start..];
+    let line_text = rest.split('\n').next().unwrap_or("");
+    let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
+    (line, col, line_text.to_owned())
+}
+
+/// Renders [`ConfigError::File`]: `file:line:col: message`, the line with a caret, the hint.
+struct Located<'a> {
+    path: &'a Path,
+    at: Option<&'a (usize, usize, String)>,
+    message: &'a str,
+    hint: Option<&'a str>,
+}
+
+impl<'a> Located<'a> {
+    fn new(
+        path: &'a Path,
+        at: Option<&'a (usize, usize, String)>,
+        message: &'a str,
+        hint: Option<&'a str>,
+    ) -> Self {
+        Located {
+            path,
+            at,
+            message,
+            hint,
+        }
+    }
+}
+
+impl fmt::Display for Located<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.display();
+        let Some((line, col, text)) = self.at else {
+            write!(f, "{path}: {}", self.message)?;
+            if let Some(hint) = self.hint {
+                write!(f, "\n  = hint: {hint}")?;
+            }
+            return Ok(());
+        };
+        let number = line.to_string();
+        let pad = " ".repeat(number.len());
+        writeln!(f, "{path}:{line}:{col}: {}", self.message)?;
+        writeln!(f, "{pad} |")?;
+        if text.is_empty() {
+            writeln!(f, "{number} |")?;
+        } else {
+            writeln!(f, "{number} | {text}")?;
+        }
+        let mut chars = text.chars();
+        let indent: String = (1..*col)
+            .map(|_| match chars.next() {
+                Some('\t') => '\t',
+                _ => ' ',
+            })
+            .collect();
+        write!(f, "{pad} | {indent}^")?;
+        if let Some(hint) = self.hint {
+            write!(f, "\n{pad} = hint: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Removes `.` components and resolves `..` lexically (symlinks are not consulted), so that the
+/// project root and scenario paths compare as written.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
+                    out.pop();
+                } else if !matches!(
+                    out.components().next_back(),
+                    Some(Component::RootDir | Component::Prefix(_))
+                ) {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::fs;
+
+    use super::*;
+
+    fn no_env(_: &str) -> Option<String> {
+        None
+    }
+
+    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        move |key| map.get(key).cloned()
+    }
+
+    fn project(toml: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::write(dir.path().join(CONFIG_FILE), toml).expect("write config");
+        dir
+    }
+
+    fn resolve(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Settings {
+        match Settings::resolve(cwd, env, &Overrides::default()) {
+            Ok(settings) => settings,
+            Err(e) => panic!("unexpected error:\n{e}"),
+        }
+    }
+
+    fn resolve_err(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> ConfigError {
+        Settings::resolve(cwd, env, &Overrides::default()).expect_err("expected an error")
+    }
+
+    #[test]
+    fn defaults_without_a_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let settings = resolve(dir.path(), &no_env);
+        assert_eq!(
+            settings,
+            Settings {
+                project_root: dir.path().to_path_buf(),
+                config_file: None,
+                scenarios: dir.path().join("scenarios"),
+                cache_dir: dir.path().join("cache"),
+                browser: BrowserSettings {
+                    base_url: None,
+                    executable: None,
+                    headless: true,
+                    timeout: Duration::from_secs(5),
+                },
+                polling: PollingSettings {
+                    timeout: None,
+                    delay: Duration::from_millis(500),
+                },
+            }
+        );
+    }
+
+    #[test]
+    fn file_values_are_read() {
+        let dir = project(
+            r#"
+scenarios = "tests/ui"
+cache_dir = "../shared-cache"
+
+[browser]
+base_url = "http://127.0.0.1:8080"
+executable = "bin/chrome"
+headless = false
+timeout = 2.5
+
+[polling]
+timeout = 3
+delay = 0.25
+"#,
+        );
+        let root = dir.path();
+        let settings = resolve(root, &no_env);
+        assert_eq!(settings.config_file, Some(root.join(CONFIG_FILE)));
+        assert_eq!(settings.scenarios, root.join("tests/ui"));
+        assert_eq!(
+            settings.cache_dir,
+            root.parent().expect("parent").join("shared-cache")
+        );
+        assert_eq!(
+            settings.browser,
+            BrowserSettings {
+                base_url: Some("http://127.0.0.1:8080".into()),
+                executable: Some(root.join("bin/chrome")),
+                headless: false,
+                timeout: Duration::from_millis(2500),
+            }
+        );
+        assert_eq!(
+            settings.polling,
+            PollingSettings {
+                timeout: Some(Duration::from_secs(3)),
+                delay: Duration::from_millis(250),
+            }
+        );
+    }
+
+    #[test]
+    fn bare_executable_name_is_kept_for_path_lookup() {
+        let dir = project("[browser]\nexecutable = \"chromium\"\n");
+        let settings = resolve(dir.path(), &no_env);
+        assert_eq!(settings.browser.executable, Some(PathBuf::from("chromium")));
+    }
+
+    #[test]
+    fn zero_polling_timeout_is_off() {
+        let dir = project("[polling]\ntimeout = 0\n");
+        assert_eq!(resolve(dir.path(), &no_env).polling.timeout, None);
+    }
+
+    #[test]
+    fn env_overrides_file_and_zero_switches_polling_off() {
+        let dir = project(
+            "scenarios = \"from-file\"\n[browser]\nheadless = false\ntimeout = 1\n\
+             base_url = \"http://file\"\n[polling]\ntimeout = 4\ndelay = 1\n",
+        );
+        let env = env_of(&[
+            ("PRETTYPLAY_SCENARIOS", "from-env"),
+            ("PRETTYPLAY_CACHE_DIR", "/abs/cache"),
+            ("PRETTYPLAY_BROWSER_HEADLESS", "YES"),
+            ("PRETTYPLAY_BROWSER_TIMEOUT", " 7 "),
+            ("PRETTYPLAY_BROWSER_BASE_URL", ""),
+            ("PRETTYPLAY_BROWSER_EXECUTABLE", "/opt/chrome"),
+            ("PRETTYPLAY_POLLING_TIMEOUT", "0"),
+            ("PRETTYPLAY_POLLING_DELAY", "0.1"),
+        ]);
+        let settings = resolve(dir.path(), &env);
+        assert_eq!(settings.scenarios, dir.path().join("from-env"));
+        assert_eq!(settings.cache_dir, PathBuf::from("/abs/cache"));
+        assert!(settings.browser.headless);
+        assert_eq!(settings.browser.timeout, Duration::from_secs(7));
+        // Empty means unset: the file's value stays.
+        assert_eq!(settings.browser.base_url.as_deref(), Some("http://file"));
+        assert_eq!(
+            settings.browser.executable,
+            Some(PathBuf::from("/opt/chrome"))
+        );
+        assert_eq!(settings.polling.timeout, None);
+        assert_eq!(settings.polling.delay, Duration::from_millis(100));
+    }
+
+    #[test]
+    fn cli_overrides_env() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let env = env_of(&[
+            ("PRETTYPLAY_BROWSER_BASE_URL", "http://env"),
+            ("PRETTYPLAY_BROWSER_HEADLESS", "true"),
+            ("PRETTYPLAY_BROWSER_TIMEOUT", "9"),
+            ("PRETTYPLAY_BROWSER_EXECUTABLE", "chromium"),
+        ]);
+        let overrides = Overrides {
+            base_url: Some("http://cli".into()),
+            headed: true,
+            executable: Some(PathBuf::from("./bin/chrome")),
+            timeout: Some(1.5),
+            ..Overrides::default()
+        };
+        let settings = Settings::resolve(dir.path(), &env, &overrides).expect("resolve");
+        assert_eq!(settings.browser.base_url.as_deref(), Some("http://cli"));
+        assert!(!settings.browser.headless);
+        assert_eq!(settings.browser.timeout, Duration::from_millis(1500));
+        assert_eq!(
+            settings.browser.executable,
+            Some(dir.path().join("bin/chrome"))
+        );
+    }
+
+    #[test]
+    fn not_headed_leaves_headless_to_lower_sources() {
+        let dir = project("[browser]\nheadless = false\n");
+        assert!(!resolve(dir.path(), &no_env).browser.headless);
+    }
+
+    #[test]
+    fn nearest_ancestor_with_a_file_is_the_project_root() {
+        let dir = project("cache_dir = \"c\"\n");
+        let cwd = dir.path().join("a/b");
+        fs::create_dir_all(&cwd).expect("mkdir");
+        let settings = resolve(&cwd, &no_env);
+        assert_eq!(settings.project_root, dir.path());
+        assert_eq!(settings.config_file, Some(dir.path().join(CONFIG_FILE)));
+        assert_eq!(settings.cache_dir, dir.path().join("c"));
+        assert_eq!(settings.scenarios, dir.path().join("scenarios"));
+    }
+
+    #[test]
+    fn config_flag_picks_the_file_and_its_directory() {
+        // The working directory is inside a project of its own: `--config` wins over it.
+        let dir = project("scenarios = \"s\"\n");
+        let root = dir.path();
+        fs::create_dir_all(root.join("work")).expect("mkdir");
+        fs::create_dir_all(root.join("conf")).expect("mkdir");
+        fs::write(root.join("conf/pp.toml"), "scenarios = \"mine\"\n").expect("write");
+        let overrides = Overrides {
+            config: Some(PathBuf::from("../conf/./pp.toml")),
+            ..Overrides::default()
+        };
+        let settings = Settings::resolve(&root.join("work"), &no_env, &overrides).expect("resolve");
+        assert_eq!(settings.project_root, root.join("conf"));
+        assert_eq!(settings.config_file, Some(root.join("conf/pp.toml")));
+        assert_eq!(settings.scenarios, root.join("conf/mine"));
+        assert_eq!(settings.cache_dir, root.join("conf/cache"));
+    }
+
+    #[test]
+    fn missing_config_flag_file_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let overrides = Overrides {
+            config: Some(PathBuf::from("nope.toml")),
+            ..Overrides::default()
+        };
+        let e = Settings::resolve(dir.path(), &no_env, &overrides).expect_err("missing");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "config file `{}` does not exist",
+                dir.path().join("nope.toml").display()
+            )
+        );
+    }
+
+    #[test]
+    fn unknown_key_names_key_file_and_position() {
+        let dir = project("scenarios = \"s\"\n\n[browser]\nheadles = true\n");
+        let e = resolve_err(dir.path(), &no_env);
+        let file = dir.path().join(CONFIG_FILE);
+        let shown = e.to_string();
+        assert!(
+            shown.starts_with(&format!(
+                "{}:4:1: unknown field `headles`, expected one of ",
+                file.display()
+            )),
+            "{shown}"
+        );
+        assert!(
+            shown.ends_with("\n  |\n4 | headles = true\n  | ^"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn wrong_type_and_syntax_errors_point_at_the_value() {
+        let dir = project("[browser]\nheadless = \"yes\"\n");
+        let e = resolve_err(dir.path(), &no_env);
+        assert!(
+            matches!(
+                &e,
+                ConfigError::File {
+                    at: Some((2, 12, _)),
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let dir = project("scenarios = \n");
+        assert!(matches!(
+            resolve_err(dir.path(), &no_env),
+            ConfigError::File {
+                at: Some((1, _, _)),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn reserved_sections_are_rejected() {
+        let dir = project("[browser]\nheadless = true\n\n[llm]\nmodel = \"x\"\n");
+        let e = resolve_err(dir.path(), &no_env);
+        let file = dir.path().join(CONFIG_FILE);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:4:1: [llm] is reserved for a later release of prettyplay\n  \
+                 |\n\
+                 4 | [llm]\n  \
+                 | ^\n  \
+                 = hint: remove the `llm` settings; this version does not read them",
+                file.display()
+            )
+        );
+        let dir = project("budgets = { max = 1 }\n");
+        let shown = resolve_err(dir.path(), &no_env).to_string();
+        assert!(shown.contains(":1:"), "{shown}");
+        assert!(shown.contains("[budgets] is reserved"), "{shown}");
+    }
+
+    #[test]
+    fn bad_env_bool_names_the_variable_and_forms() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let env = env_of(&[("PRETTYPLAY_BROWSER_HEADLESS", "maybe")]);
+        let e = resolve_err(dir.path(), &env);
+        assert_eq!(
+            e.to_string(),
+            "environment variable `PRETTYPLAY_BROWSER_HEADLESS` has invalid value `maybe`: \
+             expected one of true, false, 1, 0, yes, no"
+        );
+    }
+
+    #[test]
+    fn bad_env_duration_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for value in ["-1", "NaN", "inf", "soon", "1e300"] {
+            let env = env_of(&[("PRETTYPLAY_POLLING_DELAY", value)]);
+            let e = resolve_err(dir.path(), &env);
+            assert!(
+                matches!(&e, ConfigError::Env { var, .. } if var == "PRETTYPLAY_POLLING_DELAY"),
+                "{value}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_file_duration_names_the_key() {
+        let dir = project("[browser]\ntimeout = -1\n");
+        let e = resolve_err(dir.path(), &no_env);
+        let file = dir.path().join(CONFIG_FILE);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:2:11: `browser.timeout` must be a number of seconds >= 0, e.g. 2.5, got -1\n  \
+                 |\n\
+                 2 | timeout = -1\n  \
+                 |           ^",
+                file.display()
+            )
+        );
+        let dir = project("[polling]\ndelay = nan\n");
+        assert!(
+            resolve_err(dir.path(), &no_env)
+                .to_string()
+                .contains("`polling.delay` must be")
+        );
+    }
+
+    #[test]
+    fn bad_timeout_flag_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let overrides = Overrides {
+            timeout: Some(-2.0),
+            ..Overrides::default()
+        };
+        let e = Settings::resolve(dir.path(), &no_env, &overrides).expect_err("bad flag");
+        assert_eq!(
+            e.to_string(),
+            "invalid value `-2` for `--timeout`: expected a number of seconds >= 0, e.g. 2.5"
+        );
+    }
+
+    #[test]
+    fn env_table_is_well_formed_and_documented() {
+        let docs = include_str!("../../docs/configuration.md");
+        for (var, _) in ENV_VARS {
+            assert!(var.starts_with("PRETTYPLAY_"), "{var}");
+            assert!(
+                var.chars().all(|c| c.is_ascii_uppercase() || c == '_'),
+                "{var}"
+            );
+            assert!(docs.contains(var), "{var} is not in docs/configuration.md");
+        }
+    }
+}
