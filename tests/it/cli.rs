@@ -1,0 +1,278 @@
+//! The command line without a browser: scenario and configuration errors, `list`,
+//! `cache prune`, `--help`.
+
+use crate::support::Test;
+
+const TODO: &str = "scenarios/todo.steps";
+const OPEN: &str = "async function step(page) {\n  await page.goto('/');\n}";
+
+#[test]
+fn help_lists_the_commands() {
+    let out = Test::new()
+        .args(&["--help"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("replay")
+        .stdout_contains("list")
+        .stdout_contains("cache");
+    if !out.stderr().is_empty() {
+        out.fail("--help wrote to stderr");
+    }
+}
+
+#[test]
+fn replay_help_lists_its_flags() {
+    Test::new()
+        .args(&["replay", "--help"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("--strict")
+        .stdout_contains("--base-url")
+        .stdout_contains("--grep");
+}
+
+#[test]
+fn an_unknown_command_is_a_usage_error() {
+    Test::new()
+        .args(&["frobnicate"])
+        .run()
+        .assert_exit(2)
+        .stderr_contains("frobnicate");
+}
+
+#[test]
+fn a_duplicate_test_name_is_reported_at_its_line_and_nothing_runs() {
+    Test::new()
+        .scenario(
+            TODO,
+            "test: add a todo\n  open the app\n\ntest: add a todo\n  open the app\n",
+        )
+        .cached(TODO, "add a todo", "open the app", 1, OPEN)
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(2)
+        .output_contains("scenarios/todo.steps:4:")
+        .output_contains("duplicate test name")
+        .output_not_contains("PASS")
+        .output_not_contains("FAIL")
+        .output_not_contains(" passed, ");
+}
+
+#[test]
+fn every_broken_scenario_file_is_reported_at_once() {
+    Test::new()
+        .scenario(
+            "scenarios/a.steps",
+            "test: x\n  open the app\ntest: x\n  open the app\n",
+        )
+        .scenario("scenarios/b.steps", "test: y\n  open the app [tries=0]\n")
+        .args(&["list"])
+        .run()
+        .assert_exit(2)
+        .output_contains("scenarios/a.steps:3:")
+        .output_contains("scenarios/b.steps:2:")
+        .output_contains("tries");
+}
+
+#[test]
+fn list_shows_tests_steps_and_whether_each_step_is_cached() {
+    let out = Test::new()
+        .scenario(
+            TODO,
+            "test: add a todo @smoke\n  open the app\n  type \"milk\" and press Enter\n",
+        )
+        .cached(TODO, "add a todo", "open the app", 1, OPEN)
+        .args(&["list"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("scenarios/todo.steps")
+        .stdout_contains("add a todo");
+    let uncached = |line: &str| line.contains("missing") || line.contains("not cached");
+    let cached = out.line_with("open the app");
+    if !cached.contains("cached") || uncached(cached) {
+        out.fail(&format!(
+            "the cached step's line should say `cached`: {cached:?}"
+        ));
+    }
+    let missing = out.line_with("type \"milk\" and press Enter");
+    if !uncached(missing) {
+        out.fail(&format!(
+            "the uncached step's line should say `missing` or `not cached`: {missing:?}"
+        ));
+    }
+}
+
+#[test]
+fn list_works_without_a_settings_file() {
+    Test::new()
+        .no_config()
+        .scenario(TODO, "test: add a todo\n  open the app\n")
+        .args(&["list"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("add a todo")
+        .stdout_contains("open the app");
+}
+
+#[test]
+fn list_takes_scenario_paths() {
+    Test::new()
+        .scenario("scenarios/a.steps", "test: in a\n  open the app\n")
+        .scenario("scenarios/b.steps", "test: in b\n  open the app\n")
+        .args(&["list", "scenarios/b.steps"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("in b")
+        .output_not_contains("in a");
+}
+
+/// A cache with a live entry, a stale entry (its step is gone) and a file whose scenario is gone.
+fn stale_cache() -> Test {
+    Test::new()
+        .scenario(TODO, "test: add a todo\n  open the app\n")
+        .cache("cache/scenarios/todo.steps.toml", STALE_TODO_CACHE)
+        .cache("cache/scenarios/gone.steps.toml", GONE_CACHE)
+}
+
+const STALE_TODO_CACHE: &str = r#"format = 1
+scenario = "scenarios/todo.steps"
+
+[[steps]]
+test = "add a todo"
+step = "open the app"
+occurrence = 1
+created = "2026-11-30"
+code = '''
+async function step(page) {
+  await page.goto('/');
+}
+'''
+
+[[steps]]
+test = "add a todo"
+step = "open the old app"
+occurrence = 1
+created = "2026-11-01"
+code = '''
+async function step(page) {
+  await page.goto('/old');
+}
+'''
+"#;
+
+const GONE_CACHE: &str = r#"format = 1
+scenario = "scenarios/gone.steps"
+
+[[steps]]
+test = "an old test"
+step = "visit the museum"
+occurrence = 1
+created = "2026-11-01"
+code = '''
+async function step(page) {
+  await page.goto('/museum');
+}
+'''
+"#;
+
+#[test]
+fn cache_prune_dry_run_lists_removals_and_changes_nothing() {
+    let out = stale_cache()
+        .args(&["cache", "prune", "--dry-run"])
+        .run()
+        .assert_exit(0)
+        .output_contains("would remove")
+        .output_contains("open the old app")
+        .output_contains("gone.steps.toml")
+        .output_not_contains("\"open the app\"");
+    assert_eq!(
+        out.read("cache/scenarios/todo.steps.toml"),
+        STALE_TODO_CACHE,
+        "--dry-run changed a file"
+    );
+    assert_eq!(
+        out.read("cache/scenarios/gone.steps.toml"),
+        GONE_CACHE,
+        "--dry-run changed a file"
+    );
+}
+
+#[test]
+fn cache_prune_removes_stale_entries_and_orphaned_files() {
+    let out = stale_cache()
+        .args(&["cache", "prune"])
+        .run()
+        .assert_exit(0)
+        .output_contains("removed")
+        .output_contains("open the old app")
+        .output_contains("gone.steps.toml");
+    let todo = out.read("cache/scenarios/todo.steps.toml");
+    if !todo.contains("step = \"open the app\"") || todo.contains("open the old app") {
+        out.fail(&format!(
+            "prune should keep only the live entry; the file is now:\n{todo}"
+        ));
+    }
+    if out.exists("cache/scenarios/gone.steps.toml") {
+        out.fail("prune should delete the cache file of a scenario that is gone");
+    }
+}
+
+#[test]
+fn cache_prune_with_nothing_stale_changes_nothing() {
+    let out = Test::new()
+        .scenario(TODO, "test: add a todo\n  open the app\n")
+        .cached(TODO, "add a todo", "open the app", 1, OPEN)
+        .args(&["cache", "prune"])
+        .run()
+        .assert_exit(0)
+        .output_not_contains("removed");
+    if !out
+        .read("cache/scenarios/todo.steps.toml")
+        .contains("step = \"open the app\"")
+    {
+        out.fail("prune removed a live entry");
+    }
+}
+
+#[test]
+fn an_unknown_config_key_is_an_error_naming_the_key_and_the_file() {
+    Test::new()
+        .config("[browser]\nheadles = true\n")
+        .scenario(TODO, "test: t\n  open the app\n")
+        .args(&["list"])
+        .run()
+        .assert_exit(2)
+        .output_contains("headles")
+        .output_contains("prettyplay.toml:2");
+}
+
+#[test]
+fn a_reserved_config_section_is_refused() {
+    Test::new()
+        .config("[llm]\nmodel = \"x\"\n")
+        .scenario(TODO, "test: t\n  open the app\n")
+        .args(&["list"])
+        .run()
+        .assert_exit(2)
+        .output_contains("[llm]")
+        .output_contains("prettyplay.toml");
+}
+
+#[test]
+fn a_missing_config_file_given_with_config_is_an_error() {
+    Test::new()
+        .scenario(TODO, "test: t\n  open the app\n")
+        .args(&["list", "--config", "nowhere/prettyplay.toml"])
+        .run()
+        .assert_exit(2)
+        .output_contains("nowhere/prettyplay.toml");
+}
+
+#[test]
+fn a_missing_scenario_path_is_an_error() {
+    Test::new()
+        .args(&["list", "scenarios/missing.steps"])
+        .run()
+        .assert_exit(2)
+        .output_contains("scenarios/missing.steps");
+}

@@ -1,0 +1,271 @@
+//! End to end: the real binary replays cached step code in a real headless Chromium against pages
+//! served on 127.0.0.1. Needs `./setup` (Chromium and the Playwright driver); without them these
+//! tests fail with a message saying so.
+
+use crate::support::{Output, Test};
+
+const PAGE: &str = r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>todos</title></head>
+<body>
+  <h1>todos</h1>
+  <label>New todo <input type="text" placeholder="What needs to be done?"></label>
+</body>
+</html>
+"#;
+
+const OPEN: &str = "async function step(page) {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'todos' })).toBeVisible();
+}";
+
+/// A project with a short browser timeout (3 s) and [`PAGE`] served as `/`.
+fn browser_test() -> Test {
+    Test::new()
+        .config("[browser]\ntimeout = 3\n")
+        .page("index.html", PAGE)
+}
+
+#[test]
+fn a_cached_test_passes() {
+    browser_test()
+        .scenario(
+            "scenarios/pass.steps",
+            "test: open the app\n  open the app\n",
+        )
+        .cached(
+            "scenarios/pass.steps",
+            "open the app",
+            "open the app",
+            1,
+            OPEN,
+        )
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("PASS scenarios/pass.steps › open the app (")
+        .stdout_line("1 passed, 0 failed");
+}
+
+#[test]
+fn a_failing_expect_shows_the_step_the_locator_expected_received_and_code() {
+    browser_test()
+        .scenario(
+            "scenarios/fail.steps",
+            "test: the heading\n  open the app\n  the heading says \"groceries\"\n",
+        )
+        .cached("scenarios/fail.steps", "the heading", "open the app", 1, OPEN)
+        .cached(
+            "scenarios/fail.steps",
+            "the heading",
+            "the heading says \"groceries\"",
+            1,
+            "async function step(page) {\n  await expect(page.getByRole('heading', { name: 'todos' })).toHaveText('groceries');\n}",
+        )
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("FAIL scenarios/fail.steps › the heading (")
+        .output_contains("the heading says \"groceries\"")
+        .output_contains("scenarios/fail.steps:3")
+        .output_contains("getByRole('heading', { name: 'todos' })")
+        .output_matches(r"Expected[^\n]*groceries")
+        .output_matches(r"Received[^\n]*todos")
+        .output_contains(".toHaveText('groceries')")
+        .stdout_line("0 passed, 1 failed");
+}
+
+#[test]
+fn a_cache_miss_in_strict_replay_names_the_step_and_says_to_run_prettyplay_run() {
+    browser_test()
+        .scenario(
+            "scenarios/miss.steps",
+            "test: half cached\n  open the app\n  add a todo\n",
+        )
+        .cached(
+            "scenarios/miss.steps",
+            "half cached",
+            "open the app",
+            1,
+            OPEN,
+        )
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("FAIL scenarios/miss.steps › half cached (")
+        .output_contains("scenarios/miss.steps:3")
+        .output_contains("half cached")
+        .output_contains("add a todo")
+        .output_contains("prettyplay run")
+        .stdout_line("0 passed, 1 failed");
+}
+
+#[test]
+fn a_syntax_error_in_step_code_is_a_clear_script_error() {
+    browser_test()
+        .scenario(
+            "scenarios/syntax.steps",
+            "test: broken code\n  open the app\n",
+        )
+        .cached(
+            "scenarios/syntax.steps",
+            "broken code",
+            "open the app",
+            1,
+            "async function step(page) {\n  await page.goto('/';\n}",
+        )
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("FAIL scenarios/syntax.steps › broken code (")
+        .output_contains("scenarios/syntax.steps:2")
+        .output_contains_ignore_case("syntax")
+        .stdout_line("0 passed, 1 failed");
+}
+
+/// Replays `code` as the only step of a test, followed by a test that must still pass.
+fn hostile(code: &str) -> Output {
+    browser_test()
+        .scenario(
+            "scenarios/hostile.steps",
+            "test: hostile\n  do something nasty\n\ntest: after\n  open the app\n",
+        )
+        .cached(
+            "scenarios/hostile.steps",
+            "hostile",
+            "do something nasty",
+            1,
+            code,
+        )
+        .cached("scenarios/hostile.steps", "after", "open the app", 1, OPEN)
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("FAIL scenarios/hostile.steps › hostile (")
+        .stdout_contains("PASS scenarios/hostile.steps › after (")
+        .output_contains("do something nasty")
+        .output_contains("scenarios/hostile.steps:2")
+        .stdout_line("1 passed, 1 failed")
+}
+
+#[test]
+fn step_code_cannot_require_node_modules() {
+    hostile("async function step(page) {\n  const fs = require('fs');\n  fs.writeFileSync('/tmp/pwned', 'x');\n}")
+        .output_matches(r"(?i)require\W*(is )?(not defined|not available|not allowed|not supported|not a function)");
+}
+
+#[test]
+fn step_code_cannot_fetch() {
+    hostile("async function step(page) {\n  await fetch('http://127.0.0.1:1/');\n}")
+        .output_matches(r"(?i)fetch\W*(is )?(not defined|not available|not allowed|not supported|not a function)");
+}
+
+#[test]
+fn step_code_that_never_returns_is_stopped() {
+    hostile("async function step(page) {\n  while (true) {}\n}").output_matches(
+        r"(?i)(timed out|timeout|interrupted|time limit|too long|stopped|endless loop)",
+    );
+}
+
+#[test]
+fn grep_selects_tests_by_name() {
+    browser_test()
+        .scenario(
+            "scenarios/grep.steps",
+            "test: the chosen one\n  open the app\n\ntest: the other one\n  open the app\n",
+        )
+        .cached(
+            "scenarios/grep.steps",
+            "the chosen one",
+            "open the app",
+            1,
+            OPEN,
+        )
+        .args(&["replay", "--strict", "-g", "chosen"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("PASS scenarios/grep.steps › the chosen one (")
+        .output_not_contains("the other one")
+        .stdout_line("1 passed, 0 failed");
+}
+
+#[test]
+fn the_binding_drives_the_demo_app_through_the_api_subset() {
+    Test::new()
+        .demo_pages()
+        .page("extras.html", include_str!("support/fixtures/extras.html"))
+        .scenario(
+            "scenarios/binding.steps",
+            include_str!("support/fixtures/binding.steps"),
+        )
+        .cache(
+            "cache/scenarios/binding.steps.toml",
+            include_str!("support/fixtures/binding.steps.toml"),
+        )
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("PASS scenarios/binding.steps › the binding drives the demo app (")
+        .stdout_line("1 passed, 0 failed");
+}
+
+#[test]
+fn the_example_scenarios_pass_against_the_demo_app() {
+    let out = Test::new()
+        .copy_from_repo("prettyplay.toml")
+        .copy_from_repo("scenarios")
+        .copy_from_repo("cache")
+        .demo_pages()
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("PASS scenarios/todo.steps › add a todo (")
+        .stdout_contains("PASS scenarios/login.steps › sign in (")
+        .stdout_line("5 passed, 0 failed");
+    // Files run in sorted path order, tests in file order.
+    let order = [
+        "› sign in (",
+        "› a wrong password is refused (",
+        "› add a todo (",
+        "› complete a todo",
+        "› edit, delete",
+    ];
+    let positions: Vec<_> = order.iter().map(|name| out.stdout().find(name)).collect();
+    if positions.iter().any(Option::is_none) || !positions.is_sorted() {
+        out.fail(&format!("the tests should run in this order: {order:?}"));
+    }
+    for file in [
+        "cache/scenarios/todo.steps.toml",
+        "cache/scenarios/login.steps.toml",
+    ] {
+        let shipped = std::fs::read_to_string(crate::support::repo_dir().join(file))
+            .expect("read the shipped cache");
+        if out.read(file) != shipped {
+            out.fail(&format!("replay --strict rewrote {file}"));
+        }
+    }
+}
+
+#[test]
+fn a_missing_browser_is_an_infrastructure_error() {
+    Test::new()
+        .config("[browser]\nexecutable = \"/nonexistent/chromium\"\n")
+        .scenario("scenarios/pass.steps", "test: t\n  open the app\n")
+        .cached("scenarios/pass.steps", "t", "open the app", 1, OPEN)
+        .args(&["replay", "--strict", "--base-url", "http://127.0.0.1:9/"])
+        .run()
+        .assert_exit(3)
+        .output_contains("/nonexistent/chromium");
+}
+
+#[test]
+fn a_missing_driver_is_an_infrastructure_error() {
+    Test::new()
+        .scenario("scenarios/pass.steps", "test: t\n  open the app\n")
+        .cached("scenarios/pass.steps", "t", "open the app", 1, OPEN)
+        .env("PLAYWRIGHT_CLI_JS", "/nonexistent/playwright-core/cli.js")
+        .args(&["replay", "--strict", "--base-url", "http://127.0.0.1:9/"])
+        .run()
+        .assert_exit(3)
+        .output_contains("/nonexistent/playwright-core/cli.js");
+}

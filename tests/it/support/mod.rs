@@ -1,0 +1,11 @@
+//! The integration tests' harness: [`Test`], a fluent builder that lays out a temporary project,
+//! serves its pages on a 127.0.0.1 port of its own, runs the real `prettyplay` binary and returns
+//! an [`Output`] to assert on.
+
+mod output;
+mod prerequisites;
+pub mod static_server;
+mod test;
+
+pub use output::Output;
+pub use test::{Test, repo_dir};

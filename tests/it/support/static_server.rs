@@ -1,0 +1,174 @@
+//! A tiny static file server on `std` only: the demo app's server (`examples/demo_server.rs`)
+//! and the pages of the end-to-end tests.
+//!
+//! Main function: [`serve`]. GET and HEAD only, one thread per connection, `Connection: close`,
+//! `index.html` for a directory, 404 for anything missing, path traversal refused.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+/// Serves the files under `dir` on `listener` until the process ends.
+pub fn serve(dir: PathBuf, listener: TcpListener) {
+    let dir = Arc::new(dir);
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
+        let dir = Arc::clone(&dir);
+        thread::spawn(move || {
+            // A client that hangs up mid-request is its own problem, not the server's.
+            let _ = handle(&dir, stream);
+        });
+    }
+}
+
+fn handle(dir: &Path, mut stream: TcpStream) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    // Drain the headers; the server needs none of them.
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header.trim_end().is_empty() {
+            break;
+        }
+    }
+
+    let mut parts = request_line.split_whitespace();
+    let (Some(method), Some(target)) = (parts.next(), parts.next()) else {
+        return respond(
+            &mut stream,
+            "400 Bad Request",
+            "text/plain; charset=utf-8",
+            b"bad request\n",
+            true,
+        );
+    };
+    let head = method == "HEAD";
+    if method != "GET" && !head {
+        return respond(
+            &mut stream,
+            "405 Method Not Allowed",
+            "text/plain; charset=utf-8",
+            b"method not allowed\n",
+            true,
+        );
+    }
+
+    match resolve(dir, target) {
+        Some(path) => match fs::read(&path) {
+            Ok(body) => respond(&mut stream, "200 OK", content_type(&path), &body, !head),
+            Err(_) => not_found(&mut stream, !head),
+        },
+        None => not_found(&mut stream, !head),
+    }
+}
+
+/// Maps a request target to a file under `dir`, or `None` for a missing file or a path that
+/// would leave `dir`.
+fn resolve(dir: &Path, target: &str) -> Option<PathBuf> {
+    let path = target.split(['?', '#']).next().unwrap_or_default();
+    let decoded = percent_decode(path)?;
+    let mut resolved = dir.to_path_buf();
+    for component in Path::new(decoded.trim_start_matches('/')).components() {
+        match component {
+            Component::Normal(part) => resolved.push(part),
+            Component::CurDir => {}
+            // `..`, a root or a prefix: refuse rather than normalise.
+            _ => return None,
+        }
+    }
+    if resolved.is_dir() {
+        resolved.push("index.html");
+    }
+    resolved.is_file().then_some(resolved)
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    let decoded = String::from_utf8(out).ok()?;
+    // A NUL or a backslash has no business in a URL path served from disk.
+    (!decoded.contains(['\0', '\\'])).then_some(decoded)
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default()
+    {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" => "application/json",
+        "png" => "image/png",
+        "svg" => "image/svg+xml",
+        "txt" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+fn not_found(stream: &mut TcpStream, with_body: bool) -> std::io::Result<()> {
+    respond(
+        stream,
+        "404 Not Found",
+        "text/plain; charset=utf-8",
+        b"not found\n",
+        with_body,
+    )
+}
+
+fn respond(
+    stream: &mut TcpStream,
+    status: &str,
+    content_type: &str,
+    body: &[u8],
+    with_body: bool,
+) -> std::io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    if with_body {
+        stream.write_all(body)?;
+    }
+    stream.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolve_refuses_traversal_and_serves_index() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::write(dir.path().join("index.html"), "<h1>hi</h1>").expect("write");
+        fs::write(dir.path().join("a b.css"), "").expect("write");
+        let root = dir.path();
+        assert_eq!(resolve(root, "/"), Some(root.join("index.html")));
+        assert_eq!(resolve(root, "/?x=1#frag"), Some(root.join("index.html")));
+        assert_eq!(resolve(root, "/a%20b.css"), Some(root.join("a b.css")));
+        assert_eq!(resolve(root, "/../etc/passwd"), None);
+        assert_eq!(resolve(root, "/%2e%2e/etc/passwd"), None);
+        assert_eq!(resolve(root, "/..%5cetc"), None);
+        assert_eq!(resolve(root, "/missing.html"), None);
+    }
+}

@@ -1,0 +1,342 @@
+//! [`Test`]: one run of the real `prettyplay` binary in a temporary project of its own.
+//!
+//! ```ignore
+//! Test::new()
+//!     .config("[browser]\ntimeout = 2\n")
+//!     .scenario("scenarios/todo.steps", "test: t\n  open the app\n")
+//!     .cached("scenarios/todo.steps", "t", "open the app", 1, "async function step(page) {}")
+//!     .page("index.html", "<h1>todos</h1>")
+//!     .args(&["replay", "--strict"])
+//!     .run()
+//!     .assert_exit(0)
+//!     .stdout_contains("1 passed, 0 failed");
+//! ```
+//!
+//! The temporary directory holds `project/` (the working directory of the run, with a
+//! `prettyplay.toml`) and `site/` (the pages). When a test has pages, `run` checks that the browser
+//! is installed, serves `site/` on its own 127.0.0.1 port and appends `--base-url` to the arguments.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::fs;
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tempfile::TempDir;
+
+use super::output::Output;
+use super::prerequisites::require_browser;
+use super::static_server;
+
+/// The `prettyplay.toml` of a project whose test did not call [`Test::config`].
+const DEFAULT_CONFIG: &str = "\
+# Written by the test harness (tests/it/support).
+scenarios = \"scenarios\"
+cache_dir = \"cache\"
+";
+
+/// The `created` date of entries written by [`Test::cached`].
+const CREATED: &str = "2026-11-30";
+
+/// Set (non-empty) to keep every test's temporary directory for inspection.
+pub const KEEP_ENV: &str = "PRETTYPLAY_IT_KEEP";
+
+/// How long a run may take before the harness kills it and fails the test.
+const TIMEOUT: Duration = Duration::from_secs(180);
+
+/// A builder for one run of `prettyplay`; see the module documentation.
+#[must_use = "a Test does nothing until .run()"]
+pub struct Test {
+    dir: TempDir,
+    args: Vec<OsString>,
+    env: Vec<(OsString, OsString)>,
+    /// Cache entries from [`Test::cached`], by scenario, in call order; written by `run`.
+    cached: BTreeMap<String, Vec<String>>,
+    serve: bool,
+}
+
+impl Test {
+    /// A fresh project with the default `prettyplay.toml` (`scenarios = "scenarios"`,
+    /// `cache_dir = "cache"`).
+    pub fn new() -> Self {
+        let dir = tempfile::Builder::new()
+            .prefix("prettyplay-it-")
+            .disable_cleanup(std::env::var_os(KEEP_ENV).is_some_and(|v| !v.is_empty()))
+            .tempdir()
+            .expect("create a temporary directory");
+        fs::create_dir_all(dir.path().join("project")).expect("create the project directory");
+        fs::create_dir_all(dir.path().join("site")).expect("create the site directory");
+        let test = Self {
+            dir,
+            args: Vec::new(),
+            env: Vec::new(),
+            cached: BTreeMap::new(),
+            serve: false,
+        };
+        test.write("prettyplay.toml", DEFAULT_CONFIG)
+    }
+
+    /// The project directory: the working directory of the run.
+    pub fn project_dir(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+
+    /// Replaces `prettyplay.toml` with `content`.
+    pub fn config(self, content: &str) -> Self {
+        self.write("prettyplay.toml", content)
+    }
+
+    /// Removes `prettyplay.toml`: the working directory is then the project root.
+    pub fn no_config(self) -> Self {
+        fs::remove_file(self.project_dir().join("prettyplay.toml"))
+            .expect("remove prettyplay.toml");
+        self
+    }
+
+    /// Writes a scenario file, `path` relative to the project.
+    pub fn scenario(self, path: &str, content: &str) -> Self {
+        self.write(path, content)
+    }
+
+    /// Writes a whole cache file, `path` relative to the project (e.g. `cache/scenarios/x.steps.toml`).
+    pub fn cache(self, path: &str, content: &str) -> Self {
+        self.write(path, content)
+    }
+
+    /// Adds one entry to the cache file of `scenario` (under `cache/`), written by `run` in call
+    /// order.
+    pub fn cached(
+        mut self,
+        scenario: &str,
+        test: &str,
+        step: &str,
+        occurrence: u32,
+        code: &str,
+    ) -> Self {
+        assert!(
+            !code.contains("'''"),
+            "step code for the harness must not contain '''"
+        );
+        let code = if code.ends_with('\n') {
+            code.to_owned()
+        } else {
+            format!("{code}\n")
+        };
+        let entry = format!(
+            "[[steps]]\ntest = {}\nstep = {}\noccurrence = {occurrence}\ncreated = \"{CREATED}\"\ncode = '''\n{code}'''\n",
+            toml_string(test),
+            toml_string(step),
+        );
+        self.cached
+            .entry(scenario.to_owned())
+            .or_default()
+            .push(entry);
+        self
+    }
+
+    /// Writes any file, `path` relative to the project.
+    pub fn write(self, path: &str, content: &str) -> Self {
+        write_file(&self.project_dir().join(path), content.as_bytes());
+        self
+    }
+
+    /// Copies a file or directory of this repository (e.g. `scenarios`) into the project.
+    pub fn copy_from_repo(self, path: &str) -> Self {
+        copy_tree(&repo_dir().join(path), &self.project_dir().join(path));
+        self
+    }
+
+    /// Adds a page (or any file) to the site served for this test, `path` relative to the site root.
+    pub fn page(mut self, path: &str, content: &str) -> Self {
+        write_file(&self.dir.path().join("site").join(path), content.as_bytes());
+        self.serve = true;
+        self
+    }
+
+    /// Adds every file of the demo app (`demo/`) to the site served for this test.
+    pub fn demo_pages(mut self) -> Self {
+        copy_tree(&repo_dir().join("demo"), &self.dir.path().join("site"));
+        self.serve = true;
+        self
+    }
+
+    /// Arguments of the run (`--base-url` is appended when the test has pages).
+    pub fn args(mut self, args: &[&str]) -> Self {
+        self.args.extend(args.iter().map(OsString::from));
+        self
+    }
+
+    /// An environment variable of the run.
+    pub fn env(mut self, key: &str, value: &str) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Runs `prettyplay` with the project as working directory, `NO_COLOR=1`, `CI` and
+    /// `PRETTYPLAY_*` settings unset, no stdin.
+    pub fn run(self) -> Output {
+        for (scenario, entries) in &self.cached {
+            let mut file = format!("format = 1\nscenario = {}\n", toml_string(scenario));
+            for entry in entries {
+                file.push('\n');
+                file.push_str(entry);
+            }
+            write_file(
+                &self
+                    .project_dir()
+                    .join("cache")
+                    .join(format!("{scenario}.toml")),
+                file.as_bytes(),
+            );
+        }
+
+        let mut args = self.args.clone();
+        if self.serve {
+            require_browser();
+            let listener = TcpListener::bind("127.0.0.1:0").expect("bind a port on 127.0.0.1");
+            let addr = listener.local_addr().expect("the listener's address");
+            let site = self.dir.path().join("site");
+            thread::spawn(move || static_server::serve(site, listener));
+            args.extend(["--base-url".into(), format!("http://{addr}").into()]);
+        }
+
+        let mut command = Command::new(env!("CARGO_BIN_EXE_prettyplay"));
+        command
+            .args(&args)
+            .current_dir(self.project_dir())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env("NO_COLOR", "1")
+            .env_remove("CI")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("FORCE_COLOR");
+        for (key, _) in std::env::vars_os() {
+            let settings = key
+                .to_str()
+                .is_some_and(|k| k.starts_with("PRETTYPLAY_") && k != "PRETTYPLAY_DRIVER_DIR");
+            if settings {
+                command.env_remove(&key);
+            }
+        }
+        command.envs(self.env.iter().map(|(k, v)| (k, v)));
+        // Its own process group, so that a run that hangs is killed with its driver and browser.
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+
+        let description = format!(
+            "prettyplay {}",
+            args.iter()
+                .map(|a| a.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let started = Instant::now();
+        let mut child = command.spawn().expect("start the prettyplay binary");
+        let stdout = read_in_background(child.stdout.take().expect("piped stdout"));
+        let stderr = read_in_background(child.stderr.take().expect("piped stderr"));
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait for prettyplay") {
+                break status;
+            }
+            if started.elapsed() > TIMEOUT {
+                // The run is alive (not yet reaped), so its group id still names its group.
+                kill_group(child.id());
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!(
+                    "`{description}` ran longer than {:?} and was killed\n--- stdout ---\n{}\n--- stderr ---\n{}",
+                    TIMEOUT,
+                    stdout.join().unwrap_or_default(),
+                    stderr.join().unwrap_or_default(),
+                );
+            }
+            thread::sleep(Duration::from_millis(20));
+        };
+        // No group kill once the run is reaped: its process group id may already name an
+        // unrelated group. (The driver runs in a group of its own and exits with the run.)
+        Output::new(
+            description,
+            status,
+            stdout.join().expect("read stdout"),
+            stderr.join().expect("read stderr"),
+            self.dir,
+        )
+    }
+}
+
+/// The repository root (where `demo/`, `scenarios/` and `cache/` live).
+pub fn repo_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Kills what is left of the process group `pgid`: a run's own group (see `process_group(0)`),
+/// whose leader is the run itself.
+fn kill_group(pgid: u32) {
+    let Ok(pgid) = libc::pid_t::try_from(pgid) else {
+        return;
+    };
+    // Never 0 or 1: kill(0) would hit the test's own group, kill(-1) every process.
+    if pgid > 1 {
+        // SAFETY: kill(2) takes plain integers; a negative pid names the process group. A group
+        // that no longer exists is an ESRCH error, which is fine to ignore.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
+
+fn read_in_background(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<String> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+fn write_file(path: &Path, content: &[u8]) {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).unwrap_or_else(|e| panic!("create {}: {e}", parent.display()));
+    }
+    fs::write(path, content).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    if from.is_file() {
+        write_file(
+            to,
+            &fs::read(from).unwrap_or_else(|e| panic!("read {}: {e}", from.display())),
+        );
+        return;
+    }
+    for entry in fs::read_dir(from).unwrap_or_else(|e| panic!("read {}: {e}", from.display())) {
+        let entry = entry.expect("a directory entry");
+        let name = entry.file_name();
+        // Skip a stale cache lock or editor files.
+        if name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        copy_tree(&entry.path(), &to.join(name));
+    }
+}
+
+/// `text` as a TOML basic string.
+fn toml_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
