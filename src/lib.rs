@@ -1,15 +1,16 @@
 //! prettyplay: a test runner for web UIs whose steps are plain sentences.
 //!
 //! The layout follows the flow of a run:
-//! `scenario` (parse, discover) → `runner` (tests, steps, events) → `script` (the JS sandbox and
-//! its Playwright binding) → `driver` (the browser) → `cache` (proven step code, users' property);
-//! the runner's events go to `report`. `config` resolves settings; `cli` is the only place that
-//! knows about clap.
+//! `scenario` (parse, discover) → `runner` (tests, steps, events) → `engine` (the settle window
+//! around each step's code) → `script` (the JS sandbox and its Playwright binding) → `driver` (the
+//! browser) → `cache` (proven step code, users' property); the runner's events go to `report`.
+//! `config` resolves settings; `cli` is the only place that knows about clap.
 
 pub mod cache;
 pub mod cli;
 pub mod config;
 pub mod driver;
+pub mod engine;
 pub mod error;
 pub mod report;
 pub mod runner;

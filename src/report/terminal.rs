@@ -18,7 +18,7 @@ pub enum Verbosity {
     Quiet,
     /// A line per test, failures, the closing line.
     Normal,
-    /// Also every step and `console.*` output of step code.
+    /// Also every step, its settle retries and `console.*` output of step code.
     Verbose,
 }
 
@@ -88,8 +88,19 @@ impl<W: Write> TerminalReporter<W> {
                     self.style(Style::new().dim()).apply_to(line)
                 )?;
             }
+            RunEvent::SettleRetry {
+                attempt, failure, ..
+            } if self.verbosity == Verbosity::Verbose => {
+                writeln!(
+                    self.out,
+                    "    {} retry {attempt}: {}",
+                    self.style(Style::new().yellow()).apply_to("↻"),
+                    failure.lines().next().unwrap_or_default()
+                )?;
+            }
             RunEvent::StepPassed { .. }
             | RunEvent::StepFailed { .. }
+            | RunEvent::SettleRetry { .. }
             | RunEvent::StepLog { .. } => {}
             RunEvent::TestFinished {
                 test,
@@ -210,6 +221,7 @@ fn seconds(duration: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::StepSource;
     use crate::script::{FailureKind, StepFailure};
 
     fn id() -> TestId {
@@ -281,6 +293,55 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn verbose_shows_settle_retries_with_the_first_line_of_the_failure() {
+        let retry = |attempt| RunEvent::SettleRetry {
+            test: id(),
+            index: 1,
+            attempt,
+            failure: format!("expect(locator).toBeVisible() failed\n\nReceived: hidden {attempt}"),
+        };
+        let events = [
+            RunEvent::RunStarted { tests: 1 },
+            retry(2),
+            retry(3),
+            RunEvent::StepPassed {
+                test: id(),
+                index: 1,
+                sentence: "the list is ready".into(),
+                source: StepSource::Cached,
+                duration: Duration::from_millis(1250),
+            },
+            RunEvent::TestFinished {
+                test: id(),
+                outcome: TestOutcome::Passed,
+                duration: Duration::from_millis(1300),
+            },
+            RunEvent::RunFinished {
+                stats: RunStats {
+                    passed: 1,
+                    duration: Duration::from_secs(2),
+                    ..RunStats::default()
+                },
+            },
+        ];
+        let expected = [
+            "Running 1 test",
+            "    ↻ retry 2: expect(locator).toBeVisible() failed",
+            "    ↻ retry 3: expect(locator).toBeVisible() failed",
+            "  ✓ 1. the list is ready (1.25s)",
+            "PASS scenarios/todo.steps › add a todo (1.30s)",
+            "",
+            "1 passed, 0 failed",
+            "finished in 2.00s",
+            "",
+        ]
+        .join("\n");
+        assert_eq!(render(&events, Verbosity::Verbose), expected);
+        let normal = render(&events, Verbosity::Normal);
+        assert!(!normal.contains("retry"), "{normal}");
     }
 
     #[test]

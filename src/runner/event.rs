@@ -113,6 +113,16 @@ pub enum RunEvent {
         sentence: String,
         duration: Duration,
     },
+    /// The step's code failed with a pollable failure and is executed again inside its settle
+    /// window (see `docs/settle.md`).
+    SettleRetry {
+        test: TestId,
+        index: usize,
+        /// The execution about to run: 2 for the first repetition.
+        attempt: u32,
+        /// The message of the failure that caused the repetition.
+        failure: String,
+    },
     /// `console.*` output of step code.
     StepLog {
         test: TestId,

@@ -10,6 +10,7 @@ use std::time::Instant;
 use regex::Regex;
 
 use crate::cache::{Cache, CacheError, CacheFile};
+use crate::config::PollingSettings;
 use crate::driver::BrowserRuntime;
 use crate::runner::test_run::{TestPlan, run_test};
 use crate::runner::{FailureCause, RunEvent, RunStats, TestFailure, TestId, TestOutcome};
@@ -53,6 +54,7 @@ pub struct Runner<'a> {
     cache_files: HashMap<usize, CacheFile>,
     mode: Mode,
     limits: Limits,
+    polling: PollingSettings,
 }
 
 impl<'a> Runner<'a> {
@@ -64,6 +66,7 @@ impl<'a> Runner<'a> {
         cache: &Cache,
         mode: Mode,
         limits: Limits,
+        polling: PollingSettings,
     ) -> Result<Self, CacheError> {
         let mut cache_files = HashMap::new();
         for &(si, _) in &selected {
@@ -80,6 +83,7 @@ impl<'a> Runner<'a> {
             cache_files,
             mode,
             limits,
+            polling,
         })
     }
 
@@ -118,6 +122,7 @@ impl<'a> Runner<'a> {
                         cached: self.cache_files.get(&si),
                         mode: self.mode,
                         limits: self.limits,
+                        polling: &self.polling,
                     };
                     let outcome = run_on_thread(plan, page.clone(), handle, on_event);
                     handle.block_on(page.close());

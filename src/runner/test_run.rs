@@ -2,14 +2,16 @@
 //! in order.
 //!
 //! Main type: [`TestPlan`]; the entry point is [`run_test`]. Each step moves through an explicit
-//! [`StepState`].
+//! [`StepState`]; a ready step's code runs inside its settle window ([`settle`]).
 
 use std::rc::Rc;
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use crate::cache::{CacheFile, StepKey};
+use crate::config::PollingSettings;
 use crate::driver::TestPage;
+use crate::engine::{SettleWindow, SystemClock, settle};
 use crate::runner::{FailureCause, Mode, RunEvent, StepSource, TestFailure, TestId, TestOutcome};
 use crate::scenario::{Scenario, Step, Test};
 use crate::script::{Limits, Sandbox, StepFailure, StepHost};
@@ -22,14 +24,21 @@ pub(crate) struct TestPlan<'a> {
     pub cached: Option<&'a CacheFile>,
     pub mode: Mode,
     pub limits: Limits,
+    /// The settle window of every step (with the step's `[tries=N]`).
+    pub polling: &'a PollingSettings,
 }
 
 /// The life of one step.
 enum StepState {
     /// No code to run: strict replay found nothing cached.
     Missing,
-    /// Cached code is about to run.
-    Ready { code: String, source: StepSource },
+    /// Cached code is about to run, re-executed within its settle window while it fails with
+    /// pollable failures.
+    Ready {
+        code: String,
+        source: StepSource,
+        window: SettleWindow,
+    },
     Passed {
         duration: Duration,
         source: StepSource,
@@ -64,15 +73,14 @@ pub(crate) fn run_test(
     for (offset, step) in plan.test.steps.iter().enumerate() {
         let index = offset + 1;
         let state = prepare(&plan, step);
-        let state = execute(state, &sandbox, &host, step, index);
-        for line in host.take_log() {
-            // A closed receiver means the run is being torn down; nothing left to tell.
-            let _ = events.send(RunEvent::StepLog {
-                test: plan.id.clone(),
-                index,
-                line,
-            });
-        }
+        let reporter = StepReporter {
+            test: &plan.id,
+            index,
+            host: &host,
+            events: &events,
+        };
+        let state = execute(state, &sandbox, &reporter, step);
+        reporter.send_log();
         match state {
             StepState::Passed { duration, source } => {
                 let _ = events.send(RunEvent::StepPassed {
@@ -109,6 +117,7 @@ fn prepare(plan: &TestPlan<'_>, step: &Step) -> StepState {
                 Some(entry) => StepState::Ready {
                     code: entry.code.clone(),
                     source: StepSource::Cached,
+                    window: SettleWindow::new(plan.polling, step.tries),
                 },
                 None => StepState::Missing,
             }
@@ -116,14 +125,51 @@ fn prepare(plan: &TestPlan<'_>, step: &Step) -> StepState {
     }
 }
 
+/// Where a step's executions report: its host's `console.*` log and the run's events.
+struct StepReporter<'a> {
+    test: &'a TestId,
+    index: usize,
+    host: &'a Rc<StepHost>,
+    events: &'a Sender<RunEvent>,
+}
+
+impl StepReporter<'_> {
+    /// Sends what step code logged so far.
+    fn send_log(&self) {
+        for line in self.host.take_log() {
+            self.send(RunEvent::StepLog {
+                test: self.test.clone(),
+                index: self.index,
+                line,
+            });
+        }
+    }
+
+    /// Sends the log of the failed execution, then the retry.
+    fn send_retry(&self, attempt: u32, failure: &StepFailure) {
+        self.send_log();
+        self.send(RunEvent::SettleRetry {
+            test: self.test.clone(),
+            index: self.index,
+            attempt,
+            failure: failure.message.clone(),
+        });
+    }
+
+    fn send(&self, event: RunEvent) {
+        // A closed receiver means the run is being torn down; nothing left to tell.
+        let _ = self.events.send(event);
+    }
+}
+
 /// Runs a ready step; every state leaves as `Passed` or `Failed`.
 fn execute(
     state: StepState,
     sandbox: &Sandbox,
-    host: &Rc<StepHost>,
+    reporter: &StepReporter<'_>,
     step: &Step,
-    index: usize,
 ) -> StepState {
+    let index = reporter.index;
     match state {
         StepState::Missing => StepState::Failed {
             duration: Duration::ZERO,
@@ -135,9 +181,19 @@ fn execute(
                 code: None,
             },
         },
-        StepState::Ready { code, source } => {
+        StepState::Ready {
+            code,
+            source,
+            window,
+        } => {
             let started = Instant::now();
-            match sandbox.run_step(&code, host) {
+            let result = settle(
+                &window,
+                &SystemClock,
+                || sandbox.run_step(&code, reporter.host),
+                |attempt, failure| reporter.send_retry(attempt, failure),
+            );
+            match result {
                 Ok(()) => StepState::Passed {
                     duration: started.elapsed(),
                     source,

@@ -1,0 +1,190 @@
+//! End to end: the settle window. Cached step code that fails with a pollable failure is executed
+//! again (after `[polling] delay`) until it passes or `[polling] timeout` is spent, or `[tries=N]`
+//! executions were made; other failures are not retried. See `docs/settle.md`.
+
+use regex::Regex;
+
+use crate::support::{Output, Test};
+
+/// A `ready` paragraph appears 1.5 s after the first load of the page in the test's browser
+/// context (the time of that load is kept in `localStorage`, so a reload does not restart it).
+const LATE_PAGE: &str = r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>settle</title></head>
+<body>
+  <h1>settle</h1>
+  <script>
+    const first = Number(localStorage.getItem('first') || Date.now());
+    localStorage.setItem('first', String(first));
+    setTimeout(() => {
+      const p = document.createElement('p');
+      p.textContent = 'ready';
+      document.body.append(p);
+    }, Math.max(0, first + 1500 - Date.now()));
+  </script>
+</body>
+</html>
+"#;
+
+/// Waits 300 ms for `ready`: much less than it takes to appear.
+const WAIT_FOR_READY: &str = "async function step(page) {
+  await page.goto('/');
+  await expect(page.getByText('ready')).toBeVisible({ timeout: 300 });
+}";
+
+/// A project whose only test opens `/` and waits briefly for `ready`, with `polling` as the
+/// `[polling]` section, run with `-v`.
+fn wait_for_ready(page: &str, polling: &str) -> Output {
+    Test::new()
+        .config(&format!("[browser]\ntimeout = 3\n\n[polling]\n{polling}"))
+        .page("index.html", page)
+        .scenario(
+            "scenarios/settle.steps",
+            "test: late\n  the page is ready\n",
+        )
+        .cached(
+            "scenarios/settle.steps",
+            "late",
+            "the page is ready",
+            1,
+            WAIT_FOR_READY,
+        )
+        .args(&["replay", "--strict", "-v"])
+        .run()
+}
+
+/// The duration the verbose report gives the step `sentence`, in seconds.
+fn step_seconds(out: &Output, sentence: &str) -> f64 {
+    let pattern = format!(r"[✓✗] \d+\. {} \((\d+\.\d+)s\)", regex::escape(sentence));
+    let Some(captures) = Regex::new(&pattern)
+        .expect("a valid pattern")
+        .captures(out.stdout())
+    else {
+        out.fail(&format!("no verbose step line for {sentence:?}"));
+    };
+    captures[1].parse().expect("a number of seconds")
+}
+
+#[test]
+fn a_late_element_fails_without_polling() {
+    wait_for_ready(LATE_PAGE, "timeout = 0\n")
+        .assert_exit(1)
+        .stdout_contains("FAIL scenarios/settle.steps › late (")
+        .output_contains("getByText('ready')")
+        .output_not_contains("retry")
+        .stdout_line("0 passed, 1 failed");
+}
+
+#[test]
+fn a_late_element_passes_within_the_settle_window() {
+    let out = wait_for_ready(LATE_PAGE, "timeout = 5\ndelay = 0.2\n")
+        .assert_exit(0)
+        .stdout_contains("↻ retry 2: expect(locator).toBeVisible() failed")
+        .stdout_contains("PASS scenarios/settle.steps › late (")
+        .stdout_line("1 passed, 0 failed");
+    let seconds = step_seconds(&out, "the page is ready");
+    eprintln!("settle: the late element passed after {seconds:.2}s");
+    if !(1.0..5.0).contains(&seconds) {
+        out.fail(&format!(
+            "the step should pass once `ready` shows (~1.5 s), took {seconds}s"
+        ));
+    }
+}
+
+#[test]
+fn an_element_that_never_appears_fails_once_the_window_is_spent() {
+    let out = wait_for_ready(
+        "<!doctype html><html><body><h1>settle</h1></body></html>",
+        "timeout = 2\ndelay = 0.2\n",
+    )
+    .assert_exit(1)
+    .stdout_contains("↻ retry 2: expect(locator).toBeVisible() failed")
+    .output_contains("getByText('ready')")
+    .stdout_line("0 passed, 1 failed");
+    let seconds = step_seconds(&out, "the page is ready");
+    eprintln!("settle: the missing element failed after {seconds:.2}s");
+    if !(2.0..8.0).contains(&seconds) {
+        out.fail(&format!(
+            "the step should fail after about the 2 s window, took {seconds}s"
+        ));
+    }
+}
+
+#[test]
+fn a_strict_mode_violation_is_not_retried() {
+    let out = Test::new()
+        .config("[browser]\ntimeout = 3\n\n[polling]\ntimeout = 5\ndelay = 0.2\n")
+        .page(
+            "index.html",
+            "<!doctype html><html><body><button>one</button><button>two</button></body></html>",
+        )
+        .scenario("scenarios/strict.steps", "test: ambiguous\n  press the button\n")
+        .cached(
+            "scenarios/strict.steps",
+            "ambiguous",
+            "press the button",
+            1,
+            "async function step(page) {\n  await page.goto('/');\n  await page.getByRole('button').click();\n}",
+        )
+        .args(&["replay", "--strict", "-v"])
+        .run()
+        .assert_exit(1)
+        .output_contains("strict mode violation")
+        .output_not_contains("retry")
+        .stdout_line("0 passed, 1 failed");
+    let seconds = step_seconds(&out, "press the button");
+    eprintln!("settle: the strict-mode violation failed after {seconds:.2}s");
+    if seconds >= 4.0 {
+        out.fail(&format!(
+            "a strict-mode violation should fail on its first execution, took {seconds}s"
+        ));
+    }
+}
+
+/// A counter the step code increments; its text is the number of clicks.
+const COUNTER_PAGE: &str = r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>counter</title></head>
+<body>
+  <button onclick="const c = document.getElementById('count'); c.textContent = String(Number(c.textContent) + 1)">add</button>
+  <span id="count">0</span>
+</body>
+</html>
+"#;
+
+#[test]
+fn tries_executes_the_step_exactly_n_times_with_polling_off() {
+    let scenario = "test: count\n  open the counter\n  add one until it reaches 99 [tries=3]\n";
+    let out = Test::new()
+        .config("[browser]\ntimeout = 3\n\n[polling]\ndelay = 0.1\n")
+        .page("index.html", COUNTER_PAGE)
+        .scenario("scenarios/count.steps", scenario)
+        .cached(
+            "scenarios/count.steps",
+            "count",
+            "open the counter",
+            1,
+            "async function step(page) {\n  await page.goto('/');\n}",
+        )
+        .cached(
+            "scenarios/count.steps",
+            "count",
+            "add one until it reaches 99",
+            1,
+            "async function step(page) {\n  await page.getByRole('button', { name: 'add' }).click();\n  await expect(page.locator('#count')).toHaveText('99', { timeout: 300 });\n}",
+        )
+        .env("PRETTYPLAY_LOG", "prettyplay::settle=info")
+        .args(&["replay", "--strict", "-v"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("↻ retry 2: expect(locator).toHaveText(expected) failed")
+        .stdout_contains("↻ retry 3: ")
+        .output_not_contains("retry 4")
+        // The last failure is reported: the counter after the third click.
+        .stdout_contains("Received: \"3\"\n")
+        .stderr_contains("settle_retry")
+        .stderr_contains("attempt=3")
+        .stdout_line("0 passed, 1 failed");
+    let seconds = step_seconds(&out, "add one until it reaches 99");
+    eprintln!("settle: [tries=3] failed after {seconds:.2}s");
+}
