@@ -1,21 +1,27 @@
 //! The Rust half of the Playwright binding: the table of browser calls step code may make, and
-//! their execution on the test's page.
+//! their execution on the test's pages.
 //!
 //! Main type: [`StepHost`]. The JS prelude builds Playwright protocol parameters exactly as
 //! Playwright's own client does; each call arrives here as `(page id, method, JSON params)`,
 //! is checked against [`METHODS`], runs on the tokio runtime (blocking this test's thread, so
-//! `await` in step code just works) and answers `{"value": ...}` or `{"error": ...}`.
+//! `await` in step code just works) and answers `{"value": ...}` or `{"error": ...}`, plus any
+//! events for the step's listeners. While a call runs, dialogs, popups and downloads are routed
+//! (see `events.rs`).
 
 use std::cell::{Cell, RefCell};
-use std::sync::LazyLock;
+use std::future::Future;
 use std::time::{Duration, Instant};
 
+use playwright_rs::protocol::{Frame, Page};
 use playwright_rs::server::channel_owner::ChannelOwner;
 use playwright_rs::{GotoOptions, WaitUntil};
 use serde_json::{Value, json};
+use tokio::task::JoinHandle;
 
 use crate::driver::TestPage;
 use crate::script::FailureKind;
+use crate::script::driver_error::{HostError, received};
+use crate::script::events::{EventKind, Routing};
 
 /// How a table entry is executed.
 #[derive(Debug, Clone, Copy)]
@@ -30,6 +36,20 @@ enum Op {
     Url,
     /// A URL resolved against the base URL (for `toHaveURL`).
     ResolveUrl,
+    /// Ids of the context's open pages.
+    ContextPages,
+    /// Starts waiting for an event (`page.waitForEvent`); answers a waiter id.
+    WaitStart,
+    /// Blocks until a waiter's event happened (awaiting the `waitForEvent` thenable).
+    WaitFinish,
+    /// Registers (`page.on` / `page.once`) or removes (`page.off`) a listener.
+    Listen,
+    Unlisten,
+    /// Continues a browser call that was parked so step code's listeners could run.
+    Resume,
+    /// Resolves a dialog the step owns.
+    DialogAccept,
+    DialogDismiss,
 }
 
 /// Every browser call step code can make. Adding a Playwright method to the binding is one
@@ -57,43 +77,77 @@ const METHODS: &[(&str, Op)] = &[
     ("page.goForward", Op::Page("goForward")),
     ("page.keyboardPress", Op::Page("keyboardPress")),
     ("page.keyboardType", Op::Page("keyboardType")),
+    ("page.bringToFront", Op::Page("bringToFront")),
     ("page.url", Op::Url),
     ("page.resolveUrl", Op::ResolveUrl),
+    ("page.waitForEvent", Op::WaitStart),
+    ("page.listen", Op::Listen),
+    ("page.unlisten", Op::Unlisten),
+    ("context.pages", Op::ContextPages),
+    ("waiter.finish", Op::WaitFinish),
+    ("call.resume", Op::Resume),
+    ("dialog.accept", Op::DialogAccept),
+    ("dialog.dismiss", Op::DialogDismiss),
 ];
 
-/// A failed browser call, as the JS prelude receives it.
-#[derive(Debug, Clone, PartialEq)]
-struct HostError {
-    kind: FailureKind,
-    message: String,
-    /// Playwright's call log, line by line.
-    log: Vec<String>,
-    /// For failed expectations: the last value the browser saw.
-    received: Option<String>,
+/// One page of the test's context, as step code addresses it (by index).
+#[derive(Clone)]
+pub(crate) struct PageSlot {
+    pub page: Page,
+    pub frame: Frame,
 }
 
-/// One test's connection from the sandbox to its browser page.
+/// One test's connection from the sandbox to its browser pages.
 pub struct StepHost {
     handle: tokio::runtime::Handle,
-    page: TestPage,
+    test_page: TestPage,
+    accept_dialogs: bool,
+    /// The context's pages: index 0 is the test's own page, then popups and tabs in order.
+    pages: RefCell<Vec<PageSlot>>,
+    /// Dialogs, waiters and listeners of the current step.
+    routing: RefCell<Routing>,
+    /// Browser calls parked while step code's listeners run, by id.
+    parked: RefCell<Vec<Option<JoinHandle<HostResult>>>>,
+    /// Calls that returned early because the step claimed the dialog they opened; they finish
+    /// once the step handles it.
+    background: RefCell<Vec<JoinHandle<HostResult>>>,
     /// Time spent inside browser calls, so the sandbox's runaway-code clock can exclude it.
     host_time: Cell<Duration>,
     /// `console.*` output of the current step.
     log: RefCell<Vec<String>>,
 }
 
+type HostResult = Result<Value, HostError>;
+
+/// How a call ended, as the prelude receives it.
+enum Outcome {
+    Done(HostResult),
+    /// Parked (see [`StepHost::act`]): the prelude runs the delivered listeners, then resumes.
+    Parked(usize),
+}
+
 impl StepHost {
-    pub fn new(handle: tokio::runtime::Handle, page: TestPage) -> Self {
+    pub fn new(handle: tokio::runtime::Handle, test_page: TestPage) -> Self {
+        let accept_dialogs = test_page.accept_dialogs();
+        let first = PageSlot {
+            page: test_page.page().clone(),
+            frame: test_page.main_frame().clone(),
+        };
         Self {
             handle,
-            page,
+            test_page,
+            accept_dialogs,
+            pages: RefCell::new(vec![first]),
+            routing: RefCell::new(Routing::default()),
+            parked: RefCell::new(Vec::new()),
+            background: RefCell::new(Vec::new()),
             host_time: Cell::new(Duration::ZERO),
             log: RefCell::new(Vec::new()),
         }
     }
 
     pub fn page(&self) -> &TestPage {
-        &self.page
+        &self.test_page
     }
 
     pub(crate) fn host_time(&self) -> Duration {
@@ -112,43 +166,166 @@ impl StepHost {
         std::mem::take(&mut *self.log.borrow_mut())
     }
 
+    /// Ends a step: its waiters and listeners die with its JavaScript context, and every dialog
+    /// nobody handled is resolved, so nothing is left hanging for the next step.
+    pub fn end_step(&self) {
+        let leftovers = self.routing.borrow_mut().end_step();
+        for dialog in leftovers {
+            self.test_page.events().requeue_dialog(dialog);
+        }
+        for job in self.parked.borrow_mut().drain(..).flatten() {
+            self.background.borrow_mut().push(job);
+        }
+        self.run(async {});
+        // Calls left running in the background end once their dialogs are resolved; their
+        // outcome belongs to a step that is over.
+        let jobs: Vec<_> = self.background.borrow_mut().drain(..).collect();
+        for job in jobs {
+            match self.run(async { tokio::time::timeout(Duration::from_secs(1), job).await }) {
+                Ok(Ok(Err(err))) => {
+                    tracing::debug!("a call the step left behind failed: {}", err.message)
+                }
+                Err(_) => tracing::debug!("a call the step left behind is still running"),
+                _ => {}
+            }
+        }
+    }
+
     /// Runs one call from the prelude and answers with the JSON the prelude expects.
     pub(crate) fn call(&self, page_id: u32, method: &str, params: &str) -> String {
         let started = Instant::now();
         let reply = self.dispatch(page_id, method, params);
         self.host_time.set(self.host_time.get() + started.elapsed());
+        let events = self.routing.borrow_mut().take_deliveries();
         match reply {
-            Ok(value) => json!({ "value": value }).to_string(),
-            Err(err) => json!({
+            Outcome::Parked(id) => json!({ "parked": id, "events": events }).to_string(),
+            Outcome::Done(Ok(value)) => json!({ "value": value, "events": events }).to_string(),
+            Outcome::Done(Err(err)) => json!({
                 "error": {
                     "kind": err.kind.as_str(),
                     "message": err.message,
                     "log": err.log,
                     "received": err.received,
-                }
+                },
+                "events": events,
             })
             .to_string(),
         }
     }
 
-    fn dispatch(&self, page_id: u32, method: &str, params: &str) -> Result<Value, HostError> {
+    /// Runs a browser future to completion on this thread while routing the context's events.
+    pub(crate) fn run<T>(&self, work: impl Future<Output = T>) -> T {
+        self.handle.block_on(async {
+            let mut routing_budget = crate::script::events::DIALOG_DRAIN_PER_CALL;
+            tokio::pin!(work);
+            let out = loop {
+                tokio::select! {
+                    biased;
+                    out = &mut work => break out,
+                    () = tokio::time::sleep(crate::script::events::ROUTE_INTERVAL) => {
+                        self.route(&mut routing_budget).await;
+                    }
+                }
+            };
+            self.route(&mut routing_budget).await;
+            out
+        })
+    }
+
+    /// Runs a browser action as a task of its own while routing events. When a dialog it opened
+    /// goes to a `page.on` / `page.once` listener, the action is parked and the prelude runs the
+    /// listener (whose calls run normally), then resumes it. When the step awaits the dialog
+    /// with `page.waitForEvent('dialog')`, the action counts as done: the dialog blocks the page
+    /// until the step handles it, and the rest of the action finishes in the background.
+    fn act(&self, work: impl Future<Output = HostResult> + Send + 'static) -> Outcome {
+        let job = self.handle.spawn(work);
+        self.await_job(job)
+    }
+
+    fn await_job(&self, mut job: JoinHandle<HostResult>) -> Outcome {
+        enum Step {
+            Finished(HostResult),
+            Park,
+            Detach,
+        }
+        let step = self.handle.block_on(async {
+            let mut budget = crate::script::events::DIALOG_DRAIN_PER_CALL;
+            loop {
+                tokio::select! {
+                    biased;
+                    joined = &mut job => {
+                        return Step::Finished(joined.unwrap_or_else(|err| {
+                            Err(HostError::crash(format!("a browser call failed: {err}")))
+                        }));
+                    }
+                    () = tokio::time::sleep(crate::script::events::ROUTE_INTERVAL) => {
+                        self.route(&mut budget).await;
+                        let mut routing = self.routing.borrow_mut();
+                        if routing.has_deliveries() {
+                            return Step::Park;
+                        }
+                        if routing.take_waiter_dialog() {
+                            return Step::Detach;
+                        }
+                    }
+                }
+            }
+        });
+        match step {
+            Step::Finished(result) => Outcome::Done(result),
+            Step::Park => {
+                let mut parked = self.parked.borrow_mut();
+                parked.push(Some(job));
+                Outcome::Parked(parked.len() - 1)
+            }
+            Step::Detach => {
+                self.background.borrow_mut().push(job);
+                Outcome::Done(Ok(json!({})))
+            }
+        }
+    }
+
+    async fn route(&self, budget: &mut usize) {
+        crate::script::events::route(
+            self.test_page.events(),
+            &self.pages,
+            &self.routing,
+            self.accept_dialogs,
+            budget,
+        )
+        .await;
+    }
+
+    fn slot(&self, page_id: u32) -> Result<PageSlot, HostError> {
+        self.pages
+            .borrow()
+            .get(page_id as usize)
+            .cloned()
+            .ok_or_else(|| HostError::script(format!("no page with id {page_id}")))
+    }
+
+    fn dispatch(&self, page_id: u32, method: &str, params: &str) -> Outcome {
+        match self.dispatch_op(page_id, method, params) {
+            Ok(outcome) => outcome,
+            Err(err) => Outcome::Done(Err(err)),
+        }
+    }
+
+    fn dispatch_op(&self, page_id: u32, method: &str, params: &str) -> Result<Outcome, HostError> {
         let op = METHODS
             .iter()
             .find(|(name, _)| *name == method)
             .map(|(_, op)| *op)
             .ok_or_else(|| HostError::script(format!("{method} is not available in step code")))?;
-        if page_id != 0 {
-            return Err(HostError::script(format!("no page with id {page_id}")));
-        }
         let mut params: Value = serde_json::from_str(params)
             .map_err(|err| HostError::script(format!("{method}: bad parameters: {err}")))?;
         strip_nulls(&mut params);
-        let page = &self.page;
+        let slot = self.slot(page_id)?;
         match op {
             Op::Frame(name) => {
                 let expect = name == "expect";
-                let frame = page.main_frame();
-                self.handle.block_on(async {
+                let PageSlot { page, frame } = slot;
+                Ok(self.act(async move {
                     match frame
                         .channel()
                         .send::<Value, Value>(name, params.clone())
@@ -161,21 +338,26 @@ impl StepHost {
                                 && err.kind == FailureKind::FailedCheck
                                 && err.received.is_none()
                             {
-                                err.received = received(page, &params).await;
+                                err.received = received(&page, &frame, &params).await;
                             }
                             Err(err)
                         }
                     }
-                })
+                }))
             }
-            Op::Page(name) => self
-                .handle
-                .block_on(page.page().channel().send::<Value, Value>(name, params))
-                .map(|_| Value::Null)
-                .map_err(|err| HostError::from_playwright(err, false)),
+            Op::Page(name) => {
+                let page = slot.page;
+                Ok(self.act(async move {
+                    page.channel()
+                        .send::<Value, Value>(name, params)
+                        .await
+                        .map(|_| Value::Null)
+                        .map_err(|err| HostError::from_playwright(err, false))
+                }))
+            }
             Op::Goto => {
                 let url = params["url"].as_str().unwrap_or_default().to_owned();
-                let url = resolve_url(page.base_url(), &url);
+                let url = resolve_url(self.test_page.base_url(), &url);
                 let mut options = GotoOptions::new();
                 if let Some(timeout) = params["timeout"].as_f64() {
                     options = options.timeout(Duration::from_secs_f64(timeout / 1000.0));
@@ -186,85 +368,133 @@ impl StepHost {
                     Some("commit") => WaitUntil::Commit,
                     _ => WaitUntil::Load,
                 });
-                let response = self
-                    .handle
-                    .block_on(page.page().goto(&url, options))
-                    .map_err(|err| HostError::from_playwright(err, false))?;
-                Ok(response.map_or(
-                    Value::Null,
-                    |r| json!({ "status": r.status(), "url": r.url() }),
-                ))
+                let page = slot.page;
+                Ok(self.act(async move {
+                    let response = page
+                        .goto(&url, options)
+                        .await
+                        .map_err(|err| HostError::from_playwright(err, false))?;
+                    Ok(response.map_or(
+                        Value::Null,
+                        |r| json!({ "status": r.status(), "url": r.url() }),
+                    ))
+                }))
             }
-            Op::Url => Ok(Value::String(page.page().url())),
+            Op::Resume => {
+                let id = params["id"].as_u64().unwrap_or(u64::MAX) as usize;
+                let job = self
+                    .parked
+                    .borrow_mut()
+                    .get_mut(id)
+                    .and_then(Option::take)
+                    .ok_or_else(|| HostError::script(format!("no parked call {id}")))?;
+                Ok(self.await_job(job))
+            }
+            Op::Url => Ok(Outcome::Done(Ok(Value::String(slot.page.url())))),
             Op::ResolveUrl => {
                 let url = params["url"].as_str().unwrap_or_default();
-                Ok(Value::String(resolve_url(page.base_url(), url)))
+                Ok(Outcome::Done(Ok(Value::String(resolve_url(
+                    self.test_page.base_url(),
+                    url,
+                )))))
+            }
+            Op::ContextPages => {
+                self.run(async {});
+                let pages = self.pages.borrow();
+                Ok(Outcome::Done(Ok(json!(
+                    (0..pages.len())
+                        .filter(|&i| !pages[i].page.is_closed())
+                        .collect::<Vec<_>>()
+                ))))
+            }
+            Op::WaitStart => {
+                let event = event_kind(&params)?;
+                let known_pages = self.pages.borrow().len();
+                let id = self
+                    .routing
+                    .borrow_mut()
+                    .add_waiter(page_id, event, known_pages);
+                Ok(Outcome::Done(Ok(json!({ "waiter": id }))))
+            }
+            Op::WaitFinish => {
+                let id = params["waiter"].as_u64().unwrap_or(u64::MAX) as usize;
+                let timeout = params["timeout"].as_f64().unwrap_or(0.0);
+                Ok(Outcome::Done(self.wait_for(id, timeout)))
+            }
+            Op::Listen => {
+                let event = event_kind(&params)?;
+                let once = params["once"].as_bool().unwrap_or(false);
+                let id = self.routing.borrow_mut().add_listener(page_id, event, once);
+                // Events that already happened are not replayed, as in Playwright; route now
+                // so that a dialog already open reaches this listener.
+                self.run(async {});
+                Ok(Outcome::Done(Ok(json!({ "listener": id }))))
+            }
+            Op::Unlisten => {
+                let id = params["listener"].as_u64().unwrap_or(u64::MAX) as usize;
+                self.routing.borrow_mut().remove_listener(id);
+                Ok(Outcome::Done(Ok(Value::Null)))
+            }
+            Op::DialogAccept | Op::DialogDismiss => {
+                let id = params["dialog"].as_u64().unwrap_or(u64::MAX) as usize;
+                let dialog = self.routing.borrow_mut().take_dialog(id).ok_or_else(|| {
+                    HostError::script("this dialog was already accepted or dismissed".to_owned())
+                })?;
+                let prompt = params["promptText"].as_str().map(str::to_owned);
+                let result = if matches!(op, Op::DialogAccept) {
+                    self.run(dialog.accept(prompt.as_deref()))
+                } else {
+                    self.run(dialog.dismiss())
+                };
+                Ok(Outcome::Done(
+                    result
+                        .map(|()| Value::Null)
+                        .map_err(|err| HostError::from_playwright(err, false)),
+                ))
             }
         }
+    }
+
+    /// Blocks until waiter `id` got its event, or `timeout_ms` (0: no limit) passes.
+    fn wait_for(&self, id: usize, timeout_ms: f64) -> Result<Value, HostError> {
+        let deadline = (timeout_ms > 0.0)
+            .then(|| Instant::now() + Duration::from_secs_f64(timeout_ms / 1000.0));
+        let event = self
+            .routing
+            .borrow()
+            .waiter_event(id)
+            .ok_or_else(|| HostError::script(format!("no event waiter {id}")))?;
+        self.run(async {
+            loop {
+                if let Some(result) = self.routing.borrow_mut().finish_waiter(id) {
+                    return Ok(result);
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    self.routing.borrow_mut().cancel_waiter(id);
+                    return Err(HostError {
+                        kind: FailureKind::Timeout,
+                        message: format!(
+                            "Timeout {timeout_ms}ms exceeded while waiting for event \"{}\"",
+                            event.name()
+                        ),
+                        log: Vec::new(),
+                        received: None,
+                    });
+                }
+                tokio::time::sleep(crate::script::events::ROUTE_INTERVAL).await;
+            }
+        })
     }
 }
 
-/// What the page shows now, for the `Received:` line of a failed expectation. The driver keeps
-/// this in its error details, which do not reach us, so it is read again (no waiting).
-async fn received(page: &TestPage, params: &Value) -> Option<String> {
-    let quote = |s: &str| Value::String(s.to_owned()).to_string();
-    let expression = params["expression"].as_str()?;
-    match expression {
-        "to.have.title" => return page.main_frame().title().await.ok().map(|t| quote(&t)),
-        "to.have.url" => return Some(quote(&page.page().url())),
-        _ => {}
-    }
-    let locator = page.main_frame().locator(params["selector"].as_str()?);
-    let count = locator.count().await.ok()?;
-    if expression == "to.have.count" {
-        return Some(count.to_string());
-    }
-    let array = expression.ends_with(".array");
-    if count == 0 && !array {
-        return Some("<element(s) not found>".to_owned());
-    }
-    let state = |yes: bool, on: &str, off: &str| Some(if yes { on } else { off }.to_owned());
-    match expression {
-        "to.have.text" | "to.have.text.array" | "to.contain.text.array" => {
-            let texts = if params["useInnerText"].as_bool() == Some(true) {
-                locator.all_inner_texts().await.ok()?
-            } else {
-                locator.all_text_contents().await.ok()?
-            };
-            if array {
-                serde_json::to_string(&texts).ok()
-            } else {
-                texts.first().map(|t| quote(t))
-            }
-        }
-        "to.have.value" => locator.input_value(None).await.ok().map(|v| quote(&v)),
-        "to.have.attribute.value" | "to.have.attribute" => {
-            let name = params["expressionArg"].as_str()?;
-            let value = locator.get_attribute(name).await.ok()?;
-            if expression == "to.have.attribute" {
-                state(
-                    value.is_some(),
-                    "attribute present",
-                    "attribute not present",
-                )
-            } else {
-                Some(value.map_or_else(|| "null".to_owned(), |v| quote(&v)))
-            }
-        }
-        "to.have.class" => locator
-            .get_attribute("class")
-            .await
-            .ok()
-            .map(|c| quote(c.as_deref().unwrap_or_default())),
-        "to.be.visible" | "to.be.hidden" => {
-            state(locator.is_visible().await.ok()?, "visible", "hidden")
-        }
-        "to.be.checked" => state(locator.is_checked().await.ok()?, "checked", "unchecked"),
-        "to.be.enabled" | "to.be.disabled" => {
-            state(locator.is_enabled().await.ok()?, "enabled", "disabled")
-        }
-        _ => None,
-    }
+fn event_kind(params: &Value) -> Result<EventKind, HostError> {
+    let name = params["event"].as_str().unwrap_or_default();
+    EventKind::from_name(name).ok_or_else(|| {
+        HostError::script(format!(
+            "page.waitForEvent/on: event {name:?} is not available in step code \
+             (supported: \"dialog\", \"popup\", \"download\")"
+        ))
+    })
 }
 
 /// Playwright's `constructURLBasedOnBaseURL`: a relative URL is joined to the base URL.
@@ -290,232 +520,6 @@ fn strip_nulls(value: &mut Value) {
     }
 }
 
-impl HostError {
-    fn script(message: String) -> Self {
-        Self {
-            kind: FailureKind::Script,
-            message,
-            log: Vec::new(),
-            received: None,
-        }
-    }
-
-    fn from_playwright(err: playwright_rs::Error, expect: bool) -> Self {
-        use playwright_rs::Error as E;
-        tracing::debug!("playwright error: {err:?}");
-        let (kind, text) = match err {
-            E::Timeout(text) => (FailureKind::Timeout, without_stack(&text)),
-            E::ProtocolError(text) => (FailureKind::Script, without_stack(&text)),
-            E::AssertionFailed(text) | E::AssertionTimeout(text) => {
-                (FailureKind::FailedCheck, text)
-            }
-            E::ChannelClosed => (
-                FailureKind::Crash,
-                "the browser connection closed".to_owned(),
-            ),
-            E::TargetClosed { .. }
-            | E::TransportError(_)
-            | E::ConnectionFailed(_)
-            | E::ServerError(_)
-            | E::ServerNotFound
-            | E::LaunchFailed(_) => (FailureKind::Crash, err.to_string()),
-            E::InvalidArgument(text) => (FailureKind::Script, text),
-            other => (FailureKind::Script, other.to_string()),
-        };
-        let (message, log) = split_call_log(&python_locators_to_js(&strip_stack(&text)));
-        let lower = message.to_lowercase();
-        let kind = if lower.contains("strict mode violation") {
-            FailureKind::StrictMode
-        } else if lower.contains("target page, context or browser has been closed")
-            || lower.contains("browser has been closed")
-            || lower.contains("target closed")
-        {
-            FailureKind::Crash
-        } else if kind == FailureKind::Script && is_element_state(&lower) {
-            FailureKind::Timeout
-        } else if expect && kind == FailureKind::Timeout {
-            FailureKind::FailedCheck
-        } else {
-            kind
-        };
-        let received = log.iter().rev().find_map(|line| {
-            line.trim_start_matches(['-', ' '])
-                .strip_prefix("unexpected value ")
-                .map(str::to_owned)
-        });
-        Self {
-            kind,
-            message,
-            log,
-            received,
-        }
-    }
-}
-
-/// Element-state and navigation races: transient page state, polled like a timeout.
-fn is_element_state(lower: &str) -> bool {
-    [
-        "element is not attached",
-        "element is not visible",
-        "element is not enabled",
-        "element is outside of the viewport",
-        "element is not stable",
-        "execution context was destroyed",
-        "frame was detached",
-        "navigation interrupted",
-    ]
-    .iter()
-    .any(|needle| lower.contains(needle))
-}
-
-/// playwright-rs appends the driver's stack after ` \n `, and the driver prefixes `Error: `.
-fn without_stack(text: &str) -> String {
-    let message = text.split_once(" \n ").map_or(text, |(message, _)| message);
-    message.trim_start_matches("Error: ").to_owned()
-}
-
-/// The driver formats locators in the SDK language playwright-rs announces (Python); step code
-/// is JavaScript, so messages show locators the JavaScript way:
-/// `get_by_role("button", name="Save").first` → `getByRole("button", { name: "Save" }).first()`.
-fn python_locators_to_js(text: &str) -> String {
-    static CALL: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
-        regex::Regex::new(r#"\b(get_by_[a-z_]+|locator|frame_locator|filter|nth)\(((?:"(?:[^"\\]|\\.)*"|[^()"])*)\)"#).ok()
-    });
-    static PROPERTY: LazyLock<Option<regex::Regex>> =
-        LazyLock::new(|| regex::Regex::new(r"\.(first|last|content_frame)\b(\()?").ok());
-    let (Some(call), Some(property)) = (&*CALL, &*PROPERTY) else {
-        return text.to_owned();
-    };
-    let text = call.replace_all(text, |caps: &regex::Captures<'_>| {
-        let name = snake_to_camel(&caps[1]);
-        let args = split_args(&caps[2]);
-        let (positional, keyword): (Vec<&str>, Vec<&str>) = args
-            .iter()
-            .map(|a| a.trim())
-            .partition(|a| !is_keyword_arg(a));
-        let mut out: Vec<String> = positional.iter().map(|a| py_value(a)).collect();
-        if !keyword.is_empty() {
-            let pairs: Vec<String> = keyword
-                .iter()
-                .filter_map(|a| a.split_once('='))
-                .map(|(k, v)| format!("{}: {}", snake_to_camel(k.trim()), py_value(v.trim())))
-                .collect();
-            out.push(format!("{{ {} }}", pairs.join(", ")));
-        }
-        format!("{name}({})", out.join(", "))
-    });
-    property
-        .replace_all(&text, |caps: &regex::Captures<'_>| {
-            let name = snake_to_camel(&caps[1]);
-            if caps.get(2).is_some() {
-                format!(".{name}(")
-            } else {
-                format!(".{name}()")
-            }
-        })
-        .into_owned()
-}
-
-fn is_keyword_arg(arg: &str) -> bool {
-    arg.split_once('=').is_some_and(|(k, _)| {
-        !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
-}
-
-fn py_value(value: &str) -> String {
-    match value {
-        "True" => "true".to_owned(),
-        "False" => "false".to_owned(),
-        "None" => "null".to_owned(),
-        other => other.to_owned(),
-    }
-}
-
-/// Splits a Python argument list on top-level commas (not inside strings).
-fn split_args(args: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in args.chars() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if in_string => escaped = true,
-            '"' => in_string = !in_string,
-            ',' if !in_string => {
-                parts.push(std::mem::take(&mut current));
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    if !current.trim().is_empty() {
-        parts.push(current);
-    }
-    parts
-}
-
-fn snake_to_camel(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Removes driver stack lines from a message.
-fn strip_stack(text: &str) -> String {
-    let text = strip_ansi(text);
-    let mut kept: Vec<&str> = Vec::new();
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("at ")
-            && (trimmed.contains(".js:") || trimmed.contains("<anonymous>"))
-        {
-            continue;
-        }
-        kept.push(line);
-    }
-    let joined = kept.join("\n");
-    joined
-        .trim_end()
-        .trim_end_matches(" (selector: '')")
-        .to_owned()
-}
-
-/// Removes terminal colour codes from the driver's call log.
-fn strip_ansi(text: &str) -> String {
-    static ANSI: LazyLock<Option<regex::Regex>> =
-        LazyLock::new(|| regex::Regex::new(r"\x1b\[[0-9;]*m").ok());
-    match &*ANSI {
-        Some(re) => re.replace_all(text, "").into_owned(),
-        None => text.to_owned(),
-    }
-}
-
-/// Splits Playwright's `Call log:` section off a message.
-fn split_call_log(text: &str) -> (String, Vec<String>) {
-    match text.split_once("Call log:") {
-        Some((head, log)) => (
-            head.trim_end().to_owned(),
-            log.lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| l.trim_end().to_owned())
-                .collect(),
-        ),
-        None => (text.trim_end().to_owned(), Vec::new()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -532,67 +536,6 @@ mod tests {
         );
         assert_eq!(resolve_url(Some("http://a/"), "http://b/x"), "http://b/x");
         assert_eq!(resolve_url(None, "/x"), "/x");
-    }
-
-    #[test]
-    fn call_log_is_split_and_received_found() {
-        let err = HostError::from_playwright(
-            playwright_rs::Error::AssertionTimeout(
-                "Expect failed\nCall log:\n\u{1b}[2m  - waiting for getByText('a')\u{1b}[22m\n\u{1b}[2m      - unexpected value \"b\"\u{1b}[22m\n".to_owned(),
-            ),
-            true,
-        );
-        assert_eq!(err.kind, FailureKind::FailedCheck);
-        assert_eq!(err.message, "Expect failed");
-        assert_eq!(err.received.as_deref(), Some("\"b\""));
-        assert_eq!(err.log.len(), 2);
-    }
-
-    #[test]
-    fn strict_mode_and_crash_are_recognised() {
-        let strict = HostError::from_playwright(
-            playwright_rs::Error::ProtocolError(
-                "strict mode violation: getByRole('button') resolved to 2 elements".to_owned(),
-            ),
-            false,
-        );
-        assert_eq!(strict.kind, FailureKind::StrictMode);
-        let crash = HostError::from_playwright(
-            playwright_rs::Error::ProtocolError(
-                "Target page, context or browser has been closed".to_owned(),
-            ),
-            false,
-        );
-        assert_eq!(crash.kind, FailureKind::Crash);
-        let timeout = HostError::from_playwright(
-            playwright_rs::Error::Timeout("Timeout 100ms exceeded.".to_owned()),
-            false,
-        );
-        assert_eq!(timeout.kind, FailureKind::Timeout);
-    }
-
-    #[test]
-    fn python_locators_read_as_javascript() {
-        assert_eq!(
-            python_locators_to_js(
-                r#"strict mode violation: get_by_role("button", name="Save", exact=True) resolved to 2 elements:
-    1) <button>Save</button> aka get_by_role("button", name="Save").first
-    2) <button>Save</button> aka locator("ul").get_by_text("a, b").nth(1)"#
-            ),
-            r#"strict mode violation: getByRole("button", { name: "Save", exact: true }) resolved to 2 elements:
-    1) <button>Save</button> aka getByRole("button", { name: "Save" }).first()
-    2) <button>Save</button> aka locator("ul").getByText("a, b").nth(1)"#
-        );
-    }
-
-    #[test]
-    fn driver_stack_is_dropped() {
-        assert_eq!(
-            without_stack(
-                "Error: strict mode violation: x \n Error: strict mode violation: x\n at y"
-            ),
-            "strict mode violation: x"
-        );
     }
 
     #[test]

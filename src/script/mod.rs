@@ -7,6 +7,8 @@
 //! browser calls, is `binding.rs`.
 
 mod binding;
+mod driver_error;
+mod events;
 mod failure;
 mod sandbox;
 

@@ -30,7 +30,13 @@
   // `api` (e.g. `locator.click`) and `waitingFor` (a locator description) shape the message the
   // way Playwright prints it: `locator.click: Timeout 5000ms exceeded.` plus a call log.
   function call(pageId, method, params, api, waitingFor) {
-    const reply = JSON.parse(host(pageId, method, JSON.stringify(params === undefined ? {} : params)));
+    let reply = JSON.parse(host(pageId, method, JSON.stringify(params === undefined ? {} : params)));
+    deliver(reply.events);
+    // A parked call: a dialog it opened went to a listener, which just ran; carry on.
+    while (reply.parked !== undefined) {
+      reply = JSON.parse(host(pageId, 'call.resume', JSON.stringify({ id: reply.parked })));
+      deliver(reply.events);
+    }
     if (reply.error) {
       const { kind } = reply.error;
       let message = api ? `${api}: ${reply.error.message}` : reply.error.message;
@@ -40,6 +46,36 @@
     }
     return reply.value;
   }
+
+  // Events for `page.on` / `page.once` listeners arrive with replies; handlers run right after
+  // the call that saw them, before its result is returned.
+  const listeners = new Map();
+
+  function deliver(events) {
+    if (!events) return;
+    for (const { listener, value } of events) {
+      const entry = listeners.get(listener);
+      if (!entry) continue;
+      if (entry.once) listeners.delete(listener);
+      try {
+        const result = entry.handler(wrapEvent(entry.event, value));
+        if (result && typeof result.catch === 'function') {
+          result.catch((e) => hostLog('error', `a ${entry.event} listener failed: ${e}`));
+        }
+      } catch (e) {
+        hostLog('error', `a ${entry.event} listener failed: ${e}`);
+      }
+    }
+  }
+
+  function wrapEvent(event, value) {
+    if (event === 'dialog') return new Dialog(value);
+    if (event === 'popup') return pageFor(value.page);
+    return new Download(value);
+  }
+
+  const NO_IO = 'step code runs in a sandbox without filesystem, network, processes or modules';
+  const NO_FS = 'step code runs in a sandbox without a filesystem';
 
   function fail(message) {
     throw tag(new Error(message), 'check');
@@ -309,6 +345,66 @@
     }
   }
 
+  // Frames: a frame locator is the selector of an <iframe>; locators inside it enter the frame.
+  class FrameLocator {
+    constructor(page, frameSelector, desc) {
+      this._page = page;
+      this._frameSelector = frameSelector;
+      this._desc = desc;
+    }
+
+    _inner(selector, desc) {
+      return new Locator(this._page, `${this._frameSelector} >> internal:control=enter-frame >> ${selector}`, this._desc + desc);
+    }
+
+    locator(selectorOrLocator, options) {
+      const inner = selectorOrLocator instanceof Locator ? selectorOrLocator._selector : selectorOrLocator;
+      return this._inner(inner, `.locator(${quote(inner)}${describeOptions(options)})`)._narrow(filterSelector(options), '');
+    }
+
+    frameLocator(selector) {
+      return new FrameLocator(
+        this._page,
+        `${this._frameSelector} >> internal:control=enter-frame >> ${selector}`,
+        `${this._desc}.frameLocator(${quote(selector)})`,
+      );
+    }
+
+    first() {
+      return new FrameLocator(this._page, this._frameSelector + ' >> nth=0', this._desc + '.first()');
+    }
+
+    last() {
+      return new FrameLocator(this._page, this._frameSelector + ' >> nth=-1', this._desc + '.last()');
+    }
+
+    nth(index) {
+      return new FrameLocator(this._page, `${this._frameSelector} >> nth=${index}`, `${this._desc}.nth(${index})`);
+    }
+
+    owner() {
+      return new Locator(this._page, this._frameSelector, this._desc + '.owner()');
+    }
+
+    toString() {
+      return this._desc;
+    }
+  }
+
+  for (const name of Object.keys(factories)) {
+    FrameLocator.prototype[name] = function (arg, options) {
+      return this._inner(factories[name](arg, options), `.${name}(${quote(arg)}${describeOptions(options)})`);
+    };
+  }
+
+  Locator.prototype.frameLocator = function (selector) {
+    return new FrameLocator(this._page, this._selector + ' >> ' + selector, `${this._desc}.frameLocator(${quote(selector)})`);
+  };
+
+  Locator.prototype.contentFrame = function () {
+    return new FrameLocator(this._page, this._selector, this._desc + '.contentFrame()');
+  };
+
   for (const name of Object.keys(factories)) {
     Locator.prototype[name] = function (arg, options) {
       return this._derive(factories[name](arg, options), `.${name}(${quote(arg)}${describeOptions(options)})`);
@@ -349,10 +445,173 @@
     }
   }
 
+  class Dialog {
+    constructor(data) {
+      this._data = data;
+    }
+
+    type() {
+      return this._data.type;
+    }
+
+    message() {
+      return this._data.message;
+    }
+
+    defaultValue() {
+      return this._data.defaultValue;
+    }
+
+    page() {
+      return pageFor(this._data.page);
+    }
+
+    async accept(promptText) {
+      call(this._data.page, 'dialog.accept', { dialog: this._data.id, promptText }, 'dialog.accept');
+    }
+
+    async dismiss() {
+      call(this._data.page, 'dialog.dismiss', { dialog: this._data.id }, 'dialog.dismiss');
+    }
+  }
+
+  class Download {
+    constructor(data) {
+      this._data = data;
+    }
+
+    url() {
+      return this._data.url;
+    }
+
+    suggestedFilename() {
+      return this._data.suggestedFilename;
+    }
+
+    async path() {
+      refuse('download.path()', NO_FS);
+    }
+
+    async saveAs() {
+      refuse('download.saveAs()', NO_FS);
+    }
+  }
+
+  const pages = new Map();
+
+  function pageFor(id) {
+    if (!pages.has(id)) pages.set(id, new Page(id));
+    return pages.get(id);
+  }
+
+  class BrowserContext {
+    pages() {
+      return call(0, 'context.pages', {}).map(pageFor);
+    }
+
+    async close() {
+      refuse('context.close()', 'the runtime owns the context lifecycle');
+    }
+  }
+
+  const theContext = new BrowserContext();
+
+  const EVENTS = ['dialog', 'popup', 'download'];
+
+  function checkEvent(api, event) {
+    if (!EVENTS.includes(event)) {
+      throw tag(
+        new Error(`${api}: event ${JSON.stringify(event)} is not available in step code (supported: ${EVENTS.map((e) => JSON.stringify(e)).join(', ')})`),
+        'script',
+      );
+    }
+  }
+
   class Page {
     constructor(id) {
       this._id = id;
       this.keyboard = new Keyboard(this);
+    }
+
+    context() {
+      return theContext;
+    }
+
+    // `page.waitForEvent(event)` starts waiting at once and returns a thenable: awaiting it
+    // blocks until the event happened (or the timeout passes).
+    waitForEvent(event, optionsOrPredicate) {
+      checkEvent('page.waitForEvent', event);
+      const options = typeof optionsOrPredicate === 'function' ? { predicate: optionsOrPredicate } : optionsOrPredicate || {};
+      const timeout = this._timeoutOf(options);
+      const { waiter } = call(this._id, 'page.waitForEvent', { event });
+      const page = this;
+      let settled;
+      const finish = () => {
+        if (!settled) {
+          try {
+            let value = wrapEvent(event, call(page._id, 'waiter.finish', { waiter, timeout }, 'page.waitForEvent'));
+            if (options.predicate && !options.predicate(value)) {
+              value = page.waitForEvent(event, { timeout, predicate: options.predicate })._finish();
+            }
+            settled = { value };
+          } catch (error) {
+            settled = { error };
+          }
+        }
+        if (settled.error) throw settled.error;
+        return settled.value;
+      };
+      return {
+        _finish: finish,
+        then(resolve, reject) {
+          let value;
+          try {
+            value = finish();
+          } catch (error) {
+            return Promise.reject(error).then(resolve, reject);
+          }
+          return Promise.resolve(value).then(resolve, reject);
+        },
+        catch(reject) {
+          return this.then(undefined, reject);
+        },
+      };
+    }
+
+    waitForPopup(options) {
+      return this.waitForEvent('popup', options);
+    }
+
+    on(event, handler) {
+      checkEvent('page.on', event);
+      const { listener } = call(this._id, 'page.listen', { event, once: false });
+      listeners.set(listener, { event, handler, once: false });
+      return this;
+    }
+
+    once(event, handler) {
+      checkEvent('page.once', event);
+      const { listener } = call(this._id, 'page.listen', { event, once: true });
+      listeners.set(listener, { event, handler, once: true });
+      return this;
+    }
+
+    off(event, handler) {
+      for (const [id, entry] of listeners) {
+        if (entry.event === event && entry.handler === handler) {
+          listeners.delete(id);
+          call(this._id, 'page.unlisten', { listener: id });
+        }
+      }
+      return this;
+    }
+
+    removeListener(event, handler) {
+      return this.off(event, handler);
+    }
+
+    async bringToFront() {
+      call(this._id, 'page.bringToFront', {}, 'page.bringToFront');
     }
 
     _timeoutOf(options) {
@@ -400,6 +659,10 @@
         filterSelector(options),
         '',
       );
+    }
+
+    frameLocator(selector) {
+      return new FrameLocator(this, selector, `frameLocator(${quote(selector)})`);
     }
 
     close() {
@@ -643,7 +906,6 @@
     function () {
       refuse(name, why);
     };
-  const NO_IO = 'step code runs in a sandbox without filesystem, network, processes or modules';
 
   const console = {};
   for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
@@ -671,5 +933,5 @@
     configurable: false,
   });
 
-  return new Page(0);
+  return pageFor(0);
 });

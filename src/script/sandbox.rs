@@ -99,6 +99,7 @@ impl Sandbox {
         });
         self.runtime.set_interrupt_handler(None);
         drop(context);
+        host.end_step();
         self.runtime.run_gc();
         outcome
     }

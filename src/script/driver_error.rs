@@ -1,0 +1,387 @@
+//! Turning the driver's errors into what step code sees: a failure kind and a message that
+//! reads like Playwright's (locators in JavaScript syntax, no driver stack, the received value of
+//! a failed expectation).
+//!
+//! Main type: [`HostError`].
+
+use std::sync::LazyLock;
+
+use serde_json::Value;
+
+use crate::script::FailureKind;
+use playwright_rs::protocol::{Frame, Page};
+
+/// A failed browser call, as the JS prelude receives it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct HostError {
+    pub kind: FailureKind,
+    pub message: String,
+    /// Playwright's call log, line by line.
+    pub log: Vec<String>,
+    /// For failed expectations: the last value the browser saw.
+    pub received: Option<String>,
+}
+
+impl HostError {
+    pub(crate) fn script(message: String) -> Self {
+        Self {
+            kind: FailureKind::Script,
+            message,
+            log: Vec::new(),
+            received: None,
+        }
+    }
+
+    pub(crate) fn crash(message: String) -> Self {
+        Self {
+            kind: FailureKind::Crash,
+            message,
+            log: Vec::new(),
+            received: None,
+        }
+    }
+
+    pub(crate) fn from_playwright(err: playwright_rs::Error, expect: bool) -> Self {
+        use playwright_rs::Error as E;
+        tracing::debug!("playwright error: {err:?}");
+        let (kind, text) = match err {
+            E::Timeout(text) => (FailureKind::Timeout, without_stack(&text)),
+            E::ProtocolError(text) => (FailureKind::Script, without_stack(&text)),
+            E::AssertionFailed(text) | E::AssertionTimeout(text) => {
+                (FailureKind::FailedCheck, text)
+            }
+            E::ChannelClosed => (
+                FailureKind::Crash,
+                "the browser connection closed".to_owned(),
+            ),
+            E::TargetClosed { .. }
+            | E::TransportError(_)
+            | E::ConnectionFailed(_)
+            | E::ServerError(_)
+            | E::ServerNotFound
+            | E::LaunchFailed(_) => (FailureKind::Crash, err.to_string()),
+            E::InvalidArgument(text) => (FailureKind::Script, text),
+            other => (FailureKind::Script, other.to_string()),
+        };
+        let (message, log) = split_call_log(&python_locators_to_js(&strip_stack(&text)));
+        let lower = message.to_lowercase();
+        let kind = if lower.contains("strict mode violation") {
+            FailureKind::StrictMode
+        } else if lower.contains("target page, context or browser has been closed")
+            || lower.contains("browser has been closed")
+            || lower.contains("target closed")
+        {
+            FailureKind::Crash
+        } else if kind == FailureKind::Script && is_element_state(&lower) {
+            FailureKind::Timeout
+        } else if expect && kind == FailureKind::Timeout {
+            FailureKind::FailedCheck
+        } else {
+            kind
+        };
+        let received = log.iter().rev().find_map(|line| {
+            line.trim_start_matches(['-', ' '])
+                .strip_prefix("unexpected value ")
+                .map(str::to_owned)
+        });
+        Self {
+            kind,
+            message,
+            log,
+            received,
+        }
+    }
+}
+
+/// Element-state and navigation races: transient page state, polled like a timeout.
+fn is_element_state(lower: &str) -> bool {
+    [
+        "element is not attached",
+        "element is not visible",
+        "element is not enabled",
+        "element is outside of the viewport",
+        "element is not stable",
+        "execution context was destroyed",
+        "frame was detached",
+        "navigation interrupted",
+    ]
+    .iter()
+    .any(|needle| lower.contains(needle))
+}
+
+/// playwright-rs appends the driver's stack after ` \n `, and the driver prefixes `Error: `.
+fn without_stack(text: &str) -> String {
+    let message = text.split_once(" \n ").map_or(text, |(message, _)| message);
+    message.trim_start_matches("Error: ").to_owned()
+}
+
+/// The driver formats locators in the SDK language playwright-rs announces (Python); step code
+/// is JavaScript, so messages show locators the JavaScript way:
+/// `get_by_role("button", name="Save").first` → `getByRole("button", { name: "Save" }).first()`.
+fn python_locators_to_js(text: &str) -> String {
+    static CALL: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
+        regex::Regex::new(r#"\b(get_by_[a-z_]+|locator|frame_locator|filter|nth)\(((?:"(?:[^"\\]|\\.)*"|[^()"])*)\)"#).ok()
+    });
+    static PROPERTY: LazyLock<Option<regex::Regex>> =
+        LazyLock::new(|| regex::Regex::new(r"\.(first|last|content_frame)\b(\()?").ok());
+    let (Some(call), Some(property)) = (&*CALL, &*PROPERTY) else {
+        return text.to_owned();
+    };
+    let text = call.replace_all(text, |caps: &regex::Captures<'_>| {
+        let name = snake_to_camel(&caps[1]);
+        let args = split_args(&caps[2]);
+        let (positional, keyword): (Vec<&str>, Vec<&str>) = args
+            .iter()
+            .map(|a| a.trim())
+            .partition(|a| !is_keyword_arg(a));
+        let mut out: Vec<String> = positional.iter().map(|a| py_value(a)).collect();
+        if !keyword.is_empty() {
+            let pairs: Vec<String> = keyword
+                .iter()
+                .filter_map(|a| a.split_once('='))
+                .map(|(k, v)| format!("{}: {}", snake_to_camel(k.trim()), py_value(v.trim())))
+                .collect();
+            out.push(format!("{{ {} }}", pairs.join(", ")));
+        }
+        format!("{name}({})", out.join(", "))
+    });
+    property
+        .replace_all(&text, |caps: &regex::Captures<'_>| {
+            let name = snake_to_camel(&caps[1]);
+            if caps.get(2).is_some() {
+                format!(".{name}(")
+            } else {
+                format!(".{name}()")
+            }
+        })
+        .into_owned()
+}
+
+fn is_keyword_arg(arg: &str) -> bool {
+    arg.split_once('=').is_some_and(|(k, _)| {
+        !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+fn py_value(value: &str) -> String {
+    match value {
+        "True" => "true".to_owned(),
+        "False" => "false".to_owned(),
+        "None" => "null".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// Splits a Python argument list on top-level commas (not inside strings).
+fn split_args(args: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in args.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            ',' if !in_string => {
+                parts.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.trim().is_empty() {
+        parts.push(current);
+    }
+    parts
+}
+
+fn snake_to_camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Removes driver stack lines from a message.
+fn strip_stack(text: &str) -> String {
+    let text = strip_ansi(text);
+    let mut kept: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("at ")
+            && (trimmed.contains(".js:") || trimmed.contains("<anonymous>"))
+        {
+            continue;
+        }
+        kept.push(line);
+    }
+    let joined = kept.join("\n");
+    joined
+        .trim_end()
+        .trim_end_matches(" (selector: '')")
+        .to_owned()
+}
+
+/// Removes terminal colour codes from the driver's call log.
+fn strip_ansi(text: &str) -> String {
+    static ANSI: LazyLock<Option<regex::Regex>> =
+        LazyLock::new(|| regex::Regex::new(r"\x1b\[[0-9;]*m").ok());
+    match &*ANSI {
+        Some(re) => re.replace_all(text, "").into_owned(),
+        None => text.to_owned(),
+    }
+}
+
+/// Splits Playwright's `Call log:` section off a message.
+fn split_call_log(text: &str) -> (String, Vec<String>) {
+    match text.split_once("Call log:") {
+        Some((head, log)) => (
+            head.trim_end().to_owned(),
+            log.lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| l.trim_end().to_owned())
+                .collect(),
+        ),
+        None => (text.trim_end().to_owned(), Vec::new()),
+    }
+}
+
+/// What the page shows now, for the `Received:` line of a failed expectation. The driver keeps
+/// this in its error details, which do not reach us, so it is read again (no waiting).
+pub(crate) async fn received(page: &Page, frame: &Frame, params: &Value) -> Option<String> {
+    let quote = |s: &str| Value::String(s.to_owned()).to_string();
+    let expression = params["expression"].as_str()?;
+    match expression {
+        "to.have.title" => return frame.title().await.ok().map(|t| quote(&t)),
+        "to.have.url" => return Some(quote(&page.url())),
+        _ => {}
+    }
+    let locator = frame.locator(params["selector"].as_str()?);
+    let count = locator.count().await.ok()?;
+    if expression == "to.have.count" {
+        return Some(count.to_string());
+    }
+    let array = expression.ends_with(".array");
+    if count == 0 && !array {
+        return Some("<element(s) not found>".to_owned());
+    }
+    let state = |yes: bool, on: &str, off: &str| Some(if yes { on } else { off }.to_owned());
+    match expression {
+        "to.have.text" | "to.have.text.array" | "to.contain.text.array" => {
+            let texts = if params["useInnerText"].as_bool() == Some(true) {
+                locator.all_inner_texts().await.ok()?
+            } else {
+                locator.all_text_contents().await.ok()?
+            };
+            if array {
+                serde_json::to_string(&texts).ok()
+            } else {
+                texts.first().map(|t| quote(t))
+            }
+        }
+        "to.have.value" => locator.input_value(None).await.ok().map(|v| quote(&v)),
+        "to.have.attribute.value" | "to.have.attribute" => {
+            let name = params["expressionArg"].as_str()?;
+            let value = locator.get_attribute(name).await.ok()?;
+            if expression == "to.have.attribute" {
+                state(
+                    value.is_some(),
+                    "attribute present",
+                    "attribute not present",
+                )
+            } else {
+                Some(value.map_or_else(|| "null".to_owned(), |v| quote(&v)))
+            }
+        }
+        "to.have.class" => locator
+            .get_attribute("class")
+            .await
+            .ok()
+            .map(|c| quote(c.as_deref().unwrap_or_default())),
+        "to.be.visible" | "to.be.hidden" => {
+            state(locator.is_visible().await.ok()?, "visible", "hidden")
+        }
+        "to.be.checked" => state(locator.is_checked().await.ok()?, "checked", "unchecked"),
+        "to.be.enabled" | "to.be.disabled" => {
+            state(locator.is_enabled().await.ok()?, "enabled", "disabled")
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn call_log_is_split_and_received_found() {
+        let err = HostError::from_playwright(
+            playwright_rs::Error::AssertionTimeout(
+                "Expect failed\nCall log:\n\u{1b}[2m  - waiting for getByText('a')\u{1b}[22m\n\u{1b}[2m      - unexpected value \"b\"\u{1b}[22m\n".to_owned(),
+            ),
+            true,
+        );
+        assert_eq!(err.kind, FailureKind::FailedCheck);
+        assert_eq!(err.message, "Expect failed");
+        assert_eq!(err.received.as_deref(), Some("\"b\""));
+        assert_eq!(err.log.len(), 2);
+    }
+
+    #[test]
+    fn strict_mode_and_crash_are_recognised() {
+        let strict = HostError::from_playwright(
+            playwright_rs::Error::ProtocolError(
+                "strict mode violation: getByRole('button') resolved to 2 elements".to_owned(),
+            ),
+            false,
+        );
+        assert_eq!(strict.kind, FailureKind::StrictMode);
+        let crash = HostError::from_playwright(
+            playwright_rs::Error::ProtocolError(
+                "Target page, context or browser has been closed".to_owned(),
+            ),
+            false,
+        );
+        assert_eq!(crash.kind, FailureKind::Crash);
+        let timeout = HostError::from_playwright(
+            playwright_rs::Error::Timeout("Timeout 100ms exceeded.".to_owned()),
+            false,
+        );
+        assert_eq!(timeout.kind, FailureKind::Timeout);
+    }
+
+    #[test]
+    fn python_locators_read_as_javascript() {
+        assert_eq!(
+            python_locators_to_js(
+                r#"strict mode violation: get_by_role("button", name="Save", exact=True) resolved to 2 elements:
+    1) <button>Save</button> aka get_by_role("button", name="Save").first
+    2) <button>Save</button> aka locator("ul").get_by_text("a, b").nth(1)"#
+            ),
+            r#"strict mode violation: getByRole("button", { name: "Save", exact: true }) resolved to 2 elements:
+    1) <button>Save</button> aka getByRole("button", { name: "Save" }).first()
+    2) <button>Save</button> aka locator("ul").getByText("a, b").nth(1)"#
+        );
+    }
+
+    #[test]
+    fn driver_stack_is_dropped() {
+        assert_eq!(
+            without_stack(
+                "Error: strict mode violation: x \n Error: strict mode violation: x\n at y"
+            ),
+            "strict mode violation: x"
+        );
+    }
+}
