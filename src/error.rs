@@ -42,6 +42,8 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_) | Error::Config(_) | Error::Scenario(_) | Error::Cache(_) => EXIT_USAGE,
+            // A device name is configuration, even though only the driver knows the list.
+            Error::Driver(DriverError::UnknownDevice { .. }) => EXIT_USAGE,
             Error::Driver(_) | Error::Runtime(_) | Error::Output(_) => EXIT_INFRA,
         }
     }

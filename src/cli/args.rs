@@ -28,6 +28,9 @@ pub(crate) struct GlobalArgs {
     /// Timeout of actions and expectations, in seconds.
     #[arg(long, global = true, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Screen mode: `WxH` (e.g. 1280x720), `fullscreen`, or a device name ("iPhone 13").
+    #[arg(long, global = true, value_name = "MODE")]
+    pub screen: Option<String>,
     /// Show the browser window.
     #[arg(long, global = true)]
     pub headed: bool,
@@ -58,6 +61,8 @@ pub(crate) enum Command {
     Replay(ReplayArgs),
     /// List tests, their steps and whether each step is cached.
     List(PathsArgs),
+    /// Print the JavaScript API step code can use (generated from the binding).
+    Api,
     /// Manage the step cache.
     #[command(subcommand)]
     Cache(CacheCommand),

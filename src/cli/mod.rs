@@ -75,6 +75,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         headed: cli.global.headed,
         executable: cli.global.executable.clone(),
         timeout: cli.global.timeout,
+        screen: cli.global.screen.clone(),
     };
     let settings = Settings::resolve(&cwd, &env_var, &overrides)?;
     let stdout = io::stdout();
@@ -100,6 +101,12 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         Command::List(paths) => {
             let scenarios = load_scenarios(&settings, &cwd, &paths.paths)?;
             list(&settings, &scenarios, &cli.global, stdout.lock())?;
+            Ok(EXIT_SUCCESS)
+        }
+        Command::Api => {
+            let listing =
+                crate::script::api_listing().map_err(|failure| Error::Usage(failure.message))?;
+            writeln!(stdout.lock(), "{listing}").map_err(Error::Output)?;
             Ok(EXIT_SUCCESS)
         }
         Command::Cache(CacheCommand::Prune { dry_run }) => {
@@ -187,7 +194,14 @@ fn replay_strict(
     }
     let cache = Cache::new(&settings.cache_dir);
     let limits = Limits::new(settings.browser.timeout);
-    let runner = Runner::new(scenarios, selected, &cache, Mode::StrictReplay, limits)?;
+    let runner = Runner::new(
+        scenarios,
+        selected,
+        &cache,
+        Mode::StrictReplay,
+        limits,
+        settings.polling.clone(),
+    )?;
 
     let driver = find_driver(&env_var)?;
     let chromium = find_chromium(settings.browser.executable.as_deref(), &env_var)?;

@@ -3,8 +3,10 @@
 //!
 //! Main type: [`Settings`]. Keys and defaults are documented in `docs/configuration.md`.
 
+mod screen;
 mod settings;
 
+pub use screen::Screen;
 pub use settings::{ConfigError, Overrides, Settings};
 
 use std::path::PathBuf;
@@ -20,6 +22,11 @@ pub struct BrowserSettings {
     pub headless: bool,
     /// Default timeout for actions and expectations (default 5 s).
     pub timeout: Duration,
+    /// What screen each test's page emulates (default: Playwright's 1280x720 viewport).
+    pub screen: Screen,
+    /// Whether a dialog (alert, confirm, prompt, beforeunload) that step code does not handle
+    /// is accepted (`true`, the default) or dismissed.
+    pub accept_dialogs: bool,
 }
 
 /// `[polling]` settings: the settle window.

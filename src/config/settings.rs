@@ -15,7 +15,8 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use toml::Spanned;
 
-use super::{BrowserSettings, PollingSettings};
+use super::screen::SCREEN_FORMS;
+use super::{BrowserSettings, PollingSettings, Screen};
 
 /// Name of the settings file looked up in the working directory and its ancestors.
 pub(crate) const CONFIG_FILE: &str = "prettyplay.toml";
@@ -23,6 +24,8 @@ pub(crate) const CONFIG_FILE: &str = "prettyplay.toml";
 /// The defaults, in one place (mirrored in `docs/configuration.md`).
 mod defaults {
     use std::time::Duration;
+
+    use super::Screen;
 
     /// `scenarios`, relative to the project root.
     pub(super) const SCENARIOS: &str = "scenarios";
@@ -32,6 +35,10 @@ mod defaults {
     pub(super) const HEADLESS: bool = true;
     /// `browser.timeout`.
     pub(super) const BROWSER_TIMEOUT: Duration = Duration::from_secs(5);
+    /// `browser.screen`: Playwright's default viewport.
+    pub(super) const SCREEN: Screen = Screen::Default;
+    /// `browser.accept_dialogs`.
+    pub(super) const ACCEPT_DIALOGS: bool = true;
     /// `polling.timeout`: off.
     pub(super) const POLLING_TIMEOUT: Option<Duration> = None;
     /// `polling.delay`.
@@ -67,6 +74,9 @@ pub struct Overrides {
     pub executable: Option<PathBuf>,
     /// `browser.timeout`, in seconds.
     pub timeout: Option<f64>,
+    /// `--screen VALUE`: `browser.screen`, in any of its forms (an empty value means Playwright's
+    /// default viewport, overriding lower sources).
+    pub screen: Option<String>,
 }
 
 /// An error while finding, reading or validating settings.
@@ -125,6 +135,8 @@ struct Layer {
     executable: Option<PathBuf>,
     headless: Option<bool>,
     browser_timeout: Option<Duration>,
+    screen: Option<Screen>,
+    accept_dialogs: Option<bool>,
     polling_timeout: Option<Duration>,
     polling_delay: Option<Duration>,
 }
@@ -139,6 +151,8 @@ impl Layer {
             executable: self.executable.or(lower.executable),
             headless: self.headless.or(lower.headless),
             browser_timeout: self.browser_timeout.or(lower.browser_timeout),
+            screen: self.screen.or(lower.screen),
+            accept_dialogs: self.accept_dialogs.or(lower.accept_dialogs),
             polling_timeout: self.polling_timeout.or(lower.polling_timeout),
             polling_delay: self.polling_delay.or(lower.polling_delay),
         }
@@ -157,6 +171,8 @@ impl Layer {
                 executable: self.executable,
                 headless: self.headless.unwrap_or(defaults::HEADLESS),
                 timeout: self.browser_timeout.unwrap_or(defaults::BROWSER_TIMEOUT),
+                screen: self.screen.unwrap_or(defaults::SCREEN),
+                accept_dialogs: self.accept_dialogs.unwrap_or(defaults::ACCEPT_DIALOGS),
             },
             polling: PollingSettings {
                 timeout: self
@@ -201,6 +217,14 @@ const ENV_VARS: &[(&str, EnvSetter)] = &[
         layer.browser_timeout = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
         Ok(())
     }),
+    ("PRETTYPLAY_BROWSER_SCREEN", |layer, _, value| {
+        layer.screen = Some(Screen::parse(value).ok_or(SCREEN_FORMS)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", |layer, _, value| {
+        layer.accept_dialogs = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
+        Ok(())
+    }),
     ("PRETTYPLAY_POLLING_TIMEOUT", |layer, _, value| {
         layer.polling_timeout = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
         Ok(())
@@ -232,6 +256,8 @@ struct RawBrowser {
     executable: Option<PathBuf>,
     headless: Option<bool>,
     timeout: Option<Spanned<f64>>,
+    screen: Option<Spanned<String>>,
+    accept_dialogs: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -329,6 +355,19 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
     };
     let browser = raw.browser.unwrap_or_default();
     let polling = raw.polling.unwrap_or_default();
+    let screen = match browser.screen {
+        None => None,
+        Some(value) => Some(Screen::parse(value.get_ref()).ok_or_else(|| {
+            error(
+                Some(value.span()),
+                format!(
+                    "`browser.screen` must be {SCREEN_FORMS}, got {:?}",
+                    value.get_ref()
+                ),
+                None,
+            )
+        })?),
+    };
     Ok(Layer {
         scenarios: raw.scenarios.map(|p| normalize(&root.join(p))),
         cache_dir: raw.cache_dir.map(|p| normalize(&root.join(p))),
@@ -336,6 +375,8 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
         executable: browser.executable.map(|p| executable(root, &p)),
         headless: browser.headless,
         browser_timeout: seconds("browser.timeout", browser.timeout)?,
+        screen,
+        accept_dialogs: browser.accept_dialogs,
         polling_timeout: seconds("polling.timeout", polling.timeout)?,
         polling_delay: seconds("polling.delay", polling.delay)?,
     })
@@ -365,11 +406,20 @@ fn cli_layer(cwd: &Path, overrides: &Overrides) -> Result<Layer, ConfigError> {
             expected: SECONDS_FORM,
         })?),
     };
+    let screen = match &overrides.screen {
+        None => None,
+        Some(value) => Some(Screen::parse(value).ok_or_else(|| ConfigError::Flag {
+            flag: "screen",
+            value: value.clone(),
+            expected: SCREEN_FORMS,
+        })?),
+    };
     Ok(Layer {
         base_url: overrides.base_url.clone(),
         executable: overrides.executable.as_deref().map(|p| executable(cwd, p)),
         headless: overrides.headed.then_some(false),
         browser_timeout,
+        screen,
         ..Layer::default()
     })
 }
@@ -556,6 +606,8 @@ mod tests {
                     executable: None,
                     headless: true,
                     timeout: Duration::from_secs(5),
+                    screen: Screen::Default,
+                    accept_dialogs: true,
                 },
                 polling: PollingSettings {
                     timeout: None,
@@ -577,6 +629,8 @@ base_url = "http://127.0.0.1:8080"
 executable = "bin/chrome"
 headless = false
 timeout = 2.5
+screen = "iPhone 13"
+accept_dialogs = false
 
 [polling]
 timeout = 3
@@ -598,6 +652,8 @@ delay = 0.25
                 executable: Some(root.join("bin/chrome")),
                 headless: false,
                 timeout: Duration::from_millis(2500),
+                screen: Screen::Device("iPhone 13".into()),
+                accept_dialogs: false,
             }
         );
         assert_eq!(
@@ -858,6 +914,170 @@ delay = 0.25
             e.to_string(),
             "invalid value `-2` for `--timeout`: expected a number of seconds >= 0, e.g. 2.5"
         );
+    }
+
+    /// `[browser] screen` from the file.
+    fn file_screen(value: &str) -> Result<Screen, ConfigError> {
+        let dir = project(&format!("[browser]\nscreen = {value:?}\n"));
+        Settings::resolve(dir.path(), &no_env, &Overrides::default()).map(|s| s.browser.screen)
+    }
+
+    #[test]
+    fn screen_forms_are_read_from_file_env_and_flag() {
+        let cases = [
+            ("", Screen::Default),
+            (
+                "1280x720",
+                Screen::Size {
+                    width: 1280,
+                    height: 720,
+                },
+            ),
+            (
+                "800X600",
+                Screen::Size {
+                    width: 800,
+                    height: 600,
+                },
+            ),
+            ("fullscreen", Screen::Fullscreen),
+            ("iPhone 13", Screen::Device("iPhone 13".into())),
+            ("Pixel 7", Screen::Device("Pixel 7".into())),
+        ];
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (value, expected) in cases {
+            assert_eq!(file_screen(value).expect(value), expected, "file {value:?}");
+            if !value.is_empty() {
+                let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", value)]);
+                assert_eq!(
+                    resolve(dir.path(), &env).browser.screen,
+                    expected,
+                    "env {value:?}"
+                );
+            }
+            let overrides = Overrides {
+                screen: Some(value.to_owned()),
+                ..Overrides::default()
+            };
+            let settings = Settings::resolve(dir.path(), &no_env, &overrides).expect(value);
+            assert_eq!(settings.browser.screen, expected, "flag {value:?}");
+        }
+    }
+
+    #[test]
+    fn screen_precedence_and_empty_values() {
+        let dir = project("[browser]\nscreen = \"800x600\"\n");
+        // An empty variable is unset: the file's value stays.
+        let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", "")]);
+        assert_eq!(
+            resolve(dir.path(), &env).browser.screen,
+            Screen::Size {
+                width: 800,
+                height: 600
+            }
+        );
+        let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", "Pixel 7")]);
+        assert_eq!(
+            resolve(dir.path(), &env).browser.screen,
+            Screen::Device("Pixel 7".into())
+        );
+        // An empty flag is Playwright's default, over the variable and the file.
+        let overrides = Overrides {
+            screen: Some(String::new()),
+            ..Overrides::default()
+        };
+        let settings = Settings::resolve(dir.path(), &env, &overrides).expect("resolve");
+        assert_eq!(settings.browser.screen, Screen::Default);
+    }
+
+    #[test]
+    fn bad_file_screen_names_the_key_the_forms_and_the_position() {
+        let dir = project("[browser]\nscreen = \"800x0\"\n");
+        let e = resolve_err(dir.path(), &no_env);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:2:10: `browser.screen` must be empty, WxH such as 1280x720, fullscreen, or a \
+                 device name such as \"iPhone 13\", got \"800x0\"\n  \
+                 |\n\
+                 2 | screen = \"800x0\"\n  \
+                 |          ^",
+                dir.path().join(CONFIG_FILE).display()
+            )
+        );
+        for value in [
+            "0x600",
+            "800 x 600",
+            "800x600px",
+            "800",
+            "Fullscreen",
+            "1.5x2",
+        ] {
+            let e = file_screen(value).expect_err(value);
+            assert!(
+                e.to_string()
+                    .contains("`browser.screen` must be empty, WxH such as 1280x720"),
+                "{value}: {e}"
+            );
+        }
+        // Not a string at all: TOML's own type error, at the value.
+        let dir = project("[browser]\nscreen = 800\n");
+        assert!(matches!(
+            resolve_err(dir.path(), &no_env),
+            ConfigError::File {
+                at: Some((2, 10, _)),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn bad_env_and_flag_screen_name_the_source_and_the_forms() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", "1280x")]);
+        assert_eq!(
+            resolve_err(dir.path(), &env).to_string(),
+            "environment variable `PRETTYPLAY_BROWSER_SCREEN` has invalid value `1280x`: \
+             expected empty, WxH such as 1280x720, fullscreen, or a device name such as \
+             \"iPhone 13\""
+        );
+        let overrides = Overrides {
+            screen: Some("FullScreen".into()),
+            ..Overrides::default()
+        };
+        let e = Settings::resolve(dir.path(), &no_env, &overrides).expect_err("bad flag");
+        assert_eq!(
+            e.to_string(),
+            "invalid value `FullScreen` for `--screen`: expected empty, WxH such as 1280x720, \
+             fullscreen, or a device name such as \"iPhone 13\""
+        );
+    }
+
+    #[test]
+    fn accept_dialogs_defaults_to_true_and_is_read_from_file_and_env() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert!(resolve(dir.path(), &no_env).browser.accept_dialogs);
+        let dir = project("[browser]\naccept_dialogs = false\n");
+        assert!(!resolve(dir.path(), &no_env).browser.accept_dialogs);
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", "YES")]);
+        assert!(resolve(dir.path(), &env).browser.accept_dialogs);
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", "0")]);
+        let dir = project("[browser]\naccept_dialogs = true\n");
+        assert!(!resolve(dir.path(), &env).browser.accept_dialogs);
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", "sometimes")]);
+        assert_eq!(
+            resolve_err(dir.path(), &env).to_string(),
+            "environment variable `PRETTYPLAY_BROWSER_ACCEPT_DIALOGS` has invalid value \
+             `sometimes`: expected one of true, false, 1, 0, yes, no"
+        );
+        let dir = project("[browser]\naccept_dialogs = \"no\"\n");
+        assert!(matches!(
+            resolve_err(dir.path(), &no_env),
+            ConfigError::File {
+                at: Some((2, 18, _)),
+                ..
+            }
+        ));
     }
 
     #[test]

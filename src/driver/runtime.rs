@@ -11,7 +11,11 @@ use playwright_rs::protocol::{BrowserContext, Frame, Page};
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::BrowserSettings;
-use crate::driver::DriverPaths;
+use crate::config::Screen;
+use crate::driver::{ContextEvents, DriverPaths};
+use playwright_rs::protocol::{BrowserContextOptions, DeviceDescriptor, Viewport};
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A failure of the browser side: a missing piece, a launch failure or a crash.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +37,13 @@ pub enum DriverError {
     },
     #[error("could not open a browser page for the test")]
     NewPage(#[source] Box<playwright_rs::Error>),
+    /// `[browser] screen` names a device the driver's device list lacks.
+    #[error("unknown device `{name}` in `browser.screen`")]
+    UnknownDevice {
+        name: String,
+        /// Close names from the device list, best first.
+        suggestions: Vec<String>,
+    },
 }
 
 impl DriverError {
@@ -50,6 +61,9 @@ impl DriverError {
                     .to_owned(),
             ),
             DriverError::NewPage(_) => None,
+            DriverError::UnknownDevice { suggestions, .. } => {
+                Some(unknown_device_hint(suggestions))
+            }
         }
     }
 }
@@ -59,6 +73,8 @@ pub struct BrowserRuntime {
     playwright: Playwright,
     browser: Browser,
     settings: BrowserSettings,
+    /// Every test's context options: the emulated screen.
+    context_options: BrowserContextOptions,
 }
 
 /// Chromium flags for a closed network and a root user: without the background-networking
@@ -89,7 +105,9 @@ impl BrowserRuntime {
                 cli_js: driver.cli_js.clone(),
                 source: Box::new(source),
             })?;
+        let context_options = context_options(&settings.screen, playwright.devices())?;
         let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
+        args.extend(window_arg(&settings.screen, settings.headless).map(str::to_owned));
         if running_as_root() {
             args.push("--no-sandbox".to_owned());
         }
@@ -111,6 +129,7 @@ impl BrowserRuntime {
             playwright,
             browser,
             settings: settings.clone(),
+            context_options,
         })
     }
 
@@ -118,7 +137,10 @@ impl BrowserRuntime {
     pub async fn new_test_page(&self) -> Result<TestPage, DriverError> {
         let context = self
             .browser
-            .new_context()
+            .new_context_with_options(self.context_options.clone())
+            .await
+            .map_err(|e| DriverError::NewPage(Box::new(e)))?;
+        let events = ContextEvents::attach(&context)
             .await
             .map_err(|e| DriverError::NewPage(Box::new(e)))?;
         let page = context
@@ -133,6 +155,8 @@ impl BrowserRuntime {
             context,
             page,
             frame,
+            events,
+            accept_dialogs: self.settings.accept_dialogs,
             base_url: self.settings.base_url.clone(),
             timeout: self.settings.timeout,
         })
@@ -155,6 +179,8 @@ pub struct TestPage {
     context: BrowserContext,
     page: Page,
     frame: Frame,
+    events: Arc<ContextEvents>,
+    accept_dialogs: bool,
     base_url: Option<String>,
     timeout: Duration,
 }
@@ -166,6 +192,16 @@ impl TestPage {
 
     pub fn main_frame(&self) -> &Frame {
         &self.frame
+    }
+
+    /// Pages, dialogs and downloads the context produced.
+    pub fn events(&self) -> &ContextEvents {
+        &self.events
+    }
+
+    /// `[browser] accept_dialogs`: what the resolver of last resort does with unclaimed dialogs.
+    pub fn accept_dialogs(&self) -> bool {
+        self.accept_dialogs
     }
 
     pub fn base_url(&self) -> Option<&str> {
@@ -185,6 +221,72 @@ impl TestPage {
     }
 }
 
+/// The window size of a headless `fullscreen` run, whose page takes the window's size.
+const HEADLESS_WINDOW_SIZE: &str = "--window-size=1920,1080";
+
+/// The Chromium flag that sizes the window for `fullscreen` (no viewport, so the page takes the
+/// window's size): a 1920x1080 window headless, a maximized one headed. `None` otherwise.
+fn window_arg(screen: &Screen, headless: bool) -> Option<&'static str> {
+    match screen {
+        Screen::Fullscreen if headless => Some(HEADLESS_WINDOW_SIZE),
+        Screen::Fullscreen => Some("--start-maximized"),
+        _ => None,
+    }
+}
+
+/// The options of every test's browser context for `screen`; a device is looked up in
+/// `devices`, the driver's device list (exact, case-sensitive names, as in Playwright).
+fn context_options(
+    screen: &Screen,
+    devices: &HashMap<String, DeviceDescriptor>,
+) -> Result<BrowserContextOptions, DriverError> {
+    let builder = BrowserContextOptions::builder();
+    Ok(match screen {
+        Screen::Default => builder.build(),
+        Screen::Size { width, height } => builder
+            .viewport(Viewport {
+                width: *width,
+                height: *height,
+            })
+            .build(),
+        Screen::Fullscreen => builder.no_viewport(true).build(),
+        Screen::Device(name) => {
+            let Some(device) = devices.get(name) else {
+                return Err(DriverError::UnknownDevice {
+                    name: name.clone(),
+                    suggestions: Screen::device_suggestions(
+                        name,
+                        devices.keys().map(String::as_str),
+                    )
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect(),
+                });
+            };
+            let mut builder = builder
+                .viewport(device.viewport.clone().into())
+                .user_agent(device.user_agent.clone())
+                .device_scale_factor(device.device_scale_factor)
+                .is_mobile(device.is_mobile)
+                .has_touch(device.has_touch);
+            if let Some(screen) = &device.screen {
+                builder = builder.screen(screen.clone());
+            }
+            builder.build()
+        }
+    })
+}
+
+fn unknown_device_hint(suggestions: &[String]) -> String {
+    let forms = "device names are Playwright's, exact and case-sensitive (such as \"iPhone 13\" or \
+                 \"Pixel 7\"); the other forms are empty, WxH such as 1280x720, and fullscreen";
+    if suggestions.is_empty() {
+        return forms.to_owned();
+    }
+    let names: Vec<String> = suggestions.iter().map(|s| format!("{s:?}")).collect();
+    format!("did you mean {}? {forms}", names.join(", "))
+}
+
 /// Exports the driver's location for playwright-rs, which reads it from the environment.
 ///
 /// Call it before any other thread exists (before the tokio runtime is built).
@@ -202,4 +304,101 @@ pub fn export_driver_env(driver: &DriverPaths) {
 fn running_as_root() -> bool {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata("/proc/self").is_ok_and(|meta| meta.uid() == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn devices() -> HashMap<String, DeviceDescriptor> {
+        serde_json::from_value(serde_json::json!({
+            "iPhone 13": {
+                "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 15_0 like Mac OS X)",
+                "screen": {"width": 390, "height": 844},
+                "viewport": {"width": 390, "height": 664},
+                "deviceScaleFactor": 3,
+                "isMobile": true,
+                "hasTouch": true,
+                "defaultBrowserType": "webkit"
+            },
+            "iPhone 13 landscape": {
+                "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 15_0 like Mac OS X)",
+                "viewport": {"width": 750, "height": 342},
+                "deviceScaleFactor": 3,
+                "isMobile": true,
+                "hasTouch": true,
+                "defaultBrowserType": "webkit"
+            }
+        }))
+        .expect("descriptors deserialize")
+    }
+
+    fn json(screen: &Screen) -> serde_json::Value {
+        let options = context_options(screen, &devices()).expect("known screen");
+        serde_json::to_value(options).expect("options serialize")
+    }
+
+    #[test]
+    fn context_options_of_each_screen() {
+        assert_eq!(json(&Screen::Default), serde_json::json!({}));
+        assert_eq!(
+            json(&Screen::Size {
+                width: 800,
+                height: 600
+            }),
+            serde_json::json!({"viewport": {"width": 800, "height": 600}})
+        );
+        assert_eq!(
+            json(&Screen::Fullscreen),
+            serde_json::json!({"noDefaultViewport": true})
+        );
+        assert_eq!(
+            json(&Screen::Device("iPhone 13".into())),
+            serde_json::json!({
+                "viewport": {"width": 390, "height": 664},
+                "screen": {"width": 390, "height": 844},
+                "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 15_0 like Mac OS X)",
+                "deviceScaleFactor": 3.0,
+                "isMobile": true,
+                "hasTouch": true
+            })
+        );
+    }
+
+    #[test]
+    fn an_unknown_device_suggests_close_names() {
+        let err = context_options(&Screen::Device("iphone 13".into()), &devices())
+            .expect_err("names are case-sensitive");
+        assert_eq!(
+            err.to_string(),
+            "unknown device `iphone 13` in `browser.screen`"
+        );
+        assert_eq!(
+            err.hint().expect("a hint"),
+            "did you mean \"iPhone 13\", \"iPhone 13 landscape\"? device names are Playwright's, \
+             exact and case-sensitive (such as \"iPhone 13\" or \"Pixel 7\"); the other forms are \
+             empty, WxH such as 1280x720, and fullscreen"
+        );
+        let err =
+            context_options(&Screen::Device("Nokia 3310".into()), &devices()).expect_err("unknown");
+        assert!(
+            err.hint()
+                .expect("a hint")
+                .starts_with("device names are Playwright's")
+        );
+    }
+
+    #[test]
+    fn only_fullscreen_sizes_the_window() {
+        assert_eq!(
+            window_arg(&Screen::Fullscreen, true),
+            Some("--window-size=1920,1080")
+        );
+        assert_eq!(
+            window_arg(&Screen::Fullscreen, false),
+            Some("--start-maximized")
+        );
+        assert_eq!(window_arg(&Screen::Default, true), None);
+        assert_eq!(window_arg(&Screen::Device("Pixel 7".into()), true), None);
+    }
 }

@@ -14,4 +14,4 @@ mod sandbox;
 
 pub use binding::StepHost;
 pub use failure::{FailureKind, StepFailure};
-pub use sandbox::{Limits, Sandbox};
+pub use sandbox::{Limits, Sandbox, api_document, api_listing};

@@ -112,6 +112,22 @@
     }
   }
 
+  // Parameter names of the factories, for the generated API listing.
+  const FACTORY_PARAMETERS = {
+    getByText: 'text, options',
+    getByLabel: 'text, options',
+    getByPlaceholder: 'text, options',
+    getByAltText: 'text, options',
+    getByTitle: 'text, options',
+    getByTestId: 'testId',
+    getByRole: 'role, options',
+  };
+
+  function factoryMethod(fn, name) {
+    Object.defineProperty(fn, 'parameters', { value: FACTORY_PARAMETERS[name] });
+    return fn;
+  }
+
   const factories = {
     getByText(text, options) {
       checkText('getByText', text);
@@ -392,9 +408,9 @@
   }
 
   for (const name of Object.keys(factories)) {
-    FrameLocator.prototype[name] = function (arg, options) {
+    FrameLocator.prototype[name] = factoryMethod(function (arg, options) {
       return this._inner(factories[name](arg, options), `.${name}(${quote(arg)}${describeOptions(options)})`);
-    };
+    }, name);
   }
 
   Locator.prototype.frameLocator = function (selector) {
@@ -406,9 +422,9 @@
   };
 
   for (const name of Object.keys(factories)) {
-    Locator.prototype[name] = function (arg, options) {
+    Locator.prototype[name] = factoryMethod(function (arg, options) {
       return this._derive(factories[name](arg, options), `.${name}(${quote(arg)}${describeOptions(options)})`);
-    };
+    }, name);
   }
 
   // ---- Page ---------------------------------------------------------------------------------
@@ -671,9 +687,9 @@
   }
 
   for (const name of Object.keys(factories)) {
-    Page.prototype[name] = function (arg, options) {
+    Page.prototype[name] = factoryMethod(function (arg, options) {
       return new Locator(this, factories[name](arg, options), `${name}(${quote(arg)}${describeOptions(options)})`);
-    };
+    }, name);
   }
 
   // ---- expect -------------------------------------------------------------------------------
@@ -933,5 +949,20 @@
     configurable: false,
   });
 
-  return pageFor(0);
+  // The step's page, and every class step code can reach: the API listing (`prettyplay api`,
+  // docs/step-api.md, the LLM's cheat sheet) is generated from these, so it cannot drift.
+  return {
+    page: pageFor(0),
+    api: {
+      page: Page,
+      locator: Locator,
+      frameLocator: FrameLocator,
+      keyboard: Keyboard,
+      expect: Expect,
+      dialog: Dialog,
+      download: Download,
+      browserContext: BrowserContext,
+      response: Response,
+    },
+  };
 });

@@ -133,7 +133,8 @@ impl Sandbox {
             "navigationTimeout",
             self.limits.navigation_timeout.as_millis() as f64,
         )?;
-        let page: Value = prelude.call((call_host, log, config))?;
+        let binding: Object = prelude.call((call_host, log, config))?;
+        let page: Value = binding.get("page")?;
 
         ctx.eval_with_options::<(), _>(code, eval_options(STEP_FILE))?;
         let step: Value = ctx.globals().get("step")?;
@@ -187,6 +188,69 @@ fn eval_options(file: &str) -> EvalOptions {
     options.filename = Some(file.to_owned());
     options
 }
+
+/// Lists what step code can call, generated from the binding itself (the prelude's classes),
+/// so it cannot drift from what runs: one `object.method(parameters)` per line.
+pub fn api_listing() -> Result<String, StepFailure> {
+    let failed = |message: String| {
+        StepFailure::new(FailureKind::Script, format!("listing the API: {message}"))
+    };
+    let runtime = Runtime::new().map_err(|err| failed(err.to_string()))?;
+    let context = Context::full(&runtime).map_err(|err| failed(err.to_string()))?;
+    context.with(|ctx| {
+        list_api(&ctx).map_err(|err| match err {
+            rquickjs::Error::Exception => failed(thrown_failure(ctx.catch(), 0).message),
+            other => failed(other.to_string()),
+        })
+    })
+}
+
+fn list_api(ctx: &Ctx<'_>) -> rquickjs::Result<String> {
+    let prelude: Function = ctx.eval_with_options(PRELUDE, eval_options("prelude.js"))?;
+    let host = Function::new(ctx.clone(), |_: f64, _: String, _: String| -> String {
+        r#"{"value":null}"#.to_owned()
+    })?;
+    let log = Function::new(ctx.clone(), |_: String, _: String| {})?;
+    let config = Object::new(ctx.clone())?;
+    let binding: Object = prelude.call((host, log, config))?;
+    let lister: Function = ctx.eval(LISTER)?;
+    lister.call((binding,))
+}
+
+/// The published document around the listing (docs/step-api.md).
+pub fn api_document(listing: &str) -> String {
+    format!(
+        "# The step-code API\n\n\
+         Step code is JavaScript in Playwright Test syntax: `async function step(page) {{ ... }}` with\n\
+         `page`, locators and `expect` shaped exactly like Playwright's JavaScript API. This listing is\n\
+         generated from prettyplay's binding (`prettyplay api` prints it), so it is exactly what runs.\n\
+         Options objects take Playwright's option names.\n\n\
+         ```text\n{listing}\n```\n"
+    )
+}
+
+/// Walks the prelude's classes: public methods (no leading `_`) with their parameter lists.
+const LISTER: &str = r#"(function (binding) {
+  const lines = ['expect(locator | page | value, message?)'];
+  for (const [object, cls] of Object.entries(binding.api)) {
+    const names = Object.getOwnPropertyNames(cls.prototype)
+      .filter((n) => n !== 'constructor' && n !== 'toString' && !n.startsWith('_'))
+      .sort();
+    for (const name of names) {
+      const d = Object.getOwnPropertyDescriptor(cls.prototype, name);
+      if (d.get) {
+        lines.push(`${object}.${name}`);
+        continue;
+      }
+      const source = String(d.value);
+      const match = source.match(/^[^(]*\(([^)]*)\)/);
+      const parameters = d.value.parameters || (match ? match[1].replace(/\s+/g, ' ').trim() : '');
+      const refused = /\brefuse\(/.test(source) ? '  (refused: not available in step code)' : '';
+      lines.push(`${object}.${name}(${parameters})${refused}`);
+    }
+  }
+  return lines.join('\n');
+})"#;
 
 /// Classifies a thrown value: errors tagged by the binding keep their kind; JavaScript's own
 /// error types are script errors; anything else the step threw is a failed check.
@@ -248,6 +312,41 @@ mod tests {
     fn step_line_reads_quickjs_positions() {
         assert_eq!(step_line("    at step (step.js:3:5)\n"), Some(3));
         assert_eq!(step_line("at <eval> (prelude.js:9)"), None);
+    }
+
+    #[test]
+    fn api_listing_names_the_binding_methods() {
+        let listing = api_listing().unwrap();
+        for expected in [
+            "page.goto(url, options)",
+            "page.getByRole(role, options)",
+            "page.close()  (refused: not available in step code)",
+            "locator.click(options)",
+            "expect.toHaveText(expected, options)",
+            "expect.not",
+            "dialog.accept(promptText)",
+        ] {
+            assert!(
+                listing.lines().any(|l| l == expected),
+                "{expected} missing in:\n{listing}"
+            );
+        }
+        assert!(!listing.contains("._"), "private members leak:\n{listing}");
+    }
+
+    /// docs/step-api.md publishes the listing; regenerate with `UPDATE_API_DOC=1 cargo test`.
+    #[test]
+    fn published_api_listing_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/step-api.md");
+        let expected = api_document(&api_listing().unwrap());
+        if std::env::var_os("UPDATE_API_DOC").is_some() {
+            std::fs::write(&path, &expected).unwrap();
+        }
+        let actual = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            actual == expected,
+            "docs/step-api.md is out of date: run `UPDATE_API_DOC=1 cargo test --lib published_api`"
+        );
     }
 
     #[test]
