@@ -79,6 +79,9 @@ pub struct CachedStep {
     pub occurrence: u32,
     /// `YYYY-MM-DD` the code was stored (free text if hand-edited).
     pub created: String,
+    /// `YYYY-MM-DD` the code was last healed (regenerated after the UI changed), if ever.
+    #[serde(default)]
+    pub healed: Option<String>,
     /// The step code, exactly as stored (hand edits included).
     pub code: String,
 }
@@ -224,6 +227,9 @@ impl CacheFile {
             out.push_str(&format!("step = {}\n", basic_string(&entry.step)));
             out.push_str(&format!("occurrence = {}\n", entry.occurrence));
             out.push_str(&format!("created = {}\n", basic_string(&entry.created)));
+            if let Some(healed) = &entry.healed {
+                out.push_str(&format!("healed = {}\n", basic_string(healed)));
+            }
             out.push_str(&format!("code = {}\n", multi_line_string(&entry.code)));
         }
         out
@@ -231,12 +237,18 @@ impl CacheFile {
 
     /// Inserts or replaces the code of `key`; replaced code gets `today` as its date. Returns
     /// whether anything changed.
-    pub(crate) fn upsert(&mut self, key: &StepKey, code: &str, today: &str) -> bool {
+    /// A healed entry keeps its `created` date and gets `healed = today`.
+    pub(crate) fn upsert(&mut self, key: &StepKey, code: &str, today: &str, healed: bool) -> bool {
         match self.steps.iter_mut().find(|entry| entry.is(key)) {
             Some(entry) if entry.code == code => false,
             Some(entry) => {
                 code.clone_into(&mut entry.code);
-                today.clone_into(&mut entry.created);
+                if healed {
+                    entry.healed = Some(today.to_owned());
+                } else {
+                    today.clone_into(&mut entry.created);
+                    entry.healed = None;
+                }
                 true
             }
             None => {
@@ -245,6 +257,7 @@ impl CacheFile {
                     step: key.step.clone(),
                     occurrence: key.occurrence,
                     created: today.to_owned(),
+                    healed: healed.then(|| today.to_owned()),
                     code: code.to_owned(),
                 });
                 true
@@ -403,6 +416,29 @@ impl Cache {
         code: &str,
         today: &str,
     ) -> Result<(), CacheError> {
+        self.store(scenario, key, code, today, false)
+    }
+
+    /// Like [`Cache::put`] for healed code: the entry keeps its `created` date and records
+    /// `healed = today`.
+    pub fn put_healed(
+        &self,
+        scenario: &Scenario,
+        key: &StepKey,
+        code: &str,
+        today: &str,
+    ) -> Result<(), CacheError> {
+        self.store(scenario, key, code, today, true)
+    }
+
+    fn store(
+        &self,
+        scenario: &Scenario,
+        key: &StepKey,
+        code: &str,
+        today: &str,
+        healed: bool,
+    ) -> Result<(), CacheError> {
         if key.scenario != scenario.rel_path {
             return Err(CacheError::KeyMismatch {
                 key_scenario: key.scenario.clone(),
@@ -418,7 +454,7 @@ impl Cache {
         let mut file = self
             .load(&scenario.rel_path)?
             .unwrap_or_else(|| CacheFile::new(scenario.rel_path.clone()));
-        if !file.upsert(key, &code, today) {
+        if !file.upsert(key, &code, today, healed) {
             return Ok(());
         }
         file.order_like(scenario);
@@ -558,6 +594,7 @@ mod tests {
             step: step.to_owned(),
             occurrence,
             created: "2026-11-30".to_owned(),
+            healed: None,
             code: code.to_owned(),
         }
     }
@@ -586,6 +623,30 @@ mod tests {
         "`template ${literal}` and \"strings\" with 'quotes'\n",
         "# looks like a comment\n[[steps]]\ntest = \"not a table\"\n",
     ];
+
+    #[test]
+    fn healed_code_keeps_its_created_date_and_records_the_heal() {
+        let dir = tempfile::tempdir().unwrap();
+        let scenario = scenario("scenarios/a.steps", &[("t", &["s"])]);
+        let cache = Cache::new(dir.path());
+        let key = StepKey::of(&scenario, &scenario.tests[0], &scenario.tests[0].steps[0]);
+        cache.put(&scenario, &key, "old()", "2026-01-01").unwrap();
+        cache
+            .put_healed(&scenario, &key, "new()", "2026-02-02")
+            .unwrap();
+        let text = std::fs::read_to_string(cache.file_path(&scenario.rel_path)).unwrap();
+        assert!(
+            text.contains("created = \"2026-01-01\"\nhealed = \"2026-02-02\"\n"),
+            "{text}"
+        );
+        let file = cache.load(&scenario.rel_path).unwrap().unwrap();
+        assert_eq!(file.steps[0].healed.as_deref(), Some("2026-02-02"));
+        assert_eq!(file.steps[0].code, "new()\n");
+        cache.put(&scenario, &key, "fresh()", "2026-03-03").unwrap();
+        let file = cache.load(&scenario.rel_path).unwrap().unwrap();
+        assert_eq!(file.steps[0].healed, None);
+        assert_eq!(file.steps[0].created, "2026-03-03");
+    }
 
     #[test]
     fn tricky_code_round_trips_exactly() {
@@ -729,6 +790,7 @@ it's '''
             file.steps,
             [CachedStep {
                 created: "2026-03-03".into(),
+                healed: None,
                 ..entry("t", "s", 1, "two\n")
             }]
         );

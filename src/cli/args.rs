@@ -31,6 +31,15 @@ pub(crate) struct GlobalArgs {
     /// Screen mode: `WxH` (e.g. 1280x720), `fullscreen`, or a device name ("iPhone 13").
     #[arg(long, global = true, value_name = "MODE")]
     pub screen: Option<String>,
+    /// LLM provider: `openai` (any OpenAI-compatible endpoint) or `anthropic`.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub llm_provider: Option<String>,
+    /// LLM model name.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub model: Option<String>,
+    /// LLM endpoint base URL (e.g. http://127.0.0.1:11434/v1 for Ollama).
+    #[arg(long, global = true, value_name = "URL")]
+    pub llm_base_url: Option<String>,
     /// Show the browser window.
     #[arg(long, global = true)]
     pub headed: bool,
@@ -57,7 +66,9 @@ pub(crate) enum ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Run tests from their cached step code.
+    /// Run tests: generate code for new steps with the LLM, heal steps the UI outgrew.
+    Run(RunArgs),
+    /// Run tests from their cached step code only (never generates or heals).
     Replay(ReplayArgs),
     /// List tests, their steps and whether each step is cached.
     List(PathsArgs),
@@ -69,8 +80,18 @@ pub(crate) enum Command {
 }
 
 #[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// Fail a step whose cached code fails instead of healing it (it still gets a verdict).
+    #[arg(long)]
+    pub no_heal: bool,
+    #[command(flatten)]
+    pub paths: PathsArgs,
+}
+
+#[derive(Debug, Args)]
 pub(crate) struct ReplayArgs {
-    /// Cached code only, never an LLM: a step without cached code fails (the CI mode).
+    /// Never contact an LLM, not even for verdicts: cached code only, a missing step fails
+    /// (the CI mode).
     #[arg(long)]
     pub strict: bool,
     #[command(flatten)]

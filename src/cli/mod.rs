@@ -16,11 +16,13 @@ use crate::cache::{Cache, StepKey, prune};
 use crate::config::{Overrides, Settings};
 use crate::driver::{BrowserRuntime, export_driver_env, find_chromium, find_driver};
 use crate::error::{EXIT_INFRA, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
+use crate::llm::{LlmProvider, build_provider};
 use crate::report::{TerminalReporter, Verbosity};
-use crate::runner::{Mode, Runner, select_tests};
+use crate::runner::{Mode, RunConfig, Runner, select_tests};
 use crate::scenario::{self, Scenario};
 use crate::script::Limits;
 use args::{CacheCommand, Cli, ColorChoice, Command, GlobalArgs};
+use std::sync::Arc;
 
 /// Runs prettyplay with the process's arguments and environment.
 pub fn main() -> ExitCode {
@@ -76,6 +78,9 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         executable: cli.global.executable.clone(),
         timeout: cli.global.timeout,
         screen: cli.global.screen.clone(),
+        llm_provider: cli.global.llm_provider.clone(),
+        llm_model: cli.global.model.clone(),
+        llm_base_url: cli.global.llm_base_url.clone(),
     };
     let settings = Settings::resolve(&cwd, &env_var, &overrides)?;
     let stdout = io::stdout();
@@ -87,16 +92,33 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         }
     };
     match cli.command {
+        Command::Run(run) => {
+            let scenarios = load_scenarios(&settings, &cwd, &run.paths.paths)?;
+            let mode = Mode::Run { heal: !run.no_heal };
+            run_tests(
+                &settings,
+                &scenarios,
+                &cli.global,
+                mode,
+                colors,
+                stdout.lock(),
+            )
+        }
         Command::Replay(replay) => {
-            if !replay.strict {
-                return Err(Error::Usage(
-                    "`prettyplay replay` needs `--strict` in this release: cached code only, \
-                     a missing step fails (generation and healing arrive with `prettyplay run`)"
-                        .to_owned(),
-                ));
-            }
             let scenarios = load_scenarios(&settings, &cwd, &replay.paths.paths)?;
-            replay_strict(&settings, &scenarios, &cli.global, colors, stdout.lock())
+            let mode = if replay.strict {
+                Mode::StrictReplay
+            } else {
+                Mode::Replay
+            };
+            run_tests(
+                &settings,
+                &scenarios,
+                &cli.global,
+                mode,
+                colors,
+                stdout.lock(),
+            )
         }
         Command::List(paths) => {
             let scenarios = load_scenarios(&settings, &cwd, &paths.paths)?;
@@ -177,10 +199,11 @@ fn verbosity_of(global: &GlobalArgs) -> Verbosity {
     }
 }
 
-fn replay_strict(
+fn run_tests(
     settings: &Settings,
     scenarios: &[Scenario],
     global: &GlobalArgs,
+    mode: Mode,
     colors: bool,
     out: impl Write,
 ) -> Result<u8, Error> {
@@ -192,17 +215,6 @@ fn replay_strict(
             None => "no tests to run: the scenario files declare none".to_owned(),
         }));
     }
-    let cache = Cache::new(&settings.cache_dir);
-    let limits = Limits::new(settings.browser.timeout);
-    let runner = Runner::new(
-        scenarios,
-        selected,
-        &cache,
-        Mode::StrictReplay,
-        limits,
-        settings.polling.clone(),
-    )?;
-
     let driver = find_driver(&env_var)?;
     let chromium = find_chromium(settings.browser.executable.as_deref(), &env_var)?;
     export_driver_env(&driver);
@@ -211,6 +223,17 @@ fn replay_strict(
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
+    let provider = provider_for(mode, settings, tokio.handle())?;
+    let config = RunConfig {
+        mode,
+        limits: Limits::new(settings.browser.timeout),
+        polling: settings.polling.clone(),
+        cache: Cache::new(&settings.cache_dir),
+        llm: settings.llm.clone(),
+        budgets: settings.budgets,
+        provider,
+    };
+    let runner = Runner::new(scenarios, selected, config)?;
     let browser = tokio.block_on(BrowserRuntime::launch(
         &settings.browser,
         &driver,
@@ -237,6 +260,39 @@ fn replay_strict(
     } else {
         EXIT_SUCCESS
     })
+}
+
+/// The LLM provider a mode needs: none in strict replay (never constructed); optional in
+/// replay (verdicts only; a broken configuration is a warning); required by `run`.
+fn provider_for(
+    mode: Mode,
+    settings: &Settings,
+    handle: &tokio::runtime::Handle,
+) -> Result<Option<Arc<dyn LlmProvider>>, Error> {
+    match mode {
+        Mode::StrictReplay => Ok(None),
+        Mode::Replay => match build_provider(&settings.llm, &env_var, handle.clone()) {
+            Ok(provider) => Ok(provider.map(Arc::from)),
+            Err(err) => {
+                tracing::warn!("no verdicts for failures: {err}");
+                eprintln!("WARNING: no verdicts for failures: {err}");
+                Ok(None)
+            }
+        },
+        Mode::Run { .. } => match build_provider(&settings.llm, &env_var, handle.clone()) {
+            Ok(Some(provider)) => Ok(Some(Arc::from(provider))),
+            Ok(None) => Err(Error::Usage(
+                "`prettyplay run` needs an LLM to generate and heal steps: set `provider` and \
+                 `model` under [llm] in prettyplay.toml (or PRETTYPLAY_LLM_PROVIDER and \
+                 PRETTYPLAY_LLM_MODEL); see docs/llm.md. To run cached code only, use \
+                 `prettyplay replay`"
+                    .to_owned(),
+            )),
+            Err(err) => Err(Error::Usage(format!(
+                "the [llm] settings cannot be used: {err}"
+            ))),
+        },
+    }
 }
 
 fn list(

@@ -27,6 +27,8 @@ pub struct BrowserSettings {
     /// Whether a dialog (alert, confirm, prompt, beforeunload) that step code does not handle
     /// is accepted (`true`, the default) or dismissed.
     pub accept_dialogs: bool,
+    /// The project root: the only place step code may take files from (`setInputFiles`).
+    pub project_dir: PathBuf,
 }
 
 /// `[polling]` settings: the settle window.
@@ -36,4 +38,41 @@ pub struct PollingSettings {
     pub timeout: Option<Duration>,
     /// Pause between re-executions (default 0.5 s).
     pub delay: Duration,
+}
+
+/// Which wire format the LLM speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProviderKind {
+    /// Any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp server,
+    /// LM Studio, OpenRouter).
+    OpenAi,
+    /// Anthropic's Messages API.
+    Anthropic,
+}
+
+/// `[llm]` settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LlmSettings {
+    /// `None` when no provider is configured: `run` then cannot generate or heal.
+    pub provider: Option<ProviderKind>,
+    pub model: Option<String>,
+    /// Endpoint base, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`.
+    pub base_url: Option<String>,
+    /// Name of the environment variable holding the API key (never the key itself).
+    pub api_key_env: Option<String>,
+    pub timeout: Duration,
+    pub max_tokens: u32,
+    pub temperature: f64,
+    pub send_screenshots: bool,
+    /// User instructions for generation (never for classification, never in step identity).
+    pub generation_prompt: String,
+    /// Characters of page snapshot sent at most; longer snapshots are cut with a marker.
+    pub snapshot_budget: usize,
+}
+
+/// `[budgets]`: LLM attempts per step, owned by each test's runtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BudgetSettings {
+    pub generation: u32,
+    pub healing: u32,
 }

@@ -12,11 +12,10 @@ use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 use toml::Spanned;
 
 use super::screen::SCREEN_FORMS;
-use super::{BrowserSettings, PollingSettings, Screen};
+use super::{BrowserSettings, BudgetSettings, LlmSettings, PollingSettings, ProviderKind, Screen};
 
 /// Name of the settings file looked up in the working directory and its ancestors.
 pub(crate) const CONFIG_FILE: &str = "prettyplay.toml";
@@ -43,6 +42,51 @@ mod defaults {
     pub(super) const POLLING_TIMEOUT: Option<Duration> = None;
     /// `polling.delay`.
     pub(super) const POLLING_DELAY: Duration = Duration::from_millis(500);
+    /// `llm.timeout`, per attempt.
+    pub(super) const LLM_TIMEOUT: Duration = Duration::from_secs(60);
+    /// `llm.max_tokens`.
+    pub(super) const MAX_TOKENS: u32 = 2048;
+    /// `llm.temperature`.
+    pub(super) const TEMPERATURE: f64 = 0.0;
+    /// `llm.send_screenshots`.
+    pub(super) const SEND_SCREENSHOTS: bool = false;
+    /// `llm.generation_prompt`: no user instructions.
+    pub(super) const GENERATION_PROMPT: &str = "";
+    /// `llm.snapshot_budget`, in characters.
+    pub(super) const SNAPSHOT_BUDGET: usize = 20_000;
+    /// `budgets.generation`.
+    pub(super) const GENERATION_BUDGET: u32 = 3;
+    /// `budgets.healing`.
+    pub(super) const HEALING_BUDGET: u32 = 2;
+}
+
+/// The defaults of `[llm]`: no provider (`provider`, `model`, `base_url` and `api_key_env` unset;
+/// a provider fills in its own base URL and key variable).
+impl Default for LlmSettings {
+    fn default() -> Self {
+        LlmSettings {
+            provider: None,
+            model: None,
+            base_url: None,
+            api_key_env: None,
+            timeout: defaults::LLM_TIMEOUT,
+            max_tokens: defaults::MAX_TOKENS,
+            temperature: defaults::TEMPERATURE,
+            send_screenshots: defaults::SEND_SCREENSHOTS,
+            generation_prompt: defaults::GENERATION_PROMPT.to_owned(),
+            snapshot_budget: defaults::SNAPSHOT_BUDGET,
+        }
+    }
+}
+
+/// The defaults of `[budgets]`.
+impl Default for BudgetSettings {
+    fn default() -> Self {
+        BudgetSettings {
+            generation: defaults::GENERATION_BUDGET,
+            healing: defaults::HEALING_BUDGET,
+        }
+    }
 }
 
 /// Fully resolved settings of one run.
@@ -58,6 +102,10 @@ pub struct Settings {
     pub cache_dir: PathBuf,
     pub browser: BrowserSettings,
     pub polling: PollingSettings,
+    /// `[llm]`: the provider that generates step code and classifies failures.
+    pub llm: LlmSettings,
+    /// `[budgets]`: LLM attempts per step.
+    pub budgets: BudgetSettings,
 }
 
 /// Settings given on the command line; filled by the CLI module (the only one that knows clap).
@@ -77,6 +125,12 @@ pub struct Overrides {
     /// `--screen VALUE`: `browser.screen`, in any of its forms (an empty value means Playwright's
     /// default viewport, overriding lower sources).
     pub screen: Option<String>,
+    /// `--llm-provider NAME`: `llm.provider` (`openai` or `anthropic`).
+    pub llm_provider: Option<String>,
+    /// `--model NAME`: `llm.model`.
+    pub llm_model: Option<String>,
+    /// `--llm-base-url URL`: `llm.base_url`.
+    pub llm_base_url: Option<String>,
 }
 
 /// An error while finding, reading or validating settings.
@@ -93,7 +147,7 @@ pub enum ConfigError {
         source: io::Error,
     },
     /// The settings file is not valid TOML, has an unknown key or a wrongly typed or out-of-range
-    /// value, or uses a reserved section. Displayed as `file:line:col: message`, the offending
+    /// value. Displayed as `file:line:col: message`, the offending
     /// line, and an optional hint.
     #[error("{}", Located::new(.path, .at.as_ref(), .message, .hint.as_deref()))]
     File {
@@ -123,6 +177,19 @@ pub enum ConfigError {
 const BOOL_FORMS: &str = "one of true, false, 1, 0, yes, no";
 /// Accepted form of a duration anywhere.
 const SECONDS_FORM: &str = "a number of seconds >= 0, e.g. 2.5";
+/// Accepted form of `llm.timeout`.
+const POSITIVE_SECONDS_FORM: &str = "a number of seconds > 0, e.g. 60";
+/// Accepted forms of `llm.provider` (compared case-insensitively).
+const PROVIDER_FORMS: &str = "one of openai, anthropic";
+/// Accepted form of `llm.max_tokens`.
+const MAX_TOKENS_FORM: &str = "a whole number from 1 to 4294967295";
+/// Accepted form of `llm.temperature`.
+const TEMPERATURE_FORM: &str = "a number from 0 to 2, e.g. 0.2";
+/// Accepted form of counts: `llm.snapshot_budget`, `budgets.*`.
+const COUNT_FORM: &str = "a whole number >= 0";
+/// Accepted form of `llm.api_key_env`. The value is never echoed: it might be the key itself.
+const KEY_ENV_FORM: &str = "the name of an environment variable (letters, digits and _, not \
+                            starting with a digit), not the key itself";
 
 /// What one source says; `None` leaves the decision to lower sources. Paths are absolute, except a
 /// bare executable name which is looked up on `PATH`. A zero polling timeout is kept as
@@ -139,6 +206,18 @@ struct Layer {
     accept_dialogs: Option<bool>,
     polling_timeout: Option<Duration>,
     polling_delay: Option<Duration>,
+    llm_provider: Option<ProviderKind>,
+    llm_model: Option<String>,
+    llm_base_url: Option<String>,
+    llm_api_key_env: Option<String>,
+    llm_timeout: Option<Duration>,
+    llm_max_tokens: Option<u32>,
+    llm_temperature: Option<f64>,
+    llm_send_screenshots: Option<bool>,
+    llm_generation_prompt: Option<String>,
+    llm_snapshot_budget: Option<usize>,
+    generation_budget: Option<u32>,
+    healing_budget: Option<u32>,
 }
 
 impl Layer {
@@ -155,6 +234,18 @@ impl Layer {
             accept_dialogs: self.accept_dialogs.or(lower.accept_dialogs),
             polling_timeout: self.polling_timeout.or(lower.polling_timeout),
             polling_delay: self.polling_delay.or(lower.polling_delay),
+            llm_provider: self.llm_provider.or(lower.llm_provider),
+            llm_model: self.llm_model.or(lower.llm_model),
+            llm_base_url: self.llm_base_url.or(lower.llm_base_url),
+            llm_api_key_env: self.llm_api_key_env.or(lower.llm_api_key_env),
+            llm_timeout: self.llm_timeout.or(lower.llm_timeout),
+            llm_max_tokens: self.llm_max_tokens.or(lower.llm_max_tokens),
+            llm_temperature: self.llm_temperature.or(lower.llm_temperature),
+            llm_send_screenshots: self.llm_send_screenshots.or(lower.llm_send_screenshots),
+            llm_generation_prompt: self.llm_generation_prompt.or(lower.llm_generation_prompt),
+            llm_snapshot_budget: self.llm_snapshot_budget.or(lower.llm_snapshot_budget),
+            generation_budget: self.generation_budget.or(lower.generation_budget),
+            healing_budget: self.healing_budget.or(lower.healing_budget),
         }
     }
 
@@ -173,6 +264,7 @@ impl Layer {
                 timeout: self.browser_timeout.unwrap_or(defaults::BROWSER_TIMEOUT),
                 screen: self.screen.unwrap_or(defaults::SCREEN),
                 accept_dialogs: self.accept_dialogs.unwrap_or(defaults::ACCEPT_DIALOGS),
+                project_dir: project_root.clone(),
             },
             polling: PollingSettings {
                 timeout: self
@@ -180,6 +272,30 @@ impl Layer {
                     .or(defaults::POLLING_TIMEOUT)
                     .filter(|t| !t.is_zero()),
                 delay: self.polling_delay.unwrap_or(defaults::POLLING_DELAY),
+            },
+            llm: LlmSettings {
+                provider: self.llm_provider,
+                model: self.llm_model,
+                base_url: self.llm_base_url,
+                api_key_env: self.llm_api_key_env,
+                timeout: self.llm_timeout.unwrap_or(defaults::LLM_TIMEOUT),
+                max_tokens: self.llm_max_tokens.unwrap_or(defaults::MAX_TOKENS),
+                temperature: self.llm_temperature.unwrap_or(defaults::TEMPERATURE),
+                send_screenshots: self
+                    .llm_send_screenshots
+                    .unwrap_or(defaults::SEND_SCREENSHOTS),
+                generation_prompt: self
+                    .llm_generation_prompt
+                    .unwrap_or_else(|| defaults::GENERATION_PROMPT.to_owned()),
+                snapshot_budget: self
+                    .llm_snapshot_budget
+                    .unwrap_or(defaults::SNAPSHOT_BUDGET),
+            },
+            budgets: BudgetSettings {
+                generation: self
+                    .generation_budget
+                    .unwrap_or(defaults::GENERATION_BUDGET),
+                healing: self.healing_budget.unwrap_or(defaults::HEALING_BUDGET),
             },
             project_root,
             config_file,
@@ -233,7 +349,67 @@ const ENV_VARS: &[(&str, EnvSetter)] = &[
         layer.polling_delay = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
         Ok(())
     }),
+    ("PRETTYPLAY_LLM_PROVIDER", |layer, _, value| {
+        layer.llm_provider = Some(parse_provider(value).ok_or(PROVIDER_FORMS)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_LLM_MODEL", |layer, _, value| {
+        layer.llm_model = Some(value.trim().to_owned());
+        Ok(())
+    }),
+    ("PRETTYPLAY_LLM_BASE_URL", |layer, _, value| {
+        layer.llm_base_url = Some(value.trim().to_owned());
+        Ok(())
+    }),
+    ("PRETTYPLAY_LLM_API_KEY_ENV", |layer, _, value| {
+        let name = value.trim();
+        layer.llm_api_key_env = Some(
+            is_env_name(name)
+                .then(|| name.to_owned())
+                .ok_or(KEY_ENV_FORM)?,
+        );
+        Ok(())
+    }),
+    ("PRETTYPLAY_LLM_TIMEOUT", |layer, _, value| {
+        let timeout = parse_seconds(value).filter(|t| !t.is_zero());
+        layer.llm_timeout = Some(timeout.ok_or(POSITIVE_SECONDS_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_LLM_MAX_TOKENS", |layer, _, value| {
+        let max_tokens = value.trim().parse().ok().filter(|n| *n >= 1);
+        layer.llm_max_tokens = Some(max_tokens.ok_or(MAX_TOKENS_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_LLM_TEMPERATURE", |layer, _, value| {
+        let temperature = value.trim().parse().ok().and_then(temperature);
+        layer.llm_temperature = Some(temperature.ok_or(TEMPERATURE_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_LLM_SEND_SCREENSHOTS", |layer, _, value| {
+        layer.llm_send_screenshots = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
+        Ok(())
+    }),
+    // Taken as is: instructions may start or end with blank lines on purpose.
+    ("PRETTYPLAY_LLM_GENERATION_PROMPT", |layer, _, value| {
+        layer.llm_generation_prompt = Some(value.to_owned());
+        Ok(())
+    }),
+    ("PRETTYPLAY_LLM_SNAPSHOT_BUDGET", |layer, _, value| {
+        layer.llm_snapshot_budget = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_BUDGETS_GENERATION", |layer, _, value| {
+        layer.generation_budget = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_BUDGETS_HEALING", |layer, _, value| {
+        layer.healing_budget = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
+        Ok(())
+    }),
 ];
+
+/// Environment variables whose invalid value is not echoed in errors.
+const SECRET_SHAPED_VARS: &[&str] = &["PRETTYPLAY_LLM_API_KEY_ENV"];
 
 /// `prettyplay.toml` as written.
 #[derive(Debug, Default, Deserialize)]
@@ -243,10 +419,8 @@ struct RawFile {
     cache_dir: Option<PathBuf>,
     browser: Option<RawBrowser>,
     polling: Option<RawPolling>,
-    /// Reserved for a later release: rejected with a dedicated message.
-    llm: Option<Spanned<IgnoredAny>>,
-    /// Reserved for a later release: rejected with a dedicated message.
-    budgets: Option<Spanned<IgnoredAny>>,
+    llm: Option<RawLlm>,
+    budgets: Option<RawBudgets>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -265,6 +439,28 @@ struct RawBrowser {
 struct RawPolling {
     timeout: Option<Spanned<f64>>,
     delay: Option<Spanned<f64>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+struct RawLlm {
+    provider: Option<Spanned<String>>,
+    model: Option<String>,
+    base_url: Option<String>,
+    api_key_env: Option<Spanned<String>>,
+    timeout: Option<Spanned<f64>>,
+    max_tokens: Option<Spanned<i64>>,
+    temperature: Option<Spanned<f64>>,
+    send_screenshots: Option<bool>,
+    generation_prompt: Option<String>,
+    snapshot_budget: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+struct RawBudgets {
+    generation: Option<Spanned<i64>>,
+    healing: Option<Spanned<i64>>,
 }
 
 impl Settings {
@@ -331,17 +527,6 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
     };
     let raw: RawFile =
         toml::from_str(text).map_err(|e| error(e.span(), e.message().to_owned(), None))?;
-    for (section, value) in [("llm", &raw.llm), ("budgets", &raw.budgets)] {
-        if let Some(value) = value {
-            return Err(error(
-                Some(value.span()),
-                format!("[{section}] is reserved for a later release of prettyplay"),
-                Some(format!(
-                    "remove the `{section}` settings; this version does not read them"
-                )),
-            ));
-        }
-    }
     let seconds = |key: &str, value: Option<Spanned<f64>>| match value {
         None => Ok(None),
         Some(value) => match seconds(*value.get_ref()) {
@@ -353,8 +538,101 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
             )),
         },
     };
+    let invalid = |key: &str, form: &str, span: std::ops::Range<usize>, got: String| {
+        error(
+            Some(span),
+            format!("`{key}` must be {form}, got {got}"),
+            None,
+        )
+    };
     let browser = raw.browser.unwrap_or_default();
     let polling = raw.polling.unwrap_or_default();
+    let llm = raw.llm.unwrap_or_default();
+    let budgets = raw.budgets.unwrap_or_default();
+    let llm_provider = match llm.provider {
+        None => None,
+        Some(value) => Some(parse_provider(value.get_ref()).ok_or_else(|| {
+            error(
+                Some(value.span()),
+                format!(
+                    "`llm.provider` must be {PROVIDER_FORMS}, got {:?}",
+                    value.get_ref()
+                ),
+                None,
+            )
+        })?),
+    };
+    let llm_api_key_env = match llm.api_key_env {
+        None => None,
+        Some(value) if is_env_name(value.get_ref().trim()) => {
+            Some(value.get_ref().trim().to_owned())
+        }
+        // Neither the value nor its line is shown: it may be the key itself.
+        Some(value) => {
+            return Err(error(
+                None,
+                format!(
+                    "line {}: `llm.api_key_env` must be {KEY_ENV_FORM}",
+                    position(text, value.span().start).0
+                ),
+                Some("set the key in that environment variable, never in this file".into()),
+            ));
+        }
+    };
+    let llm_timeout =
+        checked(llm.timeout, |t| self::seconds(t).filter(|t| !t.is_zero())).map_err(|v| {
+            invalid(
+                "llm.timeout",
+                POSITIVE_SECONDS_FORM,
+                v.span(),
+                v.get_ref().to_string(),
+            )
+        })?;
+    let llm_temperature = checked(llm.temperature, temperature).map_err(|v| {
+        invalid(
+            "llm.temperature",
+            TEMPERATURE_FORM,
+            v.span(),
+            v.get_ref().to_string(),
+        )
+    })?;
+    let llm_max_tokens = checked(llm.max_tokens, |n| {
+        u32::try_from(n).ok().filter(|n| *n >= 1)
+    })
+    .map_err(|v| {
+        invalid(
+            "llm.max_tokens",
+            MAX_TOKENS_FORM,
+            v.span(),
+            v.get_ref().to_string(),
+        )
+    })?;
+    let llm_snapshot_budget =
+        checked(llm.snapshot_budget, |n| usize::try_from(n).ok()).map_err(|v| {
+            invalid(
+                "llm.snapshot_budget",
+                COUNT_FORM,
+                v.span(),
+                v.get_ref().to_string(),
+            )
+        })?;
+    let generation_budget =
+        checked(budgets.generation, |n| u32::try_from(n).ok()).map_err(|v| {
+            invalid(
+                "budgets.generation",
+                COUNT_FORM,
+                v.span(),
+                v.get_ref().to_string(),
+            )
+        })?;
+    let healing_budget = checked(budgets.healing, |n| u32::try_from(n).ok()).map_err(|v| {
+        invalid(
+            "budgets.healing",
+            COUNT_FORM,
+            v.span(),
+            v.get_ref().to_string(),
+        )
+    })?;
     let screen = match browser.screen {
         None => None,
         Some(value) => Some(Screen::parse(value.get_ref()).ok_or_else(|| {
@@ -379,7 +657,30 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
         accept_dialogs: browser.accept_dialogs,
         polling_timeout: seconds("polling.timeout", polling.timeout)?,
         polling_delay: seconds("polling.delay", polling.delay)?,
+        llm_provider,
+        llm_model: llm.model,
+        llm_base_url: llm.base_url,
+        llm_api_key_env,
+        llm_timeout,
+        llm_max_tokens,
+        llm_temperature,
+        llm_send_screenshots: llm.send_screenshots,
+        llm_generation_prompt: llm.generation_prompt,
+        llm_snapshot_budget,
+        generation_budget,
+        healing_budget,
     })
+}
+
+/// What `check` makes of a file value, or the value back (with its span) when it refuses it.
+fn checked<U: Copy, T>(
+    value: Option<Spanned<U>>,
+    check: impl Fn(U) -> Option<T>,
+) -> Result<Option<T>, Spanned<U>> {
+    match value {
+        None => Ok(None),
+        Some(value) => check(*value.get_ref()).map(Some).ok_or(value),
+    }
 }
 
 fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer, ConfigError> {
@@ -390,7 +691,11 @@ fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer,
         };
         set(&mut layer, root, &value).map_err(|expected| ConfigError::Env {
             var: (*var).to_owned(),
-            value,
+            value: if SECRET_SHAPED_VARS.contains(var) {
+                "[redacted]".to_owned()
+            } else {
+                value
+            },
             expected,
         })?;
     }
@@ -414,12 +719,23 @@ fn cli_layer(cwd: &Path, overrides: &Overrides) -> Result<Layer, ConfigError> {
             expected: SCREEN_FORMS,
         })?),
     };
+    let llm_provider = match &overrides.llm_provider {
+        None => None,
+        Some(value) => Some(parse_provider(value).ok_or_else(|| ConfigError::Flag {
+            flag: "llm-provider",
+            value: value.clone(),
+            expected: PROVIDER_FORMS,
+        })?),
+    };
     Ok(Layer {
         base_url: overrides.base_url.clone(),
         executable: overrides.executable.as_deref().map(|p| executable(cwd, p)),
         headless: overrides.headed.then_some(false),
         browser_timeout,
         screen,
+        llm_provider,
+        llm_model: overrides.llm_model.clone(),
+        llm_base_url: overrides.llm_base_url.clone(),
         ..Layer::default()
     })
 }
@@ -440,6 +756,31 @@ fn parse_bool(value: &str) -> Option<bool> {
         "false" | "0" | "no" => Some(false),
         _ => None,
     }
+}
+
+/// `openai` or `anthropic`, in any case.
+fn parse_provider(value: &str) -> Option<ProviderKind> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "openai" => Some(ProviderKind::OpenAi),
+        "anthropic" => Some(ProviderKind::Anthropic),
+        _ => None,
+    }
+}
+
+/// A temperature both wire formats could accept: finite, from 0 to 2 (Anthropic's range, 0 to
+/// 1, is checked when its provider is built).
+fn temperature(value: f64) -> Option<f64> {
+    (value.is_finite() && (0.0..=2.0).contains(&value)).then_some(value)
+}
+
+/// Whether `name` has the usual form of an environment variable's name. Most API keys do not
+/// (they hold `-`), so a key pasted in place of its variable's name is refused, unechoed.
+fn is_env_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn parse_seconds(value: &str) -> Option<Duration> {
@@ -608,13 +949,32 @@ mod tests {
                     timeout: Duration::from_secs(5),
                     screen: Screen::Default,
                     accept_dialogs: true,
+                    project_dir: dir.path().to_path_buf(),
                 },
                 polling: PollingSettings {
                     timeout: None,
                     delay: Duration::from_millis(500),
                 },
+                llm: LlmSettings {
+                    provider: None,
+                    model: None,
+                    base_url: None,
+                    api_key_env: None,
+                    timeout: Duration::from_secs(60),
+                    max_tokens: 2048,
+                    temperature: 0.0,
+                    send_screenshots: false,
+                    generation_prompt: String::new(),
+                    snapshot_budget: 20_000,
+                },
+                budgets: BudgetSettings {
+                    generation: 3,
+                    healing: 2,
+                },
             }
         );
+        assert_eq!(settings.llm, LlmSettings::default());
+        assert_eq!(settings.budgets, BudgetSettings::default());
     }
 
     #[test]
@@ -654,6 +1014,7 @@ delay = 0.25
                 timeout: Duration::from_millis(2500),
                 screen: Screen::Device("iPhone 13".into()),
                 accept_dialogs: false,
+                project_dir: root.to_path_buf(),
             }
         );
         assert_eq!(
@@ -833,25 +1194,249 @@ delay = 0.25
     }
 
     #[test]
-    fn reserved_sections_are_rejected() {
-        let dir = project("[browser]\nheadless = true\n\n[llm]\nmodel = \"x\"\n");
-        let e = resolve_err(dir.path(), &no_env);
-        let file = dir.path().join(CONFIG_FILE);
+    fn llm_and_budgets_are_read_from_the_file() {
+        let dir = project(
+            r#"
+[llm]
+provider = "anthropic"
+model = "claude-sonnet-4-5"
+base_url = "http://127.0.0.1:9999"
+api_key_env = "MY_KEY"
+timeout = 12.5
+max_tokens = 512
+temperature = 0.7
+send_screenshots = true
+generation_prompt = """
+Prefer getByRole.
+"""
+snapshot_budget = 0
+
+[budgets]
+generation = 0
+healing = 5
+"#,
+        );
+        let settings = resolve(dir.path(), &no_env);
         assert_eq!(
-            e.to_string(),
+            settings.llm,
+            LlmSettings {
+                provider: Some(ProviderKind::Anthropic),
+                model: Some("claude-sonnet-4-5".into()),
+                base_url: Some("http://127.0.0.1:9999".into()),
+                api_key_env: Some("MY_KEY".into()),
+                timeout: Duration::from_millis(12_500),
+                max_tokens: 512,
+                temperature: 0.7,
+                send_screenshots: true,
+                generation_prompt: "Prefer getByRole.\n".into(),
+                snapshot_budget: 0,
+            }
+        );
+        assert_eq!(
+            settings.budgets,
+            BudgetSettings {
+                generation: 0,
+                healing: 5
+            }
+        );
+        // Integers are accepted where numbers are expected.
+        let dir = project("[llm]\ntimeout = 5\ntemperature = 1\nprovider = \"OpenAI\"\n");
+        let llm = resolve(dir.path(), &no_env).llm;
+        assert_eq!(llm.timeout, Duration::from_secs(5));
+        assert_eq!(llm.temperature, 1.0);
+        assert_eq!(llm.provider, Some(ProviderKind::OpenAi));
+    }
+
+    #[test]
+    fn llm_precedence_is_flag_then_env_then_file() {
+        let dir = project(
+            "[llm]\nprovider = \"anthropic\"\nmodel = \"file\"\nbase_url = \"http://file\"\n\
+             max_tokens = 10\n[budgets]\nhealing = 1\n",
+        );
+        let env = env_of(&[
+            ("PRETTYPLAY_LLM_PROVIDER", "openai"),
+            ("PRETTYPLAY_LLM_MODEL", " env "),
+            ("PRETTYPLAY_LLM_BASE_URL", "http://env"),
+            ("PRETTYPLAY_LLM_API_KEY_ENV", "OTHER_KEY"),
+            ("PRETTYPLAY_LLM_TIMEOUT", "2"),
+            ("PRETTYPLAY_LLM_MAX_TOKENS", "20"),
+            ("PRETTYPLAY_LLM_TEMPERATURE", "0.3"),
+            ("PRETTYPLAY_LLM_SEND_SCREENSHOTS", "yes"),
+            ("PRETTYPLAY_LLM_GENERATION_PROMPT", "  Be brief.\n"),
+            ("PRETTYPLAY_LLM_SNAPSHOT_BUDGET", "100"),
+            ("PRETTYPLAY_BUDGETS_GENERATION", "7"),
+            ("PRETTYPLAY_BUDGETS_HEALING", ""),
+        ]);
+        let settings = resolve(dir.path(), &env);
+        assert_eq!(
+            settings.llm,
+            LlmSettings {
+                provider: Some(ProviderKind::OpenAi),
+                model: Some("env".into()),
+                base_url: Some("http://env".into()),
+                api_key_env: Some("OTHER_KEY".into()),
+                timeout: Duration::from_secs(2),
+                max_tokens: 20,
+                temperature: 0.3,
+                send_screenshots: true,
+                generation_prompt: "  Be brief.\n".into(),
+                snapshot_budget: 100,
+            }
+        );
+        // An empty variable is unset: the file's value stays.
+        assert_eq!(
+            settings.budgets,
+            BudgetSettings {
+                generation: 7,
+                healing: 1
+            }
+        );
+        let overrides = Overrides {
+            llm_provider: Some("Anthropic".into()),
+            llm_model: Some("flag".into()),
+            llm_base_url: Some("http://flag".into()),
+            ..Overrides::default()
+        };
+        let llm = Settings::resolve(dir.path(), &env, &overrides)
+            .expect("resolve")
+            .llm;
+        assert_eq!(llm.provider, Some(ProviderKind::Anthropic));
+        assert_eq!(llm.model.as_deref(), Some("flag"));
+        assert_eq!(llm.base_url.as_deref(), Some("http://flag"));
+        assert_eq!(llm.max_tokens, 20);
+    }
+
+    #[test]
+    fn bad_llm_values_in_the_file_point_at_the_value() {
+        for (toml, message) in [
+            (
+                "[llm]\nprovider = \"ollama\"\n",
+                "`llm.provider` must be one of openai, anthropic, got \"ollama\"",
+            ),
+            (
+                "[llm]\ntimeout = 0\n",
+                "`llm.timeout` must be a number of seconds > 0, e.g. 60, got 0",
+            ),
+            (
+                "[llm]\nmax_tokens = 0\n",
+                "`llm.max_tokens` must be a whole number from 1 to 4294967295, got 0",
+            ),
+            (
+                "[llm]\ntemperature = 2.5\n",
+                "`llm.temperature` must be a number from 0 to 2, e.g. 0.2, got 2.5",
+            ),
+            (
+                "[llm]\nsnapshot_budget = -1\n",
+                "`llm.snapshot_budget` must be a whole number >= 0, got -1",
+            ),
+            (
+                "[budgets]\nhealing = -2\n",
+                "`budgets.healing` must be a whole number >= 0, got -2",
+            ),
+            (
+                "[budgets]\ngeneration = 5000000000\n",
+                "`budgets.generation` must be a whole number >= 0, got 5000000000",
+            ),
+        ] {
+            let dir = project(toml);
+            let shown = resolve_err(dir.path(), &no_env).to_string();
+            let file = dir.path().join(CONFIG_FILE);
+            assert!(
+                shown.starts_with(&format!("{}:2:", file.display())),
+                "{shown}"
+            );
+            assert!(shown.contains(message), "{shown}");
+        }
+        let dir = project("[llm]\nmodle = \"x\"\n");
+        let shown = resolve_err(dir.path(), &no_env).to_string();
+        assert!(shown.contains("unknown field `modle`"), "{shown}");
+        let dir = project("[budgets]\nmax = 1\n");
+        let shown = resolve_err(dir.path(), &no_env).to_string();
+        assert!(shown.contains("unknown field `max`"), "{shown}");
+    }
+
+    #[test]
+    fn a_key_in_place_of_its_variable_name_is_never_echoed() {
+        let key = "sk-proj-abc123";
+        let dir = project(&format!(
+            "[llm]\nprovider = \"openai\"\napi_key_env = \"{key}\"\n"
+        ));
+        let shown = resolve_err(dir.path(), &no_env).to_string();
+        assert_eq!(
+            shown,
             format!(
-                "{}:4:1: [llm] is reserved for a later release of prettyplay\n  \
-                 |\n\
-                 4 | [llm]\n  \
-                 | ^\n  \
-                 = hint: remove the `llm` settings; this version does not read them",
-                file.display()
+                "{}: line 3: `llm.api_key_env` must be the name of an environment variable \
+                 (letters, digits and _, not starting with a digit), not the key itself\n  \
+                 = hint: set the key in that environment variable, never in this file",
+                dir.path().join(CONFIG_FILE).display()
             )
         );
-        let dir = project("budgets = { max = 1 }\n");
-        let shown = resolve_err(dir.path(), &no_env).to_string();
-        assert!(shown.contains(":1:"), "{shown}");
-        assert!(shown.contains("[budgets] is reserved"), "{shown}");
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let env = env_of(&[("PRETTYPLAY_LLM_API_KEY_ENV", key)]);
+        let shown = resolve_err(tmp.path(), &env).to_string();
+        assert!(!shown.contains(key), "{shown}");
+        assert!(shown.contains("`[redacted]`"), "{shown}");
+    }
+
+    #[test]
+    fn bad_llm_env_and_flag_values_name_the_source() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (var, value, expected) in [
+            (
+                "PRETTYPLAY_LLM_PROVIDER",
+                "gemini",
+                "one of openai, anthropic",
+            ),
+            (
+                "PRETTYPLAY_LLM_TIMEOUT",
+                "0",
+                "a number of seconds > 0, e.g. 60",
+            ),
+            (
+                "PRETTYPLAY_LLM_MAX_TOKENS",
+                "lots",
+                "a whole number from 1 to 4294967295",
+            ),
+            (
+                "PRETTYPLAY_LLM_TEMPERATURE",
+                "-1",
+                "a number from 0 to 2, e.g. 0.2",
+            ),
+            (
+                "PRETTYPLAY_LLM_TEMPERATURE",
+                "NaN",
+                "a number from 0 to 2, e.g. 0.2",
+            ),
+            ("PRETTYPLAY_LLM_SEND_SCREENSHOTS", "sure", BOOL_FORMS),
+            (
+                "PRETTYPLAY_LLM_SNAPSHOT_BUDGET",
+                "-5",
+                "a whole number >= 0",
+            ),
+            (
+                "PRETTYPLAY_BUDGETS_GENERATION",
+                "1.5",
+                "a whole number >= 0",
+            ),
+            ("PRETTYPLAY_BUDGETS_HEALING", "x", "a whole number >= 0"),
+        ] {
+            let env = env_of(&[(var, value)]);
+            assert_eq!(
+                resolve_err(dir.path(), &env).to_string(),
+                format!(
+                    "environment variable `{var}` has invalid value `{value}`: expected {expected}"
+                )
+            );
+        }
+        let overrides = Overrides {
+            llm_provider: Some("azure".into()),
+            ..Overrides::default()
+        };
+        let e = Settings::resolve(dir.path(), &no_env, &overrides).expect_err("bad flag");
+        assert_eq!(
+            e.to_string(),
+            "invalid value `azure` for `--llm-provider`: expected one of openai, anthropic"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use console::Style;
 
+use crate::engine::Pool;
 use crate::runner::{FailureCause, RunEvent, RunStats, TestFailure, TestId, TestOutcome};
 
 /// How much the reporter prints.
@@ -98,10 +99,63 @@ impl<W: Write> TerminalReporter<W> {
                     failure.lines().next().unwrap_or_default()
                 )?;
             }
+            RunEvent::GenerationStarted {
+                test,
+                index,
+                pool,
+                attempt,
+                limit,
+                ..
+            } if self.verbosity != Verbosity::Quiet => {
+                let what = match pool {
+                    Pool::Generation => "generating",
+                    Pool::Healing => "regenerating",
+                };
+                writeln!(
+                    self.out,
+                    "  {} {what} step {index} of {test} (attempt {attempt}/{limit})",
+                    self.style(Style::new().cyan()).apply_to("⚙"),
+                )?;
+            }
+            RunEvent::HealingStarted {
+                test,
+                index,
+                category,
+            } if self.verbosity != Verbosity::Quiet => {
+                writeln!(
+                    self.out,
+                    "  {} step {index} of {test} failed; classified as {category}",
+                    self.style(Style::new().yellow()).apply_to("⚕"),
+                )?;
+            }
+            RunEvent::Healed {
+                test,
+                index,
+                sentence,
+                explanation,
+                old_code,
+                new_code,
+            } => self.healed(test, *index, sentence, explanation, old_code, new_code)?,
+            RunEvent::StepVerdict { index, verdict, .. }
+                if self.verbosity == Verbosity::Verbose =>
+            {
+                writeln!(self.out, "    verdict for step {index}: {verdict}")?;
+            }
+            RunEvent::Warning { test, message } => {
+                writeln!(
+                    self.out,
+                    "{} {test}: {message}",
+                    self.style(Style::new().yellow().bold()).apply_to("WARNING")
+                )?;
+            }
             RunEvent::StepPassed { .. }
             | RunEvent::StepFailed { .. }
             | RunEvent::SettleRetry { .. }
-            | RunEvent::StepLog { .. } => {}
+            | RunEvent::StepLog { .. }
+            | RunEvent::GenerationStarted { .. }
+            | RunEvent::HealingStarted { .. }
+            | RunEvent::StepVerdict { .. }
+            | RunEvent::LlmCall { .. } => {}
             RunEvent::TestFinished {
                 test,
                 outcome,
@@ -137,6 +191,42 @@ impl<W: Write> TerminalReporter<W> {
         Ok(())
     }
 
+    /// A heal is loud: the step, why it was rot, and the diff of the cached code.
+    fn healed(
+        &mut self,
+        test: &TestId,
+        index: usize,
+        sentence: &str,
+        explanation: &str,
+        old_code: &str,
+        new_code: &str,
+    ) -> io::Result<()> {
+        let yellow = self.style(Style::new().yellow().bold());
+        writeln!(
+            self.out,
+            "{} {test} › step {index}: {sentence}",
+            yellow.apply_to("HEALED")
+        )?;
+        writeln!(self.out, "  why: {explanation}")?;
+        let diff = similar::TextDiff::from_lines(old_code, new_code);
+        let unified = diff
+            .unified_diff()
+            .context_radius(3)
+            .header("cached", "healed")
+            .to_string();
+        for line in unified.lines() {
+            let style = if line.starts_with('+') && !line.starts_with("+++") {
+                Style::new().green()
+            } else if line.starts_with('-') && !line.starts_with("---") {
+                Style::new().red()
+            } else {
+                Style::new().dim()
+            };
+            writeln!(self.out, "  {}", self.style(style).apply_to(line))?;
+        }
+        Ok(())
+    }
+
     fn run_finished(&mut self, stats: &RunStats) -> io::Result<()> {
         let failures = std::mem::take(&mut self.failures);
         for (test, failure) in &failures {
@@ -148,6 +238,23 @@ impl<W: Write> TerminalReporter<W> {
                 self.out,
                 "{} of the failures came from the browser or driver, not the tests",
                 stats.infrastructure_failures
+            )?;
+        }
+        if self.verbosity != Verbosity::Quiet
+            && stats.generated_steps + stats.healed_steps + stats.llm_requests > 0
+        {
+            writeln!(
+                self.out,
+                "steps: {} cached, {} generated, {} healed",
+                stats.cached_steps, stats.generated_steps, stats.healed_steps
+            )?;
+            writeln!(
+                self.out,
+                "LLM: {} request(s), {} tokens in, {} tokens out, {} waiting",
+                stats.llm_requests,
+                stats.tokens_in,
+                stats.tokens_out,
+                seconds(stats.llm_wait)
             )?;
         }
         let passed = format!("{} passed", stats.passed);
@@ -191,11 +298,20 @@ impl<W: Write> TerminalReporter<W> {
             FailureCause::Step(step) => step.kind.label(),
             FailureCause::CacheMiss => "no cached code",
             FailureCause::Infrastructure(_) => "infrastructure",
+            FailureCause::Engine(engine) => engine.kind.label(),
         };
         writeln!(self.out, "  {}", red.apply_to(kind))?;
         writeln!(self.out)?;
         for line in failure.message(&test.scenario, &test.name).lines() {
             writeln!(self.out, "    {line}")?;
+        }
+        // Engine failures carry their verdict in their message already.
+        if let (Some(verdict), false) = (
+            &failure.verdict,
+            matches!(failure.cause, FailureCause::Engine(_)),
+        ) {
+            writeln!(self.out)?;
+            writeln!(self.out, "    verdict: {verdict}")?;
         }
         if let Some(code) = &failure.code {
             let failing_line = match &failure.cause {
@@ -253,6 +369,7 @@ mod tests {
                 code_line: Some(2),
             }),
             code: Some("async function step(page) {\n  await x;\n}".into()),
+            verdict: None,
         };
         let events = [
             RunEvent::RunStarted { tests: 1 },
@@ -267,6 +384,7 @@ mod tests {
                     failed: 1,
                     infrastructure_failures: 0,
                     duration: Duration::from_secs(2),
+                    ..RunStats::default()
                 },
             },
         ];

@@ -12,4 +12,4 @@ mod runner;
 mod test_run;
 
 pub use event::{FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
-pub use runner::{Mode, Runner, select_tests};
+pub use runner::{Mode, RunConfig, Runner, select_tests};

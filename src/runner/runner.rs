@@ -9,9 +9,13 @@ use std::time::Instant;
 
 use regex::Regex;
 
+use std::sync::Arc;
+
 use crate::cache::{Cache, CacheError, CacheFile};
 use crate::config::PollingSettings;
+use crate::config::{BudgetSettings, LlmSettings};
 use crate::driver::BrowserRuntime;
+use crate::llm::LlmProvider;
 use crate::runner::test_run::{TestPlan, run_test};
 use crate::runner::{FailureCause, RunEvent, RunStats, TestFailure, TestId, TestOutcome};
 use crate::scenario::Scenario;
@@ -22,6 +26,24 @@ use crate::script::Limits;
 pub enum Mode {
     /// Cached code only; a step without cached code fails its test. Never contacts an LLM.
     StrictReplay,
+    /// Cached code only, never generates or heals; a failure gets a verdict when an LLM is
+    /// configured and reachable.
+    Replay,
+    /// Generates missing steps; heals failing ones unless `heal` is off (then a failure gets a
+    /// verdict, as in replay).
+    Run { heal: bool },
+}
+
+/// Everything about how tests run that is not the tests themselves.
+pub struct RunConfig {
+    pub mode: Mode,
+    pub limits: Limits,
+    pub polling: PollingSettings,
+    pub cache: Cache,
+    pub llm: LlmSettings,
+    pub budgets: BudgetSettings,
+    /// `None` in strict replay (never constructed) or when no LLM is configured.
+    pub provider: Option<Arc<dyn LlmProvider>>,
 }
 
 /// A selected test: indexes into the scenario list and its tests.
@@ -52,9 +74,9 @@ pub struct Runner<'a> {
     scenarios: &'a [Scenario],
     selected: Vec<Selected>,
     cache_files: HashMap<usize, CacheFile>,
-    mode: Mode,
-    limits: Limits,
-    polling: PollingSettings,
+    config: RunConfig,
+    /// The step-code API listing, sent to the LLM with every generation request.
+    page_api: String,
 }
 
 impl<'a> Runner<'a> {
@@ -63,11 +85,9 @@ impl<'a> Runner<'a> {
     pub fn new(
         scenarios: &'a [Scenario],
         selected: Vec<Selected>,
-        cache: &Cache,
-        mode: Mode,
-        limits: Limits,
-        polling: PollingSettings,
+        config: RunConfig,
     ) -> Result<Self, CacheError> {
+        let cache = &config.cache;
         let mut cache_files = HashMap::new();
         for &(si, _) in &selected {
             if cache_files.contains_key(&si) {
@@ -77,13 +97,18 @@ impl<'a> Runner<'a> {
                 cache_files.insert(si, file);
             }
         }
+        // Only the engine sends the listing; it comes from the binding, so a failure to list it
+        // is a bug, reported in the request rather than hidden.
+        let page_api = match config.provider {
+            Some(_) => crate::script::api_listing().unwrap_or_else(|f| f.message),
+            None => String::new(),
+        };
         Ok(Self {
             scenarios,
             selected,
             cache_files,
-            mode,
-            limits,
-            polling,
+            config,
+            page_api,
         })
     }
 
@@ -120,11 +145,14 @@ impl<'a> Runner<'a> {
                         scenario,
                         test,
                         cached: self.cache_files.get(&si),
-                        mode: self.mode,
-                        limits: self.limits,
-                        polling: &self.polling,
+                        config: &self.config,
+                        page_api: &self.page_api,
                     };
-                    let outcome = run_on_thread(plan, page.clone(), handle, on_event);
+                    let mut relay = |event: RunEvent| {
+                        stats.observe(&event);
+                        on_event(event);
+                    };
+                    let outcome = run_on_thread(plan, page.clone(), handle, &mut relay);
                     handle.block_on(page.close());
                     outcome
                 }
@@ -140,6 +168,7 @@ impl<'a> Runner<'a> {
                         crate::error::Error::from(err).report().to_string(),
                     ),
                     code: None,
+                    verdict: None,
                 })),
             };
             match &outcome {
@@ -212,5 +241,6 @@ fn internal_failure(step: Option<(String, usize)>, message: String) -> TestOutco
         line,
         cause: FailureCause::Infrastructure(message),
         code: None,
+        verdict: None,
     }))
 }

@@ -1,20 +1,25 @@
-//! One test's execution on its own thread: a JavaScript sandbox, the test's page, and its steps
-//! in order.
+//! One test's execution on its own thread: a JavaScript sandbox, the test's page, its engine,
+//! and its steps in order.
 //!
 //! Main type: [`TestPlan`]; the entry point is [`run_test`]. Each step moves through an explicit
-//! [`StepState`]; a ready step's code runs inside its settle window ([`settle`]).
+//! [`StepState`].
 
 use std::rc::Rc;
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use crate::cache::{CacheFile, StepKey};
-use crate::config::PollingSettings;
 use crate::driver::TestPage;
-use crate::engine::{SettleWindow, SystemClock, settle};
-use crate::runner::{FailureCause, Mode, RunEvent, StepSource, TestFailure, TestId, TestOutcome};
+use crate::engine::{
+    Budgets, Engine, EngineObserver, LlmPurpose, PageState, Pool, SettleWindow, StepContext,
+    StepExecutor, SystemClock, settle,
+};
+use crate::llm::{Category, Classification, Usage};
+use crate::runner::{
+    FailureCause, Mode, RunConfig, RunEvent, StepSource, TestFailure, TestId, TestOutcome,
+};
 use crate::scenario::{Scenario, Step, Test};
-use crate::script::{Limits, Sandbox, StepFailure, StepHost};
+use crate::script::{Sandbox, StepFailure, StepHost};
 
 /// Everything a test thread needs to run one test.
 pub(crate) struct TestPlan<'a> {
@@ -22,30 +27,23 @@ pub(crate) struct TestPlan<'a> {
     pub scenario: &'a Scenario,
     pub test: &'a Test,
     pub cached: Option<&'a CacheFile>,
-    pub mode: Mode,
-    pub limits: Limits,
-    /// The settle window of every step (with the step's `[tries=N]`).
-    pub polling: &'a PollingSettings,
+    pub config: &'a RunConfig,
+    pub page_api: &'a str,
 }
 
 /// The life of one step.
 enum StepState {
-    /// No code to run: strict replay found nothing cached.
-    Missing,
-    /// Cached code is about to run, re-executed within its settle window while it fails with
-    /// pollable failures.
-    Ready {
+    /// Cached code is about to run.
+    Cached {
         code: String,
-        source: StepSource,
-        window: SettleWindow,
     },
+    /// No cached code.
+    Missing,
     Passed {
-        duration: Duration,
         source: StepSource,
     },
     Failed {
-        duration: Duration,
-        failure: TestFailure,
+        failure: Box<TestFailure>,
     },
 }
 
@@ -56,7 +54,8 @@ pub(crate) fn run_test(
     handle: tokio::runtime::Handle,
     events: Sender<RunEvent>,
 ) -> TestOutcome {
-    let sandbox = match Sandbox::new(plan.limits) {
+    let config = plan.config;
+    let sandbox = match Sandbox::new(config.limits) {
         Ok(sandbox) => sandbox,
         Err(failure) => {
             let step = plan.test.steps.first();
@@ -66,75 +65,193 @@ pub(crate) fn run_test(
                 line: step.map_or(plan.test.line, |s| s.line),
                 cause: FailureCause::Step(failure),
                 code: None,
+                verdict: None,
             }));
         }
     };
     let host = Rc::new(StepHost::new(handle, page));
+    // The engine exists only where an LLM may be asked: never in strict replay.
+    let mut engine = match (config.mode, &config.provider) {
+        (Mode::StrictReplay, _) | (_, None) => None,
+        (_, Some(provider)) => Some(Engine::new(
+            provider.as_ref(),
+            &config.llm,
+            &config.cache,
+            plan.page_api,
+            Budgets::new(config.budgets),
+        )),
+    };
     for (offset, step) in plan.test.steps.iter().enumerate() {
         let index = offset + 1;
-        let state = prepare(&plan, step);
         let reporter = StepReporter {
             test: &plan.id,
             index,
+            sentence: &step.sentence,
             host: &host,
             events: &events,
         };
-        let state = execute(state, &sandbox, &reporter, step);
+        let live = LiveStep {
+            sandbox: &sandbox,
+            host: &host,
+            window: SettleWindow::new(&config.polling, step.tries),
+            reporter: &reporter,
+        };
+        let context = StepContext {
+            scenario: plan.scenario,
+            key: StepKey::of(plan.scenario, plan.test, step),
+            previous: plan.test.steps[..offset]
+                .iter()
+                .map(|s| s.sentence.clone())
+                .collect(),
+        };
+        let started = Instant::now();
+        let state = lookup(&plan, &context.key);
+        let state = advance(
+            state,
+            config.mode,
+            engine.as_mut(),
+            &context,
+            &live,
+            step,
+            index,
+        );
+        let duration = started.elapsed();
         reporter.send_log();
         match state {
-            StepState::Passed { duration, source } => {
-                let _ = events.send(RunEvent::StepPassed {
+            StepState::Passed { source } => reporter.send(RunEvent::StepPassed {
+                test: plan.id.clone(),
+                index,
+                sentence: step.sentence.clone(),
+                source,
+                duration,
+            }),
+            StepState::Failed { failure } => {
+                reporter.send(RunEvent::StepFailed {
                     test: plan.id.clone(),
                     index,
                     sentence: step.sentence.clone(),
-                    source,
                     duration,
                 });
+                return TestOutcome::Failed(failure);
             }
-            StepState::Failed { duration, failure } => {
-                let _ = events.send(RunEvent::StepFailed {
-                    test: plan.id.clone(),
-                    index,
-                    sentence: step.sentence.clone(),
-                    duration,
-                });
-                return TestOutcome::Failed(Box::new(failure));
-            }
-            StepState::Missing | StepState::Ready { .. } => {
-                unreachable!("execute() always ends in Passed or Failed")
+            StepState::Cached { .. } | StepState::Missing => {
+                unreachable!("advance() always ends in Passed or Failed")
             }
         }
     }
     TestOutcome::Passed
 }
 
-/// Finds the step's code for the run mode.
-fn prepare(plan: &TestPlan<'_>, step: &Step) -> StepState {
-    match plan.mode {
-        Mode::StrictReplay => {
-            let key = StepKey::of(plan.scenario, plan.test, step);
-            match plan.cached.and_then(|file| file.get(&key)) {
-                Some(entry) => StepState::Ready {
-                    code: entry.code.clone(),
-                    source: StepSource::Cached,
-                    window: SettleWindow::new(plan.polling, step.tries),
-                },
-                None => StepState::Missing,
-            }
-        }
+/// Finds the step's cached code.
+fn lookup(plan: &TestPlan<'_>, key: &StepKey) -> StepState {
+    match plan.cached.and_then(|file| file.get(key)) {
+        Some(entry) => StepState::Cached {
+            code: entry.code.clone(),
+        },
+        None => StepState::Missing,
     }
 }
 
-/// Where a step's executions report: its host's `console.*` log and the run's events.
+/// Drives a step to `Passed` or `Failed` according to the run mode.
+fn advance(
+    state: StepState,
+    mode: Mode,
+    engine: Option<&mut Engine<'_>>,
+    context: &StepContext<'_>,
+    live: &LiveStep<'_>,
+    step: &Step,
+    index: usize,
+) -> StepState {
+    let failed = |cause: FailureCause, code: Option<String>, verdict: Option<Classification>| {
+        StepState::Failed {
+            failure: Box::new(TestFailure {
+                step: step.sentence.clone(),
+                step_index: index,
+                line: step.line,
+                cause,
+                code,
+                verdict,
+            }),
+        }
+    };
+    match state {
+        StepState::Cached { code } => match live.execute(&code) {
+            Ok(()) => StepState::Passed {
+                source: StepSource::Cached,
+            },
+            Err(failure) => match (mode, engine) {
+                (Mode::Run { heal: true }, Some(engine)) => {
+                    match engine.heal(context, live, live.reporter, &code, &failure) {
+                        Ok(_) => StepState::Passed {
+                            source: StepSource::Healed,
+                        },
+                        Err(decided) => {
+                            let verdict = decided.verdict.clone();
+                            failed(FailureCause::Engine(decided), Some(code), verdict)
+                        }
+                    }
+                }
+                (_, Some(engine)) => {
+                    let verdict = engine.verdict_for(context, live, live.reporter, &code, &failure);
+                    failed(FailureCause::Step(failure), Some(code), verdict)
+                }
+                (_, None) => failed(FailureCause::Step(failure), Some(code), None),
+            },
+        },
+        StepState::Missing => match (mode, engine) {
+            (Mode::Run { .. }, Some(engine)) => match engine.generate(context, live, live.reporter)
+            {
+                Ok(_) => StepState::Passed {
+                    source: StepSource::Generated,
+                },
+                Err(decided) => {
+                    let verdict = decided.verdict.clone();
+                    failed(FailureCause::Engine(decided), None, verdict)
+                }
+            },
+            _ => failed(FailureCause::CacheMiss, None, None),
+        },
+        done @ (StepState::Passed { .. } | StepState::Failed { .. }) => done,
+    }
+}
+
+/// The live page behind a step: the sandbox, the page and the step's settle window.
+struct LiveStep<'a> {
+    sandbox: &'a Sandbox,
+    host: &'a Rc<StepHost>,
+    window: SettleWindow,
+    reporter: &'a StepReporter<'a>,
+}
+
+impl StepExecutor for LiveStep<'_> {
+    fn check(&self, code: &str) -> Result<(), StepFailure> {
+        self.sandbox.check(code)
+    }
+
+    fn execute(&self, code: &str) -> Result<(), StepFailure> {
+        settle(
+            &self.window,
+            &SystemClock,
+            || self.sandbox.run_step(code, self.host),
+            |attempt, failure| self.reporter.send_retry(attempt, failure),
+        )
+    }
+
+    fn page_state(&self, screenshot: bool, snapshot_budget: usize) -> PageState {
+        self.host.page_state(screenshot, snapshot_budget)
+    }
+}
+
+/// Sends one step's events to the runner.
 struct StepReporter<'a> {
     test: &'a TestId,
     index: usize,
+    sentence: &'a str,
     host: &'a Rc<StepHost>,
     events: &'a Sender<RunEvent>,
 }
 
 impl StepReporter<'_> {
-    /// Sends what step code logged so far.
     fn send_log(&self) {
         for line in self.host.take_log() {
             self.send(RunEvent::StepLog {
@@ -145,7 +262,6 @@ impl StepReporter<'_> {
         }
     }
 
-    /// Sends the log of the failed execution, then the retry.
     fn send_retry(&self, attempt: u32, failure: &StepFailure) {
         self.send_log();
         self.send(RunEvent::SettleRetry {
@@ -162,58 +278,68 @@ impl StepReporter<'_> {
     }
 }
 
-/// Runs a ready step; every state leaves as `Passed` or `Failed`.
-fn execute(
-    state: StepState,
-    sandbox: &Sandbox,
-    reporter: &StepReporter<'_>,
-    step: &Step,
-) -> StepState {
-    let index = reporter.index;
-    match state {
-        StepState::Missing => StepState::Failed {
-            duration: Duration::ZERO,
-            failure: TestFailure {
-                step: step.sentence.clone(),
-                step_index: index,
-                line: step.line,
-                cause: FailureCause::CacheMiss,
-                code: None,
-            },
-        },
-        StepState::Ready {
-            code,
-            source,
-            window,
-        } => {
-            let started = Instant::now();
-            let result = settle(
-                &window,
-                &SystemClock,
-                || sandbox.run_step(&code, reporter.host),
-                |attempt, failure| reporter.send_retry(attempt, failure),
-            );
-            match result {
-                Ok(()) => StepState::Passed {
-                    duration: started.elapsed(),
-                    source,
-                },
-                Err(failure) => StepState::Failed {
-                    duration: started.elapsed(),
-                    failure: step_failure(step, index, failure, code),
-                },
-            }
-        }
-        done @ (StepState::Passed { .. } | StepState::Failed { .. }) => done,
+impl EngineObserver for StepReporter<'_> {
+    fn generation_started(&self, pool: Pool, attempt: u32, limit: u32) {
+        self.send_log();
+        self.send(RunEvent::GenerationStarted {
+            test: self.test.clone(),
+            index: self.index,
+            pool,
+            attempt,
+            limit,
+        });
     }
-}
 
-fn step_failure(step: &Step, index: usize, failure: StepFailure, code: String) -> TestFailure {
-    TestFailure {
-        step: step.sentence.clone(),
-        step_index: index,
-        line: step.line,
-        cause: FailureCause::Step(failure),
-        code: Some(code),
+    fn healing_started(&self, category: Category) {
+        self.send(RunEvent::HealingStarted {
+            test: self.test.clone(),
+            index: self.index,
+            category,
+        });
+    }
+
+    fn healed(&self, explanation: &str, old_code: &str, new_code: &str) {
+        self.send(RunEvent::Healed {
+            test: self.test.clone(),
+            index: self.index,
+            sentence: self.sentence.to_owned(),
+            explanation: explanation.to_owned(),
+            old_code: old_code.to_owned(),
+            new_code: new_code.to_owned(),
+        });
+    }
+
+    fn verdict(&self, verdict: &Classification) {
+        tracing::info!(
+            target: "prettyplay::verdict",
+            test = %self.test,
+            step = self.index,
+            category = verdict.category.as_str(),
+            explanation = %verdict.explanation,
+            recommendation = %verdict.recommendation,
+            "step_verdict"
+        );
+        self.send(RunEvent::StepVerdict {
+            test: self.test.clone(),
+            index: self.index,
+            verdict: verdict.clone(),
+        });
+    }
+
+    fn llm_call(&self, purpose: LlmPurpose, usage: Usage, elapsed: Duration) {
+        self.send(RunEvent::LlmCall {
+            test: self.test.clone(),
+            purpose,
+            usage,
+            elapsed,
+        });
+    }
+
+    fn warning(&self, message: &str) {
+        tracing::warn!(target: "prettyplay::engine", test = %self.test, "{message}");
+        self.send(RunEvent::Warning {
+            test: self.test.clone(),
+            message: message.to_owned(),
+        });
     }
 }

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use playwright_rs::protocol::{Frame, Page};
 use playwright_rs::server::channel_owner::ChannelOwner;
+use playwright_rs::server::connection::ConnectionLike;
 use playwright_rs::{GotoOptions, WaitUntil};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
@@ -22,6 +23,7 @@ use crate::driver::TestPage;
 use crate::script::FailureKind;
 use crate::script::driver_error::{HostError, received};
 use crate::script::events::{EventKind, Routing};
+use crate::script::input_files::input_files;
 
 /// How a table entry is executed.
 #[derive(Debug, Clone, Copy)]
@@ -30,6 +32,13 @@ enum Op {
     Frame(&'static str),
     /// A protocol method on the page, params passed through.
     Page(&'static str),
+    /// A protocol method on the element a selector resolves to (Playwright's
+    /// `Locator._withElement`): waits for it to be attached, calls, disposes of the handle.
+    Element(&'static str),
+    /// A frame method that answers a JS handle (`waitForFunction`): answers the handle's value.
+    FrameHandle(&'static str),
+    /// `setInputFiles` with step code's paths checked to lie inside the project directory.
+    InputFiles,
     /// Navigation with the base URL applied; answers the response's status and URL.
     Goto,
     /// The page's current URL.
@@ -57,26 +66,64 @@ enum Op {
 const METHODS: &[(&str, Op)] = &[
     ("frame.click", Op::Frame("click")),
     ("frame.dblclick", Op::Frame("dblclick")),
+    ("frame.tap", Op::Frame("tap")),
     ("frame.fill", Op::Frame("fill")),
     ("frame.press", Op::Frame("press")),
+    ("frame.type", Op::Frame("type")),
     ("frame.check", Op::Frame("check")),
     ("frame.uncheck", Op::Frame("uncheck")),
     ("frame.hover", Op::Frame("hover")),
+    ("frame.focus", Op::Frame("focus")),
+    ("frame.blur", Op::Frame("blur")),
     ("frame.selectOption", Op::Frame("selectOption")),
+    ("frame.dragAndDrop", Op::Frame("dragAndDrop")),
+    ("frame.dispatchEvent", Op::Frame("dispatchEvent")),
+    ("frame.setInputFiles", Op::InputFiles),
+    ("frame.waitForSelector", Op::Frame("waitForSelector")),
     ("frame.queryCount", Op::Frame("queryCount")),
     ("frame.textContent", Op::Frame("textContent")),
     ("frame.innerText", Op::Frame("innerText")),
+    ("frame.innerHTML", Op::Frame("innerHTML")),
     ("frame.inputValue", Op::Frame("inputValue")),
+    ("frame.getAttribute", Op::Frame("getAttribute")),
     ("frame.isVisible", Op::Frame("isVisible")),
+    ("frame.isHidden", Op::Frame("isHidden")),
+    ("frame.isEnabled", Op::Frame("isEnabled")),
+    ("frame.isDisabled", Op::Frame("isDisabled")),
+    ("frame.isEditable", Op::Frame("isEditable")),
     ("frame.isChecked", Op::Frame("isChecked")),
+    ("frame.ariaSnapshot", Op::Frame("ariaSnapshot")),
+    ("frame.evalOnSelectorAll", Op::Frame("evalOnSelectorAll")),
+    ("frame.evaluateExpression", Op::Frame("evaluateExpression")),
+    ("frame.waitForFunction", Op::FrameHandle("waitForFunction")),
+    ("frame.waitForTimeout", Op::Frame("waitForTimeout")),
+    ("frame.content", Op::Frame("content")),
     ("frame.title", Op::Frame("title")),
     ("frame.expect", Op::Frame("expect")),
+    (
+        "element.scrollIntoViewIfNeeded",
+        Op::Element("scrollIntoViewIfNeeded"),
+    ),
+    ("element.boundingBox", Op::Element("boundingBox")),
+    (
+        "element.evaluateExpression",
+        Op::Element("evaluateExpression"),
+    ),
     ("page.goto", Op::Goto),
     ("page.reload", Op::Page("reload")),
     ("page.goBack", Op::Page("goBack")),
     ("page.goForward", Op::Page("goForward")),
     ("page.keyboardPress", Op::Page("keyboardPress")),
     ("page.keyboardType", Op::Page("keyboardType")),
+    ("page.keyboardDown", Op::Page("keyboardDown")),
+    ("page.keyboardUp", Op::Page("keyboardUp")),
+    ("page.keyboardInsertText", Op::Page("keyboardInsertText")),
+    ("page.mouseMove", Op::Page("mouseMove")),
+    ("page.mouseDown", Op::Page("mouseDown")),
+    ("page.mouseUp", Op::Page("mouseUp")),
+    ("page.mouseClick", Op::Page("mouseClick")),
+    ("page.mouseWheel", Op::Page("mouseWheel")),
+    ("page.setViewportSize", Op::Page("setViewportSize")),
     ("page.bringToFront", Op::Page("bringToFront")),
     ("page.url", Op::Url),
     ("page.resolveUrl", Op::ResolveUrl),
@@ -355,6 +402,35 @@ impl StepHost {
                         .map_err(|err| HostError::from_playwright(err, false))
                 }))
             }
+            Op::Element(name) => {
+                let frame = slot.frame;
+                Ok(self.act(async move { on_element(&frame, name, params).await }))
+            }
+            Op::FrameHandle(name) => {
+                let frame = slot.frame;
+                Ok(self.act(async move { handle_value(&frame, name, params).await }))
+            }
+            Op::InputFiles => {
+                let files = params.as_object_mut().and_then(|p| p.remove("files"));
+                let files = files.as_ref().and_then(Value::as_array);
+                let resolved = input_files(
+                    self.test_page.project_dir(),
+                    files.map_or(&[][..], Vec::as_slice),
+                )?;
+                if let (Some(params), Value::Object(resolved)) = (params.as_object_mut(), resolved)
+                {
+                    params.extend(resolved);
+                }
+                let frame = slot.frame;
+                Ok(self.act(async move {
+                    frame
+                        .channel()
+                        .send::<Value, Value>("setInputFiles", params)
+                        .await
+                        .map(|_| json!({}))
+                        .map_err(|err| HostError::from_playwright(err, false))
+                }))
+            }
             Op::Goto => {
                 let url = params["url"].as_str().unwrap_or_default().to_owned();
                 let url = resolve_url(self.test_page.base_url(), &url);
@@ -455,6 +531,41 @@ impl StepHost {
         }
     }
 
+    /// The test's page as the LLM sees it: Playwright's AI-mode aria snapshot of the page step
+    /// code last worked on (cut to `budget` characters with a marker) and, when asked, a PNG
+    /// screenshot. Failures to capture are reported inside the snapshot text, never raised.
+    pub fn page_state(&self, screenshot: bool, budget: usize) -> crate::engine::PageState {
+        let slot = self.pages.borrow()[0].clone();
+        let snapshot = self.run(async {
+            slot.frame
+                .channel()
+                .send::<Value, Value>("ariaSnapshot", json!({ "mode": "ai", "timeout": 5000.0 }))
+                .await
+        });
+        let snapshot = match snapshot {
+            Ok(value) => value["snapshot"].as_str().unwrap_or_default().to_owned(),
+            Err(err) => format!(
+                "(no snapshot: {})",
+                HostError::from_playwright(err, false).message
+            ),
+        };
+        let screenshot = if screenshot {
+            match self.run(slot.page.screenshot(None)) {
+                Ok(bytes) => Some(bytes),
+                Err(err) => {
+                    tracing::warn!("could not take a screenshot for the LLM: {err}");
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        crate::engine::PageState {
+            snapshot: truncate_snapshot(snapshot, budget),
+            screenshot,
+        }
+    }
+
     /// Blocks until waiter `id` got its event, or `timeout_ms` (0: no limit) passes.
     fn wait_for(&self, id: usize, timeout_ms: f64) -> Result<Value, HostError> {
         let deadline = (timeout_ms > 0.0)
@@ -487,6 +598,64 @@ impl StepHost {
     }
 }
 
+/// Playwright's `Locator._withElement`: waits for the selector's element to be attached, calls
+/// `method` on its handle with the time left, and disposes of the handle.
+async fn on_element(frame: &Frame, method: &str, mut params: Value) -> HostResult {
+    let started = Instant::now();
+    let Some(fields) = params.as_object_mut() else {
+        return Err(HostError::script(format!("{method}: bad parameters")));
+    };
+    let selector = fields.remove("selector").unwrap_or_default();
+    let timeout = fields.get("timeout").and_then(Value::as_f64);
+    let mut wait = json!({ "selector": selector, "strict": true, "state": "attached" });
+    if let Some(timeout) = timeout {
+        wait["timeout"] = json!(timeout);
+        let left = timeout - started.elapsed().as_secs_f64() * 1000.0;
+        if timeout > 0.0 {
+            fields.insert("timeout".to_owned(), json!(left.max(1.0)));
+        }
+    }
+    let found: Value = frame
+        .channel()
+        .send("waitForSelector", wait)
+        .await
+        .map_err(|err| HostError::from_playwright(err, false))?;
+    let Some(guid) = found["element"]["guid"].as_str() else {
+        return Err(HostError::script(format!(
+            "could not resolve {selector} to a DOM element"
+        )));
+    };
+    let connection = frame.connection();
+    let result = connection.send_message(guid, method, params).await;
+    dispose(connection.as_ref(), guid).await;
+    result
+        .map(|v| if v.is_null() { json!({}) } else { v })
+        .map_err(|err| HostError::from_playwright(err, false))
+}
+
+/// Calls a frame method that answers a JS handle and answers the handle's value
+/// (`{ "value": SerializedValue }`), disposing of the handle.
+async fn handle_value(frame: &Frame, method: &str, params: Value) -> HostResult {
+    let reply: Value = frame
+        .channel()
+        .send(method, params)
+        .await
+        .map_err(|err| HostError::from_playwright(err, false))?;
+    let Some(guid) = reply["handle"]["guid"].as_str() else {
+        return Ok(json!({}));
+    };
+    let connection = frame.connection();
+    let value = connection.send_message(guid, "jsonValue", json!({})).await;
+    dispose(connection.as_ref(), guid).await;
+    value.map_err(|err| HostError::from_playwright(err, false))
+}
+
+async fn dispose(connection: &dyn ConnectionLike, guid: &str) {
+    if let Err(err) = connection.send_message(guid, "dispose", json!({})).await {
+        tracing::debug!("disposing of {guid}: {err}");
+    }
+}
+
 fn event_kind(params: &Value) -> Result<EventKind, HostError> {
     let name = params["event"].as_str().unwrap_or_default();
     EventKind::from_name(name).ok_or_else(|| {
@@ -495,6 +664,24 @@ fn event_kind(params: &Value) -> Result<EventKind, HostError> {
              (supported: \"dialog\", \"popup\", \"download\")"
         ))
     })
+}
+
+/// Cuts a snapshot to `budget` characters (on a line boundary when possible) with a marker
+/// saying how much was left out.
+fn truncate_snapshot(snapshot: String, budget: usize) -> String {
+    let total = snapshot.chars().count();
+    if total <= budget {
+        return snapshot;
+    }
+    let mut cut: String = snapshot.chars().take(budget).collect();
+    if let Some(newline) = cut.rfind('\n') {
+        cut.truncate(newline);
+    }
+    let kept = cut.chars().count();
+    format!(
+        "{cut}\n[... snapshot truncated: {} of {total} characters left out ...]",
+        total - kept
+    )
 }
 
 /// Playwright's `constructURLBasedOnBaseURL`: a relative URL is joined to the base URL.
@@ -536,6 +723,16 @@ mod tests {
         );
         assert_eq!(resolve_url(Some("http://a/"), "http://b/x"), "http://b/x");
         assert_eq!(resolve_url(None, "/x"), "/x");
+    }
+
+    #[test]
+    fn snapshots_are_cut_on_a_line_with_a_marker() {
+        assert_eq!(truncate_snapshot("short".into(), 10), "short");
+        let cut = truncate_snapshot("- a\n- b\n- c\n".into(), 7);
+        assert_eq!(
+            cut,
+            "- a\n- b\n[... snapshot truncated: 5 of 12 characters left out ...]"
+        );
     }
 
     #[test]

@@ -104,6 +104,45 @@ impl Sandbox {
         outcome
     }
 
+    /// Compiles `code` and checks that it defines `step` as a function, without calling it.
+    /// Top-level statements do run (with no browser behind `page`), under the same limits.
+    pub fn check(&self, code: &str) -> Result<(), StepFailure> {
+        let context = Context::full(&self.runtime).map_err(|err| {
+            StepFailure::new(
+                FailureKind::Crash,
+                format!("could not create a JavaScript context: {err}"),
+            )
+        })?;
+        let fired = Rc::new(Cell::new(false));
+        {
+            let fired = Rc::clone(&fired);
+            let started = Instant::now();
+            let limit = self.limits.js_time;
+            self.runtime.set_interrupt_handler(Some(Box::new(move || {
+                if started.elapsed() > limit {
+                    fired.set(true);
+                }
+                fired.get()
+            })));
+        }
+        let outcome = context.with(|ctx| {
+            let defined = (|| -> rquickjs::Result<bool> {
+                ctx.eval_with_options::<(), _>(code, eval_options(STEP_FILE))?;
+                let step: Value = ctx.globals().get("step")?;
+                Ok(step.is_function())
+            })();
+            match defined {
+                Ok(true) => Ok(()),
+                Ok(false) => Err(StepFailure::new(FailureKind::Script, MISSING_STEP)),
+                Err(err) => Err(self.failure_of(&ctx, err, fired.get())),
+            }
+        });
+        self.runtime.set_interrupt_handler(None);
+        drop(context);
+        self.runtime.run_gc();
+        outcome
+    }
+
     fn execute<'js>(
         &self,
         ctx: &Ctx<'js>,
@@ -231,7 +270,11 @@ pub fn api_document(listing: &str) -> String {
 
 /// Walks the prelude's classes: public methods (no leading `_`) with their parameter lists.
 const LISTER: &str = r#"(function (binding) {
-  const lines = ['expect(locator | page | value, message?)'];
+  const lines = [
+    'expect(locator | page | value, message?)',
+    'expect.poll(fn, options)  (then any value matcher: expect.poll(fn).toBe(expected))',
+    'expect.any(constructor), expect.anything(), expect.arrayContaining(array), expect.objectContaining(object), expect.stringContaining(text), expect.stringMatching(textOrRegExp), expect.closeTo(number, precision)',
+  ];
   for (const [object, cls] of Object.entries(binding.api)) {
     const names = Object.getOwnPropertyNames(cls.prototype)
       .filter((n) => n !== 'constructor' && n !== 'toString' && !n.startsWith('_'))
@@ -239,7 +282,8 @@ const LISTER: &str = r#"(function (binding) {
     for (const name of names) {
       const d = Object.getOwnPropertyDescriptor(cls.prototype, name);
       if (d.get) {
-        lines.push(`${object}.${name}`);
+        const refusedGetter = /\brefuse\(/.test(String(d.get)) ? '  (refused: not available in step code)' : '';
+        lines.push(`${object}.${name}${refusedGetter}`);
         continue;
       }
       const source = String(d.value);
@@ -347,6 +391,30 @@ mod tests {
             actual == expected,
             "docs/step-api.md is out of date: run `UPDATE_API_DOC=1 cargo test --lib published_api`"
         );
+    }
+
+    #[test]
+    fn check_accepts_a_step_function_and_rejects_the_rest() {
+        let sandbox = Sandbox::new(Limits::new(Duration::from_secs(1))).unwrap();
+        sandbox
+            .check("async function step(page) { await page.goto('/'); }")
+            .unwrap();
+        let missing = sandbox.check("async function stp(page) {}").unwrap_err();
+        assert_eq!(missing.kind, FailureKind::Script);
+        assert!(
+            missing.message.contains("must define"),
+            "{}",
+            missing.message
+        );
+        let syntax = sandbox.check("async function step(page) {").unwrap_err();
+        assert_eq!(syntax.kind, FailureKind::Script);
+        assert!(
+            syntax.message.starts_with("SyntaxError"),
+            "{}",
+            syntax.message
+        );
+        let runaway = sandbox.check("while (true) {}").unwrap_err();
+        assert!(runaway.message.contains("stopped"), "{}", runaway.message);
     }
 
     #[test]

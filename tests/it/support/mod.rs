@@ -1,7 +1,8 @@
 //! The integration tests' harness: [`Test`], a fluent builder that lays out a temporary project,
 //! serves its pages on a 127.0.0.1 port of its own, runs the real `prettyplay` binary and returns
-//! an [`Output`] to assert on.
+//! an [`Output`] to assert on; and [`fake_llm::FakeLlm`], a scripted LLM server.
 
+pub mod fake_llm;
 mod output;
 mod prerequisites;
 pub mod static_server;

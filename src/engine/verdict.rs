@@ -1,0 +1,96 @@
+//! Terminal failures decided by the engine, each carrying its verdict.
+//!
+//! Main type: [`EngineFailure`]. Its message starts with the primary reason and appends the
+//! verdict as `category — explanation — recommendation`.
+
+use std::fmt;
+
+use crate::llm::Classification;
+
+/// What kind of terminal failure the engine decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineFailureKind {
+    /// The application's expected behaviour is broken: healing never turns this green.
+    ProductDefect,
+    /// Regeneration cannot help (or its budget is spent).
+    Incurable,
+    /// The LLM could not be reached where it was needed: an infrastructure failure.
+    LlmUnavailable,
+    /// Working code could not be written to the cache: an infrastructure failure.
+    CacheWrite,
+}
+
+impl EngineFailureKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            EngineFailureKind::ProductDefect => "PRODUCT DEFECT",
+            EngineFailureKind::Incurable => "INCURABLE",
+            EngineFailureKind::LlmUnavailable => "LLM UNAVAILABLE",
+            EngineFailureKind::CacheWrite => "CACHE WRITE FAILED",
+        }
+    }
+
+    /// Whether the failure is the infrastructure's rather than the test's.
+    pub fn is_infrastructure(self) -> bool {
+        matches!(
+            self,
+            EngineFailureKind::LlmUnavailable | EngineFailureKind::CacheWrite
+        )
+    }
+}
+
+/// A failure decided by the engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineFailure {
+    pub kind: EngineFailureKind,
+    /// The primary reason, e.g. the failed check or the exhausted pool and last failure.
+    pub reason: String,
+    pub verdict: Option<Classification>,
+}
+
+impl EngineFailure {
+    pub(crate) fn new(
+        kind: EngineFailureKind,
+        reason: impl Into<String>,
+        verdict: Option<Classification>,
+    ) -> Self {
+        Self {
+            kind,
+            reason: reason.into(),
+            verdict,
+        }
+    }
+}
+
+impl fmt::Display for EngineFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)?;
+        if let Some(verdict) = &self.verdict {
+            write!(f, "\n\nverdict: {verdict}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::Category;
+
+    #[test]
+    fn message_starts_with_the_reason_and_appends_the_verdict() {
+        let failure = EngineFailure::new(
+            EngineFailureKind::ProductDefect,
+            "the counter shows 2 items left, expected 1",
+            Some(Classification {
+                category: Category::ProductDefect,
+                explanation: "adding one todo adds two".into(),
+                recommendation: "fix the add handler".into(),
+            }),
+        );
+        assert_eq!(
+            failure.to_string(),
+            "the counter shows 2 items left, expected 1\n\nverdict: product_defect — adding one todo adds two — fix the add handler"
+        );
+    }
+}

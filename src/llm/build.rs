@@ -1,0 +1,309 @@
+//! [`build_provider`]: from `[llm]` settings and the environment to a ready provider, with every
+//! setting problem reported as [`LlmError::Config`] before the first call.
+
+use std::time::Duration;
+
+use tokio::runtime::Handle;
+use url::Url;
+
+use super::{AnthropicProvider, ApiKey, LlmError, LlmProvider, OpenAiProvider};
+use crate::config::{LlmSettings, ProviderKind};
+
+/// `llm.base_url` of the `openai` provider when unset: the `/v1` root.
+pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+/// `llm.base_url` of the `anthropic` provider when unset.
+pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
+/// `llm.api_key_env` of the `openai` provider when unset.
+pub const OPENAI_API_KEY_ENV: &str = "OPENAI_API_KEY";
+/// `llm.api_key_env` of the `anthropic` provider when unset.
+pub const ANTHROPIC_API_KEY_ENV: &str = "ANTHROPIC_API_KEY";
+
+/// What every request of a provider carries, whatever the wire format.
+#[derive(Debug, Clone)]
+pub(crate) struct ModelParams {
+    pub(crate) model: String,
+    pub(crate) max_tokens: u32,
+    pub(crate) temperature: f64,
+    /// Per attempt.
+    pub(crate) timeout: Duration,
+}
+
+/// The provider `settings` describe, or `Ok(None)` when `provider` is unset (then `run` can
+/// neither generate nor heal).
+///
+/// The API key is read through `env` from the variable `api_key_env` names (default
+/// `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`); an empty value counts as unset. The `openai` provider
+/// works without a key (local servers need none: no `Authorization` header is sent); the
+/// `anthropic` provider does not. `handle` runs the HTTP requests: it must belong to a
+/// multi-thread runtime with IO and time enabled, and the provider's methods, which block on it,
+/// must be called from plain threads, never from inside that runtime.
+pub fn build_provider(
+    settings: &LlmSettings,
+    env: &dyn Fn(&str) -> Option<String>,
+    handle: Handle,
+) -> Result<Option<Box<dyn LlmProvider>>, LlmError> {
+    let Some(kind) = settings.provider else {
+        return Ok(None);
+    };
+    let name = provider_name(kind);
+    let model = settings
+        .model
+        .as_deref()
+        .map(str::trim)
+        .filter(|model| !model.is_empty())
+        .ok_or_else(|| {
+            LlmError::Config(format!(
+                "no model is set for the {name} provider: set `model` in `[llm]`, \
+                 PRETTYPLAY_LLM_MODEL or --model"
+            ))
+        })?;
+    let (default_base, default_key_env) = match kind {
+        ProviderKind::OpenAi => (OPENAI_BASE_URL, OPENAI_API_KEY_ENV),
+        ProviderKind::Anthropic => (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY_ENV),
+    };
+    let base = settings
+        .base_url
+        .as_deref()
+        .map(str::trim)
+        .filter(|url| !url.is_empty())
+        .unwrap_or(default_base);
+    let key_env = settings
+        .api_key_env
+        .as_deref()
+        .map(str::trim)
+        .filter(|var| !var.is_empty())
+        .unwrap_or(default_key_env);
+    let key = env(key_env)
+        .map(ApiKey::new)
+        .filter(|key| !key.expose().is_empty());
+    let params = ModelParams {
+        model: model.to_owned(),
+        max_tokens: settings.max_tokens,
+        temperature: settings.temperature,
+        timeout: settings.timeout,
+    };
+    if params.timeout.is_zero() {
+        return Err(LlmError::Config(
+            "`llm.timeout` must be more than 0 seconds".into(),
+        ));
+    }
+    let provider: Box<dyn LlmProvider> = match kind {
+        ProviderKind::OpenAi => {
+            if key.is_none() {
+                tracing::debug!(
+                    variable = key_env,
+                    "no API key for the openai provider; sending no Authorization header"
+                );
+            }
+            let endpoint = endpoint(base, "chat/completions")?;
+            Box::new(OpenAiProvider::new(endpoint, params, key, handle)?)
+        }
+        ProviderKind::Anthropic => {
+            let key = key.ok_or_else(|| {
+                LlmError::Config(format!(
+                    "the anthropic provider needs an API key: environment variable `{key_env}` \
+                     is not set"
+                ))
+            })?;
+            if params.temperature > 1.0 {
+                return Err(LlmError::Config(format!(
+                    "`llm.temperature` must be between 0 and 1 for the anthropic provider, \
+                     got {}",
+                    params.temperature
+                )));
+            }
+            let endpoint = endpoint(base, "v1/messages")?;
+            Box::new(AnthropicProvider::new(endpoint, params, key, handle)?)
+        }
+    };
+    tracing::debug!(provider = %provider.describe(), "LLM provider ready");
+    Ok(Some(provider))
+}
+
+/// The provider's name in settings, messages and [`LlmProvider::describe`].
+pub(crate) fn provider_name(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::OpenAi => "openai",
+        ProviderKind::Anthropic => "anthropic",
+    }
+}
+
+/// `{base}/{path}`, once `base` is checked to be an http(s) URL without credentials, query or
+/// fragment.
+fn endpoint(base: &str, path: &str) -> Result<String, LlmError> {
+    let url = Url::parse(base);
+    // Credentials in the URL are never echoed.
+    let shown = match &url {
+        Ok(url) if !url.username().is_empty() || url.password().is_some() => {
+            let mut url = url.clone();
+            let _ = url.set_username("");
+            let _ = url.set_password(None);
+            url.to_string()
+        }
+        _ => base.to_owned(),
+    };
+    let bad = |why: &str| LlmError::Config(format!("`llm.base_url` `{shown}` {why}"));
+    let url = url.map_err(|e| bad(&format!("is not a URL: {e}")))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return Err(bad("must be an http:// or https:// URL"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(bad(
+            "must not hold credentials; put the key in the variable `llm.api_key_env` names",
+        ));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(bad("must not have a query or a fragment"));
+    }
+    Ok(format!("{}/{path}", base.trim_end_matches('/')))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime")
+    }
+
+    fn settings(provider: Option<ProviderKind>, model: Option<&str>) -> LlmSettings {
+        LlmSettings {
+            provider,
+            model: model.map(str::to_owned),
+            ..LlmSettings::default()
+        }
+    }
+
+    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        move |key| map.get(key).cloned()
+    }
+
+    fn build(
+        settings: &LlmSettings,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<String, String> {
+        let runtime = runtime();
+        match build_provider(settings, env, runtime.handle().clone()) {
+            Ok(Some(provider)) => Ok(provider.describe()),
+            Ok(None) => Ok("none".into()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    #[test]
+    fn no_provider_is_none() {
+        assert_eq!(
+            build(&settings(None, Some("m")), &env_of(&[])),
+            Ok("none".into())
+        );
+    }
+
+    #[test]
+    fn providers_are_described_by_kind_and_model() {
+        let openai = settings(Some(ProviderKind::OpenAi), Some(" gpt-4o-mini "));
+        assert_eq!(
+            build(&openai, &env_of(&[])),
+            Ok("openai:gpt-4o-mini".into())
+        );
+        let anthropic = settings(Some(ProviderKind::Anthropic), Some("claude-sonnet-4-5"));
+        let env = env_of(&[("ANTHROPIC_API_KEY", "sk-ant")]);
+        assert_eq!(
+            build(&anthropic, &env),
+            Ok("anthropic:claude-sonnet-4-5".into())
+        );
+    }
+
+    #[test]
+    fn a_missing_model_is_a_config_error() {
+        for model in [None, Some(""), Some("  ")] {
+            let e = build(&settings(Some(ProviderKind::OpenAi), model), &env_of(&[]))
+                .expect_err("no model");
+            assert_eq!(
+                e,
+                "no model is set for the openai provider: set `model` in `[llm]`, \
+                 PRETTYPLAY_LLM_MODEL or --model"
+            );
+        }
+    }
+
+    #[test]
+    fn anthropic_without_a_key_names_the_variable() {
+        let mut llm = settings(Some(ProviderKind::Anthropic), Some("claude"));
+        let e = build(&llm, &env_of(&[("ANTHROPIC_API_KEY", "")])).expect_err("no key");
+        assert_eq!(
+            e,
+            "the anthropic provider needs an API key: environment variable `ANTHROPIC_API_KEY` \
+             is not set"
+        );
+        llm.api_key_env = Some("MY_KEY".into());
+        let e = build(&llm, &env_of(&[("ANTHROPIC_API_KEY", "sk")])).expect_err("no key");
+        assert!(e.contains("`MY_KEY` is not set"), "{e}");
+        assert!(build(&llm, &env_of(&[("MY_KEY", "sk")])).is_ok());
+    }
+
+    #[test]
+    fn anthropic_temperature_above_one_is_refused() {
+        let llm = LlmSettings {
+            temperature: 1.5,
+            ..settings(Some(ProviderKind::Anthropic), Some("claude"))
+        };
+        let e = build(&llm, &env_of(&[("ANTHROPIC_API_KEY", "sk")])).expect_err("temperature");
+        assert!(e.contains("between 0 and 1"), "{e}");
+    }
+
+    #[test]
+    fn zero_timeout_is_refused() {
+        let llm = LlmSettings {
+            timeout: Duration::ZERO,
+            ..settings(Some(ProviderKind::OpenAi), Some("m"))
+        };
+        assert!(build(&llm, &env_of(&[])).is_err());
+    }
+
+    #[test]
+    fn endpoints_join_the_base_and_the_path() {
+        assert_eq!(
+            endpoint("https://api.openai.com/v1", "chat/completions").expect("url"),
+            "https://api.openai.com/v1/chat/completions"
+        );
+        assert_eq!(
+            endpoint("http://127.0.0.1:11434/v1/", "chat/completions").expect("url"),
+            "http://127.0.0.1:11434/v1/chat/completions"
+        );
+        assert_eq!(
+            endpoint("https://api.anthropic.com", "v1/messages").expect("url"),
+            "https://api.anthropic.com/v1/messages"
+        );
+    }
+
+    #[test]
+    fn bad_base_urls_are_config_errors() {
+        for (base, why) in [
+            ("localhost:11434", "must be an http:// or https:// URL"),
+            ("ftp://host/v1", "must be an http:// or https:// URL"),
+            ("not a url", "is not a URL"),
+            ("https://user:pw@host/v1", "must not hold credentials"),
+            ("https://host/v1?key=1", "must not have a query"),
+        ] {
+            let e = endpoint(base, "x").expect_err(base).to_string();
+            assert!(e.starts_with("`llm.base_url` `"), "{e}");
+            assert!(e.contains(why), "{e}");
+            assert!(!e.contains("pw"), "{e}");
+        }
+        let llm = LlmSettings {
+            base_url: Some("ftp://x".into()),
+            ..settings(Some(ProviderKind::OpenAi), Some("m"))
+        };
+        assert!(build(&llm, &env_of(&[])).is_err());
+    }
+}

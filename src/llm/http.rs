@@ -1,0 +1,379 @@
+//! [`Transport`]: the HTTP side shared by both providers — one JSON POST to one endpoint, with
+//! the bounded transport retry.
+//!
+//! A call makes at most [`ATTEMPTS`] attempts. Connection errors, timeouts, 429 and 5xx are
+//! retried after an exponential backoff (0.5 s, then 1 s), or after the `Retry-After` seconds a
+//! 429 or 503 asks for (capped at [`MAX_WAIT`]). Any other status is final at once. Whatever is
+//! left after the last attempt is [`LlmError::Unavailable`], which the engine never retries; a
+//! success whose body is not JSON is [`LlmError::BadResponse`]. The API key is scrubbed from every
+//! reason.
+//!
+//! [`Transport::post_json`] blocks: it runs the request with `Handle::block_on`, so it must be
+//! called from a plain thread (a test's thread), never from inside the runtime, and the handle
+//! must belong to a multi-thread runtime with IO and time enabled.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use reqwest::header::{HeaderMap, RETRY_AFTER};
+use rustls_platform_verifier::BuilderVerifierExt;
+use serde_json::Value;
+use tokio::runtime::Handle;
+
+use super::{ApiKey, LlmError};
+
+/// Attempts per call, the first included.
+const ATTEMPTS: u32 = 3;
+/// Backoff before the second attempt; doubled before each later one.
+const BACKOFF: Duration = Duration::from_millis(500);
+/// The longest wait between attempts a `Retry-After` can ask for.
+const MAX_WAIT: Duration = Duration::from_secs(30);
+/// Characters of a response body quoted in an error at most.
+const QUOTE: usize = 300;
+
+/// One endpoint of one provider, and the client that reaches it.
+#[derive(Debug)]
+pub(crate) struct Transport {
+    client: reqwest::Client,
+    handle: Handle,
+    provider: &'static str,
+    /// The full URL posted to.
+    endpoint: String,
+    timeout: Duration,
+    /// Scrubbed from every error reason.
+    key: Option<ApiKey>,
+}
+
+/// How one attempt went wrong.
+enum Failure {
+    /// Worth another attempt; `wait` is what a `Retry-After` asked for.
+    Transient {
+        reason: String,
+        wait: Option<Duration>,
+    },
+    /// Not worth another attempt.
+    Final(String),
+    /// A success whose body is not JSON.
+    Malformed(String),
+}
+
+impl Transport {
+    /// A transport posting to `endpoint` (already validated as an http(s) URL), each attempt
+    /// bounded by `timeout`.
+    pub(crate) fn new(
+        provider: &'static str,
+        endpoint: String,
+        timeout: Duration,
+        key: Option<ApiKey>,
+        handle: Handle,
+    ) -> Result<Self, LlmError> {
+        let crypto = Arc::new(rustls::crypto::ring::default_provider());
+        let tls = rustls::ClientConfig::builder_with_provider(crypto)
+            .with_safe_default_protocol_versions()
+            .and_then(|builder| builder.with_platform_verifier())
+            .map_err(|e| LlmError::Config(format!("cannot set up TLS for the LLM: {e}")))?
+            .with_no_client_auth();
+        // Building the client inside the runtime's context keeps any background task it might
+        // spawn on that runtime.
+        let _context = handle.enter();
+        let client = reqwest::Client::builder()
+            .user_agent(concat!("prettyplay/", env!("CARGO_PKG_VERSION")))
+            .tls_backend_preconfigured(tls)
+            .timeout(timeout)
+            .build()
+            .map_err(|e| LlmError::Config(format!("cannot set up the HTTP client: {e}")))?;
+        Ok(Transport {
+            client,
+            handle,
+            provider,
+            endpoint,
+            timeout,
+            key,
+        })
+    }
+
+    /// Posts `body` as JSON with `headers` and returns the JSON of the successful response.
+    /// Blocks the calling thread (see the module comment).
+    pub(crate) fn post_json(&self, headers: HeaderMap, body: &Value) -> Result<Value, LlmError> {
+        self.handle.block_on(self.post_with_retry(headers, body))
+    }
+
+    async fn post_with_retry(&self, headers: HeaderMap, body: &Value) -> Result<Value, LlmError> {
+        let mut attempt = 1;
+        loop {
+            let failure = match self.attempt(&headers, body).await {
+                Ok(value) => return Ok(value),
+                Err(failure) => failure,
+            };
+            match failure {
+                Failure::Malformed(reason) => {
+                    return Err(LlmError::BadResponse {
+                        provider: self.provider,
+                        reason: self.scrub(&reason),
+                    });
+                }
+                Failure::Final(reason) => return Err(self.unavailable(&reason)),
+                Failure::Transient { reason, .. } if attempt >= ATTEMPTS => {
+                    return Err(
+                        self.unavailable(&format!("{reason} (gave up after {attempt} attempts)"))
+                    );
+                }
+                Failure::Transient { reason, wait } => {
+                    let wait = wait.map_or_else(|| backoff(attempt), |w| w.min(MAX_WAIT));
+                    tracing::warn!(
+                        provider = self.provider,
+                        attempt,
+                        wait_s = wait.as_secs_f64(),
+                        reason = %self.scrub(&reason),
+                        "LLM call failed; retrying"
+                    );
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+            }
+        }
+    }
+
+    async fn attempt(&self, headers: &HeaderMap, body: &Value) -> Result<Value, Failure> {
+        let started = Instant::now();
+        let response = self
+            .client
+            .post(&self.endpoint)
+            .headers(headers.clone())
+            .json(body)
+            .send()
+            .await
+            .map_err(|e| self.transport_failure(&e))?;
+        let status = response.status();
+        let wait = retry_after(status, response.headers());
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| self.transport_failure(&e))?;
+        tracing::debug!(
+            provider = self.provider,
+            status = status.as_u16(),
+            bytes = bytes.len(),
+            elapsed_ms = started.elapsed().as_millis(),
+            "LLM response"
+        );
+        if status.is_success() {
+            return serde_json::from_slice(&bytes).map_err(|e| {
+                Failure::Malformed(format!(
+                    "the body is not JSON ({e}): {}",
+                    quote(&String::from_utf8_lossy(&bytes))
+                ))
+            });
+        }
+        let reason = status_reason(status, &bytes);
+        if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
+            Err(Failure::Transient { reason, wait })
+        } else {
+            Err(Failure::Final(reason))
+        }
+    }
+
+    fn transport_failure(&self, error: &reqwest::Error) -> Failure {
+        let reason = if error.is_timeout() {
+            format!("no answer within {} s", self.timeout.as_secs_f64())
+        } else {
+            // reqwest's own message only repeats the URL; the root cause says what happened.
+            let mut root: &dyn std::error::Error = error;
+            while let Some(source) = root.source() {
+                root = source;
+            }
+            if error.is_connect() {
+                format!("cannot connect: {root}")
+            } else {
+                format!("request failed: {root}")
+            }
+        };
+        Failure::Transient { reason, wait: None }
+    }
+
+    fn unavailable(&self, reason: &str) -> LlmError {
+        LlmError::Unavailable {
+            provider: self.provider,
+            endpoint: self.endpoint.clone(),
+            reason: self.scrub(reason),
+        }
+    }
+
+    fn scrub(&self, text: &str) -> String {
+        match &self.key {
+            Some(key) => key.redact(text),
+            None => text.to_owned(),
+        }
+    }
+}
+
+/// The wait before attempt `attempt + 1` when the server did not ask for one.
+fn backoff(attempt: u32) -> Duration {
+    BACKOFF * 2u32.saturating_pow(attempt.saturating_sub(1))
+}
+
+/// `Retry-After` in seconds on a 429 or 503 (the HTTP-date form is ignored: backoff applies).
+fn retry_after(status: StatusCode, headers: &HeaderMap) -> Option<Duration> {
+    if status != StatusCode::TOO_MANY_REQUESTS && status != StatusCode::SERVICE_UNAVAILABLE {
+        return None;
+    }
+    let seconds: f64 = headers
+        .get(RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    (seconds.is_finite() && seconds >= 0.0)
+        .then(|| Duration::try_from_secs_f64(seconds.min(MAX_WAIT.as_secs_f64())).ok())
+        .flatten()
+}
+
+/// `HTTP 401 Unauthorized: <the body's error message>`. Both wire formats put the message at
+/// `error.message`; other bodies are quoted as they are.
+fn status_reason(status: StatusCode, body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let message = serde_json::from_slice::<Value>(body)
+        .ok()
+        .and_then(|json| match &json["error"] {
+            Value::String(message) => Some(message.clone()),
+            error => error["message"].as_str().map(str::to_owned),
+        })
+        .unwrap_or_else(|| text.trim().to_owned());
+    if message.is_empty() {
+        format!("HTTP {status}")
+    } else {
+        format!("HTTP {status}: {}", quote(&message))
+    }
+}
+
+/// A JSON body in at most 200 characters, for an error about its shape.
+pub(crate) fn brief(json: &Value) -> String {
+    let text = json.to_string();
+    if text.chars().count() > 200 {
+        let cut: String = text.chars().take(200).collect();
+        format!("{cut}…")
+    } else {
+        text
+    }
+}
+
+/// The first [`QUOTE`] characters of `text`, whitespace collapsed, with `…` when cut.
+fn quote(text: &str) -> String {
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() > QUOTE {
+        let cut: String = collapsed.chars().take(QUOTE).collect();
+        format!("{cut}…")
+    } else {
+        collapsed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use reqwest::header::HeaderValue;
+
+    use super::*;
+
+    fn headers(retry_after: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            RETRY_AFTER,
+            HeaderValue::from_str(retry_after).expect("value"),
+        );
+        headers
+    }
+
+    #[test]
+    fn backoff_doubles_from_half_a_second() {
+        assert_eq!(backoff(1), Duration::from_millis(500));
+        assert_eq!(backoff(2), Duration::from_secs(1));
+        assert_eq!(backoff(3), Duration::from_secs(2));
+        // Never overflows.
+        let _ = backoff(u32::MAX);
+    }
+
+    #[test]
+    fn retry_after_is_read_on_429_and_503_only_and_capped() {
+        let too_many = StatusCode::TOO_MANY_REQUESTS;
+        assert_eq!(
+            retry_after(too_many, &headers("2")),
+            Some(Duration::from_secs(2))
+        );
+        assert_eq!(
+            retry_after(StatusCode::SERVICE_UNAVAILABLE, &headers(" 1.5 ")),
+            Some(Duration::from_millis(1500))
+        );
+        assert_eq!(retry_after(too_many, &headers("3600")), Some(MAX_WAIT));
+        assert_eq!(
+            retry_after(StatusCode::INTERNAL_SERVER_ERROR, &headers("2")),
+            None
+        );
+        for bad in ["-1", "soon", "Wed, 21 Oct 2015 07:28:00 GMT", "NaN", "inf"] {
+            assert_eq!(retry_after(too_many, &headers(bad)), None, "{bad}");
+        }
+        assert_eq!(retry_after(too_many, &HeaderMap::new()), None);
+    }
+
+    #[test]
+    fn status_reason_prefers_the_error_message() {
+        let openai =
+            br#"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}"#;
+        assert_eq!(
+            status_reason(StatusCode::UNAUTHORIZED, openai),
+            "HTTP 401 Unauthorized: Incorrect API key provided"
+        );
+        let anthropic =
+            br#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
+        assert_eq!(
+            status_reason(StatusCode::from_u16(529).expect("status"), anthropic),
+            "HTTP 529 <unknown status code>: Overloaded"
+        );
+        // Ollama and some proxies put a plain string at `error`.
+        assert_eq!(
+            status_reason(StatusCode::NOT_FOUND, br#"{"error":"model 'x' not found"}"#),
+            "HTTP 404 Not Found: model 'x' not found"
+        );
+        assert_eq!(
+            status_reason(StatusCode::BAD_GATEWAY, b"  <html>bad\n gateway</html> "),
+            "HTTP 502 Bad Gateway: <html>bad gateway</html>"
+        );
+        assert_eq!(
+            status_reason(StatusCode::BAD_GATEWAY, b""),
+            "HTTP 502 Bad Gateway"
+        );
+    }
+
+    #[test]
+    fn quote_cuts_long_text_on_a_char_boundary() {
+        let long = "é".repeat(QUOTE + 10);
+        let quoted = quote(&long);
+        assert_eq!(quoted.chars().count(), QUOTE + 1);
+        assert!(quoted.ends_with('…'));
+        assert_eq!(quote("a\n\tb"), "a b");
+    }
+
+    #[test]
+    fn a_client_builds_outside_the_runtime() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let transport = Transport::new(
+            "openai",
+            "https://api.openai.com/v1/chat/completions".into(),
+            Duration::from_secs(1),
+            Some(ApiKey::new("sk-hidden")),
+            runtime.handle().clone(),
+        )
+        .expect("transport");
+        assert!(!format!("{transport:?}").contains("sk-hidden"));
+        assert_eq!(
+            transport.unavailable("refused sk-hidden").to_string(),
+            "the LLM is unavailable (openai at https://api.openai.com/v1/chat/completions): \
+             refused [redacted]"
+        );
+    }
+}

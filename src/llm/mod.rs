@@ -1,0 +1,159 @@
+//! LLM access: the narrow [`LlmProvider`] port the engine talks to, its requests and replies,
+//! and the real providers over HTTP (OpenAI-compatible chat completions, Anthropic Messages).
+//!
+//! Main types: [`LlmProvider`], [`GenerationRequest`], [`ClassificationRequest`],
+//! [`Classification`], [`LlmError`]. Keys live in [`ApiKey`], whose Debug/Display redact them.
+
+mod anthropic;
+mod build;
+mod http;
+mod message;
+mod openai;
+mod reply;
+mod secret;
+
+pub use build::{
+    ANTHROPIC_API_KEY_ENV, ANTHROPIC_BASE_URL, OPENAI_API_KEY_ENV, OPENAI_BASE_URL, build_provider,
+};
+pub use message::{render_classification_message, render_generation_message};
+pub use reply::{extract_code, parse_classification};
+pub use secret::ApiKey;
+
+use std::fmt;
+use std::time::Duration;
+
+/// A request for step code.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenerationRequest {
+    pub system_prompt: String,
+    /// STEP: the sentence to implement.
+    pub step: String,
+    /// PREVIOUS STEPS: sentences of the earlier steps of the test, in order.
+    pub previous_steps: Vec<String>,
+    /// PAGE SNAPSHOT: Playwright's AI-mode aria snapshot, already truncated to its budget.
+    pub page_snapshot: String,
+    /// SCREENSHOT: a PNG of the page, when `send_screenshots` is on.
+    pub screenshot: Option<Vec<u8>>,
+    /// PAGE API: the generated listing of the step-code API.
+    pub page_api: String,
+    /// USER INSTRUCTIONS: `generation_prompt`, only when non-empty.
+    pub user_instructions: Option<String>,
+    /// CODE and ERROR of the failed previous attempt (regeneration and retries).
+    pub failed: Option<FailedAttempt>,
+}
+
+/// Code that failed, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedAttempt {
+    pub code: String,
+    pub error: String,
+}
+
+/// A request to classify a failure. Never carries the user instructions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassificationRequest {
+    pub system_prompt: String,
+    pub step: String,
+    pub code: String,
+    pub error: String,
+    pub page_snapshot: String,
+    pub screenshot: Option<Vec<u8>>,
+}
+
+/// Token usage of one call, as the provider reported it (0 when it did not).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// A provider's reply: the raw text, usage and time spent waiting.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LlmReply {
+    pub text: String,
+    pub usage: Usage,
+    pub elapsed: Duration,
+}
+
+/// The classification categories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Category {
+    /// The UI changed; the step can be regenerated for the same intent.
+    Rot,
+    /// The step works as written but the application's expected behaviour is broken.
+    ProductDefect,
+    /// The sentence no longer matches reality, the intent is ambiguous, or regeneration cannot help.
+    Incurable,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Rot => "rot",
+            Category::ProductDefect => "product_defect",
+            Category::Incurable => "incurable",
+        }
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A verdict: category, explanation, recommendation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Classification {
+    pub category: Category,
+    pub explanation: String,
+    pub recommendation: String,
+}
+
+impl fmt::Display for Classification {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} — {} — {}",
+            self.category, self.explanation, self.recommendation
+        )
+    }
+}
+
+/// Why an LLM call produced nothing usable.
+#[derive(Debug, thiserror::Error)]
+pub enum LlmError {
+    /// The provider could not be reached or kept failing after the bounded transport retry.
+    /// The engine never retries an unavailable call.
+    #[error("the LLM is unavailable ({provider} at {endpoint}): {reason}")]
+    Unavailable {
+        provider: &'static str,
+        endpoint: String,
+        reason: String,
+    },
+    /// The provider answered, but not in its wire format.
+    #[error("the LLM answered in an unexpected format ({provider}): {reason}")]
+    BadResponse {
+        provider: &'static str,
+        reason: String,
+    },
+    /// Settings that make a provider impossible (no model, missing key variable, bad URL).
+    #[error("{0}")]
+    Config(String),
+}
+
+/// The port the engine talks to. Implementations block the calling (test) thread: the real
+/// providers run their HTTP request with `tokio::runtime::Handle::block_on`, so they are called
+/// from plain std threads, never from inside the runtime. [`build_provider`] makes one from
+/// settings.
+pub trait LlmProvider: Send + Sync {
+    /// Asks for step code; the reply text is raw (the engine extracts the code block).
+    fn generate_step_code(&self, request: &GenerationRequest) -> Result<LlmReply, LlmError>;
+    /// Asks for a verdict; the reply text is raw (the engine parses it leniently).
+    fn classify_failure(&self, request: &ClassificationRequest) -> Result<LlmReply, LlmError>;
+    /// A short name for reports: `openai:gpt-4o-mini`.
+    fn describe(&self) -> String;
+}
+
+pub use anthropic::AnthropicProvider;
+pub use openai::OpenAiProvider;
