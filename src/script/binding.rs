@@ -674,7 +674,8 @@ fn truncate_snapshot(snapshot: String, budget: usize) -> String {
         return snapshot;
     }
     let mut cut: String = snapshot.chars().take(budget).collect();
-    if let Some(newline) = cut.rfind('\n') {
+    let ends_a_line = snapshot[cut.len()..].starts_with('\n');
+    if !ends_a_line && let Some(newline) = cut.rfind('\n') {
         cut.truncate(newline);
     }
     let kept = cut.chars().count();
