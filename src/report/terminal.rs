@@ -370,6 +370,7 @@ mod tests {
             }),
             code: Some("async function step(page) {\n  await x;\n}".into()),
             verdict: None,
+            screenshot: None,
         };
         let events = [
             RunEvent::RunStarted { tests: 1 },

@@ -60,6 +60,8 @@ pub struct TestFailure {
     pub code: Option<String>,
     /// The LLM's verdict on the failure, when one was asked for and given.
     pub verdict: Option<Classification>,
+    /// A PNG screenshot of the page when the step failed, when one could be taken.
+    pub screenshot: Option<Vec<u8>>,
 }
 
 impl TestFailure {
@@ -149,13 +151,18 @@ pub enum RunEvent {
         test: TestId,
         index: usize,
         sentence: String,
+        /// Line of the step in the scenario file.
+        line: usize,
         source: StepSource,
         duration: Duration,
+        /// The code that passed (cached, generated or healed).
+        code: String,
     },
     StepFailed {
         test: TestId,
         index: usize,
         sentence: String,
+        line: usize,
         duration: Duration,
     },
     /// The step's code failed with a pollable failure and is executed again inside its settle

@@ -169,6 +169,7 @@ impl<'a> Runner<'a> {
                     ),
                     code: None,
                     verdict: None,
+                    screenshot: None,
                 })),
             };
             match &outcome {
@@ -242,5 +243,6 @@ fn internal_failure(step: Option<(String, usize)>, message: String) -> TestOutco
         cause: FailureCause::Infrastructure(message),
         code: None,
         verdict: None,
+        screenshot: None,
     }))
 }

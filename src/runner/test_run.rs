@@ -41,6 +41,7 @@ enum StepState {
     Missing,
     Passed {
         source: StepSource,
+        code: String,
     },
     Failed {
         failure: Box<TestFailure>,
@@ -66,6 +67,7 @@ pub(crate) fn run_test(
                 cause: FailureCause::Step(failure),
                 code: None,
                 verdict: None,
+                screenshot: None,
             }));
         }
     };
@@ -118,18 +120,24 @@ pub(crate) fn run_test(
         let duration = started.elapsed();
         reporter.send_log();
         match state {
-            StepState::Passed { source } => reporter.send(RunEvent::StepPassed {
+            StepState::Passed { source, code } => reporter.send(RunEvent::StepPassed {
                 test: plan.id.clone(),
                 index,
                 sentence: step.sentence.clone(),
+                line: step.line,
                 source,
                 duration,
+                code,
             }),
-            StepState::Failed { failure } => {
+            StepState::Failed { mut failure } => {
+                if !failure.is_infrastructure() {
+                    failure.screenshot = host.screenshot();
+                }
                 reporter.send(RunEvent::StepFailed {
                     test: plan.id.clone(),
                     index,
                     sentence: step.sentence.clone(),
+                    line: step.line,
                     duration,
                 });
                 return TestOutcome::Failed(failure);
@@ -171,6 +179,7 @@ fn advance(
                 cause,
                 code,
                 verdict,
+                screenshot: None,
             }),
         }
     };
@@ -178,12 +187,14 @@ fn advance(
         StepState::Cached { code } => match live.execute(&code) {
             Ok(()) => StepState::Passed {
                 source: StepSource::Cached,
+                code,
             },
             Err(failure) => match (mode, engine) {
                 (Mode::Run { heal: true }, Some(engine)) => {
                     match engine.heal(context, live, live.reporter, &code, &failure) {
-                        Ok(_) => StepState::Passed {
+                        Ok(healed) => StepState::Passed {
                             source: StepSource::Healed,
+                            code: healed,
                         },
                         Err(decided) => {
                             let verdict = decided.verdict.clone();
@@ -201,8 +212,9 @@ fn advance(
         StepState::Missing => match (mode, engine) {
             (Mode::Run { .. }, Some(engine)) => match engine.generate(context, live, live.reporter)
             {
-                Ok(_) => StepState::Passed {
+                Ok(generated) => StepState::Passed {
                     source: StepSource::Generated,
+                    code: generated,
                 },
                 Err(decided) => {
                     let verdict = decided.verdict.clone();

@@ -566,6 +566,16 @@ impl StepHost {
         }
     }
 
+    /// A PNG screenshot of the test's page, for failure reports; `None` when it cannot be taken.
+    pub fn screenshot(&self) -> Option<Vec<u8>> {
+        let page = self.pages.borrow()[0].page.clone();
+        self.run(async {
+            tokio::time::timeout(Duration::from_secs(5), page.screenshot(None)).await
+        })
+        .ok()?
+        .ok()
+    }
+
     /// Blocks until waiter `id` got its event, or `timeout_ms` (0: no limit) passes.
     fn wait_for(&self, id: usize, timeout_ms: f64) -> Result<Value, HostError> {
         let deadline = (timeout_ms > 0.0)
