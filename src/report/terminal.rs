@@ -430,8 +430,10 @@ mod tests {
                 test: id(),
                 index: 1,
                 sentence: "the list is ready".into(),
+                line: 3,
                 source: StepSource::Cached,
                 duration: Duration::from_millis(1250),
+                code: "async function step(page) {}".into(),
             },
             RunEvent::TestFinished {
                 test: id(),
