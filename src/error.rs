@@ -16,8 +16,10 @@ pub const EXIT_SUCCESS: u8 = 0;
 pub const EXIT_TEST_FAILED: u8 = 1;
 /// Bad usage, configuration, scenario or cache file: nothing ran.
 pub const EXIT_USAGE: u8 = 2;
-/// Infrastructure: the driver or the browser is missing or crashed.
+/// Infrastructure: the driver or the browser is missing or crashed, or the LLM is unavailable.
 pub const EXIT_INFRA: u8 = 3;
+/// The run was interrupted with Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// Why prettyplay could not do what it was asked.
 #[derive(Debug, thiserror::Error)]

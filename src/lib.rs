@@ -4,7 +4,8 @@
 //! `scenario` (parse, discover) → `runner` (tests, steps, events) → `engine` (the settle window
 //! around each step's code) → `script` (the JS sandbox and its Playwright binding) → `driver` (the
 //! browser) → `cache` (proven step code, users' property); the runner's events go to `report`.
-//! `config` resolves settings; `cli` is the only place that knows about clap.
+//! `llm` asks a model for step code and failure verdicts. `config` resolves settings; `cli` is the
+//! only place that knows about clap.
 
 pub mod cache;
 pub mod cli;
@@ -12,6 +13,7 @@ pub mod config;
 pub mod driver;
 pub mod engine;
 pub mod error;
+pub mod llm;
 pub mod report;
 pub mod runner;
 pub mod scenario;

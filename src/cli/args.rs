@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::runner::Shard;
+
 /// Plain-sentence web UI tests, replayed from cached Playwright step code.
 #[derive(Debug, Parser)]
 #[command(name = "prettyplay", version, about, max_term_width = 100)]
@@ -85,7 +87,54 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub no_heal: bool,
     #[command(flatten)]
+    pub runner: RunnerArgs,
+    #[command(flatten)]
     pub paths: PathsArgs,
+}
+
+/// How tests are scheduled and reported (run and replay).
+#[derive(Debug, Args)]
+pub(crate) struct RunnerArgs {
+    /// Parallel workers, each with its own browser (default: the number of CPUs).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub workers: Option<usize>,
+    /// Run only part K of N of the selected tests (for CI matrices), e.g. 2/4.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Only tests with this tag (repeatable; any of them matches).
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Only the tests that failed in the previous run.
+    #[arg(long)]
+    pub last_failed: bool,
+    /// Stop scheduling tests after N failures (running tests finish).
+    #[arg(long, value_name = "N", conflicts_with = "exit_first")]
+    pub max_failures: Option<usize>,
+    /// Stop scheduling tests after the first failure (same as --max-failures 1).
+    #[arg(short = 'x', long)]
+    pub exit_first: bool,
+    /// Fail a test that runs longer than this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub test_timeout: Option<f64>,
+    /// Record Playwright traces: on, off, or retain-on-failure.
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = TraceArg::Off)]
+    pub trace: TraceArg,
+    /// Reporter: list, dot, json, junit or html (repeatable).
+    #[arg(long = "reporter", value_name = "NAME")]
+    pub reporters: Vec<String>,
+    /// Directory for report files (json, junit, html, traces).
+    #[arg(long, value_name = "DIR", default_value = "prettyplay-report")]
+    pub output: PathBuf,
+    /// Write the run's events as JSON lines to this file.
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TraceArg {
+    On,
+    Off,
+    RetainOnFailure,
 }
 
 #[derive(Debug, Args)]
@@ -94,6 +143,8 @@ pub(crate) struct ReplayArgs {
     /// (the CI mode).
     #[arg(long)]
     pub strict: bool,
+    #[command(flatten)]
+    pub runner: RunnerArgs,
     #[command(flatten)]
     pub paths: PathsArgs,
 }

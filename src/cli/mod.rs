@@ -4,6 +4,9 @@
 //! Main entry point: [`main`].
 
 mod args;
+mod run;
+
+use run::{RunOptions, run_tests};
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -14,15 +17,11 @@ use regex::Regex;
 
 use crate::cache::{Cache, StepKey, prune};
 use crate::config::{Overrides, Settings};
-use crate::driver::{BrowserRuntime, export_driver_env, find_chromium, find_driver};
-use crate::error::{EXIT_INFRA, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
-use crate::llm::{LlmProvider, build_provider};
-use crate::report::{TerminalReporter, Verbosity};
-use crate::runner::{Mode, RunConfig, Runner, select_tests};
+use crate::error::{EXIT_SUCCESS, Error};
+use crate::report::Verbosity;
+use crate::runner::{Mode, Selection, select_tests};
 use crate::scenario::{self, Scenario};
-use crate::script::Limits;
 use args::{CacheCommand, Cli, ColorChoice, Command, GlobalArgs};
-use std::sync::Arc;
 
 /// Runs prettyplay with the process's arguments and environment.
 pub fn main() -> ExitCode {
@@ -64,7 +63,7 @@ fn init_tracing(verbose: u8) {
         .try_init();
 }
 
-fn env_var(name: &str) -> Option<String> {
+pub(crate) fn env_var(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
@@ -81,6 +80,8 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         llm_provider: cli.global.llm_provider.clone(),
         llm_model: cli.global.model.clone(),
         llm_base_url: cli.global.llm_base_url.clone(),
+        workers: runner_args(&cli.command).and_then(|r| r.workers),
+        test_timeout: runner_args(&cli.command).and_then(|r| r.test_timeout),
     };
     let settings = Settings::resolve(&cwd, &env_var, &overrides)?;
     let stdout = io::stdout();
@@ -95,14 +96,8 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         Command::Run(run) => {
             let scenarios = load_scenarios(&settings, &cwd, &run.paths.paths)?;
             let mode = Mode::Run { heal: !run.no_heal };
-            run_tests(
-                &settings,
-                &scenarios,
-                &cli.global,
-                mode,
-                colors,
-                stdout.lock(),
-            )
+            let options = RunOptions::new(&cli.global, &run.runner, &cwd, colors)?;
+            run_tests(&settings, &scenarios, mode, &options)
         }
         Command::Replay(replay) => {
             let scenarios = load_scenarios(&settings, &cwd, &replay.paths.paths)?;
@@ -111,14 +106,8 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             } else {
                 Mode::Replay
             };
-            run_tests(
-                &settings,
-                &scenarios,
-                &cli.global,
-                mode,
-                colors,
-                stdout.lock(),
-            )
+            let options = RunOptions::new(&cli.global, &replay.runner, &cwd, colors)?;
+            run_tests(&settings, &scenarios, mode, &options)
         }
         Command::List(paths) => {
             let scenarios = load_scenarios(&settings, &cwd, &paths.paths)?;
@@ -158,6 +147,15 @@ fn execute(cli: Cli) -> Result<u8, Error> {
 
 /// Scenario files from the command line (relative to the working directory), or the
 /// `scenarios` setting.
+/// The scheduling flags of the commands that run tests.
+fn runner_args(command: &Command) -> Option<&args::RunnerArgs> {
+    match command {
+        Command::Run(run) => Some(&run.runner),
+        Command::Replay(replay) => Some(&replay.runner),
+        _ => None,
+    }
+}
+
 fn load_scenarios(
     settings: &Settings,
     cwd: &Path,
@@ -178,7 +176,7 @@ fn load_scenarios(
     Ok(scenario::load(&settings.project_root, &paths)?)
 }
 
-fn grep_of(global: &GlobalArgs) -> Result<Option<Regex>, Error> {
+pub(crate) fn grep_of(global: &GlobalArgs) -> Result<Option<Regex>, Error> {
     global
         .grep
         .as_deref()
@@ -189,109 +187,13 @@ fn grep_of(global: &GlobalArgs) -> Result<Option<Regex>, Error> {
         .transpose()
 }
 
-fn verbosity_of(global: &GlobalArgs) -> Verbosity {
+pub(crate) fn verbosity_of(global: &GlobalArgs) -> Verbosity {
     if global.quiet {
         Verbosity::Quiet
     } else if global.verbose > 0 {
         Verbosity::Verbose
     } else {
         Verbosity::Normal
-    }
-}
-
-fn run_tests(
-    settings: &Settings,
-    scenarios: &[Scenario],
-    global: &GlobalArgs,
-    mode: Mode,
-    colors: bool,
-    out: impl Write,
-) -> Result<u8, Error> {
-    let grep = grep_of(global)?;
-    let selected = select_tests(scenarios, grep.as_ref());
-    if selected.is_empty() {
-        return Err(Error::Usage(match &global.grep {
-            Some(pattern) => format!("no tests match --grep {pattern:?}"),
-            None => "no tests to run: the scenario files declare none".to_owned(),
-        }));
-    }
-    let driver = find_driver(&env_var)?;
-    let chromium = find_chromium(settings.browser.executable.as_deref(), &env_var)?;
-    export_driver_env(&driver);
-    let tokio = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(Error::Runtime)?;
-    let provider = provider_for(mode, settings, tokio.handle())?;
-    let config = RunConfig {
-        mode,
-        limits: Limits::new(settings.browser.timeout),
-        polling: settings.polling.clone(),
-        cache: Cache::new(&settings.cache_dir),
-        llm: settings.llm.clone(),
-        budgets: settings.budgets,
-        provider,
-    };
-    let runner = Runner::new(scenarios, selected, config)?;
-    let browser = tokio.block_on(BrowserRuntime::launch(
-        &settings.browser,
-        &driver,
-        &chromium,
-    ))?;
-
-    let mut reporter = TerminalReporter::new(out, colors, verbosity_of(global));
-    let mut write_error = None;
-    let stats = runner.run(&browser, tokio.handle(), &mut |event| {
-        if write_error.is_none()
-            && let Err(err) = reporter.handle(&event)
-        {
-            write_error = Some(err);
-        }
-    });
-    tokio.block_on(browser.shutdown());
-    if let Some(err) = write_error {
-        return Err(Error::Output(err));
-    }
-    Ok(if stats.infrastructure_failures > 0 {
-        EXIT_INFRA
-    } else if stats.failed > 0 {
-        EXIT_TEST_FAILED
-    } else {
-        EXIT_SUCCESS
-    })
-}
-
-/// The LLM provider a mode needs: none in strict replay (never constructed); optional in
-/// replay (verdicts only; a broken configuration is a warning); required by `run`.
-fn provider_for(
-    mode: Mode,
-    settings: &Settings,
-    handle: &tokio::runtime::Handle,
-) -> Result<Option<Arc<dyn LlmProvider>>, Error> {
-    match mode {
-        Mode::StrictReplay => Ok(None),
-        Mode::Replay => match build_provider(&settings.llm, &env_var, handle.clone()) {
-            Ok(provider) => Ok(provider.map(Arc::from)),
-            Err(err) => {
-                tracing::warn!("no verdicts for failures: {err}");
-                eprintln!("WARNING: no verdicts for failures: {err}");
-                Ok(None)
-            }
-        },
-        Mode::Run { .. } => match build_provider(&settings.llm, &env_var, handle.clone()) {
-            Ok(Some(provider)) => Ok(Some(Arc::from(provider))),
-            Ok(None) => Err(Error::Usage(
-                "`prettyplay run` needs an LLM to generate and heal steps: set `provider` and \
-                 `model` under [llm] in prettyplay.toml (or PRETTYPLAY_LLM_PROVIDER and \
-                 PRETTYPLAY_LLM_MODEL); see docs/llm.md. To run cached code only, use \
-                 `prettyplay replay`"
-                    .to_owned(),
-            )),
-            Err(err) => Err(Error::Usage(format!(
-                "the [llm] settings cannot be used: {err}"
-            ))),
-        },
     }
 }
 
@@ -306,7 +208,11 @@ fn list(
     let mut cache_files = std::collections::HashMap::new();
     let mut tests = 0;
     let mut missing = 0;
-    for (si, ti) in select_tests(scenarios, grep.as_ref()) {
+    let selection = Selection {
+        grep,
+        ..Selection::default()
+    };
+    for (si, ti) in select_tests(scenarios, &selection) {
         let scenario = &scenarios[si];
         let test = &scenario.tests[ti];
         let cached = match cache_files.entry(si) {

@@ -3,11 +3,18 @@
 //!
 //! Main type: [`Settings`]. Keys and defaults are documented in `docs/configuration.md`.
 
+mod config_error;
+mod defaults;
+mod llm_settings;
+mod run_settings;
 mod screen;
 mod settings;
+#[cfg(test)]
+mod test_support;
 
+pub use config_error::ConfigError;
 pub use screen::Screen;
-pub use settings::{ConfigError, Overrides, Settings};
+pub use settings::{Overrides, Settings};
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -29,6 +36,8 @@ pub struct BrowserSettings {
     pub accept_dialogs: bool,
     /// The project root: the only place step code may take files from (`setInputFiles`).
     pub project_dir: PathBuf,
+    /// What each test gets of its own: a browser context (the default) or a browser process.
+    pub isolation: Isolation,
 }
 
 /// `[polling]` settings: the settle window.
@@ -75,4 +84,23 @@ pub struct LlmSettings {
 pub struct BudgetSettings {
     pub generation: u32,
     pub healing: u32,
+}
+
+/// `[browser] isolation`: what each test gets of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Isolation {
+    /// A fresh browser context in its worker's browser process (default).
+    #[default]
+    Context,
+    /// A browser process of its own.
+    Browser,
+}
+
+/// `[run]` settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSettings {
+    /// A test running longer fails with a timeout naming the step (default 60 s).
+    pub test_timeout: Duration,
+    /// Parallel workers; `None`: the number of CPUs (`-j` overrides).
+    pub workers: Option<usize>,
 }

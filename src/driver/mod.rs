@@ -10,4 +10,4 @@ mod runtime;
 
 pub use events::ContextEvents;
 pub use locate::{DRIVER_VERSION, DriverPaths, default_driver_dir, find_chromium, find_driver};
-pub use runtime::{BrowserRuntime, DriverError, TestPage, export_driver_env};
+pub use runtime::{BrowserRuntime, DriverError, TestPage, WorkerBrowser, export_driver_env};

@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use playwright_rs::protocol::{BrowserContext, Frame, Page};
+use playwright_rs::protocol::{
+    BrowserContext, Frame, Page, TracingStartOptions, TracingStopOptions,
+};
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::BrowserSettings;
@@ -68,13 +70,15 @@ impl DriverError {
     }
 }
 
-/// The driver and browser shared by every test of a run.
+/// The Playwright driver of a run (one per prettyplay process) and what every browser it
+/// launches shares: launch options and the context options of the screen mode.
 pub struct BrowserRuntime {
     playwright: Playwright,
-    browser: Browser,
     settings: BrowserSettings,
-    /// Every test's context options: the emulated screen.
+    /// Context options of the screen mode, resolved once (device names need the driver).
     context_options: BrowserContextOptions,
+    launch_options: LaunchOptions,
+    chromium: PathBuf,
 }
 
 /// Chromium flags for a closed network and a root user: without the background-networking
@@ -89,11 +93,12 @@ const CHROMIUM_ARGS: &[&str] = &[
 ];
 
 impl BrowserRuntime {
-    /// Starts the driver and launches Chromium.
+    /// Starts the driver and resolves the screen mode; browsers are launched per worker with
+    /// [`BrowserRuntime::launch_browser`].
     ///
     /// The driver's location must already be exported with [`export_driver_env`] (playwright-rs
     /// reads it from the process environment).
-    pub async fn launch(
+    pub async fn start(
         settings: &BrowserSettings,
         driver: &DriverPaths,
         chromium: &Path,
@@ -111,28 +116,55 @@ impl BrowserRuntime {
         if running_as_root() {
             args.push("--no-sandbox".to_owned());
         }
-        let options = LaunchOptions::new()
+        let launch_options = LaunchOptions::new()
             .executable_path(chromium.display().to_string())
             .headless(settings.headless)
             .chromium_sandbox(false)
             .args(args)
             .timeout(60_000.0);
-        let browser = playwright
-            .chromium()
-            .launch_with_options(options)
-            .await
-            .map_err(|source| DriverError::Launch {
-                executable: chromium.to_owned(),
-                source: Box::new(source),
-            })?;
         Ok(Self {
             playwright,
-            browser,
             settings: settings.clone(),
             context_options,
+            launch_options,
+            chromium: chromium.to_owned(),
         })
     }
 
+    /// Launches one Chromium process (a worker's, or a test's with `isolation = "browser"`).
+    pub async fn launch_browser(&self) -> Result<WorkerBrowser, DriverError> {
+        let browser = self
+            .playwright
+            .chromium()
+            .launch_with_options(self.launch_options.clone())
+            .await
+            .map_err(|source| DriverError::Launch {
+                executable: self.chromium.clone(),
+                source: Box::new(source),
+            })?;
+        Ok(WorkerBrowser {
+            browser,
+            settings: self.settings.clone(),
+            context_options: self.context_options.clone(),
+        })
+    }
+
+    /// Stops the driver; the driver closes every browser it launched before it exits.
+    pub async fn shutdown(self) {
+        if let Err(err) = self.playwright.shutdown().await {
+            tracing::debug!("stopping the driver: {err}");
+        }
+    }
+}
+
+/// One Chromium process; every test it runs gets a fresh context.
+pub struct WorkerBrowser {
+    browser: Browser,
+    settings: BrowserSettings,
+    context_options: BrowserContextOptions,
+}
+
+impl WorkerBrowser {
     /// A fresh, isolated browser context (cookies and storage of its own) with one page.
     pub async fn new_test_page(&self) -> Result<TestPage, DriverError> {
         let context = self
@@ -158,17 +190,15 @@ impl BrowserRuntime {
             events,
             accept_dialogs: self.settings.accept_dialogs,
             base_url: self.settings.base_url.clone(),
+            project_dir: self.settings.project_dir.clone(),
             timeout: self.settings.timeout,
         })
     }
 
-    /// Closes the browser and stops the driver; nothing outlives this.
-    pub async fn shutdown(self) {
+    /// Closes the browser process.
+    pub async fn close(self) {
         if let Err(err) = self.browser.close().await {
-            tracing::debug!("closing the browser: {err}");
-        }
-        if let Err(err) = self.playwright.shutdown().await {
-            tracing::debug!("stopping the driver: {err}");
+            tracing::debug!("closing a browser: {err}");
         }
     }
 }
@@ -183,6 +213,7 @@ pub struct TestPage {
     accept_dialogs: bool,
     base_url: Option<String>,
     timeout: Duration,
+    project_dir: PathBuf,
 }
 
 impl TestPage {
@@ -208,6 +239,11 @@ impl TestPage {
         self.base_url.as_deref()
     }
 
+    /// The project root, where step code's file paths (`setInputFiles`) resolve.
+    pub fn project_dir(&self) -> &Path {
+        &self.project_dir
+    }
+
     /// The default timeout of actions and expectations.
     pub fn timeout(&self) -> Duration {
         self.timeout
@@ -218,6 +254,27 @@ impl TestPage {
         if let Err(err) = self.context.close().await {
             tracing::debug!("closing a test's browser context: {err}");
         }
+    }
+
+    /// Starts a Playwright trace of the test (screenshots and DOM snapshots).
+    pub async fn start_tracing(&self, name: &str) -> Result<(), playwright_rs::Error> {
+        let tracing = self.context.tracing().await?;
+        let options = TracingStartOptions::default()
+            .name(name)
+            .screenshots(true)
+            .snapshots(true);
+        tracing.start(options).await
+    }
+
+    /// Stops the trace; writes it as a zip (viewable with Playwright's trace viewer) to `path`,
+    /// or discards it when `path` is `None`.
+    pub async fn stop_tracing(&self, path: Option<&Path>) -> Result<(), playwright_rs::Error> {
+        let tracing = self.context.tracing().await?;
+        let options = match path {
+            Some(path) => TracingStopOptions::default().path(path.display().to_string()),
+            None => TracingStopOptions::default(),
+        };
+        tracing.stop(options).await
     }
 }
 

@@ -1,8 +1,35 @@
 //! Reporters: they consume the runner's [`crate::runner::RunEvent`] stream and decide what to
-//! show. Terminal output only for now; JSON, JUnit and HTML reporters read the same stream.
+//! show. The terminal reporters (`list`, `dot`) write to stdout; the file reporters write the
+//! JSON lines event stream, JUnit XML and a self-contained HTML report (`docs/reports.md`).
 //!
-//! Main type: [`TerminalReporter`].
+//! Main types: the [`Reporter`] trait, [`Reporters`] (a fan-out) and [`build_reporters`], which
+//! makes the reporters of a run from [`ReportOptions`].
 
+mod details;
+mod dot;
+mod github;
+mod html;
+mod json;
+mod junit;
+mod options;
+mod progress;
+mod record;
+#[expect(
+    clippy::module_inception,
+    reason = "one main type per file, named after it"
+)]
+mod reporter;
 mod terminal;
+#[cfg(test)]
+mod testing;
+pub(crate) mod wire;
+mod xml;
 
+pub use dot::DotReporter;
+pub use html::HtmlReporter;
+pub use json::{JsonReporter, event_json};
+pub use junit::JunitReporter;
+pub use options::{DEFAULT_OUTPUT_DIR, ReportOptions, ReporterKind};
+pub use reporter::{Reporter, Reporters, build_reporters};
 pub use terminal::{TerminalReporter, Verbosity};
+pub use wire::EVENTS_VERSION;

@@ -1,5 +1,6 @@
-//! The terminal reporter: a line per test, failure details, and the closing
-//! `N passed, N failed` line.
+//! The terminal reporter (`--reporter list`, the default): a line per test, loud heals and
+//! failures, and a summary that ends with the closing `N passed, N failed` line and the total time.
+//! On a terminal (and not in CI) a progress bar sits below the lines.
 //!
 //! Main type: [`TerminalReporter`]. It writes to any `Write`, so its output is testable; colour
 //! is decided by the caller (off in tests, `NO_COLOR` honoured by the CLI).
@@ -8,9 +9,14 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use console::Style;
+use indicatif::ProgressDrawTarget;
 
+use super::Reporter;
+use super::details::{Palette, Summary, heal_diff, seconds};
+use super::github::error_annotation;
+use super::progress::Progress;
 use crate::engine::Pool;
-use crate::runner::{FailureCause, RunEvent, RunStats, TestFailure, TestId, TestOutcome};
+use crate::runner::{RunEvent, RunStats, TestId, TestOutcome};
 
 /// How much the reporter prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,78 +32,134 @@ pub enum Verbosity {
 /// Writes a human-readable report of a run.
 pub struct TerminalReporter<W: Write> {
     out: W,
-    colors: bool,
+    /// What the event being handled prints, written to `out` at once (through the bar).
+    buf: Vec<u8>,
+    palette: Palette,
     verbosity: Verbosity,
-    failures: Vec<(TestId, TestFailure)>,
+    summary: Summary,
+    progress: Option<Progress>,
+    github: bool,
+    /// Verbose step lines of running tests, printed with the test's result line so that tests
+    /// running in parallel do not interleave their steps.
+    steps: Vec<(TestId, String)>,
 }
 
 impl<W: Write> TerminalReporter<W> {
     pub fn new(out: W, colors: bool, verbosity: Verbosity) -> Self {
         Self {
             out,
-            colors,
+            buf: Vec::new(),
+            palette: Palette { colors },
             verbosity,
-            failures: Vec::new(),
+            summary: Summary::default(),
+            progress: None,
+            github: false,
+            steps: Vec::new(),
         }
     }
 
+    /// Shows a progress bar on `target` (the CLI passes stdout when it is a terminal and `CI`
+    /// is not set); lines are printed above it.
+    pub fn with_progress(mut self, target: ProgressDrawTarget) -> Self {
+        self.progress = Some(Progress::new(target));
+        self
+    }
+
+    /// Also prints a GitHub Actions `::error` annotation for each failed test.
+    pub fn with_github_annotations(mut self, on: bool) -> Self {
+        self.github = on;
+        self
+    }
+
     fn style(&self, style: Style) -> Style {
-        style.force_styling(self.colors)
+        self.palette.style(style)
     }
 
     /// Handles one event.
     pub fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
+        self.report(event)?;
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let buf = std::mem::take(&mut self.buf);
+        let out = &mut self.out;
+        let mut write = || {
+            out.write_all(&buf)?;
+            out.flush()
+        };
+        let result = match &self.progress {
+            Some(progress) => progress.print(write),
+            None => write(),
+        };
+        self.buf = buf;
+        self.buf.clear();
+        result
+    }
+
+    /// Writes what `event` shows into the buffer and updates the bar.
+    fn report(&mut self, event: &RunEvent) -> io::Result<()> {
+        let verbose = self.verbosity == Verbosity::Verbose;
+        let quiet = self.verbosity == Verbosity::Quiet;
         match event {
             RunEvent::RunStarted { tests } => {
-                if self.verbosity != Verbosity::Quiet {
+                if let Some(progress) = &self.progress {
+                    progress.run_started(*tests);
+                }
+                if !quiet {
                     let noun = if *tests == 1 { "test" } else { "tests" };
-                    writeln!(self.out, "Running {tests} {noun}")?;
+                    writeln!(self.buf, "Running {tests} {noun}")?;
                 }
             }
-            RunEvent::TestStarted { .. } => {}
+            RunEvent::TestStarted { test } => {
+                if let Some(progress) = &self.progress {
+                    progress.test_started(test);
+                }
+            }
             RunEvent::StepPassed {
+                test,
                 index,
                 sentence,
                 duration,
                 ..
-            } if self.verbosity == Verbosity::Verbose => {
-                let dim = self.style(Style::new().dim());
-                writeln!(
-                    self.out,
+            } if verbose => {
+                let line = format!(
                     "  {} {index}. {sentence} {}",
                     self.style(Style::new().green()).apply_to("✓"),
-                    dim.apply_to(format!("({})", seconds(*duration)))
-                )?;
+                    self.style(Style::new().dim())
+                        .apply_to(format!("({})", seconds(*duration)))
+                );
+                self.step_line(test, line);
             }
             RunEvent::StepFailed {
+                test,
                 index,
                 sentence,
                 duration,
                 ..
-            } if self.verbosity == Verbosity::Verbose => {
-                writeln!(
-                    self.out,
+            } if verbose => {
+                let line = format!(
                     "  {} {index}. {sentence} ({})",
                     self.style(Style::new().red()).apply_to("✗"),
                     seconds(*duration)
-                )?;
+                );
+                self.step_line(test, line);
             }
-            RunEvent::StepLog { line, .. } if self.verbosity == Verbosity::Verbose => {
-                writeln!(
-                    self.out,
-                    "    {}",
-                    self.style(Style::new().dim()).apply_to(line)
-                )?;
+            RunEvent::StepLog { test, line, .. } if verbose => {
+                let line = format!("    {}", self.style(Style::new().dim()).apply_to(line));
+                self.step_line(test, line);
             }
             RunEvent::SettleRetry {
-                attempt, failure, ..
-            } if self.verbosity == Verbosity::Verbose => {
-                writeln!(
-                    self.out,
+                test,
+                attempt,
+                failure,
+                ..
+            } if verbose => {
+                let line = format!(
                     "    {} retry {attempt}: {}",
                     self.style(Style::new().yellow()).apply_to("↻"),
                     failure.lines().next().unwrap_or_default()
-                )?;
+                );
+                self.step_line(test, line);
             }
             RunEvent::GenerationStarted {
                 test,
@@ -105,25 +167,30 @@ impl<W: Write> TerminalReporter<W> {
                 pool,
                 attempt,
                 limit,
-                ..
-            } if self.verbosity != Verbosity::Quiet => {
-                let what = match pool {
-                    Pool::Generation => "generating",
-                    Pool::Healing => "regenerating",
-                };
-                writeln!(
-                    self.out,
-                    "  {} {what} step {index} of {test} (attempt {attempt}/{limit})",
-                    self.style(Style::new().cyan()).apply_to("⚙"),
-                )?;
-            }
+            } => match &self.progress {
+                Some(progress) => {
+                    progress.generation_started(test, *index, *pool, *attempt, *limit);
+                }
+                None if !quiet => {
+                    let what = match pool {
+                        Pool::Generation => "generating",
+                        Pool::Healing => "regenerating",
+                    };
+                    writeln!(
+                        self.buf,
+                        "  {} {what} step {index} of {test} (attempt {attempt}/{limit})",
+                        self.style(Style::new().cyan()).apply_to("⚙"),
+                    )?;
+                }
+                None => {}
+            },
             RunEvent::HealingStarted {
                 test,
                 index,
                 category,
-            } if self.verbosity != Verbosity::Quiet => {
+            } if !quiet => {
                 writeln!(
-                    self.out,
+                    self.buf,
                     "  {} step {index} of {test} failed; classified as {category}",
                     self.style(Style::new().yellow()).apply_to("⚕"),
                 )?;
@@ -135,26 +202,41 @@ impl<W: Write> TerminalReporter<W> {
                 explanation,
                 old_code,
                 new_code,
-            } => self.healed(test, *index, sentence, explanation, old_code, new_code)?,
-            RunEvent::StepVerdict { index, verdict, .. }
-                if self.verbosity == Verbosity::Verbose =>
-            {
-                writeln!(self.out, "    verdict for step {index}: {verdict}")?;
+            } => {
+                if let Some(progress) = &mut self.progress {
+                    progress.healed();
+                }
+                self.healed(test, *index, sentence, explanation, old_code, new_code)?;
+            }
+            RunEvent::StepVerdict {
+                test,
+                index,
+                verdict,
+            } if verbose => {
+                self.step_line(test, format!("    verdict for step {index}: {verdict}"));
             }
             RunEvent::Warning { test, message } => {
                 writeln!(
-                    self.out,
+                    self.buf,
                     "{} {test}: {message}",
                     self.style(Style::new().yellow().bold()).apply_to("WARNING")
+                )?;
+            }
+            RunEvent::TraceWritten { test, path } if !quiet => {
+                writeln!(
+                    self.buf,
+                    "  {} {test}: {}",
+                    self.style(Style::new().dim()).apply_to("trace of"),
+                    path.display()
                 )?;
             }
             RunEvent::StepPassed { .. }
             | RunEvent::StepFailed { .. }
             | RunEvent::SettleRetry { .. }
             | RunEvent::StepLog { .. }
-            | RunEvent::GenerationStarted { .. }
             | RunEvent::HealingStarted { .. }
             | RunEvent::StepVerdict { .. }
+            | RunEvent::TraceWritten { .. }
             | RunEvent::LlmCall { .. } => {}
             RunEvent::TestFinished {
                 test,
@@ -163,7 +245,29 @@ impl<W: Write> TerminalReporter<W> {
             } => self.test_finished(test, outcome, *duration)?,
             RunEvent::RunFinished { stats } => self.run_finished(stats)?,
         }
-        self.out.flush()
+        Ok(())
+    }
+
+    /// Keeps a verbose step line of `test` until the test finishes.
+    fn step_line(&mut self, test: &TestId, line: String) {
+        match self.steps.iter_mut().find(|(t, _)| t == test) {
+            Some((_, lines)) => {
+                lines.push_str(&line);
+                lines.push('\n');
+            }
+            None => self.steps.push((test.clone(), line + "\n")),
+        }
+    }
+
+    /// Writes the kept step lines of `test` (of every test when `None`).
+    fn flush_steps(&mut self, test: Option<&TestId>) {
+        let (flush, keep) = std::mem::take(&mut self.steps)
+            .into_iter()
+            .partition(|(t, _)| test.is_none_or(|test| t == test));
+        self.steps = keep;
+        for (_, lines) in flush {
+            self.buf.extend_from_slice(lines.as_bytes());
+        }
     }
 
     fn test_finished(
@@ -172,22 +276,27 @@ impl<W: Write> TerminalReporter<W> {
         outcome: &TestOutcome,
         duration: Duration,
     ) -> io::Result<()> {
-        let (label, style) = match outcome {
-            TestOutcome::Passed => ("PASS", Style::new().green().bold()),
-            TestOutcome::Failed(_) => ("FAIL", Style::new().red().bold()),
+        self.flush_steps(Some(test));
+        let (label, style, failure) = match outcome {
+            TestOutcome::Passed => ("PASS", Style::new().green().bold(), None),
+            TestOutcome::Failed(failure) => ("FAIL", Style::new().red().bold(), Some(&**failure)),
         };
-        if self.verbosity != Verbosity::Quiet || matches!(outcome, TestOutcome::Failed(_)) {
+        if self.verbosity != Verbosity::Quiet || failure.is_some() {
             writeln!(
-                self.out,
+                self.buf,
                 "{} {test} {}",
                 self.style(style).apply_to(label),
                 self.style(Style::new().dim())
                     .apply_to(format!("({})", seconds(duration)))
             )?;
         }
-        if let TestOutcome::Failed(failure) = outcome {
-            self.failures.push((test.clone(), (**failure).clone()));
+        if let (Some(failure), true) = (failure, self.github) {
+            writeln!(self.buf, "{}", error_annotation(test, failure))?;
         }
+        if let Some(progress) = &mut self.progress {
+            progress.test_finished(failure.is_none());
+        }
+        self.summary.test_finished(test, duration, failure);
         Ok(())
     }
 
@@ -203,18 +312,12 @@ impl<W: Write> TerminalReporter<W> {
     ) -> io::Result<()> {
         let yellow = self.style(Style::new().yellow().bold());
         writeln!(
-            self.out,
+            self.buf,
             "{} {test} › step {index}: {sentence}",
             yellow.apply_to("HEALED")
         )?;
-        writeln!(self.out, "  why: {explanation}")?;
-        let diff = similar::TextDiff::from_lines(old_code, new_code);
-        let unified = diff
-            .unified_diff()
-            .context_radius(3)
-            .header("cached", "healed")
-            .to_string();
-        for line in unified.lines() {
+        writeln!(self.buf, "  why: {explanation}")?;
+        for line in heal_diff(old_code, new_code).lines() {
             let style = if line.starts_with('+') && !line.starts_with("+++") {
                 Style::new().green()
             } else if line.starts_with('-') && !line.starts_with("---") {
@@ -222,173 +325,67 @@ impl<W: Write> TerminalReporter<W> {
             } else {
                 Style::new().dim()
             };
-            writeln!(self.out, "  {}", self.style(style).apply_to(line))?;
+            writeln!(self.buf, "  {}", self.style(style).apply_to(line))?;
         }
         Ok(())
     }
 
     fn run_finished(&mut self, stats: &RunStats) -> io::Result<()> {
-        let failures = std::mem::take(&mut self.failures);
-        for (test, failure) in &failures {
-            self.failure_details(test, failure)?;
+        if let Some(progress) = &self.progress {
+            progress.finish();
         }
-        writeln!(self.out)?;
-        if stats.infrastructure_failures > 0 {
-            writeln!(
-                self.out,
-                "{} of the failures came from the browser or driver, not the tests",
-                stats.infrastructure_failures
-            )?;
-        }
-        if self.verbosity != Verbosity::Quiet
-            && stats.generated_steps + stats.healed_steps + stats.llm_requests > 0
-        {
-            writeln!(
-                self.out,
-                "steps: {} cached, {} generated, {} healed",
-                stats.cached_steps, stats.generated_steps, stats.healed_steps
-            )?;
-            writeln!(
-                self.out,
-                "LLM: {} request(s), {} tokens in, {} tokens out, {} waiting",
-                stats.llm_requests,
-                stats.tokens_in,
-                stats.tokens_out,
-                seconds(stats.llm_wait)
-            )?;
-        }
-        let passed = format!("{} passed", stats.passed);
-        let failed = format!("{} failed", stats.failed);
-        let passed = if stats.passed > 0 {
-            self.style(Style::new().green())
-                .apply_to(passed)
-                .to_string()
-        } else {
-            passed
-        };
-        let failed = if stats.failed > 0 {
-            self.style(Style::new().red()).apply_to(failed).to_string()
-        } else {
-            failed
-        };
-        writeln!(self.out, "{passed}, {failed}")?;
-        if self.verbosity != Verbosity::Quiet {
-            writeln!(
-                self.out,
-                "{}",
-                self.style(Style::new().dim())
-                    .apply_to(format!("finished in {}", seconds(stats.duration)))
-            )?;
-        }
-        Ok(())
-    }
-
-    fn failure_details(&mut self, test: &TestId, failure: &TestFailure) -> io::Result<()> {
-        let red = self.style(Style::new().red().bold());
-        let dim = self.style(Style::new().dim());
-        writeln!(self.out)?;
-        writeln!(self.out, "{} {test}", red.apply_to("──── FAIL"))?;
-        writeln!(self.out, "  step {}: {}", failure.step_index, failure.step)?;
-        writeln!(
-            self.out,
-            "  at {}",
-            dim.apply_to(format!("{}:{}", test.scenario, failure.line))
-        )?;
-        let kind = match &failure.cause {
-            FailureCause::Step(step) => step.kind.label(),
-            FailureCause::CacheMiss => "no cached code",
-            FailureCause::Infrastructure(_) => "infrastructure",
-            FailureCause::Engine(engine) => engine.kind.label(),
-        };
-        writeln!(self.out, "  {}", red.apply_to(kind))?;
-        writeln!(self.out)?;
-        for line in failure.message(&test.scenario, &test.name).lines() {
-            writeln!(self.out, "    {line}")?;
-        }
-        // Engine failures carry their verdict in their message already.
-        if let (Some(verdict), false) = (
-            &failure.verdict,
-            matches!(failure.cause, FailureCause::Engine(_)),
-        ) {
-            writeln!(self.out)?;
-            writeln!(self.out, "    verdict: {verdict}")?;
-        }
-        if let Some(code) = &failure.code {
-            let failing_line = match &failure.cause {
-                FailureCause::Step(step) => step.code_line,
-                _ => None,
-            };
-            writeln!(self.out)?;
-            writeln!(self.out, "  {}", dim.apply_to("step code:"))?;
-            for (n, line) in code.lines().enumerate() {
-                let n = n as u32 + 1;
-                let marker = if Some(n) == failing_line { ">" } else { " " };
-                writeln!(self.out, "  {marker} {n:>3} | {line}")?;
-            }
-        }
-        Ok(())
+        self.flush_steps(None);
+        self.summary
+            .write(&mut self.buf, self.palette, self.verbosity, stats)
     }
 }
 
-fn seconds(duration: Duration) -> String {
-    format!("{:.2}s", duration.as_secs_f64())
+impl<W: Write> Reporter for TerminalReporter<W> {
+    fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
+        TerminalReporter::handle(self, event)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::StepSource;
-    use crate::script::{FailureKind, StepFailure};
+    use crate::report::testing::{self, redact};
+    use crate::runner::{StepSource, TestFailure};
 
     fn id() -> TestId {
-        TestId {
-            scenario: "scenarios/todo.steps".into(),
-            name: "add a todo".into(),
-            line: 2,
-        }
+        testing::id("scenarios/todo.steps", "add a todo", 2)
     }
 
     fn render(events: &[RunEvent], verbosity: Verbosity) -> String {
         let mut out = Vec::new();
         let mut reporter = TerminalReporter::new(&mut out, false, verbosity);
-        for event in events {
-            reporter.handle(event).unwrap();
-        }
+        testing::feed(&mut reporter, events);
         String::from_utf8(out).unwrap()
+    }
+
+    fn one_test(outcome: TestOutcome, stats: RunStats) -> Vec<RunEvent> {
+        vec![
+            RunEvent::RunStarted { tests: 1 },
+            RunEvent::TestFinished {
+                test: id(),
+                outcome,
+                duration: Duration::from_millis(1500),
+            },
+            RunEvent::RunFinished { stats },
+        ]
     }
 
     #[test]
     fn failure_shows_step_location_message_and_code() {
-        let failure = TestFailure {
-            step: "the list shows \"milk\"".into(),
-            step_index: 2,
-            line: 4,
-            cause: FailureCause::Step(StepFailure {
-                kind: FailureKind::FailedCheck,
-                message: "expect(locator).toHaveText(expected) failed".into(),
-                code_line: Some(2),
-            }),
-            code: Some("async function step(page) {\n  await x;\n}".into()),
-            verdict: None,
-            screenshot: None,
-        };
-        let events = [
-            RunEvent::RunStarted { tests: 1 },
-            RunEvent::TestFinished {
-                test: id(),
-                outcome: TestOutcome::Failed(Box::new(failure)),
-                duration: Duration::from_millis(1500),
+        let failure: TestFailure = testing::check_failure();
+        let events = one_test(
+            TestOutcome::Failed(Box::new(failure)),
+            RunStats {
+                failed: 1,
+                duration: Duration::from_secs(2),
+                ..RunStats::default()
             },
-            RunEvent::RunFinished {
-                stats: RunStats {
-                    passed: 0,
-                    failed: 1,
-                    infrastructure_failures: 0,
-                    duration: Duration::from_secs(2),
-                    ..RunStats::default()
-                },
-            },
-        ];
+        );
         let text = render(&events, Verbosity::Normal);
         let expected = [
             "Running 1 test",
@@ -406,6 +403,7 @@ mod tests {
             "  >   2 |   await x;",
             "      3 | }",
             "",
+            "steps: 0 cached, 0 generated, 0 healed",
             "0 passed, 1 failed",
             "finished in 2.00s",
             "",
@@ -443,6 +441,7 @@ mod tests {
             RunEvent::RunFinished {
                 stats: RunStats {
                     passed: 1,
+                    cached_steps: 1,
                     duration: Duration::from_secs(2),
                     ..RunStats::default()
                 },
@@ -455,6 +454,7 @@ mod tests {
             "  ✓ 1. the list is ready (1.25s)",
             "PASS scenarios/todo.steps › add a todo (1.30s)",
             "",
+            "steps: 1 cached, 0 generated, 0 healed",
             "1 passed, 0 failed",
             "finished in 2.00s",
             "",
@@ -467,20 +467,87 @@ mod tests {
 
     #[test]
     fn quiet_prints_only_failures_and_totals() {
-        let events = [
-            RunEvent::RunStarted { tests: 1 },
-            RunEvent::TestFinished {
-                test: id(),
-                outcome: TestOutcome::Passed,
-                duration: Duration::from_millis(10),
+        let events = one_test(
+            TestOutcome::Passed,
+            RunStats {
+                passed: 1,
+                ..RunStats::default()
             },
-            RunEvent::RunFinished {
-                stats: RunStats {
-                    passed: 1,
-                    ..RunStats::default()
-                },
-            },
-        ];
+        );
         assert_eq!(render(&events, Verbosity::Quiet), "\n1 passed, 0 failed\n");
+    }
+
+    #[test]
+    fn list_report_of_a_run_with_a_generation_a_heal_and_a_product_defect() {
+        let text = render(&testing::events(), Verbosity::Normal);
+        insta::assert_snapshot!(redact(&text));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[lines.len() - 2], "2 passed, 1 failed");
+    }
+
+    #[test]
+    fn verbose_list_report_shows_steps_logs_retries_and_verdicts() {
+        insta::assert_snapshot!(redact(&render(&testing::events(), Verbosity::Verbose)));
+    }
+
+    #[test]
+    fn github_annotations_follow_the_failed_test_line() {
+        let mut out = Vec::new();
+        let mut reporter =
+            TerminalReporter::new(&mut out, false, Verbosity::Quiet).with_github_annotations(true);
+        testing::feed(&mut reporter, &testing::events());
+        let text = String::from_utf8(out).unwrap();
+        let fail = text
+            .lines()
+            .position(|l| l.starts_with("FAIL scenarios/login.steps › log in"))
+            .unwrap();
+        let annotation = text.lines().nth(fail + 1).unwrap();
+        assert!(
+            annotation.starts_with(
+                "::error file=scenarios/login.steps,line=4,title=scenarios/login.steps › log in::"
+            ),
+            "{annotation}"
+        );
+        assert_eq!(text.matches("::error ").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn with_a_progress_bar_the_lines_are_the_same_and_the_bar_counts_tests() {
+        let plain = render(&testing::events(), Verbosity::Normal);
+        let events = testing::events();
+        let mut out = Vec::new();
+        let mut reporter = TerminalReporter::new(&mut out, false, Verbosity::Normal)
+            .with_progress(ProgressDrawTarget::hidden());
+        // Up to the generation of the first test's second step.
+        for event in &events[..4] {
+            reporter.handle(event).unwrap();
+        }
+        let (_, length, _, message) = reporter.progress.as_ref().unwrap().state();
+        assert_eq!(length, Some(3));
+        assert_eq!(message, "add a todo: generating step 2, attempt 1/3");
+        for event in &events[4..events.len() - 1] {
+            reporter.handle(event).unwrap();
+        }
+        let (position, _, prefix, _) = reporter.progress.as_ref().unwrap().state();
+        assert_eq!(position, 3);
+        assert_eq!(prefix, "2 passed, 1 failed, 1 healed");
+        reporter.handle(events.last().unwrap()).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        // The bar replaces the generation lines; everything else is as without a bar.
+        let without_generation: String = plain
+            .lines()
+            .filter(|l| !l.contains("⚙"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(text, without_generation);
+    }
+
+    #[test]
+    fn colours_are_off_unless_asked_for() {
+        assert!(!render(&testing::events(), Verbosity::Verbose).contains('\u{1b}'));
+        let mut out = Vec::new();
+        let mut reporter = TerminalReporter::new(&mut out, true, Verbosity::Normal);
+        testing::feed(&mut reporter, &testing::events());
+        assert!(String::from_utf8(out).unwrap().contains("\u{1b}["));
     }
 }

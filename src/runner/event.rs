@@ -9,7 +9,7 @@ use crate::llm::{Category, Classification, Usage};
 use crate::script::{FailureKind, StepFailure};
 
 /// A test, as reports name it: `scenarios/todo.steps › add a todo`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct TestId {
     pub scenario: String,
     pub name: String,
@@ -24,7 +24,8 @@ impl std::fmt::Display for TestId {
 }
 
 /// Where a step's code came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum StepSource {
     /// Replayed from the cache.
     Cached,
@@ -35,20 +36,24 @@ pub enum StepSource {
 }
 
 /// Why a test failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum FailureCause {
     /// The step's code ran and failed.
+    #[serde(serialize_with = "crate::report::wire::step_failure")]
     Step(StepFailure),
     /// Strict replay found no cached code for the step.
     CacheMiss,
     /// The browser side failed before or around the step (a page could not be opened).
+    #[serde(serialize_with = "crate::report::wire::infrastructure")]
     Infrastructure(String),
     /// The engine decided: a product defect, an incurable step, or an unavailable LLM.
+    #[serde(serialize_with = "crate::report::wire::engine_failure")]
     Engine(EngineFailure),
 }
 
 /// A failed test: which step, where, why, and the code that failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct TestFailure {
     pub step: String,
     /// 1-based index of the step in its test.
@@ -59,8 +64,14 @@ pub struct TestFailure {
     /// The step code that failed, when there was code.
     pub code: Option<String>,
     /// The LLM's verdict on the failure, when one was asked for and given.
+    #[serde(serialize_with = "crate::report::wire::option_classification")]
     pub verdict: Option<Classification>,
     /// A PNG screenshot of the page when the step failed, when one could be taken.
+    #[serde(
+        rename = "screenshot_png_base64",
+        serialize_with = "crate::report::wire::option_base64",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub screenshot: Option<Vec<u8>>,
 }
 
@@ -93,19 +104,25 @@ impl TestFailure {
 }
 
 /// How a test ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
 pub enum TestOutcome {
     Passed,
     Failed(Box<TestFailure>),
 }
 
 /// Totals of a run.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct RunStats {
     pub passed: usize,
     pub failed: usize,
     /// Failures caused by the browser, the driver or the LLM (counted in `failed` too).
     pub infrastructure_failures: usize,
+    /// Selected tests that never started (Ctrl-C or `--max-failures`).
+    pub not_run: usize,
+    /// The run was interrupted (Ctrl-C).
+    pub interrupted: bool,
+    #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
     pub duration: Duration,
     /// Steps replayed from the cache, generated, and healed.
     pub cached_steps: usize,
@@ -115,6 +132,7 @@ pub struct RunStats {
     pub llm_requests: usize,
     pub tokens_in: u64,
     pub tokens_out: u64,
+    #[serde(rename = "llm_wait_ms", serialize_with = "crate::report::wire::millis")]
     pub llm_wait: Duration,
 }
 
@@ -139,7 +157,8 @@ impl RunStats {
 }
 
 /// Everything a reporter can show, in the order it happens.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
 pub enum RunEvent {
     RunStarted {
         tests: usize,
@@ -154,6 +173,7 @@ pub enum RunEvent {
         /// Line of the step in the scenario file.
         line: usize,
         source: StepSource,
+        #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
         duration: Duration,
         /// The code that passed (cached, generated or healed).
         code: String,
@@ -163,6 +183,7 @@ pub enum RunEvent {
         index: usize,
         sentence: String,
         line: usize,
+        #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
         duration: Duration,
     },
     /// The step's code failed with a pollable failure and is executed again inside its settle
@@ -185,6 +206,7 @@ pub enum RunEvent {
     GenerationStarted {
         test: TestId,
         index: usize,
+        #[serde(serialize_with = "crate::report::wire::pool")]
         pool: Pool,
         attempt: u32,
         limit: u32,
@@ -193,6 +215,7 @@ pub enum RunEvent {
     HealingStarted {
         test: TestId,
         index: usize,
+        #[serde(serialize_with = "crate::report::wire::category")]
         category: Category,
     },
     /// Rot was healed: new code executed and was written back.
@@ -208,13 +231,17 @@ pub enum RunEvent {
     StepVerdict {
         test: TestId,
         index: usize,
+        #[serde(serialize_with = "crate::report::wire::classification")]
         verdict: Classification,
     },
     /// One LLM request, with its usage.
     LlmCall {
         test: TestId,
+        #[serde(serialize_with = "crate::report::wire::llm_purpose")]
         purpose: LlmPurpose,
+        #[serde(serialize_with = "crate::report::wire::usage")]
         usage: Usage,
+        #[serde(rename = "elapsed_ms", serialize_with = "crate::report::wire::millis")]
         elapsed: Duration,
     },
     /// Something the user should know that does not fail the test (e.g. a skipped verdict).
@@ -222,9 +249,15 @@ pub enum RunEvent {
         test: TestId,
         message: String,
     },
+    /// A Playwright trace of the test was written.
+    TraceWritten {
+        test: TestId,
+        path: std::path::PathBuf,
+    },
     TestFinished {
         test: TestId,
         outcome: TestOutcome,
+        #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
         duration: Duration,
     },
     RunFinished {

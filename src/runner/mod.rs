@@ -4,12 +4,16 @@
 //! Main types: [`Runner`], [`RunEvent`], [`RunStats`].
 
 mod event;
+mod last_run;
 #[expect(
     clippy::module_inception,
     reason = "one main type per file, named after it"
 )]
 mod runner;
+mod select;
 mod test_run;
 
 pub use event::{FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
-pub use runner::{Mode, RunConfig, Runner, select_tests};
+pub use last_run::{FailedTest, LastRun};
+pub use runner::{Mode, RunConfig, Runner, TraceMode};
+pub use select::{Selected, Selection, Shard, select_tests};

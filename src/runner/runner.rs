@@ -3,23 +3,24 @@
 //!
 //! Main type: [`Runner`].
 
-use std::collections::HashMap;
-use std::sync::mpsc;
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
 use std::time::Instant;
-
-use regex::Regex;
 
 use std::sync::Arc;
 
 use crate::cache::{Cache, CacheError, CacheFile};
+use crate::config::Isolation;
 use crate::config::PollingSettings;
 use crate::config::{BudgetSettings, LlmSettings};
-use crate::driver::BrowserRuntime;
+use crate::driver::{BrowserRuntime, WorkerBrowser};
 use crate::llm::LlmProvider;
 use crate::runner::test_run::{TestPlan, run_test};
-use crate::runner::{FailureCause, RunEvent, RunStats, TestFailure, TestId, TestOutcome};
+use crate::runner::{FailureCause, RunEvent, RunStats, Selected, TestFailure, TestId, TestOutcome};
 use crate::scenario::Scenario;
-use crate::script::Limits;
+use crate::script::{FailureKind, Limits, StepFailure};
 
 /// How steps get their code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,29 +45,26 @@ pub struct RunConfig {
     pub budgets: BudgetSettings,
     /// `None` in strict replay (never constructed) or when no LLM is configured.
     pub provider: Option<Arc<dyn LlmProvider>>,
+    /// Parallel workers, each with a browser of its own.
+    pub workers: usize,
+    pub isolation: Isolation,
+    pub test_timeout: std::time::Duration,
+    /// Stop scheduling after this many failed tests (running tests finish).
+    pub max_failures: Option<usize>,
+    /// Set on Ctrl-C: no new test starts, running tests stop before their next step.
+    pub cancel: Arc<AtomicBool>,
+    pub trace: TraceMode,
+    /// Where trace zips go.
+    pub trace_dir: PathBuf,
 }
 
-/// A selected test: indexes into the scenario list and its tests.
-pub type Selected = (usize, usize);
-
-/// The tests matching `grep` (a regex searched in `file › test`), in scenario order.
-pub fn select_tests(scenarios: &[Scenario], grep: Option<&Regex>) -> Vec<Selected> {
-    scenarios
-        .iter()
-        .enumerate()
-        .flat_map(|(si, scenario)| {
-            scenario
-                .tests
-                .iter()
-                .enumerate()
-                .filter(move |(_, test)| {
-                    grep.is_none_or(|re| {
-                        re.is_match(&format!("{} › {}", scenario.rel_path, test.name))
-                    })
-                })
-                .map(move |(ti, _)| (si, ti))
-        })
-        .collect()
+/// `--trace`: Playwright traces per test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TraceMode {
+    #[default]
+    Off,
+    On,
+    RetainOnFailure,
 }
 
 /// Runs selected tests of a set of scenarios against one browser runtime.
@@ -116,10 +114,11 @@ impl<'a> Runner<'a> {
         self.selected.len()
     }
 
-    /// Runs every selected test in order and reports through `on_event`.
+    /// Runs the selected tests on `workers` threads, each owning a browser, and reports every
+    /// event through `on_event` (on the calling thread, in the order they happen).
     pub fn run(
         &self,
-        browser: &BrowserRuntime,
+        runtime: &BrowserRuntime,
         handle: &tokio::runtime::Handle,
         on_event: &mut dyn FnMut(RunEvent),
     ) -> RunStats {
@@ -128,7 +127,71 @@ impl<'a> Runner<'a> {
         on_event(RunEvent::RunStarted {
             tests: self.selected.len(),
         });
-        for &(si, ti) in &self.selected {
+        let queue = Mutex::new(self.selected.iter().copied().collect::<VecDeque<_>>());
+        let failures = AtomicUsize::new(0);
+        let workers = self.config.workers.clamp(1, self.selected.len().max(1));
+        let (tx, rx) = mpsc::channel::<RunEvent>();
+        std::thread::scope(|scope| {
+            for worker in 0..workers {
+                let tx = tx.clone();
+                let (queue, failures) = (&queue, &failures);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("worker {worker}"))
+                    .spawn_scoped(scope, move || {
+                        self.worker(runtime, handle, queue, failures, &tx);
+                    });
+                if let Err(err) = spawned {
+                    tracing::error!("could not start worker {worker}: {err}");
+                }
+            }
+            drop(tx);
+            for event in rx {
+                stats.observe(&event);
+                if let RunEvent::TestFinished { outcome, .. } = &event {
+                    match outcome {
+                        TestOutcome::Passed => stats.passed += 1,
+                        TestOutcome::Failed(failure) => {
+                            stats.failed += 1;
+                            if failure.is_infrastructure() {
+                                stats.infrastructure_failures += 1;
+                            }
+                        }
+                    }
+                }
+                on_event(event);
+            }
+        });
+        stats.not_run = queue.lock().map_or(0, |q| q.len());
+        stats.interrupted = self.config.cancel.load(Ordering::SeqCst);
+        stats.duration = started.elapsed();
+        on_event(RunEvent::RunFinished {
+            stats: stats.clone(),
+        });
+        stats
+    }
+
+    /// One worker: takes tests from the queue until it is empty, the run is cancelled, or
+    /// `--max-failures` is reached. Its browser is launched on first use and closed at the end.
+    fn worker(
+        &self,
+        runtime: &BrowserRuntime,
+        handle: &tokio::runtime::Handle,
+        queue: &Mutex<VecDeque<Selected>>,
+        failures: &AtomicUsize,
+        tx: &mpsc::Sender<RunEvent>,
+    ) {
+        let mut browser: Option<WorkerBrowser> = None;
+        loop {
+            if self.config.cancel.load(Ordering::SeqCst)
+                || self
+                    .config
+                    .max_failures
+                    .is_some_and(|max| failures.load(Ordering::SeqCst) >= max)
+            {
+                break;
+            }
+            let next = queue.lock().ok().and_then(|mut q| q.pop_front());
+            let Some((si, ti)) = next else { break };
             let scenario = &self.scenarios[si];
             let test = &scenario.tests[ti];
             let id = TestId {
@@ -136,113 +199,158 @@ impl<'a> Runner<'a> {
                 name: test.name.clone(),
                 line: test.line,
             };
-            on_event(RunEvent::TestStarted { test: id.clone() });
-            let test_started = Instant::now();
-            let outcome = match handle.block_on(browser.new_test_page()) {
-                Ok(page) => {
-                    let plan = TestPlan {
-                        id: id.clone(),
-                        scenario,
-                        test,
-                        cached: self.cache_files.get(&si),
-                        config: &self.config,
-                        page_api: &self.page_api,
-                    };
-                    let mut relay = |event: RunEvent| {
-                        stats.observe(&event);
-                        on_event(event);
-                    };
-                    let outcome = run_on_thread(plan, page.clone(), handle, &mut relay);
-                    handle.block_on(page.close());
-                    outcome
-                }
-                Err(err) => TestOutcome::Failed(Box::new(TestFailure {
-                    step: test
-                        .steps
-                        .first()
-                        .map(|s| s.sentence.clone())
-                        .unwrap_or_default(),
-                    step_index: 1,
-                    line: test.line,
-                    cause: FailureCause::Infrastructure(
-                        crate::error::Error::from(err).report().to_string(),
-                    ),
-                    code: None,
-                    verdict: None,
-                    screenshot: None,
-                })),
+            let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
+            let started = Instant::now();
+            let plan = TestPlan {
+                id: id.clone(),
+                scenario,
+                test,
+                cached: self.cache_files.get(&si),
+                config: &self.config,
+                page_api: &self.page_api,
             };
-            match &outcome {
-                TestOutcome::Passed => stats.passed += 1,
-                TestOutcome::Failed(failure) => {
-                    stats.failed += 1;
-                    if failure.is_infrastructure() {
-                        stats.infrastructure_failures += 1;
-                    }
-                }
+            let outcome = self.run_one(plan, &mut browser, runtime, handle, tx);
+            if matches!(outcome, TestOutcome::Failed(_)) {
+                failures.fetch_add(1, Ordering::SeqCst);
             }
-            on_event(RunEvent::TestFinished {
+            let _ = tx.send(RunEvent::TestFinished {
                 test: id,
                 outcome,
-                duration: test_started.elapsed(),
+                duration: started.elapsed(),
             });
         }
-        stats.duration = started.elapsed();
-        on_event(RunEvent::RunFinished {
-            stats: stats.clone(),
+        if let Some(browser) = browser {
+            handle.block_on(browser.close());
+        }
+    }
+
+    /// Runs one test in a fresh context (or browser), under the test timeout, with tracing.
+    fn run_one(
+        &self,
+        plan: TestPlan<'_>,
+        browser: &mut Option<WorkerBrowser>,
+        runtime: &BrowserRuntime,
+        handle: &tokio::runtime::Handle,
+        tx: &mpsc::Sender<RunEvent>,
+    ) -> TestOutcome {
+        let test = plan.test;
+        let infrastructure = |message: String| {
+            TestOutcome::Failed(Box::new(TestFailure {
+                step: test
+                    .steps
+                    .first()
+                    .map(|s| s.sentence.clone())
+                    .unwrap_or_default(),
+                step_index: 1,
+                line: test.line,
+                cause: FailureCause::Infrastructure(message),
+                code: None,
+                verdict: None,
+                screenshot: None,
+            }))
+        };
+        let own_browser = self.config.isolation == Isolation::Browser;
+        if own_browser || browser.is_none() {
+            match handle.block_on(runtime.launch_browser()) {
+                Ok(launched) => {
+                    if let Some(old) = browser.replace(launched) {
+                        handle.block_on(old.close());
+                    }
+                }
+                Err(err) => {
+                    return infrastructure(crate::error::Error::from(err).report().to_string());
+                }
+            }
+        }
+        let Some(current) = browser.as_ref() else {
+            return infrastructure("no browser".to_owned());
+        };
+        let page = match handle.block_on(current.new_test_page()) {
+            Ok(page) => page,
+            Err(err) => return infrastructure(crate::error::Error::from(err).report().to_string()),
+        };
+        let trace = self.config.trace;
+        if trace != TraceMode::Off
+            && let Err(err) = handle.block_on(page.start_tracing(&plan.id.name))
+        {
+            tracing::warn!("could not start a trace for {}: {err}", plan.id);
+        }
+        // The watchdog closes the test's context at the deadline: the step in flight then fails
+        // at once, and its failure is reported as the test timeout.
+        let timed_out = Arc::new(AtomicBool::new(false));
+        let watchdog = handle.spawn({
+            let (page, timed_out) = (page.clone(), Arc::clone(&timed_out));
+            let limit = self.config.test_timeout;
+            async move {
+                tokio::time::sleep(limit).await;
+                timed_out.store(true, Ordering::SeqCst);
+                page.close().await;
+            }
         });
-        stats
+        let id = plan.id.clone();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_test(plan, page.clone(), handle.clone(), tx.clone())
+        }))
+        .unwrap_or_else(|_| infrastructure("the test panicked (a bug in prettyplay)".to_owned()));
+        watchdog.abort();
+        let outcome = if timed_out.load(Ordering::SeqCst) {
+            timed_out_outcome(outcome, self.config.test_timeout)
+        } else {
+            outcome
+        };
+        if trace != TraceMode::Off {
+            let keep = trace == TraceMode::On || matches!(outcome, TestOutcome::Failed(_));
+            let path = keep.then(|| self.config.trace_dir.join(trace_file_name(&id)));
+            if let Some(dir) = path.as_ref().and_then(|p| p.parent()) {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            match handle.block_on(page.stop_tracing(path.as_deref())) {
+                Ok(()) => {
+                    if let Some(path) = path {
+                        let _ = tx.send(RunEvent::TraceWritten { test: id, path });
+                    }
+                }
+                Err(err) => tracing::warn!("could not write the trace of {id}: {err}"),
+            }
+        }
+        handle.block_on(page.close());
+        if own_browser && let Some(done) = browser.take() {
+            handle.block_on(done.close());
+        }
+        outcome
     }
 }
 
-/// Runs one test's steps on a thread of its own (its JavaScript sandbox lives there), relaying
-/// its events as they happen.
-fn run_on_thread(
-    plan: TestPlan<'_>,
-    page: crate::driver::TestPage,
-    handle: &tokio::runtime::Handle,
-    on_event: &mut dyn FnMut(RunEvent),
-) -> TestOutcome {
-    let (tx, rx) = mpsc::channel();
-    let failure_step = plan
-        .test
-        .steps
-        .first()
-        .map(|s| (s.sentence.clone(), s.line));
-    std::thread::scope(|scope| {
-        let worker = std::thread::Builder::new()
-            .name(format!("test {}", plan.id))
-            .spawn_scoped(scope, {
-                let handle = handle.clone();
-                move || run_test(plan, page, handle, tx)
-            });
-        let worker = match worker {
-            Ok(worker) => worker,
-            Err(err) => {
-                return internal_failure(
-                    failure_step,
-                    format!("could not start a test thread: {err}"),
-                );
-            }
-        };
-        for event in rx {
-            on_event(event);
-        }
-        worker.join().unwrap_or_else(|_| {
-            internal_failure(failure_step, "the test thread panicked".to_owned())
-        })
-    })
+/// A trace file name for a test: `<scenario>-<test>.zip` with unsafe characters replaced.
+fn trace_file_name(id: &TestId) -> String {
+    let clean = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    format!("{}-{}.zip", clean(&id.scenario), clean(&id.name))
 }
 
-fn internal_failure(step: Option<(String, usize)>, message: String) -> TestOutcome {
-    let (step, line) = step.unwrap_or_default();
-    TestOutcome::Failed(Box::new(TestFailure {
-        step,
-        step_index: 1,
-        line,
-        cause: FailureCause::Infrastructure(message),
-        code: None,
-        verdict: None,
-        screenshot: None,
-    }))
+/// The failure of a test that ran past its deadline: the step it was in, named.
+fn timed_out_outcome(outcome: TestOutcome, limit: std::time::Duration) -> TestOutcome {
+    let message = format!("test timeout of {:.0}s exceeded", limit.as_secs_f64());
+    match outcome {
+        TestOutcome::Failed(mut failure) => {
+            let detail = format!(
+                "{message} during step {} ({:?})",
+                failure.step_index, failure.step
+            );
+            failure.cause = FailureCause::Step(StepFailure::new(FailureKind::Timeout, detail));
+            failure.verdict = None;
+            TestOutcome::Failed(failure)
+        }
+        // The deadline passed just as the last step finished: the test passed in time.
+        TestOutcome::Passed => TestOutcome::Passed,
+    }
 }

@@ -85,6 +85,19 @@ pub(crate) fn run_test(
     };
     for (offset, step) in plan.test.steps.iter().enumerate() {
         let index = offset + 1;
+        if offset > 0 && config.cancel.load(std::sync::atomic::Ordering::SeqCst) {
+            return TestOutcome::Failed(Box::new(TestFailure {
+                step: step.sentence.clone(),
+                step_index: index,
+                line: step.line,
+                cause: FailureCause::Infrastructure(
+                    "interrupted (Ctrl-C) before this step; nothing was written for it".to_owned(),
+                ),
+                code: None,
+                verdict: None,
+                screenshot: None,
+            }));
+        }
         let reporter = StepReporter {
             test: &plan.id,
             index,

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::script::FailureKind;
 use playwright_rs::protocol::{Frame, Page};
+use playwright_rs::server::channel_owner::ChannelOwner;
 
 /// A failed browser call, as the JS prelude receives it.
 #[derive(Debug, Clone, PartialEq)]
@@ -267,7 +268,8 @@ pub(crate) async fn received(page: &Page, frame: &Frame, params: &Value) -> Opti
         "to.have.url" => return Some(quote(&page.url())),
         _ => {}
     }
-    let locator = frame.locator(params["selector"].as_str()?);
+    let selector = params["selector"].as_str()?;
+    let locator = frame.locator(selector);
     let count = locator.count().await.ok()?;
     if expression == "to.have.count" {
         return Some(count.to_string());
@@ -285,7 +287,7 @@ pub(crate) async fn received(page: &Page, frame: &Frame, params: &Value) -> Opti
                 locator.all_text_contents().await.ok()?
             };
             if array {
-                serde_json::to_string(&texts).ok()
+                Some(display(&Value::from(texts)))
             } else {
                 texts.first().map(|t| quote(t))
             }
@@ -304,11 +306,19 @@ pub(crate) async fn received(page: &Page, frame: &Frame, params: &Value) -> Opti
                 Some(value.map_or_else(|| "null".to_owned(), |v| quote(&v)))
             }
         }
-        "to.have.class" => locator
+        "to.have.class" | "to.contain.class" => locator
             .get_attribute("class")
             .await
             .ok()
             .map(|c| quote(c.as_deref().unwrap_or_default())),
+        "to.have.class.array" | "to.contain.class.array" => read_all(
+            frame,
+            selector,
+            "ee => ee.map(e => e.classList.toString())",
+            Value::Null,
+        )
+        .await
+        .map(|v| display(&v)),
         "to.be.visible" | "to.be.hidden" => {
             state(locator.is_visible().await.ok()?, "visible", "hidden")
         }
@@ -316,7 +326,183 @@ pub(crate) async fn received(page: &Page, frame: &Frame, params: &Value) -> Opti
         "to.be.enabled" | "to.be.disabled" => {
             state(locator.is_enabled().await.ok()?, "enabled", "disabled")
         }
+        "to.have.css" => {
+            let name = params["expressionArg"].as_str()?;
+            let pseudo = params["pseudo"].as_str();
+            let css = "(e, [name, pseudo]) => getComputedStyle(e, pseudo ? '::' + pseudo : undefined).getPropertyValue(name)";
+            read_first(frame, selector, css, Value::from(vec![Some(name), pseudo]))
+                .await
+                .map(|v| display(&v))
+        }
+        "to.have.id" => read_first(frame, selector, "e => e.id", Value::Null)
+            .await
+            .map(|v| display(&v)),
+        "to.have.property" => {
+            let name = params["expressionArg"].as_str()?;
+            let property = "(e, name) => { let t = e; const ps = name.split('.'); \
+                for (let i = 0; i < ps.length - 1; i++) { \
+                  if (typeof t !== 'object' || t === null || !(ps[i] in t)) return undefined; t = t[ps[i]]; } \
+                return t[ps[ps.length - 1]]; }";
+            read_first(frame, selector, property, Value::from(name))
+                .await
+                .map(|v| display(&v))
+        }
+        "to.have.values" => {
+            let values = "e => { if (e.nodeName === 'LABEL' && e.control) e = e.control; \
+                return e.selectedOptions ? [...e.selectedOptions].map(o => o.value) : null; }";
+            read_first(frame, selector, values, Value::Null)
+                .await
+                .map(|v| display(&v))
+        }
+        "to.have.accessible.description" => {
+            let description = "e => { const ids = (e.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean); \
+                if (ids.length) return ids.map(id => { const d = document.getElementById(id); \
+                  return d ? d.textContent : ''; }).join(' ').replace(/\\s+/g, ' ').trim(); \
+                return e.getAttribute('aria-description') || e.title || ''; }";
+            read_first(frame, selector, description, Value::Null)
+                .await
+                .map(|v| display(&v))
+        }
+        "to.have.accessible.name" | "to.have.role" => {
+            let snapshot = aria_snapshot(frame, selector).await?;
+            let (role, name) = aria_role_and_name(&snapshot)?;
+            Some(quote(if expression == "to.have.role" {
+                &role
+            } else {
+                &name
+            }))
+        }
+        "to.match.aria" => aria_snapshot(frame, selector).await,
         _ => None,
+    }
+}
+
+/// Runs `expression` (a function of the elements and `arg`) over the selector's matches and
+/// answers its result as plain JSON.
+async fn read_all(frame: &Frame, selector: &str, expression: &str, arg: Value) -> Option<Value> {
+    let reply: Value = frame
+        .channel()
+        .send(
+            "evalOnSelectorAll",
+            serde_json::json!({
+                "selector": selector,
+                "expression": expression,
+                "isFunction": true,
+                "arg": { "value": serialized(&arg), "handles": [] },
+            }),
+        )
+        .await
+        .ok()?;
+    Some(plain(&reply["value"]))
+}
+
+/// [`read_all`] on the first match, as the driver's `expect` reads it.
+async fn read_first(frame: &Frame, selector: &str, expression: &str, arg: Value) -> Option<Value> {
+    let over_first = format!("(ee, arg) => ee.length ? ({expression})(ee[0], arg) : null");
+    read_all(frame, selector, &over_first, arg).await
+}
+
+async fn aria_snapshot(frame: &Frame, selector: &str) -> Option<String> {
+    let reply: Value = frame
+        .channel()
+        .send(
+            "ariaSnapshot",
+            serde_json::json!({ "selector": selector, "timeout": 1000.0 }),
+        )
+        .await
+        .ok()?;
+    reply["snapshot"].as_str().map(str::to_owned)
+}
+
+/// The role and accessible name of the node an aria snapshot starts with
+/// (`- button "Save" [disabled]` → `("button", "Save")`).
+fn aria_role_and_name(snapshot: &str) -> Option<(String, String)> {
+    static NODE: LazyLock<Option<regex::Regex>> =
+        LazyLock::new(|| regex::Regex::new(r#"^- ([a-zA-Z]+)(?: ("(?:[^"\\]|\\.)*"))?"#).ok());
+    let caps = NODE.as_ref()?.captures(snapshot.lines().next()?)?;
+    let name = caps
+        .get(2)
+        .and_then(|m| serde_json::from_str::<String>(m.as_str()).ok())
+        .unwrap_or_default();
+    Some((caps[1].to_owned(), name))
+}
+
+/// Plain JSON as a Playwright `SerializedValue`, for arguments of [`read_all`].
+fn serialized(value: &Value) -> Value {
+    use serde_json::json;
+    match value {
+        Value::Null => json!({ "v": "null" }),
+        Value::Bool(b) => json!({ "b": b }),
+        Value::Number(n) => json!({ "n": n }),
+        Value::String(s) => json!({ "s": s }),
+        Value::Array(items) => json!({ "a": items.iter().map(serialized).collect::<Vec<_>>() }),
+        Value::Object(map) => json!({
+            "o": map.iter().map(|(k, v)| json!({ "k": k, "v": serialized(v) })).collect::<Vec<_>>()
+        }),
+    }
+}
+
+/// A Playwright `SerializedValue` as plain JSON; values JSON lacks (`undefined`, `NaN`, dates,
+/// regular expressions) become strings as Playwright Test prints them.
+fn plain(value: &Value) -> Value {
+    if let Some(n) = value.get("n") {
+        return n.clone();
+    }
+    if let Some(b) = value.get("b") {
+        return b.clone();
+    }
+    if let Some(s) = value.get("s") {
+        return s.clone();
+    }
+    if let Some(special) = value.get("v").and_then(Value::as_str) {
+        return match special {
+            "null" => Value::Null,
+            other => Value::String(format!("\u{0}{other}")),
+        };
+    }
+    if let Some(items) = value.get("a").and_then(Value::as_array) {
+        return Value::Array(items.iter().map(plain).collect());
+    }
+    if let Some(entries) = value.get("o").and_then(Value::as_array) {
+        return Value::Object(
+            entries
+                .iter()
+                .filter_map(|e| Some((e.get("k")?.as_str()?.to_owned(), plain(e.get("v")?))))
+                .collect(),
+        );
+    }
+    if let Some(date) = value.get("d").and_then(Value::as_str) {
+        return Value::String(format!("\u{0}{date}"));
+    }
+    if let Some(re) = value.get("r") {
+        let pattern = re["p"].as_str().unwrap_or_default();
+        let flags = re["f"].as_str().unwrap_or_default();
+        return Value::String(format!("\u{0}/{pattern}/{flags}"));
+    }
+    Value::String("\u{0}undefined".to_owned())
+}
+
+/// Plain JSON the way Playwright Test prints values: `"text"`, `[1, "a"]`, `{"a": 1}`; strings
+/// marked by [`plain`] as bare (`undefined`, `NaN`, regular expressions) without quotes.
+pub(crate) fn display(value: &Value) -> String {
+    match value {
+        Value::String(s) => match s.strip_prefix('\u{0}') {
+            Some(bare) => bare.to_owned(),
+            None => value.to_string(),
+        },
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(display).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Object(map) if map.is_empty() => "{}".to_owned(),
+        Value::Object(map) => format!(
+            "{{{}}}",
+            map.iter()
+                .map(|(k, v)| format!("{}: {}", Value::String(k.clone()), display(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_string(),
     }
 }
 
@@ -372,6 +558,33 @@ mod tests {
             r#"strict mode violation: getByRole("button", { name: "Save", exact: true }) resolved to 2 elements:
     1) <button>Save</button> aka getByRole("button", { name: "Save" }).first()
     2) <button>Save</button> aka locator("ul").getByText("a, b").nth(1)"#
+        );
+    }
+
+    #[test]
+    fn serialized_values_read_and_print_like_playwright_test() {
+        let value = serde_json::json!({ "o": [
+            { "k": "a", "v": { "n": 1 } },
+            { "k": "b", "v": { "a": [{ "s": "x" }, { "v": "undefined" }, { "b": true }] } },
+            { "k": "c", "v": { "r": { "p": "x+", "f": "i" } } },
+            { "k": "d", "v": { "v": "null" } },
+        ] });
+        assert_eq!(
+            display(&plain(&value)),
+            r#"{"a": 1, "b": ["x", undefined, true], "c": /x+/i, "d": null}"#
+        );
+        assert_eq!(display(&plain(&serde_json::json!({ "v": "NaN" }))), "NaN");
+    }
+
+    #[test]
+    fn aria_snapshots_give_role_and_name() {
+        assert_eq!(
+            aria_role_and_name("- button \"Save \\\"it\\\"\" [disabled]\n- text: x"),
+            Some(("button".to_owned(), "Save \"it\"".to_owned()))
+        );
+        assert_eq!(
+            aria_role_and_name("- paragraph: hello"),
+            Some(("paragraph".to_owned(), String::new()))
         );
     }
 

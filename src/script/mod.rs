@@ -10,6 +10,7 @@ mod binding;
 mod driver_error;
 mod events;
 mod failure;
+mod input_files;
 mod sandbox;
 
 pub use binding::StepHost;

@@ -30,13 +30,7 @@
   // `api` (e.g. `locator.click`) and `waitingFor` (a locator description) shape the message the
   // way Playwright prints it: `locator.click: Timeout 5000ms exceeded.` plus a call log.
   function call(pageId, method, params, api, waitingFor) {
-    let reply = JSON.parse(host(pageId, method, JSON.stringify(params === undefined ? {} : params)));
-    deliver(reply.events);
-    // A parked call: a dialog it opened went to a listener, which just ran; carry on.
-    while (reply.parked !== undefined) {
-      reply = JSON.parse(host(pageId, 'call.resume', JSON.stringify({ id: reply.parked })));
-      deliver(reply.events);
-    }
+    const reply = exchange(pageId, method, params);
     if (reply.error) {
       const { kind } = reply.error;
       let message = api ? `${api}: ${reply.error.message}` : reply.error.message;
@@ -45,6 +39,18 @@
       throw tag(error, kind);
     }
     return reply.value;
+  }
+
+  // One host call and its reply, `{ value }` or `{ error }`, with the events it brought delivered.
+  function exchange(pageId, method, params) {
+    let reply = JSON.parse(host(pageId, method, JSON.stringify(params === undefined ? {} : params)));
+    deliver(reply.events);
+    // A parked call: a dialog it opened went to a listener, which just ran; carry on.
+    while (reply.parked !== undefined) {
+      reply = JSON.parse(host(pageId, 'call.resume', JSON.stringify({ id: reply.parked })));
+      deliver(reply.events);
+    }
+    return reply;
   }
 
   // Events for `page.on` / `page.once` listeners arrive with replies; handlers run right after
@@ -173,17 +179,37 @@
 
   // ---- describing values and locators the way Playwright prints them ------------------------
 
-  function describeValue(v) {
+  // Values in messages read like Playwright Test's (Jest's pretty-format, one line):
+  // `"text"`, `/re/i`, `[1, "a"]`, `{"a": 1}`, locators by their JavaScript description.
+  function describeValue(v, seen) {
     if (isString(v)) return JSON.stringify(v);
     if (isRegExp(v)) return String(v);
     if (v === undefined) return 'undefined';
-    if (typeof v === 'function') return '[Function]';
-    try {
-      const json = JSON.stringify(v);
-      return json === undefined ? String(v) : json;
-    } catch (_) {
-      return String(v);
+    if (v === null) return 'null';
+    if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
+    if (typeof v === 'bigint') return `${v}n`;
+    if (typeof v === 'boolean' || typeof v === 'symbol') return String(v);
+    if (typeof v === 'function') return v.name ? `[Function ${v.name}]` : '[Function anonymous]';
+    if (v instanceof Locator) return v._desc;
+    if (v instanceof AsymmetricMatcher) return v.toString();
+    if (v instanceof Error) return `[${v.name}: ${v.message}]`;
+    if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'Date { NaN }' : v.toISOString();
+    const stack = seen || [];
+    if (stack.includes(v)) return '[Circular]';
+    stack.push(v);
+    let out;
+    if (Array.isArray(v)) {
+      out = `[${v.map((item) => describeValue(item, stack)).join(', ')}]`;
+    } else if (v instanceof Set) {
+      out = `Set {${[...v].map((item) => describeValue(item, stack)).join(', ')}}`;
+    } else if (v instanceof Map) {
+      out = `Map {${[...v].map(([k, item]) => `${describeValue(k, stack)} => ${describeValue(item, stack)}`).join(', ')}}`;
+    } else {
+      const keys = Object.keys(v);
+      out = keys.length ? `{${keys.map((k) => `${JSON.stringify(k)}: ${describeValue(v[k], stack)}`).join(', ')}}` : '{}';
     }
+    stack.pop();
+    return out;
   }
 
   function quote(v) {
@@ -201,6 +227,84 @@
         return `${k}: ${isString(v) || isRegExp(v) ? quote(v) : String(v)}`;
       });
     return parts.length ? `, { ${parts.join(', ')} }` : '';
+  }
+
+  // ---- values crossing into the browser (Playwright's SerializedValue) ----------------------
+
+  function serializeValue(v, visited) {
+    if (v === undefined) return { v: 'undefined' };
+    if (v === null) return { v: 'null' };
+    if (typeof v === 'number') {
+      if (Number.isNaN(v)) return { v: 'NaN' };
+      if (v === Infinity) return { v: 'Infinity' };
+      if (v === -Infinity) return { v: '-Infinity' };
+      if (Object.is(v, -0)) return { v: '-0' };
+      return { n: v };
+    }
+    if (typeof v === 'boolean') return { b: v };
+    if (isString(v)) return { s: v };
+    if (typeof v === 'bigint') return { bi: v.toString() };
+    if (typeof v === 'function' || typeof v === 'symbol') return { v: 'undefined' };
+    if (v instanceof Locator || v instanceof Page) {
+      throw tag(new TypeError('locators and pages cannot be passed into the browser; pass plain values'), 'script');
+    }
+    if (v instanceof Error) return { e: { n: v.name, m: v.message, s: v.stack || '' } };
+    if (v instanceof Date) return { d: v.toJSON() };
+    if (isRegExp(v)) return { r: { p: v.source, f: v.flags } };
+    const ids = visited || new Map();
+    if (ids.has(v)) return { ref: ids.get(v) };
+    const id = ids.size + 1;
+    ids.set(v, id);
+    if (Array.isArray(v)) return { a: v.map((item) => serializeValue(item, ids)), id };
+    return { o: Object.keys(v).map((k) => ({ k, v: serializeValue(v[k], ids) })), id };
+  }
+
+  function serializeArgument(v) {
+    return { value: serializeValue(v), handles: [] };
+  }
+
+  // What the browser answered, as plain values (results are JSON-like; handles are not kept).
+  function parseValue(v, refs) {
+    if (v === undefined || v === null || typeof v !== 'object') return undefined;
+    const seen = refs || new Map();
+    if ('n' in v) return v.n;
+    if ('b' in v) return v.b;
+    if ('s' in v) return v.s;
+    if ('v' in v) {
+      return { undefined: undefined, null: null, NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 }[v.v];
+    }
+    if ('d' in v) return new Date(v.d);
+    if ('u' in v) return v.u;
+    if ('bi' in v) return BigInt(v.bi);
+    if ('e' in v) {
+      const error = new Error(v.e.m);
+      error.name = v.e.n;
+      return error;
+    }
+    if ('r' in v) return new RegExp(v.r.p, v.r.f);
+    if ('ref' in v) return seen.get(v.ref);
+    if ('a' in v) {
+      const out = [];
+      seen.set(v.id, out);
+      for (const item of v.a) out.push(parseValue(item, seen));
+      return out;
+    }
+    if ('o' in v) {
+      const out = {};
+      seen.set(v.id, out);
+      for (const entry of v.o) out[entry.k] = parseValue(entry.v, seen);
+      return out;
+    }
+    return undefined;
+  }
+
+  // A function runs in the browser page, never here: its source text crosses, as in Playwright.
+  function evaluation(pageFunction, arg) {
+    return {
+      expression: String(pageFunction),
+      isFunction: typeof pageFunction === 'function',
+      arg: serializeArgument(arg),
+    };
   }
 
   // ---- Locator ------------------------------------------------------------------------------
@@ -222,6 +326,13 @@
     }
     return v;
   }
+
+  function sameFrame(locator, other) {
+    if (other._page !== locator._page) throw tag(new Error('Locators must belong to the same frame.'), 'script');
+  }
+
+  const ALL_TEXT_CONTENTS = "ee => ee.map(e => e.textContent || '')";
+  const ALL_INNER_TEXTS = 'ee => ee.map(e => e.innerText)';
 
   class Locator {
     constructor(page, selector, desc) {
@@ -248,8 +359,9 @@
 
     locator(selectorOrLocator, options) {
       if (selectorOrLocator instanceof Locator) {
+        sameFrame(this, selectorOrLocator);
         const inner = this._selector + ' >> internal:chain=' + JSON.stringify(selectorOrLocator._selector);
-        return new Locator(this._page, inner, `${this._desc}.locator(${selectorOrLocator._desc})`)._narrow(
+        return new Locator(this._page, inner, `${this._desc}.locator(${selectorOrLocator._desc}${describeOptions(options)})`)._narrow(
           filterSelector(options),
           '',
         );
@@ -276,12 +388,45 @@
       return this._narrow(filterSelector(options), `.filter(${describeOptions(options).slice(2)})`);
     }
 
-    // Actions: each is one protocol call on the page's main frame, strict like Playwright's.
-    _act(method, params, options) {
+    and(locator) {
+      const other = asLocator(locator, 'locator.and');
+      sameFrame(this, other);
+      return this._narrow(' >> internal:and=' + JSON.stringify(other._selector), `.and(${other._desc})`);
+    }
+
+    or(locator) {
+      const other = asLocator(locator, 'locator.or');
+      sameFrame(this, other);
+      return this._narrow(' >> internal:or=' + JSON.stringify(other._selector), `.or(${other._desc})`);
+    }
+
+    describe(description) {
+      return this._narrow(' >> internal:describe=' + JSON.stringify(description), `.describe(${quote(description)})`);
+    }
+
+    async all() {
+      const count = await this.count();
+      return Array.from({ length: count }, (_, i) => this.nth(i));
+    }
+
+    // One protocol call on the page's main frame, strict like Playwright's; `api` names the
+    // method in messages (`locator.click: Timeout 5000ms exceeded.`).
+    _act(method, params, options, api) {
       const merged = Object.assign({ selector: this._selector, strict: true }, options || {}, params || {});
       merged.timeout = this._page._timeoutOf(options);
-      const api = 'locator.' + (params && params.value === '' && method === 'fill' ? 'clear' : method);
-      return call(this._page._id, 'frame.' + method, merged, api, this._desc);
+      return call(this._page._id, 'frame.' + method, merged, 'locator.' + (api || method), this._desc);
+    }
+
+    // A call on the element the locator resolves to (Playwright's `_withElement`): the host
+    // waits for it to be attached, runs `method` on its handle and disposes of the handle.
+    _element(method, params, options, api) {
+      const merged = Object.assign({}, params || {}, { selector: this._selector, timeout: this._page._timeoutOf(options) });
+      return call(this._page._id, 'element.' + method, merged, 'locator.' + api, this._desc);
+    }
+
+    // A query that does not wait (`isVisible`, `isHidden`).
+    _query(method) {
+      return call(this._page._id, 'frame.' + method, { selector: this._selector, strict: true }, 'locator.' + method, this._desc);
     }
 
     async click(options) {
@@ -292,6 +437,10 @@
       this._act('dblclick', {}, options);
     }
 
+    async tap(options) {
+      this._act('tap', {}, options);
+    }
+
     async fill(value, options) {
       if (!isString(value)) {
         throw tag(new TypeError(`locator.fill: value must be a string, got ${describeValue(value)}`), 'script');
@@ -300,11 +449,19 @@
     }
 
     async clear(options) {
-      this._act('fill', { value: '' }, options);
+      this._act('fill', { value: '' }, options, 'clear');
     }
 
     async press(key, options) {
       this._act('press', { key }, options);
+    }
+
+    async pressSequentially(text, options) {
+      this._act('type', { text }, options, 'pressSequentially');
+    }
+
+    async type(text, options) {
+      this._act('type', { text }, options, 'type');
     }
 
     async check(options) {
@@ -315,8 +472,20 @@
       this._act('uncheck', {}, options);
     }
 
+    async setChecked(checked, options) {
+      this._act(checked ? 'check' : 'uncheck', {}, options, 'setChecked');
+    }
+
     async hover(options) {
       this._act('hover', {}, options);
+    }
+
+    async focus(options) {
+      this._act('focus', {}, options);
+    }
+
+    async blur(options) {
+      this._act('blur', {}, options);
     }
 
     async selectOption(values, options) {
@@ -335,8 +504,51 @@
       return this._act('selectOption', { options: converted }, options).values;
     }
 
+    async dragTo(target, options) {
+      const other = asLocator(target, 'locator.dragTo: target');
+      sameFrame(this, other);
+      const params = Object.assign({}, options || {}, {
+        source: this._selector,
+        target: other._selector,
+        strict: true,
+        timeout: this._page._timeoutOf(options),
+      });
+      call(this._page._id, 'frame.dragAndDrop', params, 'locator.dragTo', this._desc);
+    }
+
+    async dispatchEvent(type, eventInit, options) {
+      this._act('dispatchEvent', { type, eventInit: serializeArgument(eventInit === undefined ? {} : eventInit) }, options);
+    }
+
+    async scrollIntoViewIfNeeded(options) {
+      this._element('scrollIntoViewIfNeeded', {}, options, 'scrollIntoViewIfNeeded');
+    }
+
+    // Paths resolve inside the project directory (the host refuses anything outside it).
+    async setInputFiles(files, options) {
+      const list = Array.isArray(files) ? files : [files];
+      for (const file of list) {
+        if (!isString(file)) {
+          throw tag(
+            new TypeError(
+              `locator.setInputFiles: expected file paths (strings), got ${describeValue(file)}; step code has no Buffer, so put the file in the project directory and pass its path`,
+            ),
+            'script',
+          );
+        }
+      }
+      this._act('setInputFiles', { files: list }, options);
+    }
+
+    async waitFor(options) {
+      const o = options || {};
+      const params = { selector: this._selector, strict: true, omitReturnValue: true, state: o.state, timeout: this._page._timeoutOf(o) };
+      const waitingFor = `${this._desc} to be ${o.state || 'visible'}`;
+      call(this._page._id, 'frame.waitForSelector', params, 'locator.waitFor', waitingFor);
+    }
+
     async count() {
-      return call(this._page._id, 'frame.queryCount', { selector: this._selector }).value;
+      return call(this._page._id, 'frame.queryCount', { selector: this._selector }, 'locator.count').value;
     }
 
     async textContent(options) {
@@ -348,16 +560,75 @@
       return this._act('innerText', {}, options).value;
     }
 
+    async innerHTML(options) {
+      return this._act('innerHTML', {}, options).value;
+    }
+
     async inputValue(options) {
       return this._act('inputValue', {}, options).value;
     }
 
+    async getAttribute(name, options) {
+      const v = this._act('getAttribute', { name }, options).value;
+      return v === undefined ? null : v;
+    }
+
+    async allTextContents() {
+      const params = Object.assign({ selector: this._selector }, evaluation(ALL_TEXT_CONTENTS));
+      params.isFunction = true;
+      return parseValue(call(this._page._id, 'frame.evalOnSelectorAll', params, 'locator.allTextContents').value);
+    }
+
+    async allInnerTexts() {
+      const params = Object.assign({ selector: this._selector }, evaluation(ALL_INNER_TEXTS));
+      params.isFunction = true;
+      return parseValue(call(this._page._id, 'frame.evalOnSelectorAll', params, 'locator.allInnerTexts').value);
+    }
+
     async isVisible() {
-      return call(this._page._id, 'frame.isVisible', { selector: this._selector, strict: true }).value;
+      return this._query('isVisible').value;
+    }
+
+    async isHidden() {
+      return this._query('isHidden').value;
+    }
+
+    async isEnabled(options) {
+      return this._act('isEnabled', {}, options).value;
+    }
+
+    async isDisabled(options) {
+      return this._act('isDisabled', {}, options).value;
     }
 
     async isChecked(options) {
       return this._act('isChecked', {}, options).value;
+    }
+
+    async isEditable(options) {
+      return this._act('isEditable', {}, options).value;
+    }
+
+    async boundingBox(options) {
+      const box = this._element('boundingBox', {}, options, 'boundingBox').value;
+      return box === undefined ? null : box;
+    }
+
+    async ariaSnapshot(options) {
+      const o = options || {};
+      const params = { selector: this._selector, mode: o.mode, depth: o.depth, timeout: this._page._timeoutOf(o) };
+      return call(this._page._id, 'frame.ariaSnapshot', params, 'locator.ariaSnapshot', this._desc).snapshot;
+    }
+
+    // Runs `pageFunction(element, arg)` in the browser page.
+    async evaluate(pageFunction, arg, options) {
+      return parseValue(this._element('evaluateExpression', evaluation(pageFunction, arg), options, 'evaluate').value);
+    }
+
+    // Runs `pageFunction(elements, arg)` in the browser page, over every match.
+    async evaluateAll(pageFunction, arg) {
+      const params = Object.assign({ selector: this._selector }, evaluation(pageFunction, arg));
+      return parseValue(call(this._page._id, 'frame.evalOnSelectorAll', params, 'locator.evaluateAll').value);
     }
   }
 
@@ -375,7 +646,8 @@
 
     locator(selectorOrLocator, options) {
       const inner = selectorOrLocator instanceof Locator ? selectorOrLocator._selector : selectorOrLocator;
-      return this._inner(inner, `.locator(${quote(inner)}${describeOptions(options)})`)._narrow(filterSelector(options), '');
+      const shown = selectorOrLocator instanceof Locator ? selectorOrLocator._desc : quote(inner);
+      return this._inner(inner, `.locator(${shown}${describeOptions(options)})`)._narrow(filterSelector(options), '');
     }
 
     frameLocator(selector) {
@@ -434,13 +706,68 @@
       this._page = page;
     }
 
+    async down(key) {
+      call(this._page._id, 'page.keyboardDown', { key }, 'keyboard.down');
+    }
+
+    async up(key) {
+      call(this._page._id, 'page.keyboardUp', { key }, 'keyboard.up');
+    }
+
+    async insertText(text) {
+      call(this._page._id, 'page.keyboardInsertText', { text }, 'keyboard.insertText');
+    }
+
     async press(key, options) {
-      call(this._page._id, 'page.keyboardPress', { key, delay: options && options.delay });
+      call(this._page._id, 'page.keyboardPress', { key, delay: options && options.delay }, 'keyboard.press');
     }
 
     async type(text, options) {
-      call(this._page._id, 'page.keyboardType', { text, delay: options && options.delay });
+      call(this._page._id, 'page.keyboardType', { text, delay: options && options.delay }, 'keyboard.type');
     }
+  }
+
+  class Mouse {
+    constructor(page) {
+      this._page = page;
+    }
+
+    async move(x, y, options) {
+      call(this._page._id, 'page.mouseMove', { x, y, steps: options && options.steps }, 'mouse.move');
+    }
+
+    async down(options) {
+      call(this._page._id, 'page.mouseDown', Object.assign({}, options || {}), 'mouse.down');
+    }
+
+    async up(options) {
+      call(this._page._id, 'page.mouseUp', Object.assign({}, options || {}), 'mouse.up');
+    }
+
+    async click(x, y, options) {
+      call(this._page._id, 'page.mouseClick', Object.assign({ x, y }, options || {}), 'mouse.click');
+    }
+
+    async dblclick(x, y, options) {
+      call(this._page._id, 'page.mouseClick', Object.assign({ x, y }, options || {}, { clickCount: 2 }), 'mouse.dblclick');
+    }
+
+    async wheel(deltaX, deltaY) {
+      call(this._page._id, 'page.mouseWheel', { deltaX, deltaY }, 'mouse.wheel');
+    }
+  }
+
+  // What `page.waitForFunction` resolves to; its value was read when the function returned.
+  class JSHandle {
+    constructor(value) {
+      this._value = value;
+    }
+
+    async jsonValue() {
+      return this._value;
+    }
+
+    async dispose() {}
   }
 
   class Response {
@@ -520,6 +847,12 @@
     return pages.get(id);
   }
 
+  // Stateful author tools: they would outlive the step that set them up and make every later
+  // step depend on state no scenario sentence shows.
+  const STATEFUL = 'it would outlive the step: routes, clocks, init scripts, bindings and tracing change the browser for every later step';
+  const NO_PAUSE = 'steps run unattended; use `--headed` and `-v` to watch a run';
+  const NO_CDP = 'raw browser protocol sessions are outside the step API';
+
   class BrowserContext {
     pages() {
       return call(0, 'context.pages', {}).map(pageFor);
@@ -527,6 +860,42 @@
 
     async close() {
       refuse('context.close()', 'the runtime owns the context lifecycle');
+    }
+
+    route() {
+      refuse('context.route()', STATEFUL);
+    }
+
+    unroute() {
+      refuse('context.unroute()', STATEFUL);
+    }
+
+    routeFromHAR() {
+      refuse('context.routeFromHAR()', STATEFUL);
+    }
+
+    addInitScript() {
+      refuse('context.addInitScript()', STATEFUL);
+    }
+
+    exposeBinding() {
+      refuse('context.exposeBinding()', STATEFUL);
+    }
+
+    exposeFunction() {
+      refuse('context.exposeFunction()', STATEFUL);
+    }
+
+    newCDPSession() {
+      refuse('context.newCDPSession()', NO_CDP);
+    }
+
+    get tracing() {
+      return refuse('context.tracing', STATEFUL);
+    }
+
+    get clock() {
+      return refuse('context.clock', STATEFUL);
     }
   }
 
@@ -543,10 +912,109 @@
     }
   }
 
+  // Load states as the page's document shows them. `networkidle` is approximated: the load
+  // event, then 500 ms without a resource finishing.
+  const LOAD_STATES = {
+    load: "document.readyState === 'complete'",
+    domcontentloaded: "document.readyState !== 'loading'",
+    networkidle: `new Promise((resolve) => {
+      const idle = () => {
+        let seen = performance.getEntriesByType('resource').length;
+        let quiet = 0;
+        const tick = () => {
+          const now = performance.getEntriesByType('resource').length;
+          if (now !== seen) { seen = now; quiet = 0; } else if ((quiet += 100) >= 500) { resolve(true); return; }
+          setTimeout(tick, 100);
+        };
+        setTimeout(tick, 100);
+      };
+      if (document.readyState === 'complete') idle(); else addEventListener('load', idle, { once: true });
+    })`,
+  };
+
+  // Playwright's glob syntax for URLs: `*` within a path segment, `**` across segments,
+  // `{a,b}` alternatives, `\` escapes.
+  function globToRegexPattern(glob) {
+    const special = new Set(['$', '^', '+', '.', '*', '(', ')', '|', '\\', '?', '{', '}', '[', ']']);
+    const tokens = ['^'];
+    let inGroup = false;
+    for (let i = 0; i < glob.length; ++i) {
+      const c = glob[i];
+      if (c === '\\' && i + 1 < glob.length) {
+        const next = glob[++i];
+        tokens.push(special.has(next) ? '\\' + next : next);
+        continue;
+      }
+      if (c === '*') {
+        const before = glob[i - 1];
+        let stars = 1;
+        while (glob[i + 1] === '*') {
+          stars++;
+          i++;
+        }
+        if (stars > 1) {
+          if (glob[i + 1] === '/') {
+            tokens.push(before === '/' ? '((.+/)|)' : '(.*/)');
+            ++i;
+          } else {
+            tokens.push('(.*)');
+          }
+        } else {
+          tokens.push('([^/]*)');
+        }
+        continue;
+      }
+      if (c === '{') {
+        inGroup = true;
+        tokens.push('(');
+      } else if (c === '}') {
+        inGroup = false;
+        tokens.push(')');
+      } else if (c === ',') {
+        tokens.push(inGroup ? '|' : '\\,');
+      } else {
+        tokens.push(special.has(c) ? '\\' + c : c);
+      }
+    }
+    tokens.push('$');
+    return tokens.join('');
+  }
+
+  // Playwright's `urlMatches`: a string is a glob resolved against the base URL, a RegExp is
+  // tested against the whole URL.
+  function urlMatcher(page, url, api) {
+    if (url === undefined || url === '') return () => true;
+    if (isRegExp(url)) {
+      return (current) => {
+        url.lastIndex = 0;
+        return url.test(current);
+      };
+    }
+    if (!isString(url)) {
+      throw tag(
+        new TypeError(`${api}: expected a glob string or a RegExp, got ${describeValue(url)} (predicate functions are not supported: the sandbox has no URL class)`),
+        'script',
+      );
+    }
+    let glob = url;
+    if (!glob.startsWith('*')) {
+      // Resolve relative globs against the base URL with the wildcards kept out of the way.
+      const stars = [];
+      const placeholder = glob.replace(/\*+/g, (m) => {
+        stars.push(m);
+        return `$_${stars.length - 1}_$`;
+      });
+      glob = call(page._id, 'page.resolveUrl', { url: placeholder }).replace(/\$_(\d+)_\$/g, (_, i) => stars[Number(i)]);
+    }
+    const re = new RegExp(globToRegexPattern(glob));
+    return (current) => re.test(current);
+  }
+
   class Page {
     constructor(id) {
       this._id = id;
       this.keyboard = new Keyboard(this);
+      this.mouse = new Mouse(this);
     }
 
     context() {
@@ -634,10 +1102,14 @@
       return options && options.timeout !== undefined ? options.timeout : config.timeout;
     }
 
+    _navigationTimeoutOf(options) {
+      return options && options.timeout !== undefined ? options.timeout : config.navigationTimeout;
+    }
+
     _navigate(method, params, options) {
       const merged = Object.assign({}, params || {}, {
         waitUntil: (options && options.waitUntil) || 'load',
-        timeout: options && options.timeout !== undefined ? options.timeout : config.navigationTimeout,
+        timeout: this._navigationTimeoutOf(options),
       });
       const data = call(this._id, method, merged, 'page.' + method.slice('page.'.length));
       return data ? new Response(data) : null;
@@ -670,6 +1142,70 @@
       return call(this._id, 'frame.title', {}).value;
     }
 
+    async content() {
+      return call(this._id, 'frame.content', {}, 'page.content').value;
+    }
+
+    async setViewportSize(viewportSize) {
+      const size = viewportSize || {};
+      call(this._id, 'page.setViewportSize', { viewportSize: { width: size.width, height: size.height } }, 'page.setViewportSize');
+    }
+
+    // Runs `pageFunction(arg)` in the browser page and answers its (JSON-like) result.
+    async evaluate(pageFunction, arg) {
+      return parseValue(call(this._id, 'frame.evaluateExpression', evaluation(pageFunction, arg), 'page.evaluate').value);
+    }
+
+    // Waits until `pageFunction(arg)`, run in the browser page, returns a truthy value.
+    async waitForFunction(pageFunction, arg, options) {
+      const o = options || {};
+      const params = Object.assign(evaluation(pageFunction, arg), {
+        pollingInterval: o.polling === 'raf' ? undefined : o.polling,
+        timeout: this._timeoutOf(o),
+      });
+      return new JSHandle(parseValue(call(this._id, 'frame.waitForFunction', params, 'page.waitForFunction').value));
+    }
+
+    // Discouraged in Playwright (prefer web-first assertions), but available.
+    async waitForTimeout(timeout) {
+      call(this._id, 'frame.waitForTimeout', { waitTimeout: timeout }, 'page.waitForTimeout');
+    }
+
+    async waitForLoadState(state, options) {
+      const wanted = state === undefined ? 'load' : state;
+      if (!Object.prototype.hasOwnProperty.call(LOAD_STATES, wanted)) {
+        throw tag(new Error('page.waitForLoadState: state: expected one of (load|domcontentloaded|networkidle)'), 'script');
+      }
+      const params = { expression: LOAD_STATES[wanted], isFunction: false, arg: serializeArgument(undefined), timeout: this._navigationTimeoutOf(options) };
+      call(this._id, 'frame.waitForFunction', params, 'page.waitForLoadState');
+    }
+
+    async waitForURL(url, options) {
+      const o = options || {};
+      const timeout = this._navigationTimeoutOf(o);
+      const waitUntil = o.waitUntil || 'load';
+      const matches = urlMatcher(this, url, 'page.waitForURL');
+      const deadline = timeout > 0 ? Date.now() + timeout : Infinity;
+      while (!matches(this.url())) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          const message = [
+            `page.waitForURL: Timeout ${timeout}ms exceeded.`,
+            '=========================== logs ===========================',
+            `waiting for navigation to ${describeValue(url)} until "${waitUntil}"`,
+            `  navigated to "${this.url()}"`,
+            '============================================================',
+          ].join('\n');
+          throw tag(new TimeoutError(message), 'timeout');
+        }
+        call(this._id, 'frame.waitForTimeout', { waitTimeout: Math.min(50, left) });
+      }
+      if (waitUntil !== 'commit') {
+        const left = deadline === Infinity ? 0 : Math.max(1, deadline - Date.now());
+        await this.waitForLoadState(waitUntil, { timeout: left });
+      }
+    }
+
     locator(selector, options) {
       return new Locator(this, selector, `locator(${quote(selector)}${describeOptions(options)})`)._narrow(
         filterSelector(options),
@@ -683,6 +1219,46 @@
 
     close() {
       refuse('page.close()', 'the runtime owns the page lifecycle');
+    }
+
+    route() {
+      refuse('page.route()', STATEFUL);
+    }
+
+    unroute() {
+      refuse('page.unroute()', STATEFUL);
+    }
+
+    unrouteAll() {
+      refuse('page.unrouteAll()', STATEFUL);
+    }
+
+    routeFromHAR() {
+      refuse('page.routeFromHAR()', STATEFUL);
+    }
+
+    routeWebSocket() {
+      refuse('page.routeWebSocket()', STATEFUL);
+    }
+
+    addInitScript() {
+      refuse('page.addInitScript()', STATEFUL);
+    }
+
+    exposeBinding() {
+      refuse('page.exposeBinding()', STATEFUL);
+    }
+
+    exposeFunction() {
+      refuse('page.exposeFunction()', STATEFUL);
+    }
+
+    pause() {
+      refuse('page.pause()', NO_PAUSE);
+    }
+
+    get clock() {
+      return refuse('page.clock', STATEFUL);
     }
   }
 
@@ -704,31 +1280,155 @@
     });
   }
 
-  function serializeValue(v) {
-    if (v === null) return { v: 'null' };
-    if (v === undefined) return { v: 'undefined' };
-    if (typeof v === 'boolean') return { b: v };
-    if (typeof v === 'number') return Number.isFinite(v) ? { n: v } : { v: String(v) };
-    if (isString(v)) return { s: v };
-    if (Array.isArray(v)) return { a: v.map(serializeValue) };
-    return { o: Object.keys(v).map((k) => ({ k, v: serializeValue(v[k]) })) };
+  const ANSI = /\u001b\[[0-9;]*m/g;
+  const NOT_FOUND = '<element(s) not found>';
+
+  // `Label: value`, or the value on lines of its own when it has several (aria snapshots).
+  function labelled(label, value) {
+    if (!value.includes('\n')) return `${label} ${value}`;
+    return `${label}\n${value
+      .split('\n')
+      .map((l) => '  ' + l)
+      .join('\n')}`;
   }
 
-  const ANSI = /\u001b\[[0-9;]*m/g;
+  // Playwright's `unshift` for aria snapshot templates: drops blank lines and the common indent.
+  function unshiftSnapshot(snapshot) {
+    const lines = snapshot.split('\n');
+    let indent = 100;
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      indent = Math.min(indent, line.match(/^(\s*)/)[1].length);
+    }
+    return lines
+      .filter((l) => l.trim())
+      .map((l) => l.substring(indent))
+      .join('\n');
+  }
+
+  // Asymmetric matchers (`expect.any(Number)`, `expect.stringContaining('x')`, ...).
+  class AsymmetricMatcher {
+    constructor(name, sample, test) {
+      this._name = name;
+      this._sample = sample;
+      this._test = test;
+    }
+
+    asymmetricMatch(other) {
+      return this._test(other);
+    }
+
+    toString() {
+      if (this._name === 'Anything') return 'Anything';
+      if (this._name === 'Any') return `Any<${this._sample && this._sample.name}>`;
+      return `${this._name} ${describeValue(this._sample)}`;
+    }
+  }
+
+  const isAsymmetric = (v) => v instanceof AsymmetricMatcher;
+
+  function typeOf(v) {
+    return Object.prototype.toString.call(v);
+  }
+
+  // Jest's `equals`: recursive equality; `strict` (toStrictEqual) also compares undefined
+  // properties, sparseness and classes.
+  function equals(a, b, strict, stack) {
+    if (isAsymmetric(b)) return b.asymmetricMatch(a);
+    if (isAsymmetric(a)) return a.asymmetricMatch(b);
+    if (Object.is(a, b)) return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+    if (typeOf(a) !== typeOf(b)) return false;
+    if (a instanceof Date) return Object.is(a.getTime(), b.getTime());
+    if (isRegExp(a)) return String(a) === String(b);
+    if (a instanceof Error) return a.message === b.message && (!strict || a.name === b.name);
+    if (strict && Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+    const seen = stack || [];
+    for (const [x, y] of seen) if (x === a) return y === b;
+    seen.push([a, b]);
+    try {
+      if (a instanceof Set) {
+        if (a.size !== b.size) return false;
+        return [...a].every((x) => b.has(x) || [...b].some((y) => equals(x, y, strict, seen)));
+      }
+      if (a instanceof Map) {
+        if (a.size !== b.size) return false;
+        return [...a].every(([k, v]) => b.has(k) && equals(v, b.get(k), strict, seen));
+      }
+      if (Array.isArray(a)) {
+        if (a.length !== b.length) return false;
+        for (let i = 0; i < a.length; i++) {
+          if (strict && i in a !== i in b) return false;
+          if (!equals(a[i], b[i], strict, seen)) return false;
+        }
+        return true;
+      }
+      const keys = (o) => Object.keys(o).filter((k) => strict || o[k] !== undefined);
+      const ka = keys(a);
+      const kb = keys(b);
+      if (ka.length !== kb.length) return false;
+      return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equals(a[k], b[k], strict, seen));
+    } finally {
+      seen.pop();
+    }
+  }
+
+  // `toMatchObject`: every property of `subset` is in `object`, recursively.
+  function matchesSubset(object, subset) {
+    if (isAsymmetric(subset)) return subset.asymmetricMatch(object);
+    if (typeof subset !== 'object' || subset === null || subset instanceof Date || isRegExp(subset)) {
+      return equals(object, subset);
+    }
+    if (typeof object !== 'object' || object === null) return false;
+    if (Array.isArray(subset)) {
+      return Array.isArray(object) && object.length === subset.length && subset.every((s, i) => matchesSubset(object[i], s));
+    }
+    return Object.keys(subset).every((k) => k in object && matchesSubset(object[k], subset[k]));
+  }
+
+  function propertyPath(path) {
+    if (Array.isArray(path)) return path.map(String);
+    return String(path)
+      .split(/\.|\[(\d+)\]/)
+      .filter((p) => p !== undefined && p !== '');
+  }
+
+  function numeric(matcher, v, what) {
+    if (typeof v !== 'number' && typeof v !== 'bigint') {
+      throw tag(
+        new TypeError(`expect(received).${matcher}(expected)\n\nMatcher error: ${what} value must be a number or bigint\n\n${what[0].toUpperCase() + what.slice(1)} has value: ${describeValue(v)}`),
+        'script',
+      );
+    }
+  }
 
   class Expect {
-    constructor(actual, isNot, message) {
+    constructor(actual, isNot, message, modifier) {
       this._actual = actual;
       this._isNot = isNot;
       this._message = message;
+      // '', '.resolves' or '.rejects': the actual value came out of a promise.
+      this._modifier = modifier || '';
     }
 
     get not() {
-      return new Expect(this._actual, !this._isNot, this._message);
+      return new Expect(this._actual, !this._isNot, this._message, this._modifier);
+    }
+
+    // `await expect(promise).resolves.toBe(1)`: matchers run on what the promise resolves to.
+    get resolves() {
+      return new SettledExpect(this._actual, this._isNot, this._message, 'resolves');
+    }
+
+    // `await expect(promise).rejects.toThrow('boom')`: matchers run on the rejection.
+    get rejects() {
+      return new SettledExpect(this._actual, this._isNot, this._message, 'rejects');
     }
 
     // A web-first assertion: one server-side `expect` call that retries until the timeout.
-    _web(matcher, expression, params, expectedText, options) {
+    // `shown` is the Expected text, or for state matchers `[expected, unexpected]` (`visible`,
+    // `hidden`), printed as Playwright Test prints them.
+    _web(matcher, expression, params, shown, options) {
       const actual = this._actual;
       const isPage = actual instanceof Page;
       if (!isPage && !(actual instanceof Locator)) {
@@ -741,70 +1441,114 @@
       const timeout = page._timeoutOf(options);
       const body = Object.assign({ expression, isNot: this._isNot, timeout }, params);
       if (!isPage) body.selector = actual._selector;
-      const reply = JSON.parse(host(page._id, 'frame.expect', JSON.stringify(body)));
+      const reply = exchange(page._id, 'frame.expect', body);
       if (!reply.error) return;
       if (reply.error.kind !== 'check') {
         const error = reply.error.kind === 'timeout' ? new TimeoutError(reply.error.message) : new Error(reply.error.message);
         throw tag(error, reply.error.kind);
       }
-      const subject = isPage ? 'page' : 'locator';
-      const lines = [
-        `expect(${subject})${this._isNot ? '.not' : ''}.${matcher}(${expectedText === undefined ? '' : 'expected'}) failed`,
-        '',
-      ];
-      if (this._message) lines.splice(0, 0, this._message, '');
+      const not = this._isNot ? '.not' : '';
+      const state = Array.isArray(shown);
+      const lines = [`expect(${isPage ? 'page' : 'locator'})${not}.${matcher}(${state || shown === undefined ? '' : 'expected'}) failed`, ''];
+      if (this._message) lines.unshift(this._message, '');
       if (!isPage) lines.push(`Locator:  ${actual._desc}`);
-      if (expectedText !== undefined) lines.push(`Expected${this._isNot ? ' not' : ''}: ${expectedText}`);
       const received = reply.error.received;
-      if (received !== undefined && received !== null) lines.push(`Received: ${received}`);
+      if (state) {
+        const [expected, unexpected] = shown;
+        const notFound = received === NOT_FOUND;
+        lines.push(this._isNot ? `Expected: not ${expected}` : `Expected: ${expected}`);
+        lines.push(`Received: ${notFound ? NOT_FOUND : this._isNot ? expected : unexpected}`);
+      } else {
+        if (shown !== undefined) lines.push(labelled(`Expected${this._isNot ? ' not' : ''}:`, shown));
+        if (received !== undefined && received !== null) lines.push(labelled('Received:', received));
+      }
       lines.push(`Timeout:  ${timeout}ms`);
       const log = (reply.error.log || []).map((l) => l.replace(ANSI, ''));
       if (log.length) lines.push('', 'Call log:', ...log.map((l) => (l.startsWith('  ') ? l : '  ' + l)));
       fail(lines.join('\n'));
     }
 
-    // A plain value assertion, evaluated at once.
-    _value(matcher, pass, expected, extra) {
-      if (pass === !this._isNot) return;
-      const lines = [`expect(received)${this._isNot ? '.not' : ''}.${matcher}(${expected === undefined ? '' : 'expected'})`, ''];
-      if (this._message) lines.splice(0, 0, this._message, '');
-      if (expected !== undefined) lines.push(`Expected${this._isNot ? ' not' : ''}: ${describeValue(expected)}`);
-      lines.push(`Received: ${describeValue(this._actual)}`);
-      if (extra) lines.push(extra);
+    // A plain value assertion, evaluated at once: `details` gives the lines under the header.
+    _check(matcher, pass, args, details, comment) {
+      if (pass !== this._isNot) return;
+      const header = `expect(received)${this._modifier}${this._isNot ? '.not' : ''}.${matcher}(${args})${comment || ''}`;
+      const lines = [header, '', ...details()];
+      if (this._message) lines.unshift(this._message, '');
       fail(lines.join('\n'));
     }
 
-    async toBeVisible(options) {
-      const visible = !options || options.visible === undefined || !!options.visible;
-      this._web('toBeVisible', visible ? 'to.be.visible' : 'to.be.hidden', {}, undefined, options);
+    // `Expected: x` / `Expected: not x` and `Received: y`.
+    _plain(matcher, pass, expected, comment) {
+      this._check(
+        matcher,
+        pass,
+        'expected',
+        () => [`Expected: ${this._isNot ? 'not ' : ''}${describeValue(expected)}`, `Received: ${describeValue(this._actual)}`],
+        comment,
+      );
     }
 
-    async toBeHidden(options) {
-      this._web('toBeHidden', 'to.be.hidden', {}, undefined, options);
+    // `Received: y` alone, for matchers without an argument.
+    _received(matcher, pass) {
+      this._check(matcher, pass, '', () => [`Received: ${describeValue(this._actual)}`]);
+    }
+
+    // ---- locator and page assertions (web-first, retried until the timeout) ----
+
+    async toBeAttached(options) {
+      const attached = !options || options.attached === undefined || !!options.attached;
+      this._web('toBeAttached', attached ? 'to.be.attached' : 'to.be.detached', {}, attached ? ['attached', 'detached'] : ['detached', 'attached'], options);
     }
 
     async toBeChecked(options) {
-      const checked = options ? options.checked : undefined;
-      const expectedValue = { value: serializeValue({ checked, indeterminate: options ? options.indeterminate : undefined }), handles: [] };
-      this._web('toBeChecked', 'to.be.checked', { expectedValue }, undefined, options);
+      const o = options || {};
+      const expectedValue = serializeArgument({ checked: o.checked, indeterminate: o.indeterminate });
+      const words = o.indeterminate ? ['indeterminate', 'determinate'] : o.checked === false ? ['unchecked', 'checked'] : ['checked', 'unchecked'];
+      this._web('toBeChecked', 'to.be.checked', { expectedValue }, words, o);
+    }
+
+    async toBeDisabled(options) {
+      this._web('toBeDisabled', 'to.be.disabled', {}, ['disabled', 'enabled'], options);
+    }
+
+    async toBeEditable(options) {
+      const editable = !options || options.editable === undefined || !!options.editable;
+      this._web('toBeEditable', editable ? 'to.be.editable' : 'to.be.readonly', {}, editable ? ['editable', 'readOnly'] : ['readOnly', 'editable'], options);
+    }
+
+    async toBeEmpty(options) {
+      this._web('toBeEmpty', 'to.be.empty', {}, ['empty', 'notEmpty'], options);
     }
 
     async toBeEnabled(options) {
       const enabled = !options || options.enabled === undefined || !!options.enabled;
-      this._web('toBeEnabled', enabled ? 'to.be.enabled' : 'to.be.disabled', {}, undefined, options);
+      this._web('toBeEnabled', enabled ? 'to.be.enabled' : 'to.be.disabled', {}, enabled ? ['enabled', 'disabled'] : ['disabled', 'enabled'], options);
     }
 
-    async toBeDisabled(options) {
-      this._web('toBeDisabled', 'to.be.disabled', {}, undefined, options);
+    async toBeFocused(options) {
+      this._web('toBeFocused', 'to.be.focused', {}, ['focused', 'inactive'], options);
     }
 
-    async toHaveText(expected, options) {
+    async toBeHidden(options) {
+      this._web('toBeHidden', 'to.be.hidden', {}, ['hidden', 'visible'], options);
+    }
+
+    async toBeInViewport(options) {
       const o = options || {};
-      const flags = { normalizeWhiteSpace: true, ignoreCase: o.ignoreCase };
+      this._web('toBeInViewport', 'to.be.in.viewport', { expectedNumber: o.ratio }, ['in viewport', 'outside viewport'], o);
+    }
+
+    async toBeVisible(options) {
+      const visible = !options || options.visible === undefined || !!options.visible;
+      this._web('toBeVisible', visible ? 'to.be.visible' : 'to.be.hidden', {}, visible ? ['visible', 'hidden'] : ['hidden', 'visible'], options);
+    }
+
+    async toContainClass(expected, options) {
       if (Array.isArray(expected)) {
-        this._web('toHaveText', 'to.have.text.array', { expectedText: expectedTexts(expected, flags), useInnerText: o.useInnerText }, describeValue(expected), o);
+        this._web('toContainClass', 'to.contain.class.array', { expectedText: expectedTexts(expected, {}) }, describeValue(expected), options);
       } else {
-        this._web('toHaveText', 'to.have.text', { expectedText: expectedTexts([expected], flags), useInnerText: o.useInnerText }, describeValue(expected), o);
+        if (!isString(expected)) throw tag(new TypeError('"expected" argument in toContainClass cannot be a RegExp value'), 'script');
+        this._web('toContainClass', 'to.contain.class', { expectedText: expectedTexts([expected], {}) }, describeValue(expected), options);
       }
     }
 
@@ -818,12 +1562,22 @@
       }
     }
 
-    async toHaveValue(expected, options) {
-      this._web('toHaveValue', 'to.have.value', { expectedText: expectedTexts([expected], {}) }, describeValue(expected), options);
+    async toHaveAccessibleDescription(expected, options) {
+      const o = options || {};
+      const expectedText = expectedTexts([expected], { ignoreCase: o.ignoreCase, normalizeWhiteSpace: true });
+      this._web('toHaveAccessibleDescription', 'to.have.accessible.description', { expectedText }, describeValue(expected), o);
     }
 
-    async toHaveCount(count, options) {
-      this._web('toHaveCount', 'to.have.count', { expectedNumber: count }, String(count), options);
+    async toHaveAccessibleErrorMessage(expected, options) {
+      const o = options || {};
+      const expectedText = expectedTexts([expected], { ignoreCase: o.ignoreCase, normalizeWhiteSpace: true });
+      this._web('toHaveAccessibleErrorMessage', 'to.have.accessible.error.message', { expectedText }, describeValue(expected), o);
+    }
+
+    async toHaveAccessibleName(expected, options) {
+      const o = options || {};
+      const expectedText = expectedTexts([expected], { ignoreCase: o.ignoreCase, normalizeWhiteSpace: true });
+      this._web('toHaveAccessibleName', 'to.have.accessible.name', { expectedText }, describeValue(expected), o);
     }
 
     async toHaveAttribute(name, expected, options) {
@@ -849,6 +1603,53 @@
       }
     }
 
+    async toHaveCount(count, options) {
+      this._web('toHaveCount', 'to.have.count', { expectedNumber: count }, String(count), options);
+    }
+
+    async toHaveCSS(name, expected, options) {
+      const o = options || {};
+      this._web('toHaveCSS', 'to.have.css', { expressionArg: name, expectedText: expectedTexts([expected], {}), pseudo: o.pseudo }, describeValue(expected), o);
+    }
+
+    async toHaveId(id, options) {
+      this._web('toHaveId', 'to.have.id', { expectedText: expectedTexts([id], {}) }, describeValue(id), options);
+    }
+
+    async toHaveJSProperty(name, value, options) {
+      this._web('toHaveJSProperty', 'to.have.property', { expressionArg: name, expectedValue: serializeArgument(value) }, describeValue(value), options);
+    }
+
+    async toHaveRole(role, options) {
+      if (!isString(role)) throw tag(new TypeError('"role" argument in toHaveRole must be a string'), 'script');
+      this._web('toHaveRole', 'to.have.role', { expectedText: expectedTexts([role], {}) }, describeValue(role), options);
+    }
+
+    async toHaveText(expected, options) {
+      const o = options || {};
+      const flags = { normalizeWhiteSpace: true, ignoreCase: o.ignoreCase };
+      if (Array.isArray(expected)) {
+        this._web('toHaveText', 'to.have.text.array', { expectedText: expectedTexts(expected, flags), useInnerText: o.useInnerText }, describeValue(expected), o);
+      } else {
+        this._web('toHaveText', 'to.have.text', { expectedText: expectedTexts([expected], flags), useInnerText: o.useInnerText }, describeValue(expected), o);
+      }
+    }
+
+    async toHaveValue(expected, options) {
+      this._web('toHaveValue', 'to.have.value', { expectedText: expectedTexts([expected], {}) }, describeValue(expected), options);
+    }
+
+    async toHaveValues(expected, options) {
+      if (!Array.isArray(expected)) throw tag(new TypeError('toHaveValues: expected an array of strings or RegExps'), 'script');
+      this._web('toHaveValues', 'to.have.values', { expectedText: expectedTexts(expected, {}) }, describeValue(expected), options);
+    }
+
+    async toMatchAriaSnapshot(expected, options) {
+      if (!isString(expected)) throw tag(new TypeError('toMatchAriaSnapshot: expected an aria snapshot (a YAML string)'), 'script');
+      const template = unshiftSnapshot(expected);
+      this._web('toMatchAriaSnapshot', 'to.match.aria', { expectedValue: serializeArgument(template) }, template, options);
+    }
+
     async toHaveURL(expected, options) {
       const o = options || {};
       const target = isString(expected) ? call(this._actual instanceof Page ? this._actual._id : 0, 'page.resolveUrl', { url: expected }) : expected;
@@ -859,62 +1660,386 @@
       this._web('toHaveTitle', 'to.have.title', { expectedText: expectedTexts([expected], { normalizeWhiteSpace: true }) }, describeValue(expected), options);
     }
 
+    // Retries the block (which may call the page) until it stops throwing.
+    async toPass(options) {
+      const o = options || {};
+      if (typeof this._actual !== 'function') throw tag(new TypeError('toPass: expect(received) must be a function'), 'script');
+      const timeout = o.timeout !== undefined ? o.timeout : config.timeout;
+      const failure = await retry(this._actual, timeout, o.intervals, () => {});
+      if (!failure === !this._isNot) return;
+      if (this._isNot) fail('expect(received).not.toPass() failed\n\nReceived: the block passed');
+      fail(`${failure.message}\n\nCall Log:\n- Timeout ${timeout}ms exceeded while waiting on the predicate`);
+    }
+
+    // ---- value assertions (evaluated at once) ----
+
     toBe(expected) {
-      this._value('toBe', Object.is(this._actual, expected), expected);
+      const a = this._actual;
+      this._check(
+        'toBe',
+        Object.is(a, expected),
+        'expected',
+        () => (this._isNot ? [`Expected: not ${describeValue(expected)}`] : [`Expected: ${describeValue(expected)}`, `Received: ${describeValue(a)}`]),
+        ' // Object.is equality',
+      );
     }
 
     toEqual(expected) {
-      this._value('toEqual', deepEqual(this._actual, expected), expected);
+      this._plain('toEqual', equals(this._actual, expected, false), expected, ' // deep equality');
+    }
+
+    toStrictEqual(expected) {
+      this._plain('toStrictEqual', equals(this._actual, expected, true), expected, ' // deep equality');
     }
 
     toContain(expected) {
       const a = this._actual;
-      if (!isString(a) && !Array.isArray(a)) {
-        throw tag(new TypeError(`toContain: received value must be a string or an array, got ${describeValue(a)}`), 'script');
+      if (isString(a)) {
+        this._check('toContain', a.includes(String(expected)), 'expected', () => [
+          `Expected substring: ${this._isNot ? 'not ' : ''}${describeValue(expected)}`,
+          `Received string:    ${describeValue(a)}`,
+        ]);
+        return;
       }
-      this._value('toContain', a.includes(expected), expected);
+      if (a === null || a === undefined || typeof a[Symbol.iterator] !== 'function') {
+        throw tag(new TypeError(`expect(received).toContain(expected)\n\nMatcher error: received value must not be null nor undefined, and must be a string or an iterable\n\nReceived has value: ${describeValue(a)}`), 'script');
+      }
+      const items = Array.from(a);
+      this._check('toContain', items.some((item) => item === expected), 'expected', () => [
+        `Expected value: ${this._isNot ? 'not ' : ''}${describeValue(expected)}`,
+        `Received array: ${describeValue(items)}`,
+      ], ' // indexOf');
+    }
+
+    toContainEqual(expected) {
+      const a = this._actual;
+      if (a === null || a === undefined || typeof a[Symbol.iterator] !== 'function') {
+        throw tag(new TypeError(`expect(received).toContainEqual(expected)\n\nMatcher error: received value must be an iterable\n\nReceived has value: ${describeValue(a)}`), 'script');
+      }
+      const items = Array.from(a);
+      this._check('toContainEqual', items.some((item) => equals(item, expected)), 'expected', () => [
+        `Expected value: ${this._isNot ? 'not ' : ''}${describeValue(expected)}`,
+        `Received array: ${describeValue(items)}`,
+      ], ' // deep equality');
+    }
+
+    toHaveLength(expected) {
+      const a = this._actual;
+      if (a === null || a === undefined || typeof a.length !== 'number') {
+        throw tag(new TypeError(`expect(received).toHaveLength(expected)\n\nMatcher error: received value must have a length property whose value must be a number\n\nReceived has value: ${describeValue(a)}`), 'script');
+      }
+      this._check('toHaveLength', a.length === expected, 'expected', () => [
+        `Expected length: ${this._isNot ? 'not ' : ''}${expected}`,
+        `Received length: ${a.length}`,
+        `Received ${isString(a) ? 'string' : 'array'}:  ${describeValue(a)}`,
+      ]);
+    }
+
+    _compare(matcher, op, pass, expected) {
+      numeric(matcher, this._actual, 'received');
+      numeric(matcher, expected, 'expected');
+      const pad = ' '.repeat(op.length + 1);
+      this._check(matcher, pass, 'expected', () => [
+        `Expected:${this._isNot ? ' not' : ''} ${op} ${describeValue(expected)}`,
+        `Received:${this._isNot ? '    ' : ''} ${pad}${describeValue(this._actual)}`,
+      ]);
     }
 
     toBeGreaterThan(expected) {
-      this._value('toBeGreaterThan', this._actual > expected, expected);
+      this._compare('toBeGreaterThan', '>', this._actual > expected, expected);
+    }
+
+    toBeGreaterThanOrEqual(expected) {
+      this._compare('toBeGreaterThanOrEqual', '>=', this._actual >= expected, expected);
     }
 
     toBeLessThan(expected) {
-      this._value('toBeLessThan', this._actual < expected, expected);
+      this._compare('toBeLessThan', '<', this._actual < expected, expected);
+    }
+
+    toBeLessThanOrEqual(expected) {
+      this._compare('toBeLessThanOrEqual', '<=', this._actual <= expected, expected);
+    }
+
+    toBeCloseTo(expected, precision) {
+      const digits = precision === undefined ? 2 : precision;
+      const a = this._actual;
+      numeric('toBeCloseTo', a, 'received');
+      numeric('toBeCloseTo', expected, 'expected');
+      const limit = Math.pow(10, -digits) / 2;
+      const difference = Math.abs(expected - a);
+      const pass = (a === Infinity && expected === Infinity) || (a === -Infinity && expected === -Infinity) || difference < limit;
+      this._check('toBeCloseTo', pass, precision === undefined ? 'expected' : 'expected, precision', () => [
+        `Expected: ${this._isNot ? 'not ' : ''}${describeValue(expected)}`,
+        `Received: ${this._isNot ? '    ' : ''}${describeValue(a)}`,
+        '',
+        `Expected precision:    ${digits}`,
+        `Expected difference: ${this._isNot ? '>=' : '<'} ${limit}`,
+        `Received difference:   ${difference}`,
+      ]);
+    }
+
+    toBeDefined() {
+      this._received('toBeDefined', this._actual !== undefined);
+    }
+
+    toBeUndefined() {
+      this._received('toBeUndefined', this._actual === undefined);
+    }
+
+    toBeNull() {
+      this._received('toBeNull', this._actual === null);
+    }
+
+    toBeNaN() {
+      this._received('toBeNaN', Number.isNaN(this._actual));
     }
 
     toBeTruthy() {
-      this._value('toBeTruthy', !!this._actual);
+      this._received('toBeTruthy', !!this._actual);
     }
 
     toBeFalsy() {
-      this._value('toBeFalsy', !this._actual);
+      this._received('toBeFalsy', !this._actual);
+    }
+
+    toBeInstanceOf(expected) {
+      if (typeof expected !== 'function') {
+        throw tag(new TypeError(`expect(received).toBeInstanceOf(expected)\n\nMatcher error: expected value must be a function\n\nExpected has value: ${describeValue(expected)}`), 'script');
+      }
+      const a = this._actual;
+      const constructorName = a === null || a === undefined ? describeValue(a) : Object.getPrototypeOf(Object(a)).constructor.name;
+      this._check('toBeInstanceOf', a instanceof expected, 'expected', () => [
+        `Expected constructor: ${this._isNot ? 'not ' : ''}${expected.name}`,
+        `Received constructor: ${constructorName}`,
+      ]);
     }
 
     toMatch(expected) {
-      if (!isString(this._actual)) {
-        throw tag(new TypeError(`toMatch: received value must be a string, got ${describeValue(this._actual)}`), 'script');
+      const a = this._actual;
+      if (!isString(a)) {
+        throw tag(new TypeError(`expect(received).toMatch(expected)\n\nMatcher error: received value must be a string\n\nReceived has value: ${describeValue(a)}`), 'script');
       }
-      const pass = isRegExp(expected) ? new RegExp(expected.source, expected.flags).test(this._actual) : this._actual.includes(expected);
-      this._value('toMatch', pass, expected);
+      const regex = isRegExp(expected);
+      const pass = regex ? new RegExp(expected.source, expected.flags).test(a) : a.includes(expected);
+      this._check('toMatch', pass, 'expected', () => [
+        `Expected ${regex ? 'pattern' : 'substring'}: ${this._isNot ? 'not ' : ''}${describeValue(expected)}`,
+        `Received string:${regex ? '  ' : '    '}${this._isNot ? '    ' : ''}${describeValue(a)}`,
+      ]);
+    }
+
+    toMatchObject(expected) {
+      const a = this._actual;
+      if (typeof a !== 'object' || a === null || typeof expected !== 'object' || expected === null) {
+        throw tag(new TypeError(`expect(received).toMatchObject(expected)\n\nMatcher error: received and expected values must be non-null objects`), 'script');
+      }
+      this._plain('toMatchObject', matchesSubset(a, expected), expected);
+    }
+
+    toHaveProperty(path, value) {
+      const a = this._actual;
+      if (a === null || a === undefined) {
+        throw tag(new TypeError(`expect(received).toHaveProperty(path)\n\nMatcher error: received value must not be null nor undefined\n\nReceived has value: ${describeValue(a)}`), 'script');
+      }
+      const parts = propertyPath(path);
+      let target = a;
+      let depth = 0;
+      for (; depth < parts.length; depth++) {
+        if (target === null || target === undefined || !(parts[depth] in Object(target))) break;
+        target = target[parts[depth]];
+      }
+      const found = depth === parts.length;
+      const withValue = arguments.length > 1;
+      const pass = found && (!withValue || equals(target, value));
+      this._check('toHaveProperty', pass, withValue ? 'path, value' : 'path', () => {
+        const lines = [`Expected path: ${this._isNot ? 'not ' : ''}${describeValue(path)}`];
+        if (!found) lines.push(`Received path: ${describeValue(Array.isArray(path) ? parts.slice(0, depth) : parts.slice(0, depth).join('.'))}`);
+        if (withValue) lines.push('', `Expected value: ${this._isNot ? 'not ' : ''}${describeValue(value)}`);
+        if (found) lines.push(`Received value: ${describeValue(target)}`);
+        return lines;
+      });
+    }
+
+    toThrow(expected) {
+      let thrown = null;
+      if (this._modifier === '.rejects') {
+        thrown = { value: this._actual };
+      } else {
+        if (typeof this._actual !== 'function') {
+          throw tag(new TypeError(`expect(received).toThrow(expected)\n\nMatcher error: received value must be a function\n\nReceived has value: ${describeValue(this._actual)}`), 'script');
+        }
+        try {
+          this._actual();
+        } catch (e) {
+          thrown = { value: e };
+        }
+      }
+      const error = thrown && thrown.value;
+      const message = error && typeof error === 'object' && 'message' in error ? String(error.message) : String(error);
+      const args = expected === undefined ? '' : 'expected';
+      let pass;
+      let detail;
+      if (!thrown) {
+        pass = false;
+      } else if (expected === undefined) {
+        pass = true;
+      } else if (isString(expected)) {
+        pass = message.includes(expected);
+        detail = [`Expected substring: ${this._isNot ? 'not ' : ''}${describeValue(expected)}`];
+      } else if (isRegExp(expected)) {
+        pass = new RegExp(expected.source, expected.flags).test(message);
+        detail = [`Expected pattern: ${this._isNot ? 'not ' : ''}${describeValue(expected)}`];
+      } else if (typeof expected === 'function') {
+        pass = error instanceof expected;
+        detail = [`Expected constructor: ${this._isNot ? 'not ' : ''}${expected.name}`, `Received constructor: ${error && error.constructor ? error.constructor.name : describeValue(error)}`];
+      } else if (isAsymmetric(expected)) {
+        pass = expected.asymmetricMatch(error);
+        detail = [`Expected asymmetric matcher: ${this._isNot ? 'not ' : ''}${expected}`];
+      } else {
+        pass = message === String(expected && expected.message);
+        detail = [`Expected message: ${this._isNot ? 'not ' : ''}${describeValue(String(expected && expected.message))}`];
+      }
+      this._check('toThrow', pass, args, () => {
+        if (!thrown) return [this._modifier === '.rejects' ? 'Received promise resolved instead of rejected' : 'Received function did not throw'];
+        const lines = detail ? detail.slice() : [`Error name:    ${describeValue(error && error.name)}`];
+        lines.push(`${detail ? 'Received message:' : 'Error message:'} ${describeValue(message)}`);
+        return lines;
+      });
+    }
+
+    toThrowError(expected) {
+      this.toThrow(expected);
     }
   }
 
-  function deepEqual(a, b) {
-    if (Object.is(a, b)) return true;
-    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-    if (Array.isArray(a) !== Array.isArray(b)) return false;
-    if (isRegExp(a) || isRegExp(b)) return isRegExp(a) && isRegExp(b) && String(a) === String(b);
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    if (ka.length !== kb.length) return false;
-    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  // Matchers that compare a plain value (everything but the web-first ones); `expect.poll` and
+  // `.resolves` / `.rejects` offer these.
+  const VALUE_MATCHERS = Object.getOwnPropertyNames(Expect.prototype).filter((name) => {
+    if (name === 'constructor' || name.startsWith('_') || name === 'toPass') return false;
+    const d = Object.getOwnPropertyDescriptor(Expect.prototype, name);
+    return typeof d.value === 'function' && !String(d.value).startsWith('async ');
+  });
+
+  function parametersOf(fn) {
+    const match = String(fn).match(/^[^(]*\(([^)]*)\)/);
+    return match ? match[1].replace(/\s+/g, ' ').trim() : '';
+  }
+
+  // `expect(promise).resolves` / `.rejects`: the matcher runs on the settled value.
+  class SettledExpect {
+    constructor(promise, isNot, message, mode) {
+      this._promise = promise;
+      this._isNot = isNot;
+      this._message = message;
+      this._mode = mode;
+    }
+
+    get not() {
+      return new SettledExpect(this._promise, !this._isNot, this._message, this._mode);
+    }
+  }
+
+  for (const name of VALUE_MATCHERS) {
+    const method = async function (...args) {
+      const modifier = `.${this._mode}`;
+      let settled;
+      try {
+        settled = { value: await this._promise };
+      } catch (error) {
+        settled = { error };
+      }
+      const header = `expect(received)${modifier}${this._isNot ? '.not' : ''}.${name}()`;
+      if (this._mode === 'resolves' && settled.error !== undefined) {
+        fail(`${header}\n\nReceived promise rejected instead of resolved\nRejected to value: ${describeValue(settled.error)}`);
+      }
+      if (this._mode === 'rejects' && !('error' in settled)) {
+        fail(`${header}\n\nReceived promise resolved instead of rejected\nResolved to value: ${describeValue(settled.value)}`);
+      }
+      const actual = this._mode === 'rejects' ? settled.error : settled.value;
+      return new Expect(actual, this._isNot, this._message, modifier)[name](...args);
+    };
+    Object.defineProperty(method, 'parameters', { value: parametersOf(Expect.prototype[name]) });
+    SettledExpect.prototype[name] = method;
+  }
+
+  // Calls `block` until it stops throwing (or only matcher failures, with `onlyChecks`), waiting
+  // `intervals` between tries; answers the last error when `timeout` passed, else null.
+  async function retry(block, timeout, intervals, onValue, onlyChecks) {
+    const waits = intervals && intervals.length ? intervals : [100, 250, 500, 1000];
+    const deadline = timeout > 0 ? Date.now() + timeout : Infinity;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        onValue(await block());
+        return null;
+      } catch (error) {
+        if (onlyChecks && !(error && error[KIND] === 'check')) throw error;
+        const left = deadline - Date.now();
+        if (left <= 0) return error;
+        call(0, 'frame.waitForTimeout', { waitTimeout: Math.min(waits[Math.min(attempt, waits.length - 1)], left) });
+      }
+    }
+  }
+
+  // `expect.poll(fn, { timeout, intervals })`: `fn` (which may call the page) is re-evaluated
+  // until the matcher passes or the timeout passes.
+  class PollExpect {
+    constructor(fn, options, isNot, message) {
+      this._fn = fn;
+      this._options = options || {};
+      this._isNot = isNot;
+      this._message = message;
+    }
+
+    get not() {
+      return new PollExpect(this._fn, this._options, !this._isNot, this._message);
+    }
+  }
+
+  for (const name of VALUE_MATCHERS) {
+    const method = async function (...args) {
+      const timeout = this._options.timeout !== undefined ? this._options.timeout : config.timeout;
+      const check = (value) => new Expect(value, this._isNot, this._message)[name](...args);
+      const failure = await retry(() => this._fn(), timeout, this._options.intervals, check, true);
+      if (failure) fail(`${failure.message}\n\nCall Log:\n- Timeout ${timeout}ms exceeded while waiting on the predicate`);
+    };
+    Object.defineProperty(method, 'parameters', { value: parametersOf(Expect.prototype[name]) });
+    PollExpect.prototype[name] = method;
   }
 
   function expect(actual, messageOrOptions) {
     const message = isString(messageOrOptions) ? messageOrOptions : messageOrOptions && messageOrOptions.message;
     return new Expect(actual, false, message);
   }
+
+  expect.poll = (fn, options) => {
+    if (typeof fn !== 'function') throw tag(new TypeError('expect.poll: expected a function'), 'script');
+    const o = options || {};
+    return new PollExpect(fn, o, false, o.message);
+  };
+  expect.any = (constructor) =>
+    new AsymmetricMatcher('Any', constructor, (other) => {
+      if (constructor === String) return typeof other === 'string' || other instanceof String;
+      if (constructor === Number) return typeof other === 'number' || other instanceof Number;
+      if (constructor === Boolean) return typeof other === 'boolean' || other instanceof Boolean;
+      if (constructor === Function) return typeof other === 'function';
+      if (constructor === Object) return typeof other === 'object' && other !== null;
+      if (constructor === BigInt) return typeof other === 'bigint';
+      return other instanceof constructor;
+    });
+  expect.anything = () => new AsymmetricMatcher('Anything', undefined, (other) => other !== null && other !== undefined);
+  expect.arrayContaining = (sample) =>
+    new AsymmetricMatcher('ArrayContaining', sample, (other) => Array.isArray(other) && sample.every((s) => other.some((o) => equals(o, s))));
+  expect.objectContaining = (sample) =>
+    new AsymmetricMatcher(
+      'ObjectContaining',
+      sample,
+      (other) => typeof other === 'object' && other !== null && Object.keys(sample).every((k) => k in other && equals(other[k], sample[k])),
+    );
+  expect.stringContaining = (sample) => new AsymmetricMatcher('StringContaining', sample, (other) => isString(other) && other.includes(sample));
+  expect.stringMatching = (sample) =>
+    new AsymmetricMatcher('StringMatching', sample, (other) => isString(other) && (isRegExp(sample) ? new RegExp(sample.source, sample.flags) : new RegExp(sample)).test(other));
+  expect.closeTo = (sample, precision) =>
+    new AsymmetricMatcher('NumberCloseTo', sample, (other) => typeof other === 'number' && Math.abs(sample - other) < Math.pow(10, -(precision === undefined ? 2 : precision)) / 2);
 
   // ---- globals ------------------------------------------------------------------------------
 
@@ -958,11 +2083,13 @@
       locator: Locator,
       frameLocator: FrameLocator,
       keyboard: Keyboard,
+      mouse: Mouse,
       expect: Expect,
       dialog: Dialog,
       download: Download,
       browserContext: BrowserContext,
       response: Response,
+      jsHandle: JSHandle,
     },
   };
 });

@@ -1,0 +1,295 @@
+//! `prettyplay run` and `prettyplay replay`: select tests, start the driver, run the workers,
+//! report, record failures for `--last-failed`, and map the outcome to an exit code.
+//!
+//! Main entry point: [`run_tests`].
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use crate::cache::Cache;
+use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
+use crate::cli::{env_var, grep_of, verbosity_of};
+use crate::config::Settings;
+use crate::driver::{BrowserRuntime, export_driver_env, find_chromium, find_driver};
+use crate::error::{EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
+use crate::llm::{LlmProvider, build_provider};
+use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
+use crate::runner::{
+    FailedTest, LastRun, Mode, RunConfig, RunEvent, Runner, Selection, Shard, TestOutcome,
+    TraceMode, select_tests,
+};
+use crate::scenario::Scenario;
+use crate::script::Limits;
+
+/// The command line's say in a run of tests.
+pub(crate) struct RunOptions {
+    grep: Option<regex::Regex>,
+    grep_text: Option<String>,
+    tags: Vec<String>,
+    last_failed: bool,
+    shard: Option<Shard>,
+    max_failures: Option<usize>,
+    trace: TraceMode,
+    report: ReportOptions,
+    colors: bool,
+    verbosity: Verbosity,
+}
+
+impl RunOptions {
+    pub(crate) fn new(
+        global: &GlobalArgs,
+        runner: &RunnerArgs,
+        cwd: &Path,
+        colors: bool,
+    ) -> Result<Self, Error> {
+        let kinds = if runner.reporters.is_empty() {
+            vec![ReporterKind::List]
+        } else {
+            runner
+                .reporters
+                .iter()
+                .map(|name| name.parse::<ReporterKind>().map_err(Error::Usage))
+                .collect::<Result<_, _>>()?
+        };
+        if runner.max_failures == Some(0) {
+            return Err(Error::Usage("--max-failures must be at least 1".to_owned()));
+        }
+        Ok(Self {
+            grep: grep_of(global)?,
+            grep_text: global.grep.clone(),
+            tags: runner.tags.clone(),
+            last_failed: runner.last_failed,
+            shard: runner.shard,
+            max_failures: if runner.exit_first {
+                Some(1)
+            } else {
+                runner.max_failures
+            },
+            trace: match runner.trace {
+                TraceArg::On => TraceMode::On,
+                TraceArg::Off => TraceMode::Off,
+                TraceArg::RetainOnFailure => TraceMode::RetainOnFailure,
+            },
+            report: ReportOptions {
+                kinds,
+                output_dir: cwd.join(&runner.output),
+                events_file: runner.events.as_ref().map(|p| cwd.join(p)),
+            },
+            colors,
+            verbosity: verbosity_of(global),
+        })
+    }
+}
+
+/// Runs the selected tests and answers the exit code.
+pub(crate) fn run_tests(
+    settings: &Settings,
+    scenarios: &[Scenario],
+    mode: Mode,
+    options: &RunOptions,
+) -> Result<u8, Error> {
+    let last_run = LastRun::load(&settings.project_root);
+    let selection = Selection {
+        grep: options.grep.clone(),
+        tags: options.tags.clone(),
+        only: options.last_failed.then(|| last_run.failed_set()),
+        shard: options.shard,
+    };
+    let selected = select_tests(scenarios, &selection);
+    if selected.is_empty() {
+        if options.last_failed {
+            println!("no tests failed in the previous run: nothing to run");
+            return Ok(EXIT_SUCCESS);
+        }
+        if options.shard.is_some() {
+            println!("this shard has no tests");
+            return Ok(EXIT_SUCCESS);
+        }
+        return Err(Error::Usage(
+            match (&options.grep_text, options.tags.is_empty()) {
+                (Some(pattern), _) => format!("no tests match --grep {pattern:?}"),
+                (None, false) => format!("no tests have the tags {:?}", options.tags),
+                (None, true) => "no tests to run: the scenario files declare none".to_owned(),
+            },
+        ));
+    }
+
+    let driver = find_driver(&env_var)?;
+    let chromium = find_chromium(settings.browser.executable.as_deref(), &env_var)?;
+    export_driver_env(&driver);
+    let tokio = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let provider = provider_for(mode, settings, tokio.handle())?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    install_interrupt_handler(Arc::clone(&cancel));
+    let workers = settings
+        .run
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = RunConfig {
+        mode,
+        limits: Limits::new(settings.browser.timeout),
+        polling: settings.polling.clone(),
+        cache: Cache::new(&settings.cache_dir),
+        llm: settings.llm.clone(),
+        budgets: settings.budgets,
+        provider,
+        workers,
+        isolation: settings.browser.isolation,
+        test_timeout: settings.run.test_timeout,
+        max_failures: options.max_failures,
+        cancel: Arc::clone(&cancel),
+        trace: options.trace,
+        trace_dir: options.report.output_dir.join("traces"),
+    };
+    let runner = Runner::new(scenarios, selected.clone(), config)?;
+    let runtime = tokio.block_on(BrowserRuntime::start(&settings.browser, &driver, &chromium))?;
+
+    let is_tty = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let mut reporters = build_reporters(
+        &options.report,
+        Box::new(std::io::stdout()),
+        options.colors,
+        options.verbosity,
+        is_tty,
+        &env_var,
+    )
+    .map_err(Error::Output)?;
+    let mut write_error = None;
+    let mut failed_tests = Vec::new();
+    let stats = runner.run(&runtime, tokio.handle(), &mut |event| {
+        if let RunEvent::TestFinished {
+            test,
+            outcome: TestOutcome::Failed(_),
+            ..
+        } = &event
+        {
+            failed_tests.push(FailedTest {
+                scenario: test.scenario.clone(),
+                test: test.name.clone(),
+            });
+        }
+        if write_error.is_none()
+            && let Err(err) = reporters.handle(&event)
+        {
+            write_error = Some(err);
+        }
+    });
+    let finished = reporters.finish();
+    tokio.block_on(runtime.shutdown());
+    record_failures(
+        settings,
+        scenarios,
+        &selected,
+        &last_run,
+        failed_tests,
+        &stats,
+    );
+    if let Some(err) = write_error.or(finished.err()) {
+        return Err(Error::Output(err));
+    }
+    Ok(if stats.interrupted {
+        EXIT_INTERRUPTED
+    } else if stats.infrastructure_failures > 0 {
+        EXIT_INFRA
+    } else if stats.failed > 0 {
+        EXIT_TEST_FAILED
+    } else {
+        EXIT_SUCCESS
+    })
+}
+
+/// Records this run's failures for `--last-failed`. Tests that did not run this time (other
+/// shards, filters, an interrupted run) keep their previous record.
+fn record_failures(
+    settings: &Settings,
+    scenarios: &[Scenario],
+    selected: &[(usize, usize)],
+    previous: &LastRun,
+    failed_now: Vec<FailedTest>,
+    stats: &crate::runner::RunStats,
+) {
+    let ran = stats.passed + stats.failed;
+    let selected_names: std::collections::HashSet<(String, String)> = selected
+        .iter()
+        .map(|&(si, ti)| {
+            (
+                scenarios[si].rel_path.clone(),
+                scenarios[si].tests[ti].name.clone(),
+            )
+        })
+        .collect();
+    let mut failed: Vec<FailedTest> = previous
+        .failed
+        .iter()
+        .filter(|f| {
+            !selected_names.contains(&(f.scenario.clone(), f.test.clone())) || ran < selected.len()
+        })
+        .filter(|f| !failed_now.contains(f))
+        .cloned()
+        .collect();
+    failed.extend(failed_now);
+    let record = LastRun { version: 1, failed };
+    if let Err(err) = record.save(&settings.project_root) {
+        tracing::warn!(
+            "could not record failures in {}: {err}",
+            LastRun::path(&settings.project_root).display()
+        );
+    }
+}
+
+/// First Ctrl-C: stop scheduling, let running steps finish, report what ran. Second: exit at
+/// once (the driver sees its stdin close and takes its browsers down with it).
+fn install_interrupt_handler(cancel: Arc<AtomicBool>) {
+    let presses = AtomicUsize::new(0);
+    let installed = ctrlc::set_handler(move || {
+        if presses.fetch_add(1, Ordering::SeqCst) == 0 {
+            cancel.store(true, Ordering::SeqCst);
+            eprintln!(
+                "\ninterrupted: finishing running steps (press Ctrl-C again to stop at once)"
+            );
+        } else {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+    });
+    if let Err(err) = installed {
+        tracing::warn!("Ctrl-C will stop prettyplay at once: {err}");
+    }
+}
+
+/// The LLM provider a mode needs: none in strict replay (never constructed); optional in
+/// replay (verdicts only; a broken configuration is a warning); required by `run`.
+fn provider_for(
+    mode: Mode,
+    settings: &Settings,
+    handle: &tokio::runtime::Handle,
+) -> Result<Option<Arc<dyn LlmProvider>>, Error> {
+    match mode {
+        Mode::StrictReplay => Ok(None),
+        Mode::Replay => match build_provider(&settings.llm, &env_var, handle.clone()) {
+            Ok(provider) => Ok(provider.map(Arc::from)),
+            Err(err) => {
+                tracing::warn!("no verdicts for failures: {err}");
+                eprintln!("WARNING: no verdicts for failures: {err}");
+                Ok(None)
+            }
+        },
+        Mode::Run { .. } => match build_provider(&settings.llm, &env_var, handle.clone()) {
+            Ok(Some(provider)) => Ok(Some(Arc::from(provider))),
+            Ok(None) => Err(Error::Usage(
+                "`prettyplay run` needs an LLM to generate and heal steps: set `provider` and \
+                 `model` under [llm] in prettyplay.toml (or PRETTYPLAY_LLM_PROVIDER and \
+                 PRETTYPLAY_LLM_MODEL); see docs/llm.md. To run cached code only, use \
+                 `prettyplay replay`"
+                    .to_owned(),
+            )),
+            Err(err) => Err(Error::Usage(format!(
+                "the [llm] settings cannot be used: {err}"
+            ))),
+        },
+    }
+}

@@ -1,0 +1,124 @@
+//! [`ConfigError`]: what went wrong while finding, reading or validating settings, and where.
+//!
+//! A bad value in the settings file is shown as `file:line:col: message`, the offending line with
+//! a caret under the value, and an optional hint ([`Located`]).
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// An error while finding, reading or validating settings.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// `--config PATH` names nothing.
+    #[error("config file `{}` does not exist", .path.display())]
+    NotFound { path: PathBuf },
+    /// The settings file exists but cannot be read (or is not UTF-8).
+    #[error("cannot read `{}`", .path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// The settings file is not valid TOML, has an unknown key or a wrongly typed or out-of-range
+    /// value. Displayed as `file:line:col: message`, the offending
+    /// line, and an optional hint.
+    #[error("{}", Located::new(.path, .at.as_ref(), .message, .hint.as_deref()))]
+    File {
+        path: PathBuf,
+        /// 1-based line and character column, and the line's text, where known.
+        at: Option<(usize, usize, String)>,
+        message: String,
+        hint: Option<String>,
+    },
+    /// A `PRETTYPLAY_*` variable holds a value of the wrong form.
+    #[error("environment variable `{var}` has invalid value `{value}`: expected {expected}")]
+    Env {
+        var: String,
+        value: String,
+        expected: &'static str,
+    },
+    /// A command-line override holds a value of the wrong form.
+    #[error("invalid value `{value}` for `--{flag}`: expected {expected}")]
+    Flag {
+        flag: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+/// 1-based line and character column of a byte offset, and that line's text.
+pub(super) fn position(text: &str, offset: usize) -> (usize, usize, String) {
+    let offset = offset.min(text.len());
+    // Back off to a char boundary so slicing cannot panic on a span inside a character.
+    let offset = (0..=offset)
+        .rev()
+        .find(|i| text.is_char_boundary(*i))
+        .unwrap_or(0);
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    let col = before[line_start..].chars().count() + 1;
+    let rest = &text[line_start..];
+    let line_text = rest.split('\n').next().unwrap_or("");
+    let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
+    (line, col, line_text.to_owned())
+}
+
+/// Renders [`ConfigError::File`]: `file:line:col: message`, the line with a caret, the hint.
+struct Located<'a> {
+    path: &'a Path,
+    at: Option<&'a (usize, usize, String)>,
+    message: &'a str,
+    hint: Option<&'a str>,
+}
+
+impl<'a> Located<'a> {
+    fn new(
+        path: &'a Path,
+        at: Option<&'a (usize, usize, String)>,
+        message: &'a str,
+        hint: Option<&'a str>,
+    ) -> Self {
+        Located {
+            path,
+            at,
+            message,
+            hint,
+        }
+    }
+}
+
+impl fmt::Display for Located<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.display();
+        let Some((line, col, text)) = self.at else {
+            write!(f, "{path}: {}", self.message)?;
+            if let Some(hint) = self.hint {
+                write!(f, "\n  = hint: {hint}")?;
+            }
+            return Ok(());
+        };
+        let number = line.to_string();
+        let pad = " ".repeat(number.len());
+        writeln!(f, "{path}:{line}:{col}: {}", self.message)?;
+        writeln!(f, "{pad} |")?;
+        if text.is_empty() {
+            writeln!(f, "{number} |")?;
+        } else {
+            writeln!(f, "{number} | {text}")?;
+        }
+        let mut chars = text.chars();
+        let indent: String = (1..*col)
+            .map(|_| match chars.next() {
+                Some('\t') => '\t',
+                _ => ' ',
+            })
+            .collect();
+        write!(f, "{pad} | {indent}^")?;
+        if let Some(hint) = self.hint {
+            write!(f, "\n{pad} = hint: {hint}")?;
+        }
+        Ok(())
+    }
+}

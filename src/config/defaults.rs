@@ -1,0 +1,47 @@
+//! The defaults of every settings key, in one place (mirrored in `docs/configuration.md`).
+//!
+//! A key without a constant here (`browser.base_url`, `browser.executable`, `llm.provider`,
+//! `llm.model`, `llm.base_url`, `llm.api_key_env`, `run.workers`) has no value by default.
+
+use std::time::Duration;
+
+use super::{Isolation, Screen};
+
+/// `scenarios`, relative to the project root.
+pub(super) const SCENARIOS: &str = "scenarios";
+/// `cache_dir`, relative to the project root.
+pub(super) const CACHE_DIR: &str = "cache";
+/// `browser.headless`.
+pub(super) const HEADLESS: bool = true;
+/// `browser.timeout`.
+pub(super) const BROWSER_TIMEOUT: Duration = Duration::from_secs(5);
+/// `browser.screen`: Playwright's default viewport.
+pub(super) const SCREEN: Screen = Screen::Default;
+/// `browser.accept_dialogs`.
+pub(super) const ACCEPT_DIALOGS: bool = true;
+/// `browser.isolation`: a fresh context per test, in its worker's browser.
+pub(super) const ISOLATION: Isolation = Isolation::Context;
+/// `polling.timeout`: off.
+pub(super) const POLLING_TIMEOUT: Option<Duration> = None;
+/// `polling.delay`.
+pub(super) const POLLING_DELAY: Duration = Duration::from_millis(500);
+/// `llm.timeout`, per attempt.
+pub(super) const LLM_TIMEOUT: Duration = Duration::from_secs(60);
+/// `llm.max_tokens`.
+pub(super) const MAX_TOKENS: u32 = 2048;
+/// `llm.temperature`.
+pub(super) const TEMPERATURE: f64 = 0.0;
+/// `llm.send_screenshots`.
+pub(super) const SEND_SCREENSHOTS: bool = false;
+/// `llm.generation_prompt`: no user instructions.
+pub(super) const GENERATION_PROMPT: &str = "";
+/// `llm.snapshot_budget`, in characters.
+pub(super) const SNAPSHOT_BUDGET: usize = 20_000;
+/// `budgets.generation`.
+pub(super) const GENERATION_BUDGET: u32 = 3;
+/// `budgets.healing`.
+pub(super) const HEALING_BUDGET: u32 = 2;
+/// `run.test_timeout`.
+pub(super) const TEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// `run.workers`: unset, the runner uses the number of CPUs.
+pub(super) const WORKERS: Option<usize> = None;

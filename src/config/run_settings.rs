@@ -1,0 +1,345 @@
+//! `[run]`: how long a test may run and how many tests run at once.
+//!
+//! Main type: [`RunLayer`], what one source says of `[run]`: the file ([`RawRun`]), the
+//! environment ([`ENV_VARS`]) or the flags (`--test-timeout`, `-j/--workers`); stacked and
+//! finished into [`RunSettings`] by `settings.rs`.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::defaults;
+use super::settings::{
+    EnvSetter, FileContext, POSITIVE_SECONDS_FORM, parse_seconds, positive_seconds,
+};
+use super::{ConfigError, Overrides, RunSettings};
+
+/// Accepted form of `run.workers`.
+const WORKERS_FORM: &str = "a whole number >= 1";
+
+/// The defaults of `[run]`: 60 s per test, as many workers as CPUs.
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunLayer::default().finish()
+    }
+}
+
+/// `[run]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub(super) struct RawRun {
+    test_timeout: Option<Spanned<f64>>,
+    workers: Option<Spanned<i64>>,
+}
+
+/// What one source says of `[run]`; `None` leaves the decision to lower sources.
+#[derive(Debug, Default)]
+pub(super) struct RunLayer {
+    test_timeout: Option<Duration>,
+    workers: Option<usize>,
+}
+
+impl RunLayer {
+    /// `self` where it says something, `lower` elsewhere.
+    pub(super) fn over(self, lower: RunLayer) -> RunLayer {
+        RunLayer {
+            test_timeout: self.test_timeout.or(lower.test_timeout),
+            workers: self.workers.or(lower.workers),
+        }
+    }
+
+    /// The gaps filled from the defaults.
+    pub(super) fn finish(self) -> RunSettings {
+        RunSettings {
+            test_timeout: self.test_timeout.unwrap_or(defaults::TEST_TIMEOUT),
+            workers: self.workers.or(defaults::WORKERS),
+        }
+    }
+
+    /// `[run]` of the settings file, checked.
+    pub(super) fn from_file(raw: RawRun, file: &FileContext<'_>) -> Result<RunLayer, ConfigError> {
+        Ok(RunLayer {
+            test_timeout: file.checked(
+                "run.test_timeout",
+                POSITIVE_SECONDS_FORM,
+                raw.test_timeout,
+                positive_seconds,
+            )?,
+            workers: file.checked("run.workers", WORKERS_FORM, raw.workers, |n| {
+                usize::try_from(n).ok().and_then(workers)
+            })?,
+        })
+    }
+
+    /// `--test-timeout` and `-j/--workers`.
+    pub(super) fn from_overrides(overrides: &Overrides) -> Result<RunLayer, ConfigError> {
+        let test_timeout = match overrides.test_timeout {
+            None => None,
+            Some(value) => Some(positive_seconds(value).ok_or_else(|| ConfigError::Flag {
+                flag: "test-timeout",
+                value: value.to_string(),
+                expected: POSITIVE_SECONDS_FORM,
+            })?),
+        };
+        let workers = match overrides.workers {
+            None => None,
+            Some(value) => Some(workers(value).ok_or_else(|| ConfigError::Flag {
+                flag: "workers",
+                value: value.to_string(),
+                expected: WORKERS_FORM,
+            })?),
+        };
+        Ok(RunLayer {
+            test_timeout,
+            workers,
+        })
+    }
+}
+
+/// The environment variables of `[run]`.
+pub(super) const ENV_VARS: &[(&str, EnvSetter)] = &[
+    ("PRETTYPLAY_RUN_TEST_TIMEOUT", |layer, _, value| {
+        let timeout = parse_seconds(value).filter(|t| !t.is_zero());
+        layer.run.test_timeout = Some(timeout.ok_or(POSITIVE_SECONDS_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_RUN_WORKERS", |layer, _, value| {
+        let count = value.trim().parse().ok().and_then(workers);
+        layer.run.workers = Some(count.ok_or(WORKERS_FORM)?);
+        Ok(())
+    }),
+];
+
+/// A number of workers: 1 or more.
+fn workers(count: usize) -> Option<usize> {
+    (count >= 1).then_some(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Settings;
+    use crate::config::settings::CONFIG_FILE;
+    use crate::config::test_support::{env_of, no_env, project, resolve, resolve_err};
+
+    fn with_flags(
+        cwd: &std::path::Path,
+        env: &dyn Fn(&str) -> Option<String>,
+        overrides: Overrides,
+    ) -> Result<Settings, ConfigError> {
+        Settings::resolve(cwd, env, &overrides)
+    }
+
+    #[test]
+    fn run_defaults_to_sixty_seconds_and_no_worker_count() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let run = resolve(dir.path(), &no_env).run;
+        assert_eq!(
+            run,
+            RunSettings {
+                test_timeout: Duration::from_secs(60),
+                workers: None,
+            }
+        );
+        assert_eq!(run, RunSettings::default());
+        // An empty `[run]` section changes nothing.
+        let dir = project("[run]\n");
+        assert_eq!(resolve(dir.path(), &no_env).run, RunSettings::default());
+    }
+
+    #[test]
+    fn run_is_read_from_the_file() {
+        let dir = project("[run]\ntest_timeout = 12.5\nworkers = 3\n");
+        assert_eq!(
+            resolve(dir.path(), &no_env).run,
+            RunSettings {
+                test_timeout: Duration::from_millis(12_500),
+                workers: Some(3),
+            }
+        );
+        // An integer is accepted where a number of seconds is expected.
+        let dir = project("[run]\ntest_timeout = 90\n");
+        let run = resolve(dir.path(), &no_env).run;
+        assert_eq!(run.test_timeout, Duration::from_secs(90));
+        assert_eq!(run.workers, None);
+    }
+
+    #[test]
+    fn run_precedence_is_flag_then_env_then_file() {
+        let dir = project("[run]\ntest_timeout = 10\nworkers = 2\n");
+        let env = env_of(&[
+            ("PRETTYPLAY_RUN_TEST_TIMEOUT", " 20.5 "),
+            ("PRETTYPLAY_RUN_WORKERS", "4"),
+        ]);
+        assert_eq!(
+            resolve(dir.path(), &env).run,
+            RunSettings {
+                test_timeout: Duration::from_millis(20_500),
+                workers: Some(4),
+            }
+        );
+        // An empty variable is unset: the file's value stays.
+        let empty = env_of(&[
+            ("PRETTYPLAY_RUN_TEST_TIMEOUT", ""),
+            ("PRETTYPLAY_RUN_WORKERS", ""),
+        ]);
+        assert_eq!(
+            resolve(dir.path(), &empty).run,
+            RunSettings {
+                test_timeout: Duration::from_secs(10),
+                workers: Some(2),
+            }
+        );
+        let flags = Overrides {
+            test_timeout: Some(0.5),
+            workers: Some(1),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            with_flags(dir.path(), &env, flags).expect("resolve").run,
+            RunSettings {
+                test_timeout: Duration::from_millis(500),
+                workers: Some(1),
+            }
+        );
+        // One flag leaves the other key to the lower sources.
+        let flags = Overrides {
+            workers: Some(8),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            with_flags(dir.path(), &env, flags).expect("resolve").run,
+            RunSettings {
+                test_timeout: Duration::from_millis(20_500),
+                workers: Some(8),
+            }
+        );
+    }
+
+    #[test]
+    fn bad_run_values_in_the_file_point_at_the_value() {
+        for (toml, message, col) in [
+            (
+                "[run]\ntest_timeout = 0\n",
+                "`run.test_timeout` must be a number of seconds > 0, e.g. 60, got 0",
+                16,
+            ),
+            (
+                "[run]\ntest_timeout = -3\n",
+                "`run.test_timeout` must be a number of seconds > 0, e.g. 60, got -3",
+                16,
+            ),
+            (
+                "[run]\ntest_timeout = nan\n",
+                "`run.test_timeout` must be a number of seconds > 0, e.g. 60, got NaN",
+                16,
+            ),
+            (
+                "[run]\nworkers = 0\n",
+                "`run.workers` must be a whole number >= 1, got 0",
+                11,
+            ),
+            (
+                "[run]\nworkers = -2\n",
+                "`run.workers` must be a whole number >= 1, got -2",
+                11,
+            ),
+        ] {
+            let dir = project(toml);
+            let shown = resolve_err(dir.path(), &no_env).to_string();
+            let file = dir.path().join(CONFIG_FILE);
+            assert!(
+                shown.starts_with(&format!("{}:2:{col}: {message}\n", file.display())),
+                "{shown}"
+            );
+        }
+        // Not a whole number, not a number, an unknown key: TOML's own errors, at the value.
+        for toml in [
+            "[run]\nworkers = 2.5\n",
+            "[run]\nworkers = \"4\"\n",
+            "[run]\ntest_timeout = \"60s\"\n",
+        ] {
+            let dir = project(toml);
+            let e = resolve_err(dir.path(), &no_env);
+            assert!(
+                matches!(
+                    &e,
+                    ConfigError::File {
+                        at: Some((2, _, _)),
+                        ..
+                    }
+                ),
+                "{toml}: {e}"
+            );
+        }
+        let dir = project("[run]\njobs = 4\n");
+        let shown = resolve_err(dir.path(), &no_env).to_string();
+        assert!(shown.contains("unknown field `jobs`"), "{shown}");
+        assert!(
+            shown.contains("expected `test_timeout` or `workers`"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn bad_run_env_and_flag_values_name_the_source() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (var, value, expected) in [
+            (
+                "PRETTYPLAY_RUN_TEST_TIMEOUT",
+                "0",
+                "a number of seconds > 0, e.g. 60",
+            ),
+            (
+                "PRETTYPLAY_RUN_TEST_TIMEOUT",
+                "1m",
+                "a number of seconds > 0, e.g. 60",
+            ),
+            (
+                "PRETTYPLAY_RUN_TEST_TIMEOUT",
+                "inf",
+                "a number of seconds > 0, e.g. 60",
+            ),
+            ("PRETTYPLAY_RUN_WORKERS", "0", "a whole number >= 1"),
+            ("PRETTYPLAY_RUN_WORKERS", "-1", "a whole number >= 1"),
+            ("PRETTYPLAY_RUN_WORKERS", "two", "a whole number >= 1"),
+            ("PRETTYPLAY_RUN_WORKERS", "1.5", "a whole number >= 1"),
+        ] {
+            let env = env_of(&[(var, value)]);
+            assert_eq!(
+                resolve_err(dir.path(), &env).to_string(),
+                format!(
+                    "environment variable `{var}` has invalid value `{value}`: expected {expected}"
+                )
+            );
+        }
+        for (flags, shown) in [
+            (
+                Overrides {
+                    test_timeout: Some(0.0),
+                    ..Overrides::default()
+                },
+                "invalid value `0` for `--test-timeout`: expected a number of seconds > 0, e.g. 60",
+            ),
+            (
+                Overrides {
+                    test_timeout: Some(-1.5),
+                    ..Overrides::default()
+                },
+                "invalid value `-1.5` for `--test-timeout`: expected a number of seconds > 0, \
+                 e.g. 60",
+            ),
+            (
+                Overrides {
+                    workers: Some(0),
+                    ..Overrides::default()
+                },
+                "invalid value `0` for `--workers`: expected a whole number >= 1",
+            ),
+        ] {
+            let e = with_flags(dir.path(), &no_env, flags).expect_err("bad flag");
+            assert_eq!(e.to_string(), shown);
+        }
+    }
+}

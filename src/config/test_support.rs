@@ -1,0 +1,43 @@
+//! Helpers shared by the settings tests: an environment from pairs, a project directory holding a
+//! `prettyplay.toml`, and resolution that panics or expects an error.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::Path;
+
+use super::settings::CONFIG_FILE;
+use super::{ConfigError, Overrides, Settings};
+
+/// An environment with nothing set.
+pub(super) fn no_env(_: &str) -> Option<String> {
+    None
+}
+
+/// An environment holding exactly `pairs`.
+pub(super) fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
+    let map: HashMap<String, String> = pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    move |key| map.get(key).cloned()
+}
+
+/// A temporary project root whose `prettyplay.toml` is `toml`.
+pub(super) fn project(toml: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    fs::write(dir.path().join(CONFIG_FILE), toml).expect("write config");
+    dir
+}
+
+/// The settings of `cwd` and `env` without flags; panics with the error shown.
+pub(super) fn resolve(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Settings {
+    match Settings::resolve(cwd, env, &Overrides::default()) {
+        Ok(settings) => settings,
+        Err(e) => panic!("unexpected error:\n{e}"),
+    }
+}
+
+/// The error of resolving `cwd` and `env` without flags.
+pub(super) fn resolve_err(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> ConfigError {
+    Settings::resolve(cwd, env, &Overrides::default()).expect_err("expected an error")
+}

@@ -1,0 +1,248 @@
+//! What the terminal reporters (`list`, `dot`) share: the failure details, the final summary
+//! with its closing `N passed, N failed` line, and durations as people read them.
+//!
+//! Main type: [`Summary`].
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use console::Style;
+
+use super::terminal::Verbosity;
+use crate::llm::Classification;
+use crate::runner::{FailureCause, RunStats, TestFailure, TestId};
+
+/// How many of the slowest tests the summary names.
+const SLOWEST: usize = 3;
+
+/// A duration as the reports show it: `1.50s`.
+pub(crate) fn seconds(duration: Duration) -> String {
+    format!("{:.2}s", duration.as_secs_f64())
+}
+
+/// The unified diff of a heal, `cached` to `healed`, with a context of 3 lines. Both sides end
+/// with a newline, so the diff never says "No newline at end of file".
+pub(crate) fn heal_diff(old_code: &str, new_code: &str) -> String {
+    let with_newline = |code: &str| {
+        if code.ends_with('\n') {
+            code.to_owned()
+        } else {
+            format!("{code}\n")
+        }
+    };
+    let (old_code, new_code) = (with_newline(old_code), with_newline(new_code));
+    similar::TextDiff::from_lines(&old_code, &new_code)
+        .unified_diff()
+        .context_radius(3)
+        .header("cached", "healed")
+        .to_string()
+}
+
+/// Styles applied, or not, depending on whether colours are on.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Palette {
+    pub colors: bool,
+}
+
+impl Palette {
+    pub fn style(self, style: Style) -> Style {
+        style.force_styling(self.colors)
+    }
+}
+
+/// The loud label of a failure: `failed check`, `PRODUCT DEFECT`, `LLM UNAVAILABLE`, ...
+pub(crate) fn failure_label(failure: &TestFailure) -> &'static str {
+    match &failure.cause {
+        FailureCause::Step(step) => step.kind.label(),
+        FailureCause::CacheMiss => "no cached code",
+        FailureCause::Infrastructure(_) => "infrastructure",
+        FailureCause::Engine(engine) => engine.kind.label(),
+    }
+}
+
+/// The failure's message without its verdict (shown on its own), for any cause.
+pub(crate) fn failure_text(test: &TestId, failure: &TestFailure) -> String {
+    match &failure.cause {
+        FailureCause::Engine(engine) => engine.reason.clone(),
+        _ => failure.message(&test.scenario, &test.name),
+    }
+}
+
+/// The verdict on a failure: the failure's own, or the engine's.
+pub(crate) fn failure_verdict(failure: &TestFailure) -> Option<&Classification> {
+    failure.verdict.as_ref().or(match &failure.cause {
+        FailureCause::Engine(engine) => engine.verdict.as_ref(),
+        _ => None,
+    })
+}
+
+/// Writes the details of a failed test: the step and where it is, the loud label, the message,
+/// the verdict (what was expected and observed, and the recommendation), and the step code with
+/// the failing line marked.
+pub(crate) fn write_failure(
+    out: &mut dyn Write,
+    palette: Palette,
+    test: &TestId,
+    failure: &TestFailure,
+) -> io::Result<()> {
+    let red = palette.style(Style::new().red().bold());
+    let dim = palette.style(Style::new().dim());
+    writeln!(out)?;
+    writeln!(out, "{} {test}", red.apply_to("──── FAIL"))?;
+    writeln!(out, "  step {}: {}", failure.step_index, failure.step)?;
+    writeln!(
+        out,
+        "  at {}",
+        dim.apply_to(format!("{}:{}", test.scenario, failure.line))
+    )?;
+    writeln!(out, "  {}", red.apply_to(failure_label(failure)))?;
+    writeln!(out)?;
+    for line in failure_text(test, failure).lines() {
+        if line.trim().is_empty() {
+            writeln!(out)?;
+        } else {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    if let Some(verdict) = failure_verdict(failure) {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "    {} {}",
+            palette.style(Style::new().bold()).apply_to("verdict:"),
+            verdict.category
+        )?;
+        for line in verdict.explanation.lines() {
+            writeln!(out, "      {line}")?;
+        }
+        if !verdict.recommendation.is_empty() {
+            writeln!(out, "      recommendation: {}", verdict.recommendation)?;
+        }
+    }
+    if let Some(code) = &failure.code {
+        let failing_line = match &failure.cause {
+            FailureCause::Step(step) => step.code_line,
+            _ => None,
+        };
+        writeln!(out)?;
+        writeln!(out, "  {}", dim.apply_to("step code:"))?;
+        for (n, line) in code.lines().enumerate() {
+            let n = n as u32 + 1;
+            let marker = if Some(n) == failing_line { ">" } else { " " };
+            writeln!(out, "  {marker} {n:>3} | {line}")?;
+        }
+    }
+    Ok(())
+}
+
+/// The end of a terminal report: failure details, counts, the slowest tests, LLM figures, the
+/// closing `N passed, N failed` line and the total time (the last line).
+#[derive(Debug, Default)]
+pub(crate) struct Summary {
+    failures: Vec<(TestId, TestFailure)>,
+    durations: Vec<(TestId, Duration)>,
+}
+
+impl Summary {
+    /// Remembers a finished test.
+    pub fn test_finished(
+        &mut self,
+        test: &TestId,
+        duration: Duration,
+        failure: Option<&TestFailure>,
+    ) {
+        self.durations.push((test.clone(), duration));
+        if let Some(failure) = failure {
+            self.failures.push((test.clone(), failure.clone()));
+        }
+    }
+
+    /// The slowest tests, slowest first: none for a run of one test.
+    fn slowest(&self) -> Vec<&(TestId, Duration)> {
+        if self.durations.len() < 2 {
+            return Vec::new();
+        }
+        let mut slowest: Vec<_> = self.durations.iter().collect();
+        slowest.sort_by(|a, b| b.1.cmp(&a.1));
+        slowest.truncate(SLOWEST);
+        slowest
+    }
+
+    pub fn write(
+        &mut self,
+        out: &mut dyn Write,
+        palette: Palette,
+        verbosity: Verbosity,
+        stats: &RunStats,
+    ) -> io::Result<()> {
+        let dim = palette.style(Style::new().dim());
+        for (test, failure) in &self.failures {
+            write_failure(out, palette, test, failure)?;
+        }
+        writeln!(out)?;
+        if stats.infrastructure_failures > 0 {
+            writeln!(
+                out,
+                "{} of the failures came from the browser or driver, not the tests",
+                stats.infrastructure_failures
+            )?;
+        }
+        if stats.interrupted {
+            writeln!(out, "interrupted: {} test(s) did not run", stats.not_run)?;
+        } else if stats.not_run > 0 {
+            writeln!(out, "{} test(s) did not run", stats.not_run)?;
+        }
+        if verbosity != Verbosity::Quiet {
+            let slowest = self.slowest();
+            if !slowest.is_empty() {
+                writeln!(out, "slowest:")?;
+                for (test, duration) in slowest {
+                    writeln!(out, "  {} {test}", dim.apply_to(seconds(*duration)))?;
+                }
+            }
+            writeln!(
+                out,
+                "steps: {} cached, {} generated, {} healed",
+                stats.cached_steps, stats.generated_steps, stats.healed_steps
+            )?;
+            if stats.llm_requests > 0 {
+                writeln!(
+                    out,
+                    "LLM: {} request(s), {} tokens in, {} tokens out, {} waiting",
+                    stats.llm_requests,
+                    stats.tokens_in,
+                    stats.tokens_out,
+                    seconds(stats.llm_wait)
+                )?;
+            }
+        }
+        let passed = format!("{} passed", stats.passed);
+        let failed = format!("{} failed", stats.failed);
+        let passed = if stats.passed > 0 {
+            palette
+                .style(Style::new().green())
+                .apply_to(passed)
+                .to_string()
+        } else {
+            passed
+        };
+        let failed = if stats.failed > 0 {
+            palette
+                .style(Style::new().red())
+                .apply_to(failed)
+                .to_string()
+        } else {
+            failed
+        };
+        writeln!(out, "{passed}, {failed}")?;
+        if verbosity != Verbosity::Quiet {
+            writeln!(
+                out,
+                "{}",
+                dim.apply_to(format!("finished in {}", seconds(stats.duration)))
+            )?;
+        }
+        self.failures.clear();
+        Ok(())
+    }
+}

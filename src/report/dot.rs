@@ -1,0 +1,154 @@
+//! The dot reporter (`--reporter dot`): one character per test (`.` passed, `F` failed), then the
+//! failure details and the summary that the `list` reporter ends with.
+//!
+//! Main type: [`DotReporter`].
+
+use std::io::{self, Write};
+
+use console::Style;
+
+use super::Reporter;
+use super::details::{Palette, Summary};
+use super::github::error_annotation;
+use super::terminal::Verbosity;
+use crate::runner::{RunEvent, TestOutcome};
+
+/// Characters per line before the dots wrap.
+const WIDTH: usize = 80;
+
+/// Writes a compact report of a run.
+pub struct DotReporter<W: Write> {
+    out: W,
+    palette: Palette,
+    verbosity: Verbosity,
+    summary: Summary,
+    /// Dots on the current line.
+    column: usize,
+    /// Annotations, printed after the dots (they would break the line of dots).
+    annotations: Option<Vec<String>>,
+}
+
+impl<W: Write> DotReporter<W> {
+    pub fn new(out: W, colors: bool, verbosity: Verbosity) -> Self {
+        Self {
+            out,
+            palette: Palette { colors },
+            verbosity,
+            summary: Summary::default(),
+            column: 0,
+            annotations: None,
+        }
+    }
+
+    /// Also prints a GitHub Actions `::error` annotation for each failed test (after the dots).
+    pub fn with_github_annotations(mut self, on: bool) -> Self {
+        self.annotations = on.then(Vec::new);
+        self
+    }
+
+    fn end_line(&mut self) -> io::Result<()> {
+        if self.column > 0 {
+            writeln!(self.out)?;
+            self.column = 0;
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Reporter for DotReporter<W> {
+    fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
+        match event {
+            RunEvent::TestFinished {
+                test,
+                outcome,
+                duration,
+            } => {
+                let failure = match outcome {
+                    TestOutcome::Passed => None,
+                    TestOutcome::Failed(failure) => Some(&**failure),
+                };
+                let dot = match failure {
+                    None => self.palette.style(Style::new().green()).apply_to("."),
+                    Some(_) => self.palette.style(Style::new().red().bold()).apply_to("F"),
+                };
+                write!(self.out, "{dot}")?;
+                self.column += 1;
+                if self.column == WIDTH {
+                    self.end_line()?;
+                }
+                if let (Some(annotations), Some(failure)) = (&mut self.annotations, failure) {
+                    annotations.push(error_annotation(test, failure));
+                }
+                self.summary.test_finished(test, *duration, failure);
+            }
+            RunEvent::RunFinished { stats } => {
+                self.end_line()?;
+                for annotation in self.annotations.iter_mut().flat_map(std::mem::take) {
+                    writeln!(self.out, "{annotation}")?;
+                }
+                self.summary
+                    .write(&mut self.out, self.palette, self.verbosity, stats)?;
+            }
+            _ => return Ok(()),
+        }
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::testing::{self, redact};
+
+    fn render(verbosity: Verbosity, github: bool) -> String {
+        let mut out = Vec::new();
+        let mut reporter =
+            DotReporter::new(&mut out, false, verbosity).with_github_annotations(github);
+        testing::feed(&mut reporter, &testing::events());
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn dot_report_is_a_char_per_test_then_the_failures_and_the_summary() {
+        let text = render(Verbosity::Normal, false);
+        assert!(text.starts_with("..F\n"), "{text}");
+        insta::assert_snapshot!(redact(&text));
+    }
+
+    #[test]
+    fn dot_report_prints_annotations_after_the_dots() {
+        let text = render(Verbosity::Quiet, true);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "..F");
+        assert!(lines[1].starts_with("::error file=scenarios/login.steps,line=4,"));
+        assert_eq!(lines.last(), Some(&"2 passed, 1 failed"));
+    }
+
+    #[test]
+    fn dots_wrap_at_eighty() {
+        let test = testing::id("a.steps", "t", 1);
+        let mut events: Vec<RunEvent> = (0..81)
+            .map(|_| RunEvent::TestFinished {
+                test: test.clone(),
+                outcome: TestOutcome::Passed,
+                duration: std::time::Duration::ZERO,
+            })
+            .collect();
+        events.push(RunEvent::RunFinished {
+            stats: crate::runner::RunStats {
+                passed: 81,
+                ..Default::default()
+            },
+        });
+        let mut out = Vec::new();
+        testing::feed(
+            &mut DotReporter::new(&mut out, false, Verbosity::Quiet),
+            &events,
+        );
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with(&format!("{}\n.\n", ".".repeat(80))),
+            "{text}"
+        );
+    }
+}

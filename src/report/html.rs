@@ -1,0 +1,430 @@
+//! The HTML report (`--reporter html`, `<output>/index.html`): one self-contained file (inline
+//! CSS and JavaScript, screenshots as `data:` URLs, nothing fetched) with the summary, every test
+//! and its steps (status, duration, cached/generated/healed, code), failures with their verdict
+//! and screenshot, heal diffs, and a filter box. All text is escaped.
+//!
+//! Main type: [`HtmlReporter`].
+
+use std::fmt::Write as _;
+use std::io;
+use std::path::PathBuf;
+
+use base64::Engine as _;
+
+use super::Reporter;
+use super::details::{failure_label, failure_text, failure_verdict, heal_diff, seconds};
+use super::record::{Heal, RunRecord, StepRecord, StepStatus, TestRecord};
+use super::reporter::write_file;
+use super::xml::{escape, escape_attr};
+use crate::runner::{FailureCause, RunEvent, StepSource, TestFailure};
+
+const CSS: &str = include_str!("assets/report.css");
+const JS: &str = include_str!("assets/report.js");
+
+/// Gathers the run and writes `index.html` when it finishes.
+pub struct HtmlReporter {
+    path: PathBuf,
+    record: RunRecord,
+}
+
+impl HtmlReporter {
+    /// A reporter that writes to `path` (its directory is created when needed).
+    pub fn to_file(path: PathBuf) -> Self {
+        Self {
+            path,
+            record: RunRecord::default(),
+        }
+    }
+}
+
+impl Reporter for HtmlReporter {
+    fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
+        self.record.observe(event);
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        write_file(&self.path, render(&self.record).as_bytes())
+    }
+}
+
+fn source_name(source: StepSource) -> &'static str {
+    match source {
+        StepSource::Cached => "cached",
+        StepSource::Generated => "generated",
+        StepSource::Healed => "healed",
+    }
+}
+
+/// The page for a run.
+pub(crate) fn render(record: &RunRecord) -> String {
+    let stats = record.totals();
+    let mut html = String::with_capacity(16 * 1024);
+    // Writing to a String cannot fail (here and below).
+    let _ = write!(
+        html,
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>prettyplay report: {} passed, {} failed</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n",
+        stats.passed, stats.failed
+    );
+    html.push_str("<header>\n<h1>prettyplay report</h1>\n<div class=\"summary\">\n");
+    for (class, count, word) in [
+        ("passed", stats.passed, "passed"),
+        ("failed", stats.failed, "failed"),
+        ("healed", stats.healed_steps, "healed"),
+        ("generated", stats.generated_steps, "generated"),
+        ("cached", stats.cached_steps, "cached"),
+    ] {
+        let _ = writeln!(html, "<span class=\"count {class}\">{count} {word}</span>");
+    }
+    if stats.not_run > 0 {
+        let _ = writeln!(
+            html,
+            "<span class=\"count\">{} not run</span>",
+            stats.not_run
+        );
+    }
+    let _ = writeln!(
+        html,
+        "<span class=\"time\">finished in {}</span>\n</div>",
+        seconds(stats.duration)
+    );
+    if stats.llm_requests > 0 {
+        let _ = writeln!(
+            html,
+            "<div class=\"llm\">LLM: {} request(s), {} tokens in, {} tokens out, {} waiting</div>",
+            stats.llm_requests,
+            stats.tokens_in,
+            stats.tokens_out,
+            seconds(stats.llm_wait)
+        );
+    }
+    html.push_str(
+        "<label class=\"filter\">Filter tests \
+         <input id=\"filter\" type=\"search\" autocomplete=\"off\" \
+         placeholder=\"text, or a status: passed failed healed generated cached\"></label>\n\
+         <p id=\"no-match\" class=\"muted\" hidden>No test matches the filter.</p>\n</header>\n<main>\n",
+    );
+    for (n, test) in record.tests.iter().enumerate() {
+        test_html(&mut html, n + 1, test);
+    }
+    let _ = write!(html, "</main>\n<script>\n{JS}</script>\n</body>\n</html>\n");
+    html
+}
+
+fn test_html(html: &mut String, n: usize, test: &TestRecord) {
+    let status = match (&test.outcome, test.passed()) {
+        (None, _) => "unfinished",
+        (_, true) => "passed",
+        (_, false) => "failed",
+    };
+    let mut statuses = vec![status];
+    if test.healed() {
+        statuses.push("healed");
+    }
+    for (source, word) in [
+        (StepSource::Generated, "generated"),
+        (StepSource::Cached, "cached"),
+    ] {
+        if test
+            .steps
+            .iter()
+            .any(|s| s.status == StepStatus::Passed(source))
+        {
+            statuses.push(word);
+        }
+    }
+    let label = match status {
+        "passed" => "PASS",
+        "failed" => "FAIL",
+        _ => "UNFINISHED",
+    };
+    let _ = writeln!(
+        html,
+        "<details class=\"test {status}\" id=\"test-{n}\" data-status=\"{}\"{}>\n\
+         <summary><span class=\"status {status}\">{label}</span> \
+         <span class=\"scenario\">{}</span> › <span class=\"name\">{}</span> \
+         <span class=\"duration\">{}</span></summary>\n<div class=\"test-body\">",
+        statuses.join(" "),
+        if status == "passed" { "" } else { " open" },
+        escape(&test.id.scenario),
+        escape(&test.id.name),
+        seconds(test.duration),
+    );
+    html.push_str("<ol class=\"steps\">\n");
+    for step in &test.steps {
+        step_html(html, &test.id.scenario, step);
+    }
+    html.push_str("</ol>\n");
+    for warning in &test.warnings {
+        let _ = writeln!(
+            html,
+            "<p class=\"warning\">warning: {}</p>",
+            escape(warning)
+        );
+    }
+    for trace in &test.traces {
+        let _ = writeln!(html, "<p class=\"muted\">trace: {}</p>", escape(trace));
+    }
+    if let Some(failure) = test.failure() {
+        failure_html(html, test, failure);
+    }
+    html.push_str("</div>\n</details>\n");
+}
+
+fn step_html(html: &mut String, scenario: &str, step: &StepRecord) {
+    let (class, mark, badge) = match step.status {
+        StepStatus::Passed(source) => ("passed", "✓", source_name(source)),
+        StepStatus::Failed => ("failed", "✗", "failed"),
+        StepStatus::Unfinished => ("unfinished", "·", "unfinished"),
+    };
+    let _ = write!(
+        html,
+        "<li class=\"step {class}\" data-index=\"{}\"><span class=\"mark\">{mark}</span> \
+         <span class=\"sentence\">{}</span> <span class=\"badge {badge}\">{badge}</span> \
+         <span class=\"duration\">{}</span>",
+        step.index,
+        escape(&step.sentence),
+        seconds(step.duration),
+    );
+    if step.line > 0 {
+        let _ = write!(
+            html,
+            " <span class=\"where\">{}:{}</span>",
+            escape(scenario),
+            step.line
+        );
+    }
+    html.push('\n');
+    if step.retries > 0 {
+        let _ = writeln!(
+            html,
+            "<p class=\"note muted\">{} settle {}</p>",
+            step.retries,
+            if step.retries == 1 {
+                "retry"
+            } else {
+                "retries"
+            }
+        );
+    }
+    if step.attempts > 0 {
+        let _ = writeln!(
+            html,
+            "<p class=\"note muted\">{} LLM {}</p>",
+            step.attempts,
+            if step.attempts == 1 {
+                "attempt"
+            } else {
+                "attempts"
+            }
+        );
+    }
+    for line in &step.logs {
+        let _ = writeln!(
+            html,
+            "<p class=\"note muted\">console: {}</p>",
+            escape(line)
+        );
+    }
+    if let Some(heal) = &step.heal {
+        heal_html(html, heal);
+    }
+    // A failed step's verdict is shown with its failure.
+    if let (Some(verdict), false) = (&step.verdict, step.status == StepStatus::Failed) {
+        let _ = writeln!(
+            html,
+            "<p class=\"note\">verdict: <strong>{}</strong> — {} — {}</p>",
+            escape(verdict.category.as_str()),
+            escape(&verdict.explanation),
+            escape(&verdict.recommendation)
+        );
+    }
+    if let Some(code) = &step.code {
+        let _ = writeln!(
+            html,
+            "<details class=\"code\"{}><summary>step code</summary><pre><code>{}</code></pre></details>",
+            if step.status == StepStatus::Failed {
+                " open"
+            } else {
+                ""
+            },
+            escape(code)
+        );
+    }
+    html.push_str("</li>\n");
+}
+
+/// The heal of a step: why, and the diff of the cached code.
+fn heal_html(html: &mut String, heal: &Heal) {
+    let _ = writeln!(
+        html,
+        "<div class=\"heal\"><p class=\"note\"><span class=\"badge healed\">healed</span> {}</p>",
+        escape(&heal.explanation)
+    );
+    html.push_str("<pre class=\"diff\">");
+    for line in heal_diff(&heal.old_code, &heal.new_code).lines() {
+        let class = if line.starts_with('+') && !line.starts_with("+++") {
+            "add"
+        } else if line.starts_with('-') && !line.starts_with("---") {
+            "del"
+        } else {
+            "ctx"
+        };
+        let _ = writeln!(html, "<span class=\"{class}\">{}</span>", escape(line));
+    }
+    html.push_str("</pre></div>\n");
+}
+
+fn failure_html(html: &mut String, test: &TestRecord, failure: &TestFailure) {
+    let _ = writeln!(
+        html,
+        "<section class=\"failure\">\n<h3>{} <span class=\"where\">at step {}, {}:{}</span></h3>\n\
+         <pre class=\"message\">{}</pre>",
+        escape(failure_label(failure)),
+        failure.step_index,
+        escape(&test.id.scenario),
+        failure.line,
+        escape(&failure_text(&test.id, failure)),
+    );
+    let step_verdict = test
+        .steps
+        .iter()
+        .find(|s| s.index == failure.step_index)
+        .and_then(|s| s.verdict.as_ref());
+    if let Some(verdict) = failure_verdict(failure).or(step_verdict) {
+        let _ = writeln!(
+            html,
+            "<dl class=\"verdict\"><dt>verdict</dt><dd>{}</dd><dt>why</dt><dd>{}</dd>\
+             <dt>recommendation</dt><dd>{}</dd></dl>",
+            escape(verdict.category.as_str()),
+            escape(&verdict.explanation),
+            escape(&verdict.recommendation)
+        );
+    }
+    if let (Some(code), false) = (
+        &failure.code,
+        test.steps
+            .iter()
+            .any(|s| s.index == failure.step_index && s.code.is_some()),
+    ) {
+        let _ = writeln!(html, "<pre><code>{}</code></pre>", escape(code));
+    }
+    if let FailureCause::Step(step) = &failure.cause
+        && let Some(line) = step.code_line
+    {
+        let _ = writeln!(
+            html,
+            "<p class=\"note muted\">failed at line {line} of the step code</p>"
+        );
+    }
+    if let Some(png) = &failure.screenshot {
+        let alt = format!("the page when step {} failed", failure.step_index);
+        let _ = writeln!(
+            html,
+            "<figure><img class=\"screenshot\" alt=\"{alt}\" \
+             onload=\"this.dataset.loaded = this.naturalWidth > 0 ? 'yes' : 'no'\" \
+             onerror=\"this.dataset.loaded = 'error'\" \
+             src=\"data:image/png;base64,{}\"><figcaption>{}</figcaption></figure>",
+            base64::engine::general_purpose::STANDARD.encode(png),
+            escape_attr(&alt),
+        );
+    }
+    html.push_str("</section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::testing::{self, redact};
+    use crate::runner::{TestId, TestOutcome};
+
+    fn record(events: &[RunEvent]) -> RunRecord {
+        let mut record = RunRecord::default();
+        for event in events {
+            record.observe(event);
+        }
+        record
+    }
+
+    /// The page between `<body>` and the script (the CSS and JS are files of their own).
+    fn body(html: &str) -> &str {
+        let start = html.find("<body>").unwrap();
+        let end = html.find("<script>").unwrap();
+        &html[start..end]
+    }
+
+    #[test]
+    fn html_report_shows_summary_tests_steps_badges_verdict_screenshot_and_heal() {
+        let html = render(&record(&testing::events()));
+        insta::assert_snapshot!(redact(body(&html)));
+    }
+
+    #[test]
+    fn html_report_is_self_contained() {
+        let html = render(&record(&testing::events()));
+        for needle in [
+            "http://", "https://", "<link", "@import", " src=\"/", "//cdn",
+        ] {
+            assert!(!html.contains(needle), "the report contains {needle:?}");
+        }
+        assert_eq!(html.matches("<script").count(), 1);
+        assert_eq!(html.matches("<style").count(), 1);
+        assert!(html.contains("src=\"data:image/png;base64,iVBORw0KGgo"));
+    }
+
+    #[test]
+    fn markup_in_names_steps_code_and_messages_is_harmless() {
+        let evil = "<script>window.pwned = 1</script><img src=x onerror=alert(1)>\"'&";
+        let test = TestId {
+            scenario: format!("scenarios/{evil}.steps"),
+            name: evil.into(),
+            line: 1,
+        };
+        let mut failure = testing::check_failure();
+        failure.step = evil.into();
+        failure.code = Some(format!(
+            "async function step(page) {{ /* </code></pre>{evil} */ }}"
+        ));
+        if let FailureCause::Step(step) = &mut failure.cause {
+            step.message = evil.into();
+        }
+        let events = [
+            RunEvent::TestStarted { test: test.clone() },
+            RunEvent::StepPassed {
+                test: test.clone(),
+                index: 1,
+                sentence: evil.into(),
+                line: 2,
+                source: StepSource::Healed,
+                duration: std::time::Duration::ZERO,
+                code: evil.into(),
+            },
+            RunEvent::Healed {
+                test: test.clone(),
+                index: 1,
+                sentence: evil.into(),
+                explanation: evil.into(),
+                old_code: evil.into(),
+                new_code: format!("{evil}\n{evil}"),
+            },
+            RunEvent::Warning {
+                test: test.clone(),
+                message: evil.into(),
+            },
+            RunEvent::TestFinished {
+                test,
+                outcome: TestOutcome::Failed(Box::new(failure)),
+                duration: std::time::Duration::ZERO,
+            },
+        ];
+        let html = render(&record(&events));
+        assert_eq!(html.matches("<script").count(), 1, "{html}");
+        assert!(!html.contains("<img src=x"), "{html}");
+        assert!(!html.contains("</code></pre>&lt;"), "{html}");
+        assert!(html.contains(
+            "&lt;script&gt;window.pwned = 1&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;\"'&amp;"
+        ));
+    }
+}

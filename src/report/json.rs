@@ -1,0 +1,121 @@
+//! The JSON lines event stream (`--events FILE`, `--reporter json`): one JSON object per run
+//! event, written and flushed as it happens, so the file can be followed while the run goes on.
+//! Every object carries `"version"` ([`EVENTS_VERSION`]) first and `"event"` second; the format
+//! is documented in `docs/reports.md`.
+//!
+//! Main type: [`JsonReporter`].
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::Reporter;
+use super::wire::EVENTS_VERSION;
+use crate::runner::RunEvent;
+
+/// One line of the stream: the version, then the event's fields.
+#[derive(Serialize)]
+struct Line<'a> {
+    version: u32,
+    #[serde(flatten)]
+    event: &'a RunEvent,
+}
+
+/// Writes every event as a line of JSON.
+pub struct JsonReporter<W: Write> {
+    out: W,
+}
+
+impl<W: Write> JsonReporter<W> {
+    pub fn new(out: W) -> Self {
+        Self { out }
+    }
+}
+
+/// An event as one line of JSON (without the newline).
+pub fn event_json(event: &RunEvent) -> String {
+    let line = Line {
+        version: EVENTS_VERSION,
+        event,
+    };
+    // Serializing to a String cannot fail: every map key is a string and no serializer errors.
+    serde_json::to_string(&line).unwrap_or_else(|err| {
+        serde_json::json!({ "version": EVENTS_VERSION, "event": "error", "message": err.to_string() })
+            .to_string()
+    })
+}
+
+impl<W: Write> Reporter for JsonReporter<W> {
+    fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
+        writeln!(self.out, "{}", event_json(event))?;
+        self.out.flush()
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::testing::{self, redact};
+
+    #[test]
+    fn json_lines_of_every_event() {
+        let mut out = Vec::new();
+        testing::feed(&mut JsonReporter::new(&mut out), &testing::events());
+        let text = String::from_utf8(out).unwrap();
+        for line in text.lines() {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(value["version"], 1, "{line}");
+            assert!(value["event"].is_string(), "{line}");
+            assert!(line.starts_with("{\"version\":1,\"event\":"), "{line}");
+        }
+        insta::assert_snapshot!(redact(&text));
+    }
+
+    #[test]
+    fn a_failed_test_carries_its_cause_verdict_and_screenshot() {
+        let events = testing::events();
+        let finished = events
+            .iter()
+            .rev()
+            .find(|e| matches!(e, RunEvent::TestFinished { .. }))
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&event_json(finished)).unwrap();
+        let outcome = &value["outcome"];
+        assert_eq!(outcome["status"], "failed");
+        assert_eq!(outcome["cause"]["type"], "engine");
+        assert_eq!(outcome["cause"]["kind"], "product_defect");
+        assert_eq!(outcome["verdict"]["category"], "product_defect");
+        assert_eq!(value["duration_ms"], 3700);
+        use base64::Engine as _;
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(outcome["screenshot_png_base64"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(png, testing::PNG);
+    }
+
+    #[test]
+    fn every_cause_is_an_object_with_a_type() {
+        use crate::runner::FailureCause;
+        for (cause, ty) in [
+            (FailureCause::CacheMiss, "cache_miss"),
+            (
+                FailureCause::Infrastructure("gone".into()),
+                "infrastructure",
+            ),
+        ] {
+            let value = serde_json::to_value(&cause).unwrap();
+            assert_eq!(value["type"], ty);
+        }
+        let value = serde_json::to_value(testing::check_failure()).unwrap();
+        assert_eq!(
+            value["cause"],
+            serde_json::json!({"type": "step", "kind": "failed_check",
+                "message": "expect(locator).toHaveText(expected) failed", "code_line": 2})
+        );
+        assert!(value.get("screenshot_png_base64").is_none());
+    }
+}

@@ -1,0 +1,256 @@
+//! The JUnit XML report (`--reporter junit`, `<output>/junit.xml`), in the shape GitHub Actions
+//! (test-reporter actions), GitLab and Jenkins read: a `<testsuite>` per scenario file, a
+//! `<testcase>` per test with its `<failure>`, and the steps in `<system-out>`. The schema it
+//! follows is `tests/it/support/fixtures/reports/junit.xsd`; `docs/reports.md` describes it.
+//!
+//! Main type: [`JunitReporter`].
+
+use std::fmt::Write as _;
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::Reporter;
+use super::details::{Palette, failure_text, failure_verdict, heal_diff, seconds, write_failure};
+use super::record::{RunRecord, StepStatus, TestRecord};
+use super::reporter::write_file;
+use super::wire::engine_kind_name;
+use super::xml::{escape, escape_attr};
+use crate::runner::{FailureCause, RunEvent, StepSource, TestFailure, TestId};
+
+/// Gathers the run and writes `junit.xml` when it finishes.
+pub struct JunitReporter {
+    path: PathBuf,
+    record: RunRecord,
+}
+
+impl JunitReporter {
+    /// A reporter that writes to `path` (its directory is created when needed).
+    pub fn to_file(path: PathBuf) -> Self {
+        Self {
+            path,
+            record: RunRecord::default(),
+        }
+    }
+}
+
+impl Reporter for JunitReporter {
+    fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
+        self.record.observe(event);
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        write_file(&self.path, render(&self.record).as_bytes())
+    }
+}
+
+/// Seconds with millisecond precision, as JUnit's `time` attributes have them.
+fn time(duration: Duration) -> String {
+    format!("{:.3}", duration.as_secs_f64())
+}
+
+/// The `type` of a `<failure>`: `product_defect`, `incurable`, `llm_unavailable`, `cache_write`,
+/// `cache_miss`, `infrastructure`, or the step failure's label (`failed check`, `timeout`, ...).
+fn failure_type(failure: &TestFailure) -> &'static str {
+    match &failure.cause {
+        FailureCause::Step(step) => step.kind.label(),
+        FailureCause::CacheMiss => "cache_miss",
+        FailureCause::Infrastructure(_) => "infrastructure",
+        FailureCause::Engine(engine) => engine_kind_name(engine.kind),
+    }
+}
+
+/// The `message` of a `<failure>`: the first line of the verdict's explanation, or of the error.
+fn failure_message(test: &TestId, failure: &TestFailure) -> String {
+    let text = match failure_verdict(failure) {
+        Some(verdict) => format!("{}: {}", verdict.category, verdict.explanation),
+        None => failure_text(test, failure),
+    };
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
+}
+
+/// The document for a run.
+pub(crate) fn render(record: &RunRecord) -> String {
+    let stats = record.totals();
+    let skipped = record.tests.iter().filter(|t| t.outcome.is_none()).count();
+    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    // Writing to a String cannot fail.
+    let _ = writeln!(
+        xml,
+        "<testsuites name=\"prettyplay\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{skipped}\" time=\"{}\">",
+        record.tests.len(),
+        record
+            .tests
+            .iter()
+            .filter(|t| t.failure().is_some())
+            .count(),
+        time(stats.duration),
+    );
+    for (scenario, tests) in record.by_scenario() {
+        let failures = tests.iter().filter(|t| t.failure().is_some()).count();
+        let skipped = tests.iter().filter(|t| t.outcome.is_none()).count();
+        let duration: Duration = tests.iter().map(|t| t.duration).sum();
+        let _ = writeln!(
+            xml,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{}\">",
+            escape_attr(scenario),
+            tests.len(),
+            time(duration),
+        );
+        for test in tests {
+            testcase(&mut xml, test);
+        }
+        xml.push_str("  </testsuite>\n");
+    }
+    xml.push_str("</testsuites>\n");
+    xml
+}
+
+fn testcase(xml: &mut String, test: &TestRecord) {
+    let _ = writeln!(
+        xml,
+        "    <testcase classname=\"{scenario}\" name=\"{name}\" time=\"{time}\" file=\"{scenario}\" line=\"{line}\">",
+        scenario = escape_attr(&test.id.scenario),
+        name = escape_attr(&test.id.name),
+        time = time(test.duration),
+        line = test.id.line,
+    );
+    if let Some(failure) = test.failure() {
+        let mut details = Vec::new();
+        // Writing to a Vec cannot fail.
+        let _ = write_failure(&mut details, Palette { colors: false }, &test.id, failure);
+        let details = String::from_utf8_lossy(&details);
+        let _ = writeln!(
+            xml,
+            "      <failure message=\"{}\" type=\"{}\">{}</failure>",
+            escape_attr(&failure_message(&test.id, failure)),
+            escape_attr(failure_type(failure)),
+            escape(details.trim_matches('\n')),
+        );
+    } else if test.outcome.is_none() {
+        xml.push_str("      <skipped message=\"the test did not finish\"/>\n");
+    }
+    let _ = writeln!(
+        xml,
+        "      <system-out>{}</system-out>",
+        escape(&system_out(test))
+    );
+    xml.push_str("    </testcase>\n");
+}
+
+/// The steps of a test as plain text: `✓ 1. open the app (cached, 0.52s)`.
+fn system_out(test: &TestRecord) -> String {
+    let mut out = String::new();
+    for step in &test.steps {
+        let (mark, source) = match step.status {
+            StepStatus::Passed(source) => (
+                "✓",
+                match source {
+                    StepSource::Cached => "cached",
+                    StepSource::Generated => "generated",
+                    StepSource::Healed => "healed",
+                },
+            ),
+            StepStatus::Failed => ("✗", "failed"),
+            StepStatus::Unfinished => ("·", "unfinished"),
+        };
+        let _ = write!(
+            out,
+            "{mark} {}. {} ({source}, {})",
+            step.index,
+            step.sentence,
+            seconds(step.duration)
+        );
+        if step.retries > 0 {
+            let _ = write!(out, " after {} settle retr", step.retries);
+            out.push_str(if step.retries == 1 { "y" } else { "ies" });
+        }
+        if step.line > 0 {
+            let _ = write!(out, " at {}:{}", test.id.scenario, step.line);
+        }
+        out.push('\n');
+        for line in &step.logs {
+            let _ = writeln!(out, "    console: {line}");
+        }
+        if let Some(heal) = &step.heal {
+            let _ = writeln!(out, "    healed: {}", heal.explanation);
+            for line in heal_diff(&heal.old_code, &heal.new_code).lines() {
+                let _ = writeln!(out, "    {line}");
+            }
+        }
+        if let Some(verdict) = &step.verdict {
+            let _ = writeln!(out, "    verdict: {verdict}");
+        }
+    }
+    for warning in &test.warnings {
+        let _ = writeln!(out, "warning: {warning}");
+    }
+    for trace in &test.traces {
+        let _ = writeln!(out, "trace: {trace}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::testing::{self, redact};
+
+    fn record(events: &[RunEvent]) -> RunRecord {
+        let mut record = RunRecord::default();
+        for event in events {
+            record.observe(event);
+        }
+        record
+    }
+
+    #[test]
+    fn junit_report_has_a_suite_per_scenario_and_the_failure_with_its_verdict() {
+        let xml = render(&record(&testing::events()));
+        insta::assert_snapshot!(redact(&xml));
+    }
+
+    #[test]
+    fn markup_in_names_messages_and_code_is_escaped() {
+        let test = testing::id("a&b.steps", "a <b>&\"quoted\"</b>]]>\u{1b}[31m", 1);
+        let mut failure = testing::check_failure();
+        failure.step = "</system-out><x>".into();
+        failure.code = Some("if (a < b && c) { '</failure>' }".into());
+        let events = [
+            RunEvent::TestStarted { test: test.clone() },
+            RunEvent::TestFinished {
+                test,
+                outcome: crate::runner::TestOutcome::Failed(Box::new(failure)),
+                duration: Duration::ZERO,
+            },
+        ];
+        let xml = render(&record(&events));
+        assert!(
+            xml.contains("name=\"a &lt;b&gt;&amp;&quot;quoted&quot;&lt;/b&gt;]]&gt;\""),
+            "{xml}"
+        );
+        assert!(xml.contains("classname=\"a&amp;b.steps\""), "{xml}");
+        assert!(xml.contains("'&lt;/failure&gt;'"), "{xml}");
+        assert!(!xml.contains("<x>") && !xml.contains('\u{1b}'), "{xml}");
+    }
+
+    #[test]
+    fn failure_message_is_the_first_line_of_the_verdict_or_the_error() {
+        let test = testing::id("a.steps", "t", 1);
+        assert_eq!(
+            failure_message(&test, &testing::defect_failure()),
+            "product_defect: expected the greeting \"Hello, Ada\", observed \"Hello, undefined\""
+        );
+        assert_eq!(
+            failure_message(&test, &testing::check_failure()),
+            "expect(locator).toHaveText(expected) failed"
+        );
+        assert_eq!(failure_type(&testing::check_failure()), "failed check");
+        assert_eq!(failure_type(&testing::defect_failure()), "product_defect");
+    }
+}

@@ -1,0 +1,171 @@
+//! What reports a run writes: [`ReportOptions`] (from `--reporter`, `--output`, `--events`) and
+//! the [`ReporterKind`]s it names.
+//!
+//! Main type: [`ReportOptions`].
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+/// The default directory of file reports (`--output`).
+pub const DEFAULT_OUTPUT_DIR: &str = "prettyplay-report";
+
+/// One `--reporter` value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReporterKind {
+    /// A line per test on the terminal, failure details and a summary (the default).
+    List,
+    /// A character per test on the terminal, then failure details and the summary.
+    Dot,
+    /// The JSON lines event stream, written to `<output>/events.jsonl`.
+    Json,
+    /// JUnit XML, written to `<output>/junit.xml`.
+    Junit,
+    /// A self-contained HTML report, written to `<output>/index.html`.
+    Html,
+}
+
+impl ReporterKind {
+    /// Every kind, in the order `--help` and error messages list them.
+    pub const ALL: [ReporterKind; 5] = [
+        ReporterKind::List,
+        ReporterKind::Dot,
+        ReporterKind::Json,
+        ReporterKind::Junit,
+        ReporterKind::Html,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReporterKind::List => "list",
+            ReporterKind::Dot => "dot",
+            ReporterKind::Json => "json",
+            ReporterKind::Junit => "junit",
+            ReporterKind::Html => "html",
+        }
+    }
+
+    /// Whether the reporter writes to the terminal (stdout) rather than to a file.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, ReporterKind::List | ReporterKind::Dot)
+    }
+}
+
+impl fmt::Display for ReporterKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ReporterKind {
+    /// `unknown reporter "xml": expected one of list, dot, json, junit, html`.
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        ReporterKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str().eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| {
+                let valid: Vec<&str> = ReporterKind::ALL.iter().map(|k| k.as_str()).collect();
+                format!(
+                    "unknown reporter {name:?}: expected one of {}",
+                    valid.join(", ")
+                )
+            })
+    }
+}
+
+/// Which reports a run writes, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportOptions {
+    /// `--reporter` values, in order. Empty means `list`. Without `list` or `dot`, `list` still
+    /// reports on the terminal: file reports never silence it.
+    pub kinds: Vec<ReporterKind>,
+    /// Where `json`, `junit` and `html` write their files (`--output`); created when needed.
+    pub output_dir: PathBuf,
+    /// Also write the JSON lines event stream to this file (`--events`).
+    pub events_file: Option<PathBuf>,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        Self {
+            kinds: vec![ReporterKind::List],
+            output_dir: PathBuf::from(DEFAULT_OUTPUT_DIR),
+            events_file: None,
+        }
+    }
+}
+
+impl ReportOptions {
+    pub fn has(&self, kind: ReporterKind) -> bool {
+        self.kinds.contains(&kind)
+    }
+
+    /// The terminal reporter: `dot` when asked for, else `list`.
+    pub fn terminal_kind(&self) -> ReporterKind {
+        if self.has(ReporterKind::Dot) && !self.has(ReporterKind::List) {
+            ReporterKind::Dot
+        } else {
+            ReporterKind::List
+        }
+    }
+
+    /// The files this run writes, in the order they are written.
+    pub fn files(&self) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        if let Some(events) = &self.events_file {
+            files.push(events.clone());
+        }
+        for (kind, name) in [
+            (ReporterKind::Json, "events.jsonl"),
+            (ReporterKind::Junit, "junit.xml"),
+            (ReporterKind::Html, "index.html"),
+        ] {
+            let path = self.output_dir.join(name);
+            if self.has(kind) && !files.contains(&path) {
+                files.push(path);
+            }
+        }
+        files
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_parse_case_insensitively_and_unknown_names_list_the_valid_ones() {
+        assert_eq!("junit".parse(), Ok(ReporterKind::Junit));
+        assert_eq!("HTML".parse(), Ok(ReporterKind::Html));
+        let err = "xml".parse::<ReporterKind>().unwrap_err();
+        assert_eq!(
+            err,
+            "unknown reporter \"xml\": expected one of list, dot, json, junit, html"
+        );
+        for kind in ReporterKind::ALL {
+            assert_eq!(kind.as_str().parse(), Ok(kind));
+        }
+    }
+
+    #[test]
+    fn files_follow_the_kinds_and_the_events_file() {
+        let options = ReportOptions {
+            kinds: vec![ReporterKind::Dot, ReporterKind::Html, ReporterKind::Json],
+            output_dir: PathBuf::from("out"),
+            events_file: Some(PathBuf::from("run.jsonl")),
+        };
+        assert_eq!(options.terminal_kind(), ReporterKind::Dot);
+        assert_eq!(
+            options.files(),
+            [
+                PathBuf::from("run.jsonl"),
+                PathBuf::from("out/events.jsonl"),
+                PathBuf::from("out/index.html"),
+            ]
+        );
+        assert_eq!(ReportOptions::default().terminal_kind(), ReporterKind::List);
+        assert!(ReportOptions::default().files().is_empty());
+    }
+}

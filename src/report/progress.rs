@@ -1,0 +1,121 @@
+//! The progress bar of the `list` reporter on a terminal (never in CI): tests done of all,
+//! passed, failed, healed, elapsed time and ETA, with what the LLM is doing as its message.
+//! Result lines are printed above it through [`Progress::print`], so they never tear it.
+//!
+//! Main type: [`Progress`].
+
+use std::io;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::engine::Pool;
+use crate::runner::TestId;
+
+const TEMPLATE: &str =
+    "{spinner} [{bar:24}] {pos}/{len} tests · {prefix} · {elapsed} elapsed, ETA {eta} · {wide_msg}";
+
+/// The bar and the counts it shows.
+pub(crate) struct Progress {
+    bar: ProgressBar,
+    passed: usize,
+    failed: usize,
+    healed: usize,
+}
+
+impl Progress {
+    pub fn new(target: ProgressDrawTarget) -> Self {
+        let style = ProgressStyle::with_template(TEMPLATE)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+        let bar = ProgressBar::with_draw_target(Some(0), target).with_style(style);
+        let progress = Self {
+            bar,
+            passed: 0,
+            failed: 0,
+            healed: 0,
+        };
+        progress.update_prefix();
+        progress
+    }
+
+    pub fn run_started(&self, tests: usize) {
+        self.bar.set_length(tests as u64);
+        self.bar.reset_elapsed();
+        self.bar.enable_steady_tick(Duration::from_millis(200));
+    }
+
+    pub fn test_started(&self, test: &TestId) {
+        self.bar.set_message(test.to_string());
+    }
+
+    /// An LLM attempt at a step's code: `add a todo: generating step 3, attempt 2/3`.
+    pub fn generation_started(
+        &self,
+        test: &TestId,
+        index: usize,
+        pool: Pool,
+        attempt: u32,
+        limit: u32,
+    ) {
+        let what = match pool {
+            Pool::Generation => "generating",
+            Pool::Healing => "regenerating",
+        };
+        self.bar.set_message(format!(
+            "{}: {what} step {index}, attempt {attempt}/{limit}",
+            test.name
+        ));
+    }
+
+    pub fn healed(&mut self) {
+        self.healed += 1;
+        self.update_prefix();
+    }
+
+    pub fn test_finished(&mut self, passed: bool) {
+        if passed {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+        }
+        self.update_prefix();
+        self.bar.set_message("");
+        self.bar.inc(1);
+    }
+
+    /// Runs `print` with the bar cleared, then redraws the bar below what it printed.
+    pub fn print<T>(&self, print: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+        self.bar.suspend(print)
+    }
+
+    /// Removes the bar for good (before the summary).
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+
+    fn update_prefix(&self) {
+        self.bar.set_prefix(format!(
+            "{} passed, {} failed, {} healed",
+            self.passed, self.failed, self.healed
+        ));
+    }
+
+    #[cfg(test)]
+    pub fn state(&self) -> (u64, Option<u64>, String, String) {
+        (
+            self.bar.position(),
+            self.bar.length(),
+            self.bar.prefix(),
+            self.bar.message(),
+        )
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if !self.bar.is_finished() {
+            self.bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! A run, gathered from its events into tests and steps: what the file reports (JUnit, HTML)
+//! render once the run has finished.
+//!
+//! Main type: [`RunRecord`].
+
+use std::time::Duration;
+
+use crate::llm::Classification;
+use crate::runner::{RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
+
+/// Everything a file report shows of a run.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RunRecord {
+    /// Finished tests, in the order they finished.
+    pub tests: Vec<TestRecord>,
+    /// The totals, once the run finished.
+    pub stats: Option<RunStats>,
+    /// The test being run.
+    current: Option<TestRecord>,
+}
+
+/// One test and what happened to its steps.
+#[derive(Debug, Clone)]
+pub(crate) struct TestRecord {
+    pub id: TestId,
+    pub steps: Vec<StepRecord>,
+    pub outcome: Option<TestOutcome>,
+    pub duration: Duration,
+    pub warnings: Vec<String>,
+    pub traces: Vec<String>,
+}
+
+impl TestRecord {
+    fn new(id: TestId) -> Self {
+        Self {
+            id,
+            steps: Vec::new(),
+            outcome: None,
+            duration: Duration::ZERO,
+            warnings: Vec::new(),
+            traces: Vec::new(),
+        }
+    }
+
+    pub fn failure(&self) -> Option<&TestFailure> {
+        match &self.outcome {
+            Some(TestOutcome::Failed(failure)) => Some(failure),
+            _ => None,
+        }
+    }
+
+    pub fn passed(&self) -> bool {
+        matches!(self.outcome, Some(TestOutcome::Passed))
+    }
+
+    /// Whether any step of the test was healed.
+    pub fn healed(&self) -> bool {
+        self.steps.iter().any(|s| s.heal.is_some())
+    }
+
+    fn step(&mut self, index: usize) -> &mut StepRecord {
+        let at = match self.steps.iter().position(|s| s.index == index) {
+            Some(at) => at,
+            None => {
+                self.steps.push(StepRecord::new(index));
+                self.steps.len() - 1
+            }
+        };
+        &mut self.steps[at]
+    }
+}
+
+/// How a step ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StepStatus {
+    /// Started (an LLM attempt, a retry) but not reported as passed or failed.
+    Unfinished,
+    Passed(StepSource),
+    Failed,
+}
+
+/// A rot heal: why, and the code before and after.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Heal {
+    pub explanation: String,
+    pub old_code: String,
+    pub new_code: String,
+}
+
+/// One step of a test.
+#[derive(Debug, Clone)]
+pub(crate) struct StepRecord {
+    /// 1-based index of the step in its test.
+    pub index: usize,
+    pub sentence: String,
+    /// Line of the step in the scenario file (0 when no event said).
+    pub line: usize,
+    pub status: StepStatus,
+    pub duration: Duration,
+    /// The code that passed, or the code that failed.
+    pub code: Option<String>,
+    /// Settle retries (executions after the first).
+    pub retries: u32,
+    /// LLM attempts at the step's code.
+    pub attempts: u32,
+    pub heal: Option<Heal>,
+    pub verdict: Option<Classification>,
+    /// `console.*` output of the step's code.
+    pub logs: Vec<String>,
+}
+
+impl StepRecord {
+    fn new(index: usize) -> Self {
+        Self {
+            index,
+            sentence: String::new(),
+            line: 0,
+            status: StepStatus::Unfinished,
+            duration: Duration::ZERO,
+            code: None,
+            retries: 0,
+            attempts: 0,
+            heal: None,
+            verdict: None,
+            logs: Vec::new(),
+        }
+    }
+}
+
+impl RunRecord {
+    /// Adds what `event` says.
+    pub fn observe(&mut self, event: &RunEvent) {
+        match event {
+            RunEvent::RunStarted { .. } => {}
+            RunEvent::TestStarted { test } => self.current = Some(TestRecord::new(test.clone())),
+            RunEvent::StepPassed {
+                test,
+                index,
+                sentence,
+                line,
+                source,
+                duration,
+                code,
+            } => {
+                let step = self.test(test).step(*index);
+                step.sentence.clone_from(sentence);
+                step.line = *line;
+                step.status = StepStatus::Passed(*source);
+                step.duration = *duration;
+                step.code = Some(code.clone());
+            }
+            RunEvent::StepFailed {
+                test,
+                index,
+                sentence,
+                line,
+                duration,
+            } => {
+                let step = self.test(test).step(*index);
+                step.sentence.clone_from(sentence);
+                step.line = *line;
+                step.status = StepStatus::Failed;
+                step.duration = *duration;
+            }
+            RunEvent::SettleRetry { test, index, .. } => self.test(test).step(*index).retries += 1,
+            RunEvent::StepLog { test, index, line } => {
+                self.test(test).step(*index).logs.push(line.clone());
+            }
+            RunEvent::GenerationStarted { test, index, .. } => {
+                self.test(test).step(*index).attempts += 1;
+            }
+            RunEvent::HealingStarted { .. } | RunEvent::LlmCall { .. } => {}
+            RunEvent::Healed {
+                test,
+                index,
+                sentence,
+                explanation,
+                old_code,
+                new_code,
+            } => {
+                let step = self.test(test).step(*index);
+                step.sentence.clone_from(sentence);
+                step.heal = Some(Heal {
+                    explanation: explanation.clone(),
+                    old_code: old_code.clone(),
+                    new_code: new_code.clone(),
+                });
+            }
+            RunEvent::StepVerdict {
+                test,
+                index,
+                verdict,
+            } => self.test(test).step(*index).verdict = Some(verdict.clone()),
+            RunEvent::Warning { test, message } => self.test(test).warnings.push(message.clone()),
+            RunEvent::TraceWritten { test, path } => {
+                self.test(test).traces.push(path.display().to_string());
+            }
+            RunEvent::TestFinished {
+                test,
+                outcome,
+                duration,
+            } => {
+                let mut record = match self.current.take() {
+                    Some(record) if record.id == *test => record,
+                    other => {
+                        // A finish without its start: keep the other test's record as it is.
+                        if let Some(other) = other {
+                            self.tests.push(other);
+                        }
+                        TestRecord::new(test.clone())
+                    }
+                };
+                if let TestOutcome::Failed(failure) = outcome {
+                    let step = record.step(failure.step_index);
+                    if step.sentence.is_empty() {
+                        step.sentence.clone_from(&failure.step);
+                    }
+                    if step.line == 0 {
+                        step.line = failure.line;
+                    }
+                    step.status = StepStatus::Failed;
+                    if failure.code.is_some() {
+                        step.code.clone_from(&failure.code);
+                    }
+                    if step.verdict.is_none() {
+                        step.verdict.clone_from(&failure.verdict);
+                    }
+                }
+                record.steps.sort_by_key(|s| s.index);
+                record.outcome = Some(outcome.clone());
+                record.duration = *duration;
+                self.tests.push(record);
+            }
+            RunEvent::RunFinished { stats } => self.stats = Some(stats.clone()),
+        }
+    }
+
+    /// The record of the running test `id` (a fresh one if its start was not seen).
+    fn test(&mut self, id: &TestId) -> &mut TestRecord {
+        if self.current.as_ref().is_none_or(|t| t.id != *id) {
+            if let Some(other) = self.current.take() {
+                self.tests.push(other);
+            }
+            self.current = Some(TestRecord::new(id.clone()));
+        }
+        // Just set above when it was not the test `id`.
+        self.current
+            .get_or_insert_with(|| TestRecord::new(id.clone()))
+    }
+
+    /// The totals: those of `RunFinished`, or counted from the tests when the run did not finish.
+    pub fn totals(&self) -> RunStats {
+        if let Some(stats) = &self.stats {
+            return stats.clone();
+        }
+        let mut stats = RunStats::default();
+        for test in &self.tests {
+            match &test.outcome {
+                Some(TestOutcome::Passed) => stats.passed += 1,
+                Some(TestOutcome::Failed(_)) => stats.failed += 1,
+                None => {}
+            }
+            stats.duration += test.duration;
+            for step in &test.steps {
+                match step.status {
+                    StepStatus::Passed(StepSource::Cached) => stats.cached_steps += 1,
+                    StepStatus::Passed(StepSource::Generated) => stats.generated_steps += 1,
+                    StepStatus::Passed(StepSource::Healed) => stats.healed_steps += 1,
+                    _ => {}
+                }
+            }
+        }
+        stats
+    }
+
+    /// Finished tests grouped by scenario file, in order of first appearance.
+    pub fn by_scenario(&self) -> Vec<(&str, Vec<&TestRecord>)> {
+        let mut groups: Vec<(&str, Vec<&TestRecord>)> = Vec::new();
+        for test in &self.tests {
+            match groups.iter_mut().find(|(s, _)| *s == test.id.scenario) {
+                Some((_, tests)) => tests.push(test),
+                None => groups.push((&test.id.scenario, vec![test])),
+            }
+        }
+        groups
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::testing;
+
+    #[test]
+    fn gathers_steps_heals_verdicts_and_the_failed_step() {
+        let mut record = RunRecord::default();
+        for event in testing::events() {
+            record.observe(&event);
+        }
+        assert_eq!(record.tests.len(), 3);
+        let healed = &record.tests[1];
+        assert!(healed.passed() && healed.healed());
+        let failed = &record.tests[2];
+        let last = failed.steps.last().unwrap();
+        assert_eq!(last.status, StepStatus::Failed);
+        assert!(last.code.is_some() && last.verdict.is_some());
+        assert_eq!(
+            record
+                .by_scenario()
+                .iter()
+                .map(|(s, t)| (*s, t.len()))
+                .collect::<Vec<_>>(),
+            [("scenarios/todo.steps", 2), ("scenarios/login.steps", 1)]
+        );
+    }
+}

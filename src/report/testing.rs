@@ -1,0 +1,284 @@
+//! Test support for the reporters: a fixed event sequence that exercises every kind of event,
+//! and a [`redact`] that replaces durations with placeholders (like nextest's `Redactor`), so
+//! snapshots do not change when a duration does.
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use regex::Regex;
+
+use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
+use crate::llm::{Category, Classification, Usage};
+use crate::runner::{
+    FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome,
+};
+use crate::script::{FailureKind, StepFailure};
+
+use super::Reporter;
+
+/// A 1×1 PNG, the screenshot of the failing test.
+pub(crate) const PNG: [u8; 69] = [
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
+    0xde, 0x00, 0x00, 0x00, 0x0c, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0x00,
+    0x00, 0x03, 0x01, 0x01, 0x00, 0xc9, 0xfe, 0x92, 0xef, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e,
+    0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+pub(crate) fn id(scenario: &str, name: &str, line: usize) -> TestId {
+    TestId {
+        scenario: scenario.into(),
+        name: name.into(),
+        line,
+    }
+}
+
+const OPEN: &str = "async function step(page) {\n  await page.goto('/');\n}";
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+fn passed(
+    test: &TestId,
+    index: usize,
+    sentence: &str,
+    line: usize,
+    source: StepSource,
+    code: &str,
+) -> RunEvent {
+    RunEvent::StepPassed {
+        test: test.clone(),
+        index,
+        sentence: sentence.into(),
+        line,
+        source,
+        duration: ms(500 + 10 * index as u64),
+        code: code.into(),
+    }
+}
+
+/// A verdict of a product defect.
+pub(crate) fn defect_verdict() -> Classification {
+    Classification {
+        category: Category::ProductDefect,
+        explanation: "expected the greeting \"Hello, Ada\", observed \"Hello, undefined\"".into(),
+        recommendation: "fix how the greeting reads the user's name".into(),
+    }
+}
+
+/// The failure of the third test: a product defect with its verdict, code and screenshot.
+pub(crate) fn defect_failure() -> TestFailure {
+    TestFailure {
+        step: "the greeting says \"Hello, Ada\"".into(),
+        step_index: 2,
+        line: 4,
+        cause: FailureCause::Engine(EngineFailure {
+            kind: EngineFailureKind::ProductDefect,
+            reason: "expect(locator).toHaveText(expected) failed\n\nLocator: getByRole('heading')\nExpected: \"Hello, Ada\"\nReceived: \"Hello, undefined\"".into(),
+            verdict: Some(defect_verdict()),
+        }),
+        code: Some(
+            "async function step(page) {\n  await expect(page.getByRole('heading')).toHaveText('Hello, Ada');\n}"
+                .into(),
+        ),
+        verdict: Some(defect_verdict()),
+        screenshot: Some(PNG.to_vec()),
+    }
+}
+
+/// A run of three tests in two scenario files: one passes with a generated step, one passes
+/// after a heal, one fails with a product defect (settle retry, verdict, screenshot).
+pub(crate) fn events() -> Vec<RunEvent> {
+    let add = id("scenarios/todo.steps", "add a todo", 2);
+    let rename = id("scenarios/todo.steps", "rename a todo", 6);
+    let login = id("scenarios/login.steps", "log in", 2);
+    let usage = Usage {
+        input_tokens: 1200,
+        output_tokens: 80,
+    };
+    vec![
+        RunEvent::RunStarted { tests: 3 },
+        RunEvent::TestStarted { test: add.clone() },
+        passed(&add, 1, "open the app", 3, StepSource::Cached, OPEN),
+        RunEvent::GenerationStarted {
+            test: add.clone(),
+            index: 2,
+            pool: Pool::Generation,
+            attempt: 1,
+            limit: 3,
+        },
+        RunEvent::LlmCall {
+            test: add.clone(),
+            purpose: LlmPurpose::Generation,
+            usage,
+            elapsed: ms(900),
+        },
+        RunEvent::StepLog {
+            test: add.clone(),
+            index: 2,
+            line: "added milk".into(),
+        },
+        passed(
+            &add,
+            2,
+            "add \"milk\"",
+            4,
+            StepSource::Generated,
+            "async function step(page) {\n  await page.getByPlaceholder('What needs to be done?').fill('milk');\n  await page.keyboard.press('Enter');\n}",
+        ),
+        RunEvent::TestFinished {
+            test: add,
+            outcome: TestOutcome::Passed,
+            duration: ms(1900),
+        },
+        RunEvent::TestStarted {
+            test: rename.clone(),
+        },
+        passed(&rename, 1, "open the app", 7, StepSource::Cached, OPEN),
+        RunEvent::HealingStarted {
+            test: rename.clone(),
+            index: 2,
+            category: Category::Rot,
+        },
+        RunEvent::GenerationStarted {
+            test: rename.clone(),
+            index: 2,
+            pool: Pool::Healing,
+            attempt: 1,
+            limit: 2,
+        },
+        RunEvent::LlmCall {
+            test: rename.clone(),
+            purpose: LlmPurpose::Generation,
+            usage,
+            elapsed: ms(700),
+        },
+        RunEvent::Healed {
+            test: rename.clone(),
+            index: 2,
+            sentence: "rename <b>milk</b> to \"oat milk\"".into(),
+            explanation: "the edit button is now labelled \"Rename\"".into(),
+            old_code: "async function step(page) {\n  await page.getByRole('button', { name: 'Edit' }).click();\n  await page.keyboard.type('oat milk');\n}".into(),
+            new_code: "async function step(page) {\n  await page.getByRole('button', { name: 'Rename' }).click();\n  await page.keyboard.type('oat milk');\n}".into(),
+        },
+        passed(
+            &rename,
+            2,
+            "rename <b>milk</b> to \"oat milk\"",
+            8,
+            StepSource::Healed,
+            "async function step(page) {\n  await page.getByRole('button', { name: 'Rename' }).click();\n  await page.keyboard.type('oat milk');\n}",
+        ),
+        RunEvent::TestFinished {
+            test: rename,
+            outcome: TestOutcome::Passed,
+            duration: ms(2400),
+        },
+        RunEvent::TestStarted {
+            test: login.clone(),
+        },
+        passed(&login, 1, "open the login page", 3, StepSource::Cached, OPEN),
+        RunEvent::SettleRetry {
+            test: login.clone(),
+            index: 2,
+            attempt: 2,
+            failure: "expect(locator).toHaveText(expected) failed\n\nReceived: \"Hello, undefined\""
+                .into(),
+        },
+        RunEvent::StepFailed {
+            test: login.clone(),
+            index: 2,
+            sentence: "the greeting says \"Hello, Ada\"".into(),
+            line: 4,
+            duration: ms(3100),
+        },
+        RunEvent::LlmCall {
+            test: login.clone(),
+            purpose: LlmPurpose::Classification,
+            usage,
+            elapsed: ms(800),
+        },
+        RunEvent::StepVerdict {
+            test: login.clone(),
+            index: 2,
+            verdict: defect_verdict(),
+        },
+        RunEvent::Warning {
+            test: login.clone(),
+            message: "the page logged 1 error".into(),
+        },
+        RunEvent::TestFinished {
+            test: login,
+            outcome: TestOutcome::Failed(Box::new(defect_failure())),
+            duration: ms(3700),
+        },
+        RunEvent::RunFinished {
+            stats: RunStats {
+                passed: 2,
+                failed: 1,
+                duration: ms(8123),
+                cached_steps: 3,
+                generated_steps: 1,
+                healed_steps: 1,
+                llm_requests: 3,
+                tokens_in: 3600,
+                tokens_out: 240,
+                llm_wait: ms(2400),
+                ..RunStats::default()
+            },
+        },
+    ]
+}
+
+/// A failure of step code (no engine, no verdict).
+pub(crate) fn check_failure() -> TestFailure {
+    TestFailure {
+        step: "the list shows \"milk\"".into(),
+        step_index: 2,
+        line: 4,
+        cause: FailureCause::Step(StepFailure {
+            kind: FailureKind::FailedCheck,
+            message: "expect(locator).toHaveText(expected) failed".into(),
+            code_line: Some(2),
+        }),
+        code: Some("async function step(page) {\n  await x;\n}".into()),
+        verdict: None,
+        screenshot: None,
+    }
+}
+
+/// Feeds `events` to `reporter` and finishes it.
+pub(crate) fn feed(reporter: &mut dyn Reporter, events: &[RunEvent]) {
+    for event in events {
+        reporter
+            .handle(event)
+            .expect("the reporter handles the event");
+    }
+    reporter.finish().expect("the reporter finishes");
+}
+
+static DURATION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b\d+\.\d+s\b").expect("a valid pattern"));
+static MILLIS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#""(duration_ms|elapsed_ms|llm_wait_ms)":\d+"#).expect("a valid pattern")
+});
+static TIME_ATTR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#" time="[0-9.]+""#).expect("a valid pattern"));
+
+/// Replaces durations (`1.50s`, `"duration_ms":1500`, `time="1.500"`) with placeholders.
+pub(crate) fn redact(text: &str) -> String {
+    let text = DURATION.replace_all(text, "[DURATION]");
+    let text = MILLIS.replace_all(&text, "\"$1\":\"[MS]\"");
+    TIME_ATTR
+        .replace_all(&text, " time=\"[SECONDS]\"")
+        .into_owned()
+}
+
+#[test]
+fn redact_replaces_every_kind_of_duration() {
+    assert_eq!(
+        redact(r#"PASS x (1.50s) {"duration_ms":1500,"elapsed_ms":3} <t time="0.250"> v1.2"#),
+        r#"PASS x ([DURATION]) {"duration_ms":"[MS]","elapsed_ms":"[MS]"} <t time="[SECONDS]"> v1.2"#
+    );
+}
