@@ -253,7 +253,18 @@ impl<'a> Engine<'a> {
             match outcome {
                 Ok(()) => return Ok(code),
                 Err(failure) if failure.kind == FailureKind::FailedCheck => {
-                    // A check that ran and did not hold: never spend the budget on it.
+                    // A check that ran and did not hold: never spend the budget on it. While
+                    // healing, the verdict that started the heal counts; no extra request.
+                    if pool == Pool::Healing {
+                        return Err(EngineFailure::new(
+                            EngineFailureKind::Incurable,
+                            format!(
+                                "a check in the regenerated code did not hold:\n\n{}",
+                                failure.message
+                            ),
+                            None,
+                        ));
+                    }
                     return Err(self.failed_check(step, exec, observer, &code, &failure));
                 }
                 Err(failure) => {

@@ -105,19 +105,13 @@ pub(crate) fn write_failure(
         }
     }
     if let Some(verdict) = failure_verdict(failure) {
+        // `verdict: category — explanation (expected vs observed) — recommendation`.
         writeln!(out)?;
         writeln!(
             out,
-            "    {} {}",
-            palette.style(Style::new().bold()).apply_to("verdict:"),
-            verdict.category
+            "    {} {verdict}",
+            palette.style(Style::new().bold()).apply_to("verdict:")
         )?;
-        for line in verdict.explanation.lines() {
-            writeln!(out, "      {line}")?;
-        }
-        if !verdict.recommendation.is_empty() {
-            writeln!(out, "      recommendation: {}", verdict.recommendation)?;
-        }
     }
     if let Some(code) = &failure.code {
         let failing_line = match &failure.cause {
@@ -163,7 +157,7 @@ impl Summary {
             return Vec::new();
         }
         let mut slowest: Vec<_> = self.durations.iter().collect();
-        slowest.sort_by(|a, b| b.1.cmp(&a.1));
+        slowest.sort_by_key(|(_, duration)| std::cmp::Reverse(*duration));
         slowest.truncate(SLOWEST);
         slowest
     }
@@ -183,7 +177,7 @@ impl Summary {
         if stats.infrastructure_failures > 0 {
             writeln!(
                 out,
-                "{} of the failures came from the browser or driver, not the tests",
+                "{} of the failures came from the infrastructure (browser, driver or LLM), not the tests",
                 stats.infrastructure_failures
             )?;
         }

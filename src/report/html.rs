@@ -106,7 +106,7 @@ pub(crate) fn render(record: &RunRecord) -> String {
          placeholder=\"text, or a status: passed failed healed generated cached\"></label>\n\
          <p id=\"no-match\" class=\"muted\" hidden>No test matches the filter.</p>\n</header>\n<main>\n",
     );
-    for (n, test) in record.tests.iter().enumerate() {
+    for (n, test) in record.all_tests().into_iter().enumerate() {
         test_html(&mut html, n + 1, test);
     }
     let _ = write!(html, "</main>\n<script>\n{JS}</script>\n</body>\n</html>\n");

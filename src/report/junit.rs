@@ -77,18 +77,15 @@ fn failure_message(test: &TestId, failure: &TestFailure) -> String {
 /// The document for a run.
 pub(crate) fn render(record: &RunRecord) -> String {
     let stats = record.totals();
-    let skipped = record.tests.iter().filter(|t| t.outcome.is_none()).count();
+    let tests = record.all_tests();
+    let skipped = tests.iter().filter(|t| t.outcome.is_none()).count();
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     // Writing to a String cannot fail.
     let _ = writeln!(
         xml,
         "<testsuites name=\"prettyplay\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{skipped}\" time=\"{}\">",
-        record.tests.len(),
-        record
-            .tests
-            .iter()
-            .filter(|t| t.failure().is_some())
-            .count(),
+        tests.len(),
+        tests.iter().filter(|t| t.failure().is_some()).count(),
         time(stats.duration),
     );
     for (scenario, tests) in record.by_scenario() {

@@ -14,10 +14,6 @@ mod junit;
 mod options;
 mod progress;
 mod record;
-#[expect(
-    clippy::module_inception,
-    reason = "one main type per file, named after it"
-)]
 mod reporter;
 mod terminal;
 #[cfg(test)]

@@ -12,12 +12,15 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::engine::Pool;
 use crate::runner::TestId;
 
+/// Kept well under 80 columns, so that `{wide_msg}` has room on a narrow terminal.
 const TEMPLATE: &str =
-    "{spinner} [{bar:24}] {pos}/{len} tests · {prefix} · {elapsed} elapsed, ETA {eta} · {wide_msg}";
+    "{spinner} [{bar:16}] {pos}/{len} · {prefix} · {elapsed}, ETA {eta} · {wide_msg}";
 
 /// The bar and the counts it shows.
 pub(crate) struct Progress {
     bar: ProgressBar,
+    /// Where the bar is drawn once the run starts (hidden before, so no empty bar shows).
+    target: Option<ProgressDrawTarget>,
     passed: usize,
     failed: usize,
     healed: usize,
@@ -28,9 +31,11 @@ impl Progress {
         let style = ProgressStyle::with_template(TEMPLATE)
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
-        let bar = ProgressBar::with_draw_target(Some(0), target).with_style(style);
+        let bar =
+            ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden()).with_style(style);
         let progress = Self {
             bar,
+            target: Some(target),
             passed: 0,
             failed: 0,
             healed: 0,
@@ -39,14 +44,17 @@ impl Progress {
         progress
     }
 
-    pub fn run_started(&self, tests: usize) {
+    pub fn run_started(&mut self, tests: usize) {
         self.bar.set_length(tests as u64);
         self.bar.reset_elapsed();
+        if let Some(target) = self.target.take() {
+            self.bar.set_draw_target(target);
+        }
         self.bar.enable_steady_tick(Duration::from_millis(200));
     }
 
     pub fn test_started(&self, test: &TestId) {
-        self.bar.set_message(test.to_string());
+        self.bar.set_message(test.name.clone());
     }
 
     /// An LLM attempt at a step's code: `add a todo: generating step 3, attempt 2/3`.
@@ -94,11 +102,13 @@ impl Progress {
         self.bar.finish_and_clear();
     }
 
+    /// `3 passed, 1 failed`, and `, 2 healed` once a step was healed.
     fn update_prefix(&self) {
-        self.bar.set_prefix(format!(
-            "{} passed, {} failed, {} healed",
-            self.passed, self.failed, self.healed
-        ));
+        let mut prefix = format!("{} passed, {} failed", self.passed, self.failed);
+        if self.healed > 0 {
+            prefix.push_str(&format!(", {} healed", self.healed));
+        }
+        self.bar.set_prefix(prefix);
     }
 
     #[cfg(test)]

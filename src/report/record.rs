@@ -15,8 +15,8 @@ pub(crate) struct RunRecord {
     pub tests: Vec<TestRecord>,
     /// The totals, once the run finished.
     pub stats: Option<RunStats>,
-    /// The test being run.
-    current: Option<TestRecord>,
+    /// The tests being run (several with parallel workers).
+    running: Vec<TestRecord>,
 }
 
 /// One test and what happened to its steps.
@@ -132,7 +132,10 @@ impl RunRecord {
     pub fn observe(&mut self, event: &RunEvent) {
         match event {
             RunEvent::RunStarted { .. } => {}
-            RunEvent::TestStarted { test } => self.current = Some(TestRecord::new(test.clone())),
+            RunEvent::TestStarted { test } => {
+                self.running.retain(|t| t.id != *test);
+                self.running.push(TestRecord::new(test.clone()));
+            }
             RunEvent::StepPassed {
                 test,
                 index,
@@ -200,15 +203,9 @@ impl RunRecord {
                 outcome,
                 duration,
             } => {
-                let mut record = match self.current.take() {
-                    Some(record) if record.id == *test => record,
-                    other => {
-                        // A finish without its start: keep the other test's record as it is.
-                        if let Some(other) = other {
-                            self.tests.push(other);
-                        }
-                        TestRecord::new(test.clone())
-                    }
+                let mut record = match self.running.iter().position(|t| t.id == *test) {
+                    Some(at) => self.running.remove(at),
+                    None => TestRecord::new(test.clone()),
                 };
                 if let TestOutcome::Failed(failure) = outcome {
                     let step = record.step(failure.step_index);
@@ -237,15 +234,22 @@ impl RunRecord {
 
     /// The record of the running test `id` (a fresh one if its start was not seen).
     fn test(&mut self, id: &TestId) -> &mut TestRecord {
-        if self.current.as_ref().is_none_or(|t| t.id != *id) {
-            if let Some(other) = self.current.take() {
-                self.tests.push(other);
+        let at = match self.running.iter().position(|t| t.id == *id) {
+            Some(at) => at,
+            None => {
+                self.running.push(TestRecord::new(id.clone()));
+                self.running.len() - 1
             }
-            self.current = Some(TestRecord::new(id.clone()));
-        }
-        // Just set above when it was not the test `id`.
-        self.current
-            .get_or_insert_with(|| TestRecord::new(id.clone()))
+        };
+        &mut self.running[at]
+    }
+
+    /// Finished tests, then tests that never finished (an interrupted run), sorted by scenario
+    /// file and line so that reports do not depend on which worker finished first.
+    pub fn all_tests(&self) -> Vec<&TestRecord> {
+        let mut tests: Vec<&TestRecord> = self.tests.iter().chain(&self.running).collect();
+        tests.sort_by(|a, b| (&a.id.scenario, a.id.line).cmp(&(&b.id.scenario, b.id.line)));
+        tests
     }
 
     /// The totals: those of `RunFinished`, or counted from the tests when the run did not finish.
@@ -273,10 +277,10 @@ impl RunRecord {
         stats
     }
 
-    /// Finished tests grouped by scenario file, in order of first appearance.
+    /// [`Self::all_tests`] grouped by scenario file.
     pub fn by_scenario(&self) -> Vec<(&str, Vec<&TestRecord>)> {
         let mut groups: Vec<(&str, Vec<&TestRecord>)> = Vec::new();
-        for test in &self.tests {
+        for test in self.all_tests() {
             match groups.iter_mut().find(|(s, _)| *s == test.id.scenario) {
                 Some((_, tests)) => tests.push(test),
                 None => groups.push((&test.id.scenario, vec![test])),
@@ -298,6 +302,7 @@ mod tests {
             record.observe(&event);
         }
         assert_eq!(record.tests.len(), 3);
+        assert!(record.running.is_empty());
         let healed = &record.tests[1];
         assert!(healed.passed() && healed.healed());
         let failed = &record.tests[2];
@@ -310,7 +315,7 @@ mod tests {
                 .iter()
                 .map(|(s, t)| (*s, t.len()))
                 .collect::<Vec<_>>(),
-            [("scenarios/todo.steps", 2), ("scenarios/login.steps", 1)]
+            [("scenarios/login.steps", 1), ("scenarios/todo.steps", 2)]
         );
     }
 }

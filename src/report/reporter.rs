@@ -118,7 +118,6 @@ pub fn build_reporters(
     is_tty: bool,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> io::Result<Reporters> {
-    let ci = env("CI").is_some_and(|v| !matches!(v.trim(), "" | "0" | "false"));
     let github = env("GITHUB_ACTIONS").is_some_and(|v| v.trim() == "true");
     let mut reporters = Reporters::new();
     match options.terminal_kind() {
@@ -127,7 +126,7 @@ pub fn build_reporters(
         _ => {
             let mut terminal =
                 TerminalReporter::new(stdout, colors, verbosity).with_github_annotations(github);
-            if is_tty && !ci && verbosity != Verbosity::Quiet {
+            if shows_progress(is_tty, verbosity, env) {
                 terminal = terminal.with_progress(ProgressDrawTarget::stdout());
             }
             reporters.push(terminal);
@@ -154,6 +153,17 @@ pub fn build_reporters(
         reporters.push(HtmlReporter::to_file(options.output_dir.join("index.html")));
     }
     Ok(reporters)
+}
+
+/// Whether `list` shows a progress bar: on a terminal, not in CI (`CI` set to anything but empty,
+/// `0` or `false`), not with `-q`.
+fn shows_progress(
+    is_tty: bool,
+    verbosity: Verbosity,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> bool {
+    let ci = env("CI").is_some_and(|v| !matches!(v.trim(), "" | "0" | "false"));
+    is_tty && !ci && verbosity != Verbosity::Quiet
 }
 
 /// Creates `path` (and its directory) for writing; the error names the path.
@@ -266,6 +276,18 @@ mod tests {
             "{}",
             out.text()
         );
+    }
+
+    #[test]
+    fn the_progress_bar_needs_a_terminal_and_no_ci() {
+        let none = |_: &str| None;
+        let ci = |name: &str| (name == "CI").then(|| "true".to_owned());
+        let not_ci = |name: &str| (name == "CI").then(|| "false".to_owned());
+        assert!(shows_progress(true, Verbosity::Normal, &none));
+        assert!(shows_progress(true, Verbosity::Verbose, &not_ci));
+        assert!(!shows_progress(false, Verbosity::Normal, &none));
+        assert!(!shows_progress(true, Verbosity::Normal, &ci));
+        assert!(!shows_progress(true, Verbosity::Quiet, &none));
     }
 
     #[test]

@@ -102,7 +102,7 @@ impl<W: Write> TerminalReporter<W> {
         let quiet = self.verbosity == Verbosity::Quiet;
         match event {
             RunEvent::RunStarted { tests } => {
-                if let Some(progress) = &self.progress {
+                if let Some(progress) = &mut self.progress {
                     progress.run_started(*tests);
                 }
                 if !quiet {
@@ -176,11 +176,11 @@ impl<W: Write> TerminalReporter<W> {
                         Pool::Generation => "generating",
                         Pool::Healing => "regenerating",
                     };
-                    writeln!(
-                        self.buf,
+                    let line = format!(
                         "  {} {what} step {index} of {test} (attempt {attempt}/{limit})",
                         self.style(Style::new().cyan()).apply_to("⚙"),
-                    )?;
+                    );
+                    self.test_line(test, line);
                 }
                 None => {}
             },
@@ -189,11 +189,11 @@ impl<W: Write> TerminalReporter<W> {
                 index,
                 category,
             } if !quiet => {
-                writeln!(
-                    self.buf,
+                let line = format!(
                     "  {} step {index} of {test} failed; classified as {category}",
                     self.style(Style::new().yellow()).apply_to("⚕"),
-                )?;
+                );
+                self.test_line(test, line);
             }
             RunEvent::Healed {
                 test,
@@ -206,7 +206,8 @@ impl<W: Write> TerminalReporter<W> {
                 if let Some(progress) = &mut self.progress {
                     progress.healed();
                 }
-                self.healed(test, *index, sentence, explanation, old_code, new_code)?;
+                let text = self.healed(test, *index, sentence, explanation, old_code, new_code);
+                self.test_line(test, text);
             }
             RunEvent::StepVerdict {
                 test,
@@ -216,19 +217,19 @@ impl<W: Write> TerminalReporter<W> {
                 self.step_line(test, format!("    verdict for step {index}: {verdict}"));
             }
             RunEvent::Warning { test, message } => {
-                writeln!(
-                    self.buf,
+                let line = format!(
                     "{} {test}: {message}",
                     self.style(Style::new().yellow().bold()).apply_to("WARNING")
-                )?;
+                );
+                self.test_line(test, line);
             }
             RunEvent::TraceWritten { test, path } if !quiet => {
-                writeln!(
-                    self.buf,
+                let line = format!(
                     "  {} {test}: {}",
                     self.style(Style::new().dim()).apply_to("trace of"),
                     path.display()
-                )?;
+                );
+                self.test_line(test, line);
             }
             RunEvent::StepPassed { .. }
             | RunEvent::StepFailed { .. }
@@ -246,6 +247,17 @@ impl<W: Write> TerminalReporter<W> {
             RunEvent::RunFinished { stats } => self.run_finished(stats)?,
         }
         Ok(())
+    }
+
+    /// A line (or lines) about `test`: printed now, or, in verbose mode, with the test's other
+    /// lines when it finishes.
+    fn test_line(&mut self, test: &TestId, line: String) {
+        if self.verbosity == Verbosity::Verbose {
+            self.step_line(test, line);
+        } else {
+            self.buf.extend_from_slice(line.as_bytes());
+            self.buf.push(b'\n');
+        }
     }
 
     /// Keeps a verbose step line of `test` until the test finishes.
@@ -302,21 +314,19 @@ impl<W: Write> TerminalReporter<W> {
 
     /// A heal is loud: the step, why it was rot, and the diff of the cached code.
     fn healed(
-        &mut self,
+        &self,
         test: &TestId,
         index: usize,
         sentence: &str,
         explanation: &str,
         old_code: &str,
         new_code: &str,
-    ) -> io::Result<()> {
+    ) -> String {
         let yellow = self.style(Style::new().yellow().bold());
-        writeln!(
-            self.buf,
-            "{} {test} › step {index}: {sentence}",
+        let mut text = format!(
+            "{} {test} › step {index}: {sentence}\n  why: {explanation}",
             yellow.apply_to("HEALED")
-        )?;
-        writeln!(self.buf, "  why: {explanation}")?;
+        );
         for line in heal_diff(old_code, new_code).lines() {
             let style = if line.starts_with('+') && !line.starts_with("+++") {
                 Style::new().green()
@@ -325,9 +335,9 @@ impl<W: Write> TerminalReporter<W> {
             } else {
                 Style::new().dim()
             };
-            writeln!(self.buf, "  {}", self.style(style).apply_to(line))?;
+            text.push_str(&format!("\n  {}", self.style(style).apply_to(line)));
         }
-        Ok(())
+        text
     }
 
     fn run_finished(&mut self, stats: &RunStats) -> io::Result<()> {
@@ -540,6 +550,62 @@ mod tests {
             .map(|l| format!("{l}\n"))
             .collect();
         assert_eq!(text, without_generation);
+    }
+
+    #[test]
+    fn verbose_lines_of_parallel_tests_are_printed_together_when_each_finishes() {
+        let a = testing::id("a.steps", "a", 1);
+        let b = testing::id("b.steps", "b", 1);
+        let step = |test: &TestId, index| RunEvent::StepPassed {
+            test: test.clone(),
+            index,
+            sentence: format!("{} step {index}", test.name),
+            line: index + 1,
+            source: StepSource::Cached,
+            duration: Duration::from_millis(100),
+            code: String::new(),
+        };
+        let finished = |test: &TestId| RunEvent::TestFinished {
+            test: test.clone(),
+            outcome: TestOutcome::Passed,
+            duration: Duration::from_millis(300),
+        };
+        let events = [
+            RunEvent::RunStarted { tests: 2 },
+            RunEvent::TestStarted { test: a.clone() },
+            RunEvent::TestStarted { test: b.clone() },
+            step(&a, 1),
+            step(&b, 1),
+            RunEvent::Warning {
+                test: b.clone(),
+                message: "slow".into(),
+            },
+            step(&a, 2),
+            finished(&b),
+            step(&a, 3),
+            finished(&a),
+            RunEvent::RunFinished {
+                stats: RunStats {
+                    passed: 2,
+                    ..RunStats::default()
+                },
+            },
+        ];
+        let text = render(&events, Verbosity::Verbose);
+        let head: Vec<&str> = text.lines().take(8).collect();
+        assert_eq!(
+            head,
+            [
+                "Running 2 tests",
+                "  ✓ 1. b step 1 (0.10s)",
+                "WARNING b.steps › b: slow",
+                "PASS b.steps › b (0.30s)",
+                "  ✓ 1. a step 1 (0.10s)",
+                "  ✓ 2. a step 2 (0.10s)",
+                "  ✓ 3. a step 3 (0.10s)",
+                "PASS a.steps › a (0.30s)",
+            ]
+        );
     }
 
     #[test]

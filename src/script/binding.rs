@@ -51,6 +51,8 @@ enum Op {
     WaitStart,
     /// Blocks until a waiter's event happened (awaiting the `waitForEvent` thenable).
     WaitFinish,
+    /// Ends a waiter (its event was taken, or waiting failed).
+    WaitDone,
     /// Registers (`page.on` / `page.once`) or removes (`page.off`) a listener.
     Listen,
     Unlisten,
@@ -132,6 +134,7 @@ const METHODS: &[(&str, Op)] = &[
     ("page.unlisten", Op::Unlisten),
     ("context.pages", Op::ContextPages),
     ("waiter.finish", Op::WaitFinish),
+    ("waiter.done", Op::WaitDone),
     ("call.resume", Op::Resume),
     ("dialog.accept", Op::DialogAccept),
     ("dialog.dismiss", Op::DialogDismiss),
@@ -301,6 +304,8 @@ impl StepHost {
                 tokio::select! {
                     biased;
                     joined = &mut job => {
+                        // One last pass, so events of a short call reach listeners with its reply.
+                        self.route(&mut budget).await;
                         return Step::Finished(joined.unwrap_or_else(|err| {
                             Err(HostError::crash(format!("a browser call failed: {err}")))
                         }));
@@ -372,12 +377,13 @@ impl StepHost {
             Op::Frame(name) => {
                 let expect = name == "expect";
                 let PageSlot { page, frame } = slot;
+                let limit = overrun_limit(&params);
                 Ok(self.act(async move {
-                    match frame
-                        .channel()
-                        .send::<Value, Value>(name, params.clone())
-                        .await
-                    {
+                    let call = frame.channel().send::<Value, Value>(name, params.clone());
+                    let Ok(reply) = tokio::time::timeout(limit, call).await else {
+                        return Err(overran(&params, expect));
+                    };
+                    match reply {
                         Ok(v) => Ok(if v.is_null() { json!({}) } else { v }),
                         Err(err) => {
                             let mut err = HostError::from_playwright(err, expect);
@@ -385,7 +391,15 @@ impl StepHost {
                                 && err.kind == FailureKind::FailedCheck
                                 && err.received.is_none()
                             {
-                                err.received = received(&page, &frame, &params).await;
+                                // The page may be blocked (an open dialog the step owns): the
+                                // Received line is best effort, never a hang.
+                                err.received = tokio::time::timeout(
+                                    Duration::from_secs(3),
+                                    received(&page, &frame, &params),
+                                )
+                                .await
+                                .ok()
+                                .flatten();
                             }
                             Err(err)
                         }
@@ -495,7 +509,14 @@ impl StepHost {
             Op::WaitFinish => {
                 let id = params["waiter"].as_u64().unwrap_or(u64::MAX) as usize;
                 let timeout = params["timeout"].as_f64().unwrap_or(0.0);
-                Ok(Outcome::Done(self.wait_for(id, timeout)))
+                // The whole wait's timeout, for the message (a predicate loop waits in parts).
+                let total = params["total"].as_f64().unwrap_or(timeout);
+                Ok(Outcome::Done(self.wait_for(id, timeout, total)))
+            }
+            Op::WaitDone => {
+                let id = params["waiter"].as_u64().unwrap_or(u64::MAX) as usize;
+                self.routing.borrow_mut().cancel_waiter(id);
+                Ok(Outcome::Done(Ok(Value::Null)))
             }
             Op::Listen => {
                 let event = event_kind(&params)?;
@@ -577,7 +598,7 @@ impl StepHost {
     }
 
     /// Blocks until waiter `id` got its event, or `timeout_ms` (0: no limit) passes.
-    fn wait_for(&self, id: usize, timeout_ms: f64) -> Result<Value, HostError> {
+    fn wait_for(&self, id: usize, timeout_ms: f64, total_ms: f64) -> Result<Value, HostError> {
         let deadline = (timeout_ms > 0.0)
             .then(|| Instant::now() + Duration::from_secs_f64(timeout_ms / 1000.0));
         let event = self
@@ -595,7 +616,7 @@ impl StepHost {
                     return Err(HostError {
                         kind: FailureKind::Timeout,
                         message: format!(
-                            "Timeout {timeout_ms}ms exceeded while waiting for event \"{}\"",
+                            "Timeout {total_ms}ms exceeded while waiting for event \"{}\"",
                             event.name()
                         ),
                         log: Vec::new(),
@@ -605,6 +626,34 @@ impl StepHost {
                 tokio::time::sleep(crate::script::events::ROUTE_INTERVAL).await;
             }
         })
+    }
+}
+
+/// How long a frame call may take before it counts as hung: its own `timeout` plus a grace
+/// period (the driver's own timeout does not fire everywhere: an `expect` while a dialog blocks
+/// the page never answers). Calls without a timeout get a day.
+fn overrun_limit(params: &Value) -> Duration {
+    match params["timeout"].as_f64() {
+        Some(ms) if ms > 0.0 => Duration::from_secs_f64(ms / 1000.0) + OVERRUN_GRACE,
+        _ => Duration::from_secs(24 * 60 * 60),
+    }
+}
+
+/// The grace period a call gets past its own timeout (see [`overrun_limit`]).
+const OVERRUN_GRACE: Duration = Duration::from_secs(5);
+
+/// The error of a call that overran its timeout: as the driver would have reported it.
+fn overran(params: &Value, expect: bool) -> HostError {
+    let ms = params["timeout"].as_f64().unwrap_or_default();
+    HostError {
+        kind: if expect {
+            FailureKind::FailedCheck
+        } else {
+            FailureKind::Timeout
+        },
+        message: format!("Timeout {ms}ms exceeded."),
+        log: Vec::new(),
+        received: None,
     }
 }
 

@@ -5,6 +5,7 @@
 //! Main type: [`HostError`].
 
 use std::sync::LazyLock;
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -169,6 +170,12 @@ fn py_value(value: &str) -> String {
         "True" => "true".to_owned(),
         "False" => "false".to_owned(),
         "None" => "null".to_owned(),
+        // Playwright's JavaScript locators print strings in single quotes.
+        other if other.len() >= 2 && other.starts_with('"') && other.ends_with('"') => {
+            let inner = &other[1..other.len() - 1];
+            let unescaped = inner.replace("\\\"", "\"");
+            format!("'{}'", unescaped.replace('\'', "\\'"))
+        }
         other => other.to_owned(),
     }
 }
@@ -258,9 +265,20 @@ fn split_call_log(text: &str) -> (String, Vec<String>) {
     }
 }
 
+/// How long reading a received value may take: a page blocked by an open dialog never answers.
+const RECEIVED_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// What the page shows now, for the `Received:` line of a failed expectation. The driver keeps
-/// this in its error details, which do not reach us, so it is read again (no waiting).
+/// this in its error details, which do not reach us, so it is read again (no waiting; none when
+/// the page does not answer within [`RECEIVED_TIMEOUT`]).
 pub(crate) async fn received(page: &Page, frame: &Frame, params: &Value) -> Option<String> {
+    tokio::time::timeout(RECEIVED_TIMEOUT, read_received(page, frame, params))
+        .await
+        .ok()
+        .flatten()
+}
+
+async fn read_received(page: &Page, frame: &Frame, params: &Value) -> Option<String> {
     let quote = |s: &str| Value::String(s.to_owned()).to_string();
     let expression = params["expression"].as_str()?;
     match expression {
@@ -555,9 +573,9 @@ mod tests {
     1) <button>Save</button> aka get_by_role("button", name="Save").first
     2) <button>Save</button> aka locator("ul").get_by_text("a, b").nth(1)"#
             ),
-            r#"strict mode violation: getByRole("button", { name: "Save", exact: true }) resolved to 2 elements:
-    1) <button>Save</button> aka getByRole("button", { name: "Save" }).first()
-    2) <button>Save</button> aka locator("ul").getByText("a, b").nth(1)"#
+            r#"strict mode violation: getByRole('button', { name: 'Save', exact: true }) resolved to 2 elements:
+    1) <button>Save</button> aka getByRole('button', { name: 'Save' }).first()
+    2) <button>Save</button> aka locator('ul').getByText('a, b').nth(1)"#
         );
     }
 

@@ -7,6 +7,7 @@
 //! Main type: [`Routing`]; the routing pass is [`route`].
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use playwright_rs::protocol::{Dialog, Download};
@@ -52,8 +53,8 @@ impl EventKind {
 struct Waiter {
     page_id: u32,
     event: EventKind,
-    /// The event as step code receives it, once it happened.
-    result: Option<Value>,
+    /// Events as step code receives them, in the order they happened, not yet taken.
+    results: VecDeque<Value>,
     active: bool,
 }
 
@@ -89,7 +90,7 @@ impl Routing {
         self.waiters.push(Waiter {
             page_id,
             event,
-            result: None,
+            results: VecDeque::new(),
             active: true,
         });
         self.waiters.len() - 1
@@ -99,12 +100,10 @@ impl Routing {
         self.waiters.get(id).map(|w| w.event)
     }
 
-    /// The waiter's event, once it happened (the waiter is then spent).
+    /// The oldest event the waiter saw and step code has not taken yet. The waiter keeps
+    /// waiting (a predicate may reject this one) until [`Routing::cancel_waiter`].
     pub(crate) fn finish_waiter(&mut self, id: usize) -> Option<Value> {
-        let waiter = self.waiters.get_mut(id)?;
-        let result = waiter.result.take()?;
-        waiter.active = false;
-        Some(result)
+        self.waiters.get_mut(id)?.results.pop_front()
     }
 
     pub(crate) fn cancel_waiter(&mut self, id: usize) {
@@ -156,21 +155,21 @@ impl Routing {
         self.dialogs.drain(..).flatten().collect()
     }
 
-    /// Hands an event to the first active waiter for it on `page_id`, else to the active
-    /// listeners; answers whether anyone took it.
+    /// Hands an event to every active waiter and listener for it on `page_id`, as Playwright
+    /// does; answers whether anyone took it.
     fn claim(&mut self, page_id: u32, event: EventKind, payload: impl Fn() -> Value) -> bool {
-        if let Some(waiter) = self
+        let mut claimed = false;
+        for waiter in self
             .waiters
             .iter_mut()
-            .find(|w| w.active && w.result.is_none() && w.page_id == page_id && w.event == event)
+            .filter(|w| w.active && w.page_id == page_id && w.event == event)
         {
-            waiter.result = Some(payload());
+            waiter.results.push_back(payload());
+            claimed = true;
             if event == EventKind::Dialog {
                 self.waiter_took_dialog = true;
             }
-            return true;
         }
-        let mut claimed = false;
         for (id, listener) in self.listeners.iter_mut().enumerate() {
             if listener.active && listener.page_id == page_id && listener.event == event {
                 self.deliveries
@@ -316,18 +315,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn waiters_take_events_before_listeners() {
+    fn every_waiter_and_listener_gets_every_event() {
         let mut routing = Routing::default();
         let listener = routing.add_listener(0, EventKind::Popup, false);
-        let waiter = routing.add_waiter(0, EventKind::Popup, 1);
+        let first = routing.add_waiter(0, EventKind::Popup, 1);
+        let second = routing.add_waiter(0, EventKind::Popup, 1);
         assert!(routing.claim(0, EventKind::Popup, || json!({ "page": 1 })));
-        assert_eq!(routing.finish_waiter(waiter), Some(json!({ "page": 1 })));
-        assert!(routing.take_deliveries().is_empty());
         assert!(routing.claim(0, EventKind::Popup, || json!({ "page": 2 })));
+        assert_eq!(routing.finish_waiter(first), Some(json!({ "page": 1 })));
+        assert_eq!(routing.finish_waiter(first), Some(json!({ "page": 2 })));
+        assert_eq!(routing.finish_waiter(first), None);
+        assert_eq!(routing.finish_waiter(second), Some(json!({ "page": 1 })));
         assert_eq!(
             routing.take_deliveries(),
-            vec![json!({ "listener": listener, "value": { "page": 2 } })]
+            vec![
+                json!({ "listener": listener, "value": { "page": 1 } }),
+                json!({ "listener": listener, "value": { "page": 2 } }),
+            ]
         );
+        routing.cancel_waiter(second);
+        routing.cancel_waiter(first);
+        assert!(routing.claim(0, EventKind::Popup, || json!({ "page": 3 })));
+        assert_eq!(routing.finish_waiter(second), Some(json!({ "page": 2 })));
+        assert_eq!(routing.finish_waiter(second), None);
     }
 
     #[test]

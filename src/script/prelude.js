@@ -190,7 +190,8 @@
     if (typeof v === 'bigint') return `${v}n`;
     if (typeof v === 'boolean' || typeof v === 'symbol') return String(v);
     if (typeof v === 'function') return v.name ? `[Function ${v.name}]` : '[Function anonymous]';
-    if (v instanceof Locator) return v._desc;
+    if (v instanceof Locator || v instanceof FrameLocator) return v._desc;
+    if (v instanceof Page) return `Page(${v._id})`;
     if (v instanceof AsymmetricMatcher) return v.toString();
     if (v instanceof Error) return `[${v.name}: ${v.message}]`;
     if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'Date { NaN }' : v.toISOString();
@@ -1024,22 +1025,33 @@
     // `page.waitForEvent(event)` starts waiting at once and returns a thenable: awaiting it
     // blocks until the event happened (or the timeout passes).
     waitForEvent(event, optionsOrPredicate) {
-      checkEvent('page.waitForEvent', event);
+      return this._waitForEvent(event, optionsOrPredicate, 'page.waitForEvent');
+    }
+
+    _waitForEvent(event, optionsOrPredicate, api) {
+      checkEvent(api, event);
       const options = typeof optionsOrPredicate === 'function' ? { predicate: optionsOrPredicate } : optionsOrPredicate || {};
       const timeout = this._timeoutOf(options);
+      const started = Date.now();
       const { waiter } = call(this._id, 'page.waitForEvent', { event });
       const page = this;
       let settled;
+      // Each event is offered to the predicate in the order it happened, under one timeout.
       const finish = () => {
         if (!settled) {
           try {
-            let value = wrapEvent(event, call(page._id, 'waiter.finish', { waiter, timeout }, 'page.waitForEvent'));
-            if (options.predicate && !options.predicate(value)) {
-              value = page.waitForEvent(event, { timeout, predicate: options.predicate })._finish();
+            for (;;) {
+              const remaining = timeout > 0 ? Math.max(1, timeout - (Date.now() - started)) : 0;
+              const value = wrapEvent(event, call(page._id, 'waiter.finish', { waiter, timeout: remaining, total: timeout }, api));
+              if (!options.predicate || options.predicate(value)) {
+                settled = { value };
+                break;
+              }
             }
-            settled = { value };
           } catch (error) {
             settled = { error };
+          } finally {
+            call(page._id, 'waiter.done', { waiter });
           }
         }
         if (settled.error) throw settled.error;
@@ -1063,7 +1075,7 @@
     }
 
     waitForPopup(options) {
-      return this.waitForEvent('popup', options);
+      return this._waitForEvent('popup', options, 'page.waitForPopup');
     }
 
     on(event, handler) {
