@@ -173,10 +173,10 @@ pub(crate) fn run_tests(
                 test: test.name.clone(),
             });
         }
-        if write_error.is_none()
-            && let Err(err) = reporters.handle(&event)
-        {
-            write_error = Some(err);
+        // Every reporter keeps getting events even if one failed (a closed stdout must not cut
+        // the JUnit or HTML files short); the first error is kept.
+        if let Err(err) = reporters.handle(&event) {
+            write_error.get_or_insert(err);
         }
     });
     let finished = reporters.finish();

@@ -247,15 +247,26 @@ fn an_unknown_config_key_is_an_error_naming_the_key_and_the_file() {
 }
 
 #[test]
-fn a_reserved_config_section_is_refused() {
+fn an_unknown_llm_key_is_refused_naming_key_and_file() {
     Test::new()
-        .config("[llm]\nmodel = \"x\"\n")
+        .config("[llm]\nmodle = \"x\"\n")
         .scenario(TODO, "test: t\n  open the app\n")
         .args(&["list"])
         .run()
         .assert_exit(2)
-        .output_contains("[llm]")
+        .output_contains("modle")
         .output_contains("prettyplay.toml");
+}
+
+#[test]
+fn run_without_an_llm_is_a_usage_error_pointing_at_replay() {
+    Test::new()
+        .scenario(TODO, "test: t\n  open the app\n")
+        .args(&["run"])
+        .run()
+        .assert_exit(2)
+        .output_contains("[llm]")
+        .output_contains("prettyplay replay");
 }
 
 #[test]
