@@ -197,7 +197,20 @@ impl<'a> Engine<'a> {
         code: &str,
         failure: &StepFailure,
     ) -> Option<Classification> {
-        match self.classify(step, exec, observer, code, &failure.message) {
+        self.quiet_verdict(step, exec, observer, code, &failure.message)
+    }
+
+    /// Asks for a verdict on a failure that is decided already: reported when given; an
+    /// unparseable reply or an unavailable LLM is a warning, never a different outcome.
+    fn quiet_verdict(
+        &mut self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+        code: &str,
+        error: &str,
+    ) -> Option<Classification> {
+        match self.classify(step, exec, observer, code, error) {
             Ok(Verdict::Parsed(verdict)) => {
                 observer.verdict(&verdict);
                 Some(verdict)
@@ -290,25 +303,12 @@ impl<'a> Engine<'a> {
             "a check in the generated code did not hold:\n\n{}",
             failure.message
         );
-        match self.classify(step, exec, observer, code, &failure.message) {
-            Ok(Verdict::Parsed(verdict)) => {
-                observer.verdict(&verdict);
-                let kind = if verdict.category == Category::ProductDefect {
-                    EngineFailureKind::ProductDefect
-                } else {
-                    EngineFailureKind::Incurable
-                };
-                EngineFailure::new(kind, reason, Some(verdict))
-            }
-            Ok(Verdict::Unparseable(reply)) => {
-                observer.warning(&format!("the LLM's verdict could not be parsed: {reply}"));
-                EngineFailure::new(EngineFailureKind::Incurable, reason, None)
-            }
-            Err(err) => {
-                observer.warning(&format!("no verdict for this failure: {err}"));
-                EngineFailure::new(EngineFailureKind::Incurable, reason, None)
-            }
-        }
+        let verdict = self.quiet_verdict(step, exec, observer, code, &failure.message);
+        let kind = match &verdict {
+            Some(v) if v.category == Category::ProductDefect => EngineFailureKind::ProductDefect,
+            _ => EngineFailureKind::Incurable,
+        };
+        EngineFailure::new(kind, reason, verdict)
     }
 
     fn exhausted(
@@ -335,20 +335,8 @@ impl<'a> Engine<'a> {
         let Some(failed) = failed else {
             return EngineFailure::new(EngineFailureKind::Incurable, reason, None);
         };
-        match self.classify(step, exec, observer, &failed.code, &failed.error) {
-            Ok(Verdict::Parsed(verdict)) => {
-                observer.verdict(&verdict);
-                EngineFailure::new(EngineFailureKind::Incurable, reason, Some(verdict))
-            }
-            Ok(Verdict::Unparseable(reply)) => {
-                observer.warning(&format!("the LLM's verdict could not be parsed: {reply}"));
-                EngineFailure::new(EngineFailureKind::Incurable, reason, None)
-            }
-            Err(err) => {
-                observer.warning(&format!("no verdict for this failure: {err}"));
-                EngineFailure::new(EngineFailureKind::Incurable, reason, None)
-            }
-        }
+        let verdict = self.quiet_verdict(step, exec, observer, &failed.code, &failed.error);
+        EngineFailure::new(EngineFailureKind::Incurable, reason, verdict)
     }
 
     fn classify(
