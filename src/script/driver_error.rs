@@ -287,7 +287,12 @@ async fn read_received(page: &Page, frame: &Frame, params: &Value) -> Option<Str
         _ => {}
     }
     let selector = params["selector"].as_str()?;
-    let locator = frame.locator(selector);
+    // `Page::locator` rather than `Frame::locator`: the latter panics once the page is closed
+    // (the test-timeout watchdog closes it mid-expect); this read must simply find nothing.
+    if page.is_closed() {
+        return None;
+    }
+    let locator = page.locator(selector);
     let count = locator.count().await.ok()?;
     if expression == "to.have.count" {
         return Some(count.to_string());

@@ -3,11 +3,27 @@
 //! `cli` runs the binary without a browser; `e2e` runs it against pages served on 127.0.0.1 in a
 //! real headless Chromium (installed by `./setup`); `screen` checks the screen modes there; `settle`
 //! checks the settle window there;
+//! `conformance` checks the step-code API (locators, actions, reads, the page, assertions)
+//! against Playwright's documented behaviour there;
+//! `conformance_events` checks dialogs, popups, frames, scrolling and downloads against
+//! Playwright's documented behaviour there;
+//! `llm` checks the LLM providers against a fake LLM server; `engine` checks generation, healing
+//! and verdicts end to end (browser, binary and fake LLM);
+//! `reports` checks the JSON lines, JUnit (against its schema, with xmllint) and HTML reports, the
+//! HTML one in Chromium;
+//! `runner` checks sharding, workers, Ctrl-C, `--last-failed`, `-x`, `--tag`, the test timeout
+//! and traces through the CLI there;
 //! `cache_process` writes one cache from two processes at once; `support` is the shared harness.
 
 mod cache_process;
 mod cli;
+mod conformance;
+mod conformance_events;
 mod e2e;
+mod engine;
+mod llm;
+mod reports;
+mod runner;
 mod screen;
 mod settle;
 mod support;

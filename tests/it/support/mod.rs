@@ -9,4 +9,4 @@ pub mod static_server;
 mod test;
 
 pub use output::Output;
-pub use test::{Test, repo_dir};
+pub use test::{Running, Test, repo_dir};

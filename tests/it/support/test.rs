@@ -15,6 +15,7 @@
 //! The temporary directory holds `project/` (the working directory of the run, with a
 //! `prettyplay.toml`) and `site/` (the pages). When a test has pages, `run` checks that the browser
 //! is installed, serves `site/` on its own 127.0.0.1 port and appends `--base-url` to the arguments.
+//! `spawn` starts the run the same way and returns a [`Running`] to signal (`pid`) and `wait` for.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -22,7 +23,7 @@ use std::fs;
 use std::io::Read;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -179,6 +180,12 @@ impl Test {
     /// Runs `prettyplay` with the project as working directory, `NO_COLOR=1`, `CI` and
     /// `PRETTYPLAY_*` settings unset, no stdin.
     pub fn run(self) -> Output {
+        self.spawn().wait()
+    }
+
+    /// Starts `prettyplay` as [`Test::run`] does and returns at once, for tests that signal the
+    /// running process ([`Running::pid`]) before waiting for it.
+    pub fn spawn(self) -> Running {
         for (scenario, entries) in &self.cached {
             let mut file = format!("format = 1\nscenario = {}\n", toml_string(scenario));
             for entry in entries {
@@ -238,6 +245,44 @@ impl Test {
         let mut child = command.spawn().expect("start the prettyplay binary");
         let stdout = read_in_background(child.stdout.take().expect("piped stdout"));
         let stderr = read_in_background(child.stderr.take().expect("piped stderr"));
+        Running {
+            child,
+            description,
+            started,
+            stdout,
+            stderr,
+            dir: self.dir,
+        }
+    }
+}
+
+/// A `prettyplay` process started by [`Test::spawn`].
+#[must_use = "a Running is waited for with .wait()"]
+pub struct Running {
+    child: Child,
+    description: String,
+    started: Instant,
+    stdout: thread::JoinHandle<String>,
+    stderr: thread::JoinHandle<String>,
+    dir: TempDir,
+}
+
+impl Running {
+    /// The process id of the run, which is also its process group id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits for the run to exit (killing it and failing the test past the harness timeout).
+    pub fn wait(self) -> Output {
+        let Running {
+            mut child,
+            description,
+            started,
+            stdout,
+            stderr,
+            dir,
+        } = self;
         let status = loop {
             if let Some(status) = child.try_wait().expect("wait for prettyplay") {
                 break status;
@@ -263,7 +308,7 @@ impl Test {
             status,
             stdout.join().expect("read stdout"),
             stderr.join().expect("read stderr"),
-            self.dir,
+            dir,
         )
     }
 }

@@ -1,0 +1,543 @@
+//! The runner through the command line: sharding, parallel workers, Ctrl-C, `--last-failed`,
+//! `-x`/`--max-failures`, `--tag`, the test timeout, traces and exit codes. The real binary
+//! replays cached code in a real headless Chromium against a page served on 127.0.0.1.
+//!
+//! Every suite is one scenario file, [`SCENARIO`], built by [`suite`] from [`Spec`]s whose steps
+//! are all cached. The page ([`PAGE`]) shows a heading at once and the word "done" a second later.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::support::{Output, Running, Test};
+
+const SCENARIO: &str = "scenarios/suite.steps";
+const CACHE: &str = "cache/scenarios/suite.steps.toml";
+const PAGE: &str = include_str!("support/fixtures/runner/index.html");
+/// Short action timeouts, so that a broken step fails fast.
+const CONFIG: &str = "[browser]\ntimeout = 3\n";
+
+const OPEN: &str = "async function step(page) {\n  await page.goto('/');\n}";
+/// Passes about a second after the page opened.
+const DONE: &str = "async function step(page) {\n  await expect(page.getByText('done')).toBeVisible({ timeout: 3000 });\n}";
+/// Fails after 200 ms: the page never says "never".
+const BROKEN: &str = "async function step(page) {\n  await expect(page.getByText('never')).toBeVisible({ timeout: 200 });\n}";
+/// Waits 10 s for a word that never comes.
+const STUCK: &str = "async function step(page) {\n  await expect(page.getByText('never')).toBeVisible({ timeout: 10000 });\n}";
+
+/// The environment variable that marks the processes of one run (see [`marked_processes`]).
+const MARK_ENV: &str = "RUNNER_IT_MARK";
+
+/// One test of a suite: its name, its header's tags (`@a @b`), and its steps with their code.
+struct Spec {
+    name: String,
+    tags: &'static str,
+    steps: Vec<(&'static str, &'static str)>,
+}
+
+impl Spec {
+    fn new(name: impl Into<String>, steps: &[(&'static str, &'static str)]) -> Self {
+        Self {
+            name: name.into(),
+            tags: "",
+            steps: steps.to_vec(),
+        }
+    }
+
+    /// Opens the page.
+    fn passing(name: impl Into<String>) -> Self {
+        Self::new(name, &[("open the app", OPEN)])
+    }
+
+    /// Opens the page, then fails its second step.
+    fn failing(name: impl Into<String>) -> Self {
+        Self::new(
+            name,
+            &[("open the app", OPEN), ("the page says never", BROKEN)],
+        )
+    }
+
+    fn tagged(mut self, tags: &'static str) -> Self {
+        self.tags = tags;
+        self
+    }
+}
+
+/// `count` passing tests named `t01`, `t02`, ...
+fn passing(count: usize) -> Vec<Spec> {
+    (1..=count)
+        .map(|i| Spec::passing(format!("t{i:02}")))
+        .collect()
+}
+
+/// A project with [`CONFIG`], [`PAGE`] served as `/` and `specs` in [`SCENARIO`], all cached.
+fn suite(specs: &[Spec]) -> Test {
+    let mut test = Test::new().config(CONFIG).page("index.html", PAGE);
+    let mut scenario = String::new();
+    for spec in specs {
+        scenario.push_str(&format!("test: {} {}\n", spec.name, spec.tags));
+        for (sentence, code) in &spec.steps {
+            scenario.push_str(&format!("  {sentence}\n"));
+            test = test.cached(SCENARIO, &spec.name, sentence, 1, code);
+        }
+        scenario.push('\n');
+    }
+    test.scenario(SCENARIO, &scenario)
+}
+
+/// The names of the tests with a `PASS` (or `FAIL`, ...) line in the list report, in order.
+fn reported(out: &Output, verdict: &str) -> Vec<String> {
+    let prefix = format!("{verdict} {SCENARIO} › ");
+    out.stdout()
+        .lines()
+        .filter_map(|line| line.strip_prefix(&prefix))
+        .map(|rest| {
+            rest.rsplit_once(" (")
+                .map_or(rest, |(name, _)| name)
+                .to_owned()
+        })
+        .collect()
+}
+
+/// The duration the list report gives a test, in seconds: `FAIL ... › name (2.13s)`.
+fn duration_of(out: &Output, verdict: &str, name: &str) -> f64 {
+    let line = out.line_with(&format!("{verdict} {SCENARIO} › {name} ("));
+    line.rsplit_once(" (")
+        .and_then(|(_, rest)| rest.strip_suffix("s)"))
+        .and_then(|secs| secs.parse().ok())
+        .unwrap_or_else(|| out.fail(&format!("no duration in {line:?}")))
+}
+
+fn names(names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| (*n).to_owned()).collect()
+}
+
+#[test]
+fn shards_split_the_suite_disjointly_completely_and_stably() {
+    let specs = passing(7);
+    let all: BTreeSet<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let run_shard = |shard: &str| {
+        let out = suite(&specs)
+            .args(&["replay", "--strict", "-j", "2", "--reporter", "list"])
+            .args(&["--shard", shard])
+            .run()
+            .assert_exit(0);
+        let ran = reported(&out, "PASS");
+        out.stdout_line(&format!("{} passed, 0 failed", ran.len()));
+        ran
+    };
+    for total in 1..=4 {
+        // The shards of one split run at once, as on a CI matrix.
+        let shards: Vec<Vec<String>> = thread::scope(|scope| {
+            let runs: Vec<_> = (1..=total)
+                .map(|index| scope.spawn(move || run_shard(&format!("{index}/{total}"))))
+                .collect();
+            runs.into_iter()
+                .map(|run| run.join().expect("a shard's run panicked"))
+                .collect()
+        });
+        let mut union = BTreeSet::new();
+        for (index, shard) in shards.iter().enumerate() {
+            for name in shard {
+                assert!(
+                    union.insert(name.clone()),
+                    "{name} ran in two of {total} shards (again in shard {}): {shards:?}",
+                    index + 1
+                );
+            }
+        }
+        assert_eq!(union, all, "{total} shards together: {shards:?}");
+        let sizes: Vec<usize> = shards.iter().map(Vec::len).collect();
+        let (min, max) = (sizes.iter().min(), sizes.iter().max());
+        assert!(
+            max.zip(min).is_some_and(|(max, min)| max - min <= 1),
+            "{total} shards are unbalanced: {shards:?}"
+        );
+        if total == 3 {
+            for (index, shard) in shards.iter().enumerate() {
+                let again = run_shard(&format!("{}/3", index + 1));
+                let (first, second): (BTreeSet<_>, BTreeSet<_>) =
+                    (shard.iter().collect(), again.iter().collect());
+                assert_eq!(first, second, "shard {}/3 changed between runs", index + 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn two_workers_report_every_test_exactly_once() {
+    let specs = passing(20);
+    let out = suite(&specs)
+        .args(&["replay", "--strict", "-j", "2"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("20 passed, 0 failed");
+    let ran = reported(&out, "PASS");
+    assert_eq!(ran.len(), 20, "PASS lines: {ran:?}");
+    let distinct: BTreeSet<&String> = ran.iter().collect();
+    let expected: BTreeSet<&String> = specs.iter().map(|s| &s.name).collect();
+    assert_eq!(distinct, expected);
+}
+
+#[test]
+fn a_browser_per_test_reports_every_test_exactly_once() {
+    let specs = passing(4);
+    let out = suite(&specs)
+        .config(&format!("{CONFIG}isolation = \"browser\"\n"))
+        .args(&["replay", "--strict", "-j", "2"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("4 passed, 0 failed");
+    let mut ran = reported(&out, "PASS");
+    ran.sort();
+    assert_eq!(ran, names(&["t01", "t02", "t03", "t04"]));
+}
+
+/// Ten tests of about two seconds each: every one opens the page and waits for "done", twice.
+fn slow_suite(mark: &str) -> Test {
+    let specs: Vec<Spec> = (1..=10)
+        .map(|i| {
+            Spec::new(
+                format!("slow {i:02}"),
+                &[
+                    ("open the app", OPEN),
+                    ("the page says done", DONE),
+                    ("open the app again", OPEN),
+                    ("the page says done again", DONE),
+                ],
+            )
+        })
+        .collect();
+    suite(&specs)
+        .args(&["replay", "--strict", "-j", "1"])
+        .env(MARK_ENV, mark)
+}
+
+/// A value for [`MARK_ENV`] that no other run has.
+fn unique_mark(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{name}-{}-{nanos}", std::process::id())
+}
+
+/// The live processes (pid and command line) whose environment carries `MARK_ENV=mark`: the run,
+/// its Playwright driver and the Chromium processes the driver launched. Zombies have no
+/// readable environment, so they do not count.
+fn marked_processes(mark: &str) -> Vec<(u32, String)> {
+    let needle = format!("{MARK_ENV}={mark}");
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let environ = fs::read(entry.path().join("environ")).ok()?;
+            environ
+                .split(|b| *b == 0)
+                .any(|var| var == needle.as_bytes())
+                .then(|| {
+                    let cmdline = fs::read(entry.path().join("cmdline")).unwrap_or_default();
+                    let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+                    (pid, cmdline)
+                })
+        })
+        .collect()
+}
+
+/// Waits until `done` says yes, for at most `limit`; answers whether it did.
+fn wait_for(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        thread::sleep(Duration::from_millis(100));
+    }
+    done()
+}
+
+/// Sends SIGINT to the process group `pgid`, as Ctrl-C in a terminal does.
+fn interrupt(pgid: u32) {
+    let pgid = libc::pid_t::try_from(pgid).expect("a pid fits in pid_t");
+    // Never 0 or 1: kill(0) would hit the test's own group, kill(-1) every process.
+    assert!(pgid > 1, "bad process group {pgid}");
+    // SAFETY: kill(2) takes plain integers; the group is the run's own (see `Test::spawn`).
+    let sent = unsafe { libc::kill(-pgid, libc::SIGINT) };
+    assert_eq!(sent, 0, "kill(-{pgid}, SIGINT) failed");
+}
+
+/// Starts the slow suite and waits until its Chromium is up and a test has had a second and a
+/// half to run; answers the run, the cache file's bytes and the mark.
+fn slow_run_under_way(name: &str) -> (Running, Vec<u8>, String) {
+    let mark = unique_mark(name);
+    let test = slow_suite(&mark);
+    let cache_path = test.project_dir().join(CACHE);
+    let run = test.spawn();
+    let cache = fs::read(&cache_path).expect("the cache file is written before the run starts");
+    let browser_up = wait_for(Duration::from_secs(60), || {
+        let processes = marked_processes(&mark);
+        processes.iter().any(|(_, cmd)| cmd.contains("run-driver"))
+            && processes.iter().any(|(_, cmd)| cmd.contains("chromium"))
+    });
+    let processes = marked_processes(&mark);
+    if !browser_up {
+        interrupt(run.pid());
+        interrupt(run.pid());
+        let out = run.wait();
+        out.fail(&format!(
+            "no Playwright driver and Chromium carrying the mark within 60 s: {processes:?}"
+        ));
+    }
+    thread::sleep(Duration::from_millis(1500));
+    (run, cache, mark)
+}
+
+#[test]
+fn ctrl_c_stops_scheduling_reports_what_ran_and_leaves_no_browser() {
+    let (run, cache, mark) = slow_run_under_way("ctrl-c-once");
+    let pid = run.pid();
+    interrupt(pid);
+    let signalled = Instant::now();
+    let out = run.wait();
+    let exited_after = signalled.elapsed();
+    let gone = wait_for(Duration::from_secs(3), || {
+        marked_processes(&mark).is_empty()
+    });
+    let left = marked_processes(&mark);
+    let out = out.assert_exit(130);
+    if exited_after > Duration::from_secs(10) {
+        out.fail(&format!("exited {exited_after:?} after Ctrl-C"));
+    }
+    let (passed, failed) = (reported(&out, "PASS"), reported(&out, "FAIL"));
+    let not_run = 10 - passed.len() - failed.len();
+    assert!(not_run >= 1, "every test ran despite Ctrl-C");
+    let out = out
+        .stdout_line(&format!("{} passed, {} failed", passed.len(), failed.len()))
+        .stdout_line(&format!("interrupted: {not_run} test(s) did not run"));
+    if !gone {
+        out.fail(&format!(
+            "processes of the run still alive 3 s after it exited: {left:?}"
+        ));
+    }
+    assert!(
+        fs::read(out.project_dir().join(CACHE)).is_ok_and(|now| now == cache),
+        "the cache file changed"
+    );
+}
+
+#[test]
+fn a_second_ctrl_c_exits_at_once_and_leaves_no_browser() {
+    let (run, cache, mark) = slow_run_under_way("ctrl-c-twice");
+    let pid = run.pid();
+    interrupt(pid);
+    thread::sleep(Duration::from_millis(500));
+    interrupt(pid);
+    let signalled = Instant::now();
+    let out = run.wait();
+    let exited_after = signalled.elapsed();
+    let gone = wait_for(Duration::from_secs(5), || {
+        marked_processes(&mark).is_empty()
+    });
+    let left = marked_processes(&mark);
+    let out = out.assert_exit(130);
+    if exited_after > Duration::from_secs(2) {
+        out.fail(&format!("exited {exited_after:?} after the second Ctrl-C"));
+    }
+    if !gone {
+        out.fail(&format!(
+            "processes of the run still alive 5 s after it exited: {left:?}"
+        ));
+    }
+    assert!(
+        fs::read(out.project_dir().join(CACHE)).is_ok_and(|now| now == cache),
+        "the cache file changed"
+    );
+}
+
+#[test]
+fn last_failed_reruns_the_failures_until_none_is_left() {
+    const LAST_RUN: &str = ".prettyplay/last-run.json";
+    let broken = [
+        Spec::passing("first"),
+        Spec::failing("flaky"),
+        Spec::passing("last"),
+    ];
+    let fixed = [
+        Spec::passing("first"),
+        Spec::new(
+            "flaky",
+            &[("open the app", OPEN), ("the page says never", DONE)],
+        ),
+        Spec::passing("last"),
+    ];
+    let all = suite(&broken)
+        .args(&["replay", "--strict", "-j", "1"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("2 passed, 1 failed");
+    assert_eq!(reported(&all, "FAIL"), names(&["flaky"]));
+
+    let again = suite(&broken)
+        .write(LAST_RUN, &all.read(LAST_RUN))
+        .args(&["replay", "--strict", "-j", "1", "--last-failed"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed");
+    assert_eq!(reported(&again, "FAIL"), names(&["flaky"]));
+    assert!(reported(&again, "PASS").is_empty(), "{}", again.stdout());
+
+    let healed = suite(&fixed)
+        .write(LAST_RUN, &again.read(LAST_RUN))
+        .args(&["replay", "--strict", "-j", "1", "--last-failed"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    assert_eq!(reported(&healed, "PASS"), names(&["flaky"]));
+
+    let nothing = suite(&fixed)
+        .write(LAST_RUN, &healed.read(LAST_RUN))
+        .args(&["replay", "--strict", "-j", "1", "--last-failed"])
+        .run()
+        .assert_exit(0)
+        .output_contains("nothing to run");
+    assert!(
+        reported(&nothing, "PASS").is_empty() && reported(&nothing, "FAIL").is_empty(),
+        "{}",
+        nothing.stdout()
+    );
+}
+
+#[test]
+fn exit_first_and_max_failures_stop_scheduling() {
+    let specs: Vec<Spec> = (1..=5).map(|i| Spec::failing(format!("f{i}"))).collect();
+    let first = suite(&specs)
+        .args(&["replay", "--strict", "-j", "1", "-x"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed")
+        .stdout_line("4 test(s) did not run");
+    assert_eq!(reported(&first, "FAIL"), names(&["f1"]));
+
+    let two = suite(&specs)
+        .args(&["replay", "--strict", "-j", "1", "--max-failures", "2"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 2 failed")
+        .stdout_line("3 test(s) did not run");
+    assert_eq!(reported(&two, "FAIL"), names(&["f1", "f2"]));
+}
+
+#[test]
+fn tag_selects_the_tagged_tests_only() {
+    let specs = [
+        Spec::passing("tagged one").tagged("@smoke"),
+        Spec::passing("untagged"),
+        Spec::passing("other tag").tagged("@slow"),
+        Spec::passing("tagged two").tagged("@slow @smoke"),
+    ];
+    let out = suite(&specs)
+        .args(&["replay", "--strict", "-j", "1", "--tag", "smoke"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("2 passed, 0 failed")
+        .output_not_contains("untagged")
+        .output_not_contains("other tag");
+    assert_eq!(reported(&out, "PASS"), names(&["tagged one", "tagged two"]));
+}
+
+#[test]
+fn a_test_past_its_timeout_fails_naming_it_and_the_step_and_the_next_test_runs() {
+    let specs = [
+        Spec::new(
+            "stuck",
+            &[("open the app", OPEN), ("wait for the word never", STUCK)],
+        ),
+        Spec::passing("after"),
+    ];
+    let out = suite(&specs)
+        .config(&format!("{CONFIG}\n[run]\ntest_timeout = 2\n"))
+        .args(&["replay", "--strict", "-j", "1"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("1 passed, 1 failed")
+        .output_matches(r"(?i)test timeout[^\n]*\b2(\.0+)?\s?s")
+        .output_contains("wait for the word never");
+    assert_eq!(reported(&out, "FAIL"), names(&["stuck"]));
+    assert_eq!(reported(&out, "PASS"), names(&["after"]));
+    // Two seconds and the time to close its page; well short of the step's own 10 s (the upper
+    // bound leaves room for a loaded machine).
+    let took = duration_of(&out, "FAIL", "stuck");
+    if !(1.9..=8.0).contains(&took) {
+        out.fail(&format!("the timed-out test took {took}s, not 2 to 8 s"));
+    }
+    // Closing the page under a failing expectation must not panic a runtime thread (the panic
+    // and its backtrace reach the user's terminal).
+    out.output_not_contains("panicked");
+}
+
+/// The trace zips under `report/traces/`, by file name; each checked to be a zip.
+fn traces(out: &Output) -> Vec<String> {
+    let dir = out.project_dir().join("report").join("traces");
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .map(|entry| {
+            let bytes = fs::read(entry.path()).unwrap_or_default();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !bytes.starts_with(b"PK") {
+                out.fail(&format!("trace {name} is not a zip"));
+            }
+            name
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn traces_are_zips_per_test_and_retain_on_failure_keeps_the_failures_only() {
+    let specs = [Spec::passing("fine"), Spec::failing("broken")];
+    let on = suite(&specs)
+        .args(&["replay", "--strict", "-j", "1"])
+        .args(&["--trace", "on", "--output", "report"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("1 passed, 1 failed");
+    let all = traces(&on);
+    assert_eq!(all.len(), 2, "one trace per test: {all:?}");
+    assert!(
+        all.iter().any(|n| n.contains("fine")) && all.iter().any(|n| n.contains("broken")),
+        "{all:?}"
+    );
+
+    let retained = suite(&specs)
+        .args(&["replay", "--strict", "-j", "1"])
+        .args(&["--trace", "retain-on-failure", "--output", "report"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("1 passed, 1 failed");
+    let kept = traces(&retained);
+    assert!(
+        kept.len() == 1 && kept[0].contains("broken"),
+        "only the failing test's trace: {kept:?}"
+    );
+}
+
+#[test]
+fn exit_code_is_0_when_all_pass_and_1_when_one_fails() {
+    suite(&passing(2))
+        .args(&["replay", "--strict", "-j", "2"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("2 passed, 0 failed");
+    suite(&[Spec::passing("fine"), Spec::failing("broken")])
+        .args(&["replay", "--strict", "-j", "2"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("1 passed, 1 failed");
+}
