@@ -16,8 +16,8 @@ use crate::error::{EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED,
 use crate::llm::{LlmProvider, build_provider};
 use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
-    FailedTest, LastRun, Mode, RunConfig, RunEvent, Runner, Selection, Shard, TestOutcome,
-    TraceMode, select_tests,
+    FailedTest, FailureCause, LastRun, Mode, RunConfig, RunEvent, Runner, Selection, Shard,
+    TestOutcome, TraceMode, select_tests,
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
@@ -164,9 +164,10 @@ pub(crate) fn run_tests(
     let stats = runner.run(&runtime, tokio.handle(), &mut |event| {
         if let RunEvent::TestFinished {
             test,
-            outcome: TestOutcome::Failed(_),
+            outcome: TestOutcome::Failed(failure),
             ..
         } = &event
+            && failure.cause != FailureCause::Interrupted
         {
             failed_tests.push(FailedTest {
                 scenario: test.scenario.clone(),

@@ -57,6 +57,7 @@ pub(crate) fn failure_label(failure: &TestFailure) -> &'static str {
         FailureCause::CacheMiss => "no cached code",
         FailureCause::Infrastructure(_) => "infrastructure",
         FailureCause::Engine(engine) => engine.kind.label(),
+        FailureCause::Interrupted => "interrupted",
     }
 }
 

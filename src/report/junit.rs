@@ -58,6 +58,7 @@ fn failure_type(failure: &TestFailure) -> &'static str {
         FailureCause::CacheMiss => "cache_miss",
         FailureCause::Infrastructure(_) => "infrastructure",
         FailureCause::Engine(engine) => engine_kind_name(engine.kind),
+        FailureCause::Interrupted => "interrupted",
     }
 }
 

@@ -50,6 +50,8 @@ pub enum FailureCause {
     /// The engine decided: a product defect, an incurable step, or an unavailable LLM.
     #[serde(serialize_with = "crate::report::wire::engine_failure")]
     Engine(EngineFailure),
+    /// Ctrl-C stopped the test before this step; nothing was written for it.
+    Interrupted,
 }
 
 /// A failed test: which step, where, why, and the code that failed.
@@ -89,6 +91,9 @@ impl TestFailure {
             ),
             FailureCause::Infrastructure(message) => message.clone(),
             FailureCause::Engine(failure) => failure.to_string(),
+            FailureCause::Interrupted => {
+                "interrupted (Ctrl-C) before this step; nothing was written for it".to_owned()
+            }
         }
     }
 
@@ -98,7 +103,7 @@ impl TestFailure {
             FailureCause::Infrastructure(_) => true,
             FailureCause::Step(f) => f.kind == FailureKind::Crash,
             FailureCause::Engine(f) => f.kind.is_infrastructure(),
-            FailureCause::CacheMiss => false,
+            FailureCause::CacheMiss | FailureCause::Interrupted => false,
         }
     }
 }

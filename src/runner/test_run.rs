@@ -90,9 +90,7 @@ pub(crate) fn run_test(
                 step: step.sentence.clone(),
                 step_index: index,
                 line: step.line,
-                cause: FailureCause::Infrastructure(
-                    "interrupted (Ctrl-C) before this step; nothing was written for it".to_owned(),
-                ),
+                cause: FailureCause::Interrupted,
                 code: None,
                 verdict: None,
                 screenshot: None,
