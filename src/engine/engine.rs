@@ -238,7 +238,12 @@ impl<'a> Engine<'a> {
         let mut last_failure: Option<StepFailure> = None;
         loop {
             let Some(attempt) = self.budgets.try_take(&step.key, pool) else {
-                return Err(self.exhausted(step, exec, observer, pool, failed, last_failure));
+                let candidate = failed.as_ref().map(|f| f.code.clone());
+                let exhausted = self.exhausted(step, exec, observer, pool, failed, last_failure);
+                return Err(match candidate {
+                    Some(code) if !code.is_empty() => exhausted.with_candidate(code),
+                    _ => exhausted,
+                });
             };
             observer.generation_started(pool, attempt, self.budgets.limit(pool));
             let state = exec.page_state(self.llm.send_screenshots, self.llm.snapshot_budget);
@@ -276,9 +281,12 @@ impl<'a> Engine<'a> {
                                 failure.message
                             ),
                             None,
-                        ));
+                        )
+                        .with_candidate(code));
                     }
-                    return Err(self.failed_check(step, exec, observer, &code, &failure));
+                    return Err(self
+                        .failed_check(step, exec, observer, &code, &failure)
+                        .with_candidate(code));
                 }
                 Err(failure) => {
                     failed = Some(FailedAttempt {

@@ -46,6 +46,8 @@ pub struct EngineFailure {
     /// The primary reason, e.g. the failed check or the exhausted pool and last failure.
     pub reason: String,
     pub verdict: Option<Classification>,
+    /// The last generated code that failed, when the failure is about a candidate.
+    pub candidate: Option<String>,
 }
 
 impl EngineFailure {
@@ -58,7 +60,14 @@ impl EngineFailure {
             kind,
             reason: reason.into(),
             verdict,
+            candidate: None,
         }
+    }
+
+    /// Names the generated code the failure is about.
+    pub(crate) fn with_candidate(mut self, code: impl Into<String>) -> Self {
+        self.candidate = Some(code.into());
+        self
     }
 }
 

@@ -74,6 +74,7 @@ pub(crate) fn defect_failure() -> TestFailure {
         step_index: 2,
         line: 4,
         cause: FailureCause::Engine(EngineFailure {
+            candidate: None,
             kind: EngineFailureKind::ProductDefect,
             reason: "expect(locator).toHaveText(expected) failed\n\nLocator: getByRole('heading')\nExpected: \"Hello, Ada\"\nReceived: \"Hello, undefined\"".into(),
             verdict: Some(defect_verdict()),

@@ -208,8 +208,11 @@ fn advance(
                             code: healed,
                         },
                         Err(decided) => {
+                            // Show the code the message is about: the last regenerated
+                            // candidate when there was one, else the cached code.
                             let verdict = decided.verdict.clone();
-                            failed(FailureCause::Engine(decided), Some(code), verdict)
+                            let shown = decided.candidate.clone().unwrap_or(code);
+                            failed(FailureCause::Engine(decided), Some(shown), verdict)
                         }
                     }
                 }
@@ -229,7 +232,8 @@ fn advance(
                 },
                 Err(decided) => {
                     let verdict = decided.verdict.clone();
-                    failed(FailureCause::Engine(decided), None, verdict)
+                    let shown = decided.candidate.clone();
+                    failed(FailureCause::Engine(decided), shown, verdict)
                 }
             },
             _ => failed(FailureCause::CacheMiss, None, None),

@@ -626,6 +626,8 @@ fn an_exhausted_generation_budget_is_incurable_with_the_last_failure() {
         &["INCURABLE", "generation budget of 3", "third_missing"],
     );
     assert_verdict(&out, "add an item", verdict);
+    // The failure shows the code it is about: the last candidate.
+    let out = out.stdout_contains("await third_missing(page);");
     assert_cache(&out, &cached);
     record_snapshots("an_exhausted_generation_budget", &llm);
 }

@@ -141,6 +141,7 @@ fn events() -> Vec<RunEvent> {
                 step_index: 2,
                 line: 3,
                 cause: FailureCause::Engine(EngineFailure {
+                    candidate: None,
                     kind: EngineFailureKind::ProductDefect,
                     reason: format!("expect(locator).toHaveText(expected) failed\n{NASTY}"),
                     verdict: Some(verdict.clone()),
