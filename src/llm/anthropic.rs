@@ -15,10 +15,7 @@ use tokio::runtime::Handle;
 
 use super::build::ModelParams;
 use super::http::{Transport, brief};
-use super::{
-    ApiKey, ClassificationRequest, GenerationRequest, LlmError, LlmProvider, LlmReply, Usage,
-    render_classification_message, render_generation_message,
-};
+use super::{ApiKey, LlmError, LlmReply, Usage, WireFormat};
 
 const PROVIDER: &str = "anthropic";
 /// The Messages API version this wire format follows.
@@ -85,21 +82,14 @@ impl AnthropicProvider {
     }
 }
 
-impl LlmProvider for AnthropicProvider {
-    fn generate_step_code(&self, request: &GenerationRequest) -> Result<LlmReply, LlmError> {
-        self.call(
-            &request.system_prompt,
-            render_generation_message(request),
-            request.screenshot.as_deref(),
-        )
-    }
-
-    fn classify_failure(&self, request: &ClassificationRequest) -> Result<LlmReply, LlmError> {
-        self.call(
-            &request.system_prompt,
-            render_classification_message(request),
-            request.screenshot.as_deref(),
-        )
+impl WireFormat for AnthropicProvider {
+    fn call(
+        &self,
+        system: &str,
+        text: String,
+        screenshot: Option<&[u8]>,
+    ) -> Result<LlmReply, LlmError> {
+        AnthropicProvider::call(self, system, text, screenshot)
     }
 
     fn describe(&self) -> String {

@@ -155,5 +155,40 @@ pub trait LlmProvider: Send + Sync {
     fn describe(&self) -> String;
 }
 
+/// What a wire format provides: one chat call with a system prompt, a user message and an
+/// optional screenshot. Every wire format is an [`LlmProvider`] through it, so requests are
+/// rendered the same way for all of them.
+pub(crate) trait WireFormat: Send + Sync {
+    fn call(
+        &self,
+        system: &str,
+        text: String,
+        screenshot: Option<&[u8]>,
+    ) -> Result<LlmReply, LlmError>;
+    fn describe(&self) -> String;
+}
+
+impl<T: WireFormat> LlmProvider for T {
+    fn generate_step_code(&self, request: &GenerationRequest) -> Result<LlmReply, LlmError> {
+        self.call(
+            &request.system_prompt,
+            render_generation_message(request),
+            request.screenshot.as_deref(),
+        )
+    }
+
+    fn classify_failure(&self, request: &ClassificationRequest) -> Result<LlmReply, LlmError> {
+        self.call(
+            &request.system_prompt,
+            render_classification_message(request),
+            request.screenshot.as_deref(),
+        )
+    }
+
+    fn describe(&self) -> String {
+        WireFormat::describe(self)
+    }
+}
+
 pub use anthropic::AnthropicProvider;
 pub use openai::OpenAiProvider;

@@ -15,10 +15,7 @@ use tokio::runtime::Handle;
 
 use super::build::ModelParams;
 use super::http::{Transport, brief};
-use super::{
-    ApiKey, ClassificationRequest, GenerationRequest, LlmError, LlmProvider, LlmReply, Usage,
-    render_classification_message, render_generation_message,
-};
+use super::{ApiKey, LlmError, LlmReply, Usage, WireFormat};
 
 const PROVIDER: &str = "openai";
 
@@ -79,21 +76,14 @@ impl OpenAiProvider {
     }
 }
 
-impl LlmProvider for OpenAiProvider {
-    fn generate_step_code(&self, request: &GenerationRequest) -> Result<LlmReply, LlmError> {
-        self.call(
-            &request.system_prompt,
-            render_generation_message(request),
-            request.screenshot.as_deref(),
-        )
-    }
-
-    fn classify_failure(&self, request: &ClassificationRequest) -> Result<LlmReply, LlmError> {
-        self.call(
-            &request.system_prompt,
-            render_classification_message(request),
-            request.screenshot.as_deref(),
-        )
+impl WireFormat for OpenAiProvider {
+    fn call(
+        &self,
+        system: &str,
+        text: String,
+        screenshot: Option<&[u8]>,
+    ) -> Result<LlmReply, LlmError> {
+        OpenAiProvider::call(self, system, text, screenshot)
     }
 
     fn describe(&self) -> String {
