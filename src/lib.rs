@@ -14,6 +14,7 @@ pub mod driver;
 pub mod engine;
 pub mod error;
 pub mod llm;
+mod paths;
 pub mod report;
 pub mod runner;
 pub mod scenario;

@@ -8,10 +8,11 @@
 //! `llm_settings.rs`, `[run]` in `run_settings.rs`. Keys, defaults and variables are documented
 //! in `docs/configuration.md`.
 
+use crate::paths::normalize;
 use std::fmt;
 use std::io;
 use std::ops::Range;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -513,29 +514,6 @@ pub(super) fn seconds(value: f64) -> Option<Duration> {
 /// Like [`seconds`], but more than zero.
 pub(super) fn positive_seconds(value: f64) -> Option<Duration> {
     seconds(value).filter(|t| !t.is_zero())
-}
-
-/// Removes `.` components and resolves `..` lexically (symlinks are not consulted), so that the
-/// project root and scenario paths compare as written.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
-                    out.pop();
-                } else if !matches!(
-                    out.components().next_back(),
-                    Some(Component::RootDir | Component::Prefix(_))
-                ) {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -3,10 +3,11 @@
 //! Directories are walked recursively; hidden entries, `target/` and `node_modules/` are skipped
 //! unless named explicitly. Results are sorted and free of duplicates so runs are deterministic.
 
+use crate::paths::normalize;
 use std::collections::BTreeSet;
 use std::fs;
 use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use walkdir::{DirEntry, WalkDir};
 
@@ -137,28 +138,6 @@ fn rel_path(root: &Path, path: &Path) -> String {
             }
         }
     }
-}
-
-/// Removes `.` components and resolves `..` lexically (symlinks are not consulted).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
-                    out.pop();
-                } else if !matches!(
-                    out.components().next_back(),
-                    Some(Component::RootDir | Component::Prefix(_))
-                ) {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
