@@ -8,7 +8,9 @@
 //! directory) and reads the files itself: names, MIME types and timestamps come out exactly as
 //! Playwright makes them.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use crate::paths::normalize;
 
 use serde_json::{Value, json};
 
@@ -55,8 +57,8 @@ fn inside(project_dir: &Path, root: &Path, file: &str) -> Result<PathBuf, String
             root.display()
         )
     };
-    let written = lexically(&project_dir.join(file));
-    if !written.starts_with(lexically(project_dir)) && !written.starts_with(root) {
+    let written = normalize(&project_dir.join(file));
+    if !written.starts_with(normalize(project_dir)) && !written.starts_with(root) {
         return Err(outside());
     }
     let resolved = project_dir
@@ -68,21 +70,6 @@ fn inside(project_dir: &Path, root: &Path, file: &str) -> Result<PathBuf, String
     } else {
         Err(outside())
     }
-}
-
-/// `path` with `.` and `..` components resolved as written, without touching the filesystem.
-fn lexically(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
