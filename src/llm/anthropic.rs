@@ -50,7 +50,9 @@ impl AnthropicProvider {
             key,
         })
     }
+}
 
+impl WireFormat for AnthropicProvider {
     fn call(
         &self,
         system: &str,
@@ -79,17 +81,6 @@ impl AnthropicProvider {
             usage,
             elapsed: started.elapsed(),
         })
-    }
-}
-
-impl WireFormat for AnthropicProvider {
-    fn call(
-        &self,
-        system: &str,
-        text: String,
-        screenshot: Option<&[u8]>,
-    ) -> Result<LlmReply, LlmError> {
-        AnthropicProvider::call(self, system, text, screenshot)
     }
 
     fn describe(&self) -> String {

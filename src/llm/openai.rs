@@ -42,7 +42,9 @@ impl OpenAiProvider {
             key,
         })
     }
+}
 
+impl WireFormat for OpenAiProvider {
     fn call(
         &self,
         system: &str,
@@ -73,17 +75,6 @@ impl OpenAiProvider {
             usage,
             elapsed: started.elapsed(),
         })
-    }
-}
-
-impl WireFormat for OpenAiProvider {
-    fn call(
-        &self,
-        system: &str,
-        text: String,
-        screenshot: Option<&[u8]>,
-    ) -> Result<LlmReply, LlmError> {
-        OpenAiProvider::call(self, system, text, screenshot)
     }
 
     fn describe(&self) -> String {
