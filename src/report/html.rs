@@ -3,50 +3,19 @@
 //! and its steps (status, duration, cached/generated/healed, code), failures with their verdict
 //! and screenshot, heal diffs, and a filter box. All text is escaped.
 //!
-//! Main type: [`HtmlReporter`].
+//! Entry point: `render`, used by [`super::FileReport`].
 
 use std::fmt::Write as _;
-use std::io;
-use std::path::PathBuf;
 
 use base64::Engine as _;
 
-use super::Reporter;
 use super::details::{failure_label, failure_text, failure_verdict, heal_diff, seconds};
 use super::record::{Heal, RunRecord, StepRecord, StepStatus, TestRecord};
-use super::reporter::write_file;
 use super::xml::{escape, escape_attr};
-use crate::runner::{FailureCause, RunEvent, StepSource, TestFailure};
+use crate::runner::{FailureCause, StepSource, TestFailure};
 
 const CSS: &str = include_str!("assets/report.css");
 const JS: &str = include_str!("assets/report.js");
-
-/// Gathers the run and writes `index.html` when it finishes.
-pub struct HtmlReporter {
-    path: PathBuf,
-    record: RunRecord,
-}
-
-impl HtmlReporter {
-    /// A reporter that writes to `path` (its directory is created when needed).
-    pub fn to_file(path: PathBuf) -> Self {
-        Self {
-            path,
-            record: RunRecord::default(),
-        }
-    }
-}
-
-impl Reporter for HtmlReporter {
-    fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
-        self.record.observe(event);
-        Ok(())
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        write_file(&self.path, render(&self.record).as_bytes())
-    }
-}
 
 fn source_name(source: StepSource) -> &'static str {
     match source {
@@ -338,7 +307,7 @@ fn failure_html(html: &mut String, test: &TestRecord, failure: &TestFailure) {
 mod tests {
     use super::*;
     use crate::report::testing::{self, redact};
-    use crate::runner::{TestId, TestOutcome};
+    use crate::runner::{RunEvent, TestId, TestOutcome};
 
     fn record(events: &[RunEvent]) -> RunRecord {
         let mut record = RunRecord::default();

@@ -3,47 +3,16 @@
 //! `<testcase>` per test with its `<failure>`, and the steps in `<system-out>`. The schema it
 //! follows is `tests/it/support/fixtures/reports/junit.xsd`; `docs/reports.md` describes it.
 //!
-//! Main type: [`JunitReporter`].
+//! Entry point: `render`, used by [`super::FileReport`].
 
 use std::fmt::Write as _;
-use std::io;
-use std::path::PathBuf;
 use std::time::Duration;
 
-use super::Reporter;
 use super::details::{Palette, failure_text, failure_verdict, heal_diff, seconds, write_failure};
 use super::record::{RunRecord, StepStatus, TestRecord};
-use super::reporter::write_file;
 use super::wire::engine_kind_name;
 use super::xml::{escape, escape_attr};
-use crate::runner::{FailureCause, RunEvent, StepSource, TestFailure, TestId};
-
-/// Gathers the run and writes `junit.xml` when it finishes.
-pub struct JunitReporter {
-    path: PathBuf,
-    record: RunRecord,
-}
-
-impl JunitReporter {
-    /// A reporter that writes to `path` (its directory is created when needed).
-    pub fn to_file(path: PathBuf) -> Self {
-        Self {
-            path,
-            record: RunRecord::default(),
-        }
-    }
-}
-
-impl Reporter for JunitReporter {
-    fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
-        self.record.observe(event);
-        Ok(())
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        write_file(&self.path, render(&self.record).as_bytes())
-    }
-}
+use crate::runner::{FailureCause, StepSource, TestFailure, TestId};
 
 /// Seconds with millisecond precision, as JUnit's `time` attributes have them.
 fn time(duration: Duration) -> String {
@@ -198,6 +167,7 @@ fn system_out(test: &TestRecord) -> String {
 mod tests {
     use super::*;
     use crate::report::testing::{self, redact};
+    use crate::runner::RunEvent;
 
     fn record(events: &[RunEvent]) -> RunRecord {
         let mut record = RunRecord::default();

@@ -22,10 +22,8 @@ pub(crate) mod wire;
 mod xml;
 
 pub use dot::DotReporter;
-pub use html::HtmlReporter;
 pub use json::{JsonReporter, event_json};
-pub use junit::JunitReporter;
 pub use options::{DEFAULT_OUTPUT_DIR, ReportOptions, ReporterKind};
-pub use reporter::{Reporter, Reporters, build_reporters};
+pub use reporter::{FileReport, Reporter, Reporters, build_reporters};
 pub use terminal::{TerminalReporter, Verbosity};
 pub use wire::EVENTS_VERSION;

@@ -5,15 +5,14 @@
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use indicatif::ProgressDrawTarget;
 
 use super::dot::DotReporter;
-use super::html::HtmlReporter;
 use super::json::JsonReporter;
-use super::junit::JunitReporter;
 use super::options::{ReportOptions, ReporterKind};
+use super::record::RunRecord;
 use super::terminal::{TerminalReporter, Verbosity};
 use crate::runner::RunEvent;
 
@@ -147,10 +146,10 @@ pub fn build_reporters(
         reporters.push(JsonReporter::new(create_file(&path)?));
     }
     if options.has(ReporterKind::Junit) {
-        reporters.push(JunitReporter::to_file(options.output_dir.join("junit.xml")));
+        reporters.push(FileReport::junit(options.output_dir.join("junit.xml")));
     }
     if options.has(ReporterKind::Html) {
-        reporters.push(HtmlReporter::to_file(options.output_dir.join("index.html")));
+        reporters.push(FileReport::html(options.output_dir.join("index.html")));
     }
     Ok(reporters)
 }
@@ -179,6 +178,45 @@ fn create_file(path: &Path) -> io::Result<BufWriter<File>> {
 /// `err` with a message that names `path`, keeping its kind.
 pub(crate) fn with_path(err: io::Error, what: &str, path: &Path) -> io::Error {
     io::Error::new(err.kind(), format!("{what} {}: {err}", path.display()))
+}
+
+/// A report file rendered from the whole run when it finishes (`junit.xml`, `index.html`):
+/// it gathers the run's events into a [`RunRecord`] and renders it once.
+pub struct FileReport {
+    path: PathBuf,
+    record: RunRecord,
+    render: fn(&RunRecord) -> String,
+}
+
+impl FileReport {
+    /// The JUnit XML report, written to `path` (its directory is created when needed).
+    pub fn junit(path: PathBuf) -> Self {
+        Self::new(path, super::junit::render)
+    }
+
+    /// The self-contained HTML report, written to `path`.
+    pub fn html(path: PathBuf) -> Self {
+        Self::new(path, super::html::render)
+    }
+
+    fn new(path: PathBuf, render: fn(&RunRecord) -> String) -> Self {
+        Self {
+            path,
+            record: RunRecord::default(),
+            render,
+        }
+    }
+}
+
+impl Reporter for FileReport {
+    fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
+        self.record.observe(event);
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        write_file(&self.path, (self.render)(&self.record).as_bytes())
+    }
 }
 
 /// Writes `content` to `path`, creating its directory; the error names the path.
