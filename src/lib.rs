@@ -19,3 +19,4 @@ pub mod report;
 pub mod runner;
 pub mod scenario;
 pub mod script;
+mod snippet;

@@ -7,6 +7,8 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::snippet::Snippet;
+
 /// An error while finding, reading or validating settings.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -99,26 +101,11 @@ impl fmt::Display for Located<'_> {
             }
             return Ok(());
         };
-        let number = line.to_string();
-        let pad = " ".repeat(number.len());
-        writeln!(f, "{path}:{line}:{col}: {}", self.message)?;
-        writeln!(f, "{pad} |")?;
-        if text.is_empty() {
-            writeln!(f, "{number} |")?;
-        } else {
-            writeln!(f, "{number} | {text}")?;
-        }
-        let mut chars = text.chars();
-        let indent: String = (1..*col)
-            .map(|_| match chars.next() {
-                Some('\t') => '\t',
-                _ => ' ',
-            })
-            .collect();
-        write!(f, "{pad} | {indent}^")?;
-        if let Some(hint) = self.hint {
-            write!(f, "\n{pad} = hint: {hint}")?;
-        }
-        Ok(())
+        write!(
+            f,
+            "{path}:{line}:{col}: {}\n{}",
+            self.message,
+            Snippet::new(*line, *col, text, self.hint)
+        )
     }
 }

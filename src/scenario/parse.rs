@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::snippet::Snippet;
+
 use super::{Step, Test};
 
 /// The keyword that starts a test header line.
@@ -75,51 +77,6 @@ impl ScenarioError {
             1 => flat.pop(),
             _ => Some(ScenarioError::Multiple(flat)),
         }
-    }
-}
-
-/// The rustc-like source excerpt under a [`ScenarioError::Parse`] message.
-struct Snippet<'a> {
-    line: usize,
-    col: usize,
-    text: &'a str,
-    hint: Option<&'a str>,
-}
-
-impl<'a> Snippet<'a> {
-    fn new(line: usize, col: usize, text: &'a str, hint: Option<&'a str>) -> Self {
-        Snippet {
-            line,
-            col,
-            text,
-            hint,
-        }
-    }
-}
-
-impl fmt::Display for Snippet<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let number = self.line.to_string();
-        let pad = " ".repeat(number.len());
-        writeln!(f, "{pad} |")?;
-        if self.text.is_empty() {
-            writeln!(f, "{number} |")?;
-        } else {
-            writeln!(f, "{number} | {}", self.text)?;
-        }
-        // Keep tabs as tabs so the caret lines up with the text above it.
-        let mut chars = self.text.chars();
-        let indent: String = (1..self.col)
-            .map(|_| match chars.next() {
-                Some('\t') => '\t',
-                _ => ' ',
-            })
-            .collect();
-        write!(f, "{pad} | {indent}^")?;
-        if let Some(hint) = self.hint {
-            write!(f, "\n{pad} = hint: {hint}")?;
-        }
-        Ok(())
     }
 }
 
