@@ -499,11 +499,7 @@ impl StepHost {
             }
             Op::WaitStart => {
                 let event = event_kind(&params)?;
-                let known_pages = self.pages.borrow().len();
-                let id = self
-                    .routing
-                    .borrow_mut()
-                    .add_waiter(page_id, event, known_pages);
+                let id = self.routing.borrow_mut().add_waiter(page_id, event);
                 Ok(Outcome::Done(Ok(json!({ "waiter": id }))))
             }
             Op::WaitFinish => {

@@ -81,12 +81,7 @@ pub(crate) struct Routing {
 }
 
 impl Routing {
-    pub(crate) fn add_waiter(
-        &mut self,
-        page_id: u32,
-        event: EventKind,
-        _known_pages: usize,
-    ) -> usize {
+    pub(crate) fn add_waiter(&mut self, page_id: u32, event: EventKind) -> usize {
         self.waiters.push(Waiter {
             page_id,
             event,
@@ -192,22 +187,6 @@ pub(crate) async fn route(
     accept_dialogs: bool,
     budget: &mut usize,
 ) {
-    // Dialogs a finished step left open come back to the resolver first.
-    let leftovers = {
-        let mut routing = routing.borrow_mut();
-        if routing.waiters.is_empty() && routing.listeners.is_empty() {
-            routing
-                .dialogs
-                .iter_mut()
-                .filter_map(Option::take)
-                .collect()
-        } else {
-            Vec::new()
-        }
-    };
-    for dialog in leftovers {
-        events.requeue_dialog(dialog);
-    }
     route_pages(events, pages, routing).await;
     while let Some(dialog) = events.next_dialog() {
         let page_id = page_id_of(pages, dialog.page().as_ref().map(|p| p.guid()));
@@ -269,7 +248,6 @@ async fn route_pages(
     pages: &RefCell<Vec<PageSlot>>,
     routing: &RefCell<Routing>,
 ) {
-    let known = pages.borrow().len();
     // The context's recorder never saw the test's own page; every recorded page is new unless
     // it is already a slot.
     let recorded = events.pages_after(0);
@@ -300,7 +278,6 @@ async fn route_pages(
                 .claim(opener_id, EventKind::Popup, || json!({ "page": id }));
         }
     }
-    debug_assert!(pages.borrow().len() >= known);
 }
 
 /// The slot index of the page with `guid`, else the test's own page.
@@ -318,8 +295,8 @@ mod tests {
     fn every_waiter_and_listener_gets_every_event() {
         let mut routing = Routing::default();
         let listener = routing.add_listener(0, EventKind::Popup, false);
-        let first = routing.add_waiter(0, EventKind::Popup, 1);
-        let second = routing.add_waiter(0, EventKind::Popup, 1);
+        let first = routing.add_waiter(0, EventKind::Popup);
+        let second = routing.add_waiter(0, EventKind::Popup);
         assert!(routing.claim(0, EventKind::Popup, || json!({ "page": 1 })));
         assert!(routing.claim(0, EventKind::Popup, || json!({ "page": 2 })));
         assert_eq!(routing.finish_waiter(first), Some(json!({ "page": 1 })));
@@ -352,7 +329,7 @@ mod tests {
     #[test]
     fn end_step_forgets_claims() {
         let mut routing = Routing::default();
-        routing.add_waiter(0, EventKind::Dialog, 1);
+        routing.add_waiter(0, EventKind::Dialog);
         routing.add_listener(0, EventKind::Dialog, false);
         routing.end_step();
         assert!(!routing.claim(0, EventKind::Dialog, || json!({})));
