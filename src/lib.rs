@@ -1,9 +1,10 @@
 //! prettyplay: a test runner for web UIs whose steps are plain sentences.
 //!
 //! The layout follows the flow of a run:
-//! `scenario` (parse, discover) → `runner` (tests, steps, events) → `engine` (the settle window
-//! around each step's code) → `script` (the JS sandbox and its Playwright binding) → `driver` (the
-//! browser) → `cache` (proven step code, users' property); the runner's events go to `report`.
+//! `scenario` (parse, discover) → `runner` (tests, steps, events) → `engine` (generation and
+//! healing: which code a step runs) → `step` (executing code on the live page inside its settle
+//! window) → `script` (the JS sandbox and its Playwright binding) → `driver` (the browser) →
+//! `cache` (proven step code, users' property); the runner's events go to `report`.
 //! `llm` asks a model for step code and failure verdicts. `config` resolves settings; `cli` is the
 //! only place that knows about clap.
 
@@ -20,3 +21,4 @@ pub mod runner;
 pub mod scenario;
 pub mod script;
 mod snippet;
+mod step;

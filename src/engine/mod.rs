@@ -1,8 +1,8 @@
-//! The step engine: how a step's code gets executed until it proves itself. The settle window
-//! re-executes code on transient failures; generation turns a sentence into proven code;
-//! healing regenerates code the UI outgrew, and never masks a product defect.
+//! The step engine: deciding which code a step runs. Generation turns a sentence into proven
+//! code; healing regenerates code the UI outgrew, and never masks a product defect. Code is
+//! tried through the `step` layer's [`StepExecutor`](crate::step::StepExecutor).
 //!
-//! Main types: [`SettleWindow`] and the [`settle`] loop, [`Engine`], [`EngineFailure`].
+//! Main types: [`Engine`] (with `generate.rs` and `heal.rs`), [`Budgets`], [`EngineFailure`].
 
 mod budgets;
 #[expect(
@@ -10,13 +10,15 @@ mod budgets;
     reason = "one main type per file, named after it"
 )]
 mod engine;
+mod generate;
+mod heal;
 mod prompts;
-mod settle;
+#[cfg(test)]
+mod testing;
 mod verdict;
 
 pub(crate) use budgets::Budgets;
 pub use budgets::Pool;
-pub(crate) use engine::{Engine, EngineObserver, StepContext, StepExecutor};
-pub use engine::{LlmPurpose, PageState};
-pub(crate) use settle::{SettleWindow, SystemClock, settle};
+pub use engine::LlmPurpose;
+pub(crate) use engine::{Engine, EngineObserver, StepContext};
 pub use verdict::{EngineFailure, EngineFailureKind};

@@ -4,22 +4,19 @@
 //! Main type: [`TestPlan`]; the entry point is [`run_test`]. Each step moves through an explicit
 //! [`StepState`].
 
-use std::rc::Rc;
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use crate::cache::{CacheFile, StepKey};
 use crate::driver::TestPage;
-use crate::engine::{
-    Budgets, Engine, EngineObserver, LlmPurpose, PageState, Pool, SettleWindow, StepContext,
-    StepExecutor, SystemClock, settle,
-};
+use crate::engine::{Budgets, Engine, EngineObserver, LlmPurpose, Pool, StepContext};
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::{
     FailureCause, Mode, RunConfig, RunEvent, StepSource, TestFailure, TestId, TestOutcome,
 };
 use crate::scenario::{Scenario, Step, Test};
-use crate::script::{Sandbox, StepFailure, StepHost};
+use crate::script::StepFailure;
+use crate::step::{LiveExecutor, LivePage, SettleWindow, StepExecutor};
 
 /// Everything a test thread needs to run one test.
 pub(crate) struct TestPlan<'a> {
@@ -56,8 +53,8 @@ pub(crate) fn run_test(
     events: Sender<RunEvent>,
 ) -> TestOutcome {
     let config = plan.config;
-    let sandbox = match Sandbox::new(config.limits) {
-        Ok(sandbox) => sandbox,
+    let live = match LivePage::open(config.limits, handle, page) {
+        Ok(live) => live,
         Err(failure) => {
             let step = plan.test.steps.first();
             return TestOutcome::Failed(Box::new(TestFailure {
@@ -71,7 +68,6 @@ pub(crate) fn run_test(
             }));
         }
     };
-    let host = Rc::new(StepHost::new(handle, page));
     // The engine exists only where an LLM may be asked: never in strict replay.
     let mut engine = match (config.mode, &config.provider) {
         (Mode::StrictReplay, _) | (_, None) => None,
@@ -99,16 +95,12 @@ pub(crate) fn run_test(
         let reporter = StepReporter {
             test: &plan.id,
             index,
-            sentence: &step.sentence,
-            host: &host,
+            step,
+            live: &live,
             events: &events,
         };
-        let live = LiveStep {
-            sandbox: &sandbox,
-            host: &host,
-            window: SettleWindow::new(&config.polling, step.tries),
-            reporter: &reporter,
-        };
+        let on_retry = |attempt: u32, failure: &StepFailure| reporter.send_retry(attempt, failure);
+        let exec = live.executor(SettleWindow::new(&config.polling, step.tries), &on_retry);
         let context = StepContext {
             scenario: plan.scenario,
             key: StepKey::of(plan.scenario, plan.test, step),
@@ -124,9 +116,8 @@ pub(crate) fn run_test(
             config.mode,
             engine.as_mut(),
             &context,
-            &live,
-            step,
-            index,
+            &exec,
+            &reporter,
         );
         let duration = started.elapsed();
         reporter.send_log();
@@ -142,7 +133,7 @@ pub(crate) fn run_test(
             }),
             StepState::Failed { mut failure } => {
                 if !failure.is_infrastructure() {
-                    failure.screenshot = host.screenshot();
+                    failure.screenshot = live.screenshot();
                 }
                 reporter.send(RunEvent::StepFailed {
                     test: plan.id.clone(),
@@ -177,10 +168,10 @@ fn advance(
     mode: Mode,
     engine: Option<&mut Engine<'_>>,
     context: &StepContext<'_>,
-    live: &LiveStep<'_>,
-    step: &Step,
-    index: usize,
+    exec: &LiveExecutor<'_>,
+    observer: &StepReporter<'_>,
 ) -> StepState {
+    let (step, index) = (observer.step, observer.index);
     let failed = |cause: FailureCause, code: Option<String>, verdict: Option<Classification>| {
         StepState::Failed {
             failure: Box::new(TestFailure {
@@ -195,14 +186,14 @@ fn advance(
         }
     };
     match state {
-        StepState::Cached { code } => match live.execute(&code) {
+        StepState::Cached { code } => match exec.execute(&code) {
             Ok(()) => StepState::Passed {
                 source: StepSource::Cached,
                 code,
             },
             Err(failure) => match (mode, engine) {
                 (Mode::Run { heal: true }, Some(engine)) => {
-                    match engine.heal(context, live, live.reporter, &code, &failure) {
+                    match engine.heal(context, exec, observer, &code, &failure) {
                         Ok(healed) => StepState::Passed {
                             source: StepSource::Healed,
                             code: healed,
@@ -217,15 +208,14 @@ fn advance(
                     }
                 }
                 (_, Some(engine)) => {
-                    let verdict = engine.verdict_for(context, live, live.reporter, &code, &failure);
+                    let verdict = engine.verdict_for(context, exec, observer, &code, &failure);
                     failed(FailureCause::Step(failure), Some(code), verdict)
                 }
                 (_, None) => failed(FailureCause::Step(failure), Some(code), None),
             },
         },
         StepState::Missing => match (mode, engine) {
-            (Mode::Run { .. }, Some(engine)) => match engine.generate(context, live, live.reporter)
-            {
+            (Mode::Run { .. }, Some(engine)) => match engine.generate(context, exec, observer) {
                 Ok(generated) => StepState::Passed {
                     source: StepSource::Generated,
                     code: generated,
@@ -242,45 +232,18 @@ fn advance(
     }
 }
 
-/// The live page behind a step: the sandbox, the page and the step's settle window.
-struct LiveStep<'a> {
-    sandbox: &'a Sandbox,
-    host: &'a Rc<StepHost>,
-    window: SettleWindow,
-    reporter: &'a StepReporter<'a>,
-}
-
-impl StepExecutor for LiveStep<'_> {
-    fn check(&self, code: &str) -> Result<(), StepFailure> {
-        self.sandbox.check(code)
-    }
-
-    fn execute(&self, code: &str) -> Result<(), StepFailure> {
-        settle(
-            &self.window,
-            &SystemClock,
-            || self.sandbox.run_step(code, self.host),
-            |attempt, failure| self.reporter.send_retry(attempt, failure),
-        )
-    }
-
-    fn page_state(&self, screenshot: bool, snapshot_budget: usize) -> PageState {
-        self.host.page_state(screenshot, snapshot_budget)
-    }
-}
-
 /// Sends one step's events to the runner.
 struct StepReporter<'a> {
     test: &'a TestId,
     index: usize,
-    sentence: &'a str,
-    host: &'a Rc<StepHost>,
+    step: &'a Step,
+    live: &'a LivePage,
     events: &'a Sender<RunEvent>,
 }
 
 impl StepReporter<'_> {
     fn send_log(&self) {
-        for line in self.host.take_log() {
+        for line in self.live.take_log() {
             self.send(RunEvent::StepLog {
                 test: self.test.clone(),
                 index: self.index,
@@ -329,7 +292,7 @@ impl EngineObserver for StepReporter<'_> {
         self.send(RunEvent::Healed {
             test: self.test.clone(),
             index: self.index,
-            sentence: self.sentence.to_owned(),
+            sentence: self.step.sentence.clone(),
             explanation: explanation.to_owned(),
             old_code: old_code.to_owned(),
             new_code: new_code.to_owned(),

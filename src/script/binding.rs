@@ -20,10 +20,10 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
 use crate::driver::TestPage;
-use crate::script::FailureKind;
 use crate::script::driver_error::{HostError, received};
 use crate::script::events::{EventKind, Routing};
 use crate::script::input_files::input_files;
+use crate::script::{FailureKind, Host, PageState};
 
 /// How a table entry is executed.
 #[derive(Debug, Clone, Copy)]
@@ -551,7 +551,7 @@ impl StepHost {
     /// The test's page as the LLM sees it: Playwright's AI-mode aria snapshot of the page step
     /// code last worked on (cut to `budget` characters with a marker) and, when asked, a PNG
     /// screenshot. Failures to capture are reported inside the snapshot text, never raised.
-    pub fn page_state(&self, screenshot: bool, budget: usize) -> crate::engine::PageState {
+    pub fn page_state(&self, screenshot: bool, budget: usize) -> PageState {
         let slot = self.pages.borrow()[0].clone();
         let snapshot = self.run(async {
             slot.frame
@@ -577,10 +577,7 @@ impl StepHost {
         } else {
             None
         };
-        crate::engine::PageState {
-            snapshot: truncate_snapshot(snapshot, budget),
-            screenshot,
-        }
+        PageState::within_budget(snapshot, budget, screenshot)
     }
 
     /// A PNG screenshot of the test's page, for failure reports; `None` when it cannot be taken.
@@ -622,6 +619,24 @@ impl StepHost {
                 tokio::time::sleep(crate::script::events::ROUTE_INTERVAL).await;
             }
         })
+    }
+}
+
+impl Host for StepHost {
+    fn call(&self, page_id: u32, method: &str, params: &str) -> String {
+        StepHost::call(self, page_id, method, params)
+    }
+
+    fn push_log(&self, level: &str, message: &str) {
+        StepHost::push_log(self, level, message);
+    }
+
+    fn host_time(&self) -> Duration {
+        StepHost::host_time(self)
+    }
+
+    fn end_step(&self) {
+        StepHost::end_step(self);
     }
 }
 
@@ -721,25 +736,6 @@ fn event_kind(params: &Value) -> Result<EventKind, HostError> {
     })
 }
 
-/// Cuts a snapshot to `budget` characters (on a line boundary when possible) with a marker
-/// saying how much was left out.
-fn truncate_snapshot(snapshot: String, budget: usize) -> String {
-    let total = snapshot.chars().count();
-    if total <= budget {
-        return snapshot;
-    }
-    let mut cut: String = snapshot.chars().take(budget).collect();
-    let ends_a_line = snapshot[cut.len()..].starts_with('\n');
-    if !ends_a_line && let Some(newline) = cut.rfind('\n') {
-        cut.truncate(newline);
-    }
-    let kept = cut.chars().count();
-    format!(
-        "{cut}\n[... snapshot truncated: {} of {total} characters left out ...]",
-        total - kept
-    )
-}
-
 /// Playwright's `constructURLBasedOnBaseURL`: a relative URL is joined to the base URL.
 fn resolve_url(base: Option<&str>, url: &str) -> String {
     match base.and_then(|b| url::Url::parse(b).ok()) {
@@ -779,16 +775,6 @@ mod tests {
         );
         assert_eq!(resolve_url(Some("http://a/"), "http://b/x"), "http://b/x");
         assert_eq!(resolve_url(None, "/x"), "/x");
-    }
-
-    #[test]
-    fn snapshots_are_cut_on_a_line_with_a_marker() {
-        assert_eq!(truncate_snapshot("short".into(), 10), "short");
-        let cut = truncate_snapshot("- a\n- b\n- c\n".into(), 7);
-        assert_eq!(
-            cut,
-            "- a\n- b\n[... snapshot truncated: 5 of 12 characters left out ...]"
-        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Step code: JavaScript in Playwright Test syntax, run in an embedded QuickJS sandbox whose
 //! `page`, locators and `expect` are a binding over the real browser.
 //!
-//! Main types: [`Sandbox`] (one QuickJS runtime per test thread: limits, running a step),
+//! Main types: [`Sandbox`] (one QuickJS runtime per test thread: limits, running a step against
+//! a [`Host`]),
 //! [`StepFailure`] / [`FailureKind`] (how a step failed, for settle polling and healing).
 //! The JavaScript half of the binding is `prelude.js`; the Rust half, with the table of allowed
 //! browser calls, is `binding.rs`.
@@ -10,9 +11,13 @@ mod binding;
 mod driver_error;
 mod events;
 mod failure;
+mod host;
 mod input_files;
+mod page_state;
 mod sandbox;
 
 pub use binding::StepHost;
 pub use failure::{FailureKind, StepFailure};
+pub use host::Host;
+pub use page_state::PageState;
 pub use sandbox::{Limits, Sandbox, api_document, api_listing};

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use rquickjs::context::EvalOptions;
 use rquickjs::{Context, Ctx, Function, Object, Runtime, Value};
 
-use crate::script::{FailureKind, StepFailure, StepHost};
+use crate::script::{FailureKind, Host, StepFailure};
 
 /// The JavaScript half of the binding.
 const PRELUDE: &str = include_str!("prelude.js");
@@ -70,7 +70,7 @@ impl Sandbox {
     }
 
     /// Runs `code` (which must define `async function step(page)`) against the host's page.
-    pub fn run_step(&self, code: &str, host: &Rc<StepHost>) -> Result<(), StepFailure> {
+    pub fn run_step<H: Host + 'static>(&self, code: &str, host: &Rc<H>) -> Result<(), StepFailure> {
         let context = Context::full(&self.runtime).map_err(|err| {
             StepFailure::new(
                 FailureKind::Crash,
@@ -143,11 +143,11 @@ impl Sandbox {
         outcome
     }
 
-    fn execute<'js>(
+    fn execute<'js, H: Host + 'static>(
         &self,
         ctx: &Ctx<'js>,
         code: &str,
-        host: &Rc<StepHost>,
+        host: &Rc<H>,
     ) -> rquickjs::Result<()> {
         let prelude: Function = ctx.eval_with_options(PRELUDE, eval_options("prelude.js"))?;
         let call_host = {
@@ -350,7 +350,241 @@ fn step_line(stack: &str) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::RefCell;
+
+    use serde_json::{Value as Json, json};
+
     use super::*;
+
+    /// How the recording host answers a call: `(method, params)` → the reply JSON.
+    type Answer = Box<dyn Fn(&str, &Json) -> Json>;
+
+    /// A host that records every call and answers from a closure, so the prelude and its
+    /// argument handling are tested without a browser.
+    struct RecordingHost {
+        calls: RefCell<Vec<(u32, String, Json)>>,
+        logs: RefCell<Vec<String>>,
+        steps_ended: Cell<u32>,
+        answer: Answer,
+    }
+
+    impl RecordingHost {
+        fn answering(answer: impl Fn(&str, &Json) -> Json + 'static) -> Rc<Self> {
+            Rc::new(Self {
+                calls: RefCell::new(Vec::new()),
+                logs: RefCell::new(Vec::new()),
+                steps_ended: Cell::new(0),
+                answer: Box::new(answer),
+            })
+        }
+
+        fn calls(&self) -> Vec<(u32, String, Json)> {
+            self.calls.borrow().clone()
+        }
+    }
+
+    impl Host for RecordingHost {
+        fn call(&self, page_id: u32, method: &str, params: &str) -> String {
+            let params: Json = serde_json::from_str(params).expect("the prelude sends JSON");
+            let reply = (self.answer)(method, &params);
+            self.calls
+                .borrow_mut()
+                .push((page_id, method.to_owned(), params));
+            reply.to_string()
+        }
+
+        fn push_log(&self, level: &str, message: &str) {
+            self.logs.borrow_mut().push(format!("{level}: {message}"));
+        }
+
+        fn host_time(&self) -> Duration {
+            Duration::ZERO
+        }
+
+        fn end_step(&self) {
+            self.steps_ended.set(self.steps_ended.get() + 1);
+        }
+    }
+
+    fn sandbox() -> Sandbox {
+        Sandbox::new(Limits::new(Duration::from_secs(5))).unwrap()
+    }
+
+    fn ok(_: &str, _: &Json) -> Json {
+        json!({ "value": {} })
+    }
+
+    #[test]
+    fn locator_actions_reach_the_host_as_playwright_protocol_calls() {
+        let host = RecordingHost::answering(ok);
+        sandbox()
+            .run_step(
+                "async function step(page) {\n\
+                   await page.getByRole('button', { name: 'Save' }).click();\n\
+                   await page.getByPlaceholder('What needs to be done?').fill('buy milk', { timeout: 1234 });\n\
+                 }",
+                &host,
+            )
+            .unwrap();
+        let calls = host.calls();
+        assert_eq!(calls.len(), 2, "{calls:#?}");
+        let (page, method, params) = &calls[0];
+        assert_eq!((*page, method.as_str()), (0, "frame.click"));
+        assert_eq!(params["selector"], "internal:role=button[name=\"Save\"i]");
+        assert_eq!(params["strict"], true);
+        assert_eq!(params["timeout"], 5000.0, "the action timeout by default");
+        let (_, method, params) = &calls[1];
+        assert_eq!(method, "frame.fill");
+        assert_eq!(
+            params["selector"],
+            "internal:attr=[placeholder=\"What needs to be done?\"i]"
+        );
+        assert_eq!(params["value"], "buy milk");
+        assert_eq!(params["timeout"], 1234.0, "an explicit timeout wins");
+        assert_eq!(host.steps_ended.get(), 1);
+    }
+
+    #[test]
+    fn web_first_assertions_are_one_server_side_expect() {
+        let host = RecordingHost::answering(ok);
+        sandbox()
+            .run_step(
+                "async function step(page) {\n\
+                   await expect(page.getByTestId('todo-count')).not.toHaveText('2 items left');\n\
+                 }",
+                &host,
+            )
+            .unwrap();
+        let calls = host.calls();
+        let (_, method, params) = &calls[0];
+        assert_eq!(method, "frame.expect");
+        assert_eq!(params["expression"], "to.have.text");
+        assert_eq!(params["isNot"], true);
+        assert_eq!(
+            params["selector"],
+            "internal:testid=[data-testid=\"todo-count\"s]"
+        );
+        assert!(
+            params.to_string().contains("2 items left"),
+            "the expected text is sent: {params}"
+        );
+    }
+
+    #[test]
+    fn a_check_the_host_refuses_is_a_failed_check_with_playwrights_message() {
+        let host = RecordingHost::answering(|method, _| {
+            assert_eq!(method, "frame.expect");
+            json!({ "error": {
+                "kind": "check",
+                "message": "expect failed",
+                "log": ["waiting for getByTestId('todo-count')"],
+                // The host renders the received value as Playwright prints it.
+                "received": "\"2 items left\"",
+            }})
+        });
+        let failure = sandbox()
+            .run_step(
+                "async function step(page) {\n\
+                   await expect(page.getByTestId('todo-count')).toHaveText('1 item left');\n\
+                 }",
+                &host,
+            )
+            .unwrap_err();
+        assert_eq!(failure.kind, FailureKind::FailedCheck);
+        for line in [
+            "expect(locator).toHaveText(expected) failed",
+            "Locator:  getByTestId('todo-count')",
+            "Expected: \"1 item left\"",
+            "Received: \"2 items left\"",
+            "Timeout:  5000ms",
+            "waiting for getByTestId('todo-count')",
+        ] {
+            assert!(
+                failure.message.contains(line),
+                "{line:?} missing in:\n{}",
+                failure.message
+            );
+        }
+        assert_eq!(failure.code_line, Some(2));
+    }
+
+    #[test]
+    fn host_error_kinds_become_failure_kinds() {
+        for (kind, expected) in [
+            ("timeout", FailureKind::Timeout),
+            ("strict", FailureKind::StrictMode),
+            ("crash", FailureKind::Crash),
+            ("script", FailureKind::Script),
+        ] {
+            let host = RecordingHost::answering(
+                move |_, _| json!({ "error": { "kind": kind, "message": "Timeout 5000ms exceeded." } }),
+            );
+            let failure = sandbox()
+                .run_step(
+                    "async function step(page) { await page.getByText('Add').click(); }",
+                    &host,
+                )
+                .unwrap_err();
+            assert_eq!(failure.kind, expected, "{kind}");
+            assert!(
+                failure
+                    .message
+                    .starts_with("locator.click: Timeout 5000ms exceeded."),
+                "{}",
+                failure.message
+            );
+        }
+    }
+
+    #[test]
+    fn what_step_code_throws_itself_is_a_failed_check_and_its_own_bugs_are_script_errors() {
+        let host = RecordingHost::answering(ok);
+        let thrown = sandbox()
+            .run_step(
+                "async function step(page) { throw new Error('nope'); }",
+                &host,
+            )
+            .unwrap_err();
+        assert_eq!(thrown.kind, FailureKind::FailedCheck);
+        assert_eq!(thrown.message, "Error: nope");
+        let bug = sandbox()
+            .run_step("async function step(page) { await pgae.goto('/'); }", &host)
+            .unwrap_err();
+        assert_eq!(bug.kind, FailureKind::Script);
+        assert!(bug.message.starts_with("ReferenceError"), "{}", bug.message);
+    }
+
+    #[test]
+    fn the_sandbox_offers_no_way_out() {
+        for code in [
+            "async function step(page) { require('fs'); }",
+            "async function step(page) { await fetch('http://127.0.0.1/'); }",
+            "async function step(page) { process.exit(1); }",
+            "async function step(page) { setTimeout(() => {}, 10); }",
+        ] {
+            let host = RecordingHost::answering(ok);
+            let failure = sandbox().run_step(code, &host).unwrap_err();
+            assert_eq!(
+                failure.kind,
+                FailureKind::Script,
+                "{code}: {}",
+                failure.message
+            );
+            assert!(host.calls().is_empty(), "{code}");
+        }
+    }
+
+    #[test]
+    fn console_output_goes_to_the_host_log() {
+        let host = RecordingHost::answering(ok);
+        sandbox()
+            .run_step(
+                "async function step(page) { console.log('hello', 42); console.error('bad'); }",
+                &host,
+            )
+            .unwrap();
+        assert_eq!(*host.logs.borrow(), ["log: hello 42", "error: bad"]);
+    }
 
     #[test]
     fn step_line_reads_quickjs_positions() {

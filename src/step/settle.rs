@@ -2,7 +2,8 @@
 //! state, within a time window (`[polling] timeout` / `delay`) or a count (`[tries=N]`).
 //!
 //! Main type: [`SettleWindow`]; the loop is [`settle`]. Time comes through a [`Clock`], so the
-//! policy is tested without waiting. The policy is documented in `docs/settle.md`.
+//! policy is tested without waiting. The policy is documented in `docs/settle.md`. Retries are
+//! told to the caller through a callback; this layer names nothing above it.
 
 use std::time::{Duration, Instant};
 

@@ -1,0 +1,512 @@
+//! Generation: asking the LLM for a step's code, trying each candidate on the live page, and
+//! keeping only code that worked. The same attempt loop regenerates rot while healing.
+//!
+//! Main function: [`Engine::generate`]; the loop is [`Engine::attempts`]. The decisions are
+//! documented in `docs/engine.md` (Generation) and unit-tested below with strict fakes.
+
+use crate::engine::budgets::Pool;
+use crate::engine::engine::{Engine, EngineObserver, LlmPurpose, StepContext, cache_failure};
+use crate::engine::prompts::GENERATION_SYSTEM_PROMPT;
+use crate::engine::{EngineFailure, EngineFailureKind};
+use crate::llm::{Category, FailedAttempt, GenerationRequest, extract_code};
+use crate::script::{FailureKind, StepFailure};
+use crate::step::StepExecutor;
+
+impl Engine<'_> {
+    /// Generates code for a step with none cached: asks, executes, and caches only what worked.
+    pub(crate) fn generate(
+        &mut self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+    ) -> Result<String, EngineFailure> {
+        let code = self.attempts(step, exec, observer, Pool::Generation, None)?;
+        self.cache
+            .put(step.scenario, &step.key, &code, &self.today)
+            .map_err(|err| cache_failure(&err))?;
+        Ok(code)
+    }
+
+    /// The attempt loop, shared by generation and healing (which passes the failed cached
+    /// code): each attempt takes one from `pool`'s budget, asks for code and tries it. A check
+    /// that ran and did not hold stops the loop at once; other failures are fed back to the next
+    /// attempt.
+    pub(super) fn attempts(
+        &mut self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+        pool: Pool,
+        mut failed: Option<FailedAttempt>,
+    ) -> Result<String, EngineFailure> {
+        let mut last_failure: Option<StepFailure> = None;
+        loop {
+            let Some(attempt) = self.budgets.try_take(&step.key, pool) else {
+                let candidate = failed.as_ref().map(|f| f.code.clone());
+                let exhausted = self.exhausted(step, exec, observer, pool, failed, last_failure);
+                return Err(match candidate {
+                    Some(code) if !code.is_empty() => exhausted.with_candidate(code),
+                    _ => exhausted,
+                });
+            };
+            observer.generation_started(pool, attempt, self.budgets.limit(pool));
+            let state = exec.page_state(self.llm.send_screenshots, self.llm.snapshot_budget);
+            let request = GenerationRequest {
+                system_prompt: GENERATION_SYSTEM_PROMPT.to_owned(),
+                step: step.key.step.clone(),
+                previous_steps: step.previous.clone(),
+                page_snapshot: state.snapshot,
+                screenshot: state.screenshot,
+                page_api: self.page_api.to_owned(),
+                user_instructions: Some(self.llm.generation_prompt.trim().to_owned())
+                    .filter(|s| !s.is_empty()),
+                failed: failed.clone(),
+            };
+            let reply = self.provider.generate_step_code(&request).map_err(|err| {
+                EngineFailure::new(
+                    EngineFailureKind::LlmUnavailable,
+                    format!("step code could not be generated: {err}"),
+                    None,
+                )
+            })?;
+            observer.llm_call(LlmPurpose::Generation, reply.usage, reply.elapsed);
+            let code = extract_code(&reply.text);
+            let outcome = exec.check(&code).and_then(|()| exec.execute(&code));
+            match outcome {
+                Ok(()) => return Ok(code),
+                Err(failure) if failure.kind == FailureKind::FailedCheck => {
+                    // A check that ran and did not hold: never spend the budget on it. While
+                    // healing, the verdict that started the heal counts; no extra request.
+                    if pool == Pool::Healing {
+                        return Err(EngineFailure::new(
+                            EngineFailureKind::Incurable,
+                            format!(
+                                "a check in the regenerated code did not hold:\n\n{}",
+                                failure.message
+                            ),
+                            None,
+                        )
+                        .with_candidate(code));
+                    }
+                    return Err(self
+                        .failed_check(step, exec, observer, &code, &failure)
+                        .with_candidate(code));
+                }
+                Err(failure) => {
+                    failed = Some(FailedAttempt {
+                        code,
+                        error: failure.message.clone(),
+                    });
+                    last_failure = Some(failure);
+                }
+            }
+        }
+    }
+
+    /// A generated check that did not hold: one verdict decides between a product defect and
+    /// an incurable step.
+    fn failed_check(
+        &mut self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+        code: &str,
+        failure: &StepFailure,
+    ) -> EngineFailure {
+        let reason = format!(
+            "a check in the generated code did not hold:\n\n{}",
+            failure.message
+        );
+        let verdict = self.quiet_verdict(step, exec, observer, code, &failure.message);
+        let kind = match &verdict {
+            Some(v) if v.category == Category::ProductDefect => EngineFailureKind::ProductDefect,
+            _ => EngineFailureKind::Incurable,
+        };
+        EngineFailure::new(kind, reason, verdict)
+    }
+
+    /// The pool's budget is spent: incurable, with a verdict on the last failure while
+    /// generating (healing attaches the verdict it started from).
+    fn exhausted(
+        &mut self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+        pool: Pool,
+        failed: Option<FailedAttempt>,
+        last_failure: Option<StepFailure>,
+    ) -> EngineFailure {
+        let limit = self.budgets.limit(pool);
+        let last = last_failure
+            .as_ref()
+            .map_or_else(|| "no attempt was made".to_owned(), |f| f.message.clone());
+        let reason = format!(
+            "the {} budget of {limit} attempt(s) for this step is spent; the last attempt failed:\n\n{last}",
+            pool.name()
+        );
+        if pool == Pool::Healing {
+            // The healer attaches the verdict it started from; no extra LLM request.
+            return EngineFailure::new(EngineFailureKind::Incurable, reason, None);
+        }
+        let Some(failed) = failed else {
+            return EngineFailure::new(EngineFailureKind::Incurable, reason, None);
+        };
+        let verdict = self.quiet_verdict(step, exec, observer, &failed.code, &failed.error);
+        EngineFailure::new(EngineFailureKind::Incurable, reason, verdict)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::testing::{
+        Answer, Expected, Fixture, Observed, RecordingObserver, ScriptedExecutor, ScriptedLlm,
+        code_reply, fails, passes, verdict_reply,
+    };
+    use crate::engine::{EngineFailureKind, LlmPurpose, Pool};
+    use crate::llm::{Category, FailedAttempt};
+    use crate::script::FailureKind;
+
+    const A: &str =
+        "async function step(page) {\n  await page.getByRole('textbox').fill('buy milk');\n}";
+    const B: &str = "async function step(page) {\n  await page.getByPlaceholder('What needs to be done?').fill('buy milk');\n}";
+    const C: &str =
+        "async function step(page) {\n  await page.getByLabel('New todo').fill('buy milk');\n}";
+
+    #[test]
+    fn generated_code_that_works_first_time_is_cached_after_it_ran() {
+        let fixture = Fixture::new();
+        let step = fixture.step(0);
+        let llm = ScriptedLlm::new([code_reply(A)]);
+        let exec = ScriptedExecutor::new([passes(A)]).probing(
+            &fixture.cache,
+            &fixture.scenario,
+            step.key.clone(),
+        );
+        let observer = RecordingObserver::default();
+        let mut engine = fixture.engine(&llm, 3, 2);
+
+        let code = engine.generate(&step, &exec, &observer).unwrap();
+
+        assert_eq!(code, A);
+        assert_eq!(
+            exec.executed()[0].cached_then,
+            None,
+            "nothing cached before it ran"
+        );
+        assert_eq!(fixture.cached(0).unwrap().code, format!("{A}\n"));
+        assert_eq!(
+            observer.seen(),
+            [
+                Observed::GenerationStarted {
+                    pool: Pool::Generation,
+                    attempt: 1,
+                    limit: 3
+                },
+                Observed::LlmCall(LlmPurpose::Generation),
+            ]
+        );
+        let received = llm.received();
+        let request = received[0].generation();
+        assert_eq!(request.step, step.key.step);
+        assert!(request.previous_steps.is_empty());
+        assert!(request.page_snapshot.contains("What needs to be done?"));
+        assert!(request.page_api.contains("locator.click"));
+        assert_eq!(request.failed, None);
+        assert_eq!(request.screenshot, None, "screenshots are off by default");
+    }
+
+    #[test]
+    fn the_next_step_gets_the_earlier_sentences() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([code_reply(A)]);
+        let exec = ScriptedExecutor::new([passes(A)]);
+        let mut engine = fixture.engine(&llm, 3, 2);
+        engine
+            .generate(&fixture.step(1), &exec, &RecordingObserver::default())
+            .unwrap();
+        assert_eq!(
+            llm.received()[0].generation().previous_steps,
+            [fixture.step(0).key.step]
+        );
+    }
+
+    #[test]
+    fn failed_attempts_are_fed_back_until_one_works() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([code_reply(A), code_reply(B), code_reply(C)]);
+        let exec = ScriptedExecutor::new([
+            fails(
+                A,
+                FailureKind::Timeout,
+                "locator.fill: Timeout 5000ms exceeded.",
+            ),
+            fails(
+                B,
+                FailureKind::StrictMode,
+                "strict mode violation: 2 elements",
+            ),
+            passes(C),
+        ]);
+        let observer = RecordingObserver::default();
+        let mut engine = fixture.engine(&llm, 3, 2);
+
+        let code = engine.generate(&fixture.step(0), &exec, &observer).unwrap();
+
+        assert_eq!(code, C);
+        assert_eq!(fixture.cached(0).unwrap().code, format!("{C}\n"));
+        assert_eq!(
+            observer.attempts(),
+            [
+                (Pool::Generation, 1),
+                (Pool::Generation, 2),
+                (Pool::Generation, 3)
+            ]
+        );
+        let received = llm.received();
+        assert_eq!(
+            received[1].generation().failed,
+            Some(FailedAttempt {
+                code: A.to_owned(),
+                error: "locator.fill: Timeout 5000ms exceeded.".to_owned()
+            })
+        );
+        assert_eq!(
+            received[2]
+                .generation()
+                .failed
+                .as_ref()
+                .map(|f| f.code.as_str()),
+            Some(B)
+        );
+    }
+
+    #[test]
+    fn a_candidate_that_does_not_compile_is_a_failed_attempt_and_never_runs() {
+        let fixture = Fixture::new();
+        let broken = "async function step(page) {";
+        let llm = ScriptedLlm::new([code_reply(broken), code_reply(A)]);
+        let exec = ScriptedExecutor::new([passes(A)]);
+        let mut engine = fixture.engine(&llm, 3, 2);
+
+        let code = engine
+            .generate(&fixture.step(0), &exec, &RecordingObserver::default())
+            .unwrap();
+
+        assert_eq!(code, A);
+        let executed = exec.executed();
+        assert_eq!(executed.len(), 1, "the broken candidate never ran");
+        assert_eq!(executed[0].code, A);
+        let received = llm.received();
+        let failed = received[1].generation().failed.clone().unwrap();
+        assert_eq!(failed.code, broken);
+        assert!(failed.error.starts_with("SyntaxError"), "{}", failed.error);
+    }
+
+    #[test]
+    fn an_exhausted_budget_is_incurable_with_one_verdict_on_the_last_attempt() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([
+            code_reply(A),
+            code_reply(B),
+            verdict_reply(Category::Incurable, "the page has no todo field"),
+        ]);
+        let exec = ScriptedExecutor::new([
+            fails(A, FailureKind::Timeout, "timeout of A"),
+            fails(B, FailureKind::Timeout, "timeout of B"),
+        ]);
+        let observer = RecordingObserver::default();
+        let mut engine = fixture.engine(&llm, 2, 2);
+
+        let failure = engine
+            .generate(&fixture.step(0), &exec, &observer)
+            .unwrap_err();
+
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert!(
+            failure
+                .reason
+                .starts_with("the generation budget of 2 attempt(s) for this step is spent"),
+            "{}",
+            failure.reason
+        );
+        assert!(
+            failure.reason.ends_with("timeout of B"),
+            "{}",
+            failure.reason
+        );
+        assert_eq!(failure.verdict.unwrap().category, Category::Incurable);
+        assert_eq!(failure.candidate.as_deref(), Some(B));
+        assert_eq!(fixture.cached(0), None, "nothing that failed is cached");
+        let received = llm.received();
+        let classification = received[2].classification();
+        assert_eq!(classification.code, B);
+        assert_eq!(classification.error, "timeout of B");
+        assert_eq!(
+            observer.seen().last(),
+            Some(&Observed::Verdict(Category::Incurable))
+        );
+    }
+
+    #[test]
+    fn an_exhausted_budget_with_the_llm_down_at_the_verdict_is_still_incurable() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([code_reply(A), Expected::Classification(Answer::Unavailable)]);
+        let exec = ScriptedExecutor::new([fails(A, FailureKind::Timeout, "timeout of A")]);
+        let observer = RecordingObserver::default();
+        let mut engine = fixture.engine(&llm, 1, 2);
+
+        let failure = engine
+            .generate(&fixture.step(0), &exec, &observer)
+            .unwrap_err();
+
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert_eq!(failure.verdict, None);
+        let warnings = observer.warnings();
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].starts_with("no verdict for this failure: the LLM is unavailable"));
+    }
+
+    #[test]
+    fn a_zero_budget_fails_without_asking_the_llm() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([]);
+        let exec = ScriptedExecutor::new([]);
+        let mut engine = fixture.engine(&llm, 0, 2);
+
+        let failure = engine
+            .generate(&fixture.step(0), &exec, &RecordingObserver::default())
+            .unwrap_err();
+
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert!(
+            failure.reason.ends_with("no attempt was made"),
+            "{}",
+            failure.reason
+        );
+        assert_eq!((failure.verdict, failure.candidate), (None, None));
+    }
+
+    #[test]
+    fn a_failed_check_stops_generation_and_one_verdict_decides_a_product_defect() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([
+            code_reply(A),
+            verdict_reply(Category::ProductDefect, "the counter is off by one"),
+        ]);
+        let exec = ScriptedExecutor::new([fails(
+            A,
+            FailureKind::FailedCheck,
+            "expect(locator).toHaveText(expected) failed\nExpected: \"1 item left\"\nReceived: \"2 items left\"",
+        )]);
+        let observer = RecordingObserver::default();
+        let mut engine = fixture.engine(&llm, 3, 2);
+
+        let failure = engine
+            .generate(&fixture.step(1), &exec, &observer)
+            .unwrap_err();
+
+        assert_eq!(failure.kind, EngineFailureKind::ProductDefect);
+        assert!(
+            failure
+                .reason
+                .starts_with("a check in the generated code did not hold")
+        );
+        assert!(failure.reason.contains("Received: \"2 items left\""));
+        assert_eq!(failure.verdict.unwrap().category, Category::ProductDefect);
+        assert_eq!(failure.candidate.as_deref(), Some(A));
+        assert_eq!(
+            observer.attempts(),
+            [(Pool::Generation, 1)],
+            "no budget spent on it"
+        );
+        assert_eq!(fixture.cached(1), None);
+    }
+
+    #[test]
+    fn a_failed_check_with_any_other_verdict_is_incurable() {
+        for (reply, warned) in [
+            (verdict_reply(Category::Rot, "the UI changed"), false),
+            (verdict_reply(Category::Incurable, "ambiguous"), false),
+            (
+                Expected::Classification(Answer::Text("no idea".into())),
+                true,
+            ),
+            (Expected::Classification(Answer::Unavailable), true),
+        ] {
+            let fixture = Fixture::new();
+            let llm = ScriptedLlm::new([code_reply(A), reply.clone()]);
+            let exec = ScriptedExecutor::new([fails(A, FailureKind::FailedCheck, "not held")]);
+            let observer = RecordingObserver::default();
+            let mut engine = fixture.engine(&llm, 3, 2);
+
+            let failure = engine
+                .generate(&fixture.step(1), &exec, &observer)
+                .unwrap_err();
+
+            assert_eq!(failure.kind, EngineFailureKind::Incurable, "{reply:?}");
+            assert_eq!(failure.verdict.is_none(), warned, "{reply:?}");
+            assert_eq!(observer.warnings().len(), usize::from(warned), "{reply:?}");
+            assert_eq!(fixture.cached(1), None);
+        }
+    }
+
+    #[test]
+    fn the_llm_down_at_generation_is_an_infrastructure_failure() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([Expected::Generation(Answer::Unavailable)]);
+        let exec = ScriptedExecutor::new([]);
+        let mut engine = fixture.engine(&llm, 3, 2);
+
+        let failure = engine
+            .generate(&fixture.step(0), &exec, &RecordingObserver::default())
+            .unwrap_err();
+
+        assert_eq!(failure.kind, EngineFailureKind::LlmUnavailable);
+        assert!(failure.kind.is_infrastructure());
+        assert!(
+            failure
+                .reason
+                .starts_with("step code could not be generated: the LLM is unavailable"),
+            "{}",
+            failure.reason
+        );
+        assert_eq!(fixture.cached(0), None);
+    }
+
+    #[test]
+    fn each_step_of_a_test_has_its_own_generation_budget() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([
+            code_reply(A),
+            verdict_reply(Category::Incurable, "no field"),
+            code_reply(B),
+        ]);
+        let exec = ScriptedExecutor::new([fails(A, FailureKind::Timeout, "timeout"), passes(B)]);
+        let observer = RecordingObserver::default();
+        let mut engine = fixture.engine(&llm, 1, 2);
+
+        let first = engine.generate(&fixture.step(0), &exec, &observer);
+        let second = engine.generate(&fixture.step(1), &exec, &observer);
+
+        assert_eq!(first.unwrap_err().kind, EngineFailureKind::Incurable);
+        assert_eq!(second.unwrap(), B);
+        assert_eq!(
+            observer.attempts(),
+            [(Pool::Generation, 1), (Pool::Generation, 1)]
+        );
+    }
+
+    #[test]
+    fn screenshots_go_with_requests_only_when_configured() {
+        let mut fixture = Fixture::new();
+        fixture.llm.send_screenshots = true;
+        let llm = ScriptedLlm::new([code_reply(A)]);
+        let exec = ScriptedExecutor::new([passes(A)]);
+        let mut engine = fixture.engine(&llm, 3, 2);
+        engine
+            .generate(&fixture.step(0), &exec, &RecordingObserver::default())
+            .unwrap();
+        assert!(llm.received()[0].generation().screenshot.is_some());
+        assert_eq!(exec.page_states(), 1);
+    }
+}

@@ -1,0 +1,445 @@
+//! Strict scripted fakes of the engine's ports, so every engine decision is unit-tested without a
+//! browser or an LLM server.
+//!
+//! Main types: [`ScriptedLlm`] (an [`LlmProvider`] that answers from a script), [`ScriptedExecutor`]
+//! (a [`StepExecutor`] whose executions answer from a script), [`RecordingObserver`] and
+//! [`Fixture`] (a scenario, its cache in a temp dir and an engine over them). Both fakes are
+//! strict, like `tests/it/support/fake_llm.rs` over HTTP: a call the script does not expect
+//! panics with what was expected, and a script not used up panics when the fake is dropped.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crate::cache::{Cache, CachedStep, StepKey};
+use crate::config::{BudgetSettings, LlmSettings};
+use crate::engine::{Budgets, Engine, EngineObserver, LlmPurpose, Pool, StepContext};
+use crate::llm::{
+    Category, Classification, ClassificationRequest, GenerationRequest, LlmError, LlmProvider,
+    LlmReply, Usage,
+};
+use crate::scenario::Scenario;
+use crate::script::{FailureKind, Limits, PageState, Sandbox, StepFailure};
+use crate::step::StepExecutor;
+
+/// What the scripted LLM answers.
+#[derive(Debug, Clone)]
+pub(super) enum Answer {
+    /// A reply with this text.
+    Text(String),
+    /// The provider is unreachable.
+    Unavailable,
+}
+
+/// One call the scripted LLM expects.
+#[derive(Debug, Clone)]
+pub(super) enum Expected {
+    Generation(Answer),
+    Classification(Answer),
+}
+
+/// A request the scripted LLM received.
+#[derive(Debug, Clone)]
+pub(super) enum Received {
+    Generation(GenerationRequest),
+    Classification(ClassificationRequest),
+}
+
+impl Received {
+    pub(super) fn generation(&self) -> &GenerationRequest {
+        match self {
+            Received::Generation(request) => request,
+            Received::Classification(_) => panic!("expected a generation request, got {self:?}"),
+        }
+    }
+
+    pub(super) fn classification(&self) -> &ClassificationRequest {
+        match self {
+            Received::Classification(request) => request,
+            Received::Generation(_) => panic!("expected a classification request, got {self:?}"),
+        }
+    }
+}
+
+/// An LLM that answers from a script, in order; strict.
+#[derive(Debug, Default)]
+pub(super) struct ScriptedLlm {
+    script: Mutex<VecDeque<Expected>>,
+    received: Mutex<Vec<Received>>,
+}
+
+impl ScriptedLlm {
+    pub(super) fn new(script: impl IntoIterator<Item = Expected>) -> Self {
+        Self {
+            script: Mutex::new(script.into_iter().collect()),
+            received: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The requests received so far, in order.
+    pub(super) fn received(&self) -> Vec<Received> {
+        self.received.lock().expect("not poisoned").clone()
+    }
+
+    fn answer(&self, purpose: &str, request: Received) -> Result<LlmReply, LlmError> {
+        let next = self.script.lock().expect("not poisoned").pop_front();
+        let answer = match (&request, next) {
+            (Received::Generation(_), Some(Expected::Generation(answer)))
+            | (Received::Classification(_), Some(Expected::Classification(answer))) => answer,
+            (_, next) => panic!(
+                "scripted LLM: unexpected {purpose} request (expected: {next:?}); request: {request:#?}"
+            ),
+        };
+        self.received.lock().expect("not poisoned").push(request);
+        match answer {
+            Answer::Text(text) => Ok(LlmReply {
+                text,
+                usage: Usage {
+                    input_tokens: 10,
+                    output_tokens: 5,
+                },
+                elapsed: Duration::from_millis(7),
+            }),
+            Answer::Unavailable => Err(LlmError::Unavailable {
+                provider: "scripted",
+                endpoint: "http://127.0.0.1:9".to_owned(),
+                reason: "connection refused".to_owned(),
+            }),
+        }
+    }
+}
+
+impl LlmProvider for ScriptedLlm {
+    fn generate_step_code(&self, request: &GenerationRequest) -> Result<LlmReply, LlmError> {
+        self.answer("generation", Received::Generation(request.clone()))
+    }
+
+    fn classify_failure(&self, request: &ClassificationRequest) -> Result<LlmReply, LlmError> {
+        self.answer("classification", Received::Classification(request.clone()))
+    }
+
+    fn describe(&self) -> String {
+        "scripted".to_owned()
+    }
+}
+
+impl Drop for ScriptedLlm {
+    fn drop(&mut self) {
+        let left = self.script.get_mut().map(|s| s.len()).unwrap_or_default();
+        if left > 0 && !std::thread::panicking() {
+            panic!(
+                "scripted LLM: {left} expected call(s) never came: {:?}",
+                self.script.get_mut().map(|s| s.clone()).unwrap_or_default()
+            );
+        }
+    }
+}
+
+/// A generation reply holding `code` in a fenced block, as models answer.
+pub(super) fn code_reply(code: &str) -> Expected {
+    Expected::Generation(Answer::Text(format!(
+        "Here is the step:\n```js\n{code}\n```\n"
+    )))
+}
+
+/// A classification reply in the verdict format.
+pub(super) fn verdict_reply(category: Category, explanation: &str) -> Expected {
+    Expected::Classification(Answer::Text(format!(
+        "{} | {explanation} | do something about it",
+        category.as_str()
+    )))
+}
+
+/// One execution the scripted executor expects: of exactly `code`, with `result`.
+#[derive(Debug, Clone)]
+pub(super) struct Execution {
+    pub code: String,
+    pub result: Result<(), StepFailure>,
+}
+
+/// An execution the scripted executor saw, with the cache entry of the step at that moment.
+#[derive(Debug, Clone)]
+pub(super) struct Executed {
+    pub code: String,
+    pub cached_then: Option<String>,
+}
+
+/// A step executor whose executions answer from a script, in order; strict. `check` is the real
+/// sandbox's compile check (no browser involved), so a candidate that does not compile never
+/// reaches `execute`, exactly as on the live page.
+pub(super) struct ScriptedExecutor<'a> {
+    script: RefCell<VecDeque<Execution>>,
+    executed: RefCell<Vec<Executed>>,
+    sandbox: Sandbox,
+    /// Where to look up the step's cache entry at each execution.
+    probe: Option<(&'a Cache, &'a Scenario, StepKey)>,
+    page_states: RefCell<u32>,
+}
+
+impl<'a> ScriptedExecutor<'a> {
+    pub(super) fn new(script: impl IntoIterator<Item = Execution>) -> Self {
+        Self {
+            script: RefCell::new(script.into_iter().collect()),
+            executed: RefCell::new(Vec::new()),
+            sandbox: Sandbox::new(Limits::new(Duration::from_secs(1)))
+                .expect("a QuickJS runtime starts"),
+            probe: None,
+            page_states: RefCell::new(0),
+        }
+    }
+
+    /// Records, at each execution, what the cache holds for `key`.
+    pub(super) fn probing(
+        mut self,
+        cache: &'a Cache,
+        scenario: &'a Scenario,
+        key: StepKey,
+    ) -> Self {
+        self.probe = Some((cache, scenario, key));
+        self
+    }
+
+    pub(super) fn executed(&self) -> Vec<Executed> {
+        self.executed.borrow().clone()
+    }
+
+    /// How many times the page state was asked for.
+    pub(super) fn page_states(&self) -> u32 {
+        *self.page_states.borrow()
+    }
+}
+
+impl StepExecutor for ScriptedExecutor<'_> {
+    fn check(&self, code: &str) -> Result<(), StepFailure> {
+        self.sandbox.check(code)
+    }
+
+    fn execute(&self, code: &str) -> Result<(), StepFailure> {
+        let Some(next) = self.script.borrow_mut().pop_front() else {
+            panic!("scripted executor: unexpected execution of:\n{code}");
+        };
+        assert_eq!(
+            next.code.trim(),
+            code.trim(),
+            "scripted executor: executed other code than expected"
+        );
+        let cached_then = self.probe.as_ref().and_then(|(cache, scenario, key)| {
+            cached_code(cache, scenario, key).map(|entry| entry.code)
+        });
+        self.executed.borrow_mut().push(Executed {
+            code: code.to_owned(),
+            cached_then,
+        });
+        next.result
+    }
+
+    fn page_state(&self, screenshot: bool, _snapshot_budget: usize) -> PageState {
+        *self.page_states.borrow_mut() += 1;
+        PageState {
+            snapshot: "- heading \"Todos\" [level=1]\n- textbox \"What needs to be done?\""
+                .to_owned(),
+            screenshot: screenshot.then(|| vec![0x89, b'P', b'N', b'G']),
+        }
+    }
+}
+
+impl Drop for ScriptedExecutor<'_> {
+    fn drop(&mut self) {
+        let left = self.script.get_mut();
+        if !left.is_empty() && !std::thread::panicking() {
+            panic!(
+                "scripted executor: {} expected execution(s) never came: {left:?}",
+                left.len()
+            );
+        }
+    }
+}
+
+/// An execution that passes.
+pub(super) fn passes(code: &str) -> Execution {
+    Execution {
+        code: code.to_owned(),
+        result: Ok(()),
+    }
+}
+
+/// An execution that fails with `kind` and `message`.
+pub(super) fn fails(code: &str, kind: FailureKind, message: &str) -> Execution {
+    Execution {
+        code: code.to_owned(),
+        result: Err(StepFailure::new(kind, message)),
+    }
+}
+
+/// What the engine reported, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Observed {
+    GenerationStarted {
+        pool: Pool,
+        attempt: u32,
+        limit: u32,
+    },
+    HealingStarted(Category),
+    Healed {
+        old_code: String,
+        new_code: String,
+    },
+    Verdict(Category),
+    LlmCall(LlmPurpose),
+    Warning(String),
+}
+
+/// An [`EngineObserver`] that records what it is told.
+#[derive(Debug, Default)]
+pub(super) struct RecordingObserver {
+    seen: RefCell<Vec<Observed>>,
+}
+
+impl RecordingObserver {
+    pub(super) fn seen(&self) -> Vec<Observed> {
+        self.seen.borrow().clone()
+    }
+
+    pub(super) fn warnings(&self) -> Vec<String> {
+        self.seen()
+            .into_iter()
+            .filter_map(|o| match o {
+                Observed::Warning(message) => Some(message),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The (pool, attempt) of every generation attempt, in order.
+    pub(super) fn attempts(&self) -> Vec<(Pool, u32)> {
+        self.seen()
+            .into_iter()
+            .filter_map(|o| match o {
+                Observed::GenerationStarted { pool, attempt, .. } => Some((pool, attempt)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn push(&self, observed: Observed) {
+        self.seen.borrow_mut().push(observed);
+    }
+}
+
+impl EngineObserver for RecordingObserver {
+    fn generation_started(&self, pool: Pool, attempt: u32, limit: u32) {
+        self.push(Observed::GenerationStarted {
+            pool,
+            attempt,
+            limit,
+        });
+    }
+
+    fn healing_started(&self, category: Category) {
+        self.push(Observed::HealingStarted(category));
+    }
+
+    fn healed(&self, _explanation: &str, old_code: &str, new_code: &str) {
+        self.push(Observed::Healed {
+            old_code: old_code.to_owned(),
+            new_code: new_code.to_owned(),
+        });
+    }
+
+    fn verdict(&self, verdict: &Classification) {
+        self.push(Observed::Verdict(verdict.category));
+    }
+
+    fn llm_call(&self, purpose: LlmPurpose, _usage: Usage, _elapsed: Duration) {
+        self.push(Observed::LlmCall(purpose));
+    }
+
+    fn warning(&self, message: &str) {
+        self.push(Observed::Warning(message.to_owned()));
+    }
+}
+
+/// The scenario every engine unit test works on: one test of two steps, its cache in a temp dir.
+pub(super) struct Fixture {
+    pub scenario: Scenario,
+    pub cache: Cache,
+    pub llm: LlmSettings,
+    _dir: tempfile::TempDir,
+}
+
+/// The fixture's scenario file.
+const SCENARIO: &str = "\
+test: add a todo
+  type \"buy milk\" into the new todo field and press Enter
+  the counter says \"1 item left\"
+";
+
+impl Fixture {
+    pub(super) fn new() -> Self {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let tests = crate::scenario::parse("scenarios/todo.steps", SCENARIO.as_bytes())
+            .expect("the fixture scenario parses");
+        Self {
+            scenario: Scenario {
+                path: dir.path().join("scenarios/todo.steps"),
+                rel_path: "scenarios/todo.steps".to_owned(),
+                tests,
+            },
+            cache: Cache::new(dir.path().join("cache")),
+            llm: LlmSettings::default(),
+            _dir: dir,
+        }
+    }
+
+    /// The context of step `index` (from 0) of the fixture's test.
+    pub(super) fn step(&self, index: usize) -> StepContext<'_> {
+        let test = &self.scenario.tests[0];
+        StepContext {
+            scenario: &self.scenario,
+            key: StepKey::of(&self.scenario, test, &test.steps[index]),
+            previous: test.steps[..index]
+                .iter()
+                .map(|s| s.sentence.clone())
+                .collect(),
+        }
+    }
+
+    /// An engine over the fixture with `generation` / `healing` attempts per step.
+    pub(super) fn engine<'a>(
+        &'a self,
+        llm: &'a ScriptedLlm,
+        generation: u32,
+        healing: u32,
+    ) -> Engine<'a> {
+        Engine::new(
+            llm,
+            &self.llm,
+            &self.cache,
+            "page.goto(url, options)\nlocator.click(options)",
+            Budgets::new(BudgetSettings {
+                generation,
+                healing,
+            }),
+        )
+    }
+
+    /// Stores `code` for step `index` as if an earlier run had cached it.
+    pub(super) fn cache_code(&self, index: usize, code: &str) {
+        self.cache
+            .put(&self.scenario, &self.step(index).key, code, "2026-11-30")
+            .expect("the cache is writable");
+    }
+
+    /// What the cache holds for step `index`.
+    pub(super) fn cached(&self, index: usize) -> Option<CachedStep> {
+        cached_code(&self.cache, &self.scenario, &self.step(index).key)
+    }
+}
+
+fn cached_code(cache: &Cache, scenario: &Scenario, key: &StepKey) -> Option<CachedStep> {
+    cache
+        .load(&scenario.rel_path)
+        .expect("the cache file is well-formed")
+        .and_then(|file| file.get(key).cloned())
+}

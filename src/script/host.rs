@@ -1,0 +1,21 @@
+//! What the sandbox needs from the browser side: the host that step code's browser calls cross
+//! into.
+//!
+//! Main type: [`Host`]. The real host is [`StepHost`](crate::script::StepHost) (the Playwright
+//! binding over the test's pages); tests of the prelude use a recording one, without a browser.
+
+use std::time::Duration;
+
+/// The browser side of the binding, as the sandbox calls it.
+pub trait Host {
+    /// Runs one call from the prelude: `method` (e.g. `frame.click`) with JSON `params` on page
+    /// `page_id`; answers the JSON the prelude expects (`{"value": ...}` or `{"error": ...}`,
+    /// plus `events`).
+    fn call(&self, page_id: u32, method: &str, params: &str) -> String;
+    /// Records a `console.*` line of step code.
+    fn push_log(&self, level: &str, message: &str);
+    /// Time spent inside browser calls so far, which the runaway-code clock excludes.
+    fn host_time(&self) -> Duration;
+    /// Ends a step: whatever the step left behind (waiters, listeners, dialogs) is resolved.
+    fn end_step(&self);
+}

@@ -1,0 +1,19 @@
+//! The port through which code is tried against the page.
+//!
+//! Main type: [`StepExecutor`]. The engine decides which code to try; an executor runs it and
+//! says how it went. The live implementation is [`LiveExecutor`](crate::step::LiveExecutor);
+//! the engine's unit tests use a strict scripted one.
+
+use crate::script::{PageState, StepFailure};
+
+/// Runs step code against a page and reports a typed outcome: `Ok` when the code ran to its end,
+/// else the [`StepFailure`] whose kind says how it failed.
+pub(crate) trait StepExecutor {
+    /// Compiles `code` and checks that it defines `step(page)`, without running it against the
+    /// page.
+    fn check(&self, code: &str) -> Result<(), StepFailure>;
+    /// Executes `code` against the live page inside the step's settle window.
+    fn execute(&self, code: &str) -> Result<(), StepFailure>;
+    /// The current page as the LLM sees it.
+    fn page_state(&self, screenshot: bool, snapshot_budget: usize) -> PageState;
+}

@@ -1,0 +1,81 @@
+//! The live executor: one test's JavaScript sandbox and browser host, and each step's settle
+//! window around them.
+//!
+//! Main types: [`LivePage`] (what a test owns: sandbox and host for its page) and
+//! [`LiveExecutor`] (one step's view of it: the settle window and where retries are told).
+
+use std::rc::Rc;
+
+use crate::driver::TestPage;
+use crate::script::{Limits, PageState, Sandbox, StepFailure, StepHost};
+use crate::step::{SettleWindow, StepExecutor, SystemClock, settle};
+
+/// One test's sandbox and the host that connects it to the test's page.
+pub(crate) struct LivePage {
+    sandbox: Sandbox,
+    host: Rc<StepHost>,
+}
+
+impl LivePage {
+    /// Starts a sandbox with `limits` for `page`; browser calls run on `handle`.
+    pub(crate) fn open(
+        limits: Limits,
+        handle: tokio::runtime::Handle,
+        page: TestPage,
+    ) -> Result<Self, StepFailure> {
+        Ok(Self {
+            sandbox: Sandbox::new(limits)?,
+            host: Rc::new(StepHost::new(handle, page)),
+        })
+    }
+
+    /// One step's executor: code runs inside `window`, and every repetition is told to
+    /// `on_retry` (the number of the execution about to run, and the failure that caused it).
+    pub(crate) fn executor<'a>(
+        &'a self,
+        window: SettleWindow,
+        on_retry: &'a dyn Fn(u32, &StepFailure),
+    ) -> LiveExecutor<'a> {
+        LiveExecutor {
+            page: self,
+            window,
+            on_retry,
+        }
+    }
+
+    /// The `console.*` lines step code logged since the last call.
+    pub(crate) fn take_log(&self) -> Vec<String> {
+        self.host.take_log()
+    }
+
+    /// A PNG screenshot of the test's page, for failure reports.
+    pub(crate) fn screenshot(&self) -> Option<Vec<u8>> {
+        self.host.screenshot()
+    }
+}
+
+/// One step's executor over a [`LivePage`].
+pub(crate) struct LiveExecutor<'a> {
+    page: &'a LivePage,
+    window: SettleWindow,
+    on_retry: &'a dyn Fn(u32, &StepFailure),
+}
+
+impl StepExecutor for LiveExecutor<'_> {
+    fn check(&self, code: &str) -> Result<(), StepFailure> {
+        self.page.sandbox.check(code)
+    }
+
+    fn execute(&self, code: &str) -> Result<(), StepFailure> {
+        settle(
+            &self.window,
+            &SystemClock,
+            || self.page.sandbox.run_step(code, &self.page.host),
+            |attempt, failure| (self.on_retry)(attempt, failure),
+        )
+    }
+
+    fn page_state(&self, screenshot: bool, snapshot_budget: usize) -> PageState {
+        self.page.host.page_state(screenshot, snapshot_budget)
+    }
+}
