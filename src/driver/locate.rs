@@ -5,10 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::driver::DriverError;
-
-/// The `playwright-core` version the linked playwright-rs speaks.
-pub const DRIVER_VERSION: &str = "1.64.0";
+use crate::driver::{DRIVER_VERSION, DriverError};
 
 /// The command that installs every missing piece.
 const SETUP_HINT: &str = "run `./setup` from the prettyplay checkout (it installs Chromium with \

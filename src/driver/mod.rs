@@ -4,10 +4,14 @@
 //! Main types: [`BrowserRuntime`] (one driver + browser per process) and [`TestPage`] (one
 //! browser context and page per test).
 
+mod driver_error;
 mod events;
 mod locate;
 mod runtime;
+mod version;
 
+pub use driver_error::DriverError;
 pub use events::ContextEvents;
-pub use locate::{DRIVER_VERSION, DriverPaths, default_driver_dir, find_chromium, find_driver};
-pub use runtime::{BrowserRuntime, DriverError, TestPage, WorkerBrowser, export_driver_env};
+pub use locate::{DriverPaths, default_driver_dir, find_chromium, find_driver};
+pub use runtime::{BrowserRuntime, TestPage, WorkerBrowser, export_driver_env};
+pub use version::DRIVER_VERSION;

@@ -14,61 +14,10 @@ use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::BrowserSettings;
 use crate::config::Screen;
-use crate::driver::{ContextEvents, DriverPaths};
+use crate::driver::{ContextEvents, DriverError, DriverPaths};
 use playwright_rs::protocol::{BrowserContextOptions, DeviceDescriptor, Viewport};
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// A failure of the browser side: a missing piece, a launch failure or a crash.
-#[derive(Debug, thiserror::Error)]
-pub enum DriverError {
-    #[error("missing {what}")]
-    Missing { what: String, hint: String },
-    #[error("could not start the Playwright driver ({node} {cli_js})")]
-    DriverStart {
-        node: PathBuf,
-        cli_js: PathBuf,
-        #[source]
-        source: Box<playwright_rs::Error>,
-    },
-    #[error("could not launch Chromium at {executable}")]
-    Launch {
-        executable: PathBuf,
-        #[source]
-        source: Box<playwright_rs::Error>,
-    },
-    #[error("could not open a browser page for the test")]
-    NewPage(#[source] Box<playwright_rs::Error>),
-    /// `[browser] screen` names a device the driver's device list lacks.
-    #[error("unknown device `{name}` in `browser.screen`")]
-    UnknownDevice {
-        name: String,
-        /// Close names from the device list, best first.
-        suggestions: Vec<String>,
-    },
-}
-
-impl DriverError {
-    /// What the user can do about it.
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            DriverError::Missing { hint, .. } => Some(hint.clone()),
-            DriverError::DriverStart { .. } => Some(format!(
-                "the driver must be playwright-core {} on Node.js; run `./setup` to install it",
-                crate::driver::DRIVER_VERSION
-            )),
-            DriverError::Launch { .. } => Some(
-                "check that the executable is a working Chromium (`chromium --version`); \
-                 run with -v for the driver's log"
-                    .to_owned(),
-            ),
-            DriverError::NewPage(_) => None,
-            DriverError::UnknownDevice { suggestions, .. } => {
-                Some(unknown_device_hint(suggestions))
-            }
-        }
-    }
-}
 
 /// The Playwright driver of a run (one per prettyplay process) and what every browser it
 /// launches shares: launch options and the context options of the screen mode.
@@ -332,16 +281,6 @@ fn context_options(
             builder.build()
         }
     })
-}
-
-fn unknown_device_hint(suggestions: &[String]) -> String {
-    let forms = "device names are Playwright's, exact and case-sensitive (such as \"iPhone 13\" or \
-                 \"Pixel 7\"); the other forms are empty, WxH such as 1280x720, and fullscreen";
-    if suggestions.is_empty() {
-        return forms.to_owned();
-    }
-    let names: Vec<String> = suggestions.iter().map(|s| format!("{s:?}")).collect();
-    format!("did you mean {}? {forms}", names.join(", "))
 }
 
 /// Exports the driver's location for playwright-rs, which reads it from the environment.

@@ -5,6 +5,7 @@
 
 mod event;
 mod last_run;
+mod run_config;
 #[expect(
     clippy::module_inception,
     reason = "one main type per file, named after it"
@@ -15,5 +16,6 @@ mod test_run;
 
 pub use event::{FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
 pub use last_run::{FailedTest, LastRun};
-pub use runner::{Mode, RunConfig, Runner, TraceMode};
+pub use run_config::{Mode, RunConfig, TraceMode};
+pub use runner::Runner;
 pub use select::{Selected, Selection, Shard, select_tests};

@@ -13,8 +13,10 @@
 //! HTML one in Chromium;
 //! `runner` checks sharding, workers, Ctrl-C, `--last-failed`, `-x`, `--tag`, the test timeout
 //! and traces through the CLI there;
-//! `cache_process` writes one cache from two processes at once; `support` is the shared harness.
+//! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
+//! of `src/` from its sources; `support` is the shared harness.
 
+mod architecture;
 mod cache_process;
 mod cli;
 mod conformance;

@@ -1,0 +1,69 @@
+//! The errors of the browser side: a missing driver or browser, a failed start or launch, an
+//! unknown device.
+//!
+//! Main type: [`DriverError`], with the hint that says what the user can do about it.
+
+use std::path::PathBuf;
+
+use crate::driver::DRIVER_VERSION;
+
+/// A failure of the browser side: a missing piece, a launch failure or a crash.
+#[derive(Debug, thiserror::Error)]
+pub enum DriverError {
+    #[error("missing {what}")]
+    Missing { what: String, hint: String },
+    #[error("could not start the Playwright driver ({node} {cli_js})")]
+    DriverStart {
+        node: PathBuf,
+        cli_js: PathBuf,
+        #[source]
+        source: Box<playwright_rs::Error>,
+    },
+    #[error("could not launch Chromium at {executable}")]
+    Launch {
+        executable: PathBuf,
+        #[source]
+        source: Box<playwright_rs::Error>,
+    },
+    #[error("could not open a browser page for the test")]
+    NewPage(#[source] Box<playwright_rs::Error>),
+    /// `[browser] screen` names a device the driver's device list lacks.
+    #[error("unknown device `{name}` in `browser.screen`")]
+    UnknownDevice {
+        name: String,
+        /// Close names from the device list, best first.
+        suggestions: Vec<String>,
+    },
+}
+
+impl DriverError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            DriverError::Missing { hint, .. } => Some(hint.clone()),
+            DriverError::DriverStart { .. } => Some(format!(
+                "the driver must be playwright-core {} on Node.js; run `./setup` to install it",
+                DRIVER_VERSION
+            )),
+            DriverError::Launch { .. } => Some(
+                "check that the executable is a working Chromium (`chromium --version`); \
+                 run with -v for the driver's log"
+                    .to_owned(),
+            ),
+            DriverError::NewPage(_) => None,
+            DriverError::UnknownDevice { suggestions, .. } => {
+                Some(unknown_device_hint(suggestions))
+            }
+        }
+    }
+}
+
+fn unknown_device_hint(suggestions: &[String]) -> String {
+    let forms = "device names are Playwright's, exact and case-sensitive (such as \"iPhone 13\" or \
+                 \"Pixel 7\"); the other forms are empty, WxH such as 1280x720, and fullscreen";
+    if suggestions.is_empty() {
+        return forms.to_owned();
+    }
+    let names: Vec<String> = suggestions.iter().map(|s| format!("{s:?}")).collect();
+    format!("did you mean {}? {forms}", names.join(", "))
+}

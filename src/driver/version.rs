@@ -1,0 +1,5 @@
+//! The pinned Playwright driver version: `./setup` installs it, [`find_driver`](crate::driver::find_driver)
+//! looks for it, and driver errors name it.
+
+/// The `playwright-core` version the linked playwright-rs speaks.
+pub const DRIVER_VERSION: &str = "1.64.0";

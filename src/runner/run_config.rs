@@ -1,0 +1,58 @@
+//! How tests run, apart from the tests themselves: the mode, limits, settle window, cache, LLM,
+//! workers, timeouts and traces of a run, as the CLI resolved them.
+//!
+//! Main type: [`RunConfig`], with [`Mode`] and [`TraceMode`].
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use crate::cache::Cache;
+use crate::config::{BudgetSettings, Isolation, LlmSettings, PollingSettings};
+use crate::llm::LlmProvider;
+use crate::script::Limits;
+
+/// How steps get their code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Cached code only; a step without cached code fails its test. Never contacts an LLM.
+    StrictReplay,
+    /// Cached code only, never generates or heals; a failure gets a verdict when an LLM is
+    /// configured and reachable.
+    Replay,
+    /// Generates missing steps; heals failing ones unless `heal` is off (then a failure gets a
+    /// verdict, as in replay).
+    Run { heal: bool },
+}
+
+/// Everything about how tests run that is not the tests themselves.
+pub struct RunConfig {
+    pub mode: Mode,
+    pub limits: Limits,
+    pub polling: PollingSettings,
+    pub cache: Cache,
+    pub llm: LlmSettings,
+    pub budgets: BudgetSettings,
+    /// `None` in strict replay (never constructed) or when no LLM is configured.
+    pub provider: Option<Arc<dyn LlmProvider>>,
+    /// Parallel workers, each with a browser of its own.
+    pub workers: usize,
+    pub isolation: Isolation,
+    pub test_timeout: std::time::Duration,
+    /// Stop scheduling after this many failed tests (running tests finish).
+    pub max_failures: Option<usize>,
+    /// Set on Ctrl-C: no new test starts, running tests stop before their next step.
+    pub cancel: Arc<AtomicBool>,
+    pub trace: TraceMode,
+    /// Where trace zips go.
+    pub trace_dir: PathBuf,
+}
+
+/// `--trace`: Playwright traces per test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TraceMode {
+    #[default]
+    Off,
+    On,
+    RetainOnFailure,
+}

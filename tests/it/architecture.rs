@@ -1,0 +1,336 @@
+//! The layering of `src/`, checked from the sources: every `crate::` path names the module it
+//! depends on, and no dependency may run against the flow
+//! (cli → report → runner → engine → step → script → driver / llm / cache → config / scenario),
+//! nor form a circle between modules or between the files of one module. Also: no source file
+//! over 800 lines.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Each top-level module's layer: a module may depend only on modules of a lower layer, or of
+/// its own layer without a circle.
+const LAYERS: &[(&str, u32)] = &[
+    ("main", 10),
+    ("cli", 9),
+    ("report", 8),
+    ("runner", 7),
+    ("engine", 6),
+    ("step", 5),
+    ("script", 4),
+    ("driver", 3),
+    ("llm", 3),
+    ("cache", 3),
+    ("error", 3),
+    ("config", 2),
+    ("scenario", 2),
+    ("paths", 1),
+    ("snippet", 1),
+];
+
+const MAX_LINES: usize = 800;
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `src/`, relative to it, `/`-separated.
+fn sources() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let mut dirs = vec![src()];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let rel = path
+                    .strip_prefix(src())
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                files.push((rel, fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The top-level module a source file belongs to (`engine/heal.rs` → `engine`).
+fn module_of(rel: &str) -> &str {
+    match rel.split_once('/') {
+        Some((module, _)) => module,
+        None => rel.trim_end_matches(".rs"),
+    }
+}
+
+/// The code of a file without comments and string literals' contents that could name paths
+/// (only `//` comments matter in practice: doc links name other modules).
+fn code_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+}
+
+/// The paths a file names after `crate::`, as `[module, item, ...]`, with grouped imports
+/// expanded (`use crate::{a::X, b::{Y, Z}}` names `a::X`, `b::Y` and `b::Z`).
+fn crate_paths(text: &str) -> Vec<Vec<String>> {
+    let code: String = code_lines(text).collect::<Vec<_>>().join("\n");
+    let mut paths = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("crate::") {
+        let preceded_by_ident = rest[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_');
+        rest = &rest[at + "crate::".len()..];
+        if !preceded_by_ident {
+            paths.extend(paths_of(rest));
+        }
+    }
+    paths
+}
+
+/// The paths at the start of `text`: `a::b::C`, or `a::{B, c::D}` expanded.
+fn paths_of(text: &str) -> Vec<Vec<String>> {
+    let text = text.trim_start();
+    if let Some(group) = text.strip_prefix('{') {
+        return group_items(group)
+            .into_iter()
+            .flat_map(|item| paths_of(item))
+            .collect();
+    }
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    if end == 0 {
+        return Vec::new();
+    }
+    let head = text[..end].to_owned();
+    match text[end..].strip_prefix("::") {
+        Some(next) => {
+            let tails = paths_of(next);
+            if tails.is_empty() {
+                return vec![vec![head]];
+            }
+            tails
+                .into_iter()
+                .map(|tail| std::iter::once(head.clone()).chain(tail).collect())
+                .collect()
+        }
+        None => vec![vec![head]],
+    }
+}
+
+/// The comma-separated items of a `{...}` group whose opening brace is already taken.
+fn group_items(group: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                items.push(&group[start..i]);
+                return items;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&group[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&group[start..]);
+    items
+}
+
+/// The cycles of a directed graph, as one witness path per strongly connected component with
+/// more than one node.
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let mut reported = BTreeSet::new();
+    for start in graph.keys() {
+        if reported.contains(start) {
+            continue;
+        }
+        // Depth-first search for a path back to `start`.
+        let mut stack = vec![(start.clone(), vec![start.clone()])];
+        let mut seen = BTreeSet::new();
+        while let Some((node, path)) = stack.pop() {
+            for next in graph.get(&node).into_iter().flatten() {
+                if next == start {
+                    let mut circle = path.clone();
+                    circle.push(start.clone());
+                    reported.extend(circle.iter().cloned());
+                    found.push(circle);
+                    stack.clear();
+                    break;
+                }
+                if seen.insert(next.clone()) {
+                    let mut longer = path.clone();
+                    longer.push(next.clone());
+                    stack.push((next.clone(), longer));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_module_depends_on_a_higher_layer_or_in_a_circle() {
+    let layers: BTreeMap<&str, u32> = LAYERS.iter().copied().collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut against_the_flow = Vec::new();
+    for (rel, text) in sources() {
+        let from = module_of(&rel);
+        if from == "lib" {
+            continue;
+        }
+        let from_layer = *layers
+            .get(from)
+            .unwrap_or_else(|| panic!("src/{rel}: module {from} has no layer in LAYERS"));
+        for path in crate_paths(&text) {
+            let to = path[0].as_str();
+            if to == from {
+                continue;
+            }
+            let Some(&to_layer) = layers.get(to) else {
+                continue;
+            };
+            graph
+                .entry(from.to_owned())
+                .or_default()
+                .insert(to.to_owned());
+            if to_layer > from_layer {
+                against_the_flow.push(format!("src/{rel}: {from} uses crate::{}", path.join("::")));
+            }
+        }
+    }
+    against_the_flow.sort();
+    against_the_flow.dedup();
+    assert!(
+        against_the_flow.is_empty(),
+        "imports against the flow:\n{}",
+        against_the_flow.join("\n")
+    );
+    let circles = circles(&graph);
+    assert!(circles.is_empty(), "module circles: {circles:?}");
+}
+
+/// Inside one module: `crate::m::file::X` and `super::file::X` name a file directly;
+/// `crate::m::X` names the file that `m/mod.rs` re-exports `X` from.
+#[test]
+fn no_two_files_of_a_module_depend_on_each_other() {
+    let files = sources();
+    // For each module, which file each re-exported name comes from.
+    let mut exports: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (rel, text) in &files {
+        let Some(module) = rel.strip_suffix("/mod.rs") else {
+            continue;
+        };
+        let code: String = code_lines(text).collect::<Vec<_>>().join("\n");
+        for statement in code.split(';') {
+            let statement = statement.trim();
+            let Some(used) = statement
+                .strip_prefix("pub use ")
+                .or_else(|| statement.strip_prefix("pub(crate) use "))
+            else {
+                continue;
+            };
+            for path in paths_of(used) {
+                if let [file, .., name] = path.as_slice() {
+                    exports
+                        .entry(module.to_owned())
+                        .or_default()
+                        .insert(name.clone(), file.clone());
+                }
+            }
+        }
+    }
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (rel, text) in &files {
+        let Some((module, file)) = rel.split_once('/') else {
+            continue;
+        };
+        if file == "mod.rs" || file.contains('/') {
+            continue;
+        }
+        let this = file.trim_end_matches(".rs");
+        let module_files: BTreeSet<String> = files
+            .iter()
+            .filter_map(|(r, _)| r.strip_prefix(&format!("{module}/")))
+            .map(|f| f.trim_end_matches(".rs").to_owned())
+            .collect();
+        let mut targets = BTreeSet::new();
+        for path in crate_paths(text) {
+            if path[0] != module || path.len() < 2 {
+                continue;
+            }
+            if module_files.contains(&path[1]) {
+                targets.insert(path[1].clone());
+            } else if let Some(file) = exports.get(module).and_then(|e| e.get(&path[1])) {
+                targets.insert(file.clone());
+            }
+        }
+        for line in code_lines(text) {
+            if let Some(rest) = line.trim().strip_prefix("use super::") {
+                for path in paths_of(rest) {
+                    if module_files.contains(&path[0]) {
+                        targets.insert(path[0].clone());
+                    }
+                }
+            }
+        }
+        targets.remove(this);
+        graph
+            .entry(format!("{module}/{this}"))
+            .or_default()
+            .extend(targets.into_iter().map(|t| format!("{module}/{t}")));
+    }
+    let circles = circles(&graph);
+    assert!(circles.is_empty(), "file circles: {circles:#?}");
+}
+
+#[test]
+fn no_source_file_is_over_800_lines() {
+    let long: Vec<String> = sources()
+        .into_iter()
+        .filter(|(_, text)| text.lines().count() > MAX_LINES)
+        .map(|(rel, text)| format!("src/{rel}: {} lines", text.lines().count()))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "split these files (at most {MAX_LINES} lines):\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_path_reader_sees_grouped_and_nested_imports() {
+    let paths = crate_paths(
+        "use crate::{cache::Cache, step::{LivePage, settle}};\n\
+         // crate::runner::Nope in a comment\n\
+         let x = crate::engine::budgets::Pool::Healing;\n\
+         use crate::llm::{\n    Category,\n    Usage,\n};\n\
+         my_crate::other::X;",
+    );
+    let joined: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        joined,
+        [
+            "cache::Cache",
+            "step::LivePage",
+            "step::settle",
+            "engine::budgets::Pool::Healing",
+            "llm::Category",
+            "llm::Usage",
+        ]
+    );
+    let mut graph = BTreeMap::new();
+    graph.insert("a".to_owned(), BTreeSet::from(["b".to_owned()]));
+    graph.insert("b".to_owned(), BTreeSet::from(["c".to_owned()]));
+    graph.insert("c".to_owned(), BTreeSet::from(["a".to_owned()]));
+    assert_eq!(circles(&graph), [vec!["a", "b", "c", "a"]]);
+}
