@@ -93,8 +93,8 @@ impl Engine<'_> {
 #[cfg(test)]
 mod tests {
     use crate::engine::testing::{
-        Answer, Expected, Fixture, Observed, RecordingObserver, ScriptedExecutor, ScriptedLlm,
-        code_reply, fails, passes, verdict_reply,
+        Answer, Execution, Expected, Fixture, Observed, Ran, code_reply, fails, passes, run_engine,
+        verdict_reply,
     };
     use crate::engine::{EngineFailureKind, Pool};
     use crate::llm::{Category, FailedAttempt};
@@ -112,59 +112,92 @@ mod tests {
         )
     }
 
-    /// The fixture with OLD cached for step 0.
-    fn cached_fixture() -> Fixture {
+    /// Heals OLD, cached for the first step, after it failed with [`timeout`].
+    fn heal(
+        healing: u32,
+        script: impl IntoIterator<Item = Expected>,
+        executions: impl IntoIterator<Item = Execution>,
+    ) -> Ran<String> {
         let fixture = Fixture::new();
         fixture.cache_code(0, OLD);
-        fixture
+        run_engine(
+            fixture,
+            0,
+            (3, healing),
+            script,
+            executions,
+            |engine, step, exec, observer| engine.heal(step, exec, observer, OLD, &timeout()),
+        )
+    }
+
+    /// The failure of a heal that must not have touched the cache.
+    fn failed_untouched(ran: &Ran<String>) -> &crate::engine::EngineFailure {
+        assert_eq!(
+            ran.fixture.cached(0).unwrap().code,
+            OLD,
+            "the cache is untouched"
+        );
+        assert!(
+            !ran.seen
+                .iter()
+                .any(|o| matches!(o, Observed::Healed { .. }))
+        );
+        ran.failure()
+    }
+
+    fn category(failure: &crate::engine::EngineFailure) -> Option<Category> {
+        failure.verdict.as_ref().map(|v| v.category)
+    }
+
+    /// An incurable heal that kept the rot verdict it started from (no second request) and
+    /// shows `candidate`.
+    fn assert_incurable_rot(ran: &Ran<String>, reason_starts: &str, candidate: &str) {
+        let failure = failed_untouched(ran);
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert!(
+            failure.reason.starts_with(reason_starts),
+            "{}",
+            failure.reason
+        );
+        assert_eq!(category(failure), Some(Category::Rot));
+        assert_eq!(failure.candidate.as_deref(), Some(candidate));
     }
 
     #[test]
     fn rot_is_regenerated_executed_and_only_then_written_back() {
-        let fixture = cached_fixture();
-        let step = fixture.step(0);
-        let llm = ScriptedLlm::new([
-            verdict_reply(Category::Rot, "the button was renamed"),
-            code_reply(NEW),
-        ]);
-        let exec = ScriptedExecutor::new([passes(NEW)]).probing(
-            &fixture.cache,
-            &fixture.scenario,
-            step.key.clone(),
+        let ran = heal(
+            2,
+            [
+                verdict_reply(Category::Rot, "the button was renamed"),
+                code_reply(NEW),
+            ],
+            [passes(NEW)],
         );
-        let observer = RecordingObserver::default();
-        let mut engine = fixture.engine(&llm, 3, 2);
 
-        let healed = engine
-            .heal(&step, &exec, &observer, OLD, &timeout())
-            .unwrap();
-
-        assert_eq!(healed, NEW);
+        assert_eq!(ran.result.as_deref(), Ok(NEW));
         assert_eq!(
-            exec.executed()[0].cached_then.as_deref(),
+            ran.executed[0].cached_then.as_deref(),
             Some(OLD),
             "the cache still held the old code while the new one ran"
         );
-        let entry = fixture.cached(0).unwrap();
+        let entry = ran.fixture.cached(0).unwrap();
         assert_eq!(entry.code, format!("{NEW}\n"));
         assert_eq!(entry.created, "2026-11-30", "created is kept");
         assert!(entry.healed.is_some(), "healed is recorded");
-        let received = llm.received();
-        let classification = received[0].classification();
+        let classification = ran.received[0].classification();
         assert_eq!(classification.code, OLD);
         assert_eq!(classification.error, timeout().message);
         assert_eq!(
-            received[1].generation().failed,
+            ran.received[1].generation().failed,
             Some(FailedAttempt {
                 code: OLD.to_owned(),
                 error: timeout().message
             })
         );
-        let seen = observer.seen();
-        assert_eq!(seen[1], Observed::HealingStarted(Category::Rot));
-        assert_eq!(seen[2], Observed::Verdict(Category::Rot));
+        assert_eq!(ran.seen[1], Observed::HealingStarted(Category::Rot));
+        assert_eq!(ran.seen[2], Observed::Verdict(Category::Rot));
         assert_eq!(
-            seen[3],
+            ran.seen[3],
             Observed::GenerationStarted {
                 pool: Pool::Healing,
                 attempt: 1,
@@ -172,7 +205,7 @@ mod tests {
             }
         );
         assert_eq!(
-            seen.last(),
+            ran.seen.last(),
             Some(&Observed::Healed {
                 old_code: OLD.to_owned(),
                 new_code: NEW.to_owned()
@@ -182,164 +215,73 @@ mod tests {
 
     #[test]
     fn rot_whose_regenerated_code_keeps_failing_is_incurable_and_nothing_is_written() {
-        let fixture = cached_fixture();
-        let llm = ScriptedLlm::new([
-            verdict_reply(Category::Rot, "the button was renamed"),
-            code_reply(NEW),
-            code_reply(NEWER),
-        ]);
-        let exec = ScriptedExecutor::new([
-            fails(NEW, FailureKind::Timeout, "timeout of NEW"),
-            fails(NEWER, FailureKind::Timeout, "timeout of NEWER"),
-        ]);
-        let observer = RecordingObserver::default();
-        let mut engine = fixture.engine(&llm, 3, 2);
+        let ran = heal(
+            2,
+            [
+                verdict_reply(Category::Rot, "the button was renamed"),
+                code_reply(NEW),
+                code_reply(NEWER),
+            ],
+            [
+                fails(NEW, FailureKind::Timeout, "timeout of NEW"),
+                fails(NEWER, FailureKind::Timeout, "timeout of NEWER"),
+            ],
+        );
 
-        let failure = engine
-            .heal(&fixture.step(0), &exec, &observer, OLD, &timeout())
-            .unwrap_err();
-
-        assert_eq!(failure.kind, EngineFailureKind::Incurable);
-        assert!(
-            failure
-                .reason
-                .starts_with("the healing budget of 2 attempt(s) for this step is spent"),
-            "{}",
-            failure.reason
+        assert_incurable_rot(
+            &ran,
+            "the healing budget of 2 attempt(s) for this step is spent",
+            NEWER,
         );
-        assert_eq!(
-            failure.verdict.map(|v| v.category),
-            Some(Category::Rot),
-            "the verdict that started the heal, with no second request"
-        );
-        assert_eq!(failure.candidate.as_deref(), Some(NEWER));
-        assert_eq!(
-            fixture.cached(0).unwrap().code,
-            OLD,
-            "the cache is untouched"
-        );
-        assert_eq!(
-            llm.received()[2]
-                .generation()
-                .failed
-                .as_ref()
-                .map(|f| f.code.as_str()),
-            Some(NEW)
-        );
-        assert!(
-            !observer
-                .seen()
-                .iter()
-                .any(|o| matches!(o, Observed::Healed { .. }))
-        );
+        let fed_back = ran.received[2].generation().failed.clone().unwrap();
+        assert_eq!(fed_back.code, NEW);
     }
 
     #[test]
     fn a_failed_check_in_regenerated_code_ends_the_heal_without_another_verdict() {
-        let fixture = cached_fixture();
-        let llm = ScriptedLlm::new([
-            verdict_reply(Category::Rot, "the button was renamed"),
-            code_reply(NEW),
-        ]);
-        let exec = ScriptedExecutor::new([fails(NEW, FailureKind::FailedCheck, "not held")]);
-        let mut engine = fixture.engine(&llm, 3, 2);
-
-        let failure = engine
-            .heal(
-                &fixture.step(0),
-                &exec,
-                &RecordingObserver::default(),
-                OLD,
-                &timeout(),
-            )
-            .unwrap_err();
-
-        assert_eq!(failure.kind, EngineFailureKind::Incurable);
-        assert!(
-            failure
-                .reason
-                .starts_with("a check in the regenerated code did not hold")
+        let ran = heal(
+            2,
+            [
+                verdict_reply(Category::Rot, "the button was renamed"),
+                code_reply(NEW),
+            ],
+            [fails(NEW, FailureKind::FailedCheck, "not held")],
         );
-        assert_eq!(failure.verdict.map(|v| v.category), Some(Category::Rot));
-        assert_eq!(failure.candidate.as_deref(), Some(NEW));
-        assert_eq!(fixture.cached(0).unwrap().code, OLD);
+
+        assert_incurable_rot(&ran, "a check in the regenerated code did not hold", NEW);
     }
 
     #[test]
-    fn a_product_defect_fails_with_its_verdict_and_nothing_is_regenerated() {
-        let fixture = cached_fixture();
-        let llm = ScriptedLlm::new([verdict_reply(
-            Category::ProductDefect,
-            "the add button does nothing",
-        )]);
-        let exec = ScriptedExecutor::new([]);
-        let observer = RecordingObserver::default();
-        let mut engine = fixture.engine(&llm, 3, 2);
+    fn a_product_defect_or_an_incurable_step_fails_with_its_verdict_and_nothing_is_regenerated() {
+        for (verdict, kind, starts) in [
+            (
+                Category::ProductDefect,
+                EngineFailureKind::ProductDefect,
+                "the application does not behave as the step expects: it is broken",
+            ),
+            (
+                Category::Incurable,
+                EngineFailureKind::Incurable,
+                "the step cannot be healed: it is broken",
+            ),
+        ] {
+            let ran = heal(2, [verdict_reply(verdict, "it is broken")], []);
 
-        let failure = engine
-            .heal(&fixture.step(0), &exec, &observer, OLD, &timeout())
-            .unwrap_err();
-
-        assert_eq!(failure.kind, EngineFailureKind::ProductDefect);
-        assert!(failure.reason.contains("the add button does nothing"));
-        assert!(failure.reason.contains(&timeout().message));
-        assert_eq!(
-            failure.verdict.map(|v| v.category),
-            Some(Category::ProductDefect)
-        );
-        assert_eq!(fixture.cached(0).unwrap().code, OLD);
-        assert!(observer.attempts().is_empty());
-    }
-
-    #[test]
-    fn an_incurable_verdict_fails_with_it_and_nothing_is_regenerated() {
-        let fixture = cached_fixture();
-        let llm = ScriptedLlm::new([verdict_reply(Category::Incurable, "the page is gone")]);
-        let exec = ScriptedExecutor::new([]);
-        let mut engine = fixture.engine(&llm, 3, 2);
-
-        let failure = engine
-            .heal(
-                &fixture.step(0),
-                &exec,
-                &RecordingObserver::default(),
-                OLD,
-                &timeout(),
-            )
-            .unwrap_err();
-
-        assert_eq!(failure.kind, EngineFailureKind::Incurable);
-        assert!(
-            failure
-                .reason
-                .starts_with("the step cannot be healed: the page is gone")
-        );
-        assert_eq!(
-            failure.verdict.map(|v| v.category),
-            Some(Category::Incurable)
-        );
-        assert_eq!(fixture.cached(0).unwrap().code, OLD);
+            let failure = failed_untouched(&ran);
+            assert_eq!(failure.kind, kind);
+            assert!(failure.reason.starts_with(starts), "{}", failure.reason);
+            assert!(failure.reason.ends_with(&timeout().message));
+            assert_eq!(category(failure), Some(verdict));
+            assert!(ran.attempts().is_empty());
+        }
     }
 
     #[test]
     fn an_unparseable_verdict_never_heals() {
-        let fixture = cached_fixture();
-        let llm = ScriptedLlm::new([Expected::Classification(Answer::Text(
-            "I think it is probably fine?".into(),
-        ))]);
-        let exec = ScriptedExecutor::new([]);
-        let mut engine = fixture.engine(&llm, 3, 2);
+        let reply = Expected::Classification(Answer::Text("I think it is probably fine?".into()));
+        let ran = heal(2, [reply], []);
 
-        let failure = engine
-            .heal(
-                &fixture.step(0),
-                &exec,
-                &RecordingObserver::default(),
-                OLD,
-                &timeout(),
-            )
-            .unwrap_err();
-
+        let failure = failed_untouched(&ran);
         assert_eq!(failure.kind, EngineFailureKind::Incurable);
         assert!(
             failure
@@ -349,26 +291,13 @@ mod tests {
             failure.reason
         );
         assert_eq!(failure.verdict, None);
-        assert_eq!(fixture.cached(0).unwrap().code, OLD);
     }
 
     #[test]
     fn the_llm_down_at_classification_is_infrastructure_and_nothing_changes() {
-        let fixture = cached_fixture();
-        let llm = ScriptedLlm::new([Expected::Classification(Answer::Unavailable)]);
-        let exec = ScriptedExecutor::new([]);
-        let mut engine = fixture.engine(&llm, 3, 2);
+        let ran = heal(2, [Expected::Classification(Answer::Unavailable)], []);
 
-        let failure = engine
-            .heal(
-                &fixture.step(0),
-                &exec,
-                &RecordingObserver::default(),
-                OLD,
-                &timeout(),
-            )
-            .unwrap_err();
-
+        let failure = failed_untouched(&ran);
         assert_eq!(failure.kind, EngineFailureKind::LlmUnavailable);
         assert!(failure.reason.starts_with(&timeout().message));
         assert!(
@@ -376,82 +305,51 @@ mod tests {
                 .reason
                 .contains("could not be classified for healing")
         );
-        assert_eq!(fixture.cached(0).unwrap().code, OLD);
     }
 
     #[test]
     fn the_llm_down_at_regeneration_is_infrastructure_with_the_rot_verdict() {
-        let fixture = cached_fixture();
-        let llm = ScriptedLlm::new([
-            verdict_reply(Category::Rot, "renamed"),
-            Expected::Generation(Answer::Unavailable),
-        ]);
-        let exec = ScriptedExecutor::new([]);
-        let mut engine = fixture.engine(&llm, 3, 2);
+        let ran = heal(
+            2,
+            [
+                verdict_reply(Category::Rot, "renamed"),
+                Expected::Generation(Answer::Unavailable),
+            ],
+            [],
+        );
 
-        let failure = engine
-            .heal(
-                &fixture.step(0),
-                &exec,
-                &RecordingObserver::default(),
-                OLD,
-                &timeout(),
-            )
-            .unwrap_err();
-
+        let failure = failed_untouched(&ran);
         assert_eq!(failure.kind, EngineFailureKind::LlmUnavailable);
-        assert_eq!(failure.verdict.map(|v| v.category), Some(Category::Rot));
-        assert_eq!(fixture.cached(0).unwrap().code, OLD);
+        assert_eq!(category(failure), Some(Category::Rot));
     }
 
     #[test]
     fn a_zero_healing_budget_reports_rot_without_regenerating() {
-        let fixture = cached_fixture();
-        let llm = ScriptedLlm::new([verdict_reply(Category::Rot, "renamed")]);
-        let exec = ScriptedExecutor::new([]);
-        let mut engine = fixture.engine(&llm, 3, 0);
+        let ran = heal(0, [verdict_reply(Category::Rot, "renamed")], []);
 
-        let failure = engine
-            .heal(
-                &fixture.step(0),
-                &exec,
-                &RecordingObserver::default(),
-                OLD,
-                &timeout(),
-            )
-            .unwrap_err();
-
-        assert_eq!(failure.kind, EngineFailureKind::Incurable);
-        assert!(
-            failure
-                .reason
-                .starts_with("the healing budget of 0 attempt(s)")
-        );
-        assert_eq!(failure.verdict.map(|v| v.category), Some(Category::Rot));
-        assert_eq!(failure.candidate.as_deref(), Some(OLD));
+        assert_incurable_rot(&ran, "the healing budget of 0 attempt(s)", OLD);
     }
 
     #[test]
     fn healing_and_generation_budgets_of_a_step_are_separate() {
-        let fixture = cached_fixture();
-        let llm = ScriptedLlm::new([
-            code_reply(NEW),
-            verdict_reply(Category::Rot, "renamed"),
-            code_reply(NEWER),
-        ]);
-        let exec = ScriptedExecutor::new([passes(NEW), passes(NEWER)]);
-        let observer = RecordingObserver::default();
-        let mut engine = fixture.engine(&llm, 1, 1);
-
-        engine.generate(&fixture.step(0), &exec, &observer).unwrap();
-        engine
-            .heal(&fixture.step(0), &exec, &observer, NEW, &timeout())
-            .unwrap();
-
-        assert_eq!(
-            observer.attempts(),
-            [(Pool::Generation, 1), (Pool::Healing, 1)]
+        let ran = run_engine(
+            Fixture::new(),
+            0,
+            (1, 1),
+            [
+                code_reply(NEW),
+                verdict_reply(Category::Rot, "renamed"),
+                code_reply(NEWER),
+            ],
+            [passes(NEW), passes(NEWER)],
+            |engine, step, exec, observer| {
+                engine.generate(step, exec, observer)?;
+                engine.heal(step, exec, observer, NEW, &timeout())
+            },
         );
+
+        assert_eq!(ran.result.as_deref(), Ok(NEWER));
+        assert_eq!(ran.attempts(), [(Pool::Generation, 1), (Pool::Healing, 1)]);
     }
 
     #[test]
@@ -464,18 +362,27 @@ mod tests {
             (Expected::Classification(Answer::Text("hmm".into())), None),
             (Expected::Classification(Answer::Unavailable), None),
         ] {
-            let fixture = cached_fixture();
-            let llm = ScriptedLlm::new([reply.clone()]);
-            let exec = ScriptedExecutor::new([]);
-            let observer = RecordingObserver::default();
-            let mut engine = fixture.engine(&llm, 3, 2);
+            let fixture = Fixture::new();
+            fixture.cache_code(0, OLD);
+            let ran = run_engine(
+                fixture,
+                0,
+                (3, 2),
+                [reply.clone()],
+                [],
+                |engine, step, exec, observer| {
+                    Ok(engine.verdict_for(step, exec, observer, OLD, &timeout()))
+                },
+            );
 
-            let verdict = engine.verdict_for(&fixture.step(0), &exec, &observer, OLD, &timeout());
-
-            assert_eq!(verdict.map(|v| v.category), category, "{reply:?}");
-            let warned = observer.warnings().len();
-            assert_eq!(warned, usize::from(category.is_none()), "{reply:?}");
-            assert_eq!(fixture.cached(0).unwrap().code, OLD);
+            let verdict = ran.result.as_ref().unwrap();
+            assert_eq!(verdict.as_ref().map(|v| v.category), category, "{reply:?}");
+            assert_eq!(
+                ran.warnings().len(),
+                usize::from(category.is_none()),
+                "{reply:?}"
+            );
+            assert_eq!(ran.fixture.cached(0).unwrap().code, OLD);
         }
     }
 }

@@ -14,7 +14,9 @@ use std::time::Duration;
 
 use crate::cache::{Cache, CachedStep, StepKey};
 use crate::config::{BudgetSettings, LlmSettings};
-use crate::engine::{Budgets, Engine, EngineObserver, LlmPurpose, Pool, StepContext};
+use crate::engine::{
+    Budgets, Engine, EngineFailure, EngineObserver, LlmPurpose, Pool, StepContext,
+};
 use crate::llm::{
     Category, Classification, ClassificationRequest, GenerationRequest, LlmError, LlmProvider,
     LlmReply, Usage,
@@ -442,4 +444,83 @@ fn cached_code(cache: &Cache, scenario: &Scenario, key: &StepKey) -> Option<Cach
         .load(&scenario.rel_path)
         .expect("the cache file is well-formed")
         .and_then(|file| file.get(key).cloned())
+}
+
+/// What one engine call did, with everything its fakes saw.
+pub(super) struct Ran<T> {
+    pub result: Result<T, EngineFailure>,
+    pub fixture: Fixture,
+    pub received: Vec<Received>,
+    pub seen: Vec<Observed>,
+    pub executed: Vec<Executed>,
+}
+
+impl<T> Ran<T> {
+    /// The failure the call ended with; panics when it succeeded.
+    pub(super) fn failure(&self) -> &EngineFailure {
+        match &self.result {
+            Err(failure) => failure,
+            Ok(_) => panic!("the engine call succeeded; a failure was expected"),
+        }
+    }
+
+    pub(super) fn warnings(&self) -> Vec<&str> {
+        self.seen
+            .iter()
+            .filter_map(|o| match o {
+                Observed::Warning(message) => Some(message.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The (pool, attempt) of every generation attempt, in order.
+    pub(super) fn attempts(&self) -> Vec<(Pool, u32)> {
+        self.seen
+            .iter()
+            .filter_map(|o| match o {
+                Observed::GenerationStarted { pool, attempt, .. } => Some((*pool, *attempt)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Runs `call` on step `index` of `fixture` with an engine of `budgets` (generation, healing),
+/// an LLM answering `script` and an executor expecting `executions` (each of which records what
+/// the cache held for the step when it ran). Both fakes must be used up.
+pub(super) fn run_engine<T>(
+    fixture: Fixture,
+    index: usize,
+    budgets: (u32, u32),
+    script: impl IntoIterator<Item = Expected>,
+    executions: impl IntoIterator<Item = Execution>,
+    call: impl FnOnce(
+        &mut Engine<'_>,
+        &StepContext<'_>,
+        &ScriptedExecutor<'_>,
+        &RecordingObserver,
+    ) -> Result<T, EngineFailure>,
+) -> Ran<T> {
+    let llm = ScriptedLlm::new(script);
+    let observer = RecordingObserver::default();
+    let (result, executed) = {
+        let step = fixture.step(index);
+        let exec = ScriptedExecutor::new(executions).probing(
+            &fixture.cache,
+            &fixture.scenario,
+            step.key.clone(),
+        );
+        let mut engine = fixture.engine(&llm, budgets.0, budgets.1);
+        let result = call(&mut engine, &step, &exec, &observer);
+        (result, exec.executed())
+    };
+    let received = llm.received();
+    Ran {
+        result,
+        fixture,
+        received,
+        seen: observer.seen(),
+        executed,
+    }
 }

@@ -195,24 +195,36 @@ mod tests {
         StepFailure::new(kind, format!("failure {n}\nReceived: \"{n}\""))
     }
 
-    /// Runs `settle` with executions that each take `took` and fail with `kind` until execution
-    /// `passes_at` (never when `None`). Returns the result, the executions, the retries reported.
-    fn run(
-        window: &SettleWindow,
-        clock: &FakeClock,
-        kind: FailureKind,
-        took: Duration,
-        passes_at: Option<u32>,
-    ) -> (Result<(), StepFailure>, u32, Vec<(u32, String)>) {
+    /// What one [`settle`] call did.
+    #[derive(Debug)]
+    struct Ran {
+        result: Result<(), StepFailure>,
+        executions: u32,
+        /// The retries reported: the execution about to run, and the failure's message.
+        retries: Vec<(u32, String)>,
+        sleeps: Vec<Duration>,
+        elapsed: Duration,
+    }
+
+    impl Ran {
+        fn retry_numbers(&self) -> Vec<u32> {
+            self.retries.iter().map(|(n, _)| *n).collect()
+        }
+    }
+
+    /// Runs `settle` on a fake clock with executions that each take `took` seconds and fail with
+    /// `kind` until execution `passes_at` (never when `None`).
+    fn run(window: &SettleWindow, kind: FailureKind, took: f64, passes_at: Option<u32>) -> Ran {
+        let clock = FakeClock::new();
         let executions = Cell::new(0);
         let mut retries = Vec::new();
         let result = settle(
             window,
-            clock,
+            &clock,
             || {
                 let n = executions.get() + 1;
                 executions.set(n);
-                clock.advance(took);
+                clock.advance(secs(took));
                 if passes_at == Some(n) {
                     Ok(())
                 } else {
@@ -221,61 +233,59 @@ mod tests {
             },
             |attempt, failure| retries.push((attempt, failure.message.clone())),
         );
-        (result, executions.get(), retries)
+        Ran {
+            result,
+            executions: executions.get(),
+            retries,
+            sleeps: clock.sleeps.borrow().clone(),
+            elapsed: clock.elapsed(),
+        }
     }
 
     #[test]
     fn polling_off_executes_once() {
         for off in [window(None, 0.5, None), window(Some(0.0), 0.5, None)] {
             assert_eq!(off.timeout, None);
-            let clock = FakeClock::new();
-            let (result, executions, retries) =
-                run(&off, &clock, FailureKind::Timeout, secs(0.3), Some(2));
-            assert_eq!(result, Err(failure(FailureKind::Timeout, 1)));
-            assert_eq!(executions, 1);
-            assert!(retries.is_empty());
-            assert!(clock.sleeps.borrow().is_empty());
+            let ran = run(&off, FailureKind::Timeout, 0.3, Some(2));
+            assert_eq!(ran.result, Err(failure(FailureKind::Timeout, 1)));
+            assert_eq!(ran.executions, 1);
+            assert!(ran.retries.is_empty() && ran.sleeps.is_empty());
         }
     }
 
     #[test]
     fn a_pollable_failure_that_clears_within_the_window_passes() {
-        let clock = FakeClock::new();
-        let (result, executions, retries) = run(
+        let ran = run(
             &window(Some(5.0), 0.2, None),
-            &clock,
             FailureKind::FailedCheck,
-            secs(0.3),
+            0.3,
             Some(3),
         );
-        assert_eq!(result, Ok(()));
-        assert_eq!(executions, 3);
-        let attempts: Vec<u32> = retries.iter().map(|(a, _)| *a).collect();
-        assert_eq!(attempts, [2, 3]);
-        assert!(retries[0].1.starts_with("failure 1"));
-        assert_eq!(*clock.sleeps.borrow(), [secs(0.2), secs(0.2)]);
+        assert_eq!(ran.result, Ok(()));
+        assert_eq!(ran.executions, 3);
+        assert_eq!(ran.retry_numbers(), [2, 3]);
+        assert!(ran.retries[0].1.starts_with("failure 1"));
+        assert_eq!(ran.sleeps, [secs(0.2), secs(0.2)]);
     }
 
     #[test]
     fn a_failure_that_never_clears_stops_once_the_window_is_spent() {
-        let clock = FakeClock::new();
         // Executions of 0.3 s with 0.2 s pauses: they start at 0, 0.5, 1.0, 1.5, and the pause
         // after the fourth ends at 2.0 s, when nothing is left of the window.
-        let (result, executions, retries) = run(
+        let ran = run(
             &window(Some(2.0), 0.2, None),
-            &clock,
             FailureKind::Timeout,
-            secs(0.3),
+            0.3,
             None,
         );
-        assert_eq!(executions, 4);
-        assert_eq!(retries.len(), 3);
+        assert_eq!(ran.executions, 4);
+        assert_eq!(ran.retries.len(), 3);
         assert_eq!(
-            result,
+            ran.result,
             Err(failure(FailureKind::Timeout, 4)),
             "the last failure"
         );
-        assert!(clock.elapsed() >= secs(2.0));
+        assert!(ran.elapsed >= secs(2.0));
     }
 
     #[test]
@@ -286,93 +296,65 @@ mod tests {
             FailureKind::Crash,
         ] {
             for settle_window in [window(Some(5.0), 0.2, None), window(None, 0.2, Some(3))] {
-                let clock = FakeClock::new();
-                let (result, executions, retries) =
-                    run(&settle_window, &clock, kind, secs(0.1), Some(2));
-                assert_eq!(result, Err(failure(kind, 1)), "{kind:?}");
-                assert_eq!(executions, 1, "{kind:?}");
-                assert!(retries.is_empty());
-                assert!(clock.sleeps.borrow().is_empty());
+                let ran = run(&settle_window, kind, 0.1, Some(2));
+                assert_eq!(ran.result, Err(failure(kind, 1)), "{kind:?}");
+                assert_eq!(ran.executions, 1, "{kind:?}");
+                assert!(ran.retries.is_empty() && ran.sleeps.is_empty());
             }
         }
     }
 
     #[test]
     fn tries_executes_exactly_n_times_with_polling_off() {
-        let clock = FakeClock::new();
-        let (result, executions, retries) = run(
+        let ran = run(
             &window(None, 0.5, Some(3)),
-            &clock,
             FailureKind::FailedCheck,
-            secs(0.1),
+            0.1,
             None,
         );
-        assert_eq!(executions, 3);
-        assert_eq!(result, Err(failure(FailureKind::FailedCheck, 3)));
-        let attempts: Vec<u32> = retries.iter().map(|(a, _)| *a).collect();
-        assert_eq!(attempts, [2, 3]);
-        assert_eq!(*clock.sleeps.borrow(), [secs(0.5), secs(0.5)]);
+        assert_eq!(ran.executions, 3);
+        assert_eq!(ran.result, Err(failure(FailureKind::FailedCheck, 3)));
+        assert_eq!(ran.retry_numbers(), [2, 3]);
+        assert_eq!(ran.sleeps, [secs(0.5), secs(0.5)]);
     }
 
     #[test]
     fn tries_bounds_the_count_not_the_time() {
         // Each execution outlasts the 1 s window; tries still gets its 3 executions.
-        let clock = FakeClock::new();
-        let (result, executions, _) = run(
+        let ran = run(
             &window(Some(1.0), 0.0, Some(3)),
-            &clock,
             FailureKind::Timeout,
-            secs(2.0),
+            2.0,
             None,
         );
-        assert!(result.is_err());
-        assert_eq!(executions, 3);
+        assert!(ran.result.is_err());
+        assert_eq!(ran.executions, 3);
     }
 
     #[test]
     fn tries_one_executes_once() {
-        let clock = FakeClock::new();
-        let (_, executions, retries) = run(
+        let ran = run(
             &window(Some(5.0), 0.0, Some(1)),
-            &clock,
             FailureKind::Timeout,
-            secs(0.1),
+            0.1,
             None,
         );
-        assert_eq!(executions, 1);
-        assert!(retries.is_empty());
+        assert_eq!(ran.executions, 1);
+        assert!(ran.retries.is_empty());
     }
 
     #[test]
     fn a_zero_delay_re_executes_without_a_pause() {
-        let clock = FakeClock::new();
-        let (result, executions, _) = run(
+        let ran = run(
             &window(Some(1.0), 0.0, None),
-            &clock,
             FailureKind::Timeout,
-            secs(0.25),
+            0.25,
             Some(3),
         );
-        assert_eq!(result, Ok(()));
-        assert_eq!(executions, 3);
-        assert!(clock.sleeps.borrow().is_empty());
-        assert_eq!(clock.elapsed(), secs(0.75));
-    }
-
-    #[test]
-    fn a_first_execution_may_consume_the_whole_window() {
-        let clock = FakeClock::new();
-        let (result, executions, retries) = run(
-            &window(Some(1.0), 0.2, None),
-            &clock,
-            FailureKind::Timeout,
-            secs(1.5),
-            Some(2),
-        );
-        assert_eq!(result, Err(failure(FailureKind::Timeout, 1)));
-        assert_eq!(executions, 1);
-        assert!(retries.is_empty());
-        assert!(clock.sleeps.borrow().is_empty(), "no pause once spent");
+        assert_eq!(ran.result, Ok(()));
+        assert_eq!(ran.executions, 3);
+        assert!(ran.sleeps.is_empty());
+        assert_eq!(ran.elapsed, secs(0.75));
     }
 
     #[test]
@@ -401,17 +383,20 @@ mod tests {
     }
 
     #[test]
-    fn a_pause_that_spends_the_window_starts_no_repeat() {
-        let clock = FakeClock::new();
-        let (result, executions, retries) = run(
-            &window(Some(1.0), 0.5, None),
-            &clock,
-            FailureKind::Timeout,
-            secs(0.8),
-            Some(2),
-        );
-        assert_eq!(result, Err(failure(FailureKind::Timeout, 1)));
-        assert_eq!(executions, 1);
-        assert!(retries.is_empty());
+    fn a_window_spent_by_the_first_execution_or_by_the_pause_starts_no_repeat() {
+        // (execution time, pause, pauses taken): a first execution of 1.5 s spends the 1 s
+        // window before any pause; one of 0.8 s leaves time, but the 0.5 s pause spends it.
+        for (took, delay, pauses) in [(1.5, 0.2, 0), (0.8, 0.5, 1)] {
+            let ran = run(
+                &window(Some(1.0), delay, None),
+                FailureKind::Timeout,
+                took,
+                Some(2),
+            );
+            assert_eq!(ran.result, Err(failure(FailureKind::Timeout, 1)), "{took}");
+            assert_eq!(ran.executions, 1, "{took}");
+            assert!(ran.retries.is_empty(), "{took}");
+            assert_eq!(ran.sleeps.len(), pauses, "{took}");
+        }
     }
 }

@@ -95,10 +95,7 @@ fn crate_paths(text: &str) -> Vec<Vec<String>> {
 fn paths_of(text: &str) -> Vec<Vec<String>> {
     let text = text.trim_start();
     if let Some(group) = text.strip_prefix('{') {
-        return group_items(group)
-            .into_iter()
-            .flat_map(|item| paths_of(item))
-            .collect();
+        return group_items(group).into_iter().flat_map(paths_of).collect();
     }
     let end = text
         .find(|c: char| !(c.is_alphanumeric() || c == '_'))
