@@ -75,6 +75,90 @@ mod tests {
         insta::assert_snapshot!(redact(&text));
     }
 
+    /// Events and causes the run fixture lacks: every failure cause and kind, a trace, and an
+    /// interrupted run's totals.
+    fn other_events() -> Vec<RunEvent> {
+        use crate::engine::{EngineFailure, EngineFailureKind};
+        use crate::llm::Category;
+        use crate::runner::{FailureCause, RunStats, TestFailure, TestOutcome};
+        use crate::script::{FailureKind, StepFailure};
+        use std::time::Duration;
+
+        let test = testing::id("scenarios/a.steps", "t", 1);
+        let failed = |cause: FailureCause, code: Option<&str>| RunEvent::TestFinished {
+            test: test.clone(),
+            outcome: TestOutcome::Failed(Box::new(TestFailure {
+                step: "open the app".into(),
+                step_index: 1,
+                line: 2,
+                cause,
+                code: code.map(str::to_owned),
+                verdict: None,
+                screenshot: None,
+            })),
+            duration: Duration::from_millis(12),
+        };
+        let mut events = vec![RunEvent::TraceWritten {
+            test: test.clone(),
+            path: "prettyplay-report/traces/a-t.zip".into(),
+        }];
+        for kind in [
+            FailureKind::FailedCheck,
+            FailureKind::Timeout,
+            FailureKind::StrictMode,
+            FailureKind::Script,
+            FailureKind::Crash,
+        ] {
+            let step = StepFailure {
+                kind,
+                message: "it failed".into(),
+                code_line: None,
+            };
+            events.push(failed(FailureCause::Step(step), Some("x")));
+        }
+        for kind in [
+            EngineFailureKind::ProductDefect,
+            EngineFailureKind::Incurable,
+            EngineFailureKind::LlmUnavailable,
+            EngineFailureKind::CacheWrite,
+        ] {
+            let engine = EngineFailure {
+                kind,
+                reason: "no".into(),
+                verdict: None,
+                candidate: Some("y".into()),
+            };
+            events.push(failed(FailureCause::Engine(engine), None));
+        }
+        events.push(failed(FailureCause::CacheMiss, None));
+        events.push(failed(FailureCause::Infrastructure("gone".into()), None));
+        events.push(failed(FailureCause::Interrupted, None));
+        events.push(RunEvent::HealingStarted {
+            test: test.clone(),
+            index: 1,
+            category: Category::Incurable,
+        });
+        events.push(RunEvent::RunFinished {
+            stats: RunStats {
+                failed: 12,
+                infrastructure_failures: 2,
+                not_run: 3,
+                interrupted: true,
+                ..RunStats::default()
+            },
+        });
+        events
+    }
+
+    #[test]
+    fn json_lines_of_every_cause_and_kind() {
+        let text: String = other_events()
+            .iter()
+            .map(|event| event_json(event) + "\n")
+            .collect();
+        insta::assert_snapshot!(text);
+    }
+
     #[test]
     fn a_failed_test_carries_its_cause_verdict_and_screenshot() {
         let events = testing::events();
