@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::Reporter;
-use super::wire::EVENTS_VERSION;
+use super::wire::{EVENTS_VERSION, EventWire};
 use crate::runner::RunEvent;
 
 /// One line of the stream: the version, then the event's fields.
@@ -18,7 +18,7 @@ use crate::runner::RunEvent;
 struct Line<'a> {
     version: u32,
     #[serde(flatten)]
-    event: &'a RunEvent,
+    event: EventWire<'a>,
 }
 
 /// Writes every event as a line of JSON.
@@ -36,7 +36,7 @@ impl<W: Write> JsonReporter<W> {
 pub fn event_json(event: &RunEvent) -> String {
     let line = Line {
         version: EVENTS_VERSION,
-        event,
+        event: EventWire::from(event),
     };
     // Serializing to a String cannot fail: every map key is a string and no serializer errors.
     serde_json::to_string(&line).unwrap_or_else(|err| {
@@ -183,6 +183,7 @@ mod tests {
 
     #[test]
     fn every_cause_is_an_object_with_a_type() {
+        use crate::report::wire::{CauseWire, FailureWire};
         use crate::runner::FailureCause;
         for (cause, ty) in [
             (FailureCause::CacheMiss, "cache_miss"),
@@ -191,10 +192,10 @@ mod tests {
                 "infrastructure",
             ),
         ] {
-            let value = serde_json::to_value(&cause).unwrap();
+            let value = serde_json::to_value(CauseWire::from(&cause)).unwrap();
             assert_eq!(value["type"], ty);
         }
-        let value = serde_json::to_value(testing::check_failure()).unwrap();
+        let value = serde_json::to_value(FailureWire::from(&testing::check_failure())).unwrap();
         assert_eq!(
             value["cause"],
             serde_json::json!({"type": "step", "kind": "failed_check",

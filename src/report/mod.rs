@@ -18,7 +18,7 @@ mod reporter;
 mod terminal;
 #[cfg(test)]
 mod testing;
-pub(crate) mod wire;
+mod wire;
 mod xml;
 
 pub use dot::DotReporter;

@@ -9,7 +9,7 @@ use crate::llm::{Category, Classification, Usage};
 use crate::script::{FailureKind, StepFailure};
 
 /// A test, as reports name it: `scenarios/todo.steps › add a todo`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TestId {
     pub scenario: String,
     pub name: String,
@@ -24,8 +24,7 @@ impl std::fmt::Display for TestId {
 }
 
 /// Where a step's code came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StepSource {
     /// Replayed from the cache.
     Cached,
@@ -36,26 +35,22 @@ pub enum StepSource {
 }
 
 /// Why a test failed.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FailureCause {
     /// The step's code ran and failed.
-    #[serde(serialize_with = "crate::report::wire::step_failure")]
     Step(StepFailure),
     /// Strict replay found no cached code for the step.
     CacheMiss,
     /// The browser side failed before or around the step (a page could not be opened).
-    #[serde(serialize_with = "crate::report::wire::infrastructure")]
     Infrastructure(String),
     /// The engine decided: a product defect, an incurable step, or an unavailable LLM.
-    #[serde(serialize_with = "crate::report::wire::engine_failure")]
     Engine(EngineFailure),
     /// Ctrl-C stopped the test before this step; nothing was written for it.
     Interrupted,
 }
 
 /// A failed test: which step, where, why, and the code that failed.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestFailure {
     pub step: String,
     /// 1-based index of the step in its test.
@@ -66,14 +61,8 @@ pub struct TestFailure {
     /// The step code that failed, when there was code.
     pub code: Option<String>,
     /// The LLM's verdict on the failure, when one was asked for and given.
-    #[serde(serialize_with = "crate::report::wire::option_classification")]
     pub verdict: Option<Classification>,
     /// A PNG screenshot of the page when the step failed, when one could be taken.
-    #[serde(
-        rename = "screenshot_png_base64",
-        serialize_with = "crate::report::wire::option_base64",
-        skip_serializing_if = "Option::is_none"
-    )]
     pub screenshot: Option<Vec<u8>>,
 }
 
@@ -109,15 +98,14 @@ impl TestFailure {
 }
 
 /// How a test ended.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TestOutcome {
     Passed,
     Failed(Box<TestFailure>),
 }
 
 /// Totals of a run.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunStats {
     pub passed: usize,
     pub failed: usize,
@@ -127,7 +115,6 @@ pub struct RunStats {
     pub not_run: usize,
     /// The run was interrupted (Ctrl-C).
     pub interrupted: bool,
-    #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
     pub duration: Duration,
     /// Steps replayed from the cache, generated, and healed.
     pub cached_steps: usize,
@@ -137,7 +124,6 @@ pub struct RunStats {
     pub llm_requests: usize,
     pub tokens_in: u64,
     pub tokens_out: u64,
-    #[serde(rename = "llm_wait_ms", serialize_with = "crate::report::wire::millis")]
     pub llm_wait: Duration,
 }
 
@@ -162,8 +148,7 @@ impl RunStats {
 }
 
 /// Everything a reporter can show, in the order it happens.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum RunEvent {
     RunStarted {
         tests: usize,
@@ -178,7 +163,6 @@ pub enum RunEvent {
         /// Line of the step in the scenario file.
         line: usize,
         source: StepSource,
-        #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
         duration: Duration,
         /// The code that passed (cached, generated or healed).
         code: String,
@@ -188,7 +172,6 @@ pub enum RunEvent {
         index: usize,
         sentence: String,
         line: usize,
-        #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
         duration: Duration,
     },
     /// The step's code failed with a pollable failure and is executed again inside its settle
@@ -211,7 +194,6 @@ pub enum RunEvent {
     GenerationStarted {
         test: TestId,
         index: usize,
-        #[serde(serialize_with = "crate::report::wire::pool")]
         pool: Pool,
         attempt: u32,
         limit: u32,
@@ -220,7 +202,6 @@ pub enum RunEvent {
     HealingStarted {
         test: TestId,
         index: usize,
-        #[serde(serialize_with = "crate::report::wire::category")]
         category: Category,
     },
     /// Rot was healed: new code executed and was written back.
@@ -236,17 +217,13 @@ pub enum RunEvent {
     StepVerdict {
         test: TestId,
         index: usize,
-        #[serde(serialize_with = "crate::report::wire::classification")]
         verdict: Classification,
     },
     /// One LLM request, with its usage.
     LlmCall {
         test: TestId,
-        #[serde(serialize_with = "crate::report::wire::llm_purpose")]
         purpose: LlmPurpose,
-        #[serde(serialize_with = "crate::report::wire::usage")]
         usage: Usage,
-        #[serde(rename = "elapsed_ms", serialize_with = "crate::report::wire::millis")]
         elapsed: Duration,
     },
     /// Something the user should know that does not fail the test (e.g. a skipped verdict).
@@ -262,7 +239,6 @@ pub enum RunEvent {
     TestFinished {
         test: TestId,
         outcome: TestOutcome,
-        #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
         duration: Duration,
     },
     RunFinished {
