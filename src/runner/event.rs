@@ -128,9 +128,20 @@ pub struct RunStats {
 }
 
 impl RunStats {
-    /// Counts what a step-level event says.
+    /// Counts what an event says: finished tests by outcome, passed steps by source, and LLM
+    /// requests with their tokens and wait. The counts are incremented here only; what no event
+    /// says (tests that never started, the interruption, the run's duration) the runner sets.
     pub fn observe(&mut self, event: &RunEvent) {
         match event {
+            RunEvent::TestFinished { outcome, .. } => match outcome {
+                TestOutcome::Passed => self.passed += 1,
+                TestOutcome::Failed(failure) => {
+                    self.failed += 1;
+                    if failure.is_infrastructure() {
+                        self.infrastructure_failures += 1;
+                    }
+                }
+            },
             RunEvent::StepPassed { source, .. } => match source {
                 StepSource::Cached => self.cached_steps += 1,
                 StepSource::Generated => self.generated_steps += 1,
@@ -244,4 +255,89 @@ pub enum RunEvent {
     RunFinished {
         stats: RunStats,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finished(outcome: TestOutcome) -> RunEvent {
+        RunEvent::TestFinished {
+            test: id(),
+            outcome,
+            duration: Duration::from_millis(5),
+        }
+    }
+
+    fn id() -> TestId {
+        TestId {
+            scenario: "a.steps".into(),
+            name: "t".into(),
+            line: 1,
+        }
+    }
+
+    fn failed(cause: FailureCause) -> TestOutcome {
+        TestOutcome::Failed(Box::new(TestFailure {
+            step: "open the app".into(),
+            step_index: 1,
+            line: 2,
+            cause,
+            code: None,
+            verdict: None,
+            screenshot: None,
+        }))
+    }
+
+    #[test]
+    fn stats_count_outcomes_steps_and_llm_calls_from_events() {
+        let passed = |source| RunEvent::StepPassed {
+            test: id(),
+            index: 1,
+            sentence: "open the app".into(),
+            line: 2,
+            source,
+            duration: Duration::from_millis(3),
+            code: String::new(),
+        };
+        let events = [
+            RunEvent::RunStarted { tests: 3 },
+            passed(StepSource::Cached),
+            passed(StepSource::Cached),
+            passed(StepSource::Generated),
+            passed(StepSource::Healed),
+            RunEvent::LlmCall {
+                test: id(),
+                purpose: LlmPurpose::Generation,
+                usage: Usage {
+                    input_tokens: 100,
+                    output_tokens: 7,
+                },
+                elapsed: Duration::from_millis(40),
+            },
+            finished(TestOutcome::Passed),
+            finished(failed(FailureCause::CacheMiss)),
+            finished(failed(FailureCause::Infrastructure("gone".into()))),
+        ];
+        let mut stats = RunStats::default();
+        for event in &events {
+            stats.observe(event);
+        }
+        assert_eq!(
+            stats,
+            RunStats {
+                passed: 1,
+                failed: 2,
+                infrastructure_failures: 1,
+                cached_steps: 2,
+                generated_steps: 1,
+                healed_steps: 1,
+                llm_requests: 1,
+                tokens_in: 100,
+                tokens_out: 7,
+                llm_wait: Duration::from_millis(40),
+                ..RunStats::default()
+            }
+        );
+    }
 }
