@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::Reporter;
+use super::reporter::Reporter;
 use super::wire::{EVENTS_VERSION, EventWire};
 use crate::runner::RunEvent;
 
