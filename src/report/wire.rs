@@ -303,14 +303,14 @@ impl<'a> From<&'a TestId> for TestIdWire<'a> {
 #[serde(tag = "status", rename_all = "snake_case")]
 pub(crate) enum OutcomeWire<'a> {
     Passed,
-    Failed(FailureWire<'a>),
+    Failed(Box<FailureWire<'a>>),
 }
 
 impl<'a> From<&'a TestOutcome> for OutcomeWire<'a> {
     fn from(outcome: &'a TestOutcome) -> Self {
         match outcome {
             TestOutcome::Passed => OutcomeWire::Passed,
-            TestOutcome::Failed(failure) => OutcomeWire::Failed(failure.as_ref().into()),
+            TestOutcome::Failed(failure) => OutcomeWire::Failed(Box::new(failure.as_ref().into())),
         }
     }
 }
