@@ -8,7 +8,9 @@ use std::fmt;
 use crate::cache::CacheError;
 use crate::config::ConfigError;
 use crate::driver::DriverError;
+use crate::llm::LlmError;
 use crate::scenario::ScenarioError;
+use crate::script::StepFailure;
 
 /// Every selected test passed (or there was nothing to run).
 pub const EXIT_SUCCESS: u8 = 0;
@@ -16,7 +18,8 @@ pub const EXIT_SUCCESS: u8 = 0;
 pub const EXIT_TEST_FAILED: u8 = 1;
 /// Bad usage, configuration, scenario or cache file: nothing ran.
 pub const EXIT_USAGE: u8 = 2;
-/// Infrastructure: the driver or the browser is missing or crashed, or the LLM is unavailable.
+/// Infrastructure: the driver or the browser is missing or crashed, the LLM is unavailable, or
+/// prettyplay's own I/O failed (the working directory, its output, a report file).
 pub const EXIT_INFRA: u8 = 3;
 /// The run was interrupted with Ctrl-C (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
@@ -24,8 +27,15 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 /// Why prettyplay could not do what it was asked.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A bad command line: a flag value, a `--grep` pattern, a selection with no tests.
     #[error("{0}")]
     Usage(String),
+    /// `prettyplay run` without an LLM configured: it could neither generate nor heal.
+    #[error("`prettyplay run` needs an LLM to generate and heal steps")]
+    LlmRequired,
+    /// The `[llm]` settings do not make a provider (no model, a missing key, a bad URL).
+    #[error("the [llm] settings cannot be used")]
+    LlmSettings(#[source] LlmError),
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error(transparent)]
@@ -38,21 +48,44 @@ pub enum Error {
     Runtime(#[source] std::io::Error),
     #[error("could not write output")]
     Output(#[source] std::io::Error),
+    /// The process's working directory could not be read (it was removed, or is not
+    /// accessible).
+    #[error("cannot read the working directory")]
+    WorkingDirectory(#[source] std::io::Error),
+    /// The step-code API listing could not be produced: the sandbox failed to start or to list
+    /// its binding (`prettyplay api`).
+    #[error("cannot list the step-code API")]
+    ApiListing(#[source] StepFailure),
 }
 
 impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Usage(_) | Error::Config(_) | Error::Scenario(_) | Error::Cache(_) => EXIT_USAGE,
+            Error::Usage(_)
+            | Error::LlmRequired
+            | Error::LlmSettings(_)
+            | Error::Config(_)
+            | Error::Scenario(_)
+            | Error::Cache(_) => EXIT_USAGE,
             // A device name is configuration, even though only the driver knows the list.
             Error::Driver(DriverError::UnknownDevice { .. }) => EXIT_USAGE,
-            Error::Driver(_) | Error::Runtime(_) | Error::Output(_) => EXIT_INFRA,
+            Error::Driver(_)
+            | Error::Runtime(_)
+            | Error::Output(_)
+            | Error::WorkingDirectory(_)
+            | Error::ApiListing(_) => EXIT_INFRA,
         }
     }
 
     fn hint(&self) -> Option<String> {
         match self {
             Error::Driver(err) => err.hint(),
+            Error::LlmRequired => Some(
+                "set `provider` and `model` under [llm] in prettyplay.toml (or \
+                 PRETTYPLAY_LLM_PROVIDER and PRETTYPLAY_LLM_MODEL); see docs/llm.md. To run \
+                 cached code only, use `prettyplay replay`"
+                    .to_owned(),
+            ),
             _ => None,
         }
     }
@@ -103,6 +136,45 @@ mod tests {
             missing.report().to_string(),
             "error: missing Chromium\n  hint: apt-get install -y chromium"
         );
+    }
+
+    #[test]
+    fn llm_configuration_errors_exit_2_with_the_cause_or_a_hint() {
+        let settings = Error::LlmSettings(LlmError::Config("`llm.model` is not set".into()));
+        assert_eq!(settings.exit_code(), EXIT_USAGE);
+        assert_eq!(
+            settings.report().to_string(),
+            "error: the [llm] settings cannot be used\n  caused by: `llm.model` is not set"
+        );
+        let required = Error::LlmRequired;
+        assert_eq!(required.exit_code(), EXIT_USAGE);
+        let text = required.report().to_string();
+        assert!(
+            text.starts_with("error: `prettyplay run` needs an LLM to generate and heal steps\n  hint: set `provider` and `model` under [llm]"),
+            "{text}"
+        );
+        assert!(text.contains("`prettyplay replay`"), "{text}");
+    }
+
+    #[test]
+    fn prettyplays_own_io_and_api_listing_failures_exit_3() {
+        let cwd = Error::WorkingDirectory(std::io::ErrorKind::NotFound.into());
+        assert_eq!(cwd.exit_code(), EXIT_INFRA);
+        assert_eq!(
+            cwd.report().to_string(),
+            "error: cannot read the working directory\n  caused by: entity not found"
+        );
+        let listing = Error::ApiListing(StepFailure::new(
+            crate::script::FailureKind::Script,
+            "listing the API: out of memory",
+        ));
+        assert_eq!(listing.exit_code(), EXIT_INFRA);
+        assert_eq!(
+            listing.report().to_string(),
+            "error: cannot list the step-code API\n  caused by: listing the API: out of memory"
+        );
+        let output = Error::Output(std::io::Error::other("disk full"));
+        assert_eq!(output.exit_code(), EXIT_INFRA);
     }
 
     #[test]

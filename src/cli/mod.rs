@@ -68,8 +68,7 @@ pub(crate) fn env_var(name: &str) -> Option<String> {
 }
 
 fn execute(cli: Cli) -> Result<u8, Error> {
-    let cwd = std::env::current_dir()
-        .map_err(|err| Error::Usage(format!("cannot read the working directory: {err}")))?;
+    let cwd = std::env::current_dir().map_err(Error::WorkingDirectory)?;
     let overrides = Overrides {
         config: cli.global.config.clone(),
         base_url: cli.global.base_url.clone(),
@@ -115,8 +114,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             Ok(EXIT_SUCCESS)
         }
         Command::Api => {
-            let listing =
-                crate::script::api_listing().map_err(|failure| Error::Usage(failure.message))?;
+            let listing = crate::script::api_listing().map_err(Error::ApiListing)?;
             writeln!(stdout.lock(), "{listing}").map_err(Error::Output)?;
             Ok(EXIT_SUCCESS)
         }

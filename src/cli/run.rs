@@ -281,16 +281,8 @@ fn provider_for(
         },
         Mode::Run { .. } => match build_provider(&settings.llm, &env_var, handle.clone()) {
             Ok(Some(provider)) => Ok(Some(Arc::from(provider))),
-            Ok(None) => Err(Error::Usage(
-                "`prettyplay run` needs an LLM to generate and heal steps: set `provider` and \
-                 `model` under [llm] in prettyplay.toml (or PRETTYPLAY_LLM_PROVIDER and \
-                 PRETTYPLAY_LLM_MODEL); see docs/llm.md. To run cached code only, use \
-                 `prettyplay replay`"
-                    .to_owned(),
-            )),
-            Err(err) => Err(Error::Usage(format!(
-                "the [llm] settings cannot be used: {err}"
-            ))),
+            Ok(None) => Err(Error::LlmRequired),
+            Err(err) => Err(Error::LlmSettings(err)),
         },
     }
 }

@@ -1,5 +1,6 @@
-//! What the terminal reporters (`list`, `dot`) share: the failure details, the final summary
-//! with its closing `N passed, N failed` line, and durations as people read them.
+//! What the terminal reporters (`list`, `dot`) share: how much they print ([`Verbosity`]), the
+//! failure details, the final summary with its closing `N passed, N failed` line, and durations
+//! as people read them.
 //!
 //! Main type: [`Summary`].
 
@@ -8,9 +9,19 @@ use std::time::Duration;
 
 use console::Style;
 
-use super::terminal::Verbosity;
 use crate::llm::Classification;
 use crate::runner::{FailureCause, RunStats, TestFailure, TestId};
+
+/// How much the terminal reporters (`list`, `dot`) print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verbosity {
+    /// Failures and the closing line only.
+    Quiet,
+    /// A line per test, failures, the closing line.
+    Normal,
+    /// Also every step, its settle retries and `console.*` output of step code.
+    Verbose,
+}
 
 /// How many of the slowest tests the summary names.
 const SLOWEST: usize = 3;

@@ -7,10 +7,9 @@ use std::io::{self, Write};
 
 use console::Style;
 
-use super::Reporter;
-use super::details::{Palette, Summary};
+use super::details::{Palette, Summary, Verbosity};
 use super::github::error_annotation;
-use super::terminal::Verbosity;
+use super::reporter::Reporter;
 use crate::runner::{RunEvent, TestOutcome};
 
 /// Characters per line before the dots wrap.

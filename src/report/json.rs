@@ -9,8 +9,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::Reporter;
-use super::wire::EVENTS_VERSION;
+use super::reporter::Reporter;
+use super::wire::{EVENTS_VERSION, EventWire};
 use crate::runner::RunEvent;
 
 /// One line of the stream: the version, then the event's fields.
@@ -18,7 +18,7 @@ use crate::runner::RunEvent;
 struct Line<'a> {
     version: u32,
     #[serde(flatten)]
-    event: &'a RunEvent,
+    event: EventWire<'a>,
 }
 
 /// Writes every event as a line of JSON.
@@ -36,7 +36,7 @@ impl<W: Write> JsonReporter<W> {
 pub fn event_json(event: &RunEvent) -> String {
     let line = Line {
         version: EVENTS_VERSION,
-        event,
+        event: EventWire::from(event),
     };
     // Serializing to a String cannot fail: every map key is a string and no serializer errors.
     serde_json::to_string(&line).unwrap_or_else(|err| {
@@ -75,6 +75,90 @@ mod tests {
         insta::assert_snapshot!(redact(&text));
     }
 
+    /// Events and causes the run fixture lacks: every failure cause and kind, a trace, and an
+    /// interrupted run's totals.
+    fn other_events() -> Vec<RunEvent> {
+        use crate::engine::{EngineFailure, EngineFailureKind};
+        use crate::llm::Category;
+        use crate::runner::{FailureCause, RunStats, TestFailure, TestOutcome};
+        use crate::script::{FailureKind, StepFailure};
+        use std::time::Duration;
+
+        let test = testing::id("scenarios/a.steps", "t", 1);
+        let failed = |cause: FailureCause, code: Option<&str>| RunEvent::TestFinished {
+            test: test.clone(),
+            outcome: TestOutcome::Failed(Box::new(TestFailure {
+                step: "open the app".into(),
+                step_index: 1,
+                line: 2,
+                cause,
+                code: code.map(str::to_owned),
+                verdict: None,
+                screenshot: None,
+            })),
+            duration: Duration::from_millis(12),
+        };
+        let mut events = vec![RunEvent::TraceWritten {
+            test: test.clone(),
+            path: "prettyplay-report/traces/a-t.zip".into(),
+        }];
+        for kind in [
+            FailureKind::FailedCheck,
+            FailureKind::Timeout,
+            FailureKind::StrictMode,
+            FailureKind::Script,
+            FailureKind::Crash,
+        ] {
+            let step = StepFailure {
+                kind,
+                message: "it failed".into(),
+                code_line: None,
+            };
+            events.push(failed(FailureCause::Step(step), Some("x")));
+        }
+        for kind in [
+            EngineFailureKind::ProductDefect,
+            EngineFailureKind::Incurable,
+            EngineFailureKind::LlmUnavailable,
+            EngineFailureKind::CacheWrite,
+        ] {
+            let engine = EngineFailure {
+                kind,
+                reason: "no".into(),
+                verdict: None,
+                candidate: Some("y".into()),
+            };
+            events.push(failed(FailureCause::Engine(engine), None));
+        }
+        events.push(failed(FailureCause::CacheMiss, None));
+        events.push(failed(FailureCause::Infrastructure("gone".into()), None));
+        events.push(failed(FailureCause::Interrupted, None));
+        events.push(RunEvent::HealingStarted {
+            test: test.clone(),
+            index: 1,
+            category: Category::Incurable,
+        });
+        events.push(RunEvent::RunFinished {
+            stats: RunStats {
+                failed: 12,
+                infrastructure_failures: 2,
+                not_run: 3,
+                interrupted: true,
+                ..RunStats::default()
+            },
+        });
+        events
+    }
+
+    #[test]
+    fn json_lines_of_every_cause_and_kind() {
+        let text: String = other_events()
+            .iter()
+            .map(|event| event_json(event) + "\n")
+            .collect();
+        insta::assert_snapshot!(text);
+    }
+
     #[test]
     fn a_failed_test_carries_its_cause_verdict_and_screenshot() {
         let events = testing::events();
@@ -99,6 +183,7 @@ mod tests {
 
     #[test]
     fn every_cause_is_an_object_with_a_type() {
+        use crate::report::wire::{CauseWire, FailureWire};
         use crate::runner::FailureCause;
         for (cause, ty) in [
             (FailureCause::CacheMiss, "cache_miss"),
@@ -107,10 +192,10 @@ mod tests {
                 "infrastructure",
             ),
         ] {
-            let value = serde_json::to_value(&cause).unwrap();
+            let value = serde_json::to_value(CauseWire::from(&cause)).unwrap();
             assert_eq!(value["type"], ty);
         }
-        let value = serde_json::to_value(testing::check_failure()).unwrap();
+        let value = serde_json::to_value(FailureWire::from(&testing::check_failure())).unwrap();
         assert_eq!(
             value["cause"],
             serde_json::json!({"type": "step", "kind": "failed_check",

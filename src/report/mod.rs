@@ -5,8 +5,10 @@
 //! Main types: the [`Reporter`] trait, [`Reporters`] (a fan-out) and [`build_reporters`], which
 //! makes the reporters of a run from [`ReportOptions`].
 
+mod build;
 mod details;
 mod dot;
+mod file_report;
 mod github;
 mod html;
 mod json;
@@ -18,12 +20,15 @@ mod reporter;
 mod terminal;
 #[cfg(test)]
 mod testing;
-pub(crate) mod wire;
+mod wire;
 mod xml;
 
+pub use build::build_reporters;
+pub use details::Verbosity;
 pub use dot::DotReporter;
+pub use file_report::FileReport;
 pub use json::{JsonReporter, event_json};
 pub use options::{DEFAULT_OUTPUT_DIR, ReportOptions, ReporterKind};
-pub use reporter::{FileReport, Reporter, Reporters, build_reporters};
-pub use terminal::{TerminalReporter, Verbosity};
+pub use reporter::{Reporter, Reporters};
+pub use terminal::TerminalReporter;
 pub use wire::EVENTS_VERSION;

@@ -15,6 +15,8 @@ pub(crate) struct RunRecord {
     pub tests: Vec<TestRecord>,
     /// The totals, once the run finished.
     pub stats: Option<RunStats>,
+    /// The totals counted from the events so far, for a run that did not finish.
+    counted: RunStats,
     /// The tests being run (several with parallel workers).
     running: Vec<TestRecord>,
 }
@@ -130,6 +132,7 @@ impl StepRecord {
 impl RunRecord {
     /// Adds what `event` says.
     pub fn observe(&mut self, event: &RunEvent) {
+        self.counted.observe(event);
         match event {
             RunEvent::RunStarted { .. } => {}
             RunEvent::TestStarted { test } => {
@@ -252,29 +255,16 @@ impl RunRecord {
         tests
     }
 
-    /// The totals: those of `RunFinished`, or counted from the tests when the run did not finish.
+    /// The totals: those of `RunFinished`, or counted from the events when the run did not
+    /// finish (its duration then is that of the finished tests).
     pub fn totals(&self) -> RunStats {
-        if let Some(stats) = &self.stats {
-            return stats.clone();
+        match &self.stats {
+            Some(stats) => stats.clone(),
+            None => RunStats {
+                duration: self.tests.iter().map(|t| t.duration).sum(),
+                ..self.counted.clone()
+            },
         }
-        let mut stats = RunStats::default();
-        for test in &self.tests {
-            match &test.outcome {
-                Some(TestOutcome::Passed) => stats.passed += 1,
-                Some(TestOutcome::Failed(_)) => stats.failed += 1,
-                None => {}
-            }
-            stats.duration += test.duration;
-            for step in &test.steps {
-                match step.status {
-                    StepStatus::Passed(StepSource::Cached) => stats.cached_steps += 1,
-                    StepStatus::Passed(StepSource::Generated) => stats.generated_steps += 1,
-                    StepStatus::Passed(StepSource::Healed) => stats.healed_steps += 1,
-                    _ => {}
-                }
-            }
-        }
-        stats
     }
 
     /// [`Self::all_tests`] grouped by scenario file.
@@ -316,6 +306,25 @@ mod tests {
                 .map(|(s, t)| (*s, t.len()))
                 .collect::<Vec<_>>(),
             [("scenarios/login.steps", 1), ("scenarios/todo.steps", 2)]
+        );
+    }
+
+    #[test]
+    fn the_totals_of_a_run_that_did_not_finish_are_counted_from_its_events() {
+        let mut events = testing::events();
+        let Some(RunEvent::RunFinished { stats }) = events.pop() else {
+            panic!("the fixture ends with the run's totals");
+        };
+        let mut record = RunRecord::default();
+        for event in &events {
+            record.observe(event);
+        }
+        assert_eq!(
+            record.totals(),
+            RunStats {
+                duration: Duration::from_millis(1900 + 2400 + 3700),
+                ..stats
+            }
         );
     }
 }

@@ -11,23 +11,12 @@ use std::time::Duration;
 use console::Style;
 use indicatif::ProgressDrawTarget;
 
-use super::Reporter;
-use super::details::{Palette, Summary, heal_diff, seconds};
+use super::details::{Palette, Summary, Verbosity, heal_diff, seconds};
 use super::github::error_annotation;
 use super::progress::Progress;
+use super::reporter::Reporter;
 use crate::engine::Pool;
 use crate::runner::{RunEvent, RunStats, TestId, TestOutcome};
-
-/// How much the reporter prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verbosity {
-    /// Failures and the closing line only.
-    Quiet,
-    /// A line per test, failures, the closing line.
-    Normal,
-    /// Also every step, its settle retries and `console.*` output of step code.
-    Verbose,
-}
 
 /// Writes a human-readable report of a run.
 pub struct TerminalReporter<W: Write> {

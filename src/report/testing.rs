@@ -14,7 +14,7 @@ use crate::runner::{
 };
 use crate::script::{FailureKind, StepFailure};
 
-use super::Reporter;
+use super::reporter::Reporter;
 
 /// A 1×1 PNG, the screenshot of the failing test.
 pub(crate) const PNG: [u8; 69] = [

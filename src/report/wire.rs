@@ -1,39 +1,29 @@
-//! How run events look on the wire (the JSON lines stream, `docs/reports.md`): serde helpers
-//! for the types of other modules that [`crate::runner::RunEvent`] carries, named in its
-//! `#[serde(serialize_with = "...")]` attributes so that those modules need no serde.
+//! How run events look on the wire (the JSON lines stream, `docs/reports.md`): serializable
+//! mirrors of [`crate::runner::RunEvent`] and the types it carries, borrowing from the event and
+//! built from it here, so that the runner's types know nothing of the format.
 //!
-//! Durations are whole milliseconds, enums are snake_case strings, screenshots are base64.
+//! Main type: [`EventWire`]. Durations are whole milliseconds, enums are snake_case strings,
+//! screenshots are base64.
 
+use std::path::Path;
 use std::time::Duration;
 
 use base64::Engine as _;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
-use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
-use crate::llm::{Category, Classification, Usage};
-use crate::script::{FailureKind, StepFailure};
+use crate::engine::{EngineFailureKind, LlmPurpose};
+use crate::llm::{Classification, Usage};
+use crate::runner::{
+    FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome,
+};
+use crate::script::FailureKind;
 
 /// The version of the JSON lines format; every object carries it as `"version"`.
 pub const EVENTS_VERSION: u32 = 1;
 
 /// A duration as whole milliseconds (saturating at `u64::MAX`).
-pub(crate) fn millis<S: Serializer>(duration: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_u64(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
-}
-
-pub(crate) fn pool<S: Serializer>(pool: &Pool, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(pool.name())
-}
-
-pub(crate) fn category<S: Serializer>(category: &Category, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(category.as_str())
-}
-
-pub(crate) fn llm_purpose<S: Serializer>(purpose: &LlmPurpose, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(match purpose {
-        LlmPurpose::Generation => "generation",
-        LlmPurpose::Classification => "classification",
-    })
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// The wire name of a step failure kind (`failed_check`, `timeout`, ...).
@@ -57,22 +47,357 @@ pub(crate) fn engine_kind_name(kind: EngineFailureKind) -> &'static str {
     }
 }
 
-#[derive(Serialize)]
-struct UsageWire {
-    input_tokens: u64,
-    output_tokens: u64,
-}
-
-pub(crate) fn usage<S: Serializer>(usage: &Usage, s: S) -> Result<S::Ok, S::Error> {
-    UsageWire {
-        input_tokens: usage.input_tokens,
-        output_tokens: usage.output_tokens,
+fn source_name(source: StepSource) -> &'static str {
+    match source {
+        StepSource::Cached => "cached",
+        StepSource::Generated => "generated",
+        StepSource::Healed => "healed",
     }
-    .serialize(s)
 }
 
+fn purpose_name(purpose: LlmPurpose) -> &'static str {
+    match purpose {
+        LlmPurpose::Generation => "generation",
+        LlmPurpose::Classification => "classification",
+    }
+}
+
+/// One event: `"event"` names it, its fields follow.
 #[derive(Serialize)]
-struct ClassificationWire<'a> {
+#[serde(tag = "event", rename_all = "snake_case")]
+pub(crate) enum EventWire<'a> {
+    RunStarted {
+        tests: usize,
+    },
+    TestStarted {
+        test: TestIdWire<'a>,
+    },
+    StepPassed {
+        test: TestIdWire<'a>,
+        index: usize,
+        sentence: &'a str,
+        line: usize,
+        source: &'static str,
+        duration_ms: u64,
+        code: &'a str,
+    },
+    StepFailed {
+        test: TestIdWire<'a>,
+        index: usize,
+        sentence: &'a str,
+        line: usize,
+        duration_ms: u64,
+    },
+    SettleRetry {
+        test: TestIdWire<'a>,
+        index: usize,
+        attempt: u32,
+        failure: &'a str,
+    },
+    StepLog {
+        test: TestIdWire<'a>,
+        index: usize,
+        line: &'a str,
+    },
+    GenerationStarted {
+        test: TestIdWire<'a>,
+        index: usize,
+        pool: &'static str,
+        attempt: u32,
+        limit: u32,
+    },
+    HealingStarted {
+        test: TestIdWire<'a>,
+        index: usize,
+        category: &'static str,
+    },
+    Healed {
+        test: TestIdWire<'a>,
+        index: usize,
+        sentence: &'a str,
+        explanation: &'a str,
+        old_code: &'a str,
+        new_code: &'a str,
+    },
+    StepVerdict {
+        test: TestIdWire<'a>,
+        index: usize,
+        verdict: ClassificationWire<'a>,
+    },
+    LlmCall {
+        test: TestIdWire<'a>,
+        purpose: &'static str,
+        usage: UsageWire,
+        elapsed_ms: u64,
+    },
+    Warning {
+        test: TestIdWire<'a>,
+        message: &'a str,
+    },
+    TraceWritten {
+        test: TestIdWire<'a>,
+        path: &'a Path,
+    },
+    TestFinished {
+        test: TestIdWire<'a>,
+        outcome: OutcomeWire<'a>,
+        duration_ms: u64,
+    },
+    RunFinished {
+        stats: StatsWire,
+    },
+}
+
+impl<'a> From<&'a RunEvent> for EventWire<'a> {
+    fn from(event: &'a RunEvent) -> Self {
+        match event {
+            RunEvent::RunStarted { tests } => EventWire::RunStarted { tests: *tests },
+            RunEvent::TestStarted { test } => EventWire::TestStarted { test: test.into() },
+            RunEvent::StepPassed {
+                test,
+                index,
+                sentence,
+                line,
+                source,
+                duration,
+                code,
+            } => EventWire::StepPassed {
+                test: test.into(),
+                index: *index,
+                sentence,
+                line: *line,
+                source: source_name(*source),
+                duration_ms: millis(*duration),
+                code,
+            },
+            RunEvent::StepFailed {
+                test,
+                index,
+                sentence,
+                line,
+                duration,
+            } => EventWire::StepFailed {
+                test: test.into(),
+                index: *index,
+                sentence,
+                line: *line,
+                duration_ms: millis(*duration),
+            },
+            RunEvent::SettleRetry {
+                test,
+                index,
+                attempt,
+                failure,
+            } => EventWire::SettleRetry {
+                test: test.into(),
+                index: *index,
+                attempt: *attempt,
+                failure,
+            },
+            RunEvent::StepLog { test, index, line } => EventWire::StepLog {
+                test: test.into(),
+                index: *index,
+                line,
+            },
+            RunEvent::GenerationStarted {
+                test,
+                index,
+                pool,
+                attempt,
+                limit,
+            } => EventWire::GenerationStarted {
+                test: test.into(),
+                index: *index,
+                pool: pool.name(),
+                attempt: *attempt,
+                limit: *limit,
+            },
+            RunEvent::HealingStarted {
+                test,
+                index,
+                category,
+            } => EventWire::HealingStarted {
+                test: test.into(),
+                index: *index,
+                category: category.as_str(),
+            },
+            RunEvent::Healed {
+                test,
+                index,
+                sentence,
+                explanation,
+                old_code,
+                new_code,
+            } => EventWire::Healed {
+                test: test.into(),
+                index: *index,
+                sentence,
+                explanation,
+                old_code,
+                new_code,
+            },
+            RunEvent::StepVerdict {
+                test,
+                index,
+                verdict,
+            } => EventWire::StepVerdict {
+                test: test.into(),
+                index: *index,
+                verdict: verdict.into(),
+            },
+            RunEvent::LlmCall {
+                test,
+                purpose,
+                usage,
+                elapsed,
+            } => EventWire::LlmCall {
+                test: test.into(),
+                purpose: purpose_name(*purpose),
+                usage: usage.into(),
+                elapsed_ms: millis(*elapsed),
+            },
+            RunEvent::Warning { test, message } => EventWire::Warning {
+                test: test.into(),
+                message,
+            },
+            RunEvent::TraceWritten { test, path } => EventWire::TraceWritten {
+                test: test.into(),
+                path,
+            },
+            RunEvent::TestFinished {
+                test,
+                outcome,
+                duration,
+            } => EventWire::TestFinished {
+                test: test.into(),
+                outcome: outcome.into(),
+                duration_ms: millis(*duration),
+            },
+            RunEvent::RunFinished { stats } => EventWire::RunFinished {
+                stats: stats.into(),
+            },
+        }
+    }
+}
+
+/// A test: scenario file, name and the line of its `test:` header.
+#[derive(Serialize)]
+pub(crate) struct TestIdWire<'a> {
+    scenario: &'a str,
+    name: &'a str,
+    line: usize,
+}
+
+impl<'a> From<&'a TestId> for TestIdWire<'a> {
+    fn from(id: &'a TestId) -> Self {
+        Self {
+            scenario: &id.scenario,
+            name: &id.name,
+            line: id.line,
+        }
+    }
+}
+
+/// How a test ended: `"status"` is `passed`, or `failed` with the failure's fields.
+#[derive(Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub(crate) enum OutcomeWire<'a> {
+    Passed,
+    Failed(Box<FailureWire<'a>>),
+}
+
+impl<'a> From<&'a TestOutcome> for OutcomeWire<'a> {
+    fn from(outcome: &'a TestOutcome) -> Self {
+        match outcome {
+            TestOutcome::Passed => OutcomeWire::Passed,
+            TestOutcome::Failed(failure) => OutcomeWire::Failed(Box::new(failure.as_ref().into())),
+        }
+    }
+}
+
+/// A failed test: the step, its cause, its code, the verdict and the screenshot.
+#[derive(Serialize)]
+pub(crate) struct FailureWire<'a> {
+    step: &'a str,
+    step_index: usize,
+    line: usize,
+    cause: CauseWire<'a>,
+    code: Option<&'a str>,
+    verdict: Option<ClassificationWire<'a>>,
+    /// Standard base64 of the PNG; the field is absent without a screenshot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    screenshot_png_base64: Option<String>,
+}
+
+impl<'a> From<&'a TestFailure> for FailureWire<'a> {
+    fn from(failure: &'a TestFailure) -> Self {
+        let TestFailure {
+            step,
+            step_index,
+            line,
+            cause,
+            code,
+            verdict,
+            screenshot,
+        } = failure;
+        Self {
+            step,
+            step_index: *step_index,
+            line: *line,
+            cause: cause.into(),
+            code: code.as_deref(),
+            verdict: verdict.as_ref().map(ClassificationWire::from),
+            screenshot_png_base64: screenshot
+                .as_ref()
+                .map(|png| base64::engine::general_purpose::STANDARD.encode(png)),
+        }
+    }
+}
+
+/// Why a test failed: `"type"` names the cause, its fields follow.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum CauseWire<'a> {
+    Step {
+        kind: &'static str,
+        message: &'a str,
+        code_line: Option<u32>,
+    },
+    CacheMiss,
+    Infrastructure {
+        message: &'a str,
+    },
+    Engine {
+        kind: &'static str,
+        reason: &'a str,
+        verdict: Option<ClassificationWire<'a>>,
+    },
+    Interrupted,
+}
+
+impl<'a> From<&'a FailureCause> for CauseWire<'a> {
+    fn from(cause: &'a FailureCause) -> Self {
+        match cause {
+            FailureCause::Step(failure) => CauseWire::Step {
+                kind: failure_kind_name(failure.kind),
+                message: &failure.message,
+                code_line: failure.code_line,
+            },
+            FailureCause::CacheMiss => CauseWire::CacheMiss,
+            FailureCause::Infrastructure(message) => CauseWire::Infrastructure { message },
+            FailureCause::Engine(failure) => CauseWire::Engine {
+                kind: engine_kind_name(failure.kind),
+                reason: &failure.reason,
+                verdict: failure.verdict.as_ref().map(ClassificationWire::from),
+            },
+            FailureCause::Interrupted => CauseWire::Interrupted,
+        }
+    }
+}
+
+/// The LLM's verdict on a failure.
+#[derive(Serialize)]
+pub(crate) struct ClassificationWire<'a> {
     category: &'static str,
     explanation: &'a str,
     recommendation: &'a str,
@@ -88,74 +413,72 @@ impl<'a> From<&'a Classification> for ClassificationWire<'a> {
     }
 }
 
-pub(crate) fn classification<S: Serializer>(
-    verdict: &Classification,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    ClassificationWire::from(verdict).serialize(s)
-}
-
-pub(crate) fn option_classification<S: Serializer>(
-    verdict: &Option<Classification>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    verdict.as_ref().map(ClassificationWire::from).serialize(s)
-}
-
-/// Bytes as standard base64 (a PNG screenshot).
-pub(crate) fn option_base64<S: Serializer>(
-    bytes: &Option<Vec<u8>>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    bytes
-        .as_ref()
-        .map(|b| base64::engine::general_purpose::STANDARD.encode(b))
-        .serialize(s)
-}
-
-/// The fields of a `"type": "step"` failure cause.
+/// The tokens of one LLM request.
 #[derive(Serialize)]
-struct StepFailureWire<'a> {
-    kind: &'static str,
-    message: &'a str,
-    code_line: Option<u32>,
+pub(crate) struct UsageWire {
+    input_tokens: u64,
+    output_tokens: u64,
 }
 
-pub(crate) fn step_failure<S: Serializer>(failure: &StepFailure, s: S) -> Result<S::Ok, S::Error> {
-    StepFailureWire {
-        kind: failure_kind_name(failure.kind),
-        message: &failure.message,
-        code_line: failure.code_line,
+impl From<&Usage> for UsageWire {
+    fn from(usage: &Usage) -> Self {
+        Self {
+            input_tokens: usage.input_tokens,
+            output_tokens: usage.output_tokens,
+        }
     }
-    .serialize(s)
 }
 
-/// The fields of a `"type": "infrastructure"` failure cause.
+/// The totals of a run.
 #[derive(Serialize)]
-struct InfrastructureWire<'a> {
-    message: &'a str,
+pub(crate) struct StatsWire {
+    passed: usize,
+    failed: usize,
+    infrastructure_failures: usize,
+    not_run: usize,
+    interrupted: bool,
+    duration_ms: u64,
+    cached_steps: usize,
+    generated_steps: usize,
+    healed_steps: usize,
+    llm_requests: usize,
+    tokens_in: u64,
+    tokens_out: u64,
+    llm_wait_ms: u64,
 }
 
-pub(crate) fn infrastructure<S: Serializer>(message: &str, s: S) -> Result<S::Ok, S::Error> {
-    InfrastructureWire { message }.serialize(s)
-}
-
-/// The fields of a `"type": "engine"` failure cause.
-#[derive(Serialize)]
-struct EngineFailureWire<'a> {
-    kind: &'static str,
-    reason: &'a str,
-    verdict: Option<ClassificationWire<'a>>,
-}
-
-pub(crate) fn engine_failure<S: Serializer>(
-    failure: &EngineFailure,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    EngineFailureWire {
-        kind: engine_kind_name(failure.kind),
-        reason: &failure.reason,
-        verdict: failure.verdict.as_ref().map(ClassificationWire::from),
+impl From<&RunStats> for StatsWire {
+    fn from(stats: &RunStats) -> Self {
+        // Destructured so that a new total cannot be left off the wire unnoticed.
+        let RunStats {
+            passed,
+            failed,
+            infrastructure_failures,
+            not_run,
+            interrupted,
+            duration,
+            cached_steps,
+            generated_steps,
+            healed_steps,
+            llm_requests,
+            tokens_in,
+            tokens_out,
+            llm_wait,
+        } = *stats;
+        Self {
+            passed,
+            failed,
+            infrastructure_failures,
+            not_run,
+            interrupted,
+            duration_ms: millis(duration),
+            cached_steps,
+            generated_steps,
+            healed_steps,
+            llm_requests,
+            tokens_in,
+            tokens_out,
+            llm_wait_ms: millis(llm_wait),
+        }
     }
-    .serialize(s)
 }

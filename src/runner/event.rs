@@ -9,7 +9,7 @@ use crate::llm::{Category, Classification, Usage};
 use crate::script::{FailureKind, StepFailure};
 
 /// A test, as reports name it: `scenarios/todo.steps › add a todo`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TestId {
     pub scenario: String,
     pub name: String,
@@ -24,8 +24,7 @@ impl std::fmt::Display for TestId {
 }
 
 /// Where a step's code came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StepSource {
     /// Replayed from the cache.
     Cached,
@@ -36,26 +35,22 @@ pub enum StepSource {
 }
 
 /// Why a test failed.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FailureCause {
     /// The step's code ran and failed.
-    #[serde(serialize_with = "crate::report::wire::step_failure")]
     Step(StepFailure),
     /// Strict replay found no cached code for the step.
     CacheMiss,
     /// The browser side failed before or around the step (a page could not be opened).
-    #[serde(serialize_with = "crate::report::wire::infrastructure")]
     Infrastructure(String),
     /// The engine decided: a product defect, an incurable step, or an unavailable LLM.
-    #[serde(serialize_with = "crate::report::wire::engine_failure")]
     Engine(EngineFailure),
     /// Ctrl-C stopped the test before this step; nothing was written for it.
     Interrupted,
 }
 
 /// A failed test: which step, where, why, and the code that failed.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestFailure {
     pub step: String,
     /// 1-based index of the step in its test.
@@ -66,14 +61,8 @@ pub struct TestFailure {
     /// The step code that failed, when there was code.
     pub code: Option<String>,
     /// The LLM's verdict on the failure, when one was asked for and given.
-    #[serde(serialize_with = "crate::report::wire::option_classification")]
     pub verdict: Option<Classification>,
     /// A PNG screenshot of the page when the step failed, when one could be taken.
-    #[serde(
-        rename = "screenshot_png_base64",
-        serialize_with = "crate::report::wire::option_base64",
-        skip_serializing_if = "Option::is_none"
-    )]
     pub screenshot: Option<Vec<u8>>,
 }
 
@@ -109,15 +98,14 @@ impl TestFailure {
 }
 
 /// How a test ended.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TestOutcome {
     Passed,
     Failed(Box<TestFailure>),
 }
 
 /// Totals of a run.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunStats {
     pub passed: usize,
     pub failed: usize,
@@ -127,7 +115,6 @@ pub struct RunStats {
     pub not_run: usize,
     /// The run was interrupted (Ctrl-C).
     pub interrupted: bool,
-    #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
     pub duration: Duration,
     /// Steps replayed from the cache, generated, and healed.
     pub cached_steps: usize,
@@ -137,14 +124,24 @@ pub struct RunStats {
     pub llm_requests: usize,
     pub tokens_in: u64,
     pub tokens_out: u64,
-    #[serde(rename = "llm_wait_ms", serialize_with = "crate::report::wire::millis")]
     pub llm_wait: Duration,
 }
 
 impl RunStats {
-    /// Counts what a step-level event says.
+    /// Counts what an event says: finished tests by outcome, passed steps by source, and LLM
+    /// requests with their tokens and wait. The counts are incremented here only; what no event
+    /// says (tests that never started, the interruption, the run's duration) the runner sets.
     pub fn observe(&mut self, event: &RunEvent) {
         match event {
+            RunEvent::TestFinished { outcome, .. } => match outcome {
+                TestOutcome::Passed => self.passed += 1,
+                TestOutcome::Failed(failure) => {
+                    self.failed += 1;
+                    if failure.is_infrastructure() {
+                        self.infrastructure_failures += 1;
+                    }
+                }
+            },
             RunEvent::StepPassed { source, .. } => match source {
                 StepSource::Cached => self.cached_steps += 1,
                 StepSource::Generated => self.generated_steps += 1,
@@ -162,8 +159,7 @@ impl RunStats {
 }
 
 /// Everything a reporter can show, in the order it happens.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum RunEvent {
     RunStarted {
         tests: usize,
@@ -178,7 +174,6 @@ pub enum RunEvent {
         /// Line of the step in the scenario file.
         line: usize,
         source: StepSource,
-        #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
         duration: Duration,
         /// The code that passed (cached, generated or healed).
         code: String,
@@ -188,7 +183,6 @@ pub enum RunEvent {
         index: usize,
         sentence: String,
         line: usize,
-        #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
         duration: Duration,
     },
     /// The step's code failed with a pollable failure and is executed again inside its settle
@@ -211,7 +205,6 @@ pub enum RunEvent {
     GenerationStarted {
         test: TestId,
         index: usize,
-        #[serde(serialize_with = "crate::report::wire::pool")]
         pool: Pool,
         attempt: u32,
         limit: u32,
@@ -220,7 +213,6 @@ pub enum RunEvent {
     HealingStarted {
         test: TestId,
         index: usize,
-        #[serde(serialize_with = "crate::report::wire::category")]
         category: Category,
     },
     /// Rot was healed: new code executed and was written back.
@@ -236,17 +228,13 @@ pub enum RunEvent {
     StepVerdict {
         test: TestId,
         index: usize,
-        #[serde(serialize_with = "crate::report::wire::classification")]
         verdict: Classification,
     },
     /// One LLM request, with its usage.
     LlmCall {
         test: TestId,
-        #[serde(serialize_with = "crate::report::wire::llm_purpose")]
         purpose: LlmPurpose,
-        #[serde(serialize_with = "crate::report::wire::usage")]
         usage: Usage,
-        #[serde(rename = "elapsed_ms", serialize_with = "crate::report::wire::millis")]
         elapsed: Duration,
     },
     /// Something the user should know that does not fail the test (e.g. a skipped verdict).
@@ -262,10 +250,94 @@ pub enum RunEvent {
     TestFinished {
         test: TestId,
         outcome: TestOutcome,
-        #[serde(rename = "duration_ms", serialize_with = "crate::report::wire::millis")]
         duration: Duration,
     },
     RunFinished {
         stats: RunStats,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finished(outcome: TestOutcome) -> RunEvent {
+        RunEvent::TestFinished {
+            test: id(),
+            outcome,
+            duration: Duration::from_millis(5),
+        }
+    }
+
+    fn id() -> TestId {
+        TestId {
+            scenario: "a.steps".into(),
+            name: "t".into(),
+            line: 1,
+        }
+    }
+
+    fn failed(cause: FailureCause) -> TestOutcome {
+        TestOutcome::Failed(Box::new(TestFailure {
+            step: "open the app".into(),
+            step_index: 1,
+            line: 2,
+            cause,
+            code: None,
+            verdict: None,
+            screenshot: None,
+        }))
+    }
+
+    #[test]
+    fn stats_count_outcomes_steps_and_llm_calls_from_events() {
+        let passed = |source| RunEvent::StepPassed {
+            test: id(),
+            index: 1,
+            sentence: "open the app".into(),
+            line: 2,
+            source,
+            duration: Duration::from_millis(3),
+            code: String::new(),
+        };
+        let events = [
+            RunEvent::RunStarted { tests: 3 },
+            passed(StepSource::Cached),
+            passed(StepSource::Cached),
+            passed(StepSource::Generated),
+            passed(StepSource::Healed),
+            RunEvent::LlmCall {
+                test: id(),
+                purpose: LlmPurpose::Generation,
+                usage: Usage {
+                    input_tokens: 100,
+                    output_tokens: 7,
+                },
+                elapsed: Duration::from_millis(40),
+            },
+            finished(TestOutcome::Passed),
+            finished(failed(FailureCause::CacheMiss)),
+            finished(failed(FailureCause::Infrastructure("gone".into()))),
+        ];
+        let mut stats = RunStats::default();
+        for event in &events {
+            stats.observe(event);
+        }
+        assert_eq!(
+            stats,
+            RunStats {
+                passed: 1,
+                failed: 2,
+                infrastructure_failures: 1,
+                cached_steps: 2,
+                generated_steps: 1,
+                healed_steps: 1,
+                llm_requests: 1,
+                tokens_in: 100,
+                tokens_out: 7,
+                llm_wait: Duration::from_millis(40),
+                ..RunStats::default()
+            }
+        );
+    }
 }

@@ -101,17 +101,6 @@ impl<'a> Runner<'a> {
             drop(tx);
             for event in rx {
                 stats.observe(&event);
-                if let RunEvent::TestFinished { outcome, .. } = &event {
-                    match outcome {
-                        TestOutcome::Passed => stats.passed += 1,
-                        TestOutcome::Failed(failure) => {
-                            stats.failed += 1;
-                            if failure.is_infrastructure() {
-                                stats.infrastructure_failures += 1;
-                            }
-                        }
-                    }
-                }
                 on_event(event);
             }
         });
