@@ -9,7 +9,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::StepKey;
-use super::store::{Cache, CacheError, CacheFile, remove_file};
+use super::cache::remove_file;
+use super::{Cache, CacheError, CacheFile};
 use crate::scenario::Scenario;
 
 /// One thing [`prune`] removed (or, in a dry run, would remove).
