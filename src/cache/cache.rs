@@ -3,7 +3,8 @@
 //! Main type: [`Cache`] ([`Cache::load`], [`Cache::put`], [`Cache::put_healed`]): one TOML file per
 //! scenario under the cache directory. Every write re-reads the file under the [`CacheLock`], and
 //! replaces it whole (temporary file, fsync, rename), so concurrent runs lose nothing and readers
-//! never see half a file. A malformed file is reported and never overwritten.
+//! never see half a file. The user's comments and layout in the file are kept. A malformed file
+//! is reported and never overwritten.
 
 use std::fs::{self, File};
 use std::io::{self, Write as _};
@@ -45,6 +46,14 @@ impl Cache {
     /// Reads the cache file of a scenario; `None` if it has none. Does not lock: files are only
     /// ever replaced whole.
     pub fn load(&self, scenario_rel: &str) -> Result<Option<CacheFile>, CacheError> {
+        Ok(self.read(scenario_rel)?.map(|(_, file)| file))
+    }
+
+    /// Like [`Cache::load`], with the text the file was read from (for [`Cache::write`]).
+    pub(crate) fn read(
+        &self,
+        scenario_rel: &str,
+    ) -> Result<Option<(String, CacheFile)>, CacheError> {
         let path = self.file_path(scenario_rel);
         let text = match fs::read_to_string(&path) {
             Ok(text) => text,
@@ -57,7 +66,8 @@ impl Cache {
                 });
             }
         };
-        CacheFile::parse(&path, &text, scenario_rel).map(Some)
+        let file = CacheFile::parse(&path, &text, scenario_rel)?;
+        Ok(Some((text, file)))
     }
 
     /// Stores `code` for `key`, a step of `scenario`: under the cache lock, re-reads the file,
@@ -106,14 +116,15 @@ impl Cache {
             format!("{code}\n")
         };
         let _lock = self.lock()?;
-        let mut file = self
-            .load(&scenario.rel_path)?
-            .unwrap_or_else(|| CacheFile::new(scenario.rel_path.clone()));
+        let (previous, mut file) = match self.read(&scenario.rel_path)? {
+            Some((text, file)) => (Some(text), file),
+            None => (None, CacheFile::new(scenario.rel_path.clone())),
+        };
         if !file.upsert(key, &code, today, healed) {
             return Ok(());
         }
         file.order_like(scenario);
-        self.write(&file)
+        self.write(&file, previous.as_deref())
     }
 
     /// Today's local date as `YYYY-MM-DD` (UTC when the local time zone is unknown), for
@@ -130,10 +141,16 @@ impl Cache {
     }
 
     /// Replaces the cache file of `file.scenario` atomically: a temporary file in the same
-    /// directory, written and fsynced, then renamed over it (and the directory fsynced). Callers
-    /// hold the lock.
-    pub(crate) fn write(&self, file: &CacheFile) -> Result<(), CacheError> {
-        write_atomic(&self.file_path(&file.scenario), &file.render())
+    /// directory, written and fsynced, then renamed over it (and the directory fsynced).
+    /// `previous` is the file's text as read under the lock (`None` when there was no file): its
+    /// comments and layout are kept. Callers hold the lock.
+    pub(crate) fn write(&self, file: &CacheFile, previous: Option<&str>) -> Result<(), CacheError> {
+        let path = self.file_path(&file.scenario);
+        let text = match previous {
+            Some(previous) => file.render_over(&path, previous)?,
+            None => file.render(),
+        };
+        write_atomic(&path, &text)
     }
 }
 
@@ -368,6 +385,29 @@ mod tests {
             cache.load("a.steps").unwrap().unwrap().steps[0],
             file.steps[0]
         );
+    }
+
+    #[test]
+    fn put_and_put_healed_keep_the_comments_of_a_hand_edited_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let text = "# Checked by hand.\nformat = 1\nscenario = \"a.steps\"\n\n\n# Opens the app.\n[[steps]]\ntest = \"t\"\nstep = \"s\" # first\noccurrence = 1\ncreated = \"2026-01-01\"\ncode = '''\ns()\n'''\n\n# Keep this one.\n[[steps]]\ntest = \"t\"\nstep = \"w\"\noccurrence = 1\ncreated = \"2026-01-01\"\ncode = '''\nw()\n'''\n";
+        fs::write(cache.file_path("a.steps"), text).unwrap();
+        let s = scenario("a.steps", &[("t", &["s", "u", "w"])]);
+        cache.put(&s, &key(&s, 0, 1), "u()", "2026-02-02").unwrap();
+        let new_entry = "\n[[steps]]\ntest = \"t\"\nstep = \"u\"\noccurrence = 1\ncreated = \"2026-02-02\"\ncode = '''\nu()\n'''\n";
+        let expected = text.replacen("s()\n'''\n", &format!("s()\n'''\n{new_entry}"), 1);
+        let read = || fs::read_to_string(cache.file_path("a.steps")).unwrap();
+        assert_eq!(read(), expected);
+        cache
+            .put_healed(&s, &key(&s, 0, 2), "w2()", "2026-03-03")
+            .unwrap();
+        let expected = expected.replacen(
+            "created = \"2026-01-01\"\ncode = '''\nw()\n'''\n",
+            "created = \"2026-01-01\"\nhealed = \"2026-03-03\"\ncode = '''\nw2()\n'''\n",
+            1,
+        );
+        assert_eq!(read(), expected);
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! Main type: [`CacheFile`], the entries ([`CachedStep`]s) of one scenario. The format is
 //! documented in `docs/cache-format.md`: the cache is the users' property, so hand edits are
 //! honoured as they are, a file that does not parse is reported (with `line:col`) and never
-//! overwritten, and files are written in a stable layout (step code as a multi-line literal
-//! string).
+//! overwritten, and writes keep the comments and layout of the file they replace while new
+//! entries get the stable layout (step code as a multi-line literal string).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -12,7 +12,7 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::toml_string::{basic_string, multi_line_string};
+use super::cache_document::CacheDocument;
 use super::{CacheError, CachedStep, StepKey};
 use crate::scenario::Scenario;
 
@@ -124,25 +124,21 @@ impl CacheFile {
         })
     }
 
-    /// The file's text, in the stable format documented in `docs/cache-format.md`.
+    /// The file's text, written from scratch in the stable format documented in
+    /// `docs/cache-format.md`.
     pub(crate) fn render(&self) -> String {
-        let mut out = format!(
-            "format = {}\nscenario = {}\n",
-            self.format,
-            basic_string(&self.scenario)
-        );
-        for entry in &self.steps {
-            out.push_str("\n[[steps]]\n");
-            out.push_str(&format!("test = {}\n", basic_string(&entry.test)));
-            out.push_str(&format!("step = {}\n", basic_string(&entry.step)));
-            out.push_str(&format!("occurrence = {}\n", entry.occurrence));
-            out.push_str(&format!("created = {}\n", basic_string(&entry.created)));
-            if let Some(healed) = &entry.healed {
-                out.push_str(&format!("healed = {}\n", basic_string(healed)));
-            }
-            out.push_str(&format!("code = {}\n", multi_line_string(&entry.code)));
-        }
-        out
+        let mut doc = CacheDocument::new();
+        doc.update(self);
+        doc.to_string()
+    }
+
+    /// The file's text written over `previous`, the text of the cache file at `path` (which
+    /// [`CacheFile::parse`] accepted): the user's comments and layout are kept, see
+    /// [`CacheDocument::update`].
+    pub(crate) fn render_over(&self, path: &Path, previous: &str) -> Result<String, CacheError> {
+        let mut doc = CacheDocument::parse(path, previous)?;
+        doc.update(self);
+        Ok(doc.to_string())
     }
 
     /// Inserts or replaces the code of `key`; replaced code gets `today` as its date. Returns
@@ -202,6 +198,7 @@ impl CacheFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cache::toml_string::multi_line_string;
 
     fn entry(test: &str, step: &str, occurrence: u32, code: &str) -> CachedStep {
         CachedStep {
@@ -255,6 +252,7 @@ mod tests {
                 .unwrap_or_else(|error| panic!("{code:?} does not parse: {error}\n{text}"));
             assert_eq!(parsed, file, "{code:?} does not round trip:\n{text}");
             let rendered = multi_line_string(code);
+            assert!(text.contains(&format!("code = {rendered}\n")), "{text}");
             if rendered.starts_with("\"\"\"") {
                 let unescaped = rendered.replace("\\\\", "");
                 assert!(
@@ -262,6 +260,38 @@ mod tests {
                     "newlines are never escaped in code: {rendered}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn tricky_code_written_over_a_hand_edited_file_round_trips_exactly() {
+        let path = Path::new("x.toml");
+        let text = "# hand-edited\nformat = 1\nscenario = \"a.steps\"\n\n[[steps]]\ntest = \"t\"\nstep = \"s\"\noccurrence = 1\ncreated = \"d\" # kept\ncode = \"x\"\n";
+        let key = StepKey {
+            scenario: "a.steps".into(),
+            test: "t".into(),
+            step: "s".into(),
+            occurrence: 1,
+        };
+        for code in TRICKY {
+            let mut file = CacheFile::parse(path, text, "a.steps").unwrap();
+            file.upsert(&key, code, "2026-02-02", true);
+            file.steps.push(entry("t", "new", 1, code));
+            let out = file.render_over(path, text).unwrap();
+            let parsed = CacheFile::parse(path, &out, "a.steps")
+                .unwrap_or_else(|error| panic!("{code:?} does not parse: {error}\n{out}"));
+            assert_eq!(parsed, file, "{code:?} does not round trip:\n{out}");
+            let spelled = format!("code = {}\n", multi_line_string(code));
+            assert_eq!(
+                out.matches(&spelled).count(),
+                2,
+                "{code:?} is not spelled as documented:\n{out}"
+            );
+            assert!(out.starts_with("# hand-edited\n"), "{out}");
+            assert!(
+                out.contains("created = \"d\" # kept\nhealed = \"2026-02-02\"\n"),
+                "{out}"
+            );
         }
     }
 

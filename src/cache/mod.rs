@@ -9,6 +9,7 @@
     reason = "one main type per file, named after it"
 )]
 mod cache;
+mod cache_document;
 mod cache_error;
 mod cache_file;
 mod cache_lock;
