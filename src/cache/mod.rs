@@ -1,12 +1,26 @@
 //! The repository cache: proven step code, one TOML file per scenario under `cache_dir`.
 //!
-//! Main types: [`StepKey`] (a step's identity), [`CachedStep`], [`Cache`] (the store: load,
-//! atomic locked writes, prune). The format is documented in `docs/cache-format.md`.
+//! Main types: [`StepKey`] (a step's identity), [`CachedStep`], [`CacheFile`] (one file's entries
+//! and its format), [`Cache`] (the store: load, atomic locked writes, prune), [`CacheError`]. The
+//! format is documented in `docs/cache-format.md`.
 
+#[expect(
+    clippy::module_inception,
+    reason = "one main type per file, named after it"
+)]
+mod cache;
+mod cache_document;
+mod cache_error;
+mod cache_file;
+mod cache_lock;
+mod cached_step;
 mod identity;
 mod prune;
-mod store;
+mod toml_string;
 
+pub use cache::Cache;
+pub use cache_error::CacheError;
+pub use cache_file::CacheFile;
+pub use cached_step::CachedStep;
 pub use identity::StepKey;
 pub use prune::{Removal, prune};
-pub use store::{Cache, CacheError, CacheFile, CachedStep};

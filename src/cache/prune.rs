@@ -9,7 +9,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::StepKey;
-use super::store::{Cache, CacheError, CacheFile, remove_file};
+use super::cache::remove_file;
+use super::{Cache, CacheError, CacheFile};
 use crate::scenario::Scenario;
 
 /// One thing [`prune`] removed (or, in a dry run, would remove).
@@ -66,7 +67,8 @@ impl fmt::Display for Removal {
 /// What to do with one cache file.
 enum Plan {
     Delete,
-    Rewrite(CacheFile),
+    /// The file with fewer entries, and the text it was read from.
+    Rewrite(CacheFile, String),
 }
 
 /// Removes cache entries whose step (test, sentence and occurrence) no longer exists in its
@@ -93,7 +95,7 @@ pub fn prune(
     let mut removals = Vec::new();
     let mut plans = Vec::new();
     for (path, rel) in cache_files(cache.dir())? {
-        let Some(mut file) = cache.load(&rel)? else {
+        let Some((text, mut file)) = cache.read(&rel)? else {
             continue;
         };
         let shown = path.strip_prefix(project_root).unwrap_or(&path).to_owned();
@@ -143,7 +145,7 @@ pub fn prune(
         if file.steps.is_empty() && before > 0 {
             plans.push((path, Plan::Delete));
         } else if file.steps.len() < before {
-            plans.push((path, Plan::Rewrite(file)));
+            plans.push((path, Plan::Rewrite(file, text)));
         }
     }
 
@@ -151,7 +153,7 @@ pub fn prune(
         for (path, plan) in plans {
             match plan {
                 Plan::Delete => remove_file(&path)?,
-                Plan::Rewrite(file) => cache.write(&file)?,
+                Plan::Rewrite(file, text) => cache.write(&file, Some(&text))?,
             }
         }
     }
@@ -314,6 +316,28 @@ mod tests {
             .collect();
         assert_eq!(keys, [r#""add" › "open" #1"#]);
         assert_eq!(prune(&p.cache, &p.root, &[todo], false).unwrap(), []);
+    }
+
+    #[test]
+    fn removing_an_entry_keeps_the_comments_of_the_others() {
+        let (p, mut todo) = project();
+        let path = p.cache.file_path("scenarios/todo.steps");
+        let text = fs::read_to_string(&path).unwrap();
+        let commented = format!(
+            "# Reviewed.\n{}",
+            text.replace("\n[[steps]]\n", "\n# An entry.\n[[steps]] # header\n")
+        )
+        .replacen("created = ", "created =  ", 1);
+        fs::write(&path, &commented).unwrap();
+        todo.tests[0].steps.remove(1);
+        let removals = prune(&p.cache, &p.root, &[todo], false).unwrap();
+        assert_eq!(removals.len(), 2, "{removals:?}");
+        let gone = commented
+            .find("\n# An entry.\n[[steps]] # header\ntest = \"add\"\nstep = \"type\"")
+            .unwrap();
+        let next = commented[gone + 1..].find("\n# An entry.").unwrap() + gone + 1;
+        let expected = format!("{}{}", &commented[..gone], &commented[next..]);
+        assert_eq!(fs::read_to_string(&path).unwrap(), expected);
     }
 
     #[test]

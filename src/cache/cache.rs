@@ -1,0 +1,530 @@
+//! The cache directory: loading cache files, and storing step code atomically under the lock.
+//!
+//! Main type: [`Cache`] ([`Cache::load`], [`Cache::put`], [`Cache::put_healed`]): one TOML file per
+//! scenario under the cache directory. Every write re-reads the file under the [`CacheLock`], and
+//! replaces it whole (temporary file, fsync, rename), so concurrent runs lose nothing and readers
+//! never see half a file. The user's comments and layout in the file are kept. A malformed file
+//! is reported and never overwritten.
+
+use std::fs::{self, File};
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use super::cache_error::io_error;
+use super::cache_lock::CacheLock;
+use super::{CacheError, CacheFile, StepKey};
+use crate::scenario::Scenario;
+
+/// A cache directory: `<dir>/<scenario rel_path>.toml` per scenario, plus the lock file `.lock`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cache {
+    dir: PathBuf,
+}
+
+impl Cache {
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The cache file of a scenario, e.g. `scenarios/todo.steps` → `<dir>/scenarios/todo.steps.toml`.
+    pub fn file_path(&self, scenario_rel: &str) -> PathBuf {
+        let mut path = self.dir.clone();
+        path.extend(scenario_rel.split('/').filter(|part| !part.is_empty()));
+        let mut name = path
+            .file_name()
+            .map(std::ffi::OsStr::to_os_string)
+            .unwrap_or_default();
+        name.push(".toml");
+        path.set_file_name(name);
+        path
+    }
+
+    /// Reads the cache file of a scenario; `None` if it has none. Does not lock: files are only
+    /// ever replaced whole.
+    pub fn load(&self, scenario_rel: &str) -> Result<Option<CacheFile>, CacheError> {
+        Ok(self.read(scenario_rel)?.map(|(_, file)| file))
+    }
+
+    /// Like [`Cache::load`], with the text the file was read from (for [`Cache::write`]).
+    pub(crate) fn read(
+        &self,
+        scenario_rel: &str,
+    ) -> Result<Option<(String, CacheFile)>, CacheError> {
+        let path = self.file_path(scenario_rel);
+        let text = match fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(CacheError::Io {
+                    action: "read",
+                    path,
+                    source,
+                });
+            }
+        };
+        let file = CacheFile::parse(&path, &text, scenario_rel)?;
+        Ok(Some((text, file)))
+    }
+
+    /// Stores `code` for `key`, a step of `scenario`: under the cache lock, re-reads the file,
+    /// inserts or replaces the entry (replaced code gets `today`, `YYYY-MM-DD`), orders entries like
+    /// the scenario and replaces the file atomically. Code is stored with a trailing newline. A
+    /// malformed file is an error and is left untouched.
+    pub fn put(
+        &self,
+        scenario: &Scenario,
+        key: &StepKey,
+        code: &str,
+        today: &str,
+    ) -> Result<(), CacheError> {
+        self.store(scenario, key, code, today, false)
+    }
+
+    /// Like [`Cache::put`] for healed code: the entry keeps its `created` date and records
+    /// `healed = today`.
+    pub fn put_healed(
+        &self,
+        scenario: &Scenario,
+        key: &StepKey,
+        code: &str,
+        today: &str,
+    ) -> Result<(), CacheError> {
+        self.store(scenario, key, code, today, true)
+    }
+
+    fn store(
+        &self,
+        scenario: &Scenario,
+        key: &StepKey,
+        code: &str,
+        today: &str,
+        healed: bool,
+    ) -> Result<(), CacheError> {
+        if key.scenario != scenario.rel_path {
+            return Err(CacheError::KeyMismatch {
+                key_scenario: key.scenario.clone(),
+                scenario: scenario.rel_path.clone(),
+            });
+        }
+        let code = if code.ends_with('\n') {
+            code.to_owned()
+        } else {
+            format!("{code}\n")
+        };
+        let _lock = self.lock()?;
+        let (previous, mut file) = match self.read(&scenario.rel_path)? {
+            Some((text, file)) => (Some(text), file),
+            None => (None, CacheFile::new(scenario.rel_path.clone())),
+        };
+        if !file.upsert(key, &code, today, healed) {
+            return Ok(());
+        }
+        file.order_like(scenario);
+        self.write(&file, previous.as_deref())
+    }
+
+    /// Today's local date as `YYYY-MM-DD` (UTC when the local time zone is unknown), for
+    /// [`Cache::put`].
+    pub fn today() -> String {
+        jiff::ZonedDateTime::now().date().to_string()
+    }
+
+    /// Takes the exclusive cache lock (blocking) on `<dir>/.lock`, creating the directory and the
+    /// lock file if missing; released when the guard drops. One lock for the whole cache: writes
+    /// are short, and one lock also covers prune.
+    pub(crate) fn lock(&self) -> Result<CacheLock, CacheError> {
+        CacheLock::acquire(&self.dir)
+    }
+
+    /// Replaces the cache file of `file.scenario` atomically: a temporary file in the same
+    /// directory, written and fsynced, then renamed over it (and the directory fsynced).
+    /// `previous` is the file's text as read under the lock (`None` when there was no file): its
+    /// comments and layout are kept. Callers hold the lock.
+    pub(crate) fn write(&self, file: &CacheFile, previous: Option<&str>) -> Result<(), CacheError> {
+        let path = self.file_path(&file.scenario);
+        let text = match previous {
+            Some(previous) => file.render_over(&path, previous)?,
+            None => file.render(),
+        };
+        write_atomic(&path, &text)
+    }
+}
+
+fn write_atomic(path: &Path, text: &str) -> Result<(), CacheError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(io_error("create directory", dir))?;
+    // A hidden name, so neither prune nor users mistake a leftover of a crash for a cache file.
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(path.file_name().unwrap_or_default());
+    prefix.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        // Like any new file (the umask applies), not tempfile's owner-only default.
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder
+        .tempfile_in(dir)
+        .map_err(io_error("create a temporary file in", dir))?;
+    tmp.write_all(text.as_bytes())
+        .map_err(io_error("write", tmp.path()))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(io_error("sync", tmp.path()))?;
+    tmp.persist(path)
+        .map_err(|error| io_error("replace", path)(error.error))?;
+    #[cfg(unix)]
+    File::open(dir)
+        .and_then(|dir| dir.sync_all())
+        .map_err(io_error("sync", dir))?;
+    Ok(())
+}
+
+/// Deletes a cache file (prune), under the lock.
+pub(crate) fn remove_file(path: &Path) -> Result<(), CacheError> {
+    fs::remove_file(path).map_err(io_error("delete", path))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::cache::CachedStep;
+    use crate::scenario::{Step, Test};
+
+    fn scenario(rel: &str, tests: &[(&str, &[&str])]) -> Scenario {
+        Scenario {
+            path: PathBuf::from(format!("/project/{rel}")),
+            rel_path: rel.to_owned(),
+            tests: tests
+                .iter()
+                .map(|(name, steps)| Test {
+                    name: (*name).to_owned(),
+                    line: 1,
+                    tags: vec![],
+                    steps: steps
+                        .iter()
+                        .enumerate()
+                        .map(|(i, sentence)| Step {
+                            sentence: (*sentence).to_owned(),
+                            line: i + 2,
+                            occurrence: u32::try_from(
+                                steps[..i].iter().filter(|s| *s == sentence).count() + 1,
+                            )
+                            .unwrap(),
+                            tries: None,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    fn key(scenario: &Scenario, test: usize, step: usize) -> StepKey {
+        StepKey::of(
+            scenario,
+            &scenario.tests[test],
+            &scenario.tests[test].steps[step],
+        )
+    }
+
+    fn entry(test: &str, step: &str, occurrence: u32, code: &str) -> CachedStep {
+        CachedStep {
+            test: test.to_owned(),
+            step: step.to_owned(),
+            occurrence,
+            created: "2026-11-30".to_owned(),
+            healed: None,
+            code: code.to_owned(),
+        }
+    }
+
+    #[test]
+    fn healed_code_keeps_its_created_date_and_records_the_heal() {
+        let dir = tempfile::tempdir().unwrap();
+        let scenario = scenario("scenarios/a.steps", &[("t", &["s"])]);
+        let cache = Cache::new(dir.path());
+        let key = StepKey::of(&scenario, &scenario.tests[0], &scenario.tests[0].steps[0]);
+        cache.put(&scenario, &key, "old()", "2026-01-01").unwrap();
+        cache
+            .put_healed(&scenario, &key, "new()", "2026-02-02")
+            .unwrap();
+        let text = std::fs::read_to_string(cache.file_path(&scenario.rel_path)).unwrap();
+        assert!(
+            text.contains("created = \"2026-01-01\"\nhealed = \"2026-02-02\"\n"),
+            "{text}"
+        );
+        let file = cache.load(&scenario.rel_path).unwrap().unwrap();
+        assert_eq!(file.steps[0].healed.as_deref(), Some("2026-02-02"));
+        assert_eq!(file.steps[0].code, "new()\n");
+        cache.put(&scenario, &key, "fresh()", "2026-03-03").unwrap();
+        let file = cache.load(&scenario.rel_path).unwrap().unwrap();
+        assert_eq!(file.steps[0].healed, None);
+        assert_eq!(file.steps[0].created, "2026-03-03");
+    }
+
+    #[test]
+    fn file_path_mirrors_the_scenario_path() {
+        let cache = Cache::new("/p/cache");
+        assert_eq!(
+            cache.file_path("scenarios/todo.steps"),
+            PathBuf::from("/p/cache/scenarios/todo.steps.toml")
+        );
+        assert_eq!(
+            cache.file_path("a.steps"),
+            PathBuf::from("/p/cache/a.steps.toml")
+        );
+    }
+
+    #[test]
+    fn load_of_a_missing_file_is_none() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            Cache::new(dir.path().join("cache"))
+                .load("scenarios/x.steps")
+                .unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn put_then_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path().join("cache"));
+        let s = scenario("scenarios/todo.steps", &[("add a todo", &["open the app"])]);
+        let k = key(&s, 0, 0);
+        cache
+            .put(&s, &k, "await page.goto('/');", "2026-11-30")
+            .unwrap();
+        let file = cache.load("scenarios/todo.steps").unwrap().unwrap();
+        let got = file.get(&k).unwrap();
+        assert_eq!(got.code, "await page.goto('/');\n");
+        assert_eq!(got.created, "2026-11-30");
+        let mut other = k.clone();
+        other.occurrence = 2;
+        assert_eq!(file.get(&other), None);
+    }
+
+    #[test]
+    fn replaced_code_gets_todays_date_and_unchanged_code_keeps_its_date() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let s = scenario("a.steps", &[("t", &["s"])]);
+        let k = key(&s, 0, 0);
+        cache.put(&s, &k, "one\n", "2026-01-01").unwrap();
+        cache.put(&s, &k, "one\n", "2026-02-02").unwrap();
+        assert_eq!(
+            cache
+                .load("a.steps")
+                .unwrap()
+                .unwrap()
+                .get(&k)
+                .unwrap()
+                .created,
+            "2026-01-01"
+        );
+        cache.put(&s, &k, "two\n", "2026-03-03").unwrap();
+        let file = cache.load("a.steps").unwrap().unwrap();
+        assert_eq!(
+            file.steps,
+            [CachedStep {
+                created: "2026-03-03".into(),
+                healed: None,
+                ..entry("t", "s", 1, "two\n")
+            }]
+        );
+    }
+
+    #[test]
+    fn entries_follow_scenario_order_and_stale_entries_are_kept_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let old = scenario("a.steps", &[("gone", &["x", "y"]), ("t2", &["b"])]);
+        cache.put(&old, &key(&old, 0, 1), "y\n", "d").unwrap();
+        cache.put(&old, &key(&old, 0, 0), "x\n", "d").unwrap();
+        cache.put(&old, &key(&old, 1, 0), "b\n", "d").unwrap();
+        let new = scenario("a.steps", &[("t1", &["a", "a"]), ("t2", &["b"])]);
+        cache.put(&new, &key(&new, 0, 1), "a2\n", "d").unwrap();
+        cache.put(&new, &key(&new, 0, 0), "a1\n", "d").unwrap();
+        let order: Vec<_> = cache
+            .load("a.steps")
+            .unwrap()
+            .unwrap()
+            .steps
+            .iter()
+            .map(|e| format!("{}/{}/{}", e.test, e.step, e.occurrence))
+            .collect();
+        assert_eq!(
+            order,
+            ["t1/a/1", "t1/a/2", "t2/b/1", "gone/x/1", "gone/y/1"]
+        );
+    }
+
+    #[test]
+    fn hand_edited_code_is_honoured_as_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let text = "format = 1\nscenario = \"a.steps\"\n\n[[steps]]\ntest = \"t\"\nstep = \"s\"\n\
+                    occurrence = 1\ncreated = \"yesterday-ish\"\ncode = \"  await page.reload()  \"\n";
+        fs::write(cache.file_path("a.steps"), text).unwrap();
+        let file = cache.load("a.steps").unwrap().unwrap();
+        assert_eq!(file.steps[0].code, "  await page.reload()  ");
+        assert_eq!(file.steps[0].created, "yesterday-ish");
+        // Another put keeps the hand-edited entry as it is.
+        let s = scenario("a.steps", &[("t", &["s", "u"])]);
+        cache.put(&s, &key(&s, 0, 1), "u\n", "d").unwrap();
+        assert_eq!(
+            cache.load("a.steps").unwrap().unwrap().steps[0],
+            file.steps[0]
+        );
+    }
+
+    #[test]
+    fn put_and_put_healed_keep_the_comments_of_a_hand_edited_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let text = "# Checked by hand.\nformat = 1\nscenario = \"a.steps\"\n\n\n# Opens the app.\n[[steps]]\ntest = \"t\"\nstep = \"s\" # first\noccurrence = 1\ncreated = \"2026-01-01\"\ncode = '''\ns()\n'''\n\n# Keep this one.\n[[steps]]\ntest = \"t\"\nstep = \"w\"\noccurrence = 1\ncreated = \"2026-01-01\"\ncode = '''\nw()\n'''\n";
+        fs::write(cache.file_path("a.steps"), text).unwrap();
+        let s = scenario("a.steps", &[("t", &["s", "u", "w"])]);
+        cache.put(&s, &key(&s, 0, 1), "u()", "2026-02-02").unwrap();
+        let new_entry = "\n[[steps]]\ntest = \"t\"\nstep = \"u\"\noccurrence = 1\ncreated = \"2026-02-02\"\ncode = '''\nu()\n'''\n";
+        let expected = text.replacen("s()\n'''\n", &format!("s()\n'''\n{new_entry}"), 1);
+        let read = || fs::read_to_string(cache.file_path("a.steps")).unwrap();
+        assert_eq!(read(), expected);
+        cache
+            .put_healed(&s, &key(&s, 0, 2), "w2()", "2026-03-03")
+            .unwrap();
+        let expected = expected.replacen(
+            "created = \"2026-01-01\"\ncode = '''\nw()\n'''\n",
+            "created = \"2026-01-01\"\nhealed = \"2026-03-03\"\ncode = '''\nw2()\n'''\n",
+            1,
+        );
+        assert_eq!(read(), expected);
+    }
+
+    #[test]
+    fn writes_leave_no_temporary_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path().join("cache"));
+        let s = scenario("scenarios/deep/a.steps", &[("t", &["s", "u"])]);
+        cache.put(&s, &key(&s, 0, 0), "s\n", "d").unwrap();
+        cache.put(&s, &key(&s, 0, 1), "u\n", "d").unwrap();
+        let mut files: Vec<String> = walkdir::WalkDir::new(cache.dir())
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                e.path()
+                    .strip_prefix(cache.dir())
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        files.sort();
+        assert_eq!(files, [".lock", "scenarios/deep/a.steps.toml"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn written_files_are_not_owner_only() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let s = scenario("a.steps", &[("t", &["s"])]);
+        cache.put(&s, &key(&s, 0, 0), "s\n", "d").unwrap();
+        let mode = fs::metadata(cache.file_path("a.steps"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_ne!(mode & 0o044, 0, "mode {mode:o}");
+    }
+
+    #[test]
+    fn two_threads_writing_at_once_lose_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let names: Vec<String> = (0..50).map(|i| format!("step {i}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let s = Arc::new(scenario("a.steps", &[("a", &names), ("b", &names)]));
+        let threads: Vec<_> = (0..2)
+            .map(|t| {
+                let cache = Cache::new(dir.path().join("cache"));
+                let s = Arc::clone(&s);
+                std::thread::spawn(move || {
+                    for i in 0..50 {
+                        cache
+                            .put(&s, &key(&s, t, i), &format!("code {t} {i}\n"), "d")
+                            .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for thread in threads {
+            thread.join().unwrap();
+        }
+        let file = Cache::new(dir.path().join("cache"))
+            .load("a.steps")
+            .unwrap()
+            .unwrap();
+        assert_eq!(file.steps.len(), 100);
+        for t in 0..2 {
+            for i in 0..50 {
+                assert_eq!(file.steps[t * 50 + i].code, format!("code {t} {i}\n"));
+            }
+        }
+    }
+
+    #[test]
+    fn put_into_a_malformed_file_fails_and_leaves_it_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let text = "format = 1\nscenario = \"a.steps\"\n[[steps]]\nbroken";
+        fs::write(cache.file_path("a.steps"), text).unwrap();
+        let s = scenario("a.steps", &[("t", &["s"])]);
+        let error = cache.put(&s, &key(&s, 0, 0), "x\n", "d").unwrap_err();
+        assert!(
+            matches!(error, CacheError::Malformed { line: 4, .. }),
+            "{error}"
+        );
+        assert_eq!(
+            fs::read_to_string(cache.file_path("a.steps")).unwrap(),
+            text
+        );
+        fs::write(cache.file_path("a.steps"), "format = 7\n").unwrap();
+        let error = cache.put(&s, &key(&s, 0, 0), "x\n", "d").unwrap_err();
+        assert!(
+            matches!(error, CacheError::NewerFormat { found: 7, .. }),
+            "{error}"
+        );
+        assert_eq!(
+            fs::read_to_string(cache.file_path("a.steps")).unwrap(),
+            "format = 7\n"
+        );
+    }
+
+    #[test]
+    fn put_rejects_a_key_of_another_scenario() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = scenario("a.steps", &[("t", &["s"])]);
+        let b = scenario("b.steps", &[("t", &["s"])]);
+        let error = Cache::new(dir.path())
+            .put(&a, &key(&b, 0, 0), "x", "d")
+            .unwrap_err();
+        assert!(matches!(error, CacheError::KeyMismatch { .. }), "{error}");
+    }
+
+    #[test]
+    fn today_is_a_date() {
+        let today = Cache::today();
+        assert_eq!(today.len(), 10, "{today}");
+        assert!(today.parse::<jiff::civil::Date>().is_ok(), "{today}");
+    }
+}

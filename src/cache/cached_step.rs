@@ -1,0 +1,71 @@
+//! One cache entry: the proven code of one step.
+//!
+//! Main type: [`CachedStep`], one `[[steps]]` table of a cache file, read strictly (every key
+//! required but `healed`, no other key allowed).
+
+use serde::Deserialize;
+
+use super::StepKey;
+
+/// One cache entry: proven code for one step.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub struct CachedStep {
+    pub test: String,
+    pub step: String,
+    /// The n-th time this exact sentence appears in the test, from 1.
+    pub occurrence: u32,
+    /// `YYYY-MM-DD` the code was stored (free text if hand-edited).
+    pub created: String,
+    /// `YYYY-MM-DD` the code was last healed (regenerated after the UI changed), if ever.
+    #[serde(default)]
+    pub healed: Option<String>,
+    /// The step code, exactly as stored (hand edits included).
+    pub code: String,
+}
+
+impl CachedStep {
+    /// This entry's key, given the scenario of its file.
+    pub fn key(&self, scenario: &str) -> StepKey {
+        StepKey {
+            scenario: scenario.to_owned(),
+            test: self.test.clone(),
+            step: self.step.clone(),
+            occurrence: self.occurrence,
+        }
+    }
+
+    /// Whether this is the entry of `key` (whose scenario is not compared).
+    pub(crate) fn is(&self, key: &StepKey) -> bool {
+        self.test == key.test && self.step == key.step && self.occurrence == key.occurrence
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_and_is_ignore_nothing_but_the_scenario() {
+        let entry = CachedStep {
+            test: "t".into(),
+            step: "s".into(),
+            occurrence: 2,
+            created: "d".into(),
+            healed: None,
+            code: "c".into(),
+        };
+        let key = entry.key("a.steps");
+        assert_eq!(key.to_string(), r#""t" › "s" #2"#);
+        assert_eq!(key.scenario, "a.steps");
+        assert!(entry.is(&key));
+        assert!(entry.is(&StepKey {
+            scenario: "other.steps".into(),
+            ..key.clone()
+        }));
+        assert!(!entry.is(&StepKey {
+            occurrence: 1,
+            ..key
+        }));
+    }
+}
