@@ -12,7 +12,7 @@ use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use playwright_rs::protocol::{Frame, Page};
+use playwright_rs::protocol::Frame;
 use playwright_rs::server::channel_owner::ChannelOwner;
 use playwright_rs::server::connection::ConnectionLike;
 use playwright_rs::{GotoOptions, WaitUntil};
@@ -24,6 +24,7 @@ use crate::script::FailureKind;
 use crate::script::driver_error::{HostError, received};
 use crate::script::events::{EventKind, Routing};
 use crate::script::input_files::input_files;
+use crate::script::page_slot::PageSlot;
 
 /// How a table entry is executed.
 #[derive(Debug, Clone, Copy)]
@@ -139,13 +140,6 @@ const METHODS: &[(&str, Op)] = &[
     ("dialog.accept", Op::DialogAccept),
     ("dialog.dismiss", Op::DialogDismiss),
 ];
-
-/// One page of the test's context, as step code addresses it (by index).
-#[derive(Clone)]
-pub(crate) struct PageSlot {
-    pub page: Page,
-    pub frame: Frame,
-}
 
 /// One test's connection from the sandbox to its browser pages.
 pub struct StepHost {

@@ -11,6 +11,7 @@ mod driver_error;
 mod events;
 mod failure;
 mod input_files;
+mod page_slot;
 mod sandbox;
 
 pub use binding::StepHost;
