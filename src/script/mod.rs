@@ -10,7 +10,10 @@ mod binding;
 mod driver_error;
 mod events;
 mod failure;
+mod frame_calls;
 mod input_files;
+mod methods;
+mod op_params;
 mod page_slot;
 mod sandbox;
 
