@@ -1,145 +1,95 @@
-//! [`AnthropicProvider`]: Anthropic's Messages API, `POST {base_url}/v1/messages` with
+//! [`Anthropic`]: Anthropic's Messages API, `POST {base_url}/v1/messages` with
 //! `anthropic-version: 2023-06-01` and the key in `x-api-key`.
 //!
 //! The system prompt goes in `system`; the user message is a list of content blocks: the
 //! screenshot first when there is one (a base64 PNG `image` block, where Anthropic advises images
 //! to go), then the text.
 
-use std::time::Instant;
-
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
-use tokio::runtime::Handle;
 
 use super::build::ModelParams;
-use super::http::{Transport, brief};
-use super::{ApiKey, LlmError, LlmReply, Usage, WireFormat};
+use super::http::{brief, secret_header};
+use super::{ApiKey, LlmError, Usage, WireFormat};
 
 const PROVIDER: &str = "anthropic";
 /// The Messages API version this wire format follows.
 const API_VERSION: &str = "2023-06-01";
 
-/// The Anthropic Messages wire format. Built by [`super::build_provider`].
+/// The Anthropic Messages wire format; a provider as [`HttpProvider`]`<Anthropic>`.
+///
+/// [`HttpProvider`]: super::provider::HttpProvider
 #[derive(Debug)]
-pub struct AnthropicProvider {
-    transport: Transport,
-    params: ModelParams,
-    key: ApiKey,
+pub(crate) struct Anthropic {
+    pub(crate) params: ModelParams,
+    pub(crate) key: ApiKey,
 }
 
-impl AnthropicProvider {
-    /// A provider posting to `endpoint` (`{base_url}/v1/messages`, already validated).
-    pub(crate) fn new(
-        endpoint: String,
-        params: ModelParams,
-        key: ApiKey,
-        handle: Handle,
-    ) -> Result<Self, LlmError> {
-        let transport = Transport::new(
-            PROVIDER,
-            endpoint,
-            params.timeout,
-            Some(key.clone()),
-            handle,
-        )?;
-        Ok(AnthropicProvider {
-            transport,
-            params,
-            key,
-        })
-    }
-}
-
-impl WireFormat for AnthropicProvider {
-    fn call(
-        &self,
-        system: &str,
-        text: String,
-        screenshot: Option<&[u8]>,
-    ) -> Result<LlmReply, LlmError> {
-        let started = Instant::now();
-        let body = request_body(&self.params, system, text, screenshot);
-        let mut key = HeaderValue::from_str(self.key.expose()).map_err(|_| {
-            LlmError::Config("the API key holds characters a header cannot carry".into())
-        })?;
-        key.set_sensitive(true);
+impl WireFormat for Anthropic {
+    fn headers(&self) -> Result<HeaderMap, LlmError> {
         let mut headers = HeaderMap::new();
-        headers.insert(HeaderName::from_static("x-api-key"), key);
+        headers.insert(
+            HeaderName::from_static("x-api-key"),
+            secret_header(self.key.expose())?,
+        );
         headers.insert(
             HeaderName::from_static("anthropic-version"),
             HeaderValue::from_static(API_VERSION),
         );
-        let response = self.transport.post_json(headers, &body)?;
-        let (text, usage) = read_response(&response).map_err(|reason| LlmError::BadResponse {
-            provider: PROVIDER,
-            reason: self.key.redact(&reason),
-        })?;
-        Ok(LlmReply {
-            text,
-            usage,
-            elapsed: started.elapsed(),
-        })
+        Ok(headers)
     }
 
-    fn describe(&self) -> String {
-        format!("{PROVIDER}:{}", self.params.model)
+    /// The Messages request. An empty system prompt sends no `system`.
+    fn request_body(&self, system: &str, text: String, screenshot: Option<&[u8]>) -> Value {
+        let params = &self.params;
+        let mut content = Vec::new();
+        if let Some(png) = screenshot {
+            content.push(json!({
+                "type": "image",
+                "source": { "type": "base64", "media_type": "image/png", "data": STANDARD.encode(png) },
+            }));
+        }
+        content.push(json!({ "type": "text", "text": text }));
+        let mut body = json!({
+            "model": params.model,
+            "max_tokens": params.max_tokens,
+            "temperature": params.temperature,
+            "messages": [{ "role": "user", "content": content }],
+        });
+        if !system.is_empty() {
+            body["system"] = Value::String(system.to_owned());
+        }
+        body
     }
-}
 
-/// The Messages request. An empty system prompt sends no `system`.
-fn request_body(
-    params: &ModelParams,
-    system: &str,
-    text: String,
-    screenshot: Option<&[u8]>,
-) -> Value {
-    let mut content = Vec::new();
-    if let Some(png) = screenshot {
-        content.push(json!({
-            "type": "image",
-            "source": { "type": "base64", "media_type": "image/png", "data": STANDARD.encode(png) },
-        }));
+    /// The reply text (every `text` block of `content`, joined) and the usage
+    /// (`usage.input_tokens` / `usage.output_tokens`, 0 when absent).
+    fn read_response(&self, json: &Value) -> Result<(String, Usage), String> {
+        let Some(blocks) = json["content"].as_array() else {
+            return Err(format!("no `content` list in {}", brief(json)));
+        };
+        let texts: Vec<&str> = blocks
+            .iter()
+            .filter(|block| block["type"] == "text")
+            .filter_map(|block| block["text"].as_str())
+            .collect();
+        if texts.is_empty() {
+            return Err(format!("no text block in `content` in {}", brief(json)));
+        }
+        if json["stop_reason"] == "max_tokens" {
+            tracing::warn!(
+                provider = PROVIDER,
+                "the reply was cut at `llm.max_tokens`; raise it if code comes back incomplete"
+            );
+        }
+        let usage = Usage {
+            input_tokens: json["usage"]["input_tokens"].as_u64().unwrap_or(0),
+            output_tokens: json["usage"]["output_tokens"].as_u64().unwrap_or(0),
+        };
+        Ok((texts.join(""), usage))
     }
-    content.push(json!({ "type": "text", "text": text }));
-    let mut body = json!({
-        "model": params.model,
-        "max_tokens": params.max_tokens,
-        "temperature": params.temperature,
-        "messages": [{ "role": "user", "content": content }],
-    });
-    if !system.is_empty() {
-        body["system"] = Value::String(system.to_owned());
-    }
-    body
-}
-
-/// The reply text (every `text` block of `content`, joined) and the usage
-/// (`usage.input_tokens` / `usage.output_tokens`, 0 when absent).
-fn read_response(json: &Value) -> Result<(String, Usage), String> {
-    let Some(blocks) = json["content"].as_array() else {
-        return Err(format!("no `content` list in {}", brief(json)));
-    };
-    let texts: Vec<&str> = blocks
-        .iter()
-        .filter(|block| block["type"] == "text")
-        .filter_map(|block| block["text"].as_str())
-        .collect();
-    if texts.is_empty() {
-        return Err(format!("no text block in `content` in {}", brief(json)));
-    }
-    if json["stop_reason"] == "max_tokens" {
-        tracing::warn!(
-            provider = PROVIDER,
-            "the reply was cut at `llm.max_tokens`; raise it if code comes back incomplete"
-        );
-    }
-    let usage = Usage {
-        input_tokens: json["usage"]["input_tokens"].as_u64().unwrap_or(0),
-        output_tokens: json["usage"]["output_tokens"].as_u64().unwrap_or(0),
-    };
-    Ok((texts.join(""), usage))
 }
 
 #[cfg(test)]
@@ -148,19 +98,31 @@ mod tests {
 
     use super::*;
 
-    fn params() -> ModelParams {
-        ModelParams {
-            model: "claude-sonnet-4-5".into(),
-            max_tokens: 1000,
-            temperature: 0.5,
-            timeout: Duration::from_secs(60),
+    fn wire() -> Anthropic {
+        Anthropic {
+            params: ModelParams {
+                model: "claude-sonnet-4-5".into(),
+                max_tokens: 1000,
+                temperature: 0.5,
+                timeout: Duration::from_secs(60),
+            },
+            key: ApiKey::new("sk-ant"),
         }
+    }
+
+    #[test]
+    fn headers_carry_the_key_and_the_version() {
+        let headers = wire().headers().expect("headers");
+        assert_eq!(headers.len(), 2);
+        assert_eq!(headers["x-api-key"], "sk-ant");
+        assert!(headers["x-api-key"].is_sensitive());
+        assert_eq!(headers["anthropic-version"], "2023-06-01");
     }
 
     #[test]
     fn request_has_system_and_text() {
         assert_eq!(
-            request_body(&params(), "SYS", "STEP:\nx\n".into(), None),
+            wire().request_body("SYS", "STEP:\nx\n".into(), None),
             json!({
                 "model": "claude-sonnet-4-5",
                 "max_tokens": 1000,
@@ -170,7 +132,8 @@ mod tests {
             })
         );
         assert!(
-            request_body(&params(), "", "x".into(), None)
+            wire()
+                .request_body("", "x".into(), None)
                 .get("system")
                 .is_none()
         );
@@ -178,7 +141,7 @@ mod tests {
 
     #[test]
     fn request_with_a_screenshot_puts_the_image_first() {
-        let body = request_body(&params(), "SYS", "T".into(), Some(b"PNG"));
+        let body = wire().request_body("SYS", "T".into(), Some(b"PNG"));
         assert_eq!(
             body["messages"][0]["content"],
             json!([
@@ -201,7 +164,7 @@ mod tests {
             "usage": { "input_tokens": 40, "output_tokens": 2 },
         });
         assert_eq!(
-            read_response(&json),
+            wire().read_response(&json),
             Ok((
                 "ab".into(),
                 Usage {
@@ -215,11 +178,11 @@ mod tests {
     #[test]
     fn response_without_text_is_an_error() {
         assert_eq!(
-            read_response(&json!({ "type": "message" })),
+            wire().read_response(&json!({ "type": "message" })),
             Err("no `content` list in {\"type\":\"message\"}".into())
         );
         assert_eq!(
-            read_response(&json!({ "content": [] })),
+            wire().read_response(&json!({ "content": [] })),
             Err("no text block in `content` in {\"content\":[]}".into())
         );
     }

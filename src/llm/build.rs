@@ -6,7 +6,11 @@ use std::time::Duration;
 use tokio::runtime::Handle;
 use url::Url;
 
-use super::{AnthropicProvider, ApiKey, LlmError, LlmProvider, OpenAiProvider};
+use super::anthropic::Anthropic;
+use super::http::Transport;
+use super::openai::OpenAi;
+use super::provider::HttpProvider;
+use super::{ApiKey, LlmError, LlmProvider};
 use crate::config::{LlmSettings, ProviderKind};
 
 /// `llm.base_url` of the `openai` provider when unset: the `/v1` root.
@@ -96,7 +100,8 @@ pub fn build_provider(
                 );
             }
             let endpoint = endpoint(base, "chat/completions")?;
-            Box::new(OpenAiProvider::new(endpoint, params, key, handle)?)
+            let transport = Transport::new(name, endpoint, params.timeout, key.clone(), handle)?;
+            Box::new(HttpProvider::new(transport, model, OpenAi { params, key }))
         }
         ProviderKind::Anthropic => {
             let key = key.ok_or_else(|| {
@@ -113,7 +118,13 @@ pub fn build_provider(
                 )));
             }
             let endpoint = endpoint(base, "v1/messages")?;
-            Box::new(AnthropicProvider::new(endpoint, params, key, handle)?)
+            let transport =
+                Transport::new(name, endpoint, params.timeout, Some(key.clone()), handle)?;
+            Box::new(HttpProvider::new(
+                transport,
+                model,
+                Anthropic { params, key },
+            ))
         }
     };
     tracing::debug!(provider = %provider.describe(), "LLM provider ready");

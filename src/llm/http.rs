@@ -1,5 +1,6 @@
-//! [`Transport`]: the HTTP side shared by both providers — one JSON POST to one endpoint, with
-//! the bounded transport retry.
+//! [`Transport`]: the HTTP side shared by both providers — one chat call to one endpoint: timing,
+//! the JSON POST with the bounded transport retry, and redaction. A [`WireFormat`] supplies only
+//! the headers, the request body and the reading of the reply.
 //!
 //! A call makes at most [`ATTEMPTS`] attempts. Connection errors, timeouts, 429 and 5xx are
 //! retried after an exponential backoff (0.5 s, then 1 s), or after the `Retry-After` seconds a
@@ -8,7 +9,7 @@
 //! success whose body is not JSON is [`LlmError::BadResponse`]. The API key is scrubbed from every
 //! reason.
 //!
-//! [`Transport::post_json`] blocks: it runs the request with `Handle::block_on`, so it must be
+//! [`Transport::call`] blocks: it runs the request with `Handle::block_on`, so it must be
 //! called from a plain thread (a test's thread), never from inside the runtime, and the handle
 //! must belong to a multi-thread runtime with IO and time enabled.
 
@@ -16,12 +17,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
-use reqwest::header::{HeaderMap, RETRY_AFTER};
+use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
 use rustls_platform_verifier::BuilderVerifierExt;
 use serde_json::Value;
 use tokio::runtime::Handle;
 
-use super::{ApiKey, LlmError};
+use super::{ApiKey, LlmError, LlmReply, WireFormat};
 
 /// Attempts per call, the first included.
 const ATTEMPTS: u32 = 3;
@@ -93,10 +94,36 @@ impl Transport {
         })
     }
 
-    /// Posts `body` as JSON with `headers` and returns the JSON of the successful response.
-    /// Blocks the calling thread (see the module comment).
-    pub(crate) fn post_json(&self, headers: HeaderMap, body: &Value) -> Result<Value, LlmError> {
-        self.handle.block_on(self.post_with_retry(headers, body))
+    /// The provider's name, as in settings.
+    pub(crate) fn provider(&self) -> &'static str {
+        self.provider
+    }
+
+    /// One chat call in `wire`'s format: its request posted with its headers, its reader applied
+    /// to the response, the time spent measured. Blocks the calling thread (see the module
+    /// comment).
+    pub(crate) fn call(
+        &self,
+        wire: &dyn WireFormat,
+        system: &str,
+        text: String,
+        screenshot: Option<&[u8]>,
+    ) -> Result<LlmReply, LlmError> {
+        let started = Instant::now();
+        let body = wire.request_body(system, text, screenshot);
+        let headers = wire.headers()?;
+        let response = self.handle.block_on(self.post_with_retry(headers, &body))?;
+        let (text, usage) =
+            wire.read_response(&response)
+                .map_err(|reason| LlmError::BadResponse {
+                    provider: self.provider,
+                    reason: self.scrub(&reason),
+                })?;
+        Ok(LlmReply {
+            text,
+            usage,
+            elapsed: started.elapsed(),
+        })
     }
 
     async fn post_with_retry(&self, headers: HeaderMap, body: &Value) -> Result<Value, LlmError> {
@@ -248,6 +275,15 @@ fn status_reason(status: StatusCode, body: &[u8]) -> String {
     }
 }
 
+/// A header value that holds a secret (an API key): marked sensitive so it is never logged.
+pub(crate) fn secret_header(value: &str) -> Result<HeaderValue, LlmError> {
+    let mut value = HeaderValue::from_str(value).map_err(|_| {
+        LlmError::Config("the API key holds characters a header cannot carry".into())
+    })?;
+    value.set_sensitive(true);
+    Ok(value)
+}
+
 /// A JSON body in at most 200 characters, for an error about its shape.
 pub(crate) fn brief(json: &Value) -> String {
     let text = json.to_string();
@@ -272,8 +308,6 @@ fn quote(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use reqwest::header::HeaderValue;
-
     use super::*;
 
     fn headers(retry_after: &str) -> HeaderMap {

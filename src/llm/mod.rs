@@ -1,5 +1,7 @@
 //! LLM access: the narrow [`LlmProvider`] port the engine talks to, its requests and replies,
-//! and the real providers over HTTP (OpenAI-compatible chat completions, Anthropic Messages).
+//! and the real providers over HTTP: one transport (`http.rs`: timing, retries, redaction) and a
+//! [`WireFormat`] per API (OpenAI-compatible chat completions, Anthropic Messages) that supplies
+//! only headers, request body and reply parsing.
 //!
 //! Main types: [`LlmProvider`], [`GenerationRequest`], [`ClassificationRequest`],
 //! [`Classification`], [`LlmError`]. Keys live in [`ApiKey`], whose Debug/Display redact them.
@@ -9,6 +11,7 @@ mod build;
 mod http;
 mod message;
 mod openai;
+mod provider;
 mod reply;
 mod secret;
 
@@ -21,6 +24,9 @@ pub use secret::ApiKey;
 
 use std::fmt;
 use std::time::Duration;
+
+use reqwest::header::HeaderMap;
+use serde_json::Value;
 
 /// A request for step code.
 #[derive(Debug, Clone, PartialEq)]
@@ -155,40 +161,14 @@ pub trait LlmProvider: Send + Sync {
     fn describe(&self) -> String;
 }
 
-/// What a wire format provides: one chat call with a system prompt, a user message and an
-/// optional screenshot. Every wire format is an [`LlmProvider`] through it, so requests are
-/// rendered the same way for all of them.
+/// What a wire format provides for one chat call with a system prompt, a user message and an
+/// optional screenshot: its headers, its request body and the reading of its reply. The
+/// transport does the rest (timing, retries, redaction); an [`provider::HttpProvider`] puts the
+/// two together.
 pub(crate) trait WireFormat: Send + Sync {
-    fn call(
-        &self,
-        system: &str,
-        text: String,
-        screenshot: Option<&[u8]>,
-    ) -> Result<LlmReply, LlmError>;
-    fn describe(&self) -> String;
+    /// The headers of every request (the API key, a version).
+    fn headers(&self) -> Result<HeaderMap, LlmError>;
+    fn request_body(&self, system: &str, text: String, screenshot: Option<&[u8]>) -> Value;
+    /// The reply text and usage of a successful response, or why it is not in this format.
+    fn read_response(&self, response: &Value) -> Result<(String, Usage), String>;
 }
-
-impl<T: WireFormat> LlmProvider for T {
-    fn generate_step_code(&self, request: &GenerationRequest) -> Result<LlmReply, LlmError> {
-        self.call(
-            &request.system_prompt,
-            render_generation_message(request),
-            request.screenshot.as_deref(),
-        )
-    }
-
-    fn classify_failure(&self, request: &ClassificationRequest) -> Result<LlmReply, LlmError> {
-        self.call(
-            &request.system_prompt,
-            render_classification_message(request),
-            request.screenshot.as_deref(),
-        )
-    }
-
-    fn describe(&self) -> String {
-        WireFormat::describe(self)
-    }
-}
-
-pub use anthropic::AnthropicProvider;
-pub use openai::OpenAiProvider;

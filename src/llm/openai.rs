@@ -1,147 +1,99 @@
-//! [`OpenAiProvider`]: any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM,
+//! [`OpenAi`]: any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM,
 //! llama.cpp server, LM Studio, OpenRouter), `POST {base_url}/chat/completions`.
 //!
 //! One system message and one user message; with a screenshot the user message is a text part
 //! and an `image_url` part holding a PNG data URL. The key, when there is one, goes in
 //! `Authorization: Bearer`; without one no `Authorization` header is sent (local servers).
 
-use std::time::Instant;
-
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+use reqwest::header::{AUTHORIZATION, HeaderMap};
 use serde_json::{Value, json};
-use tokio::runtime::Handle;
 
 use super::build::ModelParams;
-use super::http::{Transport, brief};
-use super::{ApiKey, LlmError, LlmReply, Usage, WireFormat};
+use super::http::{brief, secret_header};
+use super::{ApiKey, LlmError, Usage, WireFormat};
 
 const PROVIDER: &str = "openai";
 
-/// The OpenAI chat-completions wire format. Built by [`super::build_provider`].
+/// The OpenAI chat-completions wire format; a provider as [`HttpProvider`]`<OpenAi>`.
+///
+/// [`HttpProvider`]: super::provider::HttpProvider
 #[derive(Debug)]
-pub struct OpenAiProvider {
-    transport: Transport,
-    params: ModelParams,
-    key: Option<ApiKey>,
+pub(crate) struct OpenAi {
+    pub(crate) params: ModelParams,
+    pub(crate) key: Option<ApiKey>,
 }
 
-impl OpenAiProvider {
-    /// A provider posting to `endpoint` (`{base_url}/chat/completions`, already validated).
-    pub(crate) fn new(
-        endpoint: String,
-        params: ModelParams,
-        key: Option<ApiKey>,
-        handle: Handle,
-    ) -> Result<Self, LlmError> {
-        let transport = Transport::new(PROVIDER, endpoint, params.timeout, key.clone(), handle)?;
-        Ok(OpenAiProvider {
-            transport,
-            params,
-            key,
-        })
-    }
-}
-
-impl WireFormat for OpenAiProvider {
-    fn call(
-        &self,
-        system: &str,
-        text: String,
-        screenshot: Option<&[u8]>,
-    ) -> Result<LlmReply, LlmError> {
-        let started = Instant::now();
-        let body = request_body(&self.params, system, text, screenshot);
+impl WireFormat for OpenAi {
+    fn headers(&self) -> Result<HeaderMap, LlmError> {
         let mut headers = HeaderMap::new();
         if let Some(key) = &self.key {
-            let mut value =
-                HeaderValue::from_str(&format!("Bearer {}", key.expose())).map_err(|_| {
-                    LlmError::Config("the API key holds characters a header cannot carry".into())
-                })?;
-            value.set_sensitive(true);
-            headers.insert(AUTHORIZATION, value);
+            headers.insert(
+                AUTHORIZATION,
+                secret_header(&format!("Bearer {}", key.expose()))?,
+            );
         }
-        let response = self.transport.post_json(headers, &body)?;
-        let (text, usage) = read_response(&response).map_err(|reason| LlmError::BadResponse {
-            provider: PROVIDER,
-            reason: match &self.key {
-                Some(key) => key.redact(&reason),
-                None => reason,
-            },
-        })?;
-        Ok(LlmReply {
-            text,
-            usage,
-            elapsed: started.elapsed(),
+        Ok(headers)
+    }
+
+    /// The chat-completions request. An empty system prompt sends no system message.
+    fn request_body(&self, system: &str, text: String, screenshot: Option<&[u8]>) -> Value {
+        let params = &self.params;
+        let content = match screenshot {
+            None => Value::String(text),
+            Some(png) => json!([
+                { "type": "text", "text": text },
+                {
+                    "type": "image_url",
+                    "image_url": { "url": format!("data:image/png;base64,{}", STANDARD.encode(png)) },
+                },
+            ]),
+        };
+        let mut messages = Vec::new();
+        if !system.is_empty() {
+            messages.push(json!({ "role": "system", "content": system }));
+        }
+        messages.push(json!({ "role": "user", "content": content }));
+        json!({
+            "model": params.model,
+            "messages": messages,
+            "max_tokens": params.max_tokens,
+            "temperature": params.temperature,
         })
     }
 
-    fn describe(&self) -> String {
-        format!("{PROVIDER}:{}", self.params.model)
-    }
-}
-
-/// The chat-completions request. An empty system prompt sends no system message.
-fn request_body(
-    params: &ModelParams,
-    system: &str,
-    text: String,
-    screenshot: Option<&[u8]>,
-) -> Value {
-    let content = match screenshot {
-        None => Value::String(text),
-        Some(png) => json!([
-            { "type": "text", "text": text },
-            {
-                "type": "image_url",
-                "image_url": { "url": format!("data:image/png;base64,{}", STANDARD.encode(png)) },
-            },
-        ]),
-    };
-    let mut messages = Vec::new();
-    if !system.is_empty() {
-        messages.push(json!({ "role": "system", "content": system }));
-    }
-    messages.push(json!({ "role": "user", "content": content }));
-    json!({
-        "model": params.model,
-        "messages": messages,
-        "max_tokens": params.max_tokens,
-        "temperature": params.temperature,
-    })
-}
-
-/// The reply text (`choices[0].message.content`, a string or text parts) and the usage
-/// (`usage.prompt_tokens` / `usage.completion_tokens`, 0 when absent).
-fn read_response(json: &Value) -> Result<(String, Usage), String> {
-    let choice = &json["choices"][0];
-    let message = &choice["message"];
-    let text = match &message["content"] {
-        Value::String(text) => text.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|part| part["text"].as_str())
-            .collect::<Vec<_>>()
-            .join(""),
-        _ => {
-            return Err(match message["refusal"].as_str() {
-                Some(refusal) => format!("the model refused: {refusal}"),
-                None => format!("no text at `choices[0].message.content` in {}", brief(json)),
-            });
+    /// The reply text (`choices[0].message.content`, a string or text parts) and the usage
+    /// (`usage.prompt_tokens` / `usage.completion_tokens`, 0 when absent).
+    fn read_response(&self, json: &Value) -> Result<(String, Usage), String> {
+        let choice = &json["choices"][0];
+        let message = &choice["message"];
+        let text = match &message["content"] {
+            Value::String(text) => text.clone(),
+            Value::Array(parts) => parts
+                .iter()
+                .filter_map(|part| part["text"].as_str())
+                .collect::<Vec<_>>()
+                .join(""),
+            _ => {
+                return Err(match message["refusal"].as_str() {
+                    Some(refusal) => format!("the model refused: {refusal}"),
+                    None => format!("no text at `choices[0].message.content` in {}", brief(json)),
+                });
+            }
+        };
+        if choice["finish_reason"] == "length" {
+            tracing::warn!(
+                provider = PROVIDER,
+                "the reply was cut at `llm.max_tokens`; raise it if code comes back incomplete"
+            );
         }
-    };
-    if choice["finish_reason"] == "length" {
-        tracing::warn!(
-            provider = PROVIDER,
-            "the reply was cut at `llm.max_tokens`; raise it if code comes back incomplete"
-        );
+        let usage = Usage {
+            input_tokens: json["usage"]["prompt_tokens"].as_u64().unwrap_or(0),
+            output_tokens: json["usage"]["completion_tokens"].as_u64().unwrap_or(0),
+        };
+        Ok((text, usage))
     }
-    let usage = Usage {
-        input_tokens: json["usage"]["prompt_tokens"].as_u64().unwrap_or(0),
-        output_tokens: json["usage"]["completion_tokens"].as_u64().unwrap_or(0),
-    };
-    Ok((text, usage))
 }
 
 #[cfg(test)]
@@ -150,19 +102,35 @@ mod tests {
 
     use super::*;
 
-    fn params() -> ModelParams {
-        ModelParams {
-            model: "gpt-4o-mini".into(),
-            max_tokens: 2048,
-            temperature: 0.0,
-            timeout: Duration::from_secs(60),
+    fn wire() -> OpenAi {
+        OpenAi {
+            params: ModelParams {
+                model: "gpt-4o-mini".into(),
+                max_tokens: 2048,
+                temperature: 0.0,
+                timeout: Duration::from_secs(60),
+            },
+            key: None,
         }
+    }
+
+    #[test]
+    fn headers_carry_a_bearer_key_only_when_there_is_one() {
+        assert!(wire().headers().expect("headers").is_empty());
+        let keyed = OpenAi {
+            key: Some(ApiKey::new("sk-1")),
+            ..wire()
+        };
+        let headers = keyed.headers().expect("headers");
+        assert_eq!(headers.len(), 1);
+        assert_eq!(headers[AUTHORIZATION], "Bearer sk-1");
+        assert!(headers[AUTHORIZATION].is_sensitive());
     }
 
     #[test]
     fn request_without_a_screenshot_is_plain_text() {
         assert_eq!(
-            request_body(&params(), "SYS", "STEP:\nx\n".into(), None),
+            wire().request_body("SYS", "STEP:\nx\n".into(), None),
             json!({
                 "model": "gpt-4o-mini",
                 "messages": [
@@ -177,7 +145,7 @@ mod tests {
 
     #[test]
     fn request_with_a_screenshot_has_an_image_part() {
-        let body = request_body(&params(), "", "T".into(), Some(b"PNG"));
+        let body = wire().request_body("", "T".into(), Some(b"PNG"));
         assert_eq!(
             body["messages"],
             json!([{
@@ -197,7 +165,7 @@ mod tests {
             "usage": { "prompt_tokens": 12, "completion_tokens": 3 },
         });
         assert_eq!(
-            read_response(&json),
+            wire().read_response(&json),
             Ok((
                 "hi".into(),
                 Usage {
@@ -210,20 +178,29 @@ mod tests {
         let json = json!({
             "choices": [{ "message": { "content": [{ "type": "text", "text": "a" }, { "type": "text", "text": "b" }] } }],
         });
-        assert_eq!(read_response(&json), Ok(("ab".into(), Usage::default())));
+        assert_eq!(
+            wire().read_response(&json),
+            Ok(("ab".into(), Usage::default()))
+        );
     }
 
     #[test]
     fn response_without_text_is_an_error() {
-        let e = read_response(&json!({ "choices": [] })).expect_err("no text");
+        let e = wire()
+            .read_response(&json!({ "choices": [] }))
+            .expect_err("no text");
         assert_eq!(
             e,
             "no text at `choices[0].message.content` in {\"choices\":[]}"
         );
         let refused = json!({ "choices": [{ "message": { "content": null, "refusal": "no" } }] });
-        assert_eq!(read_response(&refused), Err("the model refused: no".into()));
+        assert_eq!(
+            wire().read_response(&refused),
+            Err("the model refused: no".into())
+        );
         assert!(
-            read_response(&json!("x".repeat(500)))
+            wire()
+                .read_response(&json!("x".repeat(500)))
                 .expect_err("x")
                 .ends_with('…')
         );

@@ -299,30 +299,39 @@ mod tests {
         assert_eq!(extract_code("```x()``` is it"), "```x()``` is it");
     }
 
+    /// Asserts that each reply parses to its (category, explanation, recommendation).
+    fn assert_verdicts(cases: &[(&str, Category, &str, &str)]) {
+        for &(reply, category, explanation, recommendation) in cases {
+            assert_eq!(
+                parse_classification(reply),
+                Ok(verdict(category, explanation, recommendation)),
+                "{reply:?}"
+            );
+        }
+    }
+
     #[test]
     fn verdict_in_the_expected_form() {
-        assert_eq!(
-            parse_classification(
-                "rot | the Add button is now labelled Create | regenerate the step"
-            ),
-            Ok(verdict(
+        assert_verdicts(&[
+            (
+                "rot | the Add button is now labelled Create | regenerate the step",
                 Category::Rot,
                 "the Add button is now labelled Create",
-                "regenerate the step"
-            ))
-        );
-        assert_eq!(
-            parse_classification("product_defect|total shows 0|fix the cart total\n"),
-            Ok(verdict(
+                "regenerate the step",
+            ),
+            (
+                "product_defect|total shows 0|fix the cart total\n",
                 Category::ProductDefect,
                 "total shows 0",
-                "fix the cart total"
-            ))
-        );
-        assert_eq!(
-            parse_classification("  incurable | ambiguous | reword the step  "),
-            Ok(verdict(Category::Incurable, "ambiguous", "reword the step"))
-        );
+                "fix the cart total",
+            ),
+            (
+                "  incurable | ambiguous | reword the step  ",
+                Category::Incurable,
+                "ambiguous",
+                "reword the step",
+            ),
+        ]);
     }
 
     #[test]
@@ -363,45 +372,42 @@ mod tests {
 
     #[test]
     fn verdict_lenient_forms() {
-        assert_eq!(
-            parse_classification("rot: the button moved to the header"),
-            Ok(verdict(Category::Rot, "the button moved to the header", ""))
-        );
-        assert_eq!(
-            parse_classification("Rot — the button\nmoved."),
-            Ok(verdict(Category::Rot, "the button moved.", ""))
-        );
-        assert_eq!(
-            parse_classification(
-                "**Category:** rot\n**Explanation:** the label changed\n\
-                 **Recommendation:** regenerate\nthe step"
+        assert_verdicts(&[
+            (
+                "rot: the button moved to the header",
+                Category::Rot,
+                "the button moved to the header",
+                "",
             ),
-            Ok(verdict(
+            (
+                "Rot — the button\nmoved.",
+                Category::Rot,
+                "the button moved.",
+                "",
+            ),
+            (
+                "**Category:** rot\n**Explanation:** the label changed\n\
+                 **Recommendation:** regenerate\nthe step",
                 Category::Rot,
                 "the label changed",
-                "regenerate the step"
-            ))
-        );
-        assert_eq!(
-            parse_classification("incurable | only an explanation"),
-            Ok(verdict(Category::Incurable, "only an explanation", ""))
-        );
-        assert_eq!(
-            parse_classification("| rot | a | b |"),
-            Ok(verdict(Category::Rot, "a", "b"))
-        );
-        assert_eq!(
-            parse_classification("rot | a | b | c"),
-            Ok(verdict(Category::Rot, "a", "b | c"))
-        );
-        assert_eq!(
-            parse_classification("```\nrot | a | b\n```"),
-            Ok(verdict(Category::Rot, "a", "b"))
-        );
-        assert_eq!(
-            parse_classification("Here is my verdict:\n\nproduct defect | total is 0 | fix it"),
-            Ok(verdict(Category::ProductDefect, "total is 0", "fix it"))
-        );
+                "regenerate the step",
+            ),
+            (
+                "incurable | only an explanation",
+                Category::Incurable,
+                "only an explanation",
+                "",
+            ),
+            ("| rot | a | b |", Category::Rot, "a", "b"),
+            ("rot | a | b | c", Category::Rot, "a", "b | c"),
+            ("```\nrot | a | b\n```", Category::Rot, "a", "b"),
+            (
+                "Here is my verdict:\n\nproduct defect | total is 0 | fix it",
+                Category::ProductDefect,
+                "total is 0",
+                "fix it",
+            ),
+        ]);
     }
 
     #[test]

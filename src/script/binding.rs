@@ -1,151 +1,31 @@
-//! The Rust half of the Playwright binding: the table of browser calls step code may make, and
-//! their execution on the test's pages.
+//! The Rust half of the Playwright binding: the browser calls step code may make, executed on
+//! the test's pages.
 //!
 //! Main type: [`StepHost`]. The JS prelude builds Playwright protocol parameters exactly as
-//! Playwright's own client does; each call arrives here as `(page id, method, JSON params)`,
-//! is checked against [`METHODS`], runs on the tokio runtime (blocking this test's thread, so
-//! `await` in step code just works) and answers `{"value": ...}` or `{"error": ...}`, plus any
-//! events for the step's listeners. While a call runs, dialogs, popups and downloads are routed
-//! (see `events.rs`).
+//! Playwright's own client does; each call arrives here as `(page id, method, JSON params)`, is
+//! checked against the table in `methods.rs`, has its parameters read into its op's struct
+//! (`op_params.rs`) unless they pass through to the driver, runs on the tokio runtime (blocking
+//! this test's thread, so `await` in step code just works) and answers `{"value": ...}` or
+//! `{"error": ...}`, plus any events for the step's listeners. While a call runs, dialogs,
+//! popups and downloads are routed (see `events.rs`).
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use playwright_rs::protocol::{Frame, Page};
 use playwright_rs::server::channel_owner::ChannelOwner;
-use playwright_rs::server::connection::ConnectionLike;
-use playwright_rs::{GotoOptions, WaitUntil};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
 use crate::driver::TestPage;
 use crate::script::driver_error::{HostError, received};
-use crate::script::events::{EventKind, Routing};
+use crate::script::events::Routing;
+use crate::script::frame_calls::{handle_value, on_element, overran, overrun_limit};
 use crate::script::input_files::input_files;
+use crate::script::methods::Op;
+use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
+use crate::script::page_slot::PageSlot;
 use crate::script::{FailureKind, Host, PageState};
-
-/// How a table entry is executed.
-#[derive(Debug, Clone, Copy)]
-enum Op {
-    /// A protocol method on the page's main frame, params passed through.
-    Frame(&'static str),
-    /// A protocol method on the page, params passed through.
-    Page(&'static str),
-    /// A protocol method on the element a selector resolves to (Playwright's
-    /// `Locator._withElement`): waits for it to be attached, calls, disposes of the handle.
-    Element(&'static str),
-    /// A frame method that answers a JS handle (`waitForFunction`): answers the handle's value.
-    FrameHandle(&'static str),
-    /// `setInputFiles` with step code's paths checked to lie inside the project directory.
-    InputFiles,
-    /// Navigation with the base URL applied; answers the response's status and URL.
-    Goto,
-    /// The page's current URL.
-    Url,
-    /// A URL resolved against the base URL (for `toHaveURL`).
-    ResolveUrl,
-    /// Ids of the context's open pages.
-    ContextPages,
-    /// Starts waiting for an event (`page.waitForEvent`); answers a waiter id.
-    WaitStart,
-    /// Blocks until a waiter's event happened (awaiting the `waitForEvent` thenable).
-    WaitFinish,
-    /// Ends a waiter (its event was taken, or waiting failed).
-    WaitDone,
-    /// Registers (`page.on` / `page.once`) or removes (`page.off`) a listener.
-    Listen,
-    Unlisten,
-    /// Continues a browser call that was parked so step code's listeners could run.
-    Resume,
-    /// Resolves a dialog the step owns.
-    DialogAccept,
-    DialogDismiss,
-}
-
-/// Every browser call step code can make. Adding a Playwright method to the binding is one
-/// line here plus its JS shape in `prelude.js`.
-const METHODS: &[(&str, Op)] = &[
-    ("frame.click", Op::Frame("click")),
-    ("frame.dblclick", Op::Frame("dblclick")),
-    ("frame.tap", Op::Frame("tap")),
-    ("frame.fill", Op::Frame("fill")),
-    ("frame.press", Op::Frame("press")),
-    ("frame.type", Op::Frame("type")),
-    ("frame.check", Op::Frame("check")),
-    ("frame.uncheck", Op::Frame("uncheck")),
-    ("frame.hover", Op::Frame("hover")),
-    ("frame.focus", Op::Frame("focus")),
-    ("frame.blur", Op::Frame("blur")),
-    ("frame.selectOption", Op::Frame("selectOption")),
-    ("frame.dragAndDrop", Op::Frame("dragAndDrop")),
-    ("frame.dispatchEvent", Op::Frame("dispatchEvent")),
-    ("frame.setInputFiles", Op::InputFiles),
-    ("frame.waitForSelector", Op::Frame("waitForSelector")),
-    ("frame.queryCount", Op::Frame("queryCount")),
-    ("frame.textContent", Op::Frame("textContent")),
-    ("frame.innerText", Op::Frame("innerText")),
-    ("frame.innerHTML", Op::Frame("innerHTML")),
-    ("frame.inputValue", Op::Frame("inputValue")),
-    ("frame.getAttribute", Op::Frame("getAttribute")),
-    ("frame.isVisible", Op::Frame("isVisible")),
-    ("frame.isHidden", Op::Frame("isHidden")),
-    ("frame.isEnabled", Op::Frame("isEnabled")),
-    ("frame.isDisabled", Op::Frame("isDisabled")),
-    ("frame.isEditable", Op::Frame("isEditable")),
-    ("frame.isChecked", Op::Frame("isChecked")),
-    ("frame.ariaSnapshot", Op::Frame("ariaSnapshot")),
-    ("frame.evalOnSelectorAll", Op::Frame("evalOnSelectorAll")),
-    ("frame.evaluateExpression", Op::Frame("evaluateExpression")),
-    ("frame.waitForFunction", Op::FrameHandle("waitForFunction")),
-    ("frame.waitForTimeout", Op::Frame("waitForTimeout")),
-    ("frame.content", Op::Frame("content")),
-    ("frame.title", Op::Frame("title")),
-    ("frame.expect", Op::Frame("expect")),
-    (
-        "element.scrollIntoViewIfNeeded",
-        Op::Element("scrollIntoViewIfNeeded"),
-    ),
-    ("element.boundingBox", Op::Element("boundingBox")),
-    (
-        "element.evaluateExpression",
-        Op::Element("evaluateExpression"),
-    ),
-    ("page.goto", Op::Goto),
-    ("page.reload", Op::Page("reload")),
-    ("page.goBack", Op::Page("goBack")),
-    ("page.goForward", Op::Page("goForward")),
-    ("page.keyboardPress", Op::Page("keyboardPress")),
-    ("page.keyboardType", Op::Page("keyboardType")),
-    ("page.keyboardDown", Op::Page("keyboardDown")),
-    ("page.keyboardUp", Op::Page("keyboardUp")),
-    ("page.keyboardInsertText", Op::Page("keyboardInsertText")),
-    ("page.mouseMove", Op::Page("mouseMove")),
-    ("page.mouseDown", Op::Page("mouseDown")),
-    ("page.mouseUp", Op::Page("mouseUp")),
-    ("page.mouseClick", Op::Page("mouseClick")),
-    ("page.mouseWheel", Op::Page("mouseWheel")),
-    ("page.setViewportSize", Op::Page("setViewportSize")),
-    ("page.bringToFront", Op::Page("bringToFront")),
-    ("page.url", Op::Url),
-    ("page.resolveUrl", Op::ResolveUrl),
-    ("page.waitForEvent", Op::WaitStart),
-    ("page.listen", Op::Listen),
-    ("page.unlisten", Op::Unlisten),
-    ("context.pages", Op::ContextPages),
-    ("waiter.finish", Op::WaitFinish),
-    ("waiter.done", Op::WaitDone),
-    ("call.resume", Op::Resume),
-    ("dialog.accept", Op::DialogAccept),
-    ("dialog.dismiss", Op::DialogDismiss),
-];
-
-/// One page of the test's context, as step code addresses it (by index).
-#[derive(Clone)]
-pub(crate) struct PageSlot {
-    pub page: Page,
-    pub frame: Frame,
-}
 
 /// One test's connection from the sandbox to its browser pages.
 pub struct StepHost {
@@ -364,10 +244,7 @@ impl StepHost {
     }
 
     fn dispatch_op(&self, page_id: u32, method: &str, params: &str) -> Result<Outcome, HostError> {
-        let op = METHODS
-            .iter()
-            .find(|(name, _)| *name == method)
-            .map(|(_, op)| *op)
+        let op = Op::of(method)
             .ok_or_else(|| HostError::script(format!("{method} is not available in step code")))?;
         let mut params: Value = serde_json::from_str(params)
             .map_err(|err| HostError::script(format!("{method}: bad parameters: {err}")))?;
@@ -446,18 +323,9 @@ impl StepHost {
                 }))
             }
             Op::Goto => {
-                let url = params["url"].as_str().unwrap_or_default().to_owned();
-                let url = resolve_url(self.test_page.base_url(), &url);
-                let mut options = GotoOptions::new();
-                if let Some(timeout) = params["timeout"].as_f64() {
-                    options = options.timeout(Duration::from_secs_f64(timeout / 1000.0));
-                }
-                options = options.wait_until(match params["waitUntil"].as_str() {
-                    Some("domcontentloaded") => WaitUntil::DomContentLoaded,
-                    Some("networkidle") => WaitUntil::NetworkIdle,
-                    Some("commit") => WaitUntil::Commit,
-                    _ => WaitUntil::Load,
-                });
+                let goto: op_params::Goto = op_params::parse(method, &params)?;
+                let url = resolve_url(self.test_page.base_url(), &goto.url);
+                let options = goto.options();
                 let page = slot.page;
                 Ok(self.act(async move {
                     let response = page
@@ -471,7 +339,7 @@ impl StepHost {
                 }))
             }
             Op::Resume => {
-                let id = params["id"].as_u64().unwrap_or(u64::MAX) as usize;
+                let op_params::Resume { id } = op_params::parse(method, &params)?;
                 let job = self
                     .parked
                     .borrow_mut()
@@ -482,10 +350,10 @@ impl StepHost {
             }
             Op::Url => Ok(Outcome::Done(Ok(Value::String(slot.page.url())))),
             Op::ResolveUrl => {
-                let url = params["url"].as_str().unwrap_or_default();
+                let op_params::ResolveUrl { url } = op_params::parse(method, &params)?;
                 Ok(Outcome::Done(Ok(Value::String(resolve_url(
                     self.test_page.base_url(),
-                    url,
+                    &url,
                 )))))
             }
             Op::ContextPages => {
@@ -498,25 +366,30 @@ impl StepHost {
                 ))))
             }
             Op::WaitStart => {
-                let event = event_kind(&params)?;
-                let id = self.routing.borrow_mut().add_waiter(page_id, event);
+                let op_params::WaitStart { event } = op_params::parse(method, &params)?;
+                let id = self
+                    .routing
+                    .borrow_mut()
+                    .add_waiter(page_id, event_kind(&event)?);
                 Ok(Outcome::Done(Ok(json!({ "waiter": id }))))
             }
             Op::WaitFinish => {
-                let id = params["waiter"].as_u64().unwrap_or(u64::MAX) as usize;
-                let timeout = params["timeout"].as_f64().unwrap_or(0.0);
-                // The whole wait's timeout, for the message (a predicate loop waits in parts).
-                let total = params["total"].as_f64().unwrap_or(timeout);
-                Ok(Outcome::Done(self.wait_for(id, timeout, total)))
+                let finish: op_params::WaitFinish = op_params::parse(method, &params)?;
+                let total = finish.total.unwrap_or(finish.timeout);
+                Ok(Outcome::Done(self.wait_for(
+                    finish.waiter,
+                    finish.timeout,
+                    total,
+                )))
             }
             Op::WaitDone => {
-                let id = params["waiter"].as_u64().unwrap_or(u64::MAX) as usize;
-                self.routing.borrow_mut().cancel_waiter(id);
+                let op_params::WaitDone { waiter } = op_params::parse(method, &params)?;
+                self.routing.borrow_mut().cancel_waiter(waiter);
                 Ok(Outcome::Done(Ok(Value::Null)))
             }
             Op::Listen => {
-                let event = event_kind(&params)?;
-                let once = params["once"].as_bool().unwrap_or(false);
+                let op_params::Listen { event, once } = op_params::parse(method, &params)?;
+                let event = event_kind(&event)?;
                 let id = self.routing.borrow_mut().add_listener(page_id, event, once);
                 // Events that already happened are not replayed, as in Playwright; route now
                 // so that a dialog already open reaches this listener.
@@ -524,18 +397,20 @@ impl StepHost {
                 Ok(Outcome::Done(Ok(json!({ "listener": id }))))
             }
             Op::Unlisten => {
-                let id = params["listener"].as_u64().unwrap_or(u64::MAX) as usize;
-                self.routing.borrow_mut().remove_listener(id);
+                let op_params::Unlisten { listener } = op_params::parse(method, &params)?;
+                self.routing.borrow_mut().remove_listener(listener);
                 Ok(Outcome::Done(Ok(Value::Null)))
             }
             Op::DialogAccept | Op::DialogDismiss => {
-                let id = params["dialog"].as_u64().unwrap_or(u64::MAX) as usize;
+                let op_params::Dialog {
+                    dialog: id,
+                    prompt_text,
+                } = op_params::parse(method, &params)?;
                 let dialog = self.routing.borrow_mut().take_dialog(id).ok_or_else(|| {
                     HostError::script("this dialog was already accepted or dismissed".to_owned())
                 })?;
-                let prompt = params["promptText"].as_str().map(str::to_owned);
                 let result = if matches!(op, Op::DialogAccept) {
-                    self.run(dialog.accept(prompt.as_deref()))
+                    self.run(dialog.accept(prompt_text.as_deref()))
                 } else {
                     self.run(dialog.dismiss())
                 };
@@ -637,150 +512,5 @@ impl Host for StepHost {
 
     fn end_step(&self) {
         StepHost::end_step(self);
-    }
-}
-
-/// How long a frame call may take before it counts as hung: its own `timeout` plus a grace
-/// period (the driver's own timeout does not fire everywhere: an `expect` while a dialog blocks
-/// the page never answers). Calls without a timeout get a day.
-fn overrun_limit(params: &Value) -> Duration {
-    match params["timeout"].as_f64() {
-        Some(ms) if ms > 0.0 => Duration::from_secs_f64(ms / 1000.0) + OVERRUN_GRACE,
-        _ => Duration::from_secs(24 * 60 * 60),
-    }
-}
-
-/// The grace period a call gets past its own timeout (see [`overrun_limit`]).
-const OVERRUN_GRACE: Duration = Duration::from_secs(5);
-
-/// The error of a call that overran its timeout: as the driver would have reported it.
-fn overran(params: &Value, expect: bool) -> HostError {
-    let ms = params["timeout"].as_f64().unwrap_or_default();
-    HostError {
-        kind: if expect {
-            FailureKind::FailedCheck
-        } else {
-            FailureKind::Timeout
-        },
-        message: format!("Timeout {ms}ms exceeded."),
-        log: Vec::new(),
-        received: None,
-    }
-}
-
-/// Playwright's `Locator._withElement`: waits for the selector's element to be attached, calls
-/// `method` on its handle with the time left, and disposes of the handle.
-async fn on_element(frame: &Frame, method: &str, mut params: Value) -> HostResult {
-    let started = Instant::now();
-    let Some(fields) = params.as_object_mut() else {
-        return Err(HostError::script(format!("{method}: bad parameters")));
-    };
-    let selector = fields.remove("selector").unwrap_or_default();
-    let timeout = fields.get("timeout").and_then(Value::as_f64);
-    let mut wait = json!({ "selector": selector, "strict": true, "state": "attached" });
-    if let Some(timeout) = timeout {
-        wait["timeout"] = json!(timeout);
-        let left = timeout - started.elapsed().as_secs_f64() * 1000.0;
-        if timeout > 0.0 {
-            fields.insert("timeout".to_owned(), json!(left.max(1.0)));
-        }
-    }
-    let found: Value = frame
-        .channel()
-        .send("waitForSelector", wait)
-        .await
-        .map_err(|err| HostError::from_playwright(err, false))?;
-    let Some(guid) = found["element"]["guid"].as_str() else {
-        return Err(HostError::script(format!(
-            "could not resolve {selector} to a DOM element"
-        )));
-    };
-    let connection = frame.connection();
-    let result = connection.send_message(guid, method, params).await;
-    dispose(connection.as_ref(), guid).await;
-    result
-        .map(|v| if v.is_null() { json!({}) } else { v })
-        .map_err(|err| HostError::from_playwright(err, false))
-}
-
-/// Calls a frame method that answers a JS handle and answers the handle's value
-/// (`{ "value": SerializedValue }`), disposing of the handle.
-async fn handle_value(frame: &Frame, method: &str, params: Value) -> HostResult {
-    let reply: Value = frame
-        .channel()
-        .send(method, params)
-        .await
-        .map_err(|err| HostError::from_playwright(err, false))?;
-    let Some(guid) = reply["handle"]["guid"].as_str() else {
-        return Ok(json!({}));
-    };
-    let connection = frame.connection();
-    let value = connection.send_message(guid, "jsonValue", json!({})).await;
-    dispose(connection.as_ref(), guid).await;
-    value.map_err(|err| HostError::from_playwright(err, false))
-}
-
-async fn dispose(connection: &dyn ConnectionLike, guid: &str) {
-    if let Err(err) = connection.send_message(guid, "dispose", json!({})).await {
-        tracing::debug!("disposing of {guid}: {err}");
-    }
-}
-
-fn event_kind(params: &Value) -> Result<EventKind, HostError> {
-    let name = params["event"].as_str().unwrap_or_default();
-    EventKind::from_name(name).ok_or_else(|| {
-        HostError::script(format!(
-            "page.waitForEvent/on: event {name:?} is not available in step code \
-             (supported: \"dialog\", \"popup\", \"download\")"
-        ))
-    })
-}
-
-/// Playwright's `constructURLBasedOnBaseURL`: a relative URL is joined to the base URL.
-fn resolve_url(base: Option<&str>, url: &str) -> String {
-    match base.and_then(|b| url::Url::parse(b).ok()) {
-        Some(base) => base
-            .join(url)
-            .map(|u| u.to_string())
-            .unwrap_or_else(|_| url.to_owned()),
-        None => url.to_owned(),
-    }
-}
-
-/// Optional protocol fields must be absent, not `null`.
-fn strip_nulls(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            map.retain(|_, v| !v.is_null());
-            map.values_mut().for_each(strip_nulls);
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_nulls),
-        _ => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base_url_joins_relative_urls() {
-        assert_eq!(
-            resolve_url(Some("http://127.0.0.1:8080/app/"), "/login"),
-            "http://127.0.0.1:8080/login"
-        );
-        assert_eq!(
-            resolve_url(Some("http://127.0.0.1:8080/app/"), "todo"),
-            "http://127.0.0.1:8080/app/todo"
-        );
-        assert_eq!(resolve_url(Some("http://a/"), "http://b/x"), "http://b/x");
-        assert_eq!(resolve_url(None, "/x"), "/x");
-    }
-
-    #[test]
-    fn nulls_are_removed_from_params() {
-        let mut v = json!({"a": null, "b": {"c": null, "d": 1}, "e": [{"f": null}]});
-        strip_nulls(&mut v);
-        assert_eq!(v, json!({"b": {"d": 1}, "e": [{}]}));
     }
 }

@@ -15,7 +15,7 @@ use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 
 use crate::driver::ContextEvents;
-use crate::script::binding::PageSlot;
+use crate::script::page_slot::PageSlot;
 
 /// How often events are routed while a browser call runs.
 pub(crate) const ROUTE_INTERVAL: Duration = Duration::from_millis(20);

@@ -22,26 +22,33 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
-    /// The wire name used between the JS binding and Rust.
-    pub fn as_str(self) -> &'static str {
+    /// Every kind.
+    pub(crate) const ALL: [FailureKind; 5] = [
+        FailureKind::FailedCheck,
+        FailureKind::Timeout,
+        FailureKind::StrictMode,
+        FailureKind::Script,
+        FailureKind::Crash,
+    ];
+
+    /// The kind's wire name and its label, side by side so they cannot drift apart.
+    fn names(self) -> (&'static str, &'static str) {
         match self {
-            FailureKind::FailedCheck => "check",
-            FailureKind::Timeout => "timeout",
-            FailureKind::StrictMode => "strict",
-            FailureKind::Script => "script",
-            FailureKind::Crash => "crash",
+            FailureKind::FailedCheck => ("check", "failed check"),
+            FailureKind::Timeout => ("timeout", "timeout"),
+            FailureKind::StrictMode => ("strict", "strict mode violation"),
+            FailureKind::Script => ("script", "script error"),
+            FailureKind::Crash => ("crash", "browser crash"),
         }
     }
 
+    /// The wire name used between the JS binding and Rust.
+    pub fn as_str(self) -> &'static str {
+        self.names().0
+    }
+
     pub fn from_wire(name: &str) -> Option<Self> {
-        Some(match name {
-            "check" => FailureKind::FailedCheck,
-            "timeout" => FailureKind::Timeout,
-            "strict" => FailureKind::StrictMode,
-            "script" => FailureKind::Script,
-            "crash" => FailureKind::Crash,
-            _ => return None,
-        })
+        Self::ALL.into_iter().find(|kind| kind.as_str() == name)
     }
 
     /// Whether re-executing the same code may succeed (transient page state): the settle
@@ -52,13 +59,7 @@ impl FailureKind {
 
     /// A short label for reports.
     pub fn label(self) -> &'static str {
-        match self {
-            FailureKind::FailedCheck => "failed check",
-            FailureKind::Timeout => "timeout",
-            FailureKind::StrictMode => "strict mode violation",
-            FailureKind::Script => "script error",
-            FailureKind::Crash => "browser crash",
-        }
+        self.names().1
     }
 }
 
@@ -102,16 +103,25 @@ mod tests {
 
     #[test]
     fn wire_names_round_trip() {
-        for kind in [
-            FailureKind::FailedCheck,
-            FailureKind::Timeout,
-            FailureKind::StrictMode,
-            FailureKind::Script,
-            FailureKind::Crash,
-        ] {
+        for kind in FailureKind::ALL {
             assert_eq!(FailureKind::from_wire(kind.as_str()), Some(kind));
         }
         assert_eq!(FailureKind::from_wire("nope"), None);
+    }
+
+    #[test]
+    fn labels_are_for_reports() {
+        assert_eq!(
+            FailureKind::ALL.map(FailureKind::label),
+            [
+                "failed check",
+                "timeout",
+                "strict mode violation",
+                "script error",
+                "browser crash"
+            ]
+        );
+        assert_eq!(FailureKind::StrictMode.to_string(), "strict mode violation");
     }
 
     #[test]

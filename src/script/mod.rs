@@ -11,8 +11,12 @@ mod binding;
 mod driver_error;
 mod events;
 mod failure;
+mod frame_calls;
 mod host;
 mod input_files;
+mod methods;
+mod op_params;
+mod page_slot;
 mod page_state;
 mod sandbox;
 
