@@ -2,7 +2,8 @@
 //! LLM attempts each step may spend.
 //!
 //! Main types: [`LlmLayer`] and [`BudgetsLayer`], what one source says of these sections, read
-//! from the file ([`RawLlm`], [`RawBudgets`]), the environment ([`ENV_VARS`]) or the flags, and
+//! from the file ([`RawLlm`], [`RawBudgets`]), the environment ([`ENV_VARS`],
+//! [`BUDGETS_ENV_VARS`]) or the flags, and
 //! stacked and finished into [`LlmSettings`] and [`BudgetSettings`] by `settings.rs`.
 
 use std::time::Duration;
@@ -11,8 +12,9 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::defaults;
-use super::settings::{
-    BOOL_FORMS, EnvSetter, FileContext, POSITIVE_SECONDS_FORM, parse_bool, parse_seconds,
+use super::file_context::FileContext;
+use super::value_forms::{
+    BOOL_FORMS, EnvSetter, POSITIVE_SECONDS_FORM, flag_value, parse_bool, parse_seconds,
     positive_seconds,
 };
 use super::{BudgetSettings, ConfigError, LlmSettings, Overrides, ProviderKind};
@@ -170,16 +172,13 @@ impl LlmLayer {
 
     /// `--llm-provider`, `--model` and `--llm-base-url`.
     pub(super) fn from_overrides(overrides: &Overrides) -> Result<LlmLayer, ConfigError> {
-        let provider = match &overrides.llm_provider {
-            None => None,
-            Some(value) => Some(parse_provider(value).ok_or_else(|| ConfigError::Flag {
-                flag: "llm-provider",
-                value: value.clone(),
-                expected: PROVIDER_FORMS,
-            })?),
-        };
         Ok(LlmLayer {
-            provider,
+            provider: flag_value(
+                "llm-provider",
+                PROVIDER_FORMS,
+                overrides.llm_provider.as_deref(),
+                parse_provider,
+            )?,
             model: overrides.llm_model.clone(),
             base_url: overrides.llm_base_url.clone(),
             ..LlmLayer::default()
@@ -224,23 +223,23 @@ impl BudgetsLayer {
     }
 }
 
-/// The environment variables of `[llm]` and `[budgets]`.
-pub(super) const ENV_VARS: &[(&str, EnvSetter)] = &[
+/// The environment variables of `[llm]`.
+pub(super) const ENV_VARS: &[(&str, EnvSetter<LlmLayer>)] = &[
     ("PRETTYPLAY_LLM_PROVIDER", |layer, _, value| {
-        layer.llm.provider = Some(parse_provider(value).ok_or(PROVIDER_FORMS)?);
+        layer.provider = Some(parse_provider(value).ok_or(PROVIDER_FORMS)?);
         Ok(())
     }),
     ("PRETTYPLAY_LLM_MODEL", |layer, _, value| {
-        layer.llm.model = Some(value.trim().to_owned());
+        layer.model = Some(value.trim().to_owned());
         Ok(())
     }),
     ("PRETTYPLAY_LLM_BASE_URL", |layer, _, value| {
-        layer.llm.base_url = Some(value.trim().to_owned());
+        layer.base_url = Some(value.trim().to_owned());
         Ok(())
     }),
     ("PRETTYPLAY_LLM_API_KEY_ENV", |layer, _, value| {
         let name = value.trim();
-        layer.llm.api_key_env = Some(
+        layer.api_key_env = Some(
             is_env_name(name)
                 .then(|| name.to_owned())
                 .ok_or(KEY_ENV_FORM)?,
@@ -249,38 +248,42 @@ pub(super) const ENV_VARS: &[(&str, EnvSetter)] = &[
     }),
     ("PRETTYPLAY_LLM_TIMEOUT", |layer, _, value| {
         let timeout = parse_seconds(value).filter(|t| !t.is_zero());
-        layer.llm.timeout = Some(timeout.ok_or(POSITIVE_SECONDS_FORM)?);
+        layer.timeout = Some(timeout.ok_or(POSITIVE_SECONDS_FORM)?);
         Ok(())
     }),
     ("PRETTYPLAY_LLM_MAX_TOKENS", |layer, _, value| {
         let max_tokens = value.trim().parse().ok().filter(|n| *n >= 1);
-        layer.llm.max_tokens = Some(max_tokens.ok_or(MAX_TOKENS_FORM)?);
+        layer.max_tokens = Some(max_tokens.ok_or(MAX_TOKENS_FORM)?);
         Ok(())
     }),
     ("PRETTYPLAY_LLM_TEMPERATURE", |layer, _, value| {
         let temperature = value.trim().parse().ok().and_then(temperature);
-        layer.llm.temperature = Some(temperature.ok_or(TEMPERATURE_FORM)?);
+        layer.temperature = Some(temperature.ok_or(TEMPERATURE_FORM)?);
         Ok(())
     }),
     ("PRETTYPLAY_LLM_SEND_SCREENSHOTS", |layer, _, value| {
-        layer.llm.send_screenshots = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
+        layer.send_screenshots = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
         Ok(())
     }),
     // Taken as is: instructions may start or end with blank lines on purpose.
     ("PRETTYPLAY_LLM_GENERATION_PROMPT", |layer, _, value| {
-        layer.llm.generation_prompt = Some(value.to_owned());
+        layer.generation_prompt = Some(value.to_owned());
         Ok(())
     }),
     ("PRETTYPLAY_LLM_SNAPSHOT_BUDGET", |layer, _, value| {
-        layer.llm.snapshot_budget = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
+        layer.snapshot_budget = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
         Ok(())
     }),
+];
+
+/// The environment variables of `[budgets]`.
+pub(super) const BUDGETS_ENV_VARS: &[(&str, EnvSetter<BudgetsLayer>)] = &[
     ("PRETTYPLAY_BUDGETS_GENERATION", |layer, _, value| {
-        layer.budgets.generation = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
+        layer.generation = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
         Ok(())
     }),
     ("PRETTYPLAY_BUDGETS_HEALING", |layer, _, value| {
-        layer.budgets.healing = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
+        layer.healing = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
         Ok(())
     }),
 ];
@@ -316,9 +319,9 @@ fn is_env_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Settings;
-    use crate::config::settings::CONFIG_FILE;
-    use crate::config::test_support::{env_of, no_env, project, resolve, resolve_err};
+    use crate::config::test_support::{
+        CONFIG_FILE, env_of, no_env, project, resolve, resolve_err, resolve_with,
+    };
 
     #[test]
     fn llm_and_budgets_are_read_from_the_file() {
@@ -424,7 +427,7 @@ healing = 5
             llm_base_url: Some("http://flag".into()),
             ..Overrides::default()
         };
-        let llm = Settings::resolve(dir.path(), &env, &overrides)
+        let llm = resolve_with(dir.path(), &env, overrides)
             .expect("resolve")
             .llm;
         assert_eq!(llm.provider, Some(ProviderKind::Anthropic));
@@ -559,7 +562,7 @@ healing = 5
             llm_provider: Some("azure".into()),
             ..Overrides::default()
         };
-        let e = Settings::resolve(dir.path(), &no_env, &overrides).expect_err("bad flag");
+        let e = resolve_with(dir.path(), &no_env, overrides).expect_err("bad flag");
         assert_eq!(
             e.to_string(),
             "invalid value `azure` for `--llm-provider`: expected one of openai, anthropic"

@@ -5,16 +5,20 @@
 
 mod config_error;
 mod defaults;
+mod file_context;
 mod llm_settings;
+mod overrides;
 mod run_settings;
 mod screen;
 mod settings;
 #[cfg(test)]
 mod test_support;
+mod value_forms;
 
 pub use config_error::ConfigError;
+pub use overrides::Overrides;
 pub use screen::Screen;
-pub use settings::{Overrides, Settings};
+pub use settings::Settings;
 
 use std::path::PathBuf;
 use std::time::Duration;

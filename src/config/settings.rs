@@ -9,23 +9,24 @@
 //! in `docs/configuration.md`.
 
 use crate::paths::normalize;
-use std::fmt;
 use std::io;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::config_error::position;
 use super::defaults;
+use super::file_context::FileContext;
 use super::llm_settings::{self, BudgetsLayer, LlmLayer, RawBudgets, RawLlm};
 use super::run_settings::{self, RawRun, RunLayer};
 use super::screen::SCREEN_FORMS;
+use super::value_forms::{
+    BOOL_FORMS, EnvSetter, SECONDS_FORM, flag_value, parse_bool, parse_seconds, seconds,
+};
 use super::{
-    BrowserSettings, BudgetSettings, ConfigError, Isolation, LlmSettings, PollingSettings,
-    RunSettings, Screen,
+    BrowserSettings, BudgetSettings, ConfigError, Isolation, LlmSettings, Overrides,
+    PollingSettings, RunSettings, Screen,
 };
 
 /// Name of the settings file looked up in the working directory and its ancestors.
@@ -52,41 +53,6 @@ pub struct Settings {
     pub run: RunSettings,
 }
 
-/// Settings given on the command line; filled by the CLI module (the only one that knows clap).
-#[derive(Debug, Default, Clone)]
-pub struct Overrides {
-    /// `--config PATH`: read this file (relative to the working directory); its directory is the
-    /// project root.
-    pub config: Option<PathBuf>,
-    pub base_url: Option<String>,
-    /// `--headed`: `headless = false`. `false` leaves the other sources in charge.
-    pub headed: bool,
-    /// Relative to the working directory when it has a directory part; a bare name is looked up on
-    /// `PATH`.
-    pub executable: Option<PathBuf>,
-    /// `browser.timeout`, in seconds.
-    pub timeout: Option<f64>,
-    /// `--screen VALUE`: `browser.screen`, in any of its forms (an empty value means Playwright's
-    /// default viewport, overriding lower sources).
-    pub screen: Option<String>,
-    /// `--llm-provider NAME`: `llm.provider` (`openai` or `anthropic`).
-    pub llm_provider: Option<String>,
-    /// `--model NAME`: `llm.model`.
-    pub llm_model: Option<String>,
-    /// `--llm-base-url URL`: `llm.base_url`.
-    pub llm_base_url: Option<String>,
-    /// `-j/--workers N`: `run.workers`, 1 or more.
-    pub workers: Option<usize>,
-    /// `--test-timeout SECONDS`: `run.test_timeout`, more than 0.
-    pub test_timeout: Option<f64>,
-}
-
-/// Accepted forms of a boolean environment variable (compared case-insensitively).
-pub(super) const BOOL_FORMS: &str = "one of true, false, 1, 0, yes, no";
-/// Accepted form of a duration anywhere.
-pub(super) const SECONDS_FORM: &str = "a number of seconds >= 0, e.g. 2.5";
-/// Accepted form of a duration that cannot be zero: `llm.timeout`, `run.test_timeout`.
-pub(super) const POSITIVE_SECONDS_FORM: &str = "a number of seconds > 0, e.g. 60";
 /// Accepted forms of `browser.isolation` (compared case-insensitively).
 const ISOLATION_FORMS: &str = "one of context, browser";
 
@@ -169,14 +135,11 @@ impl Layer {
     }
 }
 
-/// Sets one key of a layer from an environment value; `Err` holds the accepted forms.
-pub(super) type EnvSetter = fn(&mut Layer, &Path, &str) -> Result<(), &'static str>;
-
 /// The environment variables of the top level, `[browser]` and `[polling]`:
 /// `PRETTYPLAY_<KEY>` for top-level keys, `PRETTYPLAY_<SECTION>_<KEY>` for section keys. Relative
-/// paths are relative to the project root. The other sections have tables of their own; see
-/// [`env_vars`].
-const ENV_VARS: &[(&str, EnvSetter)] = &[
+/// paths are relative to the project root. The other sections have tables of their own, read
+/// after this one by [`env_layer`].
+const ENV_VARS: &[(&str, EnvSetter<Layer>)] = &[
     ("PRETTYPLAY_SCENARIOS", |layer, root, value| {
         layer.scenarios = Some(normalize(&root.join(value)));
         Ok(())
@@ -222,14 +185,6 @@ const ENV_VARS: &[(&str, EnvSetter)] = &[
         Ok(())
     }),
 ];
-
-/// Every environment variable, section by section.
-fn env_vars() -> impl Iterator<Item = &'static (&'static str, EnvSetter)> {
-    ENV_VARS
-        .iter()
-        .chain(llm_settings::ENV_VARS)
-        .chain(run_settings::ENV_VARS)
-}
 
 /// `prettyplay.toml` as written.
 #[derive(Debug, Default, Deserialize)]
@@ -316,81 +271,8 @@ impl Settings {
     }
 }
 
-/// The settings file being read: turns a refused value into a [`ConfigError::File`] that points
-/// at it.
-pub(super) struct FileContext<'a> {
-    path: &'a Path,
-    text: &'a str,
-}
-
-impl FileContext<'_> {
-    /// An error at `span` (a byte range of the file), or at no position.
-    pub(super) fn error(
-        &self,
-        span: Option<Range<usize>>,
-        message: String,
-        hint: Option<String>,
-    ) -> ConfigError {
-        ConfigError::File {
-            path: self.path.to_path_buf(),
-            at: span.map(|span| position(self.text, span.start)),
-            message,
-            hint,
-        }
-    }
-
-    /// The 1-based line of a byte offset.
-    pub(super) fn line(&self, offset: usize) -> usize {
-        position(self.text, offset).0
-    }
-
-    /// What `check` makes of a number, or an error naming `key` and its accepted `form`, at the
-    /// value.
-    pub(super) fn checked<U: Copy + fmt::Display, T>(
-        &self,
-        key: &str,
-        form: &str,
-        value: Option<Spanned<U>>,
-        check: impl Fn(U) -> Option<T>,
-    ) -> Result<Option<T>, ConfigError> {
-        let Some(value) = value else {
-            return Ok(None);
-        };
-        match check(*value.get_ref()) {
-            Some(checked) => Ok(Some(checked)),
-            None => Err(self.error(
-                Some(value.span()),
-                format!("`{key}` must be {form}, got {}", value.get_ref()),
-                None,
-            )),
-        }
-    }
-
-    /// What `parse` makes of a string, or an error naming `key` and its accepted `forms`, with
-    /// the value quoted, at the value.
-    pub(super) fn parsed<T>(
-        &self,
-        key: &str,
-        forms: &str,
-        value: Option<Spanned<String>>,
-        parse: impl Fn(&str) -> Option<T>,
-    ) -> Result<Option<T>, ConfigError> {
-        let Some(value) = value else {
-            return Ok(None);
-        };
-        match parse(value.get_ref()) {
-            Some(parsed) => Ok(Some(parsed)),
-            None => Err(self.error(
-                Some(value.span()),
-                format!("`{key}` must be {forms}, got {:?}", value.get_ref()),
-                None,
-            )),
-        }
-    }
-}
-
 fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError> {
-    let file = FileContext { path, text };
+    let file = FileContext::new(path, text);
     let raw: RawFile =
         toml::from_str(text).map_err(|e| file.error(e.span(), e.message().to_owned(), None))?;
     let browser = raw.browser.unwrap_or_default();
@@ -423,13 +305,34 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
     })
 }
 
+/// What the `PRETTYPLAY_*` variables say, section by section; an empty variable is unset.
 fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer, ConfigError> {
     let mut layer = Layer::default();
-    for (var, set) in env_vars() {
+    read_env(&mut layer, ENV_VARS, root, env)?;
+    read_env(&mut layer.llm, llm_settings::ENV_VARS, root, env)?;
+    read_env(
+        &mut layer.budgets,
+        llm_settings::BUDGETS_ENV_VARS,
+        root,
+        env,
+    )?;
+    read_env(&mut layer.run, run_settings::ENV_VARS, root, env)?;
+    Ok(layer)
+}
+
+/// Sets `layer` from the variables of one section's table, in table order; the first refused
+/// value is the error (not echoed for [`llm_settings::SECRET_SHAPED_VARS`]).
+fn read_env<L>(
+    layer: &mut L,
+    vars: &[(&'static str, EnvSetter<L>)],
+    root: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), ConfigError> {
+    for (var, set) in vars {
         let Some(value) = env(var).filter(|v| !v.is_empty()) else {
             continue;
         };
-        set(&mut layer, root, &value).map_err(|expected| ConfigError::Env {
+        set(layer, root, &value).map_err(|expected| ConfigError::Env {
             var: (*var).to_owned(),
             value: if llm_settings::SECRET_SHAPED_VARS.contains(var) {
                 "[redacted]".to_owned()
@@ -439,26 +342,17 @@ fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer,
             expected,
         })?;
     }
-    Ok(layer)
+    Ok(())
 }
 
 fn cli_layer(cwd: &Path, overrides: &Overrides) -> Result<Layer, ConfigError> {
-    let browser_timeout = match overrides.timeout {
-        None => None,
-        Some(value) => Some(seconds(value).ok_or_else(|| ConfigError::Flag {
-            flag: "timeout",
-            value: value.to_string(),
-            expected: SECONDS_FORM,
-        })?),
-    };
-    let screen = match &overrides.screen {
-        None => None,
-        Some(value) => Some(Screen::parse(value).ok_or_else(|| ConfigError::Flag {
-            flag: "screen",
-            value: value.clone(),
-            expected: SCREEN_FORMS,
-        })?),
-    };
+    let browser_timeout = flag_value("timeout", SECONDS_FORM, overrides.timeout, seconds)?;
+    let screen = flag_value(
+        "screen",
+        SCREEN_FORMS,
+        overrides.screen.as_deref(),
+        Screen::parse,
+    )?;
     Ok(Layer {
         base_url: overrides.base_url.clone(),
         executable: overrides.executable.as_deref().map(|p| executable(cwd, p)),
@@ -481,14 +375,6 @@ fn executable(base: &Path, path: &Path) -> PathBuf {
     }
 }
 
-pub(super) fn parse_bool(value: &str) -> Option<bool> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" | "1" | "yes" => Some(true),
-        "false" | "0" | "no" => Some(false),
-        _ => None,
-    }
-}
-
 /// `context` or `browser`, in any case.
 fn parse_isolation(value: &str) -> Option<Isolation> {
     match value.trim().to_ascii_lowercase().as_str() {
@@ -496,24 +382,6 @@ fn parse_isolation(value: &str) -> Option<Isolation> {
         "browser" => Some(Isolation::Browser),
         _ => None,
     }
-}
-
-pub(super) fn parse_seconds(value: &str) -> Option<Duration> {
-    value.trim().parse::<f64>().ok().and_then(seconds)
-}
-
-/// A finite, non-negative number of seconds that fits a [`Duration`].
-pub(super) fn seconds(value: f64) -> Option<Duration> {
-    if value.is_finite() && value >= 0.0 {
-        Duration::try_from_secs_f64(value).ok()
-    } else {
-        None
-    }
-}
-
-/// Like [`seconds`], but more than zero.
-pub(super) fn positive_seconds(value: f64) -> Option<Duration> {
-    seconds(value).filter(|t| !t.is_zero())
 }
 
 #[cfg(test)]
@@ -1095,8 +963,17 @@ delay = 0.25
 
     #[test]
     fn env_table_is_well_formed_and_documented() {
+        fn names<L>(vars: &[(&'static str, EnvSetter<L>)]) -> Vec<&'static str> {
+            vars.iter().map(|(var, _)| *var).collect()
+        }
         let docs = include_str!("../../docs/configuration.md");
-        for (var, _) in env_vars() {
+        let vars = [
+            names(ENV_VARS),
+            names(llm_settings::ENV_VARS),
+            names(llm_settings::BUDGETS_ENV_VARS),
+            names(run_settings::ENV_VARS),
+        ];
+        for var in vars.concat() {
             assert!(var.starts_with("PRETTYPLAY_"), "{var}");
             assert!(
                 var.chars().all(|c| c.is_ascii_uppercase() || c == '_'),

@@ -1,11 +1,14 @@
 //! Helpers shared by the settings tests: an environment from pairs, a project directory holding a
-//! `prettyplay.toml`, and resolution that panics or expects an error.
+//! `prettyplay.toml`, and resolution with or without flags, that panics or expects an error.
+//!
+//! The section files' tests resolve through here, so that only `settings.rs` and this file name
+//! [`Settings`].
 
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
 
-use super::settings::CONFIG_FILE;
+pub(super) use super::settings::CONFIG_FILE;
 use super::{ConfigError, Overrides, Settings};
 
 /// An environment with nothing set.
@@ -40,4 +43,13 @@ pub(super) fn resolve(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Setti
 /// The error of resolving `cwd` and `env` without flags.
 pub(super) fn resolve_err(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> ConfigError {
     Settings::resolve(cwd, env, &Overrides::default()).expect_err("expected an error")
+}
+
+/// The settings of `cwd` and `env` with the flags of `overrides`.
+pub(super) fn resolve_with(
+    cwd: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+    overrides: Overrides,
+) -> Result<Settings, ConfigError> {
+    Settings::resolve(cwd, env, &overrides)
 }
