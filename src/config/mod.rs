@@ -3,6 +3,7 @@
 //!
 //! Main type: [`Settings`]. Keys and defaults are documented in `docs/configuration.md`.
 
+mod browser_settings;
 mod config_error;
 mod defaults;
 mod file_context;
