@@ -14,6 +14,7 @@ use toml::Spanned;
 use super::defaults;
 use super::file_context::FileContext;
 use super::screen::SCREEN_FORMS;
+use super::section_layer::section_layer;
 use super::value_forms::{
     BOOL_FORMS, EnvSetter, SECONDS_FORM, flag_value, parse_bool, parse_seconds, seconds,
 };
@@ -23,54 +24,21 @@ use crate::paths::normalize;
 /// Accepted forms of `browser.isolation` (compared case-insensitively).
 const ISOLATION_FORMS: &str = "one of context, browser";
 
-/// `[browser]` as written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "snake_case")]
-pub(super) struct RawBrowser {
-    base_url: Option<String>,
-    executable: Option<PathBuf>,
-    headless: Option<bool>,
-    timeout: Option<Spanned<f64>>,
-    screen: Option<Spanned<String>>,
-    accept_dialogs: Option<bool>,
-    isolation: Option<Spanned<String>>,
-}
-
-/// `[polling]` as written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "snake_case")]
-pub(super) struct RawPolling {
-    timeout: Option<Spanned<f64>>,
-    delay: Option<Spanned<f64>>,
-}
-
-/// What one source says of `[browser]`; `None` leaves the decision to lower sources. The
-/// executable is absolute, except a bare name which is looked up on `PATH`.
-#[derive(Debug, Default)]
-pub(super) struct BrowserLayer {
-    base_url: Option<String>,
-    executable: Option<PathBuf>,
-    headless: Option<bool>,
-    timeout: Option<Duration>,
-    screen: Option<Screen>,
-    accept_dialogs: Option<bool>,
-    isolation: Option<Isolation>,
+section_layer! {
+    /// What one source says of `[browser]`; `None` leaves the decision to lower sources. The
+    /// executable is absolute, except a bare name which is looked up on `PATH`.
+    BrowserLayer {
+        base_url: String,
+        executable: PathBuf,
+        headless: bool,
+        timeout: Duration,
+        screen: Screen,
+        accept_dialogs: bool,
+        isolation: Isolation,
+    }
 }
 
 impl BrowserLayer {
-    /// `self` where it says something, `lower` elsewhere.
-    pub(super) fn over(self, lower: BrowserLayer) -> BrowserLayer {
-        BrowserLayer {
-            base_url: self.base_url.or(lower.base_url),
-            executable: self.executable.or(lower.executable),
-            headless: self.headless.or(lower.headless),
-            timeout: self.timeout.or(lower.timeout),
-            screen: self.screen.or(lower.screen),
-            accept_dialogs: self.accept_dialogs.or(lower.accept_dialogs),
-            isolation: self.isolation.or(lower.isolation),
-        }
-    }
-
     /// The gaps filled from the defaults; `project_dir` is the project root.
     pub(super) fn finish(self, project_dir: PathBuf) -> BrowserSettings {
         BrowserSettings {
@@ -131,23 +99,16 @@ impl BrowserLayer {
     }
 }
 
-/// What one source says of `[polling]`; `None` leaves the decision to lower sources. A zero
-/// timeout is kept as `Some(ZERO)` so it can switch off a timeout set by a lower source.
-#[derive(Debug, Default)]
-pub(super) struct PollingLayer {
-    timeout: Option<Duration>,
-    delay: Option<Duration>,
+section_layer! {
+    /// What one source says of `[polling]`; `None` leaves the decision to lower sources. A zero
+    /// timeout is kept as `Some(ZERO)` so it can switch off a timeout set by a lower source.
+    PollingLayer {
+        timeout: Duration,
+        delay: Duration,
+    }
 }
 
 impl PollingLayer {
-    /// `self` where it says something, `lower` elsewhere.
-    pub(super) fn over(self, lower: PollingLayer) -> PollingLayer {
-        PollingLayer {
-            timeout: self.timeout.or(lower.timeout),
-            delay: self.delay.or(lower.delay),
-        }
-    }
-
     /// The gaps filled from the defaults; a zero timeout is off.
     pub(super) fn finish(self) -> PollingSettings {
         PollingSettings {
@@ -169,6 +130,27 @@ impl PollingLayer {
             delay: file.checked("polling.delay", SECONDS_FORM, raw.delay, seconds)?,
         })
     }
+}
+
+/// `[browser]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub(super) struct RawBrowser {
+    base_url: Option<String>,
+    executable: Option<PathBuf>,
+    headless: Option<bool>,
+    timeout: Option<Spanned<f64>>,
+    screen: Option<Spanned<String>>,
+    accept_dialogs: Option<bool>,
+    isolation: Option<Spanned<String>>,
+}
+
+/// `[polling]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub(super) struct RawPolling {
+    timeout: Option<Spanned<f64>>,
+    delay: Option<Spanned<f64>>,
 }
 
 /// The environment variables of `[browser]`; a relative executable path is relative to the

@@ -13,6 +13,7 @@ use toml::Spanned;
 
 use super::defaults;
 use super::file_context::FileContext;
+use super::section_layer::section_layer;
 use super::value_forms::{
     BOOL_FORMS, EnvSetter, POSITIVE_SECONDS_FORM, flag_value, parse_bool, parse_seconds,
     positive_seconds,
@@ -70,38 +71,23 @@ pub(super) struct RawBudgets {
     healing: Option<Spanned<i64>>,
 }
 
-/// What one source says of `[llm]`; `None` leaves the decision to lower sources.
-#[derive(Debug, Default)]
-pub(super) struct LlmLayer {
-    provider: Option<ProviderKind>,
-    model: Option<String>,
-    base_url: Option<String>,
-    api_key_env: Option<String>,
-    timeout: Option<Duration>,
-    max_tokens: Option<u32>,
-    temperature: Option<f64>,
-    send_screenshots: Option<bool>,
-    generation_prompt: Option<String>,
-    snapshot_budget: Option<usize>,
+section_layer! {
+    /// What one source says of `[llm]`; `None` leaves the decision to lower sources.
+    LlmLayer {
+        provider: ProviderKind,
+        model: String,
+        base_url: String,
+        api_key_env: String,
+        timeout: Duration,
+        max_tokens: u32,
+        temperature: f64,
+        send_screenshots: bool,
+        generation_prompt: String,
+        snapshot_budget: usize,
+    }
 }
 
 impl LlmLayer {
-    /// `self` where it says something, `lower` elsewhere.
-    pub(super) fn over(self, lower: LlmLayer) -> LlmLayer {
-        LlmLayer {
-            provider: self.provider.or(lower.provider),
-            model: self.model.or(lower.model),
-            base_url: self.base_url.or(lower.base_url),
-            api_key_env: self.api_key_env.or(lower.api_key_env),
-            timeout: self.timeout.or(lower.timeout),
-            max_tokens: self.max_tokens.or(lower.max_tokens),
-            temperature: self.temperature.or(lower.temperature),
-            send_screenshots: self.send_screenshots.or(lower.send_screenshots),
-            generation_prompt: self.generation_prompt.or(lower.generation_prompt),
-            snapshot_budget: self.snapshot_budget.or(lower.snapshot_budget),
-        }
-    }
-
     /// The gaps filled from the defaults.
     pub(super) fn finish(self) -> LlmSettings {
         LlmSettings {
@@ -186,22 +172,15 @@ impl LlmLayer {
     }
 }
 
-/// What one source says of `[budgets]`; `None` leaves the decision to lower sources.
-#[derive(Debug, Default)]
-pub(super) struct BudgetsLayer {
-    generation: Option<u32>,
-    healing: Option<u32>,
+section_layer! {
+    /// What one source says of `[budgets]`; `None` leaves the decision to lower sources.
+    BudgetsLayer {
+        generation: u32,
+        healing: u32,
+    }
 }
 
 impl BudgetsLayer {
-    /// `self` where it says something, `lower` elsewhere.
-    pub(super) fn over(self, lower: BudgetsLayer) -> BudgetsLayer {
-        BudgetsLayer {
-            generation: self.generation.or(lower.generation),
-            healing: self.healing.or(lower.healing),
-        }
-    }
-
     /// The gaps filled from the defaults.
     pub(super) fn finish(self) -> BudgetSettings {
         BudgetSettings {

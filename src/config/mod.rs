@@ -11,6 +11,7 @@ mod llm_settings;
 mod overrides;
 mod run_settings;
 mod screen;
+mod section_layer;
 mod settings;
 #[cfg(test)]
 mod test_support;

@@ -11,6 +11,7 @@ use toml::Spanned;
 
 use super::defaults;
 use super::file_context::FileContext;
+use super::section_layer::section_layer;
 use super::value_forms::{
     EnvSetter, POSITIVE_SECONDS_FORM, flag_value, parse_seconds, positive_seconds,
 };
@@ -34,22 +35,15 @@ pub(super) struct RawRun {
     workers: Option<Spanned<i64>>,
 }
 
-/// What one source says of `[run]`; `None` leaves the decision to lower sources.
-#[derive(Debug, Default)]
-pub(super) struct RunLayer {
-    test_timeout: Option<Duration>,
-    workers: Option<usize>,
+section_layer! {
+    /// What one source says of `[run]`; `None` leaves the decision to lower sources.
+    RunLayer {
+        test_timeout: Duration,
+        workers: usize,
+    }
 }
 
 impl RunLayer {
-    /// `self` where it says something, `lower` elsewhere.
-    pub(super) fn over(self, lower: RunLayer) -> RunLayer {
-        RunLayer {
-            test_timeout: self.test_timeout.or(lower.test_timeout),
-            workers: self.workers.or(lower.workers),
-        }
-    }
-
     /// The gaps filled from the defaults.
     pub(super) fn finish(self) -> RunSettings {
         RunSettings {
