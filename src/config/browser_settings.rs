@@ -221,7 +221,7 @@ fn parse_isolation(value: &str) -> Option<Isolation> {
 mod tests {
     use super::*;
     use crate::config::test_support::{
-        CONFIG_FILE, env_of, no_env, project, resolve, resolve_err, resolve_with,
+        CONFIG_FILE, env_of, no_env, project, resolve, resolve_err, resolve_with, screen_examples,
     };
 
     #[test]
@@ -339,28 +339,8 @@ mod tests {
 
     #[test]
     fn screen_forms_are_read_from_file_env_and_flag() {
-        let cases = [
-            ("", Screen::Default),
-            (
-                "1280x720",
-                Screen::Size {
-                    width: 1280,
-                    height: 720,
-                },
-            ),
-            (
-                "800X600",
-                Screen::Size {
-                    width: 800,
-                    height: 600,
-                },
-            ),
-            ("fullscreen", Screen::Fullscreen),
-            ("iPhone 13", Screen::Device("iPhone 13".into())),
-            ("Pixel 7", Screen::Device("Pixel 7".into())),
-        ];
         let dir = tempfile::tempdir().expect("tempdir");
-        for (value, expected) in cases {
+        for (value, expected) in screen_examples() {
             assert_eq!(file_screen(value).expect(value), expected, "file {value:?}");
             if !value.is_empty() {
                 let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", value)]);

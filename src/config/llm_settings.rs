@@ -299,13 +299,12 @@ fn is_env_name(name: &str) -> bool {
 mod tests {
     use super::*;
     use crate::config::test_support::{
-        CONFIG_FILE, env_of, no_env, project, resolve, resolve_err, resolve_with,
+        CONFIG_FILE, assert_env_refused, env_of, no_env, project, resolve, resolve_err,
+        resolve_with,
     };
 
-    #[test]
-    fn llm_and_budgets_are_read_from_the_file() {
-        let dir = project(
-            r#"
+    /// Every `[llm]` key set, as the file writes it.
+    const LLM_FILE: &str = r#"
 [llm]
 provider = "anthropic"
 model = "claude-sonnet-4-5"
@@ -316,31 +315,49 @@ max_tokens = 512
 temperature = 0.7
 send_screenshots = true
 generation_prompt = """
-Prefer getByRole.
+  Prefer getByRole.
 """
 snapshot_budget = 0
+"#;
 
-[budgets]
-generation = 0
-healing = 5
-"#,
-        );
+    /// The same values as environment variables: spaces around the model are trimmed, the
+    /// prompt is taken as is.
+    const LLM_ENV: &[(&str, &str)] = &[
+        ("PRETTYPLAY_LLM_PROVIDER", "Anthropic"),
+        ("PRETTYPLAY_LLM_MODEL", " claude-sonnet-4-5 "),
+        ("PRETTYPLAY_LLM_BASE_URL", "http://127.0.0.1:9999"),
+        ("PRETTYPLAY_LLM_API_KEY_ENV", "MY_KEY"),
+        ("PRETTYPLAY_LLM_TIMEOUT", "12.5"),
+        ("PRETTYPLAY_LLM_MAX_TOKENS", "512"),
+        ("PRETTYPLAY_LLM_TEMPERATURE", "0.7"),
+        ("PRETTYPLAY_LLM_SEND_SCREENSHOTS", "yes"),
+        ("PRETTYPLAY_LLM_GENERATION_PROMPT", "  Prefer getByRole.\n"),
+        ("PRETTYPLAY_LLM_SNAPSHOT_BUDGET", "0"),
+    ];
+
+    /// What [`LLM_FILE`] and [`LLM_ENV`] each say.
+    fn llm_sample() -> LlmSettings {
+        LlmSettings {
+            provider: Some(ProviderKind::Anthropic),
+            model: Some("claude-sonnet-4-5".into()),
+            base_url: Some("http://127.0.0.1:9999".into()),
+            api_key_env: Some("MY_KEY".into()),
+            timeout: Duration::from_millis(12_500),
+            max_tokens: 512,
+            temperature: 0.7,
+            send_screenshots: true,
+            generation_prompt: "  Prefer getByRole.\n".into(),
+            snapshot_budget: 0,
+        }
+    }
+
+    #[test]
+    fn llm_and_budgets_are_read_from_the_file() {
+        let dir = project(&format!(
+            "{LLM_FILE}\n[budgets]\ngeneration = 0\nhealing = 5\n"
+        ));
         let settings = resolve(dir.path(), &no_env);
-        assert_eq!(
-            settings.llm,
-            LlmSettings {
-                provider: Some(ProviderKind::Anthropic),
-                model: Some("claude-sonnet-4-5".into()),
-                base_url: Some("http://127.0.0.1:9999".into()),
-                api_key_env: Some("MY_KEY".into()),
-                timeout: Duration::from_millis(12_500),
-                max_tokens: 512,
-                temperature: 0.7,
-                send_screenshots: true,
-                generation_prompt: "Prefer getByRole.\n".into(),
-                snapshot_budget: 0,
-            }
-        );
+        assert_eq!(settings.llm, llm_sample());
         assert_eq!(
             settings.budgets,
             BudgetSettings {
@@ -359,39 +376,17 @@ healing = 5
     #[test]
     fn llm_precedence_is_flag_then_env_then_file() {
         let dir = project(
-            "[llm]\nprovider = \"anthropic\"\nmodel = \"file\"\nbase_url = \"http://file\"\n\
-             max_tokens = 10\n[budgets]\nhealing = 1\n",
+            "[llm]\nprovider = \"openai\"\nmodel = \"file\"\nbase_url = \"http://file\"\n\
+             max_tokens = 10\nsnapshot_budget = 5\ngeneration_prompt = \"file\"\n\
+             [budgets]\nhealing = 1\n",
         );
-        let env = env_of(&[
-            ("PRETTYPLAY_LLM_PROVIDER", "openai"),
-            ("PRETTYPLAY_LLM_MODEL", " env "),
-            ("PRETTYPLAY_LLM_BASE_URL", "http://env"),
-            ("PRETTYPLAY_LLM_API_KEY_ENV", "OTHER_KEY"),
-            ("PRETTYPLAY_LLM_TIMEOUT", "2"),
-            ("PRETTYPLAY_LLM_MAX_TOKENS", "20"),
-            ("PRETTYPLAY_LLM_TEMPERATURE", "0.3"),
-            ("PRETTYPLAY_LLM_SEND_SCREENSHOTS", "yes"),
-            ("PRETTYPLAY_LLM_GENERATION_PROMPT", "  Be brief.\n"),
-            ("PRETTYPLAY_LLM_SNAPSHOT_BUDGET", "100"),
+        let budgets_env = [
             ("PRETTYPLAY_BUDGETS_GENERATION", "7"),
             ("PRETTYPLAY_BUDGETS_HEALING", ""),
-        ]);
+        ];
+        let env = env_of(&[LLM_ENV, &budgets_env].concat());
         let settings = resolve(dir.path(), &env);
-        assert_eq!(
-            settings.llm,
-            LlmSettings {
-                provider: Some(ProviderKind::OpenAi),
-                model: Some("env".into()),
-                base_url: Some("http://env".into()),
-                api_key_env: Some("OTHER_KEY".into()),
-                timeout: Duration::from_secs(2),
-                max_tokens: 20,
-                temperature: 0.3,
-                send_screenshots: true,
-                generation_prompt: "  Be brief.\n".into(),
-                snapshot_budget: 100,
-            }
-        );
+        assert_eq!(settings.llm, llm_sample());
         // An empty variable is unset: the file's value stays.
         assert_eq!(
             settings.budgets,
@@ -401,7 +396,7 @@ healing = 5
             }
         );
         let overrides = Overrides {
-            llm_provider: Some("Anthropic".into()),
+            llm_provider: Some("OpenAI".into()),
             llm_model: Some("flag".into()),
             llm_base_url: Some("http://flag".into()),
             ..Overrides::default()
@@ -409,10 +404,10 @@ healing = 5
         let llm = resolve_with(dir.path(), &env, overrides)
             .expect("resolve")
             .llm;
-        assert_eq!(llm.provider, Some(ProviderKind::Anthropic));
+        assert_eq!(llm.provider, Some(ProviderKind::OpenAi));
         assert_eq!(llm.model.as_deref(), Some("flag"));
         assert_eq!(llm.base_url.as_deref(), Some("http://flag"));
-        assert_eq!(llm.max_tokens, 20);
+        assert_eq!(llm.max_tokens, 512);
     }
 
     #[test]
@@ -489,8 +484,7 @@ healing = 5
 
     #[test]
     fn bad_llm_env_and_flag_values_name_the_source() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        for (var, value, expected) in [
+        assert_env_refused(&[
             (
                 "PRETTYPLAY_LLM_PROVIDER",
                 "gemini",
@@ -528,15 +522,8 @@ healing = 5
                 "a whole number >= 0",
             ),
             ("PRETTYPLAY_BUDGETS_HEALING", "x", "a whole number >= 0"),
-        ] {
-            let env = env_of(&[(var, value)]);
-            assert_eq!(
-                resolve_err(dir.path(), &env).to_string(),
-                format!(
-                    "environment variable `{var}` has invalid value `{value}`: expected {expected}"
-                )
-            );
-        }
+        ]);
+        let dir = tempfile::tempdir().expect("tempdir");
         let overrides = Overrides {
             llm_provider: Some("azure".into()),
             ..Overrides::default()
