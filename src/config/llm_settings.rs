@@ -2,7 +2,8 @@
 //! LLM attempts each step may spend.
 //!
 //! Main types: [`LlmLayer`] and [`BudgetsLayer`], what one source says of these sections, read
-//! from the file ([`RawLlm`], [`RawBudgets`]), the environment ([`ENV_VARS`]) or the flags, and
+//! from the file ([`RawLlm`], [`RawBudgets`]), the environment ([`ENV_VARS`],
+//! [`BUDGETS_ENV_VARS`]) or the flags, and
 //! stacked and finished into [`LlmSettings`] and [`BudgetSettings`] by `settings.rs`.
 
 use std::time::Duration;
@@ -11,8 +12,10 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::defaults;
-use super::settings::{
-    BOOL_FORMS, EnvSetter, FileContext, POSITIVE_SECONDS_FORM, parse_bool, parse_seconds,
+use super::file_context::FileContext;
+use super::section_layer::section_layer;
+use super::value_forms::{
+    BOOL_FORMS, EnvSetter, POSITIVE_SECONDS_FORM, flag_value, parse_bool, parse_seconds,
     positive_seconds,
 };
 use super::{BudgetSettings, ConfigError, LlmSettings, Overrides, ProviderKind};
@@ -68,38 +71,23 @@ pub(super) struct RawBudgets {
     healing: Option<Spanned<i64>>,
 }
 
-/// What one source says of `[llm]`; `None` leaves the decision to lower sources.
-#[derive(Debug, Default)]
-pub(super) struct LlmLayer {
-    provider: Option<ProviderKind>,
-    model: Option<String>,
-    base_url: Option<String>,
-    api_key_env: Option<String>,
-    timeout: Option<Duration>,
-    max_tokens: Option<u32>,
-    temperature: Option<f64>,
-    send_screenshots: Option<bool>,
-    generation_prompt: Option<String>,
-    snapshot_budget: Option<usize>,
+section_layer! {
+    /// What one source says of `[llm]`; `None` leaves the decision to lower sources.
+    LlmLayer {
+        provider: ProviderKind,
+        model: String,
+        base_url: String,
+        api_key_env: String,
+        timeout: Duration,
+        max_tokens: u32,
+        temperature: f64,
+        send_screenshots: bool,
+        generation_prompt: String,
+        snapshot_budget: usize,
+    }
 }
 
 impl LlmLayer {
-    /// `self` where it says something, `lower` elsewhere.
-    pub(super) fn over(self, lower: LlmLayer) -> LlmLayer {
-        LlmLayer {
-            provider: self.provider.or(lower.provider),
-            model: self.model.or(lower.model),
-            base_url: self.base_url.or(lower.base_url),
-            api_key_env: self.api_key_env.or(lower.api_key_env),
-            timeout: self.timeout.or(lower.timeout),
-            max_tokens: self.max_tokens.or(lower.max_tokens),
-            temperature: self.temperature.or(lower.temperature),
-            send_screenshots: self.send_screenshots.or(lower.send_screenshots),
-            generation_prompt: self.generation_prompt.or(lower.generation_prompt),
-            snapshot_budget: self.snapshot_budget.or(lower.snapshot_budget),
-        }
-    }
-
     /// The gaps filled from the defaults.
     pub(super) fn finish(self) -> LlmSettings {
         LlmSettings {
@@ -170,16 +158,13 @@ impl LlmLayer {
 
     /// `--llm-provider`, `--model` and `--llm-base-url`.
     pub(super) fn from_overrides(overrides: &Overrides) -> Result<LlmLayer, ConfigError> {
-        let provider = match &overrides.llm_provider {
-            None => None,
-            Some(value) => Some(parse_provider(value).ok_or_else(|| ConfigError::Flag {
-                flag: "llm-provider",
-                value: value.clone(),
-                expected: PROVIDER_FORMS,
-            })?),
-        };
         Ok(LlmLayer {
-            provider,
+            provider: flag_value(
+                "llm-provider",
+                PROVIDER_FORMS,
+                overrides.llm_provider.as_deref(),
+                parse_provider,
+            )?,
             model: overrides.llm_model.clone(),
             base_url: overrides.llm_base_url.clone(),
             ..LlmLayer::default()
@@ -187,22 +172,15 @@ impl LlmLayer {
     }
 }
 
-/// What one source says of `[budgets]`; `None` leaves the decision to lower sources.
-#[derive(Debug, Default)]
-pub(super) struct BudgetsLayer {
-    generation: Option<u32>,
-    healing: Option<u32>,
+section_layer! {
+    /// What one source says of `[budgets]`; `None` leaves the decision to lower sources.
+    BudgetsLayer {
+        generation: u32,
+        healing: u32,
+    }
 }
 
 impl BudgetsLayer {
-    /// `self` where it says something, `lower` elsewhere.
-    pub(super) fn over(self, lower: BudgetsLayer) -> BudgetsLayer {
-        BudgetsLayer {
-            generation: self.generation.or(lower.generation),
-            healing: self.healing.or(lower.healing),
-        }
-    }
-
     /// The gaps filled from the defaults.
     pub(super) fn finish(self) -> BudgetSettings {
         BudgetSettings {
@@ -224,23 +202,23 @@ impl BudgetsLayer {
     }
 }
 
-/// The environment variables of `[llm]` and `[budgets]`.
-pub(super) const ENV_VARS: &[(&str, EnvSetter)] = &[
+/// The environment variables of `[llm]`.
+pub(super) const ENV_VARS: &[(&str, EnvSetter<LlmLayer>)] = &[
     ("PRETTYPLAY_LLM_PROVIDER", |layer, _, value| {
-        layer.llm.provider = Some(parse_provider(value).ok_or(PROVIDER_FORMS)?);
+        layer.provider = Some(parse_provider(value).ok_or(PROVIDER_FORMS)?);
         Ok(())
     }),
     ("PRETTYPLAY_LLM_MODEL", |layer, _, value| {
-        layer.llm.model = Some(value.trim().to_owned());
+        layer.model = Some(value.trim().to_owned());
         Ok(())
     }),
     ("PRETTYPLAY_LLM_BASE_URL", |layer, _, value| {
-        layer.llm.base_url = Some(value.trim().to_owned());
+        layer.base_url = Some(value.trim().to_owned());
         Ok(())
     }),
     ("PRETTYPLAY_LLM_API_KEY_ENV", |layer, _, value| {
         let name = value.trim();
-        layer.llm.api_key_env = Some(
+        layer.api_key_env = Some(
             is_env_name(name)
                 .then(|| name.to_owned())
                 .ok_or(KEY_ENV_FORM)?,
@@ -249,38 +227,42 @@ pub(super) const ENV_VARS: &[(&str, EnvSetter)] = &[
     }),
     ("PRETTYPLAY_LLM_TIMEOUT", |layer, _, value| {
         let timeout = parse_seconds(value).filter(|t| !t.is_zero());
-        layer.llm.timeout = Some(timeout.ok_or(POSITIVE_SECONDS_FORM)?);
+        layer.timeout = Some(timeout.ok_or(POSITIVE_SECONDS_FORM)?);
         Ok(())
     }),
     ("PRETTYPLAY_LLM_MAX_TOKENS", |layer, _, value| {
         let max_tokens = value.trim().parse().ok().filter(|n| *n >= 1);
-        layer.llm.max_tokens = Some(max_tokens.ok_or(MAX_TOKENS_FORM)?);
+        layer.max_tokens = Some(max_tokens.ok_or(MAX_TOKENS_FORM)?);
         Ok(())
     }),
     ("PRETTYPLAY_LLM_TEMPERATURE", |layer, _, value| {
         let temperature = value.trim().parse().ok().and_then(temperature);
-        layer.llm.temperature = Some(temperature.ok_or(TEMPERATURE_FORM)?);
+        layer.temperature = Some(temperature.ok_or(TEMPERATURE_FORM)?);
         Ok(())
     }),
     ("PRETTYPLAY_LLM_SEND_SCREENSHOTS", |layer, _, value| {
-        layer.llm.send_screenshots = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
+        layer.send_screenshots = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
         Ok(())
     }),
     // Taken as is: instructions may start or end with blank lines on purpose.
     ("PRETTYPLAY_LLM_GENERATION_PROMPT", |layer, _, value| {
-        layer.llm.generation_prompt = Some(value.to_owned());
+        layer.generation_prompt = Some(value.to_owned());
         Ok(())
     }),
     ("PRETTYPLAY_LLM_SNAPSHOT_BUDGET", |layer, _, value| {
-        layer.llm.snapshot_budget = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
+        layer.snapshot_budget = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
         Ok(())
     }),
+];
+
+/// The environment variables of `[budgets]`.
+pub(super) const BUDGETS_ENV_VARS: &[(&str, EnvSetter<BudgetsLayer>)] = &[
     ("PRETTYPLAY_BUDGETS_GENERATION", |layer, _, value| {
-        layer.budgets.generation = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
+        layer.generation = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
         Ok(())
     }),
     ("PRETTYPLAY_BUDGETS_HEALING", |layer, _, value| {
-        layer.budgets.healing = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
+        layer.healing = Some(value.trim().parse().map_err(|_| COUNT_FORM)?);
         Ok(())
     }),
 ];
@@ -316,14 +298,13 @@ fn is_env_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Settings;
-    use crate::config::settings::CONFIG_FILE;
-    use crate::config::test_support::{env_of, no_env, project, resolve, resolve_err};
+    use crate::config::test_support::{
+        CONFIG_FILE, assert_env_refused, env_of, no_env, project, resolve, resolve_err,
+        resolve_with,
+    };
 
-    #[test]
-    fn llm_and_budgets_are_read_from_the_file() {
-        let dir = project(
-            r#"
+    /// Every `[llm]` key set, as the file writes it.
+    const LLM_FILE: &str = r#"
 [llm]
 provider = "anthropic"
 model = "claude-sonnet-4-5"
@@ -334,31 +315,49 @@ max_tokens = 512
 temperature = 0.7
 send_screenshots = true
 generation_prompt = """
-Prefer getByRole.
+  Prefer getByRole.
 """
 snapshot_budget = 0
+"#;
 
-[budgets]
-generation = 0
-healing = 5
-"#,
-        );
+    /// The same values as environment variables: spaces around the model are trimmed, the
+    /// prompt is taken as is.
+    const LLM_ENV: &[(&str, &str)] = &[
+        ("PRETTYPLAY_LLM_PROVIDER", "Anthropic"),
+        ("PRETTYPLAY_LLM_MODEL", " claude-sonnet-4-5 "),
+        ("PRETTYPLAY_LLM_BASE_URL", "http://127.0.0.1:9999"),
+        ("PRETTYPLAY_LLM_API_KEY_ENV", "MY_KEY"),
+        ("PRETTYPLAY_LLM_TIMEOUT", "12.5"),
+        ("PRETTYPLAY_LLM_MAX_TOKENS", "512"),
+        ("PRETTYPLAY_LLM_TEMPERATURE", "0.7"),
+        ("PRETTYPLAY_LLM_SEND_SCREENSHOTS", "yes"),
+        ("PRETTYPLAY_LLM_GENERATION_PROMPT", "  Prefer getByRole.\n"),
+        ("PRETTYPLAY_LLM_SNAPSHOT_BUDGET", "0"),
+    ];
+
+    /// What [`LLM_FILE`] and [`LLM_ENV`] each say.
+    fn llm_sample() -> LlmSettings {
+        LlmSettings {
+            provider: Some(ProviderKind::Anthropic),
+            model: Some("claude-sonnet-4-5".into()),
+            base_url: Some("http://127.0.0.1:9999".into()),
+            api_key_env: Some("MY_KEY".into()),
+            timeout: Duration::from_millis(12_500),
+            max_tokens: 512,
+            temperature: 0.7,
+            send_screenshots: true,
+            generation_prompt: "  Prefer getByRole.\n".into(),
+            snapshot_budget: 0,
+        }
+    }
+
+    #[test]
+    fn llm_and_budgets_are_read_from_the_file() {
+        let dir = project(&format!(
+            "{LLM_FILE}\n[budgets]\ngeneration = 0\nhealing = 5\n"
+        ));
         let settings = resolve(dir.path(), &no_env);
-        assert_eq!(
-            settings.llm,
-            LlmSettings {
-                provider: Some(ProviderKind::Anthropic),
-                model: Some("claude-sonnet-4-5".into()),
-                base_url: Some("http://127.0.0.1:9999".into()),
-                api_key_env: Some("MY_KEY".into()),
-                timeout: Duration::from_millis(12_500),
-                max_tokens: 512,
-                temperature: 0.7,
-                send_screenshots: true,
-                generation_prompt: "Prefer getByRole.\n".into(),
-                snapshot_budget: 0,
-            }
-        );
+        assert_eq!(settings.llm, llm_sample());
         assert_eq!(
             settings.budgets,
             BudgetSettings {
@@ -377,39 +376,17 @@ healing = 5
     #[test]
     fn llm_precedence_is_flag_then_env_then_file() {
         let dir = project(
-            "[llm]\nprovider = \"anthropic\"\nmodel = \"file\"\nbase_url = \"http://file\"\n\
-             max_tokens = 10\n[budgets]\nhealing = 1\n",
+            "[llm]\nprovider = \"openai\"\nmodel = \"file\"\nbase_url = \"http://file\"\n\
+             max_tokens = 10\nsnapshot_budget = 5\ngeneration_prompt = \"file\"\n\
+             [budgets]\nhealing = 1\n",
         );
-        let env = env_of(&[
-            ("PRETTYPLAY_LLM_PROVIDER", "openai"),
-            ("PRETTYPLAY_LLM_MODEL", " env "),
-            ("PRETTYPLAY_LLM_BASE_URL", "http://env"),
-            ("PRETTYPLAY_LLM_API_KEY_ENV", "OTHER_KEY"),
-            ("PRETTYPLAY_LLM_TIMEOUT", "2"),
-            ("PRETTYPLAY_LLM_MAX_TOKENS", "20"),
-            ("PRETTYPLAY_LLM_TEMPERATURE", "0.3"),
-            ("PRETTYPLAY_LLM_SEND_SCREENSHOTS", "yes"),
-            ("PRETTYPLAY_LLM_GENERATION_PROMPT", "  Be brief.\n"),
-            ("PRETTYPLAY_LLM_SNAPSHOT_BUDGET", "100"),
+        let budgets_env = [
             ("PRETTYPLAY_BUDGETS_GENERATION", "7"),
             ("PRETTYPLAY_BUDGETS_HEALING", ""),
-        ]);
+        ];
+        let env = env_of(&[LLM_ENV, &budgets_env].concat());
         let settings = resolve(dir.path(), &env);
-        assert_eq!(
-            settings.llm,
-            LlmSettings {
-                provider: Some(ProviderKind::OpenAi),
-                model: Some("env".into()),
-                base_url: Some("http://env".into()),
-                api_key_env: Some("OTHER_KEY".into()),
-                timeout: Duration::from_secs(2),
-                max_tokens: 20,
-                temperature: 0.3,
-                send_screenshots: true,
-                generation_prompt: "  Be brief.\n".into(),
-                snapshot_budget: 100,
-            }
-        );
+        assert_eq!(settings.llm, llm_sample());
         // An empty variable is unset: the file's value stays.
         assert_eq!(
             settings.budgets,
@@ -419,18 +396,18 @@ healing = 5
             }
         );
         let overrides = Overrides {
-            llm_provider: Some("Anthropic".into()),
+            llm_provider: Some("OpenAI".into()),
             llm_model: Some("flag".into()),
             llm_base_url: Some("http://flag".into()),
             ..Overrides::default()
         };
-        let llm = Settings::resolve(dir.path(), &env, &overrides)
+        let llm = resolve_with(dir.path(), &env, overrides)
             .expect("resolve")
             .llm;
-        assert_eq!(llm.provider, Some(ProviderKind::Anthropic));
+        assert_eq!(llm.provider, Some(ProviderKind::OpenAi));
         assert_eq!(llm.model.as_deref(), Some("flag"));
         assert_eq!(llm.base_url.as_deref(), Some("http://flag"));
-        assert_eq!(llm.max_tokens, 20);
+        assert_eq!(llm.max_tokens, 512);
     }
 
     #[test]
@@ -507,8 +484,7 @@ healing = 5
 
     #[test]
     fn bad_llm_env_and_flag_values_name_the_source() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        for (var, value, expected) in [
+        assert_env_refused(&[
             (
                 "PRETTYPLAY_LLM_PROVIDER",
                 "gemini",
@@ -546,20 +522,13 @@ healing = 5
                 "a whole number >= 0",
             ),
             ("PRETTYPLAY_BUDGETS_HEALING", "x", "a whole number >= 0"),
-        ] {
-            let env = env_of(&[(var, value)]);
-            assert_eq!(
-                resolve_err(dir.path(), &env).to_string(),
-                format!(
-                    "environment variable `{var}` has invalid value `{value}`: expected {expected}"
-                )
-            );
-        }
+        ]);
+        let dir = tempfile::tempdir().expect("tempdir");
         let overrides = Overrides {
             llm_provider: Some("azure".into()),
             ..Overrides::default()
         };
-        let e = Settings::resolve(dir.path(), &no_env, &overrides).expect_err("bad flag");
+        let e = resolve_with(dir.path(), &no_env, overrides).expect_err("bad flag");
         assert_eq!(
             e.to_string(),
             "invalid value `azure` for `--llm-provider`: expected one of openai, anthropic"

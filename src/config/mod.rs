@@ -3,18 +3,24 @@
 //!
 //! Main type: [`Settings`]. Keys and defaults are documented in `docs/configuration.md`.
 
+mod browser_settings;
 mod config_error;
 mod defaults;
+mod file_context;
 mod llm_settings;
+mod overrides;
 mod run_settings;
 mod screen;
+mod section_layer;
 mod settings;
 #[cfg(test)]
 mod test_support;
+mod value_forms;
 
 pub use config_error::ConfigError;
+pub use overrides::Overrides;
 pub use screen::Screen;
-pub use settings::{Overrides, Settings};
+pub use settings::Settings;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -10,8 +10,10 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::defaults;
-use super::settings::{
-    EnvSetter, FileContext, POSITIVE_SECONDS_FORM, parse_seconds, positive_seconds,
+use super::file_context::FileContext;
+use super::section_layer::section_layer;
+use super::value_forms::{
+    EnvSetter, POSITIVE_SECONDS_FORM, flag_value, parse_seconds, positive_seconds,
 };
 use super::{ConfigError, Overrides, RunSettings};
 
@@ -33,22 +35,15 @@ pub(super) struct RawRun {
     workers: Option<Spanned<i64>>,
 }
 
-/// What one source says of `[run]`; `None` leaves the decision to lower sources.
-#[derive(Debug, Default)]
-pub(super) struct RunLayer {
-    test_timeout: Option<Duration>,
-    workers: Option<usize>,
+section_layer! {
+    /// What one source says of `[run]`; `None` leaves the decision to lower sources.
+    RunLayer {
+        test_timeout: Duration,
+        workers: usize,
+    }
 }
 
 impl RunLayer {
-    /// `self` where it says something, `lower` elsewhere.
-    pub(super) fn over(self, lower: RunLayer) -> RunLayer {
-        RunLayer {
-            test_timeout: self.test_timeout.or(lower.test_timeout),
-            workers: self.workers.or(lower.workers),
-        }
-    }
-
     /// The gaps filled from the defaults.
     pub(super) fn finish(self) -> RunSettings {
         RunSettings {
@@ -74,39 +69,28 @@ impl RunLayer {
 
     /// `--test-timeout` and `-j/--workers`.
     pub(super) fn from_overrides(overrides: &Overrides) -> Result<RunLayer, ConfigError> {
-        let test_timeout = match overrides.test_timeout {
-            None => None,
-            Some(value) => Some(positive_seconds(value).ok_or_else(|| ConfigError::Flag {
-                flag: "test-timeout",
-                value: value.to_string(),
-                expected: POSITIVE_SECONDS_FORM,
-            })?),
-        };
-        let workers = match overrides.workers {
-            None => None,
-            Some(value) => Some(workers(value).ok_or_else(|| ConfigError::Flag {
-                flag: "workers",
-                value: value.to_string(),
-                expected: WORKERS_FORM,
-            })?),
-        };
         Ok(RunLayer {
-            test_timeout,
-            workers,
+            test_timeout: flag_value(
+                "test-timeout",
+                POSITIVE_SECONDS_FORM,
+                overrides.test_timeout,
+                positive_seconds,
+            )?,
+            workers: flag_value("workers", WORKERS_FORM, overrides.workers, workers)?,
         })
     }
 }
 
 /// The environment variables of `[run]`.
-pub(super) const ENV_VARS: &[(&str, EnvSetter)] = &[
+pub(super) const ENV_VARS: &[(&str, EnvSetter<RunLayer>)] = &[
     ("PRETTYPLAY_RUN_TEST_TIMEOUT", |layer, _, value| {
         let timeout = parse_seconds(value).filter(|t| !t.is_zero());
-        layer.run.test_timeout = Some(timeout.ok_or(POSITIVE_SECONDS_FORM)?);
+        layer.test_timeout = Some(timeout.ok_or(POSITIVE_SECONDS_FORM)?);
         Ok(())
     }),
     ("PRETTYPLAY_RUN_WORKERS", |layer, _, value| {
         let count = value.trim().parse().ok().and_then(workers);
-        layer.run.workers = Some(count.ok_or(WORKERS_FORM)?);
+        layer.workers = Some(count.ok_or(WORKERS_FORM)?);
         Ok(())
     }),
 ];
@@ -119,17 +103,10 @@ fn workers(count: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Settings;
-    use crate::config::settings::CONFIG_FILE;
-    use crate::config::test_support::{env_of, no_env, project, resolve, resolve_err};
-
-    fn with_flags(
-        cwd: &std::path::Path,
-        env: &dyn Fn(&str) -> Option<String>,
-        overrides: Overrides,
-    ) -> Result<Settings, ConfigError> {
-        Settings::resolve(cwd, env, &overrides)
-    }
+    use crate::config::test_support::{
+        CONFIG_FILE, assert_env_refused, env_of, no_env, project, resolve, resolve_err,
+        resolve_with,
+    };
 
     #[test]
     fn run_defaults_to_sixty_seconds_and_no_worker_count() {
@@ -197,7 +174,7 @@ mod tests {
             ..Overrides::default()
         };
         assert_eq!(
-            with_flags(dir.path(), &env, flags).expect("resolve").run,
+            resolve_with(dir.path(), &env, flags).expect("resolve").run,
             RunSettings {
                 test_timeout: Duration::from_millis(500),
                 workers: Some(1),
@@ -209,7 +186,7 @@ mod tests {
             ..Overrides::default()
         };
         assert_eq!(
-            with_flags(dir.path(), &env, flags).expect("resolve").run,
+            resolve_with(dir.path(), &env, flags).expect("resolve").run,
             RunSettings {
                 test_timeout: Duration::from_millis(20_500),
                 workers: Some(8),
@@ -284,8 +261,7 @@ mod tests {
 
     #[test]
     fn bad_run_env_and_flag_values_name_the_source() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        for (var, value, expected) in [
+        assert_env_refused(&[
             (
                 "PRETTYPLAY_RUN_TEST_TIMEOUT",
                 "0",
@@ -305,15 +281,8 @@ mod tests {
             ("PRETTYPLAY_RUN_WORKERS", "-1", "a whole number >= 1"),
             ("PRETTYPLAY_RUN_WORKERS", "two", "a whole number >= 1"),
             ("PRETTYPLAY_RUN_WORKERS", "1.5", "a whole number >= 1"),
-        ] {
-            let env = env_of(&[(var, value)]);
-            assert_eq!(
-                resolve_err(dir.path(), &env).to_string(),
-                format!(
-                    "environment variable `{var}` has invalid value `{value}`: expected {expected}"
-                )
-            );
-        }
+        ]);
+        let dir = tempfile::tempdir().expect("tempdir");
         for (flags, shown) in [
             (
                 Overrides {
@@ -338,7 +307,7 @@ mod tests {
                 "invalid value `0` for `--workers`: expected a whole number >= 1",
             ),
         ] {
-            let e = with_flags(dir.path(), &no_env, flags).expect_err("bad flag");
+            let e = resolve_with(dir.path(), &no_env, flags).expect_err("bad flag");
             assert_eq!(e.to_string(), shown);
         }
     }

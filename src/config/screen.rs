@@ -141,46 +141,11 @@ fn loose(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::test_support::screen_examples;
 
     #[test]
     fn every_form_parses() {
-        let cases = [
-            ("", Screen::Default),
-            ("   ", Screen::Default),
-            (
-                "1280x720",
-                Screen::Size {
-                    width: 1280,
-                    height: 720,
-                },
-            ),
-            (
-                "800X600",
-                Screen::Size {
-                    width: 800,
-                    height: 600,
-                },
-            ),
-            (
-                " 390x844 ",
-                Screen::Size {
-                    width: 390,
-                    height: 844,
-                },
-            ),
-            ("fullscreen", Screen::Fullscreen),
-            ("iPhone 13", Screen::Device("iPhone 13".into())),
-            ("Pixel 7", Screen::Device("Pixel 7".into())),
-            (
-                "Desktop Chrome HiDPI",
-                Screen::Device("Desktop Chrome HiDPI".into()),
-            ),
-            (
-                "iPad (gen 7) landscape",
-                Screen::Device("iPad (gen 7) landscape".into()),
-            ),
-        ];
-        for (value, expected) in cases {
+        for (value, expected) in screen_examples() {
             assert_eq!(Screen::parse(value), Some(expected), "{value:?}");
         }
     }

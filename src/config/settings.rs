@@ -4,28 +4,26 @@
 //!
 //! Every source is first turned into a [`Layer`] (all fields optional, paths already absolute);
 //! layers are stacked and the remaining gaps filled from the [`defaults`](super::defaults). This
-//! file reads the top level, `[browser]` and `[polling]`; `[llm]` and `[budgets]` are read in
+//! file reads the top level and stacks the sections, each read in a file of its own:
+//! `[browser]` and `[polling]` in `browser_settings.rs`, `[llm]` and `[budgets]` in
 //! `llm_settings.rs`, `[run]` in `run_settings.rs`. Keys, defaults and variables are documented
 //! in `docs/configuration.md`.
 
 use crate::paths::normalize;
-use std::fmt;
 use std::io;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde::Deserialize;
-use toml::Spanned;
 
-use super::config_error::position;
+use super::browser_settings::{self, BrowserLayer, PollingLayer, RawBrowser, RawPolling};
 use super::defaults;
+use super::file_context::FileContext;
 use super::llm_settings::{self, BudgetsLayer, LlmLayer, RawBudgets, RawLlm};
 use super::run_settings::{self, RawRun, RunLayer};
-use super::screen::SCREEN_FORMS;
+use super::value_forms::EnvSetter;
 use super::{
-    BrowserSettings, BudgetSettings, ConfigError, Isolation, LlmSettings, PollingSettings,
-    RunSettings, Screen,
+    BrowserSettings, BudgetSettings, ConfigError, LlmSettings, Overrides, PollingSettings,
+    RunSettings,
 };
 
 /// Name of the settings file looked up in the working directory and its ancestors.
@@ -52,66 +50,21 @@ pub struct Settings {
     pub run: RunSettings,
 }
 
-/// Settings given on the command line; filled by the CLI module (the only one that knows clap).
-#[derive(Debug, Default, Clone)]
-pub struct Overrides {
-    /// `--config PATH`: read this file (relative to the working directory); its directory is the
-    /// project root.
-    pub config: Option<PathBuf>,
-    pub base_url: Option<String>,
-    /// `--headed`: `headless = false`. `false` leaves the other sources in charge.
-    pub headed: bool,
-    /// Relative to the working directory when it has a directory part; a bare name is looked up on
-    /// `PATH`.
-    pub executable: Option<PathBuf>,
-    /// `browser.timeout`, in seconds.
-    pub timeout: Option<f64>,
-    /// `--screen VALUE`: `browser.screen`, in any of its forms (an empty value means Playwright's
-    /// default viewport, overriding lower sources).
-    pub screen: Option<String>,
-    /// `--llm-provider NAME`: `llm.provider` (`openai` or `anthropic`).
-    pub llm_provider: Option<String>,
-    /// `--model NAME`: `llm.model`.
-    pub llm_model: Option<String>,
-    /// `--llm-base-url URL`: `llm.base_url`.
-    pub llm_base_url: Option<String>,
-    /// `-j/--workers N`: `run.workers`, 1 or more.
-    pub workers: Option<usize>,
-    /// `--test-timeout SECONDS`: `run.test_timeout`, more than 0.
-    pub test_timeout: Option<f64>,
-}
-
-/// Accepted forms of a boolean environment variable (compared case-insensitively).
-pub(super) const BOOL_FORMS: &str = "one of true, false, 1, 0, yes, no";
-/// Accepted form of a duration anywhere.
-pub(super) const SECONDS_FORM: &str = "a number of seconds >= 0, e.g. 2.5";
-/// Accepted form of a duration that cannot be zero: `llm.timeout`, `run.test_timeout`.
-pub(super) const POSITIVE_SECONDS_FORM: &str = "a number of seconds > 0, e.g. 60";
-/// Accepted forms of `browser.isolation` (compared case-insensitively).
-const ISOLATION_FORMS: &str = "one of context, browser";
-
-/// What one source says; `None` leaves the decision to lower sources. Paths are absolute, except a
-/// bare executable name which is looked up on `PATH`. A zero polling timeout is kept as
-/// `Some(ZERO)` so it can switch off a timeout set by a lower source.
+/// What one source says; `None` leaves the decision to lower sources. Paths are absolute.
 #[derive(Debug, Default)]
-pub(super) struct Layer {
+struct Layer {
     scenarios: Option<PathBuf>,
     cache_dir: Option<PathBuf>,
-    base_url: Option<String>,
-    executable: Option<PathBuf>,
-    headless: Option<bool>,
-    browser_timeout: Option<Duration>,
-    screen: Option<Screen>,
-    accept_dialogs: Option<bool>,
-    isolation: Option<Isolation>,
-    polling_timeout: Option<Duration>,
-    polling_delay: Option<Duration>,
+    /// `[browser]`.
+    browser: BrowserLayer,
+    /// `[polling]`.
+    polling: PollingLayer,
     /// `[llm]`.
-    pub(super) llm: LlmLayer,
+    llm: LlmLayer,
     /// `[budgets]`.
-    pub(super) budgets: BudgetsLayer,
+    budgets: BudgetsLayer,
     /// `[run]`.
-    pub(super) run: RunLayer,
+    run: RunLayer,
 }
 
 impl Layer {
@@ -120,21 +73,15 @@ impl Layer {
         Layer {
             scenarios: self.scenarios.or(lower.scenarios),
             cache_dir: self.cache_dir.or(lower.cache_dir),
-            base_url: self.base_url.or(lower.base_url),
-            executable: self.executable.or(lower.executable),
-            headless: self.headless.or(lower.headless),
-            browser_timeout: self.browser_timeout.or(lower.browser_timeout),
-            screen: self.screen.or(lower.screen),
-            accept_dialogs: self.accept_dialogs.or(lower.accept_dialogs),
-            isolation: self.isolation.or(lower.isolation),
-            polling_timeout: self.polling_timeout.or(lower.polling_timeout),
-            polling_delay: self.polling_delay.or(lower.polling_delay),
+            browser: self.browser.over(lower.browser),
+            polling: self.polling.over(lower.polling),
             llm: self.llm.over(lower.llm),
             budgets: self.budgets.over(lower.budgets),
             run: self.run.over(lower.run),
         }
     }
 
+    /// The gaps filled from the defaults; relative defaults are relative to `project_root`.
     fn finish(self, project_root: PathBuf, config_file: Option<PathBuf>) -> Settings {
         Settings {
             scenarios: self
@@ -143,23 +90,8 @@ impl Layer {
             cache_dir: self
                 .cache_dir
                 .unwrap_or_else(|| project_root.join(defaults::CACHE_DIR)),
-            browser: BrowserSettings {
-                base_url: self.base_url,
-                executable: self.executable,
-                headless: self.headless.unwrap_or(defaults::HEADLESS),
-                timeout: self.browser_timeout.unwrap_or(defaults::BROWSER_TIMEOUT),
-                screen: self.screen.unwrap_or(defaults::SCREEN),
-                accept_dialogs: self.accept_dialogs.unwrap_or(defaults::ACCEPT_DIALOGS),
-                isolation: self.isolation.unwrap_or(defaults::ISOLATION),
-                project_dir: project_root.clone(),
-            },
-            polling: PollingSettings {
-                timeout: self
-                    .polling_timeout
-                    .or(defaults::POLLING_TIMEOUT)
-                    .filter(|t| !t.is_zero()),
-                delay: self.polling_delay.unwrap_or(defaults::POLLING_DELAY),
-            },
+            browser: self.browser.finish(project_root.clone()),
+            polling: self.polling.finish(),
             llm: self.llm.finish(),
             budgets: self.budgets.finish(),
             run: self.run.finish(),
@@ -169,14 +101,10 @@ impl Layer {
     }
 }
 
-/// Sets one key of a layer from an environment value; `Err` holds the accepted forms.
-pub(super) type EnvSetter = fn(&mut Layer, &Path, &str) -> Result<(), &'static str>;
-
-/// The environment variables of the top level, `[browser]` and `[polling]`:
-/// `PRETTYPLAY_<KEY>` for top-level keys, `PRETTYPLAY_<SECTION>_<KEY>` for section keys. Relative
-/// paths are relative to the project root. The other sections have tables of their own; see
-/// [`env_vars`].
-const ENV_VARS: &[(&str, EnvSetter)] = &[
+/// The environment variables of the top level: `PRETTYPLAY_<KEY>`, where each section's table
+/// has `PRETTYPLAY_<SECTION>_<KEY>`. Relative paths are relative to the project root. The
+/// section tables are read after this one, by [`env_layer`].
+const ENV_VARS: &[(&str, EnvSetter<Layer>)] = &[
     ("PRETTYPLAY_SCENARIOS", |layer, root, value| {
         layer.scenarios = Some(normalize(&root.join(value)));
         Ok(())
@@ -185,51 +113,7 @@ const ENV_VARS: &[(&str, EnvSetter)] = &[
         layer.cache_dir = Some(normalize(&root.join(value)));
         Ok(())
     }),
-    ("PRETTYPLAY_BROWSER_BASE_URL", |layer, _, value| {
-        layer.base_url = Some(value.to_owned());
-        Ok(())
-    }),
-    ("PRETTYPLAY_BROWSER_EXECUTABLE", |layer, root, value| {
-        layer.executable = Some(executable(root, Path::new(value)));
-        Ok(())
-    }),
-    ("PRETTYPLAY_BROWSER_HEADLESS", |layer, _, value| {
-        layer.headless = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
-        Ok(())
-    }),
-    ("PRETTYPLAY_BROWSER_TIMEOUT", |layer, _, value| {
-        layer.browser_timeout = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
-        Ok(())
-    }),
-    ("PRETTYPLAY_BROWSER_SCREEN", |layer, _, value| {
-        layer.screen = Some(Screen::parse(value).ok_or(SCREEN_FORMS)?);
-        Ok(())
-    }),
-    ("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", |layer, _, value| {
-        layer.accept_dialogs = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
-        Ok(())
-    }),
-    ("PRETTYPLAY_BROWSER_ISOLATION", |layer, _, value| {
-        layer.isolation = Some(parse_isolation(value).ok_or(ISOLATION_FORMS)?);
-        Ok(())
-    }),
-    ("PRETTYPLAY_POLLING_TIMEOUT", |layer, _, value| {
-        layer.polling_timeout = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
-        Ok(())
-    }),
-    ("PRETTYPLAY_POLLING_DELAY", |layer, _, value| {
-        layer.polling_delay = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
-        Ok(())
-    }),
 ];
-
-/// Every environment variable, section by section.
-fn env_vars() -> impl Iterator<Item = &'static (&'static str, EnvSetter)> {
-    ENV_VARS
-        .iter()
-        .chain(llm_settings::ENV_VARS)
-        .chain(run_settings::ENV_VARS)
-}
 
 /// `prettyplay.toml` as written.
 #[derive(Debug, Default, Deserialize)]
@@ -242,25 +126,6 @@ struct RawFile {
     llm: Option<RawLlm>,
     budgets: Option<RawBudgets>,
     run: Option<RawRun>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "snake_case")]
-struct RawBrowser {
-    base_url: Option<String>,
-    executable: Option<PathBuf>,
-    headless: Option<bool>,
-    timeout: Option<Spanned<f64>>,
-    screen: Option<Spanned<String>>,
-    accept_dialogs: Option<bool>,
-    isolation: Option<Spanned<String>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "snake_case")]
-struct RawPolling {
-    timeout: Option<Spanned<f64>>,
-    delay: Option<Spanned<f64>>,
 }
 
 impl Settings {
@@ -316,120 +181,56 @@ impl Settings {
     }
 }
 
-/// The settings file being read: turns a refused value into a [`ConfigError::File`] that points
-/// at it.
-pub(super) struct FileContext<'a> {
-    path: &'a Path,
-    text: &'a str,
-}
-
-impl FileContext<'_> {
-    /// An error at `span` (a byte range of the file), or at no position.
-    pub(super) fn error(
-        &self,
-        span: Option<Range<usize>>,
-        message: String,
-        hint: Option<String>,
-    ) -> ConfigError {
-        ConfigError::File {
-            path: self.path.to_path_buf(),
-            at: span.map(|span| position(self.text, span.start)),
-            message,
-            hint,
-        }
-    }
-
-    /// The 1-based line of a byte offset.
-    pub(super) fn line(&self, offset: usize) -> usize {
-        position(self.text, offset).0
-    }
-
-    /// What `check` makes of a number, or an error naming `key` and its accepted `form`, at the
-    /// value.
-    pub(super) fn checked<U: Copy + fmt::Display, T>(
-        &self,
-        key: &str,
-        form: &str,
-        value: Option<Spanned<U>>,
-        check: impl Fn(U) -> Option<T>,
-    ) -> Result<Option<T>, ConfigError> {
-        let Some(value) = value else {
-            return Ok(None);
-        };
-        match check(*value.get_ref()) {
-            Some(checked) => Ok(Some(checked)),
-            None => Err(self.error(
-                Some(value.span()),
-                format!("`{key}` must be {form}, got {}", value.get_ref()),
-                None,
-            )),
-        }
-    }
-
-    /// What `parse` makes of a string, or an error naming `key` and its accepted `forms`, with
-    /// the value quoted, at the value.
-    pub(super) fn parsed<T>(
-        &self,
-        key: &str,
-        forms: &str,
-        value: Option<Spanned<String>>,
-        parse: impl Fn(&str) -> Option<T>,
-    ) -> Result<Option<T>, ConfigError> {
-        let Some(value) = value else {
-            return Ok(None);
-        };
-        match parse(value.get_ref()) {
-            Some(parsed) => Ok(Some(parsed)),
-            None => Err(self.error(
-                Some(value.span()),
-                format!("`{key}` must be {forms}, got {:?}", value.get_ref()),
-                None,
-            )),
-        }
-    }
-}
-
 fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError> {
-    let file = FileContext { path, text };
+    let file = FileContext::new(path, text);
     let raw: RawFile =
         toml::from_str(text).map_err(|e| file.error(e.span(), e.message().to_owned(), None))?;
-    let browser = raw.browser.unwrap_or_default();
-    let polling = raw.polling.unwrap_or_default();
     Ok(Layer {
         scenarios: raw.scenarios.map(|p| normalize(&root.join(p))),
         cache_dir: raw.cache_dir.map(|p| normalize(&root.join(p))),
-        base_url: browser.base_url,
-        executable: browser.executable.map(|p| executable(root, &p)),
-        headless: browser.headless,
-        browser_timeout: file.checked("browser.timeout", SECONDS_FORM, browser.timeout, seconds)?,
-        screen: file.parsed(
-            "browser.screen",
-            SCREEN_FORMS,
-            browser.screen,
-            Screen::parse,
-        )?,
-        accept_dialogs: browser.accept_dialogs,
-        isolation: file.parsed(
-            "browser.isolation",
-            ISOLATION_FORMS,
-            browser.isolation,
-            parse_isolation,
-        )?,
-        polling_timeout: file.checked("polling.timeout", SECONDS_FORM, polling.timeout, seconds)?,
-        polling_delay: file.checked("polling.delay", SECONDS_FORM, polling.delay, seconds)?,
+        browser: BrowserLayer::from_file(raw.browser.unwrap_or_default(), root, &file)?,
+        polling: PollingLayer::from_file(raw.polling.unwrap_or_default(), &file)?,
         llm: LlmLayer::from_file(raw.llm.unwrap_or_default(), &file)?,
         budgets: BudgetsLayer::from_file(raw.budgets.unwrap_or_default(), &file)?,
         run: RunLayer::from_file(raw.run.unwrap_or_default(), &file)?,
     })
 }
 
+/// What the `PRETTYPLAY_*` variables say, section by section; an empty variable is unset.
 fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer, ConfigError> {
     let mut layer = Layer::default();
-    for (var, set) in env_vars() {
+    read_env(&mut layer, ENV_VARS, root, env)?;
+    read_env(&mut layer.browser, browser_settings::ENV_VARS, root, env)?;
+    read_env(
+        &mut layer.polling,
+        browser_settings::POLLING_ENV_VARS,
+        root,
+        env,
+    )?;
+    read_env(&mut layer.llm, llm_settings::ENV_VARS, root, env)?;
+    read_env(
+        &mut layer.budgets,
+        llm_settings::BUDGETS_ENV_VARS,
+        root,
+        env,
+    )?;
+    read_env(&mut layer.run, run_settings::ENV_VARS, root, env)?;
+    Ok(layer)
+}
+
+/// Sets `layer` from the variables of one section's table, in table order; the first refused
+/// value is the error (not echoed for [`llm_settings::SECRET_SHAPED_VARS`]).
+fn read_env<L>(
+    layer: &mut L,
+    vars: &[(&'static str, EnvSetter<L>)],
+    root: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), ConfigError> {
+    for (var, set) in vars {
         let Some(value) = env(var).filter(|v| !v.is_empty()) else {
             continue;
         };
-        set(&mut layer, root, &value).map_err(|expected| ConfigError::Env {
+        set(layer, root, &value).map_err(|expected| ConfigError::Env {
             var: (*var).to_owned(),
             value: if llm_settings::SECRET_SHAPED_VARS.contains(var) {
                 "[redacted]".to_owned()
@@ -439,89 +240,27 @@ fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer,
             expected,
         })?;
     }
-    Ok(layer)
+    Ok(())
 }
 
+/// What the flags say; relative paths are relative to `cwd`.
 fn cli_layer(cwd: &Path, overrides: &Overrides) -> Result<Layer, ConfigError> {
-    let browser_timeout = match overrides.timeout {
-        None => None,
-        Some(value) => Some(seconds(value).ok_or_else(|| ConfigError::Flag {
-            flag: "timeout",
-            value: value.to_string(),
-            expected: SECONDS_FORM,
-        })?),
-    };
-    let screen = match &overrides.screen {
-        None => None,
-        Some(value) => Some(Screen::parse(value).ok_or_else(|| ConfigError::Flag {
-            flag: "screen",
-            value: value.clone(),
-            expected: SCREEN_FORMS,
-        })?),
-    };
     Ok(Layer {
-        base_url: overrides.base_url.clone(),
-        executable: overrides.executable.as_deref().map(|p| executable(cwd, p)),
-        headless: overrides.headed.then_some(false),
-        browser_timeout,
-        screen,
+        browser: BrowserLayer::from_overrides(cwd, overrides)?,
         llm: LlmLayer::from_overrides(overrides)?,
         run: RunLayer::from_overrides(overrides)?,
         ..Layer::default()
     })
 }
 
-/// A browser executable: a bare name stays as is (looked up on `PATH`), a path is made absolute
-/// against `base`.
-fn executable(base: &Path, path: &Path) -> PathBuf {
-    if path.components().count() > 1 || path.is_absolute() {
-        normalize(&base.join(path))
-    } else {
-        path.to_path_buf()
-    }
-}
-
-pub(super) fn parse_bool(value: &str) -> Option<bool> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" | "1" | "yes" => Some(true),
-        "false" | "0" | "no" => Some(false),
-        _ => None,
-    }
-}
-
-/// `context` or `browser`, in any case.
-fn parse_isolation(value: &str) -> Option<Isolation> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "context" => Some(Isolation::Context),
-        "browser" => Some(Isolation::Browser),
-        _ => None,
-    }
-}
-
-pub(super) fn parse_seconds(value: &str) -> Option<Duration> {
-    value.trim().parse::<f64>().ok().and_then(seconds)
-}
-
-/// A finite, non-negative number of seconds that fits a [`Duration`].
-pub(super) fn seconds(value: f64) -> Option<Duration> {
-    if value.is_finite() && value >= 0.0 {
-        Duration::try_from_secs_f64(value).ok()
-    } else {
-        None
-    }
-}
-
-/// Like [`seconds`], but more than zero.
-pub(super) fn positive_seconds(value: f64) -> Option<Duration> {
-    seconds(value).filter(|t| !t.is_zero())
-}
-
 #[cfg(test)]
 mod tests {
     use std::fs;
+    use std::time::Duration;
 
     use super::*;
     use crate::config::test_support::{env_of, no_env, project, resolve, resolve_err};
+    use crate::config::{Isolation, Screen};
 
     #[test]
     fn defaults_without_a_file() {
@@ -627,19 +366,6 @@ delay = 0.25
     }
 
     #[test]
-    fn bare_executable_name_is_kept_for_path_lookup() {
-        let dir = project("[browser]\nexecutable = \"chromium\"\n");
-        let settings = resolve(dir.path(), &no_env);
-        assert_eq!(settings.browser.executable, Some(PathBuf::from("chromium")));
-    }
-
-    #[test]
-    fn zero_polling_timeout_is_off() {
-        let dir = project("[polling]\ntimeout = 0\n");
-        assert_eq!(resolve(dir.path(), &no_env).polling.timeout, None);
-    }
-
-    #[test]
     fn env_overrides_file_and_zero_switches_polling_off() {
         let dir = project(
             "scenarios = \"from-file\"\n[browser]\nheadless = false\ntimeout = 1\n\
@@ -668,38 +394,6 @@ delay = 0.25
         );
         assert_eq!(settings.polling.timeout, None);
         assert_eq!(settings.polling.delay, Duration::from_millis(100));
-    }
-
-    #[test]
-    fn cli_overrides_env() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let env = env_of(&[
-            ("PRETTYPLAY_BROWSER_BASE_URL", "http://env"),
-            ("PRETTYPLAY_BROWSER_HEADLESS", "true"),
-            ("PRETTYPLAY_BROWSER_TIMEOUT", "9"),
-            ("PRETTYPLAY_BROWSER_EXECUTABLE", "chromium"),
-        ]);
-        let overrides = Overrides {
-            base_url: Some("http://cli".into()),
-            headed: true,
-            executable: Some(PathBuf::from("./bin/chrome")),
-            timeout: Some(1.5),
-            ..Overrides::default()
-        };
-        let settings = Settings::resolve(dir.path(), &env, &overrides).expect("resolve");
-        assert_eq!(settings.browser.base_url.as_deref(), Some("http://cli"));
-        assert!(!settings.browser.headless);
-        assert_eq!(settings.browser.timeout, Duration::from_millis(1500));
-        assert_eq!(
-            settings.browser.executable,
-            Some(dir.path().join("bin/chrome"))
-        );
-    }
-
-    #[test]
-    fn not_headed_leaves_headless_to_lower_sources() {
-        let dir = project("[browser]\nheadless = false\n");
-        assert!(!resolve(dir.path(), &no_env).browser.headless);
     }
 
     #[test]
@@ -794,309 +488,20 @@ delay = 0.25
     }
 
     #[test]
-    fn bad_env_bool_names_the_variable_and_forms() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let env = env_of(&[("PRETTYPLAY_BROWSER_HEADLESS", "maybe")]);
-        let e = resolve_err(dir.path(), &env);
-        assert_eq!(
-            e.to_string(),
-            "environment variable `PRETTYPLAY_BROWSER_HEADLESS` has invalid value `maybe`: \
-             expected one of true, false, 1, 0, yes, no"
-        );
-    }
-
-    #[test]
-    fn bad_env_duration_is_an_error() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        for value in ["-1", "NaN", "inf", "soon", "1e300"] {
-            let env = env_of(&[("PRETTYPLAY_POLLING_DELAY", value)]);
-            let e = resolve_err(dir.path(), &env);
-            assert!(
-                matches!(&e, ConfigError::Env { var, .. } if var == "PRETTYPLAY_POLLING_DELAY"),
-                "{value}: {e}"
-            );
-        }
-    }
-
-    #[test]
-    fn bad_file_duration_names_the_key() {
-        let dir = project("[browser]\ntimeout = -1\n");
-        let e = resolve_err(dir.path(), &no_env);
-        let file = dir.path().join(CONFIG_FILE);
-        assert_eq!(
-            e.to_string(),
-            format!(
-                "{}:2:11: `browser.timeout` must be a number of seconds >= 0, e.g. 2.5, got -1\n  \
-                 |\n\
-                 2 | timeout = -1\n  \
-                 |           ^",
-                file.display()
-            )
-        );
-        let dir = project("[polling]\ndelay = nan\n");
-        assert!(
-            resolve_err(dir.path(), &no_env)
-                .to_string()
-                .contains("`polling.delay` must be")
-        );
-    }
-
-    #[test]
-    fn bad_timeout_flag_is_an_error() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let overrides = Overrides {
-            timeout: Some(-2.0),
-            ..Overrides::default()
-        };
-        let e = Settings::resolve(dir.path(), &no_env, &overrides).expect_err("bad flag");
-        assert_eq!(
-            e.to_string(),
-            "invalid value `-2` for `--timeout`: expected a number of seconds >= 0, e.g. 2.5"
-        );
-    }
-
-    /// `[browser] screen` from the file.
-    fn file_screen(value: &str) -> Result<Screen, ConfigError> {
-        let dir = project(&format!("[browser]\nscreen = {value:?}\n"));
-        Settings::resolve(dir.path(), &no_env, &Overrides::default()).map(|s| s.browser.screen)
-    }
-
-    #[test]
-    fn screen_forms_are_read_from_file_env_and_flag() {
-        let cases = [
-            ("", Screen::Default),
-            (
-                "1280x720",
-                Screen::Size {
-                    width: 1280,
-                    height: 720,
-                },
-            ),
-            (
-                "800X600",
-                Screen::Size {
-                    width: 800,
-                    height: 600,
-                },
-            ),
-            ("fullscreen", Screen::Fullscreen),
-            ("iPhone 13", Screen::Device("iPhone 13".into())),
-            ("Pixel 7", Screen::Device("Pixel 7".into())),
-        ];
-        let dir = tempfile::tempdir().expect("tempdir");
-        for (value, expected) in cases {
-            assert_eq!(file_screen(value).expect(value), expected, "file {value:?}");
-            if !value.is_empty() {
-                let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", value)]);
-                assert_eq!(
-                    resolve(dir.path(), &env).browser.screen,
-                    expected,
-                    "env {value:?}"
-                );
-            }
-            let overrides = Overrides {
-                screen: Some(value.to_owned()),
-                ..Overrides::default()
-            };
-            let settings = Settings::resolve(dir.path(), &no_env, &overrides).expect(value);
-            assert_eq!(settings.browser.screen, expected, "flag {value:?}");
-        }
-    }
-
-    #[test]
-    fn screen_precedence_and_empty_values() {
-        let dir = project("[browser]\nscreen = \"800x600\"\n");
-        // An empty variable is unset: the file's value stays.
-        let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", "")]);
-        assert_eq!(
-            resolve(dir.path(), &env).browser.screen,
-            Screen::Size {
-                width: 800,
-                height: 600
-            }
-        );
-        let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", "Pixel 7")]);
-        assert_eq!(
-            resolve(dir.path(), &env).browser.screen,
-            Screen::Device("Pixel 7".into())
-        );
-        // An empty flag is Playwright's default, over the variable and the file.
-        let overrides = Overrides {
-            screen: Some(String::new()),
-            ..Overrides::default()
-        };
-        let settings = Settings::resolve(dir.path(), &env, &overrides).expect("resolve");
-        assert_eq!(settings.browser.screen, Screen::Default);
-    }
-
-    #[test]
-    fn bad_file_screen_names_the_key_the_forms_and_the_position() {
-        let dir = project("[browser]\nscreen = \"800x0\"\n");
-        let e = resolve_err(dir.path(), &no_env);
-        assert_eq!(
-            e.to_string(),
-            format!(
-                "{}:2:10: `browser.screen` must be empty, WxH such as 1280x720, fullscreen, or a \
-                 device name such as \"iPhone 13\", got \"800x0\"\n  \
-                 |\n\
-                 2 | screen = \"800x0\"\n  \
-                 |          ^",
-                dir.path().join(CONFIG_FILE).display()
-            )
-        );
-        for value in [
-            "0x600",
-            "800 x 600",
-            "800x600px",
-            "800",
-            "Fullscreen",
-            "1.5x2",
-        ] {
-            let e = file_screen(value).expect_err(value);
-            assert!(
-                e.to_string()
-                    .contains("`browser.screen` must be empty, WxH such as 1280x720"),
-                "{value}: {e}"
-            );
-        }
-        // Not a string at all: TOML's own type error, at the value.
-        let dir = project("[browser]\nscreen = 800\n");
-        assert!(matches!(
-            resolve_err(dir.path(), &no_env),
-            ConfigError::File {
-                at: Some((2, 10, _)),
-                ..
-            }
-        ));
-    }
-
-    #[test]
-    fn bad_env_and_flag_screen_name_the_source_and_the_forms() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", "1280x")]);
-        assert_eq!(
-            resolve_err(dir.path(), &env).to_string(),
-            "environment variable `PRETTYPLAY_BROWSER_SCREEN` has invalid value `1280x`: \
-             expected empty, WxH such as 1280x720, fullscreen, or a device name such as \
-             \"iPhone 13\""
-        );
-        let overrides = Overrides {
-            screen: Some("FullScreen".into()),
-            ..Overrides::default()
-        };
-        let e = Settings::resolve(dir.path(), &no_env, &overrides).expect_err("bad flag");
-        assert_eq!(
-            e.to_string(),
-            "invalid value `FullScreen` for `--screen`: expected empty, WxH such as 1280x720, \
-             fullscreen, or a device name such as \"iPhone 13\""
-        );
-    }
-
-    #[test]
-    fn accept_dialogs_defaults_to_true_and_is_read_from_file_and_env() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        assert!(resolve(dir.path(), &no_env).browser.accept_dialogs);
-        let dir = project("[browser]\naccept_dialogs = false\n");
-        assert!(!resolve(dir.path(), &no_env).browser.accept_dialogs);
-        let env = env_of(&[("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", "YES")]);
-        assert!(resolve(dir.path(), &env).browser.accept_dialogs);
-        let env = env_of(&[("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", "0")]);
-        let dir = project("[browser]\naccept_dialogs = true\n");
-        assert!(!resolve(dir.path(), &env).browser.accept_dialogs);
-        let env = env_of(&[("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", "sometimes")]);
-        assert_eq!(
-            resolve_err(dir.path(), &env).to_string(),
-            "environment variable `PRETTYPLAY_BROWSER_ACCEPT_DIALOGS` has invalid value \
-             `sometimes`: expected one of true, false, 1, 0, yes, no"
-        );
-        let dir = project("[browser]\naccept_dialogs = \"no\"\n");
-        assert!(matches!(
-            resolve_err(dir.path(), &no_env),
-            ConfigError::File {
-                at: Some((2, 18, _)),
-                ..
-            }
-        ));
-    }
-
-    #[test]
-    fn isolation_defaults_to_context_and_is_read_from_file_and_env() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        assert_eq!(
-            resolve(dir.path(), &no_env).browser.isolation,
-            Isolation::Context
-        );
-        let dir = project("[browser]\nisolation = \"browser\"\n");
-        assert_eq!(
-            resolve(dir.path(), &no_env).browser.isolation,
-            Isolation::Browser
-        );
-        let dir = project("[browser]\nisolation = \"context\"\n");
-        assert_eq!(
-            resolve(dir.path(), &no_env).browser.isolation,
-            Isolation::Context
-        );
-        // The variable wins over the file, in any case and with spaces around.
-        let env = env_of(&[("PRETTYPLAY_BROWSER_ISOLATION", " Browser ")]);
-        assert_eq!(
-            resolve(dir.path(), &env).browser.isolation,
-            Isolation::Browser
-        );
-        let dir = project("[browser]\nisolation = \"browser\"\n");
-        let env = env_of(&[("PRETTYPLAY_BROWSER_ISOLATION", "CONTEXT")]);
-        assert_eq!(
-            resolve(dir.path(), &env).browser.isolation,
-            Isolation::Context
-        );
-        // An empty variable is unset: the file's value stays.
-        let env = env_of(&[("PRETTYPLAY_BROWSER_ISOLATION", "")]);
-        assert_eq!(
-            resolve(dir.path(), &env).browser.isolation,
-            Isolation::Browser
-        );
-    }
-
-    #[test]
-    fn bad_isolation_names_the_source_and_both_values() {
-        let dir = project("[browser]\nisolation = \"process\"\n");
-        assert_eq!(
-            resolve_err(dir.path(), &no_env).to_string(),
-            format!(
-                "{}:2:13: `browser.isolation` must be one of context, browser, got \"process\"\n  \
-                 |\n\
-                 2 | isolation = \"process\"\n  \
-                 |             ^",
-                dir.path().join(CONFIG_FILE).display()
-            )
-        );
-        let dir = project("[browser]\nisolation = \"\"\n");
-        assert!(
-            resolve_err(dir.path(), &no_env)
-                .to_string()
-                .contains("`browser.isolation` must be one of context, browser, got \"\""),
-        );
-        // Not a string at all: TOML's own type error, at the value.
-        let dir = project("[browser]\nisolation = true\n");
-        assert!(matches!(
-            resolve_err(dir.path(), &no_env),
-            ConfigError::File {
-                at: Some((2, 13, _)),
-                ..
-            }
-        ));
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let env = env_of(&[("PRETTYPLAY_BROWSER_ISOLATION", "tab")]);
-        assert_eq!(
-            resolve_err(tmp.path(), &env).to_string(),
-            "environment variable `PRETTYPLAY_BROWSER_ISOLATION` has invalid value `tab`: \
-             expected one of context, browser"
-        );
-    }
-
-    #[test]
     fn env_table_is_well_formed_and_documented() {
+        fn names<L>(vars: &[(&'static str, EnvSetter<L>)]) -> Vec<&'static str> {
+            vars.iter().map(|(var, _)| *var).collect()
+        }
         let docs = include_str!("../../docs/configuration.md");
-        for (var, _) in env_vars() {
+        let vars = [
+            names(ENV_VARS),
+            names(browser_settings::ENV_VARS),
+            names(browser_settings::POLLING_ENV_VARS),
+            names(llm_settings::ENV_VARS),
+            names(llm_settings::BUDGETS_ENV_VARS),
+            names(run_settings::ENV_VARS),
+        ];
+        for var in vars.concat() {
             assert!(var.starts_with("PRETTYPLAY_"), "{var}");
             assert!(
                 var.chars().all(|c| c.is_ascii_uppercase() || c == '_'),

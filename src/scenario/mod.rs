@@ -4,10 +4,13 @@
 //! `docs/steps-format.md`.
 
 mod discover;
+mod line;
 mod parse;
+mod scenario_error;
 
 pub use discover::{discover, load};
-pub use parse::{ScenarioError, parse};
+pub use parse::parse;
+pub use scenario_error::ScenarioError;
 
 use std::path::PathBuf;
 

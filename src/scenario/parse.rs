@@ -1,96 +1,16 @@
-//! Parsing of one `.steps` file into its [`Test`]s (headers, tags, step sentences, step options,
-//! occurrences), and [`ScenarioError`], the error type of the whole scenario area (parsing,
-//! discovery, reading).
+//! Parsing of one `.steps` file into its [`Test`]s: the header and step lines that
+//! [`Line`] recognises are gathered into tests, with step occurrences counted, and checked
+//! (unique and non-empty names, known step options with valid values, no empty test).
 //!
-//! The format is documented in `docs/steps-format.md`. Parsing never stops at the first problem:
-//! every error in a file is collected so users can fix them all at once.
+//! Main type: the private `Parser`, behind [`parse`]. The format is documented in
+//! `docs/steps-format.md`. Parsing never stops at the first problem: every error in a file is
+//! collected so users can fix them all at once.
 
 use std::collections::HashMap;
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::snippet::Snippet;
-
-use super::{Step, Test};
-
-/// The keyword that starts a test header line.
-const HEADER: &str = "test:";
-
-/// Step options known to this version of the format, as written in `[key=value]`.
-const KNOWN_OPTIONS: &[&str] = &["tries"];
-
-/// An error while finding, reading or parsing scenario files.
-///
-/// [`ScenarioError::Parse`] displays like rustc: `file:line:col: message`, then the offending line
-/// with a caret under the column, then an optional hint.
-#[derive(Debug, thiserror::Error)]
-pub enum ScenarioError {
-    /// A problem at a place in a `.steps` file.
-    #[error("{file}:{line}:{col}: {message}\n{}", Snippet::new(*.line, *.col, .text, .hint.as_deref()))]
-    Parse {
-        /// The file as shown to users (relative to the project root where possible).
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column, counted in characters (Unicode scalar values).
-        col: usize,
-        /// The offending line, without its line ending.
-        text: String,
-        /// What is wrong, a lowercase fragment.
-        message: String,
-        /// How to fix it, where there is something useful to say.
-        hint: Option<String>,
-    },
-    /// The file holds no step at all (it is empty, blank or only comments).
-    #[error(
-        "{file}: no tests in file\n  = hint: add a `test: NAME` line followed by step sentences, or delete the file"
-    )]
-    NoTests { file: String },
-    /// A path given to discovery does not exist.
-    #[error("scenario path `{}` does not exist", .path.display())]
-    NotFound { path: PathBuf },
-    /// A file or directory could not be read.
-    #[error("cannot read `{}`", .path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    /// Several errors, each displayed in turn; never nested, never fewer than two.
-    #[error("{}", DisplayMany(.0))]
-    Multiple(Vec<ScenarioError>),
-}
-
-impl ScenarioError {
-    /// Folds a list of errors into one: `None` for no error, the error itself for one, and a flat
-    /// [`ScenarioError::Multiple`] otherwise.
-    pub(crate) fn combine(errors: Vec<ScenarioError>) -> Option<ScenarioError> {
-        let mut flat = Vec::with_capacity(errors.len());
-        for error in errors {
-            match error {
-                ScenarioError::Multiple(inner) => flat.extend(inner),
-                other => flat.push(other),
-            }
-        }
-        match flat.len() {
-            0 => None,
-            1 => flat.pop(),
-            _ => Some(ScenarioError::Multiple(flat)),
-        }
-    }
-}
-
-struct DisplayMany<'a>(&'a [ScenarioError]);
-
-impl fmt::Display for DisplayMany<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} errors in scenario files:", self.0.len())?;
-        for error in self.0 {
-            write!(f, "\n\n{error}")?;
-        }
-        Ok(())
-    }
-}
+use super::line::{HeaderLine, KNOWN_OPTIONS, Line, StepLine, StepOption, col_of, parse_tries};
+use super::{ScenarioError, Step, Test};
 
 /// Parses one `.steps` file.
 ///
@@ -101,38 +21,14 @@ impl fmt::Display for DisplayMany<'_> {
 /// Returns every test in file order, or every error found in the file.
 pub fn parse(display_path: &str, source: &[u8]) -> Result<Vec<Test>, ScenarioError> {
     let source = source.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(source);
-    let text = std::str::from_utf8(source).map_err(|e| utf8_error(display_path, source, e))?;
+    let text = std::str::from_utf8(source)
+        .map_err(|e| ScenarioError::invalid_utf8(display_path, source, e))?;
     let mut parser = Parser::new(display_path);
     for (index, raw) in text.split('\n').enumerate() {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         parser.line(index + 1, raw);
     }
     parser.finish()
-}
-
-/// Reports the first invalid byte of a file that is not UTF-8.
-fn utf8_error(file: &str, source: &[u8], error: std::str::Utf8Error) -> ScenarioError {
-    let valid = &source[..error.valid_up_to()];
-    let line_start = valid.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-    let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
-    // The prefix up to the bad byte is valid UTF-8 by definition of `valid_up_to`.
-    let col = String::from_utf8_lossy(&valid[line_start..])
-        .chars()
-        .count()
-        + 1;
-    let rest = &source[line_start..];
-    let line_end = rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len());
-    let line_bytes = &rest[..line_end];
-    let line_bytes = line_bytes.strip_suffix(b"\r").unwrap_or(line_bytes);
-    let bad = source[error.valid_up_to()];
-    ScenarioError::Parse {
-        file: file.to_owned(),
-        line,
-        col,
-        text: String::from_utf8_lossy(line_bytes).into_owned(),
-        message: format!("invalid UTF-8 (byte 0x{bad:02x})"),
-        hint: Some("`.steps` files must be UTF-8; re-save the file with that encoding".to_owned()),
-    }
 }
 
 /// A test being built, line by line.
@@ -204,19 +100,20 @@ impl<'a> Parser<'a> {
     }
 
     fn line(&mut self, number: usize, raw: &str) {
-        let trimmed = raw.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            return;
-        }
-        let lead = raw.len() - raw.trim_start().len();
-        if trimmed.starts_with(HEADER) {
-            self.header(number, raw, lead);
-        } else {
-            self.step(number, raw);
+        match Line::classify(raw) {
+            Line::Ignored => {}
+            Line::Header(header) => self.header(number, raw, header),
+            Line::Step(step) => self.step(number, raw, &step),
         }
     }
 
-    fn header(&mut self, number: usize, raw: &str, lead: usize) {
+    fn header(&mut self, number: usize, raw: &str, header: HeaderLine<'_>) {
+        let HeaderLine {
+            col,
+            name,
+            name_col,
+            tags,
+        } = header;
         if let Some(orphans) = self.orphans.take()
             && let Some(first) = orphans.steps.first()
         {
@@ -234,11 +131,6 @@ impl<'a> Parser<'a> {
         }
         self.close_current();
 
-        let rest_start = lead + HEADER.len();
-        let (name, tags) = split_tags(&raw[rest_start..]);
-        let name_offset =
-            rest_start + (raw.len() - rest_start - raw[rest_start..].trim_start().len());
-        let name_col = col_of(raw, name_offset);
         let mut discarded = false;
         if name.is_empty() {
             discarded = true;
@@ -267,7 +159,7 @@ impl<'a> Parser<'a> {
         self.current = Some(OpenTest {
             name: name.to_owned(),
             line: number,
-            col: lead + 1,
+            col,
             text: raw.to_owned(),
             tags,
             steps: Vec::new(),
@@ -276,12 +168,53 @@ impl<'a> Parser<'a> {
         });
     }
 
-    fn step(&mut self, number: usize, raw: &str) {
-        let (sentence_end, options) = split_options(raw);
-        let sentence = raw[..sentence_end].trim();
+    fn step(&mut self, number: usize, raw: &str, step: &StepLine<'_>) {
+        let StepLine {
+            col,
+            sentence,
+            ref options,
+        } = *step;
+        let tries = self.options(number, raw, options);
+        if sentence.is_empty() {
+            let col = options.first().map_or(1, |o| col_of(raw, o.open));
+            self.error(
+                number,
+                col,
+                raw,
+                "step options without a step sentence".to_owned(),
+                Some("write the sentence before its options on the same line".to_owned()),
+            );
+            // The test is wrong already; do not also call it empty.
+            if let Some(test) = self.current.as_mut() {
+                test.discarded = true;
+            }
+            return;
+        }
+        let sentence = sentence.to_owned();
+        if let Some(test) = self.current.as_mut() {
+            test.push(sentence, number, tries);
+            return;
+        }
+        // No header yet: the step belongs to the file's implicit test, or is an error once a
+        // header shows up.
+        let orphans = self.orphans.get_or_insert_with(|| OpenTest {
+            name: String::new(),
+            line: number,
+            col,
+            text: raw.to_owned(),
+            tags: Vec::new(),
+            steps: Vec::new(),
+            occurrences: HashMap::new(),
+            discarded: false,
+        });
+        orphans.push(sentence, number, tries);
+    }
+
+    /// Checks the options of the step at line `number`; returns its `tries`, if valid.
+    fn options(&mut self, number: usize, raw: &str, options: &[StepOption<'_>]) -> Option<u32> {
         let mut tries = None;
         let mut seen: Vec<&str> = Vec::new();
-        for option in &options {
+        for option in options {
             let bracket_col = col_of(raw, option.open);
             if !KNOWN_OPTIONS.contains(&option.key) {
                 self.error(
@@ -328,40 +261,7 @@ impl<'a> Parser<'a> {
                 ),
             }
         }
-        if sentence.is_empty() {
-            let col = options.first().map_or(1, |o| col_of(raw, o.open));
-            self.error(
-                number,
-                col,
-                raw,
-                "step options without a step sentence".to_owned(),
-                Some("write the sentence before its options on the same line".to_owned()),
-            );
-            // The test is wrong already; do not also call it empty.
-            if let Some(test) = self.current.as_mut() {
-                test.discarded = true;
-            }
-            return;
-        }
-        let sentence = sentence.to_owned();
-        if let Some(test) = self.current.as_mut() {
-            test.push(sentence, number, tries);
-            return;
-        }
-        // No header yet: the step belongs to the file's implicit test, or is an error once a
-        // header shows up.
-        let lead = raw.len() - raw.trim_start().len();
-        let orphans = self.orphans.get_or_insert_with(|| OpenTest {
-            name: String::new(),
-            line: number,
-            col: col_of(raw, lead),
-            text: raw.to_owned(),
-            tags: Vec::new(),
-            steps: Vec::new(),
-            occurrences: HashMap::new(),
-            discarded: false,
-        });
-        orphans.push(sentence, number, tries);
+        tries
     }
 
     /// Ends the open test: reports it if empty, keeps it otherwise.
@@ -423,97 +323,6 @@ fn file_stem(display_path: &str) -> String {
         || display_path.to_owned(),
         |s| s.to_string_lossy().into_owned(),
     )
-}
-
-/// 1-based character column of a byte offset in `line`.
-fn col_of(line: &str, byte: usize) -> usize {
-    line[..byte].chars().count() + 1
-}
-
-/// Splits a header's text after `test:` into the name and its trailing `@tags`.
-fn split_tags(rest: &str) -> (&str, Vec<String>) {
-    let mut end = rest.trim_end().len();
-    let mut tags = Vec::new();
-    loop {
-        let head = &rest[..end];
-        let start = head
-            .char_indices()
-            .rev()
-            .find(|(_, c)| c.is_whitespace())
-            .map_or(0, |(i, c)| i + c.len_utf8());
-        let token = &head[start..];
-        match token.strip_prefix('@') {
-            Some(tag) if !tag.is_empty() => {
-                if !tags.iter().any(|t| t == tag) {
-                    tags.push(tag.to_owned());
-                }
-                end = head[..start].trim_end().len();
-            }
-            _ => break,
-        }
-    }
-    tags.reverse();
-    (rest[..end].trim(), tags)
-}
-
-/// One `[key=value]` step option; offsets are bytes into the line.
-struct StepOption<'a> {
-    key: &'a str,
-    value: &'a str,
-    /// Offset of the `[`.
-    open: usize,
-    /// Offset of the value (of the `]` when the value is empty).
-    value_start: usize,
-}
-
-/// Finds the `[key=value]` options at the end of a step line. Returns the byte offset where the
-/// sentence ends and the options in line order. A trailing bracket of another shape (`[sic]`)
-/// ends the search and stays in the sentence.
-fn split_options(line: &str) -> (usize, Vec<StepOption<'_>>) {
-    let mut end = line.trim_end().len();
-    let mut options = Vec::new();
-    loop {
-        let head = &line[..end];
-        let Some(inner_end) = head.strip_suffix(']').map(str::len) else {
-            break;
-        };
-        let Some(open) = head.rfind('[') else {
-            break;
-        };
-        let inner = &head[open + 1..inner_end];
-        let Some(eq) = inner.find('=') else {
-            break;
-        };
-        let (key, value) = (inner[..eq].trim(), &inner[eq + 1..]);
-        if inner.contains(']') || !is_option_key(key) {
-            break;
-        }
-        let value_start = open + 1 + eq + 1 + (value.len() - value.trim_start().len());
-        options.push(StepOption {
-            key,
-            value: value.trim(),
-            open,
-            value_start,
-        });
-        end = head[..open].trim_end().len();
-    }
-    options.reverse();
-    (end, options)
-}
-
-/// An option key: an ASCII letter, then ASCII letters, digits, `_` or `-`.
-fn is_option_key(key: &str) -> bool {
-    let mut chars = key.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
-/// `tries`: a whole number >= 1 written with digits only.
-fn parse_tries(value: &str) -> Option<u32> {
-    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    value.parse::<u32>().ok().filter(|n| *n >= 1)
 }
 
 #[cfg(test)]
@@ -811,22 +620,5 @@ mod tests {
             e.to_string().contains("2 | \tx [bad=1]\n  | \t  ^\n"),
             "{e}"
         );
-    }
-
-    #[test]
-    fn combine_flattens() {
-        let one = || ScenarioError::NotFound {
-            path: PathBuf::from("a"),
-        };
-        assert!(ScenarioError::combine(Vec::new()).is_none());
-        assert!(matches!(
-            ScenarioError::combine(vec![one()]),
-            Some(ScenarioError::NotFound { .. })
-        ));
-        let nested = ScenarioError::Multiple(vec![one(), one()]);
-        match ScenarioError::combine(vec![nested, one()]) {
-            Some(ScenarioError::Multiple(v)) => assert_eq!(v.len(), 3),
-            other => panic!("{other:?}"),
-        }
     }
 }

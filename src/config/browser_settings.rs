@@ -1,0 +1,551 @@
+//! `[browser]` and `[polling]`: the browser each test drives, and the settle window of steps.
+//!
+//! Main types: [`BrowserLayer`] and [`PollingLayer`], what one source says of these sections,
+//! read from the file ([`RawBrowser`], [`RawPolling`]), the environment ([`ENV_VARS`],
+//! [`POLLING_ENV_VARS`]) or the flags, and stacked and finished into [`BrowserSettings`] and
+//! [`PollingSettings`] by `settings.rs`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::defaults;
+use super::file_context::FileContext;
+use super::screen::SCREEN_FORMS;
+use super::section_layer::section_layer;
+use super::value_forms::{
+    BOOL_FORMS, EnvSetter, SECONDS_FORM, flag_value, parse_bool, parse_seconds, seconds,
+};
+use super::{BrowserSettings, ConfigError, Isolation, Overrides, PollingSettings, Screen};
+use crate::paths::normalize;
+
+/// Accepted forms of `browser.isolation` (compared case-insensitively).
+const ISOLATION_FORMS: &str = "one of context, browser";
+
+section_layer! {
+    /// What one source says of `[browser]`; `None` leaves the decision to lower sources. The
+    /// executable is absolute, except a bare name which is looked up on `PATH`.
+    BrowserLayer {
+        base_url: String,
+        executable: PathBuf,
+        headless: bool,
+        timeout: Duration,
+        screen: Screen,
+        accept_dialogs: bool,
+        isolation: Isolation,
+    }
+}
+
+impl BrowserLayer {
+    /// The gaps filled from the defaults; `project_dir` is the project root.
+    pub(super) fn finish(self, project_dir: PathBuf) -> BrowserSettings {
+        BrowserSettings {
+            base_url: self.base_url,
+            executable: self.executable,
+            headless: self.headless.unwrap_or(defaults::HEADLESS),
+            timeout: self.timeout.unwrap_or(defaults::BROWSER_TIMEOUT),
+            screen: self.screen.unwrap_or(defaults::SCREEN),
+            accept_dialogs: self.accept_dialogs.unwrap_or(defaults::ACCEPT_DIALOGS),
+            isolation: self.isolation.unwrap_or(defaults::ISOLATION),
+            project_dir,
+        }
+    }
+
+    /// `[browser]` of the settings file, checked; relative paths are relative to `root`.
+    pub(super) fn from_file(
+        raw: RawBrowser,
+        root: &Path,
+        file: &FileContext<'_>,
+    ) -> Result<BrowserLayer, ConfigError> {
+        Ok(BrowserLayer {
+            base_url: raw.base_url,
+            executable: raw.executable.map(|p| executable(root, &p)),
+            headless: raw.headless,
+            timeout: file.checked("browser.timeout", SECONDS_FORM, raw.timeout, seconds)?,
+            screen: file.parsed("browser.screen", SCREEN_FORMS, raw.screen, Screen::parse)?,
+            accept_dialogs: raw.accept_dialogs,
+            isolation: file.parsed(
+                "browser.isolation",
+                ISOLATION_FORMS,
+                raw.isolation,
+                parse_isolation,
+            )?,
+        })
+    }
+
+    /// `--base-url`, `--executable` (relative to `cwd`), `--headed`, `--timeout` and
+    /// `--screen`.
+    pub(super) fn from_overrides(
+        cwd: &Path,
+        overrides: &Overrides,
+    ) -> Result<BrowserLayer, ConfigError> {
+        let timeout = flag_value("timeout", SECONDS_FORM, overrides.timeout, seconds)?;
+        let screen = flag_value(
+            "screen",
+            SCREEN_FORMS,
+            overrides.screen.as_deref(),
+            Screen::parse,
+        )?;
+        Ok(BrowserLayer {
+            base_url: overrides.base_url.clone(),
+            executable: overrides.executable.as_deref().map(|p| executable(cwd, p)),
+            headless: overrides.headed.then_some(false),
+            timeout,
+            screen,
+            ..BrowserLayer::default()
+        })
+    }
+}
+
+section_layer! {
+    /// What one source says of `[polling]`; `None` leaves the decision to lower sources. A zero
+    /// timeout is kept as `Some(ZERO)` so it can switch off a timeout set by a lower source.
+    PollingLayer {
+        timeout: Duration,
+        delay: Duration,
+    }
+}
+
+impl PollingLayer {
+    /// The gaps filled from the defaults; a zero timeout is off.
+    pub(super) fn finish(self) -> PollingSettings {
+        PollingSettings {
+            timeout: self
+                .timeout
+                .or(defaults::POLLING_TIMEOUT)
+                .filter(|t| !t.is_zero()),
+            delay: self.delay.unwrap_or(defaults::POLLING_DELAY),
+        }
+    }
+
+    /// `[polling]` of the settings file, checked.
+    pub(super) fn from_file(
+        raw: RawPolling,
+        file: &FileContext<'_>,
+    ) -> Result<PollingLayer, ConfigError> {
+        Ok(PollingLayer {
+            timeout: file.checked("polling.timeout", SECONDS_FORM, raw.timeout, seconds)?,
+            delay: file.checked("polling.delay", SECONDS_FORM, raw.delay, seconds)?,
+        })
+    }
+}
+
+/// `[browser]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub(super) struct RawBrowser {
+    base_url: Option<String>,
+    executable: Option<PathBuf>,
+    headless: Option<bool>,
+    timeout: Option<Spanned<f64>>,
+    screen: Option<Spanned<String>>,
+    accept_dialogs: Option<bool>,
+    isolation: Option<Spanned<String>>,
+}
+
+/// `[polling]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub(super) struct RawPolling {
+    timeout: Option<Spanned<f64>>,
+    delay: Option<Spanned<f64>>,
+}
+
+/// The environment variables of `[browser]`; a relative executable path is relative to the
+/// project root.
+pub(super) const ENV_VARS: &[(&str, EnvSetter<BrowserLayer>)] = &[
+    ("PRETTYPLAY_BROWSER_BASE_URL", |layer, _, value| {
+        layer.base_url = Some(value.to_owned());
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_EXECUTABLE", |layer, root, value| {
+        layer.executable = Some(executable(root, Path::new(value)));
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_HEADLESS", |layer, _, value| {
+        layer.headless = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_TIMEOUT", |layer, _, value| {
+        layer.timeout = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_SCREEN", |layer, _, value| {
+        layer.screen = Some(Screen::parse(value).ok_or(SCREEN_FORMS)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", |layer, _, value| {
+        layer.accept_dialogs = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_ISOLATION", |layer, _, value| {
+        layer.isolation = Some(parse_isolation(value).ok_or(ISOLATION_FORMS)?);
+        Ok(())
+    }),
+];
+
+/// The environment variables of `[polling]`.
+pub(super) const POLLING_ENV_VARS: &[(&str, EnvSetter<PollingLayer>)] = &[
+    ("PRETTYPLAY_POLLING_TIMEOUT", |layer, _, value| {
+        layer.timeout = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_POLLING_DELAY", |layer, _, value| {
+        layer.delay = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
+        Ok(())
+    }),
+];
+
+/// A browser executable: a bare name stays as is (looked up on `PATH`), a path is made absolute
+/// against `base`.
+fn executable(base: &Path, path: &Path) -> PathBuf {
+    if path.components().count() > 1 || path.is_absolute() {
+        normalize(&base.join(path))
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// `context` or `browser`, in any case.
+fn parse_isolation(value: &str) -> Option<Isolation> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "context" => Some(Isolation::Context),
+        "browser" => Some(Isolation::Browser),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::test_support::{
+        CONFIG_FILE, env_of, no_env, project, resolve, resolve_err, resolve_with, screen_examples,
+    };
+
+    #[test]
+    fn bare_executable_name_is_kept_for_path_lookup() {
+        let dir = project("[browser]\nexecutable = \"chromium\"\n");
+        let settings = resolve(dir.path(), &no_env);
+        assert_eq!(settings.browser.executable, Some(PathBuf::from("chromium")));
+    }
+
+    #[test]
+    fn zero_polling_timeout_is_off() {
+        let dir = project("[polling]\ntimeout = 0\n");
+        assert_eq!(resolve(dir.path(), &no_env).polling.timeout, None);
+    }
+
+    #[test]
+    fn cli_overrides_env() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let env = env_of(&[
+            ("PRETTYPLAY_BROWSER_BASE_URL", "http://env"),
+            ("PRETTYPLAY_BROWSER_HEADLESS", "true"),
+            ("PRETTYPLAY_BROWSER_TIMEOUT", "9"),
+            ("PRETTYPLAY_BROWSER_EXECUTABLE", "chromium"),
+        ]);
+        let overrides = Overrides {
+            base_url: Some("http://cli".into()),
+            headed: true,
+            executable: Some(PathBuf::from("./bin/chrome")),
+            timeout: Some(1.5),
+            ..Overrides::default()
+        };
+        let settings = resolve_with(dir.path(), &env, overrides).expect("resolve");
+        assert_eq!(settings.browser.base_url.as_deref(), Some("http://cli"));
+        assert!(!settings.browser.headless);
+        assert_eq!(settings.browser.timeout, Duration::from_millis(1500));
+        assert_eq!(
+            settings.browser.executable,
+            Some(dir.path().join("bin/chrome"))
+        );
+    }
+
+    #[test]
+    fn not_headed_leaves_headless_to_lower_sources() {
+        let dir = project("[browser]\nheadless = false\n");
+        assert!(!resolve(dir.path(), &no_env).browser.headless);
+    }
+
+    #[test]
+    fn bad_env_bool_names_the_variable_and_forms() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let env = env_of(&[("PRETTYPLAY_BROWSER_HEADLESS", "maybe")]);
+        let e = resolve_err(dir.path(), &env);
+        assert_eq!(
+            e.to_string(),
+            "environment variable `PRETTYPLAY_BROWSER_HEADLESS` has invalid value `maybe`: \
+             expected one of true, false, 1, 0, yes, no"
+        );
+    }
+
+    #[test]
+    fn bad_env_duration_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for value in ["-1", "NaN", "inf", "soon", "1e300"] {
+            let env = env_of(&[("PRETTYPLAY_POLLING_DELAY", value)]);
+            let e = resolve_err(dir.path(), &env);
+            assert!(
+                matches!(&e, ConfigError::Env { var, .. } if var == "PRETTYPLAY_POLLING_DELAY"),
+                "{value}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_file_duration_names_the_key() {
+        let dir = project("[browser]\ntimeout = -1\n");
+        let e = resolve_err(dir.path(), &no_env);
+        let file = dir.path().join(CONFIG_FILE);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:2:11: `browser.timeout` must be a number of seconds >= 0, e.g. 2.5, got -1\n  \
+                 |\n\
+                 2 | timeout = -1\n  \
+                 |           ^",
+                file.display()
+            )
+        );
+        let dir = project("[polling]\ndelay = nan\n");
+        assert!(
+            resolve_err(dir.path(), &no_env)
+                .to_string()
+                .contains("`polling.delay` must be")
+        );
+    }
+
+    #[test]
+    fn bad_timeout_flag_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let overrides = Overrides {
+            timeout: Some(-2.0),
+            ..Overrides::default()
+        };
+        let e = resolve_with(dir.path(), &no_env, overrides).expect_err("bad flag");
+        assert_eq!(
+            e.to_string(),
+            "invalid value `-2` for `--timeout`: expected a number of seconds >= 0, e.g. 2.5"
+        );
+    }
+
+    /// `[browser] screen` from the file.
+    fn file_screen(value: &str) -> Result<Screen, ConfigError> {
+        let dir = project(&format!("[browser]\nscreen = {value:?}\n"));
+        resolve_with(dir.path(), &no_env, Overrides::default()).map(|s| s.browser.screen)
+    }
+
+    #[test]
+    fn screen_forms_are_read_from_file_env_and_flag() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (value, expected) in screen_examples() {
+            assert_eq!(file_screen(value).expect(value), expected, "file {value:?}");
+            if !value.is_empty() {
+                let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", value)]);
+                assert_eq!(
+                    resolve(dir.path(), &env).browser.screen,
+                    expected,
+                    "env {value:?}"
+                );
+            }
+            let overrides = Overrides {
+                screen: Some(value.to_owned()),
+                ..Overrides::default()
+            };
+            let settings = resolve_with(dir.path(), &no_env, overrides).expect(value);
+            assert_eq!(settings.browser.screen, expected, "flag {value:?}");
+        }
+    }
+
+    #[test]
+    fn screen_precedence_and_empty_values() {
+        let dir = project("[browser]\nscreen = \"800x600\"\n");
+        // An empty variable is unset: the file's value stays.
+        let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", "")]);
+        assert_eq!(
+            resolve(dir.path(), &env).browser.screen,
+            Screen::Size {
+                width: 800,
+                height: 600
+            }
+        );
+        let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", "Pixel 7")]);
+        assert_eq!(
+            resolve(dir.path(), &env).browser.screen,
+            Screen::Device("Pixel 7".into())
+        );
+        // An empty flag is Playwright's default, over the variable and the file.
+        let overrides = Overrides {
+            screen: Some(String::new()),
+            ..Overrides::default()
+        };
+        let settings = resolve_with(dir.path(), &env, overrides).expect("resolve");
+        assert_eq!(settings.browser.screen, Screen::Default);
+    }
+
+    #[test]
+    fn bad_file_screen_names_the_key_the_forms_and_the_position() {
+        let dir = project("[browser]\nscreen = \"800x0\"\n");
+        let e = resolve_err(dir.path(), &no_env);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:2:10: `browser.screen` must be empty, WxH such as 1280x720, fullscreen, or a \
+                 device name such as \"iPhone 13\", got \"800x0\"\n  \
+                 |\n\
+                 2 | screen = \"800x0\"\n  \
+                 |          ^",
+                dir.path().join(CONFIG_FILE).display()
+            )
+        );
+        for value in [
+            "0x600",
+            "800 x 600",
+            "800x600px",
+            "800",
+            "Fullscreen",
+            "1.5x2",
+        ] {
+            let e = file_screen(value).expect_err(value);
+            assert!(
+                e.to_string()
+                    .contains("`browser.screen` must be empty, WxH such as 1280x720"),
+                "{value}: {e}"
+            );
+        }
+        // Not a string at all: TOML's own type error, at the value.
+        let dir = project("[browser]\nscreen = 800\n");
+        assert!(matches!(
+            resolve_err(dir.path(), &no_env),
+            ConfigError::File {
+                at: Some((2, 10, _)),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn bad_env_and_flag_screen_name_the_source_and_the_forms() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let env = env_of(&[("PRETTYPLAY_BROWSER_SCREEN", "1280x")]);
+        assert_eq!(
+            resolve_err(dir.path(), &env).to_string(),
+            "environment variable `PRETTYPLAY_BROWSER_SCREEN` has invalid value `1280x`: \
+             expected empty, WxH such as 1280x720, fullscreen, or a device name such as \
+             \"iPhone 13\""
+        );
+        let overrides = Overrides {
+            screen: Some("FullScreen".into()),
+            ..Overrides::default()
+        };
+        let e = resolve_with(dir.path(), &no_env, overrides).expect_err("bad flag");
+        assert_eq!(
+            e.to_string(),
+            "invalid value `FullScreen` for `--screen`: expected empty, WxH such as 1280x720, \
+             fullscreen, or a device name such as \"iPhone 13\""
+        );
+    }
+
+    #[test]
+    fn accept_dialogs_defaults_to_true_and_is_read_from_file_and_env() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert!(resolve(dir.path(), &no_env).browser.accept_dialogs);
+        let dir = project("[browser]\naccept_dialogs = false\n");
+        assert!(!resolve(dir.path(), &no_env).browser.accept_dialogs);
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", "YES")]);
+        assert!(resolve(dir.path(), &env).browser.accept_dialogs);
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", "0")]);
+        let dir = project("[browser]\naccept_dialogs = true\n");
+        assert!(!resolve(dir.path(), &env).browser.accept_dialogs);
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ACCEPT_DIALOGS", "sometimes")]);
+        assert_eq!(
+            resolve_err(dir.path(), &env).to_string(),
+            "environment variable `PRETTYPLAY_BROWSER_ACCEPT_DIALOGS` has invalid value \
+             `sometimes`: expected one of true, false, 1, 0, yes, no"
+        );
+        let dir = project("[browser]\naccept_dialogs = \"no\"\n");
+        assert!(matches!(
+            resolve_err(dir.path(), &no_env),
+            ConfigError::File {
+                at: Some((2, 18, _)),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn isolation_defaults_to_context_and_is_read_from_file_and_env() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert_eq!(
+            resolve(dir.path(), &no_env).browser.isolation,
+            Isolation::Context
+        );
+        let dir = project("[browser]\nisolation = \"browser\"\n");
+        assert_eq!(
+            resolve(dir.path(), &no_env).browser.isolation,
+            Isolation::Browser
+        );
+        let dir = project("[browser]\nisolation = \"context\"\n");
+        assert_eq!(
+            resolve(dir.path(), &no_env).browser.isolation,
+            Isolation::Context
+        );
+        // The variable wins over the file, in any case and with spaces around.
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ISOLATION", " Browser ")]);
+        assert_eq!(
+            resolve(dir.path(), &env).browser.isolation,
+            Isolation::Browser
+        );
+        let dir = project("[browser]\nisolation = \"browser\"\n");
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ISOLATION", "CONTEXT")]);
+        assert_eq!(
+            resolve(dir.path(), &env).browser.isolation,
+            Isolation::Context
+        );
+        // An empty variable is unset: the file's value stays.
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ISOLATION", "")]);
+        assert_eq!(
+            resolve(dir.path(), &env).browser.isolation,
+            Isolation::Browser
+        );
+    }
+
+    #[test]
+    fn bad_isolation_names_the_source_and_both_values() {
+        let dir = project("[browser]\nisolation = \"process\"\n");
+        assert_eq!(
+            resolve_err(dir.path(), &no_env).to_string(),
+            format!(
+                "{}:2:13: `browser.isolation` must be one of context, browser, got \"process\"\n  \
+                 |\n\
+                 2 | isolation = \"process\"\n  \
+                 |             ^",
+                dir.path().join(CONFIG_FILE).display()
+            )
+        );
+        let dir = project("[browser]\nisolation = \"\"\n");
+        assert!(
+            resolve_err(dir.path(), &no_env)
+                .to_string()
+                .contains("`browser.isolation` must be one of context, browser, got \"\""),
+        );
+        // Not a string at all: TOML's own type error, at the value.
+        let dir = project("[browser]\nisolation = true\n");
+        assert!(matches!(
+            resolve_err(dir.path(), &no_env),
+            ConfigError::File {
+                at: Some((2, 13, _)),
+                ..
+            }
+        ));
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ISOLATION", "tab")]);
+        assert_eq!(
+            resolve_err(tmp.path(), &env).to_string(),
+            "environment variable `PRETTYPLAY_BROWSER_ISOLATION` has invalid value `tab`: \
+             expected one of context, browser"
+        );
+    }
+}

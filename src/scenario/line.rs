@@ -1,0 +1,249 @@
+//! The line grammar of `.steps` files: what one line is (blank or comment, a `test:` header with
+//! its name and `@tags`, or a step sentence with its trailing `[key=value]` options), and where
+//! its parts stand, for error columns.
+//!
+//! Main type: [`Line`] ([`HeaderLine`], [`StepLine`], [`StepOption`]). This file only recognises the shapes; whether a name is unique, an option
+//! known or its value valid is decided (and reported) by `parse.rs`. The format is documented in
+//! `docs/steps-format.md`.
+
+/// The keyword that starts a test header line.
+const HEADER: &str = "test:";
+
+/// Step options known to this version of the format, as written in `[key=value]`.
+pub(super) const KNOWN_OPTIONS: &[&str] = &["tries"];
+
+/// What one line of a `.steps` file is, given without its line ending.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Line<'a> {
+    /// Blank, or a `#` comment.
+    Ignored,
+    /// `test: NAME @tag…`.
+    Header(HeaderLine<'a>),
+    /// A step sentence and its options.
+    Step(StepLine<'a>),
+}
+
+/// A `test:` header line.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct HeaderLine<'a> {
+    /// 1-based column of `test:`.
+    pub(super) col: usize,
+    /// The name, trimmed, without its tags; may be empty.
+    pub(super) name: &'a str,
+    /// 1-based character column where the name starts (or would start).
+    pub(super) name_col: usize,
+    /// The trailing `@tags`, without the `@`, in line order, each once.
+    pub(super) tags: Vec<String>,
+}
+
+/// A step line.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct StepLine<'a> {
+    /// 1-based character column of the first non-blank character.
+    pub(super) col: usize,
+    /// The sentence, trimmed, without its options; may be empty.
+    pub(super) sentence: &'a str,
+    /// The `[key=value]` options at the end of the line, in line order.
+    pub(super) options: Vec<StepOption<'a>>,
+}
+
+impl<'a> Line<'a> {
+    /// Recognises `raw`, one line without its line ending.
+    pub(super) fn classify(raw: &'a str) -> Line<'a> {
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            return Line::Ignored;
+        }
+        let lead = raw.len() - raw.trim_start().len();
+        if trimmed.starts_with(HEADER) {
+            let rest_start = lead + HEADER.len();
+            let rest = &raw[rest_start..];
+            let (name, tags) = split_tags(rest);
+            let name_offset = rest_start + (rest.len() - rest.trim_start().len());
+            Line::Header(HeaderLine {
+                col: lead + 1,
+                name,
+                name_col: col_of(raw, name_offset),
+                tags,
+            })
+        } else {
+            let (sentence_end, options) = split_options(raw);
+            Line::Step(StepLine {
+                col: col_of(raw, lead),
+                sentence: raw[..sentence_end].trim(),
+                options,
+            })
+        }
+    }
+}
+
+/// One `[key=value]` step option; offsets are bytes into the line.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct StepOption<'a> {
+    pub(super) key: &'a str,
+    /// The value, trimmed; may be empty.
+    pub(super) value: &'a str,
+    /// Offset of the `[`.
+    pub(super) open: usize,
+    /// Offset of the value (of the `]` when the value is empty).
+    pub(super) value_start: usize,
+}
+
+/// 1-based character column of a byte offset in `line`.
+pub(super) fn col_of(line: &str, byte: usize) -> usize {
+    line[..byte].chars().count() + 1
+}
+
+/// `tries`: a whole number >= 1 written with digits only.
+pub(super) fn parse_tries(value: &str) -> Option<u32> {
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse::<u32>().ok().filter(|n| *n >= 1)
+}
+
+/// Splits a header's text after `test:` into the name and its trailing `@tags`.
+fn split_tags(rest: &str) -> (&str, Vec<String>) {
+    let mut end = rest.trim_end().len();
+    let mut tags = Vec::new();
+    loop {
+        let head = &rest[..end];
+        let start = head
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_whitespace())
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let token = &head[start..];
+        match token.strip_prefix('@') {
+            Some(tag) if !tag.is_empty() => {
+                if !tags.iter().any(|t| t == tag) {
+                    tags.push(tag.to_owned());
+                }
+                end = head[..start].trim_end().len();
+            }
+            _ => break,
+        }
+    }
+    tags.reverse();
+    (rest[..end].trim(), tags)
+}
+
+/// Finds the `[key=value]` options at the end of a step line. Returns the byte offset where the
+/// sentence ends and the options in line order. A trailing bracket of another shape (`[sic]`)
+/// ends the search and stays in the sentence.
+fn split_options(line: &str) -> (usize, Vec<StepOption<'_>>) {
+    let mut end = line.trim_end().len();
+    let mut options = Vec::new();
+    loop {
+        let head = &line[..end];
+        let Some(inner_end) = head.strip_suffix(']').map(str::len) else {
+            break;
+        };
+        let Some(open) = head.rfind('[') else {
+            break;
+        };
+        let inner = &head[open + 1..inner_end];
+        let Some(eq) = inner.find('=') else {
+            break;
+        };
+        let (key, value) = (inner[..eq].trim(), &inner[eq + 1..]);
+        if inner.contains(']') || !is_option_key(key) {
+            break;
+        }
+        let value_start = open + 1 + eq + 1 + (value.len() - value.trim_start().len());
+        options.push(StepOption {
+            key,
+            value: value.trim(),
+            open,
+            value_start,
+        });
+        end = head[..open].trim_end().len();
+    }
+    options.reverse();
+    (end, options)
+}
+
+/// An option key: an ASCII letter, then ASCII letters, digits, `_` or `-`.
+fn is_option_key(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blank_and_comment_lines_are_ignored() {
+        for raw in ["", "   ", "\t", "# note", "   # indented note"] {
+            assert_eq!(Line::classify(raw), Line::Ignored, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn a_header_gives_its_name_tags_and_columns() {
+        assert_eq!(
+            Line::classify("  test:  add a todo @smoke @ci"),
+            Line::Header(HeaderLine {
+                col: 3,
+                name: "add a todo",
+                name_col: 10,
+                tags: vec!["smoke".into(), "ci".into()],
+            })
+        );
+        assert_eq!(
+            Line::classify("test:"),
+            Line::Header(HeaderLine {
+                col: 1,
+                name: "",
+                name_col: 6,
+                tags: Vec::new(),
+            })
+        );
+    }
+
+    #[test]
+    fn a_step_gives_its_sentence_options_and_offsets() {
+        let raw = "  café [tries = 3 ]";
+        assert_eq!(
+            Line::classify(raw),
+            Line::Step(StepLine {
+                col: 3,
+                sentence: "café",
+                options: vec![StepOption {
+                    key: "tries",
+                    value: "3",
+                    open: 8,
+                    value_start: 17,
+                }],
+            })
+        );
+        assert_eq!(col_of(raw, 8), 8);
+        // A bracket of another shape ends the options and stays in the sentence.
+        let Line::Step(StepLine {
+            sentence, options, ..
+        }) = Line::classify("see [sic] [a=1] [b=]")
+        else {
+            panic!("expected a step");
+        };
+        assert_eq!(sentence, "see [sic]");
+        let keys: Vec<_> = options.iter().map(|o| (o.key, o.value)).collect();
+        assert_eq!(keys, [("a", "1"), ("b", "")]);
+    }
+
+    #[test]
+    fn option_keys_and_tries_values_have_one_shape() {
+        for key in ["tries", "a", "max-wait", "x_1"] {
+            assert!(is_option_key(key), "{key}");
+        }
+        for key in ["", "1x", "-a", "a b", "é"] {
+            assert!(!is_option_key(key), "{key}");
+        }
+        assert_eq!(parse_tries("1"), Some(1));
+        assert_eq!(parse_tries("007"), Some(7));
+        for value in ["", "0", "+1", "-1", "1.0", "x", "99999999999"] {
+            assert_eq!(parse_tries(value), None, "{value}");
+        }
+    }
+}
