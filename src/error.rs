@@ -6,6 +6,7 @@
 use std::fmt;
 
 use crate::cache::CacheError;
+use crate::causes::write_report;
 use crate::config::ConfigError;
 use crate::driver::DriverError;
 use crate::llm::LlmError;
@@ -101,22 +102,7 @@ pub struct Report<'a>(&'a Error);
 
 impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error: {}", self.0)?;
-        let mut source = std::error::Error::source(self.0);
-        // Transparent variants already printed their own message; skip the duplicate.
-        if let Some(first) = source
-            && first.to_string() == self.0.to_string()
-        {
-            source = first.source();
-        }
-        while let Some(cause) = source {
-            write!(f, "\n  caused by: {cause}")?;
-            source = cause.source();
-        }
-        if let Some(hint) = self.0.hint() {
-            write!(f, "\n  hint: {hint}")?;
-        }
-        Ok(())
+        write_report(f, self.0, self.0.hint().as_deref())
     }
 }
 

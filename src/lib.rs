@@ -9,6 +9,7 @@
 //! only place that knows about clap.
 
 pub mod cache;
+mod causes;
 pub mod cli;
 pub mod config;
 pub mod driver;

@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use crate::causes;
 use crate::driver::DRIVER_VERSION;
 
 /// A failure of the browser side: a missing piece, a launch failure or a crash.
@@ -37,6 +38,11 @@ pub enum DriverError {
 }
 
 impl DriverError {
+    /// The message, its causes and the hint, as `prettyplay` prints it.
+    pub fn report(&self) -> String {
+        causes::report(self, self.hint().as_deref())
+    }
+
     /// What the user can do about it.
     pub fn hint(&self) -> Option<String> {
         match self {

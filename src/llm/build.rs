@@ -1,13 +1,12 @@
 //! [`build_provider`]: from `[llm]` settings and the environment to a ready provider, with every
 //! setting problem reported as [`LlmError::Config`] before the first call.
 
-use std::time::Duration;
-
 use tokio::runtime::Handle;
 use url::Url;
 
 use super::anthropic::Anthropic;
 use super::http::Transport;
+use super::model_params::ModelParams;
 use super::openai::OpenAi;
 use super::provider::HttpProvider;
 use super::{ApiKey, LlmError, LlmProvider};
@@ -21,16 +20,6 @@ pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
 pub const OPENAI_API_KEY_ENV: &str = "OPENAI_API_KEY";
 /// `llm.api_key_env` of the `anthropic` provider when unset.
 pub const ANTHROPIC_API_KEY_ENV: &str = "ANTHROPIC_API_KEY";
-
-/// What every request of a provider carries, whatever the wire format.
-#[derive(Debug, Clone)]
-pub(crate) struct ModelParams {
-    pub(crate) model: String,
-    pub(crate) max_tokens: u32,
-    pub(crate) temperature: f64,
-    /// Per attempt.
-    pub(crate) timeout: Duration,
-}
 
 /// The provider `settings` describe, or `Ok(None)` when `provider` is unset (then `run` can
 /// neither generate nor heal).
@@ -275,7 +264,7 @@ mod tests {
     #[test]
     fn zero_timeout_is_refused() {
         let llm = LlmSettings {
-            timeout: Duration::ZERO,
+            timeout: std::time::Duration::ZERO,
             ..settings(Some(ProviderKind::OpenAi), Some("m"))
         };
         assert!(build(&llm, &env_of(&[])).is_err());

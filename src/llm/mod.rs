@@ -10,6 +10,7 @@ mod anthropic;
 mod build;
 mod http;
 mod message;
+mod model_params;
 mod openai;
 mod provider;
 mod reply;

@@ -10,8 +10,8 @@ use base64::engine::general_purpose::STANDARD;
 use reqwest::header::{AUTHORIZATION, HeaderMap};
 use serde_json::{Value, json};
 
-use super::build::ModelParams;
 use super::http::{brief, secret_header};
+use super::model_params::ModelParams;
 use super::{ApiKey, LlmError, Usage, WireFormat};
 
 const PROVIDER: &str = "openai";

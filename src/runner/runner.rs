@@ -201,7 +201,7 @@ impl<'a> Runner<'a> {
                     }
                 }
                 Err(err) => {
-                    return infrastructure(crate::error::Error::from(err).report().to_string());
+                    return infrastructure(err.report());
                 }
             }
         }
@@ -210,7 +210,7 @@ impl<'a> Runner<'a> {
         };
         let page = match handle.block_on(current.new_test_page()) {
             Ok(page) => page,
-            Err(err) => return infrastructure(crate::error::Error::from(err).report().to_string()),
+            Err(err) => return infrastructure(err.report()),
         };
         let trace = self.config.trace;
         if trace != TraceMode::Off

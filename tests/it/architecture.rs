@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, u32)] = &[
     ("main", 10),
     ("cli", 9),
+    ("error", 9),
     ("report", 8),
     ("runner", 7),
     ("engine", 6),
@@ -21,9 +22,9 @@ const LAYERS: &[(&str, u32)] = &[
     ("driver", 3),
     ("llm", 3),
     ("cache", 3),
-    ("error", 3),
     ("config", 2),
     ("scenario", 2),
+    ("causes", 1),
     ("paths", 1),
     ("snippet", 1),
 ];
