@@ -62,6 +62,23 @@ fn purpose_name(purpose: LlmPurpose) -> &'static str {
     }
 }
 
+/// The step an event is about: its test and its 1-based index, the first fields of every step
+/// event.
+#[derive(Serialize)]
+pub(crate) struct StepRef<'a> {
+    test: TestIdWire<'a>,
+    index: usize,
+}
+
+impl<'a> StepRef<'a> {
+    fn new(test: &'a TestId, index: usize) -> Self {
+        Self {
+            test: test.into(),
+            index,
+        }
+    }
+}
+
 /// One event: `"event"` names it, its fields follow.
 #[derive(Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
@@ -73,8 +90,8 @@ pub(crate) enum EventWire<'a> {
         test: TestIdWire<'a>,
     },
     StepPassed {
-        test: TestIdWire<'a>,
-        index: usize,
+        #[serde(flatten)]
+        step: StepRef<'a>,
         sentence: &'a str,
         line: usize,
         source: &'static str,
@@ -82,46 +99,46 @@ pub(crate) enum EventWire<'a> {
         code: &'a str,
     },
     StepFailed {
-        test: TestIdWire<'a>,
-        index: usize,
+        #[serde(flatten)]
+        step: StepRef<'a>,
         sentence: &'a str,
         line: usize,
         duration_ms: u64,
     },
     SettleRetry {
-        test: TestIdWire<'a>,
-        index: usize,
+        #[serde(flatten)]
+        step: StepRef<'a>,
         attempt: u32,
         failure: &'a str,
     },
     StepLog {
-        test: TestIdWire<'a>,
-        index: usize,
+        #[serde(flatten)]
+        step: StepRef<'a>,
         line: &'a str,
     },
     GenerationStarted {
-        test: TestIdWire<'a>,
-        index: usize,
+        #[serde(flatten)]
+        step: StepRef<'a>,
         pool: &'static str,
         attempt: u32,
         limit: u32,
     },
     HealingStarted {
-        test: TestIdWire<'a>,
-        index: usize,
+        #[serde(flatten)]
+        step: StepRef<'a>,
         category: &'static str,
     },
     Healed {
-        test: TestIdWire<'a>,
-        index: usize,
+        #[serde(flatten)]
+        step: StepRef<'a>,
         sentence: &'a str,
         explanation: &'a str,
         old_code: &'a str,
         new_code: &'a str,
     },
     StepVerdict {
-        test: TestIdWire<'a>,
-        index: usize,
+        #[serde(flatten)]
+        step: StepRef<'a>,
         verdict: ClassificationWire<'a>,
     },
     LlmCall {
@@ -162,8 +179,7 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 duration,
                 code,
             } => EventWire::StepPassed {
-                test: test.into(),
-                index: *index,
+                step: StepRef::new(test, *index),
                 sentence,
                 line: *line,
                 source: source_name(*source),
@@ -177,8 +193,7 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 line,
                 duration,
             } => EventWire::StepFailed {
-                test: test.into(),
-                index: *index,
+                step: StepRef::new(test, *index),
                 sentence,
                 line: *line,
                 duration_ms: millis(*duration),
@@ -189,14 +204,12 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 attempt,
                 failure,
             } => EventWire::SettleRetry {
-                test: test.into(),
-                index: *index,
+                step: StepRef::new(test, *index),
                 attempt: *attempt,
                 failure,
             },
             RunEvent::StepLog { test, index, line } => EventWire::StepLog {
-                test: test.into(),
-                index: *index,
+                step: StepRef::new(test, *index),
                 line,
             },
             RunEvent::GenerationStarted {
@@ -206,8 +219,7 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 attempt,
                 limit,
             } => EventWire::GenerationStarted {
-                test: test.into(),
-                index: *index,
+                step: StepRef::new(test, *index),
                 pool: pool.name(),
                 attempt: *attempt,
                 limit: *limit,
@@ -217,8 +229,7 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 index,
                 category,
             } => EventWire::HealingStarted {
-                test: test.into(),
-                index: *index,
+                step: StepRef::new(test, *index),
                 category: category.as_str(),
             },
             RunEvent::Healed {
@@ -229,8 +240,7 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 old_code,
                 new_code,
             } => EventWire::Healed {
-                test: test.into(),
-                index: *index,
+                step: StepRef::new(test, *index),
                 sentence,
                 explanation,
                 old_code,
@@ -241,8 +251,7 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 index,
                 verdict,
             } => EventWire::StepVerdict {
-                test: test.into(),
-                index: *index,
+                step: StepRef::new(test, *index),
                 verdict: verdict.into(),
             },
             RunEvent::LlmCall {
