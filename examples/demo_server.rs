@@ -3,6 +3,11 @@
 //! `ADDR` defaults to `127.0.0.1:0` (a free port). Once bound, the server prints
 //! `listening on http://HOST:PORT` on stdout; `./setup demo` reads the port from that line.
 
+#![expect(
+    clippy::print_stderr,
+    reason = "a command-line tool: its errors go to stderr"
+)]
+
 #[path = "../tests/it/support/static_server.rs"]
 mod static_server;
 

@@ -24,6 +24,10 @@ use crate::scenario::{self, Scenario};
 use args::{CacheCommand, Cli, ColorChoice, Command, GlobalArgs};
 
 /// Runs prettyplay with the process's arguments and environment.
+#[expect(
+    clippy::print_stderr,
+    reason = "the CLI's output path: the final error goes to stderr"
+)]
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -83,6 +83,10 @@ impl RunOptions {
 }
 
 /// Runs the selected tests and answers the exit code.
+#[expect(
+    clippy::print_stdout,
+    reason = "the CLI's output path: an empty selection is said on stdout"
+)]
 pub(crate) fn run_tests(
     settings: &Settings,
     scenarios: &[Scenario],
@@ -245,6 +249,10 @@ fn record_failures(
 
 /// First Ctrl-C: stop scheduling, let running steps finish, report what ran. Second: exit at
 /// once (the driver sees its stdin close and takes its browsers down with it).
+#[expect(
+    clippy::print_stderr,
+    reason = "the CLI's output path: the user is told at once what Ctrl-C does"
+)]
 fn install_interrupt_handler(cancel: Arc<AtomicBool>) {
     let presses = AtomicUsize::new(0);
     let installed = ctrlc::set_handler(move || {
@@ -264,6 +272,10 @@ fn install_interrupt_handler(cancel: Arc<AtomicBool>) {
 
 /// The LLM provider a mode needs: none in strict replay (never constructed); optional in
 /// replay (verdicts only; a broken configuration is a warning); required by `run`.
+#[expect(
+    clippy::print_stderr,
+    reason = "the CLI's output path: a broken [llm] is a warning in replay"
+)]
 fn provider_for(
     mode: Mode,
     settings: &Settings,

@@ -56,7 +56,7 @@ pub(crate) struct Palette {
 }
 
 impl Palette {
-    pub fn style(self, style: Style) -> Style {
+    pub(super) fn style(self, style: Style) -> Style {
         style.force_styling(self.colors)
     }
 }
@@ -151,7 +151,7 @@ pub(crate) struct Summary {
 
 impl Summary {
     /// Remembers a finished test.
-    pub fn test_finished(
+    pub(super) fn test_finished(
         &mut self,
         test: &TestId,
         duration: Duration,
@@ -174,7 +174,7 @@ impl Summary {
         slowest
     }
 
-    pub fn write(
+    pub(super) fn write(
         &mut self,
         out: &mut dyn Write,
         palette: Palette,

@@ -27,7 +27,7 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
-    pub fn new(target: ProgressDrawTarget) -> Self {
+    pub(super) fn new(target: ProgressDrawTarget) -> Self {
         let style = ProgressStyle::with_template(TEMPLATE)
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
@@ -44,7 +44,7 @@ impl Progress {
         progress
     }
 
-    pub fn run_started(&mut self, tests: usize) {
+    pub(super) fn run_started(&mut self, tests: usize) {
         self.bar.set_length(tests as u64);
         self.bar.reset_elapsed();
         if let Some(target) = self.target.take() {
@@ -53,12 +53,12 @@ impl Progress {
         self.bar.enable_steady_tick(Duration::from_millis(200));
     }
 
-    pub fn test_started(&self, test: &TestId) {
+    pub(super) fn test_started(&self, test: &TestId) {
         self.bar.set_message(test.name.clone());
     }
 
     /// An LLM attempt at a step's code: `add a todo: generating step 3, attempt 2/3`.
-    pub fn generation_started(
+    pub(super) fn generation_started(
         &self,
         test: &TestId,
         index: usize,
@@ -76,12 +76,12 @@ impl Progress {
         ));
     }
 
-    pub fn healed(&mut self) {
+    pub(super) fn healed(&mut self) {
         self.healed += 1;
         self.update_prefix();
     }
 
-    pub fn test_finished(&mut self, passed: bool) {
+    pub(super) fn test_finished(&mut self, passed: bool) {
         if passed {
             self.passed += 1;
         } else {
@@ -93,12 +93,12 @@ impl Progress {
     }
 
     /// Runs `print` with the bar cleared, then redraws the bar below what it printed.
-    pub fn print<T>(&self, print: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    pub(super) fn print<T>(&self, print: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
         self.bar.suspend(print)
     }
 
     /// Removes the bar for good (before the summary).
-    pub fn finish(&self) {
+    pub(super) fn finish(&self) {
         self.bar.finish_and_clear();
     }
 
@@ -112,7 +112,7 @@ impl Progress {
     }
 
     #[cfg(test)]
-    pub fn state(&self) -> (u64, Option<u64>, String, String) {
+    pub(super) fn state(&self) -> (u64, Option<u64>, String, String) {
         (
             self.bar.position(),
             self.bar.length(),

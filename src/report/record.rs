@@ -44,19 +44,19 @@ impl TestRecord {
         }
     }
 
-    pub fn failure(&self) -> Option<&TestFailure> {
+    pub(super) fn failure(&self) -> Option<&TestFailure> {
         match &self.outcome {
             Some(TestOutcome::Failed(failure)) => Some(failure),
             _ => None,
         }
     }
 
-    pub fn passed(&self) -> bool {
+    pub(super) fn passed(&self) -> bool {
         matches!(self.outcome, Some(TestOutcome::Passed))
     }
 
     /// Whether any step of the test was healed.
-    pub fn healed(&self) -> bool {
+    pub(super) fn healed(&self) -> bool {
         self.steps.iter().any(|s| s.heal.is_some())
     }
 
@@ -131,7 +131,7 @@ impl StepRecord {
 
 impl RunRecord {
     /// Adds what `event` says.
-    pub fn observe(&mut self, event: &RunEvent) {
+    pub(super) fn observe(&mut self, event: &RunEvent) {
         self.counted.observe(event);
         match event {
             RunEvent::RunStarted { .. } => {}
@@ -249,7 +249,7 @@ impl RunRecord {
 
     /// Finished tests, then tests that never finished (an interrupted run), sorted by scenario
     /// file and line so that reports do not depend on which worker finished first.
-    pub fn all_tests(&self) -> Vec<&TestRecord> {
+    pub(super) fn all_tests(&self) -> Vec<&TestRecord> {
         let mut tests: Vec<&TestRecord> = self.tests.iter().chain(&self.running).collect();
         tests.sort_by(|a, b| (&a.id.scenario, a.id.line).cmp(&(&b.id.scenario, b.id.line)));
         tests
@@ -257,7 +257,7 @@ impl RunRecord {
 
     /// The totals: those of `RunFinished`, or counted from the events when the run did not
     /// finish (its duration then is that of the finished tests).
-    pub fn totals(&self) -> RunStats {
+    pub(super) fn totals(&self) -> RunStats {
         match &self.stats {
             Some(stats) => stats.clone(),
             None => RunStats {
@@ -268,7 +268,7 @@ impl RunRecord {
     }
 
     /// [`Self::all_tests`] grouped by scenario file.
-    pub fn by_scenario(&self) -> Vec<(&str, Vec<&TestRecord>)> {
+    pub(super) fn by_scenario(&self) -> Vec<(&str, Vec<&TestRecord>)> {
         let mut groups: Vec<(&str, Vec<&TestRecord>)> = Vec::new();
         for test in self.all_tests() {
             match groups.iter_mut().find(|(s, _)| *s == test.id.scenario) {

@@ -36,7 +36,7 @@ enum Bound {
 impl SettleWindow {
     /// The window of a step: the polling settings, and the step's `[tries=N]` if it has one.
     /// A zero timeout is polling off, like an unset one.
-    pub fn new(polling: &PollingSettings, tries: Option<u32>) -> Self {
+    pub(crate) fn new(polling: &PollingSettings, tries: Option<u32>) -> Self {
         Self {
             timeout: polling.timeout.filter(|timeout| !timeout.is_zero()),
             delay: polling.delay,

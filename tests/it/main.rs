@@ -16,6 +16,12 @@
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `support` is the shared harness.
 
+#![expect(
+    clippy::unwrap_used,
+    clippy::print_stderr,
+    reason = "a test harness: a panic is the test failing, and measured figures go to the log"
+)]
+
 mod architecture;
 mod cache_process;
 mod cli;

@@ -28,7 +28,7 @@ const ANTHROPIC_PATH: &str = "/v1/messages";
 
 /// One scripted answer.
 #[derive(Debug, Clone)]
-pub struct Reply {
+pub(crate) struct Reply {
     kind: ReplyKind,
     delay: Duration,
 }
@@ -53,7 +53,7 @@ enum ReplyKind {
 
 impl Reply {
     /// A 200 carrying `text`, with usage 10 in / 5 out.
-    pub fn text(text: impl Into<String>) -> Self {
+    pub(crate) fn text(text: impl Into<String>) -> Self {
         Reply::of(ReplyKind::Text {
             text: text.into(),
             input_tokens: 10,
@@ -62,7 +62,7 @@ impl Reply {
     }
 
     /// A response with `code` and the raw `body`.
-    pub fn status(code: u16, body: impl Into<String>) -> Self {
+    pub(crate) fn status(code: u16, body: impl Into<String>) -> Self {
         Reply::of(ReplyKind::Status {
             code,
             body: body.into(),
@@ -71,12 +71,12 @@ impl Reply {
     }
 
     /// A 200 whose body is `body` as is.
-    pub fn malformed(body: impl Into<String>) -> Self {
+    pub(crate) fn malformed(body: impl Into<String>) -> Self {
         Reply::of(ReplyKind::Malformed(body.into()))
     }
 
     /// The usage reported with a text reply.
-    pub fn usage(mut self, input: u64, output: u64) -> Self {
+    pub(crate) fn usage(mut self, input: u64, output: u64) -> Self {
         if let ReplyKind::Text {
             input_tokens,
             output_tokens,
@@ -90,7 +90,7 @@ impl Reply {
     }
 
     /// A `Retry-After` header on a status reply.
-    pub fn retry_after(mut self, value: impl Into<String>) -> Self {
+    pub(crate) fn retry_after(mut self, value: impl Into<String>) -> Self {
         if let ReplyKind::Status { retry_after, .. } = &mut self.kind {
             *retry_after = Some(value.into());
         }
@@ -98,7 +98,7 @@ impl Reply {
     }
 
     /// Waits this long before answering.
-    pub fn delayed(mut self, delay: Duration) -> Self {
+    pub(crate) fn delayed(mut self, delay: Duration) -> Self {
         self.delay = delay;
         self
     }
@@ -125,7 +125,7 @@ impl From<String> for Reply {
 
 /// A request the fake received.
 #[derive(Debug, Clone)]
-pub struct RecordedRequest {
+pub(crate) struct RecordedRequest {
     pub method: String,
     pub path: String,
     /// Names lowercased, in the order received.
@@ -136,7 +136,7 @@ pub struct RecordedRequest {
 
 impl RecordedRequest {
     /// The first header named `name` (case-insensitive).
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         let name = name.to_ascii_lowercase();
         self.headers
             .iter()
@@ -145,12 +145,12 @@ impl RecordedRequest {
     }
 
     /// Whether the request came in on the Anthropic endpoint.
-    pub fn is_anthropic(&self) -> bool {
+    pub(crate) fn is_anthropic(&self) -> bool {
         self.path == ANTHROPIC_PATH
     }
 
     /// The system prompt: the OpenAI system message, or Anthropic's `system`.
-    pub fn system(&self) -> String {
+    pub(crate) fn system(&self) -> String {
         if self.is_anthropic() {
             return content_text(&self.body["system"]);
         }
@@ -161,7 +161,7 @@ impl RecordedRequest {
     }
 
     /// The text of the user message(s): a string content, or its text parts joined.
-    pub fn user_text(&self) -> String {
+    pub(crate) fn user_text(&self) -> String {
         self.messages("user")
             .map(|m| content_text(&m["content"]))
             .collect::<Vec<_>>()
@@ -169,7 +169,7 @@ impl RecordedRequest {
     }
 
     /// Whether a user message carries an image part (either wire format).
-    pub fn has_image(&self) -> bool {
+    pub(crate) fn has_image(&self) -> bool {
         self.messages("user").any(|m| {
             m["content"].as_array().is_some_and(|parts| {
                 parts
@@ -180,7 +180,7 @@ impl RecordedRequest {
     }
 
     /// The base64 data of the first image part, whatever the wire format.
-    pub fn image_base64(&self) -> Option<String> {
+    pub(crate) fn image_base64(&self) -> Option<String> {
         self.messages("user")
             .filter_map(|m| m["content"].as_array())
             .flatten()
@@ -226,7 +226,7 @@ struct Script {
 }
 
 /// The fake server; it stops when dropped.
-pub struct FakeLlm {
+pub(crate) struct FakeLlm {
     port: u16,
     script: Arc<Mutex<Script>>,
     stop: Arc<AtomicBool>,
@@ -234,7 +234,7 @@ pub struct FakeLlm {
 
 impl FakeLlm {
     /// Starts a fake on a free 127.0.0.1 port.
-    pub fn start() -> FakeLlm {
+    pub(crate) fn start() -> FakeLlm {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the fake LLM");
         let port = listener.local_addr().expect("local address").port();
         let script = Arc::new(Mutex::new(Script::default()));
@@ -257,34 +257,34 @@ impl FakeLlm {
     }
 
     /// The `openai` provider's base URL: `http://127.0.0.1:PORT/v1`.
-    pub fn base_url(&self) -> String {
+    pub(crate) fn base_url(&self) -> String {
         format!("http://127.0.0.1:{}/v1", self.port)
     }
 
     /// The `anthropic` provider's base URL: `http://127.0.0.1:PORT`.
-    pub fn anthropic_base_url(&self) -> String {
+    pub(crate) fn anthropic_base_url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
 
     /// Queues a reply.
-    pub fn reply(&self, reply: impl Into<Reply>) -> &Self {
+    pub(crate) fn reply(&self, reply: impl Into<Reply>) -> &Self {
         self.lock().queue.push_back(reply.into());
         self
     }
 
     /// Queues a 200 carrying `text`.
-    pub fn reply_text(&self, text: &str) -> &Self {
+    pub(crate) fn reply_text(&self, text: &str) -> &Self {
         self.reply(Reply::text(text))
     }
 
     /// Queues a response with `code` and the raw `body`.
-    pub fn reply_status(&self, code: u16, body: &str) -> &Self {
+    pub(crate) fn reply_status(&self, code: u16, body: &str) -> &Self {
         self.reply(Reply::status(code, body))
     }
 
     /// Answers the next request whose system prompt or user text contains `needle` (once; entries
     /// are tried in the order they were added, before the queue).
-    pub fn on_contains(&self, needle: &str, reply: impl Into<Reply>) -> &Self {
+    pub(crate) fn on_contains(&self, needle: &str, reply: impl Into<Reply>) -> &Self {
         self.lock()
             .keyed
             .push((needle.to_owned(), reply.into(), false));
@@ -292,7 +292,7 @@ impl FakeLlm {
     }
 
     /// Answers every request whose system prompt or user text contains `needle`.
-    pub fn always_on_contains(&self, needle: &str, reply: impl Into<Reply>) -> &Self {
+    pub(crate) fn always_on_contains(&self, needle: &str, reply: impl Into<Reply>) -> &Self {
         self.lock()
             .keyed
             .push((needle.to_owned(), reply.into(), true));
@@ -300,21 +300,21 @@ impl FakeLlm {
     }
 
     /// Every request received, in order (unexpected ones included).
-    pub fn requests(&self) -> Vec<RecordedRequest> {
+    pub(crate) fn requests(&self) -> Vec<RecordedRequest> {
         self.lock().requests.clone()
     }
 
-    pub fn request_count(&self) -> usize {
+    pub(crate) fn request_count(&self) -> usize {
         self.lock().requests.len()
     }
 
     /// Requests nothing was scripted for. Taking them keeps the fake from failing when dropped.
-    pub fn take_unexpected(&self) -> Vec<RecordedRequest> {
+    pub(crate) fn take_unexpected(&self) -> Vec<RecordedRequest> {
         std::mem::take(&mut self.lock().unexpected)
     }
 
     /// Scripted replies not used yet (queued, and one-shot keyed).
-    pub fn pending(&self) -> usize {
+    pub(crate) fn pending(&self) -> usize {
         let script = self.lock();
         script.queue.len() + script.keyed.iter().filter(|(_, _, always)| !always).count()
     }

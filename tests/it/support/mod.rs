@@ -2,11 +2,11 @@
 //! serves its pages on a 127.0.0.1 port of its own, runs the real `prettyplay` binary and returns
 //! an [`Output`] to assert on; and [`fake_llm::FakeLlm`], a scripted LLM server.
 
-pub mod fake_llm;
+pub(crate) mod fake_llm;
 mod output;
 mod prerequisites;
-pub mod static_server;
+pub(crate) mod static_server;
 mod test;
 
-pub use output::Output;
-pub use test::{Running, Test, repo_dir};
+pub(crate) use output::Output;
+pub(crate) use test::{Running, Test, repo_dir};

@@ -14,7 +14,7 @@ use tempfile::TempDir;
 use super::test::KEEP_ENV;
 
 /// The result of [`super::Test::run`]. It owns the temporary project, which lives as long as it.
-pub struct Output {
+pub(crate) struct Output {
     command: String,
     status: ExitStatus,
     stdout: String,
@@ -39,34 +39,34 @@ impl Output {
         }
     }
 
-    pub fn stdout(&self) -> &str {
+    pub(crate) fn stdout(&self) -> &str {
         &self.stdout
     }
 
-    pub fn stderr(&self) -> &str {
+    pub(crate) fn stderr(&self) -> &str {
         &self.stderr
     }
 
     /// The project directory the run used as working directory.
-    pub fn project_dir(&self) -> PathBuf {
+    pub(crate) fn project_dir(&self) -> PathBuf {
         self.dir.path().join("project")
     }
 
     /// The content of a project file, `path` relative to the project directory.
     #[track_caller]
-    pub fn read(&self, path: &str) -> String {
+    pub(crate) fn read(&self, path: &str) -> String {
         let full = self.project_dir().join(path);
         fs::read_to_string(&full)
             .unwrap_or_else(|e| self.fail(&format!("cannot read {}: {e}", full.display())))
     }
 
     /// Whether a project file exists, `path` relative to the project directory.
-    pub fn exists(&self, path: &str) -> bool {
+    pub(crate) fn exists(&self, path: &str) -> bool {
         self.project_dir().join(path).exists()
     }
 
     #[track_caller]
-    pub fn assert_exit(self, code: i32) -> Self {
+    pub(crate) fn assert_exit(self, code: i32) -> Self {
         if self.status.code() != Some(code) {
             self.fail(&format!("expected exit code {code}, got {}", self.status));
         }
@@ -74,7 +74,7 @@ impl Output {
     }
 
     #[track_caller]
-    pub fn stdout_contains(self, needle: &str) -> Self {
+    pub(crate) fn stdout_contains(self, needle: &str) -> Self {
         if !self.stdout.contains(needle) {
             self.fail(&format!("stdout does not contain {needle:?}"));
         }
@@ -82,7 +82,7 @@ impl Output {
     }
 
     #[track_caller]
-    pub fn stderr_contains(self, needle: &str) -> Self {
+    pub(crate) fn stderr_contains(self, needle: &str) -> Self {
         if !self.stderr.contains(needle) {
             self.fail(&format!("stderr does not contain {needle:?}"));
         }
@@ -91,7 +91,7 @@ impl Output {
 
     /// One line of stdout is exactly `line` (ignoring trailing whitespace).
     #[track_caller]
-    pub fn stdout_line(self, line: &str) -> Self {
+    pub(crate) fn stdout_line(self, line: &str) -> Self {
         if !self.stdout.lines().any(|l| l.trim_end() == line) {
             self.fail(&format!("no line of stdout is exactly {line:?}"));
         }
@@ -100,7 +100,7 @@ impl Output {
 
     /// `needle` is in stdout or in stderr: for messages whose stream is not part of the contract.
     #[track_caller]
-    pub fn output_contains(self, needle: &str) -> Self {
+    pub(crate) fn output_contains(self, needle: &str) -> Self {
         if !self.stdout.contains(needle) && !self.stderr.contains(needle) {
             self.fail(&format!("neither stdout nor stderr contains {needle:?}"));
         }
@@ -109,7 +109,7 @@ impl Output {
 
     /// Like [`Self::output_contains`], ignoring ASCII case.
     #[track_caller]
-    pub fn output_contains_ignore_case(self, needle: &str) -> Self {
+    pub(crate) fn output_contains_ignore_case(self, needle: &str) -> Self {
         let needle_lower = needle.to_ascii_lowercase();
         let found = [&self.stdout, &self.stderr]
             .iter()
@@ -123,7 +123,7 @@ impl Output {
     }
 
     #[track_caller]
-    pub fn output_not_contains(self, needle: &str) -> Self {
+    pub(crate) fn output_not_contains(self, needle: &str) -> Self {
         if self.stdout.contains(needle) || self.stderr.contains(needle) {
             self.fail(&format!("the output contains {needle:?}"));
         }
@@ -132,7 +132,7 @@ impl Output {
 
     /// A regular expression matches stdout or stderr (multi-line mode: `^` and `$` match at lines).
     #[track_caller]
-    pub fn output_matches(self, pattern: &str) -> Self {
+    pub(crate) fn output_matches(self, pattern: &str) -> Self {
         let regex = Regex::new(&format!("(?m){pattern}"))
             .unwrap_or_else(|e| panic!("bad pattern {pattern:?}: {e}"));
         if !regex.is_match(&self.stdout) && !regex.is_match(&self.stderr) {
@@ -144,7 +144,7 @@ impl Output {
     /// The line of stdout or stderr that contains `needle` (the first one), for assertions on
     /// what else that line says.
     #[track_caller]
-    pub fn line_with(&self, needle: &str) -> &str {
+    pub(crate) fn line_with(&self, needle: &str) -> &str {
         self.stdout
             .lines()
             .chain(self.stderr.lines())
@@ -154,7 +154,7 @@ impl Output {
 
     /// Fails the test with `message`, the command and both streams.
     #[track_caller]
-    pub fn fail(&self, message: &str) -> ! {
+    pub(crate) fn fail(&self, message: &str) -> ! {
         let mut report = format!(
             "{message}\ncommand: {}\nproject: {} (kept only with {KEEP_ENV}=1)\nstatus: {}\n",
             self.command,

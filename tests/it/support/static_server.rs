@@ -13,7 +13,7 @@ use std::thread;
 use std::time::Duration;
 
 /// Serves the files under `dir` on `listener` until the process ends.
-pub fn serve(dir: PathBuf, listener: TcpListener) {
+pub(crate) fn serve(dir: PathBuf, listener: TcpListener) {
     let dir = Arc::new(dir);
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };

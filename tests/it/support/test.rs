@@ -44,14 +44,14 @@ cache_dir = \"cache\"
 const CREATED: &str = "2026-11-30";
 
 /// Set (non-empty) to keep every test's temporary directory for inspection.
-pub const KEEP_ENV: &str = "PRETTYPLAY_IT_KEEP";
+pub(super) const KEEP_ENV: &str = "PRETTYPLAY_IT_KEEP";
 
 /// How long a run may take before the harness kills it and fails the test.
 const TIMEOUT: Duration = Duration::from_secs(180);
 
 /// A builder for one run of `prettyplay`; see the module documentation.
 #[must_use = "a Test does nothing until .run()"]
-pub struct Test {
+pub(crate) struct Test {
     dir: TempDir,
     args: Vec<OsString>,
     env: Vec<(OsString, OsString)>,
@@ -63,7 +63,7 @@ pub struct Test {
 impl Test {
     /// A fresh project with the default `prettyplay.toml` (`scenarios = "scenarios"`,
     /// `cache_dir = "cache"`).
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let dir = tempfile::Builder::new()
             .prefix("prettyplay-it-")
             .disable_cleanup(std::env::var_os(KEEP_ENV).is_some_and(|v| !v.is_empty()))
@@ -82,35 +82,35 @@ impl Test {
     }
 
     /// The project directory: the working directory of the run.
-    pub fn project_dir(&self) -> PathBuf {
+    pub(crate) fn project_dir(&self) -> PathBuf {
         self.dir.path().join("project")
     }
 
     /// Replaces `prettyplay.toml` with `content`.
-    pub fn config(self, content: &str) -> Self {
+    pub(crate) fn config(self, content: &str) -> Self {
         self.write("prettyplay.toml", content)
     }
 
     /// Removes `prettyplay.toml`: the working directory is then the project root.
-    pub fn no_config(self) -> Self {
+    pub(crate) fn no_config(self) -> Self {
         fs::remove_file(self.project_dir().join("prettyplay.toml"))
             .expect("remove prettyplay.toml");
         self
     }
 
     /// Writes a scenario file, `path` relative to the project.
-    pub fn scenario(self, path: &str, content: &str) -> Self {
+    pub(crate) fn scenario(self, path: &str, content: &str) -> Self {
         self.write(path, content)
     }
 
     /// Writes a whole cache file, `path` relative to the project (e.g. `cache/scenarios/x.steps.toml`).
-    pub fn cache(self, path: &str, content: &str) -> Self {
+    pub(crate) fn cache(self, path: &str, content: &str) -> Self {
         self.write(path, content)
     }
 
     /// Adds one entry to the cache file of `scenario` (under `cache/`), written by `run` in call
     /// order.
-    pub fn cached(
+    pub(crate) fn cached(
         mut self,
         scenario: &str,
         test: &str,
@@ -140,52 +140,52 @@ impl Test {
     }
 
     /// Writes any file, `path` relative to the project.
-    pub fn write(self, path: &str, content: &str) -> Self {
+    pub(crate) fn write(self, path: &str, content: &str) -> Self {
         write_file(&self.project_dir().join(path), content.as_bytes());
         self
     }
 
     /// Copies a file or directory of this repository (e.g. `scenarios`) into the project.
-    pub fn copy_from_repo(self, path: &str) -> Self {
+    pub(crate) fn copy_from_repo(self, path: &str) -> Self {
         copy_tree(&repo_dir().join(path), &self.project_dir().join(path));
         self
     }
 
     /// Adds a page (or any file) to the site served for this test, `path` relative to the site root.
-    pub fn page(mut self, path: &str, content: &str) -> Self {
+    pub(crate) fn page(mut self, path: &str, content: &str) -> Self {
         write_file(&self.dir.path().join("site").join(path), content.as_bytes());
         self.serve = true;
         self
     }
 
     /// Adds every file of the demo app (`demo/`) to the site served for this test.
-    pub fn demo_pages(mut self) -> Self {
+    pub(crate) fn demo_pages(mut self) -> Self {
         copy_tree(&repo_dir().join("demo"), &self.dir.path().join("site"));
         self.serve = true;
         self
     }
 
     /// Arguments of the run (`--base-url` is appended when the test has pages).
-    pub fn args(mut self, args: &[&str]) -> Self {
+    pub(crate) fn args(mut self, args: &[&str]) -> Self {
         self.args.extend(args.iter().map(OsString::from));
         self
     }
 
     /// An environment variable of the run.
-    pub fn env(mut self, key: &str, value: &str) -> Self {
+    pub(crate) fn env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.into(), value.into()));
         self
     }
 
     /// Runs `prettyplay` with the project as working directory, `NO_COLOR=1`, `CI` and
     /// `PRETTYPLAY_*` settings unset, no stdin.
-    pub fn run(self) -> Output {
+    pub(crate) fn run(self) -> Output {
         self.spawn().wait()
     }
 
     /// Starts `prettyplay` as [`Test::run`] does and returns at once, for tests that signal the
     /// running process ([`Running::pid`]) before waiting for it.
-    pub fn spawn(self) -> Running {
+    pub(crate) fn spawn(self) -> Running {
         for (scenario, entries) in &self.cached {
             let mut file = format!("format = 1\nscenario = {}\n", toml_string(scenario));
             for entry in entries {
@@ -258,7 +258,7 @@ impl Test {
 
 /// A `prettyplay` process started by [`Test::spawn`].
 #[must_use = "a Running is waited for with .wait()"]
-pub struct Running {
+pub(crate) struct Running {
     child: Child,
     description: String,
     started: Instant,
@@ -269,12 +269,12 @@ pub struct Running {
 
 impl Running {
     /// The process id of the run, which is also its process group id.
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// Waits for the run to exit (killing it and failing the test past the harness timeout).
-    pub fn wait(self) -> Output {
+    pub(crate) fn wait(self) -> Output {
         let Running {
             mut child,
             description,
@@ -314,7 +314,7 @@ impl Running {
 }
 
 /// The repository root (where `demo/`, `scenarios/` and `cache/` live).
-pub fn repo_dir() -> PathBuf {
+pub(crate) fn repo_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
