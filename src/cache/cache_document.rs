@@ -61,6 +61,26 @@ impl CacheDocument {
     }
 }
 
+/// Writing a cache file is writing its document.
+impl CacheFile {
+    /// The file's text, written from scratch in the stable format documented in
+    /// `docs/cache-format.md`.
+    pub(crate) fn render(&self) -> String {
+        let mut doc = CacheDocument::new();
+        doc.update(self);
+        doc.to_string()
+    }
+
+    /// The file's text written over `previous`, the text of the cache file at `path` (which
+    /// [`CacheFile::parse`] accepted): the user's comments and layout are kept, see
+    /// [`CacheDocument::update`].
+    pub(crate) fn render_over(&self, path: &Path, previous: &str) -> Result<String, CacheError> {
+        let mut doc = CacheDocument::parse(path, previous)?;
+        doc.update(self);
+        Ok(doc.to_string())
+    }
+}
+
 impl fmt::Display for CacheDocument {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.doc.fmt(f)

@@ -6,8 +6,6 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::cache_file::FORMAT;
-
 /// An error reading or writing the cache.
 #[derive(Debug, thiserror::Error)]
 pub enum CacheError {
@@ -32,10 +30,15 @@ pub enum CacheError {
         excerpt: String,
     },
     #[error(
-        "{} was written by a newer prettyplay (format {found}; this version reads format {FORMAT})",
+        "{} was written by a newer prettyplay (format {found}; this version reads format {supported})",
         path.display()
     )]
-    NewerFormat { path: PathBuf, found: i64 },
+    NewerFormat {
+        path: PathBuf,
+        found: i64,
+        /// The format this version reads.
+        supported: u32,
+    },
     /// A caller bug: the key passed to [`Cache::put`](super::Cache::put) belongs to another
     /// scenario.
     #[error("step key is for scenario {key_scenario:?}, not {scenario:?}")]

@@ -12,7 +12,6 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::cache_document::CacheDocument;
 use super::{CacheError, CachedStep, StepKey};
 use crate::scenario::Scenario;
 
@@ -78,6 +77,7 @@ impl CacheFile {
         {
             if found > i64::from(FORMAT) {
                 return Err(CacheError::NewerFormat {
+                    supported: FORMAT,
                     path: path.to_owned(),
                     found,
                 });
@@ -122,23 +122,6 @@ impl CacheFile {
             scenario: raw.scenario.into_inner(),
             steps: raw.steps.into_iter().map(Spanned::into_inner).collect(),
         })
-    }
-
-    /// The file's text, written from scratch in the stable format documented in
-    /// `docs/cache-format.md`.
-    pub(crate) fn render(&self) -> String {
-        let mut doc = CacheDocument::new();
-        doc.update(self);
-        doc.to_string()
-    }
-
-    /// The file's text written over `previous`, the text of the cache file at `path` (which
-    /// [`CacheFile::parse`] accepted): the user's comments and layout are kept, see
-    /// [`CacheDocument::update`].
-    pub(crate) fn render_over(&self, path: &Path, previous: &str) -> Result<String, CacheError> {
-        let mut doc = CacheDocument::parse(path, previous)?;
-        doc.update(self);
-        Ok(doc.to_string())
     }
 
     /// Inserts or replaces the code of `key`; replaced code gets `today` as its date. Returns

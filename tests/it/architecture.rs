@@ -76,20 +76,53 @@ fn code_lines(text: &str) -> impl Iterator<Item = &str> {
 /// The paths a file names after `crate::`, as `[module, item, ...]`, with grouped imports
 /// expanded (`use crate::{a::X, b::{Y, Z}}` names `a::X`, `b::Y` and `b::Z`).
 fn crate_paths(text: &str) -> Vec<Vec<String>> {
+    paths_after(text, "crate::")
+}
+
+/// The paths a text names after `prefix` (`crate::` or `super::`), outside `//` comments.
+fn paths_after(text: &str, prefix: &str) -> Vec<Vec<String>> {
     let code: String = code_lines(text).collect::<Vec<_>>().join("\n");
     let mut paths = Vec::new();
     let mut rest = code.as_str();
-    while let Some(at) = rest.find("crate::") {
-        let preceded_by_ident = rest[..at]
+    while let Some(at) = rest.find(prefix) {
+        let preceded_by_path = rest[..at]
             .chars()
             .next_back()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_');
-        rest = &rest[at + "crate::".len()..];
-        if !preceded_by_ident {
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':');
+        rest = &rest[at + prefix.len()..];
+        if !preceded_by_path {
             paths.extend(paths_of(rest));
         }
     }
     paths
+}
+
+/// A file's code before its test module (`#[cfg(test)]` then `mod ...`, at the end of the file
+/// by convention): tests may use any helper, so they are not part of the file graph.
+fn without_tests(text: &str) -> &str {
+    let mut offset = 0;
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        if line.trim() == "#[cfg(test)]"
+            && lines
+                .peek()
+                .is_some_and(|next| next.trim_start().starts_with("mod "))
+        {
+            return &text[..offset];
+        }
+        offset += line.len();
+    }
+    text
+}
+
+/// What a `pub use` / `pub(crate) use` / `pub(super) use` statement imports, if it is one.
+fn reexported(statement: &str) -> Option<&str> {
+    let rest = statement.strip_prefix("pub")?;
+    let rest = match rest.strip_prefix('(') {
+        Some(scoped) => &scoped[scoped.find(')')? + 1..],
+        None => rest,
+    };
+    rest.trim_start().strip_prefix("use ")
 }
 
 /// The paths at the start of `text`: `a::b::C`, or `a::{B, c::D}` expanded.
@@ -195,6 +228,10 @@ fn no_module_depends_on_a_higher_layer_or_in_a_circle() {
                 continue;
             }
             let Some(&to_layer) = layers.get(to) else {
+                against_the_flow.push(format!(
+                    "src/{rel}: crate::{} names no module with a layer",
+                    path.join("::")
+                ));
                 continue;
             };
             graph
@@ -230,11 +267,7 @@ fn no_two_files_of_a_module_depend_on_each_other() {
         };
         let code: String = code_lines(text).collect::<Vec<_>>().join("\n");
         for statement in code.split(';') {
-            let statement = statement.trim();
-            let Some(used) = statement
-                .strip_prefix("pub use ")
-                .or_else(|| statement.strip_prefix("pub(crate) use "))
-            else {
+            let Some(used) = reexported(statement.trim()) else {
                 continue;
             };
             for path in paths_of(used) {
@@ -247,38 +280,58 @@ fn no_two_files_of_a_module_depend_on_each_other() {
             }
         }
     }
+    // Test harness files (`#[cfg(test)] mod testing;`) stand outside the graph, like tests.
+    let harness: BTreeSet<String> = files
+        .iter()
+        .filter_map(|(rel, text)| Some((rel.strip_suffix("/mod.rs")?, text)))
+        .flat_map(|(module, text)| {
+            let mut lines = text.lines().peekable();
+            let mut found = Vec::new();
+            while let Some(line) = lines.next() {
+                if line.trim() == "#[cfg(test)]"
+                    && let Some(name) = lines
+                        .peek()
+                        .and_then(|next| next.trim().strip_prefix("mod "))
+                        .and_then(|rest| rest.strip_suffix(';'))
+                {
+                    found.push(format!("{module}/{name}.rs"));
+                }
+            }
+            found
+        })
+        .collect();
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (rel, text) in &files {
         let Some((module, file)) = rel.split_once('/') else {
             continue;
         };
-        if file == "mod.rs" || file.contains('/') {
+        if file == "mod.rs" || file.contains('/') || harness.contains(rel) {
             continue;
         }
+        let text = without_tests(text);
         let this = file.trim_end_matches(".rs");
         let module_files: BTreeSet<String> = files
             .iter()
             .filter_map(|(r, _)| r.strip_prefix(&format!("{module}/")))
             .map(|f| f.trim_end_matches(".rs").to_owned())
             .collect();
+        // `crate::m::x` and `super::x` both name `x` in this module: a file, or a name that
+        // mod.rs re-exports from one.
+        let in_module = crate_paths(text)
+            .into_iter()
+            .filter(|path| path[0] == module && path.len() >= 2)
+            .map(|path| path[1].clone())
+            .chain(
+                paths_after(text, "super::")
+                    .into_iter()
+                    .map(|path| path[0].clone()),
+            );
         let mut targets = BTreeSet::new();
-        for path in crate_paths(text) {
-            if path[0] != module || path.len() < 2 {
-                continue;
-            }
-            if module_files.contains(&path[1]) {
-                targets.insert(path[1].clone());
-            } else if let Some(file) = exports.get(module).and_then(|e| e.get(&path[1])) {
+        for name in in_module {
+            if module_files.contains(&name) {
+                targets.insert(name);
+            } else if let Some(file) = exports.get(module).and_then(|e| e.get(&name)) {
                 targets.insert(file.clone());
-            }
-        }
-        for line in code_lines(text) {
-            if let Some(rest) = line.trim().strip_prefix("use super::") {
-                for path in paths_of(rest) {
-                    if module_files.contains(&path[0]) {
-                        targets.insert(path[0].clone());
-                    }
-                }
             }
         }
         targets.remove(this);
@@ -325,6 +378,21 @@ fn the_path_reader_sees_grouped_and_nested_imports() {
             "llm::Category",
             "llm::Usage",
         ]
+    );
+    let supers: Vec<String> = paths_after(
+        "use super::{\n    a::X,\n    B,\n};\nlet y = super::c::f();\nuse crate::super_x::Y;",
+        "super::",
+    )
+    .iter()
+    .map(|p| p.join("::"))
+    .collect();
+    assert_eq!(supers, ["a::X", "B", "c::f"]);
+    assert_eq!(reexported("pub(super) use x::{A, B}"), Some("x::{A, B}"));
+    assert_eq!(reexported("pub use x::A"), Some("x::A"));
+    assert_eq!(reexported("use x::A"), None);
+    assert_eq!(
+        without_tests("fn a() {}\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n"),
+        "fn a() {}\n"
     );
     let mut graph = BTreeMap::new();
     graph.insert("a".to_owned(), BTreeSet::from(["b".to_owned()]));
