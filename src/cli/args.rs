@@ -86,6 +86,10 @@ pub(crate) struct RunArgs {
     /// Fail a step whose cached code fails instead of healing it (it still gets a verdict).
     #[arg(long)]
     pub no_heal: bool,
+    /// Let healed code through even when it checks less than the cached code (`heal.veto =
+    /// false`); every summary warns.
+    #[arg(long)]
+    pub no_heal_veto: bool,
     #[command(flatten)]
     pub runner: RunnerArgs,
     #[command(flatten)]

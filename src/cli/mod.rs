@@ -85,6 +85,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         llm_base_url: cli.global.llm_base_url.clone(),
         workers: runner_args(&cli.command).and_then(|r| r.workers),
         test_timeout: runner_args(&cli.command).and_then(|r| r.test_timeout),
+        no_heal_veto: matches!(&cli.command, Command::Run(run) if run.no_heal_veto),
     };
     let settings = Settings::resolve(&cwd, &env_var, &overrides)?;
     let stdout = io::stdout();

@@ -141,6 +141,7 @@ pub(crate) fn run_tests(
         cache: Cache::new(&settings.cache_dir),
         llm: settings.llm.clone(),
         budgets: settings.budgets,
+        heal_veto: settings.heal.veto,
         provider,
         workers,
         isolation: settings.browser.isolation,

@@ -33,6 +33,8 @@ pub(super) const MAX_TOKENS: u32 = 2048;
 pub(super) const TEMPERATURE: f64 = 0.0;
 /// `llm.send_screenshots`.
 pub(super) const SEND_SCREENSHOTS: bool = false;
+/// `heal.veto`: on.
+pub(super) const HEAL_VETO: bool = true;
 /// `llm.generation_prompt`: no user instructions.
 pub(super) const GENERATION_PROMPT: &str = "";
 /// `llm.snapshot_budget`, in characters.

@@ -7,6 +7,7 @@ mod browser_settings;
 mod config_error;
 mod defaults;
 mod file_context;
+mod heal_settings;
 mod llm_settings;
 mod overrides;
 mod run_settings;
@@ -100,6 +101,14 @@ pub enum Isolation {
     Context,
     /// A browser process of its own.
     Browser,
+}
+
+/// `[heal]` settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HealSettings {
+    /// The mechanical heal veto (default on): a healed candidate that checks less than the
+    /// cached code is refused, whatever the LLM's verdict.
+    pub veto: bool,
 }
 
 /// `[run]` settings.

@@ -31,4 +31,6 @@ pub struct Overrides {
     pub workers: Option<usize>,
     /// `--test-timeout SECONDS`: `run.test_timeout`, more than 0.
     pub test_timeout: Option<f64>,
+    /// `--no-heal-veto`: `heal.veto = false`. `false` leaves the other sources in charge.
+    pub no_heal_veto: bool,
 }

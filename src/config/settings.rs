@@ -18,12 +18,13 @@ use serde::Deserialize;
 use super::browser_settings::{self, BrowserLayer, PollingLayer, RawBrowser, RawPolling};
 use super::defaults;
 use super::file_context::FileContext;
+use super::heal_settings::{self, HealLayer, RawHeal};
 use super::llm_settings::{self, BudgetsLayer, LlmLayer, RawBudgets, RawLlm};
 use super::run_settings::{self, RawRun, RunLayer};
 use super::value_forms::EnvSetter;
 use super::{
-    BrowserSettings, BudgetSettings, ConfigError, LlmSettings, Overrides, PollingSettings,
-    RunSettings,
+    BrowserSettings, BudgetSettings, ConfigError, HealSettings, LlmSettings, Overrides,
+    PollingSettings, RunSettings,
 };
 
 /// Name of the settings file looked up in the working directory and its ancestors.
@@ -48,6 +49,8 @@ pub struct Settings {
     pub budgets: BudgetSettings,
     /// `[run]`: the per-test timeout and the number of parallel workers.
     pub run: RunSettings,
+    /// `[heal]`: the heal veto.
+    pub heal: HealSettings,
 }
 
 /// What one source says; `None` leaves the decision to lower sources. Paths are absolute.
@@ -65,6 +68,8 @@ struct Layer {
     budgets: BudgetsLayer,
     /// `[run]`.
     run: RunLayer,
+    /// `[heal]`.
+    heal: HealLayer,
 }
 
 impl Layer {
@@ -78,6 +83,7 @@ impl Layer {
             llm: self.llm.over(lower.llm),
             budgets: self.budgets.over(lower.budgets),
             run: self.run.over(lower.run),
+            heal: self.heal.over(lower.heal),
         }
     }
 
@@ -95,6 +101,7 @@ impl Layer {
             llm: self.llm.finish(),
             budgets: self.budgets.finish(),
             run: self.run.finish(),
+            heal: self.heal.finish(),
             project_root,
             config_file,
         }
@@ -126,6 +133,7 @@ struct RawFile {
     llm: Option<RawLlm>,
     budgets: Option<RawBudgets>,
     run: Option<RawRun>,
+    heal: Option<RawHeal>,
 }
 
 impl Settings {
@@ -193,6 +201,7 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
         llm: LlmLayer::from_file(raw.llm.unwrap_or_default(), &file)?,
         budgets: BudgetsLayer::from_file(raw.budgets.unwrap_or_default(), &file)?,
         run: RunLayer::from_file(raw.run.unwrap_or_default(), &file)?,
+        heal: HealLayer::from_file(raw.heal.unwrap_or_default()),
     })
 }
 
@@ -215,6 +224,7 @@ fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer,
         env,
     )?;
     read_env(&mut layer.run, run_settings::ENV_VARS, root, env)?;
+    read_env(&mut layer.heal, heal_settings::ENV_VARS, root, env)?;
     Ok(layer)
 }
 
@@ -249,6 +259,7 @@ fn cli_layer(cwd: &Path, overrides: &Overrides) -> Result<Layer, ConfigError> {
         browser: BrowserLayer::from_overrides(cwd, overrides)?,
         llm: LlmLayer::from_overrides(overrides)?,
         run: RunLayer::from_overrides(overrides)?,
+        heal: HealLayer::from_overrides(overrides),
         ..Layer::default()
     })
 }
@@ -307,6 +318,7 @@ mod tests {
                     test_timeout: Duration::from_secs(60),
                     workers: None,
                 },
+                heal: HealSettings { veto: true },
             }
         );
         assert_eq!(settings.llm, LlmSettings::default());
@@ -500,6 +512,7 @@ delay = 0.25
             names(llm_settings::ENV_VARS),
             names(llm_settings::BUDGETS_ENV_VARS),
             names(run_settings::ENV_VARS),
+            names(heal_settings::ENV_VARS),
         ];
         for var in vars.concat() {
             assert!(var.starts_with("PRETTYPLAY_"), "{var}");

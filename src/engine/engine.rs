@@ -15,10 +15,10 @@ use crate::engine::prompts::CLASSIFICATION_SYSTEM_PROMPT;
 use crate::engine::{EngineFailure, EngineFailureKind};
 use crate::llm::{
     Category, Classification, ClassificationRequest, LlmError, LlmProvider, Usage,
-    parse_classification,
+    parse_classification, parse_classification_strict,
 };
 use crate::scenario::Scenario;
-use crate::script::StepFailure;
+use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 
 /// What an LLM call was for.
@@ -46,6 +46,16 @@ pub(crate) struct StepContext<'a> {
     pub previous: Vec<String>,
 }
 
+/// What guards healing (`[heal]` and the expect timeout the veto measures raised timeouts
+/// against).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct HealPolicy {
+    /// The mechanical heal veto (`heal.veto`); off lets weakened heals through with a warning.
+    pub veto: bool,
+    /// The configured timeout of actions and expectations.
+    pub expect_timeout: Duration,
+}
+
 /// One test's generation and healing engine.
 pub(crate) struct Engine<'a> {
     pub(super) provider: &'a dyn LlmProvider,
@@ -53,8 +63,17 @@ pub(crate) struct Engine<'a> {
     pub(super) cache: &'a Cache,
     pub(super) page_api: &'a str,
     pub(super) budgets: Budgets,
+    pub(super) policy: HealPolicy,
     /// `YYYY-MM-DD`, recorded in cache entries written by this engine.
     pub(super) today: String,
+}
+
+/// How a verdict reply is read: strictly for a decision that writes (a heal), leniently for a
+/// verdict that only explains a failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Parsing {
+    Strict,
+    Lenient,
 }
 
 /// The outcome of asking for a verdict.
@@ -70,6 +89,7 @@ impl<'a> Engine<'a> {
         cache: &'a Cache,
         page_api: &'a str,
         budgets: Budgets,
+        policy: HealPolicy,
     ) -> Self {
         Self {
             provider,
@@ -77,12 +97,14 @@ impl<'a> Engine<'a> {
             cache,
             page_api,
             budgets,
+            policy,
             today: Cache::today(),
         }
     }
 
     /// A verdict for a failure that is already decided (replay, `--no-heal`): an unavailable
     /// LLM is skipped quietly with a warning; the failure itself is never delayed or changed.
+    /// A crash gets none: the browser went away, and there is no page to judge.
     pub(crate) fn verdict_for(
         &mut self,
         step: &StepContext<'_>,
@@ -91,6 +113,9 @@ impl<'a> Engine<'a> {
         code: &str,
         failure: &StepFailure,
     ) -> Option<Classification> {
+        if failure.kind == FailureKind::Crash {
+            return None;
+        }
         self.quiet_verdict(step, exec, observer, code, &failure.message)
     }
 
@@ -104,7 +129,7 @@ impl<'a> Engine<'a> {
         code: &str,
         error: &str,
     ) -> Option<Classification> {
-        match self.classify(step, exec, observer, code, error) {
+        match self.classify(step, exec, observer, code, error, Parsing::Lenient) {
             Ok(Verdict::Parsed(verdict)) => {
                 observer.verdict(&verdict);
                 Some(verdict)
@@ -128,6 +153,7 @@ impl<'a> Engine<'a> {
         observer: &dyn EngineObserver,
         code: &str,
         error: &str,
+        parsing: Parsing,
     ) -> Result<Verdict, LlmError> {
         let state = exec.page_state(self.llm.send_screenshots, self.llm.snapshot_budget);
         let request = ClassificationRequest {
@@ -140,7 +166,11 @@ impl<'a> Engine<'a> {
         };
         let reply = self.provider.classify_failure(&request)?;
         observer.llm_call(LlmPurpose::Classification, reply.usage, reply.elapsed);
-        Ok(match parse_classification(&reply.text) {
+        let parsed = match parsing {
+            Parsing::Strict => parse_classification_strict(&reply.text),
+            Parsing::Lenient => parse_classification(&reply.text),
+        };
+        Ok(match parsed {
             Ok(verdict) => Verdict::Parsed(verdict),
             Err(unparsed) => Verdict::Unparseable(unparsed),
         })

@@ -12,6 +12,23 @@ use crate::llm::{Category, FailedAttempt, GenerationRequest, extract_code};
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 
+/// The failure of a step whose browser or driver went away: infrastructure, never classified.
+pub(super) fn crashed(failure: &StepFailure, candidate: Option<String>) -> EngineFailure {
+    let crash = EngineFailure::new(
+        EngineFailureKind::BrowserCrash,
+        format!(
+            "the browser or the driver went away while the step ran; the step was not \
+             classified or regenerated:\n\n{}",
+            failure.message
+        ),
+        None,
+    );
+    match candidate {
+        Some(code) => crash.with_candidate(code),
+        None => crash,
+    }
+}
+
 impl Engine<'_> {
     /// Generates code for a step with none cached: asks, executes, and caches only what worked.
     pub(crate) fn generate(
@@ -74,22 +91,16 @@ impl Engine<'_> {
             let outcome = exec.check(&code).and_then(|()| exec.execute(&code));
             match outcome {
                 Ok(()) => return Ok(code),
+                Err(failure) if failure.kind == FailureKind::Crash => {
+                    // The browser went away: nothing to learn from, nothing to judge.
+                    return Err(crashed(&failure, Some(code)));
+                }
                 Err(failure) if failure.kind == FailureKind::FailedCheck => {
-                    // A check that ran and did not hold: never spend the budget on it. While
-                    // healing, the verdict that started the heal counts; no extra request.
-                    if pool == Pool::Healing {
-                        return Err(EngineFailure::new(
-                            EngineFailureKind::Incurable,
-                            format!(
-                                "a check in the regenerated code did not hold:\n\n{}",
-                                failure.message
-                            ),
-                            None,
-                        )
-                        .with_candidate(code));
-                    }
+                    // A check that ran and did not hold: never spend the budget on it; one
+                    // verdict decides between a product defect and an incurable step, while
+                    // healing too.
                     return Err(self
-                        .failed_check(step, exec, observer, &code, &failure)
+                        .failed_check(step, exec, observer, pool, &code, &failure)
                         .with_candidate(code));
                 }
                 Err(failure) => {
@@ -103,18 +114,23 @@ impl Engine<'_> {
         }
     }
 
-    /// A generated check that did not hold: one verdict decides between a product defect and
-    /// an incurable step.
+    /// A generated (or regenerated) check that did not hold: one verdict decides between a
+    /// product defect and an incurable step.
     fn failed_check(
         &mut self,
         step: &StepContext<'_>,
         exec: &dyn StepExecutor,
         observer: &dyn EngineObserver,
+        pool: Pool,
         code: &str,
         failure: &StepFailure,
     ) -> EngineFailure {
+        let which = match pool {
+            Pool::Generation => "generated",
+            Pool::Healing => "regenerated",
+        };
         let reason = format!(
-            "a check in the generated code did not hold:\n\n{}",
+            "a check in the {which} code did not hold:\n\n{}",
             failure.message
         );
         let verdict = self.quiet_verdict(step, exec, observer, code, &failure.message);

@@ -5,16 +5,19 @@
 //! and unit-tested below with strict fakes.
 
 use crate::engine::budgets::Pool;
-use crate::engine::engine::{Engine, EngineObserver, StepContext, Verdict, cache_failure};
+use crate::engine::engine::{Engine, EngineObserver, Parsing, StepContext, Verdict, cache_failure};
+use crate::engine::generate::crashed;
+use crate::engine::veto::{Veto, review};
 use crate::engine::{EngineFailure, EngineFailureKind};
-use crate::llm::{Category, FailedAttempt};
-use crate::script::StepFailure;
+use crate::llm::{Category, Classification, FailedAttempt};
+use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 
 impl Engine<'_> {
-    /// Heals cached code that failed: classify; rot is regenerated within the healing budget and
-    /// written back only after it executed; a product defect or an incurable step fails with its
-    /// verdict. Healing never turns anything but rot green.
+    /// Heals cached code that failed: classify (strictly); rot is regenerated within the healing
+    /// budget, and what passed is reviewed by the heal veto before it is written back or counted
+    /// green; a product defect or an incurable step fails with its verdict. A crash is never
+    /// classified. Healing never turns anything but rot green, and never weakens a check.
     pub(crate) fn heal(
         &mut self,
         step: &StepContext<'_>,
@@ -23,7 +26,18 @@ impl Engine<'_> {
         old_code: &str,
         failure: &StepFailure,
     ) -> Result<String, EngineFailure> {
-        let verdict = match self.classify(step, exec, observer, old_code, &failure.message) {
+        if failure.kind == FailureKind::Crash {
+            return Err(crashed(failure, None));
+        }
+        let classified = self.classify(
+            step,
+            exec,
+            observer,
+            old_code,
+            &failure.message,
+            Parsing::Strict,
+        );
+        let verdict = match classified {
             Ok(Verdict::Parsed(verdict)) => verdict,
             Ok(Verdict::Unparseable(reply)) => {
                 return Err(EngineFailure::new(
@@ -73,13 +87,16 @@ impl Engine<'_> {
                 let code = self
                     .attempts(step, exec, observer, Pool::Healing, Some(previous))
                     .map_err(|mut failure| {
-                        // Exhaustion or a failed check while healing: the verdict that started
-                        // the heal is the one that counts; no extra LLM request.
-                        if failure.verdict.is_none() {
+                        // Exhaustion, or a failed check that got no verdict of its own: the
+                        // verdict that started the heal is the one that counts.
+                        if failure.verdict.is_none()
+                            && failure.kind != EngineFailureKind::BrowserCrash
+                        {
                             failure.verdict = Some(verdict.clone());
                         }
                         failure
                     })?;
+                self.vet(step, observer, old_code, &code, &verdict)?;
                 self.cache
                     .put_healed(step.scenario, &step.key, &code, &self.today)
                     .map_err(|err| cache_failure(&err))?;
@@ -88,6 +105,52 @@ impl Engine<'_> {
             }
         }
     }
+}
+
+impl Engine<'_> {
+    /// The heal veto on code that passed: refused unless it checks at least what `old_code`
+    /// checked. With the veto off (`heal.veto = false`) a weakened heal goes through with a
+    /// warning.
+    fn vet(
+        &self,
+        step: &StepContext<'_>,
+        observer: &dyn EngineObserver,
+        old_code: &str,
+        code: &str,
+        verdict: &Classification,
+    ) -> Result<(), EngineFailure> {
+        let timeout_ms = self.policy.expect_timeout.as_secs_f64() * 1000.0;
+        let Err(veto) = review(old_code, code, &step.key.step, timeout_ms) else {
+            return Ok(());
+        };
+        if !self.policy.veto {
+            observer.warning(&format!(
+                "the heal veto is off (heal.veto = false): this heal was written back although {veto}"
+            ));
+            return Ok(());
+        }
+        Err(EngineFailure::new(
+            EngineFailureKind::HealVetoed,
+            vetoed_reason(&veto, old_code, code),
+            Some(verdict.clone()),
+        )
+        .with_candidate(code))
+    }
+}
+
+/// The message of a vetoed heal: why, then both codes as a diff.
+fn vetoed_reason(veto: &Veto, old_code: &str, new_code: &str) -> String {
+    let diff = similar::TextDiff::from_lines(old_code, new_code)
+        .unified_diff()
+        .context_radius(3)
+        .header("cached", "healed")
+        .to_string();
+    format!(
+        "the healed code passed, but the heal veto refused it: {veto}\n\n\
+         The LLM called this failure rot, yet its new code checks less than the cached code: a \
+         heal may change how elements are found, never what is expected. The cache is untouched; \
+         if the application changed on purpose, update the step sentence or the cached code.\n\n{diff}"
+    )
 }
 
 #[cfg(test)]
@@ -238,17 +301,214 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_check_in_regenerated_code_ends_the_heal_without_another_verdict() {
+    fn a_failed_check_in_regenerated_code_is_classified_once() {
+        // product_defect: the regenerated check found the defect the cached code found.
         let ran = heal(
             2,
             [
                 verdict_reply(Category::Rot, "the button was renamed"),
                 code_reply(NEW),
+                verdict_reply(Category::ProductDefect, "the counter is off by one"),
             ],
             [fails(NEW, FailureKind::FailedCheck, "not held")],
         );
+        let failure = failed_untouched(&ran);
+        assert_eq!(failure.kind, EngineFailureKind::ProductDefect);
+        assert!(
+            failure
+                .reason
+                .starts_with("a check in the regenerated code did not hold")
+        );
+        assert_eq!(category(failure), Some(Category::ProductDefect));
+        assert_eq!(failure.candidate.as_deref(), Some(NEW));
+        assert_eq!(ran.received[2].classification().code, NEW);
 
+        // Any other verdict: incurable, with that verdict.
+        let ran = heal(
+            2,
+            [
+                verdict_reply(Category::Rot, "the button was renamed"),
+                code_reply(NEW),
+                verdict_reply(Category::Incurable, "the sentence is ambiguous"),
+            ],
+            [fails(NEW, FailureKind::FailedCheck, "not held")],
+        );
+        let failure = failed_untouched(&ran);
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert_eq!(category(failure), Some(Category::Incurable));
+
+        // No verdict (the LLM went down): incurable, with the rot verdict that started the heal.
+        let ran = heal(
+            2,
+            [
+                verdict_reply(Category::Rot, "the button was renamed"),
+                code_reply(NEW),
+                Expected::Classification(Answer::Unavailable),
+            ],
+            [fails(NEW, FailureKind::FailedCheck, "not held")],
+        );
         assert_incurable_rot(&ran, "a check in the regenerated code did not hold", NEW);
+        assert_eq!(ran.warnings().len(), 1);
+    }
+
+    /// Cached code that checks the counter, for the veto tests.
+    const CHECKING: &str = "async function step(page) {\n  await expect(page.getByTestId('count')).toHaveText('1 item left');\n}\n";
+
+    /// Heals [`CHECKING`] (failed with [`timeout`]) for the step "the counter says "1 item
+    /// left"" into `healed`, which passes.
+    fn heal_check(veto: bool, healed: &str) -> Ran<String> {
+        let mut fixture = Fixture::new();
+        fixture.policy.veto = veto;
+        fixture.cache_code(1, CHECKING);
+        run_engine(
+            fixture,
+            1,
+            (3, 2),
+            [
+                verdict_reply(Category::Rot, "the counter moved"),
+                code_reply(healed),
+            ],
+            [passes(healed)],
+            |engine, step, exec, observer| engine.heal(step, exec, observer, CHECKING, &timeout()),
+        )
+    }
+
+    #[test]
+    fn a_heal_that_weakens_a_check_is_vetoed_whatever_the_verdict() {
+        for healed in [
+            // The check removed, its expected text changed to what the page shows, or swallowed.
+            "async function step(page) {\n  await page.getByTestId('count').isVisible();\n}",
+            "async function step(page) {\n  await expect(page.getByTestId('count')).toHaveText('2 items left');\n}",
+            "async function step(page) {\n  try {\n    await expect(page.getByTestId('count')).toHaveText('1 item left');\n  } catch {}\n}",
+        ] {
+            let ran = heal_check(true, healed);
+            let failure = ran.failure();
+            assert_eq!(failure.kind, EngineFailureKind::HealVetoed, "{healed}");
+            assert!(!failure.kind.is_infrastructure());
+            assert!(
+                failure
+                    .reason
+                    .starts_with("the healed code passed, but the heal veto refused it"),
+                "{}",
+                failure.reason
+            );
+            assert!(
+                failure.reason.contains("--- cached"),
+                "the diff: {}",
+                failure.reason
+            );
+            assert!(failure.reason.contains("+++ healed"));
+            assert_eq!(
+                category(failure),
+                Some(Category::Rot),
+                "the verdict is shown"
+            );
+            assert_eq!(failure.candidate.as_deref(), Some(healed));
+            assert_eq!(
+                ran.fixture.cached(1).unwrap().code,
+                CHECKING,
+                "the cache is untouched"
+            );
+            assert!(
+                !ran.seen
+                    .iter()
+                    .any(|o| matches!(o, Observed::Healed { .. }))
+            );
+        }
+    }
+
+    #[test]
+    fn a_heal_that_keeps_the_checks_passes_the_veto() {
+        let healed = "async function step(page) {\n  await expect(page.locator('.todo-count')).toHaveText('1 item left');\n}";
+        let ran = heal_check(true, healed);
+        assert_eq!(ran.result.as_deref(), Ok(healed));
+        assert_eq!(ran.fixture.cached(1).unwrap().code, format!("{healed}\n"));
+    }
+
+    #[test]
+    fn with_the_veto_off_a_weakened_heal_goes_through_with_a_warning() {
+        let healed =
+            "async function step(page) {\n  await page.getByTestId('count').isVisible();\n}";
+        let ran = heal_check(false, healed);
+        assert_eq!(ran.result.as_deref(), Ok(healed));
+        let warnings = ran.warnings();
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].starts_with("the heal veto is off"),
+            "{}",
+            warnings[0]
+        );
+        assert!(warnings[0].contains("fewer assertions"), "{}", warnings[0]);
+    }
+
+    #[test]
+    fn a_crash_is_never_classified_or_regenerated() {
+        let crash = StepFailure::new(
+            FailureKind::Crash,
+            "Target page, context or browser has been closed",
+        );
+        let fixture = Fixture::new();
+        fixture.cache_code(0, OLD);
+        let ran = run_engine(
+            fixture,
+            0,
+            (3, 2),
+            [],
+            [],
+            |engine, step, exec, observer| engine.heal(step, exec, observer, OLD, &crash),
+        );
+        let failure = failed_untouched(&ran);
+        assert_eq!(failure.kind, EngineFailureKind::BrowserCrash);
+        assert!(failure.kind.is_infrastructure());
+        assert!(failure.reason.ends_with(&crash.message));
+        assert_eq!(failure.verdict, None);
+
+        // Nor does a crash get a quiet verdict.
+        let fixture = Fixture::new();
+        let ran = run_engine(
+            fixture,
+            0,
+            (3, 2),
+            [],
+            [],
+            |engine, step, exec, observer| Ok(engine.verdict_for(step, exec, observer, OLD, &crash)),
+        );
+        assert_eq!(ran.result.as_ref().ok(), Some(&None));
+        assert!(ran.warnings().is_empty());
+    }
+
+    #[test]
+    fn a_regenerated_candidate_that_crashes_the_browser_ends_the_heal_as_infrastructure() {
+        let ran = heal(
+            2,
+            [verdict_reply(Category::Rot, "renamed"), code_reply(NEW)],
+            [fails(NEW, FailureKind::Crash, "Browser has been closed")],
+        );
+        let failure = failed_untouched(&ran);
+        assert_eq!(failure.kind, EngineFailureKind::BrowserCrash);
+        assert_eq!(
+            failure.verdict, None,
+            "a crash carries no verdict, not even the rot one"
+        );
+        assert_eq!(failure.candidate.as_deref(), Some(NEW));
+    }
+
+    #[test]
+    fn a_verdict_that_only_mentions_rot_never_heals() {
+        for reply in [
+            "I think this is rot | renamed",
+            "**rot** | renamed",
+            "The category: rot",
+        ] {
+            let ran = heal(
+                2,
+                [Expected::Classification(Answer::Text(reply.into()))],
+                [],
+            );
+            let failure = failed_untouched(&ran);
+            assert_eq!(failure.kind, EngineFailureKind::Incurable, "{reply}");
+            assert!(failure.reason.contains("could not be parsed"), "{reply}");
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! Main types: [`Engine`] (with `generate.rs` and `heal.rs`), [`Budgets`], [`EngineFailure`].
 
 mod budgets;
+mod checks;
 #[expect(
     clippy::module_inception,
     reason = "one main type per file, named after it"
@@ -16,9 +17,10 @@ mod prompts;
 #[cfg(test)]
 mod testing;
 mod verdict;
+mod veto;
 
 pub(crate) use budgets::Budgets;
 pub use budgets::Pool;
 pub use engine::LlmPurpose;
-pub(crate) use engine::{Engine, EngineObserver, StepContext};
+pub(crate) use engine::{Engine, EngineObserver, HealPolicy, StepContext};
 pub use verdict::{EngineFailure, EngineFailureKind};

@@ -15,7 +15,7 @@ use std::time::Duration;
 use crate::cache::{Cache, CachedStep, StepKey};
 use crate::config::{BudgetSettings, LlmSettings};
 use crate::engine::{
-    Budgets, Engine, EngineFailure, EngineObserver, LlmPurpose, Pool, StepContext,
+    Budgets, Engine, EngineFailure, EngineObserver, HealPolicy, LlmPurpose, Pool, StepContext,
 };
 use crate::llm::{
     Category, Classification, ClassificationRequest, GenerationRequest, LlmError, LlmProvider,
@@ -367,6 +367,8 @@ pub(super) struct Fixture {
     pub scenario: Scenario,
     pub cache: Cache,
     pub llm: LlmSettings,
+    /// The heal veto on, with a 5 s expect timeout, unless a test changes it.
+    pub policy: HealPolicy,
     _dir: tempfile::TempDir,
 }
 
@@ -390,6 +392,10 @@ impl Fixture {
             },
             cache: Cache::new(dir.path().join("cache")),
             llm: LlmSettings::default(),
+            policy: HealPolicy {
+                veto: true,
+                expect_timeout: Duration::from_secs(5),
+            },
             _dir: dir,
         }
     }
@@ -423,6 +429,7 @@ impl Fixture {
                 generation,
                 healing,
             }),
+            self.policy,
         )
     }
 

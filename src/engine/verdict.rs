@@ -18,6 +18,12 @@ pub enum EngineFailureKind {
     LlmUnavailable,
     /// Working code could not be written to the cache: an infrastructure failure.
     CacheWrite,
+    /// Healed code passed but checks less than the cached code did: the heal veto refused it,
+    /// whatever the verdict. The cache is untouched.
+    HealVetoed,
+    /// The browser or the driver went away while step code ran: never classified or
+    /// regenerated, an infrastructure failure.
+    BrowserCrash,
 }
 
 impl EngineFailureKind {
@@ -27,6 +33,8 @@ impl EngineFailureKind {
             EngineFailureKind::Incurable => "INCURABLE",
             EngineFailureKind::LlmUnavailable => "LLM UNAVAILABLE",
             EngineFailureKind::CacheWrite => "CACHE WRITE FAILED",
+            EngineFailureKind::HealVetoed => "HEAL VETOED",
+            EngineFailureKind::BrowserCrash => "BROWSER CRASH",
         }
     }
 
@@ -34,7 +42,9 @@ impl EngineFailureKind {
     pub fn is_infrastructure(self) -> bool {
         matches!(
             self,
-            EngineFailureKind::LlmUnavailable | EngineFailureKind::CacheWrite
+            EngineFailureKind::LlmUnavailable
+                | EngineFailureKind::CacheWrite
+                | EngineFailureKind::BrowserCrash
         )
     }
 }

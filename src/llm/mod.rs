@@ -20,7 +20,7 @@ pub use build::{
     ANTHROPIC_API_KEY_ENV, ANTHROPIC_BASE_URL, OPENAI_API_KEY_ENV, OPENAI_BASE_URL, build_provider,
 };
 pub use message::{render_classification_message, render_generation_message};
-pub use reply::{extract_code, parse_classification};
+pub use reply::{extract_code, parse_classification, parse_classification_strict};
 pub use secret::ApiKey;
 
 use std::fmt;

@@ -119,6 +119,29 @@ pub fn parse_classification(reply: &str) -> Result<Classification, String> {
         .ok_or_else(|| cut(reply.trim()))
 }
 
+/// A verdict for a decision that writes (a heal): the reply's first token must be the category,
+/// `rot`, `product_defect` or `incurable` in any case, optionally in quotes or backticks; the
+/// rest is read like [`parse_classification`] reads it. Any other shape is unparseable, so
+/// prose that merely mentions a category never heals.
+pub fn parse_classification_strict(reply: &str) -> Result<Classification, String> {
+    let unparseable = || cut(reply.trim());
+    let text = reply.trim_start().trim_start_matches(['"', '\'', '`']);
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    let category = match text[..end].to_ascii_lowercase().as_str() {
+        "rot" => Category::Rot,
+        "product_defect" => Category::ProductDefect,
+        "incurable" => Category::Incurable,
+        _ => return Err(unparseable()),
+    };
+    let rest = text[end..].trim_start_matches(['"', '\'', '`']);
+    match parse_verdict(&format!("{}{rest}", category.as_str())) {
+        Some(verdict) if verdict.category == category => Ok(verdict),
+        _ => Err(unparseable()),
+    }
+}
+
 fn parse_verdict(text: &str) -> Option<Classification> {
     let text = strip_label(strip_decoration(text), "category").unwrap_or(text);
     let (category, rest) = take_category(strip_decoration(text))?;
@@ -496,6 +519,39 @@ mod tests {
             if let Err(reply) = parse_classification(&text) {
                 assert!(reply.chars().count() <= QUOTE);
             }
+        }
+    }
+
+    #[test]
+    fn a_strict_verdict_starts_with_its_category() {
+        for reply in [
+            "rot | the button was renamed | nothing",
+            "ROT: the button was renamed",
+            "`rot` | the button was renamed",
+            "\"rot\" | the button was renamed",
+        ] {
+            let parsed = parse_classification_strict(reply).unwrap();
+            assert_eq!(parsed.category, Category::Rot, "{reply}");
+            assert!(
+                parsed.explanation.contains("renamed"),
+                "{reply}: {parsed:?}"
+            );
+        }
+        assert_eq!(
+            parse_classification_strict("product_defect | off by one | fix it")
+                .unwrap()
+                .category,
+            Category::ProductDefect
+        );
+        for reply in [
+            "I think this is rot | the button was renamed",
+            "**rot** | bold",
+            "product defect | spelled loosely",
+            "rotten | not a category",
+            "",
+            "The verdict: rot",
+        ] {
+            assert!(parse_classification_strict(reply).is_err(), "{reply:?}");
         }
     }
 }

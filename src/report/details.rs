@@ -193,6 +193,17 @@ impl Summary {
                 stats.infrastructure_failures
             )?;
         }
+        if stats.heal_veto_off {
+            let loud = palette.style(Style::new().yellow().bold());
+            writeln!(
+                out,
+                "{}",
+                loud.apply_to(
+                    "WARNING: the heal veto is off (heal.veto = false): healed code was allowed \
+                     to check less than the code it replaced"
+                )
+            )?;
+        }
         if stats.interrupted {
             writeln!(out, "interrupted: {} test(s) did not run", stats.not_run)?;
         } else if stats.not_run > 0 {

@@ -121,6 +121,8 @@ mod tests {
             EngineFailureKind::Incurable,
             EngineFailureKind::LlmUnavailable,
             EngineFailureKind::CacheWrite,
+            EngineFailureKind::HealVetoed,
+            EngineFailureKind::BrowserCrash,
         ] {
             let engine = EngineFailure {
                 kind,

@@ -44,6 +44,8 @@ pub(crate) fn engine_kind_name(kind: EngineFailureKind) -> &'static str {
         EngineFailureKind::Incurable => "incurable",
         EngineFailureKind::LlmUnavailable => "llm_unavailable",
         EngineFailureKind::CacheWrite => "cache_write",
+        EngineFailureKind::HealVetoed => "heal_vetoed",
+        EngineFailureKind::BrowserCrash => "browser_crash",
     }
 }
 
@@ -454,6 +456,9 @@ pub(crate) struct StatsWire {
     tokens_in: u64,
     tokens_out: u64,
     llm_wait_ms: u64,
+    /// Present (and `true`) only when healing ran with the heal veto off.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    heal_veto_off: bool,
 }
 
 impl From<&RunStats> for StatsWire {
@@ -473,6 +478,7 @@ impl From<&RunStats> for StatsWire {
             tokens_in,
             tokens_out,
             llm_wait,
+            heal_veto_off,
         } = *stats;
         Self {
             passed,
@@ -488,6 +494,7 @@ impl From<&RunStats> for StatsWire {
             tokens_in,
             tokens_out,
             llm_wait_ms: millis(llm_wait),
+            heal_veto_off,
         }
     }
 }

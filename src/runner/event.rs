@@ -115,6 +115,8 @@ pub struct RunStats {
     pub not_run: usize,
     /// The run was interrupted (Ctrl-C).
     pub interrupted: bool,
+    /// Healing ran with the heal veto off (`heal.veto = false`): every summary warns.
+    pub heal_veto_off: bool,
     pub duration: Duration,
     /// Steps replayed from the cache, generated, and healed.
     pub cached_steps: usize,

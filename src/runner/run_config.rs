@@ -33,6 +33,8 @@ pub struct RunConfig {
     pub cache: Cache,
     pub llm: LlmSettings,
     pub budgets: BudgetSettings,
+    /// `heal.veto`: healed code that checks less than the cached code is refused.
+    pub heal_veto: bool,
     /// `None` in strict replay (never constructed) or when no LLM is configured.
     pub provider: Option<Arc<dyn LlmProvider>>,
     /// Parallel workers, each with a browser of its own.

@@ -15,7 +15,7 @@ use crate::config::Isolation;
 use crate::driver::{BrowserRuntime, WorkerBrowser};
 use crate::runner::test_run::{TestPlan, run_test};
 use crate::runner::{
-    FailureCause, RunConfig, RunEvent, RunStats, Selected, TestFailure, TestId, TestOutcome,
+    FailureCause, Mode, RunConfig, RunEvent, RunStats, Selected, TestFailure, TestId, TestOutcome,
     TraceMode,
 };
 use crate::scenario::Scenario;
@@ -106,6 +106,8 @@ impl<'a> Runner<'a> {
         });
         stats.not_run = queue.lock().map_or(0, |q| q.len());
         stats.interrupted = self.config.cancel.load(Ordering::SeqCst);
+        stats.heal_veto_off =
+            !self.config.heal_veto && self.config.mode == (Mode::Run { heal: true });
         stats.duration = started.elapsed();
         on_event(RunEvent::RunFinished {
             stats: stats.clone(),

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::cache::{CacheFile, StepKey};
 use crate::driver::TestPage;
-use crate::engine::{Budgets, Engine, EngineObserver, LlmPurpose, Pool, StepContext};
+use crate::engine::{Budgets, Engine, EngineObserver, HealPolicy, LlmPurpose, Pool, StepContext};
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::{
     FailureCause, Mode, RunConfig, RunEvent, StepSource, TestFailure, TestId, TestOutcome,
@@ -77,6 +77,10 @@ pub(crate) fn run_test(
             &config.cache,
             plan.page_api,
             Budgets::new(config.budgets),
+            HealPolicy {
+                veto: config.heal_veto,
+                expect_timeout: config.limits.action_timeout,
+            },
         )),
     };
     for (offset, step) in plan.test.steps.iter().enumerate() {

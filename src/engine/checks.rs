@@ -1,0 +1,726 @@
+//! What step code checks, read with a real JavaScript parser (oxc): every assertion
+//! (`expect(...)` matcher calls, `expect.soft`, `expect.poll`, `toPass`) with its matcher,
+//! negation, expected values and options, and whether anything keeps it from failing the step
+//! (`try`/`catch`, `.catch(...)`, a condition, a callback, an earlier `return`); the `throw`
+//! statements; the string literals; and whether the code rebinds `expect`.
+//!
+//! Main type: [`Checks`], made by [`Checks::of`]. The heal veto (`veto.rs`) compares the checks of
+//! cached code with those of its healed replacement.
+
+use std::collections::HashSet;
+
+use oxc_allocator::Allocator;
+use oxc_ast::ast::{
+    Argument, ArrowFunctionExpression, AssignmentExpression, BindingIdentifier, CallExpression,
+    CatchClause, ConditionalExpression, DoWhileStatement, Expression, ForInStatement,
+    ForOfStatement, ForStatement, Function, IfStatement, LogicalExpression, ObjectPropertyKind,
+    Program, ReturnStatement, SimpleAssignmentTarget, StringLiteral, SwitchCase, TemplateLiteral,
+    ThrowStatement, TryStatement, WhileStatement,
+};
+use oxc_ast_visit::{Visit, walk};
+use oxc_parser::Parser;
+use oxc_span::{GetSpan, SourceType, Span};
+use oxc_syntax::scope::ScopeFlags;
+
+/// The matchers' modifiers that are not matchers themselves.
+const MODIFIERS: &[&str] = &["not", "resolves", "rejects"];
+
+/// An expected value of an assertion, as written.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Value {
+    Str(String),
+    Number(f64),
+    Regex {
+        pattern: String,
+        flags: String,
+    },
+    List(Vec<Value>),
+    /// Anything else (a variable, `vars.NAME`, a call), as its source text without whitespace.
+    Expression(String),
+}
+
+impl Value {
+    /// The value as it reads in code.
+    pub(crate) fn shown(&self) -> String {
+        match self {
+            Value::Str(s) => format!("{s:?}"),
+            Value::Number(n) => n.to_string(),
+            Value::Regex { pattern, flags } => format!("/{pattern}/{flags}"),
+            Value::List(items) => format!(
+                "[{}]",
+                items
+                    .iter()
+                    .map(Value::shown)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Value::Expression(text) => text.clone(),
+        }
+    }
+}
+
+/// What keeps an assertion from failing the step when it does not hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Escapes {
+    /// Inside the `try` block of a `try`/`catch`.
+    pub in_try: bool,
+    /// Its promise is chained to `.catch(...)` or to `.then(..., onRejected)`.
+    pub caught: bool,
+    /// It runs only sometimes: inside an `if`, `?:`, the right side of `&&`/`||`/`??`, a loop, a
+    /// `switch` case, a `catch` clause, a callback, or after a `return`.
+    pub conditional: bool,
+    /// `expect.soft(...)`: it records a failure without failing the step.
+    pub soft: bool,
+}
+
+/// One assertion: a matcher called on `expect(...)`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Assertion {
+    /// The matcher: `toHaveText`, `toBeVisible`, `toPass`, ...
+    pub matcher: String,
+    /// `.not` was applied (an odd number of times).
+    pub negated: bool,
+    /// `expect.poll(...)`.
+    pub poll: bool,
+    /// The matcher's arguments other than a trailing options object.
+    pub expected: Vec<Value>,
+    /// `timeout` from the matcher's options or `expect(..., { timeout })`, in milliseconds.
+    pub timeout: Option<f64>,
+    /// The other options, as source text without whitespace (`{ignoreCase:true}`), if any.
+    pub options: Option<String>,
+    pub escapes: Escapes,
+    /// The assertion as written (whitespace collapsed), for messages.
+    pub text: String,
+}
+
+/// What a piece of step code checks.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Checks {
+    /// In source order.
+    pub assertions: Vec<Assertion>,
+    /// `throw` statements that always run (not in a callback or a caught `try`): checks written
+    /// by hand, `if (...) throw ...`.
+    pub throws: usize,
+    /// Every string the code writes (string literals and template literal parts).
+    pub strings: Vec<String>,
+    /// The code declares or assigns something named `expect`.
+    pub rebinds_expect: bool,
+}
+
+impl Checks {
+    /// Parses `code`; an error names what the parser could not read.
+    pub(crate) fn of(code: &str) -> Result<Self, String> {
+        let allocator = Allocator::default();
+        let parsed = Parser::new(&allocator, code, SourceType::script()).parse();
+        if parsed.panicked || parsed.diagnostics.has_errors() {
+            let first = parsed
+                .diagnostics
+                .iter()
+                .next()
+                .map_or_else(|| "unreadable".to_owned(), ToString::to_string);
+            return Err(format!("the code could not be parsed: {first}"));
+        }
+        let mut reader = Reader {
+            source: code,
+            checks: Checks::default(),
+            guards: 0,
+            tries: 0,
+            functions: 0,
+            subjects: HashSet::new(),
+            caught: HashSet::new(),
+            returned_before: Vec::new(),
+        };
+        reader.read(&parsed.program);
+        Ok(reader.checks)
+    }
+}
+
+/// Walks the AST, tracking what surrounds each node.
+struct Reader<'s> {
+    source: &'s str,
+    checks: Checks,
+    /// Conditions, loops, cases and callbacks around the current node.
+    guards: u32,
+    /// `try` blocks (with a `catch`) around the current node.
+    tries: u32,
+    /// Function nesting: 1 inside the step function (or any top-level function).
+    functions: u32,
+    /// Functions passed to `expect(...)` itself (`toPass`, `expect.poll`): they run.
+    subjects: HashSet<Span>,
+    /// Assertion calls whose promise is caught.
+    caught: HashSet<Span>,
+    /// Ends of `return` statements of each enclosing top-level function.
+    returned_before: Vec<u32>,
+}
+
+impl Reader<'_> {
+    fn read(&mut self, program: &Program<'_>) {
+        self.visit_program(program);
+    }
+
+    fn text(&self, span: Span) -> &str {
+        &self.source[span.start as usize..span.end as usize]
+    }
+
+    fn compact(&self, span: Span) -> String {
+        self.text(span)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join("")
+    }
+
+    fn readable(&self, span: Span) -> String {
+        self.text(span)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn value(&self, expression: &Expression<'_>) -> Value {
+        match expression.without_parentheses() {
+            Expression::StringLiteral(s) => Value::Str(s.value.as_str().to_owned()),
+            Expression::TemplateLiteral(t) if t.expressions.is_empty() => Value::Str(
+                t.quasis
+                    .iter()
+                    .map(|q| q.value.cooked.map_or(q.value.raw.as_str(), |c| c.as_str()))
+                    .collect(),
+            ),
+            Expression::NumericLiteral(n) => Value::Number(n.value),
+            Expression::UnaryExpression(u)
+                if u.operator.as_str() == "-"
+                    && matches!(u.argument, Expression::NumericLiteral(_)) =>
+            {
+                match &u.argument {
+                    Expression::NumericLiteral(n) => Value::Number(-n.value),
+                    _ => Value::Expression(self.compact(u.span)),
+                }
+            }
+            Expression::RegExpLiteral(r) => Value::Regex {
+                pattern: r.regex.pattern.text.as_str().to_owned(),
+                flags: r.regex.flags.to_string(),
+            },
+            Expression::ArrayExpression(a) => Value::List(
+                a.elements
+                    .iter()
+                    .map(|e| match e.as_expression() {
+                        Some(e) => self.value(e),
+                        None => Value::Expression(self.compact(e.span())),
+                    })
+                    .collect(),
+            ),
+            other => Value::Expression(self.compact(other.span())),
+        }
+    }
+
+    /// `timeout` and the other options of an options object.
+    fn options(&self, expression: &Expression<'_>) -> (Option<f64>, Option<String>) {
+        let Expression::ObjectExpression(object) = expression.without_parentheses() else {
+            return (None, None);
+        };
+        let mut timeout = None;
+        let mut others = Vec::new();
+        for property in &object.properties {
+            match property {
+                ObjectPropertyKind::ObjectProperty(p)
+                    if p.key.static_name().as_deref() == Some("timeout") =>
+                {
+                    timeout = match self.value(&p.value) {
+                        Value::Number(n) => Some(n),
+                        // A timeout that is not a number literal: unknown, so unlimited.
+                        _ => Some(f64::INFINITY),
+                    };
+                }
+                other => others.push(self.compact(other.span())),
+            }
+        }
+        let others = (!others.is_empty()).then(|| format!("{{{}}}", others.join(",")));
+        (timeout, others)
+    }
+
+    /// The assertion `call` is, if it is a matcher called on `expect(...)`.
+    fn assertion(&self, call: &CallExpression<'_>) -> Option<Assertion> {
+        let Expression::StaticMemberExpression(member) = call.callee.without_parentheses() else {
+            return None;
+        };
+        let matcher = member.property.name.as_str();
+        if MODIFIERS.contains(&matcher) {
+            return None;
+        }
+        let mut negated = false;
+        let mut object = member.object.without_parentheses();
+        while let Expression::StaticMemberExpression(modifier) = object {
+            match modifier.property.name.as_str() {
+                "not" => negated = !negated,
+                "resolves" | "rejects" => {}
+                _ => return None,
+            }
+            object = modifier.object.without_parentheses();
+        }
+        let Expression::CallExpression(expect_call) = object else {
+            return None;
+        };
+        let (soft, poll) = match expect_call.callee.without_parentheses() {
+            Expression::Identifier(id) if id.name.as_str() == "expect" => (false, false),
+            Expression::StaticMemberExpression(m)
+                if matches!(m.object.without_parentheses(),
+                    Expression::Identifier(id) if id.name.as_str() == "expect") =>
+            {
+                match m.property.name.as_str() {
+                    "soft" => (true, false),
+                    "poll" => (false, true),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        // `expect(subject, { timeout })` / `expect.poll(fn, { timeout })`.
+        let (mut timeout, _) = expect_call
+            .arguments
+            .get(1)
+            .and_then(Argument::as_expression)
+            .map_or((None, None), |e| self.options(e));
+        let mut args: Vec<&Expression<'_>> = call
+            .arguments
+            .iter()
+            .filter_map(Argument::as_expression)
+            .collect();
+        let mut options = None;
+        if let Some(last) = args.last()
+            && matches!(last.without_parentheses(), Expression::ObjectExpression(_))
+            && takes_options(matcher, args.len())
+        {
+            let (own_timeout, others) = self.options(last);
+            timeout = own_timeout.or(timeout);
+            options = others;
+            args.pop();
+        }
+        Some(Assertion {
+            matcher: matcher.to_owned(),
+            negated,
+            poll,
+            expected: args.iter().map(|a| self.value(a)).collect(),
+            timeout,
+            options,
+            escapes: Escapes {
+                in_try: self.tries > 0,
+                caught: self.caught.contains(&call.span),
+                conditional: self.guards > 0 || self.returned_earlier(call.span),
+                soft,
+            },
+            text: self.readable(call.span),
+        })
+    }
+
+    fn returned_earlier(&self, span: Span) -> bool {
+        self.returned_before
+            .last()
+            .is_some_and(|&end| end <= span.start)
+    }
+
+    /// Marks the assertion a `.catch(...)` / `.then(_, onRejected)` call is chained to.
+    fn mark_caught(&mut self, call: &CallExpression<'_>) {
+        let Expression::StaticMemberExpression(member) = call.callee.without_parentheses() else {
+            return;
+        };
+        let catches = match member.property.name.as_str() {
+            "catch" => true,
+            "then" => call.arguments.len() >= 2,
+            _ => false,
+        };
+        if !catches {
+            return;
+        }
+        let mut target = member.object.without_parentheses();
+        // `expect(...).toX().catch()`, also through an `await (...)`.
+        if let Expression::AwaitExpression(awaited) = target {
+            target = awaited.argument.without_parentheses();
+        }
+        if let Expression::CallExpression(inner) = target {
+            self.caught.insert(inner.span);
+        }
+    }
+
+    /// Functions passed as the subject of `expect(...)` / `expect.poll(...)` run as part of
+    /// the assertion; they are not callbacks that may never run.
+    fn mark_subjects(&mut self, call: &CallExpression<'_>) {
+        let is_expect = match call.callee.without_parentheses() {
+            Expression::Identifier(id) => id.name.as_str() == "expect",
+            Expression::StaticMemberExpression(m) => {
+                matches!(m.object.without_parentheses(),
+                    Expression::Identifier(id) if id.name.as_str() == "expect")
+                    && m.property.name.as_str() == "poll"
+            }
+            _ => false,
+        };
+        if !is_expect {
+            return;
+        }
+        if let Some(first) = call.arguments.first().and_then(Argument::as_expression) {
+            match first.without_parentheses() {
+                Expression::ArrowFunctionExpression(f) => {
+                    self.subjects.insert(f.span);
+                }
+                Expression::FunctionExpression(f) => {
+                    self.subjects.insert(f.span);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn guarded(&mut self, walk: impl FnOnce(&mut Self)) {
+        self.guards += 1;
+        walk(self);
+        self.guards -= 1;
+    }
+
+    fn in_function(&mut self, span: Span, walk: impl FnOnce(&mut Self)) {
+        let callback = self.functions > 0 && !self.subjects.contains(&span);
+        let top_level = self.functions == 0;
+        self.functions += 1;
+        if callback {
+            self.guards += 1;
+        }
+        if top_level {
+            self.returned_before.push(u32::MAX);
+        }
+        walk(self);
+        if top_level {
+            self.returned_before.pop();
+        }
+        if callback {
+            self.guards -= 1;
+        }
+        self.functions -= 1;
+    }
+}
+
+/// Whether a trailing object argument of `matcher` is its options rather than an expected value
+/// (`toEqual({ a: 1 })` compares objects; `toHaveText('x', { timeout })` takes options).
+fn takes_options(matcher: &str, args: usize) -> bool {
+    const VALUE_MATCHERS: &[&str] = &[
+        "toBe",
+        "toEqual",
+        "toStrictEqual",
+        "toMatchObject",
+        "toContainEqual",
+        "toHaveProperty",
+    ];
+    !VALUE_MATCHERS.contains(&matcher) || args >= 2
+}
+
+impl<'a> Visit<'a> for Reader<'_> {
+    fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+        self.mark_caught(it);
+        self.mark_subjects(it);
+        if let Some(assertion) = self.assertion(it) {
+            self.checks.assertions.push(assertion);
+        }
+        walk::walk_call_expression(self, it);
+    }
+
+    fn visit_try_statement(&mut self, it: &TryStatement<'a>) {
+        let catches = it.handler.is_some();
+        if catches {
+            self.tries += 1;
+        }
+        self.visit_block_statement(&it.block);
+        if catches {
+            self.tries -= 1;
+        }
+        if let Some(handler) = &it.handler {
+            self.visit_catch_clause(handler);
+        }
+        if let Some(finalizer) = &it.finalizer {
+            self.visit_block_statement(finalizer);
+        }
+    }
+
+    fn visit_catch_clause(&mut self, it: &CatchClause<'a>) {
+        self.guarded(|r| walk::walk_catch_clause(r, it));
+    }
+
+    fn visit_if_statement(&mut self, it: &IfStatement<'a>) {
+        self.visit_expression(&it.test);
+        self.guarded(|r| {
+            r.visit_statement(&it.consequent);
+            if let Some(alternate) = &it.alternate {
+                r.visit_statement(alternate);
+            }
+        });
+    }
+
+    fn visit_conditional_expression(&mut self, it: &ConditionalExpression<'a>) {
+        self.visit_expression(&it.test);
+        self.guarded(|r| {
+            r.visit_expression(&it.consequent);
+            r.visit_expression(&it.alternate);
+        });
+    }
+
+    fn visit_logical_expression(&mut self, it: &LogicalExpression<'a>) {
+        self.visit_expression(&it.left);
+        self.guarded(|r| r.visit_expression(&it.right));
+    }
+
+    fn visit_while_statement(&mut self, it: &WhileStatement<'a>) {
+        self.guarded(|r| walk::walk_while_statement(r, it));
+    }
+
+    fn visit_do_while_statement(&mut self, it: &DoWhileStatement<'a>) {
+        self.guarded(|r| walk::walk_do_while_statement(r, it));
+    }
+
+    fn visit_for_statement(&mut self, it: &ForStatement<'a>) {
+        self.guarded(|r| walk::walk_for_statement(r, it));
+    }
+
+    fn visit_for_in_statement(&mut self, it: &ForInStatement<'a>) {
+        self.guarded(|r| walk::walk_for_in_statement(r, it));
+    }
+
+    fn visit_for_of_statement(&mut self, it: &ForOfStatement<'a>) {
+        self.guarded(|r| walk::walk_for_of_statement(r, it));
+    }
+
+    fn visit_switch_case(&mut self, it: &SwitchCase<'a>) {
+        self.guarded(|r| walk::walk_switch_case(r, it));
+    }
+
+    fn visit_function(&mut self, it: &Function<'a>, flags: ScopeFlags) {
+        self.in_function(it.span, |r| walk::walk_function(r, it, flags));
+    }
+
+    fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
+        self.in_function(it.span, |r| walk::walk_arrow_function_expression(r, it));
+    }
+
+    fn visit_return_statement(&mut self, it: &ReturnStatement<'a>) {
+        walk::walk_return_statement(self, it);
+        // A return in the step function itself (not in a callback) ends it early for
+        // everything after it.
+        if self.functions == 1
+            && let Some(end) = self.returned_before.last_mut()
+        {
+            *end = (*end).min(it.span.end);
+        }
+    }
+
+    fn visit_throw_statement(&mut self, it: &ThrowStatement<'a>) {
+        let escapes_callback = self.functions > 1;
+        if self.tries == 0 && !escapes_callback {
+            self.checks.throws += 1;
+        }
+        walk::walk_throw_statement(self, it);
+    }
+
+    fn visit_string_literal(&mut self, it: &StringLiteral<'a>) {
+        self.checks.strings.push(it.value.as_str().to_owned());
+    }
+
+    fn visit_template_literal(&mut self, it: &TemplateLiteral<'a>) {
+        for quasi in &it.quasis {
+            let part = quasi
+                .value
+                .cooked
+                .map_or(quasi.value.raw.as_str(), |c| c.as_str());
+            self.checks.strings.push(part.to_owned());
+        }
+        walk::walk_template_literal(self, it);
+    }
+
+    fn visit_binding_identifier(&mut self, it: &BindingIdentifier<'a>) {
+        if it.name.as_str() == "expect" {
+            self.checks.rebinds_expect = true;
+        }
+    }
+
+    fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
+        if let Some(SimpleAssignmentTarget::AssignmentTargetIdentifier(id)) =
+            it.left.as_simple_assignment_target()
+            && id.name.as_str() == "expect"
+        {
+            self.checks.rebinds_expect = true;
+        }
+        // `expect.soft = ...`, `expect.extend(...)`-like patching of the global.
+        if let Some(SimpleAssignmentTarget::StaticMemberExpression(m)) =
+            it.left.as_simple_assignment_target()
+            && matches!(m.object.without_parentheses(),
+                Expression::Identifier(id) if id.name.as_str() == "expect")
+        {
+            self.checks.rebinds_expect = true;
+        }
+        walk::walk_assignment_expression(self, it);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checks(code: &str) -> Checks {
+        Checks::of(code).unwrap()
+    }
+
+    fn only(code: &str) -> Assertion {
+        let mut checks = checks(code);
+        assert_eq!(
+            checks.assertions.len(),
+            1,
+            "{code}: {:#?}",
+            checks.assertions
+        );
+        checks.assertions.remove(0)
+    }
+
+    #[test]
+    fn a_web_first_assertion_is_read_with_its_matcher_values_and_options() {
+        let a = only(
+            "async function step(page) {\n  await expect(page.getByTestId('todo-count'))\n    .not.toHaveText('1 item left', { timeout: 7000, useInnerText: true });\n}",
+        );
+        assert_eq!(a.matcher, "toHaveText");
+        assert!(a.negated);
+        assert!(!a.poll);
+        assert_eq!(a.expected, [Value::Str("1 item left".into())]);
+        assert_eq!(a.timeout, Some(7000.0));
+        assert_eq!(a.options.as_deref(), Some("{useInnerText:true}"));
+        assert_eq!(a.escapes, Escapes::default());
+        assert!(
+            a.text
+                .starts_with("expect(page.getByTestId('todo-count')) .not.toHaveText(")
+        );
+    }
+
+    #[test]
+    fn values_are_read_as_written() {
+        let a = only(
+            "async function step(page) { expect(x).toEqual([1, -2, 'a', /b+/i, `c`, vars.X]); }",
+        );
+        assert_eq!(
+            a.expected,
+            [Value::List(vec![
+                Value::Number(1.0),
+                Value::Number(-2.0),
+                Value::Str("a".into()),
+                Value::Regex {
+                    pattern: "b+".into(),
+                    flags: "i".into()
+                },
+                Value::Str("c".into()),
+                Value::Expression("vars.X".into()),
+            ])]
+        );
+        let object = only("async function step(page) { expect(x).toEqual({ a: 1 }); }");
+        assert_eq!(object.expected, [Value::Expression("{a:1}".into())]);
+        assert_eq!(object.options, None);
+    }
+
+    #[test]
+    fn poll_soft_to_pass_and_resolves_are_assertions() {
+        let code = "async function step(page) {
+          await expect.poll(async () => page.url(), { timeout: 3000 }).toContain('/done');
+          await expect.soft(page.getByText('Saved')).toBeVisible();
+          await expect(async () => { await expect(page.getByRole('row')).toHaveCount(3); }).toPass();
+          await expect(Promise.resolve(1)).resolves.toBe(1);
+          expect(page.getByText('x'));
+        }";
+        let checks = checks(code);
+        let matchers: Vec<(&str, bool, bool)> = checks
+            .assertions
+            .iter()
+            .map(|a| (a.matcher.as_str(), a.poll, a.escapes.soft))
+            .collect();
+        assert_eq!(
+            matchers,
+            [
+                ("toContain", true, false),
+                ("toBeVisible", false, true),
+                ("toPass", false, false),
+                ("toHaveCount", false, false),
+                ("toBe", false, false),
+            ]
+        );
+        assert_eq!(checks.assertions[0].timeout, Some(3000.0));
+        assert!(
+            !checks.assertions[3].escapes.conditional,
+            "a toPass body runs: it is not a callback that may not"
+        );
+    }
+
+    #[test]
+    fn what_keeps_an_assertion_from_failing_is_seen() {
+        let code = "async function step(page) {
+          try { await expect(a).toHaveText('x'); } catch (e) {}
+          try { await expect(a).toHaveText('x'); } finally {}
+          await expect(a).toHaveText('x').catch(() => {});
+          await (expect(a).toHaveText('x')).then(() => {}, () => {});
+          if (await a.isVisible()) await expect(a).toHaveText('x');
+          (await a.count()) > 0 && (await expect(a).toHaveText('x'));
+          for (const row of rows) { await expect(row).toBeVisible(); }
+          page.on('dialog', async (d) => { await expect(a).toHaveText('x'); });
+          await expect(a).toHaveText('x');
+          return;
+          await expect(a).toHaveText('x');
+        }";
+        let escapes: Vec<Escapes> = checks(code).assertions.iter().map(|a| a.escapes).collect();
+        let plain = Escapes::default();
+        let conditional = Escapes {
+            conditional: true,
+            ..plain
+        };
+        assert_eq!(
+            escapes,
+            [
+                Escapes {
+                    in_try: true,
+                    ..plain
+                },
+                plain,
+                Escapes {
+                    caught: true,
+                    ..plain
+                },
+                Escapes {
+                    caught: true,
+                    ..plain
+                },
+                conditional,
+                conditional,
+                conditional,
+                conditional,
+                plain,
+                conditional,
+            ]
+        );
+    }
+
+    #[test]
+    fn throws_strings_and_rebinding_expect_are_seen() {
+        let checks = checks(
+            "async function step(page) {
+              const text = await page.getByTestId('count').textContent();
+              if (text !== `1 item left`) throw new Error('wrong count');
+              try { throw new Error('swallowed'); } catch {}
+              page.on('x', () => { throw new Error('elsewhere'); });
+            }",
+        );
+        assert_eq!(checks.throws, 1, "only the if's throw fails the step");
+        assert!(checks.strings.contains(&"1 item left".to_owned()));
+        assert!(checks.strings.contains(&"count".to_owned()));
+        assert!(!checks.rebinds_expect);
+        for code in [
+            "const expect = () => ({ toHaveText() {} }); async function step(page) {}",
+            "async function step(page) { expect = () => ({}); }",
+            "async function step(page) { function expect() {} }",
+            "async function step(page) { expect.soft = expect; }",
+        ] {
+            assert!(Checks::of(code).unwrap().rebinds_expect, "{code}");
+        }
+    }
+
+    #[test]
+    fn code_that_does_not_parse_is_an_error() {
+        let err = Checks::of("async function step(page) {").unwrap_err();
+        assert!(err.starts_with("the code could not be parsed"), "{err}");
+    }
+}

@@ -1,0 +1,608 @@
+//! The heal veto: a mechanical check, after healed code passed and before it is written or
+//! counted green, that the healed code still checks everything the cached code checked. Healing
+//! may change how elements are found and what is done to them; never what is expected. No LLM
+//! verdict can talk past it.
+//!
+//! Main function: [`review`], which compares the [`Checks`] of the old and the new code and
+//! answers the first [`Veto`] found. The rules are documented in `docs/engine.md` (The heal veto).
+
+use std::fmt;
+
+use crate::engine::checks::{Assertion, Checks, Value};
+
+/// Why a heal was refused.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Veto {
+    /// What the healed code does to the checks, in one line.
+    pub reason: String,
+    /// The old assertion concerned, as written, when there is one.
+    pub old: Option<String>,
+    /// The new assertion it became, when there is one.
+    pub new: Option<String>,
+}
+
+impl Veto {
+    fn new(reason: impl Into<String>) -> Self {
+        Self {
+            reason: reason.into(),
+            old: None,
+            new: None,
+        }
+    }
+
+    fn about(reason: impl Into<String>, old: &Assertion, new: Option<&Assertion>) -> Self {
+        Self {
+            reason: reason.into(),
+            old: Some(old.text.clone()),
+            new: new.map(|n| n.text.clone()),
+        }
+    }
+}
+
+impl fmt::Display for Veto {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)?;
+        if let Some(old) = &self.old {
+            write!(f, "\n  old: {old}")?;
+        }
+        if let Some(new) = &self.new {
+            write!(f, "\n  new: {new}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Matchers a healed assertion may use in place of a cached one: each is at least as strict.
+const STRICTER: &[(&str, &str)] = &[
+    ("toContainText", "toHaveText"),
+    ("toBeAttached", "toBeVisible"),
+    ("toEqual", "toStrictEqual"),
+    ("toBeTruthy", "toBe"),
+    ("toBeTruthy", "toEqual"),
+    ("toBeTruthy", "toStrictEqual"),
+    ("toBeDefined", "toBe"),
+    ("toBeDefined", "toEqual"),
+    ("toBeDefined", "toStrictEqual"),
+    ("toMatchObject", "toEqual"),
+    ("toMatchObject", "toStrictEqual"),
+];
+
+/// Reviews a heal of `old` into `new` for the step `sentence`; `expect_timeout_ms` is the
+/// configured expect timeout (a raised `timeout` may not exceed it, nor the old code's own).
+pub(crate) fn review(
+    old: &str,
+    new: &str,
+    sentence: &str,
+    expect_timeout_ms: f64,
+) -> Result<(), Veto> {
+    let old = Checks::of(old).map_err(|e| Veto::new(format!("the cached code: {e}")))?;
+    let new = Checks::of(new).map_err(|e| Veto::new(format!("the healed code: {e}")))?;
+    if new.rebinds_expect && !old.rebinds_expect {
+        return Err(Veto::new(
+            "the healed code redefines `expect`, so its assertions may check nothing",
+        ));
+    }
+    if new.assertions.len() < old.assertions.len() {
+        return Err(Veto::new(format!(
+            "the healed code has fewer assertions: {} instead of {}",
+            new.assertions.len(),
+            old.assertions.len()
+        )));
+    }
+    if new.throws < old.throws {
+        return Err(Veto::new(format!(
+            "the healed code drops a check that throws: {} `throw` instead of {}",
+            new.throws, old.throws
+        )));
+    }
+    let quoted = quoted_literals(sentence);
+    // Each old assertion must be kept by a new one, in order; extra new assertions are free.
+    let mut next = 0;
+    for (index, kept) in old.assertions.iter().enumerate() {
+        let found = new.assertions[next..].iter().position(|candidate| {
+            weakening(kept, candidate, sentence, expect_timeout_ms).is_none()
+        });
+        match found {
+            Some(offset) => next += offset + 1,
+            None => {
+                // Explain with the closest candidate: the same position, else the last one.
+                let shown = new
+                    .assertions
+                    .get(next.max(index))
+                    .or_else(|| new.assertions.last());
+                let why = shown.and_then(|n| weakening(kept, n, sentence, expect_timeout_ms));
+                return Err(Veto::about(
+                    why.unwrap_or_else(|| "the healed code no longer has this assertion".into()),
+                    kept,
+                    shown,
+                ));
+            }
+        }
+    }
+    for literal in quoted {
+        let in_old = old.strings.iter().any(|s| s.contains(&literal));
+        let in_new = new.strings.iter().any(|s| s.contains(&literal));
+        if in_old && !in_new {
+            return Err(Veto::new(format!(
+                "the healed code no longer uses {literal:?}, which the step sentence names and \
+                 the cached code used"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// How `new` is weaker than `old`, or `None` when it checks at least as much.
+fn weakening(old: &Assertion, new: &Assertion, sentence: &str, timeout_ms: f64) -> Option<String> {
+    if new.negated != old.negated {
+        return Some(if new.negated {
+            "the assertion was negated (`.not` added)".into()
+        } else {
+            "the assertion was negated (`.not` removed)".into()
+        });
+    }
+    if !matcher_keeps(&old.matcher, &new.matcher) {
+        return Some(format!(
+            "the matcher `{}` became `{}`, which checks less",
+            old.matcher, new.matcher
+        ));
+    }
+    if new.poll != old.poll {
+        return Some("the assertion changed how it is polled (`expect.poll`)".into());
+    }
+    let (o, n) = (&old.escapes, &new.escapes);
+    if n.soft && !o.soft {
+        return Some("the assertion was made soft (`expect.soft` never fails the step)".into());
+    }
+    if n.in_try && !o.in_try {
+        return Some(
+            "the assertion was wrapped in `try`/`catch`, so its failure is swallowed".into(),
+        );
+    }
+    if n.caught && !o.caught {
+        return Some("the assertion's failure is caught (`.catch(...)`)".into());
+    }
+    if n.conditional && !o.conditional {
+        return Some(
+            "the assertion was made conditional (an `if`, `?:`, `&&`, loop, callback or an \
+             earlier `return`), so it may never run"
+                .into(),
+        );
+    }
+    if let Some(why) = expected_change(&old.expected, &new.expected, sentence) {
+        return Some(why);
+    }
+    if new.options != old.options {
+        return Some(format!(
+            "the assertion's options changed from {} to {}",
+            old.options.as_deref().unwrap_or("none"),
+            new.options.as_deref().unwrap_or("none")
+        ));
+    }
+    let allowed = old.timeout.unwrap_or(0.0).max(timeout_ms);
+    if let Some(raised) = new.timeout
+        && raised > allowed
+    {
+        return Some(format!(
+            "the assertion's timeout was raised to {} ms, above the {} ms allowed",
+            shown_ms(raised),
+            shown_ms(allowed)
+        ));
+    }
+    None
+}
+
+fn shown_ms(ms: f64) -> String {
+    if ms.is_finite() {
+        format!("{ms}")
+    } else {
+        "an unknown number of".into()
+    }
+}
+
+fn matcher_keeps(old: &str, new: &str) -> bool {
+    old == new || STRICTER.contains(&(old, new))
+}
+
+/// How the expected values changed, or `None` when they did not (or changed to values the
+/// sentence writes: the sentence is the spec, the cached code may have been wrong).
+fn expected_change(old: &[Value], new: &[Value], sentence: &str) -> Option<String> {
+    if old.len() != new.len() {
+        return Some(format!(
+            "the assertion's expected values changed from ({}) to ({})",
+            shown_all(old),
+            shown_all(new)
+        ));
+    }
+    for (o, n) in old.iter().zip(new) {
+        if o == n {
+            continue;
+        }
+        if let (Value::Str(_), Value::Regex { .. }) = (o, n) {
+            return Some(format!(
+                "the expected text {} became the pattern {}, which matches more",
+                o.shown(),
+                n.shown()
+            ));
+        }
+        if written_in(n, sentence) {
+            continue;
+        }
+        return Some(format!(
+            "the expected value changed from {} to {}, which the step sentence does not say",
+            o.shown(),
+            n.shown()
+        ));
+    }
+    None
+}
+
+fn shown_all(values: &[Value]) -> String {
+    values
+        .iter()
+        .map(Value::shown)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether the sentence writes `value`: a string as one of its quoted literals or as a run of
+/// whole words, a number as a whole word, a list when each item is written.
+fn written_in(value: &Value, sentence: &str) -> bool {
+    match value {
+        Value::Str(s) => {
+            let s = s.trim();
+            !s.is_empty()
+                && (quoted_literals(sentence).iter().any(|q| q == s) || contains_words(sentence, s))
+        }
+        Value::Number(n) => contains_words(sentence, &n.to_string()),
+        Value::List(items) => items.iter().all(|item| written_in(item, sentence)),
+        Value::Regex { .. } | Value::Expression(_) => false,
+    }
+}
+
+/// Whether `needle` occurs in `text` on word boundaries (case-insensitive).
+fn contains_words(text: &str, needle: &str) -> bool {
+    let (text, needle) = (text.to_lowercase(), needle.to_lowercase());
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(&needle).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + needle.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    })
+}
+
+/// The quoted literals of a sentence: text between `"..."`, `'...'` or `“...”`.
+pub(crate) fn quoted_literals(sentence: &str) -> Vec<String> {
+    let mut literals = Vec::new();
+    let mut chars = sentence.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let close = match c {
+            '"' => '"',
+            '“' => '”',
+            // An apostrophe inside a word ("don't") opens nothing.
+            '\'' if !sentence[..at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric) =>
+            {
+                '\''
+            }
+            _ => continue,
+        };
+        let start = at + c.len_utf8();
+        if let Some(end) = sentence[start..].find(close) {
+            let literal = &sentence[start..start + end];
+            if !literal.is_empty() {
+                literals.push(literal.to_owned());
+            }
+            while chars
+                .peek()
+                .is_some_and(|&(i, _)| i < start + end + close.len_utf8())
+            {
+                chars.next();
+            }
+        }
+    }
+    literals
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SENTENCE: &str = "the counter says \"1 item left\"";
+    const TIMEOUT: f64 = 5000.0;
+
+    /// The cached code of a check step, and one assertion line spliced into it.
+    fn step(body: &str) -> String {
+        format!("async function step(page) {{\n  await page.goto('/');\n  {body}\n}}\n")
+    }
+
+    const OLD: &str = "await expect(page.getByTestId('todo-count')).toHaveText('1 item left');";
+
+    fn vetoed(new_body: &str) -> Veto {
+        review(&step(OLD), &step(new_body), SENTENCE, TIMEOUT)
+            .expect_err(&format!("should be vetoed: {new_body}"))
+    }
+
+    fn allowed(old_body: &str, new_body: &str, sentence: &str) {
+        if let Err(veto) = review(&step(old_body), &step(new_body), sentence, TIMEOUT) {
+            panic!("a legitimate heal was vetoed: {new_body}\n{veto}");
+        }
+    }
+
+    #[test]
+    fn changed_selectors_and_actions_with_the_same_checks_are_allowed() {
+        allowed(
+            OLD,
+            "await page.getByRole('link', { name: 'All' }).click();\n  \
+             await expect(page.locator('.todo-count')).toHaveText('1 item left');",
+            SENTENCE,
+        );
+        allowed(
+            "await page.getByRole('button', { name: 'Add' }).click();",
+            "await page.getByText('Add todo').click();",
+            "add a todo",
+        );
+        // A stricter matcher and an added assertion are fine too.
+        allowed(
+            "await expect(page.getByText('Saved')).toContainText('Saved');",
+            "await expect(page.getByRole('status')).toBeVisible();\n  \
+             await expect(page.getByRole('status')).toHaveText('Saved');",
+            "the page says \"Saved\"",
+        );
+    }
+
+    #[test]
+    fn fewer_assertions_are_vetoed() {
+        let veto = vetoed("await page.getByTestId('todo-count').isVisible();");
+        assert_eq!(
+            veto.reason,
+            "the healed code has fewer assertions: 0 instead of 1"
+        );
+    }
+
+    #[test]
+    fn a_looser_matcher_is_vetoed() {
+        for (old, new) in [
+            (
+                OLD,
+                "await expect(page.getByTestId('todo-count')).toContainText('1 item left');",
+            ),
+            (
+                OLD,
+                "await expect(page.getByTestId('todo-count')).toBeVisible();",
+            ),
+            (
+                OLD,
+                "await expect(page.getByTestId('todo-count')).toBeAttached();",
+            ),
+            (
+                "await expect(page.getByRole('listitem')).toHaveCount(2);",
+                "await expect(page.getByRole('listitem').first()).toBeVisible();",
+            ),
+            (
+                "expect(await page.title()).toBe('Todos');",
+                "expect(await page.title()).toBeTruthy();",
+            ),
+            (
+                "expect(await page.title()).toEqual('Todos');",
+                "expect(await page.title()).toBeDefined();",
+            ),
+        ] {
+            let veto =
+                review(&step(old), &step(new), "the title is \"Todos\"", TIMEOUT).unwrap_err();
+            assert!(veto.reason.starts_with("the matcher `"), "{new}: {veto}");
+            assert!(veto.old.is_some() && veto.new.is_some());
+        }
+    }
+
+    #[test]
+    fn a_changed_expected_value_is_vetoed_unless_the_sentence_writes_it() {
+        let veto =
+            vetoed("await expect(page.getByTestId('todo-count')).toHaveText('2 items left');");
+        assert_eq!(
+            veto.reason,
+            "the expected value changed from \"1 item left\" to \"2 items left\", which the step \
+             sentence does not say"
+        );
+        assert_eq!(
+            veto.old.as_deref(),
+            Some(OLD.trim_start_matches("await ").trim_end_matches(';'))
+        );
+        // The cached code was wrong and the heal follows the sentence: allowed.
+        allowed(
+            "await expect(page.getByTestId('todo-count')).toHaveText('1 items left');",
+            OLD,
+            SENTENCE,
+        );
+        allowed(
+            "await expect(page.getByRole('listitem')).toHaveCount(2);",
+            "await expect(page.getByRole('listitem')).toHaveCount(3);",
+            "the list shows 3 todos",
+        );
+        let number = review(
+            &step("await expect(page.getByRole('listitem')).toHaveCount(3);"),
+            &step("await expect(page.getByRole('listitem')).toHaveCount(4);"),
+            "the list shows 3 todos",
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(number.reason.contains("from 3 to 4"), "{number}");
+    }
+
+    #[test]
+    fn a_string_that_became_a_pattern_or_a_computed_value_is_vetoed() {
+        let veto = vetoed("await expect(page.getByTestId('todo-count')).toHaveText(/item/);");
+        assert!(
+            veto.reason
+                .starts_with("the expected text \"1 item left\" became the pattern /item/")
+        );
+        let echo = vetoed(
+            "const shown = await page.getByTestId('todo-count').textContent();\n  \
+             await expect(page.getByTestId('todo-count')).toHaveText(shown);",
+        );
+        assert!(echo.reason.contains("to shown,"), "{echo}");
+        let pattern = review(
+            &step("await expect(page).toHaveURL(/\\/active$/);"),
+            &step("await expect(page).toHaveURL(/active/);"),
+            "the URL ends in /active",
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(
+            pattern.reason.contains("from /\\/active$/ to /active/"),
+            "{pattern}"
+        );
+    }
+
+    #[test]
+    fn negation_is_vetoed_both_ways() {
+        let added =
+            vetoed("await expect(page.getByTestId('todo-count')).not.toHaveText('1 item left');");
+        assert_eq!(added.reason, "the assertion was negated (`.not` added)");
+        let removed = review(
+            &step("await expect(page.getByText('Error')).not.toBeVisible();"),
+            &step("await expect(page.getByText('Error')).toBeVisible();"),
+            "no error is shown",
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert_eq!(removed.reason, "the assertion was negated (`.not` removed)");
+    }
+
+    #[test]
+    fn assertions_that_cannot_fail_the_step_are_vetoed() {
+        for (new, starts) in [
+            (
+                "await expect.soft(page.getByTestId('todo-count')).toHaveText('1 item left');",
+                "the assertion was made soft",
+            ),
+            (
+                "try { await expect(page.getByTestId('todo-count')).toHaveText('1 item left'); } catch (e) {}",
+                "the assertion was wrapped in `try`/`catch`",
+            ),
+            (
+                "await expect(page.getByTestId('todo-count')).toHaveText('1 item left').catch(() => {});",
+                "the assertion's failure is caught",
+            ),
+            (
+                "if (await page.getByTestId('todo-count').isVisible()) await expect(page.getByTestId('todo-count')).toHaveText('1 item left');",
+                "the assertion was made conditional",
+            ),
+            (
+                "return;\n  await expect(page.getByTestId('todo-count')).toHaveText('1 item left');",
+                "the assertion was made conditional",
+            ),
+            (
+                "await expect(page.getByTestId('todo-count')).toHaveText('1 item left', { timeout: 60000 });",
+                "the assertion's timeout was raised to 60000 ms, above the 5000 ms allowed",
+            ),
+        ] {
+            let veto = vetoed(new);
+            assert!(veto.reason.starts_with(starts), "{new}:\n{veto}");
+        }
+        // A timeout within the configured one is fine.
+        allowed(
+            OLD,
+            "await expect(page.getByTestId('todo-count')).toHaveText('1 item left', { timeout: 3000 });",
+            SENTENCE,
+        );
+    }
+
+    #[test]
+    fn changed_options_are_vetoed() {
+        let veto = vetoed(
+            "await expect(page.getByTestId('todo-count')).toHaveText('1 ITEM LEFT', { ignoreCase: true });",
+        );
+        assert!(
+            veto.reason
+                .contains("options changed from none to {ignoreCase:true}"),
+            "{veto}"
+        );
+    }
+
+    #[test]
+    fn redefining_expect_or_dropping_a_throw_is_vetoed() {
+        let veto = vetoed(
+            "const expect = () => ({ toHaveText: async () => {} });\n  \
+             await expect(page.getByTestId('todo-count')).toHaveText('1 item left');",
+        );
+        assert!(veto.reason.contains("redefines `expect`"));
+        let hand_check = review(
+            &step("if ((await page.title()) !== 'Todos') throw new Error('wrong page');"),
+            &step("await page.title();"),
+            "the title is Todos",
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(
+            hand_check
+                .reason
+                .starts_with("the healed code drops a check that throws")
+        );
+    }
+
+    #[test]
+    fn a_sentence_literal_the_old_code_used_must_stay() {
+        let sentence = "type \"buy milk\" into the new todo field and press Enter";
+        let old = "await page.getByPlaceholder('What needs to be done?').fill('buy milk');";
+        let veto = review(
+            &step(old),
+            &step("await page.getByPlaceholder('What needs to be done?').fill('buy bread');"),
+            sentence,
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(
+            veto.reason
+                .starts_with("the healed code no longer uses \"buy milk\""),
+            "{veto}"
+        );
+        allowed(
+            old,
+            "await page.getByRole('textbox').fill(`buy milk`);",
+            sentence,
+        );
+    }
+
+    #[test]
+    fn every_kept_assertion_is_matched_in_order() {
+        let old = "await expect(a).toHaveText('x');\n  await expect(b).toHaveCount(2);";
+        let swapped = review(
+            &step(old),
+            &step("await expect(b).toHaveCount(2);\n  await expect(a).toHaveText('y');"),
+            "x and 2",
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(
+            swapped
+                .old
+                .as_deref()
+                .is_some_and(|o| o.contains("toHaveText('x')")),
+            "{swapped}"
+        );
+    }
+
+    #[test]
+    fn unparseable_code_is_vetoed() {
+        let veto =
+            review(&step(OLD), "async function step(page) {", SENTENCE, TIMEOUT).unwrap_err();
+        assert!(
+            veto.reason
+                .starts_with("the healed code: the code could not be parsed")
+        );
+    }
+
+    #[test]
+    fn quoted_literals_are_read_from_sentences() {
+        assert_eq!(
+            quoted_literals("add \"buy milk\" and 'walk the dog', don't say “hi”"),
+            ["buy milk", "walk the dog", "hi"]
+        );
+        assert!(quoted_literals("no quotes here").is_empty());
+        assert!(contains_words("the list shows 3 todos", "3"));
+        assert!(!contains_words("the list shows 30 todos", "3"));
+    }
+}
