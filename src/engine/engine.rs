@@ -11,12 +11,8 @@ use std::time::Duration;
 use crate::cache::{Cache, CacheError, StepKey};
 use crate::config::LlmSettings;
 use crate::engine::budgets::{Budgets, Pool};
-use crate::engine::prompts::CLASSIFICATION_SYSTEM_PROMPT;
 use crate::engine::{EngineFailure, EngineFailureKind};
-use crate::llm::{
-    Category, Classification, ClassificationRequest, LlmError, LlmProvider, Usage,
-    parse_classification,
-};
+use crate::llm::{Category, Classification, LlmError, LlmProvider, Usage, parse_classification};
 use crate::scenario::Scenario;
 use crate::script::StepFailure;
 use crate::step::StepExecutor;
@@ -44,6 +40,9 @@ pub(crate) struct StepContext<'a> {
     pub key: StepKey,
     /// Sentences of the earlier steps of the test, in order.
     pub previous: Vec<String>,
+    /// The code each earlier step passed with, in the order of `previous` (generation requests
+    /// carry the most recent within a cap, so the model reuses their locators).
+    pub previous_code: Vec<String>,
 }
 
 /// One test's generation and healing engine.
@@ -129,15 +128,7 @@ impl<'a> Engine<'a> {
         code: &str,
         error: &str,
     ) -> Result<Verdict, LlmError> {
-        let state = exec.page_state(self.llm.send_screenshots, self.llm.snapshot_budget);
-        let request = ClassificationRequest {
-            system_prompt: CLASSIFICATION_SYSTEM_PROMPT.to_owned(),
-            step: step.key.step.clone(),
-            code: code.to_owned(),
-            error: error.to_owned(),
-            page_snapshot: state.snapshot,
-            screenshot: state.screenshot,
-        };
+        let request = self.classification_request(step, exec, code, error);
         let reply = self.provider.classify_failure(&request)?;
         observer.llm_call(LlmPurpose::Classification, reply.usage, reply.elapsed);
         Ok(match parse_classification(&reply.text) {
