@@ -11,11 +11,10 @@ use std::time::Duration;
 use crate::cache::{Cache, CacheError, StepKey};
 use crate::config::LlmSettings;
 use crate::engine::budgets::{Budgets, Pool};
-use crate::engine::prompts::CLASSIFICATION_SYSTEM_PROMPT;
 use crate::engine::{EngineFailure, EngineFailureKind};
 use crate::llm::{
-    Category, Classification, ClassificationRequest, LlmError, LlmProvider, Usage,
-    parse_classification, parse_classification_strict,
+    Category, Classification, LlmError, LlmProvider, Usage, parse_classification,
+    parse_classification_strict,
 };
 use crate::scenario::Scenario;
 use crate::script::{FailureKind, StepFailure};
@@ -44,6 +43,9 @@ pub(crate) struct StepContext<'a> {
     pub key: StepKey,
     /// Sentences of the earlier steps of the test, in order.
     pub previous: Vec<String>,
+    /// The code each earlier step passed with, in the order of `previous` (generation requests
+    /// carry the most recent within a cap, so the model reuses their locators).
+    pub previous_code: Vec<String>,
 }
 
 /// What guards healing (`[heal]` and the expect timeout the veto measures raised timeouts
@@ -155,15 +157,7 @@ impl<'a> Engine<'a> {
         error: &str,
         parsing: Parsing,
     ) -> Result<Verdict, LlmError> {
-        let state = exec.page_state(self.llm.send_screenshots, self.llm.snapshot_budget);
-        let request = ClassificationRequest {
-            system_prompt: CLASSIFICATION_SYSTEM_PROMPT.to_owned(),
-            step: step.key.step.clone(),
-            code: code.to_owned(),
-            error: error.to_owned(),
-            page_snapshot: state.snapshot,
-            screenshot: state.screenshot,
-        };
+        let request = self.classification_request(step, exec, code, error);
         let reply = self.provider.classify_failure(&request)?;
         observer.llm_call(LlmPurpose::Classification, reply.usage, reply.elapsed);
         let parsed = match parsing {

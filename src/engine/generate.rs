@@ -6,9 +6,8 @@
 
 use crate::engine::budgets::Pool;
 use crate::engine::engine::{Engine, EngineObserver, LlmPurpose, StepContext, cache_failure};
-use crate::engine::prompts::GENERATION_SYSTEM_PROMPT;
 use crate::engine::{EngineFailure, EngineFailureKind};
-use crate::llm::{Category, FailedAttempt, GenerationRequest, extract_code};
+use crate::llm::{Category, FailedAttempt, extract_code};
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 
@@ -57,6 +56,10 @@ impl Engine<'_> {
         mut failed: Option<FailedAttempt>,
     ) -> Result<String, EngineFailure> {
         let mut last_failure: Option<StepFailure> = None;
+        // While healing, every request names the cached code whose checks must be kept.
+        let healing = (pool == Pool::Healing)
+            .then(|| failed.as_ref().map(|f| f.code.clone()))
+            .flatten();
         loop {
             let Some(attempt) = self.budgets.try_take(&step.key, pool) else {
                 let candidate = failed.as_ref().map(|f| f.code.clone());
@@ -67,18 +70,7 @@ impl Engine<'_> {
                 });
             };
             observer.generation_started(pool, attempt, self.budgets.limit(pool));
-            let state = exec.page_state(self.llm.send_screenshots, self.llm.snapshot_budget);
-            let request = GenerationRequest {
-                system_prompt: GENERATION_SYSTEM_PROMPT.to_owned(),
-                step: step.key.step.clone(),
-                previous_steps: step.previous.clone(),
-                page_snapshot: state.snapshot,
-                screenshot: state.screenshot,
-                page_api: self.page_api.to_owned(),
-                user_instructions: Some(self.llm.generation_prompt.trim().to_owned())
-                    .filter(|s| !s.is_empty()),
-                failed: failed.clone(),
-            };
+            let request = self.generation_request(step, exec, healing.as_deref(), failed.clone());
             let reply = self.provider.generate_step_code(&request).map_err(|err| {
                 EngineFailure::new(
                     EngineFailureKind::LlmUnavailable,

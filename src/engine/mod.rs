@@ -14,6 +14,7 @@ mod engine;
 mod generate;
 mod heal;
 mod prompts;
+mod requests;
 #[cfg(test)]
 mod testing;
 mod verdict;

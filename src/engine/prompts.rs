@@ -1,17 +1,26 @@
 //! The system prompts of LLM requests. They are part of prettyplay's behaviour: a change here
 //! changes what gets generated, so it is reviewed like code.
+//!
+//! The generation prompt opens the system part of every generation request, which the PAGE API
+//! listing ends; both are the same for every request of a run (a prefix servers cache), so
+//! nothing here may depend on the step.
 
 /// The system prompt of every code generation and regeneration request.
 pub(crate) const GENERATION_SYSTEM_PROMPT: &str = "\
 You write the code of one step of a web UI test, in JavaScript, in Playwright Test syntax.
 
-Input you receive:
+PAGE API, at the end of these instructions, is the exact list of calls available to step code;
+call nothing outside it.
+
+Input you receive in the user message:
 - STEP: the step sentence
 - PREVIOUS STEPS: the sentences of the earlier steps of the test, in order (already done)
+- PREVIOUS CODE: the code those steps passed with (the most recent ones); reuse their locators
+- PAGE: the page's URL and title, and the base URL: page.goto('/path') resolves against it
 - PAGE SNAPSHOT: the accessibility snapshot of the current page
 - SCREENSHOT: an image of the page, when attached
-- PAGE API: the exact list of calls available to step code; call nothing outside it
 - USER INSTRUCTIONS: the project's guidance, when present
+- HEALING and CACHED CODE: the step's cached code broke because the page changed (healing only)
 - CODE and ERROR: the code that failed and how (regeneration only)
 
 Output exactly one ```js code block holding one function of this fixed form:
@@ -28,6 +37,7 @@ Rules:
 - Never close pages or contexts
 - No page.route, page.clock, init scripts, tracing, HAR or CDP
 - Do exactly what STEP says, nothing more and nothing less; the previous steps are already done
+- When healing, keep every check of the cached code (each expect and the value it expects): change how elements are found, never what is expected
 - Output only the code block, no explanations
 ";
 
@@ -69,6 +79,9 @@ mod tests {
             "Never close pages or contexts",
             "No page.route, page.clock, init scripts, tracing, HAR or CDP",
             "Do exactly what STEP says",
+            "page.goto('/path') resolves against it",
+            "keep every check of the cached code",
+            "change how elements are found, never what is expected",
         ] {
             assert!(GENERATION_SYSTEM_PROMPT.contains(rule), "missing: {rule}");
         }

@@ -99,6 +99,7 @@ impl ScriptedLlm {
                 text,
                 usage: Usage {
                     input_tokens: 10,
+                    cached_input_tokens: 0,
                     output_tokens: 5,
                 },
                 elapsed: Duration::from_millis(7),
@@ -239,6 +240,9 @@ impl StepExecutor for ScriptedExecutor<'_> {
     fn page_state(&self, screenshot: bool, _snapshot_budget: usize) -> PageState {
         *self.page_states.borrow_mut() += 1;
         PageState {
+            url: "http://127.0.0.1:4000/".to_owned(),
+            title: "Todos".to_owned(),
+            base_url: Some("http://127.0.0.1:4000".to_owned()),
             snapshot: "- heading \"Todos\" [level=1]\n- textbox \"What needs to be done?\""
                 .to_owned(),
             screenshot: screenshot.then(|| vec![0x89, b'P', b'N', b'G']),
@@ -379,6 +383,11 @@ test: add a todo
   the counter says \"1 item left\"
 ";
 
+/// The code the fixture's step `number` (from 1) passed with, as its context tells the engine.
+pub(super) fn passed_code(number: usize) -> String {
+    format!("async function step(page) {{\n  // step {number}\n}}")
+}
+
 impl Fixture {
     pub(super) fn new() -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
@@ -410,6 +419,7 @@ impl Fixture {
                 .iter()
                 .map(|s| s.sentence.clone())
                 .collect(),
+            previous_code: (1..=index).map(passed_code).collect(),
         }
     }
 

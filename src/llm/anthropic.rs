@@ -1,9 +1,10 @@
 //! [`Anthropic`]: Anthropic's Messages API, `POST {base_url}/v1/messages` with
 //! `anthropic-version: 2023-06-01` and the key in `x-api-key`.
 //!
-//! The system prompt goes in `system`; the user message is a list of content blocks: the
-//! screenshot first when there is one (a base64 PNG `image` block, where Anthropic advises images
-//! to go), then the text.
+//! The system part goes in `system` as one text block marked `cache_control: ephemeral`, so
+//! Anthropic caches that stable prefix (the system prompt and the PAGE API) across a run's
+//! requests; the user message is a list of content blocks: the screenshot first when there is
+//! one (a base64 PNG `image` block, where Anthropic advises images to go), then the text.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -41,7 +42,7 @@ impl WireFormat for Anthropic {
         Ok(headers)
     }
 
-    /// The Messages request. An empty system prompt sends no `system`.
+    /// The Messages request. An empty system part sends no `system`.
     fn request_body(&self, system: &str, text: String, screenshot: Option<&[u8]>) -> Value {
         let params = &self.params;
         let mut content = Vec::new();
@@ -59,13 +60,19 @@ impl WireFormat for Anthropic {
             "messages": [{ "role": "user", "content": content }],
         });
         if !system.is_empty() {
-            body["system"] = Value::String(system.to_owned());
+            body["system"] = json!([{
+                "type": "text",
+                "text": system,
+                "cache_control": { "type": "ephemeral" },
+            }]);
         }
         body
     }
 
-    /// The reply text (every `text` block of `content`, joined) and the usage
-    /// (`usage.input_tokens` / `usage.output_tokens`, 0 when absent).
+    /// The reply text (every `text` block of `content`, joined) and the usage, 0 where absent:
+    /// the input is `usage.input_tokens` plus the prompt-cache figures Anthropic reports apart
+    /// from it, `cache_read_input_tokens` (which are the cached part) and
+    /// `cache_creation_input_tokens` (written to the cache by this request, so fresh).
     fn read_response(&self, json: &Value) -> Result<(String, Usage), String> {
         let Some(blocks) = json["content"].as_array() else {
             return Err(format!("no `content` list in {}", brief(json)));
@@ -84,9 +91,12 @@ impl WireFormat for Anthropic {
                 "the reply was cut at `llm.max_tokens`; raise it if code comes back incomplete"
             );
         }
+        let count = |name: &str| json["usage"][name].as_u64().unwrap_or(0);
+        let cached = count("cache_read_input_tokens");
         let usage = Usage {
-            input_tokens: json["usage"]["input_tokens"].as_u64().unwrap_or(0),
-            output_tokens: json["usage"]["output_tokens"].as_u64().unwrap_or(0),
+            input_tokens: count("input_tokens") + count("cache_creation_input_tokens") + cached,
+            cached_input_tokens: cached,
+            output_tokens: count("output_tokens"),
         };
         Ok((texts.join(""), usage))
     }
@@ -127,7 +137,7 @@ mod tests {
                 "model": "claude-sonnet-4-5",
                 "max_tokens": 1000,
                 "temperature": 0.5,
-                "system": "SYS",
+                "system": [{ "type": "text", "text": "SYS", "cache_control": { "type": "ephemeral" } }],
                 "messages": [{ "role": "user", "content": [{ "type": "text", "text": "STEP:\nx\n" }] }],
             })
         );
@@ -169,9 +179,44 @@ mod tests {
                 "ab".into(),
                 Usage {
                     input_tokens: 40,
+                    cached_input_tokens: 0,
                     output_tokens: 2
                 }
             ))
+        );
+    }
+
+    #[test]
+    fn prompt_cache_reads_and_writes_count_as_input_and_reads_as_cached() {
+        let json = json!({
+            "content": [{ "type": "text", "text": "a" }],
+            "usage": {
+                "input_tokens": 300,
+                "cache_creation_input_tokens": 0,
+                "cache_read_input_tokens": 2200,
+                "output_tokens": 50,
+            },
+        });
+        assert_eq!(
+            wire().read_response(&json).map(|(_, usage)| usage),
+            Ok(Usage {
+                input_tokens: 2500,
+                cached_input_tokens: 2200,
+                output_tokens: 50
+            })
+        );
+        // The first request of a run writes the prefix to the cache: all of it is fresh.
+        let json = json!({
+            "content": [{ "type": "text", "text": "a" }],
+            "usage": { "input_tokens": 300, "cache_creation_input_tokens": 2200, "output_tokens": 50 },
+        });
+        assert_eq!(
+            wire().read_response(&json).map(|(_, usage)| usage),
+            Ok(Usage {
+                input_tokens: 2500,
+                cached_input_tokens: 0,
+                output_tokens: 50
+            })
         );
     }
 

@@ -1,20 +1,41 @@
-//! The user message of each request: labelled sections in a fixed order, shared by both
-//! providers (the system prompt travels apart, and a screenshot as an image part).
+//! The text of each request: the system part of a generation request (its system prompt and the
+//! PAGE API, the same bytes for every generation request of a run, so a server can cache them as
+//! a prefix) and the user message of labelled sections in a fixed order, shared by both providers
+//! (a screenshot travels as an image part).
 //!
-//! Main functions: [`render_generation_message`] and [`render_classification_message`]. The
-//! format is documented in `docs/llm.md`.
+//! Main functions: [`render_generation_system`], [`render_generation_message`] and
+//! [`render_classification_message`]. The format is documented in `docs/llm.md`.
 
 use std::fmt::Write as _;
 
-use super::{ClassificationRequest, GenerationRequest};
+use super::{ClassificationRequest, GenerationRequest, PageFacts};
 
 /// Marker written in the text when a screenshot travels as an image part.
 const SCREENSHOT_ATTACHED: &str = "SCREENSHOT: attached";
 
+/// The HEALING section: what a regeneration of cached code must keep.
+const HEALING_RULE: &str = "\
+The cached code of this step passed before and fails now because the page changed (CACHED CODE, \
+or CODE when there is no CACHED CODE). Write it anew for the page as it is now. Keep every check \
+of it: each expect(...) and the value it expects. Change how elements are found, never what is \
+expected.";
+
+/// The system part of a generation request: the system prompt, then `PAGE API:` and the
+/// listing. Nothing in it depends on the step, so it is identical for every generation request
+/// of a run.
+pub fn render_generation_system(request: &GenerationRequest) -> String {
+    let mut out = String::new();
+    out.push_str(request.system_prompt.trim_end());
+    out.push_str("\n\n");
+    section(&mut out, "PAGE API", &request.page_api);
+    finish(out)
+}
+
 /// The user message of a generation request: `STEP:`, `PREVIOUS STEPS:` (numbered, or
-/// `(none)`), `PAGE SNAPSHOT:`, `SCREENSHOT: attached` (when there is one), `PAGE API:`,
-/// `USER INSTRUCTIONS:` (only when given and not blank), then `CODE:` and `ERROR:` of the failed
-/// attempt (only when there is one).
+/// `(none)`), `PREVIOUS CODE:` (when there are previous steps), `PAGE:` (URL, title, base URL),
+/// `PAGE SNAPSHOT:`, `SCREENSHOT: attached` (when there is one), `USER INSTRUCTIONS:` (only when
+/// given and not blank), `HEALING:` and `CACHED CODE:` (while healing; the latter only when it
+/// differs from CODE), then `CODE:` and `ERROR:` of the failed attempt (only when there is one).
 pub fn render_generation_message(request: &GenerationRequest) -> String {
     let mut out = String::new();
     section(&mut out, "STEP", &request.step);
@@ -29,11 +50,14 @@ pub fn render_generation_message(request: &GenerationRequest) -> String {
         list
     };
     section(&mut out, "PREVIOUS STEPS", &previous);
+    if !request.previous_steps.is_empty() {
+        section(&mut out, "PREVIOUS CODE", &previous_code(request));
+    }
+    section(&mut out, "PAGE", &page_facts(&request.page));
     section(&mut out, "PAGE SNAPSHOT", &request.page_snapshot);
     if request.screenshot.is_some() {
         line(&mut out, SCREENSHOT_ATTACHED);
     }
-    section(&mut out, "PAGE API", &request.page_api);
     if let Some(instructions) = request
         .user_instructions
         .as_deref()
@@ -41,11 +65,65 @@ pub fn render_generation_message(request: &GenerationRequest) -> String {
     {
         section(&mut out, "USER INSTRUCTIONS", instructions);
     }
+    if let Some(cached) = &request.healing {
+        section(&mut out, "HEALING", HEALING_RULE);
+        let shown_as_code = request
+            .failed
+            .as_ref()
+            .is_some_and(|failed| failed.code.trim() == cached.trim());
+        if !shown_as_code {
+            section(&mut out, "CACHED CODE", cached);
+        }
+    }
     if let Some(failed) = &request.failed {
         section(&mut out, "CODE", &failed.code);
         section(&mut out, "ERROR", &failed.error);
     }
     finish(out)
+}
+
+/// The PREVIOUS CODE body: each kept step's code under a `// N. sentence` line, in order, after
+/// a line saying how many earlier steps the cap left out.
+fn previous_code(request: &GenerationRequest) -> String {
+    let mut out = String::new();
+    match request.previous_code_left_out {
+        0 => {}
+        1 => out.push_str("// (the code of the first step is left out: over the size cap)\n\n"),
+        n => {
+            let _ = write!(
+                out,
+                "// (the code of the first {n} steps is left out: over the size cap)\n\n"
+            );
+        }
+    }
+    for step in &request.previous_code {
+        let _ = write!(
+            out,
+            "// {}. {}\n{}\n\n",
+            step.number,
+            step.sentence.trim(),
+            step.code.trim_end()
+        );
+    }
+    out
+}
+
+/// The PAGE body: `URL:`, `Title:` and `Base URL:` lines.
+fn page_facts(page: &PageFacts) -> String {
+    let title = if page.title.trim().is_empty() {
+        "(none)"
+    } else {
+        page.title.trim()
+    };
+    let base = match page
+        .base_url
+        .as_deref()
+        .filter(|url| !url.trim().is_empty())
+    {
+        Some(url) => format!("{url} (page.goto('/path') resolves against it)"),
+        None => "(none: page.goto needs an absolute URL)".to_owned(),
+    };
+    format!("URL: {}\nTitle: {title}\nBase URL: {base}", page.url)
 }
 
 /// The user message of a classification request: `STEP:`, `CODE:`, `ERROR:`, `PAGE SNAPSHOT:`,
@@ -88,19 +166,66 @@ fn finish(mut out: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::FailedAttempt;
+    use crate::llm::{FailedAttempt, PreviousCode};
 
     fn generation() -> GenerationRequest {
         GenerationRequest {
-            system_prompt: "SYSTEM".into(),
+            system_prompt: "SYSTEM\n".into(),
+            page_api: "page.goto(url)\npage.getByRole(role, options)".into(),
             step: "add a todo \"milk\"".into(),
             previous_steps: vec!["open the app".into(), "clear the list".into()],
-            page_snapshot: "- textbox \"What needs to be done?\" [ref=e5]\n".into(),
+            previous_code: vec![
+                PreviousCode {
+                    number: 1,
+                    sentence: "open the app".into(),
+                    code: "async function step(page) {\n  await page.goto('/');\n}\n".into(),
+                },
+                PreviousCode {
+                    number: 2,
+                    sentence: "clear the list".into(),
+                    code: "async function step(page) {\n  await page.getByRole('button', { name: 'Clear' }).click();\n}".into(),
+                },
+            ],
+            previous_code_left_out: 0,
+            page: PageFacts {
+                url: "http://127.0.0.1:4000/".into(),
+                title: "Todos".into(),
+                base_url: Some("http://127.0.0.1:4000".into()),
+            },
+            page_snapshot: "- textbox \"What needs to be done?\"\n".into(),
             screenshot: None,
-            page_api: "page.goto(url)\npage.getByRole(role, options)".into(),
             user_instructions: None,
+            healing: None,
             failed: None,
         }
+    }
+
+    #[test]
+    fn the_system_part_is_the_prompt_then_the_page_api_and_nothing_else() {
+        let request = generation();
+        assert_eq!(
+            render_generation_system(&request),
+            "SYSTEM\n\nPAGE API:\npage.goto(url)\npage.getByRole(role, options)\n"
+        );
+        // Nothing that varies from step to step reaches it.
+        let other = GenerationRequest {
+            step: "another step".into(),
+            previous_steps: vec![],
+            previous_code: vec![],
+            page_snapshot: "- heading \"x\"".into(),
+            user_instructions: Some("be brief".into()),
+            healing: Some("old code".into()),
+            failed: Some(FailedAttempt {
+                code: "x".into(),
+                error: "y".into(),
+            }),
+            ..generation()
+        };
+        assert_eq!(
+            render_generation_system(&other),
+            render_generation_system(&request)
+        );
+        assert!(!render_generation_message(&request).contains("PAGE API"));
     }
 
     #[test]
@@ -114,12 +239,20 @@ mod tests {
              1. open the app\n\
              2. clear the list\n\
              \n\
-             PAGE SNAPSHOT:\n\
-             - textbox \"What needs to be done?\" [ref=e5]\n\
+             PREVIOUS CODE:\n\
+             // 1. open the app\n\
+             async function step(page) {\n  await page.goto('/');\n}\n\
              \n\
-             PAGE API:\n\
-             page.goto(url)\n\
-             page.getByRole(role, options)\n"
+             // 2. clear the list\n\
+             async function step(page) {\n  await page.getByRole('button', { name: 'Clear' }).click();\n}\n\
+             \n\
+             PAGE:\n\
+             URL: http://127.0.0.1:4000/\n\
+             Title: Todos\n\
+             Base URL: http://127.0.0.1:4000 (page.goto('/path') resolves against it)\n\
+             \n\
+             PAGE SNAPSHOT:\n\
+             - textbox \"What needs to be done?\"\n"
         );
     }
 
@@ -127,6 +260,12 @@ mod tests {
     fn generation_with_everything() {
         let request = GenerationRequest {
             previous_steps: vec![],
+            previous_code: vec![],
+            page: PageFacts {
+                url: "about:blank".into(),
+                title: String::new(),
+                base_url: None,
+            },
             screenshot: Some(vec![0x89, b'P', b'N', b'G']),
             user_instructions: Some("Prefer getByRole.\nNever use CSS selectors.".into()),
             failed: Some(FailedAttempt {
@@ -143,14 +282,15 @@ mod tests {
              PREVIOUS STEPS:\n\
              (none)\n\
              \n\
+             PAGE:\n\
+             URL: about:blank\n\
+             Title: (none)\n\
+             Base URL: (none: page.goto needs an absolute URL)\n\
+             \n\
              PAGE SNAPSHOT:\n\
-             - textbox \"What needs to be done?\" [ref=e5]\n\
+             - textbox \"What needs to be done?\"\n\
              \n\
              SCREENSHOT: attached\n\
-             \n\
-             PAGE API:\n\
-             page.goto(url)\n\
-             page.getByRole(role, options)\n\
              \n\
              USER INSTRUCTIONS:\n\
              Prefer getByRole.\n\
@@ -165,6 +305,75 @@ mod tests {
     }
 
     #[test]
+    fn previous_code_left_out_by_the_cap_is_said() {
+        for (left_out, marker) in [
+            (
+                1,
+                "// (the code of the first step is left out: over the size cap)\n\n// 2.",
+            ),
+            (
+                3,
+                "// (the code of the first 3 steps is left out: over the size cap)\n\n// 2.",
+            ),
+        ] {
+            let request = GenerationRequest {
+                previous_code: generation().previous_code[1..].to_vec(),
+                previous_code_left_out: left_out,
+                ..generation()
+            };
+            let text = render_generation_message(&request);
+            assert!(
+                text.contains(&format!("PREVIOUS CODE:\n{marker}")),
+                "{text}"
+            );
+            assert!(!text.contains("// 1. open the app"), "{text}");
+        }
+    }
+
+    #[test]
+    fn healing_says_to_keep_every_check_and_shows_the_cached_code_once() {
+        let cached = "async function step(page) {\n  await expect(page.getByText('1 item left')).toBeVisible();\n}";
+        let failed = FailedAttempt {
+            code: cached.into(),
+            error: "Timeout".into(),
+        };
+        let first = GenerationRequest {
+            healing: Some(cached.into()),
+            failed: Some(failed.clone()),
+            ..generation()
+        };
+        let text = render_generation_message(&first);
+        let healing = text.find("HEALING:\n").expect("a HEALING section");
+        let rule = &text[healing..];
+        for needle in [
+            "Keep every check of it",
+            "Change how elements are found, never what is expected.",
+        ] {
+            assert!(rule.contains(needle), "{text}");
+        }
+        assert!(
+            !text.contains("CACHED CODE:"),
+            "CODE is the cached code: {text}"
+        );
+        assert!(healing < text.find("\n\nCODE:\n").expect("CODE"), "{text}");
+        // A later attempt: CODE is the regenerated candidate; the cached code is still shown.
+        let later = GenerationRequest {
+            failed: Some(FailedAttempt {
+                code: "async function step(page) {}".into(),
+                ..failed
+            }),
+            ..first
+        };
+        let text = render_generation_message(&later);
+        assert!(
+            text.contains(&format!("CACHED CODE:\n{cached}\n\nCODE:\n")),
+            "{text}"
+        );
+        // Not healing: no HEALING section.
+        assert!(!render_generation_message(&generation()).contains("HEALING"));
+    }
+
+    #[test]
     fn blank_instructions_are_left_out_and_empty_sections_say_so() {
         for instructions in [None, Some(String::new()), Some("  \n ".into())] {
             let request = GenerationRequest {
@@ -174,7 +383,7 @@ mod tests {
             };
             let text = render_generation_message(&request);
             assert!(!text.contains("USER INSTRUCTIONS"), "{text}");
-            assert!(text.contains("PAGE SNAPSHOT:\n(empty)\n\n"), "{text}");
+            assert!(text.ends_with("PAGE SNAPSHOT:\n(empty)\n"), "{text}");
             assert!(!text.contains("SCREENSHOT"), "{text}");
         }
     }
@@ -187,7 +396,7 @@ mod tests {
         };
         assert!(
             render_generation_message(&request)
-                .contains("PAGE SNAPSHOT:\n- list:\n  - listitem: milk\n\nPAGE API:")
+                .ends_with("PAGE SNAPSHOT:\n- list:\n  - listitem: milk\n")
         );
     }
 

@@ -19,7 +19,9 @@ mod secret;
 pub use build::{
     ANTHROPIC_API_KEY_ENV, ANTHROPIC_BASE_URL, OPENAI_API_KEY_ENV, OPENAI_BASE_URL, build_provider,
 };
-pub use message::{render_classification_message, render_generation_message};
+pub use message::{
+    render_classification_message, render_generation_message, render_generation_system,
+};
 pub use reply::{extract_code, parse_classification, parse_classification_strict};
 pub use secret::ApiKey;
 
@@ -29,24 +31,55 @@ use std::time::Duration;
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
-/// A request for step code.
+/// A request for step code. The system prompt and the PAGE API are the same for every
+/// generation request of a run and travel together as the system part (a stable prefix a server
+/// can cache, see [`render_generation_system`]); everything else is the user message
+/// ([`render_generation_message`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenerationRequest {
     pub system_prompt: String,
+    /// PAGE API: the generated listing of the step-code API, at the end of the system part.
+    pub page_api: String,
     /// STEP: the sentence to implement.
     pub step: String,
     /// PREVIOUS STEPS: sentences of the earlier steps of the test, in order.
     pub previous_steps: Vec<String>,
-    /// PAGE SNAPSHOT: Playwright's AI-mode aria snapshot, already truncated to its budget.
+    /// PREVIOUS CODE: the code that passed for the most recent earlier steps, in order, within
+    /// a size cap.
+    pub previous_code: Vec<PreviousCode>,
+    /// How many earlier steps' code the cap left out (the oldest ones).
+    pub previous_code_left_out: usize,
+    /// PAGE: the page's URL and title, and the base URL relative `page.goto` resolves against.
+    pub page: PageFacts,
+    /// PAGE SNAPSHOT: Playwright's AI-mode aria snapshot, without ref markers, already
+    /// truncated to its budget.
     pub page_snapshot: String,
     /// SCREENSHOT: a PNG of the page, when `send_screenshots` is on.
     pub screenshot: Option<Vec<u8>>,
-    /// PAGE API: the generated listing of the step-code API.
-    pub page_api: String,
     /// USER INSTRUCTIONS: `generation_prompt`, only when non-empty.
     pub user_instructions: Option<String>,
+    /// HEALING: the cached code being healed, whose checks the new code must keep.
+    pub healing: Option<String>,
     /// CODE and ERROR of the failed previous attempt (regeneration and retries).
     pub failed: Option<FailedAttempt>,
+}
+
+/// The code that passed for an earlier step of the test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviousCode {
+    /// The step's number in the test, from 1.
+    pub number: usize,
+    pub sentence: String,
+    pub code: String,
+}
+
+/// Where the page is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PageFacts {
+    pub url: String,
+    pub title: String,
+    /// `[browser] base_url`, when configured.
+    pub base_url: Option<String>,
 }
 
 /// Code that failed, and how.
@@ -70,7 +103,11 @@ pub struct ClassificationRequest {
 /// Token usage of one call, as the provider reported it (0 when it did not).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Usage {
+    /// Every input token of the request, cached ones included.
     pub input_tokens: u64,
+    /// The part of `input_tokens` the server read from its prompt cache (0 when it said
+    /// nothing); the rest was processed fresh.
+    pub cached_input_tokens: u64,
     pub output_tokens: u64,
 }
 
@@ -162,10 +199,11 @@ pub trait LlmProvider: Send + Sync {
     fn describe(&self) -> String;
 }
 
-/// What a wire format provides for one chat call with a system prompt, a user message and an
+/// What a wire format provides for one chat call with a system part, a user message and an
 /// optional screenshot: its headers, its request body and the reading of its reply. The
 /// transport does the rest (timing, retries, redaction); an [`provider::HttpProvider`] puts the
-/// two together.
+/// two together. The system part is the stable prefix of a run's requests: a wire format marks
+/// it for prompt caching where its API asks for that.
 pub(crate) trait WireFormat: Send + Sync {
     /// The headers of every request (the API key, a version).
     fn headers(&self) -> Result<HeaderMap, LlmError>;

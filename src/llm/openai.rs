@@ -1,7 +1,8 @@
 //! [`OpenAi`]: any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM,
 //! llama.cpp server, LM Studio, OpenRouter), `POST {base_url}/chat/completions`.
 //!
-//! One system message and one user message; with a screenshot the user message is a text part
+//! One system message (the stable prefix of a run's requests, which OpenAI and most compatible
+//! servers cache by themselves once it is long enough) and one user message; with a screenshot the user message is a text part
 //! and an `image_url` part holding a PNG data URL. The key, when there is one, goes in
 //! `Authorization: Bearer`; without one no `Authorization` header is sent (local servers).
 
@@ -64,7 +65,8 @@ impl WireFormat for OpenAi {
     }
 
     /// The reply text (`choices[0].message.content`, a string or text parts) and the usage
-    /// (`usage.prompt_tokens` / `usage.completion_tokens`, 0 when absent).
+    /// (`usage.prompt_tokens`, of which `usage.prompt_tokens_details.cached_tokens` came from the
+    /// prompt cache, and `usage.completion_tokens`; 0 when absent).
     fn read_response(&self, json: &Value) -> Result<(String, Usage), String> {
         let choice = &json["choices"][0];
         let message = &choice["message"];
@@ -88,9 +90,16 @@ impl WireFormat for OpenAi {
                 "the reply was cut at `llm.max_tokens`; raise it if code comes back incomplete"
             );
         }
+        let usage = &json["usage"];
+        let input_tokens = usage["prompt_tokens"].as_u64().unwrap_or(0);
         let usage = Usage {
-            input_tokens: json["usage"]["prompt_tokens"].as_u64().unwrap_or(0),
-            output_tokens: json["usage"]["completion_tokens"].as_u64().unwrap_or(0),
+            input_tokens,
+            // A subset of the prompt tokens; never more, whatever a server says.
+            cached_input_tokens: usage["prompt_tokens_details"]["cached_tokens"]
+                .as_u64()
+                .unwrap_or(0)
+                .min(input_tokens),
+            output_tokens: usage["completion_tokens"].as_u64().unwrap_or(0),
         };
         Ok((text, usage))
     }
@@ -170,9 +179,23 @@ mod tests {
                 "hi".into(),
                 Usage {
                     input_tokens: 12,
+                    cached_input_tokens: 0,
                     output_tokens: 3
                 }
             ))
+        );
+        // A server that used its prompt cache says how much of the prompt came from it.
+        let json = json!({
+            "choices": [{ "message": { "content": "hi" } }],
+            "usage": { "prompt_tokens": 2500, "completion_tokens": 3, "prompt_tokens_details": { "cached_tokens": 2304 } },
+        });
+        assert_eq!(
+            wire().read_response(&json).map(|(_, usage)| usage),
+            Ok(Usage {
+                input_tokens: 2500,
+                cached_input_tokens: 2304,
+                output_tokens: 3
+            })
         );
         // Parts, and no usage at all.
         let json = json!({

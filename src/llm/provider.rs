@@ -2,13 +2,14 @@
 //! retries, redaction) and a [`WireFormat`] (headers, request body, reading the reply).
 //!
 //! Every wire format becomes a provider the same way, so requests are rendered alike for all of
-//! them: the generation or classification message is the user message, the system prompt and
-//! screenshot go where the wire format puts them.
+//! them: the generation or classification message is the user message; the system part (for
+//! generation the system prompt and the PAGE API, a stable prefix) and the screenshot go where
+//! the wire format puts them.
 
 use super::http::Transport;
 use super::{
     ClassificationRequest, GenerationRequest, LlmError, LlmProvider, LlmReply, WireFormat,
-    render_classification_message, render_generation_message,
+    render_classification_message, render_generation_message, render_generation_system,
 };
 
 /// A provider posting `W`'s requests through a transport. Built by [`super::build_provider`].
@@ -35,7 +36,7 @@ impl<W: WireFormat> LlmProvider for HttpProvider<W> {
     fn generate_step_code(&self, request: &GenerationRequest) -> Result<LlmReply, LlmError> {
         self.transport.call(
             &self.wire,
-            &request.system_prompt,
+            &render_generation_system(request),
             render_generation_message(request),
             request.screenshot.as_deref(),
         )

@@ -33,6 +33,26 @@ pub(crate) fn seconds(duration: Duration) -> String {
 
 /// The unified diff of a heal, `cached` to `healed`, with a context of 3 lines. Both sides end
 /// with a newline, so the diff never says "No newline at end of file".
+/// The summary's LLM line: `LLM: 3 request(s), 3600 tokens in, 240 tokens out, 1.20s waiting`;
+/// when the server reported prompt-cache hits, the input is split: `3600 tokens in (1200 fresh,
+/// 2400 cached)`.
+pub(crate) fn llm_summary(stats: &RunStats) -> String {
+    let cached = match stats.tokens_in_cached {
+        0 => String::new(),
+        cached => format!(
+            " ({} fresh, {cached} cached)",
+            stats.tokens_in.saturating_sub(cached)
+        ),
+    };
+    format!(
+        "LLM: {} request(s), {} tokens in{cached}, {} tokens out, {} waiting",
+        stats.llm_requests,
+        stats.tokens_in,
+        stats.tokens_out,
+        seconds(stats.llm_wait)
+    )
+}
+
 pub(crate) fn heal_diff(old_code: &str, new_code: &str) -> String {
     let with_newline = |code: &str| {
         if code.ends_with('\n') {
@@ -223,14 +243,7 @@ impl Summary {
                 stats.cached_steps, stats.generated_steps, stats.healed_steps
             )?;
             if stats.llm_requests > 0 {
-                writeln!(
-                    out,
-                    "LLM: {} request(s), {} tokens in, {} tokens out, {} waiting",
-                    stats.llm_requests,
-                    stats.tokens_in,
-                    stats.tokens_out,
-                    seconds(stats.llm_wait)
-                )?;
+                writeln!(out, "{}", llm_summary(stats))?;
             }
         }
         let passed = format!("{} passed", stats.passed);
@@ -261,5 +274,33 @@ impl Summary {
         }
         self.failures.clear();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_llm_line_splits_the_input_only_when_a_server_reported_cached_tokens() {
+        let stats = RunStats {
+            llm_requests: 3,
+            tokens_in: 3600,
+            tokens_out: 240,
+            llm_wait: Duration::from_millis(1200),
+            ..RunStats::default()
+        };
+        assert_eq!(
+            llm_summary(&stats),
+            "LLM: 3 request(s), 3600 tokens in, 240 tokens out, 1.20s waiting"
+        );
+        let cached = RunStats {
+            tokens_in_cached: 2400,
+            ..stats
+        };
+        assert_eq!(
+            llm_summary(&cached),
+            "LLM: 3 request(s), 3600 tokens in (1200 fresh, 2400 cached), 240 tokens out, 1.20s waiting"
+        );
     }
 }

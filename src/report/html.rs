@@ -9,7 +9,9 @@ use std::fmt::Write as _;
 
 use base64::Engine as _;
 
-use super::details::{failure_label, failure_text, failure_verdict, heal_diff, seconds};
+use super::details::{
+    failure_label, failure_text, failure_verdict, heal_diff, llm_summary, seconds,
+};
 use super::record::{Heal, RunRecord, StepRecord, StepStatus, TestRecord};
 use super::xml::{escape, escape_attr};
 use crate::runner::{FailureCause, StepSource, TestFailure};
@@ -62,11 +64,8 @@ pub(crate) fn render(record: &RunRecord) -> String {
     if stats.llm_requests > 0 {
         let _ = writeln!(
             html,
-            "<div class=\"llm\">LLM: {} request(s), {} tokens in, {} tokens out, {} waiting</div>",
-            stats.llm_requests,
-            stats.tokens_in,
-            stats.tokens_out,
-            seconds(stats.llm_wait)
+            "<div class=\"llm\">{}</div>",
+            escape(&llm_summary(&stats))
         );
     }
     html.push_str(

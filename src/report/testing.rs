@@ -96,6 +96,7 @@ pub(crate) fn events() -> Vec<RunEvent> {
     let login = id("scenarios/login.steps", "log in", 2);
     let usage = Usage {
         input_tokens: 1200,
+        cached_input_tokens: 0,
         output_tokens: 80,
     };
     vec![

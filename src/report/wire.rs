@@ -428,6 +428,8 @@ impl<'a> From<&'a Classification> for ClassificationWire<'a> {
 #[derive(Serialize)]
 pub(crate) struct UsageWire {
     input_tokens: u64,
+    /// The part of `input_tokens` read from the server's prompt cache.
+    cached_input_tokens: u64,
     output_tokens: u64,
 }
 
@@ -435,6 +437,7 @@ impl From<&Usage> for UsageWire {
     fn from(usage: &Usage) -> Self {
         Self {
             input_tokens: usage.input_tokens,
+            cached_input_tokens: usage.cached_input_tokens,
             output_tokens: usage.output_tokens,
         }
     }
@@ -454,6 +457,7 @@ pub(crate) struct StatsWire {
     healed_steps: usize,
     llm_requests: usize,
     tokens_in: u64,
+    tokens_in_cached: u64,
     tokens_out: u64,
     llm_wait_ms: u64,
     /// Present (and `true`) only when healing ran with the heal veto off.
@@ -476,6 +480,7 @@ impl From<&RunStats> for StatsWire {
             healed_steps,
             llm_requests,
             tokens_in,
+            tokens_in_cached,
             tokens_out,
             llm_wait,
             heal_veto_off,
@@ -492,6 +497,7 @@ impl From<&RunStats> for StatsWire {
             healed_steps,
             llm_requests,
             tokens_in,
+            tokens_in_cached,
             tokens_out,
             llm_wait_ms: millis(llm_wait),
             heal_veto_off,

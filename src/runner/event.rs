@@ -125,6 +125,8 @@ pub struct RunStats {
     /// LLM requests, tokens and time spent waiting on the LLM.
     pub llm_requests: usize,
     pub tokens_in: u64,
+    /// The part of `tokens_in` servers reported as read from their prompt cache.
+    pub tokens_in_cached: u64,
     pub tokens_out: u64,
     pub llm_wait: Duration,
 }
@@ -152,6 +154,7 @@ impl RunStats {
             RunEvent::LlmCall { usage, elapsed, .. } => {
                 self.llm_requests += 1;
                 self.tokens_in += usage.input_tokens;
+                self.tokens_in_cached += usage.cached_input_tokens;
                 self.tokens_out += usage.output_tokens;
                 self.llm_wait += *elapsed;
             }
@@ -313,9 +316,20 @@ mod tests {
                 purpose: LlmPurpose::Generation,
                 usage: Usage {
                     input_tokens: 100,
+                    cached_input_tokens: 0,
                     output_tokens: 7,
                 },
                 elapsed: Duration::from_millis(40),
+            },
+            RunEvent::LlmCall {
+                test: id(),
+                purpose: LlmPurpose::Generation,
+                usage: Usage {
+                    input_tokens: 2500,
+                    cached_input_tokens: 2300,
+                    output_tokens: 9,
+                },
+                elapsed: Duration::from_millis(10),
             },
             finished(TestOutcome::Passed),
             finished(failed(FailureCause::CacheMiss)),
@@ -334,10 +348,11 @@ mod tests {
                 cached_steps: 2,
                 generated_steps: 1,
                 healed_steps: 1,
-                llm_requests: 1,
-                tokens_in: 100,
-                tokens_out: 7,
-                llm_wait: Duration::from_millis(40),
+                llm_requests: 2,
+                tokens_in: 2600,
+                tokens_in_cached: 2300,
+                tokens_out: 16,
+                llm_wait: Duration::from_millis(50),
                 ..RunStats::default()
             }
         );

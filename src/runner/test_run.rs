@@ -83,6 +83,9 @@ pub(crate) fn run_test(
             },
         )),
     };
+    // The code every step of this test passed with so far, in order: the next step's requests
+    // carry it.
+    let mut passed_code: Vec<String> = Vec::new();
     for (offset, step) in plan.test.steps.iter().enumerate() {
         let index = offset + 1;
         if offset > 0 && config.cancel.load(std::sync::atomic::Ordering::SeqCst) {
@@ -112,6 +115,7 @@ pub(crate) fn run_test(
                 .iter()
                 .map(|s| s.sentence.clone())
                 .collect(),
+            previous_code: passed_code.clone(),
         };
         let started = Instant::now();
         let state = lookup(&plan, &context.key);
@@ -126,15 +130,18 @@ pub(crate) fn run_test(
         let duration = started.elapsed();
         reporter.send_log();
         match state {
-            StepState::Passed { source, code } => reporter.send(RunEvent::StepPassed {
-                test: plan.id.clone(),
-                index,
-                sentence: step.sentence.clone(),
-                line: step.line,
-                source,
-                duration,
-                code,
-            }),
+            StepState::Passed { source, code } => {
+                passed_code.push(code.clone());
+                reporter.send(RunEvent::StepPassed {
+                    test: plan.id.clone(),
+                    index,
+                    sentence: step.sentence.clone(),
+                    line: step.line,
+                    source,
+                    duration,
+                    code,
+                });
+            }
             StepState::Failed { mut failure } => {
                 if !failure.is_infrastructure() {
                     failure.screenshot = live.screenshot();

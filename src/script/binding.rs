@@ -423,11 +423,25 @@ impl StepHost {
         }
     }
 
-    /// The test's page as the LLM sees it: Playwright's AI-mode aria snapshot of the page step
-    /// code last worked on (cut to `budget` characters with a marker) and, when asked, a PNG
-    /// screenshot. Failures to capture are reported inside the snapshot text, never raised.
+    /// The test's page as the LLM sees it: its URL and title, the configured base URL,
+    /// Playwright's AI-mode aria snapshot of the page step code last worked on (without ref
+    /// markers, cut to `budget` characters with a marker) and, when asked, a PNG screenshot.
+    /// Failures to capture are reported inside the snapshot text, never raised.
     pub fn page_state(&self, screenshot: bool, budget: usize) -> PageState {
         let slot = self.pages.borrow()[0].clone();
+        let title = self.run(async {
+            slot.frame
+                .channel()
+                .send::<Value, Value>("title", json!({}))
+                .await
+        });
+        let title = match title {
+            Ok(value) => value["value"].as_str().unwrap_or_default().to_owned(),
+            Err(err) => {
+                tracing::debug!("could not read the page title for the LLM: {err}");
+                String::new()
+            }
+        };
         let snapshot = self.run(async {
             slot.frame
                 .channel()
@@ -452,7 +466,12 @@ impl StepHost {
         } else {
             None
         };
-        PageState::within_budget(snapshot, budget, screenshot)
+        PageState {
+            url: slot.page.url(),
+            title,
+            base_url: self.test_page.base_url().map(str::to_owned),
+            ..PageState::within_budget(&snapshot, budget, screenshot)
+        }
     }
 
     /// A PNG screenshot of the test's page, for failure reports; `None` when it cannot be taken.

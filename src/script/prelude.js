@@ -82,6 +82,7 @@
 
   const NO_IO = 'step code runs in a sandbox without filesystem, network, processes or modules';
   const NO_FS = 'step code runs in a sandbox without a filesystem';
+  const NO_SLEEP = 'fixed waits make steps slow or flaky; wait for what the step needs with a web-first assertion (expect(locator).toBeVisible()) or locator.waitFor()';
 
   function fail(message) {
     throw tag(new Error(message), 'check');
@@ -90,6 +91,16 @@
   function refuse(what, why) {
     const error = new Error(`${what} is not available in step code: ${why}`);
     throw tag(error, 'script');
+  }
+
+  // `aria-ref=e12` names an element of one aria snapshot only: code built on it would pass once
+  // and fail on every replay, so selectors step code writes may not use it.
+  function checkSelector(selector, api) {
+    if (isString(selector) && selector.split('>>').some((part) => /^\s*aria-ref\s*=/i.test(part))) {
+      const why = 'a ref names an element of one snapshot and changes with every page load; locate by role, text, label or test id';
+      throw tag(new Error(`${api}: aria-ref= selectors are not available in step code: ${why}`), 'script');
+    }
+    return selector;
   }
 
   // ---- selector building (Playwright's locator utils) ---------------------------------------
@@ -367,7 +378,7 @@
           '',
         );
       }
-      return this._derive(selectorOrLocator, `.locator(${quote(selectorOrLocator)}${describeOptions(options)})`)._narrow(
+      return this._derive(checkSelector(selectorOrLocator, 'locator.locator'), `.locator(${quote(selectorOrLocator)}${describeOptions(options)})`)._narrow(
         filterSelector(options),
         '',
       );
@@ -646,7 +657,7 @@
     }
 
     locator(selectorOrLocator, options) {
-      const inner = selectorOrLocator instanceof Locator ? selectorOrLocator._selector : selectorOrLocator;
+      const inner = selectorOrLocator instanceof Locator ? selectorOrLocator._selector : checkSelector(selectorOrLocator, 'frameLocator.locator');
       const shown = selectorOrLocator instanceof Locator ? selectorOrLocator._desc : quote(inner);
       return this._inner(inner, `.locator(${shown}${describeOptions(options)})`)._narrow(filterSelector(options), '');
     }
@@ -654,7 +665,7 @@
     frameLocator(selector) {
       return new FrameLocator(
         this._page,
-        `${this._frameSelector} >> internal:control=enter-frame >> ${selector}`,
+        `${this._frameSelector} >> internal:control=enter-frame >> ${checkSelector(selector, 'frameLocator.frameLocator')}`,
         `${this._desc}.frameLocator(${quote(selector)})`,
       );
     }
@@ -687,7 +698,7 @@
   }
 
   Locator.prototype.frameLocator = function (selector) {
-    return new FrameLocator(this._page, this._selector + ' >> ' + selector, `${this._desc}.frameLocator(${quote(selector)})`);
+    return new FrameLocator(this._page, this._selector + ' >> ' + checkSelector(selector, 'locator.frameLocator'), `${this._desc}.frameLocator(${quote(selector)})`);
   };
 
   Locator.prototype.contentFrame = function () {
@@ -1178,9 +1189,10 @@
       return new JSHandle(parseValue(call(this._id, 'frame.waitForFunction', params, 'page.waitForFunction').value));
     }
 
-    // Discouraged in Playwright (prefer web-first assertions), but available.
+    // Refused: a fixed wait is what the generation prompt forbids (Playwright discourages it
+    // too); it makes steps slow when the page is quick and flaky when it is slow.
     async waitForTimeout(timeout) {
-      call(this._id, 'frame.waitForTimeout', { waitTimeout: timeout }, 'page.waitForTimeout');
+      refuse('page.waitForTimeout()', NO_SLEEP);
     }
 
     async waitForLoadState(state, options) {
@@ -1219,14 +1231,14 @@
     }
 
     locator(selector, options) {
-      return new Locator(this, selector, `locator(${quote(selector)}${describeOptions(options)})`)._narrow(
+      return new Locator(this, checkSelector(selector, 'page.locator'), `locator(${quote(selector)}${describeOptions(options)})`)._narrow(
         filterSelector(options),
         '',
       );
     }
 
     frameLocator(selector) {
-      return new FrameLocator(this, selector, `frameLocator(${quote(selector)})`);
+      return new FrameLocator(this, checkSelector(selector, 'page.frameLocator'), `frameLocator(${quote(selector)})`);
     }
 
     close() {

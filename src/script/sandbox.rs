@@ -575,6 +575,49 @@ mod tests {
     }
 
     #[test]
+    fn aria_ref_selectors_and_fixed_waits_are_refused_before_reaching_the_page() {
+        for (code, message) in [
+            (
+                "await page.locator('aria-ref=e12').click();",
+                "page.locator: aria-ref= selectors are not available in step code",
+            ),
+            (
+                "await page.getByRole('list').locator('li >> aria-ref=e3').click();",
+                "locator.locator: aria-ref= selectors are not available in step code",
+            ),
+            (
+                "await page.frameLocator('aria-ref=e7').getByText('Pay').click();",
+                "page.frameLocator: aria-ref= selectors are not available in step code",
+            ),
+            (
+                "await page.waitForTimeout(500);",
+                "page.waitForTimeout() is not available in step code: fixed waits",
+            ),
+        ] {
+            let host = RecordingHost::answering(ok);
+            let failure = sandbox()
+                .run_step(&format!("async function step(page) {{ {code} }}"), &host)
+                .unwrap_err();
+            assert_eq!(failure.kind, FailureKind::Script, "{code}");
+            assert!(
+                failure.message.contains(message),
+                "{code}: {}",
+                failure.message
+            );
+            assert!(host.calls().is_empty(), "{code} reached the host");
+        }
+        // A selector that merely mentions the word is a selector like any other.
+        let host = RecordingHost::answering(ok);
+        sandbox()
+            .run_step(
+                "async function step(page) { await page.locator('[data-x=\"aria-ref=e1\"]').click(); }",
+                &host,
+            )
+            .unwrap();
+        assert_eq!(host.calls()[0].2["selector"], "[data-x=\"aria-ref=e1\"]");
+    }
+
+    #[test]
     fn console_output_goes_to_the_host_log() {
         let host = RecordingHost::answering(ok);
         sandbox()
@@ -603,6 +646,7 @@ mod tests {
             "expect.toHaveText(expected, options)",
             "expect.not",
             "dialog.accept(promptText)",
+            "page.waitForTimeout(timeout)  (refused: not available in step code)",
         ] {
             assert!(
                 listing.lines().any(|l| l == expected),

@@ -59,12 +59,15 @@ const HEADING_GROCERIES: &str = "async function step(page) {
 const ROT: &str = "rot | the button was renamed | regenerate the step";
 
 /// The labels of the user message's sections, in both request kinds.
-const SECTIONS: [&str; 7] = [
+const SECTIONS: [&str; 10] = [
     "STEP",
     "PREVIOUS STEPS",
+    "PREVIOUS CODE",
+    "PAGE",
     "PAGE SNAPSHOT",
-    "PAGE API",
     "USER INSTRUCTIONS",
+    "HEALING",
+    "CACHED CODE",
     "CODE",
     "ERROR",
 ];
@@ -200,6 +203,20 @@ fn section(text: &str, label: &str) -> Option<String> {
         .min()
         .unwrap_or(rest.len());
     Some(rest[..end].trim_end_matches('\n').to_owned())
+}
+
+/// The PAGE API listing, which ends the system part of a generation request (never in its
+/// user message), failing the test when it is missing.
+#[track_caller]
+fn page_api_of(out: &Output, request: &RecordedRequest) -> String {
+    if request.user_text().contains("PAGE API:") {
+        out.fail("the PAGE API travels in the user message, not in the stable system part");
+    }
+    let system = request.system();
+    match system.split_once("\n\nPAGE API:\n") {
+        Some((_, api)) => api.to_owned(),
+        None => out.fail(&format!("the system part has no PAGE API:\n{system}")),
+    }
 }
 
 /// Section `label` of `request`, failing the test (with the run's output) when it is missing.
@@ -455,7 +472,7 @@ fn a_candidate_that_times_out_is_retried_with_its_code_and_error() {
         assert_contains(&out, "the PAGE SNAPSHOT", &snapshot, name);
     }
     for request in &requests {
-        let api = section_of(&out, request, "PAGE API");
+        let api = page_api_of(&out, request);
         for call in ["locator.click(", "expect.toHaveText(", "page.getByRole("] {
             assert_contains(&out, "the PAGE API", &api, call);
         }
@@ -1168,7 +1185,35 @@ fn generation_on_the_demo_app_sends_its_snapshot_and_the_page_api() {
     ] {
         assert_contains(&out, "the demo app's PAGE SNAPSHOT", &snapshot, needle);
     }
-    let api = section_of(&out, request, "PAGE API");
+    if snapshot.contains("[ref=") {
+        out.fail(&format!(
+            "the PAGE SNAPSHOT carries ref markers:\n{snapshot}"
+        ));
+    }
+    // Where the page is, and what `page.goto('/')` resolves against.
+    let page = section_of(&out, request, "PAGE");
+    let base = Regex::new(r"^URL: (http://127\.0\.0\.1:\d+)/(index\.html)?\nTitle: .+\nBase URL: (http://127\.0\.0\.1:\d+)/? \(page\.goto\('/path'\) resolves against it\)$")
+        .unwrap();
+    if !base.is_match(&page) {
+        out.fail(&format!(
+            "the PAGE section is not the demo's URL, title and base URL:\n{page}"
+        ));
+    }
+    // The code the earlier steps passed with, so the model reuses their locators.
+    let previous_code = section_of(&out, request, "PREVIOUS CODE");
+    assert_contains(
+        &out,
+        "the PREVIOUS CODE",
+        &previous_code,
+        &format!("// 2. {type_step}\n{type_milk}"),
+    );
+    assert_contains(
+        &out,
+        "the PREVIOUS CODE",
+        &previous_code,
+        "// 1. open the app\n",
+    );
+    let api = page_api_of(&out, request);
     for call in ["locator.click(", "expect.toHaveText(", "page.getByTestId("] {
         assert_contains(&out, "the PAGE API", &api, call);
     }

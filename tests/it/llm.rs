@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use prettyplay::config::{LlmSettings, Overrides, ProviderKind, Settings};
 use prettyplay::llm::{
-    ClassificationRequest, FailedAttempt, GenerationRequest, LlmError, LlmProvider, Usage,
-    build_provider,
+    ClassificationRequest, FailedAttempt, GenerationRequest, LlmError, LlmProvider, PageFacts,
+    PreviousCode, Usage, build_provider,
 };
 use tokio::runtime::Runtime;
 
@@ -65,12 +65,24 @@ fn openai(llm: &FakeLlm, runtime: &Runtime) -> Box<dyn LlmProvider> {
 fn generation(step: &str) -> GenerationRequest {
     GenerationRequest {
         system_prompt: "You write Playwright step code.".into(),
+        page_api: "page.goto(url)".into(),
         step: step.into(),
         previous_steps: vec!["open the app".into()],
+        previous_code: vec![PreviousCode {
+            number: 1,
+            sentence: "open the app".into(),
+            code: "await page.goto('/');".into(),
+        }],
+        previous_code_left_out: 0,
+        page: PageFacts {
+            url: "http://127.0.0.1:4000/".into(),
+            title: "Todos".into(),
+            base_url: Some("http://127.0.0.1:4000".into()),
+        },
         page_snapshot: "- textbox \"What needs to be done?\"".into(),
         screenshot: None,
-        page_api: "page.goto(url)".into(),
         user_instructions: Some("Prefer roles.".into()),
+        healing: None,
         failed: None,
     }
 }
@@ -114,6 +126,7 @@ fn openai_round_trips_text_usage_and_settings() {
         reply.usage,
         Usage {
             input_tokens: 321,
+            cached_input_tokens: 0,
             output_tokens: 45
         }
     );
@@ -128,11 +141,22 @@ fn openai_round_trips_text_usage_and_settings() {
     assert_eq!(request.body["model"], "fake-model");
     assert_eq!(request.body["max_tokens"], 777);
     assert_eq!(request.body["temperature"], 0.25);
-    assert_eq!(request.system(), "You write Playwright step code.");
+    // The system prompt and the PAGE API are the system message: a prefix every request of a
+    // run shares, which the server can cache.
+    assert_eq!(
+        request.body["messages"][0],
+        serde_json::json!({
+            "role": "system",
+            "content": "You write Playwright step code.\n\nPAGE API:\npage.goto(url)\n",
+        })
+    );
     assert_eq!(
         request.user_text(),
-        "STEP:\nadd a todo\n\nPREVIOUS STEPS:\n1. open the app\n\nPAGE SNAPSHOT:\n\
-         - textbox \"What needs to be done?\"\n\nPAGE API:\npage.goto(url)\n\n\
+        "STEP:\nadd a todo\n\nPREVIOUS STEPS:\n1. open the app\n\n\
+         PREVIOUS CODE:\n// 1. open the app\nawait page.goto('/');\n\n\
+         PAGE:\nURL: http://127.0.0.1:4000/\nTitle: Todos\n\
+         Base URL: http://127.0.0.1:4000 (page.goto('/path') resolves against it)\n\n\
+         PAGE SNAPSHOT:\n- textbox \"What needs to be done?\"\n\n\
          USER INSTRUCTIONS:\nPrefer roles.\n"
     );
     assert!(!request.has_image());
@@ -164,6 +188,7 @@ fn anthropic_round_trips_text_usage_and_headers() {
         reply.usage,
         Usage {
             input_tokens: 1000,
+            cached_input_tokens: 0,
             output_tokens: 12
         }
     );
@@ -176,12 +201,51 @@ fn anthropic_round_trips_text_usage_and_headers() {
     assert_eq!(request.body["model"], "fake-model");
     assert_eq!(request.body["max_tokens"], 2048);
     assert_eq!(request.body["temperature"], 0.0);
-    assert_eq!(request.system(), "You classify failures.");
+    // `system` is one text block marked for Anthropic's prompt cache.
+    assert_eq!(
+        request.body["system"],
+        serde_json::json!([{
+            "type": "text",
+            "text": "You classify failures.",
+            "cache_control": { "type": "ephemeral" },
+        }])
+    );
     assert_eq!(
         request.user_text(),
         "STEP:\nthe list shows 2 items\n\nCODE:\nawait expect(list).toHaveCount(2);\n\n\
          ERROR:\nexpected 2, received 3\n\nPAGE SNAPSHOT:\n- list\n"
     );
+}
+
+/// Both wire formats report prompt-cache hits their own way; the usage says the same.
+#[test]
+fn cached_input_tokens_are_read_from_either_wire_format() {
+    let runtime = runtime();
+    for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+        let llm = FakeLlm::start();
+        llm.reply(
+            Reply::text("await page.reload();")
+                .usage(2500, 30)
+                .cached(2200),
+        );
+        let provider = provider(
+            &settings(kind, &llm),
+            &env_of(&[("ANTHROPIC_API_KEY", KEY)]),
+            &runtime,
+        );
+        let reply = provider
+            .generate_step_code(&generation("reload"))
+            .expect("reply");
+        assert_eq!(
+            reply.usage,
+            Usage {
+                input_tokens: 2500,
+                cached_input_tokens: 2200,
+                output_tokens: 30
+            },
+            "{kind:?}"
+        );
+    }
 }
 
 #[test]

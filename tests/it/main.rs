@@ -13,6 +13,7 @@
 //! HTML one in Chromium;
 //! `runner` checks sharding, workers, Ctrl-C, `--last-failed`, `-x`, `--tag`, the test timeout
 //! and traces through the CLI there;
+//! `requests` measures what generation requests send on the demo (stable prefix, fresh part);
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `support` is the shared harness.
 
@@ -31,6 +32,7 @@ mod e2e;
 mod engine;
 mod llm;
 mod reports;
+mod requests;
 mod runner;
 mod screen;
 mod settle;

@@ -39,6 +39,8 @@ enum ReplyKind {
     Text {
         text: String,
         input_tokens: u64,
+        /// The part of `input_tokens` reported as read from the prompt cache.
+        cached_tokens: u64,
         output_tokens: u64,
     },
     /// Any status with a raw body.
@@ -57,6 +59,7 @@ impl Reply {
         Reply::of(ReplyKind::Text {
             text: text.into(),
             input_tokens: 10,
+            cached_tokens: 0,
             output_tokens: 5,
         })
     }
@@ -85,6 +88,16 @@ impl Reply {
         {
             *input_tokens = input;
             *output_tokens = output;
+        }
+        self
+    }
+
+    /// Reports `cached` of a text reply's input tokens as read from the prompt cache, the way
+    /// each wire format says it (OpenAI: `prompt_tokens_details.cached_tokens`, part of
+    /// `prompt_tokens`; Anthropic: `cache_read_input_tokens`, apart from `input_tokens`).
+    pub(crate) fn cached(mut self, cached: u64) -> Self {
+        if let ReplyKind::Text { cached_tokens, .. } = &mut self.kind {
+            *cached_tokens = cached;
         }
         self
     }
@@ -411,6 +424,7 @@ fn serve(script: &Mutex<Script>, mut stream: TcpStream) -> std::io::Result<()> {
         ReplyKind::Text {
             text,
             input_tokens,
+            cached_tokens,
             output_tokens,
         } => {
             let body = if request.is_anthropic() {
@@ -421,7 +435,12 @@ fn serve(script: &Mutex<Script>, mut stream: TcpStream) -> std::io::Result<()> {
                     "model": request.body["model"],
                     "content": [{ "type": "text", "text": text }],
                     "stop_reason": "end_turn",
-                    "usage": { "input_tokens": input_tokens, "output_tokens": output_tokens },
+                    "usage": {
+                        "input_tokens": input_tokens - cached_tokens,
+                        "cache_creation_input_tokens": 0,
+                        "cache_read_input_tokens": cached_tokens,
+                        "output_tokens": output_tokens,
+                    },
                 })
             } else {
                 json!({
@@ -435,6 +454,7 @@ fn serve(script: &Mutex<Script>, mut stream: TcpStream) -> std::io::Result<()> {
                     }],
                     "usage": {
                         "prompt_tokens": input_tokens,
+                        "prompt_tokens_details": { "cached_tokens": cached_tokens },
                         "completion_tokens": output_tokens,
                         "total_tokens": input_tokens + output_tokens,
                     },
