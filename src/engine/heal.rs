@@ -96,7 +96,7 @@ impl Engine<'_> {
                         }
                         failure
                     })?;
-                self.vet(step, observer, old_code, &code, &verdict)?;
+                self.vet(step, observer, old_code, failure, &code, &verdict)?;
                 self.cache
                     .put_healed(step.scenario, &step.key, &code, &self.today)
                     .map_err(|err| cache_failure(&err))?;
@@ -116,6 +116,7 @@ impl Engine<'_> {
         step: &StepContext<'_>,
         observer: &dyn EngineObserver,
         old_code: &str,
+        failure: &StepFailure,
         code: &str,
         verdict: &Classification,
     ) -> Result<(), EngineFailure> {
@@ -131,16 +132,18 @@ impl Engine<'_> {
         }
         Err(EngineFailure::new(
             EngineFailureKind::HealVetoed,
-            vetoed_reason(&veto, old_code, code),
+            vetoed_reason(&veto, old_code, &failure.message, code),
             Some(verdict.clone()),
         )
         .with_candidate(code))
     }
 }
 
-/// The message of a vetoed heal: why, then both codes as a diff.
-fn vetoed_reason(veto: &Veto, old_code: &str, new_code: &str) -> String {
-    let diff = similar::TextDiff::from_lines(old_code, new_code)
+/// The message of a vetoed heal: why, how the cached code failed, then both codes as a diff.
+fn vetoed_reason(veto: &Veto, old_code: &str, old_failure: &str, new_code: &str) -> String {
+    let lines = |code: &str| format!("{}\n", code.trim_end_matches('\n'));
+    let (old_code, new_code) = (lines(old_code), lines(new_code));
+    let diff = similar::TextDiff::from_lines(&old_code, &new_code)
         .unified_diff()
         .context_radius(3)
         .header("cached", "healed")
@@ -149,7 +152,8 @@ fn vetoed_reason(veto: &Veto, old_code: &str, new_code: &str) -> String {
         "the healed code passed, but the heal veto refused it: {veto}\n\n\
          The LLM called this failure rot, yet its new code checks less than the cached code: a \
          heal may change how elements are found, never what is expected. The cache is untouched; \
-         if the application changed on purpose, update the step sentence or the cached code.\n\n{diff}"
+         if the application changed on purpose, update the step sentence or the cached code.\n\n\
+         the cached code failed:\n{old_failure}\n\n{diff}"
     )
 }
 

@@ -1270,3 +1270,97 @@ fn the_anthropic_provider_generates_and_caches_too() {
     );
     record_snapshots("anthropic", &llm);
 }
+
+/// The heal veto end to end: on an app with a real defect (every click adds two items), a model
+/// that calls the failing count "rot" and offers each kind of weakened check gets HEAL VETOED for
+/// every one of them: exit 1, nothing healed, the cache byte-identical.
+#[test]
+fn weakened_heals_of_a_real_defect_are_vetoed_and_the_cache_is_untouched() {
+    const COUNT_ONE: &str = "async function step(page) {
+  await expect(page.getByRole('listitem')).toHaveCount(1, { timeout: 1000 });
+}";
+    let items = "page.getByRole('listitem')";
+    let weakened = [
+        ("removed", format!("await {items}.first().isVisible();")),
+        ("changed", format!("await expect({items}).toHaveCount(2);")),
+        (
+            "negated",
+            format!("await expect({items}).not.toHaveCount(1);"),
+        ),
+        (
+            "looser",
+            format!("await expect({items}.first()).toBeVisible();"),
+        ),
+        (
+            "swallowed",
+            format!("try {{\n    await expect({items}).toHaveCount(1);\n  }} catch (e) {{}}"),
+        ),
+        (
+            "caught",
+            format!("await expect({items}).toHaveCount(1).catch(() => {{}});"),
+        ),
+        (
+            "conditional",
+            format!(
+                "if ((await {items}.count()) === 1) {{\n    await expect({items}).toHaveCount(1);\n  }}"
+            ),
+        ),
+    ];
+    let step = "the list has 1 item";
+    let mut scenario = String::new();
+    let mut entries = Vec::new();
+    let llm = FakeLlm::start();
+    for (name, body) in &weakened {
+        scenario.push_str(&format!(
+            "test: {name}\n  open the app\n  click the add button\n  {step}\n\n"
+        ));
+        entries.push(entry(name, "open the app", OPEN));
+        entries.push(entry(name, "click the add button", CLICK_ADD));
+        entries.push(entry(name, step, COUNT_ONE));
+        // With one worker the tests run in order: a rot verdict, then the weakened code.
+        llm.reply_text("rot | the list changed | regenerate the step");
+        llm.reply_text(&fenced(&format!(
+            "async function step(page) {{\n  {body}\n}}"
+        )));
+    }
+    let cached = cache_file(&entries);
+    let defect = PAGE.replace(
+        "list.append(item);",
+        "list.append(item, item.cloneNode(true));",
+    );
+    let out = Test::new()
+        .config(&llm_config(&llm.base_url(), ""))
+        .page("index.html", &defect)
+        .scenario(SCENARIO, &scenario)
+        .cache(CACHE, &cached)
+        .args(&["run", "-j", "1"])
+        .run()
+        .assert_exit(1)
+        .output_not_contains("HEALED")
+        .stdout_line(&format!("0 passed, {} failed", weakened.len()));
+    for (name, _) in &weakened {
+        assert_failure(
+            &out,
+            name,
+            &[
+                "HEAL VETOED",
+                "the heal veto refused it",
+                "--- cached",
+                "+++ healed",
+                "toHaveCount(1, { timeout: 1000 })",
+                "the cached code failed:",
+                "Received: 2",
+            ],
+        );
+        assert_verdict(&out, name, "rot | the list changed | regenerate the step");
+    }
+    let reason = |name: &str, needle: &str| assert_failure(&out, name, &[needle]);
+    reason("removed", "fewer assertions: 0 instead of 1");
+    reason("changed", "from 1 to 2");
+    reason("negated", "`.not` added");
+    reason("looser", "`toHaveCount` became `toBeVisible`");
+    reason("swallowed", "wrapped in `try`/`catch`");
+    reason("caught", "`.catch(...)`");
+    reason("conditional", "made conditional");
+    assert_cache(&out, &cached);
+}
