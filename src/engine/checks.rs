@@ -22,6 +22,19 @@ use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType, Span};
 use oxc_syntax::scope::ScopeFlags;
 
+/// Calls that run JavaScript in the page (or replace it): they could change what a check sees.
+const PAGE_SCRIPTS: &[&str] = &[
+    "evaluate",
+    "evaluateAll",
+    "evaluateHandle",
+    "$eval",
+    "$$eval",
+    "setContent",
+    "addScriptTag",
+    "addStyleTag",
+    "addInitScript",
+];
+
 /// The matchers' modifiers that are not matchers themselves.
 const MODIFIERS: &[&str] = &["not", "resolves", "rejects"];
 
@@ -105,6 +118,8 @@ pub(crate) struct Checks {
     pub strings: Vec<String>,
     /// The code declares or assigns something named `expect`.
     pub rebinds_expect: bool,
+    /// Calls that run JavaScript in the page ([`PAGE_SCRIPTS`]).
+    pub page_scripts: usize,
 }
 
 impl Checks {
@@ -411,6 +426,11 @@ fn takes_options(matcher: &str, args: usize) -> bool {
 
 impl<'a> Visit<'a> for Reader<'_> {
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+        if let Expression::StaticMemberExpression(member) = it.callee.without_parentheses()
+            && PAGE_SCRIPTS.contains(&member.property.name.as_str())
+        {
+            self.checks.page_scripts += 1;
+        }
         self.mark_caught(it);
         self.mark_subjects(it);
         if let Some(assertion) = self.assertion(it) {
@@ -708,6 +728,12 @@ mod tests {
         assert!(checks.strings.contains(&"1 item left".to_owned()));
         assert!(checks.strings.contains(&"count".to_owned()));
         assert!(!checks.rebinds_expect);
+        assert_eq!(checks.page_scripts, 0);
+        let scripted = Checks::of(
+            "async function step(page) { await page.evaluate(() => 1); await page.locator('a').evaluate((e) => e.remove()); }",
+        )
+        .unwrap();
+        assert_eq!(scripted.page_scripts, 2);
         for code in [
             "const expect = () => ({ toHaveText() {} }); async function step(page) {}",
             "async function step(page) { expect = () => ({}); }",

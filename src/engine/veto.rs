@@ -89,6 +89,12 @@ pub(crate) fn review(
             old.assertions.len()
         )));
     }
+    if new.page_scripts > old.page_scripts {
+        return Err(Veto::new(
+            "the healed code runs JavaScript in the page that the cached code did not \
+             (`evaluate`, `setContent`, ...): it could change what the checks see",
+        ));
+    }
     if new.throws < old.throws {
         return Err(Veto::new(format!(
             "the healed code drops a check that throws: {} `throw` instead of {}",
@@ -541,6 +547,21 @@ mod tests {
                 .reason
                 .starts_with("the healed code drops a check that throws")
         );
+    }
+
+    #[test]
+    fn a_heal_that_rewrites_the_page_is_vetoed() {
+        let veto = vetoed(
+            "await page.evaluate(() => { document.querySelector('.todo-count').textContent = '1 item left'; });\n  \
+             await expect(page.getByTestId('todo-count')).toHaveText('1 item left');",
+        );
+        assert!(
+            veto.reason.contains("runs JavaScript in the page"),
+            "{veto}"
+        );
+        // Page scripts the cached code already ran are not new.
+        let reading = "const n = await page.evaluate(() => 1);\n  await expect(page.getByTestId('todo-count')).toHaveText('1 item left');";
+        allowed(reading, reading, SENTENCE);
     }
 
     #[test]

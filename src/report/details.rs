@@ -303,4 +303,29 @@ mod tests {
             "LLM: 3 request(s), 3600 tokens in (1200 fresh, 2400 cached), 240 tokens out, 1.20s waiting"
         );
     }
+
+    #[test]
+    fn every_summary_warns_when_the_heal_veto_is_off() {
+        let summary = |heal_veto_off: bool, verbosity: Verbosity| {
+            let mut out = Vec::new();
+            let stats = RunStats {
+                passed: 1,
+                heal_veto_off,
+                ..RunStats::default()
+            };
+            Summary::default()
+                .write(&mut out, Palette { colors: false }, verbosity, &stats)
+                .unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        for verbosity in [Verbosity::Quiet, Verbosity::Normal, Verbosity::Verbose] {
+            let text = summary(true, verbosity);
+            assert!(
+                text.lines()
+                    .any(|l| l.starts_with("WARNING: the heal veto is off")),
+                "{verbosity:?}:\n{text}"
+            );
+            assert!(!summary(false, verbosity).contains("heal veto"));
+        }
+    }
 }

@@ -20,6 +20,7 @@ fn time(duration: Duration) -> String {
 }
 
 /// The `type` of a `<failure>`: `product_defect`, `incurable`, `llm_unavailable`, `cache_write`,
+/// `heal_vetoed`, `browser_crash`,
 /// `cache_miss`, `infrastructure`, or the step failure's label (`failed check`, `timeout`, ...).
 fn failure_type(failure: &TestFailure) -> &'static str {
     match &failure.cause {
