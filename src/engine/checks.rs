@@ -11,11 +11,12 @@ use std::collections::HashSet;
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
-    Argument, ArrowFunctionExpression, AssignmentExpression, BindingIdentifier, CallExpression,
-    CatchClause, ConditionalExpression, DoWhileStatement, Expression, ForInStatement,
-    ForOfStatement, ForStatement, Function, IfStatement, LogicalExpression, ObjectPropertyKind,
-    Program, ReturnStatement, SimpleAssignmentTarget, StringLiteral, SwitchCase, TemplateLiteral,
-    ThrowStatement, TryStatement, WhileStatement,
+    Argument, ArrowFunctionExpression, AssignmentExpression, AwaitExpression, BindingIdentifier,
+    CallExpression, CatchClause, ConditionalExpression, DoWhileStatement, Expression,
+    ForInStatement, ForOfStatement, ForStatement, Function, IdentifierReference, IfStatement,
+    LabeledStatement, LogicalExpression, ObjectPropertyKind, Program, ReturnStatement,
+    SimpleAssignmentTarget, StringLiteral, SwitchCase, TemplateLiteral, ThrowStatement,
+    TryStatement, WhileStatement, WithStatement,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
@@ -24,6 +25,7 @@ use oxc_syntax::scope::ScopeFlags;
 
 /// Calls that run JavaScript in the page (or replace it): they could change what a check sees.
 const PAGE_SCRIPTS: &[&str] = &[
+    "waitForFunction",
     "evaluate",
     "evaluateAll",
     "evaluateHandle",
@@ -33,6 +35,55 @@ const PAGE_SCRIPTS: &[&str] = &[
     "addScriptTag",
     "addStyleTag",
     "addInitScript",
+];
+
+/// Matchers that return a promise (Playwright's web-first assertions and `toPass`): one that is
+/// not awaited fails nothing, since nobody observes its rejection.
+const ASYNC_MATCHERS: &[&str] = &[
+    "toBeAttached",
+    "toBeChecked",
+    "toBeDisabled",
+    "toBeEditable",
+    "toBeEmpty",
+    "toBeEnabled",
+    "toBeFocused",
+    "toBeHidden",
+    "toBeInViewport",
+    "toBeVisible",
+    "toContainClass",
+    "toContainText",
+    "toHaveAccessibleDescription",
+    "toHaveAccessibleErrorMessage",
+    "toHaveAccessibleName",
+    "toHaveAttribute",
+    "toHaveClass",
+    "toHaveCount",
+    "toHaveCSS",
+    "toHaveId",
+    "toHaveJSProperty",
+    "toHaveRole",
+    "toHaveScreenshot",
+    "toHaveText",
+    "toHaveTitle",
+    "toHaveURL",
+    "toHaveValue",
+    "toHaveValues",
+    "toMatchAriaSnapshot",
+    "toPass",
+];
+
+/// Globals whose properties step code has no business replacing: patching them (or a
+/// prototype) can make any assertion pass.
+const PATCHABLE_ROOTS: &[&str] = &[
+    "expect",
+    "page",
+    "globalThis",
+    "Object",
+    "Function",
+    "Promise",
+    "Array",
+    "String",
+    "Reflect",
 ];
 
 /// The matchers' modifiers that are not matchers themselves.
@@ -84,6 +135,9 @@ pub(crate) struct Escapes {
     pub conditional: bool,
     /// `expect.soft(...)`: it records a failure without failing the step.
     pub soft: bool,
+    /// A promise-returning assertion that is neither awaited, returned nor awaited through
+    /// `Promise.all([...])`: its failure is never observed.
+    pub unawaited: bool,
 }
 
 /// One assertion: a matcher called on `expect(...)`.
@@ -97,6 +151,8 @@ pub(crate) struct Assertion {
     pub poll: bool,
     /// The matcher's arguments other than a trailing options object.
     pub expected: Vec<Value>,
+    /// What `expect(...)` is given, as written (whitespace removed).
+    pub subject: Value,
     /// `timeout` from the matcher's options or `expect(..., { timeout })`, in milliseconds.
     pub timeout: Option<f64>,
     /// The other options, as source text without whitespace (`{ignoreCase:true}`), if any.
@@ -118,8 +174,15 @@ pub(crate) struct Checks {
     pub strings: Vec<String>,
     /// The code declares or assigns something named `expect`.
     pub rebinds_expect: bool,
-    /// Calls that run JavaScript in the page ([`PAGE_SCRIPTS`]).
+    /// Calls that run JavaScript in the page ([`PAGE_SCRIPTS`]), or navigations to `data:` /
+    /// `javascript:` URLs (a page made up by the code).
     pub page_scripts: usize,
+    /// Replacing methods of globals or prototypes (`Object.defineProperty`, `X.prototype.y = `,
+    /// `page.getByTestId = `, `Reflect.*`), or running code from strings (`eval`, `Function`,
+    /// `with`).
+    pub patches: usize,
+    /// `step` is defined more than once or reassigned: which one runs is not the one read.
+    pub redefines_step: bool,
 }
 
 impl Checks {
@@ -143,9 +206,15 @@ impl Checks {
             functions: 0,
             subjects: HashSet::new(),
             caught: HashSet::new(),
+            awaited: HashSet::new(),
+            steps_defined: 0,
+            throwing: 0,
             returned_before: Vec::new(),
         };
         reader.read(&parsed.program);
+        if reader.steps_defined > 1 {
+            reader.checks.redefines_step = true;
+        }
         Ok(reader.checks)
     }
 }
@@ -164,6 +233,12 @@ struct Reader<'s> {
     subjects: HashSet<Span>,
     /// Assertion calls whose promise is caught.
     caught: HashSet<Span>,
+    /// Calls that are awaited or returned (directly, or as elements of `Promise.all([...])`).
+    awaited: HashSet<Span>,
+    /// Top-level `step` definitions seen.
+    steps_defined: u32,
+    /// Inside the argument of a `throw` or a `console.*` call: strings there are messages.
+    throwing: u32,
     /// Ends of `return` statements of each enclosing top-level function.
     returned_before: Vec<u32>,
 }
@@ -262,11 +337,12 @@ impl Reader<'_> {
             return None;
         }
         let mut negated = false;
+        let mut settled = false;
         let mut object = member.object.without_parentheses();
         while let Expression::StaticMemberExpression(modifier) = object {
             match modifier.property.name.as_str() {
                 "not" => negated = !negated,
-                "resolves" | "rejects" => {}
+                "resolves" | "rejects" => settled = true,
                 _ => return None,
             }
             object = modifier.object.without_parentheses();
@@ -309,11 +385,18 @@ impl Reader<'_> {
             options = others;
             args.pop();
         }
+        let subject = expect_call
+            .arguments
+            .first()
+            .and_then(Argument::as_expression)
+            .map_or(Value::Expression(String::new()), |e| self.value(e));
+        let promised = poll || settled || ASYNC_MATCHERS.contains(&matcher);
         Some(Assertion {
             matcher: matcher.to_owned(),
             negated,
             poll,
             expected: args.iter().map(|a| self.value(a)).collect(),
+            subject,
             timeout,
             options,
             escapes: Escapes {
@@ -321,9 +404,102 @@ impl Reader<'_> {
                 caught: self.caught.contains(&call.span),
                 conditional: self.guards > 0 || self.returned_earlier(call.span),
                 soft,
+                unawaited: promised && !self.awaited.contains(&call.span),
             },
             text: self.readable(call.span),
         })
+    }
+
+    /// The function `expect(fn).toPass()` / `expect.poll(fn)...` runs as part of its assertion:
+    /// not a callback that may never run. Any other function given to `expect` is one.
+    fn mark_subject(&mut self, call: &CallExpression<'_>, assertion: &Assertion) {
+        if assertion.matcher != "toPass" && !assertion.poll {
+            return;
+        }
+        let mut object = match call.callee.without_parentheses() {
+            Expression::StaticMemberExpression(member) => member.object.without_parentheses(),
+            _ => return,
+        };
+        while let Expression::StaticMemberExpression(modifier) = object {
+            object = modifier.object.without_parentheses();
+        }
+        let Expression::CallExpression(expect_call) = object else {
+            return;
+        };
+        match expect_call
+            .arguments
+            .first()
+            .and_then(Argument::as_expression)
+            .map(Expression::without_parentheses)
+        {
+            Some(Expression::ArrowFunctionExpression(f)) => {
+                self.subjects.insert(f.span);
+            }
+            Some(Expression::FunctionExpression(f)) => {
+                self.subjects.insert(f.span);
+            }
+            _ => {}
+        }
+    }
+
+    /// Marks what an `await`, a `return` or a concise arrow body observes: the call itself, or
+    /// each element of `Promise.all([...])` when nothing is chained after it.
+    fn mark_awaited(&mut self, expression: &Expression<'_>) {
+        let Expression::CallExpression(call) = expression.without_parentheses() else {
+            return;
+        };
+        self.awaited.insert(call.span);
+        let is_promise_all = matches!(call.callee.without_parentheses(),
+            Expression::StaticMemberExpression(m)
+                if m.property.name.as_str() == "all"
+                    && matches!(m.object.without_parentheses(),
+                        Expression::Identifier(id) if id.name.as_str() == "Promise"));
+        if !is_promise_all {
+            return;
+        }
+        if let Some(Expression::ArrayExpression(array)) = call
+            .arguments
+            .first()
+            .and_then(Argument::as_expression)
+            .map(Expression::without_parentheses)
+        {
+            for element in &array.elements {
+                if let Some(Expression::CallExpression(inner)) =
+                    element.as_expression().map(Expression::without_parentheses)
+                {
+                    self.awaited.insert(inner.span);
+                }
+            }
+        }
+    }
+
+    /// Counts a replacement of a global's or a prototype's member (`target` is assigned to).
+    fn mark_patch(&mut self, target: &Expression<'_>) {
+        let mut object = target;
+        loop {
+            match object.without_parentheses() {
+                Expression::StaticMemberExpression(m) => {
+                    if matches!(m.property.name.as_str(), "prototype" | "__proto__") {
+                        self.checks.patches += 1;
+                        return;
+                    }
+                    object = &m.object;
+                }
+                Expression::ComputedMemberExpression(m) => object = &m.object,
+                Expression::CallExpression(_) => {
+                    // `Object.getPrototypeOf(x).y = ...`, `expect(a).toHaveText = ...`.
+                    self.checks.patches += 1;
+                    return;
+                }
+                Expression::Identifier(id) => {
+                    if PATCHABLE_ROOTS.contains(&id.name.as_str()) {
+                        self.checks.patches += 1;
+                    }
+                    return;
+                }
+                _ => return,
+            }
+        }
     }
 
     fn returned_earlier(&self, span: Span) -> bool {
@@ -355,43 +531,21 @@ impl Reader<'_> {
         }
     }
 
-    /// Functions passed as the subject of `expect(...)` / `expect.poll(...)` run as part of
-    /// the assertion; they are not callbacks that may never run.
-    fn mark_subjects(&mut self, call: &CallExpression<'_>) {
-        let is_expect = match call.callee.without_parentheses() {
-            Expression::Identifier(id) => id.name.as_str() == "expect",
-            Expression::StaticMemberExpression(m) => {
-                matches!(m.object.without_parentheses(),
-                    Expression::Identifier(id) if id.name.as_str() == "expect")
-                    && m.property.name.as_str() == "poll"
-            }
-            _ => false,
-        };
-        if !is_expect {
-            return;
-        }
-        if let Some(first) = call.arguments.first().and_then(Argument::as_expression) {
-            match first.without_parentheses() {
-                Expression::ArrowFunctionExpression(f) => {
-                    self.subjects.insert(f.span);
-                }
-                Expression::FunctionExpression(f) => {
-                    self.subjects.insert(f.span);
-                }
-                _ => {}
-            }
-        }
-    }
-
     fn guarded(&mut self, walk: impl FnOnce(&mut Self)) {
         self.guards += 1;
         walk(self);
         self.guards -= 1;
     }
 
-    fn in_function(&mut self, span: Span, walk: impl FnOnce(&mut Self)) {
-        let callback = self.functions > 0 && !self.subjects.contains(&span);
+    /// Walks a function body. Only the step function itself (`is_step`) and the functions
+    /// `toPass` / `expect.poll` run always run; any other function may never be called.
+    fn in_function(&mut self, span: Span, is_step: bool, walk: impl FnOnce(&mut Self)) {
         let top_level = self.functions == 0;
+        let callback = if top_level {
+            !is_step
+        } else {
+            !self.subjects.contains(&span)
+        };
         self.functions += 1;
         if callback {
             self.guards += 1;
@@ -410,6 +564,15 @@ impl Reader<'_> {
     }
 }
 
+/// Whether `text` has `word` as a whole word.
+fn contains_keyword(text: &str, word: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(word).any(|(at, _)| {
+        !text[..at].chars().next_back().is_some_and(is_word)
+            && !text[at + word.len()..].chars().next().is_some_and(is_word)
+    })
+}
+
 /// Whether a trailing object argument of `matcher` is its options rather than an expected value
 /// (`toEqual({ a: 1 })` compares objects; `toHaveText('x', { timeout })` takes options).
 fn takes_options(matcher: &str, args: usize) -> bool {
@@ -426,21 +589,94 @@ fn takes_options(matcher: &str, args: usize) -> bool {
 
 impl<'a> Visit<'a> for Reader<'_> {
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
-        if let Expression::StaticMemberExpression(member) = it.callee.without_parentheses()
-            && PAGE_SCRIPTS.contains(&member.property.name.as_str())
+        let (object, method) = match it.callee.without_parentheses() {
+            Expression::StaticMemberExpression(m) => {
+                (Some(&m.object), Some(m.property.name.as_str()))
+            }
+            Expression::ComputedMemberExpression(m) => (
+                Some(&m.object),
+                match m.expression.without_parentheses() {
+                    Expression::StringLiteral(s) => Some(s.value.as_str()),
+                    _ => None,
+                },
+            ),
+            _ => (None, None),
+        };
+        if method.is_some_and(|m| PAGE_SCRIPTS.contains(&m)) {
+            self.checks.page_scripts += 1;
+        }
+        // A page made up by the code: `page.goto('data:text/html,...')`.
+        if method == Some("goto")
+            && let Some(Value::Str(url)) = it
+                .arguments
+                .first()
+                .and_then(Argument::as_expression)
+                .map(|e| self.value(e))
+            && ["data:", "javascript:"]
+                .iter()
+                .any(|scheme| url.trim_start().to_ascii_lowercase().starts_with(scheme))
         {
             self.checks.page_scripts += 1;
         }
+        let on_object = object.and_then(|o| match o.without_parentheses() {
+            Expression::Identifier(id) => Some(id.name.as_str()),
+            _ => None,
+        });
+        if matches!(on_object, Some("Object" | "Reflect"))
+            && method.is_some_and(|m| {
+                matches!(
+                    m,
+                    "defineProperty" | "defineProperties" | "setPrototypeOf" | "assign"
+                ) || on_object == Some("Reflect")
+            })
+        {
+            self.checks.patches += 1;
+        }
         self.mark_caught(it);
-        self.mark_subjects(it);
         if let Some(assertion) = self.assertion(it) {
+            self.mark_subject(it, &assertion);
             self.checks.assertions.push(assertion);
         }
+        let message = on_object == Some("console");
+        if message {
+            self.throwing += 1;
+        }
         walk::walk_call_expression(self, it);
+        if message {
+            self.throwing -= 1;
+        }
+    }
+
+    fn visit_await_expression(&mut self, it: &AwaitExpression<'a>) {
+        self.mark_awaited(&it.argument);
+        walk::walk_await_expression(self, it);
+    }
+
+    fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+        if matches!(it.name.as_str(), "eval" | "Function") {
+            self.checks.patches += 1;
+        }
+    }
+
+    fn visit_with_statement(&mut self, it: &WithStatement<'a>) {
+        self.checks.patches += 1;
+        self.guarded(|r| walk::walk_with_statement(r, it));
+    }
+
+    fn visit_labeled_statement(&mut self, it: &LabeledStatement<'a>) {
+        // A labelled block can be left with `break`: what follows may never run.
+        self.guarded(|r| walk::walk_labeled_statement(r, it));
     }
 
     fn visit_try_statement(&mut self, it: &TryStatement<'a>) {
-        let catches = it.handler.is_some();
+        // A `finally` that returns, breaks or continues swallows the failure like a `catch`.
+        let leaves = it.finalizer.as_ref().is_some_and(|f| {
+            let text = self.text(f.span);
+            ["return", "break", "continue"]
+                .iter()
+                .any(|word| contains_keyword(text, word))
+        });
+        let catches = it.handler.is_some() || leaves;
         if catches {
             self.tries += 1;
         }
@@ -508,14 +744,29 @@ impl<'a> Visit<'a> for Reader<'_> {
     }
 
     fn visit_function(&mut self, it: &Function<'a>, flags: ScopeFlags) {
-        self.in_function(it.span, |r| walk::walk_function(r, it, flags));
+        let is_step = self.functions == 0
+            && it.is_declaration()
+            && it.id.as_ref().is_some_and(|id| id.name.as_str() == "step");
+        if is_step {
+            self.steps_defined += 1;
+        }
+        self.in_function(it.span, is_step, |r| walk::walk_function(r, it, flags));
     }
 
     fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
-        self.in_function(it.span, |r| walk::walk_arrow_function_expression(r, it));
+        if let Some(body) = it.body.as_expression() {
+            // `async () => expect(...).toHaveText(...)`: the body is returned.
+            self.mark_awaited(body);
+        }
+        self.in_function(it.span, false, |r| {
+            walk::walk_arrow_function_expression(r, it);
+        });
     }
 
     fn visit_return_statement(&mut self, it: &ReturnStatement<'a>) {
+        if let Some(argument) = &it.argument {
+            self.mark_awaited(argument);
+        }
         walk::walk_return_statement(self, it);
         // A return in the step function itself (not in a callback) ends it early for
         // everything after it.
@@ -531,15 +782,20 @@ impl<'a> Visit<'a> for Reader<'_> {
         if self.tries == 0 && !escapes_callback {
             self.checks.throws += 1;
         }
+        self.throwing += 1;
         walk::walk_throw_statement(self, it);
+        self.throwing -= 1;
     }
 
     fn visit_string_literal(&mut self, it: &StringLiteral<'a>) {
-        self.checks.strings.push(it.value.as_str().to_owned());
+        // A message (of a throw, a console call) uses a string without checking anything.
+        if self.throwing == 0 {
+            self.checks.strings.push(it.value.as_str().to_owned());
+        }
     }
 
     fn visit_template_literal(&mut self, it: &TemplateLiteral<'a>) {
-        for quasi in &it.quasis {
+        for quasi in it.quasis.iter().filter(|_| self.throwing == 0) {
             let part = quasi
                 .value
                 .cooked
@@ -553,14 +809,26 @@ impl<'a> Visit<'a> for Reader<'_> {
         if it.name.as_str() == "expect" {
             self.checks.rebinds_expect = true;
         }
+        // `var step = ...` beside `function step`: the last definition is the one that runs.
+        if it.name.as_str() == "step" && self.functions == 0 {
+            self.steps_defined += 1;
+        }
     }
 
     fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
         if let Some(SimpleAssignmentTarget::AssignmentTargetIdentifier(id)) =
             it.left.as_simple_assignment_target()
-            && id.name.as_str() == "expect"
         {
-            self.checks.rebinds_expect = true;
+            match id.name.as_str() {
+                "expect" => self.checks.rebinds_expect = true,
+                "step" => self.checks.redefines_step = true,
+                _ => {}
+            }
+        }
+        if let Some(target) = it.left.as_simple_assignment_target()
+            && let Some(member) = target.as_member_expression()
+        {
+            self.mark_patch(member.object());
         }
         // `expect.soft = ...`, `expect.extend(...)`-like patching of the global.
         if let Some(SimpleAssignmentTarget::StaticMemberExpression(m)) =
@@ -698,10 +966,12 @@ mod tests {
                 plain,
                 Escapes {
                     caught: true,
+                    unawaited: true,
                     ..plain
                 },
                 Escapes {
                     caught: true,
+                    unawaited: true,
                     ..plain
                 },
                 conditional,

@@ -795,19 +795,20 @@ fn an_exhausted_healing_budget_is_incurable_with_the_rot_verdict() {
     record_snapshots("an_exhausted_healing_budget", &llm);
 }
 
-/// Healing, continued: a regenerated candidate whose check does not hold ends the heal. The
-/// verdict that started the heal counts and no other LLM request is made (`Engine::heal`: "a
-/// failed check while healing: the verdict that started the heal is the one that counts; no extra
-/// LLM request").
+/// A regenerated candidate whose check does not hold while healing is classified once, as in
+/// generation: a product defect fails as PRODUCT DEFECT with that verdict (not INCURABLE with the
+/// rot verdict that started the heal), with no further request and the cache untouched.
 #[test]
-fn a_failed_check_while_healing_keeps_the_rot_verdict_without_another_request() {
+fn a_failed_check_while_healing_is_classified_once() {
     let cached = cache_file(&[
         entry("add an item", "open the app", OPEN),
         entry("add an item", "click the add button", ROTTED_ADD),
     ]);
+    let defect = "product_defect | the heading shows todos | fix the heading";
     let llm = FakeLlm::start();
     llm.reply_text(ROT);
     llm.reply_text(&fenced(HEADING_GROCERIES));
+    llm.reply_text(defect);
     let out = renamed_app(&llm)
         .scenario(SCENARIO, TWO_STEPS)
         .cache(CACHE, &cached)
@@ -820,7 +821,7 @@ fn a_failed_check_while_healing_keeps_the_rot_verdict_without_another_request() 
         .output_not_contains("HEALED");
     if !unexpected.is_empty() {
         out.fail(&format!(
-            "the engine made {} request(s) after the failed check while healing:\n{}",
+            "the engine made {} request(s) after the failed check was classified:\n{}",
             unexpected.len(),
             unexpected
                 .iter()
@@ -829,9 +830,14 @@ fn a_failed_check_while_healing_keeps_the_rot_verdict_without_another_request() 
                 .join("\n----\n")
         ));
     }
-    assert_kinds(&out, &llm, &["classify", "generate"]);
-    assert_failure(&out, "add an item", &["INCURABLE", "groceries"]);
-    assert_verdict(&out, "add an item", ROT);
+    assert_kinds(&out, &llm, &["classify", "generate", "classify"]);
+    assert_eq!(
+        section_of(&out, &llm.requests()[2], "CODE"),
+        HEADING_GROCERIES,
+        "the regenerated code is what gets classified"
+    );
+    assert_failure(&out, "add an item", &["PRODUCT DEFECT", "groceries"]);
+    assert_verdict(&out, "add an item", defect);
     assert_cache(&out, &cached);
 }
 
