@@ -5,6 +5,7 @@
 //! Main types: [`Engine`] (with `generate.rs` and `heal.rs`), [`Budgets`], [`EngineFailure`].
 
 mod budgets;
+mod check_reader;
 mod checks;
 #[expect(
     clippy::module_inception,
@@ -15,6 +16,7 @@ mod generate;
 mod heal;
 mod prompts;
 mod requests;
+mod sentence;
 #[cfg(test)]
 mod testing;
 mod verdict;

@@ -1,0 +1,745 @@
+//! Reading [`Checks`] out of step code: the oxc parser and an AST walk that tracks what surrounds
+//! each node (conditions, callbacks, `try`, `await`).
+//!
+//! Main function: [`Checks::of`]; the walk is [`Reader`].
+
+use std::collections::HashSet;
+
+use oxc_allocator::Allocator;
+use oxc_ast::ast::{
+    Argument, ArrowFunctionExpression, AssignmentExpression, AwaitExpression, BindingIdentifier,
+    CallExpression, CatchClause, ConditionalExpression, DoWhileStatement, Expression,
+    ForInStatement, ForOfStatement, ForStatement, Function, IdentifierReference, IfStatement,
+    LabeledStatement, LogicalExpression, ObjectPropertyKind, Program, ReturnStatement,
+    SimpleAssignmentTarget, StringLiteral, SwitchCase, TemplateLiteral, ThrowStatement,
+    TryStatement, WhileStatement, WithStatement,
+};
+use oxc_ast_visit::{Visit, walk};
+use oxc_parser::Parser;
+use oxc_span::{GetSpan, SourceType, Span};
+use oxc_syntax::scope::ScopeFlags;
+
+use crate::engine::checks::{Assertion, Checks, Escapes, Value};
+
+/// Calls that run JavaScript in the page (or replace it): they could change what a check sees.
+const PAGE_SCRIPTS: &[&str] = &[
+    "waitForFunction",
+    "evaluate",
+    "evaluateAll",
+    "evaluateHandle",
+    "$eval",
+    "$$eval",
+    "setContent",
+    "addScriptTag",
+    "addStyleTag",
+    "addInitScript",
+];
+
+/// Matchers that return a promise (Playwright's web-first assertions and `toPass`): one that is
+/// not awaited fails nothing, since nobody observes its rejection.
+const ASYNC_MATCHERS: &[&str] = &[
+    "toBeAttached",
+    "toBeChecked",
+    "toBeDisabled",
+    "toBeEditable",
+    "toBeEmpty",
+    "toBeEnabled",
+    "toBeFocused",
+    "toBeHidden",
+    "toBeInViewport",
+    "toBeVisible",
+    "toContainClass",
+    "toContainText",
+    "toHaveAccessibleDescription",
+    "toHaveAccessibleErrorMessage",
+    "toHaveAccessibleName",
+    "toHaveAttribute",
+    "toHaveClass",
+    "toHaveCount",
+    "toHaveCSS",
+    "toHaveId",
+    "toHaveJSProperty",
+    "toHaveRole",
+    "toHaveScreenshot",
+    "toHaveText",
+    "toHaveTitle",
+    "toHaveURL",
+    "toHaveValue",
+    "toHaveValues",
+    "toMatchAriaSnapshot",
+    "toPass",
+];
+
+/// Globals whose properties step code has no business replacing: patching them (or a
+/// prototype) can make any assertion pass.
+const PATCHABLE_ROOTS: &[&str] = &[
+    "expect",
+    "page",
+    "globalThis",
+    "Object",
+    "Function",
+    "Promise",
+    "Array",
+    "String",
+    "Reflect",
+];
+
+/// The matchers' modifiers that are not matchers themselves.
+const MODIFIERS: &[&str] = &["not", "resolves", "rejects"];
+
+impl Checks {
+    /// Parses `code`; an error names what the parser could not read.
+    pub(crate) fn of(code: &str) -> Result<Self, String> {
+        let allocator = Allocator::default();
+        let parsed = Parser::new(&allocator, code, SourceType::script()).parse();
+        if parsed.panicked || parsed.diagnostics.has_errors() {
+            let first = parsed
+                .diagnostics
+                .iter()
+                .next()
+                .map_or_else(|| "unreadable".to_owned(), ToString::to_string);
+            return Err(format!("the code could not be parsed: {first}"));
+        }
+        let mut reader = Reader {
+            source: code,
+            checks: Checks::default(),
+            guards: 0,
+            tries: 0,
+            functions: 0,
+            subjects: HashSet::new(),
+            caught: HashSet::new(),
+            awaited: HashSet::new(),
+            steps_defined: 0,
+            throwing: 0,
+            returned_before: Vec::new(),
+        };
+        reader.read(&parsed.program);
+        if reader.steps_defined > 1 {
+            reader.checks.redefines_step = true;
+        }
+        Ok(reader.checks)
+    }
+}
+
+/// Walks the AST, tracking what surrounds each node.
+struct Reader<'s> {
+    source: &'s str,
+    checks: Checks,
+    /// Conditions, loops, cases and callbacks around the current node.
+    guards: u32,
+    /// `try` blocks (with a `catch`) around the current node.
+    tries: u32,
+    /// Function nesting: 1 inside the step function (or any top-level function).
+    functions: u32,
+    /// Functions passed to `expect(...)` itself (`toPass`, `expect.poll`): they run.
+    subjects: HashSet<Span>,
+    /// Assertion calls whose promise is caught.
+    caught: HashSet<Span>,
+    /// Calls that are awaited or returned (directly, or as elements of `Promise.all([...])`).
+    awaited: HashSet<Span>,
+    /// Top-level `step` definitions seen.
+    steps_defined: u32,
+    /// Inside the argument of a `throw` or a `console.*` call: strings there are messages.
+    throwing: u32,
+    /// Ends of `return` statements of each enclosing top-level function.
+    returned_before: Vec<u32>,
+}
+
+impl Reader<'_> {
+    fn read(&mut self, program: &Program<'_>) {
+        self.visit_program(program);
+    }
+
+    fn text(&self, span: Span) -> &str {
+        &self.source[span.start as usize..span.end as usize]
+    }
+
+    fn compact(&self, span: Span) -> String {
+        self.text(span)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join("")
+    }
+
+    fn readable(&self, span: Span) -> String {
+        self.text(span)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn value(&self, expression: &Expression<'_>) -> Value {
+        match expression.without_parentheses() {
+            Expression::StringLiteral(s) => Value::Str(s.value.as_str().to_owned()),
+            Expression::TemplateLiteral(t) if t.expressions.is_empty() => Value::Str(
+                t.quasis
+                    .iter()
+                    .map(|q| q.value.cooked.map_or(q.value.raw.as_str(), |c| c.as_str()))
+                    .collect(),
+            ),
+            Expression::NumericLiteral(n) => Value::Number(n.value),
+            Expression::UnaryExpression(u)
+                if u.operator.as_str() == "-"
+                    && matches!(u.argument, Expression::NumericLiteral(_)) =>
+            {
+                match &u.argument {
+                    Expression::NumericLiteral(n) => Value::Number(-n.value),
+                    _ => Value::Expression(self.compact(u.span)),
+                }
+            }
+            Expression::RegExpLiteral(r) => Value::Regex {
+                pattern: r.regex.pattern.text.as_str().to_owned(),
+                flags: r.regex.flags.to_string(),
+            },
+            Expression::ArrayExpression(a) => Value::List(
+                a.elements
+                    .iter()
+                    .map(|e| match e.as_expression() {
+                        Some(e) => self.value(e),
+                        None => Value::Expression(self.compact(e.span())),
+                    })
+                    .collect(),
+            ),
+            other => Value::Expression(self.compact(other.span())),
+        }
+    }
+
+    /// `timeout` and the other options of an options object.
+    fn options(&self, expression: &Expression<'_>) -> (Option<f64>, Option<String>) {
+        let Expression::ObjectExpression(object) = expression.without_parentheses() else {
+            return (None, None);
+        };
+        let mut timeout = None;
+        let mut others = Vec::new();
+        for property in &object.properties {
+            match property {
+                ObjectPropertyKind::ObjectProperty(p)
+                    if p.key.static_name().as_deref() == Some("timeout") =>
+                {
+                    timeout = match self.value(&p.value) {
+                        Value::Number(n) => Some(n),
+                        // A timeout that is not a number literal: unknown, so unlimited.
+                        _ => Some(f64::INFINITY),
+                    };
+                }
+                other => others.push(self.compact(other.span())),
+            }
+        }
+        let others = (!others.is_empty()).then(|| format!("{{{}}}", others.join(",")));
+        (timeout, others)
+    }
+
+    /// The assertion `call` is, if it is a matcher called on `expect(...)`.
+    fn assertion(&self, call: &CallExpression<'_>) -> Option<Assertion> {
+        let Expression::StaticMemberExpression(member) = call.callee.without_parentheses() else {
+            return None;
+        };
+        let matcher = member.property.name.as_str();
+        if MODIFIERS.contains(&matcher) {
+            return None;
+        }
+        let mut negated = false;
+        let mut settled = false;
+        let mut object = member.object.without_parentheses();
+        while let Expression::StaticMemberExpression(modifier) = object {
+            match modifier.property.name.as_str() {
+                "not" => negated = !negated,
+                "resolves" | "rejects" => settled = true,
+                _ => return None,
+            }
+            object = modifier.object.without_parentheses();
+        }
+        let Expression::CallExpression(expect_call) = object else {
+            return None;
+        };
+        let (soft, poll) = match expect_call.callee.without_parentheses() {
+            Expression::Identifier(id) if id.name.as_str() == "expect" => (false, false),
+            Expression::StaticMemberExpression(m)
+                if matches!(m.object.without_parentheses(),
+                    Expression::Identifier(id) if id.name.as_str() == "expect") =>
+            {
+                match m.property.name.as_str() {
+                    "soft" => (true, false),
+                    "poll" => (false, true),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        // `expect(subject, { timeout })` / `expect.poll(fn, { timeout })`.
+        let (mut timeout, _) = expect_call
+            .arguments
+            .get(1)
+            .and_then(Argument::as_expression)
+            .map_or((None, None), |e| self.options(e));
+        let mut args: Vec<&Expression<'_>> = call
+            .arguments
+            .iter()
+            .filter_map(Argument::as_expression)
+            .collect();
+        let mut options = None;
+        if let Some(last) = args.last()
+            && matches!(last.without_parentheses(), Expression::ObjectExpression(_))
+            && takes_options(matcher, args.len())
+        {
+            let (own_timeout, others) = self.options(last);
+            timeout = own_timeout.or(timeout);
+            options = others;
+            args.pop();
+        }
+        let subject = expect_call
+            .arguments
+            .first()
+            .and_then(Argument::as_expression)
+            .map_or(Value::Expression(String::new()), |e| self.value(e));
+        let promised = poll || settled || ASYNC_MATCHERS.contains(&matcher);
+        Some(Assertion {
+            matcher: matcher.to_owned(),
+            negated,
+            poll,
+            expected: args.iter().map(|a| self.value(a)).collect(),
+            subject,
+            timeout,
+            options,
+            escapes: Escapes {
+                in_try: self.tries > 0,
+                caught: self.caught.contains(&call.span),
+                conditional: self.guards > 0 || self.returned_earlier(call.span),
+                soft,
+                unawaited: promised && !self.awaited.contains(&call.span),
+            },
+            text: self.readable(call.span),
+        })
+    }
+
+    /// The function `expect(fn).toPass()` / `expect.poll(fn)...` runs as part of its assertion:
+    /// not a callback that may never run. Any other function given to `expect` is one.
+    fn mark_subject(&mut self, call: &CallExpression<'_>, assertion: &Assertion) {
+        if assertion.matcher != "toPass" && !assertion.poll {
+            return;
+        }
+        let mut object = match call.callee.without_parentheses() {
+            Expression::StaticMemberExpression(member) => member.object.without_parentheses(),
+            _ => return,
+        };
+        while let Expression::StaticMemberExpression(modifier) = object {
+            object = modifier.object.without_parentheses();
+        }
+        let Expression::CallExpression(expect_call) = object else {
+            return;
+        };
+        match expect_call
+            .arguments
+            .first()
+            .and_then(Argument::as_expression)
+            .map(Expression::without_parentheses)
+        {
+            Some(Expression::ArrowFunctionExpression(f)) => {
+                self.subjects.insert(f.span);
+            }
+            Some(Expression::FunctionExpression(f)) => {
+                self.subjects.insert(f.span);
+            }
+            _ => {}
+        }
+    }
+
+    /// Marks what an `await`, a `return` or a concise arrow body observes: the call itself, or
+    /// each element of `Promise.all([...])` when nothing is chained after it.
+    fn mark_awaited(&mut self, expression: &Expression<'_>) {
+        let Expression::CallExpression(call) = expression.without_parentheses() else {
+            return;
+        };
+        self.awaited.insert(call.span);
+        let is_promise_all = matches!(call.callee.without_parentheses(),
+            Expression::StaticMemberExpression(m)
+                if m.property.name.as_str() == "all"
+                    && matches!(m.object.without_parentheses(),
+                        Expression::Identifier(id) if id.name.as_str() == "Promise"));
+        if !is_promise_all {
+            return;
+        }
+        if let Some(Expression::ArrayExpression(array)) = call
+            .arguments
+            .first()
+            .and_then(Argument::as_expression)
+            .map(Expression::without_parentheses)
+        {
+            for element in &array.elements {
+                if let Some(Expression::CallExpression(inner)) =
+                    element.as_expression().map(Expression::without_parentheses)
+                {
+                    self.awaited.insert(inner.span);
+                }
+            }
+        }
+    }
+
+    /// Counts a replacement of a global's or a prototype's member (`target` is assigned to).
+    fn mark_patch(&mut self, target: &Expression<'_>) {
+        let mut object = target;
+        loop {
+            match object.without_parentheses() {
+                Expression::StaticMemberExpression(m) => {
+                    if matches!(m.property.name.as_str(), "prototype" | "__proto__") {
+                        self.checks.patches += 1;
+                        return;
+                    }
+                    object = &m.object;
+                }
+                Expression::ComputedMemberExpression(m) => object = &m.object,
+                Expression::CallExpression(_) => {
+                    // `Object.getPrototypeOf(x).y = ...`, `expect(a).toHaveText = ...`.
+                    self.checks.patches += 1;
+                    return;
+                }
+                Expression::Identifier(id) => {
+                    if PATCHABLE_ROOTS.contains(&id.name.as_str()) {
+                        self.checks.patches += 1;
+                    }
+                    return;
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn returned_earlier(&self, span: Span) -> bool {
+        self.returned_before
+            .last()
+            .is_some_and(|&end| end <= span.start)
+    }
+
+    /// Marks the assertion a `.catch(...)` / `.then(_, onRejected)` call is chained to.
+    fn mark_caught(&mut self, call: &CallExpression<'_>) {
+        let Expression::StaticMemberExpression(member) = call.callee.without_parentheses() else {
+            return;
+        };
+        let catches = match member.property.name.as_str() {
+            "catch" => true,
+            "then" => call.arguments.len() >= 2,
+            _ => false,
+        };
+        if !catches {
+            return;
+        }
+        let mut target = member.object.without_parentheses();
+        // `expect(...).toX().catch()`, also through an `await (...)`.
+        if let Expression::AwaitExpression(awaited) = target {
+            target = awaited.argument.without_parentheses();
+        }
+        if let Expression::CallExpression(inner) = target {
+            self.caught.insert(inner.span);
+        }
+    }
+
+    fn guarded(&mut self, walk: impl FnOnce(&mut Self)) {
+        self.guards += 1;
+        walk(self);
+        self.guards -= 1;
+    }
+
+    /// Walks a function body. Only the step function itself (`is_step`) and the functions
+    /// `toPass` / `expect.poll` run always run; any other function may never be called.
+    fn in_function(&mut self, span: Span, is_step: bool, walk: impl FnOnce(&mut Self)) {
+        let top_level = self.functions == 0;
+        let callback = if top_level {
+            !is_step
+        } else {
+            !self.subjects.contains(&span)
+        };
+        self.functions += 1;
+        if callback {
+            self.guards += 1;
+        }
+        if top_level {
+            self.returned_before.push(u32::MAX);
+        }
+        walk(self);
+        if top_level {
+            self.returned_before.pop();
+        }
+        if callback {
+            self.guards -= 1;
+        }
+        self.functions -= 1;
+    }
+}
+
+/// Whether `text` has `word` as a whole word.
+fn contains_keyword(text: &str, word: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(word).any(|(at, _)| {
+        !text[..at].chars().next_back().is_some_and(is_word)
+            && !text[at + word.len()..].chars().next().is_some_and(is_word)
+    })
+}
+
+/// Whether a trailing object argument of `matcher` is its options rather than an expected value
+/// (`toEqual({ a: 1 })` compares objects; `toHaveText('x', { timeout })` takes options).
+fn takes_options(matcher: &str, args: usize) -> bool {
+    const VALUE_MATCHERS: &[&str] = &[
+        "toBe",
+        "toEqual",
+        "toStrictEqual",
+        "toMatchObject",
+        "toContainEqual",
+        "toHaveProperty",
+    ];
+    !VALUE_MATCHERS.contains(&matcher) || args >= 2
+}
+
+impl<'a> Visit<'a> for Reader<'_> {
+    fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+        let (object, method) = match it.callee.without_parentheses() {
+            Expression::StaticMemberExpression(m) => {
+                (Some(&m.object), Some(m.property.name.as_str()))
+            }
+            Expression::ComputedMemberExpression(m) => (
+                Some(&m.object),
+                match m.expression.without_parentheses() {
+                    Expression::StringLiteral(s) => Some(s.value.as_str()),
+                    _ => None,
+                },
+            ),
+            _ => (None, None),
+        };
+        if method.is_some_and(|m| PAGE_SCRIPTS.contains(&m)) {
+            self.checks.page_scripts += 1;
+        }
+        // A page made up by the code: `page.goto('data:text/html,...')`.
+        if method == Some("goto")
+            && let Some(Value::Str(url)) = it
+                .arguments
+                .first()
+                .and_then(Argument::as_expression)
+                .map(|e| self.value(e))
+            && ["data:", "javascript:"]
+                .iter()
+                .any(|scheme| url.trim_start().to_ascii_lowercase().starts_with(scheme))
+        {
+            self.checks.page_scripts += 1;
+        }
+        let on_object = object.and_then(|o| match o.without_parentheses() {
+            Expression::Identifier(id) => Some(id.name.as_str()),
+            _ => None,
+        });
+        if matches!(on_object, Some("Object" | "Reflect"))
+            && method.is_some_and(|m| {
+                matches!(
+                    m,
+                    "defineProperty" | "defineProperties" | "setPrototypeOf" | "assign"
+                ) || on_object == Some("Reflect")
+            })
+        {
+            self.checks.patches += 1;
+        }
+        self.mark_caught(it);
+        if let Some(assertion) = self.assertion(it) {
+            self.mark_subject(it, &assertion);
+            self.checks.assertions.push(assertion);
+        }
+        let message = on_object == Some("console");
+        if message {
+            self.throwing += 1;
+        }
+        walk::walk_call_expression(self, it);
+        if message {
+            self.throwing -= 1;
+        }
+    }
+
+    fn visit_await_expression(&mut self, it: &AwaitExpression<'a>) {
+        self.mark_awaited(&it.argument);
+        walk::walk_await_expression(self, it);
+    }
+
+    fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+        if matches!(it.name.as_str(), "eval" | "Function") {
+            self.checks.patches += 1;
+        }
+    }
+
+    fn visit_with_statement(&mut self, it: &WithStatement<'a>) {
+        self.checks.patches += 1;
+        self.guarded(|r| walk::walk_with_statement(r, it));
+    }
+
+    fn visit_labeled_statement(&mut self, it: &LabeledStatement<'a>) {
+        // A labelled block can be left with `break`: what follows may never run.
+        self.guarded(|r| walk::walk_labeled_statement(r, it));
+    }
+
+    fn visit_try_statement(&mut self, it: &TryStatement<'a>) {
+        // A `finally` that returns, breaks or continues swallows the failure like a `catch`.
+        let leaves = it.finalizer.as_ref().is_some_and(|f| {
+            let text = self.text(f.span);
+            ["return", "break", "continue"]
+                .iter()
+                .any(|word| contains_keyword(text, word))
+        });
+        let catches = it.handler.is_some() || leaves;
+        if catches {
+            self.tries += 1;
+        }
+        self.visit_block_statement(&it.block);
+        if catches {
+            self.tries -= 1;
+        }
+        if let Some(handler) = &it.handler {
+            self.visit_catch_clause(handler);
+        }
+        if let Some(finalizer) = &it.finalizer {
+            self.visit_block_statement(finalizer);
+        }
+    }
+
+    fn visit_catch_clause(&mut self, it: &CatchClause<'a>) {
+        self.guarded(|r| walk::walk_catch_clause(r, it));
+    }
+
+    fn visit_if_statement(&mut self, it: &IfStatement<'a>) {
+        self.visit_expression(&it.test);
+        self.guarded(|r| {
+            r.visit_statement(&it.consequent);
+            if let Some(alternate) = &it.alternate {
+                r.visit_statement(alternate);
+            }
+        });
+    }
+
+    fn visit_conditional_expression(&mut self, it: &ConditionalExpression<'a>) {
+        self.visit_expression(&it.test);
+        self.guarded(|r| {
+            r.visit_expression(&it.consequent);
+            r.visit_expression(&it.alternate);
+        });
+    }
+
+    fn visit_logical_expression(&mut self, it: &LogicalExpression<'a>) {
+        self.visit_expression(&it.left);
+        self.guarded(|r| r.visit_expression(&it.right));
+    }
+
+    fn visit_while_statement(&mut self, it: &WhileStatement<'a>) {
+        self.guarded(|r| walk::walk_while_statement(r, it));
+    }
+
+    fn visit_do_while_statement(&mut self, it: &DoWhileStatement<'a>) {
+        self.guarded(|r| walk::walk_do_while_statement(r, it));
+    }
+
+    fn visit_for_statement(&mut self, it: &ForStatement<'a>) {
+        self.guarded(|r| walk::walk_for_statement(r, it));
+    }
+
+    fn visit_for_in_statement(&mut self, it: &ForInStatement<'a>) {
+        self.guarded(|r| walk::walk_for_in_statement(r, it));
+    }
+
+    fn visit_for_of_statement(&mut self, it: &ForOfStatement<'a>) {
+        self.guarded(|r| walk::walk_for_of_statement(r, it));
+    }
+
+    fn visit_switch_case(&mut self, it: &SwitchCase<'a>) {
+        self.guarded(|r| walk::walk_switch_case(r, it));
+    }
+
+    fn visit_function(&mut self, it: &Function<'a>, flags: ScopeFlags) {
+        let is_step = self.functions == 0
+            && it.is_declaration()
+            && it.id.as_ref().is_some_and(|id| id.name.as_str() == "step");
+        if is_step {
+            self.steps_defined += 1;
+        }
+        self.in_function(it.span, is_step, |r| walk::walk_function(r, it, flags));
+    }
+
+    fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
+        if let Some(body) = it.body.as_expression() {
+            // `async () => expect(...).toHaveText(...)`: the body is returned.
+            self.mark_awaited(body);
+        }
+        self.in_function(it.span, false, |r| {
+            walk::walk_arrow_function_expression(r, it);
+        });
+    }
+
+    fn visit_return_statement(&mut self, it: &ReturnStatement<'a>) {
+        if let Some(argument) = &it.argument {
+            self.mark_awaited(argument);
+        }
+        walk::walk_return_statement(self, it);
+        // A return in the step function itself (not in a callback) ends it early for
+        // everything after it.
+        if self.functions == 1
+            && let Some(end) = self.returned_before.last_mut()
+        {
+            *end = (*end).min(it.span.end);
+        }
+    }
+
+    fn visit_throw_statement(&mut self, it: &ThrowStatement<'a>) {
+        let escapes_callback = self.functions > 1;
+        if self.tries == 0 && !escapes_callback {
+            self.checks.throws += 1;
+        }
+        self.throwing += 1;
+        walk::walk_throw_statement(self, it);
+        self.throwing -= 1;
+    }
+
+    fn visit_string_literal(&mut self, it: &StringLiteral<'a>) {
+        // A message (of a throw, a console call) uses a string without checking anything.
+        if self.throwing == 0 {
+            self.checks.strings.push(it.value.as_str().to_owned());
+        }
+    }
+
+    fn visit_template_literal(&mut self, it: &TemplateLiteral<'a>) {
+        for quasi in it.quasis.iter().filter(|_| self.throwing == 0) {
+            let part = quasi
+                .value
+                .cooked
+                .map_or(quasi.value.raw.as_str(), |c| c.as_str());
+            self.checks.strings.push(part.to_owned());
+        }
+        walk::walk_template_literal(self, it);
+    }
+
+    fn visit_binding_identifier(&mut self, it: &BindingIdentifier<'a>) {
+        if it.name.as_str() == "expect" {
+            self.checks.rebinds_expect = true;
+        }
+        // `var step = ...` beside `function step`: the last definition is the one that runs.
+        if it.name.as_str() == "step" && self.functions == 0 {
+            self.steps_defined += 1;
+        }
+    }
+
+    fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
+        if let Some(SimpleAssignmentTarget::AssignmentTargetIdentifier(id)) =
+            it.left.as_simple_assignment_target()
+        {
+            match id.name.as_str() {
+                "expect" => self.checks.rebinds_expect = true,
+                "step" => self.checks.redefines_step = true,
+                _ => {}
+            }
+        }
+        if let Some(target) = it.left.as_simple_assignment_target()
+            && let Some(member) = target.as_member_expression()
+        {
+            self.mark_patch(member.object());
+        }
+        // `expect.soft = ...`, `expect.extend(...)`-like patching of the global.
+        if let Some(SimpleAssignmentTarget::StaticMemberExpression(m)) =
+            it.left.as_simple_assignment_target()
+            && matches!(m.object.without_parentheses(),
+                Expression::Identifier(id) if id.name.as_str() == "expect")
+        {
+            self.checks.rebinds_expect = true;
+        }
+        walk::walk_assignment_expression(self, it);
+    }
+}
