@@ -287,7 +287,8 @@ fn provider_for(
         Mode::Replay => match build_provider(&settings.llm, &env_var, handle.clone()) {
             Ok(provider) => Ok(provider.map(Arc::from)),
             Err(err) => {
-                tracing::warn!("no verdicts for failures: {err}");
+                // Said once, to the user; the log only keeps a debug record of it.
+                tracing::debug!("no verdicts for failures: {err}");
                 eprintln!("WARNING: no verdicts for failures: {err}");
                 Ok(None)
             }
