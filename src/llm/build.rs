@@ -120,6 +120,25 @@ pub fn build_provider(
     Ok(Some(provider))
 }
 
+/// Every environment variable that may hold an LLM API key: both default names and the one
+/// `llm.api_key_env` names. `run` reads them once and removes them from the process environment
+/// before the driver starts, so that neither Node nor Chromium inherit a key.
+pub fn key_variables(settings: &LlmSettings) -> Vec<String> {
+    let mut names = vec![
+        OPENAI_API_KEY_ENV.to_owned(),
+        ANTHROPIC_API_KEY_ENV.to_owned(),
+    ];
+    if let Some(name) = settings
+        .api_key_env
+        .as_deref()
+        .map(str::trim)
+        .filter(|name| !name.is_empty() && !names.iter().any(|n| n == name))
+    {
+        names.push(name.to_owned());
+    }
+    names
+}
+
 /// The provider's name in settings, messages and [`LlmProvider::describe`].
 pub(crate) fn provider_name(kind: ProviderKind) -> &'static str {
     match kind {
@@ -219,6 +238,19 @@ mod tests {
             Ok(None) => Ok("none".into()),
             Err(e) => Err(e.to_string()),
         }
+    }
+
+    #[test]
+    fn key_variables_are_the_defaults_and_the_configured_one() {
+        let mut llm = settings(None, None);
+        assert_eq!(key_variables(&llm), ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]);
+        llm.api_key_env = Some(" MY_KEY ".into());
+        assert_eq!(
+            key_variables(&llm),
+            ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "MY_KEY"]
+        );
+        llm.api_key_env = Some("OPENAI_API_KEY".into());
+        assert_eq!(key_variables(&llm).len(), 2);
     }
 
     #[test]
