@@ -169,7 +169,7 @@ fn the_driver_and_chromium_do_not_inherit_the_api_key() {
         thread::sleep(Duration::from_millis(50));
     }
     let out = running.wait().assert_exit(0);
-    if !(node && chromium) || !leaks.is_empty() {
+    if !(node && chromium && leaks.is_empty()) {
         out.fail(&format!(
             "seen the driver: {node}, Chromium: {chromium}; processes with the key: {leaks:#?}"
         ));
