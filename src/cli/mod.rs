@@ -37,7 +37,10 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
         }
     };
-    init_tracing(cli.global.verbose);
+    init_tracing(
+        cli.global.verbose,
+        colors(cli.global.color, io::stderr().is_terminal()),
+    );
     match execute(cli) {
         Ok(code) => ExitCode::from(code),
         Err(Error::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -48,7 +51,18 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn init_tracing(verbose: u8) {
+/// Whether a stream gets colours: `--color always` or `never`, else (`auto`) when it is a terminal
+/// and `NO_COLOR` is unset or empty. The reporters (stdout) and the log (stderr) both follow it.
+fn colors(choice: ColorChoice, is_terminal: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => is_terminal && env_var("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// The log on stderr, coloured only when `ansi` (see [`colors`]).
+fn init_tracing(verbose: u8, ansi: bool) {
     let default = match verbose {
         0 | 1 => "warn",
         2 => "prettyplay=debug",
@@ -63,6 +77,7 @@ fn init_tracing(verbose: u8) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(io::stderr)
+        .with_ansi(ansi)
         .without_time()
         .try_init();
 }
@@ -89,13 +104,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
     };
     let settings = Settings::resolve(&cwd, &env_var, &overrides)?;
     let stdout = io::stdout();
-    let colors = match cli.global.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            stdout.is_terminal() && env_var("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
-    };
+    let colors = colors(cli.global.color, stdout.is_terminal());
     match cli.command {
         Command::Run(run) => {
             let scenarios = load_scenarios(&settings, &cwd, &run.paths.paths)?;

@@ -11,9 +11,11 @@ use crate::cache::Cache;
 use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
 use crate::cli::{env_var, grep_of, verbosity_of};
 use crate::config::Settings;
-use crate::driver::{BrowserRuntime, export_driver_env, find_chromium, find_driver};
+use crate::driver::{
+    BrowserRuntime, export_driver_env, find_chromium, find_driver, withhold_from_driver,
+};
 use crate::error::{EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
-use crate::llm::{LlmProvider, build_provider};
+use crate::llm::{LlmProvider, build_provider, key_variables};
 use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
     FailedTest, FailureCause, LastRun, Mode, RunConfig, RunEvent, Runner, Selection, Shard,
@@ -122,12 +124,16 @@ pub(crate) fn run_tests(
     let driver = find_driver(&env_var)?;
     let chromium = find_chromium(settings.browser.executable.as_deref(), &env_var)?;
     export_driver_env(&driver);
+    // The API key is read now, while the process is single-threaded, and removed from the
+    // environment the driver and Chromium inherit.
+    let keys = withhold_from_driver(&key_variables(&settings.llm));
+    let env = |name: &str| keys.get(name).cloned().or_else(|| env_var(name));
     let tokio = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
-    let provider = provider_for(mode, settings, tokio.handle())?;
+    let provider = provider_for(mode, settings, &env, tokio.handle())?;
     let cancel = Arc::new(AtomicBool::new(false));
     install_interrupt_handler(Arc::clone(&cancel));
     let workers = settings
@@ -280,19 +286,21 @@ fn install_interrupt_handler(cancel: Arc<AtomicBool>) {
 fn provider_for(
     mode: Mode,
     settings: &Settings,
+    env: &dyn Fn(&str) -> Option<String>,
     handle: &tokio::runtime::Handle,
 ) -> Result<Option<Arc<dyn LlmProvider>>, Error> {
     match mode {
         Mode::StrictReplay => Ok(None),
-        Mode::Replay => match build_provider(&settings.llm, &env_var, handle.clone()) {
+        Mode::Replay => match build_provider(&settings.llm, env, handle.clone()) {
             Ok(provider) => Ok(provider.map(Arc::from)),
             Err(err) => {
-                tracing::warn!("no verdicts for failures: {err}");
+                // Said once, to the user; the log only keeps a debug record of it.
+                tracing::debug!("no verdicts for failures: {err}");
                 eprintln!("WARNING: no verdicts for failures: {err}");
                 Ok(None)
             }
         },
-        Mode::Run { .. } => match build_provider(&settings.llm, &env_var, handle.clone()) {
+        Mode::Run { .. } => match build_provider(&settings.llm, env, handle.clone()) {
             Ok(Some(provider)) => Ok(Some(Arc::from(provider))),
             Ok(None) => Err(Error::LlmRequired),
             Err(err) => Err(Error::LlmSettings(err)),

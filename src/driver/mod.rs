@@ -13,5 +13,7 @@ mod version;
 pub use driver_error::DriverError;
 pub use events::ContextEvents;
 pub use locate::{DriverPaths, default_driver_dir, find_chromium, find_driver};
-pub use runtime::{BrowserRuntime, TestPage, WorkerBrowser, export_driver_env};
+pub use runtime::{
+    BrowserRuntime, TestPage, WorkerBrowser, export_driver_env, withhold_from_driver,
+};
 pub use version::DRIVER_VERSION;

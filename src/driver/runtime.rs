@@ -283,6 +283,29 @@ fn context_options(
     })
 }
 
+/// Reads the variables `names` and removes them from the process environment, so that the
+/// driver and the browsers it launches (which inherit it) never see them; answers the values
+/// that were set. `run` passes the LLM key variables, read here once for the provider.
+///
+/// Like [`export_driver_env`], call it before any thread is spawned (the tokio runtime
+/// included).
+pub fn withhold_from_driver(names: &[String]) -> HashMap<String, String> {
+    let mut kept = HashMap::new();
+    for name in names {
+        if let Some(value) = std::env::var_os(name) {
+            if let Some(value) = value.to_str() {
+                kept.insert(name.clone(), value.to_owned());
+            }
+            // SAFETY: called from `cli` before any thread is spawned, so nothing reads the
+            // environment concurrently.
+            unsafe {
+                std::env::remove_var(name);
+            }
+        }
+    }
+    kept
+}
+
 /// Exports the driver's location for playwright-rs, which reads it from the environment.
 ///
 /// Call it before any other thread exists (before the tokio runtime is built).

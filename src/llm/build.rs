@@ -120,6 +120,25 @@ pub fn build_provider(
     Ok(Some(provider))
 }
 
+/// Every environment variable that may hold an LLM API key: both default names and the one
+/// `llm.api_key_env` names. `run` reads them once and removes them from the process environment
+/// before the driver starts, so that neither Node nor Chromium inherit a key.
+pub fn key_variables(settings: &LlmSettings) -> Vec<String> {
+    let mut names = vec![
+        OPENAI_API_KEY_ENV.to_owned(),
+        ANTHROPIC_API_KEY_ENV.to_owned(),
+    ];
+    if let Some(name) = settings
+        .api_key_env
+        .as_deref()
+        .map(str::trim)
+        .filter(|name| !name.is_empty() && !names.iter().any(|n| n == name))
+    {
+        names.push(name.to_owned());
+    }
+    names
+}
+
 /// The provider's name in settings, messages and [`LlmProvider::describe`].
 pub(crate) fn provider_name(kind: ProviderKind) -> &'static str {
     match kind {
@@ -132,16 +151,7 @@ pub(crate) fn provider_name(kind: ProviderKind) -> &'static str {
 /// fragment.
 fn endpoint(base: &str, path: &str) -> Result<String, LlmError> {
     let url = Url::parse(base);
-    // Credentials in the URL are never echoed.
-    let shown = match &url {
-        Ok(url) if !url.username().is_empty() || url.password().is_some() => {
-            let mut url = url.clone();
-            let _ = url.set_username("");
-            let _ = url.set_password(None);
-            url.to_string()
-        }
-        _ => base.to_owned(),
-    };
+    let shown = shown_url(base, url.as_ref().ok());
     let bad = |why: &str| LlmError::Config(format!("`llm.base_url` `{shown}` {why}"));
     let url = url.map_err(|e| bad(&format!("is not a URL: {e}")))?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
@@ -156,6 +166,36 @@ fn endpoint(base: &str, path: &str) -> Result<String, LlmError> {
         return Err(bad("must not have a query or a fragment"));
     }
     Ok(format!("{}/{path}", base.trim_end_matches('/')))
+}
+
+/// `base` as an error may show it: no credentials, every query value and the fragment replaced by
+/// `[redacted]` (a key put in `?key=...` is never echoed). `url` is `base` parsed, when it parses;
+/// otherwise everything from the first `?` or `#` is redacted.
+fn shown_url(base: &str, url: Option<&Url>) -> String {
+    const REDACTED: &str = "[redacted]";
+    let Some(url) = url else {
+        return match base.find(['?', '#']) {
+            Some(at) => format!("{}{}{REDACTED}", &base[..at], &base[at..=at]),
+            None => base.to_owned(),
+        };
+    };
+    let mut url = url.clone();
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    let redacted: Option<Vec<String>> = url.query().map(|query| {
+        query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((name, _)) => format!("{name}={REDACTED}"),
+                None => pair.to_owned(),
+            })
+            .collect()
+    });
+    url.set_query(redacted.map(|pairs| pairs.join("&")).as_deref());
+    if url.fragment().is_some() {
+        url.set_fragment(Some(REDACTED));
+    }
+    url.to_string()
 }
 
 #[cfg(test)]
@@ -198,6 +238,19 @@ mod tests {
             Ok(None) => Ok("none".into()),
             Err(e) => Err(e.to_string()),
         }
+    }
+
+    #[test]
+    fn key_variables_are_the_defaults_and_the_configured_one() {
+        let mut llm = settings(None, None);
+        assert_eq!(key_variables(&llm), ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]);
+        llm.api_key_env = Some(" MY_KEY ".into());
+        assert_eq!(
+            key_variables(&llm),
+            ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "MY_KEY"]
+        );
+        llm.api_key_env = Some("OPENAI_API_KEY".into());
+        assert_eq!(key_variables(&llm).len(), 2);
     }
 
     #[test]
@@ -268,6 +321,36 @@ mod tests {
             ..settings(Some(ProviderKind::OpenAi), Some("m"))
         };
         assert!(build(&llm, &env_of(&[])).is_err());
+    }
+
+    #[test]
+    fn query_values_and_fragments_of_a_base_url_are_never_echoed() {
+        for (base, shown) in [
+            (
+                "http://127.0.0.1:1/v1?key=SECRET",
+                "`http://127.0.0.1:1/v1?key=[redacted]`",
+            ),
+            (
+                "https://u:SECRET@host/v1?a=SECRET&flag&b=SECRET#SECRET",
+                "`https://host/v1?a=[redacted]&flag&b=[redacted]#[redacted]`",
+            ),
+            ("ftp://host/v1?key=SECRET", "`ftp://host/v1?key=[redacted]`"),
+            ("not a url?key=SECRET", "`not a url?[redacted]`"),
+        ] {
+            let e = endpoint(base, "x").expect_err(base).to_string();
+            assert!(e.contains(shown), "{e}");
+            assert!(!e.contains("SECRET"), "{e}");
+        }
+        let llm = LlmSettings {
+            base_url: Some("http://127.0.0.1:1/v1?key=SECRET".into()),
+            ..settings(Some(ProviderKind::OpenAi), Some("m"))
+        };
+        let e = build(&llm, &env_of(&[])).expect_err("a query");
+        assert_eq!(
+            e,
+            "`llm.base_url` `http://127.0.0.1:1/v1?key=[redacted]` must not have a query or a \
+             fragment"
+        );
     }
 
     #[test]

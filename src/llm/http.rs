@@ -7,7 +7,7 @@
 //! 429 or 503 asks for (capped at [`MAX_WAIT`]). Any other status is final at once. Whatever is
 //! left after the last attempt is [`LlmError::Unavailable`], which the engine never retries; a
 //! success whose body is not JSON is [`LlmError::BadResponse`]. The API key is scrubbed from every
-//! reason.
+//! reason and from the reply text.
 //!
 //! [`Transport::call`] blocks: it runs the request with `Handle::block_on`, so it must be
 //! called from a plain thread (a test's thread), never from inside the runtime, and the handle
@@ -119,6 +119,12 @@ impl Transport {
                     provider: self.provider,
                     reason: self.scrub(&reason),
                 })?;
+        // A reply that quotes the key (prompted to, or echoing it) never reaches step code, a
+        // verdict, the cache or a report.
+        let text = match &self.key {
+            Some(key) => key.redact_reply(&text),
+            None => text,
+        };
         Ok(LlmReply {
             text,
             usage,

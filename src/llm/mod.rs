@@ -18,6 +18,7 @@ mod secret;
 
 pub use build::{
     ANTHROPIC_API_KEY_ENV, ANTHROPIC_BASE_URL, OPENAI_API_KEY_ENV, OPENAI_BASE_URL, build_provider,
+    key_variables,
 };
 pub use message::{
     render_classification_message, render_generation_message, render_generation_system,

@@ -2,12 +2,17 @@
 //!
 //! Its `Debug` and `Display` print `[redacted]`; the key itself is only read by the providers when
 //! they build a request's headers, and [`ApiKey::redact`] scrubs it from text a provider echoes back
-//! (error bodies sometimes quote the key they refused).
+//! (error bodies sometimes quote the key they refused), and [`ApiKey::redact_reply`] scrubs it
+//! from reply text (step code, verdicts) before anything is printed, cached or written.
 
 use std::fmt;
 
 /// What `Debug` and `Display` print instead of a key.
 const REDACTED: &str = "[redacted]";
+
+/// Keys shorter than this are not searched for in reply text: a short key (a local server's
+/// `x`) would mangle ordinary words.
+const MIN_SEARCHED: usize = 8;
 
 /// An API key read from the environment variable named by `llm.api_key_env`.
 #[derive(Clone, PartialEq, Eq)]
@@ -30,6 +35,16 @@ impl ApiKey {
             text.to_owned()
         } else {
             text.replace(&self.0, REDACTED)
+        }
+    }
+
+    /// `text` a model wrote (step code, a verdict) with every occurrence of the key replaced by
+    /// `[redacted]`; keys shorter than 8 characters are left alone (see [`MIN_SEARCHED`]).
+    pub(crate) fn redact_reply(&self, text: &str) -> String {
+        if self.0.chars().count() < MIN_SEARCHED {
+            text.to_owned()
+        } else {
+            self.redact(text)
         }
     }
 }
@@ -72,5 +87,16 @@ mod tests {
             "bad key [redacted] ([redacted])"
         );
         assert_eq!(ApiKey::new("").redact("nothing"), "nothing");
+    }
+
+    #[test]
+    fn redact_reply_scrubs_keys_of_8_characters_or_more_only() {
+        let key = ApiKey::new("sk-12345");
+        assert_eq!(
+            key.redact_reply("const k = 'sk-12345'; // sk-12345"),
+            "const k = '[redacted]'; // [redacted]"
+        );
+        assert_eq!(ApiKey::new("x").redact_reply("text"), "text");
+        assert_eq!(ApiKey::new("sk-1234").redact_reply("sk-1234"), "sk-1234");
     }
 }

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use console::Style;
 
+use super::visible::Visible;
 use crate::llm::Classification;
 use crate::runner::{FailureCause, RunStats, TestFailure, TestId};
 
@@ -120,12 +121,17 @@ pub(crate) fn write_failure(
     let red = palette.style(Style::new().red().bold());
     let dim = palette.style(Style::new().dim());
     writeln!(out)?;
-    writeln!(out, "{} {test}", red.apply_to("──── FAIL"))?;
-    writeln!(out, "  step {}: {}", failure.step_index, failure.step)?;
+    writeln!(out, "{} {}", red.apply_to("──── FAIL"), Visible(test))?;
+    writeln!(
+        out,
+        "  step {}: {}",
+        failure.step_index,
+        Visible(&failure.step)
+    )?;
     writeln!(
         out,
         "  at {}",
-        dim.apply_to(format!("{}:{}", test.scenario, failure.line))
+        dim.apply_to(format!("{}:{}", Visible(&test.scenario), failure.line))
     )?;
     writeln!(out, "  {}", red.apply_to(failure_label(failure)))?;
     writeln!(out)?;
@@ -133,7 +139,7 @@ pub(crate) fn write_failure(
         if line.trim().is_empty() {
             writeln!(out)?;
         } else {
-            writeln!(out, "    {line}")?;
+            writeln!(out, "    {}", Visible(line))?;
         }
     }
     if let Some(verdict) = failure_verdict(failure) {
@@ -141,8 +147,9 @@ pub(crate) fn write_failure(
         writeln!(out)?;
         writeln!(
             out,
-            "    {} {verdict}",
-            palette.style(Style::new().bold()).apply_to("verdict:")
+            "    {} {}",
+            palette.style(Style::new().bold()).apply_to("verdict:"),
+            Visible(verdict)
         )?;
     }
     if let Some(code) = &failure.code {
@@ -155,7 +162,7 @@ pub(crate) fn write_failure(
         for (n, line) in code.lines().enumerate() {
             let n = n as u32 + 1;
             let marker = if Some(n) == failing_line { ">" } else { " " };
-            writeln!(out, "  {marker} {n:>3} | {line}")?;
+            writeln!(out, "  {marker} {n:>3} | {}", Visible(line))?;
         }
     }
     Ok(())
@@ -234,7 +241,12 @@ impl Summary {
             if !slowest.is_empty() {
                 writeln!(out, "slowest:")?;
                 for (test, duration) in slowest {
-                    writeln!(out, "  {} {test}", dim.apply_to(seconds(*duration)))?;
+                    writeln!(
+                        out,
+                        "  {} {}",
+                        dim.apply_to(seconds(*duration)),
+                        Visible(test)
+                    )?;
                 }
             }
             writeln!(

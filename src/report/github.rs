@@ -5,6 +5,7 @@
 //! Main function: [`error_annotation`].
 
 use super::details::{failure_label, failure_text, failure_verdict};
+use super::visible::visible;
 use crate::runner::{TestFailure, TestId};
 
 /// The `::error` line (without its newline) for a failed test.
@@ -22,13 +23,15 @@ pub(crate) fn error_annotation(test: &TestId, failure: &TestFailure) -> String {
             verdict.category, verdict.explanation, verdict.recommendation
         ));
     }
-    format!(
+    let line = format!(
         "::error file={},line={},title={}::{}",
         escape_property(&test.scenario),
         failure.line,
         escape_property(&test.to_string()),
         escape_data(message.trim_end())
-    )
+    );
+    // The line goes to the terminal too: no control character of a page reaches it raw.
+    visible(&line).into_owned()
 }
 
 /// Escapes a command's message: `%`, CR and LF (`%0A` for a newline).

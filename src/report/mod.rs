@@ -20,6 +20,7 @@ mod reporter;
 mod terminal;
 #[cfg(test)]
 mod testing;
+mod visible;
 mod wire;
 mod xml;
 

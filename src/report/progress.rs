@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::visible::Visible;
 use crate::engine::Pool;
 use crate::runner::TestId;
 
@@ -72,7 +73,7 @@ impl Progress {
         };
         self.bar.set_message(format!(
             "{}: {what} step {index}, attempt {attempt}/{limit}",
-            test.name
+            Visible(&test.name)
         ));
     }
 

@@ -15,6 +15,7 @@ use super::details::{Palette, Summary, Verbosity, heal_diff, seconds};
 use super::github::error_annotation;
 use super::progress::Progress;
 use super::reporter::Reporter;
+use super::visible::Visible;
 use crate::engine::Pool;
 use crate::runner::{RunEvent, RunStats, TestId, TestOutcome};
 
@@ -112,8 +113,9 @@ impl<W: Write> TerminalReporter<W> {
                 ..
             } if verbose => {
                 let line = format!(
-                    "  {} {index}. {sentence} {}",
+                    "  {} {index}. {} {}",
                     self.style(Style::new().green()).apply_to("✓"),
+                    Visible(sentence),
                     self.style(Style::new().dim())
                         .apply_to(format!("({})", seconds(*duration)))
                 );
@@ -127,14 +129,18 @@ impl<W: Write> TerminalReporter<W> {
                 ..
             } if verbose => {
                 let line = format!(
-                    "  {} {index}. {sentence} ({})",
+                    "  {} {index}. {} ({})",
                     self.style(Style::new().red()).apply_to("✗"),
+                    Visible(sentence),
                     seconds(*duration)
                 );
                 self.step_line(test, line);
             }
             RunEvent::StepLog { test, line, .. } if verbose => {
-                let line = format!("    {}", self.style(Style::new().dim()).apply_to(line));
+                let line = format!(
+                    "    {}",
+                    self.style(Style::new().dim()).apply_to(Visible(line))
+                );
                 self.step_line(test, line);
             }
             RunEvent::SettleRetry {
@@ -146,7 +152,7 @@ impl<W: Write> TerminalReporter<W> {
                 let line = format!(
                     "    {} retry {attempt}: {}",
                     self.style(Style::new().yellow()).apply_to("↻"),
-                    failure.lines().next().unwrap_or_default()
+                    Visible(failure.lines().next().unwrap_or_default())
                 );
                 self.step_line(test, line);
             }
@@ -166,8 +172,9 @@ impl<W: Write> TerminalReporter<W> {
                         Pool::Healing => "regenerating",
                     };
                     let line = format!(
-                        "  {} {what} step {index} of {test} (attempt {attempt}/{limit})",
+                        "  {} {what} step {index} of {} (attempt {attempt}/{limit})",
                         self.style(Style::new().cyan()).apply_to("⚙"),
+                        Visible(test),
                     );
                     self.test_line(test, line);
                 }
@@ -179,8 +186,9 @@ impl<W: Write> TerminalReporter<W> {
                 category,
             } if !quiet => {
                 let line = format!(
-                    "  {} step {index} of {test} failed; classified as {category}",
+                    "  {} step {index} of {} failed; classified as {category}",
                     self.style(Style::new().yellow()).apply_to("⚕"),
+                    Visible(test),
                 );
                 self.test_line(test, line);
             }
@@ -203,20 +211,24 @@ impl<W: Write> TerminalReporter<W> {
                 index,
                 verdict,
             } if verbose => {
-                self.step_line(test, format!("    verdict for step {index}: {verdict}"));
+                let line = format!("    verdict for step {index}: {}", Visible(verdict));
+                self.step_line(test, line);
             }
             RunEvent::Warning { test, message } => {
                 let line = format!(
-                    "{} {test}: {message}",
-                    self.style(Style::new().yellow().bold()).apply_to("WARNING")
+                    "{} {}: {}",
+                    self.style(Style::new().yellow().bold()).apply_to("WARNING"),
+                    Visible(test),
+                    Visible(message)
                 );
                 self.test_line(test, line);
             }
             RunEvent::TraceWritten { test, path } if !quiet => {
                 let line = format!(
-                    "  {} {test}: {}",
+                    "  {} {}: {}",
                     self.style(Style::new().dim()).apply_to("trace of"),
-                    path.display()
+                    Visible(test),
+                    Visible(path.display())
                 );
                 self.test_line(test, line);
             }
@@ -285,8 +297,9 @@ impl<W: Write> TerminalReporter<W> {
         if self.verbosity != Verbosity::Quiet || failure.is_some() {
             writeln!(
                 self.buf,
-                "{} {test} {}",
+                "{} {} {}",
                 self.style(style).apply_to(label),
+                Visible(test),
                 self.style(Style::new().dim())
                     .apply_to(format!("({})", seconds(duration)))
             )?;
@@ -313,8 +326,11 @@ impl<W: Write> TerminalReporter<W> {
     ) -> String {
         let yellow = self.style(Style::new().yellow().bold());
         let mut text = format!(
-            "{} {test} › step {index}: {sentence}\n  why: {explanation}",
-            yellow.apply_to("HEALED")
+            "{} {} › step {index}: {}\n  why: {}",
+            yellow.apply_to("HEALED"),
+            Visible(test),
+            Visible(sentence),
+            Visible(explanation)
         );
         for line in heal_diff(old_code, new_code).lines() {
             let style = if line.starts_with('+') && !line.starts_with("+++") {
@@ -324,7 +340,10 @@ impl<W: Write> TerminalReporter<W> {
             } else {
                 Style::new().dim()
             };
-            text.push_str(&format!("\n  {}", self.style(style).apply_to(line)));
+            text.push_str(&format!(
+                "\n  {}",
+                self.style(style).apply_to(Visible(line))
+            ));
         }
         text
     }
@@ -349,7 +368,8 @@ impl<W: Write> Reporter for TerminalReporter<W> {
 mod tests {
     use super::*;
     use crate::report::testing::{self, redact};
-    use crate::runner::{StepSource, TestFailure};
+    use crate::runner::{FailureCause, StepSource, TestFailure};
+    use crate::script::{FailureKind, StepFailure};
 
     fn id() -> TestId {
         testing::id("scenarios/todo.steps", "add a todo", 2)
@@ -372,6 +392,61 @@ mod tests {
             },
             RunEvent::RunFinished { stats },
         ]
+    }
+
+    #[test]
+    fn control_characters_from_pages_and_steps_are_shown_as_escapes() {
+        let nasty = "\u{1b}[31mred\u{7}";
+        let mut failure: TestFailure = testing::check_failure();
+        failure.step = format!("the list shows {nasty}");
+        failure.cause = FailureCause::Step(StepFailure {
+            kind: FailureKind::FailedCheck,
+            message: format!("expected {nasty}\0 got\r"),
+            code_line: Some(2),
+        });
+        failure.code = Some(format!("async function step(page) {{\n  // {nasty}\n}}"));
+        failure.verdict = Some(crate::llm::Classification {
+            explanation: nasty.to_owned(),
+            ..testing::defect_verdict()
+        });
+        let mut events = one_test(
+            TestOutcome::Failed(Box::new(failure)),
+            RunStats {
+                failed: 1,
+                ..RunStats::default()
+            },
+        );
+        events.insert(
+            1,
+            RunEvent::StepLog {
+                test: id(),
+                index: 2,
+                line: format!("console says {nasty}"),
+            },
+        );
+        events.insert(
+            1,
+            RunEvent::Warning {
+                test: id(),
+                message: format!("warned {nasty}"),
+            },
+        );
+        for verbosity in [Verbosity::Normal, Verbosity::Verbose] {
+            let text = render(&events, verbosity);
+            for raw in ['\u{1b}', '\u{7}', '\0', '\r'] {
+                assert!(!text.contains(raw), "{raw:?} in {verbosity:?}:\n{text}");
+            }
+            assert!(text.contains("\\x1b[31mred\\x07"), "{text}");
+        }
+        let mut out = Vec::new();
+        let mut dot = crate::report::DotReporter::new(&mut out, false, Verbosity::Normal)
+            .with_github_annotations(true);
+        testing::feed(&mut dot, &events);
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}'),
+            "{text}"
+        );
     }
 
     #[test]

@@ -337,7 +337,8 @@ impl EngineObserver for StepReporter<'_> {
     }
 
     fn warning(&self, message: &str) {
-        tracing::warn!(target: "prettyplay::engine", test = %self.test, "{message}");
+        // The reporters show the warning; the log keeps a debug record, so it is said once.
+        tracing::debug!(target: "prettyplay::engine", test = %self.test, "{message}");
         self.send(RunEvent::Warning {
             test: self.test.clone(),
             message: message.to_owned(),

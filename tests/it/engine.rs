@@ -1045,6 +1045,7 @@ fn replay_with_the_llm_down_reports_the_failure_and_a_warning() {
         )
         .output_not_contains("LLM UNAVAILABLE")
         .output_not_contains("of the failures came from")
+        .output_count("no verdict for this failure", 1)
         .stdout_line("0 passed, 1 failed");
     assert_failure(&out, "add an item", &["timeout", "'Add'"]);
     assert_no_verdict(&out, "add an item");

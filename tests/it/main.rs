@@ -14,6 +14,7 @@
 //! `runner` checks sharding, workers, Ctrl-C, `--last-failed`, `-x`, `--tag`, the test timeout
 //! and traces through the CLI there;
 //! `requests` measures what generation requests send on the demo (stable prefix, fresh part);
+//! `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `support` is the shared harness.
 
@@ -30,6 +31,7 @@ mod conformance;
 mod conformance_events;
 mod e2e;
 mod engine;
+mod hygiene;
 mod llm;
 mod reports;
 mod requests;

@@ -130,6 +130,18 @@ impl Output {
         self
     }
 
+    /// `needle` occurs exactly `times` times in stdout and stderr together.
+    #[track_caller]
+    pub(crate) fn output_count(self, needle: &str, times: usize) -> Self {
+        let seen = self.stdout.matches(needle).count() + self.stderr.matches(needle).count();
+        if seen != times {
+            self.fail(&format!(
+                "{needle:?} occurs {seen} time(s) in stdout and stderr, expected {times}"
+            ));
+        }
+        self
+    }
+
     /// A regular expression matches stdout or stderr (multi-line mode: `^` and `$` match at lines).
     #[track_caller]
     pub(crate) fn output_matches(self, pattern: &str) -> Self {

@@ -55,6 +55,8 @@ pub(crate) struct Test {
     dir: TempDir,
     args: Vec<OsString>,
     env: Vec<(OsString, OsString)>,
+    /// Variables unset for the run, after `env`.
+    env_removed: Vec<OsString>,
     /// Cache entries from [`Test::cached`], by scenario, in call order; written by `run`.
     cached: BTreeMap<String, Vec<String>>,
     serve: bool,
@@ -75,6 +77,7 @@ impl Test {
             dir,
             args: Vec::new(),
             env: Vec::new(),
+            env_removed: Vec::new(),
             cached: BTreeMap::new(),
             serve: false,
         };
@@ -177,6 +180,12 @@ impl Test {
         self
     }
 
+    /// An environment variable the harness sets (`NO_COLOR`) or passes on, unset for the run.
+    pub(crate) fn env_remove(mut self, key: &str) -> Self {
+        self.env_removed.push(key.into());
+        self
+    }
+
     /// Runs `prettyplay` with the project as working directory, `NO_COLOR=1`, `CI` and
     /// `PRETTYPLAY_*` settings unset, no stdin.
     pub(crate) fn run(self) -> Output {
@@ -231,6 +240,9 @@ impl Test {
             }
         }
         command.envs(self.env.iter().map(|(k, v)| (k, v)));
+        for key in &self.env_removed {
+            command.env_remove(key);
+        }
         // Its own process group, so that a run that hangs is killed with its driver and browser.
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
 
