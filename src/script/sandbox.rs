@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use rquickjs::context::EvalOptions;
 use rquickjs::{Context, Ctx, Function, Object, Runtime, Value};
 
+use crate::script::cut_text::{MAX_MESSAGE_BYTES, cut_text};
 use crate::script::{FailureKind, Host, StepFailure};
 
 /// The JavaScript half of the binding.
@@ -163,7 +164,8 @@ impl Sandbox {
         let log = {
             let host = Rc::clone(host);
             Function::new(ctx.clone(), move |level: String, message: String| {
-                host.push_log(&level, &message);
+                // Cut at the source: a runaway line never reaches the host whole.
+                host.push_log(&level, &cut_text(message, MAX_MESSAGE_BYTES));
             })?
         };
         let config = Object::new(ctx.clone())?;
@@ -334,9 +336,8 @@ fn thrown_failure(value: Value<'_>, memory_bytes: usize) -> StepFailure {
         },
     };
     StepFailure {
-        kind,
-        message,
         code_line,
+        ..StepFailure::new(kind, message)
     }
 }
 
@@ -467,6 +468,56 @@ mod tests {
         assert!(
             params.to_string().contains("2 items left"),
             "the expected text is sent: {params}"
+        );
+    }
+
+    #[test]
+    fn a_huge_thrown_message_is_cut_to_16_kib() {
+        // 8 MB, not the 40 MB of the report: QuickJS's 64 MiB heap must hold the string and the
+        // copies made while it is thrown and read.
+        for (code, starts) in [
+            (
+                "async function step(page) { throw new Error('x'.repeat(8_000_000)); }",
+                "Error: xxx",
+            ),
+            (
+                "async function step(page) { throw 'y'.repeat(8_000_000); }",
+                "step code threw yyy",
+            ),
+        ] {
+            let host = RecordingHost::answering(ok);
+            let failure = sandbox().run_step(code, &host).unwrap_err();
+            assert_eq!(failure.kind, FailureKind::FailedCheck);
+            assert!(
+                failure.message.starts_with(starts),
+                "{}",
+                &failure.message[..40]
+            );
+            let marker = failure.message.rfind('…').expect("a cut marker");
+            assert!(marker <= 16 * 1024, "{marker}");
+            assert!(
+                failure.message[marker..].ends_with(" bytes cut"),
+                "{}",
+                &failure.message[marker..]
+            );
+            assert!(failure.message.len() <= 16 * 1024 + 40);
+        }
+    }
+
+    #[test]
+    fn huge_console_lines_are_cut_before_the_host_keeps_them() {
+        let host = RecordingHost::answering(ok);
+        sandbox()
+            .run_step(
+                "async function step(page) { console.log('z'.repeat(1_000_000)); }",
+                &host,
+            )
+            .unwrap();
+        let logs = host.logs.borrow();
+        assert_eq!(logs.len(), 1);
+        assert_eq!(
+            logs[0],
+            format!("log: {}… 983616 bytes cut", "z".repeat(16 * 1024))
         );
     }
 
