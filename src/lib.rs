@@ -17,6 +17,7 @@ pub mod engine;
 pub mod error;
 pub mod llm;
 mod paths;
+mod regular_file;
 pub mod report;
 pub mod runner;
 pub mod scenario;

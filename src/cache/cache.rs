@@ -13,7 +13,16 @@ use std::path::{Path, PathBuf};
 use super::cache_error::io_error;
 use super::cache_lock::CacheLock;
 use super::{CacheError, CacheFile, StepKey};
+use crate::regular_file::{MIB, read_regular_to_string};
 use crate::scenario::Scenario;
+
+/// The largest cache file read: thousands of steps' code, far below a runaway read. A bigger
+/// file (or one that is not a regular file) is an error, and is never overwritten.
+pub(crate) const MAX_CACHE_FILE_BYTES: u64 = 10 * MIB;
+
+/// The most bytes of code cached for one step: far above any real step, far below a runaway
+/// reply. [`Cache::put`] refuses more (the engine never offers it).
+pub(crate) const MAX_STEP_CODE_BYTES: usize = 64 * 1024;
 
 /// A cache directory: `<dir>/<scenario rel_path>.toml` per scenario, plus the lock file `.lock`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,7 +64,7 @@ impl Cache {
         scenario_rel: &str,
     ) -> Result<Option<(String, CacheFile)>, CacheError> {
         let path = self.file_path(scenario_rel);
-        let text = match fs::read_to_string(&path) {
+        let text = match read_regular_to_string(&path, MAX_CACHE_FILE_BYTES, "cache files") {
             Ok(text) => text,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(source) => {
@@ -73,7 +82,8 @@ impl Cache {
     /// Stores `code` for `key`, a step of `scenario`: under the cache lock, re-reads the file,
     /// inserts or replaces the entry (replaced code gets `today`, `YYYY-MM-DD`), orders entries like
     /// the scenario and replaces the file atomically. Code is stored with a trailing newline. A
-    /// malformed file is an error and is left untouched.
+    /// malformed file is an error and is left untouched; so is code over [`MAX_STEP_CODE_BYTES`],
+    /// which is never written.
     pub fn put(
         &self,
         scenario: &Scenario,
@@ -108,6 +118,13 @@ impl Cache {
             return Err(CacheError::KeyMismatch {
                 key_scenario: key.scenario.clone(),
                 scenario: scenario.rel_path.clone(),
+            });
+        }
+        if code.len() > MAX_STEP_CODE_BYTES {
+            return Err(CacheError::CodeTooLarge {
+                path: self.file_path(&scenario.rel_path),
+                bytes: code.len(),
+                limit: MAX_STEP_CODE_BYTES,
             });
         }
         let code = if code.ends_with('\n') {
@@ -157,6 +174,7 @@ impl Cache {
 fn write_atomic(path: &Path, text: &str) -> Result<(), CacheError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(io_error("create directory", dir))?;
+    remove_stale_temporaries(dir)?;
     // A hidden name, so neither prune nor users mistake a leftover of a crash for a cache file.
     let mut prefix = std::ffi::OsString::from(".");
     prefix.push(path.file_name().unwrap_or_default());
@@ -183,6 +201,31 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), CacheError> {
     File::open(dir)
         .and_then(|dir| dir.sync_all())
         .map_err(io_error("sync", dir))?;
+    Ok(())
+}
+
+/// Deletes the temporary files [`write_atomic`] left in `dir` when it was killed mid-write
+/// (`.<name>.toml.<random>.tmp`). Every write holds the lock, so under it any such file is stale.
+fn remove_stale_temporaries(dir: &Path) -> Result<(), CacheError> {
+    let entries = fs::read_dir(dir).map_err(io_error("list", dir))?;
+    for entry in entries {
+        let entry = entry.map_err(io_error("list", dir))?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let is_temporary = name.starts_with('.')
+            && name.ends_with(".tmp")
+            && name.contains(".toml.")
+            && entry.file_type().is_ok_and(|kind| kind.is_file());
+        if is_temporary {
+            tracing::debug!(file = %entry.path().display(), "removing a stale temporary cache file");
+            match fs::remove_file(entry.path()) {
+                Ok(()) => {}
+                // Gone already: nothing to do.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(source) => return Err(io_error("delete", &entry.path())(source)),
+            }
+        }
+    }
     Ok(())
 }
 
@@ -508,6 +551,112 @@ mod tests {
             fs::read_to_string(cache.file_path("a.steps")).unwrap(),
             "format = 7\n"
         );
+    }
+
+    #[test]
+    fn stale_temporary_files_are_removed_by_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let sub = dir.path().join("s");
+        fs::create_dir_all(&sub).unwrap();
+        // Left by writes killed mid-way: of this file, and of another file of the directory.
+        let own = sub.join(".a.steps.toml.Xy12Ab.tmp");
+        let other = sub.join(".b.steps.toml.Qw34Er.tmp");
+        let unrelated = sub.join(".notes.tmp");
+        for path in [&own, &other, &unrelated] {
+            fs::write(path, "format = 1\nscenario = \"half").unwrap();
+        }
+        let s = scenario("s/a.steps", &[("t", &["s"])]);
+        cache.put(&s, &key(&s, 0, 0), "x\n", "d").unwrap();
+        assert!(!own.exists(), "the file's own leftover is gone");
+        assert!(!other.exists(), "under the lock every leftover is stale");
+        assert!(
+            unrelated.exists(),
+            "files that are not cache temporaries stay"
+        );
+        assert_eq!(cache.load("s/a.steps").unwrap().unwrap().steps.len(), 1);
+    }
+
+    #[test]
+    fn code_over_64_kib_is_refused_and_never_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let s = scenario("a.steps", &[("t", &["s"])]);
+        let huge = "x".repeat(MAX_STEP_CODE_BYTES + 1);
+        let error = cache.put(&s, &key(&s, 0, 0), &huge, "d").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "step code of 65537 bytes is over the limit of 65536 bytes for one step; it was \
+                 not cached in {}",
+                cache.file_path("a.steps").display()
+            )
+        );
+        assert!(!cache.file_path("a.steps").exists());
+        let error = cache
+            .put_healed(&s, &key(&s, 0, 0), &huge, "d")
+            .unwrap_err();
+        assert!(matches!(error, CacheError::CodeTooLarge { .. }), "{error}");
+        // At the limit it is cached.
+        let most = "x".repeat(MAX_STEP_CODE_BYTES);
+        cache.put(&s, &key(&s, 0, 0), &most, "d").unwrap();
+        assert!(cache.file_path("a.steps").exists());
+    }
+
+    #[test]
+    fn cache_files_over_10_mib_or_not_regular_are_errors_and_never_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let path = cache.file_path("a.steps");
+        File::create(&path)
+            .and_then(|f| f.set_len(MAX_CACHE_FILE_BYTES + 1))
+            .unwrap();
+        let error = cache.load("a.steps").unwrap_err();
+        let CacheError::Io { source, .. } = &error else {
+            panic!("{error:?}");
+        };
+        assert_eq!(
+            format!("{error}: {source}"),
+            format!(
+                "cannot read {}: it is 10485761 bytes, over the limit of 10485760 bytes (10 MiB) \
+                 for cache files: make it smaller or split it",
+                path.display()
+            )
+        );
+        let s = scenario("a.steps", &[("t", &["s"])]);
+        cache.put(&s, &key(&s, 0, 0), "x\n", "d").unwrap_err();
+        assert_eq!(fs::metadata(&path).unwrap().len(), MAX_CACHE_FILE_BYTES + 1);
+        #[cfg(unix)]
+        {
+            fs::remove_file(&path).unwrap();
+            std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+            let (tx, rx) = std::sync::mpsc::channel();
+            let (c, s2) = (cache.clone(), s.clone());
+            std::thread::spawn(move || {
+                let loaded = c.load("a.steps").map(|_| ());
+                let put = c.put(&s2, &key(&s2, 0, 0), "x\n", "d");
+                // The receiver gave up only if the test already failed.
+                tx.send((loaded, put)).ok();
+            });
+            let (loaded, put) = rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .expect("returned within 10 s");
+            let error = loaded.unwrap_err();
+            let CacheError::Io { source, .. } = &error else {
+                panic!("{error:?}");
+            };
+            assert!(
+                source.to_string().starts_with("it is a character device"),
+                "{source}"
+            );
+            put.unwrap_err();
+            assert!(
+                fs::symlink_metadata(&path)
+                    .unwrap()
+                    .file_type()
+                    .is_symlink()
+            );
+        }
     }
 
     #[test]

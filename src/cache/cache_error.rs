@@ -39,6 +39,17 @@ pub enum CacheError {
         /// The format this version reads.
         supported: u32,
     },
+    /// Code over the per-step limit was offered for caching; nothing was written.
+    #[error(
+        "step code of {bytes} bytes is over the limit of {limit} bytes for one step; it was not \
+         cached in {}",
+        path.display()
+    )]
+    CodeTooLarge {
+        path: PathBuf,
+        bytes: usize,
+        limit: usize,
+    },
     /// A caller bug: the key passed to [`Cache::put`](super::Cache::put) belongs to another
     /// scenario.
     #[error("step key is for scenario {key_scenario:?}, not {scenario:?}")]

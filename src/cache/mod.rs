@@ -19,6 +19,7 @@ mod prune;
 mod toml_string;
 
 pub use cache::Cache;
+pub(crate) use cache::MAX_STEP_CODE_BYTES;
 pub use cache_error::CacheError;
 pub use cache_file::CacheFile;
 pub use cached_step::CachedStep;

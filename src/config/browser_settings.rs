@@ -302,7 +302,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             format!(
-                "{}:2:11: `browser.timeout` must be a number of seconds >= 0, e.g. 2.5, got -1\n  \
+                "{}:2:11: `browser.timeout` must be a number of seconds from 0 to 86400 (24 h), e.g. 2.5, got -1\n  \
                  |\n\
                  2 | timeout = -1\n  \
                  |           ^",
@@ -318,6 +318,64 @@ mod tests {
     }
 
     #[test]
+    fn durations_above_24_hours_are_refused_wherever_they_come_from() {
+        // 2^31 ms (about 24.9 days) and more made every browser action time out at once.
+        let dir =
+            project("[browser]\ntimeout = 86400\n[polling]\ntimeout = 86400\ndelay = 86400\n");
+        let settings = resolve(dir.path(), &no_env);
+        assert_eq!(settings.browser.timeout, Duration::from_secs(86_400));
+        assert_eq!(settings.polling.delay, Duration::from_secs(86_400));
+        for (toml, key, col) in [
+            ("[browser]\ntimeout = 2147484\n", "browser.timeout", 11),
+            ("[polling]\ntimeout = 86401\n", "polling.timeout", 11),
+            ("[polling]\ndelay = 1e12\n", "polling.delay", 9),
+        ] {
+            let dir = project(toml);
+            let shown = resolve_err(dir.path(), &no_env).to_string();
+            let file = dir.path().join(CONFIG_FILE);
+            assert!(
+                shown.starts_with(&format!(
+                    "{}:2:{col}: `{key}` must be a number of seconds from 0 to 86400 (24 h), \
+                     e.g. 2.5, got ",
+                    file.display()
+                )),
+                "{shown}"
+            );
+        }
+        for var in [
+            "PRETTYPLAY_BROWSER_TIMEOUT",
+            "PRETTYPLAY_POLLING_TIMEOUT",
+            "PRETTYPLAY_POLLING_DELAY",
+        ] {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let e = resolve_with(
+                dir.path(),
+                &env_of(&[(var, "2147484")]),
+                Overrides::default(),
+            )
+            .expect_err("too long");
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "environment variable `{var}` has invalid value `2147484`: expected a number \
+                     of seconds from 0 to 86400 (24 h), e.g. 2.5"
+                )
+            );
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        let overrides = Overrides {
+            timeout: Some(86_400.5),
+            ..Overrides::default()
+        };
+        let e = resolve_with(dir.path(), &no_env, overrides).expect_err("too long");
+        assert_eq!(
+            e.to_string(),
+            "invalid value `86400.5` for `--timeout`: expected a number of seconds from 0 to \
+             86400 (24 h), e.g. 2.5"
+        );
+    }
+
+    #[test]
     fn bad_timeout_flag_is_an_error() {
         let dir = tempfile::tempdir().expect("tempdir");
         let overrides = Overrides {
@@ -327,7 +385,7 @@ mod tests {
         let e = resolve_with(dir.path(), &no_env, overrides).expect_err("bad flag");
         assert_eq!(
             e.to_string(),
-            "invalid value `-2` for `--timeout`: expected a number of seconds >= 0, e.g. 2.5"
+            "invalid value `-2` for `--timeout`: expected a number of seconds from 0 to 86400 (24 h), e.g. 2.5"
         );
     }
 

@@ -352,6 +352,30 @@ snapshot_budget = 0
     }
 
     #[test]
+    fn llm_timeout_above_24_hours_is_refused() {
+        let dir = project("[llm]\ntimeout = 86400\n");
+        assert_eq!(
+            resolve(dir.path(), &no_env).llm.timeout,
+            Duration::from_secs(86_400)
+        );
+        let dir = project("[llm]\ntimeout = 2147484\n");
+        let shown = resolve_err(dir.path(), &no_env).to_string();
+        let file = dir.path().join(CONFIG_FILE);
+        assert!(
+            shown.starts_with(&format!(
+                "{}:2:11: `llm.timeout` must be a number of seconds > 0, at most 86400 (24 h), e.g. 60, got 2147484",
+                file.display()
+            )),
+            "{shown}"
+        );
+        assert_env_refused(&[(
+            "PRETTYPLAY_LLM_TIMEOUT",
+            "86400.5",
+            "a number of seconds > 0, at most 86400 (24 h), e.g. 60",
+        )]);
+    }
+
+    #[test]
     fn llm_and_budgets_are_read_from_the_file() {
         let dir = project(&format!(
             "{LLM_FILE}\n[budgets]\ngeneration = 0\nhealing = 5\n"
@@ -419,7 +443,7 @@ snapshot_budget = 0
             ),
             (
                 "[llm]\ntimeout = 0\n",
-                "`llm.timeout` must be a number of seconds > 0, e.g. 60, got 0",
+                "`llm.timeout` must be a number of seconds > 0, at most 86400 (24 h), e.g. 60, got 0",
             ),
             (
                 "[llm]\nmax_tokens = 0\n",
@@ -493,7 +517,7 @@ snapshot_budget = 0
             (
                 "PRETTYPLAY_LLM_TIMEOUT",
                 "0",
-                "a number of seconds > 0, e.g. 60",
+                "a number of seconds > 0, at most 86400 (24 h), e.g. 60",
             ),
             (
                 "PRETTYPLAY_LLM_MAX_TOKENS",

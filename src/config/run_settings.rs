@@ -109,6 +109,40 @@ mod tests {
     };
 
     #[test]
+    fn run_test_timeout_above_24_hours_is_refused() {
+        let dir = project("[run]\ntest_timeout = 86400\n");
+        assert_eq!(
+            resolve(dir.path(), &no_env).run.test_timeout,
+            Duration::from_secs(86_400)
+        );
+        let dir = project("[run]\ntest_timeout = 2147484\n");
+        let shown = resolve_err(dir.path(), &no_env).to_string();
+        let file = dir.path().join(CONFIG_FILE);
+        assert!(
+            shown.starts_with(&format!(
+                "{}:2:16: `run.test_timeout` must be a number of seconds > 0, at most 86400 (24 h), e.g. 60, got 2147484",
+                file.display()
+            )),
+            "{shown}"
+        );
+        assert_env_refused(&[(
+            "PRETTYPLAY_RUN_TEST_TIMEOUT",
+            "86400.5",
+            "a number of seconds > 0, at most 86400 (24 h), e.g. 60",
+        )]);
+        let overrides = Overrides {
+            test_timeout: Some(1e9),
+            ..Overrides::default()
+        };
+        let dir = tempfile::tempdir().expect("tempdir");
+        let e = resolve_with(dir.path(), &no_env, overrides).expect_err("too long");
+        assert_eq!(
+            e.to_string(),
+            "invalid value `1000000000` for `--test-timeout`: expected a number of seconds > 0, at most 86400 (24 h), e.g. 60"
+        );
+    }
+
+    #[test]
     fn run_defaults_to_sixty_seconds_and_no_worker_count() {
         let dir = tempfile::tempdir().expect("tempdir");
         let run = resolve(dir.path(), &no_env).run;
@@ -199,17 +233,17 @@ mod tests {
         for (toml, message, col) in [
             (
                 "[run]\ntest_timeout = 0\n",
-                "`run.test_timeout` must be a number of seconds > 0, e.g. 60, got 0",
+                "`run.test_timeout` must be a number of seconds > 0, at most 86400 (24 h), e.g. 60, got 0",
                 16,
             ),
             (
                 "[run]\ntest_timeout = -3\n",
-                "`run.test_timeout` must be a number of seconds > 0, e.g. 60, got -3",
+                "`run.test_timeout` must be a number of seconds > 0, at most 86400 (24 h), e.g. 60, got -3",
                 16,
             ),
             (
                 "[run]\ntest_timeout = nan\n",
-                "`run.test_timeout` must be a number of seconds > 0, e.g. 60, got NaN",
+                "`run.test_timeout` must be a number of seconds > 0, at most 86400 (24 h), e.g. 60, got NaN",
                 16,
             ),
             (
@@ -265,17 +299,17 @@ mod tests {
             (
                 "PRETTYPLAY_RUN_TEST_TIMEOUT",
                 "0",
-                "a number of seconds > 0, e.g. 60",
+                "a number of seconds > 0, at most 86400 (24 h), e.g. 60",
             ),
             (
                 "PRETTYPLAY_RUN_TEST_TIMEOUT",
                 "1m",
-                "a number of seconds > 0, e.g. 60",
+                "a number of seconds > 0, at most 86400 (24 h), e.g. 60",
             ),
             (
                 "PRETTYPLAY_RUN_TEST_TIMEOUT",
                 "inf",
-                "a number of seconds > 0, e.g. 60",
+                "a number of seconds > 0, at most 86400 (24 h), e.g. 60",
             ),
             ("PRETTYPLAY_RUN_WORKERS", "0", "a whole number >= 1"),
             ("PRETTYPLAY_RUN_WORKERS", "-1", "a whole number >= 1"),
@@ -289,7 +323,7 @@ mod tests {
                     test_timeout: Some(0.0),
                     ..Overrides::default()
                 },
-                "invalid value `0` for `--test-timeout`: expected a number of seconds > 0, e.g. 60",
+                "invalid value `0` for `--test-timeout`: expected a number of seconds > 0, at most 86400 (24 h), e.g. 60",
             ),
             (
                 Overrides {
@@ -297,7 +331,7 @@ mod tests {
                     ..Overrides::default()
                 },
                 "invalid value `-1.5` for `--test-timeout`: expected a number of seconds > 0, \
-                 e.g. 60",
+                 at most 86400 (24 h), e.g. 60",
             ),
             (
                 Overrides {

@@ -10,6 +10,7 @@
 //! in `docs/configuration.md`.
 
 use crate::paths::normalize;
+use crate::regular_file::{MIB, read_regular_to_string};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -29,6 +30,9 @@ use super::{
 
 /// Name of the settings file looked up in the working directory and its ancestors.
 pub(crate) const CONFIG_FILE: &str = "prettyplay.toml";
+
+/// The largest settings file read; a bigger one, or one that is not a regular file, is an error.
+pub(crate) const MAX_CONFIG_BYTES: u64 = MIB;
 
 /// Fully resolved settings of one run.
 #[derive(Debug, Clone, PartialEq)]
@@ -172,10 +176,11 @@ impl Settings {
         let file_layer = match &config_file {
             Some(path) => {
                 tracing::debug!(config = %path.display(), "reading settings file");
-                let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-                    path: path.clone(),
-                    source,
-                })?;
+                let text = read_regular_to_string(path, MAX_CONFIG_BYTES, "settings files")
+                    .map_err(|source| ConfigError::Read {
+                        path: path.clone(),
+                        source,
+                    })?;
                 file_layer(path, &project_root, &text)?
             }
             None => Layer::default(),
@@ -453,6 +458,69 @@ delay = 0.25
                 "config file `{}` does not exist",
                 dir.path().join("nope.toml").display()
             )
+        );
+    }
+
+    /// What resolving with `--config` naming `path` fails with, within 10 s (a read that never
+    /// ends fails the test instead of hanging it).
+    fn config_read_error(cwd: &Path, path: &Path) -> String {
+        let (cwd, path) = (cwd.to_path_buf(), path.to_path_buf());
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let overrides = Overrides {
+                config: Some(path),
+                ..Overrides::default()
+            };
+            // The receiver gave up only if the test already failed.
+            tx.send(Settings::resolve(&cwd, &no_env, &overrides)).ok();
+        });
+        let e = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("resolve returned within 10 s")
+            .expect_err("refused");
+        let ConfigError::Read { source, .. } = &e else {
+            panic!("expected a read error, got {e:?}");
+        };
+        format!("{e}: {source}")
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_config_file_that_is_a_device_or_a_fifo_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let link = dir.path().join("zero.toml");
+        std::os::unix::fs::symlink("/dev/zero", &link).expect("symlink");
+        assert_eq!(
+            config_read_error(dir.path(), &link),
+            format!(
+                "cannot read `{}`: it is a character device, not a regular file: settings files \
+                 must be regular files (or symbolic links to them)",
+                link.display()
+            )
+        );
+        let fifo = dir.path().join("pipe.toml");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("run mkfifo");
+        assert!(status.success());
+        let shown = config_read_error(dir.path(), &fifo);
+        assert!(shown.contains("it is a FIFO (named pipe)"), "{shown}");
+    }
+
+    #[test]
+    fn a_config_file_over_1_mib_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let big = dir.path().join("big.toml");
+        fs::File::create(&big)
+            .and_then(|f| f.set_len(MAX_CONFIG_BYTES + 1))
+            .expect("create");
+        let shown = config_read_error(dir.path(), &big);
+        assert!(
+            shown.contains(
+                "it is 1048577 bytes, over the limit of 1048576 bytes (1 MiB) for settings files"
+            ),
+            "{shown}"
         );
     }
 

@@ -13,10 +13,15 @@ use super::ConfigError;
 
 /// Accepted forms of a boolean environment variable (compared case-insensitively).
 pub(super) const BOOL_FORMS: &str = "one of true, false, 1, 0, yes, no";
+/// The longest duration of any setting, in seconds (24 h): far beyond any sensible timeout, and
+/// well within the 2^31 milliseconds the browser driver takes (a longer one would make every
+/// action time out at once).
+pub(super) const MAX_SECONDS: f64 = 86_400.0;
 /// Accepted form of a duration anywhere.
-pub(super) const SECONDS_FORM: &str = "a number of seconds >= 0, e.g. 2.5";
+pub(super) const SECONDS_FORM: &str = "a number of seconds from 0 to 86400 (24 h), e.g. 2.5";
 /// Accepted form of a duration that cannot be zero: `llm.timeout`, `run.test_timeout`.
-pub(super) const POSITIVE_SECONDS_FORM: &str = "a number of seconds > 0, e.g. 60";
+pub(super) const POSITIVE_SECONDS_FORM: &str =
+    "a number of seconds > 0, at most 86400 (24 h), e.g. 60";
 
 /// Sets one key of a section's layer `L` from a non-empty environment value; the path is the
 /// project root, for relative paths. `Err` holds the accepted forms.
@@ -57,9 +62,9 @@ pub(super) fn parse_seconds(value: &str) -> Option<Duration> {
     value.trim().parse::<f64>().ok().and_then(seconds)
 }
 
-/// A finite, non-negative number of seconds that fits a [`Duration`].
+/// A finite number of seconds from 0 to [`MAX_SECONDS`].
 pub(super) fn seconds(value: f64) -> Option<Duration> {
-    if value.is_finite() && value >= 0.0 {
+    if value.is_finite() && (0.0..=MAX_SECONDS).contains(&value) {
         Duration::try_from_secs_f64(value).ok()
     } else {
         None
@@ -95,7 +100,13 @@ mod tests {
         for value in ["-1", "NaN", "inf", "soon", "1e300", ""] {
             assert_eq!(parse_seconds(value), None, "{value:?}");
         }
+        assert_eq!(parse_seconds("86400"), Some(Duration::from_secs(86_400)));
+        // 2^31 ms and more made every browser action time out at once.
+        for value in ["86400.001", "2147484", "1e10"] {
+            assert_eq!(parse_seconds(value), None, "{value:?}");
+        }
         assert_eq!(positive_seconds(0.0), None);
+        assert_eq!(positive_seconds(86_401.0), None);
         assert_eq!(positive_seconds(0.5), Some(Duration::from_millis(500)));
     }
 
@@ -112,7 +123,7 @@ mod tests {
         let e = flag_value("timeout", SECONDS_FORM, Some(-2.0), seconds).expect_err("invalid");
         assert_eq!(
             e.to_string(),
-            "invalid value `-2` for `--timeout`: expected a number of seconds >= 0, e.g. 2.5"
+            "invalid value `-2` for `--timeout`: expected a number of seconds from 0 to 86400 (24 h), e.g. 2.5"
         );
     }
 }

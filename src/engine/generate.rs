@@ -4,6 +4,7 @@
 //! Main function: [`Engine::generate`]; the loop is [`Engine::attempts`]. The decisions are
 //! documented in `docs/engine.md` (Generation) and unit-tested below with strict fakes.
 
+use crate::cache::MAX_STEP_CODE_BYTES;
 use crate::engine::budgets::Pool;
 use crate::engine::engine::{Engine, EngineObserver, LlmPurpose, StepContext, cache_failure};
 use crate::engine::{EngineFailure, EngineFailureKind};
@@ -26,6 +27,22 @@ pub(super) fn crashed(failure: &StepFailure, candidate: Option<String>) -> Engin
         Some(code) => crash.with_candidate(code),
         None => crash,
     }
+}
+
+/// Code over [`MAX_STEP_CODE_BYTES`] is a failed attempt that never runs (it could never be
+/// cached), fed back to the next attempt like code that does not compile.
+fn within_limit(code: &str) -> Result<(), StepFailure> {
+    if code.len() <= MAX_STEP_CODE_BYTES {
+        return Ok(());
+    }
+    Err(StepFailure::new(
+        FailureKind::Script,
+        format!(
+            "the step code is {} bytes, over the limit of {MAX_STEP_CODE_BYTES} bytes for one \
+             step; it was not run. Write short code that does only what the sentence says",
+            code.len()
+        ),
+    ))
 }
 
 impl Engine<'_> {
@@ -80,7 +97,9 @@ impl Engine<'_> {
             })?;
             observer.llm_call(LlmPurpose::Generation, reply.usage, reply.elapsed);
             let code = extract_code(&reply.text);
-            let outcome = exec.check(&code).and_then(|()| exec.execute(&code));
+            let outcome = within_limit(&code)
+                .and_then(|()| exec.check(&code))
+                .and_then(|()| exec.execute(&code));
             match outcome {
                 Ok(()) => return Ok(code),
                 Err(failure) if failure.kind == FailureKind::Crash => {
@@ -308,6 +327,59 @@ mod tests {
         let failed = received[1].generation().failed.clone().unwrap();
         assert_eq!(failed.code, broken);
         assert!(failed.error.starts_with("SyntaxError"), "{}", failed.error);
+    }
+
+    #[test]
+    fn code_over_64_kib_is_a_failed_attempt_never_run_or_cached() {
+        let fixture = Fixture::new();
+        let huge = format!(
+            "async function step(page) {{\n  // {}\n}}",
+            "x".repeat(crate::cache::MAX_STEP_CODE_BYTES)
+        );
+        let llm = ScriptedLlm::new([code_reply(&huge), code_reply(A)]);
+        let exec = ScriptedExecutor::new([passes(A)]);
+        let mut engine = fixture.engine(&llm, 3, 2);
+
+        let code = engine
+            .generate(&fixture.step(0), &exec, &RecordingObserver::default())
+            .unwrap();
+
+        assert_eq!(code, A);
+        assert_eq!(exec.executed().len(), 1, "the huge candidate never ran");
+        assert_eq!(fixture.cached(0).unwrap().code, format!("{A}\n"));
+        let received = llm.received();
+        let failed = received[1].generation().failed.clone().unwrap();
+        assert_eq!(failed.code, huge);
+        assert!(
+            failed
+                .error
+                .contains("over the limit of 65536 bytes for one step; it was not run"),
+            "{}",
+            failed.error
+        );
+    }
+
+    #[test]
+    fn code_over_64_kib_that_exhausts_the_budget_is_never_cached() {
+        let fixture = Fixture::new();
+        let huge = format!("async function step(page) {{}}\n//{}", "y".repeat(70_000));
+        let llm = ScriptedLlm::new([
+            code_reply(&huge),
+            verdict_reply(Category::Incurable, "the model writes too much"),
+        ]);
+        let exec = ScriptedExecutor::new([]);
+        let mut engine = fixture.engine(&llm, 1, 2);
+
+        let failure = engine
+            .generate(&fixture.step(0), &exec, &RecordingObserver::default())
+            .unwrap_err();
+
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert!(fixture.cached(0).is_none(), "nothing cached");
+        assert!(
+            !fixture.cache.file_path(&fixture.scenario.rel_path).exists(),
+            "no cache file written"
+        );
     }
 
     #[test]

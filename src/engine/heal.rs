@@ -281,6 +281,30 @@ mod tests {
     }
 
     #[test]
+    fn regenerated_code_over_64_kib_never_runs_or_replaces_the_cached_code() {
+        let huge = format!("{NEW}\n//{}", "z".repeat(crate::cache::MAX_STEP_CODE_BYTES));
+        let ran = heal(
+            2,
+            [
+                verdict_reply(Category::Rot, "the button was renamed"),
+                code_reply(&huge),
+                code_reply(NEW),
+            ],
+            [passes(NEW)],
+        );
+
+        assert_eq!(ran.result.as_deref(), Ok(NEW));
+        assert_eq!(ran.executed.len(), 1, "the huge candidate never ran");
+        assert_eq!(ran.fixture.cached(0).unwrap().code, format!("{NEW}\n"));
+        let failed = ran.received[2].generation().failed.clone().unwrap();
+        assert!(
+            failed.error.contains("over the limit of 65536 bytes"),
+            "{}",
+            failed.error
+        );
+    }
+
+    #[test]
     fn rot_whose_regenerated_code_keeps_failing_is_incurable_and_nothing_is_written() {
         let ran = heal(
             2,

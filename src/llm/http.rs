@@ -6,8 +6,8 @@
 //! retried after an exponential backoff (0.5 s, then 1 s), or after the `Retry-After` seconds a
 //! 429 or 503 asks for (capped at [`MAX_WAIT`]). Any other status is final at once. Whatever is
 //! left after the last attempt is [`LlmError::Unavailable`], which the engine never retries; a
-//! success whose body is not JSON is [`LlmError::BadResponse`]. The API key is scrubbed from every
-//! reason and from the reply text.
+//! success whose body is not JSON, or is over [`MAX_REPLY_BYTES`], is [`LlmError::BadResponse`].
+//! The API key is scrubbed from every reason and from the reply text.
 //!
 //! [`Transport::call`] blocks: it runs the request with `Handle::block_on`, so it must be
 //! called from a plain thread (a test's thread), never from inside the runtime, and the handle
@@ -32,6 +32,10 @@ const BACKOFF: Duration = Duration::from_millis(500);
 const MAX_WAIT: Duration = Duration::from_secs(30);
 /// Characters of a response body quoted in an error at most.
 const QUOTE: usize = 300;
+/// The most bytes of a response body read: far above any step code or verdict, far below a
+/// runaway reply. A success with a longer body is [`LlmError::BadResponse`]; the body is not
+/// read past the limit.
+pub(crate) const MAX_REPLY_BYTES: usize = 1024 * 1024;
 
 /// One endpoint of one provider, and the client that reaches it.
 #[derive(Debug)]
@@ -180,17 +184,24 @@ impl Transport {
             .map_err(|e| self.transport_failure(&e))?;
         let status = response.status();
         let wait = retry_after(status, response.headers());
-        let bytes = response
-            .bytes()
+        let (bytes, complete) = read_capped(response, MAX_REPLY_BYTES)
             .await
             .map_err(|e| self.transport_failure(&e))?;
         tracing::debug!(
             provider = self.provider,
             status = status.as_u16(),
             bytes = bytes.len(),
+            complete,
             elapsed_ms = started.elapsed().as_millis(),
             "LLM response"
         );
+        if status.is_success() && !complete {
+            return Err(Failure::Malformed(format!(
+                "the reply is over the limit of {MAX_REPLY_BYTES} bytes (1 MiB) and was not \
+                 used (it was not read further); ask for less, or check the endpoint: {}",
+                quote(&String::from_utf8_lossy(&bytes[..bytes.len().min(QUOTE)]))
+            )));
+        }
         if status.is_success() {
             return serde_json::from_slice(&bytes).map_err(|e| {
                 Failure::Malformed(format!(
@@ -239,6 +250,32 @@ impl Transport {
             None => text.to_owned(),
         }
     }
+}
+
+/// The body of `response`, read chunk by chunk up to `cap` bytes, and whether that is all of it
+/// (`false`: it is longer, and the rest was never read).
+async fn read_capped(
+    mut response: reqwest::Response,
+    cap: usize,
+) -> Result<(Vec<u8>, bool), reqwest::Error> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        if !push_capped(&mut body, &chunk, cap) {
+            return Ok((body, false));
+        }
+    }
+    Ok((body, true))
+}
+
+/// Appends `chunk` to `body` up to `cap` bytes in all; `false` when part of it did not fit.
+fn push_capped(body: &mut Vec<u8>, chunk: &[u8], cap: usize) -> bool {
+    let room = cap.saturating_sub(body.len());
+    if chunk.len() > room {
+        body.extend_from_slice(&chunk[..room]);
+        return false;
+    }
+    body.extend_from_slice(chunk);
+    true
 }
 
 /// The wait before attempt `attempt + 1` when the server did not ask for one.
@@ -323,6 +360,23 @@ mod tests {
             HeaderValue::from_str(retry_after).expect("value"),
         );
         headers
+    }
+
+    #[test]
+    fn bodies_are_read_up_to_the_cap_and_no_further() {
+        let mut body = Vec::new();
+        assert!(push_capped(&mut body, b"abc", 5));
+        assert!(push_capped(&mut body, b"de", 5), "exactly the cap fits");
+        assert_eq!(body, b"abcde");
+        assert!(!push_capped(&mut body, b"f", 5));
+        assert_eq!(body, b"abcde", "nothing past the cap is kept");
+        let mut body = Vec::new();
+        assert!(!push_capped(
+            &mut body,
+            &[b'x'; 2 * MAX_REPLY_BYTES],
+            MAX_REPLY_BYTES
+        ));
+        assert_eq!(body.len(), MAX_REPLY_BYTES);
     }
 
     #[test]

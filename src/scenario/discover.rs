@@ -4,6 +4,7 @@
 //! unless named explicitly. Results are sorted and free of duplicates so runs are deterministic.
 
 use crate::paths::normalize;
+use crate::regular_file::{MIB, read_regular};
 use std::collections::BTreeSet;
 use std::fs;
 use std::io;
@@ -15,6 +16,9 @@ use super::{Scenario, ScenarioError, parse};
 
 /// Extension of scenario files found in directories.
 const EXTENSION: &str = "steps";
+
+/// The largest `.steps` file read: far above any hand-written scenario, far below a runaway read.
+pub(crate) const MAX_SCENARIO_BYTES: u64 = 10 * MIB;
 
 /// Directory names never walked into (besides hidden ones), unless given explicitly.
 const SKIPPED_DIRS: &[&str] = &["target", "node_modules"];
@@ -90,6 +94,9 @@ fn is_skipped(entry: &DirEntry) -> bool {
 /// `rel_path`: that path is then its identity in the cache, so moving it changes its identity.
 /// Non-UTF-8 file names are converted lossily.
 ///
+/// Only regular files (or symbolic links to them) are read, up to [`MAX_SCENARIO_BYTES`]: a
+/// device, a FIFO or a bigger file is a [`ScenarioError::Io`] saying so, before anything is read.
+///
 /// Every read and parse error of every file is returned at once (as
 /// [`ScenarioError::Multiple`] when there are several).
 pub fn load(project_root: &Path, paths: &[PathBuf]) -> Result<Vec<Scenario>, ScenarioError> {
@@ -98,7 +105,7 @@ pub fn load(project_root: &Path, paths: &[PathBuf]) -> Result<Vec<Scenario>, Sce
     let mut errors = Vec::new();
     for path in discover(paths)? {
         let rel_path = rel_path(&root, &path);
-        let bytes = match fs::read(&path) {
+        let bytes = match read_regular(&path, MAX_SCENARIO_BYTES, "`.steps` files") {
             Ok(bytes) => bytes,
             Err(source) => {
                 errors.push(ScenarioError::Io { path, source });
@@ -299,6 +306,85 @@ mod tests {
             e.to_string()
                 .starts_with("3 errors in scenario files:\n\ns/a.steps:1:1: ")
         );
+    }
+
+    /// `load` run in a thread, so that a read that never ends fails the test instead of hanging.
+    fn load_within_30s(root: &Path, path: &Path) -> Result<Vec<Scenario>, ScenarioError> {
+        let (root, path) = (root.to_path_buf(), path.to_path_buf());
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(load(&root, &[path])));
+        rx.recv_timeout(std::time::Duration::from_secs(30))
+            .expect("load returned within 30 s")
+    }
+
+    /// The error shown for `path`, with its cause.
+    fn read_error(root: &Path, path: &Path) -> String {
+        let e = load_within_30s(root, path).expect_err("refused");
+        let ScenarioError::Io {
+            path: named,
+            source,
+        } = &e
+        else {
+            panic!("expected a read error, got {e:?}");
+        };
+        assert_eq!(named, path);
+        format!("{e}: {source}")
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_to_dev_zero_is_refused_without_reading() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let link = dir.path().join("zero.steps");
+        std::os::unix::fs::symlink("/dev/zero", &link).expect("symlink");
+        assert_eq!(
+            read_error(dir.path(), &link),
+            format!(
+                "cannot read `{}`: it is a character device, not a regular file: `.steps` files \
+                 must be regular files (or symbolic links to them)",
+                link.display()
+            )
+        );
+        // Found by walking a directory too.
+        let e = load_within_30s(dir.path(), dir.path()).expect_err("refused");
+        assert!(matches!(e, ScenarioError::Io { .. }), "{e:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("pipe.steps");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("run mkfifo");
+        assert!(status.success());
+        let shown = read_error(dir.path(), &fifo);
+        assert!(
+            shown.contains("it is a FIFO (named pipe), not a regular file"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn a_file_over_10_mib_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let big = dir.path().join("big.steps");
+        let file = fs::File::create(&big).expect("create");
+        file.set_len(11 * 1024 * 1024).expect("grow");
+        assert_eq!(
+            read_error(dir.path(), &big),
+            format!(
+                "cannot read `{}`: it is 11534336 bytes, over the limit of 10485760 bytes \
+                 (10 MiB) for `.steps` files: make it smaller or split it",
+                big.display()
+            )
+        );
+        // A file of exactly the limit is read (parsing 10 MiB is slow in a debug build: read only).
+        file.set_len(MAX_SCENARIO_BYTES).expect("shrink");
+        let bytes = read_regular(&big, MAX_SCENARIO_BYTES, "`.steps` files").expect("read");
+        assert_eq!(bytes.len() as u64, MAX_SCENARIO_BYTES);
     }
 
     #[test]

@@ -103,7 +103,8 @@ impl ScenarioError {
     }
 }
 
-/// Displays [`ScenarioError::Multiple`]: a count, then each error after a blank line.
+/// Displays [`ScenarioError::Multiple`]: a count, then each error after a blank line, with a
+/// `caused by:` line per cause (the multiple error itself has no single source to show them).
 struct DisplayMany<'a>(&'a [ScenarioError]);
 
 impl fmt::Display for DisplayMany<'_> {
@@ -111,6 +112,11 @@ impl fmt::Display for DisplayMany<'_> {
         write!(f, "{} errors in scenario files:", self.0.len())?;
         for error in self.0 {
             write!(f, "\n\n{error}")?;
+            let mut source = std::error::Error::source(error);
+            while let Some(cause) = source {
+                write!(f, "\n  caused by: {cause}")?;
+                source = cause.source();
+            }
         }
         Ok(())
     }
@@ -163,6 +169,26 @@ mod tests {
              scenarios/todo.steps:1:1: something is wrong\n  |\n1 | a\n  | ^\n\n\
              b.steps: no tests in file\n  \
              = hint: add a `test: NAME` line followed by step sentences, or delete the file"
+        );
+    }
+
+    #[test]
+    fn several_errors_show_their_causes() {
+        let shown = ScenarioError::Multiple(vec![
+            ScenarioError::Io {
+                path: PathBuf::from("a.steps"),
+                source: std::io::Error::other("it is a FIFO"),
+            },
+            ScenarioError::NotFound {
+                path: PathBuf::from("b.steps"),
+            },
+        ])
+        .to_string();
+        assert_eq!(
+            shown,
+            "2 errors in scenario files:\n\n\
+             cannot read `a.steps`\n  caused by: it is a FIFO\n\n\
+             scenario path `b.steps` does not exist"
         );
     }
 

@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
 use crate::driver::TestPage;
+use crate::script::console_log::ConsoleLog;
 use crate::script::driver_error::{HostError, received};
 use crate::script::events::Routing;
 use crate::script::frame_calls::{handle_value, on_element, overran, overrun_limit};
@@ -43,8 +44,8 @@ pub struct StepHost {
     background: RefCell<Vec<JoinHandle<HostResult>>>,
     /// Time spent inside browser calls, so the sandbox's runaway-code clock can exclude it.
     host_time: Cell<Duration>,
-    /// `console.*` output of the current step.
-    log: RefCell<Vec<String>>,
+    /// `console.*` output of the test, bounded; taken step by step.
+    log: RefCell<ConsoleLog>,
 }
 
 type HostResult = Result<Value, HostError>;
@@ -72,7 +73,7 @@ impl StepHost {
             parked: RefCell::new(Vec::new()),
             background: RefCell::new(Vec::new()),
             host_time: Cell::new(Duration::ZERO),
-            log: RefCell::new(Vec::new()),
+            log: RefCell::new(ConsoleLog::default()),
         }
     }
 
@@ -84,16 +85,17 @@ impl StepHost {
         self.host_time.get()
     }
 
+    /// Records a `console.*` line, within the test's limits (see [`ConsoleLog`]).
     pub(crate) fn push_log(&self, level: &str, message: &str) {
-        tracing::info!(target: "prettyplay::step", "console.{level}: {message}");
-        self.log
-            .borrow_mut()
-            .push(format!("console.{level}: {message}"));
+        let mut log = self.log.borrow_mut();
+        if let Some(line) = log.push(format!("console.{level}: {message}")) {
+            tracing::info!(target: "prettyplay::step", "{line}");
+        }
     }
 
-    /// Takes the `console.*` lines logged since the last call.
+    /// Takes the `console.*` lines logged since the last call (and one line counting those cut).
     pub fn take_log(&self) -> Vec<String> {
-        std::mem::take(&mut *self.log.borrow_mut())
+        self.log.borrow_mut().take()
     }
 
     /// Ends a step: its waiters and listeners die with its JavaScript context, and every dialog

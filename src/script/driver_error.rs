@@ -10,6 +10,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::script::FailureKind;
+use crate::script::cut_text::{MAX_MESSAGE_BYTES, cut_text};
 use playwright_rs::protocol::{Frame, Page};
 use playwright_rs::server::channel_owner::ChannelOwner;
 
@@ -84,11 +85,16 @@ impl HostError {
         let received = log.iter().rev().find_map(|line| {
             line.trim_start_matches(['-', ' '])
                 .strip_prefix("unexpected value ")
-                .map(str::to_owned)
+                .map(|value| cut_text(value.to_owned(), MAX_MESSAGE_BYTES))
         });
+        // Bounded at the source: the step's failure message is cut again once assembled.
+        let log = log
+            .into_iter()
+            .map(|line| cut_text(line, MAX_MESSAGE_BYTES))
+            .collect();
         Self {
             kind,
-            message,
+            message: cut_text(message, MAX_MESSAGE_BYTES),
             log,
             received,
         }

@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use crate::script::cut_text::{MAX_MESSAGE_BYTES, cut_text};
+
 /// The kind of a step failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FailureKind {
@@ -80,10 +82,12 @@ pub struct StepFailure {
 }
 
 impl StepFailure {
+    /// A failure whose message is cut to [`MAX_MESSAGE_BYTES`] (with a `… N bytes cut` marker),
+    /// so a runaway message cannot flood the reports.
     pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
         Self {
             kind,
-            message: message.into(),
+            message: cut_text(message.into(), MAX_MESSAGE_BYTES),
             code_line: None,
         }
     }

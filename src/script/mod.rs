@@ -8,6 +8,8 @@
 //! browser calls, is `binding.rs`.
 
 mod binding;
+mod console_log;
+mod cut_text;
 mod driver_error;
 mod events;
 mod failure;

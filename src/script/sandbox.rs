@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use rquickjs::context::EvalOptions;
 use rquickjs::{Context, Ctx, Function, Object, Runtime, Value};
 
+use crate::script::cut_text::{MAX_MESSAGE_BYTES, cut_text};
 use crate::script::{FailureKind, Host, StepFailure};
 
 /// The JavaScript half of the binding.
@@ -38,12 +39,14 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// 64 MiB of heap; JavaScript time bounded by the action timeout (at least 1 s): no
-    /// legitimate step computes that long between browser calls.
+    /// 64 MiB of heap; JavaScript time bounded by the action timeout, and at least 10 s: no
+    /// legitimate step computes that long between browser calls, and the clock is wall time
+    /// minus browser calls, which a busy machine stretches (a 1 s floor stopped ordinary step
+    /// code as "runaway" on a loaded 2-core machine).
     pub fn new(action_timeout: Duration) -> Self {
         Self {
             memory_bytes: 64 * 1024 * 1024,
-            js_time: action_timeout.max(Duration::from_secs(1)),
+            js_time: action_timeout.max(Duration::from_secs(10)),
             action_timeout,
             navigation_timeout: action_timeout.max(Duration::from_secs(30)),
         }
@@ -163,7 +166,8 @@ impl Sandbox {
         let log = {
             let host = Rc::clone(host);
             Function::new(ctx.clone(), move |level: String, message: String| {
-                host.push_log(&level, &message);
+                // Cut at the source: a runaway line never reaches the host whole.
+                host.push_log(&level, &cut_text(message, MAX_MESSAGE_BYTES));
             })?
         };
         let config = Object::new(ctx.clone())?;
@@ -334,9 +338,8 @@ fn thrown_failure(value: Value<'_>, memory_bytes: usize) -> StepFailure {
         },
     };
     StepFailure {
-        kind,
-        message,
         code_line,
+        ..StepFailure::new(kind, message)
     }
 }
 
@@ -467,6 +470,56 @@ mod tests {
         assert!(
             params.to_string().contains("2 items left"),
             "the expected text is sent: {params}"
+        );
+    }
+
+    #[test]
+    fn a_huge_thrown_message_is_cut_to_16_kib() {
+        // 8 MB, not the 40 MB of the report: QuickJS's 64 MiB heap must hold the string and the
+        // copies made while it is thrown and read.
+        for (code, starts) in [
+            (
+                "async function step(page) { throw new Error('x'.repeat(8_000_000)); }",
+                "Error: xxx",
+            ),
+            (
+                "async function step(page) { throw 'y'.repeat(8_000_000); }",
+                "step code threw yyy",
+            ),
+        ] {
+            let host = RecordingHost::answering(ok);
+            let failure = sandbox().run_step(code, &host).unwrap_err();
+            assert_eq!(failure.kind, FailureKind::FailedCheck);
+            assert!(
+                failure.message.starts_with(starts),
+                "{}",
+                &failure.message[..40]
+            );
+            let marker = failure.message.rfind('…').expect("a cut marker");
+            assert!(marker <= 16 * 1024, "{marker}");
+            assert!(
+                failure.message[marker..].ends_with(" bytes cut"),
+                "{}",
+                &failure.message[marker..]
+            );
+            assert!(failure.message.len() <= 16 * 1024 + 40);
+        }
+    }
+
+    #[test]
+    fn huge_console_lines_are_cut_before_the_host_keeps_them() {
+        let host = RecordingHost::answering(ok);
+        sandbox()
+            .run_step(
+                "async function step(page) { console.log('z'.repeat(1_000_000)); }",
+                &host,
+            )
+            .unwrap();
+        let logs = host.logs.borrow();
+        assert_eq!(logs.len(), 1);
+        assert_eq!(
+            logs[0],
+            format!("log: {}… 983616 bytes cut", "z".repeat(16 * 1024))
         );
     }
 
@@ -673,7 +726,11 @@ mod tests {
 
     #[test]
     fn check_accepts_a_step_function_and_rejects_the_rest() {
-        let sandbox = Sandbox::new(Limits::new(Duration::from_secs(1))).unwrap();
+        let limits = Limits {
+            js_time: Duration::from_millis(300),
+            ..Limits::new(Duration::from_secs(1))
+        };
+        let sandbox = Sandbox::new(limits).unwrap();
         sandbox
             .check("async function step(page) { await page.goto('/'); }")
             .unwrap();
@@ -698,9 +755,10 @@ mod tests {
     #[test]
     fn limits_scale_with_action_timeout() {
         let limits = Limits::new(Duration::from_secs(5));
-        assert_eq!(limits.js_time, Duration::from_secs(5));
+        assert_eq!(limits.js_time, Duration::from_secs(10));
         assert_eq!(limits.navigation_timeout, Duration::from_secs(30));
-        let tiny = Limits::new(Duration::from_millis(200));
-        assert_eq!(tiny.js_time, Duration::from_secs(1));
+        let long = Limits::new(Duration::from_secs(40));
+        assert_eq!(long.js_time, Duration::from_secs(40));
+        assert_eq!(long.navigation_timeout, Duration::from_secs(40));
     }
 }

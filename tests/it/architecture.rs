@@ -26,6 +26,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("scenario", 2),
     ("causes", 1),
     ("paths", 1),
+    ("regular_file", 1),
     ("snippet", 1),
 ];
 

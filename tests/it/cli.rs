@@ -287,3 +287,25 @@ fn a_missing_scenario_path_is_an_error() {
         .assert_exit(2)
         .output_contains("scenarios/missing.steps");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_scenario_that_links_to_dev_zero_or_is_a_fifo_is_refused_at_once_with_exit_2() {
+    let test = Test::new().scenario("scenarios/ok.steps", "test: x\n  open the app\n");
+    let scenarios = test.project_dir().join("scenarios");
+    std::os::unix::fs::symlink("/dev/zero", scenarios.join("zero.steps")).expect("symlink");
+    let status = std::process::Command::new("mkfifo")
+        .arg(scenarios.join("pipe.steps"))
+        .status()
+        .expect("run mkfifo");
+    assert!(status.success());
+    // A walk skips a FIFO (it is no file); named explicitly, it is refused.
+    test.args(&["list", "scenarios", "scenarios/pipe.steps"])
+        .run()
+        .assert_exit(2)
+        .stderr_contains("2 errors in scenario files")
+        .stderr_contains("scenarios/zero.steps`")
+        .stderr_contains("it is a character device, not a regular file")
+        .stderr_contains("scenarios/pipe.steps`")
+        .stderr_contains("it is a FIFO (named pipe), not a regular file");
+}

@@ -425,6 +425,36 @@ fn a_slow_provider_times_out_as_unavailable() {
 }
 
 #[test]
+fn a_reply_over_1_mib_is_a_bad_response_and_not_retried() {
+    let runtime = runtime();
+    for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+        let llm = FakeLlm::start();
+        llm.reply(Reply::text(format!(
+            "async function step(page) {{}}\n//{}",
+            "x".repeat(2 * 1024 * 1024)
+        )));
+        let provider = provider(
+            &settings(kind, &llm),
+            &env_of(&[("ANTHROPIC_API_KEY", KEY)]),
+            &runtime,
+        );
+        match provider.generate_step_code(&generation("x")) {
+            Err(LlmError::BadResponse { reason, .. }) => {
+                assert!(
+                    reason.starts_with(
+                        "the reply is over the limit of 1048576 bytes (1 MiB) and was not used"
+                    ),
+                    "{kind:?}: {reason}"
+                );
+                assert!(reason.len() < 1000, "the reason quotes little: {reason}");
+            }
+            other => panic!("{kind:?}: expected BadResponse, got {other:?}"),
+        }
+        assert_eq!(llm.request_count(), 1, "not retried");
+    }
+}
+
+#[test]
 fn garbage_bodies_are_bad_responses() {
     let runtime = runtime();
     for (kind, body, shown) in [
