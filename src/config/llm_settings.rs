@@ -299,8 +299,8 @@ fn is_env_name(name: &str) -> bool {
 mod tests {
     use super::*;
     use crate::config::test_support::{
-        CONFIG_FILE, assert_env_refused, env_of, no_env, project, resolve, resolve_err,
-        resolve_with,
+        CONFIG_FILE, assert_capped_at_a_day, assert_env_refused, env_of, no_env, project, resolve,
+        resolve_err, resolve_with,
     };
 
     /// Every `[llm]` key set, as the file writes it.
@@ -353,26 +353,9 @@ snapshot_budget = 0
 
     #[test]
     fn llm_timeout_above_24_hours_is_refused() {
-        let dir = project("[llm]\ntimeout = 86400\n");
-        assert_eq!(
-            resolve(dir.path(), &no_env).llm.timeout,
-            Duration::from_secs(86_400)
-        );
-        let dir = project("[llm]\ntimeout = 2147484\n");
-        let shown = resolve_err(dir.path(), &no_env).to_string();
-        let file = dir.path().join(CONFIG_FILE);
-        assert!(
-            shown.starts_with(&format!(
-                "{}:2:11: `llm.timeout` must be a number of seconds > 0, at most 86400 (24 h), e.g. 60, got 2147484",
-                file.display()
-            )),
-            "{shown}"
-        );
-        assert_env_refused(&[(
-            "PRETTYPLAY_LLM_TIMEOUT",
-            "86400.5",
-            "a number of seconds > 0, at most 86400 (24 h), e.g. 60",
-        )]);
+        assert_capped_at_a_day("llm", "timeout", "PRETTYPLAY_LLM_TIMEOUT", |s| {
+            s.llm.timeout
+        });
     }
 
     #[test]

@@ -104,32 +104,15 @@ fn workers(count: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::config::test_support::{
-        CONFIG_FILE, assert_env_refused, env_of, no_env, project, resolve, resolve_err,
-        resolve_with,
+        CONFIG_FILE, assert_capped_at_a_day, assert_env_refused, env_of, no_env, project, resolve,
+        resolve_err, resolve_with,
     };
 
     #[test]
     fn run_test_timeout_above_24_hours_is_refused() {
-        let dir = project("[run]\ntest_timeout = 86400\n");
-        assert_eq!(
-            resolve(dir.path(), &no_env).run.test_timeout,
-            Duration::from_secs(86_400)
-        );
-        let dir = project("[run]\ntest_timeout = 2147484\n");
-        let shown = resolve_err(dir.path(), &no_env).to_string();
-        let file = dir.path().join(CONFIG_FILE);
-        assert!(
-            shown.starts_with(&format!(
-                "{}:2:16: `run.test_timeout` must be a number of seconds > 0, at most 86400 (24 h), e.g. 60, got 2147484",
-                file.display()
-            )),
-            "{shown}"
-        );
-        assert_env_refused(&[(
-            "PRETTYPLAY_RUN_TEST_TIMEOUT",
-            "86400.5",
-            "a number of seconds > 0, at most 86400 (24 h), e.g. 60",
-        )]);
+        assert_capped_at_a_day("run", "test_timeout", "PRETTYPLAY_RUN_TEST_TIMEOUT", |s| {
+            s.run.test_timeout
+        });
         let overrides = Overrides {
             test_timeout: Some(1e9),
             ..Overrides::default()

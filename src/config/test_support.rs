@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
+use std::time::Duration;
 
 pub(super) use super::settings::CONFIG_FILE;
 use super::{ConfigError, Overrides, Screen, Settings};
@@ -108,4 +109,32 @@ pub(super) fn screen_examples() -> Vec<(&'static str, Screen)> {
             Screen::Device("iPad (gen 7) landscape".into()),
         ),
     ]
+}
+
+/// `[section] key`, a positive duration, takes up to 24 h and refuses more: in the file (an error
+/// at the value's line and column) and in the environment variable `var`.
+pub(super) fn assert_capped_at_a_day(
+    section: &str,
+    key: &str,
+    var: &str,
+    read: fn(&Settings) -> Duration,
+) {
+    let form = "a number of seconds > 0, at most 86400 (24 h), e.g. 60";
+    let dir = project(&format!("[{section}]\n{key} = 86400\n"));
+    assert_eq!(
+        read(&resolve(dir.path(), &no_env)),
+        Duration::from_secs(86_400)
+    );
+    let dir = project(&format!("[{section}]\n{key} = 2147484\n"));
+    let shown = resolve_err(dir.path(), &no_env).to_string();
+    let expected = format!(
+        "{}:2:{}: `{section}.{key}` must be {form}, got 2147484",
+        dir.path().join(CONFIG_FILE).display(),
+        key.len() + 4
+    );
+    assert!(
+        shown.starts_with(&expected),
+        "{shown}\nexpected: {expected}"
+    );
+    assert_env_refused(&[(var, "86400.5", form)]);
 }
