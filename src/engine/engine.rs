@@ -6,7 +6,7 @@
 //! sandbox and settle window) and reports through an [`EngineObserver`]. Generation is in
 //! `generate.rs`, healing in `heal.rs`.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::cache::{Cache, CacheError, StepKey};
 use crate::config::LlmSettings;
@@ -68,6 +68,8 @@ pub(crate) struct Engine<'a> {
     pub(super) policy: HealPolicy,
     /// `YYYY-MM-DD`, recorded in cache entries written by this engine.
     pub(super) today: String,
+    /// The test's deadline, carried by every LLM request: a call gives up by then.
+    pub(super) deadline: Option<Instant>,
 }
 
 /// How a verdict reply is read: strictly for a decision that writes (a heal), leniently for a
@@ -101,7 +103,14 @@ impl<'a> Engine<'a> {
             budgets,
             policy,
             today: Cache::today(),
+            deadline: None,
         }
+    }
+
+    /// Bounds every LLM call of this engine by the test's deadline.
+    pub(crate) fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
     }
 
     /// A verdict for a failure that is already decided (replay, `--no-heal`): an unavailable

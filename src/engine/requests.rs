@@ -47,6 +47,7 @@ impl Engine<'_> {
                 .filter(|s| !s.is_empty()),
             healing: healing.map(str::to_owned),
             failed,
+            deadline: self.deadline,
         }
     }
 
@@ -67,6 +68,7 @@ impl Engine<'_> {
             error: error.to_owned(),
             page_snapshot: state.snapshot,
             screenshot: state.screenshot,
+            deadline: self.deadline,
         }
     }
 }

@@ -4,7 +4,9 @@
 //!
 //! A call makes at most [`ATTEMPTS`] attempts. Connection errors, timeouts, 429 and 5xx are
 //! retried after an exponential backoff (0.5 s, then 1 s), or after the `Retry-After` seconds a
-//! 429 or 503 asks for (capped at [`MAX_WAIT`]). Any other status is final at once. Whatever is
+//! 429 or 503 asks for (capped at [`MAX_WAIT`]). Any other status is final at once. A request's
+//! deadline (the test's) bounds the whole call: each attempt gets at most the time left before
+//! it, and a wait that would cross it is never slept: the call gives up at once. Whatever is
 //! left after the last attempt is [`LlmError::Unavailable`], which the engine never retries; a
 //! success whose body is not JSON, or is over [`MAX_REPLY_BYTES`], is [`LlmError::BadResponse`].
 //! The API key is scrubbed from every reason and from the reply text.
@@ -105,18 +107,21 @@ impl Transport {
 
     /// One chat call in `wire`'s format: its request posted with its headers, its reader applied
     /// to the response, the time spent measured. Blocks the calling thread (see the module
-    /// comment).
+    /// comment). Nothing is posted past `deadline`.
     pub(crate) fn call(
         &self,
         wire: &dyn WireFormat,
         system: &str,
         text: String,
         screenshot: Option<&[u8]>,
+        deadline: Option<Instant>,
     ) -> Result<LlmReply, LlmError> {
         let started = Instant::now();
         let body = wire.request_body(system, text, screenshot);
         let headers = wire.headers()?;
-        let response = self.handle.block_on(self.post_with_retry(headers, &body))?;
+        let response = self
+            .handle
+            .block_on(self.post_with_retry(headers, &body, deadline))?;
         let (text, usage) =
             wire.read_response(&response)
                 .map_err(|reason| LlmError::BadResponse {
@@ -136,10 +141,20 @@ impl Transport {
         })
     }
 
-    async fn post_with_retry(&self, headers: HeaderMap, body: &Value) -> Result<Value, LlmError> {
+    async fn post_with_retry(
+        &self,
+        headers: HeaderMap,
+        body: &Value,
+        deadline: Option<Instant>,
+    ) -> Result<Value, LlmError> {
         let mut attempt = 1;
         loop {
-            let failure = match self.attempt(&headers, body).await {
+            let Some(timeout) = attempt_timeout(self.timeout, Instant::now(), deadline) else {
+                return Err(self.unavailable(
+                    "the test timeout had passed before the call; the LLM was not asked",
+                ));
+            };
+            let failure = match self.attempt(&headers, body, timeout).await {
                 Ok(value) => return Ok(value),
                 Err(failure) => failure,
             };
@@ -151,13 +166,13 @@ impl Transport {
                     });
                 }
                 Failure::Final(reason) => return Err(self.unavailable(&reason)),
-                Failure::Transient { reason, .. } if attempt >= ATTEMPTS => {
-                    return Err(
-                        self.unavailable(&format!("{reason} (gave up after {attempt} attempts)"))
-                    );
-                }
                 Failure::Transient { reason, wait } => {
-                    let wait = wait.map_or_else(|| backoff(attempt), |w| w.min(MAX_WAIT));
+                    let wait = match retry_wait(attempt, wait, Instant::now(), deadline) {
+                        Ok(wait) => wait,
+                        Err(gave_up) => {
+                            return Err(self.unavailable(&format!("{reason} ({gave_up})")));
+                        }
+                    };
                     tracing::warn!(
                         provider = self.provider,
                         attempt,
@@ -172,21 +187,28 @@ impl Transport {
         }
     }
 
-    async fn attempt(&self, headers: &HeaderMap, body: &Value) -> Result<Value, Failure> {
+    /// One attempt, given `timeout` in all (`llm.timeout`, or less when the deadline is near).
+    async fn attempt(
+        &self,
+        headers: &HeaderMap,
+        body: &Value,
+        timeout: Duration,
+    ) -> Result<Value, Failure> {
         let started = Instant::now();
         let response = self
             .client
             .post(&self.endpoint)
             .headers(headers.clone())
+            .timeout(timeout)
             .json(body)
             .send()
             .await
-            .map_err(|e| self.transport_failure(&e))?;
+            .map_err(|e| self.transport_failure(&e, timeout))?;
         let status = response.status();
         let wait = retry_after(status, response.headers());
         let (bytes, complete) = read_capped(response, MAX_REPLY_BYTES)
             .await
-            .map_err(|e| self.transport_failure(&e))?;
+            .map_err(|e| self.transport_failure(&e, timeout))?;
         tracing::debug!(
             provider = self.provider,
             status = status.as_u16(),
@@ -218,8 +240,13 @@ impl Transport {
         }
     }
 
-    fn transport_failure(&self, error: &reqwest::Error) -> Failure {
-        let reason = if error.is_timeout() {
+    fn transport_failure(&self, error: &reqwest::Error, timeout: Duration) -> Failure {
+        let reason = if error.is_timeout() && timeout < self.timeout {
+            format!(
+                "no answer within {:.1} s, the time left before the test timeout",
+                timeout.as_secs_f64()
+            )
+        } else if error.is_timeout() {
             format!("no answer within {} s", self.timeout.as_secs_f64())
         } else {
             // reqwest's own message only repeats the URL; the root cause says what happened.
@@ -281,6 +308,43 @@ fn push_capped(body: &mut Vec<u8>, chunk: &[u8], cap: usize) -> bool {
 /// The wait before attempt `attempt + 1` when the server did not ask for one.
 fn backoff(attempt: u32) -> Duration {
     BACKOFF * 2u32.saturating_pow(attempt.saturating_sub(1))
+}
+
+/// The time attempt may take: `limit`, or what is left before `deadline` when that is less;
+/// `None` when the deadline has passed.
+fn attempt_timeout(limit: Duration, now: Instant, deadline: Option<Instant>) -> Option<Duration> {
+    match deadline {
+        None => Some(limit),
+        Some(deadline) => {
+            let left = deadline.saturating_duration_since(now);
+            (!left.is_zero()).then(|| limit.min(left))
+        }
+    }
+}
+
+/// The wait before attempt `attempt + 1` after a transient failure (`asked`: what a
+/// `Retry-After` asked for), or why there is none: the attempts are spent, or the wait would
+/// end at or past `deadline` (then the call gives up now rather than sleep into the test
+/// timeout).
+fn retry_wait(
+    attempt: u32,
+    asked: Option<Duration>,
+    now: Instant,
+    deadline: Option<Instant>,
+) -> Result<Duration, String> {
+    if attempt >= ATTEMPTS {
+        return Err(format!("gave up after {attempt} attempts"));
+    }
+    let wait = asked.map_or_else(|| backoff(attempt), |w| w.min(MAX_WAIT));
+    if deadline.is_some_and(|deadline| now + wait >= deadline) {
+        let attempts = if attempt == 1 { "attempt" } else { "attempts" };
+        return Err(format!(
+            "gave up after {attempt} {attempts}: a retry in {:.1} s would wait past the test \
+             timeout",
+            wait.as_secs_f64()
+        ));
+    }
+    Ok(wait)
 }
 
 /// `Retry-After` in seconds on a 429 or 503 (the HTTP-date form is ignored: backoff applies).
@@ -386,6 +450,61 @@ mod tests {
         assert_eq!(backoff(3), Duration::from_secs(2));
         // Never overflows.
         let _ = backoff(u32::MAX);
+    }
+
+    #[test]
+    fn a_wait_past_the_deadline_gives_up_at_once() {
+        let now = Instant::now();
+        let deadline = Some(now + Duration::from_secs(5));
+        // What a `Retry-After: 3600` becomes: capped, and still past a 5 s deadline.
+        assert_eq!(
+            retry_wait(1, Some(MAX_WAIT), now, deadline),
+            Err(
+                "gave up after 1 attempt: a retry in 30.0 s would wait past the test timeout"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            retry_wait(2, None, now + Duration::from_millis(4500), deadline),
+            Err(
+                "gave up after 2 attempts: a retry in 1.0 s would wait past the test timeout"
+                    .to_owned()
+            )
+        );
+        // Within the deadline, or without one, the wait is what it always was.
+        assert_eq!(
+            retry_wait(1, Some(Duration::from_secs(2)), now, deadline),
+            Ok(Duration::from_secs(2))
+        );
+        assert_eq!(retry_wait(1, Some(MAX_WAIT), now, None), Ok(MAX_WAIT));
+        assert_eq!(
+            retry_wait(2, None, now, deadline),
+            Ok(Duration::from_secs(1))
+        );
+        assert_eq!(
+            retry_wait(ATTEMPTS, None, now, None),
+            Err("gave up after 3 attempts".to_owned())
+        );
+    }
+
+    #[test]
+    fn an_attempt_gets_at_most_the_time_left_before_the_deadline() {
+        let now = Instant::now();
+        let limit = Duration::from_secs(20);
+        assert_eq!(attempt_timeout(limit, now, None), Some(limit));
+        assert_eq!(
+            attempt_timeout(limit, now, Some(now + Duration::from_secs(5))),
+            Some(Duration::from_secs(5))
+        );
+        assert_eq!(
+            attempt_timeout(limit, now, Some(now + Duration::from_secs(60))),
+            Some(limit)
+        );
+        assert_eq!(attempt_timeout(limit, now, Some(now)), None);
+        assert_eq!(
+            attempt_timeout(limit, now + Duration::from_secs(1), Some(now)),
+            None
+        );
     }
 
     #[test]

@@ -197,6 +197,7 @@ mod tests {
             user_instructions: None,
             healing: None,
             failed: None,
+            deadline: None,
         }
     }
 
@@ -409,6 +410,7 @@ mod tests {
             error: "expected 2, received 3".into(),
             page_snapshot: "- list:\n  - listitem: a\n".into(),
             screenshot: Some(vec![1, 2, 3]),
+            deadline: None,
         };
         assert_eq!(
             render_classification_message(&request),

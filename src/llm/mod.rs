@@ -1,12 +1,14 @@
 //! LLM access: the narrow [`LlmProvider`] port the engine talks to, its requests and replies,
 //! and the real providers over HTTP: one transport (`http.rs`: timing, retries, redaction) and a
 //! [`WireFormat`] per API (OpenAI-compatible chat completions, Anthropic Messages) that supplies
-//! only headers, request body and reply parsing.
+//! only headers, request body and reply parsing; and the run's [`Breaker`], which stops calling
+//! an LLM that failed several times in a row.
 //!
 //! Main types: [`LlmProvider`], [`GenerationRequest`], [`ClassificationRequest`],
 //! [`Classification`], [`LlmError`]. Keys live in [`ApiKey`], whose Debug/Display redact them.
 
 mod anthropic;
+mod breaker;
 mod build;
 mod http;
 mod message;
@@ -16,6 +18,7 @@ mod provider;
 mod reply;
 mod secret;
 
+pub use breaker::{BREAKER_LIMIT, Breaker};
 pub use build::{
     ANTHROPIC_API_KEY_ENV, ANTHROPIC_BASE_URL, OPENAI_API_KEY_ENV, OPENAI_BASE_URL, build_provider,
     key_variables,
@@ -27,7 +30,7 @@ pub use reply::{extract_code, parse_classification, parse_classification_strict}
 pub use secret::ApiKey;
 
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use reqwest::header::HeaderMap;
 use serde_json::Value;
@@ -63,6 +66,8 @@ pub struct GenerationRequest {
     pub healing: Option<String>,
     /// CODE and ERROR of the failed previous attempt (regeneration and retries).
     pub failed: Option<FailedAttempt>,
+    /// The test's deadline: the call gives up by then (never sent).
+    pub deadline: Option<Instant>,
 }
 
 /// The code that passed for an earlier step of the test.
@@ -99,6 +104,8 @@ pub struct ClassificationRequest {
     pub error: String,
     pub page_snapshot: String,
     pub screenshot: Option<Vec<u8>>,
+    /// The test's deadline: the call gives up by then (never sent).
+    pub deadline: Option<Instant>,
 }
 
 /// Token usage of one call, as the provider reported it (0 when it did not).
@@ -168,8 +175,9 @@ impl fmt::Display for Classification {
 /// Why an LLM call produced nothing usable.
 #[derive(Debug, thiserror::Error)]
 pub enum LlmError {
-    /// The provider could not be reached or kept failing after the bounded transport retry.
-    /// The engine never retries an unavailable call.
+    /// The provider could not be reached or kept failing after the bounded transport retry,
+    /// the test's deadline cut the call, or the run's breaker is open after consecutive
+    /// failures. The engine never retries an unavailable call.
     #[error("the LLM is unavailable ({provider} at {endpoint}): {reason}")]
     Unavailable {
         provider: &'static str,

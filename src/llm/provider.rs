@@ -39,6 +39,7 @@ impl<W: WireFormat> LlmProvider for HttpProvider<W> {
             &render_generation_system(request),
             render_generation_message(request),
             request.screenshot.as_deref(),
+            request.deadline,
         )
     }
 
@@ -48,6 +49,7 @@ impl<W: WireFormat> LlmProvider for HttpProvider<W> {
             &request.system_prompt,
             render_classification_message(request),
             request.screenshot.as_deref(),
+            request.deadline,
         )
     }
 

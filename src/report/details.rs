@@ -231,6 +231,13 @@ impl Summary {
                 )
             )?;
         }
+        if stats.llm_cut_off {
+            writeln!(
+                out,
+                "the LLM failed {} times in a row: the rest of the run made no LLM calls",
+                crate::llm::BREAKER_LIMIT
+            )?;
+        }
         if stats.interrupted {
             writeln!(out, "interrupted: {} test(s) did not run", stats.not_run)?;
         } else if stats.not_run > 0 {
@@ -276,7 +283,15 @@ impl Summary {
         } else {
             failed
         };
-        writeln!(out, "{passed}, {failed}")?;
+        if stats.interrupted_tests > 0 {
+            writeln!(
+                out,
+                "{passed}, {failed}, {} interrupted",
+                stats.interrupted_tests
+            )?;
+        } else {
+            writeln!(out, "{passed}, {failed}")?;
+        }
         if verbosity != Verbosity::Quiet {
             writeln!(
                 out,

@@ -17,7 +17,7 @@ use super::progress::Progress;
 use super::reporter::Reporter;
 use super::visible::Visible;
 use crate::engine::Pool;
-use crate::runner::{RunEvent, RunStats, TestId, TestOutcome};
+use crate::runner::{FailureCause, RunEvent, RunStats, TestId, TestOutcome};
 
 /// Writes a human-readable report of a run.
 pub struct TerminalReporter<W: Write> {
@@ -292,6 +292,11 @@ impl<W: Write> TerminalReporter<W> {
         self.flush_steps(Some(test));
         let (label, style, failure) = match outcome {
             TestOutcome::Passed => ("PASS", Style::new().green().bold(), None),
+            TestOutcome::Failed(failure) if failure.cause == FailureCause::Interrupted => (
+                "INTERRUPTED",
+                Style::new().yellow().bold(),
+                Some(&**failure),
+            ),
             TestOutcome::Failed(failure) => ("FAIL", Style::new().red().bold(), Some(&**failure)),
         };
         if self.verbosity != Verbosity::Quiet || failure.is_some() {

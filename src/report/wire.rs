@@ -463,6 +463,17 @@ pub(crate) struct StatsWire {
     /// Present (and `true`) only when healing ran with the heal veto off.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     heal_veto_off: bool,
+    /// Tests Ctrl-C stopped (not in `failed`); present only when some were.
+    #[serde(skip_serializing_if = "is_zero")]
+    interrupted_tests: usize,
+    /// Present (and `true`) only when the LLM failed several times in a row and the rest of the
+    /// run made no LLM calls.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    llm_cut_off: bool,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 impl From<&RunStats> for StatsWire {
@@ -484,6 +495,8 @@ impl From<&RunStats> for StatsWire {
             tokens_out,
             llm_wait,
             heal_veto_off,
+            interrupted_tests,
+            llm_cut_off,
         } = *stats;
         Self {
             passed,
@@ -501,6 +514,8 @@ impl From<&RunStats> for StatsWire {
             tokens_out,
             llm_wait_ms: millis(llm_wait),
             heal_veto_off,
+            interrupted_tests,
+            llm_cut_off,
         }
     }
 }

@@ -108,13 +108,19 @@ pub enum TestOutcome {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunStats {
     pub passed: usize,
+    /// Tests that failed (not those Ctrl-C stopped).
     pub failed: usize,
+    /// Tests Ctrl-C stopped before one of their steps: neither passed nor failed.
+    pub interrupted_tests: usize,
     /// Failures caused by the browser, the driver or the LLM (counted in `failed` too).
     pub infrastructure_failures: usize,
     /// Selected tests that never started (Ctrl-C or `--max-failures`).
     pub not_run: usize,
     /// The run was interrupted (Ctrl-C).
     pub interrupted: bool,
+    /// The LLM failed [`crate::llm::BREAKER_LIMIT`] times in a row and the rest of the run
+    /// made no LLM calls.
+    pub llm_cut_off: bool,
     /// Healing ran with the heal veto off (`heal.veto = false`): every summary warns.
     pub heal_veto_off: bool,
     pub duration: Duration,
@@ -139,6 +145,9 @@ impl RunStats {
         match event {
             RunEvent::TestFinished { outcome, .. } => match outcome {
                 TestOutcome::Passed => self.passed += 1,
+                TestOutcome::Failed(failure) if failure.cause == FailureCause::Interrupted => {
+                    self.interrupted_tests += 1;
+                }
                 TestOutcome::Failed(failure) => {
                     self.failed += 1;
                     if failure.is_infrastructure() {
@@ -334,6 +343,7 @@ mod tests {
             finished(TestOutcome::Passed),
             finished(failed(FailureCause::CacheMiss)),
             finished(failed(FailureCause::Infrastructure("gone".into()))),
+            finished(failed(FailureCause::Interrupted)),
         ];
         let mut stats = RunStats::default();
         for event in &events {
@@ -345,6 +355,7 @@ mod tests {
                 passed: 1,
                 failed: 2,
                 infrastructure_failures: 1,
+                interrupted_tests: 1,
                 cached_steps: 2,
                 generated_steps: 1,
                 healed_steps: 1,

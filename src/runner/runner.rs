@@ -13,6 +13,8 @@ use std::sync::Arc;
 use crate::cache::{CacheError, CacheFile};
 use crate::config::Isolation;
 use crate::driver::{BrowserRuntime, WorkerBrowser};
+use crate::engine::EngineFailureKind;
+use crate::llm::{Breaker, LlmProvider};
 use crate::runner::test_run::{TestPlan, run_test};
 use crate::runner::{
     FailureCause, Mode, RunConfig, RunEvent, RunStats, Selected, TestFailure, TestId, TestOutcome,
@@ -29,6 +31,9 @@ pub struct Runner<'a> {
     config: RunConfig,
     /// The step-code API listing, sent to the LLM with every generation request.
     page_api: String,
+    /// Wraps the configured provider for the whole run: it stops calling an LLM that failed
+    /// several times in a row.
+    breaker: Option<Arc<Breaker>>,
 }
 
 impl<'a> Runner<'a> {
@@ -37,7 +42,7 @@ impl<'a> Runner<'a> {
     pub fn new(
         scenarios: &'a [Scenario],
         selected: Vec<Selected>,
-        config: RunConfig,
+        mut config: RunConfig,
     ) -> Result<Self, CacheError> {
         let cache = &config.cache;
         let mut cache_files = HashMap::new();
@@ -55,12 +60,17 @@ impl<'a> Runner<'a> {
             Some(_) => crate::script::api_listing().unwrap_or_else(|f| f.message),
             None => String::new(),
         };
+        let breaker = config.provider.take().map(|p| Arc::new(Breaker::new(p)));
+        config.provider = breaker
+            .clone()
+            .map(|breaker| breaker as Arc<dyn LlmProvider>);
         Ok(Self {
             scenarios,
             selected,
             cache_files,
             config,
             page_api,
+            breaker,
         })
     }
 
@@ -106,6 +116,7 @@ impl<'a> Runner<'a> {
         });
         stats.not_run = queue.lock().map_or(0, |q| q.len());
         stats.interrupted = self.config.cancel.load(Ordering::SeqCst);
+        stats.llm_cut_off = self.breaker.as_ref().is_some_and(|b| b.is_open());
         stats.heal_veto_off =
             !self.config.heal_veto && self.config.mode == (Mode::Run { heal: true });
         stats.duration = started.elapsed();
@@ -153,9 +164,11 @@ impl<'a> Runner<'a> {
                 cached: self.cache_files.get(&si),
                 config: &self.config,
                 page_api: &self.page_api,
+                // Set again when the watchdog starts, to its own deadline.
+                deadline: started + self.config.test_timeout,
             };
             let outcome = self.run_one(plan, &mut browser, runtime, handle, tx);
-            if matches!(outcome, TestOutcome::Failed(_)) {
+            if matches!(&outcome, TestOutcome::Failed(f) if f.cause != FailureCause::Interrupted) {
                 failures.fetch_add(1, Ordering::SeqCst);
             }
             let _ = tx.send(RunEvent::TestFinished {
@@ -172,7 +185,7 @@ impl<'a> Runner<'a> {
     /// Runs one test in a fresh context (or browser), under the test timeout, with tracing.
     fn run_one(
         &self,
-        plan: TestPlan<'_>,
+        mut plan: TestPlan<'_>,
         browser: &mut Option<WorkerBrowser>,
         runtime: &BrowserRuntime,
         handle: &tokio::runtime::Handle,
@@ -221,8 +234,10 @@ impl<'a> Runner<'a> {
             tracing::warn!("could not start a trace for {}: {err}", plan.id);
         }
         // The watchdog closes the test's context at the deadline: the step in flight then fails
-        // at once, and its failure is reported as the test timeout.
+        // at once, and its failure is reported as the test timeout. LLM calls carry the same
+        // deadline and give up by it (the LLM's failure, reported as such).
         let timed_out = Arc::new(AtomicBool::new(false));
+        plan.deadline = Instant::now() + self.config.test_timeout;
         let watchdog = handle.spawn({
             let (page, timed_out) = (page.clone(), Arc::clone(&timed_out));
             let limit = self.config.test_timeout;
@@ -282,10 +297,19 @@ fn trace_file_name(id: &TestId) -> String {
     format!("{}-{}.zip", clean(&id.scenario), clean(&id.name))
 }
 
-/// The failure of a test that ran past its deadline: the step it was in, named.
+/// The failure of a test that ran past its deadline: the step it was in, named. An LLM the
+/// deadline cut short stays the LLM's failure (infrastructure), not the test's timeout.
 fn timed_out_outcome(outcome: TestOutcome, limit: std::time::Duration) -> TestOutcome {
     let message = format!("test timeout of {:.0}s exceeded", limit.as_secs_f64());
     match outcome {
+        TestOutcome::Failed(failure)
+            if matches!(
+                &failure.cause,
+                FailureCause::Engine(f) if f.kind == EngineFailureKind::LlmUnavailable
+            ) =>
+        {
+            TestOutcome::Failed(failure)
+        }
         TestOutcome::Failed(mut failure) => {
             let detail = format!(
                 "{message} during step {} ({:?})",
@@ -297,5 +321,50 @@ fn timed_out_outcome(outcome: TestOutcome, limit: std::time::Duration) -> TestOu
         }
         // The deadline passed just as the last step finished: the test passed in time.
         TestOutcome::Passed => TestOutcome::Passed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::engine::EngineFailure;
+
+    fn failed(cause: FailureCause) -> TestOutcome {
+        TestOutcome::Failed(Box::new(TestFailure {
+            step: "open the app".into(),
+            step_index: 1,
+            line: 2,
+            cause,
+            code: None,
+            verdict: None,
+            screenshot: None,
+        }))
+    }
+
+    #[test]
+    fn the_deadline_relabels_a_step_failure_but_not_an_llm_it_cut_short() {
+        let limit = Duration::from_secs(5);
+        let llm = failed(FailureCause::Engine(EngineFailure::new(
+            EngineFailureKind::LlmUnavailable,
+            "no answer within 5.0 s, the time left before the test timeout",
+            None,
+        )));
+        assert_eq!(timed_out_outcome(llm.clone(), limit), llm);
+        let step = failed(FailureCause::Step(StepFailure::new(
+            FailureKind::Crash,
+            "target closed".to_owned(),
+        )));
+        let TestOutcome::Failed(relabelled) = timed_out_outcome(step, limit) else {
+            panic!("still failed");
+        };
+        assert_eq!(
+            relabelled.cause,
+            FailureCause::Step(StepFailure::new(
+                FailureKind::Timeout,
+                "test timeout of 5s exceeded during step 1 (\"open the app\")".to_owned()
+            ))
+        );
     }
 }

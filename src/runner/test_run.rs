@@ -26,6 +26,8 @@ pub(crate) struct TestPlan<'a> {
     pub cached: Option<&'a CacheFile>,
     pub config: &'a RunConfig,
     pub page_api: &'a str,
+    /// When the test timeout ends the test: every LLM call gives up by then.
+    pub deadline: Instant,
 }
 
 /// The life of one step.
@@ -71,17 +73,20 @@ pub(crate) fn run_test(
     // The engine exists only where an LLM may be asked: never in strict replay.
     let mut engine = match (config.mode, &config.provider) {
         (Mode::StrictReplay, _) | (_, None) => None,
-        (_, Some(provider)) => Some(Engine::new(
-            provider.as_ref(),
-            &config.llm,
-            &config.cache,
-            plan.page_api,
-            Budgets::new(config.budgets),
-            HealPolicy {
-                veto: config.heal_veto,
-                expect_timeout: config.limits.action_timeout,
-            },
-        )),
+        (_, Some(provider)) => Some(
+            Engine::new(
+                provider.as_ref(),
+                &config.llm,
+                &config.cache,
+                plan.page_api,
+                Budgets::new(config.budgets),
+                HealPolicy {
+                    veto: config.heal_veto,
+                    expect_timeout: config.limits.action_timeout,
+                },
+            )
+            .with_deadline(plan.deadline),
+        ),
     };
     // The code every step of this test passed with so far, in order: the next step's requests
     // carry it.

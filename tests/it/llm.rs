@@ -84,6 +84,7 @@ fn generation(step: &str) -> GenerationRequest {
         user_instructions: Some("Prefer roles.".into()),
         healing: None,
         failed: None,
+        deadline: None,
     }
 }
 
@@ -95,6 +96,7 @@ fn classification() -> ClassificationRequest {
         error: "expected 2, received 3".into(),
         page_snapshot: "- list".into(),
         screenshot: None,
+        deadline: None,
     }
 }
 

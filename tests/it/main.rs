@@ -14,7 +14,7 @@
 //! `runner` checks sharding, workers, Ctrl-C, `--last-failed`, `-x`, `--tag`, the test timeout
 //! and traces through the CLI there;
 //! `requests` measures what generation requests send on the demo (stable prefix, fresh part);
-//! `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
+//! `waits` bounds LLM calls by the test timeout and stops calling a failing LLM; `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `support` is the shared harness.
 
@@ -39,3 +39,4 @@ mod runner;
 mod screen;
 mod settle;
 mod support;
+mod waits;
