@@ -28,6 +28,9 @@ use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
 use crate::script::page_slot::PageSlot;
 use crate::script::{FailureKind, Host, PageState};
 
+/// A parked browser call, and whether a waiter took a dialog while it ran before it was parked.
+type Parked = (JoinHandle<HostResult>, bool);
+
 /// One test's connection from the sandbox to its browser pages.
 pub struct StepHost {
     handle: tokio::runtime::Handle,
@@ -38,7 +41,7 @@ pub struct StepHost {
     /// Dialogs, waiters and listeners of the current step.
     routing: RefCell<Routing>,
     /// Browser calls parked while step code's listeners run, by id.
-    parked: RefCell<Vec<Option<JoinHandle<HostResult>>>>,
+    parked: RefCell<Vec<Option<Parked>>>,
     /// Calls that returned early because the step claimed the dialog they opened; they finish
     /// once the step handles it.
     background: RefCell<Vec<JoinHandle<HostResult>>>,
@@ -105,7 +108,7 @@ impl StepHost {
         for dialog in leftovers {
             self.test_page.events().requeue_dialog(dialog);
         }
-        for job in self.parked.borrow_mut().drain(..).flatten() {
+        for (job, _) in self.parked.borrow_mut().drain(..).flatten() {
             self.background.borrow_mut().push(job);
         }
         self.run(async {});
@@ -169,7 +172,11 @@ impl StepHost {
     /// listener (whose calls run normally), then resumes it. When the step awaits the dialog
     /// with `page.waitForEvent('dialog')`, the action counts as done: the dialog blocks the page
     /// until the step handles it, and the rest of the action finishes in the background.
+    ///
+    /// Only a dialog a waiter takes while this call runs detaches it: one taken during an
+    /// earlier call (which then finished on its own) must not cut a later call short.
     fn act(&self, work: impl Future<Output = HostResult> + Send + 'static) -> Outcome {
+        self.routing.borrow_mut().take_waiter_dialog();
         let job = self.handle.spawn(work);
         self.await_job(job)
     }
@@ -208,8 +215,10 @@ impl StepHost {
         match step {
             Step::Finished(result) => Outcome::Done(result),
             Step::Park => {
+                // Kept with the call, so the listener's own calls are not detached by it.
+                let took_dialog = self.routing.borrow_mut().take_waiter_dialog();
                 let mut parked = self.parked.borrow_mut();
-                parked.push(Some(job));
+                parked.push(Some((job, took_dialog)));
                 Outcome::Parked(parked.len() - 1)
             }
             Step::Detach => {
@@ -342,12 +351,18 @@ impl StepHost {
             }
             Op::Resume => {
                 let op_params::Resume { id } = op_params::parse(method, &params)?;
-                let job = self
+                let (job, took_dialog) = self
                     .parked
                     .borrow_mut()
                     .get_mut(id)
                     .and_then(Option::take)
                     .ok_or_else(|| HostError::script(format!("no parked call {id}")))?;
+                let mut routing = self.routing.borrow_mut();
+                routing.take_waiter_dialog();
+                if took_dialog {
+                    routing.note_waiter_dialog();
+                }
+                drop(routing);
                 Ok(self.await_job(job))
             }
             Op::Url => Ok(Outcome::Done(Ok(Value::String(slot.page.url())))),

@@ -135,6 +135,11 @@ impl Routing {
         std::mem::take(&mut self.waiter_took_dialog)
     }
 
+    /// Marks that a waiter took a dialog during the call about to be resumed.
+    pub(crate) fn note_waiter_dialog(&mut self) {
+        self.waiter_took_dialog = true;
+    }
+
     pub(crate) fn take_deliveries(&mut self) -> Vec<Value> {
         std::mem::take(&mut self.deliveries)
     }

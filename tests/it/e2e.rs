@@ -19,10 +19,12 @@ const OPEN: &str = "async function step(page) {
   await expect(page.getByRole('heading', { name: 'todos' })).toBeVisible();
 }";
 
-/// A project with a short browser timeout (3 s) and [`PAGE`] served as `/`.
+/// A project with [`PAGE`] served as `/`. The 10 s browser timeout is a margin for the checks
+/// meant to pass (the heading of [`OPEN`]) on a loaded machine; a check meant to fail gives its
+/// own.
 fn browser_test() -> Test {
     Test::new()
-        .config("[browser]\ntimeout = 3\n")
+        .config("[browser]\ntimeout = 10\n")
         .page("index.html", PAGE)
 }
 
@@ -60,7 +62,8 @@ fn a_failing_expect_shows_the_step_the_locator_expected_received_and_code() {
             "the heading",
             "the heading says \"groceries\"",
             1,
-            "async function step(page) {\n  await expect(page.getByRole('heading', { name: 'todos' })).toHaveText('groceries');\n}",
+            // The heading is there (the step before saw it), so the check fails on its text.
+            "async function step(page) {\n  await expect(page.getByRole('heading', { name: 'todos' })).toHaveText('groceries', { timeout: 1000 });\n}",
         )
         .args(&["replay", "--strict"])
         .run()
@@ -71,7 +74,7 @@ fn a_failing_expect_shows_the_step_the_locator_expected_received_and_code() {
         .output_contains("getByRole('heading', { name: 'todos' })")
         .output_matches(r"Expected[^\n]*groceries")
         .output_matches(r"Received[^\n]*todos")
-        .output_contains(".toHaveText('groceries')")
+        .output_contains(".toHaveText('groceries', { timeout: 1000 })")
         .stdout_line("0 passed, 1 failed");
 }
 

@@ -893,7 +893,9 @@ fn a_failing_slow_or_garbled_provider_is_llm_unavailable() {
         );
         llm.on_contains(
             &generation_of(clear),
-            Reply::text(fenced(CLICK_CLEAR)).delayed(Duration::from_secs(2)),
+            // Four seconds past the 1 s `[llm] timeout`, so that no slowness of the machine
+            // lets the reply arrive in time; the fake does not hold the test up meanwhile.
+            Reply::text(fenced(CLICK_CLEAR)).delayed(Duration::from_secs(5)),
         );
     }
     llm.on_contains(&generation_of(twice), Reply::malformed("this is not json"));

@@ -33,10 +33,11 @@ const PAGE: &str = r#"<!doctype html>
 
 const SCENARIO: &str = "scenarios/screen.steps";
 
-/// Replays one step, `code`, against [`PAGE`] with `screen_line` in `[browser]`.
+/// Replays one step, `code`, against [`PAGE`] with `screen_line` in `[browser]`; every check is
+/// meant to pass, so the 10 s timeout is a margin for a loaded machine.
 fn screen_test(screen_line: &str, code: &str) -> Test {
     Test::new()
-        .config(&format!("[browser]\ntimeout = 3\n{screen_line}\n"))
+        .config(&format!("[browser]\ntimeout = 10\n{screen_line}\n"))
         .page("index.html", PAGE)
         .scenario(SCENARIO, "test: the screen\n  check the screen\n")
         .cached(SCENARIO, "the screen", "check the screen", 1, code)
