@@ -272,6 +272,22 @@ pub enum RunEvent {
 }
 
 #[cfg(test)]
+impl TestOutcome {
+    /// For tests: a failure of step 1 ("open the app", line 2) with `cause`, nothing else set.
+    pub(crate) fn failed_first_step(cause: FailureCause) -> Self {
+        TestOutcome::Failed(Box::new(TestFailure {
+            step: "open the app".into(),
+            step_index: 1,
+            line: 2,
+            cause,
+            code: None,
+            verdict: None,
+            screenshot: None,
+        }))
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -292,15 +308,7 @@ mod tests {
     }
 
     fn failed(cause: FailureCause) -> TestOutcome {
-        TestOutcome::Failed(Box::new(TestFailure {
-            step: "open the app".into(),
-            step_index: 1,
-            line: 2,
-            cause,
-            code: None,
-            verdict: None,
-            screenshot: None,
-        }))
+        TestOutcome::failed_first_step(cause)
     }
 
     #[test]

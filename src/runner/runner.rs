@@ -332,15 +332,7 @@ mod tests {
     use crate::engine::EngineFailure;
 
     fn failed(cause: FailureCause) -> TestOutcome {
-        TestOutcome::Failed(Box::new(TestFailure {
-            step: "open the app".into(),
-            step_index: 1,
-            line: 2,
-            cause,
-            code: None,
-            verdict: None,
-            screenshot: None,
-        }))
+        TestOutcome::failed_first_step(cause)
     }
 
     #[test]
