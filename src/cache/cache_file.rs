@@ -184,14 +184,7 @@ mod tests {
     use crate::cache::toml_string::multi_line_string;
 
     fn entry(test: &str, step: &str, occurrence: u32, code: &str) -> CachedStep {
-        CachedStep {
-            test: test.to_owned(),
-            step: step.to_owned(),
-            occurrence,
-            created: "2026-11-30".to_owned(),
-            healed: None,
-            code: code.to_owned(),
-        }
+        CachedStep::stored_earlier(test, step, occurrence, code)
     }
 
     const TRICKY: &[&str] = &[

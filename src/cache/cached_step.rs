@@ -42,6 +42,21 @@ impl CachedStep {
 }
 
 #[cfg(test)]
+impl CachedStep {
+    /// For tests: an entry stored on 2026-11-30 and never healed.
+    pub(crate) fn stored_earlier(test: &str, step: &str, occurrence: u32, code: &str) -> Self {
+        Self {
+            test: test.to_owned(),
+            step: step.to_owned(),
+            occurrence,
+            created: "2026-11-30".to_owned(),
+            healed: None,
+            code: code.to_owned(),
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
