@@ -158,7 +158,12 @@ pub(crate) fn run_tests(
         trace_dir: options.report.output_dir.join("traces"),
     };
     let runner = Runner::new(scenarios, selected.clone(), config)?;
-    let runtime = tokio.block_on(BrowserRuntime::start(&settings.browser, &driver, &chromium))?;
+    let runtime = tokio.block_on(BrowserRuntime::start(
+        &settings.browser,
+        &driver,
+        &chromium,
+        tokio.handle(),
+    ))?;
 
     let is_tty = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let mut reporters = build_reporters(
@@ -254,8 +259,9 @@ fn record_failures(
     }
 }
 
-/// First Ctrl-C: stop scheduling, let running steps finish, report what ran. Second: exit at
-/// once (the driver sees its stdin close and takes its browsers down with it).
+/// First Ctrl-C: stop scheduling, stop the running tests (closing their pages; they are
+/// reported as interrupted), report what ran. Second: exit at once (the driver sees its stdin
+/// close and takes its browsers down with it).
 #[expect(
     clippy::print_stderr,
     reason = "the CLI's output path: the user is told at once what Ctrl-C does"
@@ -266,7 +272,7 @@ fn install_interrupt_handler(cancel: Arc<AtomicBool>) {
         if presses.fetch_add(1, Ordering::SeqCst) == 0 {
             cancel.store(true, Ordering::SeqCst);
             eprintln!(
-                "\ninterrupted: finishing running steps (press Ctrl-C again to stop at once)"
+                "\ninterrupted: stopping the running tests (press Ctrl-C again to stop at once)"
             );
         } else {
             std::process::exit(i32::from(EXIT_INTERRUPTED));

@@ -28,6 +28,9 @@ pub enum DriverError {
     },
     #[error("could not open a browser page for the test")]
     NewPage(#[source] Box<playwright_rs::Error>),
+    /// The driver or the browser went away (the reason says which).
+    #[error("{0}")]
+    Lost(String),
     /// `[browser] screen` names a device the driver's device list lacks.
     #[error("unknown device `{name}` in `browser.screen`")]
     UnknownDevice {
@@ -56,7 +59,7 @@ impl DriverError {
                  run with -v for the driver's log"
                     .to_owned(),
             ),
-            DriverError::NewPage(_) => None,
+            DriverError::NewPage(_) | DriverError::Lost(_) => None,
             DriverError::UnknownDevice { suggestions, .. } => {
                 Some(unknown_device_hint(suggestions))
             }

@@ -1,19 +1,22 @@
 //! The browser side: finding the Playwright driver and Chromium, launching them once per
 //! process, and handing each test a fresh, isolated page.
 //!
-//! Main types: [`BrowserRuntime`] (one driver + browser per process) and [`TestPage`] (one
-//! browser context and page per test).
+//! Main types: [`BrowserRuntime`] (the driver, started again if it dies), [`WorkerBrowser`]
+//! (one Chromium per worker, relaunched after a crash), [`TestPage`] (one browser context and
+//! page per test) and [`Lifeline`] (whether the driver or a browser went away).
 
 mod driver_error;
 mod events;
+mod lifeline;
 mod locate;
 mod runtime;
+mod test_page;
 mod version;
 
 pub use driver_error::DriverError;
 pub use events::ContextEvents;
+pub use lifeline::{Lifeline, LifelineCut};
 pub use locate::{DriverPaths, default_driver_dir, find_chromium, find_driver};
-pub use runtime::{
-    BrowserRuntime, TestPage, WorkerBrowser, export_driver_env, withhold_from_driver,
-};
+pub use runtime::{BrowserRuntime, WorkerBrowser, export_driver_env, withhold_from_driver};
+pub use test_page::{CLOSE_LIMIT, TestPage};
 pub use version::DRIVER_VERSION;

@@ -1,34 +1,48 @@
-//! One Playwright driver and one Chromium per prettyplay process; a fresh browser context and
-//! page per test.
+//! One Playwright driver and one Chromium per worker; a fresh browser context and page per
+//! test. A driver or browser that dies is noticed (see `lifeline.rs`) and started again for the
+//! tests that follow.
 //!
-//! Main types: [`BrowserRuntime`] and [`TestPage`]. Step code never sees these: it reaches the
-//! browser through the `script` module's binding, which calls the page's protocol channels.
+//! Main types: [`BrowserRuntime`] and [`WorkerBrowser`]. Step code never sees these: it reaches
+//! the browser through the `script` module's binding, which calls the page's protocol channels.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
-use playwright_rs::protocol::{
-    BrowserContext, Frame, Page, TracingStartOptions, TracingStopOptions,
-};
+use playwright_rs::protocol::{BrowserContextOptions, DeviceDescriptor, Viewport};
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::BrowserSettings;
 use crate::config::Screen;
-use crate::driver::{ContextEvents, DriverError, DriverPaths};
-use playwright_rs::protocol::{BrowserContextOptions, DeviceDescriptor, Viewport};
-use std::collections::HashMap;
-use std::sync::Arc;
+use crate::driver::lifeline::{children_running, watch_driver};
+use crate::driver::{ContextEvents, DriverError, DriverPaths, Lifeline, TestPage};
 
-/// The Playwright driver of a run (one per prettyplay process) and what every browser it
-/// launches shares: launch options and the context options of the screen mode.
+/// The Playwright driver of a run and what every browser it launches shares: launch options
+/// and the context options of the screen mode. The driver is started again when it died.
 pub struct BrowserRuntime {
-    playwright: Playwright,
     settings: BrowserSettings,
     /// Context options of the screen mode, resolved once (device names need the driver).
     context_options: BrowserContextOptions,
     launch_options: LaunchOptions,
     chromium: PathBuf,
+    driver_paths: DriverPaths,
+    handle: tokio::runtime::Handle,
+    /// The driver now running; replaced when it died.
+    session: tokio::sync::Mutex<DriverSession>,
 }
+
+/// One driver process and its lifeline.
+struct DriverSession {
+    playwright: Playwright,
+    lifeline: Lifeline,
+}
+
+/// How long a browser launch may take, and the driver its start.
+const LAUNCH_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a clean shutdown of the driver and its browsers may take.
+const SHUTDOWN_LIMIT: Duration = Duration::from_secs(15);
 
 /// Chromium flags for a closed network and a root user: without the background-networking
 /// flags Chromium floods the refused network with connection attempts at every start.
@@ -43,7 +57,7 @@ const CHROMIUM_ARGS: &[&str] = &[
 
 impl BrowserRuntime {
     /// Starts the driver and resolves the screen mode; browsers are launched per worker with
-    /// [`BrowserRuntime::launch_browser`].
+    /// [`BrowserRuntime::launch_browser`]. `handle` runs the driver's watch.
     ///
     /// The driver's location must already be exported with [`export_driver_env`] (playwright-rs
     /// reads it from the process environment).
@@ -51,15 +65,10 @@ impl BrowserRuntime {
         settings: &BrowserSettings,
         driver: &DriverPaths,
         chromium: &Path,
+        handle: &tokio::runtime::Handle,
     ) -> Result<Self, DriverError> {
-        let playwright = Playwright::launch()
-            .await
-            .map_err(|source| DriverError::DriverStart {
-                node: driver.node.clone(),
-                cli_js: driver.cli_js.clone(),
-                source: Box::new(source),
-            })?;
-        let context_options = context_options(&settings.screen, playwright.devices())?;
+        let session = start_driver(driver, handle).await?;
+        let context_options = context_options(&settings.screen, session.playwright.devices())?;
         let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
         args.extend(window_arg(&settings.screen, settings.headless).map(str::to_owned));
         if running_as_root() {
@@ -70,40 +79,116 @@ impl BrowserRuntime {
             .headless(settings.headless)
             .chromium_sandbox(false)
             .args(args)
-            .timeout(60_000.0);
+            .timeout(LAUNCH_TIMEOUT.as_secs_f64() * 1000.0);
         Ok(Self {
-            playwright,
             settings: settings.clone(),
             context_options,
             launch_options,
             chromium: chromium.to_owned(),
+            driver_paths: driver.clone(),
+            handle: handle.clone(),
+            session: tokio::sync::Mutex::new(session),
         })
     }
 
-    /// Launches one Chromium process (a worker's, or a test's with `isolation = "browser"`).
+    /// Launches one Chromium process (a worker's, or a test's with `isolation = "browser"`),
+    /// first starting the driver again if it died.
     pub async fn launch_browser(&self) -> Result<WorkerBrowser, DriverError> {
-        let browser = self
-            .playwright
-            .chromium()
-            .launch_with_options(self.launch_options.clone())
-            .await
-            .map_err(|source| DriverError::Launch {
-                executable: self.chromium.clone(),
-                source: Box::new(source),
-            })?;
+        let (chromium, driver) = {
+            let mut session = self.session.lock().await;
+            if let Some(reason) = session.lifeline.lost() {
+                tracing::warn!("{reason}: starting the Playwright driver again");
+                // Dropping the dead driver reaps its process (its pipe is already closed).
+                *session = start_driver(&self.driver_paths, &self.handle).await?;
+            }
+            (
+                session.playwright.chromium().clone(),
+                session.lifeline.clone(),
+            )
+        };
+        let launch = chromium.launch_with_options(self.launch_options.clone());
+        let launched = tokio::select! {
+            biased;
+            launched = launch => launched,
+            reason = driver.until_lost() => Err(playwright_rs::Error::LaunchFailed(reason)),
+        };
+        let browser = launched.map_err(|source| DriverError::Launch {
+            executable: self.chromium.clone(),
+            source: Box::new(source),
+        })?;
+        let (lifeline, cut) = Lifeline::new();
+        let registered = browser
+            .on_disconnected(move || {
+                cut.cut("Chromium exited or lost its connection to the driver");
+                async { Ok(()) }
+            })
+            .await;
+        if let Err(err) = registered {
+            tracing::debug!("cannot watch the browser for a crash: {err}");
+        }
         Ok(WorkerBrowser {
             browser,
             settings: self.settings.clone(),
             context_options: self.context_options.clone(),
+            driver,
+            lifeline,
         })
     }
 
-    /// Stops the driver; the driver closes every browser it launched before it exits.
+    /// Stops the driver; the driver closes every browser it launched before it exits. Bounded:
+    /// a driver that does not stop within [`SHUTDOWN_LIMIT`] is left to exit with prettyplay.
     pub async fn shutdown(self) {
-        if let Err(err) = self.playwright.shutdown().await {
-            tracing::debug!("stopping the driver: {err}");
+        let session = self.session.into_inner();
+        if session.lifeline.lost().is_some() {
+            return;
+        }
+        match tokio::time::timeout(SHUTDOWN_LIMIT, session.playwright.shutdown()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(err)) => tracing::debug!("stopping the driver: {err}"),
+            Err(_) => tracing::warn!(
+                "the Playwright driver did not stop within {} s",
+                SHUTDOWN_LIMIT.as_secs()
+            ),
         }
     }
+}
+
+/// Starts a driver process and watches it.
+async fn start_driver(
+    driver: &DriverPaths,
+    handle: &tokio::runtime::Handle,
+) -> Result<DriverSession, DriverError> {
+    let failed = |source: playwright_rs::Error| DriverError::DriverStart {
+        node: driver.node.clone(),
+        cli_js: driver.cli_js.clone(),
+        source: Box::new(source),
+    };
+    let before = children_running("run-driver");
+    let playwright = tokio::time::timeout(LAUNCH_TIMEOUT, Playwright::launch())
+        .await
+        .map_err(|_| {
+            failed(playwright_rs::Error::Timeout(format!(
+                "the driver did not start within {} s",
+                LAUNCH_TIMEOUT.as_secs()
+            )))
+        })?
+        .map_err(failed)?;
+    let started = children_running("run-driver")
+        .into_iter()
+        .rfind(|process| !before.contains(process));
+    let lifeline = match started {
+        Some(process) => watch_driver(process, handle),
+        None => {
+            // Not found (a driver wrapper that forks?): calls are then bounded by their own
+            // timeouts only.
+            tracing::warn!("cannot find the Playwright driver's process to watch it");
+            Lifeline::new().0
+        }
+    };
+    Ok(DriverSession {
+        playwright,
+        lifeline,
+    })
 }
 
 /// One Chromium process; every test it runs gets a fresh context.
@@ -111,27 +196,36 @@ pub struct WorkerBrowser {
     browser: Browser,
     settings: BrowserSettings,
     context_options: BrowserContextOptions,
+    driver: Lifeline,
+    lifeline: Lifeline,
 }
 
 impl WorkerBrowser {
+    /// Why the browser (or the driver behind it) went away; `None` while it can run tests.
+    pub fn lost(&self) -> Option<String> {
+        self.driver.lost().or_else(|| self.lifeline.lost())
+    }
+
     /// A fresh, isolated browser context (cookies and storage of its own) with one page.
     pub async fn new_test_page(&self) -> Result<TestPage, DriverError> {
-        let context = self
-            .browser
-            .new_context_with_options(self.context_options.clone())
-            .await
-            .map_err(|e| DriverError::NewPage(Box::new(e)))?;
-        let events = ContextEvents::attach(&context)
-            .await
-            .map_err(|e| DriverError::NewPage(Box::new(e)))?;
-        let page = context
-            .new_page()
-            .await
-            .map_err(|e| DriverError::NewPage(Box::new(e)))?;
-        let frame = page
-            .main_frame()
-            .await
-            .map_err(|e| DriverError::NewPage(Box::new(e)))?;
+        let open = async {
+            let context = self
+                .browser
+                .new_context_with_options(self.context_options.clone())
+                .await?;
+            let events = ContextEvents::attach(&context).await?;
+            let page = context.new_page().await?;
+            events.watch_crashes(&page).await?;
+            let frame = page.main_frame().await?;
+            Ok::<_, playwright_rs::Error>((context, events, page, frame))
+        };
+        let opened = tokio::select! {
+            biased;
+            opened = open => opened.map_err(|e| DriverError::NewPage(Box::new(e)))?,
+            reason = self.driver.until_lost() => return Err(DriverError::Lost(reason)),
+            reason = self.lifeline.until_lost() => return Err(DriverError::Lost(reason)),
+        };
+        let (context, events, page, frame) = opened;
         Ok(TestPage {
             context,
             page,
@@ -141,89 +235,26 @@ impl WorkerBrowser {
             base_url: self.settings.base_url.clone(),
             project_dir: self.settings.project_dir.clone(),
             timeout: self.settings.timeout,
+            driver: self.driver.clone(),
+            browser: self.lifeline.clone(),
+            closing: Arc::default(),
         })
     }
 
-    /// Closes the browser process.
+    /// Closes the browser process; a browser that is gone already is only let go.
     pub async fn close(self) {
-        if let Err(err) = self.browser.close().await {
-            tracing::debug!("closing a browser: {err}");
+        if self.lost().is_some() {
+            return;
         }
-    }
-}
-
-/// One test's page: its own browser context, closed when the test ends.
-#[derive(Clone)]
-pub struct TestPage {
-    context: BrowserContext,
-    page: Page,
-    frame: Frame,
-    events: Arc<ContextEvents>,
-    accept_dialogs: bool,
-    base_url: Option<String>,
-    timeout: Duration,
-    project_dir: PathBuf,
-}
-
-impl TestPage {
-    pub fn page(&self) -> &Page {
-        &self.page
-    }
-
-    pub fn main_frame(&self) -> &Frame {
-        &self.frame
-    }
-
-    /// Pages, dialogs and downloads the context produced.
-    pub fn events(&self) -> &ContextEvents {
-        &self.events
-    }
-
-    /// `[browser] accept_dialogs`: what the resolver of last resort does with unclaimed dialogs.
-    pub fn accept_dialogs(&self) -> bool {
-        self.accept_dialogs
-    }
-
-    pub fn base_url(&self) -> Option<&str> {
-        self.base_url.as_deref()
-    }
-
-    /// The project root, where step code's file paths (`setInputFiles`) resolve.
-    pub fn project_dir(&self) -> &Path {
-        &self.project_dir
-    }
-
-    /// The default timeout of actions and expectations.
-    pub fn timeout(&self) -> Duration {
-        self.timeout
-    }
-
-    /// Closes the test's browser context (and with it every page it opened).
-    pub async fn close(&self) {
-        if let Err(err) = self.context.close().await {
-            tracing::debug!("closing a test's browser context: {err}");
+        let closed = tokio::time::timeout(SHUTDOWN_LIMIT, self.browser.close());
+        tokio::select! {
+            closed = closed => match closed {
+                Ok(Ok(())) => {}
+                Ok(Err(err)) => tracing::debug!("closing a browser: {err}"),
+                Err(_) => tracing::warn!("a browser did not close within {} s", SHUTDOWN_LIMIT.as_secs()),
+            },
+            _ = self.driver.until_lost() => {}
         }
-    }
-
-    /// Starts a Playwright trace of the test (screenshots and DOM snapshots).
-    pub async fn start_tracing(&self, name: &str) -> Result<(), playwright_rs::Error> {
-        let tracing = self.context.tracing().await?;
-        let options = TracingStartOptions::default()
-            .name(name)
-            .screenshots(true)
-            .snapshots(true);
-        tracing.start(options).await
-    }
-
-    /// Stops the trace; writes it as a zip (viewable with Playwright's trace viewer) to `path`,
-    /// or discards it when `path` is `None`.
-    pub async fn stop_tracing(&self, path: Option<&Path>) -> Result<(), playwright_rs::Error> {
-        let tracing = self.context.tracing().await?;
-        let options = match path {
-            Some(path) => TracingStopOptions::default().path(path.display().to_string()),
-            None => TracingStopOptions::default(),
-        };
-        tracing.stop(options).await
     }
 }
 

@@ -17,7 +17,7 @@ use crate::llm::{
     parse_classification_strict,
 };
 use crate::scenario::Scenario;
-use crate::script::{FailureKind, StepFailure};
+use crate::script::StepFailure;
 use crate::step::StepExecutor;
 
 /// What an LLM call was for.
@@ -115,7 +115,7 @@ impl<'a> Engine<'a> {
 
     /// A verdict for a failure that is already decided (replay, `--no-heal`): an unavailable
     /// LLM is skipped quietly with a warning; the failure itself is never delayed or changed.
-    /// A crash gets none: the browser went away, and there is no page to judge.
+    /// A crash gets none: the browser or the page went away, and there is no page to judge.
     pub(crate) fn verdict_for(
         &mut self,
         step: &StepContext<'_>,
@@ -124,7 +124,7 @@ impl<'a> Engine<'a> {
         code: &str,
         failure: &StepFailure,
     ) -> Option<Classification> {
-        if failure.kind == FailureKind::Crash {
+        if failure.kind.ends_the_page() {
             return None;
         }
         self.quiet_verdict(step, exec, observer, code, &failure.message)

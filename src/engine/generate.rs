@@ -14,15 +14,27 @@ use crate::step::StepExecutor;
 
 /// The failure of a step whose browser or driver went away: infrastructure, never classified.
 pub(super) fn crashed(failure: &StepFailure, candidate: Option<String>) -> EngineFailure {
-    let crash = EngineFailure::new(
-        EngineFailureKind::BrowserCrash,
-        format!(
-            "the browser or the driver went away while the step ran; the step was not \
-             classified or regenerated:\n\n{}",
-            failure.message
-        ),
-        None,
-    );
+    let crash = if failure.kind == FailureKind::PageCrash {
+        EngineFailure::new(
+            EngineFailureKind::PageCrash,
+            format!(
+                "the page crashed while the step ran (it can be the app's own defect); the \
+                 step was not classified or regenerated:\n\n{}",
+                failure.message
+            ),
+            None,
+        )
+    } else {
+        EngineFailure::new(
+            EngineFailureKind::BrowserCrash,
+            format!(
+                "the browser or the driver went away while the step ran; the step was not \
+                 classified or regenerated:\n\n{}",
+                failure.message
+            ),
+            None,
+        )
+    };
     match candidate {
         Some(code) => crash.with_candidate(code),
         None => crash,
@@ -102,8 +114,8 @@ impl Engine<'_> {
                 .and_then(|()| exec.execute(&code));
             match outcome {
                 Ok(()) => return Ok(code),
-                Err(failure) if failure.kind == FailureKind::Crash => {
-                    // The browser went away: nothing to learn from, nothing to judge.
+                Err(failure) if failure.kind.ends_the_page() => {
+                    // The browser or the page went away: nothing to learn from, nothing to judge.
                     return Err(crashed(&failure, Some(code)));
                 }
                 Err(failure) if failure.kind == FailureKind::FailedCheck => {

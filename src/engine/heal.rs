@@ -10,7 +10,7 @@ use crate::engine::generate::crashed;
 use crate::engine::veto::{Veto, review};
 use crate::engine::{EngineFailure, EngineFailureKind};
 use crate::llm::{Category, Classification, FailedAttempt};
-use crate::script::{FailureKind, StepFailure};
+use crate::script::StepFailure;
 use crate::step::StepExecutor;
 
 impl Engine<'_> {
@@ -26,7 +26,7 @@ impl Engine<'_> {
         old_code: &str,
         failure: &StepFailure,
     ) -> Result<String, EngineFailure> {
-        if failure.kind == FailureKind::Crash {
+        if failure.kind.ends_the_page() {
             return Err(crashed(failure, None));
         }
         let classified = self.classify(
@@ -90,7 +90,10 @@ impl Engine<'_> {
                         // Exhaustion, or a failed check that got no verdict of its own: the
                         // verdict that started the heal is the one that counts.
                         if failure.verdict.is_none()
-                            && failure.kind != EngineFailureKind::BrowserCrash
+                            && !matches!(
+                                failure.kind,
+                                EngineFailureKind::BrowserCrash | EngineFailureKind::PageCrash
+                            )
                         {
                             failure.verdict = Some(verdict.clone());
                         }
@@ -165,7 +168,8 @@ mod tests {
     };
     use crate::engine::{EngineFailureKind, Pool};
     use crate::llm::{Category, FailedAttempt};
-    use crate::script::{FailureKind, StepFailure};
+    use crate::script::FailureKind;
+    use crate::script::StepFailure;
 
     const OLD: &str = "async function step(page) {\n  await page.getByRole('button', { name: 'Add' }).click();\n}\n";
     const NEW: &str = "async function step(page) {\n  await page.getByRole('button', { name: 'Add todo' }).click();\n}";
@@ -503,6 +507,35 @@ mod tests {
         );
         assert_eq!(ran.result.as_ref().ok(), Some(&None));
         assert!(ran.warnings().is_empty());
+    }
+
+    #[test]
+    fn a_page_crash_is_never_classified_or_regenerated_and_is_the_tests_failure() {
+        let crash = StepFailure::new(FailureKind::PageCrash, "page crashed: Target crashed");
+        let fixture = Fixture::new();
+        fixture.cache_code(0, OLD);
+        let ran = run_engine(
+            fixture,
+            0,
+            (3, 2),
+            [],
+            [],
+            |engine, step, exec, observer| engine.heal(step, exec, observer, OLD, &crash),
+        );
+        let failure = failed_untouched(&ran);
+        assert_eq!(failure.kind, EngineFailureKind::PageCrash);
+        assert!(!failure.kind.is_infrastructure());
+        assert!(failure.reason.ends_with(&crash.message));
+        // A candidate that crashes the page ends the heal the same way, with no verdict.
+        let ran = heal(
+            2,
+            [verdict_reply(Category::Rot, "renamed"), code_reply(NEW)],
+            [fails(NEW, FailureKind::PageCrash, "Target crashed")],
+        );
+        let failure = failed_untouched(&ran);
+        assert_eq!(failure.kind, EngineFailureKind::PageCrash);
+        assert_eq!(failure.verdict, None);
+        assert_eq!(failure.candidate.as_deref(), Some(NEW));
     }
 
     #[test]

@@ -24,6 +24,10 @@ pub enum EngineFailureKind {
     /// The browser or the driver went away while step code ran: never classified or
     /// regenerated, an infrastructure failure.
     BrowserCrash,
+    /// The renderer of the test's page crashed while step code ran: never classified or
+    /// regenerated, and the test's failure (it can be the app's defect), not the
+    /// infrastructure's.
+    PageCrash,
 }
 
 impl EngineFailureKind {
@@ -34,7 +38,8 @@ impl EngineFailureKind {
             EngineFailureKind::LlmUnavailable => "LLM UNAVAILABLE",
             EngineFailureKind::CacheWrite => "CACHE WRITE FAILED",
             EngineFailureKind::HealVetoed => "HEAL VETOED",
-            EngineFailureKind::BrowserCrash => "BROWSER CRASH",
+            EngineFailureKind::BrowserCrash => "BROWSER CRASHED",
+            EngineFailureKind::PageCrash => "PAGE CRASHED",
         }
     }
 

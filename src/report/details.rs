@@ -238,7 +238,15 @@ impl Summary {
                 crate::llm::BREAKER_LIMIT
             )?;
         }
-        if stats.interrupted {
+        if let Some(reason) = &stats.stopped {
+            let loud = palette.style(Style::new().red().bold());
+            writeln!(
+                out,
+                "{} {} test(s) did not run",
+                loud.apply_to(format!("the run stopped: {}.", Visible(reason))),
+                stats.not_run
+            )?;
+        } else if stats.interrupted {
             writeln!(out, "interrupted: {} test(s) did not run", stats.not_run)?;
         } else if stats.not_run > 0 {
             writeln!(out, "{} test(s) did not run", stats.not_run)?;

@@ -49,6 +49,13 @@ pub(crate) fn render(record: &RunRecord) -> String {
     ] {
         let _ = writeln!(html, "<span class=\"count {class}\">{count} {word}</span>");
     }
+    if stats.interrupted_tests > 0 {
+        let _ = writeln!(
+            html,
+            "<span class=\"count\">{} interrupted</span>",
+            stats.interrupted_tests
+        );
+    }
     if stats.not_run > 0 {
         let _ = writeln!(
             html,
@@ -85,6 +92,7 @@ fn test_html(html: &mut String, n: usize, test: &TestRecord) {
     let status = match (&test.outcome, test.passed()) {
         (None, _) => "unfinished",
         (_, true) => "passed",
+        _ if test.interrupted() => "interrupted",
         (_, false) => "failed",
     };
     let mut statuses = vec![status];
@@ -106,6 +114,7 @@ fn test_html(html: &mut String, n: usize, test: &TestRecord) {
     let label = match status {
         "passed" => "PASS",
         "failed" => "FAIL",
+        "interrupted" => "INTERRUPTED",
         _ => "UNFINISHED",
     };
     let _ = writeln!(
@@ -327,6 +336,34 @@ mod tests {
     fn html_report_shows_summary_tests_steps_badges_verdict_screenshot_and_heal() {
         let html = render(&record(&testing::events()));
         insta::assert_snapshot!(redact(body(&html)));
+    }
+
+    #[test]
+    fn a_test_ctrl_c_stopped_shows_as_interrupted_not_failed() {
+        let test = testing::id("a.steps", "stopped", 1);
+        let mut failure = testing::check_failure();
+        failure.cause = crate::runner::FailureCause::Interrupted;
+        let mut stats = crate::runner::RunStats {
+            interrupted_tests: 1,
+            interrupted: true,
+            ..Default::default()
+        };
+        stats.not_run = 2;
+        let events = [
+            RunEvent::TestStarted { test: test.clone() },
+            RunEvent::TestFinished {
+                test,
+                outcome: crate::runner::TestOutcome::Failed(Box::new(failure)),
+                duration: std::time::Duration::ZERO,
+            },
+            RunEvent::RunFinished { stats },
+        ];
+        let html = render(&record(&events));
+        let page = body(&html);
+        assert!(page.contains("INTERRUPTED"), "{page}");
+        assert!(page.contains("1 interrupted"), "{page}");
+        assert!(page.contains("0 failed"), "{page}");
+        assert!(!page.contains(">FAIL<"), "{page}");
     }
 
     #[test]

@@ -102,13 +102,7 @@ mod tests {
             test: test.clone(),
             path: "prettyplay-report/traces/a-t.zip".into(),
         }];
-        for kind in [
-            FailureKind::FailedCheck,
-            FailureKind::Timeout,
-            FailureKind::StrictMode,
-            FailureKind::Script,
-            FailureKind::Crash,
-        ] {
+        for kind in FailureKind::ALL {
             let step = StepFailure {
                 kind,
                 message: "it failed".into(),
@@ -123,6 +117,7 @@ mod tests {
             EngineFailureKind::CacheWrite,
             EngineFailureKind::HealVetoed,
             EngineFailureKind::BrowserCrash,
+            EngineFailureKind::PageCrash,
         ] {
             let engine = EngineFailure {
                 kind,

@@ -49,7 +49,7 @@ fn failure_message(test: &TestId, failure: &TestFailure) -> String {
 pub(crate) fn render(record: &RunRecord) -> String {
     let stats = record.totals();
     let tests = record.all_tests();
-    let skipped = tests.iter().filter(|t| t.outcome.is_none()).count();
+    let skipped = tests.iter().filter(|t| is_skipped(t)).count();
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     // Writing to a String cannot fail.
     let _ = writeln!(
@@ -61,7 +61,7 @@ pub(crate) fn render(record: &RunRecord) -> String {
     );
     for (scenario, tests) in record.by_scenario() {
         let failures = tests.iter().filter(|t| t.failure().is_some()).count();
-        let skipped = tests.iter().filter(|t| t.outcome.is_none()).count();
+        let skipped = tests.iter().filter(|t| is_skipped(t)).count();
         let duration: Duration = tests.iter().map(|t| t.duration).sum();
         let _ = writeln!(
             xml,
@@ -77,6 +77,11 @@ pub(crate) fn render(record: &RunRecord) -> String {
     }
     xml.push_str("</testsuites>\n");
     xml
+}
+
+/// A test JUnit counts as skipped: one that did not finish, or that Ctrl-C stopped.
+fn is_skipped(test: &TestRecord) -> bool {
+    test.outcome.is_none() || test.interrupted()
 }
 
 fn testcase(xml: &mut String, test: &TestRecord) {
@@ -100,6 +105,8 @@ fn testcase(xml: &mut String, test: &TestRecord) {
             escape_attr(failure_type(failure)),
             escape(details.trim_matches('\n')),
         );
+    } else if test.interrupted() {
+        xml.push_str("      <skipped message=\"interrupted (Ctrl-C) before it finished\"/>\n");
     } else if test.outcome.is_none() {
         xml.push_str("      <skipped message=\"the test did not finish\"/>\n");
     }
@@ -182,6 +189,29 @@ mod tests {
     fn junit_report_has_a_suite_per_scenario_and_the_failure_with_its_verdict() {
         let xml = render(&record(&testing::events()));
         insta::assert_snapshot!(redact(&xml));
+    }
+
+    #[test]
+    fn a_test_ctrl_c_stopped_is_skipped_not_failed() {
+        let test = testing::id("a.steps", "stopped", 1);
+        let mut failure = testing::check_failure();
+        failure.cause = crate::runner::FailureCause::Interrupted;
+        let events = [
+            RunEvent::TestStarted { test: test.clone() },
+            RunEvent::TestFinished {
+                test,
+                outcome: crate::runner::TestOutcome::Failed(Box::new(failure)),
+                duration: Duration::ZERO,
+            },
+        ];
+        let xml = render(&record(&events));
+        assert!(xml.contains("failures=\"0\""), "{xml}");
+        assert!(xml.contains("skipped=\"1\""), "{xml}");
+        assert!(
+            xml.contains("<skipped message=\"interrupted (Ctrl-C) before it finished\"/>"),
+            "{xml}"
+        );
+        assert!(!xml.contains("<failure"), "{xml}");
     }
 
     #[test]

@@ -6,7 +6,9 @@
 use std::time::Duration;
 
 use crate::llm::Classification;
-use crate::runner::{RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
+use crate::runner::{
+    FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome,
+};
 
 /// Everything a file report shows of a run.
 #[derive(Debug, Clone, Default)]
@@ -44,11 +46,20 @@ impl TestRecord {
         }
     }
 
+    /// The test's failure; `None` for a test that passed, did not finish, or that Ctrl-C
+    /// stopped (interrupted is not failed).
     pub(super) fn failure(&self) -> Option<&TestFailure> {
         match &self.outcome {
-            Some(TestOutcome::Failed(failure)) => Some(failure),
+            Some(TestOutcome::Failed(failure)) if failure.cause != FailureCause::Interrupted => {
+                Some(failure)
+            }
             _ => None,
         }
+    }
+
+    /// Whether Ctrl-C stopped the test.
+    pub(super) fn interrupted(&self) -> bool {
+        matches!(&self.outcome, Some(TestOutcome::Failed(f)) if f.cause == FailureCause::Interrupted)
     }
 
     pub(super) fn passed(&self) -> bool {

@@ -34,6 +34,8 @@ pub(crate) fn failure_kind_name(kind: FailureKind) -> &'static str {
         FailureKind::StrictMode => "strict_mode",
         FailureKind::Script => "script",
         FailureKind::Crash => "crash",
+        FailureKind::PageCrash => "page_crash",
+        FailureKind::Detached => "detached",
     }
 }
 
@@ -46,6 +48,7 @@ pub(crate) fn engine_kind_name(kind: EngineFailureKind) -> &'static str {
         EngineFailureKind::CacheWrite => "cache_write",
         EngineFailureKind::HealVetoed => "heal_vetoed",
         EngineFailureKind::BrowserCrash => "browser_crash",
+        EngineFailureKind::PageCrash => "page_crash",
     }
 }
 
@@ -470,6 +473,9 @@ pub(crate) struct StatsWire {
     /// run made no LLM calls.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     llm_cut_off: bool,
+    /// Why the run stopped early (a browser that could not be relaunched); present only then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<String>,
 }
 
 fn is_zero(count: &usize) -> bool {
@@ -497,6 +503,7 @@ impl From<&RunStats> for StatsWire {
             heal_veto_off,
             interrupted_tests,
             llm_cut_off,
+            ref stopped,
         } = *stats;
         Self {
             passed,
@@ -516,6 +523,7 @@ impl From<&RunStats> for StatsWire {
             heal_veto_off,
             interrupted_tests,
             llm_cut_off,
+            stopped: stopped.clone(),
         }
     }
 }

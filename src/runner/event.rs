@@ -123,6 +123,9 @@ pub struct RunStats {
     pub llm_cut_off: bool,
     /// Healing ran with the heal veto off (`heal.veto = false`): every summary warns.
     pub heal_veto_off: bool,
+    /// Why the run stopped before its tests were done, when something other than Ctrl-C or
+    /// `--max-failures` stopped it (a browser that could not be relaunched).
+    pub stopped: Option<String>,
     pub duration: Duration,
     /// Steps replayed from the cache, generated, and healed.
     pub cached_steps: usize,

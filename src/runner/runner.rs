@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::cache::{CacheError, CacheFile};
 use crate::config::Isolation;
-use crate::driver::{BrowserRuntime, WorkerBrowser};
+use crate::driver::{BrowserRuntime, TestPage, WorkerBrowser};
 use crate::engine::EngineFailureKind;
 use crate::llm::{Breaker, LlmProvider};
 use crate::runner::test_run::{TestPlan, run_test};
@@ -20,7 +20,7 @@ use crate::runner::{
     FailureCause, Mode, RunConfig, RunEvent, RunStats, Selected, TestFailure, TestId, TestOutcome,
     TraceMode,
 };
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, Test};
 use crate::script::{FailureKind, StepFailure};
 
 /// Runs selected tests of a set of scenarios against one browser runtime.
@@ -34,7 +34,14 @@ pub struct Runner<'a> {
     /// Wraps the configured provider for the whole run: it stops calling an LLM that failed
     /// several times in a row.
     breaker: Option<Arc<Breaker>>,
+    /// Browser launches that failed in a row, across workers; reset by one that works.
+    failed_launches: AtomicUsize,
+    /// Set when the run must stop (the browser could not be relaunched), with why.
+    stopped: Mutex<Option<String>>,
 }
+
+/// Browser launches that may fail in a row before the run stops.
+const LAUNCH_ATTEMPTS: usize = 2;
 
 impl<'a> Runner<'a> {
     /// Loads the cache files of the selected tests' scenarios; a malformed one is an error
@@ -71,6 +78,8 @@ impl<'a> Runner<'a> {
             config,
             page_api,
             breaker,
+            failed_launches: AtomicUsize::new(0),
+            stopped: Mutex::new(None),
         })
     }
 
@@ -116,6 +125,7 @@ impl<'a> Runner<'a> {
         });
         stats.not_run = queue.lock().map_or(0, |q| q.len());
         stats.interrupted = self.config.cancel.load(Ordering::SeqCst);
+        stats.stopped = self.stopped.lock().ok().and_then(|s| s.clone());
         stats.llm_cut_off = self.breaker.as_ref().is_some_and(|b| b.is_open());
         stats.heal_veto_off =
             !self.config.heal_veto && self.config.mode == (Mode::Run { heal: true });
@@ -139,6 +149,7 @@ impl<'a> Runner<'a> {
         let mut browser: Option<WorkerBrowser> = None;
         loop {
             if self.config.cancel.load(Ordering::SeqCst)
+                || self.stopped.lock().is_ok_and(|s| s.is_some())
                 || self
                     .config
                     .max_failures
@@ -207,25 +218,9 @@ impl<'a> Runner<'a> {
                 screenshot: None,
             }))
         };
-        let own_browser = self.config.isolation == Isolation::Browser;
-        if own_browser || browser.is_none() {
-            match handle.block_on(runtime.launch_browser()) {
-                Ok(launched) => {
-                    if let Some(old) = browser.replace(launched) {
-                        handle.block_on(old.close());
-                    }
-                }
-                Err(err) => {
-                    return infrastructure(err.report());
-                }
-            }
-        }
-        let Some(current) = browser.as_ref() else {
-            return infrastructure("no browser".to_owned());
-        };
-        let page = match handle.block_on(current.new_test_page()) {
+        let page = match self.open_page(browser, runtime, handle) {
             Ok(page) => page,
-            Err(err) => return infrastructure(err.report()),
+            Err(message) => return infrastructure(message),
         };
         let trace = self.config.trace;
         if trace != TraceMode::Off
@@ -233,17 +228,22 @@ impl<'a> Runner<'a> {
         {
             tracing::warn!("could not start a trace for {}: {err}", plan.id);
         }
-        // The watchdog closes the test's context at the deadline: the step in flight then fails
-        // at once, and its failure is reported as the test timeout. LLM calls carry the same
-        // deadline and give up by it (the LLM's failure, reported as such).
+        // The watchdog closes the test's context at the deadline or at Ctrl-C: the step in
+        // flight then fails at once, and its failure is reported as the test timeout (or the
+        // test as interrupted). LLM calls carry the same deadline and give up by it (the LLM's
+        // failure, reported as such).
         let timed_out = Arc::new(AtomicBool::new(false));
+        let interrupted = Arc::new(AtomicBool::new(false));
         plan.deadline = Instant::now() + self.config.test_timeout;
         let watchdog = handle.spawn({
             let (page, timed_out) = (page.clone(), Arc::clone(&timed_out));
+            let (cancel, interrupted) = (Arc::clone(&self.config.cancel), Arc::clone(&interrupted));
             let limit = self.config.test_timeout;
             async move {
-                tokio::time::sleep(limit).await;
-                timed_out.store(true, Ordering::SeqCst);
+                tokio::select! {
+                    () = tokio::time::sleep(limit) => timed_out.store(true, Ordering::SeqCst),
+                    () = until_set(&cancel) => interrupted.store(true, Ordering::SeqCst),
+                }
                 page.close().await;
             }
         });
@@ -253,7 +253,20 @@ impl<'a> Runner<'a> {
         }))
         .unwrap_or_else(|_| infrastructure("the test panicked (a bug in prettyplay)".to_owned()));
         watchdog.abort();
-        let outcome = if timed_out.load(Ordering::SeqCst) {
+        // A browser or page that went away fails the test whatever its steps said: step code
+        // that caught the error must not turn a crash green.
+        let outcome = if interrupted.load(Ordering::SeqCst) {
+            interrupted_outcome(outcome)
+        } else if let Some(reason) = page.lost() {
+            crashed_outcome(outcome, test, FailureKind::Crash, &reason)
+        } else if page.events().page_crashed() {
+            crashed_outcome(
+                outcome,
+                test,
+                FailureKind::PageCrash,
+                "the page's renderer process exited",
+            )
+        } else if timed_out.load(Ordering::SeqCst) {
             timed_out_outcome(outcome, self.config.test_timeout)
         } else {
             outcome
@@ -274,11 +287,130 @@ impl<'a> Runner<'a> {
             }
         }
         handle.block_on(page.close());
-        if own_browser && let Some(done) = browser.take() {
+        if self.config.isolation == Isolation::Browser
+            && let Some(done) = browser.take()
+        {
             handle.block_on(done.close());
         }
         outcome
     }
+
+    /// A fresh page for a test: in the worker's browser, launched first when there is none
+    /// (or with `isolation = "browser"`), and launched again when it crashed or its driver died.
+    /// After [`LAUNCH_ATTEMPTS`] failed launches in a row the run stops.
+    fn open_page(
+        &self,
+        browser: &mut Option<WorkerBrowser>,
+        runtime: &BrowserRuntime,
+        handle: &tokio::runtime::Handle,
+    ) -> Result<TestPage, String> {
+        loop {
+            if let Some(reason) = browser.as_ref().and_then(WorkerBrowser::lost) {
+                // A dead driver is said once, where it is started again.
+                if !reason.contains("Playwright driver") {
+                    tracing::warn!("{reason}: launching a new browser");
+                }
+                // Gone already: nothing to close.
+                browser.take();
+            }
+            if self.config.isolation == Isolation::Browser || browser.is_none() {
+                match handle.block_on(runtime.launch_browser()) {
+                    Ok(launched) => {
+                        self.failed_launches.store(0, Ordering::SeqCst);
+                        if let Some(old) = browser.replace(launched) {
+                            handle.block_on(old.close());
+                        }
+                    }
+                    Err(err) => {
+                        let failed = self.failed_launches.fetch_add(1, Ordering::SeqCst) + 1;
+                        let message = err.report();
+                        if failed >= LAUNCH_ATTEMPTS
+                            && let Ok(mut stopped) = self.stopped.lock()
+                        {
+                            stopped.get_or_insert_with(|| {
+                                format!(
+                                    "the browser could not be launched {failed} times in a row \
+                                     ({})",
+                                    message.lines().next().unwrap_or_default()
+                                )
+                            });
+                        }
+                        return Err(message);
+                    }
+                }
+            }
+            let Some(current) = browser.as_ref() else {
+                return Err("no browser".to_owned());
+            };
+            match handle.block_on(current.new_test_page()) {
+                Ok(page) => return Ok(page),
+                // Went away between two tests: the test has not started, so it gets a new
+                // browser rather than the failure.
+                Err(_) if current.lost().is_some() => continue,
+                Err(err) => return Err(err.report()),
+            }
+        }
+    }
+}
+
+/// Resolves once `flag` is set (polled: Ctrl-C sets it from a signal handler).
+async fn until_set(flag: &AtomicBool) {
+    while !flag.load(Ordering::SeqCst) {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// A test Ctrl-C stopped mid-step: interrupted, not failed (a test that passed still passed).
+fn interrupted_outcome(outcome: TestOutcome) -> TestOutcome {
+    match outcome {
+        TestOutcome::Failed(mut failure) => {
+            failure.cause = FailureCause::Interrupted;
+            failure.verdict = None;
+            failure.code = None;
+            failure.screenshot = None;
+            TestOutcome::Failed(failure)
+        }
+        TestOutcome::Passed => TestOutcome::Passed,
+    }
+}
+
+/// The failure of a test whose browser (`Crash`) or page (`PageCrash`) went away while it ran:
+/// the step it was in, or its last step when every step had passed.
+fn crashed_outcome(
+    outcome: TestOutcome,
+    test: &Test,
+    kind: FailureKind,
+    reason: &str,
+) -> TestOutcome {
+    let label = kind.label();
+    let mut failure = match outcome {
+        TestOutcome::Failed(failure) => failure,
+        TestOutcome::Passed => {
+            let last = test.steps.last();
+            Box::new(TestFailure {
+                step: last.map(|s| s.sentence.clone()).unwrap_or_default(),
+                step_index: test.steps.len().max(1),
+                line: last.map_or(test.line, |s| s.line),
+                cause: FailureCause::Interrupted,
+                code: None,
+                verdict: None,
+                screenshot: None,
+            })
+        }
+    };
+    if let FailureCause::Step(step) = &failure.cause
+        && step.kind == kind
+    {
+        return TestOutcome::Failed(failure);
+    }
+    let detail = match &failure.cause {
+        FailureCause::Step(step) => format!("{label}: {reason}\n\n{}", step.message),
+        FailureCause::Engine(engine) => format!("{label}: {reason}\n\n{}", engine.reason),
+        _ => format!("{label}: {reason}"),
+    };
+    failure.cause = FailureCause::Step(StepFailure::new(kind, detail));
+    failure.verdict = None;
+    TestOutcome::Failed(failure)
 }
 
 /// A trace file name for a test: `<scenario>-<test>.zip` with unsafe characters replaced.

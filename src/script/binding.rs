@@ -28,6 +28,16 @@ use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
 use crate::script::page_slot::PageSlot;
 use crate::script::{FailureKind, Host, PageState};
 
+/// How long a call that failed because something closed waits to learn whether the browser or
+/// the driver went away.
+const LOSS_GRACE: Duration = Duration::from_millis(500);
+
+/// Whether a driver message says the page's renderer crashed.
+fn is_renderer_crash(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    lower.contains("target crashed") || lower.contains("page crashed")
+}
+
 /// A parked browser call, and whether a waiter took a dialog while it ran before it was parked.
 type Parked = (JoinHandle<HostResult>, bool);
 
@@ -111,16 +121,17 @@ impl StepHost {
         for (job, _) in self.parked.borrow_mut().drain(..).flatten() {
             self.background.borrow_mut().push(job);
         }
-        self.run(async {});
+        let _ = self.run(async {});
         // Calls left running in the background end once their dialogs are resolved; their
         // outcome belongs to a step that is over.
         let jobs: Vec<_> = self.background.borrow_mut().drain(..).collect();
         for job in jobs {
             match self.run(async { tokio::time::timeout(Duration::from_secs(1), job).await }) {
-                Ok(Ok(Err(err))) => {
+                Ok(Ok(Ok(Err(err)))) => {
                     tracing::debug!("a call the step left behind failed: {}", err.message)
                 }
-                Err(_) => tracing::debug!("a call the step left behind is still running"),
+                Ok(Err(_)) => tracing::debug!("a call the step left behind is still running"),
+                Err(err) => tracing::debug!("a call the step left behind: {}", err.message),
                 _ => {}
             }
         }
@@ -148,8 +159,10 @@ impl StepHost {
         }
     }
 
-    /// Runs a browser future to completion on this thread while routing the context's events.
-    pub(crate) fn run<T>(&self, work: impl Future<Output = T>) -> T {
+    /// Runs a browser future to completion on this thread while routing the context's events;
+    /// a driver or browser that goes away ends the wait (an `Err` saying so).
+    pub(crate) fn run<T>(&self, work: impl Future<Output = T>) -> Result<T, HostError> {
+        let page = &self.test_page;
         self.handle.block_on(async {
             let mut routing_budget = crate::script::events::DIALOG_DRAIN_PER_CALL;
             tokio::pin!(work);
@@ -157,13 +170,14 @@ impl StepHost {
                 tokio::select! {
                     biased;
                     out = &mut work => break out,
+                    reason = page.until_lost() => return Err(HostError::crash(reason)),
                     () = tokio::time::sleep(crate::script::events::ROUTE_INTERVAL) => {
                         self.route(&mut routing_budget).await;
                     }
                 }
             };
             self.route(&mut routing_budget).await;
-            out
+            Ok(out)
         })
     }
 
@@ -195,9 +209,17 @@ impl StepHost {
                     joined = &mut job => {
                         // One last pass, so events of a short call reach listeners with its reply.
                         self.route(&mut budget).await;
-                        return Step::Finished(joined.unwrap_or_else(|err| {
+                        let result = joined.unwrap_or_else(|err| {
                             Err(HostError::crash(format!("a browser call failed: {err}")))
-                        }));
+                        });
+                        return Step::Finished(match result {
+                            Err(err) => Err(self.what_went_away(err).await),
+                            ok => ok,
+                        });
+                    }
+                    reason = self.test_page.until_lost() => {
+                        job.abort();
+                        return Step::Finished(Err(HostError::crash(reason)));
                     }
                     () = tokio::time::sleep(crate::script::events::ROUTE_INTERVAL) => {
                         self.route(&mut budget).await;
@@ -226,6 +248,35 @@ impl StepHost {
                 Outcome::Done(Ok(json!({})))
             }
         }
+    }
+
+    /// Tells apart what a failure that says something closed means. A renderer crash of the
+    /// test's pages is the page's (`PageCrash`); a gone driver or browser is a crash (the
+    /// disconnect may be told a moment after the call failed, so it is awaited briefly); else
+    /// a page or frame detached while the browser lives (`Detached`, which the settle window
+    /// may poll), unless the test's context was closed on purpose (its deadline).
+    async fn what_went_away(&self, mut err: HostError) -> HostError {
+        let page = &self.test_page;
+        if page.events().page_crashed() || is_renderer_crash(&err.message) {
+            err.kind = FailureKind::PageCrash;
+            err.message = format!(
+                "the page's renderer process exited while the step ran\n\n{}",
+                err.message
+            );
+            err.received = None;
+            return err;
+        }
+        if err.kind != FailureKind::Crash {
+            return err;
+        }
+        if let Ok(reason) = tokio::time::timeout(LOSS_GRACE, page.until_lost()).await {
+            err.message = format!("{reason}: {}", err.message);
+            return err;
+        }
+        if !page.is_closing() {
+            err.kind = FailureKind::Detached;
+        }
+        err
     }
 
     async fn route(&self, budget: &mut usize) {
@@ -374,7 +425,7 @@ impl StepHost {
                 )))))
             }
             Op::ContextPages => {
-                self.run(async {});
+                self.run(async {})?;
                 let pages = self.pages.borrow();
                 Ok(Outcome::Done(Ok(json!(
                     (0..pages.len())
@@ -410,7 +461,7 @@ impl StepHost {
                 let id = self.routing.borrow_mut().add_listener(page_id, event, once);
                 // Events that already happened are not replayed, as in Playwright; route now
                 // so that a dialog already open reaches this listener.
-                self.run(async {});
+                self.run(async {})?;
                 Ok(Outcome::Done(Ok(json!({ "listener": id }))))
             }
             Op::Unlisten => {
@@ -427,9 +478,9 @@ impl StepHost {
                     HostError::script("this dialog was already accepted or dismissed".to_owned())
                 })?;
                 let result = if matches!(op, Op::DialogAccept) {
-                    self.run(dialog.accept(prompt_text.as_deref()))
+                    self.run(dialog.accept(prompt_text.as_deref()))?
                 } else {
-                    self.run(dialog.dismiss())
+                    self.run(dialog.dismiss())?
                 };
                 Ok(Outcome::Done(
                     result
@@ -452,10 +503,10 @@ impl StepHost {
                 .send::<Value, Value>("title", json!({}))
                 .await
         });
-        let title = match title {
+        let title = match title.and_then(|r| r.map_err(|e| HostError::from_playwright(e, false))) {
             Ok(value) => value["value"].as_str().unwrap_or_default().to_owned(),
             Err(err) => {
-                tracing::debug!("could not read the page title for the LLM: {err}");
+                tracing::debug!("could not read the page title for the LLM: {}", err.message);
                 String::new()
             }
         };
@@ -465,18 +516,20 @@ impl StepHost {
                 .send::<Value, Value>("ariaSnapshot", json!({ "mode": "ai", "timeout": 5000.0 }))
                 .await
         });
-        let snapshot = match snapshot {
-            Ok(value) => value["snapshot"].as_str().unwrap_or_default().to_owned(),
-            Err(err) => format!(
-                "(no snapshot: {})",
-                HostError::from_playwright(err, false).message
-            ),
-        };
+        let snapshot =
+            match snapshot.and_then(|r| r.map_err(|e| HostError::from_playwright(e, false))) {
+                Ok(value) => value["snapshot"].as_str().unwrap_or_default().to_owned(),
+                Err(err) => format!("(no snapshot: {})", err.message),
+            };
         let screenshot = if screenshot {
             match self.run(slot.page.screenshot(None)) {
-                Ok(bytes) => Some(bytes),
-                Err(err) => {
+                Ok(Ok(bytes)) => Some(bytes),
+                Ok(Err(err)) => {
                     tracing::warn!("could not take a screenshot for the LLM: {err}");
+                    None
+                }
+                Err(err) => {
+                    tracing::debug!("no screenshot for the LLM: {}", err.message);
                     None
                 }
             }
@@ -497,6 +550,7 @@ impl StepHost {
         self.run(async {
             tokio::time::timeout(Duration::from_secs(5), page.screenshot(None)).await
         })
+        .ok()?
         .ok()?
         .ok()
     }
@@ -529,7 +583,7 @@ impl StepHost {
                 }
                 tokio::time::sleep(crate::script::events::ROUTE_INTERVAL).await;
             }
-        })
+        })?
     }
 }
 

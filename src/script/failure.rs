@@ -21,16 +21,24 @@ pub enum FailureKind {
     Script,
     /// The browser or the driver went away.
     Crash,
+    /// The renderer of the test's page crashed ("Page crashed"): it can be the app's own
+    /// defect, so it is the test's failure, not the infrastructure's; never re-executed.
+    PageCrash,
+    /// The page or frame the call worked on closed or detached while the browser lives (a
+    /// navigation or context race): transient page state.
+    Detached,
 }
 
 impl FailureKind {
     /// Every kind.
-    pub(crate) const ALL: [FailureKind; 5] = [
+    pub(crate) const ALL: [FailureKind; 7] = [
         FailureKind::FailedCheck,
         FailureKind::Timeout,
         FailureKind::StrictMode,
         FailureKind::Script,
         FailureKind::Crash,
+        FailureKind::PageCrash,
+        FailureKind::Detached,
     ];
 
     /// The kind's wire name and its label, side by side so they cannot drift apart.
@@ -40,7 +48,9 @@ impl FailureKind {
             FailureKind::Timeout => ("timeout", "timeout"),
             FailureKind::StrictMode => ("strict", "strict mode violation"),
             FailureKind::Script => ("script", "script error"),
-            FailureKind::Crash => ("crash", "browser crash"),
+            FailureKind::Crash => ("crash", "browser crashed"),
+            FailureKind::PageCrash => ("page_crash", "page crashed"),
+            FailureKind::Detached => ("detached", "page detached"),
         }
     }
 
@@ -56,7 +66,16 @@ impl FailureKind {
     /// Whether re-executing the same code may succeed (transient page state): the settle
     /// window retries only these. Fixed in code; never depends on settings.
     pub fn is_pollable(self) -> bool {
-        matches!(self, FailureKind::FailedCheck | FailureKind::Timeout)
+        matches!(
+            self,
+            FailureKind::FailedCheck | FailureKind::Timeout | FailureKind::Detached
+        )
+    }
+
+    /// Whether the page is gone (crashed browser, driver or renderer): nothing to classify,
+    /// regenerate or re-execute against.
+    pub fn ends_the_page(self) -> bool {
+        matches!(self, FailureKind::Crash | FailureKind::PageCrash)
     }
 
     /// A short label for reports.
@@ -122,7 +141,9 @@ mod tests {
                 "timeout",
                 "strict mode violation",
                 "script error",
-                "browser crash"
+                "browser crashed",
+                "page crashed",
+                "page detached"
             ]
         );
         assert_eq!(FailureKind::StrictMode.to_string(), "strict mode violation");
@@ -135,5 +156,7 @@ mod tests {
         assert!(!FailureKind::StrictMode.is_pollable());
         assert!(!FailureKind::Script.is_pollable());
         assert!(!FailureKind::Crash.is_pollable());
+        assert!(!FailureKind::PageCrash.is_pollable());
+        assert!(FailureKind::Detached.is_pollable());
     }
 }

@@ -5,14 +5,18 @@
 //! policy is tested without waiting. The policy is documented in `docs/settle.md`. Retries are
 //! told to the caller through a callback; this layer names nothing above it.
 
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use crate::config::PollingSettings;
 use crate::script::StepFailure;
 
 /// The re-execution policy of one step execution: created once per step, shared by every
-/// execution of its code inside [`settle`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// execution of its code — the cached code's and every generated candidate's. The time window
+/// starts with the step's first execution and never re-arms: a later [`settle`] call of the
+/// same step (a regenerated candidate) gets what is left of it. A `[tries=N]` count starts
+/// from zero in each call.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SettleWindow {
     /// How long repetitions may start after the first execution started; `None` is polling off.
     pub timeout: Option<Duration>,
@@ -20,6 +24,8 @@ pub(crate) struct SettleWindow {
     pub delay: Duration,
     /// `[tries=N]`: at most N executions in total, the first included. Replaces the time bound.
     pub tries: Option<u32>,
+    /// When the step's first execution started: set by the first [`settle`] call.
+    started: Cell<Option<Instant>>,
 }
 
 /// What bounds the repetitions of one [`settle`] call.
@@ -41,6 +47,7 @@ impl SettleWindow {
             timeout: polling.timeout.filter(|timeout| !timeout.is_zero()),
             delay: polling.delay,
             tries,
+            started: Cell::new(None),
         }
     }
 
@@ -93,7 +100,8 @@ where
     F: FnMut() -> Result<(), StepFailure>,
 {
     let bound = window.bound();
-    let started = clock.now();
+    let started = *window.started.get().get_or_insert(clock.now());
+    window.started.set(Some(started));
     let time_left = |clock: &dyn Clock, timeout: Duration| {
         clock.now().saturating_duration_since(started) < timeout
     };
@@ -398,5 +406,76 @@ mod tests {
             assert!(ran.retries.is_empty(), "{took}");
             assert_eq!(ran.sleeps.len(), pauses, "{took}");
         }
+    }
+
+    #[test]
+    fn the_window_is_shared_by_every_execution_of_a_step_and_never_re_arms() {
+        // The cached code fails twice in 1.0 s of a 2 s window (the second failure is not
+        // pollable); the regenerated candidate (0.4 s per execution) gets the 1.0 s left:
+        // executions start at 1.0, 1.4 and 1.8 s. A re-armed window would have run it 5 times.
+        let clock = FakeClock::new();
+        let shared = window(Some(2.0), 0.0, None);
+        let executed = Cell::new(0);
+        let cached = settle(
+            &shared,
+            &clock,
+            || {
+                executed.set(executed.get() + 1);
+                clock.advance(secs(0.5));
+                let kind = match executed.get() {
+                    1 => FailureKind::Timeout,
+                    _ => FailureKind::Script,
+                };
+                Err(failure(kind, executed.get()))
+            },
+            |_, _| {},
+        );
+        assert_eq!(cached, Err(failure(FailureKind::Script, 2)));
+        executed.set(0);
+        let candidate = settle(
+            &shared,
+            &clock,
+            || {
+                executed.set(executed.get() + 1);
+                clock.advance(secs(0.4));
+                Err(failure(FailureKind::Timeout, executed.get()))
+            },
+            |_, _| {},
+        );
+        assert_eq!(candidate, Err(failure(FailureKind::Timeout, 3)));
+        assert_eq!(executed.get(), 3, "the window re-armed for the second call");
+        // Another step's window starts afresh.
+        let fresh = window(Some(2.0), 0.0, None);
+        assert_eq!(run(&fresh, FailureKind::Timeout, 0.4, None).executions, 5);
+    }
+
+    #[test]
+    fn tries_count_from_zero_in_each_call_of_the_step() {
+        let shared = window(None, 0.0, Some(2));
+        assert_eq!(run(&shared, FailureKind::Timeout, 0.1, None).executions, 2);
+        assert_eq!(run(&shared, FailureKind::Timeout, 0.1, None).executions, 2);
+    }
+
+    #[test]
+    fn a_detached_page_polls_and_a_crash_does_not() {
+        let polling = window(Some(5.0), 0.0, None);
+        assert_eq!(
+            run(&polling, FailureKind::Detached, 0.1, Some(2)).result,
+            Ok(())
+        );
+        let crash = run(
+            &window(Some(5.0), 0.0, None),
+            FailureKind::Crash,
+            0.1,
+            Some(2),
+        );
+        assert_eq!(crash.executions, 1);
+        let page = run(
+            &window(Some(5.0), 0.0, None),
+            FailureKind::PageCrash,
+            0.1,
+            Some(2),
+        );
+        assert_eq!(page.executions, 1);
     }
 }

@@ -15,6 +15,7 @@
 //! and traces through the CLI there;
 //! `requests` measures what generation requests send on the demo (stable prefix, fresh part);
 //! `waits` bounds LLM calls by the test timeout and stops calling a failing LLM; `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
+//! `crashes` kills the driver, Chromium or a renderer mid-step and checks the run recovers;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `support` is the shared harness.
 
@@ -29,6 +30,7 @@ mod cache_process;
 mod cli;
 mod conformance;
 mod conformance_events;
+mod crashes;
 mod e2e;
 mod engine;
 mod hygiene;

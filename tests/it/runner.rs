@@ -12,32 +12,32 @@ use std::time::{Duration, Instant};
 
 use crate::support::{Output, Running, Test};
 
-const SCENARIO: &str = "scenarios/suite.steps";
-const CACHE: &str = "cache/scenarios/suite.steps.toml";
+pub(crate) const SCENARIO: &str = "scenarios/suite.steps";
+pub(crate) const CACHE: &str = "cache/scenarios/suite.steps.toml";
 const PAGE: &str = include_str!("support/fixtures/runner/index.html");
 /// Short action timeouts, so that a broken step fails fast.
-const CONFIG: &str = "[browser]\ntimeout = 3\n";
+pub(crate) const CONFIG: &str = "[browser]\ntimeout = 3\n";
 
-const OPEN: &str = "async function step(page) {\n  await page.goto('/');\n}";
+pub(crate) const OPEN: &str = "async function step(page) {\n  await page.goto('/');\n}";
 /// Passes about a second after the page opened (10 s of margin on a loaded machine).
-const DONE: &str = "async function step(page) {\n  await expect(page.getByText('done')).toBeVisible({ timeout: 10000 });\n}";
+pub(crate) const DONE: &str = "async function step(page) {\n  await expect(page.getByText('done')).toBeVisible({ timeout: 10000 });\n}";
 /// Fails after 200 ms: the page never says "never".
-const BROKEN: &str = "async function step(page) {\n  await expect(page.getByText('never')).toBeVisible({ timeout: 200 });\n}";
+pub(crate) const BROKEN: &str = "async function step(page) {\n  await expect(page.getByText('never')).toBeVisible({ timeout: 200 });\n}";
 /// Waits 30 s for a word that never comes.
-const STUCK: &str = "async function step(page) {\n  await expect(page.getByText('never')).toBeVisible({ timeout: 30000 });\n}";
+pub(crate) const STUCK: &str = "async function step(page) {\n  await expect(page.getByText('never')).toBeVisible({ timeout: 30000 });\n}";
 
 /// The environment variable that marks the processes of one run (see [`marked_processes`]).
-const MARK_ENV: &str = "RUNNER_IT_MARK";
+pub(crate) const MARK_ENV: &str = "RUNNER_IT_MARK";
 
 /// One test of a suite: its name, its header's tags (`@a @b`), and its steps with their code.
-struct Spec {
+pub(crate) struct Spec {
     name: String,
     tags: &'static str,
     steps: Vec<(&'static str, &'static str)>,
 }
 
 impl Spec {
-    fn new(name: impl Into<String>, steps: &[(&'static str, &'static str)]) -> Self {
+    pub(crate) fn new(name: impl Into<String>, steps: &[(&'static str, &'static str)]) -> Self {
         Self {
             name: name.into(),
             tags: "",
@@ -46,7 +46,7 @@ impl Spec {
     }
 
     /// Opens the page.
-    fn passing(name: impl Into<String>) -> Self {
+    pub(crate) fn passing(name: impl Into<String>) -> Self {
         Self::new(name, &[("open the app", OPEN)])
     }
 
@@ -65,14 +65,14 @@ impl Spec {
 }
 
 /// `count` passing tests named `t01`, `t02`, ...
-fn passing(count: usize) -> Vec<Spec> {
+pub(crate) fn passing(count: usize) -> Vec<Spec> {
     (1..=count)
         .map(|i| Spec::passing(format!("t{i:02}")))
         .collect()
 }
 
 /// A project with [`CONFIG`], [`PAGE`] served as `/` and `specs` in [`SCENARIO`], all cached.
-fn suite(specs: &[Spec]) -> Test {
+pub(crate) fn suite(specs: &[Spec]) -> Test {
     let mut test = Test::new().config(CONFIG).page("index.html", PAGE);
     let mut scenario = String::new();
     for spec in specs {
@@ -87,7 +87,7 @@ fn suite(specs: &[Spec]) -> Test {
 }
 
 /// The names of the tests with a `PASS` (or `FAIL`, ...) line in the list report, in order.
-fn reported(out: &Output, verdict: &str) -> Vec<String> {
+pub(crate) fn reported(out: &Output, verdict: &str) -> Vec<String> {
     let prefix = format!("{verdict} {SCENARIO} › ");
     out.stdout()
         .lines()
@@ -109,7 +109,7 @@ fn duration_of(out: &Output, verdict: &str, name: &str) -> f64 {
         .unwrap_or_else(|| out.fail(&format!("no duration in {line:?}")))
 }
 
-fn names(names: &[&str]) -> Vec<String> {
+pub(crate) fn names(names: &[&str]) -> Vec<String> {
     names.iter().map(|n| (*n).to_owned()).collect()
 }
 
@@ -215,7 +215,7 @@ fn slow_suite(mark: &str) -> Test {
 }
 
 /// A value for [`MARK_ENV`] that no other run has.
-fn unique_mark(name: &str) -> String {
+pub(crate) fn unique_mark(name: &str) -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
@@ -225,7 +225,7 @@ fn unique_mark(name: &str) -> String {
 /// The live processes (pid and command line) whose environment carries `MARK_ENV=mark`: the run,
 /// its Playwright driver and the Chromium processes the driver launched. Zombies have no
 /// readable environment, so they do not count.
-fn marked_processes(mark: &str) -> Vec<(u32, String)> {
+pub(crate) fn marked_processes(mark: &str) -> Vec<(u32, String)> {
     let needle = format!("{MARK_ENV}={mark}");
     let Ok(entries) = fs::read_dir("/proc") else {
         return Vec::new();
@@ -248,7 +248,7 @@ fn marked_processes(mark: &str) -> Vec<(u32, String)> {
 }
 
 /// Waits until `done` says yes, for at most `limit`; answers whether it did.
-fn wait_for(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+pub(crate) fn wait_for(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
     let started = Instant::now();
     while started.elapsed() < limit {
         if done() {
@@ -260,7 +260,7 @@ fn wait_for(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
 }
 
 /// Sends SIGINT to the process group `pgid`, as Ctrl-C in a terminal does.
-fn interrupt(pgid: u32) {
+pub(crate) fn interrupt(pgid: u32) {
     let pgid = libc::pid_t::try_from(pgid).expect("a pid fits in pid_t");
     // Never 0 or 1: kill(0) would hit the test's own group, kill(-1) every process.
     assert!(pgid > 1, "bad process group {pgid}");

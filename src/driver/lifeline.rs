@@ -1,0 +1,192 @@
+//! Whether the driver and a browser are still there. playwright-rs leaves a call waiting forever
+//! when the driver process dies (its pending replies are never failed), so prettyplay watches
+//! the driver process itself and races every browser call against its death.
+//!
+//! Main types: [`Lifeline`] (the receiving side, cloned into every test's page) and
+//! [`LifelineCut`] (the side that says it is gone, once). [`watch_driver`] finds the driver
+//! process prettyplay just started and polls it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+/// How often the driver process is looked at: a dead driver fails the calls waiting on it
+/// within this long.
+const POLL_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Says whether something (the driver, a browser) went away, and why.
+#[derive(Clone, Debug)]
+pub struct Lifeline {
+    gone: watch::Receiver<Option<Arc<str>>>,
+}
+
+/// Cuts a [`Lifeline`]: the first reason given is the one every holder sees.
+#[derive(Clone, Debug)]
+pub struct LifelineCut {
+    gone: Arc<watch::Sender<Option<Arc<str>>>>,
+}
+
+impl Lifeline {
+    /// A lifeline and the handle that cuts it.
+    pub fn new() -> (Lifeline, LifelineCut) {
+        let (tx, rx) = watch::channel(None);
+        (Lifeline { gone: rx }, LifelineCut { gone: Arc::new(tx) })
+    }
+
+    /// Why it went away, or `None` while it is there.
+    pub fn lost(&self) -> Option<String> {
+        self.gone.borrow().as_deref().map(str::to_owned)
+    }
+
+    /// Resolves when it goes away, with why; never, while it is there.
+    pub async fn until_lost(&self) -> String {
+        let mut gone = self.gone.clone();
+        let cut = gone
+            .wait_for(Option::is_some)
+            .await
+            .ok()
+            .and_then(|reason| reason.as_deref().map(str::to_owned));
+        match cut {
+            Some(reason) => reason,
+            // The cutting side was dropped without a cut: it will never be cut.
+            None => std::future::pending().await,
+        }
+    }
+}
+
+impl LifelineCut {
+    /// Cuts the lifeline with `reason`; later cuts keep the first reason.
+    pub fn cut(&self, reason: &str) {
+        self.gone.send_if_modified(|gone| {
+            if gone.is_some() {
+                return false;
+            }
+            *gone = Some(Arc::from(reason));
+            true
+        });
+    }
+}
+
+/// One process, told apart from a later one that reuses its pid by its start time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ProcessId {
+    pid: u32,
+    start_time: u64,
+}
+
+/// The state and start time of a process, from `/proc/PID/stat`: `None` when it is gone.
+fn stat_of(pid: u32) -> Option<(char, u64, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name is in parentheses and may hold spaces: the fields follow its last `)`.
+    let (_, rest) = stat.rsplit_once(')')?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // Fields after the name, 0-based: state (3rd field of stat), ppid (4th), starttime (22nd).
+    let state = fields.first()?.chars().next()?;
+    let ppid = fields.get(1)?.parse().ok()?;
+    let start_time = fields.get(19)?.parse().ok()?;
+    Some((state, start_time, ppid))
+}
+
+impl ProcessId {
+    /// Whether the process still runs: not gone, not a zombie, and not another process that
+    /// took its pid.
+    pub(crate) fn is_alive(self) -> bool {
+        stat_of(self.pid).is_some_and(|(state, start_time, _)| {
+            !matches!(state, 'Z' | 'X' | 'x') && start_time == self.start_time
+        })
+    }
+}
+
+/// The live child processes of prettyplay whose command line contains `needle`, newest last.
+pub(crate) fn children_running(needle: &str) -> Vec<ProcessId> {
+    let me = std::process::id();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut found: Vec<ProcessId> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(|pid| {
+            let (state, start_time, ppid) = stat_of(pid)?;
+            if ppid != me || matches!(state, 'Z' | 'X' | 'x') {
+                return None;
+            }
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            String::from_utf8_lossy(&cmdline)
+                .contains(needle)
+                .then_some(ProcessId { pid, start_time })
+        })
+        .collect();
+    found.sort_by_key(|p| p.start_time);
+    found
+}
+
+/// Watches the driver process `driver` on `handle`: the returned lifeline is cut, with a
+/// message that says so, within [`POLL_INTERVAL`] of its exit. The watch ends with the cut.
+pub(crate) fn watch_driver(driver: ProcessId, handle: &tokio::runtime::Handle) -> Lifeline {
+    let (lifeline, cut) = Lifeline::new();
+    handle.spawn(async move {
+        loop {
+            tokio::time::sleep(POLL_INTERVAL).await;
+            if !driver.is_alive() {
+                cut.cut(&format!(
+                    "the Playwright driver (pid {}) exited unexpectedly",
+                    driver.pid
+                ));
+                return;
+            }
+            if cut.gone.is_closed() {
+                // Nobody holds the lifeline any more: the driver was shut down on purpose.
+                return;
+            }
+        }
+    });
+    lifeline
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_first_cut_is_what_every_holder_sees() {
+        let (lifeline, cut) = Lifeline::new();
+        let holder = lifeline.clone();
+        assert_eq!(lifeline.lost(), None);
+        let waiting = tokio::spawn(async move { holder.until_lost().await });
+        cut.cut("the driver exited");
+        cut.cut("something later");
+        assert_eq!(waiting.await.expect("joined"), "the driver exited");
+        assert_eq!(lifeline.lost().as_deref(), Some("the driver exited"));
+    }
+
+    #[tokio::test]
+    async fn a_lifeline_nobody_can_cut_never_resolves() {
+        let (lifeline, cut) = Lifeline::new();
+        drop(cut);
+        let waited = tokio::time::timeout(Duration::from_millis(50), lifeline.until_lost()).await;
+        assert!(waited.is_err(), "resolved without a cut");
+    }
+
+    #[test]
+    fn a_child_process_is_found_and_its_exit_seen() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .expect("start sleep");
+        let found = children_running("sleep");
+        let process = found
+            .iter()
+            .copied()
+            .find(|p| p.pid == child.id())
+            .expect("the child is listed");
+        assert!(process.is_alive());
+        child.kill().expect("kill the child");
+        // Not reaped yet: a zombie is not alive.
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!process.is_alive(), "a killed child still counts as alive");
+        child.wait().expect("reap the child");
+        assert!(!process.is_alive(), "a reaped child still counts as alive");
+    }
+}

@@ -1,0 +1,159 @@
+//! One test's page: its own browser context, closed when the test ends, and the lifelines of the
+//! driver and browser behind it.
+//!
+//! Main type: [`TestPage`]. Every call it makes itself is bounded: it gives up when the driver
+//! or the browser goes away, and after [`CLOSE_LIMIT`] at most.
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use playwright_rs::protocol::{
+    BrowserContext, Frame, Page, TracingStartOptions, TracingStopOptions,
+};
+
+use crate::driver::{ContextEvents, Lifeline};
+
+/// The longest a test's context may take to close (or a trace to be written) before the test
+/// moves on without it.
+pub const CLOSE_LIMIT: Duration = Duration::from_secs(30);
+
+/// One test's page: its own browser context, closed when the test ends.
+#[derive(Clone)]
+pub struct TestPage {
+    pub(crate) context: BrowserContext,
+    pub(crate) page: Page,
+    pub(crate) frame: Frame,
+    pub(crate) events: Arc<ContextEvents>,
+    pub(crate) accept_dialogs: bool,
+    pub(crate) base_url: Option<String>,
+    pub(crate) timeout: Duration,
+    pub(crate) project_dir: PathBuf,
+    /// Cut when the Playwright driver process exits.
+    pub(crate) driver: Lifeline,
+    /// Cut when the test's browser disconnects (Chromium crashed or was killed).
+    pub(crate) browser: Lifeline,
+    /// Set once [`TestPage::close`] was called (at the test's end or its deadline).
+    pub(crate) closing: Arc<AtomicBool>,
+}
+
+impl TestPage {
+    pub fn page(&self) -> &Page {
+        &self.page
+    }
+
+    pub fn main_frame(&self) -> &Frame {
+        &self.frame
+    }
+
+    /// Pages, dialogs, downloads and crashes the context produced.
+    pub fn events(&self) -> &ContextEvents {
+        &self.events
+    }
+
+    /// `[browser] accept_dialogs`: what the resolver of last resort does with unclaimed dialogs.
+    pub fn accept_dialogs(&self) -> bool {
+        self.accept_dialogs
+    }
+
+    pub fn base_url(&self) -> Option<&str> {
+        self.base_url.as_deref()
+    }
+
+    /// The project root, where step code's file paths (`setInputFiles`) resolve.
+    pub fn project_dir(&self) -> &Path {
+        &self.project_dir
+    }
+
+    /// The default timeout of actions and expectations.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Why the driver or the browser behind this page went away; `None` while both are there.
+    pub fn lost(&self) -> Option<String> {
+        self.driver.lost().or_else(|| self.browser.lost())
+    }
+
+    /// Resolves, with why, when the driver or the browser goes away.
+    pub async fn until_lost(&self) -> String {
+        tokio::select! {
+            reason = self.driver.until_lost() => reason,
+            reason = self.browser.until_lost() => reason,
+        }
+    }
+
+    /// Whether the context was closed (or is closing) on prettyplay's side.
+    pub fn is_closing(&self) -> bool {
+        self.closing.load(Ordering::SeqCst)
+    }
+
+    /// Runs `work` unless the driver or browser goes away first (then `Err` with why).
+    pub async fn unless_lost<T>(&self, work: impl Future<Output = T>) -> Result<T, String> {
+        if let Some(reason) = self.lost() {
+            return Err(reason);
+        }
+        tokio::select! {
+            biased;
+            out = work => Ok(out),
+            reason = self.until_lost() => Err(reason),
+        }
+    }
+
+    /// Closes the test's browser context (and with it every page it opened); gives up when the
+    /// browser side is gone or after [`CLOSE_LIMIT`].
+    pub async fn close(&self) {
+        self.closing.store(true, Ordering::SeqCst);
+        let closed = tokio::time::timeout(CLOSE_LIMIT, self.unless_lost(self.context.close()));
+        match closed.await {
+            Ok(Ok(Ok(()))) => {}
+            Ok(Ok(Err(err))) => tracing::debug!("closing a test's browser context: {err}"),
+            Ok(Err(reason)) => tracing::debug!("not closing a test's browser context: {reason}"),
+            Err(_) => tracing::warn!(
+                "a test's browser context did not close within {} s",
+                CLOSE_LIMIT.as_secs()
+            ),
+        }
+    }
+
+    /// Starts a Playwright trace of the test (screenshots and DOM snapshots).
+    pub async fn start_tracing(&self, name: &str) -> Result<(), String> {
+        let start = async {
+            let tracing = self.context.tracing().await?;
+            let options = TracingStartOptions::default()
+                .name(name)
+                .screenshots(true)
+                .snapshots(true);
+            tracing.start(options).await
+        };
+        self.bounded(start).await
+    }
+
+    /// Stops the trace; writes it as a zip (viewable with Playwright's trace viewer) to `path`,
+    /// or discards it when `path` is `None`.
+    pub async fn stop_tracing(&self, path: Option<&Path>) -> Result<(), String> {
+        let stop = async {
+            let tracing = self.context.tracing().await?;
+            let options = match path {
+                Some(path) => TracingStopOptions::default().path(path.display().to_string()),
+                None => TracingStopOptions::default(),
+            };
+            tracing.stop(options).await
+        };
+        self.bounded(stop).await
+    }
+
+    /// `work` within [`CLOSE_LIMIT`], unless the browser side goes away first.
+    async fn bounded(
+        &self,
+        work: impl Future<Output = Result<(), playwright_rs::Error>>,
+    ) -> Result<(), String> {
+        match tokio::time::timeout(CLOSE_LIMIT, self.unless_lost(work)).await {
+            Ok(Ok(result)) => result.map_err(|err| err.to_string()),
+            Ok(Err(reason)) => Err(reason),
+            Err(_) => Err(format!("no answer within {} s", CLOSE_LIMIT.as_secs())),
+        }
+    }
+}
