@@ -73,8 +73,14 @@ impl HostError {
         } else if lower.contains("target page, context or browser has been closed")
             || lower.contains("browser has been closed")
             || lower.contains("target closed")
+            || lower.contains("frame was detached")
         {
+            // The binding tells a gone browser from a page or frame that closed (see
+            // `StepHost::what_went_away`).
             FailureKind::Crash
+        } else if lower.contains("execution context was destroyed") {
+            // A navigation raced the call: transient page state.
+            FailureKind::Detached
         } else if kind == FailureKind::Script && is_element_state(&lower) {
             FailureKind::Timeout
         } else if expect && kind == FailureKind::Timeout {
@@ -574,6 +580,19 @@ mod tests {
             false,
         );
         assert_eq!(timeout.kind, FailureKind::Timeout);
+        let detached = HostError::from_playwright(
+            playwright_rs::Error::ProtocolError(
+                "Execution context was destroyed, most likely because of a navigation".to_owned(),
+            ),
+            false,
+        );
+        assert_eq!(detached.kind, FailureKind::Detached);
+        assert!(detached.kind.is_pollable());
+        let frame = HostError::from_playwright(
+            playwright_rs::Error::ProtocolError("Frame was detached".to_owned()),
+            false,
+        );
+        assert_eq!(frame.kind, FailureKind::Crash, "decided by the binding");
     }
 
     #[test]

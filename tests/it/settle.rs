@@ -204,3 +204,50 @@ fn tries_executes_the_step_exactly_n_times_with_polling_off() {
     let seconds = step_seconds(&out, "add one until it reaches 99");
     eprintln!("settle: [tries=3] failed after {seconds:.2}s");
 }
+
+/// Reloads itself the first time a step evaluates in it (a navigation racing the call, as an app
+/// that redirects after login does), and answers the second time.
+const RELOAD_ONCE: &str = "async function step(page) {
+  await page.goto('/');
+  const answer = await page.evaluate(() => new Promise((resolve) => {
+    if (sessionStorage.getItem('reloaded')) { resolve('settled'); return; }
+    sessionStorage.setItem('reloaded', '1');
+    location.reload();
+  }));
+  if (answer !== 'settled') throw new Error(`unexpected ${answer}`);
+}";
+
+#[test]
+fn a_navigation_that_destroys_the_context_polls_while_the_browser_lives() {
+    let run = |polling: &str| {
+        Test::new()
+            .config(&format!("{BROWSER}\n[polling]\n{polling}"))
+            .page(
+                "index.html",
+                "<!doctype html><title>reload</title><h1>reload</h1>",
+            )
+            .scenario(
+                "scenarios/settle.steps",
+                "test: reload\n  the page settles\n",
+            )
+            .cached(
+                "scenarios/settle.steps",
+                "reload",
+                "the page settles",
+                1,
+                RELOAD_ONCE,
+            )
+            .args(&["replay", "--strict", "-v"])
+            .run()
+    };
+    // Without polling, the destroyed context is the step's failure, and says what happened.
+    run("timeout = 0\n")
+        .assert_exit(1)
+        .output_contains("page detached")
+        .output_contains("Execution context was destroyed");
+    // With a window, the second execution (after the reload) passes.
+    run("timeout = 10\ndelay = 0.1\n")
+        .assert_exit(0)
+        .stdout_contains("↻ retry 2:")
+        .stdout_line("1 passed, 0 failed");
+}
