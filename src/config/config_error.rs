@@ -64,7 +64,38 @@ pub(super) fn position(text: &str, offset: usize) -> (usize, usize, String) {
     let rest = &text[line_start..];
     let line_text = rest.split('\n').next().unwrap_or("");
     let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
-    (line, col, line_text.to_owned())
+    (line, col, quotable(line_text))
+}
+
+/// Names of keys whose values are secrets: an error never quotes them.
+const SECRET_WORDS: [&str; 4] = ["key", "token", "secret", "password"];
+
+/// A line of the settings file as an error may quote it: the value of a key whose name says it
+/// holds a secret (`api_key = ...`, even as a typo of an unknown key) and the values of URL
+/// query parameters (`?key=...`) read `[redacted]`.
+fn quotable(line: &str) -> String {
+    if let Some((key, _)) = line.split_once('=') {
+        let name = key.trim().trim_matches(['"', '\'']).to_lowercase();
+        if SECRET_WORDS.iter().any(|word| name.contains(word)) {
+            return format!("{key}= [redacted]");
+        }
+    }
+    let Some(query_at) = line.find('?') else {
+        return line.to_owned();
+    };
+    let (head, query) = line.split_at(query_at + 1);
+    let end = query
+        .find(|c: char| c == '"' || c == '\'' || c == '#' || c.is_whitespace())
+        .unwrap_or(query.len());
+    let (params, tail) = query.split_at(end);
+    let params: Vec<String> = params
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) => format!("{name}=[redacted]"),
+            None => pair.to_owned(),
+        })
+        .collect();
+    format!("{head}{}{tail}", params.join("&"))
 }
 
 /// Renders [`ConfigError::File`]: `file:line:col: message`, the line with a caret, the hint.
@@ -107,5 +138,31 @@ impl fmt::Display for Located<'_> {
             self.message,
             Snippet::new(*line, *col, text, self.hint)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_lines_never_show_a_secret() {
+        for (line, shown) in [
+            (
+                "base_url = \"http://h/v1?key=SECRET&x=1\"",
+                "base_url = \"http://h/v1?key=[redacted]&x=[redacted]\"",
+            ),
+            (
+                "base_url = \"http://h/v1?key=SECRET",
+                "base_url = \"http://h/v1?key=[redacted]",
+            ),
+            ("api_key = \"sk-SECRET\"", "api_key = [redacted]"),
+            ("\"auth_token\" = 'SECRET'", "\"auth_token\" = [redacted]"),
+            ("timeout = 5", "timeout = 5"),
+            ("base_url = \"http://h/v1\"", "base_url = \"http://h/v1\""),
+        ] {
+            assert_eq!(quotable(line), shown, "{line}");
+            assert_eq!(position(line, 3).2, shown, "{line}");
+        }
     }
 }

@@ -544,6 +544,18 @@ delay = 0.25
     }
 
     #[test]
+    fn a_syntax_error_never_quotes_a_key_in_the_base_url_or_a_secret_key() {
+        for toml in [
+            "[llm]\nbase_url = \"http://127.0.0.1:1/v1?key=SECRET-123\n",
+            "[llm]\napi_key = \"SECRET-123\"\n",
+        ] {
+            let shown = resolve_err(project(toml).path(), &no_env).to_string();
+            assert!(!shown.contains("SECRET-123"), "{shown}");
+            assert!(shown.contains("[redacted]"), "{shown}");
+        }
+    }
+
+    #[test]
     fn wrong_type_and_syntax_errors_point_at_the_value() {
         let dir = project("[browser]\nheadless = \"yes\"\n");
         let e = resolve_err(dir.path(), &no_env);
