@@ -247,12 +247,14 @@ mod tests {
         Scenario {
             path: PathBuf::from(format!("/project/{rel}")),
             rel_path: rel.to_owned(),
+            background: Vec::new(),
             tests: tests
                 .iter()
                 .map(|(name, steps)| Test {
                     name: (*name).to_owned(),
                     line: 1,
                     tags: vec![],
+                    example: None,
                     steps: steps
                         .iter()
                         .enumerate()

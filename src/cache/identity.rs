@@ -26,7 +26,7 @@ impl StepKey {
     pub fn of(scenario: &Scenario, test: &Test, step: &Step) -> Self {
         Self {
             scenario: scenario.rel_path.clone(),
-            test: test.name.clone(),
+            test: test.identity().to_owned(),
             step: step.sentence.clone(),
             occurrence: step.occurrence,
         }
@@ -68,11 +68,13 @@ mod tests {
         Scenario {
             path: PathBuf::from("/project/scenarios/todo.steps"),
             rel_path: "scenarios/todo.steps".to_owned(),
+            background: Vec::new(),
             tests: vec![
                 Test {
                     name: "add a todo".to_owned(),
                     line: 1,
                     tags: vec!["smoke".to_owned()],
+                    example: None,
                     steps: vec![
                         step("open the app", 2, 1),
                         step("press Enter", 3, 1),
@@ -83,6 +85,7 @@ mod tests {
                     name: "remove a todo".to_owned(),
                     line: 6,
                     tags: vec![],
+                    example: None,
                     steps: vec![step("open the app", 7, 1)],
                 },
             ],

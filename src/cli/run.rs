@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use crate::cache::Cache;
 use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
 use crate::cli::{env_var, grep_of, verbosity_of};
-use crate::config::Settings;
+use crate::config::{Settings, Vars};
 use crate::driver::{
     BrowserRuntime, export_driver_env, find_chromium, find_driver, withhold_from_driver,
 };
@@ -121,6 +121,7 @@ pub(crate) fn run_tests(
         ));
     }
 
+    let vars = resolve_vars(settings, scenarios, &selected)?;
     let driver = find_driver(&env_var)?;
     let chromium = find_chromium(settings.browser.executable.as_deref(), &env_var)?;
     export_driver_env(&driver);
@@ -156,6 +157,7 @@ pub(crate) fn run_tests(
         cancel: Arc::clone(&cancel),
         trace: options.trace,
         trace_dir: options.report.output_dir.join("traces"),
+        vars,
     };
     let runner = Runner::new(scenarios, selected.clone(), config)?;
     let runtime = tokio.block_on(BrowserRuntime::start(&settings.browser, &driver, &chromium))?;
@@ -213,6 +215,48 @@ pub(crate) fn run_tests(
     } else {
         EXIT_SUCCESS
     })
+}
+
+/// The variables of the run: every `${NAME}` the selected tests use (background included) and
+/// every `[vars]` name. A name with no value is an error naming each place it is used (exit 2):
+/// nothing runs.
+fn resolve_vars(
+    settings: &Settings,
+    scenarios: &[Scenario],
+    selected: &[(usize, usize)],
+) -> Result<Vars, Error> {
+    let mut used: Vec<(&str, usize, &str)> = Vec::new();
+    for &(si, ti) in selected {
+        let (scenario, test) = (&scenarios[si], &scenarios[si].tests[ti]);
+        for step in scenario.background.iter().chain(&test.steps) {
+            for (name, _) in crate::scenario::variables(&step.sentence) {
+                if !used.contains(&(scenario.rel_path.as_str(), step.line, name)) {
+                    used.push((scenario.rel_path.as_str(), step.line, name));
+                }
+            }
+        }
+    }
+    let vars = Vars::resolve(
+        &settings.vars,
+        &settings.project_root,
+        &|name| env_var(name),
+        used.iter().map(|(_, _, name)| *name),
+    )?;
+    let missing: Vec<String> = used
+        .iter()
+        .filter(|(_, _, name)| !vars.has(name))
+        .map(|(file, line, name)| {
+            format!(
+                "{file}:{line}: ${{{name}}} has no value: set it in [vars], .env or the \
+                 environment"
+            )
+        })
+        .collect();
+    if missing.is_empty() {
+        Ok(vars)
+    } else {
+        Err(Error::Usage(missing.join("\n")))
+    }
 }
 
 /// Records this run's failures for `--last-failed`. Tests that did not run this time (other

@@ -397,6 +397,7 @@ impl Fixture {
             scenario: Scenario {
                 path: dir.path().join("scenarios/todo.steps"),
                 rel_path: "scenarios/todo.steps".to_owned(),
+                background: Vec::new(),
                 tests,
             },
             cache: Cache::new(dir.path().join("cache")),
@@ -415,6 +416,7 @@ impl Fixture {
         StepContext {
             scenario: &self.scenario,
             key: StepKey::of(&self.scenario, test, &test.steps[index]),
+            columns: test.columns(),
             previous: test.steps[..index]
                 .iter()
                 .map(|s| s.sentence.clone())

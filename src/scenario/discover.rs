@@ -116,6 +116,7 @@ pub fn load(project_root: &Path, paths: &[PathBuf]) -> Result<Vec<Scenario>, Sce
             Ok(tests) => scenarios.push(Scenario {
                 path,
                 rel_path,
+                background: Vec::new(),
                 tests,
             }),
             Err(error) => errors.push(error),

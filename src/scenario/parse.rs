@@ -190,6 +190,21 @@ impl<'a> Parser<'a> {
             }
             return;
         }
+        if let Some(at) = super::malformed_variable(sentence) {
+            // `sentence` is a slice of `raw`.
+            let offset = sentence.as_ptr() as usize - raw.as_ptr() as usize + at;
+            self.error(
+                number,
+                col_of(raw, offset),
+                raw,
+                "malformed variable: `${` must start `${NAME}`".to_owned(),
+                Some(
+                    "a variable is `${NAME}`, NAME made of ASCII letters, digits and `_`, \
+                     e.g. `type ${PASSWORD} into the password field`"
+                        .to_owned(),
+                ),
+            );
+        }
         let sentence = sentence.to_owned();
         if let Some(test) = self.current.as_mut() {
             test.push(sentence, number, tries);
@@ -290,6 +305,7 @@ impl<'a> Parser<'a> {
             line: test.line,
             tags: test.tags,
             steps: test.steps,
+            example: None,
         });
     }
 
@@ -303,6 +319,7 @@ impl<'a> Parser<'a> {
                 line: orphans.line,
                 tags: Vec::new(),
                 steps: orphans.steps,
+                example: None,
             });
         }
         if let Some(error) = ScenarioError::combine(self.errors) {
@@ -370,6 +387,7 @@ mod tests {
                 name: "add a todo".into(),
                 line: 2,
                 tags: vec!["smoke".into()],
+                example: None,
                 steps: vec![
                     Step {
                         sentence: "open the app".into(),
@@ -610,6 +628,17 @@ mod tests {
         assert!(
             e.to_string()
                 .starts_with("3 errors in scenario files:\n\nscenarios/todo.steps:2:5: ")
+        );
+    }
+
+    #[test]
+    fn variables_stay_in_the_sentence_and_a_malformed_one_is_an_error() {
+        let tests = ok("test: a\n  type ${PASSWORD} into the field\n");
+        assert_eq!(sentences(&tests[0]), ["type ${PASSWORD} into the field"]);
+        let e = err("test: a\n  type ${pass word} here\n");
+        assert_eq!(
+            at(&e),
+            (2, 8, "malformed variable: `${` must start `${NAME}`")
         );
     }
 
