@@ -122,6 +122,11 @@ pub(crate) fn run_tests(
     }
 
     let vars = resolve_vars(settings, scenarios, &selected)?;
+    let secrets = vars.secrets();
+    crate::cli::mask_stderr(&secrets);
+    if !secrets.is_empty() && options.trace != TraceMode::Off {
+        warn_trace_records_secrets(&options.report.output_dir);
+    }
     let driver = find_driver(&env_var)?;
     let chromium = find_chromium(settings.browser.executable.as_deref(), &env_var)?;
     export_driver_env(&driver);
@@ -145,7 +150,7 @@ pub(crate) fn run_tests(
         mode,
         limits: Limits::new(settings.browser.timeout),
         polling: settings.polling.clone(),
-        cache: Cache::new(&settings.cache_dir),
+        cache: Cache::new(&settings.cache_dir).with_secrets(secrets.clone()),
         llm: settings.llm.clone(),
         budgets: settings.budgets,
         heal_veto: settings.heal.veto,
@@ -175,6 +180,8 @@ pub(crate) fn run_tests(
     let mut write_error = None;
     let mut failed_tests = Vec::new();
     let stats = runner.run(&runtime, tokio.handle(), &mut |event| {
+        // The one place events are masked: every reporter and `last-run.json` see only this.
+        let event = event.masked(&secrets);
         if let RunEvent::TestFinished {
             test,
             outcome: TestOutcome::Failed(failure),
@@ -215,6 +222,19 @@ pub(crate) fn run_tests(
     } else {
         EXIT_SUCCESS
     })
+}
+
+/// Said once when secrets are in use and traces are on: Playwright traces record what was typed.
+#[expect(
+    clippy::print_stderr,
+    reason = "the CLI's output path: a warning the user must see before the run"
+)]
+fn warn_trace_records_secrets(output_dir: &Path) {
+    eprintln!(
+        "WARNING: --trace records the values step code types, secrets included: treat the \
+         traces under {} as secret (they are not masked)",
+        output_dir.join("traces").display()
+    );
 }
 
 /// The variables of the run: every `${NAME}` the selected tests use (background included) and

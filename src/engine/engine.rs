@@ -195,8 +195,13 @@ impl<'a> Engine<'a> {
 
 /// The failure of a step whose working code could not be stored.
 pub(super) fn cache_failure(err: &CacheError) -> EngineFailure {
+    // Code that holds a secret is the code's fault, not the infrastructure's: the test fails.
+    let kind = match err {
+        CacheError::SecretInCode { .. } => EngineFailureKind::Incurable,
+        _ => EngineFailureKind::CacheWrite,
+    };
     EngineFailure::new(
-        EngineFailureKind::CacheWrite,
+        kind,
         format!("the working code could not be written to the cache: {err}"),
         None,
     )

@@ -39,4 +39,5 @@ mod runner;
 mod screen;
 mod settle;
 mod support;
+mod vars;
 mod waits;
