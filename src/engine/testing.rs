@@ -44,7 +44,7 @@ pub(super) enum Expected {
 /// A request the scripted LLM received.
 #[derive(Debug, Clone)]
 pub(super) enum Received {
-    Generation(GenerationRequest),
+    Generation(Box<GenerationRequest>),
     Classification(ClassificationRequest),
 }
 
@@ -115,7 +115,10 @@ impl ScriptedLlm {
 
 impl LlmProvider for ScriptedLlm {
     fn generate_step_code(&self, request: &GenerationRequest) -> Result<LlmReply, LlmError> {
-        self.answer("generation", Received::Generation(request.clone()))
+        self.answer(
+            "generation",
+            Received::Generation(Box::new(request.clone())),
+        )
     }
 
     fn classify_failure(&self, request: &ClassificationRequest) -> Result<LlmReply, LlmError> {

@@ -296,6 +296,7 @@ const LISTER: &str = r#"(function (binding) {
     'expect(locator | page | value, message?)',
     'expect.poll(fn, options)  (then any value matcher: expect.poll(fn).toBe(expected))',
     'expect.any(constructor), expect.anything(), expect.arrayContaining(array), expect.objectContaining(object), expect.stringContaining(text), expect.stringMatching(textOrRegExp), expect.closeTo(number, precision)',
+    'vars.NAME  (the value of the step\'s ${NAME} or <column> placeholder; frozen; write vars.NAME, never the value)',
   ];
   for (const [object, cls] of Object.entries(binding.api)) {
     const names = Object.getOwnPropertyNames(cls.prototype)
