@@ -63,9 +63,10 @@ fn generate_the_demo_suite() -> (Output, Vec<RecordedRequest>) {
     let llm = FakeLlm::start();
     let mut test = Test::new()
         .config(&format!(
-            "[llm]\nprovider = \"openai\"\nmodel = \"fake\"\nbase_url = \"{}\"\n",
+            "[vars]\nDEMO_USER = \"alice\"\n[llm]\nprovider = \"openai\"\nmodel = \"fake\"\nbase_url = \"{}\"\n",
             llm.base_url()
         ))
+        .env("DEMO_PASSWORD", "secret")
         .demo_pages();
     for (path, scenario, cache) in SCENARIOS {
         test = test.scenario(path, scenario);
