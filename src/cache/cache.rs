@@ -417,7 +417,14 @@ mod tests {
             .unwrap()
             .steps
             .iter()
-            .map(|e| format!("{}/{}/{}", e.test, e.step, e.occurrence))
+            .map(|e| {
+                format!(
+                    "{}/{}/{}",
+                    e.test.as_deref().unwrap_or("-"),
+                    e.step,
+                    e.occurrence
+                )
+            })
             .collect();
         assert_eq!(
             order,

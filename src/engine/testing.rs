@@ -394,14 +394,14 @@ pub(super) fn passed_code(number: usize) -> String {
 impl Fixture {
     pub(super) fn new() -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
-        let tests = crate::scenario::parse("scenarios/todo.steps", SCENARIO.as_bytes())
+        let parsed = crate::scenario::parse("scenarios/todo.steps", SCENARIO.as_bytes())
             .expect("the fixture scenario parses");
         Self {
             scenario: Scenario {
                 path: dir.path().join("scenarios/todo.steps"),
                 rel_path: "scenarios/todo.steps".to_owned(),
-                background: Vec::new(),
-                tests,
+                background: parsed.background,
+                tests: parsed.tests,
             },
             cache: Cache::new(dir.path().join("cache")),
             llm: LlmSettings::default(),

@@ -4,13 +4,14 @@
 //! `docs/steps-format.md`.
 
 mod discover;
+mod examples;
 mod line;
 mod parse;
 mod placeholders;
 mod scenario_error;
 
 pub use discover::{discover, load};
-pub use parse::parse;
+pub use parse::{Parsed, parse};
 pub use placeholders::{columns, is_var_name, malformed_variable, variables};
 pub use scenario_error::ScenarioError;
 

@@ -99,6 +99,7 @@ fn generation_requests_on_the_demo_have_a_stable_prefix_and_a_small_fresh_part()
         .map(|(_, scenario, _)| {
             prettyplay::scenario::parse("x.steps", scenario.as_bytes())
                 .unwrap()
+                .tests
                 .iter()
                 .map(|t| t.steps.len())
                 .sum::<usize>()
