@@ -22,5 +22,6 @@ pub mod report;
 pub mod runner;
 pub mod scenario;
 pub mod script;
+pub mod secrets;
 mod snippet;
 mod step;

@@ -15,6 +15,7 @@ use super::cache_lock::CacheLock;
 use super::{CacheError, CacheFile, StepKey};
 use crate::regular_file::{MIB, read_regular_to_string};
 use crate::scenario::Scenario;
+use crate::secrets::Secrets;
 
 /// The largest cache file read: thousands of steps' code, far below a runaway read. A bigger
 /// file (or one that is not a regular file) is an error, and is never overwritten.
@@ -28,11 +29,22 @@ pub(crate) const MAX_STEP_CODE_BYTES: usize = 64 * 1024;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cache {
     dir: PathBuf,
+    /// Values no cache file may hold: code that contains one is refused.
+    secrets: Secrets,
 }
 
 impl Cache {
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Self { dir: dir.into() }
+        Self {
+            dir: dir.into(),
+            secrets: Secrets::default(),
+        }
+    }
+
+    /// The cache, refusing to write code that holds any of `secrets`.
+    pub fn with_secrets(mut self, secrets: Secrets) -> Self {
+        self.secrets = secrets;
+        self
     }
 
     pub fn dir(&self) -> &Path {
@@ -125,6 +137,13 @@ impl Cache {
                 path: self.file_path(&scenario.rel_path),
                 bytes: code.len(),
                 limit: MAX_STEP_CODE_BYTES,
+            });
+        }
+        if let Some(name) = self.secrets.found_in(code) {
+            return Err(CacheError::SecretInCode {
+                path: self.file_path(&scenario.rel_path),
+                key: key.to_string(),
+                name: name.to_owned(),
             });
         }
         let code = if code.ends_with('\n') {
@@ -247,12 +266,14 @@ mod tests {
         Scenario {
             path: PathBuf::from(format!("/project/{rel}")),
             rel_path: rel.to_owned(),
+            background: Vec::new(),
             tests: tests
                 .iter()
                 .map(|(name, steps)| Test {
                     name: (*name).to_owned(),
                     line: 1,
                     tags: vec![],
+                    example: None,
                     steps: steps
                         .iter()
                         .enumerate()
@@ -396,7 +417,14 @@ mod tests {
             .unwrap()
             .steps
             .iter()
-            .map(|e| format!("{}/{}/{}", e.test, e.step, e.occurrence))
+            .map(|e| {
+                format!(
+                    "{}/{}/{}",
+                    e.test.as_deref().unwrap_or("-"),
+                    e.step,
+                    e.occurrence
+                )
+            })
             .collect();
         assert_eq!(
             order,

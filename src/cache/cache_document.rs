@@ -24,6 +24,9 @@ pub(crate) struct CacheDocument {
 /// The key of `[[steps]]` tables, in the root table.
 const STEPS: &str = "steps";
 
+/// The key of `[[background]]` tables, in the root table.
+const BACKGROUND: &str = "background";
+
 impl CacheDocument {
     /// An empty document, for a file that does not exist yet.
     pub(crate) fn new() -> Self {
@@ -53,11 +56,15 @@ impl CacheDocument {
         sync_fields(
             root,
             &[
-                ("format", Wanted::Integer(file.format)),
+                ("format", Wanted::Integer(file.written_format())),
                 ("scenario", Wanted::Basic(&file.scenario)),
             ],
         );
-        sync_steps(root, &file.steps);
+        let (background, steps): (Vec<&CachedStep>, Vec<&CachedStep>) =
+            file.steps.iter().partition(|entry| entry.test.is_none());
+        // `[[background]]` tables come before the `[[steps]]` ones, as they run first.
+        sync_tables(root, BACKGROUND, &background, 1);
+        sync_tables(root, STEPS, &steps, background.len() + 1);
     }
 }
 
@@ -120,10 +127,14 @@ impl Wanted<'_> {
     }
 }
 
-/// The keys of an entry's table in schema order, with their wanted values.
+/// The keys of an entry's table in schema order, with their wanted values (a `[[background]]`
+/// table has no `test`).
 fn entry_fields(entry: &CachedStep) -> [(&'static str, Wanted<'_>); 6] {
     [
-        ("test", Wanted::Basic(&entry.test)),
+        (
+            "test",
+            entry.test.as_deref().map_or(Wanted::Absent, Wanted::Basic),
+        ),
         ("step", Wanted::Basic(&entry.step)),
         ("occurrence", Wanted::Integer(entry.occurrence)),
         ("created", Wanted::Basic(&entry.created)),
@@ -242,22 +253,23 @@ fn remove_keeping_comments(table: &mut Table, key: &str) {
     }
 }
 
-/// Makes the `[[steps]]` tables of `root` those of `steps`, in that order. A table is matched to
-/// its entry by key (test, step, occurrence), which the file's validation made unique. Entries
-/// written as an inline array (`steps = [{ ... }]`) become `[[steps]]` tables.
-fn sync_steps(root: &mut Table, steps: &[CachedStep]) {
-    if steps.is_empty() {
-        if root.get(STEPS).is_some_and(Item::is_array_of_tables) {
-            root.remove(STEPS);
+/// Makes the `[[name]]` tables of `root` (`steps` or `background`) those of `entries`, in that
+/// order, positioned from `first` on. A table is matched to its entry by key (test, step,
+/// occurrence), which the file's validation made unique. Entries written as an inline array
+/// (`steps = [{ ... }]`) become tables.
+fn sync_tables(root: &mut Table, name: &str, entries: &[&CachedStep], first: usize) {
+    if entries.is_empty() {
+        if root.get(name).is_some_and(Item::is_array_of_tables) {
+            root.remove(name);
         }
         return;
     }
-    let mut previous: HashMap<(String, String, i64), Table> = HashMap::new();
-    let mut steps_key = Key::new(STEPS);
-    if let Some((key, item)) = root.remove_entry(STEPS) {
+    let mut previous: HashMap<(Option<String>, String, i64), Table> = HashMap::new();
+    let mut tables_key = Key::new(name);
+    if let Some((key, item)) = root.remove_entry(name) {
         if item.is_array_of_tables() {
             // The key as written (`[[ steps ]]`), for the headers.
-            steps_key = key;
+            tables_key = key;
         }
         if let Ok(tables) = item.into_array_of_tables() {
             for table in tables {
@@ -268,7 +280,7 @@ fn sync_steps(root: &mut Table, steps: &[CachedStep]) {
         }
     }
     let mut tables = ArrayOfTables::new();
-    for (i, entry) in steps.iter().enumerate() {
+    for (i, entry) in entries.iter().enumerate() {
         let entry_key = (
             entry.test.clone(),
             entry.step.clone(),
@@ -277,16 +289,20 @@ fn sync_steps(root: &mut Table, steps: &[CachedStep]) {
         let mut table = previous.remove(&entry_key).unwrap_or_default();
         sync_fields(&mut table, &entry_fields(entry));
         // Tables are written in the order of their positions, not of the array.
-        table.set_position(Some(isize::try_from(i + 1).unwrap_or(isize::MAX)));
+        table.set_position(Some(isize::try_from(first + i).unwrap_or(isize::MAX)));
         tables.push(table);
     }
-    root.insert_formatted(&steps_key, Item::ArrayOfTables(tables));
+    root.insert_formatted(&tables_key, Item::ArrayOfTables(tables));
 }
 
-/// The key of the entry a `[[steps]]` table holds.
-fn table_key(table: &Table) -> Option<(String, String, i64)> {
+/// The key of the entry a `[[steps]]` or `[[background]]` table holds.
+fn table_key(table: &Table) -> Option<(Option<String>, String, i64)> {
+    let test = match table.get("test") {
+        Some(test) => Some(test.as_str()?.to_owned()),
+        None => None,
+    };
     Some((
-        table.get("test")?.as_str()?.to_owned(),
+        test,
         table.get("step")?.as_str()?.to_owned(),
         table.get("occurrence")?.as_integer()?,
     ))
@@ -300,7 +316,7 @@ mod tests {
     fn key(test: &str, step: &str) -> StepKey {
         StepKey {
             scenario: "a.steps".into(),
-            test: test.into(),
+            test: Some(test.into()),
             step: step.into(),
             occurrence: 1,
         }
@@ -486,6 +502,55 @@ three
         assert_eq!(
             CacheFile::new("a.steps").render(),
             "format = 1\nscenario = \"a.steps\"\n"
+        );
+    }
+
+    fn background(step: &str) -> StepKey {
+        StepKey {
+            test: None,
+            ..key("", step)
+        }
+    }
+
+    #[test]
+    fn background_entries_are_background_tables_first_in_a_format_2_file() {
+        let added = edited(HAND_EDITED, |file| {
+            file.upsert(&background("open the app"), "bg\n", "2026-02-02", false);
+            move_last_to(file, 0);
+        });
+        let table = "[[background]]\nstep = \"open the app\"\noccurrence = 1\ncreated = \"2026-02-02\"\ncode = '''\nbg\n'''\n";
+        let expected = HAND_EDITED
+            .replacen("format = 1", "format = 2", 1)
+            .replacen(
+                "\n\n# The first step",
+                &format!("\n{table}\n\n# The first step"),
+                1,
+            );
+        assert_eq!(added, expected);
+        // Healing it changes only its values; removing it leaves the format at 2.
+        let healed = edited(&added, |file| {
+            file.upsert(&background("open the app"), "BG\n", "2026-03-03", true);
+        });
+        assert!(
+            healed.contains(
+                "created = \"2026-02-02\"\nhealed = \"2026-03-03\"\ncode = '''\nBG\n'''\n"
+            ),
+            "{healed}"
+        );
+        let removed = edited(&healed, |file| {
+            file.steps.retain(|entry| entry.test.is_some());
+        });
+        assert!(!removed.contains("[[background]]"), "{removed}");
+        assert!(removed.contains("format = 2"), "{removed}");
+        // A new file without a background is format 1; with one, format 2.
+        let mut file = CacheFile::new("a.steps");
+        file.upsert(&key("t", "v"), "three\n", "2026-02-02", false);
+        file.upsert(&background("open"), "bg\n", "2026-02-02", false);
+        assert_eq!(
+            file.render(),
+            format!(
+                "format = 2\nscenario = \"a.steps\"\n\n[[background]]\nstep = \"open\"\noccurrence = 1\ncreated = \"2026-02-02\"\ncode = '''\nbg\n'''\n{NEW_ENTRY}"
+            )
         );
     }
 }

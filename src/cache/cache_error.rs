@@ -50,6 +50,17 @@ pub enum CacheError {
         bytes: usize,
         limit: usize,
     },
+    /// The code holds the value of a secret: it is never written. Step code reads secrets as
+    /// `vars.NAME`.
+    #[error(
+        "refused to write the code of {key} to `{}`: it holds the value of the secret ${{{name}}}; step code must read it as `vars.{name}`",
+        path.display()
+    )]
+    SecretInCode {
+        path: PathBuf,
+        key: String,
+        name: String,
+    },
     /// A caller bug: the key passed to [`Cache::put`](super::Cache::put) belongs to another
     /// scenario.
     #[error("step key is for scenario {key_scenario:?}, not {scenario:?}")]

@@ -1,10 +1,11 @@
 //! The content of one cache file, and its TOML format: strict parsing and stable writing.
 //!
-//! Main type: [`CacheFile`], the entries ([`CachedStep`]s) of one scenario. The format is
-//! documented in `docs/cache-format.md`: the cache is the users' property, so hand edits are
-//! honoured as they are, a file that does not parse is reported (with `line:col`) and never
-//! overwritten, and writes keep the comments and layout of the file they replace while new
-//! entries get the stable layout (step code as a multi-line literal string).
+//! Main type: [`CacheFile`], the entries ([`CachedStep`]s) of one scenario: its `[[background]]`
+//! steps and its tests' `[[steps]]`. The format is documented in `docs/cache-format.md`: the cache
+//! is the users' property, so hand edits are honoured as they are, a file that does not parse is
+//! reported (with `line:col`) and never overwritten, and writes keep the comments and layout of
+//! the file they replace while new entries get the stable layout (step code as a multi-line
+//! literal string).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -15,8 +16,12 @@ use toml::Spanned;
 use super::{CacheError, CachedStep, StepKey};
 use crate::scenario::Scenario;
 
-/// The format version this prettyplay reads and writes.
-pub(crate) const FORMAT: u32 = 1;
+/// The newest format version this prettyplay reads and writes.
+pub(crate) const FORMAT: u32 = 2;
+
+/// The format of a file without `[[background]]` entries: format 2 only adds them, so a file
+/// without any is written as format 1, readable by every prettyplay.
+pub(crate) const FORMAT_WITHOUT_BACKGROUND: u32 = 1;
 
 /// A file's `format` alone, whatever else it holds.
 #[derive(Deserialize)]
@@ -31,15 +36,19 @@ struct Raw {
     format: u32,
     scenario: Spanned<String>,
     #[serde(default)]
+    background: Vec<Spanned<CachedStep>>,
+    #[serde(default)]
     steps: Vec<Spanned<CachedStep>>,
 }
 
 /// The content of one cache file: the entries of one scenario.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheFile {
+    /// The format the file was read with (written: see [`CacheFile::written_format`]).
     pub format: u32,
     /// The scenario's path relative to the project root, `/`-separated.
     pub scenario: String,
+    /// Every entry: those of `[[background]]` (`test` is `None`) and of `[[steps]]`.
     pub steps: Vec<CachedStep>,
 }
 
@@ -47,7 +56,7 @@ impl CacheFile {
     /// An empty file for `scenario`.
     pub fn new(scenario: impl Into<String>) -> Self {
         Self {
-            format: FORMAT,
+            format: FORMAT_WITHOUT_BACKGROUND,
             scenario: scenario.into(),
             steps: Vec::new(),
         }
@@ -59,6 +68,16 @@ impl CacheFile {
             return None;
         }
         self.steps.iter().find(|entry| entry.is(key))
+    }
+
+    /// The `format` this file is written with: 2 when it has `[[background]]` entries, else the
+    /// format it was read with (a file is never written with an older format than it had).
+    pub(crate) fn written_format(&self) -> u32 {
+        if self.steps.iter().any(|entry| entry.test.is_none()) {
+            FORMAT
+        } else {
+            self.format
+        }
     }
 
     /// Parses the text of the cache file at `path`, which must be the cache of `scenario_rel`.
@@ -82,10 +101,13 @@ impl CacheFile {
                     found,
                 });
             }
-            if found < i64::from(FORMAT) {
+            if found < i64::from(FORMAT_WITHOUT_BACKGROUND) {
                 return Err(malformed(
                     Some(format.span()),
-                    format!("unsupported format {found}, expected {FORMAT}"),
+                    format!(
+                        "unsupported format {found}, expected {FORMAT_WITHOUT_BACKGROUND} or \
+                         {FORMAT}"
+                    ),
                 ));
             }
         }
@@ -100,8 +122,26 @@ impl CacheFile {
                 ),
             ));
         }
-        let mut seen = HashSet::new();
         for entry in &raw.steps {
+            if entry.get_ref().test.is_none() {
+                return Err(malformed(
+                    Some(entry.span()),
+                    "missing field `test`".to_owned(),
+                ));
+            }
+        }
+        for entry in &raw.background {
+            if entry.get_ref().test.is_some() {
+                return Err(malformed(
+                    Some(entry.span()),
+                    "a `[[background]]` entry has no `test`: its step belongs to every test of \
+                     the file"
+                        .to_owned(),
+                ));
+            }
+        }
+        let mut seen = HashSet::new();
+        for entry in raw.background.iter().chain(&raw.steps) {
             let step = entry.get_ref();
             if step.occurrence == 0 {
                 return Err(malformed(
@@ -120,7 +160,12 @@ impl CacheFile {
         Ok(Self {
             format: raw.format,
             scenario: raw.scenario.into_inner(),
-            steps: raw.steps.into_iter().map(Spanned::into_inner).collect(),
+            steps: raw
+                .background
+                .into_iter()
+                .chain(raw.steps)
+                .map(Spanned::into_inner)
+                .collect(),
         })
     }
 
@@ -128,6 +173,9 @@ impl CacheFile {
     /// whether anything changed.
     /// A healed entry keeps its `created` date and gets `healed = today`.
     pub(crate) fn upsert(&mut self, key: &StepKey, code: &str, today: &str, healed: bool) -> bool {
+        if key.is_background() {
+            self.format = FORMAT;
+        }
         match self.steps.iter_mut().find(|entry| entry.is(key)) {
             Some(entry) if entry.code == code => false,
             Some(entry) => {
@@ -154,24 +202,17 @@ impl CacheFile {
         }
     }
 
-    /// Orders entries like `scenario` (test order, then step order); entries it no longer has go
-    /// last, in their previous relative order.
+    /// Orders entries like `scenario` (the background, then test order, then step order);
+    /// entries it no longer has go last, in their previous relative order.
     pub(crate) fn order_like(&mut self, scenario: &Scenario) {
-        let index: HashMap<(&str, &str, u32), usize> = scenario
-            .tests
-            .iter()
-            .flat_map(|test| {
-                test.steps
-                    .iter()
-                    .map(move |step| (test.name.as_str(), step.sentence.as_str(), step.occurrence))
-            })
+        let index: HashMap<StepKey, usize> = StepKey::all_of(scenario)
             .enumerate()
             .map(|(i, key)| (key, i))
             .collect();
         // A stable sort keeps stale entries (usize::MAX) in their relative order.
         self.steps.sort_by_key(|entry| {
             index
-                .get(&(entry.test.as_str(), entry.step.as_str(), entry.occurrence))
+                .get(&entry.key(&scenario.rel_path))
                 .copied()
                 .unwrap_or(usize::MAX)
         });
@@ -245,7 +286,7 @@ mod tests {
         let text = "# hand-edited\nformat = 1\nscenario = \"a.steps\"\n\n[[steps]]\ntest = \"t\"\nstep = \"s\"\noccurrence = 1\ncreated = \"d\" # kept\ncode = \"x\"\n";
         let key = StepKey {
             scenario: "a.steps".into(),
-            test: "t".into(),
+            test: Some("t".into()),
             step: "s".into(),
             occurrence: 1,
         };
@@ -350,9 +391,9 @@ it's '''
 
     #[test]
     fn format_is_checked() {
-        let newer = parse_error("format = 2\nscenario = \"s/a.steps\"\nfuture = true\n");
+        let newer = parse_error("format = 3\nscenario = \"s/a.steps\"\nfuture = true\n");
         assert!(
-            matches!(newer, CacheError::NewerFormat { found: 2, .. }),
+            matches!(newer, CacheError::NewerFormat { found: 3, .. }),
             "{newer}"
         );
         assert!(
@@ -381,6 +422,43 @@ it's '''
         assert!(
             zero.to_string().contains("occurrence must be at least 1"),
             "{zero}"
+        );
+    }
+
+    #[test]
+    fn background_entries_have_no_test_and_format_1_is_still_read() {
+        let bg = "\n[[background]]\nstep = \"s\"\noccurrence = 1\ncreated = \"d\"\ncode = \"c\"\n";
+        let step = "\n[[steps]]\ntest = \"t\"\nstep = \"s\"\noccurrence = 1\ncreated = \"d\"\ncode = \"c\"\n";
+        let two = "format = 2\nscenario = \"s/a.steps\"\n";
+        let text = format!("{two}{step}{bg}");
+        let file = CacheFile::parse(Path::new("x.toml"), &text, "s/a.steps").unwrap();
+        // The background's entry is another key than the test's step of the same sentence.
+        assert_eq!(file.steps.len(), 2);
+        assert_eq!(file.steps[0].test, None);
+        assert_eq!(file.written_format(), 2);
+        let text = format!("{HEADER}{step}");
+        let one = CacheFile::parse(Path::new("x.toml"), &text, "s/a.steps").unwrap();
+        assert_eq!((one.format, one.written_format()), (1, 1));
+        let with_test = parse_error(&format!(
+            "{two}{}",
+            bg.replace("step =", "test = \"t\"\nstep =")
+        ));
+        assert!(
+            with_test.to_string().contains("has no `test`"),
+            "{with_test}"
+        );
+        assert_eq!(position(&with_test).0, 4, "{with_test}");
+        let without_test = parse_error(&format!("{two}{}", step.replace("test = \"t\"\n", "")));
+        assert!(
+            without_test.to_string().contains("missing field `test`"),
+            "{without_test}"
+        );
+        let twice = parse_error(&format!("{two}{bg}{bg}"));
+        assert!(
+            twice
+                .to_string()
+                .contains("duplicate entry for background › \"s\" #1"),
+            "{twice}"
         );
     }
 }

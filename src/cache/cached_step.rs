@@ -1,7 +1,8 @@
 //! One cache entry: the proven code of one step.
 //!
-//! Main type: [`CachedStep`], one `[[steps]]` table of a cache file, read strictly (every key
-//! required but `healed`, no other key allowed).
+//! Main type: [`CachedStep`], one `[[steps]]` (or `[[background]]`) table of a cache file, read
+//! strictly (every key required but `healed`, no other key allowed; a `[[background]]` table has
+//! no `test`, which `cache_file.rs` checks).
 
 use serde::Deserialize;
 
@@ -11,7 +12,9 @@ use super::StepKey;
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
 pub struct CachedStep {
-    pub test: String,
+    /// The test's name; `None` for an entry of `[[background]]`.
+    #[serde(default)]
+    pub test: Option<String>,
     pub step: String,
     /// The n-th time this exact sentence appears in the test, from 1.
     pub occurrence: u32,
@@ -46,7 +49,7 @@ impl CachedStep {
     /// For tests: an entry stored on 2026-11-30 and never healed.
     pub(crate) fn stored_earlier(test: &str, step: &str, occurrence: u32, code: &str) -> Self {
         Self {
-            test: test.to_owned(),
+            test: Some(test.to_owned()),
             step: step.to_owned(),
             occurrence,
             created: "2026-11-30".to_owned(),
@@ -63,7 +66,7 @@ mod tests {
     #[test]
     fn key_and_is_ignore_nothing_but_the_scenario() {
         let entry = CachedStep {
-            test: "t".into(),
+            test: Some("t".into()),
             step: "s".into(),
             occurrence: 2,
             created: "d".into(),
@@ -80,7 +83,8 @@ mod tests {
         }));
         assert!(!entry.is(&StepKey {
             occurrence: 1,
-            ..key
+            ..key.clone()
         }));
+        assert!(!entry.is(&StepKey { test: None, ..key }));
     }
 }

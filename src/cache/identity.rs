@@ -1,8 +1,10 @@
 //! A step's identity in the cache.
 //!
 //! Main type: [`StepKey`]. The identity is made only of what the user wrote in the scenario (its
-//! path, the test name, the step sentence and which occurrence of that sentence in the test), never
-//! of the LLM, its prompts or any setting, so switching models or settings never invalidates code.
+//! path, the test name — or `background` for a step of the file's `background:` block — the step
+//! sentence and which occurrence of that sentence in the test or block), never of the LLM, its
+//! prompts or any setting, so switching models or settings never invalidates code. A test of an
+//! `examples:` table is known by its name as written: every row shares its entries.
 
 use std::fmt;
 
@@ -13,11 +15,12 @@ use crate::scenario::{Scenario, Step, Test};
 pub struct StepKey {
     /// The scenario's path relative to the project root, `/`-separated (e.g. `scenarios/todo.steps`).
     pub scenario: String,
-    /// The test name.
-    pub test: String,
+    /// The test name as written (without an example row); `None` for a step of the file's
+    /// `background:` block, which every test of the file shares.
+    pub test: Option<String>,
     /// The step sentence, trimmed, without step options.
     pub step: String,
-    /// The n-th time this exact sentence appears in the test, from 1.
+    /// The n-th time this exact sentence appears in the test (or the background), from 1.
     pub occurrence: u32,
 }
 
@@ -26,26 +29,61 @@ impl StepKey {
     pub fn of(scenario: &Scenario, test: &Test, step: &Step) -> Self {
         Self {
             scenario: scenario.rel_path.clone(),
-            test: test.name.clone(),
+            test: Some(test.identity().to_owned()),
             step: step.sentence.clone(),
             occurrence: step.occurrence,
         }
     }
 
-    /// All keys of a scenario, in scenario order (test order, then step order).
+    /// The key of `step` of `scenario`'s `background:` block.
+    pub fn background(scenario: &Scenario, step: &Step) -> Self {
+        Self {
+            scenario: scenario.rel_path.clone(),
+            test: None,
+            step: step.sentence.clone(),
+            occurrence: step.occurrence,
+        }
+    }
+
+    /// Whether this is the key of a background step.
+    pub fn is_background(&self) -> bool {
+        self.test.is_none()
+    }
+
+    /// All keys of a scenario, each once, in scenario order (the background, then test order,
+    /// then step order; the rows of an examples table share theirs).
     pub fn all_of(scenario: &Scenario) -> impl Iterator<Item = StepKey> + '_ {
-        scenario.tests.iter().flat_map(move |test| {
-            test.steps
-                .iter()
-                .map(move |step| Self::of(scenario, test, step))
-        })
+        let background = scenario
+            .background
+            .iter()
+            .map(move |step| Self::background(scenario, step));
+        let tests = scenario
+            .tests
+            .iter()
+            .enumerate()
+            .filter(move |(i, test)| {
+                // Only the first row of a table: the others have the same keys.
+                test.example.is_none()
+                    || scenario.tests[..*i]
+                        .iter()
+                        .all(|earlier| earlier.identity() != test.identity())
+            })
+            .flat_map(move |(_, test)| {
+                test.steps
+                    .iter()
+                    .map(move |step| Self::of(scenario, test, step))
+            });
+        background.chain(tests)
     }
 }
 
-/// `"test" › "step" #occurrence`, as shown to users.
+/// `"test" › "step" #occurrence` (`background › "step" #occurrence`), as shown to users.
 impl fmt::Display for StepKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?} › {:?} #{}", self.test, self.step, self.occurrence)
+        match &self.test {
+            Some(test) => write!(f, "{test:?} › {:?} #{}", self.step, self.occurrence),
+            None => write!(f, "background › {:?} #{}", self.step, self.occurrence),
+        }
     }
 }
 
@@ -68,11 +106,13 @@ mod tests {
         Scenario {
             path: PathBuf::from("/project/scenarios/todo.steps"),
             rel_path: "scenarios/todo.steps".to_owned(),
+            background: Vec::new(),
             tests: vec![
                 Test {
                     name: "add a todo".to_owned(),
                     line: 1,
                     tags: vec!["smoke".to_owned()],
+                    example: None,
                     steps: vec![
                         step("open the app", 2, 1),
                         step("press Enter", 3, 1),
@@ -83,6 +123,7 @@ mod tests {
                     name: "remove a todo".to_owned(),
                     line: 6,
                     tags: vec![],
+                    example: None,
                     steps: vec![step("open the app", 7, 1)],
                 },
             ],
@@ -98,7 +139,7 @@ mod tests {
             key,
             StepKey {
                 scenario: "scenarios/todo.steps".to_owned(),
-                test: "add a todo".to_owned(),
+                test: Some("add a todo".to_owned()),
                 step: "press Enter".to_owned(),
                 occurrence: 2,
             }

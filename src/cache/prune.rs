@@ -28,7 +28,8 @@ pub enum Removal {
     },
     /// An entry whose test is gone.
     TestGone { file: PathBuf, key: StepKey },
-    /// An entry whose test exists but no longer has this step (sentence and occurrence).
+    /// An entry whose test exists but no longer has this step (sentence and occurrence), or a
+    /// `background:` step the file's background no longer has.
     StepGone { file: PathBuf, key: StepKey },
 }
 
@@ -109,37 +110,32 @@ pub fn prune(
             }
             continue;
         };
-        let tests: HashSet<&str> = scenario
-            .tests
-            .iter()
-            .map(|test| test.name.as_str())
-            .collect();
-        let steps: HashSet<(&str, &str, u32)> = scenario
-            .tests
-            .iter()
-            .flat_map(|test| {
-                test.steps
-                    .iter()
-                    .map(move |step| (test.name.as_str(), step.sentence.as_str(), step.occurrence))
-            })
-            .collect();
+        let tests: HashSet<&str> = scenario.tests.iter().map(|test| test.identity()).collect();
+        let keys: HashSet<StepKey> = StepKey::all_of(scenario).collect();
         let before = file.steps.len();
         file.steps.retain(|entry| {
-            if steps.contains(&(entry.test.as_str(), entry.step.as_str(), entry.occurrence)) {
+            let key = entry.key(&rel);
+            if keys.contains(&key) {
                 return true;
             }
-            let key = entry.key(&rel);
-            removals.push(if tests.contains(entry.test.as_str()) {
-                Removal::StepGone {
-                    file: shown.clone(),
-                    key,
-                }
-            } else {
-                Removal::TestGone {
-                    file: shown.clone(),
-                    key,
-                }
-            });
+            // A background step is gone when the file's background no longer has it.
+            removals.push(
+                if entry
+                    .test
+                    .as_deref()
+                    .is_none_or(|test| tests.contains(test))
+                {
+                    Removal::StepGone {
+                        file: shown.clone(),
+                        key,
+                    }
+                } else {
+                    Removal::TestGone {
+                        file: shown.clone(),
+                        key,
+                    }
+                },
+            );
             false
         });
         if file.steps.is_empty() && before > 0 {
@@ -215,12 +211,14 @@ mod tests {
         Scenario {
             path: root.join(rel),
             rel_path: rel.to_owned(),
+            background: Vec::new(),
             tests: tests
                 .iter()
                 .map(|(name, steps)| Test {
                     name: (*name).to_owned(),
                     line: 1,
                     tags: vec![],
+                    example: None,
                     steps: steps
                         .iter()
                         .map(|sentence| Step {

@@ -11,6 +11,7 @@ use run::{RunOptions, run_tests};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 use clap::Parser;
 use regex::Regex;
@@ -21,6 +22,7 @@ use crate::error::{EXIT_SUCCESS, Error};
 use crate::report::Verbosity;
 use crate::runner::{Mode, Selection, select_tests};
 use crate::scenario::{self, Scenario};
+use crate::secrets::Secrets;
 use args::{CacheCommand, Cli, ColorChoice, Command, GlobalArgs};
 
 /// Runs prettyplay with the process's arguments and environment.
@@ -45,7 +47,7 @@ pub fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(Error::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("{}", err.report());
+            eprintln!("{}", masked_for_stderr(&err.report().to_string()));
             ExitCode::from(err.exit_code())
         }
     }
@@ -76,10 +78,48 @@ fn init_tracing(verbose: u8, ansi: bool) {
         .unwrap_or_else(|| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(io::stderr)
+        .with_writer(|| MaskedStderr(Vec::new()))
         .with_ansi(ansi)
         .without_time()
         .try_init();
+}
+
+/// The run's secrets, once resolved: the log and the final error on stderr mask them.
+static STDERR_SECRETS: OnceLock<Secrets> = OnceLock::new();
+
+/// Masks `secrets` in everything written to stderr from now on (the log, the final error).
+pub(crate) fn mask_stderr(secrets: &Secrets) {
+    let _ = STDERR_SECRETS.set(secrets.clone());
+}
+
+fn masked_for_stderr(text: &str) -> String {
+    match STDERR_SECRETS.get() {
+        Some(secrets) => secrets.mask(text).into_owned(),
+        None => text.to_owned(),
+    }
+}
+
+/// One log event, gathered whole and written to stderr masked when dropped (the log formats an
+/// event, writes it, then drops its writer).
+struct MaskedStderr(Vec<u8>);
+
+impl Write for MaskedStderr {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let text = String::from_utf8_lossy(&self.0).into_owned();
+        self.0.clear();
+        io::stderr().write_all(masked_for_stderr(&text).as_bytes())
+    }
+}
+
+impl Drop for MaskedStderr {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
 }
 
 pub(crate) fn env_var(name: &str) -> Option<String> {

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use crate::cache::Cache;
 use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
 use crate::cli::{env_var, grep_of, verbosity_of};
-use crate::config::Settings;
+use crate::config::{Settings, Vars};
 use crate::driver::{
     BrowserRuntime, export_driver_env, find_chromium, find_driver, withhold_from_driver,
 };
@@ -121,6 +121,12 @@ pub(crate) fn run_tests(
         ));
     }
 
+    let vars = resolve_vars(settings, scenarios, &selected)?;
+    let secrets = vars.secrets();
+    crate::cli::mask_stderr(&secrets);
+    if !secrets.is_empty() && options.trace != TraceMode::Off {
+        warn_trace_records_secrets(&options.report.output_dir);
+    }
     let driver = find_driver(&env_var)?;
     let chromium = find_chromium(settings.browser.executable.as_deref(), &env_var)?;
     export_driver_env(&driver);
@@ -144,7 +150,7 @@ pub(crate) fn run_tests(
         mode,
         limits: Limits::new(settings.browser.timeout),
         polling: settings.polling.clone(),
-        cache: Cache::new(&settings.cache_dir),
+        cache: Cache::new(&settings.cache_dir).with_secrets(secrets.clone()),
         llm: settings.llm.clone(),
         budgets: settings.budgets,
         heal_veto: settings.heal.veto,
@@ -156,6 +162,7 @@ pub(crate) fn run_tests(
         cancel: Arc::clone(&cancel),
         trace: options.trace,
         trace_dir: options.report.output_dir.join("traces"),
+        vars,
     };
     let runner = Runner::new(scenarios, selected.clone(), config)?;
     let runtime = tokio.block_on(BrowserRuntime::start(
@@ -178,6 +185,8 @@ pub(crate) fn run_tests(
     let mut write_error = None;
     let mut failed_tests = Vec::new();
     let stats = runner.run(&runtime, tokio.handle(), &mut |event| {
+        // The one place events are masked: every reporter and `last-run.json` see only this.
+        let event = event.masked(&secrets);
         if let RunEvent::TestFinished {
             test,
             outcome: TestOutcome::Failed(failure),
@@ -218,6 +227,61 @@ pub(crate) fn run_tests(
     } else {
         EXIT_SUCCESS
     })
+}
+
+/// Said once when secrets are in use and traces are on: Playwright traces record what was typed.
+#[expect(
+    clippy::print_stderr,
+    reason = "the CLI's output path: a warning the user must see before the run"
+)]
+fn warn_trace_records_secrets(output_dir: &Path) {
+    eprintln!(
+        "WARNING: --trace records the values step code types, secrets included: treat the \
+         traces under {} as secret (they are not masked)",
+        output_dir.join("traces").display()
+    );
+}
+
+/// The variables of the run: every `${NAME}` the selected tests use (background included) and
+/// every `[vars]` name. A name with no value is an error naming each place it is used (exit 2):
+/// nothing runs.
+fn resolve_vars(
+    settings: &Settings,
+    scenarios: &[Scenario],
+    selected: &[(usize, usize)],
+) -> Result<Vars, Error> {
+    let mut used: Vec<(&str, usize, &str)> = Vec::new();
+    for &(si, ti) in selected {
+        let (scenario, test) = (&scenarios[si], &scenarios[si].tests[ti]);
+        for step in scenario.background.iter().chain(&test.steps) {
+            for (name, _) in crate::scenario::variables(&step.sentence) {
+                if !used.contains(&(scenario.rel_path.as_str(), step.line, name)) {
+                    used.push((scenario.rel_path.as_str(), step.line, name));
+                }
+            }
+        }
+    }
+    let vars = Vars::resolve(
+        &settings.vars,
+        &settings.project_root,
+        &|name| env_var(name),
+        used.iter().map(|(_, _, name)| *name),
+    )?;
+    let missing: Vec<String> = used
+        .iter()
+        .filter(|(_, _, name)| !vars.has(name))
+        .map(|(file, line, name)| {
+            format!(
+                "{file}:{line}: ${{{name}}} has no value: set it in [vars], .env or the \
+                 environment"
+            )
+        })
+        .collect();
+    if missing.is_empty() {
+        Ok(vars)
+    } else {
+        Err(Error::Usage(missing.join("\n")))
+    }
 }
 
 /// Records this run's failures for `--last-failed`. Tests that did not run this time (other

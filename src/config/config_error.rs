@@ -47,6 +47,9 @@ pub enum ConfigError {
         value: String,
         expected: &'static str,
     },
+    /// A scenario variable's value cannot be used (a secret too short to mask).
+    #[error("{message}\n  = hint: {hint}")]
+    Vars { message: String, hint: String },
 }
 
 /// 1-based line and character column of a byte offset, and that line's text.

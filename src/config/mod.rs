@@ -17,11 +17,13 @@ mod settings;
 #[cfg(test)]
 mod test_support;
 mod value_forms;
+mod vars;
 
 pub use config_error::ConfigError;
 pub use overrides::Overrides;
 pub use screen::Screen;
 pub use settings::Settings;
+pub use vars::{VarSettings, Vars, dotenv_path};
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -23,6 +23,7 @@ use super::heal_settings::{self, HealLayer, RawHeal};
 use super::llm_settings::{self, BudgetsLayer, LlmLayer, RawBudgets, RawLlm};
 use super::run_settings::{self, RawRun, RunLayer};
 use super::value_forms::EnvSetter;
+use super::vars::{RawVars, VarSettings};
 use super::{
     BrowserSettings, BudgetSettings, ConfigError, HealSettings, LlmSettings, Overrides,
     PollingSettings, RunSettings,
@@ -55,6 +56,8 @@ pub struct Settings {
     pub run: RunSettings,
     /// `[heal]`: the heal veto.
     pub heal: HealSettings,
+    /// `[vars]`: public variable values and the names of secrets.
+    pub vars: VarSettings,
 }
 
 /// What one source says; `None` leaves the decision to lower sources. Paths are absolute.
@@ -74,6 +77,8 @@ struct Layer {
     run: RunLayer,
     /// `[heal]`.
     heal: HealLayer,
+    /// `[vars]`: only the file has it.
+    vars: Option<VarSettings>,
 }
 
 impl Layer {
@@ -88,6 +93,7 @@ impl Layer {
             budgets: self.budgets.over(lower.budgets),
             run: self.run.over(lower.run),
             heal: self.heal.over(lower.heal),
+            vars: self.vars.or(lower.vars),
         }
     }
 
@@ -106,6 +112,7 @@ impl Layer {
             budgets: self.budgets.finish(),
             run: self.run.finish(),
             heal: self.heal.finish(),
+            vars: self.vars.unwrap_or_default(),
             project_root,
             config_file,
         }
@@ -138,6 +145,7 @@ struct RawFile {
     budgets: Option<RawBudgets>,
     run: Option<RawRun>,
     heal: Option<RawHeal>,
+    vars: Option<RawVars>,
 }
 
 impl Settings {
@@ -207,6 +215,7 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
         budgets: BudgetsLayer::from_file(raw.budgets.unwrap_or_default(), &file)?,
         run: RunLayer::from_file(raw.run.unwrap_or_default(), &file)?,
         heal: HealLayer::from_file(raw.heal.unwrap_or_default()),
+        vars: Some(VarSettings::from_file(raw.vars.unwrap_or_default(), &file)?),
     })
 }
 
@@ -324,6 +333,7 @@ mod tests {
                     workers: None,
                 },
                 heal: HealSettings { veto: true },
+                vars: crate::config::VarSettings::default(),
             }
         );
         assert_eq!(settings.llm, LlmSettings::default());

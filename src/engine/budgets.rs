@@ -65,7 +65,7 @@ mod tests {
     fn key(step: &str) -> StepKey {
         StepKey {
             scenario: "s.steps".into(),
-            test: "t".into(),
+            test: Some("t".into()),
             step: step.into(),
             occurrence: 1,
         }

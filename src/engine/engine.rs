@@ -18,6 +18,7 @@ use crate::llm::{
 };
 use crate::scenario::Scenario;
 use crate::script::StepFailure;
+use crate::secrets::Secrets;
 use crate::step::StepExecutor;
 
 /// What an LLM call was for.
@@ -46,6 +47,9 @@ pub(crate) struct StepContext<'a> {
     /// The code each earlier step passed with, in the order of `previous` (generation requests
     /// carry the most recent within a cap, so the model reuses their locators).
     pub previous_code: Vec<String>,
+    /// The columns of the test's examples table (none without one): `<column>` in a sentence
+    /// is a placeholder only for these.
+    pub columns: &'a [String],
 }
 
 /// What guards healing (`[heal]` and the expect timeout the veto measures raised timeouts
@@ -70,6 +74,8 @@ pub(crate) struct Engine<'a> {
     pub(super) today: String,
     /// The test's deadline, carried by every LLM request: a call gives up by then.
     pub(super) deadline: Option<Instant>,
+    /// Values no request may carry: `requests.rs` writes each as `${NAME}`.
+    pub(super) secrets: Secrets,
 }
 
 /// How a verdict reply is read: strictly for a decision that writes (a heal), leniently for a
@@ -104,7 +110,14 @@ impl<'a> Engine<'a> {
             policy,
             today: Cache::today(),
             deadline: None,
+            secrets: Secrets::default(),
         }
+    }
+
+    /// The secret values this engine's requests must never carry.
+    pub(crate) fn with_secrets(mut self, secrets: Secrets) -> Self {
+        self.secrets = secrets;
+        self
     }
 
     /// Bounds every LLM call of this engine by the test's deadline.
@@ -182,8 +195,13 @@ impl<'a> Engine<'a> {
 
 /// The failure of a step whose working code could not be stored.
 pub(super) fn cache_failure(err: &CacheError) -> EngineFailure {
+    // Code that holds a secret is the code's fault, not the infrastructure's: the test fails.
+    let kind = match err {
+        CacheError::SecretInCode { .. } => EngineFailureKind::Incurable,
+        _ => EngineFailureKind::CacheWrite,
+    };
     EngineFailure::new(
-        EngineFailureKind::CacheWrite,
+        kind,
         format!("the working code could not be written to the cache: {err}"),
         None,
     )

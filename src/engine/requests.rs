@@ -29,10 +29,11 @@ impl Engine<'_> {
     ) -> GenerationRequest {
         let state = exec.page_state(self.llm.send_screenshots, self.llm.snapshot_budget);
         let (previous_code, previous_code_left_out) = previous_code(step, PREVIOUS_CODE_BUDGET);
-        GenerationRequest {
+        let mut request = GenerationRequest {
             system_prompt: GENERATION_SYSTEM_PROMPT.to_owned(),
             page_api: self.page_api.to_owned(),
             step: step.key.step.clone(),
+            variables: placeholders_of(&step.key.step, step.columns),
             previous_steps: step.previous.clone(),
             previous_code,
             previous_code_left_out,
@@ -48,7 +49,9 @@ impl Engine<'_> {
             healing: healing.map(str::to_owned),
             failed,
             deadline: self.deadline,
-        }
+        };
+        self.hide_secrets_in_generation(&mut request);
+        request
     }
 
     /// The request for a verdict on a failure of `code`, with the page as it is now. Never the
@@ -61,7 +64,7 @@ impl Engine<'_> {
         error: &str,
     ) -> ClassificationRequest {
         let state = exec.page_state(self.llm.send_screenshots, self.llm.snapshot_budget);
-        ClassificationRequest {
+        let mut request = ClassificationRequest {
             system_prompt: CLASSIFICATION_SYSTEM_PROMPT.to_owned(),
             step: step.key.step.clone(),
             code: code.to_owned(),
@@ -69,8 +72,72 @@ impl Engine<'_> {
             page_snapshot: state.snapshot,
             screenshot: state.screenshot,
             deadline: self.deadline,
+        };
+        let secrets = &self.secrets;
+        for text in [
+            &mut request.step,
+            &mut request.code,
+            &mut request.error,
+            &mut request.page_snapshot,
+        ] {
+            secrets.placeholders_in_place(text);
+        }
+        request
+    }
+
+    /// Every text of a generation request with each secret value written `${NAME}`: the page
+    /// (snapshot, URL, title), the earlier steps and their code, the code and error of a failed
+    /// attempt. This is the one place generation requests are built, so nothing else can send a
+    /// secret to the LLM (a screenshot is an image: see `docs/llm.md`).
+    fn hide_secrets_in_generation(&self, request: &mut GenerationRequest) {
+        let secrets = &self.secrets;
+        if secrets.is_empty() {
+            return;
+        }
+        let mut texts: Vec<&mut String> = vec![
+            &mut request.step,
+            &mut request.page.url,
+            &mut request.page.title,
+            &mut request.page_snapshot,
+        ];
+        texts.extend(request.previous_steps.iter_mut());
+        for code in &mut request.previous_code {
+            texts.push(&mut code.sentence);
+            texts.push(&mut code.code);
+        }
+        if let Some(healing) = request.healing.as_mut() {
+            texts.push(healing);
+        }
+        if let Some(failed) = request.failed.as_mut() {
+            texts.push(&mut failed.code);
+            texts.push(&mut failed.error);
+        }
+        for text in texts {
+            secrets.placeholders_in_place(text);
         }
     }
+}
+
+/// The placeholders of `sentence` as written, in order, each once: its `${NAME}` variables, and
+/// its `<column>`s when the test has an examples table with those `columns`.
+fn placeholders_of(sentence: &str, columns: &[String]) -> Vec<String> {
+    let mut found: Vec<(usize, String)> = crate::scenario::variables(sentence)
+        .into_iter()
+        .map(|(name, at)| (at, format!("${{{name}}}")))
+        .collect();
+    found.extend(
+        crate::scenario::columns(sentence)
+            .into_iter()
+            .filter(|(name, _)| columns.iter().any(|c| c == name))
+            .map(|(name, at)| (at, format!("<{name}>"))),
+    );
+    found.sort();
+    let mut seen = std::collections::HashSet::new();
+    found
+        .into_iter()
+        .map(|(_, p)| p)
+        .filter(|p| seen.insert(p.clone()))
+        .collect()
 }
 
 /// The code of the earlier steps, most recent first kept, whole steps only, while their code
@@ -114,6 +181,42 @@ mod tests {
     const OLD: &str = "async function step(page) {\n  await page.getByRole('button', { name: 'Add' }).click();\n  await expect(page.getByText('1 item left')).toBeVisible();\n}\n";
     const NEW: &str = "async function step(page) {\n  await page.getByRole('button', { name: 'Add todo' }).click();\n  await expect(page.getByText('1 item left')).toBeVisible();\n}";
     const NEWER: &str = "async function step(page) {\n  await page.getByText('Add todo').click();\n  await expect(page.getByText('1 item left')).toBeVisible();\n}";
+
+    #[test]
+    fn requests_name_the_variables_and_never_carry_a_secret_value() {
+        let fixture = Fixture::new();
+        let secret = "s3cr3t-Zebra-4711";
+        let bad = "async function step(page) {\n  // first try\n}";
+        let llm = ScriptedLlm::new([code_reply(bad), code_reply(OLD)]);
+        let exec = ScriptedExecutor::new([
+            fails(
+                bad,
+                FailureKind::Script,
+                &format!("TypeError: cannot read {secret}"),
+            ),
+            passes(OLD),
+        ]);
+        let mut engine = fixture
+            .engine(&llm, 3, 2)
+            .with_secrets(crate::secrets::Secrets::new([(
+                "PASSWORD".to_owned(),
+                secret.to_owned(),
+            )]));
+        let mut step = fixture.step(0);
+        step.key.step = "type ${PASSWORD} into the password field".to_owned();
+        engine
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap();
+        let received = llm.received();
+        let first = render_generation_message(received[0].generation());
+        assert!(
+            first.contains("VARIABLES:\n${PASSWORD}: read it as vars.PASSWORD\n"),
+            "{first}"
+        );
+        let retry = render_generation_message(received[1].generation());
+        assert!(retry.contains("cannot read ${PASSWORD}"), "{retry}");
+        assert!(!retry.contains(secret), "{retry}");
+    }
 
     #[test]
     fn a_generation_request_carries_the_page_the_earlier_code_and_a_stable_system_part() {

@@ -44,7 +44,7 @@ pub(super) enum Expected {
 /// A request the scripted LLM received.
 #[derive(Debug, Clone)]
 pub(super) enum Received {
-    Generation(GenerationRequest),
+    Generation(Box<GenerationRequest>),
     Classification(ClassificationRequest),
 }
 
@@ -115,7 +115,10 @@ impl ScriptedLlm {
 
 impl LlmProvider for ScriptedLlm {
     fn generate_step_code(&self, request: &GenerationRequest) -> Result<LlmReply, LlmError> {
-        self.answer("generation", Received::Generation(request.clone()))
+        self.answer(
+            "generation",
+            Received::Generation(Box::new(request.clone())),
+        )
     }
 
     fn classify_failure(&self, request: &ClassificationRequest) -> Result<LlmReply, LlmError> {
@@ -391,13 +394,14 @@ pub(super) fn passed_code(number: usize) -> String {
 impl Fixture {
     pub(super) fn new() -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
-        let tests = crate::scenario::parse("scenarios/todo.steps", SCENARIO.as_bytes())
+        let parsed = crate::scenario::parse("scenarios/todo.steps", SCENARIO.as_bytes())
             .expect("the fixture scenario parses");
         Self {
             scenario: Scenario {
                 path: dir.path().join("scenarios/todo.steps"),
                 rel_path: "scenarios/todo.steps".to_owned(),
-                tests,
+                background: parsed.background,
+                tests: parsed.tests,
             },
             cache: Cache::new(dir.path().join("cache")),
             llm: LlmSettings::default(),
@@ -415,6 +419,7 @@ impl Fixture {
         StepContext {
             scenario: &self.scenario,
             key: StepKey::of(&self.scenario, test, &test.steps[index]),
+            columns: test.columns(),
             previous: test.steps[..index]
                 .iter()
                 .map(|s| s.sentence.clone())

@@ -157,6 +157,7 @@ mod tests {
             system_prompt: String::new(),
             page_api: String::new(),
             step: "x".into(),
+            variables: Vec::new(),
             previous_steps: Vec::new(),
             previous_code: Vec::new(),
             previous_code_left_out: 0,

@@ -39,6 +39,9 @@ pub fn render_generation_system(request: &GenerationRequest) -> String {
 pub fn render_generation_message(request: &GenerationRequest) -> String {
     let mut out = String::new();
     section(&mut out, "STEP", &request.step);
+    if !request.variables.is_empty() {
+        section(&mut out, "VARIABLES", &variables(&request.variables));
+    }
     let previous = if request.previous_steps.is_empty() {
         "(none)".to_owned()
     } else {
@@ -80,6 +83,23 @@ pub fn render_generation_message(request: &GenerationRequest) -> String {
         section(&mut out, "ERROR", &failed.error);
     }
     finish(out)
+}
+
+/// The VARIABLES body: how step code reads each placeholder, and that values never go into
+/// code.
+fn variables(placeholders: &[String]) -> String {
+    let mut out = String::new();
+    for placeholder in placeholders {
+        let name = placeholder.trim_start_matches("${").trim_start_matches('<');
+        let name = name.trim_end_matches('}').trim_end_matches('>');
+        let _ = writeln!(out, "{placeholder}: read it as vars.{name}");
+    }
+    out.push_str(
+        "Step code reads every placeholder of the step from the frozen `vars` object, e.g. \
+         `await page.getByLabel('Password').fill(vars.PASSWORD)`. Never write a value itself \
+         into the code: values differ between runs and secrets must not be stored.",
+    );
+    out
 }
 
 /// The PREVIOUS CODE body: each kept step's code under a `// N. sentence` line, in order, after
@@ -173,6 +193,7 @@ mod tests {
             system_prompt: "SYSTEM\n".into(),
             page_api: "page.goto(url)\npage.getByRole(role, options)".into(),
             step: "add a todo \"milk\"".into(),
+            variables: Vec::new(),
             previous_steps: vec!["open the app".into(), "clear the list".into()],
             previous_code: vec![
                 PreviousCode {

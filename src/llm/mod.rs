@@ -46,6 +46,9 @@ pub struct GenerationRequest {
     pub page_api: String,
     /// STEP: the sentence to implement.
     pub step: String,
+    /// VARIABLES: the placeholders of the sentence as written (`${NAME}`, `<column>`), each
+    /// read by step code as `vars.NAME`; the section is left out when there are none.
+    pub variables: Vec<String>,
     /// PREVIOUS STEPS: sentences of the earlier steps of the test, in order.
     pub previous_steps: Vec<String>,
     /// PREVIOUS CODE: the code that passed for the most recent earlier steps, in order, within

@@ -5,6 +5,7 @@
 
 mod event;
 mod last_run;
+mod masked;
 mod run_config;
 #[expect(
     clippy::module_inception,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use crate::cache::Cache;
-use crate::config::{BudgetSettings, Isolation, LlmSettings, PollingSettings};
+use crate::config::{BudgetSettings, Isolation, LlmSettings, PollingSettings, Vars};
 use crate::llm::LlmProvider;
 use crate::script::Limits;
 
@@ -48,6 +48,8 @@ pub struct RunConfig {
     pub trace: TraceMode,
     /// Where trace zips go.
     pub trace_dir: PathBuf,
+    /// The scenario variables step code reads as `vars` (a test's example row adds its own).
+    pub vars: Vars,
 }
 
 /// `--trace`: Playwright traces per test.

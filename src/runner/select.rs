@@ -100,12 +100,14 @@ mod tests {
         Scenario {
             path: PathBuf::from(rel),
             rel_path: rel.to_owned(),
+            background: Vec::new(),
             tests: tests
                 .iter()
                 .map(|(name, tags)| Test {
                     name: (*name).to_owned(),
                     line: 1,
                     tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+                    example: None,
                     steps: vec![Step {
                         sentence: "s".into(),
                         line: 2,

@@ -55,7 +55,13 @@ pub(crate) fn run_test(
     events: Sender<RunEvent>,
 ) -> TestOutcome {
     let config = plan.config;
-    let live = match LivePage::open(config.limits, handle, page) {
+    let mut vars = config.vars.values();
+    vars.extend(
+        plan.test
+            .row()
+            .map(|(column, value)| (column.to_owned(), value.to_owned())),
+    );
+    let live = match LivePage::open(config.limits, handle, page, vars) {
         Ok(live) => live,
         Err(failure) => {
             let step = plan.test.steps.first();
@@ -85,7 +91,8 @@ pub(crate) fn run_test(
                     expect_timeout: config.limits.action_timeout,
                 },
             )
-            .with_deadline(plan.deadline),
+            .with_deadline(plan.deadline)
+            .with_secrets(config.vars.secrets()),
         ),
     };
     // The code every step of this test passed with so far, in order: the next step's requests
@@ -116,6 +123,7 @@ pub(crate) fn run_test(
         let context = StepContext {
             scenario: plan.scenario,
             key: StepKey::of(plan.scenario, plan.test, step),
+            columns: plan.test.columns(),
             previous: plan.test.steps[..offset]
                 .iter()
                 .map(|s| s.sentence.clone())

@@ -113,10 +113,11 @@ pub fn load(project_root: &Path, paths: &[PathBuf]) -> Result<Vec<Scenario>, Sce
             }
         };
         match parse(&rel_path, &bytes) {
-            Ok(tests) => scenarios.push(Scenario {
+            Ok(parsed) => scenarios.push(Scenario {
                 path,
                 rel_path,
-                tests,
+                background: parsed.background,
+                tests: parsed.tests,
             }),
             Err(error) => errors.push(error),
         }

@@ -1,13 +1,20 @@
 //! The line grammar of `.steps` files: what one line is (blank or comment, a `test:` header with
-//! its name and `@tags`, or a step sentence with its trailing `[key=value]` options), and where
-//! its parts stand, for error columns.
+//! its name and `@tags`, a `background:` or `examples:` keyword, an `| a | b |` table row, or a
+//! step sentence with its trailing `[key=value]` options), and where its parts stand, for error
+//! columns.
 //!
-//! Main type: [`Line`] ([`HeaderLine`], [`StepLine`], [`StepOption`]). This file only recognises the shapes; whether a name is unique, an option
-//! known or its value valid is decided (and reported) by `parse.rs`. The format is documented in
-//! `docs/steps-format.md`.
+//! Main type: [`Line`] ([`HeaderLine`], [`StepLine`], [`StepOption`]). This file only recognises
+//! the shapes; whether a name is unique, an option known or its value valid is decided (and
+//! reported) by `parse.rs` and `examples.rs`. The format is documented in `docs/steps-format.md`.
 
 /// The keyword that starts a test header line.
 const HEADER: &str = "test:";
+
+/// The keyword line of a file's background block.
+const BACKGROUND: &str = "background:";
+
+/// The keyword line of a test's examples table.
+const EXAMPLES: &str = "examples:";
 
 /// Step options known to this version of the format, as written in `[key=value]`.
 pub(super) const KNOWN_OPTIONS: &[&str] = &["tries"];
@@ -19,6 +26,12 @@ pub(super) enum Line<'a> {
     Ignored,
     /// `test: NAME @tag…`.
     Header(HeaderLine<'a>),
+    /// `background:` (`col` of the keyword; `extra` the column of text after it, an error).
+    Background { col: usize, extra: Option<usize> },
+    /// `examples:` (`col` of the keyword; `extra` the column of text after it, an error).
+    Examples { col: usize, extra: Option<usize> },
+    /// A line starting with `|`: a row of an examples table, split by `examples.rs`.
+    Row { col: usize },
     /// A step sentence and its options.
     Step(StepLine<'a>),
 }
@@ -55,6 +68,24 @@ impl<'a> Line<'a> {
             return Line::Ignored;
         }
         let lead = raw.len() - raw.trim_start().len();
+        for (keyword, is_background) in [(BACKGROUND, true), (EXAMPLES, false)] {
+            if let Some(rest) = trimmed.strip_prefix(keyword) {
+                let col = col_of(raw, lead);
+                let after = lead + keyword.len();
+                let extra = (!rest.trim().is_empty())
+                    .then(|| col_of(raw, after + (rest.len() - rest.trim_start().len())));
+                return if is_background {
+                    Line::Background { col, extra }
+                } else {
+                    Line::Examples { col, extra }
+                };
+            }
+        }
+        if trimmed.starts_with('|') {
+            return Line::Row {
+                col: col_of(raw, lead),
+            };
+        }
         if trimmed.starts_with(HEADER) {
             let rest_start = lead + HEADER.len();
             let rest = &raw[rest_start..];
@@ -179,6 +210,37 @@ mod tests {
         for raw in ["", "   ", "\t", "# note", "   # indented note"] {
             assert_eq!(Line::classify(raw), Line::Ignored, "{raw:?}");
         }
+    }
+
+    #[test]
+    fn keywords_and_rows_are_recognised_with_their_columns() {
+        assert_eq!(
+            Line::classify("background:"),
+            Line::Background {
+                col: 1,
+                extra: None
+            }
+        );
+        assert_eq!(
+            Line::classify("  examples:  "),
+            Line::Examples {
+                col: 3,
+                extra: None
+            }
+        );
+        assert_eq!(
+            Line::classify("examples: x"),
+            Line::Examples {
+                col: 1,
+                extra: Some(11)
+            }
+        );
+        assert_eq!(Line::classify("  | a | b |"), Line::Row { col: 3 });
+        // Only at the start of the line.
+        assert!(matches!(
+            Line::classify("see the background:"),
+            Line::Step(_)
+        ));
     }
 
     #[test]

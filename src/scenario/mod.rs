@@ -4,12 +4,15 @@
 //! `docs/steps-format.md`.
 
 mod discover;
+mod examples;
 mod line;
 mod parse;
+mod placeholders;
 mod scenario_error;
 
 pub use discover::{discover, load};
-pub use parse::parse;
+pub use parse::{Parsed, parse};
+pub use placeholders::{columns, is_var_name, malformed_variable, variables};
 pub use scenario_error::ScenarioError;
 
 use std::path::PathBuf;
@@ -22,6 +25,9 @@ pub struct Scenario {
     /// Path relative to the project root, `/`-separated (e.g. `scenarios/todo.steps`). This is the
     /// scenario part of every step identity and the name of its cache file.
     pub rel_path: String,
+    /// The `background:` steps, run before every test of the file (empty without one).
+    pub background: Vec<Step>,
+    /// The tests in file order; a test with an `examples:` table is one test per row.
     pub tests: Vec<Test>,
 }
 
@@ -34,6 +40,46 @@ pub struct Test {
     /// `@word` tags from the header, without the `@`.
     pub tags: Vec<String>,
     pub steps: Vec<Step>,
+    /// The row of the `examples:` table this test runs, if it has one.
+    pub example: Option<Example>,
+}
+
+/// One row of a test's `examples:` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Example {
+    /// The test's name as written: every row shares its cache entries.
+    pub template: String,
+    /// The column names, in table order.
+    pub columns: Vec<String>,
+    /// This row's cells, one per column.
+    pub values: Vec<String>,
+    /// 1-based line of the row.
+    pub line: usize,
+}
+
+impl Test {
+    /// The name the cache knows this test's steps by: the name as written, without the row
+    /// of an examples table.
+    pub fn identity(&self) -> &str {
+        self.example
+            .as_ref()
+            .map_or(self.name.as_str(), |e| e.template.as_str())
+    }
+
+    /// The columns of the test's examples table (none without one).
+    pub fn columns(&self) -> &[String] {
+        self.example.as_ref().map_or(&[], |e| e.columns.as_slice())
+    }
+
+    /// `(column, value)` of the test's row (none without one).
+    pub fn row(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.example.iter().flat_map(|e| {
+            e.columns
+                .iter()
+                .map(String::as_str)
+                .zip(e.values.iter().map(String::as_str))
+        })
+    }
 }
 
 /// One step sentence.

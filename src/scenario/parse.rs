@@ -1,16 +1,27 @@
-//! Parsing of one `.steps` file into its [`Test`]s: the header and step lines that
-//! [`Line`] recognises are gathered into tests, with step occurrences counted, and checked
-//! (unique and non-empty names, known step options with valid values, no empty test).
+//! Parsing of one `.steps` file into its `background:` steps and its [`Test`]s: the lines that
+//! [`Line`] recognises are gathered into a background and tests, with step occurrences counted,
+//! and checked (unique and non-empty names, known step options with valid values, no empty test
+//! or background); a test's `examples:` table is checked and expanded by `examples.rs`.
 //!
-//! Main type: the private `Parser`, behind [`parse`]. The format is documented in
+//! Main types: [`Parsed`], and the private `Parser` behind [`parse`]. The format is documented in
 //! `docs/steps-format.md`. Parsing never stops at the first problem: every error in a file is
 //! collected so users can fix them all at once.
 
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::examples::{Owner, Table};
 use super::line::{HeaderLine, KNOWN_OPTIONS, Line, StepLine, StepOption, col_of, parse_tries};
 use super::{ScenarioError, Step, Test};
+
+/// What one `.steps` file declares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parsed {
+    /// The steps of its `background:` block (empty without one).
+    pub background: Vec<Step>,
+    /// Its tests in file order, a test with an examples table expanded into one per row.
+    pub tests: Vec<Test>,
+}
 
 /// Parses one `.steps` file.
 ///
@@ -18,8 +29,8 @@ use super::{ScenarioError, Step, Test};
 /// gives the name of its single test (the file stem: `todo.steps` → `todo`). `source` is the raw
 /// file content: UTF-8, with or without a byte-order mark, LF or CRLF line endings.
 ///
-/// Returns every test in file order, or every error found in the file.
-pub fn parse(display_path: &str, source: &[u8]) -> Result<Vec<Test>, ScenarioError> {
+/// Returns the background and every test in file order, or every error found in the file.
+pub fn parse(display_path: &str, source: &[u8]) -> Result<Parsed, ScenarioError> {
     let source = source.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(source);
     let text = std::str::from_utf8(source)
         .map_err(|e| ScenarioError::invalid_utf8(display_path, source, e))?;
@@ -39,14 +50,34 @@ struct OpenTest {
     text: String,
     tags: Vec<String>,
     steps: Vec<Step>,
+    /// The raw line of each step, for errors `examples.rs` finds in sentences.
+    step_texts: Vec<String>,
     occurrences: HashMap<String, u32>,
+    /// The test's `examples:` table, once its keyword was seen.
+    table: Option<Table>,
     /// The header was erroneous (empty or duplicate name): keep parsing its steps for their own
     /// errors, but neither report it as empty nor return it.
     discarded: bool,
 }
 
 impl OpenTest {
-    fn push(&mut self, sentence: String, line: usize, tries: Option<u32>) {
+    fn new(name: &str, line: usize, col: usize, raw: &str, tags: Vec<String>) -> Self {
+        OpenTest {
+            name: name.to_owned(),
+            line,
+            col,
+            text: raw.to_owned(),
+            tags,
+            steps: Vec::new(),
+            step_texts: Vec::new(),
+            occurrences: HashMap::new(),
+            table: None,
+            discarded: false,
+        }
+    }
+
+    fn push(&mut self, sentence: String, line: usize, raw: &str, tries: Option<u32>) {
+        self.step_texts.push(raw.to_owned());
         let count = self.occurrences.entry(sentence.clone()).or_insert(0);
         *count += 1;
         self.steps.push(Step {
@@ -67,6 +98,10 @@ struct Parser<'a> {
     current: Option<OpenTest>,
     /// Steps before the first header: the whole test of a header-less file, an error otherwise.
     orphans: Option<OpenTest>,
+    /// The `background:` block, while its steps are read and once the first test closed it.
+    background: Option<OpenTest>,
+    /// Whether a `test:` header was seen (a `background:` after one is an error).
+    seen_header: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -78,6 +113,8 @@ impl<'a> Parser<'a> {
             names: HashMap::new(),
             current: None,
             orphans: None,
+            background: None,
+            seen_header: false,
         }
     }
 
@@ -103,7 +140,109 @@ impl<'a> Parser<'a> {
         match Line::classify(raw) {
             Line::Ignored => {}
             Line::Header(header) => self.header(number, raw, header),
+            Line::Background { col, extra } => self.background(number, raw, col, extra),
+            Line::Examples { col, extra } => self.examples(number, raw, col, extra),
+            Line::Row { col } => self.row(number, raw, col),
             Line::Step(step) => self.step(number, raw, &step),
+        }
+    }
+
+    /// Text after a `background:` or `examples:` keyword is an error.
+    fn extra_text(&mut self, number: usize, raw: &str, extra: Option<usize>, keyword: &str) {
+        if let Some(col) = extra {
+            self.error(
+                number,
+                col,
+                raw,
+                format!("unexpected text after `{keyword}`"),
+                Some(format!(
+                    "`{keyword}` stands alone on its line; what follows goes on the next lines"
+                )),
+            );
+        }
+    }
+
+    fn background(&mut self, number: usize, raw: &str, col: usize, extra: Option<usize>) {
+        self.extra_text(number, raw, extra, "background:");
+        if let Some(first) = &self.background {
+            let first = first.line;
+            self.error(
+                number,
+                col,
+                raw,
+                "a file has one `background:`".to_owned(),
+                Some(format!(
+                    "the first `background:` is at line {first}; put all its steps there"
+                )),
+            );
+            return;
+        }
+        if self.seen_header || self.orphans.is_some() {
+            self.error(
+                number,
+                col,
+                raw,
+                "`background:` must come before the first test".to_owned(),
+                Some(
+                    "move the block to the top of the file: its steps run before every test"
+                        .to_owned(),
+                ),
+            );
+            return;
+        }
+        self.background = Some(OpenTest::new("", number, col, raw, Vec::new()));
+    }
+
+    fn examples(&mut self, number: usize, raw: &str, col: usize, extra: Option<usize>) {
+        self.extra_text(number, raw, extra, "examples:");
+        let Some(test) = self.current.as_mut() else {
+            self.error(
+                number,
+                col,
+                raw,
+                "`examples:` outside a test".to_owned(),
+                Some("an examples table ends a test: put it after the test's steps".to_owned()),
+            );
+            return;
+        };
+        if let Some(first) = &test.table {
+            let first = first.line();
+            self.error(
+                number,
+                col,
+                raw,
+                "a test has one `examples:` table".to_owned(),
+                Some(format!(
+                    "the first is at line {first}; add rows to it, or write another test"
+                )),
+            );
+            return;
+        }
+        test.table = Some(Table::new(number, col, raw));
+    }
+
+    fn row(&mut self, number: usize, raw: &str, col: usize) {
+        let file = self.file;
+        match self.current.as_mut().and_then(|test| test.table.as_mut()) {
+            Some(table) => {
+                if let Err(error) = table.row(file, number, raw) {
+                    self.errors.push(error);
+                    if let Some(test) = self.current.as_mut() {
+                        test.discarded = true;
+                    }
+                }
+            }
+            None => self.error(
+                number,
+                col,
+                raw,
+                "table row outside an `examples:` table".to_owned(),
+                Some(
+                    "rows follow an `examples:` line at the end of a test; a step sentence \
+                     cannot start with `|`"
+                        .to_owned(),
+                ),
+            ),
         }
     }
 
@@ -130,6 +269,7 @@ impl<'a> Parser<'a> {
             );
         }
         self.close_current();
+        self.seen_header = true;
 
         let mut discarded = false;
         if name.is_empty() {
@@ -156,16 +296,9 @@ impl<'a> Parser<'a> {
         } else {
             self.names.insert(name.to_owned(), number);
         }
-        self.current = Some(OpenTest {
-            name: name.to_owned(),
-            line: number,
-            col,
-            text: raw.to_owned(),
-            tags,
-            steps: Vec::new(),
-            occurrences: HashMap::new(),
-            discarded,
-        });
+        let mut test = OpenTest::new(name, number, col, raw, tags);
+        test.discarded = discarded;
+        self.current = Some(test);
     }
 
     fn step(&mut self, number: usize, raw: &str, step: &StepLine<'_>) {
@@ -190,24 +323,52 @@ impl<'a> Parser<'a> {
             }
             return;
         }
+        if let Some(at) = super::malformed_variable(sentence) {
+            // `sentence` is a slice of `raw`.
+            let offset = sentence.as_ptr() as usize - raw.as_ptr() as usize + at;
+            self.error(
+                number,
+                col_of(raw, offset),
+                raw,
+                "malformed variable: `${` must start `${NAME}`".to_owned(),
+                Some(
+                    "a variable is `${NAME}`, NAME made of ASCII letters, digits and `_`, \
+                     e.g. `type ${PASSWORD} into the password field`"
+                        .to_owned(),
+                ),
+            );
+        }
         let sentence = sentence.to_owned();
         if let Some(test) = self.current.as_mut() {
-            test.push(sentence, number, tries);
+            if test.table.is_some() {
+                test.discarded = true;
+                self.error(
+                    number,
+                    col,
+                    raw,
+                    "step after the examples table".to_owned(),
+                    Some(
+                        "the `examples:` table ends its test: move the step above `examples:`"
+                            .to_owned(),
+                    ),
+                );
+                return;
+            }
+            test.push(sentence, number, raw, tries);
+            return;
+        }
+        if let Some(background) = self.background.as_mut()
+            && !self.seen_header
+        {
+            background.push(sentence, number, raw, tries);
             return;
         }
         // No header yet: the step belongs to the file's implicit test, or is an error once a
         // header shows up.
-        let orphans = self.orphans.get_or_insert_with(|| OpenTest {
-            name: String::new(),
-            line: number,
-            col,
-            text: raw.to_owned(),
-            tags: Vec::new(),
-            steps: Vec::new(),
-            occurrences: HashMap::new(),
-            discarded: false,
-        });
-        orphans.push(sentence, number, tries);
+        let orphans = self
+            .orphans
+            .get_or_insert_with(|| OpenTest::new("", number, col, raw, Vec::new()));
+        orphans.push(sentence, number, raw, tries);
     }
 
     /// Checks the options of the step at line `number`; returns its `tries`, if valid.
@@ -285,16 +446,83 @@ impl<'a> Parser<'a> {
             );
             return;
         }
-        self.tests.push(Test {
-            name: test.name,
+        let Some(table) = test.table else {
+            self.tests.push(Test {
+                name: test.name,
+                line: test.line,
+                tags: test.tags,
+                steps: test.steps,
+                example: None,
+            });
+            return;
+        };
+        let owner = Owner {
+            file: self.file,
+            name: &test.name,
             line: test.line,
-            tags: test.tags,
-            steps: test.steps,
-        });
+            tags: &test.tags,
+            steps: &test.steps,
+            step_texts: &test.step_texts,
+        };
+        match table.expand(&owner) {
+            Ok(rows) => {
+                for row in rows {
+                    self.push_row(row);
+                }
+            }
+            Err(errors) => self.errors.extend(errors),
+        }
     }
 
-    fn finish(mut self) -> Result<Vec<Test>, ScenarioError> {
+    /// Adds a test of an examples row, unless its name is another test's (two equal rows).
+    fn push_row(&mut self, row: Test) {
+        let line = row.example.as_ref().map_or(row.line, |e| e.line);
+        if let Some(first) = self.tests.iter().find(|t| t.name == row.name) {
+            let first = first.example.as_ref().map_or(first.line, |e| e.line);
+            let text = row.example.as_ref().map(|e| e.values.join(" | "));
+            self.error(
+                line,
+                1,
+                &format!("| {} |", text.unwrap_or_default()),
+                format!("duplicate test name `{}`", row.name),
+                Some(format!(
+                    "line {first} gives the same name; rows of an examples table must differ"
+                )),
+            );
+            return;
+        }
+        self.tests.push(row);
+    }
+
+    fn finish(mut self) -> Result<Parsed, ScenarioError> {
         self.close_current();
+        let background = self.background.take();
+        if let Some(block) = &background
+            && block.steps.is_empty()
+        {
+            self.error(
+                block.line,
+                block.col,
+                &block.text.clone(),
+                "`background:` has no steps".to_owned(),
+                Some(
+                    "add step sentences on the lines below `background:`, or remove it".to_owned(),
+                ),
+            );
+        } else if let Some(block) = &background
+            && !self.seen_header
+        {
+            self.error(
+                block.line,
+                block.col,
+                &block.text.clone(),
+                "`background:` without tests".to_owned(),
+                Some(
+                    "its steps run before every test: add `test: NAME` headers after them"
+                        .to_owned(),
+                ),
+            );
+        }
         if let Some(orphans) = self.orphans.take() {
             // No header anywhere (a header would have taken the orphans): one test named after
             // the file.
@@ -303,6 +531,7 @@ impl<'a> Parser<'a> {
                 line: orphans.line,
                 tags: Vec::new(),
                 steps: orphans.steps,
+                example: None,
             });
         }
         if let Some(error) = ScenarioError::combine(self.errors) {
@@ -313,7 +542,10 @@ impl<'a> Parser<'a> {
                 file: self.file.to_owned(),
             });
         }
-        Ok(self.tests)
+        Ok(Parsed {
+            background: background.map(|b| b.steps).unwrap_or_default(),
+            tests: self.tests,
+        })
     }
 }
 
@@ -331,7 +563,7 @@ mod tests {
 
     fn ok(source: &str) -> Vec<Test> {
         match parse("scenarios/todo.steps", source.as_bytes()) {
-            Ok(tests) => tests,
+            Ok(parsed) => parsed.tests,
             Err(e) => panic!("unexpected error:\n{e}"),
         }
     }
@@ -370,6 +602,7 @@ mod tests {
                 name: "add a todo".into(),
                 line: 2,
                 tags: vec!["smoke".into()],
+                example: None,
                 steps: vec![
                     Step {
                         sentence: "open the app".into(),
@@ -610,6 +843,17 @@ mod tests {
         assert!(
             e.to_string()
                 .starts_with("3 errors in scenario files:\n\nscenarios/todo.steps:2:5: ")
+        );
+    }
+
+    #[test]
+    fn variables_stay_in_the_sentence_and_a_malformed_one_is_an_error() {
+        let tests = ok("test: a\n  type ${PASSWORD} into the field\n");
+        assert_eq!(sentences(&tests[0]), ["type ${PASSWORD} into the field"]);
+        let e = err("test: a\n  type ${pass word} here\n");
+        assert_eq!(
+            at(&e),
+            (2, 8, "malformed variable: `${` must start `${NAME}`")
         );
     }
 

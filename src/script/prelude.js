@@ -2091,6 +2091,29 @@
   for (const name of Object.keys(globals)) {
     Object.defineProperty(globalThis, name, { value: globals[name], writable: false, configurable: false });
   }
+  // `vars`: the scenario's variables (`${NAME}`, `<column>`), frozen. Reading a name that has
+  // no value is a script error naming it, not a silent `undefined` typed into the page.
+  const varValues = Object.freeze(Object.assign(Object.create(null), config.vars || {}));
+  const QUIET_KEYS = ['then', 'toJSON', 'toString', 'valueOf', 'constructor', 'inspect'];
+  const vars = new Proxy(varValues, {
+    get(target, key) {
+      if (typeof key !== 'string' || key in target || QUIET_KEYS.includes(key)) {
+        return target[key];
+      }
+      const known = Object.keys(target);
+      throw new TypeError(
+        `vars.${key} has no value: the step names no \${${key}} or <${key}>` +
+          (known.length ? ` (vars has: ${known.join(', ')})` : ' (vars is empty)'),
+      );
+    },
+    set(target, key) {
+      throw new TypeError(`vars is frozen: step code cannot set vars.${String(key)}`);
+    },
+    deleteProperty(target, key) {
+      throw new TypeError(`vars is frozen: step code cannot delete vars.${String(key)}`);
+    },
+  });
+  Object.defineProperty(globalThis, 'vars', { value: vars, writable: false, configurable: false });
   Object.defineProperty(globalThis, 'process', {
     get() {
       refuse('process', NO_IO);

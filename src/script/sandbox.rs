@@ -5,6 +5,7 @@
 //! Each step runs in a fresh context, so nothing one step defines leaks into the next.
 
 use std::cell::Cell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
@@ -57,6 +58,8 @@ impl Limits {
 pub struct Sandbox {
     runtime: Runtime,
     limits: Limits,
+    /// What step code reads as `vars` (frozen; a missing name is a script error).
+    vars: BTreeMap<String, String>,
 }
 
 impl Sandbox {
@@ -69,7 +72,17 @@ impl Sandbox {
         })?;
         runtime.set_memory_limit(limits.memory_bytes);
         runtime.set_max_stack_size(1024 * 1024);
-        Ok(Self { runtime, limits })
+        Ok(Self {
+            runtime,
+            limits,
+            vars: BTreeMap::new(),
+        })
+    }
+
+    /// The values step code reads as `vars.NAME`.
+    pub fn with_vars(mut self, vars: BTreeMap<String, String>) -> Self {
+        self.vars = vars;
+        self
     }
 
     /// Runs `code` (which must define `async function step(page)`) against the host's page.
@@ -176,6 +189,11 @@ impl Sandbox {
             "navigationTimeout",
             self.limits.navigation_timeout.as_millis() as f64,
         )?;
+        let vars = Object::new(ctx.clone())?;
+        for (name, value) in &self.vars {
+            vars.set(name.as_str(), value.as_str())?;
+        }
+        config.set("vars", vars)?;
         let binding: Object = prelude.call((call_host, log, config))?;
         let page: Value = binding.get("page")?;
 
@@ -278,6 +296,7 @@ const LISTER: &str = r#"(function (binding) {
     'expect(locator | page | value, message?)',
     'expect.poll(fn, options)  (then any value matcher: expect.poll(fn).toBe(expected))',
     'expect.any(constructor), expect.anything(), expect.arrayContaining(array), expect.objectContaining(object), expect.stringContaining(text), expect.stringMatching(textOrRegExp), expect.closeTo(number, precision)',
+    'vars.NAME  (the value of the step\'s ${NAME} or <column> placeholder; frozen; write vars.NAME, never the value)',
   ];
   for (const [object, cls] of Object.entries(binding.api)) {
     const names = Object.getOwnPropertyNames(cls.prototype)
@@ -668,6 +687,21 @@ mod tests {
             )
             .unwrap();
         assert_eq!(host.calls()[0].2["selector"], "[data-x=\"aria-ref=e1\"]");
+    }
+
+    #[test]
+    fn vars_are_frozen_and_a_missing_one_is_a_script_error() {
+        let host = RecordingHost::answering(ok);
+        let sandbox = sandbox().with_vars(BTreeMap::from([("user".into(), "alice".into())]));
+        let run = |code: &str| sandbox.run_step(code, &host);
+        run("async function step(page) { if (vars.user !== 'alice' || !Object.isFrozen(vars)) throw new Error('bad'); }")
+            .unwrap();
+        let missing = run("async function step(page) { return vars.PASSWORD; }").unwrap_err();
+        let expected = "TypeError: vars.PASSWORD has no value: the step names no ${PASSWORD}";
+        assert!(missing.message.starts_with(expected), "{missing:?}");
+        assert_eq!(missing.kind, FailureKind::Script, "{missing:?}");
+        let set = run("async function step(page) { vars.user = 'bob'; }").unwrap_err();
+        assert!(set.message.contains("vars is frozen"), "{set:?}");
     }
 
     #[test]

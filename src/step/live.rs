@@ -4,6 +4,7 @@
 //! Main types: [`LivePage`] (what a test owns: sandbox and host for its page) and
 //! [`LiveExecutor`] (one step's view of it: the settle window and where retries are told).
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::driver::TestPage;
@@ -17,14 +18,16 @@ pub(crate) struct LivePage {
 }
 
 impl LivePage {
-    /// Starts a sandbox with `limits` for `page`; browser calls run on `handle`.
+    /// Starts a sandbox with `limits` for `page`, whose step code reads `vars`; browser calls
+    /// run on `handle`.
     pub(crate) fn open(
         limits: Limits,
         handle: tokio::runtime::Handle,
         page: TestPage,
+        vars: BTreeMap<String, String>,
     ) -> Result<Self, StepFailure> {
         Ok(Self {
-            sandbox: Sandbox::new(limits)?,
+            sandbox: Sandbox::new(limits)?.with_vars(vars),
             host: Rc::new(StepHost::new(handle, page)),
         })
     }

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("causes", 1),
     ("paths", 1),
     ("regular_file", 1),
+    ("secrets", 1),
     ("snippet", 1),
 ];
 

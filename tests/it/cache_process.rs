@@ -21,6 +21,7 @@ fn scenario(root: &Path) -> Scenario {
         name: name.to_owned(),
         line: 1,
         tags: vec![],
+        example: None,
         steps: (0..STEPS)
             .map(|i| Step {
                 sentence: format!("step {i}"),
@@ -33,6 +34,7 @@ fn scenario(root: &Path) -> Scenario {
     Scenario {
         path: root.join(SCENARIO),
         rel_path: SCENARIO.to_owned(),
+        background: Vec::new(),
         tests: vec![test("a"), test("b")],
     }
 }

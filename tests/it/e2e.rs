@@ -219,6 +219,7 @@ fn the_example_scenarios_pass_against_the_demo_app() {
         .copy_from_repo("scenarios")
         .copy_from_repo("cache")
         .demo_pages()
+        .env("DEMO_PASSWORD", "secret")
         .args(&["replay", "--strict", "-j", "1"])
         .run()
         .assert_exit(0)

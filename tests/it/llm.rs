@@ -67,6 +67,7 @@ fn generation(step: &str) -> GenerationRequest {
         system_prompt: "You write Playwright step code.".into(),
         page_api: "page.goto(url)".into(),
         step: step.into(),
+        variables: Vec::new(),
         previous_steps: vec!["open the app".into()],
         previous_code: vec![PreviousCode {
             number: 1,

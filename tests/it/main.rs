@@ -41,4 +41,5 @@ mod runner;
 mod screen;
 mod settle;
 mod support;
+mod vars;
 mod waits;

@@ -63,9 +63,10 @@ fn generate_the_demo_suite() -> (Output, Vec<RecordedRequest>) {
     let llm = FakeLlm::start();
     let mut test = Test::new()
         .config(&format!(
-            "[llm]\nprovider = \"openai\"\nmodel = \"fake\"\nbase_url = \"{}\"\n",
+            "[vars]\nDEMO_USER = \"alice\"\n[llm]\nprovider = \"openai\"\nmodel = \"fake\"\nbase_url = \"{}\"\n",
             llm.base_url()
         ))
+        .env("DEMO_PASSWORD", "secret")
         .demo_pages();
     for (path, scenario, cache) in SCENARIOS {
         test = test.scenario(path, scenario);
@@ -98,6 +99,7 @@ fn generation_requests_on_the_demo_have_a_stable_prefix_and_a_small_fresh_part()
         .map(|(_, scenario, _)| {
             prettyplay::scenario::parse("x.steps", scenario.as_bytes())
                 .unwrap()
+                .tests
                 .iter()
                 .map(|t| t.steps.len())
                 .sum::<usize>()
