@@ -74,6 +74,12 @@ pub(crate) enum Command {
     Replay(ReplayArgs),
     /// List tests, their steps and whether each step is cached.
     List(PathsArgs),
+    /// Start a project: prettyplay.toml, an example scenario with its cached code, .gitignore
+    /// entries and a GitHub Actions workflow. Never overwrites a file.
+    Init {
+        /// The project directory (default: the current one).
+        dir: Option<PathBuf>,
+    },
     /// Print the JavaScript API step code can use (generated from the binding).
     Api,
     /// Manage the step cache.

@@ -4,6 +4,7 @@
 //! Main entry point: [`main`].
 
 mod args;
+mod init;
 mod run;
 
 use run::{RunOptions, run_tests};
@@ -128,6 +129,12 @@ pub(crate) fn env_var(name: &str) -> Option<String> {
 
 fn execute(cli: Cli) -> Result<u8, Error> {
     let cwd = std::env::current_dir().map_err(Error::WorkingDirectory)?;
+    if let Command::Init { dir } = &cli.command {
+        // Before any settings are read: a new project has none, an old one keeps its own.
+        let dir = dir.as_ref().map_or_else(|| cwd.clone(), |d| cwd.join(d));
+        init::init(&dir, &mut io::stdout().lock())?;
+        return Ok(EXIT_SUCCESS);
+    }
     let overrides = Overrides {
         config: cli.global.config.clone(),
         base_url: cli.global.base_url.clone(),
@@ -167,6 +174,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             list(&settings, &scenarios, &cli.global, stdout.lock())?;
             Ok(EXIT_SUCCESS)
         }
+        Command::Init { .. } => unreachable!("handled before the settings are read"),
         Command::Api => {
             let listing = crate::script::api_listing().map_err(Error::ApiListing)?;
             writeln!(stdout.lock(), "{listing}").map_err(Error::Output)?;

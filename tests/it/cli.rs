@@ -309,3 +309,50 @@ fn a_scenario_that_links_to_dev_zero_or_is_a_fifo_is_refused_at_once_with_exit_2
         .stderr_contains("scenarios/pipe.steps`")
         .stderr_contains("it is a FIFO (named pipe), not a regular file");
 }
+
+#[test]
+fn init_makes_a_project_whose_example_replays_and_never_overwrites() {
+    const MADE: [&str; 5] = [
+        "prettyplay.toml",
+        "scenarios/example.steps",
+        "cache/scenarios/example.steps.toml",
+        ".gitignore",
+        ".github/workflows/prettyplay.yml",
+    ];
+    let out = Test::new()
+        .no_config()
+        .args(&["init"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("prettyplay replay --strict");
+    let out = MADE.iter().fold(out, |out, path| {
+        out.stdout_line(&format!("created  {path}"))
+    });
+    assert!(
+        out.read(".gitignore")
+            .contains("prettyplay-report/\n.prettyplay/\n")
+    );
+
+    // The new project replays its example in a real browser, with no LLM and no server.
+    let mut project = Test::new().no_config();
+    for path in MADE {
+        project = project.write(path, &out.read(path));
+    }
+    project
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+
+    // A second init keeps every file as it is.
+    let mut again = Test::new().no_config().write("prettyplay.toml", "# mine\n");
+    for path in &MADE[1..] {
+        again = again.write(path, &out.read(path));
+    }
+    let second = MADE
+        .iter()
+        .fold(again.args(&["init"]).run().assert_exit(0), |out, path| {
+            out.stdout_line(&format!("kept     {path} (it exists; not overwritten)"))
+        });
+    assert_eq!(second.read("prettyplay.toml"), "# mine\n");
+}
