@@ -14,6 +14,7 @@ use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::BrowserSettings;
 use crate::config::Screen;
+use crate::driver::origins::OriginGuard;
 use crate::driver::{ContextEvents, DriverError, DriverPaths};
 use playwright_rs::protocol::{BrowserContextOptions, DeviceDescriptor, Viewport};
 use std::collections::HashMap;
@@ -124,6 +125,9 @@ impl WorkerBrowser {
         let events = ContextEvents::attach(&context)
             .await
             .map_err(|e| DriverError::NewPage(Box::new(e)))?;
+        let origins = OriginGuard::install(&context, &self.settings.allowed_origins)
+            .await
+            .map_err(|e| DriverError::NewPage(Box::new(e)))?;
         let page = context
             .new_page()
             .await
@@ -137,6 +141,7 @@ impl WorkerBrowser {
             page,
             frame,
             events,
+            origins,
             accept_dialogs: self.settings.accept_dialogs,
             base_url: self.settings.base_url.clone(),
             project_dir: self.settings.project_dir.clone(),
@@ -159,6 +164,8 @@ pub struct TestPage {
     page: Page,
     frame: Frame,
     events: Arc<ContextEvents>,
+    /// `[browser] allowed_origins`; `None` when every origin is allowed.
+    origins: Option<Arc<OriginGuard>>,
     accept_dialogs: bool,
     base_url: Option<String>,
     timeout: Duration,
@@ -177,6 +184,11 @@ impl TestPage {
     /// Pages, dialogs and downloads the context produced.
     pub fn events(&self) -> &ContextEvents {
         &self.events
+    }
+
+    /// The guard of `[browser] allowed_origins`; `None` when every origin is allowed.
+    pub fn origins(&self) -> Option<&OriginGuard> {
+        self.origins.as_deref()
     }
 
     /// `[browser] accept_dialogs`: what the resolver of last resort does with unclaimed dialogs.
