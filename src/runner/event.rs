@@ -123,6 +123,8 @@ pub struct RunStats {
     pub llm_cut_off: bool,
     /// Healing ran with the heal veto off (`heal.veto = false`): every summary warns.
     pub heal_veto_off: bool,
+    /// `[browser] allowed_origins = ["*"]`: pages could reach every origin; every summary warns.
+    pub allowed_origins_off: bool,
     pub duration: Duration,
     /// Steps replayed from the cache, generated, and healed.
     pub cached_steps: usize,
