@@ -1,7 +1,9 @@
 //! `[browser] allowed_origins` end to end: step code's pages stay on the app's origin. The app is
 //! served on a 127.0.0.1 port of the test's own (the base URL); a [`RecordingServer`] on another
-//! port is the origin the pages must not reach, and must see no request unless it is listed.
+//! port is the origin the pages must not reach, and must see no request unless it is listed;
+//! in every mode, LLM-written code in `run` included.
 
+use crate::support::fake_llm::FakeLlm;
 use crate::support::recording_server::{BODY, RecordingServer};
 use crate::support::{Output, Test};
 
@@ -187,4 +189,47 @@ fn a_star_allows_every_origin_and_every_summary_warns() {
         .stdout_line("1 passed, 0 failed");
     let seen = other.requests();
     assert!(seen.iter().any(|r| r == "GET /goto HTTP/1.1"), "{seen:?}");
+}
+
+#[test]
+fn llm_written_code_in_run_is_held_to_the_same_origins() {
+    let other = RecordingServer::start();
+    let llm = FakeLlm::start();
+    let test = project(&other, "", &[]);
+    let url = format!("file://{}", test.project_dir().join("secret.txt").display());
+    let steered = on_the_app(&format!(
+        "  await page.evaluate((u) => {{ new Image().src = u + '/leak?q=1'; }}, '{}');\n  \
+         await page.goto('{url}');\n",
+        other.origin()
+    ));
+    let honest = on_the_app("");
+    llm.reply_text(&format!("```js\n{steered}\n```\n"));
+    llm.reply_text(&format!("```js\n{honest}\n```\n"));
+    let out = test
+        .write("secret.txt", "the secret text\n")
+        .write(
+            "prettyplay.toml",
+            &format!(
+                "[browser]\ntimeout = 10\n[llm]\nprovider = \"openai\"\nmodel = \"fake\"\n\
+                 base_url = \"{}\"\n",
+                llm.base_url()
+            ),
+        )
+        .scenario(SCENARIO, "test: generated\n  open the app\n")
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("steps: 0 cached, 1 generated, 0 healed")
+        .output_not_contains("the secret text");
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    let retry = requests[1].user_text();
+    let message = blocked(&url);
+    if !retry.contains(message.trim_start()) {
+        out.fail(&format!("the retry does not carry {message:?}:\n{retry}"));
+    }
+    let seen = other.requests();
+    if !seen.is_empty() {
+        out.fail(&format!("the other origin received {seen:?}"));
+    }
 }
