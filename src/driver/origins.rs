@@ -126,6 +126,7 @@ impl OriginGuard {
         let request = route.request();
         let url = request.url().to_owned();
         if self.allowed.allows(&url) {
+            tracing::debug!(target: "prettyplay::origins", %url, "routed, but allowed");
             return route.continue_(None).await;
         }
         let top_level = request.is_navigation_request()
