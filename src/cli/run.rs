@@ -154,6 +154,7 @@ pub(crate) fn run_tests(
         llm: settings.llm.clone(),
         budgets: settings.budgets,
         heal_veto: settings.heal.veto,
+        allowed_origins_off: settings.browser.allowed_origins.is_any(),
         provider,
         workers,
         isolation: settings.browser.isolation,

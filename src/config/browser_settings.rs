@@ -11,6 +11,9 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::allowed_origins::{
+    AllowedOrigins, ORIGINS_FORM, OriginEntry, check_entries, parse_entry, parse_env,
+};
 use super::defaults;
 use super::file_context::FileContext;
 use super::screen::SCREEN_FORMS;
@@ -35,13 +38,19 @@ section_layer! {
         screen: Screen,
         accept_dialogs: bool,
         isolation: Isolation,
+        allowed_origins: Vec<OriginEntry>,
     }
 }
 
 impl BrowserLayer {
     /// The gaps filled from the defaults; `project_dir` is the project root.
     pub(super) fn finish(self, project_dir: PathBuf) -> BrowserSettings {
+        let allowed_origins = AllowedOrigins::resolve(
+            self.base_url.as_deref(),
+            self.allowed_origins.as_deref().unwrap_or_default(),
+        );
         BrowserSettings {
+            allowed_origins,
             base_url: self.base_url,
             executable: self.executable,
             headless: self.headless.unwrap_or(defaults::HEADLESS),
@@ -72,6 +81,10 @@ impl BrowserLayer {
                 raw.isolation,
                 parse_isolation,
             )?,
+            allowed_origins: raw
+                .allowed_origins
+                .map(|list| allowed_origins(list, file))
+                .transpose()?,
         })
     }
 
@@ -143,6 +156,7 @@ pub(super) struct RawBrowser {
     screen: Option<Spanned<String>>,
     accept_dialogs: Option<bool>,
     isolation: Option<Spanned<String>>,
+    allowed_origins: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// `[polling]` as written.
@@ -184,7 +198,45 @@ pub(super) const ENV_VARS: &[(&str, EnvSetter<BrowserLayer>)] = &[
         layer.isolation = Some(parse_isolation(value).ok_or(ISOLATION_FORMS)?);
         Ok(())
     }),
+    ("PRETTYPLAY_BROWSER_ALLOWED_ORIGINS", |layer, _, value| {
+        layer.allowed_origins = Some(parse_env(value).ok_or(ORIGINS_FORM)?);
+        Ok(())
+    }),
 ];
+
+/// `browser.allowed_origins` of the file, each entry checked; a refused one is an error at the
+/// entry that says what to write.
+fn allowed_origins(
+    list: Spanned<Vec<Spanned<String>>>,
+    file: &FileContext<'_>,
+) -> Result<Vec<OriginEntry>, ConfigError> {
+    let span = list.span();
+    let entries = list
+        .into_inner()
+        .into_iter()
+        .map(|entry| {
+            parse_entry(entry.get_ref()).map_err(|refused| {
+                file.error(
+                    Some(entry.span()),
+                    format!(
+                        "`browser.allowed_origins` entry {:?} {}",
+                        entry.get_ref(),
+                        refused.problem
+                    ),
+                    Some(refused.hint),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    check_entries(&entries).map_err(|refused| {
+        file.error(
+            Some(span),
+            format!("`browser.allowed_origins` {}", refused.problem),
+            Some(refused.hint),
+        )
+    })?;
+    Ok(entries)
+}
 
 /// The environment variables of `[polling]`.
 pub(super) const POLLING_ENV_VARS: &[(&str, EnvSetter<PollingLayer>)] = &[
@@ -567,6 +619,116 @@ mod tests {
         assert_eq!(
             resolve(dir.path(), &env).browser.isolation,
             Isolation::Browser
+        );
+    }
+
+    #[test]
+    fn allowed_origins_default_to_the_base_url_and_read_file_and_env() {
+        let implicit = || vec!["about".to_owned(), "data".to_owned(), "blob".to_owned()];
+        let dir = project("[browser]\nbase_url = \"http://127.0.0.1:3000/app/\"\n");
+        assert_eq!(
+            resolve(dir.path(), &no_env).browser.allowed_origins,
+            AllowedOrigins::Only {
+                origins: vec!["http://127.0.0.1:3000".into()],
+                schemes: implicit(),
+            }
+        );
+        let dir = project(
+            "[browser]\nbase_url = \"http://127.0.0.1:3000\"\n\
+             allowed_origins = [\"http://127.0.0.1:4000\", \"file:\"]\n",
+        );
+        let mut with_file = implicit();
+        with_file.push("file".into());
+        assert_eq!(
+            resolve(dir.path(), &no_env).browser.allowed_origins,
+            AllowedOrigins::Only {
+                origins: vec![
+                    "http://127.0.0.1:3000".into(),
+                    "http://127.0.0.1:4000".into()
+                ],
+                schemes: with_file,
+            }
+        );
+        // The variable replaces the file's list; the base URL may come from the flag.
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ALLOWED_ORIGINS", "https://b.example, *")]);
+        assert!(matches!(
+            resolve_err(dir.path(), &env),
+            ConfigError::Env { var, .. } if var == "PRETTYPLAY_BROWSER_ALLOWED_ORIGINS"
+        ));
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ALLOWED_ORIGINS", " https://b.example ")]);
+        let overrides = Overrides {
+            base_url: Some("http://127.0.0.1:9".into()),
+            ..Overrides::default()
+        };
+        let settings = resolve_with(dir.path(), &env, overrides).expect("resolve");
+        assert_eq!(
+            settings.browser.allowed_origins,
+            AllowedOrigins::Only {
+                origins: vec!["http://127.0.0.1:9".into(), "https://b.example".into()],
+                schemes: implicit(),
+            }
+        );
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ALLOWED_ORIGINS", "*")]);
+        assert!(resolve(dir.path(), &env).browser.allowed_origins.is_any());
+        let dir = project("[browser]\nallowed_origins = [\"*\"]\n");
+        assert!(
+            resolve(dir.path(), &no_env)
+                .browser
+                .allowed_origins
+                .is_any()
+        );
+    }
+
+    #[test]
+    fn a_bad_allowed_origin_names_the_key_the_entry_and_what_to_write() {
+        let dir = project(
+            "[browser]\nallowed_origins = [\"http://127.0.0.1:4000\", \"http://127.0.0.1:3000/app\"]\n",
+        );
+        assert_eq!(
+            resolve_err(dir.path(), &no_env).to_string(),
+            format!(
+                "{}:2:45: `browser.allowed_origins` entry \"http://127.0.0.1:3000/app\" has a path\n  \
+                 |\n\
+                 2 | allowed_origins = [\"http://127.0.0.1:4000\", \"http://127.0.0.1:3000/app\"]\n  \
+                 |                                             ^\n  \
+                 = hint: write \"http://127.0.0.1:3000\": an origin is a scheme, a host and a port, \
+                 nothing more",
+                dir.path().join(CONFIG_FILE).display()
+            )
+        );
+        let dir = project("[browser]\nallowed_origins = [\"localhost:3000\"]\n");
+        let shown = resolve_err(dir.path(), &no_env).to_string();
+        assert!(
+            shown.contains("`browser.allowed_origins` entry \"localhost:3000\" is not an origin"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("such as \"http://127.0.0.1:3000\""),
+            "{shown}"
+        );
+        let dir = project("[browser]\nallowed_origins = [\"*\", \"http://a\"]\n");
+        let shown = resolve_err(dir.path(), &no_env).to_string();
+        assert!(
+            shown.contains("`browser.allowed_origins` lists \"*\" with other entries"),
+            "{shown}"
+        );
+        // Not a list of strings: TOML's own type error, at the value.
+        let dir = project("[browser]\nallowed_origins = \"http://a\"\n");
+        assert!(matches!(
+            resolve_err(dir.path(), &no_env),
+            ConfigError::File {
+                at: Some((2, 19, _)),
+                ..
+            }
+        ));
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ALLOWED_ORIGINS", "http://a/x")]);
+        assert_eq!(
+            resolve_err(tmp.path(), &env).to_string(),
+            "environment variable `PRETTYPLAY_BROWSER_ALLOWED_ORIGINS` has invalid value \
+             `http://a/x`: expected a comma-separated list of origins such as \
+             http://127.0.0.1:3000 (scheme, host and optional port; no path), about:, data:, \
+             blob: or file:, or * alone to allow every origin"
         );
     }
 

@@ -21,6 +21,9 @@ pub(super) const SCREEN: Screen = Screen::Default;
 pub(super) const ACCEPT_DIALOGS: bool = true;
 /// `browser.isolation`: a fresh context per test, in its worker's browser.
 pub(super) const ISOLATION: Isolation = Isolation::Context;
+/// `browser.allowed_origins`: no origin beyond the base URL's and these schemes, which are
+/// always allowed (`file:` is not: only when listed).
+pub(super) const IMPLICIT_SCHEMES: &[&str] = &["about", "data", "blob"];
 /// `polling.timeout`: off.
 pub(super) const POLLING_TIMEOUT: Option<Duration> = None;
 /// `polling.delay`.

@@ -3,6 +3,7 @@
 //!
 //! Main type: [`Settings`]. Keys and defaults are documented in `docs/configuration.md`.
 
+mod allowed_origins;
 mod browser_settings;
 mod config_error;
 mod defaults;
@@ -19,6 +20,7 @@ mod test_support;
 mod value_forms;
 mod vars;
 
+pub use allowed_origins::AllowedOrigins;
 pub use config_error::ConfigError;
 pub use overrides::Overrides;
 pub use screen::Screen;
@@ -47,6 +49,9 @@ pub struct BrowserSettings {
     pub project_dir: PathBuf,
     /// What each test gets of its own: a browser context (the default) or a browser process.
     pub isolation: Isolation,
+    /// What the test's pages may navigate to and load: the base URL's origin, `about:`,
+    /// `data:`, `blob:` and the listed origins (default), or everything (`["*"]`).
+    pub allowed_origins: AllowedOrigins,
 }
 
 /// `[polling]` settings: the settle window.

@@ -285,7 +285,7 @@ mod tests {
 
     use super::*;
     use crate::config::test_support::{env_of, no_env, project, resolve, resolve_err};
-    use crate::config::{Isolation, Screen};
+    use crate::config::{AllowedOrigins, Isolation, Screen};
 
     #[test]
     fn defaults_without_a_file() {
@@ -307,6 +307,10 @@ mod tests {
                     accept_dialogs: true,
                     project_dir: dir.path().to_path_buf(),
                     isolation: Isolation::Context,
+                    allowed_origins: AllowedOrigins::Only {
+                        origins: vec![],
+                        schemes: vec!["about".into(), "data".into(), "blob".into()],
+                    },
                 },
                 polling: PollingSettings {
                     timeout: None,
@@ -356,6 +360,7 @@ timeout = 2.5
 screen = "iPhone 13"
 accept_dialogs = false
 isolation = "browser"
+allowed_origins = ["https://cdn.example.com", "file:"]
 
 [polling]
 timeout = 3
@@ -381,6 +386,13 @@ delay = 0.25
                 accept_dialogs: false,
                 project_dir: root.to_path_buf(),
                 isolation: Isolation::Browser,
+                allowed_origins: AllowedOrigins::Only {
+                    origins: vec![
+                        "http://127.0.0.1:8080".into(),
+                        "https://cdn.example.com".into()
+                    ],
+                    schemes: vec!["about".into(), "data".into(), "blob".into(), "file".into()],
+                },
             }
         );
         assert_eq!(

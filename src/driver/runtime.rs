@@ -16,6 +16,7 @@ use playwright_rs::{Browser, LaunchOptions, Playwright};
 use crate::config::BrowserSettings;
 use crate::config::Screen;
 use crate::driver::lifeline::{children_running, watch_driver};
+use crate::driver::origins::OriginGuard;
 use crate::driver::{ContextEvents, DriverError, DriverPaths, Lifeline, TestPage};
 
 /// The Playwright driver of a run and what every browser it launches shares: launch options
@@ -214,10 +215,11 @@ impl WorkerBrowser {
                 .new_context_with_options(self.context_options.clone())
                 .await?;
             let events = ContextEvents::attach(&context).await?;
+            let origins = OriginGuard::install(&context, &self.settings.allowed_origins).await?;
             let page = context.new_page().await?;
             events.watch_crashes(&page).await?;
             let frame = page.main_frame().await?;
-            Ok::<_, playwright_rs::Error>((context, events, page, frame))
+            Ok::<_, playwright_rs::Error>((context, events, origins, page, frame))
         };
         let opened = tokio::select! {
             biased;
@@ -225,12 +227,13 @@ impl WorkerBrowser {
             reason = self.driver.until_lost() => return Err(DriverError::Lost(reason)),
             reason = self.lifeline.until_lost() => return Err(DriverError::Lost(reason)),
         };
-        let (context, events, page, frame) = opened;
+        let (context, events, origins, page, frame) = opened;
         Ok(TestPage {
             context,
             page,
             frame,
             events,
+            origins,
             accept_dialogs: self.settings.accept_dialogs,
             base_url: self.settings.base_url.clone(),
             project_dir: self.settings.project_dir.clone(),

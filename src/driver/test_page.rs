@@ -14,7 +14,7 @@ use playwright_rs::protocol::{
     BrowserContext, Frame, Page, TracingStartOptions, TracingStopOptions,
 };
 
-use crate::driver::{ContextEvents, Lifeline};
+use crate::driver::{ContextEvents, Lifeline, OriginGuard};
 
 /// The longest a test's context may take to close (or a trace to be written) before the test
 /// moves on without it.
@@ -27,6 +27,8 @@ pub struct TestPage {
     pub(crate) page: Page,
     pub(crate) frame: Frame,
     pub(crate) events: Arc<ContextEvents>,
+    /// `[browser] allowed_origins`; `None` when every origin is allowed.
+    pub(crate) origins: Option<Arc<OriginGuard>>,
     pub(crate) accept_dialogs: bool,
     pub(crate) base_url: Option<String>,
     pub(crate) timeout: Duration,
@@ -51,6 +53,11 @@ impl TestPage {
     /// Pages, dialogs, downloads and crashes the context produced.
     pub fn events(&self) -> &ContextEvents {
         &self.events
+    }
+
+    /// The guard of `[browser] allowed_origins`; `None` when every origin is allowed.
+    pub fn origins(&self) -> Option<&OriginGuard> {
+        self.origins.as_deref()
     }
 
     /// `[browser] accept_dialogs`: what the resolver of last resort does with unclaimed dialogs.

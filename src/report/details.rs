@@ -231,6 +231,17 @@ impl Summary {
                 )
             )?;
         }
+        if stats.allowed_origins_off {
+            let loud = palette.style(Style::new().yellow().bold());
+            writeln!(
+                out,
+                "{}",
+                loud.apply_to(
+                    "WARNING: every origin is allowed ([browser] allowed_origins = [\"*\"]): step \
+                     code could read file: URLs and send what it read to any host"
+                )
+            )?;
+        }
         if stats.llm_cut_off {
             writeln!(
                 out,
@@ -337,6 +348,32 @@ mod tests {
             llm_summary(&cached),
             "LLM: 3 request(s), 3600 tokens in (1200 fresh, 2400 cached), 240 tokens out, 1.20s waiting"
         );
+    }
+
+    #[test]
+    fn every_summary_warns_when_every_origin_is_allowed() {
+        for verbosity in [Verbosity::Quiet, Verbosity::Normal, Verbosity::Verbose] {
+            let summary = |allowed_origins_off: bool| {
+                let mut out = Vec::new();
+                let stats = RunStats {
+                    passed: 1,
+                    allowed_origins_off,
+                    ..RunStats::default()
+                };
+                Summary::default()
+                    .write(&mut out, Palette { colors: false }, verbosity, &stats)
+                    .unwrap();
+                String::from_utf8(out).unwrap()
+            };
+            let text = summary(true);
+            assert!(
+                text.lines().any(|l| l
+                    == "WARNING: every origin is allowed ([browser] allowed_origins = [\"*\"]): \
+                        step code could read file: URLs and send what it read to any host"),
+                "{verbosity:?}:\n{text}"
+            );
+            assert!(!summary(false).contains("allowed_origins"));
+        }
     }
 
     #[test]

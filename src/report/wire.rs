@@ -466,6 +466,9 @@ pub(crate) struct StatsWire {
     /// Present (and `true`) only when healing ran with the heal veto off.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     heal_veto_off: bool,
+    /// Present (and `true`) only when `[browser] allowed_origins = ["*"]`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    allowed_origins_off: bool,
     /// Tests Ctrl-C stopped (not in `failed`); present only when some were.
     #[serde(skip_serializing_if = "is_zero")]
     interrupted_tests: usize,
@@ -501,6 +504,7 @@ impl From<&RunStats> for StatsWire {
             tokens_out,
             llm_wait,
             heal_veto_off,
+            allowed_origins_off,
             interrupted_tests,
             llm_cut_off,
             ref stopped,
@@ -521,6 +525,7 @@ impl From<&RunStats> for StatsWire {
             tokens_out,
             llm_wait_ms: millis(llm_wait),
             heal_veto_off,
+            allowed_origins_off,
             interrupted_tests,
             llm_cut_off,
             stopped: stopped.clone(),

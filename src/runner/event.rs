@@ -126,6 +126,8 @@ pub struct RunStats {
     /// Why the run stopped before its tests were done, when something other than Ctrl-C or
     /// `--max-failures` stopped it (a browser that could not be relaunched).
     pub stopped: Option<String>,
+    /// `[browser] allowed_origins = ["*"]`: pages could reach every origin; every summary warns.
+    pub allowed_origins_off: bool,
     pub duration: Duration,
     /// Steps replayed from the cache, generated, and healed.
     pub cached_steps: usize,

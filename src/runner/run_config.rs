@@ -35,6 +35,8 @@ pub struct RunConfig {
     pub budgets: BudgetSettings,
     /// `heal.veto`: healed code that checks less than the cached code is refused.
     pub heal_veto: bool,
+    /// `[browser] allowed_origins = ["*"]`: the pages may reach every origin (the summary warns).
+    pub allowed_origins_off: bool,
     /// `None` in strict replay (never constructed) or when no LLM is configured.
     pub provider: Option<Arc<dyn LlmProvider>>,
     /// Parallel workers, each with a browser of its own.

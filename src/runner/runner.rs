@@ -129,6 +129,7 @@ impl<'a> Runner<'a> {
         stats.llm_cut_off = self.breaker.as_ref().is_some_and(|b| b.is_open());
         stats.heal_veto_off =
             !self.config.heal_veto && self.config.mode == (Mode::Run { heal: true });
+        stats.allowed_origins_off = self.config.allowed_origins_off;
         stats.duration = started.elapsed();
         on_event(RunEvent::RunFinished {
             stats: stats.clone(),

@@ -19,6 +19,7 @@ use tokio::task::JoinHandle;
 
 use crate::driver::TestPage;
 use crate::script::console_log::ConsoleLog;
+use crate::script::cut_text::cut_text;
 use crate::script::driver_error::{HostError, received};
 use crate::script::events::Routing;
 use crate::script::frame_calls::{handle_value, on_element, overran, overrun_limit};
@@ -26,7 +27,10 @@ use crate::script::input_files::input_files;
 use crate::script::methods::Op;
 use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
 use crate::script::page_slot::PageSlot;
-use crate::script::{FailureKind, Host, PageState};
+use crate::script::{FailureKind, Host, PageState, StepFailure};
+
+/// The most bytes of one blocked request's log line (its URL may carry a whole page's text).
+const MAX_BLOCKED_LINE_BYTES: usize = 2048;
 
 /// How long a call that failed because something closed waits to learn whether the browser or
 /// the driver went away.
@@ -68,6 +72,9 @@ enum Outcome {
     Done(HostResult),
     /// Parked (see [`StepHost::act`]): the prelude runs the delivered listeners, then resumes.
     Parked(usize),
+    /// A navigation `[browser] allowed_origins` forbids: a script error whose message (from
+    /// the guard) the prelude shows as is, without the method's name before it.
+    Blocked(String),
 }
 
 impl StepHost {
@@ -106,14 +113,30 @@ impl StepHost {
         }
     }
 
-    /// Takes the `console.*` lines logged since the last call (and one line counting those cut).
+    /// Takes the `console.*` lines logged since the last call (and one line counting those cut),
+    /// then the requests `[browser] allowed_origins` blocked since then, each URL once.
     pub fn take_log(&self) -> Vec<String> {
-        self.log.borrow_mut().take()
+        let mut lines = self.log.borrow_mut().take();
+        if let Some(guard) = self.test_page.origins() {
+            lines.extend(
+                guard
+                    .take_log()
+                    .into_iter()
+                    .map(|line| cut_text(line, MAX_BLOCKED_LINE_BYTES)),
+            );
+        }
+        lines
+    }
+
+    /// The failure message of a top-level navigation the guard blocked since the last call.
+    fn take_blocked_navigation(&self) -> Option<String> {
+        self.test_page.origins()?.take_blocked_navigation()
     }
 
     /// Ends a step: its waiters and listeners die with its JavaScript context, and every dialog
-    /// nobody handled is resolved, so nothing is left hanging for the next step.
-    pub fn end_step(&self) {
+    /// nobody handled is resolved, so nothing is left hanging for the next step. A navigation the
+    /// guard blocked after the step's last call fails the step.
+    pub fn end_step(&self) -> Result<(), StepFailure> {
         let leftovers = self.routing.borrow_mut().end_step();
         for dialog in leftovers {
             self.test_page.events().requeue_dialog(dialog);
@@ -135,17 +158,33 @@ impl StepHost {
                 _ => {}
             }
         }
+        match self.take_blocked_navigation() {
+            Some(message) => Err(StepFailure::new(FailureKind::Script, message)),
+            None => Ok(()),
+        }
     }
 
     /// Runs one call from the prelude and answers with the JSON the prelude expects.
     pub(crate) fn call(&self, page_id: u32, method: &str, params: &str) -> String {
         let started = Instant::now();
-        let reply = self.dispatch(page_id, method, params);
+        let mut reply = self.dispatch(page_id, method, params);
         self.host_time.set(self.host_time.get() + started.elapsed());
+        // A navigation the guard blocked while the call ran (a click on a link, a redirect, a
+        // popup) fails the call, whatever the call itself answered.
+        if !matches!(reply, Outcome::Parked(_))
+            && let Some(message) = self.take_blocked_navigation()
+        {
+            reply = Outcome::Blocked(message);
+        }
         let events = self.routing.borrow_mut().take_deliveries();
         match reply {
             Outcome::Parked(id) => json!({ "parked": id, "events": events }).to_string(),
             Outcome::Done(Ok(value)) => json!({ "value": value, "events": events }).to_string(),
+            Outcome::Blocked(message) => json!({
+                "error": { "kind": FailureKind::Script.as_str(), "message": message, "bare": true },
+                "events": events,
+            })
+            .to_string(),
             Outcome::Done(Err(err)) => json!({
                 "error": {
                     "kind": err.kind.as_str(),
@@ -387,6 +426,10 @@ impl StepHost {
             Op::Goto => {
                 let goto: op_params::Goto = op_params::parse(method, &params)?;
                 let url = resolve_url(self.test_page.base_url(), &goto.url);
+                // `file:` URLs never reach the guard's route: check every URL here.
+                if let Some(Err(message)) = self.test_page.origins().map(|g| g.check(&url)) {
+                    return Ok(Outcome::Blocked(message));
+                }
                 let options = goto.options();
                 let page = slot.page;
                 Ok(self.act(async move {
@@ -600,7 +643,7 @@ impl Host for StepHost {
         StepHost::host_time(self)
     }
 
-    fn end_step(&self) {
-        StepHost::end_step(self);
+    fn end_step(&self) -> Result<(), StepFailure> {
+        StepHost::end_step(self)
     }
 }

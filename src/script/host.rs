@@ -6,6 +6,8 @@
 
 use std::time::Duration;
 
+use crate::script::StepFailure;
+
 /// The browser side of the binding, as the sandbox calls it.
 pub trait Host {
     /// Runs one call from the prelude: `method` (e.g. `frame.click`) with JSON `params` on page
@@ -17,5 +19,7 @@ pub trait Host {
     /// Time spent inside browser calls so far, which the runaway-code clock excludes.
     fn host_time(&self) -> Duration;
     /// Ends a step: whatever the step left behind (waiters, listeners, dialogs) is resolved.
-    fn end_step(&self);
+    /// `Err` when something that happened after the step's last call fails it (a navigation
+    /// `[browser] allowed_origins` blocked).
+    fn end_step(&self) -> Result<(), StepFailure>;
 }

@@ -115,9 +115,9 @@ impl Sandbox {
         });
         self.runtime.set_interrupt_handler(None);
         drop(context);
-        host.end_step();
+        let ended = host.end_step();
         self.runtime.run_gc();
-        outcome
+        outcome.and(ended)
     }
 
     /// Compiles `code` and checks that it defines `step` as a function, without calling it.
@@ -423,8 +423,9 @@ mod tests {
             Duration::ZERO
         }
 
-        fn end_step(&self) {
+        fn end_step(&self) -> Result<(), StepFailure> {
             self.steps_ended.set(self.steps_ended.get() + 1);
+            Ok(())
         }
     }
 

@@ -16,6 +16,7 @@
 //! `requests` measures what generation requests send on the demo (stable prefix, fresh part);
 //! `waits` bounds LLM calls by the test timeout and stops calling a failing LLM; `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
 //! `crashes` kills the driver, Chromium or a renderer mid-step and checks the run recovers;
+//! `origins` checks that `[browser] allowed_origins` keeps the pages on the app's origins there;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `support` is the shared harness.
 
@@ -35,6 +36,7 @@ mod e2e;
 mod engine;
 mod hygiene;
 mod llm;
+mod origins;
 mod reports;
 mod requests;
 mod runner;

@@ -5,6 +5,7 @@
 pub(crate) mod fake_llm;
 mod output;
 mod prerequisites;
+pub(crate) mod recording_server;
 pub(crate) mod static_server;
 mod test;
 

@@ -1,0 +1,295 @@
+//! The guard of `[browser] allowed_origins` on one test's browser context: requests of its pages
+//! (popups included) to other origins are aborted, and what was blocked is recorded for the
+//! step that caused it.
+//!
+//! Main type: [`OriginGuard`]. It is a context route whose URL pattern is a regular expression
+//! that the driver matches itself, so a request to an allowed origin never reaches prettyplay:
+//! only blocked requests cost a round trip. Navigations the route never sees (`file:` URLs,
+//! which Chromium does not intercept) are checked by the binding with [`OriginGuard::check`]
+//! before `page.goto`; Chromium itself refuses the renderer's own navigations to `file:` from
+//! other schemes.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use playwright_rs::protocol::{BrowserContext, Route};
+use playwright_rs::server::channel_owner::ChannelOwner;
+use serde_json::{Value, json};
+
+use crate::config::AllowedOrigins;
+
+/// The most distinct blocked request URLs one test lists in its log; further ones are counted.
+pub(crate) const MAX_LISTED: usize = 50;
+
+/// The error code a blocked request fails with in the page (`net::ERR_BLOCKED_BY_CLIENT`).
+const ABORT_CODE: &str = "blockedbyclient";
+
+/// The message of a blocked navigation, which fails its step.
+pub(crate) fn blocked_message(url: &str) -> String {
+    format!("blocked by [browser] allowed_origins: {url} — add its origin to allow it")
+}
+
+/// One test's guard: the allowed origins and what was blocked so far.
+pub struct OriginGuard {
+    allowed: AllowedOrigins,
+    blocked: Mutex<Blocked>,
+}
+
+/// What the guard blocked and nobody has taken yet.
+#[derive(Default)]
+struct Blocked {
+    /// Top-level navigations (of the test's page or a popup) blocked since the last take.
+    navigations: Vec<String>,
+    /// Log lines of blocked requests not yet taken, each URL once.
+    lines: Vec<String>,
+    /// Every URL listed so far in this test.
+    listed: HashSet<String>,
+    /// Blocked URLs past [`MAX_LISTED`], not listed, since the last take.
+    unlisted: usize,
+}
+
+impl OriginGuard {
+    /// Installs the guard on `context` (before its first page opens); `None` when every origin is
+    /// allowed (`["*"]`): then nothing is routed at all.
+    pub(crate) async fn install(
+        context: &BrowserContext,
+        allowed: &AllowedOrigins,
+    ) -> Result<Option<Arc<OriginGuard>>, playwright_rs::Error> {
+        if allowed.is_any() {
+            return Ok(None);
+        }
+        let guard = Arc::new(OriginGuard {
+            allowed: allowed.clone(),
+            blocked: Mutex::default(),
+        });
+        let handler = Arc::clone(&guard);
+        // The client-side pattern matches everything the driver sends; the driver is then told
+        // to send only what `server_pattern` matches (playwright-rs has no regular-expression
+        // routes of its own).
+        context
+            .route("**", move |route| {
+                let guard = Arc::clone(&handler);
+                async move { guard.on_route(route).await }
+            })
+            .await?;
+        context
+            .channel()
+            .send::<Value, Value>(
+                "setNetworkInterceptionPatterns",
+                json!({ "patterns": [{ "regexSource": server_pattern(allowed), "regexFlags": "" }] }),
+            )
+            .await?;
+        Ok(Some(guard))
+    }
+
+    /// `Err` with the step's failure message when the pages may not navigate to `url` (a URL
+    /// that does not parse is left to the driver, whose error says what is wrong with it).
+    pub fn check(&self, url: &str) -> Result<(), String> {
+        if url::Url::parse(url).is_err() || self.allowed.allows(url) {
+            Ok(())
+        } else {
+            Err(blocked_message(url))
+        }
+    }
+
+    /// The failure message of the first top-level navigation blocked since the last call, if
+    /// any.
+    pub fn take_blocked_navigation(&self) -> Option<String> {
+        let mut blocked = self.lock();
+        let first = blocked.navigations.drain(..).next();
+        first.map(|url| blocked_message(&url))
+    }
+
+    /// The log lines of requests blocked since the last call: each URL once per test, at most
+    /// [`MAX_LISTED`], then one line counting the rest.
+    pub fn take_log(&self) -> Vec<String> {
+        let mut blocked = self.lock();
+        let mut lines = std::mem::take(&mut blocked.lines);
+        if blocked.unlisted > 0 {
+            lines.push(format!(
+                "… {} more blocked request(s) not listed (a test lists at most {MAX_LISTED} URLs)",
+                blocked.unlisted
+            ));
+            blocked.unlisted = 0;
+        }
+        lines
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Blocked> {
+        // A panic while holding the lock leaves plain data behind; keep using it.
+        self.blocked.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A request the driver routed: aborted unless its URL is allowed after all (the pattern is
+    /// a prefilter; the decision is [`AllowedOrigins::allows`]).
+    async fn on_route(&self, route: Route) -> Result<(), playwright_rs::Error> {
+        let request = route.request();
+        let url = request.url().to_owned();
+        if self.allowed.allows(&url) {
+            tracing::debug!(target: "prettyplay::origins", %url, "routed, but allowed");
+            return route.continue_(None).await;
+        }
+        let top_level = request.is_navigation_request()
+            && request.frame().is_none_or(|f| f.parent_frame().is_none());
+        self.record(&url, request.resource_type(), top_level);
+        tracing::info!(target: "prettyplay::origins", %url, "blocked by [browser] allowed_origins");
+        route.abort(Some(ABORT_CODE)).await
+    }
+
+    fn record(&self, url: &str, kind: &str, top_level: bool) {
+        let mut blocked = self.lock();
+        if top_level {
+            blocked.navigations.push(url.to_owned());
+        }
+        if blocked.listed.contains(url) {
+            return;
+        }
+        if blocked.listed.len() >= MAX_LISTED {
+            blocked.unlisted += 1;
+            return;
+        }
+        blocked.listed.insert(url.to_owned());
+        blocked.lines.push(format!(
+            "blocked by [browser] allowed_origins: {kind} {url}"
+        ));
+    }
+}
+
+/// The regular expression (JavaScript syntax) the driver matches request URLs against: every URL
+/// that does not start with an allowed origin or scheme. It may match more than is blocked (the
+/// route decides), never less.
+fn server_pattern(allowed: &AllowedOrigins) -> String {
+    let AllowedOrigins::Only { origins, schemes } = allowed else {
+        return "^$".to_owned();
+    };
+    let mut alternatives: Vec<String> = origins
+        .iter()
+        .map(|origin| format!("{}(?:[/?#]|$)", escape(origin)))
+        .collect();
+    alternatives.extend(schemes.iter().map(|scheme| format!("{}:", escape(scheme))));
+    if alternatives.is_empty() {
+        return "^".to_owned();
+    }
+    format!("^(?!{})", alternatives.join("|"))
+}
+
+/// `text` with the characters special in JavaScript regular expressions escaped.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\^$.|?*+()[]{}".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn only(origins: &[&str]) -> AllowedOrigins {
+        AllowedOrigins::Only {
+            origins: origins.iter().map(|o| (*o).to_owned()).collect(),
+            schemes: vec!["about".into(), "data".into(), "blob".into()],
+        }
+    }
+
+    /// What the driver would route, with the regex crate standing in for JavaScript's (the
+    /// pattern avoids every construct on which they differ, except the lookahead, which the
+    /// check below emulates).
+    fn routed(pattern: &str, url: &str) -> bool {
+        let inner = pattern
+            .strip_prefix("^(?!")
+            .and_then(|p| p.strip_suffix(')'))
+            .expect("a negative lookahead");
+        let allowed = regex::Regex::new(&format!("^(?:{inner})")).expect("a regex");
+        !allowed.is_match(url)
+    }
+
+    #[test]
+    fn the_driver_routes_only_urls_off_the_allowed_origins() {
+        let allowed = only(&["http://127.0.0.1:8080", "https://cdn.example.com"]);
+        let pattern = server_pattern(&allowed);
+        assert_eq!(
+            pattern,
+            r"^(?!http://127\.0\.0\.1:8080(?:[/?#]|$)|https://cdn\.example\.com(?:[/?#]|$)|about:|data:|blob:)"
+        );
+        for url in [
+            "http://127.0.0.1:8080/",
+            "http://127.0.0.1:8080/app.js?v=1",
+            "https://cdn.example.com/lib.js",
+            "data:image/png;base64,xx",
+        ] {
+            assert!(!routed(&pattern, url), "{url}");
+        }
+        for url in [
+            "http://127.0.0.1:8081/",
+            "http://127.0.0.1:80800/",
+            "http://127.0.0.1:8080.evil.example/",
+            "http://127.0.0.1:8080@evil.example/",
+            "https://127.0.0.1:8080/",
+            "https://cdn.example.com.evil/",
+        ] {
+            assert!(routed(&pattern, url), "{url}");
+            assert!(!allowed.allows(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn gotos_off_the_origins_are_refused_with_the_message() {
+        let guard = OriginGuard {
+            allowed: only(&["http://127.0.0.1:8080"]),
+            blocked: Mutex::default(),
+        };
+        assert_eq!(
+            guard.check("file:///etc/hostname"),
+            Err(
+                "blocked by [browser] allowed_origins: file:///etc/hostname — add its origin to \
+                 allow it"
+                    .to_owned()
+            )
+        );
+        assert!(guard.check("http://127.0.0.1:8081/").is_err());
+        assert!(guard.check("http://127.0.0.1:8080/x").is_ok());
+        assert!(guard.check("about:blank").is_ok());
+        // Not a URL: the driver's own error says so.
+        assert!(guard.check("/relative").is_ok());
+    }
+
+    #[test]
+    fn blocked_requests_are_listed_once_and_bounded() {
+        let guard = OriginGuard {
+            allowed: only(&[]),
+            blocked: Mutex::default(),
+        };
+        guard.record("http://other/a.png", "image", false);
+        guard.record("http://other/a.png", "image", false);
+        guard.record("http://other/", "document", true);
+        assert_eq!(
+            guard.take_log(),
+            [
+                "blocked by [browser] allowed_origins: image http://other/a.png",
+                "blocked by [browser] allowed_origins: document http://other/"
+            ]
+        );
+        assert_eq!(
+            guard.take_blocked_navigation(),
+            Some(blocked_message("http://other/"))
+        );
+        assert_eq!(guard.take_blocked_navigation(), None);
+        // Listed once per test: a later step does not list it again.
+        guard.record("http://other/a.png", "image", false);
+        assert!(guard.take_log().is_empty());
+        for i in 0..MAX_LISTED + 5 {
+            guard.record(&format!("http://other/{i}"), "fetch", false);
+        }
+        let lines = guard.take_log();
+        assert_eq!(lines.len(), MAX_LISTED - 2 + 1);
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("… 7 more blocked request(s) not listed (a test lists at most 50 URLs)")
+        );
+    }
+}

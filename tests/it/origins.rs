@@ -1,0 +1,235 @@
+//! `[browser] allowed_origins` end to end: step code's pages stay on the app's origin. The app is
+//! served on a 127.0.0.1 port of the test's own (the base URL); a [`RecordingServer`] on another
+//! port is the origin the pages must not reach, and must see no request unless it is listed;
+//! in every mode, LLM-written code in `run` included.
+
+use crate::support::fake_llm::FakeLlm;
+use crate::support::recording_server::{BODY, RecordingServer};
+use crate::support::{Output, Test};
+
+const SCENARIO: &str = "scenarios/origins.steps";
+
+/// The app's page: a link to the other origin, and one that opens it in a popup.
+fn app_page(other: &str) -> String {
+    format!(
+        r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>app</title></head>
+<body>
+  <h1>app</h1>
+  <a href="{other}/next">next</a>
+  <a href="{other}/popup" target="_blank">popup</a>
+</body>
+</html>
+"#
+    )
+}
+
+/// A project whose tests are `tests` (name, step code), one step `go` each, served with the app
+/// page and `config` (the `[browser]` section's other keys).
+fn project(other: &RecordingServer, config: &str, tests: &[(&str, &str)]) -> Test {
+    let mut scenario = String::new();
+    for (name, _) in tests {
+        scenario.push_str(&format!("test: {name}\n  go\n"));
+    }
+    let mut test = Test::new()
+        .config(&format!("[browser]\ntimeout = 10\n{config}"))
+        .page("index.html", &app_page(other.origin()))
+        .scenario(SCENARIO, &scenario);
+    for (name, code) in tests {
+        test = test.cached(SCENARIO, name, "go", 1, code);
+    }
+    test
+}
+
+/// Step code that opens the app, then runs `body`.
+fn on_the_app(body: &str) -> String {
+    format!(
+        "async function step(page) {{\n  await page.goto('/');\n  \
+         await expect(page.getByRole('heading', {{ name: 'app' }})).toBeVisible();\n{body}}}"
+    )
+}
+
+/// A `fetch` of `url` in the page and an image loaded from it; each logs what it got.
+fn fetch_and_img(url: &str) -> String {
+    on_the_app(&format!(
+        "  console.log('fetch: ' + await page.evaluate(async (u) => {{\n    \
+         try {{ return await (await fetch(u + '/data?q=1')).text(); }} catch (e) {{ return 'failed'; }}\n  \
+         }}, '{url}'));\n  \
+         console.log('img: ' + await page.evaluate((u) => new Promise((done) => {{\n    \
+         const img = new Image();\n    img.onload = () => done('loaded');\n    \
+         img.onerror = () => done('failed');\n    img.src = u + '/pixel.png?q=1';\n  \
+         }}), '{url}'));\n"
+    ))
+}
+
+/// The line a blocked navigation fails its step with.
+fn blocked(url: &str) -> String {
+    format!("    blocked by [browser] allowed_origins: {url} — add its origin to allow it")
+}
+
+fn replay(test: Test) -> Output {
+    test.args(&["replay", "--strict", "-v", "-j", "2"]).run()
+}
+
+#[test]
+fn a_file_goto_is_blocked_with_the_allowed_origins_message() {
+    let other = RecordingServer::start();
+    let test = project(&other, "", &[]);
+    let url = format!("file://{}", test.project_dir().join("secret.txt").display());
+    let code = format!(
+        "async function step(page) {{\n  await page.goto('{url}');\n  \
+         console.log(await page.content());\n}}"
+    );
+    replay(
+        test.write("secret.txt", "the secret text\n")
+            .scenario(SCENARIO, "test: read a file\n  go\n")
+            .cached(SCENARIO, "read a file", "go", 1, &code),
+    )
+    .assert_exit(1)
+    .stdout_contains("FAIL scenarios/origins.steps › read a file")
+    .stdout_line("  script error")
+    .stdout_line(&blocked(&url))
+    .output_not_contains("the secret text");
+}
+
+#[test]
+fn off_origin_navigations_fetches_and_images_are_blocked_and_the_other_origin_sees_nothing() {
+    let other = RecordingServer::start();
+    let url = other.origin().to_owned();
+    let goto = format!("async function step(page) {{\n  await page.goto('{url}/goto');\n}}");
+    let click = on_the_app("  await page.getByRole('link', { name: 'next' }).click();\n");
+    let popup = on_the_app(
+        "  const popup = page.waitForEvent('popup');\n  \
+         await page.getByRole('link', { name: 'popup' }).click();\n  \
+         await (await popup).waitForLoadState();\n",
+    );
+    let requests = fetch_and_img(&url);
+    let out = replay(project(
+        &other,
+        "",
+        &[
+            ("goto", &goto),
+            ("click", &click),
+            ("popup", &popup),
+            ("requests", &requests),
+        ],
+    ))
+    .assert_exit(1)
+    .stdout_line(&blocked(&format!("{url}/goto")))
+    .stdout_line(&blocked(&format!("{url}/next")))
+    .stdout_line(&blocked(&format!("{url}/popup")))
+    .stdout_contains("PASS scenarios/origins.steps › requests")
+    .stdout_line("    console.log: fetch: failed")
+    .stdout_line("    console.log: img: failed")
+    .output_count(
+        &format!("blocked by [browser] allowed_origins: fetch {url}/data?q=1\n"),
+        1,
+    )
+    .output_count(
+        &format!("blocked by [browser] allowed_origins: image {url}/pixel.png?q=1\n"),
+        1,
+    )
+    .stdout_line("1 passed, 3 failed");
+    let seen = other.requests();
+    if !seen.is_empty() {
+        out.fail(&format!("the other origin received {seen:?}"));
+    }
+}
+
+#[test]
+fn a_listed_origin_is_allowed() {
+    let other = RecordingServer::start();
+    let url = other.origin().to_owned();
+    let navigate = on_the_app(&format!(
+        "  await page.getByRole('link', {{ name: 'next' }}).click();\n  \
+         await expect(page).toHaveURL('{url}/next');\n  \
+         await expect(page.getByText('{BODY}')).toBeVisible();\n"
+    ));
+    let requests = fetch_and_img(&url);
+    replay(project(
+        &other,
+        &format!("allowed_origins = [\"{url}/\"]\n"),
+        &[("navigate", &navigate), ("requests", &requests)],
+    ))
+    .assert_exit(0)
+    .stdout_line(&format!("    console.log: fetch: {BODY}"))
+    .output_not_contains("blocked by")
+    .stdout_line("2 passed, 0 failed");
+    let seen = other.requests();
+    for path in ["/next", "/data?q=1", "/pixel.png?q=1"] {
+        assert!(
+            seen.iter().any(|r| r == &format!("GET {path} HTTP/1.1")),
+            "{path} not in {seen:?}"
+        );
+    }
+}
+
+#[test]
+fn a_star_allows_every_origin_and_every_summary_warns() {
+    let other = RecordingServer::start();
+    let url = other.origin().to_owned();
+    let test = project(&other, "allowed_origins = [\"*\"]\n", &[]);
+    let file = format!("file://{}", test.project_dir().join("note.txt").display());
+    let code = on_the_app(&format!(
+        "  await page.goto('{file}');\n  \
+         await expect(page.getByText('a note')).toBeVisible();\n  \
+         await page.goto('{url}/goto');\n  \
+         await expect(page.getByText('{BODY}')).toBeVisible();\n"
+    ));
+    let warning = "WARNING: every origin is allowed ([browser] allowed_origins = [\"*\"]): step \
+                   code could read file: URLs and send what it read to any host";
+    test.write("note.txt", "a note\n")
+        .scenario(SCENARIO, "test: anywhere\n  go\n")
+        .cached(SCENARIO, "anywhere", "go", 1, &code)
+        .args(&["replay", "--strict", "--quiet"])
+        .run()
+        .assert_exit(0)
+        .stdout_line(warning)
+        .stdout_line("1 passed, 0 failed");
+    let seen = other.requests();
+    assert!(seen.iter().any(|r| r == "GET /goto HTTP/1.1"), "{seen:?}");
+}
+
+#[test]
+fn llm_written_code_in_run_is_held_to_the_same_origins() {
+    let other = RecordingServer::start();
+    let llm = FakeLlm::start();
+    let test = project(&other, "", &[]);
+    let url = format!("file://{}", test.project_dir().join("secret.txt").display());
+    let steered = on_the_app(&format!(
+        "  await page.evaluate((u) => {{ new Image().src = u + '/leak?q=1'; }}, '{}');\n  \
+         await page.goto('{url}');\n",
+        other.origin()
+    ));
+    let honest = on_the_app("");
+    llm.reply_text(&format!("```js\n{steered}\n```\n"));
+    llm.reply_text(&format!("```js\n{honest}\n```\n"));
+    let out = test
+        .write("secret.txt", "the secret text\n")
+        .write(
+            "prettyplay.toml",
+            &format!(
+                "[browser]\ntimeout = 10\n[llm]\nprovider = \"openai\"\nmodel = \"fake\"\n\
+                 base_url = \"{}\"\n",
+                llm.base_url()
+            ),
+        )
+        .scenario(SCENARIO, "test: generated\n  open the app\n")
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("steps: 0 cached, 1 generated, 0 healed")
+        .output_not_contains("the secret text");
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    let retry = requests[1].user_text();
+    let message = blocked(&url);
+    if !retry.contains(message.trim_start()) {
+        out.fail(&format!("the retry does not carry {message:?}:\n{retry}"));
+    }
+    let seen = other.requests();
+    if !seen.is_empty() {
+        out.fail(&format!("the other origin received {seen:?}"));
+    }
+}
