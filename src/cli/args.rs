@@ -45,6 +45,9 @@ pub(crate) struct GlobalArgs {
     /// Show the browser window.
     #[arg(long, global = true)]
     pub headed: bool,
+    /// Pause this many seconds before every browser operation, to watch a run.
+    #[arg(long, global = true, value_name = "SECONDS")]
+    pub slow_mo: Option<f64>,
     /// Only tests whose `file › test` name matches this regular expression.
     #[arg(short = 'g', long, global = true, value_name = "PATTERN")]
     pub grep: Option<String>,
@@ -126,6 +129,10 @@ pub(crate) struct RunnerArgs {
     /// Fail a test that runs longer than this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub test_timeout: Option<f64>,
+    /// Watch the run: headed, one worker, no test timeout (a day), `--slow-mo 0.5` unless set,
+    /// every step announced before it runs, and every step shown (-v).
+    #[arg(long)]
+    pub debug: bool,
     /// Record Playwright traces: on, off, or retain-on-failure.
     #[arg(long, value_name = "MODE", value_enum, default_value_t = TraceArg::Off)]
     pub trace: TraceArg,

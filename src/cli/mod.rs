@@ -127,6 +127,9 @@ pub(crate) fn env_var(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
+/// `--debug`'s pause before every browser operation, unless one is configured.
+const DEBUG_SLOW_MO: std::time::Duration = std::time::Duration::from_millis(500);
+
 fn execute(cli: Cli) -> Result<u8, Error> {
     let cwd = std::env::current_dir().map_err(Error::WorkingDirectory)?;
     if let Command::Init { dir } = &cli.command {
@@ -135,21 +138,31 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         init::init(&dir, &mut io::stdout().lock())?;
         return Ok(EXIT_SUCCESS);
     }
+    let debug = runner_args(&cli.command).is_some_and(|r| r.debug);
     let overrides = Overrides {
         config: cli.global.config.clone(),
         base_url: cli.global.base_url.clone(),
-        headed: cli.global.headed,
+        headed: cli.global.headed || debug,
         executable: cli.global.executable.clone(),
         timeout: cli.global.timeout,
+        slow_mo: cli.global.slow_mo,
         screen: cli.global.screen.clone(),
         llm_provider: cli.global.llm_provider.clone(),
         llm_model: cli.global.model.clone(),
         llm_base_url: cli.global.llm_base_url.clone(),
-        workers: runner_args(&cli.command).and_then(|r| r.workers),
-        test_timeout: runner_args(&cli.command).and_then(|r| r.test_timeout),
+        // --debug: one worker and no test timeout (a day, the longest allowed).
+        workers: runner_args(&cli.command)
+            .and_then(|r| r.workers)
+            .or(debug.then_some(1)),
+        test_timeout: runner_args(&cli.command)
+            .and_then(|r| r.test_timeout)
+            .or(debug.then_some(86_400.0)),
         no_heal_veto: matches!(&cli.command, Command::Run(run) if run.no_heal_veto),
     };
-    let settings = Settings::resolve(&cwd, &env_var, &overrides)?;
+    let mut settings = Settings::resolve(&cwd, &env_var, &overrides)?;
+    if debug && settings.browser.slow_mo.is_zero() {
+        settings.browser.slow_mo = DEBUG_SLOW_MO;
+    }
     let stdout = io::stdout();
     let colors = colors(cli.global.color, stdout.is_terminal());
     match cli.command {

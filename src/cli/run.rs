@@ -36,6 +36,8 @@ pub(crate) struct RunOptions {
     report: ReportOptions,
     colors: bool,
     verbosity: Verbosity,
+    /// `--debug`: every step is announced on stderr before it runs.
+    debug: bool,
 }
 
 impl RunOptions {
@@ -79,7 +81,12 @@ impl RunOptions {
                 events_file: runner.events.as_ref().map(|p| cwd.join(p)),
             },
             colors,
-            verbosity: verbosity_of(global),
+            verbosity: if runner.debug {
+                Verbosity::Verbose
+            } else {
+                verbosity_of(global)
+            },
+            debug: runner.debug,
         })
     }
 }
@@ -186,6 +193,16 @@ pub(crate) fn run_tests(
     let mut write_error = None;
     let mut failed_tests = Vec::new();
     let stats = runner.run(&runtime, tokio.handle(), &mut |event| {
+        if options.debug
+            && let RunEvent::StepStarted {
+                test,
+                index,
+                sentence,
+                line,
+            } = &event
+        {
+            announce_step(test, *index, sentence, *line);
+        }
         // The one place events are masked: every reporter and `last-run.json` see only this.
         let event = event.masked(&secrets);
         if let RunEvent::TestFinished {
@@ -283,6 +300,19 @@ fn resolve_vars(
     } else {
         Err(Error::Usage(missing.join("\n")))
     }
+}
+
+/// `--debug`: the step about to run, on stderr (the list reporter shows it when it ends).
+#[expect(
+    clippy::print_stderr,
+    reason = "the CLI's output path: --debug announces each step as it starts"
+)]
+fn announce_step(test: &crate::runner::TestId, index: usize, sentence: &str, line: usize) {
+    eprintln!(
+        "▶ {} › step {index}: {} (line {line})",
+        crate::report::visible_text(&test.to_string()),
+        crate::report::visible_text(sentence),
+    );
 }
 
 /// Records this run's failures for `--last-failed`. Tests that did not run this time (other

@@ -35,6 +35,7 @@ section_layer! {
         executable: PathBuf,
         headless: bool,
         timeout: Duration,
+        slow_mo: Duration,
         screen: Screen,
         accept_dialogs: bool,
         isolation: Isolation,
@@ -55,6 +56,7 @@ impl BrowserLayer {
             executable: self.executable,
             headless: self.headless.unwrap_or(defaults::HEADLESS),
             timeout: self.timeout.unwrap_or(defaults::BROWSER_TIMEOUT),
+            slow_mo: self.slow_mo.unwrap_or_default(),
             screen: self.screen.unwrap_or(defaults::SCREEN),
             accept_dialogs: self.accept_dialogs.unwrap_or(defaults::ACCEPT_DIALOGS),
             isolation: self.isolation.unwrap_or(defaults::ISOLATION),
@@ -73,6 +75,7 @@ impl BrowserLayer {
             executable: raw.executable.map(|p| executable(root, &p)),
             headless: raw.headless,
             timeout: file.checked("browser.timeout", SECONDS_FORM, raw.timeout, seconds)?,
+            slow_mo: file.checked("browser.slow_mo", SECONDS_FORM, raw.slow_mo, seconds)?,
             screen: file.parsed("browser.screen", SCREEN_FORMS, raw.screen, Screen::parse)?,
             accept_dialogs: raw.accept_dialogs,
             isolation: file.parsed(
@@ -95,6 +98,7 @@ impl BrowserLayer {
         overrides: &Overrides,
     ) -> Result<BrowserLayer, ConfigError> {
         let timeout = flag_value("timeout", SECONDS_FORM, overrides.timeout, seconds)?;
+        let slow_mo = flag_value("slow-mo", SECONDS_FORM, overrides.slow_mo, seconds)?;
         let screen = flag_value(
             "screen",
             SCREEN_FORMS,
@@ -106,6 +110,7 @@ impl BrowserLayer {
             executable: overrides.executable.as_deref().map(|p| executable(cwd, p)),
             headless: overrides.headed.then_some(false),
             timeout,
+            slow_mo,
             screen,
             ..BrowserLayer::default()
         })
@@ -153,6 +158,7 @@ pub(super) struct RawBrowser {
     executable: Option<PathBuf>,
     headless: Option<bool>,
     timeout: Option<Spanned<f64>>,
+    slow_mo: Option<Spanned<f64>>,
     screen: Option<Spanned<String>>,
     accept_dialogs: Option<bool>,
     isolation: Option<Spanned<String>>,
@@ -184,6 +190,10 @@ pub(super) const ENV_VARS: &[(&str, EnvSetter<BrowserLayer>)] = &[
     }),
     ("PRETTYPLAY_BROWSER_TIMEOUT", |layer, _, value| {
         layer.timeout = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_SLOW_MO", |layer, _, value| {
+        layer.slow_mo = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
         Ok(())
     }),
     ("PRETTYPLAY_BROWSER_SCREEN", |layer, _, value| {

@@ -40,6 +40,8 @@ pub struct BrowserSettings {
     pub headless: bool,
     /// Default timeout for actions and expectations (default 5 s).
     pub timeout: Duration,
+    /// Pause the driver makes before every browser operation, to watch a run (default none).
+    pub slow_mo: Duration,
     /// What screen each test's page emulates (default: Playwright's 1280x720 viewport).
     pub screen: Screen,
     /// Whether a dialog (alert, confirm, prompt, beforeunload) that step code does not handle

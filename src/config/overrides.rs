@@ -18,6 +18,8 @@ pub struct Overrides {
     pub executable: Option<PathBuf>,
     /// `browser.timeout`, in seconds.
     pub timeout: Option<f64>,
+    /// `--slow-mo SECONDS`: `browser.slow_mo`.
+    pub slow_mo: Option<f64>,
     /// `--screen VALUE`: `browser.screen`, in any of its forms (an empty value means Playwright's
     /// default viewport, overriding lower sources).
     pub screen: Option<String>,

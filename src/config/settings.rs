@@ -303,6 +303,7 @@ mod tests {
                     executable: None,
                     headless: true,
                     timeout: Duration::from_secs(5),
+                    slow_mo: Duration::ZERO,
                     screen: Screen::Default,
                     accept_dialogs: true,
                     project_dir: dir.path().to_path_buf(),
@@ -357,6 +358,7 @@ base_url = "http://127.0.0.1:8080"
 executable = "bin/chrome"
 headless = false
 timeout = 2.5
+slow_mo = 0.25
 screen = "iPhone 13"
 accept_dialogs = false
 isolation = "browser"
@@ -382,6 +384,7 @@ delay = 0.25
                 executable: Some(root.join("bin/chrome")),
                 headless: false,
                 timeout: Duration::from_millis(2500),
+                slow_mo: Duration::from_millis(250),
                 screen: Screen::Device("iPhone 13".into()),
                 accept_dialogs: false,
                 project_dir: root.to_path_buf(),

@@ -81,6 +81,11 @@ impl BrowserRuntime {
             .chromium_sandbox(false)
             .args(args)
             .timeout(LAUNCH_TIMEOUT.as_secs_f64() * 1000.0);
+        let launch_options = if settings.slow_mo.is_zero() {
+            launch_options
+        } else {
+            launch_options.slow_mo(settings.slow_mo.as_secs_f64() * 1000.0)
+        };
         Ok(Self {
             settings: settings.clone(),
             context_options,

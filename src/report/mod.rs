@@ -32,4 +32,5 @@ pub use json::{JsonReporter, event_json};
 pub use options::{DEFAULT_OUTPUT_DIR, ReportOptions, ReporterKind};
 pub use reporter::{Reporter, Reporters};
 pub use terminal::TerminalReporter;
+pub(crate) use visible::visible as visible_text;
 pub use wire::EVENTS_VERSION;

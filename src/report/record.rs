@@ -145,7 +145,7 @@ impl RunRecord {
     pub(super) fn observe(&mut self, event: &RunEvent) {
         self.counted.observe(event);
         match event {
-            RunEvent::RunStarted { .. } => {}
+            RunEvent::RunStarted { .. } | RunEvent::StepStarted { .. } => {}
             RunEvent::TestStarted { test } => {
                 self.running.retain(|t| t.id != *test);
                 self.running.push(TestRecord::new(test.clone()));

@@ -232,7 +232,8 @@ impl<W: Write> TerminalReporter<W> {
                 );
                 self.test_line(test, line);
             }
-            RunEvent::StepPassed { .. }
+            RunEvent::StepStarted { .. }
+            | RunEvent::StepPassed { .. }
             | RunEvent::StepFailed { .. }
             | RunEvent::SettleRetry { .. }
             | RunEvent::StepLog { .. }

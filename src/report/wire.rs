@@ -94,6 +94,11 @@ pub(crate) enum EventWire<'a> {
     TestStarted {
         test: TestIdWire<'a>,
     },
+    StepStarted {
+        step: StepRef<'a>,
+        sentence: &'a str,
+        line: usize,
+    },
     StepPassed {
         #[serde(flatten)]
         step: StepRef<'a>,
@@ -175,6 +180,16 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
         match event {
             RunEvent::RunStarted { tests } => EventWire::RunStarted { tests: *tests },
             RunEvent::TestStarted { test } => EventWire::TestStarted { test: test.into() },
+            RunEvent::StepStarted {
+                test,
+                index,
+                sentence,
+                line,
+            } => EventWire::StepStarted {
+                step: StepRef::new(test, *index),
+                sentence,
+                line: *line,
+            },
             RunEvent::StepPassed {
                 test,
                 index,

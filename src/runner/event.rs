@@ -186,6 +186,13 @@ pub enum RunEvent {
     TestStarted {
         test: TestId,
     },
+    /// A step is about to run (its cached code, or its generation).
+    StepStarted {
+        test: TestId,
+        index: usize,
+        sentence: String,
+        line: usize,
+    },
     StepPassed {
         test: TestId,
         index: usize,

@@ -29,7 +29,8 @@ impl RunEvent {
                 m(sentence);
                 m(code);
             }
-            RunEvent::StepFailed { test, sentence, .. } => {
+            RunEvent::StepFailed { test, sentence, .. }
+            | RunEvent::StepStarted { test, sentence, .. } => {
                 id(test, m);
                 m(sentence);
             }

@@ -130,6 +130,12 @@ pub(crate) fn run_test(
                 .collect(),
             previous_code: passed_code.clone(),
         };
+        reporter.send(RunEvent::StepStarted {
+            test: plan.id.clone(),
+            index,
+            sentence: step.sentence.clone(),
+            line: step.line,
+        });
         let started = Instant::now();
         let state = lookup(&plan, &context.key);
         let state = advance(

@@ -560,3 +560,55 @@ fn exit_code_is_0_when_all_pass_and_1_when_one_fails() {
         .assert_exit(1)
         .stdout_line("1 passed, 1 failed");
 }
+
+#[test]
+fn debug_announces_each_step_before_it_runs_with_one_worker_and_slow_motion() {
+    let test = suite(&passing(2)).args(&["replay", "--strict", "--debug"]);
+    // --debug shows the browser; this machine has no display, so the wrapper keeps Chromium
+    // headless underneath (the flag still reaches Chromium without Playwright's --headless).
+    let wrapper = test.project_dir().join("chromium-headless");
+    fs::write(
+        &wrapper,
+        "#!/bin/sh\nexec /usr/bin/chromium --headless \"$@\"\n",
+    )
+    .expect("write the wrapper");
+    let executable = <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755);
+    fs::set_permissions(&wrapper, executable).expect("make it executable");
+    let out = test
+        .config(&format!(
+            "{CONFIG}executable = {:?}\n",
+            wrapper.display().to_string()
+        ))
+        .run()
+        .assert_exit(0)
+        .stdout_line("2 passed, 0 failed")
+        .stderr_contains(&format!(
+            "▶ {SCENARIO} › t01 › step 1: open the app (line 2)"
+        ))
+        .stderr_contains(&format!(
+            "▶ {SCENARIO} › t02 › step 1: open the app (line 5)"
+        ));
+    // Verbose: every step is shown when it ends.
+    let out = out.stdout_contains("✓ 1. open the app");
+    // One worker: t01 finishes before t02 starts.
+    let stderr = out.stderr();
+    let first = stderr.find("› t01 ›").expect("t01 announced");
+    let second = stderr.find("› t02 ›").expect("t02 announced");
+    assert!(first < second, "{stderr}");
+    let stdout = out.stdout();
+    let t01_done = stdout
+        .find("PASS scenarios/suite.steps › t01")
+        .expect("t01 passed");
+    let t02_done = stdout
+        .find("PASS scenarios/suite.steps › t02")
+        .expect("t02 passed");
+    assert!(t01_done < t02_done, "{stdout}");
+    // Slow motion: the driver waits 0.5 s before the goto, so no test can take less.
+    for name in ["t01", "t02"] {
+        let took = duration_of(&out, "PASS", name);
+        assert!(
+            took >= 0.5,
+            "{name} took {took} s despite --debug's slow motion"
+        );
+    }
+}
