@@ -15,6 +15,7 @@ use crate::config::Isolation;
 use crate::driver::{BrowserRuntime, WorkerBrowser};
 use crate::engine::EngineFailureKind;
 use crate::llm::{Breaker, LlmProvider};
+use crate::runner::shared_steps::SharedSteps;
 use crate::runner::test_run::{TestPlan, run_test};
 use crate::runner::{
     FailureCause, Mode, RunConfig, RunEvent, RunStats, Selected, TestFailure, TestId, TestOutcome,
@@ -34,6 +35,8 @@ pub struct Runner<'a> {
     /// Wraps the configured provider for the whole run: it stops calling an LLM that failed
     /// several times in a row.
     breaker: Option<Arc<Breaker>>,
+    /// What the engine decided this run for steps several tests share.
+    shared: SharedSteps,
 }
 
 impl<'a> Runner<'a> {
@@ -71,6 +74,7 @@ impl<'a> Runner<'a> {
             config,
             page_api,
             breaker,
+            shared: SharedSteps::default(),
         })
     }
 
@@ -162,6 +166,7 @@ impl<'a> Runner<'a> {
                 scenario,
                 test,
                 cached: self.cache_files.get(&si),
+                shared: &self.shared,
                 config: &self.config,
                 page_api: &self.page_api,
                 // Set again when the watchdog starts, to its own deadline.

@@ -15,6 +15,7 @@
 //! and traces through the CLI there;
 //! `requests` measures what generation requests send on the demo (stable prefix, fresh part);
 //! `waits` bounds LLM calls by the test timeout and stops calling a failing LLM; `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
+//! `background` checks `background:` blocks and `examples:` tables end to end;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `support` is the shared harness.
 
@@ -25,6 +26,7 @@
 )]
 
 mod architecture;
+mod background;
 mod cache_process;
 mod cli;
 mod conformance;
