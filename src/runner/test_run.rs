@@ -536,3 +536,19 @@ impl EngineObserver for StepReporter<'_> {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cell_gets_its_variables_filled_and_keeps_unknown_ones() {
+        let vars = std::collections::BTreeMap::from([("PW".to_owned(), "s3cret".to_owned())]);
+        assert_eq!(fill_variables("milk", &vars), "milk");
+        assert_eq!(fill_variables("${PW}", &vars), "s3cret");
+        assert_eq!(
+            fill_variables("a ${PW} b ${NOPE} c", &vars),
+            "a s3cret b ${NOPE} c"
+        );
+    }
+}
