@@ -174,4 +174,39 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn background_keys_have_no_test_and_example_rows_share_their_keys() {
+        let mut scenario = scenario();
+        scenario.background = vec![step("open the app", 1, 1)];
+        let row = |value: &str| Test {
+            name: format!("buy [item={value}]"),
+            line: 9,
+            tags: vec![],
+            example: Some(crate::scenario::Example {
+                template: "buy".to_owned(),
+                columns: vec!["item".to_owned()],
+                values: vec![value.to_owned()],
+                line: 12,
+            }),
+            steps: vec![step("add <item>", 10, 1)],
+        };
+        scenario.tests = vec![row("milk"), row("eggs")];
+        let background = StepKey::background(&scenario, &scenario.background[0]);
+        assert!(background.is_background());
+        assert_eq!(background.to_string(), r#"background › "open the app" #1"#);
+        let (milk, eggs) = (&scenario.tests[0], &scenario.tests[1]);
+        assert_eq!(
+            StepKey::of(&scenario, milk, &milk.steps[0]),
+            StepKey::of(&scenario, eggs, &eggs.steps[0])
+        );
+        let keys: Vec<String> = StepKey::all_of(&scenario).map(|k| k.to_string()).collect();
+        assert_eq!(
+            keys,
+            [
+                r#"background › "open the app" #1"#,
+                r#""buy" › "add <item>" #1"#
+            ]
+        );
+    }
 }

@@ -280,7 +280,7 @@ fn list(
     let cache = Cache::new(&settings.cache_dir);
     let mut cache_files = std::collections::HashMap::new();
     let mut tests = 0;
-    let mut missing = 0;
+    let mut missing = std::collections::HashSet::new();
     let selection = Selection {
         grep,
         ..Selection::default()
@@ -297,19 +297,29 @@ fn list(
         let tags: String = test.tags.iter().map(|t| format!(" @{t}")).collect();
         writeln!(out, "{} › {}{tags}", scenario.rel_path, test.name).map_err(Error::Output)?;
         tests += 1;
-        for step in &test.steps {
-            let key = StepKey::of(scenario, test, step);
+        // The background's steps first, as they run; each step counts once however many tests
+        // (or example rows) share it.
+        let background = scenario
+            .background
+            .iter()
+            .map(|step| ("background: ", step, StepKey::background(scenario, step)));
+        let own = test
+            .steps
+            .iter()
+            .map(|step| ("", step, StepKey::of(scenario, test, step)));
+        for (prefix, step, key) in background.chain(own) {
             let is_cached = cached.as_ref().is_some_and(|file| file.get(&key).is_some());
             if !is_cached {
-                missing += 1;
+                missing.insert(key);
             }
             let mark = if is_cached { "cached " } else { "missing" };
-            writeln!(out, "  [{mark}] {}", step.sentence).map_err(Error::Output)?;
+            writeln!(out, "  [{mark}] {prefix}{}", step.sentence).map_err(Error::Output)?;
         }
     }
     writeln!(
         out,
-        "{tests} test(s), {missing} step(s) without cached code"
+        "{tests} test(s), {} step(s) without cached code",
+        missing.len()
     )
     .map_err(Error::Output)
 }

@@ -260,8 +260,8 @@ fn warn_trace_records_secrets(output_dir: &Path) {
     );
 }
 
-/// The variables of the run: every `${NAME}` the selected tests use (background included) and
-/// every `[vars]` name. A name with no value is an error naming each place it is used (exit 2):
+/// The variables of the run: every `${NAME}` the selected tests use (background and example
+/// cells included) and every `[vars]` name. A name with no value is an error naming each place it is used (exit 2):
 /// nothing runs.
 fn resolve_vars(
     settings: &Settings,
@@ -271,10 +271,20 @@ fn resolve_vars(
     let mut used: Vec<(&str, usize, &str)> = Vec::new();
     for &(si, ti) in selected {
         let (scenario, test) = (&scenarios[si], &scenarios[si].tests[ti]);
-        for step in scenario.background.iter().chain(&test.steps) {
-            for (name, _) in crate::scenario::variables(&step.sentence) {
-                if !used.contains(&(scenario.rel_path.as_str(), step.line, name)) {
-                    used.push((scenario.rel_path.as_str(), step.line, name));
+        let sentences = scenario
+            .background
+            .iter()
+            .chain(&test.steps)
+            .map(|step| (step.line, step.sentence.as_str()));
+        // The cells of an examples row may name variables too.
+        let cells = test
+            .example
+            .iter()
+            .flat_map(|row| row.values.iter().map(|cell| (row.line, cell.as_str())));
+        for (line, text) in sentences.chain(cells) {
+            for (name, _) in crate::scenario::variables(text) {
+                if !used.contains(&(scenario.rel_path.as_str(), line, name)) {
+                    used.push((scenario.rel_path.as_str(), line, name));
                 }
             }
         }

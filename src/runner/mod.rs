@@ -13,6 +13,7 @@ mod run_config;
 )]
 mod runner;
 mod select;
+mod shared_steps;
 mod test_run;
 
 pub use event::{FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};

@@ -15,6 +15,7 @@ use crate::config::Isolation;
 use crate::driver::{BrowserRuntime, TestPage, WorkerBrowser};
 use crate::engine::EngineFailureKind;
 use crate::llm::{Breaker, LlmProvider};
+use crate::runner::shared_steps::SharedSteps;
 use crate::runner::test_run::{TestPlan, run_test};
 use crate::runner::{
     FailureCause, Mode, RunConfig, RunEvent, RunStats, Selected, TestFailure, TestId, TestOutcome,
@@ -38,6 +39,8 @@ pub struct Runner<'a> {
     failed_launches: AtomicUsize,
     /// Set when the run must stop (the browser could not be relaunched), with why.
     stopped: Mutex<Option<String>>,
+    /// What the engine decided this run for steps several tests share.
+    shared: SharedSteps,
 }
 
 /// Browser launches that may fail in a row before the run stops.
@@ -80,6 +83,7 @@ impl<'a> Runner<'a> {
             breaker,
             failed_launches: AtomicUsize::new(0),
             stopped: Mutex::new(None),
+            shared: SharedSteps::default(),
         })
     }
 
@@ -174,6 +178,7 @@ impl<'a> Runner<'a> {
                 scenario,
                 test,
                 cached: self.cache_files.get(&si),
+                shared: &self.shared,
                 config: &self.config,
                 page_api: &self.page_api,
                 // Set again when the watchdog starts, to its own deadline.
@@ -204,15 +209,17 @@ impl<'a> Runner<'a> {
         tx: &mpsc::Sender<RunEvent>,
     ) -> TestOutcome {
         let test = plan.test;
+        // The step the test would have run first: its file's first background step, if any.
+        let first_step = match plan.scenario.background.first() {
+            Some(step) => Some((format!("background: {}", step.sentence), step.line)),
+            None => test.steps.first().map(|s| (s.sentence.clone(), s.line)),
+        };
         let infrastructure = |message: String| {
+            let (step, line) = first_step.clone().unwrap_or((String::new(), test.line));
             TestOutcome::Failed(Box::new(TestFailure {
-                step: test
-                    .steps
-                    .first()
-                    .map(|s| s.sentence.clone())
-                    .unwrap_or_default(),
+                step,
                 step_index: 1,
-                line: test.line,
+                line,
                 cause: FailureCause::Infrastructure(message),
                 code: None,
                 verdict: None,

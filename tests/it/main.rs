@@ -17,6 +17,7 @@
 //! `waits` bounds LLM calls by the test timeout and stops calling a failing LLM; `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
 //! `crashes` kills the driver, Chromium or a renderer mid-step and checks the run recovers;
 //! `origins` checks that `[browser] allowed_origins` keeps the pages on the app's origins there;
+//! `background` checks `background:` blocks and `examples:` tables end to end;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `support` is the shared harness.
 
@@ -27,6 +28,7 @@
 )]
 
 mod architecture;
+mod background;
 mod cache_process;
 mod cli;
 mod conformance;

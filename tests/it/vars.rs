@@ -217,3 +217,45 @@ fn vars_secret_sweep_no_sink_ever_holds_the_value() {
         requests[1].user_text()
     );
 }
+
+#[test]
+fn vars_an_example_cell_naming_a_secret_is_masked_and_a_public_cell_is_shown() {
+    let out = Test::new()
+        .scenario(
+            SCENARIO,
+            "test: sign in\n  open the app\n  sign in with <pw>\n  examples:\n    \
+             | who   | pw             |\n    | admin | ${PASSWORD}    |\n    \
+             | guest | guest-pass-123 |\n",
+        )
+        .cached(SCENARIO, "sign in", "open the app", 1, OPEN)
+        .cached(
+            SCENARIO,
+            "sign in",
+            "sign in with <pw>",
+            1,
+            &SIGN_IN.replace("vars.PASSWORD", "vars.pw"),
+        )
+        .page("index.html", PAGE)
+        .env("PASSWORD", SECRET)
+        .args(&[
+            "replay",
+            "--strict",
+            "-v",
+            "-j",
+            "1",
+            "--reporter",
+            "list",
+            "--reporter",
+            "junit",
+            "--events",
+            "events.jsonl",
+        ])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("PASS scenarios/login.steps › sign in [who=admin, pw=${PASSWORD}] (")
+        .stdout_contains("PASS scenarios/login.steps › sign in [who=guest, pw=guest-pass-123] (")
+        .stdout_contains("typed ***")
+        .stdout_contains("typed guest-pass-123")
+        .stdout_line("2 passed, 0 failed");
+    assert_no_secret_anywhere(&out);
+}

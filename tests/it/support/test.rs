@@ -142,6 +142,34 @@ impl Test {
         self
     }
 
+    /// Adds one `[[background]]` entry to the cache file of `scenario` (which is then format 2).
+    pub(crate) fn cached_background(
+        mut self,
+        scenario: &str,
+        step: &str,
+        occurrence: u32,
+        code: &str,
+    ) -> Self {
+        assert!(
+            !code.contains("'''"),
+            "step code for the harness must not contain '''"
+        );
+        let code = if code.ends_with('\n') {
+            code.to_owned()
+        } else {
+            format!("{code}\n")
+        };
+        let entry = format!(
+            "[[background]]\nstep = {}\noccurrence = {occurrence}\ncreated = \"{CREATED}\"\ncode = '''\n{code}'''\n",
+            toml_string(step),
+        );
+        self.cached
+            .entry(scenario.to_owned())
+            .or_default()
+            .push(entry);
+        self
+    }
+
     /// Writes any file, `path` relative to the project.
     pub(crate) fn write(self, path: &str, content: &str) -> Self {
         write_file(&self.project_dir().join(path), content.as_bytes());
@@ -196,7 +224,12 @@ impl Test {
     /// running process ([`Running::pid`]) before waiting for it.
     pub(crate) fn spawn(self) -> Running {
         for (scenario, entries) in &self.cached {
-            let mut file = format!("format = 1\nscenario = {}\n", toml_string(scenario));
+            let format = if entries.iter().any(|e| e.starts_with("[[background]]")) {
+                2
+            } else {
+                1
+            };
+            let mut file = format!("format = {format}\nscenario = {}\n", toml_string(scenario));
             for entry in entries {
                 file.push('\n');
                 file.push_str(entry);
