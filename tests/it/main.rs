@@ -17,7 +17,8 @@
 //! `waits` bounds LLM calls by the test timeout and stops calling a failing LLM; `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
 //! `crashes` kills the driver, Chromium or a renderer mid-step and checks the run recovers;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
-//! of `src/` from its sources; `support` is the shared harness.
+//! of `src/` from its sources; `web_server` starts and stops `[web_server]`s through the CLI;
+//! `support` is the shared harness.
 
 #![expect(
     clippy::unwrap_used,
@@ -43,3 +44,4 @@ mod settle;
 mod support;
 mod vars;
 mod waits;
+mod web_server;
