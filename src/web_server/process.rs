@@ -206,3 +206,59 @@ fn group_alive(group: libc::pid_t) -> bool {
     let found = unsafe { libc::kill(-group, 0) };
     found == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    fn settings(command: &str) -> WebServerSettings {
+        WebServerSettings {
+            command: command.to_owned(),
+            url: "http://127.0.0.1:9".to_owned(),
+            timeout: Duration::from_secs(1),
+            reuse_existing: false,
+            cwd: std::env::temp_dir(),
+            env: BTreeMap::from([("GREETING".to_owned(), "hello".to_owned())]),
+        }
+    }
+
+    #[test]
+    fn a_panic_stops_the_whole_group() {
+        // The shell and both sleeps are in the group; the shell waits for them.
+        let server =
+            ServerProcess::spawn(&settings("sleep 60 & sleep 60; wait"), None, "t").expect("spawn");
+        let group = server.group;
+        assert!(group_alive(group));
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+            let _server = server;
+            panic!("a bug");
+        }));
+        assert!(unwound.is_err());
+        assert!(!group_alive(group), "the group outlived the panic");
+        assert!(!GROUPS.lock().unwrap().contains(&group));
+    }
+
+    #[test]
+    fn its_output_and_exit_are_kept_and_stop_says_it_had_exited() {
+        let mut server = ServerProcess::spawn(&settings("echo \"$GREETING\"; exit 3"), None, "t")
+            .expect("spawn");
+        assert!(wait_until(|| server.exit_status().is_some()));
+        assert_eq!(server.last_output(), "\n  its last output:\n    | hello");
+        let status = server.stop().expect("it had exited");
+        assert_eq!(status.code(), Some(3));
+        assert_eq!(server.stop(), None, "stopped once");
+    }
+
+    fn wait_until(mut done: impl FnMut() -> bool) -> bool {
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(10) {
+            if done() {
+                return true;
+            }
+            thread::sleep(POLL);
+        }
+        false
+    }
+}
