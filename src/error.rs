@@ -12,6 +12,7 @@ use crate::driver::DriverError;
 use crate::llm::LlmError;
 use crate::scenario::ScenarioError;
 use crate::script::StepFailure;
+use crate::web_server::WebServerError;
 
 /// Every selected test passed (or there was nothing to run).
 pub const EXIT_SUCCESS: u8 = 0;
@@ -45,6 +46,9 @@ pub enum Error {
     Cache(#[from] CacheError),
     #[error(transparent)]
     Driver(#[from] DriverError),
+    /// A `[web_server]` exited early, never answered, or its URL was already taken.
+    #[error(transparent)]
+    WebServer(#[from] WebServerError),
     #[error("could not start the async runtime")]
     Runtime(#[source] std::io::Error),
     #[error("could not write output")]
@@ -70,7 +74,9 @@ impl Error {
             | Error::Cache(_) => EXIT_USAGE,
             // A device name is configuration, even though only the driver knows the list.
             Error::Driver(DriverError::UnknownDevice { .. }) => EXIT_USAGE,
+            Error::WebServer(WebServerError::Interrupted) => EXIT_INTERRUPTED,
             Error::Driver(_)
+            | Error::WebServer(_)
             | Error::Runtime(_)
             | Error::Output(_)
             | Error::WorkingDirectory(_)
@@ -81,6 +87,7 @@ impl Error {
     fn hint(&self) -> Option<String> {
         match self {
             Error::Driver(err) => err.hint(),
+            Error::WebServer(err) => err.hint(),
             Error::LlmRequired => Some(
                 "set `provider` and `model` under [llm] in prettyplay.toml (or \
                  PRETTYPLAY_LLM_PROVIDER and PRETTYPLAY_LLM_MODEL); see docs/llm.md. To run \

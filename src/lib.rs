@@ -25,3 +25,4 @@ pub mod script;
 pub mod secrets;
 mod snippet;
 mod step;
+pub mod web_server;

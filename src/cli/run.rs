@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::cache::Cache;
 use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
-use crate::cli::{env_var, grep_of, verbosity_of};
+use crate::cli::{env_var, grep_of, masked_for_stderr, verbosity_of};
 use crate::config::{Settings, Vars};
 use crate::driver::{
     BrowserRuntime, export_driver_env, find_chromium, find_driver, withhold_from_driver,
@@ -23,6 +23,7 @@ use crate::runner::{
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
+use crate::web_server::{LineSink, WebServers, kill_all_now};
 
 /// The command line's say in a run of tests.
 pub(crate) struct RunOptions {
@@ -173,6 +174,14 @@ pub(crate) fn run_tests(
         vars,
     };
     let runner = Runner::new(scenarios, selected.clone(), config)?;
+    // Stopped by `stop` below, by its destructor on an early return or a panic, and by the
+    // Ctrl-C handler when a second Ctrl-C exits at once.
+    let web_servers = WebServers::start(
+        &settings.web_servers,
+        tokio.handle(),
+        &cancel,
+        web_server_sink(options.verbosity),
+    )?;
     let runtime = tokio.block_on(BrowserRuntime::start(
         &settings.browser,
         &driver,
@@ -225,6 +234,9 @@ pub(crate) fn run_tests(
     });
     let finished = reporters.finish();
     tokio.block_on(runtime.shutdown());
+    for warning in web_servers.stop() {
+        warn(&warning);
+    }
     record_failures(
         settings,
         scenarios,
@@ -245,6 +257,24 @@ pub(crate) fn run_tests(
     } else {
         EXIT_SUCCESS
     })
+}
+
+/// With `-v`, where the web servers' output is streamed: stderr, secrets masked.
+#[expect(
+    clippy::print_stderr,
+    reason = "the CLI's output path: `-v` streams the web servers' output to stderr"
+)]
+fn web_server_sink(verbosity: Verbosity) -> Option<LineSink> {
+    (verbosity == Verbosity::Verbose)
+        .then(|| Arc::new(|line: &str| eprintln!("{}", masked_for_stderr(line))) as LineSink)
+}
+
+#[expect(
+    clippy::print_stderr,
+    reason = "the CLI's output path: a warning after the summary"
+)]
+fn warn(warning: &str) {
+    eprintln!("WARNING: {}", masked_for_stderr(warning));
 }
 
 /// Said once when secrets are in use and traces are on: Playwright traces record what was typed.
@@ -366,7 +396,7 @@ fn record_failures(
 
 /// First Ctrl-C: stop scheduling, stop the running tests (closing their pages; they are
 /// reported as interrupted), report what ran. Second: exit at once (the driver sees its stdin
-/// close and takes its browsers down with it).
+/// close and takes its browsers down with it; the web servers' groups are killed first).
 #[expect(
     clippy::print_stderr,
     reason = "the CLI's output path: the user is told at once what Ctrl-C does"
@@ -380,6 +410,8 @@ fn install_interrupt_handler(cancel: Arc<AtomicBool>) {
                 "\ninterrupted: stopping the running tests (press Ctrl-C again to stop at once)"
             );
         } else {
+            // No destructor runs on exit: the web servers' groups are killed here.
+            kill_all_now();
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
     });

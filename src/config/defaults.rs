@@ -50,3 +50,7 @@ pub(super) const HEALING_BUDGET: u32 = 2;
 pub(super) const TEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// `run.workers`: unset, the runner uses the number of CPUs.
 pub(super) const WORKERS: Option<usize> = None;
+/// `web_server.timeout`: how long a web server may take to answer its URL.
+pub(super) const WEB_SERVER_TIMEOUT: Duration = Duration::from_secs(60);
+// `web_server.reuse_existing` has no constant: true, false when `CI` is set (see
+// `web_server_settings.rs`); `web_server.cwd` is the project root.

@@ -19,6 +19,7 @@ mod settings;
 mod test_support;
 mod value_forms;
 mod vars;
+mod web_server_settings;
 
 pub use allowed_origins::AllowedOrigins;
 pub use config_error::ConfigError;
@@ -26,6 +27,7 @@ pub use overrides::Overrides;
 pub use screen::Screen;
 pub use settings::Settings;
 pub use vars::{VarSettings, Vars, dotenv_path};
+pub use web_server_settings::WebServerSettings;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -24,9 +24,10 @@ use super::llm_settings::{self, BudgetsLayer, LlmLayer, RawBudgets, RawLlm};
 use super::run_settings::{self, RawRun, RunLayer};
 use super::value_forms::EnvSetter;
 use super::vars::{RawVars, VarSettings};
+use super::web_server_settings::{self, FileWebServer, RawWebServers, WebServerLayer};
 use super::{
     BrowserSettings, BudgetSettings, ConfigError, HealSettings, LlmSettings, Overrides,
-    PollingSettings, RunSettings,
+    PollingSettings, RunSettings, WebServerSettings,
 };
 
 /// Name of the settings file looked up in the working directory and its ancestors.
@@ -58,6 +59,8 @@ pub struct Settings {
     pub heal: HealSettings,
     /// `[vars]`: public variable values and the names of secrets.
     pub vars: VarSettings,
+    /// `[web_server]` / `[[web_server]]`: started before the first test, in order.
+    pub web_servers: Vec<WebServerSettings>,
 }
 
 /// What one source says; `None` leaves the decision to lower sources. Paths are absolute.
@@ -79,6 +82,10 @@ struct Layer {
     heal: HealLayer,
     /// `[vars]`: only the file has it.
     vars: Option<VarSettings>,
+    /// `[web_server]` servers: only the file has them.
+    web_servers: Option<Vec<FileWebServer>>,
+    /// What the environment says of every web server.
+    web_server: WebServerLayer,
 }
 
 impl Layer {
@@ -94,11 +101,22 @@ impl Layer {
             run: self.run.over(lower.run),
             heal: self.heal.over(lower.heal),
             vars: self.vars.or(lower.vars),
+            web_servers: self.web_servers.or(lower.web_servers),
+            web_server: self.web_server.over(lower.web_server),
         }
     }
 
     /// The gaps filled from the defaults; relative defaults are relative to `project_root`.
     fn finish(self, project_root: PathBuf, config_file: Option<PathBuf>) -> Settings {
+        let web_servers: Vec<WebServerSettings> = (self.web_servers.unwrap_or_default())
+            .into_iter()
+            .map(|server| server.finish(&self.web_server))
+            .collect();
+        let mut browser = self.browser.finish(project_root.clone());
+        // Unlike Playwright: the first server's URL is the base URL when none is set.
+        if browser.base_url.is_none() {
+            browser.base_url = web_servers.first().map(|server| server.url.clone());
+        }
         Settings {
             scenarios: self
                 .scenarios
@@ -106,13 +124,14 @@ impl Layer {
             cache_dir: self
                 .cache_dir
                 .unwrap_or_else(|| project_root.join(defaults::CACHE_DIR)),
-            browser: self.browser.finish(project_root.clone()),
+            browser,
             polling: self.polling.finish(),
             llm: self.llm.finish(),
             budgets: self.budgets.finish(),
             run: self.run.finish(),
             heal: self.heal.finish(),
             vars: self.vars.unwrap_or_default(),
+            web_servers,
             project_root,
             config_file,
         }
@@ -146,6 +165,7 @@ struct RawFile {
     run: Option<RawRun>,
     heal: Option<RawHeal>,
     vars: Option<RawVars>,
+    web_server: Option<RawWebServers>,
 }
 
 impl Settings {
@@ -216,6 +236,12 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
         run: RunLayer::from_file(raw.run.unwrap_or_default(), &file)?,
         heal: HealLayer::from_file(raw.heal.unwrap_or_default()),
         vars: Some(VarSettings::from_file(raw.vars.unwrap_or_default(), &file)?),
+        web_servers: Some(FileWebServer::from_file(
+            raw.web_server.unwrap_or_default(),
+            root,
+            &file,
+        )?),
+        web_server: WebServerLayer::default(),
     })
 }
 
@@ -239,6 +265,18 @@ fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer,
     )?;
     read_env(&mut layer.run, run_settings::ENV_VARS, root, env)?;
     read_env(&mut layer.heal, heal_settings::ENV_VARS, root, env)?;
+    read_env(
+        &mut layer.web_server,
+        web_server_settings::ENV_VARS,
+        root,
+        env,
+    )?;
+    read_env(
+        &mut layer.web_server,
+        web_server_settings::CI_ENV_VARS,
+        root,
+        env,
+    )?;
     Ok(layer)
 }
 
@@ -339,6 +377,7 @@ mod tests {
                 },
                 heal: HealSettings { veto: true },
                 vars: crate::config::VarSettings::default(),
+                web_servers: Vec::new(),
             }
         );
         assert_eq!(settings.llm, LlmSettings::default());
@@ -618,6 +657,7 @@ delay = 0.25
             names(llm_settings::BUDGETS_ENV_VARS),
             names(run_settings::ENV_VARS),
             names(heal_settings::ENV_VARS),
+            names(web_server_settings::ENV_VARS),
         ];
         for var in vars.concat() {
             assert!(var.starts_with("PRETTYPLAY_"), "{var}");

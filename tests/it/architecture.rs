@@ -22,6 +22,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("driver", 3),
     ("llm", 3),
     ("cache", 3),
+    ("web_server", 3),
     ("config", 2),
     ("scenario", 2),
     ("causes", 1),

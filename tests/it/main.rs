@@ -19,7 +19,8 @@
 //! `origins` checks that `[browser] allowed_origins` keeps the pages on the app's origins there;
 //! `background` checks `background:` blocks and `examples:` tables end to end;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
-//! of `src/` from its sources; `support` is the shared harness.
+//! of `src/` from its sources; `web_server` starts and stops `[web_server]`s through the CLI;
+//! `support` is the shared harness.
 
 #![expect(
     clippy::unwrap_used,
@@ -47,3 +48,4 @@ mod settle;
 mod support;
 mod vars;
 mod waits;
+mod web_server;

@@ -15,7 +15,7 @@ const NODE_MIN_MAJOR: u32 = 20;
 
 /// Panics, naming `./setup`, unless Chromium, Node.js and the Playwright driver can be found the
 /// way `prettyplay` finds them.
-pub(super) fn require_browser() {
+pub(crate) fn require_browser() {
     let mut missing = Vec::new();
     if find_on_path("chromium").is_none() && !Path::new("/usr/bin/chromium").is_file() {
         missing.push("Chromium (`chromium` on PATH or /usr/bin/chromium)".to_owned());

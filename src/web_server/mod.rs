@@ -1,0 +1,16 @@
+//! The web servers of the app under test (`[web_server]`, Playwright Test's `webServer`): started
+//! before the first test, each in a process group of its own, ready when its URL answers, and
+//! stopped with its whole group after the run — also on Ctrl-C and on a panic.
+//!
+//! Main type: [`WebServers`]. Documented in `docs/configuration.md` (`[web_server]`).
+
+mod output_tail;
+mod probe;
+mod process;
+mod web_server_error;
+mod web_servers;
+
+pub use output_tail::LineSink;
+pub use process::kill_all_now;
+pub use web_server_error::WebServerError;
+pub use web_servers::WebServers;
