@@ -69,6 +69,15 @@ impl AllowedOrigins {
         AllowedOrigins::Only { origins, schemes }
     }
 
+    /// Also allows `url`'s origin (a `[web_server]`'s: the app's own).
+    pub(super) fn allow_origin_of(&mut self, url: &str) {
+        if let (AllowedOrigins::Only { origins, .. }, Some(origin)) = (self, origin_of(url))
+            && !origins.contains(&origin)
+        {
+            origins.push(origin);
+        }
+    }
+
     /// Whether every URL is allowed (`["*"]`).
     pub fn is_any(&self) -> bool {
         matches!(self, AllowedOrigins::Any)

@@ -117,6 +117,10 @@ impl Layer {
         if browser.base_url.is_none() {
             browser.base_url = web_servers.first().map(|server| server.url.clone());
         }
+        // The app's servers are the app's origins.
+        for server in &web_servers {
+            browser.allowed_origins.allow_origin_of(&server.url);
+        }
         Settings {
             scenarios: self
                 .scenarios
