@@ -46,6 +46,9 @@ struct Blocked {
     listed: HashSet<String>,
     /// Blocked URLs past [`MAX_LISTED`], not listed, since the last take.
     unlisted: usize,
+    /// Every top-level navigation of the test that was blocked or that reached another origin,
+    /// never taken: a test that had one does not pass, whatever its step code caught.
+    violations: Vec<String>,
 }
 
 impl OriginGuard {
@@ -79,7 +82,43 @@ impl OriginGuard {
                 json!({ "patterns": [{ "regexSource": server_pattern(allowed), "regexFlags": "" }] }),
             )
             .await?;
+        // A navigation's redirects are not routed (Playwright calls a route for the first URL of
+        // a redirect chain only): a frame that ends up on another origin is caught here, after
+        // the fact, and fails the test like a blocked navigation.
+        let watcher = Arc::clone(&guard);
+        context
+            .on_frame_navigated(move |frame| {
+                watcher.on_navigated(&frame.url());
+                async { Ok(()) }
+            })
+            .await?;
         Ok(Some(guard))
+    }
+
+    /// A frame of the test's pages navigated to `url`.
+    fn on_navigated(&self, url: &str) {
+        // Chromium's own error page (a blocked or failed navigation) is no origin of anyone's.
+        if url.starts_with("chrome-error:") || url::Url::parse(url).is_err() {
+            return;
+        }
+        if self.allowed.allows(url) {
+            return;
+        }
+        tracing::warn!(target: "prettyplay::origins", %url, "a navigation reached a disallowed origin");
+        let mut blocked = self.lock();
+        if !blocked.violations.iter().any(|v| v == url) {
+            blocked.violations.push(url.to_owned());
+            blocked.navigations.push(url.to_owned());
+        }
+    }
+
+    /// The failure message of the test's first blocked or disallowed navigation, if it had one
+    /// (kept for the whole test, unlike [`OriginGuard::take_blocked_navigation`]).
+    pub fn first_violation(&self) -> Option<String> {
+        self.lock()
+            .violations
+            .first()
+            .map(|url| blocked_message(url))
     }
 
     /// `Err` with the step's failure message when the pages may not navigate to `url` (a URL
@@ -140,6 +179,9 @@ impl OriginGuard {
         let mut blocked = self.lock();
         if top_level {
             blocked.navigations.push(url.to_owned());
+            if !blocked.violations.iter().any(|v| v == url) {
+                blocked.violations.push(url.to_owned());
+            }
         }
         if blocked.listed.contains(url) {
             return;

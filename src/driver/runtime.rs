@@ -170,8 +170,30 @@ async fn start_driver(
         source: Box::new(source),
     };
     let before = children_running("run-driver");
-    let playwright = tokio::time::timeout(LAUNCH_TIMEOUT, Playwright::launch())
-        .await
+    // A driver that dies while it starts would leave playwright-rs waiting 30 s for its
+    // first answer: its process is watched from the moment it shows up.
+    let died_starting = async {
+        let mut seen = None;
+        loop {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            match seen {
+                None => {
+                    seen = children_running("run-driver")
+                        .into_iter()
+                        .rfind(|process| !before.contains(process));
+                }
+                Some(process) if !process.is_alive() => return,
+                Some(_) => {}
+            }
+        }
+    };
+    let launched = tokio::select! {
+        launched = tokio::time::timeout(LAUNCH_TIMEOUT, Playwright::launch()) => launched,
+        () = died_starting => Ok(Err(playwright_rs::Error::LaunchFailed(
+            "the Playwright driver exited while it started".to_owned(),
+        ))),
+    };
+    let playwright = launched
         .map_err(|_| {
             failed(playwright_rs::Error::Timeout(format!(
                 "the driver did not start within {} s",

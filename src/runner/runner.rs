@@ -276,6 +276,17 @@ impl<'a> Runner<'a> {
             )
         } else if timed_out.load(Ordering::SeqCst) {
             timed_out_outcome(outcome, self.config.test_timeout)
+        } else if let (TestOutcome::Passed, Some(blocked)) = (
+            &outcome,
+            page.origins().and_then(|guard| guard.first_violation()),
+        ) {
+            // Step code that caught the block, or a block after the last step's last call.
+            crashed_outcome(
+                outcome,
+                test,
+                FailureKind::Script,
+                &format!("{blocked}; a blocked navigation fails its test"),
+            )
         } else {
             outcome
         };

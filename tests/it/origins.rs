@@ -233,3 +233,45 @@ fn llm_written_code_in_run_is_held_to_the_same_origins() {
         out.fail(&format!("the other origin received {seen:?}"));
     }
 }
+
+#[test]
+fn a_redirect_to_another_origin_and_a_block_the_step_code_caught_fail_their_tests() {
+    let other = RecordingServer::start();
+    let url = other.origin().to_owned();
+    // The app redirects to the other origin: Playwright routes only a redirect chain's first
+    // URL, so the guard catches the frame that lands there and fails the test.
+    let redirect = "async function step(page) {\n  await page.goto('/away.302');\n}";
+    // The navigation is blocked, and the step code swallows the failure of its next call (a
+    // wait that ends only once the navigation was blocked, or after 10 s).
+    let caught = on_the_app(&format!(
+        "  await page.evaluate((u) => {{ location.href = u + '/caught'; }}, '{url}');\n  \
+         try {{ await page.waitForURL('**/caught', {{ timeout: 10000 }}); }} catch (e) {{}}\n"
+    ));
+    let out = replay(
+        project(&other, "", &[("redirect", redirect), ("caught", &caught)])
+            .page("away.302", &format!("{url}/landed")),
+    )
+    .assert_exit(1)
+    .stdout_line("0 passed, 2 failed")
+    .output_contains(&format!("allowed_origins: {url}/landed"))
+    .output_contains(&format!("allowed_origins: {url}/caught"));
+    assert!(
+        out.stdout()
+            .contains("FAIL scenarios/origins.steps › redirect")
+            && out
+                .stdout()
+                .contains("FAIL scenarios/origins.steps › caught"),
+        "{}",
+        out.stdout()
+    );
+    // The caught block never reached the other origin; the redirect's landing did (after the
+    // fact: a redirect's target is asked for before anyone can refuse it).
+    assert_eq!(
+        other
+            .requests()
+            .iter()
+            .filter(|r| r.contains("/caught"))
+            .count(),
+        0
+    );
+}

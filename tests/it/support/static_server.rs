@@ -60,6 +60,17 @@ fn handle(dir: &Path, mut stream: TcpStream) -> std::io::Result<()> {
     }
 
     match resolve(dir, target) {
+        // A `*.302` file is a redirect to the URL it holds.
+        Some(path) if path.extension().is_some_and(|e| e == "302") => {
+            let location = fs::read_to_string(&path)?;
+            let head = format!(
+                "HTTP/1.1 302 Found\r\nLocation: {}\r\nContent-Length: 0\r\n\
+                 Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+                location.trim()
+            );
+            stream.write_all(head.as_bytes())?;
+            stream.flush()
+        }
         Some(path) => match fs::read(&path) {
             Ok(body) => respond(&mut stream, "200 OK", content_type(&path), &body, !head),
             Err(_) => not_found(&mut stream, !head),
