@@ -99,9 +99,15 @@ pub(crate) struct RunArgs {
 /// How tests are scheduled and reported (run and replay).
 #[derive(Debug, Args)]
 pub(crate) struct RunnerArgs {
-    /// Parallel workers, each with its own browser (default: the number of CPUs).
+    /// Parallel workers, each with its own browser (default: half the CPUs, at least 1).
     #[arg(short = 'j', long, value_name = "N")]
     pub workers: Option<usize>,
+    /// Run a failed test again from scratch up to N times; one that then passes is flaky.
+    #[arg(long, value_name = "N")]
+    pub retries: Option<u32>,
+    /// Fail the run (exit 1) when a test is flaky: it failed, then passed on a retry.
+    #[arg(long)]
+    pub fail_on_flaky_tests: bool,
     /// Run only part K of N of the selected tests (for CI matrices), e.g. 2/4.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,

@@ -140,6 +140,8 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         llm_base_url: cli.global.llm_base_url.clone(),
         workers: runner_args(&cli.command).and_then(|r| r.workers),
         test_timeout: runner_args(&cli.command).and_then(|r| r.test_timeout),
+        retries: runner_args(&cli.command).and_then(|r| r.retries),
+        fail_on_flaky_tests: runner_args(&cli.command).is_some_and(|r| r.fail_on_flaky_tests),
         no_heal_veto: matches!(&cli.command, Command::Run(run) if run.no_heal_veto),
     };
     let settings = Settings::resolve(&cwd, &env_var, &overrides)?;

@@ -142,10 +142,7 @@ pub(crate) fn run_tests(
     let provider = provider_for(mode, settings, &env, tokio.handle())?;
     let cancel = Arc::new(AtomicBool::new(false));
     install_interrupt_handler(Arc::clone(&cancel));
-    let workers = settings
-        .run
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let workers = settings.run.workers.unwrap_or_else(default_workers);
     let config = RunConfig {
         mode,
         limits: Limits::new(settings.browser.timeout),
@@ -158,6 +155,7 @@ pub(crate) fn run_tests(
         workers,
         isolation: settings.browser.isolation,
         test_timeout: settings.run.test_timeout,
+        retries: settings.run.retries,
         max_failures: options.max_failures,
         cancel: Arc::clone(&cancel),
         trace: options.trace,
@@ -222,11 +220,17 @@ pub(crate) fn run_tests(
         EXIT_INTERRUPTED
     } else if stats.infrastructure_failures > 0 {
         EXIT_INFRA
-    } else if stats.failed > 0 {
+    } else if stats.failed > 0 || (settings.run.fail_on_flaky && stats.flaky > 0) {
         EXIT_TEST_FAILED
     } else {
         EXIT_SUCCESS
     })
+}
+
+/// The default number of workers, Playwright Test's: half the CPUs, at least 1. On the 2-core
+/// bench machine one worker was faster than two (`docs/benchmarks.md`).
+fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
 
 /// Said once when secrets are in use and traces are on: Playwright traces record what was typed.

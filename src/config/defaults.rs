@@ -45,5 +45,9 @@ pub(super) const GENERATION_BUDGET: u32 = 3;
 pub(super) const HEALING_BUDGET: u32 = 2;
 /// `run.test_timeout`.
 pub(super) const TEST_TIMEOUT: Duration = Duration::from_secs(60);
-/// `run.workers`: unset, the runner uses the number of CPUs.
+/// `run.workers`: unset, the runner uses half the CPUs (at least 1).
 pub(super) const WORKERS: Option<usize> = None;
+/// `run.retries`: a failed test is not run again.
+pub(super) const RETRIES: u32 = 0;
+/// `run.fail_on_flaky`: a flaky test (failed, then passed on a retry) does not fail the run.
+pub(super) const FAIL_ON_FLAKY: bool = false;

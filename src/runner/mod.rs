@@ -6,6 +6,7 @@
 mod event;
 mod last_run;
 mod masked;
+mod retry;
 mod run_config;
 #[expect(
     clippy::module_inception,
