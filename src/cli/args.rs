@@ -48,6 +48,9 @@ pub(crate) struct GlobalArgs {
     /// Only tests whose `file › test` name matches this regular expression.
     #[arg(short = 'g', long, global = true, value_name = "PATTERN")]
     pub grep: Option<String>,
+    /// Only tests whose `file › test` name does not match this regular expression.
+    #[arg(long, global = true, value_name = "PATTERN")]
+    pub grep_invert: Option<String>,
     /// More output: every step, and step code's console output (-vv: debug logs).
     #[arg(short, long, global = true, action = clap::ArgAction::Count, conflicts_with = "quiet")]
     pub verbose: u8,
@@ -73,7 +76,7 @@ pub(crate) enum Command {
     /// Run tests from their cached step code only (never generates or heals).
     Replay(ReplayArgs),
     /// List tests, their steps and whether each step is cached.
-    List(PathsArgs),
+    List(ListArgs),
     /// Print the JavaScript API step code can use (generated from the binding).
     Api,
     /// Manage the step cache.
@@ -108,15 +111,8 @@ pub(crate) struct RunnerArgs {
     /// Fail the run (exit 1) when a test is flaky: it failed, then passed on a retry.
     #[arg(long)]
     pub fail_on_flaky_tests: bool,
-    /// Run only part K of N of the selected tests (for CI matrices), e.g. 2/4.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<Shard>,
-    /// Only tests with this tag (repeatable; any of them matches).
-    #[arg(long = "tag", value_name = "TAG")]
-    pub tags: Vec<String>,
-    /// Only the tests that failed in the previous run.
-    #[arg(long)]
-    pub last_failed: bool,
+    #[command(flatten)]
+    pub select: SelectArgs,
     /// Stop scheduling tests after N failures (running tests finish).
     #[arg(long, value_name = "N", conflicts_with = "exit_first")]
     pub max_failures: Option<usize>,
@@ -140,6 +136,38 @@ pub(crate) struct RunnerArgs {
     pub events: Option<PathBuf>,
 }
 
+/// Which tests to run or list (run, replay, list), besides `--grep` and `--grep-invert`.
+#[derive(Debug, Args)]
+pub(crate) struct SelectArgs {
+    /// Only part K of N of the selected tests (for CI matrices), e.g. 2/4.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Only tests matching this tag expression: `smoke`, `'smoke and not slow'`, `'(a or b)'`
+    /// (repeatable; any of them matches).
+    #[arg(long = "tag", value_name = "EXPR")]
+    pub tags: Vec<String>,
+    /// Only the tests that failed in the previous run.
+    #[arg(long)]
+    pub last_failed: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ListArgs {
+    /// Output format: text, or json (a stable shape, docs/reports.md).
+    #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+    pub format: ListFormat,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    #[command(flatten)]
+    pub paths: PathsArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ListFormat {
+    Text,
+    Json,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum TraceArg {
     On,
@@ -161,7 +189,8 @@ pub(crate) struct ReplayArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct PathsArgs {
-    /// Scenario files or directories (default: the `scenarios` setting).
+    /// Scenario files or directories (default: the `scenarios` setting); `FILE:LINE` selects the
+    /// test at that line.
     #[arg(value_name = "PATHS")]
     pub paths: Vec<PathBuf>,
 }
