@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::cache::Cache;
 use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
-use crate::cli::select::SelectOptions;
+use crate::cli::select::{NamedLocation, SelectOptions};
 use crate::cli::{env_var, verbosity_of};
 use crate::config::{Settings, Vars};
 use crate::driver::{
@@ -19,8 +19,7 @@ use crate::error::{EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED,
 use crate::llm::{LlmProvider, build_provider, key_variables};
 use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
-    FailedTest, FailureCause, LastRun, Location, Mode, RunConfig, RunEvent, Runner, TestOutcome,
-    TraceMode,
+    FailedTest, FailureCause, LastRun, Mode, RunConfig, RunEvent, Runner, TestOutcome, TraceMode,
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
@@ -39,7 +38,7 @@ impl RunOptions {
     pub(crate) fn new(
         global: &GlobalArgs,
         runner: &RunnerArgs,
-        locations: Vec<(Location, String)>,
+        locations: Vec<NamedLocation>,
         cwd: &Path,
         colors: bool,
     ) -> Result<Self, Error> {

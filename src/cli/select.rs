@@ -15,6 +15,9 @@ use crate::runner::{
 };
 use crate::scenario::Scenario;
 
+/// A `FILE:LINE` path, with the text it was given as.
+pub(crate) type NamedLocation = (Location, String);
+
 /// The selection flags of a command, checked.
 pub(crate) struct SelectOptions {
     grep: Option<Regex>,
@@ -24,15 +27,15 @@ pub(crate) struct SelectOptions {
     tag_texts: Vec<String>,
     pub last_failed: bool,
     pub shard: Option<Shard>,
-    /// `FILE:LINE` paths, with the text each was given as.
-    locations: Vec<(Location, String)>,
+    /// `FILE:LINE` paths.
+    locations: Vec<NamedLocation>,
 }
 
 impl SelectOptions {
     pub(crate) fn new(
         global: &GlobalArgs,
         args: &SelectArgs,
-        locations: Vec<(Location, String)>,
+        locations: Vec<NamedLocation>,
     ) -> Result<Self, Error> {
         let regex = |flag: &str, pattern: &Option<String>| {
             pattern
@@ -125,7 +128,7 @@ impl SelectOptions {
 pub(crate) fn split_locations(
     cwd: &Path,
     paths: &[PathBuf],
-) -> Result<(Vec<PathBuf>, Vec<(Location, String)>), Error> {
+) -> Result<(Vec<PathBuf>, Vec<NamedLocation>), Error> {
     let mut files = Vec::new();
     let mut locations = Vec::new();
     for path in paths {
