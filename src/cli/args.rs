@@ -51,6 +51,9 @@ pub(crate) struct GlobalArgs {
     /// Only tests whose `file › test` name matches this regular expression.
     #[arg(short = 'g', long, global = true, value_name = "PATTERN")]
     pub grep: Option<String>,
+    /// Only tests whose `file › test` name does not match this regular expression.
+    #[arg(long, global = true, value_name = "PATTERN")]
+    pub grep_invert: Option<String>,
     /// More output: every step, and step code's console output (-vv: debug logs).
     #[arg(short, long, global = true, action = clap::ArgAction::Count, conflicts_with = "quiet")]
     pub verbose: u8,
@@ -76,7 +79,7 @@ pub(crate) enum Command {
     /// Run tests from their cached step code only (never generates or heals).
     Replay(ReplayArgs),
     /// List tests, their steps and whether each step is cached.
-    List(PathsArgs),
+    List(ListArgs),
     /// Start a project: prettyplay.toml, an example scenario with its cached code, .gitignore
     /// entries and a GitHub Actions workflow. Never overwrites a file.
     Init {
@@ -108,18 +111,17 @@ pub(crate) struct RunArgs {
 /// How tests are scheduled and reported (run and replay).
 #[derive(Debug, Args)]
 pub(crate) struct RunnerArgs {
-    /// Parallel workers, each with its own browser (default: the number of CPUs).
+    /// Parallel workers, each with its own browser (default: half the CPUs, at least 1).
     #[arg(short = 'j', long, value_name = "N")]
     pub workers: Option<usize>,
-    /// Run only part K of N of the selected tests (for CI matrices), e.g. 2/4.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<Shard>,
-    /// Only tests with this tag (repeatable; any of them matches).
-    #[arg(long = "tag", value_name = "TAG")]
-    pub tags: Vec<String>,
-    /// Only the tests that failed in the previous run.
+    /// Run a failed test again from scratch up to N times; one that then passes is flaky.
+    #[arg(long, value_name = "N")]
+    pub retries: Option<u32>,
+    /// Fail the run (exit 1) when a test is flaky: it failed, then passed on a retry.
     #[arg(long)]
-    pub last_failed: bool,
+    pub fail_on_flaky_tests: bool,
+    #[command(flatten)]
+    pub select: SelectArgs,
     /// Stop scheduling tests after N failures (running tests finish).
     #[arg(long, value_name = "N", conflicts_with = "exit_first")]
     pub max_failures: Option<usize>,
@@ -147,6 +149,38 @@ pub(crate) struct RunnerArgs {
     pub events: Option<PathBuf>,
 }
 
+/// Which tests to run or list (run, replay, list), besides `--grep` and `--grep-invert`.
+#[derive(Debug, Args)]
+pub(crate) struct SelectArgs {
+    /// Only part K of N of the selected tests (for CI matrices), e.g. 2/4.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Only tests matching this tag expression: `smoke`, `'smoke and not slow'`, `'(a or b)'`
+    /// (repeatable; any of them matches).
+    #[arg(long = "tag", value_name = "EXPR")]
+    pub tags: Vec<String>,
+    /// Only the tests that failed in the previous run.
+    #[arg(long)]
+    pub last_failed: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ListArgs {
+    /// Output format: text, or json (a stable shape, docs/reports.md).
+    #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+    pub format: ListFormat,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    #[command(flatten)]
+    pub paths: PathsArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ListFormat {
+    Text,
+    Json,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum TraceArg {
     On,
@@ -168,7 +202,8 @@ pub(crate) struct ReplayArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct PathsArgs {
-    /// Scenario files or directories (default: the `scenarios` setting).
+    /// Scenario files or directories (default: the `scenarios` setting); `FILE:LINE` selects the
+    /// test at that line.
     #[arg(value_name = "PATHS")]
     pub paths: Vec<PathBuf>,
 }

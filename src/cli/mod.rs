@@ -5,9 +5,12 @@
 
 mod args;
 mod init;
+mod list;
 mod run;
+mod select;
 
 use run::{RunOptions, run_tests};
+use select::{SelectOptions, split_locations};
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -15,13 +18,12 @@ use std::process::ExitCode;
 use std::sync::OnceLock;
 
 use clap::Parser;
-use regex::Regex;
 
-use crate::cache::{Cache, StepKey, prune};
+use crate::cache::{Cache, prune};
 use crate::config::{Overrides, Settings};
 use crate::error::{EXIT_SUCCESS, Error};
 use crate::report::Verbosity;
-use crate::runner::{Mode, Selection, select_tests};
+use crate::runner::Mode;
 use crate::scenario::{self, Scenario};
 use crate::secrets::Secrets;
 use args::{CacheCommand, Cli, ColorChoice, Command, GlobalArgs};
@@ -157,6 +159,8 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         test_timeout: runner_args(&cli.command)
             .and_then(|r| r.test_timeout)
             .or(debug.then_some(86_400.0)),
+        retries: runner_args(&cli.command).and_then(|r| r.retries),
+        fail_on_flaky_tests: runner_args(&cli.command).is_some_and(|r| r.fail_on_flaky_tests),
         no_heal_veto: matches!(&cli.command, Command::Run(run) if run.no_heal_veto),
     };
     let mut settings = Settings::resolve(&cwd, &env_var, &overrides)?;
@@ -167,24 +171,28 @@ fn execute(cli: Cli) -> Result<u8, Error> {
     let colors = colors(cli.global.color, stdout.is_terminal());
     match cli.command {
         Command::Run(run) => {
-            let scenarios = load_scenarios(&settings, &cwd, &run.paths.paths)?;
+            let (paths, locations) = split_locations(&cwd, &run.paths.paths)?;
+            let scenarios = load_scenarios(&settings, &cwd, &paths)?;
             let mode = Mode::Run { heal: !run.no_heal };
-            let options = RunOptions::new(&cli.global, &run.runner, &cwd, colors)?;
+            let options = RunOptions::new(&cli.global, &run.runner, locations, &cwd, colors)?;
             run_tests(&settings, &scenarios, mode, &options)
         }
         Command::Replay(replay) => {
-            let scenarios = load_scenarios(&settings, &cwd, &replay.paths.paths)?;
+            let (paths, locations) = split_locations(&cwd, &replay.paths.paths)?;
+            let scenarios = load_scenarios(&settings, &cwd, &paths)?;
             let mode = if replay.strict {
                 Mode::StrictReplay
             } else {
                 Mode::Replay
             };
-            let options = RunOptions::new(&cli.global, &replay.runner, &cwd, colors)?;
+            let options = RunOptions::new(&cli.global, &replay.runner, locations, &cwd, colors)?;
             run_tests(&settings, &scenarios, mode, &options)
         }
-        Command::List(paths) => {
-            let scenarios = load_scenarios(&settings, &cwd, &paths.paths)?;
-            list(&settings, &scenarios, &cli.global, stdout.lock())?;
+        Command::List(args) => {
+            let (paths, locations) = split_locations(&cwd, &args.paths.paths)?;
+            let scenarios = load_scenarios(&settings, &cwd, &paths)?;
+            let select = SelectOptions::new(&cli.global, &args.select, locations)?;
+            list::list(&settings, &scenarios, &select, args.format, stdout.lock())?;
             Ok(EXIT_SUCCESS)
         }
         Command::Init { .. } => unreachable!("handled before the settings are read"),
@@ -249,17 +257,6 @@ fn load_scenarios(
     Ok(scenario::load(&settings.project_root, &paths)?)
 }
 
-pub(crate) fn grep_of(global: &GlobalArgs) -> Result<Option<Regex>, Error> {
-    global
-        .grep
-        .as_deref()
-        .map(|pattern| {
-            Regex::new(pattern)
-                .map_err(|err| Error::Usage(format!("invalid --grep pattern {pattern:?}: {err}")))
-        })
-        .transpose()
-}
-
 pub(crate) fn verbosity_of(global: &GlobalArgs) -> Verbosity {
     if global.quiet {
         Verbosity::Quiet
@@ -268,58 +265,4 @@ pub(crate) fn verbosity_of(global: &GlobalArgs) -> Verbosity {
     } else {
         Verbosity::Normal
     }
-}
-
-fn list(
-    settings: &Settings,
-    scenarios: &[Scenario],
-    global: &GlobalArgs,
-    mut out: impl Write,
-) -> Result<(), Error> {
-    let grep = grep_of(global)?;
-    let cache = Cache::new(&settings.cache_dir);
-    let mut cache_files = std::collections::HashMap::new();
-    let mut tests = 0;
-    let mut missing = std::collections::HashSet::new();
-    let selection = Selection {
-        grep,
-        ..Selection::default()
-    };
-    for (si, ti) in select_tests(scenarios, &selection) {
-        let scenario = &scenarios[si];
-        let test = &scenario.tests[ti];
-        let cached = match cache_files.entry(si) {
-            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
-            std::collections::hash_map::Entry::Vacant(entry) => {
-                entry.insert(cache.load(&scenario.rel_path)?)
-            }
-        };
-        let tags: String = test.tags.iter().map(|t| format!(" @{t}")).collect();
-        writeln!(out, "{} › {}{tags}", scenario.rel_path, test.name).map_err(Error::Output)?;
-        tests += 1;
-        // The background's steps first, as they run; each step counts once however many tests
-        // (or example rows) share it.
-        let background = scenario
-            .background
-            .iter()
-            .map(|step| ("background: ", step, StepKey::background(scenario, step)));
-        let own = test
-            .steps
-            .iter()
-            .map(|step| ("", step, StepKey::of(scenario, test, step)));
-        for (prefix, step, key) in background.chain(own) {
-            let is_cached = cached.as_ref().is_some_and(|file| file.get(&key).is_some());
-            if !is_cached {
-                missing.insert(key);
-            }
-            let mark = if is_cached { "cached " } else { "missing" };
-            writeln!(out, "  [{mark}] {prefix}{}", step.sentence).map_err(Error::Output)?;
-        }
-    }
-    writeln!(
-        out,
-        "{tests} test(s), {} step(s) without cached code",
-        missing.len()
-    )
-    .map_err(Error::Output)
 }

@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::cache::Cache;
 use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
-use crate::cli::{env_var, grep_of, masked_for_stderr, verbosity_of};
+use crate::cli::select::{NamedLocation, SelectOptions};
+use crate::cli::{env_var, masked_for_stderr, verbosity_of};
 use crate::config::{Settings, Vars};
 use crate::driver::{
     BrowserRuntime, export_driver_env, find_chromium, find_driver, withhold_from_driver,
@@ -18,8 +19,7 @@ use crate::error::{EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED,
 use crate::llm::{LlmProvider, build_provider, key_variables};
 use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
-    FailedTest, FailureCause, LastRun, Mode, RunConfig, RunEvent, Runner, Selection, Shard,
-    TestOutcome, TraceMode, select_tests,
+    FailedTest, FailureCause, LastRun, Mode, RunConfig, RunEvent, Runner, TestOutcome, TraceMode,
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
@@ -27,11 +27,7 @@ use crate::web_server::{LineSink, WebServers, kill_all_now};
 
 /// The command line's say in a run of tests.
 pub(crate) struct RunOptions {
-    grep: Option<regex::Regex>,
-    grep_text: Option<String>,
-    tags: Vec<String>,
-    last_failed: bool,
-    shard: Option<Shard>,
+    select: SelectOptions,
     max_failures: Option<usize>,
     trace: TraceMode,
     report: ReportOptions,
@@ -45,6 +41,7 @@ impl RunOptions {
     pub(crate) fn new(
         global: &GlobalArgs,
         runner: &RunnerArgs,
+        locations: Vec<NamedLocation>,
         cwd: &Path,
         colors: bool,
     ) -> Result<Self, Error> {
@@ -61,11 +58,7 @@ impl RunOptions {
             return Err(Error::Usage("--max-failures must be at least 1".to_owned()));
         }
         Ok(Self {
-            grep: grep_of(global)?,
-            grep_text: global.grep.clone(),
-            tags: runner.tags.clone(),
-            last_failed: runner.last_failed,
-            shard: runner.shard,
+            select: SelectOptions::new(global, &runner.select, locations)?,
             max_failures: if runner.exit_first {
                 Some(1)
             } else {
@@ -104,29 +97,17 @@ pub(crate) fn run_tests(
     options: &RunOptions,
 ) -> Result<u8, Error> {
     let last_run = LastRun::load(&settings.project_root);
-    let selection = Selection {
-        grep: options.grep.clone(),
-        tags: options.tags.clone(),
-        only: options.last_failed.then(|| last_run.failed_set()),
-        shard: options.shard,
-    };
-    let selected = select_tests(scenarios, &selection);
+    let selected = options.select.select(scenarios, &last_run)?;
     if selected.is_empty() {
-        if options.last_failed {
+        if options.select.last_failed {
             println!("no tests failed in the previous run: nothing to run");
             return Ok(EXIT_SUCCESS);
         }
-        if options.shard.is_some() {
+        if options.select.shard.is_some() {
             println!("this shard has no tests");
             return Ok(EXIT_SUCCESS);
         }
-        return Err(Error::Usage(
-            match (&options.grep_text, options.tags.is_empty()) {
-                (Some(pattern), _) => format!("no tests match --grep {pattern:?}"),
-                (None, false) => format!("no tests have the tags {:?}", options.tags),
-                (None, true) => "no tests to run: the scenario files declare none".to_owned(),
-            },
-        ));
+        return Err(Error::Usage(options.select.nothing_selected()));
     }
 
     let vars = resolve_vars(settings, scenarios, &selected)?;
@@ -150,10 +131,7 @@ pub(crate) fn run_tests(
     let provider = provider_for(mode, settings, &env, tokio.handle())?;
     let cancel = Arc::new(AtomicBool::new(false));
     install_interrupt_handler(Arc::clone(&cancel));
-    let workers = settings
-        .run
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let workers = settings.run.workers.unwrap_or_else(default_workers);
     let config = RunConfig {
         mode,
         limits: Limits::new(settings.browser.timeout),
@@ -167,6 +145,7 @@ pub(crate) fn run_tests(
         workers,
         isolation: settings.browser.isolation,
         test_timeout: settings.run.test_timeout,
+        retries: settings.run.retries,
         max_failures: options.max_failures,
         cancel: Arc::clone(&cancel),
         trace: options.trace,
@@ -252,7 +231,7 @@ pub(crate) fn run_tests(
         EXIT_INTERRUPTED
     } else if stats.infrastructure_failures > 0 {
         EXIT_INFRA
-    } else if stats.failed > 0 {
+    } else if stats.failed > 0 || (settings.run.fail_on_flaky && stats.flaky > 0) {
         EXIT_TEST_FAILED
     } else {
         EXIT_SUCCESS
@@ -275,6 +254,12 @@ fn web_server_sink(verbosity: Verbosity) -> Option<LineSink> {
 )]
 fn warn(warning: &str) {
     eprintln!("WARNING: {}", masked_for_stderr(warning));
+}
+
+/// The default number of workers, Playwright Test's: half the CPUs, at least 1. On the 2-core
+/// bench machine one worker was faster than two (`docs/benchmarks.md`).
+fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
 
 /// Said once when secrets are in use and traces are on: Playwright traces record what was typed.

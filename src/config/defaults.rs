@@ -48,9 +48,13 @@ pub(super) const GENERATION_BUDGET: u32 = 3;
 pub(super) const HEALING_BUDGET: u32 = 2;
 /// `run.test_timeout`.
 pub(super) const TEST_TIMEOUT: Duration = Duration::from_secs(60);
-/// `run.workers`: unset, the runner uses the number of CPUs.
+/// `run.workers`: unset, the runner uses half the CPUs (at least 1).
 pub(super) const WORKERS: Option<usize> = None;
 /// `web_server.timeout`: how long a web server may take to answer its URL.
 pub(super) const WEB_SERVER_TIMEOUT: Duration = Duration::from_secs(60);
 // `web_server.reuse_existing` has no constant: true, false when `CI` is set (see
 // `web_server_settings.rs`); `web_server.cwd` is the project root.
+/// `run.retries`: a failed test is not run again.
+pub(super) const RETRIES: u32 = 0;
+/// `run.fail_on_flaky`: a flaky test (failed, then passed on a retry) does not fail the run.
+pub(super) const FAIL_ON_FLAKY: bool = false;

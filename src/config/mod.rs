@@ -127,6 +127,10 @@ pub struct HealSettings {
 pub struct RunSettings {
     /// A test running longer fails with a timeout naming the step (default 60 s).
     pub test_timeout: Duration,
-    /// Parallel workers; `None`: the number of CPUs (`-j` overrides).
+    /// Parallel workers; `None`: half the CPUs, at least 1 (`-j` overrides).
     pub workers: Option<usize>,
+    /// Times a failed test runs again from scratch (default 0; `--retries` overrides).
+    pub retries: u32,
+    /// A flaky test (failed, then passed on a retry) fails the run (exit 1).
+    pub fail_on_flaky: bool,
 }

@@ -33,6 +33,11 @@ pub struct Overrides {
     pub workers: Option<usize>,
     /// `--test-timeout SECONDS`: `run.test_timeout`, more than 0.
     pub test_timeout: Option<f64>,
+    /// `--retries N`: `run.retries`, 0 to 100.
+    pub retries: Option<u32>,
+    /// `--fail-on-flaky-tests`: `run.fail_on_flaky = true`. `false` leaves the other sources in
+    /// charge.
+    pub fail_on_flaky_tests: bool,
     /// `--no-heal-veto`: `heal.veto = false`. `false` leaves the other sources in charge.
     pub no_heal_veto: bool,
 }

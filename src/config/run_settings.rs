@@ -1,8 +1,9 @@
-//! `[run]`: how long a test may run and how many tests run at once.
+//! `[run]`: how long a test may run, how many tests run at once, how often a failed test runs
+//! again and whether a flaky test fails the run.
 //!
 //! Main type: [`RunLayer`], what one source says of `[run]`: the file ([`RawRun`]), the
-//! environment ([`ENV_VARS`]) or the flags (`--test-timeout`, `-j/--workers`); stacked and
-//! finished into [`RunSettings`] by `settings.rs`.
+//! environment ([`ENV_VARS`]) or the flags (`--test-timeout`, `-j/--workers`, `--retries`,
+//! `--fail-on-flaky-tests`); stacked and finished into [`RunSettings`] by `settings.rs`.
 
 use std::time::Duration;
 
@@ -13,12 +14,17 @@ use super::defaults;
 use super::file_context::FileContext;
 use super::section_layer::section_layer;
 use super::value_forms::{
-    EnvSetter, POSITIVE_SECONDS_FORM, flag_value, parse_seconds, positive_seconds,
+    BOOL_FORMS, EnvSetter, POSITIVE_SECONDS_FORM, flag_value, parse_bool, parse_seconds,
+    positive_seconds,
 };
 use super::{ConfigError, Overrides, RunSettings};
 
 /// Accepted form of `run.workers`.
 const WORKERS_FORM: &str = "a whole number >= 1";
+/// Accepted form of `run.retries`.
+const RETRIES_FORM: &str = "a whole number from 0 to 100";
+/// The most retries a test may have.
+const MAX_RETRIES: u32 = 100;
 
 /// The defaults of `[run]`: 60 s per test, as many workers as CPUs.
 impl Default for RunSettings {
@@ -33,6 +39,8 @@ impl Default for RunSettings {
 pub(super) struct RawRun {
     test_timeout: Option<Spanned<f64>>,
     workers: Option<Spanned<i64>>,
+    retries: Option<Spanned<i64>>,
+    fail_on_flaky: Option<bool>,
 }
 
 section_layer! {
@@ -40,6 +48,8 @@ section_layer! {
     RunLayer {
         test_timeout: Duration,
         workers: usize,
+        retries: u32,
+        fail_on_flaky: bool,
     }
 }
 
@@ -49,6 +59,8 @@ impl RunLayer {
         RunSettings {
             test_timeout: self.test_timeout.unwrap_or(defaults::TEST_TIMEOUT),
             workers: self.workers.or(defaults::WORKERS),
+            retries: self.retries.unwrap_or(defaults::RETRIES),
+            fail_on_flaky: self.fail_on_flaky.unwrap_or(defaults::FAIL_ON_FLAKY),
         }
     }
 
@@ -64,6 +76,10 @@ impl RunLayer {
             workers: file.checked("run.workers", WORKERS_FORM, raw.workers, |n| {
                 usize::try_from(n).ok().and_then(workers)
             })?,
+            retries: file.checked("run.retries", RETRIES_FORM, raw.retries, |n| {
+                u32::try_from(n).ok().and_then(retries)
+            })?,
+            fail_on_flaky: raw.fail_on_flaky,
         })
     }
 
@@ -77,6 +93,8 @@ impl RunLayer {
                 positive_seconds,
             )?,
             workers: flag_value("workers", WORKERS_FORM, overrides.workers, workers)?,
+            retries: flag_value("retries", RETRIES_FORM, overrides.retries, retries)?,
+            fail_on_flaky: overrides.fail_on_flaky_tests.then_some(true),
         })
     }
 }
@@ -93,11 +111,25 @@ pub(super) const ENV_VARS: &[(&str, EnvSetter<RunLayer>)] = &[
         layer.workers = Some(count.ok_or(WORKERS_FORM)?);
         Ok(())
     }),
+    ("PRETTYPLAY_RUN_RETRIES", |layer, _, value| {
+        let count = value.trim().parse().ok().and_then(retries);
+        layer.retries = Some(count.ok_or(RETRIES_FORM)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_RUN_FAIL_ON_FLAKY", |layer, _, value| {
+        layer.fail_on_flaky = Some(parse_bool(value).ok_or(BOOL_FORMS)?);
+        Ok(())
+    }),
 ];
 
 /// A number of workers: 1 or more.
 fn workers(count: usize) -> Option<usize> {
     (count >= 1).then_some(count)
+}
+
+/// A number of retries: 0 to [`MAX_RETRIES`].
+fn retries(count: u32) -> Option<u32> {
+    (count <= MAX_RETRIES).then_some(count)
 }
 
 #[cfg(test)]
@@ -134,6 +166,8 @@ mod tests {
             RunSettings {
                 test_timeout: Duration::from_secs(60),
                 workers: None,
+                retries: 0,
+                fail_on_flaky: false,
             }
         );
         assert_eq!(run, RunSettings::default());
@@ -150,6 +184,7 @@ mod tests {
             RunSettings {
                 test_timeout: Duration::from_millis(12_500),
                 workers: Some(3),
+                ..RunSettings::default()
             }
         );
         // An integer is accepted where a number of seconds is expected.
@@ -171,6 +206,7 @@ mod tests {
             RunSettings {
                 test_timeout: Duration::from_millis(20_500),
                 workers: Some(4),
+                ..RunSettings::default()
             }
         );
         // An empty variable is unset: the file's value stays.
@@ -183,6 +219,7 @@ mod tests {
             RunSettings {
                 test_timeout: Duration::from_secs(10),
                 workers: Some(2),
+                ..RunSettings::default()
             }
         );
         let flags = Overrides {
@@ -195,6 +232,7 @@ mod tests {
             RunSettings {
                 test_timeout: Duration::from_millis(500),
                 workers: Some(1),
+                ..RunSettings::default()
             }
         );
         // One flag leaves the other key to the lower sources.
@@ -207,7 +245,45 @@ mod tests {
             RunSettings {
                 test_timeout: Duration::from_millis(20_500),
                 workers: Some(8),
+                ..RunSettings::default()
             }
+        );
+    }
+
+    #[test]
+    fn retries_and_fail_on_flaky_come_from_the_flag_then_env_then_file() {
+        let dir = project("[run]\nretries = 2\nfail_on_flaky = false\n");
+        let run = resolve(dir.path(), &no_env).run;
+        assert_eq!((run.retries, run.fail_on_flaky), (2, false));
+        let env = env_of(&[
+            ("PRETTYPLAY_RUN_RETRIES", "3"),
+            ("PRETTYPLAY_RUN_FAIL_ON_FLAKY", "yes"),
+        ]);
+        let run = resolve(dir.path(), &env).run;
+        assert_eq!((run.retries, run.fail_on_flaky), (3, true));
+        let flags = Overrides {
+            retries: Some(0),
+            fail_on_flaky_tests: true,
+            ..Overrides::default()
+        };
+        let run = resolve_with(dir.path(), &no_env, flags)
+            .expect("resolve")
+            .run;
+        assert_eq!((run.retries, run.fail_on_flaky), (0, true));
+        let flags = Overrides {
+            retries: Some(101),
+            ..Overrides::default()
+        };
+        let e = resolve_with(dir.path(), &no_env, flags).expect_err("too many");
+        assert_eq!(
+            e.to_string(),
+            "invalid value `101` for `--retries`: expected a whole number from 0 to 100"
+        );
+        let dir = project("[run]\nretries = -1\n");
+        assert!(
+            resolve_err(dir.path(), &no_env)
+                .to_string()
+                .contains("run.retries")
         );
     }
 
@@ -271,7 +347,7 @@ mod tests {
         let shown = resolve_err(dir.path(), &no_env).to_string();
         assert!(shown.contains("unknown field `jobs`"), "{shown}");
         assert!(
-            shown.contains("expected `test_timeout` or `workers`"),
+            shown.contains("expected one of `test_timeout`, `workers`, `retries`, `fail_on_flaky`"),
             "{shown}"
         );
     }

@@ -378,6 +378,8 @@ mod tests {
                 run: RunSettings {
                     test_timeout: Duration::from_secs(60),
                     workers: None,
+                    retries: 0,
+                    fail_on_flaky: false,
                 },
                 heal: HealSettings { veto: true },
                 vars: crate::config::VarSettings::default(),

@@ -1,6 +1,7 @@
 //! What the terminal reporters (`list`, `dot`) share: how much they print ([`Verbosity`]), the
-//! failure details, the final summary with its closing `N passed, N failed` line, and durations
-//! as people read them.
+//! failure details (of each failed attempt of a retried test), the final summary with its
+//! closing `N passed, N failed` line (`, N flaky` when some were), and durations as people read
+//! them.
 //!
 //! Main type: [`Summary`].
 
@@ -118,10 +119,53 @@ pub(crate) fn write_failure(
     test: &TestId,
     failure: &TestFailure,
 ) -> io::Result<()> {
+    write_attempt_failure(out, palette, test, failure, None)
+}
+
+/// Which attempt of a retried test failed (`--retries`), and how the test ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Attempt {
+    /// The attempt that failed, from 1.
+    pub number: u32,
+    /// The attempt the test passed on, when it did (a flaky test).
+    pub passed_on: Option<u32>,
+}
+
+/// [`write_failure`] of one attempt of a retried test: the heading says which attempt, and
+/// that the test was flaky when a later attempt passed.
+pub(crate) fn write_attempt_failure(
+    out: &mut dyn Write,
+    palette: Palette,
+    test: &TestId,
+    failure: &TestFailure,
+    attempt: Option<Attempt>,
+) -> io::Result<()> {
     let red = palette.style(Style::new().red().bold());
     let dim = palette.style(Style::new().dim());
     writeln!(out)?;
-    writeln!(out, "{} {}", red.apply_to("──── FAIL"), Visible(test))?;
+    match attempt {
+        None => writeln!(out, "{} {}", red.apply_to("──── FAIL"), Visible(test))?,
+        Some(Attempt {
+            number,
+            passed_on: None,
+        }) => writeln!(
+            out,
+            "{} {} (attempt {number})",
+            red.apply_to("──── FAIL"),
+            Visible(test)
+        )?,
+        Some(Attempt {
+            number,
+            passed_on: Some(passed),
+        }) => writeln!(
+            out,
+            "{} {} (attempt {number} failed; passed on attempt {passed})",
+            palette
+                .style(Style::new().yellow().bold())
+                .apply_to("──── FLAKY"),
+            Visible(test)
+        )?,
+    }
     writeln!(
         out,
         "  step {}: {}",
@@ -172,21 +216,44 @@ pub(crate) fn write_failure(
 /// closing `N passed, N failed` line and the total time (the last line).
 #[derive(Debug, Default)]
 pub(crate) struct Summary {
-    failures: Vec<(TestId, TestFailure)>,
+    failures: Vec<(TestId, TestFailure, Option<Attempt>)>,
     durations: Vec<(TestId, Duration)>,
+    /// Failed attempts of tests that have not finished (`--retries`).
+    attempts: Vec<(TestId, u32, TestFailure)>,
 }
 
 impl Summary {
-    /// Remembers a finished test.
+    /// Remembers a failed attempt of a test that runs again (`attempt` is the one that failed).
+    pub(super) fn attempt_failed(&mut self, test: &TestId, attempt: u32, failure: &TestFailure) {
+        self.attempts.push((test.clone(), attempt, failure.clone()));
+    }
+
+    /// Remembers a finished test: its failure (after those of its earlier attempts), or, when
+    /// it passed on attempt `passed_on` after failing, the failures of the attempts before.
     pub(super) fn test_finished(
         &mut self,
         test: &TestId,
         duration: Duration,
         failure: Option<&TestFailure>,
+        passed_on: Option<u32>,
     ) {
         self.durations.push((test.clone(), duration));
+        let (earlier, others) = std::mem::take(&mut self.attempts)
+            .into_iter()
+            .partition(|(t, _, _)| t == test);
+        self.attempts = others;
+        let earlier: Vec<(TestId, u32, TestFailure)> = earlier;
+        let last = earlier.iter().map(|(_, number, _)| number + 1).max();
+        for (test, number, failure) in earlier {
+            let attempt = Attempt { number, passed_on };
+            self.failures.push((test, failure, Some(attempt)));
+        }
         if let Some(failure) = failure {
-            self.failures.push((test.clone(), failure.clone()));
+            let attempt = last.map(|number| Attempt {
+                number,
+                passed_on: None,
+            });
+            self.failures.push((test.clone(), failure.clone(), attempt));
         }
     }
 
@@ -209,10 +276,21 @@ impl Summary {
         stats: &RunStats,
     ) -> io::Result<()> {
         let dim = palette.style(Style::new().dim());
-        for (test, failure) in &self.failures {
-            write_failure(out, palette, test, failure)?;
+        for (test, failure, attempt) in &self.failures {
+            write_attempt_failure(out, palette, test, failure, *attempt)?;
         }
         writeln!(out)?;
+        if stats.flaky > 0 {
+            let loud = palette.style(Style::new().yellow().bold());
+            writeln!(
+                out,
+                "{}",
+                loud.apply_to(format!(
+                    "{} flaky test(s): failed, then passed on a retry (see the failures above)",
+                    stats.flaky
+                ))
+            )?;
+        }
         if stats.infrastructure_failures > 0 {
             writeln!(
                 out,
@@ -302,15 +380,18 @@ impl Summary {
         } else {
             failed
         };
-        if stats.interrupted_tests > 0 {
-            writeln!(
-                out,
-                "{passed}, {failed}, {} interrupted",
-                stats.interrupted_tests
-            )?;
-        } else {
-            writeln!(out, "{passed}, {failed}")?;
+        let mut closing = format!("{passed}, {failed}");
+        if stats.flaky > 0 {
+            let flaky = format!("{} flaky", stats.flaky);
+            closing.push_str(&format!(
+                ", {}",
+                palette.style(Style::new().yellow()).apply_to(flaky)
+            ));
         }
+        if stats.interrupted_tests > 0 {
+            closing.push_str(&format!(", {} interrupted", stats.interrupted_tests));
+        }
+        writeln!(out, "{closing}")?;
         if verbosity != Verbosity::Quiet {
             writeln!(
                 out,

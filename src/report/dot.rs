@@ -1,5 +1,5 @@
-//! The dot reporter (`--reporter dot`): one character per test (`.` passed, `F` failed), then the
-//! failure details and the summary that the `list` reporter ends with.
+//! The dot reporter (`--reporter dot`): one character per test (`.` passed, `±` flaky, `F`
+//! failed), then the failure details and the summary that the `list` reporter ends with.
 //!
 //! Main type: [`DotReporter`].
 
@@ -62,13 +62,15 @@ impl<W: Write> Reporter for DotReporter<W> {
                 outcome,
                 duration,
             } => {
-                let failure = match outcome {
-                    TestOutcome::Passed => None,
-                    TestOutcome::Failed(failure) => Some(&**failure),
+                let (failure, passed_on) = match outcome {
+                    TestOutcome::Passed => (None, None),
+                    TestOutcome::Flaky { attempts } => (None, Some(*attempts)),
+                    TestOutcome::Failed(failure) => (Some(&**failure), None),
                 };
-                let dot = match failure {
-                    None => self.palette.style(Style::new().green()).apply_to("."),
-                    Some(_) => self.palette.style(Style::new().red().bold()).apply_to("F"),
+                let dot = match (failure, passed_on) {
+                    (None, None) => self.palette.style(Style::new().green()).apply_to("."),
+                    (None, Some(_)) => self.palette.style(Style::new().yellow()).apply_to("±"),
+                    (Some(_), _) => self.palette.style(Style::new().red().bold()).apply_to("F"),
                 };
                 write!(self.out, "{dot}")?;
                 self.column += 1;
@@ -78,7 +80,17 @@ impl<W: Write> Reporter for DotReporter<W> {
                 if let (Some(annotations), Some(failure)) = (&mut self.annotations, failure) {
                     annotations.push(error_annotation(test, failure));
                 }
-                self.summary.test_finished(test, *duration, failure);
+                self.summary
+                    .test_finished(test, *duration, failure, passed_on);
+            }
+            RunEvent::TestRetry {
+                test,
+                attempt,
+                failure,
+                ..
+            } => {
+                self.summary.attempt_failed(test, attempt - 1, failure);
+                return Ok(());
             }
             RunEvent::RunFinished { stats } => {
                 self.end_line()?;

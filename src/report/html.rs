@@ -14,7 +14,7 @@ use super::details::{
 };
 use super::record::{Heal, RunRecord, StepRecord, StepStatus, TestRecord};
 use super::xml::{escape, escape_attr};
-use crate::runner::{FailureCause, StepSource, TestFailure};
+use crate::runner::{FailureCause, StepSource, TestFailure, TestId};
 
 const CSS: &str = include_str!("assets/report.css");
 const JS: &str = include_str!("assets/report.js");
@@ -43,6 +43,7 @@ pub(crate) fn render(record: &RunRecord) -> String {
     for (class, count, word) in [
         ("passed", stats.passed, "passed"),
         ("failed", stats.failed, "failed"),
+        ("flaky", stats.flaky, "flaky"),
         ("healed", stats.healed_steps, "healed"),
         ("generated", stats.generated_steps, "generated"),
         ("cached", stats.cached_steps, "cached"),
@@ -78,7 +79,7 @@ pub(crate) fn render(record: &RunRecord) -> String {
     html.push_str(
         "<label class=\"filter\">Filter tests \
          <input id=\"filter\" type=\"search\" autocomplete=\"off\" \
-         placeholder=\"text, or a status: passed failed healed generated cached\"></label>\n\
+         placeholder=\"text, or a status: passed failed flaky healed generated cached\"></label>\n\
          <p id=\"no-match\" class=\"muted\" hidden>No test matches the filter.</p>\n</header>\n<main>\n",
     );
     for (n, test) in record.all_tests().into_iter().enumerate() {
@@ -91,6 +92,7 @@ pub(crate) fn render(record: &RunRecord) -> String {
 fn test_html(html: &mut String, n: usize, test: &TestRecord) {
     let status = match (&test.outcome, test.passed()) {
         (None, _) => "unfinished",
+        _ if test.flaky() => "flaky",
         (_, true) => "passed",
         _ if test.interrupted() => "interrupted",
         (_, false) => "failed",
@@ -113,6 +115,7 @@ fn test_html(html: &mut String, n: usize, test: &TestRecord) {
     }
     let label = match status {
         "passed" => "PASS",
+        "flaky" => "FLAKY",
         "failed" => "FAIL",
         "interrupted" => "INTERRUPTED",
         _ => "UNFINISHED",
@@ -129,11 +132,29 @@ fn test_html(html: &mut String, n: usize, test: &TestRecord) {
         escape(&test.id.name),
         seconds(test.duration),
     );
-    html.push_str("<ol class=\"steps\">\n");
-    for step in &test.steps {
-        step_html(html, &test.id.scenario, step);
+    // The attempts that failed before the last one (`--retries`), each with its steps and its
+    // failure; then the last attempt.
+    for attempt in &test.retries {
+        let _ = writeln!(
+            html,
+            "<details class=\"attempt\" open><summary>attempt {} failed \
+             <span class=\"duration\">{}</span></summary>",
+            attempt.number,
+            seconds(attempt.duration)
+        );
+        steps_html(html, &test.id.scenario, &attempt.steps);
+        failure_html(html, &test.id, &attempt.steps, &attempt.failure);
+        html.push_str("</details>\n");
     }
-    html.push_str("</ol>\n");
+    if !test.retries.is_empty() {
+        let _ = writeln!(
+            html,
+            "<p class=\"attempt-heading\">attempt {}{}</p>",
+            test.retries.len() + 1,
+            if test.flaky() { " passed" } else { "" }
+        );
+    }
+    steps_html(html, &test.id.scenario, &test.steps);
     for warning in &test.warnings {
         let _ = writeln!(
             html,
@@ -145,9 +166,17 @@ fn test_html(html: &mut String, n: usize, test: &TestRecord) {
         let _ = writeln!(html, "<p class=\"muted\">trace: {}</p>", escape(trace));
     }
     if let Some(failure) = test.failure() {
-        failure_html(html, test, failure);
+        failure_html(html, &test.id, &test.steps, failure);
     }
     html.push_str("</div>\n</details>\n");
+}
+
+fn steps_html(html: &mut String, scenario: &str, steps: &[StepRecord]) {
+    html.push_str("<ol class=\"steps\">\n");
+    for step in steps {
+        step_html(html, scenario, step);
+    }
+    html.push_str("</ol>\n");
 }
 
 fn step_html(html: &mut String, scenario: &str, step: &StepRecord) {
@@ -254,19 +283,18 @@ fn heal_html(html: &mut String, heal: &Heal) {
     html.push_str("</pre></div>\n");
 }
 
-fn failure_html(html: &mut String, test: &TestRecord, failure: &TestFailure) {
+fn failure_html(html: &mut String, id: &TestId, steps: &[StepRecord], failure: &TestFailure) {
     let _ = writeln!(
         html,
         "<section class=\"failure\">\n<h3>{} <span class=\"where\">at step {}, {}:{}</span></h3>\n\
          <pre class=\"message\">{}</pre>",
         escape(failure_label(failure)),
         failure.step_index,
-        escape(&test.id.scenario),
+        escape(&id.scenario),
         failure.line,
-        escape(&failure_text(&test.id, failure)),
+        escape(&failure_text(id, failure)),
     );
-    let step_verdict = test
-        .steps
+    let step_verdict = steps
         .iter()
         .find(|s| s.index == failure.step_index)
         .and_then(|s| s.verdict.as_ref());
@@ -282,7 +310,7 @@ fn failure_html(html: &mut String, test: &TestRecord, failure: &TestFailure) {
     }
     if let (Some(code), false) = (
         &failure.code,
-        test.steps
+        steps
             .iter()
             .any(|s| s.index == failure.step_index && s.code.is_some()),
     ) {
@@ -315,7 +343,7 @@ fn failure_html(html: &mut String, test: &TestRecord, failure: &TestFailure) {
 mod tests {
     use super::*;
     use crate::report::testing::{self, redact};
-    use crate::runner::{RunEvent, TestId, TestOutcome};
+    use crate::runner::{RunEvent, TestOutcome};
 
     fn record(events: &[RunEvent]) -> RunRecord {
         let mut record = RunRecord::default();
@@ -431,5 +459,29 @@ mod tests {
         assert!(html.contains(
             "&lt;script&gt;window.pwned = 1&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;\"'&amp;"
         ));
+    }
+
+    #[test]
+    fn a_flaky_test_has_its_own_status_and_shows_the_failed_attempt() {
+        let html = render(&record(&testing::retried_events()));
+        assert!(html.contains("<span class=\"count flaky\">1 flaky</span>"));
+        let flaky = body(&html)
+            .split("<details class=\"test ")
+            .find(|t| t.contains("<span class=\"name\">flaky</span>"))
+            .unwrap();
+        assert!(flaky.starts_with("flaky\""), "{flaky}");
+        assert!(
+            flaky.contains("data-status=\"flaky cached\" open"),
+            "{flaky}"
+        );
+        assert!(flaky.contains(">FLAKY</span>"), "{flaky}");
+        assert!(flaky.contains("attempt 1 failed"), "{flaky}");
+        assert!(flaky.contains("<section class=\"failure\">"), "{flaky}");
+        assert!(flaky.contains("attempt 2 passed"), "{flaky}");
+        let broken = body(&html)
+            .split("<details class=\"test ")
+            .find(|t| t.contains("<span class=\"name\">broken</span>"))
+            .unwrap();
+        assert_eq!(broken.matches("<section class=\"failure\">").count(), 3);
     }
 }

@@ -200,4 +200,28 @@ mod tests {
         );
         assert!(value.get("screenshot_png_base64").is_none());
     }
+
+    #[test]
+    fn a_retry_carries_the_failed_attempt_and_a_flaky_test_says_so() {
+        let lines: Vec<serde_json::Value> = testing::retried_events()
+            .iter()
+            .map(|event| serde_json::from_str(&event_json(event)).unwrap())
+            .collect();
+        let retry = lines.iter().find(|l| l["event"] == "test_retry").unwrap();
+        assert_eq!(retry["attempt"], 2);
+        assert_eq!(retry["test"]["name"], "flaky");
+        assert_eq!(retry["failure"]["step_index"], 2);
+        assert_eq!(retry["failure"]["cause"]["kind"], "failed_check");
+        assert_eq!(retry["duration_ms"], 200);
+        let finished = lines
+            .iter()
+            .find(|l| l["event"] == "test_finished")
+            .unwrap();
+        assert_eq!(
+            finished["outcome"],
+            serde_json::json!({"status": "flaky", "attempts": 2})
+        );
+        let stats = &lines.last().unwrap()["stats"];
+        assert_eq!((&stats["flaky"], &stats["failed"]), (&1.into(), &1.into()));
+    }
 }

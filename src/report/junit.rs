@@ -1,6 +1,7 @@
 //! The JUnit XML report (`--reporter junit`, `<output>/junit.xml`), in the shape GitHub Actions
 //! (test-reporter actions), GitLab and Jenkins read: a `<testsuite>` per scenario file, a
-//! `<testcase>` per test with its `<failure>`, and the steps in `<system-out>`. The schema it
+//! `<testcase>` per test with its `<failure>` (and a `<flakyFailure>` or `<rerunFailure>` per
+//! earlier failed attempt with `--retries`), and the steps in `<system-out>`. The schema it
 //! follows is `tests/it/support/fixtures/reports/junit.xsd`; `docs/reports.md` describes it.
 //!
 //! Entry point: `render`, used by [`super::FileReport`].
@@ -8,11 +9,14 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::details::{Palette, failure_text, failure_verdict, heal_diff, seconds, write_failure};
-use super::record::{RunRecord, StepStatus, TestRecord};
+use super::details::{
+    Attempt, Palette, failure_text, failure_verdict, heal_diff, seconds, write_attempt_failure,
+    write_failure,
+};
+use super::record::{RunRecord, StepRecord, StepStatus, TestRecord};
 use super::wire::engine_kind_name;
 use super::xml::{escape, escape_attr};
-use crate::runner::{FailureCause, StepSource, TestFailure, TestId};
+use crate::runner::{FailureCause, StepSource, TestFailure, TestId, TestOutcome};
 
 /// Seconds with millisecond precision, as JUnit's `time` attributes have them.
 fn time(duration: Duration) -> String {
@@ -110,6 +114,40 @@ fn testcase(xml: &mut String, test: &TestRecord) {
     } else if test.outcome.is_none() {
         xml.push_str("      <skipped message=\"the test did not finish\"/>\n");
     }
+    // Surefire's elements for the attempts before the last (`--retries`), which quick-junit and
+    // nextest write too: `flakyFailure` when the test then passed, `rerunFailure` when every
+    // attempt failed.
+    let element = if test.flaky() {
+        "flakyFailure"
+    } else {
+        "rerunFailure"
+    };
+    for attempt in &test.retries {
+        let mut details = Vec::new();
+        let heading = Attempt {
+            number: attempt.number,
+            passed_on: match test.outcome {
+                Some(TestOutcome::Flaky { attempts }) => Some(attempts),
+                _ => None,
+            },
+        };
+        let _ = write_attempt_failure(
+            &mut details,
+            Palette { colors: false },
+            &test.id,
+            &attempt.failure,
+            Some(heading),
+        );
+        let details = String::from_utf8_lossy(&details);
+        let _ = writeln!(
+            xml,
+            "      <{element} message=\"{}\" type=\"{}\"><stackTrace>{}</stackTrace><system-out>{}</system-out></{element}>",
+            escape_attr(&failure_message(&test.id, &attempt.failure)),
+            escape_attr(failure_type(&attempt.failure)),
+            escape(details.trim_matches('\n')),
+            escape(&steps_text(&test.id, &attempt.steps)),
+        );
+    }
     let _ = writeln!(
         xml,
         "      <system-out>{}</system-out>",
@@ -118,10 +156,24 @@ fn testcase(xml: &mut String, test: &TestRecord) {
     xml.push_str("    </testcase>\n");
 }
 
-/// The steps of a test as plain text: `✓ 1. open the app (cached, 0.52s)`.
+/// The steps of a test's last attempt as plain text (`✓ 1. open the app (cached, 0.52s)`),
+/// then its warnings and traces.
 fn system_out(test: &TestRecord) -> String {
+    let mut out = steps_text(&test.id, &test.steps);
+    for warning in &test.warnings {
+        let _ = writeln!(out, "warning: {warning}");
+    }
+    for trace in &test.traces {
+        let _ = writeln!(out, "trace: {trace}");
+    }
+    out
+}
+
+/// Steps as plain text: `✓ 1. open the app (cached, 0.52s)`, with their settle retries,
+/// console lines, heals and verdicts.
+fn steps_text(id: &TestId, steps: &[StepRecord]) -> String {
     let mut out = String::new();
-    for step in &test.steps {
+    for step in steps {
         let (mark, source) = match step.status {
             StepStatus::Passed(source) => (
                 "✓",
@@ -146,7 +198,7 @@ fn system_out(test: &TestRecord) -> String {
             out.push_str(if step.retries == 1 { "y" } else { "ies" });
         }
         if step.line > 0 {
-            let _ = write!(out, " at {}:{}", test.id.scenario, step.line);
+            let _ = write!(out, " at {}:{}", id.scenario, step.line);
         }
         out.push('\n');
         for line in &step.logs {
@@ -161,12 +213,6 @@ fn system_out(test: &TestRecord) -> String {
         if let Some(verdict) = &step.verdict {
             let _ = writeln!(out, "    verdict: {verdict}");
         }
-    }
-    for warning in &test.warnings {
-        let _ = writeln!(out, "warning: {warning}");
-    }
-    for trace in &test.traces {
-        let _ = writeln!(out, "trace: {trace}");
     }
     out
 }
@@ -251,5 +297,28 @@ mod tests {
         );
         assert_eq!(failure_type(&testing::check_failure()), "failed check");
         assert_eq!(failure_type(&testing::defect_failure()), "product_defect");
+    }
+
+    #[test]
+    fn earlier_attempts_are_flaky_failures_or_rerun_failures() {
+        let xml = render(&record(&testing::retried_events()));
+        let flaky = xml
+            .split("<testcase")
+            .find(|t| t.contains("name=\"flaky\""))
+            .unwrap();
+        assert_eq!(flaky.matches("<flakyFailure ").count(), 1, "{flaky}");
+        assert!(!flaky.contains("<failure "), "{flaky}");
+        assert!(
+            flaky.contains("type=\"failed check\"><stackTrace>──── FLAKY"),
+            "{flaky}"
+        );
+        let broken = xml
+            .split("<testcase")
+            .find(|t| t.contains("name=\"broken\""))
+            .unwrap();
+        assert_eq!(broken.matches("<rerunFailure ").count(), 2, "{broken}");
+        assert_eq!(broken.matches("<failure ").count(), 1, "{broken}");
+        // A flaky test is not a failure.
+        assert!(xml.contains("<testsuites name=\"prettyplay\" tests=\"2\" failures=\"1\""));
     }
 }

@@ -27,7 +27,10 @@ pub(crate) struct RunRecord {
 #[derive(Debug, Clone)]
 pub(crate) struct TestRecord {
     pub id: TestId,
+    /// The steps of the last attempt (the only one without `--retries`).
     pub steps: Vec<StepRecord>,
+    /// The attempts that failed before the last one (`--retries`), in order.
+    pub retries: Vec<AttemptRecord>,
     pub outcome: Option<TestOutcome>,
     pub duration: Duration,
     pub warnings: Vec<String>,
@@ -39,6 +42,7 @@ impl TestRecord {
         Self {
             id,
             steps: Vec::new(),
+            retries: Vec::new(),
             outcome: None,
             duration: Duration::ZERO,
             warnings: Vec::new(),
@@ -62,13 +66,40 @@ impl TestRecord {
         matches!(&self.outcome, Some(TestOutcome::Failed(f)) if f.cause == FailureCause::Interrupted)
     }
 
+    /// Whether the test passed, at once or on a retry (flaky).
     pub(super) fn passed(&self) -> bool {
-        matches!(self.outcome, Some(TestOutcome::Passed))
+        matches!(
+            self.outcome,
+            Some(TestOutcome::Passed | TestOutcome::Flaky { .. })
+        )
+    }
+
+    /// Whether the test failed, then passed on a retry.
+    pub(super) fn flaky(&self) -> bool {
+        matches!(self.outcome, Some(TestOutcome::Flaky { .. }))
     }
 
     /// Whether any step of the test was healed.
     pub(super) fn healed(&self) -> bool {
         self.steps.iter().any(|s| s.heal.is_some())
+    }
+
+    /// Marks the step `failure` names as failed, with the failure's code and verdict.
+    fn fail_step(&mut self, failure: &TestFailure) {
+        let step = self.step(failure.step_index);
+        if step.sentence.is_empty() {
+            step.sentence.clone_from(&failure.step);
+        }
+        if step.line == 0 {
+            step.line = failure.line;
+        }
+        step.status = StepStatus::Failed;
+        if failure.code.is_some() {
+            step.code.clone_from(&failure.code);
+        }
+        if step.verdict.is_none() {
+            step.verdict.clone_from(&failure.verdict);
+        }
     }
 
     fn step(&mut self, index: usize) -> &mut StepRecord {
@@ -81,6 +112,16 @@ impl TestRecord {
         };
         &mut self.steps[at]
     }
+}
+
+/// A failed attempt of a test that ran again: its steps and its failure.
+#[derive(Debug, Clone)]
+pub(crate) struct AttemptRecord {
+    /// 1 for the first attempt.
+    pub number: u32,
+    pub steps: Vec<StepRecord>,
+    pub failure: TestFailure,
+    pub duration: Duration,
 }
 
 /// How a step ended.
@@ -212,6 +253,23 @@ impl RunRecord {
             RunEvent::TraceWritten { test, path } => {
                 self.test(test).traces.push(path.display().to_string());
             }
+            RunEvent::TestRetry {
+                test,
+                attempt,
+                failure,
+                duration,
+            } => {
+                let record = self.test(test);
+                record.fail_step(failure);
+                let mut steps = std::mem::take(&mut record.steps);
+                steps.sort_by_key(|s| s.index);
+                record.retries.push(AttemptRecord {
+                    number: attempt - 1,
+                    steps,
+                    failure: (**failure).clone(),
+                    duration: *duration,
+                });
+            }
             RunEvent::TestFinished {
                 test,
                 outcome,
@@ -222,20 +280,7 @@ impl RunRecord {
                     None => TestRecord::new(test.clone()),
                 };
                 if let TestOutcome::Failed(failure) = outcome {
-                    let step = record.step(failure.step_index);
-                    if step.sentence.is_empty() {
-                        step.sentence.clone_from(&failure.step);
-                    }
-                    if step.line == 0 {
-                        step.line = failure.line;
-                    }
-                    step.status = StepStatus::Failed;
-                    if failure.code.is_some() {
-                        step.code.clone_from(&failure.code);
-                    }
-                    if step.verdict.is_none() {
-                        step.verdict.clone_from(&failure.verdict);
-                    }
+                    record.fail_step(failure);
                 }
                 record.steps.sort_by_key(|s| s.index);
                 record.outcome = Some(outcome.clone());

@@ -11,13 +11,13 @@ use std::time::Duration;
 use console::Style;
 use indicatif::ProgressDrawTarget;
 
-use super::details::{Palette, Summary, Verbosity, heal_diff, seconds};
+use super::details::{Palette, Summary, Verbosity, failure_label, heal_diff, seconds};
 use super::github::error_annotation;
 use super::progress::Progress;
 use super::reporter::Reporter;
 use super::visible::Visible;
 use crate::engine::Pool;
-use crate::runner::{FailureCause, RunEvent, RunStats, TestId, TestOutcome};
+use crate::runner::{FailureCause, RunEvent, RunStats, TestFailure, TestId, TestOutcome};
 
 /// Writes a human-readable report of a run.
 pub struct TerminalReporter<W: Write> {
@@ -241,6 +241,12 @@ impl<W: Write> TerminalReporter<W> {
             | RunEvent::StepVerdict { .. }
             | RunEvent::TraceWritten { .. }
             | RunEvent::LlmCall { .. } => {}
+            RunEvent::TestRetry {
+                test,
+                attempt,
+                failure,
+                duration,
+            } => self.test_retry(test, *attempt, failure, *duration)?,
             RunEvent::TestFinished {
                 test,
                 outcome,
@@ -291,8 +297,13 @@ impl<W: Write> TerminalReporter<W> {
         duration: Duration,
     ) -> io::Result<()> {
         self.flush_steps(Some(test));
+        let passed_on = match outcome {
+            TestOutcome::Flaky { attempts } => Some(*attempts),
+            _ => None,
+        };
         let (label, style, failure) = match outcome {
             TestOutcome::Passed => ("PASS", Style::new().green().bold(), None),
+            TestOutcome::Flaky { .. } => ("FLAKY", Style::new().yellow().bold(), None),
             TestOutcome::Failed(failure) if failure.cause == FailureCause::Interrupted => (
                 "INTERRUPTED",
                 Style::new().yellow().bold(),
@@ -316,7 +327,34 @@ impl<W: Write> TerminalReporter<W> {
         if let Some(progress) = &mut self.progress {
             progress.test_finished(failure.is_none());
         }
-        self.summary.test_finished(test, duration, failure);
+        self.summary
+            .test_finished(test, duration, failure, passed_on);
+        Ok(())
+    }
+
+    /// An attempt failed and the test runs again: said at once (with the attempt's steps in
+    /// verbose mode); the failure's details come with the summary.
+    fn test_retry(
+        &mut self,
+        test: &TestId,
+        attempt: u32,
+        failure: &TestFailure,
+        duration: Duration,
+    ) -> io::Result<()> {
+        self.flush_steps(Some(test));
+        if self.verbosity != Verbosity::Quiet {
+            writeln!(
+                self.buf,
+                "{} {} {}: attempt {} failed ({}), running attempt {attempt}",
+                self.style(Style::new().yellow().bold()).apply_to("RETRY"),
+                Visible(test),
+                self.style(Style::new().dim())
+                    .apply_to(format!("({})", seconds(duration))),
+                attempt - 1,
+                failure_label(failure),
+            )?;
+        }
+        self.summary.attempt_failed(test, attempt - 1, failure);
         Ok(())
     }
 
@@ -685,5 +723,31 @@ mod tests {
         let mut reporter = TerminalReporter::new(&mut out, true, Verbosity::Normal);
         testing::feed(&mut reporter, &testing::events());
         assert!(String::from_utf8(out).unwrap().contains("\u{1b}["));
+    }
+
+    #[test]
+    fn a_flaky_test_is_loud_and_every_failed_attempt_is_shown() {
+        let text = redact(&render(&testing::retried_events(), Verbosity::Normal));
+        for line in [
+            "RETRY scenarios/todo.steps › flaky ([DURATION]): attempt 1 failed (failed check), running attempt 2",
+            "FLAKY scenarios/todo.steps › flaky ([DURATION])",
+            "──── FLAKY scenarios/todo.steps › flaky (attempt 1 failed; passed on attempt 2)",
+            "RETRY scenarios/todo.steps › broken ([DURATION]): attempt 2 failed (failed check), running attempt 3",
+            "FAIL scenarios/todo.steps › broken ([DURATION])",
+            "──── FAIL scenarios/todo.steps › broken (attempt 1)",
+            "──── FAIL scenarios/todo.steps › broken (attempt 2)",
+            "──── FAIL scenarios/todo.steps › broken (attempt 3)",
+            "1 flaky test(s): failed, then passed on a retry (see the failures above)",
+            "0 passed, 1 failed, 1 flaky",
+        ] {
+            assert!(text.lines().any(|l| l == line), "no {line:?} in:\n{text}");
+        }
+        // Quiet still shows the failures of every attempt and the closing line.
+        let quiet = render(&testing::retried_events(), Verbosity::Quiet);
+        assert!(
+            quiet.contains("──── FLAKY scenarios/todo.steps › flaky"),
+            "{quiet}"
+        );
+        assert!(quiet.contains("0 passed, 1 failed, 1 flaky"), "{quiet}");
     }
 }

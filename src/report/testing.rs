@@ -250,6 +250,92 @@ pub(crate) fn check_failure() -> TestFailure {
     }
 }
 
+/// A run of two retried tests (`--retries 2`): `scenarios/todo.steps › flaky` fails its first
+/// attempt at step 2 and passes its second; `scenarios/todo.steps › broken` fails all three.
+pub(crate) fn retried_events() -> Vec<RunEvent> {
+    let flaky = id("scenarios/todo.steps", "flaky", 2);
+    let broken = id("scenarios/todo.steps", "broken", 7);
+    let step = |test: &TestId, index: usize, passed: bool| {
+        let sentence = if index == 1 {
+            "open the app".to_owned()
+        } else {
+            "the list shows \"milk\"".to_owned()
+        };
+        if passed {
+            RunEvent::StepPassed {
+                test: test.clone(),
+                index,
+                sentence,
+                line: index + test.line,
+                source: StepSource::Cached,
+                duration: ms(100),
+                code: "async function step(page) {}".into(),
+            }
+        } else {
+            RunEvent::StepFailed {
+                test: test.clone(),
+                index,
+                sentence,
+                line: index + test.line,
+                duration: ms(100),
+            }
+        }
+    };
+    let retry = |test: &TestId, attempt: u32| RunEvent::TestRetry {
+        test: test.clone(),
+        attempt,
+        failure: Box::new(TestFailure {
+            line: 2 + test.line,
+            ..check_failure()
+        }),
+        duration: ms(200),
+    };
+    let mut events = vec![
+        RunEvent::RunStarted { tests: 2 },
+        RunEvent::TestStarted {
+            test: flaky.clone(),
+        },
+        step(&flaky, 1, true),
+        step(&flaky, 2, false),
+        retry(&flaky, 2),
+        step(&flaky, 1, true),
+        step(&flaky, 2, true),
+        RunEvent::TestFinished {
+            test: flaky.clone(),
+            outcome: TestOutcome::Flaky { attempts: 2 },
+            duration: ms(400),
+        },
+        RunEvent::TestStarted {
+            test: broken.clone(),
+        },
+    ];
+    for attempt in 1..=3 {
+        events.push(step(&broken, 1, true));
+        events.push(step(&broken, 2, false));
+        if attempt < 3 {
+            events.push(retry(&broken, attempt + 1));
+        }
+    }
+    events.push(RunEvent::TestFinished {
+        test: broken.clone(),
+        outcome: TestOutcome::Failed(Box::new(TestFailure {
+            line: 9,
+            ..check_failure()
+        })),
+        duration: ms(600),
+    });
+    events.push(RunEvent::RunFinished {
+        stats: RunStats {
+            flaky: 1,
+            failed: 1,
+            cached_steps: 7,
+            duration: ms(1000),
+            ..RunStats::default()
+        },
+    });
+    events
+}
+
 /// Feeds `events` to `reporter` and finishes it.
 pub(crate) fn feed(reporter: &mut dyn Reporter, events: &[RunEvent]) {
     for event in events {

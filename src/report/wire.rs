@@ -165,6 +165,12 @@ pub(crate) enum EventWire<'a> {
         test: TestIdWire<'a>,
         path: &'a Path,
     },
+    TestRetry {
+        test: TestIdWire<'a>,
+        attempt: u32,
+        failure: Box<FailureWire<'a>>,
+        duration_ms: u64,
+    },
     TestFinished {
         test: TestIdWire<'a>,
         outcome: OutcomeWire<'a>,
@@ -293,6 +299,17 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 test: test.into(),
                 path,
             },
+            RunEvent::TestRetry {
+                test,
+                attempt,
+                failure,
+                duration,
+            } => EventWire::TestRetry {
+                test: test.into(),
+                attempt: *attempt,
+                failure: Box::new(failure.as_ref().into()),
+                duration_ms: millis(*duration),
+            },
             RunEvent::TestFinished {
                 test,
                 outcome,
@@ -327,11 +344,13 @@ impl<'a> From<&'a TestId> for TestIdWire<'a> {
     }
 }
 
-/// How a test ended: `"status"` is `passed`, or `failed` with the failure's fields.
+/// How a test ended: `"status"` is `passed`, `flaky` (passed on attempt `attempts` after
+/// failing every attempt before), or `failed` with the failure's fields.
 #[derive(Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub(crate) enum OutcomeWire<'a> {
     Passed,
+    Flaky { attempts: u32 },
     Failed(Box<FailureWire<'a>>),
 }
 
@@ -339,6 +358,9 @@ impl<'a> From<&'a TestOutcome> for OutcomeWire<'a> {
     fn from(outcome: &'a TestOutcome) -> Self {
         match outcome {
             TestOutcome::Passed => OutcomeWire::Passed,
+            TestOutcome::Flaky { attempts } => OutcomeWire::Flaky {
+                attempts: *attempts,
+            },
             TestOutcome::Failed(failure) => OutcomeWire::Failed(Box::new(failure.as_ref().into())),
         }
     }
@@ -466,6 +488,7 @@ impl From<&Usage> for UsageWire {
 pub(crate) struct StatsWire {
     passed: usize,
     failed: usize,
+    flaky: usize,
     infrastructure_failures: usize,
     not_run: usize,
     interrupted: bool,
@@ -505,6 +528,7 @@ impl From<&RunStats> for StatsWire {
         // Destructured so that a new total cannot be left off the wire unnoticed.
         let RunStats {
             passed,
+            flaky,
             failed,
             infrastructure_failures,
             not_run,
@@ -527,6 +551,7 @@ impl From<&RunStats> for StatsWire {
         Self {
             passed,
             failed,
+            flaky,
             infrastructure_failures,
             not_run,
             interrupted,

@@ -101,13 +101,21 @@ impl TestFailure {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TestOutcome {
     Passed,
+    /// Failed, then passed on a retry (`--retries`): passed on attempt `attempts`, every attempt
+    /// before it failed (each reported by a [`RunEvent::TestRetry`]).
+    Flaky {
+        attempts: u32,
+    },
     Failed(Box<TestFailure>),
 }
 
 /// Totals of a run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunStats {
+    /// Tests that passed on their first attempt.
     pub passed: usize,
+    /// Tests that failed, then passed on a retry: in neither `passed` nor `failed`.
+    pub flaky: usize,
     /// Tests that failed (not those Ctrl-C stopped).
     pub failed: usize,
     /// Tests Ctrl-C stopped before one of their steps: neither passed nor failed.
@@ -150,6 +158,7 @@ impl RunStats {
         match event {
             RunEvent::TestFinished { outcome, .. } => match outcome {
                 TestOutcome::Passed => self.passed += 1,
+                TestOutcome::Flaky { .. } => self.flaky += 1,
                 TestOutcome::Failed(failure) if failure.cause == FailureCause::Interrupted => {
                     self.interrupted_tests += 1;
                 }
@@ -273,6 +282,19 @@ pub enum RunEvent {
         test: TestId,
         path: std::path::PathBuf,
     },
+    /// An attempt at the test failed and the test runs again from scratch, in a fresh context
+    /// (`--retries`). The attempt's step events came before; the next attempt's follow.
+    TestRetry {
+        test: TestId,
+        /// The attempt about to run: 2 for the first retry.
+        attempt: u32,
+        /// How the attempt that just ended failed.
+        failure: Box<TestFailure>,
+        /// How long the attempt that failed took.
+        duration: Duration,
+    },
+    /// A test ended: its last attempt's outcome (`Flaky` when it passed after failing), with
+    /// the duration of all its attempts together.
     TestFinished {
         test: TestId,
         outcome: TestOutcome,
@@ -361,6 +383,7 @@ mod tests {
                 elapsed: Duration::from_millis(10),
             },
             finished(TestOutcome::Passed),
+            finished(TestOutcome::Flaky { attempts: 2 }),
             finished(failed(FailureCause::CacheMiss)),
             finished(failed(FailureCause::Infrastructure("gone".into()))),
             finished(failed(FailureCause::Interrupted)),
@@ -373,6 +396,7 @@ mod tests {
             stats,
             RunStats {
                 passed: 1,
+                flaky: 1,
                 failed: 2,
                 infrastructure_failures: 1,
                 interrupted_tests: 1,

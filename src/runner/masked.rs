@@ -66,6 +66,10 @@ impl RunEvent {
                 id(test, m);
                 m(message);
             }
+            RunEvent::TestRetry { test, failure, .. } => {
+                id(test, m);
+                test_failure(failure, m);
+            }
             RunEvent::TestFinished { test, outcome, .. } => {
                 id(test, m);
                 if let TestOutcome::Failed(failure) = outcome {

@@ -6,6 +6,7 @@
 mod event;
 mod last_run;
 mod masked;
+mod retry;
 mod run_config;
 #[expect(
     clippy::module_inception,
@@ -14,10 +15,12 @@ mod run_config;
 mod runner;
 mod select;
 mod shared_steps;
+mod tag_expr;
 mod test_run;
 
 pub use event::{FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
 pub use last_run::{FailedTest, LastRun};
 pub use run_config::{Mode, RunConfig, TraceMode};
 pub use runner::Runner;
-pub use select::{Selected, Selection, Shard, select_tests};
+pub use select::{Location, Selected, Selection, Shard, select_tests, unmatched_locations};
+pub use tag_expr::{TagExpr, TagExprError};

@@ -43,6 +43,8 @@ pub struct RunConfig {
     pub workers: usize,
     pub isolation: Isolation,
     pub test_timeout: std::time::Duration,
+    /// Times a failed test runs again from scratch (`--retries`).
+    pub retries: u32,
     /// Stop scheduling after this many failed tests (running tests finish).
     pub max_failures: Option<usize>,
     /// Set on Ctrl-C: no new test starts, running tests stop before their next step.

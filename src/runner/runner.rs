@@ -15,6 +15,7 @@ use crate::config::Isolation;
 use crate::driver::{BrowserRuntime, TestPage, WorkerBrowser};
 use crate::engine::EngineFailureKind;
 use crate::llm::{Breaker, LlmProvider};
+use crate::runner::retry::{cache_for_retry, run_attempts};
 use crate::runner::shared_steps::SharedSteps;
 use crate::runner::test_run::{TestPlan, run_test};
 use crate::runner::{
@@ -153,13 +154,7 @@ impl<'a> Runner<'a> {
     ) {
         let mut browser: Option<WorkerBrowser> = None;
         loop {
-            if self.config.cancel.load(Ordering::SeqCst)
-                || self.stopped.lock().is_ok_and(|s| s.is_some())
-                || self
-                    .config
-                    .max_failures
-                    .is_some_and(|max| failures.load(Ordering::SeqCst) >= max)
-            {
+            if self.stopping(failures) {
                 break;
             }
             let next = queue.lock().ok().and_then(|mut q| q.pop_front());
@@ -173,18 +168,42 @@ impl<'a> Runner<'a> {
             };
             let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
             let started = Instant::now();
-            let plan = TestPlan {
-                id: id.clone(),
-                scenario,
-                test,
-                cached: self.cache_files.get(&si),
-                shared: &self.shared,
-                config: &self.config,
-                page_api: &self.page_api,
-                // Set again when the watchdog starts, to its own deadline.
-                deadline: started + self.config.test_timeout,
-            };
-            let outcome = self.run_one(plan, &mut browser, runtime, handle, tx);
+            let outcome = run_attempts(
+                self.config.retries,
+                |attempt| {
+                    let reread = (attempt > 1)
+                        .then(|| {
+                            cache_for_retry(
+                                self.config.mode,
+                                &self.config.cache,
+                                &scenario.rel_path,
+                            )
+                        })
+                        .flatten();
+                    let plan = TestPlan {
+                        id: id.clone(),
+                        scenario,
+                        test,
+                        cached: reread.as_ref().or(self.cache_files.get(&si)),
+                        shared: &self.shared,
+                        config: &self.config,
+                        page_api: &self.page_api,
+                        // Set again when the watchdog starts, to its own deadline.
+                        deadline: Instant::now() + self.config.test_timeout,
+                        attempt,
+                    };
+                    self.run_one(plan, &mut browser, runtime, handle, tx)
+                },
+                || !self.stopping(failures),
+                |attempt, failure, duration| {
+                    let _ = tx.send(RunEvent::TestRetry {
+                        test: id.clone(),
+                        attempt,
+                        failure,
+                        duration,
+                    });
+                },
+            );
             if matches!(&outcome, TestOutcome::Failed(f) if f.cause != FailureCause::Interrupted) {
                 failures.fetch_add(1, Ordering::SeqCst);
             }
@@ -197,6 +216,17 @@ impl<'a> Runner<'a> {
         if let Some(browser) = browser {
             handle.block_on(browser.close());
         }
+    }
+
+    /// Whether no test (nor retry) may start: Ctrl-C, a browser that could not be launched, or
+    /// `--max-failures` reached.
+    fn stopping(&self, failures: &AtomicUsize) -> bool {
+        self.config.cancel.load(Ordering::SeqCst)
+            || self.stopped.lock().is_ok_and(|s| s.is_some())
+            || self
+                .config
+                .max_failures
+                .is_some_and(|max| failures.load(Ordering::SeqCst) >= max)
     }
 
     /// Runs one test in a fresh context (or browser), under the test timeout, with tracing.
@@ -255,7 +285,7 @@ impl<'a> Runner<'a> {
                 page.close().await;
             }
         });
-        let id = plan.id.clone();
+        let (id, attempt) = (plan.id.clone(), plan.attempt);
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run_test(plan, page.clone(), handle.clone(), tx.clone())
         }))
@@ -292,7 +322,7 @@ impl<'a> Runner<'a> {
         };
         if trace != TraceMode::Off {
             let keep = trace == TraceMode::On || matches!(outcome, TestOutcome::Failed(_));
-            let path = keep.then(|| self.config.trace_dir.join(trace_file_name(&id)));
+            let path = keep.then(|| self.config.trace_dir.join(trace_file_name(&id, attempt)));
             if let Some(dir) = path.as_ref().and_then(|p| p.parent()) {
                 let _ = std::fs::create_dir_all(dir);
             }
@@ -389,7 +419,7 @@ fn interrupted_outcome(outcome: TestOutcome) -> TestOutcome {
             failure.screenshot = None;
             TestOutcome::Failed(failure)
         }
-        TestOutcome::Passed => TestOutcome::Passed,
+        passed @ (TestOutcome::Passed | TestOutcome::Flaky { .. }) => passed,
     }
 }
 
@@ -404,7 +434,7 @@ fn crashed_outcome(
     let label = kind.label();
     let mut failure = match outcome {
         TestOutcome::Failed(failure) => failure,
-        TestOutcome::Passed => {
+        TestOutcome::Passed | TestOutcome::Flaky { .. } => {
             let last = test.steps.last();
             Box::new(TestFailure {
                 step: last.map(|s| s.sentence.clone()).unwrap_or_default(),
@@ -432,8 +462,9 @@ fn crashed_outcome(
     TestOutcome::Failed(failure)
 }
 
-/// A trace file name for a test: `<scenario>-<test>.zip` with unsafe characters replaced.
-fn trace_file_name(id: &TestId) -> String {
+/// A trace file name for a test: `<scenario>-<test>.zip` with unsafe characters replaced;
+/// `<scenario>-<test>-retry1.zip` for its first retry (Playwright's suffix).
+fn trace_file_name(id: &TestId, attempt: u32) -> String {
     let clean = |s: &str| -> String {
         s.chars()
             .map(|c| {
@@ -445,7 +476,11 @@ fn trace_file_name(id: &TestId) -> String {
             })
             .collect()
     };
-    format!("{}-{}.zip", clean(&id.scenario), clean(&id.name))
+    let retry = match attempt {
+        0 | 1 => String::new(),
+        n => format!("-retry{}", n - 1),
+    };
+    format!("{}-{}{retry}.zip", clean(&id.scenario), clean(&id.name))
 }
 
 /// The failure of a test that ran past its deadline: the step it was in, named. An LLM the
@@ -471,7 +506,7 @@ fn timed_out_outcome(outcome: TestOutcome, limit: std::time::Duration) -> TestOu
             TestOutcome::Failed(failure)
         }
         // The deadline passed just as the last step finished: the test passed in time.
-        TestOutcome::Passed => TestOutcome::Passed,
+        passed @ (TestOutcome::Passed | TestOutcome::Flaky { .. }) => passed,
     }
 }
 

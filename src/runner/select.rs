@@ -1,15 +1,18 @@
-//! Test selection: `--grep`, `--tag`, `--last-failed` and `--shard K/N`, applied in that order
-//! to the tests of the discovered scenarios.
+//! Test selection: `file:line` locations, `--grep`, `--grep-invert`, `--tag` expressions,
+//! `--last-failed` and `--shard K/N`, applied in that order to the tests of the discovered
+//! scenarios.
 //!
-//! Main types: [`Selection`] and [`Shard`]; the entry point is [`select_tests`].
+//! Main types: [`Selection`], [`Location`] and [`Shard`]; the entry point is [`select_tests`].
 
 use std::collections::HashSet;
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use regex::Regex;
 
-use crate::scenario::Scenario;
+use crate::runner::TagExpr;
+use crate::scenario::{Scenario, Test};
 
 /// A selected test: indexes into the scenario list and its tests.
 pub type Selected = (usize, usize);
@@ -42,13 +45,44 @@ impl fmt::Display for Shard {
     }
 }
 
+/// `FILE:LINE` on the command line: the test whose header, steps or `examples:` row is at that
+/// line of that scenario file (a row selects that row's test only).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    /// The scenario file, canonical (as [`std::fs::canonicalize`] gives it).
+    pub file: PathBuf,
+    /// 1-based.
+    pub line: usize,
+}
+
+impl Location {
+    /// Whether `test`, of the scenario file at the canonical path `file`, spans the line.
+    pub fn selects(&self, file: &Path, test: &Test) -> bool {
+        if self.file != file {
+            return false;
+        }
+        if let Some(example) = &test.example
+            && example.line == self.line
+        {
+            return true;
+        }
+        let last = test.steps.last().map_or(test.line, |s| s.line);
+        (test.line..=last).contains(&self.line)
+    }
+}
+
 /// What to run, from the command line.
 #[derive(Debug, Default)]
 pub struct Selection {
+    /// Of a scenario file these name, only the tests at one of them; other files are not
+    /// restricted.
+    pub locations: Vec<Location>,
     /// A regex searched in `file › test`.
     pub grep: Option<Regex>,
-    /// Tests with at least one of these tags (without `@`).
-    pub tags: Vec<String>,
+    /// A regex that must not be found in `file › test` (`--grep-invert`).
+    pub grep_invert: Option<Regex>,
+    /// Tests that match at least one of these expressions.
+    pub tags: Vec<TagExpr>,
     /// Only these `(scenario, test)` pairs (`--last-failed`).
     pub only: Option<HashSet<(String, String)>>,
     pub shard: Option<Shard>,
@@ -58,28 +92,28 @@ pub struct Selection {
 /// selection (test K, K+N, K+2N, ... counting from 1), so shards are balanced by test count,
 /// disjoint, together complete, and the same on every machine for the same scenario files.
 pub fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec<Selected> {
-    let picked =
-        scenarios.iter().enumerate().flat_map(|(si, scenario)| {
-            scenario
-                .tests
-                .iter()
-                .enumerate()
-                .filter(move |(_, test)| {
-                    selection.grep.as_ref().is_none_or(|re| {
-                        re.is_match(&format!("{} › {}", scenario.rel_path, test.name))
-                    }) && (selection.tags.is_empty()
-                        || test.tags.iter().any(|t| {
-                            selection
-                                .tags
-                                .iter()
-                                .any(|wanted| wanted.trim_start_matches('@') == t)
-                        }))
-                        && selection.only.as_ref().is_none_or(|only| {
-                            only.contains(&(scenario.rel_path.clone(), test.name.clone()))
-                        })
-                })
-                .map(move |(ti, _)| (si, ti))
-        });
+    let picked = scenarios.iter().enumerate().flat_map(|(si, scenario)| {
+        let file = canonical(&scenario.path);
+        scenario
+            .tests
+            .iter()
+            .enumerate()
+            .filter(move |(_, test)| {
+                let name = format!("{} › {}", scenario.rel_path, test.name);
+                at_locations(&selection.locations, &file, test)
+                    && selection.grep.as_ref().is_none_or(|re| re.is_match(&name))
+                    && selection
+                        .grep_invert
+                        .as_ref()
+                        .is_none_or(|re| !re.is_match(&name))
+                    && (selection.tags.is_empty()
+                        || selection.tags.iter().any(|expr| expr.matches(&test.tags)))
+                    && selection.only.as_ref().is_none_or(|only| {
+                        only.contains(&(scenario.rel_path.clone(), test.name.clone()))
+                    })
+            })
+            .map(move |(ti, _)| (si, ti))
+    });
     match selection.shard {
         Some(shard) => picked
             .enumerate()
@@ -88,6 +122,37 @@ pub fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec<Select
             .collect(),
         None => picked.collect(),
     }
+}
+
+/// Whether `test` of the scenario file `file` (canonical) is at one of `locations`, or none of
+/// them names that file: a location narrows its own file only, as in Playwright Test.
+fn at_locations(locations: &[Location], file: &Path, test: &Test) -> bool {
+    let mut of_file = locations.iter().filter(|l| l.file == file).peekable();
+    of_file.peek().is_none() || of_file.any(|l| l.selects(file, test))
+}
+
+/// The locations no test of `scenarios` spans (whatever the other filters say).
+pub fn unmatched_locations<'l>(
+    scenarios: &[Scenario],
+    locations: &'l [Location],
+) -> Vec<&'l Location> {
+    let files: Vec<PathBuf> = scenarios.iter().map(|s| canonical(&s.path)).collect();
+    locations
+        .iter()
+        .filter(|location| {
+            !scenarios.iter().zip(&files).any(|(scenario, file)| {
+                scenario
+                    .tests
+                    .iter()
+                    .any(|test| location.selects(file, test))
+            })
+        })
+        .collect()
+}
+
+/// `path` canonical, or as it is when it cannot be (it was read a moment ago).
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]
@@ -165,11 +230,32 @@ mod tests {
         let tagged = select_tests(
             &scenarios,
             &Selection {
-                tags: vec!["@smoke".into()],
+                tags: vec!["@smoke".parse().unwrap()],
                 ..Selection::default()
             },
         );
         assert_eq!(tagged, vec![(0, 0), (1, 0)]);
+        // Repeated `--tag`s: any of them matches; one expression can ask for more.
+        let expressions = |list: &[&str]| Selection {
+            tags: list.iter().map(|e| e.parse().unwrap()).collect(),
+            ..Selection::default()
+        };
+        assert_eq!(
+            select_tests(&scenarios, &expressions(&["smoke", "slow"])),
+            vec![(0, 0), (0, 2), (1, 0)]
+        );
+        assert_eq!(
+            select_tests(&scenarios, &expressions(&["smoke and not slow"])),
+            vec![(0, 0)]
+        );
+        let inverted = select_tests(
+            &scenarios,
+            &Selection {
+                grep_invert: Some(Regex::new("a.steps|seven").unwrap()),
+                ..Selection::default()
+            },
+        );
+        assert_eq!(inverted, vec![(1, 0), (1, 1), (2, 0)]);
         let grep = select_tests(
             &scenarios,
             &Selection {
@@ -186,6 +272,35 @@ mod tests {
             },
         );
         assert_eq!(only, vec![(2, 1)]);
+    }
+
+    #[test]
+    fn a_location_selects_the_test_whose_header_or_steps_span_its_line() {
+        let test = |line: usize, steps: &[usize]| Test {
+            name: "t".into(),
+            line,
+            tags: Vec::new(),
+            example: None,
+            steps: steps
+                .iter()
+                .map(|&line| Step {
+                    sentence: "s".into(),
+                    line,
+                    occurrence: 1,
+                    tries: None,
+                })
+                .collect(),
+        };
+        let at = |line| Location {
+            file: PathBuf::from("/p/a.steps"),
+            line,
+        };
+        let file = Path::new("/p/a.steps");
+        let t = test(3, &[4, 6]);
+        assert!(!at(2).selects(file, &t));
+        assert!([3, 4, 5, 6].iter().all(|&l| at(l).selects(file, &t)));
+        assert!(!at(7).selects(file, &t));
+        assert!(!at(4).selects(Path::new("/p/b.steps"), &t));
     }
 
     #[test]

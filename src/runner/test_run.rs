@@ -32,6 +32,8 @@ pub(crate) struct TestPlan<'a> {
     pub page_api: &'a str,
     /// When the test timeout ends the test: every LLM call gives up by then.
     pub deadline: Instant,
+    /// 1 for the first run of the test, 2 for its first retry.
+    pub attempt: u32,
 }
 
 /// The life of one step.

@@ -12,7 +12,9 @@
 //! `reports` checks the JSON lines, JUnit (against its schema, with xmllint) and HTML reports, the
 //! HTML one in Chromium;
 //! `runner` checks sharding, workers, Ctrl-C, `--last-failed`, `-x`, `--tag`, the test timeout
-//! and traces through the CLI there;
+//! and traces through the CLI there; `retries` checks `--retries` and flaky tests in every
+//! reporter there; `select` checks `list` with the selection flags, tag expressions and
+//! `FILE:LINE`;
 //! `requests` measures what generation requests send on the demo (stable prefix, fresh part);
 //! `waits` bounds LLM calls by the test timeout and stops calling a failing LLM; `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
 //! `crashes` kills the driver, Chromium or a renderer mid-step and checks the run recovers;
@@ -42,8 +44,10 @@ mod llm;
 mod origins;
 mod reports;
 mod requests;
+mod retries;
 mod runner;
 mod screen;
+mod select;
 mod settle;
 mod support;
 mod vars;

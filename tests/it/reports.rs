@@ -55,7 +55,7 @@ fn xmllint(xml: &Path) -> Result<(), String> {
 }
 
 #[track_caller]
-fn assert_valid_junit(xml: &Path) {
+pub(crate) fn assert_valid_junit(xml: &Path) {
     if let Err(err) = xmllint(xml) {
         panic!(
             "{} does not validate against {}:\n{err}\n--- the report ---\n{}",

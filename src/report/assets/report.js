@@ -1,8 +1,8 @@
-// Filters the tests: every word must match; the words passed, failed, healed, generated and
-// cached match a test's status, any other word its text (name, steps, code, errors).
+// Filters the tests: every word must match; the words passed, failed, flaky, healed, generated
+// and cached match a test's status, any other word its text (name, steps, code, errors).
 (function () {
   'use strict';
-  var STATUSES = ['passed', 'failed', 'healed', 'generated', 'cached'];
+  var STATUSES = ['passed', 'failed', 'flaky', 'healed', 'generated', 'cached'];
   var input = document.getElementById('filter');
   var none = document.getElementById('no-match');
   var tests = Array.prototype.slice.call(document.querySelectorAll('.test'));

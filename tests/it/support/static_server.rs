@@ -3,29 +3,38 @@
 //!
 //! Main function: [`serve`]. GET and HEAD only, one thread per connection, `Connection: close`,
 //! `index.html` for a directory, 404 for anything missing, path traversal refused.
+//!
+//! One path is not a file: `/__count/NAME` answers a page saying `NAME N`, where N counts the
+//! requests for that NAME to this server, from 1. A test's step can then behave differently on
+//! its first and its second attempt without depending on time (the retries tests).
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
 /// Serves the files under `dir` on `listener` until the process ends.
 pub(crate) fn serve(dir: PathBuf, listener: TcpListener) {
     let dir = Arc::new(dir);
+    let counts = Arc::new(Mutex::new(HashMap::new()));
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
-        let dir = Arc::clone(&dir);
+        let (dir, counts) = (Arc::clone(&dir), Arc::clone(&counts));
         thread::spawn(move || {
             // A client that hangs up mid-request is its own problem, not the server's.
-            let _ = handle(&dir, stream);
+            let _ = handle(&dir, &counts, stream);
         });
     }
 }
 
-fn handle(dir: &Path, mut stream: TcpStream) -> std::io::Result<()> {
+/// Requests so far per `/__count/NAME`.
+type Counts = Mutex<HashMap<String, u32>>;
+
+fn handle(dir: &Path, counts: &Counts, mut stream: TcpStream) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
@@ -59,6 +68,22 @@ fn handle(dir: &Path, mut stream: TcpStream) -> std::io::Result<()> {
         );
     }
 
+    if let Some(name) = target.strip_prefix("/__count/") {
+        let count = counts.lock().map_or(0, |mut counts| {
+            let count = counts.entry(name.to_owned()).or_insert(0);
+            *count += 1;
+            *count
+        });
+        let name: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
+        let body = format!("<!doctype html><title>{name}</title><p>{name} {count}</p>\n");
+        return respond(
+            &mut stream,
+            "200 OK",
+            "text/html; charset=utf-8",
+            body.as_bytes(),
+            !head,
+        );
+    }
     match resolve(dir, target) {
         // A `*.302` file is a redirect to the URL it holds.
         Some(path) if path.extension().is_some_and(|e| e == "302") => {

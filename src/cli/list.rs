@@ -1,0 +1,136 @@
+//! `prettyplay list`: the selected tests (the selection flags of `run`), their steps and whether
+//! each step is cached, as text or as one JSON document (`--format json`, `docs/reports.md`).
+//!
+//! Main entry point: [`list`].
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::cache::{Cache, CacheFile, StepKey};
+use crate::cli::args::ListFormat;
+use crate::cli::select::SelectOptions;
+use crate::config::Settings;
+use crate::error::Error;
+use crate::runner::LastRun;
+use crate::scenario::Scenario;
+
+/// The version of the `list --format json` document.
+const LIST_VERSION: u32 = 1;
+
+/// `list --format json`: `{"version": 1, "tests": [...]}`.
+#[derive(Serialize)]
+struct ListWire<'a> {
+    version: u32,
+    tests: Vec<TestWire<'a>>,
+}
+
+#[derive(Serialize)]
+struct TestWire<'a> {
+    /// The scenario file, relative to the project root.
+    file: &'a str,
+    name: &'a str,
+    /// The line of the `test:` header.
+    line: usize,
+    /// Without `@`.
+    tags: &'a [String],
+    steps: Vec<StepWire<'a>>,
+}
+
+#[derive(Serialize)]
+struct StepWire<'a> {
+    sentence: &'a str,
+    line: usize,
+    cached: bool,
+    /// A step of the file's `background:` block (run first; present only when true).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    background: bool,
+    /// Its cache identity: a step shared by several tests (background, example rows) counts
+    /// once among the missing.
+    #[serde(skip)]
+    key: StepKey,
+}
+
+pub(crate) fn list(
+    settings: &Settings,
+    scenarios: &[Scenario],
+    select: &SelectOptions,
+    format: ListFormat,
+    mut out: impl Write,
+) -> Result<(), Error> {
+    let last_run = LastRun::load(&settings.project_root);
+    let cache = Cache::new(&settings.cache_dir);
+    let mut cache_files: HashMap<usize, Option<CacheFile>> = HashMap::new();
+    let mut tests = Vec::new();
+    for (si, ti) in select.select(scenarios, &last_run)? {
+        let scenario = &scenarios[si];
+        let test = &scenario.tests[ti];
+        let cached = match cache_files.entry(si) {
+            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(cache.load(&scenario.rel_path)?)
+            }
+        };
+        // The background's steps first, as they run.
+        let background = scenario
+            .background
+            .iter()
+            .map(|step| (true, step, StepKey::background(scenario, step)));
+        let own = test
+            .steps
+            .iter()
+            .map(|step| (false, step, StepKey::of(scenario, test, step)));
+        let steps = background
+            .chain(own)
+            .map(|(background, step, key)| StepWire {
+                sentence: &step.sentence,
+                line: step.line,
+                cached: cached.as_ref().is_some_and(|file| file.get(&key).is_some()),
+                background,
+                key,
+            })
+            .collect();
+        tests.push(TestWire {
+            file: &scenario.rel_path,
+            name: &test.name,
+            line: test.line,
+            tags: &test.tags,
+            steps,
+        });
+    }
+    match format {
+        ListFormat::Json => {
+            let document = ListWire {
+                version: LIST_VERSION,
+                tests,
+            };
+            // Plain data of strings and numbers: serialising it cannot fail.
+            let json = serde_json::to_string(&document).unwrap_or_default();
+            writeln!(out, "{json}").map_err(Error::Output)
+        }
+        ListFormat::Text => write_text(&tests, out).map_err(Error::Output),
+    }
+}
+
+fn write_text(tests: &[TestWire<'_>], mut out: impl Write) -> std::io::Result<()> {
+    let mut missing = std::collections::HashSet::new();
+    for test in tests {
+        let tags: String = test.tags.iter().map(|t| format!(" @{t}")).collect();
+        writeln!(out, "{} › {}{tags}", test.file, test.name)?;
+        for step in &test.steps {
+            if !step.cached {
+                missing.insert(&step.key);
+            }
+            let mark = if step.cached { "cached " } else { "missing" };
+            let prefix = if step.background { "background: " } else { "" };
+            writeln!(out, "  [{mark}] {prefix}{}", step.sentence)?;
+        }
+    }
+    writeln!(
+        out,
+        "{} test(s), {} step(s) without cached code",
+        tests.len(),
+        missing.len()
+    )
+}
