@@ -11,10 +11,10 @@ use std::thread;
 use std::time::Duration;
 
 use crate::runner::{
-    CONFIG, MARK_ENV, OPEN, SCENARIO, Spec, marked_processes, names, reported, suite, unique_mark,
-    wait_for,
+    CONFIG, MARK_ENV, OPEN, Spec, assert_nothing_left, duration_of, marked_processes, names,
+    reported, suite, unique_mark, wait_for,
 };
-use crate::support::{Output, Running, Test};
+use crate::support::{Running, Test};
 
 /// Waits a minute for a word that never comes: long past any "within seconds" below, and well
 /// inside the test timeout, so that neither ends the step for it.
@@ -111,28 +111,6 @@ fn is_browser(cmd: &str) -> bool {
     cmd.contains("--remote-debugging-pipe")
 }
 
-/// The duration the list report gives a test, in seconds.
-fn seconds_of(out: &Output, verdict: &str, name: &str) -> f64 {
-    let line = out.line_with(&format!("{verdict} {SCENARIO} › {name} ("));
-    line.rsplit_once(" (")
-        .and_then(|(_, rest)| rest.strip_suffix("s)"))
-        .and_then(|secs| secs.parse().ok())
-        .unwrap_or_else(|| out.fail(&format!("no duration in {line:?}")))
-}
-
-/// The run left no driver or browser behind.
-fn assert_nothing_left(out: &Output, mark: &str) {
-    let gone = wait_for(Duration::from_secs(10), || {
-        marked_processes(mark).is_empty()
-    });
-    if !gone {
-        out.fail(&format!(
-            "processes of the run still alive 10 s after it exited: {:?}",
-            marked_processes(mark)
-        ));
-    }
-}
-
 #[test]
 fn a_dead_driver_fails_the_running_test_at_once_and_a_new_one_runs_the_rest() {
     let mark = unique_mark("driver-kill");
@@ -155,7 +133,7 @@ fn a_dead_driver_fails_the_running_test_at_once_and_a_new_one_runs_the_rest() {
         names(&["after 1", "after 2", "after 3"])
     );
     // Killed about 2 s into a test whose step waits 60 s: it ended with the driver.
-    let took = seconds_of(&out, "FAIL", "stuck");
+    let took = duration_of(&out, "FAIL", "stuck");
     assert!(took < 30.0, "the test waited {took} s on a dead driver");
     assert_nothing_left(&out, &mark);
 }
@@ -176,7 +154,7 @@ fn a_crashed_browser_fails_the_running_test_and_a_new_one_runs_the_rest() {
         .output_not_contains("could not open a browser page");
     eprintln!("{}\n{}", out.stdout(), out.stderr());
     assert_eq!(reported(&out, "FAIL"), names(&["stuck"]));
-    let took = seconds_of(&out, "FAIL", "stuck");
+    let took = duration_of(&out, "FAIL", "stuck");
     assert!(took < 30.0, "the test waited {took} s on a dead browser");
     assert_nothing_left(&out, &mark);
 }
@@ -234,7 +212,7 @@ fn a_renderer_crash_fails_the_test_as_page_crashed_and_the_rest_pass() {
         .output_not_contains("came from the infrastructure");
     eprintln!("{}\n{}", out.stdout(), out.stderr());
     assert_eq!(reported(&out, "FAIL"), names(&["stuck"]));
-    let took = seconds_of(&out, "FAIL", "stuck");
+    let took = duration_of(&out, "FAIL", "stuck");
     assert!(took < 30.0, "the test waited {took} s on a crashed page");
 }
 

@@ -101,7 +101,7 @@ pub(crate) fn reported(out: &Output, verdict: &str) -> Vec<String> {
 }
 
 /// The duration the list report gives a test, in seconds: `FAIL ... › name (2.13s)`.
-fn duration_of(out: &Output, verdict: &str, name: &str) -> f64 {
+pub(crate) fn duration_of(out: &Output, verdict: &str, name: &str) -> f64 {
     let line = out.line_with(&format!("{verdict} {SCENARIO} › {name} ("));
     line.rsplit_once(" (")
         .and_then(|(_, rest)| rest.strip_suffix("s)"))
@@ -245,6 +245,19 @@ pub(crate) fn marked_processes(mark: &str) -> Vec<(u32, String)> {
                 })
         })
         .collect()
+}
+
+/// Fails the test unless every process carrying `mark` is gone within 10 s of the run's exit.
+pub(crate) fn assert_nothing_left(out: &Output, mark: &str) {
+    let gone = wait_for(Duration::from_secs(10), || {
+        marked_processes(mark).is_empty()
+    });
+    if !gone {
+        out.fail(&format!(
+            "processes of the run still alive 10 s after it exited: {:?}",
+            marked_processes(mark)
+        ));
+    }
 }
 
 /// Waits until `done` says yes, for at most `limit`; answers whether it did.

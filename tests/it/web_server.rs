@@ -12,8 +12,10 @@ use std::net::TcpListener;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::runner::{MARK_ENV, OPEN, STUCK, interrupt, marked_processes, unique_mark, wait_for};
-use crate::support::{Output, Running, Test, require_browser, static_server};
+use crate::runner::{
+    MARK_ENV, OPEN, STUCK, assert_nothing_left, interrupt, marked_processes, unique_mark, wait_for,
+};
+use crate::support::{Running, Test, require_browser, static_server};
 
 const SERVER: &str = include_str!("support/fixtures/web_server/server.js");
 const SCENARIO: &str = "scenarios/app.steps";
@@ -45,19 +47,6 @@ fn project(port: u16, command: &str, keys: &str, code: &str) -> Test {
         .write("server.js", SERVER)
         .scenario(SCENARIO, "test: the app\n  open the app\n")
         .cached(SCENARIO, "the app", "open the app", 1, code)
-}
-
-/// Fails the test unless every process carrying `mark` is gone within 10 s.
-fn assert_nothing_left(out: &Output, mark: &str) {
-    let gone = wait_for(Duration::from_secs(10), || {
-        marked_processes(mark).is_empty()
-    });
-    if !gone {
-        out.fail(&format!(
-            "processes of the run still alive 10 s after it exited: {:?}",
-            marked_processes(mark)
-        ));
-    }
 }
 
 /// Waits (up to 60 s) until a process of the run carrying `mark` has `needle` in its command

@@ -121,24 +121,12 @@ impl Test {
         occurrence: u32,
         code: &str,
     ) -> Self {
-        assert!(
-            !code.contains("'''"),
-            "step code for the harness must not contain '''"
-        );
-        let code = if code.ends_with('\n') {
-            code.to_owned()
-        } else {
-            format!("{code}\n")
-        };
-        let entry = format!(
-            "[[steps]]\ntest = {}\nstep = {}\noccurrence = {occurrence}\ncreated = \"{CREATED}\"\ncode = '''\n{code}'''\n",
+        let header = format!(
+            "[[steps]]\ntest = {}\nstep = {}\noccurrence = {occurrence}\n",
             toml_string(test),
             toml_string(step),
         );
-        self.cached
-            .entry(scenario.to_owned())
-            .or_default()
-            .push(entry);
+        self.push_entry(scenario, &header, code);
         self
     }
 
@@ -150,6 +138,17 @@ impl Test {
         occurrence: u32,
         code: &str,
     ) -> Self {
+        let header = format!(
+            "[[background]]\nstep = {}\noccurrence = {occurrence}\n",
+            toml_string(step),
+        );
+        self.push_entry(scenario, &header, code);
+        self
+    }
+
+    /// Adds an entry of `header` lines (its table and identity), its date and `code` to the
+    /// cache file of `scenario`.
+    fn push_entry(&mut self, scenario: &str, header: &str, code: &str) {
         assert!(
             !code.contains("'''"),
             "step code for the harness must not contain '''"
@@ -159,15 +158,11 @@ impl Test {
         } else {
             format!("{code}\n")
         };
-        let entry = format!(
-            "[[background]]\nstep = {}\noccurrence = {occurrence}\ncreated = \"{CREATED}\"\ncode = '''\n{code}'''\n",
-            toml_string(step),
-        );
+        let entry = format!("{header}created = \"{CREATED}\"\ncode = '''\n{code}'''\n");
         self.cached
             .entry(scenario.to_owned())
             .or_default()
             .push(entry);
-        self
     }
 
     /// Writes any file, `path` relative to the project.
