@@ -239,6 +239,7 @@ impl<'a> Runner<'a> {
         tx: &mpsc::Sender<RunEvent>,
     ) -> TestOutcome {
         let test = plan.test;
+        let background_steps = plan.scenario.background.len();
         // The step the test would have run first: its file's first background step, if any.
         let first_step = match plan.scenario.background.first() {
             Some(step) => Some((format!("background: {}", step.sentence), step.line)),
@@ -296,11 +297,12 @@ impl<'a> Runner<'a> {
         let outcome = if interrupted.load(Ordering::SeqCst) {
             interrupted_outcome(outcome)
         } else if let Some(reason) = page.lost() {
-            crashed_outcome(outcome, test, FailureKind::Crash, &reason)
+            crashed_outcome(outcome, test, background_steps, FailureKind::Crash, &reason)
         } else if page.events().page_crashed() {
             crashed_outcome(
                 outcome,
                 test,
+                background_steps,
                 FailureKind::PageCrash,
                 "the page's renderer process exited",
             )
@@ -314,6 +316,7 @@ impl<'a> Runner<'a> {
             crashed_outcome(
                 outcome,
                 test,
+                background_steps,
                 FailureKind::Script,
                 &format!("{blocked}; a blocked navigation fails its test"),
             )
@@ -428,6 +431,7 @@ fn interrupted_outcome(outcome: TestOutcome) -> TestOutcome {
 fn crashed_outcome(
     outcome: TestOutcome,
     test: &Test,
+    background_steps: usize,
     kind: FailureKind,
     reason: &str,
 ) -> TestOutcome {
@@ -436,23 +440,20 @@ fn crashed_outcome(
         TestOutcome::Failed(failure) => failure,
         TestOutcome::Passed | TestOutcome::Flaky { .. } => {
             let last = test.steps.last();
-            Box::new(TestFailure {
+            return TestOutcome::Failed(Box::new(TestFailure {
                 step: last.map(|s| s.sentence.clone()).unwrap_or_default(),
-                step_index: test.steps.len().max(1),
+                // The test's own steps are numbered after its file's background steps.
+                step_index: (background_steps + test.steps.len()).max(1),
                 line: last.map_or(test.line, |s| s.line),
-                cause: FailureCause::Interrupted,
+                cause: FailureCause::Step(StepFailure::new(kind, format!("{label}: {reason}"))),
                 code: None,
                 verdict: None,
                 screenshot: None,
-            })
+            }));
         }
     };
-    if let FailureCause::Step(step) = &failure.cause
-        && step.kind == kind
-    {
-        return TestOutcome::Failed(failure);
-    }
     let detail = match &failure.cause {
+        FailureCause::Step(step) if step.kind == kind => return TestOutcome::Failed(failure),
         FailureCause::Step(step) => format!("{label}: {reason}\n\n{}", step.message),
         FailureCause::Engine(engine) => format!("{label}: {reason}\n\n{}", engine.reason),
         _ => format!("{label}: {reason}"),
