@@ -175,12 +175,21 @@ mod tests {
             .arg("30")
             .spawn()
             .expect("start sleep");
-        let found = children_running("sleep");
-        let process = found
-            .iter()
-            .copied()
-            .find(|p| p.pid == child.id())
-            .expect("the child is listed");
+        // The kernel lets `spawn` return before the new program's arguments are visible in
+        // `/proc/PID/cmdline` (close-on-exec fds close before the arguments are set up), so
+        // the child may take a moment to show up: look for it the way the runtime does, by polling.
+        let started = std::time::Instant::now();
+        let process = loop {
+            let found = children_running("sleep");
+            if let Some(process) = found.iter().copied().find(|p| p.pid == child.id()) {
+                break process;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "the child is never listed"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        };
         assert!(process.is_alive());
         child.kill().expect("kill the child");
         // Not reaped yet: a zombie is not alive.
