@@ -273,6 +273,8 @@ mod tests {
                     name: (*name).to_owned(),
                     line: 1,
                     tags: vec![],
+                    state: None,
+                    saves: None,
                     example: None,
                     steps: steps
                         .iter()

@@ -112,6 +112,8 @@ mod tests {
                     name: "add a todo".to_owned(),
                     line: 1,
                     tags: vec!["smoke".to_owned()],
+                    state: None,
+                    saves: None,
                     example: None,
                     steps: vec![
                         step("open the app", 2, 1),
@@ -123,6 +125,8 @@ mod tests {
                     name: "remove a todo".to_owned(),
                     line: 6,
                     tags: vec![],
+                    state: None,
+                    saves: None,
                     example: None,
                     steps: vec![step("open the app", 7, 1)],
                 },
@@ -183,6 +187,8 @@ mod tests {
             name: format!("buy [item={value}]"),
             line: 9,
             tags: vec![],
+            state: None,
+            saves: None,
             example: Some(crate::scenario::Example {
                 template: "buy".to_owned(),
                 columns: vec!["item".to_owned()],

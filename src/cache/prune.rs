@@ -218,6 +218,8 @@ mod tests {
                     name: (*name).to_owned(),
                     line: 1,
                     tags: vec![],
+                    state: None,
+                    saves: None,
                     example: None,
                     steps: steps
                         .iter()

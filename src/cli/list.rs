@@ -35,6 +35,12 @@ struct TestWire<'a> {
     line: usize,
     /// Without `@`.
     tags: &'a [String],
+    /// `[saves=NAME]`: the state this setup test saves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    saves: Option<&'a str>,
+    /// `[state=NAME]`: the state the test starts from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    state: Option<&'a str>,
     steps: Vec<StepWire<'a>>,
 }
 
@@ -96,6 +102,8 @@ pub(crate) fn list(
             name: &test.name,
             line: test.line,
             tags: &test.tags,
+            saves: test.saves.as_deref(),
+            state: test.state.as_deref(),
             steps,
         });
     }
@@ -117,7 +125,11 @@ fn write_text(tests: &[TestWire<'_>], mut out: impl Write) -> std::io::Result<()
     let mut missing = std::collections::HashSet::new();
     for test in tests {
         let tags: String = test.tags.iter().map(|t| format!(" @{t}")).collect();
-        writeln!(out, "{} › {}{tags}", test.file, test.name)?;
+        let states: String = [("state", test.state), ("saves", test.saves)]
+            .into_iter()
+            .filter_map(|(key, name)| Some(format!(" [{key}={}]", name?)))
+            .collect();
+        writeln!(out, "{} › {}{states}{tags}", test.file, test.name)?;
         for step in &test.steps {
             if !step.cached {
                 missing.insert(&step.key);

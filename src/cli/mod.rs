@@ -172,26 +172,30 @@ fn execute(cli: Cli) -> Result<u8, Error> {
     match cli.command {
         Command::Run(run) => {
             let (paths, locations) = split_locations(&cwd, &run.paths.paths)?;
-            let scenarios = load_scenarios(&settings, &cwd, &paths)?;
+            let (scenarios, setup_files) = load_with_setups(&settings, &cwd, &paths)?;
             let mode = Mode::Run { heal: !run.no_heal };
-            let options = RunOptions::new(&cli.global, &run.runner, locations, &cwd, colors)?;
+            let mut options = RunOptions::new(&cli.global, &run.runner, locations, &cwd, colors)?;
+            options.select.setup_files = setup_files;
             run_tests(&settings, &scenarios, mode, &options)
         }
         Command::Replay(replay) => {
             let (paths, locations) = split_locations(&cwd, &replay.paths.paths)?;
-            let scenarios = load_scenarios(&settings, &cwd, &paths)?;
+            let (scenarios, setup_files) = load_with_setups(&settings, &cwd, &paths)?;
             let mode = if replay.strict {
                 Mode::StrictReplay
             } else {
                 Mode::Replay
             };
-            let options = RunOptions::new(&cli.global, &replay.runner, locations, &cwd, colors)?;
+            let mut options =
+                RunOptions::new(&cli.global, &replay.runner, locations, &cwd, colors)?;
+            options.select.setup_files = setup_files;
             run_tests(&settings, &scenarios, mode, &options)
         }
         Command::List(args) => {
             let (paths, locations) = split_locations(&cwd, &args.paths.paths)?;
-            let scenarios = load_scenarios(&settings, &cwd, &paths)?;
-            let select = SelectOptions::new(&cli.global, &args.select, locations)?;
+            let (scenarios, setup_files) = load_with_setups(&settings, &cwd, &paths)?;
+            let mut select = SelectOptions::new(&cli.global, &args.select, locations)?;
+            select.setup_files = setup_files;
             list::list(&settings, &scenarios, &select, args.format, stdout.lock())?;
             Ok(EXIT_SUCCESS)
         }
@@ -255,6 +259,44 @@ fn load_scenarios(
         paths.iter().map(|p| cwd.join(p)).collect()
     };
     Ok(scenario::load(&settings.project_root, &paths)?)
+}
+
+/// The scenarios named by `paths` (see [`load_scenarios`]), and after them the files of the
+/// `scenarios` directory that hold the setup tests (`[saves=NAME]`) their tests need but they
+/// do not; with how many such files were added. Saved states are checked across all of them.
+fn load_with_setups(
+    settings: &Settings,
+    cwd: &Path,
+    paths: &[PathBuf],
+) -> Result<(Vec<Scenario>, usize), Error> {
+    let mut scenarios = load_scenarios(settings, cwd, paths)?;
+    let mut added = 0;
+    if !scenario::unsaved_states(&scenarios).is_empty() && settings.scenarios.exists() {
+        let mut others: Vec<Scenario> = scenario::load(
+            &settings.project_root,
+            std::slice::from_ref(&settings.scenarios),
+        )?
+        .into_iter()
+        .filter(|other| scenarios.iter().all(|s| s.path != other.path))
+        .collect();
+        // A setup added may start from a state of its own: look again until nothing more
+        // is found.
+        loop {
+            let missing = scenario::unsaved_states(&scenarios);
+            let Some(at) = others.iter().position(|other| {
+                other
+                    .tests
+                    .iter()
+                    .any(|t| t.saves.as_ref().is_some_and(|name| missing.contains(name)))
+            }) else {
+                break;
+            };
+            scenarios.push(others.remove(at));
+            added += 1;
+        }
+    }
+    scenario::check_states(&scenarios)?;
+    Ok((scenarios, added))
 }
 
 pub(crate) fn verbosity_of(global: &GlobalArgs) -> Verbosity {

@@ -27,7 +27,7 @@ use crate::web_server::{LineSink, WebServers, kill_all_now};
 
 /// The command line's say in a run of tests.
 pub(crate) struct RunOptions {
-    select: SelectOptions,
+    pub(crate) select: SelectOptions,
     max_failures: Option<usize>,
     trace: TraceMode,
     report: ReportOptions,
@@ -150,6 +150,7 @@ pub(crate) fn run_tests(
         cancel: Arc::clone(&cancel),
         trace: options.trace,
         trace_dir: options.report.output_dir.join("traces"),
+        state_dir: settings.project_root.join(".prettyplay").join("state"),
         vars,
     };
     let runner = Runner::new(scenarios, selected.clone(), config)?;

@@ -29,6 +29,8 @@ pub(crate) struct SelectOptions {
     pub shard: Option<Shard>,
     /// `FILE:LINE` paths.
     locations: Vec<NamedLocation>,
+    /// Scenarios at the end of the list loaded only for their setup tests.
+    pub setup_files: usize,
 }
 
 impl SelectOptions {
@@ -62,6 +64,7 @@ impl SelectOptions {
             last_failed: args.last_failed,
             shard: args.shard,
             locations,
+            setup_files: 0,
         })
     }
 
@@ -96,6 +99,7 @@ impl SelectOptions {
             tags: self.tags.clone(),
             only: self.last_failed.then(|| last_run.failed_set()),
             shard: self.shard,
+            setup_files: self.setup_files,
         };
         Ok(select_tests(scenarios, &selection))
     }

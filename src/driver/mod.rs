@@ -11,6 +11,7 @@ mod lifeline;
 mod locate;
 mod origins;
 mod runtime;
+mod saved_state;
 mod test_page;
 mod version;
 
@@ -20,5 +21,6 @@ pub use lifeline::{Lifeline, LifelineCut};
 pub use locate::{DriverPaths, default_driver_dir, find_chromium, find_driver};
 pub use origins::OriginGuard;
 pub use runtime::{BrowserRuntime, WorkerBrowser, export_driver_env, withhold_from_driver};
+pub use saved_state::SavedState;
 pub use test_page::{CLOSE_LIMIT, TestPage};
 pub use version::DRIVER_VERSION;

@@ -17,7 +17,7 @@ use crate::config::BrowserSettings;
 use crate::config::Screen;
 use crate::driver::lifeline::{children_running, watch_driver};
 use crate::driver::origins::OriginGuard;
-use crate::driver::{ContextEvents, DriverError, DriverPaths, Lifeline, TestPage};
+use crate::driver::{ContextEvents, DriverError, DriverPaths, Lifeline, SavedState, TestPage};
 
 /// The Playwright driver of a run and what every browser it launches shares: launch options
 /// and the context options of the screen mode. The driver is started again when it died.
@@ -234,13 +234,13 @@ impl WorkerBrowser {
         self.driver.lost().or_else(|| self.lifeline.lost())
     }
 
-    /// A fresh, isolated browser context (cookies and storage of its own) with one page.
-    pub async fn new_test_page(&self) -> Result<TestPage, DriverError> {
+    /// A fresh, isolated browser context (cookies and storage of its own, starting from
+    /// `state` when given) with one page.
+    pub async fn new_test_page(&self, state: Option<&SavedState>) -> Result<TestPage, DriverError> {
         let open = async {
-            let context = self
-                .browser
-                .new_context_with_options(self.context_options.clone())
-                .await?;
+            let mut options = self.context_options.clone();
+            options.storage_state = state.map(|s| s.0.clone());
+            let context = self.browser.new_context_with_options(options).await?;
             let events = ContextEvents::attach(&context).await?;
             let origins = OriginGuard::install(&context, &self.settings.allowed_origins).await?;
             let page = context.new_page().await?;

@@ -14,7 +14,7 @@ use playwright_rs::protocol::{
     BrowserContext, Frame, Page, TracingStartOptions, TracingStopOptions,
 };
 
-use crate::driver::{ContextEvents, Lifeline, OriginGuard};
+use crate::driver::{ContextEvents, Lifeline, OriginGuard, SavedState};
 
 /// The longest a test's context may take to close (or a trace to be written) before the test
 /// moves on without it.
@@ -152,11 +152,19 @@ impl TestPage {
         self.bounded(stop).await
     }
 
+    /// The context's storage state (cookies, localStorage of every origin), for the tests that
+    /// start from it.
+    pub async fn save_state(&self) -> Result<SavedState, String> {
+        self.bounded(self.context.storage_state(None))
+            .await
+            .map(SavedState)
+    }
+
     /// `work` within [`CLOSE_LIMIT`], unless the browser side goes away first.
-    async fn bounded(
+    async fn bounded<T>(
         &self,
-        work: impl Future<Output = Result<(), playwright_rs::Error>>,
-    ) -> Result<(), String> {
+        work: impl Future<Output = Result<T, playwright_rs::Error>>,
+    ) -> Result<T, String> {
         match tokio::time::timeout(CLOSE_LIMIT, self.unless_lost(work)).await {
             Ok(Ok(result)) => result.map_err(|err| err.to_string()),
             Ok(Err(reason)) => Err(reason),

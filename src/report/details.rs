@@ -91,6 +91,7 @@ pub(crate) fn failure_label(failure: &TestFailure) -> &'static str {
         FailureCause::Infrastructure(_) => "infrastructure",
         FailureCause::Engine(engine) => engine.kind.label(),
         FailureCause::Interrupted => "interrupted",
+        FailureCause::SetupFailed(_) => "setup failed",
     }
 }
 

@@ -25,7 +25,7 @@ fn time(duration: Duration) -> String {
 
 /// The `type` of a `<failure>`: `product_defect`, `incurable`, `llm_unavailable`, `cache_write`,
 /// `heal_vetoed`, `browser_crash`,
-/// `cache_miss`, `infrastructure`, or the step failure's label (`failed check`, `timeout`, ...).
+/// `cache_miss`, `infrastructure`, `setup_failed`, or the step failure's label (`failed check`, `timeout`, ...).
 fn failure_type(failure: &TestFailure) -> &'static str {
     match &failure.cause {
         FailureCause::Step(step) => step.kind.label(),
@@ -33,6 +33,7 @@ fn failure_type(failure: &TestFailure) -> &'static str {
         FailureCause::Infrastructure(_) => "infrastructure",
         FailureCause::Engine(engine) => engine_kind_name(engine.kind),
         FailureCause::Interrupted => "interrupted",
+        FailureCause::SetupFailed(_) => "setup_failed",
     }
 }
 

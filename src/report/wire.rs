@@ -423,6 +423,13 @@ pub(crate) enum CauseWire<'a> {
         reason: &'a str,
         verdict: Option<ClassificationWire<'a>>,
     },
+    /// The saved state the test starts from has no passing setup test: the test did not run.
+    SetupFailed {
+        state: &'a str,
+        /// `file › test` of the setup test; absent when no test of the run saves the state.
+        setup: Option<String>,
+        message: String,
+    },
     Interrupted,
 }
 
@@ -442,6 +449,11 @@ impl<'a> From<&'a FailureCause> for CauseWire<'a> {
                 verdict: failure.verdict.as_ref().map(ClassificationWire::from),
             },
             FailureCause::Interrupted => CauseWire::Interrupted,
+            FailureCause::SetupFailed(setup) => CauseWire::SetupFailed {
+                state: &setup.state,
+                setup: setup.setup.as_ref().map(ToString::to_string),
+                message: setup.message(),
+            },
         }
     }
 }

@@ -47,6 +47,36 @@ pub enum FailureCause {
     Engine(EngineFailure),
     /// Ctrl-C stopped the test before this step; nothing was written for it.
     Interrupted,
+    /// The test starts from a saved state whose setup test did not pass: it did not run.
+    SetupFailed(SetupFailed),
+}
+
+/// Why a test that starts from a state did not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupFailed {
+    /// The state it starts from.
+    pub state: String,
+    /// The test that saves it; `None` when no test of the run does.
+    pub setup: Option<TestId>,
+    /// The setup failed for the browser's, the driver's or the LLM's reason.
+    pub infrastructure: bool,
+}
+
+impl SetupFailed {
+    /// One sentence: which setup, which state, and that the test did not run.
+    pub fn message(&self) -> String {
+        match &self.setup {
+            Some(setup) => format!(
+                "setup failed: `{setup}` (line {}), which saves state `{}`, did not pass; this \
+                 test did not run",
+                setup.line, self.state
+            ),
+            None => format!(
+                "setup failed: no test of this run saves state `{}`; this test did not run",
+                self.state
+            ),
+        }
+    }
 }
 
 /// A failed test: which step, where, why, and the code that failed.
@@ -83,6 +113,7 @@ impl TestFailure {
             FailureCause::Interrupted => {
                 "interrupted (Ctrl-C) before this step; nothing was written for it".to_owned()
             }
+            FailureCause::SetupFailed(setup) => setup.message(),
         }
     }
 
@@ -92,6 +123,7 @@ impl TestFailure {
             FailureCause::Infrastructure(_) => true,
             FailureCause::Step(f) => f.kind == FailureKind::Crash,
             FailureCause::Engine(f) => f.kind.is_infrastructure(),
+            FailureCause::SetupFailed(setup) => setup.infrastructure,
             FailureCause::CacheMiss | FailureCause::Interrupted => false,
         }
     }

@@ -111,7 +111,7 @@ fn test_failure(failure: &mut TestFailure, m: impl Fn(&mut String) + Copy) {
                 m(candidate);
             }
         }
-        FailureCause::CacheMiss | FailureCause::Interrupted => {}
+        FailureCause::CacheMiss | FailureCause::Interrupted | FailureCause::SetupFailed(_) => {}
     }
 }
 

@@ -14,13 +14,18 @@ mod run_config;
 )]
 mod runner;
 mod select;
+mod setups;
 mod shared_steps;
 mod tag_expr;
 mod test_run;
 
-pub use event::{FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
+pub use event::{
+    FailureCause, RunEvent, RunStats, SetupFailed, StepSource, TestFailure, TestId, TestOutcome,
+};
 pub use last_run::{FailedTest, LastRun};
 pub use run_config::{Mode, RunConfig, TraceMode};
 pub use runner::Runner;
-pub use select::{Location, Selected, Selection, Shard, select_tests, unmatched_locations};
+pub use select::{
+    Location, Selected, Selection, Shard, select_tests, unmatched_locations, with_setups,
+};
 pub use tag_expr::{TagExpr, TagExprError};

@@ -52,6 +52,8 @@ pub struct RunConfig {
     pub trace: TraceMode,
     /// Where trace zips go.
     pub trace_dir: PathBuf,
+    /// Where setup tests save their storage state (`.prettyplay/state`).
+    pub state_dir: PathBuf,
     /// The scenario variables step code reads as `vars` (a test's example row adds its own).
     pub vars: Vars,
 }

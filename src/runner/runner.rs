@@ -3,7 +3,7 @@
 //!
 //! Main type: [`Runner`].
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Instant;
@@ -12,15 +12,16 @@ use std::sync::Arc;
 
 use crate::cache::{CacheError, CacheFile};
 use crate::config::Isolation;
-use crate::driver::{BrowserRuntime, TestPage, WorkerBrowser};
+use crate::driver::{BrowserRuntime, SavedState, TestPage, WorkerBrowser};
 use crate::engine::EngineFailureKind;
 use crate::llm::{Breaker, LlmProvider};
 use crate::runner::retry::{cache_for_retry, run_attempts};
+use crate::runner::setups::{Next, Schedule, write_state};
 use crate::runner::shared_steps::SharedSteps;
 use crate::runner::test_run::{TestPlan, run_test};
 use crate::runner::{
-    FailureCause, Mode, RunConfig, RunEvent, RunStats, Selected, TestFailure, TestId, TestOutcome,
-    TraceMode,
+    FailureCause, Mode, RunConfig, RunEvent, RunStats, Selected, SetupFailed, TestFailure, TestId,
+    TestOutcome, TraceMode,
 };
 use crate::scenario::{Scenario, Test};
 use crate::script::{FailureKind, StepFailure};
@@ -105,18 +106,18 @@ impl<'a> Runner<'a> {
         on_event(RunEvent::RunStarted {
             tests: self.selected.len(),
         });
-        let queue = Mutex::new(self.selected.iter().copied().collect::<VecDeque<_>>());
+        let schedule = Schedule::new(self.scenarios, &self.selected);
         let failures = AtomicUsize::new(0);
         let workers = self.config.workers.clamp(1, self.selected.len().max(1));
         let (tx, rx) = mpsc::channel::<RunEvent>();
         std::thread::scope(|scope| {
             for worker in 0..workers {
                 let tx = tx.clone();
-                let (queue, failures) = (&queue, &failures);
+                let (schedule, failures) = (&schedule, &failures);
                 let spawned = std::thread::Builder::new()
                     .name(format!("worker {worker}"))
                     .spawn_scoped(scope, move || {
-                        self.worker(runtime, handle, queue, failures, &tx);
+                        self.worker(runtime, handle, schedule, failures, &tx);
                     });
                 if let Err(err) = spawned {
                     tracing::error!("could not start worker {worker}: {err}");
@@ -128,7 +129,7 @@ impl<'a> Runner<'a> {
                 on_event(event);
             }
         });
-        stats.not_run = queue.lock().map_or(0, |q| q.len());
+        stats.not_run = schedule.left();
         stats.interrupted = self.config.cancel.load(Ordering::SeqCst);
         stats.stopped = self.stopped.lock().ok().and_then(|s| s.clone());
         stats.llm_cut_off = self.breaker.as_ref().is_some_and(|b| b.is_open());
@@ -142,32 +143,32 @@ impl<'a> Runner<'a> {
         stats
     }
 
-    /// One worker: takes tests from the queue until it is empty, the run is cancelled, or
+    /// One worker: takes tests from the schedule until it is empty, the run is cancelled, or
     /// `--max-failures` is reached. Its browser is launched on first use and closed at the end.
     fn worker(
         &self,
         runtime: &BrowserRuntime,
         handle: &tokio::runtime::Handle,
-        queue: &Mutex<VecDeque<Selected>>,
+        schedule: &Schedule<'_>,
         failures: &AtomicUsize,
         tx: &mpsc::Sender<RunEvent>,
     ) {
         let mut browser: Option<WorkerBrowser> = None;
         loop {
-            if self.stopping(failures) {
-                break;
-            }
-            let next = queue.lock().ok().and_then(|mut q| q.pop_front());
-            let Some((si, ti)) = next else { break };
+            let (si, ti, state) = match schedule.next(&|| self.stopping(failures)) {
+                Next::Done => break,
+                Next::Run((si, ti), state) => (si, ti, state),
+                Next::SetupFailed((si, ti), failed) => {
+                    self.setup_failed(si, ti, failed, tx);
+                    continue;
+                }
+            };
             let scenario = &self.scenarios[si];
             let test = &scenario.tests[ti];
-            let id = TestId {
-                scenario: scenario.rel_path.clone(),
-                name: test.name.clone(),
-                line: test.line,
-            };
+            let id = test_id(scenario, test);
             let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
             let started = Instant::now();
+            let mut saved: Option<SavedState> = None;
             let outcome = run_attempts(
                 self.config.retries,
                 |attempt| {
@@ -192,7 +193,11 @@ impl<'a> Runner<'a> {
                         deadline: Instant::now() + self.config.test_timeout,
                         attempt,
                     };
-                    self.run_one(plan, &mut browser, runtime, handle, tx)
+                    let start = Start {
+                        state: state.as_deref(),
+                        saved: &mut saved,
+                    };
+                    self.run_one(plan, start, &mut browser, runtime, handle, tx)
                 },
                 || !self.stopping(failures),
                 |attempt, failure, duration| {
@@ -207,6 +212,13 @@ impl<'a> Runner<'a> {
             if matches!(&outcome, TestOutcome::Failed(f) if f.cause != FailureCause::Interrupted) {
                 failures.fetch_add(1, Ordering::SeqCst);
             }
+            let setup = match (&outcome, saved) {
+                (TestOutcome::Failed(failure), _) => Err(failure.is_infrastructure()),
+                (_, Some(saved)) => Ok(Arc::new(saved)),
+                // Passed without saving: not a setup test.
+                (_, None) => Err(false),
+            };
+            schedule.finished((si, ti), setup);
             let _ = tx.send(RunEvent::TestFinished {
                 test: id,
                 outcome,
@@ -216,6 +228,34 @@ impl<'a> Runner<'a> {
         if let Some(browser) = browser {
             handle.block_on(browser.close());
         }
+    }
+
+    /// Reports a test whose setup did not pass: started and failed at once, without running.
+    fn setup_failed(&self, si: usize, ti: usize, failed: SetupFailed, tx: &mpsc::Sender<RunEvent>) {
+        let scenario = &self.scenarios[si];
+        let test = &scenario.tests[ti];
+        let id = test_id(scenario, test);
+        let (step, line) = match scenario.background.first() {
+            Some(step) => (format!("background: {}", step.sentence), step.line),
+            None => test
+                .steps
+                .first()
+                .map_or((String::new(), test.line), |s| (s.sentence.clone(), s.line)),
+        };
+        let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
+        let _ = tx.send(RunEvent::TestFinished {
+            test: id,
+            outcome: TestOutcome::Failed(Box::new(TestFailure {
+                step,
+                step_index: 1,
+                line,
+                cause: FailureCause::SetupFailed(failed),
+                code: None,
+                verdict: None,
+                screenshot: None,
+            })),
+            duration: std::time::Duration::ZERO,
+        });
     }
 
     /// Whether no test (nor retry) may start: Ctrl-C, a browser that could not be launched, or
@@ -233,6 +273,7 @@ impl<'a> Runner<'a> {
     fn run_one(
         &self,
         mut plan: TestPlan<'_>,
+        start: Start<'_>,
         browser: &mut Option<WorkerBrowser>,
         runtime: &BrowserRuntime,
         handle: &tokio::runtime::Handle,
@@ -257,7 +298,7 @@ impl<'a> Runner<'a> {
                 screenshot: None,
             }))
         };
-        let page = match self.open_page(browser, runtime, handle) {
+        let page = match self.open_page(browser, start.state, runtime, handle) {
             Ok(page) => page,
             Err(message) => return infrastructure(message),
         };
@@ -323,6 +364,30 @@ impl<'a> Runner<'a> {
         } else {
             outcome
         };
+        // A setup test saves its state once it passed; one that cannot does not pass.
+        let outcome = match (&outcome, test.saves.as_deref()) {
+            (TestOutcome::Passed | TestOutcome::Flaky { .. }, Some(name)) => {
+                match self.save_state(&page, name, handle) {
+                    Ok(saved) => {
+                        *start.saved = Some(saved);
+                        outcome
+                    }
+                    Err(message) => {
+                        let last = test.steps.last();
+                        TestOutcome::Failed(Box::new(TestFailure {
+                            step: last.map(|s| s.sentence.clone()).unwrap_or_default(),
+                            step_index: (background_steps + test.steps.len()).max(1),
+                            line: last.map_or(test.line, |s| s.line),
+                            cause: FailureCause::Infrastructure(message),
+                            code: None,
+                            verdict: None,
+                            screenshot: None,
+                        }))
+                    }
+                }
+            }
+            _ => outcome,
+        };
         if trace != TraceMode::Off {
             let keep = trace == TraceMode::On || matches!(outcome, TestOutcome::Failed(_));
             let path = keep.then(|| self.config.trace_dir.join(trace_file_name(&id, attempt)));
@@ -347,12 +412,41 @@ impl<'a> Runner<'a> {
         outcome
     }
 
+    /// The storage state of a setup test's page, written to `.prettyplay/state/NAME.json`.
+    fn save_state(
+        &self,
+        page: &TestPage,
+        name: &str,
+        handle: &tokio::runtime::Handle,
+    ) -> Result<SavedState, String> {
+        let saved = handle
+            .block_on(page.save_state())
+            .map_err(|err| format!("could not read the storage state `{name}` to save: {err}"))?;
+        let dir = &self.config.state_dir;
+        match write_state(dir, name, &saved) {
+            Ok(path) => tracing::info!(
+                "saved state `{name}` ({} cookies, {} origins) to {}",
+                saved.cookies(),
+                saved.origins(),
+                path.display()
+            ),
+            Err(err) => {
+                return Err(format!(
+                    "could not save state `{name}` to {}: {err}",
+                    dir.join(format!("{name}.json")).display()
+                ));
+            }
+        }
+        Ok(saved)
+    }
+
     /// A fresh page for a test: in the worker's browser, launched first when there is none
     /// (or with `isolation = "browser"`), and launched again when it crashed or its driver died.
     /// After [`LAUNCH_ATTEMPTS`] failed launches in a row the run stops.
     fn open_page(
         &self,
         browser: &mut Option<WorkerBrowser>,
+        state: Option<&SavedState>,
         runtime: &BrowserRuntime,
         handle: &tokio::runtime::Handle,
     ) -> Result<TestPage, String> {
@@ -394,7 +488,7 @@ impl<'a> Runner<'a> {
             let Some(current) = browser.as_ref() else {
                 return Err("no browser".to_owned());
             };
-            match handle.block_on(current.new_test_page()) {
+            match handle.block_on(current.new_test_page(state)) {
                 Ok(page) => return Ok(page),
                 // Went away between two tests: the test has not started, so it gets a new
                 // browser rather than the failure.
@@ -402,6 +496,20 @@ impl<'a> Runner<'a> {
                 Err(err) => return Err(err.report()),
             }
         }
+    }
+}
+
+/// What a test starts from, and where a setup test leaves the state it saved.
+struct Start<'s> {
+    state: Option<&'s SavedState>,
+    saved: &'s mut Option<SavedState>,
+}
+
+fn test_id(scenario: &Scenario, test: &Test) -> TestId {
+    TestId {
+        scenario: scenario.rel_path.clone(),
+        name: test.name.clone(),
+        line: test.line,
     }
 }
 

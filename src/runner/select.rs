@@ -4,7 +4,7 @@
 //!
 //! Main types: [`Selection`], [`Location`] and [`Shard`]; the entry point is [`select_tests`].
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -86,42 +86,90 @@ pub struct Selection {
     /// Only these `(scenario, test)` pairs (`--last-failed`).
     pub only: Option<HashSet<(String, String)>>,
     pub shard: Option<Shard>,
+    /// How many scenarios, at the end of the list, were loaded only for the setup tests
+    /// (`[saves=NAME]`) that tests of the others need: no other test of theirs is selected.
+    pub setup_files: usize,
 }
 
-/// The tests `selection` picks, in scenario order. A shard takes every N-th test of the whole
+/// The tests `selection` picks, in scenario order, after the setup tests they need (which are
+/// selected whatever the filters say). A shard takes every N-th test of the whole
 /// selection (test K, K+N, K+2N, ... counting from 1), so shards are balanced by test count,
-/// disjoint, together complete, and the same on every machine for the same scenario files.
+/// disjoint, together complete, and the same on every machine for the same scenario files; each
+/// shard runs the setups its own tests need.
 pub fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec<Selected> {
-    let picked = scenarios.iter().enumerate().flat_map(|(si, scenario)| {
-        let file = canonical(&scenario.path);
-        scenario
-            .tests
-            .iter()
-            .enumerate()
-            .filter(move |(_, test)| {
-                let name = format!("{} › {}", scenario.rel_path, test.name);
-                at_locations(&selection.locations, &file, test)
-                    && selection.grep.as_ref().is_none_or(|re| re.is_match(&name))
-                    && selection
-                        .grep_invert
-                        .as_ref()
-                        .is_none_or(|re| !re.is_match(&name))
-                    && (selection.tags.is_empty()
-                        || selection.tags.iter().any(|expr| expr.matches(&test.tags)))
-                    && selection.only.as_ref().is_none_or(|only| {
-                        only.contains(&(scenario.rel_path.clone(), test.name.clone()))
-                    })
-            })
-            .map(move |(ti, _)| (si, ti))
-    });
-    match selection.shard {
+    let named = scenarios.len().saturating_sub(selection.setup_files);
+    let picked = scenarios[..named]
+        .iter()
+        .enumerate()
+        .flat_map(|(si, scenario)| {
+            let file = canonical(&scenario.path);
+            scenario
+                .tests
+                .iter()
+                .enumerate()
+                .filter(move |(_, test)| {
+                    let name = format!("{} › {}", scenario.rel_path, test.name);
+                    at_locations(&selection.locations, &file, test)
+                        && selection.grep.as_ref().is_none_or(|re| re.is_match(&name))
+                        && selection
+                            .grep_invert
+                            .as_ref()
+                            .is_none_or(|re| !re.is_match(&name))
+                        && (selection.tags.is_empty()
+                            || selection.tags.iter().any(|expr| expr.matches(&test.tags)))
+                        && selection.only.as_ref().is_none_or(|only| {
+                            only.contains(&(scenario.rel_path.clone(), test.name.clone()))
+                        })
+                })
+                .map(move |(ti, _)| (si, ti))
+        });
+    let picked = match selection.shard {
         Some(shard) => picked
             .enumerate()
             .filter(|(i, _)| i % shard.total == shard.index - 1)
             .map(|(_, selected)| selected)
             .collect(),
         None => picked.collect(),
+    };
+    with_setups(scenarios, picked)
+}
+
+/// `selected` with, in front, every setup test its tests need (and the setups those need), in
+/// scenario order; a setup that was selected anyway stays where it was.
+pub fn with_setups(scenarios: &[Scenario], selected: Vec<Selected>) -> Vec<Selected> {
+    let savers: HashMap<&str, Selected> = all_tests(scenarios)
+        .filter_map(|(at, test)| test.saves.as_deref().map(|name| (name, at)))
+        .collect();
+    let mut needed: Vec<Selected> = Vec::new();
+    let mut wanted: Vec<&str> = selected
+        .iter()
+        .filter_map(|&(si, ti)| scenarios[si].tests[ti].state.as_deref())
+        .collect();
+    while let Some(state) = wanted.pop() {
+        let Some(&setup) = savers.get(state) else {
+            continue;
+        };
+        if selected.contains(&setup) || needed.contains(&setup) {
+            continue;
+        }
+        needed.push(setup);
+        if let Some(next) = scenarios[setup.0].tests[setup.1].state.as_deref() {
+            wanted.push(next);
+        }
     }
+    needed.sort_unstable();
+    needed.extend(selected);
+    needed
+}
+
+fn all_tests(scenarios: &[Scenario]) -> impl Iterator<Item = (Selected, &Test)> {
+    scenarios.iter().enumerate().flat_map(|(si, scenario)| {
+        scenario
+            .tests
+            .iter()
+            .enumerate()
+            .map(move |(ti, test)| ((si, ti), test))
+    })
 }
 
 /// Whether `test` of the scenario file `file` (canonical) is at one of `locations`, or none of
@@ -172,6 +220,8 @@ mod tests {
                     name: (*name).to_owned(),
                     line: 1,
                     tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+                    state: None,
+                    saves: None,
                     example: None,
                     steps: vec![Step {
                         sentence: "s".into(),
@@ -280,6 +330,8 @@ mod tests {
             name: "t".into(),
             line,
             tags: Vec::new(),
+            state: None,
+            saves: None,
             example: None,
             steps: steps
                 .iter()

@@ -44,6 +44,8 @@ pub(super) struct Owner<'a> {
     pub(super) name: &'a str,
     pub(super) line: usize,
     pub(super) tags: &'a [String],
+    /// `[state=NAME]` of the header: every row starts from it.
+    pub(super) state: Option<&'a str>,
     pub(super) steps: &'a [Step],
     /// The raw text of each step's line, in the order of `steps`.
     pub(super) step_texts: &'a [String],
@@ -208,6 +210,8 @@ impl Table {
                     name: row_name(owner.name, &columns, &values, index + 1),
                     line: owner.line,
                     tags: owner.tags.to_vec(),
+                    saves: None,
+                    state: owner.state.map(str::to_owned),
                     steps: owner.steps.to_vec(),
                     example: Some(Example {
                         template: owner.name.to_owned(),

@@ -19,6 +19,10 @@ const EXAMPLES: &str = "examples:";
 /// Step options known to this version of the format, as written in `[key=value]`.
 pub(super) const KNOWN_OPTIONS: &[&str] = &["tries"];
 
+/// Test header options known to this version of the format: `[saves=NAME]` (a setup test
+/// whose storage state is saved) and `[state=NAME]` (a test that starts from it).
+pub(super) const KNOWN_HEADER_OPTIONS: &[&str] = &["saves", "state"];
+
 /// What one line of a `.steps` file is, given without its line ending.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Line<'a> {
@@ -47,6 +51,9 @@ pub(super) struct HeaderLine<'a> {
     pub(super) name_col: usize,
     /// The trailing `@tags`, without the `@`, in line order, each once.
     pub(super) tags: Vec<String>,
+    /// The trailing `[key=value]` options (before, after or among the tags), in line order;
+    /// offsets are bytes into the line.
+    pub(super) options: Vec<StepOption<'a>>,
 }
 
 /// A step line.
@@ -89,13 +96,18 @@ impl<'a> Line<'a> {
         if trimmed.starts_with(HEADER) {
             let rest_start = lead + HEADER.len();
             let rest = &raw[rest_start..];
-            let (name, tags) = split_tags(rest);
+            let (name, tags, mut options) = split_header_tail(rest);
+            for option in &mut options {
+                option.open += rest_start;
+                option.value_start += rest_start;
+            }
             let name_offset = rest_start + (rest.len() - rest.trim_start().len());
             Line::Header(HeaderLine {
                 col: lead + 1,
                 name,
                 name_col: col_of(raw, name_offset),
                 tags,
+                options,
             })
         } else {
             let (sentence_end, options) = split_options(raw);
@@ -131,6 +143,36 @@ pub(super) fn parse_tries(value: &str) -> Option<u32> {
         return None;
     }
     value.parse::<u32>().ok().filter(|n| *n >= 1)
+}
+
+/// Splits a header's text after `test:` into the name, its trailing `@tags` and its trailing
+/// `[key=value]` options, which may come in any order (`test: sign in [saves=admin] @smoke`).
+fn split_header_tail(rest: &str) -> (&str, Vec<String>, Vec<StepOption<'_>>) {
+    let mut end = rest.trim_end().len();
+    let mut tags = Vec::new();
+    let mut options = Vec::new();
+    loop {
+        let (name, mut more_tags) = split_tags(&rest[..end]);
+        let name_end = name.as_ptr() as usize - rest.as_ptr() as usize + name.len();
+        let (option_end, mut more_options) = split_options(&rest[..name_end]);
+        if more_tags.is_empty() && more_options.is_empty() {
+            end = name_end;
+            break;
+        }
+        // Found from the end backwards: earlier groups go in front.
+        more_tags.append(&mut tags);
+        tags = more_tags;
+        more_options.append(&mut options);
+        options = more_options;
+        end = option_end;
+    }
+    let mut unique: Vec<String> = Vec::new();
+    for tag in tags {
+        if !unique.contains(&tag) {
+            unique.push(tag);
+        }
+    }
+    (rest[..end].trim(), unique, options)
 }
 
 /// Splits a header's text after `test:` into the name and its trailing `@tags`.
@@ -252,6 +294,7 @@ mod tests {
                 name: "add a todo",
                 name_col: 10,
                 tags: vec!["smoke".into(), "ci".into()],
+                options: Vec::new(),
             })
         );
         assert_eq!(
@@ -261,8 +304,29 @@ mod tests {
                 name: "",
                 name_col: 6,
                 tags: Vec::new(),
+                options: Vec::new(),
             })
         );
+    }
+
+    #[test]
+    fn header_options_and_tags_come_in_any_order_at_the_end() {
+        let raw = "test: sign in [sic] @a [saves = admin] @b [state=base]";
+        let Line::Header(header) = Line::classify(raw) else {
+            panic!("a header");
+        };
+        assert_eq!(header.name, "sign in [sic]");
+        assert_eq!(header.tags, ["a", "b"]);
+        let options: Vec<_> = header.options.iter().map(|o| (o.key, o.value)).collect();
+        assert_eq!(options, [("saves", "admin"), ("state", "base")]);
+        // Offsets are into the whole line.
+        assert_eq!(&raw[header.options[0].open..][..1], "[");
+        assert_eq!(&raw[header.options[0].value_start..][..5], "admin");
+        // A bracket in the middle of the name is the name's.
+        let Line::Header(header) = Line::classify("test: a [x=1] b @t") else {
+            panic!("a header");
+        };
+        assert_eq!((header.name, header.options.len()), ("a [x=1] b", 0));
     }
 
     #[test]

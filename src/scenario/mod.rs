@@ -9,11 +9,13 @@ mod line;
 mod parse;
 mod placeholders;
 mod scenario_error;
+mod setup_states;
 
 pub use discover::{discover, load};
 pub use parse::{Parsed, parse};
 pub use placeholders::{columns, is_var_name, malformed_variable, variables};
 pub use scenario_error::ScenarioError;
+pub use setup_states::{check_states, is_state_name, unsaved_states};
 
 use std::path::PathBuf;
 
@@ -42,6 +44,12 @@ pub struct Test {
     pub steps: Vec<Step>,
     /// The row of the `examples:` table this test runs, if it has one.
     pub example: Option<Example>,
+    /// `[saves=NAME]`: a setup test; once it passes, its context's storage state is saved
+    /// under NAME for the tests that start from it.
+    pub saves: Option<String>,
+    /// `[state=NAME]`: the test starts from the storage state the test that saves NAME saved in
+    /// this run (that test runs first).
+    pub state: Option<String>,
 }
 
 /// One row of a test's `examples:` table.

@@ -11,7 +11,10 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::examples::{Owner, Table};
-use super::line::{HeaderLine, KNOWN_OPTIONS, Line, StepLine, StepOption, col_of, parse_tries};
+use super::line::{
+    HeaderLine, KNOWN_HEADER_OPTIONS, KNOWN_OPTIONS, Line, StepLine, StepOption, col_of,
+    parse_tries,
+};
 use super::{ScenarioError, Step, Test};
 
 /// What one `.steps` file declares.
@@ -55,6 +58,9 @@ struct OpenTest {
     occurrences: HashMap<String, u32>,
     /// The test's `examples:` table, once its keyword was seen.
     table: Option<Table>,
+    /// `[saves=NAME]` and `[state=NAME]` of the header.
+    saves: Option<String>,
+    state: Option<String>,
     /// The header was erroneous (empty or duplicate name): keep parsing its steps for their own
     /// errors, but neither report it as empty nor return it.
     discarded: bool,
@@ -72,6 +78,8 @@ impl OpenTest {
             step_texts: Vec::new(),
             occurrences: HashMap::new(),
             table: None,
+            saves: None,
+            state: None,
             discarded: false,
         }
     }
@@ -252,7 +260,9 @@ impl<'a> Parser<'a> {
             name,
             name_col,
             tags,
+            options,
         } = header;
+        let (saves, state) = self.header_options(number, raw, &options);
         if let Some(orphans) = self.orphans.take()
             && let Some(first) = orphans.steps.first()
         {
@@ -298,6 +308,8 @@ impl<'a> Parser<'a> {
         }
         let mut test = OpenTest::new(name, number, col, raw, tags);
         test.discarded = discarded;
+        test.saves = saves;
+        test.state = state;
         self.current = Some(test);
     }
 
@@ -369,6 +381,83 @@ impl<'a> Parser<'a> {
             .orphans
             .get_or_insert_with(|| OpenTest::new("", number, col, raw, Vec::new()));
         orphans.push(sentence, number, raw, tries);
+    }
+
+    /// Checks the options of the test header at line `number`; returns its `saves` and
+    /// `state`, where valid.
+    fn header_options(
+        &mut self,
+        number: usize,
+        raw: &str,
+        options: &[StepOption<'_>],
+    ) -> (Option<String>, Option<String>) {
+        let (mut saves, mut state) = (None, None);
+        for option in options {
+            let bracket_col = col_of(raw, option.open);
+            let slot = match option.key {
+                "saves" => &mut saves,
+                "state" => &mut state,
+                key => {
+                    let known = KNOWN_HEADER_OPTIONS
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let hint = if KNOWN_OPTIONS.contains(&key) {
+                        format!("`{key}` is a step option: put it at the end of a step line")
+                    } else {
+                        format!("known test options: {known}")
+                    };
+                    self.error(
+                        number,
+                        bracket_col,
+                        raw,
+                        format!("unknown test option `{key}`"),
+                        Some(hint),
+                    );
+                    continue;
+                }
+            };
+            if slot.is_some() {
+                self.error(
+                    number,
+                    bracket_col,
+                    raw,
+                    format!("test option `{}` is given twice", option.key),
+                    Some("keep only one of them".to_owned()),
+                );
+                continue;
+            }
+            if !super::is_state_name(option.value) {
+                self.error(
+                    number,
+                    col_of(raw, option.value_start),
+                    raw,
+                    format!("invalid state name `{}`", option.value),
+                    Some(
+                        "a state name is 1 to 64 ASCII letters, digits, `_`, `-` or `.`, \
+                         starting with a letter or digit, e.g. `[saves=admin]`"
+                            .to_owned(),
+                    ),
+                );
+                continue;
+            }
+            *slot = Some(option.value.to_owned());
+        }
+        if let (Some(saved), Some(used)) = (&saves, &state)
+            && saved == used
+        {
+            let col = options.first().map_or(1, |o| col_of(raw, o.open));
+            self.error(
+                number,
+                col,
+                raw,
+                format!("a test cannot start from the state `{saved}` it saves"),
+                Some("remove the `[state=…]` or save under another name".to_owned()),
+            );
+            state = None;
+        }
+        (saves, state)
     }
 
     /// Checks the options of the step at line `number`; returns its `tries`, if valid.
@@ -453,14 +542,31 @@ impl<'a> Parser<'a> {
                 tags: test.tags,
                 steps: test.steps,
                 example: None,
+                saves: test.saves,
+                state: test.state,
             });
             return;
         };
+        if let Some(saved) = &test.saves {
+            self.error(
+                test.line,
+                test.col,
+                &test.text,
+                format!("a test with an `examples:` table cannot save state `{saved}`"),
+                Some(
+                    "every row would save the same state: move the `[saves=…]` to a test \
+                     of its own"
+                        .to_owned(),
+                ),
+            );
+            return;
+        }
         let owner = Owner {
             file: self.file,
             name: &test.name,
             line: test.line,
             tags: &test.tags,
+            state: test.state.as_deref(),
             steps: &test.steps,
             step_texts: &test.step_texts,
         };
@@ -532,6 +638,8 @@ impl<'a> Parser<'a> {
                 tags: Vec::new(),
                 steps: orphans.steps,
                 example: None,
+                saves: None,
+                state: None,
             });
         }
         if let Some(error) = ScenarioError::combine(self.errors) {

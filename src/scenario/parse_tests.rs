@@ -43,6 +43,8 @@ fn parses_the_documented_example() {
             name: "add a todo".into(),
             line: 2,
             tags: vec!["smoke".into()],
+            state: None,
+            saves: None,
             example: None,
             steps: vec![
                 Step {
@@ -303,4 +305,70 @@ fn caret_follows_tabs() {
         e.to_string().contains("2 | \tx [bad=1]\n  | \t  ^\n"),
         "{e}"
     );
+}
+
+#[test]
+fn header_options_name_a_saved_state_and_one_to_start_from() {
+    let tests = ok("test: sign in [saves=admin] @auth\n  sign in\n\
+         test: order [state=admin]\n  order\n\
+         test: rows [state=admin]\n  add <x>\n  examples:\n    | x |\n    | 1 |\n    | 2 |\n");
+    assert_eq!(tests[0].name, "sign in");
+    assert_eq!(tests[0].tags, ["auth"]);
+    assert_eq!(
+        (tests[0].saves.as_deref(), tests[0].state.as_deref()),
+        (Some("admin"), None)
+    );
+    assert_eq!(
+        (tests[1].saves.as_deref(), tests[1].state.as_deref()),
+        (None, Some("admin"))
+    );
+    // Every row of a table starts from the header's state.
+    assert!(
+        tests[2..]
+            .iter()
+            .all(|t| t.state.as_deref() == Some("admin"))
+    );
+}
+
+#[test]
+fn header_option_errors_say_where_and_what_to_do() {
+    let cases = [
+        (
+            "test: a [tries=2]\n  x\n",
+            1,
+            9,
+            "unknown test option `tries`",
+        ),
+        ("test: a [who=me]\n  x\n", 1, 9, "unknown test option `who`"),
+        (
+            "test: a [saves=x] [saves=y]\n  x\n",
+            1,
+            19,
+            "test option `saves` is given twice",
+        ),
+        (
+            "test: a [saves=../x]\n  x\n",
+            1,
+            16,
+            "invalid state name `../x`",
+        ),
+        (
+            "test: a [saves=x] [state=x]\n  x\n",
+            1,
+            9,
+            "a test cannot start from the state `x` it saves",
+        ),
+        (
+            "test: a [saves=x]\n  add <v>\n  examples:\n    | v |\n    | 1 |\n",
+            1,
+            1,
+            "a test with an `examples:` table cannot save state `x`",
+        ),
+    ];
+    for (source, line, col, message) in cases {
+        let error = err(source);
+        assert_eq!(at(&error), (line, col, message), "{source}");
+    }
+    let hint = err("test: a [tries=2]\n  x\n").to_string();
+    assert!(hint.contains("`tries` is a step option"), "{hint}");
 }

@@ -32,6 +32,14 @@ pub enum ScenarioError {
         /// How to fix it, where there is something useful to say.
         hint: Option<String>,
     },
+    /// A problem between tests, possibly of different files (saved states), at a test's header.
+    #[error("{file}:{line}: {message}\n  = hint: {hint}")]
+    Between {
+        file: String,
+        line: usize,
+        message: String,
+        hint: String,
+    },
     /// The file holds no step at all (it is empty, blank or only comments).
     #[error(
         "{file}: no tests in file\n  = hint: add a `test: NAME` line followed by step sentences, or delete the file"

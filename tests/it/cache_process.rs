@@ -22,6 +22,8 @@ fn scenario(root: &Path) -> Scenario {
         line: 1,
         tags: vec![],
         example: None,
+        saves: None,
+        state: None,
         steps: (0..STEPS)
             .map(|i| Step {
                 sentence: format!("step {i}"),

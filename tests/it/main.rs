@@ -20,6 +20,7 @@
 //! `crashes` kills the driver, Chromium or a renderer mid-step and checks the run recovers;
 //! `origins` checks that `[browser] allowed_origins` keeps the pages on the app's origins there;
 //! `background` checks `background:` blocks and `examples:` tables end to end;
+//! `saved_state` checks saved logins (`[saves=NAME]`, `[state=NAME]`) end to end;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `web_server` starts and stops `[web_server]`s through the CLI;
 //! `support` is the shared harness.
@@ -46,6 +47,7 @@ mod reports;
 mod requests;
 mod retries;
 mod runner;
+mod saved_state;
 mod screen;
 mod select;
 mod settle;

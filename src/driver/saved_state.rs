@@ -1,0 +1,53 @@
+//! A browser context's storage state (cookies and each origin's localStorage), as Playwright's
+//! `storageState` gives it: saved by a setup test, given to the contexts of the tests that
+//! start from it.
+//!
+//! Main type: [`SavedState`].
+
+use playwright_rs::protocol::StorageState;
+
+/// The storage state of a test's context, once it passed.
+#[derive(Debug, Clone)]
+pub struct SavedState(pub(crate) StorageState);
+
+impl SavedState {
+    /// The state as Playwright's storage state file holds it (`cookies`, `origins`), indented.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.0).unwrap_or_else(|_| "{}".to_owned())
+    }
+
+    /// A state read back from [`SavedState::to_json`] (or a file Playwright wrote).
+    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(text).map(SavedState)
+    }
+
+    /// Cookies in the state.
+    pub fn cookies(&self) -> usize {
+        self.0.cookies.len()
+    }
+
+    /// Origins with localStorage in the state.
+    pub fn origins(&self) -> usize {
+        self.0.origins.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_storage_state_file_reads_back_as_written() {
+        let text = r#"{
+  "cookies": [{"name": "sid", "value": "abc", "domain": "127.0.0.1", "path": "/",
+               "expires": -1, "httpOnly": true, "secure": false, "sameSite": "Lax"}],
+  "origins": [{"origin": "http://127.0.0.1:4173",
+               "localStorage": [{"name": "user", "value": "ada"}]}]
+}"#;
+        let state = SavedState::from_json(text).expect("a storage state");
+        assert_eq!((state.cookies(), state.origins()), (1, 1));
+        let again = SavedState::from_json(&state.to_json()).expect("reads back");
+        assert_eq!(again.to_json(), state.to_json());
+        assert!(state.to_json().contains("\"localStorage\""));
+    }
+}
