@@ -61,7 +61,7 @@ timeout = 5
 "#;
 
 /// What a run produces and nobody commits.
-const IGNORED: [&str; 2] = ["prettyplay-report/", ".prettyplay/"];
+const IGNORED: [&str; 4] = ["prettyplay-report/", ".prettyplay/", "cache/.lock", ".env"];
 
 const WORKFLOW: &str = r#"# prettyplay in CI: replays the committed step code (never an LLM) in two shards, and keeps the
 # JUnit and HTML reports. Adjust the install step to how you get prettyplay.
@@ -186,7 +186,7 @@ fn ignore(path: &Path) -> io::Result<Made> {
     if !text.is_empty() && !text.ends_with('\n') {
         added.push('\n');
     }
-    added.push_str("# prettyplay: reports and run state\n");
+    added.push_str("# prettyplay: reports, run state, the cache lock and secrets\n");
     for entry in missing {
         added.push_str(entry);
         added.push('\n');
@@ -247,7 +247,8 @@ mod tests {
         assert!(matches!(ignore(&path).expect("ignore"), Made::Appended(_)));
         assert_eq!(
             fs::read_to_string(&path).expect("read"),
-            "target/\n.prettyplay\n# prettyplay: reports and run state\nprettyplay-report/\n"
+            "target/\n.prettyplay\n# prettyplay: reports, run state, the cache lock and \
+             secrets\nprettyplay-report/\ncache/.lock\n.env\n"
         );
         assert!(matches!(ignore(&path).expect("again"), Made::Kept(_)));
     }

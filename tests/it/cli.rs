@@ -330,7 +330,7 @@ fn init_makes_a_project_whose_example_replays_and_never_overwrites() {
     });
     assert!(
         out.read(".gitignore")
-            .contains("prettyplay-report/\n.prettyplay/\n")
+            .contains("prettyplay-report/\n.prettyplay/\ncache/.lock\n.env\n")
     );
 
     // The new project replays its example in a real browser, with no LLM and no server.
