@@ -63,25 +63,48 @@ timeout = 5
 /// What a run produces and nobody commits.
 const IGNORED: [&str; 4] = ["prettyplay-report/", ".prettyplay/", "cache/.lock", ".env"];
 
-const WORKFLOW: &str = r#"# prettyplay in CI: replays the committed step code (never an LLM) in two shards, and keeps the
-# JUnit and HTML reports. Adjust the install step to how you get prettyplay.
+const WORKFLOW: &str = r#"# prettyplay in CI: replays the committed step code (never an LLM) in two shards, in Debian 13
+# with Debian's Chromium and the pinned Playwright driver (no browser download), and keeps the
+# JUnit and HTML reports. See docs/ci.md of prettyplay for GitLab CI and more shards.
 name: prettyplay
 on: [push, pull_request]
 jobs:
   replay:
     runs-on: ubuntu-latest
+    container: rust:1-trixie        # Debian 13: chromium and Node.js 20 from apt
     strategy:
       fail-fast: false
       matrix:
         shard: ["1/2", "2/2"]
+    env:
+      PRETTYPLAY_VERSION: "0.1.0"
     steps:
       - uses: actions/checkout@v4
+      - name: Install Chromium, Node.js and npm (Debian packages)
+        run: |
+          apt-get update
+          apt-get install -y chromium nodejs npm
+      - name: Cache the Playwright driver and prettyplay
+        uses: actions/cache@v4
+        with:
+          path: |
+            ~/.cache/prettyplay/driver
+            ~/.prettyplay-bin
+          key: prettyplay-${{ env.PRETTYPLAY_VERSION }}-driver-1.64.0-rust-1-trixie
       - name: Install the Playwright driver (prettyplay's pinned playwright-core)
-        run: npm install --prefix ~/.cache/prettyplay/driver/1.64.0 playwright-core@1.64.0
+        run: |
+          test -f ~/.cache/prettyplay/driver/1.64.0/node_modules/playwright-core/cli.js ||
+            PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix ~/.cache/prettyplay/driver/1.64.0 \
+              --no-audit --no-fund --save-exact playwright-core@1.64.0
       - name: Install prettyplay
-        run: cargo install --locked prettyplay
+        run: |
+          test -x ~/.prettyplay-bin/bin/prettyplay ||
+            cargo install --locked --version "$PRETTYPLAY_VERSION" --root ~/.prettyplay-bin prettyplay
+          echo ~/.prettyplay-bin/bin >> "$GITHUB_PATH"
       - name: Replay the tests
-        # ubuntu-latest ships Google Chrome, which prettyplay finds on PATH.
+        # Secrets your scenarios read as ${NAME}, e.g.:
+        # env:
+        #   PASSWORD: ${{ secrets.PASSWORD }}
         run: prettyplay replay --strict --shard ${{ matrix.shard }} --reporter list --reporter junit --reporter html
       - uses: actions/upload-artifact@v4
         if: always()
@@ -251,6 +274,19 @@ mod tests {
              secrets\nprettyplay-report/\ncache/.lock\n.env\n"
         );
         assert!(matches!(ignore(&path).expect("again"), Made::Kept(_)));
+    }
+
+    #[test]
+    fn the_workflow_pins_this_driver_and_this_version_and_downloads_no_browser() {
+        let driver = crate::driver::DRIVER_VERSION;
+        assert!(WORKFLOW.contains(&format!("playwright-core@{driver}")));
+        assert!(WORKFLOW.contains(&format!("driver/{driver}/node_modules")));
+        assert!(WORKFLOW.contains(&format!("driver-{driver}-")));
+        let version = env!("CARGO_PKG_VERSION");
+        assert!(WORKFLOW.contains(&format!("PRETTYPLAY_VERSION: \"{version}\"")));
+        assert!(WORKFLOW.contains("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1"));
+        assert!(WORKFLOW.contains("apt-get install -y chromium"));
+        assert!(!WORKFLOW.contains('\t'), "YAML takes no tabs");
     }
 
     #[test]
