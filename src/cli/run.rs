@@ -228,6 +228,9 @@ pub(crate) fn run_tests(
     if let Some(err) = write_error.or(finished.err()) {
         return Err(Error::Output(err));
     }
+    if settings.run.fail_on_flaky && stats.flaky > 0 && stats.failed == 0 && !stats.interrupted {
+        say_flaky_fail_the_run(stats.flaky);
+    }
     Ok(if stats.interrupted {
         EXIT_INTERRUPTED
     } else if stats.infrastructure_failures > 0 {
@@ -255,6 +258,18 @@ fn web_server_sink(verbosity: Verbosity) -> Option<LineSink> {
 )]
 fn warn(warning: &str) {
     eprintln!("WARNING: {}", masked_for_stderr(warning));
+}
+
+/// Why a run whose tests all passed in the end exits 1.
+#[expect(
+    clippy::print_stderr,
+    reason = "the CLI's own line on stderr, after the reports"
+)]
+fn say_flaky_fail_the_run(flaky: usize) {
+    eprintln!(
+        "error: {flaky} flaky test(s) fail the run: --fail-on-flaky-tests (or [run] \
+         fail_on_flaky = true) counts a test that passed only on a retry as a failure"
+    );
 }
 
 /// The default number of workers, Playwright Test's: half the CPUs, at least 1. On the 2-core

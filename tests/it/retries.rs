@@ -130,7 +130,8 @@ fn fail_on_flaky_tests_fails_the_run_and_dot_marks_a_flaky_test() {
         .run()
         .assert_exit(1)
         .stdout_line(".±")
-        .stdout_line("1 passed, 0 failed, 1 flaky");
+        .stdout_line("1 passed, 0 failed, 1 flaky")
+        .stderr_contains("error: 1 flaky test(s) fail the run: --fail-on-flaky-tests");
     // The same from the settings file; without retries the test simply fails.
     flaky_suite()
         .config(&format!(
