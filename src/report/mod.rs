@@ -20,6 +20,7 @@ mod reporter;
 mod terminal;
 #[cfg(test)]
 mod testing;
+mod trace_link;
 mod visible;
 mod wire;
 mod xml;
