@@ -7,6 +7,7 @@
 //! directory (`prettyplay show-report`).
 
 mod build;
+mod content_type;
 mod details;
 mod dot;
 mod file_report;

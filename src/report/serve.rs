@@ -22,6 +22,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
 
+use super::content_type::content_type;
 use super::serve_error::ServeError;
 
 /// The longest request head read (request line and headers).
@@ -405,38 +406,6 @@ fn percent_decode(text: &str) -> Option<Vec<u8>> {
         }
     }
     Some(out)
-}
-
-/// The `Content-Type` of a file, from its extension.
-fn content_type(path: &Path) -> &'static str {
-    let extension = path
-        .extension()
-        .and_then(OsStr::to_str)
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
-    match extension.as_str() {
-        "html" | "htm" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "json" | "map" => "application/json",
-        // JSON lines (events.jsonl): shown as text rather than downloaded.
-        "jsonl" | "txt" | "log" => "text/plain; charset=utf-8",
-        "xml" => "application/xml",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "svg" => "image/svg+xml",
-        "ico" => "image/x-icon",
-        "wasm" => "application/wasm",
-        "zip" => "application/zip",
-        "woff" => "font/woff",
-        "woff2" => "font/woff2",
-        "ttf" => "font/ttf",
-        "webm" => "video/webm",
-        "mp4" => "video/mp4",
-        _ => "application/octet-stream",
-    }
 }
 
 #[cfg(test)]
