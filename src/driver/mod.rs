@@ -3,7 +3,8 @@
 //!
 //! Main types: [`BrowserRuntime`] (the driver, started again if it dies), [`WorkerBrowser`]
 //! (one Chromium per worker, relaunched after a crash), [`TestPage`] (one browser context and
-//! page per test) and [`Lifeline`] (whether the driver or a browser went away).
+//! page per test), [`Lifeline`] (whether the driver or a browser went away) and
+//! [`TraceViewer`] (Playwright's trace viewer, for `prettyplay show-trace`).
 
 mod driver_error;
 mod events;
@@ -12,6 +13,7 @@ mod locate;
 mod origins;
 mod runtime;
 mod test_page;
+mod trace_viewer;
 mod version;
 
 pub use driver_error::DriverError;
@@ -21,4 +23,5 @@ pub use locate::{DriverPaths, default_driver_dir, find_chromium, find_driver};
 pub use origins::OriginGuard;
 pub use runtime::{BrowserRuntime, WorkerBrowser, export_driver_env, withhold_from_driver};
 pub use test_page::{CLOSE_LIMIT, TestPage};
+pub use trace_viewer::TraceViewer;
 pub use version::DRIVER_VERSION;
