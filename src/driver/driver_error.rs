@@ -50,6 +50,10 @@ pub enum DriverError {
     /// stderr.
     #[error("Playwright's trace viewer exited before it served the trace ({status})")]
     TraceViewerExited { status: String },
+    /// The trace viewer stopped on its own after it served (not by Ctrl-C, which stops
+    /// prettyplay too).
+    #[error("Playwright's trace viewer stopped ({status})")]
+    TraceViewerStopped { status: String },
 }
 
 impl DriverError {
@@ -72,6 +76,7 @@ impl DriverError {
                     .to_owned(),
             ),
             DriverError::NewPage(_) | DriverError::Lost(_) => None,
+            DriverError::TraceViewerStopped { .. } => None,
             DriverError::TraceViewerStart { .. } | DriverError::TraceViewerExited { .. } => {
                 Some(format!(
                     "the trace viewer is part of the driver, playwright-core {DRIVER_VERSION} on \

@@ -33,6 +33,7 @@ const HEAD_TIMEOUT: Duration = Duration::from_secs(30);
 /// A report directory, listened for on a host and port.
 pub struct ReportServer {
     listener: TcpListener,
+    local: SocketAddr,
     root: Arc<PathBuf>,
     loopback_only: bool,
 }
@@ -58,19 +59,20 @@ impl ReportServer {
             .map_err(|source| ServeError::Bind { address, source })?;
         Ok(Self {
             listener,
+            local,
             root: Arc::new(root),
             loopback_only: local.ip().is_loopback(),
         })
     }
 
     /// The address listened on.
-    pub fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.listener.local_addr()
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local
     }
 
     /// The report's URL: `http://127.0.0.1:PORT/`.
-    pub fn url(&self) -> io::Result<String> {
-        Ok(format!("http://{}/", self.local_addr()?))
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.local)
     }
 
     /// Serves requests until the process ends; each connection is a task of its own.
@@ -586,12 +588,12 @@ mod tests {
             .unwrap();
         runtime.block_on(async {
             let server = ReportServer::bind(&f.root, "127.0.0.1", 0).await.unwrap();
-            let url = server.url().unwrap();
+            let url = server.url();
             assert!(
                 url.starts_with("http://127.0.0.1:") && url.ends_with('/'),
                 "{url}"
             );
-            let addr = server.local_addr().unwrap();
+            let addr = server.local_addr();
             tokio::spawn(server.run());
             let exchange = |request: &'static str| async move {
                 let mut stream = TcpStream::connect(addr).await.unwrap();
