@@ -80,12 +80,17 @@ pub(crate) enum Command {
     Replay(ReplayArgs),
     /// List tests, their steps and whether each step is cached.
     List(ListArgs),
-    /// Serve an HTML report (written by `--reporter html`) on 127.0.0.1 and open it in a
-    /// browser when there is a display. Runs until Ctrl-C.
+    /// Serve an HTML report on 127.0.0.1 and open it in a browser.
+    ///
+    /// Serves the report directory (written by `--reporter html`) over HTTP, prints its URL and
+    /// opens it with xdg-open when there is a display (DISPLAY or WAYLAND_DISPLAY). Only files
+    /// under the directory are served. Runs until Ctrl-C.
     ShowReport(ShowReportArgs),
-    /// Open a Playwright trace (written by `--trace on`) in Playwright's trace viewer, served on
-    /// 127.0.0.1 by the pinned driver; a browser opens when there is a display. Runs until
-    /// Ctrl-C.
+    /// Open a trace in Playwright's trace viewer, served on 127.0.0.1.
+    ///
+    /// Runs the viewer of the pinned driver (playwright-core's `show-trace`) on a trace zip
+    /// written by `--trace`, prints its URL, and lets it open a browser when there is a display
+    /// (DISPLAY or WAYLAND_DISPLAY). Runs until Ctrl-C.
     ShowTrace(ShowTraceArgs),
     /// Start a project: prettyplay.toml, an example scenario with its cached code, .gitignore
     /// entries and a GitHub Actions workflow. Never overwrites a file.
