@@ -8,6 +8,7 @@ mod init;
 mod list;
 mod run;
 mod select;
+mod show;
 
 use run::{RunOptions, run_tests};
 use select::{SelectOptions, split_locations};
@@ -140,6 +141,12 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         init::init(&dir, &mut io::stdout().lock())?;
         return Ok(EXIT_SUCCESS);
     }
+    // Neither reads settings: a broken prettyplay.toml must not keep a report from being read.
+    match &cli.command {
+        Command::ShowReport(args) => return show::show_report(args, &cwd),
+        Command::ShowTrace(args) => return show::show_trace(args, &cwd),
+        _ => {}
+    }
     let debug = runner_args(&cli.command).is_some_and(|r| r.debug);
     let overrides = Overrides {
         config: cli.global.config.clone(),
@@ -199,7 +206,9 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             list::list(&settings, &scenarios, &select, args.format, stdout.lock())?;
             Ok(EXIT_SUCCESS)
         }
-        Command::Init { .. } => unreachable!("handled before the settings are read"),
+        Command::Init { .. } | Command::ShowReport(_) | Command::ShowTrace(_) => {
+            unreachable!("handled before the settings are read")
+        }
         Command::Api => {
             let listing = crate::script::api_listing().map_err(Error::ApiListing)?;
             writeln!(stdout.lock(), "{listing}").map_err(Error::Output)?;

@@ -3,9 +3,11 @@
 //! JSON lines event stream, JUnit XML and a self-contained HTML report (`docs/reports.md`).
 //!
 //! Main types: the [`Reporter`] trait, [`Reporters`] (a fan-out) and [`build_reporters`], which
-//! makes the reporters of a run from [`ReportOptions`].
+//! makes the reporters of a run from [`ReportOptions`]; [`ReportServer`] serves a report
+//! directory (`prettyplay show-report`).
 
 mod build;
+mod content_type;
 mod details;
 mod dot;
 mod file_report;
@@ -17,9 +19,12 @@ mod options;
 mod progress;
 mod record;
 mod reporter;
+mod serve;
+mod serve_error;
 mod terminal;
 #[cfg(test)]
 mod testing;
+mod trace_link;
 mod visible;
 mod wire;
 mod xml;
@@ -31,6 +36,8 @@ pub use file_report::FileReport;
 pub use json::{JsonReporter, event_json};
 pub use options::{DEFAULT_OUTPUT_DIR, ReportOptions, ReporterKind};
 pub use reporter::{Reporter, Reporters};
+pub use serve::ReportServer;
+pub use serve_error::ServeError;
 pub use terminal::TerminalReporter;
 pub(crate) use visible::visible as visible_text;
 pub use wire::EVENTS_VERSION;
