@@ -16,11 +16,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::browser_settings::{self, BrowserLayer, PollingLayer, RawBrowser, RawPolling};
+use super::browser_settings::{self, BrowserLayer, RawBrowser};
 use super::defaults;
 use super::file_context::FileContext;
 use super::heal_settings::{self, HealLayer, RawHeal};
 use super::llm_settings::{self, BudgetsLayer, LlmLayer, RawBudgets, RawLlm};
+use super::polling_settings::{self, PollingLayer, RawPolling};
+use super::remote_settings;
 use super::run_settings::{self, RawRun, RunLayer};
 use super::value_forms::EnvSetter;
 use super::vars::{RawVars, VarSettings};
@@ -219,10 +221,12 @@ impl Settings {
         };
         let env_layer = env_layer(&project_root, env)?;
         let cli_layer = cli_layer(&cwd, overrides)?;
-        Ok(cli_layer
+        let settings = cli_layer
             .over(env_layer)
             .over(file_layer)
-            .finish(project_root, config_file))
+            .finish(project_root, config_file);
+        remote_settings::check(&settings.browser)?;
+        Ok(settings)
     }
 }
 
@@ -254,9 +258,10 @@ fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer,
     let mut layer = Layer::default();
     read_env(&mut layer, ENV_VARS, root, env)?;
     read_env(&mut layer.browser, browser_settings::ENV_VARS, root, env)?;
+    read_env(&mut layer.browser, remote_settings::ENV_VARS, root, env)?;
     read_env(
         &mut layer.polling,
-        browser_settings::POLLING_ENV_VARS,
+        polling_settings::POLLING_ENV_VARS,
         root,
         env,
     )?;
@@ -298,7 +303,9 @@ fn read_env<L>(
         };
         set(layer, root, &value).map_err(|expected| ConfigError::Env {
             var: (*var).to_owned(),
-            value: if llm_settings::SECRET_SHAPED_VARS.contains(var) {
+            value: if llm_settings::SECRET_SHAPED_VARS.contains(var)
+                || remote_settings::SECRET_SHAPED_VARS.contains(var)
+            {
                 "[redacted]".to_owned()
             } else {
                 value
@@ -327,7 +334,7 @@ mod tests {
 
     use super::*;
     use crate::config::test_support::{env_of, no_env, project, resolve, resolve_err};
-    use crate::config::{AllowedOrigins, Isolation, Screen};
+    use crate::config::{AllowedOrigins, BrowserName, Isolation, Screen};
 
     #[test]
     fn defaults_without_a_file() {
@@ -350,6 +357,8 @@ mod tests {
                     accept_dialogs: true,
                     project_dir: dir.path().to_path_buf(),
                     isolation: Isolation::Context,
+                    remote: None,
+                    name: BrowserName::Chromium,
                     allowed_origins: AllowedOrigins::Only {
                         origins: vec![],
                         schemes: vec!["about".into(), "data".into(), "blob".into()],
@@ -434,6 +443,8 @@ delay = 0.25
                 accept_dialogs: false,
                 project_dir: root.to_path_buf(),
                 isolation: Isolation::Browser,
+                remote: None,
+                name: BrowserName::Chromium,
                 allowed_origins: AllowedOrigins::Only {
                     origins: vec![
                         "http://127.0.0.1:8080".into(),
@@ -658,7 +669,8 @@ delay = 0.25
         let vars = [
             names(ENV_VARS),
             names(browser_settings::ENV_VARS),
-            names(browser_settings::POLLING_ENV_VARS),
+            names(remote_settings::ENV_VARS),
+            names(polling_settings::POLLING_ENV_VARS),
             names(llm_settings::ENV_VARS),
             names(llm_settings::BUDGETS_ENV_VARS),
             names(run_settings::ENV_VARS),
