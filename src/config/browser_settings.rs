@@ -16,7 +16,7 @@ use super::allowed_origins::{
 };
 use super::defaults;
 use super::file_context::FileContext;
-use super::remote_settings::{self, BrowserName, ConnectHeaders, RemoteProtocol};
+use super::remote_settings::{RawRemote, RemoteLayer};
 use super::screen::SCREEN_FORMS;
 use super::section_layer::section_layer;
 use super::value_forms::{
@@ -41,29 +41,22 @@ section_layer! {
         accept_dialogs: bool,
         isolation: Isolation,
         allowed_origins: Vec<OriginEntry>,
-        /// `connect` or `cdp`, whichever the source says (a higher source's replaces the other).
-        pub(super) endpoint: (RemoteProtocol, String),
-        pub(super) connect_headers: ConnectHeaders,
-        pub(super) connect_timeout: Duration,
-        pub(super) name: BrowserName,
     }
 }
 
 impl BrowserLayer {
-    /// The gaps filled from the defaults; `project_dir` is the project root.
-    pub(super) fn finish(self, project_dir: PathBuf) -> BrowserSettings {
+    /// The gaps filled from the defaults, with the remote keys `remote` says; `project_dir` is
+    /// the project root.
+    pub(super) fn finish(self, remote: RemoteLayer, project_dir: PathBuf) -> BrowserSettings {
+        let (remote, name) = remote.finish();
         let allowed_origins = AllowedOrigins::resolve(
             self.base_url.as_deref(),
             self.allowed_origins.as_deref().unwrap_or_default(),
         );
         BrowserSettings {
             allowed_origins,
-            remote: remote_settings::finish(
-                self.endpoint,
-                self.connect_headers,
-                self.connect_timeout,
-            ),
-            name: self.name.unwrap_or_default(),
+            remote,
+            name,
             base_url: self.base_url,
             executable: self.executable,
             headless: self.headless.unwrap_or(defaults::HEADLESS),
@@ -76,15 +69,24 @@ impl BrowserLayer {
         }
     }
 
-    /// `[browser]` of the settings file, checked; relative paths are relative to `root`.
+    /// `[browser]` of the settings file, checked, and its remote keys; relative paths are
+    /// relative to `root`.
     pub(super) fn from_file(
-        mut raw: RawBrowser,
+        raw: RawBrowser,
         root: &Path,
         file: &FileContext<'_>,
-    ) -> Result<BrowserLayer, ConfigError> {
-        let mut layer = BrowserLayer::default();
-        remote_settings::read_file(&mut layer, &mut raw, file)?;
-        Ok(BrowserLayer {
+    ) -> Result<(BrowserLayer, RemoteLayer), ConfigError> {
+        let remote = RemoteLayer::from_file(
+            RawRemote {
+                connect: raw.connect,
+                cdp: raw.cdp,
+                connect_headers: raw.connect_headers,
+                connect_timeout: raw.connect_timeout,
+                name: raw.name,
+            },
+            file,
+        )?;
+        let layer = BrowserLayer {
             base_url: raw.base_url,
             executable: raw.executable.map(|p| executable(root, &p)),
             headless: raw.headless,
@@ -102,8 +104,8 @@ impl BrowserLayer {
                 .allowed_origins
                 .map(|list| allowed_origins(list, file))
                 .transpose()?,
-            ..layer
-        })
+        };
+        Ok((layer, remote))
     }
 
     /// `--base-url`, `--executable` (relative to `cwd`), `--headed`, `--timeout` and
@@ -144,11 +146,11 @@ pub(super) struct RawBrowser {
     accept_dialogs: Option<bool>,
     isolation: Option<Spanned<String>>,
     allowed_origins: Option<Spanned<Vec<Spanned<String>>>>,
-    pub(super) connect: Option<Spanned<String>>,
-    pub(super) cdp: Option<Spanned<String>>,
-    pub(super) connect_headers: Option<Spanned<std::collections::BTreeMap<String, String>>>,
-    pub(super) connect_timeout: Option<Spanned<f64>>,
-    pub(super) name: Option<Spanned<String>>,
+    connect: Option<Spanned<String>>,
+    cdp: Option<Spanned<String>>,
+    connect_headers: Option<Spanned<std::collections::BTreeMap<String, String>>>,
+    connect_timeout: Option<Spanned<f64>>,
+    name: Option<Spanned<String>>,
 }
 
 /// The environment variables of `[browser]`; a relative executable path is relative to the

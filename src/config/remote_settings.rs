@@ -3,17 +3,19 @@
 //! engine it is.
 //!
 //! Main types: [`RemoteBrowser`] (where to connect, how, with which headers) and
-//! [`BrowserName`]. The keys are read into `browser_settings.rs`'s layer by [`read_file`] and
-//! [`ENV_VARS`]; [`check`] refuses what no source alone can see wrong (`name = "firefox"`
-//! without `connect`).
+//! [`BrowserName`], finished from [`RemoteLayer`], what one source says of these keys (read
+//! from `[browser]` of the file, [`RawRemote`], or the environment, [`ENV_VARS`]); [`check`]
+//! refuses what no source alone can see wrong (`name = "firefox"` without `connect`).
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
-use super::browser_settings::{BrowserLayer, RawBrowser};
+use toml::Spanned;
+
 use super::defaults;
 use super::file_context::FileContext;
+use super::section_layer::section_layer;
 use super::value_forms::{EnvSetter, POSITIVE_SECONDS_FORM, parse_seconds, positive_seconds};
 use super::{BrowserSettings, ConfigError};
 use crate::secrets::MIN_SECRET_CHARS;
@@ -200,12 +202,50 @@ fn parse_cdp(value: &str) -> Option<String> {
     parse_endpoint(value, &["http", "https", "ws", "wss"])
 }
 
-/// The remote keys of `[browser]` in the file, into `layer`.
-pub(super) fn read_file(
-    layer: &mut BrowserLayer,
-    raw: &mut RawBrowser,
-    file: &FileContext<'_>,
-) -> Result<(), ConfigError> {
+section_layer! {
+    /// What one source says of the remote keys of `[browser]`; `None` leaves the decision to
+    /// lower sources.
+    RemoteLayer {
+        /// `connect` or `cdp`, whichever the source says (a higher source's replaces the other).
+        endpoint: (RemoteProtocol, String),
+        connect_headers: ConnectHeaders,
+        connect_timeout: Duration,
+        name: BrowserName,
+    }
+}
+
+/// The remote keys of `[browser]` as written (read with the rest of `[browser]`).
+pub(super) struct RawRemote {
+    pub(super) connect: Option<Spanned<String>>,
+    pub(super) cdp: Option<Spanned<String>>,
+    pub(super) connect_headers: Option<Spanned<BTreeMap<String, String>>>,
+    pub(super) connect_timeout: Option<Spanned<f64>>,
+    pub(super) name: Option<Spanned<String>>,
+}
+
+impl RemoteLayer {
+    /// The remote keys of `[browser]` in the file, checked.
+    pub(super) fn from_file(
+        raw: RawRemote,
+        file: &FileContext<'_>,
+    ) -> Result<RemoteLayer, ConfigError> {
+        read_file(raw, file)
+    }
+
+    /// The remote browser the stacked layers say, if any, and the engine.
+    pub(super) fn finish(self) -> (Option<RemoteBrowser>, BrowserName) {
+        let remote = self.endpoint.map(|(protocol, endpoint)| RemoteBrowser {
+            protocol,
+            endpoint,
+            headers: self.connect_headers.unwrap_or_default(),
+            timeout: self.connect_timeout.unwrap_or(defaults::CONNECT_TIMEOUT),
+        });
+        (remote, self.name.unwrap_or_default())
+    }
+}
+
+fn read_file(mut raw: RawRemote, file: &FileContext<'_>) -> Result<RemoteLayer, ConfigError> {
+    let mut layer = RemoteLayer::default();
     if let (Some(_), Some(cdp)) = (&raw.connect, &raw.cdp) {
         return Err(file.error(
             Some(cdp.span()),
@@ -257,11 +297,11 @@ pub(super) fn read_file(
         raw.name.take(),
         BrowserName::parse,
     )?;
-    Ok(())
+    Ok(layer)
 }
 
 /// The environment variables of the remote keys of `[browser]`.
-pub(super) const ENV_VARS: &[(&str, EnvSetter<BrowserLayer>)] = &[
+pub(super) const ENV_VARS: &[(&str, EnvSetter<RemoteLayer>)] = &[
     ("PRETTYPLAY_BROWSER_CONNECT", |layer, _, value| {
         let url = parse_connect(value).ok_or(CONNECT_FORM)?;
         layer.endpoint = Some((RemoteProtocol::Connect, url));
@@ -298,20 +338,6 @@ pub(super) const SECRET_SHAPED_VARS: &[&str] = &[
     "PRETTYPLAY_BROWSER_CDP",
     "PRETTYPLAY_BROWSER_CONNECT_HEADERS",
 ];
-
-/// The remote browser the stacked layer says, if any.
-pub(super) fn finish(
-    endpoint: Option<(RemoteProtocol, String)>,
-    headers: Option<ConnectHeaders>,
-    timeout: Option<Duration>,
-) -> Option<RemoteBrowser> {
-    endpoint.map(|(protocol, endpoint)| RemoteBrowser {
-        protocol,
-        endpoint,
-        headers: headers.unwrap_or_default(),
-        timeout: timeout.unwrap_or(defaults::CONNECT_TIMEOUT),
-    })
-}
 
 /// What no source alone can see wrong: an engine prettyplay cannot launch, or reach over CDP.
 pub(super) fn check(browser: &BrowserSettings) -> Result<(), ConfigError> {

@@ -3,20 +3,19 @@
 //! method that stacks two of them. Every section (`[browser]`, `[polling]`, `[llm]`,
 //! `[budgets]`, `[run]`) declares its layer with it, so the stacking is written once.
 
-/// Declares `struct $name` with each field wrapped in `Option` (private unless marked, such as
-/// `pub(super)` for a sibling file that reads some keys of the section), deriving `Debug` and
-/// `Default`, and `$name::over(self, lower)`: `self` where it says something, `lower` elsewhere.
+/// Declares `struct $name` with each field wrapped in `Option`, deriving `Debug` and `Default`,
+/// and `$name::over(self, lower)`: `self` where it says something, `lower` elsewhere.
 macro_rules! section_layer {
     (
         $(#[$meta:meta])*
         $name:ident {
-            $($(#[$field_meta:meta])* $vis:vis $field:ident: $ty:ty,)*
+            $($(#[$field_meta:meta])* $field:ident: $ty:ty,)*
         }
     ) => {
         $(#[$meta])*
         #[derive(Debug, Default)]
         pub(super) struct $name {
-            $($(#[$field_meta])* $vis $field: Option<$ty>,)*
+            $($(#[$field_meta])* $field: Option<$ty>,)*
         }
 
         impl $name {

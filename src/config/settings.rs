@@ -22,7 +22,7 @@ use super::file_context::FileContext;
 use super::heal_settings::{self, HealLayer, RawHeal};
 use super::llm_settings::{self, BudgetsLayer, LlmLayer, RawBudgets, RawLlm};
 use super::polling_settings::{self, PollingLayer, RawPolling};
-use super::remote_settings;
+use super::remote_settings::{self, RemoteLayer};
 use super::run_settings::{self, RawRun, RunLayer};
 use super::value_forms::EnvSetter;
 use super::vars::{RawVars, VarSettings};
@@ -72,6 +72,8 @@ struct Layer {
     cache_dir: Option<PathBuf>,
     /// `[browser]`.
     browser: BrowserLayer,
+    /// The remote keys of `[browser]` (`connect`, `cdp`, ...).
+    remote: RemoteLayer,
     /// `[polling]`.
     polling: PollingLayer,
     /// `[llm]`.
@@ -97,6 +99,7 @@ impl Layer {
             scenarios: self.scenarios.or(lower.scenarios),
             cache_dir: self.cache_dir.or(lower.cache_dir),
             browser: self.browser.over(lower.browser),
+            remote: self.remote.over(lower.remote),
             polling: self.polling.over(lower.polling),
             llm: self.llm.over(lower.llm),
             budgets: self.budgets.over(lower.budgets),
@@ -114,7 +117,7 @@ impl Layer {
             .into_iter()
             .map(|server| server.finish(&self.web_server))
             .collect();
-        let mut browser = self.browser.finish(project_root.clone());
+        let mut browser = self.browser.finish(self.remote, project_root.clone());
         // Unlike Playwright: the first server's URL is the base URL when none is set.
         if browser.base_url.is_none() {
             browser.base_url = web_servers.first().map(|server| server.url.clone());
@@ -234,10 +237,12 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
     let file = FileContext::new(path, text);
     let raw: RawFile =
         toml::from_str(text).map_err(|e| file.error(e.span(), e.message().to_owned(), None))?;
+    let (browser, remote) = BrowserLayer::from_file(raw.browser.unwrap_or_default(), root, &file)?;
     Ok(Layer {
         scenarios: raw.scenarios.map(|p| normalize(&root.join(p))),
         cache_dir: raw.cache_dir.map(|p| normalize(&root.join(p))),
-        browser: BrowserLayer::from_file(raw.browser.unwrap_or_default(), root, &file)?,
+        browser,
+        remote,
         polling: PollingLayer::from_file(raw.polling.unwrap_or_default(), &file)?,
         llm: LlmLayer::from_file(raw.llm.unwrap_or_default(), &file)?,
         budgets: BudgetsLayer::from_file(raw.budgets.unwrap_or_default(), &file)?,
@@ -258,7 +263,7 @@ fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer,
     let mut layer = Layer::default();
     read_env(&mut layer, ENV_VARS, root, env)?;
     read_env(&mut layer.browser, browser_settings::ENV_VARS, root, env)?;
-    read_env(&mut layer.browser, remote_settings::ENV_VARS, root, env)?;
+    read_env(&mut layer.remote, remote_settings::ENV_VARS, root, env)?;
     read_env(
         &mut layer.polling,
         polling_settings::POLLING_ENV_VARS,
