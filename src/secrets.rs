@@ -35,6 +35,11 @@ impl Secrets {
         Self { entries }
     }
 
+    /// These secrets and `more`, as `(name, value)`.
+    pub fn with(&self, more: impl IntoIterator<Item = (String, String)>) -> Self {
+        Secrets::new(self.entries.iter().cloned().chain(more))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

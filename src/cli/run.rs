@@ -11,7 +11,7 @@ use crate::cache::Cache;
 use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
 use crate::cli::select::{NamedLocation, SelectOptions};
 use crate::cli::{env_var, masked_for_stderr, verbosity_of};
-use crate::config::{Settings, Vars};
+use crate::config::{RemoteBrowser, Settings, Vars};
 use crate::driver::{
     BrowserRuntime, export_driver_env, find_chromium, find_driver, withhold_from_driver,
 };
@@ -111,13 +111,26 @@ pub(crate) fn run_tests(
     }
 
     let vars = resolve_vars(settings, scenarios, &selected)?;
-    let secrets = vars.secrets();
-    crate::cli::mask_stderr(&secrets);
-    if !secrets.is_empty() && options.trace != TraceMode::Off {
+    let var_secrets = vars.secrets();
+    if !var_secrets.is_empty() && options.trace != TraceMode::Off {
         warn_trace_records_secrets(&options.report.output_dir);
     }
+    // The connect headers and the endpoint's path and query may hold tokens: masked too.
+    let remote = settings.browser.remote.as_ref();
+    let secrets = var_secrets.with(remote.map(RemoteBrowser::secrets).unwrap_or_default());
+    crate::cli::mask_stderr(&secrets);
     let driver = find_driver(&env_var)?;
-    let chromium = find_chromium(settings.browser.executable.as_deref(), &env_var)?;
+    // A remote browser needs no local Chromium.
+    let chromium = match remote {
+        None => Some(find_chromium(
+            settings.browser.executable.as_deref(),
+            &env_var,
+        )?),
+        Some(remote) => {
+            tracing::info!("browser: {}", remote.shown());
+            None
+        }
+    };
     export_driver_env(&driver);
     // The API key is read now, while the process is single-threaded, and removed from the
     // environment the driver and Chromium inherit.
@@ -165,7 +178,7 @@ pub(crate) fn run_tests(
     let runtime = tokio.block_on(BrowserRuntime::start(
         &settings.browser,
         &driver,
-        &chromium,
+        chromium.as_deref(),
         tokio.handle(),
     ))?;
 

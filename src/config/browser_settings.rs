@@ -1,9 +1,9 @@
-//! `[browser]` and `[polling]`: the browser each test drives, and the settle window of steps.
+//! `[browser]`: the browser each test drives.
 //!
-//! Main types: [`BrowserLayer`] and [`PollingLayer`], what one source says of these sections,
-//! read from the file ([`RawBrowser`], [`RawPolling`]), the environment ([`ENV_VARS`],
-//! [`POLLING_ENV_VARS`]) or the flags, and stacked and finished into [`BrowserSettings`] and
-//! [`PollingSettings`] by `settings.rs`.
+//! Main type: [`BrowserLayer`], what one source says of the section, read from the file
+//! ([`RawBrowser`]), the environment ([`ENV_VARS`]) or the flags, and stacked and finished into
+//! [`BrowserSettings`] by `settings.rs`. The keys of a remote browser (`connect`, `cdp`, ...)
+//! are read in `remote_settings.rs`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -16,12 +16,13 @@ use super::allowed_origins::{
 };
 use super::defaults;
 use super::file_context::FileContext;
+use super::remote_settings::{RawRemote, RemoteLayer};
 use super::screen::SCREEN_FORMS;
 use super::section_layer::section_layer;
 use super::value_forms::{
     BOOL_FORMS, EnvSetter, SECONDS_FORM, flag_value, parse_bool, parse_seconds, seconds,
 };
-use super::{BrowserSettings, ConfigError, Isolation, Overrides, PollingSettings, Screen};
+use super::{BrowserSettings, ConfigError, Isolation, Overrides, Screen};
 use crate::paths::normalize;
 
 /// Accepted forms of `browser.isolation` (compared case-insensitively).
@@ -44,14 +45,18 @@ section_layer! {
 }
 
 impl BrowserLayer {
-    /// The gaps filled from the defaults; `project_dir` is the project root.
-    pub(super) fn finish(self, project_dir: PathBuf) -> BrowserSettings {
+    /// The gaps filled from the defaults, with the remote keys `remote` says; `project_dir` is
+    /// the project root.
+    pub(super) fn finish(self, remote: RemoteLayer, project_dir: PathBuf) -> BrowserSettings {
+        let (remote, name) = remote.finish();
         let allowed_origins = AllowedOrigins::resolve(
             self.base_url.as_deref(),
             self.allowed_origins.as_deref().unwrap_or_default(),
         );
         BrowserSettings {
             allowed_origins,
+            remote,
+            name,
             base_url: self.base_url,
             executable: self.executable,
             headless: self.headless.unwrap_or(defaults::HEADLESS),
@@ -64,13 +69,24 @@ impl BrowserLayer {
         }
     }
 
-    /// `[browser]` of the settings file, checked; relative paths are relative to `root`.
+    /// `[browser]` of the settings file, checked, and its remote keys; relative paths are
+    /// relative to `root`.
     pub(super) fn from_file(
         raw: RawBrowser,
         root: &Path,
         file: &FileContext<'_>,
-    ) -> Result<BrowserLayer, ConfigError> {
-        Ok(BrowserLayer {
+    ) -> Result<(BrowserLayer, RemoteLayer), ConfigError> {
+        let remote = RemoteLayer::from_file(
+            RawRemote {
+                connect: raw.connect,
+                cdp: raw.cdp,
+                connect_headers: raw.connect_headers,
+                connect_timeout: raw.connect_timeout,
+                name: raw.name,
+            },
+            file,
+        )?;
+        let layer = BrowserLayer {
             base_url: raw.base_url,
             executable: raw.executable.map(|p| executable(root, &p)),
             headless: raw.headless,
@@ -88,7 +104,8 @@ impl BrowserLayer {
                 .allowed_origins
                 .map(|list| allowed_origins(list, file))
                 .transpose()?,
-        })
+        };
+        Ok((layer, remote))
     }
 
     /// `--base-url`, `--executable` (relative to `cwd`), `--headed`, `--timeout` and
@@ -116,40 +133,6 @@ impl BrowserLayer {
         })
     }
 }
-
-section_layer! {
-    /// What one source says of `[polling]`; `None` leaves the decision to lower sources. A zero
-    /// timeout is kept as `Some(ZERO)` so it can switch off a timeout set by a lower source.
-    PollingLayer {
-        timeout: Duration,
-        delay: Duration,
-    }
-}
-
-impl PollingLayer {
-    /// The gaps filled from the defaults; a zero timeout is off.
-    pub(super) fn finish(self) -> PollingSettings {
-        PollingSettings {
-            timeout: self
-                .timeout
-                .or(defaults::POLLING_TIMEOUT)
-                .filter(|t| !t.is_zero()),
-            delay: self.delay.unwrap_or(defaults::POLLING_DELAY),
-        }
-    }
-
-    /// `[polling]` of the settings file, checked.
-    pub(super) fn from_file(
-        raw: RawPolling,
-        file: &FileContext<'_>,
-    ) -> Result<PollingLayer, ConfigError> {
-        Ok(PollingLayer {
-            timeout: file.checked("polling.timeout", SECONDS_FORM, raw.timeout, seconds)?,
-            delay: file.checked("polling.delay", SECONDS_FORM, raw.delay, seconds)?,
-        })
-    }
-}
-
 /// `[browser]` as written.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
@@ -163,14 +146,11 @@ pub(super) struct RawBrowser {
     accept_dialogs: Option<bool>,
     isolation: Option<Spanned<String>>,
     allowed_origins: Option<Spanned<Vec<Spanned<String>>>>,
-}
-
-/// `[polling]` as written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "snake_case")]
-pub(super) struct RawPolling {
-    timeout: Option<Spanned<f64>>,
-    delay: Option<Spanned<f64>>,
+    connect: Option<Spanned<String>>,
+    cdp: Option<Spanned<String>>,
+    connect_headers: Option<Spanned<std::collections::BTreeMap<String, String>>>,
+    connect_timeout: Option<Spanned<f64>>,
+    name: Option<Spanned<String>>,
 }
 
 /// The environment variables of `[browser]`; a relative executable path is relative to the
@@ -248,18 +228,6 @@ fn allowed_origins(
     Ok(entries)
 }
 
-/// The environment variables of `[polling]`.
-pub(super) const POLLING_ENV_VARS: &[(&str, EnvSetter<PollingLayer>)] = &[
-    ("PRETTYPLAY_POLLING_TIMEOUT", |layer, _, value| {
-        layer.timeout = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
-        Ok(())
-    }),
-    ("PRETTYPLAY_POLLING_DELAY", |layer, _, value| {
-        layer.delay = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
-        Ok(())
-    }),
-];
-
 /// A browser executable: a bare name stays as is (looked up on `PATH`), a path is made absolute
 /// against `base`.
 fn executable(base: &Path, path: &Path) -> PathBuf {
@@ -291,12 +259,6 @@ mod tests {
         let dir = project("[browser]\nexecutable = \"chromium\"\n");
         let settings = resolve(dir.path(), &no_env);
         assert_eq!(settings.browser.executable, Some(PathBuf::from("chromium")));
-    }
-
-    #[test]
-    fn zero_polling_timeout_is_off() {
-        let dir = project("[polling]\ntimeout = 0\n");
-        assert_eq!(resolve(dir.path(), &no_env).polling.timeout, None);
     }
 
     #[test]

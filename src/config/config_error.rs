@@ -50,6 +50,9 @@ pub enum ConfigError {
     /// A scenario variable's value cannot be used (a secret too short to mask).
     #[error("{message}\n  = hint: {hint}")]
     Vars { message: String, hint: String },
+    /// `[browser]` settings that cannot go together, whichever sources they come from.
+    #[error("{message}\n  = hint: {hint}")]
+    Browser { message: String, hint: String },
 }
 
 /// 1-based line and character column of a byte offset, and that line's text.
@@ -71,7 +74,7 @@ pub(super) fn position(text: &str, offset: usize) -> (usize, usize, String) {
 }
 
 /// Names of keys whose values are secrets: an error never quotes them.
-const SECRET_WORDS: [&str; 4] = ["key", "token", "secret", "password"];
+const SECRET_WORDS: [&str; 6] = ["key", "token", "secret", "password", "header", "auth"];
 
 /// A line of the settings file as an error may quote it: the value of a key whose name says it
 /// holds a secret (`api_key = ...`, even as a typo of an unknown key) and the values of URL

@@ -24,6 +24,8 @@ pub(super) const ISOLATION: Isolation = Isolation::Context;
 /// `browser.allowed_origins`: no origin beyond the base URL's and these schemes, which are
 /// always allowed (`file:` is not: only when listed).
 pub(super) const IMPLICIT_SCHEMES: &[&str] = &["about", "data", "blob"];
+/// `browser.connect_timeout`: how long connecting to a remote browser may take.
+pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 /// `polling.timeout`: off.
 pub(super) const POLLING_TIMEOUT: Option<Duration> = None;
 /// `polling.delay`.

@@ -11,6 +11,8 @@ mod file_context;
 mod heal_settings;
 mod llm_settings;
 mod overrides;
+mod polling_settings;
+mod remote_settings;
 mod run_settings;
 mod screen;
 mod section_layer;
@@ -24,6 +26,7 @@ mod web_server_settings;
 pub use allowed_origins::AllowedOrigins;
 pub use config_error::ConfigError;
 pub use overrides::Overrides;
+pub use remote_settings::{BrowserName, ConnectHeaders, RemoteBrowser, RemoteProtocol};
 pub use screen::Screen;
 pub use settings::Settings;
 pub use vars::{VarSettings, Vars, dotenv_path};
@@ -56,6 +59,10 @@ pub struct BrowserSettings {
     /// What the test's pages may navigate to and load: the base URL's origin, `about:`,
     /// `data:`, `blob:` and the listed origins (default), or everything (`["*"]`).
     pub allowed_origins: AllowedOrigins,
+    /// `connect` or `cdp`: a browser that runs elsewhere; `None` (default): a local Chromium.
+    pub remote: Option<RemoteBrowser>,
+    /// The engine (default Chromium; another only over `connect`).
+    pub name: BrowserName,
 }
 
 /// `[polling]` settings: the settle window.

@@ -16,11 +16,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::browser_settings::{self, BrowserLayer, PollingLayer, RawBrowser, RawPolling};
+use super::browser_settings::{self, BrowserLayer, RawBrowser};
 use super::defaults;
 use super::file_context::FileContext;
 use super::heal_settings::{self, HealLayer, RawHeal};
 use super::llm_settings::{self, BudgetsLayer, LlmLayer, RawBudgets, RawLlm};
+use super::polling_settings::{self, PollingLayer, RawPolling};
+use super::remote_settings::{self, RemoteLayer};
 use super::run_settings::{self, RawRun, RunLayer};
 use super::value_forms::EnvSetter;
 use super::vars::{RawVars, VarSettings};
@@ -70,6 +72,8 @@ struct Layer {
     cache_dir: Option<PathBuf>,
     /// `[browser]`.
     browser: BrowserLayer,
+    /// The remote keys of `[browser]` (`connect`, `cdp`, ...).
+    remote: RemoteLayer,
     /// `[polling]`.
     polling: PollingLayer,
     /// `[llm]`.
@@ -95,6 +99,7 @@ impl Layer {
             scenarios: self.scenarios.or(lower.scenarios),
             cache_dir: self.cache_dir.or(lower.cache_dir),
             browser: self.browser.over(lower.browser),
+            remote: self.remote.over(lower.remote),
             polling: self.polling.over(lower.polling),
             llm: self.llm.over(lower.llm),
             budgets: self.budgets.over(lower.budgets),
@@ -112,7 +117,7 @@ impl Layer {
             .into_iter()
             .map(|server| server.finish(&self.web_server))
             .collect();
-        let mut browser = self.browser.finish(project_root.clone());
+        let mut browser = self.browser.finish(self.remote, project_root.clone());
         // Unlike Playwright: the first server's URL is the base URL when none is set.
         if browser.base_url.is_none() {
             browser.base_url = web_servers.first().map(|server| server.url.clone());
@@ -219,10 +224,12 @@ impl Settings {
         };
         let env_layer = env_layer(&project_root, env)?;
         let cli_layer = cli_layer(&cwd, overrides)?;
-        Ok(cli_layer
+        let settings = cli_layer
             .over(env_layer)
             .over(file_layer)
-            .finish(project_root, config_file))
+            .finish(project_root, config_file);
+        remote_settings::check(&settings.browser)?;
+        Ok(settings)
     }
 }
 
@@ -230,10 +237,12 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
     let file = FileContext::new(path, text);
     let raw: RawFile =
         toml::from_str(text).map_err(|e| file.error(e.span(), e.message().to_owned(), None))?;
+    let (browser, remote) = BrowserLayer::from_file(raw.browser.unwrap_or_default(), root, &file)?;
     Ok(Layer {
         scenarios: raw.scenarios.map(|p| normalize(&root.join(p))),
         cache_dir: raw.cache_dir.map(|p| normalize(&root.join(p))),
-        browser: BrowserLayer::from_file(raw.browser.unwrap_or_default(), root, &file)?,
+        browser,
+        remote,
         polling: PollingLayer::from_file(raw.polling.unwrap_or_default(), &file)?,
         llm: LlmLayer::from_file(raw.llm.unwrap_or_default(), &file)?,
         budgets: BudgetsLayer::from_file(raw.budgets.unwrap_or_default(), &file)?,
@@ -254,9 +263,10 @@ fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer,
     let mut layer = Layer::default();
     read_env(&mut layer, ENV_VARS, root, env)?;
     read_env(&mut layer.browser, browser_settings::ENV_VARS, root, env)?;
+    read_env(&mut layer.remote, remote_settings::ENV_VARS, root, env)?;
     read_env(
         &mut layer.polling,
-        browser_settings::POLLING_ENV_VARS,
+        polling_settings::POLLING_ENV_VARS,
         root,
         env,
     )?;
@@ -298,7 +308,9 @@ fn read_env<L>(
         };
         set(layer, root, &value).map_err(|expected| ConfigError::Env {
             var: (*var).to_owned(),
-            value: if llm_settings::SECRET_SHAPED_VARS.contains(var) {
+            value: if llm_settings::SECRET_SHAPED_VARS.contains(var)
+                || remote_settings::SECRET_SHAPED_VARS.contains(var)
+            {
                 "[redacted]".to_owned()
             } else {
                 value
@@ -327,7 +339,7 @@ mod tests {
 
     use super::*;
     use crate::config::test_support::{env_of, no_env, project, resolve, resolve_err};
-    use crate::config::{AllowedOrigins, Isolation, Screen};
+    use crate::config::{AllowedOrigins, BrowserName, Isolation, Screen};
 
     #[test]
     fn defaults_without_a_file() {
@@ -350,6 +362,8 @@ mod tests {
                     accept_dialogs: true,
                     project_dir: dir.path().to_path_buf(),
                     isolation: Isolation::Context,
+                    remote: None,
+                    name: BrowserName::Chromium,
                     allowed_origins: AllowedOrigins::Only {
                         origins: vec![],
                         schemes: vec!["about".into(), "data".into(), "blob".into()],
@@ -434,6 +448,8 @@ delay = 0.25
                 accept_dialogs: false,
                 project_dir: root.to_path_buf(),
                 isolation: Isolation::Browser,
+                remote: None,
+                name: BrowserName::Chromium,
                 allowed_origins: AllowedOrigins::Only {
                     origins: vec![
                         "http://127.0.0.1:8080".into(),
@@ -658,7 +674,8 @@ delay = 0.25
         let vars = [
             names(ENV_VARS),
             names(browser_settings::ENV_VARS),
-            names(browser_settings::POLLING_ENV_VARS),
+            names(remote_settings::ENV_VARS),
+            names(polling_settings::POLLING_ENV_VARS),
             names(llm_settings::ENV_VARS),
             names(llm_settings::BUDGETS_ENV_VARS),
             names(run_settings::ENV_VARS),

@@ -26,6 +26,21 @@ pub enum DriverError {
         #[source]
         source: Box<playwright_rs::Error>,
     },
+    /// `[browser] connect` or `cdp`: the remote browser could not be reached.
+    #[error("could not connect to the browser at {endpoint}")]
+    Connect {
+        /// As it may be shown (`RemoteBrowser::shown`).
+        endpoint: String,
+        #[source]
+        source: Box<playwright_rs::Error>,
+    },
+    /// The Playwright server runs another engine than `[browser] name`.
+    #[error("the Playwright server at {endpoint} runs {actual}, not {expected}")]
+    WrongEngine {
+        endpoint: String,
+        expected: &'static str,
+        actual: String,
+    },
     #[error("could not open a browser page for the test")]
     NewPage(#[source] Box<playwright_rs::Error>),
     /// The driver or the browser went away (the reason says which).
@@ -75,6 +90,15 @@ impl DriverError {
                  run with -v for the driver's log"
                     .to_owned(),
             ),
+            DriverError::Connect { .. } => Some(format!(
+                "check that the server runs and answers at that address (`[browser] connect` or \
+                 `cdp`), with the headers it needs (`connect_headers`); a Playwright server must \
+                 be playwright {DRIVER_VERSION}, the driver's version; run with -v for details"
+            )),
+            DriverError::WrongEngine { expected, .. } => Some(format!(
+                "set `[browser] name` to what the server runs, or connect to a server that \
+                 runs {expected}"
+            )),
             DriverError::NewPage(_) | DriverError::Lost(_) => None,
             DriverError::TraceViewerStopped { .. } => None,
             DriverError::TraceViewerStart { .. } | DriverError::TraceViewerExited { .. } => {

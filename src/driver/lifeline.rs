@@ -56,6 +56,11 @@ impl Lifeline {
 }
 
 impl LifelineCut {
+    /// Whether nobody holds the lifeline any more (what it watches was let go on purpose).
+    pub(crate) fn is_unheld(&self) -> bool {
+        self.gone.is_closed()
+    }
+
     /// Cuts the lifeline with `reason`; later cuts keep the first reason.
     pub fn cut(&self, reason: &str) {
         self.gone.send_if_modified(|gone| {
@@ -136,7 +141,7 @@ pub(crate) fn watch_driver(driver: ProcessId, handle: &tokio::runtime::Handle) -
                 ));
                 return;
             }
-            if cut.gone.is_closed() {
+            if cut.is_unheld() {
                 // Nobody holds the lifeline any more: the driver was shut down on purpose.
                 return;
             }

@@ -2,15 +2,18 @@
 //! process, and handing each test a fresh, isolated page.
 //!
 //! Main types: [`BrowserRuntime`] (the driver, started again if it dies), [`WorkerBrowser`]
-//! (one Chromium per worker, relaunched after a crash), [`TestPage`] (one browser context and
-//! page per test), [`Lifeline`] (whether the driver or a browser went away) and
+//! (one Chromium per worker, relaunched after a crash; or one connection per worker to a
+//! browser that runs elsewhere, made again after it was lost), [`TestPage`] (one browser context
+//! and page per test), [`Lifeline`] (whether the driver or a browser went away) and
 //! [`TraceViewer`] (Playwright's trace viewer, for `prettyplay show-trace`).
 
+mod connection_watch;
 mod driver_error;
 mod events;
 mod lifeline;
 mod locate;
 mod origins;
+mod remote;
 mod runtime;
 mod saved_state;
 mod test_page;

@@ -1,6 +1,7 @@
-//! One Playwright driver and one Chromium per worker; a fresh browser context and page per
-//! test. A driver or browser that dies is noticed (see `lifeline.rs`) and started again for the
-//! tests that follow.
+//! One Playwright driver and one Chromium per worker (or, with `[browser] connect` or `cdp`,
+//! one connection per worker to a browser elsewhere: `remote.rs`); a fresh browser context and
+//! page per test. A driver or browser that dies, or a connection that is lost, is noticed (see
+//! `lifeline.rs`, `connection_watch.rs`) and started or made again for the tests that follow.
 //!
 //! Main types: [`BrowserRuntime`] and [`WorkerBrowser`]. Step code never sees these: it reaches
 //! the browser through the `script` module's binding, which calls the page's protocol channels.
@@ -10,13 +11,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use playwright_rs::protocol::{BrowserContextOptions, DeviceDescriptor, Viewport};
+use playwright_rs::protocol::{BrowserContextOptions, BrowserType, DeviceDescriptor, Viewport};
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
-use crate::config::BrowserSettings;
-use crate::config::Screen;
+use crate::config::{BrowserName, BrowserSettings, Screen};
 use crate::driver::lifeline::{children_running, watch_driver};
 use crate::driver::origins::OriginGuard;
+use crate::driver::remote::connect_remote;
 use crate::driver::{ContextEvents, DriverError, DriverPaths, Lifeline, SavedState, TestPage};
 
 /// The Playwright driver of a run and what every browser it launches shares: launch options
@@ -25,8 +26,11 @@ pub struct BrowserRuntime {
     settings: BrowserSettings,
     /// Context options of the screen mode, resolved once (device names need the driver).
     context_options: BrowserContextOptions,
-    launch_options: LaunchOptions,
-    chromium: PathBuf,
+    /// How a local Chromium is launched; `None` with a remote browser (`[browser] connect`,
+    /// `cdp`), where nothing is launched.
+    launch: Option<(LaunchOptions, PathBuf)>,
+    /// Connections to a remote browser are made one at a time.
+    connecting: tokio::sync::Mutex<()>,
     driver_paths: DriverPaths,
     handle: tokio::runtime::Handle,
     /// The driver now running; replaced when it died.
@@ -57,40 +61,29 @@ const CHROMIUM_ARGS: &[&str] = &[
 ];
 
 impl BrowserRuntime {
-    /// Starts the driver and resolves the screen mode; browsers are launched per worker with
-    /// [`BrowserRuntime::launch_browser`]. `handle` runs the driver's watch.
+    /// Starts the driver and resolves the screen mode; browsers are launched (or connected to)
+    /// per worker with [`BrowserRuntime::launch_browser`]. `chromium` is the local Chromium,
+    /// `None` with a remote browser. `handle` runs the driver's watch.
     ///
     /// The driver's location must already be exported with [`export_driver_env`] (playwright-rs
     /// reads it from the process environment).
     pub async fn start(
         settings: &BrowserSettings,
         driver: &DriverPaths,
-        chromium: &Path,
+        chromium: Option<&Path>,
         handle: &tokio::runtime::Handle,
     ) -> Result<Self, DriverError> {
         let session = start_driver(driver, handle).await?;
         let context_options = context_options(&settings.screen, session.playwright.devices())?;
-        let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
-        args.extend(window_arg(&settings.screen, settings.headless).map(str::to_owned));
-        if running_as_root() {
-            args.push("--no-sandbox".to_owned());
-        }
-        let launch_options = LaunchOptions::new()
-            .executable_path(chromium.display().to_string())
-            .headless(settings.headless)
-            .chromium_sandbox(false)
-            .args(args)
-            .timeout(LAUNCH_TIMEOUT.as_secs_f64() * 1000.0);
-        let launch_options = if settings.slow_mo.is_zero() {
-            launch_options
-        } else {
-            launch_options.slow_mo(settings.slow_mo.as_secs_f64() * 1000.0)
+        let launch = match (&settings.remote, chromium) {
+            (None, Some(chromium)) => Some((launch_options(settings, chromium), chromium.into())),
+            _ => None,
         };
         Ok(Self {
             settings: settings.clone(),
             context_options,
-            launch_options,
-            chromium: chromium.to_owned(),
+            launch,
+            connecting: tokio::sync::Mutex::new(()),
             driver_paths: driver.clone(),
             handle: handle.clone(),
             session: tokio::sync::Mutex::new(session),
@@ -98,9 +91,10 @@ impl BrowserRuntime {
     }
 
     /// Launches one Chromium process (a worker's, or a test's with `isolation = "browser"`),
-    /// first starting the driver again if it died.
+    /// or with a remote browser makes one connection to it; first starts the driver again if
+    /// it died.
     pub async fn launch_browser(&self) -> Result<WorkerBrowser, DriverError> {
-        let (chromium, driver) = {
+        let (browser_type, driver) = {
             let mut session = self.session.lock().await;
             if let Some(reason) = session.lifeline.lost() {
                 tracing::warn!("{reason}: starting the Playwright driver again");
@@ -108,24 +102,52 @@ impl BrowserRuntime {
                 *session = start_driver(&self.driver_paths, &self.handle).await?;
             }
             (
-                session.playwright.chromium().clone(),
+                browser_type(&session.playwright, self.settings.name).clone(),
                 session.lifeline.clone(),
             )
         };
-        let launch = chromium.launch_with_options(self.launch_options.clone());
-        let launched = tokio::select! {
-            biased;
-            launched = launch => launched,
-            reason = driver.until_lost() => Err(playwright_rs::Error::LaunchFailed(reason)),
+        let (browser, connection, gone) = match (&self.launch, &self.settings.remote) {
+            (_, Some(remote)) => {
+                let (browser, connection) = connect_remote(
+                    &browser_type,
+                    remote,
+                    &self.settings,
+                    &driver,
+                    &self.connecting,
+                    &self.handle,
+                )
+                .await?;
+                let gone = format!(
+                    "the browser at {} closed or was disconnected",
+                    remote.shown()
+                );
+                (browser, connection, gone)
+            }
+            (Some((options, chromium)), None) => {
+                let launch = browser_type.launch_with_options(options.clone());
+                let launched = tokio::select! {
+                    biased;
+                    launched = launch => launched,
+                    reason = driver.until_lost() => Err(playwright_rs::Error::LaunchFailed(reason)),
+                };
+                let browser = launched.map_err(|source| DriverError::Launch {
+                    executable: chromium.clone(),
+                    source: Box::new(source),
+                })?;
+                let gone = "Chromium exited or lost its connection to the driver".to_owned();
+                (browser, driver, gone)
+            }
+            (None, None) => {
+                return Err(DriverError::Missing {
+                    what: "Chromium".to_owned(),
+                    hint: "the runtime was started without a Chromium to launch".to_owned(),
+                });
+            }
         };
-        let browser = launched.map_err(|source| DriverError::Launch {
-            executable: self.chromium.clone(),
-            source: Box::new(source),
-        })?;
         let (lifeline, cut) = Lifeline::new();
         let registered = browser
             .on_disconnected(move || {
-                cut.cut("Chromium exited or lost its connection to the driver");
+                cut.cut(&gone);
                 async { Ok(()) }
             })
             .await;
@@ -136,7 +158,7 @@ impl BrowserRuntime {
             browser,
             settings: self.settings.clone(),
             context_options: self.context_options.clone(),
-            driver,
+            driver: connection,
             lifeline,
         })
     }
@@ -219,11 +241,14 @@ async fn start_driver(
     })
 }
 
-/// One Chromium process; every test it runs gets a fresh context.
+/// One Chromium process, or one connection to a remote browser; every test it runs gets a
+/// fresh context.
 pub struct WorkerBrowser {
     browser: Browser,
     settings: BrowserSettings,
     context_options: BrowserContextOptions,
+    /// What the browser is reached through: the local driver, or the connection to a
+    /// Playwright server (`[browser] connect`).
     driver: Lifeline,
     lifeline: Lifeline,
 }
@@ -285,6 +310,35 @@ impl WorkerBrowser {
             },
             _ = self.driver.until_lost() => {}
         }
+    }
+}
+
+/// The launch options of a local Chromium at `chromium`.
+fn launch_options(settings: &BrowserSettings, chromium: &Path) -> LaunchOptions {
+    let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
+    args.extend(window_arg(&settings.screen, settings.headless).map(str::to_owned));
+    if running_as_root() {
+        args.push("--no-sandbox".to_owned());
+    }
+    let options = LaunchOptions::new()
+        .executable_path(chromium.display().to_string())
+        .headless(settings.headless)
+        .chromium_sandbox(false)
+        .args(args)
+        .timeout(LAUNCH_TIMEOUT.as_secs_f64() * 1000.0);
+    if settings.slow_mo.is_zero() {
+        options
+    } else {
+        options.slow_mo(settings.slow_mo.as_secs_f64() * 1000.0)
+    }
+}
+
+/// The driver's browser type of the engine `name`.
+fn browser_type(playwright: &Playwright, name: BrowserName) -> &BrowserType {
+    match name {
+        BrowserName::Chromium => playwright.chromium(),
+        BrowserName::Firefox => playwright.firefox(),
+        BrowserName::Webkit => playwright.webkit(),
     }
 }
 

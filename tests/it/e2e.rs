@@ -214,7 +214,7 @@ fn the_binding_drives_the_demo_app_through_the_api_subset() {
 
 /// The repository's `prettyplay.toml` without its `[web_server]`, which runs the release build
 /// of the demo server that `./setup demo` makes: here the harness serves `demo/` itself.
-fn shipped_config_without_web_server() -> String {
+pub(crate) fn shipped_config_without_web_server() -> String {
     let shipped = std::fs::read_to_string(crate::support::repo_dir().join("prettyplay.toml"))
         .expect("read the shipped prettyplay.toml");
     let mut config: toml_edit::DocumentMut = shipped.parse().expect("the shipped config parses");

@@ -19,6 +19,8 @@
 //! `waits` bounds LLM calls by the test timeout and stops calling a failing LLM; `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
 //! `crashes` kills the driver, Chromium or a renderer mid-step and checks the run recovers;
 //! `origins` checks that `[browser] allowed_origins` keeps the pages on the app's origins there;
+//! `remote` runs through a real Playwright server (`connect`) and a Chromium's DevTools port
+//! (`cdp`), and loses their connections mid-test;
 //! `background` checks `background:` blocks and `examples:` tables end to end;
 //! `saved_state` checks saved logins (`[saves=NAME]`, `[state=NAME]`) end to end;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
@@ -44,6 +46,7 @@ mod engine;
 mod hygiene;
 mod llm;
 mod origins;
+mod remote;
 mod reports;
 mod requests;
 mod retries;

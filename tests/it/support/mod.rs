@@ -12,5 +12,5 @@ pub(crate) mod static_server;
 mod test;
 
 pub(crate) use output::Output;
-pub(crate) use prerequisites::require_browser;
+pub(crate) use prerequisites::{driver_cli_js, require_browser};
 pub(crate) use test::{Running, Test, repo_dir};

@@ -49,7 +49,7 @@ pub(crate) fn require_browser() {
 
 /// `PLAYWRIGHT_CLI_JS`, else `cli.js` under the driver directory `./setup` installs into:
 /// `${PRETTYPLAY_DRIVER_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/prettyplay/driver/1.64.0}`.
-fn driver_cli_js() -> PathBuf {
+pub(crate) fn driver_cli_js() -> PathBuf {
     if let Some(cli) = env::var_os("PLAYWRIGHT_CLI_JS").filter(|c| !c.is_empty()) {
         return PathBuf::from(cli);
     }
