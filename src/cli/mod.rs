@@ -303,6 +303,27 @@ fn load_with_setups(
             scenarios.push(others.remove(at));
             added += 1;
         }
+        // A second test saving a state of the run is an error here as in a whole-suite run,
+        // not a choice between them.
+        let ours: Vec<&str> = scenarios
+            .iter()
+            .flat_map(|s| &s.tests)
+            .filter_map(|t| t.saves.as_deref())
+            .collect();
+        let rivals: Vec<Scenario> = others
+            .into_iter()
+            .filter(|other| {
+                other
+                    .tests
+                    .iter()
+                    .any(|t| t.saves.as_deref().is_some_and(|name| ours.contains(&name)))
+            })
+            .collect();
+        if !rivals.is_empty() {
+            let mut all = scenarios.clone();
+            all.extend(rivals);
+            scenario::check_states(&all)?;
+        }
     }
     scenario::check_states(&scenarios)?;
     Ok((scenarios, added))

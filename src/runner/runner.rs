@@ -160,8 +160,17 @@ impl<'a> Runner<'a> {
                 Next::Run((si, ti), state) => (si, ti, state),
                 Next::SetupFailed((si, ti), failed) => {
                     self.setup_failed(si, ti, failed, tx);
+                    // A failed test for `--max-failures`, like every test it reports failed.
+                    failures.fetch_add(1, Ordering::SeqCst);
                     continue;
                 }
+            };
+            // Tells the schedule the test finished even if this worker panics below, so no
+            // other worker waits forever for its state.
+            let running = Running {
+                schedule,
+                at: (si, ti),
+                done: false,
             };
             let scenario = &self.scenarios[si];
             let test = &scenario.tests[ti];
@@ -215,15 +224,16 @@ impl<'a> Runner<'a> {
             let setup = match (&outcome, saved) {
                 (TestOutcome::Failed(failure), _) => Err(failure.is_infrastructure()),
                 (_, Some(saved)) => Ok(Arc::new(saved)),
-                // Passed without saving: not a setup test.
+                // Passed without saving: not a setup test (or one Ctrl-C stopped).
                 (_, None) => Err(false),
             };
-            schedule.finished((si, ti), setup);
+            // Reported before its dependents may start, so a setup's result comes first.
             let _ = tx.send(RunEvent::TestFinished {
                 test: id,
                 outcome,
                 duration: started.elapsed(),
             });
+            running.finish(setup);
         }
         if let Some(browser) = browser {
             handle.block_on(browser.close());
@@ -365,7 +375,25 @@ impl<'a> Runner<'a> {
             outcome
         };
         // A setup test saves its state once it passed; one that cannot does not pass.
+        let stopped_short = interrupted.load(Ordering::SeqCst) || timed_out.load(Ordering::SeqCst);
         let outcome = match (&outcome, test.saves.as_deref()) {
+            // Ctrl-C or the deadline closed the page as the last step passed: nothing to save.
+            (TestOutcome::Passed | TestOutcome::Flaky { .. }, Some(name)) if stopped_short => {
+                if interrupted.load(Ordering::SeqCst) {
+                    outcome
+                } else {
+                    crashed_outcome(
+                        outcome,
+                        test,
+                        background_steps,
+                        FailureKind::Timeout,
+                        &format!(
+                            "test timeout of {:.0}s exceeded before state `{name}` was saved",
+                            self.config.test_timeout.as_secs_f64()
+                        ),
+                    )
+                }
+            }
             (TestOutcome::Passed | TestOutcome::Flaky { .. }, Some(name)) => {
                 match self.save_state(&page, name, handle) {
                     Ok(saved) => {
@@ -430,12 +458,13 @@ impl<'a> Runner<'a> {
                 saved.origins(),
                 path.display()
             ),
-            Err(err) => {
-                return Err(format!(
-                    "could not save state `{name}` to {}: {err}",
-                    dir.join(format!("{name}.json")).display()
-                ));
-            }
+            // The tests of this run read the state from memory: a file that cannot be written
+            // costs only the copy on disk.
+            Err(err) => tracing::warn!(
+                "could not write state `{name}` to {} ({err}); this run's tests start from it \
+                 all the same",
+                dir.join(format!("{name}.json")).display()
+            ),
         }
         Ok(saved)
     }
@@ -495,6 +524,28 @@ impl<'a> Runner<'a> {
                 Err(_) if current.lost().is_some() => continue,
                 Err(err) => return Err(err.report()),
             }
+        }
+    }
+}
+
+/// A test the schedule handed out, until its worker says it finished (or panicked).
+struct Running<'s, 'q> {
+    schedule: &'s Schedule<'q>,
+    at: Selected,
+    done: bool,
+}
+
+impl Running<'_, '_> {
+    fn finish(mut self, saved: Result<Arc<SavedState>, bool>) {
+        self.done = true;
+        self.schedule.finished(self.at, saved);
+    }
+}
+
+impl Drop for Running<'_, '_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.schedule.finished(self.at, Err(true));
         }
     }
 }

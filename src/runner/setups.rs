@@ -180,8 +180,10 @@ pub(crate) fn write_state(dir: &Path, name: &str, state: &SavedState) -> std::io
     let path = dir.join(format!("{name}.json"));
     let temp = dir.join(format!(".{name}.json.{}.tmp", std::process::id()));
     let written = (|| {
+        // A fresh file (never one left behind, nor what a link there points at).
+        let _ = std::fs::remove_file(&temp);
         let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
+        options.write(true).create_new(true);
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
         let mut file = options.open(&temp)?;

@@ -171,6 +171,9 @@ fn a_setup_that_cannot_run_fails_the_tests_of_its_own_state_too() {
         panic!("order does not run either, rather than wait");
     };
     assert_eq!(failed.state, "admin");
-    assert_eq!(failed.setup.map(|s| s.name).as_deref(), Some("become admin"));
+    assert_eq!(
+        failed.setup.map(|s| s.name).as_deref(),
+        Some("become admin")
+    );
     assert!(matches!(schedule.next(&never), Next::Done));
 }

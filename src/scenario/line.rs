@@ -154,7 +154,18 @@ fn split_header_tail(rest: &str) -> (&str, Vec<String>, Vec<StepOption<'_>>) {
     loop {
         let (name, mut more_tags) = split_tags(&rest[..end]);
         let name_end = name.as_ptr() as usize - rest.as_ptr() as usize + name.len();
-        let (option_end, mut more_options) = split_options(&rest[..name_end]);
+        // Only the header's own keys are options: another trailing `[key=value]` is part of
+        // the name, as it was before header options existed (`test: buy [item=milk]`).
+        let (_, found) = split_options(&rest[..name_end]);
+        let mut more_options: Vec<StepOption<'_>> = found
+            .into_iter()
+            .rev()
+            .take_while(|o| is_header_key(o.key))
+            .collect();
+        more_options.reverse();
+        let option_end = more_options
+            .first()
+            .map_or(name_end, |o| rest[..o.open].trim_end().len());
         if more_tags.is_empty() && more_options.is_empty() {
             end = name_end;
             break;
@@ -173,6 +184,31 @@ fn split_header_tail(rest: &str) -> (&str, Vec<String>, Vec<StepOption<'_>>) {
         }
     }
     (rest[..end].trim(), unique, options)
+}
+
+/// A key of [`KNOWN_HEADER_OPTIONS`], in any case (`[State=x]` is an error, not a name).
+pub(super) fn is_header_key(key: &str) -> bool {
+    KNOWN_HEADER_OPTIONS
+        .iter()
+        .any(|known| known.eq_ignore_ascii_case(key))
+}
+
+/// The byte offset in a header line of the first thing that looks like a header option
+/// (`[state`, `[saves`, any case) but is not one of the header's `options` (in the name, glued to
+/// a tag, or followed by more text): it must not silently become part of the name or a tag.
+pub(super) fn stray_header_option(raw: &str, options: &[StepOption<'_>]) -> Option<usize> {
+    let lower = raw.to_ascii_lowercase();
+    KNOWN_HEADER_OPTIONS
+        .iter()
+        .flat_map(|key| {
+            let needle = format!("[{key}");
+            lower
+                .match_indices(&needle)
+                .map(|(at, _)| at)
+                .collect::<Vec<_>>()
+        })
+        .filter(|at| options.iter().all(|o| o.open != *at))
+        .min()
 }
 
 /// Splits a header's text after `test:` into the name and its trailing `@tags`.
@@ -322,11 +358,26 @@ mod tests {
         // Offsets are into the whole line.
         assert_eq!(&raw[header.options[0].open..][..1], "[");
         assert_eq!(&raw[header.options[0].value_start..][..5], "admin");
-        // A bracket in the middle of the name is the name's.
+        // A bracket in the middle of the name is the name's, and so is a trailing one of
+        // another key.
         let Line::Header(header) = Line::classify("test: a [x=1] b @t") else {
             panic!("a header");
         };
         assert_eq!((header.name, header.options.len()), ("a [x=1] b", 0));
+        let Line::Header(header) = Line::classify("test: buy [item=milk] [state=u]") else {
+            panic!("a header");
+        };
+        assert_eq!((header.name, header.options.len()), ("buy [item=milk]", 1));
+        assert_eq!(
+            stray_header_option("test: cart @smoke[State=user]", &[]),
+            Some(17)
+        );
+        assert_eq!(stray_header_option("test: buy [item=milk]", &[]), None);
+        let raw = "test: a [state=u]";
+        let Line::Header(header) = Line::classify(raw) else {
+            panic!("a header");
+        };
+        assert_eq!(stray_header_option(raw, &header.options), None);
     }
 
     #[test]

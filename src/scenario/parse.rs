@@ -12,8 +12,7 @@ use std::path::Path;
 
 use super::examples::{Owner, Table};
 use super::line::{
-    HeaderLine, KNOWN_HEADER_OPTIONS, KNOWN_OPTIONS, Line, StepLine, StepOption, col_of,
-    parse_tries,
+    HeaderLine, KNOWN_OPTIONS, Line, StepLine, StepOption, col_of, parse_tries, stray_header_option,
 };
 use super::{ScenarioError, Step, Test};
 
@@ -263,6 +262,20 @@ impl<'a> Parser<'a> {
             options,
         } = header;
         let (saves, state) = self.header_options(number, raw, &options);
+        if let Some(offset) = stray_header_option(raw, &options) {
+            self.error(
+                number,
+                col_of(raw, offset),
+                raw,
+                "a test option in the middle of the header".to_owned(),
+                Some(
+                    "`[saves=…]` and `[state=…]` go at the end of the header, after the name \
+                     and apart from it (tags may come before or after them): \
+                     `test: cart [state=user] @smoke`"
+                        .to_owned(),
+                ),
+            );
+        }
         if let Some(orphans) = self.orphans.take()
             && let Some(first) = orphans.steps.first()
         {
@@ -398,22 +411,13 @@ impl<'a> Parser<'a> {
                 "saves" => &mut saves,
                 "state" => &mut state,
                 key => {
-                    let known = KNOWN_HEADER_OPTIONS
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    let hint = if KNOWN_OPTIONS.contains(&key) {
-                        format!("`{key}` is a step option: put it at the end of a step line")
-                    } else {
-                        format!("known test options: {known}")
-                    };
+                    // Only `saves` and `state` in another case reach here (line.rs).
                     self.error(
                         number,
                         bracket_col,
                         raw,
-                        format!("unknown test option `{key}`"),
-                        Some(hint),
+                        format!("test option `{key}` must be written in lowercase"),
+                        Some(format!("write `[{}=…]`", key.to_ascii_lowercase())),
                     );
                     continue;
                 }
@@ -425,6 +429,16 @@ impl<'a> Parser<'a> {
                     raw,
                     format!("test option `{}` is given twice", option.key),
                     Some("keep only one of them".to_owned()),
+                );
+                continue;
+            }
+            if option.value.is_empty() {
+                self.error(
+                    number,
+                    col_of(raw, option.value_start),
+                    raw,
+                    format!("empty state name in `[{}=]`", option.key),
+                    Some("name the state, e.g. `[saves=admin]`".to_owned()),
                 );
                 continue;
             }

@@ -334,12 +334,41 @@ fn header_options_name_a_saved_state_and_one_to_start_from() {
 fn header_option_errors_say_where_and_what_to_do() {
     let cases = [
         (
-            "test: a [tries=2]\n  x\n",
+            "test: a [State=x]\n  x\n",
             1,
             9,
-            "unknown test option `tries`",
+            "test option `State` must be written in lowercase",
         ),
-        ("test: a [who=me]\n  x\n", 1, 9, "unknown test option `who`"),
+        (
+            "test: a [saves=]\n  x\n",
+            1,
+            16,
+            "empty state name in `[saves=]`",
+        ),
+        (
+            "test: cart @smoke[state=u]\n  x\n",
+            1,
+            18,
+            "a test option in the middle of the header",
+        ),
+        (
+            "test: cart [state=u] # note\n  x\n",
+            1,
+            12,
+            "a test option in the middle of the header",
+        ),
+        (
+            "test: cart [state=u].\n  x\n",
+            1,
+            12,
+            "a test option in the middle of the header",
+        ),
+        (
+            "test: cart [state:u]\n  x\n",
+            1,
+            12,
+            "a test option in the middle of the header",
+        ),
         (
             "test: a [saves=x] [saves=y]\n  x\n",
             1,
@@ -369,6 +398,8 @@ fn header_option_errors_say_where_and_what_to_do() {
         let error = err(source);
         assert_eq!(at(&error), (line, col, message), "{source}");
     }
-    let hint = err("test: a [tries=2]\n  x\n").to_string();
-    assert!(hint.contains("`tries` is a step option"), "{hint}");
+    // Another key stays in the name, as before header options existed.
+    let tests = ok("test: buy [item=milk]\n  x\ntest: b [tries=2]\n  x\n");
+    assert_eq!(tests[0].name, "buy [item=milk]");
+    assert_eq!(tests[1].name, "b [tries=2]");
 }

@@ -81,7 +81,13 @@ pub fn check_states(scenarios: &[Scenario]) -> Result<(), ScenarioError> {
     }
     // A circle: following "saved by a test that starts from" from a state comes back to it.
     let mut reported: Vec<&str> = Vec::new();
-    for (&start, (scenario, test)) in &first {
+    // In file order, so the same files always give the same message.
+    let starts = tests(scenarios).filter_map(|(scenario, test)| {
+        let name = test.saves.as_deref()?;
+        let (_, saver) = first.get(name)?;
+        std::ptr::eq(*saver, test).then_some((name, scenario, test))
+    });
+    for (start, scenario, test) in starts {
         let mut chain = vec![start];
         let mut at = start;
         while let Some(next) = first.get(at).and_then(|(_, t)| t.state.as_deref()) {
