@@ -10,6 +10,7 @@ use crate::causes::write_report;
 use crate::config::ConfigError;
 use crate::driver::DriverError;
 use crate::llm::LlmError;
+use crate::report::MergeError;
 use crate::scenario::ScenarioError;
 use crate::script::StepFailure;
 use crate::web_server::WebServerError;
@@ -44,6 +45,10 @@ pub enum Error {
     Scenario(#[from] ScenarioError),
     #[error(transparent)]
     Cache(#[from] CacheError),
+    /// `merge-reports` found no blobs, or blobs it cannot merge (another version, a cut line,
+    /// the same test twice).
+    #[error(transparent)]
+    Merge(#[from] MergeError),
     #[error(transparent)]
     Driver(#[from] DriverError),
     /// A `[web_server]` exited early, never answered, or its URL was already taken.
@@ -71,7 +76,8 @@ impl Error {
             | Error::LlmSettings(_)
             | Error::Config(_)
             | Error::Scenario(_)
-            | Error::Cache(_) => EXIT_USAGE,
+            | Error::Cache(_)
+            | Error::Merge(_) => EXIT_USAGE,
             // A device name is configuration, even though only the driver knows the list.
             Error::Driver(DriverError::UnknownDevice { .. }) => EXIT_USAGE,
             Error::WebServer(WebServerError::Interrupted) => EXIT_INTERRUPTED,

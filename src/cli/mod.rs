@@ -6,6 +6,7 @@
 mod args;
 mod init;
 mod list;
+mod merge;
 mod run;
 mod select;
 
@@ -140,6 +141,12 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         init::init(&dir, &mut io::stdout().lock())?;
         return Ok(EXIT_SUCCESS);
     }
+    if let Command::MergeReports(args) = &cli.command {
+        // Blobs carry all a merge needs: no prettyplay.toml is read (a CI merge job may have
+        // only the artifacts).
+        let colors = colors(cli.global.color, io::stdout().is_terminal());
+        return merge::merge_reports(&cli.global, args, &cwd, colors);
+    }
     let debug = runner_args(&cli.command).is_some_and(|r| r.debug);
     let overrides = Overrides {
         config: cli.global.config.clone(),
@@ -199,7 +206,9 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             list::list(&settings, &scenarios, &select, args.format, stdout.lock())?;
             Ok(EXIT_SUCCESS)
         }
-        Command::Init { .. } => unreachable!("handled before the settings are read"),
+        Command::Init { .. } | Command::MergeReports(_) => {
+            unreachable!("handled before the settings are read")
+        }
         Command::Api => {
             let listing = crate::script::api_listing().map_err(Error::ApiListing)?;
             writeln!(stdout.lock(), "{listing}").map_err(Error::Output)?;
