@@ -13,6 +13,18 @@ use crate::error::Error;
 use crate::report::{ReportOptions, build_reporters, find_blobs, merge_blobs};
 use crate::runner::{RunEvent, RunStats};
 
+/// Said before the report: a shard of the split has no blob among those merged.
+#[expect(
+    clippy::print_stderr,
+    reason = "the CLI's output path: a warning the user must see with the merged report"
+)]
+fn warn_missing(shard: &str) {
+    eprintln!(
+        "WARNING: no blob of shard {shard}: its tests are not in the merged report (the shard \
+         failed before it wrote its blob, had no tests, or its artifact was not downloaded)"
+    );
+}
+
 /// Merges the blobs under `args.dirs` into the reports `args` asks for; answers the exit code.
 pub(crate) fn merge_reports(
     global: &GlobalArgs,
@@ -27,7 +39,11 @@ pub(crate) fn merge_reports(
     };
     let dirs: Vec<_> = args.dirs.iter().map(|dir| cwd.join(dir)).collect();
     let blobs = find_blobs(&dirs)?;
-    let events = merge_blobs(&blobs, &options.output_dir.join("traces"))?;
+    let merged = merge_blobs(&blobs, &options.output_dir.join("traces"))?;
+    for shard in &merged.missing_shards {
+        warn_missing(shard);
+    }
+    let events = merged.events;
     let is_tty = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let mut reporters = build_reporters(
         &options,

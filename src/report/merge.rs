@@ -59,14 +59,25 @@ struct Entry {
     events: Vec<RunEvent>,
 }
 
-/// The events of one run made of the blobs at `paths`: `run_started`, every test's events
-/// (by file and line), `run_finished` with the merged totals. Traces are copied into
-/// `trace_dir` and the events name them there.
-pub fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Vec<RunEvent>, MergeError> {
+/// The run merged from blobs.
+#[derive(Debug)]
+pub struct Merged {
+    /// `run_started`, every test's events (by file and line), `run_finished` with the merged
+    /// totals.
+    pub events: Vec<RunEvent>,
+    /// The shards (`K/N`) of the split whose blobs were not among those merged: a shard that
+    /// failed before it wrote its blob, or that had no tests.
+    pub missing_shards: Vec<String>,
+}
+
+/// The run made of the blobs at `paths` (see [`Merged`]). Traces are copied into `trace_dir`
+/// and the events name them there.
+pub fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged, MergeError> {
     let blobs = paths
         .iter()
         .map(|path| read_blob(path))
         .collect::<Result<Vec<Blob>, _>>()?;
+    let missing_shards = missing_shards(&blobs);
     let mut tests: BTreeMap<(String, usize, String), Entry> = BTreeMap::new();
     let mut selected = 0;
     let mut dropped = 0;
@@ -126,7 +137,30 @@ pub fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Vec<RunEvent>,
     events.extend(tests.into_values().flat_map(|entry| entry.events));
     let stats = merged_stats(&events, &finals);
     events.push(RunEvent::RunFinished { stats });
-    Ok(events)
+    Ok(Merged {
+        events,
+        missing_shards,
+    })
+}
+
+/// The `K/N` of every shard of the splits the blobs come from that has no blob among them.
+fn missing_shards(blobs: &[Blob]) -> Vec<String> {
+    let shards: Vec<(usize, usize)> = blobs
+        .iter()
+        .filter_map(|blob| {
+            let (k, n) = blob.header.shard.as_deref()?.split_once('/')?;
+            Some((k.parse().ok()?, n.parse().ok()?))
+        })
+        .collect();
+    let mut totals: Vec<usize> = shards.iter().map(|&(_, n)| n).collect();
+    totals.sort_unstable();
+    totals.dedup();
+    totals
+        .into_iter()
+        .flat_map(|n| (1..=n).map(move |k| (k, n)))
+        .filter(|shard| !shards.contains(shard))
+        .map(|(k, n)| format!("{k}/{n}"))
+        .collect()
 }
 
 /// The totals of the merged run: counted from its events, with what no event says taken from
@@ -247,7 +281,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let blobs = two_shards(dir.path(), &[]);
         assert_eq!(find_blobs(&[dir.path().to_path_buf()]).unwrap(), blobs);
-        let events = merge_blobs(&blobs, &dir.path().join("traces")).unwrap();
+        let merged = merge_blobs(&blobs, &dir.path().join("traces")).unwrap();
+        assert!(merged.missing_shards.is_empty());
+        let events = merged.events;
         assert_eq!(events[0], RunEvent::RunStarted { tests: 3 });
         let order: Vec<String> = events
             .iter()
@@ -298,6 +334,14 @@ mod tests {
             failed.and_then(|f| f.screenshot.as_deref()),
             Some(&testing::PNG[..])
         );
+    }
+
+    #[test]
+    fn a_shard_without_its_blob_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let blobs = two_shards(dir.path(), &[]);
+        let merged = merge_blobs(&blobs[1..], &dir.path().join("traces")).unwrap();
+        assert_eq!(merged.missing_shards, ["1/2"]);
     }
 
     #[test]

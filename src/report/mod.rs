@@ -36,7 +36,7 @@ pub use details::Verbosity;
 pub use dot::DotReporter;
 pub use file_report::FileReport;
 pub use json::{JsonReporter, event_json};
-pub use merge::{find_blobs, merge_blobs};
+pub use merge::{Merged, find_blobs, merge_blobs};
 pub use options::{DEFAULT_OUTPUT_DIR, ReportOptions, ReporterKind};
 pub use reporter::{Reporter, Reporters};
 pub use terminal::TerminalReporter;

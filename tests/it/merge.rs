@@ -195,6 +195,18 @@ fn a_blob_of_another_format_version_is_refused_with_exit_2() {
         .output_contains("report-2-of-3.jsonl:1: a report blob of format version 99");
 }
 
+#[test]
+fn a_shard_without_its_blob_is_warned_about_and_the_others_merge() {
+    // Shard 1/3 has tests 1 and 4 of the suite: `pass 1` and `pass 4`.
+    merge_project(&[1])
+        .args(&["merge-reports", "blobs"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("2 passed, 0 failed")
+        .stderr_contains("WARNING: no blob of shard 2/3: its tests are not in the merged report")
+        .stderr_contains("WARNING: no blob of shard 3/3");
+}
+
 /// Refusals that need no shard run: no blobs, an events file, a cut last line.
 #[test]
 fn no_blobs_an_events_file_and_a_truncated_blob_are_refused_with_exit_2() {
