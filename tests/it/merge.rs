@@ -243,3 +243,48 @@ fn no_blobs_an_events_file_and_a_truncated_blob_are_refused_with_exit_2() {
         .assert_exit(2)
         .output_contains("report-1-of-2.jsonl:3: the blob is truncated");
 }
+
+/// A step whose failure message shows the secret it looks for.
+const SECRET_CHECK: &str = "async function step(page) {\n  await expect(page.getByText(vars.PASSWORD)).toBeVisible({ timeout: 200 });\n}";
+
+#[test]
+fn a_blob_holds_the_events_files_lines_masked_the_same_with_the_screenshot_beside_it() {
+    let out = suite(&[Spec::new(
+        "secret",
+        &[
+            ("open the app", OPEN),
+            ("the page says ${PASSWORD}", SECRET_CHECK),
+        ],
+    )])
+    .env("PASSWORD", "hunter22")
+    .args(&[
+        "replay",
+        "--strict",
+        "--reporter",
+        "blob",
+        "--events",
+        "events.jsonl",
+    ])
+    .run()
+    .assert_exit(1);
+    let blob = out.read("prettyplay-report/blob/report.jsonl");
+    let events = out.read("events.jsonl");
+    assert!(!blob.contains("hunter22"), "{blob}");
+    assert!(blob.contains("getByText('***')"), "{blob}");
+    let strip = |line: &str| {
+        let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+        if let Some(outcome) = value.get_mut("outcome").and_then(|o| o.as_object_mut()) {
+            outcome.remove("screenshot");
+            outcome.remove("screenshot_png_base64");
+        }
+        value
+    };
+    let blob_lines: Vec<_> = blob.lines().skip(1).map(strip).collect();
+    let event_lines: Vec<_> = events.lines().map(strip).collect();
+    assert_eq!(blob_lines, event_lines);
+    assert!(
+        blob.contains("\"screenshot\":\"report/screenshots/1.png\""),
+        "{blob}"
+    );
+    assert!(out.exists("prettyplay-report/blob/report/screenshots/1.png"));
+}
