@@ -11,6 +11,7 @@ use crate::config::ConfigError;
 use crate::driver::DriverError;
 use crate::llm::LlmError;
 use crate::report::MergeError;
+use crate::report::ServeError;
 use crate::scenario::ScenarioError;
 use crate::script::StepFailure;
 use crate::web_server::WebServerError;
@@ -66,6 +67,12 @@ pub enum Error {
     /// its binding (`prettyplay api`).
     #[error("cannot list the step-code API")]
     ApiListing(#[source] StepFailure),
+    /// `prettyplay show-report` found no report where it looked, or could not listen.
+    #[error(transparent)]
+    ShowReport(#[from] ServeError),
+    /// `prettyplay show-trace` names a file that does not exist.
+    #[error("no trace at {}", path.display())]
+    NoTrace { path: std::path::PathBuf },
 }
 
 impl Error {
@@ -77,7 +84,9 @@ impl Error {
             | Error::Config(_)
             | Error::Scenario(_)
             | Error::Cache(_)
-            | Error::Merge(_) => EXIT_USAGE,
+            | Error::Merge(_)
+            | Error::NoTrace { .. } => EXIT_USAGE,
+            Error::ShowReport(err) if err.is_usage() => EXIT_USAGE,
             // A device name is configuration, even though only the driver knows the list.
             Error::Driver(DriverError::UnknownDevice { .. }) => EXIT_USAGE,
             Error::WebServer(WebServerError::Interrupted) => EXIT_INTERRUPTED,
@@ -86,7 +95,8 @@ impl Error {
             | Error::Runtime(_)
             | Error::Output(_)
             | Error::WorkingDirectory(_)
-            | Error::ApiListing(_) => EXIT_INFRA,
+            | Error::ApiListing(_)
+            | Error::ShowReport(_) => EXIT_INFRA,
         }
     }
 
@@ -94,6 +104,13 @@ impl Error {
         match self {
             Error::Driver(err) => err.hint(),
             Error::WebServer(err) => err.hint(),
+            Error::ShowReport(err) => err.hint(),
+            Error::NoTrace { .. } => Some(
+                "traces are written by `--trace on` (or `--trace retain-on-failure`) under \
+                 <output>/traces/ (default prettyplay-report/traces/); the HTML report links \
+                 each one"
+                    .to_owned(),
+            ),
             Error::LlmRequired => Some(
                 "set `provider` and `model` under [llm] in prettyplay.toml (or \
                  PRETTYPLAY_LLM_PROVIDER and PRETTYPLAY_LLM_MODEL); see docs/llm.md. To run \
@@ -174,6 +191,38 @@ mod tests {
         );
         let output = Error::Output(std::io::Error::other("disk full"));
         assert_eq!(output.exit_code(), EXIT_INFRA);
+    }
+
+    #[test]
+    fn no_report_or_trace_to_show_exits_2_naming_the_path_and_what_to_do() {
+        let no_report = Error::from(ServeError::NoIndex {
+            dir: "prettyplay-report".into(),
+        });
+        assert_eq!(no_report.exit_code(), EXIT_USAGE);
+        let text = no_report.report().to_string();
+        assert!(
+            text.starts_with(
+                "error: no HTML report in prettyplay-report: it has no index.html\n  hint: \
+                 write a report first with `--reporter html`"
+            ),
+            "{text}"
+        );
+        let taken = Error::from(ServeError::Bind {
+            address: "127.0.0.1:9323".into(),
+            source: std::io::ErrorKind::AddrInUse.into(),
+        });
+        assert_eq!(taken.exit_code(), EXIT_INFRA);
+        let no_trace = Error::NoTrace {
+            path: "traces/t.zip".into(),
+        };
+        assert_eq!(no_trace.exit_code(), EXIT_USAGE);
+        let text = no_trace.report().to_string();
+        assert!(
+            text.starts_with(
+                "error: no trace at traces/t.zip\n  hint: traces are written by `--trace on`"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

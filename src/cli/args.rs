@@ -80,6 +80,18 @@ pub(crate) enum Command {
     Replay(ReplayArgs),
     /// List tests, their steps and whether each step is cached.
     List(ListArgs),
+    /// Serve an HTML report on 127.0.0.1 and open it in a browser.
+    ///
+    /// Serves the report directory (written by `--reporter html`) over HTTP, prints its URL and
+    /// opens it with xdg-open when there is a display (DISPLAY or WAYLAND_DISPLAY). Only files
+    /// under the directory are served. Runs until Ctrl-C.
+    ShowReport(ShowReportArgs),
+    /// Open a trace in Playwright's trace viewer, served on 127.0.0.1.
+    ///
+    /// Runs the viewer of the pinned driver (playwright-core's `show-trace`) on a trace zip
+    /// written by `--trace`, prints its URL, and lets it open a browser when there is a display
+    /// (DISPLAY or WAYLAND_DISPLAY). Runs until Ctrl-C.
+    ShowTrace(ShowTraceArgs),
     /// Start a project: prettyplay.toml, an example scenario with its cached code, .gitignore
     /// entries and a GitHub Actions workflow. Never overwrites a file.
     Init {
@@ -199,6 +211,35 @@ pub(crate) struct ListArgs {
     pub paths: PathsArgs,
 }
 
+#[derive(Debug, Args)]
+pub(crate) struct ShowReportArgs {
+    /// The report's directory (default: prettyplay-report, where `--output` puts it by default).
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ShowTraceArgs {
+    /// A trace zip, as `--trace` writes them under `<output>/traces/`.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+/// Where `show-report` and `show-trace` serve.
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// Host to serve on (`0.0.0.0`: every interface, to open it from another machine).
+    #[arg(long, value_name = "HOST", default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port to serve on (0: a free one).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub port: u16,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ListFormat {
     Text,
@@ -296,5 +337,38 @@ mod tests {
         assert_eq!(merge.reporters, ["html", "junit"]);
         assert_eq!(merge.output, PathBuf::from("merged"));
         assert!(Cli::try_parse_from(["prettyplay", "merge-reports"]).is_err());
+    }
+
+    #[test]
+    fn show_report_and_show_trace_serve_on_127_0_0_1_and_a_free_port_by_default() {
+        let cli = Cli::try_parse_from(["prettyplay", "show-report"]).unwrap();
+        let Command::ShowReport(args) = cli.command else {
+            panic!("expected show-report");
+        };
+        assert_eq!(args.dir, None);
+        assert_eq!(
+            (args.serve.host.as_str(), args.serve.port),
+            ("127.0.0.1", 0)
+        );
+
+        let cli = Cli::try_parse_from([
+            "prettyplay",
+            "show-trace",
+            "t.zip",
+            "--port",
+            "9322",
+            "--host",
+            "0.0.0.0",
+        ])
+        .unwrap();
+        let Command::ShowTrace(args) = cli.command else {
+            panic!("expected show-trace");
+        };
+        assert_eq!(args.file, PathBuf::from("t.zip"));
+        assert_eq!(
+            (args.serve.host.as_str(), args.serve.port),
+            ("0.0.0.0", 9322)
+        );
+        assert!(Cli::try_parse_from(["prettyplay", "show-trace"]).is_err());
     }
 }

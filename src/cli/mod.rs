@@ -9,6 +9,7 @@ mod list;
 mod merge;
 mod run;
 mod select;
+mod show;
 
 use run::{RunOptions, run_tests};
 use select::{SelectOptions, split_locations};
@@ -147,6 +148,12 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         let colors = colors(cli.global.color, io::stdout().is_terminal());
         return merge::merge_reports(&cli.global, args, &cwd, colors);
     }
+    // Neither reads settings: a broken prettyplay.toml must not keep a report from being read.
+    match &cli.command {
+        Command::ShowReport(args) => return show::show_report(args, &cwd),
+        Command::ShowTrace(args) => return show::show_trace(args, &cwd),
+        _ => {}
+    }
     let debug = runner_args(&cli.command).is_some_and(|r| r.debug);
     let overrides = Overrides {
         config: cli.global.config.clone(),
@@ -206,7 +213,10 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             list::list(&settings, &scenarios, &select, args.format, stdout.lock())?;
             Ok(EXIT_SUCCESS)
         }
-        Command::Init { .. } | Command::MergeReports(_) => {
+        Command::Init { .. }
+        | Command::MergeReports(_)
+        | Command::ShowReport(_)
+        | Command::ShowTrace(_) => {
             unreachable!("handled before the settings are read")
         }
         Command::Api => {

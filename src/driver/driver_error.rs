@@ -1,5 +1,5 @@
 //! The errors of the browser side: a missing driver or browser, a failed start or launch, an
-//! unknown device.
+//! unknown device, a trace viewer that did not start.
 //!
 //! Main type: [`DriverError`], with the hint that says what the user can do about it.
 
@@ -38,6 +38,22 @@ pub enum DriverError {
         /// Close names from the device list, best first.
         suggestions: Vec<String>,
     },
+    /// `node cli.js show-trace` could not be run.
+    #[error("could not start Playwright's trace viewer ({} {})", node.display(), cli_js.display())]
+    TraceViewerStart {
+        node: PathBuf,
+        cli_js: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The trace viewer exited (or hung) before it said where it serves; its own error went to
+    /// stderr.
+    #[error("Playwright's trace viewer exited before it served the trace ({status})")]
+    TraceViewerExited { status: String },
+    /// The trace viewer stopped on its own after it served (not by Ctrl-C, which stops
+    /// prettyplay too).
+    #[error("Playwright's trace viewer stopped ({status})")]
+    TraceViewerStopped { status: String },
 }
 
 impl DriverError {
@@ -60,6 +76,14 @@ impl DriverError {
                     .to_owned(),
             ),
             DriverError::NewPage(_) | DriverError::Lost(_) => None,
+            DriverError::TraceViewerStopped { .. } => None,
+            DriverError::TraceViewerStart { .. } | DriverError::TraceViewerExited { .. } => {
+                Some(format!(
+                    "the trace viewer is part of the driver, playwright-core {DRIVER_VERSION} on \
+                     Node.js 20 or newer; run `./setup` to install it (its own message, if any, \
+                     is above)"
+                ))
+            }
             DriverError::UnknownDevice { suggestions, .. } => {
                 Some(unknown_device_hint(suggestions))
             }

@@ -3,7 +3,8 @@
 //!
 //! Main types: [`BrowserRuntime`] (the driver, started again if it dies), [`WorkerBrowser`]
 //! (one Chromium per worker, relaunched after a crash), [`TestPage`] (one browser context and
-//! page per test) and [`Lifeline`] (whether the driver or a browser went away).
+//! page per test), [`Lifeline`] (whether the driver or a browser went away) and
+//! [`TraceViewer`] (Playwright's trace viewer, for `prettyplay show-trace`).
 
 mod driver_error;
 mod events;
@@ -13,6 +14,7 @@ mod origins;
 mod runtime;
 mod saved_state;
 mod test_page;
+mod trace_viewer;
 mod version;
 
 pub use driver_error::DriverError;
@@ -23,4 +25,5 @@ pub use origins::OriginGuard;
 pub use runtime::{BrowserRuntime, WorkerBrowser, export_driver_env, withhold_from_driver};
 pub use saved_state::SavedState;
 pub use test_page::{CLOSE_LIMIT, TestPage};
+pub use trace_viewer::TraceViewer;
 pub use version::DRIVER_VERSION;

@@ -16,13 +16,14 @@ use crate::runner::RunEvent;
 pub struct FileReport {
     path: PathBuf,
     record: RunRecord,
-    render: fn(&RunRecord) -> String,
+    /// Renders the report from the run and the directory it is written in.
+    render: fn(&RunRecord, &Path) -> String,
 }
 
 impl FileReport {
     /// The JUnit XML report, written to `path` (its directory is created when needed).
     pub fn junit(path: PathBuf) -> Self {
-        Self::new(path, super::junit::render)
+        Self::new(path, |record, _| super::junit::render(record))
     }
 
     /// The self-contained HTML report, written to `path`.
@@ -30,7 +31,7 @@ impl FileReport {
         Self::new(path, super::html::render)
     }
 
-    fn new(path: PathBuf, render: fn(&RunRecord) -> String) -> Self {
+    fn new(path: PathBuf, render: fn(&RunRecord, &Path) -> String) -> Self {
         Self {
             path,
             record: RunRecord::default(),
@@ -46,7 +47,8 @@ impl Reporter for FileReport {
     }
 
     fn finish(&mut self) -> io::Result<()> {
-        write_file(&self.path, (self.render)(&self.record).as_bytes())
+        let dir = self.path.parent().unwrap_or(Path::new(""));
+        write_file(&self.path, (self.render)(&self.record, dir).as_bytes())
     }
 }
 

@@ -1,11 +1,13 @@
 //! The HTML report (`--reporter html`, `<output>/index.html`): one self-contained file (inline
 //! CSS and JavaScript, screenshots as `data:` URLs, nothing fetched) with the summary, every test
 //! and its steps (status, duration, cached/generated/healed, code), failures with their verdict
-//! and screenshot, heal diffs, and a filter box. All text is escaped.
+//! and screenshot, heal diffs, links to the tests' traces ([`super::trace_link`]), and a filter
+//! box. All text is escaped.
 //!
 //! Entry point: `render`, used by [`super::FileReport`].
 
 use std::fmt::Write as _;
+use std::path::Path;
 
 use base64::Engine as _;
 
@@ -13,6 +15,7 @@ use super::details::{
     failure_label, failure_text, failure_verdict, heal_diff, llm_summary, seconds,
 };
 use super::record::{Heal, RunRecord, StepRecord, StepStatus, TestRecord};
+use super::trace_link::TraceLink;
 use super::xml::{escape, escape_attr};
 use crate::runner::{FailureCause, StepSource, TestFailure, TestId};
 
@@ -27,8 +30,9 @@ fn source_name(source: StepSource) -> &'static str {
     }
 }
 
-/// The page for a run.
-pub(crate) fn render(record: &RunRecord) -> String {
+/// The page for a run, to be written in `report_dir` (traces inside it are linked relative to
+/// it).
+pub(crate) fn render(record: &RunRecord, report_dir: &Path) -> String {
     let stats = record.totals();
     let mut html = String::with_capacity(16 * 1024);
     // Writing to a String cannot fail (here and below).
@@ -83,13 +87,13 @@ pub(crate) fn render(record: &RunRecord) -> String {
          <p id=\"no-match\" class=\"muted\" hidden>No test matches the filter.</p>\n</header>\n<main>\n",
     );
     for (n, test) in record.all_tests().into_iter().enumerate() {
-        test_html(&mut html, n + 1, test);
+        test_html(&mut html, n + 1, test, report_dir);
     }
     let _ = write!(html, "</main>\n<script>\n{JS}</script>\n</body>\n</html>\n");
     html
 }
 
-fn test_html(html: &mut String, n: usize, test: &TestRecord) {
+fn test_html(html: &mut String, n: usize, test: &TestRecord, report_dir: &Path) {
     let status = match (&test.outcome, test.passed()) {
         (None, _) => "unfinished",
         _ if test.flaky() => "flaky",
@@ -163,12 +167,34 @@ fn test_html(html: &mut String, n: usize, test: &TestRecord) {
         );
     }
     for trace in &test.traces {
-        let _ = writeln!(html, "<p class=\"muted\">trace: {}</p>", escape(trace));
+        trace_html(html, &TraceLink::new(trace, report_dir));
     }
     if let Some(failure) = test.failure() {
         failure_html(html, &test.id, &test.steps, failure);
     }
     html.push_str("</div>\n</details>\n");
+}
+
+/// A trace: a link to the zip when it is inside the report's directory, and the command that
+/// opens it in Playwright's trace viewer.
+fn trace_html(html: &mut String, link: &TraceLink) {
+    let command = escape(&link.command());
+    let _ = match link {
+        TraceLink::Inside { path, href } => writeln!(
+            html,
+            "<p class=\"note trace\">trace: <a href=\"{}\" download>{}</a> \
+             <span class=\"muted\">— open it with <code>{command}</code> in the report's \
+             directory</span></p>",
+            escape_attr(href),
+            escape(path),
+        ),
+        TraceLink::Outside { path } => writeln!(
+            html,
+            "<p class=\"note trace\">trace: {} <span class=\"muted\">— open it with \
+             <code>{command}</code></span></p>",
+            escape(path),
+        ),
+    };
 }
 
 fn steps_html(html: &mut String, scenario: &str, steps: &[StepRecord]) {
@@ -345,6 +371,9 @@ mod tests {
     use crate::report::testing::{self, redact};
     use crate::runner::{RunEvent, TestOutcome};
 
+    /// Where the tests' reports are written.
+    const REPORT_DIR: &str = "/work/proj/prettyplay-report";
+
     fn record(events: &[RunEvent]) -> RunRecord {
         let mut record = RunRecord::default();
         for event in events {
@@ -360,10 +389,62 @@ mod tests {
         &html[start..end]
     }
 
+    /// The demo events, with a trace of the failed test written inside the report's directory.
+    fn events_with_a_trace() -> Vec<RunEvent> {
+        let mut events = testing::events();
+        let at = events
+            .iter()
+            .rposition(|e| matches!(e, RunEvent::TestFinished { .. }))
+            .unwrap();
+        let RunEvent::TestFinished { test, .. } = &events[at] else {
+            unreachable!()
+        };
+        let trace = RunEvent::TraceWritten {
+            test: test.clone(),
+            path: format!("{REPORT_DIR}/traces/scenarios_login.steps-log_in.zip").into(),
+        };
+        events.insert(at, trace);
+        events
+    }
+
     #[test]
     fn html_report_shows_summary_tests_steps_badges_verdict_screenshot_and_heal() {
-        let html = render(&record(&testing::events()));
+        let html = render(&record(&events_with_a_trace()), Path::new(REPORT_DIR));
         insta::assert_snapshot!(redact(body(&html)));
+    }
+
+    #[test]
+    fn a_trace_inside_the_report_is_a_relative_link_and_one_outside_is_its_path() {
+        let html = render(&record(&events_with_a_trace()), Path::new(REPORT_DIR));
+        assert!(
+            html.contains(
+                "trace: <a href=\"traces/scenarios_login.steps-log_in.zip\" download>\
+                 traces/scenarios_login.steps-log_in.zip</a>"
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<code>prettyplay show-trace traces/scenarios_login.steps-log_in.zip</code> \
+                 in the report's directory"
+            ),
+            "{html}"
+        );
+
+        // The same run, its report written elsewhere.
+        let html = render(
+            &record(&events_with_a_trace()),
+            Path::new("/work/proj/other"),
+        );
+        let trace = format!("{REPORT_DIR}/traces/scenarios_login.steps-log_in.zip");
+        assert!(!html.contains("<a href"), "{html}");
+        assert!(
+            html.contains(&format!(
+                "trace: {trace} <span class=\"muted\">— open it with \
+                 <code>prettyplay show-trace {trace}</code></span>"
+            )),
+            "{html}"
+        );
     }
 
     #[test]
@@ -386,7 +467,7 @@ mod tests {
             },
             RunEvent::RunFinished { stats },
         ];
-        let html = render(&record(&events));
+        let html = render(&record(&events), Path::new(REPORT_DIR));
         let page = body(&html);
         assert!(page.contains("INTERRUPTED"), "{page}");
         assert!(page.contains("1 interrupted"), "{page}");
@@ -396,7 +477,7 @@ mod tests {
 
     #[test]
     fn html_report_is_self_contained() {
-        let html = render(&record(&testing::events()));
+        let html = render(&record(&testing::events()), Path::new(REPORT_DIR));
         for needle in [
             "http://", "https://", "<link", "@import", " src=\"/", "//cdn",
         ] {
@@ -452,7 +533,7 @@ mod tests {
                 duration: std::time::Duration::ZERO,
             },
         ];
-        let html = render(&record(&events));
+        let html = render(&record(&events), Path::new(REPORT_DIR));
         assert_eq!(html.matches("<script").count(), 1, "{html}");
         assert!(!html.contains("<img src=x"), "{html}");
         assert!(!html.contains("</code></pre>&lt;"), "{html}");
@@ -463,7 +544,7 @@ mod tests {
 
     #[test]
     fn a_flaky_test_has_its_own_status_and_shows_the_failed_attempt() {
-        let html = render(&record(&testing::retried_events()));
+        let html = render(&record(&testing::retried_events()), Path::new(REPORT_DIR));
         assert!(html.contains("<span class=\"count flaky\">1 flaky</span>"));
         let flaky = body(&html)
             .split("<details class=\"test ")

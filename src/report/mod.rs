@@ -4,11 +4,13 @@
 //! `merge-reports` reads back and replays (`docs/reports.md`).
 //!
 //! Main types: the [`Reporter`] trait, [`Reporters`] (a fan-out) and [`build_reporters`], which
-//! makes the reporters of a run from [`ReportOptions`].
+//! makes the reporters of a run from [`ReportOptions`]; [`ReportServer`] serves a report
+//! directory (`prettyplay show-report`).
 
 mod blob;
 mod blob_read;
 mod build;
+mod content_type;
 mod details;
 mod dot;
 mod file_report;
@@ -21,9 +23,12 @@ mod options;
 mod progress;
 mod record;
 mod reporter;
+mod serve;
+mod serve_error;
 mod terminal;
 #[cfg(test)]
 mod testing;
+mod trace_link;
 mod visible;
 mod wire;
 mod wire_read;
@@ -39,6 +44,8 @@ pub use json::{JsonReporter, event_json};
 pub use merge::{Merged, find_blobs, merge_blobs};
 pub use options::{DEFAULT_OUTPUT_DIR, ReportOptions, ReporterKind};
 pub use reporter::{Reporter, Reporters};
+pub use serve::ReportServer;
+pub use serve_error::ServeError;
 pub use terminal::TerminalReporter;
 pub(crate) use visible::visible as visible_text;
 pub use wire::EVENTS_VERSION;

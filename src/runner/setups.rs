@@ -117,7 +117,20 @@ impl<'s> Schedule<'s> {
                             queue.running += 1;
                             Next::Run(at, state)
                         }
-                        Err(failed) => Next::SetupFailed(at, failed),
+                        Err(failed) => {
+                            // A setup that does not run saves nothing: the tests that start
+                            // from its state do not run either.
+                            let test = &self.scenarios[at.0].tests[at.1];
+                            if let Some(name) = &test.saves {
+                                let progress = Progress::Failed(SetupFailed {
+                                    state: name.clone(),
+                                    setup: Some(test_id(self.scenarios, at)),
+                                    infrastructure: failed.infrastructure,
+                                });
+                                queue.states.insert(name.clone(), progress);
+                            }
+                            Next::SetupFailed(at, failed)
+                        }
                     };
                 }
                 // Waiting on setups nobody runs: cannot happen, as a setup is queued before

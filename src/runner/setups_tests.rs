@@ -153,3 +153,27 @@ fn state_files_are_written_whole_and_private() {
         .collect();
     assert_eq!(names, ["user.json"], "no temporary file left");
 }
+
+#[test]
+fn a_setup_that_cannot_run_fails_the_tests_of_its_own_state_too() {
+    let scenarios = project();
+    // `order` needs admin, saved by `become admin`, which needs user.
+    let selected = with_setups(&scenarios, vec![(1, 0)]);
+    let schedule = Schedule::new(&scenarios, &selected);
+    let Next::Run(sign_in, None) = schedule.next(&never) else {
+        panic!("sign in first");
+    };
+    schedule.finished(sign_in, Err(false));
+    let Next::SetupFailed((0, 1), _) = schedule.next(&never) else {
+        panic!("become admin does not run");
+    };
+    let Next::SetupFailed((1, 0), failed) = schedule.next(&never) else {
+        panic!("order does not run either, rather than wait");
+    };
+    assert_eq!(failed.state, "admin");
+    assert_eq!(
+        failed.setup.map(|s| s.name).as_deref(),
+        Some("become admin")
+    );
+    assert!(matches!(schedule.next(&never), Next::Done));
+}

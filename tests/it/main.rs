@@ -25,7 +25,8 @@
 //! `saved_state` checks saved logins (`[saves=NAME]`, `[state=NAME]`) end to end;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `web_server` starts and stops `[web_server]`s through the CLI;
-//! `support` is the shared harness.
+//! `show` serves reports and traces with `show-report` and `show-trace` and requests them over
+//! HTTP; `support` is the shared harness.
 
 #![expect(
     clippy::unwrap_used,
@@ -54,6 +55,7 @@ mod saved_state;
 mod screen;
 mod select;
 mod settle;
+mod show;
 mod support;
 mod vars;
 mod waits;

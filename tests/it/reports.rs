@@ -271,7 +271,7 @@ fn html_report_of_nasty_names_is_one_escaped_self_contained_file() {
 // --- real runs -----------------------------------------------------------------------------
 
 /// A project with [`REPORT_STEPS`] (one passing, one failing test), its cache and the app page.
-fn report_project() -> Test {
+pub(crate) fn report_project() -> Test {
     Test::new()
         .config("scenarios = \"scenarios\"\ncache_dir = \"cache\"\n\n[browser]\ntimeout = 3\n")
         .scenario("scenarios/report.steps", REPORT_STEPS)

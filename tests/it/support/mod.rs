@@ -1,8 +1,10 @@
 //! The integration tests' harness: [`Test`], a fluent builder that lays out a temporary project,
 //! serves its pages on a 127.0.0.1 port of its own, runs the real `prettyplay` binary and returns
-//! an [`Output`] to assert on; and [`fake_llm::FakeLlm`], a scripted LLM server.
+//! an [`Output`] to assert on; [`fake_llm::FakeLlm`], a scripted LLM server; and
+//! [`http::request`], a raw HTTP client for the servers prettyplay starts.
 
 pub(crate) mod fake_llm;
+pub(crate) mod http;
 mod output;
 mod prerequisites;
 pub(crate) mod recording_server;

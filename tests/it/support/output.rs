@@ -52,6 +52,11 @@ impl Output {
         &self.stderr
     }
 
+    /// Another run in this run's project (its reports and all).
+    pub(crate) fn again(self) -> super::Test {
+        super::Test::in_dir(self.dir)
+    }
+
     /// The project directory the run used as working directory.
     pub(crate) fn project_dir(&self) -> PathBuf {
         self.dir.path().join("project")

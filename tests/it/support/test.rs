@@ -15,7 +15,8 @@
 //! The temporary directory holds `project/` (the working directory of the run, with a
 //! `prettyplay.toml`) and `site/` (the pages). When a test has pages, `run` checks that the browser
 //! is installed, serves `site/` on its own 127.0.0.1 port and appends `--base-url` to the arguments.
-//! `spawn` starts the run the same way and returns a [`Running`] to signal (`pid`) and `wait` for.
+//! `spawn` starts the run the same way and returns a [`Running`] to signal (`pid`), watch
+//! (`stdout_match`), interrupt and `wait` for.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -24,6 +25,7 @@ use std::io::Read;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -82,6 +84,19 @@ impl Test {
             serve: false,
         };
         test.write("prettyplay.toml", DEFAULT_CONFIG)
+    }
+
+    /// Another run in the temporary directory of an earlier one (its project, reports and
+    /// all), from [`super::Output::again`].
+    pub(super) fn in_dir(dir: TempDir) -> Self {
+        Self {
+            dir,
+            args: Vec::new(),
+            env: Vec::new(),
+            env_removed: Vec::new(),
+            cached: BTreeMap::new(),
+            serve: false,
+        }
     }
 
     /// The project directory: the working directory of the run.
@@ -283,13 +298,21 @@ impl Test {
         );
         let started = Instant::now();
         let mut child = command.spawn().expect("start the prettyplay binary");
-        let stdout = read_in_background(child.stdout.take().expect("piped stdout"));
-        let stderr = read_in_background(child.stderr.take().expect("piped stderr"));
+        let stdout_so_far = Arc::new(Mutex::new(Vec::new()));
+        let stdout = read_in_background(
+            child.stdout.take().expect("piped stdout"),
+            Arc::clone(&stdout_so_far),
+        );
+        let stderr = read_in_background(
+            child.stderr.take().expect("piped stderr"),
+            Arc::new(Mutex::new(Vec::new())),
+        );
         Running {
             child,
             description,
             started,
             stdout,
+            stdout_so_far,
             stderr,
             dir: self.dir,
         }
@@ -303,6 +326,8 @@ pub(crate) struct Running {
     description: String,
     started: Instant,
     stdout: thread::JoinHandle<String>,
+    /// What the run has printed on stdout so far.
+    stdout_so_far: Arc<Mutex<Vec<u8>>>,
     stderr: thread::JoinHandle<String>,
     dir: TempDir,
 }
@@ -313,6 +338,47 @@ impl Running {
         self.child.id()
     }
 
+    /// Waits until what the run printed on stdout matches `pattern` and answers the match;
+    /// fails the test (killing the run's group) if the run exits first or `limit` passes.
+    pub(crate) fn stdout_match(&mut self, pattern: &str, limit: Duration) -> String {
+        let pattern = regex::Regex::new(pattern).expect("a valid pattern");
+        let started = Instant::now();
+        loop {
+            let so_far =
+                String::from_utf8_lossy(&self.stdout_so_far.lock().expect("the stdout buffer"))
+                    .into_owned();
+            if let Some(found) = pattern.find(&so_far) {
+                return found.as_str().to_owned();
+            }
+            if let Some(status) = self.child.try_wait().expect("look at prettyplay") {
+                panic!(
+                    "`{}` exited ({status}) before its stdout matched {pattern}\n--- stdout ---\n{so_far}",
+                    self.description
+                );
+            }
+            if started.elapsed() > limit {
+                // Alive (not reaped), so its group id still names its group.
+                kill_group(self.child.id());
+                let _ = self.child.wait();
+                panic!(
+                    "`{}` printed nothing matching {pattern} within {limit:?}\n--- stdout ---\n{so_far}",
+                    self.description
+                );
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Sends SIGINT to the run's process group, as Ctrl-C in its terminal does, and waits for
+    /// it to exit.
+    pub(crate) fn interrupt_and_wait(mut self) -> Output {
+        if self.child.try_wait().expect("look at prettyplay").is_none() {
+            // Alive (not reaped), so its group id still names its group.
+            signal_group(self.child.id(), libc::SIGINT);
+        }
+        self.wait()
+    }
+
     /// Waits for the run to exit (killing it and failing the test past the harness timeout).
     pub(crate) fn wait(self) -> Output {
         let Running {
@@ -320,6 +386,7 @@ impl Running {
             description,
             started,
             stdout,
+            stdout_so_far: _,
             stderr,
             dir,
         } = self;
@@ -361,6 +428,11 @@ pub(crate) fn repo_dir() -> PathBuf {
 /// Kills what is left of the process group `pgid`: a run's own group (see `process_group(0)`),
 /// whose leader is the run itself.
 fn kill_group(pgid: u32) {
+    signal_group(pgid, libc::SIGKILL);
+}
+
+/// Sends `signal` to the process group `pgid`, a run's own (see `process_group(0)`).
+fn signal_group(pgid: u32, signal: libc::c_int) {
     let Ok(pgid) = libc::pid_t::try_from(pgid) else {
         return;
     };
@@ -369,15 +441,28 @@ fn kill_group(pgid: u32) {
         // SAFETY: kill(2) takes plain integers; a negative pid names the process group. A group
         // that no longer exists is an ESRCH error, which is fine to ignore.
         unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
+            libc::kill(-pgid, signal);
         }
     }
 }
 
-fn read_in_background(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<String> {
+/// Reads `pipe` to its end into `so_far` as it comes; the thread answers all of it.
+fn read_in_background(
+    mut pipe: impl Read + Send + 'static,
+    so_far: Arc<Mutex<Vec<u8>>>,
+) -> thread::JoinHandle<String> {
     thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = pipe.read_to_end(&mut bytes);
+        let mut buf = [0u8; 8192];
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => so_far
+                    .lock()
+                    .expect("the output buffer")
+                    .extend_from_slice(&buf[..n]),
+            }
+        }
+        let bytes = so_far.lock().expect("the output buffer");
         String::from_utf8_lossy(&bytes).into_owned()
     })
 }
