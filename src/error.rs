@@ -10,6 +10,7 @@ use crate::causes::write_report;
 use crate::config::ConfigError;
 use crate::driver::DriverError;
 use crate::llm::LlmError;
+use crate::report::MergeError;
 use crate::report::ServeError;
 use crate::scenario::ScenarioError;
 use crate::script::StepFailure;
@@ -45,6 +46,10 @@ pub enum Error {
     Scenario(#[from] ScenarioError),
     #[error(transparent)]
     Cache(#[from] CacheError),
+    /// `merge-reports` found no blobs, or blobs it cannot merge (another version, a cut line,
+    /// the same test twice).
+    #[error(transparent)]
+    Merge(#[from] MergeError),
     #[error(transparent)]
     Driver(#[from] DriverError),
     /// A `[web_server]` exited early, never answered, or its URL was already taken.
@@ -79,6 +84,7 @@ impl Error {
             | Error::Config(_)
             | Error::Scenario(_)
             | Error::Cache(_)
+            | Error::Merge(_)
             | Error::NoTrace { .. } => EXIT_USAGE,
             Error::ShowReport(err) if err.is_usage() => EXIT_USAGE,
             // A device name is configuration, even though only the driver knows the list.

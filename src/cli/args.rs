@@ -103,6 +103,30 @@ pub(crate) enum Command {
     /// Manage the step cache.
     #[command(subcommand)]
     Cache(CacheCommand),
+    /// Merge the report blobs of a sharded run (`--reporter blob`) into one report and one
+    /// summary, as if it had been one run.
+    MergeReports(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// Directories (searched at any depth for `*.jsonl` blobs) or blob files.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Reporter: list, dot, json, junit, html or blob (repeatable).
+    #[arg(long = "reporter", value_name = "NAME")]
+    pub reporters: Vec<String>,
+    /// Directory for the merged report files (json, junit, html, blob, traces).
+    #[arg(
+        long,
+        visible_alias = "output-dir",
+        value_name = "DIR",
+        default_value = "prettyplay-report"
+    )]
+    pub output: PathBuf,
+    /// Exit 1 when a test of the merged run is flaky.
+    #[arg(long)]
+    pub fail_on_flaky_tests: bool,
 }
 
 #[derive(Debug, Args)]
@@ -150,10 +174,10 @@ pub(crate) struct RunnerArgs {
     /// Record Playwright traces: on, off, or retain-on-failure.
     #[arg(long, value_name = "MODE", value_enum, default_value_t = TraceArg::Off)]
     pub trace: TraceArg,
-    /// Reporter: list, dot, json, junit or html (repeatable).
+    /// Reporter: list, dot, json, junit, html or blob (repeatable).
     #[arg(long = "reporter", value_name = "NAME")]
     pub reporters: Vec<String>,
-    /// Directory for report files (json, junit, html, traces).
+    /// Directory for report files (json, junit, html, blob, traces).
     #[arg(long, value_name = "DIR", default_value = "prettyplay-report")]
     pub output: PathBuf,
     /// Write the run's events as JSON lines to this file.
@@ -289,6 +313,30 @@ mod tests {
         };
         assert!(replay.strict);
         assert_eq!(replay.paths.paths, [PathBuf::from("a.steps")]);
+    }
+
+    #[test]
+    fn merge_reports_takes_dirs_reporters_and_an_output_dir() {
+        let cli = Cli::try_parse_from([
+            "prettyplay",
+            "merge-reports",
+            "a",
+            "b",
+            "--reporter",
+            "html",
+            "--reporter",
+            "junit",
+            "--output-dir",
+            "merged",
+        ])
+        .unwrap();
+        let Command::MergeReports(merge) = cli.command else {
+            panic!("expected merge-reports");
+        };
+        assert_eq!(merge.dirs, [PathBuf::from("a"), PathBuf::from("b")]);
+        assert_eq!(merge.reporters, ["html", "junit"]);
+        assert_eq!(merge.output, PathBuf::from("merged"));
+        assert!(Cli::try_parse_from(["prettyplay", "merge-reports"]).is_err());
     }
 
     #[test]

@@ -63,9 +63,11 @@ timeout = 5
 /// What a run produces and nobody commits.
 const IGNORED: [&str; 4] = ["prettyplay-report/", ".prettyplay/", "cache/.lock", ".env"];
 
+/// The GitHub Actions workflow; docs/ci.md shows the same text (a test keeps them equal).
 const WORKFLOW: &str = r#"# prettyplay in CI: replays the committed step code (never an LLM) in two shards, in Debian 13
-# with Debian's Chromium and the pinned Playwright driver (no browser download), and keeps the
-# JUnit and HTML reports. See docs/ci.md of prettyplay for GitLab CI and more shards.
+# with Debian's Chromium and the pinned Playwright driver (no browser download). Each shard keeps
+# a report blob; the merge job makes one JUnit and one HTML report of them. See docs/ci.md of
+# prettyplay for GitLab CI and more shards.
 name: prettyplay
 on: [push, pull_request]
 jobs:
@@ -105,11 +107,43 @@ jobs:
         # Secrets your scenarios read as ${NAME}, e.g.:
         # env:
         #   PASSWORD: ${{ secrets.PASSWORD }}
-        run: prettyplay replay --strict --shard ${{ matrix.shard }} --reporter list --reporter junit --reporter html
+        run: prettyplay replay --strict --shard ${{ matrix.shard }} --reporter list --reporter blob
       - uses: actions/upload-artifact@v4
         if: always()
         with:
-          name: prettyplay-report-${{ strategy.job-index }}
+          name: prettyplay-blob-${{ strategy.job-index }}
+          path: prettyplay-report/blob/
+          retention-days: 1
+  merge:
+    needs: replay
+    if: always()
+    runs-on: ubuntu-latest
+    container: rust:1-trixie
+    env:
+      PRETTYPLAY_VERSION: "0.1.0"
+    steps:
+      - name: Restore prettyplay (cached by the replay jobs)
+        uses: actions/cache@v4
+        with:
+          path: |
+            ~/.cache/prettyplay/driver
+            ~/.prettyplay-bin
+          key: prettyplay-${{ env.PRETTYPLAY_VERSION }}-driver-1.64.0-rust-1-trixie
+      - name: Install prettyplay
+        run: |
+          test -x ~/.prettyplay-bin/bin/prettyplay ||
+            cargo install --locked --version "$PRETTYPLAY_VERSION" --root ~/.prettyplay-bin prettyplay
+          echo ~/.prettyplay-bin/bin >> "$GITHUB_PATH"
+      - uses: actions/download-artifact@v4
+        with:
+          pattern: prettyplay-blob-*
+          path: blobs
+      - name: Merge the shards' reports
+        run: prettyplay merge-reports blobs --reporter list --reporter junit --reporter html
+      - uses: actions/upload-artifact@v4
+        if: always()
+        with:
+          name: prettyplay-report
           path: prettyplay-report/
 "#;
 
@@ -287,6 +321,27 @@ mod tests {
         assert!(WORKFLOW.contains("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1"));
         assert!(WORKFLOW.contains("apt-get install -y chromium"));
         assert!(!WORKFLOW.contains('\t'), "YAML takes no tabs");
+    }
+
+    #[test]
+    fn docs_ci_md_shows_this_very_workflow() {
+        let ci = include_str!("../../docs/ci.md");
+        let shown = format!("```yaml\n# .github/workflows/prettyplay.yml\n{WORKFLOW}```");
+        assert!(
+            ci.contains(&shown),
+            "docs/ci.md's GitHub recipe is not WORKFLOW"
+        );
+    }
+
+    #[test]
+    fn the_workflow_merges_the_shards_blobs_in_one_job() {
+        assert!(WORKFLOW.contains("--reporter blob"));
+        assert!(WORKFLOW.contains("path: prettyplay-report/blob/"));
+        assert!(WORKFLOW.contains("needs: replay"));
+        assert!(WORKFLOW.contains("pattern: prettyplay-blob-*"));
+        assert!(WORKFLOW.contains(
+            "prettyplay merge-reports blobs --reporter list --reporter junit --reporter html"
+        ));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 mod args;
 mod init;
 mod list;
+mod merge;
 mod run;
 mod select;
 mod show;
@@ -141,6 +142,12 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         init::init(&dir, &mut io::stdout().lock())?;
         return Ok(EXIT_SUCCESS);
     }
+    if let Command::MergeReports(args) = &cli.command {
+        // Blobs carry all a merge needs: no prettyplay.toml is read (a CI merge job may have
+        // only the artifacts).
+        let colors = colors(cli.global.color, io::stdout().is_terminal());
+        return merge::merge_reports(&cli.global, args, &cwd, colors);
+    }
     // Neither reads settings: a broken prettyplay.toml must not keep a report from being read.
     match &cli.command {
         Command::ShowReport(args) => return show::show_report(args, &cwd),
@@ -206,7 +213,10 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             list::list(&settings, &scenarios, &select, args.format, stdout.lock())?;
             Ok(EXIT_SUCCESS)
         }
-        Command::Init { .. } | Command::ShowReport(_) | Command::ShowTrace(_) => {
+        Command::Init { .. }
+        | Command::MergeReports(_)
+        | Command::ShowReport(_)
+        | Command::ShowTrace(_) => {
             unreachable!("handled before the settings are read")
         }
         Command::Api => {

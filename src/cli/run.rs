@@ -19,7 +19,8 @@ use crate::error::{EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED,
 use crate::llm::{LlmProvider, build_provider, key_variables};
 use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
-    FailedTest, FailureCause, LastRun, Mode, RunConfig, RunEvent, Runner, TestOutcome, TraceMode,
+    FailedTest, FailureCause, LastRun, Mode, RunConfig, RunEvent, RunStats, Runner, TestId,
+    TestOutcome, TraceMode,
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
@@ -45,15 +46,7 @@ impl RunOptions {
         cwd: &Path,
         colors: bool,
     ) -> Result<Self, Error> {
-        let kinds = if runner.reporters.is_empty() {
-            vec![ReporterKind::List]
-        } else {
-            runner
-                .reporters
-                .iter()
-                .map(|name| name.parse::<ReporterKind>().map_err(Error::Usage))
-                .collect::<Result<_, _>>()?
-        };
+        let kinds = reporter_kinds(&runner.reporters)?;
         if runner.max_failures == Some(0) {
             return Err(Error::Usage("--max-failures must be at least 1".to_owned()));
         }
@@ -73,6 +66,7 @@ impl RunOptions {
                 kinds,
                 output_dir: cwd.join(&runner.output),
                 events_file: runner.events.as_ref().map(|p| cwd.join(p)),
+                ..ReportOptions::default()
             },
             colors,
             verbosity: if runner.debug {
@@ -82,6 +76,34 @@ impl RunOptions {
             },
             debug: runner.debug,
         })
+    }
+}
+
+/// The `--reporter` values (`list` when there are none); an unknown one is a usage error.
+pub(crate) fn reporter_kinds(names: &[String]) -> Result<Vec<ReporterKind>, Error> {
+    if names.is_empty() {
+        return Ok(vec![ReporterKind::List]);
+    }
+    names
+        .iter()
+        .map(|name| name.parse::<ReporterKind>().map_err(Error::Usage))
+        .collect()
+}
+
+/// The exit code of a run with `stats`: 130 interrupted, 3 when a failure was the
+/// infrastructure's, 1 when a test failed (or was flaky with `fail_on_flaky`), else 0.
+pub(crate) fn exit_code_of(stats: &RunStats, fail_on_flaky: bool) -> u8 {
+    if fail_on_flaky && stats.flaky > 0 && stats.failed == 0 && !stats.interrupted {
+        say_flaky_fail_the_run(stats.flaky);
+    }
+    if stats.interrupted {
+        EXIT_INTERRUPTED
+    } else if stats.infrastructure_failures > 0 {
+        EXIT_INFRA
+    } else if stats.failed > 0 || (fail_on_flaky && stats.flaky > 0) {
+        EXIT_TEST_FAILED
+    } else {
+        EXIT_SUCCESS
     }
 }
 
@@ -182,9 +204,22 @@ pub(crate) fn run_tests(
         tokio.handle(),
     ))?;
 
+    // The report blob says which shard this is and which setup tests every shard may run.
+    let mut report = options.report.clone();
+    report.shard = options.select.shard;
+    report.setups = selected
+        .iter()
+        .map(|&(si, ti)| (&scenarios[si], &scenarios[si].tests[ti]))
+        .filter(|(_, test)| test.saves.is_some())
+        .map(|(scenario, test)| TestId {
+            scenario: scenario.rel_path.clone(),
+            name: test.name.clone(),
+            line: test.line,
+        })
+        .collect();
     let is_tty = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let mut reporters = build_reporters(
-        &options.report,
+        &report,
         Box::new(std::io::stdout()),
         options.colors,
         options.verbosity,
@@ -241,18 +276,7 @@ pub(crate) fn run_tests(
     if let Some(err) = write_error.or(finished.err()) {
         return Err(Error::Output(err));
     }
-    if settings.run.fail_on_flaky && stats.flaky > 0 && stats.failed == 0 && !stats.interrupted {
-        say_flaky_fail_the_run(stats.flaky);
-    }
-    Ok(if stats.interrupted {
-        EXIT_INTERRUPTED
-    } else if stats.infrastructure_failures > 0 {
-        EXIT_INFRA
-    } else if stats.failed > 0 || (settings.run.fail_on_flaky && stats.flaky > 0) {
-        EXIT_TEST_FAILED
-    } else {
-        EXIT_SUCCESS
-    })
+    Ok(exit_code_of(&stats, settings.run.fail_on_flaky))
 }
 
 /// With `-v`, where the web servers' output is streamed: stderr, secrets masked.
@@ -377,7 +401,7 @@ fn record_failures(
     selected: &[(usize, usize)],
     previous: &LastRun,
     failed_now: Vec<FailedTest>,
-    stats: &crate::runner::RunStats,
+    stats: &RunStats,
 ) {
     let ran = stats.passed + stats.failed;
     let selected_names: std::collections::HashSet<(String, String)> = selected

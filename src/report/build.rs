@@ -9,6 +9,7 @@ use std::path::Path;
 
 use indicatif::ProgressDrawTarget;
 
+use super::blob::{BlobHeader, BlobReporter};
 use super::details::Verbosity;
 use super::dot::DotReporter;
 use super::file_report::{FileReport, with_path};
@@ -26,7 +27,7 @@ use super::terminal::TerminalReporter;
 /// - `env`: `CI` (no progress bar) and `GITHUB_ACTIONS=true` (`::error` annotations for failures
 ///   on stdout).
 ///
-/// The event files (`--events`, `--reporter json`) are created here, so a path that cannot be
+/// The event files (`--events`, `--reporter json`) and the report blob are created here, so a path that cannot be
 /// written fails before the run starts; `junit.xml` and `index.html` are written by
 /// [`super::Reporter::finish`].
 pub fn build_reporters(
@@ -70,6 +71,10 @@ pub fn build_reporters(
     }
     if options.has(ReporterKind::Html) {
         reporters.push(FileReport::html(options.output_dir.join("index.html")));
+    }
+    if options.has(ReporterKind::Blob) {
+        let header = BlobHeader::new(options);
+        reporters.push(BlobReporter::create(&options.blob_file(), &header)?);
     }
     Ok(reporters)
 }
@@ -126,9 +131,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = Shared::default();
         let options = ReportOptions {
-            kinds: vec![ReporterKind::Json, ReporterKind::Junit, ReporterKind::Html],
+            kinds: vec![
+                ReporterKind::Json,
+                ReporterKind::Junit,
+                ReporterKind::Html,
+                ReporterKind::Blob,
+            ],
             output_dir: dir.path().join("report"),
             events_file: Some(dir.path().join("events/run.jsonl")),
+            ..ReportOptions::default()
         };
         let env = |name: &str| (name == "GITHUB_ACTIONS").then(|| "true".to_owned());
         let mut reporters = build_reporters(
@@ -140,7 +151,7 @@ mod tests {
             &env,
         )
         .unwrap();
-        assert_eq!(reporters.len(), 5);
+        assert_eq!(reporters.len(), 6);
         testing::feed(&mut reporters, &testing::events());
         for file in options.files() {
             let content = fs::read_to_string(&file).unwrap();

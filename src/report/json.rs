@@ -34,9 +34,14 @@ impl<W: Write> JsonReporter<W> {
 
 /// An event as one line of JSON (without the newline).
 pub fn event_json(event: &RunEvent) -> String {
+    wire_json(EventWire::from(event))
+}
+
+/// An event's wire form as one line of JSON (without the newline), the version first.
+pub(super) fn wire_json(event: EventWire<'_>) -> String {
     let line = Line {
         version: EVENTS_VERSION,
-        event: EventWire::from(event),
+        event,
     };
     // Serializing to a String cannot fail: every map key is a string and no serializer errors.
     serde_json::to_string(&line).unwrap_or_else(|err| {
@@ -130,6 +135,23 @@ mod tests {
         events.push(failed(FailureCause::CacheMiss, None));
         events.push(failed(FailureCause::Infrastructure("gone".into()), None));
         events.push(failed(FailureCause::Interrupted, None));
+        for setup in [
+            Some(testing::id("scenarios/auth.steps", "sign in", 4)),
+            None,
+        ] {
+            let setup = crate::runner::SetupFailed {
+                state: "user".into(),
+                setup,
+                infrastructure: false,
+            };
+            events.push(failed(FailureCause::SetupFailed(setup), None));
+        }
+        events.push(RunEvent::StepStarted {
+            test: test.clone(),
+            index: 1,
+            sentence: "open the app".into(),
+            line: 2,
+        });
         events.push(RunEvent::HealingStarted {
             test: test.clone(),
             index: 1,

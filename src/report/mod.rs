@@ -1,11 +1,14 @@
 //! Reporters: they consume the runner's [`crate::runner::RunEvent`] stream and decide what to
 //! show. The terminal reporters (`list`, `dot`) write to stdout; the file reporters write the
-//! JSON lines event stream, JUnit XML and a self-contained HTML report (`docs/reports.md`).
+//! JSON lines event stream, JUnit XML, a self-contained HTML report and the report blob that
+//! `merge-reports` reads back and replays (`docs/reports.md`).
 //!
 //! Main types: the [`Reporter`] trait, [`Reporters`] (a fan-out) and [`build_reporters`], which
 //! makes the reporters of a run from [`ReportOptions`]; [`ReportServer`] serves a report
 //! directory (`prettyplay show-report`).
 
+mod blob;
+mod blob_read;
 mod build;
 mod content_type;
 mod details;
@@ -15,6 +18,7 @@ mod github;
 mod html;
 mod json;
 mod junit;
+mod merge;
 mod options;
 mod progress;
 mod record;
@@ -27,13 +31,17 @@ mod testing;
 mod trace_link;
 mod visible;
 mod wire;
+mod wire_read;
 mod xml;
 
+pub use blob::{BLOB_FORMAT, BLOB_VERSION, BlobReporter};
+pub use blob_read::MergeError;
 pub use build::build_reporters;
 pub use details::Verbosity;
 pub use dot::DotReporter;
 pub use file_report::FileReport;
 pub use json::{JsonReporter, event_json};
+pub use merge::{Merged, find_blobs, merge_blobs};
 pub use options::{DEFAULT_OUTPUT_DIR, ReportOptions, ReporterKind};
 pub use reporter::{Reporter, Reporters};
 pub use serve::ReportServer;

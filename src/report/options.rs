@@ -7,6 +7,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use crate::runner::{Shard, TestId};
+
 /// The default directory of file reports (`--output`).
 pub const DEFAULT_OUTPUT_DIR: &str = "prettyplay-report";
 
@@ -23,16 +25,20 @@ pub enum ReporterKind {
     Junit,
     /// A self-contained HTML report, written to `<output>/index.html`.
     Html,
+    /// A machine-readable report blob for `merge-reports`, written to
+    /// `<output>/blob/report[-K-of-N].jsonl` with its attachments beside it.
+    Blob,
 }
 
 impl ReporterKind {
     /// Every kind, in the order `--help` and error messages list them.
-    pub const ALL: [ReporterKind; 5] = [
+    pub const ALL: [ReporterKind; 6] = [
         ReporterKind::List,
         ReporterKind::Dot,
         ReporterKind::Json,
         ReporterKind::Junit,
         ReporterKind::Html,
+        ReporterKind::Blob,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -42,6 +48,7 @@ impl ReporterKind {
             ReporterKind::Json => "json",
             ReporterKind::Junit => "junit",
             ReporterKind::Html => "html",
+            ReporterKind::Blob => "blob",
         }
     }
 
@@ -85,6 +92,11 @@ pub struct ReportOptions {
     pub output_dir: PathBuf,
     /// Also write the JSON lines event stream to this file (`--events`).
     pub events_file: Option<PathBuf>,
+    /// The shard this run is (`--shard K/N`): the report blob says so and is named after it.
+    pub shard: Option<Shard>,
+    /// The setup tests (`[saves=NAME]`) of the run: the report blob lists them, since every
+    /// shard whose tests need one runs it.
+    pub setups: Vec<TestId>,
 }
 
 impl Default for ReportOptions {
@@ -93,6 +105,8 @@ impl Default for ReportOptions {
             kinds: vec![ReporterKind::List],
             output_dir: PathBuf::from(DEFAULT_OUTPUT_DIR),
             events_file: None,
+            shard: None,
+            setups: Vec::new(),
         }
     }
 }
@@ -111,18 +125,28 @@ impl ReportOptions {
         }
     }
 
+    /// The report blob: `<output>/blob/report.jsonl`, or `report-K-of-N.jsonl` for a shard, so
+    /// that the blobs of the shards of a run never collide.
+    pub fn blob_file(&self) -> PathBuf {
+        let name = match self.shard {
+            Some(shard) => format!("report-{}-of-{}.jsonl", shard.index, shard.total),
+            None => "report.jsonl".to_owned(),
+        };
+        self.output_dir.join("blob").join(name)
+    }
+
     /// The files this run writes, in the order they are written.
     pub fn files(&self) -> Vec<PathBuf> {
         let mut files = Vec::new();
         if let Some(events) = &self.events_file {
             files.push(events.clone());
         }
-        for (kind, name) in [
-            (ReporterKind::Json, "events.jsonl"),
-            (ReporterKind::Junit, "junit.xml"),
-            (ReporterKind::Html, "index.html"),
+        for (kind, path) in [
+            (ReporterKind::Json, self.output_dir.join("events.jsonl")),
+            (ReporterKind::Junit, self.output_dir.join("junit.xml")),
+            (ReporterKind::Html, self.output_dir.join("index.html")),
+            (ReporterKind::Blob, self.blob_file()),
         ] {
-            let path = self.output_dir.join(name);
             if self.has(kind) && !files.contains(&path) {
                 files.push(path);
             }
@@ -142,7 +166,7 @@ mod tests {
         let err = "xml".parse::<ReporterKind>().unwrap_err();
         assert_eq!(
             err,
-            "unknown reporter \"xml\": expected one of list, dot, json, junit, html"
+            "unknown reporter \"xml\": expected one of list, dot, json, junit, html, blob"
         );
         for kind in ReporterKind::ALL {
             assert_eq!(kind.as_str().parse(), Ok(kind));
@@ -152,9 +176,16 @@ mod tests {
     #[test]
     fn files_follow_the_kinds_and_the_events_file() {
         let options = ReportOptions {
-            kinds: vec![ReporterKind::Dot, ReporterKind::Html, ReporterKind::Json],
+            kinds: vec![
+                ReporterKind::Dot,
+                ReporterKind::Html,
+                ReporterKind::Json,
+                ReporterKind::Blob,
+            ],
             output_dir: PathBuf::from("out"),
             events_file: Some(PathBuf::from("run.jsonl")),
+            shard: Some(Shard { index: 2, total: 3 }),
+            setups: Vec::new(),
         };
         assert_eq!(options.terminal_kind(), ReporterKind::Dot);
         assert_eq!(
@@ -163,6 +194,7 @@ mod tests {
                 PathBuf::from("run.jsonl"),
                 PathBuf::from("out/events.jsonl"),
                 PathBuf::from("out/index.html"),
+                PathBuf::from("out/blob/report-2-of-3.jsonl"),
             ]
         );
         assert_eq!(ReportOptions::default().terminal_kind(), ReporterKind::List);

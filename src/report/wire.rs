@@ -52,7 +52,8 @@ pub(crate) fn engine_kind_name(kind: EngineFailureKind) -> &'static str {
     }
 }
 
-fn source_name(source: StepSource) -> &'static str {
+/// The wire name of where a step's code came from (`cached`, `generated`, `healed`).
+pub(crate) fn source_name(source: StepSource) -> &'static str {
     match source {
         StepSource::Cached => "cached",
         StepSource::Generated => "generated",
@@ -60,7 +61,8 @@ fn source_name(source: StepSource) -> &'static str {
     }
 }
 
-fn purpose_name(purpose: LlmPurpose) -> &'static str {
+/// The wire name of an LLM request's purpose (`generation`, `classification`).
+pub(crate) fn purpose_name(purpose: LlmPurpose) -> &'static str {
     match purpose {
         LlmPurpose::Generation => "generation",
         LlmPurpose::Classification => "classification",
@@ -95,6 +97,7 @@ pub(crate) enum EventWire<'a> {
         test: TestIdWire<'a>,
     },
     StepStarted {
+        #[serde(flatten)]
         step: StepRef<'a>,
         sentence: &'a str,
         line: usize,
@@ -378,6 +381,39 @@ pub(crate) struct FailureWire<'a> {
     /// Standard base64 of the PNG; the field is absent without a screenshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     screenshot_png_base64: Option<String>,
+    /// The PNG by reference instead (a report blob): a path relative to the blob's directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    screenshot: Option<String>,
+}
+
+impl FailureWire<'_> {
+    /// Names the screenshot by `path` instead of carrying it inline (report blobs).
+    pub(crate) fn refer_screenshot(&mut self, path: String) {
+        self.screenshot_png_base64 = None;
+        self.screenshot = Some(path);
+    }
+}
+
+impl<'a> EventWire<'a> {
+    /// The failure the event carries: a failed test's, or a failed attempt's before a retry.
+    pub(crate) fn failure_mut(&mut self) -> Option<&mut FailureWire<'a>> {
+        match self {
+            EventWire::TestRetry { failure, .. } => Some(failure),
+            EventWire::TestFinished {
+                outcome: OutcomeWire::Failed(failure),
+                ..
+            } => Some(failure),
+            _ => None,
+        }
+    }
+
+    /// The path of a [`EventWire::TraceWritten`] event, to point it elsewhere (report blobs).
+    pub(crate) fn trace_path_mut(&mut self) -> Option<&mut &'a Path> {
+        match self {
+            EventWire::TraceWritten { path, .. } => Some(path),
+            _ => None,
+        }
+    }
 }
 
 impl<'a> From<&'a TestFailure> for FailureWire<'a> {
@@ -401,6 +437,7 @@ impl<'a> From<&'a TestFailure> for FailureWire<'a> {
             screenshot_png_base64: screenshot
                 .as_ref()
                 .map(|png| base64::engine::general_purpose::STANDARD.encode(png)),
+            screenshot: None,
         }
     }
 }
@@ -422,12 +459,20 @@ pub(crate) enum CauseWire<'a> {
         kind: &'static str,
         reason: &'a str,
         verdict: Option<ClassificationWire<'a>>,
+        /// The last generated code that failed, when the failure is about a candidate.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        candidate: Option<&'a str>,
     },
     /// The saved state the test starts from has no passing setup test: the test did not run.
     SetupFailed {
         state: &'a str,
         /// `file › test` of the setup test; absent when no test of the run saves the state.
         setup: Option<String>,
+        /// The setup test as a test object; absent when no test of the run saves the state.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        setup_test: Option<TestIdWire<'a>>,
+        /// Whether the setup failed for the browser's, the driver's or the LLM's reason.
+        infrastructure: bool,
         message: String,
     },
     Interrupted,
@@ -447,11 +492,14 @@ impl<'a> From<&'a FailureCause> for CauseWire<'a> {
                 kind: engine_kind_name(failure.kind),
                 reason: &failure.reason,
                 verdict: failure.verdict.as_ref().map(ClassificationWire::from),
+                candidate: failure.candidate.as_deref(),
             },
             FailureCause::Interrupted => CauseWire::Interrupted,
             FailureCause::SetupFailed(setup) => CauseWire::SetupFailed {
                 state: &setup.state,
                 setup: setup.setup.as_ref().map(ToString::to_string),
+                setup_test: setup.setup.as_ref().map(TestIdWire::from),
+                infrastructure: setup.infrastructure,
                 message: setup.message(),
             },
         }

@@ -9,6 +9,8 @@
 //! Playwright's documented behaviour there;
 //! `llm` checks the LLM providers against a fake LLM server; `engine` checks generation, healing
 //! and verdicts end to end (browser, binary and fake LLM);
+//! `merge` runs a suite as three shards writing report blobs and merges them with
+//! `merge-reports` into the reports of one run, and checks the blobs it refuses;
 //! `reports` checks the JSON lines, JUnit (against its schema, with xmllint) and HTML reports, the
 //! HTML one in Chromium;
 //! `runner` checks sharding, workers, Ctrl-C, `--last-failed`, `-x`, `--tag`, the test timeout
@@ -45,6 +47,7 @@ mod e2e;
 mod engine;
 mod hygiene;
 mod llm;
+mod merge;
 mod origins;
 mod remote;
 mod reports;

@@ -172,6 +172,7 @@ fn write_reports(dir: &Path, kinds: Vec<ReporterKind>) -> String {
         kinds,
         output_dir: dir.join("report"),
         events_file: Some(dir.join("events.jsonl")),
+        ..ReportOptions::default()
     };
     let out = tempfile::NamedTempFile::new().expect("a temporary file");
     let stdout = out.reopen().expect("reopen the temporary file");
@@ -291,7 +292,9 @@ fn an_unknown_reporter_is_a_usage_error_naming_the_valid_ones() {
         .args(&["replay", "--strict", "--reporter", "xml"])
         .run()
         .assert_exit(2)
-        .output_contains("unknown reporter \"xml\": expected one of list, dot, json, junit, html");
+        .output_contains(
+            "unknown reporter \"xml\": expected one of list, dot, json, junit, html, blob",
+        );
 }
 
 #[test]

@@ -39,6 +39,11 @@ impl Output {
         }
     }
 
+    /// The exit code, `None` when a signal ended the run.
+    pub(crate) fn status_code(&self) -> Option<i32> {
+        self.status.code()
+    }
+
     pub(crate) fn stdout(&self) -> &str {
         &self.stdout
     }

@@ -1,0 +1,303 @@
+//! Reading a report blob back (`merge-reports`): its header checked, every line turned into a
+//! [`RunEvent`], screenshots read from the files the lines name. Nothing is skipped: a line that
+//! cannot be read, a blob cut short or one that never says its run finished is an error that
+//! names the file and the line.
+//!
+//! Main function: [`read_blob`]; its errors are [`MergeError`]s.
+
+use std::fs;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use super::blob::{BLOB_FORMAT, BLOB_VERSION, BlobHeader};
+use super::wire_read::parse_event;
+use crate::runner::RunEvent;
+
+/// Why `merge-reports` could not merge: the file and line are in every message.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error(
+        "no report blobs (*.jsonl) in {0}: run the shards with `--reporter blob` and pass the \
+         directories their `prettyplay-report/blob/` artifacts were put in"
+    )]
+    NoBlobs(String),
+    #[error("cannot read {}", .path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{}:1: not a prettyplay report blob: {reason}", .path.display())]
+    NotABlob { path: PathBuf, reason: String },
+    #[error(
+        "{}:1: a report blob of format version {found} (written by prettyplay {prettyplay}); \
+         this prettyplay ({ours}) reads version {BLOB_VERSION}: write and merge the blobs with \
+         the same prettyplay version",
+        .path.display(),
+        ours = env!("CARGO_PKG_VERSION")
+    )]
+    Version {
+        path: PathBuf,
+        found: u64,
+        prettyplay: String,
+    },
+    #[error("{}:{line}: {reason}", .path.display())]
+    BadLine {
+        path: PathBuf,
+        line: usize,
+        reason: String,
+    },
+    #[error(
+        "{}:{line}: the blob is truncated: its last line is cut short (the run that wrote it \
+         stopped while writing); run that shard again",
+        .path.display()
+    )]
+    Truncated { path: PathBuf, line: usize },
+    #[error(
+        "{}:{line}: the blob ends before `run_finished`: the run that wrote it did not finish; \
+         run that shard again",
+        .path.display()
+    )]
+    Unfinished { path: PathBuf, line: usize },
+    #[error(
+        "test `{test}` is in two blobs, {first} and {second}: a test must be in one shard only \
+         (merge the blobs of one sharded run, each shard once)"
+    )]
+    Duplicate {
+        test: String,
+        first: String,
+        second: String,
+    },
+    #[error("cannot copy the trace {} into the merged report", .path.display())]
+    Trace {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// A blob, read: its header and its events, each with its 1-based line in the file.
+#[derive(Debug)]
+pub(crate) struct Blob {
+    pub path: PathBuf,
+    pub header: BlobHeader,
+    pub events: Vec<(usize, RunEvent)>,
+}
+
+/// Reads the blob at `path`: see the module's comment for what is an error.
+pub(crate) fn read_blob(path: &Path) -> Result<Blob, MergeError> {
+    let text = fs::read_to_string(path).map_err(|source| MergeError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let not_a_blob = |reason: &str| MergeError::NotABlob {
+        path: path.to_path_buf(),
+        reason: reason.to_owned(),
+    };
+    let mut lines = text.split_inclusive('\n').enumerate();
+    let Some((_, first)) = lines.next() else {
+        return Err(not_a_blob("the file is empty"));
+    };
+    let header = read_header(path, first.trim_end_matches('\n'))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let resolve = |reference: &str| attachment(dir, reference);
+    let mut events = Vec::new();
+    let mut last = 1;
+    for (at, line) in lines {
+        let number = at + 1;
+        last = number;
+        let Some(line) = line.strip_suffix('\n') else {
+            return Err(MergeError::Truncated {
+                path: path.to_path_buf(),
+                line: number,
+            });
+        };
+        let event = parse_event(line, &resolve).map_err(|reason| MergeError::BadLine {
+            path: path.to_path_buf(),
+            line: number,
+            reason,
+        })?;
+        events.push((number, event));
+    }
+    if !first.ends_with('\n') {
+        return Err(MergeError::Truncated {
+            path: path.to_path_buf(),
+            line: 1,
+        });
+    }
+    if !matches!(events.last(), Some((_, RunEvent::RunFinished { .. }))) {
+        return Err(MergeError::Unfinished {
+            path: path.to_path_buf(),
+            line: last,
+        });
+    }
+    Ok(Blob {
+        path: path.to_path_buf(),
+        header,
+        events,
+    })
+}
+
+/// The header of the blob at `path`, from its first line.
+fn read_header(path: &Path, line: &str) -> Result<BlobHeader, MergeError> {
+    let not_a_blob = |reason: String| MergeError::NotABlob {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let value: serde_json::Value = serde_json::from_str(line)
+        .map_err(|err| not_a_blob(format!("its first line is not JSON ({err})")))?;
+    if value.get("format").and_then(serde_json::Value::as_str) != Some(BLOB_FORMAT) {
+        return Err(not_a_blob(format!(
+            "its first line is not a blob header (`\"format\":\"{BLOB_FORMAT}\"`); an events \
+             file (`--events`, `--reporter json`) cannot be merged, a blob \
+             (`--reporter blob`) can"
+        )));
+    }
+    let found = value.get("version").and_then(serde_json::Value::as_u64);
+    if found != Some(u64::from(BLOB_VERSION)) {
+        return Err(MergeError::Version {
+            path: path.to_path_buf(),
+            found: found.unwrap_or(0),
+            prettyplay: value
+                .get("prettyplay")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("unknown")
+                .to_owned(),
+        });
+    }
+    serde_json::from_value(value).map_err(|err| not_a_blob(format!("a bad header: {err}")))
+}
+
+/// The file a blob's line names: a relative path inside the blob's directory (`..` and
+/// absolute paths are refused, so a blob cannot make the report read other files).
+fn attachment(dir: &Path, reference: &str) -> Result<PathBuf, String> {
+    let path = Path::new(reference);
+    if path
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return Err(format!(
+            "the attachment {reference:?} is not a path inside the blob's directory"
+        ));
+    }
+    Ok(dir.join(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::blob::BlobReporter;
+    use crate::report::{ReportOptions, testing};
+
+    /// A blob of the fixture run in `dir`: its path.
+    fn blob(dir: &Path) -> PathBuf {
+        let options = ReportOptions {
+            output_dir: dir.to_path_buf(),
+            ..ReportOptions::default()
+        };
+        let path = options.blob_file();
+        let mut blob = BlobReporter::create(&path, &BlobHeader::new(&options)).unwrap();
+        testing::feed(&mut blob, &testing::events());
+        path
+    }
+
+    fn error(path: &Path) -> String {
+        read_blob(path).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_blob_reads_back_as_the_events_that_wrote_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let blob = read_blob(&blob(dir.path())).unwrap();
+        let events: Vec<RunEvent> = blob.events.into_iter().map(|(_, e)| e).collect();
+        assert_eq!(events, testing::events());
+        assert_eq!(blob.header.shard, None);
+    }
+
+    #[test]
+    fn a_truncated_or_unfinished_blob_is_said_with_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = blob(dir.path());
+        let text = fs::read_to_string(&path).unwrap();
+        let lines = text.lines().count();
+        fs::write(&path, &text[..text.len() - 10]).unwrap();
+        let err = error(&path);
+        assert_eq!(
+            err,
+            format!(
+                "{}:{lines}: the blob is truncated: its last line is cut short (the run that \
+                 wrote it stopped while writing); run that shard again",
+                path.display()
+            )
+        );
+        let without_last: String = text
+            .lines()
+            .take(lines - 1)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        fs::write(&path, without_last).unwrap();
+        let err = error(&path);
+        assert!(
+            err.starts_with(&format!(
+                "{}:{}: the blob ends before `run_finished`",
+                path.display(),
+                lines - 1
+            )),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn other_files_and_versions_are_refused_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.jsonl");
+        fs::write(&path, "").unwrap();
+        assert!(
+            error(&path).ends_with("x.jsonl:1: not a prettyplay report blob: the file is empty")
+        );
+        fs::write(
+            &path,
+            "{\"version\":1,\"event\":\"run_started\",\"tests\":1}\n",
+        )
+        .unwrap();
+        assert!(
+            error(&path).contains("not a blob header"),
+            "{}",
+            error(&path)
+        );
+        fs::write(&path, "<xml/>\n").unwrap();
+        assert!(error(&path).contains("its first line is not JSON"));
+        fs::write(
+            &path,
+            "{\"format\":\"prettyplay-blob\",\"version\":7,\"prettyplay\":\"9.0.0\"}\n",
+        )
+        .unwrap();
+        let err = error(&path);
+        assert!(
+            err.contains(
+                "x.jsonl:1: a report blob of format version 7 (written by prettyplay 9.0.0)"
+            ),
+            "{err}"
+        );
+        let good = blob(dir.path());
+        let text = fs::read_to_string(&good).unwrap();
+        let broken = text.replacen("\"event\":\"test_started\"", "\"event\":\"test_begun\"", 1);
+        fs::write(&good, broken).unwrap();
+        let err = error(&good);
+        assert!(
+            err.contains("report.jsonl:3: not an event: unknown variant `test_begun`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn attachments_stay_inside_the_blobs_directory() {
+        let dir = Path::new("/blobs");
+        assert_eq!(
+            attachment(dir, "r/1.png").unwrap(),
+            Path::new("/blobs/r/1.png")
+        );
+        assert!(attachment(dir, "../secret").is_err());
+        assert!(attachment(dir, "/etc/passwd").is_err());
+    }
+}

@@ -1,0 +1,373 @@
+//! `prettyplay merge-reports`: the report blobs of the shards of a run, combined into the event
+//! stream of one run, which the usual reporters then render (one HTML, one JUnit, one summary).
+//!
+//! Tests come in a stable order, by file, then line, then name; each test's events stay in the
+//! order its shard wrote them. The totals are counted again from the merged events; the run's
+//! duration is that of the longest shard (the wall time of the merged run, as in Playwright's
+//! merge-reports). A setup test (`[saves=NAME]`) that several shards ran is kept once (a failed
+//! run of it over a passed one); any other test in two blobs is an error.
+//!
+//! Main function: [`merge_blobs`].
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::blob::SetupTest;
+use super::blob_read::{Blob, MergeError, read_blob};
+use crate::runner::{RunEvent, RunStats, TestId, TestOutcome};
+
+/// The blob files under `paths`: a file as it is, a directory's `*.jsonl` files at any depth
+/// (an artifact download may put each shard's blob in a directory of its own), sorted.
+pub fn find_blobs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, MergeError> {
+    let mut blobs = Vec::new();
+    for path in paths {
+        if path.is_file() {
+            blobs.push(path.clone());
+            continue;
+        }
+        if !path.is_dir() {
+            return Err(MergeError::Read {
+                path: path.clone(),
+                source: std::io::ErrorKind::NotFound.into(),
+            });
+        }
+        let mut found: Vec<PathBuf> = walkdir::WalkDir::new(path)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_file())
+            .map(walkdir::DirEntry::into_path)
+            .filter(|file| file.extension().is_some_and(|ext| ext == "jsonl"))
+            .collect();
+        found.sort();
+        blobs.extend(found);
+    }
+    if blobs.is_empty() {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(MergeError::NoBlobs(names.join(", ")));
+    }
+    Ok(blobs)
+}
+
+/// One test of the merged run: where it came from and its events.
+struct Entry {
+    /// `file:line` of its first event, for the error that finds it twice.
+    from: String,
+    /// Whether its blob lists it as a setup test.
+    setup: bool,
+    failed: bool,
+    events: Vec<RunEvent>,
+}
+
+/// The run merged from blobs.
+#[derive(Debug)]
+pub struct Merged {
+    /// `run_started`, every test's events (by file and line), `run_finished` with the merged
+    /// totals.
+    pub events: Vec<RunEvent>,
+    /// The shards (`K/N`) of the split whose blobs were not among those merged: a shard that
+    /// failed before it wrote its blob, or that had no tests.
+    pub missing_shards: Vec<String>,
+}
+
+/// The run made of the blobs at `paths` (see [`Merged`]). Traces are copied into `trace_dir`
+/// and the events name them there.
+pub fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged, MergeError> {
+    let blobs = paths
+        .iter()
+        .map(|path| read_blob(path))
+        .collect::<Result<Vec<Blob>, _>>()?;
+    let missing_shards = missing_shards(&blobs);
+    let mut tests: BTreeMap<(String, usize, String), Entry> = BTreeMap::new();
+    let mut selected = 0;
+    let mut dropped = 0;
+    let mut finals = Vec::new();
+    for blob in blobs {
+        let mut entries: BTreeMap<(String, usize, String), Entry> = BTreeMap::new();
+        for (line, event) in blob.events {
+            let Some(test) = test_of(&event) else {
+                match event {
+                    RunEvent::RunStarted { tests } => selected += tests,
+                    RunEvent::RunFinished { stats } => finals.push(stats),
+                    _ => {}
+                }
+                continue;
+            };
+            let key = (test.scenario.clone(), test.line, test.name.clone());
+            let setup = blob.header.setups.contains(&SetupTest::from(test));
+            let entry = entries.entry(key).or_insert_with(|| Entry {
+                from: format!("{}:{line}", blob.path.display()),
+                setup,
+                failed: false,
+                events: Vec::new(),
+            });
+            entry.failed |= matches!(
+                event,
+                RunEvent::TestFinished {
+                    outcome: TestOutcome::Failed(_),
+                    ..
+                }
+            );
+            entry.events.push(copy_trace(event, trace_dir)?);
+        }
+        for (key, entry) in entries {
+            match tests.get(&key) {
+                None => {
+                    tests.insert(key, entry);
+                }
+                Some(kept) if kept.setup && entry.setup => {
+                    dropped += 1;
+                    if entry.failed && !kept.failed {
+                        tests.insert(key, entry);
+                    }
+                }
+                Some(kept) => {
+                    return Err(MergeError::Duplicate {
+                        test: format!("{} › {}", key.0, key.2),
+                        first: kept.from.clone(),
+                        second: entry.from,
+                    });
+                }
+            }
+        }
+    }
+    let mut events = vec![RunEvent::RunStarted {
+        tests: selected.saturating_sub(dropped),
+    }];
+    events.extend(tests.into_values().flat_map(|entry| entry.events));
+    let stats = merged_stats(&events, &finals);
+    events.push(RunEvent::RunFinished { stats });
+    Ok(Merged {
+        events,
+        missing_shards,
+    })
+}
+
+/// The `K/N` of every shard of the splits the blobs come from that has no blob among them.
+fn missing_shards(blobs: &[Blob]) -> Vec<String> {
+    let shards: Vec<(usize, usize)> = blobs
+        .iter()
+        .filter_map(|blob| {
+            let (k, n) = blob.header.shard.as_deref()?.split_once('/')?;
+            Some((k.parse().ok()?, n.parse().ok()?))
+        })
+        .collect();
+    let mut totals: Vec<usize> = shards.iter().map(|&(_, n)| n).collect();
+    totals.sort_unstable();
+    totals.dedup();
+    totals
+        .into_iter()
+        .flat_map(|n| (1..=n).map(move |k| (k, n)))
+        .filter(|shard| !shards.contains(shard))
+        .map(|(k, n)| format!("{k}/{n}"))
+        .collect()
+}
+
+/// The totals of the merged run: counted from its events, with what no event says taken from
+/// the shards' totals (tests that did not run, summed; the interruption and the warnings' flags,
+/// any shard's; the duration, the longest shard's).
+fn merged_stats(events: &[RunEvent], shards: &[RunStats]) -> RunStats {
+    let mut stats = RunStats::default();
+    for event in events {
+        stats.observe(event);
+    }
+    let mut stopped = Vec::new();
+    for shard in shards {
+        stats.not_run += shard.not_run;
+        stats.interrupted |= shard.interrupted;
+        stats.llm_cut_off |= shard.llm_cut_off;
+        stats.heal_veto_off |= shard.heal_veto_off;
+        stats.allowed_origins_off |= shard.allowed_origins_off;
+        stats.duration = stats.duration.max(shard.duration);
+        if let Some(reason) = &shard.stopped
+            && !stopped.contains(reason)
+        {
+            stopped.push(reason.clone());
+        }
+    }
+    stats.stopped = (!stopped.is_empty()).then(|| stopped.join("; "));
+    stats
+}
+
+/// A trace event with its trace copied into `trace_dir`; other events as they are.
+fn copy_trace(event: RunEvent, trace_dir: &Path) -> Result<RunEvent, MergeError> {
+    let RunEvent::TraceWritten { test, path } = event else {
+        return Ok(event);
+    };
+    let target = trace_dir.join(path.file_name().unwrap_or(path.as_os_str()));
+    fs::create_dir_all(trace_dir)
+        .and_then(|()| fs::copy(&path, &target))
+        .map_err(|source| MergeError::Trace {
+            path: path.clone(),
+            source,
+        })?;
+    Ok(RunEvent::TraceWritten { test, path: target })
+}
+
+/// The test an event is about; `None` for the run's own events.
+fn test_of(event: &RunEvent) -> Option<&TestId> {
+    match event {
+        RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => None,
+        RunEvent::TestStarted { test }
+        | RunEvent::StepStarted { test, .. }
+        | RunEvent::StepPassed { test, .. }
+        | RunEvent::StepFailed { test, .. }
+        | RunEvent::SettleRetry { test, .. }
+        | RunEvent::StepLog { test, .. }
+        | RunEvent::GenerationStarted { test, .. }
+        | RunEvent::HealingStarted { test, .. }
+        | RunEvent::Healed { test, .. }
+        | RunEvent::StepVerdict { test, .. }
+        | RunEvent::LlmCall { test, .. }
+        | RunEvent::Warning { test, .. }
+        | RunEvent::TraceWritten { test, .. }
+        | RunEvent::TestRetry { test, .. }
+        | RunEvent::TestFinished { test, .. } => Some(test),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::report::blob::{BlobHeader, BlobReporter};
+    use crate::report::{ReportOptions, testing};
+    use crate::runner::Shard;
+
+    /// The fixture run's events split in two shards, by test: shard 1 has the todo tests,
+    /// shard 2 the login test; `extra` is added to shard 2's tests. Answers the blobs' paths.
+    fn two_shards(dir: &Path, extra: &[&str]) -> Vec<PathBuf> {
+        let all = testing::events();
+        let in_shard = |event: &RunEvent, todo: bool| match test_of(event) {
+            Some(test) => {
+                (test.scenario == "scenarios/todo.steps") == todo
+                    || (!todo && extra.contains(&test.name.as_str()))
+            }
+            None => true,
+        };
+        (1..=2)
+            .map(|index| {
+                let options = ReportOptions {
+                    output_dir: dir.to_path_buf(),
+                    shard: Some(Shard { index, total: 2 }),
+                    ..ReportOptions::default()
+                };
+                let path = options.blob_file();
+                let mut blob = BlobReporter::create(&path, &BlobHeader::new(&options)).unwrap();
+                let mut events: Vec<RunEvent> = all
+                    .iter()
+                    .filter(|e| in_shard(e, index == 1))
+                    .cloned()
+                    .collect();
+                for event in &mut events {
+                    match event {
+                        RunEvent::RunStarted { tests } => *tests = if index == 1 { 2 } else { 1 },
+                        RunEvent::RunFinished { stats } => {
+                            stats.duration = Duration::from_millis(1000 * index as u64);
+                            stats.not_run = 1;
+                        }
+                        _ => {}
+                    }
+                }
+                testing::feed(&mut blob, &events);
+                path
+            })
+            .collect()
+    }
+
+    #[test]
+    fn two_shards_merge_into_one_run_by_file_and_line_with_the_totals_counted_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let blobs = two_shards(dir.path(), &[]);
+        assert_eq!(find_blobs(&[dir.path().to_path_buf()]).unwrap(), blobs);
+        let merged = merge_blobs(&blobs, &dir.path().join("traces")).unwrap();
+        assert!(merged.missing_shards.is_empty());
+        let events = merged.events;
+        assert_eq!(events[0], RunEvent::RunStarted { tests: 3 });
+        let order: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                RunEvent::TestFinished { test, .. } => Some(test.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "scenarios/login.steps › log in",
+                "scenarios/todo.steps › add a todo",
+                "scenarios/todo.steps › rename a todo"
+            ]
+        );
+        let Some(RunEvent::RunFinished { stats }) = events.last() else {
+            panic!("no run_finished");
+        };
+        let RunEvent::RunFinished { stats: single } = testing::events().pop().unwrap() else {
+            panic!("the fixture ends with run_finished");
+        };
+        assert_eq!(
+            (
+                stats.passed,
+                stats.failed,
+                stats.cached_steps,
+                stats.llm_requests
+            ),
+            (
+                single.passed,
+                single.failed,
+                single.cached_steps,
+                single.llm_requests
+            )
+        );
+        assert_eq!(stats.duration, Duration::from_secs(2), "the longest shard");
+        assert_eq!(stats.not_run, 2, "summed");
+        // The screenshot came back from its file.
+        let failed = events.iter().find_map(|e| match e {
+            RunEvent::TestFinished {
+                outcome: TestOutcome::Failed(f),
+                ..
+            } => Some(f),
+            _ => None,
+        });
+        assert_eq!(
+            failed.and_then(|f| f.screenshot.as_deref()),
+            Some(&testing::PNG[..])
+        );
+    }
+
+    #[test]
+    fn a_shard_without_its_blob_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let blobs = two_shards(dir.path(), &[]);
+        let merged = merge_blobs(&blobs[1..], &dir.path().join("traces")).unwrap();
+        assert_eq!(merged.missing_shards, ["1/2"]);
+    }
+
+    #[test]
+    fn the_same_test_in_two_blobs_is_an_error_naming_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let blobs = two_shards(dir.path(), &["add a todo"]);
+        let err = merge_blobs(&blobs, &dir.path().join("traces"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("test `scenarios/todo.steps › add a todo` is in two blobs, "),
+            "{err}"
+        );
+        assert!(err.contains("report-1-of-2.jsonl:3"), "{err}");
+        assert!(err.contains("report-2-of-2.jsonl:"), "{err}");
+    }
+
+    #[test]
+    fn no_blobs_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = find_blobs(&[dir.path().to_path_buf()]).unwrap_err();
+        assert!(
+            err.to_string().starts_with("no report blobs (*.jsonl) in "),
+            "{err}"
+        );
+        let missing = find_blobs(&[dir.path().join("nope")]).unwrap_err();
+        assert!(missing.to_string().starts_with("cannot read "), "{missing}");
+    }
+}

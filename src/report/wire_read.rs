@@ -1,0 +1,601 @@
+//! Reading the wire format back (`docs/reports.md`): owned, deserializable mirrors of the JSON
+//! lines event objects that [`super::wire`] writes, turned into [`crate::runner::RunEvent`]s so
+//! that `merge-reports` can replay a report blob through the reporters. The mapping from events
+//! to the wire stays one-way in `wire.rs`; the names read here are checked against the names it
+//! writes (`failure_kind_name`, `engine_kind_name`, ...), so the two cannot drift apart.
+//!
+//! Main function: [`parse_event`].
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use base64::Engine as _;
+use serde::Deserialize;
+
+use super::wire::{engine_kind_name, failure_kind_name, purpose_name, source_name};
+use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
+use crate::llm::{Category, Classification, Usage};
+use crate::runner::{
+    FailureCause, RunEvent, RunStats, SetupFailed, StepSource, TestFailure, TestId, TestOutcome,
+};
+use crate::script::{FailureKind, StepFailure};
+
+/// Where a reference in an event (a screenshot, a trace) points: `reference` is the path the
+/// line carries; the answer is the file to use, or why there is none.
+pub(crate) type Resolve<'a> = &'a dyn Fn(&str) -> Result<PathBuf, String>;
+
+/// One line of the JSON lines stream (or of a report blob after its header) as a
+/// [`RunEvent`]. `resolve` turns a screenshot's or a trace's reference into a file. The error is
+/// a lowercase fragment saying what is wrong with the line.
+pub(crate) fn parse_event(line: &str, resolve: Resolve<'_>) -> Result<RunEvent, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(line).map_err(|err| format!("not JSON: {err}"))?;
+    match value.get("version").and_then(serde_json::Value::as_u64) {
+        Some(version) if version == u64::from(super::EVENTS_VERSION) => {}
+        Some(version) => {
+            return Err(format!(
+                "event version {version}, this prettyplay reads version {}",
+                super::EVENTS_VERSION
+            ));
+        }
+        None => return Err("no \"version\" field: not an event".to_owned()),
+    }
+    let event = EventIn::deserialize(value).map_err(|err| format!("not an event: {err}"))?;
+    event.into_event(resolve)
+}
+
+/// The variant of `all` whose wire name is `name`.
+fn by_name<T: Copy>(
+    all: &[T],
+    name: &str,
+    wire: fn(T) -> &'static str,
+    what: &str,
+) -> Result<T, String> {
+    all.iter()
+        .copied()
+        .find(|item| wire(*item) == name)
+        .ok_or_else(|| format!("unknown {what} {name:?}"))
+}
+
+fn ms(millis: u64) -> Duration {
+    Duration::from_millis(millis)
+}
+
+#[derive(Deserialize)]
+struct TestIdIn {
+    scenario: String,
+    name: String,
+    line: usize,
+}
+
+impl From<TestIdIn> for TestId {
+    fn from(id: TestIdIn) -> Self {
+        TestId {
+            scenario: id.scenario,
+            name: id.name,
+            line: id.line,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+enum EventIn {
+    RunStarted {
+        tests: usize,
+    },
+    TestStarted {
+        test: TestIdIn,
+    },
+    StepStarted {
+        test: TestIdIn,
+        index: usize,
+        sentence: String,
+        line: usize,
+    },
+    StepPassed {
+        test: TestIdIn,
+        index: usize,
+        sentence: String,
+        line: usize,
+        source: String,
+        duration_ms: u64,
+        code: String,
+    },
+    StepFailed {
+        test: TestIdIn,
+        index: usize,
+        sentence: String,
+        line: usize,
+        duration_ms: u64,
+    },
+    SettleRetry {
+        test: TestIdIn,
+        index: usize,
+        attempt: u32,
+        failure: String,
+    },
+    StepLog {
+        test: TestIdIn,
+        index: usize,
+        line: String,
+    },
+    GenerationStarted {
+        test: TestIdIn,
+        index: usize,
+        pool: String,
+        attempt: u32,
+        limit: u32,
+    },
+    HealingStarted {
+        test: TestIdIn,
+        index: usize,
+        category: String,
+    },
+    Healed {
+        test: TestIdIn,
+        index: usize,
+        sentence: String,
+        explanation: String,
+        old_code: String,
+        new_code: String,
+    },
+    StepVerdict {
+        test: TestIdIn,
+        index: usize,
+        verdict: ClassificationIn,
+    },
+    LlmCall {
+        test: TestIdIn,
+        purpose: String,
+        usage: UsageIn,
+        elapsed_ms: u64,
+    },
+    Warning {
+        test: TestIdIn,
+        message: String,
+    },
+    TraceWritten {
+        test: TestIdIn,
+        path: String,
+    },
+    TestRetry {
+        test: TestIdIn,
+        attempt: u32,
+        failure: Box<FailureIn>,
+        duration_ms: u64,
+    },
+    TestFinished {
+        test: TestIdIn,
+        outcome: OutcomeIn,
+        duration_ms: u64,
+    },
+    RunFinished {
+        stats: StatsIn,
+    },
+}
+
+impl EventIn {
+    fn into_event(self, resolve: Resolve<'_>) -> Result<RunEvent, String> {
+        Ok(match self {
+            EventIn::RunStarted { tests } => RunEvent::RunStarted { tests },
+            EventIn::TestStarted { test } => RunEvent::TestStarted { test: test.into() },
+            EventIn::StepStarted {
+                test,
+                index,
+                sentence,
+                line,
+            } => RunEvent::StepStarted {
+                test: test.into(),
+                index,
+                sentence,
+                line,
+            },
+            EventIn::StepPassed {
+                test,
+                index,
+                sentence,
+                line,
+                source,
+                duration_ms,
+                code,
+            } => RunEvent::StepPassed {
+                test: test.into(),
+                index,
+                sentence,
+                line,
+                source: by_name(
+                    &[
+                        StepSource::Cached,
+                        StepSource::Generated,
+                        StepSource::Healed,
+                    ],
+                    &source,
+                    source_name,
+                    "step source",
+                )?,
+                duration: ms(duration_ms),
+                code,
+            },
+            EventIn::StepFailed {
+                test,
+                index,
+                sentence,
+                line,
+                duration_ms,
+            } => RunEvent::StepFailed {
+                test: test.into(),
+                index,
+                sentence,
+                line,
+                duration: ms(duration_ms),
+            },
+            EventIn::SettleRetry {
+                test,
+                index,
+                attempt,
+                failure,
+            } => RunEvent::SettleRetry {
+                test: test.into(),
+                index,
+                attempt,
+                failure,
+            },
+            EventIn::StepLog { test, index, line } => RunEvent::StepLog {
+                test: test.into(),
+                index,
+                line,
+            },
+            EventIn::GenerationStarted {
+                test,
+                index,
+                pool,
+                attempt,
+                limit,
+            } => RunEvent::GenerationStarted {
+                test: test.into(),
+                index,
+                pool: by_name(
+                    &[Pool::Generation, Pool::Healing],
+                    &pool,
+                    Pool::name,
+                    "pool",
+                )?,
+                attempt,
+                limit,
+            },
+            EventIn::HealingStarted {
+                test,
+                index,
+                category,
+            } => RunEvent::HealingStarted {
+                test: test.into(),
+                index,
+                category: category_named(&category)?,
+            },
+            EventIn::Healed {
+                test,
+                index,
+                sentence,
+                explanation,
+                old_code,
+                new_code,
+            } => RunEvent::Healed {
+                test: test.into(),
+                index,
+                sentence,
+                explanation,
+                old_code,
+                new_code,
+            },
+            EventIn::StepVerdict {
+                test,
+                index,
+                verdict,
+            } => RunEvent::StepVerdict {
+                test: test.into(),
+                index,
+                verdict: verdict.try_into()?,
+            },
+            EventIn::LlmCall {
+                test,
+                purpose,
+                usage,
+                elapsed_ms,
+            } => RunEvent::LlmCall {
+                test: test.into(),
+                purpose: by_name(
+                    &[LlmPurpose::Generation, LlmPurpose::Classification],
+                    &purpose,
+                    purpose_name,
+                    "LLM purpose",
+                )?,
+                usage: Usage {
+                    input_tokens: usage.input_tokens,
+                    cached_input_tokens: usage.cached_input_tokens,
+                    output_tokens: usage.output_tokens,
+                },
+                elapsed: ms(elapsed_ms),
+            },
+            EventIn::Warning { test, message } => RunEvent::Warning {
+                test: test.into(),
+                message,
+            },
+            EventIn::TraceWritten { test, path } => RunEvent::TraceWritten {
+                test: test.into(),
+                path: resolve(&path)?,
+            },
+            EventIn::TestRetry {
+                test,
+                attempt,
+                failure,
+                duration_ms,
+            } => RunEvent::TestRetry {
+                test: test.into(),
+                attempt,
+                failure: Box::new(failure.into_failure(resolve)?),
+                duration: ms(duration_ms),
+            },
+            EventIn::TestFinished {
+                test,
+                outcome,
+                duration_ms,
+            } => RunEvent::TestFinished {
+                test: test.into(),
+                outcome: match outcome {
+                    OutcomeIn::Passed => TestOutcome::Passed,
+                    OutcomeIn::Flaky { attempts } => TestOutcome::Flaky { attempts },
+                    OutcomeIn::Failed(failure) => {
+                        TestOutcome::Failed(Box::new(failure.into_failure(resolve)?))
+                    }
+                },
+                duration: ms(duration_ms),
+            },
+            EventIn::RunFinished { stats } => RunEvent::RunFinished {
+                stats: stats.into(),
+            },
+        })
+    }
+}
+
+fn category_named(name: &str) -> Result<Category, String> {
+    by_name(
+        &[Category::Rot, Category::ProductDefect, Category::Incurable],
+        name,
+        Category::as_str,
+        "category",
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+enum OutcomeIn {
+    Passed,
+    Flaky { attempts: u32 },
+    Failed(Box<FailureIn>),
+}
+
+#[derive(Deserialize)]
+struct FailureIn {
+    step: String,
+    step_index: usize,
+    line: usize,
+    cause: CauseIn,
+    code: Option<String>,
+    verdict: Option<ClassificationIn>,
+    #[serde(default)]
+    screenshot_png_base64: Option<String>,
+    /// A report blob's reference to the PNG file.
+    #[serde(default)]
+    screenshot: Option<String>,
+}
+
+impl FailureIn {
+    fn into_failure(self, resolve: Resolve<'_>) -> Result<TestFailure, String> {
+        let screenshot = match (self.screenshot_png_base64, self.screenshot) {
+            (Some(base64), _) => Some(
+                base64::engine::general_purpose::STANDARD
+                    .decode(base64)
+                    .map_err(|err| format!("the screenshot is not base64: {err}"))?,
+            ),
+            (None, Some(reference)) => {
+                let path = resolve(&reference)?;
+                Some(std::fs::read(&path).map_err(|err| {
+                    format!("cannot read the screenshot {}: {err}", path.display())
+                })?)
+            }
+            (None, None) => None,
+        };
+        Ok(TestFailure {
+            step: self.step,
+            step_index: self.step_index,
+            line: self.line,
+            cause: self.cause.try_into()?,
+            code: self.code,
+            verdict: self.verdict.map(TryInto::try_into).transpose()?,
+            screenshot,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum CauseIn {
+    Step {
+        kind: String,
+        message: String,
+        code_line: Option<u32>,
+    },
+    CacheMiss,
+    Infrastructure {
+        message: String,
+    },
+    Engine {
+        kind: String,
+        reason: String,
+        verdict: Option<ClassificationIn>,
+        #[serde(default)]
+        candidate: Option<String>,
+    },
+    SetupFailed {
+        state: String,
+        #[serde(default)]
+        setup_test: Option<TestIdIn>,
+        #[serde(default)]
+        infrastructure: bool,
+    },
+    Interrupted,
+}
+
+/// Every engine failure kind, for reading their wire names.
+const ENGINE_KINDS: [EngineFailureKind; 7] = [
+    EngineFailureKind::ProductDefect,
+    EngineFailureKind::Incurable,
+    EngineFailureKind::LlmUnavailable,
+    EngineFailureKind::CacheWrite,
+    EngineFailureKind::HealVetoed,
+    EngineFailureKind::BrowserCrash,
+    EngineFailureKind::PageCrash,
+];
+
+impl TryFrom<CauseIn> for FailureCause {
+    type Error = String;
+
+    fn try_from(cause: CauseIn) -> Result<Self, String> {
+        Ok(match cause {
+            CauseIn::Step {
+                kind,
+                message,
+                code_line,
+            } => FailureCause::Step(StepFailure {
+                kind: by_name(&FailureKind::ALL, &kind, failure_kind_name, "failure kind")?,
+                message,
+                code_line,
+            }),
+            CauseIn::CacheMiss => FailureCause::CacheMiss,
+            CauseIn::Infrastructure { message } => FailureCause::Infrastructure(message),
+            CauseIn::Engine {
+                kind,
+                reason,
+                verdict,
+                candidate,
+            } => FailureCause::Engine(EngineFailure {
+                kind: by_name(
+                    &ENGINE_KINDS,
+                    &kind,
+                    engine_kind_name,
+                    "engine failure kind",
+                )?,
+                reason,
+                verdict: verdict.map(TryInto::try_into).transpose()?,
+                candidate,
+            }),
+            CauseIn::SetupFailed {
+                state,
+                setup_test,
+                infrastructure,
+            } => FailureCause::SetupFailed(SetupFailed {
+                state,
+                setup: setup_test.map(TestId::from),
+                infrastructure,
+            }),
+            CauseIn::Interrupted => FailureCause::Interrupted,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct ClassificationIn {
+    category: String,
+    explanation: String,
+    recommendation: String,
+}
+
+impl TryFrom<ClassificationIn> for Classification {
+    type Error = String;
+
+    fn try_from(verdict: ClassificationIn) -> Result<Self, String> {
+        Ok(Classification {
+            category: category_named(&verdict.category)?,
+            explanation: verdict.explanation,
+            recommendation: verdict.recommendation,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct UsageIn {
+    input_tokens: u64,
+    #[serde(default)]
+    cached_input_tokens: u64,
+    output_tokens: u64,
+}
+
+#[derive(Deserialize)]
+struct StatsIn {
+    passed: usize,
+    failed: usize,
+    #[serde(default)]
+    flaky: usize,
+    infrastructure_failures: usize,
+    not_run: usize,
+    interrupted: bool,
+    duration_ms: u64,
+    cached_steps: usize,
+    generated_steps: usize,
+    healed_steps: usize,
+    llm_requests: usize,
+    tokens_in: u64,
+    #[serde(default)]
+    tokens_in_cached: u64,
+    tokens_out: u64,
+    llm_wait_ms: u64,
+    #[serde(default)]
+    heal_veto_off: bool,
+    #[serde(default)]
+    allowed_origins_off: bool,
+    #[serde(default)]
+    interrupted_tests: usize,
+    #[serde(default)]
+    llm_cut_off: bool,
+    #[serde(default)]
+    stopped: Option<String>,
+}
+
+impl From<StatsIn> for RunStats {
+    fn from(stats: StatsIn) -> Self {
+        RunStats {
+            passed: stats.passed,
+            flaky: stats.flaky,
+            failed: stats.failed,
+            interrupted_tests: stats.interrupted_tests,
+            infrastructure_failures: stats.infrastructure_failures,
+            not_run: stats.not_run,
+            interrupted: stats.interrupted,
+            llm_cut_off: stats.llm_cut_off,
+            heal_veto_off: stats.heal_veto_off,
+            stopped: stats.stopped,
+            allowed_origins_off: stats.allowed_origins_off,
+            duration: ms(stats.duration_ms),
+            cached_steps: stats.cached_steps,
+            generated_steps: stats.generated_steps,
+            healed_steps: stats.healed_steps,
+            llm_requests: stats.llm_requests,
+            tokens_in: stats.tokens_in,
+            tokens_in_cached: stats.tokens_in_cached,
+            tokens_out: stats.tokens_out,
+            llm_wait: ms(stats.llm_wait_ms),
+        }
+    }
+}
+
+/// A reference resolved against nothing: the path as it is (an events file's absolute trace
+/// paths; an events file carries its screenshots inline).
+#[cfg(test)]
+pub(crate) fn as_is(reference: &str) -> Result<PathBuf, String> {
+    Ok(PathBuf::from(reference))
+}
+
+#[cfg(test)]
+#[path = "wire_read_tests.rs"]
+mod tests;
