@@ -5,6 +5,7 @@
 //! Main types: [`Engine`] (with `generate.rs` and `heal.rs`), [`Budgets`], [`EngineFailure`].
 
 mod budgets;
+mod builtin;
 mod check_reader;
 mod checks;
 #[expect(
