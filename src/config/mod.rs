@@ -8,6 +8,7 @@ mod browser_settings;
 mod config_error;
 mod defaults;
 mod file_context;
+mod generate_settings;
 mod heal_settings;
 mod llm_settings;
 mod overrides;
@@ -21,6 +22,7 @@ mod value_forms;
 mod vars;
 mod web_server_settings;
 
+pub use generate_settings::{BuiltinOrder, GenerateSettings};
 pub use allowed_origins::AllowedOrigins;
 pub use config_error::ConfigError;
 pub use overrides::Overrides;
