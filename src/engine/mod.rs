@@ -6,6 +6,7 @@
 
 mod budgets;
 mod builtin;
+mod builtin_step;
 mod check_reader;
 mod checks;
 #[expect(

@@ -16,4 +16,3 @@ mod resolve;
 mod snapshot;
 
 pub(crate) use builtin::write_step;
-pub(crate) use grammar::Decline;

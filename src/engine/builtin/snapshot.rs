@@ -23,6 +23,7 @@ pub(crate) struct Node {
     pub parent: Option<usize>,
 }
 
+#[cfg(test)]
 impl Node {
     pub(crate) fn has(&self, attr: &str) -> bool {
         self.attrs.iter().any(|a| a == attr)
