@@ -106,3 +106,112 @@ pub(super) fn handed_over(outcome: &BuiltinOutcome) -> Option<FailedAttempt> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{BudgetSettings, BuiltinOrder};
+    use crate::engine::testing::{
+        Fixture, RecordingObserver, ScriptedExecutor, ScriptedLlm, code_reply, fails, passes,
+    };
+    use crate::engine::{Budgets, Engine, EngineFailureKind};
+    use crate::script::FailureKind;
+
+    /// What the built-in generator writes for the sentence below on the fake page.
+    const BUILTIN: &str = "async function step(page) {\n  await page.getByRole('textbox', { name: 'What needs to be done?' }).fill('buy milk');\n}";
+    const SENTENCE: &str = "type \"buy milk\" into the \"What needs to be done?\" field";
+    const LLM: &str = "async function step(page) {\n  await page.getByRole('textbox').fill('buy milk');\n}";
+
+    #[test]
+    fn built_in_code_that_passed_is_cached_by_builtin_and_the_llm_is_never_asked() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let llm = ScriptedLlm::new([]);
+        let exec = ScriptedExecutor::new([passes(BUILTIN)]);
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        let code = engine
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap();
+        assert_eq!(code, BUILTIN);
+        let file = fixture.cache.load(&fixture.scenario.rel_path).unwrap().unwrap();
+        assert_eq!(file.steps[0].by.as_deref(), Some("builtin"));
+    }
+
+    #[test]
+    fn a_declined_step_goes_to_the_llm_and_is_cached_by_llm() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([code_reply(LLM)]);
+        let exec = ScriptedExecutor::new([passes(LLM)]);
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        engine
+            .generate(&fixture.step(0), &exec, &RecordingObserver::default())
+            .unwrap();
+        assert_eq!(fixture.cached(0).unwrap().by.as_deref(), Some("llm"));
+        assert_eq!(llm.received()[0].generation().failed, None);
+    }
+
+    #[test]
+    fn built_in_code_that_failed_is_handed_to_the_llm() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let llm = ScriptedLlm::new([code_reply(LLM)]);
+        let exec = ScriptedExecutor::new([
+            fails(BUILTIN, FailureKind::Timeout, "locator.fill: Timeout"),
+            passes(LLM),
+        ]);
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        engine
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap();
+        let failed = llm.received()[0].generation().failed.clone().unwrap();
+        assert_eq!((failed.code.as_str(), failed.error.as_str()), (BUILTIN, "locator.fill: Timeout"));
+    }
+
+    #[test]
+    fn without_an_llm_a_declined_step_fails_and_points_at_the_shapes() {
+        let fixture = Fixture::new();
+        let exec = ScriptedExecutor::new([]);
+        let mut engine = Engine::new(
+            None,
+            &fixture.llm,
+            &fixture.cache,
+            "",
+            Budgets::new(BudgetSettings {
+                generation: 3,
+                healing: 2,
+            }),
+            fixture.policy,
+        )
+        .with_builtin(BuiltinOrder::First);
+        let failure = engine
+            .generate(&fixture.step(1), &exec, &RecordingObserver::default())
+            .unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert!(
+            failure.reason.starts_with(
+                "no LLM configured and the built-in generator cannot write this step: "
+            ),
+            "{}",
+            failure.reason
+        );
+        assert!(failure.reason.ends_with("docs/builtin.md"), "{}", failure.reason);
+        assert!(fixture.cached(1).is_none());
+    }
+
+    #[test]
+    fn only_never_asks_the_llm_for_code() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([]);
+        let exec = ScriptedExecutor::new([]);
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::Only);
+        let failure = engine
+            .generate(&fixture.step(0), &exec, &RecordingObserver::default())
+            .unwrap_err();
+        assert!(
+            failure.reason.starts_with("[generate] builtin = \"only\" lets no LLM write code"),
+            "{}",
+            failure.reason
+        );
+    }
+}
