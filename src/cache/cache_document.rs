@@ -145,7 +145,10 @@ fn entry_fields(entry: &CachedStep) -> [(&'static str, Wanted<'_>); 7] {
                 .as_deref()
                 .map_or(Wanted::Absent, Wanted::Basic),
         ),
-        ("by", entry.by.as_deref().map_or(Wanted::Absent, Wanted::Basic)),
+        (
+            "by",
+            entry.by.as_deref().map_or(Wanted::Absent, Wanted::Basic),
+        ),
         ("code", Wanted::Code(&entry.code)),
     ]
 }
@@ -516,7 +519,13 @@ three
     #[test]
     fn background_entries_are_background_tables_first_in_a_format_2_file() {
         let added = edited(HAND_EDITED, |file| {
-            file.upsert(&background("open the app"), "bg\n", "2026-02-02", false, None);
+            file.upsert(
+                &background("open the app"),
+                "bg\n",
+                "2026-02-02",
+                false,
+                None,
+            );
             move_last_to(file, 0);
         });
         let table = "[[background]]\nstep = \"open the app\"\noccurrence = 1\ncreated = \"2026-02-02\"\ncode = '''\nbg\n'''\n";
@@ -530,7 +539,13 @@ three
         assert_eq!(added, expected);
         // Healing it changes only its values; removing it leaves the format at 2.
         let healed = edited(&added, |file| {
-            file.upsert(&background("open the app"), "BG\n", "2026-03-03", true, None);
+            file.upsert(
+                &background("open the app"),
+                "BG\n",
+                "2026-03-03",
+                true,
+                None,
+            );
         });
         assert!(
             healed.contains(

@@ -100,9 +100,15 @@ mod tests {
     #[test]
     fn the_builtin_generator_comes_first_unless_a_source_says_otherwise() {
         let dir = project("");
-        assert_eq!(resolve(dir.path(), &no_env).generate.builtin, BuiltinOrder::First);
+        assert_eq!(
+            resolve(dir.path(), &no_env).generate.builtin,
+            BuiltinOrder::First
+        );
         let dir = project("[generate]\nbuiltin = \"only\"\n");
-        assert_eq!(resolve(dir.path(), &no_env).generate.builtin, BuiltinOrder::Only);
+        assert_eq!(
+            resolve(dir.path(), &no_env).generate.builtin,
+            BuiltinOrder::Only
+        );
         let env = env_of(&[("PRETTYPLAY_GENERATE_BUILTIN", "off")]);
         assert_eq!(
             resolve(dir.path(), &env).generate.builtin,
@@ -115,7 +121,10 @@ mod tests {
     fn an_unknown_order_is_refused() {
         let dir = project("[generate]\nbuiltin = \"sometimes\"\n");
         let err = resolve_err(dir.path(), &no_env).to_string();
-        assert!(err.contains("sometimes") || err.contains("builtin"), "{err}");
+        assert!(
+            err.contains("sometimes") || err.contains("builtin"),
+            "{err}"
+        );
         let env = env_of(&[("PRETTYPLAY_GENERATE_BUILTIN", "maybe")]);
         let err = resolve_err(project("").path(), &env).to_string();
         assert!(err.contains("PRETTYPLAY_GENERATE_BUILTIN"), "{err}");

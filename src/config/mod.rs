@@ -22,9 +22,9 @@ mod value_forms;
 mod vars;
 mod web_server_settings;
 
-pub use generate_settings::{BuiltinOrder, GenerateSettings};
 pub use allowed_origins::AllowedOrigins;
 pub use config_error::ConfigError;
+pub use generate_settings::{BuiltinOrder, GenerateSettings};
 pub use overrides::Overrides;
 pub use screen::Screen;
 pub use settings::Settings;

@@ -81,7 +81,10 @@ impl Engine<'_> {
                 };
                 EngineFailure::new(
                     EngineFailureKind::Incurable,
-                    format!("{what} ({no_llm} to write other code):\n\n{}", failure.message),
+                    format!(
+                        "{what} ({no_llm} to write other code):\n\n{}",
+                        failure.message
+                    ),
                     None,
                 )
                 .with_candidate(code)
@@ -119,7 +122,8 @@ mod tests {
     /// What the built-in generator writes for the sentence below on the fake page.
     const BUILTIN: &str = "async function step(page) {\n  await page.getByRole('textbox', { name: 'What needs to be done?' }).fill('buy milk');\n}";
     const SENTENCE: &str = "type \"buy milk\" into the \"What needs to be done?\" field";
-    const LLM: &str = "async function step(page) {\n  await page.getByRole('textbox').fill('buy milk');\n}";
+    const LLM: &str =
+        "async function step(page) {\n  await page.getByRole('textbox').fill('buy milk');\n}";
 
     #[test]
     fn built_in_code_that_passed_is_cached_by_builtin_and_the_llm_is_never_asked() {
@@ -133,7 +137,11 @@ mod tests {
             .generate(&step, &exec, &RecordingObserver::default())
             .unwrap();
         assert_eq!(code, BUILTIN);
-        let file = fixture.cache.load(&fixture.scenario.rel_path).unwrap().unwrap();
+        let file = fixture
+            .cache
+            .load(&fixture.scenario.rel_path)
+            .unwrap()
+            .unwrap();
         assert_eq!(file.steps[0].by.as_deref(), Some("builtin"));
     }
 
@@ -165,7 +173,10 @@ mod tests {
             .generate(&step, &exec, &RecordingObserver::default())
             .unwrap();
         let failed = llm.received()[0].generation().failed.clone().unwrap();
-        assert_eq!((failed.code.as_str(), failed.error.as_str()), (BUILTIN, "locator.fill: Timeout"));
+        assert_eq!(
+            (failed.code.as_str(), failed.error.as_str()),
+            (BUILTIN, "locator.fill: Timeout")
+        );
     }
 
     #[test]
@@ -195,7 +206,11 @@ mod tests {
             "{}",
             failure.reason
         );
-        assert!(failure.reason.ends_with("docs/builtin.md"), "{}", failure.reason);
+        assert!(
+            failure.reason.ends_with("docs/builtin.md"),
+            "{}",
+            failure.reason
+        );
         assert!(fixture.cached(1).is_none());
     }
 
@@ -209,7 +224,9 @@ mod tests {
             .generate(&fixture.step(0), &exec, &RecordingObserver::default())
             .unwrap_err();
         assert!(
-            failure.reason.starts_with("[generate] builtin = \"only\" lets no LLM write code"),
+            failure
+                .reason
+                .starts_with("[generate] builtin = \"only\" lets no LLM write code"),
             "{}",
             failure.reason
         );

@@ -5,8 +5,8 @@
 //! documented in `docs/engine.md` (Generation) and unit-tested below with strict fakes.
 
 use crate::cache::{Author, MAX_STEP_CODE_BYTES};
-use crate::engine::builtin_step::{BuiltinOutcome, handed_over};
 use crate::engine::budgets::Pool;
+use crate::engine::builtin_step::{BuiltinOutcome, handed_over};
 use crate::engine::engine::{Engine, EngineObserver, LlmPurpose, StepContext, cache_failure};
 use crate::engine::{EngineFailure, EngineFailureKind};
 use crate::llm::{Category, FailedAttempt, extract_code};
@@ -72,7 +72,13 @@ impl Engine<'_> {
             match outcome {
                 BuiltinOutcome::Passed(code) => {
                     self.cache
-                        .put_by(step.scenario, &step.key, &code, &self.today, Author::Builtin)
+                        .put_by(
+                            step.scenario,
+                            &step.key,
+                            &code,
+                            &self.today,
+                            Author::Builtin,
+                        )
                         .map_err(|err| cache_failure(&err))?;
                     return Ok(code);
                 }

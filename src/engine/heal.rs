@@ -110,7 +110,13 @@ impl Engine<'_> {
                 }
                 if let Some((code, Ok(()))) = builtin {
                     self.cache
-                        .put_healed_by(step.scenario, &step.key, &code, &self.today, Author::Builtin)
+                        .put_healed_by(
+                            step.scenario,
+                            &step.key,
+                            &code,
+                            &self.today,
+                            Author::Builtin,
+                        )
                         .map_err(|err| cache_failure(&err))?;
                     observer.healed(&verdict.explanation, old_code, &code);
                     return Ok(code);

@@ -4,7 +4,8 @@
 //!
 //! Main function: [`code_for`].
 
-use crate::engine::builtin::grammar::{Decline, FIELD_ROLES, Intent, Kind, Literal, State, Target};
+use crate::engine::builtin::grammar::{Decline, Intent, Literal, State, Target};
+use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::engine::builtin::resolve::{
     CHECKABLE, CLICKABLE, Found, element, js_str, list, only_field,
 };
@@ -168,7 +169,10 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         }
         Intent::HasValue { target, value } => {
             let field = find(snap, target, FIELD_ROLES)?;
-            vec![format!("await expect({field}).toHaveValue({});", value_js(value))]
+            vec![format!(
+                "await expect({field}).toHaveValue({});",
+                value_js(value)
+            )]
         }
         Intent::HasText {
             target,
@@ -176,7 +180,11 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             exact,
         } => {
             let found = find(snap, target, ANY)?;
-            let matcher = if *exact { "toHaveText" } else { "toContainText" };
+            let matcher = if *exact {
+                "toHaveText"
+            } else {
+                "toContainText"
+            };
             vec![format!(
                 "await expect({found}).{matcher}({});",
                 value_js(value)
@@ -267,18 +275,48 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
 
 /// Every role: a check may be about any element.
 const ANY: &[&str] = &[
-    "button", "link", "tab", "checkbox", "radio", "menuitem", "option", "switch", "textbox",
-    "searchbox", "combobox", "spinbutton", "heading", "status", "alert", "dialog", "img",
-    "listitem", "row", "cell", "paragraph", "listbox", "progressbar", "slider", "tabpanel",
-    "region", "navigation", "banner", "main", "contentinfo", "article", "group", "list", "table",
+    "button",
+    "link",
+    "tab",
+    "checkbox",
+    "radio",
+    "menuitem",
+    "option",
+    "switch",
+    "textbox",
+    "searchbox",
+    "combobox",
+    "spinbutton",
+    "heading",
+    "status",
+    "alert",
+    "dialog",
+    "img",
+    "listitem",
+    "row",
+    "cell",
+    "paragraph",
+    "listbox",
+    "progressbar",
+    "slider",
+    "tabpanel",
+    "region",
+    "navigation",
+    "banner",
+    "main",
+    "contentinfo",
+    "article",
+    "group",
+    "list",
+    "table",
 ];
 
 /// `clear X`: the field X, else the button `Clear X` (`clear the completed todos`).
 fn clear(snap: &Snapshot, target: &Target) -> Result<Vec<String>, Decline> {
-    if target.kind.is_none() || target.kind == Some(Kind::Field) {
-        if let Ok(field) = find(snap, target, FIELD_ROLES) {
-            return Ok(vec![format!("await {field}.clear();")]);
-        }
+    if (target.kind.is_none() || target.kind == Some(Kind::Field))
+        && let Ok(field) = find(snap, target, FIELD_ROLES)
+    {
+        return Ok(vec![format!("await {field}.clear();")]);
     }
     let words: Vec<&str> = target.phrase.split_whitespace().collect();
     let mut names = vec![format!("clear {}", target.phrase)];
@@ -312,7 +350,10 @@ fn visible(snap: &Snapshot, target: &Target, shown: bool) -> Result<Vec<String>,
         Err(_) if !shown && target.scope.is_none() && target.name.is_some() => {
             let name = js_str(target.name.as_deref().unwrap_or_default());
             match target.kind {
-                Some(kind) => format!("page.getByRole({}, {{ name: {name} }})", js_str(kind.roles()[0])),
+                Some(kind) => format!(
+                    "page.getByRole({}, {{ name: {name} }})",
+                    js_str(kind.roles()[0])
+                ),
                 None if target.quoted => format!("page.getByText({name})"),
                 None => return Err(Decline::new("quote the text that must be hidden")),
             }
@@ -368,7 +409,10 @@ fn sign_in(snap: &Snapshot, user: &Literal, password: &Literal) -> Result<Vec<St
             .cloned()
             .ok_or_else(|| Decline::new(format!("no {what} field on the page")))
     };
-    let user_field = field(&["username", "user name", "email", "e-mail", "login", "user"], "user name")?;
+    let user_field = field(
+        &["username", "user name", "email", "e-mail", "login", "user"],
+        "user name",
+    )?;
     let password_field = field(&["password"], "password")?;
     let button = ["sign in", "log in", "login", "sign on", "submit"]
         .iter()

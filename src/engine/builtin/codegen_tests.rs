@@ -31,8 +31,14 @@ fn declined(sentence: &str, snapshot: &str) -> String {
 #[test]
 fn open() {
     assert_eq!(one("open the app", ""), "await page.goto('/');");
-    assert_eq!(one("Please go to the home page.", ""), "await page.goto('/');");
-    assert_eq!(one("visit /login.html", ""), "await page.goto('/login.html');");
+    assert_eq!(
+        one("Please go to the home page.", ""),
+        "await page.goto('/');"
+    );
+    assert_eq!(
+        one("visit /login.html", ""),
+        "await page.goto('/login.html');"
+    );
     assert_eq!(
         one("navigate to \"https://example.com/a\"", ""),
         "await page.goto('https://example.com/a');"
@@ -81,7 +87,10 @@ fn double_click_prefers_the_text() {
 #[test]
 fn type_into_and_press() {
     assert_eq!(
-        body("type \"buy milk\" into the new todo field and press Enter", TODOS),
+        body(
+            "type \"buy milk\" into the new todo field and press Enter",
+            TODOS
+        ),
         [
             "const field = page.getByRole('textbox', { name: 'New todo' });",
             "await field.fill('buy milk');",
@@ -139,17 +148,25 @@ fn select() {
         one("select \"France\" from the country dropdown", page),
         "await page.getByRole('combobox', { name: 'Country' }).selectOption('France');"
     );
-    assert!(declined("select \"France\" in the \"Region\" dropdown", page).starts_with("no element"));
+    assert!(
+        declined("select \"France\" in the \"Region\" dropdown", page).starts_with("no element")
+    );
 }
 
 #[test]
 fn press_a_key() {
-    assert_eq!(one("press Enter", TODOS), "await page.keyboard.press('Enter');");
+    assert_eq!(
+        one("press Enter", TODOS),
+        "await page.keyboard.press('Enter');"
+    );
     assert_eq!(
         one("press the escape key in the new todo field", TODOS),
         "await page.getByRole('textbox', { name: 'New todo' }).press('Escape');"
     );
-    assert_eq!(one("press ctrl+a", TODOS), "await page.keyboard.press('Control+a');");
+    assert_eq!(
+        one("press ctrl+a", TODOS),
+        "await page.keyboard.press('Control+a');"
+    );
 }
 
 #[test]
@@ -209,7 +226,10 @@ fn the_list_shows() {
         ]
     );
     assert_eq!(
-        body("the list shows \"buy milk\" and \"walk the dog\" only", TODOS),
+        body(
+            "the list shows \"buy milk\" and \"walk the dog\" only",
+            TODOS
+        ),
         [
             "const items = page.getByRole('list', { name: 'Todo list' }).getByRole('listitem');",
             "await expect(items).toHaveCount(2);",
@@ -295,7 +315,10 @@ fn url_and_title() {
 #[test]
 fn sign_in() {
     assert_eq!(
-        body("sign in as ${DEMO_USER} with password ${DEMO_PASSWORD}", LOGIN),
+        body(
+            "sign in as ${DEMO_USER} with password ${DEMO_PASSWORD}",
+            LOGIN
+        ),
         [
             "await page.getByRole('textbox', { name: 'Username' }).fill(vars.DEMO_USER);",
             "await page.getByRole('textbox', { name: 'Password' }).fill(vars.DEMO_PASSWORD);",

@@ -6,6 +6,11 @@
 //!
 //! Main function: [`parse`].
 
+use crate::engine::builtin::kinds::{KINDS, Kind};
+use crate::engine::builtin::tokens::{
+    Tok, find, normalize, skip, starts, tokenize, verb, words_are,
+};
+
 /// Why the built-in generator will not write a step.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Decline(pub String);
@@ -19,57 +24,6 @@ impl Decline {
 /// A value written in the sentence: a quoted literal, a `${NAME}`, a `<column>`, or bare words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Literal(pub String);
-
-/// The kind of element a noun of the sentence names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Button,
-    Link,
-    Tab,
-    Checkbox,
-    Radio,
-    Field,
-    Dropdown,
-    Heading,
-    MenuItem,
-    Option,
-    Switch,
-    Image,
-    List,
-    Status,
-    Dialog,
-    Row,
-    Filter,
-    Item,
-}
-
-impl Kind {
-    /// The ARIA roles an element of this kind may have.
-    pub(crate) fn roles(self) -> &'static [&'static str] {
-        match self {
-            Kind::Button => &["button"],
-            Kind::Link => &["link"],
-            Kind::Tab => &["tab"],
-            Kind::Checkbox => &["checkbox"],
-            Kind::Radio => &["radio"],
-            Kind::Field => FIELD_ROLES,
-            Kind::Dropdown => &["combobox", "listbox"],
-            Kind::Heading => &["heading"],
-            Kind::MenuItem => &["menuitem", "menuitemcheckbox", "menuitemradio"],
-            Kind::Option => &["option"],
-            Kind::Switch => &["switch", "checkbox"],
-            Kind::Image => &["img"],
-            Kind::List => &["list"],
-            Kind::Status => &["status", "alert"],
-            Kind::Dialog => &["dialog", "alertdialog"],
-            Kind::Row => &["row"],
-            Kind::Filter => &["link", "button", "tab", "radio"],
-            Kind::Item => &["listitem"],
-        }
-    }
-}
-
-pub(crate) const FIELD_ROLES: &[&str] = &["textbox", "searchbox", "combobox", "spinbutton"];
 
 /// An element as the sentence names it: a name (quoted or in words), a kind noun, and the text
 /// of the row or item it is in.
@@ -166,20 +120,6 @@ pub(crate) enum Intent {
     Show(Target),
 }
 
-/// A token of a sentence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Tok {
-    /// A word, lowercased, and as written.
-    Word(String, String),
-    Lit(String),
-}
-
-impl Tok {
-    fn is(&self, word: &str) -> bool {
-        matches!(self, Tok::Word(w, _) if w == word)
-    }
-}
-
 /// Reads `sentence` as one of the shapes. `columns` are the examples table's columns: `<name>`
 /// is a value only for these.
 pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Decline> {
@@ -193,163 +133,6 @@ pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Declin
              press, hover, is shown, shows, has value, is checked, there are N, the URL, the title)",
         )
     })?
-}
-
-fn tokenize(sentence: &str, columns: &[String]) -> Vec<Tok> {
-    let mut toks = Vec::new();
-    let mut word = String::new();
-    let flush = |word: &mut String, toks: &mut Vec<Tok>| {
-        let w = word.trim_end_matches(['.', ',', ';', '!', '?', ':']);
-        if !w.is_empty() {
-            toks.push(Tok::Word(w.to_lowercase(), w.to_owned()));
-        }
-        word.clear();
-    };
-    let chars: Vec<(usize, char)> = sentence.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let (at, c) = chars[i];
-        let close = match c {
-            '"' => Some('"'),
-            '“' => Some('”'),
-            '\'' if word.is_empty() => Some('\''),
-            _ => None,
-        };
-        if let Some(close) = close {
-            let start = at + c.len_utf8();
-            if let Some(end) = sentence[start..].find(close) {
-                flush(&mut word, &mut toks);
-                toks.push(Tok::Lit(sentence[start..start + end].to_owned()));
-                let stop = start + end + close.len_utf8();
-                while i < chars.len() && chars[i].0 < stop {
-                    i += 1;
-                }
-                continue;
-            }
-        }
-        if c == '$' && sentence[at..].starts_with("${") {
-            if let Some(end) = sentence[at..].find('}') {
-                flush(&mut word, &mut toks);
-                toks.push(Tok::Lit(sentence[at..=at + end].to_owned()));
-                let stop = at + end + 1;
-                while i < chars.len() && chars[i].0 < stop {
-                    i += 1;
-                }
-                continue;
-            }
-        }
-        if c == '<'
-            && let Some(end) = sentence[at..].find('>')
-            && columns.iter().any(|col| *col == sentence[at + 1..at + end])
-        {
-            flush(&mut word, &mut toks);
-            toks.push(Tok::Lit(sentence[at..=at + end].to_owned()));
-            let stop = at + end + 1;
-            while i < chars.len() && chars[i].0 < stop {
-                i += 1;
-            }
-            continue;
-        }
-        if c.is_whitespace() || c == ',' || c == ';' {
-            flush(&mut word, &mut toks);
-        } else {
-            word.push(c);
-        }
-        i += 1;
-    }
-    flush(&mut word, &mut toks);
-    toks
-}
-
-/// Drops politeness and fillers, and reads `should` forms as the plain ones.
-fn normalize(toks: Vec<Tok>) -> Vec<Tok> {
-    const LEADING: &[&str] = &[
-        "please", "then", "and", "now", "next", "finally", "first", "i", "we", "you", "user",
-        "also", "lastly",
-    ];
-    let mut toks: Vec<Tok> = toks;
-    while toks.first().is_some_and(|t| LEADING.iter().any(|w| t.is(w)))
-        || (toks.len() > 1 && toks[0].is("the") && toks[1].is("user"))
-    {
-        let n = if toks[0].is("the") { 2 } else { 1 };
-        toks.drain(..n);
-    }
-    while toks.last().is_some_and(|t| t.is("please")) {
-        toks.pop();
-    }
-    let mut out: Vec<Tok> = Vec::with_capacity(toks.len());
-    let mut i = 0;
-    while i < toks.len() {
-        let t = &toks[i];
-        let next = toks.get(i + 1);
-        let word = |w: &str| Tok::Word(w.to_owned(), w.to_owned());
-        if t.is("should") || t.is("must") || t.is("will") {
-            match next {
-                Some(n) if n.is("be") => {
-                    out.push(word("is"));
-                    i += 2;
-                }
-                Some(n) if n.is("not") && toks.get(i + 2).is_some_and(|b| b.is("be")) => {
-                    out.push(word("is"));
-                    out.push(word("not"));
-                    i += 3;
-                }
-                Some(Tok::Word(w, _)) => {
-                    let third = match w.as_str() {
-                        "have" => "has",
-                        "show" => "shows",
-                        "contain" => "contains",
-                        "display" => "displays",
-                        "say" => "says",
-                        "read" => "reads",
-                        "see" => "see",
-                        _ => w.as_str(),
-                    };
-                    out.push(word(third));
-                    i += 2;
-                }
-                _ => i += 1,
-            }
-            continue;
-        }
-        if (t.is("still") || t.is("now") || t.is("currently")) && !out.is_empty() {
-            i += 1;
-            continue;
-        }
-        if t.is("are") {
-            out.push(word("is"));
-        } else if t.is("isn't") || t.is("aren't") {
-            out.push(word("is"));
-            out.push(word("not"));
-        } else {
-            out.push(t.clone());
-        }
-        i += 1;
-    }
-    out
-}
-
-fn words_are(toks: &[Tok], words: &[&str]) -> bool {
-    toks.len() == words.len() && toks.iter().zip(words).all(|(t, w)| t.is(w))
-}
-
-fn starts(toks: &[Tok], words: &[&str]) -> Option<usize> {
-    (toks.len() >= words.len() && toks.iter().zip(words).all(|(t, w)| t.is(w)))
-        .then_some(words.len())
-}
-
-/// The first verb form of `forms` the tokens start with, and the rest.
-fn verb<'t>(toks: &'t [Tok], forms: &[&[&str]]) -> Option<&'t [Tok]> {
-    forms
-        .iter()
-        .filter_map(|form| starts(toks, form))
-        .max()
-        .map(|n| &toks[n..])
-}
-
-/// The position of the first of `words` in `toks`.
-fn find(toks: &[Tok], words: &[&str]) -> Option<usize> {
-    toks.iter().position(|t| words.iter().any(|w| t.is(w)))
 }
 
 fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
@@ -431,11 +214,19 @@ fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
     }
     if let Some(rest) = verb(
         t,
-        &[&["hover", "over"], &["hover", "on"], &["hover"], &["mouse", "over"]],
+        &[
+            &["hover", "over"],
+            &["hover", "on"],
+            &["hover"],
+            &["mouse", "over"],
+        ],
     ) {
         return Some(target(rest).map(Intent::Hover));
     }
-    if let Some(rest) = verb(t, &[&["sign", "in"], &["log", "in"], &["login"], &["signin"]]) {
+    if let Some(rest) = verb(
+        t,
+        &[&["sign", "in"], &["log", "in"], &["login"], &["signin"]],
+    ) {
         return Some(sign_in(rest));
     }
     if let Some(rest) = verb(t, &[&["add"], &["create"]]) {
@@ -456,13 +247,6 @@ fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
         return Some(literal(rest).map(Intent::PageShows));
     }
     assertion(t)
-}
-
-fn skip<'t>(toks: &'t [Tok], words: &[&str]) -> &'t [Tok] {
-    match toks.first() {
-        Some(first) if words.iter().any(|w| first.is(w)) => &toks[1..],
-        _ => toks,
-    }
 }
 
 fn open(rest: &[Tok]) -> Result<Intent, Decline> {
@@ -566,7 +350,9 @@ fn one_key(key: &str) -> Option<String> {
                 (Some(c), None) if c.is_ascii_alphanumeric() => Some(c.to_string()),
                 _ if lower.len() <= 3
                     && lower.starts_with('f')
-                    && lower[1..].parse::<u8>().is_ok_and(|n| (1..=12).contains(&n)) =>
+                    && lower[1..]
+                        .parse::<u8>()
+                        .is_ok_and(|n| (1..=12).contains(&n)) =>
                 {
                     Some(key.to_uppercase())
                 }
@@ -581,12 +367,20 @@ fn one_key(key: &str) -> Option<String> {
 fn fill(value: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
     let value = literal(value)?;
     let (target_toks, then_press) = match rest.iter().position(|t| t.is("and")) {
-        Some(at) if rest.get(at + 1).is_some_and(|t| t.is("press") || t.is("hit")) => {
+        Some(at)
+            if rest
+                .get(at + 1)
+                .is_some_and(|t| t.is("press") || t.is("hit")) =>
+        {
             let key = key_name(skip(&rest[at + 2..], &["the"]))
                 .ok_or_else(|| Decline::new("the key to press after typing is not one it knows"))?;
             (&rest[..at], Some(key))
         }
-        Some(_) => return Err(Decline::new("one action per step: `... and press KEY` only")),
+        Some(_) => {
+            return Err(Decline::new(
+                "one action per step: `... and press KEY` only",
+            ));
+        }
         None => (rest, None),
     };
     let mut target = target(target_toks)?;
@@ -625,65 +419,6 @@ fn literals(toks: &[Tok]) -> Vec<Literal> {
         })
         .collect()
 }
-
-const KINDS: &[(&[&str], Kind)] = &[
-    (&["radio", "button"], Kind::Radio),
-    (&["radio", "buttons"], Kind::Radio),
-    (&["check", "box"], Kind::Checkbox),
-    (&["check", "boxes"], Kind::Checkbox),
-    (&["text", "box"], Kind::Field),
-    (&["text", "field"], Kind::Field),
-    (&["search", "box"], Kind::Field),
-    (&["input", "field"], Kind::Field),
-    (&["combo", "box"], Kind::Dropdown),
-    (&["menu", "item"], Kind::MenuItem),
-    (&["menu", "items"], Kind::MenuItem),
-    (&["button"], Kind::Button),
-    (&["buttons"], Kind::Button),
-    (&["link"], Kind::Link),
-    (&["links"], Kind::Link),
-    (&["tab"], Kind::Tab),
-    (&["tabs"], Kind::Tab),
-    (&["checkbox"], Kind::Checkbox),
-    (&["checkboxes"], Kind::Checkbox),
-    (&["radio"], Kind::Radio),
-    (&["field"], Kind::Field),
-    (&["fields"], Kind::Field),
-    (&["input"], Kind::Field),
-    (&["inputs"], Kind::Field),
-    (&["textbox"], Kind::Field),
-    (&["searchbox"], Kind::Field),
-    (&["box"], Kind::Field),
-    (&["dropdown"], Kind::Dropdown),
-    (&["drop-down"], Kind::Dropdown),
-    (&["select"], Kind::Dropdown),
-    (&["combobox"], Kind::Dropdown),
-    (&["heading"], Kind::Heading),
-    (&["headings"], Kind::Heading),
-    (&["option"], Kind::Option),
-    (&["options"], Kind::Option),
-    (&["switch"], Kind::Switch),
-    (&["toggle"], Kind::Switch),
-    (&["image"], Kind::Image),
-    (&["images"], Kind::Image),
-    (&["picture"], Kind::Image),
-    (&["list"], Kind::List),
-    (&["counter"], Kind::Status),
-    (&["status"], Kind::Status),
-    (&["message"], Kind::Status),
-    (&["notification"], Kind::Status),
-    (&["alert"], Kind::Status),
-    (&["dialog"], Kind::Dialog),
-    (&["modal"], Kind::Dialog),
-    (&["row"], Kind::Row),
-    (&["rows"], Kind::Row),
-    (&["filter"], Kind::Filter),
-    (&["filters"], Kind::Filter),
-    (&["item"], Kind::Item),
-    (&["items"], Kind::Item),
-    (&["todos"], Kind::Item),
-    (&["entries"], Kind::Item),
-];
 
 /// The element a phrase names: `the "Add" button`, `the new todo field`, `the checkbox "x"`,
 /// `the "Delete" button of "buy milk"`.
@@ -759,7 +494,10 @@ fn target(toks: &[Tok]) -> Result<Target, Decline> {
     if name.is_none() && kind.is_none() {
         return Err(Decline::new("no element is named"));
     }
-    if name.as_deref().is_some_and(|n| n.contains("${") || n.starts_with('<')) {
+    if name
+        .as_deref()
+        .is_some_and(|n| n.contains("${") || n.starts_with('<'))
+    {
         return Err(Decline::new(
             "a variable names the element: the built-in generator matches elements by names \
              written in the sentence",
@@ -898,9 +636,7 @@ fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     } else {
         let state = match (state, negated) {
             (w, false) if w.is("checked") || w.is("ticked") || w.is("selected") => State::Checked,
-            (w, true) if w.is("checked") || w.is("ticked") || w.is("selected") => {
-                State::Unchecked
-            }
+            (w, true) if w.is("checked") || w.is("ticked") || w.is("selected") => State::Unchecked,
             (w, false) if w.is("unchecked") || w.is("unticked") => State::Unchecked,
             (w, false) if w.is("enabled") => State::Enabled,
             (w, true) if w.is("enabled") => State::Disabled,
@@ -920,9 +656,16 @@ fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
 }
 
 fn is_shown(t: &Tok) -> bool {
-    ["shown", "visible", "displayed", "present", "showing", "there"]
-        .iter()
-        .any(|w| t.is(w))
+    [
+        "shown",
+        "visible",
+        "displayed",
+        "present",
+        "showing",
+        "there",
+    ]
+    .iter()
+    .any(|w| t.is(w))
 }
 
 /// `X has value V` / `X has text V` / `the list has N items`.
@@ -969,12 +712,26 @@ fn number(toks: &[Tok]) -> Option<usize> {
 
 /// `N X [in the list]`.
 fn count(rest: &[Tok]) -> Result<Intent, Decline> {
-    let Some(at) = rest.iter().position(|t| number(std::slice::from_ref(t)).is_some()) else {
+    let Some(at) = rest
+        .iter()
+        .position(|t| number(std::slice::from_ref(t)).is_some())
+    else {
         return Err(Decline::new("there are N ...: the number is missing"));
     };
     let count = number(&rest[at..=at]).unwrap_or_default();
     let what = &rest[at + 1..];
-    let cut = find(what, &["in", "on", "shown", "visible", "displayed", "left", "listed"]);
+    let cut = find(
+        what,
+        &[
+            "in",
+            "on",
+            "shown",
+            "visible",
+            "displayed",
+            "left",
+            "listed",
+        ],
+    );
     let what = cut.map_or(what, |c| &what[..c]);
     let mut target = target(what)?;
     if target.kind.is_none() || target.kind == Some(Kind::Item) {

@@ -33,8 +33,7 @@ fn targets_read_names_kinds_and_scopes() {
         (target.name.as_deref(), target.quoted, target.kind),
         (Some("new todo"), false, Some(Kind::Field))
     );
-    let Intent::Click { target, .. } = intent("click the \"Delete\" button of \"buy milk\"")
-    else {
+    let Intent::Click { target, .. } = intent("click the \"Delete\" button of \"buy milk\"") else {
         panic!()
     };
     assert_eq!(target.scope.as_deref(), Some("buy milk"));

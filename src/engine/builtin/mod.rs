@@ -12,7 +12,9 @@
 mod builtin;
 mod codegen;
 mod grammar;
+mod kinds;
 mod resolve;
 mod snapshot;
+mod tokens;
 
 pub(crate) use builtin::write_step;

@@ -6,7 +6,8 @@
 //!
 //! Main functions: [`element`] and [`list`]; locators are JavaScript expressions on `page`.
 
-use crate::engine::builtin::grammar::{Decline, FIELD_ROLES, Kind, Target};
+use crate::engine::builtin::grammar::{Decline, Target};
+use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::engine::builtin::snapshot::{Snapshot, is_field, names_its_text};
 
 /// Roles a click (or a hover) is meant for when the sentence names no kind.
@@ -256,7 +257,10 @@ fn role_locator(snap: &Snapshot, base: &str, pool: &[usize], node: usize) -> Fou
     let Some(name) = n.name.as_deref() else {
         let text = label(n).unwrap_or_default();
         return Found {
-            locator: format!("{base}.getByRole({role}).filter({{ hasText: {} }})", js_str(text)),
+            locator: format!(
+                "{base}.getByRole({role}).filter({{ hasText: {} }})",
+                js_str(text)
+            ),
             node,
         };
     };
@@ -267,7 +271,10 @@ fn role_locator(snap: &Snapshot, base: &str, pool: &[usize], node: usize) -> Fou
         .any(|other| norm(other).contains(&norm(name)));
     let exact = if others { ", exact: true" } else { "" };
     Found {
-        locator: format!("{base}.getByRole({role}, {{ name: {}{exact} }})", js_str(name)),
+        locator: format!(
+            "{base}.getByRole({role}, {{ name: {}{exact} }})",
+            js_str(name)
+        ),
         node,
     }
 }
@@ -329,7 +336,11 @@ fn ambiguous(snap: &Snapshot, what: &str, many: &[usize]) -> Decline {
 
 /// The list the sentence means: the one holding every value of `values`, else the only list
 /// with items (or the only one whose name holds `noun`, a word such as `todo`).
-pub(crate) fn list(snap: &Snapshot, values: &[String], noun: Option<&str>) -> Result<String, Decline> {
+pub(crate) fn list(
+    snap: &Snapshot,
+    values: &[String],
+    noun: Option<&str>,
+) -> Result<String, Decline> {
     let lists = snap.with_roles(&["list"]);
     if lists.is_empty() {
         return Err(Decline::new("there is no list on the page"));

@@ -21,7 +21,10 @@ fn names_match_exactly_then_in_any_case_then_by_words() {
     }
     let snap = Snapshot::parse("- textbox \"Email address\"\n- textbox \"Password\"");
     let found = element(&snap, &named("email", Some(Kind::Field)), &[], false).unwrap();
-    assert_eq!(found.locator, "page.getByRole('textbox', { name: 'Email address' })");
+    assert_eq!(
+        found.locator,
+        "page.getByRole('textbox', { name: 'Email address' })"
+    );
 }
 
 #[test]

@@ -132,8 +132,21 @@ pub(crate) fn names_its_text(role: &str) -> bool {
     !is_field(role)
         && !matches!(
             role,
-            "checkbox" | "radio" | "switch" | "img" | "list" | "listitem" | "status" | "alert"
-                | "dialog" | "navigation" | "main" | "region" | "form" | "table" | "group"
+            "checkbox"
+                | "radio"
+                | "switch"
+                | "img"
+                | "list"
+                | "listitem"
+                | "status"
+                | "alert"
+                | "dialog"
+                | "navigation"
+                | "main"
+                | "region"
+                | "form"
+                | "table"
+                | "group"
         )
 }
 
@@ -144,9 +157,7 @@ fn parse_node(item: &str) -> Option<Node> {
     if item.starts_with('"') {
         return Some(text_node(unquote(item)));
     }
-    let role_end = item
-        .find(|c: char| c == ' ' || c == ':' || c == '[')
-        .unwrap_or(item.len());
+    let role_end = item.find([' ', ':', '[']).unwrap_or(item.len());
     let role = &item[..role_end];
     if role.is_empty() || !role.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
         return None;
@@ -290,11 +301,7 @@ mod tests {
     #[test]
     fn nodes_roles_names_states_text_and_placeholders_are_read() {
         let snapshot = Snapshot::parse(fixtures::TODOS);
-        let field = snapshot
-            .nodes
-            .iter()
-            .find(|n| n.role == "textbox")
-            .unwrap();
+        let field = snapshot.nodes.iter().find(|n| n.role == "textbox").unwrap();
         assert_eq!(field.name.as_deref(), Some("New todo"));
         assert_eq!(field.placeholder.as_deref(), Some("What needs to be done?"));
         let done = snapshot
@@ -304,7 +311,10 @@ mod tests {
             .unwrap();
         assert!(done.has("checked"));
         let status = snapshot.with_roles(&["status"]);
-        assert_eq!(snapshot.nodes[status[0]].text.as_deref(), Some("1 item left"));
+        assert_eq!(
+            snapshot.nodes[status[0]].text.as_deref(),
+            Some("1 item left")
+        );
         let list = snapshot
             .nodes
             .iter()
