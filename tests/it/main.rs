@@ -33,6 +33,7 @@
 
 mod architecture;
 mod background;
+mod builtin;
 mod cache_process;
 mod cli;
 mod conformance;
