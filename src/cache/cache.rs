@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::cache_error::io_error;
 use super::cache_lock::CacheLock;
-use super::{CacheError, CacheFile, StepKey};
+use super::{Author, CacheError, CacheFile, StepKey};
 use crate::regular_file::{MIB, read_regular_to_string};
 use crate::scenario::Scenario;
 use crate::secrets::Secrets;
@@ -103,7 +103,31 @@ impl Cache {
         code: &str,
         today: &str,
     ) -> Result<(), CacheError> {
-        self.store(scenario, key, code, today, false)
+        self.store(scenario, key, code, today, false, None)
+    }
+
+    /// Like [`Cache::put`], recording who wrote the code (`by`, format 3).
+    pub fn put_by(
+        &self,
+        scenario: &Scenario,
+        key: &StepKey,
+        code: &str,
+        today: &str,
+        by: Author,
+    ) -> Result<(), CacheError> {
+        self.store(scenario, key, code, today, false, Some(by))
+    }
+
+    /// Like [`Cache::put_healed`], recording who wrote the healed code (`by`, format 3).
+    pub fn put_healed_by(
+        &self,
+        scenario: &Scenario,
+        key: &StepKey,
+        code: &str,
+        today: &str,
+        by: Author,
+    ) -> Result<(), CacheError> {
+        self.store(scenario, key, code, today, true, Some(by))
     }
 
     /// Like [`Cache::put`] for healed code: the entry keeps its `created` date and records
@@ -115,7 +139,7 @@ impl Cache {
         code: &str,
         today: &str,
     ) -> Result<(), CacheError> {
-        self.store(scenario, key, code, today, true)
+        self.store(scenario, key, code, today, true, None)
     }
 
     fn store(
@@ -125,6 +149,7 @@ impl Cache {
         code: &str,
         today: &str,
         healed: bool,
+        by: Option<Author>,
     ) -> Result<(), CacheError> {
         if key.scenario != scenario.rel_path {
             return Err(CacheError::KeyMismatch {
@@ -156,7 +181,7 @@ impl Cache {
             Some((text, file)) => (Some(text), file),
             None => (None, CacheFile::new(scenario.rel_path.clone())),
         };
-        if !file.upsert(key, &code, today, healed) {
+        if !file.upsert(key, &code, today, healed, by.map(Author::as_str)) {
             return Ok(());
         }
         file.order_like(scenario);
@@ -328,6 +353,37 @@ mod tests {
         let file = cache.load(&scenario.rel_path).unwrap().unwrap();
         assert_eq!(file.steps[0].healed, None);
         assert_eq!(file.steps[0].created, "2026-03-03");
+    }
+
+    #[test]
+    fn who_wrote_the_code_is_recorded_as_by_in_a_format_3_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let scenario = scenario("scenarios/a.steps", &[("t", &["s", "u"])]);
+        let cache = Cache::new(dir.path());
+        let test = &scenario.tests[0];
+        let (s, u) = (
+            StepKey::of(&scenario, test, &test.steps[0]),
+            StepKey::of(&scenario, test, &test.steps[1]),
+        );
+        cache.put(&scenario, &s, "old()", "2026-01-01").unwrap();
+        let text = std::fs::read_to_string(cache.file_path(&scenario.rel_path)).unwrap();
+        assert!(text.starts_with("format = 1\n"), "{text}");
+        assert!(!text.contains("by ="), "{text}");
+        cache
+            .put_by(&scenario, &u, "u()", "2026-01-02", Author::Builtin)
+            .unwrap();
+        cache
+            .put_healed_by(&scenario, &s, "new()", "2026-02-02", Author::Llm)
+            .unwrap();
+        let text = std::fs::read_to_string(cache.file_path(&scenario.rel_path)).unwrap();
+        assert!(text.starts_with("format = 3\n"), "{text}");
+        assert!(
+            text.contains("created = \"2026-01-01\"\nhealed = \"2026-02-02\"\nby = \"llm\"\ncode"),
+            "{text}"
+        );
+        assert!(text.contains("by = \"builtin\"\ncode = '''\nu()"), "{text}");
+        let file = cache.load(&scenario.rel_path).unwrap().unwrap();
+        assert_eq!(file.steps[1].by.as_deref(), Some("builtin"));
     }
 
     #[test]

@@ -129,7 +129,7 @@ impl Wanted<'_> {
 
 /// The keys of an entry's table in schema order, with their wanted values (a `[[background]]`
 /// table has no `test`).
-fn entry_fields(entry: &CachedStep) -> [(&'static str, Wanted<'_>); 6] {
+fn entry_fields(entry: &CachedStep) -> [(&'static str, Wanted<'_>); 7] {
     [
         (
             "test",
@@ -144,6 +144,10 @@ fn entry_fields(entry: &CachedStep) -> [(&'static str, Wanted<'_>); 6] {
                 .healed
                 .as_deref()
                 .map_or(Wanted::Absent, Wanted::Basic),
+        ),
+        (
+            "by",
+            entry.by.as_deref().map_or(Wanted::Absent, Wanted::Basic),
         ),
         ("code", Wanted::Code(&entry.code)),
     ]
@@ -409,7 +413,7 @@ three
     #[test]
     fn adding_then_healing_another_entry_keeps_every_comment_and_blank_line() {
         let added = edited(HAND_EDITED, |file| {
-            assert!(file.upsert(&key("t", "v"), "three\n", "2026-02-02", false));
+            assert!(file.upsert(&key("t", "v"), "three\n", "2026-02-02", false, None));
             move_last_to(file, 1);
         });
         let after_first = "code = '''\none\n'''\n";
@@ -417,7 +421,7 @@ three
         assert_eq!(added, expected);
 
         let healed = edited(&added, |file| {
-            assert!(file.upsert(&key("t", "u"), "TWO\n", "2026-03-03", true));
+            assert!(file.upsert(&key("t", "u"), "TWO\n", "2026-03-03", true, None));
         });
         let expected = expected.replacen(
             SECOND_END,
@@ -430,7 +434,7 @@ three
     #[test]
     fn an_entry_added_last_goes_before_the_comment_that_ends_the_file() {
         let added = edited(HAND_EDITED, |file| {
-            file.upsert(&key("t", "v"), "three\n", "2026-02-02", false);
+            file.upsert(&key("t", "v"), "three\n", "2026-02-02", false, None);
         });
         let body = HAND_EDITED.strip_suffix("# the end\n").unwrap();
         assert_eq!(added, format!("{body}{NEW_ENTRY}# the end\n"));
@@ -439,11 +443,11 @@ three
     #[test]
     fn regenerated_code_replaces_values_but_keeps_their_comments() {
         let healed = edited(HAND_EDITED, |file| {
-            file.upsert(&key("t", "u"), "healed\n", "2026-02-02", true);
+            file.upsert(&key("t", "u"), "healed\n", "2026-02-02", true, None);
         });
         let healed = healed.replacen("  healed =", "  # healed once\n  healed =", 1);
         let fresh = edited(&healed, |file| {
-            file.upsert(&key("t", "u"), "fresh\n", "2026-03-03", false);
+            file.upsert(&key("t", "u"), "fresh\n", "2026-03-03", false, None);
         });
         let expected = HAND_EDITED.replacen(
             SECOND_END,
@@ -481,7 +485,7 @@ three
     fn entries_in_an_inline_array_become_tables() {
         let text = "format = 1\nscenario = \"a.steps\"\nsteps = [\n  { test = \"t\", step = \"s\", occurrence = 1, created = \"d\", code = \"x\" },\n]\n";
         let added = edited(text, |file| {
-            file.upsert(&key("t", "v"), "three\n", "2026-02-02", false);
+            file.upsert(&key("t", "v"), "three\n", "2026-02-02", false, None);
         });
         assert!(
             added.starts_with("format = 1\nscenario = \"a.steps\"\n"),
@@ -494,7 +498,7 @@ three
     #[test]
     fn a_new_file_is_in_the_stable_format() {
         let mut file = CacheFile::new("a.steps");
-        file.upsert(&key("t", "v"), "three\n", "2026-02-02", false);
+        file.upsert(&key("t", "v"), "three\n", "2026-02-02", false, None);
         assert_eq!(
             file.render(),
             format!("format = 1\nscenario = \"a.steps\"\n{NEW_ENTRY}")
@@ -515,7 +519,13 @@ three
     #[test]
     fn background_entries_are_background_tables_first_in_a_format_2_file() {
         let added = edited(HAND_EDITED, |file| {
-            file.upsert(&background("open the app"), "bg\n", "2026-02-02", false);
+            file.upsert(
+                &background("open the app"),
+                "bg\n",
+                "2026-02-02",
+                false,
+                None,
+            );
             move_last_to(file, 0);
         });
         let table = "[[background]]\nstep = \"open the app\"\noccurrence = 1\ncreated = \"2026-02-02\"\ncode = '''\nbg\n'''\n";
@@ -529,7 +539,13 @@ three
         assert_eq!(added, expected);
         // Healing it changes only its values; removing it leaves the format at 2.
         let healed = edited(&added, |file| {
-            file.upsert(&background("open the app"), "BG\n", "2026-03-03", true);
+            file.upsert(
+                &background("open the app"),
+                "BG\n",
+                "2026-03-03",
+                true,
+                None,
+            );
         });
         assert!(
             healed.contains(
@@ -544,8 +560,8 @@ three
         assert!(removed.contains("format = 2"), "{removed}");
         // A new file without a background is format 1; with one, format 2.
         let mut file = CacheFile::new("a.steps");
-        file.upsert(&key("t", "v"), "three\n", "2026-02-02", false);
-        file.upsert(&background("open"), "bg\n", "2026-02-02", false);
+        file.upsert(&key("t", "v"), "three\n", "2026-02-02", false, None);
+        file.upsert(&background("open"), "bg\n", "2026-02-02", false, None);
         assert_eq!(
             file.render(),
             format!(

@@ -17,7 +17,10 @@ use super::{CacheError, CachedStep, StepKey};
 use crate::scenario::Scenario;
 
 /// The newest format version this prettyplay reads and writes.
-pub(crate) const FORMAT: u32 = 2;
+pub(crate) const FORMAT: u32 = 3;
+
+/// The format that adds `[[background]]` entries.
+pub(crate) const FORMAT_WITH_BACKGROUND: u32 = 2;
 
 /// The format of a file without `[[background]]` entries: format 2 only adds them, so a file
 /// without any is written as format 1, readable by every prettyplay.
@@ -70,14 +73,18 @@ impl CacheFile {
         self.steps.iter().find(|entry| entry.is(key))
     }
 
-    /// The `format` this file is written with: 2 when it has `[[background]]` entries, else the
-    /// format it was read with (a file is never written with an older format than it had).
+    /// The `format` this file is written with: 3 when an entry records who wrote it (`by`), 2
+    /// when it has `[[background]]` entries, else the format it was read with (a file is never
+    /// written with an older format than it had).
     pub(crate) fn written_format(&self) -> u32 {
-        if self.steps.iter().any(|entry| entry.test.is_none()) {
+        let needed = if self.steps.iter().any(|entry| entry.by.is_some()) {
             FORMAT
+        } else if self.steps.iter().any(|entry| entry.test.is_none()) {
+            FORMAT_WITH_BACKGROUND
         } else {
-            self.format
-        }
+            FORMAT_WITHOUT_BACKGROUND
+        };
+        needed.max(self.format)
     }
 
     /// Parses the text of the cache file at `path`, which must be the cache of `scenario_rel`.
@@ -172,14 +179,26 @@ impl CacheFile {
     /// Inserts or replaces the code of `key`; replaced code gets `today` as its date. Returns
     /// whether anything changed.
     /// A healed entry keeps its `created` date and gets `healed = today`.
-    pub(crate) fn upsert(&mut self, key: &StepKey, code: &str, today: &str, healed: bool) -> bool {
+    /// `by` is who wrote the code (`None` leaves the entry's unsaid).
+    pub(crate) fn upsert(
+        &mut self,
+        key: &StepKey,
+        code: &str,
+        today: &str,
+        healed: bool,
+        by: Option<&str>,
+    ) -> bool {
         if key.is_background() {
+            self.format = self.format.max(FORMAT_WITH_BACKGROUND);
+        }
+        if by.is_some() {
             self.format = FORMAT;
         }
         match self.steps.iter_mut().find(|entry| entry.is(key)) {
             Some(entry) if entry.code == code => false,
             Some(entry) => {
                 code.clone_into(&mut entry.code);
+                entry.by = by.map(str::to_owned);
                 if healed {
                     entry.healed = Some(today.to_owned());
                 } else {
@@ -195,6 +214,7 @@ impl CacheFile {
                     occurrence: key.occurrence,
                     created: today.to_owned(),
                     healed: healed.then(|| today.to_owned()),
+                    by: by.map(str::to_owned),
                     code: code.to_owned(),
                 });
                 true
@@ -292,7 +312,7 @@ mod tests {
         };
         for code in TRICKY {
             let mut file = CacheFile::parse(path, text, "a.steps").unwrap();
-            file.upsert(&key, code, "2026-02-02", true);
+            file.upsert(&key, code, "2026-02-02", true, None);
             file.steps.push(entry("t", "new", 1, code));
             let out = file.render_over(path, text).unwrap();
             let parsed = CacheFile::parse(path, &out, "a.steps")
@@ -391,9 +411,9 @@ it's '''
 
     #[test]
     fn format_is_checked() {
-        let newer = parse_error("format = 3\nscenario = \"s/a.steps\"\nfuture = true\n");
+        let newer = parse_error("format = 4\nscenario = \"s/a.steps\"\nfuture = true\n");
         assert!(
-            matches!(newer, CacheError::NewerFormat { found: 3, .. }),
+            matches!(newer, CacheError::NewerFormat { found: 4, .. }),
             "{newer}"
         );
         assert!(

@@ -23,8 +23,30 @@ pub struct CachedStep {
     /// `YYYY-MM-DD` the code was last healed (regenerated after the UI changed), if ever.
     #[serde(default)]
     pub healed: Option<String>,
+    /// Who wrote the code: `builtin` (the built-in generator) or `llm`; `None` in entries
+    /// written before format 3 or by hand.
+    #[serde(default)]
+    pub by: Option<String>,
     /// The step code, exactly as stored (hand edits included).
     pub code: String,
+}
+
+/// Who wrote a cache entry's code, recorded as its `by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Author {
+    /// The built-in generator (`src/engine/builtin/`).
+    Builtin,
+    /// The configured LLM.
+    Llm,
+}
+
+impl Author {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Author::Builtin => "builtin",
+            Author::Llm => "llm",
+        }
+    }
 }
 
 impl CachedStep {
@@ -54,6 +76,7 @@ impl CachedStep {
             occurrence,
             created: "2026-11-30".to_owned(),
             healed: None,
+            by: None,
             code: code.to_owned(),
         }
     }
@@ -71,6 +94,7 @@ mod tests {
             occurrence: 2,
             created: "d".into(),
             healed: None,
+            by: None,
             code: "c".into(),
         };
         let key = entry.key("a.steps");

@@ -22,6 +22,6 @@ pub use cache::Cache;
 pub(crate) use cache::MAX_STEP_CODE_BYTES;
 pub use cache_error::CacheError;
 pub use cache_file::CacheFile;
-pub use cached_step::CachedStep;
+pub use cached_step::{Author, CachedStep};
 pub use identity::StepKey;
 pub use prune::{Removal, prune};

@@ -177,6 +177,7 @@ pub(crate) fn run_tests(
         heal_veto: settings.heal.veto,
         allowed_origins_off: settings.browser.allowed_origins.is_any(),
         provider,
+        builtin: settings.generate.builtin,
         workers,
         isolation: settings.browser.isolation,
         test_timeout: settings.run.test_timeout,
@@ -483,6 +484,8 @@ fn provider_for(
         },
         Mode::Run { .. } => match build_provider(&settings.llm, env, handle.clone()) {
             Ok(Some(provider)) => Ok(Some(Arc::from(provider))),
+            // Without an LLM the built-in generator writes code alone (unless it is off).
+            Ok(None) if settings.generate.builtin.uses_builtin() => Ok(None),
             Ok(None) => Err(Error::LlmRequired),
             Err(err) => Err(Error::LlmSettings(err)),
         },

@@ -8,6 +8,7 @@ mod browser_settings;
 mod config_error;
 mod defaults;
 mod file_context;
+mod generate_settings;
 mod heal_settings;
 mod llm_settings;
 mod overrides;
@@ -25,6 +26,7 @@ mod web_server_settings;
 
 pub use allowed_origins::AllowedOrigins;
 pub use config_error::ConfigError;
+pub use generate_settings::{BuiltinOrder, GenerateSettings};
 pub use overrides::Overrides;
 pub use remote_settings::{BrowserName, ConnectHeaders, RemoteBrowser, RemoteProtocol};
 pub use screen::Screen;

@@ -19,6 +19,7 @@ use serde::Deserialize;
 use super::browser_settings::{self, BrowserLayer, RawBrowser};
 use super::defaults;
 use super::file_context::FileContext;
+use super::generate_settings::{self, GenerateLayer, RawGenerate};
 use super::heal_settings::{self, HealLayer, RawHeal};
 use super::llm_settings::{self, BudgetsLayer, LlmLayer, RawBudgets, RawLlm};
 use super::polling_settings::{self, PollingLayer, RawPolling};
@@ -59,6 +60,8 @@ pub struct Settings {
     pub run: RunSettings,
     /// `[heal]`: the heal veto.
     pub heal: HealSettings,
+    /// `[generate]`: the built-in generator's place.
+    pub generate: crate::config::GenerateSettings,
     /// `[vars]`: public variable values and the names of secrets.
     pub vars: VarSettings,
     /// `[web_server]` / `[[web_server]]`: started before the first test, in order.
@@ -84,6 +87,8 @@ struct Layer {
     run: RunLayer,
     /// `[heal]`.
     heal: HealLayer,
+    /// `[generate]`.
+    generate: GenerateLayer,
     /// `[vars]`: only the file has it.
     vars: Option<VarSettings>,
     /// `[web_server]` servers: only the file has them.
@@ -105,6 +110,7 @@ impl Layer {
             budgets: self.budgets.over(lower.budgets),
             run: self.run.over(lower.run),
             heal: self.heal.over(lower.heal),
+            generate: self.generate.over(lower.generate),
             vars: self.vars.or(lower.vars),
             web_servers: self.web_servers.or(lower.web_servers),
             web_server: self.web_server.over(lower.web_server),
@@ -139,6 +145,7 @@ impl Layer {
             budgets: self.budgets.finish(),
             run: self.run.finish(),
             heal: self.heal.finish(),
+            generate: self.generate.finish(),
             vars: self.vars.unwrap_or_default(),
             web_servers,
             project_root,
@@ -173,6 +180,7 @@ struct RawFile {
     budgets: Option<RawBudgets>,
     run: Option<RawRun>,
     heal: Option<RawHeal>,
+    generate: Option<RawGenerate>,
     vars: Option<RawVars>,
     web_server: Option<RawWebServers>,
 }
@@ -248,6 +256,7 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
         budgets: BudgetsLayer::from_file(raw.budgets.unwrap_or_default(), &file)?,
         run: RunLayer::from_file(raw.run.unwrap_or_default(), &file)?,
         heal: HealLayer::from_file(raw.heal.unwrap_or_default()),
+        generate: GenerateLayer::from_file(raw.generate.unwrap_or_default()),
         vars: Some(VarSettings::from_file(raw.vars.unwrap_or_default(), &file)?),
         web_servers: Some(FileWebServer::from_file(
             raw.web_server.unwrap_or_default(),
@@ -279,6 +288,7 @@ fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer,
     )?;
     read_env(&mut layer.run, run_settings::ENV_VARS, root, env)?;
     read_env(&mut layer.heal, heal_settings::ENV_VARS, root, env)?;
+    read_env(&mut layer.generate, generate_settings::ENV_VARS, root, env)?;
     read_env(
         &mut layer.web_server,
         web_server_settings::ENV_VARS,
@@ -396,6 +406,7 @@ mod tests {
                     fail_on_flaky: false,
                 },
                 heal: HealSettings { veto: true },
+                generate: crate::config::GenerateSettings::default(),
                 vars: crate::config::VarSettings::default(),
                 web_servers: Vec::new(),
             }
@@ -680,6 +691,7 @@ delay = 0.25
             names(llm_settings::BUDGETS_ENV_VARS),
             names(run_settings::ENV_VARS),
             names(heal_settings::ENV_VARS),
+            names(generate_settings::ENV_VARS),
             names(web_server_settings::ENV_VARS),
         ];
         for var in vars.concat() {

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use crate::cache::{Cache, CacheError, StepKey};
-use crate::config::LlmSettings;
+use crate::config::{BuiltinOrder, LlmSettings};
 use crate::engine::budgets::{Budgets, Pool};
 use crate::engine::{EngineFailure, EngineFailureKind};
 use crate::llm::{
@@ -64,7 +64,11 @@ pub(crate) struct HealPolicy {
 
 /// One test's generation and healing engine.
 pub(crate) struct Engine<'a> {
-    pub(super) provider: &'a dyn LlmProvider,
+    /// `None` when no LLM is configured: the built-in generator writes code alone, and nothing
+    /// is classified.
+    pub(super) provider: Option<&'a dyn LlmProvider>,
+    /// `[generate] builtin`: the built-in generator's place before the LLM.
+    pub(super) builtin: BuiltinOrder,
     pub(super) llm: &'a LlmSettings,
     pub(super) cache: &'a Cache,
     pub(super) page_api: &'a str,
@@ -94,7 +98,7 @@ pub(super) enum Verdict {
 
 impl<'a> Engine<'a> {
     pub(crate) fn new(
-        provider: &'a dyn LlmProvider,
+        provider: Option<&'a dyn LlmProvider>,
         llm: &'a LlmSettings,
         cache: &'a Cache,
         page_api: &'a str,
@@ -103,6 +107,7 @@ impl<'a> Engine<'a> {
     ) -> Self {
         Self {
             provider,
+            builtin: BuiltinOrder::Off,
             llm,
             cache,
             page_api,
@@ -112,6 +117,12 @@ impl<'a> Engine<'a> {
             deadline: None,
             secrets: Secrets::default(),
         }
+    }
+
+    /// Where the built-in generator comes in (`[generate] builtin`; off unless set).
+    pub(crate) fn with_builtin(mut self, builtin: BuiltinOrder) -> Self {
+        self.builtin = builtin;
+        self
     }
 
     /// The secret values this engine's requests must never carry.
@@ -153,6 +164,8 @@ impl<'a> Engine<'a> {
         code: &str,
         error: &str,
     ) -> Option<Classification> {
+        // No LLM configured: no verdict, and nothing to warn about.
+        self.provider?;
         match self.classify(step, exec, observer, code, error, Parsing::Lenient) {
             Ok(Verdict::Parsed(verdict)) => {
                 observer.verdict(&verdict);
@@ -179,8 +192,11 @@ impl<'a> Engine<'a> {
         error: &str,
         parsing: Parsing,
     ) -> Result<Verdict, LlmError> {
+        let Some(provider) = self.provider else {
+            return Err(LlmError::Config("no LLM is configured".to_owned()));
+        };
         let request = self.classification_request(step, exec, code, error);
-        let reply = self.provider.classify_failure(&request)?;
+        let reply = provider.classify_failure(&request)?;
         observer.llm_call(LlmPurpose::Classification, reply.usage, reply.elapsed);
         let parsed = match parsing {
             Parsing::Strict => parse_classification_strict(&reply.text),

@@ -4,8 +4,9 @@
 //! Main function: [`Engine::generate`]; the loop is [`Engine::attempts`]. The decisions are
 //! documented in `docs/engine.md` (Generation) and unit-tested below with strict fakes.
 
-use crate::cache::MAX_STEP_CODE_BYTES;
+use crate::cache::{Author, MAX_STEP_CODE_BYTES};
 use crate::engine::budgets::Pool;
+use crate::engine::builtin_step::{BuiltinOutcome, handed_over};
 use crate::engine::engine::{Engine, EngineObserver, LlmPurpose, StepContext, cache_failure};
 use crate::engine::{EngineFailure, EngineFailureKind};
 use crate::llm::{Category, FailedAttempt, extract_code};
@@ -65,9 +66,32 @@ impl Engine<'_> {
         exec: &dyn StepExecutor,
         observer: &dyn EngineObserver,
     ) -> Result<String, EngineFailure> {
-        let code = self.attempts(step, exec, observer, Pool::Generation, None)?;
+        let mut failed = None;
+        if self.builtin.uses_builtin() {
+            let outcome = self.builtin_attempt(step, exec);
+            match outcome {
+                BuiltinOutcome::Passed(code) => {
+                    self.cache
+                        .put_by(
+                            step.scenario,
+                            &step.key,
+                            &code,
+                            &self.today,
+                            Author::Builtin,
+                        )
+                        .map_err(|err| cache_failure(&err))?;
+                    return Ok(code);
+                }
+                BuiltinOutcome::Failed(code, failure) if failure.kind.ends_the_page() => {
+                    return Err(crashed(&failure, Some(code)));
+                }
+                outcome if !self.llm_writes() => return Err(self.builtin_failure(outcome)),
+                outcome => failed = handed_over(&outcome),
+            }
+        }
+        let code = self.attempts(step, exec, observer, Pool::Generation, failed)?;
         self.cache
-            .put(step.scenario, &step.key, &code, &self.today)
+            .put_by(step.scenario, &step.key, &code, &self.today, Author::Llm)
             .map_err(|err| cache_failure(&err))?;
         Ok(code)
     }
@@ -99,8 +123,15 @@ impl Engine<'_> {
                 });
             };
             observer.generation_started(pool, attempt, self.budgets.limit(pool));
+            let Some(provider) = self.provider else {
+                return Err(EngineFailure::new(
+                    EngineFailureKind::Incurable,
+                    "no LLM is configured to write this step's code",
+                    None,
+                ));
+            };
             let request = self.generation_request(step, exec, healing.as_deref(), failed.clone());
-            let reply = self.provider.generate_step_code(&request).map_err(|err| {
+            let reply = provider.generate_step_code(&request).map_err(|err| {
                 EngineFailure::new(
                     EngineFailureKind::LlmUnavailable,
                     format!("step code could not be generated: {err}"),

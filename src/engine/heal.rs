@@ -4,7 +4,9 @@
 //! Main function: [`Engine::heal`]. The decisions are documented in `docs/engine.md` (Healing)
 //! and unit-tested below with strict fakes.
 
+use crate::cache::Author;
 use crate::engine::budgets::Pool;
+use crate::engine::builtin_step::BuiltinOutcome;
 use crate::engine::engine::{Engine, EngineObserver, Parsing, StepContext, Verdict, cache_failure};
 use crate::engine::generate::crashed;
 use crate::engine::veto::{Veto, review};
@@ -80,6 +82,45 @@ impl Engine<'_> {
                 Some(verdict),
             )),
             Category::Rot => {
+                // The built-in generator first, under the same veto: its code is kept only when
+                // it passed and checks at least what the cached code checked.
+                let builtin = if self.builtin.uses_builtin()
+                    && let BuiltinOutcome::Passed(code) = self.builtin_attempt(step, exec)
+                {
+                    let vetted = self.vet(step, observer, old_code, failure, &code, &verdict);
+                    Some((code, vetted))
+                } else {
+                    None
+                };
+                match builtin {
+                    // Vetoed: the LLM may still write code that keeps the checks.
+                    Some((_, Err(vetoed))) if !self.builtin.uses_llm() => return Err(vetoed),
+                    None if !self.builtin.uses_llm() => {
+                        return Err(EngineFailure::new(
+                            EngineFailureKind::Incurable,
+                            format!(
+                                "the built-in generator could not heal this step and [generate] \
+                                 builtin = \"only\" lets no LLM write code:\n\n{}",
+                                failure.message
+                            ),
+                            Some(verdict),
+                        ));
+                    }
+                    _ => {}
+                }
+                if let Some((code, Ok(()))) = builtin {
+                    self.cache
+                        .put_healed_by(
+                            step.scenario,
+                            &step.key,
+                            &code,
+                            &self.today,
+                            Author::Builtin,
+                        )
+                        .map_err(|err| cache_failure(&err))?;
+                    observer.healed(&verdict.explanation, old_code, &code);
+                    return Ok(code);
+                }
                 let previous = FailedAttempt {
                     code: old_code.to_owned(),
                     error: failure.message.clone(),
@@ -101,7 +142,7 @@ impl Engine<'_> {
                     })?;
                 self.vet(step, observer, old_code, failure, &code, &verdict)?;
                 self.cache
-                    .put_healed(step.scenario, &step.key, &code, &self.today)
+                    .put_healed_by(step.scenario, &step.key, &code, &self.today, Author::Llm)
                     .map_err(|err| cache_failure(&err))?;
                 observer.healed(&verdict.explanation, old_code, &code);
                 Ok(code)

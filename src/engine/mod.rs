@@ -5,6 +5,8 @@
 //! Main types: [`Engine`] (with `generate.rs` and `heal.rs`), [`Budgets`], [`EngineFailure`].
 
 mod budgets;
+mod builtin;
+mod builtin_step;
 mod check_reader;
 mod checks;
 #[expect(

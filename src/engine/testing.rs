@@ -436,7 +436,7 @@ impl Fixture {
         healing: u32,
     ) -> Engine<'a> {
         Engine::new(
-            llm,
+            Some(llm),
             &self.llm,
             &self.cache,
             "page.goto(url, options)\nlocator.click(options)",

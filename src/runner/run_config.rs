@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use crate::cache::Cache;
-use crate::config::{BudgetSettings, Isolation, LlmSettings, PollingSettings, Vars};
+use crate::config::{BudgetSettings, BuiltinOrder, Isolation, LlmSettings, PollingSettings, Vars};
 use crate::llm::LlmProvider;
 use crate::script::Limits;
 
@@ -39,6 +39,8 @@ pub struct RunConfig {
     pub allowed_origins_off: bool,
     /// `None` in strict replay (never constructed) or when no LLM is configured.
     pub provider: Option<Arc<dyn LlmProvider>>,
+    /// `[generate] builtin`: where the built-in generator comes in when `run` writes code.
+    pub builtin: BuiltinOrder,
     /// Parallel workers, each with a browser of its own.
     pub workers: usize,
     pub isolation: Isolation,

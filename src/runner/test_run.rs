@@ -102,12 +102,15 @@ pub(crate) fn run_test(
             }));
         }
     };
-    // The engine exists only where an LLM may be asked: never in strict replay.
+    // The engine exists only where code may be written or a verdict asked: never in strict
+    // replay; in replay only with an LLM; in `run` with an LLM or the built-in generator.
+    let writes = matches!(config.mode, Mode::Run { .. }) && config.builtin.uses_builtin();
     let mut engine = match (config.mode, &config.provider) {
-        (Mode::StrictReplay, _) | (_, None) => None,
-        (_, Some(provider)) => Some(
+        (Mode::StrictReplay, _) => None,
+        (_, None) if !writes => None,
+        (_, provider) => Some(
             Engine::new(
-                provider.as_ref(),
+                provider.as_deref(),
                 &config.llm,
                 &config.cache,
                 plan.page_api,
@@ -117,6 +120,7 @@ pub(crate) fn run_test(
                     expect_timeout: config.limits.action_timeout,
                 },
             )
+            .with_builtin(config.builtin)
             .with_deadline(plan.deadline)
             .with_secrets(config.vars.secrets()),
         ),
@@ -309,7 +313,7 @@ fn after_failure(
         failed_step(observer, cause, code, verdict)
     };
     match (mode, engine) {
-        (Mode::Run { heal: true }, Some(engine)) => {
+        (Mode::Run { heal: true }, Some(engine)) if engine.has_llm() => {
             match engine.heal(context, exec, observer, &code, &failure) {
                 Ok(healed) => StepState::Passed {
                     source: StepSource::Healed,

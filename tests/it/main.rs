@@ -38,6 +38,7 @@
 
 mod architecture;
 mod background;
+mod builtin;
 mod cache_process;
 mod cli;
 mod conformance;

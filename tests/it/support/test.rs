@@ -282,6 +282,9 @@ impl Test {
                 command.env_remove(&key);
             }
         }
+        // The tests written before the built-in generator script the LLM for every new step:
+        // it is off unless a test turns it on (`.env("PRETTYPLAY_GENERATE_BUILTIN", "first")`).
+        command.env("PRETTYPLAY_GENERATE_BUILTIN", "off");
         command.envs(self.env.iter().map(|(k, v)| (k, v)));
         for key in &self.env_removed {
             command.env_remove(key);

@@ -1,0 +1,750 @@
+//! The sentence shapes the built-in generator understands: a sentence becomes an [`Intent`] (what
+//! to do or check) naming its elements as [`Target`]s, or a [`Decline`] saying why not. English,
+//! case-insensitive, quoted literals in `'...'`, `"..."` or `“...”`, `${NAME}` and `<column>`
+//! placeholders as values; articles, politeness (`please`, `then`, `I`) and `should` are
+//! optional. The shapes are listed in `docs/builtin.md`.
+//!
+//! Main function: [`parse`].
+
+use crate::engine::builtin::kinds::{KINDS, Kind};
+use crate::engine::builtin::tokens::{
+    Tok, find, normalize, skip, starts, tokenize, verb, words_are,
+};
+
+/// Why the built-in generator will not write a step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Decline(pub String);
+
+impl Decline {
+    pub(crate) fn new(reason: impl Into<String>) -> Self {
+        Self(reason.into())
+    }
+}
+
+/// A value written in the sentence: a quoted literal, a `${NAME}`, a `<column>`, or bare words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Literal(pub String);
+
+/// An element as the sentence names it: a name (quoted or in words), a kind noun, and the text
+/// of the row or item it is in.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Target {
+    pub name: Option<String>,
+    /// Whether the name was quoted (else it is the sentence's words).
+    pub quoted: bool,
+    pub kind: Option<Kind>,
+    /// `... in/of/for "TEXT"`: the row or list item holding the element.
+    pub scope: Option<String>,
+    /// The phrase's words as written, without articles, the kind noun included.
+    pub phrase: String,
+}
+
+/// A state an element can be checked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum State {
+    Checked,
+    Unchecked,
+    Enabled,
+    Disabled,
+}
+
+/// What a sentence asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Intent {
+    /// `None`: the app (`/`).
+    Open(Option<Literal>),
+    Click {
+        target: Target,
+        double: bool,
+    },
+    Fill {
+        value: Literal,
+        target: Target,
+        then_press: Option<String>,
+    },
+    Clear(Target),
+    Check {
+        target: Target,
+        on: bool,
+    },
+    Select {
+        value: Literal,
+        target: Target,
+    },
+    Press {
+        key: String,
+        target: Option<Target>,
+    },
+    Hover(Target),
+    Visible {
+        target: Target,
+        shown: bool,
+    },
+    PageShows(Literal),
+    ListShows {
+        values: Vec<Literal>,
+        only: bool,
+    },
+    HasValue {
+        target: Target,
+        value: Literal,
+    },
+    HasText {
+        target: Target,
+        value: Literal,
+        exact: bool,
+    },
+    State {
+        target: Target,
+        state: State,
+    },
+    Count {
+        count: usize,
+        what: Target,
+    },
+    Url {
+        value: Literal,
+        exact: bool,
+    },
+    Title {
+        value: Literal,
+        exact: bool,
+    },
+    SignIn {
+        user: Literal,
+        password: Literal,
+    },
+    Add(Vec<Literal>),
+    Delete(Literal),
+    /// `show the active todos`: a filter link, tab or button.
+    Show(Target),
+}
+
+/// Reads `sentence` as one of the shapes. `columns` are the examples table's columns: `<name>`
+/// is a value only for these.
+pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Decline> {
+    let toks = normalize(tokenize(sentence, columns));
+    if toks.is_empty() {
+        return Err(Decline::new("the sentence is empty"));
+    }
+    shape(&toks).ok_or_else(|| {
+        Decline::new(
+            "the sentence is none of the built-in shapes (open, click, type into, check, select, \
+             press, hover, is shown, shows, has value, is checked, there are N, the URL, the title)",
+        )
+    })?
+}
+
+fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let t = toks;
+    if let Some(rest) = verb(
+        t,
+        &[
+            &["open"],
+            &["go", "to"],
+            &["visit"],
+            &["navigate", "to"],
+            &["browse", "to"],
+            &["load"],
+        ],
+    ) {
+        return Some(open(rest));
+    }
+    if let Some(rest) = verb(
+        t,
+        &[
+            &["double-click"],
+            &["double", "click"],
+            &["doubleclick"],
+            &["dblclick"],
+            &["double-tap"],
+        ],
+    ) {
+        return Some(target(skip(rest, &["on"])).map(|target| Intent::Click {
+            target,
+            double: true,
+        }));
+    }
+    if let Some(rest) = verb(t, &[&["press"], &["hit"]])
+        && let Some(press) = press(rest)
+    {
+        return Some(press);
+    }
+    if let Some(rest) = verb(t, &[&["click"], &["tap"], &["press"], &["hit"]]) {
+        return Some(target(skip(rest, &["on"])).map(|target| Intent::Click {
+            target,
+            double: false,
+        }));
+    }
+    if let Some(rest) = verb(t, &[&["fill", "in"], &["fill", "out"], &["fill"]])
+        && let Some(with) = find(rest, &["with"])
+    {
+        return Some(fill(&rest[with + 1..], &rest[..with]));
+    }
+    if let Some(rest) = verb(
+        t,
+        &[
+            &["type"],
+            &["enter"],
+            &["fill", "in"],
+            &["fill"],
+            &["input"],
+            &["write"],
+        ],
+    ) && let Some(into) = find(rest, &["into", "in", "inside", "to"])
+    {
+        return Some(fill(&rest[..into], &rest[into + 1..]));
+    }
+    if let Some(rest) = verb(t, &[&["clear"], &["empty"]]) {
+        return Some(target(rest).map(Intent::Clear));
+    }
+    if let Some(rest) = verb(t, &[&["uncheck"], &["untick"], &["deselect"]]) {
+        return Some(target(rest).map(|target| Intent::Check { target, on: false }));
+    }
+    if let Some(rest) = verb(t, &[&["check"], &["tick"]]) {
+        return Some(target(rest).map(|target| Intent::Check { target, on: true }));
+    }
+    if let Some(rest) = verb(t, &[&["select"], &["choose"], &["pick"]]) {
+        if let Some(at) = find(rest, &["in", "from", "for"]) {
+            return Some(literal(&rest[..at]).and_then(|value| {
+                target(&rest[at + 1..]).map(|target| Intent::Select { value, target })
+            }));
+        }
+        return Some(target(rest).map(|target| Intent::Check { target, on: true }));
+    }
+    if let Some(rest) = verb(
+        t,
+        &[
+            &["hover", "over"],
+            &["hover", "on"],
+            &["hover"],
+            &["mouse", "over"],
+        ],
+    ) {
+        return Some(target(rest).map(Intent::Hover));
+    }
+    if let Some(rest) = verb(
+        t,
+        &[&["sign", "in"], &["log", "in"], &["login"], &["signin"]],
+    ) {
+        return Some(sign_in(rest));
+    }
+    if let Some(rest) = verb(t, &[&["add"], &["create"]]) {
+        return Some(add(rest));
+    }
+    if let Some(rest) = verb(t, &[&["delete"], &["remove"]]) {
+        return Some(literal(rest).map(Intent::Delete));
+    }
+    if let Some(rest) = verb(t, &[&["show"], &["filter", "by"], &["view"]]) {
+        return Some(target(rest).map(|mut target| {
+            if matches!(target.kind, None | Some(Kind::Item)) {
+                target.kind = Some(Kind::Filter);
+            }
+            Intent::Show(target)
+        }));
+    }
+    if let Some(rest) = verb(t, &[&["see"], &["sees"]]) {
+        return Some(literal(rest).map(Intent::PageShows));
+    }
+    assertion(t)
+}
+
+fn open(rest: &[Tok]) -> Result<Intent, Decline> {
+    let rest = skip(rest, &["the"]);
+    if let [Tok::Lit(path)] = rest {
+        return Ok(Intent::Open(Some(Literal(path.clone()))));
+    }
+    if let [Tok::Word(_, path)] = rest
+        && (path.starts_with('/') || path.starts_with("http://") || path.starts_with("https://"))
+    {
+        return Ok(Intent::Open(Some(Literal(path.clone()))));
+    }
+    const HOME: &[&[&str]] = &[
+        &["app"],
+        &["application"],
+        &["home", "page"],
+        &["homepage"],
+        &["home"],
+        &["site"],
+        &["website"],
+        &["web", "app"],
+        &["start", "page"],
+        &["main", "page"],
+        &["index", "page"],
+    ];
+    if HOME.iter().any(|words| words_are(rest, words)) {
+        return Ok(Intent::Open(None));
+    }
+    Err(Decline::new(
+        "the built-in generator opens the app (`/`), a path or a URL; write which one: `open \
+         /login.html`",
+    ))
+}
+
+/// `press KEY [in|on X]`, when what follows `press` is a key.
+fn press(rest: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let (key_toks, target_toks) = match find(rest, &["in", "on", "into", "inside"]) {
+        Some(at) => (&rest[..at], Some(&rest[at + 1..])),
+        None => (rest, None),
+    };
+    let key = key_name(skip(key_toks, &["the"]))?;
+    let target = match target_toks {
+        Some(toks) => match target(toks) {
+            Ok(target) => Some(target),
+            Err(decline) => return Some(Err(decline)),
+        },
+        None => None,
+    };
+    Some(Ok(Intent::Press { key, target }))
+}
+
+/// Playwright's name of a key: `Enter`, `Escape`, `ArrowDown`, `Control+A`.
+fn key_name(toks: &[Tok]) -> Option<String> {
+    let toks = match toks.last() {
+        Some(last) if last.is("key") => &toks[..toks.len() - 1],
+        _ => toks,
+    };
+    let text = match toks {
+        [Tok::Lit(k)] => k.clone(),
+        _ => toks
+            .iter()
+            .map(|t| match t {
+                Tok::Word(_, orig) => orig.clone(),
+                Tok::Lit(l) => l.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    let parts: Vec<String> = text
+        .split('+')
+        .map(|part| one_key(part.trim()))
+        .collect::<Option<_>>()?;
+    Some(parts.join("+"))
+}
+
+fn one_key(key: &str) -> Option<String> {
+    let lower = key.to_lowercase().replace(['-', '_'], " ");
+    let name = match lower.as_str() {
+        "enter" | "return" => "Enter",
+        "tab" => "Tab",
+        "escape" | "esc" => "Escape",
+        "space" | "spacebar" | "space bar" => "Space",
+        "backspace" | "back space" => "Backspace",
+        "delete" | "del" => "Delete",
+        "home" => "Home",
+        "end" => "End",
+        "page up" | "pageup" => "PageUp",
+        "page down" | "pagedown" => "PageDown",
+        "arrow up" | "up arrow" | "arrowup" | "up" => "ArrowUp",
+        "arrow down" | "down arrow" | "arrowdown" | "down" => "ArrowDown",
+        "arrow left" | "left arrow" | "arrowleft" | "left" => "ArrowLeft",
+        "arrow right" | "right arrow" | "arrowright" | "right" => "ArrowRight",
+        "control" | "ctrl" => "Control",
+        "shift" => "Shift",
+        "alt" | "option" => "Alt",
+        "meta" | "cmd" | "command" => "Meta",
+        "controlormeta" => "ControlOrMeta",
+        _ => {
+            let mut chars = key.chars();
+            return match (chars.next(), chars.next()) {
+                (Some(c), None) if c.is_ascii_alphanumeric() => Some(c.to_string()),
+                _ if lower.len() <= 3
+                    && lower.starts_with('f')
+                    && lower[1..]
+                        .parse::<u8>()
+                        .is_ok_and(|n| (1..=12).contains(&n)) =>
+                {
+                    Some(key.to_uppercase())
+                }
+                _ => None,
+            };
+        }
+    };
+    Some(name.to_owned())
+}
+
+/// `VALUE ... TARGET [and press KEY]`.
+fn fill(value: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
+    let value = literal(value)?;
+    let (target_toks, then_press) = match rest.iter().position(|t| t.is("and")) {
+        Some(at)
+            if rest
+                .get(at + 1)
+                .is_some_and(|t| t.is("press") || t.is("hit")) =>
+        {
+            let key = key_name(skip(&rest[at + 2..], &["the"]))
+                .ok_or_else(|| Decline::new("the key to press after typing is not one it knows"))?;
+            (&rest[..at], Some(key))
+        }
+        Some(_) => {
+            return Err(Decline::new(
+                "one action per step: `... and press KEY` only",
+            ));
+        }
+        None => (rest, None),
+    };
+    let mut target = target(target_toks)?;
+    target.kind = target.kind.or(Some(Kind::Field));
+    Ok(Intent::Fill {
+        value,
+        target,
+        then_press,
+    })
+}
+
+/// A value: one quoted literal or placeholder (or, for `see`, the words).
+fn literal(toks: &[Tok]) -> Result<Literal, Decline> {
+    let lits: Vec<&String> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Lit(l) => Some(l),
+            Tok::Word(..) => None,
+        })
+        .collect();
+    match lits.as_slice() {
+        [one] => Ok(Literal((*one).clone())),
+        [] => Err(Decline::new(
+            "write the value in quotes (\"buy milk\") or as a ${NAME} variable",
+        )),
+        _ => Err(Decline::new("one quoted value was expected, found several")),
+    }
+}
+
+/// All the quoted literals of `toks`, in order.
+fn literals(toks: &[Tok]) -> Vec<Literal> {
+    toks.iter()
+        .filter_map(|t| match t {
+            Tok::Lit(l) => Some(Literal(l.clone())),
+            Tok::Word(..) => None,
+        })
+        .collect()
+}
+
+/// The element a phrase names: `the "Add" button`, `the new todo field`, `the checkbox "x"`,
+/// `the "Delete" button of "buy milk"`.
+fn target(toks: &[Tok]) -> Result<Target, Decline> {
+    let (main, scope) = match find(toks, &["of", "for", "in", "within", "inside", "next"]) {
+        Some(at) if at > 0 => {
+            let scope = literal(&toks[at + 1..])
+                .map_err(|_| Decline::new("the row or item an element is in must be quoted"))?;
+            (&toks[..at], Some(scope.0))
+        }
+        _ => (toks, None),
+    };
+    let mut words: Vec<&Tok> = main
+        .iter()
+        .filter(|t| !(t.is("the") || t.is("a") || t.is("an") || t.is("on")))
+        .collect();
+    let phrase = words
+        .iter()
+        .map(|t| match t {
+            Tok::Word(_, orig) => orig.as_str(),
+            Tok::Lit(l) => l.as_str(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut kind = None;
+    // The kind noun: last in the phrase, or first before a quoted name.
+    for (pattern, k) in KINDS {
+        let n = pattern.len();
+        if words.len() >= n
+            && words[words.len() - n..]
+                .iter()
+                .zip(pattern.iter())
+                .all(|(t, w)| t.is(w))
+        {
+            kind = Some(*k);
+            words.truncate(words.len() - n);
+            break;
+        }
+        if words.len() > n
+            && matches!(words[n], Tok::Lit(_))
+            && words[..n].iter().zip(pattern.iter()).all(|(t, w)| t.is(w))
+        {
+            kind = Some(*k);
+            words.drain(..n);
+            break;
+        }
+    }
+    let lits: Vec<&String> = words
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Lit(l) => Some(l),
+            Tok::Word(..) => None,
+        })
+        .collect();
+    let (name, quoted) = match lits.as_slice() {
+        [one] => (Some((*one).clone()), true),
+        [] if words.is_empty() => (None, false),
+        [] => (
+            Some(
+                words
+                    .iter()
+                    .filter_map(|t| match t {
+                        Tok::Word(_, orig) => Some(orig.as_str()),
+                        Tok::Lit(_) => None,
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            false,
+        ),
+        _ => return Err(Decline::new("one element per step: several quoted names")),
+    };
+    if name.is_none() && kind.is_none() {
+        return Err(Decline::new("no element is named"));
+    }
+    if name
+        .as_deref()
+        .is_some_and(|n| n.contains("${") || n.starts_with('<'))
+    {
+        return Err(Decline::new(
+            "a variable names the element: the built-in generator matches elements by names \
+             written in the sentence",
+        ));
+    }
+    Ok(Target {
+        name,
+        quoted,
+        kind,
+        scope,
+        phrase,
+    })
+}
+
+/// `sign in as USER with [password] PASSWORD`.
+fn sign_in(rest: &[Tok]) -> Result<Intent, Decline> {
+    let rest = skip(rest, &["as"]);
+    let Some(with) = find(rest, &["with", "and"]) else {
+        return Err(Decline::new("sign in as USER with password PASSWORD"));
+    };
+    let user = literal(&rest[..with])?;
+    let password = literal(&rest[with + 1..])?;
+    Ok(Intent::SignIn { user, password })
+}
+
+/// `add [the todos] "a", "b" and "c" [to the list]`.
+fn add(rest: &[Tok]) -> Result<Intent, Decline> {
+    let values = literals(rest);
+    if values.is_empty() {
+        return Err(Decline::new("write what to add in quotes"));
+    }
+    Ok(Intent::Add(values))
+}
+
+/// The checks: `X is shown`, `the page shows T`, `X has value V`, `there are N X`, ...
+fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    // `there is/are N X`
+    if let Some(rest) = verb(t, &[&["there", "is"]]) {
+        return Some(count(rest));
+    }
+    let first = |words: &[&str]| find(t, words);
+    // the URL / the title
+    if let Some(n) = starts(t, &["the", "url"])
+        .or(starts(t, &["url"]))
+        .or(starts(t, &["the", "page", "url"]))
+    {
+        let rest = &t[n..];
+        let exact = !rest.iter().any(|w| w.is("contains") || w.is("includes"));
+        return Some(literal(rest).map(|value| Intent::Url { value, exact }));
+    }
+    if let Some(n) = starts(t, &["the", "title"])
+        .or(starts(t, &["the", "page", "title"]))
+        .or(starts(t, &["title"]))
+        .or(starts(t, &["the", "page's", "title"]))
+    {
+        let rest = &t[n..];
+        let exact = !rest.iter().any(|w| w.is("contains") || w.is("includes"));
+        return Some(literal(rest).map(|value| Intent::Title { value, exact }));
+    }
+    // the page / the list shows T
+    if let Some(at) = first(&[
+        "shows", "displays", "contains", "says", "reads", "lists", "includes", "show", "has",
+    ]) {
+        let subject = &t[..at];
+        let rest = &t[at + 1..];
+        let subject_words: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
+        let is = |w: &str| subject_words.len() == 1 && subject_words[0].is(w);
+        let exact = t[at].is("says") || t[at].is("reads");
+        if t[at].is("has") {
+            return Some(has(subject, rest));
+        }
+        if is("page") || is("screen") || is("app") || subject_words.is_empty() {
+            return Some(literal(rest).map(Intent::PageShows));
+        }
+        if is("list") {
+            let values = literals(rest);
+            if values.is_empty() {
+                return Some(Err(Decline::new("write the items in quotes")));
+            }
+            if let Some(n) = number(rest) {
+                return Some(Ok(Intent::Count {
+                    count: n,
+                    what: Target {
+                        kind: Some(Kind::Item),
+                        ..Target::default()
+                    },
+                }));
+            }
+            let only = rest.iter().any(|w| w.is("only"));
+            return Some(Ok(Intent::ListShows { values, only }));
+        }
+        return Some(literal(rest).and_then(|value| {
+            target(subject).map(|target| Intent::HasText {
+                target,
+                value,
+                exact,
+            })
+        }));
+    }
+    // X is ...
+    let at = first(&["is"])?;
+    let (subject, rest) = (&t[..at], &t[at + 1..]);
+    let (negated, rest) = match rest.first() {
+        Some(n) if n.is("not") => (true, &rest[1..]),
+        _ => (false, rest),
+    };
+    let state = match rest {
+        [w] => w,
+        _ => {
+            // `N items are shown`
+            if let Some(n) = number(subject)
+                && rest.first().is_some_and(is_shown)
+            {
+                return Some(count(subject).map(|intent| match intent {
+                    Intent::Count { what, .. } => Intent::Count { count: n, what },
+                    other => other,
+                }));
+            }
+            return None;
+        }
+    };
+    let target = match target(subject) {
+        Ok(target) => target,
+        Err(decline) => return Some(Err(decline)),
+    };
+    let intent = if is_shown(state) {
+        Intent::Visible {
+            target,
+            shown: !negated,
+        }
+    } else if state.is("hidden") || state.is("gone") || state.is("invisible") {
+        Intent::Visible {
+            target,
+            shown: negated,
+        }
+    } else {
+        let state = match (state, negated) {
+            (w, false) if w.is("checked") || w.is("ticked") || w.is("selected") => State::Checked,
+            (w, true) if w.is("checked") || w.is("ticked") || w.is("selected") => State::Unchecked,
+            (w, false) if w.is("unchecked") || w.is("unticked") => State::Unchecked,
+            (w, false) if w.is("enabled") => State::Enabled,
+            (w, true) if w.is("enabled") => State::Disabled,
+            (w, false) if w.is("disabled") => State::Disabled,
+            (w, true) if w.is("disabled") => State::Enabled,
+            (w, _) if w.is("empty") => {
+                return Some(Ok(Intent::HasValue {
+                    target,
+                    value: Literal(String::new()),
+                }));
+            }
+            _ => return None,
+        };
+        Intent::State { target, state }
+    };
+    Some(Ok(intent))
+}
+
+fn is_shown(t: &Tok) -> bool {
+    [
+        "shown",
+        "visible",
+        "displayed",
+        "present",
+        "showing",
+        "there",
+    ]
+    .iter()
+    .any(|w| t.is(w))
+}
+
+/// `X has value V` / `X has text V` / `the list has N items`.
+fn has(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
+    if let Some(n) = number(rest) {
+        let what = rest
+            .iter()
+            .position(|w| matches!(w, Tok::Word(x, _) if x.parse::<usize>().is_ok() || NUMBERS.contains(&x.as_str())))
+            .map_or(rest, |at| &rest[at + 1..]);
+        let mut what = target(what)?;
+        if what.kind.is_none() {
+            what.kind = Some(Kind::Item);
+            what.name = None;
+        }
+        return Ok(Intent::Count { count: n, what });
+    }
+    let value = literal(rest)?;
+    let target = target(subject)?;
+    if rest.iter().any(|w| w.is("value")) {
+        Ok(Intent::HasValue { target, value })
+    } else {
+        Ok(Intent::HasText {
+            target,
+            value,
+            exact: true,
+        })
+    }
+}
+
+const NUMBERS: &[&str] = &[
+    "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+];
+
+/// The first number of `toks`, in digits or words (`no` is 0).
+fn number(toks: &[Tok]) -> Option<usize> {
+    toks.iter().find_map(|t| match t {
+        Tok::Word(w, _) => w
+            .parse()
+            .ok()
+            .or_else(|| NUMBERS.iter().position(|n| n == w)),
+        Tok::Lit(_) => None,
+    })
+}
+
+/// `N X [in the list]`.
+fn count(rest: &[Tok]) -> Result<Intent, Decline> {
+    let Some(at) = rest
+        .iter()
+        .position(|t| number(std::slice::from_ref(t)).is_some())
+    else {
+        return Err(Decline::new("there are N ...: the number is missing"));
+    };
+    let count = number(&rest[at..=at]).unwrap_or_default();
+    let what = &rest[at + 1..];
+    let cut = find(
+        what,
+        &[
+            "in",
+            "on",
+            "shown",
+            "visible",
+            "displayed",
+            "left",
+            "listed",
+        ],
+    );
+    let what = cut.map_or(what, |c| &what[..c]);
+    let mut target = target(what)?;
+    if target.kind.is_none() || target.kind == Some(Kind::Item) {
+        // `3 todos`, `2 entries`: the list's items.
+        target.kind = Some(Kind::Item);
+        target.name = None;
+    }
+    Ok(Intent::Count {
+        count,
+        what: target,
+    })
+}
+
+#[cfg(test)]
+#[path = "grammar_tests.rs"]
+mod tests;

@@ -1,0 +1,20 @@
+//! The built-in generator: step code for plain sentences, written from the sentence and the
+//! page's aria snapshot without an LLM — deterministic, instant and offline. Its code is tried
+//! and cached exactly like an LLM's (`generate.rs`), and declines what it cannot resolve.
+//!
+//! Main function: [`write_step`] (`builtin.rs`); the shapes are in `grammar.rs`, the snapshot
+//! in `snapshot.rs`, element resolution in `resolve.rs`, the code in `codegen.rs`.
+
+#[expect(
+    clippy::module_inception,
+    reason = "one main type per file, named after it"
+)]
+mod builtin;
+mod codegen;
+mod grammar;
+mod kinds;
+mod resolve;
+mod snapshot;
+mod tokens;
+
+pub(crate) use builtin::write_step;

@@ -1,0 +1,446 @@
+//! Which element of the page a [`Target`] names, and the Playwright locator that finds it:
+//! role and accessible name first (exact, then case-insensitive, then the field's placeholder,
+//! then a name that contains the words), then the element's text. A target that matches
+//! nothing, or several elements these locators cannot tell apart, is declined: the generator
+//! never guesses.
+//!
+//! Main functions: [`element`] and [`list`]; locators are JavaScript expressions on `page`.
+
+use crate::engine::builtin::grammar::{Decline, Target};
+use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
+use crate::engine::builtin::snapshot::{Snapshot, is_field, names_its_text};
+
+/// Roles a click (or a hover) is meant for when the sentence names no kind.
+pub(crate) const CLICKABLE: &[&str] = &[
+    "button",
+    "link",
+    "tab",
+    "checkbox",
+    "radio",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "switch",
+    "treeitem",
+];
+
+/// Roles that can be checked.
+pub(crate) const CHECKABLE: &[&str] = &["checkbox", "radio", "switch", "menuitemcheckbox"];
+
+/// Where a target was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// A JavaScript locator expression.
+    pub locator: String,
+    /// The node it found.
+    pub node: usize,
+}
+
+/// A JavaScript string literal of `text`, in single quotes.
+pub(crate) fn js_str(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('\'');
+    for c in text.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// What the snapshot shows of a node, for matching: its name, else its own text.
+fn label(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
+    node.name
+        .as_deref()
+        .or(node.text.as_deref().filter(|_| !is_field(&node.role)))
+}
+
+/// The node's name; with `text_too` (the sentence named the kind: `the counter`), its own text
+/// when it has no name.
+fn label_if(node: &crate::engine::builtin::snapshot::Node, text_too: bool) -> Option<&str> {
+    if text_too {
+        label(node)
+    } else {
+        node.name.as_deref()
+    }
+}
+
+/// The text Playwright's `getByText` sees on a node: its own text, or a button's or a link's
+/// name.
+fn own_text(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
+    if is_field(&node.role) {
+        return None;
+    }
+    node.text.as_deref().or(node
+        .name
+        .as_deref()
+        .filter(|_| node.children.is_empty() && names_its_text(&node.role)))
+}
+
+fn norm(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Whether `haystack` holds `needle`'s words on word boundaries (case-insensitive).
+fn has_words(haystack: &str, needle: &str) -> bool {
+    let (h, n) = (norm(haystack), norm(needle));
+    if n.is_empty() {
+        return false;
+    }
+    let word = |c: char| c.is_alphanumeric();
+    h.match_indices(&n).any(|(at, _)| {
+        !h[..at].chars().next_back().is_some_and(word)
+            && !h[at + n.len()..].chars().next().is_some_and(word)
+    })
+}
+
+/// The element `target` names, among nodes of `roles` (the target's kind's, else `defaults`);
+/// with `text_first`, an element whose text is the name comes before a role (double-click).
+pub(crate) fn element(
+    snap: &Snapshot,
+    target: &Target,
+    defaults: &[&str],
+    text_first: bool,
+) -> Result<Found, Decline> {
+    let (base, pool) = scope(snap, target)?;
+    let roles: &[&str] = match target.kind {
+        Some(kind) => kind.roles(),
+        None => defaults,
+    };
+    let what = if target.phrase.is_empty() {
+        "the element".to_owned()
+    } else {
+        format!("\"{}\"", target.phrase)
+    };
+    let Some(name) = target.name.as_deref() else {
+        let matches: Vec<usize> = pool
+            .iter()
+            .copied()
+            .filter(|&i| roles.contains(&snap.nodes[i].role.as_str()))
+            .collect();
+        return match matches.as_slice() {
+            [one] => Ok(Found {
+                locator: format!("{base}.getByRole({})", js_str(&snap.nodes[*one].role)),
+                node: *one,
+            }),
+            [] => Err(Decline::new(format!("no element on the page is {what}"))),
+            many => Err(ambiguous(snap, &what, many)),
+        };
+    };
+    let by_role =
+        |pool: &[usize]| role_tiers(snap, &base, pool, roles, name, target.kind.is_some());
+    let by_text = || text_tier(snap, &base, &pool, name);
+    let text_allowed = target.kind.is_none()
+        || matches!(
+            target.kind,
+            Some(Kind::Status | Kind::Item | Kind::Row | Kind::Heading)
+        );
+    let tiers: Vec<Option<Result<Found, Decline>>> = if text_first {
+        vec![text_allowed.then(by_text).flatten(), by_role(&pool)]
+    } else {
+        vec![by_role(&pool), text_allowed.then(by_text).flatten()]
+    };
+    tiers
+        .into_iter()
+        .flatten()
+        .next()
+        .unwrap_or_else(|| Err(Decline::new(format!("no element on the page is {what}"))))
+}
+
+/// The locator base and the nodes a target is looked for among: the whole page, or the one
+/// list item or row holding its scope text.
+fn scope(snap: &Snapshot, target: &Target) -> Result<(String, Vec<usize>), Decline> {
+    let Some(text) = target.scope.as_deref() else {
+        return Ok(("page".to_owned(), (0..snap.nodes.len()).collect()));
+    };
+    let holders: Vec<usize> = snap
+        .with_roles(&["listitem", "row"])
+        .into_iter()
+        .filter(|&i| norm(&snap.text_of(i)).contains(&norm(text)))
+        .collect();
+    match holders.as_slice() {
+        [one] => Ok((
+            format!(
+                "page.getByRole({}).filter({{ hasText: {} }})",
+                js_str(&snap.nodes[*one].role),
+                js_str(text)
+            ),
+            snap.descendants(*one),
+        )),
+        [] => Err(Decline::new(format!(
+            "no list item or row on the page holds \"{text}\""
+        ))),
+        many => Err(Decline::new(format!(
+            "{} list items or rows hold \"{text}\"",
+            many.len()
+        ))),
+    }
+}
+
+/// The first tier of role matches that finds something: an exact name, the same name in any
+/// case, a placeholder, a name holding the words.
+fn role_tiers(
+    snap: &Snapshot,
+    base: &str,
+    pool: &[usize],
+    roles: &[&str],
+    name: &str,
+    text_too: bool,
+) -> Option<Result<Found, Decline>> {
+    let of_role: Vec<usize> = pool
+        .iter()
+        .copied()
+        .filter(|&i| roles.contains(&snap.nodes[i].role.as_str()))
+        .collect();
+    let with_label = |keep: &dyn Fn(&str) -> bool| -> Vec<usize> {
+        of_role
+            .iter()
+            .copied()
+            .filter(|&i| label_if(&snap.nodes[i], text_too).is_some_and(keep))
+            .collect()
+    };
+    let placeholders = |keep: &dyn Fn(&str) -> bool| -> Vec<usize> {
+        of_role
+            .iter()
+            .copied()
+            .filter(|&i| snap.nodes[i].placeholder.as_deref().is_some_and(keep))
+            .collect()
+    };
+    let lower = norm(name);
+    let tiers: [(Vec<usize>, bool); 5] = [
+        (with_label(&|l| l == name), false),
+        (with_label(&|l| norm(l) == lower), false),
+        (placeholders(&|p| norm(p) == lower), true),
+        (with_label(&|l| has_words(l, name)), false),
+        (placeholders(&|p| has_words(p, name)), true),
+    ];
+    for (matches, placeholder) in tiers {
+        match matches.as_slice() {
+            [] => {}
+            [one] if placeholder => {
+                let text = snap.nodes[*one].placeholder.clone().unwrap_or_default();
+                let others = of_role
+                    .iter()
+                    .filter(|&&i| i != *one)
+                    .filter_map(|&i| snap.nodes[i].placeholder.as_deref())
+                    .any(|p| norm(p).contains(&norm(&text)));
+                let exact = if others { ", { exact: true }" } else { "" };
+                return Some(Ok(Found {
+                    locator: format!("{base}.getByPlaceholder({}{exact})", js_str(&text)),
+                    node: *one,
+                }));
+            }
+            [one] => return Some(Ok(role_locator(snap, base, pool, *one))),
+            many => return Some(Err(ambiguous(snap, &format!("\"{name}\""), many))),
+        }
+    }
+    None
+}
+
+/// `getByRole(role, { name })` for `node`, exact when another element of its role has a name
+/// that holds it (Playwright matches names case-insensitively, as substrings).
+fn role_locator(snap: &Snapshot, base: &str, pool: &[usize], node: usize) -> Found {
+    let n = &snap.nodes[node];
+    let role = js_str(&n.role);
+    let Some(name) = n.name.as_deref() else {
+        let text = label(n).unwrap_or_default();
+        return Found {
+            locator: format!(
+                "{base}.getByRole({role}).filter({{ hasText: {} }})",
+                js_str(text)
+            ),
+            node,
+        };
+    };
+    let others = pool
+        .iter()
+        .filter(|&&i| i != node && snap.nodes[i].role == n.role)
+        .filter_map(|&i| snap.nodes[i].name.as_deref())
+        .any(|other| norm(other).contains(&norm(name)));
+    let exact = if others { ", exact: true" } else { "" };
+    Found {
+        locator: format!(
+            "{base}.getByRole({role}, {{ name: {}{exact} }})",
+            js_str(name)
+        ),
+        node,
+    }
+}
+
+/// An element whose own text is `name` (in any case), found with `getByText`.
+fn text_tier(
+    snap: &Snapshot,
+    base: &str,
+    pool: &[usize],
+    name: &str,
+) -> Option<Result<Found, Decline>> {
+    let lower = norm(name);
+    let texts: Vec<(usize, &str)> = pool
+        .iter()
+        .filter_map(|&i| own_text(&snap.nodes[i]).map(|t| (i, t)))
+        .collect();
+    let equal: Vec<usize> = texts
+        .iter()
+        .filter(|(_, t)| norm(t) == lower)
+        .map(|&(i, _)| i)
+        .collect();
+    let holding = texts
+        .iter()
+        .filter(|(_, t)| norm(t).contains(&lower))
+        .count();
+    match equal.as_slice() {
+        [] => None,
+        [one] => {
+            let text = own_text(&snap.nodes[*one]).unwrap_or(name);
+            let exact = if holding > 1 { ", { exact: true }" } else { "" };
+            Some(Ok(Found {
+                locator: format!("{base}.getByText({}{exact})", js_str(text.trim())),
+                node: *one,
+            }))
+        }
+        many => Some(Err(ambiguous(snap, &format!("\"{name}\""), many))),
+    }
+}
+
+fn ambiguous(snap: &Snapshot, what: &str, many: &[usize]) -> Decline {
+    let shown: Vec<String> = many
+        .iter()
+        .take(4)
+        .map(|&i| {
+            let n = &snap.nodes[i];
+            match label(n) {
+                Some(l) => format!("{} \"{l}\"", n.role),
+                None => n.role.clone(),
+            }
+        })
+        .collect();
+    Decline::new(format!(
+        "{} elements on the page could be {what} ({}); name the one you mean (quote its text, \
+         or say which row it is in: `... of \"ROW TEXT\"`)",
+        many.len(),
+        shown.join(", ")
+    ))
+}
+
+/// The list the sentence means: the one holding every value of `values`, else the only list
+/// with items (or the only one whose name holds `noun`, a word such as `todo`).
+pub(crate) fn list(
+    snap: &Snapshot,
+    values: &[String],
+    noun: Option<&str>,
+) -> Result<String, Decline> {
+    let lists = snap.with_roles(&["list"]);
+    if lists.is_empty() {
+        return Err(Decline::new("there is no list on the page"));
+    }
+    let holding: Vec<usize> = lists
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !values.is_empty() && {
+                let text = norm(&snap.text_of(i));
+                values.iter().all(|v| text.contains(&norm(v)))
+            }
+        })
+        .collect();
+    let by_noun: Vec<usize> = noun
+        .map(|noun| {
+            let stem = noun.trim_end_matches('s');
+            lists
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    snap.nodes[i]
+                        .name
+                        .as_deref()
+                        .is_some_and(|n| !stem.is_empty() && norm(n).contains(&norm(stem)))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let chosen = match (holding.as_slice(), by_noun.as_slice(), lists.as_slice()) {
+        ([one], _, _) | ([], [one], _) | ([], [], [one]) => *one,
+        _ => {
+            return Err(Decline::new(format!(
+                "{} lists are on the page and the sentence does not say which (quote an item \
+                 it holds)",
+                lists.len()
+            )));
+        }
+    };
+    match snap.nodes[chosen].name.as_deref() {
+        Some(name) => {
+            let others = lists
+                .iter()
+                .filter(|&&i| i != chosen)
+                .filter_map(|&i| snap.nodes[i].name.as_deref())
+                .any(|n| norm(n).contains(&norm(name)));
+            let exact = if others { ", exact: true" } else { "" };
+            Ok(format!(
+                "page.getByRole('list', {{ name: {}{exact} }})",
+                js_str(name)
+            ))
+        }
+        None if lists.len() == 1 => Ok("page.getByRole('list')".to_owned()),
+        None => Err(Decline::new(
+            "the list has no accessible name and is not the only list on the page",
+        )),
+    }
+}
+
+/// The one field of the page a sentence means without naming it (`add "milk"`): the only
+/// field, else the only one whose name or placeholder holds one of `hints`.
+pub(crate) fn only_field(snap: &Snapshot, hints: &[&str]) -> Result<Found, Decline> {
+    let fields = snap.with_roles(FIELD_ROLES);
+    let pool: Vec<usize> = (0..snap.nodes.len()).collect();
+    let pick = |i: usize| -> Found {
+        if snap.nodes[i].name.is_some() {
+            role_locator(snap, "page", &pool, i)
+        } else if let Some(p) = snap.nodes[i].placeholder.as_deref() {
+            Found {
+                locator: format!("page.getByPlaceholder({})", js_str(p)),
+                node: i,
+            }
+        } else {
+            Found {
+                locator: format!("page.getByRole({})", js_str(&snap.nodes[i].role)),
+                node: i,
+            }
+        }
+    };
+    if let [one] = fields.as_slice() {
+        return Ok(pick(*one));
+    }
+    let hinted: Vec<usize> = fields
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let n = &snap.nodes[i];
+            hints.iter().any(|h| {
+                n.name.as_deref().is_some_and(|l| has_words(l, h))
+                    || n.placeholder.as_deref().is_some_and(|p| has_words(p, h))
+            })
+        })
+        .collect();
+    match hinted.as_slice() {
+        [one] => Ok(pick(*one)),
+        _ if fields.is_empty() => Err(Decline::new("there is no field on the page")),
+        _ => Err(ambiguous(snap, "the field to add to", &fields)),
+    }
+}
+
+#[cfg(test)]
+#[path = "resolve_tests.rs"]
+mod tests;

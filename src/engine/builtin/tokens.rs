@@ -1,0 +1,199 @@
+//! The words of a sentence: [`Tok`]ens (words, and quoted literals or placeholders as one
+//! token each), with politeness, fillers and `should` forms normalized away, and the small
+//! matchers the shapes of `grammar.rs` are written with.
+//!
+//! Main type: [`Tok`]; main functions: [`tokenize`] and [`normalize`].
+/// A token of a sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Tok {
+    /// A word, lowercased, and as written.
+    Word(String, String),
+    Lit(String),
+}
+
+impl Tok {
+    pub(crate) fn is(&self, word: &str) -> bool {
+        matches!(self, Tok::Word(w, _) if w == word)
+    }
+}
+
+pub(crate) fn tokenize(sentence: &str, columns: &[String]) -> Vec<Tok> {
+    let mut toks = Vec::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, toks: &mut Vec<Tok>| {
+        let w = word.trim_end_matches(['.', ',', ';', '!', '?', ':']);
+        if !w.is_empty() {
+            toks.push(Tok::Word(w.to_lowercase(), w.to_owned()));
+        }
+        word.clear();
+    };
+    let chars: Vec<(usize, char)> = sentence.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        let close = match c {
+            '"' => Some('"'),
+            '“' => Some('”'),
+            '\'' if word.is_empty() => Some('\''),
+            _ => None,
+        };
+        if let Some(close) = close {
+            let start = at + c.len_utf8();
+            if let Some(end) = sentence[start..].find(close) {
+                flush(&mut word, &mut toks);
+                toks.push(Tok::Lit(sentence[start..start + end].to_owned()));
+                let stop = start + end + close.len_utf8();
+                while i < chars.len() && chars[i].0 < stop {
+                    i += 1;
+                }
+                continue;
+            }
+        }
+        if c == '$'
+            && sentence[at..].starts_with("${")
+            && let Some(end) = sentence[at..].find('}')
+        {
+            flush(&mut word, &mut toks);
+            toks.push(Tok::Lit(sentence[at..=at + end].to_owned()));
+            let stop = at + end + 1;
+            while i < chars.len() && chars[i].0 < stop {
+                i += 1;
+            }
+            continue;
+        }
+        if c == '<'
+            && let Some(end) = sentence[at..].find('>')
+            && columns.iter().any(|col| *col == sentence[at + 1..at + end])
+        {
+            flush(&mut word, &mut toks);
+            toks.push(Tok::Lit(sentence[at..=at + end].to_owned()));
+            let stop = at + end + 1;
+            while i < chars.len() && chars[i].0 < stop {
+                i += 1;
+            }
+            continue;
+        }
+        if c.is_whitespace() || c == ',' || c == ';' {
+            flush(&mut word, &mut toks);
+        } else {
+            word.push(c);
+        }
+        i += 1;
+    }
+    flush(&mut word, &mut toks);
+    toks
+}
+
+/// Drops politeness and fillers, and reads `should` forms as the plain ones.
+pub(crate) fn normalize(toks: Vec<Tok>) -> Vec<Tok> {
+    const LEADING: &[&str] = &[
+        "please", "then", "and", "now", "next", "finally", "first", "i", "we", "you", "user",
+        "also", "lastly",
+    ];
+    let mut toks: Vec<Tok> = toks;
+    while toks
+        .first()
+        .is_some_and(|t| LEADING.iter().any(|w| t.is(w)))
+        || (toks.len() > 1 && toks[0].is("the") && toks[1].is("user"))
+    {
+        let n = if toks[0].is("the") { 2 } else { 1 };
+        toks.drain(..n);
+    }
+    // `Verify that X`, `Check that X`, `Ensure X`: a check, said as one.
+    while toks.first().is_some_and(|t| {
+        [
+            "verify", "ensure", "confirm", "assert", "expect", "validate",
+        ]
+        .iter()
+        .any(|w| t.is(w))
+    }) || (toks.len() > 1 && toks[0].is("check") && toks[1].is("that"))
+    {
+        toks.remove(0);
+        if toks.first().is_some_and(|t| t.is("that")) {
+            toks.remove(0);
+        }
+    }
+    while toks.last().is_some_and(|t| t.is("please")) {
+        toks.pop();
+    }
+    let mut out: Vec<Tok> = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        let next = toks.get(i + 1);
+        let word = |w: &str| Tok::Word(w.to_owned(), w.to_owned());
+        if t.is("should") || t.is("must") || t.is("will") {
+            match next {
+                Some(n) if n.is("be") => {
+                    out.push(word("is"));
+                    i += 2;
+                }
+                Some(n) if n.is("not") && toks.get(i + 2).is_some_and(|b| b.is("be")) => {
+                    out.push(word("is"));
+                    out.push(word("not"));
+                    i += 3;
+                }
+                Some(Tok::Word(w, _)) => {
+                    let third = match w.as_str() {
+                        "have" => "has",
+                        "show" => "shows",
+                        "contain" => "contains",
+                        "display" => "displays",
+                        "say" => "says",
+                        "read" => "reads",
+                        "see" => "see",
+                        _ => w.as_str(),
+                    };
+                    out.push(word(third));
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+            continue;
+        }
+        if (t.is("still") || t.is("now") || t.is("currently")) && !out.is_empty() {
+            i += 1;
+            continue;
+        }
+        if t.is("are") {
+            out.push(word("is"));
+        } else if t.is("isn't") || t.is("aren't") {
+            out.push(word("is"));
+            out.push(word("not"));
+        } else {
+            out.push(t.clone());
+        }
+        i += 1;
+    }
+    out
+}
+
+pub(crate) fn words_are(toks: &[Tok], words: &[&str]) -> bool {
+    toks.len() == words.len() && toks.iter().zip(words).all(|(t, w)| t.is(w))
+}
+
+pub(crate) fn starts(toks: &[Tok], words: &[&str]) -> Option<usize> {
+    (toks.len() >= words.len() && toks.iter().zip(words).all(|(t, w)| t.is(w)))
+        .then_some(words.len())
+}
+
+/// The first verb form of `forms` the tokens start with, and the rest.
+pub(crate) fn verb<'t>(toks: &'t [Tok], forms: &[&[&str]]) -> Option<&'t [Tok]> {
+    forms
+        .iter()
+        .filter_map(|form| starts(toks, form))
+        .max()
+        .map(|n| &toks[n..])
+}
+
+/// The position of the first of `words` in `toks`.
+pub(crate) fn find(toks: &[Tok], words: &[&str]) -> Option<usize> {
+    toks.iter().position(|t| words.iter().any(|w| t.is(w)))
+}
+
+pub(crate) fn skip<'t>(toks: &'t [Tok], words: &[&str]) -> &'t [Tok] {
+    match toks.first() {
+        Some(first) if words.iter().any(|w| first.is(w)) => &toks[1..],
+        _ => toks,
+    }
+}

@@ -1,0 +1,234 @@
+//! The built-in generator's turn in generation and healing: it writes code for the sentence on
+//! the page as it is now (the full aria snapshot), and the code is tried like any candidate —
+//! compiled, then executed inside the step's settle window. What it could not write, and what
+//! failed, is said for the failure message or handed to the LLM.
+//!
+//! Main type: [`BuiltinOutcome`], from [`Engine::builtin_attempt`].
+
+use crate::config::BuiltinOrder;
+use crate::engine::builtin::write_step;
+use crate::engine::engine::{Engine, StepContext};
+use crate::engine::{EngineFailure, EngineFailureKind};
+use crate::llm::FailedAttempt;
+use crate::script::{FailureKind, StepFailure};
+use crate::step::StepExecutor;
+
+/// Where supported sentences are listed, for the messages of declined steps.
+pub(super) const SHAPES_DOC: &str = "docs/builtin.md";
+
+/// How the built-in generator's turn went.
+pub(super) enum BuiltinOutcome {
+    /// Its code ran to its end on the page.
+    Passed(String),
+    /// It wrote nothing, and says why.
+    Declined(String),
+    /// Its code failed on the page.
+    Failed(String, StepFailure),
+}
+
+impl Engine<'_> {
+    /// Whether an LLM may write code for this engine's steps.
+    pub(crate) fn llm_writes(&self) -> bool {
+        self.provider.is_some() && self.builtin.uses_llm()
+    }
+
+    /// Whether failures can be classified (an LLM is configured).
+    pub(crate) fn has_llm(&self) -> bool {
+        self.provider.is_some()
+    }
+
+    /// The built-in generator writes code for the step and it is tried on the live page.
+    pub(super) fn builtin_attempt(
+        &self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+    ) -> BuiltinOutcome {
+        let state = exec.page_state(false, usize::MAX);
+        let code = match write_step(&step.key.step, step.columns, &state.snapshot) {
+            Ok(code) => code,
+            Err(decline) => return BuiltinOutcome::Declined(decline.0),
+        };
+        match exec.check(&code).and_then(|()| exec.execute(&code)) {
+            Ok(()) => BuiltinOutcome::Passed(code),
+            Err(failure) => BuiltinOutcome::Failed(code, failure),
+        }
+    }
+
+    /// The failure of a step the built-in generator could not do when no LLM may write code.
+    pub(super) fn builtin_failure(&self, outcome: BuiltinOutcome) -> EngineFailure {
+        let no_llm = if self.provider.is_none() {
+            "no LLM configured".to_owned()
+        } else {
+            format!(
+                "[generate] builtin = \"{}\" lets no LLM write code",
+                BuiltinOrder::Only.as_str()
+            )
+        };
+        match outcome {
+            BuiltinOutcome::Declined(why) => EngineFailure::new(
+                EngineFailureKind::Incurable,
+                format!(
+                    "{no_llm} and the built-in generator cannot write this step: {why}\n\nthe \
+                     sentences it understands are listed in {SHAPES_DOC}"
+                ),
+                None,
+            ),
+            BuiltinOutcome::Failed(code, failure) => {
+                let what = if failure.kind == FailureKind::FailedCheck {
+                    "a check in the code the built-in generator wrote did not hold"
+                } else {
+                    "the code the built-in generator wrote failed"
+                };
+                EngineFailure::new(
+                    EngineFailureKind::Incurable,
+                    format!(
+                        "{what} ({no_llm} to write other code):\n\n{}",
+                        failure.message
+                    ),
+                    None,
+                )
+                .with_candidate(code)
+            }
+            BuiltinOutcome::Passed(code) => EngineFailure::new(
+                EngineFailureKind::Incurable,
+                "the built-in generator's code passed but was not kept",
+                None,
+            )
+            .with_candidate(code),
+        }
+    }
+}
+
+/// What the LLM is told of the built-in generator's failed code: the attempt to improve on.
+pub(super) fn handed_over(outcome: &BuiltinOutcome) -> Option<FailedAttempt> {
+    match outcome {
+        BuiltinOutcome::Failed(code, failure) => Some(FailedAttempt {
+            code: code.clone(),
+            error: failure.message.clone(),
+        }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{BudgetSettings, BuiltinOrder};
+    use crate::engine::testing::{
+        Fixture, RecordingObserver, ScriptedExecutor, ScriptedLlm, code_reply, fails, passes,
+    };
+    use crate::engine::{Budgets, Engine, EngineFailureKind};
+    use crate::script::FailureKind;
+
+    /// What the built-in generator writes for the sentence below on the fake page.
+    const BUILTIN: &str = "async function step(page) {\n  await page.getByRole('textbox', { name: 'What needs to be done?' }).fill('buy milk');\n}";
+    const SENTENCE: &str = "type \"buy milk\" into the \"What needs to be done?\" field";
+    const LLM: &str =
+        "async function step(page) {\n  await page.getByRole('textbox').fill('buy milk');\n}";
+
+    #[test]
+    fn built_in_code_that_passed_is_cached_by_builtin_and_the_llm_is_never_asked() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let llm = ScriptedLlm::new([]);
+        let exec = ScriptedExecutor::new([passes(BUILTIN)]);
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        let code = engine
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap();
+        assert_eq!(code, BUILTIN);
+        let file = fixture
+            .cache
+            .load(&fixture.scenario.rel_path)
+            .unwrap()
+            .unwrap();
+        assert_eq!(file.steps[0].by.as_deref(), Some("builtin"));
+    }
+
+    #[test]
+    fn a_declined_step_goes_to_the_llm_and_is_cached_by_llm() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([code_reply(LLM)]);
+        let exec = ScriptedExecutor::new([passes(LLM)]);
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        engine
+            .generate(&fixture.step(0), &exec, &RecordingObserver::default())
+            .unwrap();
+        assert_eq!(fixture.cached(0).unwrap().by.as_deref(), Some("llm"));
+        assert_eq!(llm.received()[0].generation().failed, None);
+    }
+
+    #[test]
+    fn built_in_code_that_failed_is_handed_to_the_llm() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let llm = ScriptedLlm::new([code_reply(LLM)]);
+        let exec = ScriptedExecutor::new([
+            fails(BUILTIN, FailureKind::Timeout, "locator.fill: Timeout"),
+            passes(LLM),
+        ]);
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        engine
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap();
+        let failed = llm.received()[0].generation().failed.clone().unwrap();
+        assert_eq!(
+            (failed.code.as_str(), failed.error.as_str()),
+            (BUILTIN, "locator.fill: Timeout")
+        );
+    }
+
+    #[test]
+    fn without_an_llm_a_declined_step_fails_and_points_at_the_shapes() {
+        let fixture = Fixture::new();
+        let exec = ScriptedExecutor::new([]);
+        let mut engine = Engine::new(
+            None,
+            &fixture.llm,
+            &fixture.cache,
+            "",
+            Budgets::new(BudgetSettings {
+                generation: 3,
+                healing: 2,
+            }),
+            fixture.policy,
+        )
+        .with_builtin(BuiltinOrder::First);
+        let failure = engine
+            .generate(&fixture.step(1), &exec, &RecordingObserver::default())
+            .unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert!(
+            failure.reason.starts_with(
+                "no LLM configured and the built-in generator cannot write this step: "
+            ),
+            "{}",
+            failure.reason
+        );
+        assert!(
+            failure.reason.ends_with("docs/builtin.md"),
+            "{}",
+            failure.reason
+        );
+        assert!(fixture.cached(1).is_none());
+    }
+
+    #[test]
+    fn only_never_asks_the_llm_for_code() {
+        let fixture = Fixture::new();
+        let llm = ScriptedLlm::new([]);
+        let exec = ScriptedExecutor::new([]);
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::Only);
+        let failure = engine
+            .generate(&fixture.step(0), &exec, &RecordingObserver::default())
+            .unwrap_err();
+        assert!(
+            failure
+                .reason
+                .starts_with("[generate] builtin = \"only\" lets no LLM write code"),
+            "{}",
+            failure.reason
+        );
+    }
+}

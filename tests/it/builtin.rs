@@ -1,0 +1,96 @@
+//! The built-in generator end to end: the real binary, a real headless Chromium, the demo app
+//! served on 127.0.0.1 — no `[llm]` at all, and a mixed suite where the scripted fake LLM is
+//! asked only for the steps the built-in generator declines.
+
+use crate::support::Test;
+use crate::support::fake_llm::{FakeLlm, Reply};
+
+const TODO: &str = include_str!("../../scenarios/todo.steps");
+const LOGIN: &str = include_str!("../../scenarios/login.steps");
+
+/// A project of the demo app and its two scenarios, cache empty, the built-in generator on.
+fn demo() -> Test {
+    Test::new()
+        .config("[vars]\nDEMO_USER = \"alice\"\n")
+        .env("DEMO_PASSWORD", "secret")
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
+        .scenario("scenarios/todo.steps", TODO)
+        .scenario("scenarios/login.steps", LOGIN)
+        .page("index.html", include_str!("../../demo/index.html"))
+        .page("app.js", include_str!("../../demo/app.js"))
+        .page("style.css", include_str!("../../demo/style.css"))
+        .page("login.html", include_str!("../../demo/login.html"))
+}
+
+#[test]
+fn the_demo_suite_runs_with_no_llm_and_its_cache_is_written_by_builtin() {
+    let out = demo()
+        .args(&["run", "-j", "1"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("5 passed, 0 failed");
+    for (file, entries) in [
+        ("cache/scenarios/todo.steps.toml", 20),
+        ("cache/scenarios/login.steps.toml", 8),
+    ] {
+        let text = out.read(file);
+        assert!(text.starts_with("format = 3\n"), "{text}");
+        assert_eq!(text.matches("by = \"builtin\"").count(), entries, "{text}");
+        assert!(!text.contains("by = \"llm\""), "{text}");
+    }
+    let login = out.read("cache/scenarios/login.steps.toml");
+    assert!(login.contains(".fill(vars.DEMO_PASSWORD);"), "{login}");
+    assert!(!login.contains("secret"), "never the value: {login}");
+}
+
+#[test]
+fn a_step_it_declines_without_an_llm_fails_the_test_with_exit_1() {
+    demo()
+        .scenario(
+            "scenarios/todo.steps",
+            "test: t\n  open the app\n  make the list pretty\n",
+        )
+        .args(&["run", "scenarios/todo.steps"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains(
+            "no LLM configured and the built-in generator cannot write this step: the sentence \
+             is none of the built-in shapes",
+        )
+        .stdout_contains("docs/builtin.md");
+}
+
+#[test]
+fn with_an_llm_the_fake_is_asked_only_for_the_declined_steps() {
+    let llm = FakeLlm::start();
+    llm.reply(Reply::text(
+        "```js\nasync function step(page) {\n  await page.getByRole('checkbox', { name: 'buy milk' }).check();\n}\n```",
+    ));
+    let out = demo()
+        .config(&format!(
+            "[vars]\nDEMO_USER = \"alice\"\n[llm]\nprovider = \"openai\"\nmodel = \"fake\"\n\
+             base_url = \"{}\"\n",
+            llm.base_url()
+        ))
+        .scenario(
+            "scenarios/todo.steps",
+            "test: t\n  open the app\n  type \"buy milk\" into the new todo field and press Enter\n  \
+             mark the first todo as done\n  \"buy milk\" is checked\n",
+        )
+        .args(&["run", "scenarios/todo.steps"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("steps: 0 cached, 4 generated, 0 healed");
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 1, "one request, for the declined step");
+    assert!(
+        requests[0]
+            .user_text()
+            .contains("STEP:\nmark the first todo as done"),
+        "{}",
+        requests[0].user_text()
+    );
+    let cache = out.read("cache/scenarios/todo.steps.toml");
+    assert_eq!(cache.matches("by = \"builtin\"").count(), 3, "{cache}");
+    assert_eq!(cache.matches("by = \"llm\"").count(), 1, "{cache}");
+}
