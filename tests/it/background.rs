@@ -148,7 +148,7 @@ fn background_is_generated_once_for_every_test_and_replayed_from_one_entry() {
         .unwrap_or_default();
     assert!(add.contains("PREVIOUS STEPS:\n1. open the app"), "{add}");
     let cache = out.read(CACHE);
-    assert!(cache.starts_with("format = 2\n"), "{cache}");
+    assert!(cache.starts_with("format = 3\n"), "{cache}");
     assert_eq!(count(&cache, "[[background]]"), 1, "{cache}");
     assert_eq!(count(&cache, "step = \"open the app\""), 1, "{cache}");
     assert!(

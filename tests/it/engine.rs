@@ -126,9 +126,13 @@ fn entry<'a>(test: &'a str, step: &'a str, code: &'a str) -> Entry<'a> {
     }
 }
 
-/// The cache file of [`SCENARIO`] exactly as prettyplay writes it (`docs/cache-format.md`).
+/// The cache file of [`SCENARIO`] exactly as prettyplay writes it (`docs/cache-format.md`): an
+/// entry the run wrote (created later than [`EARLIER`], or healed) records `by = "llm"` (the
+/// built-in generator is off in these tests), which makes the file format 3.
 fn cache_file(entries: &[Entry<'_>]) -> String {
-    let mut out = format!("format = 1\nscenario = \"{SCENARIO}\"\n");
+    let by_run = |e: &Entry<'_>| e.created != EARLIER || e.healed.is_some();
+    let format = if entries.iter().any(by_run) { 3 } else { 1 };
+    let mut out = format!("format = {format}\nscenario = \"{SCENARIO}\"\n");
     for e in entries {
         out.push_str(&format!(
             "\n[[steps]]\ntest = {:?}\nstep = {:?}\noccurrence = 1\ncreated = \"{}\"\n",
@@ -136,6 +140,9 @@ fn cache_file(entries: &[Entry<'_>]) -> String {
         ));
         if let Some(healed) = e.healed {
             out.push_str(&format!("healed = \"{healed}\"\n"));
+        }
+        if by_run(e) {
+            out.push_str("by = \"llm\"\n");
         }
         out.push_str(&format!("code = '''\n{}\n'''\n", e.code));
     }

@@ -84,7 +84,10 @@ fn a_test_that_fails_then_passes_on_a_retry_is_flaky_in_every_reporter() {
         })
         .map(|e| e["event"].as_str().unwrap())
         .collect();
-    assert_eq!(steps, ["step_failed", "step_passed"]);
+    assert_eq!(
+        steps,
+        ["step_started", "step_failed", "step_started", "step_passed"]
+    );
     let stats = &events.last().unwrap()["stats"];
     assert_eq!(
         (&stats["passed"], &stats["failed"], &stats["flaky"]),
