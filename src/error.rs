@@ -70,6 +70,14 @@ pub enum Error {
     /// `prettyplay show-report` found no report where it looked, or could not listen.
     #[error(transparent)]
     ShowReport(#[from] ServeError),
+    /// `prettyplay explain` could not open its page (it did not load, answered an HTTP
+    /// error, or is outside `[browser] allowed_origins`).
+    #[error("cannot open {url} to explain the sentence on it")]
+    Explain {
+        url: String,
+        #[source]
+        source: StepFailure,
+    },
     /// `prettyplay show-trace` names a file that does not exist.
     #[error("no trace at {}", path.display())]
     NoTrace { path: std::path::PathBuf },
@@ -85,7 +93,8 @@ impl Error {
             | Error::Scenario(_)
             | Error::Cache(_)
             | Error::Merge(_)
-            | Error::NoTrace { .. } => EXIT_USAGE,
+            | Error::NoTrace { .. }
+            | Error::Explain { .. } => EXIT_USAGE,
             Error::ShowReport(err) if err.is_usage() => EXIT_USAGE,
             // A device name is configuration, even though only the driver knows the list.
             Error::Driver(DriverError::UnknownDevice { .. }) => EXIT_USAGE,

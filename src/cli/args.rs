@@ -98,6 +98,13 @@ pub(crate) enum Command {
         /// The project directory (default: the current one).
         dir: Option<PathBuf>,
     },
+    /// Print the code the built-in generator writes for a sentence on a page, or why it
+    /// declines.
+    ///
+    /// Opens one page (the base URL, or `--url`) in headless Chromium with the settings of
+    /// prettyplay.toml, reads its aria snapshot as `run` does, and prints the step code (exit
+    /// 0) or `declined: <why>` (exit 1). `-v` adds the snapshot lines it matched against.
+    Explain(ExplainArgs),
     /// Print the JavaScript API step code can use (generated from the binding).
     Api,
     /// Manage the step cache.
@@ -106,6 +113,20 @@ pub(crate) enum Command {
     /// Merge the report blobs of a sharded run (`--reporter blob`) into one report and one
     /// summary, as if it had been one run.
     MergeReports(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExplainArgs {
+    /// The step sentence, quoted as one argument: `"click the Add button"`.
+    #[arg(value_name = "SENTENCE")]
+    pub sentence: String,
+    /// The page: a path relative to the base URL (`/login.html`) or an absolute URL (default:
+    /// the base URL).
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// Also run the written code once on the page and say whether it passed (exit 1 if not).
+    #[arg(long)]
+    pub execute: bool,
 }
 
 #[derive(Debug, Args)]

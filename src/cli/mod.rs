@@ -4,6 +4,7 @@
 //! Main entry point: [`main`].
 
 mod args;
+mod explain;
 mod init;
 mod list;
 mod merge;
@@ -218,6 +219,9 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         | Command::ShowReport(_)
         | Command::ShowTrace(_) => {
             unreachable!("handled before the settings are read")
+        }
+        Command::Explain(args) => {
+            explain::explain(&settings, &args, cli.global.verbose > 0, &mut stdout.lock())
         }
         Command::Api => {
             let listing = crate::script::api_listing().map_err(Error::ApiListing)?;

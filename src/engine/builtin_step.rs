@@ -112,12 +112,15 @@ pub(super) fn handed_over(outcome: &BuiltinOutcome) -> Option<FailedAttempt> {
 
 #[cfg(test)]
 mod tests {
+    use crate::cache::{CachedStep, StepKey};
     use crate::config::{BudgetSettings, BuiltinOrder};
     use crate::engine::testing::{
-        Fixture, RecordingObserver, ScriptedExecutor, ScriptedLlm, code_reply, fails, passes,
+        Execution, Expected, Fixture, Observed, RecordingObserver, ScriptedExecutor, ScriptedLlm,
+        code_reply, fails, passes, verdict_reply,
     };
     use crate::engine::{Budgets, Engine, EngineFailureKind};
-    use crate::script::FailureKind;
+    use crate::llm::{Category, FailedAttempt};
+    use crate::script::{FailureKind, StepFailure};
 
     /// What the built-in generator writes for the sentence below on the fake page.
     const BUILTIN: &str = "async function step(page) {\n  await page.getByRole('textbox', { name: 'What needs to be done?' }).fill('buy milk');\n}";
@@ -230,5 +233,199 @@ mod tests {
             "{}",
             failure.reason
         );
+    }
+
+    /// Cached code of [`SENTENCE`] that the UI outgrew: the field was renamed.
+    const OLD: &str = "async function step(page) {\n  await page.getByRole('textbox', { name: 'New todo' }).fill('buy milk');\n}";
+    /// The same, with a check the built-in generator's code does not make.
+    const OLD_CHECKING: &str = "async function step(page) {\n  await page.getByRole('textbox', { name: 'New todo' }).fill('buy milk');\n  await expect(page.getByRole('textbox', { name: 'New todo' })).toHaveValue('buy milk');\n}";
+    const LLM_CHECKING: &str = "async function step(page) {\n  await page.getByRole('textbox').fill('buy milk');\n  await expect(page.getByRole('textbox')).toHaveValue('buy milk');\n}";
+
+    fn old_failure() -> StepFailure {
+        StepFailure::new(
+            FailureKind::Timeout,
+            "locator.fill: Timeout 5000ms exceeded.\nCall log:\n  - waiting for getByRole('textbox', { name: 'New todo' })",
+        )
+    }
+
+    /// What one heal with the built-in generator first did.
+    struct Healed {
+        result: Result<String, crate::engine::EngineFailure>,
+        entry: Option<CachedStep>,
+        received: Vec<crate::engine::testing::Received>,
+        seen: Vec<Observed>,
+    }
+
+    /// Heals `old` (cached for the fixture's first step, worded `sentence`, after it failed
+    /// with [`old_failure`]) with `[generate] builtin = "first"`, the LLM answering `script`
+    /// and the page `executions`.
+    fn heal_builtin_first(
+        sentence: &str,
+        old: &str,
+        script: impl IntoIterator<Item = Expected>,
+        executions: impl IntoIterator<Item = Execution>,
+    ) -> Healed {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = sentence.to_owned();
+        fixture
+            .cache
+            .put(&fixture.scenario, &step.key, old, "2026-11-30")
+            .unwrap();
+        let llm = ScriptedLlm::new(script);
+        let observer = RecordingObserver::default();
+        let result = {
+            let exec = ScriptedExecutor::new(executions);
+            let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+            engine.heal(&step, &exec, &observer, old, &old_failure())
+        };
+        let entry = cached(&fixture, &step.key);
+        Healed {
+            result,
+            entry,
+            received: llm.received(),
+            seen: observer.seen(),
+        }
+    }
+
+    fn cached(fixture: &Fixture, key: &StepKey) -> Option<CachedStep> {
+        fixture
+            .cache
+            .load(&fixture.scenario.rel_path)
+            .unwrap()
+            .and_then(|file| file.get(key).cloned())
+    }
+
+    #[test]
+    fn after_a_rot_verdict_built_in_code_that_passes_the_veto_is_the_heal() {
+        let healed = heal_builtin_first(
+            SENTENCE,
+            OLD,
+            [verdict_reply(Category::Rot, "the field was renamed")],
+            [passes(BUILTIN)],
+        );
+        assert_eq!(healed.result.as_deref(), Ok(BUILTIN));
+        assert_eq!(healed.received.len(), 1, "the LLM only classified");
+        healed.received[0].classification();
+        let entry = healed.entry.unwrap();
+        assert_eq!(entry.code, format!("{BUILTIN}\n"));
+        assert_eq!(entry.by.as_deref(), Some("builtin"));
+        assert!(entry.healed.is_some(), "healed is recorded");
+        assert_eq!(
+            healed.seen.last(),
+            Some(&Observed::Healed {
+                old_code: OLD.to_owned(),
+                new_code: BUILTIN.to_owned()
+            })
+        );
+    }
+
+    #[test]
+    fn built_in_code_that_would_drop_a_check_is_vetoed_and_the_llm_heals() {
+        let healed = heal_builtin_first(
+            SENTENCE,
+            OLD_CHECKING,
+            [
+                verdict_reply(Category::Rot, "the field was renamed"),
+                code_reply(LLM_CHECKING),
+            ],
+            // The built-in generator's code passed, but checks nothing: vetoed.
+            [passes(BUILTIN), passes(LLM_CHECKING)],
+        );
+        assert_eq!(healed.result.as_deref(), Ok(LLM_CHECKING));
+        // The LLM improves on the cached code and its failure, not on the vetoed candidate.
+        assert_eq!(
+            healed.received[1].generation().failed,
+            Some(FailedAttempt {
+                code: OLD_CHECKING.to_owned(),
+                error: old_failure().message,
+            })
+        );
+        let entry = healed.entry.unwrap();
+        assert_eq!(entry.code, format!("{LLM_CHECKING}\n"));
+        assert_eq!(entry.by.as_deref(), Some("llm"));
+        assert!(
+            !healed
+                .seen
+                .iter()
+                .any(|o| matches!(o, Observed::Warning(_))),
+            "a vetoed built-in candidate is no warning: {:?}",
+            healed.seen
+        );
+    }
+
+    #[test]
+    fn when_the_built_in_generator_declines_or_fails_the_llm_heals() {
+        // Declined: the fixture's own sentence names no field of the page.
+        let declined = Fixture::new().step(0).key.step;
+        let healed = heal_builtin_first(
+            &declined,
+            OLD,
+            [
+                verdict_reply(Category::Rot, "the field was renamed"),
+                code_reply(LLM),
+            ],
+            [passes(LLM)],
+        );
+        assert_eq!(healed.result.as_deref(), Ok(LLM));
+        assert_eq!(healed.entry.unwrap().by.as_deref(), Some("llm"));
+        assert_eq!(
+            healed.received[1]
+                .generation()
+                .failed
+                .as_ref()
+                .map(|f| f.code.as_str()),
+            Some(OLD)
+        );
+
+        // Failed on the page: the LLM heals as if the built-in generator had not been tried.
+        let healed = heal_builtin_first(
+            SENTENCE,
+            OLD,
+            [
+                verdict_reply(Category::Rot, "the field was renamed"),
+                code_reply(LLM),
+            ],
+            [
+                fails(BUILTIN, FailureKind::Timeout, "locator.fill: Timeout"),
+                passes(LLM),
+            ],
+        );
+        assert_eq!(healed.result.as_deref(), Ok(LLM));
+        assert_eq!(healed.entry.unwrap().by.as_deref(), Some("llm"));
+    }
+
+    #[test]
+    fn a_cached_step_is_never_healed_by_the_built_in_generator_before_a_rot_verdict() {
+        let healed = heal_builtin_first(
+            SENTENCE,
+            OLD,
+            [verdict_reply(Category::ProductDefect, "the field is gone")],
+            [],
+        );
+        assert_eq!(
+            healed.result.unwrap_err().kind,
+            EngineFailureKind::ProductDefect
+        );
+        assert_eq!(healed.entry.unwrap().code, format!("{OLD}\n"), "untouched");
+    }
+
+    #[test]
+    fn built_in_code_that_crashes_the_browser_ends_the_heal_as_infrastructure() {
+        let healed = heal_builtin_first(
+            SENTENCE,
+            OLD,
+            [verdict_reply(Category::Rot, "the field was renamed")],
+            [fails(
+                BUILTIN,
+                FailureKind::Crash,
+                "Browser has been closed",
+            )],
+        );
+        let failure = healed.result.unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::BrowserCrash);
+        assert_eq!(failure.candidate.as_deref(), Some(BUILTIN));
+        assert_eq!(healed.received.len(), 1, "no LLM code is asked for");
+        assert_eq!(healed.entry.unwrap().code, format!("{OLD}\n"), "untouched");
     }
 }

@@ -84,13 +84,20 @@ impl Engine<'_> {
             Category::Rot => {
                 // The built-in generator first, under the same veto: its code is kept only when
                 // it passed and checks at least what the cached code checked.
-                let builtin = if self.builtin.uses_builtin()
-                    && let BuiltinOutcome::Passed(code) = self.builtin_attempt(step, exec)
+                let builtin = match self
+                    .builtin
+                    .uses_builtin()
+                    .then(|| self.builtin_attempt(step, exec))
                 {
-                    let vetted = self.vet(step, observer, old_code, failure, &code, &verdict);
-                    Some((code, vetted))
-                } else {
-                    None
+                    Some(BuiltinOutcome::Passed(code)) => {
+                        let vetted = self.vet(step, observer, old_code, failure, &code, &verdict);
+                        Some((code, vetted))
+                    }
+                    // Its code took the browser or the page down: no LLM code can run there.
+                    Some(BuiltinOutcome::Failed(code, crash)) if crash.kind.ends_the_page() => {
+                        return Err(crashed(&crash, Some(code)));
+                    }
+                    _ => None,
                 };
                 match builtin {
                     // Vetoed: the LLM may still write code that keeps the checks.

@@ -26,6 +26,7 @@ mod veto;
 
 pub(crate) use budgets::Budgets;
 pub use budgets::Pool;
+pub(crate) use builtin::{Explanation, explain};
 pub use engine::LlmPurpose;
 pub(crate) use engine::{Engine, EngineObserver, HealPolicy, StepContext};
 pub use verdict::{EngineFailure, EngineFailureKind};

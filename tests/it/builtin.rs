@@ -94,3 +94,74 @@ fn with_an_llm_the_fake_is_asked_only_for_the_declined_steps() {
     assert_eq!(cache.matches("by = \"builtin\"").count(), 3, "{cache}");
     assert_eq!(cache.matches("by = \"llm\"").count(), 1, "{cache}");
 }
+
+/// A form with one Add button and a list with two Delete buttons, for `explain`.
+const FORM: &str = "<!doctype html><title>form</title>\
+    <label>Item <input name=item></label><button onclick=\"this.textContent='Added'\">Add</button>\
+    <ul><li>milk <button>Delete</button></li><li>eggs <button>Delete</button></li></ul>";
+
+#[test]
+fn explain_prints_the_code_the_lines_it_matched_and_runs_it() {
+    let out = Test::new()
+        .page("form.html", FORM)
+        .args(&[
+            "explain",
+            "click the Add button",
+            "--url",
+            "/form.html",
+            "-v",
+            "--execute",
+        ])
+        .run()
+        .assert_exit(0)
+        .stdout_contains(
+            "async function step(page) {\n  await page.getByRole('button', { name: 'Add' }).click();\n}\n",
+        )
+        .stdout_contains("\nmatched in the snapshot of http://127.0.0.1:")
+        .stdout_contains("/form.html:\n  - button \"Add\"\n")
+        .stdout_contains("\nexecuted: passed\n");
+    assert!(
+        !out.stdout().contains("Delete"),
+        "only the matched line: {}",
+        out.stdout()
+    );
+}
+
+#[test]
+fn explain_declines_an_ambiguous_target_with_exit_1() {
+    // No --url: the base URL, whose index.html is the form.
+    Test::new()
+        .page("index.html", FORM)
+        .args(&["explain", "click Delete"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("declined: 2 elements on the page could be \"Delete\"");
+}
+
+#[test]
+fn explain_says_which_page_it_could_not_open() {
+    Test::new()
+        .page("index.html", FORM)
+        .args(&["explain", "click the Add button", "--url", "/missing.html"])
+        .run()
+        .assert_exit(2)
+        .stderr_contains("cannot open http://127.0.0.1:")
+        .stderr_contains("/missing.html to explain the sentence on it")
+        .stderr_contains("HTTP 404");
+    // Another origin is outside [browser] allowed_origins.
+    Test::new()
+        .page("index.html", FORM)
+        .args(&["explain", "click Add", "--url", "http://localhost:9/"])
+        .run()
+        .assert_exit(2)
+        .stderr_contains("blocked by [browser] allowed_origins");
+}
+
+#[test]
+fn explain_a_path_without_a_base_url_is_a_usage_error() {
+    Test::new()
+        .args(&["explain", "click Add", "--url", "/form.html"])
+        .run()
+        .assert_exit(2)
+        .stderr_contains("--url /form.html needs a base URL");
+}

@@ -17,4 +17,4 @@ mod resolve;
 mod snapshot;
 mod tokens;
 
-pub(crate) use builtin::write_step;
+pub(crate) use builtin::{Explanation, explain, write_step};

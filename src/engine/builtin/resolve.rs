@@ -114,6 +114,19 @@ pub(crate) fn element(
     defaults: &[&str],
     text_first: bool,
 ) -> Result<Found, Decline> {
+    let found = element_of(snap, target, defaults, text_first);
+    if let Ok(found) = &found {
+        snap.notice(found.node);
+    }
+    found
+}
+
+fn element_of(
+    snap: &Snapshot,
+    target: &Target,
+    defaults: &[&str],
+    text_first: bool,
+) -> Result<Found, Decline> {
     let (base, pool) = scope(snap, target)?;
     let roles: &[&str] = match target.kind {
         Some(kind) => kind.roles(),
@@ -170,6 +183,9 @@ fn scope(snap: &Snapshot, target: &Target) -> Result<(String, Vec<usize>), Decli
         .into_iter()
         .filter(|&i| norm(&snap.text_of(i)).contains(&norm(text)))
         .collect();
+    for &holder in &holders {
+        snap.notice(holder);
+    }
     match holders.as_slice() {
         [one] => Ok((
             format!(
@@ -315,6 +331,9 @@ fn text_tier(
 }
 
 fn ambiguous(snap: &Snapshot, what: &str, many: &[usize]) -> Decline {
+    for &node in many {
+        snap.notice(node);
+    }
     let shown: Vec<String> = many
         .iter()
         .take(4)
@@ -373,6 +392,9 @@ pub(crate) fn list(
     let chosen = match (holding.as_slice(), by_noun.as_slice(), lists.as_slice()) {
         ([one], _, _) | ([], [one], _) | ([], [], [one]) => *one,
         _ => {
+            for &list in &lists {
+                snap.notice(list);
+            }
             return Err(Decline::new(format!(
                 "{} lists are on the page and the sentence does not say which (quote an item \
                  it holds)",
@@ -380,6 +402,7 @@ pub(crate) fn list(
             )));
         }
     };
+    snap.notice(chosen);
     match snap.nodes[chosen].name.as_deref() {
         Some(name) => {
             let others = lists
@@ -406,6 +429,7 @@ pub(crate) fn only_field(snap: &Snapshot, hints: &[&str]) -> Result<Found, Decli
     let fields = snap.with_roles(FIELD_ROLES);
     let pool: Vec<usize> = (0..snap.nodes.len()).collect();
     let pick = |i: usize| -> Found {
+        snap.notice(i);
         if snap.nodes[i].name.is_some() {
             role_locator(snap, "page", &pool, i)
         } else if let Some(p) = snap.nodes[i].placeholder.as_deref() {

@@ -5,6 +5,8 @@
 //! Main type: [`Snapshot`]. Lines it cannot read are skipped: a node the generator cannot see is
 //! one it never names, so at worst it declines.
 
+use std::cell::RefCell;
+
 /// One element (or text run) of the snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Node {
@@ -21,6 +23,8 @@ pub(crate) struct Node {
     /// Indices of the children, in order.
     pub children: Vec<usize>,
     pub parent: Option<usize>,
+    /// Its line in the snapshot text (0-based), for `prettyplay explain -v`.
+    pub line: usize,
 }
 
 #[cfg(test)]
@@ -34,6 +38,9 @@ impl Node {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Snapshot {
     pub nodes: Vec<Node>,
+    /// The nodes resolution found or weighed (a match, the row or list it is in, the
+    /// candidates of an ambiguity), in the order it came to them: what `explain -v` shows.
+    noticed: RefCell<Vec<usize>>,
 }
 
 impl Snapshot {
@@ -43,7 +50,7 @@ impl Snapshot {
         let mut nodes: Vec<Node> = Vec::new();
         // (indent, node index) of the open ancestors.
         let mut stack: Vec<(usize, usize)> = Vec::new();
-        for line in text.lines() {
+        for (at, line) in text.lines().enumerate() {
             let trimmed = line.trim_start();
             let Some(item) = trimmed.strip_prefix("- ") else {
                 continue;
@@ -65,6 +72,7 @@ impl Snapshot {
                 continue;
             };
             node.parent = parent;
+            node.line = at;
             let index = nodes.len();
             if let Some(parent) = parent {
                 nodes[parent].children.push(index);
@@ -72,7 +80,31 @@ impl Snapshot {
             nodes.push(node);
             stack.push((indent, index));
         }
-        Self { nodes }
+        Self {
+            nodes,
+            noticed: RefCell::default(),
+        }
+    }
+
+    /// Records that resolution found or weighed `node` (see [`Snapshot::noticed`]).
+    pub(crate) fn notice(&self, node: usize) {
+        let mut noticed = self.noticed.borrow_mut();
+        if !noticed.contains(&node) {
+            noticed.push(node);
+        }
+    }
+
+    /// The snapshot lines (0-based) of the nodes resolution found or weighed, in line order.
+    pub(crate) fn noticed_lines(&self) -> Vec<usize> {
+        let mut lines: Vec<usize> = self
+            .noticed
+            .borrow()
+            .iter()
+            .map(|&node| self.nodes[node].line)
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines
     }
 
     /// Every node and its descendants' text, as Playwright would read the element's text
@@ -195,6 +227,7 @@ fn parse_node(item: &str) -> Option<Node> {
         placeholder: None,
         children: Vec::new(),
         parent: None,
+        line: 0,
     })
 }
 
@@ -207,6 +240,7 @@ fn text_node(text: String) -> Node {
         placeholder: None,
         children: Vec::new(),
         parent: None,
+        line: 0,
     }
 }
 

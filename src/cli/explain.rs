@@ -1,0 +1,306 @@
+//! `prettyplay explain "SENTENCE" [--url URL] [--execute]`: what the built-in generator writes
+//! for a sentence on a page, or why it declines — for writing sentences it reads. One page is
+//! opened in the browser `run` would use (the same settings, `[browser] allowed_origins`
+//! included, and the `[web_server]`s started), its AI-mode aria snapshot taken as the engine
+//! takes it, and the generator's answer printed.
+//!
+//! Main entry point: [`explain`].
+
+use std::io::Write;
+
+use url::Url;
+
+use crate::cli::args::ExplainArgs;
+use crate::cli::{env_var, masked_for_stderr};
+use crate::config::{Settings, Vars};
+use crate::driver::{
+    BrowserRuntime, export_driver_env, find_chromium, find_driver, withhold_from_driver,
+};
+use crate::engine::{Explanation, explain as explain_sentence};
+use crate::error::{EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
+use crate::llm::key_variables;
+use crate::script::{Limits, StepFailure};
+use crate::secrets::Secrets;
+use crate::step::{LivePage, SettleWindow, StepExecutor};
+use crate::web_server::{WebServers, kill_all_now};
+
+/// What came of `explain`, before it is printed.
+struct Outcome {
+    /// The page the sentence was explained on.
+    url: String,
+    /// Its snapshot, as the generator read it.
+    snapshot: String,
+    explanation: Explanation,
+    /// `--execute`: how the written code did on the page.
+    executed: Option<Result<(), StepFailure>>,
+}
+
+/// Opens the page, explains the sentence on it, prints the answer to `out` and answers the
+/// exit code: 0 for code (that passed, with `--execute`), 1 for a decline or a failed run.
+pub(crate) fn explain(
+    settings: &Settings,
+    args: &ExplainArgs,
+    verbose: bool,
+    out: &mut dyn Write,
+) -> Result<u8, Error> {
+    let url = page_url(args.url.as_deref(), settings.browser.base_url.as_deref())?;
+    // Step code reads `${NAME}` as `vars.NAME`: only `--execute` needs their values.
+    let names: Vec<&str> = crate::scenario::variables(&args.sentence)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    let vars = Vars::resolve(
+        &settings.vars,
+        &settings.project_root,
+        &|name| env_var(name),
+        names.iter().copied(),
+    )?;
+    if args.execute
+        && let Some(name) = names.iter().find(|name| !vars.has(name))
+    {
+        return Err(Error::Usage(format!(
+            "${{{name}}} has no value: set it in [vars], .env or the environment to --execute \
+             the code"
+        )));
+    }
+    let secrets = vars.secrets();
+    crate::cli::mask_stderr(&secrets);
+    let outcome = open_and_explain(settings, args, &url, &vars)?;
+    print(&outcome, verbose, &secrets, out).map_err(Error::Output)?;
+    Ok(match (&outcome.explanation.code, &outcome.executed) {
+        (Ok(_), None | Some(Ok(()))) => EXIT_SUCCESS,
+        _ => EXIT_TEST_FAILED,
+    })
+}
+
+/// The page to open: `--url` (absolute, or relative to the base URL), else the base URL.
+fn page_url(url: Option<&str>, base_url: Option<&str>) -> Result<String, Error> {
+    let no_base = |what: &str| {
+        Error::Usage(format!(
+            "{what} needs a base URL: set [browser] base_url (or a [web_server] url) in \
+             prettyplay.toml, or pass --base-url"
+        ))
+    };
+    let base = base_url
+        .map(|base| {
+            Url::parse(base)
+                .map_err(|err| Error::Usage(format!("the base URL {base} is not a URL: {err}")))
+        })
+        .transpose()?;
+    match (url, base) {
+        (None, None) => Err(no_base("explain without --url")),
+        (None, Some(base)) => Ok(base.to_string()),
+        (Some(url), base) => match (Url::parse(url), base) {
+            (Ok(absolute), _) => Ok(absolute.to_string()),
+            (Err(url::ParseError::RelativeUrlWithoutBase), Some(base)) => base
+                .join(url)
+                .map(|joined| joined.to_string())
+                .map_err(|err| Error::Usage(format!("--url {url} is not a URL: {err}"))),
+            (Err(url::ParseError::RelativeUrlWithoutBase), None) => {
+                Err(no_base(&format!("--url {url}")))
+            }
+            (Err(err), _) => Err(Error::Usage(format!("--url {url} is not a URL: {err}"))),
+        },
+    }
+}
+
+/// Starts the web servers, the driver and one browser, opens `url`, explains the sentence on
+/// it (and runs its code with `--execute`), and closes everything again.
+fn open_and_explain(
+    settings: &Settings,
+    args: &ExplainArgs,
+    url: &str,
+    vars: &Vars,
+) -> Result<Outcome, Error> {
+    let driver = find_driver(&env_var)?;
+    let chromium = match &settings.browser.remote {
+        None => Some(find_chromium(
+            settings.browser.executable.as_deref(),
+            &env_var,
+        )?),
+        Some(_) => None,
+    };
+    export_driver_env(&driver);
+    // No LLM is asked here, but its key must not reach the driver and Chromium either.
+    let _keys = withhold_from_driver(&key_variables(&settings.llm));
+    let tokio = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    install_interrupt_handler();
+    let web_servers = WebServers::start(&settings.web_servers, tokio.handle(), &cancel, None)?;
+    let runtime = tokio.block_on(BrowserRuntime::start(
+        &settings.browser,
+        &driver,
+        chromium.as_deref(),
+        tokio.handle(),
+    ))?;
+    let explained = on_a_page(settings, args, url, vars, &runtime, tokio.handle());
+    tokio.block_on(runtime.shutdown());
+    for warning in web_servers.stop() {
+        tracing::warn!("{}", masked_for_stderr(&warning));
+    }
+    explained
+}
+
+/// The part of [`open_and_explain`] with a browser: its page is closed however it ends.
+fn on_a_page(
+    settings: &Settings,
+    args: &ExplainArgs,
+    url: &str,
+    vars: &Vars,
+    runtime: &BrowserRuntime,
+    handle: &tokio::runtime::Handle,
+) -> Result<Outcome, Error> {
+    let browser = handle.block_on(runtime.launch_browser())?;
+    let page = match handle.block_on(browser.new_test_page(None)) {
+        Ok(page) => page,
+        Err(err) => {
+            handle.block_on(browser.close());
+            return Err(err.into());
+        }
+    };
+    let closer = page.clone();
+    let limits = Limits::new(settings.browser.timeout);
+    let outcome = LivePage::open(limits, handle.clone(), page, vars.values())
+        .map_err(|failure| Error::Explain {
+            url: url.to_owned(),
+            source: failure,
+        })
+        .and_then(|live| explain_on(&live, settings, args, url));
+    handle.block_on(closer.close());
+    handle.block_on(browser.close());
+    outcome
+}
+
+/// Goes to `url` on `live`'s page and explains the sentence there.
+fn explain_on(
+    live: &LivePage,
+    settings: &Settings,
+    args: &ExplainArgs,
+    url: &str,
+) -> Result<Outcome, Error> {
+    let no_retry = |_: u32, _: &StepFailure| {};
+    let js_url = serde_json::Value::String(url.to_owned()).to_string();
+    // Once, with no settle window: a page that does not load is the answer.
+    let open = format!(
+        "async function step(page) {{\n  const response = await page.goto({js_url});\n  \
+         if (response && response.status() >= 400) {{\n    throw new Error(`HTTP \
+         ${{response.status()}}`);\n  }}\n}}"
+    );
+    let exec = live.executor(SettleWindow::new(&settings.polling, Some(1)), &no_retry);
+    exec.execute(&open).map_err(|failure| Error::Explain {
+        url: url.to_owned(),
+        source: failure,
+    })?;
+    // The engine reads the whole snapshot (no budget) for the built-in generator.
+    let snapshot = exec.page_state(false, usize::MAX).snapshot;
+    let explanation = explain_sentence(&args.sentence, &[], &snapshot);
+    let executed = match (&explanation.code, args.execute) {
+        (Ok(code), true) => {
+            let exec = live.executor(SettleWindow::new(&settings.polling, None), &no_retry);
+            Some(exec.check(code).and_then(|()| exec.execute(code)))
+        }
+        _ => None,
+    };
+    Ok(Outcome {
+        url: url.to_owned(),
+        snapshot,
+        explanation,
+        executed,
+    })
+}
+
+/// The code, or `declined: <why>`; with `verbose`, the snapshot lines it matched (the whole
+/// snapshot when it matched none); with `--execute`, how the code did.
+fn print(
+    outcome: &Outcome,
+    verbose: bool,
+    secrets: &Secrets,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match &outcome.explanation.code {
+        Ok(code) => writeln!(out, "{code}")?,
+        Err(why) => writeln!(out, "declined: {why}")?,
+    }
+    if verbose {
+        let matched = &outcome.explanation.matched;
+        if matched.is_empty() {
+            writeln!(
+                out,
+                "\nno line of the snapshot of {} matched; the snapshot:",
+                outcome.url
+            )?;
+            for line in outcome.snapshot.lines() {
+                writeln!(out, "  {line}")?;
+            }
+        } else {
+            // Out of their tree, the lines go without its indentation.
+            writeln!(out, "\nmatched in the snapshot of {}:", outcome.url)?;
+            for line in matched {
+                writeln!(out, "  {}", line.trim_start())?;
+            }
+        }
+    }
+    match &outcome.executed {
+        None => {}
+        Some(Ok(())) => writeln!(out, "\nexecuted: passed")?,
+        Some(Err(failure)) => writeln!(
+            out,
+            "\nexecuted: failed ({}): {}",
+            failure.kind.as_str(),
+            secrets.mask(&failure.message)
+        )?,
+    }
+    Ok(())
+}
+
+/// Ctrl-C stops at once; the web servers' groups are killed first (no destructor runs).
+fn install_interrupt_handler() {
+    let installed = ctrlc::set_handler(|| {
+        kill_all_now();
+        std::process::exit(i32::from(EXIT_INTERRUPTED));
+    });
+    if let Err(err) = installed {
+        tracing::warn!("Ctrl-C will stop prettyplay at once: {err}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_url_is_the_base_url_a_path_joined_to_it_or_absolute() {
+        let base = Some("http://127.0.0.1:3000/app/");
+        assert_eq!(page_url(None, base).unwrap(), "http://127.0.0.1:3000/app/");
+        assert_eq!(
+            page_url(Some("/login.html"), base).unwrap(),
+            "http://127.0.0.1:3000/login.html"
+        );
+        assert_eq!(
+            page_url(Some("todo"), base).unwrap(),
+            "http://127.0.0.1:3000/app/todo"
+        );
+        assert_eq!(
+            page_url(Some("http://localhost:8080/x"), None).unwrap(),
+            "http://localhost:8080/x"
+        );
+    }
+
+    #[test]
+    fn a_path_without_a_base_url_and_a_broken_url_are_usage_errors() {
+        let err = page_url(Some("/login.html"), None).unwrap_err();
+        assert_eq!(err.exit_code(), crate::error::EXIT_USAGE);
+        assert!(
+            err.to_string()
+                .starts_with("--url /login.html needs a base URL")
+        );
+        let err = page_url(None, None).unwrap_err();
+        assert!(err.to_string().starts_with("explain without --url needs"));
+        let err = page_url(Some("http://[::1"), None).unwrap_err();
+        assert!(err.to_string().contains("is not a URL"), "{err}");
+    }
+}
