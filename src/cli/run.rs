@@ -212,11 +212,7 @@ pub(crate) fn run_tests(
         .iter()
         .map(|&(si, ti)| (&scenarios[si], &scenarios[si].tests[ti]))
         .filter(|(_, test)| test.saves.is_some())
-        .map(|(scenario, test)| TestId {
-            scenario: scenario.rel_path.clone(),
-            name: test.name.clone(),
-            line: test.line,
-        })
+        .map(|(scenario, test)| TestId::of(scenario, test))
         .collect();
     let is_tty = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let mut reporters = build_reporters(

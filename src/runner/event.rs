@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::engine::{EngineFailure, LlmPurpose, Pool};
 use crate::llm::{Category, Classification, Usage};
+use crate::scenario::{Scenario, Test};
 use crate::script::{FailureKind, StepFailure};
 
 /// A test, as reports name it: `scenarios/todo.steps › add a todo`.
@@ -15,6 +16,17 @@ pub struct TestId {
     pub name: String,
     /// Line of the `test:` header.
     pub line: usize,
+}
+
+impl TestId {
+    /// The id of `test` of `scenario`.
+    pub fn of(scenario: &Scenario, test: &Test) -> Self {
+        TestId {
+            scenario: scenario.rel_path.clone(),
+            name: test.name.clone(),
+            line: test.line,
+        }
+    }
 }
 
 impl std::fmt::Display for TestId {

@@ -174,7 +174,7 @@ impl<'a> Runner<'a> {
             };
             let scenario = &self.scenarios[si];
             let test = &scenario.tests[ti];
-            let id = test_id(scenario, test);
+            let id = TestId::of(scenario, test);
             let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
             let started = Instant::now();
             let mut saved: Option<SavedState> = None;
@@ -244,26 +244,11 @@ impl<'a> Runner<'a> {
     fn setup_failed(&self, si: usize, ti: usize, failed: SetupFailed, tx: &mpsc::Sender<RunEvent>) {
         let scenario = &self.scenarios[si];
         let test = &scenario.tests[ti];
-        let id = test_id(scenario, test);
-        let (step, line) = match scenario.background.first() {
-            Some(step) => (format!("background: {}", step.sentence), step.line),
-            None => test
-                .steps
-                .first()
-                .map_or((String::new(), test.line), |s| (s.sentence.clone(), s.line)),
-        };
+        let id = TestId::of(scenario, test);
         let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
         let _ = tx.send(RunEvent::TestFinished {
             test: id,
-            outcome: TestOutcome::Failed(Box::new(TestFailure {
-                step,
-                step_index: 1,
-                line,
-                cause: FailureCause::SetupFailed(failed),
-                code: None,
-                verdict: None,
-                screenshot: None,
-            })),
+            outcome: at_first_step(scenario, test, FailureCause::SetupFailed(failed)),
             duration: std::time::Duration::ZERO,
         });
     }
@@ -291,22 +276,8 @@ impl<'a> Runner<'a> {
     ) -> TestOutcome {
         let test = plan.test;
         let background_steps = plan.scenario.background.len();
-        // The step the test would have run first: its file's first background step, if any.
-        let first_step = match plan.scenario.background.first() {
-            Some(step) => Some((format!("background: {}", step.sentence), step.line)),
-            None => test.steps.first().map(|s| (s.sentence.clone(), s.line)),
-        };
         let infrastructure = |message: String| {
-            let (step, line) = first_step.clone().unwrap_or((String::new(), test.line));
-            TestOutcome::Failed(Box::new(TestFailure {
-                step,
-                step_index: 1,
-                line,
-                cause: FailureCause::Infrastructure(message),
-                code: None,
-                verdict: None,
-                screenshot: None,
-            }))
+            at_first_step(plan.scenario, test, FailureCause::Infrastructure(message))
         };
         let page = match self.open_page(browser, start.state, runtime, handle) {
             Ok(page) => page,
@@ -400,18 +371,11 @@ impl<'a> Runner<'a> {
                         *start.saved = Some(saved);
                         outcome
                     }
-                    Err(message) => {
-                        let last = test.steps.last();
-                        TestOutcome::Failed(Box::new(TestFailure {
-                            step: last.map(|s| s.sentence.clone()).unwrap_or_default(),
-                            step_index: (background_steps + test.steps.len()).max(1),
-                            line: last.map_or(test.line, |s| s.line),
-                            cause: FailureCause::Infrastructure(message),
-                            code: None,
-                            verdict: None,
-                            screenshot: None,
-                        }))
-                    }
+                    Err(message) => at_last_step(
+                        test,
+                        background_steps,
+                        FailureCause::Infrastructure(message),
+                    ),
                 }
             }
             _ => outcome,
@@ -556,12 +520,40 @@ struct Start<'s> {
     saved: &'s mut Option<SavedState>,
 }
 
-fn test_id(scenario: &Scenario, test: &Test) -> TestId {
-    TestId {
-        scenario: scenario.rel_path.clone(),
-        name: test.name.clone(),
-        line: test.line,
-    }
+/// A failure of `test` at the step it would have run first (its file's first background step,
+/// if any), for what failed before any step ran.
+fn at_first_step(scenario: &Scenario, test: &Test, cause: FailureCause) -> TestOutcome {
+    let (step, line) = match scenario.background.first() {
+        Some(step) => (format!("background: {}", step.sentence), step.line),
+        None => test
+            .steps
+            .first()
+            .map_or((String::new(), test.line), |s| (s.sentence.clone(), s.line)),
+    };
+    TestOutcome::Failed(Box::new(TestFailure {
+        step,
+        step_index: 1,
+        line,
+        cause,
+        code: None,
+        verdict: None,
+        screenshot: None,
+    }))
+}
+
+/// A failure of `test` at its last step, for what went wrong after every step had passed; the
+/// test's own steps are numbered after its file's `background_steps`.
+fn at_last_step(test: &Test, background_steps: usize, cause: FailureCause) -> TestOutcome {
+    let last = test.steps.last();
+    TestOutcome::Failed(Box::new(TestFailure {
+        step: last.map(|s| s.sentence.clone()).unwrap_or_default(),
+        step_index: (background_steps + test.steps.len()).max(1),
+        line: last.map_or(test.line, |s| s.line),
+        cause,
+        code: None,
+        verdict: None,
+        screenshot: None,
+    }))
 }
 
 /// Resolves once `flag` is set (polled: Ctrl-C sets it from a signal handler).
@@ -598,17 +590,8 @@ fn crashed_outcome(
     let mut failure = match outcome {
         TestOutcome::Failed(failure) => failure,
         TestOutcome::Passed | TestOutcome::Flaky { .. } => {
-            let last = test.steps.last();
-            return TestOutcome::Failed(Box::new(TestFailure {
-                step: last.map(|s| s.sentence.clone()).unwrap_or_default(),
-                // The test's own steps are numbered after its file's background steps.
-                step_index: (background_steps + test.steps.len()).max(1),
-                line: last.map_or(test.line, |s| s.line),
-                cause: FailureCause::Step(StepFailure::new(kind, format!("{label}: {reason}"))),
-                code: None,
-                verdict: None,
-                screenshot: None,
-            }));
+            let cause = FailureCause::Step(StepFailure::new(kind, format!("{label}: {reason}")));
+            return at_last_step(test, background_steps, cause);
         }
     };
     let detail = match &failure.cause {

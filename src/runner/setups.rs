@@ -120,15 +120,7 @@ impl<'s> Schedule<'s> {
                         Err(failed) => {
                             // A setup that does not run saves nothing: the tests that start
                             // from its state do not run either.
-                            let test = &self.scenarios[at.0].tests[at.1];
-                            if let Some(name) = &test.saves {
-                                let progress = Progress::Failed(SetupFailed {
-                                    state: name.clone(),
-                                    setup: Some(test_id(self.scenarios, at)),
-                                    infrastructure: failed.infrastructure,
-                                });
-                                queue.states.insert(name.clone(), progress);
-                            }
+                            self.record(&mut queue, at, Err(failed.infrastructure));
                             Next::SetupFailed(at, failed)
                         }
                     };
@@ -151,20 +143,28 @@ impl<'s> Schedule<'s> {
             return;
         };
         queue.running = queue.running.saturating_sub(1);
-        let test = &self.scenarios[at.0].tests[at.1];
-        if let Some(name) = &test.saves {
-            let progress = match saved {
-                Ok(state) => Progress::Saved(state),
-                Err(infrastructure) => Progress::Failed(SetupFailed {
-                    state: name.clone(),
-                    setup: Some(test_id(self.scenarios, at)),
-                    infrastructure,
-                }),
-            };
-            queue.states.insert(name.clone(), progress);
-        }
+        self.record(&mut queue, at, saved);
         drop(queue);
         self.changed.notify_all();
+    }
+
+    /// For a setup test, what became of the state it saves: `saved` (`Ok`), or why it has none
+    /// (`Err`: whether the browser, driver or LLM failed). Nothing for another test.
+    fn record(&self, queue: &mut Queue, at: Selected, saved: Result<Arc<SavedState>, bool>) {
+        let scenario = &self.scenarios[at.0];
+        let test = &scenario.tests[at.1];
+        let Some(name) = &test.saves else {
+            return;
+        };
+        let progress = match saved {
+            Ok(state) => Progress::Saved(state),
+            Err(infrastructure) => Progress::Failed(SetupFailed {
+                state: name.clone(),
+                setup: Some(TestId::of(scenario, test)),
+                infrastructure,
+            }),
+        };
+        queue.states.insert(name.clone(), progress);
     }
 
     /// Tests never handed out.
@@ -196,16 +196,6 @@ pub(crate) fn write_state(dir: &Path, name: &str, state: &SavedState) -> std::io
         let _ = std::fs::remove_file(&temp);
     }
     written.map(|()| path)
-}
-
-fn test_id(scenarios: &[Scenario], (si, ti): Selected) -> TestId {
-    let scenario = &scenarios[si];
-    let test = &scenario.tests[ti];
-    TestId {
-        scenario: scenario.rel_path.clone(),
-        name: test.name.clone(),
-        line: test.line,
-    }
 }
 
 #[cfg(test)]
