@@ -149,10 +149,16 @@ fn the_driver_and_chromium_do_not_inherit_the_api_key() {
         .args(&["replay", "--strict"])
         .spawn();
     let pid = running.pid();
+    // A child between fork and exec is still prettyplay, environment and all: only what it
+    // became (the driver, Chromium) is checked, never the copy of the parent.
+    let own_exe = fs::read_link(format!("/proc/{pid}/exe")).expect("prettyplay's exe");
     let started = Instant::now();
     let (mut node, mut chromium, mut leaks) = (false, false, Vec::new());
     while started.elapsed() < Duration::from_secs(120) && !(node && chromium) {
         for child in descendants(pid) {
+            if fs::read_link(format!("/proc/{child}/exe")).is_ok_and(|exe| exe == own_exe) {
+                continue;
+            }
             let (Ok(environ), Ok(cmdline)) = (
                 fs::read(format!("/proc/{child}/environ")),
                 fs::read(format!("/proc/{child}/cmdline")),
