@@ -112,7 +112,7 @@ pub(super) fn handed_over(outcome: &BuiltinOutcome) -> Option<FailedAttempt> {
 
 #[cfg(test)]
 mod tests {
-    use crate::cache::{CachedStep, StepKey};
+    use crate::cache::{Author, CachedStep, StepKey};
     use crate::config::{BudgetSettings, BuiltinOrder};
     use crate::engine::testing::{
         Execution, Expected, Fixture, Observed, RecordingObserver, ScriptedExecutor, ScriptedLlm,
@@ -139,7 +139,7 @@ mod tests {
         let code = engine
             .generate(&step, &exec, &RecordingObserver::default())
             .unwrap();
-        assert_eq!(code, BUILTIN);
+        assert_eq!((code.code.as_str(), code.by), (BUILTIN, Author::Builtin));
         let file = fixture
             .cache
             .load(&fixture.scenario.rel_path)
@@ -250,7 +250,7 @@ mod tests {
 
     /// What one heal with the built-in generator first did.
     struct Healed {
-        result: Result<String, crate::engine::EngineFailure>,
+        result: Result<crate::engine::Written, crate::engine::EngineFailure>,
         entry: Option<CachedStep>,
         received: Vec<crate::engine::testing::Received>,
         seen: Vec<Observed>,
@@ -260,6 +260,17 @@ mod tests {
     /// with [`old_failure`]) with `[generate] builtin = "first"`, the LLM answering `script`
     /// and the page `executions`.
     fn heal_builtin_first(
+        sentence: &str,
+        old: &str,
+        script: impl IntoIterator<Item = Expected>,
+        executions: impl IntoIterator<Item = Execution>,
+    ) -> Healed {
+        heal_builtin(BuiltinOrder::First, sentence, old, script, executions)
+    }
+
+    /// [`heal_builtin_first`] with `[generate] builtin = order`.
+    fn heal_builtin(
+        order: BuiltinOrder,
         sentence: &str,
         old: &str,
         script: impl IntoIterator<Item = Expected>,
@@ -276,7 +287,7 @@ mod tests {
         let observer = RecordingObserver::default();
         let result = {
             let exec = ScriptedExecutor::new(executions);
-            let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+            let mut engine = fixture.engine(&llm, 3, 2).with_builtin(order);
             engine.heal(&step, &exec, &observer, old, &old_failure())
         };
         let entry = cached(&fixture, &step.key);
@@ -304,7 +315,10 @@ mod tests {
             [verdict_reply(Category::Rot, "the field was renamed")],
             [passes(BUILTIN)],
         );
-        assert_eq!(healed.result.as_deref(), Ok(BUILTIN));
+        assert_eq!(
+            healed.result.as_ref().map(|w| (w.code.as_str(), w.by)),
+            Ok((BUILTIN, Author::Builtin))
+        );
         assert_eq!(healed.received.len(), 1, "the LLM only classified");
         healed.received[0].classification();
         let entry = healed.entry.unwrap();
@@ -332,7 +346,10 @@ mod tests {
             // The built-in generator's code passed, but checks nothing: vetoed.
             [passes(BUILTIN), passes(LLM_CHECKING)],
         );
-        assert_eq!(healed.result.as_deref(), Ok(LLM_CHECKING));
+        assert_eq!(
+            healed.result.as_ref().map(|w| (w.code.as_str(), w.by)),
+            Ok((LLM_CHECKING, Author::Llm))
+        );
         // The LLM improves on the cached code and its failure, not on the vetoed candidate.
         assert_eq!(
             healed.received[1].generation().failed,
@@ -355,6 +372,28 @@ mod tests {
     }
 
     #[test]
+    fn with_builtin_only_a_vetoed_heal_names_the_built_in_generator_as_its_writer() {
+        let healed = heal_builtin(
+            BuiltinOrder::Only,
+            SENTENCE,
+            OLD_CHECKING,
+            [verdict_reply(Category::Rot, "the field was renamed")],
+            [passes(BUILTIN)],
+        );
+        let failure = healed.result.unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::HealVetoed);
+        assert!(
+            failure
+                .reason
+                .contains("yet the new code the built-in generator wrote checks less"),
+            "{}",
+            failure.reason
+        );
+        assert_eq!(healed.received.len(), 1, "only the verdict is asked for");
+        assert_eq!(healed.entry.unwrap().code, format!("{OLD_CHECKING}\n"));
+    }
+
+    #[test]
     fn when_the_built_in_generator_declines_or_fails_the_llm_heals() {
         // Declined: the fixture's own sentence names no field of the page.
         let declined = Fixture::new().step(0).key.step;
@@ -367,7 +406,10 @@ mod tests {
             ],
             [passes(LLM)],
         );
-        assert_eq!(healed.result.as_deref(), Ok(LLM));
+        assert_eq!(
+            healed.result.as_ref().map(|w| (w.code.as_str(), w.by)),
+            Ok((LLM, Author::Llm))
+        );
         assert_eq!(healed.entry.unwrap().by.as_deref(), Some("llm"));
         assert_eq!(
             healed.received[1]
@@ -391,7 +433,10 @@ mod tests {
                 passes(LLM),
             ],
         );
-        assert_eq!(healed.result.as_deref(), Ok(LLM));
+        assert_eq!(
+            healed.result.as_ref().map(|w| (w.code.as_str(), w.by)),
+            Ok((LLM, Author::Llm))
+        );
         assert_eq!(healed.entry.unwrap().by.as_deref(), Some("llm"));
     }
 

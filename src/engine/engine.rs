@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::cache::{Cache, CacheError, StepKey};
+use crate::cache::{Author, Cache, CacheError, StepKey};
 use crate::config::{BuiltinOrder, LlmSettings};
 use crate::engine::budgets::{Budgets, Pool};
 use crate::engine::{EngineFailure, EngineFailureKind};
@@ -20,6 +20,20 @@ use crate::scenario::Scenario;
 use crate::script::StepFailure;
 use crate::secrets::Secrets;
 use crate::step::StepExecutor;
+
+/// Code the engine wrote for a step: it passed on the live page and is cached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    pub code: String,
+    /// Who wrote it: the built-in generator or the LLM.
+    pub by: Author,
+}
+
+impl Written {
+    pub(super) fn new(code: String, by: Author) -> Self {
+        Written { code, by }
+    }
+}
 
 /// What an LLM call was for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

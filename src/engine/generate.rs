@@ -7,7 +7,9 @@
 use crate::cache::{Author, MAX_STEP_CODE_BYTES};
 use crate::engine::budgets::Pool;
 use crate::engine::builtin_step::{BuiltinOutcome, handed_over};
-use crate::engine::engine::{Engine, EngineObserver, LlmPurpose, StepContext, cache_failure};
+use crate::engine::engine::{
+    Engine, EngineObserver, LlmPurpose, StepContext, Written, cache_failure,
+};
 use crate::engine::{EngineFailure, EngineFailureKind};
 use crate::llm::{Category, FailedAttempt, extract_code};
 use crate::script::{FailureKind, StepFailure};
@@ -65,7 +67,7 @@ impl Engine<'_> {
         step: &StepContext<'_>,
         exec: &dyn StepExecutor,
         observer: &dyn EngineObserver,
-    ) -> Result<String, EngineFailure> {
+    ) -> Result<Written, EngineFailure> {
         let mut failed = None;
         if self.builtin.uses_builtin() {
             let outcome = self.builtin_attempt(step, exec);
@@ -80,7 +82,7 @@ impl Engine<'_> {
                             Author::Builtin,
                         )
                         .map_err(|err| cache_failure(&err))?;
-                    return Ok(code);
+                    return Ok(Written::new(code, Author::Builtin));
                 }
                 BuiltinOutcome::Failed(code, failure) if failure.kind.ends_the_page() => {
                     return Err(crashed(&failure, Some(code)));
@@ -93,7 +95,7 @@ impl Engine<'_> {
         self.cache
             .put_by(step.scenario, &step.key, &code, &self.today, Author::Llm)
             .map_err(|err| cache_failure(&err))?;
-        Ok(code)
+        Ok(Written::new(code, Author::Llm))
     }
 
     /// The attempt loop, shared by generation and healing (which passes the failed cached
@@ -228,6 +230,7 @@ impl Engine<'_> {
 
 #[cfg(test)]
 mod tests {
+    use crate::cache::Author;
     use crate::engine::testing::{
         Answer, Expected, Fixture, Observed, RecordingObserver, ScriptedExecutor, ScriptedLlm,
         code_reply, fails, passes, verdict_reply,
@@ -257,7 +260,7 @@ mod tests {
 
         let code = engine.generate(&step, &exec, &observer).unwrap();
 
-        assert_eq!(code, A);
+        assert_eq!((code.code.as_str(), code.by), (A, Author::Llm));
         assert_eq!(
             exec.executed()[0].cached_then,
             None,
@@ -322,7 +325,7 @@ mod tests {
 
         let code = engine.generate(&fixture.step(0), &exec, &observer).unwrap();
 
-        assert_eq!(code, C);
+        assert_eq!((code.code.as_str(), code.by), (C, Author::Llm));
         assert_eq!(fixture.cached(0).unwrap().code, format!("{C}\n"));
         assert_eq!(
             observer.attempts(),
@@ -362,7 +365,7 @@ mod tests {
             .generate(&fixture.step(0), &exec, &RecordingObserver::default())
             .unwrap();
 
-        assert_eq!(code, A);
+        assert_eq!((code.code.as_str(), code.by), (A, Author::Llm));
         let executed = exec.executed();
         assert_eq!(executed.len(), 1, "the broken candidate never ran");
         assert_eq!(executed[0].code, A);
@@ -387,7 +390,7 @@ mod tests {
             .generate(&fixture.step(0), &exec, &RecordingObserver::default())
             .unwrap();
 
-        assert_eq!(code, A);
+        assert_eq!((code.code.as_str(), code.by), (A, Author::Llm));
         assert_eq!(exec.executed().len(), 1, "the huge candidate never ran");
         assert_eq!(fixture.cached(0).unwrap().code, format!("{A}\n"));
         let received = llm.received();
@@ -612,7 +615,7 @@ mod tests {
         let second = engine.generate(&fixture.step(1), &exec, &observer);
 
         assert_eq!(first.unwrap_err().kind, EngineFailureKind::Incurable);
-        assert_eq!(second.unwrap(), B);
+        assert_eq!(second.unwrap().code, B);
         assert_eq!(
             observer.attempts(),
             [(Pool::Generation, 1), (Pool::Generation, 1)]

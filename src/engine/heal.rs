@@ -7,7 +7,9 @@
 use crate::cache::Author;
 use crate::engine::budgets::Pool;
 use crate::engine::builtin_step::BuiltinOutcome;
-use crate::engine::engine::{Engine, EngineObserver, Parsing, StepContext, Verdict, cache_failure};
+use crate::engine::engine::{
+    Engine, EngineObserver, Parsing, StepContext, Verdict, Written, cache_failure,
+};
 use crate::engine::generate::crashed;
 use crate::engine::veto::{Veto, review};
 use crate::engine::{EngineFailure, EngineFailureKind};
@@ -27,7 +29,7 @@ impl Engine<'_> {
         observer: &dyn EngineObserver,
         old_code: &str,
         failure: &StepFailure,
-    ) -> Result<String, EngineFailure> {
+    ) -> Result<Written, EngineFailure> {
         if failure.kind.ends_the_page() {
             return Err(crashed(failure, None));
         }
@@ -90,7 +92,15 @@ impl Engine<'_> {
                     .then(|| self.builtin_attempt(step, exec))
                 {
                     Some(BuiltinOutcome::Passed(code)) => {
-                        let vetted = self.vet(step, observer, old_code, failure, &code, &verdict);
+                        let vetted = self.vet(
+                            step,
+                            observer,
+                            old_code,
+                            failure,
+                            &code,
+                            &verdict,
+                            Author::Builtin,
+                        );
                         Some((code, vetted))
                     }
                     // Its code took the browser or the page down: no LLM code can run there.
@@ -126,7 +136,7 @@ impl Engine<'_> {
                         )
                         .map_err(|err| cache_failure(&err))?;
                     observer.healed(&verdict.explanation, old_code, &code);
-                    return Ok(code);
+                    return Ok(Written::new(code, Author::Builtin));
                 }
                 let previous = FailedAttempt {
                     code: old_code.to_owned(),
@@ -147,12 +157,20 @@ impl Engine<'_> {
                         }
                         failure
                     })?;
-                self.vet(step, observer, old_code, failure, &code, &verdict)?;
+                self.vet(
+                    step,
+                    observer,
+                    old_code,
+                    failure,
+                    &code,
+                    &verdict,
+                    Author::Llm,
+                )?;
                 self.cache
                     .put_healed_by(step.scenario, &step.key, &code, &self.today, Author::Llm)
                     .map_err(|err| cache_failure(&err))?;
                 observer.healed(&verdict.explanation, old_code, &code);
-                Ok(code)
+                Ok(Written::new(code, Author::Llm))
             }
         }
     }
@@ -161,7 +179,8 @@ impl Engine<'_> {
 impl Engine<'_> {
     /// The heal veto on code that passed: refused unless it checks at least what `old_code`
     /// checked. With the veto off (`heal.veto = false`) a weakened heal goes through with a
-    /// warning.
+    /// warning. `by` wrote `code`.
+    #[expect(clippy::too_many_arguments, reason = "the heal's parts, each named")]
     fn vet(
         &self,
         step: &StepContext<'_>,
@@ -170,6 +189,7 @@ impl Engine<'_> {
         failure: &StepFailure,
         code: &str,
         verdict: &Classification,
+        by: Author,
     ) -> Result<(), EngineFailure> {
         let timeout_ms = self.policy.expect_timeout.as_secs_f64() * 1000.0;
         let Err(veto) = review(old_code, code, &step.key.step, timeout_ms) else {
@@ -183,7 +203,7 @@ impl Engine<'_> {
         }
         Err(EngineFailure::new(
             EngineFailureKind::HealVetoed,
-            vetoed_reason(&veto, old_code, &failure.message, code),
+            vetoed_reason(&veto, old_code, &failure.message, code, by),
             Some(verdict.clone()),
         )
         .with_candidate(code))
@@ -191,7 +211,17 @@ impl Engine<'_> {
 }
 
 /// The message of a vetoed heal: why, how the cached code failed, then both codes as a diff.
-fn vetoed_reason(veto: &Veto, old_code: &str, old_failure: &str, new_code: &str) -> String {
+fn vetoed_reason(
+    veto: &Veto,
+    old_code: &str,
+    old_failure: &str,
+    new_code: &str,
+    by: Author,
+) -> String {
+    let writer = match by {
+        Author::Llm => "its new code",
+        Author::Builtin => "the new code the built-in generator wrote",
+    };
     let lines = |code: &str| format!("{}\n", code.trim_end_matches('\n'));
     let (old_code, new_code) = (lines(old_code), lines(new_code));
     let diff = similar::TextDiff::from_lines(&old_code, &new_code)
@@ -201,9 +231,9 @@ fn vetoed_reason(veto: &Veto, old_code: &str, old_failure: &str, new_code: &str)
         .to_string();
     format!(
         "the healed code passed, but the heal veto refused it: {veto}\n\n\
-         The LLM called this failure rot, yet its new code checks less than the cached code: a \
-         heal may change how elements are found, never what is expected. The cache is untouched; \
-         if the application changed on purpose, update the step sentence or the cached code.\n\n\
+         The LLM called this failure rot, yet {writer} checks less than the cached code: a heal \
+         may change how elements are found, never what is expected. The cache is untouched; if \
+         the application changed on purpose, update the step sentence or the cached code.\n\n\
          the cached code failed:\n{old_failure}\n\n{diff}"
     )
 }
@@ -214,7 +244,7 @@ mod tests {
         Answer, Execution, Expected, Fixture, Observed, Ran, code_reply, fails, passes, run_engine,
         verdict_reply,
     };
-    use crate::engine::{EngineFailureKind, Pool};
+    use crate::engine::{EngineFailureKind, Pool, Written};
     use crate::llm::{Category, FailedAttempt};
     use crate::script::FailureKind;
     use crate::script::StepFailure;
@@ -236,7 +266,7 @@ mod tests {
         healing: u32,
         script: impl IntoIterator<Item = Expected>,
         executions: impl IntoIterator<Item = Execution>,
-    ) -> Ran<String> {
+    ) -> Ran<Written> {
         let fixture = Fixture::new();
         fixture.cache_code(0, OLD);
         run_engine(
@@ -250,7 +280,7 @@ mod tests {
     }
 
     /// The failure of a heal that must not have touched the cache.
-    fn failed_untouched(ran: &Ran<String>) -> &crate::engine::EngineFailure {
+    fn failed_untouched(ran: &Ran<Written>) -> &crate::engine::EngineFailure {
         assert_eq!(
             ran.fixture.cached(0).unwrap().code,
             OLD,
@@ -270,7 +300,7 @@ mod tests {
 
     /// An incurable heal that kept the rot verdict it started from (no second request) and
     /// shows `candidate`.
-    fn assert_incurable_rot(ran: &Ran<String>, reason_starts: &str, candidate: &str) {
+    fn assert_incurable_rot(ran: &Ran<Written>, reason_starts: &str, candidate: &str) {
         let failure = failed_untouched(ran);
         assert_eq!(failure.kind, EngineFailureKind::Incurable);
         assert!(
@@ -293,7 +323,7 @@ mod tests {
             [passes(NEW)],
         );
 
-        assert_eq!(ran.result.as_deref(), Ok(NEW));
+        assert_eq!(ran.code(), Ok(NEW));
         assert_eq!(
             ran.executed[0].cached_then.as_deref(),
             Some(OLD),
@@ -345,7 +375,7 @@ mod tests {
             [passes(NEW)],
         );
 
-        assert_eq!(ran.result.as_deref(), Ok(NEW));
+        assert_eq!(ran.code(), Ok(NEW));
         assert_eq!(ran.executed.len(), 1, "the huge candidate never ran");
         assert_eq!(ran.fixture.cached(0).unwrap().code, format!("{NEW}\n"));
         let failed = ran.received[2].generation().failed.clone().unwrap();
@@ -436,7 +466,7 @@ mod tests {
 
     /// Heals [`CHECKING`] (failed with [`timeout`]) for the step "the counter says "1 item
     /// left"" into `healed`, which passes.
-    fn heal_check(veto: bool, healed: &str) -> Ran<String> {
+    fn heal_check(veto: bool, healed: &str) -> Ran<Written> {
         let mut fixture = Fixture::new();
         fixture.policy.veto = veto;
         fixture.cache_code(1, CHECKING);
@@ -501,7 +531,7 @@ mod tests {
     fn a_heal_that_keeps_the_checks_passes_the_veto() {
         let healed = "async function step(page) {\n  await expect(page.locator('.todo-count')).toHaveText('1 item left');\n}";
         let ran = heal_check(true, healed);
-        assert_eq!(ran.result.as_deref(), Ok(healed));
+        assert_eq!(ran.code(), Ok(healed));
         assert_eq!(ran.fixture.cached(1).unwrap().code, format!("{healed}\n"));
     }
 
@@ -510,7 +540,7 @@ mod tests {
         let healed =
             "async function step(page) {\n  await page.getByTestId('count').isVisible();\n}";
         let ran = heal_check(false, healed);
-        assert_eq!(ran.result.as_deref(), Ok(healed));
+        assert_eq!(ran.code(), Ok(healed));
         let warnings = ran.warnings();
         assert_eq!(warnings.len(), 1);
         assert!(
@@ -717,7 +747,7 @@ mod tests {
             },
         );
 
-        assert_eq!(ran.result.as_deref(), Ok(NEWER));
+        assert_eq!(ran.code(), Ok(NEWER));
         assert_eq!(ran.attempts(), [(Pool::Generation, 1), (Pool::Healing, 1)]);
     }
 

@@ -27,6 +27,6 @@ mod veto;
 pub(crate) use budgets::Budgets;
 pub use budgets::Pool;
 pub(crate) use builtin::{Explanation, explain};
-pub use engine::LlmPurpose;
 pub(crate) use engine::{Engine, EngineObserver, HealPolicy, StepContext};
+pub use engine::{LlmPurpose, Written};
 pub use verdict::{EngineFailure, EngineFailureKind};

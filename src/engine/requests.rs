@@ -283,7 +283,7 @@ mod tests {
             ],
             |engine, step, exec, observer| engine.heal(step, exec, observer, OLD, &timeout),
         );
-        assert_eq!(ran.result.as_deref().ok(), Some(NEWER));
+        assert_eq!(ran.code().ok(), Some(NEWER));
         for (attempt, request) in ran.received[1..].iter().enumerate() {
             assert_eq!(
                 request.generation().healing.as_deref(),

@@ -16,6 +16,7 @@ use crate::cache::{Cache, CachedStep, StepKey};
 use crate::config::{BudgetSettings, LlmSettings};
 use crate::engine::{
     Budgets, Engine, EngineFailure, EngineObserver, HealPolicy, LlmPurpose, Pool, StepContext,
+    Written,
 };
 use crate::llm::{
     Category, Classification, ClassificationRequest, GenerationRequest, LlmError, LlmProvider,
@@ -475,6 +476,13 @@ pub(super) struct Ran<T> {
     pub received: Vec<Received>,
     pub seen: Vec<Observed>,
     pub executed: Vec<Executed>,
+}
+
+impl Ran<Written> {
+    /// The code the call wrote, or the failure it ended with.
+    pub(super) fn code(&self) -> Result<&str, &EngineFailure> {
+        self.result.as_ref().map(|written| written.code.as_str())
+    }
 }
 
 impl<T> Ran<T> {

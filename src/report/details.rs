@@ -354,9 +354,14 @@ impl Summary {
                     )?;
                 }
             }
+            let builtin = if stats.builtin_steps > 0 {
+                format!(" ({} by the built-in generator)", stats.builtin_steps)
+            } else {
+                String::new()
+            };
             writeln!(
                 out,
-                "steps: {} cached, {} generated, {} healed",
+                "steps: {} cached, {} generated, {} healed{builtin}",
                 stats.cached_steps, stats.generated_steps, stats.healed_steps
             )?;
             if stats.llm_requests > 0 {

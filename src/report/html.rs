@@ -512,6 +512,7 @@ mod tests {
                 sentence: evil.into(),
                 line: 2,
                 source: StepSource::Healed,
+                by: Some(crate::cache::Author::Llm),
                 duration: std::time::Duration::ZERO,
                 code: evil.into(),
             },

@@ -199,6 +199,7 @@ impl RunRecord {
                 source,
                 duration,
                 code,
+                ..
             } => {
                 let step = self.test(test).step(*index);
                 step.sentence.clone_from(sentence);

@@ -548,6 +548,7 @@ mod tests {
                 sentence: "the list is ready".into(),
                 line: 3,
                 source: StepSource::Cached,
+                by: None,
                 duration: Duration::from_millis(1250),
                 code: "async function step(page) {}".into(),
             },
@@ -670,6 +671,7 @@ mod tests {
             sentence: format!("{} step {index}", test.name),
             line: index + 1,
             source: StepSource::Cached,
+            by: None,
             duration: Duration::from_millis(100),
             code: String::new(),
         };

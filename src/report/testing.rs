@@ -53,6 +53,7 @@ fn passed(
         sentence: sentence.into(),
         line,
         source,
+        by: (source != StepSource::Cached).then_some(crate::cache::Author::Llm),
         duration: ms(500 + 10 * index as u64),
         code: code.into(),
     }
@@ -268,6 +269,7 @@ pub(crate) fn retried_events() -> Vec<RunEvent> {
                 sentence,
                 line: index + test.line,
                 source: StepSource::Cached,
+                by: None,
                 duration: ms(100),
                 code: "async function step(page) {}".into(),
             }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use base64::Engine as _;
 use serde::Serialize;
 
+use crate::cache::Author;
 use crate::engine::{EngineFailureKind, LlmPurpose};
 use crate::llm::{Classification, Usage};
 use crate::runner::{
@@ -108,6 +109,9 @@ pub(crate) enum EventWire<'a> {
         sentence: &'a str,
         line: usize,
         source: &'static str,
+        /// Who wrote generated or healed code: `"builtin"` or `"llm"`; absent for cached code.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by: Option<&'static str>,
         duration_ms: u64,
         code: &'a str,
     },
@@ -205,6 +209,7 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 sentence,
                 line,
                 source,
+                by,
                 duration,
                 code,
             } => EventWire::StepPassed {
@@ -212,6 +217,7 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 sentence,
                 line: *line,
                 source: source_name(*source),
+                by: by.map(Author::as_str),
                 duration_ms: millis(*duration),
                 code,
             },
@@ -556,6 +562,10 @@ pub(crate) struct StatsWire {
     cached_steps: usize,
     generated_steps: usize,
     healed_steps: usize,
+    /// Of the generated and healed steps, those the built-in generator wrote; present only
+    /// when some were.
+    #[serde(skip_serializing_if = "is_zero")]
+    builtin_steps: usize,
     llm_requests: usize,
     tokens_in: u64,
     tokens_in_cached: u64,
@@ -597,6 +607,7 @@ impl From<&RunStats> for StatsWire {
             cached_steps,
             generated_steps,
             healed_steps,
+            builtin_steps,
             llm_requests,
             tokens_in,
             tokens_in_cached,
@@ -619,6 +630,7 @@ impl From<&RunStats> for StatsWire {
             cached_steps,
             generated_steps,
             healed_steps,
+            builtin_steps,
             llm_requests,
             tokens_in,
             tokens_in_cached,

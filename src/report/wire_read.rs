@@ -13,6 +13,7 @@ use base64::Engine as _;
 use serde::Deserialize;
 
 use super::wire::{engine_kind_name, failure_kind_name, purpose_name, source_name};
+use crate::cache::Author;
 use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::{
@@ -99,6 +100,8 @@ enum EventIn {
         sentence: String,
         line: usize,
         source: String,
+        #[serde(default)]
+        by: Option<String>,
         duration_ms: u64,
         code: String,
     },
@@ -197,6 +200,7 @@ impl EventIn {
                 sentence,
                 line,
                 source,
+                by,
                 duration_ms,
                 code,
             } => RunEvent::StepPassed {
@@ -214,6 +218,16 @@ impl EventIn {
                     source_name,
                     "step source",
                 )?,
+                by: by
+                    .map(|by| {
+                        by_name(
+                            &[Author::Builtin, Author::Llm],
+                            &by,
+                            Author::as_str,
+                            "author",
+                        )
+                    })
+                    .transpose()?,
                 duration: ms(duration_ms),
                 code,
             },
@@ -544,6 +558,8 @@ struct StatsIn {
     cached_steps: usize,
     generated_steps: usize,
     healed_steps: usize,
+    #[serde(default)]
+    builtin_steps: usize,
     llm_requests: usize,
     tokens_in: u64,
     #[serde(default)]
@@ -580,6 +596,7 @@ impl From<StatsIn> for RunStats {
             cached_steps: stats.cached_steps,
             generated_steps: stats.generated_steps,
             healed_steps: stats.healed_steps,
+            builtin_steps: stats.builtin_steps,
             llm_requests: stats.llm_requests,
             tokens_in: stats.tokens_in,
             tokens_in_cached: stats.tokens_in_cached,

@@ -132,6 +132,7 @@ fn every_event_kind_cause_and_name_reads_back_as_itself() {
             cached_steps: 4,
             generated_steps: 5,
             healed_steps: 6,
+            builtin_steps: 2,
             llm_requests: 7,
             tokens_in: 8,
             tokens_in_cached: 3,

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use crate::cache::Author;
 use crate::engine::{EngineFailure, LlmPurpose, Pool};
 use crate::llm::{Category, Classification, Usage};
 use crate::scenario::{Scenario, Test};
@@ -185,6 +186,8 @@ pub struct RunStats {
     pub cached_steps: usize,
     pub generated_steps: usize,
     pub healed_steps: usize,
+    /// Of the generated and healed steps, those whose code the built-in generator wrote.
+    pub builtin_steps: usize,
     /// LLM requests, tokens and time spent waiting on the LLM.
     pub llm_requests: usize,
     pub tokens_in: u64,
@@ -213,11 +216,16 @@ impl RunStats {
                     }
                 }
             },
-            RunEvent::StepPassed { source, .. } => match source {
-                StepSource::Cached => self.cached_steps += 1,
-                StepSource::Generated => self.generated_steps += 1,
-                StepSource::Healed => self.healed_steps += 1,
-            },
+            RunEvent::StepPassed { source, by, .. } => {
+                match source {
+                    StepSource::Cached => self.cached_steps += 1,
+                    StepSource::Generated => self.generated_steps += 1,
+                    StepSource::Healed => self.healed_steps += 1,
+                }
+                if *by == Some(Author::Builtin) {
+                    self.builtin_steps += 1;
+                }
+            }
             RunEvent::LlmCall { usage, elapsed, .. } => {
                 self.llm_requests += 1;
                 self.tokens_in += usage.input_tokens;
@@ -253,6 +261,8 @@ pub enum RunEvent {
         /// Line of the step in the scenario file.
         line: usize,
         source: StepSource,
+        /// Who wrote generated or healed code (`None` for cached code).
+        by: Option<Author>,
         duration: Duration,
         /// The code that passed (cached, generated or healed).
         code: String,
@@ -397,6 +407,7 @@ mod tests {
             sentence: "open the app".into(),
             line: 2,
             source,
+            by: None,
             duration: Duration::from_millis(3),
             code: String::new(),
         };

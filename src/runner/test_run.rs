@@ -8,7 +8,7 @@
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
-use crate::cache::{CacheFile, StepKey};
+use crate::cache::{Author, CacheFile, StepKey};
 use crate::driver::TestPage;
 use crate::engine::{Budgets, Engine, EngineObserver, HealPolicy, LlmPurpose, Pool, StepContext};
 use crate::llm::{Category, Classification, Usage};
@@ -46,6 +46,8 @@ enum StepState {
     Missing,
     Passed {
         source: StepSource,
+        /// Who wrote generated or healed code.
+        by: Option<Author>,
         code: String,
     },
     Failed {
@@ -190,7 +192,7 @@ pub(crate) fn run_test(
         let duration = started.elapsed();
         reporter.send_log();
         match state {
-            StepState::Passed { source, code } => {
+            StepState::Passed { source, by, code } => {
                 passed_code.push(code.clone());
                 reporter.send(RunEvent::StepPassed {
                     test: plan.id.clone(),
@@ -198,6 +200,7 @@ pub(crate) fn run_test(
                     sentence: step.sentence.clone(),
                     line: step.line,
                     source,
+                    by,
                     duration,
                     code,
                 });
@@ -246,6 +249,7 @@ fn advance(
         StepState::Cached { code } => match exec.execute(&code) {
             Ok(()) => StepState::Passed {
                 source: StepSource::Cached,
+                by: None,
                 code,
             },
             Err(failure) => after_failure(code, failure, mode, engine, context, exec, observer),
@@ -289,7 +293,8 @@ fn generate(
     match engine.generate(context, exec, observer) {
         Ok(generated) => StepState::Passed {
             source: StepSource::Generated,
-            code: generated,
+            by: Some(generated.by),
+            code: generated.code,
         },
         Err(decided) => {
             let verdict = decided.verdict.clone();
@@ -317,7 +322,8 @@ fn after_failure(
             match engine.heal(context, exec, observer, &code, &failure) {
                 Ok(healed) => StepState::Passed {
                     source: StepSource::Healed,
-                    code: healed,
+                    by: Some(healed.by),
+                    code: healed.code,
                 },
                 Err(decided) => {
                     // Show the code the message is about: the last regenerated
@@ -369,6 +375,7 @@ fn shared_step(
             Ok(()) => {
                 return StepState::Passed {
                     source: StepSource::Cached,
+                    by: None,
                     code: code.clone(),
                 };
             }
@@ -386,6 +393,7 @@ fn shared_step(
             return match turn.exec.execute(code) {
                 Ok(()) => StepState::Passed {
                     source: StepSource::Cached,
+                    by: None,
                     code: code.clone(),
                 },
                 Err(failed) => failed_step(
@@ -417,6 +425,7 @@ fn shared_step(
         StepState::Passed {
             source: StepSource::Generated | StepSource::Healed,
             code,
+            ..
         } => *decided = Slot::Proven(code.clone()),
         // Only what the engine decided, and not what this test's deadline cut short.
         StepState::Failed { failure }

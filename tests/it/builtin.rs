@@ -77,10 +77,10 @@ fn with_an_llm_the_fake_is_asked_only_for_the_declined_steps() {
             "test: t\n  open the app\n  type \"buy milk\" into the new todo field and press Enter\n  \
              mark the first todo as done\n  \"buy milk\" is checked\n",
         )
-        .args(&["run", "scenarios/todo.steps"])
+        .args(&["run", "scenarios/todo.steps", "--events", "events.jsonl"])
         .run()
         .assert_exit(0)
-        .stdout_line("steps: 0 cached, 4 generated, 0 healed");
+        .stdout_line("steps: 0 cached, 4 generated, 0 healed (3 by the built-in generator)");
     let requests = llm.requests();
     assert_eq!(requests.len(), 1, "one request, for the declined step");
     assert!(
@@ -93,6 +93,25 @@ fn with_an_llm_the_fake_is_asked_only_for_the_declined_steps() {
     let cache = out.read("cache/scenarios/todo.steps.toml");
     assert_eq!(cache.matches("by = \"builtin\"").count(), 3, "{cache}");
     assert_eq!(cache.matches("by = \"llm\"").count(), 1, "{cache}");
+    let authors: Vec<String> = out
+        .read("events.jsonl")
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|event| event["event"] == "step_passed")
+        .map(|event| format!("{} {}", event["source"], event["by"]))
+        .collect();
+    assert_eq!(
+        authors,
+        [
+            r#""generated" "builtin""#,
+            r#""generated" "builtin""#,
+            r#""generated" "llm""#,
+            r#""generated" "builtin""#,
+        ],
+        "who wrote each step, in the events"
+    );
+    let finished = out.read("events.jsonl");
+    assert!(finished.contains(r#""builtin_steps":3"#), "{finished}");
 }
 
 /// A form with one Add button and a list with two Delete buttons, for `explain`.

@@ -94,6 +94,7 @@ fn events() -> Vec<RunEvent> {
         sentence: format!("step {index} {NASTY}"),
         line: test.line + index,
         source,
+        by: (source != StepSource::Cached).then_some(prettyplay::cache::Author::Llm),
         duration: Duration::from_millis(120),
         code: format!("async function step(page) {{ /* {NASTY} */ }}"),
     };
