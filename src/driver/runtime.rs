@@ -18,7 +18,9 @@ use crate::config::{BrowserName, BrowserSettings, Screen};
 use crate::driver::lifeline::{children_running, watch_driver};
 use crate::driver::origins::OriginGuard;
 use crate::driver::remote::connect_remote;
-use crate::driver::{ContextEvents, DriverError, DriverPaths, Lifeline, SavedState, TestPage};
+use crate::driver::{
+    ContextEvents, DriverError, DriverPaths, Lifeline, NavigationClock, SavedState, TestPage,
+};
 
 /// The Playwright driver of a run and what every browser it launches shares: launch options
 /// and the context options of the screen mode. The driver is started again when it died.
@@ -293,6 +295,7 @@ impl WorkerBrowser {
             driver: self.driver.clone(),
             browser: self.lifeline.clone(),
             closing: Arc::default(),
+            navigation: NavigationClock::default(),
         })
     }
 

@@ -7,8 +7,8 @@
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use playwright_rs::protocol::{
     BrowserContext, Frame, Page, TracingStartOptions, TracingStopOptions,
@@ -39,9 +39,36 @@ pub struct TestPage {
     pub(crate) browser: Lifeline,
     /// Set once [`TestPage::close`] was called (at the test's end or its deadline).
     pub(crate) closing: Arc<AtomicBool>,
+    /// The time the test's navigations took.
+    pub(crate) navigation: NavigationClock,
+}
+
+/// The time a test's navigations (`goto`, `reload`, `goBack`, `goForward`) took, summed; for
+/// the per-phase timings in `--events`.
+#[derive(Clone, Default)]
+pub struct NavigationClock(Arc<AtomicU64>);
+
+impl NavigationClock {
+    /// Runs `work`, adding the time it took.
+    pub async fn time<T>(self, work: impl Future<Output = T>) -> T {
+        let started = Instant::now();
+        let out = work.await;
+        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.0.fetch_add(micros, Ordering::Relaxed);
+        out
+    }
+
+    pub fn total(&self) -> Duration {
+        Duration::from_micros(self.0.load(Ordering::Relaxed))
+    }
 }
 
 impl TestPage {
+    /// What the test's navigations took so far.
+    pub fn navigation(&self) -> &NavigationClock {
+        &self.navigation
+    }
+
     pub fn page(&self) -> &Page {
         &self.page
     }

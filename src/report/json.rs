@@ -103,10 +103,25 @@ mod tests {
             })),
             duration: Duration::from_millis(12),
         };
-        let mut events = vec![RunEvent::TraceWritten {
+        let timing = |launch| RunEvent::TestTiming {
             test: test.clone(),
-            path: "prettyplay-report/traces/a-t.zip".into(),
-        }];
+            attempt: 1,
+            timing: crate::runner::TestTiming {
+                launch,
+                context: Duration::from_millis(40),
+                steps: Duration::from_millis(900),
+                navigation: Duration::from_millis(300),
+                teardown: Duration::from_millis(25),
+            },
+        };
+        let mut events = vec![
+            RunEvent::TraceWritten {
+                test: test.clone(),
+                path: "prettyplay-report/traces/a-t.zip".into(),
+            },
+            timing(Some(Duration::from_millis(480))),
+            timing(None),
+        ];
         for kind in FailureKind::ALL {
             let step = StepFailure {
                 kind,

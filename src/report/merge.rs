@@ -221,6 +221,7 @@ fn test_of(event: &RunEvent) -> Option<&TestId> {
         | RunEvent::LlmCall { test, .. }
         | RunEvent::Warning { test, .. }
         | RunEvent::TraceWritten { test, .. }
+        | RunEvent::TestTiming { test, .. }
         | RunEvent::TestRetry { test, .. }
         | RunEvent::TestFinished { test, .. } => Some(test),
     }

@@ -186,7 +186,9 @@ impl RunRecord {
     pub(super) fn observe(&mut self, event: &RunEvent) {
         self.counted.observe(event);
         match event {
-            RunEvent::RunStarted { .. } | RunEvent::StepStarted { .. } => {}
+            RunEvent::RunStarted { .. }
+            | RunEvent::StepStarted { .. }
+            | RunEvent::TestTiming { .. } => {}
             RunEvent::TestStarted { test } => {
                 self.running.retain(|t| t.id != *test);
                 self.running.push(TestRecord::new(test.clone()));

@@ -240,6 +240,7 @@ impl<W: Write> TerminalReporter<W> {
             | RunEvent::HealingStarted { .. }
             | RunEvent::StepVerdict { .. }
             | RunEvent::TraceWritten { .. }
+            | RunEvent::TestTiming { .. }
             | RunEvent::LlmCall { .. } => {}
             RunEvent::TestRetry {
                 test,

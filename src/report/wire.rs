@@ -172,6 +172,17 @@ pub(crate) enum EventWire<'a> {
         test: TestIdWire<'a>,
         path: &'a Path,
     },
+    TestTiming {
+        test: TestIdWire<'a>,
+        attempt: u32,
+        /// Present only when this attempt launched (or connected to) a browser.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        launch_ms: Option<u64>,
+        context_ms: u64,
+        steps_ms: u64,
+        navigation_ms: u64,
+        teardown_ms: u64,
+    },
     TestRetry {
         test: TestIdWire<'a>,
         attempt: u32,
@@ -307,6 +318,19 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
             RunEvent::TraceWritten { test, path } => EventWire::TraceWritten {
                 test: test.into(),
                 path,
+            },
+            RunEvent::TestTiming {
+                test,
+                attempt,
+                timing,
+            } => EventWire::TestTiming {
+                test: test.into(),
+                attempt: *attempt,
+                launch_ms: timing.launch.map(millis),
+                context_ms: millis(timing.context),
+                steps_ms: millis(timing.steps),
+                navigation_ms: millis(timing.navigation),
+                teardown_ms: millis(timing.teardown),
             },
             RunEvent::TestRetry {
                 test,

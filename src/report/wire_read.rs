@@ -18,6 +18,7 @@ use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::{
     FailureCause, RunEvent, RunStats, SetupFailed, StepSource, TestFailure, TestId, TestOutcome,
+    TestTiming,
 };
 use crate::script::{FailureKind, StepFailure};
 
@@ -161,6 +162,16 @@ enum EventIn {
     TraceWritten {
         test: TestIdIn,
         path: String,
+    },
+    TestTiming {
+        test: TestIdIn,
+        attempt: u32,
+        #[serde(default)]
+        launch_ms: Option<u64>,
+        context_ms: u64,
+        steps_ms: u64,
+        navigation_ms: u64,
+        teardown_ms: u64,
     },
     TestRetry {
         test: TestIdIn,
@@ -338,6 +349,25 @@ impl EventIn {
             EventIn::TraceWritten { test, path } => RunEvent::TraceWritten {
                 test: test.into(),
                 path: resolve(&path)?,
+            },
+            EventIn::TestTiming {
+                test,
+                attempt,
+                launch_ms,
+                context_ms,
+                steps_ms,
+                navigation_ms,
+                teardown_ms,
+            } => RunEvent::TestTiming {
+                test: test.into(),
+                attempt,
+                timing: TestTiming {
+                    launch: launch_ms.map(ms),
+                    context: ms(context_ms),
+                    steps: ms(steps_ms),
+                    navigation: ms(navigation_ms),
+                    teardown: ms(teardown_ms),
+                },
             },
             EventIn::TestRetry {
                 test,

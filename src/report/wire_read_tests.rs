@@ -54,6 +54,22 @@ fn every_event_kind_cause_and_name_reads_back_as_itself() {
             test: test.clone(),
             path: "/tmp/traces/a-t.zip".into(),
         },
+        RunEvent::TestTiming {
+            test: test.clone(),
+            attempt: 2,
+            timing: crate::runner::TestTiming {
+                launch: Some(ms(480)),
+                context: ms(40),
+                steps: ms(900),
+                navigation: ms(300),
+                teardown: ms(25),
+            },
+        },
+        RunEvent::TestTiming {
+            test: test.clone(),
+            attempt: 1,
+            timing: crate::runner::TestTiming::default(),
+        },
         RunEvent::Warning {
             test: test.clone(),
             message: "careful".into(),

@@ -47,6 +47,22 @@ pub enum StepSource {
     Healed,
 }
 
+/// The phases of one attempt of a test, each a wall time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TestTiming {
+    /// Launching (or connecting to) the browser, when this attempt did.
+    pub launch: Option<Duration>,
+    /// Opening its browser context and page (tracing started).
+    pub context: Duration,
+    /// Its steps, generation and healing included.
+    pub steps: Duration,
+    /// The part of `steps` spent in navigations: `goto`, `reload`, `goBack`, `goForward`.
+    pub navigation: Duration,
+    /// Saving its state, writing its trace, closing its context (and browser, with
+    /// `isolation = "browser"`).
+    pub teardown: Duration,
+}
+
 /// Why a test failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FailureCause {
@@ -266,6 +282,13 @@ pub enum RunEvent {
         duration: Duration,
         /// The code that passed (cached, generated or healed).
         code: String,
+    },
+    /// How long one attempt of a test took, by phase; sent after its teardown, before its
+    /// `TestFinished` (or `TestRetry`).
+    TestTiming {
+        test: TestId,
+        attempt: u32,
+        timing: TestTiming,
     },
     StepFailed {
         test: TestId,

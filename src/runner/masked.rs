@@ -18,7 +18,9 @@ impl RunEvent {
         let m = |text: &mut String| secrets.mask_in_place(text);
         match &mut self {
             RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => {}
-            RunEvent::TestStarted { test } | RunEvent::TraceWritten { test, .. } => id(test, m),
+            RunEvent::TestStarted { test }
+            | RunEvent::TraceWritten { test, .. }
+            | RunEvent::TestTiming { test, .. } => id(test, m),
             RunEvent::StepPassed {
                 test,
                 sentence,

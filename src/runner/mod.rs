@@ -21,6 +21,7 @@ mod test_run;
 
 pub use event::{
     FailureCause, RunEvent, RunStats, SetupFailed, StepSource, TestFailure, TestId, TestOutcome,
+    TestTiming,
 };
 pub use last_run::{FailedTest, LastRun};
 pub use run_config::{Mode, RunConfig, TraceMode};

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use std::sync::Arc;
 
@@ -21,7 +21,7 @@ use crate::runner::shared_steps::SharedSteps;
 use crate::runner::test_run::{TestPlan, run_test};
 use crate::runner::{
     FailureCause, Mode, RunConfig, RunEvent, RunStats, Selected, SetupFailed, TestFailure, TestId,
-    TestOutcome, TraceMode,
+    TestOutcome, TestTiming, TraceMode,
 };
 use crate::scenario::{Scenario, Test};
 use crate::script::{FailureKind, StepFailure};
@@ -279,8 +279,9 @@ impl<'a> Runner<'a> {
         let infrastructure = |message: String| {
             at_first_step(plan.scenario, test, FailureCause::Infrastructure(message))
         };
-        let page = match self.open_page(browser, start.state, runtime, handle) {
-            Ok(page) => page,
+        let opening = Instant::now();
+        let (page, launch) = match self.open_page(browser, start.state, runtime, handle) {
+            Ok(opened) => opened,
             Err(message) => return infrastructure(message),
         };
         let trace = self.config.trace;
@@ -309,11 +310,15 @@ impl<'a> Runner<'a> {
             }
         });
         let (id, attempt) = (plan.id.clone(), plan.attempt);
+        let context = opening.elapsed().saturating_sub(launch.unwrap_or_default());
+        let steps_started = Instant::now();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run_test(plan, page.clone(), handle.clone(), tx.clone())
         }))
         .unwrap_or_else(|_| infrastructure("the test panicked (a bug in prettyplay)".to_owned()));
         watchdog.abort();
+        let steps = steps_started.elapsed();
+        let teardown_started = Instant::now();
         // A browser or page that went away fails the test whatever its steps said: step code
         // that caught the error must not turn a crash green.
         let outcome = if interrupted.load(Ordering::SeqCst) {
@@ -389,7 +394,10 @@ impl<'a> Runner<'a> {
             match handle.block_on(page.stop_tracing(path.as_deref())) {
                 Ok(()) => {
                     if let Some(path) = path {
-                        let _ = tx.send(RunEvent::TraceWritten { test: id, path });
+                        let _ = tx.send(RunEvent::TraceWritten {
+                            test: id.clone(),
+                            path,
+                        });
                     }
                 }
                 Err(err) => tracing::warn!("could not write the trace of {id}: {err}"),
@@ -401,6 +409,17 @@ impl<'a> Runner<'a> {
         {
             handle.block_on(done.close());
         }
+        let _ = tx.send(RunEvent::TestTiming {
+            test: id,
+            attempt,
+            timing: TestTiming {
+                launch,
+                context,
+                steps,
+                navigation: page.navigation().total(),
+                teardown: teardown_started.elapsed(),
+            },
+        });
         outcome
     }
 
@@ -435,14 +454,16 @@ impl<'a> Runner<'a> {
 
     /// A fresh page for a test: in the worker's browser, launched first when there is none
     /// (or with `isolation = "browser"`), and launched again when it crashed or its driver died.
-    /// After [`LAUNCH_ATTEMPTS`] failed launches in a row the run stops.
+    /// After [`LAUNCH_ATTEMPTS`] failed launches in a row the run stops. With the page comes
+    /// the time spent launching browsers for it, when one was.
     fn open_page(
         &self,
         browser: &mut Option<WorkerBrowser>,
         state: Option<&SavedState>,
         runtime: &BrowserRuntime,
         handle: &tokio::runtime::Handle,
-    ) -> Result<TestPage, String> {
+    ) -> Result<(TestPage, Option<Duration>), String> {
+        let mut launch: Option<Duration> = None;
         loop {
             if let Some(reason) = browser.as_ref().and_then(WorkerBrowser::lost) {
                 // A dead driver is said once, where it is started again.
@@ -453,7 +474,10 @@ impl<'a> Runner<'a> {
                 browser.take();
             }
             if self.config.isolation == Isolation::Browser || browser.is_none() {
-                match handle.block_on(runtime.launch_browser()) {
+                let launching = Instant::now();
+                let launched = handle.block_on(runtime.launch_browser());
+                launch = Some(launch.unwrap_or_default() + launching.elapsed());
+                match launched {
                     Ok(launched) => {
                         self.failed_launches.store(0, Ordering::SeqCst);
                         if let Some(old) = browser.replace(launched) {
@@ -482,7 +506,7 @@ impl<'a> Runner<'a> {
                 return Err("no browser".to_owned());
             };
             match handle.block_on(current.new_test_page(state)) {
-                Ok(page) => return Ok(page),
+                Ok(page) => return Ok((page, launch)),
                 // Went away between two tests: the test has not started, so it gets a new
                 // browser rather than the failure.
                 Err(_) if current.lost().is_some() => continue,

@@ -386,13 +386,18 @@ impl StepHost {
             }
             Op::Page(name) => {
                 let page = slot.page;
-                Ok(self.act(async move {
+                let work = async move {
                     page.channel()
                         .send::<Value, Value>(name, params)
                         .await
                         .map(|_| Value::Null)
                         .map_err(|err| HostError::from_playwright(err, false))
-                }))
+                };
+                if matches!(name, "reload" | "goBack" | "goForward") {
+                    Ok(self.act(self.test_page.navigation().clone().time(work)))
+                } else {
+                    Ok(self.act(work))
+                }
             }
             Op::Element(name) => {
                 let frame = slot.frame;
@@ -432,7 +437,8 @@ impl StepHost {
                 }
                 let options = goto.options();
                 let page = slot.page;
-                Ok(self.act(async move {
+                let clock = self.test_page.navigation().clone();
+                Ok(self.act(clock.time(async move {
                     let response = page
                         .goto(&url, options)
                         .await
@@ -441,7 +447,7 @@ impl StepHost {
                         Value::Null,
                         |r| json!({ "status": r.status(), "url": r.url() }),
                     ))
-                }))
+                })))
             }
             Op::Resume => {
                 let op_params::Resume { id } = op_params::parse(method, &params)?;

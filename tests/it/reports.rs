@@ -400,3 +400,72 @@ fn the_html_report_shows_its_summary_screenshot_and_filter_in_chromium() {
         .assert_exit(0)
         .stdout_line("1 passed, 0 failed");
 }
+
+#[test]
+fn the_events_carry_each_tests_phases_after_its_teardown() {
+    let out = Test::new()
+        .page("index.html", "<title>app</title><h1>app</h1>")
+        .scenario(
+            "scenarios/a.steps",
+            "test: navigates\n  open the app\n\ntest: stays\n  do nothing\n",
+        )
+        .cached(
+            "scenarios/a.steps",
+            "navigates",
+            "open the app",
+            1,
+            "async function step(page) {\n  await page.goto('/');\n  await page.reload();\n}",
+        )
+        .cached(
+            "scenarios/a.steps",
+            "stays",
+            "do nothing",
+            1,
+            "async function step(page) {}",
+        )
+        .args(&["replay", "--strict", "-j", "1", "--events", "events.jsonl"])
+        .run()
+        .assert_exit(0);
+    let events: Vec<serde_json::Value> = out
+        .read("events.jsonl")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON object per line"))
+        .collect();
+    let timings: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["event"] == "test_timing")
+        .collect();
+    assert_eq!(timings.len(), 2, "one per test: {timings:#?}");
+    for timing in &timings {
+        let name = &timing["test"]["name"];
+        let at = |kind: &str| {
+            events
+                .iter()
+                .position(|e| e["event"] == kind && e["test"]["name"] == *name)
+                .unwrap()
+        };
+        let this = events.iter().position(|e| e == *timing).unwrap();
+        assert!(
+            at("step_passed") < this && this < at("test_finished"),
+            "{name}"
+        );
+        assert_eq!(timing["attempt"], 1);
+        let ms = |key: &str| {
+            timing[key]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{key}: {timing}"))
+        };
+        assert!(ms("navigation_ms") <= ms("steps_ms"), "{timing}");
+        let _ = (ms("context_ms"), ms("teardown_ms"));
+    }
+    // The first test of the worker launched its browser; the second reused it.
+    assert!(timings[0]["launch_ms"].is_u64(), "{}", timings[0]);
+    assert!(timings[1].get("launch_ms").is_none(), "{}", timings[1]);
+    // A goto and a reload take time; a test without navigations spends none there.
+    let navigation = |i: usize| timings[i]["navigation_ms"].as_u64().unwrap();
+    assert_eq!(
+        (timings[0]["test"]["name"].as_str(), navigation(1)),
+        (Some("navigates"), 0)
+    );
+    assert!(navigation(0) > 0, "{}", timings[0]);
+}
