@@ -9,6 +9,7 @@
 
 mod connection_watch;
 mod driver_error;
+mod driver_path;
 mod events;
 mod lifeline;
 mod locate;

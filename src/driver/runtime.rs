@@ -15,6 +15,7 @@ use playwright_rs::protocol::{BrowserContextOptions, BrowserType, DeviceDescript
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::{BrowserName, BrowserSettings, Screen};
+use crate::driver::driver_path::driver_path_dir;
 use crate::driver::lifeline::{children_running, watch_driver};
 use crate::driver::origins::OriginGuard;
 use crate::driver::remote::connect_remote;
@@ -428,11 +429,35 @@ pub fn withhold_from_driver(names: &[String]) -> HashMap<String, String> {
 ///
 /// Call it before any other thread exists (before the tokio runtime is built).
 pub fn export_driver_env(driver: &DriverPaths) {
+    // Ends playwright-rs's own driver search at once (see `driver_path.rs`): unless the user
+    // chose a driver directory, or there is no cache directory to keep the links in.
+    let non_empty = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let driver_path = if non_empty("PLAYWRIGHT_DRIVER_PATH").is_some() {
+        None
+    } else {
+        let cache = non_empty("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| non_empty("HOME").map(|home| Path::new(&home).join(".cache")));
+        cache.and_then(|cache| match driver_path_dir(&cache, driver) {
+            Ok(dir) => Some(dir),
+            Err(err) => {
+                tracing::debug!(
+                    "no PLAYWRIGHT_DRIVER_PATH under {} ({err}): playwright-rs searches for \
+                     the driver itself",
+                    cache.display()
+                );
+                None
+            }
+        })
+    };
     // SAFETY: called from `cli` before any thread is spawned, so nothing reads the
     // environment concurrently.
     unsafe {
         std::env::set_var("PLAYWRIGHT_NODE_EXE", &driver.node);
         std::env::set_var("PLAYWRIGHT_CLI_JS", &driver.cli_js);
+        if let Some(dir) = driver_path {
+            std::env::set_var("PLAYWRIGHT_DRIVER_PATH", dir);
+        }
         // prettyplay handles Ctrl-C itself.
         std::env::set_var("PLAYWRIGHT_NO_SIGNAL_HANDLER", "1");
     }

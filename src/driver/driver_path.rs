@@ -1,0 +1,154 @@
+//! Spares the driver search playwright-rs makes before it starts the driver.
+//!
+//! With `PLAYWRIGHT_NODE_EXE` and `PLAYWRIGHT_CLI_JS` both set, playwright-rs 0.20 still looks for
+//! a driver directory first — `PLAYWRIGHT_DRIVER_PATH`, its bundled and cached copies, then
+//! `npm root -g` and `npm root` — and only then lets the two overrides win. The two `npm` runs
+//! cost about 0.5 s of every cold start on a 2-core machine (each starts Node.js and npm), for an
+//! answer that is thrown away. A `PLAYWRIGHT_DRIVER_PATH` directory holding `node` and
+//! `package/cli.js` ends the search at its first step. Ours holds links to the very driver the
+//! overrides name, so whichever of the two playwright-rs took, it would run the same driver.
+//!
+//! Main function: [`driver_path_dir`].
+
+use std::io;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+use crate::driver::DriverPaths;
+
+/// The directory of links to `driver` under `cache` (the user's cache directory), made when
+/// missing: `<cache>/prettyplay/driver-path/<key>/node` and `.../package/cli.js`, `<key>` naming
+/// the driver's two paths. Concurrent runs make it at most once each and agree on it.
+pub(super) fn driver_path_dir(cache: &Path, driver: &DriverPaths) -> io::Result<PathBuf> {
+    let node = driver.node.canonicalize()?;
+    let cli_js = driver.cli_js.canonicalize()?;
+    let root = cache.join("prettyplay").join("driver-path");
+    let dir = root.join(key(&node, &cli_js));
+    if links_to(&dir, &node, &cli_js) {
+        return Ok(dir);
+    }
+    std::fs::create_dir_all(&root)?;
+    // Made whole under a name of its own, then renamed into place: a run never sees half of it.
+    let staging = tempfile::Builder::new()
+        .prefix(".staging-")
+        .tempdir_in(&root)?;
+    std::fs::create_dir(staging.path().join("package"))?;
+    symlink(&node, staging.path().join("node"))?;
+    symlink(&cli_js, staging.path().join("package").join("cli.js"))?;
+    match std::fs::rename(staging.path(), &dir) {
+        Ok(()) => {
+            // Renamed away: there is nothing left for the guard to remove.
+            let _ = staging.keep();
+            Ok(dir)
+        }
+        // Another run made it first (renaming onto a non-empty directory fails).
+        Err(_) if links_to(&dir, &node, &cli_js) => Ok(dir),
+        Err(err) => Err(err),
+    }
+}
+
+/// Whether `dir` holds the two links, to `node` and `cli_js`.
+fn links_to(dir: &Path, node: &Path, cli_js: &Path) -> bool {
+    let target = |link: PathBuf| std::fs::read_link(link).ok();
+    target(dir.join("node")).as_deref() == Some(node)
+        && target(dir.join("package").join("cli.js")).as_deref() == Some(cli_js)
+}
+
+/// A file name for the pair: FNV-1a of both paths, in hex (stable across builds, unlike std's
+/// hasher).
+fn key(node: &Path, cli_js: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let bytes = node
+        .as_os_str()
+        .as_bytes()
+        .iter()
+        .chain(&[0])
+        .chain(cli_js.as_os_str().as_bytes());
+    for byte in bytes {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn driver(dir: &Path, name: &str) -> DriverPaths {
+        let base = dir.join(name);
+        std::fs::create_dir_all(base.join("node_modules/playwright-core")).unwrap();
+        std::fs::write(base.join("node"), "").unwrap();
+        std::fs::write(base.join("node_modules/playwright-core/cli.js"), "").unwrap();
+        DriverPaths {
+            node: base.join("node"),
+            cli_js: base.join("node_modules/playwright-core/cli.js"),
+        }
+    }
+
+    #[test]
+    fn the_directory_links_the_drivers_node_and_cli_js_where_playwright_rs_looks() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = driver(tmp.path(), "a");
+        let cache = tmp.path().join("cache");
+        let dir = driver_path_dir(&cache, &paths).unwrap();
+        assert!(dir.starts_with(cache.join("prettyplay/driver-path")));
+        assert_eq!(
+            std::fs::read_link(dir.join("node")).unwrap(),
+            paths.node.canonicalize().unwrap()
+        );
+        assert_eq!(
+            std::fs::read_link(dir.join("package/cli.js")).unwrap(),
+            paths.cli_js.canonicalize().unwrap()
+        );
+        // Made once; the next run finds it, and nothing is left staged.
+        assert_eq!(driver_path_dir(&cache, &paths).unwrap(), dir);
+        let entries: Vec<_> = std::fs::read_dir(cache.join("prettyplay/driver-path"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(entries, [dir.file_name().unwrap().to_owned()]);
+    }
+
+    #[test]
+    fn another_driver_gets_its_own_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = tmp.path().join("cache");
+        let a = driver_path_dir(&cache, &driver(tmp.path(), "a")).unwrap();
+        let b = driver_path_dir(&cache, &driver(tmp.path(), "b")).unwrap();
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn concurrent_runs_agree_on_one_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = driver(tmp.path(), "a");
+        let cache = tmp.path().join("cache");
+        let made: Vec<PathBuf> = std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..8)
+                .map(|_| scope.spawn(|| driver_path_dir(&cache, &paths).unwrap()))
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        assert!(made.iter().all(|dir| *dir == made[0]), "{made:?}");
+        assert_eq!(
+            std::fs::read_dir(cache.join("prettyplay/driver-path"))
+                .unwrap()
+                .count(),
+            1,
+            "no staging directory is left behind"
+        );
+    }
+
+    #[test]
+    fn a_missing_driver_is_an_error_and_makes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = DriverPaths {
+            node: tmp.path().join("no-node"),
+            cli_js: tmp.path().join("no-cli.js"),
+        };
+        assert!(driver_path_dir(&tmp.path().join("cache"), &paths).is_err());
+        assert!(!tmp.path().join("cache").exists());
+    }
+}
