@@ -190,20 +190,41 @@ pub(crate) fn run_tests(
         vars,
     };
     let runner = Runner::new(scenarios, selected.clone(), config)?;
-    // Stopped by `stop` below, by its destructor on an early return or a panic, and by the
-    // Ctrl-C handler when a second Ctrl-C exits at once.
-    let web_servers = WebServers::start(
-        &settings.web_servers,
-        tokio.handle(),
-        &cancel,
-        web_server_sink(options.verbosity),
-    )?;
-    let runtime = tokio.block_on(BrowserRuntime::start(
-        &settings.browser,
-        &driver,
-        chromium.as_deref(),
-        tokio.handle(),
-    ))?;
+    // The driver starts while the web servers come up: neither waits for the other. The web
+    // servers are stopped by `stop` below, by their destructor on an early return or a panic,
+    // and by the Ctrl-C handler when a second Ctrl-C exits at once.
+    let (web_servers, runtime) = std::thread::scope(|scope| {
+        let starting = scope.spawn(|| {
+            tokio.block_on(BrowserRuntime::start(
+                &settings.browser,
+                &driver,
+                chromium.as_deref(),
+                tokio.handle(),
+            ))
+        });
+        let web_servers = WebServers::start(
+            &settings.web_servers,
+            tokio.handle(),
+            &cancel,
+            web_server_sink(options.verbosity),
+        );
+        let runtime = starting
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (web_servers, runtime)
+    });
+    // A web server that did not come up is the error to report, even when the driver failed
+    // too; a driver that started for nothing is shut down.
+    let web_servers = match web_servers {
+        Ok(web_servers) => web_servers,
+        Err(err) => {
+            if let Ok(runtime) = runtime {
+                tokio.block_on(runtime.shutdown());
+            }
+            return Err(err.into());
+        }
+    };
+    let runtime = runtime?;
 
     // The report blob says which shard this is and which setup tests every shard may run.
     let mut report = options.report.clone();
