@@ -396,13 +396,13 @@ fn client_errors_are_not_retried() {
             &env_of(&[("ANTHROPIC_API_KEY", KEY)]),
             &runtime,
         );
-        let started = Instant::now();
         let error = provider
             .classify_failure(&classification())
             .expect_err("client error");
         assert_eq!(unavailable_reason(error), shown);
+        // One request: a retry would be a second (and no time bound, which a loaded machine
+        // could break).
         assert_eq!(llm.request_count(), 1);
-        assert!(started.elapsed() < Duration::from_millis(450));
     }
 }
 
