@@ -8,7 +8,7 @@
 //! `package/cli.js` ends the search at its first step. Ours holds links to the very driver the
 //! overrides name, so whichever of the two playwright-rs took, it would run the same driver.
 //!
-//! Main function: [`driver_path_dir`].
+//! Main functions: [`driver_path_for`] (whether to set one) and [`driver_path_dir`].
 
 use std::io;
 use std::os::unix::fs::symlink;
@@ -16,18 +16,64 @@ use std::path::{Path, PathBuf};
 
 use crate::driver::DriverPaths;
 
+/// The `PLAYWRIGHT_DRIVER_PATH` to set for `driver`, read from `env`: none when the user set
+/// one (theirs is kept), or when there is no cache directory (`$XDG_CACHE_HOME`, else
+/// `$HOME/.cache`) to keep the links in, or it cannot be written (playwright-rs then searches
+/// for the driver itself, as before: slower, never wrong).
+pub(super) fn driver_path_for(
+    env: &dyn Fn(&str) -> Option<String>,
+    driver: &DriverPaths,
+) -> Option<PathBuf> {
+    let non_empty = |name: &str| env(name).filter(|v| !v.is_empty());
+    if non_empty("PLAYWRIGHT_DRIVER_PATH").is_some() {
+        return None;
+    }
+    let cache = non_empty("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| non_empty("HOME").map(|home| Path::new(&home).join(".cache")))?;
+    match driver_path_dir(&cache, driver) {
+        Ok(dir) => Some(dir),
+        Err(err) => {
+            tracing::debug!(
+                "no PLAYWRIGHT_DRIVER_PATH under {} ({err}): playwright-rs searches for the \
+                 driver itself",
+                cache.display()
+            );
+            None
+        }
+    }
+}
+
 /// The directory of links to `driver` under `cache` (the user's cache directory), made when
 /// missing: `<cache>/prettyplay/driver-path/<key>/node` and `.../package/cli.js`, `<key>` naming
-/// the driver's two paths. Concurrent runs make it at most once each and agree on it.
+/// the driver's two paths. The links name the paths as the overrides do (made absolute, not
+/// resolved), so they stay right as long as the overrides do. Concurrent runs make it at most
+/// once each and agree on it; a directory that is not right (a link gone) is replaced.
 pub(super) fn driver_path_dir(cache: &Path, driver: &DriverPaths) -> io::Result<PathBuf> {
-    let node = driver.node.canonicalize()?;
-    let cli_js = driver.cli_js.canonicalize()?;
+    let node = std::path::absolute(&driver.node)?;
+    let cli_js = std::path::absolute(&driver.cli_js)?;
+    for path in [&node, &cli_js] {
+        if !path.exists() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("{} does not exist", path.display()),
+            ));
+        }
+    }
     let root = cache.join("prettyplay").join("driver-path");
     let dir = root.join(key(&node, &cli_js));
     if links_to(&dir, &node, &cli_js) {
         return Ok(dir);
     }
     std::fs::create_dir_all(&root)?;
+    if dir.exists() {
+        // Not right: moved aside (atomically) and removed, links only, never what they name.
+        let aside = tempfile::Builder::new()
+            .prefix(".broken-")
+            .tempdir_in(&root)?;
+        // Fails only when another run moved it first: either way it is out of the way.
+        let _ = std::fs::rename(&dir, aside.path().join("dir"));
+    }
     // Made whole under a name of its own, then renamed into place: a run never sees half of it.
     let staging = tempfile::Builder::new()
         .prefix(".staging-")
@@ -76,6 +122,54 @@ fn key(node: &Path, cli_js: &Path) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_broken_directory_is_replaced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = driver(tmp.path(), "a");
+        let cache = tmp.path().join("cache");
+        let dir = driver_path_dir(&cache, &paths).unwrap();
+        std::fs::remove_file(dir.join("package/cli.js")).unwrap();
+        assert_eq!(driver_path_dir(&cache, &paths).unwrap(), dir);
+        assert_eq!(
+            std::fs::read_link(dir.join("package/cli.js")).unwrap(),
+            paths.cli_js
+        );
+        assert!(paths.cli_js.exists(), "the driver itself is untouched");
+        let left: Vec<_> = std::fs::read_dir(cache.join("prettyplay/driver-path"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, [dir.file_name().unwrap().to_owned()]);
+    }
+
+    #[test]
+    fn a_driver_path_of_the_users_own_is_kept_and_no_cache_means_none() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = driver(tmp.path(), "a");
+        let cache = tmp.path().join("cache").display().to_string();
+        let env = |vars: &'static [(&'static str, &'static str)], cache: &str| {
+            let cache = cache.to_owned();
+            move |name: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| (*v).to_owned())
+                    .or_else(|| (name == "XDG_CACHE_HOME").then(|| cache.clone()))
+            }
+        };
+        let theirs = env(&[("PLAYWRIGHT_DRIVER_PATH", "/opt/driver")], &cache);
+        assert_eq!(driver_path_for(&theirs, &paths), None);
+        let ours = env(&[], &cache);
+        let dir = driver_path_for(&ours, &paths).unwrap();
+        assert!(dir.starts_with(&cache), "{}", dir.display());
+        let nowhere = |_: &str| None;
+        assert_eq!(driver_path_for(&nowhere, &paths), None);
+        // A cache that cannot be written: none, and no error.
+        let file = tmp.path().join("a-file");
+        std::fs::write(&file, "").unwrap();
+        let unwritable = env(&[], &file.display().to_string());
+        assert_eq!(driver_path_for(&unwritable, &paths), None);
+    }
+
     fn driver(dir: &Path, name: &str) -> DriverPaths {
         let base = dir.join(name);
         std::fs::create_dir_all(base.join("node_modules/playwright-core")).unwrap();
@@ -94,13 +188,10 @@ mod tests {
         let cache = tmp.path().join("cache");
         let dir = driver_path_dir(&cache, &paths).unwrap();
         assert!(dir.starts_with(cache.join("prettyplay/driver-path")));
-        assert_eq!(
-            std::fs::read_link(dir.join("node")).unwrap(),
-            paths.node.canonicalize().unwrap()
-        );
+        assert_eq!(std::fs::read_link(dir.join("node")).unwrap(), paths.node);
         assert_eq!(
             std::fs::read_link(dir.join("package/cli.js")).unwrap(),
-            paths.cli_js.canonicalize().unwrap()
+            paths.cli_js
         );
         // Made once; the next run finds it, and nothing is left staged.
         assert_eq!(driver_path_dir(&cache, &paths).unwrap(), dir);

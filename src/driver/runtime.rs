@@ -15,7 +15,7 @@ use playwright_rs::protocol::{BrowserContextOptions, BrowserType, DeviceDescript
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::{BrowserName, BrowserSettings, Screen};
-use crate::driver::driver_path::driver_path_dir;
+use crate::driver::driver_path::driver_path_for;
 use crate::driver::lifeline::{children_running, watch_driver};
 use crate::driver::origins::OriginGuard;
 use crate::driver::remote::connect_remote;
@@ -194,7 +194,10 @@ async fn start_driver(
         cli_js: driver.cli_js.clone(),
         source: Box::new(source),
     };
-    let before = children_running("run-driver");
+    // The driver's command line is `node CLI_JS run-driver`: its own cli.js next to
+    // `run-driver`, so a web server starting at the same time is never taken for it.
+    let needle = format!("{}\0run-driver", driver.cli_js.display());
+    let before = children_running(&needle);
     // A driver that dies while it starts would leave playwright-rs waiting 30 s for its
     // first answer: its process is watched from the moment it shows up.
     let died_starting = async {
@@ -203,7 +206,7 @@ async fn start_driver(
             tokio::time::sleep(Duration::from_millis(100)).await;
             match seen {
                 None => {
-                    seen = children_running("run-driver")
+                    seen = children_running(&needle)
                         .into_iter()
                         .rfind(|process| !before.contains(process));
                 }
@@ -226,7 +229,7 @@ async fn start_driver(
             )))
         })?
         .map_err(failed)?;
-    let started = children_running("run-driver")
+    let started = children_running(&needle)
         .into_iter()
         .rfind(|process| !before.contains(process));
     let lifeline = match started {
@@ -429,27 +432,8 @@ pub fn withhold_from_driver(names: &[String]) -> HashMap<String, String> {
 ///
 /// Call it before any other thread exists (before the tokio runtime is built).
 pub fn export_driver_env(driver: &DriverPaths) {
-    // Ends playwright-rs's own driver search at once (see `driver_path.rs`): unless the user
-    // chose a driver directory, or there is no cache directory to keep the links in.
-    let non_empty = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    let driver_path = if non_empty("PLAYWRIGHT_DRIVER_PATH").is_some() {
-        None
-    } else {
-        let cache = non_empty("XDG_CACHE_HOME")
-            .map(PathBuf::from)
-            .or_else(|| non_empty("HOME").map(|home| Path::new(&home).join(".cache")));
-        cache.and_then(|cache| match driver_path_dir(&cache, driver) {
-            Ok(dir) => Some(dir),
-            Err(err) => {
-                tracing::debug!(
-                    "no PLAYWRIGHT_DRIVER_PATH under {} ({err}): playwright-rs searches for \
-                     the driver itself",
-                    cache.display()
-                );
-                None
-            }
-        })
-    };
+    // Ends playwright-rs's own driver search at once (see `driver_path.rs`).
+    let driver_path = driver_path_for(&|name| std::env::var(name).ok(), driver);
     // SAFETY: called from `cli` before any thread is spawned, so nothing reads the
     // environment concurrently.
     unsafe {

@@ -117,7 +117,10 @@ pub(crate) fn read_blob(path: &Path) -> Result<Blob, MergeError> {
             line: number,
             reason,
         })?;
-        events.push((number, event));
+        // A newer prettyplay's event this one does not know is skipped.
+        if let Some(event) = event {
+            events.push((number, event));
+        }
     }
     if !first.ends_with('\n') {
         return Err(MergeError::Truncated {
@@ -281,13 +284,27 @@ mod tests {
         );
         let good = blob(dir.path());
         let text = fs::read_to_string(&good).unwrap();
-        let broken = text.replacen("\"event\":\"test_started\"", "\"event\":\"test_begun\"", 1);
-        fs::write(&good, broken).unwrap();
+        let broken = text.replacen(
+            "\"event\":\"test_started\",\"test\"",
+            "\"event\":\"test_started\",\"tst\"",
+            1,
+        );
+        fs::write(&good, &broken).unwrap();
         let err = error(&good);
         assert!(
-            err.contains("report.jsonl:3: not an event: unknown variant `test_begun`"),
+            err.contains("report.jsonl:3: not an event: missing field `test`"),
             "{err}"
         );
+        // An event kind this prettyplay does not know (a newer one's) is skipped.
+        let newer = text.replacen(
+            "\"event\":\"test_started\"",
+            "\"event\":\"test_paused\",\"was\":\"test_started\"",
+            1,
+        );
+        fs::write(&good, newer).unwrap();
+        let read = read_blob(&good).unwrap();
+        assert_eq!(read.events.len(), testing::events().len() - 1);
+        assert!(read.events.iter().all(|(line, _)| *line != 3));
     }
 
     #[test]

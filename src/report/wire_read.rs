@@ -27,9 +27,10 @@ use crate::script::{FailureKind, StepFailure};
 pub(crate) type Resolve<'a> = &'a dyn Fn(&str) -> Result<PathBuf, String>;
 
 /// One line of the JSON lines stream (or of a report blob after its header) as a
-/// [`RunEvent`]. `resolve` turns a screenshot's or a trace's reference into a file. The error is
+/// [`RunEvent`]; `None` for an event kind this prettyplay does not know (a newer one's), which
+/// is skipped. `resolve` turns a screenshot's or a trace's reference into a file. The error is
 /// a lowercase fragment saying what is wrong with the line.
-pub(crate) fn parse_event(line: &str, resolve: Resolve<'_>) -> Result<RunEvent, String> {
+pub(crate) fn parse_event(line: &str, resolve: Resolve<'_>) -> Result<Option<RunEvent>, String> {
     let value: serde_json::Value =
         serde_json::from_str(line).map_err(|err| format!("not JSON: {err}"))?;
     match value.get("version").and_then(serde_json::Value::as_u64) {
@@ -187,11 +188,16 @@ enum EventIn {
     RunFinished {
         stats: StatsIn,
     },
+    /// An event this prettyplay does not know: a newer one's (adding an event is not a version
+    /// change, docs/reports.md), skipped.
+    #[serde(other)]
+    Unknown,
 }
 
 impl EventIn {
-    fn into_event(self, resolve: Resolve<'_>) -> Result<RunEvent, String> {
-        Ok(match self {
+    fn into_event(self, resolve: Resolve<'_>) -> Result<Option<RunEvent>, String> {
+        Ok(Some(match self {
+            EventIn::Unknown => return Ok(None),
             EventIn::RunStarted { tests } => RunEvent::RunStarted { tests },
             EventIn::TestStarted { test } => RunEvent::TestStarted { test: test.into() },
             EventIn::StepStarted {
@@ -398,7 +404,7 @@ impl EventIn {
             EventIn::RunFinished { stats } => RunEvent::RunFinished {
                 stats: stats.into(),
             },
-        })
+        }))
     }
 }
 

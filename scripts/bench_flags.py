@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Measures Chromium launch flags one at a time (docs/benchmarks.md, "Chromium flags").
+
+Runs `prettyplay replay --strict -j 1` on the demo suite (scenarios/ and cache/, the demo app
+served by demo_server), once per configuration per round, alternating, and prints the median
+wall time and the median CPU time of the whole process tree (prettyplay, the driver, Chromium:
+the children's user + system time as the kernel reports it once they are reaped). Each
+configuration is a small wrapper script given as `[browser] executable`, which runs Chromium
+with prettyplay's own flags (and Playwright's) plus the flags under test.
+
+    scripts/bench_flags.py                          7 rounds, the built-in list of candidates
+    BENCH_RUNS=9 scripts/bench_flags.py --flag=--in-process-gpu --flag=--num-raster-threads=1
+
+Needs a release build (`cargo build --release --bin prettyplay --example demo_server`) and what
+./setup installs. `baseline` runs /usr/bin/chromium (Debian's launcher script); the others run
+the binary behind it, /usr/lib/chromium/chromium, so `direct` measures the launcher itself."""
+
+import argparse, os, resource, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+LAUNCHER = "/usr/bin/chromium"
+BINARY = os.environ.get("BENCH_CHROMIUM_BINARY", "/usr/lib/chromium/chromium")
+
+# name -> (executable, extra flags)
+CANDIDATES = [
+    ("baseline", LAUNCHER, []),
+    ("direct", BINARY, []),
+    ("in-process-gpu", BINARY, ["--in-process-gpu"]),
+    ("num-raster-threads=1", BINARY, ["--num-raster-threads=1"]),
+    ("no-zygote", BINARY, ["--no-zygote"]),
+    ("disable-gpu-compositing", BINARY, ["--disable-gpu-compositing"]),
+]
+
+
+def wrapper(work, name, executable, flags):
+    path = os.path.join(work, f"chromium-{name}")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\nexec " + " ".join([executable, *flags]) + ' "$@"\n')
+    os.chmod(path, 0o755)
+    return path
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--flag", action="append", default=[],
+                        help="measure this flag (instead of the built-in candidates)")
+    args = parser.parse_args()
+    runs = int(os.environ.get("BENCH_RUNS", "7"))
+    prettyplay = os.path.join(TARGET, "release", "prettyplay")
+    server = os.path.join(TARGET, "release", "examples", "demo_server")
+    for path in (prettyplay, server, LAUNCHER, BINARY):
+        if not os.path.exists(path):
+            sys.exit(f"bench_flags: {path} is missing (cargo build --release --bin prettyplay "
+                     "--example demo_server; ./setup)")
+    candidates = CANDIDATES[:2] + [(f.lstrip("-"), BINARY, [f]) for f in args.flag] \
+        if args.flag else CANDIDATES
+    work = tempfile.mkdtemp(prefix="prettyplay-bench-flags-")
+    try:
+        for part in ("scenarios", "cache", "demo"):
+            shutil.copytree(os.path.join(ROOT, part), os.path.join(work, part))
+        configs = [(name, wrapper(work, name, exe, flags)) for name, exe, flags in candidates]
+        results = {name: ([], []) for name, _ in configs}
+        env = dict(os.environ, DEMO_PASSWORD="secret")
+        for round_ in range(runs + 1):
+            for name, chromium in configs:
+                with open(os.path.join(work, "prettyplay.toml"), "w") as f:
+                    f.write(f'[browser]\nexecutable = "{chromium}"\n[vars]\nDEMO_USER = "alice"\n'
+                            f'[web_server]\ncommand = "{server} demo 127.0.0.1:4199"\n'
+                            'url = "http://127.0.0.1:4199"\n')
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                started = time.monotonic()
+                done = subprocess.run([prettyplay, "replay", "--strict", "-j", "1"], cwd=work,
+                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                wall = time.monotonic() - started
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                if done.returncode != 0:
+                    sys.exit(f"bench_flags: {name} failed:\n{done.stdout.decode()}")
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                if round_ > 0:  # the first round warms the caches
+                    results[name][0].append(wall)
+                    results[name][1].append(cpu)
+                print(f"round {round_} {name}: {wall:.2f} s wall, {cpu:.2f} cpu-s", flush=True)
+        base_wall = statistics.median(results["baseline"][0])
+        base_cpu = statistics.median(results["baseline"][1])
+        print(f"\n{runs} rounds after a warm-up, -j 1, demo suite\n")
+        print("| configuration | wall (median) | vs baseline | CPU (median) | vs baseline |")
+        print("|---|---|---|---|---|")
+        for name, _ in configs:
+            wall = statistics.median(results[name][0])
+            cpu = statistics.median(results[name][1])
+            print(f"| {name} | {wall:.2f} s | {100 * (wall / base_wall - 1):+.1f} % | "
+                  f"{cpu:.2f} cpu-s | {100 * (cpu / base_cpu - 1):+.1f} % |")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
