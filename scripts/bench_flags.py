@@ -4,7 +4,8 @@
 Runs `prettyplay replay --strict -j 1` on the demo suite (scenarios/ and cache/, the demo app
 served by demo_server), once per configuration per round, alternating, and prints the median
 wall time and the median CPU time of the whole process tree (prettyplay, the driver, Chromium:
-the children's user + system time as the kernel reports it once they are reaped). Each
+the user + system time the kernel reports for reaped children; the script makes itself the
+subreaper of the tree, so processes orphaned on the way out are reaped and counted too). Each
 configuration is a small wrapper script given as `[browser] executable`, which runs Chromium
 with prettyplay's own flags (and Playwright's) plus the flags under test.
 
@@ -13,9 +14,24 @@ with prettyplay's own flags (and Playwright's) plus the flags under test.
 
 Needs a release build (`cargo build --release --bin prettyplay --example demo_server`) and what
 ./setup installs. `baseline` runs /usr/bin/chromium (Debian's launcher script); the others run
-the binary behind it, /usr/lib/chromium/chromium, so `direct` measures the launcher itself."""
+the binary behind it, /usr/lib/chromium/chromium, so `direct` measures the launcher itself and
+each flag is compared with `direct`."""
 
-import argparse, os, resource, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, ctypes, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def reap_orphans(limit=10.0):
+    """Waits for the processes of the tree that were orphaned to this script (the subreaper)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            time.sleep(0.05)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
@@ -34,7 +50,7 @@ CANDIDATES = [
 
 
 def wrapper(work, name, executable, flags):
-    path = os.path.join(work, f"chromium-{name}")
+    path = os.path.join(work, "chromium-" + re.sub(r"[^A-Za-z0-9=._-]", "_", name))
     with open(path, "w") as f:
         f.write("#!/bin/sh\nexec " + " ".join([executable, *flags]) + ' "$@"\n')
     os.chmod(path, 0o755)
@@ -55,6 +71,9 @@ def main():
                      "--example demo_server; ./setup)")
     candidates = CANDIDATES[:2] + [(f.lstrip("-"), BINARY, [f]) for f in args.flag] \
         if args.flag else CANDIDATES
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        sys.exit("bench_flags: prctl(PR_SET_CHILD_SUBREAPER) failed: CPU times would be partial")
     work = tempfile.mkdtemp(prefix="prettyplay-bench-flags-")
     try:
         for part in ("scenarios", "cache", "demo"):
@@ -73,6 +92,7 @@ def main():
                 done = subprocess.run([prettyplay, "replay", "--strict", "-j", "1"], cwd=work,
                                       env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
                 wall = time.monotonic() - started
+                reap_orphans()
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 if done.returncode != 0:
                     sys.exit(f"bench_flags: {name} failed:\n{done.stdout.decode()}")
@@ -81,16 +101,18 @@ def main():
                     results[name][0].append(wall)
                     results[name][1].append(cpu)
                 print(f"round {round_} {name}: {wall:.2f} s wall, {cpu:.2f} cpu-s", flush=True)
-        base_wall = statistics.median(results["baseline"][0])
-        base_cpu = statistics.median(results["baseline"][1])
-        print(f"\n{runs} rounds after a warm-up, -j 1, demo suite\n")
-        print("| configuration | wall (median) | vs baseline | CPU (median) | vs baseline |")
+        print(f"\n{runs} rounds after a warm-up, -j 1, demo suite; `direct` is compared with "
+              "`baseline`, each flag with `direct`\n")
+        print("| configuration | wall (median) | vs reference | CPU (median) | vs reference |")
         print("|---|---|---|---|---|")
         for name, _ in configs:
+            reference = "baseline" if name in ("baseline", "direct") else "direct"
+            ref_wall = statistics.median(results[reference][0])
+            ref_cpu = statistics.median(results[reference][1])
             wall = statistics.median(results[name][0])
             cpu = statistics.median(results[name][1])
-            print(f"| {name} | {wall:.2f} s | {100 * (wall / base_wall - 1):+.1f} % | "
-                  f"{cpu:.2f} cpu-s | {100 * (cpu / base_cpu - 1):+.1f} % |")
+            print(f"| {name} | {wall:.2f} s | {100 * (wall / ref_wall - 1):+.1f} % | "
+                  f"{cpu:.2f} cpu-s | {100 * (cpu / ref_cpu - 1):+.1f} % |")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -115,12 +115,20 @@ class Project:
                 f.write(f'[llm]\nprovider = "openai"\nmodel = "fake"\nbase_url = "{llm}"\n')
 
     def run(self):
-        """Runs with an empty cache; returns the events."""
+        """Runs with an empty cache; returns the events. A run that did not get to its tests
+        (exit 2 or 3: bad input, a web server or browser that did not start) stops the script."""
         shutil.rmtree(os.path.join(self.dir, "cache"), ignore_errors=True)
         events = os.path.join(self.dir, "events.jsonl")
-        subprocess.run([self.prettyplay, "run", "-j", "1", "--events", events], cwd=self.dir,
-                       env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return [json.loads(line) for line in open(events)]
+        if os.path.exists(events):
+            os.remove(events)
+        done = subprocess.run([self.prettyplay, "run", "-j", "1", "--events", events],
+                              cwd=self.dir, env=self.env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT)
+        read = [json.loads(line) for line in open(events)] if os.path.exists(events) else []
+        if done.returncode not in (0, 1) or not any(e["event"] == "run_finished" for e in read):
+            sys.exit(f"builtin_bench: the run exited {done.returncode} without finishing:\n"
+                     f"{done.stdout.decode(errors='replace')}")
+        return read
 
     def cached_code(self):
         """sentence -> code, from the cache the last run wrote."""
@@ -148,8 +156,9 @@ def share_proven(project):
     declined, durations, total = [], [], None
     for _ in range(60):
         events = project.run()
-        failed = [(e["test"]["scenario"], e["line"], e["sentence"])
-                  for e in events if e["event"] == "step_failed"]
+        # A shared step (a background) fails in every test that reaches it: once here.
+        failed = sorted({(e["test"]["scenario"], e["line"], e["sentence"])
+                         for e in events if e["event"] == "step_failed"})
         if total is None:
             total = sum(
                 1 for suite in project.suites for l in open(suite)
@@ -157,6 +166,8 @@ def share_proven(project):
         if not failed:
             durations = generated(events, "builtin")
             break
+    else:
+        sys.exit("builtin_bench: steps still failed after 60 runs")
         for scenario, line, sentence in failed:
             declined.append(sentence)
             path = os.path.join(project.dir, scenario)
