@@ -8,17 +8,19 @@
 //! origin the context visited localStorage, sessionStorage, IndexedDB and service workers are
 //! cleared; viewport, media and extra headers are restored. Disconnecting disposes the context's
 //! protocol objects: its routes, its dialog, page and download listeners go with them, and the
-//! next test gets new ones. The driver leaves permissions, which [`open_reused`] clears, and
-//! the kept page's history and the storage it does not know of, which [`scrub`] removes
-//! (Chromium only: reuse is refused for the other engines). What a test could still carry over
-//! is listed in `docs/configuration.md`.
+//! next test gets new ones. The driver leaves permissions, which [`open_reused`] clears, the
+//! kept page's history, which [`scrub`] removes, and storage it does not know of, which
+//! [`release_reused`] clears (Chromium only: reuse is refused for the other engines). What a
+//! test could still carry over is listed in `docs/configuration.md`.
 //!
 //! Main functions: [`open_reused`], [`scrub`] and [`release_reused`].
 
+use std::future::Future;
 use std::time::Duration;
 
 use playwright_rs::protocol::{
-    Browser, BrowserContext, BrowserContextOptions, Dialog, GotoOptions, Page, Viewport, WaitUntil,
+    Browser, BrowserContext, BrowserContextOptions, CDPSession, Dialog, GotoOptions, Page,
+    Viewport, WaitUntil,
 };
 use playwright_rs::server::channel_owner::ChannelOwner;
 use playwright_rs::server::connection::ConnectionExt;
@@ -101,40 +103,70 @@ pub(crate) async fn open_reused(
     Ok((context, page))
 }
 
-/// What the driver's reset leaves, removed through Chromium's DevTools protocol on `page` (the
-/// kept page, or the context's new one): the session history of the kept page (the last test's
-/// pages, and the driver's own navigations while it reset the context, which `history.back()`
-/// would reach), its `window.name`, and every kind of storage of the `origins` the last test visited (the driver
-/// clears cookies, localStorage, sessionStorage, IndexedDB and service workers, but not
-/// CacheStorage, the origin-private file system or storage buckets).
+/// What the driver's reset leaves in the kept page (or the context's new one), removed through
+/// Chromium's DevTools protocol: its session history (the last test's pages, and the driver's
+/// own navigations while it reset the context, which `history.back()` would reach) and its
+/// `window.name`.
 pub(crate) async fn scrub(
     context: &BrowserContext,
     page: &Page,
-    origins: &[String],
 ) -> Result<(), playwright_rs::Error> {
-    let session = context.new_cdp_session(page).await?;
-    let scrubbed = async {
+    devtools(context, page, |session| async move {
         session.send("Page.resetNavigationHistory", None).await?;
         // The name of the tab's window outlives its documents.
         let unname = json!({ "expression": "window.name = ''" });
         session.send("Runtime.evaluate", Some(unname)).await?;
+        Ok(())
+    })
+    .await
+}
+
+/// Clears every kind of storage of `origins` (the ones the test's frames loaded documents
+/// from) through Chromium's DevTools protocol: the driver's reset clears cookies,
+/// localStorage, sessionStorage, IndexedDB and service workers, but not CacheStorage, the
+/// origin-private file system or storage buckets. Done at the test's end, before the reset
+/// applies the next test's storage state.
+async fn clear_storage(
+    context: &BrowserContext,
+    page: &Page,
+    origins: Vec<String>,
+) -> Result<(), playwright_rs::Error> {
+    if origins.is_empty() {
+        return Ok(());
+    }
+    devtools(context, page, |session| async move {
         for origin in origins {
             let params = json!({ "origin": origin, "storageTypes": "all" });
             session
                 .send("Storage.clearDataForOrigin", Some(params))
                 .await?;
         }
-        Ok::<_, playwright_rs::Error>(())
-    }
-    .await;
+        Ok(())
+    })
+    .await
+}
+
+/// Runs `work` in a DevTools session of `page`, detached after.
+async fn devtools<F, Fut>(
+    context: &BrowserContext,
+    page: &Page,
+    work: F,
+) -> Result<(), playwright_rs::Error>
+where
+    F: FnOnce(CDPSession) -> Fut,
+    Fut: Future<Output = Result<(), playwright_rs::Error>>,
+{
+    let session = context.new_cdp_session(page).await?;
+    let done = work(session.clone()).await;
     if let Err(err) = session.detach().await {
-        tracing::debug!("detaching from the kept page's DevTools session: {err}");
+        tracing::debug!("detaching from a page's DevTools session: {err}");
     }
-    scrubbed
+    done
 }
 
 /// Ends a test in the reused context: its page is sent to `about:blank` (when it does not get
-/// there within [`BLANK_LIMIT`], the context is closed instead), then the driver stops what is still running in the
+/// there within [`BLANK_LIMIT`], the context is closed instead), the storage of the `visited`
+/// origins is cleared ([`clear_storage`]), then the driver stops what is still running in the
 /// context (a step past its deadline) and disposes its protocol objects; the context and its
 /// first page stay in the browser for the next test, which resets them.
 ///
@@ -147,6 +179,7 @@ pub(crate) async fn release_reused(
     browser: &Browser,
     context: &BrowserContext,
     page: &Page,
+    visited: Vec<String>,
     reason: &str,
 ) -> Result<(), playwright_rs::Error> {
     let connection = browser.connection();
@@ -187,6 +220,7 @@ pub(crate) async fn release_reused(
         );
         return context.close().await;
     }
+    clear_storage(context, page, visited).await?;
     browser
         .channel()
         .send_no_result("disconnectFromReusedContext", json!({ "reason": reason }))

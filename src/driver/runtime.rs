@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use playwright_rs::protocol::{BrowserContextOptions, BrowserType, DeviceDescriptor, Viewport};
@@ -176,7 +176,6 @@ impl BrowserRuntime {
             lifeline,
             spent,
             spend,
-            last_reused: Mutex::default(),
         })
     }
 
@@ -272,14 +271,6 @@ pub struct WorkerBrowser {
     /// "reuse"`), by [`WorkerBrowser::new_test_page`] or by a test's [`TestPage::close`].
     spent: Lifeline,
     spend: LifelineCut,
-    /// The events of the last test in the reused context: the origins whose storage the next
-    /// test's reset clears.
-    last_reused: Mutex<Option<Arc<ContextEvents>>>,
-}
-
-/// Locks `mutex`; a poisoned lock still holds a valid value (the last test's events).
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl WorkerBrowser {
@@ -318,9 +309,7 @@ impl WorkerBrowser {
                 None => context.new_page().await?,
             };
             if reuse {
-                let last = lock(&self.last_reused).replace(Arc::clone(&events));
-                let visited = last.map(|last| last.visited_origins()).unwrap_or_default();
-                scrub(&context, &page, &visited).await?;
+                scrub(&context, &page).await?;
             }
             events.watch_crashes(&page).await?;
             let frame = page.main_frame().await?;

@@ -139,6 +139,7 @@ impl TestPage {
                         browser,
                         &self.context,
                         &self.page,
+                        self.events.visited_origins(),
                         "Test ended.",
                     ))
                     .await;
