@@ -26,7 +26,7 @@ use super::{BrowserSettings, ConfigError, Isolation, Overrides, Screen};
 use crate::paths::normalize;
 
 /// Accepted forms of `browser.isolation` (compared case-insensitively).
-const ISOLATION_FORMS: &str = "one of context, browser";
+const ISOLATION_FORMS: &str = "one of context, reuse, browser";
 
 section_layer! {
     /// What one source says of `[browser]`; `None` leaves the decision to lower sources. The
@@ -238,10 +238,11 @@ fn executable(base: &Path, path: &Path) -> PathBuf {
     }
 }
 
-/// `context` or `browser`, in any case.
+/// `context`, `reuse` or `browser`, in any case.
 fn parse_isolation(value: &str) -> Option<Isolation> {
     match value.trim().to_ascii_lowercase().as_str() {
         "context" => Some(Isolation::Context),
+        "reuse" => Some(Isolation::Reuse),
         "browser" => Some(Isolation::Browser),
         _ => None,
     }
@@ -569,6 +570,16 @@ mod tests {
             resolve(dir.path(), &no_env).browser.isolation,
             Isolation::Browser
         );
+        let dir = project("[browser]\nisolation = \"reuse\"\n");
+        assert_eq!(
+            resolve(dir.path(), &no_env).browser.isolation,
+            Isolation::Reuse
+        );
+        let env = env_of(&[("PRETTYPLAY_BROWSER_ISOLATION", "Reuse")]);
+        assert_eq!(
+            resolve(dir.path(), &env).browser.isolation,
+            Isolation::Reuse
+        );
         let dir = project("[browser]\nisolation = \"context\"\n");
         assert_eq!(
             resolve(dir.path(), &no_env).browser.isolation,
@@ -710,7 +721,7 @@ mod tests {
         assert_eq!(
             resolve_err(dir.path(), &no_env).to_string(),
             format!(
-                "{}:2:13: `browser.isolation` must be one of context, browser, got \"process\"\n  \
+                "{}:2:13: `browser.isolation` must be one of context, reuse, browser, got \"process\"\n  \
                  |\n\
                  2 | isolation = \"process\"\n  \
                  |             ^",
@@ -721,7 +732,7 @@ mod tests {
         assert!(
             resolve_err(dir.path(), &no_env)
                 .to_string()
-                .contains("`browser.isolation` must be one of context, browser, got \"\""),
+                .contains("`browser.isolation` must be one of context, reuse, browser, got \"\""),
         );
         // Not a string at all: TOML's own type error, at the value.
         let dir = project("[browser]\nisolation = true\n");
@@ -737,7 +748,7 @@ mod tests {
         assert_eq!(
             resolve_err(tmp.path(), &env).to_string(),
             "environment variable `PRETTYPLAY_BROWSER_ISOLATION` has invalid value `tab`: \
-             expected one of context, browser"
+             expected one of context, reuse, browser"
         );
     }
 }

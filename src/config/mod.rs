@@ -119,6 +119,8 @@ pub enum Isolation {
     /// A fresh browser context in its worker's browser process (default).
     #[default]
     Context,
+    /// One context per worker, reset by the driver between tests (Playwright's context reuse).
+    Reuse,
     /// A browser process of its own.
     Browser,
 }

@@ -1,12 +1,13 @@
 //! Record-only listeners on a test's browser context: new pages (popups, tabs), dialogs and
 //! downloads are queued here as they happen; the script binding decides what becomes of them.
-//! A page whose renderer crashed is recorded too.
+//! A page whose renderer crashed is recorded too, and with `isolation = "reuse"` the origins the
+//! context's frames loaded documents from.
 //!
 //! Main type: [`ContextEvents`]. Registering a dialog listener turns off Playwright's implicit
 //! auto-dismiss, so every queued dialog must be resolved by someone: the step that claimed it,
 //! or the binding's resolver of last resort.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -21,6 +22,8 @@ pub struct ContextEvents {
     dialogs: Mutex<VecDeque<Dialog>>,
     /// Downloads not yet taken by the binding, oldest first.
     downloads: Mutex<VecDeque<Download>>,
+    /// The origins its frames loaded documents from, when tracked ([`ContextEvents::track_origins`]).
+    origins: Arc<Mutex<BTreeSet<String>>>,
     /// A page of the context crashed (its renderer process died).
     /// (Shared with the pages' crash handlers alone, so that no page holds its context's queues.)
     crashed: Arc<AtomicBool>,
@@ -63,6 +66,29 @@ impl ContextEvents {
         Ok(events)
     }
 
+    /// Records the origin of every document a frame of `context` loads (for `isolation =
+    /// "reuse"`, which clears the storage of each before the next test). The driver sends frame
+    /// navigations anyway: this adds no protocol traffic.
+    pub async fn track_origins(
+        &self,
+        context: &BrowserContext,
+    ) -> Result<(), playwright_rs::Error> {
+        let origins = Arc::clone(&self.origins);
+        context
+            .on_frame_navigated(move |frame| {
+                if let Some(origin) = origin_of(&frame.url()) {
+                    lock(&origins).insert(origin);
+                }
+                async { Ok(()) }
+            })
+            .await
+    }
+
+    /// The origins recorded by [`ContextEvents::track_origins`], in order.
+    pub fn visited_origins(&self) -> Vec<String> {
+        lock(&self.origins).iter().cloned().collect()
+    }
+
     /// Records a crash of `page` (the context's first page; later ones are watched as they
     /// open).
     pub async fn watch_crashes(&self, page: &Page) -> Result<(), playwright_rs::Error> {
@@ -95,6 +121,13 @@ impl ContextEvents {
     }
 }
 
+/// The origin of `url` (`http://127.0.0.1:3000`); `None` for URLs without one of their own
+/// (`about:blank`, `data:`).
+fn origin_of(url: &str) -> Option<String> {
+    let origin = url::Url::parse(url).ok()?.origin();
+    origin.is_tuple().then(|| origin.ascii_serialization())
+}
+
 /// Sets `crashed` when `page` crashes.
 async fn record_crashes(page: &Page, crashed: Arc<AtomicBool>) -> Result<(), playwright_rs::Error> {
     page.on_crash(move || {
@@ -102,4 +135,24 @@ async fn record_crashes(page: &Page, crashed: Arc<AtomicBool>) -> Result<(), pla
         async { Ok(()) }
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_urls_of_an_origin_of_their_own_count() {
+        assert_eq!(
+            origin_of("http://127.0.0.1:3000/a/b?c#d").as_deref(),
+            Some("http://127.0.0.1:3000")
+        );
+        assert_eq!(
+            origin_of("https://example.com/").as_deref(),
+            Some("https://example.com")
+        );
+        assert_eq!(origin_of("about:blank"), None);
+        assert_eq!(origin_of("data:text/html,hi"), None);
+        assert_eq!(origin_of(""), None);
+    }
 }

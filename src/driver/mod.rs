@@ -15,6 +15,7 @@ mod lifeline;
 mod locate;
 mod origins;
 mod remote;
+mod reuse;
 mod runtime;
 mod saved_state;
 mod test_page;

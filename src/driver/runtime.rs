@@ -1,6 +1,6 @@
 //! One Playwright driver and one Chromium per worker (or, with `[browser] connect` or `cdp`,
 //! one connection per worker to a browser elsewhere: `remote.rs`); a fresh browser context and
-//! page per test. A driver or browser that dies, or a connection that is lost, is noticed (see
+//! page per test, or with `isolation = "reuse"` one context per worker, reset between tests. A driver or browser that dies, or a connection that is lost, is noticed (see
 //! `lifeline.rs`, `connection_watch.rs`) and started or made again for the tests that follow.
 //!
 //! Main types: [`BrowserRuntime`] and [`WorkerBrowser`]. Step code never sees these: it reaches
@@ -14,13 +14,16 @@ use std::time::Duration;
 use playwright_rs::protocol::{BrowserContextOptions, BrowserType, DeviceDescriptor, Viewport};
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
-use crate::config::{BrowserName, BrowserSettings, Screen};
+use crate::config::{BrowserName, BrowserSettings, Isolation, Screen};
 use crate::driver::driver_path::driver_path_for;
 use crate::driver::lifeline::{children_running, watch_driver};
 use crate::driver::origins::OriginGuard;
 use crate::driver::remote::connect_remote;
+use crate::driver::reuse::{open_reused, scrub};
+use crate::driver::test_page::Release;
 use crate::driver::{
-    ContextEvents, DriverError, DriverPaths, Lifeline, NavigationClock, SavedState, TestPage,
+    CLOSE_LIMIT, ContextEvents, DriverError, DriverPaths, Lifeline, LifelineCut, NavigationClock,
+    SavedState, TestPage,
 };
 
 /// The Playwright driver of a run and what every browser it launches shares: launch options
@@ -76,14 +79,22 @@ impl BrowserRuntime {
         chromium: Option<&Path>,
         handle: &tokio::runtime::Handle,
     ) -> Result<Self, DriverError> {
+        let mut settings = settings.clone();
+        if settings.isolation == Isolation::Reuse && settings.name != BrowserName::Chromium {
+            // Its reset is completed through Chromium's DevTools protocol (see `reuse.rs`).
+            tracing::warn!(
+                "`isolation = \"reuse\"` needs Chromium: every test gets a fresh context instead"
+            );
+            settings.isolation = Isolation::Context;
+        }
         let session = start_driver(driver, handle).await?;
         let context_options = context_options(&settings.screen, session.playwright.devices())?;
         let launch = match (&settings.remote, chromium) {
-            (None, Some(chromium)) => Some((launch_options(settings, chromium), chromium.into())),
+            (None, Some(chromium)) => Some((launch_options(&settings, chromium), chromium.into())),
             _ => None,
         };
         Ok(Self {
-            settings: settings.clone(),
+            settings,
             context_options,
             launch,
             connecting: tokio::sync::Mutex::new(()),
@@ -157,12 +168,15 @@ impl BrowserRuntime {
         if let Err(err) = registered {
             tracing::debug!("cannot watch the browser for a crash: {err}");
         }
+        let (spent, spend) = Lifeline::new();
         Ok(WorkerBrowser {
             browser,
             settings: self.settings.clone(),
             context_options: self.context_options.clone(),
             driver: connection,
             lifeline,
+            spent,
+            spend,
         })
     }
 
@@ -257,41 +271,86 @@ pub struct WorkerBrowser {
     /// Playwright server (`[browser] connect`).
     driver: Lifeline,
     lifeline: Lifeline,
+    /// Cut when the reused context could not be reset for the next test (`isolation =
+    /// "reuse"`), by [`WorkerBrowser::new_test_page`] or by a test's [`TestPage::close`].
+    spent: Lifeline,
+    spend: LifelineCut,
 }
 
 impl WorkerBrowser {
-    /// Why the browser (or the driver behind it) went away; `None` while it can run tests.
+    /// Why the browser (or the driver behind it) went away, or why its reused context cannot
+    /// serve another test; `None` while it can run tests.
     pub fn lost(&self) -> Option<String> {
+        self.gone().or_else(|| self.spent.lost())
+    }
+
+    /// Why the browser (or the driver behind it) went away.
+    fn gone(&self) -> Option<String> {
         self.driver.lost().or_else(|| self.lifeline.lost())
     }
 
     /// A fresh, isolated browser context (cookies and storage of its own, starting from
-    /// `state` when given) with one page.
+    /// `state` when given) with one page; with `isolation = "reuse"`, the worker's one context,
+    /// reset by the driver (see `reuse.rs`). A reuse that fails or does not finish within
+    /// [`CLOSE_LIMIT`] spends the browser: the test gets a new one.
     pub async fn new_test_page(&self, state: Option<&SavedState>) -> Result<TestPage, DriverError> {
+        let reuse = self.settings.isolation == Isolation::Reuse;
         let open = async {
             let mut options = self.context_options.clone();
             options.storage_state = state.map(|s| s.0.clone());
-            let context = self.browser.new_context_with_options(options).await?;
+            let (context, kept) = if reuse {
+                open_reused(&self.browser, &options).await?
+            } else {
+                (self.browser.new_context_with_options(options).await?, None)
+            };
             let events = ContextEvents::attach(&context).await?;
+            if reuse {
+                events.track_origins(&context).await?;
+            }
             let origins = OriginGuard::install(&context, &self.settings.allowed_origins).await?;
-            let page = context.new_page().await?;
+            let page = match kept {
+                Some(page) => page,
+                None => context.new_page().await?,
+            };
+            if reuse {
+                scrub(&context, &page).await?;
+            }
             events.watch_crashes(&page).await?;
             let frame = page.main_frame().await?;
             Ok::<_, playwright_rs::Error>((context, events, origins, page, frame))
         };
+        // A fresh context is bounded by the driver's own timeouts; a reset is bounded here.
+        let limit = if reuse { CLOSE_LIMIT } else { Duration::MAX };
         let opened = tokio::select! {
             biased;
-            opened = open => opened.map_err(|e| DriverError::NewPage(Box::new(e)))?,
+            opened = tokio::time::timeout(limit, open) => match opened {
+                Ok(Ok(opened)) => opened,
+                Ok(Err(err)) if reuse => return Err(self.spend(&err.to_string())),
+                Ok(Err(err)) => return Err(DriverError::NewPage(Box::new(err))),
+                Err(_) => {
+                    let late = format!("no answer within {} s", CLOSE_LIMIT.as_secs());
+                    return Err(self.spend(&late));
+                }
+            },
             reason = self.driver.until_lost() => return Err(DriverError::Lost(reason)),
             reason = self.lifeline.until_lost() => return Err(DriverError::Lost(reason)),
         };
         let (context, events, origins, page, frame) = opened;
+        let release = if reuse {
+            Release::Disconnect {
+                browser: Box::new(self.browser.clone()),
+                spend: self.spend.clone(),
+            }
+        } else {
+            Release::Close
+        };
         Ok(TestPage {
             context,
             page,
             frame,
             events,
             origins,
+            release,
             accept_dialogs: self.settings.accept_dialogs,
             base_url: self.settings.base_url.clone(),
             project_dir: self.settings.project_dir.clone(),
@@ -303,9 +362,17 @@ impl WorkerBrowser {
         })
     }
 
+    /// Marks the browser as done with (its reused context could not be reset): the runner
+    /// closes it and launches another.
+    fn spend(&self, why: &str) -> DriverError {
+        let reason = format!("the reused browser context could not be reset ({why})");
+        self.spend.cut(&reason);
+        DriverError::Lost(reason)
+    }
+
     /// Closes the browser process; a browser that is gone already is only let go.
     pub async fn close(self) {
-        if self.lost().is_some() {
+        if self.gone().is_some() {
             return;
         }
         let closed = tokio::time::timeout(SHUTDOWN_LIMIT, self.browser.close());

@@ -1,5 +1,6 @@
-//! One test's page: its own browser context, closed when the test ends, and the lifelines of the
-//! driver and browser behind it.
+//! One test's page: its own browser context, closed when the test ends (or with `isolation =
+//! "reuse"` let go for the driver to reset), and the lifelines of the driver and browser behind
+//! it.
 //!
 //! Main type: [`TestPage`]. Every call it makes itself is bounded: it gives up when the driver
 //! or the browser goes away, and after [`CLOSE_LIMIT`] at most.
@@ -11,14 +12,28 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use playwright_rs::protocol::{
-    BrowserContext, Frame, Page, TracingStartOptions, TracingStopOptions,
+    Browser, BrowserContext, Frame, Page, TracingStartOptions, TracingStopOptions,
 };
 
-use crate::driver::{ContextEvents, Lifeline, OriginGuard, SavedState};
+use crate::driver::reuse::release_reused;
+use crate::driver::{ContextEvents, Lifeline, LifelineCut, OriginGuard, SavedState};
 
 /// The longest a test's context may take to close (or a trace to be written) before the test
 /// moves on without it.
 pub const CLOSE_LIMIT: Duration = Duration::from_secs(30);
+
+/// What becomes of a test's context when it ends.
+#[derive(Clone)]
+pub(crate) enum Release {
+    /// Closed, with every page it opened.
+    Close,
+    /// Let go in `browser`, which resets it for the next test (`isolation = "reuse"`); when that
+    /// fails, `spend` marks the browser as done with.
+    Disconnect {
+        browser: Box<Browser>,
+        spend: LifelineCut,
+    },
+}
 
 /// One test's page: its own browser context, closed when the test ends.
 #[derive(Clone)]
@@ -29,6 +44,7 @@ pub struct TestPage {
     pub(crate) events: Arc<ContextEvents>,
     /// `[browser] allowed_origins`; `None` when every origin is allowed.
     pub(crate) origins: Option<Arc<OriginGuard>>,
+    pub(crate) release: Release,
     pub(crate) accept_dialogs: bool,
     pub(crate) base_url: Option<String>,
     pub(crate) timeout: Duration,
@@ -136,19 +152,36 @@ impl TestPage {
         }
     }
 
-    /// Closes the test's browser context (and with it every page it opened); gives up when the
-    /// browser side is gone or after [`CLOSE_LIMIT`].
+    /// Closes the test's browser context (and with it every page it opened), or with `isolation
+    /// = "reuse"` lets it go; gives up when the browser side is gone or after [`CLOSE_LIMIT`].
     pub async fn close(&self) {
-        self.closing.store(true, Ordering::SeqCst);
-        let closed = tokio::time::timeout(CLOSE_LIMIT, self.unless_lost(self.context.close()));
-        match closed.await {
-            Ok(Ok(Ok(()))) => {}
-            Ok(Ok(Err(err))) => tracing::debug!("closing a test's browser context: {err}"),
-            Ok(Err(reason)) => tracing::debug!("not closing a test's browser context: {reason}"),
-            Err(_) => tracing::warn!(
-                "a test's browser context did not close within {} s",
-                CLOSE_LIMIT.as_secs()
-            ),
+        let again = self.closing.swap(true, Ordering::SeqCst);
+        let (what, closed) = match &self.release {
+            // Let go already (at the deadline): the context may serve another test by now.
+            Release::Disconnect { .. } if again => return,
+            Release::Close => ("closing", self.bounded(self.context.close()).await),
+            Release::Disconnect { browser, spend } => {
+                let closed = self
+                    .bounded(release_reused(
+                        browser,
+                        &self.context,
+                        &self.page,
+                        self.events.visited_origins(),
+                        "Test ended.",
+                    ))
+                    .await;
+                if let Err(err) = &closed
+                    && self.lost().is_none()
+                {
+                    spend.cut(&format!(
+                        "the reused browser context could not be let go ({err})"
+                    ));
+                }
+                ("letting go of", closed)
+            }
+        };
+        if let Err(err) = closed {
+            tracing::debug!("{what} a test's browser context: {err}");
         }
     }
 

@@ -470,8 +470,10 @@ impl<'a> Runner<'a> {
                 if !reason.contains("Playwright driver") {
                     tracing::warn!("{reason}: launching a new browser");
                 }
-                // Gone already: nothing to close.
-                browser.take();
+                // Gone already (then closing only lets it go), or spent by a failed reuse.
+                if let Some(old) = browser.take() {
+                    handle.block_on(old.close());
+                }
             }
             if self.config.isolation == Isolation::Browser || browser.is_none() {
                 let launching = Instant::now();

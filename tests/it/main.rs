@@ -24,6 +24,7 @@
 //! `remote` runs through a real Playwright server (`connect`) and a Chromium's DevTools port
 //! (`cdp`), and loses their connections mid-test;
 //! `background` checks `background:` blocks and `examples:` tables end to end;
+//! `reuse` checks that `isolation = "reuse"` leaks nothing from one test to the next;
 //! `saved_state` checks saved logins (`[saves=NAME]`, `[state=NAME]`) end to end;
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `web_server` starts and stops `[web_server]`s through the CLI;
@@ -54,6 +55,7 @@ mod remote;
 mod reports;
 mod requests;
 mod retries;
+mod reuse;
 mod runner;
 mod saved_state;
 mod screen;

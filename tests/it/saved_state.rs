@@ -3,7 +3,8 @@
 //! starts from it sees them, on two workers, while a test without the state does not; the
 //! setup of a test in another file is found and run first, once; a setup that fails fails its
 //! dependents as "setup failed" without running them; a shard runs the setups its tests need;
-//! `list` shows them; a state no test saves is an error at the test's line.
+//! `list` shows them; a state no test saves is an error at the test's line. With context reuse
+//! (`isolation = "reuse"`) the state reaches the same tests and no others.
 
 use crate::support::{Output, Test};
 
@@ -145,6 +146,22 @@ fn a_saved_login_is_reused_by_two_tests_on_two_workers_and_only_by_them() {
         let mode = std::fs::metadata(path).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600, "the state holds session cookies");
     }
+}
+
+#[test]
+fn with_context_reuse_only_the_tests_that_start_from_the_login_see_it() {
+    // One worker: the setup, the two tests with the state and the one without share the
+    // worker's reused context, which the driver makes anew when the state differs and resets
+    // when it is the same (`isolation = "reuse"`).
+    project(SIGN_IN)
+        .env("PRETTYPLAY_BROWSER_ISOLATION", "reuse")
+        .args(&["replay", "--strict", "-j", "1"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains(&format!("PASS {SHOP} › cart ("))
+        .stdout_contains(&format!("PASS {SHOP} › orders ("))
+        .stdout_contains(&format!("PASS {SHOP} › fresh ("))
+        .stdout_line("4 passed, 0 failed");
 }
 
 #[test]
