@@ -17,21 +17,46 @@ Needs a release build (`cargo build --release --bin prettyplay --example demo_se
 the binary behind it, /usr/lib/chromium/chromium, so `direct` measures the launcher itself and
 each flag is compared with `direct`."""
 
-import argparse, ctypes, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, ctypes, os, re, resource, shutil, statistics, subprocess, sys, tempfile
+import threading, time
 
 PR_SET_CHILD_SUBREAPER = 36
 
 
-def reap_orphans(limit=10.0):
-    """Waits for the processes of the tree that were orphaned to this script (the subreaper)."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            time.sleep(0.05)
+class Reaper:
+    """Reaps, while a run goes on, the processes of its tree orphaned to this script (the
+    subreaper), but never the run's own process (its Popen waits for that). Reaping at once
+    matters: a web server's process left a zombie would keep prettyplay waiting for its group."""
+
+    def __init__(self):
+        self.main = None
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+        self.thread.start()
+
+    def loop(self):
+        while not self.stop.is_set():
+            try:
+                info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                info = None
+            if info is not None and info.si_pid != self.main:
+                try:
+                    os.waitpid(info.si_pid, 0)
+                except ChildProcessError:
+                    pass
+                continue
+            time.sleep(0.01)
+
+    def drain(self, limit=10.0):
+        """After a run: waits until no orphan is left (or `limit` passes)."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            try:
+                if os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+                    time.sleep(0.02)
+            except ChildProcessError:
+                return
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
@@ -74,6 +99,7 @@ def main():
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         sys.exit("bench_flags: prctl(PR_SET_CHILD_SUBREAPER) failed: CPU times would be partial")
+    reaper = Reaper()
     work = tempfile.mkdtemp(prefix="prettyplay-bench-flags-")
     try:
         for part in ("scenarios", "cache", "demo"):
@@ -89,10 +115,13 @@ def main():
                             'url = "http://127.0.0.1:4199"\n')
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 started = time.monotonic()
-                done = subprocess.run([prettyplay, "replay", "--strict", "-j", "1"], cwd=work,
-                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                run = subprocess.Popen([prettyplay, "replay", "--strict", "-j", "1"], cwd=work,
+                                       env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                reaper.main = run.pid
+                output, _ = run.communicate()
+                done = subprocess.CompletedProcess(run.args, run.returncode, output)
                 wall = time.monotonic() - started
-                reap_orphans()
+                reaper.drain()
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 if done.returncode != 0:
                     sys.exit(f"bench_flags: {name} failed:\n{done.stdout.decode()}")
