@@ -72,18 +72,7 @@ impl Engine<'_> {
         if self.builtin.uses_builtin() {
             let outcome = self.builtin_attempt(step, exec);
             match outcome {
-                BuiltinOutcome::Passed(code) => {
-                    self.cache
-                        .put_by(
-                            step.scenario,
-                            &step.key,
-                            &code,
-                            &self.today,
-                            Author::Builtin,
-                        )
-                        .map_err(|err| cache_failure(&err))?;
-                    return Ok(Written::new(code, Author::Builtin));
-                }
+                BuiltinOutcome::Passed(code) => return self.keep(step, code, Author::Builtin),
                 BuiltinOutcome::Failed(code, failure) if failure.kind.ends_the_page() => {
                     return Err(crashed(&failure, Some(code)));
                 }
@@ -92,10 +81,20 @@ impl Engine<'_> {
             }
         }
         let code = self.attempts(step, exec, observer, Pool::Generation, failed)?;
+        self.keep(step, code, Author::Llm)
+    }
+
+    /// Caches generated `code` that passed, written `by`.
+    fn keep(
+        &self,
+        step: &StepContext<'_>,
+        code: String,
+        by: Author,
+    ) -> Result<Written, EngineFailure> {
         self.cache
-            .put_by(step.scenario, &step.key, &code, &self.today, Author::Llm)
+            .put_by(step.scenario, &step.key, &code, &self.today, by)
             .map_err(|err| cache_failure(&err))?;
-        Ok(Written::new(code, Author::Llm))
+        Ok(Written::new(code, by))
     }
 
     /// The attempt loop, shared by generation and healing (which passes the failed cached

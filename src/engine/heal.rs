@@ -126,17 +126,14 @@ impl Engine<'_> {
                     _ => {}
                 }
                 if let Some((code, Ok(()))) = builtin {
-                    self.cache
-                        .put_healed_by(
-                            step.scenario,
-                            &step.key,
-                            &code,
-                            &self.today,
-                            Author::Builtin,
-                        )
-                        .map_err(|err| cache_failure(&err))?;
-                    observer.healed(&verdict.explanation, old_code, &code);
-                    return Ok(Written::new(code, Author::Builtin));
+                    return self.keep_heal(
+                        step,
+                        observer,
+                        old_code,
+                        code,
+                        &verdict,
+                        Author::Builtin,
+                    );
                 }
                 let previous = FailedAttempt {
                     code: old_code.to_owned(),
@@ -166,17 +163,30 @@ impl Engine<'_> {
                     &verdict,
                     Author::Llm,
                 )?;
-                self.cache
-                    .put_healed_by(step.scenario, &step.key, &code, &self.today, Author::Llm)
-                    .map_err(|err| cache_failure(&err))?;
-                observer.healed(&verdict.explanation, old_code, &code);
-                Ok(Written::new(code, Author::Llm))
+                self.keep_heal(step, observer, old_code, code, &verdict, Author::Llm)
             }
         }
     }
 }
 
 impl Engine<'_> {
+    /// Writes back healed `code` that passed and the veto accepted, written `by`, and says so.
+    fn keep_heal(
+        &self,
+        step: &StepContext<'_>,
+        observer: &dyn EngineObserver,
+        old_code: &str,
+        code: String,
+        verdict: &Classification,
+        by: Author,
+    ) -> Result<Written, EngineFailure> {
+        self.cache
+            .put_healed_by(step.scenario, &step.key, &code, &self.today, by)
+            .map_err(|err| cache_failure(&err))?;
+        observer.healed(&verdict.explanation, old_code, &code);
+        Ok(Written::new(code, by))
+    }
+
     /// The heal veto on code that passed: refused unless it checks at least what `old_code`
     /// checked. With the veto off (`heal.veto = false`) a weakened heal goes through with a
     /// warning. `by` wrote `code`.
