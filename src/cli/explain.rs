@@ -120,7 +120,7 @@ fn open_and_explain(
         )?),
         Some(_) => None,
     };
-    export_driver_env(&driver);
+    let driver_env = export_driver_env(&driver);
     // No LLM is asked here, but its key must not reach the driver and Chromium either.
     let _keys = withhold_from_driver(&key_variables(&settings.llm));
     let tokio = tokio::runtime::Builder::new_multi_thread()
@@ -130,7 +130,13 @@ fn open_and_explain(
         .map_err(Error::Runtime)?;
     let cancel = std::sync::atomic::AtomicBool::new(false);
     install_interrupt_handler();
-    let web_servers = WebServers::start(&settings.web_servers, tokio.handle(), &cancel, None)?;
+    let web_servers = WebServers::start(
+        &settings.web_servers,
+        &driver_env,
+        tokio.handle(),
+        &cancel,
+        None,
+    )?;
     let runtime = tokio.block_on(BrowserRuntime::start(
         &settings.browser,
         &driver,

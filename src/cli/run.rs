@@ -153,7 +153,7 @@ pub(crate) fn run_tests(
             None
         }
     };
-    export_driver_env(&driver);
+    let driver_env = export_driver_env(&driver);
     // The API key is read now, while the process is single-threaded, and removed from the
     // environment the driver and Chromium inherit.
     let keys = withhold_from_driver(&key_variables(&settings.llm));
@@ -204,6 +204,7 @@ pub(crate) fn run_tests(
         });
         let web_servers = WebServers::start(
             &settings.web_servers,
+            &driver_env,
             tokio.handle(),
             &cancel,
             web_server_sink(options.verbosity),

@@ -27,7 +27,9 @@ pub use events::ContextEvents;
 pub use lifeline::{Lifeline, LifelineCut};
 pub use locate::{DriverPaths, default_driver_dir, find_chromium, find_driver};
 pub use origins::OriginGuard;
-pub use runtime::{BrowserRuntime, WorkerBrowser, export_driver_env, withhold_from_driver};
+pub use runtime::{
+    BrowserRuntime, DriverEnv, WorkerBrowser, export_driver_env, withhold_from_driver,
+};
 pub use saved_state::SavedState;
 pub use test_page::{CLOSE_LIMIT, NavigationClock, TestPage};
 pub use trace_viewer::TraceViewer;

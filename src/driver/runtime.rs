@@ -7,6 +7,7 @@
 //! the browser through the `script` module's binding, which calls the page's protocol channels.
 
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,7 +16,7 @@ use playwright_rs::protocol::{BrowserContextOptions, BrowserType, DeviceDescript
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::{BrowserName, BrowserSettings, Isolation, Screen};
-use crate::driver::driver_path::driver_path_for;
+use crate::driver::driver_path::{compile_cache_for, driver_path_for};
 use crate::driver::lifeline::{children_running, watch_driver};
 use crate::driver::origins::OriginGuard;
 use crate::driver::remote::connect_remote;
@@ -495,23 +496,41 @@ pub fn withhold_from_driver(names: &[String]) -> HashMap<String, String> {
     kept
 }
 
-/// Exports the driver's location for playwright-rs, which reads it from the environment.
+/// The variables [`export_driver_env`] set for the driver, each with the value it had before
+/// (`None`: it was not set). Processes prettyplay starts that are not the driver (the web
+/// servers) get these back, so that nothing meant for the driver reaches them.
+pub type DriverEnv = Vec<(String, Option<OsString>)>;
+
+/// Exports the driver's location for playwright-rs, which reads it from the environment, and
+/// Node.js's compile cache for the driver's start; answers what it changed.
 ///
 /// Call it before any other thread exists (before the tokio runtime is built).
-pub fn export_driver_env(driver: &DriverPaths) {
-    // Ends playwright-rs's own driver search at once (see `driver_path.rs`).
-    let driver_path = driver_path_for(&|name| std::env::var(name).ok(), driver);
-    // SAFETY: called from `cli` before any thread is spawned, so nothing reads the
-    // environment concurrently.
-    unsafe {
-        std::env::set_var("PLAYWRIGHT_NODE_EXE", &driver.node);
-        std::env::set_var("PLAYWRIGHT_CLI_JS", &driver.cli_js);
-        if let Some(dir) = driver_path {
-            std::env::set_var("PLAYWRIGHT_DRIVER_PATH", dir);
-        }
+pub fn export_driver_env(driver: &DriverPaths) -> DriverEnv {
+    let env = |name: &str| std::env::var(name).ok();
+    let mut set: Vec<(&str, OsString)> = vec![
+        ("PLAYWRIGHT_NODE_EXE", driver.node.clone().into()),
+        ("PLAYWRIGHT_CLI_JS", driver.cli_js.clone().into()),
         // prettyplay handles Ctrl-C itself.
-        std::env::set_var("PLAYWRIGHT_NO_SIGNAL_HANDLER", "1");
+        ("PLAYWRIGHT_NO_SIGNAL_HANDLER", "1".into()),
+    ];
+    // Ends playwright-rs's own driver search at once (see `driver_path.rs`).
+    if let Some(dir) = driver_path_for(&env, driver) {
+        set.push(("PLAYWRIGHT_DRIVER_PATH", dir.into()));
     }
+    // Node.js 22.1 and later keep the code they compiled there (Node.js 20 ignores it).
+    if let Some(dir) = compile_cache_for(&env) {
+        set.push(("NODE_COMPILE_CACHE", dir.into()));
+    }
+    let mut changed = Vec::new();
+    for (name, value) in set {
+        changed.push((name.to_owned(), std::env::var_os(name)));
+        // SAFETY: called from `cli` before any thread is spawned, so nothing reads the
+        // environment concurrently.
+        unsafe {
+            std::env::set_var(name, value);
+        }
+    }
+    changed
 }
 
 fn running_as_root() -> bool {

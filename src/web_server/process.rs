@@ -5,6 +5,7 @@
 //! Every live group is also listed in a process-wide registry, so that [`kill_all_now`] can
 //! kill them from the Ctrl-C handler before prettyplay exits at once (no destructor runs then).
 
+use std::ffi::OsString;
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -49,9 +50,11 @@ pub(crate) struct ServerProcess {
 impl ServerProcess {
     /// Runs `settings.command` with `sh -c` in `settings.cwd`, with `settings.env` added to the
     /// environment, stdin closed, stdout and stderr captured (and streamed to `sink`, labelled
-    /// `label`).
+    /// `label`). `restore` names variables prettyplay set for itself, each with the value it had
+    /// before (`None`: unset): the command gets that value back (`settings.env` still wins).
     pub(crate) fn spawn(
         settings: &WebServerSettings,
+        restore: &[(String, Option<OsString>)],
         sink: Option<LineSink>,
         label: &str,
     ) -> Result<Self, WebServerError> {
@@ -62,6 +65,12 @@ impl ServerProcess {
             });
         }
         let mut command = Command::new("sh");
+        for (name, before) in restore {
+            match before {
+                Some(value) => command.env(name, value),
+                None => command.env_remove(name),
+            };
+        }
         command
             .arg("-c")
             .arg(&settings.command)
@@ -227,8 +236,8 @@ mod tests {
     #[test]
     fn a_panic_stops_the_whole_group() {
         // The shell and both sleeps are in the group; the shell waits for them.
-        let server =
-            ServerProcess::spawn(&settings("sleep 60 & sleep 60; wait"), None, "t").expect("spawn");
+        let server = ServerProcess::spawn(&settings("sleep 60 & sleep 60; wait"), &[], None, "t")
+            .expect("spawn");
         let group = server.group;
         assert!(group_alive(group));
         let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
@@ -242,8 +251,9 @@ mod tests {
 
     #[test]
     fn its_output_and_exit_are_kept_and_stop_says_it_had_exited() {
-        let mut server = ServerProcess::spawn(&settings("echo \"$GREETING\"; exit 3"), None, "t")
-            .expect("spawn");
+        let mut server =
+            ServerProcess::spawn(&settings("echo \"$GREETING\"; exit 3"), &[], None, "t")
+                .expect("spawn");
         assert!(wait_until(|| server.exit_status().is_some()));
         assert_eq!(server.last_output(), "\n  its last output:\n    | hello");
         let status = server.stop().expect("it had exited");

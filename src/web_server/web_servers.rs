@@ -7,6 +7,7 @@
 //! the timeout passes or Ctrl-C is pressed; the last three stop the servers started so far and
 //! fail the run.
 
+use std::ffi::OsString;
 use std::process::ExitStatus;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -39,10 +40,12 @@ pub struct WebServers {
 impl WebServers {
     /// Makes every server of `settings` ready, in order; see the module comment. `cancel` is
     /// the run's Ctrl-C flag; `sink` receives every output line when the output is streamed
-    /// (`-v`). Blocks; the readiness checks run on `handle`'s runtime. Must be called from the
-    /// main thread (see [`ServerProcess::spawn`]).
+    /// (`-v`); `restore` lists the variables prettyplay set for the driver, with the values the
+    /// servers get instead (see [`ServerProcess::spawn`]). Blocks; the readiness checks run on
+    /// `handle`'s runtime. Must be called from the main thread (see [`ServerProcess::spawn`]).
     pub fn start(
         settings: &[WebServerSettings],
+        restore: &[(String, Option<OsString>)],
         handle: &Handle,
         cancel: &AtomicBool,
         sink: Option<LineSink>,
@@ -72,7 +75,7 @@ impl WebServers {
             } else {
                 format!("web_server {}", index + 1)
             };
-            let mut process = ServerProcess::spawn(server, sink.clone(), &label)?;
+            let mut process = ServerProcess::spawn(server, restore, sink.clone(), &label)?;
             wait_until_ready(&mut process, server, &probe, handle, cancel)?;
             tracing::debug!(url = %server.url, "web server ready");
             servers.started.push((server.command.clone(), process));

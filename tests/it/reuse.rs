@@ -8,7 +8,8 @@
 //! not stall the next test. Routes: step code cannot add any (`page.route` is refused), so the
 //! one route a context has is the `[browser] allowed_origins` guard's; a blocked navigation
 //! fails its own test and no later one. A test cut off by its deadline leaves the next one a
-//! working page in the same context.
+//! working page in the same context. Two workers each reuse a context of their own, with a trace
+//! per test.
 //!
 //! Not checked, because it is not isolated: a permission prompt the page left unanswered counts
 //! towards Chromium's embargo in the context, so a later test may find the permission `denied`
@@ -346,4 +347,65 @@ fn a_test_cut_off_by_its_deadline_leaves_the_next_a_working_page() {
     .stdout_contains(&format!("PASS {SCENARIO} › after ("))
     .stdout_line("1 passed, 1 failed");
     out.output_count(KEPT, 1);
+}
+
+/// Checks that the page's storage holds no mark of an earlier test, then leaves one.
+const MARK: (&str, &str) = (
+    "find no mark and leave one",
+    "async function step(page) {
+  expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+  await page.evaluate(() => { localStorage.setItem('mark', '1'); sessionStorage.setItem('mark', '1'); document.cookie = 'mark=1'; });
+}",
+);
+
+#[test]
+fn two_workers_each_reuse_a_context_and_every_test_gets_its_own_trace() {
+    let tests: Vec<(String, &[(&str, &str)])> = (1..=6)
+        .map(|n| (format!("test {n}"), &[OPEN, MARK][..]))
+        .collect();
+    let tests: Vec<(&str, &[(&str, &str)])> = tests
+        .iter()
+        .map(|(name, steps)| (name.as_str(), *steps))
+        .collect();
+    let out = reuse_project("", &tests)
+        .env("PRETTYPLAY_LOG", "prettyplay::driver=debug")
+        .args(&["replay", "--strict", "-j", "2", "--color", "never"])
+        .args(&["--trace", "on", "--output", "report"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("6 passed, 0 failed");
+    // Six tests in two contexts (one, should a worker get none): four or five of them started
+    // in a reset one.
+    let resets = out.stdout().matches(KEPT).count() + out.stderr().matches(KEPT).count();
+    if !(4..=5).contains(&resets) {
+        out.fail(&format!("{resets} resets of a kept page, not 4 or 5"));
+    }
+    let dir = out.project_dir().join("report").join("traces");
+    let mut traces: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|err| out.fail(&format!("no {}: {err}", dir.display())))
+        .filter_map(Result::ok)
+        .map(|entry| {
+            let bytes = std::fs::read(entry.path()).unwrap_or_default();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !bytes.starts_with(b"PK") || bytes.len() < 1000 {
+                out.fail(&format!(
+                    "trace {name} is not a trace zip ({} bytes)",
+                    bytes.len()
+                ));
+            }
+            name
+        })
+        .collect();
+    traces.sort();
+    assert_eq!(
+        traces.len(),
+        6,
+        "one trace per test ({resets} resets): {traces:?}"
+    );
+    for n in 1..=6 {
+        assert!(
+            traces.iter().any(|t| t.ends_with(&format!("test_{n}.zip"))),
+            "no trace of test {n}: {traces:?}"
+        );
+    }
 }

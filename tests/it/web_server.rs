@@ -2,7 +2,8 @@
 //! test and stopped with its whole process group after the run, after Ctrl-C (during its start
 //! and during a test) and after a second Ctrl-C; an answering URL reused (or refused with
 //! `CI` set); a server that never answers or exits early failing the run with exit 3 and its
-//! last output; `list` starting nothing.
+//! last output; `list` starting nothing; the server not inheriting what prettyplay sets for the
+//! driver.
 //!
 //! The server is [`SERVER`], a Node.js script (Node.js is there wherever the browser tests run:
 //! it runs the Playwright driver) on a 127.0.0.1 port of the test's own. Every process of a run
@@ -84,6 +85,41 @@ fn a_web_server_from_the_config_serves_the_run_and_is_stopped_with_its_group() {
         ))
         .stderr_contains("[web_server] GET /");
     assert_nothing_left(&out, &mark);
+}
+
+#[test]
+fn the_web_server_does_not_inherit_what_prettyplay_sets_for_the_driver() {
+    let port = free_port();
+    let user_driver_path = std::env::var_os("PLAYWRIGHT_DRIVER_PATH");
+    // `env -0` so that a value with a newline cannot fake a line.
+    let out = project(
+        port,
+        "env -0 > server-env; exec $NODE server.js $PORT",
+        "",
+        SEES_THE_APP,
+    )
+    // One variable the user set themselves: it reaches the server as they set it.
+    .env("PLAYWRIGHT_NO_SIGNAL_HANDLER", "users-own")
+    .env_remove("NODE_COMPILE_CACHE")
+    .env_remove("NODE_DISABLE_COMPILE_CACHE")
+    .args(&["replay", "--strict"])
+    .run()
+    .assert_exit(0);
+    let env = out.read("server-env");
+    let vars: Vec<&str> = env.split('\0').collect();
+    assert!(
+        vars.contains(&"PLAYWRIGHT_NO_SIGNAL_HANDLER=users-own"),
+        "the user's own value is kept: {vars:?}"
+    );
+    for name in ["NODE_COMPILE_CACHE", "PLAYWRIGHT_DRIVER_PATH"] {
+        if name == "PLAYWRIGHT_DRIVER_PATH" && user_driver_path.is_some() {
+            continue;
+        }
+        assert!(
+            !vars.iter().any(|var| var.starts_with(&format!("{name}="))),
+            "{name} was set for the driver only: {vars:?}"
+        );
+    }
 }
 
 #[test]
