@@ -20,6 +20,7 @@ mod methods;
 mod op_params;
 mod page_slot;
 mod page_state;
+mod prelude_code;
 mod sandbox;
 
 pub use binding::StepHost;

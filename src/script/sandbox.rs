@@ -14,10 +14,8 @@ use rquickjs::context::EvalOptions;
 use rquickjs::{Context, Ctx, Function, Object, Runtime, Value};
 
 use crate::script::cut_text::{MAX_MESSAGE_BYTES, cut_text};
+use crate::script::prelude_code::{PRELUDE, PreludeCode};
 use crate::script::{FailureKind, Host, StepFailure};
-
-/// The JavaScript half of the binding.
-const PRELUDE: &str = include_str!("prelude.js");
 
 /// The property the prelude tags its errors with (see `prelude.js`).
 const KIND_PROPERTY: &str = "__prettyplayKind";
@@ -57,6 +55,8 @@ impl Limits {
 /// A QuickJS runtime with limits, running step code against one test's page.
 pub struct Sandbox {
     runtime: Runtime,
+    /// Compiled once; each step's context runs it.
+    prelude: &'static PreludeCode,
     limits: Limits,
     /// What step code reads as `vars` (frozen; a missing name is a script error).
     vars: BTreeMap<String, String>,
@@ -64,16 +64,18 @@ pub struct Sandbox {
 
 impl Sandbox {
     pub fn new(limits: Limits) -> Result<Self, StepFailure> {
-        let runtime = Runtime::new().map_err(|err| {
-            StepFailure::new(
-                FailureKind::Crash,
-                format!("could not start the JavaScript sandbox: {err}"),
-            )
-        })?;
+        let runtime = Runtime::new().map_err(setup_failed("start the JavaScript sandbox"))?;
         runtime.set_memory_limit(limits.memory_bytes);
         runtime.set_max_stack_size(1024 * 1024);
+        let prelude = PreludeCode::shared().map_err(|err| {
+            StepFailure::new(
+                FailureKind::Crash,
+                format!("could not compile the binding: {err}"),
+            )
+        })?;
         Ok(Self {
             runtime,
+            prelude,
             limits,
             vars: BTreeMap::new(),
         })
@@ -87,12 +89,8 @@ impl Sandbox {
 
     /// Runs `code` (which must define `async function step(page)`) against the host's page.
     pub fn run_step<H: Host + 'static>(&self, code: &str, host: &Rc<H>) -> Result<(), StepFailure> {
-        let context = Context::full(&self.runtime).map_err(|err| {
-            StepFailure::new(
-                FailureKind::Crash,
-                format!("could not create a JavaScript context: {err}"),
-            )
-        })?;
+        let context =
+            Context::full(&self.runtime).map_err(setup_failed("create a JavaScript context"))?;
         let fired = Rc::new(Cell::new(false));
         let started = Instant::now();
         let host_time_at_start = host.host_time();
@@ -123,12 +121,8 @@ impl Sandbox {
     /// Compiles `code` and checks that it defines `step` as a function, without calling it.
     /// Top-level statements do run (with no browser behind `page`), under the same limits.
     pub fn check(&self, code: &str) -> Result<(), StepFailure> {
-        let context = Context::full(&self.runtime).map_err(|err| {
-            StepFailure::new(
-                FailureKind::Crash,
-                format!("could not create a JavaScript context: {err}"),
-            )
-        })?;
+        let context =
+            Context::full(&self.runtime).map_err(setup_failed("create a JavaScript context"))?;
         let fired = Rc::new(Cell::new(false));
         {
             let fired = Rc::clone(&fired);
@@ -165,7 +159,7 @@ impl Sandbox {
         code: &str,
         host: &Rc<H>,
     ) -> rquickjs::Result<()> {
-        let prelude: Function = ctx.eval_with_options(PRELUDE, eval_options("prelude.js"))?;
+        let prelude = self.prelude.load(ctx)?;
         let call_host = {
             let host = Rc::clone(host);
             Function::new(
@@ -238,6 +232,11 @@ impl Sandbox {
             other => StepFailure::new(FailureKind::Script, format!("JavaScript error: {other}")),
         }
     }
+}
+
+/// A sandbox that could not be set up: `what` could not be done.
+fn setup_failed(what: &'static str) -> impl Fn(rquickjs::Error) -> StepFailure {
+    move |err| StepFailure::new(FailureKind::Crash, format!("could not {what}: {err}"))
 }
 
 const MISSING_STEP: &str = "step code must define `async function step(page) { ... }`; this code defines no `step` function";
