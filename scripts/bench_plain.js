@@ -4,6 +4,8 @@
 //
 // Usage: node bench_plain.js SUITE_JSON BASE_URL  (BENCH_VARS: the vars, as JSON)
 // Prints one line of JSON: passed, failed, and per-phase seconds (launch, context, steps, close).
+// With BENCH_STEPS=FILE, also appends one JSON line per step run to FILE: its code and how long
+// it took in milliseconds (scripts/bench_steps.py compares them with prettyplay's).
 'use strict';
 const fs = require('fs');
 const { chromium } = require('playwright-core');
@@ -33,7 +35,12 @@ async function main() {
     try {
       for (const code of test.steps) {
         const step = new Function('expect', 'vars', `return (${code.trim()});`)(expect, vars);
+        const started = now();
         await step(page);
+        if (process.env.BENCH_STEPS) {
+          const ms = (now() - started) * 1000;
+          fs.appendFileSync(process.env.BENCH_STEPS, `${JSON.stringify({ code, ms })}\n`);
+        }
       }
       passed += 1;
     } catch (error) {
