@@ -25,4 +25,6 @@ pub mod script;
 pub mod secrets;
 mod snippet;
 mod step;
+#[cfg(test)]
+mod test_env;
 pub mod web_server;

@@ -113,16 +113,10 @@ fn open_in_browser(url: &str, env: &dyn Fn(&str) -> Option<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_env::env_of;
 
     #[test]
     fn a_display_is_display_or_wayland_display_set_and_not_empty() {
-        let env_of = |vars: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                vars.iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| (*v).to_owned())
-            }
-        };
         assert!(!has_display(&env_of(&[])));
         assert!(!has_display(&env_of(&[("DISPLAY", "")])));
         assert!(has_display(&env_of(&[("DISPLAY", ":0")])));

@@ -4,7 +4,6 @@
 //! The section files' tests resolve through here, so that only `settings.rs` and this file name
 //! [`Settings`].
 
-use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
 use std::time::Duration;
@@ -17,14 +16,7 @@ pub(super) fn no_env(_: &str) -> Option<String> {
     None
 }
 
-/// An environment holding exactly `pairs`.
-pub(super) fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
-    let map: HashMap<String, String> = pairs
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect();
-    move |key| map.get(key).cloned()
-}
+pub(super) use crate::test_env::env_of;
 
 /// A temporary project root whose `prettyplay.toml` is `toml`.
 pub(super) fn project(toml: &str) -> tempfile::TempDir {

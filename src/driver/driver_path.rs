@@ -151,6 +151,7 @@ fn key(node: &Path, cli_js: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_env::env_of;
 
     #[test]
     fn a_broken_directory_is_replaced() {
@@ -165,11 +166,7 @@ mod tests {
             paths.cli_js
         );
         assert!(paths.cli_js.exists(), "the driver itself is untouched");
-        let left: Vec<_> = std::fs::read_dir(cache.join("prettyplay/driver-path"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(left, [dir.file_name().unwrap().to_owned()]);
+        assert_eq!(names_in(&cache), [dir.file_name().unwrap().to_owned()]);
     }
 
     #[test]
@@ -177,18 +174,12 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let paths = driver(tmp.path(), "a");
         let cache = tmp.path().join("cache").display().to_string();
-        let env = |vars: &'static [(&'static str, &'static str)], cache: &str| {
-            let cache = cache.to_owned();
-            move |name: &str| {
-                vars.iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, v)| (*v).to_owned())
-                    .or_else(|| (name == "XDG_CACHE_HOME").then(|| cache.clone()))
-            }
-        };
-        let theirs = env(&[("PLAYWRIGHT_DRIVER_PATH", "/opt/driver")], &cache);
+        let theirs = env_of(&[
+            ("PLAYWRIGHT_DRIVER_PATH", "/opt/driver"),
+            ("XDG_CACHE_HOME", &cache),
+        ]);
         assert_eq!(driver_path_for(&theirs, &paths), None);
-        let ours = env(&[], &cache);
+        let ours = env_of(&[("XDG_CACHE_HOME", &cache)]);
         let dir = driver_path_for(&ours, &paths).unwrap();
         assert!(dir.starts_with(&cache), "{}", dir.display());
         let nowhere = |_: &str| None;
@@ -196,27 +187,20 @@ mod tests {
         // A cache that cannot be written: none, and no error.
         let file = tmp.path().join("a-file");
         std::fs::write(&file, "").unwrap();
-        let unwritable = env(&[], &file.display().to_string());
+        let unwritable = env_of(&[("XDG_CACHE_HOME", &file.display().to_string())]);
         assert_eq!(driver_path_for(&unwritable, &paths), None);
     }
 
     #[test]
     fn the_compile_cache_goes_under_the_users_cache_unless_they_chose() {
-        let env = |vars: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                vars.iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, v)| (*v).to_owned())
-            }
-        };
         assert_eq!(
-            compile_cache_for(&env(&[("HOME", "/home/u")])),
+            compile_cache_for(&env_of(&[("HOME", "/home/u")])),
             Some(PathBuf::from(
                 "/home/u/.cache/prettyplay/node-compile-cache"
             ))
         );
         assert_eq!(
-            compile_cache_for(&env(&[("HOME", "/home/u"), ("XDG_CACHE_HOME", "/c")])),
+            compile_cache_for(&env_of(&[("HOME", "/home/u"), ("XDG_CACHE_HOME", "/c")])),
             Some(PathBuf::from("/c/prettyplay/node-compile-cache"))
         );
         for theirs in [
@@ -225,8 +209,16 @@ mod tests {
             &[("HOME", "")][..],
             &[][..],
         ] {
-            assert_eq!(compile_cache_for(&env(theirs)), None, "{theirs:?}");
+            assert_eq!(compile_cache_for(&env_of(theirs)), None, "{theirs:?}");
         }
+    }
+
+    /// What the driver-path directory under `cache` holds, by name.
+    fn names_in(cache: &Path) -> Vec<std::ffi::OsString> {
+        std::fs::read_dir(cache.join("prettyplay/driver-path"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect()
     }
 
     fn driver(dir: &Path, name: &str) -> DriverPaths {
@@ -254,11 +246,7 @@ mod tests {
         );
         // Made once; the next run finds it, and nothing is left staged.
         assert_eq!(driver_path_dir(&cache, &paths).unwrap(), dir);
-        let entries: Vec<_> = std::fs::read_dir(cache.join("prettyplay/driver-path"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(entries, [dir.file_name().unwrap().to_owned()]);
+        assert_eq!(names_in(&cache), [dir.file_name().unwrap().to_owned()]);
     }
 
     #[test]

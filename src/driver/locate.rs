@@ -147,15 +147,7 @@ fn search_path(name: &str, env: &dyn Fn(&str) -> Option<String>) -> Option<PathB
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
-
-    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
-        move |name| map.get(name).cloned()
-    }
+    use crate::test_env::env_of;
 
     #[test]
     fn driver_dir_prefers_explicit_then_xdg_then_home() {

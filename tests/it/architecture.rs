@@ -30,6 +30,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("regular_file", 1),
     ("secrets", 1),
     ("snippet", 1),
+    ("test_env", 1),
 ];
 
 const MAX_LINES: usize = 800;
