@@ -9,6 +9,7 @@ use crate::cache::CacheError;
 use crate::causes::write_report;
 use crate::config::ConfigError;
 use crate::driver::DriverError;
+use crate::install::InstallError;
 use crate::llm::LlmError;
 use crate::report::MergeError;
 use crate::report::ServeError;
@@ -78,6 +79,9 @@ pub enum Error {
         #[source]
         source: StepFailure,
     },
+    /// `prettyplay install` left something missing, or apt-get or npm failed.
+    #[error(transparent)]
+    Install(#[from] InstallError),
     /// `prettyplay show-trace` names a file that does not exist.
     #[error("no trace at {}", path.display())]
     NoTrace { path: std::path::PathBuf },
@@ -105,13 +109,15 @@ impl Error {
             | Error::Output(_)
             | Error::WorkingDirectory(_)
             | Error::ApiListing(_)
-            | Error::ShowReport(_) => EXIT_INFRA,
+            | Error::ShowReport(_)
+            | Error::Install(_) => EXIT_INFRA,
         }
     }
 
     fn hint(&self) -> Option<String> {
         match self {
             Error::Driver(err) => err.hint(),
+            Error::Install(err) => err.hint(),
             Error::WebServer(err) => err.hint(),
             Error::ShowReport(err) => err.hint(),
             Error::NoTrace { .. } => Some(

@@ -15,6 +15,7 @@ pub mod config;
 pub mod driver;
 pub mod engine;
 pub mod error;
+pub mod install;
 pub mod llm;
 mod paths;
 mod regular_file;

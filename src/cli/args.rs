@@ -113,6 +113,33 @@ pub(crate) enum Command {
     /// Merge the report blobs of a sharded run (`--reporter blob`) into one report and one
     /// summary, as if it had been one run.
     MergeReports(MergeArgs),
+    /// Install the pinned Playwright driver (npm, into the user cache) and, with `--with-deps`
+    /// as root, the browser and the driver's system packages (apt). Idempotent.
+    ///
+    /// Without a target: Chromium and the driver. Browsers come only from Debian's packages
+    /// (`chromium`, `firefox-esr`): nothing is downloaded from outside the package registries.
+    Install(InstallArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InstallArgs {
+    /// What to install (default: chromium and the driver; a browser brings the driver too).
+    #[arg(value_name = "WHAT", value_enum)]
+    pub targets: Vec<InstallTarget>,
+    /// Also install system packages with apt-get (needs root): the browser, Node.js, npm and
+    /// CA certificates, where missing.
+    #[arg(long)]
+    pub with_deps: bool,
+    /// Print what would be installed and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum InstallTarget {
+    Chromium,
+    Firefox,
+    Driver,
 }
 
 #[derive(Debug, Args)]

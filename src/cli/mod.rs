@@ -149,6 +149,10 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         let colors = colors(cli.global.color, io::stdout().is_terminal());
         return merge::merge_reports(&cli.global, args, &cwd, colors);
     }
+    if let Command::Install(args) = &cli.command {
+        // Before any settings are read: installing needs no project.
+        return install(args);
+    }
     // Neither reads settings: a broken prettyplay.toml must not keep a report from being read.
     match &cli.command {
         Command::ShowReport(args) => return show::show_report(args, &cwd),
@@ -215,6 +219,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             Ok(EXIT_SUCCESS)
         }
         Command::Init { .. }
+        | Command::Install(_)
         | Command::MergeReports(_)
         | Command::ShowReport(_)
         | Command::ShowTrace(_) => {
@@ -251,6 +256,27 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             Ok(EXIT_SUCCESS)
         }
     }
+}
+
+/// `prettyplay install`: the request, run on this machine.
+fn install(args: &args::InstallArgs) -> Result<u8, Error> {
+    let targets = args
+        .targets
+        .iter()
+        .map(|target| match target {
+            args::InstallTarget::Chromium => crate::install::Target::Chromium,
+            args::InstallTarget::Firefox => crate::install::Target::Firefox,
+            args::InstallTarget::Driver => crate::install::Target::Driver,
+        })
+        .collect();
+    let request = crate::install::InstallRequest {
+        targets,
+        with_deps: args.with_deps,
+        dry_run: args.dry_run,
+    };
+    let system = crate::install::HostSystem { env: &env_var };
+    crate::install::install(&request, &system, &mut io::stdout().lock())?;
+    Ok(EXIT_SUCCESS)
 }
 
 /// Scenario files from the command line (relative to the working directory), or the

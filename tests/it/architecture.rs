@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("engine", 6),
     ("step", 5),
     ("script", 4),
+    ("install", 4),
     ("driver", 3),
     ("llm", 3),
     ("cache", 3),

@@ -26,6 +26,8 @@
 //! `background` checks `background:` blocks and `examples:` tables end to end;
 //! `reuse` checks that `isolation = "reuse"` leaks nothing from one test to the next;
 //! `saved_state` checks saved logins (`[saves=NAME]`, `[state=NAME]`) end to end;
+//! `install` runs `prettyplay install` (a dry run on a bare PATH, and the driver from npm into
+//! a clean HOME);
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `web_server` starts and stops `[web_server]`s through the CLI;
 //! `show` serves reports and traces with `show-report` and `show-trace` and requests them over
@@ -48,6 +50,7 @@ mod crashes;
 mod e2e;
 mod engine;
 mod hygiene;
+mod install;
 mod llm;
 mod merge;
 mod origins;
