@@ -19,7 +19,7 @@ What it does, in a new temporary directory:
 
 The crates.io step of the install runs for real (and fails while prettyplay is unpublished, so
 the git fallback runs). CARGO_HOME stays the user's (its registry cache); CARGO_TARGET_DIR is this
-checkout's target/ so that only prettyplay itself is compiled (--fresh-target builds everything
+checkout's target/ so that only prettyplay itself is compiled (RUSTUP_HOME stays too) (--fresh-target builds everything
 in a new directory: much longer). Needs PyYAML and, as root, apt-get (`prettyplay install
 --with-deps chromium` installs only what is missing). Exits 1 when a step fails.
 """
@@ -124,6 +124,8 @@ def main():
         subprocess.run(["git", "-C", str(clone), "tag", f"v{version()}"], check=True)
         project = work / "project"
         binary = REPO / "target/release/prettyplay"
+        # The binary whose `init` writes the workflow: this checkout's, built now.
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=REPO, check=True)
         subprocess.run([str(binary), "init", str(project)], check=True, stdout=subprocess.DEVNULL)
         workflow = yaml.safe_load((project / ".github/workflows/prettyplay.yml").read_text())
         home = work / "home"
@@ -132,6 +134,7 @@ def main():
             "PATH": os.environ["PATH"],
             "HOME": str(home),
             "CARGO_HOME": os.environ.get("CARGO_HOME", str(Path.home() / ".cargo")),
+            "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", str(Path.home() / ".rustup")),
             "CARGO_TARGET_DIR": str(work / "target") if fresh_target else str(REPO / "target"),
             "npm_config_cache": os.environ.get("npm_config_cache", str(Path.home() / ".npm")),
             "CI": "true",

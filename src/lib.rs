@@ -15,6 +15,8 @@ pub mod config;
 pub mod driver;
 pub mod engine;
 pub mod error;
+pub mod export;
+pub mod import;
 pub mod install;
 pub mod llm;
 mod paths;

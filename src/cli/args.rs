@@ -119,6 +119,16 @@ pub(crate) enum Command {
     /// Without a target: Chromium and the driver. Browsers come only from Debian's packages
     /// (`chromium`, `firefox-esr`): nothing is downloaded from outside the package registries.
     Install(InstallArgs),
+    /// Write a Playwright Test project of the scenarios and their cached code.
+    ///
+    /// One `*.spec.ts` per scenario, each step a `test.step` with its cached code, and a
+    /// `playwright.config.ts` with the settings of prettyplay.toml and the very browser
+    /// prettyplay launches. `npx playwright test` in DIR passes and fails as `prettyplay replay
+    /// --strict` does (docs/export.md).
+    Export(ExportArgs),
+    /// Convert Playwright planner plans (`specs/*.plan.md`) or Gherkin `.feature` files into
+    /// `.steps` files.
+    Import(ImportArgs),
 }
 
 #[derive(Debug, Args)]
@@ -133,6 +143,27 @@ pub(crate) struct InstallArgs {
     /// Print what would be installed and change nothing.
     #[arg(long)]
     pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExportArgs {
+    /// The directory of the Playwright Test project to write (created; files prettyplay wrote
+    /// there before are replaced, others are kept).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub playwright: PathBuf,
+    #[command(flatten)]
+    pub paths: PathsArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportArgs {
+    /// Playwright plans (`*.plan.md`) or Gherkin files (`*.feature`).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Where the `.steps` files go (default: the `scenarios` setting). An existing file is
+    /// never overwritten.
+    #[arg(long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

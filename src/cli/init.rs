@@ -81,6 +81,8 @@ jobs:
     env:
       PRETTYPLAY_VERSION: "0.1.0"
       PRETTYPLAY_GIT: https://github.com/prettyplay/prettyplay
+      # The driver comes from `prettyplay install` (npm): no build script downloads one.
+      PLAYWRIGHT_SKIP_DRIVER_DOWNLOAD: "1"
     steps:
       - uses: actions/checkout@v4
       - name: Cache the Playwright driver and prettyplay
@@ -117,6 +119,8 @@ jobs:
     env:
       PRETTYPLAY_VERSION: "0.1.0"
       PRETTYPLAY_GIT: https://github.com/prettyplay/prettyplay
+      # The driver comes from `prettyplay install` (npm): no build script downloads one.
+      PLAYWRIGHT_SKIP_DRIVER_DOWNLOAD: "1"
     steps:
       - name: Restore prettyplay (cached by the replay jobs)
         uses: actions/cache@v4

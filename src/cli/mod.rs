@@ -228,6 +228,26 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         Command::Explain(args) => {
             explain::explain(&settings, &args, cli.global.verbose > 0, &mut stdout.lock())
         }
+        Command::Export(args) => {
+            let scenarios = load_scenarios(&settings, &cwd, &args.paths.paths)?;
+            let chromium =
+                crate::driver::find_chromium(settings.browser.executable.as_deref(), &env_var)?;
+            let dir = cwd.join(&args.playwright);
+            let target = crate::export::ExportTarget {
+                dir: &dir,
+                chromium: &chromium,
+            };
+            crate::export::export_playwright(&settings, &scenarios, &target, &mut stdout.lock())?;
+            Ok(EXIT_SUCCESS)
+        }
+        Command::Import(args) => {
+            let dir = args
+                .output
+                .as_ref()
+                .map_or_else(|| settings.scenarios.clone(), |d| cwd.join(d));
+            crate::import::import_files(&cwd, &args.files, &dir, &mut stdout.lock())?;
+            Ok(EXIT_SUCCESS)
+        }
         Command::Api => {
             let listing = crate::script::api_listing().map_err(Error::ApiListing)?;
             writeln!(stdout.lock(), "{listing}").map_err(Error::Output)?;

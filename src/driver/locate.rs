@@ -233,7 +233,9 @@ mod tests {
         let env = env_of(&[("PATH", "/nonexistent")]);
         let err = find_chromium(None, &env).unwrap_err();
         assert!(
-            err.hint().unwrap().contains("apt-get install -y chromium"),
+            err.hint()
+                .unwrap()
+                .contains("prettyplay install --with-deps chromium"),
             "{err:?}"
         );
         let err = find_chromium(Some(Path::new("/no/such/chrome")), &env)

@@ -30,7 +30,8 @@ pub use locate::{
 };
 pub use origins::OriginGuard;
 pub use runtime::{
-    BrowserRuntime, DriverEnv, WorkerBrowser, export_driver_env, withhold_from_driver,
+    BrowserRuntime, DriverEnv, WorkerBrowser, chromium_launch_args, export_driver_env,
+    withhold_from_driver,
 };
 pub use saved_state::SavedState;
 pub use test_page::{CLOSE_LIMIT, NavigationClock, TestPage};

@@ -69,18 +69,7 @@ impl System for Fake {
 }
 
 fn ready(driver_dir: &Path) -> Probe {
-    Probe {
-        root: true,
-        chromium: Some(PathBuf::from("/usr/bin/chromium")),
-        firefox: None,
-        node: Some((PathBuf::from("/usr/bin/node"), Some(20))),
-        private_node: None,
-        npm: true,
-        ca_certificates: true,
-        driver_dir: driver_dir.to_owned(),
-        driver_version: Some(DRIVER_VERSION.to_owned()),
-        node_arch: Some("x64"),
-    }
+    crate::install::plan::ready_probe(driver_dir)
 }
 
 fn request(targets: &[Target], with_deps: bool, dry_run: bool) -> InstallRequest {

@@ -215,24 +215,31 @@ fn browser_path(target: Target, probe: &Probe) -> Option<&PathBuf> {
     }
 }
 
+/// A Debian machine with everything installed, as root, its driver in `driver_dir` (for the
+/// tests of the plan and of the installer).
+#[cfg(test)]
+pub(super) fn ready_probe(driver_dir: &std::path::Path) -> Probe {
+    Probe {
+        root: true,
+        chromium: Some(PathBuf::from("/usr/bin/chromium")),
+        firefox: None,
+        node: Some((PathBuf::from("/usr/bin/node"), Some(20))),
+        private_node: None,
+        npm: true,
+        ca_certificates: true,
+        driver_dir: driver_dir.to_owned(),
+        driver_version: Some(DRIVER_VERSION.to_owned()),
+        node_arch: Some("x64"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
-    /// A Debian machine with everything installed, as root.
     fn ready() -> Probe {
-        Probe {
-            root: true,
-            chromium: Some(PathBuf::from("/usr/bin/chromium")),
-            firefox: None,
-            node: Some((PathBuf::from("/usr/bin/node"), Some(20))),
-            private_node: None,
-            npm: true,
-            ca_certificates: true,
-            driver_dir: PathBuf::from("/h/.cache/prettyplay/driver/1.64.0"),
-            driver_version: Some(DRIVER_VERSION.to_owned()),
-            node_arch: Some("x64"),
-        }
+        ready_probe(Path::new("/h/.cache/prettyplay/driver/1.64.0"))
     }
 
     fn kinds(actions: &[Action]) -> Vec<String> {

@@ -20,6 +20,8 @@ const LAYERS: &[(&str, u32)] = &[
     ("step", 5),
     ("script", 4),
     ("install", 4),
+    ("export", 4),
+    ("import", 3),
     ("driver", 3),
     ("llm", 3),
     ("cache", 3),
