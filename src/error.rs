@@ -87,12 +87,19 @@ pub enum Error {
     /// `prettyplay export` could not write its project.
     #[error(transparent)]
     Export(#[from] ExportError),
-    /// `prettyplay import` could not read, convert or write a file.
+    /// `prettyplay import` could not read, convert or write a file (boxed: it holds a whole
+    /// scenario error).
     #[error(transparent)]
-    Import(#[from] ImportError),
+    Import(Box<ImportError>),
     /// `prettyplay show-trace` names a file that does not exist.
     #[error("no trace at {}", path.display())]
     NoTrace { path: std::path::PathBuf },
+}
+
+impl From<ImportError> for Error {
+    fn from(err: ImportError) -> Self {
+        Error::Import(Box::new(err))
+    }
 }
 
 impl Error {
@@ -108,7 +115,7 @@ impl Error {
             | Error::NoTrace { .. }
             | Error::Explain { .. } => EXIT_USAGE,
             Error::Export(ExportError::NotOurs { .. } | ExportError::Cache(_)) => EXIT_USAGE,
-            Error::Import(ImportError::Write { .. }) => EXIT_INFRA,
+            Error::Import(err) if matches!(**err, ImportError::Write { .. }) => EXIT_INFRA,
             Error::Import(_) => EXIT_USAGE,
             Error::ShowReport(err) if err.is_usage() => EXIT_USAGE,
             // A device name is configuration, even though only the driver knows the list.

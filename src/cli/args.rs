@@ -1,4 +1,9 @@
 //! The command line, as clap structs. Nothing outside the `cli` module sees these.
+//!
+//! Each command takes only the flags that do something for it: the groups below ([`ConfigArgs`],
+//! [`BrowserArgs`], [`LlmArgs`], [`SelectArgs`], [`RunnerArgs`], [`ReportArgs`]) are flattened into
+//! the commands they affect, and only [`GlobalArgs`] (the log's detail and colours, which every
+//! command has) is global.
 
 use std::path::PathBuf;
 
@@ -16,53 +21,71 @@ pub(crate) struct Cli {
     pub global: GlobalArgs,
 }
 
+/// The flags of every command: they may come before or after the command's name.
 #[derive(Debug, Args)]
 pub(crate) struct GlobalArgs {
-    /// Use this prettyplay.toml; its directory is the project root.
-    #[arg(long, global = true, value_name = "PATH")]
-    pub config: Option<PathBuf>,
-    /// Base URL of the app under test (`page.goto('/')` goes there).
-    #[arg(long, global = true, value_name = "URL")]
-    pub base_url: Option<String>,
-    /// Chromium executable to use instead of `chromium` on PATH.
-    #[arg(long, global = true, value_name = "PATH")]
-    pub executable: Option<PathBuf>,
-    /// Timeout of actions and expectations, in seconds.
-    #[arg(long, global = true, value_name = "SECONDS")]
-    pub timeout: Option<f64>,
-    /// Screen mode: `WxH` (e.g. 1280x720), `fullscreen`, or a device name ("iPhone 13").
-    #[arg(long, global = true, value_name = "MODE")]
-    pub screen: Option<String>,
-    /// LLM provider: `openai` (any OpenAI-compatible endpoint) or `anthropic`.
-    #[arg(long, global = true, value_name = "NAME")]
-    pub llm_provider: Option<String>,
-    /// LLM model name.
-    #[arg(long, global = true, value_name = "NAME")]
-    pub model: Option<String>,
-    /// LLM endpoint base URL (e.g. http://127.0.0.1:11434/v1 for Ollama).
-    #[arg(long, global = true, value_name = "URL")]
-    pub llm_base_url: Option<String>,
-    /// Show the browser window.
-    #[arg(long, global = true)]
-    pub headed: bool,
-    /// Pause this many seconds before every browser operation, to watch a run.
-    #[arg(long, global = true, value_name = "SECONDS")]
-    pub slow_mo: Option<f64>,
-    /// Only tests whose `file › test` name matches this regular expression.
-    #[arg(short = 'g', long, global = true, value_name = "PATTERN")]
-    pub grep: Option<String>,
-    /// Only tests whose `file › test` name does not match this regular expression.
-    #[arg(long, global = true, value_name = "PATTERN")]
-    pub grep_invert: Option<String>,
-    /// More output: every step, and step code's console output (-vv: debug logs).
-    #[arg(short, long, global = true, action = clap::ArgAction::Count, conflicts_with = "quiet")]
+    /// More output: every step and its console output in a run, the matched snapshot lines in
+    /// explain (-vv: debug logs).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
-    /// Less output: failures and the closing line only.
-    #[arg(short, long, global = true)]
-    pub quiet: bool,
     /// When to use colours.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+}
+
+/// `--config`: the commands that read prettyplay.toml.
+#[derive(Debug, Args)]
+pub(crate) struct ConfigArgs {
+    /// Use this prettyplay.toml; its directory is the project root.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+}
+
+/// The browser's settings: the commands that open pages (run, replay, explain).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Browser")]
+pub(crate) struct BrowserArgs {
+    /// Base URL of the app under test (`page.goto('/')` goes there).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Chromium executable to use instead of `chromium` on PATH.
+    #[arg(long, value_name = "PATH")]
+    pub executable: Option<PathBuf>,
+    /// Timeout of actions and expectations, in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Screen mode: `WxH` (e.g. 1280x720), `fullscreen`, or a device name ("iPhone 13").
+    #[arg(long, value_name = "MODE")]
+    pub screen: Option<String>,
+    /// Show the browser window.
+    #[arg(long)]
+    pub headed: bool,
+    /// Pause this many seconds before every browser operation, to watch a run.
+    #[arg(long, value_name = "SECONDS")]
+    pub slow_mo: Option<f64>,
+}
+
+/// The LLM's settings: the commands that may ask it (run; replay, for verdicts).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "LLM")]
+pub(crate) struct LlmArgs {
+    /// LLM provider: `openai` (any OpenAI-compatible endpoint) or `anthropic`.
+    #[arg(long, value_name = "NAME")]
+    pub llm_provider: Option<String>,
+    /// LLM model name.
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// LLM endpoint base URL (e.g. http://127.0.0.1:11434/v1 for Ollama).
+    #[arg(long, value_name = "URL")]
+    pub llm_base_url: Option<String>,
+}
+
+/// `-q`: the commands whose reporters print a run (run, replay, merge-reports).
+#[derive(Debug, Args)]
+pub(crate) struct QuietArgs {
+    /// Less output: failures and the closing line only.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -74,7 +97,8 @@ pub(crate) enum ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Run tests: generate code for new steps with the LLM, heal steps the UI outgrew.
+    /// Run tests: write code for new steps (the built-in generator, or the LLM when [llm] is
+    /// set), heal steps the UI outgrew.
     Run(RunArgs),
     /// Run tests from their cached step code only (never generates or heals).
     Replay(ReplayArgs),
@@ -113,10 +137,11 @@ pub(crate) enum Command {
     /// Merge the report blobs of a sharded run (`--reporter blob`) into one report and one
     /// summary, as if it had been one run.
     MergeReports(MergeArgs),
-    /// Install the pinned Playwright driver (npm, into the user cache) and, with `--with-deps`
-    /// as root, the browser and the driver's system packages (apt). Idempotent.
+    /// Install the pinned Playwright driver (npm) and, with `--with-deps`, the browser (apt).
     ///
-    /// Without a target: Chromium and the driver. Browsers come only from Debian's packages
+    /// The driver goes into the user cache; `--with-deps`, as root, also installs the browser
+    /// and the driver's system packages with apt-get. Idempotent: what is there is found, not
+    /// installed again. Without a target: Chromium and the driver. Browsers come only from Debian's packages
     /// (`chromium`, `firefox-esr`): nothing is downloaded from outside the package registries.
     Install(InstallArgs),
     /// Write a Playwright Test project of the scenarios and their cached code.
@@ -151,8 +176,14 @@ pub(crate) struct ExportArgs {
     /// there before are replaced, others are kept).
     #[arg(long, value_name = "DIR", required = true)]
     pub playwright: PathBuf,
+    /// Scenario files or directories (default: the `scenarios` setting).
+    #[arg(value_name = "PATHS")]
+    pub paths: Vec<PathBuf>,
     #[command(flatten)]
-    pub paths: PathsArgs,
+    pub config: ConfigArgs,
+    /// The exported config takes the browser's settings as a run would.
+    #[command(flatten)]
+    pub browser: BrowserArgs,
 }
 
 #[derive(Debug, Args)]
@@ -164,6 +195,8 @@ pub(crate) struct ImportArgs {
     /// never overwritten.
     #[arg(long, value_name = "DIR")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -185,6 +218,10 @@ pub(crate) struct ExplainArgs {
     /// Also run the written code once on the page and say whether it passed (exit 1 if not).
     #[arg(long)]
     pub execute: bool,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
+    pub browser: BrowserArgs,
 }
 
 #[derive(Debug, Args)]
@@ -206,10 +243,14 @@ pub(crate) struct MergeArgs {
     /// Exit 1 when a test of the merged run is flaky.
     #[arg(long)]
     pub fail_on_flaky_tests: bool,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
+    #[command(flatten)]
+    pub paths: PathsArgs,
     /// Fail a step whose cached code fails instead of healing it (it still gets a verdict).
     #[arg(long)]
     pub no_heal: bool,
@@ -218,12 +259,16 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub no_heal_veto: bool,
     #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
     pub runner: RunnerArgs,
     #[command(flatten)]
-    pub paths: PathsArgs,
+    pub browser: BrowserArgs,
+    #[command(flatten)]
+    pub llm: LlmArgs,
 }
 
-/// How tests are scheduled and reported (run and replay).
+/// How tests are scheduled (run and replay).
 #[derive(Debug, Args)]
 pub(crate) struct RunnerArgs {
     /// Parallel workers, each with its own browser (default: half the CPUs, at least 1).
@@ -235,8 +280,6 @@ pub(crate) struct RunnerArgs {
     /// Fail the run (exit 1) when a test is flaky: it failed, then passed on a retry.
     #[arg(long)]
     pub fail_on_flaky_tests: bool,
-    #[command(flatten)]
-    pub select: SelectArgs,
     /// Stop scheduling tests after N failures (running tests finish).
     #[arg(long, value_name = "N", conflicts_with = "exit_first")]
     pub max_failures: Option<usize>,
@@ -250,26 +293,42 @@ pub(crate) struct RunnerArgs {
     /// every step announced before it runs, and every step shown (-v).
     #[arg(long)]
     pub debug: bool,
-    /// Record Playwright traces: on, off, or retain-on-failure.
-    #[arg(long, value_name = "MODE", value_enum, default_value_t = TraceArg::Off)]
-    pub trace: TraceArg,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// What a run of tests writes and prints (run and replay).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Reports")]
+pub(crate) struct ReportArgs {
     /// Reporter: list, dot, json, junit, html or blob (repeatable).
     #[arg(long = "reporter", value_name = "NAME")]
     pub reporters: Vec<String>,
     /// Directory for report files (json, junit, html, blob, traces).
     #[arg(long, value_name = "DIR", default_value = "prettyplay-report")]
     pub output: PathBuf,
+    /// Record Playwright traces: on, off, or retain-on-failure.
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = TraceArg::Off)]
+    pub trace: TraceArg,
     /// Write the run's events as JSON lines to this file.
     #[arg(long, value_name = "FILE")]
     pub events: Option<PathBuf>,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
 }
 
-/// Which tests to run or list (run, replay, list), besides `--grep` and `--grep-invert`.
+/// Which tests to run or list (run, replay, list).
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Test selection")]
 pub(crate) struct SelectArgs {
-    /// Only part K of N of the selected tests (for CI matrices), e.g. 2/4.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<Shard>,
+    /// Only tests whose `file › test` name matches this regular expression.
+    #[arg(short = 'g', long, value_name = "PATTERN")]
+    pub grep: Option<String>,
+    /// Only tests whose `file › test` name does not match this regular expression.
+    #[arg(long, value_name = "PATTERN")]
+    pub grep_invert: Option<String>,
     /// Only tests matching this tag expression: `smoke`, `'smoke and not slow'`, `'(a or b)'`
     /// (repeatable; any of them matches).
     #[arg(long = "tag", value_name = "EXPR")]
@@ -277,17 +336,22 @@ pub(crate) struct SelectArgs {
     /// Only the tests that failed in the previous run.
     #[arg(long)]
     pub last_failed: bool,
+    /// Only part K of N of the selected tests (for CI matrices), e.g. 2/4.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct ListArgs {
+    #[command(flatten)]
+    pub paths: PathsArgs,
     /// Output format: text, or json (a stable shape, docs/reports.md).
     #[arg(long, value_enum, default_value_t = ListFormat::Text)]
     pub format: ListFormat,
     #[command(flatten)]
-    pub select: SelectArgs,
+    pub config: ConfigArgs,
     #[command(flatten)]
-    pub paths: PathsArgs,
+    pub select: SelectArgs,
 }
 
 #[derive(Debug, Args)]
@@ -334,14 +398,20 @@ pub(crate) enum TraceArg {
 
 #[derive(Debug, Args)]
 pub(crate) struct ReplayArgs {
+    #[command(flatten)]
+    pub paths: PathsArgs,
     /// Never contact an LLM, not even for verdicts: cached code only, a missing step fails
     /// (the CI mode).
     #[arg(long)]
     pub strict: bool,
     #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
     pub runner: RunnerArgs,
     #[command(flatten)]
-    pub paths: PathsArgs,
+    pub browser: BrowserArgs,
+    #[command(flatten)]
+    pub llm: LlmArgs,
 }
 
 #[derive(Debug, Args)]
@@ -355,11 +425,66 @@ pub(crate) struct PathsArgs {
 #[derive(Debug, Subcommand)]
 pub(crate) enum CacheCommand {
     /// Remove cached steps whose scenario, test or step no longer exists.
-    Prune {
-        /// Print what would be removed and change nothing.
-        #[arg(long)]
-        dry_run: bool,
-    },
+    Prune(PruneArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PruneArgs {
+    /// Print what would be removed and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+impl Command {
+    /// `--config`, for the commands that read prettyplay.toml.
+    pub(crate) fn config(&self) -> Option<&ConfigArgs> {
+        match self {
+            Command::Run(args) => Some(&args.config),
+            Command::Replay(args) => Some(&args.config),
+            Command::List(args) => Some(&args.config),
+            Command::Explain(args) => Some(&args.config),
+            Command::Cache(CacheCommand::Prune(args)) => Some(&args.config),
+            Command::Export(args) => Some(&args.config),
+            Command::Import(args) => Some(&args.config),
+            Command::ShowReport(_)
+            | Command::ShowTrace(_)
+            | Command::Init { .. }
+            | Command::Api
+            | Command::Install(_)
+            | Command::MergeReports(_) => None,
+        }
+    }
+
+    /// The browser flags, for the commands that open pages.
+    pub(crate) fn browser(&self) -> Option<&BrowserArgs> {
+        match self {
+            Command::Run(args) => Some(&args.browser),
+            Command::Replay(args) => Some(&args.browser),
+            Command::Explain(args) => Some(&args.browser),
+            Command::Export(args) => Some(&args.browser),
+            _ => None,
+        }
+    }
+
+    /// The LLM flags, for the commands that may ask it.
+    pub(crate) fn llm(&self) -> Option<&LlmArgs> {
+        match self {
+            Command::Run(args) => Some(&args.llm),
+            Command::Replay(args) => Some(&args.llm),
+            _ => None,
+        }
+    }
+
+    /// The scheduling flags, for the commands that run tests.
+    pub(crate) fn runner(&self) -> Option<&RunnerArgs> {
+        match self {
+            Command::Run(args) => Some(&args.runner),
+            Command::Replay(args) => Some(&args.runner),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -372,10 +497,66 @@ mod tests {
         Cli::command().debug_assert();
     }
 
+    /// Every command's `--help`, as the binary prints it at a width of 100 columns, found by
+    /// walking the command tree: a new command or flag shows up in a snapshot of its own
+    /// without this test being touched.
     #[test]
-    fn global_flags_work_after_the_subcommand() {
+    fn every_help_page_matches_its_snapshot() {
+        let mut paths = Vec::new();
+        command_paths(&Cli::command(), &mut Vec::new(), &mut paths);
+        assert!(paths.len() > 10, "found only {} commands", paths.len());
+        for path in paths {
+            let args = std::iter::once("prettyplay")
+                .chain(path.iter().map(String::as_str))
+                .chain(["--help"]);
+            let err = Cli::command()
+                .term_width(100)
+                .try_get_matches_from(args)
+                .expect_err("--help stops the parse");
+            assert_eq!(err.kind(), clap::error::ErrorKind::DisplayHelp, "{path:?}");
+            let name = std::iter::once("help")
+                .chain(path.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join("-");
+            insta::assert_snapshot!(name, err.render().to_string());
+        }
+    }
+
+    /// The names leading from the top to `command` and to each of its subcommands, at any depth.
+    fn command_paths(command: &clap::Command, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(path.clone());
+        for sub in command.get_subcommands() {
+            path.push(sub.get_name().to_owned());
+            command_paths(sub, path, out);
+            path.pop();
+        }
+    }
+
+    #[test]
+    fn flags_that_do_nothing_for_a_command_are_refused_by_it() {
+        let refused = [
+            &["cache", "prune", "--headed"][..],
+            &["cache", "prune", "--grep", "x"],
+            &["list", "--model", "m"],
+            &["list", "--executable", "/bin/true"],
+            &["explain", "s", "--llm-base-url", "http://x/"],
+            &["show-report", "--config", "p.toml"],
+            &["merge-reports", "d", "--base-url", "http://x/"],
+            &["api", "--timeout", "3"],
+            &["init", "--slow-mo", "1"],
+        ];
+        for args in refused {
+            let parsed =
+                Cli::try_parse_from(std::iter::once("prettyplay").chain(args.iter().copied()));
+            assert!(parsed.is_err(), "{args:?} was accepted");
+        }
+    }
+
+    #[test]
+    fn command_flags_parse_after_the_command_and_global_ones_anywhere() {
         let cli = Cli::try_parse_from([
             "prettyplay",
+            "-v",
             "replay",
             "--strict",
             "-g",
@@ -383,15 +564,20 @@ mod tests {
             "--base-url",
             "http://x/",
             "a.steps",
+            "--color",
+            "never",
         ])
         .unwrap();
-        assert_eq!(cli.global.grep.as_deref(), Some("todo"));
-        assert_eq!(cli.global.base_url.as_deref(), Some("http://x/"));
+        assert_eq!(cli.global.verbose, 1);
+        assert_eq!(cli.global.color, ColorChoice::Never);
         let Command::Replay(replay) = cli.command else {
             panic!("expected replay");
         };
+        assert_eq!(replay.runner.select.grep.as_deref(), Some("todo"));
+        assert_eq!(replay.browser.base_url.as_deref(), Some("http://x/"));
         assert!(replay.strict);
         assert_eq!(replay.paths.paths, [PathBuf::from("a.steps")]);
+        assert!(Cli::try_parse_from(["prettyplay", "run", "-q", "-v"]).is_err());
     }
 
     #[test]

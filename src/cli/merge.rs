@@ -49,7 +49,7 @@ pub(crate) fn merge_reports(
         &options,
         Box::new(std::io::stdout()),
         colors,
-        verbosity_of(global),
+        verbosity_of(global, &args.quiet),
         is_tty,
         &env_var,
     )

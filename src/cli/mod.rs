@@ -29,7 +29,7 @@ use crate::report::Verbosity;
 use crate::runner::Mode;
 use crate::scenario::{self, Scenario};
 use crate::secrets::Secrets;
-use args::{CacheCommand, Cli, ColorChoice, Command, GlobalArgs};
+use args::{CacheCommand, Cli, ColorChoice, Command, GlobalArgs, PruneArgs, QuietArgs};
 
 /// Runs prettyplay with the process's arguments and environment.
 #[expect(
@@ -153,35 +153,20 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         // Before any settings are read: installing needs no project.
         return install(args);
     }
-    // Neither reads settings: a broken prettyplay.toml must not keep a report from being read.
+    // None of these reads settings: a broken prettyplay.toml must not keep a report from being
+    // read or the API from being listed.
     match &cli.command {
         Command::ShowReport(args) => return show::show_report(args, &cwd),
         Command::ShowTrace(args) => return show::show_trace(args, &cwd),
+        Command::Api => {
+            let listing = crate::script::api_listing().map_err(Error::ApiListing)?;
+            writeln!(io::stdout().lock(), "{listing}").map_err(Error::Output)?;
+            return Ok(EXIT_SUCCESS);
+        }
         _ => {}
     }
-    let debug = runner_args(&cli.command).is_some_and(|r| r.debug);
-    let overrides = Overrides {
-        config: cli.global.config.clone(),
-        base_url: cli.global.base_url.clone(),
-        headed: cli.global.headed || debug,
-        executable: cli.global.executable.clone(),
-        timeout: cli.global.timeout,
-        slow_mo: cli.global.slow_mo,
-        screen: cli.global.screen.clone(),
-        llm_provider: cli.global.llm_provider.clone(),
-        llm_model: cli.global.model.clone(),
-        llm_base_url: cli.global.llm_base_url.clone(),
-        // --debug: one worker and no test timeout (a day, the longest allowed).
-        workers: runner_args(&cli.command)
-            .and_then(|r| r.workers)
-            .or(debug.then_some(1)),
-        test_timeout: runner_args(&cli.command)
-            .and_then(|r| r.test_timeout)
-            .or(debug.then_some(86_400.0)),
-        retries: runner_args(&cli.command).and_then(|r| r.retries),
-        fail_on_flaky_tests: runner_args(&cli.command).is_some_and(|r| r.fail_on_flaky_tests),
-        no_heal_veto: matches!(&cli.command, Command::Run(run) if run.no_heal_veto),
-    };
+    let overrides = overrides_of(&cli.command);
+    let debug = cli.command.runner().is_some_and(|r| r.debug);
     let mut settings = Settings::resolve(&cwd, &env_var, &overrides)?;
     if debug && settings.browser.slow_mo.is_zero() {
         settings.browser.slow_mo = DEBUG_SLOW_MO;
@@ -213,7 +198,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         Command::List(args) => {
             let (paths, locations) = split_locations(&cwd, &args.paths.paths)?;
             let (scenarios, setup_files) = load_with_setups(&settings, &cwd, &paths)?;
-            let mut select = SelectOptions::new(&cli.global, &args.select, locations)?;
+            let mut select = SelectOptions::new(&args.select, locations)?;
             select.setup_files = setup_files;
             list::list(&settings, &scenarios, &select, args.format, stdout.lock())?;
             Ok(EXIT_SUCCESS)
@@ -222,14 +207,15 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         | Command::Install(_)
         | Command::MergeReports(_)
         | Command::ShowReport(_)
-        | Command::ShowTrace(_) => {
+        | Command::ShowTrace(_)
+        | Command::Api => {
             unreachable!("handled before the settings are read")
         }
         Command::Explain(args) => {
             explain::explain(&settings, &args, cli.global.verbose > 0, &mut stdout.lock())
         }
         Command::Export(args) => {
-            let scenarios = load_scenarios(&settings, &cwd, &args.paths.paths)?;
+            let scenarios = load_scenarios(&settings, &cwd, &args.paths)?;
             let chromium =
                 crate::driver::find_chromium(settings.browser.executable.as_deref(), &env_var)?;
             let dir = cwd.join(&args.playwright);
@@ -248,12 +234,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             crate::import::import_files(&cwd, &args.files, &dir, &mut stdout.lock())?;
             Ok(EXIT_SUCCESS)
         }
-        Command::Api => {
-            let listing = crate::script::api_listing().map_err(Error::ApiListing)?;
-            writeln!(stdout.lock(), "{listing}").map_err(Error::Output)?;
-            Ok(EXIT_SUCCESS)
-        }
-        Command::Cache(CacheCommand::Prune { dry_run }) => {
+        Command::Cache(CacheCommand::Prune(PruneArgs { dry_run, .. })) => {
             let scenarios = load_scenarios(&settings, &cwd, &[])?;
             let cache = Cache::new(&settings.cache_dir);
             let removals = prune(&cache, &settings.project_root, &scenarios, dry_run)?;
@@ -299,17 +280,37 @@ fn install(args: &args::InstallArgs) -> Result<u8, Error> {
     Ok(EXIT_SUCCESS)
 }
 
-/// Scenario files from the command line (relative to the working directory), or the
-/// `scenarios` setting.
-/// The scheduling flags of the commands that run tests.
-fn runner_args(command: &Command) -> Option<&args::RunnerArgs> {
-    match command {
-        Command::Run(run) => Some(&run.runner),
-        Command::Replay(replay) => Some(&replay.runner),
-        _ => None,
+/// The settings the command line gives: those of the flags `command` has, and `--debug`'s
+/// (headed, one worker, no test timeout).
+fn overrides_of(command: &Command) -> Overrides {
+    let browser = command.browser();
+    let llm = command.llm();
+    let runner = command.runner();
+    let debug = runner.is_some_and(|r| r.debug);
+    Overrides {
+        config: command.config().and_then(|c| c.config.clone()),
+        base_url: browser.and_then(|b| b.base_url.clone()),
+        headed: browser.is_some_and(|b| b.headed) || debug,
+        executable: browser.and_then(|b| b.executable.clone()),
+        timeout: browser.and_then(|b| b.timeout),
+        slow_mo: browser.and_then(|b| b.slow_mo),
+        screen: browser.and_then(|b| b.screen.clone()),
+        llm_provider: llm.and_then(|l| l.llm_provider.clone()),
+        llm_model: llm.and_then(|l| l.model.clone()),
+        llm_base_url: llm.and_then(|l| l.llm_base_url.clone()),
+        // --debug: one worker and no test timeout (a day, the longest allowed).
+        workers: runner.and_then(|r| r.workers).or(debug.then_some(1)),
+        test_timeout: runner
+            .and_then(|r| r.test_timeout)
+            .or(debug.then_some(86_400.0)),
+        retries: runner.and_then(|r| r.retries),
+        fail_on_flaky_tests: runner.is_some_and(|r| r.fail_on_flaky_tests),
+        no_heal_veto: matches!(command, Command::Run(run) if run.no_heal_veto),
     }
 }
 
+/// Scenario files from the command line (relative to the working directory), or the
+/// `scenarios` setting.
 fn load_scenarios(
     settings: &Settings,
     cwd: &Path,
@@ -389,8 +390,8 @@ fn load_with_setups(
     Ok((scenarios, added))
 }
 
-pub(crate) fn verbosity_of(global: &GlobalArgs) -> Verbosity {
-    if global.quiet {
+pub(crate) fn verbosity_of(global: &GlobalArgs, quiet: &QuietArgs) -> Verbosity {
+    if quiet.quiet {
         Verbosity::Quiet
     } else if global.verbose > 0 {
         Verbosity::Verbose

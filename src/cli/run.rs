@@ -46,33 +46,33 @@ impl RunOptions {
         cwd: &Path,
         colors: bool,
     ) -> Result<Self, Error> {
-        let kinds = reporter_kinds(&runner.reporters)?;
+        let kinds = reporter_kinds(&runner.report.reporters)?;
         if runner.max_failures == Some(0) {
             return Err(Error::Usage("--max-failures must be at least 1".to_owned()));
         }
         Ok(Self {
-            select: SelectOptions::new(global, &runner.select, locations)?,
+            select: SelectOptions::new(&runner.select, locations)?,
             max_failures: if runner.exit_first {
                 Some(1)
             } else {
                 runner.max_failures
             },
-            trace: match runner.trace {
+            trace: match runner.report.trace {
                 TraceArg::On => TraceMode::On,
                 TraceArg::Off => TraceMode::Off,
                 TraceArg::RetainOnFailure => TraceMode::RetainOnFailure,
             },
             report: ReportOptions {
                 kinds,
-                output_dir: cwd.join(&runner.output),
-                events_file: runner.events.as_ref().map(|p| cwd.join(p)),
+                output_dir: cwd.join(&runner.report.output),
+                events_file: runner.report.events.as_ref().map(|p| cwd.join(p)),
                 ..ReportOptions::default()
             },
             colors,
             verbosity: if runner.debug {
                 Verbosity::Verbose
             } else {
-                verbosity_of(global)
+                verbosity_of(global, &runner.report.quiet)
             },
             debug: runner.debug,
         })

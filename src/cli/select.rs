@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use regex::Regex;
 
-use crate::cli::args::{GlobalArgs, SelectArgs};
+use crate::cli::args::SelectArgs;
 use crate::error::Error;
 use crate::runner::{
     LastRun, Location, Selected, Selection, Shard, TagExpr, select_tests, unmatched_locations,
@@ -34,11 +34,7 @@ pub(crate) struct SelectOptions {
 }
 
 impl SelectOptions {
-    pub(crate) fn new(
-        global: &GlobalArgs,
-        args: &SelectArgs,
-        locations: Vec<NamedLocation>,
-    ) -> Result<Self, Error> {
+    pub(crate) fn new(args: &SelectArgs, locations: Vec<NamedLocation>) -> Result<Self, Error> {
         let regex = |flag: &str, pattern: &Option<String>| {
             pattern
                 .as_deref()
@@ -56,9 +52,9 @@ impl SelectOptions {
             .collect::<Result<_, _>>()
             .map_err(|err| Error::Usage(err.to_string()))?;
         Ok(Self {
-            grep: regex("--grep", &global.grep)?,
-            grep_text: global.grep.clone(),
-            grep_invert: regex("--grep-invert", &global.grep_invert)?,
+            grep: regex("--grep", &args.grep)?,
+            grep_text: args.grep.clone(),
+            grep_invert: regex("--grep-invert", &args.grep_invert)?,
             tags,
             tag_texts: args.tags.clone(),
             last_failed: args.last_failed,

@@ -25,8 +25,9 @@ pub enum ImportError {
     Kind { path: PathBuf },
     #[error("{} holds no scenario with steps (`#### N.M. name`, then `**Steps:**` and a numbered list)", .path.display())]
     EmptyPlan { path: PathBuf },
+    /// The `.feature` file does not parse (boxed, as every scenario error here).
     #[error(transparent)]
-    Scenario(#[from] ScenarioError),
+    Scenario(Box<ScenarioError>),
     #[error("{}:{line}: {reason}", .path.display())]
     Unportable {
         path: PathBuf,
@@ -38,7 +39,7 @@ pub enum ImportError {
     Invalid {
         path: PathBuf,
         #[source]
-        source: ScenarioError,
+        source: Box<ScenarioError>,
     },
     #[error("{} exists; import never overwrites a file", .path.display())]
     Exists { path: PathBuf },
@@ -107,7 +108,8 @@ pub fn import_files(
             (stem.to_owned(), text)
         } else if let Some(stem) = name.strip_suffix(".feature") {
             let bytes = read(file)?;
-            let parsed = parse_feature(&display, &bytes)?;
+            let parsed =
+                parse_feature(&display, &bytes).map_err(|e| ImportError::Scenario(Box::new(e)))?;
             let text =
                 feature_to_steps(&display, &parsed).map_err(|u| ImportError::Unportable {
                     path: given.clone(),
@@ -124,7 +126,7 @@ pub fn import_files(
         let parsed = parse(&to.display().to_string(), text.as_bytes()).map_err(|source| {
             ImportError::Invalid {
                 path: to.clone(),
-                source,
+                source: Box::new(source),
             }
         })?;
         // Each sentence as written once: the rows of an examples table share their steps.

@@ -32,6 +32,39 @@ fn replay_help_lists_its_flags() {
 }
 
 #[test]
+fn cache_prune_help_lists_only_the_flags_it_uses() {
+    let out = Test::new()
+        .args(&["cache", "prune", "--help"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("--dry-run")
+        .stdout_contains("--config");
+    for flag in [
+        "--headed",
+        "--slow-mo",
+        "--llm-provider",
+        "--grep",
+        "--base-url",
+        "--quiet",
+    ] {
+        if out.stdout().contains(flag) {
+            out.fail(&format!(
+                "`cache prune --help` lists {flag}, which does nothing for it"
+            ));
+        }
+    }
+}
+
+#[test]
+fn a_flag_of_another_command_is_a_usage_error_that_says_so() {
+    Test::new()
+        .args(&["cache", "prune", "--headed"])
+        .run()
+        .assert_exit(2)
+        .stderr_contains("--headed");
+}
+
+#[test]
 fn an_unknown_command_is_a_usage_error() {
     Test::new()
         .args(&["frobnicate"])

@@ -88,10 +88,11 @@ fn playwright_results(report: &serde_json::Value) -> BTreeMap<String, bool> {
     let mut results = BTreeMap::new();
     fn walk(suite: &serde_json::Value, titles: &[String], out: &mut BTreeMap<String, bool>) {
         let mut titles = titles.to_vec();
-        if let Some(title) = suite["title"].as_str().filter(|t| !t.ends_with(".ts")) {
-            if !title.is_empty() {
-                titles.push(title.to_owned());
-            }
+        if let Some(title) = suite["title"]
+            .as_str()
+            .filter(|t| !t.is_empty() && !t.ends_with(".ts"))
+        {
+            titles.push(title.to_owned());
         }
         for spec in suite["specs"].as_array().into_iter().flatten() {
             let mut name = titles.clone();
