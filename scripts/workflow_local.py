@@ -15,7 +15,8 @@ What it does, in a new temporary directory:
      honoured, `${{ matrix.shard }}`, `${{ env.X }}` and `${{ strategy.job-index }}` filled in.
      The only change to the workflow: PRETTYPLAY_GIT, the repository's URL, points to the fresh
      clone (this machine reaches no git host). `uses:` steps are stood in for: checkout copies
-     the project, upload/download-artifact copy files, cache restores nothing.
+     the project, upload/download-artifact copy files, cache restores nothing (the two jobs
+     share HOME, which stands in for what actions/cache carries from one to the other).
 
 The crates.io step of the install runs for real (and fails while prettyplay is unpublished, so
 the git fallback runs). CARGO_HOME stays the user's (its registry cache); CARGO_TARGET_DIR is this
