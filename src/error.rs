@@ -9,6 +9,9 @@ use crate::cache::CacheError;
 use crate::causes::write_report;
 use crate::config::ConfigError;
 use crate::driver::DriverError;
+use crate::export::ExportError;
+use crate::import::ImportError;
+use crate::install::InstallError;
 use crate::llm::LlmError;
 use crate::report::MergeError;
 use crate::report::ServeError;
@@ -78,9 +81,25 @@ pub enum Error {
         #[source]
         source: StepFailure,
     },
+    /// `prettyplay install` left something missing, or apt-get or npm failed.
+    #[error(transparent)]
+    Install(#[from] InstallError),
+    /// `prettyplay export` could not write its project.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    /// `prettyplay import` could not read, convert or write a file (boxed: it holds a whole
+    /// scenario error).
+    #[error(transparent)]
+    Import(Box<ImportError>),
     /// `prettyplay show-trace` names a file that does not exist.
     #[error("no trace at {}", path.display())]
     NoTrace { path: std::path::PathBuf },
+}
+
+impl From<ImportError> for Error {
+    fn from(err: ImportError) -> Self {
+        Error::Import(Box::new(err))
+    }
 }
 
 impl Error {
@@ -95,6 +114,9 @@ impl Error {
             | Error::Merge(_)
             | Error::NoTrace { .. }
             | Error::Explain { .. } => EXIT_USAGE,
+            Error::Export(ExportError::NotOurs { .. } | ExportError::Cache(_)) => EXIT_USAGE,
+            Error::Import(err) if matches!(**err, ImportError::Write { .. }) => EXIT_INFRA,
+            Error::Import(_) => EXIT_USAGE,
             Error::ShowReport(err) if err.is_usage() => EXIT_USAGE,
             // A device name is configuration, even though only the driver knows the list.
             Error::Driver(DriverError::UnknownDevice { .. }) => EXIT_USAGE,
@@ -105,13 +127,18 @@ impl Error {
             | Error::Output(_)
             | Error::WorkingDirectory(_)
             | Error::ApiListing(_)
-            | Error::ShowReport(_) => EXIT_INFRA,
+            | Error::ShowReport(_)
+            | Error::Install(_)
+            | Error::Export(_) => EXIT_INFRA,
         }
     }
 
     fn hint(&self) -> Option<String> {
         match self {
             Error::Driver(err) => err.hint(),
+            Error::Install(err) => err.hint(),
+            Error::Export(err) => err.hint(),
+            Error::Import(err) => err.hint(),
             Error::WebServer(err) => err.hint(),
             Error::ShowReport(err) => err.hint(),
             Error::NoTrace { .. } => Some(

@@ -312,6 +312,7 @@ mod tests {
                             )
                             .unwrap(),
                             tries: None,
+                            argument: None,
                         })
                         .collect(),
                 })

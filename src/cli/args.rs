@@ -137,6 +137,73 @@ pub(crate) enum Command {
     /// Merge the report blobs of a sharded run (`--reporter blob`) into one report and one
     /// summary, as if it had been one run.
     MergeReports(MergeArgs),
+    /// Install the pinned Playwright driver (npm) and, with `--with-deps`, the browser (apt).
+    ///
+    /// The driver goes into the user cache; `--with-deps`, as root, also installs the browser
+    /// and the driver's system packages with apt-get. Idempotent: what is there is found, not
+    /// installed again. Without a target: Chromium and the driver. Browsers come only from Debian's packages
+    /// (`chromium`, `firefox-esr`): nothing is downloaded from outside the package registries.
+    Install(InstallArgs),
+    /// Write a Playwright Test project of the scenarios and their cached code.
+    ///
+    /// One `*.spec.ts` per scenario, each step a `test.step` with its cached code, and a
+    /// `playwright.config.ts` with the settings of prettyplay.toml and the very browser
+    /// prettyplay launches. `npx playwright test` in DIR passes and fails as `prettyplay replay
+    /// --strict` does (docs/export.md).
+    Export(ExportArgs),
+    /// Convert Playwright planner plans (`specs/*.plan.md`) or Gherkin `.feature` files into
+    /// `.steps` files.
+    Import(ImportArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InstallArgs {
+    /// What to install (default: chromium and the driver; a browser brings the driver too).
+    #[arg(value_name = "WHAT", value_enum)]
+    pub targets: Vec<InstallTarget>,
+    /// Also install system packages with apt-get (needs root): the browser, Node.js, npm and
+    /// CA certificates, where missing.
+    #[arg(long)]
+    pub with_deps: bool,
+    /// Print what would be installed and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExportArgs {
+    /// The directory of the Playwright Test project to write (created; files prettyplay wrote
+    /// there before are replaced, others are kept).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub playwright: PathBuf,
+    /// Scenario files or directories (default: the `scenarios` setting).
+    #[arg(value_name = "PATHS")]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    /// The exported config takes the browser's settings as a run would.
+    #[command(flatten)]
+    pub browser: BrowserArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportArgs {
+    /// Playwright plans (`*.plan.md`) or Gherkin files (`*.feature`).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Where the `.steps` files go (default: the `scenarios` setting). An existing file is
+    /// never overwritten.
+    #[arg(long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum InstallTarget {
+    Chromium,
+    Firefox,
+    Driver,
 }
 
 #[derive(Debug, Args)]
@@ -379,10 +446,13 @@ impl Command {
             Command::List(args) => Some(&args.config),
             Command::Explain(args) => Some(&args.config),
             Command::Cache(CacheCommand::Prune(args)) => Some(&args.config),
+            Command::Export(args) => Some(&args.config),
+            Command::Import(args) => Some(&args.config),
             Command::ShowReport(_)
             | Command::ShowTrace(_)
             | Command::Init { .. }
             | Command::Api
+            | Command::Install(_)
             | Command::MergeReports(_) => None,
         }
     }
@@ -393,6 +463,7 @@ impl Command {
             Command::Run(args) => Some(&args.browser),
             Command::Replay(args) => Some(&args.browser),
             Command::Explain(args) => Some(&args.browser),
+            Command::Export(args) => Some(&args.browser),
             _ => None,
         }
     }

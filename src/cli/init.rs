@@ -65,27 +65,26 @@ const IGNORED: [&str; 4] = ["prettyplay-report/", ".prettyplay/", "cache/.lock",
 
 /// The GitHub Actions workflow; docs/ci.md shows the same text (a test keeps them equal).
 const WORKFLOW: &str = r#"# prettyplay in CI: replays the committed step code (never an LLM) in two shards, in Debian 13
-# with Debian's Chromium and the pinned Playwright driver (no browser download). Each shard keeps
-# a report blob; the merge job makes one JUnit and one HTML report of them. See docs/ci.md of
-# prettyplay for GitLab CI and more shards.
+# with Debian's Chromium and the pinned Playwright driver, both installed by `prettyplay install`
+# (no browser download). Each shard keeps a report blob; the merge job makes one JUnit and one
+# HTML report of them. See docs/ci.md of prettyplay for GitLab CI and more shards.
 name: prettyplay
 on: [push, pull_request]
 jobs:
   replay:
     runs-on: ubuntu-latest
-    container: rust:1-trixie        # Debian 13: chromium and Node.js 20 from apt
+    container: rust:1-trixie        # Debian 13 as root: chromium and Node.js 20 from apt
     strategy:
       fail-fast: false
       matrix:
         shard: ["1/2", "2/2"]
     env:
       PRETTYPLAY_VERSION: "0.1.0"
+      PRETTYPLAY_GIT: https://github.com/prettyplay/prettyplay
+      # The driver comes from `prettyplay install` (npm): no build script downloads one.
+      PLAYWRIGHT_SKIP_DRIVER_DOWNLOAD: "1"
     steps:
       - uses: actions/checkout@v4
-      - name: Install Chromium, Node.js and npm (Debian packages)
-        run: |
-          apt-get update
-          apt-get install -y chromium nodejs npm
       - name: Cache the Playwright driver and prettyplay
         uses: actions/cache@v4
         with:
@@ -93,16 +92,14 @@ jobs:
             ~/.cache/prettyplay/driver
             ~/.prettyplay-bin
           key: prettyplay-${{ env.PRETTYPLAY_VERSION }}-driver-1.64.0-rust-1-trixie
-      - name: Install the Playwright driver (prettyplay's pinned playwright-core)
-        run: |
-          test -f ~/.cache/prettyplay/driver/1.64.0/node_modules/playwright-core/cli.js ||
-            PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix ~/.cache/prettyplay/driver/1.64.0 \
-              --no-audit --no-fund --save-exact playwright-core@1.64.0
-      - name: Install prettyplay
+      - name: Install prettyplay (from crates.io, else the release tag of its repository)
         run: |
           test -x ~/.prettyplay-bin/bin/prettyplay ||
-            cargo install --locked --version "$PRETTYPLAY_VERSION" --root ~/.prettyplay-bin prettyplay
+            cargo install --locked --version "$PRETTYPLAY_VERSION" --root ~/.prettyplay-bin prettyplay ||
+            cargo install --locked --git "$PRETTYPLAY_GIT" --tag "v$PRETTYPLAY_VERSION" --root ~/.prettyplay-bin prettyplay
           echo ~/.prettyplay-bin/bin >> "$GITHUB_PATH"
+      - name: Install Chromium, Node.js and the Playwright driver (apt and npm; no browser download)
+        run: ~/.prettyplay-bin/bin/prettyplay install --with-deps chromium
       - name: Replay the tests
         # Secrets your scenarios read as ${NAME}, e.g.:
         # env:
@@ -121,6 +118,9 @@ jobs:
     container: rust:1-trixie
     env:
       PRETTYPLAY_VERSION: "0.1.0"
+      PRETTYPLAY_GIT: https://github.com/prettyplay/prettyplay
+      # The driver comes from `prettyplay install` (npm): no build script downloads one.
+      PLAYWRIGHT_SKIP_DRIVER_DOWNLOAD: "1"
     steps:
       - name: Restore prettyplay (cached by the replay jobs)
         uses: actions/cache@v4
@@ -129,10 +129,11 @@ jobs:
             ~/.cache/prettyplay/driver
             ~/.prettyplay-bin
           key: prettyplay-${{ env.PRETTYPLAY_VERSION }}-driver-1.64.0-rust-1-trixie
-      - name: Install prettyplay
+      - name: Install prettyplay (from crates.io, else the release tag of its repository)
         run: |
           test -x ~/.prettyplay-bin/bin/prettyplay ||
-            cargo install --locked --version "$PRETTYPLAY_VERSION" --root ~/.prettyplay-bin prettyplay
+            cargo install --locked --version "$PRETTYPLAY_VERSION" --root ~/.prettyplay-bin prettyplay ||
+            cargo install --locked --git "$PRETTYPLAY_GIT" --tag "v$PRETTYPLAY_VERSION" --root ~/.prettyplay-bin prettyplay
           echo ~/.prettyplay-bin/bin >> "$GITHUB_PATH"
       - uses: actions/download-artifact@v4
         with:
@@ -311,15 +312,26 @@ mod tests {
     }
 
     #[test]
-    fn the_workflow_pins_this_driver_and_this_version_and_downloads_no_browser() {
+    fn the_workflow_pins_this_driver_and_this_version_and_installs_through_prettyplay() {
         let driver = crate::driver::DRIVER_VERSION;
-        assert!(WORKFLOW.contains(&format!("playwright-core@{driver}")));
-        assert!(WORKFLOW.contains(&format!("driver/{driver}/node_modules")));
         assert!(WORKFLOW.contains(&format!("driver-{driver}-")));
         let version = env!("CARGO_PKG_VERSION");
         assert!(WORKFLOW.contains(&format!("PRETTYPLAY_VERSION: \"{version}\"")));
-        assert!(WORKFLOW.contains("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1"));
-        assert!(WORKFLOW.contains("apt-get install -y chromium"));
+        // The repository named in Cargo.toml, at the release's tag, until crates.io has it.
+        let repository = env!("CARGO_PKG_REPOSITORY");
+        assert!(WORKFLOW.contains(&format!("PRETTYPLAY_GIT: {repository}\n")));
+        assert!(WORKFLOW.contains("--git \"$PRETTYPLAY_GIT\" --tag \"v$PRETTYPLAY_VERSION\""));
+        assert_eq!(
+            WORKFLOW
+                .matches("prettyplay install --with-deps chromium")
+                .count(),
+            1,
+            "the replay job installs the browser and the driver; the merge job needs neither"
+        );
+        assert!(
+            !WORKFLOW.contains("npm install"),
+            "prettyplay install runs npm"
+        );
         assert!(!WORKFLOW.contains('\t'), "YAML takes no tabs");
     }
 

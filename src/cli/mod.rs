@@ -149,6 +149,10 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         let colors = colors(cli.global.color, io::stdout().is_terminal());
         return merge::merge_reports(&cli.global, args, &cwd, colors);
     }
+    if let Command::Install(args) = &cli.command {
+        // Before any settings are read: installing needs no project.
+        return install(args);
+    }
     // None of these reads settings: a broken prettyplay.toml must not keep a report from being
     // read or the API from being listed.
     match &cli.command {
@@ -200,6 +204,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             Ok(EXIT_SUCCESS)
         }
         Command::Init { .. }
+        | Command::Install(_)
         | Command::MergeReports(_)
         | Command::ShowReport(_)
         | Command::ShowTrace(_)
@@ -208,6 +213,26 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         }
         Command::Explain(args) => {
             explain::explain(&settings, &args, cli.global.verbose > 0, &mut stdout.lock())
+        }
+        Command::Export(args) => {
+            let scenarios = load_scenarios(&settings, &cwd, &args.paths)?;
+            let chromium =
+                crate::driver::find_chromium(settings.browser.executable.as_deref(), &env_var)?;
+            let dir = cwd.join(&args.playwright);
+            let target = crate::export::ExportTarget {
+                dir: &dir,
+                chromium: &chromium,
+            };
+            crate::export::export_playwright(&settings, &scenarios, &target, &mut stdout.lock())?;
+            Ok(EXIT_SUCCESS)
+        }
+        Command::Import(args) => {
+            let dir = args
+                .output
+                .as_ref()
+                .map_or_else(|| settings.scenarios.clone(), |d| cwd.join(d));
+            crate::import::import_files(&cwd, &args.files, &dir, &mut stdout.lock())?;
+            Ok(EXIT_SUCCESS)
         }
         Command::Cache(CacheCommand::Prune(PruneArgs { dry_run, .. })) => {
             let scenarios = load_scenarios(&settings, &cwd, &[])?;
@@ -232,6 +257,27 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             Ok(EXIT_SUCCESS)
         }
     }
+}
+
+/// `prettyplay install`: the request, run on this machine.
+fn install(args: &args::InstallArgs) -> Result<u8, Error> {
+    let targets = args
+        .targets
+        .iter()
+        .map(|target| match target {
+            args::InstallTarget::Chromium => crate::install::Target::Chromium,
+            args::InstallTarget::Firefox => crate::install::Target::Firefox,
+            args::InstallTarget::Driver => crate::install::Target::Driver,
+        })
+        .collect();
+    let request = crate::install::InstallRequest {
+        targets,
+        with_deps: args.with_deps,
+        dry_run: args.dry_run,
+    };
+    let system = crate::install::HostSystem { env: &env_var };
+    crate::install::install(&request, &system, &mut io::stdout().lock())?;
+    Ok(EXIT_SUCCESS)
 }
 
 /// The settings the command line gives: those of the flags `command` has, and `--debug`'s

@@ -82,7 +82,7 @@ impl DriverError {
         match self {
             DriverError::Missing { hint, .. } => Some(hint.clone()),
             DriverError::DriverStart { .. } => Some(format!(
-                "the driver must be playwright-core {} on Node.js; run `./setup` to install it",
+                "the driver must be playwright-core {} on Node.js; run `prettyplay install` to install it",
                 DRIVER_VERSION
             )),
             DriverError::Launch { .. } => Some(
@@ -104,7 +104,7 @@ impl DriverError {
             DriverError::TraceViewerStart { .. } | DriverError::TraceViewerExited { .. } => {
                 Some(format!(
                     "the trace viewer is part of the driver, playwright-core {DRIVER_VERSION} on \
-                     Node.js 20 or newer; run `./setup` to install it (its own message, if any, \
+                     Node.js 20 or newer; run `prettyplay install` to install it (its own message, if any, \
                      is above)"
                 ))
             }

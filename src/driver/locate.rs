@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use crate::driver::{DRIVER_VERSION, DriverError};
 
-/// The command that installs every missing piece.
-const SETUP_HINT: &str = "run `./setup` from the prettyplay checkout (it installs Chromium with \
-apt-get and the pinned driver with npm)";
+/// The command that installs the driver (and, as root with `--with-deps`, Node.js and npm).
+const SETUP_HINT: &str = "run `prettyplay install` (it installs the pinned driver with npm; \
+`prettyplay install --with-deps` as root also installs Chromium, Node.js and npm with apt-get)";
 
 /// Where the driver lives: a Node.js executable and playwright-core's `cli.js`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,7 +18,7 @@ pub struct DriverPaths {
     pub cli_js: PathBuf,
 }
 
-/// The directory `./setup` installs the driver into:
+/// The directory `prettyplay install` installs the driver into:
 /// `$PRETTYPLAY_DRIVER_DIR`, else `$XDG_CACHE_HOME/prettyplay/driver/<version>`, else
 /// `$HOME/.cache/prettyplay/driver/<version>`.
 pub fn default_driver_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
@@ -32,8 +32,27 @@ pub fn default_driver_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBu
     Some(cache.join("prettyplay").join("driver").join(DRIVER_VERSION))
 }
 
-/// Finds the driver: `PLAYWRIGHT_NODE_EXE` / `PLAYWRIGHT_CLI_JS` when set, else the setup
-/// script's directory with `node` from `PATH`.
+/// The Node.js that `prettyplay install` puts in the driver directory for `arch` when the
+/// system's is older than the driver needs.
+pub fn private_node_path(driver_dir: &Path, arch: &str) -> PathBuf {
+    driver_dir
+        .join("node/node_modules")
+        .join(format!("node-linux-{arch}"))
+        .join("bin/node")
+}
+
+/// `x64` or `arm64`: the machines the npm registry has a Linux Node.js build for.
+pub fn node_arch() -> Option<&'static str> {
+    match std::env::consts::ARCH {
+        "x86_64" => Some("x64"),
+        "aarch64" => Some("arm64"),
+        _ => None,
+    }
+}
+
+/// Finds the driver: `PLAYWRIGHT_NODE_EXE` / `PLAYWRIGHT_CLI_JS` when set, else the directory
+/// `prettyplay install` installs into, with the Node.js it installed there (only when the
+/// system's was too old) or else `node` from `PATH`.
 pub fn find_driver(env: &dyn Fn(&str) -> Option<String>) -> Result<DriverPaths, DriverError> {
     let non_empty = |name: &str| env(name).filter(|v| !v.is_empty());
     let cli_js = match non_empty("PLAYWRIGHT_CLI_JS") {
@@ -86,10 +105,15 @@ pub fn find_driver(env: &dyn Fn(&str) -> Option<String>) -> Result<DriverPaths, 
             }
             search_path(&node, env).unwrap_or(path)
         }
-        None => search_path("node", env).ok_or_else(|| DriverError::Missing {
+        None => private_node(env)
+            .or_else(|| search_path("node", env))
+            .ok_or_else(|| {
+                DriverError::Missing {
             what: "Node.js (`node` is not on PATH); the Playwright driver runs on it".to_owned(),
-            hint: "apt-get install -y nodejs, or run `./setup`".to_owned(),
-        })?,
+            hint: "run `prettyplay install --with-deps driver` as root (apt-get install nodejs npm)"
+                .to_owned(),
+        }
+            })?,
     };
     Ok(DriverPaths { node, cli_js })
 }
@@ -128,8 +152,17 @@ pub fn find_chromium(
     .find_map(|name| search_path(name, env))
     .ok_or_else(|| DriverError::Missing {
         what: "Chromium (none of chromium, chromium-browser, google-chrome is on PATH)".to_owned(),
-        hint: "apt-get install -y chromium, or run `./setup`".to_owned(),
+        hint: "run `prettyplay install --with-deps chromium` as root (apt-get install chromium)"
+            .to_owned(),
     })
+}
+
+/// The Node.js `prettyplay install` put in the driver directory, if it did.
+fn private_node(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let dir = default_driver_dir(env)?;
+    node_arch()
+        .map(|arch| private_node_path(&dir, arch))
+        .filter(|path| path.is_file())
 }
 
 /// Resolves a bare command name against `PATH`; a name with a directory is returned if it exists.
@@ -171,7 +204,10 @@ mod tests {
         let env = env_of(&[("PRETTYPLAY_DRIVER_DIR", dir.path().to_str().unwrap())]);
         let err = find_driver(&env).unwrap_err();
         assert!(err.to_string().contains("playwright-core 1.64.0"), "{err}");
-        assert!(err.hint().unwrap().contains("./setup"), "{err:?}");
+        assert!(
+            err.hint().unwrap().contains("prettyplay install"),
+            "{err:?}"
+        );
     }
 
     #[test]
@@ -197,7 +233,9 @@ mod tests {
         let env = env_of(&[("PATH", "/nonexistent")]);
         let err = find_chromium(None, &env).unwrap_err();
         assert!(
-            err.hint().unwrap().contains("apt-get install -y chromium"),
+            err.hint()
+                .unwrap()
+                .contains("prettyplay install --with-deps chromium"),
             "{err:?}"
         );
         let err = find_chromium(Some(Path::new("/no/such/chrome")), &env)

@@ -25,10 +25,13 @@ mod version;
 pub use driver_error::DriverError;
 pub use events::ContextEvents;
 pub use lifeline::{Lifeline, LifelineCut};
-pub use locate::{DriverPaths, default_driver_dir, find_chromium, find_driver};
+pub use locate::{
+    DriverPaths, default_driver_dir, find_chromium, find_driver, node_arch, private_node_path,
+};
 pub use origins::OriginGuard;
 pub use runtime::{
-    BrowserRuntime, DriverEnv, WorkerBrowser, export_driver_env, withhold_from_driver,
+    BrowserRuntime, DriverEnv, WorkerBrowser, chromium_launch_args, export_driver_env,
+    withhold_from_driver,
 };
 pub use saved_state::SavedState;
 pub use test_page::{CLOSE_LIMIT, NavigationClock, TestPage};

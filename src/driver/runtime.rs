@@ -388,13 +388,20 @@ impl WorkerBrowser {
     }
 }
 
-/// The launch options of a local Chromium at `chromium`.
-fn launch_options(settings: &BrowserSettings, chromium: &Path) -> LaunchOptions {
+/// The flags a local Chromium is launched with under `settings` (`prettyplay export` writes the
+/// same into `launchOptions`).
+pub fn chromium_launch_args(settings: &BrowserSettings) -> Vec<String> {
     let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
     args.extend(window_arg(&settings.screen, settings.headless).map(str::to_owned));
     if running_as_root() {
         args.push("--no-sandbox".to_owned());
     }
+    args
+}
+
+/// The launch options of a local Chromium at `chromium`.
+fn launch_options(settings: &BrowserSettings, chromium: &Path) -> LaunchOptions {
+    let args = chromium_launch_args(settings);
     let options = LaunchOptions::new()
         .executable_path(chromium.display().to_string())
         .headless(settings.headless)

@@ -204,7 +204,7 @@ mod tests {
             err.to_string(),
             "Playwright's trace viewer exited before it served the trace (exit status: 1)"
         );
-        assert!(err.hint().unwrap().contains("./setup"));
+        assert!(err.hint().unwrap().contains("prettyplay install"));
 
         let missing = DriverPaths {
             node: dir.path().join("no-node"),

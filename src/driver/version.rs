@@ -1,4 +1,4 @@
-//! The pinned Playwright driver version: `./setup` installs it, [`find_driver`](crate::driver::find_driver)
+//! The pinned Playwright driver version: `prettyplay install` installs it, [`find_driver`](crate::driver::find_driver)
 //! looks for it, and driver errors name it.
 
 /// The `playwright-core` version the linked playwright-rs speaks.

@@ -11,6 +11,7 @@ use crate::engine::prompts::{CLASSIFICATION_SYSTEM_PROMPT, GENERATION_SYSTEM_PRO
 use crate::llm::{
     ClassificationRequest, FailedAttempt, GenerationRequest, PageFacts, PreviousCode,
 };
+use crate::scenario::StepArgument;
 use crate::step::StepExecutor;
 
 /// How many characters of earlier steps' code a generation request carries at most. The most
@@ -34,6 +35,7 @@ impl Engine<'_> {
             page_api: self.page_api.to_owned(),
             step: step.key.step.clone(),
             variables: placeholders_of(&step.key.step, step.columns),
+            step_argument: step_argument(step),
             previous_steps: step.previous.clone(),
             previous_code,
             previous_code_left_out,
@@ -108,6 +110,9 @@ impl Engine<'_> {
         if let Some(healing) = request.healing.as_mut() {
             texts.push(healing);
         }
+        if let Some(argument) = request.step_argument.as_mut() {
+            texts.push(argument);
+        }
         if let Some(failed) = request.failed.as_mut() {
             texts.push(&mut failed.code);
             texts.push(&mut failed.error);
@@ -116,6 +121,36 @@ impl Engine<'_> {
             secrets.placeholders_in_place(text);
         }
     }
+}
+
+/// How the step's Gherkin doc string or data table reaches its code, with its content (the first
+/// row's, for an outline whose rows fill it), for the STEP ARGUMENT section.
+fn step_argument(step: &StepContext<'_>) -> Option<String> {
+    let key = &step.key;
+    let steps = match &key.test {
+        None => step.scenario.background.as_slice(),
+        Some(name) => step
+            .scenario
+            .tests
+            .iter()
+            .find(|t| t.identity() == name)?
+            .steps
+            .as_slice(),
+    };
+    let argument = steps
+        .iter()
+        .find(|s| s.sentence == key.step && s.occurrence == key.occurrence)?
+        .argument
+        .as_ref()?;
+    Some(match argument {
+        StepArgument::DocString(text) => format!(
+            "The step has a doc string; step code reads it as vars.docString (a string),              e.g.:\n{text}"
+        ),
+        StepArgument::DataTable(rows) => format!(
+            "The step has a data table; step code reads it as vars.dataTable (an array of rows,              each an array of cell strings, the first row included), e.g.:\n{}",
+            serde_json::to_string(rows).unwrap_or_default()
+        ),
+    })
 }
 
 /// The placeholders of `sentence` as written, in order, each once: its `${NAME}` variables, and

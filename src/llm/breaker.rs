@@ -158,6 +158,7 @@ mod tests {
             page_api: String::new(),
             step: "x".into(),
             variables: Vec::new(),
+            step_argument: None,
             previous_steps: Vec::new(),
             previous_code: Vec::new(),
             previous_code_left_out: 0,

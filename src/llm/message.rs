@@ -31,7 +31,8 @@ pub fn render_generation_system(request: &GenerationRequest) -> String {
     finish(out)
 }
 
-/// The user message of a generation request: `STEP:`, `PREVIOUS STEPS:` (numbered, or
+/// The user message of a generation request: `STEP:`, `VARIABLES:` and `STEP ARGUMENT:` (when
+/// there are any), `PREVIOUS STEPS:` (numbered, or
 /// `(none)`), `PREVIOUS CODE:` (when there are previous steps), `PAGE:` (URL, title, base URL),
 /// `PAGE SNAPSHOT:`, `SCREENSHOT: attached` (when there is one), `USER INSTRUCTIONS:` (only when
 /// given and not blank), `HEALING:` and `CACHED CODE:` (while healing; the latter only when it
@@ -41,6 +42,9 @@ pub fn render_generation_message(request: &GenerationRequest) -> String {
     section(&mut out, "STEP", &request.step);
     if !request.variables.is_empty() {
         section(&mut out, "VARIABLES", &variables(&request.variables));
+    }
+    if let Some(argument) = &request.step_argument {
+        section(&mut out, "STEP ARGUMENT", argument);
     }
     let previous = if request.previous_steps.is_empty() {
         "(none)".to_owned()
@@ -194,6 +198,7 @@ mod tests {
             page_api: "page.goto(url)\npage.getByRole(role, options)".into(),
             step: "add a todo \"milk\"".into(),
             variables: Vec::new(),
+            step_argument: None,
             previous_steps: vec!["open the app".into(), "clear the list".into()],
             previous_code: vec![
                 PreviousCode {

@@ -49,6 +49,9 @@ pub struct GenerationRequest {
     /// VARIABLES: the placeholders of the sentence as written (`${NAME}`, `<column>`), each
     /// read by step code as `vars.NAME`; the section is left out when there are none.
     pub variables: Vec<String>,
+    /// STEP ARGUMENT: a Gherkin step's doc string or data table, as step code reads it
+    /// (`vars.docString`, `vars.dataTable`); the section is left out for other steps.
+    pub step_argument: Option<String>,
     /// PREVIOUS STEPS: sentences of the earlier steps of the test, in order.
     pub previous_steps: Vec<String>,
     /// PREVIOUS CODE: the code that passed for the most recent earlier steps, in order, within

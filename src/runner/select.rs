@@ -228,6 +228,7 @@ mod tests {
                         line: 2,
                         occurrence: 1,
                         tries: None,
+                        argument: None,
                     }],
                 })
                 .collect(),
@@ -340,6 +341,7 @@ mod tests {
                     line,
                     occurrence: 1,
                     tries: None,
+                    argument: None,
                 })
                 .collect(),
         };

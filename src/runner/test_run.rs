@@ -151,7 +151,9 @@ pub(crate) fn run_test(
             events: &events,
         };
         let on_retry = |attempt: u32, failure: &StepFailure| reporter.send_retry(attempt, failure);
-        let exec = live.executor(SettleWindow::new(&config.polling, step.tries), &on_retry);
+        let exec = live
+            .executor(SettleWindow::new(&config.polling, step.tries), &on_retry)
+            .with_argument(step.argument.as_ref());
         let context = StepContext {
             scenario: plan.scenario,
             key: key.clone(),

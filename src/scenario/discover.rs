@@ -1,4 +1,4 @@
-//! Finding `.steps` files on disk ([`discover`]) and loading them into [`Scenario`]s ([`load`]).
+//! Finding `.steps` and `.feature` files on disk ([`discover`]) and loading them into [`Scenario`]s ([`load`]).
 //!
 //! Directories are walked recursively; hidden entries, `target/` and `node_modules/` are skipped
 //! unless named explicitly. Results are sorted and free of duplicates so runs are deterministic.
@@ -12,10 +12,13 @@ use std::path::{Path, PathBuf};
 
 use walkdir::{DirEntry, WalkDir};
 
-use super::{Scenario, ScenarioError, parse};
+use super::{Scenario, ScenarioError, parse, parse_feature};
 
-/// Extension of scenario files found in directories.
-const EXTENSION: &str = "steps";
+/// Extensions of scenario files found in directories: prettyplay's own and Gherkin's.
+const EXTENSIONS: [&str; 2] = ["steps", FEATURE_EXTENSION];
+
+/// The extension of Gherkin files, which are read as Gherkin wherever they come from.
+const FEATURE_EXTENSION: &str = "feature";
 
 /// The largest `.steps` file read: far above any hand-written scenario, far below a runaway read.
 pub(crate) const MAX_SCENARIO_BYTES: u64 = 10 * MIB;
@@ -23,10 +26,11 @@ pub(crate) const MAX_SCENARIO_BYTES: u64 = 10 * MIB;
 /// Directory names never walked into (besides hidden ones), unless given explicitly.
 const SKIPPED_DIRS: &[&str] = &["target", "node_modules"];
 
-/// Lists the scenario files named by `paths`, sorted, each once.
+/// Lists the scenario files (`*.steps`, `*.feature`) named by `paths`, sorted, each once.
 ///
 /// Each path is a file or a directory; the caller makes them absolute. A file named explicitly is
-/// used whatever its extension or name. A directory is walked recursively for `*.steps` files,
+/// used whatever its extension or name. A directory is walked recursively for `*.steps` and
+/// `*.feature` files,
 /// skipping entries whose name starts with `.` and directories named `target` or `node_modules`;
 /// a directory given explicitly is walked even if its own name is hidden. Symbolic links to
 /// directories below a given directory are not followed. Paths are normalised lexically (`.` and
@@ -64,7 +68,10 @@ fn walk(dir: &Path, found: &mut BTreeSet<PathBuf>, errors: &mut Vec<ScenarioErro
         match entry {
             Ok(entry) => {
                 let kind = entry.file_type();
-                let is_steps = entry.path().extension().is_some_and(|ext| ext == EXTENSION);
+                let is_steps = entry
+                    .path()
+                    .extension()
+                    .is_some_and(|ext| EXTENSIONS.iter().any(|known| ext == *known));
                 // A symlink is taken as a file; reading it reports a dangling one.
                 if is_steps && (kind.is_file() || kind.is_symlink()) {
                     found.insert(normalize(entry.path()));
@@ -112,7 +119,12 @@ pub fn load(project_root: &Path, paths: &[PathBuf]) -> Result<Vec<Scenario>, Sce
                 continue;
             }
         };
-        match parse(&rel_path, &bytes) {
+        let parsed = if is_feature(&path) {
+            parse_feature(&rel_path, &bytes)
+        } else {
+            parse(&rel_path, &bytes)
+        };
+        match parsed {
             Ok(parsed) => scenarios.push(Scenario {
                 path,
                 rel_path,
@@ -126,6 +138,11 @@ pub fn load(project_root: &Path, paths: &[PathBuf]) -> Result<Vec<Scenario>, Sce
         Some(error) => Err(error),
         None => Ok(scenarios),
     }
+}
+
+/// Whether `path` is a Gherkin file (`*.feature`); any other file is read as `.steps`.
+pub(crate) fn is_feature(path: &Path) -> bool {
+    path.extension().is_some_and(|ext| ext == FEATURE_EXTENSION)
 }
 
 /// `path` relative to `root` with `/` separators, or all of `path` with `/` separators when it is

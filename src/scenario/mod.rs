@@ -1,17 +1,20 @@
-//! Scenario files (`.steps`): discovery on disk and parsing into tests and steps.
+//! Scenario files (`.steps`, and Gherkin `.feature`): discovery on disk and parsing into tests and steps.
 //!
 //! Main types: [`Scenario`] (one file), [`Test`], [`Step`]. The format is documented in
 //! `docs/steps-format.md`.
 
 mod discover;
 mod examples;
+mod feature;
 mod line;
+mod mistakes;
 mod parse;
 mod placeholders;
 mod scenario_error;
 mod setup_states;
 
 pub use discover::{discover, load};
+pub use feature::parse_feature;
 pub use parse::{Parsed, parse};
 pub use placeholders::{columns, is_var_name, malformed_variable, variables};
 pub use scenario_error::ScenarioError;
@@ -101,4 +104,47 @@ pub struct Step {
     pub occurrence: u32,
     /// `[tries=N]`: settle re-execution count bound (N >= 1).
     pub tries: Option<u32>,
+    /// A Gherkin step's doc string or data table (never in a `.steps` file). Step code reads
+    /// it as `vars.docString` or `vars.dataTable`; it is not part of the step's identity.
+    pub argument: Option<StepArgument>,
+}
+
+/// What a Gherkin step carries below its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepArgument {
+    /// A `"""` (or ```` ``` ````) block, dedented, without its delimiters.
+    DocString(String),
+    /// A `| a | b |` table: its rows, the first one included, of trimmed cells.
+    DataTable(Vec<Vec<String>>),
+}
+
+impl StepArgument {
+    /// The argument with each `<column>` of an outline's row replaced by its value, as
+    /// Cucumber fills doc strings and tables of an outline.
+    pub fn filled(&self, columns: &[String], values: &[String]) -> StepArgument {
+        let fill = |text: &str| {
+            columns
+                .iter()
+                .zip(values)
+                .fold(text.to_owned(), |text, (column, value)| {
+                    text.replace(&format!("<{column}>"), value)
+                })
+        };
+        match self {
+            StepArgument::DocString(text) => StepArgument::DocString(fill(text)),
+            StepArgument::DataTable(rows) => StepArgument::DataTable(
+                rows.iter()
+                    .map(|row| row.iter().map(|cell| fill(cell)).collect())
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The name step code reads the argument by: `vars.docString` or `vars.dataTable`.
+    pub fn var_name(&self) -> &'static str {
+        match self {
+            StepArgument::DocString(_) => "docString",
+            StepArgument::DataTable(_) => "dataTable",
+        }
+    }
 }

@@ -14,6 +14,7 @@ use super::examples::{Owner, Table};
 use super::line::{
     HeaderLine, KNOWN_OPTIONS, Line, StepLine, StepOption, col_of, parse_tries, stray_header_option,
 };
+use super::mistakes::mistake;
 use super::{ScenarioError, Step, Test};
 
 /// What one `.steps` file declares.
@@ -92,6 +93,7 @@ impl OpenTest {
             line,
             occurrence: *count,
             tries,
+            argument: None,
         });
     }
 }
@@ -109,6 +111,8 @@ struct Parser<'a> {
     background: Option<OpenTest>,
     /// Whether a `test:` header was seen (a `background:` after one is an error).
     seen_header: bool,
+    /// Whether a Gherkin keyword line was reported (it is reported once a file).
+    gherkin_seen: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -122,6 +126,7 @@ impl<'a> Parser<'a> {
             orphans: None,
             background: None,
             seen_header: false,
+            gherkin_seen: false,
         }
     }
 
@@ -327,6 +332,24 @@ impl<'a> Parser<'a> {
     }
 
     fn step(&mut self, number: usize, raw: &str, step: &StepLine<'_>) {
+        if let Some(found) = mistake(raw) {
+            let gherkin = found.message.starts_with("Gherkin");
+            // One Gherkin keyword says what the file is; the rest of its lines would repeat it.
+            if !(gherkin && self.gherkin_seen) {
+                self.error(
+                    number,
+                    col_of(raw, found.at),
+                    raw,
+                    found.message,
+                    Some(found.hint),
+                );
+            }
+            self.gherkin_seen |= gherkin;
+            if let Some(test) = self.current.as_mut() {
+                test.discarded = true;
+            }
+            return;
+        }
         let StepLine {
             col,
             sentence,

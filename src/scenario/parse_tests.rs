@@ -51,19 +51,22 @@ fn parses_the_documented_example() {
                     sentence: "open the app".into(),
                     line: 3,
                     occurrence: 1,
-                    tries: None
+                    tries: None,
+                    argument: None
                 },
                 Step {
                     sentence: "type \"buy milk\" into the new todo field and press Enter".into(),
                     line: 4,
                     occurrence: 1,
-                    tries: None
+                    tries: None,
+                    argument: None
                 },
                 Step {
                     sentence: "the list shows \"buy milk\"".into(),
                     line: 5,
                     occurrence: 1,
-                    tries: Some(3)
+                    tries: Some(3),
+                    argument: None
                 },
             ],
         }]
@@ -402,4 +405,26 @@ fn header_option_errors_say_where_and_what_to_do() {
     let tests = ok("test: buy [item=milk]\n  x\ntest: b [tries=2]\n  x\n");
     assert_eq!(tests[0].name, "buy [item=milk]");
     assert_eq!(tests[1].name, "b [tries=2]");
+}
+
+#[test]
+fn clear_mistakes_are_errors_at_their_column_with_a_hint() {
+    // A Gherkin file saved as `.steps`: one error says so, not one per line.
+    let error = err("Feature: todos\n  Scenario: add\n    Given I open the app\n");
+    assert_eq!(
+        at(&error),
+        (1, 1, "Gherkin keyword `Feature:` in a `.steps` file")
+    );
+    assert!(
+        error.to_string().contains("rename the file to `.feature`"),
+        "{error}"
+    );
+    let error = err("test add a todo\n  open the app\n");
+    assert_eq!(at(&error), (1, 1, "test header without its colon"));
+    let error = err("test: add\n  type \"milk into the field\n");
+    assert_eq!(at(&error), (2, 8, "unclosed quote"));
+    assert!(
+        error.to_string().contains("= hint: close the quoted text"),
+        "{error}"
+    );
 }

@@ -2095,6 +2095,13 @@
   // `vars`: the scenario's variables (`${NAME}`, `<column>`), frozen. Reading a name that has
   // no value is a script error naming it, not a silent `undefined` typed into the page.
   const varValues = Object.freeze(Object.assign(Object.create(null), config.vars || {}));
+  // A Gherkin data table (`vars.dataTable`) is an array of rows: frozen all the way down.
+  for (const value of Object.values(varValues)) {
+    if (Array.isArray(value)) {
+      value.forEach(Object.freeze);
+      Object.freeze(value);
+    }
+  }
   const QUIET_KEYS = ['then', 'toJSON', 'toString', 'valueOf', 'constructor', 'inspect'];
   const vars = new Proxy(varValues, {
     get(target, key) {

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::driver::TestPage;
+use crate::scenario::StepArgument;
 use crate::script::{Limits, PageState, Sandbox, StepFailure, StepHost};
 use crate::step::{SettleWindow, StepExecutor, SystemClock, settle};
 
@@ -43,6 +44,7 @@ impl LivePage {
             page: self,
             window,
             on_retry,
+            argument: None,
         }
     }
 
@@ -62,6 +64,16 @@ pub(crate) struct LiveExecutor<'a> {
     page: &'a LivePage,
     window: SettleWindow,
     on_retry: &'a dyn Fn(u32, &StepFailure),
+    /// The step's Gherkin doc string or data table, if it has one.
+    argument: Option<&'a StepArgument>,
+}
+
+impl<'a> LiveExecutor<'a> {
+    /// The executor of a step whose code reads `argument` (`vars.docString`, `vars.dataTable`).
+    pub(crate) fn with_argument(mut self, argument: Option<&'a StepArgument>) -> Self {
+        self.argument = argument;
+        self
+    }
 }
 
 impl StepExecutor for LiveExecutor<'_> {
@@ -73,7 +85,11 @@ impl StepExecutor for LiveExecutor<'_> {
         settle(
             &self.window,
             &SystemClock,
-            || self.page.sandbox.run_step(code, &self.page.host),
+            || {
+                self.page
+                    .sandbox
+                    .run_step_with(code, &self.page.host, self.argument)
+            },
             |attempt, failure| (self.on_retry)(attempt, failure),
         )
     }

@@ -11,21 +11,7 @@ use crate::support::fake_llm::FakeLlm;
 const PAGE: &str = include_str!("support/fixtures/engine/app.html");
 
 /// A page whose field adds what is typed to a list "Items".
-const FORM: &str = r#"<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>items</title></head>
-<body>
-  <h1>todos</h1>
-  <label>New item <input id="new"></label>
-  <button type="button" id="add">Add</button>
-  <ul aria-label="Items"></ul>
-  <script>
-    document.getElementById('add').onclick = () => {
-      const item = document.createElement('li');
-      item.textContent = document.getElementById('new').value;
-      document.querySelector('ul').append(item);
-    };
-  </script>
-</body></html>"#;
+const FORM: &str = include_str!("support/fixtures/items.html");
 
 const SCENARIO: &str = "scenarios/app.steps";
 const CACHE: &str = "cache/scenarios/app.steps.toml";

@@ -68,6 +68,7 @@ fn generation(step: &str) -> GenerationRequest {
         page_api: "page.goto(url)".into(),
         step: step.into(),
         variables: Vec::new(),
+        step_argument: None,
         previous_steps: vec!["open the app".into()],
         previous_code: vec![PreviousCode {
             number: 1,

@@ -26,6 +26,10 @@
 //! `background` checks `background:` blocks and `examples:` tables end to end;
 //! `reuse` checks that `isolation = "reuse"` leaks nothing from one test to the next;
 //! `saved_state` checks saved logins (`[saves=NAME]`, `[state=NAME]`) end to end;
+//! `gherkin` runs a Cucumber-style `.feature` suite (generate, replay, select, heal);
+//! `export` runs an exported project with `npx playwright test` and compares its results with
+//! `replay --strict`'s; `install` runs `prettyplay install` (a dry run on a bare PATH, and the driver from npm into
+//! a clean HOME);
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `web_server` starts and stops `[web_server]`s through the CLI;
 //! `show` serves reports and traces with `show-report` and `show-trace` and requests them over
@@ -47,7 +51,11 @@ mod conformance_events;
 mod crashes;
 mod e2e;
 mod engine;
+mod export;
+mod gherkin;
 mod hygiene;
+mod import;
+mod install;
 mod llm;
 mod merge;
 mod origins;

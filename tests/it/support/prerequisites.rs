@@ -42,7 +42,8 @@ pub(crate) fn require_browser() {
     assert!(
         missing.is_empty(),
         "end-to-end tests need a browser, and this machine lacks {}.\n\
-         Run ./setup (it installs Chromium, Node.js and playwright-core@{DRIVER_VERSION}), then rerun the tests.",
+         Run ./setup (its `prettyplay install --with-deps` installs Chromium, Node.js and \
+         playwright-core@{DRIVER_VERSION}), then rerun the tests.",
         missing.join(", "),
     );
 }

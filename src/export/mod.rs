@@ -1,0 +1,10 @@
+//! `prettyplay export --playwright DIR`: the scenarios and their cached code as a Playwright
+//! Test project, which `npx playwright test` runs with the results of `prettyplay replay
+//! --strict`.
+//!
+//! Main entry point: [`export_playwright`].
+
+mod project;
+mod spec;
+
+pub use project::{ExportError, ExportTarget, export_playwright};

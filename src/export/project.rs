@@ -1,0 +1,353 @@
+//! `prettyplay export --playwright DIR`: a Playwright Test project of the scenarios and their
+//! cached code. It writes `package.json` (`@playwright/test` at the driver's version),
+//! `playwright.config.ts` (the settings of prettyplay.toml, and the very Chromium prettyplay
+//! launches, with its flags), `prettyplay.ts` (the helper the specs share) and one spec per
+//! scenario (`scenarios/todo.steps` → `scenarios/todo.spec.ts`; its setup tests, which save a
+//! state, in `scenarios/todo.setup.ts`, run first by a `setup` project).
+//!
+//! Main entry point: [`export_playwright`]. The mapping is documented in `docs/export.md`.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::spec::{HEADER, SpecContext, js, render_spec};
+use crate::cache::{Cache, CacheError};
+use crate::config::{Screen, Settings};
+use crate::driver::{DRIVER_VERSION, chromium_launch_args};
+use crate::scenario::Scenario;
+
+/// The helper module every spec imports; `__ACCEPT_DIALOGS__` is filled in.
+const HELPER: &str = include_str!("helper.ts");
+
+/// Why the export stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("could not write {}", .path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// A file of that name is there and prettyplay did not write it.
+    #[error("{} exists and was not written by prettyplay export", .path.display())]
+    NotOurs { path: PathBuf },
+    #[error(transparent)]
+    Cache(#[from] CacheError),
+}
+
+impl ExportError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            ExportError::NotOurs { .. } => Some(
+                "export into a new directory, or move the file away: prettyplay replaces only \
+                 the files it wrote (they start with its header line)"
+                    .to_owned(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// What the export needs of the machine: the Chromium prettyplay would launch.
+pub struct ExportTarget<'a> {
+    pub dir: &'a Path,
+    pub chromium: &'a Path,
+}
+
+/// Writes the project into `target.dir` and tells `out` each file it wrote.
+pub fn export_playwright(
+    settings: &Settings,
+    scenarios: &[Scenario],
+    target: &ExportTarget<'_>,
+    out: &mut dyn Write,
+) -> Result<usize, ExportError> {
+    let dir = target.dir;
+    let cache = Cache::new(&settings.cache_dir);
+    let mut written = Vec::new();
+    let mut has_setup = false;
+    let mut specs = Vec::new();
+    for scenario in scenarios {
+        let file = cache.load(&scenario.rel_path)?;
+        let base = spec_base(&scenario.rel_path);
+        let depth = base.matches('/').count();
+        let helper = if depth == 0 {
+            "./prettyplay".to_owned()
+        } else {
+            format!("{}prettyplay", "../".repeat(depth))
+        };
+        let context = SpecContext {
+            cache: file.as_ref(),
+            public_vars: &public_vars(settings),
+            helper: &helper,
+        };
+        let (setups, others): (Vec<_>, Vec<_>) =
+            scenario.tests.iter().partition(|t| t.saves.is_some());
+        if !setups.is_empty() {
+            has_setup = true;
+            specs.push((
+                format!("{base}.setup.ts"),
+                render_spec(scenario, &setups, &context),
+            ));
+        }
+        if !others.is_empty() {
+            specs.push((
+                format!("{base}.spec.ts"),
+                render_spec(scenario, &others, &context),
+            ));
+        }
+    }
+    let files = [
+        ("package.json".to_owned(), package_json()),
+        (
+            "playwright.config.ts".to_owned(),
+            config_ts(settings, target.chromium, dir, has_setup),
+        ),
+        (
+            "prettyplay.ts".to_owned(),
+            HELPER.replace(
+                "__ACCEPT_DIALOGS__",
+                if settings.browser.accept_dialogs {
+                    "true"
+                } else {
+                    "false"
+                },
+            ),
+        ),
+    ];
+    for (rel, text) in files.into_iter().chain(specs) {
+        let path = dir.join(&rel);
+        write_ours(&path, &text)?;
+        written.push(rel);
+    }
+    for rel in &written {
+        writeln!(out, "wrote  {}", dir.join(rel).display()).map_err(|source| {
+            ExportError::Write {
+                path: PathBuf::from("stdout"),
+                source,
+            }
+        })?;
+    }
+    Ok(written.len())
+}
+
+/// `scenarios/todo.steps` → `scenarios/todo`; a `.feature` keeps its extension in the name
+/// (`scenarios/todo.feature`), so that a `.steps` and a `.feature` of one name stay apart. A
+/// scenario outside the project (an absolute path) goes under `external/`.
+fn spec_base(rel_path: &str) -> String {
+    let rel = rel_path.trim_start_matches('/');
+    let rel = if rel.len() == rel_path.len() {
+        rel.to_owned()
+    } else {
+        format!("external/{rel}")
+    };
+    rel.strip_suffix(".steps")
+        .map_or(rel.clone(), str::to_owned)
+}
+
+/// The `[vars]` values of prettyplay.toml that are not secrets.
+fn public_vars(settings: &Settings) -> std::collections::BTreeMap<String, String> {
+    settings
+        .vars
+        .values
+        .iter()
+        .filter(|(name, _)| !settings.vars.secret.contains(*name))
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect()
+}
+
+fn package_json() -> String {
+    format!(
+        "{{\n  \"//\": \"Written by `prettyplay export --playwright`. Install with \
+         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install (the config names the browser).\",\n  \
+         \"private\": true,\n  \"scripts\": {{\n    \"test\": \"playwright test\"\n  }},\n  \
+         \"devDependencies\": {{\n    \"@playwright/test\": \"{DRIVER_VERSION}\"\n  }}\n}}\n"
+    )
+}
+
+/// `playwright.config.ts`: prettyplay's settings as Playwright's.
+fn config_ts(settings: &Settings, chromium: &Path, dir: &Path, has_setup: bool) -> String {
+    let browser = &settings.browser;
+    let ms = |d: std::time::Duration| d.as_millis();
+    let navigation = browser.timeout.max(std::time::Duration::from_secs(30));
+    let mut use_ = String::new();
+    if let Some(base) = &browser.base_url {
+        let _ = writeln!(use_, "    baseURL: {},", js(base));
+    }
+    let _ = writeln!(use_, "    headless: {},", browser.headless);
+    let _ = writeln!(use_, "    actionTimeout: {},", ms(browser.timeout));
+    let _ = writeln!(use_, "    navigationTimeout: {},", ms(navigation));
+    match &browser.screen {
+        Screen::Default => {}
+        Screen::Size { width, height } => {
+            let _ = writeln!(
+                use_,
+                "    viewport: {{ width: {width}, height: {height} }},"
+            );
+        }
+        Screen::Fullscreen => {
+            let _ = writeln!(use_, "    viewport: null,");
+        }
+        Screen::Device(name) => {
+            let _ = writeln!(use_, "    ...devices[{}],", js(name));
+        }
+    }
+    let args: Vec<String> = chromium_launch_args(browser)
+        .iter()
+        .map(|a| js(a))
+        .collect();
+    let _ = writeln!(
+        use_,
+        "    launchOptions: {{\n      executablePath: {},\n      args: [{}],\n      slowMo: {},\n    }},",
+        js(&chromium.display().to_string()),
+        args.join(", "),
+        ms(browser.slow_mo)
+    );
+    let env_file = relative(dir, &settings.project_root.join(".env"));
+    let mut config = format!(
+        "{HEADER} from {}.\n\
+         // `npx playwright test` here runs the exported scenarios with their cached code, in the\n\
+         // browser prettyplay launches, and passes and fails as `prettyplay replay --strict` does.\n\
+         import {{ defineConfig, devices }} from '@playwright/test';\n\
+         import * as path from 'path';\n\n\
+         // prettyplay reads .env beside prettyplay.toml; the environment wins, as in prettyplay.\n\
+         try {{\n  process.loadEnvFile(path.resolve(__dirname, {}));\n}} catch {{\n  // No .env.\n}}\n\n\
+         export default defineConfig({{\n  testDir: '.',\n  timeout: {},\n  expect: {{ timeout: {} }},\n  \
+         retries: {},\n",
+        settings
+            .config_file
+            .as_ref()
+            .map_or("the defaults".to_owned(), |p| p.display().to_string()),
+        js(&env_file),
+        ms(settings.run.test_timeout),
+        ms(browser.timeout),
+        settings.run.retries,
+    );
+    if let Some(workers) = settings.run.workers {
+        let _ = writeln!(config, "  workers: {workers},");
+    }
+    let _ = writeln!(config, "  reporter: [['list']],");
+    let _ = write!(config, "  use: {{\n{use_}  }},\n");
+    if !settings.web_servers.is_empty() {
+        let _ = writeln!(config, "  webServer: [");
+        for server in &settings.web_servers {
+            let env: Vec<String> = server
+                .env
+                .iter()
+                .map(|(k, v)| format!("{}: {}", js(k), js(v)))
+                .collect();
+            let _ = writeln!(
+                config,
+                "    {{ command: {}, url: {}, timeout: {}, reuseExistingServer: {}, cwd: {}, env: {{ {} }} }},",
+                js(&server.command),
+                js(&server.url),
+                ms(server.timeout),
+                server.reuse_existing,
+                js(&server.cwd.display().to_string()),
+                env.join(", ")
+            );
+        }
+        let _ = writeln!(config, "  ],");
+    }
+    if has_setup {
+        // prettyplay runs the tests that save a state first; Playwright's setup project does.
+        let _ = writeln!(
+            config,
+            "  projects: [\n    {{ name: 'setup', testMatch: /\\.setup\\.ts$/ }},\n    \
+             {{ name: 'chromium', testMatch: /\\.spec\\.ts$/, dependencies: ['setup'] }},\n  ],"
+        );
+    } else {
+        let _ = writeln!(config, "  testMatch: /\\.spec\\.ts$/,");
+    }
+    config.push_str("});\n");
+    config
+}
+
+/// `to` relative to `from` (both absolute), `/`-separated, or `to` itself when they share no
+/// root.
+fn relative(from: &Path, to: &Path) -> String {
+    let from: Vec<_> = from.components().collect();
+    let to_parts: Vec<_> = to.components().collect();
+    let common = from
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return to.display().to_string();
+    }
+    let mut parts: Vec<String> = vec!["..".to_owned(); from.len() - common];
+    parts.extend(
+        to_parts[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
+}
+
+/// Writes `text` to `path`, replacing a file only if the export wrote it.
+fn write_ours(path: &Path, text: &str) -> Result<(), ExportError> {
+    let error = |source| ExportError::Write {
+        path: path.to_owned(),
+        source,
+    };
+    match fs::read_to_string(path) {
+        Ok(existing) if !is_ours(&existing) => {
+            return Err(ExportError::NotOurs {
+                path: path.to_owned(),
+            });
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(error(e)),
+    }
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).map_err(error)?;
+    }
+    fs::write(path, text).map_err(error)
+}
+
+/// Whether a file's text is one the export wrote (its header, or package.json's note).
+fn is_ours(text: &str) -> bool {
+    text.starts_with(HEADER) || text.contains("Written by `prettyplay export --playwright`")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_paths_keep_a_feature_apart_from_steps() {
+        assert_eq!(spec_base("scenarios/todo.steps"), "scenarios/todo");
+        assert_eq!(
+            spec_base("scenarios/todo.feature"),
+            "scenarios/todo.feature"
+        );
+        assert_eq!(spec_base("/abs/x.steps"), "external/abs/x");
+    }
+
+    #[test]
+    fn relative_paths_climb_to_the_project() {
+        assert_eq!(
+            relative(Path::new("/p/out/pw"), Path::new("/p/.env")),
+            "../../.env"
+        );
+        assert_eq!(relative(Path::new("/p"), Path::new("/p/.env")), ".env");
+    }
+
+    #[test]
+    fn a_file_the_export_did_not_write_is_never_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("playwright.config.ts");
+        fs::write(&path, "// mine\n").unwrap();
+        assert!(matches!(
+            write_ours(&path, "x"),
+            Err(ExportError::NotOurs { .. })
+        ));
+        assert_eq!(fs::read_to_string(&path).unwrap(), "// mine\n");
+        fs::write(&path, format!("{HEADER} from x\n")).unwrap();
+        write_ours(&path, "new").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+    }
+}

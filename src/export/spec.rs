@@ -1,0 +1,220 @@
+//! One scenario as a Playwright Test spec file: its background as `test.beforeEach`, each test
+//! (each examples row) as a `test` whose steps are `test.step`s running the cached code as it is
+//! stored, `vars` built from the environment, the public `[vars]` values and the row, and a step
+//! without cached code failing as `replay --strict` fails it.
+//!
+//! Main entry point: [`render_spec`].
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::cache::{CacheFile, StepKey};
+use crate::scenario::{Scenario, Step, StepArgument, Test};
+
+/// The first line of every file the export writes: a later export replaces only such files.
+pub(super) const HEADER: &str = "// Written by `prettyplay export --playwright`";
+
+/// What a spec needs besides the scenario and its cache.
+pub(super) struct SpecContext<'a> {
+    /// The cache file of the scenario, if it has one.
+    pub(super) cache: Option<&'a CacheFile>,
+    /// The public `[vars]` values (never a secret's): the fallback when the environment has none.
+    pub(super) public_vars: &'a BTreeMap<String, String>,
+    /// The import path of the helper module from this spec.
+    pub(super) helper: &'a str,
+}
+
+/// The TypeScript of `tests` (all of the scenario's, or only its setup tests, or only the
+/// others) as one spec file.
+pub(super) fn render_spec(
+    scenario: &Scenario,
+    tests: &[&Test],
+    context: &SpecContext<'_>,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{HEADER} from {} and its cached step code.\n\
+         // Each step runs the code prettyplay cached for it, unchanged; edit the scenario and\n\
+         // export again rather than this file.",
+        scenario.rel_path
+    );
+    let _ = writeln!(
+        out,
+        "import {{ test, expect }} from '@playwright/test';\n\
+         import {{ prettyplayVars, acceptUnhandledDialogs, statePath }} from {};\n",
+        js(context.helper)
+    );
+    let _ = writeln!(out, "test.describe({}, () => {{", js(&scenario.rel_path));
+    let _ = writeln!(
+        out,
+        "  test.beforeEach(async ({{ page }}) => acceptUnhandledDialogs(page));"
+    );
+    if !scenario.background.is_empty() {
+        let _ = writeln!(out, "  test.beforeEach(async ({{ page }}) => {{");
+        let _ = writeln!(
+            out,
+            "    const testVars = prettyplayVars({}, {{}});",
+            names_json(&names_of(&scenario.background, &[]), context)
+        );
+        for step in &scenario.background {
+            let key = StepKey::background(scenario, step);
+            write_step(
+                &mut out,
+                &format!("background: {}", step.sentence),
+                step,
+                code_of(context, &key),
+            );
+        }
+        let _ = writeln!(out, "  }});");
+    }
+    for test in tests {
+        write_test(&mut out, scenario, test, context);
+    }
+    let _ = writeln!(out, "}});");
+    out
+}
+
+fn write_test(out: &mut String, scenario: &Scenario, test: &Test, context: &SpecContext<'_>) {
+    let state = test.state.as_deref();
+    if let Some(name) = state {
+        let _ = writeln!(out, "\n  test.describe(() => {{");
+        let _ = writeln!(
+            out,
+            "    test.use({{ storageState: statePath({}) }});",
+            js(name)
+        );
+    }
+    let tags: Vec<String> = test.tags.iter().map(|t| js(&format!("@{t}"))).collect();
+    let details = if tags.is_empty() {
+        String::new()
+    } else {
+        format!("{{ tag: [{}] }}, ", tags.join(", "))
+    };
+    let _ = writeln!(
+        out,
+        "\n  test({}, {details}async ({{ page }}) => {{",
+        js(&test.name)
+    );
+    let columns: Vec<String> = test.columns().to_vec();
+    // The variables the row's cells name (`| ${ADMIN_PASSWORD} |`) are the test's too.
+    let mut names = names_of(&test.steps, &columns);
+    for (_, value) in test.row() {
+        for (name, _) in crate::scenario::variables(value) {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
+            }
+        }
+    }
+    let row: Vec<String> = test
+        .row()
+        .map(|(column, value)| format!("{}: {}", js(column), js(value)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "    const testVars = prettyplayVars({}, {{ {} }});",
+        names_json(&names, context),
+        row.join(", ")
+    );
+    for step in &test.steps {
+        let key = StepKey::of(scenario, test, step);
+        write_step(out, &step.sentence, step, code_of(context, &key));
+    }
+    if let Some(saved) = &test.saves {
+        let _ = writeln!(
+            out,
+            "    await page.context().storageState({{ path: statePath({}) }});",
+            js(saved)
+        );
+    }
+    let _ = writeln!(out, "  }});");
+    if state.is_some() {
+        let _ = writeln!(out, "  }});");
+    }
+}
+
+/// One `test.step` running `code` (as stored: its lines are not re-indented, so that template
+/// literals keep their text) with `vars` of its own: the test's, and the step's doc string or
+/// data table.
+fn write_step(out: &mut String, title: &str, step: &Step, code: Option<&str>) {
+    let _ = writeln!(out, "    await test.step({}, async () => {{", js(title));
+    let Some(code) = code else {
+        let _ = writeln!(
+            out,
+            "      throw new Error({});",
+            js(
+                "no cached code for this step: `prettyplay run` generates it (prettyplay replay \
+                --strict fails it the same way)"
+            )
+        );
+        let _ = writeln!(out, "    }});");
+        return;
+    };
+    match &step.argument {
+        Some(argument) => {
+            let value = match argument {
+                StepArgument::DocString(text) => js(text),
+                StepArgument::DataTable(rows) => {
+                    serde_json::to_string(rows).unwrap_or_else(|_| "[]".to_owned())
+                }
+            };
+            let _ = writeln!(
+                out,
+                "      const vars = prettyplayVars.with(testVars, {}, {value});",
+                js(argument.var_name())
+            );
+        }
+        None => {
+            let _ = writeln!(out, "      const vars = testVars;");
+        }
+    }
+    let _ = writeln!(out, "{}", code.trim_end());
+    let _ = writeln!(out, "      await step(page);");
+    let _ = writeln!(out, "    }});");
+}
+
+fn code_of<'a>(context: &SpecContext<'a>, key: &StepKey) -> Option<&'a str> {
+    context
+        .cache
+        .and_then(|file| file.get(key))
+        .map(|cached| cached.code.as_str())
+}
+
+/// The `${NAME}` variables the steps name (not the columns, which the row gives), in order,
+/// each once.
+fn names_of(steps: &[Step], columns: &[String]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for step in steps {
+        for (name, _) in crate::scenario::variables(&step.sentence) {
+            if !columns.iter().any(|c| c == name) && !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
+            }
+        }
+    }
+    names
+}
+
+/// `{ NAME: "public value" or null, ... }`: every variable the steps name and every public
+/// `[vars]` value; `null` where only the environment can give it.
+fn names_json(names: &[String], context: &SpecContext<'_>) -> String {
+    let mut entries: Vec<String> = context
+        .public_vars
+        .iter()
+        .map(|(name, value)| format!("{}: {}", js(name), js(value)))
+        .collect();
+    for name in names {
+        if !context.public_vars.contains_key(name) {
+            entries.push(format!("{}: null", js(name)));
+        }
+    }
+    format!("{{ {} }}", entries.join(", "))
+}
+
+/// A JavaScript string literal of `text` (JSON's, which JavaScript reads the same).
+pub(super) fn js(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
+#[cfg(test)]
+#[path = "spec_tests.rs"]
+mod tests;

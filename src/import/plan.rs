@@ -1,0 +1,269 @@
+//! Playwright's planner plans (`specs/*.plan.md`, written by its test-planner agent) read into
+//! `.steps` text: each `#### N.M. name` scenario is a test, tagged with its `### N. group`;
+//! each numbered step and each `- expect:` bullet under it is one step sentence, in order. The
+//! plan's seed (`**Seed:**`), which opens the app before every scenario, is a `background:`
+//! that opens the app.
+//!
+//! Main entry point: [`plan_to_steps`].
+
+use std::fmt::Write;
+
+/// A plan scenario as read.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct PlanTest {
+    name: String,
+    group: Option<String>,
+    file: Option<String>,
+    steps: Vec<String>,
+}
+
+/// What a plan holds.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Plan {
+    title: Option<String>,
+    seed: Option<String>,
+    tests: Vec<PlanTest>,
+}
+
+/// The `.steps` text of the plan `source` (named `display` in its comments), and how many
+/// sentences it holds; `None` when the plan holds no scenario with steps.
+pub(super) fn plan_to_steps(display: &str, source: &str) -> Option<(String, usize)> {
+    let plan = read(source);
+    if plan.tests.iter().all(|t| t.steps.is_empty()) {
+        return None;
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "# Imported by `prettyplay import` from {display}.");
+    if let Some(title) = &plan.title {
+        let _ = writeln!(out, "# {title}");
+    }
+    let mut sentences = 0;
+    if let Some(seed) = &plan.seed {
+        let _ = writeln!(
+            out,
+            "\n# The plan's seed ({seed}) opens the app before every scenario.\nbackground:\n  open the app"
+        );
+        sentences += 1;
+    }
+    let mut names: Vec<String> = Vec::new();
+    for test in plan.tests.iter().filter(|t| !t.steps.is_empty()) {
+        let mut name = test.name.clone();
+        let mut n = 2;
+        while names.contains(&name) {
+            name = format!("{} ({n})", test.name);
+            n += 1;
+        }
+        names.push(name.clone());
+        let _ = writeln!(out);
+        if let Some(file) = &test.file {
+            let _ = writeln!(out, "# Playwright's test: {file}");
+        }
+        let tag = test
+            .group
+            .as_deref()
+            .map(|g| format!(" @{}", tag_of(g)))
+            .unwrap_or_default();
+        let _ = writeln!(out, "test: {name}{tag}");
+        for step in &test.steps {
+            let _ = writeln!(out, "  {step}");
+            sentences += 1;
+        }
+    }
+    Some((out, sentences))
+}
+
+fn read(source: &str) -> Plan {
+    let mut plan = Plan::default();
+    let mut group: Option<String> = None;
+    let mut in_steps = false;
+    for raw in source.lines() {
+        let line = raw.trim();
+        if let Some(title) = line.strip_prefix("# ") {
+            plan.title.get_or_insert_with(|| title.trim().to_owned());
+            continue;
+        }
+        if let Some(heading) = line.strip_prefix("#### ") {
+            plan.tests.push(PlanTest {
+                name: without_number(heading),
+                group: group.clone(),
+                ..PlanTest::default()
+            });
+            in_steps = false;
+            continue;
+        }
+        if let Some(heading) = line.strip_prefix("### ") {
+            group = Some(without_number(heading));
+            in_steps = false;
+            continue;
+        }
+        if line.starts_with("## ") {
+            group = None;
+            in_steps = false;
+            continue;
+        }
+        if let Some(seed) = field(line, "Seed") {
+            plan.seed.get_or_insert(seed);
+            continue;
+        }
+        let Some(test) = plan.tests.last_mut() else {
+            continue;
+        };
+        if let Some(file) = field(line, "File") {
+            test.file = Some(file);
+            continue;
+        }
+        if line.starts_with("**Steps:**") {
+            in_steps = true;
+            continue;
+        }
+        if !in_steps || line.is_empty() {
+            continue;
+        }
+        if let Some(expect) = line
+            .strip_prefix("- expect:")
+            .or_else(|| line.strip_prefix("* expect:"))
+        {
+            push_sentence(&mut test.steps, expect);
+        } else if let Some(step) = numbered(line) {
+            push_sentence(&mut test.steps, step);
+        }
+    }
+    plan
+}
+
+/// `**Name:** value` (the value without backticks).
+fn field(line: &str, name: &str) -> Option<String> {
+    let rest = line.strip_prefix(&format!("**{name}:**"))?;
+    Some(rest.trim().trim_matches('`').to_owned())
+}
+
+/// `1.2. text` → `text`; a heading without a number stays whole.
+fn without_number(heading: &str) -> String {
+    let heading = heading.trim();
+    let number_end = heading
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(0);
+    if number_end > 0 && heading[..number_end].contains('.') {
+        heading[number_end..].trim().to_owned()
+    } else {
+        heading.to_owned()
+    }
+}
+
+/// The text of a numbered list item `3. text`.
+fn numbered(line: &str) -> Option<&str> {
+    let digits = line.find(|c: char| !c.is_ascii_digit())?;
+    if digits == 0 {
+        return None;
+    }
+    line[digits..]
+        .strip_prefix(". ")
+        .or_else(|| line[digits..].strip_prefix(") "))
+}
+
+/// A sentence as a `.steps` line: trimmed, one line, with no trailing period, and not starting
+/// with what `.steps` reads as something else.
+fn push_sentence(steps: &mut Vec<String>, text: &str) {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = text.trim_end_matches('.').trim();
+    if text.is_empty() {
+        return;
+    }
+    let starts_badly = ["#", "|", "test", "background:", "examples:"]
+        .iter()
+        .any(|bad| text.to_ascii_lowercase().starts_with(bad));
+    if starts_badly {
+        steps.push(format!("then {text}"));
+    } else {
+        steps.push(text.to_owned());
+    }
+}
+
+/// A group heading as a tag: lowercase words joined by `-` (`Adding Todos` → `adding-todos`).
+fn tag_of(group: &str) -> String {
+    group
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAN: &str = "\
+# TodoMVC Basic Operations Test Plan
+
+## Application Overview
+
+An overview that is not a scenario.
+
+## Test Scenarios
+
+### 1. Adding Todos
+
+**Seed:** `tests/seed.spec.ts`
+
+#### 1.1. should-add-single-todo
+
+**File:** `tests/adding-todos/should-add-single-todo.spec.ts`
+
+**Steps:**
+  1. Type 'Buy groceries' into the input field
+    - expect: The text appears in the input field
+  2. Press Enter to submit the todo
+    - expect: The todo counter shows '1 item left'.
+
+#### 1.2. should-not-add-empty-todo
+
+**Steps:**
+  1. Press Enter
+    - expect: No todo is added to the list
+
+### 2. Completing Todos
+
+#### 2.1. should-complete-single-todo
+
+**Steps:**
+  1. Add a todo 'Buy groceries'
+";
+
+    #[test]
+    fn a_plan_becomes_tests_of_its_steps_and_expectations() {
+        let (steps, count) = plan_to_steps("specs/basic.plan.md", PLAN).expect("a plan");
+        assert_eq!(count, 8);
+        assert_eq!(
+            steps,
+            "# Imported by `prettyplay import` from specs/basic.plan.md.\n\
+             # TodoMVC Basic Operations Test Plan\n\
+             \n\
+             # The plan's seed (tests/seed.spec.ts) opens the app before every scenario.\n\
+             background:\n  open the app\n\
+             \n\
+             # Playwright's test: tests/adding-todos/should-add-single-todo.spec.ts\n\
+             test: should-add-single-todo @adding-todos\n\
+             \x20 Type 'Buy groceries' into the input field\n\
+             \x20 The text appears in the input field\n\
+             \x20 Press Enter to submit the todo\n\
+             \x20 The todo counter shows '1 item left'\n\
+             \n\
+             test: should-not-add-empty-todo @adding-todos\n\
+             \x20 Press Enter\n\
+             \x20 No todo is added to the list\n\
+             \n\
+             test: should-complete-single-todo @completing-todos\n\
+             \x20 Add a todo 'Buy groceries'\n"
+        );
+        // What it writes is a valid `.steps` file.
+        let parsed = crate::scenario::parse("x.steps", steps.as_bytes()).expect("parses");
+        assert_eq!(parsed.tests.len(), 3);
+        assert_eq!(parsed.background.len(), 1);
+    }
+
+    #[test]
+    fn a_text_without_scenarios_is_no_plan() {
+        assert_eq!(plan_to_steps("x.plan.md", "# Title\n\nJust prose.\n"), None);
+    }
+}

@@ -1,0 +1,305 @@
+//! `prettyplay install`: probes the machine, plans (see `plan.rs`), then runs the plan, telling
+//! what it found, what it installs and what it installed. apt-get runs first; the machine is
+//! then probed again, so npm sees the Node.js and npm that apt brought. The driver is installed
+//! into a staging directory and moved into place only once npm succeeded, so an interrupted
+//! install never looks like a complete one.
+//!
+//! Main entry point: [`install`]; its error is [`InstallError`].
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use super::plan::{Action, Target, plan};
+use super::system::{Command, System, installed_driver_version};
+use crate::driver::{DRIVER_VERSION, node_arch, private_node_path};
+
+/// What `prettyplay install` was asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstallRequest {
+    /// The targets named (none: Chromium and the driver).
+    pub targets: Vec<Target>,
+    /// Install browsers and the driver's system packages with apt-get (as root).
+    pub with_deps: bool,
+    /// Say what would be done, and do nothing.
+    pub dry_run: bool,
+}
+
+/// Why `prettyplay install` did not leave everything installed.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    /// Something is missing that this request may not install.
+    #[error("missing: {}", .what.join("; "))]
+    Missing {
+        what: Vec<String>,
+        hints: Vec<String>,
+    },
+    /// A command failed.
+    #[error("{what} failed: {output}")]
+    Failed { what: String, output: String },
+    /// A file of the driver directory could not be written.
+    #[error("could not write {path}")]
+    Write {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("could not write output")]
+    Output(#[source] io::Error),
+}
+
+impl InstallError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            InstallError::Missing { hints, .. } => Some(hints.join("; ")),
+            InstallError::Failed { .. } => Some(
+                "apt-get and npm need the package registries (Debian's and npm's); check the \
+                 network and rerun `prettyplay install`, which resumes where it stopped"
+                    .to_owned(),
+            ),
+            InstallError::Write { .. } => Some(
+                "set PRETTYPLAY_DRIVER_DIR to a directory you can write, or fix the permissions \
+                 of the user cache directory"
+                    .to_owned(),
+            ),
+            InstallError::Output(_) => None,
+        }
+    }
+}
+
+/// Runs `request` on `system`, telling `out` what it does.
+pub fn install(
+    request: &InstallRequest,
+    system: &dyn System,
+    out: &mut dyn Write,
+) -> Result<(), InstallError> {
+    let first = plan(&request.targets, request.with_deps, &system.probe());
+    if request.dry_run {
+        for action in &first {
+            dry(action, out).map_err(InstallError::Output)?;
+        }
+        return missing(&first);
+    }
+    let mut actions = first;
+    if let Some(Action::Apt { packages }) = actions.first() {
+        let packages = packages.clone();
+        for command in apt_commands(&packages) {
+            say(out, "running", &command.shown())?;
+            system
+                .run(&command)
+                .map_err(|output| InstallError::Failed {
+                    what: "apt-get".to_owned(),
+                    output,
+                })?;
+        }
+        say(out, "installed", &format!("{} (apt)", packages.join(", ")))?;
+        // What apt brought changes what npm needs: plan again from what is there now.
+        actions = plan(&request.targets, false, &system.probe())
+            .into_iter()
+            .filter(|action| match action {
+                Action::Present { what, .. } => !packages.iter().any(|p| what == p),
+                _ => true,
+            })
+            .collect();
+    }
+    for action in &actions {
+        match action {
+            Action::Present { what, at } => say(out, "found", &format!("{what}: {at}"))?,
+            Action::Missing { .. } | Action::Apt { .. } => {}
+            Action::PrivateNode { package, dir } => {
+                install_private_node(package, dir, system, out)?;
+            }
+            Action::Driver { dir } => install_driver(dir, system, out)?,
+        }
+    }
+    missing(&actions)
+}
+
+/// `apt-get update`, then `apt-get install -y PACKAGES`, non-interactive.
+fn apt_commands(packages: &[String]) -> [Command; 2] {
+    let mut install = Command::new("apt-get", &["install", "-y"]);
+    install.args.extend(packages.iter().cloned());
+    let mut update = Command::new("apt-get", &["update"]);
+    for command in [&mut update, &mut install] {
+        command
+            .env
+            .push(("DEBIAN_FRONTEND".to_owned(), "noninteractive".to_owned()));
+    }
+    [update, install]
+}
+
+/// `npm install` of Node.js's official build into `dir`.
+fn private_node_command(package: &str, dir: &Path) -> Command {
+    let prefix = dir.display().to_string();
+    Command::new(
+        "npm",
+        &[
+            "install",
+            "--prefix",
+            &prefix,
+            "--no-audit",
+            "--no-fund",
+            "--no-save",
+            package,
+        ],
+    )
+}
+
+/// `npm install playwright-core@DRIVER_VERSION` in `dir`, downloading no browser.
+fn driver_command(dir: &Path) -> Command {
+    let mut command = Command::new(
+        "npm",
+        &[
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--save-exact",
+            &format!("playwright-core@{DRIVER_VERSION}"),
+        ],
+    );
+    command.dir = Some(dir.to_owned());
+    command.env.push((
+        "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD".to_owned(),
+        "1".to_owned(),
+    ));
+    command
+}
+
+fn install_private_node(
+    package: &str,
+    dir: &Path,
+    system: &dyn System,
+    out: &mut dyn Write,
+) -> Result<(), InstallError> {
+    say(
+        out,
+        "installing",
+        &format!(
+            "{package} (npm: the system's Node.js is older than the driver needs) into {}",
+            dir.display()
+        ),
+    )?;
+    system.create_dir(dir).map_err(write_error(dir))?;
+    let manifest = dir.join("package.json");
+    system
+        .write(&manifest, "{ \"private\": true }\n")
+        .map_err(write_error(&manifest))?;
+    let command = private_node_command(package, dir);
+    system
+        .run(&command)
+        .map_err(|output| InstallError::Failed {
+            what: format!("npm install {package}"),
+            output,
+        })?;
+    let node = node_arch().map(|arch| private_node_path(dir.parent().unwrap_or(dir), arch));
+    say(
+        out,
+        "installed",
+        &format!(
+            "Node.js: {} (prettyplay uses it when `node` on PATH is older)",
+            node.map_or_else(|| dir.display().to_string(), |n| n.display().to_string())
+        ),
+    )
+}
+
+fn install_driver(
+    dir: &Path,
+    system: &dyn System,
+    out: &mut dyn Write,
+) -> Result<(), InstallError> {
+    say(
+        out,
+        "installing",
+        &format!(
+            "the Playwright driver, playwright-core@{DRIVER_VERSION} (npm), into {}",
+            dir.display()
+        ),
+    )?;
+    let staging = dir.join(format!(".staging-{}", std::process::id()));
+    system.create_dir(&staging).map_err(write_error(&staging))?;
+    let manifest = format!(
+        "{{\n  \"private\": true,\n  \"dependencies\": {{\n    \"playwright-core\": \"{DRIVER_VERSION}\"\n  }}\n}}\n"
+    );
+    for target in [&staging, dir] {
+        let path = target.join("package.json");
+        system.write(&path, &manifest).map_err(write_error(&path))?;
+    }
+    system
+        .run(&driver_command(&staging))
+        .map_err(|output| InstallError::Failed {
+            what: format!("npm install playwright-core@{DRIVER_VERSION}"),
+            output,
+        })?;
+    let installed = staging.join("node_modules");
+    let target = dir.join("node_modules");
+    system
+        .replace_dir(&installed, &target)
+        .map_err(write_error(&target))?;
+    // What is left is npm's lock file of the staging install, which nothing reads.
+    let _ = system.remove_dir(&staging);
+    match installed_driver_version(dir) {
+        Some(version) if version == DRIVER_VERSION => say(
+            out,
+            "installed",
+            &format!("the Playwright driver: {}", dir.display()),
+        ),
+        found => Err(InstallError::Failed {
+            what: format!("npm install playwright-core@{DRIVER_VERSION}"),
+            output: format!(
+                "{} holds playwright-core {} afterwards",
+                dir.display(),
+                found.as_deref().unwrap_or("no")
+            ),
+        }),
+    }
+}
+
+fn dry(action: &Action, out: &mut dyn Write) -> io::Result<()> {
+    let line = |out: &mut dyn Write, label: &str, text: &str| writeln!(out, "{label:<10} {text}");
+    match action {
+        Action::Present { what, at } => line(out, "found", &format!("{what}: {at}")),
+        Action::Apt { packages } => {
+            for command in apt_commands(packages) {
+                line(out, "would run", &command.shown())?;
+            }
+            Ok(())
+        }
+        Action::PrivateNode { package, dir } => line(
+            out,
+            "would run",
+            &private_node_command(package, dir).shown(),
+        ),
+        Action::Driver { dir } => line(out, "would run", &driver_command(dir).shown()),
+        Action::Missing { what, hint } => line(out, "missing", &format!("{what}: {hint}")),
+    }
+}
+
+/// The request's end: an error listing what is still missing, if anything.
+fn missing(actions: &[Action]) -> Result<(), InstallError> {
+    let (what, hints): (Vec<String>, Vec<String>) = actions
+        .iter()
+        .filter_map(|action| match action {
+            Action::Missing { what, hint } => Some((what.clone(), hint.clone())),
+            _ => None,
+        })
+        .unzip();
+    if what.is_empty() {
+        Ok(())
+    } else {
+        Err(InstallError::Missing { what, hints })
+    }
+}
+
+fn say(out: &mut dyn Write, label: &str, text: &str) -> Result<(), InstallError> {
+    writeln!(out, "{label:<10} {text}").map_err(InstallError::Output)
+}
+
+fn write_error(path: &Path) -> impl Fn(io::Error) -> InstallError + '_ {
+    move |source| InstallError::Write {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+#[cfg(test)]
+#[path = "installer_tests.rs"]
+mod tests;

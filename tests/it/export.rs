@@ -1,0 +1,210 @@
+//! `prettyplay export --playwright` end to end: a suite with passing tests, a product defect, a
+//! step without cached code, a background, an examples table whose rows pass and fail, a public
+//! and a secret variable, and a Gherkin data table is replayed with `replay --strict`, exported,
+//! and run with `npx playwright test` (`@playwright/test` 1.64.0 from npm, no browser download,
+//! the Debian Chromium the config names): every test passes or fails in both alike.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::Test;
+use crate::support::playwright_test::playwright_test_modules;
+
+const PAGE: &str = "<!doctype html><title>shop</title><h1>shop</h1>\
+<input aria-label=\"item\"><button onclick=\"const i=document.querySelector('input');\
+const li=document.createElement('li');li.textContent=i.value;document.querySelector('ul').append(li);\
+i.value=''\">Add</button><ul></ul>";
+
+const STEPS: &str = "\
+background:
+  open the shop
+
+test: add an item @smoke
+  add ${ITEM}
+  the list shows ${ITEM}
+
+test: a product defect
+  add milk
+  the heading says \"market\"
+
+test: never generated
+  add milk
+  a step nobody ran
+
+test: add <thing>
+  add the thing
+  the list shows the thing
+  examples:
+    | thing | shown |
+    | eggs  | eggs  |
+    | jam   | honey |
+";
+
+const FEATURE: &str = "\
+Feature: basket
+  Scenario: add from a table
+    Given the shop is open
+    When I add the items
+      | item  |
+      | bread |
+      | tea   |
+    Then the list has 2 items
+";
+
+const OPEN: &str = "async function step(page) {\n  await page.goto('/');\n}";
+
+fn add(value: &str) -> String {
+    format!(
+        "async function step(page) {{\n  await page.getByLabel('item').fill({value});\n  await page.getByRole('button', {{ name: 'Add' }}).click();\n}}"
+    )
+}
+
+fn shows(value: &str) -> String {
+    format!(
+        "async function step(page) {{\n  await expect(page.getByRole('listitem')).toHaveText([{value}]);\n}}"
+    )
+}
+
+/// `name → passed` of every test of a prettyplay run, from its JSON lines.
+fn prettyplay_results(events: &str) -> BTreeMap<String, bool> {
+    events
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|event| event["event"] == "test_finished")
+        .map(|event| {
+            let name = format!(
+                "{} › {}",
+                event["test"]["scenario"].as_str().unwrap(),
+                event["test"]["name"].as_str().unwrap()
+            );
+            (name, event["outcome"]["status"] == "passed")
+        })
+        .collect()
+}
+
+/// `name → passed` of every test of a Playwright JSON report (`describe › test`).
+fn playwright_results(report: &serde_json::Value) -> BTreeMap<String, bool> {
+    let mut results = BTreeMap::new();
+    fn walk(suite: &serde_json::Value, titles: &[String], out: &mut BTreeMap<String, bool>) {
+        let mut titles = titles.to_vec();
+        if let Some(title) = suite["title"]
+            .as_str()
+            .filter(|t| !t.is_empty() && !t.ends_with(".ts"))
+        {
+            titles.push(title.to_owned());
+        }
+        for spec in suite["specs"].as_array().into_iter().flatten() {
+            let mut name = titles.clone();
+            name.push(spec["title"].as_str().unwrap().to_owned());
+            let passed = spec["ok"].as_bool().unwrap();
+            out.insert(name.join(" › "), passed);
+        }
+        for child in suite["suites"].as_array().into_iter().flatten() {
+            walk(child, &titles, out);
+        }
+    }
+    for suite in report["suites"].as_array().into_iter().flatten() {
+        walk(suite, &[], &mut results);
+    }
+    results
+}
+
+fn run_playwright(dir: &Path, modules: &Path) -> serde_json::Value {
+    std::os::unix::fs::symlink(modules, dir.join("node_modules")).unwrap();
+    let output = Command::new("node")
+        .arg(modules.join("@playwright/test/cli.js"))
+        .args(["test", "--reporter=json"])
+        .current_dir(dir)
+        .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+        .env("ITEM", "milk")
+        .env_remove("CI")
+        .output()
+        .expect("run playwright test");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "playwright's JSON report ({e}):\n{stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+#[test]
+fn the_exported_suite_passes_and_fails_as_strict_replay_does() {
+    let modules = playwright_test_modules();
+    let test = Test::new()
+        .config("scenarios = \"scenarios\"\ncache_dir = \"cache\"\n[browser]\ntimeout = 2\n[vars]\nSHOP = \"shop\"\n")
+        .page("index.html", PAGE)
+        .scenario("scenarios/shop.steps", STEPS)
+        .scenario("scenarios/basket.feature", FEATURE)
+        .cached_background("scenarios/shop.steps", "open the shop", 1, OPEN)
+        .cached("scenarios/shop.steps", "add an item", "add ${ITEM}", 1, &add("vars.ITEM"))
+        .cached("scenarios/shop.steps", "add an item", "the list shows ${ITEM}", 1, &shows("vars.ITEM"))
+        .cached("scenarios/shop.steps", "a product defect", "add milk", 1, &add("'milk'"))
+        .cached(
+            "scenarios/shop.steps",
+            "a product defect",
+            "the heading says \"market\"",
+            1,
+            "async function step(page) {\n  await expect(page.getByRole('heading')).toHaveText('market');\n}",
+        )
+        .cached("scenarios/shop.steps", "never generated", "add milk", 1, &add("'milk'"))
+        .cached("scenarios/shop.steps", "add <thing>", "add the thing", 1, &add("vars.thing"))
+        .cached("scenarios/shop.steps", "add <thing>", "the list shows the thing", 1, &shows("vars.shown"))
+        .cached("scenarios/basket.feature", "add from a table", "the shop is open", 1, OPEN)
+        .cached(
+            "scenarios/basket.feature",
+            "add from a table",
+            "I add the items",
+            1,
+            "async function step(page) {\n  for (const [item] of vars.dataTable.slice(1)) {\n    await page.getByLabel('item').fill(item);\n    await page.getByRole('button', { name: 'Add' }).click();\n  }\n}",
+        )
+        .cached(
+            "scenarios/basket.feature",
+            "add from a table",
+            "the list has 2 items",
+            1,
+            "async function step(page) {\n  await expect(page.getByRole('listitem')).toHaveCount(2);\n}",
+        )
+        .env("ITEM", "milk");
+    let out = test
+        .args(&[
+            "replay",
+            "--strict",
+            "--reporter",
+            "list",
+            "--reporter",
+            "json",
+        ])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("3 passed, 3 failed");
+    let ours = prettyplay_results(&out.read("prettyplay-report/events.jsonl"));
+    let out = out
+        .again()
+        // Served again: the exported config's baseURL is this run's server, which stays up.
+        .page("index.html", PAGE)
+        .env("ITEM", "milk")
+        .args(&["export", "--playwright", "e2e"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("e2e/playwright.config.ts")
+        .stdout_contains("e2e/scenarios/shop.spec.ts")
+        .stdout_contains("e2e/scenarios/basket.feature.spec.ts");
+    let config = out.read("e2e/playwright.config.ts");
+    assert!(config.contains("executablePath: \""), "{config}");
+    assert!(config.contains("baseURL: \"http://127.0.0.1:"), "{config}");
+    assert!(config.contains("actionTimeout: 2000"), "{config}");
+    let spec = out.read("e2e/scenarios/shop.spec.ts");
+    assert!(
+        !spec.contains("milk\", \"ITEM"),
+        "no environment value is written"
+    );
+    let theirs = playwright_results(&run_playwright(&out.project_dir().join("e2e"), modules));
+    assert_eq!(ours.len(), 6, "{ours:?}");
+    assert_eq!(
+        theirs, ours,
+        "Playwright Test and prettyplay replay --strict differ"
+    );
+}

@@ -1,0 +1,54 @@
+//! `@playwright/test` at the driver's version, from the npm registry, for the tests that run an
+//! exported project with `npx playwright test`. It is installed once per machine into the user
+//! cache (no browser: the exported config names the Debian Chromium), atomically, so that
+//! parallel tests and processes share one copy.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The version the exported package.json pins: the driver's.
+pub(crate) const PLAYWRIGHT_TEST_VERSION: &str = "1.64.0";
+
+/// The `node_modules` holding `@playwright/test`, installing it on first use.
+pub(crate) fn playwright_test_modules() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let cache = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache"));
+        let dir = cache
+            .join("prettyplay/test-deps")
+            .join(format!("playwright-test-{PLAYWRIGHT_TEST_VERSION}"));
+        let modules = dir.join("node_modules");
+        if modules.join("@playwright/test/cli.js").is_file() {
+            return modules;
+        }
+        let staging = PathBuf::from(format!("{}.staging-{}", dir.display(), std::process::id()));
+        fs::create_dir_all(&staging).unwrap();
+        fs::write(staging.join("package.json"), "{ \"private\": true }\n").unwrap();
+        let status = Command::new("npm")
+            .args([
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--save-exact",
+                &format!("@playwright/test@{PLAYWRIGHT_TEST_VERSION}"),
+            ])
+            .current_dir(&staging)
+            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+            .status()
+            .expect("run npm");
+        assert!(
+            status.success(),
+            "npm install @playwright/test@{PLAYWRIGHT_TEST_VERSION} failed"
+        );
+        // Another process may have won the race: keep its copy.
+        if fs::rename(&staging, &dir).is_err() {
+            let _ = fs::remove_dir_all(&staging);
+        }
+        assert!(modules.join("@playwright/test/cli.js").is_file());
+        modules
+    })
+}
