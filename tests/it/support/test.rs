@@ -48,6 +48,19 @@ const CREATED: &str = "2026-11-30";
 /// Set (non-empty) to keep every test's temporary directory for inspection.
 pub(super) const KEEP_ENV: &str = "PRETTYPLAY_IT_KEEP";
 
+/// The commands without browser flags, to which a test with pages passes no `--base-url`.
+const NO_BROWSER_FLAGS: &[&str] = &[
+    "list",
+    "cache",
+    "init",
+    "import",
+    "api",
+    "install",
+    "merge-reports",
+    "show-report",
+    "show-trace",
+];
+
 /// How long a run may take before the harness kills it and fails the test.
 const TIMEOUT: Duration = Duration::from_secs(180);
 
@@ -260,7 +273,11 @@ impl Test {
             let addr = listener.local_addr().expect("the listener's address");
             let site = self.dir.path().join("site");
             thread::spawn(move || static_server::serve(site, listener));
-            args.extend(["--base-url".into(), format!("http://{addr}").into()]);
+            // Only the commands that open pages take browser flags; the others refuse them.
+            let command = args.first().and_then(|a| a.to_str()).unwrap_or_default();
+            if !NO_BROWSER_FLAGS.contains(&command) {
+                args.extend(["--base-url".into(), format!("http://{addr}").into()]);
+            }
         }
 
         let mut command = Command::new(env!("CARGO_BIN_EXE_prettyplay"));
