@@ -69,10 +69,9 @@ pub(crate) fn list(
     let cache = Cache::new(&settings.cache_dir);
     let mut cache_files: HashMap<usize, Option<CacheFile>> = HashMap::new();
     let mut tests = Vec::new();
-    for (si, ti) in select.select(scenarios, &last_run)? {
-        let scenario = &scenarios[si];
-        let test = &scenario.tests[ti];
-        let cached = match cache_files.entry(si) {
+    for at in select.select(scenarios, &last_run)? {
+        let (scenario, test) = at.of(scenarios);
+        let cached = match cache_files.entry(at.scenario) {
             std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
             std::collections::hash_map::Entry::Vacant(entry) => {
                 entry.insert(cache.load(&scenario.rel_path)?)

@@ -19,8 +19,8 @@ use crate::error::{EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED,
 use crate::llm::{LlmProvider, build_provider, key_variables};
 use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
-    FailedTest, FailureCause, LastRun, Mode, RunConfig, RunEvent, RunStats, Runner, TestId,
-    TestOutcome, TraceMode,
+    FailedTest, LastRun, Mode, RunConfig, RunEvent, RunStats, Runner, TestId, TestOutcome, TestRef,
+    TraceMode,
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
@@ -93,10 +93,10 @@ pub(crate) fn reporter_kinds(names: &[String]) -> Result<Vec<ReporterKind>, Erro
 /// The exit code of a run with `stats`: 130 interrupted, 3 when a failure was the
 /// infrastructure's, 1 when a test failed (or was flaky with `fail_on_flaky`), else 0.
 pub(crate) fn exit_code_of(stats: &RunStats, fail_on_flaky: bool) -> u8 {
-    if fail_on_flaky && stats.flaky > 0 && stats.failed == 0 && !stats.interrupted {
+    if fail_on_flaky && stats.flaky > 0 && stats.failed == 0 && !stats.interrupted() {
         say_flaky_fail_the_run(stats.flaky);
     }
-    if stats.interrupted {
+    if stats.interrupted() {
         EXIT_INTERRUPTED
     } else if stats.infrastructure_failures > 0 {
         EXIT_INFRA
@@ -232,7 +232,7 @@ pub(crate) fn run_tests(
     report.shard = options.select.shard;
     report.setups = selected
         .iter()
-        .map(|&(si, ti)| (&scenarios[si], &scenarios[si].tests[ti]))
+        .map(|at| at.of(scenarios))
         .filter(|(_, test)| test.saves.is_some())
         .map(|(scenario, test)| TestId::of(scenario, test))
         .collect();
@@ -263,10 +263,9 @@ pub(crate) fn run_tests(
         let event = event.masked(&secrets);
         if let RunEvent::TestFinished {
             test,
-            outcome: TestOutcome::Failed(failure),
+            outcome: TestOutcome::Failed(_),
             ..
         } = &event
-            && failure.cause != FailureCause::Interrupted
         {
             failed_tests.push(FailedTest {
                 scenario: test.scenario.clone(),
@@ -353,11 +352,11 @@ fn warn_trace_records_secrets(output_dir: &Path) {
 fn resolve_vars(
     settings: &Settings,
     scenarios: &[Scenario],
-    selected: &[(usize, usize)],
+    selected: &[TestRef],
 ) -> Result<Vars, Error> {
     let mut used: Vec<(&str, usize, &str)> = Vec::new();
-    for &(si, ti) in selected {
-        let (scenario, test) = (&scenarios[si], &scenarios[si].tests[ti]);
+    for at in selected {
+        let (scenario, test) = at.of(scenarios);
         let sentences = scenario
             .background
             .iter()
@@ -417,7 +416,7 @@ fn announce_step(test: &crate::runner::TestId, index: usize, sentence: &str, lin
 fn record_failures(
     settings: &Settings,
     scenarios: &[Scenario],
-    selected: &[(usize, usize)],
+    selected: &[TestRef],
     previous: &LastRun,
     failed_now: Vec<FailedTest>,
     stats: &RunStats,
@@ -425,11 +424,9 @@ fn record_failures(
     let ran = stats.passed + stats.failed;
     let selected_names: std::collections::HashSet<(String, String)> = selected
         .iter()
-        .map(|&(si, ti)| {
-            (
-                scenarios[si].rel_path.clone(),
-                scenarios[si].tests[ti].name.clone(),
-            )
+        .map(|at| {
+            let (scenario, test) = at.of(scenarios);
+            (scenario.rel_path.clone(), test.name.clone())
         })
         .collect();
     let mut failed: Vec<FailedTest> = previous

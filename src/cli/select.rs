@@ -11,7 +11,7 @@ use regex::Regex;
 use crate::cli::args::SelectArgs;
 use crate::error::Error;
 use crate::runner::{
-    LastRun, Location, Selected, Selection, Shard, TagExpr, select_tests, unmatched_locations,
+    LastRun, Location, Selection, Shard, TagExpr, TestRef, select_tests, unmatched_locations,
 };
 use crate::scenario::Scenario;
 
@@ -71,7 +71,7 @@ impl SelectOptions {
         &self,
         scenarios: &[Scenario],
         last_run: &LastRun,
-    ) -> Result<Vec<Selected>, Error> {
+    ) -> Result<Vec<TestRef>, Error> {
         let locations: Vec<Location> = self.locations.iter().map(|(l, _)| l.clone()).collect();
         let unmatched = unmatched_locations(scenarios, &locations);
         if !unmatched.is_empty() {

@@ -1,7 +1,7 @@
 //! The built-in generator's turn in generation and healing: it writes code for the sentence on
 //! the page as it is now (the full aria snapshot), and the code is tried like any candidate —
-//! compiled, then executed inside the step's settle window. What it could not write, and what
-//! failed, is said for the failure message or handed to the LLM.
+//! compiled, then executed inside the step's settle window. When it cannot write code, or its
+//! code fails, the reason goes into the failure message or to the LLM.
 //!
 //! Main type: [`BuiltinOutcome`], from [`Engine::builtin_attempt`].
 

@@ -12,7 +12,7 @@ use console::Style;
 
 use super::visible::Visible;
 use crate::llm::Classification;
-use crate::runner::{FailureCause, RunStats, TestFailure, TestId};
+use crate::runner::{FailureCause, Interruption, RunStats, StopReason, TestFailure, TestId};
 
 /// How much the terminal reporters (`list`, `dot`) print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +90,6 @@ pub(crate) fn failure_label(failure: &TestFailure) -> &'static str {
         FailureCause::CacheMiss => "no cached code",
         FailureCause::Infrastructure(_) => "infrastructure",
         FailureCause::Engine(engine) => engine.kind.label(),
-        FailureCause::Interrupted => "interrupted",
         FailureCause::SetupFailed(_) => "setup failed",
     }
 }
@@ -213,6 +212,32 @@ pub(crate) fn write_attempt_failure(
     Ok(())
 }
 
+/// Writes where Ctrl-C stopped a test: the step, where it is, and that nothing was written.
+fn write_interruption(
+    out: &mut dyn Write,
+    palette: Palette,
+    test: &TestId,
+    at: &Interruption,
+) -> io::Result<()> {
+    let yellow = palette.style(Style::new().yellow().bold());
+    let dim = palette.style(Style::new().dim());
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{} {}",
+        yellow.apply_to("──── INTERRUPTED"),
+        Visible(test)
+    )?;
+    writeln!(out, "  step {}: {}", at.step_index, Visible(&at.step))?;
+    writeln!(
+        out,
+        "  at {}",
+        dim.apply_to(format!("{}:{}", Visible(&test.scenario), at.line))
+    )?;
+    writeln!(out)?;
+    writeln!(out, "    {}", at.message())
+}
+
 /// The end of a terminal report: failure details, counts, the slowest tests, LLM figures, the
 /// closing `N passed, N failed` line and the total time (the last line).
 #[derive(Debug, Default)]
@@ -221,9 +246,16 @@ pub(crate) struct Summary {
     durations: Vec<(TestId, Duration)>,
     /// Failed attempts of tests that have not finished (`--retries`).
     attempts: Vec<(TestId, u32, TestFailure)>,
+    /// Tests that Ctrl-C stopped, and where.
+    interrupted: Vec<(TestId, Interruption)>,
 }
 
 impl Summary {
+    /// Remembers a test that Ctrl-C stopped.
+    pub(super) fn interrupted(&mut self, test: &TestId, at: &Interruption) {
+        self.interrupted.push((test.clone(), at.clone()));
+    }
+
     /// Remembers a failed attempt of a test that runs again (`attempt` is the one that failed).
     pub(super) fn attempt_failed(&mut self, test: &TestId, attempt: u32, failure: &TestFailure) {
         self.attempts.push((test.clone(), attempt, failure.clone()));
@@ -280,6 +312,9 @@ impl Summary {
         for (test, failure, attempt) in &self.failures {
             write_attempt_failure(out, palette, test, failure, *attempt)?;
         }
+        for (test, at) in &self.interrupted {
+            write_interruption(out, palette, test, at)?;
+        }
         writeln!(out)?;
         if stats.flaky > 0 {
             let loud = palette.style(Style::new().yellow().bold());
@@ -328,7 +363,7 @@ impl Summary {
                 crate::llm::BREAKER_LIMIT
             )?;
         }
-        if let Some(reason) = &stats.stopped {
+        if let Some(StopReason::BrowserUnavailable(reason)) = &stats.stopped {
             let loud = palette.style(Style::new().red().bold());
             writeln!(
                 out,
@@ -336,7 +371,7 @@ impl Summary {
                 loud.apply_to(format!("the run stopped: {}.", Visible(reason))),
                 stats.not_run
             )?;
-        } else if stats.interrupted {
+        } else if stats.interrupted() {
             writeln!(out, "interrupted: {} test(s) did not run", stats.not_run)?;
         } else if stats.not_run > 0 {
             writeln!(out, "{} test(s) did not run", stats.not_run)?;
@@ -406,6 +441,7 @@ impl Summary {
             )?;
         }
         self.failures.clear();
+        self.interrupted.clear();
         Ok(())
     }
 }

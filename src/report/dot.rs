@@ -63,14 +63,19 @@ impl<W: Write> Reporter for DotReporter<W> {
                 duration,
             } => {
                 let (failure, passed_on) = match outcome {
-                    TestOutcome::Passed => (None, None),
+                    TestOutcome::Passed | TestOutcome::Interrupted(_) => (None, None),
                     TestOutcome::Flaky { attempts } => (None, Some(*attempts)),
                     TestOutcome::Failed(failure) => (Some(&**failure), None),
                 };
-                let dot = match (failure, passed_on) {
-                    (None, None) => self.palette.style(Style::new().green()).apply_to("."),
-                    (None, Some(_)) => self.palette.style(Style::new().yellow()).apply_to("±"),
-                    (Some(_), _) => self.palette.style(Style::new().red().bold()).apply_to("F"),
+                let dot = match (outcome, passed_on) {
+                    (TestOutcome::Interrupted(_), _) => {
+                        self.palette.style(Style::new().yellow()).apply_to("I")
+                    }
+                    (TestOutcome::Failed(_), _) => {
+                        self.palette.style(Style::new().red().bold()).apply_to("F")
+                    }
+                    (_, Some(_)) => self.palette.style(Style::new().yellow()).apply_to("±"),
+                    (_, None) => self.palette.style(Style::new().green()).apply_to("."),
                 };
                 write!(self.out, "{dot}")?;
                 self.column += 1;
@@ -82,6 +87,9 @@ impl<W: Write> Reporter for DotReporter<W> {
                 }
                 self.summary
                     .test_finished(test, *duration, failure, passed_on);
+                if let TestOutcome::Interrupted(at) = outcome {
+                    self.summary.interrupted(test, at);
+                }
             }
             RunEvent::TestRetry {
                 test,

@@ -450,11 +450,9 @@ mod tests {
     #[test]
     fn a_test_ctrl_c_stopped_shows_as_interrupted_not_failed() {
         let test = testing::id("a.steps", "stopped", 1);
-        let mut failure = testing::check_failure();
-        failure.cause = crate::runner::FailureCause::Interrupted;
         let mut stats = crate::runner::RunStats {
             interrupted_tests: 1,
-            interrupted: true,
+            stopped: Some(crate::runner::StopReason::Interrupted),
             ..Default::default()
         };
         stats.not_run = 2;
@@ -462,7 +460,7 @@ mod tests {
             RunEvent::TestStarted { test: test.clone() },
             RunEvent::TestFinished {
                 test,
-                outcome: crate::runner::TestOutcome::Failed(Box::new(failure)),
+                outcome: testing::interrupted(),
                 duration: std::time::Duration::ZERO,
             },
             RunEvent::RunFinished { stats },

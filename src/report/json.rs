@@ -149,7 +149,15 @@ mod tests {
         }
         events.push(failed(FailureCause::CacheMiss, None));
         events.push(failed(FailureCause::Infrastructure("gone".into()), None));
-        events.push(failed(FailureCause::Interrupted, None));
+        events.push(RunEvent::TestFinished {
+            test: test.clone(),
+            outcome: TestOutcome::Interrupted(crate::runner::Interruption {
+                step: "open the app".into(),
+                step_index: 1,
+                line: 2,
+            }),
+            duration: Duration::from_millis(12),
+        });
         for setup in [
             Some(testing::id("scenarios/auth.steps", "sign in", 4)),
             None,
@@ -177,7 +185,7 @@ mod tests {
                 failed: 12,
                 infrastructure_failures: 2,
                 not_run: 3,
-                interrupted: true,
+                stopped: Some(crate::runner::StopReason::Interrupted),
                 ..RunStats::default()
             },
         });

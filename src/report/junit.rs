@@ -32,7 +32,6 @@ fn failure_type(failure: &TestFailure) -> &'static str {
         FailureCause::CacheMiss => "cache_miss",
         FailureCause::Infrastructure(_) => "infrastructure",
         FailureCause::Engine(engine) => engine_kind_name(engine.kind),
-        FailureCause::Interrupted => "interrupted",
         FailureCause::SetupFailed(_) => "setup_failed",
     }
 }
@@ -241,13 +240,11 @@ mod tests {
     #[test]
     fn a_test_ctrl_c_stopped_is_skipped_not_failed() {
         let test = testing::id("a.steps", "stopped", 1);
-        let mut failure = testing::check_failure();
-        failure.cause = crate::runner::FailureCause::Interrupted;
         let events = [
             RunEvent::TestStarted { test: test.clone() },
             RunEvent::TestFinished {
                 test,
-                outcome: crate::runner::TestOutcome::Failed(Box::new(failure)),
+                outcome: testing::interrupted(),
                 duration: Duration::ZERO,
             },
         ];

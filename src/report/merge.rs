@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use super::blob::SetupTest;
 use super::blob_read::{Blob, MergeError, read_blob};
-use crate::runner::{RunEvent, RunStats, TestId, TestOutcome};
+use crate::runner::{RunEvent, RunStats, StopReason, TestId, TestOutcome};
 
 /// The blob files under `paths`: a file as it is, a directory's `*.jsonl` files at any depth
 /// (an artifact download may put each shard's blob in a directory of its own), sorted.
@@ -171,21 +171,27 @@ fn merged_stats(events: &[RunEvent], shards: &[RunStats]) -> RunStats {
     for event in events {
         stats.observe(event);
     }
-    let mut stopped = Vec::new();
+    let mut unavailable = Vec::new();
+    let mut interrupted = false;
     for shard in shards {
         stats.not_run += shard.not_run;
-        stats.interrupted |= shard.interrupted;
+        interrupted |= shard.interrupted();
         stats.llm_cut_off |= shard.llm_cut_off;
         stats.heal_veto_off |= shard.heal_veto_off;
         stats.allowed_origins_off |= shard.allowed_origins_off;
         stats.duration = stats.duration.max(shard.duration);
-        if let Some(reason) = &shard.stopped
-            && !stopped.contains(reason)
+        if let Some(StopReason::BrowserUnavailable(reason)) = &shard.stopped
+            && !unavailable.contains(reason)
         {
-            stopped.push(reason.clone());
+            unavailable.push(reason.clone());
         }
     }
-    stats.stopped = (!stopped.is_empty()).then(|| stopped.join("; "));
+    // Ctrl-C in any shard decides the exit code, as it does in one run.
+    stats.stopped = if interrupted {
+        Some(StopReason::Interrupted)
+    } else {
+        (!unavailable.is_empty()).then(|| StopReason::BrowserUnavailable(unavailable.join("; ")))
+    };
     stats
 }
 

@@ -6,9 +6,7 @@
 use std::time::Duration;
 
 use crate::llm::Classification;
-use crate::runner::{
-    FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome,
-};
+use crate::runner::{RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
 
 /// Everything a file report shows of a run.
 #[derive(Debug, Clone, Default)]
@@ -54,16 +52,14 @@ impl TestRecord {
     /// stopped (interrupted is not failed).
     pub(super) fn failure(&self) -> Option<&TestFailure> {
         match &self.outcome {
-            Some(TestOutcome::Failed(failure)) if failure.cause != FailureCause::Interrupted => {
-                Some(failure)
-            }
+            Some(TestOutcome::Failed(failure)) => Some(failure),
             _ => None,
         }
     }
 
     /// Whether Ctrl-C stopped the test.
     pub(super) fn interrupted(&self) -> bool {
-        matches!(&self.outcome, Some(TestOutcome::Failed(f)) if f.cause == FailureCause::Interrupted)
+        matches!(&self.outcome, Some(TestOutcome::Interrupted(_)))
     }
 
     /// Whether the test passed, at once or on a retry (flaky).

@@ -17,7 +17,7 @@ use super::progress::Progress;
 use super::reporter::Reporter;
 use super::visible::Visible;
 use crate::engine::Pool;
-use crate::runner::{FailureCause, RunEvent, RunStats, TestFailure, TestId, TestOutcome};
+use crate::runner::{RunEvent, RunStats, TestFailure, TestId, TestOutcome};
 
 /// Writes a human-readable report of a run.
 pub struct TerminalReporter<W: Write> {
@@ -305,14 +305,14 @@ impl<W: Write> TerminalReporter<W> {
         let (label, style, failure) = match outcome {
             TestOutcome::Passed => ("PASS", Style::new().green().bold(), None),
             TestOutcome::Flaky { .. } => ("FLAKY", Style::new().yellow().bold(), None),
-            TestOutcome::Failed(failure) if failure.cause == FailureCause::Interrupted => (
-                "INTERRUPTED",
-                Style::new().yellow().bold(),
-                Some(&**failure),
-            ),
+            TestOutcome::Interrupted(_) => ("INTERRUPTED", Style::new().yellow().bold(), None),
             TestOutcome::Failed(failure) => ("FAIL", Style::new().red().bold(), Some(&**failure)),
         };
-        if self.verbosity != Verbosity::Quiet || failure.is_some() {
+        let interrupted = match outcome {
+            TestOutcome::Interrupted(at) => Some(at),
+            _ => None,
+        };
+        if self.verbosity != Verbosity::Quiet || !outcome.is_pass() {
             writeln!(
                 self.buf,
                 "{} {} {}",
@@ -326,10 +326,13 @@ impl<W: Write> TerminalReporter<W> {
             writeln!(self.buf, "{}", error_annotation(test, failure))?;
         }
         if let Some(progress) = &mut self.progress {
-            progress.test_finished(failure.is_none());
+            progress.test_finished(outcome.is_pass());
         }
         self.summary
             .test_finished(test, duration, failure, passed_on);
+        if let Some(at) = interrupted {
+            self.summary.interrupted(test, at);
+        }
         Ok(())
     }
 

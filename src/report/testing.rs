@@ -234,6 +234,15 @@ pub(crate) fn events() -> Vec<RunEvent> {
     ]
 }
 
+/// A test Ctrl-C stopped at its second step.
+pub(crate) fn interrupted() -> crate::runner::TestOutcome {
+    crate::runner::TestOutcome::Interrupted(crate::runner::Interruption {
+        step: "the list shows \"milk\"".into(),
+        step_index: 2,
+        line: 4,
+    })
+}
+
 /// A failure of step code (no engine, no verdict).
 pub(crate) fn check_failure() -> TestFailure {
     TestFailure {

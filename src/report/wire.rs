@@ -15,7 +15,7 @@ use crate::cache::Author;
 use crate::engine::{EngineFailureKind, LlmPurpose};
 use crate::llm::{Classification, Usage};
 use crate::runner::{
-    FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome,
+    FailureCause, RunEvent, RunStats, StepSource, StopReason, TestFailure, TestId, TestOutcome,
 };
 use crate::script::FailureKind;
 
@@ -395,6 +395,17 @@ impl<'a> From<&'a TestOutcome> for OutcomeWire<'a> {
                 attempts: *attempts,
             },
             TestOutcome::Failed(failure) => OutcomeWire::Failed(Box::new(failure.as_ref().into())),
+            // Written as a failure whose cause is `interrupted`, the shape readers know.
+            TestOutcome::Interrupted(at) => OutcomeWire::Failed(Box::new(FailureWire {
+                step: &at.step,
+                step_index: at.step_index,
+                line: at.line,
+                cause: CauseWire::Interrupted,
+                code: None,
+                verdict: None,
+                screenshot_png_base64: None,
+                screenshot: None,
+            })),
         }
     }
 }
@@ -524,7 +535,6 @@ impl<'a> From<&'a FailureCause> for CauseWire<'a> {
                 verdict: failure.verdict.as_ref().map(ClassificationWire::from),
                 candidate: failure.candidate.as_deref(),
             },
-            FailureCause::Interrupted => CauseWire::Interrupted,
             FailureCause::SetupFailed(setup) => CauseWire::SetupFailed {
                 state: &setup.state,
                 setup: setup.setup.as_ref().map(ToString::to_string),
@@ -626,7 +636,6 @@ impl From<&RunStats> for StatsWire {
             failed,
             infrastructure_failures,
             not_run,
-            interrupted,
             duration,
             cached_steps,
             generated_steps,
@@ -649,7 +658,7 @@ impl From<&RunStats> for StatsWire {
             flaky,
             infrastructure_failures,
             not_run,
-            interrupted,
+            interrupted: stats.interrupted(),
             duration_ms: millis(duration),
             cached_steps,
             generated_steps,
@@ -664,7 +673,10 @@ impl From<&RunStats> for StatsWire {
             allowed_origins_off,
             interrupted_tests,
             llm_cut_off,
-            stopped: stopped.clone(),
+            stopped: match stopped {
+                Some(StopReason::BrowserUnavailable(reason)) => Some(reason.clone()),
+                _ => None,
+            },
         }
     }
 }

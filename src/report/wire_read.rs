@@ -17,8 +17,8 @@ use crate::cache::Author;
 use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::{
-    FailureCause, RunEvent, RunStats, SetupFailed, StepSource, TestFailure, TestId, TestOutcome,
-    TestTiming,
+    FailureCause, Interruption, RunEvent, RunStats, SetupFailed, StepSource, StopReason,
+    TestFailure, TestId, TestOutcome, TestTiming,
 };
 use crate::script::{FailureKind, StepFailure};
 
@@ -395,9 +395,7 @@ impl EventIn {
                 outcome: match outcome {
                     OutcomeIn::Passed => TestOutcome::Passed,
                     OutcomeIn::Flaky { attempts } => TestOutcome::Flaky { attempts },
-                    OutcomeIn::Failed(failure) => {
-                        TestOutcome::Failed(Box::new(failure.into_failure(resolve)?))
-                    }
+                    OutcomeIn::Failed(failure) => failure.into_outcome(resolve)?,
                 },
                 duration: ms(duration_ms),
             },
@@ -441,6 +439,19 @@ struct FailureIn {
 }
 
 impl FailureIn {
+    /// The outcome of a finished test: an interruption when the cause says so (the wire
+    /// writes an interrupted test as a failure whose cause is `interrupted`), else the failure.
+    fn into_outcome(self, resolve: Resolve<'_>) -> Result<TestOutcome, String> {
+        if matches!(self.cause, CauseIn::Interrupted) {
+            return Ok(TestOutcome::Interrupted(Interruption {
+                step: self.step,
+                step_index: self.step_index,
+                line: self.line,
+            }));
+        }
+        Ok(TestOutcome::Failed(Box::new(self.into_failure(resolve)?)))
+    }
+
     fn into_failure(self, resolve: Resolve<'_>) -> Result<TestFailure, String> {
         let screenshot = match (self.screenshot_png_base64, self.screenshot) {
             (Some(base64), _) => Some(
@@ -549,7 +560,9 @@ impl TryFrom<CauseIn> for FailureCause {
                 setup: setup_test.map(TestId::from),
                 infrastructure,
             }),
-            CauseIn::Interrupted => FailureCause::Interrupted,
+            CauseIn::Interrupted => {
+                return Err("an attempt that Ctrl-C stopped is never retried".to_owned());
+            }
         })
     }
 }
@@ -623,10 +636,13 @@ impl From<StatsIn> for RunStats {
             interrupted_tests: stats.interrupted_tests,
             infrastructure_failures: stats.infrastructure_failures,
             not_run: stats.not_run,
-            interrupted: stats.interrupted,
             llm_cut_off: stats.llm_cut_off,
             heal_veto_off: stats.heal_veto_off,
-            stopped: stats.stopped,
+            stopped: match (stats.stopped, stats.interrupted) {
+                (Some(reason), _) => Some(StopReason::BrowserUnavailable(reason)),
+                (None, true) => Some(StopReason::Interrupted),
+                (None, false) => None,
+            },
             allowed_origins_off: stats.allowed_origins_off,
             duration: ms(stats.duration_ms),
             cached_steps: stats.cached_steps,

@@ -132,7 +132,11 @@ fn every_event_kind_cause_and_name_reads_back_as_itself() {
     }
     events.push(failed(FailureCause::CacheMiss));
     events.push(failed(FailureCause::Infrastructure("gone".into())));
-    events.push(failed(FailureCause::Interrupted));
+    events.push(RunEvent::TestFinished {
+        test: testing::id("scenarios/todo.steps", "stopped", 9),
+        outcome: testing::interrupted(),
+        duration: ms(12),
+    });
     for setup in [
         Some(testing::id("scenarios/auth.steps", "sign in", 4)),
         None,
@@ -151,10 +155,11 @@ fn every_event_kind_cause_and_name_reads_back_as_itself() {
             interrupted_tests: 1,
             infrastructure_failures: 2,
             not_run: 3,
-            interrupted: true,
             llm_cut_off: true,
             heal_veto_off: true,
-            stopped: Some("the browser could not be launched".into()),
+            stopped: Some(StopReason::BrowserUnavailable(
+                "the browser could not be launched".into(),
+            )),
             allowed_origins_off: true,
             duration: ms(4210),
             cached_steps: 4,

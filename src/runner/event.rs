@@ -74,8 +74,6 @@ pub enum FailureCause {
     Infrastructure(String),
     /// The engine decided: a product defect, an incurable step, or an unavailable LLM.
     Engine(EngineFailure),
-    /// Ctrl-C stopped the test before this step; nothing was written for it.
-    Interrupted,
     /// The test starts from a saved state whose setup test did not pass: it did not run.
     SetupFailed(SetupFailed),
 }
@@ -126,6 +124,20 @@ pub struct TestFailure {
 }
 
 impl TestFailure {
+    /// A failure at step `step_index` (`step`, on `line`) for `cause`, with no code, verdict or
+    /// screenshot yet.
+    pub(crate) fn at(step: String, step_index: usize, line: usize, cause: FailureCause) -> Self {
+        TestFailure {
+            step,
+            step_index,
+            line,
+            cause,
+            code: None,
+            verdict: None,
+            screenshot: None,
+        }
+    }
+
     /// A one-paragraph message for the cause.
     pub fn message(&self, scenario: &str, test: &str) -> String {
         match &self.cause {
@@ -139,9 +151,6 @@ impl TestFailure {
             ),
             FailureCause::Infrastructure(message) => message.clone(),
             FailureCause::Engine(failure) => failure.to_string(),
-            FailureCause::Interrupted => {
-                "interrupted (Ctrl-C) before this step; nothing was written for it".to_owned()
-            }
             FailureCause::SetupFailed(setup) => setup.message(),
         }
     }
@@ -153,7 +162,7 @@ impl TestFailure {
             FailureCause::Step(f) => f.kind == FailureKind::Crash,
             FailureCause::Engine(f) => f.kind.is_infrastructure(),
             FailureCause::SetupFailed(setup) => setup.infrastructure,
-            FailureCause::CacheMiss | FailureCause::Interrupted => false,
+            FailureCause::CacheMiss => false,
         }
     }
 }
@@ -168,6 +177,53 @@ pub enum TestOutcome {
         attempts: u32,
     },
     Failed(Box<TestFailure>),
+    /// Ctrl-C stopped the test before or during a step: neither passed nor failed, and nothing
+    /// was written for that step.
+    Interrupted(Interruption),
+}
+
+impl TestOutcome {
+    /// Whether the test passed, on its first attempt or a retry.
+    pub fn is_pass(&self) -> bool {
+        matches!(self, TestOutcome::Passed | TestOutcome::Flaky { .. })
+    }
+
+    /// The failure, when the test failed.
+    pub fn failure(&self) -> Option<&TestFailure> {
+        match self {
+            TestOutcome::Failed(failure) => Some(failure),
+            _ => None,
+        }
+    }
+}
+
+/// Where Ctrl-C stopped a test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interruption {
+    /// The step that did not finish (or did not start).
+    pub step: String,
+    /// 1-based index of the step in its test.
+    pub step_index: usize,
+    /// Line of the step in the scenario file.
+    pub line: usize,
+}
+
+impl Interruption {
+    /// The one line reports show for an interrupted test.
+    pub fn message(&self) -> &'static str {
+        "interrupted (Ctrl-C) before this step; nothing was written for it"
+    }
+}
+
+/// Why a run stopped before every selected test ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopReason {
+    /// Ctrl-C (or SIGTERM): no new test starts, running tests stop before their next step.
+    Interrupted,
+    /// `--max-failures` tests failed; running tests finish.
+    MaxFailures(usize),
+    /// The browser could not be launched several times in a row; the text says why.
+    BrowserUnavailable(String),
 }
 
 /// Totals of a run.
@@ -185,16 +241,13 @@ pub struct RunStats {
     pub infrastructure_failures: usize,
     /// Selected tests that never started (Ctrl-C or `--max-failures`).
     pub not_run: usize,
-    /// The run was interrupted (Ctrl-C).
-    pub interrupted: bool,
+    /// Why the run stopped early, if it did: the first reason that stopped it.
+    pub stopped: Option<StopReason>,
     /// The LLM failed [`crate::llm::BREAKER_LIMIT`] times in a row and the rest of the run
     /// made no LLM calls.
     pub llm_cut_off: bool,
     /// Healing ran with the heal veto off (`heal.veto = false`): every summary warns.
     pub heal_veto_off: bool,
-    /// Why the run stopped before its tests were done, when something other than Ctrl-C or
-    /// `--max-failures` stopped it (a browser that could not be relaunched).
-    pub stopped: Option<String>,
     /// `[browser] allowed_origins = ["*"]`: pages could reach every origin; every summary warns.
     pub allowed_origins_off: bool,
     pub duration: Duration,
@@ -214,6 +267,11 @@ pub struct RunStats {
 }
 
 impl RunStats {
+    /// Whether Ctrl-C stopped the run.
+    pub fn interrupted(&self) -> bool {
+        self.stopped == Some(StopReason::Interrupted)
+    }
+
     /// Counts what an event says: finished tests by outcome, passed steps by source, and LLM
     /// requests with their tokens and wait. The counts are incremented here only; what no event
     /// says (tests that never started, the interruption, the run's duration) the runner sets.
@@ -222,9 +280,7 @@ impl RunStats {
             RunEvent::TestFinished { outcome, .. } => match outcome {
                 TestOutcome::Passed => self.passed += 1,
                 TestOutcome::Flaky { .. } => self.flaky += 1,
-                TestOutcome::Failed(failure) if failure.cause == FailureCause::Interrupted => {
-                    self.interrupted_tests += 1;
-                }
+                TestOutcome::Interrupted(_) => self.interrupted_tests += 1,
                 TestOutcome::Failed(failure) => {
                     self.failed += 1;
                     if failure.is_infrastructure() {
@@ -386,15 +442,12 @@ pub enum RunEvent {
 impl TestOutcome {
     /// For tests: a failure of step 1 ("open the app", line 2) with `cause`, nothing else set.
     pub(crate) fn failed_first_step(cause: FailureCause) -> Self {
-        TestOutcome::Failed(Box::new(TestFailure {
-            step: "open the app".into(),
-            step_index: 1,
-            line: 2,
+        TestOutcome::Failed(Box::new(TestFailure::at(
+            "open the app".into(),
+            1,
+            2,
             cause,
-            code: None,
-            verdict: None,
-            screenshot: None,
-        }))
+        )))
     }
 }
 
@@ -464,7 +517,11 @@ mod tests {
             finished(TestOutcome::Flaky { attempts: 2 }),
             finished(failed(FailureCause::CacheMiss)),
             finished(failed(FailureCause::Infrastructure("gone".into()))),
-            finished(failed(FailureCause::Interrupted)),
+            finished(TestOutcome::Interrupted(Interruption {
+                step: "open the app".into(),
+                step_index: 1,
+                line: 2,
+            })),
         ];
         let mut stats = RunStats::default();
         for event in &events {

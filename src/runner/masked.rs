@@ -113,7 +113,7 @@ fn test_failure(failure: &mut TestFailure, m: impl Fn(&mut String) + Copy) {
                 m(candidate);
             }
         }
-        FailureCause::CacheMiss | FailureCause::Interrupted | FailureCause::SetupFailed(_) => {}
+        FailureCause::CacheMiss | FailureCause::SetupFailed(_) => {}
     }
 }
 

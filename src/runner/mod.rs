@@ -4,8 +4,12 @@
 //! Main types: [`Runner`], [`RunEvent`], [`RunStats`].
 
 mod event;
+#[cfg(test)]
+mod fake;
 mod last_run;
+mod lifecycle;
 mod masked;
+mod port;
 mod retry;
 mod run_config;
 #[expect(
@@ -20,13 +24,13 @@ mod tag_expr;
 mod test_run;
 
 pub use event::{
-    FailureCause, RunEvent, RunStats, SetupFailed, StepSource, TestFailure, TestId, TestOutcome,
-    TestTiming,
+    FailureCause, Interruption, RunEvent, RunStats, SetupFailed, StepSource, StopReason,
+    TestFailure, TestId, TestOutcome, TestTiming,
 };
 pub use last_run::{FailedTest, LastRun};
 pub use run_config::{Mode, RunConfig, TraceMode};
 pub use runner::Runner;
 pub use select::{
-    Location, Selected, Selection, Shard, select_tests, unmatched_locations, with_setups,
+    Location, Selection, Shard, TestRef, select_tests, unmatched_locations, with_setups,
 };
 pub use tag_expr::{TagExpr, TagExprError};

@@ -13,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use crate::cache::{Cache, CacheFile};
-use crate::runner::{FailureCause, Mode, TestFailure, TestOutcome};
+use crate::runner::{Mode, TestFailure, TestOutcome};
 
 /// Runs `attempt(n)` for n = 1, 2, ... until one passes, `retries` retries are spent, or a
 /// retry is not allowed: the failure was an interruption, or `may_retry()` says the run is
@@ -30,11 +30,7 @@ pub(crate) fn run_attempts(
         let started = Instant::now();
         match attempt(number) {
             TestOutcome::Passed if number > 1 => return TestOutcome::Flaky { attempts: number },
-            TestOutcome::Failed(failure)
-                if number <= retries
-                    && failure.cause != FailureCause::Interrupted
-                    && may_retry() =>
-            {
+            TestOutcome::Failed(failure) if number <= retries && may_retry() => {
                 number += 1;
                 retrying(number, failure, started.elapsed());
             }
@@ -65,7 +61,7 @@ mod tests {
         TestOutcome::failed_first_step(FailureCause::CacheMiss)
     }
 
-    /// Runs `outcomes` as successive attempts; answers the outcome and the retries told of.
+    /// Runs `outcomes` as successive attempts and returns the outcome and the retries reported.
     fn attempts(
         retries: u32,
         outcomes: Vec<TestOutcome>,
@@ -107,7 +103,11 @@ mod tests {
 
     #[test]
     fn no_retry_for_an_interrupted_test_or_a_stopping_run() {
-        let interrupted = TestOutcome::failed_first_step(FailureCause::Interrupted);
+        let interrupted = TestOutcome::Interrupted(crate::runner::Interruption {
+            step: "open the app".into(),
+            step_index: 1,
+            line: 2,
+        });
         assert_eq!(
             attempts(2, vec![interrupted.clone()], true),
             (interrupted, vec![])

@@ -1,73 +1,79 @@
-//! The runner: selects tests, loads their cached code, and runs each test on a thread of its
-//! own with a fresh browser context, turning everything into [`RunEvent`]s.
+//! The runner: selects tests, loads their cached code, and runs each test on a worker thread
+//! in a fresh browser context, turning everything into [`RunEvent`]s.
 //!
-//! Main type: [`Runner`].
+//! Main type: [`Runner`]. The runner reaches browsers only through the port in `port.rs`, and
+//! decides how each test ended with the pure functions of `lifecycle.rs`. Its unit tests
+//! check those decisions against the strict fake browser of `fake.rs`.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
-
-use std::sync::Arc;
 
 use crate::cache::{CacheError, CacheFile};
 use crate::config::Isolation;
-use crate::driver::{BrowserRuntime, SavedState, TestPage, WorkerBrowser};
-use crate::engine::EngineFailureKind;
+use crate::driver::{BrowserRuntime, SavedState};
 use crate::llm::{Breaker, LlmProvider};
+use crate::runner::lifecycle::{
+    EndSignals, SetupEnd, Shape, StateSave, TestEnd, conclude, saved_too_late,
+};
+use crate::runner::port::{Browser, Browsers, DriverBrowsers, Page};
 use crate::runner::retry::{cache_for_retry, run_attempts};
 use crate::runner::setups::{Next, Schedule, write_state};
-use crate::runner::shared_steps::SharedSteps;
-use crate::runner::test_run::{TestPlan, run_test};
+use crate::runner::shared_steps::{SharedSteps, lock};
+use crate::runner::test_run::TestPlan;
 use crate::runner::{
-    FailureCause, Mode, RunConfig, RunEvent, RunStats, Selected, SetupFailed, TestFailure, TestId,
-    TestOutcome, TestTiming, TraceMode,
+    FailureCause, Mode, RunConfig, RunEvent, RunStats, SetupFailed, StopReason, TestFailure,
+    TestId, TestOutcome, TestRef, TestTiming, TraceMode,
 };
 use crate::scenario::{Scenario, Test};
-use crate::script::{FailureKind, StepFailure};
 
 /// Runs selected tests of a set of scenarios against one browser runtime.
 pub struct Runner<'a> {
     scenarios: &'a [Scenario],
-    selected: Vec<Selected>,
+    selected: Vec<TestRef>,
     cache_files: HashMap<usize, CacheFile>,
     config: RunConfig,
     /// The step-code API listing, sent to the LLM with every generation request.
     page_api: String,
-    /// Wraps the configured provider for the whole run: it stops calling an LLM that failed
-    /// several times in a row.
+    /// Wraps the configured provider for the whole run, so that the run stops calling an LLM
+    /// that failed several times in a row.
     breaker: Option<Arc<Breaker>>,
-    /// Browser launches that failed in a row, across workers; reset by one that works.
+    /// Browser launches that failed in a row, across workers; a launch that works resets it.
     failed_launches: AtomicUsize,
-    /// Set when the run must stop (the browser could not be relaunched), with why.
-    stopped: Mutex<Option<String>>,
-    /// What the engine decided this run for steps several tests share.
+    /// Set when the browser could not be launched again, which stops the run.
+    unavailable: Mutex<Option<String>>,
+    /// What the engine decided in this run for the steps that several tests share.
     shared: SharedSteps,
 }
 
 /// Browser launches that may fail in a row before the run stops.
 const LAUNCH_ATTEMPTS: usize = 2;
 
+/// How often the watchdog checks for Ctrl-C, which a signal handler reports through a flag.
+const CANCEL_POLL: Duration = Duration::from_millis(50);
+
 impl<'a> Runner<'a> {
-    /// Loads the cache files of the selected tests' scenarios; a malformed one is an error
-    /// (and is left untouched).
+    /// Loads the cache files of the selected tests' scenarios. A malformed cache file is an
+    /// error, and the file is left untouched.
     pub fn new(
         scenarios: &'a [Scenario],
-        selected: Vec<Selected>,
+        selected: Vec<TestRef>,
         mut config: RunConfig,
     ) -> Result<Self, CacheError> {
         let cache = &config.cache;
         let mut cache_files = HashMap::new();
-        for &(si, _) in &selected {
-            if cache_files.contains_key(&si) {
+        for at in &selected {
+            if cache_files.contains_key(&at.scenario) {
                 continue;
             }
-            if let Some(file) = cache.load(&scenarios[si].rel_path)? {
-                cache_files.insert(si, file);
+            if let Some(file) = cache.load(&scenarios[at.scenario].rel_path)? {
+                cache_files.insert(at.scenario, file);
             }
         }
-        // Only the engine sends the listing; it comes from the binding, so a failure to list it
-        // is a bug, reported in the request rather than hidden.
+        // Only the engine sends the listing. It comes from the binding, so a failure to list
+        // it is a bug, and the request carries the error rather than hiding it.
         let page_api = match config.provider {
             Some(_) => crate::script::api_listing().unwrap_or_else(|f| f.message),
             None => String::new(),
@@ -84,7 +90,7 @@ impl<'a> Runner<'a> {
             page_api,
             breaker,
             failed_launches: AtomicUsize::new(0),
-            stopped: Mutex::new(None),
+            unavailable: Mutex::new(None),
             shared: SharedSteps::default(),
         })
     }
@@ -93,12 +99,26 @@ impl<'a> Runner<'a> {
         self.selected.len()
     }
 
-    /// Runs the selected tests on `workers` threads, each owning a browser, and reports every
-    /// event through `on_event` (on the calling thread, in the order they happen).
+    /// Runs the selected tests on the configured number of worker threads, each owning a
+    /// browser of `runtime`, and reports every event through `on_event` (on the calling
+    /// thread, in the order they happen).
     pub fn run(
         &self,
         runtime: &BrowserRuntime,
         handle: &tokio::runtime::Handle,
+        on_event: &mut dyn FnMut(RunEvent),
+    ) -> RunStats {
+        let browsers = DriverBrowsers {
+            runtime,
+            handle: handle.clone(),
+        };
+        self.run_with(&browsers, on_event)
+    }
+
+    /// Runs the selected tests in browsers that `browsers` launches.
+    pub(crate) fn run_with<B: Browsers>(
+        &self,
+        browsers: &B,
         on_event: &mut dyn FnMut(RunEvent),
     ) -> RunStats {
         let started = Instant::now();
@@ -117,7 +137,7 @@ impl<'a> Runner<'a> {
                 let spawned = std::thread::Builder::new()
                     .name(format!("worker {worker}"))
                     .spawn_scoped(scope, move || {
-                        self.worker(runtime, handle, schedule, failures, &tx);
+                        self.worker(browsers, schedule, failures, &tx);
                     });
                 if let Err(err) = spawned {
                     tracing::error!("could not start worker {worker}: {err}");
@@ -130,8 +150,7 @@ impl<'a> Runner<'a> {
             }
         });
         stats.not_run = schedule.left();
-        stats.interrupted = self.config.cancel.load(Ordering::SeqCst);
-        stats.stopped = self.stopped.lock().ok().and_then(|s| s.clone());
+        stats.stopped = self.stop_reason(&failures);
         stats.llm_cut_off = self.breaker.as_ref().is_some_and(|b| b.is_open());
         stats.heal_veto_off =
             !self.config.heal_veto && self.config.mode == (Mode::Run { heal: true });
@@ -143,37 +162,35 @@ impl<'a> Runner<'a> {
         stats
     }
 
-    /// One worker: takes tests from the schedule until it is empty, the run is cancelled, or
-    /// `--max-failures` is reached. Its browser is launched on first use and closed at the end.
-    fn worker(
+    /// One worker takes tests from the schedule until it is empty or the run stops. It
+    /// launches its browser on first use and closes it at the end.
+    fn worker<B: Browsers>(
         &self,
-        runtime: &BrowserRuntime,
-        handle: &tokio::runtime::Handle,
+        browsers: &B,
         schedule: &Schedule<'_>,
         failures: &AtomicUsize,
         tx: &mpsc::Sender<RunEvent>,
     ) {
-        let mut browser: Option<WorkerBrowser> = None;
+        let mut browser: Option<B::Browser> = None;
         loop {
-            let (si, ti, state) = match schedule.next(&|| self.stopping(failures)) {
+            let (at, state) = match schedule.next(&|| self.stop_reason(failures).is_some()) {
                 Next::Done => break,
-                Next::Run((si, ti), state) => (si, ti, state),
-                Next::SetupFailed((si, ti), failed) => {
-                    self.setup_failed(si, ti, failed, tx);
-                    // A failed test for `--max-failures`, like every test it reports failed.
+                Next::Run(at, state) => (at, state),
+                Next::SetupFailed(at, failed) => {
+                    self.setup_failed(at, failed, tx);
+                    // It counts toward `--max-failures` like every test reported as failed.
                     failures.fetch_add(1, Ordering::SeqCst);
                     continue;
                 }
             };
-            // Tells the schedule the test finished even if this worker panics below, so no
-            // other worker waits forever for its state.
+            // The guard tells the schedule that the test finished even if this worker panics
+            // below, so that no other worker waits forever for its state.
             let running = Running {
                 schedule,
-                at: (si, ti),
+                at,
                 done: false,
             };
-            let scenario = &self.scenarios[si];
-            let test = &scenario.tests[ti];
+            let (scenario, test) = at.of(self.scenarios);
             let id = TestId::of(scenario, test);
             let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
             let started = Instant::now();
@@ -194,11 +211,11 @@ impl<'a> Runner<'a> {
                         id: id.clone(),
                         scenario,
                         test,
-                        cached: reread.as_ref().or(self.cache_files.get(&si)),
+                        cached: reread.as_ref().or(self.cache_files.get(&at.scenario)),
                         shared: &self.shared,
                         config: &self.config,
                         page_api: &self.page_api,
-                        // Set again when the watchdog starts, to its own deadline.
+                        // run_one sets it again when the watchdog starts.
                         deadline: Instant::now() + self.config.test_timeout,
                         attempt,
                     };
@@ -206,9 +223,9 @@ impl<'a> Runner<'a> {
                         state: state.as_deref(),
                         saved: &mut saved,
                     };
-                    self.run_one(plan, start, &mut browser, runtime, handle, tx)
+                    self.run_one(plan, start, &mut browser, browsers, tx)
                 },
-                || !self.stopping(failures),
+                || self.stop_reason(failures).is_none(),
                 |attempt, failure, duration| {
                     let _ = tx.send(RunEvent::TestRetry {
                         test: id.clone(),
@@ -218,16 +235,12 @@ impl<'a> Runner<'a> {
                     });
                 },
             );
-            if matches!(&outcome, TestOutcome::Failed(f) if f.cause != FailureCause::Interrupted) {
+            if matches!(outcome, TestOutcome::Failed(_)) {
                 failures.fetch_add(1, Ordering::SeqCst);
             }
-            let setup = match (&outcome, saved) {
-                (TestOutcome::Failed(failure), _) => Err(failure.is_infrastructure()),
-                (_, Some(saved)) => Ok(Arc::new(saved)),
-                // Passed without saving: not a setup test (or one Ctrl-C stopped).
-                (_, None) => Err(false),
-            };
-            // Reported before its dependents may start, so a setup's result comes first.
+            let setup = SetupEnd::of(&outcome, saved);
+            // The test's result is reported before its dependents may start, so that a
+            // setup's result comes first.
             let _ = tx.send(RunEvent::TestFinished {
                 test: id,
                 outcome,
@@ -236,178 +249,108 @@ impl<'a> Runner<'a> {
             running.finish(setup);
         }
         if let Some(browser) = browser {
-            handle.block_on(browser.close());
+            browser.close();
         }
     }
 
-    /// Reports a test whose setup did not pass: started and failed at once, without running.
-    fn setup_failed(&self, si: usize, ti: usize, failed: SetupFailed, tx: &mpsc::Sender<RunEvent>) {
-        let scenario = &self.scenarios[si];
-        let test = &scenario.tests[ti];
+    /// Reports a test whose setup did not pass: it starts and fails at once, without running.
+    fn setup_failed(&self, at: TestRef, failed: SetupFailed, tx: &mpsc::Sender<RunEvent>) {
+        let (scenario, test) = at.of(self.scenarios);
         let id = TestId::of(scenario, test);
         let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
         let _ = tx.send(RunEvent::TestFinished {
             test: id,
             outcome: at_first_step(scenario, test, FailureCause::SetupFailed(failed)),
-            duration: std::time::Duration::ZERO,
+            duration: Duration::ZERO,
         });
     }
 
-    /// Whether no test (nor retry) may start: Ctrl-C, a browser that could not be launched, or
-    /// `--max-failures` reached.
-    fn stopping(&self, failures: &AtomicUsize) -> bool {
-        self.config.cancel.load(Ordering::SeqCst)
-            || self.stopped.lock().is_ok_and(|s| s.is_some())
-            || self
-                .config
-                .max_failures
-                .is_some_and(|max| failures.load(Ordering::SeqCst) >= max)
+    /// Why no test (nor retry) may start any more, if something stopped the run. Ctrl-C comes
+    /// first, because it also decides the exit code.
+    fn stop_reason(&self, failures: &AtomicUsize) -> Option<StopReason> {
+        if self.config.cancel.load(Ordering::SeqCst) {
+            return Some(StopReason::Interrupted);
+        }
+        if let Some(reason) = lock(&self.unavailable).clone() {
+            return Some(StopReason::BrowserUnavailable(reason));
+        }
+        self.config
+            .max_failures
+            .filter(|&max| failures.load(Ordering::SeqCst) >= max)
+            .map(StopReason::MaxFailures)
     }
 
-    /// Runs one test in a fresh context (or browser), under the test timeout, with tracing.
-    fn run_one(
+    /// Runs one attempt of a test in a fresh context (or browser), under the test timeout,
+    /// with tracing.
+    fn run_one<B: Browsers>(
         &self,
         mut plan: TestPlan<'_>,
         start: Start<'_>,
-        browser: &mut Option<WorkerBrowser>,
-        runtime: &BrowserRuntime,
-        handle: &tokio::runtime::Handle,
+        browser: &mut Option<B::Browser>,
+        browsers: &B,
         tx: &mpsc::Sender<RunEvent>,
     ) -> TestOutcome {
-        let test = plan.test;
-        let background_steps = plan.scenario.background.len();
-        let infrastructure = |message: String| {
-            at_first_step(plan.scenario, test, FailureCause::Infrastructure(message))
+        let (scenario, test) = (plan.scenario, plan.test);
+        let shape = Shape {
+            test,
+            background_steps: plan.scenario.background.len(),
         };
+        let limit = self.config.test_timeout;
         let opening = Instant::now();
-        let (page, launch) = match self.open_page(browser, start.state, runtime, handle) {
+        let (page, launch) = match self.open_page(browser, start.state, browsers) {
             Ok(opened) => opened,
-            Err(message) => return infrastructure(message),
+            Err(message) => {
+                return at_first_step(scenario, test, FailureCause::Infrastructure(message));
+            }
         };
         let trace = self.config.trace;
         if trace != TraceMode::Off
-            && let Err(err) = handle.block_on(page.start_tracing(&plan.id.name))
+            && let Err(err) = page.start_tracing(&plan.id.name)
         {
             tracing::warn!("could not start a trace for {}: {err}", plan.id);
         }
-        // The watchdog closes the test's context at the deadline or at Ctrl-C: the step in
-        // flight then fails at once, and its failure is reported as the test timeout (or the
-        // test as interrupted). LLM calls carry the same deadline and give up by it (the LLM's
-        // failure, reported as such).
-        let timed_out = Arc::new(AtomicBool::new(false));
-        let interrupted = Arc::new(AtomicBool::new(false));
-        plan.deadline = Instant::now() + self.config.test_timeout;
-        let watchdog = handle.spawn({
-            let (page, timed_out) = (page.clone(), Arc::clone(&timed_out));
-            let (cancel, interrupted) = (Arc::clone(&self.config.cancel), Arc::clone(&interrupted));
-            let limit = self.config.test_timeout;
-            async move {
-                tokio::select! {
-                    () = tokio::time::sleep(limit) => timed_out.store(true, Ordering::SeqCst),
-                    () = until_set(&cancel) => interrupted.store(true, Ordering::SeqCst),
-                }
-                page.close().await;
-            }
-        });
+        // The watchdog closes the test's context at the deadline or at Ctrl-C, so that the
+        // step in flight fails at once. LLM calls carry the same deadline and give up by it.
+        plan.deadline = Instant::now() + limit;
+        let watchdog = Watchdog::start(page.clone(), limit, Arc::clone(&self.config.cancel));
         let (id, attempt) = (plan.id.clone(), plan.attempt);
         let context = opening.elapsed().saturating_sub(launch.unwrap_or_default());
         let steps_started = Instant::now();
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_test(plan, page.clone(), handle.clone(), tx.clone())
-        }))
-        .unwrap_or_else(|_| infrastructure("the test panicked (a bug in prettyplay)".to_owned()));
-        watchdog.abort();
-        let steps = steps_started.elapsed();
+        let steps =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| page.run_steps(plan, tx)))
+                .unwrap_or_else(|_| {
+                    let message = "the test panicked (a bug in prettyplay)".to_owned();
+                    at_first_step(scenario, test, FailureCause::Infrastructure(message))
+                });
+        let fired = watchdog.map_or(Fired::No, Watchdog::stop);
+        let steps_took = steps_started.elapsed();
         let teardown_started = Instant::now();
-        // A browser or page that went away fails the test whatever its steps said: step code
-        // that caught the error must not turn a crash green.
-        let outcome = if interrupted.load(Ordering::SeqCst) {
-            interrupted_outcome(outcome)
-        } else if let Some(reason) = page.lost() {
-            crashed_outcome(outcome, test, background_steps, FailureKind::Crash, &reason)
-        } else if page.events().page_crashed() {
-            crashed_outcome(
-                outcome,
-                test,
-                background_steps,
-                FailureKind::PageCrash,
-                "the page's renderer process exited",
-            )
-        } else if timed_out.load(Ordering::SeqCst) {
-            timed_out_outcome(outcome, self.config.test_timeout)
-        } else if let (TestOutcome::Passed, Some(blocked)) = (
-            &outcome,
-            page.origins().and_then(|guard| guard.first_violation()),
-        ) {
-            // Step code that caught the block, or a block after the last step's last call.
-            crashed_outcome(
-                outcome,
-                test,
-                background_steps,
-                FailureKind::Script,
-                &format!("{blocked}; a blocked navigation fails its test"),
-            )
-        } else {
-            outcome
-        };
-        // A setup test saves its state once it passed; one that cannot does not pass.
-        let stopped_short = interrupted.load(Ordering::SeqCst) || timed_out.load(Ordering::SeqCst);
-        let outcome = match (&outcome, test.saves.as_deref()) {
-            // Ctrl-C or the deadline closed the page as the last step passed: nothing to save.
-            (TestOutcome::Passed | TestOutcome::Flaky { .. }, Some(name)) if stopped_short => {
-                if interrupted.load(Ordering::SeqCst) {
-                    outcome
-                } else {
-                    crashed_outcome(
-                        outcome,
-                        test,
-                        background_steps,
-                        FailureKind::Timeout,
-                        &format!(
-                            "test timeout of {:.0}s exceeded before state `{name}` was saved",
-                            self.config.test_timeout.as_secs_f64()
-                        ),
-                    )
+        let end = TestEnd::of(EndSignals {
+            interrupted: fired == Fired::Interrupted,
+            browser_lost: page.lost(),
+            page_crashed: page.crashed(),
+            timed_out: fired == Fired::TimedOut,
+            blocked_navigation: page.blocked_navigation(),
+        });
+        let mut outcome = conclude(steps, &end, shape, limit);
+        match StateSave::decide(&outcome, &end, test.saves.as_deref()) {
+            StateSave::None => {}
+            StateSave::TooLate(name) => outcome = saved_too_late(shape, name, limit),
+            StateSave::Save(name) => match self.save_state(&page, name) {
+                Ok(saved) => *start.saved = Some(saved),
+                Err(message) => {
+                    outcome = shape.at_last_step(FailureCause::Infrastructure(message));
                 }
-            }
-            (TestOutcome::Passed | TestOutcome::Flaky { .. }, Some(name)) => {
-                match self.save_state(&page, name, handle) {
-                    Ok(saved) => {
-                        *start.saved = Some(saved);
-                        outcome
-                    }
-                    Err(message) => at_last_step(
-                        test,
-                        background_steps,
-                        FailureCause::Infrastructure(message),
-                    ),
-                }
-            }
-            _ => outcome,
-        };
-        if trace != TraceMode::Off {
-            let keep = trace == TraceMode::On || matches!(outcome, TestOutcome::Failed(_));
-            let path = keep.then(|| self.config.trace_dir.join(trace_file_name(&id, attempt)));
-            if let Some(dir) = path.as_ref().and_then(|p| p.parent()) {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            match handle.block_on(page.stop_tracing(path.as_deref())) {
-                Ok(()) => {
-                    if let Some(path) = path {
-                        let _ = tx.send(RunEvent::TraceWritten {
-                            test: id.clone(),
-                            path,
-                        });
-                    }
-                }
-                Err(err) => tracing::warn!("could not write the trace of {id}: {err}"),
-            }
+            },
         }
-        handle.block_on(page.close());
+        if trace != TraceMode::Off {
+            self.stop_tracing(&page, &id, attempt, &outcome, tx);
+        }
+        page.close();
         if self.config.isolation == Isolation::Browser
             && let Some(done) = browser.take()
         {
-            handle.block_on(done.close());
+            done.close();
         }
         let _ = tx.send(RunEvent::TestTiming {
             test: id,
@@ -415,23 +358,48 @@ impl<'a> Runner<'a> {
             timing: TestTiming {
                 launch,
                 context,
-                steps,
-                navigation: page.navigation().total(),
+                steps: steps_took,
+                navigation: page.navigation(),
                 teardown: teardown_started.elapsed(),
             },
         });
         outcome
     }
 
-    /// The storage state of a setup test's page, written to `.prettyplay/state/NAME.json`.
-    fn save_state(
+    /// Stops the test's trace, and keeps it when `--trace on` asks for every trace or the
+    /// test failed.
+    fn stop_tracing<P: Page>(
         &self,
-        page: &TestPage,
-        name: &str,
-        handle: &tokio::runtime::Handle,
-    ) -> Result<SavedState, String> {
-        let saved = handle
-            .block_on(page.save_state())
+        page: &P,
+        id: &TestId,
+        attempt: u32,
+        outcome: &TestOutcome,
+        tx: &mpsc::Sender<RunEvent>,
+    ) {
+        let keep = self.config.trace == TraceMode::On || matches!(outcome, TestOutcome::Failed(_));
+        let path: Option<PathBuf> =
+            keep.then(|| self.config.trace_dir.join(trace_file_name(id, attempt)));
+        if let Some(dir) = path.as_ref().and_then(|p| p.parent()) {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        match page.stop_tracing(path.as_deref()) {
+            Ok(()) => {
+                if let Some(path) = path {
+                    let _ = tx.send(RunEvent::TraceWritten {
+                        test: id.clone(),
+                        path,
+                    });
+                }
+            }
+            Err(err) => tracing::warn!("could not write the trace of {id}: {err}"),
+        }
+    }
+
+    /// Reads the storage state of a setup test's page and writes it to
+    /// `.prettyplay/state/NAME.json`.
+    fn save_state<P: Page>(&self, page: &P, name: &str) -> Result<SavedState, String> {
+        let saved = page
+            .save_state()
             .map_err(|err| format!("could not read the storage state `{name}` to save: {err}"))?;
         let dir = &self.config.state_dir;
         match write_state(dir, name, &saved) {
@@ -441,8 +409,8 @@ impl<'a> Runner<'a> {
                 saved.origins(),
                 path.display()
             ),
-            // The tests of this run read the state from memory: a file that cannot be written
-            // costs only the copy on disk.
+            // The tests of this run read the state from memory, so a file that cannot be
+            // written costs only the copy on disk.
             Err(err) => tracing::warn!(
                 "could not write state `{name}` to {} ({err}); this run's tests start from it \
                  all the same",
@@ -452,47 +420,43 @@ impl<'a> Runner<'a> {
         Ok(saved)
     }
 
-    /// A fresh page for a test: in the worker's browser, launched first when there is none
-    /// (or with `isolation = "browser"`), and launched again when it crashed or its driver died.
-    /// After [`LAUNCH_ATTEMPTS`] failed launches in a row the run stops. With the page comes
-    /// the time spent launching browsers for it, when one was.
-    fn open_page(
+    /// Opens a fresh page for a test in the worker's browser. It launches a browser first when
+    /// the worker has none (or with `isolation = "browser"`), and launches another when the
+    /// old one crashed or its driver died. After [`LAUNCH_ATTEMPTS`] failed launches in a row
+    /// the run stops. The page comes with the time spent launching browsers for it.
+    fn open_page<B: Browsers>(
         &self,
-        browser: &mut Option<WorkerBrowser>,
+        browser: &mut Option<B::Browser>,
         state: Option<&SavedState>,
-        runtime: &BrowserRuntime,
-        handle: &tokio::runtime::Handle,
-    ) -> Result<(TestPage, Option<Duration>), String> {
+        browsers: &B,
+    ) -> Result<(<B::Browser as Browser>::Page, Option<Duration>), String> {
         let mut launch: Option<Duration> = None;
         loop {
-            if let Some(reason) = browser.as_ref().and_then(WorkerBrowser::lost) {
-                // A dead driver is said once, where it is started again.
+            if let Some(reason) = browser.as_ref().and_then(Browser::lost) {
+                // The driver's own restart reports a dead driver, so it is not repeated here.
                 if !reason.contains("Playwright driver") {
                     tracing::warn!("{reason}: launching a new browser");
                 }
-                // Gone already (then closing only lets it go), or spent by a failed reuse.
+                // The browser is gone already, or a failed reuse spent it.
                 if let Some(old) = browser.take() {
-                    handle.block_on(old.close());
+                    old.close();
                 }
             }
             if self.config.isolation == Isolation::Browser || browser.is_none() {
                 let launching = Instant::now();
-                let launched = handle.block_on(runtime.launch_browser());
+                let launched = browsers.launch();
                 launch = Some(launch.unwrap_or_default() + launching.elapsed());
                 match launched {
                     Ok(launched) => {
                         self.failed_launches.store(0, Ordering::SeqCst);
                         if let Some(old) = browser.replace(launched) {
-                            handle.block_on(old.close());
+                            old.close();
                         }
                     }
-                    Err(err) => {
+                    Err(message) => {
                         let failed = self.failed_launches.fetch_add(1, Ordering::SeqCst) + 1;
-                        let message = err.report();
-                        if failed >= LAUNCH_ATTEMPTS
-                            && let Ok(mut stopped) = self.stopped.lock()
-                        {
-                            stopped.get_or_insert_with(|| {
+                        if failed >= LAUNCH_ATTEMPTS {
+                            lock(&self.unavailable).get_or_insert_with(|| {
                                 format!(
                                     "the browser could not be launched {failed} times in a row \
                                      ({})",
@@ -507,12 +471,12 @@ impl<'a> Runner<'a> {
             let Some(current) = browser.as_ref() else {
                 return Err("no browser".to_owned());
             };
-            match handle.block_on(current.new_test_page(state)) {
+            match current.new_page(state) {
                 Ok(page) => return Ok((page, launch)),
-                // Went away between two tests: the test has not started, so it gets a new
-                // browser rather than the failure.
+                // The browser went away between two tests. The test has not started, so it
+                // gets a new browser rather than the failure.
                 Err(_) if current.lost().is_some() => continue,
-                Err(err) => return Err(err.report()),
+                Err(err) => return Err(err),
             }
         }
     }
@@ -521,21 +485,21 @@ impl<'a> Runner<'a> {
 /// A test the schedule handed out, until its worker says it finished (or panicked).
 struct Running<'s, 'q> {
     schedule: &'s Schedule<'q>,
-    at: Selected,
+    at: TestRef,
     done: bool,
 }
 
 impl Running<'_, '_> {
-    fn finish(mut self, saved: Result<Arc<SavedState>, bool>) {
+    fn finish(mut self, end: SetupEnd) {
         self.done = true;
-        self.schedule.finished(self.at, saved);
+        self.schedule.finished(self.at, end);
     }
 }
 
 impl Drop for Running<'_, '_> {
     fn drop(&mut self) {
         if !self.done {
-            self.schedule.finished(self.at, Err(true));
+            self.schedule.finished(self.at, SetupEnd::Panicked);
         }
     }
 }
@@ -544,6 +508,67 @@ impl Drop for Running<'_, '_> {
 struct Start<'s> {
     state: Option<&'s SavedState>,
     saved: &'s mut Option<SavedState>,
+}
+
+/// What the watchdog did before the steps returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fired {
+    No,
+    TimedOut,
+    Interrupted,
+}
+
+/// A thread that closes a test's page when the test timeout passes or Ctrl-C comes.
+struct Watchdog {
+    done: mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<Fired>,
+}
+
+impl Watchdog {
+    /// Starts watching `page`; `None` when no thread could be started, and then the test runs
+    /// unwatched, bounded only by its steps' own timeouts.
+    fn start<P: Page>(page: P, limit: Duration, cancel: Arc<AtomicBool>) -> Option<Watchdog> {
+        let (done, finished) = mpsc::channel::<()>();
+        let deadline = Instant::now() + limit;
+        let thread = std::thread::Builder::new()
+            .name("watchdog".into())
+            .spawn(move || {
+                loop {
+                    let fired = if cancel.load(Ordering::SeqCst) {
+                        Fired::Interrupted
+                    } else if Instant::now() >= deadline {
+                        Fired::TimedOut
+                    } else {
+                        let wait = deadline
+                            .saturating_duration_since(Instant::now())
+                            .min(CANCEL_POLL);
+                        match finished.recv_timeout(wait) {
+                            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                            // The steps returned: the sender was dropped.
+                            Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                                return Fired::No;
+                            }
+                        }
+                    };
+                    page.close();
+                    return fired;
+                }
+            });
+        match thread {
+            Ok(thread) => Some(Watchdog { done, thread }),
+            Err(err) => {
+                tracing::warn!("could not start a test's watchdog: {err}");
+                None
+            }
+        }
+    }
+
+    /// Stops watching and returns what the watchdog did. It waits for a close in flight, so
+    /// that what the runner then reads of the page is final.
+    fn stop(self) -> Fired {
+        drop(self.done);
+        self.thread.join().unwrap_or(Fired::No)
+    }
 }
 
 /// A failure of `test` at the step it would have run first (its file's first background step,
@@ -556,79 +581,7 @@ fn at_first_step(scenario: &Scenario, test: &Test, cause: FailureCause) -> TestO
             .first()
             .map_or((String::new(), test.line), |s| (s.sentence.clone(), s.line)),
     };
-    TestOutcome::Failed(Box::new(TestFailure {
-        step,
-        step_index: 1,
-        line,
-        cause,
-        code: None,
-        verdict: None,
-        screenshot: None,
-    }))
-}
-
-/// A failure of `test` at its last step, for what went wrong after every step had passed; the
-/// test's own steps are numbered after its file's `background_steps`.
-fn at_last_step(test: &Test, background_steps: usize, cause: FailureCause) -> TestOutcome {
-    let last = test.steps.last();
-    TestOutcome::Failed(Box::new(TestFailure {
-        step: last.map(|s| s.sentence.clone()).unwrap_or_default(),
-        step_index: (background_steps + test.steps.len()).max(1),
-        line: last.map_or(test.line, |s| s.line),
-        cause,
-        code: None,
-        verdict: None,
-        screenshot: None,
-    }))
-}
-
-/// Resolves once `flag` is set (polled: Ctrl-C sets it from a signal handler).
-async fn until_set(flag: &AtomicBool) {
-    while !flag.load(Ordering::SeqCst) {
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-}
-
-/// A test Ctrl-C stopped mid-step: interrupted, not failed (a test that passed still passed).
-fn interrupted_outcome(outcome: TestOutcome) -> TestOutcome {
-    match outcome {
-        TestOutcome::Failed(mut failure) => {
-            failure.cause = FailureCause::Interrupted;
-            failure.verdict = None;
-            failure.code = None;
-            failure.screenshot = None;
-            TestOutcome::Failed(failure)
-        }
-        passed @ (TestOutcome::Passed | TestOutcome::Flaky { .. }) => passed,
-    }
-}
-
-/// The failure of a test whose browser (`Crash`) or page (`PageCrash`) went away while it ran:
-/// the step it was in, or its last step when every step had passed.
-fn crashed_outcome(
-    outcome: TestOutcome,
-    test: &Test,
-    background_steps: usize,
-    kind: FailureKind,
-    reason: &str,
-) -> TestOutcome {
-    let label = kind.label();
-    let mut failure = match outcome {
-        TestOutcome::Failed(failure) => failure,
-        TestOutcome::Passed | TestOutcome::Flaky { .. } => {
-            let cause = FailureCause::Step(StepFailure::new(kind, format!("{label}: {reason}")));
-            return at_last_step(test, background_steps, cause);
-        }
-    };
-    let detail = match &failure.cause {
-        FailureCause::Step(step) if step.kind == kind => return TestOutcome::Failed(failure),
-        FailureCause::Step(step) => format!("{label}: {reason}\n\n{}", step.message),
-        FailureCause::Engine(engine) => format!("{label}: {reason}\n\n{}", engine.reason),
-        _ => format!("{label}: {reason}"),
-    };
-    failure.cause = FailureCause::Step(StepFailure::new(kind, detail));
-    failure.verdict = None;
-    TestOutcome::Failed(failure)
+    TestOutcome::Failed(Box::new(TestFailure::at(step, 1, line, cause)))
 }
 
 /// A trace file name for a test: `<scenario>-<test>.zip` with unsafe characters replaced;
@@ -652,66 +605,816 @@ fn trace_file_name(id: &TestId, attempt: u32) -> String {
     format!("{}-{}{retry}.zip", clean(&id.scenario), clean(&id.name))
 }
 
-/// The failure of a test that ran past its deadline: the step it was in, named. An LLM the
-/// deadline cut short stays the LLM's failure (infrastructure), not the test's timeout.
-fn timed_out_outcome(outcome: TestOutcome, limit: std::time::Duration) -> TestOutcome {
-    let message = format!("test timeout of {:.0}s exceeded", limit.as_secs_f64());
-    match outcome {
-        TestOutcome::Failed(failure)
-            if matches!(
-                &failure.cause,
-                FailureCause::Engine(f) if f.kind == EngineFailureKind::LlmUnavailable
-            ) =>
-        {
-            TestOutcome::Failed(failure)
-        }
-        TestOutcome::Failed(mut failure) => {
-            let detail = format!(
-                "{message} during step {} ({:?})",
-                failure.step_index, failure.step
-            );
-            failure.cause = FailureCause::Step(StepFailure::new(FailureKind::Timeout, detail));
-            failure.verdict = None;
-            TestOutcome::Failed(failure)
-        }
-        // The deadline passed just as the last step finished: the test passed in time.
-        passed @ (TestOutcome::Passed | TestOutcome::Flaky { .. }) => passed,
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-    use crate::engine::EngineFailure;
+    use crate::runner::fake::{
+        FakeBrowsers, Launch, Open, PageScript, Ran, closed_under_it, config, run, scenarios,
+        temp_dir,
+    };
+    use crate::runner::{Interruption, StepSource};
+    use crate::script::FailureKind;
 
-    fn failed(cause: FailureCause) -> TestOutcome {
-        TestOutcome::failed_first_step(cause)
+    /// One scenario, `a.steps`, with `source`.
+    fn one_file(source: &str) -> Vec<Scenario> {
+        scenarios(&[("a.steps", source)])
+    }
+
+    /// Three one-step tests: a, b and c.
+    const THREE: &str = "test: a\n  open a\ntest: b\n  open b\ntest: c\n  open c\n";
+
+    fn browsers(launches: Vec<Launch>, config: &RunConfig) -> FakeBrowsers {
+        FakeBrowsers::new(launches, Arc::clone(&config.cancel))
+    }
+
+    fn pages(pages: Vec<PageScript>) -> Launch {
+        Launch::Browser(pages.into_iter().map(Open::Page).collect())
+    }
+
+    fn names(ran: &Ran) -> Vec<String> {
+        ran.outcomes().into_iter().map(|(name, _)| name).collect()
+    }
+
+    fn state() -> SavedState {
+        SavedState::from_json(r#"{"cookies":[],"origins":[]}"#).expect("a state")
+    }
+
+    fn is_step(outcome: &TestOutcome, kind: FailureKind) -> bool {
+        matches!(outcome, TestOutcome::Failed(f)
+            if matches!(&f.cause, FailureCause::Step(step) if step.kind == kind))
     }
 
     #[test]
-    fn the_deadline_relabels_a_step_failure_but_not_an_llm_it_cut_short() {
-        let limit = Duration::from_secs(5);
-        let llm = failed(FailureCause::Engine(EngineFailure::new(
-            EngineFailureKind::LlmUnavailable,
-            "no answer within 5.0 s, the time left before the test timeout",
-            None,
-        )));
-        assert_eq!(timed_out_outcome(llm.clone(), limit), llm);
-        let step = failed(FailureCause::Step(StepFailure::new(
-            FailureKind::Crash,
-            "target closed".to_owned(),
-        )));
-        let TestOutcome::Failed(relabelled) = timed_out_outcome(step, limit) else {
-            panic!("still failed");
-        };
+    fn a_passing_test_opens_a_page_runs_its_steps_and_closes_page_and_browser() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(vec![pages(vec![PageScript::passes()])], &config);
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        assert_eq!(ran.outcome("a"), TestOutcome::Passed);
         assert_eq!(
-            relabelled.cause,
-            FailureCause::Step(StepFailure::new(
-                FailureKind::Timeout,
-                "test timeout of 5s exceeded during step 1 (\"open the app\")".to_owned()
+            fake.log(),
+            [
+                "launch",
+                "page",
+                "steps a #1",
+                "close page",
+                "close browser"
+            ]
+        );
+        assert_eq!((ran.stats.passed, ran.stats.failed), (1, 0));
+        assert_eq!(ran.stats.stopped, None);
+    }
+
+    #[test]
+    fn events_come_in_order_started_timing_finished_and_the_run_ends_last() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(vec![pages(vec![PageScript::passes()])], &config);
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let kinds: Vec<&str> = ran
+            .events
+            .iter()
+            .map(|event| match event {
+                RunEvent::RunStarted { .. } => "run started",
+                RunEvent::TestStarted { .. } => "test started",
+                RunEvent::TestTiming { timing, .. } => {
+                    assert!(timing.launch.is_some(), "the first test launched");
+                    "timing"
+                }
+                RunEvent::TestFinished { .. } => "test finished",
+                RunEvent::RunFinished { .. } => "run finished",
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "run started",
+                "test started",
+                "timing",
+                "test finished",
+                "run finished"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_tests_of_one_worker_share_its_browser_and_only_the_first_pays_the_launch() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(
+            vec![pages(vec![
+                PageScript::passes(),
+                PageScript::passes(),
+                PageScript::passes(),
+            ])],
+            &config,
+        );
+        let ran = run(&one_file(THREE), config, &fake);
+        assert_eq!(names(&ran), ["a", "b", "c"]);
+        assert_eq!(fake.log().iter().filter(|l| *l == "launch").count(), 1);
+        let launches: Vec<bool> = ran
+            .events
+            .iter()
+            .filter_map(|event| match event {
+                RunEvent::TestTiming { timing, .. } => Some(timing.launch.is_some()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(launches, [true, false, false]);
+    }
+
+    #[test]
+    fn isolation_browser_gives_every_test_a_browser_of_its_own() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.isolation = Isolation::Browser;
+        let fake = browsers(
+            vec![
+                pages(vec![PageScript::passes()]),
+                pages(vec![PageScript::passes()]),
+            ],
+            &config,
+        );
+        run(
+            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
+            config,
+            &fake,
+        );
+        assert_eq!(
+            fake.log(),
+            [
+                "launch",
+                "page",
+                "steps a #1",
+                "close page",
+                "close browser",
+                "launch",
+                "page",
+                "steps b #1",
+                "close page",
+                "close browser"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_failed_launch_fails_the_test_as_infrastructure_and_the_next_test_launches_again() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(
+            vec![
+                Launch::Fails("chromium exited".into()),
+                pages(vec![PageScript::passes()]),
+            ],
+            &config,
+        );
+        let ran = run(
+            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
+            config,
+            &fake,
+        );
+        let failure = ran.failure("a");
+        assert_eq!(
+            failure.cause,
+            FailureCause::Infrastructure("chromium exited".into())
+        );
+        assert_eq!((failure.step.as_str(), failure.line), ("open a", 2));
+        assert_eq!(ran.outcome("b"), TestOutcome::Passed);
+        assert_eq!(ran.stats.infrastructure_failures, 1);
+        assert_eq!(ran.stats.stopped, None);
+    }
+
+    #[test]
+    fn two_failed_launches_in_a_row_stop_the_run_and_say_why() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(
+            vec![
+                Launch::Fails("chromium exited\nmore".into()),
+                Launch::Fails("chromium exited\nmore".into()),
+            ],
+            &config,
+        );
+        let ran = run(&one_file(THREE), config, &fake);
+        assert_eq!(names(&ran), ["a", "b"]);
+        assert_eq!(ran.stats.not_run, 1);
+        assert_eq!(
+            ran.stats.stopped,
+            Some(StopReason::BrowserUnavailable(
+                "the browser could not be launched 2 times in a row (chromium exited)".into()
             ))
         );
+    }
+
+    #[test]
+    fn a_launch_that_works_resets_the_count_of_failed_launches() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.isolation = Isolation::Browser;
+        let fake = browsers(
+            vec![
+                Launch::Fails("no".into()),
+                pages(vec![PageScript::passes()]),
+                Launch::Fails("no".into()),
+            ],
+            &config,
+        );
+        let ran = run(&one_file(THREE), config, &fake);
+        assert_eq!(names(&ran), ["a", "b", "c"]);
+        assert_eq!(ran.stats.stopped, None);
+    }
+
+    #[test]
+    fn a_browser_lost_between_tests_is_replaced_and_the_test_never_sees_it() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(
+            vec![
+                Launch::Browser(vec![
+                    Open::Page(PageScript::passes()),
+                    Open::Lost("the browser closed".into()),
+                ]),
+                pages(vec![PageScript::passes()]),
+            ],
+            &config,
+        );
+        let ran = run(
+            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
+            config,
+            &fake,
+        );
+        assert_eq!(ran.outcome("b"), TestOutcome::Passed);
+        assert_eq!(
+            fake.log(),
+            [
+                "launch",
+                "page",
+                "steps a #1",
+                "close page",
+                "page lost",
+                "close browser",
+                "launch",
+                "page",
+                "steps b #1",
+                "close page",
+                "close browser"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_page_that_cannot_be_opened_fails_its_test_as_infrastructure() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(
+            vec![Launch::Browser(vec![
+                Open::Fails("new context failed".into()),
+                Open::Page(PageScript::passes()),
+            ])],
+            &config,
+        );
+        let ran = run(
+            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
+            config,
+            &fake,
+        );
+        assert_eq!(
+            ran.failure("a").cause,
+            FailureCause::Infrastructure("new context failed".into())
+        );
+        assert_eq!(ran.outcome("b"), TestOutcome::Passed);
+    }
+
+    #[test]
+    fn a_background_step_is_where_a_test_that_never_ran_fails() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(vec![Launch::Fails("no".into())], &config);
+        let ran = run(
+            &one_file("background:\n  sign in\ntest: a\n  open a\n"),
+            config,
+            &fake,
+        );
+        let failure = ran.failure("a");
+        assert_eq!(
+            (failure.step.as_str(), failure.step_index, failure.line),
+            ("background: sign in", 1, 2)
+        );
+    }
+
+    #[test]
+    fn a_browser_lost_while_steps_ran_fails_the_test_even_when_they_passed() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let lost = PageScript::steps(|call| {
+            call.lose_browser("the driver exited");
+            TestOutcome::Passed
+        });
+        let fake = browsers(
+            vec![pages(vec![lost]), pages(vec![PageScript::passes()])],
+            &config,
+        );
+        let ran = run(
+            &one_file("test: a\n  open a\n  click go\ntest: b\n  open b\n"),
+            config,
+            &fake,
+        );
+        let outcome = ran.outcome("a");
+        assert!(is_step(&outcome, FailureKind::Crash), "{outcome:?}");
+        let failure = ran.failure("a");
+        assert_eq!((failure.step.as_str(), failure.step_index), ("click go", 2));
+        assert!(failure.is_infrastructure());
+        // The next test gets a new browser.
+        assert_eq!(ran.outcome("b"), TestOutcome::Passed);
+        assert_eq!(fake.log().iter().filter(|l| *l == "launch").count(), 2);
+    }
+
+    #[test]
+    fn a_crashed_page_fails_a_test_whose_steps_passed() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(vec![pages(vec![PageScript::passes().crashing()])], &config);
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        assert!(is_step(&ran.outcome("a"), FailureKind::PageCrash));
+    }
+
+    #[test]
+    fn a_blocked_navigation_fails_a_test_whose_steps_passed() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let blocked = PageScript::passes().blocking("blocked: http://evil.test/");
+        let fake = browsers(vec![pages(vec![blocked])], &config);
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let outcome = ran.outcome("a");
+        assert!(is_step(&outcome, FailureKind::Script), "{outcome:?}");
+        assert!(
+            ran.failure("a")
+                .message("a.steps", "a")
+                .contains("blocked: http://evil.test/")
+        );
+    }
+
+    #[test]
+    fn the_watchdog_closes_a_hung_test_at_its_timeout_and_the_test_times_out() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.test_timeout = Duration::from_millis(50);
+        let fake = browsers(vec![pages(vec![PageScript::hangs()])], &config);
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let outcome = ran.outcome("a");
+        assert!(is_step(&outcome, FailureKind::Timeout), "{outcome:?}");
+        assert!(
+            ran.failure("a")
+                .message("a.steps", "a")
+                .starts_with("test timeout of 0s exceeded during step 1")
+        );
+    }
+
+    #[test]
+    fn a_test_that_finishes_in_time_is_not_touched_by_the_watchdog() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let failing = PageScript::fails(closed_under_it());
+        let fake = browsers(vec![pages(vec![failing])], &config);
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        // Without the watchdog the failure stays the step's own, not a timeout.
+        assert!(is_step(&ran.outcome("a"), FailureKind::Crash));
+    }
+
+    #[test]
+    fn ctrl_c_during_a_step_interrupts_the_test_and_no_other_test_starts() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let interrupted = PageScript::steps(|call| {
+            call.interrupt();
+            call.until_closed();
+            TestOutcome::failed_first_step(closed_under_it())
+        });
+        let fake = browsers(vec![pages(vec![interrupted])], &config);
+        let ran = run(&one_file(THREE), config, &fake);
+        assert_eq!(
+            ran.outcome("a"),
+            TestOutcome::Interrupted(Interruption {
+                step: "open the app".into(),
+                step_index: 1,
+                line: 2,
+            })
+        );
+        assert_eq!(names(&ran), ["a"]);
+        assert_eq!(ran.stats.stopped, Some(StopReason::Interrupted));
+        assert_eq!(
+            (
+                ran.stats.interrupted_tests,
+                ran.stats.failed,
+                ran.stats.not_run
+            ),
+            (1, 0, 2)
+        );
+    }
+
+    #[test]
+    fn an_interrupted_test_is_never_retried() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.retries = 2;
+        let interrupted = PageScript::steps(|call| {
+            call.interrupt();
+            call.until_closed();
+            TestOutcome::failed_first_step(closed_under_it())
+        });
+        let fake = browsers(vec![pages(vec![interrupted])], &config);
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        assert!(matches!(ran.outcome("a"), TestOutcome::Interrupted(_)));
+        assert!(
+            !ran.events
+                .iter()
+                .any(|e| matches!(e, RunEvent::TestRetry { .. }))
+        );
+    }
+
+    #[test]
+    fn ctrl_c_as_the_last_step_passed_leaves_the_test_passed() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let passes_then_interrupted = PageScript::steps(|call| {
+            call.interrupt();
+            call.until_closed();
+            TestOutcome::Passed
+        });
+        let fake = browsers(vec![pages(vec![passes_then_interrupted])], &config);
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        assert_eq!(ran.outcome("a"), TestOutcome::Passed);
+        assert_eq!(ran.stats.stopped, Some(StopReason::Interrupted));
+    }
+
+    #[test]
+    fn a_failed_test_runs_again_in_a_fresh_page_and_passes_as_flaky() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.retries = 2;
+        let fake = browsers(
+            vec![pages(vec![
+                PageScript::fails(FailureCause::CacheMiss),
+                PageScript::passes(),
+            ])],
+            &config,
+        );
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        assert_eq!(ran.outcome("a"), TestOutcome::Flaky { attempts: 2 });
+        assert!(fake.log().contains(&"steps a #2".to_owned()));
+        let retries: Vec<u32> = ran
+            .events
+            .iter()
+            .filter_map(|event| match event {
+                RunEvent::TestRetry { attempt, .. } => Some(*attempt),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(retries, [2]);
+        assert_eq!((ran.stats.flaky, ran.stats.passed), (1, 0));
+    }
+
+    #[test]
+    fn a_test_that_fails_every_attempt_fails_with_its_last_failure() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.retries = 1;
+        let fake = browsers(
+            vec![pages(vec![
+                PageScript::fails(FailureCause::CacheMiss),
+                PageScript::fails(FailureCause::Infrastructure("last".into())),
+            ])],
+            &config,
+        );
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        assert_eq!(
+            ran.failure("a").cause,
+            FailureCause::Infrastructure("last".into())
+        );
+        assert_eq!(ran.stats.failed, 1);
+    }
+
+    #[test]
+    fn max_failures_counts_a_test_once_it_failed_every_attempt_and_then_stops_the_run() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.max_failures = Some(1);
+        config.retries = 2;
+        let fake = browsers(
+            vec![pages(vec![
+                PageScript::fails(FailureCause::CacheMiss),
+                PageScript::fails(FailureCause::CacheMiss),
+                PageScript::fails(FailureCause::CacheMiss),
+            ])],
+            &config,
+        );
+        let ran = run(&one_file(THREE), config, &fake);
+        // A test counts as failed when its last attempt failed, as in Playwright Test, so its
+        // retries run; then nothing else starts.
+        assert!(fake.log().contains(&"steps a #3".to_owned()));
+        assert_eq!(names(&ran), ["a"]);
+        assert_eq!(ran.stats.not_run, 2);
+        assert_eq!(ran.stats.stopped, Some(StopReason::MaxFailures(1)));
+    }
+
+    #[test]
+    fn a_flaky_test_does_not_count_toward_max_failures() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.max_failures = Some(1);
+        config.retries = 1;
+        let fake = browsers(
+            vec![pages(vec![
+                PageScript::fails(FailureCause::CacheMiss),
+                PageScript::passes(),
+                PageScript::passes(),
+                PageScript::passes(),
+            ])],
+            &config,
+        );
+        let ran = run(&one_file(THREE), config, &fake);
+        assert_eq!(names(&ran), ["a", "b", "c"]);
+        assert_eq!(ran.stats.stopped, None);
+    }
+
+    #[test]
+    fn a_panic_in_the_steps_fails_the_test_as_a_bug_and_the_run_goes_on() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let panics = PageScript::steps(|_| panic!("a bug"));
+        let fake = browsers(vec![pages(vec![panics, PageScript::passes()])], &config);
+        let ran = run(
+            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
+            config,
+            &fake,
+        );
+        assert_eq!(
+            ran.failure("a").cause,
+            FailureCause::Infrastructure("the test panicked (a bug in prettyplay)".into())
+        );
+        assert_eq!(ran.outcome("b"), TestOutcome::Passed);
+    }
+
+    #[test]
+    fn the_events_steps_send_reach_the_reporters_before_their_test_finishes() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let sends = PageScript::steps(|call| {
+            call.send(RunEvent::StepPassed {
+                test: TestId {
+                    scenario: "a.steps".into(),
+                    name: call.test.to_owned(),
+                    line: 1,
+                },
+                index: 1,
+                sentence: "open a".into(),
+                line: 2,
+                source: StepSource::Cached,
+                by: None,
+                duration: Duration::ZERO,
+                code: "x".into(),
+            });
+            TestOutcome::Passed
+        });
+        let fake = browsers(vec![pages(vec![sends])], &config);
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let passed = ran
+            .events
+            .iter()
+            .position(|e| matches!(e, RunEvent::StepPassed { .. }));
+        let finished = ran
+            .events
+            .iter()
+            .position(|e| matches!(e, RunEvent::TestFinished { .. }));
+        assert!(passed < finished, "{:?}", ran.events);
+        assert_eq!(ran.stats.cached_steps, 1);
+    }
+
+    const SETUP: &str = "test: sign in [saves=user]\n  sign in\n\
+                         test: cart [state=user]\n  open the cart\n";
+
+    #[test]
+    fn a_setup_saves_its_state_to_a_file_before_the_tests_that_start_from_it() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(
+            vec![pages(vec![
+                PageScript::passes().saving(Ok(state())),
+                PageScript::passes(),
+            ])],
+            &config,
+        );
+        let ran = run(&one_file(SETUP), config, &fake);
+        assert_eq!(names(&ran), ["sign in", "cart"]);
+        assert_eq!(ran.outcome("cart"), TestOutcome::Passed);
+        assert!(dir.path().join("state/user.json").is_file());
+        let log = fake.log();
+        let saved = log.iter().position(|l| l == "save");
+        let cart = log.iter().position(|l| l == "steps cart #1");
+        assert!(saved < cart, "{log:?}");
+    }
+
+    #[test]
+    fn a_setup_whose_state_cannot_be_read_fails_as_infrastructure_and_its_dependents_do_not_run() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(
+            vec![pages(vec![
+                PageScript::passes().saving(Err("context closed".into())),
+            ])],
+            &config,
+        );
+        let ran = run(&one_file(SETUP), config, &fake);
+        let failure = ran.failure("sign in");
+        assert!(matches!(&failure.cause, FailureCause::Infrastructure(m)
+            if m == "could not read the storage state `user` to save: context closed"));
+        let FailureCause::SetupFailed(setup) = ran.failure("cart").cause else {
+            panic!("the dependent fails as setup failed");
+        };
+        assert!(setup.infrastructure);
+        assert_eq!(setup.state, "user");
+    }
+
+    #[test]
+    fn a_failed_setup_fails_its_dependents_without_running_them_and_they_count_as_failures() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.max_failures = Some(2);
+        let fake = browsers(
+            vec![pages(vec![PageScript::fails(FailureCause::CacheMiss)])],
+            &config,
+        );
+        let ran = run(
+            &one_file(
+                "test: sign in [saves=user]\n  sign in\n\
+                 test: cart [state=user]\n  open the cart\n\
+                 test: later\n  open later\n",
+            ),
+            config,
+            &fake,
+        );
+        let FailureCause::SetupFailed(setup) = ran.failure("cart").cause else {
+            panic!("the dependent fails as setup failed");
+        };
+        assert!(!setup.infrastructure);
+        // The setup and its dependent are two failures: `later` never starts.
+        assert_eq!(names(&ran), ["sign in", "cart"]);
+        assert_eq!(ran.stats.stopped, Some(StopReason::MaxFailures(2)));
+    }
+
+    #[test]
+    fn a_setup_whose_deadline_came_as_its_last_step_passed_fails_without_a_state() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.test_timeout = Duration::from_millis(50);
+        let late = PageScript::steps(|call| {
+            call.until_closed();
+            TestOutcome::Passed
+        });
+        let fake = browsers(vec![pages(vec![late])], &config);
+        let ran = run(&one_file(SETUP), config, &fake);
+        let outcome = ran.outcome("sign in");
+        assert!(is_step(&outcome, FailureKind::Timeout), "{outcome:?}");
+        assert!(matches!(
+            ran.failure("cart").cause,
+            FailureCause::SetupFailed(_)
+        ));
+        assert!(!dir.path().join("state/user.json").exists());
+    }
+
+    #[test]
+    fn a_setup_ctrl_c_stopped_after_its_steps_passed_saves_nothing() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let stopped = PageScript::steps(|call| {
+            call.interrupt();
+            call.until_closed();
+            TestOutcome::Passed
+        });
+        let fake = browsers(vec![pages(vec![stopped])], &config);
+        let ran = run(&one_file(SETUP), config, &fake);
+        assert_eq!(ran.outcome("sign in"), TestOutcome::Passed);
+        assert_eq!(names(&ran), ["sign in"]);
+        assert!(!fake.log().contains(&"save".to_owned()));
+    }
+
+    #[test]
+    fn trace_on_keeps_every_trace_and_names_it_in_an_event() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.trace = TraceMode::On;
+        let fake = browsers(vec![pages(vec![PageScript::passes().traced()])], &config);
+        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        assert!(fake.log().contains(&"trace kept".to_owned()));
+        let written: Vec<&PathBuf> = ran
+            .events
+            .iter()
+            .filter_map(|event| match event {
+                RunEvent::TraceWritten { path, .. } => Some(path),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(written, [&dir.path().join("traces").join("a.steps-a.zip")]);
+    }
+
+    #[test]
+    fn retain_on_failure_keeps_the_traces_of_failed_tests_only() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.trace = TraceMode::RetainOnFailure;
+        let fake = browsers(
+            vec![pages(vec![
+                PageScript::passes().traced(),
+                PageScript::fails(FailureCause::CacheMiss).traced(),
+            ])],
+            &config,
+        );
+        let ran = run(
+            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
+            config,
+            &fake,
+        );
+        let log = fake.log();
+        assert_eq!(
+            log.iter()
+                .filter(|l| l.starts_with("trace "))
+                .collect::<Vec<_>>(),
+            ["trace start", "trace stop", "trace start", "trace kept"]
+        );
+        assert_eq!(
+            ran.events
+                .iter()
+                .filter(|e| matches!(e, RunEvent::TraceWritten { .. }))
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_retry_keeps_its_trace_under_a_name_of_its_own() {
+        let id = TestId {
+            scenario: "scenarios/todo.steps".into(),
+            name: "add a todo".into(),
+            line: 1,
+        };
+        assert_eq!(
+            trace_file_name(&id, 1),
+            "scenarios_todo.steps-add_a_todo.zip"
+        );
+        assert_eq!(
+            trace_file_name(&id, 3),
+            "scenarios_todo.steps-add_a_todo-retry2.zip"
+        );
+    }
+
+    #[test]
+    fn two_workers_run_tests_at_once_each_in_a_browser_of_its_own() {
+        let dir = temp_dir();
+        let mut config = config(dir.path());
+        config.workers = 2;
+        // Each test waits for the other to start, so the two run at once and neither worker
+        // can take both.
+        let both = Arc::new(std::sync::Barrier::new(2));
+        let meets = || {
+            let both = Arc::clone(&both);
+            pages(vec![PageScript::steps(move |_| {
+                both.wait();
+                TestOutcome::Passed
+            })])
+        };
+        let fake = browsers(vec![meets(), meets()], &config);
+        let ran = run(
+            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
+            config,
+            &fake,
+        );
+        let mut finished = names(&ran);
+        finished.sort();
+        assert_eq!(finished, ["a", "b"]);
+        assert_eq!(fake.log().iter().filter(|l| *l == "launch").count(), 2);
+        assert_eq!(ran.stats.passed, 2);
+    }
+
+    #[test]
+    fn the_fake_refuses_a_launch_its_script_does_not_expect() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(Vec::new(), &config);
+        let scenarios = one_file("test: a\n  open a\n");
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run(&scenarios, config, &fake);
+        }));
+        assert!(ran.is_err(), "the worker's panic reaches the run");
+        assert_eq!(fake.take_violations(), ["an unscripted browser launch"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "scripted launch(es) never happened")]
+    fn the_fake_refuses_a_script_left_unused() {
+        let dir = temp_dir();
+        let config = config(dir.path());
+        let fake = browsers(vec![pages(vec![PageScript::passes()])], &config);
+        drop(fake);
     }
 }

@@ -14,8 +14,33 @@ use regex::Regex;
 use crate::runner::TagExpr;
 use crate::scenario::{Scenario, Test};
 
-/// A selected test: indexes into the scenario list and its tests.
-pub type Selected = (usize, usize);
+/// A test of a run, by its place: the index of its scenario in the run's list, and its index
+/// among the scenario's tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TestRef {
+    pub scenario: usize,
+    pub test: usize,
+}
+
+impl TestRef {
+    pub fn new(scenario: usize, test: usize) -> Self {
+        TestRef { scenario, test }
+    }
+
+    /// The scenario and the test this refers to in `scenarios`.
+    pub fn of<'s>(&self, scenarios: &'s [Scenario]) -> (&'s Scenario, &'s Test) {
+        let scenario = &scenarios[self.scenario];
+        (scenario, &scenario.tests[self.test])
+    }
+}
+
+/// Unit tests compare places with `(scenario, test)` pairs.
+#[cfg(test)]
+impl PartialEq<(usize, usize)> for TestRef {
+    fn eq(&self, other: &(usize, usize)) -> bool {
+        (self.scenario, self.test) == *other
+    }
+}
 
 /// One part of a sharded run: `index` of `total`, from 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,7 +121,7 @@ pub struct Selection {
 /// selection (test K, K+N, K+2N, ... counting from 1), so shards are balanced by test count,
 /// disjoint, together complete, and the same on every machine for the same scenario files; each
 /// shard runs the setups its own tests need.
-pub fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec<Selected> {
+pub fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec<TestRef> {
     let named = scenarios.len().saturating_sub(selection.setup_files);
     let picked = scenarios[..named]
         .iter()
@@ -121,7 +146,7 @@ pub fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec<Select
                             only.contains(&(scenario.rel_path.clone(), test.name.clone()))
                         })
                 })
-                .map(move |(ti, _)| (si, ti))
+                .map(move |(ti, _)| TestRef::new(si, ti))
         });
     let picked = match selection.shard {
         Some(shard) => picked
@@ -136,14 +161,14 @@ pub fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec<Select
 
 /// `selected` with, in front, every setup test its tests need (and the setups those need), in
 /// scenario order; a setup that was selected anyway stays where it was.
-pub fn with_setups(scenarios: &[Scenario], selected: Vec<Selected>) -> Vec<Selected> {
-    let savers: HashMap<&str, Selected> = all_tests(scenarios)
+pub fn with_setups(scenarios: &[Scenario], selected: Vec<TestRef>) -> Vec<TestRef> {
+    let savers: HashMap<&str, TestRef> = all_tests(scenarios)
         .filter_map(|(at, test)| test.saves.as_deref().map(|name| (name, at)))
         .collect();
-    let mut needed: Vec<Selected> = Vec::new();
+    let mut needed: Vec<TestRef> = Vec::new();
     let mut wanted: Vec<&str> = selected
         .iter()
-        .filter_map(|&(si, ti)| scenarios[si].tests[ti].state.as_deref())
+        .filter_map(|at| at.of(scenarios).1.state.as_deref())
         .collect();
     while let Some(state) = wanted.pop() {
         let Some(&setup) = savers.get(state) else {
@@ -153,7 +178,7 @@ pub fn with_setups(scenarios: &[Scenario], selected: Vec<Selected>) -> Vec<Selec
             continue;
         }
         needed.push(setup);
-        if let Some(next) = scenarios[setup.0].tests[setup.1].state.as_deref() {
+        if let Some(next) = setup.of(scenarios).1.state.as_deref() {
             wanted.push(next);
         }
     }
@@ -162,13 +187,13 @@ pub fn with_setups(scenarios: &[Scenario], selected: Vec<Selected>) -> Vec<Selec
     needed
 }
 
-fn all_tests(scenarios: &[Scenario]) -> impl Iterator<Item = (Selected, &Test)> {
+fn all_tests(scenarios: &[Scenario]) -> impl Iterator<Item = (TestRef, &Test)> {
     scenarios.iter().enumerate().flat_map(|(si, scenario)| {
         scenario
             .tests
             .iter()
             .enumerate()
-            .map(move |(ti, test)| ((si, ti), test))
+            .map(move |(ti, test)| (TestRef::new(si, ti), test))
     })
 }
 

@@ -1,9 +1,11 @@
 //! One test's execution on its own thread: a JavaScript sandbox, the test's page, its engine,
 //! and its steps in order, its file's `background:` steps first.
 //!
-//! Main type: [`TestPlan`]; the entry point is [`run_test`]. Each step moves through an explicit
-//! [`StepState`]. A step other tests share (a background step, a step of an examples row) goes
-//! through its [`Slot`] when it needs the engine, so it is generated or healed once per run.
+//! Main type: [`TestPlan`]; the entry point is [`run_test`]. Each step starts from what the cache
+//! holds for it ([`Cached`]) and ends as a [`StepResult`]. A step that other tests share (a
+//! background step, a step of an examples row) goes through its [`Slot`] when it needs the
+//! engine, so that it is generated or healed once per run; [`SharedTurn::decide`] is that
+//! decision.
 
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
@@ -14,7 +16,8 @@ use crate::engine::{Budgets, Engine, EngineObserver, HealPolicy, LlmPurpose, Poo
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};
 use crate::runner::{
-    FailureCause, Mode, RunConfig, RunEvent, StepSource, TestFailure, TestId, TestOutcome,
+    FailureCause, Interruption, Mode, RunConfig, RunEvent, StepSource, TestFailure, TestId,
+    TestOutcome,
 };
 use crate::scenario::{Scenario, Step, Test};
 use crate::script::StepFailure;
@@ -36,14 +39,15 @@ pub(crate) struct TestPlan<'a> {
     pub attempt: u32,
 }
 
-/// The life of one step.
-enum StepState {
-    /// Cached code is about to run.
-    Cached {
-        code: String,
-    },
-    /// No cached code.
+/// What the cache holds for a step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Cached {
+    Code(String),
     Missing,
+}
+
+/// How a step ended.
+enum StepResult {
     Passed {
         source: StepSource,
         /// Who wrote generated or healed code.
@@ -93,15 +97,12 @@ pub(crate) fn run_test(
         Ok(live) => live,
         Err(failure) => {
             let step = steps.first().map(|(step, _)| step);
-            return TestOutcome::Failed(Box::new(TestFailure {
-                step: step.map(|s| s.sentence.clone()).unwrap_or_default(),
-                step_index: 1,
-                line: step.map_or(plan.test.line, |s| s.line),
-                cause: FailureCause::Step(failure),
-                code: None,
-                verdict: None,
-                screenshot: None,
-            }));
+            return TestOutcome::Failed(Box::new(TestFailure::at(
+                step.map(|s| s.sentence.clone()).unwrap_or_default(),
+                1,
+                step.map_or(plan.test.line, |s| s.line),
+                FailureCause::Step(failure),
+            )));
         }
     };
     // The engine exists only where code may be written or a verdict asked: never in strict
@@ -133,15 +134,11 @@ pub(crate) fn run_test(
     for (offset, (step, key)) in steps.iter().enumerate() {
         let index = offset + 1;
         if offset > 0 && config.cancel.load(std::sync::atomic::Ordering::SeqCst) {
-            return TestOutcome::Failed(Box::new(TestFailure {
+            return TestOutcome::Interrupted(Interruption {
                 step: step.sentence.clone(),
                 step_index: index,
                 line: step.line,
-                cause: FailureCause::Interrupted,
-                code: None,
-                verdict: None,
-                screenshot: None,
-            }));
+            });
         }
         let reporter = StepReporter {
             test: &plan.id,
@@ -177,7 +174,7 @@ pub(crate) fn run_test(
         let started = Instant::now();
         let cached = lookup(&plan, &context.key);
         let shared = key.is_background() || plan.test.example.is_some();
-        let state = match (config.mode, engine.as_mut()) {
+        let result = match (config.mode, engine.as_mut()) {
             (Mode::Run { heal }, Some(engine)) if shared => {
                 let slot = plan.shared.slot(key);
                 let turn = Turn {
@@ -193,8 +190,8 @@ pub(crate) fn run_test(
         };
         let duration = started.elapsed();
         reporter.send_log();
-        match state {
-            StepState::Passed { source, by, code } => {
+        match result {
+            StepResult::Passed { source, by, code } => {
                 passed_code.push(code.clone());
                 reporter.send(RunEvent::StepPassed {
                     test: plan.id.clone(),
@@ -207,7 +204,7 @@ pub(crate) fn run_test(
                     code,
                 });
             }
-            StepState::Failed { mut failure } => {
+            StepResult::Failed { mut failure } => {
                 if !failure.is_infrastructure() {
                     failure.screenshot = live.screenshot();
                 }
@@ -220,47 +217,41 @@ pub(crate) fn run_test(
                 });
                 return TestOutcome::Failed(failure);
             }
-            StepState::Cached { .. } | StepState::Missing => {
-                unreachable!("advance() always ends in Passed or Failed")
-            }
         }
     }
     TestOutcome::Passed
 }
 
 /// Finds the step's cached code.
-fn lookup(plan: &TestPlan<'_>, key: &StepKey) -> StepState {
+fn lookup(plan: &TestPlan<'_>, key: &StepKey) -> Cached {
     match plan.cached.and_then(|file| file.get(key)) {
-        Some(entry) => StepState::Cached {
-            code: entry.code.clone(),
-        },
-        None => StepState::Missing,
+        Some(entry) => Cached::Code(entry.code.clone()),
+        None => Cached::Missing,
     }
 }
 
-/// Drives a step to `Passed` or `Failed` according to the run mode.
+/// Runs a step according to the run mode, from what the cache holds for it.
 fn advance(
-    state: StepState,
+    cached: Cached,
     mode: Mode,
     engine: Option<&mut Engine<'_>>,
     context: &StepContext<'_>,
     exec: &LiveExecutor<'_>,
     observer: &StepReporter<'_>,
-) -> StepState {
-    match state {
-        StepState::Cached { code } => match exec.execute(&code) {
-            Ok(()) => StepState::Passed {
+) -> StepResult {
+    match cached {
+        Cached::Code(code) => match exec.execute(&code) {
+            Ok(()) => StepResult::Passed {
                 source: StepSource::Cached,
                 by: None,
                 code,
             },
             Err(failure) => after_failure(code, failure, mode, engine, context, exec, observer),
         },
-        StepState::Missing => match (mode, engine) {
+        Cached::Missing => match (mode, engine) {
             (Mode::Run { .. }, Some(engine)) => generate(engine, context, exec, observer),
             _ => failed_step(observer, FailureCause::CacheMiss, None, None),
         },
-        done @ (StepState::Passed { .. } | StepState::Failed { .. }) => done,
     }
 }
 
@@ -270,18 +261,13 @@ fn failed_step(
     cause: FailureCause,
     code: Option<String>,
     verdict: Option<Classification>,
-) -> StepState {
+) -> StepResult {
     let (step, index) = (observer.step, observer.index);
-    StepState::Failed {
-        failure: Box::new(TestFailure {
-            step: step.sentence.clone(),
-            step_index: index,
-            line: step.line,
-            cause,
-            code,
-            verdict,
-            screenshot: None,
-        }),
+    let mut failure = TestFailure::at(step.sentence.clone(), index, step.line, cause);
+    failure.code = code;
+    failure.verdict = verdict;
+    StepResult::Failed {
+        failure: Box::new(failure),
     }
 }
 
@@ -291,9 +277,9 @@ fn generate(
     context: &StepContext<'_>,
     exec: &LiveExecutor<'_>,
     observer: &StepReporter<'_>,
-) -> StepState {
+) -> StepResult {
     match engine.generate(context, exec, observer) {
-        Ok(generated) => StepState::Passed {
+        Ok(generated) => StepResult::Passed {
             source: StepSource::Generated,
             by: Some(generated.by),
             code: generated.code,
@@ -315,14 +301,14 @@ fn after_failure(
     context: &StepContext<'_>,
     exec: &LiveExecutor<'_>,
     observer: &StepReporter<'_>,
-) -> StepState {
+) -> StepResult {
     let failed = |cause: FailureCause, code: Option<String>, verdict: Option<Classification>| {
         failed_step(observer, cause, code, verdict)
     };
     match (mode, engine) {
         (Mode::Run { heal: true }, Some(engine)) if engine.has_llm() => {
             match engine.heal(context, exec, observer, &code, &failure) {
-                Ok(healed) => StepState::Passed {
+                Ok(healed) => StepResult::Passed {
                     source: StepSource::Healed,
                     by: Some(healed.by),
                     code: healed.code,
@@ -353,66 +339,89 @@ struct Turn<'t, 'e> {
     observer: &'t StepReporter<'t>,
 }
 
-/// Runs a step other tests share (see `shared_steps.rs`): the code proven in this run, else the
-/// cached code, runs without waiting; when there is none or it fails, the slot's lock is taken
-/// and what another test decided meanwhile is used, or else this test asks the engine and
+/// What a test does with a shared step after running the code it had first (the code proven
+/// in this run, else the cached code), given what the step's slot says now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum SharedTurn {
+    /// The code this test ran was proven in this run and still failed here. A step is healed
+    /// once a run, so the failure stands.
+    FailAsItIs { code: String, failure: StepFailure },
+    /// Another test generated or healed the step meanwhile: run its code.
+    RunProven(String),
+    /// The engine gave up on the step for another test: this test fails the same way.
+    FailLikeTheOther(Box<TestFailure>),
+    /// Nobody decided yet and this test's code failed: heal it, or ask for a verdict.
+    AfterFailure { code: String, failure: StepFailure },
+    /// Nobody decided yet and there was no code: generate it.
+    Generate,
+}
+
+impl SharedTurn {
+    /// The decision when the slot holds `slot` and this test ran `tried` (its code and how it
+    /// failed), or had no code at all (`None`).
+    fn decide(slot: &Slot, tried: Option<(String, StepFailure)>) -> SharedTurn {
+        match (slot, tried) {
+            (Slot::Proven(proven), Some((code, failure))) if *proven == code => {
+                SharedTurn::FailAsItIs { code, failure }
+            }
+            (Slot::Proven(proven), _) => SharedTurn::RunProven(proven.clone()),
+            (Slot::Failed(failure), _) => SharedTurn::FailLikeTheOther(failure.clone()),
+            (Slot::Undecided, Some((code, failure))) => SharedTurn::AfterFailure { code, failure },
+            (Slot::Undecided, None) => SharedTurn::Generate,
+        }
+    }
+}
+
+/// Runs a step that other tests share (see `shared_steps.rs`). The code proven in this run,
+/// else the cached code, runs without waiting. When there is none or it fails, this test takes
+/// the slot's lock and uses what another test decided meanwhile, or else asks the engine and
 /// records its decision for the others.
 fn shared_step(
     slot: &std::sync::Mutex<Slot>,
-    cached: StepState,
+    cached: Cached,
     turn: Turn<'_, '_>,
     deadline: Instant,
-) -> StepState {
+) -> StepResult {
     let proven = match &*lock(slot) {
         Slot::Proven(code) => Some(code.clone()),
         _ => None,
     };
     let first = proven.or(match cached {
-        StepState::Cached { code } => Some(code),
-        _ => None,
+        Cached::Code(code) => Some(code),
+        Cached::Missing => None,
     });
-    let mut failure = None;
-    if let Some(code) = &first {
-        match turn.exec.execute(code) {
+    let mut tried = None;
+    if let Some(code) = first {
+        match turn.exec.execute(&code) {
             Ok(()) => {
-                return StepState::Passed {
+                return StepResult::Passed {
                     source: StepSource::Cached,
                     by: None,
-                    code: code.clone(),
+                    code,
                 };
             }
-            Err(failed) => failure = Some(failed),
+            Err(failure) => tried = Some((code, failure)),
         }
     }
     let mut decided = lock(slot);
-    let state = match (&*decided, first, failure) {
-        // Proven in this run, yet it fails here: a step is healed once a run, so this stands.
-        (Slot::Proven(code), Some(ran), Some(failed)) if *code == ran => {
-            return failed_step(turn.observer, FailureCause::Step(failed), Some(ran), None);
+    let result = match SharedTurn::decide(&decided, tried) {
+        SharedTurn::FailAsItIs { code, failure } => {
+            return failed_step(turn.observer, FailureCause::Step(failure), Some(code), None);
         }
-        // Another test generated or healed it while this one ran the older code (or none).
-        (Slot::Proven(code), _, _) => {
-            return match turn.exec.execute(code) {
-                Ok(()) => StepState::Passed {
+        SharedTurn::RunProven(code) => {
+            return match turn.exec.execute(&code) {
+                Ok(()) => StepResult::Passed {
                     source: StepSource::Cached,
                     by: None,
-                    code: code.clone(),
+                    code,
                 },
-                Err(failed) => failed_step(
-                    turn.observer,
-                    FailureCause::Step(failed),
-                    Some(code.clone()),
-                    None,
-                ),
+                Err(failed) => {
+                    failed_step(turn.observer, FailureCause::Step(failed), Some(code), None)
+                }
             };
         }
-        // The engine gave up on it for another test: this one fails the same way.
-        (Slot::Failed(failure), _, _) => {
-            return StepState::Failed {
-                failure: failure.clone(),
-            };
-        }
-        (Slot::Undecided, Some(code), Some(failure)) => after_failure(
+        SharedTurn::FailLikeTheOther(failure) => return StepResult::Failed { failure },
+        SharedTurn::AfterFailure { code, failure } => after_failure(
             code,
             failure,
             Mode::Run { heal: turn.heal },
@@ -421,23 +430,23 @@ fn shared_step(
             turn.exec,
             turn.observer,
         ),
-        (Slot::Undecided, _, _) => generate(turn.engine, turn.context, turn.exec, turn.observer),
+        SharedTurn::Generate => generate(turn.engine, turn.context, turn.exec, turn.observer),
     };
-    match &state {
-        StepState::Passed {
+    match &result {
+        StepResult::Passed {
             source: StepSource::Generated | StepSource::Healed,
             code,
             ..
         } => *decided = Slot::Proven(code.clone()),
-        // Only what the engine decided, and not what this test's deadline cut short.
-        StepState::Failed { failure }
+        // Only what the engine decided is shared, not what this test's deadline cut short.
+        StepResult::Failed { failure }
             if matches!(failure.cause, FailureCause::Engine(_)) && Instant::now() < deadline =>
         {
             *decided = Slot::Failed(failure.clone());
         }
         _ => {}
     }
-    state
+    result
 }
 
 /// A cell of an examples row with each `${NAME}` replaced by its value (a name without one stays
@@ -551,7 +560,8 @@ impl EngineObserver for StepReporter<'_> {
     }
 
     fn warning(&self, message: &str) {
-        // The reporters show the warning; the log keeps a debug record, so it is said once.
+        // The reporters show the warning and the log keeps only a debug record, so that users
+        // see it once.
         tracing::debug!(target: "prettyplay::engine", test = %self.test, "{message}");
         self.send(RunEvent::Warning {
             test: self.test.clone(),
@@ -563,6 +573,69 @@ impl EngineObserver for StepReporter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn failure(message: &str) -> StepFailure {
+        StepFailure::new(crate::script::FailureKind::Script, message.to_owned())
+    }
+
+    #[test]
+    fn proven_code_that_fails_again_fails_as_it_is() {
+        let slot = Slot::Proven("proven()".into());
+        assert_eq!(
+            SharedTurn::decide(&slot, Some(("proven()".into(), failure("boom")))),
+            SharedTurn::FailAsItIs {
+                code: "proven()".into(),
+                failure: failure("boom")
+            }
+        );
+    }
+
+    #[test]
+    fn code_another_test_proved_meanwhile_runs_instead() {
+        let slot = Slot::Proven("new()".into());
+        assert_eq!(
+            SharedTurn::decide(&slot, Some(("old()".into(), failure("boom")))),
+            SharedTurn::RunProven("new()".into())
+        );
+        assert_eq!(
+            SharedTurn::decide(&slot, None),
+            SharedTurn::RunProven("new()".into())
+        );
+    }
+
+    #[test]
+    fn a_step_the_engine_gave_up_on_fails_every_test_the_same_way() {
+        let given_up = Box::new(TestFailure::at(
+            "open the app".into(),
+            1,
+            2,
+            FailureCause::CacheMiss,
+        ));
+        let slot = Slot::Failed(given_up.clone());
+        assert_eq!(
+            SharedTurn::decide(&slot, Some(("old()".into(), failure("boom")))),
+            SharedTurn::FailLikeTheOther(given_up.clone())
+        );
+        assert_eq!(
+            SharedTurn::decide(&slot, None),
+            SharedTurn::FailLikeTheOther(given_up)
+        );
+    }
+
+    #[test]
+    fn an_undecided_step_is_healed_after_its_code_failed_and_generated_without_code() {
+        assert_eq!(
+            SharedTurn::decide(&Slot::Undecided, Some(("old()".into(), failure("boom")))),
+            SharedTurn::AfterFailure {
+                code: "old()".into(),
+                failure: failure("boom")
+            }
+        );
+        assert_eq!(
+            SharedTurn::decide(&Slot::Undecided, None),
+            SharedTurn::Generate
+        );
+    }
 
     #[test]
     fn a_cell_gets_its_variables_filled_and_keeps_unknown_ones() {
