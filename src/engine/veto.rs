@@ -4,7 +4,7 @@
 //! verdict can talk past it.
 //!
 //! Main function: [`review`], which compares the [`Checks`] of the old and the new code and
-//! answers the first [`Veto`] found. The rules are documented in `docs/engine.md` (The heal veto).
+//! returns the first [`Veto`] it finds. The rules are documented in `docs/engine.md` (The heal veto).
 
 use std::fmt;
 

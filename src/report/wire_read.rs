@@ -536,7 +536,10 @@ impl TryFrom<CauseIn> for FailureCause {
                     engine_kind_name,
                     "engine failure kind",
                 )?,
-                reason,
+                // A report keeps only the composed message, so the failure read back carries it
+                // as its summary, without a separate cause.
+                summary: reason,
+                cause: None,
                 verdict: verdict.map(TryInto::try_into).transpose()?,
                 candidate,
             }),
@@ -750,7 +753,8 @@ mod tests {
         for kind in ENGINE_KINDS {
             events.push(failed(FailureCause::Engine(EngineFailure {
                 kind,
-                reason: "no".into(),
+                summary: "no".into(),
+                cause: None,
                 verdict: Some(testing::defect_verdict()),
                 candidate: Some("y".into()),
             })));
