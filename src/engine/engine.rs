@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crate::cache::{Author, Cache, CacheError, StepKey};
 use crate::config::{BuiltinOrder, LlmSettings};
 use crate::engine::budgets::{Budgets, Pool};
-use crate::engine::{EngineFailure, EngineFailureKind};
+use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{
     Category, Classification, LlmError, LlmProvider, Usage, parse_classification,
     parse_classification_strict,
@@ -232,7 +232,8 @@ pub(super) fn cache_failure(err: &CacheError) -> EngineFailure {
     };
     EngineFailure::new(
         kind,
-        format!("the working code could not be written to the cache: {err}"),
+        "the working code could not be written to the cache",
         None,
     )
+    .with_cause(EngineCause::Cache(err.to_string()))
 }

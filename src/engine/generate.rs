@@ -10,7 +10,7 @@ use crate::engine::builtin_step::{BuiltinOutcome, handed_over};
 use crate::engine::engine::{
     Engine, EngineObserver, LlmPurpose, StepContext, Written, cache_failure,
 };
-use crate::engine::{EngineFailure, EngineFailureKind};
+use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{Category, FailedAttempt, extract_code};
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
@@ -20,24 +20,19 @@ pub(super) fn crashed(failure: &StepFailure, candidate: Option<String>) -> Engin
     let crash = if failure.kind == FailureKind::PageCrash {
         EngineFailure::new(
             EngineFailureKind::PageCrash,
-            format!(
-                "the page crashed while the step ran (it can be the app's own defect); the \
-                 step was not classified or regenerated:\n\n{}",
-                failure.message
-            ),
+            "the page crashed while the step ran (it can be the app's own defect); the step was \
+             not classified or regenerated",
             None,
         )
     } else {
         EngineFailure::new(
             EngineFailureKind::BrowserCrash,
-            format!(
-                "the browser or the driver went away while the step ran; the step was not \
-                 classified or regenerated:\n\n{}",
-                failure.message
-            ),
+            "the browser or the driver went away while the step ran; the step was not classified \
+             or regenerated",
             None,
         )
-    };
+    }
+    .with_cause(EngineCause::Step(failure.clone()));
     match candidate {
         Some(code) => crash.with_candidate(code),
         None => crash,
@@ -135,9 +130,10 @@ impl Engine<'_> {
             let reply = provider.generate_step_code(&request).map_err(|err| {
                 EngineFailure::new(
                     EngineFailureKind::LlmUnavailable,
-                    format!("step code could not be generated: {err}"),
+                    "step code could not be generated",
                     None,
                 )
+                .with_cause(EngineCause::Llm(err))
             })?;
             observer.llm_call(LlmPurpose::Generation, reply.usage, reply.elapsed);
             let code = extract_code(&reply.text);
@@ -184,16 +180,13 @@ impl Engine<'_> {
             Pool::Generation => "generated",
             Pool::Healing => "regenerated",
         };
-        let reason = format!(
-            "a check in the {which} code did not hold:\n\n{}",
-            failure.message
-        );
+        let summary = format!("a check in the {which} code did not hold");
         let verdict = self.quiet_verdict(step, exec, observer, code, &failure.message);
         let kind = match &verdict {
             Some(v) if v.category == Category::ProductDefect => EngineFailureKind::ProductDefect,
             _ => EngineFailureKind::Incurable,
         };
-        EngineFailure::new(kind, reason, verdict)
+        EngineFailure::new(kind, summary, verdict).with_cause(EngineCause::Step(failure.clone()))
     }
 
     /// The pool's budget is spent: incurable, with a verdict on the last failure while
@@ -207,23 +200,33 @@ impl Engine<'_> {
         failed: Option<FailedAttempt>,
         last_failure: Option<StepFailure>,
     ) -> EngineFailure {
-        let limit = self.budgets.limit(pool);
-        let last = last_failure
-            .as_ref()
-            .map_or_else(|| "no attempt was made".to_owned(), |f| f.message.clone());
-        let reason = format!(
-            "the {} budget of {limit} attempt(s) for this step is spent; the last attempt failed:\n\n{last}",
-            pool.name()
+        let spent = format!(
+            "the {} budget of {} attempt(s) for this step is spent",
+            pool.name(),
+            self.budgets.limit(pool)
         );
+        let incurable = |verdict| match last_failure {
+            Some(last) => EngineFailure::new(
+                EngineFailureKind::Incurable,
+                format!("{spent}; the last attempt failed"),
+                verdict,
+            )
+            .with_cause(EngineCause::Step(last)),
+            None => EngineFailure::new(
+                EngineFailureKind::Incurable,
+                format!("{spent}; no attempt was made"),
+                verdict,
+            ),
+        };
         if pool == Pool::Healing {
-            // The healer attaches the verdict it started from; no extra LLM request.
-            return EngineFailure::new(EngineFailureKind::Incurable, reason, None);
+            // The healer attaches the verdict it started from, so no extra LLM request is made.
+            return incurable(None);
         }
         let Some(failed) = failed else {
-            return EngineFailure::new(EngineFailureKind::Incurable, reason, None);
+            return incurable(None);
         };
         let verdict = self.quiet_verdict(step, exec, observer, &failed.code, &failed.error);
-        EngineFailure::new(EngineFailureKind::Incurable, reason, verdict)
+        incurable(verdict)
     }
 }
 
@@ -234,8 +237,8 @@ mod tests {
         Answer, Expected, Fixture, Observed, RecordingObserver, ScriptedExecutor, ScriptedLlm,
         code_reply, fails, passes, verdict_reply,
     };
-    use crate::engine::{EngineFailureKind, LlmPurpose, Pool};
-    use crate::llm::{Category, FailedAttempt};
+    use crate::engine::{EngineCause, EngineFailureKind, LlmPurpose, Pool};
+    use crate::llm::{Category, FailedAttempt, LlmError};
     use crate::script::FailureKind;
 
     const A: &str =
@@ -447,17 +450,14 @@ mod tests {
             .unwrap_err();
 
         assert_eq!(failure.kind, EngineFailureKind::Incurable);
-        assert!(
-            failure
-                .reason
-                .starts_with("the generation budget of 2 attempt(s) for this step is spent"),
-            "{}",
-            failure.reason
+        assert_eq!(
+            failure.summary,
+            "the generation budget of 2 attempt(s) for this step is spent; the last attempt failed"
         );
         assert!(
-            failure.reason.ends_with("timeout of B"),
-            "{}",
-            failure.reason
+            matches!(failure.cause.as_deref(), Some(EngineCause::Step(last)) if last.message == "timeout of B"),
+            "{:?}",
+            failure.cause
         );
         assert_eq!(failure.verdict.unwrap().category, Category::Incurable);
         assert_eq!(failure.candidate.as_deref(), Some(B));
@@ -503,11 +503,11 @@ mod tests {
             .unwrap_err();
 
         assert_eq!(failure.kind, EngineFailureKind::Incurable);
-        assert!(
-            failure.reason.ends_with("no attempt was made"),
-            "{}",
-            failure.reason
+        assert_eq!(
+            failure.summary,
+            "the generation budget of 0 attempt(s) for this step is spent; no attempt was made"
         );
+        assert_eq!(failure.cause, None);
         assert_eq!((failure.verdict, failure.candidate), (None, None));
     }
 
@@ -531,12 +531,15 @@ mod tests {
             .unwrap_err();
 
         assert_eq!(failure.kind, EngineFailureKind::ProductDefect);
-        assert!(
-            failure
-                .reason
-                .starts_with("a check in the generated code did not hold")
+        assert_eq!(
+            failure.summary,
+            "a check in the generated code did not hold"
         );
-        assert!(failure.reason.contains("Received: \"2 items left\""));
+        let Some(EngineCause::Step(check)) = failure.cause.as_deref() else {
+            panic!("the failed check as the cause: {failure:?}");
+        };
+        assert_eq!(check.kind, FailureKind::FailedCheck);
+        assert!(check.message.contains("Received: \"2 items left\""));
         assert_eq!(failure.verdict.unwrap().category, Category::ProductDefect);
         assert_eq!(failure.candidate.as_deref(), Some(A));
         assert_eq!(
@@ -588,12 +591,14 @@ mod tests {
 
         assert_eq!(failure.kind, EngineFailureKind::LlmUnavailable);
         assert!(failure.kind.is_infrastructure());
+        assert_eq!(failure.summary, "step code could not be generated");
         assert!(
-            failure
-                .reason
-                .starts_with("step code could not be generated: the LLM is unavailable"),
-            "{}",
-            failure.reason
+            matches!(
+                failure.cause.as_deref(),
+                Some(EngineCause::Llm(LlmError::Unavailable { .. }))
+            ),
+            "{:?}",
+            failure.cause
         );
         assert_eq!(fixture.cached(0), None);
     }

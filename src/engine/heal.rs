@@ -11,8 +11,8 @@ use crate::engine::engine::{
     Engine, EngineObserver, Parsing, StepContext, Verdict, Written, cache_failure,
 };
 use crate::engine::generate::crashed;
-use crate::engine::veto::{Veto, review};
-use crate::engine::{EngineFailure, EngineFailureKind};
+use crate::engine::veto::review;
+use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{Category, Classification, FailedAttempt};
 use crate::script::StepFailure;
 use crate::step::StepExecutor;
@@ -46,43 +46,43 @@ impl Engine<'_> {
             Ok(Verdict::Unparseable(reply)) => {
                 return Err(EngineFailure::new(
                     EngineFailureKind::Incurable,
-                    format!(
-                        "{}\n\nthe step was not healed: the LLM's verdict could not be parsed: {reply}",
-                        failure.message
-                    ),
+                    "the step was not healed because the LLM's verdict could not be parsed",
                     None,
-                ));
+                )
+                .with_cause(EngineCause::Unparsed {
+                    reply,
+                    failure: failure.clone(),
+                }));
             }
-            Err(err) => {
+            Err(error) => {
                 return Err(EngineFailure::new(
                     EngineFailureKind::LlmUnavailable,
-                    format!(
-                        "{}\n\nthe failure could not be classified for healing: {err}",
-                        failure.message
-                    ),
+                    "the failure could not be classified for healing",
                     None,
-                ));
+                )
+                .with_cause(EngineCause::Unclassified {
+                    error,
+                    failure: failure.clone(),
+                }));
             }
         };
         observer.healing_started(verdict.category);
         observer.verdict(&verdict);
         match verdict.category {
+            // The summary leaves the verdict's explanation out because reporters show the verdict
+            // on its own.
             Category::ProductDefect => Err(EngineFailure::new(
                 EngineFailureKind::ProductDefect,
-                format!(
-                    "the application does not behave as the step expects: {}\n\n{}",
-                    verdict.explanation, failure.message
-                ),
+                "the application does not behave as the step expects",
                 Some(verdict),
-            )),
+            )
+            .with_cause(EngineCause::Step(failure.clone()))),
             Category::Incurable => Err(EngineFailure::new(
                 EngineFailureKind::Incurable,
-                format!(
-                    "the step cannot be healed: {}\n\n{}",
-                    verdict.explanation, failure.message
-                ),
+                "the step cannot be healed",
                 Some(verdict),
-            )),
+            )
+            .with_cause(EngineCause::Step(failure.clone()))),
             Category::Rot => {
                 // The built-in generator first, under the same veto: its code is kept only when
                 // it passed and checks at least what the cached code checked.
@@ -115,13 +115,11 @@ impl Engine<'_> {
                     None if !self.builtin.uses_llm() => {
                         return Err(EngineFailure::new(
                             EngineFailureKind::Incurable,
-                            format!(
-                                "the built-in generator could not heal this step and [generate] \
-                                 builtin = \"only\" lets no LLM write code:\n\n{}",
-                                failure.message
-                            ),
+                            "the built-in generator could not heal this step and [generate] \
+                             builtin = \"only\" lets no LLM write code",
                             Some(verdict),
-                        ));
+                        )
+                        .with_cause(EngineCause::Step(failure.clone())));
                     }
                     _ => {}
                 }
@@ -213,49 +211,39 @@ impl Engine<'_> {
         }
         Err(EngineFailure::new(
             EngineFailureKind::HealVetoed,
-            vetoed_reason(&veto, old_code, &failure.message, code, by),
+            "the healed code passed, but the heal veto refused it",
             Some(verdict.clone()),
         )
+        .with_cause(EngineCause::Vetoed {
+            veto: veto.to_string(),
+            by,
+            failure: failure.message.clone(),
+            diff: diff(old_code, code),
+        })
         .with_candidate(code))
     }
 }
 
-/// The message of a vetoed heal: why, how the cached code failed, then both codes as a diff.
-fn vetoed_reason(
-    veto: &Veto,
-    old_code: &str,
-    old_failure: &str,
-    new_code: &str,
-    by: Author,
-) -> String {
-    let writer = match by {
-        Author::Llm => "its new code",
-        Author::Builtin => "the new code the built-in generator wrote",
-    };
+/// The cached and the healed code as a unified diff, for the message of a vetoed heal.
+fn diff(old_code: &str, new_code: &str) -> String {
     let lines = |code: &str| format!("{}\n", code.trim_end_matches('\n'));
     let (old_code, new_code) = (lines(old_code), lines(new_code));
-    let diff = similar::TextDiff::from_lines(&old_code, &new_code)
+    similar::TextDiff::from_lines(&old_code, &new_code)
         .unified_diff()
         .context_radius(3)
         .header("cached", "healed")
-        .to_string();
-    format!(
-        "the healed code passed, but the heal veto refused it: {veto}\n\n\
-         The LLM called this failure rot, yet {writer} checks less than the cached code: a heal \
-         may change how elements are found, never what is expected. The cache is untouched; if \
-         the application changed on purpose, update the step sentence or the cached code.\n\n\
-         the cached code failed:\n{old_failure}\n\n{diff}"
-    )
+        .to_string()
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::cache::Author;
     use crate::engine::testing::{
         Answer, Execution, Expected, Fixture, Observed, Ran, code_reply, fails, passes, run_engine,
         verdict_reply,
     };
-    use crate::engine::{EngineFailureKind, Pool, Written};
-    use crate::llm::{Category, FailedAttempt};
+    use crate::engine::{EngineCause, EngineFailureKind, Pool, Written};
+    use crate::llm::{Category, FailedAttempt, LlmError};
     use crate::script::FailureKind;
     use crate::script::StepFailure;
 
@@ -310,13 +298,13 @@ mod tests {
 
     /// An incurable heal that kept the rot verdict it started from (no second request) and
     /// shows `candidate`.
-    fn assert_incurable_rot(ran: &Ran<Written>, reason_starts: &str, candidate: &str) {
+    fn assert_incurable_rot(ran: &Ran<Written>, summary_starts: &str, candidate: &str) {
         let failure = failed_untouched(ran);
         assert_eq!(failure.kind, EngineFailureKind::Incurable);
         assert!(
-            failure.reason.starts_with(reason_starts),
+            failure.summary.starts_with(summary_starts),
             "{}",
-            failure.reason
+            failure.summary
         );
         assert_eq!(category(failure), Some(Category::Rot));
         assert_eq!(failure.candidate.as_deref(), Some(candidate));
@@ -434,11 +422,14 @@ mod tests {
         );
         let failure = failed_untouched(&ran);
         assert_eq!(failure.kind, EngineFailureKind::ProductDefect);
-        assert!(
-            failure
-                .reason
-                .starts_with("a check in the regenerated code did not hold")
+        assert_eq!(
+            failure.summary,
+            "a check in the regenerated code did not hold"
         );
+        assert!(matches!(
+            failure.cause.as_deref(),
+            Some(EngineCause::Step(step)) if step.kind == FailureKind::FailedCheck
+        ));
         assert_eq!(category(failure), Some(Category::ProductDefect));
         assert_eq!(failure.candidate.as_deref(), Some(NEW));
         assert_eq!(ran.received[2].classification().code, NEW);
@@ -505,19 +496,16 @@ mod tests {
             let failure = ran.failure();
             assert_eq!(failure.kind, EngineFailureKind::HealVetoed, "{healed}");
             assert!(!failure.kind.is_infrastructure());
-            assert!(
-                failure
-                    .reason
-                    .starts_with("the healed code passed, but the heal veto refused it"),
-                "{}",
-                failure.reason
+            assert_eq!(
+                failure.summary,
+                "the healed code passed, but the heal veto refused it"
             );
-            assert!(
-                failure.reason.contains("--- cached"),
-                "the diff: {}",
-                failure.reason
-            );
-            assert!(failure.reason.contains("+++ healed"));
+            let Some(EngineCause::Vetoed { by, diff, .. }) = failure.cause.as_deref() else {
+                panic!("a veto as the cause: {failure:?}");
+            };
+            assert_eq!(*by, Author::Llm);
+            assert!(diff.contains("--- cached"), "the diff: {diff}");
+            assert!(diff.contains("+++ healed"));
             assert_eq!(
                 category(failure),
                 Some(Category::Rot),
@@ -580,7 +568,10 @@ mod tests {
         let failure = failed_untouched(&ran);
         assert_eq!(failure.kind, EngineFailureKind::BrowserCrash);
         assert!(failure.kind.is_infrastructure());
-        assert!(failure.reason.ends_with(&crash.message));
+        assert_eq!(
+            failure.cause.as_deref(),
+            Some(&EngineCause::Step(crash.clone()))
+        );
         assert_eq!(failure.verdict, None);
 
         // Nor does a crash get a quiet verdict.
@@ -613,7 +604,10 @@ mod tests {
         let failure = failed_untouched(&ran);
         assert_eq!(failure.kind, EngineFailureKind::PageCrash);
         assert!(!failure.kind.is_infrastructure());
-        assert!(failure.reason.ends_with(&crash.message));
+        assert_eq!(
+            failure.cause.as_deref(),
+            Some(&EngineCause::Step(crash.clone()))
+        );
         // A candidate that crashes the page ends the heal the same way, with no verdict.
         let ran = heal(
             2,
@@ -656,31 +650,41 @@ mod tests {
             );
             let failure = failed_untouched(&ran);
             assert_eq!(failure.kind, EngineFailureKind::Incurable, "{reply}");
-            assert!(failure.reason.contains("could not be parsed"), "{reply}");
+            assert!(
+                matches!(failure.cause.as_deref(), Some(EngineCause::Unparsed { .. })),
+                "{reply}"
+            );
         }
     }
 
     #[test]
     fn a_product_defect_or_an_incurable_step_fails_with_its_verdict_and_nothing_is_regenerated() {
-        for (verdict, kind, starts) in [
+        for (verdict, kind, summary) in [
             (
                 Category::ProductDefect,
                 EngineFailureKind::ProductDefect,
-                "the application does not behave as the step expects: it is broken",
+                "the application does not behave as the step expects",
             ),
             (
                 Category::Incurable,
                 EngineFailureKind::Incurable,
-                "the step cannot be healed: it is broken",
+                "the step cannot be healed",
             ),
         ] {
             let ran = heal(2, [verdict_reply(verdict, "it is broken")], []);
 
             let failure = failed_untouched(&ran);
             assert_eq!(failure.kind, kind);
-            assert!(failure.reason.starts_with(starts), "{}", failure.reason);
-            assert!(failure.reason.ends_with(&timeout().message));
+            assert_eq!(failure.summary, summary);
+            assert_eq!(
+                failure.cause.as_deref(),
+                Some(&EngineCause::Step(timeout()))
+            );
             assert_eq!(category(failure), Some(verdict));
+            assert_eq!(
+                failure.verdict.as_ref().map(|v| v.explanation.as_str()),
+                Some("it is broken")
+            );
             assert!(ran.attempts().is_empty());
         }
     }
@@ -692,13 +696,19 @@ mod tests {
 
         let failure = failed_untouched(&ran);
         assert_eq!(failure.kind, EngineFailureKind::Incurable);
-        assert!(
-            failure
-                .reason
-                .contains("the step was not healed: the LLM's verdict could not be parsed"),
-            "{}",
-            failure.reason
+        assert_eq!(
+            failure.summary,
+            "the step was not healed because the LLM's verdict could not be parsed"
         );
+        let Some(EngineCause::Unparsed {
+            reply,
+            failure: step,
+        }) = failure.cause.as_deref()
+        else {
+            panic!("an unparsed reply as the cause: {failure:?}");
+        };
+        assert_eq!(reply, "I think it is probably fine?");
+        assert_eq!(step, &timeout());
         assert_eq!(failure.verdict, None);
     }
 
@@ -708,12 +718,15 @@ mod tests {
 
         let failure = failed_untouched(&ran);
         assert_eq!(failure.kind, EngineFailureKind::LlmUnavailable);
-        assert!(failure.reason.starts_with(&timeout().message));
-        assert!(
-            failure
-                .reason
-                .contains("could not be classified for healing")
+        assert_eq!(
+            failure.summary,
+            "the failure could not be classified for healing"
         );
+        assert!(matches!(
+            failure.cause.as_deref(),
+            Some(EngineCause::Unclassified { error: LlmError::Unavailable { .. }, failure })
+                if *failure == timeout()
+        ));
     }
 
     #[test]

@@ -29,4 +29,4 @@ pub use budgets::Pool;
 pub(crate) use builtin::{Explanation, explain};
 pub(crate) use engine::{Engine, EngineObserver, HealPolicy, StepContext};
 pub use engine::{LlmPurpose, Written};
-pub use verdict::{EngineFailure, EngineFailureKind};
+pub use verdict::{EngineCause, EngineFailure, EngineFailureKind};

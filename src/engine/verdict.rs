@@ -1,12 +1,15 @@
-//! Terminal failures decided by the engine, each carrying its verdict.
+//! Terminal failures decided by the engine, each carrying its cause and its verdict.
 //!
-//! Main type: [`EngineFailure`]. Its message starts with the primary reason and appends the
-//! verdict as `category — explanation — recommendation`.
+//! Main type: [`EngineFailure`]. It holds a short summary of what the engine decided and, as
+//! data, the [`EngineCause`] the decision rests on. [`EngineFailure::message`] composes the two
+//! (summary first, then the cause), and `Display` appends the verdict as
+//! `category — explanation — recommendation`.
 
 use std::fmt;
 
-use crate::llm::Classification;
-
+use crate::cache::Author;
+use crate::llm::{Classification, LlmError};
+use crate::script::StepFailure;
 /// What kind of terminal failure the engine decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EngineFailureKind {
@@ -54,12 +57,94 @@ impl EngineFailureKind {
     }
 }
 
+/// Where the sentences the built-in generator understands are listed, for the messages of
+/// declined steps.
+const SHAPES_DOC: &str = "docs/builtin.md";
+
+/// What an engine failure rests on. The reporters show it after the failure's summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineCause {
+    /// The step code failed on the page: a check that did not hold, a crash, or the last of the
+    /// failed attempts.
+    Step(StepFailure),
+    /// The LLM could not be asked for code.
+    Llm(LlmError),
+    /// The LLM could not classify the step failure that healing started from.
+    Unclassified {
+        error: LlmError,
+        failure: StepFailure,
+    },
+    /// The LLM's verdict on the step failure could not be parsed. `reply` is the cut reply.
+    Unparsed { reply: String, failure: StepFailure },
+    /// The built-in generator declined the sentence, for this reason.
+    Declined(String),
+    /// The cache refused the code. Only the message is kept because a `CacheError` can hold an
+    /// `io::Error`, which cannot be cloned.
+    Cache(String),
+    /// The heal veto refused healed code that passed because it checks less than the cached
+    /// code did.
+    Vetoed {
+        /// What the healed code does to the checks, with the old and new assertions.
+        veto: String,
+        /// Who wrote the healed code.
+        by: Author,
+        /// How the cached code failed before the heal.
+        failure: String,
+        /// The cached and the healed code as a unified diff.
+        diff: String,
+    },
+}
+
+impl EngineCause {
+    /// Applies `edit` to every text of the cause that can hold a value from the test, so that
+    /// secrets can be masked before the cause is reported.
+    fn edit_texts(&mut self, edit: &impl Fn(&mut String)) {
+        let llm = |error: &mut LlmError| match error {
+            LlmError::Unavailable {
+                endpoint, reason, ..
+            } => {
+                edit(endpoint);
+                edit(reason);
+            }
+            LlmError::BadResponse { reason, .. } => edit(reason),
+            LlmError::Config(message) => edit(message),
+        };
+        match self {
+            EngineCause::Step(failure) => edit(&mut failure.message),
+            EngineCause::Llm(error) => llm(error),
+            EngineCause::Unclassified { error, failure } => {
+                llm(error);
+                edit(&mut failure.message);
+            }
+            EngineCause::Unparsed { reply, failure } => {
+                edit(reply);
+                edit(&mut failure.message);
+            }
+            EngineCause::Declined(text) | EngineCause::Cache(text) => edit(text),
+            EngineCause::Vetoed {
+                veto,
+                failure,
+                diff,
+                ..
+            } => {
+                edit(veto);
+                edit(failure);
+                edit(diff);
+            }
+        }
+    }
+}
+
 /// A failure decided by the engine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineFailure {
     pub kind: EngineFailureKind,
-    /// The primary reason, e.g. the failed check or the exhausted pool and last failure.
-    pub reason: String,
+    /// What the engine decided, as a short fragment: "a check in the generated code did not
+    /// hold". A failure read back from a report holds the whole composed message here.
+    pub summary: String,
+    /// What the decision rests on, when there is more to say than the summary. It is boxed
+    /// because the engine returns failures in `Err` and most of them have no cause.
+    pub cause: Option<Box<EngineCause>>,
     pub verdict: Option<Classification>,
     /// The last generated code that failed, when the failure is about a candidate.
     pub candidate: Option<String>,
@@ -68,15 +153,22 @@ pub struct EngineFailure {
 impl EngineFailure {
     pub(crate) fn new(
         kind: EngineFailureKind,
-        reason: impl Into<String>,
+        summary: impl Into<String>,
         verdict: Option<Classification>,
     ) -> Self {
         Self {
             kind,
-            reason: reason.into(),
+            summary: summary.into(),
+            cause: None,
             verdict,
             candidate: None,
         }
+    }
+
+    /// Records what the failure rests on.
+    pub(crate) fn with_cause(mut self, cause: EngineCause) -> Self {
+        self.cause = Some(Box::new(cause));
+        self
     }
 
     /// Names the generated code the failure is about.
@@ -84,11 +176,64 @@ impl EngineFailure {
         self.candidate = Some(code.into());
         self
     }
+
+    /// The summary followed by the cause, without the verdict (which reporters show on its
+    /// own). A one-line cause follows the summary after a colon; a step's message, which can
+    /// span many lines, follows a blank line.
+    pub fn message(&self) -> String {
+        let summary = &self.summary;
+        let Some(cause) = &self.cause else {
+            return summary.clone();
+        };
+        match cause.as_ref() {
+            EngineCause::Step(failure) => format!("{summary}:\n\n{}", failure.message),
+            EngineCause::Llm(error) => format!("{summary}: {error}"),
+            EngineCause::Unclassified { error, failure } => {
+                format!("{summary}: {error}\n\n{}", failure.message)
+            }
+            EngineCause::Unparsed { reply, failure } => {
+                format!("{summary}: {reply}\n\n{}", failure.message)
+            }
+            EngineCause::Declined(why) => format!(
+                "{summary}: {why}\n\nthe sentences it understands are listed in {SHAPES_DOC}"
+            ),
+            EngineCause::Cache(error) => format!("{summary}: {error}"),
+            EngineCause::Vetoed {
+                veto,
+                by,
+                failure,
+                diff,
+            } => {
+                let writer = match by {
+                    Author::Llm => "its new code",
+                    Author::Builtin => "the new code the built-in generator wrote",
+                };
+                format!(
+                    "{summary}: {veto}\n\n\
+                     The LLM called this failure rot, yet {writer} checks less than the cached \
+                     code: a heal may change how elements are found, never what is expected. The \
+                     cache is untouched; if the application changed on purpose, update the step \
+                     sentence or the cached code.\n\n\
+                     the cached code failed:\n{failure}\n\n{diff}"
+                )
+            }
+        }
+    }
+
+    /// Applies `edit` to the summary and the cause, so that secrets can be masked before the
+    /// failure is reported. The verdict and the candidate are plain fields that callers edit
+    /// themselves.
+    pub(crate) fn edit_texts(&mut self, edit: impl Fn(&mut String)) {
+        edit(&mut self.summary);
+        if let Some(cause) = self.cause.as_mut() {
+            cause.edit_texts(&edit);
+        }
+    }
 }
 
 impl fmt::Display for EngineFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.reason)?;
+        f.write_str(&self.message())?;
         if let Some(verdict) = &self.verdict {
             write!(f, "\n\nverdict: {verdict}")?;
         }
@@ -100,6 +245,14 @@ impl fmt::Display for EngineFailure {
 mod tests {
     use super::*;
     use crate::llm::Category;
+    use crate::script::FailureKind;
+
+    fn failed_check() -> StepFailure {
+        StepFailure::new(
+            FailureKind::FailedCheck,
+            "expect(locator).toHaveText(expected) failed\nReceived: \"2 items left\"",
+        )
+    }
 
     #[test]
     fn message_starts_with_the_reason_and_appends_the_verdict() {
@@ -116,5 +269,65 @@ mod tests {
             failure.to_string(),
             "the counter shows 2 items left, expected 1\n\nverdict: product_defect — adding one todo adds two — fix the add handler"
         );
+    }
+
+    #[test]
+    fn a_step_failure_follows_the_summary_after_a_blank_line() {
+        let failure = EngineFailure::new(
+            EngineFailureKind::Incurable,
+            "a check in the generated code did not hold",
+            None,
+        )
+        .with_cause(EngineCause::Step(failed_check()));
+        assert_eq!(
+            failure.message(),
+            "a check in the generated code did not hold:\n\n\
+             expect(locator).toHaveText(expected) failed\nReceived: \"2 items left\""
+        );
+        assert_eq!(
+            failure.to_string(),
+            failure.message(),
+            "no verdict to append"
+        );
+    }
+
+    #[test]
+    fn a_one_line_error_follows_the_summary_on_its_line_and_the_step_failure_comes_last() {
+        let error = LlmError::Config("no model is set".into());
+        let generated = EngineFailure::new(
+            EngineFailureKind::LlmUnavailable,
+            "step code could not be generated",
+            None,
+        )
+        .with_cause(EngineCause::Llm(error.clone()));
+        assert_eq!(
+            generated.message(),
+            "step code could not be generated: no model is set"
+        );
+        let unclassified = EngineFailure::new(
+            EngineFailureKind::LlmUnavailable,
+            "the failure could not be classified for healing",
+            None,
+        )
+        .with_cause(EngineCause::Unclassified {
+            error,
+            failure: failed_check(),
+        });
+        assert_eq!(
+            unclassified.message(),
+            "the failure could not be classified for healing: no model is set\n\n\
+             expect(locator).toHaveText(expected) failed\nReceived: \"2 items left\""
+        );
+    }
+
+    #[test]
+    fn editing_the_texts_reaches_the_summary_and_every_text_of_the_cause() {
+        let mut failure = EngineFailure::new(EngineFailureKind::Incurable, "s3cret summary", None)
+            .with_cause(EngineCause::Unparsed {
+                reply: "s3cret reply".into(),
+                failure: StepFailure::new(FailureKind::FailedCheck, "s3cret message"),
+            });
+        failure.edit_texts(|text| *text = text.replace("s3cret", "***"));
+        assert_eq!(failure.message(), "*** summary: *** reply\n\n*** message");
     }
 }

@@ -178,8 +178,9 @@ impl fmt::Display for Classification {
     }
 }
 
-/// Why an LLM call produced nothing usable.
-#[derive(Debug, thiserror::Error)]
+/// Why an LLM call produced nothing usable. It is `Clone` and `Eq` because an engine failure
+/// carries it as its cause into the run's events.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LlmError {
     /// The provider could not be reached or kept failing after the bounded transport retry,
     /// the test's deadline cut the call, or the run's breaker is open after consecutive

@@ -97,7 +97,7 @@ pub(crate) fn failure_label(failure: &TestFailure) -> &'static str {
 /// The failure's message without its verdict (shown on its own), for any cause.
 pub(crate) fn failure_text(test: &TestId, failure: &TestFailure) -> String {
     match &failure.cause {
-        FailureCause::Engine(engine) => engine.reason.clone(),
+        FailureCause::Engine(engine) => engine.message(),
         _ => failure.message(&test.scenario, &test.name),
     }
 }

@@ -141,7 +141,8 @@ mod tests {
         ] {
             let engine = EngineFailure {
                 kind,
-                reason: "no".into(),
+                summary: "no".into(),
+                cause: None,
                 verdict: None,
                 candidate: Some("y".into()),
             };

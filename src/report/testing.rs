@@ -77,7 +77,8 @@ pub(crate) fn defect_failure() -> TestFailure {
         cause: FailureCause::Engine(EngineFailure {
             candidate: None,
             kind: EngineFailureKind::ProductDefect,
-            reason: "expect(locator).toHaveText(expected) failed\n\nLocator: getByRole('heading')\nExpected: \"Hello, Ada\"\nReceived: \"Hello, undefined\"".into(),
+            cause: None,
+            summary: "expect(locator).toHaveText(expected) failed\n\nLocator: getByRole('heading')\nExpected: \"Hello, Ada\"\nReceived: \"Hello, undefined\"".into(),
             verdict: Some(defect_verdict()),
         }),
         code: Some(

@@ -498,7 +498,8 @@ pub(crate) enum CauseWire<'a> {
     },
     Engine {
         kind: &'static str,
-        reason: &'a str,
+        /// The summary followed by the cause, as [`EngineFailure::message`] composes them.
+        reason: String,
         verdict: Option<ClassificationWire<'a>>,
         /// The last generated code that failed, when the failure is about a candidate.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -531,7 +532,7 @@ impl<'a> From<&'a FailureCause> for CauseWire<'a> {
             FailureCause::Infrastructure(message) => CauseWire::Infrastructure { message },
             FailureCause::Engine(failure) => CauseWire::Engine {
                 kind: engine_kind_name(failure.kind),
-                reason: &failure.reason,
+                reason: failure.message(),
                 verdict: failure.verdict.as_ref().map(ClassificationWire::from),
                 candidate: failure.candidate.as_deref(),
             },

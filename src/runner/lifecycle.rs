@@ -141,7 +141,7 @@ fn crashed(steps: TestOutcome, shape: Shape<'_>, kind: FailureKind, reason: &str
     let detail = match &failure.cause {
         FailureCause::Step(step) if step.kind == kind => return TestOutcome::Failed(failure),
         FailureCause::Step(step) => format!("{label}: {reason}\n\n{}", step.message),
-        FailureCause::Engine(engine) => format!("{label}: {reason}\n\n{}", engine.reason),
+        FailureCause::Engine(engine) => format!("{label}: {reason}\n\n{}", engine.message()),
         _ => format!("{label}: {reason}"),
     };
     failure.cause = FailureCause::Step(StepFailure::new(kind, detail));

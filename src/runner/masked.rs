@@ -105,7 +105,7 @@ fn test_failure(failure: &mut TestFailure, m: impl Fn(&mut String) + Copy) {
         FailureCause::Step(step) => m(&mut step.message),
         FailureCause::Infrastructure(message) => m(message),
         FailureCause::Engine(engine) => {
-            m(&mut engine.reason);
+            engine.edit_texts(m);
             if let Some(verdict) = engine.verdict.as_mut() {
                 classification(verdict, m);
             }

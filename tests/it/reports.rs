@@ -144,7 +144,8 @@ fn events() -> Vec<RunEvent> {
                 cause: FailureCause::Engine(EngineFailure {
                     candidate: None,
                     kind: EngineFailureKind::ProductDefect,
-                    reason: format!("expect(locator).toHaveText(expected) failed\n{NASTY}"),
+                    summary: format!("expect(locator).toHaveText(expected) failed\n{NASTY}"),
+                    cause: None,
                     verdict: Some(verdict.clone()),
                 }),
                 code: Some(format!("async function step(page) {{\n  // {NASTY}\n}}")),
