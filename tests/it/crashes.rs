@@ -7,14 +7,13 @@
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::thread;
 use std::time::Duration;
 
 use crate::runner::{
-    CONFIG, MARK_ENV, OPEN, Spec, assert_nothing_left, duration_of, marked_processes, names,
-    reported, suite, unique_mark, wait_for,
+    CONFIG, EVENTS, MARK_ENV, OPEN, Spec, assert_nothing_left, duration_of, marked_processes,
+    names, reported, step_started, suite, unique_mark, wait_for,
 };
-use crate::support::{Running, Test};
+use crate::support::{PHASE_LIMIT, Running, Test};
 
 /// Waits a minute for a word that never comes: long past any "within seconds" below, and well
 /// inside the test timeout, so that neither ends the step for it.
@@ -29,6 +28,7 @@ fn stuck_first(mark: &str) -> Test {
     specs.extend((1..=3).map(|i| Spec::passing(format!("after {i}"))));
     suite(&specs)
         .args(&["replay", "--strict", "-j", "1", "--test-timeout", "120"])
+        .args(&["--events", EVENTS])
         .env(MARK_ENV, mark)
 }
 
@@ -66,10 +66,15 @@ fn run_processes(mark: &str) -> Vec<(u32, String)> {
     }
 }
 
-/// The process of the run that `pick` chooses from the marked ones, once the driver and a
-/// Chromium are up and the first test has had two seconds to reach its stuck step.
-fn process_to_kill(run: Running, mark: &str, pick: impl Fn(&str) -> bool) -> (Running, Vec<u32>) {
-    let up = wait_for(Duration::from_secs(60), || {
+/// The process of the run that `pick` chooses from the marked ones, once the first test has
+/// started its stuck step (so the driver and a Chromium with a page are up).
+fn process_to_kill(
+    mut run: Running,
+    mark: &str,
+    pick: impl Fn(&str) -> bool,
+) -> (Running, Vec<u32>) {
+    step_started(&mut run, "stuck", 2);
+    let up = wait_for(PHASE_LIMIT, || {
         let processes = run_processes(mark);
         processes.iter().any(|(_, cmd)| cmd.contains("run-driver"))
             && processes
@@ -80,10 +85,9 @@ fn process_to_kill(run: Running, mark: &str, pick: impl Fn(&str) -> bool) -> (Ru
         let processes = run_processes(mark);
         let out = run.wait();
         out.fail(&format!(
-            "no driver and renderer within 60 s: {processes:?}"
+            "no driver and renderer once the stuck step started: {processes:?}"
         ));
     }
-    thread::sleep(Duration::from_secs(2));
     let chosen: Vec<u32> = run_processes(mark)
         .into_iter()
         .filter(|(_, cmd)| pick(cmd))
@@ -132,7 +136,7 @@ fn a_dead_driver_fails_the_running_test_at_once_and_a_new_one_runs_the_rest() {
         reported(&out, "PASS"),
         names(&["after 1", "after 2", "after 3"])
     );
-    // Killed about 2 s into a test whose step waits 60 s: it ended with the driver.
+    // Killed once the test was in a step that waits 60 s: it ended with the driver.
     let took = duration_of(&out, "FAIL", "stuck");
     assert!(took < 30.0, "the test waited {took} s on a dead driver");
     assert_nothing_left(&out, &mark);
