@@ -332,7 +332,7 @@ fn slow_run_under_way(name: &str) -> (Running, Vec<u8>, String, Duration) {
 
 #[test]
 fn ctrl_c_stops_scheduling_reports_what_ran_and_leaves_no_browser() {
-    let (run, cache, mark, _) = slow_run_under_way("ctrl-c-once");
+    let (run, cache, mark, startup) = slow_run_under_way("ctrl-c-once");
     let pid = run.pid();
     interrupt(pid);
     let signalled = Instant::now();
@@ -341,7 +341,9 @@ fn ctrl_c_stops_scheduling_reports_what_ran_and_leaves_no_browser() {
     let gone = wait_for(PHASE_LIMIT, || marked_processes(&mark).is_empty());
     let left = marked_processes(&mark);
     let out = out.assert_exit(130);
-    if exited_after > Duration::from_secs(10) {
+    // Stopping closes what starting opened, so it takes no longer than the start did on this
+    // machine now; the 10 s are the margin.
+    if exited_after > Duration::from_secs(10) + startup {
         out.fail(&format!("exited {exited_after:?} after Ctrl-C"));
     }
     let (passed, failed) = (reported(&out, "PASS"), reported(&out, "FAIL"));
