@@ -587,7 +587,7 @@ fn signal_group(pgid: u32, signal: libc::c_int) {
     }
 }
 
-/// Reads `pipe` to its end into `so_far` as it comes; the thread answers all of it.
+/// Reads `pipe` to its end into `so_far` as it comes; the thread returns all of it.
 fn read_in_background(
     mut pipe: impl Read + Send + 'static,
     so_far: Arc<Mutex<Vec<u8>>>,
