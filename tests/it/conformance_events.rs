@@ -71,7 +71,7 @@ const CONFIG: &str = "scenarios = \"scenarios\"\ncache_dir = \"cache\"\n\n[brows
 
 /// How long a run whose steps time out on a page that never lets go of a dialog may take: about
 /// 8 s on an idle machine, several times that on a loaded one; a hang runs into the harness's
-/// kill at 180 s.
+/// kill once the run has printed nothing for `PHASE_LIMIT`.
 const RUNAWAY_RUN_LIMIT: Duration = Duration::from_secs(60);
 
 /// A scenario of `support/fixtures/events/` and its cache, by name.

@@ -14,15 +14,17 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::e2e::shipped_config_without_web_server;
 use crate::runner::{
-    MARK_ENV, OPEN, Spec, assert_nothing_left, duration_of, marked_processes, names, reported,
-    suite, unique_mark, wait_for,
+    EVENTS, MARK_ENV, OPEN, Spec, assert_nothing_left, duration_of, marked_processes, names,
+    reported, step_started, suite, unique_mark, wait_for,
 };
 use crate::support::recording_server::RecordingServer;
-use crate::support::{Output, Test, driver_cli_js, repo_dir, require_browser};
+use crate::support::{
+    Output, PHASE_LIMIT, Running, Test, driver_cli_js, repo_dir, require_browser,
+};
 
 /// Where the tests' Chromium is (the one the Debian package installs, as `./setup` does).
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -63,7 +65,7 @@ impl Remote {
             let _ = BufReader::new(stdout).read_line(&mut line);
             let _ = tx.send(line);
         });
-        let line = rx.recv_timeout(Duration::from_secs(90)).unwrap_or_default();
+        let line = rx.recv_timeout(PHASE_LIMIT).unwrap_or_default();
         let mut remote = Remote {
             child,
             mark,
@@ -104,7 +106,7 @@ impl Remote {
         let child = spawn(command);
         let port_file = profile.path().join("DevToolsActivePort");
         let mut port = None;
-        wait_for(Duration::from_secs(60), || {
+        wait_for(PHASE_LIMIT, || {
             port = std::fs::read_to_string(&port_file)
                 .ok()
                 .and_then(|text| text.lines().next()?.trim().parse::<u16>().ok());
@@ -120,7 +122,7 @@ impl Remote {
             Some(port) => remote.endpoint = format!("http://127.0.0.1:{port}"),
             None => {
                 let stderr = remote.stop_and_read_stderr();
-                panic!("Chromium wrote no DevToolsActivePort within 60 s\n{stderr}");
+                panic!("Chromium wrote no DevToolsActivePort within {PHASE_LIMIT:?}\n{stderr}");
             }
         }
         remote
@@ -168,12 +170,11 @@ impl Remote {
         stderr
     }
 
-    /// Stops the server and fails the test unless all its processes are gone within 10 s.
+    /// Stops the server and fails the test unless all its processes are gone within
+    /// [`PHASE_LIMIT`].
     fn stop(mut self) {
         self.kill();
-        let gone = wait_for(Duration::from_secs(10), || {
-            marked_processes(&self.mark).is_empty()
-        });
+        let gone = wait_for(PHASE_LIMIT, || marked_processes(&self.mark).is_empty());
         assert!(
             gone,
             "the server's processes outlived it: {:?}",
@@ -246,10 +247,14 @@ fn descendants(roots: &[u32]) -> Vec<String> {
     }
 }
 
-/// Waits until the server's Chromium renders a page (the run's first test opened one), then
-/// two seconds more for that test to reach its stuck step.
-fn wait_for_a_page(remote: &Remote) {
-    let up = wait_for(Duration::from_secs(60), || {
+/// Waits until the run's first test has started its stuck step, and the server's Chromium
+/// renders its page. Returns how long that took: the test's time before anything is done to
+/// it is at most that, however slow the machine is.
+fn wait_for_a_page(remote: &Remote, run: &mut Running) -> Duration {
+    // The caller spawned the run just before this call.
+    let spawned = Instant::now();
+    step_started(run, "stuck", 2);
+    let up = wait_for(PHASE_LIMIT, || {
         let roots: Vec<u32> = marked_processes(&remote.mark)
             .iter()
             .map(|(p, _)| *p)
@@ -258,8 +263,11 @@ fn wait_for_a_page(remote: &Remote) {
             .iter()
             .any(|cmd| cmd.contains("--type=renderer"))
     });
-    assert!(up, "the server's Chromium rendered no page within 60 s");
-    thread::sleep(Duration::from_secs(2));
+    assert!(
+        up,
+        "the server's Chromium rendered no page once the stuck step started"
+    );
+    spawned.elapsed()
 }
 
 /// The demo suite (the repository's scenarios and cache against `demo/`) with `browser`
@@ -337,6 +345,7 @@ fn stuck_first(connect: &str, mark: &str) -> Test {
             "[browser]\ntimeout = 3\nexecutable = \"/nonexistent/chromium\"\nconnect = \"{connect}\"\n"
         ))
         .args(&["replay", "--strict", "-j", "1", "--test-timeout", "120"])
+        .args(&["--events", EVENTS])
         .env(MARK_ENV, mark)
 }
 
@@ -344,8 +353,8 @@ fn stuck_first(connect: &str, mark: &str) -> Test {
 fn a_killed_server_fails_the_running_test_at_once_with_exit_3_and_the_run_ends() {
     let mut server = Remote::playwright_server();
     let mark = unique_mark("remote-kill");
-    let run = stuck_first(&server.endpoint, &mark).spawn();
-    wait_for_a_page(&server);
+    let mut run = stuck_first(&server.endpoint, &mark).spawn();
+    let startup = wait_for_a_page(&server, &mut run);
     server.kill();
     let port = server.port();
     let out = run
@@ -362,9 +371,13 @@ fn a_killed_server_fails_the_running_test_at_once_with_exit_3_and_the_run_ends()
         reported(&out, "FAIL").first().map(String::as_str),
         Some("stuck")
     );
-    // Killed about 2 s into a test whose step waits 60 s: it ended with the connection.
+    // Killed once the test was in a step that waits 60 s: it ended with the connection, within
+    // 30 s of the kill.
     let took = duration_of(&out, "FAIL", "stuck");
-    assert!(took < 30.0, "the test waited {took} s on a dead server");
+    assert!(
+        took < 30.0 + startup.as_secs_f64(),
+        "the test waited {took} s on a dead server"
+    );
     assert_nothing_left(&out, &mark);
     server.stop();
 }
@@ -433,8 +446,8 @@ fn a_lost_connection_fails_the_running_test_and_the_next_tests_connect_again() {
         endpoint_path(&server.endpoint)
     );
     let mark = unique_mark("remote-cut");
-    let run = stuck_first(&through_relay, &mark).spawn();
-    wait_for_a_page(&server);
+    let mut run = stuck_first(&through_relay, &mark).spawn();
+    let startup = wait_for_a_page(&server, &mut run);
     relay.cut();
     let out = run
         .wait()
@@ -451,7 +464,10 @@ fn a_lost_connection_fails_the_running_test_and_the_next_tests_connect_again() {
         names(&["after 1", "after 2", "after 3"])
     );
     let took = duration_of(&out, "FAIL", "stuck");
-    assert!(took < 30.0, "the test waited {took} s on a lost connection");
+    assert!(
+        took < 30.0 + startup.as_secs_f64(),
+        "the test waited {took} s on a lost connection"
+    );
     assert_nothing_left(&out, &mark);
     server.stop();
 }

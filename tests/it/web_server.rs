@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::runner::{
     MARK_ENV, OPEN, STUCK, assert_nothing_left, interrupt, marked_processes, unique_mark, wait_for,
 };
-use crate::support::{Running, Test, require_browser, static_server};
+use crate::support::{PHASE_LIMIT, Running, Test, require_browser, static_server};
 
 const SERVER: &str = include_str!("support/fixtures/web_server/server.js");
 const SCENARIO: &str = "scenarios/app.steps";
@@ -50,10 +50,10 @@ fn project(port: u16, command: &str, keys: &str, code: &str) -> Test {
         .cached(SCENARIO, "the app", "open the app", 1, code)
 }
 
-/// Waits (up to 60 s) until a process of the run carrying `mark` has `needle` in its command
-/// line; interrupts the run and fails the test if none does.
+/// Waits (up to [`PHASE_LIMIT`]) until a process of the run carrying `mark` has `needle` in its
+/// command line; interrupts the run and fails the test if none does.
 fn wait_for_process(run: Running, mark: &str, needle: &str) -> Running {
-    let found = wait_for(Duration::from_secs(60), || {
+    let found = wait_for(PHASE_LIMIT, || {
         marked_processes(mark)
             .iter()
             .any(|(_, cmd)| cmd.contains(needle))
@@ -61,8 +61,9 @@ fn wait_for_process(run: Running, mark: &str, needle: &str) -> Running {
     if !found {
         interrupt(run.pid());
         interrupt(run.pid());
-        run.wait()
-            .fail(&format!("no process running {needle:?} within 60 s"));
+        run.wait().fail(&format!(
+            "no process running {needle:?} within {PHASE_LIMIT:?}"
+        ));
     }
     run
 }
@@ -158,11 +159,13 @@ fn a_second_ctrl_c_kills_a_web_server_that_ignores_sigterm_at_once() {
     .env(MARK_ENV, &mark)
     .args(&["replay", "--strict"])
     .spawn();
-    let run = wait_for_process(run, &mark, "server.js");
+    let mut run = wait_for_process(run, &mark, "server.js");
     // The first Ctrl-C stops the server gracefully: it ignores SIGTERM, so prettyplay waits
-    // out the grace period; the second kills it and exits at once.
+    // out the grace period; the second kills it and exits at once. The second is sent once
+    // the run has said it handled the first, because two signals sent before the first is
+    // delivered merge into one.
     interrupt(run.pid());
-    thread::sleep(Duration::from_millis(500));
+    run.stderr_match("press Ctrl-C again", PHASE_LIMIT);
     interrupt(run.pid());
     let signalled = Instant::now();
     let out = run.wait().assert_exit(130);

@@ -15,4 +15,4 @@ mod test;
 
 pub(crate) use output::Output;
 pub(crate) use prerequisites::{driver_cli_js, require_browser};
-pub(crate) use test::{Running, Test, repo_dir};
+pub(crate) use test::{PHASE_LIMIT, Running, Test, repo_dir};

@@ -16,7 +16,8 @@
 //! `prettyplay.toml`) and `site/` (the pages). When a test has pages, `run` checks that the browser
 //! is installed, serves `site/` on its own 127.0.0.1 port and appends `--base-url` to the arguments.
 //! `spawn` starts the run the same way and returns a [`Running`] to signal (`pid`), watch
-//! (`stdout_match`), interrupt and `wait` for.
+//! (`stdout_match`, `stderr_match`, `event`), interrupt and `wait` for. Every wait of the
+//! harness is bounded by the run's progress, not by its total time: see [`PHASE_LIMIT`].
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -61,8 +62,12 @@ const NO_BROWSER_FLAGS: &[&str] = &[
     "show-trace",
 ];
 
-/// How long a run may take before the harness kills it and fails the test.
-const TIMEOUT: Duration = Duration::from_secs(180);
+/// How long the harness waits on a run that shows no progress before it kills the run and fails
+/// the test. The clock starts when the awaited phase starts (the call to wait, the signal sent)
+/// and starts again whenever the run writes more, so a slow run that keeps going is never
+/// killed. The bound is sized for a machine ten times slower than a quiet one, and a passing
+/// test never waits it out.
+pub(crate) const PHASE_LIMIT: Duration = Duration::from_secs(300);
 
 /// A builder for one run of `prettyplay`; see the module documentation.
 #[must_use = "a Test does nothing until .run()"]
@@ -316,24 +321,24 @@ impl Test {
                 .collect::<Vec<_>>()
                 .join(" ")
         );
-        let started = Instant::now();
         let mut child = command.spawn().expect("start the prettyplay binary");
         let stdout_so_far = Arc::new(Mutex::new(Vec::new()));
+        let stderr_so_far = Arc::new(Mutex::new(Vec::new()));
         let stdout = read_in_background(
             child.stdout.take().expect("piped stdout"),
             Arc::clone(&stdout_so_far),
         );
         let stderr = read_in_background(
             child.stderr.take().expect("piped stderr"),
-            Arc::new(Mutex::new(Vec::new())),
+            Arc::clone(&stderr_so_far),
         );
         Running {
             child,
             description,
-            started,
             stdout,
             stdout_so_far,
             stderr,
+            stderr_so_far,
             dir: self.dir,
         }
     }
@@ -344,12 +349,20 @@ impl Test {
 pub(crate) struct Running {
     child: Child,
     description: String,
-    started: Instant,
     stdout: thread::JoinHandle<String>,
     /// What the run has printed on stdout so far.
     stdout_so_far: Arc<Mutex<Vec<u8>>>,
     stderr: thread::JoinHandle<String>,
+    /// What the run has printed on stderr so far.
+    stderr_so_far: Arc<Mutex<Vec<u8>>>,
     dir: TempDir,
+}
+
+/// What one look at a run found: how much it had written (its progress) and, once it is
+/// there, the awaited thing.
+struct Look<T> {
+    written: usize,
+    found: Option<T>,
 }
 
 impl Running {
@@ -358,39 +371,126 @@ impl Running {
         self.child.id()
     }
 
-    /// Waits until what the run printed on stdout matches `pattern` and answers the match;
-    /// fails the test (killing the run's group) if the run exits first or `limit` passes.
+    /// The project directory: the working directory of the run.
+    pub(crate) fn project_dir(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+
+    /// Waits until what the run printed on stdout matches `pattern` and returns the match.
+    /// It fails the test (killing the run's group) if the run exits without printing it, or
+    /// prints nothing more for `limit`.
     pub(crate) fn stdout_match(&mut self, pattern: &str, limit: Duration) -> String {
         let pattern = regex::Regex::new(pattern).expect("a valid pattern");
-        let started = Instant::now();
+        self.await_output(&format!("stdout matching {pattern}"), limit, |run| {
+            let so_far = text_of(&run.stdout_so_far);
+            Look {
+                written: so_far.len(),
+                found: pattern.find(&so_far).map(|m| m.as_str().to_owned()),
+            }
+        })
+    }
+
+    /// Waits until what the run printed on stderr matches `pattern` and returns the match, as
+    /// [`Running::stdout_match`] does for stdout.
+    pub(crate) fn stderr_match(&mut self, pattern: &str, limit: Duration) -> String {
+        let pattern = regex::Regex::new(pattern).expect("a valid pattern");
+        self.await_output(&format!("stderr matching {pattern}"), limit, |run| {
+            let so_far = text_of(&run.stderr_so_far);
+            Look {
+                written: so_far.len(),
+                found: pattern.find(&so_far).map(|m| m.as_str().to_owned()),
+            }
+        })
+    }
+
+    /// Waits until the run's `--events` file (`path`, relative to the project) holds an event
+    /// for which `wanted` is true, and returns that event. The clock starts again with every
+    /// line the run adds, so `limit` bounds the wait for one event, not the run. It fails the
+    /// test (killing the run's group) if the run exits first or writes no event for `limit`.
+    pub(crate) fn event(
+        &mut self,
+        path: &str,
+        awaited: &str,
+        limit: Duration,
+        wanted: impl Fn(&serde_json::Value) -> bool,
+    ) -> serde_json::Value {
+        let file = self.project_dir().join(path);
+        self.await_output(&format!("an event in {path}: {awaited}"), limit, |_| {
+            let text = fs::read_to_string(&file).unwrap_or_default();
+            // A line the run is still writing has no newline yet, and is read on the next look.
+            let found = text
+                .split_inclusive('\n')
+                .filter(|line| line.ends_with('\n'))
+                .filter_map(|line| serde_json::from_str(line).ok())
+                .find(|event| wanted(event));
+            Look {
+                written: text.len(),
+                found,
+            }
+        })
+    }
+
+    /// Looks at the run with `look` until it finds what is awaited. The clock starts at the
+    /// call and again whenever the run has written more, because a run that progresses slowly
+    /// is not stuck. A run that exits, or makes no progress for `limit`, fails the test.
+    fn await_output<T>(
+        &mut self,
+        awaited: &str,
+        limit: Duration,
+        mut look: impl FnMut(&Self) -> Look<T>,
+    ) -> T {
+        let mut written = 0;
+        let mut phase_started = Instant::now();
         loop {
-            let so_far =
-                String::from_utf8_lossy(&self.stdout_so_far.lock().expect("the stdout buffer"))
-                    .into_owned();
-            if let Some(found) = pattern.find(&so_far) {
-                return found.as_str().to_owned();
+            let now = look(self);
+            if let Some(found) = now.found {
+                return found;
+            }
+            if now.written != written {
+                written = now.written;
+                phase_started = Instant::now();
             }
             if let Some(status) = self.child.try_wait().expect("look at prettyplay") {
-                panic!(
-                    "`{}` exited ({status}) before its stdout matched {pattern}\n--- stdout ---\n{so_far}",
-                    self.description
-                );
+                // What the run wrote just before it exited may still be in the pipes.
+                self.drain_pipes(limit);
+                if let Some(found) = look(self).found {
+                    return found;
+                }
+                self.fail_running(&format!("exited ({status}) without {awaited}"));
             }
-            if started.elapsed() > limit {
+            if phase_started.elapsed() > limit {
                 // Alive (not reaped), so its group id still names its group.
                 kill_group(self.child.id());
                 let _ = self.child.wait();
-                panic!(
-                    "`{}` printed nothing matching {pattern} within {limit:?}\n--- stdout ---\n{so_far}",
-                    self.description
-                );
+                self.fail_running(&format!(
+                    "made no progress towards {awaited} for {limit:?} and was killed"
+                ));
             }
             thread::sleep(Duration::from_millis(20));
         }
     }
 
+    /// Waits (at most `limit`) until both pipes of an exited run are read to their end.
+    fn drain_pipes(&self, limit: Duration) {
+        let started = Instant::now();
+        while !(self.stdout.is_finished() && self.stderr.is_finished()) && started.elapsed() < limit
+        {
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Fails the test with `message`, the command and what the run printed so far.
+    fn fail_running(&self, message: &str) -> ! {
+        panic!(
+            "`{}` {message}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.description,
+            text_of(&self.stdout_so_far),
+            text_of(&self.stderr_so_far),
+        );
+    }
+
     /// Sends SIGINT to the run's process group, as Ctrl-C in its terminal does, and waits for
-    /// it to exit.
+    /// it to exit. The harness's clock for the exit starts at the signal.
     pub(crate) fn interrupt_and_wait(mut self) -> Output {
         if self.child.try_wait().expect("look at prettyplay").is_none() {
             // Alive (not reaped), so its group id still names its group.
@@ -399,35 +499,46 @@ impl Running {
         self.wait()
     }
 
-    /// Waits for the run to exit (killing it and failing the test past the harness timeout).
-    pub(crate) fn wait(self) -> Output {
-        let Running {
-            mut child,
-            description,
-            started,
-            stdout,
-            stdout_so_far: _,
-            stderr,
-            dir,
-        } = self;
+    /// Waits for the run to exit. The harness kills the run and fails the test when it prints
+    /// nothing for [`PHASE_LIMIT`], counted from this call and again from its latest output.
+    pub(crate) fn wait(mut self) -> Output {
+        let mut written = 0;
+        let mut phase_started = Instant::now();
         let status = loop {
-            if let Some(status) = child.try_wait().expect("wait for prettyplay") {
+            if let Some(status) = self.child.try_wait().expect("wait for prettyplay") {
                 break status;
             }
-            if started.elapsed() > TIMEOUT {
+            let now = len_of(&self.stdout_so_far) + len_of(&self.stderr_so_far);
+            if now != written {
+                written = now;
+                phase_started = Instant::now();
+            }
+            if phase_started.elapsed() > PHASE_LIMIT {
                 // The run is alive (not yet reaped), so its group id still names its group.
-                kill_group(child.id());
-                let _ = child.kill();
-                let _ = child.wait();
+                kill_group(self.child.id());
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                let Running {
+                    description,
+                    stdout,
+                    stderr,
+                    ..
+                } = self;
                 panic!(
-                    "`{description}` ran longer than {:?} and was killed\n--- stdout ---\n{}\n--- stderr ---\n{}",
-                    TIMEOUT,
+                    "`{description}` printed nothing for {PHASE_LIMIT:?} and was killed\n--- stdout ---\n{}\n--- stderr ---\n{}",
                     stdout.join().unwrap_or_default(),
                     stderr.join().unwrap_or_default(),
                 );
             }
             thread::sleep(Duration::from_millis(20));
         };
+        let Running {
+            description,
+            stdout,
+            stderr,
+            dir,
+            ..
+        } = self;
         // No group kill once the run is reaped: its process group id may already name an
         // unrelated group. (The driver runs in a group of its own and exits with the run.)
         Output::new(
@@ -438,6 +549,16 @@ impl Running {
             dir,
         )
     }
+}
+
+/// How many bytes an output buffer holds so far.
+fn len_of(buffer: &Mutex<Vec<u8>>) -> usize {
+    buffer.lock().expect("an output buffer").len()
+}
+
+/// The text of an output buffer so far.
+fn text_of(buffer: &Mutex<Vec<u8>>) -> String {
+    String::from_utf8_lossy(&buffer.lock().expect("an output buffer")).into_owned()
 }
 
 /// The repository root (where `demo/`, `scenarios/` and `cache/` live).
@@ -466,7 +587,7 @@ fn signal_group(pgid: u32, signal: libc::c_int) {
     }
 }
 
-/// Reads `pipe` to its end into `so_far` as it comes; the thread answers all of it.
+/// Reads `pipe` to its end into `so_far` as it comes; the thread returns all of it.
 fn read_in_background(
     mut pipe: impl Read + Send + 'static,
     so_far: Arc<Mutex<Vec<u8>>>,
