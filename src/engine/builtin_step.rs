@@ -1,20 +1,17 @@
 //! The built-in generator's turn in generation and healing: it writes code for the sentence on
 //! the page as it is now (the full aria snapshot), and the code is tried like any candidate —
-//! compiled, then executed inside the step's settle window. When it cannot write code, or its
-//! code fails, the reason goes into the failure message or to the LLM.
+//! compiled, then executed inside the step's settle window. When it cannot write the code, or
+//! its code fails, the reason goes into the failure or is handed to the LLM.
 //!
 //! Main type: [`BuiltinOutcome`], from [`Engine::builtin_attempt`].
 
 use crate::config::BuiltinOrder;
 use crate::engine::builtin::write_step;
 use crate::engine::engine::{Engine, StepContext};
-use crate::engine::{EngineFailure, EngineFailureKind};
+use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::FailedAttempt;
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
-
-/// Where supported sentences are listed, for the messages of declined steps.
-pub(super) const SHAPES_DOC: &str = "docs/builtin.md";
 
 /// How the built-in generator's turn went.
 pub(super) enum BuiltinOutcome {
@@ -67,12 +64,10 @@ impl Engine<'_> {
         match outcome {
             BuiltinOutcome::Declined(why) => EngineFailure::new(
                 EngineFailureKind::Incurable,
-                format!(
-                    "{no_llm} and the built-in generator cannot write this step: {why}\n\nthe \
-                     sentences it understands are listed in {SHAPES_DOC}"
-                ),
+                format!("{no_llm} and the built-in generator cannot write this step"),
                 None,
-            ),
+            )
+            .with_cause(EngineCause::Declined(why)),
             BuiltinOutcome::Failed(code, failure) => {
                 let what = if failure.kind == FailureKind::FailedCheck {
                     "a check in the code the built-in generator wrote did not hold"
@@ -81,12 +76,10 @@ impl Engine<'_> {
                 };
                 EngineFailure::new(
                     EngineFailureKind::Incurable,
-                    format!(
-                        "{what} ({no_llm} to write other code):\n\n{}",
-                        failure.message
-                    ),
+                    format!("{what} ({no_llm} to write other code)"),
                     None,
                 )
+                .with_cause(EngineCause::Step(failure))
                 .with_candidate(code)
             }
             BuiltinOutcome::Passed(code) => EngineFailure::new(
@@ -118,7 +111,7 @@ mod tests {
         Execution, Expected, Fixture, Observed, RecordingObserver, ScriptedExecutor, ScriptedLlm,
         code_reply, fails, passes, verdict_reply,
     };
-    use crate::engine::{Budgets, Engine, EngineFailureKind};
+    use crate::engine::{Budgets, Engine, EngineCause, EngineFailureKind};
     use crate::llm::{Category, FailedAttempt};
     use crate::script::{FailureKind, StepFailure};
 
@@ -202,17 +195,19 @@ mod tests {
             .generate(&fixture.step(1), &exec, &RecordingObserver::default())
             .unwrap_err();
         assert_eq!(failure.kind, EngineFailureKind::Incurable);
-        assert!(
-            failure.reason.starts_with(
-                "no LLM configured and the built-in generator cannot write this step: "
-            ),
-            "{}",
-            failure.reason
+        assert_eq!(
+            failure.summary,
+            "no LLM configured and the built-in generator cannot write this step"
         );
         assert!(
-            failure.reason.ends_with("docs/builtin.md"),
+            matches!(failure.cause.as_deref(), Some(EngineCause::Declined(_))),
+            "{:?}",
+            failure.cause
+        );
+        assert!(
+            failure.message().ends_with("docs/builtin.md"),
             "{}",
-            failure.reason
+            failure.message()
         );
         assert!(fixture.cached(1).is_none());
     }
@@ -228,10 +223,10 @@ mod tests {
             .unwrap_err();
         assert!(
             failure
-                .reason
+                .summary
                 .starts_with("[generate] builtin = \"only\" lets no LLM write code"),
             "{}",
-            failure.reason
+            failure.summary
         );
     }
 
@@ -383,11 +378,22 @@ mod tests {
         let failure = healed.result.unwrap_err();
         assert_eq!(failure.kind, EngineFailureKind::HealVetoed);
         assert!(
+            matches!(
+                failure.cause.as_deref(),
+                Some(EngineCause::Vetoed {
+                    by: Author::Builtin,
+                    ..
+                })
+            ),
+            "{:?}",
+            failure.cause
+        );
+        assert!(
             failure
-                .reason
+                .message()
                 .contains("yet the new code the built-in generator wrote checks less"),
             "{}",
-            failure.reason
+            failure.message()
         );
         assert_eq!(healed.received.len(), 1, "only the verdict is asked for");
         assert_eq!(healed.entry.unwrap().code, format!("{OLD_CHECKING}\n"));
