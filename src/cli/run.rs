@@ -13,7 +13,7 @@ use crate::cli::select::{NamedLocation, SelectOptions};
 use crate::cli::{env_var, masked_for_stderr, verbosity_of};
 use crate::config::{RemoteBrowser, Settings, Vars};
 use crate::driver::{
-    BrowserRuntime, export_driver_env, find_chromium, find_driver, withhold_from_driver,
+    BrowserRuntime, BrowserTarget, export_driver_env, find_driver, withhold_from_driver,
 };
 use crate::error::{EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
 use crate::llm::{LlmProvider, build_provider, key_variables};
@@ -142,17 +142,10 @@ pub(crate) fn run_tests(
     let secrets = var_secrets.with(remote.map(RemoteBrowser::secrets).unwrap_or_default());
     crate::cli::mask_stderr(&secrets);
     let driver = find_driver(&env_var)?;
-    // A remote browser needs no local Chromium.
-    let chromium = match remote {
-        None => Some(find_chromium(
-            settings.browser.executable.as_deref(),
-            &env_var,
-        )?),
-        Some(remote) => {
-            tracing::info!("browser: {}", remote.shown());
-            None
-        }
-    };
+    let target = BrowserTarget::find(&settings.browser, &env_var)?;
+    if let BrowserTarget::Remote(remote) = &target {
+        tracing::info!("browser: {}", remote.shown());
+    }
     let driver_env = export_driver_env(&driver);
     // The API key is read now, while the process is single-threaded, and removed from the
     // environment the driver and Chromium inherit.
@@ -198,7 +191,7 @@ pub(crate) fn run_tests(
             tokio.block_on(BrowserRuntime::start(
                 &settings.browser,
                 &driver,
-                chromium.as_deref(),
+                target,
                 tokio.handle(),
             ))
         });
