@@ -11,6 +11,7 @@ mod merge;
 mod run;
 mod select;
 mod show;
+mod stdout_sink;
 
 use run::{RunOptions, run_tests};
 use select::{SelectOptions, split_locations};
@@ -51,6 +52,9 @@ pub fn main() -> ExitCode {
     );
     match execute(cli) {
         Ok(code) => ExitCode::from(code),
+        // A command whose reader went away (`prettyplay list | head`) did its work, so it
+        // succeeds. A run never gets here for a closed stdout: its reporters write through a
+        // `StdoutSink`, and it exits with the run's code.
         Err(Error::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("{}", masked_for_stderr(&err.report().to_string()));
