@@ -49,7 +49,8 @@ pub struct BrowserRuntime {
 /// that runs elsewhere (`[browser] connect` or `cdp`).
 enum Target {
     Local {
-        options: LaunchOptions,
+        /// Boxed because the options are several times larger than the remote variant.
+        options: Box<LaunchOptions>,
         chromium: PathBuf,
     },
     Remote {
@@ -64,7 +65,7 @@ impl Target {
     fn new(target: BrowserTarget, settings: &BrowserSettings) -> Self {
         match target {
             BrowserTarget::Local(chromium) => Target::Local {
-                options: launch_options(settings, &chromium),
+                options: Box::new(launch_options(settings, &chromium)),
                 chromium,
             },
             BrowserTarget::Remote(remote) => Target::Remote {
@@ -165,7 +166,7 @@ impl BrowserRuntime {
                 (browser, connection, gone)
             }
             Target::Local { options, chromium } => {
-                let launch = browser_type.launch_with_options(options.clone());
+                let launch = browser_type.launch_with_options(LaunchOptions::clone(options));
                 let launched = tokio::select! {
                     biased;
                     launched = launch => launched,
