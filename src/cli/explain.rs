@@ -14,7 +14,7 @@ use crate::cli::args::ExplainArgs;
 use crate::cli::{env_var, masked_for_stderr};
 use crate::config::{Settings, Vars};
 use crate::driver::{
-    BrowserRuntime, export_driver_env, find_chromium, find_driver, withhold_from_driver,
+    BrowserRuntime, BrowserTarget, export_driver_env, find_driver, withhold_from_driver,
 };
 use crate::engine::{Explanation, explain as explain_sentence};
 use crate::error::{EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
@@ -113,13 +113,7 @@ fn open_and_explain(
     vars: &Vars,
 ) -> Result<Outcome, Error> {
     let driver = find_driver(&env_var)?;
-    let chromium = match &settings.browser.remote {
-        None => Some(find_chromium(
-            settings.browser.executable.as_deref(),
-            &env_var,
-        )?),
-        Some(_) => None,
-    };
+    let target = BrowserTarget::find(&settings.browser, &env_var)?;
     let driver_env = export_driver_env(&driver);
     // No LLM is asked here, but its key must not reach the driver and Chromium either.
     let _keys = withhold_from_driver(&key_variables(&settings.llm));
@@ -140,7 +134,7 @@ fn open_and_explain(
     let runtime = tokio.block_on(BrowserRuntime::start(
         &settings.browser,
         &driver,
-        chromium.as_deref(),
+        target,
         tokio.handle(),
     ))?;
     let explained = on_a_page(settings, args, url, vars, &runtime, tokio.handle());

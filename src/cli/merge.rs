@@ -1,6 +1,6 @@
-//! `prettyplay merge-reports DIR...`: the report blobs of a sharded run's shards, replayed
-//! through the usual reporters as one run (one HTML, one JUnit, one terminal summary), with the
-//! exit code that run would have had.
+//! `prettyplay merge-reports DIR...` replays the report blobs of a sharded run's shards through
+//! the usual reporters as one run (one HTML report, one JUnit file, one terminal summary) and
+//! exits with the code that run would have had.
 //!
 //! Main entry point: [`merge_reports`].
 
@@ -8,15 +8,16 @@ use std::path::Path;
 
 use crate::cli::args::{GlobalArgs, MergeArgs};
 use crate::cli::run::{exit_code_of, reporter_kinds};
+use crate::cli::stdout_sink::StdoutSink;
 use crate::cli::{env_var, verbosity_of};
 use crate::error::Error;
 use crate::report::{ReportOptions, build_reporters, find_blobs, merge_blobs};
 use crate::runner::{RunEvent, RunStats};
 
-/// Said before the report: a shard of the split has no blob among those merged.
+/// Warns before the report that a shard of the split has no blob among those merged.
 #[expect(
     clippy::print_stderr,
-    reason = "the CLI's output path: a warning the user must see with the merged report"
+    reason = "the user must see this warning with the merged report"
 )]
 fn warn_missing(shard: &str) {
     eprintln!(
@@ -25,7 +26,8 @@ fn warn_missing(shard: &str) {
     );
 }
 
-/// Merges the blobs under `args.dirs` into the reports `args` asks for; answers the exit code.
+/// Merges the blobs under `args.dirs` into the reports that `args` asks for and returns the
+/// merged run's exit code.
 pub(crate) fn merge_reports(
     global: &GlobalArgs,
     args: &MergeArgs,
@@ -47,7 +49,8 @@ pub(crate) fn merge_reports(
     let is_tty = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let mut reporters = build_reporters(
         &options,
-        Box::new(std::io::stdout()),
+        // A closed stdout drops the summary but keeps the merged run's exit code, as in a run.
+        Box::new(StdoutSink::new(std::io::stdout())),
         colors,
         verbosity_of(global, &args.quiet),
         is_tty,

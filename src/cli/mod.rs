@@ -1,5 +1,5 @@
-//! The command-line interface: parse, resolve settings, execute, map the outcome to an exit
-//! code. The only module that knows about clap.
+//! The command-line interface. It parses the arguments, resolves the settings, executes the
+//! command and maps the outcome to an exit code. No other module knows about clap.
 //!
 //! Main entry point: [`main`].
 
@@ -11,6 +11,7 @@ mod merge;
 mod run;
 mod select;
 mod show;
+mod stdout_sink;
 
 use run::{RunOptions, run_tests};
 use select::{SelectOptions, split_locations};
@@ -51,6 +52,9 @@ pub fn main() -> ExitCode {
     );
     match execute(cli) {
         Ok(code) => ExitCode::from(code),
+        // A command whose reader went away (`prettyplay list | head`) did its work, so it
+        // succeeds. A run never gets here for a closed stdout: its reporters write through a
+        // `StdoutSink`, and it exits with the run's code.
         Err(Error::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("{}", masked_for_stderr(&err.report().to_string()));
@@ -59,8 +63,9 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Whether a stream gets colours: `--color always` or `never`, else (`auto`) when it is a terminal
-/// and `NO_COLOR` is unset or empty. The reporters (stdout) and the log (stderr) both follow it.
+/// Decides whether a stream gets colours. `--color always` and `never` decide alone; `auto`
+/// colours a terminal when `NO_COLOR` is unset or empty. The reporters on stdout and the log on
+/// stderr both follow this rule.
 fn colors(choice: ColorChoice, is_terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
@@ -69,7 +74,7 @@ fn colors(choice: ColorChoice, is_terminal: bool) -> bool {
     }
 }
 
-/// The log on stderr, coloured only when `ansi` (see [`colors`]).
+/// Sets up the log on stderr, coloured only when `ansi` is true (see [`colors`]).
 fn init_tracing(verbose: u8, ansi: bool) {
     let default = match verbose {
         0 | 1 => "warn",
@@ -90,10 +95,11 @@ fn init_tracing(verbose: u8, ansi: bool) {
         .try_init();
 }
 
-/// The run's secrets, once resolved: the log and the final error on stderr mask them.
+/// Holds the run's secrets once they are resolved, so that the log and the final error on
+/// stderr can mask them.
 static STDERR_SECRETS: OnceLock<Secrets> = OnceLock::new();
 
-/// Masks `secrets` in everything written to stderr from now on (the log, the final error).
+/// Masks `secrets` in everything written to stderr from now on: the log and the final error.
 pub(crate) fn mask_stderr(secrets: &Secrets) {
     let _ = STDERR_SECRETS.set(secrets.clone());
 }
@@ -105,8 +111,8 @@ fn masked_for_stderr(text: &str) -> String {
     }
 }
 
-/// One log event, gathered whole and written to stderr masked when dropped (the log formats an
-/// event, writes it, then drops its writer).
+/// Collects one log event and writes it to stderr, masked, when it is dropped. The log formats
+/// an event, writes it and then drops the writer, so each event is masked as a whole.
 struct MaskedStderr(Vec<u8>);
 
 impl Write for MaskedStderr {
@@ -132,89 +138,71 @@ pub(crate) fn env_var(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
-/// `--debug`'s pause before every browser operation, unless one is configured.
+/// The pause that `--debug` adds before every browser operation when none is configured.
 const DEBUG_SLOW_MO: std::time::Duration = std::time::Duration::from_millis(500);
 
 fn execute(cli: Cli) -> Result<u8, Error> {
     let cwd = std::env::current_dir().map_err(Error::WorkingDirectory)?;
-    if let Command::Init { dir } = &cli.command {
-        // Before any settings are read: a new project has none, an old one keeps its own.
-        let dir = dir.as_ref().map_or_else(|| cwd.clone(), |d| cwd.join(d));
-        init::init(&dir, &mut io::stdout().lock())?;
-        return Ok(EXIT_SUCCESS);
-    }
-    if let Command::MergeReports(args) = &cli.command {
-        // Blobs carry all a merge needs: no prettyplay.toml is read (a CI merge job may have
-        // only the artifacts).
-        let colors = colors(cli.global.color, io::stdout().is_terminal());
-        return merge::merge_reports(&cli.global, args, &cwd, colors);
-    }
-    if let Command::Install(args) = &cli.command {
-        // Before any settings are read: installing needs no project.
-        return install(args);
-    }
-    // None of these reads settings: a broken prettyplay.toml must not keep a report from being
-    // read or the API from being listed.
-    match &cli.command {
-        Command::ShowReport(args) => return show::show_report(args, &cwd),
-        Command::ShowTrace(args) => return show::show_trace(args, &cwd),
+    let global = &cli.global;
+    let command = &cli.command;
+    // Only the commands that work on a project read its settings. A new project has none, a CI
+    // merge job may have only the report blobs, and a broken prettyplay.toml must not keep a
+    // report from being shown or the API from being listed.
+    let settings = || project_settings(command, &cwd);
+    let stdout_colors = || colors(global.color, io::stdout().is_terminal());
+    match command {
+        Command::Init { dir } => {
+            let dir = dir.as_ref().map_or_else(|| cwd.clone(), |d| cwd.join(d));
+            init::init(&dir, &mut io::stdout().lock())?;
+            Ok(EXIT_SUCCESS)
+        }
+        Command::MergeReports(args) => merge::merge_reports(global, args, &cwd, stdout_colors()),
+        Command::Install(args) => install(args),
+        Command::ShowReport(args) => show::show_report(args, &cwd),
+        Command::ShowTrace(args) => show::show_trace(args, &cwd),
         Command::Api => {
             let listing = crate::script::api_listing().map_err(Error::ApiListing)?;
             writeln!(io::stdout().lock(), "{listing}").map_err(Error::Output)?;
-            return Ok(EXIT_SUCCESS);
+            Ok(EXIT_SUCCESS)
         }
-        _ => {}
-    }
-    let overrides = overrides_of(&cli.command);
-    let debug = cli.command.runner().is_some_and(|r| r.debug);
-    let mut settings = Settings::resolve(&cwd, &env_var, &overrides)?;
-    if debug && settings.browser.slow_mo.is_zero() {
-        settings.browser.slow_mo = DEBUG_SLOW_MO;
-    }
-    let stdout = io::stdout();
-    let colors = colors(cli.global.color, stdout.is_terminal());
-    match cli.command {
         Command::Run(run) => {
-            let (paths, locations) = split_locations(&cwd, &run.paths.paths)?;
-            let (scenarios, setup_files) = load_with_setups(&settings, &cwd, &paths)?;
             let mode = Mode::Run { heal: !run.no_heal };
-            let mut options = RunOptions::new(&cli.global, &run.runner, locations, &cwd, colors)?;
-            options.select.setup_files = setup_files;
-            run_tests(&settings, &scenarios, mode, &options)
+            let settings = settings()?;
+            let tests = Tests::new(&settings, &cwd, &run.paths.paths)?;
+            tests.run(global, &run.runner, mode, stdout_colors())
         }
         Command::Replay(replay) => {
-            let (paths, locations) = split_locations(&cwd, &replay.paths.paths)?;
-            let (scenarios, setup_files) = load_with_setups(&settings, &cwd, &paths)?;
             let mode = if replay.strict {
                 Mode::StrictReplay
             } else {
                 Mode::Replay
             };
-            let mut options =
-                RunOptions::new(&cli.global, &replay.runner, locations, &cwd, colors)?;
-            options.select.setup_files = setup_files;
-            run_tests(&settings, &scenarios, mode, &options)
+            let settings = settings()?;
+            let tests = Tests::new(&settings, &cwd, &replay.paths.paths)?;
+            tests.run(global, &replay.runner, mode, stdout_colors())
         }
         Command::List(args) => {
-            let (paths, locations) = split_locations(&cwd, &args.paths.paths)?;
-            let (scenarios, setup_files) = load_with_setups(&settings, &cwd, &paths)?;
-            let mut select = SelectOptions::new(&args.select, locations)?;
-            select.setup_files = setup_files;
-            list::list(&settings, &scenarios, &select, args.format, stdout.lock())?;
+            let settings = settings()?;
+            let tests = Tests::new(&settings, &cwd, &args.paths.paths)?;
+            let mut select = SelectOptions::new(&args.select, tests.locations)?;
+            select.setup_files = tests.setup_files;
+            list::list(
+                &settings,
+                &tests.scenarios,
+                &select,
+                args.format,
+                io::stdout().lock(),
+            )?;
             Ok(EXIT_SUCCESS)
         }
-        Command::Init { .. }
-        | Command::Install(_)
-        | Command::MergeReports(_)
-        | Command::ShowReport(_)
-        | Command::ShowTrace(_)
-        | Command::Api => {
-            unreachable!("handled before the settings are read")
-        }
-        Command::Explain(args) => {
-            explain::explain(&settings, &args, cli.global.verbose > 0, &mut stdout.lock())
-        }
+        Command::Explain(args) => explain::explain(
+            &settings()?,
+            args,
+            global.verbose > 0,
+            &mut io::stdout().lock(),
+        ),
         Command::Export(args) => {
+            let settings = settings()?;
             let scenarios = load_scenarios(&settings, &cwd, &args.paths)?;
             let chromium =
                 crate::driver::find_chromium(settings.browser.executable.as_deref(), &env_var)?;
@@ -223,43 +211,104 @@ fn execute(cli: Cli) -> Result<u8, Error> {
                 dir: &dir,
                 chromium: &chromium,
             };
-            crate::export::export_playwright(&settings, &scenarios, &target, &mut stdout.lock())?;
+            crate::export::export_playwright(
+                &settings,
+                &scenarios,
+                &target,
+                &mut io::stdout().lock(),
+            )?;
             Ok(EXIT_SUCCESS)
         }
         Command::Import(args) => {
+            let settings = settings()?;
             let dir = args
                 .output
                 .as_ref()
                 .map_or_else(|| settings.scenarios.clone(), |d| cwd.join(d));
-            crate::import::import_files(&cwd, &args.files, &dir, &mut stdout.lock())?;
+            crate::import::import_files(&cwd, &args.files, &dir, &mut io::stdout().lock())?;
             Ok(EXIT_SUCCESS)
         }
         Command::Cache(CacheCommand::Prune(PruneArgs { dry_run, .. })) => {
-            let scenarios = load_scenarios(&settings, &cwd, &[])?;
-            let cache = Cache::new(&settings.cache_dir);
-            let removals = prune(&cache, &settings.project_root, &scenarios, dry_run)?;
-            let mut out = stdout.lock();
-            let write = |out: &mut dyn Write| -> io::Result<()> {
-                for removal in &removals {
-                    if dry_run {
-                        writeln!(out, "{removal:#}")?;
-                    } else {
-                        writeln!(out, "{removal}")?;
-                    }
-                }
-                match (removals.len(), dry_run) {
-                    (0, _) => writeln!(out, "nothing to prune"),
-                    (n, true) => writeln!(out, "{n} removal(s) would be made (dry run)"),
-                    (n, false) => writeln!(out, "{n} removal(s) made"),
-                }
-            };
-            write(&mut out).map_err(Error::Output)?;
-            Ok(EXIT_SUCCESS)
+            cache_prune(&settings()?, &cwd, *dry_run)
         }
     }
 }
 
-/// `prettyplay install`: the request, run on this machine.
+/// Resolves the settings of the project that `command` works on, and adds `--debug`'s pause
+/// when none is configured.
+fn project_settings(command: &Command, cwd: &Path) -> Result<Settings, Error> {
+    let debug = command.runner().is_some_and(|r| r.debug);
+    let mut settings = Settings::resolve(cwd, &env_var, &overrides_of(command))?;
+    if debug && settings.browser.slow_mo.is_zero() {
+        settings.browser.slow_mo = DEBUG_SLOW_MO;
+    }
+    Ok(settings)
+}
+
+/// The scenarios that `run`, `replay` or `list` works on, loaded from its `PATH[:LINE]`
+/// arguments.
+struct Tests<'a> {
+    settings: &'a Settings,
+    cwd: &'a Path,
+    scenarios: Vec<Scenario>,
+    /// The `:LINE` parts of the arguments.
+    locations: Vec<select::NamedLocation>,
+    /// How many files were added for the setup tests that the named tests need.
+    setup_files: usize,
+}
+
+impl<'a> Tests<'a> {
+    fn new(settings: &'a Settings, cwd: &'a Path, arguments: &[PathBuf]) -> Result<Self, Error> {
+        let (paths, locations) = split_locations(cwd, arguments)?;
+        let (scenarios, setup_files) = load_with_setups(settings, cwd, &paths)?;
+        Ok(Self {
+            settings,
+            cwd,
+            scenarios,
+            locations,
+            setup_files,
+        })
+    }
+
+    /// Runs the selected tests in `mode` and returns the run's exit code.
+    fn run(
+        self,
+        global: &GlobalArgs,
+        runner: &args::RunnerArgs,
+        mode: Mode,
+        colors: bool,
+    ) -> Result<u8, Error> {
+        let mut options = RunOptions::new(global, runner, self.locations, self.cwd, colors)?;
+        options.select.setup_files = self.setup_files;
+        run_tests(self.settings, &self.scenarios, mode, &options)
+    }
+}
+
+/// `prettyplay cache prune`: removes (or with `dry_run` lists) the cache entries and files no
+/// scenario uses any more.
+fn cache_prune(settings: &Settings, cwd: &Path, dry_run: bool) -> Result<u8, Error> {
+    let scenarios = load_scenarios(settings, cwd, &[])?;
+    let cache = Cache::new(&settings.cache_dir);
+    let removals = prune(&cache, &settings.project_root, &scenarios, dry_run)?;
+    let write = |out: &mut dyn Write| -> io::Result<()> {
+        for removal in &removals {
+            if dry_run {
+                writeln!(out, "{removal:#}")?;
+            } else {
+                writeln!(out, "{removal}")?;
+            }
+        }
+        match (removals.len(), dry_run) {
+            (0, _) => writeln!(out, "nothing to prune"),
+            (n, true) => writeln!(out, "{n} removal(s) would be made (dry run)"),
+            (n, false) => writeln!(out, "{n} removal(s) made"),
+        }
+    };
+    write(&mut io::stdout().lock()).map_err(Error::Output)?;
+    Ok(EXIT_SUCCESS)
+}
+
+/// Runs `prettyplay install` on this machine.
 fn install(args: &args::InstallArgs) -> Result<u8, Error> {
     let targets = args
         .targets
@@ -280,8 +329,8 @@ fn install(args: &args::InstallArgs) -> Result<u8, Error> {
     Ok(EXIT_SUCCESS)
 }
 
-/// The settings the command line gives: those of the flags `command` has, and `--debug`'s
-/// (headed, one worker, no test timeout).
+/// Returns the settings that the flags of `command` give. `--debug` adds a headed browser, one
+/// worker and no test timeout.
 fn overrides_of(command: &Command) -> Overrides {
     let browser = command.browser();
     let llm = command.llm();
@@ -298,7 +347,7 @@ fn overrides_of(command: &Command) -> Overrides {
         llm_provider: llm.and_then(|l| l.llm_provider.clone()),
         llm_model: llm.and_then(|l| l.model.clone()),
         llm_base_url: llm.and_then(|l| l.llm_base_url.clone()),
-        // --debug: one worker and no test timeout (a day, the longest allowed).
+        // `--debug` means one worker and no test timeout; a day is the longest timeout allowed.
         workers: runner.and_then(|r| r.workers).or(debug.then_some(1)),
         test_timeout: runner
             .and_then(|r| r.test_timeout)
@@ -309,8 +358,8 @@ fn overrides_of(command: &Command) -> Overrides {
     }
 }
 
-/// Scenario files from the command line (relative to the working directory), or the
-/// `scenarios` setting.
+/// Loads the scenario files named on the command line (relative to the working directory), or
+/// else those of the `scenarios` setting.
 fn load_scenarios(
     settings: &Settings,
     cwd: &Path,
@@ -331,9 +380,10 @@ fn load_scenarios(
     Ok(scenario::load(&settings.project_root, &paths)?)
 }
 
-/// The scenarios named by `paths` (see [`load_scenarios`]), and after them the files of the
-/// `scenarios` directory that hold the setup tests (`[saves=NAME]`) their tests need but they
-/// do not; with how many such files were added. Saved states are checked across all of them.
+/// Loads the scenarios named by `paths` (see [`load_scenarios`]) and, after them, the files of
+/// the `scenarios` directory that hold setup tests (`[saves=NAME]`) which the named tests need.
+/// Returns the scenarios and how many files were added. Saved states are checked across all of
+/// them.
 fn load_with_setups(
     settings: &Settings,
     cwd: &Path,
@@ -349,8 +399,8 @@ fn load_with_setups(
         .into_iter()
         .filter(|other| scenarios.iter().all(|s| s.path != other.path))
         .collect();
-        // A setup added may start from a state of its own: look again until nothing more
-        // is found.
+        // An added setup may start from a state of its own, so the search repeats until it
+        // finds nothing more.
         loop {
             let missing = scenario::unsaved_states(&scenarios);
             let Some(at) = others.iter().position(|other| {
@@ -364,8 +414,8 @@ fn load_with_setups(
             scenarios.push(others.remove(at));
             added += 1;
         }
-        // A second test saving a state of the run is an error here as in a whole-suite run,
-        // not a choice between them.
+        // A second test that saves a state of this run is an error, as it is in a run of the
+        // whole suite, rather than a choice between the two.
         let ours: Vec<&str> = scenarios
             .iter()
             .flat_map(|s| &s.tests)
@@ -390,6 +440,7 @@ fn load_with_setups(
     Ok((scenarios, added))
 }
 
+/// Returns how much a run prints, from `-q` and `-v`.
 pub(crate) fn verbosity_of(global: &GlobalArgs, quiet: &QuietArgs) -> Verbosity {
     if quiet.quiet {
         Verbosity::Quiet

@@ -3,6 +3,7 @@
 //!
 //! Main entry point: [`run_tests`].
 
+use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -10,10 +11,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use crate::cache::Cache;
 use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
 use crate::cli::select::{NamedLocation, SelectOptions};
+use crate::cli::stdout_sink::StdoutSink;
 use crate::cli::{env_var, masked_for_stderr, verbosity_of};
 use crate::config::{RemoteBrowser, Settings, Vars};
 use crate::driver::{
-    BrowserRuntime, export_driver_env, find_chromium, find_driver, withhold_from_driver,
+    BrowserRuntime, BrowserTarget, export_driver_env, find_driver, withhold_from_driver,
 };
 use crate::error::{EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
 use crate::llm::{LlmProvider, build_provider, key_variables};
@@ -26,7 +28,7 @@ use crate::scenario::Scenario;
 use crate::script::Limits;
 use crate::web_server::{LineSink, WebServers, kill_all_now};
 
-/// The command line's say in a run of tests.
+/// The options of a run of tests that come from the command line.
 pub(crate) struct RunOptions {
     pub(crate) select: SelectOptions,
     max_failures: Option<usize>,
@@ -34,7 +36,7 @@ pub(crate) struct RunOptions {
     report: ReportOptions,
     colors: bool,
     verbosity: Verbosity,
-    /// `--debug`: every step is announced on stderr before it runs.
+    /// With `--debug`, each step is announced on stderr before it runs.
     debug: bool,
 }
 
@@ -79,7 +81,7 @@ impl RunOptions {
     }
 }
 
-/// The `--reporter` values (`list` when there are none); an unknown one is a usage error.
+/// Parses the `--reporter` values. No value means `list`, and an unknown value is a usage error.
 pub(crate) fn reporter_kinds(names: &[String]) -> Result<Vec<ReporterKind>, Error> {
     if names.is_empty() {
         return Ok(vec![ReporterKind::List]);
@@ -90,8 +92,9 @@ pub(crate) fn reporter_kinds(names: &[String]) -> Result<Vec<ReporterKind>, Erro
         .collect()
 }
 
-/// The exit code of a run with `stats`: 130 interrupted, 3 when a failure was the
-/// infrastructure's, 1 when a test failed (or was flaky with `fail_on_flaky`), else 0.
+/// Returns the exit code of a run with `stats`: 130 when it was interrupted, 3 when a failure
+/// was the infrastructure's, 1 when a test failed (or was flaky with `fail_on_flaky`), else 0.
+/// A closed stdout plays no part, because the reporters write through a [`StdoutSink`].
 pub(crate) fn exit_code_of(stats: &RunStats, fail_on_flaky: bool) -> u8 {
     if fail_on_flaky && stats.flaky > 0 && stats.failed == 0 && !stats.interrupted() {
         say_flaky_fail_the_run(stats.flaky);
@@ -107,11 +110,7 @@ pub(crate) fn exit_code_of(stats: &RunStats, fail_on_flaky: bool) -> u8 {
     }
 }
 
-/// Runs the selected tests and answers the exit code.
-#[expect(
-    clippy::print_stdout,
-    reason = "the CLI's output path: an empty selection is said on stdout"
-)]
+/// Runs the selected tests and returns the run's exit code.
 pub(crate) fn run_tests(
     settings: &Settings,
     scenarios: &[Scenario],
@@ -121,15 +120,17 @@ pub(crate) fn run_tests(
     let last_run = LastRun::load(&settings.project_root);
     let selected = options.select.select(scenarios, &last_run)?;
     if selected.is_empty() {
-        if options.select.last_failed {
-            println!("no tests failed in the previous run: nothing to run");
-            return Ok(EXIT_SUCCESS);
-        }
-        if options.select.shard.is_some() {
-            println!("this shard has no tests");
-            return Ok(EXIT_SUCCESS);
-        }
-        return Err(Error::Usage(options.select.nothing_selected()));
+        // An empty selection is a success in these two cases, because CI jobs run them
+        // whatever the tests are.
+        let why = if options.select.last_failed {
+            "no tests failed in the previous run: nothing to run"
+        } else if options.select.shard.is_some() {
+            "this shard has no tests"
+        } else {
+            return Err(Error::Usage(options.select.nothing_selected()));
+        };
+        writeln!(io::stdout(), "{why}").map_err(Error::Output)?;
+        return Ok(EXIT_SUCCESS);
     }
 
     let vars = resolve_vars(settings, scenarios, &selected)?;
@@ -137,25 +138,19 @@ pub(crate) fn run_tests(
     if !var_secrets.is_empty() && options.trace != TraceMode::Off {
         warn_trace_records_secrets(&options.report.output_dir);
     }
-    // The connect headers and the endpoint's path and query may hold tokens: masked too.
+    // The connect headers and the endpoint's path and query may hold tokens, so they are
+    // masked as well.
     let remote = settings.browser.remote.as_ref();
     let secrets = var_secrets.with(remote.map(RemoteBrowser::secrets).unwrap_or_default());
     crate::cli::mask_stderr(&secrets);
     let driver = find_driver(&env_var)?;
-    // A remote browser needs no local Chromium.
-    let chromium = match remote {
-        None => Some(find_chromium(
-            settings.browser.executable.as_deref(),
-            &env_var,
-        )?),
-        Some(remote) => {
-            tracing::info!("browser: {}", remote.shown());
-            None
-        }
-    };
+    let target = BrowserTarget::find(&settings.browser, &env_var)?;
+    if let BrowserTarget::Remote(remote) = &target {
+        tracing::info!("browser: {}", remote.shown());
+    }
     let driver_env = export_driver_env(&driver);
-    // The API key is read now, while the process is single-threaded, and removed from the
-    // environment the driver and Chromium inherit.
+    // The API key is read now, while the process has one thread, and removed from the
+    // environment that the driver and Chromium inherit.
     let keys = withhold_from_driver(&key_variables(&settings.llm));
     let env = |name: &str| keys.get(name).cloned().or_else(|| env_var(name));
     let tokio = tokio::runtime::Builder::new_multi_thread()
@@ -190,15 +185,15 @@ pub(crate) fn run_tests(
         vars,
     };
     let runner = Runner::new(scenarios, selected.clone(), config)?;
-    // The driver starts while the web servers come up: neither waits for the other. The web
-    // servers are stopped by `stop` below, by their destructor on an early return or a panic,
-    // and by the Ctrl-C handler when a second Ctrl-C exits at once.
+    // The driver starts while the web servers come up, so neither waits for the other. The web
+    // servers stop in `stop` below, in their destructor on an early return or a panic, or in
+    // the Ctrl-C handler when a second Ctrl-C exits at once.
     let (web_servers, runtime) = std::thread::scope(|scope| {
         let starting = scope.spawn(|| {
             tokio.block_on(BrowserRuntime::start(
                 &settings.browser,
                 &driver,
-                chromium.as_deref(),
+                target,
                 tokio.handle(),
             ))
         });
@@ -215,7 +210,7 @@ pub(crate) fn run_tests(
         (web_servers, runtime)
     });
     // A web server that did not come up is the error to report, even when the driver failed
-    // too; a driver that started for nothing is shut down.
+    // too. A driver that started for nothing is shut down.
     let web_servers = match web_servers {
         Ok(web_servers) => web_servers,
         Err(err) => {
@@ -227,7 +222,7 @@ pub(crate) fn run_tests(
     };
     let runtime = runtime?;
 
-    // The report blob says which shard this is and which setup tests every shard may run.
+    // The report blob records which shard this is and which setup tests every shard may run.
     let mut report = options.report.clone();
     report.shard = options.select.shard;
     report.setups = selected
@@ -236,10 +231,10 @@ pub(crate) fn run_tests(
         .filter(|(_, test)| test.saves.is_some())
         .map(|(scenario, test)| TestId::of(scenario, test))
         .collect();
-    let is_tty = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let is_tty = io::IsTerminal::is_terminal(&io::stdout());
     let mut reporters = build_reporters(
         &report,
-        Box::new(std::io::stdout()),
+        Box::new(StdoutSink::new(io::stdout())),
         options.colors,
         options.verbosity,
         is_tty,
@@ -259,7 +254,8 @@ pub(crate) fn run_tests(
         {
             announce_step(test, *index, sentence, *line);
         }
-        // The one place events are masked: every reporter and `last-run.json` see only this.
+        // Events are masked here and nowhere else, so every reporter and `last-run.json` see
+        // only the masked event.
         let event = event.masked(&secrets);
         if let RunEvent::TestFinished {
             test,
@@ -272,8 +268,8 @@ pub(crate) fn run_tests(
                 test: test.name.clone(),
             });
         }
-        // Every reporter keeps getting events even if one failed (a closed stdout must not cut
-        // the JUnit or HTML files short); the first error is kept.
+        // The other reporters keep getting events when one fails, so that a full disk under
+        // one report does not cut the others short. The first error is kept.
         if let Err(err) = reporters.handle(&event) {
             write_error.get_or_insert(err);
         }
@@ -297,10 +293,10 @@ pub(crate) fn run_tests(
     Ok(exit_code_of(&stats, settings.run.fail_on_flaky))
 }
 
-/// With `-v`, where the web servers' output is streamed: stderr, secrets masked.
+/// Returns where the web servers' output goes: with `-v`, to stderr with secrets masked.
 #[expect(
     clippy::print_stderr,
-    reason = "the CLI's output path: `-v` streams the web servers' output to stderr"
+    reason = "with `-v` the CLI streams the web servers' output to stderr"
 )]
 fn web_server_sink(verbosity: Verbosity) -> Option<LineSink> {
     (verbosity == Verbosity::Verbose)
@@ -309,16 +305,16 @@ fn web_server_sink(verbosity: Verbosity) -> Option<LineSink> {
 
 #[expect(
     clippy::print_stderr,
-    reason = "the CLI's output path: a warning after the summary"
+    reason = "the CLI prints this warning after the summary"
 )]
 fn warn(warning: &str) {
     eprintln!("WARNING: {}", masked_for_stderr(warning));
 }
 
-/// Why a run whose tests all passed in the end exits 1.
+/// Explains why a run whose tests all passed in the end exits 1.
 #[expect(
     clippy::print_stderr,
-    reason = "the CLI's own line on stderr, after the reports"
+    reason = "the CLI explains the exit code on stderr after the reports"
 )]
 fn say_flaky_fail_the_run(flaky: usize) {
     eprintln!(
@@ -327,16 +323,17 @@ fn say_flaky_fail_the_run(flaky: usize) {
     );
 }
 
-/// The default number of workers, Playwright Test's: half the CPUs, at least 1. On the 2-core
-/// bench machine one worker was faster than two (`docs/benchmarks.md`).
+/// Returns the default number of workers, which Playwright Test uses too: half the CPUs, and
+/// at least 1 (`docs/benchmarks.md` measures it).
 fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
 
-/// Said once when secrets are in use and traces are on: Playwright traces record what was typed.
+/// Warns once when secrets are in use and traces are on, because Playwright traces record what
+/// step code typed.
 #[expect(
     clippy::print_stderr,
-    reason = "the CLI's output path: a warning the user must see before the run"
+    reason = "the user must see this warning before the run starts"
 )]
 fn warn_trace_records_secrets(output_dir: &Path) {
     eprintln!(
@@ -346,9 +343,9 @@ fn warn_trace_records_secrets(output_dir: &Path) {
     );
 }
 
-/// The variables of the run: every `${NAME}` the selected tests use (background and example
-/// cells included) and every `[vars]` name. A name with no value is an error naming each place it is used (exit 2):
-/// nothing runs.
+/// Resolves the variables of the run: every `${NAME}` that the selected tests use (in their
+/// background and example cells too) and every `[vars]` name. A name without a value is a
+/// usage error that names each place it is used, and nothing runs.
 fn resolve_vars(
     settings: &Settings,
     scenarios: &[Scenario],
@@ -398,10 +395,11 @@ fn resolve_vars(
     }
 }
 
-/// `--debug`: the step about to run, on stderr (the list reporter shows it when it ends).
+/// Prints the step about to run on stderr for `--debug`. The list reporter shows the step
+/// again when it ends.
 #[expect(
     clippy::print_stderr,
-    reason = "the CLI's output path: --debug announces each step as it starts"
+    reason = "--debug announces each step on stderr as it starts"
 )]
 fn announce_step(test: &crate::runner::TestId, index: usize, sentence: &str, line: usize) {
     eprintln!(
@@ -411,8 +409,8 @@ fn announce_step(test: &crate::runner::TestId, index: usize, sentence: &str, lin
     );
 }
 
-/// Records this run's failures for `--last-failed`. Tests that did not run this time (other
-/// shards, filters, an interrupted run) keep their previous record.
+/// Records this run's failures for `--last-failed`. Tests that did not run this time keep
+/// their previous record, because another shard, a filter or an interruption kept them out.
 fn record_failures(
     settings: &Settings,
     scenarios: &[Scenario],
@@ -448,12 +446,13 @@ fn record_failures(
     }
 }
 
-/// First Ctrl-C: stop scheduling, stop the running tests (closing their pages; they are
-/// reported as interrupted), report what ran. Second: exit at once (the driver sees its stdin
-/// close and takes its browsers down with it; the web servers' groups are killed first).
+/// Installs the Ctrl-C handler. The first Ctrl-C stops scheduling and stops the running tests
+/// by closing their pages, so they are reported as interrupted along with what ran. The second
+/// exits at once: the web servers' process groups are killed first, and the driver sees its
+/// stdin close and takes its browsers down with it.
 #[expect(
     clippy::print_stderr,
-    reason = "the CLI's output path: the user is told at once what Ctrl-C does"
+    reason = "the user learns at once what Ctrl-C does"
 )]
 fn install_interrupt_handler(cancel: Arc<AtomicBool>) {
     let presses = AtomicUsize::new(0);
@@ -464,7 +463,7 @@ fn install_interrupt_handler(cancel: Arc<AtomicBool>) {
                 "\ninterrupted: stopping the running tests (press Ctrl-C again to stop at once)"
             );
         } else {
-            // No destructor runs on exit: the web servers' groups are killed here.
+            // No destructor runs on exit, so the web servers' groups are killed here.
             kill_all_now();
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
@@ -474,12 +473,10 @@ fn install_interrupt_handler(cancel: Arc<AtomicBool>) {
     }
 }
 
-/// The LLM provider a mode needs: none in strict replay (never constructed); optional in
-/// replay (verdicts only; a broken configuration is a warning); required by `run`.
-#[expect(
-    clippy::print_stderr,
-    reason = "the CLI's output path: a broken [llm] is a warning in replay"
-)]
+/// Builds the LLM provider that `mode` needs. Strict replay never builds one. Replay uses one
+/// for verdicts only, so a broken configuration is a warning there. `run` requires one unless
+/// the built-in generator writes code alone.
+#[expect(clippy::print_stderr, reason = "a broken [llm] is a warning in replay")]
 fn provider_for(
     mode: Mode,
     settings: &Settings,
@@ -491,7 +488,7 @@ fn provider_for(
         Mode::Replay => match build_provider(&settings.llm, env, handle.clone()) {
             Ok(provider) => Ok(provider.map(Arc::from)),
             Err(err) => {
-                // Said once, to the user; the log only keeps a debug record of it.
+                // The user sees the warning once; the log keeps only a debug record of it.
                 tracing::debug!("no verdicts for failures: {err}");
                 eprintln!("WARNING: no verdicts for failures: {err}");
                 Ok(None)
@@ -499,7 +496,7 @@ fn provider_for(
         },
         Mode::Run { .. } => match build_provider(&settings.llm, env, handle.clone()) {
             Ok(Some(provider)) => Ok(Some(Arc::from(provider))),
-            // Without an LLM the built-in generator writes code alone (unless it is off).
+            // Without an LLM, the built-in generator writes code alone unless it is off.
             Ok(None) if settings.generate.builtin.uses_builtin() => Ok(None),
             Ok(None) => Err(Error::LlmRequired),
             Err(err) => Err(Error::LlmSettings(err)),

@@ -1,18 +1,20 @@
-//! Whether a TCP connection prettyplay holds is still up. playwright-rs leaves every call on a
-//! `connect`ed browser waiting forever when its WebSocket closes (it fails no pending reply and
-//! sends no disconnected event), so prettyplay finds the socket playwright-rs just opened, in
-//! `/proc`, and watches its state, as it watches the driver's process (`lifeline.rs`).
+//! Tracks whether a TCP connection that prettyplay holds is still up. playwright-rs leaves every
+//! call on a `connect`ed browser waiting forever when its WebSocket closes, because it fails no
+//! pending reply and sends no disconnected event. prettyplay therefore finds the socket that
+//! playwright-rs just opened in `/proc` and watches its state, as `lifeline.rs` watches the
+//! driver's process.
 //!
-//! Main items: [`connections_to`] (this process's established TCP connections to a port) and
-//! [`watch_connection`] (a [`Lifeline`] cut when one of them is no longer established).
+//! Main items: [`connections_to`] lists this process's established TCP connections to a port,
+//! and [`watch_connection`] returns a [`Lifeline`] that is cut when one of them is no longer
+//! established.
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use crate::driver::Lifeline;
 
-/// How often the connection is looked at: a closed connection fails the calls waiting on it
-/// within this long.
+/// How often the connection is checked. A closed connection fails the calls that wait on it
+/// within this interval.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
 
 /// `st` of an established connection in `/proc/net/tcp`.
@@ -22,7 +24,7 @@ const ESTABLISHED: u8 = 0x01;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct SocketInode(u64);
 
-/// The inodes of this process's open sockets.
+/// Returns the inodes of this process's open sockets.
 fn own_sockets() -> HashSet<u64> {
     let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
         return HashSet::new();
@@ -41,7 +43,8 @@ fn own_sockets() -> HashSet<u64> {
         .collect()
 }
 
-/// The TCP sockets of this network namespace: inode → (remote port, state).
+/// Returns the TCP sockets of this network namespace, mapping each inode to its remote port and
+/// state.
 fn tcp_table() -> HashMap<u64, (u16, u8)> {
     let mut table = HashMap::new();
     for file in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
@@ -52,8 +55,8 @@ fn tcp_table() -> HashMap<u64, (u16, u8)> {
     table
 }
 
-/// One line of `/proc/net/tcp`: `sl local rem st queues tr retrnsmt uid timeout inode ...`,
-/// the remote address `HEXADDR:HEXPORT`.
+/// Parses one line of `/proc/net/tcp` (`sl local rem st queues tr retrnsmt uid timeout inode
+/// ...`), whose remote address has the form `HEXADDR:HEXPORT`.
 fn parse_tcp_line(line: &str) -> Option<(u64, (u16, u8))> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let (_, port) = fields.get(2)?.rsplit_once(':')?;
@@ -63,7 +66,7 @@ fn parse_tcp_line(line: &str) -> Option<(u64, (u16, u8))> {
     Some((inode, (port, state)))
 }
 
-/// This process's established TCP connections to `port` (on any host).
+/// Returns this process's established TCP connections to `port` on any host.
 pub(crate) fn connections_to(port: u16) -> HashSet<SocketInode> {
     let own = own_sockets();
     tcp_table()
@@ -75,10 +78,10 @@ pub(crate) fn connections_to(port: u16) -> HashSet<SocketInode> {
         .collect()
 }
 
-/// Watches the connection `socket` on `handle`: the returned lifeline is cut with `reason`
-/// within [`POLL_INTERVAL`] of the connection leaving the established state (the peer closed
-/// or reset it, or its process died). The watch ends with the cut, or when nobody holds the
-/// lifeline any more.
+/// Watches the connection `socket` on `handle`. The returned lifeline is cut with `reason`
+/// within [`POLL_INTERVAL`] of the connection leaving the established state, which happens
+/// when the peer closes or resets it or its process dies. The watch ends with the cut, or when
+/// nobody holds the lifeline any more.
 pub(crate) fn watch_connection(
     socket: SocketInode,
     reason: String,

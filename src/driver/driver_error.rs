@@ -1,14 +1,14 @@
-//! The errors of the browser side: a missing driver or browser, a failed start or launch, an
-//! unknown device, a trace viewer that did not start.
+//! The errors of the browser side, such as a missing driver or browser, a failed start or
+//! launch, an unknown device, or a trace viewer that did not start.
 //!
-//! Main type: [`DriverError`], with the hint that says what the user can do about it.
+//! Main type: [`DriverError`]. Its hint tells the user what to do about it.
 
 use std::path::PathBuf;
 
 use crate::causes;
 use crate::driver::DRIVER_VERSION;
 
-/// A failure of the browser side: a missing piece, a launch failure or a crash.
+/// A failure of the browser side, such as a missing piece, a launch failure or a crash.
 #[derive(Debug, thiserror::Error)]
 pub enum DriverError {
     #[error("missing {what}")]
@@ -26,10 +26,10 @@ pub enum DriverError {
         #[source]
         source: Box<playwright_rs::Error>,
     },
-    /// `[browser] connect` or `cdp`: the remote browser could not be reached.
+    /// The remote browser of `[browser] connect` or `cdp` could not be reached.
     #[error("could not connect to the browser at {endpoint}")]
     Connect {
-        /// As it may be shown (`RemoteBrowser::shown`).
+        /// The endpoint in the form that may be shown (`RemoteBrowser::shown`).
         endpoint: String,
         #[source]
         source: Box<playwright_rs::Error>,
@@ -61,23 +61,22 @@ pub enum DriverError {
         #[source]
         source: std::io::Error,
     },
-    /// The trace viewer exited (or hung) before it said where it serves; its own error went to
-    /// stderr.
+    /// The trace viewer exited or hung before it printed its URL. Its own error went to stderr.
     #[error("Playwright's trace viewer exited before it served the trace ({status})")]
     TraceViewerExited { status: String },
-    /// The trace viewer stopped on its own after it served (not by Ctrl-C, which stops
-    /// prettyplay too).
+    /// The trace viewer stopped on its own after it served. Ctrl-C does not count, because it
+    /// stops prettyplay too.
     #[error("Playwright's trace viewer stopped ({status})")]
     TraceViewerStopped { status: String },
 }
 
 impl DriverError {
-    /// The message, its causes and the hint, as `prettyplay` prints it.
+    /// Returns the message, its causes and the hint, as `prettyplay` prints them.
     pub fn report(&self) -> String {
         causes::report(self, self.hint().as_deref())
     }
 
-    /// What the user can do about it.
+    /// Returns what the user can do about the error.
     pub fn hint(&self) -> Option<String> {
         match self {
             DriverError::Missing { hint, .. } => Some(hint.clone()),

@@ -1,10 +1,10 @@
-//! Record-only listeners on a test's browser context: new pages (popups, tabs), dialogs and
-//! downloads are queued here as they happen; the script binding decides what becomes of them.
-//! A page whose renderer crashed is recorded too, and with `isolation = "reuse"` the origins the
-//! context's frames loaded documents from.
+//! Listeners that only record what happens in a test's browser context. They queue new pages
+//! (popups, tabs), dialogs and downloads as they happen, and the script binding decides what
+//! becomes of them. They also record a page whose renderer crashed and, with `isolation =
+//! "reuse"`, the origins that the context's frames loaded documents from.
 //!
 //! Main type: [`ContextEvents`]. Registering a dialog listener turns off Playwright's implicit
-//! auto-dismiss, so every queued dialog must be resolved by someone: the step that claimed it,
+//! auto-dismiss, so someone must resolve every queued dialog: either the step that claimed it
 //! or the binding's resolver of last resort.
 
 use std::collections::{BTreeSet, VecDeque};
@@ -24,13 +24,13 @@ pub struct ContextEvents {
     downloads: Mutex<VecDeque<Download>>,
     /// The origins its frames loaded documents from, when tracked ([`ContextEvents::track_origins`]).
     origins: Arc<Mutex<BTreeSet<String>>>,
-    /// A page of the context crashed (its renderer process died).
-    /// (Shared with the pages' crash handlers alone, so that no page holds its context's queues.)
+    /// Set when a page of the context crashed because its renderer process died. Only the
+    /// pages' crash handlers share it, so that no page holds its context's queues.
     crashed: Arc<AtomicBool>,
 }
 
-/// Locks a queue; a poisoned lock only means a listener panicked mid-push, and the queue is
-/// still a valid list.
+/// Locks a queue. A poisoned lock only means that a listener panicked in the middle of a push,
+/// and the queue is still a valid list, so the poison is ignored.
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
@@ -66,9 +66,9 @@ impl ContextEvents {
         Ok(events)
     }
 
-    /// Records the origin of every document a frame of `context` loads (for `isolation =
-    /// "reuse"`, which clears the storage of each before the next test). The driver sends frame
-    /// navigations anyway: this adds no protocol traffic.
+    /// Records the origin of every document a frame of `context` loads, because `isolation =
+    /// "reuse"` clears the storage of each before the next test. The driver sends frame
+    /// navigations anyway, so this adds no protocol traffic.
     pub async fn track_origins(
         &self,
         context: &BrowserContext,
@@ -84,23 +84,23 @@ impl ContextEvents {
             .await
     }
 
-    /// The origins recorded by [`ContextEvents::track_origins`], in order.
+    /// Returns the origins recorded by [`ContextEvents::track_origins`], in order.
     pub fn visited_origins(&self) -> Vec<String> {
         lock(&self.origins).iter().cloned().collect()
     }
 
-    /// Records a crash of `page` (the context's first page; later ones are watched as they
-    /// open).
+    /// Records a crash of `page`, the context's first page. Later pages are watched as they
+    /// open.
     pub async fn watch_crashes(&self, page: &Page) -> Result<(), playwright_rs::Error> {
         record_crashes(page, Arc::clone(&self.crashed)).await
     }
 
-    /// Whether a page of the context crashed.
+    /// Returns whether a page of the context crashed.
     pub fn page_crashed(&self) -> bool {
         self.crashed.load(Ordering::SeqCst)
     }
 
-    /// Pages opened after the first `known` ones.
+    /// Returns the pages opened after the first `known` ones.
     pub fn pages_after(&self, known: usize) -> Vec<Page> {
         lock(&self.pages).iter().skip(known).cloned().collect()
     }
@@ -110,7 +110,8 @@ impl ContextEvents {
         lock(&self.dialogs).pop_front()
     }
 
-    /// Puts a dialog back at the front of the queue (left for a later resolution).
+    /// Puts a dialog back at the front of the queue, so that a later step or the resolver of
+    /// last resort can resolve it.
     pub fn requeue_dialog(&self, dialog: Dialog) {
         lock(&self.dialogs).push_front(dialog);
     }
@@ -121,8 +122,8 @@ impl ContextEvents {
     }
 }
 
-/// The origin of `url` (`http://127.0.0.1:3000`); `None` for URLs without one of their own
-/// (`about:blank`, `data:`).
+/// Returns the origin of `url` (`http://127.0.0.1:3000`), or `None` for URLs without one of
+/// their own (`about:blank`, `data:`).
 fn origin_of(url: &str) -> Option<String> {
     let origin = url::Url::parse(url).ok()?.origin();
     origin.is_tuple().then(|| origin.ascii_serialization())

@@ -1,45 +1,45 @@
-//! Whether the driver and a browser are still there. playwright-rs leaves a call waiting forever
-//! when the driver process dies (its pending replies are never failed), so prettyplay watches
-//! the driver process itself and races every browser call against its death.
+//! Tracks whether the driver and a browser are still there. playwright-rs leaves a call waiting
+//! forever when the driver process dies, because it never fails the pending replies, so
+//! prettyplay watches the driver process itself and races every browser call against its death.
 //!
-//! Main types: [`Lifeline`] (the receiving side, cloned into every test's page) and
-//! [`LifelineCut`] (the side that says it is gone, once). [`watch_driver`] finds the driver
-//! process prettyplay just started and polls it.
+//! Main types: [`Lifeline`], the receiving side that every test's page holds a clone of, and
+//! [`LifelineCut`], the side that reports the loss once. [`watch_driver`] polls the driver
+//! process that prettyplay just started.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::watch;
 
-/// How often the driver process is looked at: a dead driver fails the calls waiting on it
-/// within this long.
+/// How often the driver process is checked. A dead driver fails the calls that wait on it
+/// within this interval.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
 
-/// Says whether something (the driver, a browser) went away, and why.
+/// Tells whether something (the driver, a browser) went away, and why.
 #[derive(Clone, Debug)]
 pub struct Lifeline {
     gone: watch::Receiver<Option<Arc<str>>>,
 }
 
-/// Cuts a [`Lifeline`]: the first reason given is the one every holder sees.
+/// Cuts a [`Lifeline`]. Every holder sees the first reason given.
 #[derive(Clone, Debug)]
 pub struct LifelineCut {
     gone: Arc<watch::Sender<Option<Arc<str>>>>,
 }
 
 impl Lifeline {
-    /// A lifeline and the handle that cuts it.
+    /// Returns a lifeline and the handle that cuts it.
     pub fn new() -> (Lifeline, LifelineCut) {
         let (tx, rx) = watch::channel(None);
         (Lifeline { gone: rx }, LifelineCut { gone: Arc::new(tx) })
     }
 
-    /// Why it went away, or `None` while it is there.
+    /// Returns why it went away, or `None` while it is there.
     pub fn lost(&self) -> Option<String> {
         self.gone.borrow().as_deref().map(str::to_owned)
     }
 
-    /// Resolves when it goes away, with why; never, while it is there.
+    /// Resolves with the reason when it goes away, and never while it is there.
     pub async fn until_lost(&self) -> String {
         let mut gone = self.gone.clone();
         let cut = gone
@@ -49,19 +49,20 @@ impl Lifeline {
             .and_then(|reason| reason.as_deref().map(str::to_owned));
         match cut {
             Some(reason) => reason,
-            // The cutting side was dropped without a cut: it will never be cut.
+            // The cutting side was dropped without a cut, so it will never be cut.
             None => std::future::pending().await,
         }
     }
 }
 
 impl LifelineCut {
-    /// Whether nobody holds the lifeline any more (what it watches was let go on purpose).
+    /// Returns whether nobody holds the lifeline any more, which means that what it watches was
+    /// dropped on purpose.
     pub(crate) fn is_unheld(&self) -> bool {
         self.gone.is_closed()
     }
 
-    /// Cuts the lifeline with `reason`; later cuts keep the first reason.
+    /// Cuts the lifeline with `reason`. Later cuts keep the first reason.
     pub fn cut(&self, reason: &str) {
         self.gone.send_if_modified(|gone| {
             if gone.is_some() {
@@ -73,20 +74,23 @@ impl LifelineCut {
     }
 }
 
-/// One process, told apart from a later one that reuses its pid by its start time.
+/// One process. Its start time tells it apart from a later process that reuses its pid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ProcessId {
     pid: u32,
     start_time: u64,
 }
 
-/// The state and start time of a process, from `/proc/PID/stat`: `None` when it is gone.
+/// Reads the state, start time and parent of a process from `/proc/PID/stat`, or returns
+/// `None` when the process is gone.
 fn stat_of(pid: u32) -> Option<(char, u64, u32)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name is in parentheses and may hold spaces: the fields follow its last `)`.
+    // The command name is in parentheses and may hold spaces, so the fields start after the
+    // last `)`.
     let (_, rest) = stat.rsplit_once(')')?;
     let fields: Vec<&str> = rest.split_whitespace().collect();
-    // Fields after the name, 0-based: state (3rd field of stat), ppid (4th), starttime (22nd).
+    // Counted from 0 after the name, the fields are state (the 3rd field of stat), ppid (the
+    // 4th) and starttime (the 22nd).
     let state = fields.first()?.chars().next()?;
     let ppid = fields.get(1)?.parse().ok()?;
     let start_time = fields.get(19)?.parse().ok()?;
@@ -94,8 +98,8 @@ fn stat_of(pid: u32) -> Option<(char, u64, u32)> {
 }
 
 impl ProcessId {
-    /// Whether the process still runs: not gone, not a zombie, and not another process that
-    /// took its pid.
+    /// Returns whether the process still runs. A process that is gone, a zombie, or another
+    /// process that took its pid does not count.
     pub(crate) fn is_alive(self) -> bool {
         stat_of(self.pid).is_some_and(|(state, start_time, _)| {
             !matches!(state, 'Z' | 'X' | 'x') && start_time == self.start_time
@@ -103,7 +107,8 @@ impl ProcessId {
     }
 }
 
-/// The live child processes of prettyplay whose command line contains `needle`, newest last.
+/// Returns the live child processes of prettyplay whose command line contains `needle`, newest
+/// last.
 pub(crate) fn children_running(needle: &str) -> Vec<ProcessId> {
     let me = std::process::id();
     let Ok(entries) = std::fs::read_dir("/proc") else {
@@ -127,8 +132,8 @@ pub(crate) fn children_running(needle: &str) -> Vec<ProcessId> {
     found
 }
 
-/// Watches the driver process `driver` on `handle`: the returned lifeline is cut, with a
-/// message that says so, within [`POLL_INTERVAL`] of its exit. The watch ends with the cut.
+/// Watches the driver process `driver` on `handle`. The returned lifeline is cut within
+/// [`POLL_INTERVAL`] of the driver's exit, and the watch ends with the cut.
 pub(crate) fn watch_driver(driver: ProcessId, handle: &tokio::runtime::Handle) -> Lifeline {
     let (lifeline, cut) = Lifeline::new();
     handle.spawn(async move {

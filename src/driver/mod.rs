@@ -7,6 +7,7 @@
 //! and page per test), [`Lifeline`] (whether the driver or a browser went away) and
 //! [`TraceViewer`] (Playwright's trace viewer, for `prettyplay show-trace`).
 
+mod browser_target;
 mod connection_watch;
 mod driver_error;
 mod driver_path;
@@ -22,6 +23,7 @@ mod test_page;
 mod trace_viewer;
 mod version;
 
+pub use browser_target::BrowserTarget;
 pub use driver_error::DriverError;
 pub use events::ContextEvents;
 pub use lifeline::{Lifeline, LifelineCut};

@@ -1,12 +1,12 @@
-//! The guard of `[browser] allowed_origins` on one test's browser context: requests of its pages
-//! (popups included) to other origins are aborted, and what was blocked is recorded for the
-//! step that caused it.
+//! The guard of `[browser] allowed_origins` on one test's browser context. It aborts the
+//! requests that the context's pages, popups included, make to other origins, and records what
+//! it blocked for the step that caused it.
 //!
 //! Main type: [`OriginGuard`]. It is a context route whose URL pattern is a regular expression
-//! that the driver matches itself, so a request to an allowed origin never reaches prettyplay:
-//! only blocked requests cost a round trip. Navigations the route never sees (`file:` URLs,
-//! which Chromium does not intercept) are checked by the binding with [`OriginGuard::check`]
-//! before `page.goto`; Chromium itself refuses the renderer's own navigations to `file:` from
+//! that the driver matches itself, so a request to an allowed origin never reaches prettyplay
+//! and only blocked requests cost a round trip. The route never sees `file:` URLs, because
+//! Chromium does not intercept them, so the binding checks those with [`OriginGuard::check`]
+//! before `page.goto`. Chromium itself refuses the renderer's own navigations to `file:` from
 //! other schemes.
 
 use std::collections::HashSet;
@@ -18,7 +18,8 @@ use serde_json::{Value, json};
 
 use crate::config::AllowedOrigins;
 
-/// The most distinct blocked request URLs one test lists in its log; further ones are counted.
+/// The most distinct blocked request URLs that one test lists in its log. Further ones are
+/// only counted.
 pub(crate) const MAX_LISTED: usize = 50;
 
 /// The error code a blocked request fails with in the page (`net::ERR_BLOCKED_BY_CLIENT`).
@@ -29,7 +30,7 @@ pub(crate) fn blocked_message(url: &str) -> String {
     format!("blocked by [browser] allowed_origins: {url} — add its origin to allow it")
 }
 
-/// One test's guard: the allowed origins and what was blocked so far.
+/// One test's guard, with the allowed origins and what it has blocked so far.
 pub struct OriginGuard {
     allowed: AllowedOrigins,
     blocked: Mutex<Blocked>,
@@ -46,14 +47,15 @@ struct Blocked {
     listed: HashSet<String>,
     /// Blocked URLs past [`MAX_LISTED`], not listed, since the last take.
     unlisted: usize,
-    /// Every top-level navigation of the test that was blocked or that reached another origin,
-    /// never taken: a test that had one does not pass, whatever its step code caught.
+    /// Every top-level navigation of the test that was blocked or reached another origin.
+    /// Nothing takes them, because a test that had one does not pass, whatever its step code
+    /// caught.
     violations: Vec<String>,
 }
 
 impl OriginGuard {
-    /// Installs the guard on `context` (before its first page opens); `None` when every origin is
-    /// allowed (`["*"]`): then nothing is routed at all.
+    /// Installs the guard on `context` before its first page opens. When every origin is allowed
+    /// (`["*"]`) nothing is routed at all and it returns `None`.
     pub(crate) async fn install(
         context: &BrowserContext,
         allowed: &AllowedOrigins,
@@ -66,9 +68,9 @@ impl OriginGuard {
             blocked: Mutex::default(),
         });
         let handler = Arc::clone(&guard);
-        // The client-side pattern matches everything the driver sends; the driver is then told
-        // to send only what `server_pattern` matches (playwright-rs has no regular-expression
-        // routes of its own).
+        // The client-side pattern matches everything the driver sends, and the driver is then
+        // told to send only what `server_pattern` matches, because playwright-rs has no
+        // regular-expression routes of its own.
         context
             .route("**", move |route| {
                 let guard = Arc::clone(&handler);
@@ -82,9 +84,9 @@ impl OriginGuard {
                 json!({ "patterns": [{ "regexSource": server_pattern(allowed), "regexFlags": "" }] }),
             )
             .await?;
-        // A navigation's redirects are not routed (Playwright calls a route for the first URL of
-        // a redirect chain only): a frame that ends up on another origin is caught here, after
-        // the fact, and fails the test like a blocked navigation.
+        // Playwright calls a route only for the first URL of a redirect chain, so a frame that
+        // a redirect takes to another origin is caught here, after the fact, and fails the test
+        // like a blocked navigation.
         let watcher = Arc::clone(&guard);
         context
             .on_frame_navigated(move |frame| {
@@ -95,9 +97,9 @@ impl OriginGuard {
         Ok(Some(guard))
     }
 
-    /// A frame of the test's pages navigated to `url`.
+    /// Records that a frame of the test's pages navigated to `url`.
     fn on_navigated(&self, url: &str) {
-        // Chromium's own error page (a blocked or failed navigation) is no origin of anyone's.
+        // Chromium's own error page for a blocked or failed navigation belongs to no origin.
         if url.starts_with("chrome-error:") || url::Url::parse(url).is_err() {
             return;
         }
@@ -112,8 +114,8 @@ impl OriginGuard {
         }
     }
 
-    /// The failure message of the test's first blocked or disallowed navigation, if it had one
-    /// (kept for the whole test, unlike [`OriginGuard::take_blocked_navigation`]).
+    /// Returns the failure message of the test's first blocked or disallowed navigation, if it
+    /// had one. Unlike [`OriginGuard::take_blocked_navigation`], it is kept for the whole test.
     pub fn first_violation(&self) -> Option<String> {
         self.lock()
             .violations
@@ -121,8 +123,8 @@ impl OriginGuard {
             .map(|url| blocked_message(url))
     }
 
-    /// `Err` with the step's failure message when the pages may not navigate to `url` (a URL
-    /// that does not parse is left to the driver, whose error says what is wrong with it).
+    /// Returns the step's failure message as an error when the pages may not navigate to
+    /// `url`. A URL that does not parse is left to the driver, whose error explains it better.
     pub fn check(&self, url: &str) -> Result<(), String> {
         if url::Url::parse(url).is_err() || self.allowed.allows(url) {
             Ok(())
@@ -131,16 +133,16 @@ impl OriginGuard {
         }
     }
 
-    /// The failure message of the first top-level navigation blocked since the last call, if
-    /// any.
+    /// Takes the failure message of the first top-level navigation blocked since the last call,
+    /// if there was one.
     pub fn take_blocked_navigation(&self) -> Option<String> {
         let mut blocked = self.lock();
         let first = blocked.navigations.drain(..).next();
         first.map(|url| blocked_message(&url))
     }
 
-    /// The log lines of requests blocked since the last call: each URL once per test, at most
-    /// [`MAX_LISTED`], then one line counting the rest.
+    /// Takes the log lines of the requests blocked since the last call. Each URL is listed once
+    /// per test, up to [`MAX_LISTED`], and one line counts the rest.
     pub fn take_log(&self) -> Vec<String> {
         let mut blocked = self.lock();
         let mut lines = std::mem::take(&mut blocked.lines);
@@ -155,12 +157,12 @@ impl OriginGuard {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Blocked> {
-        // A panic while holding the lock leaves plain data behind; keep using it.
+        // A panic while the lock was held leaves plain data behind, so the data is still used.
         self.blocked.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A request the driver routed: aborted unless its URL is allowed after all (the pattern is
-    /// a prefilter; the decision is [`AllowedOrigins::allows`]).
+    /// Handles a request that the driver routed. The pattern is only a prefilter, so the request
+    /// is aborted unless [`AllowedOrigins::allows`] its URL after all.
     async fn on_route(&self, route: Route) -> Result<(), playwright_rs::Error> {
         let request = route.request();
         let url = request.url().to_owned();
@@ -197,9 +199,9 @@ impl OriginGuard {
     }
 }
 
-/// The regular expression (JavaScript syntax) the driver matches request URLs against: every URL
-/// that does not start with an allowed origin or scheme. It may match more than is blocked (the
-/// route decides), never less.
+/// Returns the regular expression (in JavaScript syntax) that the driver matches request URLs
+/// against. It matches every URL that does not start with an allowed origin or scheme. It may
+/// match more than is blocked, because the route decides, but never less.
 fn server_pattern(allowed: &AllowedOrigins) -> String {
     let AllowedOrigins::Only { origins, schemes } = allowed else {
         return "^$".to_owned();
@@ -215,7 +217,7 @@ fn server_pattern(allowed: &AllowedOrigins) -> String {
     format!("^(?!{})", alternatives.join("|"))
 }
 
-/// `text` with the characters special in JavaScript regular expressions escaped.
+/// Escapes the characters of `text` that are special in JavaScript regular expressions.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -296,7 +298,7 @@ mod tests {
         assert!(guard.check("http://127.0.0.1:8081/").is_err());
         assert!(guard.check("http://127.0.0.1:8080/x").is_ok());
         assert!(guard.check("about:blank").is_ok());
-        // Not a URL: the driver's own error says so.
+        // A string that is not a URL passes, because the driver's own error reports it.
         assert!(guard.check("/relative").is_ok());
     }
 
@@ -321,7 +323,7 @@ mod tests {
             Some(blocked_message("http://other/"))
         );
         assert_eq!(guard.take_blocked_navigation(), None);
-        // Listed once per test: a later step does not list it again.
+        // A URL is listed once per test, so a later step does not list it again.
         guard.record("http://other/a.png", "image", false);
         assert!(guard.take_log().is_empty());
         for i in 0..MAX_LISTED + 5 {

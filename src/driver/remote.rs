@@ -1,9 +1,9 @@
-//! Reaching a browser that runs elsewhere: a Playwright server over `connect` (playwright-rs
-//! opens the WebSocket itself, and prettyplay watches that connection) or a Chromium's DevTools
-//! endpoint over `connectOverCDP` (the local driver holds that connection, and says when it
-//! closes). Every connection attempt is bounded by `[browser] connect_timeout`.
+//! Connects to a browser that runs elsewhere. With `connect`, playwright-rs opens a WebSocket to
+//! a Playwright server itself, and prettyplay watches that connection. With `cdp`, the local
+//! driver connects to a Chromium's DevTools endpoint (`connectOverCDP`), holds the connection
+//! and reports when it closes. `[browser] connect_timeout` bounds every attempt.
 //!
-//! Main item: [`connect_remote`], what `BrowserRuntime::launch_browser` does instead of a
+//! Main item: [`connect_remote`], which `BrowserRuntime::launch_browser` calls instead of a
 //! launch when `[browser] connect` or `cdp` is set.
 
 use std::time::Duration;
@@ -16,20 +16,21 @@ use crate::config::{BrowserSettings, RemoteBrowser, RemoteProtocol};
 use crate::driver::connection_watch::{connections_to, watch_connection};
 use crate::driver::{DriverError, Lifeline};
 
-/// Header that tells a `playwright run-server` which engine to launch (a `launchServer`
-/// ignores it: its browser is launched already).
+/// Header that tells a `playwright run-server` which engine to launch. A `launchServer`
+/// ignores it, because its browser is already running.
 const BROWSER_HEADER: &str = "x-playwright-browser";
 /// Header with the launch options a `playwright run-server` uses.
 const LAUNCH_OPTIONS_HEADER: &str = "x-playwright-launch-options";
 
-/// How much longer than the driver's own timeout a CDP connection is waited for, so that the
-/// driver's error (which says more) comes first.
+/// How much longer than the driver's own timeout prettyplay waits for a CDP connection, so
+/// that the driver's error, which is more specific, comes first.
 const CDP_SLACK: Duration = Duration::from_secs(5);
 
-/// A browser reached at `remote`, and the lifeline of the connection to it: its own for
-/// `connect`, `driver` for CDP (the driver holds that connection and reports its loss as the
-/// browser's disconnection). Connections are made one at a time (`serial`) so that the socket
-/// each one opened can be told apart.
+/// Connects to the browser at `remote` and returns it with the lifeline of the connection.
+/// A `connect` connection gets a lifeline of its own. A CDP connection uses `driver`, because
+/// the driver holds that connection and reports its loss as the browser's disconnection.
+/// Connections are made one at a time (`serial`) so that the socket each one opened can be told
+/// apart.
 pub(crate) async fn connect_remote(
     browser_type: &BrowserType,
     remote: &RemoteBrowser,

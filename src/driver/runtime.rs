@@ -1,10 +1,13 @@
-//! One Playwright driver and one Chromium per worker (or, with `[browser] connect` or `cdp`,
-//! one connection per worker to a browser elsewhere: `remote.rs`); a fresh browser context and
-//! page per test, or with `isolation = "reuse"` one context per worker, reset between tests. A driver or browser that dies, or a connection that is lost, is noticed (see
-//! `lifeline.rs`, `connection_watch.rs`) and started or made again for the tests that follow.
+//! The browser side of a run. A run starts one Playwright driver, and each worker launches one
+//! Chromium or, with `[browser] connect` or `cdp`, opens one connection to a browser elsewhere
+//! (see `remote.rs`). Each test gets a fresh browser context and page; with `isolation =
+//! "reuse"` a worker keeps one context and resets it between tests. When a driver or browser
+//! dies or a connection is lost, `lifeline.rs` and `connection_watch.rs` notice, and the tests
+//! that follow get a new one.
 //!
-//! Main types: [`BrowserRuntime`] and [`WorkerBrowser`]. Step code never sees these: it reaches
-//! the browser through the `script` module's binding, which calls the page's protocol channels.
+//! Main types: [`BrowserRuntime`] and [`WorkerBrowser`]. Step code never sees them, because it
+//! reaches the browser through the `script` module's binding, which calls the page's protocol
+//! channels.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -15,7 +18,7 @@ use std::time::Duration;
 use playwright_rs::protocol::{BrowserContextOptions, BrowserType, DeviceDescriptor, Viewport};
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
-use crate::config::{BrowserName, BrowserSettings, Isolation, Screen};
+use crate::config::{BrowserName, BrowserSettings, Isolation, RemoteBrowser, Screen};
 use crate::driver::driver_path::{compile_cache_for, driver_path_for};
 use crate::driver::lifeline::{children_running, watch_driver};
 use crate::driver::origins::OriginGuard;
@@ -23,25 +26,54 @@ use crate::driver::remote::connect_remote;
 use crate::driver::reuse::{open_reused, scrub};
 use crate::driver::test_page::Release;
 use crate::driver::{
-    CLOSE_LIMIT, ContextEvents, DriverError, DriverPaths, Lifeline, LifelineCut, NavigationClock,
-    SavedState, TestPage,
+    BrowserTarget, CLOSE_LIMIT, ContextEvents, DriverError, DriverPaths, Lifeline, LifelineCut,
+    NavigationClock, SavedState, TestPage,
 };
 
-/// The Playwright driver of a run and what every browser it launches shares: launch options
-/// and the context options of the screen mode. The driver is started again when it died.
+/// The Playwright driver of a run and what all its browsers share: how they are launched and
+/// the context options of the screen mode. A driver that died is started again.
 pub struct BrowserRuntime {
     settings: BrowserSettings,
-    /// Context options of the screen mode, resolved once (device names need the driver).
+    /// Context options of the screen mode, resolved once because device names need the
+    /// driver.
     context_options: BrowserContextOptions,
-    /// How a local Chromium is launched; `None` with a remote browser (`[browser] connect`,
-    /// `cdp`), where nothing is launched.
-    launch: Option<(LaunchOptions, PathBuf)>,
-    /// Connections to a remote browser are made one at a time.
-    connecting: tokio::sync::Mutex<()>,
+    /// How each worker gets its browser.
+    target: Target,
     driver_paths: DriverPaths,
     handle: tokio::runtime::Handle,
-    /// The driver now running; replaced when it died.
+    /// The driver that runs now; a new one replaces it when it dies.
     session: tokio::sync::Mutex<DriverSession>,
+}
+
+/// How each worker gets its browser: it launches a local Chromium, or it connects to a browser
+/// that runs elsewhere (`[browser] connect` or `cdp`).
+enum Target {
+    Local {
+        /// Boxed because the options are several times larger than the remote variant.
+        options: Box<LaunchOptions>,
+        chromium: PathBuf,
+    },
+    Remote {
+        remote: RemoteBrowser,
+        /// Serialises the connections, because `connect_remote` finds the socket a connection
+        /// opened by comparing the sockets before and after it.
+        connecting: tokio::sync::Mutex<()>,
+    },
+}
+
+impl Target {
+    fn new(target: BrowserTarget, settings: &BrowserSettings) -> Self {
+        match target {
+            BrowserTarget::Local(chromium) => Target::Local {
+                options: Box::new(launch_options(settings, &chromium)),
+                chromium,
+            },
+            BrowserTarget::Remote(remote) => Target::Remote {
+                remote,
+                connecting: tokio::sync::Mutex::new(()),
+            },
+        }
+    }
 }
 
 /// One driver process and its lifeline.
@@ -50,14 +82,14 @@ struct DriverSession {
     lifeline: Lifeline,
 }
 
-/// How long a browser launch may take, and the driver its start.
+/// How long a browser may take to launch, and the driver to start.
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// How long a clean shutdown of the driver and its browsers may take.
 const SHUTDOWN_LIMIT: Duration = Duration::from_secs(15);
 
-/// Chromium flags for a closed network and a root user: without the background-networking
-/// flags Chromium floods the refused network with connection attempts at every start.
+/// Chromium flags for a closed network. Without the background-networking flags, Chromium
+/// floods the refused network with connection attempts at every start.
 const CHROMIUM_ARGS: &[&str] = &[
     "--disable-background-networking",
     "--disable-component-update",
@@ -68,21 +100,20 @@ const CHROMIUM_ARGS: &[&str] = &[
 ];
 
 impl BrowserRuntime {
-    /// Starts the driver and resolves the screen mode; browsers are launched (or connected to)
-    /// per worker with [`BrowserRuntime::launch_browser`]. `chromium` is the local Chromium,
-    /// `None` with a remote browser. `handle` runs the driver's watch.
+    /// Starts the driver and resolves the screen mode. Each worker then launches or connects to
+    /// `target` with [`BrowserRuntime::launch_browser`]. The driver's watch runs on `handle`.
     ///
-    /// The driver's location must already be exported with [`export_driver_env`] (playwright-rs
-    /// reads it from the process environment).
+    /// Call [`export_driver_env`] first, because playwright-rs reads the driver's location from
+    /// the process environment.
     pub async fn start(
         settings: &BrowserSettings,
         driver: &DriverPaths,
-        chromium: Option<&Path>,
+        target: BrowserTarget,
         handle: &tokio::runtime::Handle,
     ) -> Result<Self, DriverError> {
         let mut settings = settings.clone();
         if settings.isolation == Isolation::Reuse && settings.name != BrowserName::Chromium {
-            // Its reset is completed through Chromium's DevTools protocol (see `reuse.rs`).
+            // The reset of a reused context needs Chromium's DevTools protocol (see `reuse.rs`).
             tracing::warn!(
                 "`isolation = \"reuse\"` needs Chromium: every test gets a fresh context instead"
             );
@@ -90,24 +121,20 @@ impl BrowserRuntime {
         }
         let session = start_driver(driver, handle).await?;
         let context_options = context_options(&settings.screen, session.playwright.devices())?;
-        let launch = match (&settings.remote, chromium) {
-            (None, Some(chromium)) => Some((launch_options(&settings, chromium), chromium.into())),
-            _ => None,
-        };
+        let target = Target::new(target, &settings);
         Ok(Self {
             settings,
             context_options,
-            launch,
-            connecting: tokio::sync::Mutex::new(()),
+            target,
             driver_paths: driver.clone(),
             handle: handle.clone(),
             session: tokio::sync::Mutex::new(session),
         })
     }
 
-    /// Launches one Chromium process (a worker's, or a test's with `isolation = "browser"`),
-    /// or with a remote browser makes one connection to it; first starts the driver again if
-    /// it died.
+    /// Launches one Chromium process (for a worker, or for a test with `isolation = "browser"`),
+    /// or opens one connection to the remote browser. A driver that died is started again
+    /// first.
     pub async fn launch_browser(&self) -> Result<WorkerBrowser, DriverError> {
         let (browser_type, driver) = {
             let mut session = self.session.lock().await;
@@ -121,14 +148,14 @@ impl BrowserRuntime {
                 session.lifeline.clone(),
             )
         };
-        let (browser, connection, gone) = match (&self.launch, &self.settings.remote) {
-            (_, Some(remote)) => {
+        let (browser, connection, gone) = match &self.target {
+            Target::Remote { remote, connecting } => {
                 let (browser, connection) = connect_remote(
                     &browser_type,
                     remote,
                     &self.settings,
                     &driver,
-                    &self.connecting,
+                    connecting,
                     &self.handle,
                 )
                 .await?;
@@ -138,8 +165,8 @@ impl BrowserRuntime {
                 );
                 (browser, connection, gone)
             }
-            (Some((options, chromium)), None) => {
-                let launch = browser_type.launch_with_options(options.clone());
+            Target::Local { options, chromium } => {
+                let launch = browser_type.launch_with_options(LaunchOptions::clone(options));
                 let launched = tokio::select! {
                     biased;
                     launched = launch => launched,
@@ -151,12 +178,6 @@ impl BrowserRuntime {
                 })?;
                 let gone = "Chromium exited or lost its connection to the driver".to_owned();
                 (browser, driver, gone)
-            }
-            (None, None) => {
-                return Err(DriverError::Missing {
-                    what: "Chromium".to_owned(),
-                    hint: "the runtime was started without a Chromium to launch".to_owned(),
-                });
             }
         };
         let (lifeline, cut) = Lifeline::new();
@@ -181,8 +202,8 @@ impl BrowserRuntime {
         })
     }
 
-    /// Stops the driver; the driver closes every browser it launched before it exits. Bounded:
-    /// a driver that does not stop within [`SHUTDOWN_LIMIT`] is left to exit with prettyplay.
+    /// Stops the driver, which closes every browser it launched before it exits. A driver that
+    /// does not stop within [`SHUTDOWN_LIMIT`] is left to exit with prettyplay.
     pub async fn shutdown(self) {
         let session = self.session.into_inner();
         if session.lifeline.lost().is_some() {
@@ -209,12 +230,13 @@ async fn start_driver(
         cli_js: driver.cli_js.clone(),
         source: Box::new(source),
     };
-    // The driver's command line is `node CLI_JS run-driver`: its own cli.js next to
-    // `run-driver`, so a web server starting at the same time is never taken for it.
+    // The driver's command line is `node CLI_JS run-driver`. Searching for its own cli.js
+    // next to `run-driver` keeps a web server that starts at the same time from being taken
+    // for it.
     let needle = format!("{}\0run-driver", driver.cli_js.display());
     let before = children_running(&needle);
     // A driver that dies while it starts would leave playwright-rs waiting 30 s for its
-    // first answer: its process is watched from the moment it shows up.
+    // first reply, so its process is watched from the moment it shows up.
     let died_starting = async {
         let mut seen = None;
         loop {
@@ -250,8 +272,8 @@ async fn start_driver(
     let lifeline = match started {
         Some(process) => watch_driver(process, handle),
         None => {
-            // Not found (a driver wrapper that forks?): calls are then bounded by their own
-            // timeouts only.
+            // A driver wrapper that forks may hide the process. Calls are then bounded by
+            // their own timeouts only.
             tracing::warn!("cannot find the Playwright driver's process to watch it");
             Lifeline::new().0
         }
@@ -262,38 +284,38 @@ async fn start_driver(
     })
 }
 
-/// One Chromium process, or one connection to a remote browser; every test it runs gets a
+/// One Chromium process, or one connection to a remote browser. Every test it runs gets a
 /// fresh context.
 pub struct WorkerBrowser {
     browser: Browser,
     settings: BrowserSettings,
     context_options: BrowserContextOptions,
-    /// What the browser is reached through: the local driver, or the connection to a
-    /// Playwright server (`[browser] connect`).
+    /// The lifeline of what the browser is reached through: the local driver, or the
+    /// connection to a Playwright server (`[browser] connect`).
     driver: Lifeline,
     lifeline: Lifeline,
-    /// Cut when the reused context could not be reset for the next test (`isolation =
-    /// "reuse"`), by [`WorkerBrowser::new_test_page`] or by a test's [`TestPage::close`].
+    /// Cut by [`WorkerBrowser::new_test_page`] or a test's [`TestPage::close`] when the reused
+    /// context could not be reset for the next test (`isolation = "reuse"`).
     spent: Lifeline,
     spend: LifelineCut,
 }
 
 impl WorkerBrowser {
-    /// Why the browser (or the driver behind it) went away, or why its reused context cannot
-    /// serve another test; `None` while it can run tests.
+    /// Returns why the browser (or the driver behind it) went away, or why its reused context
+    /// cannot serve another test. It returns `None` while the browser can run tests.
     pub fn lost(&self) -> Option<String> {
         self.gone().or_else(|| self.spent.lost())
     }
 
-    /// Why the browser (or the driver behind it) went away.
+    /// Returns why the browser (or the driver behind it) went away.
     fn gone(&self) -> Option<String> {
         self.driver.lost().or_else(|| self.lifeline.lost())
     }
 
-    /// A fresh, isolated browser context (cookies and storage of its own, starting from
-    /// `state` when given) with one page; with `isolation = "reuse"`, the worker's one context,
-    /// reset by the driver (see `reuse.rs`). A reuse that fails or does not finish within
-    /// [`CLOSE_LIMIT`] spends the browser: the test gets a new one.
+    /// Opens a fresh, isolated browser context with one page. The context has cookies and
+    /// storage of its own, starting from `state` when given. With `isolation = "reuse"`, the
+    /// driver resets the worker's one context instead (see `reuse.rs`); a reset that fails or
+    /// does not finish within [`CLOSE_LIMIT`] spends the browser, and the test gets a new one.
     pub async fn new_test_page(&self, state: Option<&SavedState>) -> Result<TestPage, DriverError> {
         let reuse = self.settings.isolation == Isolation::Reuse;
         let open = async {
@@ -320,7 +342,7 @@ impl WorkerBrowser {
             let frame = page.main_frame().await?;
             Ok::<_, playwright_rs::Error>((context, events, origins, page, frame))
         };
-        // A fresh context is bounded by the driver's own timeouts; a reset is bounded here.
+        // The driver's own timeouts bound a fresh context; this limit bounds a reset.
         let limit = if reuse { CLOSE_LIMIT } else { Duration::MAX };
         let opened = tokio::select! {
             biased;
@@ -363,15 +385,15 @@ impl WorkerBrowser {
         })
     }
 
-    /// Marks the browser as done with (its reused context could not be reset): the runner
-    /// closes it and launches another.
+    /// Marks the browser as spent because its reused context could not be reset. The runner
+    /// then closes it and launches another.
     fn spend(&self, why: &str) -> DriverError {
         let reason = format!("the reused browser context could not be reset ({why})");
         self.spend.cut(&reason);
         DriverError::Lost(reason)
     }
 
-    /// Closes the browser process; a browser that is gone already is only let go.
+    /// Closes the browser process. A browser that is already gone is only dropped.
     pub async fn close(self) {
         if self.gone().is_some() {
             return;
@@ -388,8 +410,8 @@ impl WorkerBrowser {
     }
 }
 
-/// The flags a local Chromium is launched with under `settings` (`prettyplay export` writes the
-/// same into `launchOptions`).
+/// Returns the flags a local Chromium is launched with under `settings`. `prettyplay export`
+/// writes the same flags into `launchOptions`.
 pub fn chromium_launch_args(settings: &BrowserSettings) -> Vec<String> {
     let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
     args.extend(window_arg(&settings.screen, settings.headless).map(str::to_owned));
@@ -399,7 +421,7 @@ pub fn chromium_launch_args(settings: &BrowserSettings) -> Vec<String> {
     args
 }
 
-/// The launch options of a local Chromium at `chromium`.
+/// Returns the launch options of the local Chromium at `chromium`.
 fn launch_options(settings: &BrowserSettings, chromium: &Path) -> LaunchOptions {
     let args = chromium_launch_args(settings);
     let options = LaunchOptions::new()
@@ -415,7 +437,7 @@ fn launch_options(settings: &BrowserSettings, chromium: &Path) -> LaunchOptions 
     }
 }
 
-/// The driver's browser type of the engine `name`.
+/// Returns the driver's browser type for the engine `name`.
 fn browser_type(playwright: &Playwright, name: BrowserName) -> &BrowserType {
     match name {
         BrowserName::Chromium => playwright.chromium(),
@@ -427,8 +449,9 @@ fn browser_type(playwright: &Playwright, name: BrowserName) -> &BrowserType {
 /// The window size of a headless `fullscreen` run, whose page takes the window's size.
 const HEADLESS_WINDOW_SIZE: &str = "--window-size=1920,1080";
 
-/// The Chromium flag that sizes the window for `fullscreen` (no viewport, so the page takes the
-/// window's size): a 1920x1080 window headless, a maximized one headed. `None` otherwise.
+/// Returns the Chromium flag that sizes the window for `fullscreen`, where the page has no
+/// viewport and takes the window's size. Headless gets a 1920x1080 window, headed a maximized
+/// one, and other screens no flag.
 fn window_arg(screen: &Screen, headless: bool) -> Option<&'static str> {
     match screen {
         Screen::Fullscreen if headless => Some(HEADLESS_WINDOW_SIZE),
@@ -437,8 +460,8 @@ fn window_arg(screen: &Screen, headless: bool) -> Option<&'static str> {
     }
 }
 
-/// The options of every test's browser context for `screen`; a device is looked up in
-/// `devices`, the driver's device list (exact, case-sensitive names, as in Playwright).
+/// Returns the options of every test's browser context for `screen`. A device is looked up in
+/// `devices`, the driver's device list, by its exact, case-sensitive name, as in Playwright.
 fn context_options(
     screen: &Screen,
     devices: &HashMap<String, DeviceDescriptor>,
@@ -480,12 +503,12 @@ fn context_options(
     })
 }
 
-/// Reads the variables `names` and removes them from the process environment, so that the
-/// driver and the browsers it launches (which inherit it) never see them; answers the values
-/// that were set. `run` passes the LLM key variables, read here once for the provider.
+/// Reads the variables `names`, removes them from the process environment and returns the
+/// values that were set. The driver and its browsers inherit the environment, so they never see
+/// these. `run` passes the LLM key variables, which the provider reads from the returned map.
 ///
-/// Like [`export_driver_env`], call it before any thread is spawned (the tokio runtime
-/// included).
+/// Like [`export_driver_env`], call it before any thread is spawned, the tokio runtime's
+/// included.
 pub fn withhold_from_driver(names: &[String]) -> HashMap<String, String> {
     let mut kept = HashMap::new();
     for name in names {
@@ -504,12 +527,12 @@ pub fn withhold_from_driver(names: &[String]) -> HashMap<String, String> {
 }
 
 /// The variables [`export_driver_env`] set for the driver, each with the value it had before
-/// (`None`: it was not set). Processes prettyplay starts that are not the driver (the web
-/// servers) get these back, so that nothing meant for the driver reaches them.
+/// (`None` when it was not set). The other processes prettyplay starts, such as the web
+/// servers, get the old values back, so that nothing meant for the driver reaches them.
 pub type DriverEnv = Vec<(String, Option<OsString>)>;
 
 /// Exports the driver's location for playwright-rs, which reads it from the environment, and
-/// Node.js's compile cache for the driver's start; answers what it changed.
+/// Node.js's compile cache, which speeds up the driver's start. Returns what it changed.
 ///
 /// Call it before any other thread exists (before the tokio runtime is built).
 pub fn export_driver_env(driver: &DriverPaths) -> DriverEnv {
@@ -520,7 +543,7 @@ pub fn export_driver_env(driver: &DriverPaths) -> DriverEnv {
         // prettyplay handles Ctrl-C itself.
         ("PLAYWRIGHT_NO_SIGNAL_HANDLER", "1".into()),
     ];
-    // Ends playwright-rs's own driver search at once (see `driver_path.rs`).
+    // This ends playwright-rs's own driver search at once (see `driver_path.rs`).
     if let Some(dir) = driver_path_for(&env, driver) {
         set.push(("PLAYWRIGHT_DRIVER_PATH", dir.into()));
     }

@@ -1,6 +1,6 @@
-//! A browser context's storage state (cookies and each origin's localStorage), as Playwright's
-//! `storageState` gives it: saved by a setup test, given to the contexts of the tests that
-//! start from it.
+//! A browser context's storage state (cookies and each origin's localStorage) in the form
+//! Playwright's `storageState` returns. A setup test saves it, and the contexts of the tests
+//! that start from it are given it.
 //!
 //! Main type: [`SavedState`].
 
@@ -11,22 +11,24 @@ use playwright_rs::protocol::StorageState;
 pub struct SavedState(pub(crate) StorageState);
 
 impl SavedState {
-    /// The state as Playwright's storage state file holds it (`cookies`, `origins`), indented.
+    /// Returns the state as Playwright's storage state file holds it (`cookies`, `origins`),
+    /// indented.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(&self.0).unwrap_or_else(|_| "{}".to_owned())
     }
 
-    /// A state read back from [`SavedState::to_json`] (or a file Playwright wrote).
+    /// Reads a state back from the output of [`SavedState::to_json`] or from a file that
+    /// Playwright wrote.
     pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
         serde_json::from_str(text).map(SavedState)
     }
 
-    /// Cookies in the state.
+    /// Returns the number of cookies in the state.
     pub fn cookies(&self) -> usize {
         self.0.cookies.len()
     }
 
-    /// Origins with localStorage in the state.
+    /// Returns the number of origins with localStorage in the state.
     pub fn origins(&self) -> usize {
         self.0.origins.len()
     }

@@ -1,9 +1,9 @@
-//! One test's page: its own browser context, closed when the test ends (or with `isolation =
-//! "reuse"` let go for the driver to reset), and the lifelines of the driver and browser behind
-//! it.
+//! One test's page. It owns a browser context that is closed when the test ends, or with
+//! `isolation = "reuse"` released for the driver to reset, and it holds the lifelines of the
+//! driver and browser behind it.
 //!
-//! Main type: [`TestPage`]. Every call it makes itself is bounded: it gives up when the driver
-//! or the browser goes away, and after [`CLOSE_LIMIT`] at most.
+//! Main type: [`TestPage`]. Every call it makes on its own account is bounded: it gives up when
+//! the driver or the browser goes away, and after [`CLOSE_LIMIT`] at most.
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -27,8 +27,8 @@ pub const CLOSE_LIMIT: Duration = Duration::from_secs(30);
 pub(crate) enum Release {
     /// Closed, with every page it opened.
     Close,
-    /// Let go in `browser`, which resets it for the next test (`isolation = "reuse"`); when that
-    /// fails, `spend` marks the browser as done with.
+    /// Released to `browser`, which resets it for the next test (`isolation = "reuse"`). When
+    /// the release fails, `spend` marks the browser as spent.
     Disconnect {
         browser: Box<Browser>,
         spend: LifelineCut,
@@ -42,7 +42,7 @@ pub struct TestPage {
     pub(crate) page: Page,
     pub(crate) frame: Frame,
     pub(crate) events: Arc<ContextEvents>,
-    /// `[browser] allowed_origins`; `None` when every origin is allowed.
+    /// The guard of `[browser] allowed_origins`, or `None` when every origin is allowed.
     pub(crate) origins: Option<Arc<OriginGuard>>,
     pub(crate) release: Release,
     pub(crate) accept_dialogs: bool,
@@ -53,14 +53,14 @@ pub struct TestPage {
     pub(crate) driver: Lifeline,
     /// Cut when the test's browser disconnects (Chromium crashed or was killed).
     pub(crate) browser: Lifeline,
-    /// Set once [`TestPage::close`] was called (at the test's end or its deadline).
+    /// Set once [`TestPage::close`] has been called, at the test's end or at its deadline.
     pub(crate) closing: Arc<AtomicBool>,
     /// The time the test's navigations took.
     pub(crate) navigation: NavigationClock,
 }
 
-/// The time a test's navigations (`goto`, `reload`, `goBack`, `goForward`) took, summed; for
-/// the per-phase timings in `--events`.
+/// Sums the time a test's navigations (`goto`, `reload`, `goBack`, `goForward`) took, for the
+/// per-phase timings in `--events`.
 #[derive(Clone, Default)]
 pub struct NavigationClock(Arc<AtomicU64>);
 
@@ -80,7 +80,7 @@ impl NavigationClock {
 }
 
 impl TestPage {
-    /// What the test's navigations took so far.
+    /// Returns the time the test's navigations took so far.
     pub fn navigation(&self) -> &NavigationClock {
         &self.navigation
     }
@@ -103,7 +103,8 @@ impl TestPage {
         self.origins.as_deref()
     }
 
-    /// `[browser] accept_dialogs`: what the resolver of last resort does with unclaimed dialogs.
+    /// Returns `[browser] accept_dialogs`, which decides what the resolver of last resort does
+    /// with dialogs that step code did not handle.
     pub fn accept_dialogs(&self) -> bool {
         self.accept_dialogs
     }
@@ -122,12 +123,13 @@ impl TestPage {
         self.timeout
     }
 
-    /// Why the driver or the browser behind this page went away; `None` while both are there.
+    /// Returns why the driver or the browser behind this page went away, or `None` while both
+    /// are there.
     pub fn lost(&self) -> Option<String> {
         self.driver.lost().or_else(|| self.browser.lost())
     }
 
-    /// Resolves, with why, when the driver or the browser goes away.
+    /// Resolves with the reason when the driver or the browser goes away.
     pub async fn until_lost(&self) -> String {
         tokio::select! {
             reason = self.driver.until_lost() => reason,
@@ -135,12 +137,13 @@ impl TestPage {
         }
     }
 
-    /// Whether the context was closed (or is closing) on prettyplay's side.
+    /// Returns whether prettyplay closed the context or is closing it.
     pub fn is_closing(&self) -> bool {
         self.closing.load(Ordering::SeqCst)
     }
 
-    /// Runs `work` unless the driver or browser goes away first (then `Err` with why).
+    /// Runs `work` unless the driver or browser goes away first, in which case it returns the
+    /// reason as the error.
     pub async fn unless_lost<T>(&self, work: impl Future<Output = T>) -> Result<T, String> {
         if let Some(reason) = self.lost() {
             return Err(reason);
@@ -152,12 +155,13 @@ impl TestPage {
         }
     }
 
-    /// Closes the test's browser context (and with it every page it opened), or with `isolation
-    /// = "reuse"` lets it go; gives up when the browser side is gone or after [`CLOSE_LIMIT`].
+    /// Closes the test's browser context and every page it opened, or with `isolation =
+    /// "reuse"` releases it. It gives up when the browser side is gone or after
+    /// [`CLOSE_LIMIT`].
     pub async fn close(&self) {
         let again = self.closing.swap(true, Ordering::SeqCst);
         let (what, closed) = match &self.release {
-            // Let go already (at the deadline): the context may serve another test by now.
+            // The context was released at the deadline and may serve another test by now.
             Release::Disconnect { .. } if again => return,
             Release::Close => ("closing", self.bounded(self.context.close()).await),
             Release::Disconnect { browser, spend } => {
@@ -198,8 +202,8 @@ impl TestPage {
         self.bounded(start).await
     }
 
-    /// Stops the trace; writes it as a zip (viewable with Playwright's trace viewer) to `path`,
-    /// or discards it when `path` is `None`.
+    /// Stops the trace and writes it to `path` as a zip for Playwright's trace viewer, or
+    /// discards it when `path` is `None`.
     pub async fn stop_tracing(&self, path: Option<&Path>) -> Result<(), String> {
         let stop = async {
             let tracing = self.context.tracing().await?;
@@ -212,15 +216,15 @@ impl TestPage {
         self.bounded(stop).await
     }
 
-    /// The context's storage state (cookies, localStorage of every origin), for the tests that
-    /// start from it.
+    /// Returns the context's storage state (cookies, and localStorage of every origin) for the
+    /// tests that start from it.
     pub async fn save_state(&self) -> Result<SavedState, String> {
         self.bounded(self.context.storage_state(None))
             .await
             .map(SavedState)
     }
 
-    /// `work` within [`CLOSE_LIMIT`], unless the browser side goes away first.
+    /// Runs `work` within [`CLOSE_LIMIT`], unless the browser side goes away first.
     async fn bounded<T>(
         &self,
         work: impl Future<Output = Result<T, playwright_rs::Error>>,

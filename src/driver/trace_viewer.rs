@@ -1,10 +1,10 @@
-//! Playwright's trace viewer, run from the pinned driver: `node cli.js show-trace --host H
-//! --port P TRACE` (playwright-core's own command), for `prettyplay show-trace`.
+//! Runs Playwright's trace viewer from the pinned driver for `prettyplay show-trace`, with
+//! playwright-core's own command `node cli.js show-trace --host H --port P TRACE`.
 //!
 //! Main type: [`TraceViewer`]. With `--host` and `--port`, playwright-core serves the viewer
-//! over HTTP, prints `Listening on URL` and opens the URL with `xdg-open`; without them it would
+//! over HTTP, prints `Listening on URL` and opens the URL with `xdg-open`. Without them it would
 //! launch a Chromium of Playwright's own download, which prettyplay never installs, so both are
-//! always passed. Nothing is downloaded: the viewer is part of playwright-core.
+//! always passed. Nothing is downloaded, because the viewer is part of playwright-core.
 
 use std::io::{self, BufRead as _, BufReader};
 use std::os::unix::process::CommandExt as _;
@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use crate::driver::{DriverError, DriverPaths};
 
-/// How long the viewer has to say where it serves.
+/// How long the viewer may take to print its URL.
 const START_LIMIT: Duration = Duration::from_secs(60);
 
 /// What playwright-core prints before the viewer's URL.
@@ -29,16 +29,16 @@ pub struct TraceViewer {
 }
 
 impl TraceViewer {
-    /// Starts the viewer on `trace` (a zip, or a directory of traces) at `host:port` (port 0:
-    /// a free one) and waits until it serves.
+    /// Starts the viewer on `trace` (a zip, or a directory of traces) at `host:port`, where
+    /// port 0 picks a free port, and waits until it serves.
     ///
-    /// `open_browser`: let playwright-core open the URL in a browser. Without it (no display),
-    /// its `xdg-open` is given `BROWSER=true`: with no display `xdg-open` falls back to
-    /// `$BROWSER`, which is then a no-op, rather than to text-mode browsers that, started with
-    /// no terminal, could show nothing.
+    /// With `open_browser`, playwright-core opens the URL in a browser. Without it, when there
+    /// is no display, its `xdg-open` gets `BROWSER=true`. With no display `xdg-open` falls back
+    /// to `$BROWSER`, which is then a no-op, rather than to text-mode browsers that could show
+    /// nothing without a terminal.
     ///
-    /// The viewer's stderr is prettyplay's; its stdout after the URL goes to the log. It gets
-    /// SIGTERM should prettyplay die without stopping it, and it is in prettyplay's process
+    /// The viewer shares prettyplay's stderr, and its stdout after the URL goes to the log. It
+    /// gets SIGTERM if prettyplay dies without stopping it, and it is in prettyplay's process
     /// group, so Ctrl-C in the terminal stops both.
     pub fn start(
         driver: &DriverPaths,
@@ -109,8 +109,8 @@ impl TraceViewer {
                 viewer.url = url;
                 Ok(viewer)
             }
-            // Its stdout closed before it said where it serves: it exited (its error is on
-            // stderr), or it will.
+            // Its stdout closed before it printed its URL, so it exited or is about to, and its
+            // error is on stderr.
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 let status = viewer.child.wait().map_err(start_error)?;
                 Err(DriverError::TraceViewerExited {
@@ -126,12 +126,12 @@ impl TraceViewer {
         }
     }
 
-    /// Where the viewer serves: `http://127.0.0.1:PORT`.
+    /// Returns the URL the viewer serves, such as `http://127.0.0.1:PORT`.
     pub fn url(&self) -> &str {
         &self.url
     }
 
-    /// Waits for the viewer to exit (Ctrl-C).
+    /// Waits for the viewer to exit, which Ctrl-C causes.
     pub fn wait(mut self) -> io::Result<ExitStatus> {
         self.child.wait()
     }

@@ -291,3 +291,50 @@ fn a_missing_driver_is_an_infrastructure_error() {
         .assert_exit(3)
         .output_contains("/nonexistent/playwright-core/cli.js");
 }
+
+/// `prettyplay run | head -n 1` on a failing test. The reader closes stdout after the first
+/// line, long before the test ends, and the run must still finish: it caches the code it wrote,
+/// writes its JUnit report and `last-run.json`, and exits 1 because the test failed.
+#[test]
+fn a_closed_stdout_keeps_the_exit_code_the_cache_and_the_reports_of_a_failed_run() {
+    let out = browser_test()
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
+        .scenario(
+            "scenarios/fail.steps",
+            "test: the heading\n  open the app\n  make the list pretty\n",
+        )
+        .stdout_head(1)
+        .args(&[
+            "run",
+            "--reporter",
+            "list",
+            "--reporter",
+            "junit",
+            "--output",
+            "report",
+        ])
+        .run()
+        .assert_exit(1)
+        .output_not_contains("Broken pipe")
+        .output_not_contains("panicked");
+    assert_eq!(
+        out.stdout(),
+        "Running 1 test\n",
+        "only the first line is read"
+    );
+    let cache = out.read("cache/scenarios/fail.steps.toml");
+    assert!(
+        cache.contains("step = \"open the app\""),
+        "the step the built-in generator wrote is cached:\n{cache}"
+    );
+    let junit = out.read("report/junit.xml");
+    assert!(
+        junit.contains("failures=\"1\"") && junit.contains("the heading"),
+        "the JUnit report records the failure:\n{junit}"
+    );
+    let last_run = out.read(".prettyplay/last-run.json");
+    assert!(
+        last_run.contains("the heading"),
+        "`--last-failed` will rerun the test:\n{last_run}"
+    );
+}

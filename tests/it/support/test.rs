@@ -80,6 +80,8 @@ pub(crate) struct Test {
     /// Cache entries from [`Test::cached`], by scenario, in call order; written by `run`.
     cached: BTreeMap<String, Vec<String>>,
     serve: bool,
+    /// Set by [`Test::stdout_head`]: the number of lines read before stdout is closed.
+    stdout_head: Option<usize>,
 }
 
 impl Test {
@@ -100,6 +102,7 @@ impl Test {
             env_removed: Vec::new(),
             cached: BTreeMap::new(),
             serve: false,
+            stdout_head: None,
         };
         test.write("prettyplay.toml", DEFAULT_CONFIG)
     }
@@ -114,6 +117,7 @@ impl Test {
             env_removed: Vec::new(),
             cached: BTreeMap::new(),
             serve: false,
+            stdout_head: None,
         }
     }
 
@@ -230,6 +234,13 @@ impl Test {
         self
     }
 
+    /// Closes the run's stdout once its first `lines` lines are read, as `prettyplay ... | head
+    /// -n LINES` does. The output keeps those lines only.
+    pub(crate) fn stdout_head(mut self, lines: usize) -> Self {
+        self.stdout_head = Some(lines);
+        self
+    }
+
     /// An environment variable of the run.
     pub(crate) fn env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.into(), value.into()));
@@ -327,10 +338,12 @@ impl Test {
         let stdout = read_in_background(
             child.stdout.take().expect("piped stdout"),
             Arc::clone(&stdout_so_far),
+            self.stdout_head,
         );
         let stderr = read_in_background(
             child.stderr.take().expect("piped stderr"),
             Arc::clone(&stderr_so_far),
+            None,
         );
         Running {
             child,
@@ -587,25 +600,49 @@ fn signal_group(pgid: u32, signal: libc::c_int) {
     }
 }
 
-/// Reads `pipe` to its end into `so_far` as it comes; the thread returns all of it.
+/// Reads `pipe` into `so_far` as the output comes, and returns all of it when the thread ends.
+/// With `head`, the thread keeps the first `head` lines only and then drops the pipe, which
+/// closes it for the writer.
 fn read_in_background(
-    mut pipe: impl Read + Send + 'static,
+    pipe: impl Read + Send + 'static,
     so_far: Arc<Mutex<Vec<u8>>>,
+    head: Option<usize>,
 ) -> thread::JoinHandle<String> {
     thread::spawn(move || {
+        if head == Some(0) {
+            // Returning drops the pipe before the writer has written anything.
+            return String::new();
+        }
+        let mut pipe = pipe;
         let mut buf = [0u8; 8192];
         loop {
             match pipe.read(&mut buf) {
                 Ok(0) | Err(_) => break,
-                Ok(n) => so_far
-                    .lock()
-                    .expect("the output buffer")
-                    .extend_from_slice(&buf[..n]),
+                Ok(n) => {
+                    let mut bytes = so_far.lock().expect("the output buffer");
+                    bytes.extend_from_slice(&buf[..n]);
+                    if let Some(end) = head.and_then(|lines| end_of_lines(&bytes, lines)) {
+                        bytes.truncate(end);
+                        break;
+                    }
+                }
             }
         }
+        drop(pipe);
         let bytes = so_far.lock().expect("the output buffer");
         String::from_utf8_lossy(&bytes).into_owned()
     })
+}
+
+/// Returns the length of the first `lines` lines of `bytes` (at least one line), or `None`
+/// while it has fewer.
+fn end_of_lines(bytes: &[u8], lines: usize) -> Option<usize> {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(lines.saturating_sub(1))
+        .map(|(at, _)| at + 1)
 }
 
 fn write_file(path: &Path, content: &[u8]) {
