@@ -15,7 +15,8 @@ use crate::llm::{Category, FailedAttempt, extract_code};
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 
-/// The failure of a step whose browser or driver went away: infrastructure, never classified.
+/// The failure of a step whose browser or driver went away. It is an infrastructure failure,
+/// and it is never classified, because a crash says nothing about the product.
 pub(super) fn crashed(failure: &StepFailure, candidate: Option<String>) -> EngineFailure {
     let crash = if failure.kind == FailureKind::PageCrash {
         EngineFailure::new(
@@ -143,13 +144,14 @@ impl Engine<'_> {
             match outcome {
                 Ok(()) => return Ok(code),
                 Err(failure) if failure.kind.ends_the_page() => {
-                    // The browser or the page went away: nothing to learn from, nothing to judge.
+                    // The browser or the page went away, so there is nothing to learn from and
+                    // nothing to judge.
                     return Err(crashed(&failure, Some(code)));
                 }
                 Err(failure) if failure.kind == FailureKind::FailedCheck => {
-                    // A check that ran and did not hold: never spend the budget on it; one
-                    // verdict decides between a product defect and an incurable step, while
-                    // healing too.
+                    // A check ran and did not hold. Another candidate must not be tried on it,
+                    // because retrying until a check passes would hide a defect; one verdict
+                    // decides between a product defect and an incurable step, in healing too.
                     return Err(self
                         .failed_check(step, exec, observer, pool, &code, &failure)
                         .with_candidate(code));
@@ -165,8 +167,8 @@ impl Engine<'_> {
         }
     }
 
-    /// A generated (or regenerated) check that did not hold: one verdict decides between a
-    /// product defect and an incurable step.
+    /// Decides a generated (or regenerated) check that did not hold. One verdict decides
+    /// between a product defect and an incurable step.
     fn failed_check(
         &mut self,
         step: &StepContext<'_>,
@@ -189,8 +191,8 @@ impl Engine<'_> {
         EngineFailure::new(kind, summary, verdict).with_cause(EngineCause::Step(failure.clone()))
     }
 
-    /// The pool's budget is spent: incurable, with a verdict on the last failure while
-    /// generating (healing attaches the verdict it started from).
+    /// Fails a step whose pool's budget is spent as incurable. While generating, it asks for a
+    /// verdict on the last failure; healing attaches the verdict it started from instead.
     fn exhausted(
         &mut self,
         step: &StepContext<'_>,

@@ -18,10 +18,11 @@ use crate::script::StepFailure;
 use crate::step::StepExecutor;
 
 impl Engine<'_> {
-    /// Heals cached code that failed: classify (strictly); rot is regenerated within the healing
-    /// budget, and what passed is reviewed by the heal veto before it is written back or counted
-    /// green; a product defect or an incurable step fails with its verdict. A crash is never
-    /// classified. Healing never turns anything but rot green, and never weakens a check.
+    /// Heals cached code that failed. The failure is classified strictly. Only rot is
+    /// regenerated, within the healing budget, and the heal veto reviews what passed before it
+    /// is written back or counted green. A product defect or an incurable step fails with its
+    /// verdict, and a crash is never classified. Healing never turns anything but rot green,
+    /// and never weakens a check.
     pub(crate) fn heal(
         &mut self,
         step: &StepContext<'_>,
@@ -84,8 +85,8 @@ impl Engine<'_> {
             )
             .with_cause(EngineCause::Step(failure.clone()))),
             Category::Rot => {
-                // The built-in generator first, under the same veto: its code is kept only when
-                // it passed and checks at least what the cached code checked.
+                // The built-in generator goes first, under the same veto. Its code is kept only
+                // when it passed and checks at least what the cached code checked.
                 let builtin = match self
                     .builtin
                     .uses_builtin()
@@ -103,14 +104,15 @@ impl Engine<'_> {
                         );
                         Some((code, vetted))
                     }
-                    // Its code took the browser or the page down: no LLM code can run there.
+                    // Its code took the browser or the page down, so no LLM code can run there.
                     Some(BuiltinOutcome::Failed(code, crash)) if crash.kind.ends_the_page() => {
                         return Err(crashed(&crash, Some(code)));
                     }
                     _ => None,
                 };
                 match builtin {
-                    // Vetoed: the LLM may still write code that keeps the checks.
+                    // The veto refused the built-in code; the LLM may still write code that keeps
+                    // the checks.
                     Some((_, Err(vetoed))) if !self.builtin.uses_llm() => return Err(vetoed),
                     None if !self.builtin.uses_llm() => {
                         return Err(EngineFailure::new(
@@ -140,8 +142,8 @@ impl Engine<'_> {
                 let code = self
                     .attempts(step, exec, observer, Pool::Healing, Some(previous))
                     .map_err(|mut failure| {
-                        // Exhaustion, or a failed check that got no verdict of its own: the
-                        // verdict that started the heal is the one that counts.
+                        // When the budget ran out, or a failed check got no verdict of its own,
+                        // the verdict that started the heal is the one that counts.
                         if failure.verdict.is_none()
                             && !matches!(
                                 failure.kind,
@@ -185,8 +187,8 @@ impl Engine<'_> {
         Ok(Written::new(code, by))
     }
 
-    /// The heal veto on code that passed: refused unless it checks at least what `old_code`
-    /// checked. With the veto off (`heal.veto = false`) a weakened heal goes through with a
+    /// Applies the heal veto to code that passed. The code is refused unless it checks at least
+    /// what `old_code` checked. With the veto off (`heal.veto = false`) a weakened heal goes through with a
     /// warning. `by` wrote `code`.
     #[expect(clippy::too_many_arguments, reason = "the heal's parts, each named")]
     fn vet(

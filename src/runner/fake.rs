@@ -111,6 +111,22 @@ impl PageScript {
         })
     }
 
+    /// A page whose steps see Ctrl-C, wait until the watchdog closes the page, and fail as a
+    /// step whose page closed under it.
+    pub(crate) fn interrupted() -> Self {
+        Self::interrupted_after(TestOutcome::failed_first_step(closed_under_it()))
+    }
+
+    /// A page whose steps see Ctrl-C, wait until the watchdog closes the page, and then
+    /// return `outcome`.
+    pub(crate) fn interrupted_after(outcome: TestOutcome) -> Self {
+        Self::steps(move |call| {
+            call.interrupt();
+            call.until_closed();
+            outcome
+        })
+    }
+
     /// The page's renderer crashes while the steps run.
     pub(crate) fn crashing(mut self) -> Self {
         self.crashed = true;

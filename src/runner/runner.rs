@@ -620,6 +620,10 @@ mod tests {
         scenarios(&[("a.steps", source)])
     }
 
+    /// One one-step test, a.
+    const ONE: &str = "test: a\n  open a\n";
+    /// Two one-step tests, a and b.
+    const TWO: &str = "test: a\n  open a\ntest: b\n  open b\n";
     /// Three one-step tests: a, b and c.
     const THREE: &str = "test: a\n  open a\ntest: b\n  open b\ntest: c\n  open c\n";
 
@@ -649,7 +653,7 @@ mod tests {
         let dir = temp_dir();
         let config = config(dir.path());
         let fake = browsers(vec![pages(vec![PageScript::passes()])], &config);
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         assert_eq!(ran.outcome("a"), TestOutcome::Passed);
         assert_eq!(
             fake.log(),
@@ -670,7 +674,7 @@ mod tests {
         let dir = temp_dir();
         let config = config(dir.path());
         let fake = browsers(vec![pages(vec![PageScript::passes()])], &config);
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         let kinds: Vec<&str> = ran
             .events
             .iter()
@@ -736,11 +740,7 @@ mod tests {
             ],
             &config,
         );
-        run(
-            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
-            config,
-            &fake,
-        );
+        run(&one_file(TWO), config, &fake);
         assert_eq!(
             fake.log(),
             [
@@ -769,11 +769,7 @@ mod tests {
             ],
             &config,
         );
-        let ran = run(
-            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
-            config,
-            &fake,
-        );
+        let ran = run(&one_file(TWO), config, &fake);
         let failure = ran.failure("a");
         assert_eq!(
             failure.cause,
@@ -839,11 +835,7 @@ mod tests {
             ],
             &config,
         );
-        let ran = run(
-            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
-            config,
-            &fake,
-        );
+        let ran = run(&one_file(TWO), config, &fake);
         assert_eq!(ran.outcome("b"), TestOutcome::Passed);
         assert_eq!(
             fake.log(),
@@ -874,11 +866,7 @@ mod tests {
             ])],
             &config,
         );
-        let ran = run(
-            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
-            config,
-            &fake,
-        );
+        let ran = run(&one_file(TWO), config, &fake);
         assert_eq!(
             ran.failure("a").cause,
             FailureCause::Infrastructure("new context failed".into())
@@ -935,7 +923,7 @@ mod tests {
         let dir = temp_dir();
         let config = config(dir.path());
         let fake = browsers(vec![pages(vec![PageScript::passes().crashing()])], &config);
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         assert!(is_step(&ran.outcome("a"), FailureKind::PageCrash));
     }
 
@@ -945,7 +933,7 @@ mod tests {
         let config = config(dir.path());
         let blocked = PageScript::passes().blocking("blocked: http://evil.test/");
         let fake = browsers(vec![pages(vec![blocked])], &config);
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         let outcome = ran.outcome("a");
         assert!(is_step(&outcome, FailureKind::Script), "{outcome:?}");
         assert!(
@@ -961,7 +949,7 @@ mod tests {
         let mut config = config(dir.path());
         config.test_timeout = Duration::from_millis(50);
         let fake = browsers(vec![pages(vec![PageScript::hangs()])], &config);
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         let outcome = ran.outcome("a");
         assert!(is_step(&outcome, FailureKind::Timeout), "{outcome:?}");
         assert!(
@@ -977,7 +965,7 @@ mod tests {
         let config = config(dir.path());
         let failing = PageScript::fails(closed_under_it());
         let fake = browsers(vec![pages(vec![failing])], &config);
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         // Without the watchdog the failure stays the step's own, not a timeout.
         assert!(is_step(&ran.outcome("a"), FailureKind::Crash));
     }
@@ -986,11 +974,7 @@ mod tests {
     fn ctrl_c_during_a_step_interrupts_the_test_and_no_other_test_starts() {
         let dir = temp_dir();
         let config = config(dir.path());
-        let interrupted = PageScript::steps(|call| {
-            call.interrupt();
-            call.until_closed();
-            TestOutcome::failed_first_step(closed_under_it())
-        });
+        let interrupted = PageScript::interrupted();
         let fake = browsers(vec![pages(vec![interrupted])], &config);
         let ran = run(&one_file(THREE), config, &fake);
         assert_eq!(
@@ -1018,13 +1002,9 @@ mod tests {
         let dir = temp_dir();
         let mut config = config(dir.path());
         config.retries = 2;
-        let interrupted = PageScript::steps(|call| {
-            call.interrupt();
-            call.until_closed();
-            TestOutcome::failed_first_step(closed_under_it())
-        });
+        let interrupted = PageScript::interrupted();
         let fake = browsers(vec![pages(vec![interrupted])], &config);
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         assert!(matches!(ran.outcome("a"), TestOutcome::Interrupted(_)));
         assert!(
             !ran.events
@@ -1037,13 +1017,9 @@ mod tests {
     fn ctrl_c_as_the_last_step_passed_leaves_the_test_passed() {
         let dir = temp_dir();
         let config = config(dir.path());
-        let passes_then_interrupted = PageScript::steps(|call| {
-            call.interrupt();
-            call.until_closed();
-            TestOutcome::Passed
-        });
+        let passes_then_interrupted = PageScript::interrupted_after(TestOutcome::Passed);
         let fake = browsers(vec![pages(vec![passes_then_interrupted])], &config);
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         assert_eq!(ran.outcome("a"), TestOutcome::Passed);
         assert_eq!(ran.stats.stopped, Some(StopReason::Interrupted));
     }
@@ -1060,7 +1036,7 @@ mod tests {
             ])],
             &config,
         );
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         assert_eq!(ran.outcome("a"), TestOutcome::Flaky { attempts: 2 });
         assert!(fake.log().contains(&"steps a #2".to_owned()));
         let retries: Vec<u32> = ran
@@ -1087,7 +1063,7 @@ mod tests {
             ])],
             &config,
         );
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         assert_eq!(
             ran.failure("a").cause,
             FailureCause::Infrastructure("last".into())
@@ -1144,11 +1120,7 @@ mod tests {
         let config = config(dir.path());
         let panics = PageScript::steps(|_| panic!("a bug"));
         let fake = browsers(vec![pages(vec![panics, PageScript::passes()])], &config);
-        let ran = run(
-            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
-            config,
-            &fake,
-        );
+        let ran = run(&one_file(TWO), config, &fake);
         assert_eq!(
             ran.failure("a").cause,
             FailureCause::Infrastructure("the test panicked (a bug in prettyplay)".into())
@@ -1178,7 +1150,7 @@ mod tests {
             TestOutcome::Passed
         });
         let fake = browsers(vec![pages(vec![sends])], &config);
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         let passed = ran
             .events
             .iter()
@@ -1287,11 +1259,7 @@ mod tests {
     fn a_setup_ctrl_c_stopped_after_its_steps_passed_saves_nothing() {
         let dir = temp_dir();
         let config = config(dir.path());
-        let stopped = PageScript::steps(|call| {
-            call.interrupt();
-            call.until_closed();
-            TestOutcome::Passed
-        });
+        let stopped = PageScript::interrupted_after(TestOutcome::Passed);
         let fake = browsers(vec![pages(vec![stopped])], &config);
         let ran = run(&one_file(SETUP), config, &fake);
         assert_eq!(ran.outcome("sign in"), TestOutcome::Passed);
@@ -1305,7 +1273,7 @@ mod tests {
         let mut config = config(dir.path());
         config.trace = TraceMode::On;
         let fake = browsers(vec![pages(vec![PageScript::passes().traced()])], &config);
-        let ran = run(&one_file("test: a\n  open a\n"), config, &fake);
+        let ran = run(&one_file(ONE), config, &fake);
         assert!(fake.log().contains(&"trace kept".to_owned()));
         let written: Vec<&PathBuf> = ran
             .events
@@ -1330,11 +1298,7 @@ mod tests {
             ])],
             &config,
         );
-        let ran = run(
-            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
-            config,
-            &fake,
-        );
+        let ran = run(&one_file(TWO), config, &fake);
         let log = fake.log();
         assert_eq!(
             log.iter()
@@ -1384,11 +1348,7 @@ mod tests {
             })])
         };
         let fake = browsers(vec![meets(), meets()], &config);
-        let ran = run(
-            &one_file("test: a\n  open a\ntest: b\n  open b\n"),
-            config,
-            &fake,
-        );
+        let ran = run(&one_file(TWO), config, &fake);
         let mut finished = names(&ran);
         finished.sort();
         assert_eq!(finished, ["a", "b"]);
@@ -1401,7 +1361,7 @@ mod tests {
         let dir = temp_dir();
         let config = config(dir.path());
         let fake = browsers(Vec::new(), &config);
-        let scenarios = one_file("test: a\n  open a\n");
+        let scenarios = one_file(ONE);
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run(&scenarios, config, &fake);
         }));

@@ -212,26 +212,11 @@ pub(crate) fn write_state(dir: &Path, name: &str, state: &SavedState) -> std::io
 mod tests {
 
     use super::*;
+    use crate::runner::fake::scenarios;
     use crate::runner::with_setups;
-    use crate::scenario::parse;
 
     fn refs(pairs: &[(usize, usize)]) -> Vec<TestRef> {
         pairs.iter().map(|&(s, t)| TestRef::new(s, t)).collect()
-    }
-
-    fn scenarios(files: &[(&str, &str)]) -> Vec<Scenario> {
-        files
-            .iter()
-            .map(|(name, source)| {
-                let parsed = parse(name, source.as_bytes()).expect("parses");
-                Scenario {
-                    path: (*name).into(),
-                    rel_path: (*name).to_owned(),
-                    background: parsed.background,
-                    tests: parsed.tests,
-                }
-            })
-            .collect()
     }
 
     fn project() -> Vec<Scenario> {
