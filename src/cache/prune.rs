@@ -19,6 +19,10 @@ use crate::scenario::Scenario;
 /// `removed "add a todo" › "open the app" #1 from cache/scenarios/todo.steps.toml (step gone)`;
 /// the alternate form (`{:#}`) says `would remove` instead, for dry runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[expect(
+    clippy::enum_variant_names,
+    reason = "each variant names what is gone, which is why the entry is removed"
+)]
 pub(crate) enum Removal {
     /// A whole cache file: its scenario is gone.
     ScenarioGone {
