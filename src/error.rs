@@ -20,20 +20,20 @@ use crate::script::StepFailure;
 use crate::web_server::WebServerError;
 
 /// Every selected test passed (or there was nothing to run).
-pub const EXIT_SUCCESS: u8 = 0;
+pub(crate) const EXIT_SUCCESS: u8 = 0;
 /// At least one test failed.
-pub const EXIT_TEST_FAILED: u8 = 1;
+pub(crate) const EXIT_TEST_FAILED: u8 = 1;
 /// Bad usage, configuration, scenario or cache file: nothing ran.
-pub const EXIT_USAGE: u8 = 2;
+pub(crate) const EXIT_USAGE: u8 = 2;
 /// Infrastructure: the driver or the browser is missing or crashed, the LLM is unavailable, or
 /// prettyplay's own I/O failed (the working directory, its output, a report file).
-pub const EXIT_INFRA: u8 = 3;
+pub(crate) const EXIT_INFRA: u8 = 3;
 /// The run was interrupted with Ctrl-C (128 + SIGINT, as shells report it).
-pub const EXIT_INTERRUPTED: u8 = 130;
+pub(crate) const EXIT_INTERRUPTED: u8 = 130;
 
 /// Why prettyplay could not do what it was asked.
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub(crate) enum Error {
     /// A bad command line: a flag value, a `--grep` pattern, a selection with no tests.
     #[error("{0}")]
     Usage(String),
@@ -103,7 +103,7 @@ impl From<ImportError> for Error {
 }
 
 impl Error {
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_)
             | Error::LlmRequired
@@ -158,13 +158,13 @@ impl Error {
     }
 
     /// The message, its causes and a hint, as printed on stderr.
-    pub fn report(&self) -> Report<'_> {
+    pub(crate) fn report(&self) -> Report<'_> {
         Report(self)
     }
 }
 
 /// Displays an [`Error`] with its cause chain and hint.
-pub struct Report<'a>(&'a Error);
+pub(crate) struct Report<'a>(&'a Error);
 
 impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -20,8 +20,9 @@ mod toml_string;
 
 pub use cache::Cache;
 pub(crate) use cache::MAX_STEP_CODE_BYTES;
-pub use cache_error::CacheError;
-pub use cache_file::CacheFile;
-pub use cached_step::{Author, CachedStep};
+pub(crate) use cache_error::CacheError;
+pub(crate) use cache_file::CacheFile;
+pub use cached_step::Author;
+pub(crate) use cached_step::CachedStep;
 pub use identity::StepKey;
-pub use prune::{Removal, prune};
+pub(crate) use prune::prune;

@@ -19,7 +19,11 @@ use crate::scenario::Scenario;
 /// `removed "add a todo" › "open the app" #1 from cache/scenarios/todo.steps.toml (step gone)`;
 /// the alternate form (`{:#}`) says `would remove` instead, for dry runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Removal {
+#[expect(
+    clippy::enum_variant_names,
+    reason = "each variant names what is gone, which is why the entry is removed"
+)]
+pub(crate) enum Removal {
     /// A whole cache file: its scenario is gone.
     ScenarioGone {
         /// The cache file, relative to the project root when it is inside it.
@@ -31,17 +35,6 @@ pub enum Removal {
     /// An entry whose test exists but no longer has this step (sentence and occurrence), or a
     /// `background:` step the file's background no longer has.
     StepGone { file: PathBuf, key: StepKey },
-}
-
-impl Removal {
-    /// The cache file concerned.
-    pub fn file(&self) -> &Path {
-        match self {
-            Self::ScenarioGone { file, .. }
-            | Self::TestGone { file, .. }
-            | Self::StepGone { file, .. } => file,
-        }
-    }
 }
 
 impl fmt::Display for Removal {
@@ -80,7 +73,7 @@ enum Plan {
 /// not passed is left alone). With `dry_run`, nothing is touched and the same list is returned.
 /// Works under the cache lock; rewrites are atomic. A malformed cache file is an error, and then
 /// nothing at all is removed.
-pub fn prune(
+pub(crate) fn prune(
     cache: &Cache,
     project_root: &Path,
     scenarios: &[Scenario],

@@ -24,15 +24,19 @@ mod value_forms;
 mod vars;
 mod web_server_settings;
 
-pub use allowed_origins::AllowedOrigins;
-pub use config_error::ConfigError;
-pub use generate_settings::{BuiltinOrder, GenerateSettings};
+pub(crate) use allowed_origins::AllowedOrigins;
+pub(crate) use config_error::ConfigError;
+pub(crate) use generate_settings::{BuiltinOrder, GenerateSettings};
 pub use overrides::Overrides;
-pub use remote_settings::{BrowserName, ConnectHeaders, RemoteBrowser, RemoteProtocol};
-pub use screen::Screen;
+#[cfg(test)]
+pub(crate) use remote_settings::ConnectHeaders;
+pub(crate) use remote_settings::{BrowserName, RemoteBrowser, RemoteProtocol};
+pub(crate) use screen::Screen;
 pub use settings::Settings;
-pub use vars::{VarSettings, Vars, dotenv_path};
-pub use web_server_settings::WebServerSettings;
+#[cfg(test)]
+pub(crate) use vars::VarSettings;
+pub(crate) use vars::Vars;
+pub(crate) use web_server_settings::WebServerSettings;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use toml::Spanned;
 
@@ -92,7 +92,7 @@ struct Var {
 
 /// The variable values of a run.
 #[derive(Clone, Default, PartialEq, Eq)]
-pub struct Vars {
+pub(crate) struct Vars {
     values: BTreeMap<String, Var>,
 }
 
@@ -101,7 +101,7 @@ impl Vars {
     /// counts as unset), then `<project_root>/.env` (optional), then `[vars]`. A name found
     /// nowhere is left out: the caller reports it where it is used. A secret shorter than
     /// [`MIN_SECRET_CHARS`] characters is an error.
-    pub fn resolve<'n>(
+    pub(crate) fn resolve<'n>(
         settings: &VarSettings,
         project_root: &Path,
         env: &dyn Fn(&str) -> Option<String>,
@@ -151,17 +151,18 @@ impl Vars {
     }
 
     /// Whether `name` has a value.
-    pub fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         self.values.contains_key(name)
     }
 
     /// Whether `name` is a secret (false for an unknown name).
-    pub fn is_secret(&self, name: &str) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_secret(&self, name: &str) -> bool {
         self.values.get(name).is_some_and(|var| var.secret)
     }
 
     /// Every value by name, for step code's `vars`.
-    pub fn values(&self) -> BTreeMap<String, String> {
+    pub(crate) fn values(&self) -> BTreeMap<String, String> {
         self.values
             .iter()
             .map(|(name, var)| (name.clone(), var.value.clone()))
@@ -169,31 +170,13 @@ impl Vars {
     }
 
     /// The secret values, for the sinks.
-    pub fn secrets(&self) -> Secrets {
+    pub(crate) fn secrets(&self) -> Secrets {
         Secrets::new(
             self.values
                 .iter()
                 .filter(|(_, var)| var.secret)
                 .map(|(name, var)| (name.clone(), var.value.clone())),
         )
-    }
-
-    /// For tests: variables from `(name, value, secret)`.
-    pub fn of(entries: &[(&str, &str, bool)]) -> Vars {
-        Vars {
-            values: entries
-                .iter()
-                .map(|(name, value, secret)| {
-                    (
-                        (*name).to_owned(),
-                        Var {
-                            value: (*value).to_owned(),
-                            secret: *secret,
-                        },
-                    )
-                })
-                .collect(),
-        }
     }
 }
 
@@ -255,11 +238,6 @@ fn describe(error: &dotenvy::Error) -> String {
         dotenvy::Error::EnvVar(_) => "a variable it names cannot be read".to_owned(),
         _ => "it does not parse as NAME=value lines".to_owned(),
     }
-}
-
-/// The path of the dotenv file of a project.
-pub fn dotenv_path(project_root: &Path) -> PathBuf {
-    project_root.join(DOTENV_FILE)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::driver::{DriverError, find_chromium};
 /// The browser that [`BrowserRuntime`](crate::driver::BrowserRuntime) launches or connects to.
 /// A run has exactly one, so a runtime cannot exist without something to launch.
 #[derive(Debug, Clone, PartialEq)]
-pub enum BrowserTarget {
+pub(crate) enum BrowserTarget {
     /// A Chromium executable that every worker launches a process of.
     Local(PathBuf),
     /// A browser elsewhere that every worker opens a connection to.
@@ -22,7 +22,7 @@ impl BrowserTarget {
     /// The target of `settings`. A remote browser wins over a local one, and the local
     /// Chromium is only looked for when there is no remote browser, because a machine that
     /// connects to a browser elsewhere often has none installed.
-    pub fn find(
+    pub(crate) fn find(
         settings: &BrowserSettings,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Self, DriverError> {

@@ -10,7 +10,7 @@ use crate::driver::DRIVER_VERSION;
 
 /// A failure of the browser side, such as a missing piece, a launch failure or a crash.
 #[derive(Debug, thiserror::Error)]
-pub enum DriverError {
+pub(crate) enum DriverError {
     #[error("missing {what}")]
     Missing { what: String, hint: String },
     #[error("could not start the Playwright driver ({node} {cli_js})")]
@@ -72,12 +72,12 @@ pub enum DriverError {
 
 impl DriverError {
     /// Returns the message, its causes and the hint, as `prettyplay` prints them.
-    pub fn report(&self) -> String {
+    pub(crate) fn report(&self) -> String {
         causes::report(self, self.hint().as_deref())
     }
 
     /// Returns what the user can do about the error.
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             DriverError::Missing { hint, .. } => Some(hint.clone()),
             DriverError::DriverStart { .. } => Some(format!(

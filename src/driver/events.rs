@@ -15,7 +15,7 @@ use playwright_rs::protocol::{BrowserContext, Dialog, Download, Page};
 
 /// What happened in a test's context since it opened.
 #[derive(Default)]
-pub struct ContextEvents {
+pub(crate) struct ContextEvents {
     /// Pages opened in the context after the test's own page, in order.
     pages: Mutex<Vec<Page>>,
     /// Dialogs not yet taken by the binding, oldest first.
@@ -39,7 +39,9 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl ContextEvents {
     /// Registers the recorders on `context`.
-    pub async fn attach(context: &BrowserContext) -> Result<Arc<Self>, playwright_rs::Error> {
+    pub(crate) async fn attach(
+        context: &BrowserContext,
+    ) -> Result<Arc<Self>, playwright_rs::Error> {
         let events = Arc::new(Self::default());
         let recorder = Arc::clone(&events);
         context
@@ -69,7 +71,7 @@ impl ContextEvents {
     /// Records the origin of every document a frame of `context` loads, because `isolation =
     /// "reuse"` clears the storage of each before the next test. The driver sends frame
     /// navigations anyway, so this adds no protocol traffic.
-    pub async fn track_origins(
+    pub(crate) async fn track_origins(
         &self,
         context: &BrowserContext,
     ) -> Result<(), playwright_rs::Error> {
@@ -85,39 +87,39 @@ impl ContextEvents {
     }
 
     /// Returns the origins recorded by [`ContextEvents::track_origins`], in order.
-    pub fn visited_origins(&self) -> Vec<String> {
+    pub(crate) fn visited_origins(&self) -> Vec<String> {
         lock(&self.origins).iter().cloned().collect()
     }
 
     /// Records a crash of `page`, the context's first page. Later pages are watched as they
     /// open.
-    pub async fn watch_crashes(&self, page: &Page) -> Result<(), playwright_rs::Error> {
+    pub(crate) async fn watch_crashes(&self, page: &Page) -> Result<(), playwright_rs::Error> {
         record_crashes(page, Arc::clone(&self.crashed)).await
     }
 
     /// Returns whether a page of the context crashed.
-    pub fn page_crashed(&self) -> bool {
+    pub(crate) fn page_crashed(&self) -> bool {
         self.crashed.load(Ordering::SeqCst)
     }
 
     /// Returns the pages opened after the first `known` ones.
-    pub fn pages_after(&self, known: usize) -> Vec<Page> {
+    pub(crate) fn pages_after(&self, known: usize) -> Vec<Page> {
         lock(&self.pages).iter().skip(known).cloned().collect()
     }
 
     /// Takes the oldest queued dialog.
-    pub fn next_dialog(&self) -> Option<Dialog> {
+    pub(crate) fn next_dialog(&self) -> Option<Dialog> {
         lock(&self.dialogs).pop_front()
     }
 
     /// Puts a dialog back at the front of the queue, so that a later step or the resolver of
     /// last resort can resolve it.
-    pub fn requeue_dialog(&self, dialog: Dialog) {
+    pub(crate) fn requeue_dialog(&self, dialog: Dialog) {
         lock(&self.dialogs).push_front(dialog);
     }
 
     /// Takes the oldest queued download.
-    pub fn next_download(&self) -> Option<Download> {
+    pub(crate) fn next_download(&self) -> Option<Download> {
         lock(&self.downloads).pop_front()
     }
 }

@@ -17,30 +17,30 @@ const POLL_INTERVAL: Duration = Duration::from_millis(100);
 
 /// Tells whether something (the driver, a browser) went away, and why.
 #[derive(Clone, Debug)]
-pub struct Lifeline {
+pub(crate) struct Lifeline {
     gone: watch::Receiver<Option<Arc<str>>>,
 }
 
 /// Cuts a [`Lifeline`]. Every holder sees the first reason given.
 #[derive(Clone, Debug)]
-pub struct LifelineCut {
+pub(crate) struct LifelineCut {
     gone: Arc<watch::Sender<Option<Arc<str>>>>,
 }
 
 impl Lifeline {
     /// Returns a lifeline and the handle that cuts it.
-    pub fn new() -> (Lifeline, LifelineCut) {
+    pub(crate) fn new() -> (Lifeline, LifelineCut) {
         let (tx, rx) = watch::channel(None);
         (Lifeline { gone: rx }, LifelineCut { gone: Arc::new(tx) })
     }
 
     /// Returns why it went away, or `None` while it is there.
-    pub fn lost(&self) -> Option<String> {
+    pub(crate) fn lost(&self) -> Option<String> {
         self.gone.borrow().as_deref().map(str::to_owned)
     }
 
     /// Resolves with the reason when it goes away, and never while it is there.
-    pub async fn until_lost(&self) -> String {
+    pub(crate) async fn until_lost(&self) -> String {
         let mut gone = self.gone.clone();
         let cut = gone
             .wait_for(Option::is_some)
@@ -63,7 +63,7 @@ impl LifelineCut {
     }
 
     /// Cuts the lifeline with `reason`. Later cuts keep the first reason.
-    pub fn cut(&self, reason: &str) {
+    pub(crate) fn cut(&self, reason: &str) {
         self.gone.send_if_modified(|gone| {
             if gone.is_some() {
                 return false;

@@ -13,7 +13,7 @@ const SETUP_HINT: &str = "run `prettyplay install` (it installs the pinned drive
 
 /// Where the driver lives: a Node.js executable and playwright-core's `cli.js`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DriverPaths {
+pub(crate) struct DriverPaths {
     pub node: PathBuf,
     pub cli_js: PathBuf,
 }
@@ -21,7 +21,7 @@ pub struct DriverPaths {
 /// The directory `prettyplay install` installs the driver into:
 /// `$PRETTYPLAY_DRIVER_DIR`, else `$XDG_CACHE_HOME/prettyplay/driver/<version>`, else
 /// `$HOME/.cache/prettyplay/driver/<version>`.
-pub fn default_driver_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+pub(crate) fn default_driver_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
     let non_empty = |name: &str| env(name).filter(|v| !v.is_empty());
     if let Some(dir) = non_empty("PRETTYPLAY_DRIVER_DIR") {
         return Some(PathBuf::from(dir));
@@ -34,7 +34,7 @@ pub fn default_driver_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBu
 
 /// The Node.js that `prettyplay install` puts in the driver directory for `arch` when the
 /// system's is older than the driver needs.
-pub fn private_node_path(driver_dir: &Path, arch: &str) -> PathBuf {
+pub(crate) fn private_node_path(driver_dir: &Path, arch: &str) -> PathBuf {
     driver_dir
         .join("node/node_modules")
         .join(format!("node-linux-{arch}"))
@@ -42,7 +42,7 @@ pub fn private_node_path(driver_dir: &Path, arch: &str) -> PathBuf {
 }
 
 /// `x64` or `arm64`: the machines the npm registry has a Linux Node.js build for.
-pub fn node_arch() -> Option<&'static str> {
+pub(crate) fn node_arch() -> Option<&'static str> {
     match std::env::consts::ARCH {
         "x86_64" => Some("x64"),
         "aarch64" => Some("arm64"),
@@ -53,7 +53,9 @@ pub fn node_arch() -> Option<&'static str> {
 /// Finds the driver: `PLAYWRIGHT_NODE_EXE` / `PLAYWRIGHT_CLI_JS` when set, else the directory
 /// `prettyplay install` installs into, with the Node.js it installed there (only when the
 /// system's was too old) or else `node` from `PATH`.
-pub fn find_driver(env: &dyn Fn(&str) -> Option<String>) -> Result<DriverPaths, DriverError> {
+pub(crate) fn find_driver(
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<DriverPaths, DriverError> {
     let non_empty = |name: &str| env(name).filter(|v| !v.is_empty());
     let cli_js = match non_empty("PLAYWRIGHT_CLI_JS") {
         Some(path) => {
@@ -120,7 +122,7 @@ pub fn find_driver(env: &dyn Fn(&str) -> Option<String>) -> Result<DriverPaths, 
 
 /// Finds Chromium: the configured executable, else `chromium`, `chromium-browser`,
 /// `google-chrome` or `google-chrome-stable` on `PATH`.
-pub fn find_chromium(
+pub(crate) fn find_chromium(
     configured: Option<&Path>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<PathBuf, DriverError> {

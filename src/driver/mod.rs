@@ -23,19 +23,18 @@ mod test_page;
 mod trace_viewer;
 mod version;
 
-pub use browser_target::BrowserTarget;
-pub use driver_error::DriverError;
-pub use events::ContextEvents;
-pub use lifeline::{Lifeline, LifelineCut};
-pub use locate::{
+pub(crate) use browser_target::BrowserTarget;
+pub(crate) use driver_error::DriverError;
+pub(crate) use events::ContextEvents;
+pub(crate) use lifeline::{Lifeline, LifelineCut};
+pub(crate) use locate::{
     DriverPaths, default_driver_dir, find_chromium, find_driver, node_arch, private_node_path,
 };
-pub use origins::OriginGuard;
-pub use runtime::{
-    BrowserRuntime, DriverEnv, WorkerBrowser, chromium_launch_args, export_driver_env,
-    withhold_from_driver,
+pub(crate) use origins::OriginGuard;
+pub(crate) use runtime::{
+    BrowserRuntime, WorkerBrowser, chromium_launch_args, export_driver_env, withhold_from_driver,
 };
-pub use saved_state::SavedState;
-pub use test_page::{CLOSE_LIMIT, NavigationClock, TestPage};
-pub use trace_viewer::TraceViewer;
-pub use version::DRIVER_VERSION;
+pub(crate) use saved_state::SavedState;
+pub(crate) use test_page::{CLOSE_LIMIT, NavigationClock, TestPage};
+pub(crate) use trace_viewer::TraceViewer;
+pub(crate) use version::DRIVER_VERSION;

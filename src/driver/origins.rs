@@ -31,7 +31,7 @@ pub(crate) fn blocked_message(url: &str) -> String {
 }
 
 /// One test's guard, with the allowed origins and what it has blocked so far.
-pub struct OriginGuard {
+pub(crate) struct OriginGuard {
     allowed: AllowedOrigins,
     blocked: Mutex<Blocked>,
 }
@@ -116,7 +116,7 @@ impl OriginGuard {
 
     /// Returns the failure message of the test's first blocked or disallowed navigation, if it
     /// had one. Unlike [`OriginGuard::take_blocked_navigation`], it is kept for the whole test.
-    pub fn first_violation(&self) -> Option<String> {
+    pub(crate) fn first_violation(&self) -> Option<String> {
         self.lock()
             .violations
             .first()
@@ -125,7 +125,7 @@ impl OriginGuard {
 
     /// Returns the step's failure message as an error when the pages may not navigate to
     /// `url`. A URL that does not parse is left to the driver, whose error explains it better.
-    pub fn check(&self, url: &str) -> Result<(), String> {
+    pub(crate) fn check(&self, url: &str) -> Result<(), String> {
         if url::Url::parse(url).is_err() || self.allowed.allows(url) {
             Ok(())
         } else {
@@ -135,7 +135,7 @@ impl OriginGuard {
 
     /// Takes the failure message of the first top-level navigation blocked since the last call,
     /// if there was one.
-    pub fn take_blocked_navigation(&self) -> Option<String> {
+    pub(crate) fn take_blocked_navigation(&self) -> Option<String> {
         let mut blocked = self.lock();
         let first = blocked.navigations.drain(..).next();
         first.map(|url| blocked_message(&url))
@@ -143,7 +143,7 @@ impl OriginGuard {
 
     /// Takes the log lines of the requests blocked since the last call. Each URL is listed once
     /// per test, up to [`MAX_LISTED`], and one line counts the rest.
-    pub fn take_log(&self) -> Vec<String> {
+    pub(crate) fn take_log(&self) -> Vec<String> {
         let mut blocked = self.lock();
         let mut lines = std::mem::take(&mut blocked.lines);
         if blocked.unlisted > 0 {

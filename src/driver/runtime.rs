@@ -32,7 +32,7 @@ use crate::driver::{
 
 /// The Playwright driver of a run and what all its browsers share: how they are launched and
 /// the context options of the screen mode. A driver that died is started again.
-pub struct BrowserRuntime {
+pub(crate) struct BrowserRuntime {
     settings: BrowserSettings,
     /// Context options of the screen mode, resolved once because device names need the
     /// driver.
@@ -105,7 +105,7 @@ impl BrowserRuntime {
     ///
     /// Call [`export_driver_env`] first, because playwright-rs reads the driver's location from
     /// the process environment.
-    pub async fn start(
+    pub(crate) async fn start(
         settings: &BrowserSettings,
         driver: &DriverPaths,
         target: BrowserTarget,
@@ -135,7 +135,7 @@ impl BrowserRuntime {
     /// Launches one Chromium process (for a worker, or for a test with `isolation = "browser"`),
     /// or opens one connection to the remote browser. A driver that died is started again
     /// first.
-    pub async fn launch_browser(&self) -> Result<WorkerBrowser, DriverError> {
+    pub(crate) async fn launch_browser(&self) -> Result<WorkerBrowser, DriverError> {
         let (browser_type, driver) = {
             let mut session = self.session.lock().await;
             if let Some(reason) = session.lifeline.lost() {
@@ -204,7 +204,7 @@ impl BrowserRuntime {
 
     /// Stops the driver, which closes every browser it launched before it exits. A driver that
     /// does not stop within [`SHUTDOWN_LIMIT`] is left to exit with prettyplay.
-    pub async fn shutdown(self) {
+    pub(crate) async fn shutdown(self) {
         let session = self.session.into_inner();
         if session.lifeline.lost().is_some() {
             return;
@@ -286,7 +286,7 @@ async fn start_driver(
 
 /// One Chromium process, or one connection to a remote browser. Every test it runs gets a
 /// fresh context.
-pub struct WorkerBrowser {
+pub(crate) struct WorkerBrowser {
     browser: Browser,
     settings: BrowserSettings,
     context_options: BrowserContextOptions,
@@ -303,7 +303,7 @@ pub struct WorkerBrowser {
 impl WorkerBrowser {
     /// Returns why the browser (or the driver behind it) went away, or why its reused context
     /// cannot serve another test. It returns `None` while the browser can run tests.
-    pub fn lost(&self) -> Option<String> {
+    pub(crate) fn lost(&self) -> Option<String> {
         self.gone().or_else(|| self.spent.lost())
     }
 
@@ -316,7 +316,10 @@ impl WorkerBrowser {
     /// storage of its own, starting from `state` when given. With `isolation = "reuse"`, the
     /// driver resets the worker's one context instead (see `reuse.rs`); a reset that fails or
     /// does not finish within [`CLOSE_LIMIT`] spends the browser, and the test gets a new one.
-    pub async fn new_test_page(&self, state: Option<&SavedState>) -> Result<TestPage, DriverError> {
+    pub(crate) async fn new_test_page(
+        &self,
+        state: Option<&SavedState>,
+    ) -> Result<TestPage, DriverError> {
         let reuse = self.settings.isolation == Isolation::Reuse;
         let open = async {
             let mut options = self.context_options.clone();
@@ -377,7 +380,6 @@ impl WorkerBrowser {
             accept_dialogs: self.settings.accept_dialogs,
             base_url: self.settings.base_url.clone(),
             project_dir: self.settings.project_dir.clone(),
-            timeout: self.settings.timeout,
             driver: self.driver.clone(),
             browser: self.lifeline.clone(),
             closing: Arc::default(),
@@ -394,7 +396,7 @@ impl WorkerBrowser {
     }
 
     /// Closes the browser process. A browser that is already gone is only dropped.
-    pub async fn close(self) {
+    pub(crate) async fn close(self) {
         if self.gone().is_some() {
             return;
         }
@@ -412,7 +414,7 @@ impl WorkerBrowser {
 
 /// Returns the flags a local Chromium is launched with under `settings`. `prettyplay export`
 /// writes the same flags into `launchOptions`.
-pub fn chromium_launch_args(settings: &BrowserSettings) -> Vec<String> {
+pub(crate) fn chromium_launch_args(settings: &BrowserSettings) -> Vec<String> {
     let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
     args.extend(window_arg(&settings.screen, settings.headless).map(str::to_owned));
     if running_as_root() {
@@ -509,7 +511,7 @@ fn context_options(
 ///
 /// Like [`export_driver_env`], call it before any thread is spawned, the tokio runtime's
 /// included.
-pub fn withhold_from_driver(names: &[String]) -> HashMap<String, String> {
+pub(crate) fn withhold_from_driver(names: &[String]) -> HashMap<String, String> {
     let mut kept = HashMap::new();
     for name in names {
         if let Some(value) = std::env::var_os(name) {
@@ -529,13 +531,13 @@ pub fn withhold_from_driver(names: &[String]) -> HashMap<String, String> {
 /// The variables [`export_driver_env`] set for the driver, each with the value it had before
 /// (`None` when it was not set). The other processes prettyplay starts, such as the web
 /// servers, get the old values back, so that nothing meant for the driver reaches them.
-pub type DriverEnv = Vec<(String, Option<OsString>)>;
+pub(crate) type DriverEnv = Vec<(String, Option<OsString>)>;
 
 /// Exports the driver's location for playwright-rs, which reads it from the environment, and
 /// Node.js's compile cache, which speeds up the driver's start. Returns what it changed.
 ///
 /// Call it before any other thread exists (before the tokio runtime is built).
-pub fn export_driver_env(driver: &DriverPaths) -> DriverEnv {
+pub(crate) fn export_driver_env(driver: &DriverPaths) -> DriverEnv {
     let env = |name: &str| std::env::var(name).ok();
     let mut set: Vec<(&str, OsString)> = vec![
         ("PLAYWRIGHT_NODE_EXE", driver.node.clone().into()),

@@ -8,28 +8,29 @@ use playwright_rs::protocol::StorageState;
 
 /// The storage state of a test's context, once it passed.
 #[derive(Debug, Clone)]
-pub struct SavedState(pub(crate) StorageState);
+pub(crate) struct SavedState(pub(crate) StorageState);
 
 impl SavedState {
     /// Returns the state as Playwright's storage state file holds it (`cookies`, `origins`),
     /// indented.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         serde_json::to_string_pretty(&self.0).unwrap_or_else(|_| "{}".to_owned())
     }
 
     /// Reads a state back from the output of [`SavedState::to_json`] or from a file that
     /// Playwright wrote.
-    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
+    #[cfg(test)]
+    pub(crate) fn from_json(text: &str) -> Result<Self, serde_json::Error> {
         serde_json::from_str(text).map(SavedState)
     }
 
     /// Returns the number of cookies in the state.
-    pub fn cookies(&self) -> usize {
+    pub(crate) fn cookies(&self) -> usize {
         self.0.cookies.len()
     }
 
     /// Returns the number of origins with localStorage in the state.
-    pub fn origins(&self) -> usize {
+    pub(crate) fn origins(&self) -> usize {
         self.0.origins.len()
     }
 }

@@ -20,7 +20,7 @@ use crate::driver::{ContextEvents, Lifeline, LifelineCut, OriginGuard, SavedStat
 
 /// The longest a test's context may take to close (or a trace to be written) before the test
 /// moves on without it.
-pub const CLOSE_LIMIT: Duration = Duration::from_secs(30);
+pub(crate) const CLOSE_LIMIT: Duration = Duration::from_secs(30);
 
 /// What becomes of a test's context when it ends.
 #[derive(Clone)]
@@ -37,7 +37,7 @@ pub(crate) enum Release {
 
 /// One test's page: its own browser context, closed when the test ends.
 #[derive(Clone)]
-pub struct TestPage {
+pub(crate) struct TestPage {
     pub(crate) context: BrowserContext,
     pub(crate) page: Page,
     pub(crate) frame: Frame,
@@ -47,7 +47,6 @@ pub struct TestPage {
     pub(crate) release: Release,
     pub(crate) accept_dialogs: bool,
     pub(crate) base_url: Option<String>,
-    pub(crate) timeout: Duration,
     pub(crate) project_dir: PathBuf,
     /// Cut when the Playwright driver process exits.
     pub(crate) driver: Lifeline,
@@ -62,11 +61,11 @@ pub struct TestPage {
 /// Sums the time a test's navigations (`goto`, `reload`, `goBack`, `goForward`) took, for the
 /// per-phase timings in `--events`.
 #[derive(Clone, Default)]
-pub struct NavigationClock(Arc<AtomicU64>);
+pub(crate) struct NavigationClock(Arc<AtomicU64>);
 
 impl NavigationClock {
     /// Runs `work`, adding the time it took.
-    pub async fn time<T>(self, work: impl Future<Output = T>) -> T {
+    pub(crate) async fn time<T>(self, work: impl Future<Output = T>) -> T {
         let started = Instant::now();
         let out = work.await;
         let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
@@ -74,63 +73,58 @@ impl NavigationClock {
         out
     }
 
-    pub fn total(&self) -> Duration {
+    pub(crate) fn total(&self) -> Duration {
         Duration::from_micros(self.0.load(Ordering::Relaxed))
     }
 }
 
 impl TestPage {
     /// Returns the time the test's navigations took so far.
-    pub fn navigation(&self) -> &NavigationClock {
+    pub(crate) fn navigation(&self) -> &NavigationClock {
         &self.navigation
     }
 
-    pub fn page(&self) -> &Page {
+    pub(crate) fn page(&self) -> &Page {
         &self.page
     }
 
-    pub fn main_frame(&self) -> &Frame {
+    pub(crate) fn main_frame(&self) -> &Frame {
         &self.frame
     }
 
     /// Pages, dialogs, downloads and crashes the context produced.
-    pub fn events(&self) -> &ContextEvents {
+    pub(crate) fn events(&self) -> &ContextEvents {
         &self.events
     }
 
     /// The guard of `[browser] allowed_origins`; `None` when every origin is allowed.
-    pub fn origins(&self) -> Option<&OriginGuard> {
+    pub(crate) fn origins(&self) -> Option<&OriginGuard> {
         self.origins.as_deref()
     }
 
     /// Returns `[browser] accept_dialogs`, which decides what the resolver of last resort does
     /// with dialogs that step code did not handle.
-    pub fn accept_dialogs(&self) -> bool {
+    pub(crate) fn accept_dialogs(&self) -> bool {
         self.accept_dialogs
     }
 
-    pub fn base_url(&self) -> Option<&str> {
+    pub(crate) fn base_url(&self) -> Option<&str> {
         self.base_url.as_deref()
     }
 
     /// The project root, where step code's file paths (`setInputFiles`) resolve.
-    pub fn project_dir(&self) -> &Path {
+    pub(crate) fn project_dir(&self) -> &Path {
         &self.project_dir
-    }
-
-    /// The default timeout of actions and expectations.
-    pub fn timeout(&self) -> Duration {
-        self.timeout
     }
 
     /// Returns why the driver or the browser behind this page went away, or `None` while both
     /// are there.
-    pub fn lost(&self) -> Option<String> {
+    pub(crate) fn lost(&self) -> Option<String> {
         self.driver.lost().or_else(|| self.browser.lost())
     }
 
     /// Resolves with the reason when the driver or the browser goes away.
-    pub async fn until_lost(&self) -> String {
+    pub(crate) async fn until_lost(&self) -> String {
         tokio::select! {
             reason = self.driver.until_lost() => reason,
             reason = self.browser.until_lost() => reason,
@@ -138,13 +132,13 @@ impl TestPage {
     }
 
     /// Returns whether prettyplay closed the context or is closing it.
-    pub fn is_closing(&self) -> bool {
+    pub(crate) fn is_closing(&self) -> bool {
         self.closing.load(Ordering::SeqCst)
     }
 
     /// Runs `work` unless the driver or browser goes away first, in which case it returns the
     /// reason as the error.
-    pub async fn unless_lost<T>(&self, work: impl Future<Output = T>) -> Result<T, String> {
+    pub(crate) async fn unless_lost<T>(&self, work: impl Future<Output = T>) -> Result<T, String> {
         if let Some(reason) = self.lost() {
             return Err(reason);
         }
@@ -158,7 +152,7 @@ impl TestPage {
     /// Closes the test's browser context and every page it opened, or with `isolation =
     /// "reuse"` releases it. It gives up when the browser side is gone or after
     /// [`CLOSE_LIMIT`].
-    pub async fn close(&self) {
+    pub(crate) async fn close(&self) {
         let again = self.closing.swap(true, Ordering::SeqCst);
         let (what, closed) = match &self.release {
             // The context was released at the deadline and may serve another test by now.
@@ -190,7 +184,7 @@ impl TestPage {
     }
 
     /// Starts a Playwright trace of the test (screenshots and DOM snapshots).
-    pub async fn start_tracing(&self, name: &str) -> Result<(), String> {
+    pub(crate) async fn start_tracing(&self, name: &str) -> Result<(), String> {
         let start = async {
             let tracing = self.context.tracing().await?;
             let options = TracingStartOptions::default()
@@ -204,7 +198,7 @@ impl TestPage {
 
     /// Stops the trace and writes it to `path` as a zip for Playwright's trace viewer, or
     /// discards it when `path` is `None`.
-    pub async fn stop_tracing(&self, path: Option<&Path>) -> Result<(), String> {
+    pub(crate) async fn stop_tracing(&self, path: Option<&Path>) -> Result<(), String> {
         let stop = async {
             let tracing = self.context.tracing().await?;
             let options = match path {
@@ -218,7 +212,7 @@ impl TestPage {
 
     /// Returns the context's storage state (cookies, and localStorage of every origin) for the
     /// tests that start from it.
-    pub async fn save_state(&self) -> Result<SavedState, String> {
+    pub(crate) async fn save_state(&self) -> Result<SavedState, String> {
         self.bounded(self.context.storage_state(None))
             .await
             .map(SavedState)

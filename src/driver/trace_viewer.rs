@@ -23,7 +23,7 @@ const START_LIMIT: Duration = Duration::from_secs(60);
 const LISTENING: &str = "Listening on ";
 
 /// A running trace viewer. Dropping it stops it.
-pub struct TraceViewer {
+pub(crate) struct TraceViewer {
     child: Child,
     url: String,
 }
@@ -40,7 +40,7 @@ impl TraceViewer {
     /// The viewer shares prettyplay's stderr, and its stdout after the URL goes to the log. It
     /// gets SIGTERM if prettyplay dies without stopping it, and it is in prettyplay's process
     /// group, so Ctrl-C in the terminal stops both.
-    pub fn start(
+    pub(crate) fn start(
         driver: &DriverPaths,
         trace: &Path,
         host: &str,
@@ -127,12 +127,12 @@ impl TraceViewer {
     }
 
     /// Returns the URL the viewer serves, such as `http://127.0.0.1:PORT`.
-    pub fn url(&self) -> &str {
+    pub(crate) fn url(&self) -> &str {
         &self.url
     }
 
     /// Waits for the viewer to exit, which Ctrl-C causes.
-    pub fn wait(mut self) -> io::Result<ExitStatus> {
+    pub(crate) fn wait(mut self) -> io::Result<ExitStatus> {
         self.child.wait()
     }
 }

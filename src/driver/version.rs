@@ -2,4 +2,4 @@
 //! looks for it, and driver errors name it.
 
 /// The `playwright-core` version the linked playwright-rs speaks.
-pub const DRIVER_VERSION: &str = "1.64.0";
+pub(crate) const DRIVER_VERSION: &str = "1.64.0";

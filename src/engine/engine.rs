@@ -23,7 +23,7 @@ use crate::step::StepExecutor;
 
 /// Code the engine wrote for a step: it passed on the live page and is cached.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Written {
+pub(crate) struct Written {
     pub code: String,
     /// Who wrote it: the built-in generator or the LLM.
     pub by: Author,

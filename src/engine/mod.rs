@@ -25,8 +25,11 @@ mod verdict;
 mod veto;
 
 pub(crate) use budgets::Budgets;
-pub use budgets::Pool;
+pub(crate) use budgets::Pool;
 pub(crate) use builtin::{Explanation, explain};
+pub(crate) use engine::LlmPurpose;
+#[cfg(test)]
+pub(crate) use engine::Written;
 pub(crate) use engine::{Engine, EngineObserver, HealPolicy, StepContext};
-pub use engine::{LlmPurpose, Written};
-pub use verdict::{EngineCause, EngineFailure, EngineFailureKind};
+pub(crate) use verdict::EngineCause;
+pub use verdict::{EngineFailure, EngineFailureKind};

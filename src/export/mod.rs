@@ -7,4 +7,4 @@
 mod project;
 mod spec;
 
-pub use project::{ExportError, ExportTarget, export_playwright};
+pub(crate) use project::{ExportError, ExportTarget, export_playwright};

@@ -23,7 +23,7 @@ const HELPER: &str = include_str!("helper.ts");
 
 /// Why the export stopped.
 #[derive(Debug, thiserror::Error)]
-pub enum ExportError {
+pub(crate) enum ExportError {
     #[error("could not write {}", .path.display())]
     Write {
         path: PathBuf,
@@ -38,7 +38,7 @@ pub enum ExportError {
 }
 
 impl ExportError {
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             ExportError::NotOurs { .. } => Some(
                 "export into a new directory, or move the file away: prettyplay replaces only \
@@ -51,13 +51,13 @@ impl ExportError {
 }
 
 /// What the export needs of the machine: the Chromium prettyplay would launch.
-pub struct ExportTarget<'a> {
+pub(crate) struct ExportTarget<'a> {
     pub dir: &'a Path,
     pub chromium: &'a Path,
 }
 
 /// Writes the project into `target.dir` and tells `out` each file it wrote.
-pub fn export_playwright(
+pub(crate) fn export_playwright(
     settings: &Settings,
     scenarios: &[Scenario],
     target: &ExportTarget<'_>,

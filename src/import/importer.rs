@@ -14,7 +14,7 @@ use crate::scenario::{ScenarioError, parse, parse_feature};
 
 /// Why a file was not imported.
 #[derive(Debug, thiserror::Error)]
-pub enum ImportError {
+pub(crate) enum ImportError {
     #[error("cannot read {}", .path.display())]
     Read {
         path: PathBuf,
@@ -52,7 +52,7 @@ pub enum ImportError {
 }
 
 impl ImportError {
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             ImportError::Exists { .. } => Some(
                 "remove or rename it, or import into another directory with `--output DIR`"
@@ -68,7 +68,7 @@ impl ImportError {
 
 /// One file imported.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Imported {
+pub(crate) struct Imported {
     pub from: PathBuf,
     pub to: PathBuf,
     pub tests: usize,
@@ -77,7 +77,7 @@ pub struct Imported {
 
 /// Imports each of `files` (relative to `cwd`) into `dir` (`NAME.plan.md` and `NAME.feature` become `NAME.steps`),
 /// telling `out` what it wrote.
-pub fn import_files(
+pub(crate) fn import_files(
     cwd: &Path,
     files: &[PathBuf],
     dir: &Path,

@@ -6,4 +6,4 @@ mod feature;
 mod importer;
 mod plan;
 
-pub use importer::{ImportError, Imported, import_files};
+pub(crate) use importer::{ImportError, import_files};

@@ -15,7 +15,7 @@ use crate::driver::{DRIVER_VERSION, node_arch, private_node_path};
 
 /// What `prettyplay install` was asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InstallRequest {
+pub(crate) struct InstallRequest {
     /// The targets named (none: Chromium and the driver).
     pub targets: Vec<Target>,
     /// Install browsers and the driver's system packages with apt-get (as root).
@@ -26,7 +26,7 @@ pub struct InstallRequest {
 
 /// Why `prettyplay install` did not leave everything installed.
 #[derive(Debug, thiserror::Error)]
-pub enum InstallError {
+pub(crate) enum InstallError {
     /// Something is missing that this request may not install.
     #[error("missing: {}", .what.join("; "))]
     Missing {
@@ -48,7 +48,7 @@ pub enum InstallError {
 }
 
 impl InstallError {
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             InstallError::Missing { hints, .. } => Some(hints.join("; ")),
             InstallError::Failed { .. } => Some(
@@ -67,7 +67,7 @@ impl InstallError {
 }
 
 /// Runs `request` on `system`, telling `out` what it does.
-pub fn install(
+pub(crate) fn install(
     request: &InstallRequest,
     system: &dyn System,
     out: &mut dyn Write,

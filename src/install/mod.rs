@@ -8,6 +8,8 @@ mod installer;
 mod plan;
 mod system;
 
-pub use installer::{InstallError, InstallRequest, install};
-pub use plan::{Action, NODE_MIN_MAJOR, NODE_PACKAGE_VERSION, Probe, Target, plan};
-pub use system::{Command, HostSystem, System};
+pub(crate) use installer::{InstallError, InstallRequest, install};
+#[cfg(test)]
+pub(crate) use plan::Probe;
+pub(crate) use plan::Target;
+pub(crate) use system::HostSystem;

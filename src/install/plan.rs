@@ -9,15 +9,15 @@ use std::path::PathBuf;
 use crate::driver::DRIVER_VERSION;
 
 /// The oldest Node.js major version the pinned playwright-core runs on.
-pub const NODE_MIN_MAJOR: u32 = 20;
+pub(crate) const NODE_MIN_MAJOR: u32 = 20;
 
 /// The official Node.js build installed from the npm registry (`node-linux-<arch>`) when the
 /// system's Node.js is older than [`NODE_MIN_MAJOR`] (Debian 12 ships 18).
-pub const NODE_PACKAGE_VERSION: &str = "20.20.2";
+pub(crate) const NODE_PACKAGE_VERSION: &str = "20.20.2";
 
 /// What a user asks `prettyplay install` for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Target {
+pub(crate) enum Target {
     /// Debian's `chromium` (and the driver, which every browser needs).
     Chromium,
     /// Debian's `firefox-esr` (and the driver).
@@ -28,7 +28,7 @@ pub enum Target {
 
 impl Target {
     /// The apt package of a browser target.
-    pub fn package(self) -> Option<&'static str> {
+    pub(crate) fn package(self) -> Option<&'static str> {
         match self {
             Target::Chromium => Some("chromium"),
             Target::Firefox => Some("firefox-esr"),
@@ -39,7 +39,7 @@ impl Target {
 
 /// What the machine has, as found before anything is installed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Probe {
+pub(crate) struct Probe {
     /// Whether prettyplay runs as root (apt-get needs it).
     pub root: bool,
     /// The Chromium executable, if one is installed.
@@ -63,7 +63,7 @@ pub struct Probe {
 
 /// One thing `prettyplay install` does or reports, in the order it happens.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     /// Found already: what, and where.
     Present { what: String, at: String },
     /// Install these Debian packages (`apt-get update` once, then `apt-get install -y`).
@@ -80,7 +80,7 @@ pub enum Action {
 /// What to install for `targets` (none: Chromium and the driver) on a machine like `probe`.
 /// `with_deps` lets apt install browsers and the driver's system packages (Node.js, npm, CA
 /// certificates), which needs root; without it only npm is used.
-pub fn plan(targets: &[Target], with_deps: bool, probe: &Probe) -> Vec<Action> {
+pub(crate) fn plan(targets: &[Target], with_deps: bool, probe: &Probe) -> Vec<Action> {
     let mut targets: Vec<Target> = if targets.is_empty() {
         vec![Target::Chromium, Target::Driver]
     } else {

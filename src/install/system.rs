@@ -15,7 +15,7 @@ use crate::driver::{default_driver_dir, node_arch, private_node_path};
 
 /// One command to run: program, arguments, working directory and extra environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Command {
+pub(crate) struct Command {
     pub program: String,
     pub args: Vec<String>,
     pub dir: Option<PathBuf>,
@@ -23,7 +23,7 @@ pub struct Command {
 }
 
 impl Command {
-    pub fn new(program: &str, args: &[&str]) -> Self {
+    pub(crate) fn new(program: &str, args: &[&str]) -> Self {
         Command {
             program: program.to_owned(),
             args: args.iter().map(|a| (*a).to_owned()).collect(),
@@ -33,7 +33,7 @@ impl Command {
     }
 
     /// The command as a shell line (for messages and `--dry-run`).
-    pub fn shown(&self) -> String {
+    pub(crate) fn shown(&self) -> String {
         let mut line = String::new();
         for (name, value) in &self.env {
             line.push_str(&format!("{name}={value} "));
@@ -51,7 +51,7 @@ impl Command {
 }
 
 /// What `prettyplay install` needs of the machine.
-pub trait System {
+pub(crate) trait System {
     /// Finds what is installed.
     fn probe(&self) -> Probe;
     /// Runs `command`; on failure, returns the end of its output.
@@ -67,7 +67,7 @@ pub trait System {
 }
 
 /// The real machine, with the process's environment.
-pub struct HostSystem<'a> {
+pub(crate) struct HostSystem<'a> {
     pub env: &'a dyn Fn(&str) -> Option<String>,
 }
 

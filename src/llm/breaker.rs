@@ -10,11 +10,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::{ClassificationRequest, GenerationRequest, LlmError, LlmProvider, LlmReply};
 
 /// Transport failures in a row after which a run stops calling the LLM.
-pub const BREAKER_LIMIT: usize = 3;
+pub(crate) const BREAKER_LIMIT: usize = 3;
 
 /// A provider that stops calling the one it wraps after [`BREAKER_LIMIT`] transport failures
 /// in a row. Shared by every test of a run.
-pub struct Breaker {
+pub(crate) struct Breaker {
     inner: Arc<dyn LlmProvider>,
     /// Transport failures since the last reply.
     failures: AtomicUsize,
@@ -24,7 +24,7 @@ pub struct Breaker {
 }
 
 impl Breaker {
-    pub fn new(inner: Arc<dyn LlmProvider>) -> Self {
+    pub(crate) fn new(inner: Arc<dyn LlmProvider>) -> Self {
         Breaker {
             inner,
             failures: AtomicUsize::new(0),
@@ -34,7 +34,7 @@ impl Breaker {
     }
 
     /// Whether the run has stopped calling the LLM.
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         self.open.load(Ordering::SeqCst)
     }
 

@@ -13,13 +13,13 @@ use super::{ApiKey, LlmError, LlmProvider};
 use crate::config::{LlmSettings, ProviderKind};
 
 /// `llm.base_url` of the `openai` provider when unset: the `/v1` root.
-pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+pub(crate) const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 /// `llm.base_url` of the `anthropic` provider when unset.
-pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
+pub(crate) const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
 /// `llm.api_key_env` of the `openai` provider when unset.
-pub const OPENAI_API_KEY_ENV: &str = "OPENAI_API_KEY";
+pub(crate) const OPENAI_API_KEY_ENV: &str = "OPENAI_API_KEY";
 /// `llm.api_key_env` of the `anthropic` provider when unset.
-pub const ANTHROPIC_API_KEY_ENV: &str = "ANTHROPIC_API_KEY";
+pub(crate) const ANTHROPIC_API_KEY_ENV: &str = "ANTHROPIC_API_KEY";
 
 /// The provider `settings` describe, or `Ok(None)` when `provider` is unset (then `run` can
 /// neither generate nor heal).
@@ -123,7 +123,7 @@ pub fn build_provider(
 /// Every environment variable that may hold an LLM API key: both default names and the one
 /// `llm.api_key_env` names. `run` reads them once and removes them from the process environment
 /// before the driver starts, so that neither Node nor Chromium inherit a key.
-pub fn key_variables(settings: &LlmSettings) -> Vec<String> {
+pub(crate) fn key_variables(settings: &LlmSettings) -> Vec<String> {
     let mut names = vec![
         OPENAI_API_KEY_ENV.to_owned(),
         ANTHROPIC_API_KEY_ENV.to_owned(),

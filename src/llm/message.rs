@@ -23,7 +23,7 @@ expected.";
 /// The system part of a generation request: the system prompt, then `PAGE API:` and the
 /// listing. Nothing in it depends on the step, so it is identical for every generation request
 /// of a run.
-pub fn render_generation_system(request: &GenerationRequest) -> String {
+pub(crate) fn render_generation_system(request: &GenerationRequest) -> String {
     let mut out = String::new();
     out.push_str(request.system_prompt.trim_end());
     out.push_str("\n\n");
@@ -37,7 +37,7 @@ pub fn render_generation_system(request: &GenerationRequest) -> String {
 /// `PAGE SNAPSHOT:`, `SCREENSHOT: attached` (when there is one), `USER INSTRUCTIONS:` (only when
 /// given and not blank), `HEALING:` and `CACHED CODE:` (while healing; the latter only when it
 /// differs from CODE), then `CODE:` and `ERROR:` of the failed attempt (only when there is one).
-pub fn render_generation_message(request: &GenerationRequest) -> String {
+pub(crate) fn render_generation_message(request: &GenerationRequest) -> String {
     let mut out = String::new();
     section(&mut out, "STEP", &request.step);
     if !request.variables.is_empty() {
@@ -152,7 +152,7 @@ fn page_facts(page: &PageFacts) -> String {
 
 /// The user message of a classification request: `STEP:`, `CODE:`, `ERROR:`, `PAGE SNAPSHOT:`,
 /// then `SCREENSHOT: attached` when there is one.
-pub fn render_classification_message(request: &ClassificationRequest) -> String {
+pub(crate) fn render_classification_message(request: &ClassificationRequest) -> String {
     let mut out = String::new();
     section(&mut out, "STEP", &request.step);
     section(&mut out, "CODE", &request.code);

@@ -18,16 +18,14 @@ mod provider;
 mod reply;
 mod secret;
 
-pub use breaker::{BREAKER_LIMIT, Breaker};
-pub use build::{
-    ANTHROPIC_API_KEY_ENV, ANTHROPIC_BASE_URL, OPENAI_API_KEY_ENV, OPENAI_BASE_URL, build_provider,
-    key_variables,
-};
-pub use message::{
+pub(crate) use breaker::{BREAKER_LIMIT, Breaker};
+pub use build::build_provider;
+pub(crate) use build::key_variables;
+pub(crate) use message::{
     render_classification_message, render_generation_message, render_generation_system,
 };
-pub use reply::{extract_code, parse_classification, parse_classification_strict};
-pub use secret::ApiKey;
+pub(crate) use reply::{extract_code, parse_classification, parse_classification_strict};
+pub(crate) use secret::ApiKey;
 
 use std::fmt;
 use std::time::{Duration, Instant};

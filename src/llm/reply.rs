@@ -34,7 +34,7 @@ const QUOTE: usize = 500;
 /// (or a close relative) or not tagged at all; else the first fenced block of any tag; else the
 /// whole reply, trimmed. A block whose closing fence is missing (a reply cut by `max_tokens`) runs
 /// to the end of the reply.
-pub fn extract_code(reply: &str) -> String {
+pub(crate) fn extract_code(reply: &str) -> String {
     let blocks = fenced_blocks(reply);
     let is_js =
         |tag: &str| tag.is_empty() || JS_LANGUAGES.iter().any(|l| l.eq_ignore_ascii_case(tag));
@@ -104,7 +104,7 @@ fn closes(line: &str, fence: &str) -> bool {
 /// When the reply does not start with a category, its first line in the one-line form is taken.
 ///
 /// `Err` holds the reply (cut at 500 characters) when no category can be found.
-pub fn parse_classification(reply: &str) -> Result<Classification, String> {
+pub(crate) fn parse_classification(reply: &str) -> Result<Classification, String> {
     let fenced = reply
         .trim_start()
         .starts_with(['`', '~'])
@@ -123,7 +123,7 @@ pub fn parse_classification(reply: &str) -> Result<Classification, String> {
 /// `rot`, `product_defect` or `incurable` in any case, optionally in quotes or backticks; the
 /// rest is read like [`parse_classification`] reads it. Any other shape is unparseable, so
 /// prose that merely mentions a category never heals.
-pub fn parse_classification_strict(reply: &str) -> Result<Classification, String> {
+pub(crate) fn parse_classification_strict(reply: &str) -> Result<Classification, String> {
     let unparseable = || cut(reply.trim());
     let text = reply.trim_start().trim_start_matches(['"', '\'', '`']);
     let end = text

@@ -16,11 +16,11 @@ const MIN_SEARCHED: usize = 8;
 
 /// An API key read from the environment variable named by `llm.api_key_env`.
 #[derive(Clone, PartialEq, Eq)]
-pub struct ApiKey(String);
+pub(crate) struct ApiKey(String);
 
 impl ApiKey {
     /// Wraps a key; surrounding whitespace (a stray newline in a `.env` file) is dropped.
-    pub fn new(key: impl Into<String>) -> Self {
+    pub(crate) fn new(key: impl Into<String>) -> Self {
         ApiKey(key.into().trim().to_owned())
     }
 

@@ -22,9 +22,9 @@ use super::wire::EventWire;
 use crate::runner::{RunEvent, TestId, TestOutcome};
 
 /// The `format` of a blob's header: what tells a blob from any other JSON lines file.
-pub const BLOB_FORMAT: &str = "prettyplay-blob";
+pub(crate) const BLOB_FORMAT: &str = "prettyplay-blob";
 /// The version of the blob format. A blob of another version is refused by `merge-reports`.
-pub const BLOB_VERSION: u32 = 1;
+pub(crate) const BLOB_VERSION: u32 = 1;
 
 /// The first line of a blob.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,7 +95,7 @@ pub(crate) fn attachments_dir_name(blob: &Path) -> String {
 /// Writes a report blob as the run goes: the header when created, then a line per event,
 /// each flushed, so a shard that dies leaves a blob whose last line is cut (which
 /// `merge-reports` says).
-pub struct BlobReporter {
+pub(crate) struct BlobReporter {
     out: BufWriter<File>,
     /// The blob's directory: attachment paths are relative to it.
     dir: PathBuf,

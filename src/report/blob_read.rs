@@ -15,7 +15,7 @@ use crate::runner::RunEvent;
 
 /// Why `merge-reports` could not merge: the file and line are in every message.
 #[derive(Debug, thiserror::Error)]
-pub enum MergeError {
+pub(crate) enum MergeError {
     #[error(
         "no report blobs (*.jsonl) in {0}: run the shards with `--reporter blob` and pass the \
          directories their `prettyplay-report/blob/` artifacts were put in"

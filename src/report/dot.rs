@@ -16,7 +16,7 @@ use crate::runner::{RunEvent, TestOutcome};
 const WIDTH: usize = 80;
 
 /// Writes a compact report of a run.
-pub struct DotReporter<W: Write> {
+pub(crate) struct DotReporter<W: Write> {
     out: W,
     palette: Palette,
     verbosity: Verbosity,
@@ -28,7 +28,7 @@ pub struct DotReporter<W: Write> {
 }
 
 impl<W: Write> DotReporter<W> {
-    pub fn new(out: W, colors: bool, verbosity: Verbosity) -> Self {
+    pub(crate) fn new(out: W, colors: bool, verbosity: Verbosity) -> Self {
         Self {
             out,
             palette: Palette { colors },
@@ -40,7 +40,7 @@ impl<W: Write> DotReporter<W> {
     }
 
     /// Also prints a GitHub Actions `::error` annotation for each failed test (after the dots).
-    pub fn with_github_annotations(mut self, on: bool) -> Self {
+    pub(crate) fn with_github_annotations(mut self, on: bool) -> Self {
         self.annotations = on.then(Vec::new);
         self
     }

@@ -13,7 +13,7 @@ use crate::runner::RunEvent;
 
 /// A report file rendered from the whole run when it finishes (`junit.xml`, `index.html`):
 /// it gathers the run's events into a [`RunRecord`] and renders it once.
-pub struct FileReport {
+pub(crate) struct FileReport {
     path: PathBuf,
     record: RunRecord,
     /// Renders the report from the run and the directory it is written in.
@@ -22,12 +22,12 @@ pub struct FileReport {
 
 impl FileReport {
     /// The JUnit XML report, written to `path` (its directory is created when needed).
-    pub fn junit(path: PathBuf) -> Self {
+    pub(crate) fn junit(path: PathBuf) -> Self {
         Self::new(path, |record, _| super::junit::render(record))
     }
 
     /// The self-contained HTML report, written to `path`.
-    pub fn html(path: PathBuf) -> Self {
+    pub(crate) fn html(path: PathBuf) -> Self {
         Self::new(path, super::html::render)
     }
 

@@ -22,18 +22,18 @@ struct Line<'a> {
 }
 
 /// Writes every event as a line of JSON.
-pub struct JsonReporter<W: Write> {
+pub(crate) struct JsonReporter<W: Write> {
     out: W,
 }
 
 impl<W: Write> JsonReporter<W> {
-    pub fn new(out: W) -> Self {
+    pub(crate) fn new(out: W) -> Self {
         Self { out }
     }
 }
 
 /// An event as one line of JSON (without the newline).
-pub fn event_json(event: &RunEvent) -> String {
+pub(crate) fn event_json(event: &RunEvent) -> String {
     wire_json(EventWire::from(event))
 }
 

@@ -19,7 +19,7 @@ use crate::runner::{RunEvent, RunStats, StopReason, TestId, TestOutcome};
 
 /// The blob files under `paths`: a file as it is, a directory's `*.jsonl` files at any depth
 /// (an artifact download may put each shard's blob in a directory of its own), sorted.
-pub fn find_blobs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, MergeError> {
+pub(crate) fn find_blobs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, MergeError> {
     let mut blobs = Vec::new();
     for path in paths {
         if path.is_file() {
@@ -61,7 +61,7 @@ struct Entry {
 
 /// The run merged from blobs.
 #[derive(Debug)]
-pub struct Merged {
+pub(crate) struct Merged {
     /// `run_started`, every test's events (by file and line), `run_finished` with the merged
     /// totals.
     pub events: Vec<RunEvent>,
@@ -72,7 +72,7 @@ pub struct Merged {
 
 /// The run made of the blobs at `paths` (see [`Merged`]). Traces are copied into `trace_dir`
 /// and the events name them there.
-pub fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged, MergeError> {
+pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged, MergeError> {
     let blobs = paths
         .iter()
         .map(|path| read_blob(path))

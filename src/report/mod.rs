@@ -34,18 +34,17 @@ mod wire;
 mod wire_read;
 mod xml;
 
-pub use blob::{BLOB_FORMAT, BLOB_VERSION, BlobReporter};
-pub use blob_read::MergeError;
+pub(crate) use blob_read::MergeError;
 pub use build::build_reporters;
 pub use details::Verbosity;
-pub use dot::DotReporter;
-pub use file_report::FileReport;
-pub use json::{JsonReporter, event_json};
-pub use merge::{Merged, find_blobs, merge_blobs};
-pub use options::{DEFAULT_OUTPUT_DIR, ReportOptions, ReporterKind};
-pub use reporter::{Reporter, Reporters};
-pub use serve::ReportServer;
-pub use serve_error::ServeError;
-pub use terminal::TerminalReporter;
+#[cfg(test)]
+pub(crate) use dot::DotReporter;
+#[cfg(test)]
+pub(crate) use json::event_json;
+pub(crate) use merge::{find_blobs, merge_blobs};
+pub(crate) use options::DEFAULT_OUTPUT_DIR;
+pub use options::{ReportOptions, ReporterKind};
+pub(crate) use serve::ReportServer;
+pub(crate) use serve_error::ServeError;
 pub(crate) use visible::visible as visible_text;
-pub use wire::EVENTS_VERSION;
+pub(crate) use wire::EVENTS_VERSION;

@@ -10,7 +10,7 @@ use std::str::FromStr;
 use crate::runner::{Shard, TestId};
 
 /// The default directory of file reports (`--output`).
-pub const DEFAULT_OUTPUT_DIR: &str = "prettyplay-report";
+pub(crate) const DEFAULT_OUTPUT_DIR: &str = "prettyplay-report";
 
 /// One `--reporter` value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

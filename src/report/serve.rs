@@ -31,7 +31,7 @@ const MAX_HEAD: usize = 16 * 1024;
 const HEAD_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A report directory, listened for on a host and port.
-pub struct ReportServer {
+pub(crate) struct ReportServer {
     listener: TcpListener,
     local: SocketAddr,
     root: Arc<PathBuf>,
@@ -41,7 +41,7 @@ pub struct ReportServer {
 impl ReportServer {
     /// Checks that `dir` holds a report (an `index.html`) and listens on `host:port` (port 0: a
     /// free one). Call it inside a tokio runtime with I/O enabled.
-    pub async fn bind(dir: &Path, host: &str, port: u16) -> Result<Self, ServeError> {
+    pub(crate) async fn bind(dir: &Path, host: &str, port: u16) -> Result<Self, ServeError> {
         let root = report_root(dir)?;
         let address = if host.contains(':') && !host.starts_with('[') {
             format!("[{host}]:{port}")
@@ -66,17 +66,18 @@ impl ReportServer {
     }
 
     /// The address listened on.
-    pub fn local_addr(&self) -> SocketAddr {
+    #[cfg(test)]
+    pub(crate) fn local_addr(&self) -> SocketAddr {
         self.local
     }
 
     /// The report's URL: `http://127.0.0.1:PORT/`.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}/", self.local)
     }
 
     /// Serves requests until the process ends; each connection is a task of its own.
-    pub async fn run(self) {
+    pub(crate) async fn run(self) {
         loop {
             match self.listener.accept().await {
                 Ok((stream, peer)) => {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 /// A report directory that cannot be served.
 #[derive(Debug, thiserror::Error)]
-pub enum ServeError {
+pub(crate) enum ServeError {
     /// The directory does not exist.
     #[error("no HTML report at {}: the directory does not exist", dir.display())]
     NoDirectory { dir: PathBuf },
@@ -37,7 +37,7 @@ pub enum ServeError {
 impl ServeError {
     /// Whether the command line named the wrong thing (no report there), rather than the
     /// machine failing prettyplay.
-    pub fn is_usage(&self) -> bool {
+    pub(crate) fn is_usage(&self) -> bool {
         matches!(
             self,
             ServeError::NoDirectory { .. }
@@ -47,7 +47,7 @@ impl ServeError {
     }
 
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             ServeError::NoDirectory { .. }
             | ServeError::NotADirectory { .. }

@@ -20,7 +20,7 @@ use crate::engine::Pool;
 use crate::runner::{RunEvent, RunStats, TestFailure, TestId, TestOutcome};
 
 /// Writes a human-readable report of a run.
-pub struct TerminalReporter<W: Write> {
+pub(crate) struct TerminalReporter<W: Write> {
     out: W,
     /// What the event being handled prints, written to `out` at once (through the bar).
     buf: Vec<u8>,
@@ -35,7 +35,7 @@ pub struct TerminalReporter<W: Write> {
 }
 
 impl<W: Write> TerminalReporter<W> {
-    pub fn new(out: W, colors: bool, verbosity: Verbosity) -> Self {
+    pub(crate) fn new(out: W, colors: bool, verbosity: Verbosity) -> Self {
         Self {
             out,
             buf: Vec::new(),
@@ -50,13 +50,13 @@ impl<W: Write> TerminalReporter<W> {
 
     /// Shows a progress bar on `target` (the CLI passes stdout when it is a terminal and `CI`
     /// is not set); lines are printed above it.
-    pub fn with_progress(mut self, target: ProgressDrawTarget) -> Self {
+    pub(crate) fn with_progress(mut self, target: ProgressDrawTarget) -> Self {
         self.progress = Some(Progress::new(target));
         self
     }
 
     /// Also prints a GitHub Actions `::error` annotation for each failed test.
-    pub fn with_github_annotations(mut self, on: bool) -> Self {
+    pub(crate) fn with_github_annotations(mut self, on: bool) -> Self {
         self.github = on;
         self
     }
@@ -66,7 +66,7 @@ impl<W: Write> TerminalReporter<W> {
     }
 
     /// Handles one event.
-    pub fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
+    pub(crate) fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
         self.report(event)?;
         if self.buf.is_empty() {
             return Ok(());

@@ -20,7 +20,7 @@ use crate::runner::{
 use crate::script::FailureKind;
 
 /// The version of the JSON lines format; every object carries it as `"version"`.
-pub const EVENTS_VERSION: u32 = 1;
+pub(crate) const EVENTS_VERSION: u32 = 1;
 
 /// A duration as whole milliseconds (saturating at `u64::MAX`).
 fn millis(duration: Duration) -> u64 {

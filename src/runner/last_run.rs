@@ -10,25 +10,25 @@ use serde::{Deserialize, Serialize};
 
 /// Failed tests of a run, by scenario path and test name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LastRun {
+pub(crate) struct LastRun {
     pub version: u32,
     pub failed: Vec<FailedTest>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct FailedTest {
+pub(crate) struct FailedTest {
     pub scenario: String,
     pub test: String,
 }
 
 impl LastRun {
-    pub fn path(project_root: &Path) -> PathBuf {
+    pub(crate) fn path(project_root: &Path) -> PathBuf {
         project_root.join(".prettyplay").join("last-run.json")
     }
 
     /// The previous record; a missing or unreadable file is an empty record (with a warning for
     /// an unreadable one: it is prettyplay's own state, never the user's data).
-    pub fn load(project_root: &Path) -> LastRun {
+    pub(crate) fn load(project_root: &Path) -> LastRun {
         let path = Self::path(project_root);
         match std::fs::read_to_string(&path) {
             Ok(text) => serde_json::from_str(&text).unwrap_or_else(|err| {
@@ -39,7 +39,7 @@ impl LastRun {
         }
     }
 
-    pub fn failed_set(&self) -> HashSet<(String, String)> {
+    pub(crate) fn failed_set(&self) -> HashSet<(String, String)> {
         self.failed
             .iter()
             .map(|f| (f.scenario.clone(), f.test.clone()))
@@ -47,7 +47,7 @@ impl LastRun {
     }
 
     /// Writes the record atomically.
-    pub fn save(&self, project_root: &Path) -> std::io::Result<()> {
+    pub(crate) fn save(&self, project_root: &Path) -> std::io::Result<()> {
         let path = Self::path(project_root);
         let dir = path.parent().unwrap_or(project_root);
         std::fs::create_dir_all(dir)?;

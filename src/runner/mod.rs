@@ -23,14 +23,12 @@ mod shared_steps;
 mod tag_expr;
 mod test_run;
 
-pub use event::{
-    FailureCause, Interruption, RunEvent, RunStats, SetupFailed, StepSource, StopReason,
-    TestFailure, TestId, TestOutcome, TestTiming,
-};
-pub use last_run::{FailedTest, LastRun};
-pub use run_config::{Mode, RunConfig, TraceMode};
-pub use runner::Runner;
-pub use select::{
-    Location, Selection, Shard, TestRef, select_tests, unmatched_locations, with_setups,
-};
-pub use tag_expr::{TagExpr, TagExprError};
+pub use event::{FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
+pub(crate) use event::{Interruption, SetupFailed, StopReason, TestTiming};
+pub(crate) use last_run::{FailedTest, LastRun};
+pub(crate) use run_config::{Mode, RunConfig, TraceMode};
+pub(crate) use runner::Runner;
+#[cfg(test)]
+pub(crate) use select::with_setups;
+pub(crate) use select::{Location, Selection, Shard, TestRef, select_tests, unmatched_locations};
+pub(crate) use tag_expr::TagExpr;

@@ -14,7 +14,7 @@ use crate::script::Limits;
 
 /// How steps get their code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// Cached code only; a step without cached code fails its test. Never contacts an LLM.
     StrictReplay,
     /// Cached code only, never generates or heals; a failure gets a verdict when an LLM is
@@ -26,7 +26,7 @@ pub enum Mode {
 }
 
 /// Everything about how tests run that is not the tests themselves.
-pub struct RunConfig {
+pub(crate) struct RunConfig {
     pub mode: Mode,
     pub limits: Limits,
     pub polling: PollingSettings,
@@ -62,7 +62,7 @@ pub struct RunConfig {
 
 /// `--trace`: Playwright traces per test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum TraceMode {
+pub(crate) enum TraceMode {
     #[default]
     Off,
     On,

@@ -30,7 +30,7 @@ use crate::runner::{
 use crate::scenario::{Scenario, Test};
 
 /// Runs selected tests of a set of scenarios against one browser runtime.
-pub struct Runner<'a> {
+pub(crate) struct Runner<'a> {
     scenarios: &'a [Scenario],
     selected: Vec<TestRef>,
     cache_files: HashMap<usize, CacheFile>,
@@ -57,7 +57,7 @@ const CANCEL_POLL: Duration = Duration::from_millis(50);
 impl<'a> Runner<'a> {
     /// Loads the cache files of the selected tests' scenarios. A malformed cache file is an
     /// error, and the file is left untouched.
-    pub fn new(
+    pub(crate) fn new(
         scenarios: &'a [Scenario],
         selected: Vec<TestRef>,
         mut config: RunConfig,
@@ -95,14 +95,10 @@ impl<'a> Runner<'a> {
         })
     }
 
-    pub fn test_count(&self) -> usize {
-        self.selected.len()
-    }
-
     /// Runs the selected tests on the configured number of worker threads, each owning a
     /// browser of `runtime`, and reports every event through `on_event` (on the calling
     /// thread, in the order they happen).
-    pub fn run(
+    pub(crate) fn run(
         &self,
         runtime: &BrowserRuntime,
         handle: &tokio::runtime::Handle,

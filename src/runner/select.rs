@@ -17,18 +17,18 @@ use crate::scenario::{Scenario, Test};
 /// A test of a run, by its place: the index of its scenario in the run's list, and its index
 /// among the scenario's tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TestRef {
+pub(crate) struct TestRef {
     pub scenario: usize,
     pub test: usize,
 }
 
 impl TestRef {
-    pub fn new(scenario: usize, test: usize) -> Self {
+    pub(crate) fn new(scenario: usize, test: usize) -> Self {
         TestRef { scenario, test }
     }
 
     /// The scenario and the test this refers to in `scenarios`.
-    pub fn of<'s>(&self, scenarios: &'s [Scenario]) -> (&'s Scenario, &'s Test) {
+    pub(crate) fn of<'s>(&self, scenarios: &'s [Scenario]) -> (&'s Scenario, &'s Test) {
         let scenario = &scenarios[self.scenario];
         (scenario, &scenario.tests[self.test])
     }
@@ -73,7 +73,7 @@ impl fmt::Display for Shard {
 /// `FILE:LINE` on the command line: the test whose header, steps or `examples:` row is at that
 /// line of that scenario file (a row selects that row's test only).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Location {
+pub(crate) struct Location {
     /// The scenario file, canonical (as [`std::fs::canonicalize`] gives it).
     pub file: PathBuf,
     /// 1-based.
@@ -82,7 +82,7 @@ pub struct Location {
 
 impl Location {
     /// Whether `test`, of the scenario file at the canonical path `file`, spans the line.
-    pub fn selects(&self, file: &Path, test: &Test) -> bool {
+    pub(crate) fn selects(&self, file: &Path, test: &Test) -> bool {
         if self.file != file {
             return false;
         }
@@ -98,7 +98,7 @@ impl Location {
 
 /// What to run, from the command line.
 #[derive(Debug, Default)]
-pub struct Selection {
+pub(crate) struct Selection {
     /// Of a scenario file these name, only the tests at one of them; other files are not
     /// restricted.
     pub locations: Vec<Location>,
@@ -121,7 +121,7 @@ pub struct Selection {
 /// selection (test K, K+N, K+2N, ... counting from 1), so shards are balanced by test count,
 /// disjoint, together complete, and the same on every machine for the same scenario files; each
 /// shard runs the setups its own tests need.
-pub fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec<TestRef> {
+pub(crate) fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec<TestRef> {
     let named = scenarios.len().saturating_sub(selection.setup_files);
     let picked = scenarios[..named]
         .iter()
@@ -161,7 +161,7 @@ pub fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec<TestRe
 
 /// `selected` with, in front, every setup test its tests need (and the setups those need), in
 /// scenario order; a setup that was selected anyway stays where it was.
-pub fn with_setups(scenarios: &[Scenario], selected: Vec<TestRef>) -> Vec<TestRef> {
+pub(crate) fn with_setups(scenarios: &[Scenario], selected: Vec<TestRef>) -> Vec<TestRef> {
     let savers: HashMap<&str, TestRef> = all_tests(scenarios)
         .filter_map(|(at, test)| test.saves.as_deref().map(|name| (name, at)))
         .collect();
@@ -205,7 +205,7 @@ fn at_locations(locations: &[Location], file: &Path, test: &Test) -> bool {
 }
 
 /// The locations no test of `scenarios` spans (whatever the other filters say).
-pub fn unmatched_locations<'l>(
+pub(crate) fn unmatched_locations<'l>(
     scenarios: &[Scenario],
     locations: &'l [Location],
 ) -> Vec<&'l Location> {

@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 /// A parsed `--tag` expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TagExpr {
+pub(crate) enum TagExpr {
     Tag(String),
     Not(Box<TagExpr>),
     And(Box<TagExpr>, Box<TagExpr>),
@@ -20,7 +20,7 @@ pub enum TagExpr {
 
 impl TagExpr {
     /// Whether a test with `tags` (without `@`) matches.
-    pub fn matches(&self, tags: &[String]) -> bool {
+    pub(crate) fn matches(&self, tags: &[String]) -> bool {
         match self {
             TagExpr::Tag(tag) => tags.iter().any(|t| t == tag),
             TagExpr::Not(inner) => !inner.matches(tags),
@@ -32,7 +32,7 @@ impl TagExpr {
 
 /// A `--tag` expression that does not parse: what was expected, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TagExprError {
+pub(crate) struct TagExprError {
     pub expression: String,
     /// 1-based column, in characters, of the offending token (one past the end at the end).
     pub column: usize,

@@ -38,7 +38,7 @@ const SKIPPED_DIRS: &[&str] = &["target", "node_modules"];
 ///
 /// A directory without scenario files yields an empty list; a path that does not exist is an
 /// error. All missing or unreadable paths are reported together.
-pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ScenarioError> {
+pub(crate) fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ScenarioError> {
     let mut found = BTreeSet::new();
     let mut errors = Vec::new();
     for path in paths {
@@ -106,7 +106,7 @@ fn is_skipped(entry: &DirEntry) -> bool {
 ///
 /// Every read and parse error of every file is returned at once (as
 /// [`ScenarioError::Multiple`] when there are several).
-pub fn load(project_root: &Path, paths: &[PathBuf]) -> Result<Vec<Scenario>, ScenarioError> {
+pub(crate) fn load(project_root: &Path, paths: &[PathBuf]) -> Result<Vec<Scenario>, ScenarioError> {
     let root = normalize(project_root);
     let mut scenarios = Vec::new();
     let mut errors = Vec::new();

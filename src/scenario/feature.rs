@@ -18,7 +18,7 @@ use super::{Example, Parsed, ScenarioError, Step, StepArgument, Test};
 ///
 /// `display_path` names the file in errors. Returns the background and the tests in file order,
 /// or every error found after the file parsed as Gherkin (a syntax error stops at the first).
-pub fn parse_feature(display_path: &str, source: &[u8]) -> Result<Parsed, ScenarioError> {
+pub(crate) fn parse_feature(display_path: &str, source: &[u8]) -> Result<Parsed, ScenarioError> {
     let source = source.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(source);
     let text = std::str::from_utf8(source)
         .map_err(|e| ScenarioError::invalid_utf8(display_path, source, e))?;

@@ -13,12 +13,13 @@ mod placeholders;
 mod scenario_error;
 mod setup_states;
 
-pub use discover::{discover, load};
-pub use feature::parse_feature;
-pub use parse::{Parsed, parse};
-pub use placeholders::{columns, is_var_name, malformed_variable, variables};
-pub use scenario_error::ScenarioError;
-pub use setup_states::{check_states, is_state_name, unsaved_states};
+pub(crate) use discover::load;
+pub(crate) use feature::parse_feature;
+pub(crate) use parse::Parsed;
+pub use parse::parse;
+pub(crate) use placeholders::{columns, is_var_name, malformed_variable, variables};
+pub(crate) use scenario_error::ScenarioError;
+pub(crate) use setup_states::{check_states, is_state_name, unsaved_states};
 
 use std::path::PathBuf;
 

@@ -8,7 +8,7 @@
 
 /// Whether `name` can be a variable or a column: ASCII letters, digits and `_`, not starting
 /// with a digit (so step code can write `vars.NAME`).
-pub fn is_var_name(name: &str) -> bool {
+pub(crate) fn is_var_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()
@@ -17,7 +17,7 @@ pub fn is_var_name(name: &str) -> bool {
 }
 
 /// The `${NAME}` variables of `sentence`, in order, with their byte offsets.
-pub fn variables(sentence: &str) -> Vec<(&str, usize)> {
+pub(crate) fn variables(sentence: &str) -> Vec<(&str, usize)> {
     let mut found = Vec::new();
     let mut from = 0;
     while let Some(at) = sentence[from..].find("${").map(|i| i + from) {
@@ -34,7 +34,7 @@ pub fn variables(sentence: &str) -> Vec<(&str, usize)> {
 }
 
 /// The byte offset of the first `${` that does not start a well-formed `${NAME}`, if any.
-pub fn malformed_variable(sentence: &str) -> Option<usize> {
+pub(crate) fn malformed_variable(sentence: &str) -> Option<usize> {
     let mut from = 0;
     while let Some(at) = sentence[from..].find("${").map(|i| i + from) {
         let rest = &sentence[at + 2..];
@@ -48,7 +48,7 @@ pub fn malformed_variable(sentence: &str) -> Option<usize> {
 
 /// The `<column>` placeholders of `sentence`, in order, with their byte offsets. Only
 /// identifier-shaped names count: `a < b > c` holds none.
-pub fn columns(sentence: &str) -> Vec<(&str, usize)> {
+pub(crate) fn columns(sentence: &str) -> Vec<(&str, usize)> {
     let mut found = Vec::new();
     let mut from = 0;
     while let Some(at) = sentence[from..].find('<').map(|i| i + from) {

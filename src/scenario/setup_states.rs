@@ -14,7 +14,7 @@ const MAX_STATE_NAME: usize = 64;
 
 /// A state name: 1 to 64 ASCII letters, digits, `_`, `-` or `.`, starting with a letter or a
 /// digit (so it is a plain file name on every system).
-pub fn is_state_name(name: &str) -> bool {
+pub(crate) fn is_state_name(name: &str) -> bool {
     name.len() <= MAX_STATE_NAME
         && name
             .chars()
@@ -26,7 +26,7 @@ pub fn is_state_name(name: &str) -> bool {
 }
 
 /// The states some test starts from that no test of `scenarios` saves, each once, sorted.
-pub fn unsaved_states(scenarios: &[Scenario]) -> Vec<String> {
+pub(crate) fn unsaved_states(scenarios: &[Scenario]) -> Vec<String> {
     let saved = savers(scenarios);
     let mut missing: Vec<String> = tests(scenarios)
         .filter_map(|(_, test)| test.state.clone())
@@ -39,7 +39,7 @@ pub fn unsaved_states(scenarios: &[Scenario]) -> Vec<String> {
 
 /// Checks the saved states of `scenarios` together: one saving test per state, a saving test
 /// for every state used, no circle of states. Every problem is reported at once.
-pub fn check_states(scenarios: &[Scenario]) -> Result<(), ScenarioError> {
+pub(crate) fn check_states(scenarios: &[Scenario]) -> Result<(), ScenarioError> {
     let mut errors = Vec::new();
     let mut first: HashMap<&str, (&Scenario, &Test)> = HashMap::new();
     for (scenario, test) in tests(scenarios) {

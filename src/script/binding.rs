@@ -46,7 +46,7 @@ fn is_renderer_crash(message: &str) -> bool {
 type Parked = (JoinHandle<HostResult>, bool);
 
 /// One test's connection from the sandbox to its browser pages.
-pub struct StepHost {
+pub(crate) struct StepHost {
     handle: tokio::runtime::Handle,
     test_page: TestPage,
     accept_dialogs: bool,
@@ -78,7 +78,7 @@ enum Outcome {
 }
 
 impl StepHost {
-    pub fn new(handle: tokio::runtime::Handle, test_page: TestPage) -> Self {
+    pub(crate) fn new(handle: tokio::runtime::Handle, test_page: TestPage) -> Self {
         let accept_dialogs = test_page.accept_dialogs();
         let first = PageSlot {
             page: test_page.page().clone(),
@@ -97,10 +97,6 @@ impl StepHost {
         }
     }
 
-    pub fn page(&self) -> &TestPage {
-        &self.test_page
-    }
-
     pub(crate) fn host_time(&self) -> Duration {
         self.host_time.get()
     }
@@ -115,7 +111,7 @@ impl StepHost {
 
     /// Takes the `console.*` lines logged since the last call (and one line counting those cut),
     /// then the requests `[browser] allowed_origins` blocked since then, each URL once.
-    pub fn take_log(&self) -> Vec<String> {
+    pub(crate) fn take_log(&self) -> Vec<String> {
         let mut lines = self.log.borrow_mut().take();
         if let Some(guard) = self.test_page.origins() {
             lines.extend(
@@ -136,7 +132,7 @@ impl StepHost {
     /// Ends a step: its waiters and listeners die with its JavaScript context, and every dialog
     /// nobody handled is resolved, so nothing is left hanging for the next step. A navigation the
     /// guard blocked after the step's last call fails the step.
-    pub fn end_step(&self) -> Result<(), StepFailure> {
+    pub(crate) fn end_step(&self) -> Result<(), StepFailure> {
         let leftovers = self.routing.borrow_mut().end_step();
         for dialog in leftovers {
             self.test_page.events().requeue_dialog(dialog);
@@ -544,7 +540,7 @@ impl StepHost {
     /// Playwright's AI-mode aria snapshot of the page step code last worked on (without ref
     /// markers, cut to `budget` characters with a marker) and, when asked, a PNG screenshot.
     /// Failures to capture are reported inside the snapshot text, never raised.
-    pub fn page_state(&self, screenshot: bool, budget: usize) -> PageState {
+    pub(crate) fn page_state(&self, screenshot: bool, budget: usize) -> PageState {
         let slot = self.pages.borrow()[0].clone();
         let title = self.run(async {
             slot.frame
@@ -594,7 +590,7 @@ impl StepHost {
     }
 
     /// A PNG screenshot of the test's page, for failure reports; `None` when it cannot be taken.
-    pub fn screenshot(&self) -> Option<Vec<u8>> {
+    pub(crate) fn screenshot(&self) -> Option<Vec<u8>> {
         let page = self.pages.borrow()[0].page.clone();
         self.run(async {
             tokio::time::timeout(Duration::from_secs(5), page.screenshot(None)).await

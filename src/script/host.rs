@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::script::StepFailure;
 
 /// The browser side of the binding, as the sandbox calls it.
-pub trait Host {
+pub(crate) trait Host {
     /// Runs one call from the prelude: `method` (e.g. `frame.click`) with JSON `params` on page
     /// `page_id`; answers the JSON the prelude expects (`{"value": ...}` or `{"error": ...}`,
     /// plus `events`).

@@ -23,8 +23,8 @@ mod page_state;
 mod prelude_code;
 mod sandbox;
 
-pub use binding::StepHost;
-pub use failure::{FailureKind, StepFailure};
-pub use host::Host;
-pub use page_state::PageState;
-pub use sandbox::{Limits, Sandbox, api_document, api_listing};
+pub(crate) use binding::StepHost;
+pub(crate) use failure::{FailureKind, StepFailure};
+pub(crate) use host::Host;
+pub(crate) use page_state::PageState;
+pub(crate) use sandbox::{Limits, Sandbox, api_listing};

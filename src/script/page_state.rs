@@ -10,7 +10,7 @@ use regex::Regex;
 
 /// The page as the LLM sees it.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct PageState {
+pub(crate) struct PageState {
     /// The page's current URL (`about:blank` before the first navigation).
     pub url: String,
     /// The page's title; empty when it has none.
@@ -26,7 +26,11 @@ pub struct PageState {
 impl PageState {
     /// A page state whose snapshot loses its ref markers (see [`strip_refs`]) and is then cut to
     /// `budget` characters (see [`truncate_snapshot`]), so the budget counts what is sent.
-    pub fn within_budget(snapshot: &str, budget: usize, screenshot: Option<Vec<u8>>) -> Self {
+    pub(crate) fn within_budget(
+        snapshot: &str,
+        budget: usize,
+        screenshot: Option<Vec<u8>>,
+    ) -> Self {
         Self {
             snapshot: truncate_snapshot(strip_refs(snapshot), budget),
             screenshot,

@@ -26,7 +26,7 @@ const STEP_FILE: &str = "step.js";
 
 /// Resource limits of the sandbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Heap limit of the QuickJS runtime.
     pub memory_bytes: usize,
     /// How long step code may run JavaScript, not counting time spent in browser calls,
@@ -43,7 +43,7 @@ impl Limits {
     /// legitimate step computes that long between browser calls, and the clock is wall time
     /// minus browser calls, which a busy machine stretches (a 1 s floor stopped ordinary step
     /// code as "runaway" on a loaded 2-core machine).
-    pub fn new(action_timeout: Duration) -> Self {
+    pub(crate) fn new(action_timeout: Duration) -> Self {
         Self {
             memory_bytes: 64 * 1024 * 1024,
             js_time: action_timeout.max(Duration::from_secs(10)),
@@ -54,7 +54,7 @@ impl Limits {
 }
 
 /// A QuickJS runtime with limits, running step code against one test's page.
-pub struct Sandbox {
+pub(crate) struct Sandbox {
     runtime: Runtime,
     /// Compiled once; each step's context runs it.
     prelude: &'static PreludeCode,
@@ -64,7 +64,7 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
-    pub fn new(limits: Limits) -> Result<Self, StepFailure> {
+    pub(crate) fn new(limits: Limits) -> Result<Self, StepFailure> {
         let runtime = Runtime::new().map_err(setup_failed("start the JavaScript sandbox"))?;
         runtime.set_memory_limit(limits.memory_bytes);
         runtime.set_max_stack_size(1024 * 1024);
@@ -83,19 +83,24 @@ impl Sandbox {
     }
 
     /// The values step code reads as `vars.NAME`.
-    pub fn with_vars(mut self, vars: BTreeMap<String, String>) -> Self {
+    pub(crate) fn with_vars(mut self, vars: BTreeMap<String, String>) -> Self {
         self.vars = vars;
         self
     }
 
     /// Runs `code` (which must define `async function step(page)`) against the host's page.
-    pub fn run_step<H: Host + 'static>(&self, code: &str, host: &Rc<H>) -> Result<(), StepFailure> {
+    #[cfg(test)]
+    pub(crate) fn run_step<H: Host + 'static>(
+        &self,
+        code: &str,
+        host: &Rc<H>,
+    ) -> Result<(), StepFailure> {
         self.run_step_with(code, host, None)
     }
 
     /// [`Sandbox::run_step`] for a step with a Gherkin doc string or data table, which its code
     /// reads as `vars.docString` or `vars.dataTable` (a frozen array of frozen rows).
-    pub fn run_step_with<H: Host + 'static>(
+    pub(crate) fn run_step_with<H: Host + 'static>(
         &self,
         code: &str,
         host: &Rc<H>,
@@ -132,7 +137,7 @@ impl Sandbox {
 
     /// Compiles `code` and checks that it defines `step` as a function, without calling it.
     /// Top-level statements do run (with no browser behind `page`), under the same limits.
-    pub fn check(&self, code: &str) -> Result<(), StepFailure> {
+    pub(crate) fn check(&self, code: &str) -> Result<(), StepFailure> {
         let context =
             Context::full(&self.runtime).map_err(setup_failed("create a JavaScript context"))?;
         let fired = Rc::new(Cell::new(false));
@@ -279,7 +284,7 @@ fn eval_options(file: &str) -> EvalOptions {
 
 /// Lists what step code can call, generated from the binding itself (the prelude's classes),
 /// so it cannot drift from what runs: one `object.method(parameters)` per line.
-pub fn api_listing() -> Result<String, StepFailure> {
+pub(crate) fn api_listing() -> Result<String, StepFailure> {
     let failed = |message: String| {
         StepFailure::new(FailureKind::Script, format!("listing the API: {message}"))
     };
@@ -306,7 +311,8 @@ fn list_api(ctx: &Ctx<'_>) -> rquickjs::Result<String> {
 }
 
 /// The published document around the listing (docs/step-api.md).
-pub fn api_document(listing: &str) -> String {
+#[cfg(test)]
+pub(crate) fn api_document(listing: &str) -> String {
     format!(
         "# The step-code API\n\n\
          Step code is JavaScript in Playwright Test syntax: `async function step(page) {{ ... }}` with\n\

@@ -10,7 +10,7 @@ mod process;
 mod web_server_error;
 mod web_servers;
 
-pub use output_tail::LineSink;
-pub use process::kill_all_now;
-pub use web_server_error::WebServerError;
-pub use web_servers::WebServers;
+pub(crate) use output_tail::LineSink;
+pub(crate) use process::kill_all_now;
+pub(crate) use web_server_error::WebServerError;
+pub(crate) use web_servers::WebServers;

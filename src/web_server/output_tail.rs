@@ -17,7 +17,7 @@ const SHOWN_LINES: usize = 40;
 const MAX_LINE_BYTES: usize = 4096;
 
 /// Where `-v` streams the servers' output: one line at a time, already labelled and escaped.
-pub type LineSink = Arc<dyn Fn(&str) + Send + Sync>;
+pub(crate) type LineSink = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// The last [`KEPT_BYTES`] bytes of a server's output, stdout and stderr interleaved as read.
 #[derive(Debug, Default)]

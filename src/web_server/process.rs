@@ -30,7 +30,7 @@ static GROUPS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
 
 /// Sends SIGKILL to every web server's process group at once: for the second Ctrl-C, which
 /// exits without running destructors.
-pub fn kill_all_now() {
+pub(crate) fn kill_all_now() {
     let groups = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
     for &group in groups.iter() {
         signal_group(group, libc::SIGKILL);

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// Why a web server could not be made ready.
 #[derive(Debug, thiserror::Error)]
-pub enum WebServerError {
+pub(crate) enum WebServerError {
     /// The HTTP client of the readiness checks could not be built.
     #[error("cannot set up the HTTP client that checks web servers: {0}")]
     Client(String),
@@ -50,7 +50,7 @@ pub enum WebServerError {
 
 impl WebServerError {
     /// What to try, where there is something to try.
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         match self {
             WebServerError::NotReady { .. } => Some(
                 "check that the command serves `url` (GET must answer 2xx, 3xx or 400-403), or \

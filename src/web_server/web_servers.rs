@@ -32,7 +32,7 @@ const PROBE_LIMIT: Duration = Duration::from_secs(5);
 
 /// The web servers a run started (reused ones are not here: they are not stopped). Dropping it
 /// stops them.
-pub struct WebServers {
+pub(crate) struct WebServers {
     /// In start order, each with its command.
     started: Vec<(String, ServerProcess)>,
 }
@@ -43,7 +43,7 @@ impl WebServers {
     /// (`-v`); `restore` lists the variables prettyplay set for the driver, with the values the
     /// servers get instead (see [`ServerProcess::spawn`]). Blocks; the readiness checks run on
     /// `handle`'s runtime. Must be called from the main thread (see [`ServerProcess::spawn`]).
-    pub fn start(
+    pub(crate) fn start(
         settings: &[WebServerSettings],
         restore: &[(String, Option<OsString>)],
         handle: &Handle,
@@ -85,7 +85,7 @@ impl WebServers {
 
     /// Stops every started server, last first; answers a warning for each that had exited
     /// during the run.
-    pub fn stop(mut self) -> Vec<String> {
+    pub(crate) fn stop(mut self) -> Vec<String> {
         let mut warnings = Vec::new();
         while let Some((command, mut process)) = self.started.pop() {
             if let Some(status) = process.stop() {
