@@ -3,10 +3,10 @@
 //! strict scripted fake (`fake.rs`) without Chromium.
 //!
 //! Main traits: [`Browsers`] (launches a worker's browser), [`Browser`] (opens test pages) and
-//! [`Page`] (one test's page: its steps, its trace, its saved state and how it ended). The live
-//! implementations wrap the driver's [`BrowserRuntime`], [`WorkerBrowser`] and [`TestPage`].
-//! The methods are blocking: the runner calls them from worker threads, and the live
-//! implementations wait on the driver's futures with the run's Tokio handle.
+//! [`Page`] (one test's page: its steps, its trace, its saved state and how it ended). The
+//! implementations here wrap the driver's [`BrowserRuntime`], [`WorkerBrowser`] and
+//! [`TestPage`]. The methods block, because the runner calls them from worker threads; the
+//! driver's implementations wait on its futures with the run's Tokio handle.
 
 use std::path::Path;
 use std::sync::mpsc::Sender;
