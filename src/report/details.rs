@@ -12,7 +12,9 @@ use console::Style;
 
 use super::visible::Visible;
 use crate::llm::Classification;
-use crate::runner::{FailureCause, Interruption, RunStats, StopReason, TestFailure, TestId};
+use crate::runner::{
+    FailureCause, Interruption, RunStats, StopReason, TestFailure, TestId, TestOutcome,
+};
 
 /// How much the terminal reporters (`list`, `dot`) print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -251,25 +253,28 @@ pub(crate) struct Summary {
 }
 
 impl Summary {
-    /// Remembers a test that Ctrl-C stopped.
-    pub(super) fn interrupted(&mut self, test: &TestId, at: &Interruption) {
-        self.interrupted.push((test.clone(), at.clone()));
-    }
-
     /// Remembers a failed attempt of a test that runs again (`attempt` is the one that failed).
     pub(super) fn attempt_failed(&mut self, test: &TestId, attempt: u32, failure: &TestFailure) {
         self.attempts.push((test.clone(), attempt, failure.clone()));
     }
 
-    /// Remembers a finished test: its failure (after those of its earlier attempts), or, when
-    /// it passed on attempt `passed_on` after failing, the failures of the attempts before.
+    /// Remembers a finished test: its failure (after those of its earlier attempts), where
+    /// Ctrl-C stopped it, or, when it passed on a retry, the failures of the attempts before.
     pub(super) fn test_finished(
         &mut self,
         test: &TestId,
         duration: Duration,
-        failure: Option<&TestFailure>,
-        passed_on: Option<u32>,
+        outcome: &TestOutcome,
     ) {
+        let (failure, passed_on) = match outcome {
+            TestOutcome::Passed => (None, None),
+            TestOutcome::Flaky { attempts } => (None, Some(*attempts)),
+            TestOutcome::Failed(failure) => (Some(&**failure), None),
+            TestOutcome::Interrupted(at) => {
+                self.interrupted.push((test.clone(), at.clone()));
+                (None, None)
+            }
+        };
         self.durations.push((test.clone(), duration));
         let (earlier, others) = std::mem::take(&mut self.attempts)
             .into_iter()

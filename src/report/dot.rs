@@ -62,34 +62,29 @@ impl<W: Write> Reporter for DotReporter<W> {
                 outcome,
                 duration,
             } => {
-                let (failure, passed_on) = match outcome {
-                    TestOutcome::Passed | TestOutcome::Interrupted(_) => (None, None),
-                    TestOutcome::Flaky { attempts } => (None, Some(*attempts)),
-                    TestOutcome::Failed(failure) => (Some(&**failure), None),
-                };
-                let dot = match (outcome, passed_on) {
-                    (TestOutcome::Interrupted(_), _) => {
-                        self.palette.style(Style::new().yellow()).apply_to("I")
+                let dot = match outcome {
+                    TestOutcome::Passed => self.palette.style(Style::new().green()).apply_to("."),
+                    TestOutcome::Flaky { .. } => {
+                        self.palette.style(Style::new().yellow()).apply_to("±")
                     }
-                    (TestOutcome::Failed(_), _) => {
+                    TestOutcome::Failed(_) => {
                         self.palette.style(Style::new().red().bold()).apply_to("F")
                     }
-                    (_, Some(_)) => self.palette.style(Style::new().yellow()).apply_to("±"),
-                    (_, None) => self.palette.style(Style::new().green()).apply_to("."),
+                    TestOutcome::Interrupted(_) => {
+                        self.palette.style(Style::new().yellow()).apply_to("I")
+                    }
                 };
                 write!(self.out, "{dot}")?;
                 self.column += 1;
                 if self.column == WIDTH {
                     self.end_line()?;
                 }
-                if let (Some(annotations), Some(failure)) = (&mut self.annotations, failure) {
+                if let (Some(annotations), TestOutcome::Failed(failure)) =
+                    (&mut self.annotations, outcome)
+                {
                     annotations.push(error_annotation(test, failure));
                 }
-                self.summary
-                    .test_finished(test, *duration, failure, passed_on);
-                if let TestOutcome::Interrupted(at) = outcome {
-                    self.summary.interrupted(test, at);
-                }
+                self.summary.test_finished(test, *duration, outcome);
             }
             RunEvent::TestRetry {
                 test,

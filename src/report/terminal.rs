@@ -298,19 +298,11 @@ impl<W: Write> TerminalReporter<W> {
         duration: Duration,
     ) -> io::Result<()> {
         self.flush_steps(Some(test));
-        let passed_on = match outcome {
-            TestOutcome::Flaky { attempts } => Some(*attempts),
-            _ => None,
-        };
         let (label, style, failure) = match outcome {
             TestOutcome::Passed => ("PASS", Style::new().green().bold(), None),
             TestOutcome::Flaky { .. } => ("FLAKY", Style::new().yellow().bold(), None),
             TestOutcome::Interrupted(_) => ("INTERRUPTED", Style::new().yellow().bold(), None),
             TestOutcome::Failed(failure) => ("FAIL", Style::new().red().bold(), Some(&**failure)),
-        };
-        let interrupted = match outcome {
-            TestOutcome::Interrupted(at) => Some(at),
-            _ => None,
         };
         if self.verbosity != Verbosity::Quiet || !outcome.is_pass() {
             writeln!(
@@ -328,11 +320,7 @@ impl<W: Write> TerminalReporter<W> {
         if let Some(progress) = &mut self.progress {
             progress.test_finished(outcome.is_pass());
         }
-        self.summary
-            .test_finished(test, duration, failure, passed_on);
-        if let Some(at) = interrupted {
-            self.summary.interrupted(test, at);
-        }
+        self.summary.test_finished(test, duration, outcome);
         Ok(())
     }
 

@@ -187,14 +187,6 @@ impl TestOutcome {
     pub fn is_pass(&self) -> bool {
         matches!(self, TestOutcome::Passed | TestOutcome::Flaky { .. })
     }
-
-    /// The failure, when the test failed.
-    pub fn failure(&self) -> Option<&TestFailure> {
-        match self {
-            TestOutcome::Failed(failure) => Some(failure),
-            _ => None,
-        }
-    }
 }
 
 /// Where Ctrl-C stopped a test.

@@ -180,7 +180,7 @@ fn timed_out(steps: TestOutcome, limit: Duration) -> TestOutcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum StateSave<'t> {
     /// Nothing to save: not a setup test, or one that did not pass, or one Ctrl-C stopped.
-    None,
+    Nothing,
     /// The test passed: save its state under this name.
     Save(&'t str),
     /// The deadline closed the page as the last step passed, so the state is gone and the
@@ -193,7 +193,9 @@ impl<'t> StateSave<'t> {
     /// `outcome`.
     pub(crate) fn decide(outcome: &TestOutcome, end: &TestEnd, saves: Option<&'t str>) -> Self {
         match (outcome.is_pass(), saves, end) {
-            (true, Some(_), TestEnd::Interrupted) | (false, _, _) | (_, None, _) => StateSave::None,
+            (true, Some(_), TestEnd::Interrupted) | (false, _, _) | (_, None, _) => {
+                StateSave::Nothing
+            }
             (true, Some(name), TestEnd::TimedOut) => StateSave::TooLate(name),
             (true, Some(name), _) => StateSave::Save(name),
         }
@@ -532,8 +534,11 @@ mod tests {
             save(&TestEnd::TimedOut, Some("login")),
             StateSave::TooLate("login")
         );
-        assert_eq!(save(&TestEnd::Interrupted, Some("login")), StateSave::None);
-        assert_eq!(save(&TestEnd::Ran, None), StateSave::None);
+        assert_eq!(
+            save(&TestEnd::Interrupted, Some("login")),
+            StateSave::Nothing
+        );
+        assert_eq!(save(&TestEnd::Ran, None), StateSave::Nothing);
         let flaky = TestOutcome::Flaky { attempts: 2 };
         assert_eq!(
             StateSave::decide(&flaky, &TestEnd::Ran, Some("login")),
@@ -546,7 +551,7 @@ mod tests {
         let failed = TestOutcome::failed_first_step(FailureCause::CacheMiss);
         assert_eq!(
             StateSave::decide(&failed, &TestEnd::Ran, Some("login")),
-            StateSave::None
+            StateSave::Nothing
         );
         let interrupted = TestOutcome::Interrupted(Interruption {
             step: "s".into(),
@@ -555,7 +560,7 @@ mod tests {
         });
         assert_eq!(
             StateSave::decide(&interrupted, &TestEnd::Interrupted, Some("login")),
-            StateSave::None
+            StateSave::Nothing
         );
     }
 

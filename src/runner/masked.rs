@@ -74,8 +74,10 @@ impl RunEvent {
             }
             RunEvent::TestFinished { test, outcome, .. } => {
                 id(test, m);
-                if let TestOutcome::Failed(failure) = outcome {
-                    test_failure(failure, m);
+                match outcome {
+                    TestOutcome::Failed(failure) => test_failure(failure, m),
+                    TestOutcome::Interrupted(at) => m(&mut at.step),
+                    TestOutcome::Passed | TestOutcome::Flaky { .. } => {}
                 }
             }
         }
@@ -167,5 +169,32 @@ mod tests {
         }
         .masked(&secrets);
         assert!(matches!(log, RunEvent::StepLog { line, .. } if line == "typed ***"));
+    }
+
+    #[test]
+    fn the_step_an_interrupted_test_stopped_at_is_masked() {
+        let secrets = Secrets::new([("PASSWORD".to_owned(), "hunter22".to_owned())]);
+        let event = RunEvent::TestFinished {
+            test: TestId {
+                scenario: "a.steps".into(),
+                name: "t".into(),
+                line: 1,
+            },
+            outcome: TestOutcome::Interrupted(crate::runner::Interruption {
+                step: "type hunter22".into(),
+                step_index: 1,
+                line: 2,
+            }),
+            duration: std::time::Duration::ZERO,
+        }
+        .masked(&secrets);
+        let RunEvent::TestFinished {
+            outcome: TestOutcome::Interrupted(at),
+            ..
+        } = event
+        else {
+            panic!("still an interrupted test");
+        };
+        assert_eq!(at.step, "type ***");
     }
 }

@@ -330,7 +330,7 @@ impl<'a> Runner<'a> {
         });
         let mut outcome = conclude(steps, &end, shape, limit);
         match StateSave::decide(&outcome, &end, test.saves.as_deref()) {
-            StateSave::None => {}
+            StateSave::Nothing => {}
             StateSave::TooLate(name) => outcome = saved_too_late(shape, name, limit),
             StateSave::Save(name) => match self.save_state(&page, name) {
                 Ok(saved) => *start.saved = Some(saved),
