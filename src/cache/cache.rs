@@ -103,7 +103,7 @@ impl Cache {
         code: &str,
         today: &str,
     ) -> Result<(), CacheError> {
-        self.store(scenario, key, code, today, false, None)
+        self.store(scenario, key, code, today, false, None, None)
     }
 
     /// Like [`Cache::put`], recording who wrote the code (`by`, format 3).
@@ -115,7 +115,23 @@ impl Cache {
         today: &str,
         by: Author,
     ) -> Result<(), CacheError> {
-        self.store(scenario, key, code, today, false, Some(by))
+        self.store(scenario, key, code, today, false, Some(by), None)
+    }
+
+    /// Stores code the engine wrote (`by`), healed or not, with how its checks were proven
+    /// (`proof`, format 4; `None` for code that checks nothing).
+    #[expect(clippy::too_many_arguments, reason = "an entry's parts, each named")]
+    pub(crate) fn put_written(
+        &self,
+        scenario: &Scenario,
+        key: &StepKey,
+        code: &str,
+        today: &str,
+        healed: bool,
+        by: Author,
+        proof: Option<&str>,
+    ) -> Result<(), CacheError> {
+        self.store(scenario, key, code, today, healed, Some(by), proof)
     }
 
     /// Like [`Cache::put_healed`], recording who wrote the healed code (`by`, format 3).
@@ -127,7 +143,7 @@ impl Cache {
         today: &str,
         by: Author,
     ) -> Result<(), CacheError> {
-        self.store(scenario, key, code, today, true, Some(by))
+        self.store(scenario, key, code, today, true, Some(by), None)
     }
 
     /// Like [`Cache::put`] for healed code: the entry keeps its `created` date and records
@@ -139,9 +155,10 @@ impl Cache {
         code: &str,
         today: &str,
     ) -> Result<(), CacheError> {
-        self.store(scenario, key, code, today, true, None)
+        self.store(scenario, key, code, today, true, None, None)
     }
 
+    #[expect(clippy::too_many_arguments, reason = "an entry's parts, each named")]
     fn store(
         &self,
         scenario: &Scenario,
@@ -150,6 +167,7 @@ impl Cache {
         today: &str,
         healed: bool,
         by: Option<Author>,
+        proof: Option<&str>,
     ) -> Result<(), CacheError> {
         if key.scenario != scenario.rel_path {
             return Err(CacheError::KeyMismatch {
@@ -181,7 +199,9 @@ impl Cache {
             Some((text, file)) => (Some(text), file),
             None => (None, CacheFile::new(scenario.rel_path.clone())),
         };
-        if !file.upsert(key, &code, today, healed, by.map(Author::as_str)) {
+        let changed = file.upsert(key, &code, today, healed, by.map(Author::as_str));
+        let proven = by.is_some() && file.set_proof(key, proof);
+        if !changed && !proven {
             return Ok(());
         }
         file.order_like(scenario);

@@ -129,7 +129,7 @@ impl Wanted<'_> {
 
 /// The keys of an entry's table in schema order, with their wanted values (a `[[background]]`
 /// table has no `test`).
-fn entry_fields(entry: &CachedStep) -> [(&'static str, Wanted<'_>); 7] {
+fn entry_fields(entry: &CachedStep) -> [(&'static str, Wanted<'_>); 8] {
     [
         (
             "test",
@@ -148,6 +148,10 @@ fn entry_fields(entry: &CachedStep) -> [(&'static str, Wanted<'_>); 7] {
         (
             "by",
             entry.by.as_deref().map_or(Wanted::Absent, Wanted::Basic),
+        ),
+        (
+            "proof",
+            entry.proof.as_deref().map_or(Wanted::Absent, Wanted::Basic),
         ),
         ("code", Wanted::Code(&entry.code)),
     ]

@@ -16,8 +16,11 @@ use toml::Spanned;
 use super::{CacheError, CachedStep, StepKey};
 use crate::scenario::Scenario;
 
-/// The newest format version this prettyplay reads and writes.
-pub(crate) const FORMAT: u32 = 3;
+/// The newest format version this prettyplay reads and writes: it adds an entry's `proof`.
+pub(crate) const FORMAT: u32 = 4;
+
+/// The format that adds who wrote an entry (`by`).
+pub(crate) const FORMAT_WITH_AUTHOR: u32 = 3;
 
 /// The format that adds `[[background]]` entries.
 pub(crate) const FORMAT_WITH_BACKGROUND: u32 = 2;
@@ -77,8 +80,10 @@ impl CacheFile {
     /// when it has `[[background]]` entries, else the format it was read with (a file is never
     /// written with an older format than it had).
     pub(crate) fn written_format(&self) -> u32 {
-        let needed = if self.steps.iter().any(|entry| entry.by.is_some()) {
+        let needed = if self.steps.iter().any(|entry| entry.proof.is_some()) {
             FORMAT
+        } else if self.steps.iter().any(|entry| entry.by.is_some()) {
+            FORMAT_WITH_AUTHOR
         } else if self.steps.iter().any(|entry| entry.test.is_none()) {
             FORMAT_WITH_BACKGROUND
         } else {
@@ -192,7 +197,7 @@ impl CacheFile {
             self.format = self.format.max(FORMAT_WITH_BACKGROUND);
         }
         if by.is_some() {
-            self.format = FORMAT;
+            self.format = self.format.max(FORMAT_WITH_AUTHOR);
         }
         match self.steps.iter_mut().find(|entry| entry.is(key)) {
             Some(entry) if entry.code == code => false,
@@ -215,11 +220,28 @@ impl CacheFile {
                     created: today.to_owned(),
                     healed: healed.then(|| today.to_owned()),
                     by: by.map(str::to_owned),
+                    proof: None,
                     code: code.to_owned(),
                 });
                 true
             }
         }
+    }
+
+    /// Records how the code of `key` was proven (`None`: it was not, or checks nothing);
+    /// returns whether anything changed. New code without a proof loses the old code's.
+    pub(crate) fn set_proof(&mut self, key: &StepKey, proof: Option<&str>) -> bool {
+        let Some(entry) = self.steps.iter_mut().find(|entry| entry.is(key)) else {
+            return false;
+        };
+        if entry.proof.as_deref() == proof {
+            return false;
+        }
+        entry.proof = proof.map(str::to_owned);
+        if proof.is_some() {
+            self.format = self.format.max(FORMAT);
+        }
+        true
     }
 
     /// Orders entries like `scenario` (the background, then test order, then step order);
@@ -411,9 +433,9 @@ it's '''
 
     #[test]
     fn format_is_checked() {
-        let newer = parse_error("format = 4\nscenario = \"s/a.steps\"\nfuture = true\n");
+        let newer = parse_error("format = 5\nscenario = \"s/a.steps\"\nfuture = true\n");
         assert!(
-            matches!(newer, CacheError::NewerFormat { found: 4, .. }),
+            matches!(newer, CacheError::NewerFormat { found: 5, .. }),
             "{newer}"
         );
         assert!(

@@ -1,7 +1,7 @@
 //! One cache entry: the proven code of one step.
 //!
 //! Main type: [`CachedStep`], one `[[steps]]` (or `[[background]]`) table of a cache file, read
-//! strictly (every key required but `healed`, no other key allowed; a `[[background]]` table has
+//! strictly (every key required but `healed`, `by` and `proof`, no other key allowed; a `[[background]]` table has
 //! no `test`, which `cache_file.rs` checks).
 
 use serde::Deserialize;
@@ -27,6 +27,11 @@ pub struct CachedStep {
     /// written before format 3 or by hand.
     #[serde(default)]
     pub by: Option<String>,
+    /// How the code's checks were proven when it was written (format 4): `proven: <mutation
+    /// kinds it failed under>`, or `none: <why no proof was possible>`. `None` for code that
+    /// checks nothing, and in older or hand-written entries.
+    #[serde(default)]
+    pub proof: Option<String>,
     /// The step code, exactly as stored (hand edits included).
     pub code: String,
 }
@@ -77,6 +82,7 @@ impl CachedStep {
             created: "2026-11-30".to_owned(),
             healed: None,
             by: None,
+            proof: None,
             code: code.to_owned(),
         }
     }
@@ -95,6 +101,7 @@ mod tests {
             created: "d".into(),
             healed: None,
             by: None,
+            proof: None,
             code: "c".into(),
         };
         let key = entry.key("a.steps");

@@ -8,6 +8,7 @@
 use crate::config::BuiltinOrder;
 use crate::engine::builtin::write_step;
 use crate::engine::engine::{Engine, StepContext};
+use crate::engine::proof::Proven;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::FailedAttempt;
 use crate::script::{FailureKind, StepFailure};
@@ -15,8 +16,9 @@ use crate::step::StepExecutor;
 
 /// How the built-in generator's turn went.
 pub(super) enum BuiltinOutcome {
-    /// Its code ran to its end on the page.
-    Passed(String),
+    /// Its code ran to its end on the page and its checks (if any) passed the mutation proof,
+    /// recorded as the second field.
+    Passed(String, Option<String>),
     /// It wrote nothing, and says why.
     Declined(String),
     /// Its code failed on the page.
@@ -45,9 +47,14 @@ impl Engine<'_> {
             Ok(code) => code,
             Err(decline) => return BuiltinOutcome::Declined(decline.0),
         };
-        match exec.check(&code).and_then(|()| exec.execute(&code)) {
-            Ok(()) => BuiltinOutcome::Passed(code),
-            Err(failure) => BuiltinOutcome::Failed(code, failure),
+        if let Err(failure) = exec.check(&code).and_then(|()| exec.execute(&code)) {
+            return BuiltinOutcome::Failed(code, failure);
+        }
+        match self.proof_of(step, exec, &code) {
+            Proven::Record(proof) => BuiltinOutcome::Passed(code, proof),
+            Proven::Vacuous(failure) | Proven::Broken(failure) => {
+                BuiltinOutcome::Failed(code, failure)
+            }
         }
     }
 
@@ -82,7 +89,7 @@ impl Engine<'_> {
                 .with_cause(EngineCause::Step(failure))
                 .with_candidate(code)
             }
-            BuiltinOutcome::Passed(code) => EngineFailure::new(
+            BuiltinOutcome::Passed(code, _) => EngineFailure::new(
                 EngineFailureKind::Incurable,
                 "the built-in generator's code passed but was not kept",
                 None,

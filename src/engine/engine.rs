@@ -27,11 +27,13 @@ pub(crate) struct Written {
     pub code: String,
     /// Who wrote it: the built-in generator or the LLM.
     pub by: Author,
+    /// How its checks were proven, as the cache entry records it (`None`: it checks nothing).
+    pub proof: Option<String>,
 }
 
 impl Written {
-    pub(super) fn new(code: String, by: Author) -> Self {
-        Written { code, by }
+    pub(super) fn new(code: String, by: Author, proof: Option<String>) -> Self {
+        Written { code, by, proof }
     }
 }
 

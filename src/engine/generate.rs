@@ -10,6 +10,7 @@ use crate::engine::builtin_step::{BuiltinOutcome, handed_over};
 use crate::engine::engine::{
     Engine, EngineObserver, LlmPurpose, StepContext, Written, cache_failure,
 };
+use crate::engine::proof::Proven;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{Category, FailedAttempt, extract_code};
 use crate::script::{FailureKind, StepFailure};
@@ -68,7 +69,9 @@ impl Engine<'_> {
         if self.builtin.uses_builtin() {
             let outcome = self.builtin_attempt(step, exec);
             match outcome {
-                BuiltinOutcome::Passed(code) => return self.keep(step, code, Author::Builtin),
+                BuiltinOutcome::Passed(code, proof) => {
+                    return self.keep(step, code, Author::Builtin, proof);
+                }
                 BuiltinOutcome::Failed(code, failure) if failure.kind.ends_the_page() => {
                     return Err(crashed(&failure, Some(code)));
                 }
@@ -76,27 +79,51 @@ impl Engine<'_> {
                 outcome => failed = handed_over(&outcome),
             }
         }
-        let code = self.attempts(step, exec, observer, Pool::Generation, failed)?;
-        self.keep(step, code, Author::Llm)
+        let (code, proof) = self.attempts(step, exec, observer, Pool::Generation, failed)?;
+        // Generation feeds vacuous candidates back, so only a record arrives here; anything
+        // else is refused rather than cached.
+        let proof = match proof {
+            Proven::Record(proof) => proof,
+            Proven::Vacuous(failure) | Proven::Broken(failure) => {
+                return Err(EngineFailure::new(
+                    EngineFailureKind::Incurable,
+                    "the generated check cannot fail",
+                    None,
+                )
+                .with_cause(EngineCause::Step(failure))
+                .with_candidate(code));
+            }
+        };
+        self.keep(step, code, Author::Llm, proof)
     }
 
-    /// Caches generated `code` that passed, written `by`.
+    /// Caches generated `code` that passed, written `by`, with its `proof`.
     fn keep(
         &self,
         step: &StepContext<'_>,
         code: String,
         by: Author,
+        proof: Option<String>,
     ) -> Result<Written, EngineFailure> {
         self.cache
-            .put_by(step.scenario, &step.key, &code, &self.today, by)
+            .put_written(
+                step.scenario,
+                &step.key,
+                &code,
+                &self.today,
+                false,
+                by,
+                proof.as_deref(),
+            )
             .map_err(|err| cache_failure(&err))?;
-        Ok(Written::new(code, by))
+        Ok(Written::new(code, by, proof))
     }
 
     /// The attempt loop, shared by generation and healing (which passes the failed cached
     /// code): each attempt takes one from `pool`'s budget, asks for code and tries it. A check
     /// that ran and did not hold stops the loop at once; other failures are fed back to the next
-    /// attempt.
+    /// attempt. Code that passed is proven: while generating, a vacuous check is fed back like a
+    /// failure; while healing, the healer decides (it refuses it like a veto).
     pub(super) fn attempts(
         &mut self,
         step: &StepContext<'_>,
@@ -104,7 +131,7 @@ impl Engine<'_> {
         observer: &dyn EngineObserver,
         pool: Pool,
         mut failed: Option<FailedAttempt>,
-    ) -> Result<String, EngineFailure> {
+    ) -> Result<(String, Proven), EngineFailure> {
         let mut last_failure: Option<StepFailure> = None;
         // While healing, every request names the cached code whose checks must be kept.
         let healing = (pool == Pool::Healing)
@@ -141,8 +168,25 @@ impl Engine<'_> {
             let outcome = within_limit(&code)
                 .and_then(|()| exec.check(&code))
                 .and_then(|()| exec.execute(&code));
+            let outcome = outcome.map(|()| self.proof_of(step, exec, &code));
             match outcome {
-                Ok(()) => return Ok(code),
+                Ok(Proven::Broken(failure)) => {
+                    return Err(EngineFailure::new(
+                        EngineFailureKind::Incurable,
+                        "the mutation proof of the code that passed could not finish",
+                        None,
+                    )
+                    .with_cause(EngineCause::Step(failure))
+                    .with_candidate(code));
+                }
+                Ok(Proven::Vacuous(failure)) if pool == Pool::Generation => {
+                    failed = Some(FailedAttempt {
+                        code,
+                        error: failure.message.clone(),
+                    });
+                    last_failure = Some(failure);
+                }
+                Ok(proven) => return Ok((code, proven)),
                 Err(failure) if failure.kind.ends_the_page() => {
                     // The browser or the page went away, so there is nothing to learn from and
                     // nothing to judge.

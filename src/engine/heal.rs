@@ -11,6 +11,7 @@ use crate::engine::engine::{
     Engine, EngineObserver, Parsing, StepContext, Verdict, Written, cache_failure,
 };
 use crate::engine::generate::crashed;
+use crate::engine::proof::{Proven, lost_kinds};
 use crate::engine::veto::review;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{Category, Classification, FailedAttempt};
@@ -92,16 +93,28 @@ impl Engine<'_> {
                     .uses_builtin()
                     .then(|| self.builtin_attempt(step, exec))
                 {
-                    Some(BuiltinOutcome::Passed(code)) => {
-                        let vetted = self.vet(
-                            step,
-                            observer,
-                            old_code,
-                            failure,
-                            &code,
-                            &verdict,
-                            Author::Builtin,
-                        );
+                    Some(BuiltinOutcome::Passed(code, proof)) => {
+                        let vetted = self
+                            .vet(
+                                step,
+                                observer,
+                                old_code,
+                                failure,
+                                &code,
+                                &verdict,
+                                Author::Builtin,
+                            )
+                            .and_then(|()| {
+                                self.keeps_power(
+                                    step,
+                                    old_code,
+                                    failure,
+                                    &code,
+                                    Proven::Record(proof),
+                                    &verdict,
+                                    Author::Builtin,
+                                )
+                            });
                         Some((code, vetted))
                     }
                     // Its code took the browser or the page down, so no LLM code can run there.
@@ -125,7 +138,7 @@ impl Engine<'_> {
                     }
                     _ => {}
                 }
-                if let Some((code, Ok(()))) = builtin {
+                if let Some((code, Ok(proof))) = builtin {
                     return self.keep_heal(
                         step,
                         observer,
@@ -133,13 +146,14 @@ impl Engine<'_> {
                         code,
                         &verdict,
                         Author::Builtin,
+                        proof,
                     );
                 }
                 let previous = FailedAttempt {
                     code: old_code.to_owned(),
                     error: failure.message.clone(),
                 };
-                let code = self
+                let (code, proven) = self
                     .attempts(step, exec, observer, Pool::Healing, Some(previous))
                     .map_err(|mut failure| {
                         // When the budget ran out, or a failed check got no verdict of its own,
@@ -163,14 +177,25 @@ impl Engine<'_> {
                     &verdict,
                     Author::Llm,
                 )?;
-                self.keep_heal(step, observer, old_code, code, &verdict, Author::Llm)
+                let proof = self.keeps_power(
+                    step,
+                    old_code,
+                    failure,
+                    &code,
+                    proven,
+                    &verdict,
+                    Author::Llm,
+                )?;
+                self.keep_heal(step, observer, old_code, code, &verdict, Author::Llm, proof)
             }
         }
     }
 }
 
 impl Engine<'_> {
-    /// Writes back healed `code` that passed and the veto accepted, written `by`, and says so.
+    /// Writes back healed `code` that passed, the veto accepted and the mutation proof
+    /// proved (`proof`), written `by`, and says so.
+    #[expect(clippy::too_many_arguments, reason = "the heal's parts, each named")]
     fn keep_heal(
         &self,
         step: &StepContext<'_>,
@@ -179,12 +204,70 @@ impl Engine<'_> {
         code: String,
         verdict: &Classification,
         by: Author,
+        proof: Option<String>,
     ) -> Result<Written, EngineFailure> {
         self.cache
-            .put_healed_by(step.scenario, &step.key, &code, &self.today, by)
+            .put_written(
+                step.scenario,
+                &step.key,
+                &code,
+                &self.today,
+                true,
+                by,
+                proof.as_deref(),
+            )
             .map_err(|err| cache_failure(&err))?;
         observer.healed(&verdict.explanation, old_code, &code);
-        Ok(Written::new(code, by))
+        Ok(Written::new(code, by, proof))
+    }
+
+    /// The dynamic twin of the veto: a healed check must not be vacuous, and must fail under
+    /// every kind of mutation the cached check failed under. Answers the proof to record.
+    #[expect(clippy::too_many_arguments, reason = "the heal's parts, each named")]
+    fn keeps_power(
+        &self,
+        step: &StepContext<'_>,
+        old_code: &str,
+        failure: &StepFailure,
+        code: &str,
+        proven: Proven,
+        verdict: &Classification,
+        by: Author,
+    ) -> Result<Option<String>, EngineFailure> {
+        let refusal = match proven {
+            Proven::Record(proof) => {
+                let lost = lost_kinds(self.cached_proof(step).as_deref(), proof.as_deref());
+                if lost.is_empty() {
+                    return Ok(proof);
+                }
+                format!(
+                    "the healed check no longer fails under mutations the cached check failed                      under ({}): it checks less than the cached code",
+                    lost.join(", ")
+                )
+            }
+            Proven::Vacuous(vacuous) => vacuous.message,
+            Proven::Broken(broken) => {
+                return Err(EngineFailure::new(
+                    EngineFailureKind::Incurable,
+                    "the mutation proof of the healed code could not finish",
+                    Some(verdict.clone()),
+                )
+                .with_cause(EngineCause::Step(broken))
+                .with_candidate(code));
+            }
+        };
+        Err(EngineFailure::new(
+            EngineFailureKind::HealVetoed,
+            "the healed code passed, but its check cannot fail as the cached one could",
+            Some(verdict.clone()),
+        )
+        .with_cause(EngineCause::Vetoed {
+            veto: refusal,
+            by,
+            failure: failure.message.clone(),
+            diff: diff(old_code, code),
+        })
+        .with_candidate(code))
     }
 
     /// Applies the heal veto to code that passed. The code is refused unless it checks at least

@@ -17,6 +17,7 @@ mod engine;
 mod generate;
 mod heal;
 mod prompts;
+mod proof;
 mod requests;
 mod sentence;
 #[cfg(test)]
@@ -31,5 +32,6 @@ pub(crate) use engine::LlmPurpose;
 #[cfg(test)]
 pub(crate) use engine::Written;
 pub(crate) use engine::{Engine, EngineObserver, HealPolicy, StepContext};
+pub(crate) use proof::claims_of;
 pub(crate) use verdict::EngineCause;
 pub use verdict::{EngineFailure, EngineFailureKind};

@@ -23,8 +23,8 @@ use crate::llm::{
     LlmReply, Usage,
 };
 use crate::scenario::Scenario;
-use crate::script::{FailureKind, Limits, PageState, Sandbox, StepFailure};
-use crate::step::StepExecutor;
+use crate::script::{FailureKind, Limits, Mutation, PageState, Sandbox, StepFailure};
+use crate::step::{Claims, Proof, StepExecutor};
 
 /// What the scripted LLM answers.
 #[derive(Debug, Clone)]
@@ -182,6 +182,10 @@ pub(super) struct ScriptedExecutor<'a> {
     /// Where to look up the step's cache entry at each execution.
     probe: Option<(&'a Cache, &'a Scenario, StepKey)>,
     page_states: RefCell<u32>,
+    /// Proofs to answer in order; once they run out, every check is proven by hiding it.
+    proofs: RefCell<VecDeque<Proof>>,
+    /// The code and claims of every proof asked for.
+    proved: RefCell<Vec<(String, Claims)>>,
 }
 
 impl<'a> ScriptedExecutor<'a> {
@@ -193,7 +197,20 @@ impl<'a> ScriptedExecutor<'a> {
                 .expect("a QuickJS runtime starts"),
             probe: None,
             page_states: RefCell::new(0),
+            proofs: RefCell::new(VecDeque::new()),
+            proved: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Answers these proofs, in order, before the default one.
+    pub(super) fn proving(self, proofs: impl IntoIterator<Item = Proof>) -> Self {
+        self.proofs.borrow_mut().extend(proofs);
+        self
+    }
+
+    /// The code and claims of every proof asked for, in order.
+    pub(super) fn proved(&self) -> Vec<(String, Claims)> {
+        self.proved.borrow().clone()
     }
 
     /// Records, at each execution, what the cache holds for `key`.
@@ -251,6 +268,16 @@ impl StepExecutor for ScriptedExecutor<'_> {
                 .to_owned(),
             screenshot: screenshot.then(|| vec![0x89, b'P', b'N', b'G']),
         }
+    }
+
+    fn prove(&self, code: &str, claims: &Claims) -> Proof {
+        self.proved
+            .borrow_mut()
+            .push((code.to_owned(), claims.clone()));
+        self.proofs
+            .borrow_mut()
+            .pop_front()
+            .unwrap_or_else(|| Proof::Proven(vec![Mutation::Hide("#scripted".to_owned())]))
     }
 }
 
@@ -532,15 +559,35 @@ pub(super) fn run_engine<T>(
         &RecordingObserver,
     ) -> Result<T, EngineFailure>,
 ) -> Ran<T> {
+    run_engine_proving(fixture, index, budgets, script, executions, [], call)
+}
+
+/// [`run_engine`] with the executor answering `proofs` first.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "run_engine's parts and the proofs"
+)]
+pub(super) fn run_engine_proving<T>(
+    fixture: Fixture,
+    index: usize,
+    budgets: (u32, u32),
+    script: impl IntoIterator<Item = Expected>,
+    executions: impl IntoIterator<Item = Execution>,
+    proofs: impl IntoIterator<Item = Proof>,
+    call: impl FnOnce(
+        &mut Engine<'_>,
+        &StepContext<'_>,
+        &ScriptedExecutor<'_>,
+        &RecordingObserver,
+    ) -> Result<T, EngineFailure>,
+) -> Ran<T> {
     let llm = ScriptedLlm::new(script);
     let observer = RecordingObserver::default();
     let (result, executed) = {
         let step = fixture.step(index);
-        let exec = ScriptedExecutor::new(executions).probing(
-            &fixture.cache,
-            &fixture.scenario,
-            step.key.clone(),
-        );
+        let exec = ScriptedExecutor::new(executions)
+            .probing(&fixture.cache, &fixture.scenario, step.key.clone())
+            .proving(proofs);
         let mut engine = fixture.engine(&llm, budgets.0, budgets.1);
         let result = call(&mut engine, &step, &exec, &observer);
         (result, exec.executed())

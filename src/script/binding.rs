@@ -25,8 +25,10 @@ use crate::script::events::Routing;
 use crate::script::frame_calls::{handle_value, on_element, overran, overrun_limit};
 use crate::script::input_files::input_files;
 use crate::script::methods::Op;
+use crate::script::mutation::{self, Mutation};
 use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
 use crate::script::page_slot::PageSlot;
+use crate::script::proof_mode::{self, ProofMode, Read};
 use crate::script::{FailureKind, Host, PageState, StepFailure};
 
 /// The most bytes of one blocked request's log line (its URL may carry a whole page's text).
@@ -63,6 +65,10 @@ pub(crate) struct StepHost {
     host_time: Cell<Duration>,
     /// `console.*` output of the test, bounded; taken step by step.
     log: RefCell<ConsoleLog>,
+    /// How calls are treated (a proof run refuses acts), and the reads the current proof run
+    /// made.
+    proof: Cell<ProofMode>,
+    reads: RefCell<Vec<Read>>,
 }
 
 type HostResult = Result<Value, HostError>;
@@ -94,7 +100,37 @@ impl StepHost {
             background: RefCell::new(Vec::new()),
             host_time: Cell::new(Duration::ZERO),
             log: RefCell::new(ConsoleLog::default()),
+            proof: Cell::new(ProofMode::Off),
+            reads: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Sets how step code's calls are treated from now on (see [`ProofMode`]).
+    pub(crate) fn set_proof_mode(&self, mode: ProofMode) {
+        self.proof.set(mode);
+    }
+
+    /// The reads recorded since the last call, in order.
+    pub(crate) fn take_reads(&self) -> Vec<Read> {
+        std::mem::take(&mut *self.reads.borrow_mut())
+    }
+
+    /// Applies a mutation to the test's own page; answers how many places it changed.
+    pub(crate) fn mutate(&self, mutation: &Mutation) -> Result<u64, StepFailure> {
+        let frame = self.pages.borrow()[0].frame.clone();
+        let result = self
+            .run(async { mutation::apply(&frame, mutation).await })
+            .and_then(|r| r);
+        result.map_err(|err| StepFailure::new(err.kind, err.message))
+    }
+
+    /// Undoes every mutation of the test's own page; answers how many changes it undid.
+    pub(crate) fn restore_page(&self) -> Result<u64, StepFailure> {
+        let frame = self.pages.borrow()[0].frame.clone();
+        let result = self
+            .run(async { mutation::restore(&frame).await })
+            .and_then(|r| r);
+        result.map_err(|err| StepFailure::new(err.kind, err.message))
     }
 
     pub(crate) fn host_time(&self) -> Duration {
@@ -346,6 +382,20 @@ impl StepHost {
         let mut params: Value = serde_json::from_str(params)
             .map_err(|err| HostError::script(format!("{method}: bad parameters: {err}")))?;
         strip_nulls(&mut params);
+        let mode = self.proof.get();
+        if mode != ProofMode::Off {
+            if !proof_mode::reads_only(op) {
+                return Err(HostError::script(proof_mode::refusal(method)));
+            }
+            if proof_mode::is_recorded(op) {
+                self.reads
+                    .borrow_mut()
+                    .push(Read::of(page_id, method, &params));
+            }
+            if mode == ProofMode::Mutated {
+                proof_mode::clamp_timeout(op, &mut params);
+            }
+        }
         let slot = self.slot(page_id)?;
         match op {
             Op::Frame(name) => {

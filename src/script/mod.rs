@@ -17,14 +17,18 @@ mod frame_calls;
 mod host;
 mod input_files;
 mod methods;
+mod mutation;
 mod op_params;
 mod page_slot;
 mod page_state;
 mod prelude_code;
+mod proof_mode;
 mod sandbox;
 
 pub(crate) use binding::StepHost;
 pub(crate) use failure::{FailureKind, StepFailure};
 pub(crate) use host::Host;
+pub(crate) use mutation::{Mutation, TextEdit};
 pub(crate) use page_state::PageState;
+pub(crate) use proof_mode::{ProofMode, REFUSED_MARKER, Read};
 pub(crate) use sandbox::{Limits, Sandbox, api_listing};

@@ -5,6 +5,7 @@
 //! the engine's unit tests use a strict scripted one.
 
 use crate::script::{PageState, StepFailure};
+use crate::step::{Claims, Proof};
 
 /// Runs step code against a page and reports a typed outcome: `Ok` when the code ran to its end,
 /// else the [`StepFailure`] whose kind says how it failed.
@@ -16,4 +17,7 @@ pub(crate) trait StepExecutor {
     fn execute(&self, code: &str) -> Result<(), StepFailure>;
     /// The current page as the LLM sees it.
     fn page_state(&self, screenshot: bool, snapshot_budget: usize) -> PageState;
+    /// Runs the mutation proof of `code`, which just passed on the page: under each mutation
+    /// that contradicts `claims` it must fail, and on the restored page pass again.
+    fn prove(&self, code: &str, claims: &Claims) -> Proof;
 }

@@ -9,7 +9,8 @@ use std::rc::Rc;
 
 use crate::driver::TestPage;
 use crate::scenario::StepArgument;
-use crate::script::{Limits, PageState, Sandbox, StepFailure, StepHost};
+use crate::script::{Limits, Mutation, PageState, ProofMode, Read, Sandbox, StepFailure, StepHost};
+use crate::step::proof::{Claims, Proof, ProofPage, prove};
 use crate::step::{SettleWindow, StepExecutor, SystemClock, settle};
 
 /// One test's sandbox and the host that connects it to the test's page.
@@ -96,5 +97,34 @@ impl StepExecutor for LiveExecutor<'_> {
 
     fn page_state(&self, screenshot: bool, snapshot_budget: usize) -> PageState {
         self.page.host.page_state(screenshot, snapshot_budget)
+    }
+
+    fn prove(&self, code: &str, claims: &Claims) -> Proof {
+        prove(self, code, claims)
+    }
+}
+
+/// Proof runs execute once, outside the settle window: the page does not change while a
+/// mutation is on it, so a check that does not hold at once never will.
+impl ProofPage for LiveExecutor<'_> {
+    fn run(&self, code: &str, mutated: bool) -> (Result<(), StepFailure>, Vec<Read>) {
+        let host = &self.page.host;
+        host.take_reads();
+        host.set_proof_mode(if mutated {
+            ProofMode::Mutated
+        } else {
+            ProofMode::Record
+        });
+        let outcome = self.page.sandbox.run_step_with(code, host, self.argument);
+        host.set_proof_mode(ProofMode::Off);
+        (outcome, host.take_reads())
+    }
+
+    fn mutate(&self, mutation: &Mutation) -> Result<u64, StepFailure> {
+        self.page.host.mutate(mutation)
+    }
+
+    fn restore(&self) -> Result<u64, StepFailure> {
+        self.page.host.restore_page()
     }
 }

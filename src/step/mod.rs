@@ -3,14 +3,16 @@
 //! window), and the settle window itself.
 //!
 //! Main types: [`StepExecutor`], [`LivePage`] / [`LiveExecutor`], [`SettleWindow`] and the
-//! [`settle`] loop. This layer sits between `engine` (which decides what code to try) and
+//! [`settle`] loop, and the mutation proof ([`Proof`], in `proof.rs`). This layer sits between `engine` (which decides what code to try) and
 //! `script` (which runs it); it reports settle retries through a callback and names nothing above
 //! it.
 
 mod executor;
 mod live;
+mod proof;
 mod settle;
 
 pub(crate) use executor::StepExecutor;
 pub(crate) use live::{LiveExecutor, LivePage};
+pub(crate) use proof::{Claims, Proof, Unproven, recorded_kinds};
 pub(crate) use settle::{SettleWindow, SystemClock, settle};

@@ -1,0 +1,224 @@
+//! Running step code for the mutation proof: only calls that read the page are allowed, each
+//! read is recorded (what it read and how), and timeouts are cut so that a check that does
+//! not hold fails at once.
+//!
+//! Main types: [`ProofMode`] (how a proof run treats calls) and [`Read`] (one recorded read).
+//! The proof itself is in `step/proof.rs`; this module only decides, call by call, what the
+//! host lets through.
+
+use serde_json::{Value, json};
+
+use crate::script::methods::Op;
+
+/// How the host treats step code's calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum ProofMode {
+    /// A normal step: every call runs as asked.
+    #[default]
+    Off,
+    /// A proof run on the page as it is: reads run with their own timeouts and are recorded;
+    /// anything that acts is refused.
+    Record,
+    /// A proof run on a mutated page: as `Record`, and web-first assertions get a 1 ms timeout
+    /// (Playwright evaluates an assertion once before its timeout counts, so the one check
+    /// that matters still runs whatever the machine's speed), other reads at most
+    /// [`MUTATED_READ_TIMEOUT_MS`].
+    Mutated,
+}
+
+/// The longest a read other than an assertion may wait on a mutated page. Such a read waits
+/// for its element; on a mutated page the element may be gone for good.
+pub(crate) const MUTATED_READ_TIMEOUT_MS: f64 = 1000.0;
+
+/// The marker at the start of the message of a call refused in a proof run, so the proof
+/// tells "the code acts" from "the check failed".
+pub(crate) const REFUSED_MARKER: &str = "[proof: refused]";
+
+/// One read step code made, as the browser call carried it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Read {
+    /// The protocol method: `expect`, `textContent`, `queryCount`, `title`, `url`, ...
+    pub method: String,
+    /// The Playwright selector the read resolved, if it reads elements.
+    pub selector: Option<String>,
+    /// For `expect`: the matcher's expression (`to.have.text`, `to.be.visible`, ...).
+    pub expression: Option<String>,
+    /// For `expect`: `.not` was applied.
+    pub negated: bool,
+    /// For `expect`: the expected number (`toHaveCount`), if any.
+    pub number: Option<f64>,
+    /// The page it was made on: 0 is the test's own page.
+    pub page: u32,
+}
+
+impl Read {
+    /// The read a call makes, from its method (`frame.expect`) and parameters.
+    pub(crate) fn of(page: u32, method: &str, params: &Value) -> Read {
+        let name = method.split_once('.').map_or(method, |(_, name)| name);
+        let text = |key: &str| params.get(key).and_then(Value::as_str).map(str::to_owned);
+        Read {
+            method: name.to_owned(),
+            selector: text("selector"),
+            expression: text("expression"),
+            negated: params.get("isNot").and_then(Value::as_bool) == Some(true),
+            number: params.get("expectedNumber").and_then(Value::as_f64),
+            page,
+        }
+    }
+}
+
+/// Whether a proof run lets `op` through: calls that only read the page (or the binding's own
+/// bookkeeping) run; calls that act on the page, run JavaScript in it, navigate or wait for
+/// events are refused, because running them again under a mutation would change the app.
+pub(crate) fn reads_only(op: Op) -> bool {
+    match op {
+        Op::Frame(name) => matches!(
+            name,
+            "waitForSelector"
+                | "queryCount"
+                | "textContent"
+                | "innerText"
+                | "innerHTML"
+                | "inputValue"
+                | "getAttribute"
+                | "isVisible"
+                | "isHidden"
+                | "isEnabled"
+                | "isDisabled"
+                | "isEditable"
+                | "isChecked"
+                | "ariaSnapshot"
+                | "waitForTimeout"
+                | "content"
+                | "title"
+                | "expect"
+        ),
+        Op::Element(name) => name == "boundingBox",
+        Op::Url
+        | Op::ResolveUrl
+        | Op::ContextPages
+        | Op::Listen
+        | Op::Unlisten
+        | Op::WaitDone
+        | Op::Resume => true,
+        Op::Page(_)
+        | Op::FrameHandle(_)
+        | Op::InputFiles
+        | Op::Goto
+        | Op::WaitStart
+        | Op::WaitFinish
+        | Op::DialogAccept
+        | Op::DialogDismiss => false,
+    }
+}
+
+/// Whether a call is a read worth recording (the binding's bookkeeping is not).
+pub(crate) fn is_recorded(op: Op) -> bool {
+    matches!(op, Op::Frame(_) | Op::Element(_) | Op::Url)
+}
+
+/// The message of a call refused in a proof run.
+pub(crate) fn refusal(method: &str) -> String {
+    format!(
+        "{REFUSED_MARKER} {method} acts on the page; the mutation proof only runs code that reads"
+    )
+}
+
+/// Cuts the timeout of a call on a mutated page (see [`ProofMode::Mutated`]). A timeout of 0
+/// means "no limit" to Playwright, so it is cut too.
+pub(crate) fn clamp_timeout(op: Op, params: &mut Value) {
+    let limit = match op {
+        Op::Frame("expect") => 1.0,
+        Op::Frame(_) | Op::Element(_) => MUTATED_READ_TIMEOUT_MS,
+        _ => return,
+    };
+    let Some(fields) = params.as_object_mut() else {
+        return;
+    };
+    let always = matches!(op, Op::Frame("expect" | "waitForTimeout"));
+    if !always && !fields.contains_key("timeout") {
+        return;
+    }
+    let current = fields.get("timeout").and_then(Value::as_f64).unwrap_or(0.0);
+    if current <= 0.0 || current > limit {
+        fields.insert("timeout".to_owned(), json!(limit));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_run_and_acts_are_refused() {
+        for method in [
+            "frame.expect",
+            "frame.textContent",
+            "frame.queryCount",
+            "frame.isChecked",
+            "frame.title",
+            "page.url",
+            "element.boundingBox",
+        ] {
+            assert!(reads_only(Op::of(method).unwrap()), "{method}");
+        }
+        for method in [
+            "frame.click",
+            "frame.fill",
+            "frame.press",
+            "frame.dispatchEvent",
+            "frame.evaluateExpression",
+            "frame.evalOnSelectorAll",
+            "frame.waitForFunction",
+            "frame.setInputFiles",
+            "page.goto",
+            "page.reload",
+            "page.keyboardPress",
+            "page.mouseClick",
+            "element.scrollIntoViewIfNeeded",
+            "element.evaluateExpression",
+            "dialog.accept",
+            "page.waitForEvent",
+        ] {
+            assert!(!reads_only(Op::of(method).unwrap()), "{method}");
+        }
+    }
+
+    #[test]
+    fn a_read_records_its_selector_matcher_and_negation() {
+        let read = Read::of(
+            0,
+            "frame.expect",
+            &json!({ "selector": "internal:testid=[data-testid=\"count\"s]", "expression": "to.have.count", "isNot": true, "expectedNumber": 3, "timeout": 5000 }),
+        );
+        assert_eq!(read.method, "expect");
+        assert_eq!(
+            read.selector.as_deref(),
+            Some("internal:testid=[data-testid=\"count\"s]")
+        );
+        assert_eq!(read.expression.as_deref(), Some("to.have.count"));
+        assert!(read.negated);
+        assert_eq!(read.number, Some(3.0));
+        let title = Read::of(0, "frame.title", &json!({}));
+        assert_eq!((title.method.as_str(), title.selector), ("title", None));
+    }
+
+    #[test]
+    fn assertions_get_one_millisecond_and_other_reads_a_second() {
+        let mut expect = json!({ "selector": "p", "timeout": 5000 });
+        clamp_timeout(Op::Frame("expect"), &mut expect);
+        assert_eq!(expect["timeout"], json!(1.0));
+        let mut unlimited = json!({ "selector": "p", "timeout": 0 });
+        clamp_timeout(Op::Frame("textContent"), &mut unlimited);
+        assert_eq!(unlimited["timeout"], json!(1000.0));
+        let mut short = json!({ "selector": "p", "timeout": 200 });
+        clamp_timeout(Op::Frame("textContent"), &mut short);
+        assert_eq!(short["timeout"], json!(200));
+        let mut sleep = json!({ "timeout": 60000 });
+        clamp_timeout(Op::Frame("waitForTimeout"), &mut sleep);
+        assert_eq!(sleep["timeout"], json!(1000.0));
+        let mut no_timeout = json!({ "selector": "p" });
+        clamp_timeout(Op::Frame("isVisible"), &mut no_timeout);
+        assert_eq!(no_timeout, json!({ "selector": "p" }));
+    }
+}
