@@ -102,6 +102,11 @@ pub(crate) enum Command {
     Run(RunArgs),
     /// Run tests from their cached step code only (never generates or heals).
     Replay(ReplayArgs),
+    /// Replay the suite from its cache like `replay --strict` and run the mutation proof on
+    /// every cached check step: each check must fail when the page is changed to contradict its
+    /// sentence. Names every check that cannot fail (FILE:LINE:) and exits 1 if there is one.
+    /// Changes no cache entry.
+    Audit(AuditArgs),
     /// List tests, their steps and whether each step is cached.
     List(ListArgs),
     /// Serve an HTML report on 127.0.0.1 and open it in a browser.
@@ -415,6 +420,18 @@ pub(crate) struct ReplayArgs {
 }
 
 #[derive(Debug, Args)]
+pub(crate) struct AuditArgs {
+    #[command(flatten)]
+    pub paths: PathsArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
+    pub runner: RunnerArgs,
+    #[command(flatten)]
+    pub browser: BrowserArgs,
+}
+
+#[derive(Debug, Args)]
 pub(crate) struct PathsArgs {
     /// Scenario files or directories (default: the `scenarios` setting); `FILE:LINE` selects the
     /// test at that line.
@@ -443,6 +460,7 @@ impl Command {
         match self {
             Command::Run(args) => Some(&args.config),
             Command::Replay(args) => Some(&args.config),
+            Command::Audit(args) => Some(&args.config),
             Command::List(args) => Some(&args.config),
             Command::Explain(args) => Some(&args.config),
             Command::Cache(CacheCommand::Prune(args)) => Some(&args.config),
@@ -462,6 +480,7 @@ impl Command {
         match self {
             Command::Run(args) => Some(&args.browser),
             Command::Replay(args) => Some(&args.browser),
+            Command::Audit(args) => Some(&args.browser),
             Command::Explain(args) => Some(&args.browser),
             Command::Export(args) => Some(&args.browser),
             _ => None,
@@ -482,6 +501,7 @@ impl Command {
         match self {
             Command::Run(args) => Some(&args.runner),
             Command::Replay(args) => Some(&args.runner),
+            Command::Audit(args) => Some(&args.runner),
             _ => None,
         }
     }

@@ -181,6 +181,11 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             let tests = Tests::new(&settings, &cwd, &replay.paths.paths)?;
             tests.run(global, &replay.runner, mode, stdout_colors())
         }
+        Command::Audit(audit) => {
+            let settings = settings()?;
+            let tests = Tests::new(&settings, &cwd, &audit.paths.paths)?;
+            tests.run(global, &audit.runner, Mode::Audit, stdout_colors())
+        }
         Command::List(args) => {
             let settings = settings()?;
             let tests = Tests::new(&settings, &cwd, &args.paths.paths)?;

@@ -290,7 +290,12 @@ pub(crate) fn run_tests(
     if let Some(err) = write_error.or(finished.err()) {
         return Err(Error::Output(err));
     }
-    Ok(exit_code_of(&stats, settings.run.fail_on_flaky))
+    let code = exit_code_of(&stats, settings.run.fail_on_flaky);
+    // `prettyplay audit`: a check that cannot fail fails the audit like a failed test.
+    if mode == Mode::Audit && code == EXIT_SUCCESS && stats.checks_vacuous > 0 {
+        return Ok(EXIT_TEST_FAILED);
+    }
+    Ok(code)
 }
 
 /// Returns where the web servers' output goes: with `-v`, to stderr with secrets masked.
@@ -484,7 +489,7 @@ fn provider_for(
     handle: &tokio::runtime::Handle,
 ) -> Result<Option<Arc<dyn LlmProvider>>, Error> {
     match mode {
-        Mode::StrictReplay => Ok(None),
+        Mode::StrictReplay | Mode::Audit => Ok(None),
         Mode::Replay => match build_provider(&settings.llm, env, handle.clone()) {
             Ok(provider) => Ok(provider.map(Arc::from)),
             Err(err) => {

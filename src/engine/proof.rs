@@ -101,6 +101,30 @@ pub(super) fn lost_kinds(cached: Option<&str>, healed: Option<&str>) -> Vec<Stri
     before.into_iter().filter(|k| !after.contains(k)).collect()
 }
 
+/// The proof of cached `code` that just passed, as `prettyplay audit` reports it: `None` for
+/// code that checks nothing, else the cache's record (`proven: ...`, `none: ...`) or
+/// `vacuous: it still passes when ... (why)`.
+pub(crate) fn audit_record(exec: &dyn StepExecutor, code: &str, sentence: &str) -> Option<String> {
+    if !checks_anything(code) {
+        return None;
+    }
+    let proof = exec.prove(code, &claims_of(sentence));
+    match &proof {
+        Proof::Proven(_) | Proof::Unproven(_) => proof.record(),
+        Proof::Vacuous { mutation, why } => Some(match mutation {
+            Some(m) => format!("{VACUOUS}it still passes when {} ({why})", m.describe()),
+            None => format!("{VACUOUS}{why}"),
+        }),
+        Proof::Broken(failure) => Some(format!(
+            "none: the proof could not finish ({})",
+            failure.message.lines().next().unwrap_or_default()
+        )),
+    }
+}
+
+/// The start of an audit record of a check that cannot fail.
+pub(crate) const VACUOUS: &str = "vacuous: ";
+
 impl Engine<'_> {
     /// Runs the mutation proof of `code`, which just passed on the page, when it checks
     /// anything.

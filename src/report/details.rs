@@ -404,6 +404,19 @@ impl Summary {
                 "steps: {} cached, {} generated, {} healed{builtin}",
                 stats.cached_steps, stats.generated_steps, stats.healed_steps
             )?;
+            let checks = stats.checks_proven + stats.checks_unproven + stats.checks_vacuous;
+            if checks > 0 {
+                let vacuous = if stats.checks_vacuous > 0 {
+                    format!(", {} cannot fail", stats.checks_vacuous)
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    out,
+                    "checks: {} proven, {} unproven{vacuous}",
+                    stats.checks_proven, stats.checks_unproven
+                )?;
+            }
             if stats.llm_requests > 0 {
                 writeln!(out, "{}", llm_summary(stats))?;
             }

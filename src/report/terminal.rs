@@ -16,7 +16,7 @@ use super::github::error_annotation;
 use super::progress::Progress;
 use super::reporter::Reporter;
 use super::visible::Visible;
-use crate::engine::Pool;
+use crate::engine::{Pool, VACUOUS};
 use crate::runner::{RunEvent, RunStats, TestFailure, TestId, TestOutcome};
 
 /// Writes a human-readable report of a run.
@@ -104,6 +104,25 @@ impl<W: Write> TerminalReporter<W> {
                 if let Some(progress) = &self.progress {
                     progress.test_started(test);
                 }
+            }
+            // `prettyplay audit`: a check that cannot fail is named at its step, at every
+            // verbosity, as a compiler names an error.
+            RunEvent::StepPassed {
+                test,
+                sentence,
+                line,
+                proof: Some(proof),
+                ..
+            } if proof.starts_with(VACUOUS) => {
+                let why = &proof[VACUOUS.len()..];
+                let text = format!(
+                    "{}:{line}: {} {}: {}",
+                    Visible(&test.scenario),
+                    self.style(Style::new().red().bold()).apply_to("vacuous check"),
+                    Visible(sentence),
+                    Visible(why)
+                );
+                self.step_line(test, text);
             }
             RunEvent::StepPassed {
                 test,

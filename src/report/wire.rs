@@ -114,6 +114,9 @@ pub(crate) enum EventWire<'a> {
         by: Option<&'static str>,
         duration_ms: u64,
         code: &'a str,
+        /// How the step's checks were proven (see `docs/reports.md`); absent when unknown.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        proof: Option<&'a str>,
     },
     StepFailed {
         #[serde(flatten)]
@@ -223,6 +226,7 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 by,
                 duration,
                 code,
+                proof,
             } => EventWire::StepPassed {
                 step: StepRef::new(test, *index),
                 sentence,
@@ -231,6 +235,7 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 by: by.map(Author::as_str),
                 duration_ms: millis(*duration),
                 code,
+                proof: proof.as_deref(),
             },
             RunEvent::StepFailed {
                 test,
@@ -601,6 +606,13 @@ pub(crate) struct StatsWire {
     /// when some were.
     #[serde(skip_serializing_if = "is_zero")]
     builtin_steps: usize,
+    /// Passed check steps by what the mutation proof said; present only when some were.
+    #[serde(skip_serializing_if = "is_zero")]
+    checks_proven: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    checks_unproven: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    checks_vacuous: usize,
     llm_requests: usize,
     tokens_in: u64,
     tokens_in_cached: u64,
@@ -642,6 +654,9 @@ impl From<&RunStats> for StatsWire {
             generated_steps,
             healed_steps,
             builtin_steps,
+            checks_proven,
+            checks_unproven,
+            checks_vacuous,
             llm_requests,
             tokens_in,
             tokens_in_cached,
@@ -665,6 +680,9 @@ impl From<&RunStats> for StatsWire {
             generated_steps,
             healed_steps,
             builtin_steps,
+            checks_proven,
+            checks_unproven,
+            checks_vacuous,
             llm_requests,
             tokens_in,
             tokens_in_cached,

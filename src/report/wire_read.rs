@@ -106,6 +106,8 @@ enum EventIn {
         by: Option<String>,
         duration_ms: u64,
         code: String,
+        #[serde(default)]
+        proof: Option<String>,
     },
     StepFailed {
         test: TestIdIn,
@@ -220,6 +222,7 @@ impl EventIn {
                 by,
                 duration_ms,
                 code,
+                proof,
             } => RunEvent::StepPassed {
                 test: test.into(),
                 index,
@@ -247,6 +250,7 @@ impl EventIn {
                     .transpose()?,
                 duration: ms(duration_ms),
                 code,
+                proof,
             },
             EventIn::StepFailed {
                 test,
@@ -612,6 +616,12 @@ struct StatsIn {
     healed_steps: usize,
     #[serde(default)]
     builtin_steps: usize,
+    #[serde(default)]
+    checks_proven: usize,
+    #[serde(default)]
+    checks_unproven: usize,
+    #[serde(default)]
+    checks_vacuous: usize,
     llm_requests: usize,
     tokens_in: u64,
     #[serde(default)]
@@ -652,6 +662,9 @@ impl From<StatsIn> for RunStats {
             generated_steps: stats.generated_steps,
             healed_steps: stats.healed_steps,
             builtin_steps: stats.builtin_steps,
+            checks_proven: stats.checks_proven,
+            checks_unproven: stats.checks_unproven,
+            checks_vacuous: stats.checks_vacuous,
             llm_requests: stats.llm_requests,
             tokens_in: stats.tokens_in,
             tokens_in_cached: stats.tokens_in_cached,

@@ -249,6 +249,11 @@ pub struct RunStats {
     pub healed_steps: usize,
     /// Of the generated and healed steps, those whose code the built-in generator wrote.
     pub builtin_steps: usize,
+    /// Passed steps whose checks the mutation proof saw failing, could not prove, or (in
+    /// `prettyplay audit`) saw passing on a page that contradicts the sentence.
+    pub checks_proven: usize,
+    pub checks_unproven: usize,
+    pub checks_vacuous: usize,
     /// LLM requests, tokens and time spent waiting on the LLM.
     pub llm_requests: usize,
     pub tokens_in: u64,
@@ -280,7 +285,15 @@ impl RunStats {
                     }
                 }
             },
-            RunEvent::StepPassed { source, by, .. } => {
+            RunEvent::StepPassed {
+                source, by, proof, ..
+            } => {
+                match proof.as_deref() {
+                    Some(p) if p.starts_with("proven:") => self.checks_proven += 1,
+                    Some(p) if p.starts_with(crate::engine::VACUOUS) => self.checks_vacuous += 1,
+                    Some(_) => self.checks_unproven += 1,
+                    None => {}
+                }
                 match source {
                     StepSource::Cached => self.cached_steps += 1,
                     StepSource::Generated => self.generated_steps += 1,
@@ -330,6 +343,10 @@ pub enum RunEvent {
         duration: Duration,
         /// The code that passed (cached, generated or healed).
         code: String,
+        /// How its checks were proven: `proven: <mutation kinds>`, `none: <why>`, or (from
+        /// `prettyplay audit`) `vacuous: <what it still passes under>`. `None` for code that
+        /// checks nothing, or cached code whose entry records no proof.
+        proof: Option<String>,
     },
     /// How long one attempt of a test took, by phase; sent after its teardown, before its
     /// `TestFinished` (or `TestRetry`).

@@ -46,7 +46,7 @@ pub(crate) fn run_attempts(
 pub(crate) fn cache_for_retry(mode: Mode, cache: &Cache, scenario: &str) -> Option<CacheFile> {
     match mode {
         Mode::Run { .. } => cache.load(scenario).ok().flatten(),
-        Mode::Replay | Mode::StrictReplay => None,
+        Mode::Replay | Mode::StrictReplay | Mode::Audit => None,
     }
 }
 

@@ -23,6 +23,9 @@ pub(crate) enum Mode {
     /// Generates missing steps; heals failing ones unless `heal` is off (then a failure gets a
     /// verdict, as in replay).
     Run { heal: bool },
+    /// `prettyplay audit`: strict replay that also runs the mutation proof of every cached
+    /// check step that passed. Changes no cache entry.
+    Audit,
 }
 
 /// Everything about how tests run that is not the tests themselves.

@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use crate::cache::{Author, CacheFile, StepKey};
 use crate::driver::TestPage;
-use crate::engine::{Budgets, Engine, EngineObserver, HealPolicy, LlmPurpose, Pool, StepContext};
+use crate::engine::{
+    Budgets, Engine, EngineObserver, HealPolicy, LlmPurpose, Pool, StepContext, audit_record,
+};
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};
 use crate::runner::{
@@ -53,6 +55,8 @@ enum StepResult {
         /// Who wrote generated or healed code.
         by: Option<Author>,
         code: String,
+        /// How its checks were proven (see `RunEvent::StepPassed`).
+        proof: Option<String>,
     },
     Failed {
         failure: Box<TestFailure>,
@@ -109,7 +113,7 @@ pub(crate) fn run_test(
     // replay; in replay only with an LLM; in `run` with an LLM or the built-in generator.
     let writes = matches!(config.mode, Mode::Run { .. }) && config.builtin.uses_builtin();
     let mut engine = match (config.mode, &config.provider) {
-        (Mode::StrictReplay, _) => None,
+        (Mode::StrictReplay | Mode::Audit, _) => None,
         (_, None) if !writes => None,
         (_, provider) => Some(
             Engine::new(
@@ -191,8 +195,21 @@ pub(crate) fn run_test(
         let duration = started.elapsed();
         reporter.send_log();
         match result {
-            StepResult::Passed { source, by, code } => {
+            StepResult::Passed {
+                source,
+                by,
+                code,
+                proof,
+            } => {
                 passed_code.push(code.clone());
+                // Cached code that was not proven in this run shows the proof its entry records.
+                let proof = match (source, proof) {
+                    (StepSource::Cached, None) => plan
+                        .cached
+                        .and_then(|file| file.get(&key))
+                        .and_then(|entry| entry.proof.clone()),
+                    (_, proof) => proof,
+                };
                 reporter.send(RunEvent::StepPassed {
                     test: plan.id.clone(),
                     index,
@@ -202,6 +219,7 @@ pub(crate) fn run_test(
                     by,
                     duration,
                     code,
+                    proof,
                 });
             }
             StepResult::Failed { mut failure } => {
@@ -244,6 +262,9 @@ fn advance(
             Ok(()) => StepResult::Passed {
                 source: StepSource::Cached,
                 by: None,
+                proof: (mode == Mode::Audit)
+                    .then(|| audit_record(exec, &code, &context.key.step))
+                    .flatten(),
                 code,
             },
             Err(failure) => after_failure(code, failure, mode, engine, context, exec, observer),
@@ -283,6 +304,7 @@ fn generate(
             source: StepSource::Generated,
             by: Some(generated.by),
             code: generated.code,
+            proof: generated.proof,
         },
         Err(decided) => {
             let verdict = decided.verdict.clone();
@@ -312,6 +334,7 @@ fn after_failure(
                     source: StepSource::Healed,
                     by: Some(healed.by),
                     code: healed.code,
+                    proof: healed.proof,
                 },
                 Err(decided) => {
                     // Show the code the message is about: the last regenerated
@@ -398,6 +421,7 @@ fn shared_step(
                     source: StepSource::Cached,
                     by: None,
                     code,
+                    proof: None,
                 };
             }
             Err(failure) => tried = Some((code, failure)),
@@ -414,6 +438,7 @@ fn shared_step(
                     source: StepSource::Cached,
                     by: None,
                     code,
+                    proof: None,
                 },
                 Err(failed) => {
                     failed_step(turn.observer, FailureCause::Step(failed), Some(code), None)
