@@ -505,6 +505,7 @@ mod tests {
         let events = [
             RunEvent::TestStarted { test: test.clone() },
             RunEvent::StepPassed {
+                proof: None,
                 test: test.clone(),
                 index: 1,
                 sentence: evil.into(),

@@ -118,7 +118,8 @@ impl<W: Write> TerminalReporter<W> {
                 let text = format!(
                     "{}:{line}: {} {}: {}",
                     Visible(&test.scenario),
-                    self.style(Style::new().red().bold()).apply_to("vacuous check"),
+                    self.style(Style::new().red().bold())
+                        .apply_to("vacuous check"),
                     Visible(sentence),
                     Visible(why)
                 );
@@ -554,6 +555,7 @@ mod tests {
             retry(2),
             retry(3),
             RunEvent::StepPassed {
+                proof: None,
                 test: id(),
                 index: 1,
                 sentence: "the list is ready".into(),
@@ -677,6 +679,7 @@ mod tests {
         let a = testing::id("a.steps", "a", 1);
         let b = testing::id("b.steps", "b", 1);
         let step = |test: &TestId, index| RunEvent::StepPassed {
+            proof: None,
             test: test.clone(),
             index,
             sentence: format!("{} step {index}", test.name),

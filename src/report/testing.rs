@@ -48,6 +48,7 @@ fn passed(
     code: &str,
 ) -> RunEvent {
     RunEvent::StepPassed {
+        proof: None,
         test: test.clone(),
         index,
         sentence: sentence.into(),
@@ -274,6 +275,7 @@ pub(crate) fn retried_events() -> Vec<RunEvent> {
         };
         if passed {
             RunEvent::StepPassed {
+                proof: None,
                 test: test.clone(),
                 index,
                 sentence,

@@ -742,6 +742,7 @@ mod tests {
                 path: "/tmp/traces/a-t.zip".into(),
             },
             RunEvent::StepPassed {
+                proof: None,
                 test: test.clone(),
                 index: 1,
                 sentence: "open the app".into(),
@@ -835,6 +836,9 @@ mod tests {
         }
         events.push(RunEvent::RunFinished {
             stats: RunStats {
+                checks_proven: 0,
+                checks_unproven: 0,
+                checks_vacuous: 0,
                 passed: 1,
                 flaky: 2,
                 failed: 12,

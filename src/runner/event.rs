@@ -487,6 +487,7 @@ mod tests {
     #[test]
     fn stats_count_outcomes_steps_and_llm_calls_from_events() {
         let passed = |source| RunEvent::StepPassed {
+            proof: None,
             test: id(),
             index: 1,
             sentence: "open the app".into(),

@@ -1130,6 +1130,7 @@ mod tests {
         let config = config(dir.path());
         let sends = PageScript::steps(|call| {
             call.send(RunEvent::StepPassed {
+                proof: None,
                 test: TestId {
                     scenario: "a.steps".into(),
                     name: call.test.to_owned(),

@@ -42,6 +42,7 @@
 )]
 
 mod architecture;
+mod audit;
 mod background;
 mod builtin;
 mod cache_process;

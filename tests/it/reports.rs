@@ -97,6 +97,7 @@ fn events() -> Vec<RunEvent> {
         by: (source != StepSource::Cached).then_some(prettyplay::cache::Author::Llm),
         duration: Duration::from_millis(120),
         code: format!("async function step(page) {{ /* {NASTY} */ }}"),
+        proof: Some(format!("none: {NASTY}")),
     };
     vec![
         RunEvent::RunStarted { tests: 3 },

@@ -228,6 +228,14 @@ impl Test {
         self
     }
 
+    /// Serves a directory of this repository (e.g. a TodoMVC build under `tests/fixtures`) as
+    /// the test's site.
+    pub(crate) fn site_from_repo(mut self, path: &str) -> Self {
+        copy_tree(&repo_dir().join(path), &self.dir.path().join("site"));
+        self.serve = true;
+        self
+    }
+
     /// Arguments of the run (`--base-url` is appended when the test has pages).
     pub(crate) fn args(mut self, args: &[&str]) -> Self {
         self.args.extend(args.iter().map(OsString::from));
