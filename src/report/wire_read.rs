@@ -12,10 +12,12 @@ use std::time::Duration;
 use base64::Engine as _;
 use serde::Deserialize;
 
+use super::blob_read::MAX_SCREENSHOT_BYTES;
 use super::wire::{engine_kind_name, failure_kind_name, purpose_name, source_name};
 use crate::cache::Author;
 use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
 use crate::llm::{Category, Classification, Usage};
+use crate::regular_file::read_regular_nofollow;
 use crate::runner::{
     FailureCause, Interruption, RunEvent, RunStats, SetupFailed, StepSource, StopReason,
     TestFailure, TestId, TestOutcome, TestTiming,
@@ -461,9 +463,16 @@ impl FailureIn {
             ),
             (None, Some(reference)) => {
                 let path = resolve(&reference)?;
-                Some(std::fs::read(&path).map_err(|err| {
-                    format!("cannot read the screenshot {}: {err}", path.display())
-                })?)
+                Some(
+                    read_regular_nofollow(
+                        &path,
+                        MAX_SCREENSHOT_BYTES,
+                        "screenshots in report blobs",
+                    )
+                    .map_err(|err| {
+                        format!("cannot read the screenshot {}: {err}", path.display())
+                    })?,
+                )
             }
             (None, None) => None,
         };
