@@ -280,6 +280,28 @@ fn an_unknown_config_key_is_an_error_naming_the_key_and_the_file() {
 }
 
 #[test]
+fn allowed_origins_without_a_real_host_port_or_with_a_path_are_config_errors_at_their_line() {
+    for (entry, problem) in [
+        ("http://*", "has no real host name"),
+        ("http://127.0.0.1:3000/../", "has a path"),
+        ("http://127.0.0.1:0", "has no real port (1 to 65535)"),
+        ("http://127.0.0.1:", "has no real port (1 to 65535)"),
+    ] {
+        Test::new()
+            .config(&format!(
+                "scenarios = \"scenarios\"\n[browser]\nallowed_origins = [\n  \"{entry}\",\n]\n"
+            ))
+            .scenario(TODO, "test: t\n  open the app\n")
+            .args(&["list"])
+            .run()
+            .assert_exit(2)
+            .output_contains(&format!(
+                "prettyplay.toml:4:3: `browser.allowed_origins` entry \"{entry}\" {problem}"
+            ));
+    }
+}
+
+#[test]
 fn an_unknown_llm_key_is_refused_naming_key_and_file() {
     Test::new()
         .config("[llm]\nmodle = \"x\"\n")
@@ -332,7 +354,7 @@ fn a_scenario_that_links_to_dev_zero_or_is_a_fifo_is_refused_at_once_with_exit_2
         .status()
         .expect("run mkfifo");
     assert!(status.success());
-    // A walk skips a FIFO (it is no file); named explicitly, it is refused.
+    // Named explicitly or found by the walk, a FIFO is refused.
     test.args(&["list", "scenarios", "scenarios/pipe.steps"])
         .run()
         .assert_exit(2)
@@ -341,6 +363,24 @@ fn a_scenario_that_links_to_dev_zero_or_is_a_fifo_is_refused_at_once_with_exit_2
         .stderr_contains("it is a character device, not a regular file")
         .stderr_contains("scenarios/pipe.steps`")
         .stderr_contains("it is a FIFO (named pipe), not a regular file");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_found_by_walking_the_scenarios_directory_is_an_error_naming_it() {
+    let test = Test::new().scenario("scenarios/ok.steps", "test: x\n  open the app\n");
+    std::fs::create_dir_all(test.project_dir().join("scenarios/sub")).expect("mkdir");
+    let status = std::process::Command::new("mkfifo")
+        .arg(test.project_dir().join("scenarios/sub/x.steps"))
+        .status()
+        .expect("run mkfifo");
+    assert!(status.success());
+    test.args(&["list"])
+        .run()
+        .assert_exit(2)
+        .stderr_contains("scenarios/sub/x.steps`")
+        .stderr_contains("it is a FIFO (named pipe), not a regular file")
+        .output_not_contains("ok.steps › x");
 }
 
 #[test]
