@@ -429,3 +429,80 @@ fn init_makes_a_project_whose_example_replays_and_never_overwrites() {
         });
     assert_eq!(second.read("prettyplay.toml"), "# mine\n");
 }
+
+/// Every control character a `.steps` file can smuggle to a terminal: ESC sequences that colour,
+/// retitle or clear it, NUL, BEL, CR, backspace, DEL, C1 (CSI), bidirectional overrides and
+/// isolates, a line separator.
+const HOSTILE: &str =
+    "\u{1b}[2J\u{1b}]0;pwned\u{7}\0\r\u{8}\u{7f}\u{9b}31m\u{202e}gpj.exe\u{2066}\u{2028}";
+
+/// The characters of `text` that must not reach a terminal raw: C0 but newline and tab, DEL, C1,
+/// bidirectional controls and the line and paragraph separators.
+fn raw_controls(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| {
+            (c.is_control() && c != '\n' && c != '\t')
+                || matches!(
+                    c,
+                    '\u{061c}'
+                        | '\u{200e}'
+                        | '\u{200f}'
+                        | '\u{2028}'
+                        | '\u{2029}'
+                        | '\u{202a}'..='\u{202e}'
+                        | '\u{2066}'..='\u{2069}'
+                )
+        })
+        .collect()
+}
+
+#[test]
+fn no_command_writes_a_control_character_of_a_steps_file_raw() {
+    // A file that parses: its test name, tags and steps carry the controls.
+    let parses = format!("test: t{HOSTILE} @tag{HOSTILE}\n  open the app{HOSTILE}\n");
+    // A file that does not: the error quotes its line.
+    let broken = format!("open the app{HOSTILE}\ntest: x\n  y\n");
+    let runs: [(&str, &[&str]); 6] = [
+        ("scenarios/a.steps", &["list"]),
+        ("scenarios/a.steps", &["list", "--format", "json"]),
+        ("scenarios/a.steps", &["list", "-v"]),
+        ("scenarios/a.steps", &["replay", "--strict"]),
+        ("scenarios/a.steps", &["cache", "prune", "--dry-run"]),
+        ("scenarios/broken.steps", &["list"]),
+    ];
+    for (file, args) in runs {
+        let content = if file.ends_with("broken.steps") {
+            &broken
+        } else {
+            &parses
+        };
+        // A stale cache entry of a test no file has: `cache prune` names it.
+        let out = Test::new()
+            .scenario(file, content)
+            .cached(
+                "scenarios/a.steps",
+                &format!("gone{HOSTILE}"),
+                &format!("step{HOSTILE}"),
+                1,
+                OPEN,
+            )
+            .args(args)
+            .run();
+        for (stream, text) in [("stdout", out.stdout()), ("stderr", out.stderr())] {
+            let raw = raw_controls(text);
+            assert!(
+                raw.is_empty(),
+                "`prettyplay {}` wrote {raw:?} raw to {stream}:\n{text}",
+                args.join(" ")
+            );
+        }
+        let shown = format!("{}{}", out.stdout(), out.stderr());
+        assert!(
+            ["\\x1b", "\\u001b", "\\u{1b}"]
+                .iter()
+                .any(|escaped| shown.contains(escaped)),
+            "`prettyplay {}` showed no escaped ESC:\n{shown}",
+            args.join(" ")
+        );
+    }
+}
