@@ -18,14 +18,12 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use super::blob::{BLOB_FORMAT, BLOB_VERSION, BlobHeader};
-use super::wire_read::parse_event;
+use super::wire_read::{MAX_SCREENSHOT_BYTES, parse_event};
 use crate::regular_file::{MIB, read_regular_to_string};
 use crate::runner::RunEvent;
 
 /// The largest blob read: far above the events of thousands of tests, far below a runaway read.
 pub(crate) const MAX_BLOB_BYTES: u64 = 256 * MIB;
-/// The largest screenshot read from a blob's directory: a full-page PNG of a long page fits.
-pub(crate) const MAX_SCREENSHOT_BYTES: u64 = 64 * MIB;
 /// The largest trace copied from a blob's directory. Traces are copied, not held in memory, so
 /// the bound is about the disk of the merging job.
 pub(crate) const MAX_TRACE_BYTES: u64 = 1024 * MIB;
