@@ -7,9 +7,9 @@
 //! it is a regular file within [`MAX_BLOB_BYTES`]. A file a line names (a screenshot, a trace)
 //! must be a relative path inside the blob's directory that stays inside it once its symbolic
 //! links are resolved; it is opened without following a link and must be a regular file within
-//! [`MAX_SCREENSHOT_BYTES`] or [`MAX_TRACE_BYTES`]. Each of these is an error naming the blob,
-//! the line and the file, rather than a skipped attachment, because a link to `/dev/zero` or to
-//! a file outside the artifact is a tampered blob, not a lost screenshot.
+//! [`super::wire_read::MAX_SCREENSHOT_BYTES`] or [`MAX_TRACE_BYTES`]. Each of these is an error
+//! naming the blob, the line and the file, rather than a skipped attachment, because a link to
+//! `/dev/zero` or to a file outside the artifact is a tampered blob, not a lost screenshot.
 //!
 //! Main function: [`read_blob`]; its errors are [`MergeError`]s.
 
@@ -18,7 +18,7 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use super::blob::{BLOB_FORMAT, BLOB_VERSION, BlobHeader};
-use super::wire_read::{MAX_SCREENSHOT_BYTES, parse_event};
+use super::wire_read::parse_event;
 use crate::regular_file::{MIB, read_regular_to_string};
 use crate::runner::RunEvent;
 
