@@ -19,6 +19,7 @@ use crate::driver::{
 use crate::engine::{Explanation, explain as explain_sentence};
 use crate::error::{EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
 use crate::llm::key_variables;
+use crate::report::Visible;
 use crate::script::{Limits, StepFailure};
 use crate::secrets::Secrets;
 use crate::step::{LivePage, SettleWindow, StepExecutor};
@@ -221,9 +222,11 @@ fn print(
     secrets: &Secrets,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
+    // The code quotes the sentence and the page, and the snapshot is the page's text: each is
+    // escaped as every terminal line is.
     match &outcome.explanation.code {
-        Ok(code) => writeln!(out, "{code}")?,
-        Err(why) => writeln!(out, "declined: {why}")?,
+        Ok(code) => writeln!(out, "{}", Visible(code))?,
+        Err(why) => writeln!(out, "declined: {}", Visible(why))?,
     }
     if verbose {
         let matched = &outcome.explanation.matched;
@@ -231,16 +234,20 @@ fn print(
             writeln!(
                 out,
                 "\nno line of the snapshot of {} matched; the snapshot:",
-                outcome.url
+                Visible(&outcome.url)
             )?;
             for line in outcome.snapshot.lines() {
-                writeln!(out, "  {line}")?;
+                writeln!(out, "  {}", Visible(line))?;
             }
         } else {
             // Out of their tree, the lines go without its indentation.
-            writeln!(out, "\nmatched in the snapshot of {}:", outcome.url)?;
+            writeln!(
+                out,
+                "\nmatched in the snapshot of {}:",
+                Visible(&outcome.url)
+            )?;
             for line in matched {
-                writeln!(out, "  {}", line.trim_start())?;
+                writeln!(out, "  {}", Visible(line.trim_start()))?;
             }
         }
     }
@@ -251,7 +258,7 @@ fn print(
             out,
             "\nexecuted: failed ({}): {}",
             failure.kind.as_str(),
-            secrets.mask(&failure.message)
+            Visible(secrets.mask(&failure.message))
         )?,
     }
     Ok(())

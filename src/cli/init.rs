@@ -264,7 +264,10 @@ fn init_error(path: &Path, err: &io::Error) -> Error {
 }
 
 fn report(dir: &Path, made: &[Made], out: &mut dyn Write) -> io::Result<()> {
-    let rel = |path: &Path| path.strip_prefix(dir).unwrap_or(path).display().to_string();
+    let rel = |path: &Path| {
+        let shown = path.strip_prefix(dir).unwrap_or(path).display().to_string();
+        crate::report::visible_text(&shown).into_owned()
+    };
     for item in made {
         match item {
             Made::Created(path) => writeln!(out, "created  {}", rel(path))?,

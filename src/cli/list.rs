@@ -13,6 +13,7 @@ use crate::cli::args::ListFormat;
 use crate::cli::select::SelectOptions;
 use crate::config::Settings;
 use crate::error::Error;
+use crate::report::{Visible, visible_json};
 use crate::runner::LastRun;
 use crate::scenario::Scenario;
 
@@ -114,7 +115,7 @@ pub(crate) fn list(
             };
             // Plain data of strings and numbers: serialising it cannot fail.
             let json = serde_json::to_string(&document).unwrap_or_default();
-            writeln!(out, "{json}").map_err(Error::Output)
+            writeln!(out, "{}", visible_json(&json)).map_err(Error::Output)
         }
         ListFormat::Text => write_text(&tests, out).map_err(Error::Output),
     }
@@ -128,14 +129,16 @@ fn write_text(tests: &[TestWire<'_>], mut out: impl Write) -> std::io::Result<()
             .into_iter()
             .filter_map(|(key, name)| Some(format!(" [{key}={}]", name?)))
             .collect();
-        writeln!(out, "{} › {}{states}{tags}", test.file, test.name)?;
+        // Names come from `.steps` files, which a pull request may change: see `visible`.
+        let line = format!("{} › {}{states}{tags}", test.file, test.name);
+        writeln!(out, "{}", Visible(line))?;
         for step in &test.steps {
             if !step.cached {
                 missing.insert(&step.key);
             }
             let mark = if step.cached { "cached " } else { "missing" };
             let prefix = if step.background { "background: " } else { "" };
-            writeln!(out, "  [{mark}] {prefix}{}", step.sentence)?;
+            writeln!(out, "  [{mark}] {prefix}{}", Visible(step.sentence))?;
         }
     }
     writeln!(

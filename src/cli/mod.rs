@@ -57,7 +57,9 @@ pub fn main() -> ExitCode {
         // `StdoutSink`, and it exits with the run's code.
         Err(Error::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("{}", masked_for_stderr(&err.report().to_string()));
+            // An error may quote a `.steps` line or a name: escaped like every terminal line.
+            let report = masked_for_stderr(&err.report().to_string());
+            eprintln!("{}", crate::report::visible_text(&report));
             ExitCode::from(err.exit_code())
         }
     }
@@ -297,11 +299,12 @@ fn cache_prune(settings: &Settings, cwd: &Path, dry_run: bool) -> Result<u8, Err
     let removals = prune(&cache, &settings.project_root, &scenarios, dry_run)?;
     let write = |out: &mut dyn Write| -> io::Result<()> {
         for removal in &removals {
-            if dry_run {
-                writeln!(out, "{removal:#}")?;
+            let line = if dry_run {
+                format!("{removal:#}")
             } else {
-                writeln!(out, "{removal}")?;
-            }
+                format!("{removal}")
+            };
+            writeln!(out, "{}", crate::report::visible_text(&line))?;
         }
         match (removals.len(), dry_run) {
             (0, _) => writeln!(out, "nothing to prune"),

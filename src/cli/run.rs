@@ -313,7 +313,10 @@ fn web_server_sink(verbosity: Verbosity) -> Option<LineSink> {
     reason = "the CLI prints this warning after the summary"
 )]
 fn warn(warning: &str) {
-    eprintln!("WARNING: {}", masked_for_stderr(warning));
+    eprintln!(
+        "WARNING: {}",
+        crate::report::visible_text(&masked_for_stderr(warning))
+    );
 }
 
 /// Explains why a run whose tests all passed in the end exits 1.

@@ -13,7 +13,7 @@ use crate::cli::args::{ShowReportArgs, ShowTraceArgs};
 use crate::cli::env_var;
 use crate::driver::{DriverError, TraceViewer, find_driver};
 use crate::error::{EXIT_SUCCESS, Error};
-use crate::report::{DEFAULT_OUTPUT_DIR, ReportServer};
+use crate::report::{DEFAULT_OUTPUT_DIR, ReportServer, Visible};
 
 /// Serves the report directory (`DIR`, else `prettyplay-report`) until the process is stopped.
 pub(crate) fn show_report(args: &ShowReportArgs, cwd: &Path) -> Result<u8, Error> {
@@ -28,7 +28,7 @@ pub(crate) fn show_report(args: &ShowReportArgs, cwd: &Path) -> Result<u8, Error
         let url = server.url();
         announce(&format!(
             "Serving the HTML report {} at {url}",
-            named.display()
+            Visible(named.display())
         ))?;
         open_in_browser(&url, &env_var);
         server.run().await;
@@ -54,7 +54,7 @@ pub(crate) fn show_trace(args: &ShowTraceArgs, cwd: &Path) -> Result<u8, Error> 
     )?;
     announce(&format!(
         "Serving the trace viewer for {} at {}",
-        args.file.display(),
+        Visible(args.file.display()),
         viewer.url()
     ))?;
     match viewer.wait() {

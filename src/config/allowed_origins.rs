@@ -171,13 +171,63 @@ pub(super) fn parse_entry(entry: &str) -> Result<OriginEntry, Refusal> {
     if !url.username().is_empty() || url.password().is_some() {
         return Err(shown("has credentials"));
     }
-    if url.path() != "/" {
+    // The URL parser normalises `/../` and `//` away and drops an empty port, so the entry is
+    // checked as written too: whatever follows the host and port must be nothing or one `/`.
+    let (authority, rest) = split_authority(entry);
+    if url.path() != "/" || !matches!(rest.split(['?', '#']).next(), Some("" | "/")) {
         return Err(shown("has a path"));
     }
     if url.query().is_some() || url.fragment().is_some() || entry.contains(['?', '#']) {
         return Err(shown("has a query or fragment"));
     }
+    if port_text(authority) == Some("") || url.port() == Some(0) {
+        return Err(Refusal {
+            problem: "has no real port (1 to 65535)",
+            hint: "write the port the app listens on, such as \"http://127.0.0.1:3000\", or no \
+                   port for the scheme's default"
+                .to_owned(),
+        });
+    }
+    if let Some(url::Host::Domain(domain)) = url.host()
+        && !is_host_name(domain)
+    {
+        return Err(Refusal {
+            problem: "has no real host name",
+            hint: "write one origin per entry, such as \"https://cdn.example.com\": the only \
+                   wildcard is \"*\" alone, which allows every origin"
+                .to_owned(),
+        });
+    }
     Ok(OriginEntry::Origin(origin))
+}
+
+/// The `host[:port]` of an entry written `scheme://host[:port]...`, and what follows it.
+fn split_authority(entry: &str) -> (&str, &str) {
+    let rest = entry.split_once("://").map_or("", |(_, rest)| rest);
+    let end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
+    rest.split_at(end)
+}
+
+/// The port of `host[:port]` as written (`Some("")` for a `:` with nothing after it).
+fn port_text(authority: &str) -> Option<&str> {
+    let host_end = match authority.strip_prefix('[') {
+        Some(rest) => rest.find(']').map_or(authority.len(), |at| at + 2),
+        None => 0,
+    };
+    let after_host = &authority[host_end..];
+    after_host.rfind(':').map(|at| &after_host[at + 1..])
+}
+
+/// Whether `domain` (lowercase, IDNA-encoded by the URL parser) is a host name: dot-separated
+/// labels of letters, digits, `-` and `_`, so that `*` or `*.example.com` is refused rather than
+/// taken for a host no page can have.
+fn is_host_name(domain: &str) -> bool {
+    domain.trim_end_matches('.').split('.').all(|label| {
+        !label.is_empty()
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    })
 }
 
 /// A whole list: each entry checked, `*` only alone.
@@ -263,6 +313,50 @@ mod tests {
         assert_eq!(
             parse_entry("http://x/app").expect_err("a path").problem,
             "has a path"
+        );
+        for entry in [
+            "http://127.0.0.1:3000/../",
+            "http://127.0.0.1:3000/./",
+            "http://127.0.0.1:3000/a/..",
+            "http://127.0.0.1:3000\\x",
+        ] {
+            assert_eq!(parse_entry(entry).expect_err(entry).problem, "has a path");
+        }
+        for entry in [
+            "http://127.0.0.1:0",
+            "http://x:",
+            "http://[::1]:0/",
+            "http://x:/",
+        ] {
+            assert_eq!(
+                parse_entry(entry).expect_err(entry).problem,
+                "has no real port (1 to 65535)",
+                "{entry}"
+            );
+        }
+        assert_eq!(
+            parse_entry("http://x:65536")
+                .expect_err("a big port")
+                .problem,
+            "is not an origin"
+        );
+        for entry in [
+            "http://*",
+            "https://*.example.com",
+            "http://*:3000",
+            "http://a..b",
+        ] {
+            let refusal = parse_entry(entry).expect_err(entry);
+            assert_eq!(refusal.problem, "has no real host name", "{entry}");
+            assert!(refusal.hint.contains("\"*\" alone"), "{entry}");
+        }
+        assert_eq!(
+            parse_entry("http://my_app:8080/"),
+            Ok(origin("http://my_app:8080"))
+        );
+        assert_eq!(
+            parse_entry("https://bücher.example"),
+            Ok(origin("https://xn--bcher-kva.example"))
         );
         for entry in [
             "127.0.0.1:3000",

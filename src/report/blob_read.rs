@@ -3,6 +3,14 @@
 //! cannot be read, a blob cut short or one that never says its run finished is an error that
 //! names the file and the line.
 //!
+//! Blobs come from other jobs' artifacts, so they are untrusted input. The blob is read only if
+//! it is a regular file within [`MAX_BLOB_BYTES`]. A file a line names (a screenshot, a trace)
+//! must be a relative path inside the blob's directory that stays inside it once its symbolic
+//! links are resolved; it is opened without following a link and must be a regular file within
+//! [`super::wire_read::MAX_SCREENSHOT_BYTES`] or [`MAX_TRACE_BYTES`]. Each of these is an error
+//! naming the blob, the line and the file, rather than a skipped attachment, because a link to
+//! `/dev/zero` or to a file outside the artifact is a tampered blob, not a lost screenshot.
+//!
 //! Main function: [`read_blob`]; its errors are [`MergeError`]s.
 
 use std::fs;
@@ -11,7 +19,14 @@ use std::path::{Component, Path, PathBuf};
 
 use super::blob::{BLOB_FORMAT, BLOB_VERSION, BlobHeader};
 use super::wire_read::parse_event;
+use crate::regular_file::{MIB, read_regular_to_string};
 use crate::runner::RunEvent;
+
+/// The largest blob read: far above the events of thousands of tests, far below a runaway read.
+pub(crate) const MAX_BLOB_BYTES: u64 = 256 * MIB;
+/// The largest trace copied from a blob's directory. Traces are copied, not held in memory, so
+/// the bound is about the disk of the merging job.
+pub(crate) const MAX_TRACE_BYTES: u64 = 1024 * MIB;
 
 /// Why `merge-reports` could not merge: the file and line are in every message.
 #[derive(Debug, thiserror::Error)]
@@ -68,8 +83,14 @@ pub(crate) enum MergeError {
         first: String,
         second: String,
     },
-    #[error("cannot copy the trace {} into the merged report", .path.display())]
+    #[error(
+        "{}:{line}: cannot copy the trace {} into the merged report",
+        .blob.display(),
+        .path.display()
+    )]
     Trace {
+        blob: PathBuf,
+        line: usize,
         path: PathBuf,
         #[source]
         source: io::Error,
@@ -86,9 +107,11 @@ pub(crate) struct Blob {
 
 /// Reads the blob at `path`: see the module's comment for what is an error.
 pub(crate) fn read_blob(path: &Path) -> Result<Blob, MergeError> {
-    let text = fs::read_to_string(path).map_err(|source| MergeError::Read {
-        path: path.to_path_buf(),
-        source,
+    let text = read_regular_to_string(path, MAX_BLOB_BYTES, "report blobs").map_err(|source| {
+        MergeError::Read {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
     let not_a_blob = |reason: &str| MergeError::NotABlob {
         path: path.to_path_buf(),
@@ -171,8 +194,9 @@ fn read_header(path: &Path, line: &str) -> Result<BlobHeader, MergeError> {
     serde_json::from_value(value).map_err(|err| not_a_blob(format!("a bad header: {err}")))
 }
 
-/// The file a blob's line names: a relative path inside the blob's directory (`..` and
-/// absolute paths are refused, so a blob cannot make the report read other files).
+/// The file a blob's line names, with its symbolic links resolved: a relative path inside the
+/// blob's directory (`..` and absolute paths are refused, and so is a path whose links lead out
+/// of the directory, so a blob cannot make the report read or publish other files).
 fn attachment(dir: &Path, reference: &str) -> Result<PathBuf, String> {
     let path = Path::new(reference);
     if path
@@ -183,7 +207,21 @@ fn attachment(dir: &Path, reference: &str) -> Result<PathBuf, String> {
             "the attachment {reference:?} is not a path inside the blob's directory"
         ));
     }
-    Ok(dir.join(path))
+    let joined = dir.join(path);
+    let resolve = |path: &Path| {
+        fs::canonicalize(path)
+            .map_err(|err| format!("cannot read the attachment {}: {err}", joined.display()))
+    };
+    let (root, resolved) = (resolve(dir)?, resolve(&joined)?);
+    if !resolved.starts_with(&root) {
+        return Err(format!(
+            "the attachment {} is a symbolic link that leads outside the blob's directory (to \
+             {}): merge the blobs and their directories as the shards wrote them",
+            joined.display(),
+            resolved.display()
+        ));
+    }
+    Ok(resolved)
 }
 
 #[cfg(test)]
@@ -309,12 +347,28 @@ mod tests {
 
     #[test]
     fn attachments_stay_inside_the_blobs_directory() {
-        let dir = Path::new("/blobs");
-        assert_eq!(
-            attachment(dir, "r/1.png").unwrap(),
-            Path::new("/blobs/r/1.png")
-        );
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = &tmp.path().join("blobs");
+        fs::create_dir_all(dir.join("r")).unwrap();
+        fs::write(dir.join("r/1.png"), "png").unwrap();
+        fs::write(tmp.path().join("secret"), "secret").unwrap();
+        let root = fs::canonicalize(dir).unwrap();
+        assert_eq!(attachment(dir, "r/1.png").unwrap(), root.join("r/1.png"));
         assert!(attachment(dir, "../secret").is_err());
         assert!(attachment(dir, "/etc/passwd").is_err());
+        // A link inside the directory to a file inside it is followed; one out of it is not.
+        std::os::unix::fs::symlink("1.png", dir.join("r/2.png")).unwrap();
+        assert_eq!(attachment(dir, "r/2.png").unwrap(), root.join("r/1.png"));
+        std::os::unix::fs::symlink("../../secret", dir.join("r/3.png")).unwrap();
+        std::os::unix::fs::symlink(tmp.path(), dir.join("out")).unwrap();
+        for reference in ["r/3.png", "out/secret"] {
+            let err = attachment(dir, reference).unwrap_err();
+            assert!(
+                err.contains("is a symbolic link that leads outside the blob's directory"),
+                "{err}"
+            );
+        }
+        let err = attachment(dir, "r/9.png").unwrap_err();
+        assert!(err.starts_with("cannot read the attachment "), "{err}");
     }
 }

@@ -11,10 +11,13 @@
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::io::{self, Read as _};
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 
 use super::blob::SetupTest;
-use super::blob_read::{Blob, MergeError, read_blob};
+use super::blob_read::{Blob, MAX_TRACE_BYTES, MergeError, read_blob};
+use crate::regular_file::{human, open_regular_nofollow};
 use crate::runner::{RunEvent, RunStats, StopReason, TestId, TestOutcome};
 
 /// The blob files under `paths`: a file as it is, a directory's `*.jsonl` files at any depth
@@ -108,7 +111,9 @@ pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged,
                     ..
                 }
             );
-            entry.events.push(copy_trace(event, trace_dir)?);
+            entry
+                .events
+                .push(copy_trace(event, trace_dir, &blob.path, line)?);
         }
         for (key, entry) in entries {
             match tests.get(&key) {
@@ -195,19 +200,54 @@ fn merged_stats(events: &[RunEvent], shards: &[RunStats]) -> RunStats {
     stats
 }
 
-/// A trace event with its trace copied into `trace_dir`; other events as they are.
-fn copy_trace(event: RunEvent, trace_dir: &Path) -> Result<RunEvent, MergeError> {
+/// A trace event with its trace copied into `trace_dir`; other events as they are. The trace
+/// (line `line` of `blob` names it) is opened without following a symbolic link and copied up to
+/// [`MAX_TRACE_BYTES`]; the copy never follows a link either.
+fn copy_trace(
+    event: RunEvent,
+    trace_dir: &Path,
+    blob: &Path,
+    line: usize,
+) -> Result<RunEvent, MergeError> {
     let RunEvent::TraceWritten { test, path } = event else {
         return Ok(event);
     };
     let target = trace_dir.join(path.file_name().unwrap_or(path.as_os_str()));
-    fs::create_dir_all(trace_dir)
-        .and_then(|()| fs::copy(&path, &target))
-        .map_err(|source| MergeError::Trace {
-            path: path.clone(),
-            source,
-        })?;
+    copy_regular(&path, &target).map_err(|source| MergeError::Trace {
+        blob: blob.to_path_buf(),
+        line,
+        path: path.clone(),
+        source,
+    })?;
     Ok(RunEvent::TraceWritten { test, path: target })
+}
+
+/// Copies the regular file `from` to `to` (its directory made), both without following a
+/// symbolic link, up to [`MAX_TRACE_BYTES`].
+fn copy_regular(from: &Path, to: &Path) -> io::Result<()> {
+    let (source, _) = open_regular_nofollow(from, MAX_TRACE_BYTES, "traces in report blobs")?;
+    if let Some(dir) = to.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let mut target = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(to)?;
+    let copied = io::copy(&mut source.take(MAX_TRACE_BYTES + 1), &mut target)?;
+    if copied > MAX_TRACE_BYTES {
+        drop(target);
+        let _ = fs::remove_file(to);
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!(
+                "it grew past the limit of {} for traces in report blobs while it was copied",
+                human(MAX_TRACE_BYTES)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The test an event is about; `None` for the run's own events.

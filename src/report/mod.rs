@@ -46,5 +46,5 @@ pub(crate) use options::DEFAULT_OUTPUT_DIR;
 pub use options::{ReportOptions, ReporterKind};
 pub(crate) use serve::ReportServer;
 pub(crate) use serve_error::ServeError;
-pub(crate) use visible::visible as visible_text;
+pub(crate) use visible::{Visible, visible as visible_text, visible_json};
 pub(crate) use wire::EVENTS_VERSION;

@@ -5,10 +5,13 @@
 //! percent-decoded segment by segment, a `..` segment or a segment that decodes to a `/` or a NUL
 //! is refused (403) before the file system is asked, and the file found is resolved with its
 //! symbolic links and refused (403) unless it is still under the directory. A directory answers
-//! its `index.html` (a redirect adds the missing `/` first, so relative links work); anything
-//! else missing, or that is not a regular file, is 404. Bound to a loopback address, the server
-//! also refuses requests that name another host (DNS rebinding: a web page whose own host name
-//! resolves to 127.0.0.1 must not read the report).
+//! its `index.html` (a redirect adds the missing `/` first, so relative links work; its
+//! `Location` is built from the normalised path, so `//traces` cannot become the
+//! protocol-relative `//traces/`, a redirect to another host); anything else missing, or that is
+//! not a regular file, is 404. Bound to a loopback address, the server also refuses requests
+//! that name another host (DNS rebinding: a web page whose own host name resolves to 127.0.0.1
+//! must not read the report). A client that stops reading a response for [`WRITE_TIMEOUT`] is
+//! dropped, so that an unread download does not hold a connection and its file forever.
 
 use std::ffi::OsStr;
 use std::fs;
@@ -29,6 +32,11 @@ use super::serve_error::ServeError;
 const MAX_HEAD: usize = 16 * 1024;
 /// How long a client has to send its request head.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a write of a response may wait for the client to read: a stall this long, not a
+/// slow download, drops the connection.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+/// The size of the pieces a file is sent in, each under [`WRITE_TIMEOUT`].
+const CHUNK: usize = 64 * 1024;
 
 /// A report directory, listened for on a host and port.
 pub(crate) struct ReportServer {
@@ -254,19 +262,39 @@ impl Response {
             "Content-Length: {len}\r\nCache-Control: no-cache\r\n\
              X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
         ));
-        stream.write_all(head.as_bytes()).await?;
+        send(stream, head.as_bytes()).await?;
         if self.head_only {
             return Ok(());
         }
         match (file, &self.body) {
             (Some((file, len)), _) => {
-                tokio::io::copy(&mut file.take(len), stream).await?;
+                let mut file = file.take(len);
+                let mut chunk = vec![0; CHUNK];
+                loop {
+                    let n = file.read(&mut chunk).await?;
+                    if n == 0 {
+                        break;
+                    }
+                    send(stream, &chunk[..n]).await?;
+                }
             }
-            (None, Body::Text(text)) => stream.write_all(text.as_bytes()).await?,
+            (None, Body::Text(text)) => send(stream, text.as_bytes()).await?,
             (None, Body::File(_)) => {}
         }
         Ok(())
     }
+}
+
+/// Writes `bytes` to the client, or fails when it reads none of them for [`WRITE_TIMEOUT`].
+async fn send(stream: &mut TcpStream, bytes: &[u8]) -> io::Result<()> {
+    tokio::time::timeout(WRITE_TIMEOUT, stream.write_all(bytes))
+        .await
+        .map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!("the client read nothing for {WRITE_TIMEOUT:?}"),
+            )
+        })?
 }
 
 /// A regular file, opened, and its length.
@@ -342,6 +370,8 @@ fn resolve(root: &Path, target: &str) -> Response {
         return Response::error(400, "Bad Request");
     }
     let mut relative = PathBuf::new();
+    // The segments as they are served, percent-encoded again, for a redirect's `Location`.
+    let mut normalised = Vec::new();
     for raw in path.split('/') {
         let Some(segment) = percent_decode(raw) else {
             return Response::error(400, "Bad Request");
@@ -352,7 +382,10 @@ fn resolve(root: &Path, target: &str) -> Response {
             s if s.contains(&b'/') || s.contains(&0) => {
                 return Response::error(403, "Forbidden");
             }
-            s => relative.push(OsStr::from_bytes(s)),
+            s => {
+                relative.push(OsStr::from_bytes(s));
+                normalised.push(percent_encode(s));
+            }
         }
     }
     let Some(found) = inside(root, &root.join(&relative)) else {
@@ -367,8 +400,14 @@ fn resolve(root: &Path, target: &str) -> Response {
     if meta.is_dir() {
         if !path.ends_with('/') {
             // Relative links in the directory's index.html resolve against the URL.
+            // The location is rebuilt from the normalised segments: the path as sent may start
+            // with `//` or `/\`, which a browser reads as another host.
             let query = target.find('?').map_or("", |at| &target[at..]);
-            return Response::redirect(format!("{path}/{query}"));
+            let location = match normalised.as_slice() {
+                [] => "/".to_owned(),
+                segments => format!("/{}/", segments.join("/")),
+            };
+            return Response::redirect(format!("{location}{query}"));
         }
         return match inside(root, &found.join("index.html")) {
             None => Response::error(403, "Forbidden"),
@@ -390,6 +429,20 @@ fn inside(root: &Path, path: &Path) -> Option<io::Result<PathBuf>> {
         Ok(_) => None,
         Err(err) => Some(Err(err)),
     }
+}
+
+/// `segment` with every byte but letters, digits and `-._~` written as `%XX`.
+fn percent_encode(segment: &[u8]) -> String {
+    segment
+        .iter()
+        .map(|&b| {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
 }
 
 /// `%XX` escapes decoded; `None` for a malformed escape.
@@ -524,6 +577,22 @@ mod tests {
         let redirect = get(&f, "/traces?x=1");
         assert_eq!(redirect.status, 301);
         assert_eq!(header(&redirect, "Location"), Some("/traces/?x=1"));
+        for (target, location) in [
+            ("//traces", "/traces/"),
+            ("///traces", "/traces/"),
+            ("/./traces", "/traces/"),
+            ("//./traces?x=1", "/traces/?x=1"),
+            ("/.", "/"),
+            ("//.", "/"),
+        ] {
+            let redirect = get(&f, target);
+            assert_eq!(redirect.status, 301, "{target}");
+            assert_eq!(header(&redirect, "Location"), Some(location), "{target}");
+        }
+        let odd = f.root.join("a b\\c");
+        fs::create_dir_all(&odd).unwrap();
+        let redirect = get(&f, "/a%20b%5Cc");
+        assert_eq!(header(&redirect, "Location"), Some("/a%20b%5Cc/"));
 
         let post = route(&f.root, true, "POST / HTTP/1.1\r\nHost: localhost");
         assert_eq!(post.status, 405);

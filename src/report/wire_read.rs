@@ -16,11 +16,16 @@ use super::wire::{engine_kind_name, failure_kind_name, purpose_name, source_name
 use crate::cache::Author;
 use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
 use crate::llm::{Category, Classification, Usage};
+use crate::regular_file::{MIB, read_regular_nofollow};
 use crate::runner::{
     FailureCause, Interruption, RunEvent, RunStats, SetupFailed, StepSource, StopReason,
     TestFailure, TestId, TestOutcome, TestTiming,
 };
 use crate::script::{FailureKind, StepFailure};
+
+/// The largest screenshot read by reference (from a report blob's directory): a full-page PNG
+/// of a long page fits.
+pub(crate) const MAX_SCREENSHOT_BYTES: u64 = 64 * MIB;
 
 /// Where a reference in an event (a screenshot, a trace) points: `reference` is the path the
 /// line carries; the answer is the file to use, or why there is none.
@@ -465,9 +470,16 @@ impl FailureIn {
             ),
             (None, Some(reference)) => {
                 let path = resolve(&reference)?;
-                Some(std::fs::read(&path).map_err(|err| {
-                    format!("cannot read the screenshot {}: {err}", path.display())
-                })?)
+                Some(
+                    read_regular_nofollow(
+                        &path,
+                        MAX_SCREENSHOT_BYTES,
+                        "screenshots in report blobs",
+                    )
+                    .map_err(|err| {
+                        format!("cannot read the screenshot {}: {err}", path.display())
+                    })?,
+                )
             }
             (None, None) => None,
         };

@@ -72,8 +72,10 @@ fn walk(dir: &Path, found: &mut BTreeSet<PathBuf>, errors: &mut Vec<ScenarioErro
                     .path()
                     .extension()
                     .is_some_and(|ext| EXTENSIONS.iter().any(|known| ext == *known));
-                // A symlink is taken as a file; reading it reports a dangling one.
-                if is_steps && (kind.is_file() || kind.is_symlink()) {
+                // Anything but a directory is taken as a file: reading it reports a dangling
+                // symlink, a FIFO or a device by name, as for a file named explicitly, instead
+                // of skipping it in silence.
+                if is_steps && !kind.is_dir() {
                     found.insert(normalize(entry.path()));
                 }
             }

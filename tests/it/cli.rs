@@ -280,6 +280,28 @@ fn an_unknown_config_key_is_an_error_naming_the_key_and_the_file() {
 }
 
 #[test]
+fn allowed_origins_without_a_real_host_port_or_with_a_path_are_config_errors_at_their_line() {
+    for (entry, problem) in [
+        ("http://*", "has no real host name"),
+        ("http://127.0.0.1:3000/../", "has a path"),
+        ("http://127.0.0.1:0", "has no real port (1 to 65535)"),
+        ("http://127.0.0.1:", "has no real port (1 to 65535)"),
+    ] {
+        Test::new()
+            .config(&format!(
+                "scenarios = \"scenarios\"\n[browser]\nallowed_origins = [\n  \"{entry}\",\n]\n"
+            ))
+            .scenario(TODO, "test: t\n  open the app\n")
+            .args(&["list"])
+            .run()
+            .assert_exit(2)
+            .output_contains(&format!(
+                "prettyplay.toml:4:3: `browser.allowed_origins` entry \"{entry}\" {problem}"
+            ));
+    }
+}
+
+#[test]
 fn an_unknown_llm_key_is_refused_naming_key_and_file() {
     Test::new()
         .config("[llm]\nmodle = \"x\"\n")
@@ -332,7 +354,7 @@ fn a_scenario_that_links_to_dev_zero_or_is_a_fifo_is_refused_at_once_with_exit_2
         .status()
         .expect("run mkfifo");
     assert!(status.success());
-    // A walk skips a FIFO (it is no file); named explicitly, it is refused.
+    // Named explicitly or found by the walk, a FIFO is refused.
     test.args(&["list", "scenarios", "scenarios/pipe.steps"])
         .run()
         .assert_exit(2)
@@ -341,6 +363,24 @@ fn a_scenario_that_links_to_dev_zero_or_is_a_fifo_is_refused_at_once_with_exit_2
         .stderr_contains("it is a character device, not a regular file")
         .stderr_contains("scenarios/pipe.steps`")
         .stderr_contains("it is a FIFO (named pipe), not a regular file");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_found_by_walking_the_scenarios_directory_is_an_error_naming_it() {
+    let test = Test::new().scenario("scenarios/ok.steps", "test: x\n  open the app\n");
+    std::fs::create_dir_all(test.project_dir().join("scenarios/sub")).expect("mkdir");
+    let status = std::process::Command::new("mkfifo")
+        .arg(test.project_dir().join("scenarios/sub/x.steps"))
+        .status()
+        .expect("run mkfifo");
+    assert!(status.success());
+    test.args(&["list"])
+        .run()
+        .assert_exit(2)
+        .stderr_contains("scenarios/sub/x.steps`")
+        .stderr_contains("it is a FIFO (named pipe), not a regular file")
+        .output_not_contains("ok.steps › x");
 }
 
 #[test]
@@ -388,4 +428,81 @@ fn init_makes_a_project_whose_example_replays_and_never_overwrites() {
             out.stdout_line(&format!("kept     {path} (it exists; not overwritten)"))
         });
     assert_eq!(second.read("prettyplay.toml"), "# mine\n");
+}
+
+/// Every control character a `.steps` file can smuggle to a terminal: ESC sequences that colour,
+/// retitle or clear it, NUL, BEL, CR, backspace, DEL, C1 (CSI), bidirectional overrides and
+/// isolates, a line separator.
+const HOSTILE: &str =
+    "\u{1b}[2J\u{1b}]0;pwned\u{7}\0\r\u{8}\u{7f}\u{9b}31m\u{202e}gpj.exe\u{2066}\u{2028}";
+
+/// The characters of `text` that must not reach a terminal raw: C0 but newline and tab, DEL, C1,
+/// bidirectional controls and the line and paragraph separators.
+fn raw_controls(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| {
+            (c.is_control() && c != '\n' && c != '\t')
+                || matches!(
+                    c,
+                    '\u{061c}'
+                        | '\u{200e}'
+                        | '\u{200f}'
+                        | '\u{2028}'
+                        | '\u{2029}'
+                        | '\u{202a}'..='\u{202e}'
+                        | '\u{2066}'..='\u{2069}'
+                )
+        })
+        .collect()
+}
+
+#[test]
+fn no_command_writes_a_control_character_of_a_steps_file_raw() {
+    // A file that parses: its test name, tags and steps carry the controls.
+    let parses = format!("test: t{HOSTILE} @tag{HOSTILE}\n  open the app{HOSTILE}\n");
+    // A file that does not: the error quotes its line.
+    let broken = format!("open the app{HOSTILE}\ntest: x\n  y\n");
+    let runs: [(&str, &[&str]); 6] = [
+        ("scenarios/a.steps", &["list"]),
+        ("scenarios/a.steps", &["list", "--format", "json"]),
+        ("scenarios/a.steps", &["list", "-v"]),
+        ("scenarios/a.steps", &["replay", "--strict"]),
+        ("scenarios/a.steps", &["cache", "prune", "--dry-run"]),
+        ("scenarios/broken.steps", &["list"]),
+    ];
+    for (file, args) in runs {
+        let content = if file.ends_with("broken.steps") {
+            &broken
+        } else {
+            &parses
+        };
+        // A stale cache entry of a test no file has: `cache prune` names it.
+        let out = Test::new()
+            .scenario(file, content)
+            .cached(
+                "scenarios/a.steps",
+                &format!("gone{HOSTILE}"),
+                &format!("step{HOSTILE}"),
+                1,
+                OPEN,
+            )
+            .args(args)
+            .run();
+        for (stream, text) in [("stdout", out.stdout()), ("stderr", out.stderr())] {
+            let raw = raw_controls(text);
+            assert!(
+                raw.is_empty(),
+                "`prettyplay {}` wrote {raw:?} raw to {stream}:\n{text}",
+                args.join(" ")
+            );
+        }
+        let shown = format!("{}{}", out.stdout(), out.stderr());
+        assert!(
+            ["\\x1b", "\\u001b", "\\u{1b}"]
+                .iter()
+                .any(|escaped| shown.contains(escaped)),
+            "`prettyplay {}` showed no escaped ESC:\n{shown}",
+            args.join(" ")
+        );
+    }
 }

@@ -2,7 +2,8 @@
 //! run as three shards writing blobs (real binary, real headless Chromium, a page on
 //! 127.0.0.1), merged into one HTML and one JUnit report whose tests equal those of the same
 //! suite run unsharded; and the blobs merge-reports refuses (the same test twice, another
-//! format version, a file that is no blob, a cut line, no blobs), each with exit 2.
+//! format version, a file that is no blob, a cut line, no blobs, attachments that are links out
+//! of the blob's directory, FIFOs or too big), each with exit 2.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -287,4 +288,208 @@ fn a_blob_holds_the_events_files_lines_masked_the_same_with_the_screenshot_besid
         "{blob}"
     );
     assert!(out.exists("prettyplay-report/blob/report/screenshots/1.png"));
+}
+
+/// The test of [`handmade_blob`], as the wire writes a test.
+const TEST_ID: &str = r#"{"scenario":"scenarios/a.steps","name":"a","line":1}"#;
+
+/// A project without `prettyplay.toml` holding `blobs/report.jsonl`, a blob written by hand of
+/// one failed test whose screenshot is `report/screenshots/1.png` and whose trace is
+/// `report/traces/a.zip` (written as regular files, for a test to replace), so that the
+/// attachments can be tampered with without a browser run.
+fn handmade_blob() -> Test {
+    let header = "{\"format\":\"prettyplay-blob\",\"version\":1,\"prettyplay\":\"0.1.0\",\
+        \"events_version\":1,\"shard\":null,\"started_at\":\"2026-01-01T00:00:00Z\",\
+        \"paths\":\"project\",\"setups\":[]}";
+    let failure = "{\"status\":\"failed\",\"step\":\"the page says hi\",\"step_index\":1,\
+        \"line\":2,\"cause\":{\"type\":\"step\",\"kind\":\"failed_check\",\"message\":\"no hi\",\
+        \"code_line\":null},\"code\":null,\"verdict\":null,\
+        \"screenshot\":\"report/screenshots/1.png\"}";
+    let stats = "{\"passed\":0,\"failed\":1,\"flaky\":0,\"infrastructure_failures\":0,\
+        \"not_run\":0,\"interrupted\":false,\"duration_ms\":5,\"cached_steps\":0,\
+        \"generated_steps\":0,\"healed_steps\":0,\"llm_requests\":0,\"tokens_in\":0,\
+        \"tokens_in_cached\":0,\"tokens_out\":0,\"llm_wait_ms\":0}";
+    let lines = [
+        header.to_owned(),
+        r#"{"version":1,"event":"run_started","tests":1}"#.to_owned(),
+        format!(r#"{{"version":1,"event":"test_started","test":{TEST_ID}}}"#),
+        format!(
+            r#"{{"version":1,"event":"trace_written","test":{TEST_ID},"path":"report/traces/a.zip"}}"#
+        ),
+        format!(
+            r#"{{"version":1,"event":"test_finished","test":{TEST_ID},"outcome":{failure},"duration_ms":5}}"#
+        ),
+        format!(r#"{{"version":1,"event":"run_finished","stats":{stats}}}"#),
+    ];
+    Test::new()
+        .no_config()
+        .write("blobs/report.jsonl", &(lines.join("\n") + "\n"))
+        .write("blobs/report/screenshots/1.png", "PNG of the page")
+        .write("blobs/report/traces/a.zip", "zip of the trace")
+        // A file of the merging job's machine that a blob must not publish.
+        .write("outside/secret.txt", "the CI machine's secret")
+}
+
+/// The blob's line that names the trace, and the one that names the screenshot.
+const TRACE_LINE: &str = "report.jsonl:4:";
+const SCREENSHOT_LINE: &str = "report.jsonl:5:";
+
+/// Replaces `path` (relative to the project) with a symbolic link to `target`.
+fn link(test: &Test, path: &str, target: &Path) {
+    let path = test.project_dir().join(path);
+    fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink(target, path).unwrap();
+}
+
+/// `merge-reports blobs` with the HTML, JSON and JUnit reports, into `merged/`.
+fn merge(test: Test) -> Output {
+    test.args(&[
+        "merge-reports",
+        "blobs",
+        "--reporter",
+        "html",
+        "--reporter",
+        "json",
+        "--reporter",
+        "junit",
+        "--output-dir",
+        "merged",
+    ])
+    .run()
+}
+
+/// Nothing of the file outside the blobs is in what the merge wrote, if it wrote anything.
+fn assert_nothing_published(out: &Output) {
+    let secret = "the CI machine's secret";
+    let encoded = base64_of(secret.as_bytes());
+    let merged = out.project_dir().join("merged");
+    if !merged.exists() {
+        return;
+    }
+    for entry in walkdir::WalkDir::new(merged) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let bytes = fs::read(entry.path()).unwrap();
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(
+                !text.contains(secret) && !text.contains(&encoded),
+                "{} holds the outside file",
+                entry.path().display()
+            );
+        }
+    }
+}
+
+/// Standard base64, for the screenshot the HTML report would embed.
+fn base64_of(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+#[test]
+fn a_handmade_blob_merges_with_its_screenshot_and_trace() {
+    let out = merge(handmade_blob())
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed");
+    assert!(
+        out.read("merged/index.html")
+            .contains(&base64_of(b"PNG of the page"))
+    );
+    assert_eq!(out.read("merged/traces/a.zip"), "zip of the trace");
+}
+
+#[test]
+fn a_blob_screenshot_linked_to_dev_zero_is_refused_without_reading_it() {
+    let test = handmade_blob();
+    link(
+        &test,
+        "blobs/report/screenshots/1.png",
+        Path::new("/dev/zero"),
+    );
+    let out = merge(test)
+        .assert_exit(2)
+        .output_contains(SCREENSHOT_LINE)
+        .output_contains("report/screenshots/1.png is a symbolic link that leads outside the blob's directory (to /dev/zero)");
+    assert!(!out.exists("merged/index.html"));
+}
+
+#[test]
+fn blob_attachments_linked_outside_the_blob_directory_are_neither_copied_nor_embedded() {
+    let screenshot = handmade_blob();
+    let secret = screenshot.project_dir().join("outside/secret.txt");
+    link(&screenshot, "blobs/report/screenshots/1.png", &secret);
+    let out = merge(screenshot)
+        .assert_exit(2)
+        .output_contains(SCREENSHOT_LINE)
+        .output_contains("leads outside the blob's directory");
+    assert_nothing_published(&out);
+
+    let trace = handmade_blob();
+    let secret = trace.project_dir().join("outside/secret.txt");
+    link(&trace, "blobs/report/traces/a.zip", &secret);
+    let out = merge(trace)
+        .assert_exit(2)
+        .output_contains(TRACE_LINE)
+        .output_contains("report/traces/a.zip is a symbolic link that leads outside");
+    assert_nothing_published(&out);
+
+    // A linked directory on the way is followed to where it leads, and refused the same.
+    let directory = handmade_blob();
+    let project = directory.project_dir();
+    fs::remove_dir_all(project.join("blobs/report/traces")).unwrap();
+    fs::write(project.join("outside/a.zip"), "the CI machine's secret").unwrap();
+    std::os::unix::fs::symlink(project.join("outside"), project.join("blobs/report/traces"))
+        .unwrap();
+    let out = merge(directory)
+        .assert_exit(2)
+        .output_contains(TRACE_LINE)
+        .output_contains("leads outside the blob's directory");
+    assert_nothing_published(&out);
+}
+
+#[test]
+fn a_blob_trace_that_is_a_fifo_is_refused_without_blocking() {
+    let test = handmade_blob();
+    let trace = test.project_dir().join("blobs/report/traces/a.zip");
+    fs::remove_file(&trace).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&trace)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    merge(test)
+        .assert_exit(2)
+        .output_contains(&format!(
+            "{TRACE_LINE} cannot copy the trace {}",
+            fs::canonicalize(&trace).unwrap().display()
+        ))
+        .output_contains("it is a FIFO (named pipe), not a regular file: traces in report blobs must be regular files");
+}
+
+#[test]
+fn oversized_blob_attachments_are_refused_before_they_are_read() {
+    // Sparse files: their size is what counts, and they take no disk.
+    let screenshot = handmade_blob();
+    let file = fs::File::create(
+        screenshot
+            .project_dir()
+            .join("blobs/report/screenshots/1.png"),
+    )
+    .unwrap();
+    file.set_len(64 * 1024 * 1024 + 1).unwrap();
+    merge(screenshot)
+        .assert_exit(2)
+        .output_contains(SCREENSHOT_LINE)
+        .output_contains("it is 67108865 bytes, over the limit of 67108864 bytes (64 MiB) for screenshots in report blobs");
+
+    let trace = handmade_blob();
+    let file = fs::File::create(trace.project_dir().join("blobs/report/traces/a.zip")).unwrap();
+    file.set_len(1024 * 1024 * 1024 + 1).unwrap();
+    let out = merge(trace)
+        .assert_exit(2)
+        .output_contains(TRACE_LINE)
+        .output_contains(
+            "over the limit of 1073741824 bytes (1024 MiB) for traces in report blobs",
+        );
+    assert!(!out.exists("merged/traces/a.zip"));
 }

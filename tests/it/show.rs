@@ -174,6 +174,70 @@ fn show_report_serves_files_with_their_types_and_nothing_outside_its_directory()
 }
 
 #[test]
+fn show_report_redirects_a_directory_to_its_normalised_path_never_to_another_host() {
+    let mark = unique_mark("show-report-redirect");
+    let mut running = serve(written_report(), &["show-report", "report"], &mark);
+    let url = running.stdout_match(REPORT_URL, READY);
+    for (target, location) in [
+        ("/assets", "/assets/"),
+        ("//assets", "/assets/"),
+        ("//assets?x=1", "/assets/?x=1"),
+        ("/./assets", "/assets/"),
+        ("/.", "/"),
+    ] {
+        let reply = request(&url, "GET", target);
+        assert_eq!(reply.status, 301, "{target}: {reply:?}");
+        assert_eq!(reply.header("Location"), Some(location), "{target}");
+    }
+    let out = running.interrupt_and_wait();
+    assert_nothing_left(&out, &mark);
+}
+
+/// How long `show-report` waits for a client that reads nothing of its answer.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[test]
+fn show_report_drops_a_download_its_client_stops_reading() {
+    use std::io::{Read as _, Write as _};
+    let test = written_report();
+    // A sparse file: far more than the socket buffers hold, and no disk.
+    let big = fs::File::create(test.project_dir().join("report/traces/big.zip")).unwrap();
+    big.set_len(256 * 1024 * 1024).unwrap();
+    let mark = unique_mark("show-report-stall");
+    let mut running = serve(test, &["show-report", "report"], &mark);
+    let url = running.stdout_match(REPORT_URL, READY);
+    let authority = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = std::net::TcpStream::connect(authority).unwrap();
+    write!(
+        stream,
+        "GET /traces/big.zip HTTP/1.1\r\nHost: {authority}\r\n\r\n"
+    )
+    .unwrap();
+    // Read nothing while the server's writes stall, then everything there is.
+    std::thread::sleep(WRITE_TIMEOUT + Duration::from_secs(5));
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let mut received = 0u64;
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => received += n as u64,
+            // A reset is a close too, whatever the kernel did with the unsent bytes.
+            Err(err) if err.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(err) => panic!("the server neither sent nor closed: {err}"),
+        }
+    }
+    assert!(
+        received < 256 * 1024 * 1024,
+        "the server kept the stalled download open and sent it all ({received} bytes)"
+    );
+    let out = running.interrupt_and_wait();
+    assert_nothing_left(&out, &mark);
+}
+
+#[test]
 fn show_report_without_a_report_exits_2_naming_the_directory_and_what_to_do() {
     // The default directory, prettyplay-report, does not exist; a broken prettyplay.toml is not
     // read at all.
