@@ -7,12 +7,12 @@ use std::collections::HashSet;
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
-    Argument, ArrowFunctionExpression, AssignmentExpression, AwaitExpression, BindingIdentifier,
-    CallExpression, CatchClause, ConditionalExpression, DoWhileStatement, Expression,
-    ForInStatement, ForOfStatement, ForStatement, Function, IdentifierReference, IfStatement,
-    LabeledStatement, LogicalExpression, ObjectPropertyKind, Program, ReturnStatement,
-    SimpleAssignmentTarget, StringLiteral, SwitchCase, TemplateLiteral, ThrowStatement,
-    TryStatement, WhileStatement, WithStatement,
+    Argument, ArrowFunctionExpression, AssignmentExpression, AssignmentPattern, AwaitExpression,
+    BindingIdentifier, CallExpression, CatchClause, ChainElement, ChainExpression, Class,
+    ConditionalExpression, DoWhileStatement, Expression, ForInStatement, ForOfStatement,
+    ForStatement, Function, IdentifierReference, IfStatement, LabeledStatement, LogicalExpression,
+    ObjectPropertyKind, Program, ReturnStatement, SimpleAssignmentTarget, StringLiteral,
+    SwitchCase, TemplateLiteral, ThrowStatement, TryStatement, WhileStatement, WithStatement,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
@@ -112,6 +112,7 @@ impl Checks {
             steps_defined: 0,
             throwing: 0,
             returned_before: Vec::new(),
+            chain_heads: Vec::new(),
         };
         reader.read(&parsed.program);
         if reader.steps_defined > 1 {
@@ -143,6 +144,9 @@ struct Reader<'s> {
     throwing: u32,
     /// Ends of `return` statements of each enclosing top-level function.
     returned_before: Vec<u32>,
+    /// For each optional chain around the current node, the part before its first `?.`: only
+    /// that part always runs, since a nullish value there skips the rest of the chain.
+    chain_heads: Vec<Span>,
 }
 
 impl Reader<'_> {
@@ -304,7 +308,9 @@ impl Reader<'_> {
             escapes: Escapes {
                 in_try: self.tries > 0,
                 caught: self.caught.contains(&call.span),
-                conditional: self.guards > 0 || self.returned_earlier(call.span),
+                conditional: self.guards > 0
+                    || self.returned_earlier(call.span)
+                    || self.short_circuited(call.span),
                 soft,
                 unawaited: promised && !self.awaited.contains(&call.span),
             },
@@ -404,6 +410,13 @@ impl Reader<'_> {
         }
     }
 
+    /// Whether `span` lies in the part of an optional chain that a nullish value skips.
+    fn short_circuited(&self, span: Span) -> bool {
+        self.chain_heads
+            .iter()
+            .any(|head| span.start < head.start || span.end > head.end)
+    }
+
     fn returned_earlier(&self, span: Span) -> bool {
         self.returned_before
             .last()
@@ -463,6 +476,51 @@ impl Reader<'_> {
             self.guards -= 1;
         }
         self.functions -= 1;
+    }
+}
+
+/// The part of an optional chain that runs before its first `?.` (`a` in `a?.b.c(d)`): a
+/// nullish value there skips everything else in the chain, arguments included.
+fn chain_head(chain: &ChainExpression<'_>) -> Span {
+    let mut head = chain.span;
+    let mut next = match &chain.expression {
+        ChainElement::CallExpression(call) => {
+            if call.optional {
+                head = call.callee.span();
+            }
+            &call.callee
+        }
+        ChainElement::TSNonNullExpression(non_null) => &non_null.expression,
+        element => match element.as_member_expression() {
+            Some(member) => {
+                if member.optional() {
+                    head = member.object().span();
+                }
+                member.object()
+            }
+            None => return head,
+        },
+    };
+    // Links are nested from the last to the first, so the innermost optional one wins.
+    loop {
+        next = match next {
+            Expression::CallExpression(call) => {
+                if call.optional {
+                    head = call.callee.span();
+                }
+                &call.callee
+            }
+            Expression::TSNonNullExpression(non_null) => &non_null.expression,
+            other => match other.as_member_expression() {
+                Some(member) => {
+                    if member.optional() {
+                        head = member.object().span();
+                    }
+                    member.object()
+                }
+                None => return head,
+            },
+        };
     }
 }
 
@@ -565,6 +623,23 @@ impl<'a> Visit<'a> for Reader<'_> {
         self.guarded(|r| walk::walk_with_statement(r, it));
     }
 
+    fn visit_chain_expression(&mut self, it: &ChainExpression<'a>) {
+        self.chain_heads.push(chain_head(it));
+        walk::walk_chain_expression(self, it);
+        self.chain_heads.pop();
+    }
+
+    fn visit_class(&mut self, it: &Class<'a>) {
+        // A class body runs only when the class is defined, constructed or its members called;
+        // an assertion there may never run.
+        self.guarded(|r| walk::walk_class(r, it));
+    }
+
+    fn visit_assignment_pattern(&mut self, it: &AssignmentPattern<'a>) {
+        // A default value runs only when the value is missing.
+        self.guarded(|r| walk::walk_assignment_pattern(r, it));
+    }
+
     fn visit_labeled_statement(&mut self, it: &LabeledStatement<'a>) {
         // A labelled block can be left with `break`: what follows may never run.
         self.guarded(|r| walk::walk_labeled_statement(r, it));
@@ -646,8 +721,10 @@ impl<'a> Visit<'a> for Reader<'_> {
     }
 
     fn visit_function(&mut self, it: &Function<'a>, flags: ScopeFlags) {
+        // Calling a generator runs none of its body, so a generator `step` checks nothing.
         let is_step = self.functions == 0
             && it.is_declaration()
+            && !it.generator
             && it.id.as_ref().is_some_and(|id| id.name.as_str() == "step");
         if is_step {
             self.steps_defined += 1;
@@ -711,6 +788,10 @@ impl<'a> Visit<'a> for Reader<'_> {
         if it.name.as_str() == "expect" {
             self.checks.rebinds_expect = true;
         }
+        // A local `Promise` can make `Promise.all([...])` observe nothing.
+        if it.name.as_str() == "Promise" {
+            self.checks.patches += 1;
+        }
         // `var step = ...` beside `function step`: the last definition is the one that runs.
         if it.name.as_str() == "step" && self.functions == 0 {
             self.steps_defined += 1;
@@ -724,6 +805,7 @@ impl<'a> Visit<'a> for Reader<'_> {
             match id.name.as_str() {
                 "expect" => self.checks.rebinds_expect = true,
                 "step" => self.checks.redefines_step = true,
+                "Promise" => self.checks.patches += 1,
                 _ => {}
             }
         }
@@ -739,6 +821,12 @@ impl<'a> Visit<'a> for Reader<'_> {
                 Expression::Identifier(id) if id.name.as_str() == "expect")
         {
             self.checks.rebinds_expect = true;
+        }
+        if it.operator.is_logical() {
+            // `x ||= await expect(...)...`: the right side runs only sometimes.
+            self.visit_assignment_target(&it.left);
+            self.guarded(|r| r.visit_expression(&it.right));
+            return;
         }
         walk::walk_assignment_expression(self, it);
     }

@@ -315,6 +315,8 @@ mod tests {
     }
 
     const OLD: &str = "await expect(page.getByTestId('todo-count')).toHaveText('1 item left');";
+    /// [`OLD`] as an awaited expression, to nest in other code.
+    const OLD_CALL: &str = "await expect(page.getByTestId('todo-count')).toHaveText('1 item left')";
 
     fn vetoed(new_body: &str) -> Veto {
         review(&step(OLD), &step(new_body), SENTENCE, TIMEOUT)
@@ -645,10 +647,20 @@ mod tests {
             format!("check: {{ break check; {OLD} }}"),
             // A finally that returns swallows the failure.
             format!("try {{ {OLD} }} finally {{ return; }}"),
+            // The arguments of an optional call on a nullish value never run.
+            format!("const n = null;\n  await n?.f({OLD_CALL});"),
+            format!("const n = null;\n  n?.[{OLD_CALL}];"),
+            // A getter no one reads, and a race with a promise that is already resolved.
+            format!(
+                "const o = {{ get x() {{ return {}; }} }};",
+                OLD_CALL.trim_start_matches("await ")
+            ),
+            format!("await Promise.race([{OLD_CALL}, Promise.resolve()]);"),
         ] {
             let veto = vetoed(&new);
             assert!(
                 veto.reason.contains("conditional")
+                    || veto.reason.contains("no longer awaited")
                     || veto.reason.contains("try")
                     || veto.reason.contains("fewer")
                     || veto.reason.contains("matcher"),
