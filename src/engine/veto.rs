@@ -655,7 +655,10 @@ mod tests {
                 "const o = {{ get x() {{ return {}; }} }};",
                 OLD_CALL.trim_start_matches("await ")
             ),
-            format!("await Promise.race([{OLD_CALL}, Promise.resolve()]);"),
+            format!(
+                "await Promise.race([{}, Promise.resolve()]);",
+                OLD_CALL.trim_start_matches("await ")
+            ),
         ] {
             let veto = vetoed(&new);
             assert!(
