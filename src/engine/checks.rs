@@ -58,6 +58,19 @@ pub(crate) struct Escapes {
     pub unawaited: bool,
 }
 
+/// A text the locator of an assertion's subject matches elements by: `getByText(v)`,
+/// `getByRole(r, { name: v })`, `filter({ hasText: v })`, a selector such as `text=v`. For a
+/// check such as `toBeVisible()` this text is what the check reads, not just how it finds an
+/// element.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LocatorText {
+    /// The locator method that takes the text (`getByText`, `filter`, `locator`, ...).
+    pub method: String,
+    pub value: Value,
+    /// `{ exact: true }` was given: the whole text must equal it.
+    pub exact: bool,
+}
+
 /// One assertion: a matcher called on `expect(...)`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Assertion {
@@ -71,6 +84,8 @@ pub(crate) struct Assertion {
     pub expected: Vec<Value>,
     /// What `expect(...)` is given, as written (whitespace removed).
     pub subject: Value,
+    /// The texts the subject's locator matches by, in source order.
+    pub locator_texts: Vec<LocatorText>,
     /// `timeout` from the matcher's options or `expect(..., { timeout })`, in milliseconds.
     pub timeout: Option<f64>,
     /// The other options, as source text without whitespace (`{ignoreCase:true}`), if any.

@@ -11,7 +11,7 @@ use crate::engine::engine::{
     Engine, EngineObserver, Parsing, StepContext, Verdict, Written, cache_failure,
 };
 use crate::engine::generate::crashed;
-use crate::engine::veto::review;
+use crate::engine::veto::{Spec, received_texts, review};
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{Category, Classification, FailedAttempt};
 use crate::script::StepFailure;
@@ -201,8 +201,13 @@ impl Engine<'_> {
         verdict: &Classification,
         by: Author,
     ) -> Result<(), EngineFailure> {
-        let timeout_ms = self.policy.expect_timeout.as_secs_f64() * 1000.0;
-        let Err(veto) = review(old_code, code, &step.key.step, timeout_ms) else {
+        let received = received_texts(&failure.message);
+        let spec = Spec {
+            sentence: &step.key.step,
+            received: &received,
+            expect_timeout_ms: self.policy.expect_timeout.as_secs_f64() * 1000.0,
+        };
+        let Err(veto) = review(old_code, code, &spec) else {
             return Ok(());
         };
         if !self.policy.veto {
