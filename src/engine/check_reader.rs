@@ -7,19 +7,19 @@ use std::collections::HashSet;
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
-    Argument, ArrowFunctionExpression, AssignmentExpression, AwaitExpression, BindingIdentifier,
-    CallExpression, CatchClause, ConditionalExpression, DoWhileStatement, Expression,
-    ForInStatement, ForOfStatement, ForStatement, Function, IdentifierReference, IfStatement,
-    LabeledStatement, LogicalExpression, ObjectPropertyKind, Program, ReturnStatement,
-    SimpleAssignmentTarget, StringLiteral, SwitchCase, TemplateLiteral, ThrowStatement,
-    TryStatement, WhileStatement, WithStatement,
+    Argument, ArrowFunctionExpression, AssignmentExpression, AssignmentPattern, AwaitExpression,
+    BindingIdentifier, CallExpression, CatchClause, ChainElement, ChainExpression, Class,
+    ConditionalExpression, DoWhileStatement, Expression, ForInStatement, ForOfStatement,
+    ForStatement, Function, IdentifierReference, IfStatement, LabeledStatement, LogicalExpression,
+    ObjectPropertyKind, Program, ReturnStatement, SimpleAssignmentTarget, StringLiteral,
+    SwitchCase, TemplateLiteral, ThrowStatement, TryStatement, WhileStatement, WithStatement,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType, Span};
 use oxc_syntax::scope::ScopeFlags;
 
-use crate::engine::checks::{Assertion, Checks, Escapes, Value};
+use crate::engine::checks::{Assertion, Checks, Escapes, LocatorText, Value};
 
 /// Calls that run JavaScript in the page (or replace it): they could change what a check sees.
 const PAGE_SCRIPTS: &[&str] = &[
@@ -112,6 +112,7 @@ impl Checks {
             steps_defined: 0,
             throwing: 0,
             returned_before: Vec::new(),
+            chain_heads: Vec::new(),
         };
         reader.read(&parsed.program);
         if reader.steps_defined > 1 {
@@ -143,6 +144,9 @@ struct Reader<'s> {
     throwing: u32,
     /// Ends of `return` statements of each enclosing top-level function.
     returned_before: Vec<u32>,
+    /// For each optional chain around the current node, the part before its first `?.`: only
+    /// that part always runs, since a nullish value there skips the rest of the chain.
+    chain_heads: Vec<Span>,
 }
 
 impl Reader<'_> {
@@ -292,6 +296,18 @@ impl Reader<'_> {
             .first()
             .and_then(Argument::as_expression)
             .map_or(Value::Expression(String::new()), |e| self.value(e));
+        let mut texts = LocatorTexts {
+            reader: self,
+            found: Vec::new(),
+        };
+        if let Some(e) = expect_call
+            .arguments
+            .first()
+            .and_then(Argument::as_expression)
+        {
+            texts.visit_expression(e);
+        }
+        let locator_texts = texts.found;
         let promised = poll || settled || ASYNC_MATCHERS.contains(&matcher);
         Some(Assertion {
             matcher: matcher.to_owned(),
@@ -299,12 +315,15 @@ impl Reader<'_> {
             poll,
             expected: args.iter().map(|a| self.value(a)).collect(),
             subject,
+            locator_texts,
             timeout,
             options,
             escapes: Escapes {
                 in_try: self.tries > 0,
                 caught: self.caught.contains(&call.span),
-                conditional: self.guards > 0 || self.returned_earlier(call.span),
+                conditional: self.guards > 0
+                    || self.returned_earlier(call.span)
+                    || self.short_circuited(call.span),
                 soft,
                 unawaited: promised && !self.awaited.contains(&call.span),
             },
@@ -404,6 +423,13 @@ impl Reader<'_> {
         }
     }
 
+    /// Whether `span` lies in the part of an optional chain that a nullish value skips.
+    fn short_circuited(&self, span: Span) -> bool {
+        self.chain_heads
+            .iter()
+            .any(|head| span.start < head.start || span.end > head.end)
+    }
+
     fn returned_earlier(&self, span: Span) -> bool {
         self.returned_before
             .last()
@@ -463,6 +489,153 @@ impl Reader<'_> {
             self.guards -= 1;
         }
         self.functions -= 1;
+    }
+}
+
+/// Locator methods whose first argument is a text elements are matched by.
+const TEXT_LOCATORS: &[&str] = &[
+    "getByText",
+    "getByLabel",
+    "getByPlaceholder",
+    "getByAltText",
+    "getByTitle",
+];
+
+/// Collects the [`LocatorText`]s of an assertion's subject.
+struct LocatorTexts<'r, 's> {
+    reader: &'r Reader<'s>,
+    found: Vec<LocatorText>,
+}
+
+impl LocatorTexts<'_, '_> {
+    fn push(&mut self, method: &str, value: Value, exact: bool) {
+        self.found.push(LocatorText {
+            method: method.to_owned(),
+            value,
+            exact,
+        });
+    }
+
+    /// The text options of an options object (`name`, `hasText`, `hasNotText`), and whether it
+    /// sets `exact: true`.
+    fn options(&mut self, method: &str, options: &Expression<'_>, keys: &[&str]) {
+        let Expression::ObjectExpression(object) = options.without_parentheses() else {
+            return;
+        };
+        let exact = object.properties.iter().any(|p| {
+            matches!(p, ObjectPropertyKind::ObjectProperty(p)
+                if p.key.static_name().as_deref() == Some("exact")
+                    && matches!(p.value.without_parentheses(), Expression::BooleanLiteral(b) if b.value))
+        });
+        for property in &object.properties {
+            if let ObjectPropertyKind::ObjectProperty(p) = property
+                && p.key
+                    .static_name()
+                    .is_some_and(|key| keys.contains(&key.as_ref()))
+            {
+                let value = self.reader.value(&p.value);
+                self.push(method, value, exact);
+            }
+        }
+    }
+}
+
+/// Whether a selector string matches by text (`text=...`, `:has-text(...)`, an XPath
+/// `contains(...)`) rather than by structure alone.
+fn selects_by_text(selector: &str) -> bool {
+    let lower = selector.to_ascii_lowercase();
+    lower.contains("text")
+        || lower.contains("contains(")
+        || lower.starts_with("xpath=")
+        || lower.starts_with("//")
+        || lower.starts_with('"')
+        || lower.starts_with('\'')
+}
+
+impl<'a> Visit<'a> for LocatorTexts<'_, '_> {
+    fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+        let method = match it.callee.without_parentheses() {
+            Expression::StaticMemberExpression(m) => Some(m.property.name.as_str()),
+            _ => None,
+        };
+        let args: Vec<&Expression<'a>> = it
+            .arguments
+            .iter()
+            .filter_map(Argument::as_expression)
+            .collect();
+        match (method, args.as_slice()) {
+            (Some(method), [text, rest @ ..]) if TEXT_LOCATORS.contains(&method) => {
+                let value = self.reader.value(text);
+                let exact = rest.first().is_some_and(|options| {
+                    let (_, others) = self.reader.options(options);
+                    others.is_some_and(|o| o.contains("exact:true"))
+                });
+                self.push(method, value, exact);
+            }
+            (Some("getByRole"), [_, options, ..]) => {
+                self.options("getByRole", options, &["name"]);
+            }
+            (Some("filter"), [options, ..]) => {
+                self.options("filter", options, &["hasText", "hasNotText"]);
+            }
+            (Some("locator"), [selector, rest @ ..]) => {
+                if let Value::Str(text) = self.reader.value(selector)
+                    && selects_by_text(&text)
+                {
+                    self.push("locator", Value::Str(text), false);
+                }
+                if let Some(options) = rest.first() {
+                    self.options("locator", options, &["hasText", "hasNotText"]);
+                }
+            }
+            _ => {}
+        }
+        walk::walk_call_expression(self, it);
+    }
+}
+
+/// The part of an optional chain that runs before its first `?.` (`a` in `a?.b.c(d)`): a
+/// nullish value there skips everything else in the chain, arguments included.
+fn chain_head(chain: &ChainExpression<'_>) -> Span {
+    let mut head = chain.span;
+    let mut next = match &chain.expression {
+        ChainElement::CallExpression(call) => {
+            if call.optional {
+                head = call.callee.span();
+            }
+            &call.callee
+        }
+        ChainElement::TSNonNullExpression(non_null) => &non_null.expression,
+        element => match element.as_member_expression() {
+            Some(member) => {
+                if member.optional() {
+                    head = member.object().span();
+                }
+                member.object()
+            }
+            None => return head,
+        },
+    };
+    // Links are nested from the last to the first, so the innermost optional one wins.
+    loop {
+        next = match next {
+            Expression::CallExpression(call) => {
+                if call.optional {
+                    head = call.callee.span();
+                }
+                &call.callee
+            }
+            Expression::TSNonNullExpression(non_null) => &non_null.expression,
+            other => match other.as_member_expression() {
+                Some(member) => {
+                    if member.optional() {
+                        head = member.object().span();
+                    }
+                    member.object()
+                }
+                None => return head,
+            },
+        };
     }
 }
 
@@ -565,6 +738,23 @@ impl<'a> Visit<'a> for Reader<'_> {
         self.guarded(|r| walk::walk_with_statement(r, it));
     }
 
+    fn visit_chain_expression(&mut self, it: &ChainExpression<'a>) {
+        self.chain_heads.push(chain_head(it));
+        walk::walk_chain_expression(self, it);
+        self.chain_heads.pop();
+    }
+
+    fn visit_class(&mut self, it: &Class<'a>) {
+        // A class body runs only when the class is defined, constructed or its members called;
+        // an assertion there may never run.
+        self.guarded(|r| walk::walk_class(r, it));
+    }
+
+    fn visit_assignment_pattern(&mut self, it: &AssignmentPattern<'a>) {
+        // A default value runs only when the value is missing.
+        self.guarded(|r| walk::walk_assignment_pattern(r, it));
+    }
+
     fn visit_labeled_statement(&mut self, it: &LabeledStatement<'a>) {
         // A labelled block can be left with `break`: what follows may never run.
         self.guarded(|r| walk::walk_labeled_statement(r, it));
@@ -646,8 +836,10 @@ impl<'a> Visit<'a> for Reader<'_> {
     }
 
     fn visit_function(&mut self, it: &Function<'a>, flags: ScopeFlags) {
+        // Calling a generator runs none of its body, so a generator `step` checks nothing.
         let is_step = self.functions == 0
             && it.is_declaration()
+            && !it.generator
             && it.id.as_ref().is_some_and(|id| id.name.as_str() == "step");
         if is_step {
             self.steps_defined += 1;
@@ -711,6 +903,10 @@ impl<'a> Visit<'a> for Reader<'_> {
         if it.name.as_str() == "expect" {
             self.checks.rebinds_expect = true;
         }
+        // A local `Promise` can make `Promise.all([...])` observe nothing.
+        if it.name.as_str() == "Promise" {
+            self.checks.patches += 1;
+        }
         // `var step = ...` beside `function step`: the last definition is the one that runs.
         if it.name.as_str() == "step" && self.functions == 0 {
             self.steps_defined += 1;
@@ -724,6 +920,7 @@ impl<'a> Visit<'a> for Reader<'_> {
             match id.name.as_str() {
                 "expect" => self.checks.rebinds_expect = true,
                 "step" => self.checks.redefines_step = true,
+                "Promise" => self.checks.patches += 1,
                 _ => {}
             }
         }
@@ -739,6 +936,12 @@ impl<'a> Visit<'a> for Reader<'_> {
                 Expression::Identifier(id) if id.name.as_str() == "expect")
         {
             self.checks.rebinds_expect = true;
+        }
+        if it.operator.is_logical() {
+            // `x ||= await expect(...)...`: the right side runs only sometimes.
+            self.visit_assignment_target(&it.left);
+            self.guarded(|r| r.visit_expression(&it.right));
+            return;
         }
         walk::walk_assignment_expression(self, it);
     }

@@ -58,6 +58,19 @@ pub(crate) struct Escapes {
     pub unawaited: bool,
 }
 
+/// A text the locator of an assertion's subject matches elements by: `getByText(v)`,
+/// `getByRole(r, { name: v })`, `filter({ hasText: v })`, a selector such as `text=v`. For a
+/// check such as `toBeVisible()` this text is what the check reads, not just how it finds an
+/// element.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LocatorText {
+    /// The locator method that takes the text (`getByText`, `filter`, `locator`, ...).
+    pub method: String,
+    pub value: Value,
+    /// `{ exact: true }` was given: the whole text must equal it.
+    pub exact: bool,
+}
+
 /// One assertion: a matcher called on `expect(...)`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Assertion {
@@ -71,6 +84,8 @@ pub(crate) struct Assertion {
     pub expected: Vec<Value>,
     /// What `expect(...)` is given, as written (whitespace removed).
     pub subject: Value,
+    /// The texts the subject's locator matches by, in source order.
+    pub locator_texts: Vec<LocatorText>,
     /// `timeout` from the matcher's options or `expect(..., { timeout })`, in milliseconds.
     pub timeout: Option<f64>,
     /// The other options, as source text without whitespace (`{ignoreCase:true}`), if any.
@@ -243,6 +258,78 @@ mod tests {
                 conditional,
             ]
         );
+    }
+
+    #[test]
+    fn an_assertion_in_the_skipped_part_of_an_optional_chain_is_conditional() {
+        for code in [
+            "const n = null; await n?.f(await expect(page.locator('#t')).toHaveText('goodbye'));",
+            "await a?.b(expect(page.locator('#t')).toHaveText('goodbye'));",
+            "a?.[await expect(page.locator('#t')).toHaveText('goodbye')];",
+            "await x?.y.z(await expect(page.locator('#t')).toHaveText('goodbye'));",
+            "await f?.(await expect(page.locator('#t')).toHaveText('goodbye'));",
+            "await a.b?.c.d(1)(await expect(page.locator('#t')).toHaveText('goodbye'));",
+            "await expect(page.locator('#t'))?.toHaveText('goodbye');",
+        ] {
+            let a = only(&format!("async function step(page) {{ {code} }}"));
+            assert!(a.escapes.conditional, "{code}: {:?}", a.escapes);
+        }
+        // The part before the first `?.` always runs.
+        for code in [
+            "(await expect(page.locator('#t')).toHaveText('goodbye'))?.x;",
+            "await expect(page.locator('#t')?.first()).toHaveText('goodbye');",
+        ] {
+            let a = only(&format!("async function step(page) {{ {code} }}"));
+            assert!(!a.escapes.conditional, "{code}: {:?}", a.escapes);
+        }
+    }
+
+    #[test]
+    fn assertions_that_other_code_may_skip_or_never_run_are_conditional() {
+        for code in [
+            // A logical assignment runs its right side only sometimes.
+            "let ok = true; ok ||= await expect(page.locator('#t')).toHaveText('x');",
+            "let ok; ok ??= await expect(page.locator('#t')).toHaveText('x');",
+            // Getters, setters, object methods and class bodies run only when used.
+            "const o = { get x() { return expect(page.locator('#t')).toHaveText('x'); } }; await o;",
+            "const o = { async m() { await expect(page.locator('#t')).toHaveText('x'); } };",
+            "class A { static s = expect(1).toBe(2); }",
+            "class A { async m() { await expect(page.locator('#t')).toHaveText('x'); } }",
+            // A default value runs only when the value is missing.
+            "const { a = await expect(page.locator('#t')).toHaveText('x') } = { a: 1 };",
+        ] {
+            let a = only(&format!("async function step(page) {{ {code} }}"));
+            assert!(a.escapes.conditional, "{code}: {:?}", a.escapes);
+        }
+        // A generator step runs none of its body when called.
+        let a = only(
+            "async function* step(page) { await expect(page.locator('#t')).toHaveText('x'); }",
+        );
+        assert!(a.escapes.conditional, "{:?}", a.escapes);
+    }
+
+    #[test]
+    fn an_assertion_only_some_other_combinator_waits_for_is_unawaited() {
+        for combinator in ["race", "any", "allSettled"] {
+            let a = only(&format!(
+                "async function step(page) {{ await Promise.{combinator}([expect(page.locator('#t')).toHaveText('x'), Promise.resolve()]); }}"
+            ));
+            assert!(a.escapes.unawaited, "{combinator}: {:?}", a.escapes);
+        }
+        let all = only(
+            "async function step(page) { await Promise.all([expect(page.locator('#t')).toHaveText('x')]); }",
+        );
+        assert_eq!(all.escapes, Escapes::default());
+        // A local `Promise` can make `Promise.all` observe nothing.
+        for code in [
+            "const Promise = { all: async () => {} };",
+            "Promise = { all: async () => {} };",
+        ] {
+            let checks = checks(&format!(
+                "async function step(page) {{ {code} await Promise.all([expect(page.locator('#t')).toHaveText('x')]); }}"
+            ));
+            assert!(checks.patches > 0, "{code}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::engine::engine::{
 };
 use crate::engine::generate::crashed;
 use crate::engine::proof::{Proven, lost_kinds};
-use crate::engine::veto::review;
+use crate::engine::veto::{Spec, received_texts, review};
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{Category, Classification, FailedAttempt};
 use crate::script::StepFailure;
@@ -284,8 +284,13 @@ impl Engine<'_> {
         verdict: &Classification,
         by: Author,
     ) -> Result<(), EngineFailure> {
-        let timeout_ms = self.policy.expect_timeout.as_secs_f64() * 1000.0;
-        let Err(veto) = review(old_code, code, &step.key.step, timeout_ms) else {
+        let received = received_texts(&failure.message);
+        let spec = Spec {
+            sentence: &step.key.step,
+            received: &received,
+            expect_timeout_ms: self.policy.expect_timeout.as_secs_f64() * 1000.0,
+        };
+        let Err(veto) = review(old_code, code, &spec) else {
             return Ok(());
         };
         if !self.policy.veto {

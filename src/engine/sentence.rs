@@ -43,11 +43,11 @@ pub(crate) fn expected_change(old: &[Value], new: &[Value], sentence: &str) -> O
                 n.shown()
             ));
         }
-        if written_in(n, sentence) {
+        if quoted_in(n, sentence) {
             continue;
         }
         return Some(format!(
-            "the expected value changed from {} to {}, which the step sentence does not say",
+            "the expected value changed from {} to {}, which the step sentence does not quote",
             o.shown(),
             n.shown()
         ));
@@ -63,9 +63,25 @@ fn shown_all(values: &[Value]) -> String {
         .join(", ")
 }
 
+/// Whether the sentence quotes `value`: a string as one of its quoted literals (whitespace
+/// aside), a number written as a whole word, a list when each item is quoted. A pattern or a
+/// computed value is never quoted.
+pub(crate) fn quoted_in(value: &Value, sentence: &str) -> bool {
+    let norm = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match value {
+        Value::Str(s) => {
+            let s = norm(s);
+            !s.is_empty() && quoted_literals(sentence).iter().any(|q| norm(q) == s)
+        }
+        Value::Number(n) => contains_words(sentence, &n.to_string()),
+        Value::List(items) => items.iter().all(|item| quoted_in(item, sentence)),
+        Value::Regex { .. } | Value::Expression(_) => false,
+    }
+}
+
 /// Whether the sentence writes `value`: a string as one of its quoted literals or as a run of
 /// whole words, a number as a whole word, a list when each item is written.
-fn written_in(value: &Value, sentence: &str) -> bool {
+pub(crate) fn written_in(value: &Value, sentence: &str) -> bool {
     match value {
         Value::Str(s) => {
             let s = s.trim();

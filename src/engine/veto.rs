@@ -8,8 +8,8 @@
 
 use std::fmt;
 
-use crate::engine::checks::{Assertion, Checks, Value};
-use crate::engine::sentence::{expected_change, quoted_literals};
+use crate::engine::checks::{Assertion, Checks, LocatorText, Value};
+use crate::engine::sentence::{expected_change, quoted_in, quoted_literals, written_in};
 
 /// Why a heal was refused.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,14 +68,59 @@ const STRICTER: &[(&str, &str)] = &[
     ("toMatchObject", "toStrictEqual"),
 ];
 
-/// Reviews a heal of `old` into `new` for the step `sentence`; `expect_timeout_ms` is the
-/// configured expect timeout (a raised `timeout` may not exceed it, nor the old code's own).
-pub(crate) fn review(
-    old: &str,
-    new: &str,
-    sentence: &str,
-    expect_timeout_ms: f64,
-) -> Result<(), Veto> {
+/// What a heal is judged against besides the cached code: the step's sentence, what the failing
+/// page showed, and the configured expect timeout.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Spec<'a> {
+    /// The step's sentence as written in the scenario; comments in the code are not part of it.
+    pub sentence: &'a str,
+    /// The texts the failing page showed (the `Received` of the failure, see
+    /// [`received_texts`]): an expected value may never change to one of them.
+    pub received: &'a [String],
+    /// The configured expect timeout: a raised `timeout` may not exceed it, nor the old code's
+    /// own.
+    pub expect_timeout_ms: f64,
+}
+
+/// The texts a failed check saw on the page, read from the `Received` lines of its message
+/// (`Received: "2 items left"`, `Received string: "..."`, an array of texts). A missing
+/// element is no text.
+pub(crate) fn received_texts(message: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    for line in message.lines().map(str::trim) {
+        let Some(rest) = line.strip_prefix("Received") else {
+            continue;
+        };
+        let Some((label, value)) = rest.split_once(':') else {
+            continue;
+        };
+        // `Received: x`, `Received string: x`, `Received value: x`; not `Received has type: x`.
+        if label.trim().split_whitespace().count() > 1 {
+            continue;
+        }
+        let value = value.trim();
+        match serde_json::from_str::<serde_json::Value>(value) {
+            Ok(serde_json::Value::String(text)) => texts.push(text),
+            Ok(serde_json::Value::Array(items)) => {
+                texts.extend(items.into_iter().map(|item| match item {
+                    serde_json::Value::String(text) => text,
+                    other => other.to_string(),
+                }));
+            }
+            Ok(other) => texts.push(other.to_string()),
+            Err(_) => texts.push(value.to_owned()),
+        }
+    }
+    texts.retain(|text| {
+        let text = text.trim();
+        !text.is_empty() && text != "<element(s) not found>"
+    });
+    texts
+}
+
+/// Reviews a heal of `old` into `new` against `spec`.
+pub(crate) fn review(old: &str, new: &str, spec: &Spec<'_>) -> Result<(), Veto> {
+    let sentence = spec.sentence;
     let old = Checks::of(old).map_err(|e| Veto::new(format!("the cached code: {e}")))?;
     let new = Checks::of(new).map_err(|e| Veto::new(format!("the healed code: {e}")))?;
     if new.rebinds_expect && !old.rebinds_expect {
@@ -120,9 +165,9 @@ pub(crate) fn review(
     // Each old assertion must be kept by a new one, in order; extra new assertions are free.
     let mut next = 0;
     for (index, kept) in old.assertions.iter().enumerate() {
-        let found = new.assertions[next..].iter().position(|candidate| {
-            weakening(kept, candidate, sentence, expect_timeout_ms).is_none()
-        });
+        let found = new.assertions[next..]
+            .iter()
+            .position(|candidate| weakening(kept, candidate, spec).is_none());
         match found {
             Some(offset) => next += offset + 1,
             None => {
@@ -131,7 +176,7 @@ pub(crate) fn review(
                     .assertions
                     .get(next.max(index))
                     .or_else(|| new.assertions.last());
-                let why = shown.and_then(|n| weakening(kept, n, sentence, expect_timeout_ms));
+                let why = shown.and_then(|n| weakening(kept, n, spec));
                 return Err(Veto::about(
                     why.unwrap_or_else(|| "the healed code no longer has this assertion".into()),
                     kept,
@@ -154,7 +199,8 @@ pub(crate) fn review(
 }
 
 /// How `new` is weaker than `old`, or `None` when it checks at least as much.
-fn weakening(old: &Assertion, new: &Assertion, sentence: &str, timeout_ms: f64) -> Option<String> {
+fn weakening(old: &Assertion, new: &Assertion, spec: &Spec<'_>) -> Option<String> {
+    let (sentence, timeout_ms) = (spec.sentence, spec.expect_timeout_ms);
     if new.negated != old.negated {
         return Some(if new.negated {
             "the assertion was negated (`.not` added)".into()
@@ -209,9 +255,15 @@ fn weakening(old: &Assertion, new: &Assertion, sentence: &str, timeout_ms: f64) 
     let upgraded_from_presence = old.expected.is_empty()
         && old.matcher != new.matcher
         && new.expected.iter().all(is_truthy_literal);
-    if !upgraded_from_presence
-        && let Some(why) = expected_change(&old.expected, &new.expected, sentence)
-    {
+    if !upgraded_from_presence {
+        if let Some(why) = expected_shown_by_page(&old.expected, &new.expected, spec.received) {
+            return Some(why);
+        }
+        if let Some(why) = expected_change(&old.expected, &new.expected, sentence) {
+            return Some(why);
+        }
+    }
+    if let Some(why) = locator_text_change(old, new, spec) {
         return Some(why);
     }
     if new.options != old.options {
@@ -230,6 +282,131 @@ fn weakening(old: &Assertion, new: &Assertion, sentence: &str, timeout_ms: f64) 
             shown_ms(raised),
             shown_ms(allowed)
         ));
+    }
+    None
+}
+
+/// An expected value that changed to one the failing page showed (or to a list holding one):
+/// the textbook way to turn a defect green, whatever the sentence says.
+fn expected_shown_by_page(old: &[Value], new: &[Value], received: &[String]) -> Option<String> {
+    let changed = new
+        .iter()
+        .enumerate()
+        .filter(|(i, n)| old.get(*i) != Some(*n));
+    for (i, n) in changed {
+        let shown = match (old.get(i), n) {
+            (Some(Value::List(o)), Value::List(items)) => items
+                .iter()
+                .find(|item| !o.contains(item) && shows(item, received)),
+            (_, Value::List(items)) => items.iter().find(|item| shows(item, received)),
+            (_, value) => shows(value, received).then_some(value),
+        };
+        if let Some(value) = shown {
+            return Some(format!(
+                "the expected value changed from {} to {}, which is what the failing page showed",
+                old.get(i)
+                    .map_or_else(|| "nothing".to_owned(), Value::shown),
+                value.shown()
+            ));
+        }
+    }
+    None
+}
+
+/// Whether `value` matches a text the failing page showed: equal to it or one holding the other
+/// (whitespace and case aside), or a pattern that matches it.
+fn shows(value: &Value, received: &[String]) -> bool {
+    let norm = |text: &str| {
+        text.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    received.iter().map(|r| norm(r)).any(|r| match value {
+        Value::Str(s) => {
+            let s = norm(s);
+            !s.is_empty() && (r.contains(&s) || s.contains(&r))
+        }
+        Value::Number(n) => r.parse::<f64>().is_ok_and(|x| x == *n) || r == n.to_string(),
+        Value::Regex { pattern, flags } => {
+            let case = if flags.contains('i') { "(?i)" } else { "" };
+            regex::Regex::new(&format!("{case}{pattern}")).is_ok_and(|re| re.is_match(&r))
+        }
+        Value::List(items) => items.iter().any(|item| shows(item, &[r.clone()])),
+        Value::Expression(_) => false,
+    })
+}
+
+/// How the texts the subject's locator matches by changed, or `None` when every old text is
+/// kept (as exactly) and every new one is quoted by the sentence and not what the failing page
+/// showed. For a matcher that compares no value of its own (`toBeVisible()`, `toBeChecked()`,
+/// `toHaveCount(n)`) these texts are what the check reads: `getByText('1 item left')` in a
+/// `toBeVisible()` expects that text as much as `toHaveText('1 item left')` does. Where the
+/// matcher compares a value (`toHaveText('x')`, `toHaveValue('x')`), that value carries what is
+/// expected and the locator only finds the element, so a renamed element may be healed.
+fn locator_text_change(old: &Assertion, new: &Assertion, spec: &Spec<'_>) -> Option<String> {
+    let reads_locator = old.expected.is_empty() || COUNTING.contains(&old.matcher.as_str());
+    if !reads_locator {
+        return None;
+    }
+    let kept = |text: &LocatorText| {
+        new.locator_texts
+            .iter()
+            .any(|n| n.value == text.value && (n.exact || !text.exact))
+            || new.expected.contains(&text.value)
+    };
+    let dropped: Vec<&LocatorText> = old.locator_texts.iter().filter(|o| !kept(o)).collect();
+    let added: Vec<&LocatorText> = new
+        .locator_texts
+        .iter()
+        .filter(|n| !old.locator_texts.iter().any(|o| o.value == n.value))
+        .collect();
+    for (i, n) in added.iter().enumerate() {
+        let replaced = dropped.get(i).map(|o| &o.value);
+        let from = replaced.map_or_else(String::new, |o| format!("from {} ", o.shown()));
+        if let Some(o) = replaced
+            && written_in(o, spec.sentence)
+        {
+            return Some(format!(
+                "the text the check's locator matches changed {from}to {} (`{}`), although the \
+                 step sentence says {}",
+                n.value.shown(),
+                n.method,
+                o.shown()
+            ));
+        }
+        if shows(&n.value, spec.received) {
+            return Some(format!(
+                "the text the check's locator matches changed {from}to {} (`{}`), which is what \
+                 the failing page showed",
+                n.value.shown(),
+                n.method
+            ));
+        }
+        if !quoted_in(&n.value, spec.sentence) {
+            return Some(format!(
+                "the text the check's locator matches changed {from}to {} (`{}`), which the step \
+                 sentence does not quote",
+                n.value.shown(),
+                n.method
+            ));
+        }
+    }
+    if let Some(o) = dropped.get(added.len()) {
+        let same = new.locator_texts.iter().find(|n| n.value == o.value);
+        return Some(match same {
+            Some(n) => format!(
+                "the text the check's locator matches, {}, is no longer matched exactly (`{}` \
+                 without `exact: true`)",
+                o.value.shown(),
+                n.method
+            ),
+            None => format!(
+                "the check no longer reads the text {} that its locator matched (`{}`)",
+                o.value.shown(),
+                o.method
+            ),
+        });
     }
     None
 }
@@ -309,12 +486,27 @@ mod tests {
     const SENTENCE: &str = "the counter says \"1 item left\"";
     const TIMEOUT: f64 = 5000.0;
 
+    /// Reviews a heal with no failure text to compare against.
+    fn review(old: &str, new: &str, sentence: &str, timeout: f64) -> Result<(), Veto> {
+        super::review(
+            old,
+            new,
+            &Spec {
+                sentence,
+                received: &[],
+                expect_timeout_ms: timeout,
+            },
+        )
+    }
+
     /// The cached code of a check step, and one assertion line spliced into it.
     fn step(body: &str) -> String {
         format!("async function step(page) {{\n  await page.goto('/');\n  {body}\n}}\n")
     }
 
     const OLD: &str = "await expect(page.getByTestId('todo-count')).toHaveText('1 item left');";
+    /// [`OLD`] as an awaited expression, to nest in other code.
+    const OLD_CALL: &str = "await expect(page.getByTestId('todo-count')).toHaveText('1 item left')";
 
     fn vetoed(new_body: &str) -> Veto {
         review(&step(OLD), &step(new_body), SENTENCE, TIMEOUT)
@@ -645,10 +837,23 @@ mod tests {
             format!("check: {{ break check; {OLD} }}"),
             // A finally that returns swallows the failure.
             format!("try {{ {OLD} }} finally {{ return; }}"),
+            // The arguments of an optional call on a nullish value never run.
+            format!("const n = null;\n  await n?.f({OLD_CALL});"),
+            format!("const n = null;\n  n?.[{OLD_CALL}];"),
+            // A getter no one reads, and a race with a promise that is already resolved.
+            format!(
+                "const o = {{ get x() {{ return {}; }} }};",
+                OLD_CALL.trim_start_matches("await ")
+            ),
+            format!(
+                "await Promise.race([{}, Promise.resolve()]);",
+                OLD_CALL.trim_start_matches("await ")
+            ),
         ] {
             let veto = vetoed(&new);
             assert!(
                 veto.reason.contains("conditional")
+                    || veto.reason.contains("no longer awaited")
                     || veto.reason.contains("try")
                     || veto.reason.contains("fewer")
                     || veto.reason.contains("matcher"),
@@ -796,6 +1001,220 @@ mod tests {
         assert!(
             veto.reason.contains("no longer uses \"buy milk\""),
             "{veto}"
+        );
+    }
+
+    fn review_failed(old: &str, new: &str, sentence: &str, received: &[&str]) -> Result<(), Veto> {
+        let received: Vec<String> = received.iter().map(|r| (*r).to_owned()).collect();
+        super::review(
+            &step(old),
+            &step(new),
+            &Spec {
+                sentence,
+                received: &received,
+                expect_timeout_ms: TIMEOUT,
+            },
+        )
+    }
+
+    #[test]
+    fn the_received_texts_are_read_from_the_failure() {
+        let message = "expect(locator).toHaveText(expected) failed\n\nLocator:  getByTestId('todo-count')\n\
+            Expected: \"1 item left\"\nReceived: \"2 items left\"\nTimeout:  5000ms";
+        assert_eq!(received_texts(message), ["2 items left"]);
+        assert_eq!(
+            received_texts("Expected: [\"a\"]\nReceived: [\"b\", \"c\"]"),
+            ["b", "c"]
+        );
+        assert_eq!(received_texts("Received string:    \"x y\""), ["x y"]);
+        assert_eq!(received_texts("Received: 4"), ["4"]);
+        assert!(received_texts("Received: <element(s) not found>").is_empty());
+        assert!(received_texts("Received has type: string").is_empty());
+    }
+
+    #[test]
+    fn an_expected_value_may_never_become_what_the_failing_page_showed() {
+        // Even a value the sentence quotes: the cached code was checked against the page before.
+        let veto = review_failed(
+            "await expect(page.getByTestId('todo-count')).toHaveText('1 items left');",
+            "await expect(page.getByTestId('todo-count')).toHaveText('2 items left');",
+            "the counter says \"2 items left\"",
+            &["2 items left"],
+        )
+        .unwrap_err();
+        assert_eq!(
+            veto.reason,
+            "the expected value changed from \"1 items left\" to \"2 items left\", which is what \
+             the failing page showed"
+        );
+        let count = review_failed(
+            "await expect(page.getByRole('listitem')).toHaveCount(3);",
+            "await expect(page.getByRole('listitem')).toHaveCount(4);",
+            "there are 4 todos",
+            &["4"],
+        )
+        .unwrap_err();
+        assert!(
+            count.reason.contains("what the failing page showed"),
+            "{count}"
+        );
+        let pattern = review_failed(
+            OLD,
+            "await expect(page.getByTestId('todo-count')).toHaveText(/\\d+ items? left/);",
+            SENTENCE,
+            &["2 items left"],
+        )
+        .unwrap_err();
+        assert!(
+            pattern.reason.contains("what the failing page showed"),
+            "{pattern}"
+        );
+        // With no received text the sentence decides, as before.
+        review_failed(
+            "await expect(page.getByTestId('todo-count')).toHaveText('1 items left');",
+            "await expect(page.getByTestId('todo-count')).toHaveText('2 items left');",
+            "the counter says \"2 items left\"",
+            &[],
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn an_expected_value_may_only_change_to_one_the_sentence_quotes() {
+        let veto = review(
+            &step("await expect(page.getByTestId('todo-count')).toHaveText('x');"),
+            &step("await expect(page.getByTestId('todo-count')).toHaveText('2 items left');"),
+            "the counter says 2 items left",
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(
+            veto.reason
+                .ends_with("which the step sentence does not quote"),
+            "{veto}"
+        );
+        // A comment in the code is not the sentence.
+        let commented = review(
+            &step("await expect(page.getByTestId('todo-count')).toHaveText('x');"),
+            &step(
+                "// the counter says \"2 items left\"\n  await expect(page.getByTestId('todo-count')).toHaveText('2 items left');",
+            ),
+            "press Enter to submit the todo",
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(commented.reason.contains("does not quote"), "{commented}");
+    }
+
+    #[test]
+    fn the_text_a_presence_check_reads_in_its_locator_may_not_change() {
+        let old = "await expect(page.getByText('1 item left')).toBeVisible();";
+        let sentence = "Press Enter to submit the todo";
+        for (new, says) in [
+            (
+                "await expect(page.getByText('2 items left')).toBeVisible();",
+                "changed from \"1 item left\" to \"2 items left\" (`getByText`), which the step \
+                 sentence does not quote",
+            ),
+            (
+                "await expect(page.getByText(/left/)).toBeVisible();",
+                "to /left/ (`getByText`), which the step sentence does not quote",
+            ),
+            (
+                "await expect(page.locator('.todo-count', { hasText: '2 items left' })).toBeVisible();",
+                "to \"2 items left\" (`locator`)",
+            ),
+            (
+                "await expect(page.getByTestId('todo-count').filter({ hasText: '2 items left' })).toBeVisible();",
+                "to \"2 items left\" (`filter`)",
+            ),
+            (
+                "await expect(page.locator('text=2 items left')).toBeVisible();",
+                "to \"text=2 items left\" (`locator`)",
+            ),
+            (
+                "await expect(page.locator('.todo-count')).toBeVisible();",
+                "the check no longer reads the text \"1 item left\" that its locator matched \
+                 (`getByText`)",
+            ),
+        ] {
+            let veto = review(&step(old), &step(new), sentence, TIMEOUT).unwrap_err();
+            assert!(veto.reason.contains(says), "{new}:\n{veto}");
+            assert!(veto.old.is_some() && veto.new.is_some(), "{veto}");
+        }
+        // The text the failing page showed is refused even when the sentence quotes it.
+        let shown = review_failed(
+            old,
+            "await expect(page.getByText('2 items left')).toBeVisible();",
+            "the counter says \"2 items left\"",
+            &["2 items left"],
+        )
+        .unwrap_err();
+        assert!(
+            shown.reason.contains("what the failing page showed"),
+            "{shown}"
+        );
+        // Exactness may be added, never dropped.
+        allowed(
+            old,
+            "await expect(page.getByText('1 item left', { exact: true })).toBeVisible();",
+            sentence,
+        );
+        let loose = review(
+            &step("await expect(page.getByText('1 item left', { exact: true })).toBeVisible();"),
+            &step(old),
+            sentence,
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(
+            loose.reason.contains("no longer matched exactly"),
+            "{loose}"
+        );
+        // A text the sentence quotes replaces a cached one it does not.
+        allowed(
+            "await expect(page.getByText('1 items left')).toBeVisible();",
+            "await expect(page.getByText('1 item left')).toBeVisible();",
+            SENTENCE,
+        );
+        // A hidden check narrowed with a text no sentence names passes on any page.
+        let hidden = review(
+            &step("await expect(page.getByText('Error')).toBeHidden();"),
+            &step("await expect(page.getByText('Error').filter({ hasText: 'zzz' })).toBeHidden();"),
+            "no \"Error\" is shown",
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(hidden.reason.contains("\"zzz\""), "{hidden}");
+    }
+
+    #[test]
+    fn a_renamed_element_is_a_selector_change_where_the_matcher_carries_the_value() {
+        // An action target.
+        allowed(
+            "await page.getByRole('button', { name: 'Add' }).click();",
+            "await page.getByRole('button', { name: 'Create' }).click();",
+            "add a todo",
+        );
+        // A check whose matcher compares its own value.
+        allowed(
+            "await expect(page.getByRole('status', { name: 'Count' })).toHaveText('1 item left');",
+            "await expect(page.getByRole('status', { name: 'Remaining' })).toHaveText('1 item left');",
+            SENTENCE,
+        );
+        // A state check reads which element it is about from the locator.
+        let checked = review(
+            &step("await expect(page.getByRole('checkbox', { name: 'buy milk' })).toBeChecked();"),
+            &step(
+                "await expect(page.getByRole('checkbox', { name: 'walk the dog' })).toBeChecked();",
+            ),
+            "\"buy milk\" is checked",
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(
+            checked.reason.contains("although the step sentence says"),
+            "{checked}"
         );
     }
 }

@@ -184,3 +184,34 @@ fn explain_a_path_without_a_base_url_is_a_usage_error() {
         .assert_exit(2)
         .stderr_contains("--url /form.html needs a base URL");
 }
+
+/// The built-in's check of a quoted text is exact to the sentence: "3 items left" is the whole
+/// text of an element or words of a longer one, never part of a longer number.
+#[test]
+fn explain_checks_a_quoted_text_whole_or_on_word_boundaries() {
+    let says = "the page says \"3 items left\"";
+    let explain = |page: &str| {
+        Test::new()
+            .args(&[
+                "explain",
+                "--url",
+                &format!("data:text/html,{page}"),
+                says,
+                "--execute",
+            ])
+            .run()
+    };
+    let out = explain("<p>13 items left</p>").assert_exit(1);
+    assert!(
+        out.stdout().contains("executed: failed"),
+        "{}",
+        out.stdout()
+    );
+    explain("<p>3 items left</p>")
+        .assert_exit(0)
+        .stdout_contains("getByText('3 items left', { exact: true })")
+        .stdout_contains("\nexecuted: passed\n");
+    explain("<p>Only 3 items left today</p>")
+        .assert_exit(0)
+        .stdout_contains("\nexecuted: passed\n");
+}

@@ -1380,3 +1380,83 @@ fn weakened_heals_of_a_real_defect_are_vetoed_and_the_cache_is_untouched() {
     reason("conditional", "made conditional");
     assert_cache(&out, &cached);
 }
+
+/// The heal veto against a model that copies the defect: on a TodoMVC-like page whose counter is
+/// off by one ("2 items left" where the step expects "1 item left"), a model that calls the
+/// failure "rot" and rewrites the check to what the page shows, to a pattern, or behind an
+/// optional call that never runs gets HEAL VETOED each time: exit 1, nothing cached.
+#[test]
+fn heals_that_copy_what_the_failing_page_shows_are_vetoed() {
+    const OPEN_TODOS: &str = "async function step(page) {
+  await page.goto('/');
+}";
+    const ONE_LEFT: &str = "async function step(page) {
+  await expect(page.getByText('1 item left')).toBeVisible({ timeout: 1000 });
+}";
+    const COUNTER_ONE: &str = "async function step(page) {
+  await expect(page.locator('.todo-count')).toHaveText('1 item left', { timeout: 1000 });
+}";
+    let submit = "Press Enter to submit the todo";
+    let says = "the counter says \"2 items left\"";
+    let healed = [
+        (
+            "copied",
+            submit,
+            ONE_LEFT,
+            "// the counter says \"2 items left\"\n  await expect(page.getByText('2 items left')).toBeVisible();",
+            "to \"2 items left\" (`getByText`), which the step sentence does not quote",
+        ),
+        (
+            "pattern",
+            submit,
+            ONE_LEFT,
+            "await expect(page.getByText(/left/)).toBeVisible();",
+            "to /left/ (`getByText`), which the step sentence does not quote",
+        ),
+        (
+            "optional",
+            submit,
+            ONE_LEFT,
+            "const n = null;\n  await n?.f(await expect(page.getByText('1 item left')).toBeVisible());",
+            "made conditional",
+        ),
+        (
+            "received",
+            says,
+            COUNTER_ONE,
+            "await expect(page.locator('.todo-count')).toHaveText('2 items left');",
+            "which is what the failing page showed",
+        ),
+    ];
+    let llm = FakeLlm::start();
+    let mut scenario = String::new();
+    let mut entries = Vec::new();
+    for (name, step, cached, body, _) in &healed {
+        scenario.push_str(&format!("test: {name}\n  open the app\n  {step}\n\n"));
+        entries.push(entry(name, "open the app", OPEN_TODOS));
+        entries.push(entry(name, step, cached));
+        // With one worker the tests run in order: a rot verdict, then the healed code.
+        llm.reply_text("rot | the counter changed | regenerate the step");
+        llm.reply_text(&fenced(&format!(
+            "async function step(page) {{\n  {body}\n}}"
+        )));
+    }
+    let cached = cache_file(&entries);
+    let page = "<!doctype html><title>todos</title>\
+        <ul class=\"todo-list\"><li>buy milk</li></ul>\
+        <span class=\"todo-count\">2 items left</span>";
+    let out = Test::new()
+        .config(&llm_config(&llm.base_url(), ""))
+        .page("index.html", page)
+        .scenario(SCENARIO, &scenario)
+        .cache(CACHE, &cached)
+        .args(&["run", "-j", "1"])
+        .run()
+        .assert_exit(1)
+        .output_not_contains("HEALED")
+        .stdout_line(&format!("0 passed, {} failed", healed.len()));
+    for (name, _, _, _, reason) in &healed {
+        assert_failure(&out, name, &["HEAL VETOED", reason]);
+    }
+    assert_cache(&out, &cached);
+}

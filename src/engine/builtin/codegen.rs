@@ -7,7 +7,8 @@
 use crate::engine::builtin::grammar::{Decline, Intent, Literal, State, Target};
 use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::engine::builtin::resolve::{
-    CHECKABLE, CLICKABLE, Found, element, js_str, list, only_field,
+    CHECKABLE, CLICKABLE, Found, bounded_regex_js, checked_element, element, js_str, list,
+    only_field, shown_text,
 };
 use crate::engine::builtin::snapshot::Snapshot;
 
@@ -76,6 +77,19 @@ fn regex_js(value: &Literal) -> String {
     }
     out.push('/');
     out
+}
+
+/// A regular expression that finds `value` in a text on word boundaries, never inside a longer
+/// number or word (see [`bounded_regex_js`]). A placeholder's value is only known when the step
+/// runs, so its expression is escaped and bounded on both sides then.
+fn bounded_js(value: &Literal) -> String {
+    if placeholder(&value.0).is_some() || value.0.contains("${") {
+        return format!(
+            "new RegExp('(?<![\\\\p{{L}}\\\\p{{N}}_])' + {}.replace(/[.*+?^${{}}()|[\\]\\\\/]/g, '\\\\$&') + '(?![\\\\p{{L}}\\\\p{{N}}_])', 'iu')",
+            value_js(value)
+        );
+    }
+    bounded_regex_js(&value.0)
 }
 
 /// The code of `intent` on the page `snap` shows.
@@ -153,17 +167,18 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
                 .cloned()
                 .collect();
             let the_list = list(snap, &known, None)?;
-            let expected: Vec<String> = values.iter().map(value_js).collect();
             let mut lines = vec![format!("const items = {the_list}.getByRole('listitem');")];
             if *only {
                 lines.push(format!(
                     "await expect(items).toHaveCount({});",
-                    expected.len()
+                    values.len()
                 ));
             }
+            // Each item must hold its text on word boundaries, not inside a longer word.
+            let bounded: Vec<String> = values.iter().map(bounded_js).collect();
             lines.push(format!(
                 "await expect(items).toContainText([{}]);",
-                expected.join(", ")
+                bounded.join(", ")
             ));
             lines
         }
@@ -180,22 +195,23 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             exact,
         } => {
             let found = find(snap, target, ANY)?;
-            let matcher = if *exact {
-                "toHaveText"
+            // `toHaveText('x')` is the whole text; a contained text is bounded by words.
+            let line = if *exact {
+                format!("await expect({found}).toHaveText({});", value_js(value))
             } else {
-                "toContainText"
+                format!(
+                    "await expect({found}).toContainText({});",
+                    bounded_js(value)
+                )
             };
-            vec![format!(
-                "await expect({found}).{matcher}({});",
-                value_js(value)
-            )]
+            vec![line]
         }
         Intent::State { target, state } => {
             let defaults = match state {
                 State::Checked | State::Unchecked => CHECKABLE,
                 State::Enabled | State::Disabled => ANY,
             };
-            let found = find(snap, target, defaults)?;
+            let found = checked_element(snap, target, defaults)?.locator;
             let matcher = match state {
                 State::Checked => "toBeChecked()",
                 State::Unchecked => "not.toBeChecked()",
@@ -232,7 +248,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
                 }
                 re
             } else {
-                regex_js(value)
+                bounded_js(value)
             };
             vec![format!("await expect(page).toHaveURL({expected});")]
         }
@@ -240,7 +256,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             let expected = if *exact {
                 value_js(value)
             } else {
-                regex_js(value)
+                bounded_js(value)
             };
             vec![format!("await expect(page).toHaveTitle({expected});")]
         }
@@ -342,49 +358,47 @@ fn clear(snap: &Snapshot, target: &Target) -> Result<Vec<String>, Decline> {
 }
 
 /// `X is shown` / `X is hidden`. An element that is not on the page can still be checked to
-/// be hidden when the sentence names its text or its kind and name.
+/// be hidden when the sentence names its text or its kind and name. A shown element's name or
+/// text matches whole; a hidden quoted text is matched on word boundaries, since a whole-text
+/// match would let a longer text that holds it stay visible.
 fn visible(snap: &Snapshot, target: &Target, shown: bool) -> Result<Vec<String>, Decline> {
     let matcher = if shown { "toBeVisible" } else { "toBeHidden" };
-    let found = match element(snap, target, ANY, false) {
-        Ok(Found { locator, .. }) => locator,
-        Err(_) if !shown && target.scope.is_none() && target.name.is_some() => {
-            let name = js_str(target.name.as_deref().unwrap_or_default());
-            match target.kind {
-                Some(kind) => format!(
-                    "page.getByRole({}, {{ name: {name} }})",
-                    js_str(kind.roles()[0])
-                ),
-                None if target.quoted => format!("page.getByText({name})"),
-                None => return Err(Decline::new("quote the text that must be hidden")),
+    let quoted_text = target.quoted && target.kind.is_none() && target.scope.is_none();
+    let found = match (quoted_text, target.name.as_deref()) {
+        (true, Some(text)) if !shown => format!("page.getByText({})", bounded_regex_js(text)),
+        _ => match checked_element(snap, target, ANY) {
+            // A hidden element's name is matched as a substring: any element holding it that
+            // is still shown fails the check.
+            Ok(_) if !shown => element(snap, target, ANY, false)?.locator,
+            Ok(Found { locator, .. }) => locator,
+            Err(_) if !shown && target.scope.is_none() && target.name.is_some() => {
+                let name = js_str(target.name.as_deref().unwrap_or_default());
+                match target.kind {
+                    Some(kind) => format!(
+                        "page.getByRole({}, {{ name: {name} }})",
+                        js_str(kind.roles()[0])
+                    ),
+                    None => return Err(Decline::new("quote the text that must be hidden")),
+                }
             }
-        }
-        Err(decline) => return Err(decline),
+            Err(decline) => return Err(decline),
+        },
     };
     Ok(vec![format!("await expect({found}).{matcher}();")])
 }
 
-/// `the page shows T`: some element shows the text.
+/// `the page shows T`: some element shows the text, as its whole text or as words of a longer
+/// one. A placeholder's text is only known when the step runs; `.first()` there keeps the check
+/// as strong as the sentence, which names no element: the first element showing the text must
+/// be visible.
 fn page_shows(snap: &Snapshot, text: &Literal) -> Result<Vec<String>, Decline> {
     if placeholder(&text.0).is_some() || text.0.contains("${") {
         return Ok(vec![format!(
             "await expect(page.getByText({}).first()).toBeVisible();",
-            value_js(text)
+            bounded_js(text)
         )]);
     }
-    let target = Target {
-        name: Some(text.0.clone()),
-        quoted: true,
-        ..Target::default()
-    };
-    let found = match element(snap, &target, &[], false) {
-        Ok(found) => found.locator,
-        // Not on the page yet (or written differently): the check waits for it, and fails if
-        // it never comes.
-        Err(decline) if decline.0.starts_with("no element") => {
-            format!("page.getByText({})", js_str(&text.0))
-        }
-        Err(decline) => return Err(decline),
-    };
+    let found = shown_text(snap, &text.0)?;
     Ok(vec![format!("await expect({found}).toBeVisible();")])
 }
 
@@ -651,11 +665,11 @@ mod tests {
     fn visible_and_hidden() {
         assert_eq!(
             one("the \"todos\" heading is visible", TODOS),
-            "await expect(page.getByRole('heading', { name: 'todos' })).toBeVisible();"
+            "await expect(page.getByRole('heading', { name: 'todos', exact: true })).toBeVisible();"
         );
         assert_eq!(
             one("\"Double-click a todo to edit it.\" is shown", TODOS),
-            "await expect(page.getByText('Double-click a todo to edit it.')).toBeVisible();"
+            "await expect(page.getByText('Double-click a todo to edit it.', { exact: true })).toBeVisible();"
         );
         assert_eq!(
             one("the \"Sign in\" button should not be displayed", TODOS),
@@ -663,7 +677,13 @@ mod tests {
         );
         assert_eq!(
             one("\"Welcome back\" is hidden", LOGIN),
-            "await expect(page.getByText('Welcome back')).toBeHidden();"
+            "await expect(page.getByText(/(?<![\\p{L}\\p{N}_])Welcome back(?![\\p{L}\\p{N}_])/iu)).toBeHidden();"
+        );
+        // A text on the page that must be hidden is matched on word boundaries too: a longer
+        // text holding it that is still shown fails the check.
+        assert_eq!(
+            one("\"1 item left\" is not shown", TODOS),
+            "await expect(page.getByText(/(?<![\\p{L}\\p{N}_])1 item left(?![\\p{L}\\p{N}_])/iu)).toBeHidden();"
         );
         assert!(declined("the \"Welcome\" banner is shown", LOGIN).contains("no element"));
     }
@@ -672,15 +692,26 @@ mod tests {
     fn the_page_shows() {
         assert_eq!(
             one("the page says \"1 item left\"", TODOS),
-            "await expect(page.getByText('1 item left')).toBeVisible();"
+            "await expect(page.getByText('1 item left', { exact: true })).toBeVisible();"
         );
         assert_eq!(
             one("the page shows \"Invalid credentials\"", LOGIN),
-            "await expect(page.getByText('Invalid credentials')).toBeVisible();"
+            "await expect(page.getByText(/(?<![\\p{L}\\p{N}_])Invalid credentials(?![\\p{L}\\p{N}_])/iu)).toBeVisible();"
+        );
+        // Part of an element's text: on word boundaries, so "item left" is never found in
+        // "items left" nor "1 item" in "11 items".
+        assert_eq!(
+            one("the page says \"item left\"", TODOS),
+            "await expect(page.getByText(/(?<![\\p{L}\\p{N}_])item left(?![\\p{L}\\p{N}_])/iu)).toBeVisible();"
+        );
+        // Not on the page yet: the check waits for the text on word boundaries.
+        assert_eq!(
+            one("the page says \"3 items left\"", TODOS),
+            "await expect(page.getByText(/(?<![\\p{L}\\p{N}_])3 items left(?![\\p{L}\\p{N}_])/iu)).toBeVisible();"
         );
         assert_eq!(
             one("I should see ${GREETING}", LOGIN),
-            "await expect(page.getByText(vars.GREETING).first()).toBeVisible();"
+            "await expect(page.getByText(new RegExp('(?<![\\\\p{L}\\\\p{N}_])' + vars.GREETING.replace(/[.*+?^${}()|[\\]\\\\/]/g, '\\\\$&') + '(?![\\\\p{L}\\\\p{N}_])', 'iu')).first()).toBeVisible();"
         );
         // The same text twice (a link and a heading): declined.
         assert!(declined("the page shows \"Sign in\"", LOGIN).starts_with("2 elements"));
@@ -692,7 +723,7 @@ mod tests {
             body("the list shows \"buy milk\"", TODOS),
             [
                 "const items = page.getByRole('list', { name: 'Todo list' }).getByRole('listitem');",
-                "await expect(items).toContainText(['buy milk']);"
+                "await expect(items).toContainText([/(?<![\\p{L}\\p{N}_])buy milk(?![\\p{L}\\p{N}_])/iu]);"
             ]
         );
         assert_eq!(
@@ -703,7 +734,7 @@ mod tests {
             [
                 "const items = page.getByRole('list', { name: 'Todo list' }).getByRole('listitem');",
                 "await expect(items).toHaveCount(2);",
-                "await expect(items).toContainText(['buy milk', 'walk the dog']);"
+                "await expect(items).toContainText([/(?<![\\p{L}\\p{N}_])buy milk(?![\\p{L}\\p{N}_])/iu, /(?<![\\p{L}\\p{N}_])walk the dog(?![\\p{L}\\p{N}_])/iu]);"
             ]
         );
         assert!(declined("the list shows \"eggs\"", TODOS).contains("2 lists"));
@@ -733,19 +764,19 @@ mod tests {
     fn states() {
         assert_eq!(
             one("\"walk the dog\" is checked", TODOS),
-            "await expect(page.getByRole('checkbox', { name: 'walk the dog' })).toBeChecked();"
+            "await expect(page.getByRole('checkbox', { name: 'walk the dog', exact: true })).toBeChecked();"
         );
         assert_eq!(
             one("the \"buy milk\" checkbox is not checked", TODOS),
-            "await expect(page.getByRole('checkbox', { name: 'buy milk' })).not.toBeChecked();"
+            "await expect(page.getByRole('checkbox', { name: 'buy milk', exact: true })).not.toBeChecked();"
         );
         assert_eq!(
             one("the \"Clear completed\" button is enabled", TODOS),
-            "await expect(page.getByRole('button', { name: 'Clear completed' })).toBeEnabled();"
+            "await expect(page.getByRole('button', { name: 'Clear completed', exact: true })).toBeEnabled();"
         );
         assert_eq!(
             one("the \"Sign in\" button is disabled", LOGIN),
-            "await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();"
+            "await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeDisabled();"
         );
     }
 
@@ -766,7 +797,7 @@ mod tests {
     fn url_and_title() {
         assert_eq!(
             one("the URL contains \"#/active\"", TODOS),
-            "await expect(page).toHaveURL(/#\\/active/);"
+            "await expect(page).toHaveURL(/#\\/active(?![\\p{L}\\p{N}_])/iu);"
         );
         assert_eq!(
             one("the url is \"/login.html\"", TODOS),
@@ -778,7 +809,7 @@ mod tests {
         );
         assert_eq!(
             one("the page title contains \"todos\"", TODOS),
-            "await expect(page).toHaveTitle(/todos/);"
+            "await expect(page).toHaveTitle(/(?<![\\p{L}\\p{N}_])todos(?![\\p{L}\\p{N}_])/iu);"
         );
     }
 

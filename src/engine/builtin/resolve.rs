@@ -57,6 +57,48 @@ pub(crate) fn js_str(text: &str) -> String {
     out
 }
 
+/// Characters that count as part of a word for the boundaries of [`bounded_regex_js`]: a
+/// letter, a digit or `_` (as a JavaScript class with the `u` flag).
+const WORD: &str = "[\\p{L}\\p{N}_]";
+
+/// A case-insensitive regular expression literal that finds `text` (whitespace collapsed) in an
+/// element's text on word boundaries: `3 items left` finds "Only 3 items left today" but not
+/// "13 items left". A boundary is only added on a side whose character is a letter or a digit,
+/// since text such as `(3)` already ends in a delimiter.
+pub(crate) fn bounded_regex_js(text: &str) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut out = String::from("/");
+    if word(text.chars().next()) {
+        out.push_str(&format!("(?<!{WORD})"));
+    }
+    for c in text.chars() {
+        if "\\^$.|?*+()[]{}/".contains(c) {
+            out.push('\\');
+        }
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    if word(text.chars().next_back()) {
+        out.push_str(&format!("(?!{WORD})"));
+    }
+    out.push_str("/iu");
+    out
+}
+
+/// How a locator is meant: to act on an element, or to check it. A check reads what the
+/// sentence names, so its names and texts match whole (`exact: true`), never as a substring
+/// of a longer name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Act,
+    Check,
+}
+
 /// What the snapshot shows of a node, for matching: its name, else its own text.
 fn label(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
     node.name
@@ -114,7 +156,21 @@ pub(crate) fn element(
     defaults: &[&str],
     text_first: bool,
 ) -> Result<Found, Decline> {
-    let found = element_of(snap, target, defaults, text_first);
+    let found = element_of(snap, target, defaults, text_first, Use::Act);
+    if let Ok(found) = &found {
+        snap.notice(found.node);
+    }
+    found
+}
+
+/// Like [`element`], for a check: names and texts in the locator match whole, so the check
+/// cannot pass on an element whose name or text only holds the one the sentence means.
+pub(crate) fn checked_element(
+    snap: &Snapshot,
+    target: &Target,
+    defaults: &[&str],
+) -> Result<Found, Decline> {
+    let found = element_of(snap, target, defaults, false, Use::Check);
     if let Ok(found) = &found {
         snap.notice(found.node);
     }
@@ -126,6 +182,7 @@ fn element_of(
     target: &Target,
     defaults: &[&str],
     text_first: bool,
+    meant: Use,
 ) -> Result<Found, Decline> {
     let (base, pool) = scope(snap, target)?;
     let roles: &[&str] = match target.kind {
@@ -153,8 +210,8 @@ fn element_of(
         };
     };
     let by_role =
-        |pool: &[usize]| role_tiers(snap, &base, pool, roles, name, target.kind.is_some());
-    let by_text = || text_tier(snap, &base, &pool, name);
+        |pool: &[usize]| role_tiers(snap, &base, pool, roles, name, target.kind.is_some(), meant);
+    let by_text = || text_tier(snap, &base, &pool, name, meant);
     let text_allowed = target.kind.is_none()
         || matches!(
             target.kind,
@@ -214,6 +271,7 @@ fn role_tiers(
     roles: &[&str],
     name: &str,
     text_too: bool,
+    meant: Use,
 ) -> Option<Result<Found, Decline>> {
     let of_role: Vec<usize> = pool
         .iter()
@@ -252,13 +310,17 @@ fn role_tiers(
                     .filter(|&&i| i != *one)
                     .filter_map(|&i| snap.nodes[i].placeholder.as_deref())
                     .any(|p| norm(p).contains(&norm(&text)));
-                let exact = if others { ", { exact: true }" } else { "" };
+                let exact = if others || meant == Use::Check {
+                    ", { exact: true }"
+                } else {
+                    ""
+                };
                 return Some(Ok(Found {
                     locator: format!("{base}.getByPlaceholder({}{exact})", js_str(&text)),
                     node: *one,
                 }));
             }
-            [one] => return Some(Ok(role_locator(snap, base, pool, *one))),
+            [one] => return Some(Ok(role_locator(snap, base, pool, *one, meant))),
             many => return Some(Err(ambiguous(snap, &format!("\"{name}\""), many))),
         }
     }
@@ -267,16 +329,17 @@ fn role_tiers(
 
 /// `getByRole(role, { name })` for `node`, exact when another element of its role has a name
 /// that holds it (Playwright matches names case-insensitively, as substrings).
-fn role_locator(snap: &Snapshot, base: &str, pool: &[usize], node: usize) -> Found {
+fn role_locator(snap: &Snapshot, base: &str, pool: &[usize], node: usize, meant: Use) -> Found {
     let n = &snap.nodes[node];
     let role = js_str(&n.role);
     let Some(name) = n.name.as_deref() else {
         let text = label(n).unwrap_or_default();
+        let text = match meant {
+            Use::Act => js_str(text),
+            Use::Check => bounded_regex_js(text),
+        };
         return Found {
-            locator: format!(
-                "{base}.getByRole({role}).filter({{ hasText: {} }})",
-                js_str(text)
-            ),
+            locator: format!("{base}.getByRole({role}).filter({{ hasText: {text} }})"),
             node,
         };
     };
@@ -285,7 +348,11 @@ fn role_locator(snap: &Snapshot, base: &str, pool: &[usize], node: usize) -> Fou
         .filter(|&&i| i != node && snap.nodes[i].role == n.role)
         .filter_map(|&i| snap.nodes[i].name.as_deref())
         .any(|other| norm(other).contains(&norm(name)));
-    let exact = if others { ", exact: true" } else { "" };
+    let exact = if others || meant == Use::Check {
+        ", exact: true"
+    } else {
+        ""
+    };
     Found {
         locator: format!(
             "{base}.getByRole({role}, {{ name: {}{exact} }})",
@@ -301,6 +368,7 @@ fn text_tier(
     base: &str,
     pool: &[usize],
     name: &str,
+    meant: Use,
 ) -> Option<Result<Found, Decline>> {
     let lower = norm(name);
     let texts: Vec<(usize, &str)> = pool
@@ -320,7 +388,11 @@ fn text_tier(
         [] => None,
         [one] => {
             let text = own_text(&snap.nodes[*one]).unwrap_or(name);
-            let exact = if holding > 1 { ", { exact: true }" } else { "" };
+            let exact = if holding > 1 || meant == Use::Check {
+                ", { exact: true }"
+            } else {
+                ""
+            };
             Some(Ok(Found {
                 locator: format!("{base}.getByText({}{exact})", js_str(text.trim())),
                 node: *one,
@@ -328,6 +400,34 @@ fn text_tier(
         }
         many => Some(Err(ambiguous(snap, &format!("\"{name}\""), many))),
     }
+}
+
+/// The locator of a check that the page shows `text`: the one element whose whole text it is
+/// (`getByText(text, { exact: true })`), else the text found on word boundaries inside a longer
+/// one ([`bounded_regex_js`]), so that "3 items left" is never found in "13 items left". An
+/// element that is not on the page yet is looked for the bounded way too: the check waits for
+/// it. Several elements holding the text are declined.
+pub(crate) fn shown_text(snap: &Snapshot, text: &str) -> Result<String, Decline> {
+    let target = Target {
+        name: Some(text.to_owned()),
+        quoted: true,
+        ..Target::default()
+    };
+    match checked_element(snap, &target, &[]) {
+        Ok(found) => return Ok(found.locator),
+        Err(decline) if !decline.0.starts_with("no element") => return Err(decline),
+        Err(_) => {}
+    }
+    let holding: Vec<usize> = (0..snap.nodes.len())
+        .filter(|&i| own_text(&snap.nodes[i]).is_some_and(|t| has_words(t, text)))
+        .collect();
+    if holding.len() > 1 {
+        return Err(ambiguous(snap, &format!("\"{text}\""), &holding));
+    }
+    for &node in &holding {
+        snap.notice(node);
+    }
+    Ok(format!("page.getByText({})", bounded_regex_js(text)))
 }
 
 fn ambiguous(snap: &Snapshot, what: &str, many: &[usize]) -> Decline {
@@ -431,7 +531,7 @@ pub(crate) fn only_field(snap: &Snapshot, hints: &[&str]) -> Result<Found, Decli
     let pick = |i: usize| -> Found {
         snap.notice(i);
         if snap.nodes[i].name.is_some() {
-            role_locator(snap, "page", &pool, i)
+            role_locator(snap, "page", &pool, i, Use::Act)
         } else if let Some(p) = snap.nodes[i].placeholder.as_deref() {
             Found {
                 locator: format!("page.getByPlaceholder({})", js_str(p)),
@@ -528,5 +628,22 @@ mod tests {
             "page.getByRole('list', { name: 'Todo list' })"
         );
         assert!(list(&snap, &[], Some("items")).is_err());
+    }
+
+    #[test]
+    fn a_bounded_pattern_has_a_boundary_only_beside_a_letter_or_digit() {
+        assert_eq!(
+            bounded_regex_js("3 items  left"),
+            "/(?<![\\p{L}\\p{N}_])3 items left(?![\\p{L}\\p{N}_])/iu"
+        );
+        assert_eq!(bounded_regex_js("(3)"), "/\\(3\\)/iu");
+        assert_eq!(
+            bounded_regex_js("a/b.c?"),
+            "/(?<![\\p{L}\\p{N}_])a\\/b\\.c\\?/iu"
+        );
+        assert_eq!(
+            bounded_regex_js("é"),
+            "/(?<![\\p{L}\\p{N}_])é(?![\\p{L}\\p{N}_])/iu"
+        );
     }
 }
