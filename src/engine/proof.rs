@@ -168,6 +168,8 @@ mod tests {
     /// A check of step 1 ("the counter says "1 item left"") that passes on "11 item left".
     const LOOSE: &str = "async function step(page) {\n  await expect(page.getByText('1 item left')).toBeVisible();\n}";
     const EXACT: &str = "async function step(page) {\n  await expect(page.getByText('1 item left', { exact: true })).toBeVisible();\n}";
+    /// A heal of [`EXACT`] the static veto accepts (a selector change); the proof decides.
+    const SCOPED: &str = "async function step(page) {\n  await expect(page.locator('.todo-count').getByText('1 item left', { exact: true })).toBeVisible();\n}";
 
     fn vacuous() -> Proof {
         Proof::Vacuous {
@@ -259,9 +261,9 @@ mod tests {
             (3, 2),
             [
                 verdict_reply(Category::Rot, "the counter moved"),
-                code_reply(LOOSE),
+                code_reply(SCOPED),
             ],
-            [passes(LOOSE)],
+            [passes(SCOPED)],
             proofs,
             move |engine, step, exec, observer| engine.heal(step, exec, observer, EXACT, &failure),
         )

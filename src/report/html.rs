@@ -54,6 +54,15 @@ pub(crate) fn render(record: &RunRecord, report_dir: &Path) -> String {
     ] {
         let _ = writeln!(html, "<span class=\"count {class}\">{count} {word}</span>");
     }
+    for (count, word) in [
+        (stats.checks_proven, "checks proven"),
+        (stats.checks_unproven, "checks unproven"),
+        (stats.checks_vacuous, "checks cannot fail"),
+    ] {
+        if count > 0 {
+            let _ = writeln!(html, "<span class=\"count\">{count} {word}</span>");
+        }
+    }
     if stats.interrupted_tests > 0 {
         let _ = writeln!(
             html,
@@ -229,6 +238,15 @@ fn step_html(html: &mut String, scenario: &str, step: &StepRecord) {
         );
     }
     html.push('\n');
+    if let Some(proof) = &step.proof {
+        // A check that cannot fail is as loud as a failure; a proven or unproven one is a note.
+        let class = if proof.starts_with(crate::engine::VACUOUS) {
+            "note proof vacuous"
+        } else {
+            "note muted proof"
+        };
+        let _ = writeln!(html, "<p class=\"{class}\">check {}</p>", escape(proof));
+    }
     if step.retries > 0 {
         let _ = writeln!(
             html,

@@ -149,6 +149,8 @@ pub(crate) struct StepRecord {
     pub duration: Duration,
     /// The code that passed, or the code that failed.
     pub code: Option<String>,
+    /// How the code's checks were proven (`proven: ...`, `none: ...`, `vacuous: ...`), if known.
+    pub proof: Option<String>,
     /// Settle retries (executions after the first).
     pub retries: u32,
     /// LLM attempts at the step's code.
@@ -168,6 +170,7 @@ impl StepRecord {
             status: StepStatus::Unfinished,
             duration: Duration::ZERO,
             code: None,
+            proof: None,
             retries: 0,
             attempts: 0,
             heal: None,
@@ -197,6 +200,7 @@ impl RunRecord {
                 source,
                 duration,
                 code,
+                proof,
                 ..
             } => {
                 let step = self.test(test).step(*index);
@@ -205,6 +209,7 @@ impl RunRecord {
                 step.status = StepStatus::Passed(*source);
                 step.duration = *duration;
                 step.code = Some(code.clone());
+                step.proof.clone_from(proof);
             }
             RunEvent::StepFailed {
                 test,

@@ -103,27 +103,38 @@ fn scenario(checks: &[(&str, &str, bool)]) -> String {
     text
 }
 
-fn project(checks: &[(&str, &str, bool)]) -> Test {
-    let mut test = Test::new()
-        .page("index.html", PAGE)
-        .scenario(SCENARIO, &scenario(checks));
+/// The cache file of `checks`, as a user would commit it.
+fn cache_file(checks: &[(&str, &str, bool)]) -> String {
+    let mut text = format!("format = 1\nscenario = \"{SCENARIO}\"\n");
     for (sentence, code, _) in checks {
-        test = test.cached(
-            SCENARIO,
-            "audit",
-            sentence,
-            1,
-            &format!("async function step(page) {{\n  {code}\n}}"),
-        );
+        text.push_str(&format!(
+            "\n[[steps]]\ntest = \"audit\"\nstep = {sentence:?}\noccurrence = 1\ncreated = \"2026-11-30\"\ncode = '''\nasync function step(page) {{\n  {code}\n}}\n'''\n"
+        ));
     }
-    test
+    text
+}
+
+fn project(checks: &[(&str, &str, bool)]) -> Test {
+    Test::new()
+        .page("index.html", PAGE)
+        .scenario(SCENARIO, &scenario(checks))
+        .cache(CACHE, &cache_file(checks))
 }
 
 #[test]
 fn audit_names_every_check_that_cannot_fail_at_its_line_and_changes_no_cache_entry() {
-    let test = project(CHECKS).args(&["audit", "--reporter", "list", "--reporter", "json"]);
-    let before = std::fs::read_to_string(test.project_dir().join(CACHE)).unwrap();
-    let out = test.run().assert_exit(1);
+    let out = project(CHECKS)
+        .args(&[
+            "audit",
+            "--reporter",
+            "list",
+            "--reporter",
+            "json",
+            "--reporter",
+            "html",
+        ])
+        .run()
+        .assert_exit(1);
     let stdout = out.stdout();
     let vacuous: Vec<&str> = stdout
         .lines()
@@ -174,7 +185,11 @@ fn audit_names_every_check_that_cannot_fail_at_its_line_and_changes_no_cache_ent
         )),
         "{stdout}"
     );
-    assert_eq!(out.read(CACHE), before, "the audit changes no cache entry");
+    assert_eq!(
+        out.read(CACHE),
+        cache_file(CHECKS),
+        "the audit changes no cache entry"
+    );
     let events = out.read("prettyplay-report/events.jsonl");
     assert!(
         events.contains("\"proof\":\"proven: one-more, one-fewer\""),
@@ -182,6 +197,16 @@ fn audit_names_every_check_that_cannot_fail_at_its_line_and_changes_no_cache_ent
     );
     assert!(events.contains("\"proof\":\"vacuous: "), "{events}");
     assert!(events.contains("\"checks_vacuous\":"), "{events}");
+    let html = out.read("prettyplay-report/index.html");
+    assert!(
+        html.contains("<p class=\"note proof vacuous\">check vacuous: it still passes when the page reads \"13 items left\""),
+        "{html}"
+    );
+    assert!(
+        html.contains("<p class=\"note muted proof\">check proven: one-more, one-fewer</p>"),
+        "{html}"
+    );
+    assert!(html.contains("checks cannot fail</span>"), "{html}");
 }
 
 #[test]
@@ -267,4 +292,106 @@ fn the_proof_leaves_react_todomvc_as_it_was_for_the_steps_after_it() {
         .assert_exit(0)
         .stdout_line(&format!("checks: {checks} proven, 0 unproven"))
         .stdout_line("1 passed, 0 failed");
+}
+
+/// The demo app and its two scenarios, cache empty, the built-in generator only.
+fn demo() -> Test {
+    Test::new()
+        .config("[vars]\nDEMO_USER = \"alice\"\n[generate]\nbuiltin = \"only\"\n")
+        .env("DEMO_PASSWORD", "secret")
+        .scenario(
+            "scenarios/todo.steps",
+            include_str!("../../scenarios/todo.steps"),
+        )
+        .scenario(
+            "scenarios/login.steps",
+            include_str!("../../scenarios/login.steps"),
+        )
+        .page("index.html", include_str!("../../demo/index.html"))
+        .page("app.js", include_str!("../../demo/app.js"))
+        .page("style.css", include_str!("../../demo/style.css"))
+        .page("login.html", include_str!("../../demo/login.html"))
+}
+
+#[test]
+fn the_built_in_generators_checks_on_the_demo_are_proven_and_pass_the_audit() {
+    let run = demo().args(&["run", "-j", "1"]).run().assert_exit(0);
+    let todo = run.read("cache/scenarios/todo.steps.toml");
+    assert!(todo.starts_with("format = 4\n"), "{todo}");
+    assert!(todo.contains("proof = \"proven: "), "{todo}");
+    assert!(!todo.contains("vacuous"), "{todo}");
+    let line = run.line_with("checks: ").to_owned();
+    assert!(line.ends_with(", 0 unproven"), "{line}");
+    run.again()
+        .args(&["audit", "-j", "1"])
+        .run()
+        .assert_exit(0)
+        .stdout_line(&line)
+        .stdout_line("5 passed, 0 failed");
+}
+
+#[test]
+fn the_built_in_generators_checks_on_react_todomvc_are_proven_and_pass_the_audit() {
+    let scenario = "test: react\n  open the app\n  type \"buy milk\" into the new todo field and press Enter\n  type \"walk the dog\" into the new todo field and press Enter\n  the page says \"2 items left!\"\n  the page says \"walk the dog\"\n  the title is \"TodoMVC: React\"\n  click \"Active\"\n  the URL contains \"#/active\"\n  the page says \"2 items left!\"\n";
+    let run = Test::new()
+        .config("[generate]\nbuiltin = \"only\"\n")
+        .site_from_repo("tests/fixtures/todomvc/react")
+        .scenario(SCENARIO, scenario)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("checks: 5 proven, 0 unproven");
+    let cache = run.read(CACHE);
+    assert_eq!(cache.matches("proof = \"proven: ").count(), 5, "{cache}");
+    run.again()
+        .args(&["audit"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("checks: 5 proven, 0 unproven")
+        .stdout_line("1 passed, 0 failed");
+}
+
+/// A model writes a check that cannot fail: it goes back to the model with the mutation it
+/// survived, and only the exact check that replaced it is cached.
+#[test]
+fn a_generated_check_that_cannot_fail_is_fed_back_and_never_cached() {
+    use crate::support::fake_llm::{FakeLlm, Reply};
+    let loose = "await expect(page.getByText('3 items left')).toBeVisible();";
+    let exact = "await expect(page.getByText('3 items left', { exact: true })).toBeVisible();";
+    let fenced = |code: &str| format!("```js\nasync function step(page) {{\n  {code}\n}}\n```");
+    let llm = FakeLlm::start();
+    llm.reply(Reply::text(fenced("await page.goto('/');")));
+    llm.reply(Reply::text(fenced(loose)));
+    llm.reply(Reply::text(fenced(exact)));
+    let out = Test::new()
+        .config(&format!(
+            "[generate]\nbuiltin = \"off\"\n[llm]\nprovider = \"openai\"\nmodel = \"fake\"\nbase_url = \"{}\"\n",
+            llm.base_url()
+        ))
+        .page("index.html", PAGE)
+        .scenario(
+            SCENARIO,
+            "test: t\n  open the app\n  the page says \"3 items left\"\n",
+        )
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("checks: 1 proven, 0 unproven");
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 3, "one more attempt for the vacuous check");
+    let retry = requests[2].user_text();
+    assert!(retry.contains(loose), "{retry}");
+    assert!(
+        retry.contains(
+            "the check cannot fail: it still passes when the page reads \"13 items left\" instead of \"3 items left\" (a substring match)"
+        ),
+        "{retry}"
+    );
+    let cache = out.read(CACHE);
+    assert!(cache.contains(exact), "{cache}");
+    assert!(!cache.contains(loose), "{cache}");
+    assert!(
+        cache.contains("proof = \"proven: hidden, text-prefixed, text-suffixed, text-changed\""),
+        "{cache}"
+    );
 }

@@ -128,10 +128,22 @@ fn entry<'a>(test: &'a str, step: &'a str, code: &'a str) -> Entry<'a> {
 
 /// The cache file of [`SCENARIO`] exactly as prettyplay writes it (`docs/cache-format.md`): an
 /// entry the run wrote (created later than [`EARLIER`], or healed) records `by = "llm"` (the
-/// built-in generator is off in these tests), which makes the file format 3.
+/// built-in generator is off in these tests), which makes the file format 3, and a `proof` when
+/// its code checks anything (format 4): the checks of these tests come after a navigation, so
+/// no mutation is tried.
 fn cache_file(entries: &[Entry<'_>]) -> String {
     let by_run = |e: &Entry<'_>| e.created != EARLIER || e.healed.is_some();
-    let format = if entries.iter().any(by_run) { 3 } else { 1 };
+    let proof = |e: &Entry<'_>| {
+        (by_run(e) && e.code.contains("expect("))
+            .then(|| proof_of(e.code).expect("a check these tests cache is explained"))
+    };
+    let format = if entries.iter().any(|e| proof(e).is_some()) {
+        4
+    } else if entries.iter().any(by_run) {
+        3
+    } else {
+        1
+    };
     let mut out = format!("format = {format}\nscenario = \"{SCENARIO}\"\n");
     for e in entries {
         out.push_str(&format!(
@@ -144,9 +156,24 @@ fn cache_file(entries: &[Entry<'_>]) -> String {
         if by_run(e) {
             out.push_str("by = \"llm\"\n");
         }
+        if let Some(proof) = proof(e) {
+            out.push_str(&format!("proof = {proof:?}\n"));
+        }
         out.push_str(&format!("code = '''\n{}\n'''\n", e.code));
     }
     out
+}
+
+/// The proof the mutation proof records for check code of these tests: code that navigates or
+/// clicks first acts, so none is tried.
+fn proof_of(code: &str) -> Option<&'static str> {
+    if code.contains("page.goto(") {
+        Some("none: the step acts on the page (page.goto)")
+    } else if code.contains(".click(") {
+        Some("none: the step acts on the page (frame.click)")
+    } else {
+        None
+    }
 }
 
 /// Fails unless the cache file is exactly `expected`.
