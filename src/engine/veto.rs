@@ -95,7 +95,7 @@ pub(crate) fn received_texts(message: &str) -> Vec<String> {
             continue;
         };
         // `Received: x`, `Received string: x`, `Received value: x`; not `Received has type: x`.
-        if label.trim().split_whitespace().count() > 1 {
+        if label.split_whitespace().count() > 1 {
             continue;
         }
         let value = value.trim();
@@ -332,7 +332,9 @@ fn shows(value: &Value, received: &[String]) -> bool {
             let case = if flags.contains('i') { "(?i)" } else { "" };
             regex::Regex::new(&format!("{case}{pattern}")).is_ok_and(|re| re.is_match(&r))
         }
-        Value::List(items) => items.iter().any(|item| shows(item, &[r.clone()])),
+        Value::List(items) => items
+            .iter()
+            .any(|item| shows(item, std::slice::from_ref(&r))),
         Value::Expression(_) => false,
     })
 }
