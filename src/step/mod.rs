@@ -14,7 +14,5 @@ mod settle;
 
 pub(crate) use executor::StepExecutor;
 pub(crate) use live::{LiveExecutor, LivePage};
-#[cfg(test)]
-pub(crate) use proof::Unproven;
-pub(crate) use proof::{Claims, Proof, recorded_kinds};
+pub(crate) use proof::{Claims, Proof, Unproven, recorded_kinds};
 pub(crate) use settle::{SettleWindow, SystemClock, settle};

@@ -32,6 +32,9 @@ pub(crate) enum Unproven {
     NoMutation,
     /// The code reads only other pages than the test's own.
     OtherPage,
+    /// The code, which passed once, failed when it ran again on the same page (before any
+    /// mutation): what it reads does not hold still.
+    NotRepeatable(String),
 }
 
 impl fmt::Display for Unproven {
@@ -40,6 +43,9 @@ impl fmt::Display for Unproven {
             Unproven::Acts(call) => write!(f, "the step acts on the page ({call})"),
             Unproven::NoMutation => f.write_str("no mutation contradicts what it checks"),
             Unproven::OtherPage => f.write_str("it reads only another page"),
+            Unproven::NotRepeatable(why) => {
+                write!(f, "it did not pass a second time on the same page ({why})")
+            }
         }
     }
 }
@@ -293,22 +299,27 @@ pub(crate) trait ProofPage {
 fn refused(failure: &StepFailure) -> Option<String> {
     let at = failure.message.find(REFUSED_MARKER)?;
     let rest = failure.message[at + REFUSED_MARKER.len()..].trim_start();
-    Some(
-        rest.split_whitespace()
-            .next()
-            .unwrap_or("a call")
-            .to_owned(),
-    )
+    let call = rest.split_whitespace().next().unwrap_or("a call");
+    // `frame.click` is the binding's name; users know the API's (`click`).
+    Some(call.rsplit('.').next().unwrap_or(call).to_owned())
 }
 
 /// Proves `code`, which just passed on the page, against the sentence's `claims`.
 pub(crate) fn prove(page: &dyn ProofPage, code: &str, claims: &Claims) -> Proof {
     let (first, reads) = page.run(code, false);
     if let Err(failure) = first {
-        return match refused(&failure) {
-            Some(call) => Proof::Unproven(Unproven::Acts(call)),
-            None => Proof::Broken(failure),
-        };
+        // Nothing was mutated yet, so the page is as the step left it.
+        return Proof::Unproven(match refused(&failure) {
+            Some(call) => Unproven::Acts(call),
+            None => Unproven::NotRepeatable(
+                failure
+                    .message
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned(),
+            ),
+        });
     }
     if reads.is_empty() {
         return Proof::Vacuous {
@@ -674,10 +685,10 @@ mod tests {
         );
         let page = Page::new(vec![Err(refusal)]);
         let proof = prove(&page, "code", &Claims::default());
-        assert_eq!(proof, Proof::Unproven(Unproven::Acts("frame.click".into())));
+        assert_eq!(proof, Proof::Unproven(Unproven::Acts("click".into())));
         assert_eq!(
             proof.record().as_deref(),
-            Some("none: the step acts on the page (frame.click)")
+            Some("none: the step acts on the page (click)")
         );
     }
 
@@ -688,6 +699,17 @@ mod tests {
         let proof = prove(&page, "code", &Claims::default());
         assert_eq!(proof, Proof::Unproven(Unproven::NoMutation));
         assert!(!page.log.borrow().contains(&"run mutated=true".to_owned()));
+    }
+
+    #[test]
+    fn code_that_does_not_pass_again_before_any_mutation_is_unproven() {
+        let page = Page::new(vec![failed()]);
+        let proof = prove(&page, "code", &Claims::default());
+        assert_eq!(
+            proof,
+            Proof::Unproven(Unproven::NotRepeatable("expect failed".into()))
+        );
+        assert!(!page.log.borrow().iter().any(|l| l.starts_with("mutate")));
     }
 
     #[test]

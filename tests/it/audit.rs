@@ -297,8 +297,9 @@ fn the_proof_leaves_react_todomvc_as_it_was_for_the_steps_after_it() {
 /// The demo app and its two scenarios, cache empty, the built-in generator only.
 fn demo() -> Test {
     Test::new()
-        .config("[vars]\nDEMO_USER = \"alice\"\n[generate]\nbuiltin = \"only\"\n")
+        .config("[vars]\nDEMO_USER = \"alice\"\n")
         .env("DEMO_PASSWORD", "secret")
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "only")
         .scenario(
             "scenarios/todo.steps",
             include_str!("../../scenarios/todo.steps"),
@@ -334,7 +335,7 @@ fn the_built_in_generators_checks_on_the_demo_are_proven_and_pass_the_audit() {
 fn the_built_in_generators_checks_on_react_todomvc_are_proven_and_pass_the_audit() {
     let scenario = "test: react\n  open the app\n  type \"buy milk\" into the new todo field and press Enter\n  type \"walk the dog\" into the new todo field and press Enter\n  the page says \"2 items left!\"\n  the page says \"walk the dog\"\n  the title is \"TodoMVC: React\"\n  click \"Active\"\n  the URL contains \"#/active\"\n  the page says \"2 items left!\"\n";
     let run = Test::new()
-        .config("[generate]\nbuiltin = \"only\"\n")
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "only")
         .site_from_repo("tests/fixtures/todomvc/react")
         .scenario(SCENARIO, scenario)
         .args(&["run"])

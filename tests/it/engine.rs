@@ -168,9 +168,9 @@ fn cache_file(entries: &[Entry<'_>]) -> String {
 /// clicks first acts, so none is tried.
 fn proof_of(code: &str) -> Option<&'static str> {
     if code.contains("page.goto(") {
-        Some("none: the step acts on the page (page.goto)")
+        Some("none: the step acts on the page (goto)")
     } else if code.contains(".click(") {
-        Some("none: the step acts on the page (frame.click)")
+        Some("none: the step acts on the page (click)")
     } else {
         None
     }
