@@ -172,15 +172,10 @@ fn a_cucumber_suite_is_generated_cached_replayed_selected_and_healed() {
         .stdout_line("scenarios/items.feature › add <item> [item=jam] @shop @rows")
         .stdout_line("1 test(s), 0 step(s) without cached code");
 
-    // The heading is no longer a heading: the background step rots, and is healed once for
-    // every test. The heal finds the same text another way; a heal that changed the text its
-    // check reads would be vetoed.
+    // The heading is renamed: the background step rots, and is healed once for every test.
     let llm = FakeLlm::start();
-    let renamed = PAGE.replace("<h1>todos</h1>", "<p>todos</p>");
-    let healed_open = OPEN.replace(
-        "page.getByRole('heading', { name: 'todos' })",
-        "page.getByText('todos', { exact: true })",
-    );
+    let renamed = PAGE.replace("<h1>todos</h1>", "<h1>tasks</h1>");
+    let healed_open = OPEN.replace("'todos'", "'tasks'");
     llm.on_contains(
         "STEP:\nI open the app\n\nCODE:",
         "rot | the heading was renamed | regenerate the step",
