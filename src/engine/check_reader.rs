@@ -8,18 +8,20 @@ use std::collections::HashSet;
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
     Argument, ArrowFunctionExpression, AssignmentExpression, AssignmentPattern, AwaitExpression,
-    BindingIdentifier, CallExpression, CatchClause, ChainElement, ChainExpression, Class,
-    ConditionalExpression, DoWhileStatement, Expression, ForInStatement, ForOfStatement,
-    ForStatement, Function, IdentifierReference, IfStatement, LabeledStatement, LogicalExpression,
-    ObjectPropertyKind, Program, ReturnStatement, SimpleAssignmentTarget, StringLiteral,
-    SwitchCase, TemplateLiteral, ThrowStatement, TryStatement, WhileStatement, WithStatement,
+    BindingIdentifier, CallExpression, CatchClause, ChainExpression, Class, ConditionalExpression,
+    DoWhileStatement, Expression, ForInStatement, ForOfStatement, ForStatement, Function,
+    IdentifierReference, IfStatement, LabeledStatement, LogicalExpression, ObjectPropertyKind,
+    Program, ReturnStatement, SimpleAssignmentTarget, StringLiteral, SwitchCase, TemplateLiteral,
+    ThrowStatement, TryStatement, WhileStatement, WithStatement,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType, Span};
 use oxc_syntax::scope::ScopeFlags;
 
-use crate::engine::checks::{Assertion, Checks, Escapes, LocatorText, Value};
+use crate::engine::checks::{Assertion, Checks, Escapes, Value};
+use crate::engine::locator_texts::LocatorTexts;
+use crate::engine::optional_chain::chain_head;
 
 /// Calls that run JavaScript in the page (or replace it): they could change what a check sees.
 const PAGE_SCRIPTS: &[&str] = &[
@@ -296,18 +298,13 @@ impl Reader<'_> {
             .first()
             .and_then(Argument::as_expression)
             .map_or(Value::Expression(String::new()), |e| self.value(e));
-        let mut texts = LocatorTexts {
-            reader: self,
-            found: Vec::new(),
-        };
-        if let Some(e) = expect_call
-            .arguments
-            .first()
-            .and_then(Argument::as_expression)
-        {
-            texts.visit_expression(e);
-        }
-        let locator_texts = texts.found;
+        let locator_texts = LocatorTexts::of(
+            expect_call
+                .arguments
+                .first()
+                .and_then(Argument::as_expression),
+            &|e| self.value(e),
+        );
         let promised = poll || settled || ASYNC_MATCHERS.contains(&matcher);
         Some(Assertion {
             matcher: matcher.to_owned(),
@@ -489,153 +486,6 @@ impl Reader<'_> {
             self.guards -= 1;
         }
         self.functions -= 1;
-    }
-}
-
-/// Locator methods whose first argument is a text elements are matched by.
-const TEXT_LOCATORS: &[&str] = &[
-    "getByText",
-    "getByLabel",
-    "getByPlaceholder",
-    "getByAltText",
-    "getByTitle",
-];
-
-/// Collects the [`LocatorText`]s of an assertion's subject.
-struct LocatorTexts<'r, 's> {
-    reader: &'r Reader<'s>,
-    found: Vec<LocatorText>,
-}
-
-impl LocatorTexts<'_, '_> {
-    fn push(&mut self, method: &str, value: Value, exact: bool) {
-        self.found.push(LocatorText {
-            method: method.to_owned(),
-            value,
-            exact,
-        });
-    }
-
-    /// The text options of an options object (`name`, `hasText`, `hasNotText`), and whether it
-    /// sets `exact: true`.
-    fn options(&mut self, method: &str, options: &Expression<'_>, keys: &[&str]) {
-        let Expression::ObjectExpression(object) = options.without_parentheses() else {
-            return;
-        };
-        let exact = object.properties.iter().any(|p| {
-            matches!(p, ObjectPropertyKind::ObjectProperty(p)
-                if p.key.static_name().as_deref() == Some("exact")
-                    && matches!(p.value.without_parentheses(), Expression::BooleanLiteral(b) if b.value))
-        });
-        for property in &object.properties {
-            if let ObjectPropertyKind::ObjectProperty(p) = property
-                && p.key
-                    .static_name()
-                    .is_some_and(|key| keys.contains(&key.as_ref()))
-            {
-                let value = self.reader.value(&p.value);
-                self.push(method, value, exact);
-            }
-        }
-    }
-}
-
-/// Whether a selector string matches by text (`text=...`, `:has-text(...)`, an XPath
-/// `contains(...)`) rather than by structure alone.
-fn selects_by_text(selector: &str) -> bool {
-    let lower = selector.to_ascii_lowercase();
-    lower.contains("text")
-        || lower.contains("contains(")
-        || lower.starts_with("xpath=")
-        || lower.starts_with("//")
-        || lower.starts_with('"')
-        || lower.starts_with('\'')
-}
-
-impl<'a> Visit<'a> for LocatorTexts<'_, '_> {
-    fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
-        let method = match it.callee.without_parentheses() {
-            Expression::StaticMemberExpression(m) => Some(m.property.name.as_str()),
-            _ => None,
-        };
-        let args: Vec<&Expression<'a>> = it
-            .arguments
-            .iter()
-            .filter_map(Argument::as_expression)
-            .collect();
-        match (method, args.as_slice()) {
-            (Some(method), [text, rest @ ..]) if TEXT_LOCATORS.contains(&method) => {
-                let value = self.reader.value(text);
-                let exact = rest.first().is_some_and(|options| {
-                    let (_, others) = self.reader.options(options);
-                    others.is_some_and(|o| o.contains("exact:true"))
-                });
-                self.push(method, value, exact);
-            }
-            (Some("getByRole"), [_, options, ..]) => {
-                self.options("getByRole", options, &["name"]);
-            }
-            (Some("filter"), [options, ..]) => {
-                self.options("filter", options, &["hasText", "hasNotText"]);
-            }
-            (Some("locator"), [selector, rest @ ..]) => {
-                if let Value::Str(text) = self.reader.value(selector)
-                    && selects_by_text(&text)
-                {
-                    self.push("locator", Value::Str(text), false);
-                }
-                if let Some(options) = rest.first() {
-                    self.options("locator", options, &["hasText", "hasNotText"]);
-                }
-            }
-            _ => {}
-        }
-        walk::walk_call_expression(self, it);
-    }
-}
-
-/// The part of an optional chain that runs before its first `?.` (`a` in `a?.b.c(d)`): a
-/// nullish value there skips everything else in the chain, arguments included.
-fn chain_head(chain: &ChainExpression<'_>) -> Span {
-    let mut head = chain.span;
-    let mut next = match &chain.expression {
-        ChainElement::CallExpression(call) => {
-            if call.optional {
-                head = call.callee.span();
-            }
-            &call.callee
-        }
-        ChainElement::TSNonNullExpression(non_null) => &non_null.expression,
-        element => match element.as_member_expression() {
-            Some(member) => {
-                if member.optional() {
-                    head = member.object().span();
-                }
-                member.object()
-            }
-            None => return head,
-        },
-    };
-    // Links are nested from the last to the first, so the innermost optional one wins.
-    loop {
-        next = match next {
-            Expression::CallExpression(call) => {
-                if call.optional {
-                    head = call.callee.span();
-                }
-                &call.callee
-            }
-            Expression::TSNonNullExpression(non_null) => &non_null.expression,
-            other => match other.as_member_expression() {
-                Some(member) => {
-                    if member.optional() {
-                        head = member.object().span();
-                    }
-                    member.object()
-                }
-                None => return head,
-            },
-        };
     }
 }
 

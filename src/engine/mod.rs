@@ -16,6 +16,8 @@ mod checks;
 mod engine;
 mod generate;
 mod heal;
+mod locator_texts;
+mod optional_chain;
 mod prompts;
 mod proof;
 mod requests;
