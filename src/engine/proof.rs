@@ -117,7 +117,10 @@ pub(super) enum Proven {
 pub(crate) fn claims_of(sentence: &str) -> Claims {
     let quoted: Vec<String> = quoted_literals(sentence)
         .into_iter()
-        .filter(|q| !q.contains("${") && !(q.starts_with('<') && q.ends_with('>')))
+        .filter(|q| {
+            let placeholder = q.contains("${") || (q.starts_with('<') && q.ends_with('>'));
+            !placeholder
+        })
         .collect();
     let mut outside = sentence.to_owned();
     for q in &quoted {

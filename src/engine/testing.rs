@@ -552,10 +552,6 @@ pub(super) fn run_engine<T>(
 }
 
 /// [`run_engine`] with the executor answering `proofs` first.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "run_engine's parts and the proofs"
-)]
 pub(super) fn run_engine_proving<T>(
     fixture: Fixture,
     index: usize,

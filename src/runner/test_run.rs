@@ -206,7 +206,7 @@ pub(crate) fn run_test(
                 let proof = match (source, proof) {
                     (StepSource::Cached, None) => plan
                         .cached
-                        .and_then(|file| file.get(&key))
+                        .and_then(|file| file.get(key))
                         .and_then(|entry| entry.proof.clone()),
                     (_, proof) => proof,
                 };

@@ -578,9 +578,12 @@ mod tests {
         assert!(mutations(&[r], &Claims::default()).is_empty());
     }
 
+    /// One scripted run: its outcome and the reads it made.
+    type Run = (Result<(), StepFailure>, Vec<Read>);
+
     /// A scripted page: each run answers the next outcome; mutations are recorded.
     struct Page {
-        runs: RefCell<Vec<(Result<(), StepFailure>, Vec<Read>)>>,
+        runs: RefCell<Vec<Run>>,
         applies: u64,
         log: RefCell<Vec<String>>,
     }
