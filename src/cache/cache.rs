@@ -106,18 +106,6 @@ impl Cache {
         self.store(scenario, key, code, today, false, None, None)
     }
 
-    /// Like [`Cache::put`], recording who wrote the code (`by`, format 3).
-    pub fn put_by(
-        &self,
-        scenario: &Scenario,
-        key: &StepKey,
-        code: &str,
-        today: &str,
-        by: Author,
-    ) -> Result<(), CacheError> {
-        self.store(scenario, key, code, today, false, Some(by), None)
-    }
-
     /// Stores code the engine wrote (`by`), healed or not, with how its checks were proven
     /// (`proof`, format 4; `None` for code that checks nothing).
     #[expect(clippy::too_many_arguments, reason = "an entry's parts, each named")]
@@ -132,18 +120,6 @@ impl Cache {
         proof: Option<&str>,
     ) -> Result<(), CacheError> {
         self.store(scenario, key, code, today, healed, Some(by), proof)
-    }
-
-    /// Like [`Cache::put_healed`], recording who wrote the healed code (`by`, format 3).
-    pub fn put_healed_by(
-        &self,
-        scenario: &Scenario,
-        key: &StepKey,
-        code: &str,
-        today: &str,
-        by: Author,
-    ) -> Result<(), CacheError> {
-        self.store(scenario, key, code, today, true, Some(by), None)
     }
 
     /// Like [`Cache::put`] for healed code: the entry keeps its `created` date and records
@@ -391,10 +367,26 @@ mod tests {
         assert!(text.starts_with("format = 1\n"), "{text}");
         assert!(!text.contains("by ="), "{text}");
         cache
-            .put_by(&scenario, &u, "u()", "2026-01-02", Author::Builtin)
+            .put_written(
+                &scenario,
+                &u,
+                "u()",
+                "2026-01-02",
+                false,
+                Author::Builtin,
+                None,
+            )
             .unwrap();
         cache
-            .put_healed_by(&scenario, &s, "new()", "2026-02-02", Author::Llm)
+            .put_written(
+                &scenario,
+                &s,
+                "new()",
+                "2026-02-02",
+                true,
+                Author::Llm,
+                None,
+            )
             .unwrap();
         let text = std::fs::read_to_string(cache.file_path(&scenario.rel_path)).unwrap();
         assert!(text.starts_with("format = 3\n"), "{text}");

@@ -94,27 +94,16 @@ impl Engine<'_> {
                     .then(|| self.builtin_attempt(step, exec))
                 {
                     Some(BuiltinOutcome::Passed(code, proof)) => {
-                        let vetted = self
-                            .vet(
-                                step,
-                                observer,
-                                old_code,
-                                failure,
-                                &code,
-                                &verdict,
-                                Author::Builtin,
-                            )
-                            .and_then(|()| {
-                                self.keeps_power(
-                                    step,
-                                    old_code,
-                                    failure,
-                                    &code,
-                                    Proven::Record(proof),
-                                    &verdict,
-                                    Author::Builtin,
-                                )
-                            });
+                        let vetted = self.vet_healed(
+                            step,
+                            observer,
+                            old_code,
+                            failure,
+                            &code,
+                            Proven::Record(proof),
+                            &verdict,
+                            Author::Builtin,
+                        );
                         Some((code, vetted))
                     }
                     // Its code took the browser or the page down, so no LLM code can run there.
@@ -168,17 +157,9 @@ impl Engine<'_> {
                         }
                         failure
                     })?;
-                self.vet(
+                let proof = self.vet_healed(
                     step,
                     observer,
-                    old_code,
-                    failure,
-                    &code,
-                    &verdict,
-                    Author::Llm,
-                )?;
-                let proof = self.keeps_power(
-                    step,
                     old_code,
                     failure,
                     &code,
@@ -221,12 +202,14 @@ impl Engine<'_> {
         Ok(Written::new(code, by, proof))
     }
 
-    /// The dynamic twin of the veto: a healed check must not be vacuous, and must fail under
-    /// every kind of mutation the cached check failed under. Answers the proof to record.
+    /// Reviews healed code that passed: the static veto first, then its dynamic twin (a healed
+    /// check must not be vacuous, and must fail under every kind of mutation the cached check
+    /// failed under). Answers the proof to record.
     #[expect(clippy::too_many_arguments, reason = "the heal's parts, each named")]
-    fn keeps_power(
+    fn vet_healed(
         &self,
         step: &StepContext<'_>,
+        observer: &dyn EngineObserver,
         old_code: &str,
         failure: &StepFailure,
         code: &str,
@@ -234,6 +217,7 @@ impl Engine<'_> {
         verdict: &Classification,
         by: Author,
     ) -> Result<Option<String>, EngineFailure> {
+        self.vet(step, observer, old_code, failure, code, verdict, by)?;
         let refusal = match proven {
             Proven::Record(proof) => {
                 let lost = lost_kinds(self.cached_proof(step).as_deref(), proof.as_deref());

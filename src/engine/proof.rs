@@ -172,13 +172,7 @@ pub(super) fn lost_kinds(cached: Option<&str>, healed: Option<&str>) -> Vec<Stri
 /// code that checks nothing, else the cache's record (`proven: ...`, `none: ...`) or
 /// `vacuous: it still passes when ... (why)`.
 pub(crate) fn audit_record(exec: &dyn StepExecutor, code: &str, sentence: &str) -> Option<String> {
-    if !checks_anything(code) {
-        return None;
-    }
-    if let Some(action) = first_action(code) {
-        return Proof::Unproven(Unproven::Acts(action.to_owned())).record();
-    }
-    let proof = exec.prove(code, &claims_of(sentence));
+    let proof = proof_for(exec, code, sentence)?;
     match &proof {
         Proof::Proven(_) | Proof::Unproven(_) => proof.record(),
         Proof::Vacuous { mutation, why } => Some(match mutation {
@@ -190,6 +184,19 @@ pub(crate) fn audit_record(exec: &dyn StepExecutor, code: &str, sentence: &str) 
             failure.message.lines().next().unwrap_or_default()
         )),
     }
+}
+
+/// The mutation proof of `code`, which just passed on the page for `sentence`: `None` when it
+/// checks nothing; unproven without running it again when it acts (an action found in its
+/// source).
+fn proof_for(exec: &dyn StepExecutor, code: &str, sentence: &str) -> Option<Proof> {
+    if !checks_anything(code) {
+        return None;
+    }
+    if let Some(action) = first_action(code) {
+        return Some(Proof::Unproven(Unproven::Acts(action.to_owned())));
+    }
+    Some(exec.prove(code, &claims_of(sentence)))
 }
 
 /// The start of an audit record of a check that cannot fail.
@@ -204,13 +211,9 @@ impl Engine<'_> {
         exec: &dyn StepExecutor,
         code: &str,
     ) -> Proven {
-        if !checks_anything(code) {
+        let Some(proof) = proof_for(exec, code, &step.key.step) else {
             return Proven::Record(None);
-        }
-        if let Some(action) = first_action(code) {
-            return Proven::Record(Proof::Unproven(Unproven::Acts(action.to_owned())).record());
-        }
-        let proof = exec.prove(code, &claims_of(&step.key.step));
+        };
         match proof {
             Proof::Proven(_) | Proof::Unproven(_) => Proven::Record(proof.record()),
             Proof::Vacuous { .. } => Proven::Vacuous(StepFailure::new(
