@@ -58,6 +58,8 @@ pub(crate) trait EngineObserver {
 pub(crate) struct StepContext<'a> {
     pub scenario: &'a Scenario,
     pub key: StepKey,
+    /// The step's line in its `.steps` file, for messages that point at it.
+    pub line: usize,
     /// Sentences of the earlier steps of the test, in order.
     pub previous: Vec<String>,
     /// The code each earlier step passed with, in the order of `previous` (generation requests

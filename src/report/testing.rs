@@ -66,6 +66,7 @@ pub(crate) fn defect_verdict() -> Classification {
         category: Category::ProductDefect,
         explanation: "expected the greeting \"Hello, Ada\", observed \"Hello, undefined\"".into(),
         recommendation: "fix how the greeting reads the user's name".into(),
+        source: crate::llm::VerdictSource::Llm,
     }
 }
 

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use super::wire::{engine_kind_name, failure_kind_name, purpose_name, source_name};
 use crate::cache::Author;
 use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
-use crate::llm::{Category, Classification, Usage};
+use crate::llm::{Category, Classification, Usage, VerdictSource};
 use crate::regular_file::{MIB, read_regular_nofollow};
 use crate::runner::{
     FailureCause, Interruption, RunEvent, RunStats, SetupFailed, StepSource, StopReason,
@@ -591,16 +591,32 @@ struct ClassificationIn {
     category: String,
     explanation: String,
     recommendation: String,
+    /// Absent in blobs written before verdicts named their source: those were the LLM's.
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    llm_category: Option<String>,
 }
 
 impl TryFrom<ClassificationIn> for Classification {
     type Error = String;
 
     fn try_from(verdict: ClassificationIn) -> Result<Self, String> {
+        let source = match verdict.source.as_deref() {
+            None | Some("llm") => VerdictSource::Llm,
+            Some("evidence") => VerdictSource::Evidence { llm: None },
+            Some("evidence+llm") => VerdictSource::Evidence {
+                llm: Some(category_named(
+                    verdict.llm_category.as_deref().unwrap_or_default(),
+                )?),
+            },
+            Some(other) => return Err(format!("unknown verdict source `{other}`")),
+        };
         Ok(Classification {
             category: category_named(&verdict.category)?,
             explanation: verdict.explanation,
             recommendation: verdict.recommendation,
+            source,
         })
     }
 }

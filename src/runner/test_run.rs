@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use crate::cache::{Author, CacheFile, StepKey};
 use crate::driver::TestPage;
 use crate::engine::{
-    Budgets, Engine, EngineObserver, HealPolicy, LlmPurpose, Pool, StepContext, audit_record,
+    Budgets, Engine, EngineCause, EngineFailure, EngineFailureKind, EngineObserver, HealPolicy,
+    Judgement, LlmPurpose, Pool, StepContext, audit_record, defect_classification, judge,
 };
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};
@@ -158,6 +159,7 @@ pub(crate) fn run_test(
         let context = StepContext {
             scenario: plan.scenario,
             key: key.clone(),
+            line: step.line,
             columns: if key.is_background() {
                 &[]
             } else {
@@ -327,8 +329,36 @@ fn after_failure(
     let failed = |cause: FailureCause, code: Option<String>, verdict: Option<Classification>| {
         failed_step(observer, cause, code, verdict)
     };
+    if !matches!(mode, Mode::Run { heal: true }) || engine.is_none() {
+        // No heal: the evidence may still call the failure a product defect, which no LLM
+        // can overrule.
+        let judged = if failure.kind.ends_the_page() {
+            Judgement::Undecided
+        } else {
+            judge(&context.key.step, &failure, &exec.observe())
+        };
+        if let Judgement::Defect(observed) = judged {
+            let verdict = match engine {
+                Some(engine) => {
+                    engine.defect_verdict(context, exec, observer, &code, &failure, observed)
+                }
+                None => {
+                    let verdict = defect_classification(observed, None);
+                    observer.verdict(&verdict);
+                    verdict
+                }
+            };
+            let decided = EngineFailure::new(
+                EngineFailureKind::ProductDefect,
+                "the application does not behave as the step expects",
+                Some(verdict.clone()),
+            )
+            .with_cause(EngineCause::Step(failure));
+            return failed(FailureCause::Engine(decided), Some(code), Some(verdict));
+        }
+    }
     match (mode, engine) {
-        (Mode::Run { heal: true }, Some(engine)) if engine.has_llm() => {
+        (Mode::Run { heal: true }, Some(engine)) => {
             match engine.heal(context, exec, observer, &code, &failure) {
                 Ok(healed) => StepResult::Passed {
                     source: StepSource::Healed,

@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use prettyplay::engine::{EngineFailure, EngineFailureKind};
-use prettyplay::llm::{Category, Classification};
+use prettyplay::llm::{Category, Classification, VerdictSource};
 use prettyplay::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use prettyplay::runner::{
     FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome,
@@ -87,6 +87,9 @@ fn events() -> Vec<RunEvent> {
         category: Category::ProductDefect,
         explanation: format!("expected \"Hello\", observed {NASTY}"),
         recommendation: "fix the greeting".into(),
+        source: VerdictSource::Evidence {
+            llm: Some(Category::Rot),
+        },
     };
     let step = |test: &TestId, index, source| RunEvent::StepPassed {
         test: test.clone(),
