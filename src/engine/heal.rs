@@ -355,7 +355,8 @@ impl Engine<'_> {
                 proof.as_deref(),
             )
             .map_err(|err| cache_failure(&err))?;
-        observer.healed(&verdict.explanation, old_code, &code);
+        let offline = verdict.source == (VerdictSource::Evidence { llm: None });
+        observer.healed(&verdict.explanation, by, offline, old_code, &code);
         Ok(Written::new(code, by, proof))
     }
 

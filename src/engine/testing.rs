@@ -379,7 +379,14 @@ impl EngineObserver for RecordingObserver {
         self.push(Observed::HealingStarted(category));
     }
 
-    fn healed(&self, _explanation: &str, old_code: &str, new_code: &str) {
+    fn healed(
+        &self,
+        _explanation: &str,
+        _by: crate::cache::Author,
+        _offline: bool,
+        old_code: &str,
+        new_code: &str,
+    ) {
         self.push(Observed::Healed {
             old_code: old_code.to_owned(),
             new_code: new_code.to_owned(),

@@ -540,6 +540,8 @@ mod tests {
                 index: 1,
                 sentence: evil.into(),
                 explanation: evil.into(),
+                by: crate::cache::Author::Builtin,
+                offline: true,
                 old_code: evil.into(),
                 new_code: format!("{evil}\n{evil}"),
             },

@@ -149,6 +149,11 @@ enum EventIn {
         index: usize,
         sentence: String,
         explanation: String,
+        /// Absent in blobs written before heals named their writer: the LLM wrote those.
+        #[serde(default)]
+        by: Option<String>,
+        #[serde(default)]
+        offline: bool,
         old_code: String,
         new_code: String,
     },
@@ -318,6 +323,8 @@ impl EventIn {
                 index,
                 sentence,
                 explanation,
+                by,
+                offline,
                 old_code,
                 new_code,
             } => RunEvent::Healed {
@@ -325,6 +332,16 @@ impl EventIn {
                 index,
                 sentence,
                 explanation,
+                by: match by {
+                    Some(by) => by_name(
+                        &[Author::Builtin, Author::Llm],
+                        &by,
+                        Author::as_str,
+                        "author",
+                    )?,
+                    None => Author::Llm,
+                },
+                offline,
                 old_code,
                 new_code,
             },

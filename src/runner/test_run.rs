@@ -577,12 +577,14 @@ impl EngineObserver for StepReporter<'_> {
         });
     }
 
-    fn healed(&self, explanation: &str, old_code: &str, new_code: &str) {
+    fn healed(&self, explanation: &str, by: Author, offline: bool, old_code: &str, new_code: &str) {
         self.send(RunEvent::Healed {
             test: self.test.clone(),
             index: self.index,
             sentence: self.step.sentence.clone(),
             explanation: explanation.to_owned(),
+            by,
+            offline,
             old_code: old_code.to_owned(),
             new_code: new_code.to_owned(),
         });

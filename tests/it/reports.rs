@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use prettyplay::cache::Author;
 use prettyplay::engine::{EngineFailure, EngineFailureKind};
 use prettyplay::llm::{Category, Classification, VerdictSource};
 use prettyplay::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
@@ -119,6 +120,8 @@ fn events() -> Vec<RunEvent> {
             index: 1,
             sentence: format!("step 1 {NASTY}"),
             explanation: NASTY.into(),
+            by: Author::Builtin,
+            offline: true,
             old_code: format!("old {NASTY}"),
             new_code: format!("new {NASTY}"),
         },
