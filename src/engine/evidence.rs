@@ -60,23 +60,34 @@ pub(crate) fn judge(sentence: &str, failure: &StepFailure, seen: &Observation) -
     ) {
         return Judgement::Undecided;
     }
+    let claimed = claimed_numbers(sentence);
+    // A plain value check (`expect(await x.textContent()).toBe(...)`) made no failing browser
+    // call: its own Expected and Received lines are the evidence.
+    if failure.kind == FailureKind::FailedCheck
+        && failure.message.trim_start().starts_with("expect(received)")
+    {
+        return plain_near_miss(failure, &claimed).map_or(Judgement::Undecided, Judgement::Defect);
+    }
     let Some(call) = &seen.call else {
         return Judgement::Undecided;
     };
-    let check = failure.kind == FailureKind::FailedCheck && READS.contains(&call.method.as_str());
-    let expected = expected_texts(sentence, call);
-    if check && let Some(defect) = contradicted(sentence, failure, call, &expected) {
-        return Judgement::Defect(defect);
+    let check = READS.contains(&call.method.as_str());
+    if check && failure.kind == FailureKind::FailedCheck {
+        if let Some(defect) = contradicted(sentence, failure, call, &claimed) {
+            return Judgement::Defect(defect);
+        }
+        let unresolved = call.matches == Some(0) || call.received.as_deref() == Some(NOT_FOUND);
+        if unresolved
+            && let Some(text) = &seen.page_text
+            && let Some(defect) = near_miss_on_page(&visible_texts(sentence, call), text, &claimed)
+        {
+            return Judgement::Defect(defect);
+        }
     }
-    let unresolved = call.matches == Some(0) || call.received.as_deref() == Some(NOT_FOUND);
-    if check
-        && unresolved
-        && let Some(text) = &seen.page_text
-        && let Some(defect) = near_miss_on_page(&expected, text)
-    {
-        return Judgement::Defect(defect);
-    }
-    if call.matches == Some(0) && seen.loaded {
+    // Only an action's target that vanished is a rot candidate: a check whose subject
+    // vanished may be the app's defect (it stopped rendering it), and code written afresh for
+    // the sentence could find something else to check on the broken page.
+    if !check && call.matches == Some(0) && seen.loaded {
         let selector = call.selector.as_deref().unwrap_or_default();
         return Judgement::Rot(format!(
             "the step's locator (`{selector}`) finds nothing on the page, which loaded"
@@ -107,9 +118,10 @@ pub(crate) fn defect_classification(
     }
 }
 
-/// What the step expects to read: the check's expected strings, the texts inside its
-/// selector, and the texts the sentence quotes.
-fn expected_texts(sentence: &str, call: &ObservedCall) -> Vec<String> {
+/// The visible texts the step expects to read: the check's expected strings, the texts its
+/// selector finds elements by (text, accessible name, label), and the texts the sentence
+/// quotes.
+fn visible_texts(sentence: &str, call: &ObservedCall) -> Vec<String> {
     let mut texts = call.expected_texts.clone();
     if let Some(selector) = &call.selector {
         texts.extend(selector_texts(selector));
@@ -124,18 +136,48 @@ fn expected_texts(sentence: &str, call: &ObservedCall) -> Vec<String> {
     unique
 }
 
+/// The numbers the sentence states, outside its quotes or inside them: only a number the
+/// sentence states can be contradicted (a number the cached code hard-coded may simply have
+/// changed, as a search's result count does).
+fn claimed_numbers(sentence: &str) -> Vec<String> {
+    let mut numbers: Vec<String> = claims_of(sentence)
+        .numbers
+        .iter()
+        .map(|n| n.trim_start_matches('0').to_owned())
+        .collect();
+    for quote in quoted_literals(sentence) {
+        for (token, _) in tokens(&quote) {
+            if let Token::Number(n) = token {
+                numbers.push(n);
+            }
+        }
+    }
+    numbers
+}
+
 /// The quoted strings of a Playwright selector (`internal:text="1 item left"s`,
 /// `internal:role=button[name="Clear completed"i]`), unescaped.
 fn selector_texts(selector: &str) -> Vec<String> {
     let mut texts = Vec::new();
-    let mut chars = selector.chars();
-    while let Some(c) = chars.next() {
+    let mut chars = selector.char_indices();
+    while let Some((at, c)) = chars.next() {
         if c != '"' {
             continue;
         }
+        // Test ids, CSS attributes and placeholders are not text a person reads on the page.
+        let before = &selector[..at];
+        let textual = [
+            "internal:text=",
+            "internal:has-text=",
+            "name=",
+            "internal:label=",
+            "text=",
+        ]
+        .iter()
+        .any(|prefix| before.ends_with(prefix));
         let mut raw = String::from('"');
         let mut escaped = false;
-        for c in chars.by_ref() {
+        for (_, c) in chars.by_ref() {
             raw.push(c);
             if escaped {
                 escaped = false;
@@ -145,77 +187,112 @@ fn selector_texts(selector: &str) -> Vec<String> {
                 break;
             }
         }
-        if let Ok(text) = serde_json::from_str::<String>(&raw) {
+        if let Ok(text) = serde_json::from_str::<String>(&raw)
+            && textual
+        {
             texts.push(text);
         }
     }
     texts
 }
 
+/// The matchers whose received value is text a person reads: only these can show a near miss.
+const TEXT_MATCHERS: &[&str] = &[
+    "to.have.text",
+    "to.contain.text",
+    "to.have.text.array",
+    "to.contain.text.array",
+    "to.have.value",
+    "to.have.values",
+];
+
 /// A check whose subject was found and read something that contradicts the step: a near miss
-/// of an expected text, the other state, or another count than the sentence says.
+/// of an expected text with a number the sentence states, the other state, or another count
+/// than the sentence says.
 fn contradicted(
     sentence: &str,
     failure: &StepFailure,
     call: &ObservedCall,
-    expected: &[String],
+    claimed: &[String],
 ) -> Option<String> {
     let resolved = call.matches.is_some_and(|n| n > 0);
     let received = call.received.as_deref().filter(|r| *r != NOT_FOUND);
     let expression = call.expression.as_deref().unwrap_or_default();
-    if resolved && let Some(received) = received {
-        if let Some((_, words)) = STATES.iter().find(|(e, _)| *e == expression)
-            && words.contains(&received)
-        {
+    let (true, Some(received)) = (resolved, received) else {
+        return None;
+    };
+    if let Some((_, words)) = STATES.iter().find(|(e, _)| *e == expression)
+        && let Some(expected) = line_of(failure, "Expected:")
+    {
+        // The failure says what was expected ("checked", "not visible", "unchecked" for
+        // `checked: false`); the subject must now be in the other state.
+        let (negated, word) = match expected.strip_prefix("not ") {
+            Some(word) => (true, word.to_owned()),
+            None => (false, expected.clone()),
+        };
+        let other = words.iter().find(|w| **w != word).copied();
+        let contradicts = if negated {
+            received == word
+        } else {
+            words.contains(&word.as_str()) && Some(received) == other
+        };
+        if contradicts {
             return Some(format!(
-                "the check's subject is on the page and is {received}, which the step does not \
-                 expect ({})",
+                "the check's subject is on the page and is {received} where the step expects \
+                 {expected} ({})",
                 call.matcher_named()
             ));
         }
-        if expression == "to.have.count" && !call.negated {
-            let claims = claims_of(sentence);
-            let wanted = call.expected_number.map(|n| format!("{n}"));
-            if let (Some(wanted), Ok(found)) = (wanted, received.parse::<u64>())
-                && found > 0
-                && found.to_string() != wanted
-                && claims.numbers.contains(&wanted)
-            {
-                return Some(format!(
-                    "{found} elements match the check's locator where the step expects \
-                     {wanted}"
-                ));
-            }
-        }
-        for text in expected {
-            if let Some(miss) = near_miss_in(text, received) {
-                return Some(format!(
-                    "the check's subject shows \"{miss}\" where the step expects \"{text}\" \
-                     (the same words, another number)"
-                ));
-            }
-        }
+        return None;
     }
-    // A plain value check (`expect(await x.textContent()).toBe(...)`): its own Expected and
-    // Received lines, when what was read came from the page.
-    if call.method != "expect" && resolved {
-        let line = |label: &str| {
-            failure
-                .message
-                .lines()
-                .find_map(|l| l.trim_start().strip_prefix(label))
-                .map(|v| v.trim().trim_matches('"').to_owned())
-        };
-        if let (Some(wanted), Some(got)) = (line("Expected:"), line("Received:"))
-            && let Some(miss) = near_miss_in(&wanted, &got)
+    if expression == "to.have.count" && !call.negated {
+        let wanted = call.expected_number.map(|n| format!("{n}"));
+        if let (Some(wanted), Ok(found)) = (wanted, received.parse::<u64>())
+            && found > 0
+            && found.to_string() != wanted
+            && claimed.contains(&wanted)
         {
             return Some(format!(
-                "the page shows \"{miss}\" where the step expects \"{wanted}\" (the same words, \
-                 another number)"
+                "{found} elements match the check's locator where the step expects {wanted}"
             ));
         }
+        return None;
     }
-    None
+    if !TEXT_MATCHERS.contains(&expression) {
+        return None;
+    }
+    // The value the failure itself recorded comes first; the page read again must agree.
+    let at_failure = line_of(failure, "Received:").unwrap_or_else(|| received.to_owned());
+    let mut texts = call.expected_texts.clone();
+    texts.extend(quoted_literals(sentence));
+    texts.iter().find_map(|text| {
+        let miss = near_miss_in(text, &at_failure, claimed)?;
+        near_miss_in(text, received, claimed)?;
+        Some(format!(
+            "the check's subject shows \"{miss}\" where the step expects \"{text}\" (the same \
+             words, another number)"
+        ))
+    })
+}
+
+/// The value after `label` on a line of the failure's message, unquoted.
+fn line_of(failure: &StepFailure, label: &str) -> Option<String> {
+    failure
+        .message
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix(label))
+        .map(|v| v.trim().trim_matches('"').to_owned())
+}
+
+/// A plain value check whose Expected and Received lines are near misses.
+fn plain_near_miss(failure: &StepFailure, claimed: &[String]) -> Option<String> {
+    let wanted = line_of(failure, "Expected:")?;
+    let got = line_of(failure, "Received:")?;
+    let miss = near_miss_in(&wanted, &got, claimed)?;
+    Some(format!(
+        "the page shows \"{miss}\" where the step expects \"{wanted}\" (the same words, another \
+         number)"
+    ))
 }
 
 impl ObservedCall {
@@ -240,10 +317,17 @@ impl ObservedCall {
     }
 }
 
-/// The expected text is not on the page, but a near miss of it is.
-fn near_miss_on_page(expected: &[String], page_text: &str) -> Option<String> {
+/// The expected text is not on the page, but a near miss of it is. A text of numbers alone
+/// would find a near miss in any price or date, so it must hold a word too.
+fn near_miss_on_page(expected: &[String], page_text: &str, claimed: &[String]) -> Option<String> {
     expected.iter().find_map(|text| {
-        near_miss_in(text, page_text).map(|miss| {
+        let has_word = tokens(text)
+            .iter()
+            .any(|(token, _)| matches!(token, Token::Word(_)));
+        if !has_word {
+            return None;
+        }
+        near_miss_in(text, page_text, claimed).map(|miss| {
             format!(
                 "the page shows \"{miss}\" where the step expects \"{text}\", which is not on \
                  the page (the same words, another number)"
@@ -305,10 +389,14 @@ fn tokens(text: &str) -> Vec<(Token, std::ops::Range<usize>)> {
 
 /// A stretch of `text` that is a near miss of `expected` (the same words in the same order,
 /// numbers where `expected` has them, at least one of them another number), when `text`
-/// nowhere holds `expected` itself. `expected` must hold a number.
-fn near_miss_in(expected: &str, text: &str) -> Option<String> {
+/// nowhere holds `expected` itself. `expected` must hold a number the sentence states
+/// (`claimed`).
+fn near_miss_in(expected: &str, text: &str, claimed: &[String]) -> Option<String> {
     let wanted: Vec<Token> = tokens(expected).into_iter().map(|(t, _)| t).collect();
-    if !wanted.iter().any(|t| matches!(t, Token::Number(_))) {
+    if !wanted
+        .iter()
+        .any(|t| matches!(t, Token::Number(n) if claimed.contains(n)))
+    {
         return None;
     }
     let found = tokens(text);
@@ -338,7 +426,8 @@ fn near_miss_in(expected: &str, text: &str) -> Option<String> {
         }
         if miss.is_none() {
             let span = window[0].1.start..window[window.len() - 1].1.end;
-            miss = Some(text[span].to_owned());
+            // The page's text nodes are joined by line breaks: quote the span on one line.
+            miss = Some(text[span].split_whitespace().collect::<Vec<_>>().join(" "));
         }
     }
     miss
@@ -374,42 +463,59 @@ mod tests {
         }
     }
 
+    fn state_failed(expected: &str) -> StepFailure {
+        StepFailure::new(
+            FailureKind::FailedCheck,
+            format!(
+                "expect(locator).toBeChecked() failed\n\nLocator:  x\nExpected: {expected}\nReceived: y\nTimeout:  5000ms"
+            ),
+        )
+    }
+
+    fn one() -> Vec<String> {
+        vec!["1".to_owned()]
+    }
+
     #[test]
     fn near_misses_are_the_same_words_with_another_number() {
         assert_eq!(
-            near_miss_in("1 item left", "2 items left!"),
+            near_miss_in("1 item left", "2 items left!", &one()),
             Some("2 items left".into())
         );
         assert_eq!(
-            near_miss_in("1 item left", "12 items left"),
+            near_miss_in("1 item left", "12 items left", &one()),
             Some("12 items left".into())
         );
         assert_eq!(
-            near_miss_in("1 item left", "1 item left"),
+            near_miss_in("1 item left", "1 item left", &one()),
             None,
             "the same text"
         );
         assert_eq!(
-            near_miss_in("1 item left", "1 items left"),
+            near_miss_in("1 item left", "1 items left", &one()),
             None,
             "the same number"
         );
         assert_eq!(
-            near_miss_in("buy milk", "buy milk 2"),
+            near_miss_in("buy milk", "buy milk 2", &one()),
             None,
             "no number expected"
         );
         assert_eq!(
-            near_miss_in("1 item left", "2 things left"),
+            near_miss_in("1 item left", "2 things left", &one()),
             None,
             "other words"
         );
         assert_eq!(
-            near_miss_in("1 item left", "2 items left and 1 item left"),
+            near_miss_in("1 item left", "2 items left and 1 item left", &one()),
             None,
             "the expected text is on the page too"
         );
-        assert_eq!(near_miss_in("Total: 3", "total 03"), None, "leading zeros");
+        assert_eq!(
+            near_miss_in("Total: 3", "total 03", &["3".to_owned()]),
+            None,
+            "leading zeros"
+        );
     }
 
     #[test]
@@ -448,14 +554,14 @@ mod tests {
         let call = expect("to.be.checked", 1, "unchecked");
         let judged = judge(
             "the todo 'buy milk' is completed",
-            &check_failed(),
+            &state_failed("checked"),
             &seen(call, "buy milk"),
         );
         assert_eq!(
             judged,
             Judgement::Defect(
-                "the check's subject is on the page and is unchecked, which the step does not \
-                 expect (toBeChecked)"
+                "the check's subject is on the page and is unchecked where the step expects \
+                 checked (toBeChecked)"
                     .into()
             )
         );
@@ -463,10 +569,26 @@ mod tests {
         gone.negated = true;
         let judged = judge(
             "the todo 'buy milk' is not shown",
-            &check_failed(),
+            &state_failed("not visible"),
             &seen(gone, "buy milk"),
         );
         assert!(matches!(&judged, Judgement::Defect(d) if d.contains("not.toBeVisible")));
+        // `toBeChecked({ checked: false })` expects unchecked: unchecked now is no defect.
+        let call = expect("to.be.checked", 1, "unchecked");
+        assert_eq!(
+            judge("x", &state_failed("unchecked"), &seen(call, "")),
+            Judgement::Undecided
+        );
+        // A spinner that hid after the timeout is in the expected state now: no defect.
+        let spinner = expect("to.be.hidden", 1, "hidden");
+        assert_eq!(
+            judge(
+                "the spinner is gone",
+                &state_failed("hidden"),
+                &seen(spinner, "")
+            ),
+            Judgement::Undecided
+        );
     }
 
     #[test]
@@ -564,6 +686,65 @@ mod tests {
     }
 
     #[test]
+    fn row_6_a_check_whose_subject_vanished_is_no_rot_candidate() {
+        // The app may have stopped rendering it; code written afresh could check another thing.
+        let call = ObservedCall {
+            method: "expect".into(),
+            selector: Some(".toast-success".into()),
+            expression: Some("to.be.visible".into()),
+            matches: Some(0),
+            received: Some(NOT_FOUND.into()),
+            ..ObservedCall::default()
+        };
+        assert_eq!(
+            judge(
+                "the message is shown",
+                &check_failed(),
+                &seen(call, "Cookies")
+            ),
+            Judgement::Undecided
+        );
+    }
+
+    #[test]
+    fn numbers_the_sentence_does_not_state_and_non_text_matchers_decide_nothing() {
+        let mut results = expect("to.have.text", 1, "\"241 results\"");
+        results.expected_texts = vec!["237 results".into()];
+        assert_eq!(
+            judge(
+                "the search shows the results",
+                &check_failed(),
+                &seen(results, "241 results")
+            ),
+            Judgement::Undecided
+        );
+        let mut css = expect("to.have.css", 1, "\"14px\"");
+        css.expected_texts = vec!["16px".into()];
+        assert_eq!(
+            judge("the title is 16px", &check_failed(), &seen(css, "")),
+            Judgement::Undecided
+        );
+        // A text of numbers alone is not searched for on the page.
+        let count = ObservedCall {
+            method: "expect".into(),
+            selector: Some("internal:testid=[data-testid=\"cart-count\"s]".into()),
+            expression: Some("to.have.text".into()),
+            expected_texts: vec!["3".into()],
+            matches: Some(0),
+            received: Some(NOT_FOUND.into()),
+            ..ObservedCall::default()
+        };
+        assert_eq!(
+            judge(
+                "the cart holds 3",
+                &check_failed(),
+                &seen(count, "Total 12 EUR, 2024")
+            ),
+            Judgement::Undecided
+        );
+    }
+
+    #[test]
     fn row_7_anything_else_is_undecided() {
         // Another text without a number: the same element or another one? The LLM decides.
         let mut call = expect("to.have.text", 1, "\"Buy bread\"");
@@ -598,6 +779,10 @@ mod tests {
                 "internal:role=button[name=\"Clear \\\"done\\\"\"i] >> internal:text=\"1 item left\"s"
             ),
             vec!["Clear \"done\"".to_owned(), "1 item left".to_owned()]
+        );
+        assert!(
+            selector_texts("internal:testid=[data-testid=\"step-2\"s]").is_empty(),
+            "a test id is not text on the page"
         );
     }
 }

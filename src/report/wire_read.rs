@@ -623,9 +623,11 @@ impl TryFrom<ClassificationIn> for Classification {
             None | Some("llm") => VerdictSource::Llm,
             Some("evidence") => VerdictSource::Evidence { llm: None },
             Some("evidence+llm") => VerdictSource::Evidence {
-                llm: Some(category_named(
-                    verdict.llm_category.as_deref().unwrap_or_default(),
-                )?),
+                llm: verdict
+                    .llm_category
+                    .as_deref()
+                    .map(category_named)
+                    .transpose()?,
             },
             Some(other) => return Err(format!("unknown verdict source `{other}`")),
         };

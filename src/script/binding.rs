@@ -11,6 +11,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use playwright_rs::server::channel_owner::ChannelOwner;
@@ -70,8 +71,9 @@ pub(crate) struct StepHost {
     /// made.
     proof: Cell<ProofMode>,
     reads: RefCell<Vec<Read>>,
-    /// The last element or page call of the current run: the evidence a failure is judged by.
-    last_call: RefCell<Option<Call>>,
+    /// The last frame call of the current run that failed (set when its error comes back): the
+    /// evidence a failure is judged by. Shared with the call's task, which may outlive a borrow.
+    failed_call: Arc<Mutex<Option<Call>>>,
 }
 
 type HostResult = Result<Value, HostError>;
@@ -105,22 +107,34 @@ impl StepHost {
             log: RefCell::new(ConsoleLog::default()),
             proof: Cell::new(ProofMode::Off),
             reads: RefCell::new(Vec::new()),
-            last_call: RefCell::new(None),
+            failed_call: Arc::new(Mutex::new(None)),
         }
     }
 
     /// Forgets the last call, before a run whose failure may be judged.
     pub(crate) fn forget_last_call(&self) {
-        self.last_call.borrow_mut().take();
+        if let Ok(mut call) = self.failed_call.lock() {
+            call.take();
+        }
     }
 
     /// The evidence about the last run's failure: its last call, read again now, and the
     /// test's page.
     pub(crate) fn observe_failure(&self) -> Observation {
         let slot = self.pages.borrow()[0].clone();
-        let call = self.last_call.borrow().clone();
+        let call = self.failed_call.lock().ok().and_then(|call| call.clone());
         let (page, frame) = (slot.page, slot.frame);
-        self.run(async { observe(&page, &frame, call.as_ref()).await })
+        // Evidence is best effort: a page that stops answering costs at most this long.
+        let bounded = async {
+            tokio::time::timeout(
+                Duration::from_secs(6),
+                observe(&page, &frame, call.as_ref()),
+            )
+            .await
+        };
+        self.run(bounded)
+            .ok()
+            .and_then(Result::ok)
             .unwrap_or_default()
     }
 
@@ -415,24 +429,34 @@ impl StepHost {
                 proof_mode::clamp_timeout(op, &mut params);
             }
         }
-        if mode == ProofMode::Off && matches!(op, Op::Frame(_) | Op::Element(_)) {
-            *self.last_call.borrow_mut() = Some(Call {
-                page: page_id,
-                method: method.to_owned(),
-                params: params.clone(),
-            });
-        }
         let slot = self.slot(page_id)?;
         match op {
             Op::Frame(name) => {
                 let expect = name == "expect";
                 let PageSlot { page, frame } = slot;
                 let limit = overrun_limit(&params);
+                // Only a normal run's failures are evidence; a proof run's are its own.
+                let failed_call = (mode == ProofMode::Off).then(|| {
+                    (
+                        Arc::clone(&self.failed_call),
+                        Call {
+                            page: page_id,
+                            method: method.to_owned(),
+                            params: params.clone(),
+                        },
+                    )
+                });
                 Ok(self.act(async move {
                     let call = frame.channel().send::<Value, Value>(name, params.clone());
                     let Ok(reply) = tokio::time::timeout(limit, call).await else {
                         return Err(overran(&params, expect));
                     };
+                    if reply.is_err()
+                        && let Some((slot, call)) = failed_call
+                        && let Ok(mut slot) = slot.lock()
+                    {
+                        *slot = Some(call);
+                    }
                     match reply {
                         Ok(v) => Ok(if v.is_null() { json!({}) } else { v }),
                         Err(err) => {

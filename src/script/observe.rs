@@ -107,13 +107,16 @@ pub(crate) async fn observe(page: &Page, frame: &Frame, call: Option<&Call>) -> 
     let mut observed = None;
     if let Some(call) = call {
         let mut seen = ObservedCall::of(call);
-        if let Some(selector) = &seen.selector {
+        // Only a call on the test's own page is read again: a popup may be gone, and reading
+        // the opener instead would judge the wrong page.
+        if let Some(selector) = &seen.selector
+            && call.page == 0
+        {
             seen.matches = tokio::time::timeout(READ_TIMEOUT, count(frame, selector))
                 .await
                 .ok()
                 .and_then(Result::ok);
         }
-        // Only the test's own page is read again: a popup may be gone.
         if seen.method == "expect" && call.page == 0 && !page.is_closed() {
             seen.received = tokio::time::timeout(READ_TIMEOUT, received(page, frame, &call.params))
                 .await
@@ -129,10 +132,30 @@ pub(crate) async fn observe(page: &Page, frame: &Frame, call: Option<&Call>) -> 
     }
 }
 
+/// The page function that answers the document's visible text (open shadow roots included,
+/// where `innerText` stops), its ready state and its URL.
+const VISIBLE_TEXT_JS: &str = r#"() => {
+  const parts = [];
+  const walk = (node) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE) {
+        const text = child.textContent.trim();
+        if (text) parts.push(text);
+      } else if (child.nodeType === Node.ELEMENT_NODE) {
+        if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT'].includes(child.tagName)) continue;
+        if (child.checkVisibility && !child.checkVisibility()) continue;
+        if (child.shadowRoot) walk(child.shadowRoot);
+        walk(child);
+      }
+    }
+  };
+  if (document.body) walk(document.body);
+  return JSON.stringify({ text: parts.join(String.fromCharCode(10)), ready: document.readyState, url: location.href });
+}"#;
+
 /// The page's visible text, and whether a document of its own loaded.
 async fn document(frame: &Frame) -> Option<(String, bool)> {
-    let expression = "() => JSON.stringify({ text: document.body ? document.body.innerText : '', \
-                      ready: document.readyState, url: location.href })";
+    let expression = VISIBLE_TEXT_JS;
     let reply: Value = frame
         .channel()
         .send(
