@@ -17,7 +17,9 @@ use crate::config::{RemoteBrowser, Settings, Vars};
 use crate::driver::{
     BrowserRuntime, BrowserTarget, export_driver_env, find_driver, withhold_from_driver,
 };
-use crate::error::{EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
+use crate::error::{
+    EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, EXIT_USAGE, Error,
+};
 use crate::llm::{LlmProvider, build_provider, key_variables};
 use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
@@ -92,7 +94,8 @@ pub(crate) fn reporter_kinds(names: &[String]) -> Result<Vec<ReporterKind>, Erro
         .collect()
 }
 
-/// Returns the exit code of a run with `stats`: 130 when it was interrupted, 3 when a failure
+/// Returns the exit code of a run with `stats`: 130 when it was interrupted, 2 when a step
+/// needed a setting the run lacks (the configuration is what to fix first), 3 when a failure
 /// was the infrastructure's, 1 when a test failed (or was flaky with `fail_on_flaky`), else 0.
 /// A closed stdout plays no part, because the reporters write through a [`StdoutSink`].
 pub(crate) fn exit_code_of(stats: &RunStats, fail_on_flaky: bool) -> u8 {
@@ -101,6 +104,8 @@ pub(crate) fn exit_code_of(stats: &RunStats, fail_on_flaky: bool) -> u8 {
     }
     if stats.interrupted() {
         EXIT_INTERRUPTED
+    } else if stats.configuration_failures > 0 {
+        EXIT_USAGE
     } else if stats.infrastructure_failures > 0 {
         EXIT_INFRA
     } else if stats.failed > 0 || (fail_on_flaky && stats.flaky > 0) {
@@ -509,5 +514,29 @@ fn provider_for(
             Ok(None) => Err(Error::LlmRequired),
             Err(err) => Err(Error::LlmSettings(err)),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_rank_ctrl_c_then_configuration_then_infrastructure_then_failures() {
+        let stats = |configuration, infrastructure, failed| RunStats {
+            failed,
+            infrastructure_failures: infrastructure,
+            configuration_failures: configuration,
+            ..RunStats::default()
+        };
+        assert_eq!(exit_code_of(&stats(0, 0, 0), false), EXIT_SUCCESS);
+        assert_eq!(exit_code_of(&stats(0, 0, 1), false), EXIT_TEST_FAILED);
+        assert_eq!(exit_code_of(&stats(0, 1, 2), false), EXIT_INFRA);
+        assert_eq!(exit_code_of(&stats(1, 1, 3), false), EXIT_USAGE);
+        let interrupted = RunStats {
+            stopped: Some(crate::runner::StopReason::Interrupted),
+            ..stats(1, 1, 3)
+        };
+        assert_eq!(exit_code_of(&interrupted, false), EXIT_INTERRUPTED);
     }
 }

@@ -14,6 +14,7 @@ use crate::cache::{Author, CacheFile, StepKey};
 use crate::driver::TestPage;
 use crate::engine::{
     Budgets, Engine, EngineObserver, HealPolicy, LlmPurpose, Pool, StepContext, audit_record,
+    evident_failure,
 };
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};
@@ -22,7 +23,7 @@ use crate::runner::{
     TestOutcome,
 };
 use crate::scenario::{Scenario, Step, Test};
-use crate::script::StepFailure;
+use crate::script::{FailureKind, StepFailure};
 use crate::step::{LiveExecutor, LivePage, SettleWindow, StepExecutor};
 
 /// Everything a test thread needs to run one test.
@@ -314,7 +315,43 @@ fn generate(
     }
 }
 
+/// Whether a failure of step code is decided by what it says, before any engine sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Evidence {
+    /// The failure is reported as this cause, and no LLM is asked about it.
+    Decides(FailureCause),
+    /// The engine decides, when there is one (a crash too: the engine says so itself).
+    Leaves(StepFailure),
+}
+
+impl Evidence {
+    /// What `failure` decides on its own: an app that cannot be reached is the infrastructure's
+    /// failure and a missing setting the configuration's, each reported as it is; an HTTP 5xx
+    /// main document is the app's defect (PRODUCT DEFECT). No step code can fix any of them, so
+    /// they are never healed or regenerated.
+    fn of(failure: StepFailure) -> Evidence {
+        match failure.kind {
+            FailureKind::Unreachable | FailureKind::Misconfigured => {
+                Evidence::Decides(FailureCause::Step(failure))
+            }
+            FailureKind::AppError => {
+                Evidence::Decides(FailureCause::Engine(evident_failure(&failure, None)))
+            }
+            _ => Evidence::Leaves(failure),
+        }
+    }
+
+    /// The cause a failure that no engine will judge is reported as.
+    fn cause_of(failure: StepFailure) -> FailureCause {
+        match Evidence::of(failure) {
+            Evidence::Decides(cause) => cause,
+            Evidence::Leaves(failure) => FailureCause::Step(failure),
+        }
+    }
+}
+
 /// What follows a failure of cached `code`, by mode: a heal, a verdict, or the failure as it is.
+/// A failure that decides itself ([`Evidence::of`]) is reported at once in every mode.
 fn after_failure(
     code: String,
     failure: StepFailure,
@@ -326,6 +363,10 @@ fn after_failure(
 ) -> StepResult {
     let failed = |cause: FailureCause, code: Option<String>, verdict: Option<Classification>| {
         failed_step(observer, cause, code, verdict)
+    };
+    let failure = match Evidence::of(failure) {
+        Evidence::Decides(cause) => return failed(cause, Some(code), None),
+        Evidence::Leaves(failure) => failure,
     };
     match (mode, engine) {
         (Mode::Run { heal: true }, Some(engine)) if engine.has_llm() => {
@@ -430,7 +471,8 @@ fn shared_step(
     let mut decided = lock(slot);
     let result = match SharedTurn::decide(&decided, tried) {
         SharedTurn::FailAsItIs { code, failure } => {
-            return failed_step(turn.observer, FailureCause::Step(failure), Some(code), None);
+            let cause = Evidence::cause_of(failure);
+            return failed_step(turn.observer, cause, Some(code), None);
         }
         SharedTurn::RunProven(code) => {
             return match turn.exec.execute(&code) {
@@ -441,7 +483,7 @@ fn shared_step(
                     proof: None,
                 },
                 Err(failed) => {
-                    failed_step(turn.observer, FailureCause::Step(failed), Some(code), None)
+                    failed_step(turn.observer, Evidence::cause_of(failed), Some(code), None)
                 }
             };
         }
@@ -660,6 +702,57 @@ mod tests {
             SharedTurn::decide(&Slot::Undecided, None),
             SharedTurn::Generate
         );
+    }
+
+    #[test]
+    fn an_app_that_cannot_be_reached_or_a_missing_setting_is_reported_as_it_is() {
+        for kind in [FailureKind::Unreachable, FailureKind::Misconfigured] {
+            let failure = StepFailure::new(kind, "it says what it is");
+            assert_eq!(
+                Evidence::of(failure.clone()),
+                Evidence::Decides(FailureCause::Step(failure)),
+                "{kind:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_http_5xx_main_document_is_a_product_defect_with_no_verdict() {
+        let failure = StepFailure::new(
+            FailureKind::AppError,
+            "page.goto: the app answered HTTP 500 Internal Server Error for http://a/",
+        );
+        let Evidence::Decides(FailureCause::Engine(defect)) = Evidence::of(failure.clone()) else {
+            panic!("decided as the engine's product defect");
+        };
+        assert_eq!(defect.kind, crate::engine::EngineFailureKind::ProductDefect);
+        assert_eq!(defect.verdict, None);
+        assert!(
+            defect.message().ends_with(&failure.message),
+            "{}",
+            defect.message()
+        );
+    }
+
+    #[test]
+    fn the_engine_decides_every_other_failure_crashes_included() {
+        for kind in FailureKind::ALL.into_iter().filter(|kind| {
+            !matches!(
+                kind,
+                FailureKind::Unreachable | FailureKind::Misconfigured | FailureKind::AppError
+            )
+        }) {
+            let failure = StepFailure::new(kind, "the engine decides");
+            assert_eq!(
+                Evidence::of(failure.clone()),
+                Evidence::Leaves(failure.clone()),
+                "{kind:?}"
+            );
+            assert_eq!(
+                Evidence::cause_of(failure.clone()),
+                FailureCause::Step(failure)
+            );
+        }
     }
 
     #[test]
