@@ -28,7 +28,9 @@ use crate::runner::{
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
-use crate::web_server::{LineSink, WebServers, kill_all_now};
+use crate::web_server::{
+    CONNECT_LIMIT, LineSink, Unreachable, WebServerError, WebServers, kill_all_now, reach,
+};
 
 /// The options of a run of tests that come from the command line.
 pub(crate) struct RunOptions {
@@ -190,6 +192,19 @@ pub(crate) fn run_tests(
         vars,
     };
     let runner = Runner::new(scenarios, selected.clone(), config)?;
+    // An app that is down fails every test the same way: said once, before any browser starts.
+    if let Some(url) = base_url_to_probe(
+        settings.browser.base_url.as_deref(),
+        settings.browser.remote.is_some(),
+        !settings.web_servers.is_empty(),
+    ) {
+        tokio
+            .block_on(reach(url, CONNECT_LIMIT))
+            .map_err(|Unreachable(what)| WebServerError::AppUnreachable {
+                url: url.to_owned(),
+                what,
+            })?;
+    }
     // The driver starts while the web servers come up, so neither waits for the other. The web
     // servers stop in `stop` below, in their destructor on an early return or a panic, or in
     // the Ctrl-C handler when a second Ctrl-C exits at once.
@@ -301,6 +316,17 @@ pub(crate) fn run_tests(
         return Ok(EXIT_TEST_FAILED);
     }
     Ok(code)
+}
+
+/// The base URL to probe before the first test, if any: one that is set, that no `[web_server]`
+/// of the run serves (it is not up before the servers start, and their own readiness check
+/// covers it), and that a local browser opens (a remote one may reach hosts this machine
+/// cannot).
+fn base_url_to_probe(base_url: Option<&str>, remote: bool, web_servers: bool) -> Option<&str> {
+    match (base_url, remote, web_servers) {
+        (Some(url), false, false) => Some(url),
+        _ => None,
+    }
 }
 
 /// Returns where the web servers' output goes: with `-v`, to stderr with secrets masked.
@@ -538,5 +564,32 @@ mod tests {
             ..stats(1, 1, 3)
         };
         assert_eq!(exit_code_of(&interrupted, false), EXIT_INTERRUPTED);
+    }
+
+    #[test]
+    fn a_base_url_a_local_browser_opens_and_no_web_server_starts_is_probed() {
+        let url = Some("http://127.0.0.1:3000/");
+        assert_eq!(base_url_to_probe(url, false, false), url);
+    }
+
+    #[test]
+    fn no_base_url_leaves_nothing_to_probe() {
+        assert_eq!(base_url_to_probe(None, false, false), None);
+    }
+
+    #[test]
+    fn a_remote_browser_may_reach_what_this_machine_cannot() {
+        assert_eq!(
+            base_url_to_probe(Some("http://app:3000/"), true, false),
+            None
+        );
+    }
+
+    #[test]
+    fn a_web_server_of_the_run_is_not_up_yet_and_checks_itself() {
+        assert_eq!(
+            base_url_to_probe(Some("http://127.0.0.1:3000/"), false, true),
+            None
+        );
     }
 }
