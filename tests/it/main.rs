@@ -21,6 +21,8 @@
 //! `waits` bounds LLM calls by the test timeout and stops calling a failing LLM; `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
 //! `crashes` kills the driver, Chromium or a renderer mid-step and checks the run recovers;
 //! `origins` checks that `[browser] allowed_origins` keeps the pages on the app's origins there;
+//! `outages` checks that an app that is down or goes down, a missing base URL and an HTTP 500
+//! page are said as what they are, with their exit codes, and never sent to the LLM;
 //! `remote` runs through a real Playwright server (`connect`) and a Chromium's DevTools port
 //! (`cdp`), and loses their connections mid-test;
 //! `background` checks `background:` blocks and `examples:` tables end to end;
@@ -60,6 +62,7 @@ mod install;
 mod llm;
 mod merge;
 mod origins;
+mod outages;
 mod remote;
 mod reports;
 mod requests;
