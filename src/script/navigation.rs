@@ -37,6 +37,12 @@ const UNREACHABLE_CODES: &[(&str, &str)] = &[
     ("net::ERR_INTERNET_DISCONNECTED", "no network"),
     ("net::ERR_PROXY_CONNECTION_FAILED", "proxy unreachable"),
     ("net::ERR_TUNNEL_CONNECTION_FAILED", "proxy tunnel failed"),
+    // Chromium never connects to ports such as 9 or 6000 that other protocols use, so an app
+    // served there cannot be reached from the browser at all.
+    (
+        "net::ERR_UNSAFE_PORT",
+        "the browser refuses to connect to this port",
+    ),
     (
         "net::ERR_BAD_SSL_CLIENT_AUTH_CERT",
         "TLS client certificate refused",
@@ -212,6 +218,10 @@ mod tests {
             (
                 "net::ERR_SSL_VERSION_OR_CIPHER_MISMATCH",
                 "TLS handshake failed",
+            ),
+            (
+                "net::ERR_UNSAFE_PORT",
+                "the browser refuses to connect to this port",
             ),
         ] {
             let message = format!("{code} at http://127.0.0.1:1/\nCall log:\n  - navigating");
