@@ -31,11 +31,6 @@ impl Engine<'_> {
         self.provider.is_some() && self.builtin.uses_llm()
     }
 
-    /// Whether failures can be classified (an LLM is configured).
-    pub(crate) fn has_llm(&self) -> bool {
-        self.provider.is_some()
-    }
-
     /// The built-in generator writes code for the step and it is tried on the live page.
     pub(super) fn builtin_attempt(
         &self,
@@ -119,8 +114,8 @@ mod tests {
         code_reply, fails, passes, verdict_reply,
     };
     use crate::engine::{Budgets, Engine, EngineCause, EngineFailureKind};
-    use crate::llm::{Category, FailedAttempt};
-    use crate::script::{FailureKind, StepFailure};
+    use crate::llm::{Category, FailedAttempt, VerdictSource};
+    use crate::script::{FailureKind, Observation, ObservedCall, StepFailure};
 
     /// What the built-in generator writes for the sentence below on the fake page.
     const BUILTIN: &str = "async function step(page) {\n  await page.getByRole('textbox', { name: 'What needs to be done?' }).fill('buy milk');\n}";
@@ -485,5 +480,227 @@ mod tests {
         assert_eq!(failure.candidate.as_deref(), Some(BUILTIN));
         assert_eq!(healed.received.len(), 1, "no LLM code is asked for");
         assert_eq!(healed.entry.unwrap().code, format!("{OLD}\n"), "untouched");
+    }
+
+    /// The evidence of a locator that finds nothing on a page that loaded.
+    fn nothing_found() -> Observation {
+        Observation {
+            call: Some(ObservedCall {
+                method: "fill".into(),
+                selector: Some("internal:role=textbox[name=\"New todo\"i]".into()),
+                matches: Some(0),
+                ..ObservedCall::default()
+            }),
+            page_text: Some("Todos".into()),
+            loaded: true,
+        }
+    }
+
+    /// The evidence of a counter that shows another number than the step expects.
+    fn counter_off_by_one() -> Observation {
+        Observation {
+            call: Some(ObservedCall {
+                method: "expect".into(),
+                selector: Some("internal:testid=[data-testid=\"todo-count\"s]".into()),
+                expression: Some("to.have.text".into()),
+                expected_texts: vec!["1 item left".into()],
+                matches: Some(1),
+                received: Some("\"2 items left\"".into()),
+                ..ObservedCall::default()
+            }),
+            page_text: Some("2 items left".into()),
+            loaded: true,
+        }
+    }
+
+    const COUNTER: &str = "async function step(page) {\n  await expect(page.getByTestId('todo-count')).toHaveText('1 item left');\n}";
+
+    fn counter_failure() -> StepFailure {
+        StepFailure::new(
+            FailureKind::FailedCheck,
+            "expect(locator).toHaveText(expected) failed\n\nExpected: \"1 item left\"\nReceived: \"2 items left\"",
+        )
+    }
+
+    /// An engine with no LLM and the built-in generator first.
+    fn offline<'a>(fixture: &'a Fixture) -> Engine<'a> {
+        Engine::new(
+            None,
+            &fixture.llm,
+            &fixture.cache,
+            "",
+            Budgets::new(BudgetSettings {
+                generation: 3,
+                healing: 2,
+            }),
+            fixture.policy,
+        )
+        .with_builtin(BuiltinOrder::First)
+    }
+
+    #[test]
+    fn without_an_llm_a_rot_candidate_is_healed_by_the_built_in_generator() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        fixture
+            .cache
+            .put(&fixture.scenario, &step.key, OLD, "2026-11-30")
+            .unwrap();
+        let observer = RecordingObserver::default();
+        let exec = ScriptedExecutor::new([passes(BUILTIN)]).observing(nothing_found());
+        let written = offline(&fixture)
+            .heal(&step, &exec, &observer, OLD, &old_failure())
+            .unwrap();
+        assert_eq!(
+            (written.code.as_str(), written.by),
+            (BUILTIN, Author::Builtin)
+        );
+        let entry = cached(&fixture, &step.key).unwrap();
+        assert_eq!(entry.code, format!("{BUILTIN}\n"));
+        assert_eq!(entry.by.as_deref(), Some("builtin"));
+        assert!(entry.healed.is_some(), "the heal is dated");
+        assert_eq!(
+            observer.seen()[..2],
+            [
+                Observed::HealingStarted(Category::Rot),
+                Observed::Verdict(Category::Rot)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_rot_candidate_the_built_in_generator_heals_costs_no_llm_request() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let llm = ScriptedLlm::new([]);
+        let exec = ScriptedExecutor::new([passes(BUILTIN)]).observing(nothing_found());
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        let written = engine
+            .heal(
+                &step,
+                &exec,
+                &RecordingObserver::default(),
+                OLD,
+                &old_failure(),
+            )
+            .unwrap();
+        assert_eq!(written.by, Author::Builtin);
+        assert!(llm.received().is_empty(), "the LLM was not asked");
+    }
+
+    #[test]
+    fn without_an_llm_a_rot_candidate_the_built_in_generator_cannot_heal_names_explain() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let exec = ScriptedExecutor::new([fails(
+            BUILTIN,
+            FailureKind::Timeout,
+            "locator.fill: Timeout",
+        )])
+        .observing(nothing_found());
+        let failure = offline(&fixture)
+            .heal(
+                &step,
+                &exec,
+                &RecordingObserver::default(),
+                OLD,
+                &old_failure(),
+            )
+            .unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert!(
+            failure.summary.contains("finds nothing on the page")
+                && failure.summary.contains("the code the built-in generator wrote for the sentence failed: locator.fill: Timeout")
+                && failure.summary.contains("healing this step needs [llm]")
+                && failure.summary.contains(&format!("prettyplay explain {}:{}", fixture.scenario.rel_path, step.line)),
+            "{}",
+            failure.summary
+        );
+        assert!(cached(&fixture, &step.key).is_none(), "nothing is written");
+    }
+
+    #[test]
+    fn without_an_llm_an_undecided_failure_says_healing_needs_one() {
+        let fixture = Fixture::new();
+        let step = fixture.step(1);
+        let failure = offline(&fixture)
+            .heal(
+                &step,
+                &ScriptedExecutor::new([]),
+                &RecordingObserver::default(),
+                COUNTER,
+                &StepFailure::new(FailureKind::Script, "TypeError: x is not a function"),
+            )
+            .unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert_eq!(
+            failure.summary,
+            format!(
+                "the cached code failed and the evidence does not tell a changed UI from a \
+                 product defect; healing this step needs [llm] or a rewritten sentence (try \
+                 `prettyplay explain {}:{}`)",
+                fixture.scenario.rel_path, step.line
+            )
+        );
+        assert!(failure.verdict.is_none());
+    }
+
+    #[test]
+    fn without_an_llm_a_near_miss_is_a_product_defect_from_evidence() {
+        let fixture = Fixture::new();
+        let step = fixture.step(1);
+        let exec = ScriptedExecutor::new([]).observing(counter_off_by_one());
+        let failure = offline(&fixture)
+            .heal(
+                &step,
+                &exec,
+                &RecordingObserver::default(),
+                COUNTER,
+                &counter_failure(),
+            )
+            .unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::ProductDefect);
+        let verdict = failure.verdict.unwrap();
+        assert_eq!(verdict.category, Category::ProductDefect);
+        assert_eq!(verdict.source, VerdictSource::Evidence { llm: None });
+        assert!(
+            verdict.explanation.contains("\"2 items left\""),
+            "{}",
+            verdict.explanation
+        );
+    }
+
+    #[test]
+    fn an_llm_that_says_rot_cannot_overrule_a_defect_the_evidence_shows() {
+        let fixture = Fixture::new();
+        let step = fixture.step(1);
+        let llm = ScriptedLlm::new([verdict_reply(Category::Rot, "the counter was restyled")]);
+        let exec = ScriptedExecutor::new([]).observing(counter_off_by_one());
+        let observer = RecordingObserver::default();
+        let failure = fixture
+            .engine(&llm, 3, 2)
+            .with_builtin(BuiltinOrder::First)
+            .heal(&step, &exec, &observer, COUNTER, &counter_failure())
+            .unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::ProductDefect);
+        let verdict = failure.verdict.unwrap();
+        assert_eq!(
+            verdict.source,
+            VerdictSource::Evidence {
+                llm: Some(Category::Rot)
+            }
+        );
+        assert!(verdict.source.disagrees_with(verdict.category));
+        assert_eq!(llm.received().len(), 1, "one classification, no code");
+        llm.received()[0].classification();
+        assert!(cached(&fixture, &step.key).is_none());
+        assert!(
+            !observer
+                .seen()
+                .contains(&Observed::HealingStarted(Category::Rot))
+        );
     }
 }

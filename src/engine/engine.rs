@@ -48,7 +48,9 @@ pub enum LlmPurpose {
 pub(crate) trait EngineObserver {
     fn generation_started(&self, pool: Pool, attempt: u32, limit: u32);
     fn healing_started(&self, category: Category);
-    fn healed(&self, explanation: &str, old_code: &str, new_code: &str);
+    /// Healed code was written back: why it was rot, who wrote it, and whether no LLM was
+    /// asked anything for it.
+    fn healed(&self, explanation: &str, by: Author, offline: bool, old_code: &str, new_code: &str);
     fn verdict(&self, verdict: &Classification);
     fn llm_call(&self, purpose: LlmPurpose, usage: Usage, elapsed: Duration);
     fn warning(&self, message: &str);
@@ -58,6 +60,8 @@ pub(crate) trait EngineObserver {
 pub(crate) struct StepContext<'a> {
     pub scenario: &'a Scenario,
     pub key: StepKey,
+    /// The step's line in its `.steps` file, for messages that point at it.
+    pub line: usize,
     /// Sentences of the earlier steps of the test, in order.
     pub previous: Vec<String>,
     /// The code each earlier step passed with, in the order of `previous` (generation requests

@@ -10,6 +10,7 @@ use crate::engine::builtin_step::{BuiltinOutcome, handed_over};
 use crate::engine::engine::{
     Engine, EngineObserver, LlmPurpose, StepContext, Written, cache_failure,
 };
+use crate::engine::evidence::defect_classification;
 use crate::engine::proof::Proven;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{Category, FailedAttempt, extract_code};
@@ -44,7 +45,8 @@ pub(super) fn crashed(failure: &StepFailure, candidate: Option<String>) -> Engin
 /// The failure of a step whose code failed in a way that decides it on its own evidence
 /// ([`FailureKind::speaks_for_itself`]): a crash, an app that cannot be reached, a main
 /// document the app's server answered with an HTTP 5xx, or a missing setting. Nothing is
-/// classified or regenerated, because no other code can do better.
+/// classified or regenerated, because no other code can do better. The HTTP 5xx carries its
+/// product-defect verdict, from evidence.
 pub(crate) fn evident_failure(failure: &StepFailure, candidate: Option<String>) -> EngineFailure {
     let (kind, summary) = match failure.kind {
         FailureKind::Unreachable => (
@@ -64,12 +66,22 @@ pub(crate) fn evident_failure(failure: &StepFailure, candidate: Option<String>) 
         ),
         _ => return crashed(failure, candidate),
     };
+    let verdict = (failure.kind == FailureKind::AppError)
+        .then(|| defect_classification(failure.message.clone(), None));
     let evident =
-        EngineFailure::new(kind, summary, None).with_cause(EngineCause::Step(failure.clone()));
+        EngineFailure::new(kind, summary, verdict).with_cause(EngineCause::Step(failure.clone()));
     match candidate {
         Some(code) => evident.with_candidate(code),
         None => evident,
     }
+}
+
+/// `failure`, once its verdict (when it has one) is reported.
+fn told(observer: &dyn EngineObserver, failure: EngineFailure) -> EngineFailure {
+    if let Some(verdict) = &failure.verdict {
+        observer.verdict(verdict);
+    }
+    failure
 }
 
 /// Code over [`MAX_STEP_CODE_BYTES`] is a failed attempt that never runs (it could never be
@@ -104,7 +116,7 @@ impl Engine<'_> {
                     return self.keep(step, code, Author::Builtin, proof);
                 }
                 BuiltinOutcome::Failed(code, failure) if failure.kind.speaks_for_itself() => {
-                    return Err(evident_failure(&failure, Some(code)));
+                    return Err(told(observer, evident_failure(&failure, Some(code))));
                 }
                 outcome if !self.llm_writes() => return Err(self.builtin_failure(outcome)),
                 outcome => failed = handed_over(&outcome),
@@ -222,7 +234,7 @@ impl Engine<'_> {
                     // The browser or the page went away, the app cannot be reached or failed,
                     // or a setting is missing: another candidate would fail the same way, and
                     // the failure says what it is without a verdict.
-                    return Err(evident_failure(&failure, Some(code)));
+                    return Err(told(observer, evident_failure(&failure, Some(code))));
                 }
                 Err(failure) if failure.kind == FailureKind::FailedCheck => {
                     // A check ran and did not hold. Another candidate must not be tried on it,
@@ -706,7 +718,15 @@ mod tests {
                 kind == FailureKind::Unreachable,
                 "{kind:?}"
             );
-            assert_eq!(failure.verdict, None, "{kind:?}");
+            // Only the HTTP 5xx is a verdict, a product defect from evidence.
+            assert_eq!(
+                failure.verdict.as_ref().map(|v| (v.category, v.source)),
+                (kind == FailureKind::AppError).then_some((
+                    Category::ProductDefect,
+                    crate::llm::VerdictSource::Evidence { llm: None }
+                )),
+                "{kind:?}"
+            );
             let Some(EngineCause::Step(cause)) = failure.cause.as_deref() else {
                 panic!("the step failure as the cause: {failure:?}");
             };

@@ -10,11 +10,12 @@ use crate::engine::builtin_step::BuiltinOutcome;
 use crate::engine::engine::{
     Engine, EngineObserver, Parsing, StepContext, Verdict, Written, cache_failure,
 };
+use crate::engine::evidence::{Judgement, defect_classification, judge};
 use crate::engine::generate::crashed;
 use crate::engine::proof::{Proven, lost_kinds};
 use crate::engine::veto::{Spec, received_texts, review};
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
-use crate::llm::{Category, Classification, FailedAttempt};
+use crate::llm::{Category, Classification, FailedAttempt, VerdictSource};
 use crate::script::StepFailure;
 use crate::step::StepExecutor;
 
@@ -34,6 +35,33 @@ impl Engine<'_> {
     ) -> Result<Written, EngineFailure> {
         if failure.kind.ends_the_page() {
             return Err(crashed(failure, None));
+        }
+        // The evidence first: what it decides, no LLM can overrule; a heal it allows needs no
+        // LLM at all.
+        let mut builtin_tried = false;
+        match judge(&step.key.step, failure, &exec.observe()) {
+            Judgement::Defect(observed) => {
+                let verdict =
+                    self.defect_verdict(step, exec, observer, old_code, failure, observed);
+                return Err(EngineFailure::new(
+                    EngineFailureKind::ProductDefect,
+                    "the application does not behave as the step expects",
+                    Some(verdict),
+                )
+                .with_cause(EngineCause::Step(failure.clone())));
+            }
+            Judgement::Rot(why) => {
+                if let Some(healed) =
+                    self.offline_heal(step, exec, observer, old_code, failure, &why)
+                {
+                    return healed;
+                }
+                builtin_tried = self.builtin.uses_builtin();
+            }
+            Judgement::Undecided => {}
+        }
+        if self.provider.is_none() {
+            return Err(self.needs_llm(step, failure));
         }
         let classified = self.classify(
             step,
@@ -88,9 +116,7 @@ impl Engine<'_> {
             Category::Rot => {
                 // The built-in generator goes first, under the same veto. Its code is kept only
                 // when it passed and checks at least what the cached code checked.
-                let builtin = match self
-                    .builtin
-                    .uses_builtin()
+                let builtin = match (self.builtin.uses_builtin() && !builtin_tried)
                     .then(|| self.builtin_attempt(step, exec))
                 {
                     Some(BuiltinOutcome::Passed(code, proof)) => {
@@ -174,6 +200,137 @@ impl Engine<'_> {
 }
 
 impl Engine<'_> {
+    /// The verdict on a failure the evidence calls a product defect. When an LLM is
+    /// configured it is heard too, and its category is recorded beside the evidence's; a
+    /// different one is a disagreement, never a different outcome.
+    pub(crate) fn defect_verdict(
+        &mut self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+        code: &str,
+        failure: &StepFailure,
+        observed: String,
+    ) -> Classification {
+        let heard = if self.provider.is_some() {
+            match self.classify(
+                step,
+                exec,
+                observer,
+                code,
+                &failure.message,
+                Parsing::Lenient,
+            ) {
+                Ok(Verdict::Parsed(verdict)) => Some(verdict),
+                Ok(Verdict::Unparseable(reply)) => {
+                    observer.warning(&format!("the LLM's verdict could not be parsed: {reply}"));
+                    None
+                }
+                Err(err) => {
+                    observer.warning(&format!("no LLM verdict for this failure: {err}"));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let verdict = defect_classification(observed, heard);
+        observer.verdict(&verdict);
+        verdict
+    }
+
+    /// Heals a rot candidate without an LLM: the built-in generator writes code for the
+    /// sentence on the page as it is, and it is kept only when it passed, keeps the cached
+    /// checks (the veto) and passes the mutation proof. `None` when the built-in generator is
+    /// off, or could not write such code and an LLM may still try; otherwise the outcome.
+    fn offline_heal(
+        &mut self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+        old_code: &str,
+        failure: &StepFailure,
+        why: &str,
+    ) -> Option<Result<Written, EngineFailure>> {
+        if !self.builtin.uses_builtin() {
+            return None;
+        }
+        let verdict = Classification {
+            category: Category::Rot,
+            explanation: why.to_owned(),
+            recommendation: "review the healed code the built-in generator wrote".to_owned(),
+            source: VerdictSource::Evidence { llm: None },
+        };
+        let no_llm = self.provider.is_none() || !self.builtin.uses_llm();
+        let refused = match self.builtin_attempt(step, exec) {
+            BuiltinOutcome::Passed(code, proof) => {
+                observer.healing_started(Category::Rot);
+                observer.verdict(&verdict);
+                match self.vet_healed(
+                    step,
+                    observer,
+                    old_code,
+                    failure,
+                    &code,
+                    Proven::Record(proof),
+                    &verdict,
+                    Author::Builtin,
+                ) {
+                    Ok(proof) => {
+                        return Some(self.keep_heal(
+                            step,
+                            observer,
+                            old_code,
+                            code,
+                            &verdict,
+                            Author::Builtin,
+                            proof,
+                        ));
+                    }
+                    Err(vetoed) => return no_llm.then_some(Err(vetoed)),
+                }
+            }
+            BuiltinOutcome::Failed(code, crash) if crash.kind.ends_the_page() => {
+                return Some(Err(crashed(&crash, Some(code))));
+            }
+            BuiltinOutcome::Failed(_, failed) => format!(
+                "the code the built-in generator wrote for the sentence failed: {}",
+                failed.message.lines().next().unwrap_or_default()
+            ),
+            BuiltinOutcome::Declined(reason) => {
+                format!("the built-in generator cannot write this sentence: {reason}")
+            }
+        };
+        no_llm.then(|| {
+            Err(EngineFailure::new(
+                EngineFailureKind::Incurable,
+                format!(
+                    "{why}, and {refused}; healing this step needs [llm] or a rewritten \
+                     sentence (try `prettyplay explain {}:{}`)",
+                    step.scenario.rel_path, step.line
+                ),
+                None,
+            )
+            .with_cause(EngineCause::Step(failure.clone())))
+        })
+    }
+
+    /// The failure of a step whose cached code failed where the evidence decides nothing and
+    /// no LLM is configured to classify it.
+    fn needs_llm(&self, step: &StepContext<'_>, failure: &StepFailure) -> EngineFailure {
+        EngineFailure::new(
+            EngineFailureKind::Incurable,
+            format!(
+                "the cached code failed and the evidence does not tell a changed UI from a \
+                 product defect; healing this step needs [llm] or a rewritten sentence (try \
+                 `prettyplay explain {}:{}`)",
+                step.scenario.rel_path, step.line
+            ),
+            None,
+        )
+        .with_cause(EngineCause::Step(failure.clone()))
+    }
+
     /// Writes back healed `code` that passed, the veto accepted and the mutation proof
     /// proved (`proof`), written `by`, and says so.
     #[expect(clippy::too_many_arguments, reason = "the heal's parts, each named")]
@@ -198,7 +355,8 @@ impl Engine<'_> {
                 proof.as_deref(),
             )
             .map_err(|err| cache_failure(&err))?;
-        observer.healed(&verdict.explanation, old_code, &code);
+        let offline = verdict.source == (VerdictSource::Evidence { llm: None });
+        observer.healed(&verdict.explanation, by, offline, old_code, &code);
         Ok(Written::new(code, by, proof))
     }
 

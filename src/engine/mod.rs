@@ -14,6 +14,7 @@ mod checks;
     reason = "one main type per file, named after it"
 )]
 mod engine;
+mod evidence;
 mod generate;
 mod heal;
 mod locator_texts;
@@ -34,6 +35,7 @@ pub(crate) use engine::LlmPurpose;
 #[cfg(test)]
 pub(crate) use engine::Written;
 pub(crate) use engine::{Engine, EngineObserver, HealPolicy, StepContext};
+pub(crate) use evidence::{Judgement, defect_classification, judge};
 pub(crate) use generate::evident_failure;
 pub(crate) use proof::{VACUOUS, audit_record};
 pub(crate) use verdict::EngineCause;

@@ -23,7 +23,7 @@ use crate::llm::{
     LlmReply, Usage,
 };
 use crate::scenario::Scenario;
-use crate::script::{FailureKind, Limits, Mutation, PageState, Sandbox, StepFailure};
+use crate::script::{FailureKind, Limits, Mutation, Observation, PageState, Sandbox, StepFailure};
 use crate::step::{Claims, Proof, StepExecutor};
 
 /// What the scripted LLM answers.
@@ -184,6 +184,8 @@ pub(super) struct ScriptedExecutor<'a> {
     page_states: RefCell<u32>,
     /// Proofs to answer in order; once they run out, every check is proven by hiding it.
     proofs: RefCell<VecDeque<Proof>>,
+    /// The evidence every failure is judged by: by default none, which decides nothing.
+    observation: Observation,
 }
 
 impl<'a> ScriptedExecutor<'a> {
@@ -196,7 +198,14 @@ impl<'a> ScriptedExecutor<'a> {
             probe: None,
             page_states: RefCell::new(0),
             proofs: RefCell::new(VecDeque::new()),
+            observation: Observation::default(),
         }
+    }
+
+    /// Answers `observation` as the evidence about every failure.
+    pub(super) fn observing(mut self, observation: Observation) -> Self {
+        self.observation = observation;
+        self
     }
 
     /// Answers these proofs, in order, before the default one.
@@ -267,6 +276,10 @@ impl StepExecutor for ScriptedExecutor<'_> {
             .borrow_mut()
             .pop_front()
             .unwrap_or_else(|| Proof::Proven(vec![Mutation::Hide("#scripted".to_owned())]))
+    }
+
+    fn observe(&self) -> Observation {
+        self.observation.clone()
     }
 }
 
@@ -366,7 +379,14 @@ impl EngineObserver for RecordingObserver {
         self.push(Observed::HealingStarted(category));
     }
 
-    fn healed(&self, _explanation: &str, old_code: &str, new_code: &str) {
+    fn healed(
+        &self,
+        _explanation: &str,
+        _by: crate::cache::Author,
+        _offline: bool,
+        old_code: &str,
+        new_code: &str,
+    ) {
         self.push(Observed::Healed {
             old_code: old_code.to_owned(),
             new_code: new_code.to_owned(),
@@ -436,6 +456,7 @@ impl Fixture {
         StepContext {
             scenario: &self.scenario,
             key: StepKey::of(&self.scenario, test, &test.steps[index]),
+            line: test.steps[index].line,
             columns: test.columns(),
             previous: test.steps[..index]
                 .iter()

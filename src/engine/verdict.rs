@@ -219,7 +219,7 @@ impl EngineFailure {
                 };
                 format!(
                     "{summary}: {veto}\n\n\
-                     The LLM called this failure rot, yet {writer} checks less than the cached \
+                     The failure was called rot, yet {writer} checks less than the cached \
                      code: a heal may change how elements are found, never what is expected. The \
                      cache is untouched; if the application changed on purpose, update the step \
                      sentence or the cached code.\n\n\
@@ -272,11 +272,12 @@ mod tests {
                 category: Category::ProductDefect,
                 explanation: "adding one todo adds two".into(),
                 recommendation: "fix the add handler".into(),
+                source: crate::llm::VerdictSource::Llm,
             }),
         );
         assert_eq!(
             failure.to_string(),
-            "the counter shows 2 items left, expected 1\n\nverdict: product_defect — adding one todo adds two — fix the add handler"
+            "the counter shows 2 items left, expected 1\n\nverdict: product_defect (from the LLM) — adding one todo adds two — fix the add handler"
         );
     }
 

@@ -158,20 +158,67 @@ impl fmt::Display for Category {
     }
 }
 
-/// A verdict: category, explanation, recommendation.
+/// A verdict: category, explanation, recommendation, and what decided it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Classification {
     pub category: Category,
     pub explanation: String,
     pub recommendation: String,
+    pub source: VerdictSource,
+}
+
+/// What decided a verdict: the evidence the engine holds (the page and the failed check), or
+/// the LLM's word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VerdictSource {
+    /// The LLM classified the failure; the evidence decided nothing.
+    #[default]
+    Llm,
+    /// The evidence decided. `llm` is the category the LLM gave when it was asked too (its
+    /// word never overrides the evidence; a different category is a disagreement).
+    Evidence { llm: Option<Category> },
+}
+
+impl VerdictSource {
+    /// The wire name: `llm`, `evidence`, or `evidence+llm` when both were heard.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictSource::Llm => "llm",
+            VerdictSource::Evidence { llm: None } => "evidence",
+            VerdictSource::Evidence { llm: Some(_) } => "evidence+llm",
+        }
+    }
+
+    /// Whether the LLM, when both were heard, gave another category than `category`.
+    pub fn disagrees_with(self, category: Category) -> bool {
+        matches!(self, VerdictSource::Evidence { llm: Some(llm) } if llm != category)
+    }
+
+    /// For reports: "from evidence", "from evidence; the LLM agreed", "from evidence; the LLM
+    /// said rot and was overruled", "from the LLM".
+    pub fn describe(self, category: Category) -> String {
+        match self {
+            VerdictSource::Llm => "from the LLM".to_owned(),
+            VerdictSource::Evidence { llm: None } => "from evidence".to_owned(),
+            VerdictSource::Evidence { llm: Some(llm) } if llm == category => {
+                "from evidence; the LLM agreed".to_owned()
+            }
+            VerdictSource::Evidence { llm: Some(llm) } => {
+                format!("from evidence; the LLM said {llm} and was overruled")
+            }
+        }
+    }
 }
 
 impl fmt::Display for Classification {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} — {} — {}",
-            self.category, self.explanation, self.recommendation
+            "{} ({}) — {} — {}",
+            self.category,
+            self.source.describe(self.category),
+            self.explanation,
+            self.recommendation
         )
     }
 }

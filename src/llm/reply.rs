@@ -1,7 +1,7 @@
 //! Reading a model's raw reply: [`extract_code`] for generation, [`parse_classification`] for
 //! classification. Both are total: any text gives a result, never a panic.
 
-use super::{Category, Classification};
+use super::{Category, Classification, VerdictSource};
 
 /// Info strings of a fenced block taken for step code, compared case-insensitively.
 const JS_LANGUAGES: &[&str] = &[
@@ -157,6 +157,7 @@ fn parse_verdict(text: &str) -> Option<Classification> {
         category,
         explanation,
         recommendation,
+        source: VerdictSource::Llm,
     })
 }
 
@@ -256,6 +257,7 @@ mod tests {
             category,
             explanation: explanation.into(),
             recommendation: recommendation.into(),
+            source: VerdictSource::Llm,
         }
     }
 

@@ -285,8 +285,9 @@ fn step_html(html: &mut String, scenario: &str, step: &StepRecord) {
     if let (Some(verdict), false) = (&step.verdict, step.status == StepStatus::Failed) {
         let _ = writeln!(
             html,
-            "<p class=\"note\">verdict: <strong>{}</strong> — {} — {}</p>",
+            "<p class=\"note\">verdict: <strong>{}</strong> ({}) — {} — {}</p>",
             escape(verdict.category.as_str()),
+            escape(&verdict.source.describe(verdict.category)),
             escape(&verdict.explanation),
             escape(&verdict.recommendation)
         );
@@ -345,9 +346,10 @@ fn failure_html(html: &mut String, id: &TestId, steps: &[StepRecord], failure: &
     if let Some(verdict) = failure_verdict(failure).or(step_verdict) {
         let _ = writeln!(
             html,
-            "<dl class=\"verdict\"><dt>verdict</dt><dd>{}</dd><dt>why</dt><dd>{}</dd>\
-             <dt>recommendation</dt><dd>{}</dd></dl>",
+            "<dl class=\"verdict\"><dt>verdict</dt><dd>{}</dd><dt>decided</dt><dd>{}</dd>\
+             <dt>why</dt><dd>{}</dd><dt>recommendation</dt><dd>{}</dd></dl>",
             escape(verdict.category.as_str()),
+            escape(&verdict.source.describe(verdict.category)),
             escape(&verdict.explanation),
             escape(&verdict.recommendation)
         );
@@ -538,6 +540,8 @@ mod tests {
                 index: 1,
                 sentence: evil.into(),
                 explanation: evil.into(),
+                by: crate::cache::Author::Builtin,
+                offline: true,
                 old_code: evil.into(),
                 new_code: format!("{evil}\n{evil}"),
             },

@@ -39,7 +39,12 @@ fn failure_type(failure: &TestFailure) -> &'static str {
 /// The `message` of a `<failure>`: the first line of the verdict's explanation, or of the error.
 fn failure_message(test: &TestId, failure: &TestFailure) -> String {
     let text = match failure_verdict(failure) {
-        Some(verdict) => format!("{}: {}", verdict.category, verdict.explanation),
+        Some(verdict) => format!(
+            "{} ({}): {}",
+            verdict.category,
+            verdict.source.describe(verdict.category),
+            verdict.explanation
+        ),
         None => failure_text(test, failure),
     };
     text.lines()
@@ -287,7 +292,7 @@ mod tests {
         let test = testing::id("a.steps", "t", 1);
         assert_eq!(
             failure_message(&test, &testing::defect_failure()),
-            "product_defect: expected the greeting \"Hello, Ada\", observed \"Hello, undefined\""
+            "product_defect (from the LLM): expected the greeting \"Hello, Ada\", observed \"Hello, undefined\""
         );
         assert_eq!(
             failure_message(&test, &testing::check_failure()),

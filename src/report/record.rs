@@ -239,6 +239,7 @@ impl RunRecord {
                 explanation,
                 old_code,
                 new_code,
+                ..
             } => {
                 let step = self.test(test).step(*index);
                 step.sentence.clone_from(sentence);

@@ -16,6 +16,7 @@ use super::github::error_annotation;
 use super::progress::Progress;
 use super::reporter::Reporter;
 use super::visible::Visible;
+use crate::cache::Author;
 use crate::engine::{Pool, VACUOUS};
 use crate::runner::{RunEvent, RunStats, TestFailure, TestId, TestOutcome};
 
@@ -217,13 +218,27 @@ impl<W: Write> TerminalReporter<W> {
                 index,
                 sentence,
                 explanation,
+                by,
+                offline,
                 old_code,
                 new_code,
             } => {
                 if let Some(progress) = &mut self.progress {
                     progress.healed();
                 }
-                let text = self.healed(test, *index, sentence, explanation, old_code, new_code);
+                let writer = match (by, offline) {
+                    (Author::Builtin, true) => " (built-in, no LLM)",
+                    (Author::Builtin, false) => " (built-in)",
+                    (Author::Llm, _) => "",
+                };
+                let text = self.healed(
+                    test,
+                    *index,
+                    &format!("{sentence}{writer}"),
+                    explanation,
+                    old_code,
+                    new_code,
+                );
                 self.test_line(test, text);
             }
             RunEvent::StepVerdict {

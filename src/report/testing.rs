@@ -66,6 +66,7 @@ pub(crate) fn defect_verdict() -> Classification {
         category: Category::ProductDefect,
         explanation: "expected the greeting \"Hello, Ada\", observed \"Hello, undefined\"".into(),
         recommendation: "fix how the greeting reads the user's name".into(),
+        source: crate::llm::VerdictSource::Llm,
     }
 }
 
@@ -164,6 +165,8 @@ pub(crate) fn events() -> Vec<RunEvent> {
             index: 2,
             sentence: "rename <b>milk</b> to \"oat milk\"".into(),
             explanation: "the edit button is now labelled \"Rename\"".into(),
+            by: crate::cache::Author::Llm,
+            offline: false,
             old_code: "async function step(page) {\n  await page.getByRole('button', { name: 'Edit' }).click();\n  await page.keyboard.type('oat milk');\n}".into(),
             new_code: "async function step(page) {\n  await page.getByRole('button', { name: 'Rename' }).click();\n  await page.keyboard.type('oat milk');\n}".into(),
         },

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::cache::Author;
 use crate::engine::{EngineFailureKind, LlmPurpose};
-use crate::llm::{Classification, Usage};
+use crate::llm::{Category, Classification, Usage, VerdictSource};
 use crate::runner::{
     FailureCause, RunEvent, RunStats, StepSource, StopReason, TestFailure, TestId, TestOutcome,
 };
@@ -158,6 +158,8 @@ pub(crate) enum EventWire<'a> {
         step: StepRef<'a>,
         sentence: &'a str,
         explanation: &'a str,
+        by: &'static str,
+        offline: bool,
         old_code: &'a str,
         new_code: &'a str,
     },
@@ -293,12 +295,16 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 index,
                 sentence,
                 explanation,
+                by,
+                offline,
                 old_code,
                 new_code,
             } => EventWire::Healed {
                 step: StepRef::new(test, *index),
                 sentence,
                 explanation,
+                by: by.as_str(),
+                offline: *offline,
                 old_code,
                 new_code,
             },
@@ -557,20 +563,34 @@ impl<'a> From<&'a FailureCause> for CauseWire<'a> {
     }
 }
 
-/// The LLM's verdict on a failure.
+/// The verdict on a failure, and what decided it: `source` is `evidence`, `llm`, or
+/// `evidence+llm` (the evidence decided, and `llm_category` is what the LLM said; `agreed`
+/// tells whether it said the same).
 #[derive(Serialize)]
 pub(crate) struct ClassificationWire<'a> {
     category: &'static str,
     explanation: &'a str,
     recommendation: &'a str,
+    source: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    llm_category: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agreed: Option<bool>,
 }
 
 impl<'a> From<&'a Classification> for ClassificationWire<'a> {
     fn from(verdict: &'a Classification) -> Self {
+        let llm = match verdict.source {
+            VerdictSource::Evidence { llm } => llm,
+            VerdictSource::Llm => None,
+        };
         Self {
             category: verdict.category.as_str(),
             explanation: &verdict.explanation,
             recommendation: &verdict.recommendation,
+            source: verdict.source.as_str(),
+            llm_category: llm.map(Category::as_str),
+            agreed: llm.map(|llm| llm == verdict.category),
         }
     }
 }

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use super::wire::{engine_kind_name, failure_kind_name, purpose_name, source_name};
 use crate::cache::Author;
 use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
-use crate::llm::{Category, Classification, Usage};
+use crate::llm::{Category, Classification, Usage, VerdictSource};
 use crate::regular_file::{MIB, read_regular_nofollow};
 use crate::runner::{
     FailureCause, Interruption, RunEvent, RunStats, SetupFailed, StepSource, StopReason,
@@ -149,6 +149,11 @@ enum EventIn {
         index: usize,
         sentence: String,
         explanation: String,
+        /// Absent in blobs written before heals named their writer: the LLM wrote those.
+        #[serde(default)]
+        by: Option<String>,
+        #[serde(default)]
+        offline: bool,
         old_code: String,
         new_code: String,
     },
@@ -318,6 +323,8 @@ impl EventIn {
                 index,
                 sentence,
                 explanation,
+                by,
+                offline,
                 old_code,
                 new_code,
             } => RunEvent::Healed {
@@ -325,6 +332,16 @@ impl EventIn {
                 index,
                 sentence,
                 explanation,
+                by: match by {
+                    Some(by) => by_name(
+                        &[Author::Builtin, Author::Llm],
+                        &by,
+                        Author::as_str,
+                        "author",
+                    )?,
+                    None => Author::Llm,
+                },
+                offline,
                 old_code,
                 new_code,
             },
@@ -593,16 +610,32 @@ struct ClassificationIn {
     category: String,
     explanation: String,
     recommendation: String,
+    /// Absent in blobs written before verdicts named their source: those were the LLM's.
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    llm_category: Option<String>,
 }
 
 impl TryFrom<ClassificationIn> for Classification {
     type Error = String;
 
     fn try_from(verdict: ClassificationIn) -> Result<Self, String> {
+        let source = match verdict.source.as_deref() {
+            None | Some("llm") => VerdictSource::Llm,
+            Some("evidence") => VerdictSource::Evidence { llm: None },
+            Some("evidence+llm") => VerdictSource::Evidence {
+                llm: Some(category_named(
+                    verdict.llm_category.as_deref().unwrap_or_default(),
+                )?),
+            },
+            Some(other) => return Err(format!("unknown verdict source `{other}`")),
+        };
         Ok(Classification {
             category: category_named(&verdict.category)?,
             explanation: verdict.explanation,
             recommendation: verdict.recommendation,
+            source,
         })
     }
 }

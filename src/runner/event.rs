@@ -440,6 +440,11 @@ pub enum RunEvent {
         index: usize,
         sentence: String,
         explanation: String,
+        /// Who wrote the new code.
+        by: Author,
+        /// No LLM was asked anything for this heal: the evidence called it rot and the
+        /// built-in generator wrote the code.
+        offline: bool,
         old_code: String,
         new_code: String,
     },

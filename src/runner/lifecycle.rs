@@ -433,6 +433,7 @@ mod tests {
                 category: crate::llm::Category::Rot,
                 explanation: "x".into(),
                 recommendation: "y".into(),
+                source: crate::llm::VerdictSource::Llm,
             });
         }
         let outcome = conclude(

@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 use crate::cache::{Author, CacheFile, StepKey};
 use crate::driver::TestPage;
 use crate::engine::{
-    Budgets, Engine, EngineObserver, HealPolicy, LlmPurpose, Pool, StepContext, audit_record,
-    evident_failure,
+    Budgets, Engine, EngineCause, EngineFailure, EngineFailureKind, EngineObserver, HealPolicy,
+    Judgement, LlmPurpose, Pool, StepContext, audit_record, defect_classification, evident_failure,
+    judge,
 };
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};
@@ -159,6 +160,7 @@ pub(crate) fn run_test(
         let context = StepContext {
             scenario: plan.scenario,
             key: key.clone(),
+            line: step.line,
             columns: if key.is_background() {
                 &[]
             } else {
@@ -350,6 +352,19 @@ impl Evidence {
     }
 }
 
+/// A step of `code` that failed for `cause`, with the verdict the cause carries (an HTTP 5xx's
+/// product defect, from evidence) reported as the engine reports its own.
+fn evident_step(observer: &StepReporter<'_>, cause: FailureCause, code: String) -> StepResult {
+    let verdict = match &cause {
+        FailureCause::Engine(decided) => decided.verdict.clone(),
+        _ => None,
+    };
+    if let Some(verdict) = &verdict {
+        observer.verdict(verdict);
+    }
+    failed_step(observer, cause, Some(code), verdict)
+}
+
 /// What follows a failure of cached `code`, by mode: a heal, a verdict, or the failure as it is.
 /// A failure that decides itself ([`Evidence::of`]) is reported at once in every mode.
 fn after_failure(
@@ -365,11 +380,39 @@ fn after_failure(
         failed_step(observer, cause, code, verdict)
     };
     let failure = match Evidence::of(failure) {
-        Evidence::Decides(cause) => return failed(cause, Some(code), None),
+        Evidence::Decides(cause) => return evident_step(observer, cause, code),
         Evidence::Leaves(failure) => failure,
     };
+    if !matches!(mode, Mode::Run { heal: true }) || engine.is_none() {
+        // No heal: the evidence may still call the failure a product defect, which no LLM
+        // can overrule.
+        let judged = if failure.kind.ends_the_page() {
+            Judgement::Undecided
+        } else {
+            judge(&context.key.step, &failure, &exec.observe())
+        };
+        if let Judgement::Defect(observed) = judged {
+            let verdict = match engine {
+                Some(engine) => {
+                    engine.defect_verdict(context, exec, observer, &code, &failure, observed)
+                }
+                None => {
+                    let verdict = defect_classification(observed, None);
+                    observer.verdict(&verdict);
+                    verdict
+                }
+            };
+            let decided = EngineFailure::new(
+                EngineFailureKind::ProductDefect,
+                "the application does not behave as the step expects",
+                Some(verdict.clone()),
+            )
+            .with_cause(EngineCause::Step(failure));
+            return failed(FailureCause::Engine(decided), Some(code), Some(verdict));
+        }
+    }
     match (mode, engine) {
-        (Mode::Run { heal: true }, Some(engine)) if engine.has_llm() => {
+        (Mode::Run { heal: true }, Some(engine)) => {
             match engine.heal(context, exec, observer, &code, &failure) {
                 Ok(healed) => StepResult::Passed {
                     source: StepSource::Healed,
@@ -471,8 +514,7 @@ fn shared_step(
     let mut decided = lock(slot);
     let result = match SharedTurn::decide(&decided, tried) {
         SharedTurn::FailAsItIs { code, failure } => {
-            let cause = Evidence::cause_of(failure);
-            return failed_step(turn.observer, cause, Some(code), None);
+            return evident_step(turn.observer, Evidence::cause_of(failure), code);
         }
         SharedTurn::RunProven(code) => {
             return match turn.exec.execute(&code) {
@@ -482,9 +524,7 @@ fn shared_step(
                     code,
                     proof: None,
                 },
-                Err(failed) => {
-                    failed_step(turn.observer, Evidence::cause_of(failed), Some(code), None)
-                }
+                Err(failed) => evident_step(turn.observer, Evidence::cause_of(failed), code),
             };
         }
         SharedTurn::FailLikeTheOther(failure) => return StepResult::Failed { failure },
@@ -589,12 +629,14 @@ impl EngineObserver for StepReporter<'_> {
         });
     }
 
-    fn healed(&self, explanation: &str, old_code: &str, new_code: &str) {
+    fn healed(&self, explanation: &str, by: Author, offline: bool, old_code: &str, new_code: &str) {
         self.send(RunEvent::Healed {
             test: self.test.clone(),
             index: self.index,
             sentence: self.step.sentence.clone(),
             explanation: explanation.to_owned(),
+            by,
+            offline,
             old_code: old_code.to_owned(),
             new_code: new_code.to_owned(),
         });
@@ -717,7 +759,7 @@ mod tests {
     }
 
     #[test]
-    fn an_http_5xx_main_document_is_a_product_defect_with_no_verdict() {
+    fn an_http_5xx_main_document_is_a_product_defect_from_evidence() {
         let failure = StepFailure::new(
             FailureKind::AppError,
             "page.goto: the app answered HTTP 500 Internal Server Error for http://a/",
@@ -726,7 +768,13 @@ mod tests {
             panic!("decided as the engine's product defect");
         };
         assert_eq!(defect.kind, crate::engine::EngineFailureKind::ProductDefect);
-        assert_eq!(defect.verdict, None);
+        let verdict = defect.verdict.clone().expect("a verdict from evidence");
+        assert_eq!(verdict.category, Category::ProductDefect);
+        assert_eq!(
+            verdict.source,
+            crate::llm::VerdictSource::Evidence { llm: None }
+        );
+        assert_eq!(verdict.explanation, failure.message);
         assert!(
             defect.message().ends_with(&failure.message),
             "{}",

@@ -27,6 +27,7 @@ use crate::script::input_files::input_files;
 use crate::script::methods::Op;
 use crate::script::mutation::{self, Mutation};
 use crate::script::navigation;
+use crate::script::observe::{Call, Observation, observe};
 use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
 use crate::script::page_slot::PageSlot;
 use crate::script::proof_mode::{self, ProofMode, Read};
@@ -70,6 +71,8 @@ pub(crate) struct StepHost {
     /// made.
     proof: Cell<ProofMode>,
     reads: RefCell<Vec<Read>>,
+    /// The last element or page call of the current run: the evidence a failure is judged by.
+    last_call: RefCell<Option<Call>>,
 }
 
 type HostResult = Result<Value, HostError>;
@@ -103,7 +106,23 @@ impl StepHost {
             log: RefCell::new(ConsoleLog::default()),
             proof: Cell::new(ProofMode::Off),
             reads: RefCell::new(Vec::new()),
+            last_call: RefCell::new(None),
         }
+    }
+
+    /// Forgets the last call, before a run whose failure may be judged.
+    pub(crate) fn forget_last_call(&self) {
+        self.last_call.borrow_mut().take();
+    }
+
+    /// The evidence about the last run's failure: its last call, read again now, and the
+    /// test's page.
+    pub(crate) fn observe_failure(&self) -> Observation {
+        let slot = self.pages.borrow()[0].clone();
+        let call = self.last_call.borrow().clone();
+        let (page, frame) = (slot.page, slot.frame);
+        self.run(async { observe(&page, &frame, call.as_ref()).await })
+            .unwrap_or_default()
     }
 
     /// Sets how step code's calls are treated from now on (see [`ProofMode`]).
@@ -402,6 +421,13 @@ impl StepHost {
             if mode == ProofMode::Mutated {
                 proof_mode::clamp_timeout(op, &mut params);
             }
+        }
+        if mode == ProofMode::Off && matches!(op, Op::Frame(_) | Op::Element(_)) {
+            *self.last_call.borrow_mut() = Some(Call {
+                page: page_id,
+                method: method.to_owned(),
+                params: params.clone(),
+            });
         }
         let slot = self.slot(page_id)?;
         match op {

@@ -4,7 +4,7 @@
 //! says how it went. The live implementation is [`LiveExecutor`](crate::step::LiveExecutor);
 //! the engine's unit tests use a strict scripted one.
 
-use crate::script::{PageState, StepFailure};
+use crate::script::{Observation, PageState, StepFailure};
 use crate::step::{Claims, Proof};
 
 /// Runs step code against a page and reports a typed outcome: `Ok` when the code ran to its end,
@@ -20,4 +20,7 @@ pub(crate) trait StepExecutor {
     /// Runs the mutation proof of `code`, which just passed on the page: under each mutation
     /// that contradicts `claims` it must fail, and on the restored page pass again.
     fn prove(&self, code: &str, claims: &Claims) -> Proof;
+    /// The evidence about the last [`execute`](Self::execute) that failed: its last call and
+    /// what the page shows now.
+    fn observe(&self) -> Observation;
 }

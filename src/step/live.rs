@@ -9,7 +9,9 @@ use std::rc::Rc;
 
 use crate::driver::TestPage;
 use crate::scenario::StepArgument;
-use crate::script::{Limits, Mutation, PageState, ProofMode, Read, Sandbox, StepFailure, StepHost};
+use crate::script::{
+    Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox, StepFailure, StepHost,
+};
 use crate::step::proof::{Claims, Proof, ProofPage, prove};
 use crate::step::{SettleWindow, StepExecutor, SystemClock, settle};
 
@@ -83,6 +85,7 @@ impl StepExecutor for LiveExecutor<'_> {
     }
 
     fn execute(&self, code: &str) -> Result<(), StepFailure> {
+        self.page.host.forget_last_call();
         settle(
             &self.window,
             &SystemClock,
@@ -101,6 +104,10 @@ impl StepExecutor for LiveExecutor<'_> {
 
     fn prove(&self, code: &str, claims: &Claims) -> Proof {
         prove(self, code, claims)
+    }
+
+    fn observe(&self) -> Observation {
+        self.page.host.observe_failure()
     }
 }
 

@@ -1349,7 +1349,10 @@ fn weakened_heals_of_a_real_defect_are_vetoed_and_the_cache_is_untouched() {
             ),
         ),
     ];
-    let step = "the list has 1 item";
+    // The sentence writes no number, so the evidence (2 items where the code expects 1) does
+    // not decide and the LLM's word reaches the veto; with "1 item" the evidence alone fails
+    // the step as a product defect (tests/it/evidence.rs).
+    let step = "the list has one item";
     let mut scenario = String::new();
     let mut entries = Vec::new();
     let llm = FakeLlm::start();
@@ -1430,8 +1433,8 @@ fn heals_that_copy_what_the_failing_page_shows_are_vetoed() {
             "copied",
             submit,
             ONE_LEFT,
-            "// the counter says \"2 items left\"\n  await expect(page.getByText('2 items left')).toBeVisible();",
-            "to \"2 items left\" (`getByText`), which the step sentence does not quote",
+            "// the counter says \"two items left\"\n  await expect(page.getByText('two items left')).toBeVisible();",
+            "to \"two items left\" (`getByText`), which the step sentence does not quote",
         ),
         (
             "pattern",
@@ -1451,7 +1454,7 @@ fn heals_that_copy_what_the_failing_page_shows_are_vetoed() {
             "received",
             says,
             COUNTER_ONE,
-            "await expect(page.locator('.todo-count')).toHaveText('2 items left');",
+            "await expect(page.locator('.todo-count')).toHaveText('two items left');",
             "which is what the failing page showed",
         ),
     ];
@@ -1469,9 +1472,12 @@ fn heals_that_copy_what_the_failing_page_shows_are_vetoed() {
         )));
     }
     let cached = cache_file(&entries);
+    // The counter spells its number: the evidence sees no near miss of "1 item left" and
+    // leaves the verdict to the LLM, whose heals the veto must refuse. A counter reading
+    // "2 items left" is a product defect from evidence alone (tests/it/evidence.rs).
     let page = "<!doctype html><title>todos</title>\
         <ul class=\"todo-list\"><li>buy milk</li></ul>\
-        <span class=\"todo-count\">2 items left</span>";
+        <span class=\"todo-count\">two items left</span>";
     let out = Test::new()
         .config(&llm_config(&llm.base_url(), ""))
         .page("index.html", page)

@@ -54,6 +54,7 @@ mod conformance_events;
 mod crashes;
 mod e2e;
 mod engine;
+mod evidence;
 mod export;
 mod gherkin;
 mod hygiene;

@@ -272,8 +272,8 @@ fn generated_code_that_needs_a_base_url_ends_generation_at_once() {
 }
 
 /// A main document answered with HTTP 500 is the app's defect, said as such with the status
-/// and the URL, in `replay --strict` and in `run` with an LLM, which is asked nothing: no
-/// verdict, no heal, and the cache is untouched.
+/// and the URL, in `replay --strict` and in `run` with an LLM, which is asked nothing: the
+/// verdict comes from evidence, nothing is healed, and the cache is untouched.
 #[test]
 fn an_http_500_main_document_is_a_product_defect_without_the_llm() {
     require_browser();
@@ -297,7 +297,9 @@ fn an_http_500_main_document_is_a_product_defect_without_the_llm() {
             .assert_exit(1)
             .stdout_contains("PRODUCT DEFECT")
             .output_contains(&defect)
-            .output_not_contains("verdict:")
+            .output_contains(&format!(
+                "verdict: product_defect (from evidence) — {defect}"
+            ))
             .output_not_contains("HEALED");
         assert_eq!(
             llm.request_count(),
@@ -309,7 +311,7 @@ fn an_http_500_main_document_is_a_product_defect_without_the_llm() {
 }
 
 /// Generated code whose page answers HTTP 500 is the app's defect too: one request (the code),
-/// no verdict, nothing cached.
+/// the verdict from evidence, nothing cached.
 #[test]
 fn generated_code_on_a_page_that_answers_500_is_a_product_defect() {
     require_browser();
@@ -324,7 +326,7 @@ fn generated_code_on_a_page_that_answers_500_is_a_product_defect() {
         .assert_exit(1)
         .stdout_contains("PRODUCT DEFECT")
         .output_contains("the app answered HTTP 500 Internal Server Error for")
-        .output_not_contains("verdict:");
+        .output_contains("verdict: product_defect (from evidence) — page.goto: the app answered");
     assert_eq!(llm.request_count(), 1, "only the code was asked for");
     assert!(!out.exists(CACHE), "nothing may be cached");
 }

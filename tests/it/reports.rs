@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use prettyplay::cache::Author;
 use prettyplay::engine::{EngineFailure, EngineFailureKind};
-use prettyplay::llm::{Category, Classification};
+use prettyplay::llm::{Category, Classification, VerdictSource};
 use prettyplay::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use prettyplay::runner::{
     FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome,
@@ -87,6 +88,9 @@ fn events() -> Vec<RunEvent> {
         category: Category::ProductDefect,
         explanation: format!("expected \"Hello\", observed {NASTY}"),
         recommendation: "fix the greeting".into(),
+        source: VerdictSource::Evidence {
+            llm: Some(Category::Rot),
+        },
     };
     let step = |test: &TestId, index, source| RunEvent::StepPassed {
         test: test.clone(),
@@ -116,6 +120,8 @@ fn events() -> Vec<RunEvent> {
             index: 1,
             sentence: format!("step 1 {NASTY}"),
             explanation: NASTY.into(),
+            by: Author::Builtin,
+            offline: true,
             old_code: format!("old {NASTY}"),
             new_code: format!("new {NASTY}"),
         },

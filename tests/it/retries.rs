@@ -50,7 +50,9 @@ fn a_test_that_fails_then_passes_on_a_retry_is_flaky_in_every_reporter() {
         .run()
         .assert_exit(0)
         .stdout_contains(&format!("RETRY {SCENARIO} › flaky ("))
-        .stdout_contains("): attempt 1 failed (failed check), running attempt 2")
+        // "flaky 1" where the step expects "flaky 2": the evidence calls the failed attempt a
+        // product defect, and the retry still passes.
+        .stdout_contains("): attempt 1 failed (PRODUCT DEFECT), running attempt 2")
         .stdout_contains(&format!("FLAKY {SCENARIO} › flaky ("))
         .stdout_line(&format!(
             "──── FLAKY {SCENARIO} › flaky (attempt 1 failed; passed on attempt 2)"
@@ -67,7 +69,11 @@ fn a_test_that_fails_then_passes_on_a_retry_is_flaky_in_every_reporter() {
     assert_eq!(retries.len(), 1, "{events:?}");
     assert_eq!(retries[0]["test"]["name"], "flaky");
     assert_eq!(retries[0]["attempt"], 2);
-    assert_eq!(retries[0]["failure"]["cause"]["kind"], "failed_check");
+    assert_eq!(retries[0]["failure"]["cause"]["kind"], "product_defect");
+    assert_eq!(
+        retries[0]["failure"]["cause"]["verdict"]["source"],
+        "evidence"
+    );
     let finished = events
         .iter()
         .find(|e| e["event"] == "test_finished" && e["test"]["name"] == "flaky")
@@ -76,7 +82,8 @@ fn a_test_that_fails_then_passes_on_a_retry_is_flaky_in_every_reporter() {
         finished["outcome"],
         serde_json::json!({"status": "flaky", "attempts": 2})
     );
-    // Each attempt ran the step from scratch: one step_failed, then one step_passed.
+    // Each attempt ran the step from scratch: one step_failed (after the evidence's verdict),
+    // then one step_passed.
     let steps: Vec<_> = events
         .iter()
         .filter(|e| {
@@ -86,7 +93,13 @@ fn a_test_that_fails_then_passes_on_a_retry_is_flaky_in_every_reporter() {
         .collect();
     assert_eq!(
         steps,
-        ["step_started", "step_failed", "step_started", "step_passed"]
+        [
+            "step_started",
+            "step_verdict",
+            "step_failed",
+            "step_started",
+            "step_passed"
+        ]
     );
     let stats = &events.last().unwrap()["stats"];
     assert_eq!(
@@ -100,7 +113,7 @@ fn a_test_that_fails_then_passes_on_a_retry_is_flaky_in_every_reporter() {
     assert!(xml.contains("failures=\"0\""), "{xml}");
     assert_eq!(xml.matches("<flakyFailure message=").count(), 1, "{xml}");
     assert!(
-        xml.contains("type=\"failed check\"><stackTrace>──── FLAKY"),
+        xml.contains("type=\"product_defect\"><stackTrace>──── FLAKY"),
         "{xml}"
     );
 

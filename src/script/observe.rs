@@ -1,0 +1,202 @@
+//! What the page shows about a failed step: the call that failed last (its selector, matcher and
+//! expected values), how many elements that selector matches now, what it reads now, and the
+//! page's visible text. The engine judges rot against product defect from this evidence before
+//! any LLM is asked (`engine/evidence.rs`).
+//!
+//! Main types: [`Observation`] and [`ObservedCall`]; [`observe`] reads them from the page.
+
+use std::time::Duration;
+
+use playwright_rs::protocol::{Frame, Page};
+use playwright_rs::server::channel_owner::ChannelOwner;
+use serde_json::{Value, json};
+
+use crate::script::driver_error::received;
+use crate::script::mutation::count;
+
+/// The most visible text the evidence keeps: enough for any app's screen, never a flood.
+const MAX_PAGE_TEXT_BYTES: usize = 256 * 1024;
+
+/// How long each read of the evidence may take: a page blocked by a dialog never answers, and
+/// evidence is best effort.
+const READ_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// A browser call step code made, as it was sent.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Call {
+    /// The page it was made on: 0 is the test's own page.
+    pub page: u32,
+    /// The protocol method: `frame.expect`, `frame.click`, ...
+    pub method: String,
+    pub params: Value,
+}
+
+/// The evidence about a failed step.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Observation {
+    /// The last element or page call of the failed run, read again now.
+    pub call: Option<ObservedCall>,
+    /// The visible text of the test's page (`document.body.innerText`), cut to a bound.
+    pub page_text: Option<String>,
+    /// Whether the page finished loading a document of its own (not a browser error page or
+    /// `about:blank`).
+    pub loaded: bool,
+}
+
+/// The failed call, and what its selector finds now.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct ObservedCall {
+    /// The API's name: `expect`, `click`, `textContent`, ...
+    pub method: String,
+    /// The Playwright selector the call resolved, if it works on elements.
+    pub selector: Option<String>,
+    /// For `expect`: the matcher's expression (`to.have.text`, `to.be.checked`, ...).
+    pub expression: Option<String>,
+    /// For `expect`: `.not` was applied.
+    pub negated: bool,
+    /// For `expect`: the expected number (`toHaveCount`).
+    pub expected_number: Option<f64>,
+    /// For `expect`: the expected strings (regular expressions are left out).
+    pub expected_texts: Vec<String>,
+    /// How many elements the selector matches now (`None`: it has none, or the page did not
+    /// answer).
+    pub matches: Option<u64>,
+    /// For `expect` on the test's page: what the matcher reads now, as its `Received:` line
+    /// shows it (`"2 items left"`, `unchecked`, `3`, `<element(s) not found>`).
+    pub received: Option<String>,
+}
+
+impl ObservedCall {
+    /// The call as sent, before anything is read from the page.
+    fn of(call: &Call) -> ObservedCall {
+        let params = &call.params;
+        let text = |key: &str| params.get(key).and_then(Value::as_str).map(str::to_owned);
+        let expected_texts = params
+            .get("expectedText")
+            .and_then(Value::as_array)
+            .map(|all| {
+                all.iter()
+                    .filter_map(|e| e.get("string").and_then(Value::as_str))
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        ObservedCall {
+            method: call
+                .method
+                .split_once('.')
+                .map_or(call.method.as_str(), |(_, name)| name)
+                .to_owned(),
+            selector: text("selector"),
+            expression: text("expression"),
+            negated: params.get("isNot").and_then(Value::as_bool) == Some(true),
+            expected_number: params.get("expectedNumber").and_then(Value::as_f64),
+            expected_texts,
+            matches: None,
+            received: None,
+        }
+    }
+}
+
+/// Reads the evidence about `call` (the failed run's last call, if any) from the page.
+pub(crate) async fn observe(page: &Page, frame: &Frame, call: Option<&Call>) -> Observation {
+    let (page_text, loaded) = match tokio::time::timeout(READ_TIMEOUT, document(frame)).await {
+        Ok(Some((text, loaded))) => (Some(text), loaded),
+        _ => (None, false),
+    };
+    let mut observed = None;
+    if let Some(call) = call {
+        let mut seen = ObservedCall::of(call);
+        if let Some(selector) = &seen.selector {
+            seen.matches = tokio::time::timeout(READ_TIMEOUT, count(frame, selector))
+                .await
+                .ok()
+                .and_then(Result::ok);
+        }
+        // Only the test's own page is read again: a popup may be gone.
+        if seen.method == "expect" && call.page == 0 && !page.is_closed() {
+            seen.received = tokio::time::timeout(READ_TIMEOUT, received(page, frame, &call.params))
+                .await
+                .ok()
+                .flatten();
+        }
+        observed = Some(seen);
+    }
+    Observation {
+        call: observed,
+        page_text,
+        loaded,
+    }
+}
+
+/// The page's visible text, and whether a document of its own loaded.
+async fn document(frame: &Frame) -> Option<(String, bool)> {
+    let expression = "() => JSON.stringify({ text: document.body ? document.body.innerText : '', \
+                      ready: document.readyState, url: location.href })";
+    let reply: Value = frame
+        .channel()
+        .send(
+            "evaluateExpression",
+            json!({ "expression": expression, "isFunction": true, "arg": { "value": { "v": "undefined" }, "handles": [] } }),
+        )
+        .await
+        .ok()?;
+    let parsed: Value = serde_json::from_str(reply["value"]["s"].as_str()?).ok()?;
+    let mut text = parsed["text"].as_str().unwrap_or_default().to_owned();
+    if text.len() > MAX_PAGE_TEXT_BYTES {
+        let mut end = MAX_PAGE_TEXT_BYTES;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    let url = parsed["url"].as_str().unwrap_or_default();
+    let own = !(url.is_empty()
+        || url == "about:blank"
+        || url.starts_with("chrome-error:")
+        || url.starts_with("about:neterror"));
+    Some((text, own && parsed["ready"].as_str() != Some("loading")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_names_its_method_selector_matcher_and_expected_values() {
+        let call = Call {
+            page: 0,
+            method: "frame.expect".into(),
+            params: json!({
+                "selector": "internal:testid=[data-testid=\"todo-count\"s]",
+                "expression": "to.have.text",
+                "isNot": false,
+                "expectedText": [{ "string": "1 item left", "normalizeWhiteSpace": true }, { "regexSource": "x" }],
+                "timeout": 5000
+            }),
+        };
+        let seen = ObservedCall::of(&call);
+        assert_eq!(seen.method, "expect");
+        assert_eq!(
+            seen.selector.as_deref(),
+            Some("internal:testid=[data-testid=\"todo-count\"s]")
+        );
+        assert_eq!(seen.expression.as_deref(), Some("to.have.text"));
+        assert!(!seen.negated);
+        assert_eq!(seen.expected_texts, vec!["1 item left".to_owned()]);
+        assert_eq!(seen.matches, None, "nothing is read before the page is");
+    }
+
+    #[test]
+    fn a_count_and_a_negation_are_kept() {
+        let call = Call {
+            page: 0,
+            method: "frame.expect".into(),
+            params: json!({ "selector": "li", "expression": "to.have.count", "isNot": true, "expectedNumber": 2.0 }),
+        };
+        let seen = ObservedCall::of(&call);
+        assert!(seen.negated);
+        assert_eq!(seen.expected_number, Some(2.0));
+        assert!(seen.expected_texts.is_empty());
+    }
+}
