@@ -620,6 +620,11 @@ mod tests {
             failure.summary
         );
         assert!(cached(&fixture, &step.key).is_none(), "nothing is written");
+        let verdict = failure.verdict.expect("the evidence's verdict");
+        assert_eq!(
+            (verdict.category, verdict.source),
+            (Category::Rot, VerdictSource::Evidence { llm: None })
+        );
     }
 
     #[test]
@@ -645,7 +650,10 @@ mod tests {
                 fixture.scenario.rel_path, step.line
             )
         );
-        assert!(failure.verdict.is_none());
+        let verdict = failure.verdict.expect("an evidence verdict");
+        assert_eq!(verdict.category, Category::Incurable);
+        assert_eq!(verdict.source, VerdictSource::Evidence { llm: None });
+        assert!(verdict.recommendation.contains("configure [llm]"));
     }
 
     #[test]

@@ -302,6 +302,10 @@ impl Engine<'_> {
             }
         };
         no_llm.then(|| {
+            let verdict = Classification {
+                recommendation: needs_llm_recommendation(step),
+                ..verdict
+            };
             Err(EngineFailure::new(
                 EngineFailureKind::Incurable,
                 format!(
@@ -309,7 +313,7 @@ impl Engine<'_> {
                      sentence (try `prettyplay explain {}:{}`)",
                     step.scenario.rel_path, step.line
                 ),
-                None,
+                Some(verdict),
             )
             .with_cause(EngineCause::Step(failure.clone())))
         })
@@ -326,7 +330,14 @@ impl Engine<'_> {
                  `prettyplay explain {}:{}`)",
                 step.scenario.rel_path, step.line
             ),
-            None,
+            Some(Classification {
+                category: Category::Incurable,
+                explanation: "the evidence does not tell a changed UI from a product defect, and \
+                              no LLM is configured to classify the failure"
+                    .to_owned(),
+                recommendation: needs_llm_recommendation(step),
+                source: VerdictSource::Evidence { llm: None },
+            }),
         )
         .with_cause(EngineCause::Step(failure.clone()))
     }
@@ -465,6 +476,15 @@ fn diff(old_code: &str, new_code: &str) -> String {
         .context_radius(3)
         .header("cached", "healed")
         .to_string()
+}
+
+/// What to do about a step only an LLM (or a person) can heal.
+fn needs_llm_recommendation(step: &StepContext<'_>) -> String {
+    format!(
+        "configure [llm], or rewrite the sentence (`prettyplay explain {}:{}` shows the code the \
+         built-in generator writes for it on this page)",
+        step.scenario.rel_path, step.line
+    )
 }
 
 #[cfg(test)]

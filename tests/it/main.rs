@@ -20,6 +20,8 @@
 //! `requests` measures what generation requests send on the demo (stable prefix, fresh part);
 //! `waits` bounds LLM calls by the test timeout and stops calling a failing LLM; `hygiene` checks that the API key never shows or reaches the driver, and output hygiene;
 //! `crashes` kills the driver, Chromium or a renderer mid-step and checks the run recovers;
+//! `cross_impl` replays the cross-implementation TodoMVC suite on the build it was proven on and
+//! runs it with no LLM on another;
 //! `origins` checks that `[browser] allowed_origins` keeps the pages on the app's origins there;
 //! `outages` checks that an app that is down or goes down, a missing base URL and an HTTP 500
 //! page are said as what they are, with their exit codes, and never sent to the LLM;
@@ -52,6 +54,7 @@ mod cli;
 mod conformance;
 mod conformance_events;
 mod crashes;
+mod cross_impl;
 mod e2e;
 mod engine;
 mod evidence;
