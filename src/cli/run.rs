@@ -17,7 +17,9 @@ use crate::config::{RemoteBrowser, Settings, Vars};
 use crate::driver::{
     BrowserRuntime, BrowserTarget, export_driver_env, find_driver, withhold_from_driver,
 };
-use crate::error::{EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
+use crate::error::{
+    EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, EXIT_USAGE, Error,
+};
 use crate::llm::{LlmProvider, build_provider, key_variables};
 use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
@@ -26,7 +28,9 @@ use crate::runner::{
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
-use crate::web_server::{LineSink, WebServers, kill_all_now};
+use crate::web_server::{
+    CONNECT_LIMIT, LineSink, Unreachable, WebServerError, WebServers, kill_all_now, reach,
+};
 
 /// The options of a run of tests that come from the command line.
 pub(crate) struct RunOptions {
@@ -92,7 +96,8 @@ pub(crate) fn reporter_kinds(names: &[String]) -> Result<Vec<ReporterKind>, Erro
         .collect()
 }
 
-/// Returns the exit code of a run with `stats`: 130 when it was interrupted, 3 when a failure
+/// Returns the exit code of a run with `stats`: 130 when it was interrupted, 2 when a step
+/// needed a setting the run lacks (the configuration is what to fix first), 3 when a failure
 /// was the infrastructure's, 1 when a test failed (or was flaky with `fail_on_flaky`), else 0.
 /// A closed stdout plays no part, because the reporters write through a [`StdoutSink`].
 pub(crate) fn exit_code_of(stats: &RunStats, fail_on_flaky: bool) -> u8 {
@@ -101,6 +106,8 @@ pub(crate) fn exit_code_of(stats: &RunStats, fail_on_flaky: bool) -> u8 {
     }
     if stats.interrupted() {
         EXIT_INTERRUPTED
+    } else if stats.configuration_failures > 0 {
+        EXIT_USAGE
     } else if stats.infrastructure_failures > 0 {
         EXIT_INFRA
     } else if stats.failed > 0 || (fail_on_flaky && stats.flaky > 0) {
@@ -185,6 +192,19 @@ pub(crate) fn run_tests(
         vars,
     };
     let runner = Runner::new(scenarios, selected.clone(), config)?;
+    // An app that is down fails every test the same way: said once, before any browser starts.
+    if let Some(url) = base_url_to_probe(
+        settings.browser.base_url.as_deref(),
+        settings.browser.remote.is_some(),
+        !settings.web_servers.is_empty(),
+    ) {
+        tokio
+            .block_on(reach(url, CONNECT_LIMIT))
+            .map_err(|Unreachable(what)| WebServerError::AppUnreachable {
+                url: url.to_owned(),
+                what,
+            })?;
+    }
     // The driver starts while the web servers come up, so neither waits for the other. The web
     // servers stop in `stop` below, in their destructor on an early return or a panic, or in
     // the Ctrl-C handler when a second Ctrl-C exits at once.
@@ -296,6 +316,17 @@ pub(crate) fn run_tests(
         return Ok(EXIT_TEST_FAILED);
     }
     Ok(code)
+}
+
+/// The base URL to probe before the first test, if any: one that is set, that no `[web_server]`
+/// of the run serves (it is not up before the servers start, and their own readiness check
+/// covers it), and that a local browser opens (a remote one may reach hosts this machine
+/// cannot).
+fn base_url_to_probe(base_url: Option<&str>, remote: bool, web_servers: bool) -> Option<&str> {
+    match (base_url, remote, web_servers) {
+        (Some(url), false, false) => Some(url),
+        _ => None,
+    }
 }
 
 /// Returns where the web servers' output goes: with `-v`, to stderr with secrets masked.
@@ -509,5 +540,56 @@ fn provider_for(
             Ok(None) => Err(Error::LlmRequired),
             Err(err) => Err(Error::LlmSettings(err)),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_rank_ctrl_c_then_configuration_then_infrastructure_then_failures() {
+        let stats = |configuration, infrastructure, failed| RunStats {
+            failed,
+            infrastructure_failures: infrastructure,
+            configuration_failures: configuration,
+            ..RunStats::default()
+        };
+        assert_eq!(exit_code_of(&stats(0, 0, 0), false), EXIT_SUCCESS);
+        assert_eq!(exit_code_of(&stats(0, 0, 1), false), EXIT_TEST_FAILED);
+        assert_eq!(exit_code_of(&stats(0, 1, 2), false), EXIT_INFRA);
+        assert_eq!(exit_code_of(&stats(1, 1, 3), false), EXIT_USAGE);
+        let interrupted = RunStats {
+            stopped: Some(crate::runner::StopReason::Interrupted),
+            ..stats(1, 1, 3)
+        };
+        assert_eq!(exit_code_of(&interrupted, false), EXIT_INTERRUPTED);
+    }
+
+    #[test]
+    fn a_base_url_a_local_browser_opens_and_no_web_server_starts_is_probed() {
+        let url = Some("http://127.0.0.1:3000/");
+        assert_eq!(base_url_to_probe(url, false, false), url);
+    }
+
+    #[test]
+    fn no_base_url_leaves_nothing_to_probe() {
+        assert_eq!(base_url_to_probe(None, false, false), None);
+    }
+
+    #[test]
+    fn a_remote_browser_may_reach_what_this_machine_cannot() {
+        assert_eq!(
+            base_url_to_probe(Some("http://app:3000/"), true, false),
+            None
+        );
+    }
+
+    #[test]
+    fn a_web_server_of_the_run_is_not_up_yet_and_checks_itself() {
+        assert_eq!(
+            base_url_to_probe(Some("http://127.0.0.1:3000/"), false, true),
+            None
+        );
     }
 }

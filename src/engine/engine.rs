@@ -159,7 +159,8 @@ impl<'a> Engine<'a> {
 
     /// A verdict for a failure that is already decided (replay, `--no-heal`): an unavailable
     /// LLM is skipped quietly with a warning; the failure itself is never delayed or changed.
-    /// A crash gets none: the browser or the page went away, and there is no page to judge.
+    /// A failure that speaks for itself gets none: a crash leaves no page to judge, and an app
+    /// that cannot be reached or answered an HTTP 5xx, or a missing setting, says what it is.
     pub(crate) fn verdict_for(
         &mut self,
         step: &StepContext<'_>,
@@ -168,7 +169,7 @@ impl<'a> Engine<'a> {
         code: &str,
         failure: &StepFailure,
     ) -> Option<Classification> {
-        if failure.kind.ends_the_page() {
+        if failure.kind.speaks_for_itself() {
             return None;
         }
         self.quiet_verdict(step, exec, observer, code, &failure.message)

@@ -10,6 +10,7 @@ use crate::engine::builtin_step::{BuiltinOutcome, handed_over};
 use crate::engine::engine::{
     Engine, EngineObserver, LlmPurpose, StepContext, Written, cache_failure,
 };
+use crate::engine::evidence::defect_classification;
 use crate::engine::proof::Proven;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{Category, FailedAttempt, extract_code};
@@ -39,6 +40,48 @@ pub(super) fn crashed(failure: &StepFailure, candidate: Option<String>) -> Engin
         Some(code) => crash.with_candidate(code),
         None => crash,
     }
+}
+
+/// The failure of a step whose code failed in a way that decides it on its own evidence
+/// ([`FailureKind::speaks_for_itself`]): a crash, an app that cannot be reached, a main
+/// document the app's server answered with an HTTP 5xx, or a missing setting. Nothing is
+/// classified or regenerated, because no other code can do better. The HTTP 5xx carries its
+/// product-defect verdict, from evidence.
+pub(crate) fn evident_failure(failure: &StepFailure, candidate: Option<String>) -> EngineFailure {
+    let (kind, summary) = match failure.kind {
+        FailureKind::Unreachable => (
+            EngineFailureKind::AppUnreachable,
+            "the app could not be reached while the step ran; the step was not classified or \
+             regenerated",
+        ),
+        FailureKind::AppError => (
+            EngineFailureKind::ProductDefect,
+            "the app's server answered the page with an error, which is the app's defect; the \
+             step was not classified or regenerated",
+        ),
+        FailureKind::Misconfigured => (
+            EngineFailureKind::Misconfigured,
+            "the step cannot work with the run's settings; the step was not classified or \
+             regenerated",
+        ),
+        _ => return crashed(failure, candidate),
+    };
+    let verdict = (failure.kind == FailureKind::AppError)
+        .then(|| defect_classification(failure.message.clone(), None));
+    let evident =
+        EngineFailure::new(kind, summary, verdict).with_cause(EngineCause::Step(failure.clone()));
+    match candidate {
+        Some(code) => evident.with_candidate(code),
+        None => evident,
+    }
+}
+
+/// `failure`, once its verdict (when it has one) is reported.
+fn told(observer: &dyn EngineObserver, failure: EngineFailure) -> EngineFailure {
+    if let Some(verdict) = &failure.verdict {
+        observer.verdict(verdict);
+    }
+    failure
 }
 
 /// Code over [`MAX_STEP_CODE_BYTES`] is a failed attempt that never runs (it could never be
@@ -72,8 +115,8 @@ impl Engine<'_> {
                 BuiltinOutcome::Passed(code, proof) => {
                     return self.keep(step, code, Author::Builtin, proof);
                 }
-                BuiltinOutcome::Failed(code, failure) if failure.kind.ends_the_page() => {
-                    return Err(crashed(&failure, Some(code)));
+                BuiltinOutcome::Failed(code, failure) if failure.kind.speaks_for_itself() => {
+                    return Err(told(observer, evident_failure(&failure, Some(code))));
                 }
                 outcome if !self.llm_writes() => return Err(self.builtin_failure(outcome)),
                 outcome => failed = handed_over(&outcome),
@@ -187,10 +230,11 @@ impl Engine<'_> {
                     last_failure = Some(failure);
                 }
                 Ok(proven) => return Ok((code, proven)),
-                Err(failure) if failure.kind.ends_the_page() => {
-                    // The browser or the page went away, so there is nothing to learn from and
-                    // nothing to judge.
-                    return Err(crashed(&failure, Some(code)));
+                Err(failure) if failure.kind.speaks_for_itself() => {
+                    // The browser or the page went away, the app cannot be reached or failed,
+                    // or a setting is missing: another candidate would fail the same way, and
+                    // the failure says what it is without a verdict.
+                    return Err(told(observer, evident_failure(&failure, Some(code))));
                 }
                 Err(failure) if failure.kind == FailureKind::FailedCheck => {
                     // A check ran and did not hold. Another candidate must not be tried on it,
@@ -647,6 +691,50 @@ mod tests {
             failure.cause
         );
         assert_eq!(fixture.cached(0), None);
+    }
+
+    #[test]
+    fn a_candidate_the_app_down_or_failing_or_a_missing_setting_stops_ends_generation_at_once() {
+        for (kind, expected) in [
+            (FailureKind::Unreachable, EngineFailureKind::AppUnreachable),
+            (FailureKind::AppError, EngineFailureKind::ProductDefect),
+            (FailureKind::Misconfigured, EngineFailureKind::Misconfigured),
+        ] {
+            let fixture = Fixture::new();
+            // One generation and nothing else: the strict fake fails on a verdict request or a
+            // second candidate.
+            let llm = ScriptedLlm::new([code_reply(A)]);
+            let exec = ScriptedExecutor::new([fails(A, kind, "it failed")]);
+            let observer = RecordingObserver::default();
+            let mut engine = fixture.engine(&llm, 3, 2);
+
+            let failure = engine
+                .generate(&fixture.step(1), &exec, &observer)
+                .unwrap_err();
+
+            assert_eq!(failure.kind, expected, "{kind:?}");
+            assert_eq!(
+                failure.kind.is_infrastructure(),
+                kind == FailureKind::Unreachable,
+                "{kind:?}"
+            );
+            // Only the HTTP 5xx is a verdict, a product defect from evidence.
+            assert_eq!(
+                failure.verdict.as_ref().map(|v| (v.category, v.source)),
+                (kind == FailureKind::AppError).then_some((
+                    Category::ProductDefect,
+                    crate::llm::VerdictSource::Evidence { llm: None }
+                )),
+                "{kind:?}"
+            );
+            let Some(EngineCause::Step(cause)) = failure.cause.as_deref() else {
+                panic!("the step failure as the cause: {failure:?}");
+            };
+            assert_eq!(cause.kind, kind);
+            assert_eq!(failure.candidate.as_deref(), Some(A));
+            assert_eq!(observer.attempts(), [(Pool::Generation, 1)], "{kind:?}");
+            assert_eq!(fixture.cached(1), None);
+        }
     }
 
     #[test]

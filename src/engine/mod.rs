@@ -36,6 +36,7 @@ pub(crate) use engine::LlmPurpose;
 pub(crate) use engine::Written;
 pub(crate) use engine::{Engine, EngineObserver, HealPolicy, StepContext};
 pub(crate) use evidence::{Judgement, defect_classification, judge};
+pub(crate) use generate::evident_failure;
 pub(crate) use proof::{VACUOUS, audit_record};
 pub(crate) use verdict::EngineCause;
 pub use verdict::{EngineFailure, EngineFailureKind};

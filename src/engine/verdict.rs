@@ -31,6 +31,12 @@ pub enum EngineFailureKind {
     /// regenerated, and the test's failure (it can be the app's defect), not the
     /// infrastructure's.
     PageCrash,
+    /// A navigation of the code could not reach the app's server: never classified or
+    /// regenerated, an infrastructure failure.
+    AppUnreachable,
+    /// The code cannot work with the run's settings (a relative `page.goto` without a base
+    /// URL): never classified or regenerated, a configuration error (exit 2).
+    Misconfigured,
 }
 
 impl EngineFailureKind {
@@ -43,6 +49,8 @@ impl EngineFailureKind {
             EngineFailureKind::HealVetoed => "HEAL VETOED",
             EngineFailureKind::BrowserCrash => "BROWSER CRASHED",
             EngineFailureKind::PageCrash => "PAGE CRASHED",
+            EngineFailureKind::AppUnreachable => "APP UNREACHABLE",
+            EngineFailureKind::Misconfigured => "CONFIGURATION ERROR",
         }
     }
 
@@ -53,6 +61,7 @@ impl EngineFailureKind {
             EngineFailureKind::LlmUnavailable
                 | EngineFailureKind::CacheWrite
                 | EngineFailureKind::BrowserCrash
+                | EngineFailureKind::AppUnreachable
         )
     }
 }

@@ -335,8 +335,17 @@ impl Summary {
         if stats.infrastructure_failures > 0 {
             writeln!(
                 out,
-                "{} of the failures came from the infrastructure (browser, driver or LLM), not the tests",
+                "{} of the failures came from the infrastructure (browser, driver, LLM or an \
+                 app that could not be reached), not the tests",
                 stats.infrastructure_failures
+            )?;
+        }
+        if stats.configuration_failures > 0 {
+            writeln!(
+                out,
+                "{} of the failures came from the configuration (a setting the steps need), \
+                 not the tests",
+                stats.configuration_failures
             )?;
         }
         if stats.heal_veto_off {
@@ -368,7 +377,7 @@ impl Summary {
                 crate::llm::BREAKER_LIMIT
             )?;
         }
-        if let Some(StopReason::BrowserUnavailable(reason)) = &stats.stopped {
+        if let Some(StopReason::Halted(reason)) = &stats.stopped {
             let loud = palette.style(Style::new().red().bold());
             writeln!(
                 out,

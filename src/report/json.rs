@@ -138,6 +138,8 @@ mod tests {
             EngineFailureKind::HealVetoed,
             EngineFailureKind::BrowserCrash,
             EngineFailureKind::PageCrash,
+            EngineFailureKind::AppUnreachable,
+            EngineFailureKind::Misconfigured,
         ] {
             let engine = EngineFailure {
                 kind,

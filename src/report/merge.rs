@@ -185,7 +185,7 @@ fn merged_stats(events: &[RunEvent], shards: &[RunStats]) -> RunStats {
         stats.heal_veto_off |= shard.heal_veto_off;
         stats.allowed_origins_off |= shard.allowed_origins_off;
         stats.duration = stats.duration.max(shard.duration);
-        if let Some(StopReason::BrowserUnavailable(reason)) = &shard.stopped
+        if let Some(StopReason::Halted(reason)) = &shard.stopped
             && !unavailable.contains(reason)
         {
             unavailable.push(reason.clone());
@@ -195,7 +195,7 @@ fn merged_stats(events: &[RunEvent], shards: &[RunStats]) -> RunStats {
     stats.stopped = if interrupted {
         Some(StopReason::Interrupted)
     } else {
-        (!unavailable.is_empty()).then(|| StopReason::BrowserUnavailable(unavailable.join("; ")))
+        (!unavailable.is_empty()).then(|| StopReason::Halted(unavailable.join("; ")))
     };
     stats
 }

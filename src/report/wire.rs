@@ -37,6 +37,9 @@ pub(crate) fn failure_kind_name(kind: FailureKind) -> &'static str {
         FailureKind::Crash => "crash",
         FailureKind::PageCrash => "page_crash",
         FailureKind::Detached => "detached",
+        FailureKind::Unreachable => "unreachable",
+        FailureKind::AppError => "app_error",
+        FailureKind::Misconfigured => "misconfigured",
     }
 }
 
@@ -50,6 +53,8 @@ pub(crate) fn engine_kind_name(kind: EngineFailureKind) -> &'static str {
         EngineFailureKind::HealVetoed => "heal_vetoed",
         EngineFailureKind::BrowserCrash => "browser_crash",
         EngineFailureKind::PageCrash => "page_crash",
+        EngineFailureKind::AppUnreachable => "app_unreachable",
+        EngineFailureKind::Misconfigured => "misconfigured",
     }
 }
 
@@ -616,6 +621,9 @@ pub(crate) struct StatsWire {
     failed: usize,
     flaky: usize,
     infrastructure_failures: usize,
+    /// Failures a missing setting caused; present only when some did.
+    #[serde(skip_serializing_if = "is_zero")]
+    configuration_failures: usize,
     not_run: usize,
     interrupted: bool,
     duration_ms: u64,
@@ -651,7 +659,8 @@ pub(crate) struct StatsWire {
     /// run made no LLM calls.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     llm_cut_off: bool,
-    /// Why the run stopped early (a browser that could not be relaunched); present only then.
+    /// Why the run stopped early (a browser that could not be relaunched, an app that could not
+    /// be reached, a missing setting); present only then.
     #[serde(skip_serializing_if = "Option::is_none")]
     stopped: Option<String>,
 }
@@ -668,6 +677,7 @@ impl From<&RunStats> for StatsWire {
             flaky,
             failed,
             infrastructure_failures,
+            configuration_failures,
             not_run,
             duration,
             cached_steps,
@@ -693,6 +703,7 @@ impl From<&RunStats> for StatsWire {
             failed,
             flaky,
             infrastructure_failures,
+            configuration_failures,
             not_run,
             interrupted: stats.interrupted(),
             duration_ms: millis(duration),
@@ -713,7 +724,7 @@ impl From<&RunStats> for StatsWire {
             interrupted_tests,
             llm_cut_off,
             stopped: match stopped {
-                Some(StopReason::BrowserUnavailable(reason)) => Some(reason.clone()),
+                Some(StopReason::Halted(reason)) => Some(reason.clone()),
                 _ => None,
             },
         }

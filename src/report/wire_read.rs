@@ -542,7 +542,7 @@ enum CauseIn {
 }
 
 /// Every engine failure kind, for reading their wire names.
-const ENGINE_KINDS: [EngineFailureKind; 7] = [
+const ENGINE_KINDS: [EngineFailureKind; 9] = [
     EngineFailureKind::ProductDefect,
     EngineFailureKind::Incurable,
     EngineFailureKind::LlmUnavailable,
@@ -550,6 +550,8 @@ const ENGINE_KINDS: [EngineFailureKind; 7] = [
     EngineFailureKind::HealVetoed,
     EngineFailureKind::BrowserCrash,
     EngineFailureKind::PageCrash,
+    EngineFailureKind::AppUnreachable,
+    EngineFailureKind::Misconfigured,
 ];
 
 impl TryFrom<CauseIn> for FailureCause {
@@ -655,6 +657,8 @@ struct StatsIn {
     #[serde(default)]
     flaky: usize,
     infrastructure_failures: usize,
+    #[serde(default)]
+    configuration_failures: usize,
     not_run: usize,
     interrupted: bool,
     duration_ms: u64,
@@ -695,11 +699,12 @@ impl From<StatsIn> for RunStats {
             failed: stats.failed,
             interrupted_tests: stats.interrupted_tests,
             infrastructure_failures: stats.infrastructure_failures,
+            configuration_failures: stats.configuration_failures,
             not_run: stats.not_run,
             llm_cut_off: stats.llm_cut_off,
             heal_veto_off: stats.heal_veto_off,
             stopped: match (stats.stopped, stats.interrupted) {
-                (Some(reason), _) => Some(StopReason::BrowserUnavailable(reason)),
+                (Some(reason), _) => Some(StopReason::Halted(reason)),
                 (None, true) => Some(StopReason::Interrupted),
                 (None, false) => None,
             },
@@ -891,10 +896,11 @@ mod tests {
                 failed: 12,
                 interrupted_tests: 1,
                 infrastructure_failures: 2,
+                configuration_failures: 1,
                 not_run: 3,
                 llm_cut_off: true,
                 heal_veto_off: true,
-                stopped: Some(StopReason::BrowserUnavailable(
+                stopped: Some(StopReason::Halted(
                     "the browser could not be launched".into(),
                 )),
                 allowed_origins_off: true,

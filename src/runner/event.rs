@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::cache::Author;
-use crate::engine::{EngineFailure, LlmPurpose, Pool};
+use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
 use crate::llm::{Category, Classification, Usage};
 use crate::scenario::{Scenario, Test};
 use crate::script::{FailureKind, StepFailure};
@@ -155,14 +155,47 @@ impl TestFailure {
         }
     }
 
-    /// Whether the failure is the browser's or the driver's, not the test's.
+    /// Whether the failure is the infrastructure's (the browser, the driver, the LLM, or an app
+    /// that cannot be reached), not the test's.
     pub fn is_infrastructure(&self) -> bool {
         match &self.cause {
             FailureCause::Infrastructure(_) => true,
-            FailureCause::Step(f) => f.kind == FailureKind::Crash,
+            FailureCause::Step(f) => {
+                matches!(f.kind, FailureKind::Crash | FailureKind::Unreachable)
+            }
             FailureCause::Engine(f) => f.kind.is_infrastructure(),
             FailureCause::SetupFailed(setup) => setup.infrastructure,
             FailureCause::CacheMiss => false,
+        }
+    }
+
+    /// Whether the failure is the configuration's: a step needs a setting the run lacks.
+    pub fn is_configuration(&self) -> bool {
+        match &self.cause {
+            FailureCause::Step(f) => f.kind == FailureKind::Misconfigured,
+            FailureCause::Engine(f) => f.kind == EngineFailureKind::Misconfigured,
+            _ => false,
+        }
+    }
+
+    /// Why no other test can pass either, when the failure says so: the app cannot be reached,
+    /// or a setting is missing. The run then stops ([`StopReason::Halted`]).
+    pub(crate) fn halts_the_run(&self) -> Option<&'static str> {
+        let kind = match &self.cause {
+            FailureCause::Step(f) => f.kind,
+            FailureCause::Engine(f) => match f.kind {
+                EngineFailureKind::AppUnreachable => FailureKind::Unreachable,
+                EngineFailureKind::Misconfigured => FailureKind::Misconfigured,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        match kind {
+            FailureKind::Unreachable => Some("the app could not be reached (APP UNREACHABLE)"),
+            FailureKind::Misconfigured => {
+                Some("a step needs a setting the run lacks (CONFIGURATION ERROR)")
+            }
+            _ => None,
         }
     }
 }
@@ -214,8 +247,11 @@ pub enum StopReason {
     Interrupted,
     /// `--max-failures` tests failed; running tests finish.
     MaxFailures(usize),
-    /// The browser could not be launched several times in a row; the text says why.
-    BrowserUnavailable(String),
+    /// Every test left would fail the same way for a reason that is not the tests': the browser
+    /// could not be launched several times in a row, the app could not be reached, or a setting
+    /// the steps need is missing. No new test starts and running tests finish; the text says
+    /// why.
+    Halted(String),
 }
 
 /// Totals of a run.
@@ -229,8 +265,11 @@ pub struct RunStats {
     pub failed: usize,
     /// Tests Ctrl-C stopped before one of their steps: neither passed nor failed.
     pub interrupted_tests: usize,
-    /// Failures caused by the browser, the driver or the LLM (counted in `failed` too).
+    /// Failures caused by the browser, the driver, the LLM or an app that cannot be reached
+    /// (counted in `failed` too).
     pub infrastructure_failures: usize,
+    /// Failures caused by a setting the steps need and the run lacks (counted in `failed` too).
+    pub configuration_failures: usize,
     /// Selected tests that never started (Ctrl-C or `--max-failures`).
     pub not_run: usize,
     /// Why the run stopped early, if it did: the first reason that stopped it.
@@ -282,6 +321,9 @@ impl RunStats {
                     self.failed += 1;
                     if failure.is_infrastructure() {
                         self.infrastructure_failures += 1;
+                    }
+                    if failure.is_configuration() {
+                        self.configuration_failures += 1;
                     }
                 }
             },
@@ -560,6 +602,61 @@ mod tests {
                 llm_wait: Duration::from_millis(50),
                 ..RunStats::default()
             }
+        );
+    }
+
+    #[test]
+    fn an_unreachable_app_is_the_infrastructures_and_a_missing_setting_the_configurations() {
+        let step = |kind| {
+            TestFailure::at(
+                "open the app".into(),
+                1,
+                2,
+                FailureCause::Step(StepFailure::new(kind, "x")),
+            )
+        };
+        let engine = |kind| {
+            TestFailure::at(
+                "open the app".into(),
+                1,
+                2,
+                FailureCause::Engine(EngineFailure::new(kind, "x", None)),
+            )
+        };
+        // (the failure, infrastructure, configuration, halts the run)
+        for (failure, infrastructure, configuration, halts) in [
+            (step(FailureKind::Unreachable), true, false, true),
+            (engine(EngineFailureKind::AppUnreachable), true, false, true),
+            (step(FailureKind::Misconfigured), false, true, true),
+            (engine(EngineFailureKind::Misconfigured), false, true, true),
+            (step(FailureKind::Crash), true, false, false),
+            (step(FailureKind::AppError), false, false, false),
+            (
+                engine(EngineFailureKind::ProductDefect),
+                false,
+                false,
+                false,
+            ),
+            (step(FailureKind::FailedCheck), false, false, false),
+        ] {
+            assert_eq!(failure.is_infrastructure(), infrastructure, "{failure:?}");
+            assert_eq!(failure.is_configuration(), configuration, "{failure:?}");
+            assert_eq!(failure.halts_the_run().is_some(), halts, "{failure:?}");
+        }
+        let mut stats = RunStats::default();
+        for failure in [
+            step(FailureKind::Unreachable),
+            step(FailureKind::Misconfigured),
+        ] {
+            stats.observe(&finished(TestOutcome::Failed(Box::new(failure))));
+        }
+        assert_eq!(
+            (
+                stats.failed,
+                stats.infrastructure_failures,
+                stats.configuration_failures
+            ),
+            (2, 1, 1)
         );
     }
 }

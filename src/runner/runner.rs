@@ -42,8 +42,9 @@ pub(crate) struct Runner<'a> {
     breaker: Option<Arc<Breaker>>,
     /// Browser launches that failed in a row, across workers; a launch that works resets it.
     failed_launches: AtomicUsize,
-    /// Set when the browser could not be launched again, which stops the run.
-    unavailable: Mutex<Option<String>>,
+    /// Set when the browser could not be launched again, the app could not be reached, or a
+    /// setting the steps need is missing, which stops the run.
+    halted: Mutex<Option<String>>,
     /// What the engine decided in this run for the steps that several tests share.
     shared: SharedSteps,
 }
@@ -90,7 +91,7 @@ impl<'a> Runner<'a> {
             page_api,
             breaker,
             failed_launches: AtomicUsize::new(0),
-            unavailable: Mutex::new(None),
+            halted: Mutex::new(None),
             shared: SharedSteps::default(),
         })
     }
@@ -219,7 +220,14 @@ impl<'a> Runner<'a> {
                         state: state.as_deref(),
                         saved: &mut saved,
                     };
-                    self.run_one(plan, start, &mut browser, browsers, tx)
+                    let outcome = self.run_one(plan, start, &mut browser, browsers, tx);
+                    // Set before the retry is decided, so that no attempt runs into it again.
+                    if let TestOutcome::Failed(failure) = &outcome
+                        && let Some(reason) = failure.halts_the_run()
+                    {
+                        lock(&self.halted).get_or_insert_with(|| reason.to_owned());
+                    }
+                    outcome
                 },
                 || self.stop_reason(failures).is_none(),
                 |attempt, failure, duration| {
@@ -267,8 +275,8 @@ impl<'a> Runner<'a> {
         if self.config.cancel.load(Ordering::SeqCst) {
             return Some(StopReason::Interrupted);
         }
-        if let Some(reason) = lock(&self.unavailable).clone() {
-            return Some(StopReason::BrowserUnavailable(reason));
+        if let Some(reason) = lock(&self.halted).clone() {
+            return Some(StopReason::Halted(reason));
         }
         self.config
             .max_failures
@@ -452,7 +460,7 @@ impl<'a> Runner<'a> {
                     Err(message) => {
                         let failed = self.failed_launches.fetch_add(1, Ordering::SeqCst) + 1;
                         if failed >= LAUNCH_ATTEMPTS {
-                            lock(&self.unavailable).get_or_insert_with(|| {
+                            lock(&self.halted).get_or_insert_with(|| {
                                 format!(
                                     "the browser could not be launched {failed} times in a row \
                                      ({})",
@@ -609,7 +617,7 @@ mod tests {
         temp_dir,
     };
     use crate::runner::{Interruption, StepSource};
-    use crate::script::FailureKind;
+    use crate::script::{FailureKind, StepFailure};
 
     /// One scenario, `a.steps`, with `source`.
     fn one_file(source: &str) -> Vec<Scenario> {
@@ -793,10 +801,42 @@ mod tests {
         assert_eq!(ran.stats.not_run, 1);
         assert_eq!(
             ran.stats.stopped,
-            Some(StopReason::BrowserUnavailable(
+            Some(StopReason::Halted(
                 "the browser could not be launched 2 times in a row (chromium exited)".into()
             ))
         );
+    }
+
+    #[test]
+    fn an_app_that_cannot_be_reached_stops_the_run_without_a_retry() {
+        for (kind, reason) in [
+            (
+                FailureKind::Unreachable,
+                "the app could not be reached (APP UNREACHABLE)",
+            ),
+            (
+                FailureKind::Misconfigured,
+                "a step needs a setting the run lacks (CONFIGURATION ERROR)",
+            ),
+        ] {
+            let dir = temp_dir();
+            let mut config = config(dir.path());
+            config.retries = 2;
+            let failure = StepFailure::new(kind, "it says why");
+            let fake = browsers(
+                vec![pages(vec![PageScript::fails(FailureCause::Step(failure))])],
+                &config,
+            );
+            let ran = run(&one_file(THREE), config, &fake);
+            assert_eq!(names(&ran), ["a"], "{kind:?}");
+            assert!(is_step(&ran.outcome("a"), kind), "{kind:?}");
+            assert_eq!(ran.stats.not_run, 2, "{kind:?}");
+            assert_eq!(
+                ran.stats.stopped,
+                Some(StopReason::Halted(reason.into())),
+                "{kind:?}"
+            );
+        }
     }
 
     #[test]

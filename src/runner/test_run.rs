@@ -14,7 +14,8 @@ use crate::cache::{Author, CacheFile, StepKey};
 use crate::driver::TestPage;
 use crate::engine::{
     Budgets, Engine, EngineCause, EngineFailure, EngineFailureKind, EngineObserver, HealPolicy,
-    Judgement, LlmPurpose, Pool, StepContext, audit_record, defect_classification, judge,
+    Judgement, LlmPurpose, Pool, StepContext, audit_record, defect_classification, evident_failure,
+    judge,
 };
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};
@@ -23,7 +24,7 @@ use crate::runner::{
     TestOutcome,
 };
 use crate::scenario::{Scenario, Step, Test};
-use crate::script::StepFailure;
+use crate::script::{FailureKind, StepFailure};
 use crate::step::{LiveExecutor, LivePage, SettleWindow, StepExecutor};
 
 /// Everything a test thread needs to run one test.
@@ -316,7 +317,56 @@ fn generate(
     }
 }
 
+/// Whether a failure of step code is decided by what it says, before any engine sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Evidence {
+    /// The failure is reported as this cause, and no LLM is asked about it.
+    Decides(FailureCause),
+    /// The engine decides, when there is one (a crash too: the engine says so itself).
+    Leaves(StepFailure),
+}
+
+impl Evidence {
+    /// What `failure` decides on its own: an app that cannot be reached is the infrastructure's
+    /// failure and a missing setting the configuration's, each reported as it is; an HTTP 5xx
+    /// main document is the app's defect (PRODUCT DEFECT). No step code can fix any of them, so
+    /// they are never healed or regenerated.
+    fn of(failure: StepFailure) -> Evidence {
+        match failure.kind {
+            FailureKind::Unreachable | FailureKind::Misconfigured => {
+                Evidence::Decides(FailureCause::Step(failure))
+            }
+            FailureKind::AppError => {
+                Evidence::Decides(FailureCause::Engine(evident_failure(&failure, None)))
+            }
+            _ => Evidence::Leaves(failure),
+        }
+    }
+
+    /// The cause a failure that no engine will judge is reported as.
+    fn cause_of(failure: StepFailure) -> FailureCause {
+        match Evidence::of(failure) {
+            Evidence::Decides(cause) => cause,
+            Evidence::Leaves(failure) => FailureCause::Step(failure),
+        }
+    }
+}
+
+/// A step of `code` that failed for `cause`, with the verdict the cause carries (an HTTP 5xx's
+/// product defect, from evidence) reported as the engine reports its own.
+fn evident_step(observer: &StepReporter<'_>, cause: FailureCause, code: String) -> StepResult {
+    let verdict = match &cause {
+        FailureCause::Engine(decided) => decided.verdict.clone(),
+        _ => None,
+    };
+    if let Some(verdict) = &verdict {
+        observer.verdict(verdict);
+    }
+    failed_step(observer, cause, Some(code), verdict)
+}
+
 /// What follows a failure of cached `code`, by mode: a heal, a verdict, or the failure as it is.
+/// A failure that decides itself ([`Evidence::of`]) is reported at once in every mode.
 fn after_failure(
     code: String,
     failure: StepFailure,
@@ -328,6 +378,10 @@ fn after_failure(
 ) -> StepResult {
     let failed = |cause: FailureCause, code: Option<String>, verdict: Option<Classification>| {
         failed_step(observer, cause, code, verdict)
+    };
+    let failure = match Evidence::of(failure) {
+        Evidence::Decides(cause) => return evident_step(observer, cause, code),
+        Evidence::Leaves(failure) => failure,
     };
     if !matches!(mode, Mode::Run { heal: true }) || engine.is_none() {
         // No heal: the evidence may still call the failure a product defect, which no LLM
@@ -460,7 +514,7 @@ fn shared_step(
     let mut decided = lock(slot);
     let result = match SharedTurn::decide(&decided, tried) {
         SharedTurn::FailAsItIs { code, failure } => {
-            return failed_step(turn.observer, FailureCause::Step(failure), Some(code), None);
+            return evident_step(turn.observer, Evidence::cause_of(failure), code);
         }
         SharedTurn::RunProven(code) => {
             return match turn.exec.execute(&code) {
@@ -470,9 +524,7 @@ fn shared_step(
                     code,
                     proof: None,
                 },
-                Err(failed) => {
-                    failed_step(turn.observer, FailureCause::Step(failed), Some(code), None)
-                }
+                Err(failed) => evident_step(turn.observer, Evidence::cause_of(failed), code),
             };
         }
         SharedTurn::FailLikeTheOther(failure) => return StepResult::Failed { failure },
@@ -692,6 +744,63 @@ mod tests {
             SharedTurn::decide(&Slot::Undecided, None),
             SharedTurn::Generate
         );
+    }
+
+    #[test]
+    fn an_app_that_cannot_be_reached_or_a_missing_setting_is_reported_as_it_is() {
+        for kind in [FailureKind::Unreachable, FailureKind::Misconfigured] {
+            let failure = StepFailure::new(kind, "it says what it is");
+            assert_eq!(
+                Evidence::of(failure.clone()),
+                Evidence::Decides(FailureCause::Step(failure)),
+                "{kind:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_http_5xx_main_document_is_a_product_defect_from_evidence() {
+        let failure = StepFailure::new(
+            FailureKind::AppError,
+            "page.goto: the app answered HTTP 500 Internal Server Error for http://a/",
+        );
+        let Evidence::Decides(FailureCause::Engine(defect)) = Evidence::of(failure.clone()) else {
+            panic!("decided as the engine's product defect");
+        };
+        assert_eq!(defect.kind, crate::engine::EngineFailureKind::ProductDefect);
+        let verdict = defect.verdict.clone().expect("a verdict from evidence");
+        assert_eq!(verdict.category, Category::ProductDefect);
+        assert_eq!(
+            verdict.source,
+            crate::llm::VerdictSource::Evidence { llm: None }
+        );
+        assert_eq!(verdict.explanation, failure.message);
+        assert!(
+            defect.message().ends_with(&failure.message),
+            "{}",
+            defect.message()
+        );
+    }
+
+    #[test]
+    fn the_engine_decides_every_other_failure_crashes_included() {
+        for kind in FailureKind::ALL.into_iter().filter(|kind| {
+            !matches!(
+                kind,
+                FailureKind::Unreachable | FailureKind::Misconfigured | FailureKind::AppError
+            )
+        }) {
+            let failure = StepFailure::new(kind, "the engine decides");
+            assert_eq!(
+                Evidence::of(failure.clone()),
+                Evidence::Leaves(failure.clone()),
+                "{kind:?}"
+            );
+            assert_eq!(
+                Evidence::cause_of(failure.clone()),
+                FailureCause::Step(failure)
+            );
+        }
     }
 
     #[test]

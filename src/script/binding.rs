@@ -27,6 +27,7 @@ use crate::script::frame_calls::{handle_value, on_element, overran, overrun_limi
 use crate::script::input_files::input_files;
 use crate::script::methods::Op;
 use crate::script::mutation::{self, Mutation};
+use crate::script::navigation;
 use crate::script::observe::{Call, Observation, observe};
 use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
 use crate::script::page_slot::PageSlot;
@@ -253,6 +254,12 @@ impl StepHost {
             Outcome::Done(Err(err)) => json!({
                 "error": {
                     "kind": err.kind.as_str(),
+                    // These messages start with their own label (APP UNREACHABLE, ...), which
+                    // reads better than the method's name.
+                    "bare": matches!(
+                        err.kind,
+                        FailureKind::Unreachable | FailureKind::Misconfigured
+                    ),
                     "message": err.message,
                     "log": err.log,
                     "received": err.received,
@@ -480,20 +487,36 @@ impl StepHost {
                     }
                 }))
             }
+            Op::Page(name @ ("reload" | "goBack" | "goForward")) => {
+                let history: op_params::History = op_params::parse(method, &params)?;
+                let options = history.options();
+                let page = slot.page;
+                let (method, target) = (method.to_owned(), page.url());
+                let clock = self.test_page.navigation().clone();
+                Ok(self.act(clock.time(async move {
+                    let navigated = match name {
+                        "reload" => page.reload(options).await,
+                        "goBack" => page.go_back(options).await,
+                        _ => page.go_forward(options).await,
+                    };
+                    match navigated {
+                        Ok(response) => navigation::answered(response.as_ref()),
+                        Err(err) => {
+                            let err = HostError::from_playwright(err, false);
+                            Err(navigation::failed(err, &method, &target).await)
+                        }
+                    }
+                })))
+            }
             Op::Page(name) => {
                 let page = slot.page;
-                let work = async move {
+                Ok(self.act(async move {
                     page.channel()
                         .send::<Value, Value>(name, params)
                         .await
                         .map(|_| Value::Null)
                         .map_err(|err| HostError::from_playwright(err, false))
-                };
-                if matches!(name, "reload" | "goBack" | "goForward") {
-                    Ok(self.act(self.test_page.navigation().clone().time(work)))
-                } else {
-                    Ok(self.act(work))
-                }
+                }))
             }
             Op::Element(name) => {
                 let frame = slot.frame;
@@ -526,7 +549,13 @@ impl StepHost {
             }
             Op::Goto => {
                 let goto: op_params::Goto = op_params::parse(method, &params)?;
-                let url = resolve_url(self.test_page.base_url(), &goto.url);
+                let base_url = self.test_page.base_url();
+                // The guard below would call a relative URL a blocked origin: the missing base
+                // URL is what to say.
+                if let Some(err) = navigation::needs_base_url(base_url, &goto.url) {
+                    return Err(err);
+                }
+                let url = resolve_url(base_url, &goto.url);
                 // `file:` URLs never reach the guard's route: check every URL here.
                 if let Some(Err(message)) = self.test_page.origins().map(|g| g.check(&url)) {
                     return Ok(Outcome::Blocked(message));
@@ -535,14 +564,13 @@ impl StepHost {
                 let page = slot.page;
                 let clock = self.test_page.navigation().clone();
                 Ok(self.act(clock.time(async move {
-                    let response = page
-                        .goto(&url, options)
-                        .await
-                        .map_err(|err| HostError::from_playwright(err, false))?;
-                    Ok(response.map_or(
-                        Value::Null,
-                        |r| json!({ "status": r.status(), "url": r.url() }),
-                    ))
+                    match page.goto(&url, options).await {
+                        Ok(response) => navigation::answered(response.as_ref()),
+                        Err(err) => {
+                            let err = HostError::from_playwright(err, false);
+                            Err(navigation::failed(err, "page.goto", &url).await)
+                        }
+                    }
                 })))
             }
             Op::Resume => {

@@ -1,5 +1,7 @@
 //! How step code failed. The kinds are distinct because settle polling and healing decide on
-//! them: a failed check or a timeout may be transient page state, the others are not.
+//! them: a failed check or a timeout may be transient page state, the others are not, and some
+//! say what went wrong on their own (a crash, an app that cannot be reached or that answered an
+//! error, a missing setting), so no LLM is asked about them.
 //!
 //! Main types: [`FailureKind`] and [`StepFailure`].
 
@@ -27,11 +29,20 @@ pub enum FailureKind {
     /// The page or frame the call worked on closed or detached while the browser lives (a
     /// navigation or context race): transient page state.
     Detached,
+    /// A navigation could not reach the app's server (refused, reset, DNS, TLS, or a timeout
+    /// when a direct connection fails too): an infrastructure failure, never the test's.
+    Unreachable,
+    /// The app's server answered a navigation with an HTTP 5xx for the page's main document:
+    /// the app's defect, decided from that status alone.
+    AppError,
+    /// The step cannot work with the settings of the run (a relative `page.goto` without a
+    /// base URL): a configuration error, which ends the run with exit 2.
+    Misconfigured,
 }
 
 impl FailureKind {
     /// Every kind.
-    pub(crate) const ALL: [FailureKind; 7] = [
+    pub(crate) const ALL: [FailureKind; 10] = [
         FailureKind::FailedCheck,
         FailureKind::Timeout,
         FailureKind::StrictMode,
@@ -39,6 +50,9 @@ impl FailureKind {
         FailureKind::Crash,
         FailureKind::PageCrash,
         FailureKind::Detached,
+        FailureKind::Unreachable,
+        FailureKind::AppError,
+        FailureKind::Misconfigured,
     ];
 
     /// The kind's wire name and its label, side by side so they cannot drift apart.
@@ -51,6 +65,9 @@ impl FailureKind {
             FailureKind::Crash => ("crash", "browser crashed"),
             FailureKind::PageCrash => ("page_crash", "page crashed"),
             FailureKind::Detached => ("detached", "page detached"),
+            FailureKind::Unreachable => ("unreachable", "APP UNREACHABLE"),
+            FailureKind::AppError => ("app_error", "app error"),
+            FailureKind::Misconfigured => ("misconfigured", "CONFIGURATION ERROR"),
         }
     }
 
@@ -76,6 +93,17 @@ impl FailureKind {
     /// regenerate or re-execute against.
     pub fn ends_the_page(self) -> bool {
         matches!(self, FailureKind::Crash | FailureKind::PageCrash)
+    }
+
+    /// Whether the failure decides the step on its own evidence: the page is gone, the app
+    /// could not be reached or answered an HTTP 5xx, or a setting is missing. Such a failure is
+    /// never sent to an LLM, healed or regenerated, because no step code can fix it.
+    pub fn speaks_for_itself(self) -> bool {
+        self.ends_the_page()
+            || matches!(
+                self,
+                FailureKind::Unreachable | FailureKind::AppError | FailureKind::Misconfigured
+            )
     }
 
     /// A short label for reports.
@@ -143,7 +171,10 @@ mod tests {
                 "script error",
                 "browser crashed",
                 "page crashed",
-                "page detached"
+                "page detached",
+                "APP UNREACHABLE",
+                "app error",
+                "CONFIGURATION ERROR"
             ]
         );
         assert_eq!(FailureKind::StrictMode.to_string(), "strict mode violation");
@@ -158,5 +189,28 @@ mod tests {
         assert!(!FailureKind::Crash.is_pollable());
         assert!(!FailureKind::PageCrash.is_pollable());
         assert!(FailureKind::Detached.is_pollable());
+        // An app that is down stays down within a settle window, and an HTTP 5xx or a missing
+        // setting does not change either.
+        assert!(!FailureKind::Unreachable.is_pollable());
+        assert!(!FailureKind::AppError.is_pollable());
+        assert!(!FailureKind::Misconfigured.is_pollable());
+    }
+
+    #[test]
+    fn failures_that_speak_for_themselves_are_crashes_outages_app_errors_and_settings() {
+        let speaking: Vec<FailureKind> = FailureKind::ALL
+            .into_iter()
+            .filter(|kind| kind.speaks_for_itself())
+            .collect();
+        assert_eq!(
+            speaking,
+            [
+                FailureKind::Crash,
+                FailureKind::PageCrash,
+                FailureKind::Unreachable,
+                FailureKind::AppError,
+                FailureKind::Misconfigured
+            ]
+        );
     }
 }

@@ -18,6 +18,7 @@ mod host;
 mod input_files;
 mod methods;
 mod mutation;
+mod navigation;
 mod observe;
 mod op_params;
 mod page_slot;

@@ -4,7 +4,7 @@
 //! `id``. Pass-through ops (frame, page and element methods) never come here: they send the raw
 //! JSON on to the driver.
 //!
-//! The entry point is [`parse`]; each op has its struct ([`Goto`], [`Resume`], ...).
+//! The entry point is [`parse`]; each op has its struct ([`Goto`], [`History`], [`Resume`], ...).
 
 use std::time::Duration;
 
@@ -38,17 +38,39 @@ pub(crate) struct Goto {
 
 impl Goto {
     pub(crate) fn options(&self) -> GotoOptions {
-        let mut options = GotoOptions::new();
-        if let Some(timeout) = self.timeout {
-            options = options.timeout(Duration::from_secs_f64(timeout / 1000.0));
-        }
-        options.wait_until(match self.wait_until.as_deref() {
-            Some("domcontentloaded") => WaitUntil::DomContentLoaded,
-            Some("networkidle") => WaitUntil::NetworkIdle,
-            Some("commit") => WaitUntil::Commit,
-            _ => WaitUntil::Load,
-        })
+        navigation_options(self.timeout, self.wait_until.as_deref())
     }
+}
+
+/// `page.reload`, `page.goBack` and `page.goForward`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct History {
+    /// Milliseconds; absent: the driver's default.
+    pub timeout: Option<f64>,
+    /// As for [`Goto`].
+    pub wait_until: Option<String>,
+}
+
+impl History {
+    pub(crate) fn options(&self) -> GotoOptions {
+        navigation_options(self.timeout, self.wait_until.as_deref())
+    }
+}
+
+/// The driver's options for a navigation that may take `timeout` milliseconds and waits until
+/// `wait_until`.
+fn navigation_options(timeout: Option<f64>, wait_until: Option<&str>) -> GotoOptions {
+    let mut options = GotoOptions::new();
+    if let Some(timeout) = timeout {
+        options = options.timeout(Duration::from_secs_f64(timeout / 1000.0));
+    }
+    options.wait_until(match wait_until {
+        Some("domcontentloaded") => WaitUntil::DomContentLoaded,
+        Some("networkidle") => WaitUntil::NetworkIdle,
+        Some("commit") => WaitUntil::Commit,
+        _ => WaitUntil::Load,
+    })
 }
 
 /// `call.resume`: the parked call to continue.

@@ -33,7 +33,8 @@
     const reply = exchange(pageId, method, params);
     if (reply.error) {
       const { kind } = reply.error;
-      // A `bare` message (a navigation [browser] allowed_origins blocked) is shown as is.
+      // A `bare` message (a navigation [browser] allowed_origins blocked, an app that cannot be
+      // reached, a missing base URL) is shown as is.
       let message = api && !reply.error.bare ? `${api}: ${reply.error.message}` : reply.error.message;
       if (waitingFor && kind === 'timeout') message += `\nCall log:\n  - waiting for ${waitingFor}`;
       const error = kind === 'timeout' ? new TimeoutError(message) : new Error(message);

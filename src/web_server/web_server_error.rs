@@ -1,5 +1,6 @@
-//! [`WebServerError`]: why the web servers of a run could not be started. Every one fails the
-//! run before its first test with exit 3 (infrastructure), but Ctrl-C (exit 130).
+//! [`WebServerError`]: why the web servers of a run could not be started, or why the app they
+//! would serve cannot be reached. Every one fails the run before its first test with exit 3
+//! (infrastructure), but Ctrl-C (exit 130).
 
 use std::io;
 use std::path::PathBuf;
@@ -43,6 +44,10 @@ pub(crate) enum WebServerError {
          `reuse_existing = true` under [web_server]"
     )]
     AlreadyUsed { url: String },
+    /// `[browser] base_url` could not be reached before the first test, and no `[web_server]`
+    /// was there to start the app.
+    #[error("APP UNREACHABLE: {url} — {what}")]
+    AppUnreachable { url: String, what: String },
     /// Ctrl-C while the servers were starting.
     #[error("interrupted while starting the web servers")]
     Interrupted,
@@ -57,6 +62,11 @@ impl WebServerError {
                  raise `timeout` under [web_server] for a slow start"
                     .to_owned(),
             ),
+            WebServerError::AppUnreachable { .. } => Some(format!(
+                "{}; no test was started (the URL comes from [browser] base_url, \
+                 PRETTYPLAY_BROWSER_BASE_URL or --base-url)",
+                super::UNREACHABLE_HINT
+            )),
             WebServerError::AlreadyUsed { .. } => Some(
                 "`reuse_existing` is off by default when CI is set; \
                  PRETTYPLAY_WEB_SERVER_REUSE_EXISTING overrides it"

@@ -23,6 +23,8 @@
 //! `cross_impl` replays the cross-implementation TodoMVC suite on the build it was proven on and
 //! runs it with no LLM on another;
 //! `origins` checks that `[browser] allowed_origins` keeps the pages on the app's origins there;
+//! `outages` checks that an app that is down or goes down, a missing base URL and an HTTP 500
+//! page are said as what they are, with their exit codes, and never sent to the LLM;
 //! `remote` runs through a real Playwright server (`connect`) and a Chromium's DevTools port
 //! (`cdp`), and loses their connections mid-test;
 //! `background` checks `background:` blocks and `examples:` tables end to end;
@@ -64,6 +66,7 @@ mod install;
 mod llm;
 mod merge;
 mod origins;
+mod outages;
 mod remote;
 mod reports;
 mod requests;
