@@ -11,7 +11,7 @@ use crate::engine::engine::{
     Engine, EngineObserver, Parsing, StepContext, Verdict, Written, cache_failure,
 };
 use crate::engine::evidence::{Judgement, defect_classification, judge};
-use crate::engine::generate::crashed;
+use crate::engine::generate::evident_failure;
 use crate::engine::proof::{Proven, lost_kinds};
 use crate::engine::veto::{Spec, received_texts, review};
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
@@ -33,8 +33,8 @@ impl Engine<'_> {
         old_code: &str,
         failure: &StepFailure,
     ) -> Result<Written, EngineFailure> {
-        if failure.kind.ends_the_page() {
-            return Err(crashed(failure, None));
+        if failure.kind.speaks_for_itself() {
+            return Err(evident_failure(failure, None));
         }
         // The evidence first: what it decides, no LLM can overrule; a heal it allows needs no
         // LLM at all.
@@ -133,8 +133,8 @@ impl Engine<'_> {
                         Some((code, vetted))
                     }
                     // Its code took the browser or the page down, so no LLM code can run there.
-                    Some(BuiltinOutcome::Failed(code, crash)) if crash.kind.ends_the_page() => {
-                        return Err(crashed(&crash, Some(code)));
+                    Some(BuiltinOutcome::Failed(code, crash)) if crash.kind.speaks_for_itself() => {
+                        return Err(evident_failure(&crash, Some(code)));
                     }
                     _ => None,
                 };
@@ -176,7 +176,10 @@ impl Engine<'_> {
                         if failure.verdict.is_none()
                             && !matches!(
                                 failure.kind,
-                                EngineFailureKind::BrowserCrash | EngineFailureKind::PageCrash
+                                EngineFailureKind::BrowserCrash
+                                    | EngineFailureKind::PageCrash
+                                    | EngineFailureKind::AppUnreachable
+                                    | EngineFailureKind::Misconfigured
                             )
                         {
                             failure.verdict = Some(verdict.clone());
@@ -290,8 +293,8 @@ impl Engine<'_> {
                     Err(vetoed) => return no_llm.then_some(Err(vetoed)),
                 }
             }
-            BuiltinOutcome::Failed(code, crash) if crash.kind.ends_the_page() => {
-                return Some(Err(crashed(&crash, Some(code))));
+            BuiltinOutcome::Failed(code, crash) if crash.kind.speaks_for_itself() => {
+                return Some(Err(evident_failure(&crash, Some(code))));
             }
             BuiltinOutcome::Failed(_, failed) => format!(
                 "the code the built-in generator wrote for the sentence failed: {}",

@@ -386,7 +386,7 @@ fn after_failure(
     if !matches!(mode, Mode::Run { heal: true }) || engine.is_none() {
         // No heal: the evidence may still call the failure a product defect, which no LLM
         // can overrule.
-        let judged = if failure.kind.ends_the_page() {
+        let judged = if failure.kind.speaks_for_itself() {
             Judgement::Undecided
         } else {
             judge(&context.key.step, &failure, &exec.observe())
