@@ -173,29 +173,65 @@ fn a_run_with_no_llm_on_another_build_explains_every_failure_and_keeps_the_cache
             assert!(!proof.unwrap_or_default().starts_with("vacuous"), "{key}");
         }
     }
-    let listed = out
+    // Vue names its delete buttons "×" and its toggle-all "Toggle All Input", where Lit says
+    // "Delete todo" and "Mark all as complete": the first is rot the built-in generator heals
+    // with no LLM, the second a sentence it cannot write on Vue's page.
+    let healed: Vec<&Value> = events.iter().filter(|e| e["event"] == "healed").collect();
+    assert_eq!(healed.len(), 1, "{healed:?}");
+    assert_eq!(healed[0]["sentence"], "delete \"walk the dog\"");
+    assert_eq!(
+        (&healed[0]["by"], &healed[0]["offline"]),
+        (&Value::from("builtin"), &Value::from(true))
+    );
+    assert!(
+        out.stdout().contains("(built-in, no LLM)"),
+        "{}",
+        out.stdout()
+    );
+    let editing = out.read(&format!("{SUITE}/cache/scenarios/editing.steps.toml"));
+    assert!(
+        editing.contains("await expect(item).toHaveCount(0);"),
+        "{editing}"
+    );
+    let failed: Vec<&&Value> = finished
+        .iter()
+        .filter(|e| e["outcome"]["status"] == "failed")
+        .collect();
+    assert_eq!(failed.len(), 2, "{failed:?}");
+    for (test, line) in failed.iter().zip([21, 28]) {
+        let outcome = &test["outcome"];
+        assert_eq!(outcome["line"], line, "{test}");
+        let reason = outcome["cause"]["reason"].as_str().unwrap_or_default();
+        assert!(
+            reason.contains("healing this step needs [llm]")
+                && reason.contains(&format!(
+                    "`prettyplay explain scenarios/completing.steps:{line}`"
+                )),
+            "{reason}"
+        );
+        // Every failure names where its verdict came from.
+        assert_eq!(outcome["verdict"]["source"], "evidence", "{test}");
+    }
+    assert_eq!(stats["passed"], 16, "{stats}");
+    assert_eq!(stats["healed_steps"], 1, "{stats}");
+    let list_out = out
         .again()
         .args(&["list", "--format", "json", "--config", CONFIG])
         .run()
         .assert_exit(0);
-    let listed: Value = serde_json::from_str(listed.stdout()).unwrap();
+    let listed: Value = serde_json::from_str(list_out.stdout()).unwrap();
     for test in listed["tests"].as_array().unwrap() {
         for step in test["steps"].as_array().unwrap() {
             assert_eq!(step["cached"], true, "{test}");
         }
     }
 
-    // TODO(issue 22 offline heal): once the built-in generator heals rot with no LLM, assert
-    // on this run (Vue names its delete buttons "×" and its toggle-all "Toggle All Input",
-    // where Lit says "Delete todo" and "Mark all as complete"):
-    // - `delete "walk the dog"` (editing.steps:29) is healed: a `healed` event and a
-    //   `step_passed` with source "healed" and by "builtin"; stdout has `HEALED` and
-    //   `(built-in, no LLM)`; the cache entry gets `healed` and `by = "builtin"` and keeps
-    //   `await expect(item).toHaveCount(0);`; `run_finished` counts `healed_steps: 1`;
-    // - the two `tick "Mark all as complete"` failures (completing.steps:21 and :28) are not
-    //   healed (the built-in declines the sentence on Vue's page): each says healing it needs
-    //   `[llm]` and names `prettyplay explain scenarios/completing.steps:21` (and :28);
-    // - no failure is left as a plain step failure: no outcome with a cause of type "step" and
-    //   no verdict; every failure names where its verdict came from (`evidence`);
-    // - `16 passed, 2 failed`, exit 1, and a second `replay --strict` on Vue passes the same 16.
+    // What the heal wrote replays clean on Vue.
+    list_out
+        .again()
+        .site_from_repo(OTHER)
+        .args(&["replay", "--strict", "--config", CONFIG])
+        .run()
+        .assert_exit(1)
+        .stdout_line("16 passed, 2 failed");
 }
