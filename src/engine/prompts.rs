@@ -16,7 +16,7 @@ Input you receive in the user message:
 - STEP: the step sentence
 - PREVIOUS STEPS: the sentences of the earlier steps of the test, in order (already done)
 - PREVIOUS CODE: the code those steps passed with (the most recent ones); reuse their locators
-- PAGE: the page's URL and title, and the base URL: page.goto('/path') resolves against it
+- PAGE: the page's URL and title, and the base URL: relative URLs resolve against it as the URL constructor does: page.goto('') opens it exactly, page.goto('path') a path under it, page.goto('/path') a path from the host's root
 - PAGE SNAPSHOT: the accessibility snapshot of the current page
 - SCREENSHOT: an image of the page, when attached
 - USER INSTRUCTIONS: the project's guidance, when present
@@ -79,7 +79,7 @@ mod tests {
             "Never close pages or contexts",
             "No page.route, page.clock, init scripts, tracing, HAR or CDP",
             "Do exactly what STEP says",
-            "page.goto('/path') resolves against it",
+            "relative URLs resolve against it as the URL constructor does: page.goto('') opens it exactly, page.goto('path') a path under it, page.goto('/path') a path from the host's root",
             "keep every check of the cached code",
             "change how elements are found, never what is expected",
         ] {

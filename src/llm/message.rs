@@ -13,6 +13,12 @@ use super::{ClassificationRequest, GenerationRequest, PageFacts};
 /// Marker written in the text when a screenshot travels as an image part.
 const SCREENSHOT_ATTACHED: &str = "SCREENSHOT: attached";
 
+/// How a relative `page.goto` resolves against the base URL (Playwright uses the URL
+/// constructor, so `'/'` leaves a base URL's path).
+const BASE_URL_RULE: &str = "relative URLs resolve against it as the URL constructor does: \
+    page.goto('') opens it exactly, page.goto('path') a path under it, page.goto('/path') a path \
+    from the host's root";
+
 /// The HEALING section: what a regeneration of cached code must keep.
 const HEALING_RULE: &str = "\
 The cached code of this step passed before and fails now because the page changed (CACHED CODE, \
@@ -144,7 +150,7 @@ fn page_facts(page: &PageFacts) -> String {
         .as_deref()
         .filter(|url| !url.trim().is_empty())
     {
-        Some(url) => format!("{url} (page.goto('/path') resolves against it)"),
+        Some(url) => format!("{url} ({BASE_URL_RULE})"),
         None => "(none: page.goto needs an absolute URL)".to_owned(),
     };
     format!("URL: {}\nTitle: {title}\nBase URL: {base}", page.url)
@@ -276,7 +282,7 @@ mod tests {
              PAGE:\n\
              URL: http://127.0.0.1:4000/\n\
              Title: Todos\n\
-             Base URL: http://127.0.0.1:4000 (page.goto('/path') resolves against it)\n\
+             Base URL: http://127.0.0.1:4000 (relative URLs resolve against it as the URL constructor does: page.goto('') opens it exactly, page.goto('path') a path under it, page.goto('/path') a path from the host's root)\n\
              \n\
              PAGE SNAPSHOT:\n\
              - textbox \"What needs to be done?\"\n"

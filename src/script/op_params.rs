@@ -167,6 +167,18 @@ pub(crate) fn strip_nulls(value: &mut Value) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn urls_resolve_as_the_url_constructor_resolves_them() {
+        let base = Some("http://127.0.0.1:4000/app/?lang=en");
+        assert_eq!(resolve_url(base, ""), "http://127.0.0.1:4000/app/?lang=en");
+        assert_eq!(
+            resolve_url(base, "todos"),
+            "http://127.0.0.1:4000/app/todos"
+        );
+        assert_eq!(resolve_url(base, "/"), "http://127.0.0.1:4000/");
+        assert_eq!(resolve_url(None, "/"), "/");
+    }
     use serde_json::json;
 
     use super::*;

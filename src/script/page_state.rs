@@ -15,7 +15,7 @@ pub(crate) struct PageState {
     pub url: String,
     /// The page's title; empty when it has none.
     pub title: String,
-    /// `[browser] base_url`, against which `page.goto('/path')` resolves.
+    /// `[browser] base_url`, against which a relative `page.goto` resolves.
     pub base_url: Option<String>,
     /// Playwright's AI-mode aria snapshot without `[ref=...]` markers, cut to the configured
     /// budget with a marker.

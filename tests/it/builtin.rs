@@ -215,3 +215,38 @@ fn explain_checks_a_quoted_text_whole_or_on_word_boundaries() {
         .assert_exit(0)
         .stdout_contains("\nexecuted: passed\n");
 }
+
+/// An app served under a sub-path, its base URL with a path and a query: "open the app" opens
+/// exactly that URL, never the host's root (where this site serves another page).
+#[test]
+fn open_the_app_opens_a_base_url_with_a_path_and_query_exactly() {
+    const APP: &str = "<!doctype html><title>app</title><h1>The app</h1>\
+        <p id=\"lang\"></p><script>document.getElementById('lang').textContent = \
+        'lang ' + new URLSearchParams(location.search).get('lang');</script>";
+    let out = Test::new()
+        .page("index.html", "<!doctype html><title>root</title><h1>Host root</h1>")
+        .page("app/index.html", APP)
+        .base_path("app/?lang=en")
+        .scenario(
+            "scenarios/app.steps",
+            "test: open\n  open the app\n  the page shows \"The app\"\n  the page shows \"lang en\"\n",
+        )
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "only")
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    let cache = out.read("cache/scenarios/app.steps.toml");
+    assert!(cache.contains("await page.goto('');"), "{cache}");
+    // The cached code replays there too.
+    out.again()
+        .page(
+            "index.html",
+            "<!doctype html><title>root</title><h1>Host root</h1>",
+        )
+        .page("app/index.html", APP)
+        .base_path("app/?lang=en")
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(0);
+}

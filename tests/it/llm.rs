@@ -159,7 +159,7 @@ fn openai_round_trips_text_usage_and_settings() {
         "STEP:\nadd a todo\n\nPREVIOUS STEPS:\n1. open the app\n\n\
          PREVIOUS CODE:\n// 1. open the app\nawait page.goto('/');\n\n\
          PAGE:\nURL: http://127.0.0.1:4000/\nTitle: Todos\n\
-         Base URL: http://127.0.0.1:4000 (page.goto('/path') resolves against it)\n\n\
+         Base URL: http://127.0.0.1:4000 (relative URLs resolve against it as the URL constructor does: page.goto('') opens it exactly, page.goto('path') a path under it, page.goto('/path') a path from the host's root)\n\n\
          PAGE SNAPSHOT:\n- textbox \"What needs to be done?\"\n\n\
          USER INSTRUCTIONS:\nPrefer roles.\n"
     );

@@ -111,7 +111,9 @@ fn find(snap: &Snapshot, target: &Target, defaults: &[&str]) -> Result<String, D
 
 fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
     Ok(match intent {
-        Intent::Open(None) => vec!["await page.goto('/');".to_owned()],
+        // `''` resolves to `[browser] base_url` itself, path and query kept; `'/'` would be the
+        // host's root (URLs resolve as the URL constructor resolves them).
+        Intent::Open(None) => vec!["await page.goto('');".to_owned()],
         Intent::Open(Some(path)) => vec![format!("await page.goto({});", value_js(path))],
         Intent::Click { target, double } => {
             let found = element(snap, target, CLICKABLE, *double)?;
@@ -520,10 +522,10 @@ mod tests {
 
     #[test]
     fn open() {
-        assert_eq!(one("open the app", ""), "await page.goto('/');");
+        assert_eq!(one("open the app", ""), "await page.goto('');");
         assert_eq!(
             one("Please go to the home page.", ""),
-            "await page.goto('/');"
+            "await page.goto('');"
         );
         assert_eq!(
             one("visit /login.html", ""),

@@ -80,6 +80,8 @@ pub(crate) struct Test {
     /// Cache entries from [`Test::cached`], by scenario, in call order; written by `run`.
     cached: BTreeMap<String, Vec<String>>,
     serve: bool,
+    /// Set by [`Test::base_path`]: what follows the served site's origin in `--base-url`.
+    base_path: String,
     /// Set by [`Test::stdout_head`]: the number of lines read before stdout is closed.
     stdout_head: Option<usize>,
 }
@@ -102,6 +104,7 @@ impl Test {
             env_removed: Vec::new(),
             cached: BTreeMap::new(),
             serve: false,
+            base_path: String::new(),
             stdout_head: None,
         };
         test.write("prettyplay.toml", DEFAULT_CONFIG)
@@ -117,6 +120,7 @@ impl Test {
             env_removed: Vec::new(),
             cached: BTreeMap::new(),
             serve: false,
+            base_path: String::new(),
             stdout_head: None,
         }
     }
@@ -236,6 +240,13 @@ impl Test {
         self
     }
 
+    /// Serves the site as usual, but passes `--base-url http://ADDR/{path}`: a base URL with a
+    /// path (and query), as an app served under a sub-path has.
+    pub(crate) fn base_path(mut self, path: &str) -> Self {
+        self.base_path = path.to_owned();
+        self
+    }
+
     /// Arguments of the run (`--base-url` is appended when the test has pages).
     pub(crate) fn args(mut self, args: &[&str]) -> Self {
         self.args.extend(args.iter().map(OsString::from));
@@ -300,7 +311,15 @@ impl Test {
             // Only the commands that open pages take browser flags; the others refuse them.
             let command = args.first().and_then(|a| a.to_str()).unwrap_or_default();
             if !NO_BROWSER_FLAGS.contains(&command) {
-                args.extend(["--base-url".into(), format!("http://{addr}").into()]);
+                args.extend([
+                    "--base-url".into(),
+                    if self.base_path.is_empty() {
+                        format!("http://{addr}")
+                    } else {
+                        format!("http://{addr}/{}", self.base_path)
+                    }
+                    .into(),
+                ]);
             }
         }
 
