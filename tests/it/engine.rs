@@ -1233,9 +1233,9 @@ fn generation_on_the_demo_app_sends_its_snapshot_and_the_page_api() {
             "the PAGE SNAPSHOT carries ref markers:\n{snapshot}"
         ));
     }
-    // Where the page is, and what `page.goto('/')` resolves against.
+    // Where the page is, and how a relative `page.goto` resolves against the base URL.
     let page = section_of(&out, request, "PAGE");
-    let base = Regex::new(r"^URL: (http://127\.0\.0\.1:\d+)/(index\.html)?\nTitle: .+\nBase URL: (http://127\.0\.0\.1:\d+)/? \(page\.goto\('/path'\) resolves against it\)$")
+    let base = Regex::new(r"^URL: (http://127\.0\.0\.1:\d+)/(index\.html)?\nTitle: .+\nBase URL: (http://127\.0\.0\.1:\d+)/? \(relative URLs resolve against it as the URL constructor does: page\.goto\(''\) opens it exactly, .+\)$")
         .unwrap();
     if !base.is_match(&page) {
         out.fail(&format!(
