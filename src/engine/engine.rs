@@ -185,13 +185,25 @@ impl<'a> Engine<'a> {
         code: &str,
         error: &str,
     ) -> Option<Classification> {
+        let verdict = self.hear(step, exec, observer, code, error)?;
+        observer.verdict(&verdict);
+        Some(verdict)
+    }
+
+    /// The LLM's lenient verdict on a failure, unreported: none without an LLM, and a warning
+    /// instead of a verdict when its reply cannot be parsed or it cannot be reached.
+    pub(super) fn hear(
+        &mut self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+        code: &str,
+        error: &str,
+    ) -> Option<Classification> {
         // No LLM configured: no verdict, and nothing to warn about.
         self.provider?;
         match self.classify(step, exec, observer, code, error, Parsing::Lenient) {
-            Ok(Verdict::Parsed(verdict)) => {
-                observer.verdict(&verdict);
-                Some(verdict)
-            }
+            Ok(Verdict::Parsed(verdict)) => Some(verdict),
             Ok(Verdict::Unparseable(reply)) => {
                 observer.warning(&format!("the LLM's verdict could not be parsed: {reply}"));
                 None

@@ -215,28 +215,7 @@ impl Engine<'_> {
         failure: &StepFailure,
         observed: String,
     ) -> Classification {
-        let heard = if self.provider.is_some() {
-            match self.classify(
-                step,
-                exec,
-                observer,
-                code,
-                &failure.message,
-                Parsing::Lenient,
-            ) {
-                Ok(Verdict::Parsed(verdict)) => Some(verdict),
-                Ok(Verdict::Unparseable(reply)) => {
-                    observer.warning(&format!("the LLM's verdict could not be parsed: {reply}"));
-                    None
-                }
-                Err(err) => {
-                    observer.warning(&format!("no LLM verdict for this failure: {err}"));
-                    None
-                }
-            }
-        } else {
-            None
-        };
+        let heard = self.hear(step, exec, observer, code, &failure.message);
         let verdict = defect_classification(observed, heard);
         observer.verdict(&verdict);
         verdict
