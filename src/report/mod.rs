@@ -33,6 +33,8 @@ mod visible;
 mod wire;
 mod wire_read;
 mod xml;
+#[cfg(test)]
+pub(crate) use xml::{escape as xml_escape, escape_attr as xml_escape_attr};
 
 pub(crate) use blob_read::MergeError;
 pub use build::build_reporters;

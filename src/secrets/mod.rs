@@ -1,0 +1,14 @@
+//! The values that must never reach a sink, and every form in which a sink can meet one.
+//!
+//! Main type: [`Secrets`]. [`encodings`] writes the pattern that finds a value however it was
+//! escaped or encoded on its way to a sink.
+
+mod encodings;
+#[expect(
+    clippy::module_inception,
+    reason = "one main type per file, named after it"
+)]
+mod secrets;
+
+pub(crate) use secrets::Secrets;
+pub(crate) use secrets::MIN_SECRET_CHARS;
