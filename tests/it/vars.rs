@@ -259,3 +259,121 @@ fn vars_an_example_cell_naming_a_secret_is_masked_and_a_public_cell_is_shown() {
         .stdout_line("2 passed, 0 failed");
     assert_no_secret_anywhere(&out);
 }
+
+/// A password as real ones are: quotes, a backslash, `%`, `&<>`, spaces, a non-ASCII letter,
+/// and a second line.
+const HOSTILE: &str = "Ht<&>\"q z%2\\ä'x\nSecond line-99";
+
+/// The forms `HOSTILE` takes in sinks, one line at a time: as it is, JSON-escaped,
+/// HTML-escaped, percent-encoded with `+` and with `%20`. Any of them in a sink is a leak.
+fn hostile_forms() -> Vec<String> {
+    let mut forms = Vec::new();
+    for line in HOSTILE.lines() {
+        let json = serde_json::to_string(line).unwrap();
+        let form: String = url::form_urlencoded::byte_serialize(line.as_bytes()).collect();
+        forms.extend([
+            line.to_owned(),
+            json[1..json.len() - 1].to_owned(),
+            line.replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('"', "&quot;"),
+            form.replace('+', "%20"),
+            form,
+        ]);
+    }
+    forms
+}
+
+#[track_caller]
+fn assert_no_hostile_form(out: &Output, what: &str, text: &str) {
+    for form in hostile_forms() {
+        if text.contains(&form) {
+            out.fail(&format!("{what} holds the secret as {form:?}:\n{text}"));
+        }
+    }
+}
+
+#[test]
+fn vars_a_secret_with_quotes_percent_markup_and_lines_leaks_in_no_form_to_any_sink() {
+    const SIGN_IN_ANYWHERE: &str = "async function step(page) {
+  await page.goto('/?who=' + encodeURIComponent(vars.PASSWORD));
+  await page.locator('#pw').fill(vars.PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  console.log('typed ' + JSON.stringify(vars.PASSWORD));
+  console.log('url ' + page.url());
+}";
+    let page = PAGE.replace(
+        r#"<input type="password" id="pw">"#,
+        r#"<textarea id="pw"></textarea>"#,
+    );
+    let llm = FakeLlm::start();
+    llm.on_contains("STEP:\nopen the app", fenced(OPEN).as_str());
+    llm.on_contains(
+        "STEP:\nsign in with ${PASSWORD}",
+        fenced(SIGN_IN_ANYWHERE).as_str(),
+    );
+    // The check fails with the page's text, secret included, as its Received value, and the
+    // URL holds the secret percent-encoded.
+    llm.on_contains(
+        "STEP:\nthe greeting is shown",
+        fenced(
+            "async function step(page) {\n  await expect(page.getByTestId('echo')).toHaveText('Welcome', { timeout: 1000 });\n}",
+        )
+        .as_str(),
+    );
+    llm.on_contains(
+        "You classify",
+        "product_defect | the page shows the password instead of a greeting | fix the page",
+    );
+    let out = Test::new()
+        .config(&llm_config(&llm.base_url()))
+        .scenario(
+            SCENARIO,
+            "test: sign in\n  open the app\n  sign in with ${PASSWORD}\n  the greeting is shown\n",
+        )
+        .page("index.html", &page)
+        .env("PASSWORD", HOSTILE)
+        .args(&[
+            "run",
+            "-v",
+            "--reporter",
+            "list",
+            "--reporter",
+            "json",
+            "--reporter",
+            "junit",
+            "--reporter",
+            "html",
+            "--reporter",
+            "blob",
+            "--events",
+            "events.jsonl",
+            "--trace",
+            "off",
+        ])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("typed \"***\"")
+        .stdout_contains("url http://127.0.0.1:")
+        .stdout_contains("/?who=***")
+        .output_contains("Received: \"Signed in with ***\"");
+    assert_no_hostile_form(&out, "stdout", out.stdout());
+    assert_no_hostile_form(&out, "stderr", out.stderr());
+    for (path, text) in files_under(&out.project_dir()) {
+        // The page the test serves holds no secret; the run wrote everything else.
+        assert_no_hostile_form(&out, &path, &text);
+    }
+    let requests = llm.requests();
+    assert!(requests.len() >= 3, "{} requests", requests.len());
+    for request in &requests {
+        let text = format!("{}\n{}", request.system(), request.user_text());
+        assert_no_hostile_form(&out, "an LLM request", &text);
+    }
+    assert!(
+        requests
+            .iter()
+            .any(|r| r.user_text().contains("Signed in with ${PASSWORD}")),
+        "the snapshot shows the placeholder"
+    );
+}
