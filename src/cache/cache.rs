@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::cache_error::io_error;
 use super::cache_lock::CacheLock;
-use super::{Author, CacheError, CacheFile, StepKey};
+use super::{Author, CacheError, CacheFile, CachedStep, StepKey};
 use crate::regular_file::{MIB, read_regular_to_string};
 use crate::scenario::Scenario;
 use crate::secrets::Secrets;
@@ -182,6 +182,28 @@ impl Cache {
         }
         file.order_like(scenario);
         self.write(&file, previous.as_deref())
+    }
+
+    /// Undoes a write of `written` as the code of `key`: the entry becomes `previous` again, or
+    /// goes when there was none. An entry that holds other code by now is left as it is.
+    /// Returns whether the file changed.
+    pub(crate) fn revert(
+        &self,
+        scenario: &Scenario,
+        key: &StepKey,
+        written: &str,
+        previous: Option<&CachedStep>,
+    ) -> Result<bool, CacheError> {
+        let _lock = self.lock()?;
+        let Some((text, mut file)) = self.read(&scenario.rel_path)? else {
+            return Ok(false);
+        };
+        if !file.restore(key, written, previous) {
+            return Ok(false);
+        }
+        file.order_like(scenario);
+        self.write(&file, Some(&text))?;
+        Ok(true)
     }
 
     /// Today's local date as `YYYY-MM-DD` (UTC when the local time zone is unknown), for

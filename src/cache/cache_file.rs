@@ -228,6 +228,30 @@ impl CacheFile {
         }
     }
 
+    /// Puts back `previous` as the entry of `key` (or removes the entry when there was none),
+    /// but only while the entry still holds `written`: code someone wrote since is left alone.
+    /// Returns whether anything changed.
+    pub(crate) fn restore(
+        &mut self,
+        key: &StepKey,
+        written: &str,
+        previous: Option<&CachedStep>,
+    ) -> bool {
+        let Some(at) = self.steps.iter().position(|entry| entry.is(key)) else {
+            return false;
+        };
+        if self.steps[at].code.trim_end() != written.trim_end() {
+            return false;
+        }
+        match previous {
+            Some(previous) => self.steps[at] = previous.clone(),
+            None => {
+                self.steps.remove(at);
+            }
+        }
+        true
+    }
+
     /// Records how the code of `key` was proven (`None`: it was not, or checks nothing);
     /// returns whether anything changed. New code without a proof loses the old code's.
     pub(crate) fn set_proof(&mut self, key: &StepKey, proof: Option<&str>) -> bool {

@@ -99,6 +99,25 @@ impl AllowedOrigins {
     }
 }
 
+impl AllowedOrigins {
+    /// Whether the pages may open a connection to `host` and `port` (`host` as a URL writes
+    /// it: IPv6 in brackets): some allowed origin has that host and that port, the scheme's
+    /// default port counting for an origin that names none. A connection carries no scheme,
+    /// so an allowed `http` origin lets through `https` on the same host and port too.
+    pub fn allows_socket(&self, host: &str, port: u16) -> bool {
+        let AllowedOrigins::Only { origins, .. } = self else {
+            return true;
+        };
+        origins.iter().any(|origin| {
+            url::Url::parse(origin).is_ok_and(|url| {
+                url.host_str()
+                    .is_some_and(|allowed| allowed.eq_ignore_ascii_case(host))
+                    && url.port_or_known_default() == Some(port)
+            })
+        })
+    }
+}
+
 /// The serialized origin of an `http(s)` URL written as text, if it is one.
 fn origin_of(url: &str) -> Option<String> {
     url::Url::parse(url.trim())

@@ -41,6 +41,9 @@ pub(crate) enum DriverError {
         expected: &'static str,
         actual: String,
     },
+    /// The proxy that enforces `[browser] allowed_origins` on connections could not listen.
+    #[error("could not start the [browser] allowed_origins proxy on 127.0.0.1")]
+    Proxy(#[source] std::io::Error),
     #[error("could not open a browser page for the test")]
     NewPage(#[source] Box<playwright_rs::Error>),
     /// The driver or the browser went away (the reason says which).
@@ -98,6 +101,12 @@ impl DriverError {
                 "set `[browser] name` to what the server runs, or connect to a server that \
                  runs {expected}"
             )),
+            DriverError::Proxy(_) => Some(
+                "prettyplay listens on a free port of 127.0.0.1 for it; check that loopback \
+                 works on this machine, or set `[browser] allowed_origins = [\"*\"]` to run \
+                 without the guard"
+                    .to_owned(),
+            ),
             DriverError::NewPage(_) | DriverError::Lost(_) => None,
             DriverError::TraceViewerStopped { .. } => None,
             DriverError::TraceViewerStart { .. } | DriverError::TraceViewerExited { .. } => {

@@ -15,6 +15,7 @@ mod events;
 mod lifeline;
 mod locate;
 mod origins;
+mod outbound_proxy;
 mod remote;
 mod reuse;
 mod runtime;

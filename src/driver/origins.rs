@@ -1,22 +1,27 @@
 //! The guard of `[browser] allowed_origins` on one test's browser context. It aborts the
-//! requests that the context's pages, popups included, make to other origins, and records what
-//! it blocked for the step that caused it.
+//! requests and closes the WebSockets that the context's pages, popups included, open to other
+//! origins, hears of the connections the worker's [`OutboundProxy`] refused, and records each
+//! for the step that caused it: any of them fails that step.
 //!
-//! Main type: [`OriginGuard`]. It is a context route whose URL pattern is a regular expression
-//! that the driver matches itself, so a request to an allowed origin never reaches prettyplay
-//! and only blocked requests cost a round trip. The route never sees `file:` URLs, because
-//! Chromium does not intercept them, so the binding checks those with [`OriginGuard::check`]
-//! before `page.goto`. Chromium itself refuses the renderer's own navigations to `file:` from
-//! other schemes.
+//! Main type: [`OriginGuard`]. It is a context route and a WebSocket route whose URL patterns
+//! are regular expressions that the driver matches itself, so a request to an allowed origin
+//! never reaches prettyplay and only blocked ones cost a round trip. The route never sees
+//! `file:` URLs, because Chromium does not intercept them, so the binding checks those with
+//! [`OriginGuard::check`] before `page.goto`. Chromium itself refuses the renderer's own
+//! navigations to `file:` from other schemes. What routes cannot see (a redirect's later hops,
+//! service workers) needs a connection, which the proxy refuses.
+//!
+//! [`OutboundProxy`]: crate::driver::outbound_proxy::OutboundProxy
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use playwright_rs::protocol::{BrowserContext, Route};
+use playwright_rs::protocol::{BrowserContext, Route, WebSocketRoute};
 use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 
 use crate::config::AllowedOrigins;
+use crate::driver::outbound_proxy::RequestTarget;
 
 /// The most distinct blocked request URLs that one test lists in its log. Further ones are
 /// only counted.
@@ -30,6 +35,20 @@ pub(crate) fn blocked_message(url: &str) -> String {
     format!("blocked by [browser] allowed_origins: {url} — add its origin to allow it")
 }
 
+/// The message of a blocked request that is not a top-level navigation (`kind` is its resource
+/// type: fetch, websocket, image, ...), which fails its step too.
+fn blocked_request_message(kind: &str, url: &str) -> String {
+    format!("blocked by [browser] allowed_origins: {kind} {url} — add its origin to allow it")
+}
+
+/// The message of a connection the proxy refused, which carries no URL.
+fn refused_connection_message(host: &str, port: u16) -> String {
+    format!(
+        "blocked by [browser] allowed_origins: a connection to {host}:{port} (a redirect, a \
+         WebSocket or another request that routing does not see) — add its origin to allow it"
+    )
+}
+
 /// One test's guard, with the allowed origins and what it has blocked so far.
 pub(crate) struct OriginGuard {
     allowed: AllowedOrigins,
@@ -39,17 +58,18 @@ pub(crate) struct OriginGuard {
 /// What the guard blocked and nobody has taken yet.
 #[derive(Default)]
 struct Blocked {
-    /// Top-level navigations (of the test's page or a popup) blocked since the last take.
-    navigations: Vec<String>,
+    /// The failure messages of everything blocked since the last take: requests, sockets and
+    /// refused connections alike, because each one fails the step that caused it.
+    step: Vec<String>,
     /// Log lines of blocked requests not yet taken, each URL once.
     lines: Vec<String>,
     /// Every URL listed so far in this test.
     listed: HashSet<String>,
     /// Blocked URLs past [`MAX_LISTED`], not listed, since the last take.
     unlisted: usize,
-    /// Every top-level navigation of the test that was blocked or reached another origin.
-    /// Nothing takes them, because a test that had one does not pass, whatever its step code
-    /// caught.
+    /// The failure message of everything the test had blocked, and of every top-level
+    /// navigation that reached another origin. Nothing takes them, because a test that had one
+    /// does not pass, whatever its step code caught.
     violations: Vec<String>,
 }
 
@@ -84,6 +104,21 @@ impl OriginGuard {
                 json!({ "patterns": [{ "regexSource": server_pattern(allowed), "regexFlags": "" }] }),
             )
             .await?;
+        // WebSockets have routes of their own, prefiltered by the driver the same way.
+        let sockets = Arc::clone(&guard);
+        context
+            .route_web_socket("**", move |route| {
+                let guard = Arc::clone(&sockets);
+                async move { guard.on_web_socket(route).await }
+            })
+            .await?;
+        context
+            .channel()
+            .send::<Value, Value>(
+                "setWebSocketInterceptionPatterns",
+                json!({ "patterns": [{ "regexSource": web_socket_pattern(allowed), "regexFlags": "" }] }),
+            )
+            .await?;
         // Playwright calls a route only for the first URL of a redirect chain, so a frame that
         // a redirect takes to another origin is caught here, after the fact, and fails the test
         // like a blocked navigation.
@@ -107,20 +142,13 @@ impl OriginGuard {
             return;
         }
         tracing::warn!(target: "prettyplay::origins", %url, "a navigation reached a disallowed origin");
-        let mut blocked = self.lock();
-        if !blocked.violations.iter().any(|v| v == url) {
-            blocked.violations.push(url.to_owned());
-            blocked.navigations.push(url.to_owned());
-        }
+        self.lock().fail(blocked_message(url));
     }
 
     /// Returns the failure message of the test's first blocked or disallowed navigation, if it
     /// had one. Unlike [`OriginGuard::take_blocked_navigation`], it is kept for the whole test.
     pub(crate) fn first_violation(&self) -> Option<String> {
-        self.lock()
-            .violations
-            .first()
-            .map(|url| blocked_message(url))
+        self.lock().violations.first().cloned()
     }
 
     /// Returns the step's failure message as an error when the pages may not navigate to
@@ -133,12 +161,36 @@ impl OriginGuard {
         }
     }
 
-    /// Takes the failure message of the first top-level navigation blocked since the last call,
-    /// if there was one.
-    pub(crate) fn take_blocked_navigation(&self) -> Option<String> {
+    /// Takes the failure message of the first request, socket or connection blocked since the
+    /// last call, if there was one.
+    pub(crate) fn take_blocked(&self) -> Option<String> {
         let mut blocked = self.lock();
-        let first = blocked.navigations.drain(..).next();
-        first.map(|url| blocked_message(&url))
+        let first = blocked.step.drain(..).next();
+        first
+    }
+
+    /// Forgets what the guard blocked so far: a failed candidate's blocks were its own failure.
+    /// The log keeps what it listed.
+    pub(crate) fn forgive(&self) {
+        let mut blocked = self.lock();
+        blocked.step.clear();
+        blocked.violations.clear();
+    }
+
+    /// Records a request the worker's proxy refused while this guard's test ran, with its URL
+    /// when it was plain HTTP.
+    pub(crate) fn refused_connection(&self, host: &str, port: u16, target: Option<&RequestTarget>) {
+        let mut blocked = self.lock();
+        match target {
+            Some(target) => {
+                blocked.fail(blocked_request_message(target.kind, &target.url));
+                blocked.list(&target.url, target.kind);
+            }
+            None => {
+                blocked.fail(refused_connection_message(host, port));
+                blocked.list(&format!("{host}:{port}"), "connection");
+            }
+        }
     }
 
     /// Takes the log lines of the requests blocked since the last call. Each URL is listed once
@@ -161,6 +213,28 @@ impl OriginGuard {
         self.blocked.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Handles a WebSocket that the driver routed: unless its origin is allowed after all, it is
+    /// closed before it connects, so nothing the page sends on it leaves.
+    async fn on_web_socket(&self, route: WebSocketRoute) -> Result<(), playwright_rs::Error> {
+        let url = route.url().to_owned();
+        if self.allowed.allows(&url) {
+            return route.connect_to_server().await;
+        }
+        {
+            let mut blocked = self.lock();
+            blocked.fail(blocked_request_message("websocket", &url));
+            blocked.list(&url, "websocket");
+        }
+        tracing::info!(target: "prettyplay::origins", %url, "WebSocket blocked by [browser] allowed_origins");
+        route
+            .close(Some(
+                playwright_rs::protocol::WebSocketRouteCloseOptions::default()
+                    .code(1008)
+                    .reason("blocked by [browser] allowed_origins"),
+            ))
+            .await
+    }
+
     /// Handles a request that the driver routed. The pattern is only a prefilter, so the request
     /// is aborted unless [`AllowedOrigins::allows`] its URL after all.
     async fn on_route(&self, route: Route) -> Result<(), playwright_rs::Error> {
@@ -179,22 +253,36 @@ impl OriginGuard {
 
     fn record(&self, url: &str, kind: &str, top_level: bool) {
         let mut blocked = self.lock();
-        if top_level {
-            blocked.navigations.push(url.to_owned());
-            if !blocked.violations.iter().any(|v| v == url) {
-                blocked.violations.push(url.to_owned());
-            }
+        blocked.fail(if top_level {
+            blocked_message(url)
+        } else {
+            blocked_request_message(kind, url)
+        });
+        blocked.list(url, kind);
+    }
+}
+
+impl Blocked {
+    /// Records `message` as the failure of the current step and of the test.
+    fn fail(&mut self, message: String) {
+        if !self.violations.contains(&message) {
+            self.violations.push(message.clone());
         }
-        if blocked.listed.contains(url) {
+        self.step.push(message);
+    }
+
+    /// Lists `what` in the test's log, once, within [`MAX_LISTED`].
+    fn list(&mut self, what: &str, kind: &str) {
+        if self.listed.contains(what) {
             return;
         }
-        if blocked.listed.len() >= MAX_LISTED {
-            blocked.unlisted += 1;
+        if self.listed.len() >= MAX_LISTED {
+            self.unlisted += 1;
             return;
         }
-        blocked.listed.insert(url.to_owned());
-        blocked.lines.push(format!(
-            "blocked by [browser] allowed_origins: {kind} {url}"
+        self.listed.insert(what.to_owned());
+        self.lines.push(format!(
+            "blocked by [browser] allowed_origins: {kind} {what}"
         ));
     }
 }
@@ -211,6 +299,29 @@ fn server_pattern(allowed: &AllowedOrigins) -> String {
         .map(|origin| format!("{}(?:[/?#]|$)", escape(origin)))
         .collect();
     alternatives.extend(schemes.iter().map(|scheme| format!("{}:", escape(scheme))));
+    if alternatives.is_empty() {
+        return "^".to_owned();
+    }
+    format!("^(?!{})", alternatives.join("|"))
+}
+
+/// The driver-side pattern of the WebSockets to route: those whose URL does not start with an
+/// allowed origin written with `ws` or `wss`.
+fn web_socket_pattern(allowed: &AllowedOrigins) -> String {
+    let AllowedOrigins::Only { origins, .. } = allowed else {
+        return "^$".to_owned();
+    };
+    let alternatives: Vec<String> = origins
+        .iter()
+        .filter_map(|origin| {
+            let socket = if let Some(rest) = origin.strip_prefix("https://") {
+                format!("wss://{rest}")
+            } else {
+                format!("ws://{}", origin.strip_prefix("http://")?)
+            };
+            Some(format!("{}(?:[/?#]|$)", escape(&socket)))
+        })
+        .collect();
     if alternatives.is_empty() {
         return "^".to_owned();
     }
@@ -318,11 +429,25 @@ mod tests {
                 "blocked by [browser] allowed_origins: document http://other/"
             ]
         );
+        // Each blocked request fails the step, the first one named.
         assert_eq!(
-            guard.take_blocked_navigation(),
-            Some(blocked_message("http://other/"))
+            guard.take_blocked(),
+            Some(blocked_request_message("image", "http://other/a.png"))
         );
-        assert_eq!(guard.take_blocked_navigation(), None);
+        assert_eq!(guard.take_blocked(), None);
+        assert_eq!(
+            guard.first_violation(),
+            Some(blocked_request_message("image", "http://other/a.png"))
+        );
+        guard.refused_connection("127.0.0.1", 9, None);
+        assert_eq!(
+            guard.take_blocked(),
+            Some(refused_connection_message("127.0.0.1", 9))
+        );
+        assert_eq!(
+            guard.take_log(),
+            ["blocked by [browser] allowed_origins: connection 127.0.0.1:9"]
+        );
         // A URL is listed once per test, so a later step does not list it again.
         guard.record("http://other/a.png", "image", false);
         assert!(guard.take_log().is_empty());
@@ -330,10 +455,10 @@ mod tests {
             guard.record(&format!("http://other/{i}"), "fetch", false);
         }
         let lines = guard.take_log();
-        assert_eq!(lines.len(), MAX_LISTED - 2 + 1);
+        assert_eq!(lines.len(), MAX_LISTED - 3 + 1);
         assert_eq!(
             lines.last().map(String::as_str),
-            Some("… 7 more blocked request(s) not listed (a test lists at most 50 URLs)")
+            Some("… 8 more blocked request(s) not listed (a test lists at most 50 URLs)")
         );
     }
 }

@@ -15,13 +15,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use playwright_rs::protocol::{BrowserContextOptions, BrowserType, DeviceDescriptor, Viewport};
+use playwright_rs::protocol::{
+    BrowserContextOptions, BrowserType, DeviceDescriptor, ProxySettings, Viewport,
+};
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::{BrowserName, BrowserSettings, Isolation, RemoteBrowser, Screen};
 use crate::driver::driver_path::{compile_cache_for, driver_path_for};
 use crate::driver::lifeline::{children_running, watch_driver};
 use crate::driver::origins::OriginGuard;
+use crate::driver::outbound_proxy::OutboundProxy;
 use crate::driver::remote::connect_remote;
 use crate::driver::reuse::{open_reused, scrub};
 use crate::driver::test_page::Release;
@@ -191,10 +194,23 @@ impl BrowserRuntime {
             tracing::debug!("cannot watch the browser for a crash: {err}");
         }
         let (spent, spend) = Lifeline::new();
+        let mut context_options = self.context_options.clone();
+        let proxy = match &self.target {
+            Target::Local { .. } if needs_proxy(&self.settings) => {
+                let allowed = self.settings.allowed_origins.clone();
+                let proxy = OutboundProxy::start(allowed)
+                    .await
+                    .map_err(DriverError::Proxy)?;
+                context_options.proxy = Some(ProxySettings::new(proxy.server()));
+                Some(Arc::new(proxy))
+            }
+            _ => None,
+        };
         Ok(WorkerBrowser {
             browser,
             settings: self.settings.clone(),
-            context_options: self.context_options.clone(),
+            context_options,
+            proxy,
             driver: connection,
             lifeline,
             spent,
@@ -290,6 +306,10 @@ pub(crate) struct WorkerBrowser {
     browser: Browser,
     settings: BrowserSettings,
     context_options: BrowserContextOptions,
+    /// The proxy every context of the worker connects through, which refuses connections to
+    /// origins outside `[browser] allowed_origins`; `None` when every origin is allowed or the
+    /// browser runs elsewhere (it could not reach this machine's loopback).
+    proxy: Option<Arc<OutboundProxy>>,
     /// The lifeline of what the browser is reached through: the local driver, or the
     /// connection to a Playwright server (`[browser] connect`).
     driver: Lifeline,
@@ -334,6 +354,9 @@ impl WorkerBrowser {
                 events.track_origins(&context).await?;
             }
             let origins = OriginGuard::install(&context, &self.settings.allowed_origins).await?;
+            if let (Some(proxy), Some(guard)) = (&self.proxy, &origins) {
+                proxy.attach(guard);
+            }
             let page = match kept {
                 Some(page) => page,
                 None => context.new_page().await?,
@@ -417,6 +440,10 @@ impl WorkerBrowser {
 pub(crate) fn chromium_launch_args(settings: &BrowserSettings) -> Vec<String> {
     let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
     args.extend(window_arg(&settings.screen, settings.headless).map(str::to_owned));
+    if !settings.allowed_origins.is_any() {
+        // WebRTC would otherwise reach peers and STUN servers over UDP, past the proxy.
+        args.push("--force-webrtc-ip-handling-policy=disable_non_proxied_udp".to_owned());
+    }
     if running_as_root() {
         args.push("--no-sandbox".to_owned());
     }
@@ -437,6 +464,12 @@ fn launch_options(settings: &BrowserSettings, chromium: &Path) -> LaunchOptions 
     } else {
         options.slow_mo(settings.slow_mo.as_secs_f64() * 1000.0)
     }
+}
+
+/// Whether the worker's contexts connect through an [`OutboundProxy`]: when some origin is
+/// not allowed, in Chromium, whose per-context proxy Playwright routes loopback through too.
+fn needs_proxy(settings: &BrowserSettings) -> bool {
+    !settings.allowed_origins.is_any() && settings.name == BrowserName::Chromium
 }
 
 /// Returns the driver's browser type for the engine `name`.

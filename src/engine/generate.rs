@@ -13,7 +13,7 @@ use crate::engine::engine::{
 use crate::engine::evidence::defect_classification;
 use crate::engine::proof::Proven;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
-use crate::llm::{Category, FailedAttempt, extract_code};
+use crate::llm::{Category, Classification, FailedAttempt, VerdictSource, extract_code};
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 
@@ -64,15 +64,38 @@ pub(crate) fn evident_failure(failure: &StepFailure, candidate: Option<String>) 
             "the step cannot work with the run's settings; the step was not classified or \
              regenerated",
         ),
+        FailureKind::Blocked => (
+            EngineFailureKind::Blocked,
+            "the guard refused what the step reached for; the step was not classified or \
+             regenerated, and its code is not cached",
+        ),
         _ => return crashed(failure, candidate),
     };
-    let verdict = (failure.kind == FailureKind::AppError)
-        .then(|| defect_classification(failure.message.clone(), None));
+    let verdict = match failure.kind {
+        FailureKind::AppError => Some(defect_classification(failure.message.clone(), None)),
+        FailureKind::Blocked => Some(blocked_classification()),
+        _ => None,
+    };
     let evident =
         EngineFailure::new(kind, summary, verdict).with_cause(EngineCause::Step(failure.clone()));
     match candidate {
         Some(code) => evident.with_candidate(code),
         None => evident,
+    }
+}
+
+/// The verdict of a step that reached for a forbidden origin: incurable, from evidence, because
+/// no regenerated code is trusted to do better and the guard's record is the whole story.
+fn blocked_classification() -> Classification {
+    Classification {
+        category: Category::Incurable,
+        explanation: "the step's pages reached for an origin outside [browser] allowed_origins"
+            .to_owned(),
+        recommendation: "if the app needs that origin, add it to [browser] allowed_origins; if \
+                         the step's code or the page sent data there, treat it as a leak and \
+                         remove it"
+            .to_owned(),
+        source: VerdictSource::Evidence { llm: None },
     }
 }
 
@@ -183,6 +206,14 @@ impl Engine<'_> {
         loop {
             let Some(attempt) = self.budgets.try_take(&step.key, pool) else {
                 let candidate = failed.as_ref().map(|f| f.code.clone());
+                // The last candidate reached for a forbidden origin: that is the failure to
+                // report, from the guard's record, without asking the model that wrote it.
+                if let Some(blocked) = last_failure
+                    .as_ref()
+                    .filter(|f| f.kind == FailureKind::Blocked)
+                {
+                    return Err(told(observer, evident_failure(blocked, candidate)));
+                }
                 let exhausted = self.exhausted(step, exec, observer, pool, failed, last_failure);
                 return Err(match candidate {
                     Some(code) if !code.is_empty() => exhausted.with_candidate(code),
@@ -208,6 +239,14 @@ impl Engine<'_> {
             })?;
             observer.llm_call(LlmPurpose::Generation, reply.usage, reply.elapsed);
             let code = extract_code(&reply.text);
+            // What the guard blocked was the last candidate's failure: forgotten now, as late as
+            // possible, so that what it set going after it failed still counts against it.
+            if last_failure
+                .as_ref()
+                .is_some_and(|f| f.kind == FailureKind::Blocked)
+            {
+                exec.forgive_blocked();
+            }
             let outcome = within_limit(&code)
                 .and_then(|()| exec.check(&code))
                 .and_then(|()| exec.execute(&code));
@@ -230,10 +269,14 @@ impl Engine<'_> {
                     last_failure = Some(failure);
                 }
                 Ok(proven) => return Ok((code, proven)),
-                Err(failure) if failure.kind.speaks_for_itself() => {
+                Err(failure)
+                    if failure.kind.speaks_for_itself() && failure.kind != FailureKind::Blocked =>
+                {
                     // The browser or the page went away, the app cannot be reached or failed,
                     // or a setting is missing: another candidate would fail the same way, and
-                    // the failure says what it is without a verdict.
+                    // the failure says what it is without a verdict. A candidate the guard
+                    // blocked is fed back like broken code instead: the next one may keep to
+                    // the app's origins, and whatever it reaches for is blocked all the same.
                     return Err(told(observer, evident_failure(&failure, Some(code))));
                 }
                 Err(failure) if failure.kind == FailureKind::FailedCheck => {

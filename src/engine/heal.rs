@@ -180,6 +180,7 @@ impl Engine<'_> {
                                     | EngineFailureKind::PageCrash
                                     | EngineFailureKind::AppUnreachable
                                     | EngineFailureKind::Misconfigured
+                                    | EngineFailureKind::Blocked
                             )
                         {
                             failure.verdict = Some(verdict.clone());

@@ -37,6 +37,10 @@ pub enum EngineFailureKind {
     /// The code cannot work with the run's settings (a relative `page.goto` without a base
     /// URL): never classified or regenerated, a configuration error (exit 2).
     Misconfigured,
+    /// The step's pages reached for an origin outside `[browser] allowed_origins` and the guard
+    /// refused it: never classified or regenerated, and nothing the step wrote is kept. The
+    /// test's failure.
+    Blocked,
 }
 
 impl EngineFailureKind {
@@ -51,6 +55,7 @@ impl EngineFailureKind {
             EngineFailureKind::PageCrash => "PAGE CRASHED",
             EngineFailureKind::AppUnreachable => "APP UNREACHABLE",
             EngineFailureKind::Misconfigured => "CONFIGURATION ERROR",
+            EngineFailureKind::Blocked => "BLOCKED BY allowed_origins",
         }
     }
 

@@ -140,6 +140,7 @@ mod tests {
             EngineFailureKind::PageCrash,
             EngineFailureKind::AppUnreachable,
             EngineFailureKind::Misconfigured,
+            EngineFailureKind::Blocked,
         ] {
             let engine = EngineFailure {
                 kind,

@@ -40,6 +40,7 @@ pub(crate) fn failure_kind_name(kind: FailureKind) -> &'static str {
         FailureKind::Unreachable => "unreachable",
         FailureKind::AppError => "app_error",
         FailureKind::Misconfigured => "misconfigured",
+        FailureKind::Blocked => "blocked",
     }
 }
 
@@ -55,6 +56,7 @@ pub(crate) fn engine_kind_name(kind: EngineFailureKind) -> &'static str {
         EngineFailureKind::PageCrash => "page_crash",
         EngineFailureKind::AppUnreachable => "app_unreachable",
         EngineFailureKind::Misconfigured => "misconfigured",
+        EngineFailureKind::Blocked => "blocked",
     }
 }
 

@@ -542,7 +542,7 @@ enum CauseIn {
 }
 
 /// Every engine failure kind, for reading their wire names.
-const ENGINE_KINDS: [EngineFailureKind; 9] = [
+const ENGINE_KINDS: [EngineFailureKind; 10] = [
     EngineFailureKind::ProductDefect,
     EngineFailureKind::Incurable,
     EngineFailureKind::LlmUnavailable,
@@ -552,6 +552,7 @@ const ENGINE_KINDS: [EngineFailureKind; 9] = [
     EngineFailureKind::PageCrash,
     EngineFailureKind::AppUnreachable,
     EngineFailureKind::Misconfigured,
+    EngineFailureKind::Blocked,
 ];
 
 impl TryFrom<CauseIn> for FailureCause {

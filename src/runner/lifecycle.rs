@@ -106,8 +106,8 @@ pub(crate) fn conclude(
         TestEnd::OriginBlocked(blocked) if steps.is_pass() => crashed(
             steps,
             shape,
-            FailureKind::Script,
-            &format!("{blocked}; a blocked navigation fails its test"),
+            FailureKind::Blocked,
+            &format!("{blocked}; anything blocked during a test fails it"),
         ),
         TestEnd::OriginBlocked(_) | TestEnd::Ran => steps,
     }
@@ -502,11 +502,11 @@ mod tests {
         let end = TestEnd::OriginBlocked("blocked: http://evil.test/".into());
         let outcome = conclude(TestOutcome::Passed, &end, shape(&test), LIMIT);
         let step = step_cause(&outcome);
-        assert_eq!(step.kind, FailureKind::Script);
+        assert_eq!(step.kind, FailureKind::Blocked);
         assert!(step.message.contains("blocked: http://evil.test/"));
         assert!(
             step.message
-                .ends_with("a blocked navigation fails its test")
+                .ends_with("anything blocked during a test fails it")
         );
         let failed = TestOutcome::failed_first_step(FailureCause::CacheMiss);
         assert_eq!(conclude(failed.clone(), &end, shape(&test), LIMIT), failed);

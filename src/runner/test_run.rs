@@ -137,9 +137,13 @@ pub(crate) fn run_test(
     // The code every step of this test passed with so far, in order: the next step's requests
     // carry it.
     let mut passed_code: Vec<String> = Vec::new();
+    // What this test wrote to the cache, so that a test that reached for a forbidden origin,
+    // even after its step passed, keeps none of it.
+    let mut written = Written::default();
     for (offset, (step, key)) in steps.iter().enumerate() {
         let index = offset + 1;
         if offset > 0 && config.cancel.load(std::sync::atomic::Ordering::SeqCst) {
+            written.undo_if_blocked(&plan, &live, &events, index - 1);
             return TestOutcome::Interrupted(Interruption {
                 step: step.sentence.clone(),
                 step_index: index,
@@ -205,6 +209,9 @@ pub(crate) fn run_test(
                 proof,
             } => {
                 passed_code.push(code.clone());
+                if matches!(source, StepSource::Generated | StepSource::Healed) {
+                    written.steps.push((key.clone(), code.clone()));
+                }
                 // Cached code that was not proven in this run shows the proof its entry records.
                 let proof = match (source, proof) {
                     (StepSource::Cached, None) => plan
@@ -236,11 +243,59 @@ pub(crate) fn run_test(
                     line: step.line,
                     duration,
                 });
+                written.undo_if_blocked(&plan, &live, &events, index);
                 return TestOutcome::Failed(failure);
             }
         }
     }
+    written.undo_if_blocked(&plan, &live, &events, steps.len());
     TestOutcome::Passed
+}
+
+/// The code a test wrote to the cache, step by step.
+#[derive(Default)]
+struct Written {
+    steps: Vec<(StepKey, String)>,
+}
+
+impl Written {
+    /// Takes back what the test wrote when `[browser] allowed_origins` blocked anything in it:
+    /// code that passed while something reached out, however late, is not trusted. Each entry
+    /// becomes what the cache held when the run started, or goes. The test fails on the block
+    /// on its own (see `TestEnd`); this only keeps its code out of the cache, and says so.
+    fn undo_if_blocked(
+        &self,
+        plan: &TestPlan<'_>,
+        live: &LivePage,
+        events: &Sender<RunEvent>,
+        index: usize,
+    ) {
+        if self.steps.is_empty() {
+            return;
+        }
+        let Some(blocked) = live.violation() else {
+            return;
+        };
+        let mut undone = 0;
+        for (key, code) in &self.steps {
+            let previous = plan.cached.and_then(|file| file.get(key));
+            match plan.config.cache.revert(plan.scenario, key, code, previous) {
+                Ok(true) => undone += 1,
+                Ok(false) => {}
+                Err(err) => tracing::warn!("could not take back the code of `{}`: {err}", key.step),
+            }
+        }
+        if undone > 0 {
+            let line = format!(
+                "the code this test wrote for {undone} step(s) was not kept in the cache: {blocked}"
+            );
+            let _ = events.send(RunEvent::StepLog {
+                test: plan.id.clone(),
+                index,
+                line,
+            });
+        }
+    }
 }
 
 /// Finds the step's cached code.
@@ -336,7 +391,7 @@ impl Evidence {
             FailureKind::Unreachable | FailureKind::Misconfigured => {
                 Evidence::Decides(FailureCause::Step(failure))
             }
-            FailureKind::AppError => {
+            FailureKind::AppError | FailureKind::Blocked => {
                 Evidence::Decides(FailureCause::Engine(evident_failure(&failure, None)))
             }
             _ => Evidence::Leaves(failure),
@@ -787,7 +842,10 @@ mod tests {
         for kind in FailureKind::ALL.into_iter().filter(|kind| {
             !matches!(
                 kind,
-                FailureKind::Unreachable | FailureKind::Misconfigured | FailureKind::AppError
+                FailureKind::Unreachable
+                    | FailureKind::Misconfigured
+                    | FailureKind::AppError
+                    | FailureKind::Blocked
             )
         }) {
             let failure = StepFailure::new(kind, "the engine decides");

@@ -194,13 +194,30 @@ impl StepHost {
         lines
     }
 
-    /// The failure message of a top-level navigation the guard blocked since the last call.
-    fn take_blocked_navigation(&self) -> Option<String> {
-        self.test_page.origins()?.take_blocked_navigation()
+    /// The failure message of the first request, socket or connection the guard blocked in the
+    /// whole test, once the events that arrived meanwhile are handled.
+    pub(crate) fn violation(&self) -> Option<String> {
+        let _ = self.run(async {});
+        self.test_page.origins()?.first_violation()
+    }
+
+    /// Forgets everything the guard blocked so far in the test (see
+    /// `StepExecutor::forgive_blocked`).
+    pub(crate) fn forgive_blocked(&self) {
+        let _ = self.run(async {});
+        if let Some(guard) = self.test_page.origins() {
+            guard.forgive();
+        }
+    }
+
+    /// The failure message of the first request, socket or connection the guard blocked since
+    /// the last call.
+    fn take_blocked(&self) -> Option<String> {
+        self.test_page.origins()?.take_blocked()
     }
 
     /// Ends a step: its waiters and listeners die with its JavaScript context, and every dialog
-    /// nobody handled is resolved, so nothing is left hanging for the next step. A navigation the
+    /// nobody handled is resolved, so nothing is left hanging for the next step. Anything the
     /// guard blocked after the step's last call fails the step.
     pub(crate) fn end_step(&self) -> Result<(), StepFailure> {
         let leftovers = self.routing.borrow_mut().end_step();
@@ -224,8 +241,8 @@ impl StepHost {
                 _ => {}
             }
         }
-        match self.take_blocked_navigation() {
-            Some(message) => Err(StepFailure::new(FailureKind::Script, message)),
+        match self.take_blocked() {
+            Some(message) => Err(StepFailure::new(FailureKind::Blocked, message)),
             None => Ok(()),
         }
     }
@@ -235,10 +252,11 @@ impl StepHost {
         let started = Instant::now();
         let mut reply = self.dispatch(page_id, method, params);
         self.host_time.set(self.host_time.get() + started.elapsed());
-        // A navigation the guard blocked while the call ran (a click on a link, a redirect, a
-        // popup) fails the call, whatever the call itself answered.
+        // Anything the guard blocked while the call ran (a navigation by a link or a redirect, a
+        // popup, a request or a socket the page opened) fails the call, whatever the call
+        // itself answered.
         if !matches!(reply, Outcome::Parked(_))
-            && let Some(message) = self.take_blocked_navigation()
+            && let Some(message) = self.take_blocked()
         {
             reply = Outcome::Blocked(message);
         }
@@ -247,7 +265,7 @@ impl StepHost {
             Outcome::Parked(id) => json!({ "parked": id, "events": events }).to_string(),
             Outcome::Done(Ok(value)) => json!({ "value": value, "events": events }).to_string(),
             Outcome::Blocked(message) => json!({
-                "error": { "kind": FailureKind::Script.as_str(), "message": message, "bare": true },
+                "error": { "kind": FailureKind::Blocked.as_str(), "message": message, "bare": true },
                 "events": events,
             })
             .to_string(),

@@ -38,11 +38,15 @@ pub enum FailureKind {
     /// The step cannot work with the settings of the run (a relative `page.goto` without a
     /// base URL): a configuration error, which ends the run with exit 2.
     Misconfigured,
+    /// The step's pages sent, or tried to send, a request or opened a socket to an origin
+    /// outside `[browser] allowed_origins`, and the guard refused it. The step fails whatever
+    /// its code answered, and its code is never cached, healed or regenerated.
+    Blocked,
 }
 
 impl FailureKind {
     /// Every kind.
-    pub(crate) const ALL: [FailureKind; 10] = [
+    pub(crate) const ALL: [FailureKind; 11] = [
         FailureKind::FailedCheck,
         FailureKind::Timeout,
         FailureKind::StrictMode,
@@ -53,6 +57,7 @@ impl FailureKind {
         FailureKind::Unreachable,
         FailureKind::AppError,
         FailureKind::Misconfigured,
+        FailureKind::Blocked,
     ];
 
     /// The kind's wire name and its label, side by side so they cannot drift apart.
@@ -68,6 +73,7 @@ impl FailureKind {
             FailureKind::Unreachable => ("unreachable", "APP UNREACHABLE"),
             FailureKind::AppError => ("app_error", "app error"),
             FailureKind::Misconfigured => ("misconfigured", "CONFIGURATION ERROR"),
+            FailureKind::Blocked => ("blocked", "BLOCKED BY allowed_origins"),
         }
     }
 
@@ -96,13 +102,18 @@ impl FailureKind {
     }
 
     /// Whether the failure decides the step on its own evidence: the page is gone, the app
-    /// could not be reached or answered an HTTP 5xx, or a setting is missing. Such a failure is
-    /// never sent to an LLM, healed or regenerated, because no step code can fix it.
+    /// could not be reached or answered an HTTP 5xx, a setting is missing, or the step reached
+    /// for a forbidden origin. Such a failure is never sent to an LLM, healed or regenerated:
+    /// no step code can fix the first four, and code that reached out must not be kept or
+    /// given another try on the word of the model that wrote it.
     pub fn speaks_for_itself(self) -> bool {
         self.ends_the_page()
             || matches!(
                 self,
-                FailureKind::Unreachable | FailureKind::AppError | FailureKind::Misconfigured
+                FailureKind::Unreachable
+                    | FailureKind::AppError
+                    | FailureKind::Misconfigured
+                    | FailureKind::Blocked
             )
     }
 
@@ -174,7 +185,8 @@ mod tests {
                 "page detached",
                 "APP UNREACHABLE",
                 "app error",
-                "CONFIGURATION ERROR"
+                "CONFIGURATION ERROR",
+                "BLOCKED BY allowed_origins"
             ]
         );
         assert_eq!(FailureKind::StrictMode.to_string(), "strict mode violation");
@@ -209,7 +221,8 @@ mod tests {
                 FailureKind::PageCrash,
                 FailureKind::Unreachable,
                 FailureKind::AppError,
-                FailureKind::Misconfigured
+                FailureKind::Misconfigured,
+                FailureKind::Blocked
             ]
         );
     }

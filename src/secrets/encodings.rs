@@ -172,8 +172,8 @@ mod tests {
 
     #[test]
     fn a_prefix_needs_its_first_characters() {
-        let pattern = Regex::new(&format!("^(?:{})$", prefix_pattern("hunter22", 4).unwrap()))
-            .unwrap();
+        let pattern =
+            Regex::new(&format!("^(?:{})$", prefix_pattern("hunter22", 4).unwrap())).unwrap();
         assert!(pattern.is_match("hunt"));
         assert!(pattern.is_match("hunter2"));
         assert!(!pattern.is_match("hun"));

@@ -10,5 +10,5 @@ mod encodings;
 )]
 mod secrets;
 
-pub(crate) use secrets::Secrets;
 pub(crate) use secrets::MIN_SECRET_CHARS;
+pub(crate) use secrets::Secrets;

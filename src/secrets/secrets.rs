@@ -162,8 +162,10 @@ impl Matcher {
         }
         forms.sort_by(|a, b| b.1.chars().count().cmp(&a.1.chars().count()));
         forms.dedup_by(|a, b| a.1 == b.1);
-        let all = compile(&alternation(forms.iter().map(|(_, form)| value_pattern(form))))
-            .unwrap_or_else(|| literal_fallback(&forms));
+        let all = compile(&alternation(
+            forms.iter().map(|(_, form)| value_pattern(form)),
+        ))
+        .unwrap_or_else(|| literal_fallback(&forms));
         let cut_forms: Vec<(String, String)> = forms
             .iter()
             .filter_map(|(name, form)| {
@@ -269,7 +271,10 @@ mod tests {
     #[test]
     fn a_value_cut_short_before_a_cut_marker_is_masked() {
         let s = secrets();
-        assert_eq!(s.mask("Received: hunte… 812 bytes cut"), "Received: ***… 812 bytes cut");
+        assert_eq!(
+            s.mask("Received: hunte… 812 bytes cut"),
+            "Received: ***… 812 bytes cut"
+        );
         assert_eq!(
             s.mask("- text: hunter2\n[... snapshot truncated: 9 of 99 characters left out ...]"),
             "- text: ***\n[... snapshot truncated: 9 of 99 characters left out ...]"
@@ -290,7 +295,9 @@ mod tests {
 
     #[test]
     fn a_value_of_many_kilobytes_is_still_masked() {
-        let value: String = (0..4096).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        let value: String = (0..4096)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
         let s = Secrets::new([("KEY".to_owned(), value.clone())]);
         assert_eq!(s.mask(&format!("<{value}>")), "<***>");
     }
@@ -320,7 +327,10 @@ mod tests {
             ("percent", form.replace('+', "%20")),
             ("path", path.path()[1..].to_owned()),
             ("query", query.query().unwrap_or_default().to_owned()),
-            ("joined", value.split_whitespace().collect::<Vec<_>>().join(" ")),
+            (
+                "joined",
+                value.split_whitespace().collect::<Vec<_>>().join(" "),
+            ),
             ("upper", value.to_uppercase()),
         ]
     }

@@ -23,4 +23,8 @@ pub(crate) trait StepExecutor {
     /// The evidence about the last [`execute`](Self::execute) that failed: its last call and
     /// what the page shows now.
     fn observe(&self) -> Observation;
+    /// Forgets what `[browser] allowed_origins` blocked so far in the test, once a candidate
+    /// that reached out failed for it and another is about to be tried: the block is that
+    /// candidate's failure, not the test's. Anything blocked later fails again.
+    fn forgive_blocked(&self) {}
 }

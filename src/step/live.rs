@@ -56,6 +56,11 @@ impl LivePage {
         self.host.take_log()
     }
 
+    /// The first request, socket or connection `[browser] allowed_origins` blocked in the test.
+    pub(crate) fn violation(&self) -> Option<String> {
+        self.host.violation()
+    }
+
     /// A PNG screenshot of the test's page, for failure reports.
     pub(crate) fn screenshot(&self) -> Option<Vec<u8>> {
         self.host.screenshot()
@@ -108,6 +113,10 @@ impl StepExecutor for LiveExecutor<'_> {
 
     fn observe(&self) -> Observation {
         self.page.host.observe_failure()
+    }
+
+    fn forgive_blocked(&self) {
+        self.page.host.forgive_blocked();
     }
 }
 

@@ -88,7 +88,7 @@ fn a_file_goto_is_blocked_with_the_allowed_origins_message() {
     )
     .assert_exit(1)
     .stdout_contains("FAIL scenarios/origins.steps › read a file")
-    .stdout_line("  script error")
+    .stdout_line("  BLOCKED BY allowed_origins")
     .stdout_line(&blocked(&url))
     .output_not_contains("the secret text");
 }
@@ -119,18 +119,18 @@ fn off_origin_navigations_fetches_and_images_are_blocked_and_the_other_origin_se
     .stdout_line(&blocked(&format!("{url}/goto")))
     .stdout_line(&blocked(&format!("{url}/next")))
     .stdout_line(&blocked(&format!("{url}/popup")))
-    .stdout_contains("PASS scenarios/origins.steps › requests")
-    .stdout_line("    console.log: fetch: failed")
-    .stdout_line("    console.log: img: failed")
+    // A blocked request fails its step too, at the call during which it was blocked, even
+    // though the page caught the failed fetch.
+    .stdout_contains("FAIL scenarios/origins.steps › requests")
+    .stdout_line(&format!(
+        "    blocked by [browser] allowed_origins: fetch {url}/data?q=1 — add its origin to allow it"
+    ))
+    .output_not_contains("console.log: fetch:")
     .output_count(
         &format!("blocked by [browser] allowed_origins: fetch {url}/data?q=1\n"),
         1,
     )
-    .output_count(
-        &format!("blocked by [browser] allowed_origins: image {url}/pixel.png?q=1\n"),
-        1,
-    )
-    .stdout_line("1 passed, 3 failed");
+    .stdout_line("0 passed, 4 failed");
     let seen = other.requests();
     if !seen.is_empty() {
         out.fail(&format!("the other origin received {seen:?}"));
@@ -205,6 +205,9 @@ fn llm_written_code_in_run_is_held_to_the_same_origins() {
     let honest = on_the_app("");
     llm.reply_text(&format!("```js\n{steered}\n```\n"));
     llm.reply_text(&format!("```js\n{honest}\n```\n"));
+    // The image the first candidate set loading may be blocked only after the next candidate
+    // started, failing that one too: a third reply, honest as well, makes room for it.
+    llm.reply_text(&format!("```js\n{honest}\n```\n"));
     let out = test
         .write("secret.txt", "the secret text\n")
         .write(
@@ -222,11 +225,16 @@ fn llm_written_code_in_run_is_held_to_the_same_origins() {
         .stdout_line("steps: 0 cached, 1 generated, 0 healed")
         .output_not_contains("the secret text");
     let requests = llm.requests();
-    assert_eq!(requests.len(), 2, "{requests:?}");
+    assert!((2..=3).contains(&requests.len()), "{requests:?}");
+    // The retry carries what the guard blocked first: the image, or the file navigation.
     let retry = requests[1].user_text();
-    let message = blocked(&url);
-    if !retry.contains(message.trim_start()) {
-        out.fail(&format!("the retry does not carry {message:?}:\n{retry}"));
+    let image = format!(
+        "blocked by [browser] allowed_origins: image {}/leak?q=1 — add its origin",
+        other.origin()
+    );
+    let file = blocked(&url);
+    if !retry.contains(&image) && !retry.contains(file.trim_start()) {
+        out.fail(&format!("the retry does not carry the block:\n{retry}"));
     }
     let seen = other.requests();
     if !seen.is_empty() {
@@ -239,7 +247,7 @@ fn a_redirect_to_another_origin_and_a_block_the_step_code_caught_fail_their_test
     let other = RecordingServer::start();
     let url = other.origin().to_owned();
     // The app redirects to the other origin: Playwright routes only a redirect chain's first
-    // URL, so the guard catches the frame that lands there and fails the test.
+    // URL, so the redirect's next hop reaches the proxy, which reads it and drops it.
     let redirect = "async function step(page) {\n  await page.goto('/away.302');\n}";
     // The navigation is blocked, and the step code swallows the failure of its next call (a
     // wait that ends only once the navigation was blocked, or after 10 s).
@@ -253,7 +261,7 @@ fn a_redirect_to_another_origin_and_a_block_the_step_code_caught_fail_their_test
     )
     .assert_exit(1)
     .stdout_line("0 passed, 2 failed")
-    .output_contains(&format!("allowed_origins: {url}/landed"))
+    .output_contains(&format!("allowed_origins: request {url}/landed"))
     .output_contains(&format!("allowed_origins: {url}/caught"));
     assert!(
         out.stdout()
@@ -264,14 +272,9 @@ fn a_redirect_to_another_origin_and_a_block_the_step_code_caught_fail_their_test
         "{}",
         out.stdout()
     );
-    // The caught block never reached the other origin; the redirect's landing did (after the
-    // fact: a redirect's target is asked for before anyone can refuse it).
-    assert_eq!(
-        other
-            .requests()
-            .iter()
-            .filter(|r| r.contains("/caught"))
-            .count(),
-        0
-    );
+    // Neither the redirect's hop nor the caught navigation reached the other origin.
+    let seen = other.requests();
+    if !seen.is_empty() {
+        out.fail(&format!("the other origin received {seen:?}"));
+    }
 }

@@ -1,0 +1,378 @@
+//! The network-level half of `[browser] allowed_origins`: a SOCKS5 proxy on 127.0.0.1 that
+//! every browser context of a local worker connects through, which opens a connection only to
+//! a host and port that an allowed origin names and refuses every other one.
+//!
+//! Main type: [`OutboundProxy`]. Playwright's routes see requests before they leave, but not
+//! every channel: a redirect's later hops, WebSockets, service workers and whatever the page
+//! finds that routing does not cover all go out on their own. Every one of them still needs a
+//! connection, and the context's proxy is the only way a connection leaves, loopback included
+//! (Playwright proxies loopback too). SOCKS5 carries no URL, so the proxy decides by host and
+//! port: any scheme of an allowed origin's host and port is let through.
+//!
+//! A connection to anywhere else never leaves the proxy: it is accepted, and whatever the
+//! browser then sends on it is read and dropped. Only a connection that sends something is a
+//! request, reported to the test's [`OriginGuard`], which fails the step that made it; an idle
+//! one is Chromium preconnecting to a link's host, which sends nothing anywhere. A plain HTTP
+//! request is named by its URL.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::config::AllowedOrigins;
+use crate::driver::OriginGuard;
+
+/// How long a client may take to say where it wants to go, and how long the proxy waits for
+/// the app's server to accept the connection.
+const HANDSHAKE_LIMIT: Duration = Duration::from_secs(10);
+
+/// How long a forbidden connection may stay idle before the proxy closes it unreported: longer
+/// than the browser keeps a preconnected socket unused.
+const IDLE_LIMIT: Duration = Duration::from_secs(60);
+
+/// SOCKS5 reply codes (RFC 1928, section 6).
+const SUCCEEDED: u8 = 0x00;
+const GENERAL_FAILURE: u8 = 0x01;
+const HOST_UNREACHABLE: u8 = 0x04;
+const CONNECTION_REFUSED: u8 = 0x05;
+const COMMAND_NOT_SUPPORTED: u8 = 0x07;
+const ADDRESS_NOT_SUPPORTED: u8 = 0x08;
+
+/// One worker's proxy: where it listens, and the guard of the test it serves now.
+pub(crate) struct OutboundProxy {
+    address: SocketAddr,
+    /// The guard of the worker's current test, told of every refused connection. A worker
+    /// runs one test at a time, so whatever a context connects to belongs to that test.
+    current: Arc<Mutex<Weak<OriginGuard>>>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl OutboundProxy {
+    /// Starts a proxy that lets through only what `allowed` allows, on a free port of
+    /// 127.0.0.1.
+    pub(crate) async fn start(allowed: AllowedOrigins) -> std::io::Result<OutboundProxy> {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
+        let address = listener.local_addr()?;
+        let current: Arc<Mutex<Weak<OriginGuard>>> = Arc::default();
+        let allowed = Arc::new(allowed);
+        let reporting = Arc::clone(&current);
+        let accept = tokio::spawn(async move {
+            loop {
+                let Ok((client, _)) = listener.accept().await else {
+                    continue;
+                };
+                let allowed = Arc::clone(&allowed);
+                let current = Arc::clone(&reporting);
+                tokio::spawn(async move {
+                    if let Err(err) = serve(client, &allowed, &current).await {
+                        tracing::debug!(target: "prettyplay::origins", "proxy connection: {err}");
+                    }
+                });
+            }
+        });
+        Ok(OutboundProxy {
+            address,
+            current,
+            accept,
+        })
+    }
+
+    /// The proxy's address as a browser context's proxy server setting.
+    pub(crate) fn server(&self) -> String {
+        format!("socks5://{}", self.address)
+    }
+
+    /// Makes `guard` the one told of refused connections from now on.
+    pub(crate) fn attach(&self, guard: &Arc<OriginGuard>) {
+        *self.current.lock().unwrap_or_else(PoisonError::into_inner) = Arc::downgrade(guard);
+    }
+}
+
+impl Drop for OutboundProxy {
+    fn drop(&mut self) {
+        // Connections already open end with their browser context; no new one is accepted.
+        self.accept.abort();
+    }
+}
+
+/// Where a client asked to connect to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Destination {
+    /// As a URL writes it: a name, an IPv4 address, or an IPv6 address in brackets.
+    host: String,
+    port: u16,
+}
+
+/// One client connection: the SOCKS5 greeting, the request, the decision, then the bytes both
+/// ways until either side closes.
+async fn serve(
+    mut client: TcpStream,
+    allowed: &AllowedOrigins,
+    current: &Mutex<Weak<OriginGuard>>,
+) -> std::io::Result<()> {
+    let asked = tokio::time::timeout(HANDSHAKE_LIMIT, handshake(&mut client)).await;
+    let destination = match asked {
+        Ok(Ok(Ok(destination))) => destination,
+        Ok(Ok(Err(code))) => return reply(&mut client, code).await,
+        Ok(Err(err)) => return Err(err),
+        Err(_) => return Ok(()),
+    };
+    if !allowed.allows_socket(&destination.host, destination.port) {
+        return swallow(client, &destination, current).await;
+    }
+    let connect = TcpStream::connect((destination.host.trim_matches(['[', ']']), destination.port));
+    let mut server = match tokio::time::timeout(HANDSHAKE_LIMIT, connect).await {
+        Ok(Ok(server)) => server,
+        Ok(Err(err)) if err.kind() == std::io::ErrorKind::ConnectionRefused => {
+            return reply(&mut client, CONNECTION_REFUSED).await;
+        }
+        Ok(Err(_)) | Err(_) => return reply(&mut client, HOST_UNREACHABLE).await,
+    };
+    reply(&mut client, SUCCEEDED).await?;
+    tokio::io::copy_bidirectional(&mut client, &mut server).await?;
+    Ok(())
+}
+
+/// Accepts a connection to a forbidden destination without opening it, and reads what the
+/// browser sends on it: the first bytes are the request, which is reported and dropped. A
+/// connection that sends nothing before it closes (a preconnect) is no request.
+async fn swallow(
+    mut client: TcpStream,
+    destination: &Destination,
+    current: &Mutex<Weak<OriginGuard>>,
+) -> std::io::Result<()> {
+    reply(&mut client, SUCCEEDED).await?;
+    let mut first = vec![0u8; 8 * 1024];
+    let read = tokio::time::timeout(IDLE_LIMIT, client.read(&mut first)).await;
+    let n = match read {
+        Ok(Ok(n)) if n > 0 => n,
+        _ => return Ok(()),
+    };
+    let target = request_target(&first[..n], destination);
+    let guard = current
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .upgrade();
+    if let Some(guard) = guard {
+        guard.refused_connection(&destination.host, destination.port, target.as_ref());
+    }
+    tracing::info!(
+        target: "prettyplay::origins",
+        host = %destination.host,
+        port = destination.port,
+        "a request refused by [browser] allowed_origins"
+    );
+    // Dropping the connection ends the browser's request with an empty response.
+    Ok(())
+}
+
+/// The URL and kind of the plain HTTP request that `bytes` begin, if they begin one: the
+/// request line's target, made absolute with the destination. TLS and other protocols carry
+/// nothing readable.
+fn request_target(bytes: &[u8], destination: &Destination) -> Option<RequestTarget> {
+    let text = String::from_utf8_lossy(bytes);
+    let line = text.lines().next()?;
+    let mut parts = line.split(' ');
+    let method = parts.next()?;
+    let target = parts.next()?;
+    let version = parts.next()?;
+    if !version.starts_with("HTTP/")
+        || method.is_empty()
+        || !method.bytes().all(|b| b.is_ascii_uppercase())
+    {
+        return None;
+    }
+    let upgrade = text.lines().take_while(|l| !l.is_empty()).any(|header| {
+        let lower = header.to_ascii_lowercase();
+        lower.starts_with("upgrade:") && lower.contains("websocket")
+    });
+    let scheme = if upgrade { "ws" } else { "http" };
+    let url = if target.starts_with('/') {
+        format!(
+            "{scheme}://{}:{}{target}",
+            destination.host, destination.port
+        )
+    } else {
+        target.to_owned()
+    };
+    Some(RequestTarget {
+        kind: if upgrade { "websocket" } else { "request" },
+        url,
+    })
+}
+
+/// A plain request the proxy read on a forbidden connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RequestTarget {
+    /// `request` or `websocket`.
+    pub(crate) kind: &'static str,
+    pub(crate) url: String,
+}
+
+/// Reads the greeting and the request. The outer error is the connection's; the inner one a
+/// reply code for a request the proxy does not serve.
+async fn handshake(client: &mut TcpStream) -> std::io::Result<Result<Destination, u8>> {
+    let mut head = [0u8; 2];
+    client.read_exact(&mut head).await?;
+    let [version, methods] = head;
+    let mut offered = vec![0u8; usize::from(methods)];
+    client.read_exact(&mut offered).await?;
+    if version != 5 || !offered.contains(&0) {
+        // No acceptable method: the client closes.
+        client.write_all(&[5, 0xff]).await?;
+        return Err(std::io::Error::other(
+            "not a SOCKS5 client without authentication",
+        ));
+    }
+    client.write_all(&[5, 0]).await?;
+    let mut request = [0u8; 4];
+    client.read_exact(&mut request).await?;
+    let [_, command, _, address_type] = request;
+    let host = match address_type {
+        1 => {
+            let mut octets = [0u8; 4];
+            client.read_exact(&mut octets).await?;
+            Ipv4Addr::from(octets).to_string()
+        }
+        3 => {
+            let mut len = [0u8; 1];
+            client.read_exact(&mut len).await?;
+            let mut name = vec![0u8; usize::from(len[0])];
+            client.read_exact(&mut name).await?;
+            String::from_utf8_lossy(&name).to_ascii_lowercase()
+        }
+        4 => {
+            let mut octets = [0u8; 16];
+            client.read_exact(&mut octets).await?;
+            format!("[{}]", Ipv6Addr::from(octets))
+        }
+        _ => return Ok(Err(ADDRESS_NOT_SUPPORTED)),
+    };
+    let mut port = [0u8; 2];
+    client.read_exact(&mut port).await?;
+    if command != 1 {
+        // Only CONNECT: BIND and UDP ASSOCIATE would open channels the guard cannot see.
+        return Ok(Err(COMMAND_NOT_SUPPORTED));
+    }
+    Ok(Ok(Destination {
+        host: canonical_host(host),
+        port: u16::from_be_bytes(port),
+    }))
+}
+
+/// `host` as a URL serializes it, so it compares equal to an allowed origin's host: IPv4
+/// addresses written as names are parsed, and an IPv6 address keeps its brackets.
+fn canonical_host(host: String) -> String {
+    match host.parse::<IpAddr>() {
+        Ok(IpAddr::V4(v4)) => v4.to_string(),
+        Ok(IpAddr::V6(v6)) => format!("[{v6}]"),
+        Err(_) => host,
+    }
+}
+
+async fn reply(client: &mut TcpStream, code: u8) -> std::io::Result<()> {
+    let code = if code == SUCCEEDED || code <= ADDRESS_NOT_SUPPORTED {
+        code
+    } else {
+        GENERAL_FAILURE
+    };
+    client.write_all(&[5, code, 0, 1, 0, 0, 0, 0, 0, 0]).await?;
+    client.flush().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn only(origins: &[&str]) -> AllowedOrigins {
+        AllowedOrigins::Only {
+            origins: origins.iter().map(|o| (*o).to_owned()).collect(),
+            schemes: vec!["about".into()],
+        }
+    }
+
+    /// Asks `proxy` to connect to `host`:`port` by name and returns its reply code.
+    async fn ask(proxy: SocketAddr, host: &str, port: u16) -> (u8, TcpStream) {
+        let mut client = TcpStream::connect(proxy).await.unwrap();
+        client.write_all(&[5, 1, 0]).await.unwrap();
+        let mut chosen = [0u8; 2];
+        client.read_exact(&mut chosen).await.unwrap();
+        assert_eq!(chosen, [5, 0]);
+        let mut request = vec![5, 1, 0, 3, u8::try_from(host.len()).unwrap()];
+        request.extend_from_slice(host.as_bytes());
+        request.extend_from_slice(&port.to_be_bytes());
+        client.write_all(&request).await.unwrap();
+        let mut answer = [0u8; 10];
+        client.read_exact(&mut answer).await.unwrap();
+        (answer[1], client)
+    }
+
+    #[tokio::test]
+    async fn an_allowed_host_and_port_is_connected_and_any_other_refused() {
+        let app = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await.unwrap();
+        let app_port = app.local_addr().unwrap().port();
+        let other = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await.unwrap();
+        let other_port = other.local_addr().unwrap().port();
+        let allowed = only(&[&format!("http://127.0.0.1:{app_port}")]);
+        let proxy = OutboundProxy::start(allowed).await.unwrap();
+        let (code, mut client) = ask(proxy.address, "127.0.0.1", app_port).await;
+        assert_eq!(code, SUCCEEDED);
+        let (mut accepted, _) = app.accept().await.unwrap();
+        client.write_all(b"ping").await.unwrap();
+        let mut got = [0u8; 4];
+        accepted.read_exact(&mut got).await.unwrap();
+        assert_eq!(&got, b"ping");
+        // A forbidden destination is accepted, and what is sent there goes nowhere.
+        let (code, mut forbidden) = ask(proxy.address, "127.0.0.1", other_port).await;
+        assert_eq!(code, SUCCEEDED);
+        forbidden
+            .write_all(b"GET /?d=1 HTTP/1.1\r\n\r\n")
+            .await
+            .unwrap();
+        let mut rest = Vec::new();
+        forbidden.read_to_end(&mut rest).await.unwrap();
+        assert!(rest.is_empty(), "the proxy answered for the forbidden host");
+        let (_, mut by_name) = ask(proxy.address, "localhost", app_port).await;
+        by_name.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
+        by_name.read_to_end(&mut rest).await.unwrap();
+        assert!(rest.is_empty(), "another host name is another origin");
+        // Nothing ever reached the other listener.
+        let nothing = tokio::time::timeout(Duration::from_millis(200), other.accept()).await;
+        assert!(
+            nothing.is_err(),
+            "the refused connection reached its listener"
+        );
+    }
+
+    #[test]
+    fn a_plain_request_is_named_by_its_url_and_tls_by_nothing() {
+        let at = Destination {
+            host: "127.0.0.1".into(),
+            port: 9,
+        };
+        let get = b"GET /a?d=1 HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\r\n";
+        assert_eq!(
+            request_target(get, &at),
+            Some(RequestTarget {
+                kind: "request",
+                url: "http://127.0.0.1:9/a?d=1".into()
+            })
+        );
+        let socket = b"GET /s HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n";
+        assert_eq!(
+            request_target(socket, &at).map(|t| (t.kind, t.url)),
+            Some(("websocket", "ws://127.0.0.1:9/s".to_owned()))
+        );
+        assert_eq!(request_target(&[0x16, 0x03, 0x01, 0x02, 0x00], &at), None);
+    }
+
+    #[test]
+    fn ip_addresses_are_written_as_urls_write_them() {
+        assert_eq!(canonical_host("127.0.0.1".into()), "127.0.0.1");
+        assert_eq!(canonical_host("::1".into()), "[::1]");
+        assert_eq!(canonical_host("app.test".into()), "app.test");
+    }
+}
