@@ -28,7 +28,8 @@ pub(crate) const EXIT_USAGE: u8 = 2;
 /// Infrastructure: the driver or the browser is missing or crashed, the LLM is unavailable, or
 /// prettyplay's own I/O failed (the working directory, its output, a report file).
 pub(crate) const EXIT_INFRA: u8 = 3;
-/// The run was interrupted with Ctrl-C (128 + SIGINT, as shells report it).
+/// The run was interrupted with Ctrl-C (128 + SIGINT, as shells report it). SIGTERM and SIGHUP
+/// exit 143 and 129 ([`crate::stop_signal::StopSignal::exit_code`]).
 pub(crate) const EXIT_INTERRUPTED: u8 = 130;
 
 /// Why prettyplay could not do what it was asked.
@@ -120,7 +121,9 @@ impl Error {
             Error::ShowReport(err) if err.is_usage() => EXIT_USAGE,
             // A device name is configuration, even though only the driver knows the list.
             Error::Driver(DriverError::UnknownDevice { .. }) => EXIT_USAGE,
-            Error::WebServer(WebServerError::Interrupted) => EXIT_INTERRUPTED,
+            Error::WebServer(WebServerError::Interrupted) => {
+                crate::stop_signal::interrupted_exit_code()
+            }
             Error::Driver(_)
             | Error::WebServer(_)
             | Error::Runtime(_)

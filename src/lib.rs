@@ -28,6 +28,7 @@ mod script;
 mod secrets;
 mod snippet;
 mod step;
+mod stop_signal;
 #[cfg(test)]
 mod test_env;
 mod web_server;

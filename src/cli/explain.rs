@@ -17,12 +17,13 @@ use crate::driver::{
     BrowserRuntime, BrowserTarget, export_driver_env, find_driver, withhold_from_driver,
 };
 use crate::engine::{Explanation, explain as explain_sentence};
-use crate::error::{EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
+use crate::error::{EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
 use crate::llm::key_variables;
 use crate::report::Visible;
 use crate::script::{Limits, StepFailure};
 use crate::secrets::Secrets;
 use crate::step::{LivePage, SettleWindow, StepExecutor};
+use crate::stop_signal;
 use crate::web_server::{WebServers, kill_all_now};
 
 /// What came of `explain`, before it is printed.
@@ -264,14 +265,15 @@ fn print(
     Ok(())
 }
 
-/// Ctrl-C stops at once; the web servers' groups are killed first (no destructor runs).
+/// Ctrl-C, SIGTERM and SIGHUP stop at once, with 128 + the signal's number; the web servers'
+/// groups are killed first (no destructor runs).
 fn install_interrupt_handler() {
-    let installed = ctrlc::set_handler(|| {
+    let installed = stop_signal::install(|signal, _| {
         kill_all_now();
-        std::process::exit(i32::from(EXIT_INTERRUPTED));
+        std::process::exit(i32::from(signal.exit_code()));
     });
     if let Err(err) = installed {
-        tracing::warn!("Ctrl-C will stop prettyplay at once: {err}");
+        tracing::warn!("Ctrl-C, SIGTERM and SIGHUP will stop prettyplay at once: {err}");
     }
 }
 

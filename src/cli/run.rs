@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::cache::Cache;
 use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
@@ -28,6 +28,7 @@ use crate::runner::{
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
+use crate::stop_signal::{self, Reaction, StopSignal};
 use crate::web_server::{
     CONNECT_LIMIT, LineSink, Unreachable, WebServerError, WebServers, kill_all_now, reach,
 };
@@ -310,7 +311,11 @@ pub(crate) fn run_tests(
     if let Some(err) = write_error.or(finished.err()) {
         return Err(Error::Output(err));
     }
-    let code = exit_code_of(&stats, settings.run.fail_on_flaky);
+    let code = match exit_code_of(&stats, settings.run.fail_on_flaky) {
+        // The run was stopped by a signal: its code says which (130, 143 or 129).
+        EXIT_INTERRUPTED => stop_signal::interrupted_exit_code(),
+        code => code,
+    };
     // `prettyplay audit`: a check that cannot fail fails the audit like a failed test.
     if mode == Mode::Audit && code == EXIT_SUCCESS && stats.checks_vacuous > 0 {
         return Ok(EXIT_TEST_FAILED);
@@ -485,30 +490,43 @@ fn record_failures(
     }
 }
 
-/// Installs the Ctrl-C handler. The first Ctrl-C stops scheduling and stops the running tests
-/// by closing their pages, so they are reported as interrupted along with what ran. The second
-/// exits at once: the web servers' process groups are killed first, and the driver sees its
-/// stdin close and takes its browsers down with it.
+/// Installs the handler of the stop signals (Ctrl-C, SIGTERM, SIGHUP; see
+/// [`crate::stop_signal`]). The first stops scheduling and stops the running tests by closing
+/// their pages, so they are reported as interrupted along with what ran. The second exits at
+/// once: the web servers' process groups are killed first, and the driver sees its stdin close
+/// and takes its browsers down with it.
 #[expect(
     clippy::print_stderr,
-    reason = "the user learns at once what Ctrl-C does"
+    reason = "the user learns at once what the signal does"
 )]
 fn install_interrupt_handler(cancel: Arc<AtomicBool>) {
-    let presses = AtomicUsize::new(0);
-    let installed = ctrlc::set_handler(move || {
-        if presses.fetch_add(1, Ordering::SeqCst) == 0 {
+    let installed = stop_signal::install(move |signal, reaction| match reaction {
+        Reaction::Stop => {
             cancel.store(true, Ordering::SeqCst);
-            eprintln!(
-                "\ninterrupted: stopping the running tests (press Ctrl-C again to stop at once)"
-            );
-        } else {
+            eprintln!("\n{}", stopping_message(signal));
+        }
+        Reaction::ExitNow => {
             // No destructor runs on exit, so the web servers' groups are killed here.
             kill_all_now();
-            std::process::exit(i32::from(EXIT_INTERRUPTED));
+            std::process::exit(i32::from(signal.exit_code()));
         }
     });
     if let Err(err) = installed {
-        tracing::warn!("Ctrl-C will stop prettyplay at once: {err}");
+        tracing::warn!("Ctrl-C, SIGTERM and SIGHUP will stop prettyplay at once: {err}");
+    }
+}
+
+/// What the first stop signal does, as the user is told.
+fn stopping_message(signal: StopSignal) -> String {
+    match signal {
+        StopSignal::Interrupt => {
+            "interrupted: stopping the running tests (press Ctrl-C again to stop at once)"
+                .to_owned()
+        }
+        StopSignal::Terminate | StopSignal::HangUp => format!(
+            "{}: stopping the running tests (a second signal stops prettyplay at once)",
+            signal.name()
+        ),
     }
 }
 

@@ -115,7 +115,7 @@ fn testcase(xml: &mut String, test: &TestRecord) {
             escape(details.trim_matches('\n')),
         );
     } else if test.interrupted() {
-        xml.push_str("      <skipped message=\"interrupted (Ctrl-C) before it finished\"/>\n");
+        xml.push_str("      <skipped message=\"interrupted (Ctrl-C, SIGTERM or SIGHUP) before it finished\"/>\n");
     } else if test.outcome.is_none() {
         xml.push_str("      <skipped message=\"the test did not finish\"/>\n");
     }
@@ -257,7 +257,9 @@ mod tests {
         assert!(xml.contains("failures=\"0\""), "{xml}");
         assert!(xml.contains("skipped=\"1\""), "{xml}");
         assert!(
-            xml.contains("<skipped message=\"interrupted (Ctrl-C) before it finished\"/>"),
+            xml.contains(
+                "<skipped message=\"interrupted (Ctrl-C, SIGTERM or SIGHUP) before it finished\"/>"
+            ),
             "{xml}"
         );
         assert!(!xml.contains("<failure"), "{xml}");

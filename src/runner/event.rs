@@ -222,7 +222,7 @@ impl TestOutcome {
     }
 }
 
-/// Where Ctrl-C stopped a test.
+/// Where a stop signal (Ctrl-C, SIGTERM, SIGHUP) stopped a test.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Interruption {
     /// The step that did not finish (or did not start).
@@ -236,14 +236,14 @@ pub struct Interruption {
 impl Interruption {
     /// The one line reports show for an interrupted test.
     pub fn message(&self) -> &'static str {
-        "interrupted (Ctrl-C) before this step; nothing was written for it"
+        "interrupted (Ctrl-C, SIGTERM or SIGHUP) before this step; nothing was written for it"
     }
 }
 
 /// Why a run stopped before every selected test ran.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StopReason {
-    /// Ctrl-C (or SIGTERM): no new test starts, running tests stop before their next step.
+    /// Ctrl-C, SIGTERM or SIGHUP: no new test starts, running tests stop before their next step.
     Interrupted,
     /// `--max-failures` tests failed; running tests finish.
     MaxFailures(usize),

@@ -3,7 +3,8 @@
 //! SIGTERM, then SIGKILL after [`STOP_GRACE`]. Dropping it stops it, so a panic does too.
 //!
 //! Every live group is also listed in a process-wide registry, so that [`kill_all_now`] can
-//! kill them from the Ctrl-C handler before prettyplay exits at once (no destructor runs then).
+//! kill them from the signal handler before prettyplay exits at once (no destructor runs then),
+//! and each has a [`Watchdog`] that stops it should prettyplay be killed (SIGKILL) or crash.
 
 use std::ffi::OsString;
 use std::io;
@@ -15,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::WebServerError;
 use super::output_tail::{LineSink, OutputTail, pump};
+use super::watchdog::Watchdog;
 use crate::config::WebServerSettings;
 
 /// How long a stopped server's group has, after SIGTERM, before it is sent SIGKILL.
@@ -44,6 +46,9 @@ pub(crate) struct ServerProcess {
     group: libc::pid_t,
     output: Arc<Mutex<OutputTail>>,
     pumps: Vec<JoinHandle<()>>,
+    /// Stops the group should prettyplay end without stopping it; `None` once it is stopped,
+    /// or when the watchdog could not start.
+    watchdog: Option<Watchdog>,
     stopped: bool,
 }
 
@@ -82,8 +87,9 @@ impl ServerProcess {
             .process_group(0);
         #[cfg(target_os = "linux")]
         // SAFETY: prctl(2) is async-signal-safe and touches no memory of the parent. It asks the
-        // kernel to send SIGTERM to the server should prettyplay die without stopping it
+        // kernel to send SIGTERM to the shell should prettyplay die without stopping it
         // (SIGKILL); the server is spawned on the main thread, which lives as long as the run.
+        // The rest of the group is the watchdog's: this only ends the shell sooner.
         unsafe {
             command.pre_exec(|| {
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
@@ -103,6 +109,16 @@ impl ServerProcess {
         })?;
         groups.push(group);
         drop(groups);
+        // Without a watchdog the server still runs, and every exit but SIGKILL stops it.
+        let watchdog = Watchdog::spawn(group, STOP_GRACE)
+            .inspect_err(|err| {
+                tracing::warn!(
+                    "no watchdog for web server `{}`: killing prettyplay would leave it \
+                     running: {err}",
+                    settings.command
+                );
+            })
+            .ok();
 
         let output = Arc::new(Mutex::new(OutputTail::default()));
         let mut pumps = Vec::new();
@@ -130,6 +146,7 @@ impl ServerProcess {
             group,
             output,
             pumps,
+            watchdog,
             stopped: false,
         })
     }
@@ -181,6 +198,9 @@ impl ServerProcess {
             thread::sleep(POLL);
         }
         let _ = self.child.try_wait();
+        if let Some(watchdog) = self.watchdog.take() {
+            watchdog.dismiss();
+        }
         GROUPS
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

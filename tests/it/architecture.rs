@@ -33,6 +33,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("regular_file", 1),
     ("secrets", 1),
     ("snippet", 1),
+    ("stop_signal", 1),
     ("test_env", 1),
 ];
 

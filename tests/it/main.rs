@@ -36,6 +36,7 @@
 //! a clean HOME);
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `web_server` starts and stops `[web_server]`s through the CLI;
+//! `signals` stops runs with SIGTERM, SIGHUP, SIGINT and SIGKILL and checks nothing is left;
 //! `show` serves reports and traces with `show-report` and `show-trace` and requests them over
 //! HTTP; `support` is the shared harness.
 
@@ -78,6 +79,7 @@ mod screen;
 mod select;
 mod settle;
 mod show;
+mod signals;
 mod support;
 mod vars;
 mod waits;

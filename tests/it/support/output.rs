@@ -83,6 +83,18 @@ impl Output {
         self
     }
 
+    /// Fails unless `signal` ended the run (it had no exit code of its own).
+    #[track_caller]
+    pub(crate) fn assert_killed_by(self, signal: i32) -> Self {
+        if std::os::unix::process::ExitStatusExt::signal(&self.status) != Some(signal) {
+            self.fail(&format!(
+                "expected signal {signal} to end it, got {}",
+                self.status
+            ));
+        }
+        self
+    }
+
     #[track_caller]
     pub(crate) fn stdout_contains(self, needle: &str) -> Self {
         if !self.stdout.contains(needle) {

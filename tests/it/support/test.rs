@@ -351,6 +351,18 @@ impl Test {
         }
         // Its own process group, so that a run that hangs is killed with its driver and browser.
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        // A test binary started under `nohup` or by a supervisor may ignore SIGHUP or SIGTERM,
+        // and prettyplay leaves a signal it inherits ignored as it is. The runs start with both
+        // at their defaults, as from a terminal, so that the tests of those signals hold
+        // wherever the tests run.
+        // SAFETY: signal(2) is async-signal-safe and touches no memory of the parent.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+                libc::signal(libc::SIGHUP, libc::SIG_DFL);
+                libc::signal(libc::SIGTERM, libc::SIG_DFL);
+                Ok(())
+            });
+        }
 
         let description = format!(
             "prettyplay {}",
