@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::feature::feature_to_steps;
 use super::plan::plan_to_steps;
+use crate::report::Visible;
 use crate::scenario::{ScenarioError, parse, parse_feature};
 
 /// Why a file was not imported.
@@ -140,9 +141,12 @@ pub(crate) fn import_files(
         }
         write_new(&to, &text)?;
         let shown_to = to.strip_prefix(cwd).unwrap_or(&to).display().to_string();
+        // The names come from the file system and may hold control characters.
         let _ = writeln!(
             out,
-            "imported {display} -> {shown_to} ({} tests, {sentences} sentences)",
+            "imported {} -> {} ({} tests, {sentences} sentences)",
+            Visible(&display),
+            Visible(&shown_to),
             parsed.tests.len()
         );
         imported.push(Imported {
