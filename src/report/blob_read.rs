@@ -3,8 +3,10 @@
 //! cannot be read, a blob cut short or one that never says its run finished is an error that
 //! names the file and the line.
 //!
-//! Blobs come from other jobs' artifacts, so they are untrusted input. The blob is read only if
-//! it is a regular file within [`MAX_BLOB_BYTES`]. A file a line names (a screenshot, a trace)
+//! Blobs come from other jobs' artifacts, so they are untrusted input. The blob is opened
+//! without following a symbolic link and read only if it is a regular file within
+//! [`MAX_BLOB_BYTES`] (a blob the user names as a link is resolved by
+//! [`super::merge::find_blobs`] first). A file a line names (a screenshot, a trace)
 //! must be a relative path inside the blob's directory that stays inside it once its symbolic
 //! links are resolved; it is opened without following a link and must be a regular file within
 //! [`super::wire_read::MAX_SCREENSHOT_BYTES`] or [`MAX_TRACE_BYTES`]. Each of these is an error
@@ -19,7 +21,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::blob::{BLOB_FORMAT, BLOB_VERSION, BlobHeader};
 use super::wire_read::parse_event;
-use crate::regular_file::{MIB, read_regular_to_string};
+use crate::regular_file::{MIB, read_regular_nofollow_to_string};
 use crate::runner::RunEvent;
 
 /// The largest blob read: far above the events of thousands of tests, far below a runaway read.
@@ -107,12 +109,12 @@ pub(crate) struct Blob {
 
 /// Reads the blob at `path`: see the module's comment for what is an error.
 pub(crate) fn read_blob(path: &Path) -> Result<Blob, MergeError> {
-    let text = read_regular_to_string(path, MAX_BLOB_BYTES, "report blobs").map_err(|source| {
-        MergeError::Read {
+    let text = read_regular_nofollow_to_string(path, MAX_BLOB_BYTES, "report blobs").map_err(
+        |source| MergeError::Read {
             path: path.to_path_buf(),
             source,
-        }
-    })?;
+        },
+    )?;
     let not_a_blob = |reason: &str| MergeError::NotABlob {
         path: path.to_path_buf(),
         reason: reason.to_owned(),

@@ -22,26 +22,40 @@ use crate::runner::{RunEvent, RunStats, StopReason, TestId, TestOutcome};
 
 /// The blob files under `paths`: a file as it is, a directory's `*.jsonl` files at any depth
 /// (an artifact download may put each shard's blob in a directory of its own), sorted.
+///
+/// A blob named on the command line may be a symbolic link, because the user chose it: it is
+/// read where the link leads. One found in a directory came with the artifact, so anything named
+/// `*.jsonl` there that is not a directory is taken, and a link, a FIFO or a device among them is
+/// then refused by [`read_blob`] with its name, rather than skipped in silence (which would drop
+/// a shard's tests from the report) or followed out of the directory.
 pub(crate) fn find_blobs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, MergeError> {
     let mut blobs = Vec::new();
     for path in paths {
-        if path.is_file() {
-            blobs.push(path.clone());
+        let read_error = |path: &Path, source| MergeError::Read {
+            path: path.to_path_buf(),
+            source,
+        };
+        if !path.is_dir() {
+            let meta = fs::symlink_metadata(path).map_err(|err| read_error(path, err))?;
+            blobs.push(if meta.file_type().is_symlink() {
+                fs::canonicalize(path).map_err(|err| read_error(path, err))?
+            } else {
+                path.clone()
+            });
             continue;
         }
-        if !path.is_dir() {
-            return Err(MergeError::Read {
-                path: path.clone(),
-                source: std::io::ErrorKind::NotFound.into(),
-            });
+        let mut found = Vec::new();
+        for entry in walkdir::WalkDir::new(path) {
+            let entry = entry.map_err(|err| {
+                let at = err.path().unwrap_or(path).to_path_buf();
+                read_error(&at, err.into())
+            })?;
+            if !entry.file_type().is_dir()
+                && entry.path().extension().is_some_and(|ext| ext == "jsonl")
+            {
+                found.push(entry.into_path());
+            }
         }
-        let mut found: Vec<PathBuf> = walkdir::WalkDir::new(path)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|entry| entry.file_type().is_file())
-            .map(walkdir::DirEntry::into_path)
-            .filter(|file| file.extension().is_some_and(|ext| ext == "jsonl"))
-            .collect();
         found.sort();
         blobs.extend(found);
     }
@@ -404,6 +418,60 @@ mod tests {
         );
         assert!(err.contains("report-1-of-2.jsonl:3"), "{err}");
         assert!(err.contains("report-2-of-2.jsonl:"), "{err}");
+    }
+
+    #[test]
+    fn a_link_or_fifo_found_as_a_blob_is_refused_by_name_and_a_named_link_is_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let elsewhere = tmp.path().join("elsewhere");
+        let blobs = two_shards(&elsewhere, &[]);
+        let dir = tmp.path().join("blobs");
+        fs::create_dir_all(&dir).unwrap();
+        let link = dir.join("report-1-of-2.jsonl");
+        std::os::unix::fs::symlink(&blobs[0], &link).unwrap();
+        let found = find_blobs(std::slice::from_ref(&dir)).unwrap();
+        assert_eq!(
+            found,
+            std::slice::from_ref(&link),
+            "the link is taken, not skipped"
+        );
+        let err = chain(&merge_blobs(&found, &tmp.path().join("traces")).unwrap_err());
+        assert_eq!(
+            err,
+            format!(
+                "cannot read {}: it is a symbolic link, not a regular file: report blobs must \
+                 be regular files, not links to them",
+                link.display()
+            )
+        );
+        // Named on the command line, the same link is read where it leads.
+        let named = find_blobs(std::slice::from_ref(&link)).unwrap();
+        assert_eq!(named, [fs::canonicalize(&blobs[0]).unwrap()]);
+        assert!(merge_blobs(&named, &tmp.path().join("traces")).is_ok());
+
+        fs::remove_file(&link).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&link)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let found = find_blobs(std::slice::from_ref(&dir)).unwrap();
+        let err = chain(&merge_blobs(&found, &tmp.path().join("traces")).unwrap_err());
+        assert!(
+            err.contains("it is a FIFO (named pipe), not a regular file"),
+            "{err}"
+        );
+    }
+
+    /// An error and its sources, as the CLI shows them.
+    fn chain(err: &dyn std::error::Error) -> String {
+        let mut shown = err.to_string();
+        let mut source = err.source();
+        while let Some(cause) = source {
+            shown.push_str(&format!(": {cause}"));
+            source = cause.source();
+        }
+        shown
     }
 
     #[test]

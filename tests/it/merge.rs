@@ -493,3 +493,45 @@ fn oversized_blob_attachments_are_refused_before_they_are_read() {
         );
     assert!(!out.exists("merged/traces/a.zip"));
 }
+
+#[test]
+fn a_blob_that_is_a_link_or_a_fifo_in_the_blob_directory_is_refused_by_name() {
+    // A second blob, outside the artifact, that a link in it leads to.
+    let test = handmade_blob();
+    let project = test.project_dir();
+    fs::copy(
+        project.join("blobs/report.jsonl"),
+        project.join("outside/other.jsonl"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        project.join("outside/other.jsonl"),
+        project.join("blobs/other.jsonl"),
+    )
+    .unwrap();
+    let out = merge(test)
+        .assert_exit(2)
+        .output_contains("cannot read ")
+        .output_contains("blobs/other.jsonl\n  caused by: it is a symbolic link, not a regular file: report blobs must be regular files, not links to them");
+    assert!(!out.exists("merged/index.html"));
+
+    // A FIFO is refused without blocking, found in the directory or named.
+    let test = handmade_blob();
+    let fifo = test.project_dir().join("blobs/pipe.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = merge(test)
+        .assert_exit(2)
+        .output_contains("blobs/pipe.jsonl\n  caused by: it is a FIFO (named pipe), not a regular file: report blobs must be regular files");
+    assert!(!out.exists("merged/index.html"));
+    out.again()
+        .args(&["merge-reports", "blobs/pipe.jsonl"])
+        .run()
+        .assert_exit(2)
+        .output_contains(
+            "blobs/pipe.jsonl\n  caused by: it is a FIFO (named pipe), not a regular file",
+        );
+}
