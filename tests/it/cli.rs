@@ -298,6 +298,20 @@ fn allowed_origins_without_a_real_host_port_or_with_a_path_are_config_errors_at_
             .output_contains(&format!(
                 "prettyplay.toml:4:3: `browser.allowed_origins` entry \"{entry}\" {problem}"
             ));
+        // The same entry in the environment variable is an error naming the variable.
+        Test::new()
+            .scenario(TODO, "test: t\n  open the app\n")
+            .env(
+                "PRETTYPLAY_BROWSER_ALLOWED_ORIGINS",
+                &format!("http://a:1, {entry}"),
+            )
+            .args(&["list"])
+            .run()
+            .assert_exit(2)
+            .output_contains(&format!(
+                "environment variable `PRETTYPLAY_BROWSER_ALLOWED_ORIGINS` has invalid value \
+                 `http://a:1, {entry}`: expected a comma-separated list of origins"
+            ));
     }
 }
 
