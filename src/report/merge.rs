@@ -16,7 +16,7 @@ use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 
 use super::blob::SetupTest;
-use super::blob_read::{Blob, MAX_TRACE_BYTES, MergeError, read_blob};
+use super::blob_read::{Blob, MAX_TRACE_BYTES, MergeError, ScreenshotBudget, read_blob};
 use crate::regular_file::{human, open_regular_nofollow};
 use crate::runner::{RunEvent, RunStats, StopReason, TestId, TestOutcome};
 
@@ -90,9 +90,10 @@ pub(crate) struct Merged {
 /// The run made of the blobs at `paths` (see [`Merged`]). Traces are copied into `trace_dir`
 /// and the events name them there.
 pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged, MergeError> {
+    let mut budget = ScreenshotBudget::new();
     let blobs = paths
         .iter()
-        .map(|path| read_blob(path))
+        .map(|path| read_blob(path, &mut budget))
         .collect::<Result<Vec<Blob>, _>>()?;
     let missing_shards = missing_shards(&blobs);
     let mut tests: BTreeMap<(String, usize, String), Entry> = BTreeMap::new();
