@@ -9,10 +9,10 @@
 //!
 //! Main function: [`merge_blobs`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::io::{self, Read as _};
-use std::os::unix::fs::OpenOptionsExt as _;
+use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
 use super::blob::SetupTest;
@@ -88,7 +88,7 @@ pub(crate) struct Merged {
 }
 
 /// The run made of the blobs at `paths` (see [`Merged`]). Traces are copied into `trace_dir`
-/// and the events name them there.
+/// (each file once) and the events name them there.
 pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged, MergeError> {
     let mut budget = ScreenshotBudget::new();
     let blobs = paths
@@ -96,6 +96,7 @@ pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged,
         .map(|path| read_blob(path, &mut budget))
         .collect::<Result<Vec<Blob>, _>>()?;
     let missing_shards = missing_shards(&blobs);
+    let mut traces = TraceCopies::new(trace_dir);
     let mut tests: BTreeMap<(String, usize, String), Entry> = BTreeMap::new();
     let mut selected = 0;
     let mut dropped = 0;
@@ -126,9 +127,7 @@ pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged,
                     ..
                 }
             );
-            entry
-                .events
-                .push(copy_trace(event, trace_dir, &blob.path, line)?);
+            entry.events.push(traces.copy(event, &blob.path, line)?);
         }
         for (key, entry) in entries {
             match tests.get(&key) {
@@ -215,32 +214,55 @@ fn merged_stats(events: &[RunEvent], shards: &[RunStats]) -> RunStats {
     stats
 }
 
-/// A trace event with its trace copied into `trace_dir`; other events as they are. The trace
-/// (line `line` of `blob` names it) is opened without following a symbolic link and copied up to
-/// [`MAX_TRACE_BYTES`]; the copy never follows a link either.
-fn copy_trace(
-    event: RunEvent,
-    trace_dir: &Path,
-    blob: &Path,
-    line: usize,
-) -> Result<RunEvent, MergeError> {
-    let RunEvent::TraceWritten { test, path } = event else {
-        return Ok(event);
-    };
-    let target = trace_dir.join(path.file_name().unwrap_or(path.as_os_str()));
-    copy_regular(&path, &target).map_err(|source| MergeError::Trace {
-        blob: blob.to_path_buf(),
-        line,
-        path: path.clone(),
-        source,
-    })?;
-    Ok(RunEvent::TraceWritten { test, path: target })
+/// Copies the traces the blobs name into the merged report's `traces/`, each file once.
+struct TraceCopies<'a> {
+    dir: &'a Path,
+    /// The copies made, by the file they were made from (its device and inode, so that a second
+    /// path or a hard link to one file counts once).
+    made: HashMap<(u64, u64), PathBuf>,
 }
 
-/// Copies the regular file `from` to `to` (its directory made), both without following a
-/// symbolic link, up to [`MAX_TRACE_BYTES`].
-fn copy_regular(from: &Path, to: &Path) -> io::Result<()> {
-    let (source, _) = open_regular_nofollow(from, MAX_TRACE_BYTES, "traces in report blobs")?;
+impl<'a> TraceCopies<'a> {
+    fn new(dir: &'a Path) -> Self {
+        Self {
+            dir,
+            made: HashMap::new(),
+        }
+    }
+
+    /// A trace event with its trace copied; other events as they are. The trace (line `line` of
+    /// `blob` names it) is opened without following a symbolic link and copied up to
+    /// [`MAX_TRACE_BYTES`]; the copy never follows a link either. A trace already copied is not
+    /// copied again, because a blob that names one big trace on every line would otherwise make
+    /// the merge copy it as many times.
+    fn copy(&mut self, event: RunEvent, blob: &Path, line: usize) -> Result<RunEvent, MergeError> {
+        let RunEvent::TraceWritten { test, path } = event else {
+            return Ok(event);
+        };
+        let error = |source| MergeError::Trace {
+            blob: blob.to_path_buf(),
+            line,
+            path: path.clone(),
+            source,
+        };
+        let (source, _) = open_regular_nofollow(&path, MAX_TRACE_BYTES, "traces in report blobs")
+            .map_err(error)?;
+        let meta = source.metadata().map_err(error)?;
+        let id = (meta.dev(), meta.ino());
+        if let Some(target) = self.made.get(&id) {
+            let path = target.clone();
+            return Ok(RunEvent::TraceWritten { test, path });
+        }
+        let target = self.dir.join(path.file_name().unwrap_or(path.as_os_str()));
+        copy_regular(source, &target).map_err(error)?;
+        self.made.insert(id, target.clone());
+        Ok(RunEvent::TraceWritten { test, path: target })
+    }
+}
+
+/// Copies `source` (a regular file opened by [`open_regular_nofollow`]) to `to` (its directory
+/// made) without following a symbolic link, up to [`MAX_TRACE_BYTES`].
+fn copy_regular(source: fs::File, to: &Path) -> io::Result<()> {
     if let Some(dir) = to.parent() {
         fs::create_dir_all(dir)?;
     }
@@ -473,6 +495,39 @@ mod tests {
             source = cause.source();
         }
         shown
+    }
+
+    #[test]
+    fn a_trace_named_twice_or_through_a_hard_link_is_copied_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let trace = tmp.path().join("blob/report/traces/a.zip");
+        fs::create_dir_all(trace.parent().unwrap()).unwrap();
+        fs::write(&trace, "zip").unwrap();
+        let linked = trace.with_file_name("b.zip");
+        fs::hard_link(&trace, &linked).unwrap();
+        let merged = tmp.path().join("merged/traces");
+        let mut copies = TraceCopies::new(&merged);
+        let test = testing::events()
+            .iter()
+            .find_map(|e| test_of(e).cloned())
+            .unwrap();
+        let event = |path: &Path| RunEvent::TraceWritten {
+            test: test.clone(),
+            path: path.to_path_buf(),
+        };
+        let blob = tmp.path().join("blob/report.jsonl");
+        let first = copies.copy(event(&trace), &blob, 4).unwrap();
+        assert_eq!(first, event(&merged.join("a.zip")));
+        // Changed after the first copy: a second copy would overwrite it.
+        fs::write(merged.join("a.zip"), "copied once").unwrap();
+        for path in [&trace, &linked] {
+            assert_eq!(copies.copy(event(path), &blob, 5).unwrap(), first);
+        }
+        assert_eq!(
+            fs::read_to_string(merged.join("a.zip")).unwrap(),
+            "copied once"
+        );
+        assert!(!merged.join("b.zip").exists());
     }
 
     #[test]
