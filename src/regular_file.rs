@@ -8,7 +8,7 @@
 //! message says what the file is and what to do, for the caller to wrap with the file's path.
 //!
 //! [`open_regular_nofollow`] and [`read_regular_nofollow`] are for files named by untrusted
-//! input (the attachments of a report blob): they refuse a symbolic link instead of following
+//! input (report blobs found in a directory, and their attachments): they refuse a symbolic link instead of following
 //! it, and they look at what was opened rather than at the path, so that a FIFO swapped in
 //! neither blocks the open nor the read.
 
@@ -51,10 +51,28 @@ pub(crate) fn open_regular_nofollow(
     what: &str,
 ) -> io::Result<(File, u64)> {
     use std::os::unix::fs::OpenOptionsExt as _;
-    let file = fs::OpenOptions::new()
+    let opened = fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)?;
+        .open(path);
+    let file = match opened {
+        Ok(file) => file,
+        // `O_NOFOLLOW` refuses a link with `ELOOP`, whose own message ("too many levels of
+        // symbolic links") does not say what is wrong with the file.
+        Err(err)
+            if err.raw_os_error() == Some(libc::ELOOP)
+                && fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink()) =>
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "it is a symbolic link, not a regular file: {what} must be regular files, \
+                     not links to them"
+                ),
+            ));
+        }
+        Err(err) => return Err(err),
+    };
     let meta = file.metadata()?;
     check(&meta, limit, what, Links::Refused)?;
     Ok((file, meta.len()))
@@ -73,7 +91,20 @@ pub(crate) fn read_regular_nofollow(path: &Path, limit: u64, what: &str) -> io::
 
 /// Like [`read_regular`], as UTF-8 text (`InvalidData` if it is not).
 pub(crate) fn read_regular_to_string(path: &Path, limit: u64, what: &str) -> io::Result<String> {
-    String::from_utf8(read_regular(path, limit, what)?).map_err(|_| {
+    utf8(read_regular(path, limit, what)?)
+}
+
+/// Like [`read_regular_nofollow`], as UTF-8 text (`InvalidData` if it is not).
+pub(crate) fn read_regular_nofollow_to_string(
+    path: &Path,
+    limit: u64,
+    what: &str,
+) -> io::Result<String> {
+    utf8(read_regular_nofollow(path, limit, what)?)
+}
+
+fn utf8(bytes: Vec<u8>) -> io::Result<String> {
+    String::from_utf8(bytes).map_err(|_| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             "stream did not contain valid UTF-8",
@@ -212,7 +243,12 @@ mod tests {
         assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(&path, &link).unwrap();
-        assert!(read_regular_nofollow(&link, 5, "files").is_err());
+        let e = read_regular_nofollow(&link, 5, "files").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "it is a symbolic link, not a regular file: files must be regular files, not links \
+             to them"
+        );
         let zero = dir.path().join("zero");
         std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
         assert!(read_regular_nofollow(&zero, MIB, "files").is_err());

@@ -91,10 +91,33 @@ fn init_tracing(verbose: u8, ansi: bool) {
         .unwrap_or_else(|| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .fmt_fields(visible_fields())
         .with_writer(|| MaskedStderr(Vec::new()))
         .with_ansi(ansi)
         .without_time()
         .try_init();
+}
+
+/// Formats a log event's fields masked, then escaped as every terminal line is, because a log
+/// line may quote a test's name, a step's console output or a page's URL. Secrets are masked
+/// before the escaping, which would otherwise hide a secret that holds a control character from
+/// the mask. The message is written bare and other fields as `name=value`, as by default.
+fn visible_fields() -> impl for<'w> tracing_subscriber::fmt::FormatFields<'w> + 'static {
+    use tracing_subscriber::field::MakeExt as _;
+    tracing_subscriber::fmt::format::debug_fn(
+        |writer: &mut tracing_subscriber::fmt::format::Writer<'_>,
+         field: &tracing::field::Field,
+         value: &dyn std::fmt::Debug| {
+            let text = masked_for_stderr(&format!("{value:?}"));
+            let text = crate::report::visible_text(&text);
+            if field.name() == "message" {
+                write!(writer, "{text}")
+            } else {
+                write!(writer, "{field}={text}")
+            }
+        },
+    )
+    .delimited(" ")
 }
 
 /// Holds the run's secrets once they are resolved, so that the log and the final error on

@@ -16,6 +16,7 @@ use super::spec::{HEADER, SpecContext, js, render_spec};
 use crate::cache::{Cache, CacheError};
 use crate::config::{Screen, Settings};
 use crate::driver::{DRIVER_VERSION, chromium_launch_args};
+use crate::report::Visible;
 use crate::scenario::Scenario;
 
 /// The helper module every spec imports; `__ACCEPT_DIALOGS__` is filled in.
@@ -122,7 +123,8 @@ pub(crate) fn export_playwright(
         written.push(rel);
     }
     for rel in &written {
-        writeln!(out, "wrote  {}", dir.join(rel).display()).map_err(|source| {
+        // A spec is named after its scenario file, whose name may hold control characters.
+        writeln!(out, "wrote  {}", Visible(dir.join(rel).display())).map_err(|source| {
             ExportError::Write {
                 path: PathBuf::from("stdout"),
                 source,

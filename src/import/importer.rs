@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use super::feature::feature_to_steps;
 use super::plan::plan_to_steps;
-use crate::scenario::{ScenarioError, parse, parse_feature};
+use crate::regular_file::read_regular;
+use crate::report::Visible;
+use crate::scenario::{MAX_SCENARIO_BYTES, ScenarioError, parse, parse_feature};
 
 /// Why a file was not imported.
 #[derive(Debug, thiserror::Error)]
@@ -92,10 +94,14 @@ pub(crate) fn import_files(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // A plan or feature comes from wherever the user got it: read with the bounds of a
+        // `.steps` file, so a link to `/dev/zero` or a FIFO is an error, not a hang.
         let read = |path: &Path| {
-            fs::read(path).map_err(|source| ImportError::Read {
-                path: path.to_owned(),
-                source,
+            read_regular(path, MAX_SCENARIO_BYTES, "imported files").map_err(|source| {
+                ImportError::Read {
+                    path: path.to_owned(),
+                    source,
+                }
             })
         };
         let (stem, text) = if let Some(stem) = name.strip_suffix(".plan.md") {
@@ -140,9 +146,12 @@ pub(crate) fn import_files(
         }
         write_new(&to, &text)?;
         let shown_to = to.strip_prefix(cwd).unwrap_or(&to).display().to_string();
+        // The names come from the file system and may hold control characters.
         let _ = writeln!(
             out,
-            "imported {display} -> {shown_to} ({} tests, {sentences} sentences)",
+            "imported {} -> {} ({} tests, {sentences} sentences)",
+            Visible(&display),
+            Visible(&shown_to),
             parsed.tests.len()
         );
         imported.push(Imported {

@@ -156,7 +156,7 @@ impl BlobReporter {
 }
 
 /// The screenshot of the failure an event carries, if any.
-fn screenshot_of(event: &RunEvent) -> Option<&[u8]> {
+pub(super) fn screenshot_of(event: &RunEvent) -> Option<&[u8]> {
     match event {
         RunEvent::TestRetry { failure, .. } => failure.screenshot.as_deref(),
         RunEvent::TestFinished {

@@ -3,13 +3,19 @@
 //! cannot be read, a blob cut short or one that never says its run finished is an error that
 //! names the file and the line.
 //!
-//! Blobs come from other jobs' artifacts, so they are untrusted input. The blob is read only if
-//! it is a regular file within [`MAX_BLOB_BYTES`]. A file a line names (a screenshot, a trace)
+//! Blobs come from other jobs' artifacts, so they are untrusted input. The blob is opened
+//! without following a symbolic link and read only if it is a regular file within
+//! [`MAX_BLOB_BYTES`] (a blob the user names as a link is resolved by
+//! [`super::merge::find_blobs`] first). A file a line names (a screenshot, a trace)
 //! must be a relative path inside the blob's directory that stays inside it once its symbolic
 //! links are resolved; it is opened without following a link and must be a regular file within
 //! [`super::wire_read::MAX_SCREENSHOT_BYTES`] or [`MAX_TRACE_BYTES`]. Each of these is an error
 //! naming the blob, the line and the file, rather than a skipped attachment, because a link to
 //! `/dev/zero` or to a file outside the artifact is a tampered blob, not a lost screenshot.
+//!
+//! Screenshots are held in memory until the reports are written, and a blob may name one file
+//! many times, so the screenshots of all the blobs of a merge are bounded together too, by a
+//! [`ScreenshotBudget`] of [`MAX_SCREENSHOTS_TOTAL_BYTES`].
 //!
 //! Main function: [`read_blob`]; its errors are [`MergeError`]s.
 
@@ -17,9 +23,9 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use super::blob::{BLOB_FORMAT, BLOB_VERSION, BlobHeader};
+use super::blob::{BLOB_FORMAT, BLOB_VERSION, BlobHeader, screenshot_of};
 use super::wire_read::parse_event;
-use crate::regular_file::{MIB, read_regular_to_string};
+use crate::regular_file::{MIB, human, read_regular_nofollow_to_string};
 use crate::runner::RunEvent;
 
 /// The largest blob read: far above the events of thousands of tests, far below a runaway read.
@@ -27,6 +33,41 @@ pub(crate) const MAX_BLOB_BYTES: u64 = 256 * MIB;
 /// The largest trace copied from a blob's directory. Traces are copied, not held in memory, so
 /// the bound is about the disk of the merging job.
 pub(crate) const MAX_TRACE_BYTES: u64 = 1024 * MIB;
+
+/// The most screenshot bytes one merge holds, all blobs together: thousands of full-page
+/// screenshots, and what an HTML report that embeds them all can still be opened with.
+pub(crate) const MAX_SCREENSHOTS_TOTAL_BYTES: u64 = 1024 * MIB;
+
+/// What is left of the screenshot bytes one merge may hold (see the module's comment).
+#[derive(Debug)]
+pub(crate) struct ScreenshotBudget {
+    limit: u64,
+    left: u64,
+}
+
+impl ScreenshotBudget {
+    /// The budget of a merge: [`MAX_SCREENSHOTS_TOTAL_BYTES`].
+    pub(crate) fn new() -> Self {
+        Self::of(MAX_SCREENSHOTS_TOTAL_BYTES)
+    }
+
+    fn of(limit: u64) -> Self {
+        Self { limit, left: limit }
+    }
+
+    /// Takes `bytes` from what is left, or says why there is not that much left.
+    fn spend(&mut self, bytes: u64) -> Result<(), String> {
+        self.left = self.left.checked_sub(bytes).ok_or_else(|| {
+            format!(
+                "the screenshots the blobs name add up to more than {}, the most merge-reports \
+                 holds: a blob that names one screenshot many times, or huge ones, was not \
+                 written by a shard; merge the blobs the shards wrote",
+                human(self.limit)
+            )
+        })?;
+        Ok(())
+    }
+}
 
 /// Why `merge-reports` could not merge: the file and line are in every message.
 #[derive(Debug, thiserror::Error)]
@@ -105,14 +146,15 @@ pub(crate) struct Blob {
     pub events: Vec<(usize, RunEvent)>,
 }
 
-/// Reads the blob at `path`: see the module's comment for what is an error.
-pub(crate) fn read_blob(path: &Path) -> Result<Blob, MergeError> {
-    let text = read_regular_to_string(path, MAX_BLOB_BYTES, "report blobs").map_err(|source| {
-        MergeError::Read {
+/// Reads the blob at `path`, its screenshots taken from `budget`: see the module's comment for
+/// what is an error.
+pub(crate) fn read_blob(path: &Path, budget: &mut ScreenshotBudget) -> Result<Blob, MergeError> {
+    let text = read_regular_nofollow_to_string(path, MAX_BLOB_BYTES, "report blobs").map_err(
+        |source| MergeError::Read {
             path: path.to_path_buf(),
             source,
-        }
-    })?;
+        },
+    )?;
     let not_a_blob = |reason: &str| MergeError::NotABlob {
         path: path.to_path_buf(),
         reason: reason.to_owned(),
@@ -142,6 +184,15 @@ pub(crate) fn read_blob(path: &Path) -> Result<Blob, MergeError> {
         })?;
         // A newer prettyplay's event this one does not know is skipped.
         if let Some(event) = event {
+            if let Some(png) = screenshot_of(&event) {
+                budget
+                    .spend(png.len() as u64)
+                    .map_err(|reason| MergeError::BadLine {
+                        path: path.to_path_buf(),
+                        line: number,
+                        reason,
+                    })?;
+            }
             events.push((number, event));
         }
     }
@@ -242,14 +293,18 @@ mod tests {
         path
     }
 
+    fn read(path: &Path) -> Result<Blob, MergeError> {
+        read_blob(path, &mut ScreenshotBudget::new())
+    }
+
     fn error(path: &Path) -> String {
-        read_blob(path).unwrap_err().to_string()
+        read(path).unwrap_err().to_string()
     }
 
     #[test]
     fn a_blob_reads_back_as_the_events_that_wrote_it() {
         let dir = tempfile::tempdir().unwrap();
-        let blob = read_blob(&blob(dir.path())).unwrap();
+        let blob = read(&blob(dir.path())).unwrap();
         let events: Vec<RunEvent> = blob.events.into_iter().map(|(_, e)| e).collect();
         assert_eq!(events, testing::events());
         assert_eq!(blob.header.shard, None);
@@ -340,9 +395,39 @@ mod tests {
             1,
         );
         fs::write(&good, newer).unwrap();
-        let read = read_blob(&good).unwrap();
-        assert_eq!(read.events.len(), testing::events().len() - 1);
-        assert!(read.events.iter().all(|(line, _)| *line != 3));
+        let newer = read(&good).unwrap();
+        assert_eq!(newer.events.len(), testing::events().len() - 1);
+        assert!(newer.events.iter().all(|(line, _)| *line != 3));
+    }
+
+    #[test]
+    fn the_screenshots_of_a_merge_are_bounded_together() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = blob(dir.path());
+        let png = testing::PNG.len() as u64;
+        // The fixture has one screenshot: a budget of one reads one blob, not two.
+        let mut budget = ScreenshotBudget::of(png);
+        read_blob(&path, &mut budget).unwrap();
+        let err = read_blob(&path, &mut budget).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!(
+                "report.jsonl:{}: the screenshots the blobs name add up to more than {png} bytes",
+                screenshot_line(&path)
+            )),
+            "{err}"
+        );
+        let mut bigger = ScreenshotBudget::of(2 * png);
+        read_blob(&path, &mut bigger).unwrap();
+        read_blob(&path, &mut bigger).unwrap();
+    }
+
+    /// The line of the blob at `path` that names a screenshot.
+    fn screenshot_line(path: &Path) -> usize {
+        let text = fs::read_to_string(path).unwrap();
+        1 + text
+            .lines()
+            .position(|line| line.contains("\"screenshot\":\""))
+            .unwrap()
     }
 
     #[test]

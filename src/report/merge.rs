@@ -9,39 +9,53 @@
 //!
 //! Main function: [`merge_blobs`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::io::{self, Read as _};
-use std::os::unix::fs::OpenOptionsExt as _;
+use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
 use super::blob::SetupTest;
-use super::blob_read::{Blob, MAX_TRACE_BYTES, MergeError, read_blob};
+use super::blob_read::{Blob, MAX_TRACE_BYTES, MergeError, ScreenshotBudget, read_blob};
 use crate::regular_file::{human, open_regular_nofollow};
 use crate::runner::{RunEvent, RunStats, StopReason, TestId, TestOutcome};
 
 /// The blob files under `paths`: a file as it is, a directory's `*.jsonl` files at any depth
 /// (an artifact download may put each shard's blob in a directory of its own), sorted.
+///
+/// A blob named on the command line may be a symbolic link, because the user chose it: it is
+/// read where the link leads. One found in a directory came with the artifact, so anything named
+/// `*.jsonl` there that is not a directory is taken, and a link, a FIFO or a device among them is
+/// then refused by [`read_blob`] with its name, rather than skipped in silence (which would drop
+/// a shard's tests from the report) or followed out of the directory.
 pub(crate) fn find_blobs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, MergeError> {
     let mut blobs = Vec::new();
     for path in paths {
-        if path.is_file() {
-            blobs.push(path.clone());
+        let read_error = |path: &Path, source| MergeError::Read {
+            path: path.to_path_buf(),
+            source,
+        };
+        if !path.is_dir() {
+            let meta = fs::symlink_metadata(path).map_err(|err| read_error(path, err))?;
+            blobs.push(if meta.file_type().is_symlink() {
+                fs::canonicalize(path).map_err(|err| read_error(path, err))?
+            } else {
+                path.clone()
+            });
             continue;
         }
-        if !path.is_dir() {
-            return Err(MergeError::Read {
-                path: path.clone(),
-                source: std::io::ErrorKind::NotFound.into(),
-            });
+        let mut found = Vec::new();
+        for entry in walkdir::WalkDir::new(path) {
+            let entry = entry.map_err(|err| {
+                let at = err.path().unwrap_or(path).to_path_buf();
+                read_error(&at, err.into())
+            })?;
+            if !entry.file_type().is_dir()
+                && entry.path().extension().is_some_and(|ext| ext == "jsonl")
+            {
+                found.push(entry.into_path());
+            }
         }
-        let mut found: Vec<PathBuf> = walkdir::WalkDir::new(path)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|entry| entry.file_type().is_file())
-            .map(walkdir::DirEntry::into_path)
-            .filter(|file| file.extension().is_some_and(|ext| ext == "jsonl"))
-            .collect();
         found.sort();
         blobs.extend(found);
     }
@@ -74,13 +88,15 @@ pub(crate) struct Merged {
 }
 
 /// The run made of the blobs at `paths` (see [`Merged`]). Traces are copied into `trace_dir`
-/// and the events name them there.
+/// (each file once) and the events name them there.
 pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged, MergeError> {
+    let mut budget = ScreenshotBudget::new();
     let blobs = paths
         .iter()
-        .map(|path| read_blob(path))
+        .map(|path| read_blob(path, &mut budget))
         .collect::<Result<Vec<Blob>, _>>()?;
     let missing_shards = missing_shards(&blobs);
+    let mut traces = TraceCopies::new(trace_dir);
     let mut tests: BTreeMap<(String, usize, String), Entry> = BTreeMap::new();
     let mut selected = 0;
     let mut dropped = 0;
@@ -111,9 +127,7 @@ pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged,
                     ..
                 }
             );
-            entry
-                .events
-                .push(copy_trace(event, trace_dir, &blob.path, line)?);
+            entry.events.push(traces.copy(event, &blob.path, line)?);
         }
         for (key, entry) in entries {
             match tests.get(&key) {
@@ -200,32 +214,55 @@ fn merged_stats(events: &[RunEvent], shards: &[RunStats]) -> RunStats {
     stats
 }
 
-/// A trace event with its trace copied into `trace_dir`; other events as they are. The trace
-/// (line `line` of `blob` names it) is opened without following a symbolic link and copied up to
-/// [`MAX_TRACE_BYTES`]; the copy never follows a link either.
-fn copy_trace(
-    event: RunEvent,
-    trace_dir: &Path,
-    blob: &Path,
-    line: usize,
-) -> Result<RunEvent, MergeError> {
-    let RunEvent::TraceWritten { test, path } = event else {
-        return Ok(event);
-    };
-    let target = trace_dir.join(path.file_name().unwrap_or(path.as_os_str()));
-    copy_regular(&path, &target).map_err(|source| MergeError::Trace {
-        blob: blob.to_path_buf(),
-        line,
-        path: path.clone(),
-        source,
-    })?;
-    Ok(RunEvent::TraceWritten { test, path: target })
+/// Copies the traces the blobs name into the merged report's `traces/`, each file once.
+struct TraceCopies<'a> {
+    dir: &'a Path,
+    /// The copies made, by the file they were made from (its device and inode, so that a second
+    /// path or a hard link to one file counts once).
+    made: HashMap<(u64, u64), PathBuf>,
 }
 
-/// Copies the regular file `from` to `to` (its directory made), both without following a
-/// symbolic link, up to [`MAX_TRACE_BYTES`].
-fn copy_regular(from: &Path, to: &Path) -> io::Result<()> {
-    let (source, _) = open_regular_nofollow(from, MAX_TRACE_BYTES, "traces in report blobs")?;
+impl<'a> TraceCopies<'a> {
+    fn new(dir: &'a Path) -> Self {
+        Self {
+            dir,
+            made: HashMap::new(),
+        }
+    }
+
+    /// A trace event with its trace copied; other events as they are. The trace (line `line` of
+    /// `blob` names it) is opened without following a symbolic link and copied up to
+    /// [`MAX_TRACE_BYTES`]; the copy never follows a link either. A trace already copied is not
+    /// copied again, because a blob that names one big trace on every line would otherwise make
+    /// the merge copy it as many times.
+    fn copy(&mut self, event: RunEvent, blob: &Path, line: usize) -> Result<RunEvent, MergeError> {
+        let RunEvent::TraceWritten { test, path } = event else {
+            return Ok(event);
+        };
+        let error = |source| MergeError::Trace {
+            blob: blob.to_path_buf(),
+            line,
+            path: path.clone(),
+            source,
+        };
+        let (source, _) = open_regular_nofollow(&path, MAX_TRACE_BYTES, "traces in report blobs")
+            .map_err(error)?;
+        let meta = source.metadata().map_err(error)?;
+        let id = (meta.dev(), meta.ino());
+        if let Some(target) = self.made.get(&id) {
+            let path = target.clone();
+            return Ok(RunEvent::TraceWritten { test, path });
+        }
+        let target = self.dir.join(path.file_name().unwrap_or(path.as_os_str()));
+        copy_regular(source, &target).map_err(error)?;
+        self.made.insert(id, target.clone());
+        Ok(RunEvent::TraceWritten { test, path: target })
+    }
+}
+
+/// Copies `source` (a regular file opened by [`open_regular_nofollow`]) to `to` (its directory
+/// made) without following a symbolic link, up to [`MAX_TRACE_BYTES`].
+fn copy_regular(source: fs::File, to: &Path) -> io::Result<()> {
     if let Some(dir) = to.parent() {
         fs::create_dir_all(dir)?;
     }
@@ -404,6 +441,93 @@ mod tests {
         );
         assert!(err.contains("report-1-of-2.jsonl:3"), "{err}");
         assert!(err.contains("report-2-of-2.jsonl:"), "{err}");
+    }
+
+    #[test]
+    fn a_link_or_fifo_found_as_a_blob_is_refused_by_name_and_a_named_link_is_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let elsewhere = tmp.path().join("elsewhere");
+        let blobs = two_shards(&elsewhere, &[]);
+        let dir = tmp.path().join("blobs");
+        fs::create_dir_all(&dir).unwrap();
+        let link = dir.join("report-1-of-2.jsonl");
+        std::os::unix::fs::symlink(&blobs[0], &link).unwrap();
+        let found = find_blobs(std::slice::from_ref(&dir)).unwrap();
+        assert_eq!(
+            found,
+            std::slice::from_ref(&link),
+            "the link is taken, not skipped"
+        );
+        let err = chain(&merge_blobs(&found, &tmp.path().join("traces")).unwrap_err());
+        assert_eq!(
+            err,
+            format!(
+                "cannot read {}: it is a symbolic link, not a regular file: report blobs must \
+                 be regular files, not links to them",
+                link.display()
+            )
+        );
+        // Named on the command line, the same link is read where it leads.
+        let named = find_blobs(std::slice::from_ref(&link)).unwrap();
+        assert_eq!(named, [fs::canonicalize(&blobs[0]).unwrap()]);
+        assert!(merge_blobs(&named, &tmp.path().join("traces")).is_ok());
+
+        fs::remove_file(&link).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&link)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let found = find_blobs(std::slice::from_ref(&dir)).unwrap();
+        let err = chain(&merge_blobs(&found, &tmp.path().join("traces")).unwrap_err());
+        assert!(
+            err.contains("it is a FIFO (named pipe), not a regular file"),
+            "{err}"
+        );
+    }
+
+    /// An error and its sources, as the CLI shows them.
+    fn chain(err: &dyn std::error::Error) -> String {
+        let mut shown = err.to_string();
+        let mut source = err.source();
+        while let Some(cause) = source {
+            shown.push_str(&format!(": {cause}"));
+            source = cause.source();
+        }
+        shown
+    }
+
+    #[test]
+    fn a_trace_named_twice_or_through_a_hard_link_is_copied_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let trace = tmp.path().join("blob/report/traces/a.zip");
+        fs::create_dir_all(trace.parent().unwrap()).unwrap();
+        fs::write(&trace, "zip").unwrap();
+        let linked = trace.with_file_name("b.zip");
+        fs::hard_link(&trace, &linked).unwrap();
+        let merged = tmp.path().join("merged/traces");
+        let mut copies = TraceCopies::new(&merged);
+        let test = testing::events()
+            .iter()
+            .find_map(|e| test_of(e).cloned())
+            .unwrap();
+        let event = |path: &Path| RunEvent::TraceWritten {
+            test: test.clone(),
+            path: path.to_path_buf(),
+        };
+        let blob = tmp.path().join("blob/report.jsonl");
+        let first = copies.copy(event(&trace), &blob, 4).unwrap();
+        assert_eq!(first, event(&merged.join("a.zip")));
+        // Changed after the first copy: a second copy would overwrite it.
+        fs::write(merged.join("a.zip"), "copied once").unwrap();
+        for path in [&trace, &linked] {
+            assert_eq!(copies.copy(event(path), &blob, 5).unwrap(), first);
+        }
+        assert_eq!(
+            fs::read_to_string(merged.join("a.zip")).unwrap(),
+            "copied once"
+        );
+        assert!(!merged.join("b.zip").exists());
     }
 
     #[test]

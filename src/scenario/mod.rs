@@ -13,7 +13,7 @@ mod placeholders;
 mod scenario_error;
 mod setup_states;
 
-pub(crate) use discover::load;
+pub(crate) use discover::{MAX_SCENARIO_BYTES, load};
 pub(crate) use feature::parse_feature;
 pub(crate) use parse::Parsed;
 pub use parse::parse;

@@ -2,12 +2,14 @@
 //! fails; and [`pump`], which reads one of its pipes into the tail and, with `-v`, streams it
 //! line by line to a [`LineSink`].
 //!
-//! Whatever is shown has its control characters escaped, so a server cannot move the cursor,
-//! clear the screen or colour the terminal through prettyplay.
+//! Whatever is shown is escaped by [`visible_text`], the escaping of every terminal line, so a
+//! server cannot move the cursor, clear the screen or colour the terminal through prettyplay.
 
 use std::collections::VecDeque;
 use std::io::{ErrorKind, Read};
 use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::report::visible_text;
 
 /// The most bytes of a server's output kept (its last ones).
 pub(crate) const KEPT_BYTES: usize = 16 * 1024;
@@ -60,23 +62,10 @@ impl OutputTail {
         }
         for line in &lines[skipped..] {
             shown.push_str("\n    | ");
-            shown.push_str(&escape_controls(line.strip_suffix('\r').unwrap_or(line)));
+            shown.push_str(&visible_text(line.strip_suffix('\r').unwrap_or(line)));
         }
         shown
     }
-}
-
-/// `text` with every control character but the tab written as an escape (`\u{1b}`).
-pub(crate) fn escape_controls(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() && c != '\t' {
-            escaped.extend(c.escape_default());
-        } else {
-            escaped.push(c);
-        }
-    }
-    escaped
 }
 
 /// Reads `pipe` until it closes, into `tail`, and each line to `sink` as `[label] line`.
@@ -92,7 +81,7 @@ pub(crate) fn pump(
         if let Some(sink) = sink {
             let text = String::from_utf8_lossy(line);
             let text = text.strip_suffix('\r').unwrap_or(&text);
-            sink(&format!("[{label}] {}", escape_controls(text)));
+            sink(&format!("[{label}] {}", visible_text(text)));
         }
     };
     loop {
@@ -133,7 +122,7 @@ mod tests {
         tail.push(b"starting\n\x1b[31mred\x1b[0m\tok\r\n");
         assert_eq!(
             tail.shown(),
-            "\n  its last output:\n    | starting\n    | \\u{1b}[31mred\\u{1b}[0m\tok"
+            "\n  its last output:\n    | starting\n    | \\x1b[31mred\\x1b[0m\tok"
         );
         let mut tail = OutputTail::default();
         for i in 0..100 {
@@ -168,7 +157,7 @@ mod tests {
             *lines.lock().unwrap(),
             [
                 "[web_server] one",
-                "[web_server] two\\u{7}",
+                "[web_server] two\\x07",
                 "[web_server] last"
             ]
         );

@@ -298,6 +298,20 @@ fn allowed_origins_without_a_real_host_port_or_with_a_path_are_config_errors_at_
             .output_contains(&format!(
                 "prettyplay.toml:4:3: `browser.allowed_origins` entry \"{entry}\" {problem}"
             ));
+        // The same entry in the environment variable is an error naming the variable.
+        Test::new()
+            .scenario(TODO, "test: t\n  open the app\n")
+            .env(
+                "PRETTYPLAY_BROWSER_ALLOWED_ORIGINS",
+                &format!("http://a:1, {entry}"),
+            )
+            .args(&["list"])
+            .run()
+            .assert_exit(2)
+            .output_contains(&format!(
+                "environment variable `PRETTYPLAY_BROWSER_ALLOWED_ORIGINS` has invalid value \
+                 `http://a:1, {entry}`: expected a comma-separated list of origins"
+            ));
     }
 }
 
@@ -433,12 +447,12 @@ fn init_makes_a_project_whose_example_replays_and_never_overwrites() {
 /// Every control character a `.steps` file can smuggle to a terminal: ESC sequences that colour,
 /// retitle or clear it, NUL, BEL, CR, backspace, DEL, C1 (CSI), bidirectional overrides and
 /// isolates, a line separator.
-const HOSTILE: &str =
+pub(crate) const HOSTILE: &str =
     "\u{1b}[2J\u{1b}]0;pwned\u{7}\0\r\u{8}\u{7f}\u{9b}31m\u{202e}gpj.exe\u{2066}\u{2028}";
 
 /// The characters of `text` that must not reach a terminal raw: C0 but newline and tab, DEL, C1,
 /// bidirectional controls and the line and paragraph separators.
-fn raw_controls(text: &str) -> Vec<char> {
+pub(crate) fn raw_controls(text: &str) -> Vec<char> {
     text.chars()
         .filter(|&c| {
             (c.is_control() && c != '\n' && c != '\t')

@@ -1,14 +1,15 @@
 //! Secrets of our own and output hygiene, end to end: the LLM API key never shows in what a run
 //! prints or writes (even when a reply quotes it), never reaches the environment of the driver or
 //! Chromium, and is not echoed from a `base_url` query; a warning is said once; the log follows
-//! `--color`.
+//! `--color`; no command writes the control characters of a hostile project to the terminal.
 
 use std::fs;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::support::Test;
+use crate::cli::{HOSTILE, raw_controls};
 use crate::support::fake_llm::{FakeLlm, Reply};
+use crate::support::{Output, Test};
 
 /// The key of every test here: long enough to be searched for in replies.
 const KEY: &str = "sk-hygiene-0123456789-secret";
@@ -240,4 +241,136 @@ fn the_log_is_coloured_only_as_the_reporters_are() {
         .run()
         .assert_exit(0);
     assert!(out.stderr().contains('\u{1b}'), "{}", out.stderr());
+}
+
+/// [`HOSTILE`] without NUL, which no file name can hold.
+fn hostile_name() -> String {
+    HOSTILE.replace('\0', "")
+}
+
+/// A project where everything a command may print is hostile: the name of its `.steps` file, a
+/// test's name, tag and step, the page's heading, the console line and failure of a cached step.
+/// The test `reads the page` has cached code, so that the page's text reaches the output; the
+/// cache also has an entry of a test that is gone.
+fn hostile_project() -> Test {
+    let file = format!("scenarios/a{}.steps", hostile_name());
+    let steps = format!(
+        "test: t{HOSTILE} @tag{HOSTILE}\n  open the app{HOSTILE}\n\n\
+         test: reads the page\n  open the app\n  the page says hi\n"
+    );
+    // Backslash escapes, which the JavaScript makes control characters: the cache file is TOML
+    // and cannot hold them raw.
+    let check = "async function step(page) {\n  \
+                 console.log('log \\x1b]0;title\\x07 \\r \\u202e \\x9b2J');\n  \
+                 await expect(page.getByRole('heading')).toBeVisible({ timeout: 30000 });\n  \
+                 await expect(page.getByRole('heading')).toHaveText('never', { timeout: 1000 });\n}";
+    Test::new()
+        .scenario(&file, &steps)
+        .cached(&file, "reads the page", "open the app", 1, OPEN_ANY)
+        .cached(&file, "reads the page", "the page says hi", 1, check)
+        // A stale entry, of a test no file has, for `cache prune` to name.
+        .cached(
+            &file,
+            &format!("gone{HOSTILE}"),
+            &format!("step{HOSTILE}"),
+            1,
+            OPEN_ANY,
+        )
+        .page("index.html", &format!("<h1>hi{}</h1>", hostile_name()))
+}
+
+/// Opens the app, whatever its heading says.
+const OPEN_ANY: &str = "async function step(page) {\n  await page.goto('/');\n}";
+
+/// Fails the test unless `out` exited with `code` and wrote no raw control character.
+fn assert_escaped(out: &Output, what: &str, code: i32) {
+    assert_eq!(
+        out.status_code(),
+        Some(code),
+        "`{what}`:\n{}\n{}",
+        out.stdout(),
+        out.stderr()
+    );
+    for (stream, text) in [("stdout", out.stdout()), ("stderr", out.stderr())] {
+        let raw = raw_controls(text);
+        assert!(
+            raw.is_empty(),
+            "`{what}` wrote {raw:?} raw to {stream}:\n{text}"
+        );
+    }
+    let shown = format!("{}{}", out.stdout(), out.stderr());
+    assert!(
+        ["\\x1b", "\\u001b"].iter().any(|e| shown.contains(e)),
+        "`{what}` showed no escaped ESC, so it printed nothing hostile:\n{shown}"
+    );
+}
+
+/// A command's arguments, an environment variable for it, and its exit code.
+type Case<'a> = (&'a [&'a str], Option<(&'a str, &'a str)>, i32);
+
+#[test]
+fn no_command_writes_a_control_character_of_a_hostile_project_raw() {
+    let no_test_there = format!("scenarios/a{}.steps:99", hostile_name());
+    let sentence = format!("the page says hi{}", hostile_name());
+    let runs: [Case<'_>; 11] = [
+        (&["list"], None, 0),
+        (&["list", "-v"], None, 0),
+        (&["list", "--format", "json"], None, 0),
+        (&["list", "-g", "t"], None, 0),
+        // No test at that line: the error names the file.
+        (&["list", &no_test_there], None, 2),
+        (&["cache", "prune", "--dry-run"], None, 0),
+        // The log quotes the step's console line.
+        (
+            &["replay", "--strict", "-v"],
+            Some(("PRETTYPLAY_LOG", "prettyplay=info")),
+            1,
+        ),
+        (&["run"], Some(("PRETTYPLAY_GENERATE_BUILTIN", "first")), 1),
+        (&["audit"], None, 1),
+        (&["explain", &sentence, "-v"], None, 1),
+        (&["export", "--playwright", "out"], None, 0),
+    ];
+    for (args, env, code) in runs {
+        let test = match env {
+            Some((key, value)) => hostile_project().env(key, value),
+            None => hostile_project(),
+        };
+        let out = test.args(args).run();
+        assert_escaped(&out, &args.join(" "), code);
+    }
+
+    // The shards' blobs carry the names to `merge-reports`.
+    let shard = hostile_project()
+        .args(&["replay", "--strict", "--reporter", "blob"])
+        .run();
+    assert_escaped(&shard, "replay --reporter blob", 1);
+    let merged = shard
+        .again()
+        .args(&["merge-reports", "prettyplay-report/blob"])
+        .run();
+    assert_escaped(&merged, "merge-reports", 1);
+
+    // A Gherkin file to import, hostile in name and content.
+    let name = hostile_name();
+    let out = Test::new()
+        .write(
+            &format!("specs/f{name}.feature"),
+            &format!(
+                "Feature: f{HOSTILE}\n  Scenario: s{HOSTILE}\n    Given I open the app{HOSTILE}\n"
+            ),
+        )
+        .args(&["import", &format!("specs/f{name}.feature")])
+        .run();
+    assert_escaped(&out, "import", 0);
+
+    // A parse error quotes the line, in a file with a hostile name.
+    let out = Test::new()
+        .scenario(
+            &format!("scenarios/b{name}.steps"),
+            &format!("open the app{HOSTILE}\ntest: x\n  y\n"),
+        )
+        .args(&["list"])
+        .run();
+    assert_escaped(&out, "list (a parse error)", 2);
 }

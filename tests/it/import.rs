@@ -1,7 +1,7 @@
 //! `prettyplay import` through the binary: Playwright's own TodoMVC plan (its test-planner
 //! agent's output, committed under tests/fixtures/playwright-plans) becomes a `.steps` file that
 //! loads and lists, and a `.feature` file becomes a `.steps` file with the same tests; an
-//! existing file is never overwritten.
+//! existing file is never overwritten; a FIFO or a file over the `.steps` limit is refused.
 
 use crate::support::{Test, repo_dir};
 
@@ -64,4 +64,36 @@ fn a_feature_imports_with_its_tests_and_an_unportable_one_is_refused() {
         .run()
         .assert_exit(2)
         .stderr_contains("features/table.feature:3: the step `these` has a data table");
+}
+
+#[test]
+fn a_feature_or_plan_that_is_a_fifo_or_too_big_is_refused_without_reading_it() {
+    let test = Test::new();
+    let specs = test.project_dir().join("specs");
+    std::fs::create_dir_all(&specs).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(specs.join("pipe.feature"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // Sparse: its size is what counts, and it takes no disk.
+    let big = std::fs::File::create(specs.join("big.plan.md")).unwrap();
+    big.set_len(10 * 1024 * 1024 + 1).unwrap();
+    let out = test
+        .args(&["import", "specs/pipe.feature"])
+        .run()
+        .assert_exit(2)
+        .output_contains("cannot read ")
+        .output_contains("specs/pipe.feature")
+        .output_contains(
+            "it is a FIFO (named pipe), not a regular file: imported files must be regular files",
+        );
+    out.again()
+        .args(&["import", "specs/big.plan.md"])
+        .run()
+        .assert_exit(2)
+        .output_contains("specs/big.plan.md")
+        .output_contains(
+            "it is 10485761 bytes, over the limit of 10485760 bytes (10 MiB) for imported files",
+        );
 }

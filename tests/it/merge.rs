@@ -493,3 +493,83 @@ fn oversized_blob_attachments_are_refused_before_they_are_read() {
         );
     assert!(!out.exists("merged/traces/a.zip"));
 }
+
+#[test]
+fn a_blob_that_is_a_link_or_a_fifo_in_the_blob_directory_is_refused_by_name() {
+    // A second blob, outside the artifact, that a link in it leads to.
+    let test = handmade_blob();
+    let project = test.project_dir();
+    fs::copy(
+        project.join("blobs/report.jsonl"),
+        project.join("outside/other.jsonl"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        project.join("outside/other.jsonl"),
+        project.join("blobs/other.jsonl"),
+    )
+    .unwrap();
+    let out = merge(test)
+        .assert_exit(2)
+        .output_contains("cannot read ")
+        .output_contains("blobs/other.jsonl\n  caused by: it is a symbolic link, not a regular file: report blobs must be regular files, not links to them");
+    assert!(!out.exists("merged/index.html"));
+
+    // A FIFO is refused without blocking, found in the directory or named.
+    let test = handmade_blob();
+    let fifo = test.project_dir().join("blobs/pipe.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = merge(test)
+        .assert_exit(2)
+        .output_contains("blobs/pipe.jsonl\n  caused by: it is a FIFO (named pipe), not a regular file: report blobs must be regular files");
+    assert!(!out.exists("merged/index.html"));
+    out.again()
+        .args(&["merge-reports", "blobs/pipe.jsonl"])
+        .run()
+        .assert_exit(2)
+        .output_contains(
+            "blobs/pipe.jsonl\n  caused by: it is a FIFO (named pipe), not a regular file",
+        );
+}
+
+#[test]
+fn a_blob_that_names_one_screenshot_many_times_is_refused_past_the_merges_bound() {
+    // 17 failed tests, each naming the same 64 MiB screenshot (sparse, so it takes no disk):
+    // 1088 MiB in all, over the 1024 MiB a merge holds, from a blob of a few kilobytes.
+    let header = "{\"format\":\"prettyplay-blob\",\"version\":1,\"prettyplay\":\"0.1.0\",\
+        \"events_version\":1,\"shard\":null,\"started_at\":\"2026-01-01T00:00:00Z\",\
+        \"paths\":\"project\",\"setups\":[]}";
+    let failure = "{\"status\":\"failed\",\"step\":\"s\",\"step_index\":1,\"line\":2,\
+        \"cause\":{\"type\":\"step\",\"kind\":\"failed_check\",\"message\":\"no\",\
+        \"code_line\":null},\"code\":null,\"verdict\":null,\
+        \"screenshot\":\"report/screenshots/1.png\"}";
+    let mut lines = vec![
+        header.to_owned(),
+        r#"{"version":1,"event":"run_started","tests":17}"#.to_owned(),
+    ];
+    for n in 1..=17 {
+        let test = format!(r#"{{"scenario":"scenarios/a.steps","name":"t{n}","line":{n}}}"#);
+        lines.push(format!(
+            r#"{{"version":1,"event":"test_started","test":{test}}}"#
+        ));
+        lines.push(format!(
+            r#"{{"version":1,"event":"test_finished","test":{test},"outcome":{failure},"duration_ms":5}}"#
+        ));
+    }
+    let test = Test::new()
+        .no_config()
+        .write("blobs/report.jsonl", &(lines.join("\n") + "\n"));
+    let screenshots = test.project_dir().join("blobs/report/screenshots");
+    fs::create_dir_all(&screenshots).unwrap();
+    let png = fs::File::create(screenshots.join("1.png")).unwrap();
+    png.set_len(64 * 1024 * 1024).unwrap();
+    // The 17th test's `test_finished` is line 2 + 2 * 17.
+    let out = merge(test)
+        .assert_exit(2)
+        .output_contains("report.jsonl:36: the screenshots the blobs name add up to more than 1024 MiB, the most merge-reports holds");
+    assert!(!out.exists("merged/index.html"));
+}

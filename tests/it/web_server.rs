@@ -245,7 +245,7 @@ fn a_web_server_that_never_answers_fails_the_run_with_exit_3_and_its_last_output
         ))
         .stderr_contains("    | booting\n")
         // Control characters are shown escaped, never sent to the terminal.
-        .stderr_contains("    | \\u{1b}[2Jcleared\n")
+        .stderr_contains("    | \\x1b[2Jcleared\n")
         .output_not_contains("\u{1b}")
         // Without -v the output is not streamed.
         .output_not_contains("[web_server] booting")
