@@ -78,8 +78,13 @@ fn colors(choice: ColorChoice, is_terminal: bool) -> bool {
 
 /// Sets up the log on stderr, coloured only when `ansi` is true (see [`colors`]).
 fn init_tracing(verbose: u8, ansi: bool) {
+    // playwright-rs logs an error for every protocol object it does not know, such as the
+    // `Disposable` that Playwright answers `addInitScript` with; prettyplay watches the driver
+    // itself, so those lines are left out unless the log is asked for by name.
     let default = match verbose {
-        0 | 1 => "warn",
+        0 | 1 => {
+            "warn,playwright_rs::server::object_factory=off,playwright_rs::server::connection=off"
+        }
         2 => "prettyplay=debug",
         _ => "debug",
     };

@@ -30,6 +30,13 @@ pub(crate) const MAX_LISTED: usize = 50;
 /// The error code a blocked request fails with in the page (`net::ERR_BLOCKED_BY_CLIENT`).
 const ABORT_CODE: &str = "blockedbyclient";
 
+/// Runs in every frame before its own scripts: removes the WebRTC constructors, whose UDP
+/// traffic no guard sees.
+const NO_WEBRTC: &str = "(() => { for (const name of ['RTCPeerConnection', \
+    'webkitRTCPeerConnection', 'RTCIceTransport', 'RTCSctpTransport', 'RTCDtlsTransport']) { \
+    try { Object.defineProperty(globalThis, name, { value: undefined, writable: false, \
+    configurable: false }); } catch (e) {} } })();";
+
 /// The message of a blocked navigation, which fails its step.
 pub(crate) fn blocked_message(url: &str) -> String {
     format!("blocked by [browser] allowed_origins: {url} — add its origin to allow it")
@@ -104,6 +111,9 @@ impl OriginGuard {
                 json!({ "patterns": [{ "regexSource": server_pattern(allowed), "regexFlags": "" }] }),
             )
             .await?;
+        // WebRTC sends UDP straight from the browser, past routes and the proxy alike, with
+        // whatever the page puts in its offer: the pages get no peer connections at all.
+        context.add_init_script(NO_WEBRTC).await?;
         // WebSockets have routes of their own, prefiltered by the driver the same way.
         let sockets = Arc::clone(&guard);
         context
@@ -164,9 +174,7 @@ impl OriginGuard {
     /// Takes the failure message of the first request, socket or connection blocked since the
     /// last call, if there was one.
     pub(crate) fn take_blocked(&self) -> Option<String> {
-        let mut blocked = self.lock();
-        let first = blocked.step.drain(..).next();
-        first
+        self.lock().step.drain(..).next()
     }
 
     /// Forgets what the guard blocked so far: a failed candidate's blocks were its own failure.

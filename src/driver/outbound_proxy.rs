@@ -13,7 +13,8 @@
 //! browser then sends on it is read and dropped. Only a connection that sends something is a
 //! request, reported to the test's [`OriginGuard`], which fails the step that made it; an idle
 //! one is Chromium preconnecting to a link's host, which sends nothing anywhere. A plain HTTP
-//! request is named by its URL.
+//! request is named by its URL. A TLS handshake is dropped unreported, because Chromium's own
+//! services connect through the same proxy and TLS does not say who asked.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
@@ -32,6 +33,9 @@ const HANDSHAKE_LIMIT: Duration = Duration::from_secs(10);
 /// How long a forbidden connection may stay idle before the proxy closes it unreported: longer
 /// than the browser keeps a preconnected socket unused.
 const IDLE_LIMIT: Duration = Duration::from_secs(60);
+
+/// The first byte of a TLS record that starts a handshake.
+const TLS_HANDSHAKE: u8 = 0x16;
 
 /// SOCKS5 reply codes (RFC 1928, section 6).
 const SUCCEEDED: u8 = 0x00;
@@ -151,6 +155,18 @@ async fn swallow(
         Ok(Ok(n)) if n > 0 => n,
         _ => return Ok(()),
     };
+    // A TLS handshake names no request, and Chromium's own services (autofill, for one) send
+    // theirs through the context's proxy too, so only what a page can be blamed for is
+    // reported: nothing leaves either way.
+    if first[0] == TLS_HANDSHAKE {
+        tracing::info!(
+            target: "prettyplay::origins",
+            host = %destination.host,
+            port = destination.port,
+            "a TLS connection refused by [browser] allowed_origins"
+        );
+        return Ok(());
+    }
     let target = request_target(&first[..n], destination);
     let guard = current
         .lock()

@@ -42,7 +42,11 @@ impl Engine<'_> {
             Ok(code) => code,
             Err(decline) => return BuiltinOutcome::Declined(decline.0),
         };
-        if let Err(failure) = exec.check(&code).and_then(|()| exec.execute(&code)) {
+        if let Err(failure) = exec
+            .check(&code)
+            .and_then(|()| exec.execute(&code))
+            .and_then(|()| exec.kept_to_origins())
+        {
             return BuiltinOutcome::Failed(code, failure);
         }
         match self.proof_of(step, exec, &code) {

@@ -249,7 +249,8 @@ impl Engine<'_> {
             }
             let outcome = within_limit(&code)
                 .and_then(|()| exec.check(&code))
-                .and_then(|()| exec.execute(&code));
+                .and_then(|()| exec.execute(&code))
+                .and_then(|()| exec.kept_to_origins());
             let outcome = outcome.map(|()| self.proof_of(step, exec, &code));
             match outcome {
                 Ok(Proven::Broken(failure)) => {

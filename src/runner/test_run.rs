@@ -270,9 +270,8 @@ impl Written {
         events: &Sender<RunEvent>,
         index: usize,
     ) {
-        if self.steps.is_empty() {
-            return;
-        }
+        // Asked even when nothing was written: the wait lets a late block reach the guard
+        // before the test is concluded.
         let Some(blocked) = live.violation() else {
             return;
         };

@@ -41,6 +41,12 @@ const MAX_BLOCKED_LINE_BYTES: usize = 2048;
 /// the driver went away.
 const LOSS_GRACE: Duration = Duration::from_millis(500);
 
+/// How long the guard is given to hear of what a page set going just before a step ended (a
+/// request or a socket its last call started without waiting for it), before that step's code
+/// is cached or its test is concluded. Such a request is blocked whenever it comes; the wait
+/// only decides whether it is counted against the right step.
+const BLOCK_GRACE: Duration = Duration::from_millis(100);
+
 /// Whether a driver message says the page's renderer crashed.
 fn is_renderer_crash(message: &str) -> bool {
     let lower = message.to_lowercase();
@@ -194,11 +200,21 @@ impl StepHost {
         lines
     }
 
-    /// The failure message of the first request, socket or connection the guard blocked in the
-    /// whole test, once the events that arrived meanwhile are handled.
+    /// The failure message of the first thing the guard blocked since the last call, after
+    /// [`BLOCK_GRACE`] for the requests and sockets the page has in flight to reach it. `None`
+    /// at once when every origin is allowed.
+    pub(crate) fn blocked_after_grace(&self) -> Option<String> {
+        let guard = self.test_page.origins()?;
+        let _ = self.run(async { tokio::time::sleep(BLOCK_GRACE).await });
+        guard.take_blocked()
+    }
+
+    /// The first request, socket or connection the guard blocked in the whole test, after
+    /// [`BLOCK_GRACE`] (see [`StepHost::blocked_after_grace`]).
     pub(crate) fn violation(&self) -> Option<String> {
-        let _ = self.run(async {});
-        self.test_page.origins()?.first_violation()
+        let guard = self.test_page.origins()?;
+        let _ = self.run(async { tokio::time::sleep(BLOCK_GRACE).await });
+        guard.first_violation()
     }
 
     /// Forgets everything the guard blocked so far in the test (see

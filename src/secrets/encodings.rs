@@ -1,12 +1,13 @@
 //! The regular expression that finds a secret value in every form it can take on its way to a
 //! sink: as it is; JSON- or JavaScript-escaped, once or more (`\"`, `\\`, `\u00e4`, `\n`);
 //! HTML-escaped (`&quot;`, `&#39;`, `&amp;lt;`); percent-encoded, upper or lower case, once or
-//! twice, with `+` or `%20` for a space; in another letter case (CSS `text-transform`); and with
-//! its whitespace changed, because page text and aria snapshots join a value's lines with one
-//! space or none. Each character may take any of its forms independently, so a value escaped
-//! one way and then encoded another is found too.
+//! twice, with `+` or `%20` for a space; and with its whitespace changed, because page text and
+//! aria snapshots join a value's lines with one space or none. Each character may take any of
+//! its forms independently, so a value escaped one way and then encoded another is found too.
+//! Letter case is kept: a secret such as `password` must not mask every "Password" label.
 //!
-//! Main functions: [`value_pattern`] and [`prefix_pattern`].
+//! Main functions: [`value_pattern`], [`prefix_pattern`] and, for values too long for a
+//! pattern per character, [`literal_forms`].
 
 use std::fmt::Write as _;
 
@@ -88,6 +89,31 @@ fn push_piece(out: &mut String, piece: Piece) {
     }
 }
 
+/// The usual encodings of `form` as plain strings, for a value too long for
+/// [`value_pattern`]: as it is, JSON-escaped, HTML-escaped, and percent-encoded with `+` and
+/// with `%20` for a space.
+pub(super) fn literal_forms(form: &str) -> Vec<String> {
+    let form = form.trim();
+    let json = serde_json::to_string(form).unwrap_or_default();
+    let json = json
+        .strip_prefix('"')
+        .and_then(|j| j.strip_suffix('"'))
+        .unwrap_or(form)
+        .to_owned();
+    let html = form
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;");
+    let plus: String = url::form_urlencoded::byte_serialize(form.as_bytes()).collect();
+    let percent = plus.replace('+', "%20");
+    let mut forms = vec![form.to_owned(), json, html, plus, percent];
+    forms.sort();
+    forms.dedup();
+    forms
+}
+
 /// Appends the alternatives of one non-whitespace character.
 fn push_char(out: &mut String, c: char) {
     let mut alternatives: Vec<String> = Vec::new();
@@ -126,9 +152,7 @@ fn push_char(out: &mut String, c: char) {
     // The character as it is comes last: alternation prefers earlier branches, and `%` or `&`
     // alone must not win over the `%25` or `&amp;` that begins a longer form.
     let literal = regex::escape(c.encode_utf8(&mut buf));
-    if c.is_alphabetic() {
-        alternatives.push(format!("(?i:{literal})"));
-    } else if c.is_ascii_punctuation() {
+    if c.is_ascii_punctuation() {
         // JSON and JavaScript put a backslash before quotes, backslashes and slashes, and
         // escaping twice doubles it; other punctuation may carry a needless one.
         alternatives.push(format!(r"\\*{literal}"));
@@ -161,7 +185,6 @@ mod tests {
             "Ht%3C%26%3E%22qz%20%C3%A4%2F1",
             "Ht%3c%26%3e%22qz+%c3%a4%2f1",
             "Ht%253C%2526%253E%2522qz%2520%25C3%25A4%252F1",
-            "HT<&>\"QZ Ä/1",
             "Ht<&>\"qz\nä/1",
             "Ht<&>\"qzä/1",
         ] {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use regex::{Regex, RegexBuilder};
 
-use super::encodings::{prefix_pattern, value_pattern};
+use super::encodings::{literal_forms, prefix_pattern, value_pattern};
 
 /// The fewest characters a secret value may have to be masked meaningfully.
 pub(crate) const MIN_SECRET_CHARS: usize = 4;
@@ -20,13 +20,19 @@ pub(crate) const MIN_SECRET_CHARS: usize = 4;
 /// What a secret value becomes in terminal output, reports and logs.
 pub(crate) const MASK: &str = "***";
 
-/// The markers that bounded texts end with where they were cut (`cut_text` and the page
-/// snapshot's budget). A secret cut short just before one is still masked.
-const CUT_MARKERS: &str = r"(?:… \d+ bytes cut|\n\[\.\.\. snapshot truncated)";
+/// The markers that bounded texts end with where they were cut (`cut_text`, the page
+/// snapshot's budget, and the `…` of Playwright's element previews). A secret cut short just
+/// before one is still masked.
+const CUT_MARKERS: &str = r"(?:… \d+ bytes cut|\n\[\.\.\. snapshot truncated|…|\.\.\.)";
 
 /// The compiled patterns can be large for long values (a PEM key), so the limits are raised
 /// well above the regex crate's defaults.
 const PATTERN_SIZE_LIMIT: usize = 512 * 1024 * 1024;
+
+/// The longest form, in characters, that gets a pattern per character. Longer ones (a key, a
+/// certificate) are found by their usual encodings as plain strings: a pattern per character
+/// grows with the value, and so do the time and memory to build it.
+const MAX_PATTERN_CHARS: usize = 512;
 
 /// The secret values of a run, with their variable names.
 #[derive(Clone, Default)]
@@ -160,14 +166,13 @@ impl Matcher {
                 }
             }
         }
-        forms.sort_by(|a, b| b.1.chars().count().cmp(&a.1.chars().count()));
+        forms.sort_by_key(|form| std::cmp::Reverse(form.1.chars().count()));
         forms.dedup_by(|a, b| a.1 == b.1);
-        let all = compile(&alternation(
-            forms.iter().map(|(_, form)| value_pattern(form)),
-        ))
-        .unwrap_or_else(|| literal_fallback(&forms));
+        let all = compile(&alternation(forms.iter().map(|(_, form)| pattern_of(form))))
+            .unwrap_or_else(|| literal_fallback(&forms));
         let cut_forms: Vec<(String, String)> = forms
             .iter()
+            .filter(|(_, form)| form.chars().count() <= MAX_PATTERN_CHARS)
             .filter_map(|(name, form)| {
                 prefix_pattern(form, MIN_SECRET_CHARS).map(|p| (name.clone(), p))
             })
@@ -193,6 +198,19 @@ impl Matcher {
             .and_then(|caps| (1..=self.forms.len()).find(|i| caps.get(*i).is_some()))
             .map_or("", |i| self.forms[i - 1].as_str())
     }
+}
+
+/// The pattern of one form: every encoding per character, or the usual encodings as plain
+/// strings past [`MAX_PATTERN_CHARS`].
+fn pattern_of(form: &str) -> String {
+    if form.chars().count() <= MAX_PATTERN_CHARS {
+        return value_pattern(form);
+    }
+    let literals: Vec<String> = literal_forms(form)
+        .iter()
+        .map(|literal| regex::escape(literal))
+        .collect();
+    format!("(?:{})", literals.join("|"))
 }
 
 /// `(?:(a)|(b)|...)`: one group per pattern, so a match tells which one it was.
@@ -280,6 +298,22 @@ mod tests {
             "- text: ***\n[... snapshot truncated: 9 of 99 characters left out ...]"
         );
         assert_eq!(s.mask("hun… 812 bytes cut"), "hun… 812 bytes cut");
+        // Playwright's element previews end in a bare ellipsis.
+        assert_eq!(
+            s.mask("<button>Token hunter…</button>"),
+            "<button>Token ***…</button>"
+        );
+    }
+
+    #[test]
+    fn letter_case_is_kept_so_a_common_word_masks_only_itself() {
+        let s = Secrets::new([("PASSWORD".to_owned(), "password".to_owned())]);
+        assert_eq!(s.mask("the password field"), "the *** field");
+        assert_eq!(
+            s.mask("getByLabel('Password') ${PASSWORD}"),
+            "getByLabel('Password') ${PASSWORD}"
+        );
+        assert_eq!(s.found_in("getByLabel('Password')"), None);
     }
 
     #[test]
@@ -295,11 +329,21 @@ mod tests {
 
     #[test]
     fn a_value_of_many_kilobytes_is_still_masked() {
-        let value: String = (0..4096)
-            .map(|i| char::from(b'a' + (i % 26) as u8))
+        let value: String = (0..65536)
+            .map(|i| {
+                if i % 61 == 0 {
+                    '"'
+                } else {
+                    char::from(b'a' + (i % 26) as u8)
+                }
+            })
             .collect();
         let s = Secrets::new([("KEY".to_owned(), value.clone())]);
         assert_eq!(s.mask(&format!("<{value}>")), "<***>");
+        let json = serde_json::to_string(&value).unwrap();
+        assert_eq!(s.mask(&json), "\"***\"");
+        let form: String = url::form_urlencoded::byte_serialize(value.as_bytes()).collect();
+        assert_eq!(s.mask(&format!("q={form}")), "q=***");
     }
 
     /// The encodings a secret meets on its way to a sink: as JSON strings (once and twice, the
@@ -331,7 +375,6 @@ mod tests {
                 "joined",
                 value.split_whitespace().collect::<Vec<_>>().join(" "),
             ),
-            ("upper", value.to_uppercase()),
         ]
     }
 

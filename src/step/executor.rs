@@ -27,4 +27,10 @@ pub(crate) trait StepExecutor {
     /// that reached out failed for it and another is about to be tried: the block is that
     /// candidate's failure, not the test's. Anything blocked later fails again.
     fn forgive_blocked(&self) {}
+    /// Fails when `[browser] allowed_origins` blocked anything the code that just passed set
+    /// going, after a short wait for what it left in flight: code about to be cached must not
+    /// reach out even after its last call.
+    fn kept_to_origins(&self) -> Result<(), StepFailure> {
+        Ok(())
+    }
 }

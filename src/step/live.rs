@@ -10,7 +10,8 @@ use std::rc::Rc;
 use crate::driver::TestPage;
 use crate::scenario::StepArgument;
 use crate::script::{
-    Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox, StepFailure, StepHost,
+    FailureKind, Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox, StepFailure,
+    StepHost,
 };
 use crate::step::proof::{Claims, Proof, ProofPage, prove};
 use crate::step::{SettleWindow, StepExecutor, SystemClock, settle};
@@ -56,7 +57,8 @@ impl LivePage {
         self.host.take_log()
     }
 
-    /// The first request, socket or connection `[browser] allowed_origins` blocked in the test.
+    /// The first request, socket or connection `[browser] allowed_origins` blocked in the test,
+    /// after a short wait for what the page has in flight.
     pub(crate) fn violation(&self) -> Option<String> {
         self.host.violation()
     }
@@ -117,6 +119,13 @@ impl StepExecutor for LiveExecutor<'_> {
 
     fn forgive_blocked(&self) {
         self.page.host.forgive_blocked();
+    }
+
+    fn kept_to_origins(&self) -> Result<(), StepFailure> {
+        match self.page.host.blocked_after_grace() {
+            Some(message) => Err(StepFailure::new(FailureKind::Blocked, message)),
+            None => Ok(()),
+        }
     }
 }
 
