@@ -31,4 +31,5 @@ mod step;
 mod stop_signal;
 #[cfg(test)]
 mod test_env;
+mod visible;
 mod web_server;

@@ -21,7 +21,6 @@ use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 
 use crate::config::AllowedOrigins;
-use crate::driver::outbound_proxy::RequestTarget;
 
 /// The most distinct blocked request URLs that one test lists in its log. Further ones are
 /// only counted.
@@ -54,6 +53,14 @@ fn refused_connection_message(host: &str, port: u16) -> String {
         "blocked by [browser] allowed_origins: a connection to {host}:{port} (a redirect, a \
          WebSocket or another request that routing does not see) — add its origin to allow it"
     )
+}
+
+/// A plain request the worker's proxy read on a connection to a forbidden origin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RequestTarget {
+    /// `request` or `websocket`.
+    pub(crate) kind: &'static str,
+    pub(crate) url: String,
 }
 
 /// One test's guard, with the allowed origins and what it has blocked so far.

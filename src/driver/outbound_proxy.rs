@@ -25,6 +25,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 use crate::config::AllowedOrigins;
 use crate::driver::OriginGuard;
+use crate::driver::origins::RequestTarget;
 
 /// How long a client may take to say where it wants to go, and how long the proxy waits for
 /// the app's server to accept the connection.
@@ -218,14 +219,6 @@ fn request_target(bytes: &[u8], destination: &Destination) -> Option<RequestTarg
         kind: if upgrade { "websocket" } else { "request" },
         url,
     })
-}
-
-/// A plain request the proxy read on a forbidden connection.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct RequestTarget {
-    /// `request` or `websocket`.
-    pub(crate) kind: &'static str,
-    pub(crate) url: String,
 }
 
 /// Reads the greeting and the request. The outer error is the connection's; the inner one a

@@ -16,8 +16,8 @@ use super::spec::{HEADER, SpecContext, js, render_spec};
 use crate::cache::{Cache, CacheError};
 use crate::config::{Screen, Settings};
 use crate::driver::{DRIVER_VERSION, chromium_launch_args};
-use crate::report::Visible;
 use crate::scenario::Scenario;
+use crate::visible::Visible;
 
 /// The helper module every spec imports; `__ACCEPT_DIALOGS__` is filled in.
 const HELPER: &str = include_str!("helper.ts");

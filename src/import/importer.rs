@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use super::feature::feature_to_steps;
 use super::plan::plan_to_steps;
 use crate::regular_file::read_regular;
-use crate::report::Visible;
 use crate::scenario::{MAX_SCENARIO_BYTES, ScenarioError, parse, parse_feature};
+use crate::visible::Visible;
 
 /// Why a file was not imported.
 #[derive(Debug, thiserror::Error)]

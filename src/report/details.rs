@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use console::Style;
 
-use super::visible::Visible;
 use crate::llm::Classification;
 use crate::runner::{
     FailureCause, Interruption, RunStats, StopReason, TestFailure, TestId, TestOutcome,
 };
+use crate::visible::Visible;
 
 /// How much the terminal reporters (`list`, `dot`) print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

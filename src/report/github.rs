@@ -5,8 +5,8 @@
 //! Main function: [`error_annotation`].
 
 use super::details::{failure_label, failure_text, failure_verdict};
-use super::visible::visible;
 use crate::runner::{TestFailure, TestId};
+use crate::visible::visible;
 
 /// The `::error` line (without its newline) for a failed test.
 pub(crate) fn error_annotation(test: &TestId, failure: &TestFailure) -> String {

@@ -29,13 +29,11 @@ mod terminal;
 #[cfg(test)]
 mod testing;
 mod trace_link;
-mod visible;
 mod wire;
 mod wire_read;
 mod xml;
-#[cfg(test)]
-pub(crate) use xml::{escape as xml_escape, escape_attr as xml_escape_attr};
 
+pub(crate) use crate::visible::{Visible, visible as visible_text, visible_json};
 pub(crate) use blob_read::MergeError;
 pub use build::build_reporters;
 pub use details::Verbosity;
@@ -48,5 +46,4 @@ pub(crate) use options::DEFAULT_OUTPUT_DIR;
 pub use options::{ReportOptions, ReporterKind};
 pub(crate) use serve::ReportServer;
 pub(crate) use serve_error::ServeError;
-pub(crate) use visible::{Visible, visible as visible_text, visible_json};
 pub(crate) use wire::EVENTS_VERSION;

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::visible::Visible;
 use crate::engine::Pool;
 use crate::runner::TestId;
+use crate::visible::Visible;
 
 /// Kept well under 80 columns, so that `{wide_msg}` has room on a narrow terminal.
 const TEMPLATE: &str =

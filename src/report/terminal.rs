@@ -15,10 +15,10 @@ use super::details::{Palette, Summary, Verbosity, failure_label, heal_diff, seco
 use super::github::error_annotation;
 use super::progress::Progress;
 use super::reporter::Reporter;
-use super::visible::Visible;
 use crate::cache::Author;
 use crate::engine::{Pool, VACUOUS};
 use crate::runner::{RunEvent, RunStats, TestFailure, TestId, TestOutcome};
+use crate::visible::Visible;
 
 /// Writes a human-readable report of a run.
 pub(crate) struct TerminalReporter<W: Write> {

@@ -18,7 +18,7 @@ use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
-use crate::driver::TestPage;
+use crate::driver::{OriginGuard, TestPage};
 use crate::script::console_log::ConsoleLog;
 use crate::script::cut_text::cut_text;
 use crate::script::driver_error::{HostError, received};
@@ -200,30 +200,12 @@ impl StepHost {
         lines
     }
 
-    /// The failure message of the first thing the guard blocked since the last call, after
-    /// [`BLOCK_GRACE`] for the requests and sockets the page has in flight to reach it. `None`
-    /// at once when every origin is allowed.
-    pub(crate) fn blocked_after_grace(&self) -> Option<String> {
+    /// The test's `[browser] allowed_origins` guard, once [`BLOCK_GRACE`] has passed for what
+    /// the page has in flight to reach it; `None` at once when every origin is allowed.
+    pub(crate) fn origins_after_grace(&self) -> Option<&OriginGuard> {
         let guard = self.test_page.origins()?;
         let _ = self.run(async { tokio::time::sleep(BLOCK_GRACE).await });
-        guard.take_blocked()
-    }
-
-    /// The first request, socket or connection the guard blocked in the whole test, after
-    /// [`BLOCK_GRACE`] (see [`StepHost::blocked_after_grace`]).
-    pub(crate) fn violation(&self) -> Option<String> {
-        let guard = self.test_page.origins()?;
-        let _ = self.run(async { tokio::time::sleep(BLOCK_GRACE).await });
-        guard.first_violation()
-    }
-
-    /// Forgets everything the guard blocked so far in the test (see
-    /// `StepExecutor::forgive_blocked`).
-    pub(crate) fn forgive_blocked(&self) {
-        let _ = self.run(async {});
-        if let Some(guard) = self.test_page.origins() {
-            guard.forgive();
-        }
+        Some(guard)
     }
 
     /// The failure message of the first request, socket or connection the guard blocked since

@@ -60,7 +60,7 @@ impl LivePage {
     /// The first request, socket or connection `[browser] allowed_origins` blocked in the test,
     /// after a short wait for what the page has in flight.
     pub(crate) fn violation(&self) -> Option<String> {
-        self.host.violation()
+        self.host.origins_after_grace()?.first_violation()
     }
 
     /// A PNG screenshot of the test's page, for failure reports.
@@ -118,11 +118,14 @@ impl StepExecutor for LiveExecutor<'_> {
     }
 
     fn forgive_blocked(&self) {
-        self.page.host.forgive_blocked();
+        if let Some(guard) = self.page.host.origins_after_grace() {
+            guard.forgive();
+        }
     }
 
     fn kept_to_origins(&self) -> Result<(), StepFailure> {
-        match self.page.host.blocked_after_grace() {
+        let blocked = self.page.host.origins_after_grace();
+        match blocked.and_then(|guard| guard.take_blocked()) {
             Some(message) => Err(StepFailure::new(FailureKind::Blocked, message)),
             None => Ok(()),
         }

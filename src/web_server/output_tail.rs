@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::io::{ErrorKind, Read};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::report::visible_text;
+use crate::visible::visible as visible_text;
 
 /// The most bytes of a server's output kept (its last ones).
 pub(crate) const KEPT_BYTES: usize = 16 * 1024;

@@ -35,6 +35,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("snippet", 1),
     ("stop_signal", 1),
     ("test_env", 1),
+    ("visible", 1),
 ];
 
 /// The most lines of non-test code a source file may have. Test modules do not count because
