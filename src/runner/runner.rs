@@ -971,7 +971,7 @@ mod tests {
         let fake = browsers(vec![pages(vec![blocked])], &config);
         let ran = run(&one_file(ONE), config, &fake);
         let outcome = ran.outcome("a");
-        assert!(is_step(&outcome, FailureKind::Script), "{outcome:?}");
+        assert!(is_step(&outcome, FailureKind::Blocked), "{outcome:?}");
         assert!(
             ran.failure("a")
                 .message("a.steps", "a")
