@@ -66,6 +66,9 @@ const UNREACHABLE_CODES: &[(&str, &str)] = &[
     ("MOZILLA_PKIX_ERROR_", "TLS certificate refused"),
 ];
 
+/// What Chromium says when its SOCKS proxy, prettyplay's own, could not connect on its behalf.
+const PROXY_FAILED: &str = "net::ERR_SOCKS_CONNECTION_FAILED";
+
 /// The failure of a `page.goto` whose URL is relative while no base URL is set, before the
 /// browser is asked: Chromium would only say `Cannot navigate to invalid URL`.
 pub(crate) fn needs_base_url(base_url: Option<&str>, url: &str) -> Option<HostError> {
@@ -89,6 +92,21 @@ pub(crate) fn needs_base_url(base_url: Option<&str>, url: &str) -> Option<HostEr
 /// network error code, or when the navigation timed out and a direct connection to the origin
 /// fails too; else `err` as it is.
 pub(crate) async fn failed(err: HostError, method: &str, target: &str) -> HostError {
+    // The `[browser] allowed_origins` proxy could not connect to an allowed origin: Chromium
+    // says only that, so a direct connection says why, named as Chromium would have named it.
+    if err.message.contains(PROXY_FAILED) {
+        let url = url_in(&err.message).unwrap_or(target).to_owned();
+        if let Err(Unreachable(what)) = reach(&url, CONNECT_LIMIT).await {
+            let code = UNREACHABLE_CODES
+                .iter()
+                .find(|(code, said)| {
+                    *said == what && code.starts_with("net::") && !code.ends_with('_')
+                })
+                .map_or(PROXY_FAILED, |(code, _)| code);
+            return unreachable(format!("{url} — {what} ({code})"));
+        }
+        return err;
+    }
     if let Some((code, what)) = unreachable_code(&err.message) {
         let url = url_in(&err.message).unwrap_or(target);
         return unreachable(format!("{url} — {what} ({code})"));
