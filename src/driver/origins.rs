@@ -81,6 +81,9 @@ struct Blocked {
     listed: HashSet<String>,
     /// Blocked URLs past [`MAX_LISTED`], not listed, since the last take.
     unlisted: usize,
+    /// How many of `violations` came before the code that runs now started (see
+    /// [`OriginGuard::mark`]): only the later ones can be forgiven.
+    mark: usize,
     /// The failure message of everything the test had blocked, and of every top-level
     /// navigation that reached another origin. Nothing takes them, because a test that had one
     /// does not pass, whatever its step code caught.
@@ -184,12 +187,20 @@ impl OriginGuard {
         self.lock().step.drain(..).next()
     }
 
-    /// Forgets what the guard blocked so far: a failed candidate's blocks were its own failure.
-    /// The log keeps what it listed.
+    /// Notes that step code starts running: what was blocked before belongs to earlier code.
+    pub(crate) fn mark(&self) {
+        let mut blocked = self.lock();
+        blocked.mark = blocked.violations.len();
+    }
+
+    /// Forgets what the guard blocked since the last [`OriginGuard::mark`]: a failed
+    /// candidate's blocks were its own failure. A block an earlier step's code caught and
+    /// passed over stays, so its test still fails. The log keeps what it listed.
     pub(crate) fn forgive(&self) {
         let mut blocked = self.lock();
         blocked.step.clear();
-        blocked.violations.clear();
+        let mark = blocked.mark;
+        blocked.violations.truncate(mark);
     }
 
     /// Records a request the worker's proxy refused while this guard's test ran, with its URL
@@ -454,6 +465,15 @@ mod tests {
             guard.first_violation(),
             Some(blocked_request_message("image", "http://other/a.png"))
         );
+        // A later candidate's blocks are forgiven, never those of code that ran before it.
+        guard.mark();
+        guard.refused_connection("127.0.0.1", 8, None);
+        guard.forgive();
+        assert_eq!(
+            guard.first_violation(),
+            Some(blocked_request_message("image", "http://other/a.png"))
+        );
+        assert_eq!(guard.take_log().len(), 1);
         guard.refused_connection("127.0.0.1", 9, None);
         assert_eq!(
             guard.take_blocked(),
@@ -470,10 +490,10 @@ mod tests {
             guard.record(&format!("http://other/{i}"), "fetch", false);
         }
         let lines = guard.take_log();
-        assert_eq!(lines.len(), MAX_LISTED - 3 + 1);
+        assert_eq!(lines.len(), MAX_LISTED - 4 + 1);
         assert_eq!(
             lines.last().map(String::as_str),
-            Some("… 8 more blocked request(s) not listed (a test lists at most 50 URLs)")
+            Some("… 9 more blocked request(s) not listed (a test lists at most 50 URLs)")
         );
     }
 }

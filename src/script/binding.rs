@@ -200,8 +200,12 @@ impl StepHost {
         lines
     }
 
-    /// The test's `[browser] allowed_origins` guard, once [`BLOCK_GRACE`] has passed for what
-    /// the page has in flight to reach it; `None` at once when every origin is allowed.
+    /// The test's `[browser] allowed_origins` guard; `None` when every origin is allowed.
+    pub(crate) fn origins(&self) -> Option<&OriginGuard> {
+        self.test_page.origins()
+    }
+
+    /// The guard, once [`BLOCK_GRACE`] has passed (see [`StepHost::origins`]).
     pub(crate) fn origins_after_grace(&self) -> Option<&OriginGuard> {
         let guard = self.test_page.origins()?;
         let _ = self.run(async { tokio::time::sleep(BLOCK_GRACE).await });

@@ -93,6 +93,9 @@ impl StepExecutor for LiveExecutor<'_> {
 
     fn execute(&self, code: &str) -> Result<(), StepFailure> {
         self.page.host.forget_last_call();
+        if let Some(guard) = self.page.host.origins() {
+            guard.mark();
+        }
         settle(
             &self.window,
             &SystemClock,
