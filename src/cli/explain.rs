@@ -198,8 +198,9 @@ fn explain_on(
         source: failure,
     })?;
     // The engine reads the whole snapshot (no budget) for the built-in generator.
-    let snapshot = exec.page_state(false, usize::MAX).snapshot;
-    let explanation = explain_sentence(&args.sentence, &[], &snapshot);
+    let state = exec.page_state(false, usize::MAX);
+    let snapshot = state.snapshot;
+    let explanation = explain_sentence(&args.sentence, &[], &snapshot, &state.structure);
     let executed = match (&explanation.code, args.execute) {
         (Ok(code), true) => {
             let exec = live.executor(SettleWindow::new(&settings.polling, None), &no_retry);

@@ -38,7 +38,12 @@ impl Engine<'_> {
         exec: &dyn StepExecutor,
     ) -> BuiltinOutcome {
         let state = exec.page_state(false, usize::MAX);
-        let code = match write_step(&step.key.step, step.columns, &state.snapshot) {
+        let code = match write_step(
+            &step.key.step,
+            step.columns,
+            &state.snapshot,
+            &state.structure,
+        ) {
             Ok(code) => code,
             Err(decline) => return BuiltinOutcome::Declined(decline.0),
         };

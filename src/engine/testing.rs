@@ -268,6 +268,7 @@ impl StepExecutor for ScriptedExecutor<'_> {
             snapshot: "- heading \"Todos\" [level=1]\n- textbox \"What needs to be done?\""
                 .to_owned(),
             screenshot: screenshot.then(|| vec![0x89, b'P', b'N', b'G']),
+            ..PageState::default()
         }
     }
 

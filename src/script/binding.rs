@@ -32,7 +32,7 @@ use crate::script::observe::{Call, Observation, observe};
 use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
 use crate::script::page_slot::PageSlot;
 use crate::script::proof_mode::{self, ProofMode, Read};
-use crate::script::{FailureKind, Host, PageState, StepFailure};
+use crate::script::{FailureKind, Host, StepFailure};
 
 /// The most bytes of one blocked request's log line (its URL may carry a whole page's text).
 const MAX_BLOCKED_LINE_BYTES: usize = 2048;
@@ -59,10 +59,10 @@ type Parked = (JoinHandle<HostResult>, bool);
 /// One test's connection from the sandbox to its browser pages.
 pub(crate) struct StepHost {
     handle: tokio::runtime::Handle,
-    test_page: TestPage,
+    pub(super) test_page: TestPage,
     accept_dialogs: bool,
     /// The context's pages: index 0 is the test's own page, then popups and tabs in order.
-    pages: RefCell<Vec<PageSlot>>,
+    pub(super) pages: RefCell<Vec<PageSlot>>,
     /// Dialogs, waiters and listeners of the current step.
     routing: RefCell<Routing>,
     /// Browser calls parked while step code's listeners run, by id.
@@ -681,59 +681,6 @@ impl StepHost {
                         .map_err(|err| HostError::from_playwright(err, false)),
                 ))
             }
-        }
-    }
-
-    /// The test's page as the LLM sees it: its URL and title, the configured base URL,
-    /// Playwright's AI-mode aria snapshot of the page step code last worked on (without ref
-    /// markers, cut to `budget` characters with a marker) and, when asked, a PNG screenshot.
-    /// Failures to capture are reported inside the snapshot text, never raised.
-    pub(crate) fn page_state(&self, screenshot: bool, budget: usize) -> PageState {
-        let slot = self.pages.borrow()[0].clone();
-        let title = self.run(async {
-            slot.frame
-                .channel()
-                .send::<Value, Value>("title", json!({}))
-                .await
-        });
-        let title = match title.and_then(|r| r.map_err(|e| HostError::from_playwright(e, false))) {
-            Ok(value) => value["value"].as_str().unwrap_or_default().to_owned(),
-            Err(err) => {
-                tracing::debug!("could not read the page title for the LLM: {}", err.message);
-                String::new()
-            }
-        };
-        let snapshot = self.run(async {
-            slot.frame
-                .channel()
-                .send::<Value, Value>("ariaSnapshot", json!({ "mode": "ai", "timeout": 5000.0 }))
-                .await
-        });
-        let snapshot =
-            match snapshot.and_then(|r| r.map_err(|e| HostError::from_playwright(e, false))) {
-                Ok(value) => value["snapshot"].as_str().unwrap_or_default().to_owned(),
-                Err(err) => format!("(no snapshot: {})", err.message),
-            };
-        let screenshot = if screenshot {
-            match self.run(slot.page.screenshot(None)) {
-                Ok(Ok(bytes)) => Some(bytes),
-                Ok(Err(err)) => {
-                    tracing::warn!("could not take a screenshot for the LLM: {err}");
-                    None
-                }
-                Err(err) => {
-                    tracing::debug!("no screenshot for the LLM: {}", err.message);
-                    None
-                }
-            }
-        } else {
-            None
-        };
-        PageState {
-            url: slot.page.url(),
-            title,
-            base_url: self.test_page.base_url().map(str::to_owned),
-            ..PageState::within_budget(&snapshot, budget, screenshot)
         }
     }
 

@@ -21,6 +21,9 @@ pub(crate) struct PageState {
     /// budget with a marker.
     pub snapshot: String,
     pub screenshot: Option<Vec<u8>>,
+    /// What `structure.js` found beyond the snapshot, as JSON (empty when it could not run):
+    /// read by the built-in generator, never sent to the LLM.
+    pub structure: String,
 }
 
 impl PageState {

@@ -8,7 +8,8 @@ use crate::engine::builtin::codegen::code_for;
 use crate::engine::builtin::grammar::{Decline, parse};
 use crate::engine::builtin::snapshot::Snapshot;
 
-/// The code of `sentence` on the page whose AI-mode aria snapshot is `snapshot`, or why the
+/// The code of `sentence` on the page whose AI-mode aria snapshot is `snapshot` and whose
+/// structure beyond it `structure` lists (`structure.js`'s JSON, empty when unknown), or why the
 /// built-in generator will not write it. `columns` are the examples table's columns (`<name>`
 /// is a value only for these). Deterministic: the same sentence on the same page always gives
 /// the same code.
@@ -16,9 +17,10 @@ pub(crate) fn write_step(
     sentence: &str,
     columns: &[String],
     snapshot: &str,
+    structure: &str,
 ) -> Result<String, Decline> {
     let intent = parse(sentence, columns)?;
-    code_for(&intent, &Snapshot::parse(snapshot))
+    code_for(&intent, &Snapshot::read(snapshot, structure))
 }
 
 /// What the built-in generator makes of a sentence on a page, for `prettyplay explain`.
@@ -32,8 +34,13 @@ pub(crate) struct Explanation {
 }
 
 /// [`write_step`], and the snapshot lines it matched against.
-pub(crate) fn explain(sentence: &str, columns: &[String], snapshot: &str) -> Explanation {
-    let snap = Snapshot::parse(snapshot);
+pub(crate) fn explain(
+    sentence: &str,
+    columns: &[String],
+    snapshot: &str,
+    structure: &str,
+) -> Explanation {
+    let snap = Snapshot::read(snapshot, structure);
     let code = parse(sentence, columns)
         .and_then(|intent| code_for(&intent, &snap))
         .map_err(|decline| decline.0);
@@ -53,8 +60,8 @@ mod tests {
 
     #[test]
     fn the_same_sentence_on_the_same_page_gives_the_same_code() {
-        let a = write_step("click the \"Active\" link", &[], TODOS).unwrap();
-        let b = write_step("click the \"Active\" link", &[], TODOS).unwrap();
+        let a = write_step("click the \"Active\" link", &[], TODOS, "").unwrap();
+        let b = write_step("click the \"Active\" link", &[], TODOS, "").unwrap();
         assert_eq!(a, b);
         assert_eq!(
             a,
@@ -64,10 +71,10 @@ mod tests {
 
     #[test]
     fn explain_gives_the_code_and_the_lines_it_matched() {
-        let explained = explain("click the \"Active\" link", &[], TODOS);
+        let explained = explain("click the \"Active\" link", &[], TODOS, "");
         assert_eq!(
             explained.code,
-            write_step("click the \"Active\" link", &[], TODOS).map_err(|d| d.0)
+            write_step("click the \"Active\" link", &[], TODOS, "").map_err(|d| d.0)
         );
         assert_eq!(explained.matched.len(), 1, "{explained:?}");
         assert!(
@@ -79,7 +86,7 @@ mod tests {
     #[test]
     fn explain_shows_the_candidates_it_could_not_tell_apart() {
         let page = "- list:\n  - listitem:\n    - button \"Delete\"\n  - listitem:\n    - button \"Delete\"\n- button \"Add\"\n";
-        let explained = explain("click Delete", &[], page);
+        let explained = explain("click Delete", &[], page, "");
         let why = explained.code.unwrap_err();
         assert!(why.contains("2 elements"), "{why}");
         assert_eq!(
@@ -90,9 +97,9 @@ mod tests {
 
     #[test]
     fn a_declined_sentence_says_why() {
-        let why = write_step("make the app faster", &[], TODOS).unwrap_err();
+        let why = write_step("make the app faster", &[], TODOS, "").unwrap_err();
         assert!(why.0.contains("none of the built-in shapes"), "{why:?}");
-        let why = write_step("click \"Sign up\"", &[], LOGIN).unwrap_err();
+        let why = write_step("click \"Sign up\"", &[], LOGIN, "").unwrap_err();
         assert!(why.0.contains("no element"), "{why:?}");
     }
 }

@@ -10,6 +10,7 @@ use crate::engine::builtin::resolve::{
     CHECKABLE, CLICKABLE, Found, bounded_regex_js, checked_element, element, js_str, list,
     only_field, shown_text,
 };
+use crate::engine::builtin::rows::{hidden_delete, row_holding};
 use crate::engine::builtin::snapshot::Snapshot;
 
 /// The JavaScript of a value: a string literal, or `vars.NAME` for a placeholder (a template
@@ -168,7 +169,18 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
                 .filter(|t| placeholder(t).is_none() && !t.contains("${"))
                 .cloned()
                 .collect();
-            let the_list = list(snap, &known, None)?;
+            let the_list = match (list(snap, &known, None), known.first()) {
+                (Ok(found), _) => found,
+                // An unnamed list among others, which the page's structure does not name
+                // either: the list that shows the first text as an item's whole text.
+                (Err(decline), Some(first)) if decline.0.contains("no accessible name") => {
+                    format!(
+                        "page.getByRole('list').filter({{ has: page.getByRole('listitem').filter({{ has: page.getByText({}, {{ exact: true }}) }}) }})",
+                        js_str(first)
+                    )
+                }
+                (Err(decline), _) => return Err(decline),
+            };
             let mut lines = vec![format!("const items = {the_list}.getByRole('listitem');")];
             if *only {
                 lines.push(format!(
@@ -281,6 +293,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             lines
         }
         Intent::Delete(text) => delete(snap, text)?,
+        Intent::Edit { from, to } => edit(snap, from, to)?,
         Intent::Show(target) => {
             let mut found = element(snap, target, CLICKABLE, false);
             // `show the active todos`: the filter is named by the words before the noun.
@@ -356,6 +369,7 @@ fn clear(snap: &Snapshot, target: &Target) -> Result<Vec<String>, Decline> {
             kind: Some(Kind::Button),
             scope: None,
             phrase: String::new(),
+            nth: None,
         };
         if let Ok(found) = element(snap, &button, &[], false) {
             return Ok(vec![format!("await {}.click();", found.locator)]);
@@ -482,10 +496,38 @@ fn delete(snap: &Snapshot, text: &Literal) -> Result<Vec<String>, Decline> {
             Err(_) => {}
         }
     }
+    // A button the row shows only on hover is not in the snapshot; the page's structure
+    // lists it.
+    if let Some((item, button)) = hidden_delete(snap, &text.0) {
+        return Ok(vec![
+            format!("const item = {item};"),
+            "await item.hover();".to_owned(),
+            format!("await {button}.click();"),
+            "await expect(item).toHaveCount(0);".to_owned(),
+        ]);
+    }
     Err(Decline::new(format!(
         "no delete or remove button in a list item or row holding \"{}\"",
         text.0
     )))
+}
+
+/// `edit "T" to "U"`: double-click the text in its row, then fill the one field that opens in
+/// a row (the list's edit field) and press Enter. The field is found among the rows, since
+/// the row may no longer show T once editing starts.
+fn edit(snap: &Snapshot, from: &Literal, to: &Literal) -> Result<Vec<String>, Decline> {
+    let (item, node) = row_holding(snap, &from.0)?;
+    let role = js_str(&snap.nodes[node].role);
+    Ok(vec![
+        format!("const item = {item};"),
+        format!(
+            "await item.getByText({}, {{ exact: true }}).dblclick();",
+            js_str(from.0.trim())
+        ),
+        format!("const field = page.getByRole({role}).getByRole('textbox');"),
+        format!("await field.fill({});", value_js(to)),
+        "await field.press('Enter');".to_owned(),
+    ])
 }
 
 #[cfg(test)]
@@ -498,7 +540,7 @@ mod tests {
 
     /// The body of the code written for `sentence` on `snapshot`, one statement a line.
     fn body(sentence: &str, snapshot: &str) -> Vec<String> {
-        let code = write_step(sentence, &["item".to_owned()], snapshot)
+        let code = write_step(sentence, &["item".to_owned()], snapshot, "")
             .unwrap_or_else(|why| panic!("declined {sentence:?}: {}", why.0));
         let inner = code
             .strip_prefix("async function step(page) {\n")
@@ -514,7 +556,7 @@ mod tests {
     }
 
     fn declined(sentence: &str, snapshot: &str) -> String {
-        match write_step(sentence, &[], snapshot) {
+        match write_step(sentence, &[], snapshot, "") {
             Ok(code) => panic!("wrote code for {sentence:?}:\n{code}"),
             Err(why) => why.0,
         }
@@ -563,7 +605,7 @@ mod tests {
         assert!(why.starts_with("2 elements on the page could be"), "{why}");
         assert_eq!(
             one("click the \"Delete\" button of \"buy milk\"", TODOS),
-            "await page.getByRole('listitem').filter({ hasText: 'buy milk' }).getByRole('button', { name: 'Delete' }).click();"
+            "await page.getByRole('listitem').filter({ has: page.getByText('buy milk', { exact: true }) }).getByRole('button', { name: 'Delete' }).click();"
         );
         assert!(declined("click the \"Save\" button", TODOS).starts_with("no element"));
     }
@@ -860,7 +902,7 @@ mod tests {
         assert_eq!(
             body("delete \"walk the dog\"", TODOS),
             [
-                "const item = page.getByRole('listitem').filter({ hasText: 'walk the dog' });",
+                "const item = page.getByRole('listitem').filter({ has: page.getByText('walk the dog', { exact: true }) });",
                 "await item.hover();",
                 "await item.getByRole('button', { name: 'Delete' }).click();",
                 "await expect(item).toHaveCount(0);"

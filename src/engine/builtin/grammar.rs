@@ -37,6 +37,9 @@ pub(crate) struct Target {
     pub scope: Option<String>,
     /// The phrase's words as written, without articles, the kind noun included.
     pub phrase: String,
+    /// `the first / second / last X`: which of the elements it could be (0-based; -1 is the
+    /// last).
+    pub nth: Option<isize>,
 }
 
 /// A state an element can be checked for.
@@ -116,6 +119,11 @@ pub(crate) enum Intent {
     },
     Add(Vec<Literal>),
     Delete(Literal),
+    /// `edit "buy milk" to "buy oat milk"`: the item's text is edited in place.
+    Edit {
+        from: Literal,
+        to: Literal,
+    },
     /// `show the active todos`: a filter link, tab or button.
     Show(Target),
 }
@@ -197,6 +205,35 @@ fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
     }
     if let Some(rest) = verb(t, &[&["clear"], &["empty"]]) {
         return Some(target(rest).map(Intent::Clear));
+    }
+    if let Some(rest) = verb(
+        t,
+        &[
+            &["mark"],
+            &["complete"],
+            &["finish"],
+            &["tick", "off"],
+            &["check", "off"],
+            &["unmark"],
+        ],
+    ) {
+        return Some(mark(t, rest));
+    }
+    if let Some(rest) = verb(
+        t,
+        &[
+            &["edit"],
+            &["rename"],
+            &["change"],
+            &["update"],
+            &["modify"],
+        ],
+    ) && let Some(at) = find(rest, &["to", "into", "as"])
+    {
+        return Some(
+            literal(&rest[..at])
+                .and_then(|from| literal(&rest[at + 1..]).map(|to| Intent::Edit { from, to })),
+        );
     }
     if let Some(rest) = verb(t, &[&["uncheck"], &["untick"], &["deselect"]]) {
         return Some(target(rest).map(|target| Intent::Check { target, on: false }));
@@ -435,6 +472,10 @@ fn target(toks: &[Tok]) -> Result<Target, Decline> {
         .iter()
         .filter(|t| !(t.is("the") || t.is("a") || t.is("an") || t.is("on")))
         .collect();
+    let nth = words.first().and_then(|w| ordinal(w));
+    if nth.is_some() {
+        words.remove(0);
+    }
     let phrase = words
         .iter()
         .map(|t| match t {
@@ -503,13 +544,92 @@ fn target(toks: &[Tok]) -> Result<Target, Decline> {
              written in the sentence",
         ));
     }
+    if nth.is_some() && kind.is_none() && !quoted {
+        // `the first todo`: a noun the kinds do not know names the items of a list.
+        kind = Some(Kind::Item);
+    }
     Ok(Target {
-        name,
+        name: if nth.is_some() && !quoted { None } else { name },
         quoted,
         kind,
         scope,
         phrase,
+        nth,
     })
+}
+
+/// `first`, `2nd`, `last`: the position an ordinal names (0-based; -1 is the last).
+fn ordinal(word: &Tok) -> Option<isize> {
+    const WORDS: &[&str] = &[
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth",
+    ];
+    let Tok::Word(w, _) = word else { return None };
+    if w == "last" {
+        return Some(-1);
+    }
+    if let Some(at) = WORDS.iter().position(|o| o == w) {
+        return isize::try_from(at).ok();
+    }
+    let digits = w
+        .strip_suffix("st")
+        .or_else(|| w.strip_suffix("nd"))
+        .or_else(|| w.strip_suffix("rd"))
+        .or_else(|| w.strip_suffix("th"))?;
+    digits
+        .parse::<isize>()
+        .ok()
+        .filter(|n| (1..=999).contains(n))
+        .map(|n| n - 1)
+}
+
+/// `mark "buy milk" as done`, `complete "buy milk"`, `mark "buy milk" as not done`,
+/// `unmark "buy milk"`: the item's checkbox, ticked or not.
+fn mark(t: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
+    let (what, how) = match find(rest, &["as"]) {
+        Some(at) => (&rest[..at], &rest[at + 1..]),
+        None => (rest, &[][..]),
+    };
+    let how: Vec<&Tok> = how.iter().filter(|w| !w.is("the")).collect();
+    let undone = how.first().is_some_and(|w| w.is("not"))
+        || how.iter().any(|w| {
+            [
+                "incomplete",
+                "uncompleted",
+                "undone",
+                "unfinished",
+                "active",
+                "open",
+                "todo",
+            ]
+            .iter()
+            .any(|u| w.is(u))
+        });
+    let done = how.is_empty()
+        || how.iter().any(|w| {
+            [
+                "done",
+                "completed",
+                "complete",
+                "finished",
+                "checked",
+                "ticked",
+                "read",
+            ]
+            .iter()
+            .any(|d| w.is(d))
+        });
+    if !undone && !done {
+        return Err(Decline::new(
+            "mark an item as done or as not done (`mark \"buy milk\" as done`)",
+        ));
+    }
+    let on = !undone && !t[0].is("unmark");
+    let mut target = target(what)?;
+    if target.kind == Some(Kind::Item) {
+        target.kind = None;
+    }
+    Ok(Intent::Check { target, on })
 }
 
 /// `sign in as USER with [password] PASSWORD`.
@@ -560,9 +680,16 @@ fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     // the page / the list shows T
     if let Some(at) = first(&[
         "shows", "displays", "contains", "says", "reads", "lists", "includes", "show", "has",
+        "contain", "display", "include", "say",
     ]) {
-        let subject = &t[..at];
+        let (subject, negated) = match &t[..at] {
+            [before @ .., last] if last.is("not") => (before, true),
+            all => (all, false),
+        };
         let rest = &t[at + 1..];
+        if negated {
+            return Some(not_shown(subject, rest));
+        }
         let subject_words: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
         let is = |w: &str| subject_words.len() == 1 && subject_words[0].is(w);
         let exact = t[at].is("says") || t[at].is("reads");
@@ -638,6 +765,14 @@ fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
             (w, false) if w.is("checked") || w.is("ticked") || w.is("selected") => State::Checked,
             (w, true) if w.is("checked") || w.is("ticked") || w.is("selected") => State::Unchecked,
             (w, false) if w.is("unchecked") || w.is("unticked") => State::Unchecked,
+            (w, negated) if DONE.iter().any(|d| w.is(d)) => {
+                if negated {
+                    State::Unchecked
+                } else {
+                    State::Checked
+                }
+            }
+            (w, false) if NOT_DONE.iter().any(|d| w.is(d)) => State::Unchecked,
             (w, false) if w.is("enabled") => State::Enabled,
             (w, true) if w.is("enabled") => State::Disabled,
             (w, false) if w.is("disabled") => State::Disabled,
@@ -654,6 +789,42 @@ fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     };
     Some(Ok(intent))
 }
+
+/// `the page does not show "T"`, `the list does not contain "T"`: T is not shown (in the list,
+/// or anywhere).
+fn not_shown(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
+    let value = literal(rest)?;
+    let subject: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
+    let page = subject.is_empty()
+        || subject.len() == 1
+            && ["page", "screen", "app", "list"]
+                .iter()
+                .any(|w| subject[0].is(w));
+    if !page {
+        return Err(Decline::new(
+            "`does not show` is read for the page or the list: `the page does not show \"T\"`",
+        ));
+    }
+    Ok(Intent::Visible {
+        target: Target {
+            name: Some(value.0.clone()),
+            quoted: true,
+            phrase: value.0,
+            ..Target::default()
+        },
+        shown: false,
+    })
+}
+
+/// An item's state words: `done`, and its checkbox ticked.
+const DONE: &[&str] = &["done", "completed", "complete", "finished"];
+const NOT_DONE: &[&str] = &[
+    "incomplete",
+    "uncompleted",
+    "undone",
+    "unfinished",
+    "pending",
+];
 
 fn is_shown(t: &Tok) -> bool {
     [
@@ -821,7 +992,8 @@ mod tests {
                     quoted: false,
                     kind: Some(Kind::Field),
                     scope: None,
-                    phrase: "field".into()
+                    phrase: "field".into(),
+                    nth: None
                 },
                 then_press: None
             }

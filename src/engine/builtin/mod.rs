@@ -14,7 +14,9 @@ mod codegen;
 mod grammar;
 mod kinds;
 mod resolve;
+mod rows;
 mod snapshot;
+mod structure;
 mod tokens;
 
 pub(crate) use builtin::{Explanation, explain, write_step};

@@ -8,6 +8,7 @@
 
 use crate::engine::builtin::grammar::{Decline, Target};
 use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
+use crate::engine::builtin::rows::{described, in_row, nth_element, row_holding, unnamed_list};
 use crate::engine::builtin::snapshot::{Snapshot, is_field, names_its_text};
 
 /// Roles a click (or a hover) is meant for when the sentence names no kind.
@@ -94,7 +95,7 @@ pub(crate) fn bounded_regex_js(text: &str) -> String {
 /// sentence names, so its names and texts match whole (`exact: true`), never as a substring
 /// of a longer name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Use {
+pub(crate) enum Use {
     Act,
     Check,
 }
@@ -118,7 +119,7 @@ fn label_if(node: &crate::engine::builtin::snapshot::Node, text_too: bool) -> Op
 
 /// The text Playwright's `getByText` sees on a node: its own text, or a button's or a link's
 /// name.
-fn own_text(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
+pub(crate) fn own_text(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
     if is_field(&node.role) {
         return None;
     }
@@ -128,7 +129,7 @@ fn own_text(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
         .filter(|_| node.children.is_empty() && names_its_text(&node.role)))
 }
 
-fn norm(text: &str) -> String {
+pub(crate) fn norm(text: &str) -> String {
     text.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
@@ -184,6 +185,11 @@ fn element_of(
     text_first: bool,
     meant: Use,
 ) -> Result<Found, Decline> {
+    if target.nth.is_some() {
+        return nth_element(snap, target, defaults, &|values, noun| {
+            list(snap, values, noun)
+        });
+    }
     let (base, pool) = scope(snap, target)?;
     let roles: &[&str] = match target.kind {
         Some(kind) => kind.roles(),
@@ -205,7 +211,8 @@ fn element_of(
                 locator: format!("{base}.getByRole({})", js_str(&snap.nodes[*one].role)),
                 node: *one,
             }),
-            [] => Err(Decline::new(format!("no element on the page is {what}"))),
+            [] => described(snap, target, roles)
+                .ok_or_else(|| Decline::new(format!("no element on the page is {what}"))),
             many => Err(ambiguous(snap, &what, many)),
         };
     };
@@ -217,15 +224,29 @@ fn element_of(
             target.kind,
             Some(Kind::Status | Kind::Item | Kind::Row | Kind::Heading)
         );
+    // A checkbox with no name of its own is meant through the row showing the text, before
+    // the text itself (which cannot be ticked).
+    let by_row = || {
+        roles
+            .iter()
+            .all(|r| CHECKABLE.contains(r))
+            .then(|| in_row(snap, target, roles).map(Ok))
+            .flatten()
+    };
     let tiers: Vec<Option<Result<Found, Decline>>> = if text_first {
         vec![text_allowed.then(by_text).flatten(), by_role(&pool)]
     } else {
-        vec![by_role(&pool), text_allowed.then(by_text).flatten()]
+        vec![
+            by_role(&pool),
+            by_row(),
+            text_allowed.then(by_text).flatten(),
+        ]
     };
     tiers
         .into_iter()
         .flatten()
         .next()
+        .or_else(|| described(snap, target, roles).map(Ok))
         .unwrap_or_else(|| Err(Decline::new(format!("no element on the page is {what}"))))
 }
 
@@ -235,6 +256,9 @@ fn scope(snap: &Snapshot, target: &Target) -> Result<(String, Vec<usize>), Decli
     let Some(text) = target.scope.as_deref() else {
         return Ok(("page".to_owned(), (0..snap.nodes.len()).collect()));
     };
+    if let Ok((row, node)) = row_holding(snap, text) {
+        return Ok((row, snap.descendants(node)));
+    }
     let holders: Vec<usize> = snap
         .with_roles(&["listitem", "row"])
         .into_iter()
@@ -491,6 +515,12 @@ pub(crate) fn list(
         .unwrap_or_default();
     let chosen = match (holding.as_slice(), by_noun.as_slice(), lists.as_slice()) {
         ([one], _, _) | ([], [one], _) | ([], [], [one]) => *one,
+        ([], [], _) if let Some(found) = unnamed_list(snap, None, noun) => {
+            for &list in &lists {
+                snap.notice(list);
+            }
+            return Ok(found);
+        }
         _ => {
             for &list in &lists {
                 snap.notice(list);
@@ -517,9 +547,9 @@ pub(crate) fn list(
             ))
         }
         None if lists.len() == 1 => Ok("page.getByRole('list')".to_owned()),
-        None => Err(Decline::new(
-            "the list has no accessible name and is not the only list on the page",
-        )),
+        None => unnamed_list(snap, Some(chosen), noun).ok_or_else(|| {
+            Decline::new("the list has no accessible name and is not the only list on the page")
+        }),
     }
 }
 

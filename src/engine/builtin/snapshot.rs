@@ -7,6 +7,8 @@
 
 use std::cell::RefCell;
 
+use crate::engine::builtin::structure::Structure;
+
 /// One element (or text run) of the snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Node {
@@ -41,6 +43,8 @@ pub(crate) struct Snapshot {
     /// The nodes resolution found or weighed (a match, the row or list it is in, the
     /// candidates of an ambiguity), in the order it came to them: what `explain -v` shows.
     noticed: RefCell<Vec<usize>>,
+    /// What the page shows beyond the snapshot (`structure.rs`).
+    pub structure: Structure,
 }
 
 impl Snapshot {
@@ -83,11 +87,24 @@ impl Snapshot {
         Self {
             nodes,
             noticed: RefCell::default(),
+            structure: Structure::default(),
+        }
+    }
+
+    /// [`Snapshot::parse`], with the page's structure as `structure.js` listed it (JSON).
+    pub(crate) fn read(text: &str, structure: &str) -> Self {
+        Self {
+            structure: Structure::parse(structure),
+            ..Self::parse(text)
         }
     }
 
     /// Records that resolution found or weighed `node` (see [`Snapshot::noticed`]).
     pub(crate) fn notice(&self, node: usize) {
+        // An element found through the page's structure has no node.
+        if node >= self.nodes.len() {
+            return;
+        }
         let mut noticed = self.noticed.borrow_mut();
         if !noticed.contains(&node) {
             noticed.push(node);

@@ -160,6 +160,12 @@ pub(crate) fn normalize(toks: Vec<Tok>) -> Vec<Tok> {
         } else if t.is("isn't") || t.is("aren't") {
             out.push(word("is"));
             out.push(word("not"));
+        } else if t.is("doesn't") || t.is("don't") || t.is("doesn’t") || t.is("don’t") {
+            out.push(word("not"));
+        } else if (t.is("does") || t.is("do")) && next.is_some_and(|n| n.is("not")) {
+            // `does not show`: the verb is in its plain form after `not`.
+            i += 1;
+            continue;
         } else {
             out.push(t.clone());
         }

@@ -1,0 +1,309 @@
+//! Elements found through what holds them, where the aria snapshot gives them no name: the list
+//! item or table row whose text is a quoted text (and the one checkbox, button or field in it),
+//! the nth item of a list, and — from the page's structure beyond the snapshot — an element a
+//! description names by the words of its test id or class (`the counter`, `the new todo
+//! field`), a list without a name, and the controls a row shows only on hover.
+//!
+//! Rows are found by an element whose whole text is the quoted one (`filter({ has:
+//! page.getByText(T, { exact: true }) })`), never by a substring, so a check on a row cannot
+//! pass on a row that only holds the text ("xbuy milk").
+
+use crate::engine::builtin::grammar::{Decline, Target};
+use crate::engine::builtin::kinds::Kind;
+use crate::engine::builtin::resolve::{Found, js_str, norm, own_text};
+use crate::engine::builtin::snapshot::Snapshot;
+use crate::engine::builtin::structure::Hint;
+
+/// Roles that hold the elements of one record.
+const ROWS: &[&str] = &["listitem", "row"];
+
+/// The row (list item or table row) one of whose elements has `text` as its whole text (in any
+/// case): its locator and node. Rows that hold another such row are left out, so the innermost
+/// one is meant.
+pub(crate) fn row_holding(snap: &Snapshot, text: &str) -> Result<(String, usize), Decline> {
+    let wanted = norm(text);
+    let holders: Vec<(usize, usize)> = snap
+        .with_roles(ROWS)
+        .into_iter()
+        .filter_map(|row| {
+            snap.descendants(row)
+                .into_iter()
+                .find(|&d| own_text(&snap.nodes[d]).is_some_and(|t| norm(t) == wanted))
+                .map(|element| (row, element))
+        })
+        .collect();
+    let innermost: Vec<(usize, usize)> = holders
+        .iter()
+        .copied()
+        .filter(|&(row, _)| {
+            !holders
+                .iter()
+                .any(|&(other, _)| other != row && snap.descendants(row).contains(&other))
+        })
+        .collect();
+    for &(row, _) in &innermost {
+        snap.notice(row);
+    }
+    match innermost.as_slice() {
+        [(row, element)] => {
+            let shown = own_text(&snap.nodes[*element]).unwrap_or(text).trim();
+            Ok((
+                format!(
+                    "page.getByRole({}).filter({{ has: page.getByText({}, {{ exact: true }}) }})",
+                    js_str(&snap.nodes[*row].role),
+                    js_str(shown)
+                ),
+                *row,
+            ))
+        }
+        [] => Err(Decline::new(format!(
+            "no list item or row on the page shows \"{text}\" as a whole text"
+        ))),
+        many => Err(Decline::new(format!(
+            "{} list items or rows show \"{text}\"; say which (`the first ...`) or quote a \
+             text only one of them has",
+            many.len()
+        ))),
+    }
+}
+
+/// `tick "buy milk"`, `"buy milk" is completed`: when no element of `roles` is named the
+/// quoted text, the one such element in the row that shows it.
+pub(crate) fn in_row(snap: &Snapshot, target: &Target, roles: &[&str]) -> Option<Found> {
+    if !target.quoted || target.scope.is_some() || !matches!(target.kind, None | Some(Kind::Item)) {
+        return None;
+    }
+    let (row, node) = row_holding(snap, target.name.as_deref()?).ok()?;
+    one_of_roles_in(snap, &row, node, roles)
+}
+
+/// The one element of `roles` inside `node` (whose locator is `row`), as `row.getByRole(..)`.
+fn one_of_roles_in(snap: &Snapshot, row: &str, node: usize, roles: &[&str]) -> Option<Found> {
+    let inside: Vec<usize> = snap
+        .descendants(node)
+        .into_iter()
+        .filter(|&d| roles.contains(&snap.nodes[d].role.as_str()))
+        .collect();
+    let [one] = inside.as_slice() else {
+        return None;
+    };
+    snap.notice(*one);
+    Some(Found {
+        locator: format!("{row}.getByRole({})", js_str(&snap.nodes[*one].role)),
+        node: *one,
+    })
+}
+
+/// `.first()`, `.last()` or `.nth(i)`.
+fn pick(nth: isize) -> String {
+    match nth {
+        0 => ".first()".to_owned(),
+        -1 => ".last()".to_owned(),
+        n => format!(".nth({n})"),
+    }
+}
+
+/// `the second todo`, `the first checkbox`, `the last "Delete" button`: the nth of the elements
+/// the target could be. An item is the nth item of the list its noun names (or the one list
+/// with items); an element of `roles` inside an item (`check the first todo`) is then that
+/// item's one such element.
+pub(crate) fn nth_element(
+    snap: &Snapshot,
+    target: &Target,
+    roles: &[&str],
+    list: &dyn Fn(&[String], Option<&str>) -> Result<String, Decline>,
+) -> Result<Found, Decline> {
+    let nth = target.nth.unwrap_or(0);
+    if matches!(target.kind, Some(Kind::Item) | Some(Kind::Row)) {
+        let noun = target.phrase.split_whitespace().last();
+        let role = if target.kind == Some(Kind::Row) {
+            "row"
+        } else {
+            "listitem"
+        };
+        let base = if role == "row" {
+            "page".to_owned()
+        } else {
+            list(&[], noun)?
+        };
+        let item = format!("{base}.getByRole({}){}", js_str(role), pick(nth));
+        let items = snap.with_roles(&[role]);
+        let at = if nth < 0 {
+            items.len().checked_sub(1)
+        } else {
+            usize::try_from(nth).ok()
+        };
+        let Some(&node) = at.and_then(|at| items.get(at)) else {
+            return Err(Decline::new(format!(
+                "the page shows {} {role}s, not a {}",
+                items.len(),
+                target.phrase
+            )));
+        };
+        if roles.contains(&role) || roles.is_empty() {
+            return Ok(Found {
+                locator: item,
+                node,
+            });
+        }
+        // Within the item as the page shows it now; the locator is positional like the item.
+        return one_of_roles_in(snap, &item, node, roles).ok_or_else(|| {
+            Decline::new(format!(
+                "the {} has no one element to act on here ({})",
+                target.phrase,
+                roles.join(", ")
+            ))
+        });
+    }
+    let roles: &[&str] = match target.kind {
+        Some(kind) => kind.roles(),
+        None => roles,
+    };
+    let role = match roles {
+        [one, ..] => *one,
+        [] => {
+            return Err(Decline::new(
+                "say what kind of element (`the first button`)",
+            ));
+        }
+    };
+    let name = target
+        .name
+        .as_deref()
+        .map(|n| format!(", {{ name: {}, exact: true }}", js_str(n)))
+        .unwrap_or_default();
+    let matching: Vec<usize> = snap
+        .with_roles(&[role])
+        .into_iter()
+        .filter(|&i| {
+            target
+                .name
+                .as_deref()
+                .is_none_or(|n| snap.nodes[i].name.as_deref() == Some(n))
+        })
+        .collect();
+    let at = if nth < 0 {
+        matching.len().checked_sub(1)
+    } else {
+        usize::try_from(nth).ok()
+    };
+    let Some(&node) = at.and_then(|at| matching.get(at)) else {
+        return Err(Decline::new(format!(
+            "the page shows {} such {role} elements, not a {}",
+            matching.len(),
+            target.phrase
+        )));
+    };
+    snap.notice(node);
+    Ok(Found {
+        locator: format!("page.getByRole({}{name}){}", js_str(role), pick(nth)),
+        node,
+    })
+}
+
+/// Words that describe nothing by themselves.
+const NOT_DESCRIPTIVE: &[&str] = &["the", "a", "an", "of", "this", "that", "my", "our", "your"];
+
+/// `the counter`, `the new todo field`, `the error message`: the one visible element whose test
+/// id, classes or id hold the description's words, from the page's structure. The kind's noun
+/// must be among the words too unless the element has one of the kind's roles.
+pub(crate) fn described(snap: &Snapshot, target: &Target, roles: &[&str]) -> Option<Found> {
+    if target.quoted || target.scope.is_some() || target.nth.is_some() {
+        return None;
+    }
+    let words: Vec<String> = target
+        .phrase
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .filter(|w| !NOT_DESCRIPTIVE.contains(&w.as_str()))
+        .collect();
+    let name_words: Vec<String> = target
+        .name
+        .as_deref()
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .filter(|w| !NOT_DESCRIPTIVE.contains(&w.as_str()))
+        .collect();
+    let of_kind = if name_words.is_empty() {
+        Vec::new()
+    } else {
+        snap.structure.by_words(&name_words, roles)
+    };
+    let found: Vec<&Hint> = if of_kind.is_empty() {
+        snap.structure.by_words(&words, &[])
+    } else {
+        of_kind
+    };
+    match found.as_slice() {
+        [one] => Some(Found {
+            locator: one.locator.clone()?,
+            node: usize::MAX,
+        }),
+        _ => None,
+    }
+}
+
+/// The locator of an unnamed list the snapshot shows at `node`, from the page's structure: the
+/// list whose visible items have the same texts, or the one whose words hold `noun`.
+pub(crate) fn unnamed_list(
+    snap: &Snapshot,
+    node: Option<usize>,
+    noun: Option<&str>,
+) -> Option<String> {
+    let lists: Vec<&Hint> = snap
+        .structure
+        .hints
+        .iter()
+        .filter(|h| {
+            h.role == "list"
+                && h.visible
+                && h.locator.as_deref().is_some_and(|l| l.starts_with("page"))
+        })
+        .collect();
+    if let Some(node) = node {
+        let items: Vec<String> = snap.nodes[node]
+            .children
+            .iter()
+            .filter(|&&c| snap.nodes[c].role == "listitem")
+            .map(|&c| norm(&snap.text_of(c)))
+            .collect();
+        let same: Vec<&&Hint> = lists
+            .iter()
+            .filter(|h| {
+                h.items.as_ref().is_some_and(|own| {
+                    // The snapshot's text of an item also holds the names of its buttons.
+                    own.len() == items.len()
+                        && own.iter().zip(&items).all(|(a, b)| {
+                            let a = norm(a).replace(' ', "");
+                            !a.is_empty() && b.replace(' ', "").contains(&a)
+                        })
+                })
+            })
+            .collect();
+        if let [one] = same.as_slice() {
+            return one.locator.clone();
+        }
+    }
+    let noun = noun?;
+    let named = snap.structure.by_words(&[noun.to_lowercase()], &["list"]);
+    match named.as_slice() {
+        [one] => one.locator.clone(),
+        _ => None,
+    }
+}
+
+/// `delete "buy milk"` where the row shows its delete button only on hover: the row, and the
+/// locator of that button inside it (`item.locator('button.destroy')`).
+pub(crate) fn hidden_delete(snap: &Snapshot, text: &str) -> Option<(String, String)> {
+    let (row, _) = row_holding(snap, text).ok()?;
+    let names = [
+        "delete", "remove", "destroy", "trash", "close", "×", "x", "✕", "✖",
+    ];
+    let found = snap.structure.hidden_in_row(text, &names);
+    let [one] = found.as_slice() else {
+        return None;
+    };
+    let inner = one.locator.as_deref()?.strip_prefix("ROW")?.to_owned();
+    Some((row, format!("item{inner}")))
+}

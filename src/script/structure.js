@@ -1,0 +1,126 @@
+// The page's structure beyond its aria snapshot, for the built-in generator: the elements that
+// carry a test id or semantic class or id words (lists, counters, fields, messages), the items
+// of each list, and the controls a list item or table row hides until it is hovered. Each
+// element comes with the locator a Playwright engineer would keep for it: `getByTestId`, else a
+// tag and one semantic class (never a hashed one), else nothing.
+() => {
+  const MAX = 400;
+  const HASHED = /^(css|sc|jsx|svelte|emotion|styled|jss|tw|chakra|mui|ng|v|data|astro|s)[-_]/i;
+  const words = (s) =>
+    String(s || '')
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .map((w) => w.toLowerCase());
+  // A class or id a person chose: words of letters, each with a vowel; no digits, no hash.
+  // Classes that say what state an element is in, not what it is: a locator must not hang on them.
+  const STATE = /^(is|has)[-_]|^(selected|active|completed|done|editing|hidden|visible|open|opened|closed|disabled|enabled|checked|current|focus|focused|hover|show|shown|collapsed|expanded|valid|invalid|dirty|pristine|touched|untouched|empty|filled|loading|loaded)$/i;
+  const semantic = (name) => {
+    if (!name || name.length > 40 || HASHED.test(name) || STATE.test(name)) return false;
+    const parts = words(name);
+    return parts.length > 0 && parts.every((w) => /^[a-z]{2,}$/.test(w) && /[aeiouy]/.test(w));
+  };
+  const visible = (el) => (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0);
+  const text = (el) => (el.innerText || el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 200);
+  const IMPLICIT = {
+    UL: 'list', OL: 'list', LI: 'listitem', TABLE: 'table', TR: 'row', BUTTON: 'button',
+    A: 'link', SELECT: 'combobox', TEXTAREA: 'textbox', H1: 'heading', H2: 'heading',
+    H3: 'heading', H4: 'heading', H5: 'heading', H6: 'heading', FORM: 'form', OUTPUT: 'status',
+    NAV: 'navigation', MAIN: 'main', IMG: 'img', P: 'paragraph', LABEL: 'label',
+  };
+  const INPUT = { checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button',
+    reset: 'button', search: 'searchbox', number: 'spinbutton', range: 'slider', hidden: '' };
+  const role = (el) => {
+    const own = el.getAttribute('role');
+    if (own) return own.split(/\s+/)[0];
+    if (el.tagName === 'INPUT') {
+      const type = (el.getAttribute('type') || 'text').toLowerCase();
+      return type in INPUT ? INPUT[type] : 'textbox';
+    }
+    return IMPLICIT[el.tagName] || 'generic';
+  };
+  const js = (s) => "'" + String(s).replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n') + "'";
+  // `within.locator('tag.class')` when that finds this element alone in `within`, else null.
+  const cssIn = (el, root) => {
+    const tag = el.tagName.toLowerCase();
+    const classes = Array.from(el.classList).filter(semantic);
+    for (const c of classes) {
+      const selector = tag + '.' + CSS.escape(c);
+      if (root.querySelectorAll(selector).length === 1) return selector;
+    }
+    if (root === document && el.id && semantic(el.id)) {
+      const selector = '#' + CSS.escape(el.id);
+      if (document.querySelectorAll(selector).length === 1) return selector;
+    }
+    return null;
+  };
+  const locatorIn = (el, root, base) => {
+    const testid = el.getAttribute('data-testid');
+    if (testid && root.querySelectorAll('[data-testid="' + CSS.escape(testid) + '"]').length === 1) {
+      return base + '.getByTestId(' + js(testid) + ')';
+    }
+    const css = cssIn(el, root);
+    return css ? base + '.locator(' + js(css) + ')' : null;
+  };
+  const named = (el) => [
+    ...words(el.getAttribute('data-testid')),
+    ...Array.from(el.classList).filter(semantic).flatMap(words),
+    ...(semantic(el.id) ? words(el.id) : []),
+    ...(el.getAttribute('name') && semantic(el.getAttribute('name')) ? words(el.getAttribute('name')) : []),
+  ];
+  const out = [];
+  const seen = new Set();
+  const add = (el, extra) => {
+    if (out.length >= MAX || seen.has(el)) return;
+    seen.add(el);
+    const locator = locatorIn(el, document, 'page');
+    const r = role(el);
+    const record = {
+      role: r,
+      tag: el.tagName.toLowerCase(),
+      words: Array.from(new Set(named(el))),
+      locator,
+      text: text(el),
+      visible: visible(el),
+      placeholder: el.getAttribute('placeholder') || null,
+      label: el.getAttribute('aria-label') || el.getAttribute('title') || null,
+      ...extra,
+    };
+    if (r === 'list') {
+      const items = Array.from(el.children).filter((c) => c.tagName === 'LI' || c.getAttribute('role') === 'listitem');
+      record.items = items.filter(visible).map((item) => text(item));
+    }
+    out.push(record);
+  };
+  const all = document.body ? document.body.querySelectorAll('*') : [];
+  for (const el of all) {
+    if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'SVG', 'PATH'].includes(el.tagName.toUpperCase())) continue;
+    const r = role(el);
+    const interesting = el.hasAttribute('data-testid') || r === 'list' ||
+      (named(el).length > 0 && (r !== 'generic' || el.children.length === 0 || /\S/.test(Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(''))));
+    if (interesting && visible(el)) add(el, {});
+  }
+  // The controls of each visible row that show only on hover (or focus).
+  const rows = Array.from(document.querySelectorAll('li, tr, [role=listitem], [role=row]')).filter(visible);
+  for (const row of rows.slice(0, 200)) {
+    for (const control of row.querySelectorAll('button, a[href], input, [role=button]')) {
+      if (out.length >= MAX) break;
+      if (visible(control)) continue;
+      const own = control.closest('li, tr, [role=listitem], [role=row]');
+      if (own !== row) continue;
+      const inRow = locatorIn(control, row, 'ROW');
+      out.push({
+        role: role(control),
+        tag: control.tagName.toLowerCase(),
+        words: Array.from(new Set(named(control))),
+        locator: inRow,
+        text: text(control),
+        visible: false,
+        placeholder: control.getAttribute('placeholder') || null,
+        label: control.getAttribute('aria-label') || control.getAttribute('title') || null,
+        row: text(row),
+      });
+    }
+  }
+  return JSON.stringify(out);
+}
