@@ -7,8 +7,8 @@
 use crate::engine::builtin::grammar::{Decline, Intent, Literal, State, Target};
 use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::engine::builtin::resolve::{
-    CHECKABLE, CLICKABLE, Found, bounded_regex_js, checked_element, element, js_str, list,
-    only_field, shown_text,
+    CHECKABLE, CLICKABLE, Found, bounded_regex_js, checked_element, element, has_words, js_str,
+    list, norm, only_field, shown_text,
 };
 use crate::engine::builtin::rows::{hidden_delete, row_holding};
 use crate::engine::builtin::snapshot::Snapshot;
@@ -216,9 +216,15 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             value,
             exact,
         } => {
-            let found = find(snap, target, ANY)?;
+            let element = element(snap, target, ANY, false)?;
+            // An element that holds more than the text (a footer that says "3 items left" beside
+            // its links) says it when the text is there as whole words.
+            let holds_more = placeholder(&value.0).is_none()
+                && shown_now(snap, &element)
+                    .is_some_and(|now| norm(&now) != norm(&value.0) && has_words(&now, &value.0));
+            let found = element.locator;
             // `toHaveText('x')` is the whole text; a contained text is bounded by words.
-            let line = if *exact {
+            let line = if *exact && !holds_more {
                 format!("await expect({found}).toHaveText({});", value_js(value))
             } else {
                 format!(
@@ -293,6 +299,32 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             lines
         }
         Intent::Delete(text) => delete(snap, text)?,
+        Intent::AllItems { count, noun, state } => {
+            let items = format!("{}.getByRole('listitem')", list(snap, &[], Some(noun))?);
+            let mut lines = vec![format!("const items = {items};")];
+            // Every item is checked: the count first, so that an empty list cannot pass.
+            lines.push(match count {
+                Some(n) => format!("await expect(items).toHaveCount({n});"),
+                None => "await expect(items).not.toHaveCount(0);".to_owned(),
+            });
+            let matcher = match state {
+                State::Unchecked => "not.toBeChecked()",
+                _ => "toBeChecked()",
+            };
+            lines.push("for (const item of await items.all()) {".to_owned());
+            lines.push(format!(
+                "  await expect(item.getByRole('checkbox')).{matcher};"
+            ));
+            lines.push("}".to_owned());
+            lines
+        }
+        Intent::Placeholder { target, value } => {
+            let field = find(snap, target, FIELD_ROLES)?;
+            vec![format!(
+                "await expect({field}).toHaveAttribute('placeholder', {});",
+                value_js(value)
+            )]
+        }
         Intent::Edit { from, to } => edit(snap, from, to)?,
         Intent::Show(target) => {
             let mut found = element(snap, target, CLICKABLE, false);
@@ -349,6 +381,27 @@ const ANY: &[&str] = &[
     "list",
     "table",
 ];
+
+/// The text the element shows now: its snapshot node's text, or what the page's structure
+/// read for it.
+/// Only for a container (an element holding other elements), since a text of its own that
+/// only holds the words says something else.
+fn shown_now(snap: &Snapshot, found: &Found) -> Option<String> {
+    if let Some(node) = snap.nodes.get(found.node) {
+        let container = node.children.iter().any(|&c| snap.nodes[c].role != "text");
+        return container.then(|| snap.text_of(found.node));
+    }
+    const CONTAINERS: &[&str] = &[
+        "footer", "header", "section", "div", "main", "nav", "form", "article", "aside", "ul",
+        "ol", "table",
+    ];
+    snap.structure
+        .hints
+        .iter()
+        .find(|h| h.locator.as_deref() == Some(found.locator.as_str()))
+        .filter(|h| CONTAINERS.contains(&h.tag.as_str()))
+        .map(|h| h.text.clone())
+}
 
 /// `clear X`: the field X, else the button `Clear X` (`clear the completed todos`).
 fn clear(snap: &Snapshot, target: &Target) -> Result<Vec<String>, Decline> {

@@ -6,10 +6,9 @@
 //!
 //! Main function: [`parse`].
 
+use crate::engine::builtin::assertions::assertion;
 use crate::engine::builtin::kinds::{KINDS, Kind};
-use crate::engine::builtin::tokens::{
-    Tok, find, normalize, skip, starts, tokenize, verb, words_are,
-};
+use crate::engine::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
 
 /// Why the built-in generator will not write a step.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,6 +123,18 @@ pub(crate) enum Intent {
         from: Literal,
         to: Literal,
     },
+    /// `all 3 todos are completed`, `no todo is checked`: every item of the list its noun
+    /// names has its checkbox in the state (and there are `count` of them).
+    AllItems {
+        count: Option<usize>,
+        noun: String,
+        state: State,
+    },
+    /// `the new todo field has the placeholder "What needs to be done?"`.
+    Placeholder {
+        target: Target,
+        value: Literal,
+    },
     /// `show the active todos`: a filter link, tab or button.
     Show(Target),
 }
@@ -156,7 +167,20 @@ fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
             &["load"],
         ],
     ) {
-        return Some(open(rest));
+        // `go to Completed`: a view of the app, reached by its link, tab or button.
+        let going = t[0].is("go") || t[0].is("navigate");
+        return Some(open(rest).or_else(|decline| {
+            let words = skip(rest, &["the"]);
+            if !going || words.is_empty() || words.iter().any(|w| w.is("page")) {
+                return Err(decline);
+            }
+            target(words).map(|mut target| {
+                if target.kind.is_none() {
+                    target.kind = Some(Kind::Filter);
+                }
+                Intent::Show(target)
+            })
+        }));
     }
     if let Some(rest) = verb(
         t,
@@ -272,7 +296,17 @@ fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
     if let Some(rest) = verb(t, &[&["delete"], &["remove"]]) {
         return Some(literal(rest).map(Intent::Delete));
     }
-    if let Some(rest) = verb(t, &[&["show"], &["filter", "by"], &["view"]]) {
+    if let Some(rest) = verb(
+        t,
+        &[
+            &["show"],
+            &["filter", "by"],
+            &["view"],
+            &["switch", "to"],
+            &["switch", "back", "to"],
+            &["go", "back", "to"],
+        ],
+    ) {
         return Some(target(rest).map(|mut target| {
             if matches!(target.kind, None | Some(Kind::Item)) {
                 target.kind = Some(Kind::Filter);
@@ -430,7 +464,7 @@ fn fill(value: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
 }
 
 /// A value: one quoted literal or placeholder (or, for `see`, the words).
-fn literal(toks: &[Tok]) -> Result<Literal, Decline> {
+pub(super) fn literal(toks: &[Tok]) -> Result<Literal, Decline> {
     let lits: Vec<&String> = toks
         .iter()
         .filter_map(|t| match t {
@@ -448,7 +482,7 @@ fn literal(toks: &[Tok]) -> Result<Literal, Decline> {
 }
 
 /// All the quoted literals of `toks`, in order.
-fn literals(toks: &[Tok]) -> Vec<Literal> {
+pub(super) fn literals(toks: &[Tok]) -> Vec<Literal> {
     toks.iter()
         .filter_map(|t| match t {
             Tok::Lit(l) => Some(Literal(l.clone())),
@@ -459,7 +493,7 @@ fn literals(toks: &[Tok]) -> Vec<Literal> {
 
 /// The element a phrase names: `the "Add" button`, `the new todo field`, `the checkbox "x"`,
 /// `the "Delete" button of "buy milk"`.
-fn target(toks: &[Tok]) -> Result<Target, Decline> {
+pub(super) fn target(toks: &[Tok]) -> Result<Target, Decline> {
     let (main, scope) = match find(toks, &["of", "for", "in", "within", "inside", "next"]) {
         Some(at) if at > 0 => {
             let scope = literal(&toks[at + 1..])
@@ -650,270 +684,6 @@ fn add(rest: &[Tok]) -> Result<Intent, Decline> {
         return Err(Decline::new("write what to add in quotes"));
     }
     Ok(Intent::Add(values))
-}
-
-/// The checks: `X is shown`, `the page shows T`, `X has value V`, `there are N X`, ...
-fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
-    // `there is/are N X`
-    if let Some(rest) = verb(t, &[&["there", "is"]]) {
-        return Some(count(rest));
-    }
-    let first = |words: &[&str]| find(t, words);
-    // the URL / the title
-    if let Some(n) = starts(t, &["the", "url"])
-        .or(starts(t, &["url"]))
-        .or(starts(t, &["the", "page", "url"]))
-    {
-        let rest = &t[n..];
-        let exact = !rest.iter().any(|w| w.is("contains") || w.is("includes"));
-        return Some(literal(rest).map(|value| Intent::Url { value, exact }));
-    }
-    if let Some(n) = starts(t, &["the", "title"])
-        .or(starts(t, &["the", "page", "title"]))
-        .or(starts(t, &["title"]))
-        .or(starts(t, &["the", "page's", "title"]))
-    {
-        let rest = &t[n..];
-        let exact = !rest.iter().any(|w| w.is("contains") || w.is("includes"));
-        return Some(literal(rest).map(|value| Intent::Title { value, exact }));
-    }
-    // the page / the list shows T
-    if let Some(at) = first(&[
-        "shows", "displays", "contains", "says", "reads", "lists", "includes", "show", "has",
-        "contain", "display", "include", "say",
-    ]) {
-        let (subject, negated) = match &t[..at] {
-            [before @ .., last] if last.is("not") => (before, true),
-            all => (all, false),
-        };
-        let rest = &t[at + 1..];
-        if negated {
-            return Some(not_shown(subject, rest));
-        }
-        let subject_words: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
-        let is = |w: &str| subject_words.len() == 1 && subject_words[0].is(w);
-        let exact = t[at].is("says") || t[at].is("reads");
-        if t[at].is("has") {
-            return Some(has(subject, rest));
-        }
-        if is("page") || is("screen") || is("app") || subject_words.is_empty() {
-            return Some(literal(rest).map(Intent::PageShows));
-        }
-        if is("list") {
-            let values = literals(rest);
-            if values.is_empty() {
-                return Some(Err(Decline::new("write the items in quotes")));
-            }
-            if let Some(n) = number(rest) {
-                return Some(Ok(Intent::Count {
-                    count: n,
-                    what: Target {
-                        kind: Some(Kind::Item),
-                        ..Target::default()
-                    },
-                }));
-            }
-            let only = rest.iter().any(|w| w.is("only"));
-            return Some(Ok(Intent::ListShows { values, only }));
-        }
-        return Some(literal(rest).and_then(|value| {
-            target(subject).map(|target| Intent::HasText {
-                target,
-                value,
-                exact,
-            })
-        }));
-    }
-    // X is ...
-    let at = first(&["is"])?;
-    let (subject, rest) = (&t[..at], &t[at + 1..]);
-    let (negated, rest) = match rest.first() {
-        Some(n) if n.is("not") => (true, &rest[1..]),
-        _ => (false, rest),
-    };
-    let state = match rest {
-        [w] => w,
-        _ => {
-            // `N items are shown`
-            if let Some(n) = number(subject)
-                && rest.first().is_some_and(is_shown)
-            {
-                return Some(count(subject).map(|intent| match intent {
-                    Intent::Count { what, .. } => Intent::Count { count: n, what },
-                    other => other,
-                }));
-            }
-            return None;
-        }
-    };
-    let target = match target(subject) {
-        Ok(target) => target,
-        Err(decline) => return Some(Err(decline)),
-    };
-    let intent = if is_shown(state) {
-        Intent::Visible {
-            target,
-            shown: !negated,
-        }
-    } else if state.is("hidden") || state.is("gone") || state.is("invisible") {
-        Intent::Visible {
-            target,
-            shown: negated,
-        }
-    } else {
-        let state = match (state, negated) {
-            (w, false) if w.is("checked") || w.is("ticked") || w.is("selected") => State::Checked,
-            (w, true) if w.is("checked") || w.is("ticked") || w.is("selected") => State::Unchecked,
-            (w, false) if w.is("unchecked") || w.is("unticked") => State::Unchecked,
-            (w, negated) if DONE.iter().any(|d| w.is(d)) => {
-                if negated {
-                    State::Unchecked
-                } else {
-                    State::Checked
-                }
-            }
-            (w, false) if NOT_DONE.iter().any(|d| w.is(d)) => State::Unchecked,
-            (w, false) if w.is("enabled") => State::Enabled,
-            (w, true) if w.is("enabled") => State::Disabled,
-            (w, false) if w.is("disabled") => State::Disabled,
-            (w, true) if w.is("disabled") => State::Enabled,
-            (w, _) if w.is("empty") => {
-                return Some(Ok(Intent::HasValue {
-                    target,
-                    value: Literal(String::new()),
-                }));
-            }
-            _ => return None,
-        };
-        Intent::State { target, state }
-    };
-    Some(Ok(intent))
-}
-
-/// `the page does not show "T"`, `the list does not contain "T"`: T is not shown (in the list,
-/// or anywhere).
-fn not_shown(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
-    let value = literal(rest)?;
-    let subject: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
-    let page = subject.is_empty()
-        || subject.len() == 1
-            && ["page", "screen", "app", "list"]
-                .iter()
-                .any(|w| subject[0].is(w));
-    if !page {
-        return Err(Decline::new(
-            "`does not show` is read for the page or the list: `the page does not show \"T\"`",
-        ));
-    }
-    Ok(Intent::Visible {
-        target: Target {
-            name: Some(value.0.clone()),
-            quoted: true,
-            phrase: value.0,
-            ..Target::default()
-        },
-        shown: false,
-    })
-}
-
-/// An item's state words: `done`, and its checkbox ticked.
-const DONE: &[&str] = &["done", "completed", "complete", "finished"];
-const NOT_DONE: &[&str] = &[
-    "incomplete",
-    "uncompleted",
-    "undone",
-    "unfinished",
-    "pending",
-];
-
-fn is_shown(t: &Tok) -> bool {
-    [
-        "shown",
-        "visible",
-        "displayed",
-        "present",
-        "showing",
-        "there",
-    ]
-    .iter()
-    .any(|w| t.is(w))
-}
-
-/// `X has value V` / `X has text V` / `the list has N items`.
-fn has(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
-    if let Some(n) = number(rest) {
-        let what = rest
-            .iter()
-            .position(|w| matches!(w, Tok::Word(x, _) if x.parse::<usize>().is_ok() || NUMBERS.contains(&x.as_str())))
-            .map_or(rest, |at| &rest[at + 1..]);
-        let mut what = target(what)?;
-        if what.kind.is_none() {
-            what.kind = Some(Kind::Item);
-            what.name = None;
-        }
-        return Ok(Intent::Count { count: n, what });
-    }
-    let value = literal(rest)?;
-    let target = target(subject)?;
-    if rest.iter().any(|w| w.is("value")) {
-        Ok(Intent::HasValue { target, value })
-    } else {
-        Ok(Intent::HasText {
-            target,
-            value,
-            exact: true,
-        })
-    }
-}
-
-const NUMBERS: &[&str] = &[
-    "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-];
-
-/// The first number of `toks`, in digits or words (`no` is 0).
-fn number(toks: &[Tok]) -> Option<usize> {
-    toks.iter().find_map(|t| match t {
-        Tok::Word(w, _) => w
-            .parse()
-            .ok()
-            .or_else(|| NUMBERS.iter().position(|n| n == w)),
-        Tok::Lit(_) => None,
-    })
-}
-
-/// `N X [in the list]`.
-fn count(rest: &[Tok]) -> Result<Intent, Decline> {
-    let Some(at) = rest
-        .iter()
-        .position(|t| number(std::slice::from_ref(t)).is_some())
-    else {
-        return Err(Decline::new("there are N ...: the number is missing"));
-    };
-    let count = number(&rest[at..=at]).unwrap_or_default();
-    let what = &rest[at + 1..];
-    let cut = find(
-        what,
-        &[
-            "in",
-            "on",
-            "shown",
-            "visible",
-            "displayed",
-            "left",
-            "listed",
-        ],
-    );
-    let what = cut.map_or(what, |c| &what[..c]);
-    let mut target = target(what)?;
-    if target.kind.is_none() || target.kind == Some(Kind::Item) {
-        // `3 todos`, `2 entries`: the list's items.
-        target.kind = Some(Kind::Item);
-        target.name = None;
-    }
-    Ok(Intent::Count {
-        count,
-        what: target,
-    })
 }
 
 #[cfg(test)]

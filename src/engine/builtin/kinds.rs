@@ -107,6 +107,7 @@ pub(crate) const KINDS: &[(&[&str], Kind)] = &[
     (&["row"], Kind::Row),
     (&["rows"], Kind::Row),
     (&["filter"], Kind::Filter),
+    (&["view"], Kind::Filter),
     (&["filters"], Kind::Filter),
     (&["item"], Kind::Item),
     (&["items"], Kind::Item),

@@ -9,12 +9,15 @@
     clippy::module_inception,
     reason = "one main type per file, named after it"
 )]
+mod assertions;
 mod builtin;
 mod codegen;
 mod grammar;
 mod kinds;
 mod resolve;
 mod rows;
+#[cfg(test)]
+mod shapes_tests;
 mod snapshot;
 mod structure;
 mod tokens;

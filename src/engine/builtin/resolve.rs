@@ -137,7 +137,7 @@ pub(crate) fn norm(text: &str) -> String {
 }
 
 /// Whether `haystack` holds `needle`'s words on word boundaries (case-insensitive).
-fn has_words(haystack: &str, needle: &str) -> bool {
+pub(crate) fn has_words(haystack: &str, needle: &str) -> bool {
     let (h, n) = (norm(haystack), norm(needle));
     if n.is_empty() {
         return false;

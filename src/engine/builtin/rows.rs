@@ -225,16 +225,25 @@ pub(crate) fn described(snap: &Snapshot, target: &Target, roles: &[&str]) -> Opt
         .map(str::to_lowercase)
         .filter(|w| !NOT_DESCRIPTIVE.contains(&w.as_str()))
         .collect();
-    let of_kind = if name_words.is_empty() {
+    // The element of the kind named by the other words (`the new todo field`), else any
+    // element named by all of them (`the counter`); of several, those with the fewest words
+    // of their own besides (`footer` rather than `footer navigation`).
+    let of_kind = if name_words.is_empty() || target.kind.is_none() {
         Vec::new()
     } else {
         snap.structure.by_words(&name_words, roles)
     };
-    let found: Vec<&Hint> = if of_kind.is_empty() {
+    let mut found: Vec<&Hint> = if of_kind.is_empty() {
         snap.structure.by_words(&words, &[])
     } else {
         of_kind
     };
+    let fewest = found
+        .iter()
+        .map(|h| h.words.len())
+        .min()
+        .unwrap_or_default();
+    found.retain(|h| h.words.len() == fewest);
     match found.as_slice() {
         [one] => Some(Found {
             locator: one.locator.clone()?,

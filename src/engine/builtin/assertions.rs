@@ -1,0 +1,503 @@
+//! The checks among the sentence shapes: `X is shown`, `the page shows T`, `X has value V`,
+//! `there are N X`, `"T" is completed`, the list's items and every item's state.
+//!
+//! Main function: [`assertion`], which `grammar.rs` turns to when no action verb starts the
+//! sentence.
+
+use crate::engine::builtin::grammar::{
+    Decline, Intent, Literal, State, Target, literal, literals, target,
+};
+use crate::engine::builtin::kinds::Kind;
+use crate::engine::builtin::tokens::{Tok, find, starts, verb};
+
+/// The checks: `X is shown`, `the page shows T`, `X has value V`, `there are N X`, ...
+pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    // `there is/are N X`
+    if let Some(rest) = verb(t, &[&["there", "is"]]) {
+        return Some(count(rest));
+    }
+    if let Some(intent) = items(t) {
+        return Some(intent);
+    }
+    let first = |words: &[&str]| find(t, words);
+    // the URL / the title
+    if let Some(n) = starts(t, &["the", "url"])
+        .or(starts(t, &["url"]))
+        .or(starts(t, &["the", "page", "url"]))
+    {
+        let rest = &t[n..];
+        let exact = !rest.iter().any(|w| w.is("contains") || w.is("includes"));
+        return Some(literal(rest).map(|value| Intent::Url { value, exact }));
+    }
+    if let Some(n) = starts(t, &["the", "title"])
+        .or(starts(t, &["the", "page", "title"]))
+        .or(starts(t, &["title"]))
+        .or(starts(t, &["the", "page's", "title"]))
+    {
+        let rest = &t[n..];
+        let exact = !rest.iter().any(|w| w.is("contains") || w.is("includes"));
+        return Some(literal(rest).map(|value| Intent::Title { value, exact }));
+    }
+    // the page / the list shows T
+    if let Some(at) = first(&[
+        "shows", "displays", "contains", "says", "reads", "lists", "includes", "show", "has",
+        "contain", "display", "include", "say",
+    ]) {
+        let (subject, negated) = match &t[..at] {
+            [before @ .., last] if last.is("not") => (before, true),
+            all => (all, false),
+        };
+        let rest = &t[at + 1..];
+        if negated {
+            return Some(not_shown(subject, rest));
+        }
+        let subject_words: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
+        let is = |w: &str| subject_words.len() == 1 && subject_words[0].is(w);
+        let exact = t[at].is("says") || t[at].is("reads");
+        if t[at].is("has") {
+            return Some(has(subject, rest));
+        }
+        if is("page") || is("screen") || is("app") || subject_words.is_empty() {
+            return Some(value(rest).map(Intent::PageShows));
+        }
+        if is_list(subject) {
+            let values = literals(rest);
+            if values.is_empty() {
+                return Some(Err(Decline::new("write the items in quotes")));
+            }
+            if let Some(n) = number(rest) {
+                return Some(Ok(Intent::Count {
+                    count: n,
+                    what: Target {
+                        kind: Some(Kind::Item),
+                        ..Target::default()
+                    },
+                }));
+            }
+            let only = rest.iter().any(|w| w.is("only"));
+            return Some(Ok(Intent::ListShows { values, only }));
+        }
+        return Some(value(rest).and_then(|value| {
+            target(subject).map(|target| Intent::HasText {
+                target,
+                value,
+                exact,
+            })
+        }));
+    }
+    // X is ...
+    let at = first(&["is"])?;
+    let (subject, rest) = (&t[..at], &t[at + 1..]);
+    let (negated, rest) = match rest {
+        [n, rest @ ..] if n.is("not") => (true, rest),
+        [n, l, rest @ ..] if n.is("no") && l.is("longer") => (true, rest),
+        rest => (false, rest),
+    };
+    // `shown as completed`, `crossed out`, `not completed any more`: one state word.
+    let rest: Vec<Tok> = state_words(rest);
+    let rest = rest.as_slice();
+    // `the first todo is "Buy milk"`, `the todo list is exactly "a", "b"`.
+    if !negated
+        && !rest.is_empty()
+        && rest
+            .iter()
+            .all(|w| matches!(w, Tok::Lit(_)) || w.is("exactly") || w.is("only") || w.is("and"))
+    {
+        let values = literals(rest);
+        if is_list(subject) {
+            return Some(Ok(Intent::ListShows { values, only: true }));
+        }
+        if let [value] = values.as_slice() {
+            return Some(target(subject).map(|target| Intent::HasText {
+                target,
+                value: value.clone(),
+                exact: true,
+            }));
+        }
+    }
+    let state = match rest {
+        [w] => w,
+        _ => {
+            // `N items are shown`
+            if let Some(n) = number(subject)
+                && rest.first().is_some_and(is_shown)
+            {
+                return Some(count(subject).map(|intent| match intent {
+                    Intent::Count { what, .. } => Intent::Count { count: n, what },
+                    other => other,
+                }));
+            }
+            return None;
+        }
+    };
+    let target = match target(subject) {
+        Ok(target) => target,
+        Err(decline) => return Some(Err(decline)),
+    };
+    let intent = if is_shown(state) {
+        Intent::Visible {
+            target,
+            shown: !negated,
+        }
+    } else if state.is("hidden") || state.is("gone") || state.is("invisible") {
+        Intent::Visible {
+            target,
+            shown: negated,
+        }
+    } else {
+        let state = match (state, negated) {
+            (w, false) if w.is("checked") || w.is("ticked") || w.is("selected") => State::Checked,
+            (w, true) if w.is("checked") || w.is("ticked") || w.is("selected") => State::Unchecked,
+            (w, false) if w.is("unchecked") || w.is("unticked") => State::Unchecked,
+            (w, negated) if DONE.iter().any(|d| w.is(d)) => {
+                if negated {
+                    State::Unchecked
+                } else {
+                    State::Checked
+                }
+            }
+            (w, false) if NOT_DONE.iter().any(|d| w.is(d)) => State::Unchecked,
+            (w, false) if w.is("enabled") => State::Enabled,
+            (w, true) if w.is("enabled") => State::Disabled,
+            (w, false) if w.is("disabled") => State::Disabled,
+            (w, true) if w.is("disabled") => State::Enabled,
+            (w, _) if w.is("empty") => {
+                return Some(Ok(Intent::HasValue {
+                    target,
+                    value: Literal(String::new()),
+                }));
+            }
+            _ => return None,
+        };
+        Intent::State { target, state }
+    };
+    Some(Ok(intent))
+}
+
+/// `the page does not show "T"`, `the list does not contain "T"`: T is not shown (in the list,
+/// or anywhere).
+fn not_shown(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
+    let value = literal(rest)?;
+    let subject: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
+    let page = subject.is_empty()
+        || subject.len() == 1
+            && ["page", "screen", "app", "list"]
+                .iter()
+                .any(|w| subject[0].is(w));
+    if !page {
+        return Err(Decline::new(
+            "`does not show` is read for the page or the list: `the page does not show \"T\"`",
+        ));
+    }
+    Ok(Intent::Visible {
+        target: Target {
+            name: Some(value.0.clone()),
+            quoted: true,
+            phrase: value.0,
+            ..Target::default()
+        },
+        shown: false,
+    })
+}
+
+/// Whether the subject is a list (`the list`, `the todo list`).
+fn is_list(subject: &[Tok]) -> bool {
+    subject.last().is_some_and(|w| w.is("list"))
+        && subject.len() <= 3
+        && subject.iter().all(|w| matches!(w, Tok::Word(..)))
+}
+
+/// A check's value: one quoted literal or placeholder, else the words as written (`the counter
+/// says 1 item left`).
+fn value(rest: &[Tok]) -> Result<Literal, Decline> {
+    if rest.iter().any(|t| matches!(t, Tok::Lit(_))) {
+        return literal(rest);
+    }
+    let words: Vec<&str> = rest
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Word(_, orig) => Some(orig.as_str()),
+            Tok::Lit(_) => None,
+        })
+        .collect();
+    if words.is_empty() {
+        return Err(Decline::new("the text to check is missing"));
+    }
+    Ok(Literal(words.join(" ")))
+}
+
+/// The words after `is` with the fillers of a state left out (`shown as`, `marked as`, `any
+/// more`), and two-word states read as one (`crossed out` is done, `checked off` too).
+fn state_words(rest: &[Tok]) -> Vec<Tok> {
+    let word = |w: &str| Tok::Word(w.to_owned(), w.to_owned());
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < rest.len() {
+        let t = &rest[i];
+        let next = rest.get(i + 1);
+        if (t.is("shown") || t.is("marked") || t.is("displayed"))
+            && next.is_some_and(|n| n.is("as"))
+        {
+            i += 2;
+            continue;
+        }
+        if t.is("any") && next.is_some_and(|n| n.is("more")) {
+            i += 2;
+            continue;
+        }
+        if t.is("anymore") || t.is("again") {
+            i += 1;
+            continue;
+        }
+        if (t.is("crossed") || t.is("checked") || t.is("ticked"))
+            && next.is_some_and(|n| n.is("out") || n.is("off"))
+        {
+            out.push(word("done"));
+            i += 2;
+            continue;
+        }
+        if t.is("cleared") {
+            out.push(word("empty"));
+            i += 1;
+            continue;
+        }
+        out.push(t.clone());
+        i += 1;
+    }
+    out
+}
+
+/// Sentences about a list's items: `"a" appears in the list`, `"a" and "b" are in the list`,
+/// `"a" is not in the list`, `only "a" is listed / left`, `the list should only have "a"`,
+/// `all 3 todos are completed`, `every todo is checked`, `no todo is completed`.
+fn items(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let values = literals(t);
+    let only = t.first().is_some_and(|w| w.is("only"));
+    let in_list = |rest: &[Tok]| {
+        let rest: Vec<&Tok> = rest.iter().filter(|w| !w.is("the")).collect();
+        match rest.as_slice() {
+            [w] => ["listed", "left", "remaining"].iter().any(|x| w.is(x)),
+            [i, .., l] => (i.is("in") || i.is("on")) && l.is("list"),
+            _ => false,
+        }
+    };
+    // `"a" appears in the list`, `"a" is (not) in the list`, `only "a" is left`.
+    if !values.is_empty() {
+        let verb_at = find(t, &["appears", "appear", "is"])?;
+        let subject = &t[..verb_at];
+        let subject_ok = subject
+            .iter()
+            .all(|w| matches!(w, Tok::Lit(_)) || w.is("and") || w.is("both") || w.is("only"));
+        if !subject_ok || subject.is_empty() {
+            return list_only_has(t);
+        }
+        let (negated, rest) = match &t[verb_at + 1..] {
+            [n, rest @ ..] if n.is("not") => (true, rest),
+            [n, l, rest @ ..] if n.is("no") && l.is("longer") => (true, rest),
+            rest => (false, rest),
+        };
+        let rest: Vec<Tok> = rest
+            .iter()
+            .filter(|w| !w.is("still") && !w.is("again"))
+            .cloned()
+            .collect();
+        let listed = in_list(&rest)
+            || (t[verb_at].is("appears") || t[verb_at].is("appear"))
+                && (rest.is_empty() || in_list(&rest));
+        if !listed {
+            return None;
+        }
+        if negated {
+            let [value] = values.as_slice() else {
+                return Some(Err(Decline::new(
+                    "one text at a time: `\"a\" is not in the list`",
+                )));
+            };
+            return Some(Ok(Intent::Visible {
+                target: Target {
+                    name: Some(value.0.clone()),
+                    quoted: true,
+                    phrase: value.0.clone(),
+                    ..Target::default()
+                },
+                shown: false,
+            }));
+        }
+        return Some(Ok(Intent::ListShows { values, only }));
+    }
+    // `all 3 todos are completed`, `every todo is checked`, `none of the todos is completed`.
+    let at = find(t, &["is"])?;
+    let subject = &t[..at];
+    let rest = state_words(&t[at + 1..]);
+    let (negated, rest) = match rest.as_slice() {
+        [n, rest @ ..] if n.is("not") => (true, rest),
+        rest => (false, rest),
+    };
+    let [state] = rest else { return None };
+    let every = subject
+        .first()
+        .is_some_and(|w| ["all", "every", "each", "both"].iter().any(|q| w.is(q)));
+    let none = subject.first().is_some_and(|w| w.is("none") || w.is("no"));
+    if !every && !none {
+        return None;
+    }
+    let count = subject.iter().find_map(|w| match w {
+        Tok::Word(x, _) => x
+            .parse::<usize>()
+            .ok()
+            .or_else(|| (x == "both").then_some(2)),
+        Tok::Lit(_) => None,
+    });
+    let done = if DONE.iter().any(|d| state.is(d)) || state.is("checked") || state.is("ticked") {
+        true
+    } else if NOT_DONE.iter().any(|d| state.is(d)) || state.is("unchecked") || state.is("unticked")
+    {
+        false
+    } else {
+        return None;
+    };
+    let checked = done != (negated != none);
+    let noun = subject
+        .iter()
+        .rev()
+        .find_map(|w| match w {
+            Tok::Word(x, orig)
+                if x.parse::<usize>().is_err()
+                    && !["all", "every", "each", "both", "none", "no", "of", "the"]
+                        .contains(&x.as_str()) =>
+            {
+                Some(orig.clone())
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| "items".to_owned());
+    Some(Ok(Intent::AllItems {
+        count,
+        noun,
+        state: if checked {
+            State::Checked
+        } else {
+            State::Unchecked
+        },
+    }))
+}
+
+/// `the list should only have "a"`, `the list has only "a" and "b"`.
+fn list_only_has(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let at = find(t, &["has", "holds"])?;
+    if !is_list(&t[..at]) {
+        return None;
+    }
+    let rest = &t[at + 1..];
+    if !rest.iter().any(|w| w.is("only")) {
+        return None;
+    }
+    Some(Ok(Intent::ListShows {
+        values: literals(rest),
+        only: true,
+    }))
+}
+
+/// An item's state words: `done`, and its checkbox ticked.
+const DONE: &[&str] = &["done", "completed", "complete", "finished"];
+const NOT_DONE: &[&str] = &[
+    "active",
+    "incomplete",
+    "uncompleted",
+    "undone",
+    "unfinished",
+    "pending",
+];
+
+fn is_shown(t: &Tok) -> bool {
+    [
+        "shown",
+        "visible",
+        "displayed",
+        "present",
+        "showing",
+        "there",
+    ]
+    .iter()
+    .any(|w| t.is(w))
+}
+
+/// `X has value V` / `X has text V` / `the list has N items`.
+fn has(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
+    if let Some(n) = number(rest) {
+        let what = rest
+            .iter()
+            .position(|w| matches!(w, Tok::Word(x, _) if x.parse::<usize>().is_ok() || NUMBERS.contains(&x.as_str())))
+            .map_or(rest, |at| &rest[at + 1..]);
+        let mut what = target(what)?;
+        if what.kind.is_none() {
+            what.kind = Some(Kind::Item);
+            what.name = None;
+        }
+        return Ok(Intent::Count { count: n, what });
+    }
+    let value = literal(rest)?;
+    let target = target(subject)?;
+    if rest.iter().any(|w| w.is("placeholder")) {
+        return Ok(Intent::Placeholder { target, value });
+    }
+    if rest.iter().any(|w| w.is("value")) {
+        Ok(Intent::HasValue { target, value })
+    } else {
+        Ok(Intent::HasText {
+            target,
+            value,
+            exact: true,
+        })
+    }
+}
+
+const NUMBERS: &[&str] = &[
+    "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+];
+
+/// The first number of `toks`, in digits or words (`no` is 0).
+fn number(toks: &[Tok]) -> Option<usize> {
+    toks.iter().find_map(|t| match t {
+        Tok::Word(w, _) => w
+            .parse()
+            .ok()
+            .or_else(|| NUMBERS.iter().position(|n| n == w)),
+        Tok::Lit(_) => None,
+    })
+}
+
+/// `N X [in the list]`.
+fn count(rest: &[Tok]) -> Result<Intent, Decline> {
+    let Some(at) = rest
+        .iter()
+        .position(|t| number(std::slice::from_ref(t)).is_some())
+    else {
+        return Err(Decline::new("there are N ...: the number is missing"));
+    };
+    let count = number(&rest[at..=at]).unwrap_or_default();
+    let what = &rest[at + 1..];
+    let cut = find(
+        what,
+        &[
+            "in",
+            "on",
+            "shown",
+            "visible",
+            "displayed",
+            "left",
+            "listed",
+        ],
+    );
+    let what = cut.map_or(what, |c| &what[..c]);
+    let mut target = target(what)?;
+    if target.kind.is_none() || target.kind == Some(Kind::Item) {
+        // `3 todos`, `2 entries`: the list's items.
+        target.kind = Some(Kind::Item);
+        target.name = None;
+    }
+    Ok(Intent::Count {
+        count,
+        what: target,
+    })
+}
