@@ -14,7 +14,10 @@ mod codegen;
 mod grammar;
 mod kinds;
 mod resolve;
+mod rewrites;
 mod snapshot;
 mod tokens;
 
 pub(crate) use builtin::{Explanation, explain, write_step};
+pub(crate) use grammar::parse as parse_sentence;
+pub(crate) use rewrites::rewrites;
