@@ -5,6 +5,7 @@
 
 mod args;
 mod explain;
+mod explain_at;
 mod init;
 mod list;
 mod merge;
@@ -230,12 +231,23 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             )?;
             Ok(EXIT_SUCCESS)
         }
-        Command::Explain(args) => explain::explain(
-            &settings()?,
-            args,
-            global.verbose > 0,
-            &mut io::stdout().lock(),
-        ),
+        // `explain FILE:LINE` explains a step of a test; anything else is a sentence.
+        Command::Explain(args) => match explain_at::StepAt::parse(&args.sentence) {
+            Some(at) => explain_at::explain_at(
+                &settings()?,
+                args,
+                &cwd,
+                &at,
+                global.verbose > 0,
+                &mut io::stdout().lock(),
+            ),
+            None => explain::explain(
+                &settings()?,
+                args,
+                global.verbose > 0,
+                &mut io::stdout().lock(),
+            ),
+        },
         Command::Export(args) => {
             let settings = settings()?;
             let scenarios = load_scenarios(&settings, &cwd, &args.paths)?;
