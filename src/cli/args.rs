@@ -358,6 +358,10 @@ pub(crate) struct ListArgs {
     /// Output format: text, or json (a stable shape, docs/reports.md).
     #[arg(long, value_enum, default_value_t = ListFormat::Text)]
     pub format: ListFormat,
+    /// Instead of the list, name every step without cached code whose sentence none of the
+    /// built-in generator's shapes reads (no browser is started); exit 1 if there is one.
+    #[arg(long)]
+    pub check: bool,
     #[command(flatten)]
     pub config: ConfigArgs,
     #[command(flatten)]

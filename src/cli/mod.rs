@@ -8,6 +8,7 @@ mod explain;
 mod explain_at;
 mod init;
 mod list;
+mod list_check;
 mod merge;
 mod run;
 mod select;
@@ -222,6 +223,15 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             let tests = Tests::new(&settings, &cwd, &args.paths.paths)?;
             let mut select = SelectOptions::new(&args.select, tests.locations)?;
             select.setup_files = tests.setup_files;
+            if args.check {
+                return list_check::check(
+                    &settings,
+                    &tests.scenarios,
+                    &select,
+                    args.format,
+                    io::stdout().lock(),
+                );
+            }
             list::list(
                 &settings,
                 &tests.scenarios,
