@@ -154,6 +154,36 @@ fn explain_file_line_at_a_line_without_a_step_is_a_usage_error() {
         .stderr_contains("there is no scenario file scenarios/nope.steps");
 }
 
+/// A Gherkin outline: explain reads `.feature` files as `run` does, and a step of an outline is
+/// explained for the first row of its examples. Only that row's todo, "bread", has a Delete
+/// button of its own on the page: with the second row's the step would decline.
+#[test]
+fn explain_file_line_reads_a_feature_and_takes_the_first_examples_row() {
+    let feature = "Feature: todos
+  Background:
+    Given I open the app
+
+  Scenario Outline: add <item>
+    When I type <item> into the \"New todo\" field
+    And I click the \"Add\" button
+    Then I click the \"Delete\" button of \"bread\"
+
+    Examples:
+      | item  |
+      | bread |
+      | jam   |
+";
+    let out = Test::new()
+        .page("index.html", TODOS)
+        .scenario("scenarios/todo.feature", feature)
+        .args(&["explain", "scenarios/todo.feature:8", "-v", "--execute"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("filter({ hasText: 'bread' }).getByRole('button', { name: 'Delete' })")
+        .stdout_contains("\nexecuted: passed\n");
+    assert!(!out.stdout().contains("jam"), "{}", out.stdout());
+}
+
 #[test]
 fn list_check_names_the_uncached_sentences_no_shape_reads() {
     let suite = "background:
