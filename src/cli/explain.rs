@@ -16,7 +16,8 @@ use crate::cli::args::ExplainArgs;
 use crate::cli::{env_var, masked_for_stderr};
 use crate::config::{Settings, Vars};
 use crate::driver::{
-    BrowserRuntime, BrowserTarget, export_driver_env, find_driver, withhold_from_driver,
+    BrowserRuntime, BrowserTarget, SavedState, TestPage, WorkerBrowser, export_driver_env,
+    find_driver, withhold_from_driver,
 };
 use crate::engine::{Explanation, explain as explain_sentence, rewrites};
 use crate::error::{EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
@@ -122,13 +123,26 @@ fn page_url(url: Option<&str>, base_url: Option<&str>) -> Result<String, Error> 
 }
 
 /// Starts the web servers, the driver and one browser with one blank page whose step code
-/// reads `vars` (names and values), does `work` on it, and closes everything again. `opening` names what the page
-/// is opened for in the error of a page that cannot be set up.
+/// reads `vars` (names and values), does `work` on it, and closes everything again. `opening`
+/// names what the page is opened for in the error of a page that cannot be set up.
 pub(super) fn with_live_page<T>(
     settings: &Settings,
     vars: BTreeMap<String, String>,
     opening: &str,
     work: impl FnOnce(&LivePage) -> Result<T, Error>,
+) -> Result<T, Error> {
+    with_browser(settings, vars, opening, |pages| {
+        pages.on_page(None, |live, _| work(live))
+    })
+}
+
+/// Starts the web servers, the driver and one browser, lets `work` open pages in it (see
+/// [`Pages`]), and closes everything again.
+pub(super) fn with_browser<T>(
+    settings: &Settings,
+    vars: BTreeMap<String, String>,
+    opening: &str,
+    work: impl FnOnce(&Pages<'_>) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let driver = find_driver(&env_var)?;
     let target = BrowserTarget::find(&settings.browser, &env_var)?;
@@ -155,7 +169,22 @@ pub(super) fn with_live_page<T>(
         target,
         tokio.handle(),
     ))?;
-    let explained = on_a_page(settings, vars, opening, &runtime, tokio.handle(), work);
+    let handle = tokio.handle();
+    let explained = handle
+        .block_on(runtime.launch_browser())
+        .map_err(Error::from)
+        .and_then(|browser| {
+            let pages = Pages {
+                browser: &browser,
+                handle,
+                settings,
+                vars,
+                opening,
+            };
+            let done = work(&pages);
+            handle.block_on(browser.close());
+            done
+        });
     tokio.block_on(runtime.shutdown());
     for warning in web_servers.stop() {
         tracing::warn!("{}", masked_for_stderr(&warning));
@@ -163,34 +192,41 @@ pub(super) fn with_live_page<T>(
     explained
 }
 
-/// The part of [`with_live_page`] with a browser: its page is closed however it ends.
-fn on_a_page<T>(
-    settings: &Settings,
+/// The browser of [`with_browser`], which opens pages whose step code reads the same vars.
+pub(super) struct Pages<'a> {
+    browser: &'a WorkerBrowser,
+    handle: &'a tokio::runtime::Handle,
+    settings: &'a Settings,
     vars: BTreeMap<String, String>,
-    opening: &str,
-    runtime: &BrowserRuntime,
-    handle: &tokio::runtime::Handle,
-    work: impl FnOnce(&LivePage) -> Result<T, Error>,
-) -> Result<T, Error> {
-    let browser = handle.block_on(runtime.launch_browser())?;
-    let page = match handle.block_on(browser.new_test_page(None)) {
-        Ok(page) => page,
-        Err(err) => {
-            handle.block_on(browser.close());
-            return Err(err.into());
-        }
-    };
-    let closer = page.clone();
-    let limits = Limits::new(settings.browser.timeout);
-    let outcome = LivePage::open(limits, handle.clone(), page, vars)
-        .map_err(|failure| Error::Explain {
-            url: opening.to_owned(),
-            source: failure,
-        })
-        .and_then(|live| work(&live));
-    handle.block_on(closer.close());
-    handle.block_on(browser.close());
-    outcome
+    opening: &'a str,
+}
+
+impl Pages<'_> {
+    /// Opens a blank page (in a context that starts from `state`, if any), does `work` on it
+    /// and closes it however `work` ends. `work` gets the page too, to save its state.
+    pub(super) fn on_page<T>(
+        &self,
+        state: Option<&SavedState>,
+        work: impl FnOnce(&LivePage, &TestPage) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let handle = self.handle;
+        let page = handle.block_on(self.browser.new_test_page(state))?;
+        let closer = page.clone();
+        let limits = Limits::new(self.settings.browser.timeout);
+        let outcome = LivePage::open(limits, handle.clone(), page, self.vars.clone())
+            .map_err(|failure| Error::Explain {
+                url: self.opening.to_owned(),
+                source: failure,
+            })
+            .and_then(|live| work(&live, &closer));
+        handle.block_on(closer.close());
+        outcome
+    }
+
+    /// The storage state of `page`'s context, as a setup test saves it.
+    pub(super) fn save_state(&self, page: &TestPage) -> Result<SavedState, String> {
+        self.handle.block_on(page.save_state())
+    }
 }
 
 /// Goes to `url` on `live`'s page and explains the sentence there.

@@ -1,7 +1,9 @@
 //! `prettyplay explain FILE:LINE`: the sentence form of `explain` for a step of a test, on the
 //! page as that test has it when it reaches the step. The test's earlier steps (its file's
 //! `background:` steps first) run in one page as `run` runs them: cached code where the cache
-//! has it, else the built-in generator's code, never an LLM's. Nothing is written to the cache.
+//! has it, else the built-in generator's code, never an LLM's. A test that starts from a saved
+//! state (`[state=NAME]`) gets it as in a run: the setup tests run first, each in a page of its
+//! own, and the last one's storage state opens the test's page. Nothing is written to the cache.
 //! An earlier step that cannot run is named, and nothing is explained on a page the test would
 //! not have.
 //!
@@ -12,9 +14,10 @@ use std::path::{Path, PathBuf};
 
 use crate::cache::{Cache, CacheFile, StepKey};
 use crate::cli::args::ExplainArgs;
-use crate::cli::explain::{explain_here, print, with_live_page};
+use crate::cli::explain::{explain_here, print, with_browser};
 use crate::cli::run::resolve_vars;
 use crate::config::Settings;
+use crate::driver::SavedState;
 use crate::engine::explain as explain_sentence;
 use crate::error::{EXIT_TEST_FAILED, Error};
 use crate::report::Visible;
@@ -123,6 +126,8 @@ fn locate(scenario: &Scenario, line: usize) -> Result<Located, String> {
 /// Why an earlier step of the test did not run, which leaves no page to explain on.
 #[derive(Debug)]
 struct Stopped {
+    /// The scenario file of the step (a setup test's may be another).
+    file: String,
     /// The step as reports show it (a background step says so).
     step: Step,
     why: StopReason,
@@ -136,6 +141,8 @@ enum StopReason {
     BuiltinFailed(StepFailure),
     /// The cached code failed.
     CachedFailed(StepFailure),
+    /// The setup test passed, but its context's storage state could not be saved.
+    NotSaved(String),
 }
 
 /// Explains the step at `at` on the page its test has when it reaches it; prints the answer to
@@ -164,47 +171,80 @@ pub(super) fn explain_at(
             at.file.display()
         )));
     }
-    let scenarios = crate::scenario::load(&settings.project_root, &[path])?;
+    // The named file comes first, then the files of the setup tests its tests start from.
+    let (scenarios, _) = super::load_with_setups(settings, cwd, std::slice::from_ref(&at.file))?;
     let Some(scenario) = scenarios.first() else {
         return Err(Error::Usage(format!("{}: no scenario file there", at.text)));
     };
     let located =
         locate(scenario, at.line).map_err(|why| Error::Usage(format!("{}: {why}", at.text)))?;
     let test = &scenario.tests[located.test];
-    if let Some(state) = &test.state {
-        return Err(Error::Usage(format!(
-            "{}: the test \"{}\" starts from the saved state `{state}`, and explain does not \
-             run setup tests: explain a step of a test without [state=NAME]",
-            at.text, test.name
-        )));
-    }
-    let vars = resolve_vars(settings, &scenarios, &[TestRef::new(0, located.test)])?;
+    let setups =
+        setup_chain(&scenarios, test).map_err(|why| Error::Usage(format!("{}: {why}", at.text)))?;
+    let mut tests = setups.clone();
+    tests.push(TestRef::new(0, located.test));
+    let vars = resolve_vars(settings, &scenarios, &tests)?;
     let secrets = vars.secrets();
     crate::cli::mask_stderr(&secrets);
     // Read only: explain never stores what it wrote.
-    let cached = Cache::new(&settings.cache_dir).load(&scenario.rel_path)?;
+    let cache = Cache::new(&settings.cache_dir);
+    let mut caches: Vec<Option<CacheFile>> = Vec::new();
+    for file in &scenarios {
+        caches.push(cache.load(&file.rel_path)?);
+    }
     let steps = test_steps(scenario, test);
     let (step, key) = &steps[located.index];
     let columns = columns_of(test, key);
     let values = test_vars(vars.values(), test);
-    let reached = with_live_page(settings, values, &at.text, |live| {
-        let earlier = run_earlier(
-            live,
-            settings,
-            test,
-            &steps[..located.index],
-            cached.as_ref(),
-        );
-        Ok(earlier.map(|()| {
-            explain_here(
+    let reached = with_browser(settings, values, &at.text, |pages| {
+        // Each setup test runs in a page of its own, from the state the one before it saved,
+        // as in a run.
+        let mut state: Option<SavedState> = None;
+        for setup in &setups {
+            let (file, setup_test) = setup.of(&scenarios);
+            let steps = test_steps(file, setup_test);
+            let cached = caches[setup.scenario].as_ref();
+            let saved = pages.on_page(state.as_ref(), |live, page| {
+                Ok(
+                    run_earlier(live, settings, file, setup_test, &steps, cached).and_then(|()| {
+                        pages.save_state(page).map_err(|why| {
+                            Box::new(Stopped {
+                                file: file.rel_path.clone(),
+                                step: steps.last().map_or_else(
+                                    || header_step(setup_test),
+                                    |(step, _)| step.clone(),
+                                ),
+                                why: StopReason::NotSaved(why),
+                            })
+                        })
+                    }),
+                )
+            })?;
+            match saved {
+                Ok(saved) => state = Some(saved),
+                Err(stopped) => return Ok(Err(stopped)),
+            }
+        }
+        pages.on_page(state.as_ref(), |live, _| {
+            let earlier = run_earlier(
                 live,
                 settings,
-                &key.step,
-                columns,
-                args.execute,
-                step.argument.as_ref(),
-            )
-        }))
+                scenario,
+                test,
+                &steps[..located.index],
+                caches[0].as_ref(),
+            );
+            Ok(earlier.map(|()| {
+                explain_here(
+                    live,
+                    settings,
+                    &key.step,
+                    columns,
+                    args.execute,
+                    step.argument.as_ref(),
+                )
+            }))
+        })
     })?;
     match reached {
         Ok(outcome) => {
@@ -212,9 +252,48 @@ pub(super) fn explain_at(
             Ok(outcome.exit_code())
         }
         Err(stopped) => {
-            print_stopped(&stopped, scenario, at, &secrets, out).map_err(Error::Output)?;
+            print_stopped(&stopped, at, &secrets, out).map_err(Error::Output)?;
             Ok(EXIT_TEST_FAILED)
         }
+    }
+}
+
+/// The setup tests whose saved states `test` starts from, the first to run first: the test that
+/// saves its `[state=NAME]`, the one that saves that test's state, and so on.
+fn setup_chain(scenarios: &[Scenario], test: &Test) -> Result<Vec<TestRef>, String> {
+    let mut chain: Vec<TestRef> = Vec::new();
+    let mut wanted = test.state.clone();
+    while let Some(name) = wanted {
+        let saver = scenarios.iter().enumerate().find_map(|(s, file)| {
+            file.tests
+                .iter()
+                .position(|t| t.saves.as_deref() == Some(name.as_str()))
+                .map(|t| TestRef::new(s, t))
+        });
+        let Some(saver) = saver else {
+            return Err(format!(
+                "no test saves the state `{name}` the test \"{}\" starts from",
+                test.name
+            ));
+        };
+        if chain.contains(&saver) {
+            return Err(format!("the saved state `{name}` starts from itself"));
+        }
+        chain.push(saver);
+        wanted = saver.of(scenarios).1.state.clone();
+    }
+    chain.reverse();
+    Ok(chain)
+}
+
+/// A step standing for a test's header, for a setup test without steps.
+fn header_step(test: &Test) -> Step {
+    Step {
+        sentence: format!("test: {}", test.name),
+        line: test.line,
+        occurrence: 1,
+        tries: None,
+        argument: None,
     }
 }
 
@@ -232,6 +311,7 @@ fn columns_of<'t>(test: &'t Test, key: &StepKey) -> &'t [String] {
 fn run_earlier(
     live: &LivePage,
     settings: &Settings,
+    scenario: &Scenario,
     test: &Test,
     steps: &[(Step, StepKey)],
     cached: Option<&CacheFile>,
@@ -240,6 +320,7 @@ fn run_earlier(
     for (step, key) in steps {
         let stopped = |why| {
             Box::new(Stopped {
+                file: scenario.rel_path.clone(),
                 step: step.clone(),
                 why,
             })
@@ -267,7 +348,6 @@ fn run_earlier(
 /// Says which earlier step did not run, and why.
 fn print_stopped(
     stopped: &Stopped,
-    scenario: &Scenario,
     at: &StepAt,
     secrets: &Secrets,
     out: &mut dyn Write,
@@ -280,7 +360,7 @@ fn print_stopped(
     writeln!(
         out,
         "  {}:{}: {}",
-        Visible(&scenario.rel_path),
+        Visible(&stopped.file),
         stopped.step.line,
         Visible(&stopped.step.sentence)
     )?;
@@ -295,13 +375,17 @@ fn print_stopped(
         StopReason::Declined(why) => format!(
             "it has no cached code and the built-in generator declined it: {why} (explain it \
              with `prettyplay explain {}:{}`)",
-            scenario.rel_path, stopped.step.line
+            stopped.file, stopped.step.line
         ),
         StopReason::BuiltinFailed(failure) => failed(
             "it has no cached code and the built-in generator's code",
             failure,
         ),
         StopReason::CachedFailed(failure) => failed("its cached code", failure),
+        StopReason::NotSaved(why) => format!(
+            "its setup test passed, but the state it saves could not be saved: {}",
+            secrets.mask(why)
+        ),
     };
     writeln!(out, "  {}", Visible(why))
 }
@@ -345,6 +429,23 @@ mod tests {
         assert_eq!(locate(&s, 6), Ok(Located { test: 0, index: 2 }));
         assert_eq!(locate(&s, 9), Ok(Located { test: 1, index: 1 }));
         assert_eq!(s.tests[1].example.as_ref().unwrap().values, ["1"]);
+    }
+
+    #[test]
+    fn the_setup_tests_of_a_saved_state_run_first_to_last() {
+        let s = scenario(
+            "test: a [saves=one]\n  open the app\n\ntest: b [state=one] [saves=two]\n  open the \
+             app\n\ntest: c [state=two]\n  open the app\n\ntest: d [state=none]\n  open the app\n",
+        );
+        let files = [s];
+        let chain = setup_chain(&files, &files[0].tests[2]).unwrap();
+        assert_eq!(chain, [TestRef::new(0, 0), TestRef::new(0, 1)]);
+        assert!(setup_chain(&files, &files[0].tests[0]).unwrap().is_empty());
+        let why = setup_chain(&files, &files[0].tests[3]).unwrap_err();
+        assert_eq!(
+            why,
+            "no test saves the state `none` the test \"d\" starts from"
+        );
     }
 
     #[test]

@@ -184,6 +184,53 @@ fn explain_file_line_reads_a_feature_and_takes_the_first_examples_row() {
     assert!(!out.stdout().contains("jam"), "{}", out.stdout());
 }
 
+/// A test that starts from a saved state: its setup test runs first, in a page of its own, and
+/// the step is explained on a page opened from the state it saved. Without it, the page would
+/// have no "Sign out" button.
+#[test]
+fn explain_file_line_runs_the_setup_test_a_saved_state_comes_from() {
+    const APP: &str = "<!doctype html><title>app</title><div id=app></div><script>\
+        const app = document.getElementById('app');\
+        if (localStorage.getItem('user')) {\
+          app.innerHTML = '<p>Signed in</p><button>Sign out</button>';\
+        } else {\
+          const button = document.createElement('button');\
+          button.textContent = 'Sign in';\
+          button.onclick = () => { localStorage.setItem('user', 'ann'); location.reload(); };\
+          app.append(button);\
+        }</script>";
+    let suite = "test: sign in [saves=user]
+  open the app
+  click the \"Sign in\" button
+  the page shows \"Signed in\"
+
+test: sign out [state=user]
+  open the app
+  click the \"Sign out\" button
+";
+    Test::new()
+        .page("index.html", APP)
+        .scenario("scenarios/app.steps", suite)
+        .args(&["explain", "scenarios/app.steps:8"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("getByRole('button', { name: 'Sign out' }).click();");
+    // A setup step that does not run is named in its own file and line.
+    Test::new()
+        .page("index.html", APP)
+        .scenario(
+            "scenarios/app.steps",
+            &suite.replace(
+                "click the \"Sign in\" button",
+                "click the \"Log in\" button",
+            ),
+        )
+        .args(&["explain", "scenarios/app.steps:8"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("  scenarios/app.steps:3: click the \"Log in\" button\n");
+}
+
 #[test]
 fn list_check_names_the_uncached_sentences_no_shape_reads() {
     let suite = "background:
