@@ -132,7 +132,11 @@ pub(crate) enum Command {
     ///
     /// Opens one page (the base URL, or `--url`) in headless Chromium with the settings of
     /// prettyplay.toml, reads its aria snapshot as `run` does, and prints the step code (exit
-    /// 0) or `declined: <why>` (exit 1). `-v` adds the snapshot lines it matched against.
+    /// 0) or `declined: <why>` (exit 1) with the elements it weighed and `try:` rewrites it
+    /// reads on the page. `-v` adds the snapshot lines it matched against. With FILE:LINE
+    /// instead of a sentence, the step at that line is explained on the page its test has when
+    /// it reaches it: the earlier steps run first (their cached code, else the built-in
+    /// generator's; nothing is cached).
     Explain(ExplainArgs),
     /// Print the JavaScript API step code can use (generated from the binding).
     Api,
@@ -213,8 +217,9 @@ pub(crate) enum InstallTarget {
 
 #[derive(Debug, Args)]
 pub(crate) struct ExplainArgs {
-    /// The step sentence, quoted as one argument: `"click the Add button"`.
-    #[arg(value_name = "SENTENCE")]
+    /// The step sentence, quoted as one argument: `"click the Add button"`; or FILE:LINE, a
+    /// step of a `.steps` or `.feature` file: `scenarios/todo.steps:12`.
+    #[arg(value_name = "SENTENCE|FILE:LINE")]
     pub sentence: String,
     /// The page: a path relative to the base URL (`/login.html`) or an absolute URL (default:
     /// the base URL).
@@ -353,6 +358,10 @@ pub(crate) struct ListArgs {
     /// Output format: text, or json (a stable shape, docs/reports.md).
     #[arg(long, value_enum, default_value_t = ListFormat::Text)]
     pub format: ListFormat,
+    /// Instead of the list, name every step without cached code whose sentence none of the
+    /// built-in generator's shapes reads (no browser is started); exit 1 if there is one.
+    #[arg(long)]
+    pub check: bool,
     #[command(flatten)]
     pub config: ConfigArgs,
     #[command(flatten)]

@@ -1,11 +1,13 @@
 //! `prettyplay explain "SENTENCE" [--url URL] [--execute]`: what the built-in generator writes
-//! for a sentence on a page, or why it declines — for writing sentences it reads. One page is
+//! for a sentence on a page, or why it declines and which rewrites it would read — for writing
+//! sentences it reads. (`explain FILE:LINE`, a step of a test, is in `explain_at.rs`.) One page is
 //! opened in the browser `run` would use (the same settings, `[browser] allowed_origins`
 //! included, and the `[web_server]`s started), its AI-mode aria snapshot taken as the engine
 //! takes it, and the generator's answer printed.
 //!
 //! Main entry point: [`explain`].
 
+use std::collections::BTreeMap;
 use std::io::Write;
 
 use url::Url;
@@ -14,27 +16,42 @@ use crate::cli::args::ExplainArgs;
 use crate::cli::{env_var, masked_for_stderr};
 use crate::config::{Settings, Vars};
 use crate::driver::{
-    BrowserRuntime, BrowserTarget, export_driver_env, find_driver, withhold_from_driver,
+    BrowserRuntime, BrowserTarget, SavedState, TestPage, WorkerBrowser, export_driver_env,
+    find_driver, withhold_from_driver,
 };
-use crate::engine::{Explanation, explain as explain_sentence};
+use crate::engine::{Explanation, explain as explain_sentence, rewrites};
 use crate::error::{EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
 use crate::llm::key_variables;
 use crate::report::Visible;
+use crate::scenario::StepArgument;
 use crate::script::{Limits, StepFailure};
 use crate::secrets::Secrets;
 use crate::step::{LivePage, SettleWindow, StepExecutor};
 use crate::stop_signal;
 use crate::web_server::{WebServers, kill_all_now};
 
-/// What came of `explain`, before it is printed.
-struct Outcome {
+/// What came of explaining a sentence on a page, before it is printed.
+pub(super) struct Outcome {
     /// The page the sentence was explained on.
-    url: String,
+    pub url: String,
     /// Its snapshot, as the generator read it.
-    snapshot: String,
-    explanation: Explanation,
+    pub snapshot: String,
+    pub explanation: Explanation,
+    /// For a declined sentence, rewrites the generator reads on this page (`try:` lines).
+    pub rewrites: Vec<String>,
     /// `--execute`: how the written code did on the page.
-    executed: Option<Result<(), StepFailure>>,
+    pub executed: Option<Result<(), StepFailure>>,
+}
+
+impl Outcome {
+    /// The exit code: 0 for code (that passed, with `--execute`), 1 for a decline or a failed
+    /// run.
+    pub(super) fn exit_code(&self) -> u8 {
+        match (&self.explanation.code, &self.executed) {
+            (Ok(_), None | Some(Ok(()))) => EXIT_SUCCESS,
+            _ => EXIT_TEST_FAILED,
+        }
+    }
 }
 
 /// Opens the page, explains the sentence on it, prints the answer to `out` and answers the
@@ -67,12 +84,11 @@ pub(crate) fn explain(
     }
     let secrets = vars.secrets();
     crate::cli::mask_stderr(&secrets);
-    let outcome = open_and_explain(settings, args, &url, &vars)?;
+    let outcome = with_live_page(settings, vars.values(), &url, |live| {
+        explain_on(live, settings, args, &url)
+    })?;
     print(&outcome, verbose, &secrets, out).map_err(Error::Output)?;
-    Ok(match (&outcome.explanation.code, &outcome.executed) {
-        (Ok(_), None | Some(Ok(()))) => EXIT_SUCCESS,
-        _ => EXIT_TEST_FAILED,
-    })
+    Ok(outcome.exit_code())
 }
 
 /// The page to open: `--url` (absolute, or relative to the base URL), else the base URL.
@@ -106,14 +122,28 @@ fn page_url(url: Option<&str>, base_url: Option<&str>) -> Result<String, Error> 
     }
 }
 
-/// Starts the web servers, the driver and one browser, opens `url`, explains the sentence on
-/// it (and runs its code with `--execute`), and closes everything again.
-fn open_and_explain(
+/// Starts the web servers, the driver and one browser with one blank page whose step code
+/// reads `vars` (names and values), does `work` on it, and closes everything again. `opening`
+/// names what the page is opened for in the error of a page that cannot be set up.
+pub(super) fn with_live_page<T>(
     settings: &Settings,
-    args: &ExplainArgs,
-    url: &str,
-    vars: &Vars,
-) -> Result<Outcome, Error> {
+    vars: BTreeMap<String, String>,
+    opening: &str,
+    work: impl FnOnce(&LivePage) -> Result<T, Error>,
+) -> Result<T, Error> {
+    with_browser(settings, vars, opening, |pages| {
+        pages.on_page(None, |live, _| work(live))
+    })
+}
+
+/// Starts the web servers, the driver and one browser, lets `work` open pages in it (see
+/// [`Pages`]), and closes everything again.
+pub(super) fn with_browser<T>(
+    settings: &Settings,
+    vars: BTreeMap<String, String>,
+    opening: &str,
+    work: impl FnOnce(&Pages<'_>) -> Result<T, Error>,
+) -> Result<T, Error> {
     let driver = find_driver(&env_var)?;
     let target = BrowserTarget::find(&settings.browser, &env_var)?;
     let driver_env = export_driver_env(&driver);
@@ -139,7 +169,22 @@ fn open_and_explain(
         target,
         tokio.handle(),
     ))?;
-    let explained = on_a_page(settings, args, url, vars, &runtime, tokio.handle());
+    let handle = tokio.handle();
+    let explained = handle
+        .block_on(runtime.launch_browser())
+        .map_err(Error::from)
+        .and_then(|browser| {
+            let pages = Pages {
+                browser: &browser,
+                handle,
+                settings,
+                vars,
+                opening,
+            };
+            let done = work(&pages);
+            handle.block_on(browser.close());
+            done
+        });
     tokio.block_on(runtime.shutdown());
     for warning in web_servers.stop() {
         tracing::warn!("{}", masked_for_stderr(&warning));
@@ -147,34 +192,41 @@ fn open_and_explain(
     explained
 }
 
-/// The part of [`open_and_explain`] with a browser: its page is closed however it ends.
-fn on_a_page(
-    settings: &Settings,
-    args: &ExplainArgs,
-    url: &str,
-    vars: &Vars,
-    runtime: &BrowserRuntime,
-    handle: &tokio::runtime::Handle,
-) -> Result<Outcome, Error> {
-    let browser = handle.block_on(runtime.launch_browser())?;
-    let page = match handle.block_on(browser.new_test_page(None)) {
-        Ok(page) => page,
-        Err(err) => {
-            handle.block_on(browser.close());
-            return Err(err.into());
-        }
-    };
-    let closer = page.clone();
-    let limits = Limits::new(settings.browser.timeout);
-    let outcome = LivePage::open(limits, handle.clone(), page, vars.values())
-        .map_err(|failure| Error::Explain {
-            url: url.to_owned(),
-            source: failure,
-        })
-        .and_then(|live| explain_on(&live, settings, args, url));
-    handle.block_on(closer.close());
-    handle.block_on(browser.close());
-    outcome
+/// The browser of [`with_browser`], which opens pages whose step code reads the same vars.
+pub(super) struct Pages<'a> {
+    browser: &'a WorkerBrowser,
+    handle: &'a tokio::runtime::Handle,
+    settings: &'a Settings,
+    vars: BTreeMap<String, String>,
+    opening: &'a str,
+}
+
+impl Pages<'_> {
+    /// Opens a blank page (in a context that starts from `state`, if any), does `work` on it
+    /// and closes it however `work` ends. `work` gets the page too, to save its state.
+    pub(super) fn on_page<T>(
+        &self,
+        state: Option<&SavedState>,
+        work: impl FnOnce(&LivePage, &TestPage) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let handle = self.handle;
+        let page = handle.block_on(self.browser.new_test_page(state))?;
+        let closer = page.clone();
+        let limits = Limits::new(self.settings.browser.timeout);
+        let outcome = LivePage::open(limits, handle.clone(), page, self.vars.clone())
+            .map_err(|failure| Error::Explain {
+                url: self.opening.to_owned(),
+                source: failure,
+            })
+            .and_then(|live| work(&live, &closer));
+        handle.block_on(closer.close());
+        outcome
+    }
+
+    /// The storage state of `page`'s context, as a setup test saves it.
+    pub(super) fn save_state(&self, page: &TestPage) -> Result<SavedState, String> {
+        self.handle.block_on(page.save_state())
+    }
 }
 
 /// Goes to `url` on `live`'s page and explains the sentence there.
@@ -197,28 +249,58 @@ fn explain_on(
         url: url.to_owned(),
         source: failure,
     })?;
+    Ok(explain_here(
+        live,
+        settings,
+        &args.sentence,
+        &[],
+        args.execute,
+        None,
+    ))
+}
+
+/// Explains `sentence` (of a test whose examples table has `columns`) on `live`'s page as it
+/// is now, and with `execute` runs the written code there; `argument` is the step's Gherkin doc
+/// string or data table.
+pub(super) fn explain_here(
+    live: &LivePage,
+    settings: &Settings,
+    sentence: &str,
+    columns: &[String],
+    execute: bool,
+    argument: Option<&StepArgument>,
+) -> Outcome {
+    let no_retry = |_: u32, _: &StepFailure| {};
+    let exec = live.executor(SettleWindow::new(&settings.polling, Some(1)), &no_retry);
     // The engine reads the whole snapshot (no budget) for the built-in generator.
     let state = exec.page_state(false, usize::MAX);
-    let snapshot = state.snapshot;
-    let explanation = explain_sentence(&args.sentence, &[], &snapshot, &state.structure);
-    let executed = match (&explanation.code, args.execute) {
+    let explanation = explain_sentence(sentence, columns, &state.snapshot, &state.structure);
+    let rewrites = match &explanation.code {
+        Ok(_) => Vec::new(),
+        Err(_) => rewrites(sentence, columns, &state.snapshot, &state.structure),
+    };
+    let executed = match (&explanation.code, execute) {
         (Ok(code), true) => {
-            let exec = live.executor(SettleWindow::new(&settings.polling, None), &no_retry);
+            let exec = live
+                .executor(SettleWindow::new(&settings.polling, None), &no_retry)
+                .with_argument(argument);
             Some(exec.check(code).and_then(|()| exec.execute(code)))
         }
         _ => None,
     };
-    Ok(Outcome {
-        url: url.to_owned(),
-        snapshot,
+    Outcome {
+        url: state.url,
+        snapshot: state.snapshot,
         explanation,
+        rewrites,
         executed,
-    })
+    }
 }
 
-/// The code, or `declined: <why>`; with `verbose`, the snapshot lines it matched (the whole
-/// snapshot when it matched none); with `--execute`, how the code did.
-fn print(
+/// The code, or `declined: <why>` with a `try: <sentence>` line for each rewrite and the
+/// candidates it weighed (the snapshot lines it matched); with `verbose`, the lines it matched
+/// for code too (the whole snapshot when it matched none); with `--execute`, how the code did.
+pub(super) fn print(
     outcome: &Outcome,
     verbose: bool,
     secrets: &Secrets,
@@ -228,10 +310,16 @@ fn print(
     // escaped as every terminal line is.
     match &outcome.explanation.code {
         Ok(code) => writeln!(out, "{}", Visible(code))?,
-        Err(why) => writeln!(out, "declined: {}", Visible(why))?,
+        Err(why) => {
+            writeln!(out, "declined: {}", Visible(why))?;
+            for rewrite in &outcome.rewrites {
+                writeln!(out, "try: {}", Visible(rewrite))?;
+            }
+        }
     }
-    if verbose {
-        let matched = &outcome.explanation.matched;
+    let matched = &outcome.explanation.matched;
+    let declined = outcome.explanation.code.is_err();
+    if verbose || (declined && !matched.is_empty()) {
         if matched.is_empty() {
             writeln!(
                 out,

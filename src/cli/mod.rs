@@ -5,8 +5,10 @@
 
 mod args;
 mod explain;
+mod explain_at;
 mod init;
 mod list;
+mod list_check;
 mod merge;
 mod run;
 mod select;
@@ -221,6 +223,15 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             let tests = Tests::new(&settings, &cwd, &args.paths.paths)?;
             let mut select = SelectOptions::new(&args.select, tests.locations)?;
             select.setup_files = tests.setup_files;
+            if args.check {
+                return list_check::check(
+                    &settings,
+                    &tests.scenarios,
+                    &select,
+                    args.format,
+                    io::stdout().lock(),
+                );
+            }
             list::list(
                 &settings,
                 &tests.scenarios,
@@ -230,12 +241,23 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             )?;
             Ok(EXIT_SUCCESS)
         }
-        Command::Explain(args) => explain::explain(
-            &settings()?,
-            args,
-            global.verbose > 0,
-            &mut io::stdout().lock(),
-        ),
+        // `explain FILE:LINE` explains a step of a test; anything else is a sentence.
+        Command::Explain(args) => match explain_at::StepAt::parse(&args.sentence) {
+            Some(at) => explain_at::explain_at(
+                &settings()?,
+                args,
+                &cwd,
+                &at,
+                global.verbose > 0,
+                &mut io::stdout().lock(),
+            ),
+            None => explain::explain(
+                &settings()?,
+                args,
+                global.verbose > 0,
+                &mut io::stdout().lock(),
+            ),
+        },
         Command::Export(args) => {
             let settings = settings()?;
             let scenarios = load_scenarios(&settings, &cwd, &args.paths)?;

@@ -390,7 +390,7 @@ fn warn_trace_records_secrets(output_dir: &Path) {
 /// Resolves the variables of the run: every `${NAME}` that the selected tests use (in their
 /// background and example cells too) and every `[vars]` name. A name without a value is a
 /// usage error that names each place it is used, and nothing runs.
-fn resolve_vars(
+pub(crate) fn resolve_vars(
     settings: &Settings,
     scenarios: &[Scenario],
     selected: &[TestRef],

@@ -32,3 +32,4 @@ pub(crate) use runner::Runner;
 pub(crate) use select::with_setups;
 pub(crate) use select::{Location, Selection, Shard, TestRef, select_tests, unmatched_locations};
 pub(crate) use tag_expr::TagExpr;
+pub(crate) use test_run::{test_steps, test_vars};

@@ -73,32 +73,8 @@ pub(crate) fn run_test(
     events: Sender<RunEvent>,
 ) -> TestOutcome {
     let config = plan.config;
-    let mut vars = config.vars.values();
-    let row: Vec<(String, String)> = plan
-        .test
-        .row()
-        .map(|(column, value)| (column.to_owned(), fill_variables(value, &vars)))
-        .collect();
-    vars.extend(row);
-    // The background's steps, then the test's: (the step as reports show it, its key).
-    let steps: Vec<(Step, StepKey)> = plan
-        .scenario
-        .background
-        .iter()
-        .map(|step| {
-            let shown = Step {
-                sentence: format!("background: {}", step.sentence),
-                ..step.clone()
-            };
-            (shown, StepKey::background(plan.scenario, step))
-        })
-        .chain(
-            plan.test
-                .steps
-                .iter()
-                .map(|step| (step.clone(), StepKey::of(plan.scenario, plan.test, step))),
-        )
-        .collect();
+    let vars = test_vars(config.vars.values(), plan.test);
+    let steps = test_steps(plan.scenario, plan.test);
     let live = match LivePage::open(config.limits, handle, page, vars) {
         Ok(live) => live,
         Err(failure) => {
@@ -250,6 +226,42 @@ pub(crate) fn run_test(
     }
     written.undo_if_blocked(&plan, &live, &events, steps.len());
     TestOutcome::Passed
+}
+
+/// The values a test's step code reads as `vars`: `vars`, and the cells of the test's examples
+/// row under their column names (each `${NAME}` in a cell filled from `vars`).
+pub(crate) fn test_vars(
+    mut vars: std::collections::BTreeMap<String, String>,
+    test: &Test,
+) -> std::collections::BTreeMap<String, String> {
+    let row: Vec<(String, String)> = test
+        .row()
+        .map(|(column, value)| (column.to_owned(), fill_variables(value, &vars)))
+        .collect();
+    vars.extend(row);
+    vars
+}
+
+/// The steps a test runs, in order: its file's `background:` steps, then its own, each as
+/// reports show it (a background step's sentence starts with `background: `) and with its cache
+/// key, whose `step` is the sentence as written.
+pub(crate) fn test_steps(scenario: &Scenario, test: &Test) -> Vec<(Step, StepKey)> {
+    scenario
+        .background
+        .iter()
+        .map(|step| {
+            let shown = Step {
+                sentence: format!("background: {}", step.sentence),
+                ..step.clone()
+            };
+            (shown, StepKey::background(scenario, step))
+        })
+        .chain(
+            test.steps
+                .iter()
+                .map(|step| (step.clone(), StepKey::of(scenario, test, step))),
+        )
+        .collect()
 }
 
 /// The code a test wrote to the cache, step by step.

@@ -28,6 +28,8 @@
 //! `remote` runs through a real Playwright server (`connect`) and a Chromium's DevTools port
 //! (`cdp`), and loses their connections mid-test;
 //! `background` checks `background:` blocks and `examples:` tables end to end;
+//! `authoring` checks `explain FILE:LINE` (earlier steps run first, `try:` rewrites) and
+//! `list --check`;
 //! `reuse` checks that `isolation = "reuse"` leaks nothing from one test to the next;
 //! `saved_state` checks saved logins (`[saves=NAME]`, `[state=NAME]`) end to end;
 //! `gherkin` runs a Cucumber-style `.feature` suite (generate, replay, select, heal);
@@ -48,6 +50,7 @@
 
 mod architecture;
 mod audit;
+mod authoring;
 mod background;
 mod builtin;
 mod cache_process;

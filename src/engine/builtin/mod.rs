@@ -15,6 +15,7 @@ mod codegen;
 mod grammar;
 mod kinds;
 mod resolve;
+mod rewrites;
 mod rows;
 #[cfg(test)]
 mod shapes_tests;
@@ -23,3 +24,5 @@ mod structure;
 mod tokens;
 
 pub(crate) use builtin::{Explanation, explain, write_step};
+pub(crate) use grammar::parse as parse_sentence;
+pub(crate) use rewrites::rewrites;
