@@ -181,6 +181,7 @@ pub(crate) fn run_tests(
         allowed_origins_off: settings.browser.allowed_origins.is_any(),
         provider,
         builtin: settings.generate.builtin,
+        reuse: settings.generate.reuse,
         workers,
         isolation: settings.browser.isolation,
         test_timeout: settings.run.test_timeout,

@@ -155,7 +155,7 @@ fn step_argument(step: &StepContext<'_>) -> Option<String> {
 
 /// The placeholders of `sentence` as written, in order, each once: its `${NAME}` variables, and
 /// its `<column>`s when the test has an examples table with those `columns`.
-fn placeholders_of(sentence: &str, columns: &[String]) -> Vec<String> {
+pub(super) fn placeholders_of(sentence: &str, columns: &[String]) -> Vec<String> {
     let mut found: Vec<(usize, String)> = crate::scenario::variables(sentence)
         .into_iter()
         .map(|(name, at)| (at, format!("${{{name}}}")))
