@@ -102,6 +102,15 @@ impl<'a> Runner<'a> {
         })
     }
 
+    /// Lets reuse look for a sentence's code in `suite` (the run's scenarios and the rest of
+    /// the suite) rather than in the run's scenarios alone; nothing when reuse is off.
+    pub(crate) fn reusing_from(mut self, suite: &'a [Scenario]) -> Self {
+        if self.reuse.is_some() && !suite.is_empty() {
+            self.reuse = Some(Reuse::new(suite));
+        }
+        self
+    }
+
     /// Runs the selected tests on the configured number of worker threads, each owning a
     /// browser of `runtime`, and reports every event through `on_event` (on the calling
     /// thread, in the order they happen).

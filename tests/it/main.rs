@@ -73,6 +73,7 @@ mod reports;
 mod requests;
 mod retries;
 mod reuse;
+mod reused_code;
 mod runner;
 mod saved_state;
 mod screen;
