@@ -23,6 +23,7 @@ mod prompts;
 mod proof;
 mod requests;
 mod reuse;
+mod reused;
 mod sentence;
 #[cfg(test)]
 mod testing;

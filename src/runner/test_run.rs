@@ -14,8 +14,8 @@ use crate::cache::{Author, CacheFile, StepKey};
 use crate::driver::TestPage;
 use crate::engine::{
     Budgets, Engine, EngineCause, EngineFailure, EngineFailureKind, EngineObserver, HealPolicy,
-    Judgement, LlmPurpose, Pool, Reuse, StepContext, audit_record, defect_classification, evident_failure,
-    judge,
+    Judgement, LlmPurpose, Pool, Reuse, StepContext, audit_record, defect_classification,
+    evident_failure, judge,
 };
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};

@@ -45,7 +45,8 @@ const SECOND_FILE: &str = "scenarios/b.steps";
 /// Two tests; [`SECOND`] has a third. Every sentence is said in more than one test.
 const FIRST: &str = "test: one\n  open the todos app\n  click the add button\n  the list has 1 item\n\n\
     test: two\n  open the todos app\n  click the add button\n";
-const SECOND: &str = "test: three\n  open the todos app\n  click the add button\n  the list has 1 item\n";
+const SECOND: &str =
+    "test: three\n  open the todos app\n  click the add button\n  the list has 1 item\n";
 
 fn config(base_url: &str) -> String {
     // The LLM writes every step, so that each step's request shows in the counts.
@@ -104,9 +105,7 @@ fn a_sentence_said_in_three_tests_is_generated_once_and_reused_by_the_others() {
         .run()
         .assert_exit(0)
         .stdout_line("3 passed, 0 failed")
-        .stdout_line(
-            "steps: 0 cached, 8 generated, 0 healed (5 reused, 5 LLM request(s) saved)",
-        );
+        .stdout_line("steps: 0 cached, 8 generated, 0 healed (5 reused, 5 LLM request(s) saved)");
     for sentence in [
         "open the todos app",
         "click the add button",
@@ -121,7 +120,8 @@ fn a_sentence_said_in_three_tests_is_generated_once_and_reused_by_the_others() {
     assert_eq!(llm.request_count(), 3);
 
     // Every test's entry is stored, the reused ones saying so.
-    let cache = out.read("cache/scenarios/a.steps.toml") + &out.read("cache/scenarios/b.steps.toml");
+    let cache =
+        out.read("cache/scenarios/a.steps.toml") + &out.read("cache/scenarios/b.steps.toml");
     assert_eq!(cache.matches("by = \"llm\"").count(), 3, "{cache}");
     assert_eq!(cache.matches("by = \"reused\"").count(), 5, "{cache}");
 
@@ -162,7 +162,11 @@ fn a_sentence_said_in_three_tests_is_generated_once_and_reused_by_the_others() {
         .run()
         .assert_exit(0)
         .stdout_line("steps: 0 cached, 8 generated, 0 healed");
-    assert_eq!(without.request_count(), 8, "3 + 3 + 2 steps, each asked for");
+    assert_eq!(
+        without.request_count(),
+        8,
+        "3 + 3 + 2 steps, each asked for"
+    );
 }
 
 #[test]
@@ -176,14 +180,20 @@ fn reused_code_that_fails_on_this_page_is_not_kept_and_the_step_is_generated() {
     let out = Test::new()
         .config(&config(&llm.base_url()))
         .scenario(FIRST_FILE, "test: one\n  click the add button\n")
-        .scenario(SECOND_FILE, "test: three\n  open the todos app\n  click the add button\n")
+        .scenario(
+            SECOND_FILE,
+            "test: three\n  open the todos app\n  click the add button\n",
+        )
         .cached(FIRST_FILE, "one", "click the add button", 1, stale_add)
         .page("index.html", PAGE)
         .args(&["run", SECOND_FILE, "--events", "events.jsonl"])
         .run()
         .assert_exit(0)
         .stdout_line("1 passed, 0 failed");
-    assert_eq!(requests_with(&llm, &generation_of("click the add button")), 1);
+    assert_eq!(
+        requests_with(&llm, &generation_of("click the add button")),
+        1
+    );
     let tried: Vec<serde_json::Value> = events(&out)
         .into_iter()
         .filter(|e| e["event"] == "reuse_tried")
@@ -238,12 +248,16 @@ fn a_heal_in_one_test_heals_the_same_sentence_in_the_others_without_the_llm() {
         .output_count("(reused, no LLM)", 2);
     assert_eq!(llm.request_count(), 2, "one verdict and one regeneration");
     assert!(llm.take_unexpected().is_empty());
-    for file in ["cache/scenarios/a.steps.toml", "cache/scenarios/b.steps.toml"] {
+    for file in [
+        "cache/scenarios/a.steps.toml",
+        "cache/scenarios/b.steps.toml",
+    ] {
         let cache = out.read(file);
         assert!(!cache.contains("h2.title"), "{cache}");
         assert!(cache.contains("locator('h1')"), "{cache}");
     }
-    let cache = out.read("cache/scenarios/a.steps.toml") + &out.read("cache/scenarios/b.steps.toml");
+    let cache =
+        out.read("cache/scenarios/a.steps.toml") + &out.read("cache/scenarios/b.steps.toml");
     assert_eq!(cache.matches("healed = ").count(), 3, "{cache}");
     assert_eq!(cache.matches("by = \"reused\"").count(), 2, "{cache}");
     let healed: Vec<serde_json::Value> = events(&out)
@@ -279,8 +293,14 @@ fn a_product_defect_in_one_test_is_not_healed_by_another_tests_code() {
     );
     let out = Test::new()
         .config(&config(&llm.base_url()))
-        .scenario(FIRST_FILE, "test: one\n  open the todos app\n  the list has 1 item\n")
-        .scenario(SECOND_FILE, "test: three\n  open the defective app\n  the list has 1 item\n")
+        .scenario(
+            FIRST_FILE,
+            "test: one\n  open the todos app\n  the list has 1 item\n",
+        )
+        .scenario(
+            SECOND_FILE,
+            "test: three\n  open the defective app\n  the list has 1 item\n",
+        )
         .cache(
             "cache/scenarios/a.steps.toml",
             &format!(
@@ -309,6 +329,61 @@ fn a_product_defect_in_one_test_is_not_healed_by_another_tests_code() {
         .into_iter()
         .filter(|e| e["event"] == "reuse_tried")
         .count();
-    assert_eq!(tried, 0, "no other test's code was tried on a product defect");
+    assert_eq!(
+        tried, 0,
+        "no other test's code was tried on a product defect"
+    );
     assert!(out.read("cache/scenarios/b.steps.toml").contains("toBe(1)"));
+}
+
+/// The figure in `docs/benchmarks.md` (Reuse): a suite of 12 tests in 3 files saying 5
+/// sentences in all, generated from scratch by the fake LLM with and without reuse, at `-j 2`.
+/// Ignored in the normal run; `it reused_code::bench -- --ignored --nocapture` prints it.
+#[test]
+#[ignore = "a benchmark, run by hand"]
+fn bench_llm_requests_with_and_without_reuse() {
+    const ZERO: &str = "async function step(page) {
+  await expect(page.getByRole('listitem')).toHaveCount(0);
+}";
+    const CLEAR: &str = "async function step(page) {
+  await page.getByRole('button', { name: 'Clear' }).click();
+}";
+    let test = "  open the todos app\n  click the add button\n  the list has 1 item\n  \
+                click the clear button\n  the list has 0 items\n";
+    let file = |names: &[&str]| -> String {
+        names
+            .iter()
+            .map(|name| format!("test: {name}\n{test}\n"))
+            .collect()
+    };
+    let mut figures = Vec::new();
+    for reuse in ["true", "false"] {
+        let llm = writer();
+        llm.always_on_contains(
+            &generation_of("click the clear button"),
+            fenced(CLEAR).as_str(),
+        );
+        llm.always_on_contains(
+            &generation_of("the list has 0 items"),
+            fenced(ZERO).as_str(),
+        );
+        let started = std::time::Instant::now();
+        Test::new()
+            .config(&config(&llm.base_url()))
+            .scenario("scenarios/a.steps", &file(&["a1", "a2", "a3", "a4"]))
+            .scenario("scenarios/b.steps", &file(&["b1", "b2", "b3", "b4"]))
+            .scenario("scenarios/c.steps", &file(&["c1", "c2", "c3", "c4"]))
+            .page("index.html", PAGE)
+            .env("PRETTYPLAY_GENERATE_REUSE", reuse)
+            .args(&["run", "-j", "2"])
+            .run()
+            .assert_exit(0)
+            .stdout_line("12 passed, 0 failed");
+        figures.push(format!(
+            "reuse = {reuse}: {} LLM requests, {:.1} s",
+            llm.request_count(),
+            started.elapsed().as_secs_f64()
+        ));
+    }
+    println!("{}", figures.join("\n"));
 }
