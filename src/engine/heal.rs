@@ -47,10 +47,10 @@ impl Engine<'_> {
             Judgement::Defect(_) => None,
             _ => turn.as_deref().map(lock),
         };
-        if !matches!(judged, Judgement::Defect(_)) {
-            if let Some(healed) = self.reuse_for_heal(step, exec, observer, old_code, failure)? {
-                return Ok(healed);
-            }
+        if !matches!(judged, Judgement::Defect(_))
+            && let Some(healed) = self.reuse_for_heal(step, exec, observer, old_code, failure)?
+        {
+            return Ok(healed);
         }
         let mut builtin_tried = false;
         match judged {
