@@ -23,7 +23,8 @@ pub struct CachedStep {
     /// `YYYY-MM-DD` the code was last healed (regenerated after the UI changed), if ever.
     #[serde(default)]
     pub healed: Option<String>,
-    /// Who wrote the code: `builtin` (the built-in generator) or `llm`; `None` in entries
+    /// Who wrote the code: `builtin` (the built-in generator), `llm`, or `reused` (another
+    /// test's code for the same sentence); `None` in entries
     /// written before format 3 or by hand.
     #[serde(default)]
     pub by: Option<String>,
@@ -43,6 +44,9 @@ pub enum Author {
     Builtin,
     /// The configured LLM.
     Llm,
+    /// Nobody in this step: the code was proven for the same sentence in another test, and
+    /// passed again here.
+    Reused,
 }
 
 impl Author {
@@ -50,6 +54,7 @@ impl Author {
         match self {
             Author::Builtin => "builtin",
             Author::Llm => "llm",
+            Author::Reused => "reused",
         }
     }
 }

@@ -118,6 +118,26 @@ pub(crate) fn exit_code_of(stats: &RunStats, fail_on_flaky: bool) -> u8 {
     }
 }
 
+/// Where reuse looks for a sentence's code: the run's files, and the other files of the
+/// `scenarios` directory when a run names files, so that running one file still reuses the
+/// code the rest of the suite proved. The directory is read only when every file of it parses,
+/// because another file's error must not fail a run that does not include it.
+fn suite_of(settings: &Settings, scenarios: &[Scenario]) -> Vec<Scenario> {
+    let mut suite = scenarios.to_vec();
+    if settings.scenarios.exists()
+        && let Ok(all) = crate::scenario::load(
+            &settings.project_root,
+            std::slice::from_ref(&settings.scenarios),
+        )
+    {
+        suite.extend(
+            all.into_iter()
+                .filter(|other| scenarios.iter().all(|s| s.path != other.path)),
+        );
+    }
+    suite
+}
+
 /// Runs the selected tests and returns the run's exit code.
 pub(crate) fn run_tests(
     settings: &Settings,
@@ -181,6 +201,7 @@ pub(crate) fn run_tests(
         allowed_origins_off: settings.browser.allowed_origins.is_any(),
         provider,
         builtin: settings.generate.builtin,
+        reuse: settings.generate.reuse,
         workers,
         isolation: settings.browser.isolation,
         test_timeout: settings.run.test_timeout,
@@ -192,7 +213,12 @@ pub(crate) fn run_tests(
         state_dir: settings.project_root.join(".prettyplay").join("state"),
         vars,
     };
-    let runner = Runner::new(scenarios, selected.clone(), config)?;
+    let suite = if settings.generate.reuse {
+        suite_of(settings, scenarios)
+    } else {
+        Vec::new()
+    };
+    let runner = Runner::new(scenarios, selected.clone(), config)?.reusing_from(&suite);
     // An app that is down fails every test the same way: said once, before any browser starts.
     if let Some(url) = base_url_to_probe(
         settings.browser.base_url.as_deref(),

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crate::cache::{Author, Cache, CacheError, StepKey};
 use crate::config::{BuiltinOrder, LlmSettings};
 use crate::engine::budgets::{Budgets, Pool};
-use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
+use crate::engine::{EngineCause, EngineFailure, EngineFailureKind, Reuse};
 use crate::llm::{
     Category, Classification, LlmError, LlmProvider, Usage, parse_classification,
     parse_classification_strict,
@@ -52,6 +52,9 @@ pub(crate) trait EngineObserver {
     /// asked anything for it.
     fn healed(&self, explanation: &str, by: Author, offline: bool, old_code: &str, new_code: &str);
     fn verdict(&self, verdict: &Classification);
+    /// Code another step holds for the same sentence (`from`) was tried on this page; `failure`
+    /// is why it did not pass, `None` when it passed.
+    fn reuse_tried(&self, from: &str, failure: Option<&str>);
     fn llm_call(&self, purpose: LlmPurpose, usage: Usage, elapsed: Duration);
     fn warning(&self, message: &str);
 }
@@ -100,6 +103,8 @@ pub(crate) struct Engine<'a> {
     pub(super) deadline: Option<Instant>,
     /// Values no request may carry: `requests.rs` writes each as `${NAME}`.
     pub(super) secrets: Secrets,
+    /// The run's reuse of proven code across tests (`[generate] reuse`); `None` when off.
+    pub(super) reuse: Option<&'a Reuse<'a>>,
 }
 
 /// How a verdict reply is read: strictly for a decision that writes (a heal), leniently for a
@@ -136,7 +141,14 @@ impl<'a> Engine<'a> {
             today: Cache::today(),
             deadline: None,
             secrets: Secrets::default(),
+            reuse: None,
         }
+    }
+
+    /// Lets this engine try code other tests proved for the same sentence first.
+    pub(crate) fn with_reuse(mut self, reuse: &'a Reuse<'a>) -> Self {
+        self.reuse = Some(reuse);
+        self
     }
 
     /// Where the built-in generator comes in (`[generate] builtin`; off unless set).

@@ -12,6 +12,7 @@ use crate::engine::engine::{
 };
 use crate::engine::evidence::defect_classification;
 use crate::engine::proof::Proven;
+use crate::engine::reuse::lock;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{Category, Classification, FailedAttempt, VerdictSource, extract_code};
 use crate::script::{FailureKind, StepFailure};
@@ -131,6 +132,13 @@ impl Engine<'_> {
         exec: &dyn StepExecutor,
         observer: &dyn EngineObserver,
     ) -> Result<Written, EngineFailure> {
+        // Another test that generates the same sentence waits, and then reuses what this one
+        // stored instead of asking again.
+        let turn = self.reuse.map(|reuse| reuse.turn(&step.key.step));
+        let _held = turn.as_deref().map(lock);
+        if let Some((code, proof)) = self.reuse_for_generation(step, exec, observer)? {
+            return self.keep(step, code, Author::Reused, proof);
+        }
         let mut failed = None;
         if self.builtin.uses_builtin() {
             let outcome = self.builtin_attempt(step, exec);

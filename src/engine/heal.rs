@@ -13,6 +13,7 @@ use crate::engine::engine::{
 use crate::engine::evidence::{Judgement, defect_classification, judge};
 use crate::engine::generate::evident_failure;
 use crate::engine::proof::{Proven, lost_kinds};
+use crate::engine::reuse::lock;
 use crate::engine::veto::{Spec, received_texts, review};
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{Category, Classification, FailedAttempt, VerdictSource};
@@ -38,8 +39,21 @@ impl Engine<'_> {
         }
         // The evidence first: what it decides, no LLM can overrule; a heal it allows needs no
         // LLM at all.
+        let judged = judge(&step.key.step, failure, &exec.observe());
+        // Another test that heals the same sentence waits, and then tries what this one
+        // stored instead of asking again. A product defect is decided before that.
+        let turn = self.reuse.map(|reuse| reuse.turn(&step.key.step));
+        let _held = match judged {
+            Judgement::Defect(_) => None,
+            _ => turn.as_deref().map(lock),
+        };
+        if !matches!(judged, Judgement::Defect(_))
+            && let Some(healed) = self.reuse_for_heal(step, exec, observer, old_code, failure)?
+        {
+            return Ok(healed);
+        }
         let mut builtin_tried = false;
-        match judge(&step.key.step, failure, &exec.observe()) {
+        match judged {
             Judgement::Defect(observed) => {
                 let verdict =
                     self.defect_verdict(step, exec, observer, old_code, failure, observed);
@@ -328,7 +342,7 @@ impl Engine<'_> {
     /// Writes back healed `code` that passed, the veto accepted and the mutation proof
     /// proved (`proof`), written `by`, and says so.
     #[expect(clippy::too_many_arguments, reason = "the heal's parts, each named")]
-    fn keep_heal(
+    pub(super) fn keep_heal(
         &self,
         step: &StepContext<'_>,
         observer: &dyn EngineObserver,
@@ -358,7 +372,7 @@ impl Engine<'_> {
     /// check must not be vacuous, and must fail under every kind of mutation the cached check
     /// failed under). Answers the proof to record.
     #[expect(clippy::too_many_arguments, reason = "the heal's parts, each named")]
-    fn vet_healed(
+    pub(super) fn vet_healed(
         &self,
         step: &StepContext<'_>,
         observer: &dyn EngineObserver,

@@ -22,6 +22,8 @@ mod optional_chain;
 mod prompts;
 mod proof;
 mod requests;
+mod reuse;
+mod reused;
 mod sentence;
 #[cfg(test)]
 mod testing;
@@ -38,5 +40,6 @@ pub(crate) use engine::{Engine, EngineObserver, HealPolicy, StepContext};
 pub(crate) use evidence::{Judgement, defect_classification, judge};
 pub(crate) use generate::evident_failure;
 pub(crate) use proof::{VACUOUS, audit_record};
+pub(crate) use reuse::Reuse;
 pub(crate) use verdict::EngineCause;
 pub use verdict::{EngineFailure, EngineFailureKind};

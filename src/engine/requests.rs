@@ -8,6 +8,7 @@
 
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::prompts::{CLASSIFICATION_SYSTEM_PROMPT, GENERATION_SYSTEM_PROMPT};
+use crate::engine::sentence::placeholders_of;
 use crate::llm::{
     ClassificationRequest, FailedAttempt, GenerationRequest, PageFacts, PreviousCode,
 };
@@ -151,28 +152,6 @@ fn step_argument(step: &StepContext<'_>) -> Option<String> {
             serde_json::to_string(rows).unwrap_or_default()
         ),
     })
-}
-
-/// The placeholders of `sentence` as written, in order, each once: its `${NAME}` variables, and
-/// its `<column>`s when the test has an examples table with those `columns`.
-fn placeholders_of(sentence: &str, columns: &[String]) -> Vec<String> {
-    let mut found: Vec<(usize, String)> = crate::scenario::variables(sentence)
-        .into_iter()
-        .map(|(name, at)| (at, format!("${{{name}}}")))
-        .collect();
-    found.extend(
-        crate::scenario::columns(sentence)
-            .into_iter()
-            .filter(|(name, _)| columns.iter().any(|c| c == name))
-            .map(|(name, at)| (at, format!("<{name}>"))),
-    );
-    found.sort();
-    let mut seen = std::collections::HashSet::new();
-    found
-        .into_iter()
-        .map(|(_, p)| p)
-        .filter(|p| seen.insert(p.clone()))
-        .collect()
 }
 
 /// The code of the earlier steps, most recent first kept, whole steps only, while their code

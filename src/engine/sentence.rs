@@ -140,6 +140,28 @@ pub(crate) fn quoted_literals(sentence: &str) -> Vec<String> {
     literals
 }
 
+/// The placeholders of `sentence` as written, in order, each once: its `${NAME}` variables, and
+/// its `<column>`s when the test has an examples table with those `columns`.
+pub(crate) fn placeholders_of(sentence: &str, columns: &[String]) -> Vec<String> {
+    let mut found: Vec<(usize, String)> = crate::scenario::variables(sentence)
+        .into_iter()
+        .map(|(name, at)| (at, format!("${{{name}}}")))
+        .collect();
+    found.extend(
+        crate::scenario::columns(sentence)
+            .into_iter()
+            .filter(|(name, _)| columns.iter().any(|c| c == name))
+            .map(|(name, at)| (at, format!("<{name}>"))),
+    );
+    found.sort();
+    let mut seen = std::collections::HashSet::new();
+    found
+        .into_iter()
+        .map(|(_, p)| p)
+        .filter(|p| seen.insert(p.clone()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -326,6 +326,11 @@ pub(super) enum Observed {
         new_code: String,
     },
     Verdict(Category),
+    /// Reused code from `from` was tried; it failed with this message, or passed.
+    ReuseTried {
+        from: String,
+        failure: Option<String>,
+    },
     LlmCall(LlmPurpose),
     Warning(String),
 }
@@ -398,6 +403,13 @@ impl EngineObserver for RecordingObserver {
         self.push(Observed::Verdict(verdict.category));
     }
 
+    fn reuse_tried(&self, from: &str, failure: Option<&str>) {
+        self.push(Observed::ReuseTried {
+            from: from.to_owned(),
+            failure: failure.map(str::to_owned),
+        });
+    }
+
     fn llm_call(&self, purpose: LlmPurpose, _usage: Usage, _elapsed: Duration) {
         self.push(Observed::LlmCall(purpose));
     }
@@ -431,8 +443,13 @@ pub(super) fn passed_code(number: usize) -> String {
 
 impl Fixture {
     pub(super) fn new() -> Self {
+        Self::of(SCENARIO)
+    }
+
+    /// A fixture whose scenario file `scenarios/todo.steps` reads `source`.
+    pub(super) fn of(source: &str) -> Self {
         let dir = tempfile::tempdir().expect("a temp dir");
-        let parsed = crate::scenario::parse("scenarios/todo.steps", SCENARIO.as_bytes())
+        let parsed = crate::scenario::parse("scenarios/todo.steps", source.as_bytes())
             .expect("the fixture scenario parses");
         Self {
             scenario: Scenario {
@@ -453,7 +470,12 @@ impl Fixture {
 
     /// The context of step `index` (from 0) of the fixture's test.
     pub(super) fn step(&self, index: usize) -> StepContext<'_> {
-        let test = &self.scenario.tests[0];
+        self.step_of(0, index)
+    }
+
+    /// The context of step `index` (from 0) of test `test` (from 0) of the fixture's scenario.
+    pub(super) fn step_of(&self, test: usize, index: usize) -> StepContext<'_> {
+        let test = &self.scenario.tests[test];
         StepContext {
             scenario: &self.scenario,
             key: StepKey::of(&self.scenario, test, &test.steps[index]),

@@ -221,6 +221,7 @@ impl EngineFailure {
                 let writer = match by {
                     Author::Llm => "its new code",
                     Author::Builtin => "the new code the built-in generator wrote",
+                    Author::Reused => "the code reused from another test",
                 };
                 format!(
                     "{summary}: {veto}\n\n\

@@ -403,10 +403,21 @@ impl Summary {
                     )?;
                 }
             }
-            let builtin = if stats.builtin_steps > 0 {
-                format!(" ({} by the built-in generator)", stats.builtin_steps)
-            } else {
+            let mut writers = Vec::new();
+            if stats.builtin_steps > 0 {
+                writers.push(format!("{} by the built-in generator", stats.builtin_steps));
+            }
+            if stats.reused_steps > 0 {
+                // Each reused step stood in for at least one generation or heal request.
+                writers.push(format!(
+                    "{0} reused, {0} LLM request(s) saved",
+                    stats.reused_steps
+                ));
+            }
+            let builtin = if writers.is_empty() {
                 String::new()
+            } else {
+                format!(" ({})", writers.join("; "))
             };
             writeln!(
                 out,

@@ -55,6 +55,7 @@ pub(crate) fn render(record: &RunRecord, report_dir: &Path) -> String {
         let _ = writeln!(html, "<span class=\"count {class}\">{count} {word}</span>");
     }
     for (count, word) in [
+        (stats.reused_steps, "reused (LLM requests saved)"),
         (stats.checks_proven, "checks proven"),
         (stats.checks_unproven, "checks unproven"),
         (stats.checks_vacuous, "checks cannot fail"),

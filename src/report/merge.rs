@@ -300,6 +300,7 @@ fn test_of(event: &RunEvent) -> Option<&TestId> {
         | RunEvent::GenerationStarted { test, .. }
         | RunEvent::HealingStarted { test, .. }
         | RunEvent::Healed { test, .. }
+        | RunEvent::ReuseTried { test, .. }
         | RunEvent::StepVerdict { test, .. }
         | RunEvent::LlmCall { test, .. }
         | RunEvent::Warning { test, .. }

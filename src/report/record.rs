@@ -232,6 +232,21 @@ impl RunRecord {
                 self.test(test).step(*index).attempts += 1;
             }
             RunEvent::HealingStarted { .. } | RunEvent::LlmCall { .. } => {}
+            RunEvent::ReuseTried {
+                test,
+                index,
+                from,
+                failure,
+            } => {
+                let line = match failure {
+                    None => format!("reused the code of {from}"),
+                    Some(failure) => format!(
+                        "the code of {from} was tried and failed here: {}",
+                        failure.lines().next().unwrap_or_default()
+                    ),
+                };
+                self.test(test).step(*index).logs.push(line);
+            }
             RunEvent::Healed {
                 test,
                 index,

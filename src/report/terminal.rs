@@ -177,6 +177,29 @@ impl<W: Write> TerminalReporter<W> {
                 );
                 self.step_line(test, line);
             }
+            RunEvent::ReuseTried {
+                test,
+                index,
+                from,
+                failure,
+            } if !quiet => {
+                let line = match failure {
+                    None => format!(
+                        "  {} step {index} of {} reuses the code of {}",
+                        self.style(Style::new().cyan()).apply_to("♻"),
+                        Visible(test),
+                        Visible(from)
+                    ),
+                    Some(failure) => format!(
+                        "  {} step {index} of {}: the code of {} failed here: {}",
+                        self.style(Style::new().cyan()).apply_to("♻"),
+                        Visible(test),
+                        Visible(from),
+                        Visible(failure.lines().next().unwrap_or_default())
+                    ),
+                };
+                self.test_line(test, line);
+            }
             RunEvent::GenerationStarted {
                 test,
                 index,
@@ -230,6 +253,7 @@ impl<W: Write> TerminalReporter<W> {
                     (Author::Builtin, true) => " (built-in, no LLM)",
                     (Author::Builtin, false) => " (built-in)",
                     (Author::Llm, _) => "",
+                    (Author::Reused, _) => " (reused, no LLM)",
                 };
                 let text = self.healed(
                     test,
@@ -273,6 +297,7 @@ impl<W: Write> TerminalReporter<W> {
             | RunEvent::SettleRetry { .. }
             | RunEvent::StepLog { .. }
             | RunEvent::HealingStarted { .. }
+            | RunEvent::ReuseTried { .. }
             | RunEvent::StepVerdict { .. }
             | RunEvent::TraceWritten { .. }
             | RunEvent::TestTiming { .. }

@@ -165,6 +165,14 @@ pub(crate) enum EventWire<'a> {
         old_code: &'a str,
         new_code: &'a str,
     },
+    ReuseTried {
+        #[serde(flatten)]
+        step: StepRef<'a>,
+        from: &'a str,
+        /// Absent when the reused code passed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        failure: Option<&'a str>,
+    },
     StepVerdict {
         #[serde(flatten)]
         step: StepRef<'a>,
@@ -309,6 +317,16 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 offline: *offline,
                 old_code,
                 new_code,
+            },
+            RunEvent::ReuseTried {
+                test,
+                index,
+                from,
+                failure,
+            } => EventWire::ReuseTried {
+                step: StepRef::new(test, *index),
+                from,
+                failure: failure.as_deref(),
             },
             RunEvent::StepVerdict {
                 test,
@@ -636,6 +654,10 @@ pub(crate) struct StatsWire {
     /// when some were.
     #[serde(skip_serializing_if = "is_zero")]
     builtin_steps: usize,
+    /// Of the generated and healed steps, those whose code was reused from another test;
+    /// present only when some were.
+    #[serde(skip_serializing_if = "is_zero")]
+    reused_steps: usize,
     /// Passed check steps by what the mutation proof said; present only when some were.
     #[serde(skip_serializing_if = "is_zero")]
     checks_proven: usize,
@@ -686,6 +708,7 @@ impl From<&RunStats> for StatsWire {
             generated_steps,
             healed_steps,
             builtin_steps,
+            reused_steps,
             checks_proven,
             checks_unproven,
             checks_vacuous,
@@ -713,6 +736,7 @@ impl From<&RunStats> for StatsWire {
             generated_steps,
             healed_steps,
             builtin_steps,
+            reused_steps,
             checks_proven,
             checks_unproven,
             checks_vacuous,

@@ -157,6 +157,13 @@ enum EventIn {
         old_code: String,
         new_code: String,
     },
+    ReuseTried {
+        test: TestIdIn,
+        index: usize,
+        from: String,
+        #[serde(default)]
+        failure: Option<String>,
+    },
     StepVerdict {
         test: TestIdIn,
         index: usize,
@@ -251,7 +258,7 @@ impl EventIn {
                 by: by
                     .map(|by| {
                         by_name(
-                            &[Author::Builtin, Author::Llm],
+                            &[Author::Builtin, Author::Llm, Author::Reused],
                             &by,
                             Author::as_str,
                             "author",
@@ -334,7 +341,7 @@ impl EventIn {
                 explanation,
                 by: match by {
                     Some(by) => by_name(
-                        &[Author::Builtin, Author::Llm],
+                        &[Author::Builtin, Author::Llm, Author::Reused],
                         &by,
                         Author::as_str,
                         "author",
@@ -344,6 +351,17 @@ impl EventIn {
                 offline,
                 old_code,
                 new_code,
+            },
+            EventIn::ReuseTried {
+                test,
+                index,
+                from,
+                failure,
+            } => RunEvent::ReuseTried {
+                test: test.into(),
+                index,
+                from,
+                failure,
             },
             EventIn::StepVerdict {
                 test,
@@ -669,6 +687,8 @@ struct StatsIn {
     #[serde(default)]
     builtin_steps: usize,
     #[serde(default)]
+    reused_steps: usize,
+    #[serde(default)]
     checks_proven: usize,
     #[serde(default)]
     checks_unproven: usize,
@@ -715,6 +735,7 @@ impl From<StatsIn> for RunStats {
             generated_steps: stats.generated_steps,
             healed_steps: stats.healed_steps,
             builtin_steps: stats.builtin_steps,
+            reused_steps: stats.reused_steps,
             checks_proven: stats.checks_proven,
             checks_unproven: stats.checks_unproven,
             checks_vacuous: stats.checks_vacuous,
@@ -793,6 +814,29 @@ mod tests {
             RunEvent::TraceWritten {
                 test: test.clone(),
                 path: "/tmp/traces/a-t.zip".into(),
+            },
+            RunEvent::ReuseTried {
+                test: test.clone(),
+                index: 1,
+                from: "scenarios/b.steps › \"u\" › \"open the app\" #1".into(),
+                failure: Some("page.goto: Timeout".into()),
+            },
+            RunEvent::ReuseTried {
+                test: test.clone(),
+                index: 1,
+                from: "scenarios/b.steps › \"v\" › \"open the app\" #1".into(),
+                failure: None,
+            },
+            RunEvent::StepPassed {
+                proof: None,
+                test: test.clone(),
+                index: 1,
+                sentence: "open the app".into(),
+                line: 2,
+                source: StepSource::Generated,
+                by: Some(crate::cache::Author::Reused),
+                duration: ms(3),
+                code: "async function step(page) {}".into(),
             },
             RunEvent::StepPassed {
                 proof: None,
@@ -910,6 +954,7 @@ mod tests {
                 generated_steps: 5,
                 healed_steps: 6,
                 builtin_steps: 2,
+                reused_steps: 1,
                 llm_requests: 7,
                 tokens_in: 8,
                 tokens_in_cached: 3,

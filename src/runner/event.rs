@@ -288,6 +288,9 @@ pub struct RunStats {
     pub healed_steps: usize,
     /// Of the generated and healed steps, those whose code the built-in generator wrote.
     pub builtin_steps: usize,
+    /// Of the generated and healed steps, those whose code was reused from another test for
+    /// the same sentence: each saved at least one LLM request.
+    pub reused_steps: usize,
     /// Passed steps whose checks the mutation proof saw failing, could not prove, or (in
     /// `prettyplay audit`) saw passing on a page that contradicts the sentence.
     pub checks_proven: usize,
@@ -341,8 +344,10 @@ impl RunStats {
                     StepSource::Generated => self.generated_steps += 1,
                     StepSource::Healed => self.healed_steps += 1,
                 }
-                if *by == Some(Author::Builtin) {
-                    self.builtin_steps += 1;
+                match by {
+                    Some(Author::Builtin) => self.builtin_steps += 1,
+                    Some(Author::Reused) => self.reused_steps += 1,
+                    _ => {}
                 }
             }
             RunEvent::LlmCall { usage, elapsed, .. } => {
@@ -447,6 +452,17 @@ pub enum RunEvent {
         offline: bool,
         old_code: String,
         new_code: String,
+    },
+    /// Code another step of the suite holds for the same sentence was tried for this step
+    /// (see `docs/engine.md`, Reuse), before any generation or LLM heal.
+    ReuseTried {
+        test: TestId,
+        index: usize,
+        /// The step the code came from: `scenarios/a.steps › "test" › "step" #1`.
+        from: String,
+        /// Why it did not pass here; `None` when it passed (it is then proven, and stored when
+        /// the step passes with it).
+        failure: Option<String>,
     },
     /// The LLM's verdict on a failure.
     StepVerdict {

@@ -486,6 +486,7 @@ pub(crate) fn config(dir: &Path) -> RunConfig {
         allowed_origins_off: false,
         provider: None,
         builtin: BuiltinOrder::Off,
+        reuse: true,
         workers: 1,
         isolation: Isolation::Context,
         test_timeout: Duration::from_secs(3600),

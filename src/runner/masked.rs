@@ -60,6 +60,18 @@ impl RunEvent {
                     m(text);
                 }
             }
+            RunEvent::ReuseTried {
+                test,
+                from,
+                failure,
+                ..
+            } => {
+                id(test, m);
+                m(from);
+                if let Some(failure) = failure {
+                    m(failure);
+                }
+            }
             RunEvent::StepVerdict { test, verdict, .. } => {
                 id(test, m);
                 classification(verdict, m);

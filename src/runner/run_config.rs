@@ -44,6 +44,8 @@ pub(crate) struct RunConfig {
     pub provider: Option<Arc<dyn LlmProvider>>,
     /// `[generate] builtin`: where the built-in generator comes in when `run` writes code.
     pub builtin: BuiltinOrder,
+    /// `[generate] reuse`: steps try the code other tests proved for the same sentence first.
+    pub reuse: bool,
     /// Parallel workers, each with a browser of its own.
     pub workers: usize,
     pub isolation: Isolation,

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use crate::cache::{CacheError, CacheFile};
 use crate::config::Isolation;
 use crate::driver::{BrowserRuntime, SavedState};
+use crate::engine::Reuse;
 use crate::llm::{Breaker, LlmProvider};
 use crate::runner::lifecycle::{
     EndSignals, SetupEnd, Shape, StateSave, TestEnd, conclude, saved_too_late,
@@ -47,6 +48,9 @@ pub(crate) struct Runner<'a> {
     halted: Mutex<Option<String>>,
     /// What the engine decided in this run for the steps that several tests share.
     shared: SharedSteps,
+    /// The suite's proven code, offered to steps of other tests that say the same sentence;
+    /// `None` with `[generate] reuse = false`.
+    reuse: Option<Reuse<'a>>,
 }
 
 /// Browser launches that may fail in a row before the run stops.
@@ -79,6 +83,7 @@ impl<'a> Runner<'a> {
             Some(_) => crate::script::api_listing().unwrap_or_else(|f| f.message),
             None => String::new(),
         };
+        let reuse = config.reuse.then(|| Reuse::new(scenarios));
         let breaker = config.provider.take().map(|p| Arc::new(Breaker::new(p)));
         config.provider = breaker
             .clone()
@@ -93,7 +98,17 @@ impl<'a> Runner<'a> {
             failed_launches: AtomicUsize::new(0),
             halted: Mutex::new(None),
             shared: SharedSteps::default(),
+            reuse,
         })
+    }
+
+    /// Lets reuse look for a sentence's code in `suite` (the run's scenarios and the rest of
+    /// the suite) rather than in the run's scenarios alone; nothing when reuse is off.
+    pub(crate) fn reusing_from(mut self, suite: &'a [Scenario]) -> Self {
+        if self.reuse.is_some() && !suite.is_empty() {
+            self.reuse = Some(Reuse::new(suite));
+        }
+        self
     }
 
     /// Runs the selected tests on the configured number of worker threads, each owning a
@@ -210,6 +225,7 @@ impl<'a> Runner<'a> {
                         test,
                         cached: reread.as_ref().or(self.cache_files.get(&at.scenario)),
                         shared: &self.shared,
+                        reuse: self.reuse.as_ref(),
                         config: &self.config,
                         page_api: &self.page_api,
                         // run_one sets it again when the watchdog starts.

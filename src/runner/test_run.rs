@@ -14,8 +14,8 @@ use crate::cache::{Author, CacheFile, StepKey};
 use crate::driver::TestPage;
 use crate::engine::{
     Budgets, Engine, EngineCause, EngineFailure, EngineFailureKind, EngineObserver, HealPolicy,
-    Judgement, LlmPurpose, Pool, StepContext, audit_record, defect_classification, evident_failure,
-    judge,
+    Judgement, LlmPurpose, Pool, Reuse, StepContext, audit_record, defect_classification,
+    evident_failure, judge,
 };
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};
@@ -35,6 +35,8 @@ pub(crate) struct TestPlan<'a> {
     pub cached: Option<&'a CacheFile>,
     /// What the engine decided this run for the steps tests share.
     pub shared: &'a SharedSteps,
+    /// Code other tests proved for the same sentence (`[generate] reuse`).
+    pub reuse: Option<&'a Reuse<'a>>,
     pub config: &'a RunConfig,
     pub page_api: &'a str,
     /// When the test timeout ends the test: every LLM call gives up by then.
@@ -93,8 +95,8 @@ pub(crate) fn run_test(
     let mut engine = match (config.mode, &config.provider) {
         (Mode::StrictReplay | Mode::Audit, _) => None,
         (_, None) if !writes => None,
-        (_, provider) => Some(
-            Engine::new(
+        (_, provider) => Some({
+            let engine = Engine::new(
                 provider.as_deref(),
                 &config.llm,
                 &config.cache,
@@ -107,8 +109,12 @@ pub(crate) fn run_test(
             )
             .with_builtin(config.builtin)
             .with_deadline(plan.deadline)
-            .with_secrets(config.vars.secrets()),
-        ),
+            .with_secrets(config.vars.secrets());
+            match plan.reuse {
+                Some(reuse) => engine.with_reuse(reuse),
+                None => engine,
+            }
+        }),
     };
     // The code every step of this test passed with so far, in order: the next step's requests
     // carry it.
@@ -705,6 +711,16 @@ impl EngineObserver for StepReporter<'_> {
             offline,
             old_code: old_code.to_owned(),
             new_code: new_code.to_owned(),
+        });
+    }
+
+    fn reuse_tried(&self, from: &str, failure: Option<&str>) {
+        self.send_log();
+        self.send(RunEvent::ReuseTried {
+            test: self.test.clone(),
+            index: self.index,
+            from: from.to_owned(),
+            failure: failure.map(str::to_owned),
         });
     }
 

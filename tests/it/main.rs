@@ -76,6 +76,7 @@ mod reports;
 mod requests;
 mod retries;
 mod reuse;
+mod reused_code;
 mod runner;
 mod saved_state;
 mod screen;

@@ -82,7 +82,13 @@ fn generate_the_demo_suite() -> (Output, Vec<RecordedRequest>) {
             );
         }
     }
-    let out = test.args(&["run"]).run().assert_exit(0);
+    // Every step asks for its own code, so that every request can be measured: the demo's
+    // repeated sentences would otherwise reuse the code generated first ([generate] reuse).
+    let out = test
+        .env("PRETTYPLAY_GENERATE_REUSE", "false")
+        .args(&["run"])
+        .run()
+        .assert_exit(0);
     let requests = llm.requests();
     assert!(
         requests.iter().all(is_generation),
