@@ -333,10 +333,15 @@ fn run_earlier(
                 .map_err(|failure| stopped(StopReason::CachedFailed(failure)))?;
             continue;
         }
-        let snapshot = exec.page_state(false, usize::MAX).snapshot;
-        let code = explain_sentence(&key.step, columns_of(test, key), &snapshot)
-            .code
-            .map_err(|why| stopped(StopReason::Declined(why)))?;
+        let state = exec.page_state(false, usize::MAX);
+        let code = explain_sentence(
+            &key.step,
+            columns_of(test, key),
+            &state.snapshot,
+            &state.structure,
+        )
+        .code
+        .map_err(|why| stopped(StopReason::Declined(why)))?;
         exec.check(&code)
             .and_then(|()| exec.execute(&code))
             .and_then(|()| exec.kept_to_origins())
