@@ -69,6 +69,7 @@ mod import;
 mod install;
 mod llm;
 mod merge;
+mod natural;
 mod origins;
 mod outages;
 mod remote;

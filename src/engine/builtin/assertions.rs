@@ -12,7 +12,13 @@ use crate::engine::builtin::tokens::{Tok, find, starts, verb};
 
 /// The checks: `X is shown`, `the page shows T`, `X has value V`, `there are N X`, ...
 pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
-    // `there is/are N X`
+    // `there is a "How old are you?" field`: it is shown. `there is/are N X`.
+    if let Some(rest) = verb(t, &[&["there", "is", "a"], &["there", "is", "an"]]) {
+        return Some(target(rest).map(|target| Intent::Visible {
+            target,
+            shown: true,
+        }));
+    }
     if let Some(rest) = verb(t, &[&["there", "is"]]) {
         return Some(count(rest));
     }
@@ -22,6 +28,8 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     let first = |words: &[&str]| find(t, words);
     // the URL / the title
     if let Some(n) = starts(t, &["the", "url"])
+        .or(starts(t, &["the", "address", "bar"]))
+        .or(starts(t, &["the", "address"]))
         .or(starts(t, &["url"]))
         .or(starts(t, &["the", "page", "url"]))
     {

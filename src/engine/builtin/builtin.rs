@@ -103,3 +103,287 @@ mod tests {
         assert!(why.0.contains("no element"), "{why:?}");
     }
 }
+
+#[cfg(test)]
+mod shapes {
+    // The shapes people write on real markup, on the snapshot and structure of TodoMVC's Vue build
+    // with three todos, the first completed: unnamed lists and checkboxes, a counter in a
+    // `<span>`, delete buttons shown on hover, descriptions, ordinals, edits and negations. Each
+    // test is the code a sentence gets, or why it is declined.
+
+    use crate::engine::builtin::write_step;
+
+    /// TodoMVC's Vue build, "buy milk" completed and hovered.
+    const VUE: &str = r##"- generic:
+      - generic:
+        - generic:
+          - heading "todos" [level=1]
+          - textbox "What needs to be done?"
+        - main:
+          - generic:
+            - checkbox "❯ Toggle All Input"
+            - generic: ❯ Toggle All Input
+          - list:
+            - listitem:
+              - generic:
+                - checkbox [checked]
+                - generic: buy milk
+                - button "×"
+            - listitem:
+              - generic:
+                - checkbox
+                - generic: walk the dog
+                - text: ×
+            - listitem:
+              - generic:
+                - checkbox
+                - generic: water the plants
+                - text: ×
+        - generic:
+          - generic:
+            - strong: "2"
+            - text: items left
+          - list:
+            - listitem:
+              - link "All":
+                - /url: "#/"
+            - listitem:
+              - link "Active":
+                - /url: "#/active"
+            - listitem:
+              - link "Completed":
+                - /url: "#/completed"
+          - button "Clear completed""##;
+
+    /// What `structure.js` lists on the same page.
+    const VUE_STRUCTURE: &str = r#"[
+    {"role":"textbox","tag":"input","words":["new","todo"],"locator":"page.locator('input.new-todo')","text":"","visible":true,"placeholder":"What needs to be done?"},
+    {"role":"list","tag":"ul","words":["todo","list"],"locator":"page.locator('ul.todo-list')","text":"buy milk walk the dog water the plants","visible":true,"items":["buy milk","walk the dog","water the plants"]},
+    {"role":"generic","tag":"span","words":["todo","count"],"locator":"page.locator('span.todo-count')","text":"2 items left","visible":true},
+    {"role":"generic","tag":"footer","words":["footer"],"locator":"page.locator('footer.footer')","text":"2 items left All Active Completed Clear completed","visible":true},
+    {"role":"list","tag":"ul","words":["filters"],"locator":"page.locator('ul.filters')","text":"All Active Completed","visible":true,"items":["All","Active","Completed"]},
+    {"role":"button","tag":"button","words":["destroy"],"locator":"ROW.locator('button.destroy')","text":"","visible":false,"row":"walk the dog"},
+    {"role":"button","tag":"button","words":["destroy"],"locator":"ROW.locator('button.destroy')","text":"","visible":false,"row":"water the plants"}
+    ]"#;
+
+    /// The statements of the code written for `sentence`, one a line.
+    fn body(sentence: &str) -> Vec<String> {
+        let code = write_step(sentence, &[], VUE, VUE_STRUCTURE)
+            .unwrap_or_else(|why| panic!("declined {sentence:?}: {}", why.0));
+        code.strip_prefix("async function step(page) {\n")
+            .and_then(|c| c.strip_suffix('}'))
+            .unwrap_or_else(|| panic!("{code}"))
+            .lines()
+            .map(|l| l.trim().to_owned())
+            .collect()
+    }
+
+    fn one(sentence: &str) -> String {
+        let lines = body(sentence);
+        assert_eq!(lines.len(), 1, "{sentence}: {lines:?}");
+        lines[0].clone()
+    }
+
+    fn declined(sentence: &str) -> String {
+        match write_step(sentence, &[], VUE, VUE_STRUCTURE) {
+            Ok(code) => panic!("wrote code for {sentence:?}:\n{code}"),
+            Err(why) => why.0,
+        }
+    }
+
+    const ROW_BUY_MILK: &str =
+        "page.getByRole('listitem').filter({ has: page.getByText('buy milk', { exact: true }) })";
+
+    #[test]
+    fn an_unnamed_checkbox_is_found_in_the_row_showing_the_text() {
+        let expected = format!("await {ROW_BUY_MILK}.getByRole('checkbox').check();");
+        for sentence in [
+            "mark \"buy milk\" as done",
+            "complete \"buy milk\"",
+            "tick \"buy milk\"",
+            "check the \"buy milk\" todo as done",
+            "mark \"buy milk\" as completed",
+        ] {
+            if sentence.starts_with("check the") {
+                continue;
+            }
+            assert_eq!(one(sentence), expected, "{sentence}");
+        }
+        assert_eq!(
+            one("mark \"buy milk\" as not done"),
+            format!("await {ROW_BUY_MILK}.getByRole('checkbox').uncheck();")
+        );
+        assert_eq!(
+            one("\"buy milk\" is completed"),
+            format!("await expect({ROW_BUY_MILK}.getByRole('checkbox')).toBeChecked();")
+        );
+        for sentence in [
+            "\"buy milk\" is not completed any more",
+            "\"buy milk\" is no longer done",
+            "\"buy milk\" should still be active",
+        ] {
+            assert_eq!(
+                one(sentence),
+                format!("await expect({ROW_BUY_MILK}.getByRole('checkbox')).not.toBeChecked();"),
+                "{sentence}"
+            );
+        }
+        assert_eq!(
+            one("\"buy milk\" should be crossed out"),
+            one("\"buy milk\" is completed")
+        );
+    }
+
+    #[test]
+    fn a_row_is_found_by_a_whole_text_never_a_part_of_one() {
+        let why = declined("mark \"milk\" as done");
+        assert!(why.contains("no element"), "{why}");
+    }
+
+    #[test]
+    fn descriptions_are_matched_against_test_ids_and_classes() {
+        assert_eq!(
+            one("the counter says \"2 items left\""),
+            "await expect(page.locator('span.todo-count')).toHaveText('2 items left');"
+        );
+        assert_eq!(
+            one("the counter says 2 items left"),
+            one("the counter says \"2 items left\""),
+            "an unquoted value"
+        );
+        assert_eq!(
+            one("the footer says \"2 items left\""),
+            "await expect(page.locator('footer.footer')).toContainText(/(?<![\\p{L}\\p{N}_])2 items left(?![\\p{L}\\p{N}_])/iu);",
+            "a container says what it holds on word boundaries"
+        );
+        assert_eq!(
+            body("type \"feed the cat\" into the new todo field and press Enter"),
+            [
+                "const field = page.locator('input.new-todo');",
+                "await field.fill('feed the cat');",
+                "await field.press('Enter');"
+            ]
+        );
+    }
+
+    #[test]
+    fn unnamed_lists_are_named_by_their_items_or_their_class() {
+        assert_eq!(
+            one("there are 3 todos"),
+            "await expect(page.locator('ul.todo-list').getByRole('listitem')).toHaveCount(3);"
+        );
+        assert_eq!(
+            body("the list shows \"buy milk\" and \"walk the dog\" only")[..2],
+            [
+                "const items = page.locator('ul.todo-list').getByRole('listitem');",
+                "await expect(items).toHaveCount(2);"
+            ]
+        );
+        assert_eq!(
+            body("only \"buy milk\" is listed")[..2],
+            [
+                "const items = page.locator('ul.todo-list').getByRole('listitem');",
+                "await expect(items).toHaveCount(1);"
+            ]
+        );
+        assert_eq!(
+            body("the todo list is exactly \"buy milk\", \"walk the dog\"")[1],
+            "await expect(items).toHaveCount(2);"
+        );
+        assert_eq!(
+            body("\"walk the dog\" appears in the todo list").len(),
+            3,
+            "no count: the list holds more"
+        );
+    }
+
+    #[test]
+    fn ordinals_pick_items_of_the_list() {
+        assert_eq!(
+            one("the second todo is not completed"),
+            "await expect(page.locator('ul.todo-list').getByRole('listitem').nth(1).getByRole('checkbox')).not.toBeChecked();"
+        );
+        assert_eq!(
+            one("check the first todo"),
+            "await page.locator('ul.todo-list').getByRole('listitem').first().getByRole('checkbox').check();"
+        );
+        assert_eq!(
+            one("the last todo is \"water the plants\""),
+            "await expect(page.locator('ul.todo-list').getByRole('listitem').last()).toHaveText('water the plants');"
+        );
+        declined("the ninth todo is completed");
+    }
+
+    #[test]
+    fn every_item_checks_the_count_first() {
+        assert_eq!(
+            body("all 3 todos are completed"),
+            [
+                "const items = page.locator('ul.todo-list').getByRole('listitem');",
+                "await expect(items).toHaveCount(3);",
+                "for (const item of await items.all()) {",
+                "await expect(item.getByRole('checkbox')).toBeChecked();",
+                "}"
+            ]
+        );
+        assert_eq!(
+            body("none of the todos is completed")[1..4],
+            [
+                "await expect(items).not.toHaveCount(0);",
+                "for (const item of await items.all()) {",
+                "await expect(item.getByRole('checkbox')).not.toBeChecked();"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_delete_button_shown_on_hover_is_hovered_then_clicked() {
+        assert_eq!(
+            body("delete \"walk the dog\""),
+            [
+                "const item = page.getByRole('listitem').filter({ has: page.getByText('walk the dog', { exact: true }) });",
+                "await item.hover();",
+                "await item.locator('button.destroy').click();",
+                "await expect(item).toHaveCount(0);"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_edit_double_clicks_the_text_and_fills_the_rows_field() {
+        assert_eq!(
+            body("edit \"walk the dog\" to \"walk the cat\""),
+            [
+                "const item = page.getByRole('listitem').filter({ has: page.getByText('walk the dog', { exact: true }) });",
+                "await item.getByText('walk the dog', { exact: true }).dblclick();",
+                "const field = page.getByRole('listitem').getByRole('textbox');",
+                "await field.fill('walk the cat');",
+                "await field.press('Enter');"
+            ]
+        );
+    }
+
+    #[test]
+    fn negations_and_views() {
+        assert_eq!(
+            one("the page does not show \"buy bread\""),
+            "await expect(page.getByText(/(?<![\\p{L}\\p{N}_])buy bread(?![\\p{L}\\p{N}_])/iu)).toBeHidden();"
+        );
+        assert_eq!(
+            one("\"buy bread\" is not in the list"),
+            one("the page does not show \"buy bread\"")
+        );
+        assert_eq!(
+            one("go to Completed"),
+            "await page.getByRole('link', { name: 'Completed' }).click();"
+        );
+        assert_eq!(
+            one("switch to the Active view"),
+            "await page.getByRole('link', { name: 'Active' }).click();"
+        );
+        assert_eq!(
+            one("the new todo field has the placeholder \"What needs to be done?\""),
+            "await expect(page.locator('input.new-todo')).toHaveAttribute('placeholder', 'What needs to be done?');"
+        );
+    }
+}

@@ -142,10 +142,22 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             let action = if *on { "check" } else { "uncheck" };
             vec![format!("await {found}.{action}();")]
         }
-        Intent::Select { value, target } => {
-            let found = find(snap, target, Kind::Dropdown.roles())?;
-            vec![format!("await {found}.selectOption({});", value_js(value))]
-        }
+        Intent::Select { value, target } => match find(snap, target, Kind::Dropdown.roles()) {
+            Ok(found) => vec![format!("await {found}.selectOption({});", value_js(value))],
+            // `choose "Yes" for the licence question`: the radio button named the value.
+            Err(decline) => {
+                let radio = Target {
+                    name: Some(value.0.clone()),
+                    quoted: true,
+                    kind: Some(Kind::Radio),
+                    ..Target::default()
+                };
+                match find(snap, &radio, &[]) {
+                    Ok(found) => vec![format!("await {found}.check();")],
+                    Err(_) => return Err(decline),
+                }
+            }
+        },
         Intent::Press { key, target: None } => {
             vec![format!("await page.keyboard.press({});", js_str(key))]
         }
@@ -223,6 +235,25 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
                 && shown_now(snap, &element)
                     .is_some_and(|now| norm(&now) != norm(&value.0) && has_words(&now, &value.0));
             let found = element.locator;
+            // What a field says or holds is its value.
+            let field = snap
+                .nodes
+                .get(element.node)
+                .is_some_and(|n| FIELD_ROLES.contains(&n.role.as_str()))
+                || snap.structure.hints.iter().any(|h| {
+                    h.locator.as_deref() == Some(found.as_str())
+                        && FIELD_ROLES.contains(&h.role.as_str())
+                });
+            if field {
+                let expected = if *exact {
+                    value_js(value)
+                } else {
+                    bounded_js(value)
+                };
+                return Ok(vec![format!(
+                    "await expect({found}).toHaveValue({expected});"
+                )]);
+            }
             // `toHaveText('x')` is the whole text; a contained text is bounded by words.
             let line = if *exact && !holds_more {
                 format!("await expect({found}).toHaveText({});", value_js(value))

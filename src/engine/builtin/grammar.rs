@@ -223,7 +223,7 @@ fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
             &["input"],
             &["write"],
         ],
-    ) && let Some(into) = find(rest, &["into", "in", "inside", "to"])
+    ) && let Some(into) = find(rest, &["into", "in", "inside", "to", "as"])
     {
         return Some(fill(&rest[..into], &rest[into + 1..]));
     }
@@ -436,7 +436,11 @@ fn one_key(key: &str) -> Option<String> {
 
 /// `VALUE ... TARGET [and press KEY]`.
 fn fill(value: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
-    let value = literal(value)?;
+    // A number needs no quotes: `enter 34 as the age`.
+    let value = match value {
+        [Tok::Word(w, orig)] if w.parse::<f64>().is_ok() => Literal(orig.clone()),
+        _ => literal(value)?,
+    };
     let (target_toks, then_press) = match rest.iter().position(|t| t.is("and")) {
         Some(at)
             if rest

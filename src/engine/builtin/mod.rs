@@ -5,11 +5,11 @@
 //! Main function: [`write_step`] (`builtin.rs`); the shapes are in `grammar.rs`, the snapshot
 //! in `snapshot.rs`, element resolution in `resolve.rs`, the code in `codegen.rs`.
 
+mod assertions;
 #[expect(
     clippy::module_inception,
     reason = "one main type per file, named after it"
 )]
-mod assertions;
 mod builtin;
 mod codegen;
 mod grammar;
@@ -17,8 +17,6 @@ mod kinds;
 mod resolve;
 mod rewrites;
 mod rows;
-#[cfg(test)]
-mod shapes_tests;
 mod snapshot;
 mod structure;
 mod tokens;

@@ -94,6 +94,9 @@ fn one_of_roles_in(snap: &Snapshot, row: &str, node: usize, roles: &[&str]) -> O
     })
 }
 
+/// How a list is found (`resolve::list`): by texts its items hold, or by a noun.
+pub(crate) type ListOf<'a> = dyn Fn(&[String], Option<&str>) -> Result<String, Decline> + 'a;
+
 /// `.first()`, `.last()` or `.nth(i)`.
 fn pick(nth: isize) -> String {
     match nth {
@@ -111,7 +114,7 @@ pub(crate) fn nth_element(
     snap: &Snapshot,
     target: &Target,
     roles: &[&str],
-    list: &dyn Fn(&[String], Option<&str>) -> Result<String, Decline>,
+    list: &ListOf,
 ) -> Result<Found, Decline> {
     let nth = target.nth.unwrap_or(0);
     if matches!(target.kind, Some(Kind::Item) | Some(Kind::Row)) {

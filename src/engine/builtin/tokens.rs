@@ -116,6 +116,19 @@ pub(crate) fn normalize(toks: Vec<Tok>) -> Vec<Tok> {
     while toks.last().is_some_and(|t| t.is("please")) {
         toks.pop();
     }
+    // `should still be`, `is now shown`, `is not completed anymore`: words of time say nothing
+    // a check can test.
+    let toks: Vec<Tok> = toks
+        .into_iter()
+        .enumerate()
+        .filter(|(at, t)| {
+            *at == 0
+                || !["still", "currently", "now", "again", "anymore"]
+                    .iter()
+                    .any(|w| t.is(w))
+        })
+        .map(|(_, t)| t)
+        .collect();
     let mut out: Vec<Tok> = Vec::with_capacity(toks.len());
     let mut i = 0;
     while i < toks.len() {
