@@ -81,7 +81,7 @@ fn with_an_llm_the_fake_is_asked_only_for_the_declined_steps() {
         .scenario(
             "scenarios/todo.steps",
             "test: t\n  open the app\n  type \"buy milk\" into the new todo field and press Enter\n  \
-             mark the first todo as done\n  \"buy milk\" is checked\n",
+             make the first todo done\n  \"buy milk\" is checked\n",
         )
         .args(&["run", "scenarios/todo.steps", "--events", "events.jsonl"])
         .run()
@@ -92,7 +92,7 @@ fn with_an_llm_the_fake_is_asked_only_for_the_declined_steps() {
     assert!(
         requests[0]
             .user_text()
-            .contains("STEP:\nmark the first todo as done"),
+            .contains("STEP:\nmake the first todo done"),
         "{}",
         requests[0].user_text()
     );

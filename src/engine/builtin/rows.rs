@@ -28,7 +28,12 @@ pub(crate) fn row_holding(snap: &Snapshot, text: &str) -> Result<(String, usize)
         .filter_map(|row| {
             snap.descendants(row)
                 .into_iter()
-                .find(|&d| own_text(&snap.nodes[d]).is_some_and(|t| norm(t) == wanted))
+                // An element: a bare text run of the row itself is no element `getByText`
+                // can find whole.
+                .find(|&d| {
+                    snap.nodes[d].role != "text"
+                        && own_text(&snap.nodes[d]).is_some_and(|t| norm(t) == wanted)
+                })
                 .map(|element| (row, element))
         })
         .collect();
