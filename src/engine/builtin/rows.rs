@@ -102,6 +102,16 @@ fn one_of_roles_in(snap: &Snapshot, row: &str, node: usize, roles: &[&str]) -> O
 /// How a list is found (`resolve::list`): by texts its items hold, or by a noun.
 pub(crate) type ListOf<'a> = dyn Fn(&[String], Option<&str>) -> Result<String, Decline> + 'a;
 
+/// The `nth` of `nodes` (0-based; -1 is the last), as [`pick`] finds it.
+fn nth_of(nodes: &[usize], nth: isize) -> Option<usize> {
+    let at = if nth < 0 {
+        nodes.len().checked_sub(1)
+    } else {
+        usize::try_from(nth).ok()
+    };
+    at.and_then(|at| nodes.get(at)).copied()
+}
+
 /// `.first()`, `.last()` or `.nth(i)`.
 fn pick(nth: isize) -> String {
     match nth {
@@ -136,12 +146,7 @@ pub(crate) fn nth_element(
         };
         let item = format!("{base}.getByRole({}){}", js_str(role), pick(nth));
         let items = snap.with_roles(&[role]);
-        let at = if nth < 0 {
-            items.len().checked_sub(1)
-        } else {
-            usize::try_from(nth).ok()
-        };
-        let Some(&node) = at.and_then(|at| items.get(at)) else {
+        let Some(node) = nth_of(&items, nth) else {
             return Err(Decline::new(format!(
                 "the page shows {} {role}s, not a {}",
                 items.len(),
@@ -190,12 +195,7 @@ pub(crate) fn nth_element(
                 .is_none_or(|n| snap.nodes[i].name.as_deref() == Some(n))
         })
         .collect();
-    let at = if nth < 0 {
-        matching.len().checked_sub(1)
-    } else {
-        usize::try_from(nth).ok()
-    };
-    let Some(&node) = at.and_then(|at| matching.get(at)) else {
+    let Some(node) = nth_of(&matching, nth) else {
         return Err(Decline::new(format!(
             "the page shows {} such {role} elements, not a {}",
             matching.len(),
