@@ -10,7 +10,7 @@ use std::fs;
 
 use serde_json::Value;
 
-use crate::support::{Test, repo_dir};
+use crate::support::{Test, assert_every_failure_says_why, repo_dir};
 
 /// The suite, copied into the project at the same path; its `prettyplay.toml` makes its own
 /// directory the project root, so its scenarios are `scenarios/*.steps` as its cache names them.
@@ -111,11 +111,7 @@ fn a_run_with_no_llm_on_another_build_explains_every_failure_and_keeps_the_cache
         out.stdout(),
         out.stderr()
     );
-    let events: Vec<Value> = out
-        .read("report/events.jsonl")
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let events: Vec<Value> = out.events("report/events.jsonl");
     let finished: Vec<&Value> = events
         .iter()
         .filter(|e| e["event"] == "test_finished")
@@ -123,20 +119,7 @@ fn a_run_with_no_llm_on_another_build_explains_every_failure_and_keeps_the_cache
     assert_eq!(finished.len(), suite_tests(), "every test ran");
 
     // Every failed test says why: a verdict, or a cause with its message.
-    for test in finished
-        .iter()
-        .filter(|e| e["outcome"]["status"] == "failed")
-    {
-        let outcome = &test["outcome"];
-        let cause = &outcome["cause"];
-        let said = [&cause["message"], &cause["reason"]]
-            .iter()
-            .any(|text| text.as_str().is_some_and(|t| !t.trim().is_empty()));
-        assert!(
-            outcome["verdict"].is_object() || (cause["type"].is_string() && said),
-            "a failure with neither a verdict nor a cause: {test}"
-        );
-    }
+    assert_every_failure_says_why("the Vue build", &events);
 
     // No step passed on a check that cannot fail.
     for step in events.iter().filter(|e| e["event"] == "step_passed") {

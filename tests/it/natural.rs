@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::Test;
+use crate::support::{Test, assert_every_failure_says_why};
 
 /// Each suite, the app it is for, and the least number of steps its first run must pass.
 const SUITES: &[(&str, &str, usize)] = &[
@@ -47,11 +47,7 @@ fn run_suite(name: &str, app: &str, floor: usize) {
         out.stdout(),
         out.stderr()
     );
-    let events: Vec<Value> = out
-        .read("report/events.jsonl")
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let events: Vec<Value> = out.events("report/events.jsonl");
     let passed: Vec<&Value> = events
         .iter()
         .filter(|e| e["event"] == "step_passed" && (e["by"] == "builtin" || e["by"] == "reused"))
@@ -65,19 +61,7 @@ fn run_suite(name: &str, app: &str, floor: usize) {
         "{name}: {} steps passed, fewer than the {floor} the generator read before",
         passed.len()
     );
-    for test in events
-        .iter()
-        .filter(|e| e["event"] == "test_finished" && e["outcome"]["status"] == "failed")
-    {
-        let outcome = &test["outcome"];
-        let said = [&outcome["cause"]["message"], &outcome["cause"]["reason"]]
-            .iter()
-            .any(|text| text.as_str().is_some_and(|t| !t.trim().is_empty()));
-        assert!(
-            outcome["verdict"].is_object() || said,
-            "{name}: a failure that does not say why: {test}"
-        );
-    }
+    assert_every_failure_says_why(name, &events);
     // Every cached step is one that passed, and every cached check carries its proof.
     let cached = texts_under(&out.project_dir().join(&suite).join("cache"));
     let entries = cached.matches("\ncode = '''").count();

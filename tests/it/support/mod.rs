@@ -16,3 +16,22 @@ mod test;
 pub(crate) use output::Output;
 pub(crate) use prerequisites::{driver_cli_js, require_browser};
 pub(crate) use test::{PHASE_LIMIT, Running, Test, repo_dir};
+
+/// Fails unless every failed test among `events` says why: a verdict, or a cause with its type
+/// and a message. `what` names the run in the message.
+pub(crate) fn assert_every_failure_says_why(what: &str, events: &[serde_json::Value]) {
+    for test in events
+        .iter()
+        .filter(|e| e["event"] == "test_finished" && e["outcome"]["status"] == "failed")
+    {
+        let outcome = &test["outcome"];
+        let cause = &outcome["cause"];
+        let said = [&cause["message"], &cause["reason"]]
+            .iter()
+            .any(|text| text.as_str().is_some_and(|t| !t.trim().is_empty()));
+        assert!(
+            outcome["verdict"].is_object() || (cause["type"].is_string() && said),
+            "{what}: a failure with neither a verdict nor a cause: {test}"
+        );
+    }
+}

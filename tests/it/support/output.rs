@@ -64,6 +64,15 @@ impl Output {
 
     /// The content of a project file, `path` relative to the project directory.
     #[track_caller]
+    /// The events of a JSON-lines file the run wrote (`--events`, the json reporter's
+    /// `events.jsonl`), `path` relative to the project.
+    pub(crate) fn events(&self, path: &str) -> Vec<serde_json::Value> {
+        self.read(path)
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
     pub(crate) fn read(&self, path: &str) -> String {
         let full = self.project_dir().join(path);
         fs::read_to_string(&full)
