@@ -15,6 +15,7 @@
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use playwright_rs::protocol::{BrowserContext, Route, WebSocketRoute};
 use playwright_rs::server::channel_owner::ChannelOwner;
@@ -67,6 +68,43 @@ pub(crate) struct RequestTarget {
 pub(crate) struct OriginGuard {
     allowed: AllowedOrigins,
     blocked: Mutex<Blocked>,
+    traffic: Mutex<Traffic>,
+}
+
+/// The context's requests that have started and not yet ended, so that a step is only judged
+/// once what it set going has been routed, refused or answered.
+struct Traffic {
+    /// Requests (by protocol id) that started and did not finish or fail yet.
+    open: HashSet<String>,
+    /// Requests whose end was heard before their start: the driver's events arrive in order,
+    /// but playwright-rs hands each to its handler on a task of its own.
+    ended_early: HashSet<String>,
+    /// When a request last started or ended.
+    changed: Instant,
+}
+
+impl Traffic {
+    fn new() -> Traffic {
+        Traffic {
+            open: HashSet::new(),
+            ended_early: HashSet::new(),
+            changed: Instant::now(),
+        }
+    }
+
+    fn started(&mut self, id: &str) {
+        if !self.ended_early.remove(id) {
+            self.open.insert(id.to_owned());
+        }
+        self.changed = Instant::now();
+    }
+
+    fn ended(&mut self, id: &str) {
+        if !self.open.remove(id) {
+            self.ended_early.insert(id.to_owned());
+        }
+        self.changed = Instant::now();
+    }
 }
 
 /// What the guard blocked and nobody has taken yet.
@@ -103,6 +141,7 @@ impl OriginGuard {
         let guard = Arc::new(OriginGuard {
             allowed: allowed.clone(),
             blocked: Mutex::default(),
+            traffic: Mutex::new(Traffic::new()),
         });
         let handler = Arc::clone(&guard);
         // The client-side pattern matches everything the driver sends, and the driver is then
@@ -139,6 +178,23 @@ impl OriginGuard {
                 json!({ "patterns": [{ "regexSource": web_socket_pattern(allowed), "regexFlags": "" }] }),
             )
             .await?;
+        // A redirect's later hops reach the proxy only after the step that started them may
+        // have ended, so the guard follows every request until it ends (see `settle`).
+        let watch = |ended: bool| {
+            let watcher = Arc::clone(&guard);
+            move |request: playwright_rs::protocol::Request| {
+                let mut traffic = watcher.traffic();
+                if ended {
+                    traffic.ended(request.guid());
+                } else {
+                    traffic.started(request.guid());
+                }
+                async { Ok::<(), playwright_rs::Error>(()) }
+            }
+        };
+        context.on_request(watch(false)).await?;
+        context.on_request_finished(watch(true)).await?;
+        context.on_request_failed(watch(true)).await?;
         // Playwright calls a route only for the first URL of a redirect chain, so a frame that
         // a redirect takes to another origin is caught here, after the fact, and fails the test
         // like a blocked navigation.
@@ -232,6 +288,31 @@ impl OriginGuard {
             blocked.unlisted = 0;
         }
         lines
+    }
+
+    /// Waits until no request of the context has started or ended for `quiet`, counted from
+    /// the call at the earliest, and none is open; or until `cap` has passed, because a page
+    /// that streams or polls never falls quiet. What a step's last call set going has then
+    /// been routed, refused or answered, unless the driver took longer than `quiet` to report
+    /// that it started.
+    pub(crate) async fn settle(&self, quiet: Duration, cap: Duration) {
+        let start = Instant::now();
+        loop {
+            let (open, changed) = {
+                let traffic = self.traffic();
+                (traffic.open.len(), traffic.changed)
+            };
+            let since = start.max(changed).elapsed();
+            if (open == 0 && since >= quiet) || start.elapsed() >= cap {
+                return;
+            }
+            let wait = if open == 0 { quiet - since } else { quiet / 4 };
+            tokio::time::sleep(wait.min(cap.saturating_sub(start.elapsed()))).await;
+        }
+    }
+
+    fn traffic(&self) -> std::sync::MutexGuard<'_, Traffic> {
+        self.traffic.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Blocked> {
@@ -423,6 +504,7 @@ mod tests {
         let guard = OriginGuard {
             allowed: only(&["http://127.0.0.1:8080"]),
             blocked: Mutex::default(),
+            traffic: Mutex::new(Traffic::new()),
         };
         assert_eq!(
             guard.check("file:///etc/hostname"),
@@ -439,11 +521,51 @@ mod tests {
         assert!(guard.check("/relative").is_ok());
     }
 
+    #[tokio::test]
+    async fn settle_waits_for_open_requests_and_quiet_but_not_past_its_cap() {
+        let guard = Arc::new(OriginGuard {
+            allowed: only(&[]),
+            blocked: Mutex::default(),
+            traffic: Mutex::new(Traffic::new()),
+        });
+        let quiet = Duration::from_millis(40);
+        let cap = Duration::from_millis(600);
+        // Quiet from the start: it still waits `quiet`, counted from the call.
+        let start = Instant::now();
+        guard.settle(quiet, cap).await;
+        assert!(start.elapsed() >= quiet);
+        // An end heard before its start leaves nothing open.
+        guard.traffic().ended("a");
+        guard.traffic().started("a");
+        assert!(guard.traffic().open.is_empty() && guard.traffic().ended_early.is_empty());
+        // An open request holds it until it ends, and then `quiet` more.
+        guard.traffic().started("b");
+        let ender = Arc::clone(&guard);
+        let end = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            ender.traffic().ended("b");
+            Instant::now()
+        });
+        guard.settle(quiet, cap).await;
+        let settled = Instant::now();
+        let ended = end.await.unwrap();
+        assert!(
+            settled >= ended + quiet,
+            "it returned before the request ended"
+        );
+        // A request that never ends (a stream, a poll) holds it for `cap` only.
+        guard.traffic().started("c");
+        let start = Instant::now();
+        guard.settle(quiet, cap).await;
+        assert!(start.elapsed() >= cap);
+    }
+
     #[test]
     fn blocked_requests_are_listed_once_and_bounded() {
         let guard = OriginGuard {
             allowed: only(&[]),
             blocked: Mutex::default(),
+            traffic: Mutex::new(Traffic::new()),
         };
         guard.record("http://other/a.png", "image", false);
         guard.record("http://other/a.png", "image", false);

@@ -41,11 +41,14 @@ const MAX_BLOCKED_LINE_BYTES: usize = 2048;
 /// the driver went away.
 const LOSS_GRACE: Duration = Duration::from_millis(500);
 
-/// How long the guard is given to hear of what a page set going just before a step ended (a
-/// request or a socket its last call started without waiting for it), before that step's code
-/// is cached or its test is concluded. Such a request is blocked whenever it comes; the wait
-/// only decides whether it is counted against the right step.
-const BLOCK_GRACE: Duration = Duration::from_millis(100);
+/// How long the pages must have started and ended no request before a step's code is cached
+/// or its test is concluded, so that what the step's last call set going without waiting for
+/// it (a request, a redirect, a socket) is heard of first. Such a request is blocked whenever
+/// it comes; the wait decides whether it is counted against the right step.
+const BLOCK_GRACE: Duration = Duration::from_millis(150);
+
+/// The longest that wait lasts when the pages never fall quiet (they poll or stream).
+const BLOCK_GRACE_CAP: Duration = Duration::from_secs(2);
 
 /// Whether a driver message says the page's renderer crashed.
 fn is_renderer_crash(message: &str) -> bool {
@@ -205,10 +208,10 @@ impl StepHost {
         self.test_page.origins()
     }
 
-    /// The guard, once [`BLOCK_GRACE`] has passed (see [`StepHost::origins`]).
+    /// The guard, once the pages' requests have settled (see [`BLOCK_GRACE`]).
     pub(crate) fn origins_after_grace(&self) -> Option<&OriginGuard> {
         let guard = self.test_page.origins()?;
-        let _ = self.run(async { tokio::time::sleep(BLOCK_GRACE).await });
+        let _ = self.run(guard.settle(BLOCK_GRACE, BLOCK_GRACE_CAP));
         Some(guard)
     }
 
