@@ -25,6 +25,28 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     if let Some(intent) = items(t) {
         return Some(intent);
     }
+    // `1 item left`, `0 items left`: a count and its words, with no verb, is text the page
+    // shows (found on word boundaries, so "1 item left" is not found in "11 items left").
+    if t.len() > 1
+        && matches!(&t[0], Tok::Word(w, _) if w.chars().all(|c| c.is_ascii_digit()))
+        && t[1..].iter().all(|w| {
+            matches!(w, Tok::Word(..))
+                && ![
+                    "is", "not", "has", "shows", "says", "reads", "contains", "hidden",
+                ]
+                .iter()
+                .any(|v| w.is(v))
+        })
+    {
+        let words: Vec<&str> = t
+            .iter()
+            .map(|w| match w {
+                Tok::Word(_, orig) => orig.as_str(),
+                Tok::Lit(l) => l.as_str(),
+            })
+            .collect();
+        return Some(Ok(Intent::PageShows(Literal(words.join(" ")))));
+    }
     let first = |words: &[&str]| find(t, words);
     // the URL / the title
     if let Some(n) = starts(t, &["the", "url"])
@@ -169,7 +191,7 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
             (w, true) if w.is("enabled") => State::Disabled,
             (w, false) if w.is("disabled") => State::Disabled,
             (w, true) if w.is("disabled") => State::Enabled,
-            (w, _) if w.is("empty") => {
+            (w, _) if w.is("empty") || w.is("cleared") || w.is("blank") => {
                 return Some(Ok(Intent::HasValue {
                     target,
                     value: Literal(String::new()),

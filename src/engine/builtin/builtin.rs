@@ -5,6 +5,7 @@
 //! matched (`prettyplay explain`).
 
 use crate::engine::builtin::codegen::code_for;
+use crate::engine::builtin::compound;
 use crate::engine::builtin::grammar::{Decline, parse};
 use crate::engine::builtin::snapshot::Snapshot;
 
@@ -19,8 +20,16 @@ pub(crate) fn write_step(
     snapshot: &str,
     structure: &str,
 ) -> Result<String, Decline> {
-    let intent = parse(sentence, columns)?;
-    code_for(&intent, &Snapshot::read(snapshot, structure))
+    code(sentence, columns, &Snapshot::read(snapshot, structure))
+}
+
+/// The code of `sentence` as one shape, else as several clauses (`compound.rs`).
+fn code(sentence: &str, columns: &[String], snap: &Snapshot) -> Result<String, Decline> {
+    let whole = parse(sentence, columns).and_then(|intent| code_for(&intent, snap));
+    match whole {
+        Ok(code) => Ok(code),
+        Err(decline) => compound::code(sentence, columns, snap).unwrap_or(Err(decline)),
+    }
 }
 
 /// What the built-in generator makes of a sentence on a page, for `prettyplay explain`.
@@ -41,9 +50,7 @@ pub(crate) fn explain(
     structure: &str,
 ) -> Explanation {
     let snap = Snapshot::read(snapshot, structure);
-    let code = parse(sentence, columns)
-        .and_then(|intent| code_for(&intent, &snap))
-        .map_err(|decline| decline.0);
+    let code = code(sentence, columns, &snap).map_err(|decline| decline.0);
     let lines: Vec<&str> = snapshot.lines().collect();
     let matched = snap
         .noticed_lines()
@@ -384,6 +391,49 @@ mod shapes {
         assert_eq!(
             one("the new todo field has the placeholder \"What needs to be done?\""),
             "await expect(page.locator('input.new-todo')).toHaveAttribute('placeholder', 'What needs to be done?');"
+        );
+    }
+
+    #[test]
+    fn phrasings_of_todo_suites() {
+        // `the list` among a todo list and a list of filter links is the todo list.
+        assert_eq!(
+            one("the list has 3 items"),
+            "await expect(page.locator('ul.todo-list').getByRole('listitem')).toHaveCount(3);"
+        );
+        // The noun of the list's items, alone: the list's one item.
+        assert_eq!(
+            one("the todo reads \"buy milk\""),
+            "await expect(page.locator('ul.todo-list').getByRole('listitem')).toHaveText(['buy milk']);"
+        );
+        // A noun that names no list is not read as the list's item.
+        declined("the entry reads \"buy milk\"");
+        // A count and its words with no verb is text the page shows, on word boundaries.
+        assert_eq!(one("2 items left"), one("the page shows \"2 items left\""));
+        // How a control looks is no part of its name; hyphens are spaces.
+        assert_eq!(
+            one("click the toggle-all arrow"),
+            "await page.getByRole('checkbox', { name: '❯ Toggle All Input' }).click();"
+        );
+        assert_eq!(
+            one("the \"Clear completed\" button disappears"),
+            one("the \"Clear completed\" button is hidden")
+        );
+        assert_eq!(
+            one("the input box is cleared"),
+            "await expect(page.locator('input.new-todo')).toHaveValue('');"
+        );
+        // A delete button the row shows only on hover, named through `its`.
+        assert_eq!(
+            body("hover over \"walk the dog\" and click its delete button"),
+            [
+                "await page.getByText('walk the dog').hover();",
+                "{",
+                "const item = page.getByRole('listitem').filter({ has: page.getByText('walk the dog', { exact: true }) });",
+                "await item.hover();",
+                "await item.locator('button.destroy').click();",
+                "}"
+            ]
         );
     }
 }

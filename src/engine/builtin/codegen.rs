@@ -10,7 +10,7 @@ use crate::engine::builtin::resolve::{
     CHECKABLE, CLICKABLE, Found, bounded_regex_js, checked_element, element, has_words, js_str,
     list, norm, only_field, shown_text,
 };
-use crate::engine::builtin::rows::{hidden_delete, row_holding};
+use crate::engine::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::engine::builtin::snapshot::Snapshot;
 
 /// The JavaScript of a value: a string literal, or `vars.NAME` for a placeholder (a template
@@ -106,6 +106,11 @@ pub(crate) fn code_for(intent: &Intent, snap: &Snapshot) -> Result<String, Decli
     Ok(code)
 }
 
+/// The statements of the code of `intent`, without the function around them.
+pub(crate) fn lines_for(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
+    body(intent, snap)
+}
+
 fn find(snap: &Snapshot, target: &Target, defaults: &[&str]) -> Result<String, Decline> {
     element(snap, target, defaults, false).map(|f| f.locator)
 }
@@ -116,11 +121,28 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         // host's root (URLs resolve as the URL constructor resolves them).
         Intent::Open(None) => vec!["await page.goto('');".to_owned()],
         Intent::Open(Some(path)) => vec![format!("await page.goto({});", value_js(path))],
-        Intent::Click { target, double } => {
-            let found = element(snap, target, CLICKABLE, *double)?;
-            let action = if *double { "dblclick" } else { "click" };
-            vec![format!("await {}.{action}();", found.locator)]
-        }
+        Intent::Click { target, double } => match element(snap, target, CLICKABLE, *double) {
+            Ok(found) => {
+                let action = if *double { "dblclick" } else { "click" };
+                vec![format!("await {}.{action}();", found.locator)]
+            }
+            // `click the delete button in "T"` where the row shows it only on hover.
+            Err(decline) => match (&target.scope, &target.name) {
+                (Some(row), Some(name))
+                    if !*double && DELETE_WORDS.contains(&norm(name).as_str()) =>
+                {
+                    let Some((item, button)) = hidden_delete(snap, row) else {
+                        return Err(decline);
+                    };
+                    vec![
+                        format!("const item = {item};"),
+                        "await item.hover();".to_owned(),
+                        format!("await {button}.click();"),
+                    ]
+                }
+                _ => return Err(decline),
+            },
+        },
         Intent::Fill {
             value,
             target,
@@ -228,7 +250,10 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             value,
             exact,
         } => {
-            let element = element(snap, target, ANY, false)?;
+            let element = match element(snap, target, ANY, false) {
+                Ok(element) => element,
+                Err(decline) => return only_item(snap, target, value).ok_or(decline),
+            };
             // An element that holds more than the text (a footer that says "3 items left" beside
             // its links) says it when the text is there as whole words.
             let holds_more = placeholder(&value.0).is_none()
@@ -552,6 +577,41 @@ fn sign_in(snap: &Snapshot, user: &Literal, password: &Literal) -> Result<Vec<St
         format!("await {password_field}.fill({});", value_js(password)),
         format!("await {button}.click();"),
     ])
+}
+
+/// `the todo reads "T"`: a list item named by its noun alone, where the sentence means the one
+/// item of the list: the list has exactly one item, and its whole text is T.
+fn only_item(snap: &Snapshot, target: &Target, value: &Literal) -> Option<Vec<String>> {
+    let noun = target
+        .name
+        .as_deref()
+        .filter(|n| !target.quoted && !n.contains(' '))?;
+    if target.scope.is_some()
+        || target.nth.is_some()
+        || !matches!(target.kind, None | Some(Kind::Item))
+    {
+        return None;
+    }
+    // The noun must name the list (`todo` for a list named or classed "todo list"), or
+    // `the title reads "T"` could be read as the page's one list.
+    let stem = noun.trim_end_matches('s');
+    let named = snap.with_roles(&["list"]).into_iter().any(|i| {
+        snap.nodes[i]
+            .name
+            .as_deref()
+            .is_some_and(|n| has_words(n, stem))
+    }) || !snap
+        .structure
+        .by_words(&[stem.to_lowercase()], &["list"])
+        .is_empty();
+    if !named {
+        return None;
+    }
+    let the_list = list(snap, &[], Some(noun)).ok()?;
+    Some(vec![format!(
+        "await expect({the_list}.getByRole('listitem')).toHaveText([{}]);",
+        value_js(value)
+    )])
 }
 
 /// `delete "T"`: the delete button of the one list item or row holding T.
@@ -929,7 +989,13 @@ mod tests {
             one("there are two checkboxes", TODOS),
             "await expect(page.getByRole('checkbox')).toHaveCount(2);"
         );
-        assert!(declined("there are 2 items", TODOS).contains("2 lists"));
+        // The other list is the filters, whose every item is a link.
+        assert_eq!(
+            one("there are 2 items", TODOS),
+            "await expect(page.getByRole('list', { name: 'Todo list' }).getByRole('listitem')).toHaveCount(2);"
+        );
+        let two_lists = "- list \"A\":\n  - listitem: one\n- list \"B\":\n  - listitem: two\n";
+        assert!(declined("there are 2 items", two_lists).contains("2 lists"));
     }
 
     #[test]

@@ -370,7 +370,7 @@ fn press(rest: &[Tok]) -> Option<Result<Intent, Decline>> {
 }
 
 /// Playwright's name of a key: `Enter`, `Escape`, `ArrowDown`, `Control+A`.
-fn key_name(toks: &[Tok]) -> Option<String> {
+pub(crate) fn key_name(toks: &[Tok]) -> Option<String> {
     let toks = match toks.last() {
         Some(last) if last.is("key") => &toks[..toks.len() - 1],
         _ => toks,
@@ -513,6 +513,16 @@ pub(super) fn target(toks: &[Tok]) -> Result<Target, Decline> {
     let nth = words.first().and_then(|w| ordinal(w));
     if nth.is_some() {
         words.remove(0);
+    }
+    // `the toggle-all arrow`, `the settings icon`: how it looks is no part of its name.
+    if words.len() > 1
+        && words.last().is_some_and(|w| {
+            ["arrow", "icon", "symbol", "chevron"]
+                .iter()
+                .any(|d| w.is(d))
+        })
+    {
+        words.pop();
     }
     let phrase = words
         .iter()

@@ -64,6 +64,7 @@ pub(crate) const KINDS: &[(&[&str], Kind)] = &[
     (&["text", "field"], Kind::Field),
     (&["search", "box"], Kind::Field),
     (&["input", "field"], Kind::Field),
+    (&["input", "box"], Kind::Field),
     (&["combo", "box"], Kind::Dropdown),
     (&["menu", "item"], Kind::MenuItem),
     (&["menu", "items"], Kind::MenuItem),

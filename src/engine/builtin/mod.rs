@@ -12,6 +12,7 @@ mod assertions;
 )]
 mod builtin;
 mod codegen;
+mod compound;
 mod grammar;
 mod kinds;
 mod resolve;

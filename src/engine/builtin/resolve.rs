@@ -138,7 +138,11 @@ pub(crate) fn norm(text: &str) -> String {
 
 /// Whether `haystack` holds `needle`'s words on word boundaries (case-insensitive).
 pub(crate) fn has_words(haystack: &str, needle: &str) -> bool {
-    let (h, n) = (norm(haystack), norm(needle));
+    // `toggle-all` is the words `toggle all`, however the name writes them.
+    let (h, n) = (
+        norm(&haystack.replace('-', " ")),
+        norm(&needle.replace('-', " ")),
+    );
     if n.is_empty() {
         return false;
     }
@@ -513,6 +517,13 @@ pub(crate) fn list(
                 .collect()
         })
         .unwrap_or_default();
+    // Lists whose every item holds a link are menus, filters, breadcrumbs or pages: `the list`
+    // on a page that has one other list means that one.
+    let content: Vec<usize> = lists
+        .iter()
+        .copied()
+        .filter(|&i| !is_link_list(snap, i))
+        .collect();
     let chosen = match (holding.as_slice(), by_noun.as_slice(), lists.as_slice()) {
         ([one], _, _) | ([], [one], _) | ([], [], [one]) => *one,
         ([], [], _) if let Some(found) = unnamed_list(snap, None, noun) => {
@@ -521,6 +532,7 @@ pub(crate) fn list(
             }
             return Ok(found);
         }
+        ([], [], _) if values.is_empty() && content.len() == 1 => content[0],
         _ => {
             for &list in &lists {
                 snap.notice(list);
@@ -551,6 +563,21 @@ pub(crate) fn list(
             Decline::new("the list has no accessible name and is not the only list on the page")
         }),
     }
+}
+
+/// Whether every item of the list `list` holds a link (a menu, filters, breadcrumbs).
+fn is_link_list(snap: &Snapshot, list: usize) -> bool {
+    let items: Vec<usize> = snap
+        .descendants(list)
+        .into_iter()
+        .filter(|&d| snap.nodes[d].role == "listitem")
+        .collect();
+    !items.is_empty()
+        && items.iter().all(|&item| {
+            snap.descendants(item)
+                .into_iter()
+                .any(|d| snap.nodes[d].role == "link")
+        })
 }
 
 /// The one field of the page a sentence means without naming it (`add "milk"`): the only
@@ -657,7 +684,11 @@ mod tests {
             list(&snap, &[], Some("todos")).unwrap(),
             "page.getByRole('list', { name: 'Todo list' })"
         );
-        assert!(list(&snap, &[], Some("items")).is_err());
+        // No list is named by the noun: the one list that is not all links (the filters).
+        assert_eq!(
+            list(&snap, &[], Some("items")).unwrap(),
+            "page.getByRole('list', { name: 'Todo list' })"
+        );
     }
 
     #[test]

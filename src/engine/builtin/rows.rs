@@ -310,14 +310,16 @@ pub(crate) fn unnamed_list(
     }
 }
 
+/// The names and words of a row's delete button.
+pub(crate) const DELETE_WORDS: &[&str] = &[
+    "delete", "remove", "destroy", "trash", "close", "×", "x", "✕", "✖",
+];
+
 /// `delete "buy milk"` where the row shows its delete button only on hover: the row, and the
 /// locator of that button inside it (`item.locator('button.destroy')`).
 pub(crate) fn hidden_delete(snap: &Snapshot, text: &str) -> Option<(String, String)> {
     let (row, _) = row_holding(snap, text).ok()?;
-    let names = [
-        "delete", "remove", "destroy", "trash", "close", "×", "x", "✕", "✖",
-    ];
-    let found = snap.structure.hidden_in_row(text, &names);
+    let found = snap.structure.hidden_in_row(text, DELETE_WORDS);
     let [one] = found.as_slice() else {
         return None;
     };

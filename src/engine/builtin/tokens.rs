@@ -170,6 +170,23 @@ pub(crate) fn normalize(toks: Vec<Tok>) -> Vec<Tok> {
         }
         if t.is("are") {
             out.push(word("is"));
+        } else if [
+            "disappears",
+            "disappear",
+            "disappeared",
+            "vanishes",
+            "vanish",
+        ]
+        .iter()
+        .any(|w| t.is(w))
+        {
+            // `the "Clear completed" button disappears`: it is hidden.
+            out.push(word("is"));
+            out.push(word("hidden"));
+        } else if (t.is("goes") || t.is("go")) && next.is_some_and(|n| n.is("away")) {
+            out.push(word("is"));
+            out.push(word("hidden"));
+            i += 1;
         } else if t.is("isn't") || t.is("aren't") {
             out.push(word("is"));
             out.push(word("not"));
