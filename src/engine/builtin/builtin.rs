@@ -7,6 +7,8 @@
 use crate::engine::builtin::codegen::code_for;
 use crate::engine::builtin::grammar::{Decline, parse};
 use crate::engine::builtin::snapshot::Snapshot;
+use crate::engine::builtin::tokens::{normalize, tokenize};
+use crate::engine::builtin::{cards, choices};
 
 /// The code of `sentence` on the page whose AI-mode aria snapshot is `snapshot` and whose
 /// structure beyond it `structure` lists (`structure.js`'s JSON, empty when unknown), or why the
@@ -19,8 +21,31 @@ pub(crate) fn write_step(
     snapshot: &str,
     structure: &str,
 ) -> Result<String, Decline> {
-    let intent = parse(sentence, columns)?;
-    code_for(&intent, &Snapshot::read(snapshot, structure))
+    code(sentence, columns, &Snapshot::read(snapshot, structure))
+}
+
+/// The code of the shapes of `grammar.rs`; when they decline, of the shapes that name a
+/// page's cards, dropdown options and search box without quotes (`cards.rs`, `choices.rs`),
+/// which need the page to tell where a name ends.
+fn code(sentence: &str, columns: &[String], snap: &Snapshot) -> Result<String, Decline> {
+    let toks = normalize(tokenize(sentence, columns));
+    let decline = match parse(sentence, columns).and_then(|intent| code_for(&intent, snap)) {
+        Ok(code) if !cards::counts_cards(&toks, snap) => return Ok(code),
+        Ok(_) => Decline::new("the cards are counted"),
+        Err(decline) => decline,
+    };
+    let lines = match cards::code(&toks, snap).or_else(|| choices::code(&toks, snap)) {
+        Some(Ok(lines)) => lines,
+        Some(Err(_)) | None => return Err(decline),
+    };
+    let mut code = String::from("async function step(page) {\n");
+    for line in lines {
+        code.push_str("  ");
+        code.push_str(&line);
+        code.push('\n');
+    }
+    code.push('}');
+    Ok(code)
 }
 
 /// What the built-in generator makes of a sentence on a page, for `prettyplay explain`.
@@ -41,9 +66,7 @@ pub(crate) fn explain(
     structure: &str,
 ) -> Explanation {
     let snap = Snapshot::read(snapshot, structure);
-    let code = parse(sentence, columns)
-        .and_then(|intent| code_for(&intent, &snap))
-        .map_err(|decline| decline.0);
+    let code = code(sentence, columns, &snap).map_err(|decline| decline.0);
     let lines: Vec<&str> = snapshot.lines().collect();
     let matched = snap
         .noticed_lines()
