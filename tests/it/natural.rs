@@ -21,7 +21,7 @@ const SUITES: &[(&str, &str, usize)] = &[
     ("todomvc-vue", "tests/fixtures/todomvc/vue", 16),
     ("todomvc-jquery", "tests/fixtures/todomvc/jquery", 25),
     ("form-validation", "tests/fixtures/apps/form-validation", 7),
-    ("can-store", "tests/fixtures/apps/can-store", 2),
+    ("can-store", "tests/fixtures/apps/can-store", 38),
 ];
 
 fn run_suite(name: &str, app: &str, floor: usize) {

@@ -8,6 +8,8 @@ use crate::engine::builtin::codegen::code_for;
 use crate::engine::builtin::compound;
 use crate::engine::builtin::grammar::{Decline, parse};
 use crate::engine::builtin::snapshot::Snapshot;
+use crate::engine::builtin::tokens::{normalize, tokenize};
+use crate::engine::builtin::{cards, choices};
 
 /// The code of `sentence` on the page whose AI-mode aria snapshot is `snapshot` and whose
 /// structure beyond it `structure` lists (`structure.js`'s JSON, empty when unknown), or why the
@@ -23,13 +25,31 @@ pub(crate) fn write_step(
     code(sentence, columns, &Snapshot::read(snapshot, structure))
 }
 
-/// The code of `sentence` as one shape, else as several clauses (`compound.rs`).
+/// The code of the shapes of `grammar.rs`; when they decline, of the shapes that name a
+/// page's cards, dropdown options and search box without quotes (`cards.rs`, `choices.rs`),
+/// which need the page to tell where a name ends; else of the sentence read as several
+/// clauses (`compound.rs`).
 fn code(sentence: &str, columns: &[String], snap: &Snapshot) -> Result<String, Decline> {
-    let whole = parse(sentence, columns).and_then(|intent| code_for(&intent, snap));
-    match whole {
-        Ok(code) => Ok(code),
-        Err(decline) => compound::code(sentence, columns, snap).unwrap_or(Err(decline)),
+    let toks = normalize(tokenize(sentence, columns));
+    let decline = match parse(sentence, columns).and_then(|intent| code_for(&intent, snap)) {
+        Ok(code) if !cards::counts_cards(&toks, snap) => return Ok(code),
+        Ok(_) => Decline::new("the cards are counted"),
+        Err(decline) => decline,
+    };
+    let lines = match cards::code(&toks, snap).or_else(|| choices::code(&toks, snap)) {
+        Some(Ok(lines)) => lines,
+        Some(Err(_)) | None => {
+            return compound::code(sentence, columns, snap).unwrap_or(Err(decline));
+        }
+    };
+    let mut code = String::from("async function step(page) {\n");
+    for line in lines {
+        code.push_str("  ");
+        code.push_str(&line);
+        code.push('\n');
     }
+    code.push('}');
+    Ok(code)
 }
 
 /// What the built-in generator makes of a sentence on a page, for `prettyplay explain`.

@@ -11,6 +11,8 @@ mod assertions;
     reason = "one main type per file, named after it"
 )]
 mod builtin;
+mod cards;
+mod choices;
 mod codegen;
 mod compound;
 mod grammar;

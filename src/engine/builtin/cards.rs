@@ -1,0 +1,646 @@
+//! Catalogues of cards: the repeated children of one container that each hold one heading (a
+//! shop's products, a blog's posts, search results), which are not a list the aria snapshot
+//! can name. Sentences about them name the items by their headings without quotes ("Spam is
+//! priced $2.85", "the products are Hot dogs, Spam and Corned beef") and count them by any noun
+//! ("12 products are shown"), so they are read here, after the other shapes declined.
+//!
+//! Main type: [`Cards`]; the entry point is [`code`], which `builtin.rs` tries when the shapes
+//! of `grammar.rs` decline a sentence.
+
+use crate::engine::builtin::grammar::Decline;
+use crate::engine::builtin::kinds::KINDS;
+use crate::engine::builtin::resolve::{bounded_regex_js, js_str, norm};
+use crate::engine::builtin::snapshot::Snapshot;
+use crate::engine::builtin::structure::same_word;
+use crate::engine::builtin::tokens::{Tok, find};
+
+/// The cards of the page: where they are and the headings they show now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Cards {
+    /// A locator of the element whose children the cards are.
+    container: String,
+    /// The level of the cards' headings (`2` for `<h2>`).
+    level: String,
+    /// The headings' texts, in page order.
+    names: Vec<String>,
+}
+
+/// The roles a card's element may have.
+const CARD_ROLES: &[&str] = &[
+    "generic", "article", "region", "group", "listitem", "figure",
+];
+
+impl Cards {
+    /// The one collection of cards on the page: the children of one element that each hold
+    /// exactly one heading, all of one level. Several such collections, or a container the
+    /// code could not find by its role, decline, since the sentence does not say which.
+    pub(crate) fn find(snap: &Snapshot) -> Result<Self, Decline> {
+        let mut groups: Vec<(usize, String, Vec<String>)> = Vec::new();
+        for (at, node) in snap.nodes.iter().enumerate() {
+            let mut level: Option<String> = None;
+            let mut names = Vec::new();
+            let mut mixed = false;
+            for &child in &node.children {
+                if !CARD_ROLES.contains(&snap.nodes[child].role.as_str()) {
+                    continue;
+                }
+                let headings = headings_in(snap, child);
+                let [heading] = headings.as_slice() else {
+                    continue;
+                };
+                let h = &snap.nodes[*heading];
+                let this_level = h
+                    .attrs
+                    .iter()
+                    .find_map(|a| a.strip_prefix("level="))
+                    .unwrap_or("0")
+                    .to_owned();
+                if level.as_ref().is_some_and(|l| *l != this_level) {
+                    mixed = true;
+                }
+                level = Some(this_level);
+                names.push(h.name.clone().unwrap_or_default());
+            }
+            // A first-level heading is the page's title, not a card's.
+            if let (Some(level), false) = (level, mixed)
+                && level != "1"
+                && !names.is_empty()
+                && names.iter().all(|n| !n.is_empty())
+            {
+                groups.push((at, level, names));
+            }
+        }
+        let most = groups.iter().map(|g| g.2.len()).max().unwrap_or(0);
+        // A wrapper around the one container holds the same headings in one child: the
+        // innermost of those is the container.
+        let largest: Vec<&(usize, String, Vec<String>)> = groups
+            .iter()
+            .filter(|g| g.2.len() == most)
+            .filter(|g| {
+                !groups
+                    .iter()
+                    .any(|inner| inner.0 != g.0 && inner.2 == g.2 && is_inside(snap, inner.0, g.0))
+            })
+            .collect();
+        let [(at, level, names)] = largest.as_slice() else {
+            return Err(Decline::new(if groups.is_empty() {
+                "the page shows no cards (repeated elements that each hold a heading)"
+            } else {
+                "the page shows several collections of cards; the sentence does not say which"
+            }));
+        };
+        let node = &snap.nodes[*at];
+        snap.notice(*at);
+        let role = node.role.as_str();
+        let container = match &node.name {
+            Some(name) if role != "generic" => format!(
+                "page.getByRole({}, {{ name: {}, exact: true }})",
+                js_str(role),
+                js_str(name)
+            ),
+            None if role != "generic"
+                && snap.nodes.iter().filter(|n| n.role == role).count() == 1 =>
+            {
+                format!("page.getByRole({})", js_str(role))
+            }
+            _ => {
+                return Err(Decline::new(
+                    "the cards' container has no role or name of its own to find it by",
+                ));
+            }
+        };
+        Ok(Self {
+            container,
+            level: level.clone(),
+            names: names.clone(),
+        })
+    }
+
+    /// The cards: the container's children that hold a heading of the cards' level.
+    fn all(&self) -> String {
+        format!(
+            "{}.locator(':scope > *').filter({{ has: page.getByRole('heading', {{ level: {} }}) }})",
+            self.container, self.level
+        )
+    }
+
+    /// The card whose heading is `name` (whole, in any case).
+    fn named(&self, name: &str) -> String {
+        format!(
+            "{}.filter({{ has: page.getByRole('heading', {{ name: {}, level: {} }}) }})",
+            self.all(),
+            whole_regex(name),
+            self.level
+        )
+    }
+
+    /// The names of `words`: the headings on the page they spell one after another (joined by
+    /// `and`), or, when they spell none, the words as one name. `Carrot and coriander soup`
+    /// stays one name because the page shows it so.
+    fn split(&self, words: &[Tok]) -> Result<Vec<String>, Decline> {
+        let texts: Vec<String> = words.iter().map(tok_text).collect();
+        if texts.is_empty() {
+            return Err(Decline::new("no item is named"));
+        }
+        let known: Vec<String> = self.names.iter().map(|n| norm(n)).collect();
+        let mut ways = Vec::new();
+        partitions(&texts, &known, Vec::new(), &mut ways);
+        match ways.len() {
+            // Each name as the page writes it.
+            1 => Ok(ways
+                .remove(0)
+                .iter()
+                .map(|lower| {
+                    self.names
+                        .iter()
+                        .find(|n| norm(n) == *lower)
+                        .cloned()
+                        .unwrap_or_else(|| lower.clone())
+                })
+                .collect()),
+            0 if !words.iter().any(|w| w.is("and")) => Ok(vec![texts.join(" ")]),
+            0 => Err(Decline::new(
+                "the names are not all headings on the page, so where one ends is unknown",
+            )),
+            _ => Err(Decline::new("the names can be read in more than one way")),
+        }
+    }
+}
+
+/// Every way to read `texts` as known names joined by `and` (each name as the page writes it,
+/// lower case).
+fn partitions(texts: &[String], known: &[String], so_far: Vec<String>, out: &mut Vec<Vec<String>>) {
+    if texts.is_empty() {
+        out.push(so_far);
+        return;
+    }
+    let texts = match texts.first() {
+        Some(and) if and == "and" && !so_far.is_empty() => &texts[1..],
+        _ => texts,
+    };
+    for end in 1..=texts.len() {
+        let name = norm(&texts[..end].join(" "));
+        if known.contains(&name) && !so_far.contains(&name) {
+            let mut next = so_far.clone();
+            next.push(name);
+            partitions(&texts[end..], known, next, out);
+        }
+    }
+}
+
+fn tok_text(t: &Tok) -> String {
+    match t {
+        Tok::Word(_, orig) => orig.clone(),
+        Tok::Lit(l) => l.clone(),
+    }
+}
+
+/// Whether `node` is a descendant of `ancestor`.
+fn is_inside(snap: &Snapshot, node: usize, ancestor: usize) -> bool {
+    let mut at = snap.nodes[node].parent;
+    while let Some(parent) = at {
+        if parent == ancestor {
+            return true;
+        }
+        at = snap.nodes[parent].parent;
+    }
+    false
+}
+
+/// The headings inside `node` (itself excluded).
+fn headings_in(snap: &Snapshot, node: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = snap.nodes[node].children.clone();
+    while let Some(at) = stack.pop() {
+        if snap.nodes[at].role == "heading" {
+            out.push(at);
+        }
+        stack.extend(snap.nodes[at].children.iter().copied());
+    }
+    out
+}
+
+/// A regular expression literal matching `text` as a whole, in any case, spaces collapsed.
+fn whole_regex(text: &str) -> String {
+    let mut out = String::from("/^\\s*");
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push_str("\\s+");
+        }
+        for c in word.chars() {
+            if "\\^$.|?*+()[]{}/".contains(c) {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    }
+    out.push_str("\\s*$/i");
+    out
+}
+
+/// Whether a word is a price or an amount: `$2.85`, `2.85`, `€3`, `4,50€`.
+fn is_price(word: &str) -> bool {
+    let digits = word.trim_start_matches(['$', '€', '£', '¥']);
+    let digits = digits.trim_end_matches(['$', '€', '£']);
+    // A bare whole number is a count, not a price.
+    let priced = digits.len() < word.len() || digits.contains(['.', ',']);
+    priced
+        && !digits.is_empty()
+        && digits.chars().any(|c| c.is_ascii_digit())
+        && digits
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        && digits.chars().next().is_some_and(|c| c.is_ascii_digit())
+}
+
+/// Words that say an item is on show.
+const SHOWN: &[&str] = &[
+    "shown",
+    "displayed",
+    "listed",
+    "visible",
+    "there",
+    "back",
+    "left",
+    "remaining",
+    "present",
+    "showing",
+    "appear",
+    "appears",
+];
+
+/// Words that say an item is not on show, after `not` or alone.
+const GONE: &[&str] = &["hidden", "gone", "invisible"];
+
+/// Number words, `no` being 0.
+const NUMBERS: &[&str] = &[
+    "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve",
+];
+
+fn number(t: &Tok) -> Option<usize> {
+    match t {
+        Tok::Word(w, _) => w
+            .parse()
+            .ok()
+            .or_else(|| NUMBERS.iter().position(|n| n == w)),
+        Tok::Lit(_) => None,
+    }
+}
+
+/// What a sentence about cards checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Check {
+    /// `N products are shown`: exactly N cards.
+    Count(usize, String),
+    /// `the products are A, B and C`, `only A is shown`: exactly these cards (any order);
+    /// without `only`, these among others.
+    Names { names: Vec<Tok>, only: bool },
+    /// `exactly three products appear: A, B and C`.
+    CountedNames {
+        count: usize,
+        noun: String,
+        names: Vec<Tok>,
+    },
+    /// `A is no longer shown`.
+    Absent(Vec<Tok>),
+    /// `A costs $1.49`: the card of A shows the price; `None` is the one card shown.
+    Price {
+        name: Option<Vec<Tok>>,
+        price: String,
+    },
+}
+
+/// The check a sentence about cards makes, or `None` when it is no such sentence.
+fn check(t: &[Tok]) -> Option<Check> {
+    // `the number of products shown is 2`
+    if t.len() >= 5 && t[0].is("the") && t[1].is("number") && t[2].is("of") {
+        let at = find(t, &["is"])?;
+        let n = number(t.get(at + 1)?)?;
+        return (at + 2 == t.len()).then(|| Check::Count(n, tok_text(&t[3])));
+    }
+    // `there are 6 products`
+    if t.len() >= 3 && t[0].is("there") && t[1].is("is") {
+        let n = number(&t[2])?;
+        let rest = &t[3..];
+        let noun_only =
+            !rest.is_empty() && rest.len() <= 3 && rest.iter().all(|w| matches!(w, Tok::Word(..)));
+        return noun_only.then(|| Check::Count(n, tok_text(&rest[rest.len() - 1])));
+    }
+    let at = find(t, &["is", "appear", "appears", "costs", "cost"])?;
+    let (subject, rest) = (&t[..at], &t[at + 1..]);
+    if subject.is_empty() {
+        return None;
+    }
+    // `A costs $1.49`, `A is listed at $0.40`, `A is priced $2.85`, `A is $1.40`.
+    if let Some(Tok::Word(_, price)) = rest.last()
+        && is_price(price)
+        && rest[..rest.len() - 1].iter().all(|w| {
+            [
+                "listed", "priced", "at", "for", "sold", "selling", "shown", "marked",
+            ]
+            .iter()
+            .any(|x| w.is(x))
+        })
+    {
+        let words: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
+        let the_price = words.first().is_some_and(|w| w.is("price"))
+            && words[1..]
+                .iter()
+                .all(|w| ["shown", "displayed", "listed"].iter().any(|x| w.is(x)));
+        let name = if the_price {
+            None
+        } else {
+            Some(subject.to_vec())
+        };
+        return Some(Check::Price {
+            name,
+            price: price.clone(),
+        });
+    }
+    // `12 products are shown`, `all 12 products are back`, `no products are shown`,
+    // `exactly three products appear: A, B and C`.
+    let quantified = subject
+        .iter()
+        .skip_while(|w| w.is("all") || w.is("exactly") || w.is("only"))
+        .collect::<Vec<_>>();
+    if let Some(first) = quantified.first()
+        && let Some(n) = number(first)
+        && (2..=3).contains(&quantified.len())
+        && quantified[1..].iter().all(|w| matches!(w, Tok::Word(..)))
+    {
+        let plural = quantified
+            .last()
+            .is_some_and(|w| matches!(w, Tok::Word(x, _) if x.ends_with('s')));
+        if !plural {
+            return None;
+        }
+        let shown_at = usize::from(!t[at].is("appear") && !t[at].is("appears"));
+        let shown = t[at].is("appear")
+            || t[at].is("appears")
+            || rest.first().is_some_and(|w| SHOWN.iter().any(|x| w.is(x)));
+        if !shown {
+            return None;
+        }
+        let names = rest.get(shown_at..).unwrap_or_default();
+        let noun = quantified.last().map(|w| tok_text(w)).unwrap_or_default();
+        if names.is_empty() {
+            return Some(Check::Count(n, noun));
+        }
+        return Some(Check::CountedNames {
+            count: n,
+            noun,
+            names: names.to_vec(),
+        });
+    }
+    // `the products are A, B and C`
+    if t[at].is("is")
+        && subject.len() == 2
+        && subject[0].is("the")
+        && matches!(&subject[1], Tok::Word(x, _) if x.ends_with('s'))
+        && !rest.is_empty()
+        && !rest.iter().any(|w| w.is("not"))
+        && !SHOWN.iter().any(|x| rest[0].is(x))
+    {
+        return Some(Check::Names {
+            names: rest.to_vec(),
+            only: true,
+        });
+    }
+    if !t[at].is("is") {
+        return None;
+    }
+    // `A is no longer shown`, `Spam is not displayed`.
+    let (negated, rest) = match rest {
+        [n, rest @ ..] if n.is("not") => (true, rest),
+        [n, l, rest @ ..] if n.is("no") && l.is("longer") => (true, rest),
+        rest => (false, rest),
+    };
+    let only = subject[0].is("only");
+    let names = if only { &subject[1..] } else { subject };
+    match rest {
+        [w] if SHOWN.iter().any(|x| w.is(x)) && negated && !only => {
+            Some(Check::Absent(names.to_vec()))
+        }
+        [w] if GONE.iter().any(|x| w.is(x)) && !negated && !only => {
+            Some(Check::Absent(names.to_vec()))
+        }
+        [w] if SHOWN.iter().any(|x| w.is(x)) && !negated => Some(Check::Names {
+            names: names.to_vec(),
+            only,
+        }),
+        // `A and B are among them`, `... among the results`
+        [a, ..] if a.is("among") && !negated && !only => Some(Check::Names {
+            names: names.to_vec(),
+            only: false,
+        }),
+        _ => None,
+    }
+}
+
+/// The code of a sentence about the page's cards, or `None` when the sentence is not about
+/// cards (and the caller's decline stands).
+pub(crate) fn code(t: &[Tok], snap: &Snapshot) -> Option<Result<Vec<String>, Decline>> {
+    let check = check(t)?;
+    Some(Cards::find(snap).and_then(|cards| lines(&check, &cards)))
+}
+
+/// Whether a count of the cards goes before the other shapes' reading of the sentence: the
+/// page shows cards and the noun counted names none of its lists, which the other shapes would
+/// otherwise count (the footer's links for `there are 6 products`).
+pub(crate) fn counts_cards(t: &[Tok], snap: &Snapshot) -> bool {
+    let noun = match check(t) {
+        Some(Check::Count(_, noun) | Check::CountedNames { noun, .. }) => noun,
+        _ => return false,
+    };
+    // `there are 2 checkboxes`: the noun names a kind of element, not the cards.
+    if KINDS
+        .iter()
+        .any(|(words, _)| words.len() == 1 && same_word(words[0], &noun))
+    {
+        return false;
+    }
+    let names_a_list = snap.nodes.iter().any(|n| {
+        n.role == "list"
+            && n.name
+                .as_deref()
+                .is_some_and(|name| name.split_whitespace().any(|w| same_word(w, &noun)))
+    }) || !snap
+        .structure
+        .by_words(std::slice::from_ref(&noun), &["list"])
+        .is_empty();
+    // One card under a landmark is a page's layout as often as a catalogue.
+    !names_a_list && Cards::find(snap).is_ok_and(|cards| cards.names.len() >= 2)
+}
+
+fn lines(check: &Check, cards: &Cards) -> Result<Vec<String>, Decline> {
+    let all = cards.all();
+    Ok(match check {
+        Check::Count(n, _) => vec![format!("await expect({all}).toHaveCount({n});")],
+        Check::Names { names, only } => {
+            let names = cards.split(names)?;
+            let mut out = vec![format!("const cards = {all};")];
+            if *only {
+                out.push(format!("await expect(cards).toHaveCount({});", names.len()));
+            }
+            for name in &names {
+                out.push(format!(
+                    "await expect({}).toBeVisible();",
+                    cards.named(name)
+                ));
+            }
+            out
+        }
+        Check::CountedNames { count, names, .. } => {
+            let names = cards.split(names)?;
+            if names.len() != *count {
+                return Err(Decline::new(format!(
+                    "the sentence counts {count} items but names {}",
+                    names.len()
+                )));
+            }
+            let mut out = vec![
+                format!("const cards = {all};"),
+                format!("await expect(cards).toHaveCount({count});"),
+            ];
+            for name in &names {
+                out.push(format!(
+                    "await expect({}).toBeVisible();",
+                    cards.named(name)
+                ));
+            }
+            out
+        }
+        Check::Absent(names) => {
+            let names = cards.split(names)?;
+            names
+                .iter()
+                .map(|name| format!("await expect({}).toHaveCount(0);", cards.named(name)))
+                .collect()
+        }
+        Check::Price { name: None, price } => vec![
+            format!("const card = {all};"),
+            "await expect(card).toHaveCount(1);".to_owned(),
+            format!(
+                "await expect(card).toContainText({});",
+                bounded_regex_js(price)
+            ),
+        ],
+        Check::Price {
+            name: Some(name),
+            price,
+        } => {
+            let names = cards.split(name)?;
+            let [name] = names.as_slice() else {
+                return Err(Decline::new("one item's price at a time"));
+            };
+            vec![format!(
+                "await expect({}).toContainText({});",
+                cards.named(name),
+                bounded_regex_js(price)
+            )]
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::builtin::tokens::{normalize, tokenize};
+
+    const SHOP: &str = "- generic:\n  - banner:\n    - heading \"The Shop\" [level=1]\n  - main:\n    - generic:\n      - heading \"Hot dogs\" [level=2]\n      - paragraph: $1.99\n      - img \"hot dogs\"\n    - generic:\n      - heading \"Spam\" [level=2]\n      - paragraph: $2.85\n    - generic:\n      - heading \"Carrot and coriander soup\" [level=2]\n      - paragraph: $1.49\n";
+
+    fn written(sentence: &str) -> Result<Vec<String>, String> {
+        let toks = normalize(tokenize(sentence, &[]));
+        match code(&toks, &Snapshot::parse(SHOP)) {
+            None => Err("not about cards".to_owned()),
+            Some(r) => r.map_err(|d| d.0),
+        }
+    }
+
+    const ALL: &str = "page.getByRole('main').locator(':scope > *').filter({ has: page.getByRole('heading', { level: 2 }) })";
+
+    #[test]
+    fn counts_are_exact_whatever_the_noun() {
+        let expected = vec![format!("await expect({ALL}).toHaveCount(3);")];
+        for sentence in [
+            "3 products are shown",
+            "there are 3 products",
+            "the number of products shown is 3",
+            "all 3 products are back",
+            "three items are displayed",
+        ] {
+            assert_eq!(written(sentence).as_ref(), Ok(&expected), "{sentence}");
+        }
+    }
+
+    #[test]
+    fn names_are_split_by_the_headings_on_the_page() {
+        let lines =
+            written("the products are Hot dogs, Spam and Carrot and coriander soup").unwrap();
+        assert_eq!(lines[1], "await expect(cards).toHaveCount(3);");
+        assert!(
+            lines[4].contains("/^\\s*Carrot\\s+and\\s+coriander\\s+soup\\s*$/i"),
+            "{lines:?}"
+        );
+        let lines = written("Hot dogs and Spam are shown").unwrap();
+        assert_eq!(lines.len(), 3, "no count without `only`: {lines:?}");
+        assert!(written("Hot dogs and Corned beef are shown").is_err());
+        let lines = written("exactly two products appear: Hot dogs and Spam").unwrap();
+        assert_eq!(lines[1], "await expect(cards).toHaveCount(2);");
+        assert!(written("exactly three products appear: Hot dogs and Spam").is_err());
+    }
+
+    #[test]
+    fn a_price_is_read_in_the_items_own_card() {
+        assert_eq!(
+            written("Spam is priced $2.85"),
+            Ok(vec![format!(
+                "await expect({ALL}.filter({{ has: page.getByRole('heading', {{ name: /^\\s*Spam\\s*$/i, level: 2 }}) }})).toContainText(/\\$2\\.85(?![\\p{{L}}\\p{{N}}_])/iu);"
+            )])
+        );
+        assert_eq!(written("Spam costs $2.85"), written("Spam is priced $2.85"));
+        assert_eq!(
+            written("Spam is listed at $2.85"),
+            written("Spam is priced $2.85")
+        );
+        assert_eq!(written("Spam is $2.85"), written("Spam is priced $2.85"));
+        assert_eq!(
+            written("the price shown is $2.85").unwrap()[1],
+            "await expect(card).toHaveCount(1);"
+        );
+    }
+
+    #[test]
+    fn an_absent_item_is_counted_none_in_the_cards() {
+        assert_eq!(
+            written("Baked beans is no longer shown"),
+            Ok(vec![format!(
+                "await expect({ALL}.filter({{ has: page.getByRole('heading', {{ name: /^\\s*Baked\\s+beans\\s*$/i, level: 2 }}) }})).toHaveCount(0);"
+            )])
+        );
+        assert_eq!(written("Spam is not displayed").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn one_card_is_found_in_its_container_not_in_the_wrapper_around_it() {
+        let page = "- generic:\n  - banner:\n    - heading \"The Shop\" [level=1]\n  - generic:\n    - complementary:\n      - button \"Filter\"\n    - main:\n      - generic:\n        - heading \"Spam\" [level=2]\n        - paragraph: $2.85\n";
+        let cards = Cards::find(&Snapshot::parse(page)).unwrap();
+        assert_eq!(cards.container, "page.getByRole('main')");
+        assert_eq!(cards.names, ["Spam"]);
+    }
+
+    #[test]
+    fn other_sentences_are_not_about_cards() {
+        for sentence in [
+            "click Filter results",
+            "the counter says 3",
+            "no soup is listed",
+        ] {
+            assert!(written(sentence).is_err(), "{sentence}");
+        }
+        let none = Snapshot::parse("- main:\n  - paragraph: No results\n");
+        let toks = normalize(tokenize("3 products are shown", &[]));
+        assert!(code(&toks, &none).is_some_and(|r| r.is_err()));
+    }
+}

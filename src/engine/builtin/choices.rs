@@ -1,0 +1,378 @@
+//! Dropdowns and search boxes named by what they choose: `set the category to Vegetables`,
+//! `choose the Soup category and apply the filter`, `search for "peas"`, `the category dropdown
+//! is set to "All"`. The value needs no quotes because it must be one of the dropdown's options
+//! as the page lists them; a compound `... and click X` selects, then clicks. A message said
+//! to appear (`the message "No results" appears`) is the page showing its text.
+//!
+//! Main function: [`code`], which `builtin.rs` tries when the shapes of `grammar.rs` decline a
+//! sentence.
+
+use crate::engine::builtin::codegen::code_for;
+use crate::engine::builtin::grammar::{Decline, Intent, Literal, parse};
+use crate::engine::builtin::resolve::{has_words, js_str, norm};
+use crate::engine::builtin::snapshot::Snapshot;
+use crate::engine::builtin::tokens::{Tok, find, verb};
+
+/// Nouns that say what kind of control a dropdown is, not what it chooses.
+const CONTROL_WORDS: &[&str] = &[
+    "dropdown",
+    "drop-down",
+    "list",
+    "menu",
+    "select",
+    "selector",
+    "box",
+    "field",
+    "picker",
+    "filter",
+    "the",
+    "a",
+];
+
+/// Verbs that start the second action of a compound step.
+const THEN_VERBS: &[&str] = &["click", "press", "hit", "tap", "apply", "submit"];
+
+/// The code of a sentence about a dropdown or a search box, or `None` when it is neither.
+pub(crate) fn code(t: &[Tok], snap: &Snapshot) -> Option<Result<Vec<String>, Decline>> {
+    if let Some(rest) = verb(t, &[&["search", "for"], &["search"]]) {
+        return Some(search(rest, snap));
+    }
+    // `type "beans" in the search box`: the box that searches, among other fields.
+    if let Some(rest) = verb(t, &[&["type"], &["enter"], &["input"], &["write"]])
+        && let Some(at) = find(rest, &["in", "into", "inside"])
+        && rest[at + 1..].iter().any(|w| w.is("search"))
+        && let [Tok::Lit(value)] = &rest[..at]
+    {
+        return Some(
+            search_field(snap).map(|field| vec![format!("await {field}.fill({});", js_str(value))]),
+        );
+    }
+    // `the message "No results" appears`: the page shows the text.
+    if let [the, m, Tok::Lit(value), rest @ ..] = t
+        && (the.is("the") || the.is("a"))
+        && (m.is("message") || m.is("text") || m.is("notice") || m.is("error"))
+        && (matches!(rest, [w] if w.is("appears") || w.is("appear"))
+            || matches!(rest, [is, w] if is.is("is") && (w.is("shown") || w.is("displayed"))))
+    {
+        let shows = Intent::PageShows(Literal(value.clone()));
+        return Some(code_for(&shows, snap).map(|code| body(&code)));
+    }
+    if let Some(rest) = verb(t, &[&["set"], &["change"]]) {
+        let (choice, then) = split_then(rest);
+        let to = find(choice, &["to"])?;
+        let noun: Vec<Tok> = choice[..to]
+            .iter()
+            .filter(|w| !w.is("back"))
+            .cloned()
+            .collect();
+        return Some(select(&noun, &choice[to + 1..], then, snap));
+    }
+    if let Some(rest) = verb(t, &[&["select"], &["choose"], &["pick"]]) {
+        let (choice, then) = split_then(rest);
+        if let Some(at) = find(choice, &["as", "in", "from", "for"]) {
+            return Some(select(&choice[at + 1..], &choice[..at], then, snap));
+        }
+        // `choose the Soup category`: the value, then the noun.
+        let words: Vec<Tok> = choice.iter().filter(|w| !w.is("the")).cloned().collect();
+        if words.len() < 2 {
+            return None;
+        }
+        let (value, noun) = words.split_at(words.len() - 1);
+        return Some(select(noun, value, then, snap));
+    }
+    // `the category dropdown is set to "All"`
+    let at = find(t, &["is"])?;
+    let rest = &t[at + 1..];
+    let value = match rest {
+        [s, to, value @ ..] if s.is("set") && to.is("to") => value,
+        _ => return None,
+    };
+    Some(selected(&t[..at], value, snap))
+}
+
+/// `... and click X`: the choice, and the action after it.
+fn split_then(rest: &[Tok]) -> (&[Tok], Option<&[Tok]>) {
+    for (at, w) in rest.iter().enumerate() {
+        if w.is("and")
+            && rest
+                .get(at + 1)
+                .is_some_and(|v| THEN_VERBS.iter().any(|x| v.is(x)))
+        {
+            return (&rest[..at], Some(&rest[at + 1..]));
+        }
+    }
+    (rest, None)
+}
+
+fn text(toks: &[Tok]) -> String {
+    toks.iter()
+        .map(|t| match t {
+            Tok::Word(_, orig) => orig.clone(),
+            Tok::Lit(l) => l.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The dropdown `noun` names and its option `value` (as the page writes it).
+fn dropdown(snap: &Snapshot, noun: &[Tok], value: &str) -> Result<(String, String), Decline> {
+    let words: Vec<String> = noun
+        .iter()
+        .filter(|w| !CONTROL_WORDS.iter().any(|c| w.is(c)))
+        .map(|w| text(std::slice::from_ref(w)))
+        .collect();
+    let mut found = Vec::new();
+    for (at, node) in snap.nodes.iter().enumerate() {
+        if !matches!(node.role.as_str(), "combobox" | "listbox") {
+            continue;
+        }
+        let Some(name) = node.name.as_deref() else {
+            continue;
+        };
+        if !words.iter().all(|w| has_words(name, w)) {
+            continue;
+        }
+        let option = node.children.iter().find_map(|&c| {
+            let child = &snap.nodes[c];
+            match &child.name {
+                Some(n) if child.role == "option" && norm(n) == norm(value) => Some(n.clone()),
+                _ => None,
+            }
+        });
+        if let Some(option) = option {
+            found.push((at, name.to_owned(), option));
+        }
+    }
+    match found.as_slice() {
+        [(at, name, option)] => {
+            snap.notice(*at);
+            let role = &snap.nodes[*at].role;
+            Ok((
+                format!(
+                    "page.getByRole({}, {{ name: {}, exact: true }})",
+                    js_str(role),
+                    js_str(name)
+                ),
+                option.clone(),
+            ))
+        }
+        [] => Err(Decline::new(format!(
+            "no dropdown named \"{}\" offers \"{value}\"",
+            words.join(" ")
+        ))),
+        _ => Err(Decline::new(format!(
+            "several dropdowns named \"{}\" offer \"{value}\"",
+            words.join(" ")
+        ))),
+    }
+}
+
+fn select(
+    noun: &[Tok],
+    value: &[Tok],
+    then: Option<&[Tok]>,
+    snap: &Snapshot,
+) -> Result<Vec<String>, Decline> {
+    let value = text(value);
+    if value.is_empty() {
+        return Err(Decline::new("the option to choose is missing"));
+    }
+    let (locator, option) = dropdown(snap, noun, &value)?;
+    let mut lines = vec![format!(
+        "await {locator}.selectOption({});",
+        js_str(&option)
+    )];
+    if let Some(then) = then {
+        lines.extend(then_action(then, snap)?);
+    }
+    Ok(lines)
+}
+
+/// The second action of a compound step: `click X` as its own step would, or `apply the
+/// filter` / `submit`: the one button whose name holds the words.
+fn then_action(then: &[Tok], snap: &Snapshot) -> Result<Vec<String>, Decline> {
+    if then[0].is("apply") || then[0].is("submit") {
+        let words: Vec<String> = then
+            .iter()
+            .skip(1)
+            .filter(|w| !w.is("the") && !w.is("form"))
+            .map(|w| text(std::slice::from_ref(w)))
+            .map(|w| w.trim_end_matches('s').to_owned())
+            .collect();
+        let action = text(&then[..1]);
+        let buttons: Vec<usize> = (0..snap.nodes.len())
+            .filter(|&i| snap.nodes[i].role == "button")
+            .filter(|&i| {
+                snap.nodes[i].name.as_deref().is_some_and(|n| {
+                    if words.is_empty() {
+                        has_words(n, &action)
+                    } else {
+                        words
+                            .iter()
+                            .all(|w| has_words(n, w) || has_words(n, &format!("{w}s")))
+                    }
+                })
+            })
+            .collect();
+        let [button] = buttons.as_slice() else {
+            return Err(Decline::new(format!(
+                "{} buttons could be meant by \"{}\"",
+                buttons.len(),
+                text(then)
+            )));
+        };
+        snap.notice(*button);
+        let name = snap.nodes[*button].name.clone().unwrap_or_default();
+        return Ok(vec![format!(
+            "await page.getByRole('button', {{ name: {}, exact: true }}).click();",
+            js_str(&name)
+        )]);
+    }
+    let sentence = then
+        .iter()
+        .map(|t| match t {
+            Tok::Word(_, orig) => orig.clone(),
+            Tok::Lit(l) => format!("\"{l}\""),
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let code = code_for(&parse(&sentence, &[])?, snap)?;
+    Ok(body(&code))
+}
+
+/// The statements of a step function's code, one a line.
+fn body(code: &str) -> Vec<String> {
+    code.lines()
+        .skip(1)
+        .filter(|l| *l != "}")
+        .map(|l| l.trim().to_owned())
+        .collect()
+}
+
+/// `search for "peas"`: the search box is filled and Enter submits it.
+fn search(rest: &[Tok], snap: &Snapshot) -> Result<Vec<String>, Decline> {
+    let value = text(rest);
+    if value.is_empty() {
+        return Err(Decline::new("what to search for is missing"));
+    }
+    Ok(vec![
+        format!("const field = {};", search_field(snap)?),
+        format!("await field.fill({});", js_str(&value)),
+        "await field.press('Enter');".to_owned(),
+    ])
+}
+
+/// The one search box of the page: a searchbox, or a field whose name or placeholder says
+/// `search`.
+fn search_field(snap: &Snapshot) -> Result<String, Decline> {
+    let fields: Vec<usize> = (0..snap.nodes.len())
+        .filter(|&i| {
+            let n = &snap.nodes[i];
+            n.role == "searchbox"
+                || matches!(n.role.as_str(), "textbox" | "combobox")
+                    && [n.name.as_deref(), n.placeholder.as_deref()]
+                        .into_iter()
+                        .flatten()
+                        .any(|s| has_words(s, "search"))
+        })
+        .collect();
+    let [field] = fields.as_slice() else {
+        return Err(Decline::new(format!(
+            "{} search boxes on the page",
+            fields.len()
+        )));
+    };
+    snap.notice(*field);
+    let node = &snap.nodes[*field];
+    let Some(name) = node.name.as_deref() else {
+        return Err(Decline::new("the search box has no name to find it by"));
+    };
+    Ok(format!(
+        "page.getByRole({}, {{ name: {}, exact: true }})",
+        js_str(&node.role),
+        js_str(name)
+    ))
+}
+
+/// `the category dropdown is set to "All"`: the option shown as chosen.
+fn selected(noun: &[Tok], value: &[Tok], snap: &Snapshot) -> Result<Vec<String>, Decline> {
+    let value = text(value);
+    let (locator, option) = dropdown(snap, noun, &value)?;
+    Ok(vec![format!(
+        "await expect({locator}.locator('option:checked')).toHaveText({});",
+        js_str(&option)
+    )])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::builtin::tokens::{normalize, tokenize};
+
+    const FORM: &str = "- complementary:\n  - generic:\n    - combobox \"Choose a category:\":\n      - option \"All\" [selected]\n      - option \"Vegetables\"\n      - option \"Soup\"\n    - textbox \"Enter search term:\":\n      - /placeholder: e.g. beans\n    - button \"Filter results\"\n";
+
+    fn written(sentence: &str) -> Result<Vec<String>, String> {
+        let toks = normalize(tokenize(sentence, &[]));
+        match code(&toks, &Snapshot::parse(FORM)) {
+            None => Err("not a choice".to_owned()),
+            Some(r) => r.map_err(|d| d.0),
+        }
+    }
+
+    const SELECT: &str = "await page.getByRole('combobox', { name: 'Choose a category:', exact: true }).selectOption('Vegetables');";
+    const CLICK: &str =
+        "await page.getByRole('button', { name: 'Filter results', exact: true }).click();";
+
+    #[test]
+    fn an_option_is_chosen_by_its_text_in_the_dropdown_the_noun_names() {
+        for sentence in [
+            "set the category to Vegetables",
+            "select Vegetables as the category",
+            "choose vegetables in the category dropdown",
+            "pick \"Vegetables\" from the category list",
+            "choose the Vegetables category",
+            "then set the category back to Vegetables",
+        ] {
+            assert_eq!(written(sentence), Ok(vec![SELECT.to_owned()]), "{sentence}");
+        }
+        assert!(written("set the category to Fruit").is_err());
+        assert!(written("set the colour to Vegetables").is_err());
+    }
+
+    #[test]
+    fn a_compound_step_chooses_then_clicks() {
+        let both = Ok(vec![SELECT.to_owned(), CLICK.to_owned()]);
+        assert_eq!(
+            written("choose the Vegetables category and apply the filter"),
+            both
+        );
+        // `click X` is written as its own step would be.
+        assert_eq!(
+            written("set the category to Vegetables and click Filter results"),
+            Ok(vec![
+                SELECT.to_owned(),
+                "await page.getByRole('button', { name: 'Filter results' }).click();".to_owned()
+            ])
+        );
+    }
+
+    #[test]
+    fn a_search_fills_the_search_box_and_submits() {
+        assert_eq!(
+            written("search for \"PEAS\""),
+            Ok(vec![
+                "const field = page.getByRole('textbox', { name: 'Enter search term:', exact: true });".to_owned(),
+                "await field.fill('PEAS');".to_owned(),
+                "await field.press('Enter');".to_owned(),
+            ])
+        );
+    }
+
+    #[test]
+    fn the_chosen_option_is_checked_by_its_text() {
+        assert_eq!(
+            written("the category dropdown is set to \"All\""),
+            Ok(vec!["await expect(page.getByRole('combobox', { name: 'Choose a category:', exact: true }).locator('option:checked')).toHaveText('All');".to_owned()])
+        );
+    }
+}
