@@ -264,7 +264,7 @@ fn state_words(rest: &[Tok]) -> Vec<Tok> {
             i += 2;
             continue;
         }
-        if t.is("cleared") {
+        if t.is("cleared") || t.is("blank") {
             out.push(word("empty"));
             i += 1;
             continue;

@@ -4,6 +4,7 @@
 //!
 //! Main function: [`code_for`].
 
+use crate::engine::builtin::forms::form_code;
 use crate::engine::builtin::grammar::{Decline, Intent, Literal, State, Target};
 use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::engine::builtin::resolve::{
@@ -372,6 +373,28 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             }
             vec![format!("await {}.click();", found?.locator)]
         }
+        Intent::Both(parts) => {
+            let mut lines = Vec::new();
+            for part in parts {
+                // A check of several lines is a block of its own, so that the names its
+                // lines declare do not clash with the other check's.
+                match body(part, snap)?.as_slice() {
+                    [one] => lines.push(one.clone()),
+                    many => {
+                        lines.push("{".to_owned());
+                        lines.extend(many.iter().map(|l| format!("  {l}")));
+                        lines.push("}".to_owned());
+                    }
+                }
+            }
+            lines
+        }
+        Intent::Validity { .. }
+        | Intent::Suggests { .. }
+        | Intent::Retype { .. }
+        | Intent::NoQuery
+        | Intent::UrlLacks(_)
+        | Intent::Asks { .. } => form_code(intent, snap)?,
     })
 }
 

@@ -12,6 +12,7 @@ mod assertions;
 )]
 mod builtin;
 mod codegen;
+mod forms;
 mod grammar;
 mod kinds;
 mod resolve;

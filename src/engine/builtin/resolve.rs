@@ -136,9 +136,31 @@ pub(crate) fn norm(text: &str) -> String {
         .to_lowercase()
 }
 
+/// `text` (lowercase) with British spellings written the American way, so that a sentence
+/// naming the "favourite fruit" field finds the field labelled "favorite fruit", and back.
+fn spelled(text: &str) -> String {
+    const BRITISH: &[(&str, &str)] = &[
+        ("favourite", "favorite"),
+        ("colour", "color"),
+        ("licence", "license"),
+        ("honour", "honor"),
+        ("neighbour", "neighbor"),
+        ("postcode", "zip code"),
+        ("organisation", "organization"),
+        ("centre", "center"),
+        ("catalogue", "catalog"),
+        ("cancelled", "canceled"),
+    ];
+    BRITISH
+        .iter()
+        .fold(text.to_owned(), |text, (british, american)| {
+            text.replace(british, american)
+        })
+}
+
 /// Whether `haystack` holds `needle`'s words on word boundaries (case-insensitive).
 pub(crate) fn has_words(haystack: &str, needle: &str) -> bool {
-    let (h, n) = (norm(haystack), norm(needle));
+    let (h, n) = (spelled(&norm(haystack)), spelled(&norm(needle)));
     if n.is_empty() {
         return false;
     }
