@@ -52,6 +52,12 @@
       const selector = '#' + CSS.escape(el.id);
       if (document.querySelectorAll(selector).length === 1) return selector;
     }
+    // A form control is also known by the name it is submitted under (`input[name="age"]`).
+    const name = el.getAttribute('name');
+    if (root === document && name && /^[A-Za-z_-]+$/.test(name) && semantic(name) && ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) {
+      const selector = tag + '[name="' + name + '"]';
+      if (document.querySelectorAll(selector).length === 1) return selector;
+    }
     return null;
   };
   const locatorIn = (el, root, base) => {

@@ -180,6 +180,10 @@ pub(crate) fn near_misses(text: &str) -> Vec<TextEdit> {
     edits
 }
 
+/// The URL a URL check is proven on: another path of the same origin, with a query, so that a
+/// check that the URL has no query fails on it too.
+const PROOF_URL: &str = "/prettyplay-mutation-proof?prettyplay-mutation-proof";
+
 /// The mutations that contradict a check which made `reads` for a sentence with `claims`,
 /// each once, in a stable order: element mutations first (by what each read checks), then
 /// near misses of the quoted texts across the page, then near misses of the sentence's numbers
@@ -230,9 +234,16 @@ pub(crate) fn mutations(reads: &[Read], claims: &Claims) -> Vec<Mutation> {
                 Some("to.have.title") => {
                     push(Mutation::Title("prettyplay mutation proof".to_owned()))
                 }
-                Some("to.have.url") => push(Mutation::Url("/prettyplay-mutation-proof".to_owned())),
+                Some("to.have.url") => push(Mutation::Url(PROOF_URL.to_owned())),
                 _ => {}
             },
+            // `the URL does not contain "fruit="`: the URL becomes one that holds each quoted
+            // text, which contradicts the sentence.
+            ("expect", None) if read.expression.as_deref() == Some("to.have.url") => {
+                for quoted in &claims.quoted {
+                    push(Mutation::Url(format!("{PROOF_URL}&{quoted}")));
+                }
+            }
             ("isChecked", Some(s)) => push(Mutation::FlipChecked(s)),
             ("isEnabled" | "isDisabled" | "isEditable", Some(s)) => push(Mutation::FlipDisabled(s)),
             (_, _) if claims.negative => {}
@@ -246,7 +257,7 @@ pub(crate) fn mutations(reads: &[Read], claims: &Claims) -> Vec<Mutation> {
                 }
             }
             ("title", None) => push(Mutation::Title("prettyplay mutation proof".to_owned())),
-            ("url", None) => push(Mutation::Url("/prettyplay-mutation-proof".to_owned())),
+            ("url", None) => push(Mutation::Url(PROOF_URL.to_owned())),
             (_, Some(s)) => {
                 push(Mutation::Remove(s.clone()));
                 if !scopes.contains(&s) {

@@ -20,7 +20,7 @@ const SUITES: &[(&str, &str, usize)] = &[
     ("todomvc-react", "tests/fixtures/todomvc/react", 35),
     ("todomvc-vue", "tests/fixtures/todomvc/vue", 16),
     ("todomvc-jquery", "tests/fixtures/todomvc/jquery", 25),
-    ("form-validation", "tests/fixtures/apps/form-validation", 7),
+    ("form-validation", "tests/fixtures/apps/form-validation", 42),
     ("can-store", "tests/fixtures/apps/can-store", 38),
 ];
 

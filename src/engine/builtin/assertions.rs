@@ -56,6 +56,9 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
         .or(starts(t, &["the", "page", "url"]))
     {
         let rest = &t[n..];
+        if rest.iter().any(|w| w.is("not") || w.is("no")) {
+            return Some(Err(negated_page_check("URL")));
+        }
         let exact = !rest.iter().any(|w| w.is("contains") || w.is("includes"));
         return Some(literal(rest).map(|value| Intent::Url { value, exact }));
     }
@@ -65,6 +68,9 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
         .or(starts(t, &["the", "page's", "title"]))
     {
         let rest = &t[n..];
+        if rest.iter().any(|w| w.is("not") || w.is("no")) {
+            return Some(Err(negated_page_check("title")));
+        }
         let exact = !rest.iter().any(|w| w.is("contains") || w.is("includes"));
         return Some(literal(rest).map(|value| Intent::Title { value, exact }));
     }
@@ -204,6 +210,14 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     Some(Ok(intent))
 }
 
+/// Why a negated URL or title check that no shape reads is declined: read as the plain
+/// check, it would pass exactly when its sentence is false.
+fn negated_page_check(what: &str) -> Decline {
+    Decline::new(format!(
+        "a negated {what} check is read only as `the {what} does not contain \"T\"` (URL) or          not at all (title)"
+    ))
+}
+
 /// `the page does not show "T"`, `the list does not contain "T"`: T is not shown (in the list,
 /// or anywhere).
 fn not_shown(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
@@ -286,7 +300,7 @@ fn state_words(rest: &[Tok]) -> Vec<Tok> {
             i += 2;
             continue;
         }
-        if t.is("cleared") {
+        if t.is("cleared") || t.is("blank") {
             out.push(word("empty"));
             i += 1;
             continue;

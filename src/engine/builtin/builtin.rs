@@ -441,7 +441,7 @@ mod shapes {
         );
         assert_eq!(
             one("the input box is cleared"),
-            "await expect(page.locator('input.new-todo')).toHaveValue('');"
+            "await expect(page.getByRole('textbox')).toHaveValue('');"
         );
         // A delete button the row shows only on hover, named through `its`.
         assert_eq!(

@@ -4,6 +4,7 @@
 //!
 //! Main function: [`code_for`].
 
+use crate::engine::builtin::forms::form_code;
 use crate::engine::builtin::grammar::{Decline, Intent, Literal, State, Target};
 use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::engine::builtin::resolve::{
@@ -397,6 +398,28 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             }
             vec![format!("await {}.click();", found?.locator)]
         }
+        Intent::Both(parts) => {
+            let mut lines = Vec::new();
+            for part in parts {
+                // A check of several lines is a block of its own, so that the names its
+                // lines declare do not clash with the other check's.
+                match body(part, snap)?.as_slice() {
+                    [one] => lines.push(one.clone()),
+                    many => {
+                        lines.push("{".to_owned());
+                        lines.extend(many.iter().map(|l| format!("  {l}")));
+                        lines.push("}".to_owned());
+                    }
+                }
+            }
+            lines
+        }
+        Intent::Validity { .. }
+        | Intent::Suggests { .. }
+        | Intent::Retype { .. }
+        | Intent::NoQuery
+        | Intent::UrlLacks(_)
+        | Intent::Asks { .. } => form_code(intent, snap)?,
     })
 }
 
@@ -1016,6 +1039,24 @@ mod tests {
             one("the page title contains \"todos\"", TODOS),
             "await expect(page).toHaveTitle(/(?<![\\p{L}\\p{N}_])todos(?![\\p{L}\\p{N}_])/iu);"
         );
+        // A negation is never dropped: read as the plain check, it would pass when false.
+        for sentence in [
+            "the URL does not contain \"active\"",
+            "the URL should not contain \"active\"",
+            "the url doesn't include \"active\"",
+        ] {
+            assert!(
+                one(sentence, TODOS).contains("not.toHaveURL("),
+                "{sentence}"
+            );
+        }
+        for sentence in [
+            "the title is not \"todos\"",
+            "the page title does not contain \"todos\"",
+            "the URL is not \"/login.html\"",
+        ] {
+            assert!(declined(sentence, TODOS).contains("negated"), "{sentence}");
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! Main function: [`parse`].
 
 use crate::engine::builtin::assertions::assertion;
+use crate::engine::builtin::forms::{form_shape, is_check};
 use crate::engine::builtin::kinds::{KINDS, Kind};
 use crate::engine::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
 
@@ -137,6 +138,33 @@ pub(crate) enum Intent {
     },
     /// `show the active todos`: a filter link, tab or button.
     Show(Target),
+    /// `the age field is invalid`: the field's validity as the browser computes it.
+    Validity {
+        target: Target,
+        valid: bool,
+    },
+    /// `the fruit field suggests Banana and Cherry`: the options of the field's datalist.
+    Suggests {
+        target: Target,
+        values: Vec<Literal>,
+    },
+    /// `clear the age field and type "12"`.
+    Retype {
+        value: Literal,
+        target: Target,
+    },
+    /// `"No" is checked and "Yes" is unchecked`: several checks, in order.
+    Both(Vec<Intent>),
+    /// `the URL has no query string`.
+    NoQuery,
+    /// `the address has no "fruit=" in it`.
+    UrlLacks(Literal),
+    /// `the form asks "Q" with the options Yes and No`: the group named Q has exactly these
+    /// radio buttons.
+    Asks {
+        question: Literal,
+        options: Vec<Literal>,
+    },
 }
 
 /// Reads `sentence` as one of the shapes. `columns` are the examples table's columns: `<name>`
@@ -146,6 +174,15 @@ pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Declin
     if toks.is_empty() {
         return Err(Decline::new("the sentence is empty"));
     }
+    // `the form is not sent: the address has no "x" in it`: a summary, then the check that
+    // says what it means, which is the step's check.
+    if !matches!(shape(&toks), Some(Ok(_)))
+        && let Some((_, check)) = sentence.split_once(": ")
+        && let Ok(intent) = parse(check, columns)
+        && is_check(&intent)
+    {
+        return Ok(intent);
+    }
     shape(&toks).ok_or_else(|| {
         Decline::new(
             "the sentence is none of the built-in shapes (open, click, type into, check, select, \
@@ -154,8 +191,11 @@ pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Declin
     })?
 }
 
-fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
+pub(super) fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
     let t = toks;
+    if let Some(form) = form_shape(t) {
+        return Some(form);
+    }
     if let Some(rest) = verb(
         t,
         &[

@@ -15,6 +15,7 @@ mod cards;
 mod choices;
 mod codegen;
 mod compound;
+mod forms;
 mod grammar;
 mod kinds;
 mod resolve;

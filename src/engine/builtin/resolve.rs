@@ -136,12 +136,34 @@ pub(crate) fn norm(text: &str) -> String {
         .to_lowercase()
 }
 
+/// `text` (lowercase) with British spellings written the American way, so that a sentence
+/// naming the "favourite fruit" field finds the field labelled "favorite fruit", and back.
+fn spelled(text: &str) -> String {
+    const BRITISH: &[(&str, &str)] = &[
+        ("favourite", "favorite"),
+        ("colour", "color"),
+        ("licence", "license"),
+        ("honour", "honor"),
+        ("neighbour", "neighbor"),
+        ("postcode", "zip code"),
+        ("organisation", "organization"),
+        ("centre", "center"),
+        ("catalogue", "catalog"),
+        ("cancelled", "canceled"),
+    ];
+    BRITISH
+        .iter()
+        .fold(text.to_owned(), |text, (british, american)| {
+            text.replace(british, american)
+        })
+}
+
 /// Whether `haystack` holds `needle`'s words on word boundaries (case-insensitive).
 pub(crate) fn has_words(haystack: &str, needle: &str) -> bool {
     // `toggle-all` is the words `toggle all`, however the name writes them.
     let (h, n) = (
-        norm(&haystack.replace('-', " ")),
-        norm(&needle.replace('-', " ")),
+        spelled(&norm(&haystack.replace('-', " "))),
+        spelled(&norm(&needle.replace('-', " "))),
     );
     if n.is_empty() {
         return false;

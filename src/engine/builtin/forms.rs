@@ -1,0 +1,478 @@
+//! The shapes of form tests: a field's validity (`the age field is invalid`), a field's
+//! suggestions (`the fruit field suggests Banana, Cherry and Apple`), a field cleared and typed
+//! into again (`clear the age field and type "12"`), a value changed (`change the age to 121`), a click
+//! described further (`click Submit without filling anything in`), and two checks in one
+//! sentence (`"No" is checked and "Yes" is unchecked`).
+//!
+//! Main functions: [`form_shape`] reads the sentence, which `grammar.rs` asks first; [`form_code`]
+//! writes the code of the intents it reads, for `codegen.rs`.
+
+use crate::engine::builtin::grammar::{Decline, Intent, Literal, literal, shape, target};
+use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
+use crate::engine::builtin::resolve::{bounded_regex_js, checked_element, element, js_str, norm};
+use crate::engine::builtin::snapshot::Snapshot;
+use crate::engine::builtin::tokens::{Tok, find, verb};
+
+/// The form shapes of `t`, or `None` when it is none of them.
+pub(super) fn form_shape(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    if let Some(both) = two_checks(t) {
+        return Some(Ok(both));
+    }
+    if let Some(rest) = verb(t, &[&["clear"], &["empty"]])
+        && let Some(and) = find(rest, &["and"])
+        && let Some(value) = verb(&rest[and + 1..], &[&["type"], &["enter"], &["write"]])
+    {
+        return Some(retype(&rest[..and], value));
+    }
+    if let Some(rest) = verb(t, &[&["change"], &["set"], &["update"]])
+        && let Some(to) = find(rest, &["to"])
+        && !rest[..to].iter().any(|w| matches!(w, Tok::Lit(_)))
+    {
+        return Some(change(&rest[..to], &rest[to + 1..]));
+    }
+    // `click Submit without filling anything in`: what follows `without` says what the user
+    // leaves undone, which is no action of the step.
+    if let Some(rest) = verb(t, &[&["click"], &["tap"], &["press"], &["hit"]])
+        && let Some(without) = find(rest, &["without"])
+        && without > 0
+    {
+        return Some(target(&rest[..without]).map(|target| Intent::Click {
+            target,
+            double: false,
+        }));
+    }
+    if let Some(url) = url_lacks(t) {
+        return Some(url);
+    }
+    if let Some(at) = find(t, &["asks"])
+        && let Some(with) = find(&t[at..], &["with"])
+    {
+        return Some(asks(&t[at + 1..at + with], &t[at + with + 1..]));
+    }
+    if let Some(at) = find(t, &["suggests", "offers", "proposes"]) {
+        return Some(suggests(&t[..at], &t[at + 1..]));
+    }
+    validity(t)
+}
+
+/// `the URL has no query string`, `the address has no "fruit=" in it`, `the URL does not
+/// contain "x"`.
+fn url_lacks(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let rest = verb(
+        t,
+        &[
+            &["the", "url"],
+            &["the", "page", "url"],
+            &["the", "address", "bar"],
+            &["the", "address"],
+            &["url"],
+        ],
+    )?;
+    let rest = match rest {
+        [h, n, rest @ ..] if h.is("has") && n.is("no") => rest,
+        // `does not contain` is `not contain` once the tokens are normalized.
+        [d, n, c, rest @ ..]
+            if d.is("does")
+                && n.is("not")
+                && (c.is("contain") || c.is("include") || c.is("have")) =>
+        {
+            rest
+        }
+        [n, c, rest @ ..]
+            if n.is("not")
+                && ["contain", "contains", "include", "includes", "have", "has"]
+                    .iter()
+                    .any(|w| c.is(w)) =>
+        {
+            rest
+        }
+        _ => return None,
+    };
+    if let [q, s] = rest
+        && q.is("query")
+        && (s.is("string") || s.is("parameters"))
+    {
+        return Some(Ok(Intent::NoQuery));
+    }
+    Some(literal(rest).and_then(|value| {
+        if value.0.contains("${") || value.0.starts_with('<') || value.0.trim().is_empty() {
+            return Err(Decline::new(
+                "the text the URL must not hold is written in the sentence",
+            ));
+        }
+        Ok(Intent::UrlLacks(value))
+    }))
+}
+
+/// `the form asks "Q" with the options Yes and No`.
+fn asks(question: &[Tok], options: &[Tok]) -> Result<Intent, Decline> {
+    let question = literal(question)?;
+    let quoted = options.iter().any(|w| matches!(w, Tok::Lit(_)));
+    let options: Vec<Literal> = options
+        .iter()
+        .filter_map(|w| match w {
+            Tok::Lit(l) => Some(Literal(l.clone())),
+            Tok::Word(w, orig)
+                if !quoted
+                    && !["and", "or", "the", "options", "answers", "choices"]
+                        .contains(&w.as_str()) =>
+            {
+                Some(Literal(orig.clone()))
+            }
+            Tok::Word(..) => None,
+        })
+        .collect();
+    if options.len() < 2 {
+        return Err(Decline::new("write the answers the question offers"));
+    }
+    Ok(Intent::Asks { question, options })
+}
+
+/// `X is valid`, `X is (still) flagged as invalid`, `X is not valid`.
+fn validity(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let at = find(t, &["is"])?;
+    const FILLERS: &[&str] = &[
+        "flagged",
+        "marked",
+        "shown",
+        "considered",
+        "reported",
+        "as",
+        "still",
+        "again",
+        "now",
+    ];
+    let rest: Vec<&Tok> = t[at + 1..]
+        .iter()
+        .filter(|w| !FILLERS.iter().any(|f| w.is(f)))
+        .collect();
+    let valid = match rest.as_slice() {
+        [w] if w.is("valid") => true,
+        [w] if w.is("invalid") => false,
+        [n, w] if n.is("not") && w.is("valid") => false,
+        [n, w] if n.is("not") && w.is("invalid") => true,
+        _ => return None,
+    };
+    Some(target(&t[..at]).map(|target| Intent::Validity { target, valid }))
+}
+
+/// `clear X and type V`.
+fn retype(what: &[Tok], value: &[Tok]) -> Result<Intent, Decline> {
+    let value = value_of(value)?;
+    // `it` would be the field of an earlier step, which a step's code cannot know: the focus
+    // is no sign of it, since a check's mutation proof takes the focus away.
+    if let [w] = what
+        && w.is("it")
+    {
+        return Err(Decline::new(
+            "`it` names the element of an earlier step: name the field (`clear the age field and \
+             type \"12\"`)",
+        ));
+    }
+    let mut target = target(what)?;
+    target.kind = target.kind.or(Some(Kind::Field));
+    Ok(Intent::Retype { value, target })
+}
+
+/// `change the age to 121`: the field's value is replaced.
+fn change(what: &[Tok], value: &[Tok]) -> Result<Intent, Decline> {
+    let value = value_of(value)?;
+    let mut target = target(what)?;
+    target.kind = target.kind.or(Some(Kind::Field));
+    Ok(Intent::Fill {
+        value,
+        target,
+        then_press: None,
+    })
+}
+
+/// A typed value: one quoted literal, or a number as written.
+fn value_of(toks: &[Tok]) -> Result<Literal, Decline> {
+    match toks {
+        [Tok::Word(w, orig)] if w.parse::<f64>().is_ok() => Ok(Literal(orig.clone())),
+        _ => literal(toks),
+    }
+}
+
+/// `the fruit field suggests Banana, Cherry and Apple`: the field's list offers exactly these.
+fn suggests(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
+    let mut target = target(subject)?;
+    target.kind = target.kind.or(Some(Kind::Field));
+    let quoted = rest.iter().any(|w| matches!(w, Tok::Lit(_)));
+    let values: Vec<Literal> = rest
+        .iter()
+        .filter_map(|w| match w {
+            Tok::Lit(l) => Some(Literal(l.clone())),
+            // Unquoted, each word is one suggestion (commas are gone by now).
+            Tok::Word(w, orig)
+                if !quoted && !["and", "or", "the", "options"].contains(&w.as_str()) =>
+            {
+                Some(Literal(orig.clone()))
+            }
+            Tok::Word(..) => None,
+        })
+        .collect();
+    if values.is_empty() {
+        return Err(Decline::new("write the suggestions the field offers"));
+    }
+    Ok(Intent::Suggests { target, values })
+}
+
+/// `A and B`, where A and B are both checks: both are checked, in order.
+fn two_checks(t: &[Tok]) -> Option<Intent> {
+    t.iter().enumerate().skip(1).find_map(|(at, w)| {
+        if !w.is("and") || at + 1 >= t.len() {
+            return None;
+        }
+        let left = shape(&t[..at])?.ok()?;
+        let right = shape(&t[at + 1..])?.ok()?;
+        (is_check(&left) && is_check(&right)).then(|| Intent::Both(vec![left, right]))
+    })
+}
+
+/// Whether an intent only reads the page.
+pub(super) fn is_check(intent: &Intent) -> bool {
+    matches!(
+        intent,
+        Intent::Visible { .. }
+            | Intent::PageShows(_)
+            | Intent::ListShows { .. }
+            | Intent::HasValue { .. }
+            | Intent::HasText { .. }
+            | Intent::State { .. }
+            | Intent::Count { .. }
+            | Intent::Url { .. }
+            | Intent::Title { .. }
+            | Intent::AllItems { .. }
+            | Intent::Placeholder { .. }
+            | Intent::Validity { .. }
+            | Intent::Suggests { .. }
+            | Intent::NoQuery
+            | Intent::UrlLacks(_)
+            | Intent::Asks { .. }
+            | Intent::Both(_)
+    )
+}
+
+/// The code of a form intent.
+pub(super) fn form_code(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
+    match intent {
+        Intent::Validity { target, valid } => {
+            checked_element(snap, target, FIELD_ROLES).map(|found| {
+                // Playwright has no validity matcher; the field is one of the page's elements
+                // the `:valid` or `:invalid` pseudo-class matches, which is the validity the
+                // browser computes (`validity.valid`).
+                let class = if *valid { ":valid" } else { ":invalid" };
+                vec![format!(
+                    "await expect({}.and(page.locator({}))).toHaveCount(1);",
+                    found.locator,
+                    js_str(class)
+                )]
+            })
+        }
+        Intent::Suggests { target, values } => {
+            checked_element(snap, target, FIELD_ROLES).map(|found| {
+                let texts: Vec<String> = values.iter().map(|v| js_str(&v.0)).collect();
+                vec![
+                    format!("const list = await {}.getAttribute('list');", found.locator),
+                    // The field's `list` names the datalist by id; its options are the
+                    // suggestions, exactly these and in this order.
+                    "const options = page.locator(`datalist[id=${JSON.stringify(list)}] > option`);"
+                        .to_owned(),
+                    format!("await expect(options).toHaveText([{}]);", texts.join(", ")),
+                ]
+            })
+        }
+        Intent::Retype { value, target } => {
+            element(snap, target, FIELD_ROLES, false).map(|found| {
+                let field = found.locator;
+                vec![
+                    format!("const field = {field};"),
+                    "await field.clear();".to_owned(),
+                    format!(
+                        "await field.fill({});",
+                        crate::engine::builtin::codegen::value_js(value)
+                    ),
+                ]
+            })
+        }
+        Intent::NoQuery => Ok(vec!["await expect(page).toHaveURL(/^[^?]*$/);".to_owned()]),
+        Intent::UrlLacks(text) => Ok(vec![format!(
+            "await expect(page).not.toHaveURL({});",
+            bounded_regex_js(&text.0)
+        )]),
+        Intent::Asks { question, options } => asks_code(snap, question, options),
+        _ => Err(Decline::new("the sentence is none of the form shapes")),
+    }
+}
+
+/// The group (a fieldset and its legend) whose name is the question, its `required` marker
+/// aside, holds exactly the options as radio buttons.
+fn asks_code(
+    snap: &Snapshot,
+    question: &Literal,
+    options: &[Literal],
+) -> Result<Vec<String>, Decline> {
+    let q = norm(&question.0);
+    let groups: Vec<usize> = snap
+        .with_roles(&["group", "radiogroup"])
+        .into_iter()
+        .filter(|&i| {
+            snap.nodes[i]
+                .name
+                .as_deref()
+                .is_some_and(|name| norm(name) == q || norm(name).starts_with(&q))
+        })
+        .collect();
+    let [group] = groups.as_slice() else {
+        return Err(Decline::new(format!(
+            "{} groups of the page ask \"{}\"",
+            groups.len(),
+            question.0
+        )));
+    };
+    snap.notice(*group);
+    let node = &snap.nodes[*group];
+    let name = node.name.clone().unwrap_or_default();
+    let mut lines = vec![
+        format!(
+            "const group = page.getByRole({}, {{ name: {}, exact: true }});",
+            js_str(&node.role),
+            js_str(&name)
+        ),
+        format!(
+            "await expect(group.getByRole('radio')).toHaveCount({});",
+            options.len()
+        ),
+    ];
+    for option in options {
+        lines.push(format!(
+            "await expect(group.getByRole('radio', {{ name: {}, exact: true }})).toBeVisible();",
+            js_str(&option.0)
+        ));
+    }
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::builtin::grammar::parse;
+
+    fn intent(sentence: &str) -> Intent {
+        parse(sentence, &[]).unwrap_or_else(|why| panic!("{sentence:?}: {}", why.0))
+    }
+
+    #[test]
+    fn validity_reads_flags_and_negations() {
+        for (sentence, want) in [
+            ("the age field is invalid", false),
+            ("the age field is flagged as invalid", false),
+            ("the age is still invalid", false),
+            ("the age field is valid", true),
+            ("the age field is not valid", false),
+            ("the e-mail field should be valid again", true),
+        ] {
+            let Intent::Validity { valid, .. } = intent(sentence) else {
+                panic!("{sentence}: {:?}", intent(sentence))
+            };
+            assert_eq!(valid, want, "{sentence}");
+        }
+    }
+
+    #[test]
+    fn two_checks_in_one_sentence() {
+        let Intent::Both(parts) = intent("\"No\" is checked and \"Yes\" is unchecked") else {
+            panic!()
+        };
+        assert_eq!(parts.len(), 2);
+        assert!(parts.iter().all(is_check));
+        // An action and a check are not two checks.
+        assert!(!matches!(
+            parse("click \"Add\" and \"Yes\" is checked", &[]),
+            Ok(Intent::Both(_))
+        ));
+    }
+
+    #[test]
+    fn actions_of_forms() {
+        assert!(matches!(
+            intent("clear the age field and type \"12\""),
+            Intent::Retype { .. }
+        ));
+        assert!(parse("clear it and type \"apple\"", &[]).is_err());
+        let Intent::Fill { value, target, .. } = intent("change the age to 121") else {
+            panic!()
+        };
+        assert_eq!(
+            (value.0.as_str(), target.name.as_deref()),
+            ("121", Some("age"))
+        );
+        let Intent::Click { target, .. } = intent("click Submit without filling anything in")
+        else {
+            panic!()
+        };
+        assert_eq!(target.name.as_deref(), Some("Submit"));
+        let Intent::Suggests { values, .. } =
+            intent("the favorite fruit field suggests Banana, Cherry and Apple")
+        else {
+            panic!()
+        };
+        assert_eq!(values.len(), 3);
+    }
+
+    /// A form like MDN's validation example, as its aria snapshot shows it.
+    const FORM: &str = "- group \"Do you have a driver's license?required\":\n  - radio \"Yes\"\n  - radio \"No\"\n- spinbutton \"How old are you?\"\n- combobox \"What's your favorite fruit?required\"\n- button \"Submit\"\n";
+
+    fn code(sentence: &str) -> Vec<String> {
+        let code = crate::engine::builtin::write_step(sentence, &[], FORM, "")
+            .unwrap_or_else(|why| panic!("declined {sentence:?}: {}", why.0));
+        code.lines()
+            .skip(1)
+            .filter(|l| *l != "}")
+            .map(|l| l.trim().to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn the_code_of_form_checks() {
+        assert_eq!(
+            code("the favourite fruit field is invalid"),
+            [
+                "await expect(page.getByRole('combobox', { name: 'What\\'s your favorite fruit?required', exact: true }).and(page.locator(':invalid'))).toHaveCount(1);"
+            ]
+        );
+        assert_eq!(
+            code("the URL has no query string"),
+            ["await expect(page).toHaveURL(/^[^?]*$/);"]
+        );
+        assert_eq!(
+            code("the form is not sent: the address has no \"fruit=\" in it"),
+            ["await expect(page).not.toHaveURL(/(?<![\\p{L}\\p{N}_])fruit=/iu);"]
+        );
+        assert_eq!(
+            code("the form asks \"Do you have a driver's license?\" with the options Yes and No")
+                [..2],
+            [
+                "const group = page.getByRole('group', { name: 'Do you have a driver\\'s license?required', exact: true });",
+                "await expect(group.getByRole('radio')).toHaveCount(2);"
+            ]
+        );
+        assert_eq!(
+            code("\"No\" is checked and \"Yes\" is unchecked"),
+            [
+                "await expect(page.getByRole('radio', { name: 'No', exact: true })).toBeChecked();",
+                "await expect(page.getByRole('radio', { name: 'Yes', exact: true })).not.toBeChecked();"
+            ]
+        );
+        // Read as clauses (`compound.rs`): neither text is in the URL.
+        let neither = crate::engine::builtin::write_step(
+            "the URL does not contain \"a\" and \"b\"",
+            &[],
+            FORM,
+            "",
+        )
+        .unwrap();
+        assert_eq!(neither.matches("not.toHaveURL(").count(), 2, "{neither}");
+    }
+}
