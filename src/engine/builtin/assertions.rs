@@ -89,7 +89,11 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
         }
         let subject_words: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
         let is = |w: &str| subject_words.len() == 1 && subject_words[0].is(w);
-        let exact = t[at].is("says") || t[at].is("reads");
+        // A value in quotes is the whole text; words as written (`the counter says 1 item
+        // left`) are found on word boundaries, since the page may punctuate them ("1 item
+        // left!").
+        let exact = (t[at].is("says") || t[at].is("reads"))
+            && rest.iter().any(|w| matches!(w, Tok::Lit(_)));
         if t[at].is("has") {
             return Some(has(subject, rest));
         }

@@ -215,6 +215,14 @@ fn on_focused(toks: &[Tok]) -> Option<Vec<String>> {
             )]),
             _ => None,
         },
+        // `double-click "T" and change it to "U"`: the editor the double-click opened.
+        "change" | "set" | "update" | "edit" => match rest.as_slice() {
+            [to, Tok::Lit(value)] if to.is("to") => Some(vec![format!(
+                "await {FOCUSED}.fill({});",
+                value_js(&Literal(value.clone()))
+            )]),
+            _ => None,
+        },
         "press" | "hit" => {
             let key = key_name(&rest)?;
             Some(vec![format!("await {FOCUSED}.press({});", js_str(&key))])
@@ -373,6 +381,14 @@ mod tests {
                 "await page.getByText('buy milk').dblclick();",
                 "await page.locator(':focus').clear();",
                 "await page.locator(':focus').fill('buy oat milk');",
+                "await page.keyboard.press('Enter');",
+            ]
+        );
+        assert_eq!(
+            lines("double-click \"buy milk\" and change it to \"bread\", then press Enter"),
+            [
+                "await page.getByText('buy milk').dblclick();",
+                "await page.locator(':focus').fill('bread');",
                 "await page.keyboard.press('Enter');",
             ]
         );
