@@ -25,6 +25,21 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     if let Some(intent) = items(t) {
         return Some(intent);
     }
+    // `a "Clear completed" button appears`: an element of a named kind is shown.
+    if let [subject @ .., last] = t
+        && (last.is("appears") || last.is("appear"))
+        && !subject.is_empty()
+        && let Ok(target) = target(subject)
+        && target.name.is_some()
+        && target
+            .kind
+            .is_some_and(|kind| !matches!(kind, Kind::Item | Kind::List | Kind::Row))
+    {
+        return Some(Ok(Intent::Visible {
+            target,
+            shown: true,
+        }));
+    }
     // `1 item left`, `0 items left`: a count and its words, with no verb, is text the page
     // shows (found on word boundaries, so "1 item left" is not found in "11 items left").
     if t.len() > 1

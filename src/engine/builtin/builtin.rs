@@ -440,6 +440,10 @@ mod shapes {
             one("the \"Clear completed\" button is hidden")
         );
         assert_eq!(
+            one("a \"Clear completed\" button should appear"),
+            one("the \"Clear completed\" button is shown")
+        );
+        assert_eq!(
             one("the input box is cleared"),
             "await expect(page.getByRole('textbox')).toHaveValue('');"
         );
