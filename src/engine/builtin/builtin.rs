@@ -4,7 +4,7 @@
 //! Main function: [`write_step`]; [`explain`] says also which lines of the snapshot it
 //! matched (`prettyplay explain`).
 
-use crate::engine::builtin::codegen::code_for;
+use crate::engine::builtin::codegen::{code_for, step_function};
 use crate::engine::builtin::compound;
 use crate::engine::builtin::grammar::{Decline, parse};
 use crate::engine::builtin::snapshot::Snapshot;
@@ -42,14 +42,7 @@ fn code(sentence: &str, columns: &[String], snap: &Snapshot) -> Result<String, D
             return compound::code(sentence, columns, snap).unwrap_or(Err(decline));
         }
     };
-    let mut code = String::from("async function step(page) {\n");
-    for line in lines {
-        code.push_str("  ");
-        code.push_str(&line);
-        code.push('\n');
-    }
-    code.push('}');
-    Ok(code)
+    Ok(step_function(lines))
 }
 
 /// What the built-in generator makes of a sentence on a page, for `prettyplay explain`.

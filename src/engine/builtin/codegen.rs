@@ -96,7 +96,11 @@ fn bounded_js(value: &Literal) -> String {
 
 /// The code of `intent` on the page `snap` shows.
 pub(crate) fn code_for(intent: &Intent, snap: &Snapshot) -> Result<String, Decline> {
-    let lines = body(intent, snap)?;
+    Ok(step_function(body(intent, snap)?))
+}
+
+/// The step function around `lines`, each on its own indented line.
+pub(crate) fn step_function(lines: Vec<String>) -> String {
     let mut code = String::from("async function step(page) {\n");
     for line in lines {
         code.push_str("  ");
@@ -104,7 +108,7 @@ pub(crate) fn code_for(intent: &Intent, snap: &Snapshot) -> Result<String, Decli
         code.push('\n');
     }
     code.push('}');
-    Ok(code)
+    code
 }
 
 /// The statements of the code of `intent`, without the function around them.

@@ -12,7 +12,7 @@
 //!
 //! Main function: [`code`].
 
-use crate::engine::builtin::codegen::{lines_for, value_js};
+use crate::engine::builtin::codegen::{lines_for, step_function, value_js};
 use crate::engine::builtin::grammar::{Decline, Literal, key_name, parse};
 use crate::engine::builtin::resolve::js_str;
 use crate::engine::builtin::snapshot::Snapshot;
@@ -88,14 +88,7 @@ pub(crate) fn code(
         }
         before = Some(clause);
     }
-    let mut code = String::from("async function step(page) {\n");
-    for line in lines {
-        code.push_str("  ");
-        code.push_str(&line);
-        code.push('\n');
-    }
-    code.push('}');
-    Some(Ok(code))
+    Some(Ok(step_function(lines)))
 }
 
 /// One clause, as the grammar will read it.
