@@ -261,8 +261,11 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         Command::Export(args) => {
             let settings = settings()?;
             let scenarios = load_scenarios(&settings, &cwd, &args.paths)?;
-            let chromium =
-                crate::driver::find_chromium(settings.browser.executable.as_deref(), &env_var)?;
+            let chromium = crate::driver::find_browser(
+                crate::config::BrowserName::Chromium,
+                settings.browser.executable.as_deref(),
+                &env_var,
+            )?;
             let dir = cwd.join(&args.playwright);
             let target = crate::export::ExportTarget {
                 dir: &dir,

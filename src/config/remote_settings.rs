@@ -151,8 +151,8 @@ impl fmt::Debug for ConnectHeaders {
     }
 }
 
-/// `[browser] name`: the engine. Launched locally, only Chromium; a Playwright server
-/// launches what it is asked for.
+/// `[browser] name`: the engine. Launched locally, Chromium or Firefox (a stock Firefox over
+/// WebDriver BiDi); a Playwright server launches what it is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BrowserName {
     #[default]
@@ -342,13 +342,17 @@ pub(super) const SECRET_SHAPED_VARS: &[&str] = &[
 /// What no source alone can see wrong: an engine prettyplay cannot launch, or reach over CDP.
 pub(super) fn check(browser: &BrowserSettings) -> Result<(), ConfigError> {
     let name = browser.name;
-    if name == BrowserName::Chromium {
+    let protocol = browser.remote.as_ref().map(|r| r.protocol);
+    if name == BrowserName::Chromium
+        || protocol == Some(RemoteProtocol::Connect)
+        || (name == BrowserName::Firefox && protocol.is_none())
+    {
         return Ok(());
     }
-    let message = match browser.remote.as_ref().map(|r| r.protocol) {
+    let message = match protocol {
         Some(RemoteProtocol::Connect) => return Ok(()),
         None => format!(
-            "`browser.name` is {:?}, but prettyplay launches only Chromium itself",
+            "`browser.name` is {:?}, but prettyplay launches only Chromium and Firefox itself",
             name.as_str()
         ),
         Some(RemoteProtocol::Cdp) => format!(
@@ -360,7 +364,7 @@ pub(super) fn check(browser: &BrowserSettings) -> Result<(), ConfigError> {
         message,
         hint: format!(
             "set `connect = \"ws://HOST:PORT/PATH\"` under [browser] to a Playwright server that \
-             runs {}, or remove `name` (Chromium is the default)",
+             runs {}, or set `name` to \"chromium\" or \"firefox\"",
             name.as_str()
         ),
     })
@@ -483,14 +487,20 @@ mod tests {
     }
 
     #[test]
-    fn an_engine_other_than_chromium_needs_connect() {
+    fn webkit_needs_connect_and_firefox_launches_locally_but_not_over_cdp() {
+        let dir = project("[browser]\nname = \"firefox\"\n");
+        assert_eq!(
+            resolve(dir.path(), &no_env).browser.name,
+            BrowserName::Firefox
+        );
         let dir = project("[browser]\nname = \"webkit\"\n");
         let e = resolve_err(dir.path(), &no_env);
         assert_eq!(
             e.to_string(),
-            "`browser.name` is \"webkit\", but prettyplay launches only Chromium itself\n  \
+            "`browser.name` is \"webkit\", but prettyplay launches only Chromium and Firefox \
+             itself\n  \
              = hint: set `connect = \"ws://HOST:PORT/PATH\"` under [browser] to a Playwright \
-             server that runs webkit, or remove `name` (Chromium is the default)"
+             server that runs webkit, or set `name` to \"chromium\" or \"firefox\""
         );
         let dir = project("[browser]\nname = \"firefox\"\ncdp = \"http://127.0.0.1:9222\"\n");
         assert!(

@@ -1,4 +1,4 @@
-//! Which browser a run drives: a Chromium launched on this machine, or a browser that runs
+//! Which browser a run drives: a Chromium or Firefox launched on this machine, or a browser that runs
 //! elsewhere and is reached with `[browser] connect` or `cdp`.
 //!
 //! Main type: [`BrowserTarget`].
@@ -6,13 +6,13 @@
 use std::path::PathBuf;
 
 use crate::config::{BrowserSettings, RemoteBrowser};
-use crate::driver::{DriverError, find_chromium};
+use crate::driver::{DriverError, find_browser};
 
 /// The browser that [`BrowserRuntime`](crate::driver::BrowserRuntime) launches or connects to.
 /// A run has exactly one, so a runtime cannot exist without something to launch.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum BrowserTarget {
-    /// A Chromium executable that every worker launches a process of.
+    /// A browser executable (of `[browser] name`) that every worker launches a process of.
     Local(PathBuf),
     /// A browser elsewhere that every worker opens a connection to.
     Remote(RemoteBrowser),
@@ -20,7 +20,7 @@ pub(crate) enum BrowserTarget {
 
 impl BrowserTarget {
     /// The target of `settings`. A remote browser wins over a local one, and the local
-    /// Chromium is only looked for when there is no remote browser, because a machine that
+    /// executable is only looked for when there is no remote browser, because a machine that
     /// connects to a browser elsewhere often has none installed.
     pub(crate) fn find(
         settings: &BrowserSettings,
@@ -28,7 +28,9 @@ impl BrowserTarget {
     ) -> Result<Self, DriverError> {
         match &settings.remote {
             Some(remote) => Ok(Self::Remote(remote.clone())),
-            None => find_chromium(settings.executable.as_deref(), env).map(Self::Local),
+            None => {
+                find_browser(settings.name, settings.executable.as_deref(), env).map(Self::Local)
+            }
         }
     }
 }

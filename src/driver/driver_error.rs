@@ -20,8 +20,9 @@ pub(crate) enum DriverError {
         #[source]
         source: Box<playwright_rs::Error>,
     },
-    #[error("could not launch Chromium at {executable}")]
+    #[error("could not launch {browser} at {executable}")]
     Launch {
+        browser: &'static str,
         executable: PathBuf,
         #[source]
         source: Box<playwright_rs::Error>,
@@ -87,11 +88,15 @@ impl DriverError {
                 "the driver must be playwright-core {} on Node.js; run `prettyplay install` to install it",
                 DRIVER_VERSION
             )),
-            DriverError::Launch { .. } => Some(
-                "check that the executable is a working Chromium (`chromium --version`); \
-                 run with -v for the driver's log"
-                    .to_owned(),
-            ),
+            DriverError::Launch {
+                browser,
+                executable,
+                ..
+            } => Some(format!(
+                "check that the executable is a working {browser} (`{} --version`); \
+                 run with -v for the driver's log",
+                executable.display()
+            )),
             DriverError::Connect { .. } => Some(format!(
                 "check that the server runs and answers at that address (`[browser] connect` or \
                  `cdp`), with the headers it needs (`connect_headers`); a Playwright server must \

@@ -1,10 +1,11 @@
 //! Locating the pieces a run needs before anything starts: the Playwright driver (Node.js and
-//! `playwright-core`'s `cli.js`, at the version playwright-rs speaks) and a Chromium binary.
+//! `playwright-core`'s `cli.js`, at the version playwright-rs speaks) and the browser's executable.
 //!
 //! Nothing here downloads anything: a missing piece is reported with the command that installs it.
 
 use std::path::{Path, PathBuf};
 
+use crate::config::BrowserName;
 use crate::driver::{DRIVER_VERSION, DriverError};
 
 /// The command that installs the driver (and, as root with `--with-deps`, Node.js and npm).
@@ -120,12 +121,32 @@ pub(crate) fn find_driver(
     Ok(DriverPaths { node, cli_js })
 }
 
-/// Finds Chromium: the configured executable, else `chromium`, `chromium-browser`,
-/// `google-chrome` or `google-chrome-stable` on `PATH`.
-pub(crate) fn find_chromium(
+/// The executables looked for on `PATH` for a browser without `[browser] executable`, in order,
+/// with the Debian package that installs the first.
+fn candidates(name: BrowserName) -> (&'static [&'static str], &'static str) {
+    match name {
+        BrowserName::Firefox => (&["firefox-esr", "firefox"], "firefox-esr"),
+        _ => (
+            &[
+                "chromium",
+                "chromium-browser",
+                "google-chrome",
+                "google-chrome-stable",
+            ],
+            "chromium",
+        ),
+    }
+}
+
+/// Returns the executable of the browser `name` to launch: `configured` (a path, or a bare name
+/// looked up on `PATH`) when set, else the first of the browser's usual names on `PATH`.
+pub(crate) fn find_browser(
+    name: BrowserName,
     configured: Option<&Path>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<PathBuf, DriverError> {
+    let title = browser_title(name);
+    let (names, package) = candidates(name);
     if let Some(path) = configured {
         if path.is_file() {
             return Ok(path.to_owned());
@@ -135,28 +156,35 @@ pub(crate) fn find_chromium(
         }
         return Err(DriverError::Missing {
             what: format!(
-                "Chromium: [browser] executable is {}, which does not exist",
+                "{title}: [browser] executable is {}, which does not exist",
                 path.display()
             ),
-            hint:
+            hint: format!(
                 "fix `[browser] executable` in prettyplay.toml (or PRETTYPLAY_BROWSER_EXECUTABLE), \
-                   or unset it to use `chromium` from PATH"
-                    .to_owned(),
+                 or unset it to use `{}` from PATH",
+                names[0]
+            ),
         });
     }
-    [
-        "chromium",
-        "chromium-browser",
-        "google-chrome",
-        "google-chrome-stable",
-    ]
-    .iter()
-    .find_map(|name| search_path(name, env))
-    .ok_or_else(|| DriverError::Missing {
-        what: "Chromium (none of chromium, chromium-browser, google-chrome is on PATH)".to_owned(),
-        hint: "run `prettyplay install --with-deps chromium` as root (apt-get install chromium)"
-            .to_owned(),
-    })
+    names
+        .iter()
+        .find_map(|name| search_path(name, env))
+        .ok_or_else(|| DriverError::Missing {
+            what: format!("{title} (none of {} is on PATH)", names.join(", ")),
+            hint: format!(
+                "run `prettyplay install --with-deps {}` as root (apt-get install {package})",
+                name.as_str()
+            ),
+        })
+}
+
+/// The name of the browser `name` in messages.
+pub(crate) fn browser_title(name: BrowserName) -> &'static str {
+    match name {
+        BrowserName::Chromium => "Chromium",
+        BrowserName::Firefox => "Firefox",
+        BrowserName::Webkit => "WebKit",
+    }
 }
 
 /// The Node.js `prettyplay install` put in the driver directory, if it did.
@@ -233,16 +261,42 @@ mod tests {
     #[test]
     fn missing_chromium_names_install_command() {
         let env = env_of(&[("PATH", "/nonexistent")]);
-        let err = find_chromium(None, &env).unwrap_err();
+        let err = find_browser(BrowserName::Chromium, None, &env).unwrap_err();
         assert!(
             err.hint()
                 .unwrap()
                 .contains("prettyplay install --with-deps chromium"),
             "{err:?}"
         );
-        let err = find_chromium(Some(Path::new("/no/such/chrome")), &env)
-            .unwrap_err()
-            .to_string();
+        let err = find_browser(
+            BrowserName::Chromium,
+            Some(Path::new("/no/such/chrome")),
+            &env,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("/no/such/chrome"), "{err}");
+    }
+
+    #[test]
+    fn firefox_is_firefox_esr_then_firefox_and_a_missing_one_names_the_apt_package() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("firefox"), "").unwrap();
+        let env = env_of(&[("PATH", dir.path().to_str().unwrap())]);
+        let found = find_browser(BrowserName::Firefox, None, &env).unwrap();
+        assert_eq!(found, dir.path().join("firefox"));
+        std::fs::write(dir.path().join("firefox-esr"), "").unwrap();
+        let found = find_browser(BrowserName::Firefox, None, &env).unwrap();
+        assert_eq!(found, dir.path().join("firefox-esr"));
+        let env = env_of(&[("PATH", "/nonexistent")]);
+        let err = find_browser(BrowserName::Firefox, None, &env).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "missing Firefox (none of firefox-esr, firefox is on PATH)"
+        );
+        assert_eq!(
+            err.hint().unwrap(),
+            "run `prettyplay install --with-deps firefox` as root (apt-get install firefox-esr)"
+        );
     }
 }

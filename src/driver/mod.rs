@@ -29,7 +29,8 @@ pub(crate) use driver_error::DriverError;
 pub(crate) use events::ContextEvents;
 pub(crate) use lifeline::{Lifeline, LifelineCut};
 pub(crate) use locate::{
-    DriverPaths, default_driver_dir, find_chromium, find_driver, node_arch, private_node_path,
+    DriverPaths, browser_title, default_driver_dir, find_browser, find_driver, node_arch,
+    private_node_path,
 };
 pub(crate) use origins::OriginGuard;
 pub(crate) use runtime::{

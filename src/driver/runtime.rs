@@ -30,7 +30,7 @@ use crate::driver::reuse::{open_reused, scrub};
 use crate::driver::test_page::Release;
 use crate::driver::{
     BrowserTarget, CLOSE_LIMIT, ContextEvents, DriverError, DriverPaths, Lifeline, LifelineCut,
-    NavigationClock, SavedState, TestPage,
+    NavigationClock, SavedState, TestPage, browser_title,
 };
 
 /// The Playwright driver of a run and what all its browsers share: how they are launched and
@@ -54,7 +54,7 @@ enum Target {
     Local {
         /// Boxed because the options are several times larger than the remote variant.
         options: Box<LaunchOptions>,
-        chromium: PathBuf,
+        executable: PathBuf,
     },
     Remote {
         remote: RemoteBrowser,
@@ -67,9 +67,9 @@ enum Target {
 impl Target {
     fn new(target: BrowserTarget, settings: &BrowserSettings) -> Self {
         match target {
-            BrowserTarget::Local(chromium) => Target::Local {
-                options: Box::new(launch_options(settings, &chromium)),
-                chromium,
+            BrowserTarget::Local(executable) => Target::Local {
+                options: Box::new(launch_options(settings, &executable)),
+                executable,
             },
             BrowserTarget::Remote(remote) => Target::Remote {
                 remote,
@@ -168,18 +168,23 @@ impl BrowserRuntime {
                 );
                 (browser, connection, gone)
             }
-            Target::Local { options, chromium } => {
+            Target::Local {
+                options,
+                executable,
+            } => {
                 let launch = browser_type.launch_with_options(LaunchOptions::clone(options));
                 let launched = tokio::select! {
                     biased;
                     launched = launch => launched,
                     reason = driver.until_lost() => Err(playwright_rs::Error::LaunchFailed(reason)),
                 };
+                let title = browser_title(self.settings.name);
                 let browser = launched.map_err(|source| DriverError::Launch {
-                    executable: chromium.clone(),
+                    browser: title,
+                    executable: executable.clone(),
                     source: Box::new(source),
                 })?;
-                let gone = "Chromium exited or lost its connection to the driver".to_owned();
+                let gone = format!("{title} exited or lost its connection to the driver");
                 (browser, driver, gone)
             }
         };
@@ -450,20 +455,53 @@ pub(crate) fn chromium_launch_args(settings: &BrowserSettings) -> Vec<String> {
     args
 }
 
-/// Returns the launch options of the local Chromium at `chromium`.
-fn launch_options(settings: &BrowserSettings, chromium: &Path) -> LaunchOptions {
-    let args = chromium_launch_args(settings);
+/// The launch channel that makes the driver speak WebDriver BiDi to a stock Firefox, rather
+/// than Juggler to Playwright's own build of it, which no package registry offers.
+pub(crate) const FIREFOX_CHANNEL: &str = "moz-firefox";
+
+/// Returns the launch options of the local browser at `executable`.
+fn launch_options(settings: &BrowserSettings, executable: &Path) -> LaunchOptions {
     let options = LaunchOptions::new()
-        .executable_path(chromium.display().to_string())
+        .executable_path(executable.display().to_string())
         .headless(settings.headless)
-        .chromium_sandbox(false)
-        .args(args)
         .timeout(LAUNCH_TIMEOUT.as_secs_f64() * 1000.0);
+    let options = match settings.name {
+        BrowserName::Firefox => options
+            .channel(FIREFOX_CHANNEL.to_owned())
+            .firefox_user_prefs(firefox_prefs(settings)),
+        _ => options
+            .chromium_sandbox(false)
+            .args(chromium_launch_args(settings)),
+    };
     if settings.slow_mo.is_zero() {
         options
     } else {
         options.slow_mo(settings.slow_mo.as_secs_f64() * 1000.0)
     }
+}
+
+/// Firefox preferences for a closed network: no update, telemetry, captive-portal or
+/// safe-browsing traffic, which would otherwise fail against the refused network at every
+/// start. With some origin not allowed, WebRTC is off as well, because its UDP passes every
+/// guard.
+fn firefox_prefs(settings: &BrowserSettings) -> HashMap<String, serde_json::Value> {
+    let mut prefs: HashMap<String, serde_json::Value> = [
+        ("app.update.enabled", false),
+        ("datareporting.policy.dataSubmissionEnabled", false),
+        ("toolkit.telemetry.enabled", false),
+        ("network.captive-portal-service.enabled", false),
+        ("network.connectivity-service.enabled", false),
+        ("browser.safebrowsing.malware.enabled", false),
+        ("browser.safebrowsing.phishing.enabled", false),
+        ("extensions.update.enabled", false),
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_owned(), value.into()))
+    .collect();
+    if !settings.allowed_origins.is_any() {
+        prefs.insert("media.peerconnection.enabled".to_owned(), false.into());
+    }
+    prefs
 }
 
 /// Whether the worker's contexts connect through an [`OutboundProxy`]: when some origin is

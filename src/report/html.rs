@@ -514,6 +514,7 @@ mod tests {
             scenario: format!("scenarios/{evil}.steps"),
             name: evil.into(),
             line: 1,
+            project: None,
         };
         let mut failure = testing::check_failure();
         failure.step = evil.into();

@@ -518,6 +518,7 @@ mod tests {
                 test: id(),
                 index: 2,
                 line: format!("console says {nasty}"),
+                project: None,
             },
         );
         events.insert(

@@ -30,6 +30,7 @@ pub(crate) fn id(scenario: &str, name: &str, line: usize) -> TestId {
         scenario: scenario.into(),
         name: name.into(),
         line,
+        project: None,
     }
 }
 

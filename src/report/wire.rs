@@ -395,12 +395,16 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
     }
 }
 
-/// A test: scenario file, name and the line of its `test:` header.
+/// A test: scenario file, name and the line of its `test:` header, and its browser project in
+/// a run of several browsers (left out otherwise, so the events of a Chromium run are as
+/// before).
 #[derive(Serialize)]
 pub(crate) struct TestIdWire<'a> {
     scenario: &'a str,
     name: &'a str,
     line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    project: Option<&'a str>,
 }
 
 impl<'a> From<&'a TestId> for TestIdWire<'a> {
@@ -409,6 +413,7 @@ impl<'a> From<&'a TestId> for TestIdWire<'a> {
             scenario: &id.scenario,
             name: &id.name,
             line: id.line,
+            project: id.project.as_deref(),
         }
     }
 }

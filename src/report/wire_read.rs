@@ -74,6 +74,9 @@ struct TestIdIn {
     scenario: String,
     name: String,
     line: usize,
+    /// Absent in the events of a run of the default Chromium alone, and in older blobs.
+    #[serde(default)]
+    project: Option<String>,
 }
 
 impl From<TestIdIn> for TestId {
@@ -82,6 +85,7 @@ impl From<TestIdIn> for TestId {
             scenario: id.scenario,
             name: id.name,
             line: id.line,
+            project: id.project,
         }
     }
 }

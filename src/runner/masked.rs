@@ -156,6 +156,7 @@ mod tests {
                 scenario: "a.steps".into(),
                 name: "t".into(),
                 line: 1,
+                project: None,
             },
             outcome: TestOutcome::Failed(Box::new(failure.clone())),
             duration: std::time::Duration::ZERO,
@@ -175,6 +176,7 @@ mod tests {
                 scenario: "a.steps".into(),
                 name: "t".into(),
                 line: 1,
+                project: None,
             },
             index: 1,
             line: "typed hunter22".into(),
@@ -191,6 +193,7 @@ mod tests {
                 scenario: "a.steps".into(),
                 name: "t".into(),
                 line: 1,
+                project: None,
             },
             outcome: TestOutcome::Interrupted(crate::runner::Interruption {
                 step: "type hunter22".into(),

@@ -1191,6 +1191,7 @@ mod tests {
                     scenario: "a.steps".into(),
                     name: call.test.to_owned(),
                     line: 1,
+                    project: None,
                 },
                 index: 1,
                 sentence: "open a".into(),
@@ -1374,6 +1375,7 @@ mod tests {
             scenario: "scenarios/todo.steps".into(),
             name: "add a todo".into(),
             line: 1,
+            project: None,
         };
         assert_eq!(
             trace_file_name(&id, 1),

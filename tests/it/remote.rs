@@ -513,14 +513,14 @@ fn an_off_origin_navigation_is_blocked_through_a_playwright_server() {
 }
 
 #[test]
-fn an_engine_other_than_chromium_needs_connect() {
+fn webkit_needs_connect() {
     Test::new()
-        .config("[browser]\nname = \"firefox\"\n")
+        .config("[browser]\nname = \"webkit\"\n")
         .scenario("scenarios/a.steps", "test: t\n  go\n")
         .args(&["replay", "--strict"])
         .run()
         .assert_exit(2)
         .stderr_contains(
-            "`browser.name` is \"firefox\", but prettyplay launches only Chromium itself",
+            "`browser.name` is \"webkit\", but prettyplay launches only Chromium and Firefox itself",
         );
 }
