@@ -48,7 +48,11 @@ pub(crate) struct BrowserArgs {
     /// Base URL of the app under test (`page.goto('/')` goes there).
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
-    /// Chromium executable to use instead of `chromium` on PATH.
+    /// Browser to run in: chromium (the default) or firefox. Given several times, every test
+    /// runs in each, as Playwright's `--project`.
+    #[arg(long = "browser", value_name = "NAME")]
+    pub browsers: Vec<String>,
+    /// Browser executable to use instead of the one on PATH (`chromium`, `firefox-esr`).
     #[arg(long, value_name = "PATH")]
     pub executable: Option<PathBuf>,
     /// Timeout of actions and expectations, in seconds.
@@ -150,7 +154,8 @@ pub(crate) enum Command {
     ///
     /// The driver goes into the user cache; `--with-deps`, as root, also installs the browser
     /// and the driver's system packages with apt-get. Idempotent: what is there is found, not
-    /// installed again. Without a target: Chromium and the driver. Browsers come only from Debian's packages
+    /// installed again. Without a target: the browsers the project runs (`[browser] name` or
+    /// `browsers`; Chromium by default) and the driver. Browsers come only from Debian's packages
     /// (`chromium`, `firefox-esr`): nothing is downloaded from outside the package registries.
     Install(InstallArgs),
     /// Write a Playwright Test project of the scenarios and their cached code.
@@ -167,7 +172,8 @@ pub(crate) enum Command {
 
 #[derive(Debug, Args)]
 pub(crate) struct InstallArgs {
-    /// What to install (default: chromium and the driver; a browser brings the driver too).
+    /// What to install (default: the project's browsers, else chromium, and the driver; a
+    /// browser brings the driver too).
     #[arg(value_name = "WHAT", value_enum)]
     pub targets: Vec<InstallTarget>,
     /// Also install system packages with apt-get (needs root): the browser, Node.js, npm and

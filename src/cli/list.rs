@@ -70,7 +70,7 @@ pub(crate) fn list(
     let cache = Cache::new(&settings.cache_dir);
     let mut cache_files: HashMap<usize, Option<CacheFile>> = HashMap::new();
     let mut tests = Vec::new();
-    for at in select.select(scenarios, &last_run)? {
+    for at in select.select(scenarios, &last_run, settings.browser.project_labels())? {
         let (scenario, test) = at.of(scenarios);
         let cached = match cache_files.entry(at.scenario) {
             std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),

@@ -70,7 +70,7 @@ pub(crate) fn check(
     // A line is one sentence: a background step or an examples table's step that several
     // tests run is checked once.
     let mut seen: HashSet<(usize, usize)> = HashSet::new();
-    for at in select.select(scenarios, &last_run)? {
+    for at in select.select(scenarios, &last_run, settings.browser.project_labels())? {
         let (scenario, test) = at.of(scenarios);
         if let Entry::Vacant(entry) = cache_files.entry(at.scenario) {
             entry.insert(cache.load(&scenario.rel_path)?);

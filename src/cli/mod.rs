@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 use clap::Parser;
 
 use crate::cache::{Cache, prune};
-use crate::config::{Overrides, Settings};
+use crate::config::{BrowserName, Overrides, Settings};
 use crate::error::{EXIT_SUCCESS, Error};
 use crate::report::Verbosity;
 use crate::runner::Mode;
@@ -189,7 +189,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             Ok(EXIT_SUCCESS)
         }
         Command::MergeReports(args) => merge::merge_reports(global, args, &cwd, stdout_colors()),
-        Command::Install(args) => install(args),
+        Command::Install(args) => install(args, settings().ok().as_ref()),
         Command::ShowReport(args) => show::show_report(args, &cwd),
         Command::ShowTrace(args) => show::show_trace(args, &cwd),
         Command::Api => {
@@ -261,15 +261,18 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         Command::Export(args) => {
             let settings = settings()?;
             let scenarios = load_scenarios(&settings, &cwd, &args.paths)?;
-            let chromium = crate::driver::find_browser(
-                crate::config::BrowserName::Chromium,
-                settings.browser.executable.as_deref(),
-                &env_var,
-            )?;
+            let executables = settings
+                .browser
+                .browsers
+                .iter()
+                .map(|&name| {
+                    crate::driver::find_browser(name, settings.browser.executable.as_deref(), &env_var)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
             let dir = cwd.join(&args.playwright);
             let target = crate::export::ExportTarget {
                 dir: &dir,
-                chromium: &chromium,
+                executables: &executables,
             };
             crate::export::export_playwright(
                 &settings,
@@ -370,8 +373,10 @@ fn cache_prune(settings: &Settings, cwd: &Path, dry_run: bool) -> Result<u8, Err
 }
 
 /// Runs `prettyplay install` on this machine.
-fn install(args: &args::InstallArgs) -> Result<u8, Error> {
-    let targets = args
+/// `prettyplay install`. Without a target it installs the browsers the project in `settings`
+/// runs (`[browser] name` or `browsers`), or Chromium where there is no project.
+fn install(args: &args::InstallArgs, settings: Option<&Settings>) -> Result<u8, Error> {
+    let mut targets: Vec<crate::install::Target> = args
         .targets
         .iter()
         .map(|target| match target {
@@ -380,6 +385,20 @@ fn install(args: &args::InstallArgs) -> Result<u8, Error> {
             args::InstallTarget::Driver => crate::install::Target::Driver,
         })
         .collect();
+    if targets.is_empty()
+        && let Some(settings) = settings.filter(|s| s.browser.remote.is_none())
+    {
+        targets = settings
+            .browser
+            .browsers
+            .iter()
+            .filter_map(|name| match name {
+                BrowserName::Chromium => Some(crate::install::Target::Chromium),
+                BrowserName::Firefox => Some(crate::install::Target::Firefox),
+                BrowserName::Webkit => None,
+            })
+            .collect();
+    }
     let request = crate::install::InstallRequest {
         targets,
         with_deps: args.with_deps,
@@ -404,6 +423,7 @@ fn overrides_of(command: &Command) -> Overrides {
         executable: browser.and_then(|b| b.executable.clone()),
         timeout: browser.and_then(|b| b.timeout),
         slow_mo: browser.and_then(|b| b.slow_mo),
+        browsers: browser.map(|b| b.browsers.clone()).unwrap_or_default(),
         screen: browser.and_then(|b| b.screen.clone()),
         llm_provider: llm.and_then(|l| l.llm_provider.clone()),
         llm_model: llm.and_then(|l| l.model.clone()),

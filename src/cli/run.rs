@@ -24,7 +24,7 @@ use crate::llm::{LlmProvider, build_provider, key_variables};
 use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
     FailedTest, LastRun, Mode, RunConfig, RunEvent, RunStats, Runner, TestId, TestOutcome, TestRef,
-    TraceMode,
+    TraceMode, run_projects,
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
@@ -146,7 +146,7 @@ pub(crate) fn run_tests(
     options: &RunOptions,
 ) -> Result<u8, Error> {
     let last_run = LastRun::load(&settings.project_root);
-    let selected = options.select.select(scenarios, &last_run)?;
+    let selected = options.select.select(scenarios, &last_run, settings.browser.project_labels())?;
     if selected.is_empty() {
         // An empty selection is a success in these two cases, because CI jobs run them
         // whatever the tests are.
@@ -172,8 +172,16 @@ pub(crate) fn run_tests(
     let secrets = var_secrets.with(remote.map(RemoteBrowser::secrets).unwrap_or_default());
     crate::cli::mask_stderr(&secrets);
     let driver = find_driver(&env_var)?;
-    let target = BrowserTarget::find(&settings.browser, &env_var)?;
-    if let BrowserTarget::Remote(remote) = &target {
+    // Every project's browser is looked for before anything starts, so that a missing Firefox
+    // is said at once rather than after the Chromium tests ran.
+    let labels = settings.browser.project_labels();
+    let mut targets = (0..labels.len())
+        .map(|project| BrowserTarget::find(&settings.browser.for_project(project), &env_var))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .map(Some)
+        .collect::<Vec<_>>();
+    if let Some(Some(BrowserTarget::Remote(remote))) = targets.first() {
         tracing::info!("browser: {}", remote.shown());
     }
     let driver_env = export_driver_env(&driver);
@@ -212,13 +220,40 @@ pub(crate) fn run_tests(
         trace_dir: options.report.output_dir.join("traces"),
         state_dir: settings.project_root.join(".prettyplay").join("state"),
         vars,
+        project: None,
     };
     let suite = if settings.generate.reuse {
         suite_of(settings, scenarios)
     } else {
         Vec::new()
     };
-    let runner = Runner::new(scenarios, selected.clone(), config)?.reusing_from(&suite);
+    let first_project = selected.first().map_or(0, |at| at.project);
+    let of_project = |project: usize| -> Vec<TestRef> {
+        selected
+            .iter()
+            .copied()
+            .filter(|at| at.project == project)
+            .collect()
+    };
+    let config_of = |project: usize, max_failures: Option<usize>| RunConfig {
+        project: labels[project].clone(),
+        max_failures,
+        ..config.clone()
+    };
+    // The first project's runner is made now, so that a malformed cache file is the error
+    // before anything starts; the others' are made when their turn comes, after the projects
+    // before them wrote what they generated.
+    let mut first_runner = Some(
+        Runner::new(
+            scenarios,
+            of_project(first_project),
+            config_of(first_project, options.max_failures),
+        )?
+        .reusing_from(&suite),
+    );
+    let first_target = targets[first_project]
+        .take()
+        .ok_or_else(|| Error::Usage("no browser for the first project".to_owned()))?;
     // An app that is down fails every test the same way: said once, before any browser starts.
     if let Some(url) = base_url_to_probe(
         settings.browser.base_url.as_deref(),
@@ -238,9 +273,9 @@ pub(crate) fn run_tests(
     let (web_servers, runtime) = std::thread::scope(|scope| {
         let starting = scope.spawn(|| {
             tokio.block_on(BrowserRuntime::start(
-                &settings.browser,
+                &settings.browser.for_project(first_project),
                 &driver,
-                target,
+                first_target,
                 tokio.handle(),
             ))
         });
@@ -274,9 +309,11 @@ pub(crate) fn run_tests(
     report.shard = options.select.shard;
     report.setups = selected
         .iter()
-        .map(|at| at.of(scenarios))
-        .filter(|(_, test)| test.saves.is_some())
-        .map(|(scenario, test)| TestId::of(scenario, test))
+        .filter(|at| at.of(scenarios).1.saves.is_some())
+        .map(|at| {
+            let (scenario, test) = at.of(scenarios);
+            TestId::of(scenario, test).in_project(labels[at.project].as_deref())
+        })
         .collect();
     let is_tty = io::IsTerminal::is_terminal(&io::stdout());
     let mut reporters = build_reporters(
@@ -290,7 +327,36 @@ pub(crate) fn run_tests(
     .map_err(Error::Output)?;
     let mut write_error = None;
     let mut failed_tests = Vec::new();
-    let stats = runner.run(&runtime, tokio.handle(), &mut |event| {
+    let mut first_runtime = Some(runtime);
+    let mut run_project = |project: usize,
+                           tests: Vec<TestRef>,
+                           max_failures: Option<usize>,
+                           on_event: &mut dyn FnMut(RunEvent)|
+     -> Result<RunStats, Error> {
+        let runtime = match first_runtime.take() {
+            Some(runtime) => runtime,
+            None => {
+                let target = targets[project]
+                    .take()
+                    .ok_or_else(|| Error::Usage("a browser project ran twice".to_owned()))?;
+                tokio.block_on(BrowserRuntime::start(
+                    &settings.browser.for_project(project),
+                    &driver,
+                    target,
+                    tokio.handle(),
+                ))?
+            }
+        };
+        let runner = match first_runner.take() {
+            Some(runner) => runner,
+            None => Runner::new(scenarios, tests, config_of(project, max_failures))?
+                .reusing_from(&suite),
+        };
+        let stats = runner.run(&runtime, tokio.handle(), on_event);
+        tokio.block_on(runtime.shutdown());
+        Ok(stats)
+    };
+    let outcome = run_projects(&selected, options.max_failures, &mut run_project, &mut |event| {
         if options.debug
             && let RunEvent::StepStarted {
                 test,
@@ -313,6 +379,7 @@ pub(crate) fn run_tests(
             failed_tests.push(FailedTest {
                 scenario: test.scenario.clone(),
                 test: test.name.clone(),
+                project: test.project.clone(),
             });
         }
         // The other reporters keep getting events when one fails, so that a full disk under
@@ -322,10 +389,13 @@ pub(crate) fn run_tests(
         }
     });
     let finished = reporters.finish();
-    tokio.block_on(runtime.shutdown());
+    if let Some(runtime) = first_runtime.take() {
+        tokio.block_on(runtime.shutdown());
+    }
     for warning in web_servers.stop() {
         warn(&warning);
     }
+    let stats = outcome?;
     record_failures(
         settings,
         scenarios,
@@ -490,18 +560,24 @@ fn record_failures(
     stats: &RunStats,
 ) {
     let ran = stats.passed + stats.failed;
-    let selected_names: std::collections::HashSet<(String, String)> = selected
+    let labels = settings.browser.project_labels();
+    let selected_names: std::collections::HashSet<(Option<String>, String, String)> = selected
         .iter()
         .map(|at| {
             let (scenario, test) = at.of(scenarios);
-            (scenario.rel_path.clone(), test.name.clone())
+            (
+                labels.get(at.project).cloned().flatten(),
+                scenario.rel_path.clone(),
+                test.name.clone(),
+            )
         })
         .collect();
     let mut failed: Vec<FailedTest> = previous
         .failed
         .iter()
         .filter(|f| {
-            !selected_names.contains(&(f.scenario.clone(), f.test.clone())) || ran < selected.len()
+            !selected_names.contains(&(f.project.clone(), f.scenario.clone(), f.test.clone()))
+                || ran < selected.len()
         })
         .filter(|f| !failed_now.contains(f))
         .cloned()

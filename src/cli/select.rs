@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use regex::Regex;
 
 use crate::cli::args::SelectArgs;
+#[cfg(doc)]
+use crate::config::BrowserSettings;
 use crate::error::Error;
 use crate::runner::{
     LastRun, Location, Selection, Shard, TagExpr, TestRef, select_tests, unmatched_locations,
@@ -64,13 +66,15 @@ impl SelectOptions {
         })
     }
 
-    /// The selected tests of `scenarios`; `last_run` gives `--last-failed` its tests. A
+    /// The selected tests of `scenarios` in each of `projects` (see
+    /// [`BrowserSettings::project_labels`]); `last_run` gives `--last-failed` its tests. A
     /// `FILE:LINE` at which no test is (its header, steps or an `examples:` row) is a usage
     /// error, whatever the other flags select.
     pub(crate) fn select(
         &self,
         scenarios: &[Scenario],
         last_run: &LastRun,
+        projects: Vec<Option<String>>,
     ) -> Result<Vec<TestRef>, Error> {
         let locations: Vec<Location> = self.locations.iter().map(|(l, _)| l.clone()).collect();
         let unmatched = unmatched_locations(scenarios, &locations);
@@ -96,6 +100,7 @@ impl SelectOptions {
             only: self.last_failed.then(|| last_run.failed_set()),
             shard: self.shard,
             setup_files: self.setup_files,
+            projects,
         };
         Ok(select_tests(scenarios, &selection))
     }

@@ -48,7 +48,7 @@ impl BrowserLayer {
     /// The gaps filled from the defaults, with the remote keys `remote` says; `project_dir` is
     /// the project root.
     pub(super) fn finish(self, remote: RemoteLayer, project_dir: PathBuf) -> BrowserSettings {
-        let (remote, name) = remote.finish();
+        let (remote, browsers) = remote.finish();
         let allowed_origins = AllowedOrigins::resolve(
             self.base_url.as_deref(),
             self.allowed_origins.as_deref().unwrap_or_default(),
@@ -56,7 +56,8 @@ impl BrowserLayer {
         BrowserSettings {
             allowed_origins,
             remote,
-            name,
+            name: browsers[0],
+            browsers,
             base_url: self.base_url,
             executable: self.executable,
             headless: self.headless.unwrap_or(defaults::HEADLESS),
@@ -83,6 +84,7 @@ impl BrowserLayer {
                 connect_headers: raw.connect_headers,
                 connect_timeout: raw.connect_timeout,
                 name: raw.name,
+                browsers: raw.browsers,
             },
             file,
         )?;
@@ -151,6 +153,7 @@ pub(super) struct RawBrowser {
     connect_headers: Option<Spanned<std::collections::BTreeMap<String, String>>>,
     connect_timeout: Option<Spanned<f64>>,
     name: Option<Spanned<String>>,
+    browsers: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// The environment variables of `[browser]`; a relative executable path is relative to the

@@ -67,8 +67,36 @@ pub struct BrowserSettings {
     pub allowed_origins: AllowedOrigins,
     /// `connect` or `cdp`: a browser that runs elsewhere; `None` (default): a local Chromium.
     pub remote: Option<RemoteBrowser>,
-    /// The engine (default Chromium; another only over `connect`).
+    /// The engine of this run or project: Chromium (the default), a local Firefox, or any
+    /// engine over `connect`.
     pub name: BrowserName,
+    /// Every engine the run's tests run in, in order (`browsers`, several `--browser`); the
+    /// first is `name`. A run of more than one is a run of browser projects.
+    pub browsers: Vec<BrowserName>,
+}
+
+impl BrowserSettings {
+    /// The labels of the run's browser projects, as test names carry them (`[firefox] ...`):
+    /// one per browser in a run of several, none in a run of one browser, whose names stay
+    /// those of the scenario files whichever browser it is.
+    pub fn project_labels(&self) -> Vec<Option<String>> {
+        match self.browsers.as_slice() {
+            [_] => vec![None],
+            browsers => browsers
+                .iter()
+                .map(|name| Some(name.as_str().to_owned()))
+                .collect(),
+        }
+    }
+
+    /// The settings of the project `index` of [`Self::project_labels`]: the same settings
+    /// with that browser.
+    pub fn for_project(&self, index: usize) -> BrowserSettings {
+        BrowserSettings {
+            name: self.browsers[index],
+            ..self.clone()
+        }
+    }
 }
 
 /// `[polling]` settings: the settle window.

@@ -16,6 +16,8 @@ pub struct Overrides {
     /// Relative to the working directory when it has a directory part; a bare name is looked up on
     /// `PATH`.
     pub executable: Option<PathBuf>,
+    /// `--browser NAME`, once per engine: `browser.browsers`.
+    pub browsers: Vec<String>,
     /// `browser.timeout`, in seconds.
     pub timeout: Option<f64>,
     /// `--slow-mo SECONDS`: `browser.slow_mo`.

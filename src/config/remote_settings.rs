@@ -30,7 +30,8 @@ const CDP_FORM: &str = "a Chrome DevTools endpoint such as http://127.0.0.1:9222
 const CDP_AND_CONNECT_FORM: &str =
     "nothing while PRETTYPLAY_BROWSER_CONNECT is set: a browser is reached one way, connect or cdp";
 /// Accepted forms of `browser.name`.
-const NAME_FORMS: &str = "one of chromium, firefox, webkit";
+const NAME_FORMS: &str = "one of chromium, firefox, webkit, or several separated by commas \
+                          (chromium,firefox) to run every test in each";
 /// Accepted form of `PRETTYPLAY_BROWSER_CONNECT_HEADERS`.
 const HEADERS_FORM: &str = "a JSON object of header names and string values, such as \
                             {\"Authorization\": \"Bearer ...\"}";
@@ -210,7 +211,8 @@ section_layer! {
         endpoint: (RemoteProtocol, String),
         connect_headers: ConnectHeaders,
         connect_timeout: Duration,
-        name: BrowserName,
+        /// `name`, or `browsers`: the engines every test runs in, in order, without repeats.
+        names: Vec<BrowserName>,
     }
 }
 
@@ -221,6 +223,7 @@ pub(super) struct RawRemote {
     pub(super) connect_headers: Option<Spanned<BTreeMap<String, String>>>,
     pub(super) connect_timeout: Option<Spanned<f64>>,
     pub(super) name: Option<Spanned<String>>,
+    pub(super) browsers: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 impl RemoteLayer {
@@ -232,15 +235,40 @@ impl RemoteLayer {
         read_file(raw, file)
     }
 
-    /// The remote browser the stacked layers say, if any, and the engine.
-    pub(super) fn finish(self) -> (Option<RemoteBrowser>, BrowserName) {
+    /// `--browser`, given once per engine.
+    pub(super) fn from_overrides(browsers: &[String]) -> Result<RemoteLayer, ConfigError> {
+        let mut names = Vec::new();
+        for value in browsers {
+            for name in parse_names(value).ok_or_else(|| ConfigError::Flag {
+                flag: "browser",
+                value: value.clone(),
+                expected: NAME_FORMS,
+            })? {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        Ok(RemoteLayer {
+            names: (!names.is_empty()).then_some(names),
+            ..RemoteLayer::default()
+        })
+    }
+
+    /// The remote browser the stacked layers say, if any, and the engines (Chromium alone by
+    /// default).
+    pub(super) fn finish(self) -> (Option<RemoteBrowser>, Vec<BrowserName>) {
         let remote = self.endpoint.map(|(protocol, endpoint)| RemoteBrowser {
             protocol,
             endpoint,
             headers: self.connect_headers.unwrap_or_default(),
             timeout: self.connect_timeout.unwrap_or(defaults::CONNECT_TIMEOUT),
         });
-        (remote, self.name.unwrap_or_default())
+        let names = self
+            .names
+            .filter(|names| !names.is_empty())
+            .unwrap_or_else(|| vec![BrowserName::default()]);
+        (remote, names)
     }
 }
 
@@ -291,12 +319,28 @@ fn read_file(mut raw: RawRemote, file: &FileContext<'_>) -> Result<RemoteLayer, 
         raw.connect_timeout.take(),
         positive_seconds,
     )?;
-    layer.name = file.parsed(
-        "browser.name",
-        NAME_FORMS,
-        raw.name.take(),
-        BrowserName::parse,
-    )?;
+    if let (Some(_), Some(browsers)) = (&raw.name, &raw.browsers) {
+        return Err(file.error(
+            Some(browsers.span()),
+            "`browser.name` and `browser.browsers` are both set".to_owned(),
+            Some(
+                "keep `name` for one browser, or `browsers = [\"chromium\", \"firefox\"]` to \
+                 run every test in each"
+                    .to_owned(),
+            ),
+        ));
+    }
+    layer.names = file
+        .parsed(
+            "browser.name",
+            "one of chromium, firefox, webkit",
+            raw.name.take(),
+            BrowserName::parse,
+        )?
+        .map(|name| vec![name]);
+    if let Some(list) = raw.browsers.take() {
+        layer.names = Some(browser_list(list, file)?);
+    }
     Ok(layer)
 }
 
@@ -327,10 +371,64 @@ pub(super) const ENV_VARS: &[(&str, EnvSetter<RemoteLayer>)] = &[
         Ok(())
     }),
     ("PRETTYPLAY_BROWSER_NAME", |layer, _, value| {
-        layer.name = Some(BrowserName::parse(value).ok_or(NAME_FORMS)?);
+        layer.names = Some(parse_names(value).ok_or(NAME_FORMS)?);
+        Ok(())
+    }),
+    ("PRETTYPLAY_BROWSER_BROWSERS", |layer, _, value| {
+        layer.names = Some(parse_names(value).ok_or(NAME_FORMS)?);
         Ok(())
     }),
 ];
+
+/// Engines separated by commas (`chromium,firefox`), without repeats; `None` when one is not
+/// an engine or there is none.
+fn parse_names(value: &str) -> Option<Vec<BrowserName>> {
+    let mut names = Vec::new();
+    for part in value.split(',') {
+        let name = BrowserName::parse(part)?;
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    (!names.is_empty()).then_some(names)
+}
+
+/// `browser.browsers` of the file: engines, each once, at least one.
+fn browser_list(
+    list: Spanned<Vec<Spanned<String>>>,
+    file: &FileContext<'_>,
+) -> Result<Vec<BrowserName>, ConfigError> {
+    let span = list.span();
+    let mut names = Vec::new();
+    for entry in list.into_inner() {
+        let name = BrowserName::parse(entry.get_ref()).ok_or_else(|| {
+            file.error(
+                Some(entry.span()),
+                format!(
+                    "`browser.browsers` entry {:?} is not a browser",
+                    entry.get_ref()
+                ),
+                Some("each entry is one of \"chromium\", \"firefox\", \"webkit\"".to_owned()),
+            )
+        })?;
+        if names.contains(&name) {
+            return Err(file.error(
+                Some(entry.span()),
+                format!("`browser.browsers` lists {:?} twice", name.as_str()),
+                Some("list each browser once".to_owned()),
+            ));
+        }
+        names.push(name);
+    }
+    if names.is_empty() {
+        return Err(file.error(
+            Some(span),
+            "`browser.browsers` is empty".to_owned(),
+            Some("list at least one browser, such as [\"chromium\", \"firefox\"]".to_owned()),
+        ));
+    }
+    Ok(names)
+}
 
 /// Environment variables whose invalid value is not echoed in errors.
 pub(super) const SECRET_SHAPED_VARS: &[&str] = &[
@@ -339,35 +437,66 @@ pub(super) const SECRET_SHAPED_VARS: &[&str] = &[
     "PRETTYPLAY_BROWSER_CONNECT_HEADERS",
 ];
 
-/// What no source alone can see wrong: an engine prettyplay cannot launch, or reach over CDP.
+/// What no source alone can see wrong: an engine prettyplay cannot launch, or reach over CDP,
+/// and several engines where one browser is configured (a remote browser, an executable).
 pub(super) fn check(browser: &BrowserSettings) -> Result<(), ConfigError> {
-    let name = browser.name;
     let protocol = browser.remote.as_ref().map(|r| r.protocol);
-    if name == BrowserName::Chromium
-        || protocol == Some(RemoteProtocol::Connect)
-        || (name == BrowserName::Firefox && protocol.is_none())
-    {
-        return Ok(());
+    if browser.browsers.len() > 1 {
+        let one = if protocol.is_some() {
+            Some("`browser.connect` or `cdp` reaches one browser")
+        } else if browser.executable.is_some() {
+            Some("`browser.executable` is the executable of one browser")
+        } else {
+            None
+        };
+        if let Some(one) = one {
+            return Err(ConfigError::Browser {
+                message: format!(
+                    "{one}, but the run asks for several ({})",
+                    names_of(&browser.browsers)
+                ),
+                hint: "run one browser (`--browser NAME` or `[browser] name`), or leave the \
+                       executables to PATH (chromium, firefox-esr) and run them locally"
+                    .to_owned(),
+            });
+        }
     }
-    let message = match protocol {
-        Some(RemoteProtocol::Connect) => return Ok(()),
-        None => format!(
-            "`browser.name` is {:?}, but prettyplay launches only Chromium and Firefox itself",
-            name.as_str()
-        ),
-        Some(RemoteProtocol::Cdp) => format!(
-            "`browser.name` is {:?}, but `browser.cdp` reaches only Chromium",
-            name.as_str()
-        ),
-    };
-    Err(ConfigError::Browser {
-        message,
-        hint: format!(
-            "set `connect = \"ws://HOST:PORT/PATH\"` under [browser] to a Playwright server that \
-             runs {}, or set `name` to \"chromium\" or \"firefox\"",
-            name.as_str()
-        ),
-    })
+    for &name in &browser.browsers {
+        if name == BrowserName::Chromium
+            || protocol == Some(RemoteProtocol::Connect)
+            || (name == BrowserName::Firefox && protocol.is_none())
+        {
+            continue;
+        }
+        let message = match protocol {
+            Some(RemoteProtocol::Cdp) => format!(
+                "`browser.name` is {:?}, but `browser.cdp` reaches only Chromium",
+                name.as_str()
+            ),
+            _ => format!(
+                "`browser.name` is {:?}, but prettyplay launches only Chromium and Firefox itself",
+                name.as_str()
+            ),
+        };
+        return Err(ConfigError::Browser {
+            message,
+            hint: format!(
+                "set `connect = \"ws://HOST:PORT/PATH\"` under [browser] to a Playwright server \
+                 that runs {}, or set `name` to \"chromium\" or \"firefox\"",
+                name.as_str()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// `chromium, firefox`.
+fn names_of(names: &[BrowserName]) -> String {
+    names
+        .iter()
+        .map(|n| n.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]

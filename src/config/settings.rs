@@ -335,6 +335,7 @@ fn read_env<L>(
 fn cli_layer(cwd: &Path, overrides: &Overrides) -> Result<Layer, ConfigError> {
     Ok(Layer {
         browser: BrowserLayer::from_overrides(cwd, overrides)?,
+        remote: RemoteLayer::from_overrides(&overrides.browsers)?,
         llm: LlmLayer::from_overrides(overrides)?,
         run: RunLayer::from_overrides(overrides)?,
         heal: HealLayer::from_overrides(overrides),
@@ -374,6 +375,7 @@ mod tests {
                     isolation: Isolation::Context,
                     remote: None,
                     name: BrowserName::Chromium,
+                    browsers: vec![BrowserName::Chromium],
                     allowed_origins: AllowedOrigins::Only {
                         origins: vec![],
                         schemes: vec!["about".into(), "data".into(), "blob".into()],
@@ -461,6 +463,7 @@ delay = 0.25
                 isolation: Isolation::Browser,
                 remote: None,
                 name: BrowserName::Chromium,
+                browsers: vec![BrowserName::Chromium],
                 allowed_origins: AllowedOrigins::Only {
                     origins: vec![
                         "http://127.0.0.1:8080".into(),

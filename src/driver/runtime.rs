@@ -500,14 +500,22 @@ fn firefox_prefs(settings: &BrowserSettings) -> HashMap<String, serde_json::Valu
     .collect();
     if !settings.allowed_origins.is_any() {
         prefs.insert("media.peerconnection.enabled".to_owned(), false.into());
+        // Firefox never proxies loopback by default, and the app usually is on loopback:
+        // without this, the outbound proxy would see none of the app's own redirects.
+        prefs.insert(
+            "network.proxy.allow_hijacking_localhost".to_owned(),
+            true.into(),
+        );
     }
     prefs
 }
 
 /// Whether the worker's contexts connect through an [`OutboundProxy`]: when some origin is
-/// not allowed, in Chromium, whose per-context proxy Playwright routes loopback through too.
+/// not allowed, in Chromium, whose per-context proxy Playwright routes loopback through too,
+/// and in Firefox, which does with `network.proxy.allow_hijacking_localhost`.
 fn needs_proxy(settings: &BrowserSettings) -> bool {
-    !settings.allowed_origins.is_any() && settings.name == BrowserName::Chromium
+    !settings.allowed_origins.is_any()
+        && matches!(settings.name, BrowserName::Chromium | BrowserName::Firefox)
 }
 
 /// Returns the driver's browser type for the engine `name`.

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use super::spec::{HEADER, SpecContext, js, render_spec};
 use crate::cache::{Cache, CacheError};
 use crate::config::{Screen, Settings};
-use crate::driver::{DRIVER_VERSION, chromium_launch_args};
+use crate::config::{BrowserName, BrowserSettings};
+use crate::driver::{DRIVER_VERSION, FIREFOX_CHANNEL, chromium_launch_args};
 use crate::scenario::Scenario;
 use crate::visible::Visible;
 
@@ -51,10 +52,11 @@ impl ExportError {
     }
 }
 
-/// What the export needs of the machine: the Chromium prettyplay would launch.
+/// What the export needs of the machine: the executable of each browser prettyplay would
+/// launch, in the order of `[browser] browsers`.
 pub(crate) struct ExportTarget<'a> {
     pub dir: &'a Path,
-    pub chromium: &'a Path,
+    pub executables: &'a [PathBuf],
 }
 
 /// Writes the project into `target.dir` and tells `out` each file it wrote.
@@ -103,7 +105,7 @@ pub(crate) fn export_playwright(
         ("package.json".to_owned(), package_json()),
         (
             "playwright.config.ts".to_owned(),
-            config_ts(settings, target.chromium, dir, has_setup),
+            config_ts(settings, target.executables, dir, has_setup),
         ),
         (
             "prettyplay.ts".to_owned(),
@@ -169,7 +171,7 @@ fn package_json() -> String {
 }
 
 /// `playwright.config.ts`: prettyplay's settings as Playwright's.
-fn config_ts(settings: &Settings, chromium: &Path, dir: &Path, has_setup: bool) -> String {
+fn config_ts(settings: &Settings, executables: &[PathBuf], dir: &Path, has_setup: bool) -> String {
     let browser = &settings.browser;
     let ms = |d: std::time::Duration| d.as_millis();
     let navigation = browser.timeout.max(std::time::Duration::from_secs(30));
@@ -195,17 +197,19 @@ fn config_ts(settings: &Settings, chromium: &Path, dir: &Path, has_setup: bool) 
             let _ = writeln!(use_, "    ...devices[{}],", js(name));
         }
     }
-    let args: Vec<String> = chromium_launch_args(browser)
+    let projects: Vec<(BrowserName, String)> = browser
+        .browsers
         .iter()
-        .map(|a| js(a))
+        .zip(executables)
+        .enumerate()
+        .map(|(index, (&name, exe))| {
+            let launch = launch_ts(&browser.for_project(index), exe, ms(browser.slow_mo));
+            (name, launch)
+        })
         .collect();
-    let _ = writeln!(
-        use_,
-        "    launchOptions: {{\n      executablePath: {},\n      args: [{}],\n      slowMo: {},\n    }},",
-        js(&chromium.display().to_string()),
-        args.join(", "),
-        ms(browser.slow_mo)
-    );
+    if let [(_, launch)] = projects.as_slice() {
+        use_.push_str(launch);
+    }
     let env_file = relative(dir, &settings.project_root.join(".env"));
     let mut config = format!(
         "{HEADER} from {}.\n\
@@ -252,18 +256,69 @@ fn config_ts(settings: &Settings, chromium: &Path, dir: &Path, has_setup: bool) 
         }
         let _ = writeln!(config, "  ],");
     }
-    if has_setup {
-        // prettyplay runs the tests that save a state first; Playwright's setup project does.
-        let _ = writeln!(
-            config,
-            "  projects: [\n    {{ name: 'setup', testMatch: /\\.setup\\.ts$/ }},\n    \
-             {{ name: 'chromium', testMatch: /\\.spec\\.ts$/, dependencies: ['setup'] }},\n  ],"
-        );
-    } else {
-        let _ = writeln!(config, "  testMatch: /\\.spec\\.ts$/,");
+    match projects.as_slice() {
+        [_] if has_setup => {
+            // prettyplay runs the tests that save a state first; Playwright's setup project
+            // does.
+            let _ = writeln!(
+                config,
+                "  projects: [\n    {{ name: 'setup', testMatch: /\\.setup\\.ts$/ }},\n    \
+                 {{ name: '{}', testMatch: /\\.spec\\.ts$/, dependencies: ['setup'] }},\n  ],",
+                projects[0].0.as_str()
+            );
+        }
+        [_] => {
+            let _ = writeln!(config, "  testMatch: /\\.spec\\.ts$/,");
+        }
+        projects => {
+            // One project per browser, as prettyplay's browser projects; each browser runs its
+            // own setup tests first.
+            let _ = writeln!(config, "  projects: [");
+            for (name, launch) in projects {
+                let name = name.as_str();
+                let dependencies = if has_setup {
+                    let _ = writeln!(
+                        config,
+                        "    {{ name: 'setup-{name}', testMatch: /\\.setup\\.ts$/, use: {{\n{launch}    }} }},"
+                    );
+                    format!(", dependencies: ['setup-{name}']")
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    config,
+                    "    {{ name: '{name}', testMatch: /\\.spec\\.ts$/{dependencies}, use: {{\n{launch}    }} }},"
+                );
+            }
+            let _ = writeln!(config, "  ],");
+        }
     }
     config.push_str("});\n");
     config
+}
+
+/// The `use` lines that launch the browser of `browser` at `exe` as prettyplay does:
+/// Chromium with prettyplay's flags, or a stock Firefox over WebDriver BiDi (`moz-firefox`).
+fn launch_ts(browser: &BrowserSettings, exe: &Path, slow_mo: u128) -> String {
+    let exe = js(&exe.display().to_string());
+    match browser.name {
+        BrowserName::Firefox => format!(
+            "    browserName: 'firefox',\n    channel: {},\n    launchOptions: {{\n      \
+             executablePath: {exe},\n      slowMo: {slow_mo},\n    }},\n",
+            js(FIREFOX_CHANNEL)
+        ),
+        _ => {
+            let args: Vec<String> = chromium_launch_args(browser)
+                .iter()
+                .map(|a| js(a))
+                .collect();
+            format!(
+                "    launchOptions: {{\n      executablePath: {exe},\n      args: [{}],\n      \
+                 slowMo: {slow_mo},\n    }},\n",
+                args.join(", ")
+            )
+        }
+    }
 }
 
 /// `to` relative to `from` (both absolute), `/`-separated, or `to` itself when they share no

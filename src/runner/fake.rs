@@ -496,6 +496,7 @@ pub(crate) fn config(dir: &Path) -> RunConfig {
         trace: TraceMode::Off,
         trace_dir: dir.join("traces"),
         state_dir: dir.join("state"),
+        project: None,
         vars: Vars::default(),
     }
 }

@@ -19,6 +19,9 @@ pub(crate) struct LastRun {
 pub(crate) struct FailedTest {
     pub scenario: String,
     pub test: String,
+    /// The browser project it failed in; absent in a run of the default Chromium alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
 }
 
 impl LastRun {
@@ -39,10 +42,11 @@ impl LastRun {
         }
     }
 
-    pub(crate) fn failed_set(&self) -> HashSet<(String, String)> {
+    /// The failed tests as `(project, scenario, test)`.
+    pub(crate) fn failed_set(&self) -> HashSet<(Option<String>, String, String)> {
         self.failed
             .iter()
-            .map(|f| (f.scenario.clone(), f.test.clone()))
+            .map(|f| (f.project.clone(), f.scenario.clone(), f.test.clone()))
             .collect()
     }
 
@@ -69,16 +73,37 @@ mod tests {
         assert_eq!(LastRun::load(dir.path()), LastRun::default());
         let run = LastRun {
             version: 1,
-            failed: vec![FailedTest {
-                scenario: "a.steps".into(),
-                test: "t".into(),
-            }],
+            failed: vec![
+                FailedTest {
+                    scenario: "a.steps".into(),
+                    test: "t".into(),
+                    project: None,
+                },
+                FailedTest {
+                    scenario: "a.steps".into(),
+                    test: "u".into(),
+                    project: Some("firefox".into()),
+                },
+            ],
         };
         run.save(dir.path()).unwrap();
         assert_eq!(LastRun::load(dir.path()), run);
-        assert!(
-            run.failed_set()
-                .contains(&("a.steps".to_owned(), "t".to_owned()))
-        );
+        let failed = run.failed_set();
+        assert!(failed.contains(&(None, "a.steps".to_owned(), "t".to_owned())));
+        assert!(failed.contains(&(Some("firefox".into()), "a.steps".to_owned(), "u".to_owned())));
+        assert!(!failed.contains(&(None, "a.steps".to_owned(), "u".to_owned())));
+    }
+
+    #[test]
+    fn a_record_written_before_projects_reads_as_failures_without_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = LastRun::path(dir.path());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(
+            &path,
+            r#"{"version":1,"failed":[{"scenario":"a.steps","test":"t"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(LastRun::load(dir.path()).failed[0].project, None);
     }
 }

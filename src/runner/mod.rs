@@ -10,6 +10,7 @@ mod last_run;
 mod lifecycle;
 mod masked;
 mod port;
+mod projects;
 mod retry;
 mod run_config;
 #[expect(
@@ -26,6 +27,7 @@ mod test_run;
 pub use event::{FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
 pub(crate) use event::{Interruption, SetupFailed, StopReason, TestTiming};
 pub(crate) use last_run::{FailedTest, LastRun};
+pub(crate) use projects::run_projects;
 pub(crate) use run_config::{Mode, RunConfig, TraceMode};
 pub(crate) use runner::Runner;
 #[cfg(test)]

@@ -29,6 +29,7 @@ pub(crate) enum Mode {
 }
 
 /// Everything about how tests run that is not the tests themselves.
+#[derive(Clone)]
 pub(crate) struct RunConfig {
     pub mode: Mode,
     pub limits: Limits,
@@ -63,6 +64,9 @@ pub(crate) struct RunConfig {
     pub state_dir: PathBuf,
     /// The scenario variables step code reads as `vars` (a test's example row adds its own).
     pub vars: Vars,
+    /// The label of the browser project the runner's tests run in (`firefox`), which their
+    /// names carry; `None` in a run of the default Chromium alone.
+    pub project: Option<String>,
 }
 
 /// `--trace`: Playwright traces per test.

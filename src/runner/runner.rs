@@ -203,7 +203,7 @@ impl<'a> Runner<'a> {
                 done: false,
             };
             let (scenario, test) = at.of(self.scenarios);
-            let id = TestId::of(scenario, test);
+            let id = TestId::of(scenario, test).in_project(self.config.project.as_deref());
             let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
             let started = Instant::now();
             let mut saved: Option<SavedState> = None;
@@ -276,7 +276,7 @@ impl<'a> Runner<'a> {
     /// Reports a test whose setup did not pass: it starts and fails at once, without running.
     fn setup_failed(&self, at: TestRef, failed: SetupFailed, tx: &mpsc::Sender<RunEvent>) {
         let (scenario, test) = at.of(self.scenarios);
-        let id = TestId::of(scenario, test);
+        let id = TestId::of(scenario, test).in_project(self.config.project.as_deref());
         let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
         let _ = tx.send(RunEvent::TestFinished {
             test: id,
@@ -605,7 +605,8 @@ fn at_first_step(scenario: &Scenario, test: &Test, cause: FailureCause) -> TestO
 }
 
 /// A trace file name for a test: `<scenario>-<test>.zip` with unsafe characters replaced;
-/// `<scenario>-<test>-retry1.zip` for its first retry (Playwright's suffix).
+/// `<scenario>-<test>-retry1.zip` for its first retry (Playwright's suffix), with `-<project>`
+/// before it in a run of browser projects.
 fn trace_file_name(id: &TestId, attempt: u32) -> String {
     let clean = |s: &str| -> String {
         s.chars()
@@ -622,7 +623,17 @@ fn trace_file_name(id: &TestId, attempt: u32) -> String {
         0 | 1 => String::new(),
         n => format!("-retry{}", n - 1),
     };
-    format!("{}-{}{retry}.zip", clean(&id.scenario), clean(&id.name))
+    // Each browser's trace of the same test is a file of its own, as in Playwright.
+    let project = id
+        .project
+        .as_deref()
+        .map(|p| format!("-{}", clean(p)))
+        .unwrap_or_default();
+    format!(
+        "{}-{}{project}{retry}.zip",
+        clean(&id.scenario),
+        clean(&id.name)
+    )
 }
 
 #[cfg(test)]

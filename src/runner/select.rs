@@ -14,17 +14,28 @@ use regex::Regex;
 use crate::runner::TagExpr;
 use crate::scenario::{Scenario, Test};
 
-/// A test of a run, by its place: the index of its scenario in the run's list, and its index
-/// among the scenario's tests.
+/// A test of a run, by its place: the browser project it runs in (an index into the run's
+/// projects, 0 in a run of one browser), the index of its scenario in the run's list, and its
+/// index among the scenario's tests. Places order by project first, as the matrix runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct TestRef {
+    pub project: usize,
     pub scenario: usize,
     pub test: usize,
 }
 
 impl TestRef {
     pub(crate) fn new(scenario: usize, test: usize) -> Self {
-        TestRef { scenario, test }
+        TestRef {
+            project: 0,
+            scenario,
+            test,
+        }
+    }
+
+    /// The same test in the project `project`.
+    pub(crate) fn in_project(self, project: usize) -> Self {
+        TestRef { project, ..self }
     }
 
     /// The scenario and the test this refers to in `scenarios`.
@@ -108,8 +119,11 @@ pub(crate) struct Selection {
     pub grep_invert: Option<Regex>,
     /// Tests that match at least one of these expressions.
     pub tags: Vec<TagExpr>,
-    /// Only these `(scenario, test)` pairs (`--last-failed`).
-    pub only: Option<HashSet<(String, String)>>,
+    /// Only these `(project, scenario, test)` (`--last-failed`).
+    pub only: Option<HashSet<(Option<String>, String, String)>>,
+    /// The browser projects each test runs in, by label (`firefox`); empty or `[None]` is a run
+    /// of the default Chromium alone, whose tests have no label.
+    pub projects: Vec<Option<String>>,
     pub shard: Option<Shard>,
     /// How many scenarios, at the end of the list, were loaded only for the setup tests
     /// (`[saves=NAME]`) that tests of the others need: no other test of theirs is selected.
@@ -123,32 +137,48 @@ pub(crate) struct Selection {
 /// shard runs the setups its own tests need.
 pub(crate) fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec<TestRef> {
     let named = scenarios.len().saturating_sub(selection.setup_files);
-    let picked = scenarios[..named]
-        .iter()
-        .enumerate()
-        .flat_map(|(si, scenario)| {
-            let file = canonical(&scenario.path);
-            scenario
-                .tests
-                .iter()
-                .enumerate()
-                .filter(move |(_, test)| {
-                    let name = format!("{} › {}", scenario.rel_path, test.name);
-                    at_locations(&selection.locations, &file, test)
-                        && selection.grep.as_ref().is_none_or(|re| re.is_match(&name))
-                        && selection
-                            .grep_invert
-                            .as_ref()
-                            .is_none_or(|re| !re.is_match(&name))
-                        && (selection.tags.is_empty()
-                            || selection.tags.iter().any(|expr| expr.matches(&test.tags)))
-                        && selection.only.as_ref().is_none_or(|only| {
-                            only.contains(&(scenario.rel_path.clone(), test.name.clone()))
-                        })
-                })
-                .map(move |(ti, _)| TestRef::new(si, ti))
-        });
-    let picked = match selection.shard {
+    let projects: &[Option<String>] = match selection.projects.as_slice() {
+        [] => &[None],
+        projects => projects,
+    };
+    // The matrix runs project by project, as Playwright's does, and a test's name in a
+    // project carries the project's label, so `--grep firefox` picks that project's tests.
+    let picked = projects.iter().enumerate().flat_map(|(pi, project)| {
+        scenarios[..named]
+            .iter()
+            .enumerate()
+            .flat_map(move |(si, scenario)| {
+                let file = canonical(&scenario.path);
+                scenario
+                    .tests
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, test)| {
+                        let path = format!("{} › {}", scenario.rel_path, test.name);
+                        let name = match project {
+                            Some(label) => format!("[{label}] {path}"),
+                            None => path,
+                        };
+                        at_locations(&selection.locations, &file, test)
+                            && selection.grep.as_ref().is_none_or(|re| re.is_match(&name))
+                            && selection
+                                .grep_invert
+                                .as_ref()
+                                .is_none_or(|re| !re.is_match(&name))
+                            && (selection.tags.is_empty()
+                                || selection.tags.iter().any(|expr| expr.matches(&test.tags)))
+                            && selection.only.as_ref().is_none_or(|only| {
+                                only.contains(&(
+                                    project.clone(),
+                                    scenario.rel_path.clone(),
+                                    test.name.clone(),
+                                ))
+                            })
+                    })
+                    .map(move |(ti, _)| TestRef::new(si, ti).in_project(pi))
+            })
+    });
+    let picked: Vec<TestRef> = match selection.shard {
         Some(shard) => picked
             .enumerate()
             .filter(|(i, _)| i % shard.total == shard.index - 1)
@@ -156,7 +186,15 @@ pub(crate) fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec
             .collect(),
         None => picked.collect(),
     };
-    with_setups(scenarios, picked)
+    // Each project runs the setups its own tests need.
+    (0..projects.len())
+        .flat_map(|pi| {
+            let of_project = picked.iter().copied().filter(|at| at.project == pi).collect();
+            with_setups(scenarios, of_project)
+                .into_iter()
+                .map(move |at| at.in_project(pi))
+        })
+        .collect()
 }
 
 /// `selected` with, in front, every setup test its tests need (and the setups those need), in
@@ -174,7 +212,11 @@ pub(crate) fn with_setups(scenarios: &[Scenario], selected: Vec<TestRef>) -> Vec
         let Some(&setup) = savers.get(state) else {
             continue;
         };
-        if selected.contains(&setup) || needed.contains(&setup) {
+        if selected
+            .iter()
+            .any(|at| (at.scenario, at.test) == (setup.scenario, setup.test))
+            || needed.contains(&setup)
+        {
             continue;
         }
         needed.push(setup);
@@ -343,11 +385,85 @@ mod tests {
         let only = select_tests(
             &scenarios,
             &Selection {
-                only: Some(HashSet::from([("c.steps".to_owned(), "seven".to_owned())])),
+                only: Some(HashSet::from([(
+                    None,
+                    "c.steps".to_owned(),
+                    "seven".to_owned(),
+                )])),
                 ..Selection::default()
             },
         );
         assert_eq!(only, vec![(2, 1)]);
+    }
+
+    #[test]
+    fn projects_repeat_the_selection_per_browser_and_shards_split_the_matrix() {
+        let scenarios = vec![
+            scenario("a.steps", &[("one", &[]), ("two", &[])]),
+            scenario("b.steps", &[("three", &[])]),
+        ];
+        let projects = vec![Some("chromium".to_owned()), Some("firefox".to_owned())];
+        let all = select_tests(
+            &scenarios,
+            &Selection {
+                projects: projects.clone(),
+                ..Selection::default()
+            },
+        );
+        let places: Vec<(usize, usize, usize)> = all
+            .iter()
+            .map(|at| (at.project, at.scenario, at.test))
+            .collect();
+        assert_eq!(
+            places,
+            vec![
+                (0, 0, 0),
+                (0, 0, 1),
+                (0, 1, 0),
+                (1, 0, 0),
+                (1, 0, 1),
+                (1, 1, 0)
+            ]
+        );
+        let grep = select_tests(
+            &scenarios,
+            &Selection {
+                projects: projects.clone(),
+                grep: Some(Regex::new(r"^\[firefox\] a\.steps").unwrap()),
+                ..Selection::default()
+            },
+        );
+        assert_eq!(grep.len(), 2);
+        assert!(grep.iter().all(|at| at.project == 1 && at.scenario == 0));
+        let only = select_tests(
+            &scenarios,
+            &Selection {
+                projects: projects.clone(),
+                only: Some(HashSet::from([(
+                    Some("firefox".to_owned()),
+                    "a.steps".to_owned(),
+                    "two".to_owned(),
+                )])),
+                ..Selection::default()
+            },
+        );
+        assert_eq!(only.len(), 1);
+        assert_eq!((only[0].project, only[0].scenario, only[0].test), (1, 0, 1));
+        let mut union = Vec::new();
+        for index in 1..=4 {
+            let shard = select_tests(
+                &scenarios,
+                &Selection {
+                    projects: projects.clone(),
+                    shard: Some(Shard { index, total: 4 }),
+                    ..Selection::default()
+                },
+            );
+            assert!(shard.len() <= 2, "balanced over the matrix: {shard:?}");
+            union.extend(shard);
+        }
+        union.sort();
+        assert_eq!(union, all);
     }
 
     #[test]

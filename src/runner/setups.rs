@@ -321,6 +321,7 @@ mod tests {
                 waiter.join().expect("joined"),
                 Next::Run(
                     TestRef {
+                        project: 0,
                         scenario: 1,
                         test: 2
                     },
@@ -382,6 +383,7 @@ mod tests {
         );
         let Next::SetupFailed(
             TestRef {
+                project: 0,
                 scenario: 0,
                 test: 1,
             },
@@ -392,6 +394,7 @@ mod tests {
         };
         let Next::SetupFailed(
             TestRef {
+                project: 0,
                 scenario: 1,
                 test: 0,
             },

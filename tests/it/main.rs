@@ -28,6 +28,9 @@
 //! `remote` runs through a real Playwright server (`connect`) and a Chromium's DevTools port
 //! (`cdp`), and loses their connections mid-test;
 //! `background` checks `background:` blocks and `examples:` tables end to end;
+//! `browsers` runs browser projects in Chromium and Firefox (reports, `--last-failed`, shards,
+//! code generated in one browser replayed in the other, a missing Firefox), and `firefox` runs
+//! the step API's groups in Firefox;
 //! `authoring` checks `explain FILE:LINE` (earlier steps run first, `try:` rewrites) and
 //! `list --check`;
 //! `reuse` checks that `isolation = "reuse"` leaks nothing from one test to the next;
@@ -52,6 +55,7 @@ mod architecture;
 mod audit;
 mod authoring;
 mod background;
+mod browsers;
 mod builtin;
 mod cache_process;
 mod cli;

@@ -14,7 +14,7 @@ pub(crate) mod static_server;
 mod test;
 
 pub(crate) use output::Output;
-pub(crate) use prerequisites::{driver_cli_js, require_browser};
+pub(crate) use prerequisites::{driver_cli_js, require_browser, require_firefox};
 pub(crate) use test::{PHASE_LIMIT, Running, Test, repo_dir};
 
 /// Fails unless every failed test among `events` says why: a verdict, or a cause with its type

@@ -48,6 +48,18 @@ pub(crate) fn require_browser() {
     );
 }
 
+/// Panics, naming `./setup test`, unless [`require_browser`]'s pieces and Firefox
+/// (`firefox-esr` or `firefox` on PATH) can be found.
+pub(crate) fn require_firefox() {
+    require_browser();
+    assert!(
+        find_on_path("firefox-esr").is_some() || find_on_path("firefox").is_some(),
+        "the Firefox tests need Firefox, and this machine lacks it (`firefox-esr` or `firefox` \
+         on PATH).\nRun ./setup test (it installs Debian's firefox-esr as root), or \
+         `sudo apt-get install -y firefox-esr`, then rerun the tests."
+    );
+}
+
 /// `PLAYWRIGHT_CLI_JS`, else `cli.js` under the driver directory `./setup` installs into:
 /// `${PRETTYPLAY_DRIVER_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/prettyplay/driver/1.64.0}`.
 pub(crate) fn driver_cli_js() -> PathBuf {

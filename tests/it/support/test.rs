@@ -324,6 +324,7 @@ impl Test {
         }
 
         let mut command = Command::new(env!("CARGO_BIN_EXE_prettyplay"));
+        const TEST_BROWSER_ENV: &str = "PRETTYPLAY_TEST_BROWSER";
         command
             .args(&args)
             .current_dir(self.project_dir())
@@ -345,6 +346,11 @@ impl Test {
         // The tests written before the built-in generator script the LLM for every new step:
         // it is off unless a test turns it on (`.env("PRETTYPLAY_GENERATE_BUILTIN", "first")`).
         command.env("PRETTYPLAY_GENERATE_BUILTIN", "off");
+        // `PRETTYPLAY_TEST_BROWSER=firefox cargo test` runs the tests in another browser, for
+        // the measurements of docs/benchmarks.md; a test's own choice wins.
+        if let Some(browser) = std::env::var_os(TEST_BROWSER_ENV).filter(|b| !b.is_empty()) {
+            command.env("PRETTYPLAY_BROWSER_NAME", browser);
+        }
         command.envs(self.env.iter().map(|(k, v)| (k, v)));
         for key in &self.env_removed {
             command.env_remove(key);
