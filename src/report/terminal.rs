@@ -518,7 +518,6 @@ mod tests {
                 test: id(),
                 index: 2,
                 line: format!("console says {nasty}"),
-                project: None,
             },
         );
         events.insert(

@@ -72,6 +72,7 @@ fn id(scenario: &str, name: &str, line: usize) -> TestId {
         scenario: scenario.into(),
         name: name.into(),
         line,
+        project: None,
     }
 }
 
