@@ -55,6 +55,10 @@ pub(crate) struct SetupTest {
     pub scenario: String,
     pub name: String,
     pub line: usize,
+    /// The browser project it ran in; left out where it has none, and absent in the blobs of a
+    /// prettyplay without browser projects, which read as `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
 }
 
 impl From<&TestId> for SetupTest {
@@ -63,6 +67,7 @@ impl From<&TestId> for SetupTest {
             scenario: id.scenario.clone(),
             name: id.name.clone(),
             line: id.line,
+            project: id.project.clone(),
         }
     }
 }
@@ -265,5 +270,24 @@ mod tests {
                 .unwrap()
                 .starts_with("{\"version\":1,\"event\":\"run_started\"")
         );
+    }
+
+    #[test]
+    fn a_setup_test_keeps_its_project_and_one_without_reads_as_before() {
+        let firefox = testing::id("scenarios/auth.steps", "sign in", 1).in_project(Some("firefox"));
+        let json = serde_json::to_string(&SetupTest::from(&firefox)).unwrap();
+        assert_eq!(
+            json,
+            r#"{"scenario":"scenarios/auth.steps","name":"sign in","line":1,"project":"firefox"}"#
+        );
+        let plain = testing::id("scenarios/auth.steps", "sign in", 1);
+        let old = r#"{"scenario":"scenarios/auth.steps","name":"sign in","line":1}"#;
+        assert_eq!(
+            serde_json::to_string(&SetupTest::from(&plain)).unwrap(),
+            old
+        );
+        let read: SetupTest = serde_json::from_str(old).unwrap();
+        assert_eq!(read, SetupTest::from(&plain));
+        assert_ne!(read, SetupTest::from(&firefox));
     }
 }

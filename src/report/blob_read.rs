@@ -311,6 +311,35 @@ mod tests {
     }
 
     #[test]
+    fn a_blob_of_a_browser_project_reads_back_with_the_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = ReportOptions {
+            output_dir: dir.path().to_path_buf(),
+            setups: vec![
+                testing::id("scenarios/auth.steps", "sign in", 1).in_project(Some("firefox")),
+            ],
+            ..ReportOptions::default()
+        };
+        let path = options.blob_file();
+        let mut writer = BlobReporter::create(&path, &BlobHeader::new(&options)).unwrap();
+        let events = testing::in_project(&testing::events(), "firefox");
+        testing::feed(&mut writer, &events);
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains(r#""project":"firefox""#), "{text}");
+        let blob = read(&path).unwrap();
+        let read: Vec<RunEvent> = blob.events.into_iter().map(|(_, e)| e).collect();
+        assert_eq!(read, events);
+        assert_eq!(blob.header.setups[0].project.as_deref(), Some("firefox"));
+    }
+
+    #[test]
+    fn a_blob_without_projects_has_no_project_fields() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = fs::read_to_string(blob(dir.path())).unwrap();
+        assert!(!text.contains("project\":"), "{text}");
+    }
+
+    #[test]
     fn a_truncated_or_unfinished_blob_is_said_with_its_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = blob(dir.path());

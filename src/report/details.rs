@@ -85,6 +85,16 @@ impl Palette {
     }
 }
 
+/// What goes in front of a test's name where a report names the test without its file: the
+/// browser project, `[firefox] `, in a run of several browsers, and nothing otherwise. Reports
+/// that print the whole id use its `Display`, which carries the project already.
+pub(crate) fn project_prefix(test: &TestId) -> String {
+    match &test.project {
+        Some(project) => format!("[{}] ", Visible(project)),
+        None => String::new(),
+    }
+}
+
 /// The loud label of a failure: `failed check`, `PRODUCT DEFECT`, `LLM UNAVAILABLE`, ...
 pub(crate) fn failure_label(failure: &TestFailure) -> &'static str {
     match &failure.cause {
@@ -560,5 +570,44 @@ mod tests {
             );
             assert!(!summary(false, verbosity).contains("heal veto"));
         }
+    }
+
+    #[test]
+    fn a_failure_of_a_browser_project_names_it_in_its_heading_and_the_slowest_list() {
+        let test = crate::report::testing::id("scenarios/login.steps", "log in", 2);
+        assert_eq!(project_prefix(&test), "");
+        let test = test.in_project(Some("firefox"));
+        assert_eq!(project_prefix(&test), "[firefox] ");
+        let mut out = Vec::new();
+        let failure = crate::report::testing::check_failure();
+        write_failure(&mut out, Palette { colors: false }, &test, &failure).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with("\n──── FAIL [firefox] scenarios/login.steps › log in\n"),
+            "{text}"
+        );
+        assert!(text.contains("\n  at scenarios/login.steps:4\n"), "{text}");
+        let mut summary = Summary::default();
+        let chromium = test.clone().in_project(Some("chromium"));
+        summary.test_finished(&test, Duration::from_secs(2), &TestOutcome::Passed);
+        summary.test_finished(&chromium, Duration::from_secs(1), &TestOutcome::Passed);
+        let mut out = Vec::new();
+        let stats = RunStats::default();
+        summary
+            .write(
+                &mut out,
+                Palette { colors: false },
+                Verbosity::Normal,
+                &stats,
+            )
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(
+                "slowest:\n  2.00s [firefox] scenarios/login.steps › log in\n  1.00s [chromium] \
+                 scenarios/login.steps › log in\n"
+            ),
+            "{text}"
+        );
     }
 }

@@ -165,4 +165,25 @@ mod tests {
             "{text}"
         );
     }
+
+    #[test]
+    fn the_failures_of_a_browser_project_name_the_project() {
+        let mut out = Vec::new();
+        let mut reporter =
+            DotReporter::new(&mut out, false, Verbosity::Normal).with_github_annotations(true);
+        testing::feed(
+            &mut reporter,
+            &testing::in_project(&testing::events(), "firefox"),
+        );
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("..F\n"), "{text}");
+        assert!(
+            text.contains("title=[firefox] scenarios/login.steps › log in::"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n──── FAIL [firefox] scenarios/login.steps › log in\n"),
+            "{text}"
+        );
+    }
 }

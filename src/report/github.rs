@@ -75,4 +75,17 @@ mod tests {
         );
         assert!(line.contains("%0Arecommendation: fix how"), "{line}");
     }
+
+    #[test]
+    fn the_title_of_a_test_of_a_browser_project_names_the_project() {
+        let test = testing::id("scenarios/login.steps", "log in", 2).in_project(Some("firefox"));
+        let line = error_annotation(&test, &testing::check_failure());
+        assert!(
+            line.starts_with(
+                "::error file=scenarios/login.steps,line=4,title=[firefox] scenarios/login.steps › \
+                 log in::step 2"
+            ),
+            "{line}"
+        );
+    }
 }

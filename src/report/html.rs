@@ -2,7 +2,7 @@
 //! CSS and JavaScript, screenshots as `data:` URLs, nothing fetched) with the summary, every test
 //! and its steps (status, duration, cached/generated/healed, code), failures with their verdict
 //! and screenshot, heal diffs, links to the tests' traces ([`super::trace_link`]), and a filter
-//! box. All text is escaped.
+//! box. A test of a browser project carries the project as a label. All text is escaped.
 //!
 //! Entry point: `render`, used by [`super::FileReport`].
 
@@ -90,13 +90,21 @@ pub(crate) fn render(record: &RunRecord, report_dir: &Path) -> String {
             escape(&llm_summary(&stats))
         );
     }
-    html.push_str(
+    let tests = record.all_tests();
+    // The `p:` filter is offered only where some test has a browser project.
+    let projects = if tests.iter().any(|t| t.id.project.is_some()) {
+        ", or p:BROWSER"
+    } else {
+        ""
+    };
+    let _ = write!(
+        html,
         "<label class=\"filter\">Filter tests \
          <input id=\"filter\" type=\"search\" autocomplete=\"off\" \
-         placeholder=\"text, or a status: passed failed flaky healed generated cached\"></label>\n\
+         placeholder=\"text, or a status: passed failed flaky healed generated cached{projects}\"></label>\n\
          <p id=\"no-match\" class=\"muted\" hidden>No test matches the filter.</p>\n</header>\n<main>\n",
     );
-    for (n, test) in record.all_tests().into_iter().enumerate() {
+    for (n, test) in tests.into_iter().enumerate() {
         test_html(&mut html, n + 1, test, report_dir);
     }
     let _ = write!(html, "</main>\n<script>\n{JS}</script>\n</body>\n</html>\n");
@@ -134,10 +142,19 @@ fn test_html(html: &mut String, n: usize, test: &TestRecord, report_dir: &Path) 
         "interrupted" => "INTERRUPTED",
         _ => "UNFINISHED",
     };
+    // A test of a browser project carries it as a label, and as `data-project` for the
+    // filter's `p:` words.
+    let (data_project, project_label) = match &test.id.project {
+        Some(project) => (
+            format!(" data-project=\"{}\"", escape_attr(project)),
+            format!("<span class=\"project\">{}</span> ", escape(project)),
+        ),
+        None => (String::new(), String::new()),
+    };
     let _ = writeln!(
         html,
-        "<details class=\"test {status}\" id=\"test-{n}\" data-status=\"{}\"{}>\n\
-         <summary><span class=\"status {status}\">{label}</span> \
+        "<details class=\"test {status}\" id=\"test-{n}\" data-status=\"{}\"{data_project}{}>\n\
+         <summary><span class=\"status {status}\">{label}</span> {project_label}\
          <span class=\"scenario\">{}</span> › <span class=\"name\">{}</span> \
          <span class=\"duration\">{}</span></summary>\n<div class=\"test-body\">",
         statuses.join(" "),
@@ -588,5 +605,55 @@ mod tests {
             .find(|t| t.contains("<span class=\"name\">broken</span>"))
             .unwrap();
         assert_eq!(broken.matches("<section class=\"failure\">").count(), 3);
+    }
+
+    #[test]
+    fn a_test_of_a_browser_project_carries_it_as_a_label_the_filter_can_match() {
+        let html = render(
+            &record(&testing::two_browser_events()),
+            Path::new(REPORT_DIR),
+        );
+        let summaries: Vec<&str> = html
+            .lines()
+            .filter(|l| l.starts_with("<summary><span class=\"status"))
+            .collect();
+        assert_eq!(summaries.len(), 6, "{html}");
+        assert!(
+            summaries[0].starts_with(
+                "<summary><span class=\"status failed\">FAIL</span> <span class=\"project\">\
+                 chromium</span> <span class=\"scenario\">scenarios/login.steps</span> › \
+                 <span class=\"name\">log in</span>"
+            ),
+            "{}",
+            summaries[0]
+        );
+        assert!(
+            summaries[5].contains(
+                "<span class=\"project\">firefox</span> <span class=\"scenario\">\
+                 scenarios/todo.steps</span> › <span class=\"name\">rename a todo</span>"
+            ),
+            "{}",
+            summaries[5]
+        );
+        assert!(
+            html.contains(
+                "<details class=\"test failed\" id=\"test-4\" data-status=\"failed cached\" \
+                 data-project=\"firefox\" open>"
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains("placeholder=\"text, or a status: passed failed flaky healed generated cached, or p:BROWSER\""),
+            "{html}"
+        );
+        assert!(JS.contains("data-project"));
+    }
+
+    #[test]
+    fn a_run_without_projects_has_no_project_labels_or_p_filter() {
+        let html = render(&record(&testing::events()), Path::new(REPORT_DIR));
+        let body = body(&html);
+        assert!(!body.contains("project"), "{body}");
+        assert!(!body.contains("p:BROWSER"), "{body}");
     }
 }

@@ -1,6 +1,7 @@
 //! The JUnit XML report (`--reporter junit`, `<output>/junit.xml`), in the shape GitHub Actions
-//! (test-reporter actions), GitLab and Jenkins read: a `<testsuite>` per scenario file, a
-//! `<testcase>` per test with its `<failure>` (and a `<flakyFailure>` or `<rerunFailure>` per
+//! (test-reporter actions), GitLab and Jenkins read: a `<testsuite>` per scenario file (per
+//! browser project and file in a run of several browsers), a `<testcase>` per test with its
+//! `<properties>` (the browser), its `<failure>` (and a `<flakyFailure>` or `<rerunFailure>` per
 //! earlier failed attempt with `--retries`), and the steps in `<system-out>`. The schema it
 //! follows is `tests/it/support/fixtures/reports/junit.xsd`; `docs/reports.md` describes it.
 //!
@@ -13,7 +14,7 @@ use super::details::{
     Attempt, Palette, failure_text, failure_verdict, heal_diff, seconds, write_attempt_failure,
     write_failure,
 };
-use super::record::{RunRecord, StepRecord, StepStatus, TestRecord};
+use super::record::{RunRecord, ScenarioGroup, StepRecord, StepStatus, TestRecord};
 use super::wire::engine_kind_name;
 use super::xml::{escape, escape_attr};
 use crate::runner::{FailureCause, StepSource, TestFailure, TestId, TestOutcome};
@@ -68,14 +69,14 @@ pub(crate) fn render(record: &RunRecord) -> String {
         tests.iter().filter(|t| t.failure().is_some()).count(),
         time(stats.duration),
     );
-    for (scenario, tests) in record.by_scenario() {
+    for (group, tests) in record.by_scenario() {
         let failures = tests.iter().filter(|t| t.failure().is_some()).count();
         let skipped = tests.iter().filter(|t| is_skipped(t)).count();
         let duration: Duration = tests.iter().map(|t| t.duration).sum();
         let _ = writeln!(
             xml,
             "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{}\">",
-            escape_attr(scenario),
+            escape_attr(&group.to_string()),
             tests.len(),
             time(duration),
         );
@@ -93,15 +94,42 @@ fn is_skipped(test: &TestRecord) -> bool {
     test.outcome.is_none() || test.interrupted()
 }
 
+/// The `<property>` elements of a testcase, as `(name, value)`: its browser project, as
+/// `browser`, when it has one.
+fn properties(test: &TestRecord) -> Vec<(&'static str, &str)> {
+    let mut properties = Vec::new();
+    if let Some(project) = &test.id.project {
+        properties.push(("browser", project.as_str()));
+    }
+    properties
+}
+
 fn testcase(xml: &mut String, test: &TestRecord) {
+    // The classname is the testcase's suite: with a project, `[firefox] scenarios/todo.steps`,
+    // so that the same test in two browsers is two cases to the tools that key on it.
+    let classname = ScenarioGroup::of(&test.id);
     let _ = writeln!(
         xml,
-        "    <testcase classname=\"{scenario}\" name=\"{name}\" time=\"{time}\" file=\"{scenario}\" line=\"{line}\">",
+        "    <testcase classname=\"{classname}\" name=\"{name}\" time=\"{time}\" file=\"{scenario}\" line=\"{line}\">",
+        classname = escape_attr(&classname.to_string()),
         scenario = escape_attr(&test.id.scenario),
         name = escape_attr(&test.id.name),
         time = time(test.duration),
         line = test.id.line,
     );
+    let properties = properties(test);
+    if !properties.is_empty() {
+        xml.push_str("      <properties>\n");
+        for (name, value) in properties {
+            let _ = writeln!(
+                xml,
+                "        <property name=\"{}\" value=\"{}\"/>",
+                escape_attr(name),
+                escape_attr(value)
+            );
+        }
+        xml.push_str("      </properties>\n");
+    }
     if let Some(failure) = test.failure() {
         let mut details = Vec::new();
         // Writing to a Vec cannot fail.
@@ -325,5 +353,54 @@ mod tests {
         assert_eq!(broken.matches("<failure ").count(), 1, "{broken}");
         // A flaky test is not a failure.
         assert!(xml.contains("<testsuites name=\"prettyplay\" tests=\"2\" failures=\"1\""));
+    }
+
+    #[test]
+    fn a_file_in_two_browsers_is_two_suites_whose_cases_name_their_browser() {
+        let xml = render(&record(&testing::two_browser_events()));
+        let suites: Vec<&str> = xml
+            .lines()
+            .filter(|l| l.trim_start().starts_with("<testsuite "))
+            .collect();
+        assert_eq!(suites.len(), 4, "{xml}");
+        assert!(
+            suites[0]
+                .starts_with("  <testsuite name=\"[chromium] scenarios/login.steps\" tests=\"1\""),
+            "{xml}"
+        );
+        assert!(
+            suites[3]
+                .starts_with("  <testsuite name=\"[firefox] scenarios/todo.steps\" tests=\"2\""),
+            "{xml}"
+        );
+        let add = xml
+            .split("<testcase")
+            .find(|t| {
+                t.contains("classname=\"[firefox] scenarios/todo.steps\" name=\"add a todo\"")
+            })
+            .unwrap();
+        assert!(
+            add.contains("file=\"scenarios/todo.steps\" line=\"2\">"),
+            "{add}"
+        );
+        assert!(
+            add.contains(
+                ">\n      <properties>\n        <property name=\"browser\" value=\"firefox\"/>\n      \
+                 </properties>\n"
+            ),
+            "{add}"
+        );
+        assert_eq!(xml.matches("<properties>").count(), 6, "{xml}");
+        assert!(
+            xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"prettyplay\" tests=\"6\" failures=\"2\""),
+            "{xml}"
+        );
+    }
+
+    #[test]
+    fn a_run_without_projects_has_no_properties() {
+        let xml = render(&record(&testing::events()));
+        assert!(!xml.contains("<properties>"), "{xml}");
+        assert!(!xml.contains("name=\"["), "{xml}");
     }
 }

@@ -1,8 +1,9 @@
 //! `prettyplay merge-reports`: the report blobs of the shards of a run, combined into the event
 //! stream of one run, which the usual reporters then render (one HTML, one JUnit, one summary).
 //!
-//! Tests come in a stable order, by file, then line, then name; each test's events stay in the
-//! order its shard wrote them. The totals are counted again from the merged events; the run's
+//! Tests come in a stable order, by browser project (tests without one first), then file, line
+//! and name; each test's events stay in the order its shard wrote them. The same test in two
+//! browser projects is two tests. The totals are counted again from the merged events; the run's
 //! duration is that of the longest shard (the wall time of the merged run, as in Playwright's
 //! merge-reports). A setup test (`[saves=NAME]`) that several shards ran is kept once (a failed
 //! run of it over a passed one); any other test in two blobs is an error.
@@ -66,8 +67,23 @@ pub(crate) fn find_blobs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, MergeError> 
     Ok(blobs)
 }
 
+/// What tells the tests of a merged run apart, in the order they come: browser project, file,
+/// line, name.
+type Key = (Option<String>, String, usize, String);
+
+fn key(test: &TestId) -> Key {
+    (
+        test.project.clone(),
+        test.scenario.clone(),
+        test.line,
+        test.name.clone(),
+    )
+}
+
 /// One test of the merged run: where it came from and its events.
 struct Entry {
+    /// The test, for the error that finds it twice.
+    test: TestId,
     /// `file:line` of its first event, for the error that finds it twice.
     from: String,
     /// Whether its blob lists it as a setup test.
@@ -97,12 +113,12 @@ pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged,
         .collect::<Result<Vec<Blob>, _>>()?;
     let missing_shards = missing_shards(&blobs);
     let mut traces = TraceCopies::new(trace_dir);
-    let mut tests: BTreeMap<(String, usize, String), Entry> = BTreeMap::new();
+    let mut tests: BTreeMap<Key, Entry> = BTreeMap::new();
     let mut selected = 0;
     let mut dropped = 0;
     let mut finals = Vec::new();
     for blob in blobs {
-        let mut entries: BTreeMap<(String, usize, String), Entry> = BTreeMap::new();
+        let mut entries: BTreeMap<Key, Entry> = BTreeMap::new();
         for (line, event) in blob.events {
             let Some(test) = test_of(&event) else {
                 match event {
@@ -112,9 +128,9 @@ pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged,
                 }
                 continue;
             };
-            let key = (test.scenario.clone(), test.line, test.name.clone());
             let setup = blob.header.setups.contains(&SetupTest::from(test));
-            let entry = entries.entry(key).or_insert_with(|| Entry {
+            let entry = entries.entry(key(test)).or_insert_with(|| Entry {
+                test: test.clone(),
                 from: format!("{}:{line}", blob.path.display()),
                 setup,
                 failed: false,
@@ -142,7 +158,7 @@ pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged,
                 }
                 Some(kept) => {
                     return Err(MergeError::Duplicate {
-                        test: format!("{} › {}", key.0, key.2),
+                        test: kept.test.to_string(),
                         first: kept.from.clone(),
                         second: entry.from,
                     });
@@ -541,5 +557,79 @@ mod tests {
         );
         let missing = find_blobs(&[dir.path().join("nope")]).unwrap_err();
         assert!(missing.to_string().starts_with("cannot read "), "{missing}");
+    }
+
+    /// The fixture run in two browsers, a blob each: shard 1 ran it in `firefox`, shard 2 in
+    /// `chromium` (`twice` adds firefox's `add a todo` to shard 2 as well). Returns the blobs'
+    /// paths.
+    fn two_browsers(dir: &Path, twice: bool) -> Vec<PathBuf> {
+        let all = testing::events();
+        [(1, "firefox"), (2, "chromium")]
+            .into_iter()
+            .map(|(index, project)| {
+                let options = ReportOptions {
+                    output_dir: dir.to_path_buf(),
+                    shard: Some(Shard { index, total: 2 }),
+                    ..ReportOptions::default()
+                };
+                let path = options.blob_file();
+                let mut blob = BlobReporter::create(&path, &BlobHeader::new(&options)).unwrap();
+                let mut events = testing::in_project(&all, project);
+                if twice && index == 2 {
+                    let add = testing::in_project(&all, "firefox")
+                        .into_iter()
+                        .filter(|e| test_of(e).is_some_and(|t| t.name == "add a todo"));
+                    let end = events.len() - 1;
+                    events.splice(end..end, add);
+                }
+                testing::feed(&mut blob, &events);
+                path
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_same_tests_in_two_browsers_merge_into_both_by_project_then_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let blobs = two_browsers(dir.path(), false);
+        let events = merge_blobs(&blobs, &dir.path().join("traces"))
+            .unwrap()
+            .events;
+        let order: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                RunEvent::TestFinished { test, .. } => Some(test.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "[chromium] scenarios/login.steps › log in",
+                "[chromium] scenarios/todo.steps › add a todo",
+                "[chromium] scenarios/todo.steps › rename a todo",
+                "[firefox] scenarios/login.steps › log in",
+                "[firefox] scenarios/todo.steps › add a todo",
+                "[firefox] scenarios/todo.steps › rename a todo",
+            ]
+        );
+        assert_eq!(events[0], RunEvent::RunStarted { tests: 6 });
+        let Some(RunEvent::RunFinished { stats }) = events.last() else {
+            panic!("no run_finished");
+        };
+        assert_eq!((stats.passed, stats.failed), (4, 2));
+    }
+
+    #[test]
+    fn the_same_test_in_the_same_browser_in_two_blobs_is_an_error_naming_its_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let blobs = two_browsers(dir.path(), true);
+        let err = merge_blobs(&blobs, &dir.path().join("traces"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("test `[firefox] scenarios/todo.steps › add a todo` is in two blobs, "),
+            "{err}"
+        );
     }
 }

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::details::project_prefix;
 use crate::engine::Pool;
 use crate::runner::TestId;
 use crate::visible::Visible;
@@ -55,10 +56,12 @@ impl Progress {
     }
 
     pub(super) fn test_started(&self, test: &TestId) {
-        self.bar.set_message(test.name.clone());
+        self.bar
+            .set_message(format!("{}{}", project_prefix(test), Visible(&test.name)));
     }
 
-    /// An LLM attempt at a step's code: `add a todo: generating step 3, attempt 2/3`.
+    /// An LLM attempt at a step's code: `add a todo: generating step 3, attempt 2/3`, or
+    /// `[firefox] add a todo: ...` in a run of several browsers.
     pub(super) fn generation_started(
         &self,
         test: &TestId,
@@ -72,7 +75,8 @@ impl Progress {
             Pool::Healing => "regenerating",
         };
         self.bar.set_message(format!(
-            "{}: {what} step {index}, attempt {attempt}/{limit}",
+            "{}{}: {what} step {index}, attempt {attempt}/{limit}",
+            project_prefix(test),
             Visible(&test.name)
         ));
     }
@@ -128,5 +132,27 @@ impl Drop for Progress {
         if !self.bar.is_finished() {
             self.bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::testing;
+
+    #[test]
+    fn the_message_names_the_test_and_its_browser_project_when_it_has_one() {
+        let progress = Progress::new(ProgressDrawTarget::hidden());
+        let test = testing::id("scenarios/todo.steps", "add a todo", 2);
+        progress.test_started(&test);
+        assert_eq!(progress.state().3, "add a todo");
+        let test = test.in_project(Some("firefox"));
+        progress.test_started(&test);
+        assert_eq!(progress.state().3, "[firefox] add a todo");
+        progress.generation_started(&test, 3, Pool::Healing, 2, 3);
+        assert_eq!(
+            progress.state().3,
+            "[firefox] add a todo: regenerating step 3, attempt 2/3"
+        );
     }
 }

@@ -323,11 +323,12 @@ impl RunRecord {
         &mut self.running[at]
     }
 
-    /// Finished tests, then tests that never finished (an interrupted run), sorted by scenario
-    /// file and line so that reports do not depend on which worker finished first.
+    /// Finished tests, then tests that never finished (an interrupted run), sorted by browser
+    /// project, scenario file and line so that reports do not depend on which worker finished
+    /// first. Tests without a project come first.
     pub(super) fn all_tests(&self) -> Vec<&TestRecord> {
         let mut tests: Vec<&TestRecord> = self.tests.iter().chain(&self.running).collect();
-        tests.sort_by(|a, b| (&a.id.scenario, a.id.line).cmp(&(&b.id.scenario, b.id.line)));
+        tests.sort_by(|a, b| sort_key(&a.id).cmp(&sort_key(&b.id)));
         tests
     }
 
@@ -343,16 +344,52 @@ impl RunRecord {
         }
     }
 
-    /// [`Self::all_tests`] grouped by scenario file.
-    pub(super) fn by_scenario(&self) -> Vec<(&str, Vec<&TestRecord>)> {
-        let mut groups: Vec<(&str, Vec<&TestRecord>)> = Vec::new();
+    /// [`Self::all_tests`] grouped by browser project and scenario file, so that a file run in
+    /// two browsers is two groups.
+    pub(super) fn by_scenario(&self) -> Vec<(ScenarioGroup<'_>, Vec<&TestRecord>)> {
+        let mut groups: Vec<(ScenarioGroup<'_>, Vec<&TestRecord>)> = Vec::new();
         for test in self.all_tests() {
-            match groups.iter_mut().find(|(s, _)| *s == test.id.scenario) {
+            let group = ScenarioGroup::of(&test.id);
+            match groups.iter_mut().find(|(g, _)| *g == group) {
                 Some((_, tests)) => tests.push(test),
-                None => groups.push((&test.id.scenario, vec![test])),
+                None => groups.push((group, vec![test])),
             }
         }
         groups
+    }
+}
+
+/// The order of tests in the file reports: project, scenario file, line.
+fn sort_key(id: &TestId) -> (Option<&str>, &str, usize) {
+    (id.project.as_deref(), &id.scenario, id.line)
+}
+
+/// The tests of one scenario file in one browser project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ScenarioGroup<'a> {
+    /// The browser project, `None` in a run of the default Chromium alone.
+    pub project: Option<&'a str>,
+    pub scenario: &'a str,
+}
+
+impl<'a> ScenarioGroup<'a> {
+    /// The group of the test `id`.
+    pub(crate) fn of(id: &'a TestId) -> Self {
+        Self {
+            project: id.project.as_deref(),
+            scenario: &id.scenario,
+        }
+    }
+}
+
+impl std::fmt::Display for ScenarioGroup<'_> {
+    /// `scenarios/todo.steps`, or `[firefox] scenarios/todo.steps` in a browser project, as
+    /// the test ids name their file.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(project) = self.project {
+            write!(f, "[{project}] ")?;
+        }
+        f.write_str(self.scenario)
     }
 }
 
@@ -379,7 +416,7 @@ mod tests {
             record
                 .by_scenario()
                 .iter()
-                .map(|(s, t)| (*s, t.len()))
+                .map(|(g, t)| (g.scenario, t.len()))
                 .collect::<Vec<_>>(),
             [("scenarios/login.steps", 1), ("scenarios/todo.steps", 2)]
         );
@@ -402,5 +439,63 @@ mod tests {
                 ..stats
             }
         );
+    }
+
+    #[test]
+    fn tests_are_sorted_and_grouped_by_project_then_file_then_line() {
+        let mut record = RunRecord::default();
+        for event in testing::two_browser_events() {
+            record.observe(&event);
+        }
+        let order: Vec<String> = record
+            .all_tests()
+            .iter()
+            .map(|t| format!("{}:{}", t.id, t.id.line))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "[chromium] scenarios/login.steps › log in:2",
+                "[chromium] scenarios/todo.steps › add a todo:2",
+                "[chromium] scenarios/todo.steps › rename a todo:6",
+                "[firefox] scenarios/login.steps › log in:2",
+                "[firefox] scenarios/todo.steps › add a todo:2",
+                "[firefox] scenarios/todo.steps › rename a todo:6",
+            ]
+        );
+        let groups: Vec<(String, usize)> = record
+            .by_scenario()
+            .iter()
+            .map(|(g, t)| (g.to_string(), t.len()))
+            .collect();
+        assert_eq!(
+            groups,
+            [
+                ("[chromium] scenarios/login.steps".to_owned(), 1),
+                ("[chromium] scenarios/todo.steps".to_owned(), 2),
+                ("[firefox] scenarios/login.steps".to_owned(), 1),
+                ("[firefox] scenarios/todo.steps".to_owned(), 2),
+            ]
+        );
+    }
+
+    #[test]
+    fn tests_without_a_project_come_before_those_with_one() {
+        let mut record = RunRecord::default();
+        let finished = |test: TestId| RunEvent::TestFinished {
+            test,
+            outcome: TestOutcome::Passed,
+            duration: Duration::ZERO,
+        };
+        record.observe(&finished(
+            testing::id("b.steps", "b", 1).in_project(Some("firefox")),
+        ));
+        record.observe(&finished(testing::id("z.steps", "z", 9)));
+        let order: Vec<String> = record
+            .all_tests()
+            .iter()
+            .map(|t| t.id.to_string())
+            .collect();
+        assert_eq!(order, ["z.steps › z", "[firefox] b.steps › b"]);
     }
 }

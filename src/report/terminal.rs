@@ -11,7 +11,9 @@ use std::time::Duration;
 use console::Style;
 use indicatif::ProgressDrawTarget;
 
-use super::details::{Palette, Summary, Verbosity, failure_label, heal_diff, seconds};
+use super::details::{
+    Palette, Summary, Verbosity, failure_label, heal_diff, project_prefix, seconds,
+};
 use super::github::error_annotation;
 use super::progress::Progress;
 use super::reporter::Reporter;
@@ -117,7 +119,8 @@ impl<W: Write> TerminalReporter<W> {
             } if proof.starts_with(VACUOUS) => {
                 let why = &proof[VACUOUS.len()..];
                 let text = format!(
-                    "{}:{line}: {} {}: {}",
+                    "{}{}:{line}: {} {}: {}",
+                    project_prefix(test),
                     Visible(&test.scenario),
                     self.style(Style::new().red().bold())
                         .apply_to("vacuous check"),
@@ -768,6 +771,73 @@ mod tests {
                 "  ✓ 2. a step 2 (0.10s)",
                 "  ✓ 3. a step 3 (0.10s)",
                 "PASS a.steps › a (0.30s)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_test_of_a_browser_project_has_the_project_in_front_of_its_name() {
+        let events = testing::in_project(&testing::events(), "firefox");
+        let mut out = Vec::new();
+        let mut reporter = TerminalReporter::new(&mut out, false, Verbosity::Normal)
+            .with_github_annotations(true)
+            .with_progress(ProgressDrawTarget::hidden());
+        for event in &events[..4] {
+            reporter.handle(event).unwrap();
+        }
+        let (_, _, _, message) = reporter.progress.as_ref().unwrap().state();
+        assert_eq!(
+            message,
+            "[firefox] add a todo: generating step 2, attempt 1/3"
+        );
+        for event in &events[4..] {
+            reporter.handle(event).unwrap();
+        }
+        let text = redact(&String::from_utf8(out).unwrap());
+        for line in [
+            "PASS [firefox] scenarios/todo.steps › add a todo ([DURATION])",
+            "FAIL [firefox] scenarios/login.steps › log in ([DURATION])",
+            "──── FAIL [firefox] scenarios/login.steps › log in",
+            "  at scenarios/login.steps:4",
+        ] {
+            assert!(text.lines().any(|l| l == line), "no {line:?} in:\n{text}");
+        }
+        assert!(
+            text.contains(
+                "::error file=scenarios/login.steps,line=4,title=[firefox] \
+                 scenarios/login.steps › log in::"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_vacuous_check_of_a_browser_project_names_the_project_before_its_place() {
+        let vacuous = |project: Option<&str>| RunEvent::StepPassed {
+            proof: Some(format!("{VACUOUS}nothing is checked")),
+            test: id().in_project(project),
+            index: 2,
+            sentence: "the list shows \"milk\"".into(),
+            line: 4,
+            source: StepSource::Cached,
+            by: None,
+            duration: Duration::from_millis(100),
+            code: String::new(),
+        };
+        let events = [
+            vacuous(None),
+            vacuous(Some("firefox")),
+            RunEvent::RunFinished {
+                stats: RunStats::default(),
+            },
+        ];
+        let text = render(&events, Verbosity::Quiet);
+        assert_eq!(
+            text.lines().take(2).collect::<Vec<_>>(),
+            [
+                "scenarios/todo.steps:4: vacuous check the list shows \"milk\": nothing is checked",
+                "[firefox] scenarios/todo.steps:4: vacuous check the list shows \"milk\": nothing \
+                 is checked",
             ]
         );
     }

@@ -82,9 +82,14 @@ const NASTY: &str = "<b>&amp; \"q\" 'a' ]]> \u{1b}[31mred\u{1b}[0m \u{7}bell ✓
 
 /// A run of a passing test, a healed test and a product defect, in two files, with nasty text.
 fn events() -> Vec<RunEvent> {
-    let pass = id("scenarios/a.steps", "passes", 2);
-    let healed = id("scenarios/a.steps", NASTY, 5);
-    let defect = id("scenarios/b & c.steps", "log in", 1);
+    events_in(None)
+}
+
+/// [`events`] with every test in the browser project `project`.
+fn events_in(project: Option<&str>) -> Vec<RunEvent> {
+    let pass = id("scenarios/a.steps", "passes", 2).in_project(project);
+    let healed = id("scenarios/a.steps", NASTY, 5).in_project(project);
+    let defect = id("scenarios/b & c.steps", "log in", 1).in_project(project);
     let verdict = Classification {
         category: Category::ProductDefect,
         explanation: format!("expected \"Hello\", observed {NASTY}"),
@@ -178,6 +183,11 @@ fn events() -> Vec<RunEvent> {
 
 /// Feeds [`events`] to the reporters of `kinds`, writing under `dir`.
 fn write_reports(dir: &Path, kinds: Vec<ReporterKind>) -> String {
+    write_reports_of(dir, kinds, &events())
+}
+
+/// Feeds `events` to the reporters of `kinds`, writing under `dir`.
+fn write_reports_of(dir: &Path, kinds: Vec<ReporterKind>, events: &[RunEvent]) -> String {
     let options = ReportOptions {
         kinds,
         output_dir: dir.join("report"),
@@ -195,8 +205,8 @@ fn write_reports(dir: &Path, kinds: Vec<ReporterKind>) -> String {
         &|_| None,
     )
     .expect("build the reporters");
-    for event in events() {
-        reporters.handle(&event).expect("handle an event");
+    for event in events {
+        reporters.handle(event).expect("handle an event");
     }
     reporters.finish().expect("write the reports");
     fs::read_to_string(out.path()).expect("read the terminal output")
@@ -214,6 +224,28 @@ fn junit_report_of_nasty_names_validates_against_the_schema() {
     );
     assert!(text.contains("type=\"product_defect\""));
     assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'));
+}
+
+#[test]
+fn junit_report_of_two_browsers_validates_against_the_schema() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let firefox = events_in(Some("firefox"));
+    let chromium = events_in(Some("chromium"));
+    let mut events = vec![RunEvent::RunStarted { tests: 6 }];
+    events.extend_from_slice(&firefox[1..firefox.len() - 1]);
+    events.extend_from_slice(&chromium[1..]);
+    write_reports_of(dir.path(), vec![ReporterKind::Junit], &events);
+    let xml = dir.path().join("report/junit.xml");
+    assert_valid_junit(&xml);
+    let text = fs::read_to_string(&xml).expect("read junit.xml");
+    assert!(text.contains(
+        "<testsuite name=\"[firefox] scenarios/b &amp; c.steps\" tests=\"1\" failures=\"1\""
+    ));
+    assert_eq!(
+        text.matches("<property name=\"browser\" value=\"chromium\"/>")
+            .count(),
+        3
+    );
 }
 
 #[test]
