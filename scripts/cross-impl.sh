@@ -18,8 +18,9 @@
 # word after it still follows the real count ("2 item left" for one active todo). The script
 # stops if that text is not in the bundle exactly once.
 #
-# usage: scripts/cross-impl.sh [--defect] [--impl NAME]... [--bin PATH] [--keep]
+# usage: scripts/cross-impl.sh [--defect] [--impl NAME]... [--bin PATH] [--browser NAME] [--keep]
 #   --impl NAME  only this build (repeatable; default: every build, PROVEN_ON first)
+#   --browser NAME  chromium (default) or firefox, passed to both runs
 #   --bin PATH   the prettyplay binary (default: target/release/prettyplay)
 #   --keep       keep the temporary directory (each run's project, output and reports)
 #
@@ -41,12 +42,14 @@ bin=$root/target/release/prettyplay
 defect=0
 keep=0
 only=()
+browser=chromium
 
 while [[ $# -gt 0 ]]; do
     case $1 in
         --defect) defect=1 ;;
         --impl) only+=("${2:?--impl needs a name}"); shift ;;
         --bin) bin=${2:?--bin needs a path}; shift ;;
+        --browser) browser=${2:?--browser needs a name}; shift ;;
         --keep) keep=1 ;;
         -h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "cross-impl.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
@@ -129,12 +132,12 @@ run_build() {
     rm -rf "$work/project/.prettyplay" "$work/project/prettyplay-report"
     echo "$name: run ($url)" >&2
     local rc=0
-    (cd "$work/project" && prettyplay run -j 1 --base-url "$url" --reporter json \
+    (cd "$work/project" && prettyplay run -j 1 --browser "$browser" --base-url "$url" --reporter json \
         --output "$work/run" >"$work/run.txt" 2>&1) || rc=$?
     echo "$rc" >"$work/run.rc"
     echo "$name: replay --strict" >&2
     rc=0
-    (cd "$work/project" && prettyplay replay --strict -j 1 --base-url "$url" --reporter json \
+    (cd "$work/project" && prettyplay replay --strict -j 1 --browser "$browser" --base-url "$url" --reporter json \
         --output "$work/strict" >"$work/strict.txt" 2>&1) || rc=$?
     echo "$rc" >"$work/strict.rc"
 }

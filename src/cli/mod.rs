@@ -266,7 +266,11 @@ fn execute(cli: Cli) -> Result<u8, Error> {
                 .browsers
                 .iter()
                 .map(|&name| {
-                    crate::driver::find_browser(name, settings.browser.executable.as_deref(), &env_var)
+                    crate::driver::find_browser(
+                        name,
+                        settings.browser.executable.as_deref(),
+                        &env_var,
+                    )
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let dir = cwd.join(&args.playwright);

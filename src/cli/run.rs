@@ -146,7 +146,10 @@ pub(crate) fn run_tests(
     options: &RunOptions,
 ) -> Result<u8, Error> {
     let last_run = LastRun::load(&settings.project_root);
-    let selected = options.select.select(scenarios, &last_run, settings.browser.project_labels())?;
+    let selected =
+        options
+            .select
+            .select(scenarios, &last_run, settings.browser.project_labels())?;
     if selected.is_empty() {
         // An empty selection is a success in these two cases, because CI jobs run them
         // whatever the tests are.
@@ -356,38 +359,43 @@ pub(crate) fn run_tests(
         tokio.block_on(runtime.shutdown());
         Ok(stats)
     };
-    let outcome = run_projects(&selected, options.max_failures, &mut run_project, &mut |event| {
-        if options.debug
-            && let RunEvent::StepStarted {
+    let outcome = run_projects(
+        &selected,
+        options.max_failures,
+        &mut run_project,
+        &mut |event| {
+            if options.debug
+                && let RunEvent::StepStarted {
+                    test,
+                    index,
+                    sentence,
+                    line,
+                } = &event
+            {
+                announce_step(test, *index, sentence, *line);
+            }
+            // Events are masked here and nowhere else, so every reporter and `last-run.json` see
+            // only the masked event.
+            let event = event.masked(&secrets);
+            if let RunEvent::TestFinished {
                 test,
-                index,
-                sentence,
-                line,
+                outcome: TestOutcome::Failed(_),
+                ..
             } = &event
-        {
-            announce_step(test, *index, sentence, *line);
-        }
-        // Events are masked here and nowhere else, so every reporter and `last-run.json` see
-        // only the masked event.
-        let event = event.masked(&secrets);
-        if let RunEvent::TestFinished {
-            test,
-            outcome: TestOutcome::Failed(_),
-            ..
-        } = &event
-        {
-            failed_tests.push(FailedTest {
-                scenario: test.scenario.clone(),
-                test: test.name.clone(),
-                project: test.project.clone(),
-            });
-        }
-        // The other reporters keep getting events when one fails, so that a full disk under
-        // one report does not cut the others short. The first error is kept.
-        if let Err(err) = reporters.handle(&event) {
-            write_error.get_or_insert(err);
-        }
-    });
+            {
+                failed_tests.push(FailedTest {
+                    scenario: test.scenario.clone(),
+                    test: test.name.clone(),
+                    project: test.project.clone(),
+                });
+            }
+            // The other reporters keep getting events when one fails, so that a full disk under
+            // one report does not cut the others short. The first error is kept.
+            if let Err(err) = reporters.handle(&event) {
+                write_error.get_or_insert(err);
+            }
+        },
+    );
     let finished = reporters.finish();
     if let Some(runtime) = first_runtime.take() {
         tokio.block_on(runtime.shutdown());

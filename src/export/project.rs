@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use super::spec::{HEADER, SpecContext, js, render_spec};
 use crate::cache::{Cache, CacheError};
-use crate::config::{Screen, Settings};
 use crate::config::{BrowserName, BrowserSettings};
+use crate::config::{Screen, Settings};
 use crate::driver::{DRIVER_VERSION, FIREFOX_CHANNEL, chromium_launch_args};
 use crate::scenario::Scenario;
 use crate::visible::Visible;

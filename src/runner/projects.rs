@@ -15,9 +15,8 @@ use crate::runner::{RunEvent, RunStats, StopReason, TestRef};
 /// failures it may still count before `--max-failures` stops it (`None`: no limit), and
 /// where its events go. It returns the project's counts, or the error that kept it from
 /// starting (a browser that cannot be launched is a test failure, not such an error).
-pub(crate) type ProjectRun<'f, E> =
-    dyn FnMut(usize, Vec<TestRef>, Option<usize>, &mut dyn FnMut(RunEvent)) -> Result<RunStats, E>
-        + 'f;
+pub(crate) type ProjectRun<'f, E> = dyn FnMut(usize, Vec<TestRef>, Option<usize>, &mut dyn FnMut(RunEvent)) -> Result<RunStats, E>
+    + 'f;
 
 /// Runs `selected` (the whole matrix, in project order) project by project with `run`, and
 /// reports the matrix as one run through `on_event`. A project whose run stopped the run
@@ -179,13 +178,26 @@ mod tests {
         drop(run);
         assert_eq!(calls, vec![(0, 3, None), (1, 3, None)]);
         assert_eq!((stats.passed, stats.failed, stats.not_run), (5, 1, 0));
-        assert!(matches!(events.first(), Some(RunEvent::RunStarted { tests: 6 })));
-        assert!(matches!(events.last(), Some(RunEvent::RunFinished { stats }) if stats.failed == 1));
+        assert!(matches!(
+            events.first(),
+            Some(RunEvent::RunStarted { tests: 6 })
+        ));
+        assert!(
+            matches!(events.last(), Some(RunEvent::RunFinished { stats }) if stats.failed == 1)
+        );
         let starts = events
             .iter()
-            .filter(|e| matches!(e, RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. }))
+            .filter(|e| {
+                matches!(
+                    e,
+                    RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. }
+                )
+            })
             .count();
-        assert_eq!(starts, 2, "one RunStarted and one RunFinished for the matrix");
+        assert_eq!(
+            starts, 2,
+            "one RunStarted and one RunFinished for the matrix"
+        );
     }
 
     #[test]
@@ -197,7 +209,11 @@ mod tests {
         drop(run);
         assert_eq!(calls, vec![(0, 2, Some(2)), (1, 2, Some(1))]);
         assert_eq!(stats.failed, 2);
-        assert_eq!(stats.not_run, 1 + 2, "the second project's last test and the third's");
+        assert_eq!(
+            stats.not_run,
+            1 + 2,
+            "the second project's last test and the third's"
+        );
         assert_eq!(stats.stopped, Some(StopReason::MaxFailures(2)));
     }
 

@@ -189,7 +189,11 @@ pub(crate) fn select_tests(scenarios: &[Scenario], selection: &Selection) -> Vec
     // Each project runs the setups its own tests need.
     (0..projects.len())
         .flat_map(|pi| {
-            let of_project = picked.iter().copied().filter(|at| at.project == pi).collect();
+            let of_project = picked
+                .iter()
+                .copied()
+                .filter(|at| at.project == pi)
+                .collect();
             with_setups(scenarios, of_project)
                 .into_iter()
                 .map(move |at| at.in_project(pi))

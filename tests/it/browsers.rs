@@ -4,9 +4,7 @@
 //! blobs merge into the matrix's report, code generated in the first browser is replayed in
 //! the second, and a machine without Firefox is told what to install.
 
-use std::fs;
-use std::path::Path;
-
+use crate::merge::copy_dir;
 use crate::support::{Test, require_firefox};
 
 const FILE: &str = "scenarios/b.steps";
@@ -19,8 +17,7 @@ const PAGE: &str = "<!doctype html><title>Browsers</title>\n\
 document.getElementById('list').append(li)\">Add pears</button>\n";
 
 const OPEN: &str = "async function step(page) {\n  await page.goto('/');\n}";
-const ADD: &str =
-    "async function step(page) {\n  await page.getByRole('button', { name: 'Add pears' }).click();\n}";
+const ADD: &str = "async function step(page) {\n  await page.getByRole('button', { name: 'Add pears' }).click();\n}";
 const TWO: &str =
     "async function step(page) {\n  await expect(page.getByRole('listitem')).toHaveCount(2);\n}";
 /// Fails in Firefox only: a check a real cross-browser difference would fail the same way.
@@ -41,7 +38,13 @@ fn project() -> Test {
         .cached(FILE, "add pears", "add pears", 1, ADD)
         .cached(FILE, "add pears", "the list has two items", 1, TWO)
         .cached(FILE, "not in firefox", "open the app", 1, OPEN)
-        .cached(FILE, "not in firefox", "the browser is not Firefox", 1, NOT_FIREFOX)
+        .cached(
+            FILE,
+            "not in firefox",
+            "the browser is not Firefox",
+            1,
+            NOT_FIREFOX,
+        )
 }
 
 #[test]
@@ -75,7 +78,10 @@ fn a_two_browser_run_names_every_test_after_its_browser_in_every_report() {
     // Chromium's tests run first, then Firefox's, as Playwright runs projects in order.
     let stdout = out.stdout();
     let first_firefox = stdout.find("[firefox]").unwrap();
-    assert!(stdout.rfind("PASS [chromium]").unwrap() < first_firefox, "{stdout}");
+    assert!(
+        stdout.rfind("PASS [chromium]").unwrap() < first_firefox,
+        "{stdout}"
+    );
 
     let events = out.events("prettyplay-report/events.jsonl");
     let finished: Vec<(String, String, String)> = events
@@ -85,7 +91,10 @@ fn a_two_browser_run_names_every_test_after_its_browser_in_every_report() {
             (
                 e["test"]["project"].as_str().unwrap_or_default().to_owned(),
                 e["test"]["name"].as_str().unwrap_or_default().to_owned(),
-                e["outcome"]["status"].as_str().unwrap_or_default().to_owned(),
+                e["outcome"]["status"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
             )
         })
         .collect();
@@ -109,10 +118,15 @@ fn a_two_browser_run_names_every_test_after_its_browser_in_every_report() {
         "{junit}"
     );
     let html = out.read("prettyplay-report/index.html");
-    assert!(html.contains("firefox"), "the HTML report names the browser");
+    assert!(
+        html.contains("firefox"),
+        "the HTML report names the browser"
+    );
 
     // `--last-failed` runs the test that failed, in the browser it failed in only.
-    out.again()
+    let last_run = ".prettyplay/last-run.json";
+    project()
+        .write(last_run, &out.read(last_run))
         .args(&[
             "replay",
             "--strict",
@@ -131,11 +145,10 @@ fn a_two_browser_run_names_every_test_after_its_browser_in_every_report() {
 
 #[test]
 fn shards_split_the_matrix_and_their_blobs_merge_into_one_report() {
-    let mut test = project();
-    let blobs = test.project_dir().join("blobs");
+    let blobs = tempfile::tempdir().unwrap();
     let mut seen = Vec::new();
     for shard in ["1/2", "2/2"] {
-        let out = test
+        let out = project()
             .args(&[
                 "replay",
                 "--strict",
@@ -156,12 +169,18 @@ fn shards_split_the_matrix_and_their_blobs_merge_into_one_report() {
             .stdout()
             .lines()
             .filter(|line| line.starts_with("PASS [") || line.starts_with("FAIL ["))
-            .map(|line| line.rsplit_once(" (").map_or(line, |(name, _)| name).to_owned())
+            .map(|line| {
+                line.rsplit_once(" (")
+                    .map_or(line, |(name, _)| name)
+                    .to_owned()
+            })
             .collect();
         assert_eq!(ran.len(), 2, "shard {shard}: {ran:?}");
         seen.extend(ran);
-        copy_blobs(&out.project_dir().join("prettyplay-report/blob"), &blobs);
-        test = out.again();
+        copy_dir(
+            &out.project_dir().join("prettyplay-report/blob"),
+            blobs.path(),
+        );
     }
     seen.sort();
     assert_eq!(
@@ -173,22 +192,23 @@ fn shards_split_the_matrix_and_their_blobs_merge_into_one_report() {
             format!("PASS [firefox] {FILE} › add pears"),
         ]
     );
-    let merged = test
-        .args(&["merge-reports", "blobs", "--reporter", "list", "--reporter", "junit"])
+    let merge = Test::new();
+    copy_dir(blobs.path(), &merge.project_dir().join("blobs"));
+    let merged = merge
+        .args(&[
+            "merge-reports",
+            "blobs",
+            "--reporter",
+            "list",
+            "--reporter",
+            "junit",
+        ])
         .run()
         .assert_exit(1)
         .stdout_line("3 passed, 1 failed")
         .stdout_contains(&format!("FAIL [firefox] {FILE} › not in firefox"));
     let junit = merged.read("prettyplay-report/junit.xml");
     assert_eq!(junit.matches("<testcase ").count(), 4, "{junit}");
-}
-
-fn copy_blobs(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-    }
 }
 
 #[test]
@@ -203,12 +223,39 @@ fn code_generated_in_the_first_browser_is_replayed_in_the_second() {
              the list shows \"apples\" and \"pears\"\n",
         )
         .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
-        .args(&["run", "--browser", "firefox", "--browser", "chromium"])
+        .args(&[
+            "run",
+            "--browser",
+            "firefox",
+            "--browser",
+            "chromium",
+            "--reporter",
+            "list",
+            "--reporter",
+            "json",
+        ])
         .run()
         .assert_exit(0)
         .stdout_contains(&format!("PASS [firefox] {FILE} › add pears ("))
         .stdout_contains(&format!("PASS [chromium] {FILE} › add pears ("))
-        .stdout_line("steps: 3 cached, 3 generated, 0 healed");
+        .stdout_line("steps: 3 cached, 3 generated, 0 healed (3 by the built-in generator)");
+    // Firefox generated every step; Chromium replayed the code.
+    let sources: Vec<(String, String)> = out
+        .events("prettyplay-report/events.jsonl")
+        .iter()
+        .filter(|e| e["event"] == "step_passed")
+        .map(|e| {
+            (
+                e["test"]["project"].as_str().unwrap_or_default().to_owned(),
+                e["source"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String)> = [("firefox", "generated"), ("chromium", "cached")]
+        .iter()
+        .flat_map(|(p, s)| std::iter::repeat_n(((*p).to_owned(), (*s).to_owned()), 3))
+        .collect();
+    assert_eq!(sources, expected);
     let cache = out.read("cache/scenarios/b.steps.toml");
     assert_eq!(cache.matches("[[steps]]").count(), 3, "{cache}");
 }

@@ -10,7 +10,7 @@
 
 use crate::support::{Output, Test};
 
-const SCENARIO: &str = "scenarios/conformance.steps";
+pub(crate) const SCENARIO: &str = "scenarios/conformance.steps";
 
 /// A project serving the conformance pages, with files step code may upload.
 fn conformance_project(config: &str) -> Test {
@@ -33,7 +33,7 @@ fn conformance_project(config: &str) -> Test {
 }
 
 /// The passing API groups: test name and step code.
-const GROUPS: &[(&str, &str)] = &[
+pub(crate) const GROUPS: &[(&str, &str)] = &[
     (
         "locator factories",
         include_str!("support/fixtures/conformance/pass/factories.js"),
@@ -78,18 +78,13 @@ const GROUPS: &[(&str, &str)] = &[
 
 #[test]
 fn every_api_group_passes_against_the_fixture_pages() {
-    let mut test = conformance_project(
-        "scenarios = \"scenarios\"\ncache_dir = \"cache\"\n[browser]\ntimeout = 5\n",
-    );
-    let mut scenario = String::from("# Playwright API conformance: one test per API group.\n");
-    for (name, code) in GROUPS {
-        scenario.push_str(&format!("\ntest: {name}\n  exercise the API\n"));
-        test = test.cached(SCENARIO, name, "exercise the API", 1, code);
-    }
-    let out = test
-        .scenario(SCENARIO, &scenario)
-        .args(&["replay", "--strict", "-v"])
-        .run();
+    let groups: Vec<(&str, String)> = GROUPS
+        .iter()
+        .map(|(name, code)| (*name, (*code).to_owned()))
+        .collect();
+    let out = replay_groups("", &groups)
+        .assert_exit(0)
+        .stdout_line(&format!("{} passed, 0 failed", GROUPS.len()));
     for (name, _) in GROUPS {
         if !out
             .stdout()
@@ -98,11 +93,26 @@ fn every_api_group_passes_against_the_fixture_pages() {
             out.fail(&format!("the group {name:?} did not pass"));
         }
     }
-    out.assert_exit(0)
-        .stdout_line(&format!("{} passed, 0 failed", GROUPS.len()))
+}
+
+/// Replays one test per API group of `groups` (name and step code, in the order of [`GROUPS`])
+/// with `browser_extra` added to `[browser]`, and checks what the groups log. Answers the run
+/// for its verdicts.
+pub(crate) fn replay_groups(browser_extra: &str, groups: &[(&str, String)]) -> Output {
+    let mut test = conformance_project(&format!(
+        "scenarios = \"scenarios\"\ncache_dir = \"cache\"\n[browser]\ntimeout = 5\n{browser_extra}"
+    ));
+    let mut scenario = String::from("# Playwright API conformance: one test per API group.\n");
+    for (name, code) in groups {
+        scenario.push_str(&format!("\ntest: {name}\n  exercise the API\n"));
+        test = test.cached(SCENARIO, name, "exercise the API", 1, code);
+    }
+    test.scenario(SCENARIO, &scenario)
+        .args(&["replay", "--strict", "-v"])
+        .run()
         .stdout_contains("console.log: after the strict mode violation")
         .stdout_contains("console.log: products: 3 {\"first\": \"Apple\"}")
-        .stdout_contains("console.info: title is Conformance: lists");
+        .stdout_contains("console.info: title is Conformance: lists")
 }
 
 /// One failing test: its name, the page it opens (none when empty), the line that fails, and

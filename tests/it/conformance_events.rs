@@ -205,8 +205,13 @@ fn step_seconds(out: &Output, sentence: &str) -> f64 {
 
 #[test]
 fn dialogs_are_accepted_by_default_captured_with_wait_for_event_and_handled_by_listeners() {
+    check_dialogs("");
+}
+
+/// [`dialogs_are_accepted_by_default_captured_with_wait_for_event_and_handled_by_listeners`] with `browser_extra` added to `[browser]`.
+pub(crate) fn check_dialogs(browser_extra: &str) {
     let dialogs = scenario!("dialogs");
-    let (out, _) = replay(&dialogs, "", &[]);
+    let (out, _) = replay(&dialogs, browser_extra, &[]);
     let out = assert_verdicts(
         out,
         &dialogs,
@@ -365,8 +370,13 @@ fn a_dialog_nobody_lets_go_of_fails_its_step_on_a_timeout_and_the_next_test_pass
 
 #[test]
 fn popups_and_new_tabs_are_full_pages_of_the_context() {
+    check_popups("");
+}
+
+/// [`popups_and_new_tabs_are_full_pages_of_the_context`] with `browser_extra` added to `[browser]`.
+fn check_popups(browser_extra: &str) {
     let popups = scenario!("popups");
-    let (out, _) = replay(&popups, "", &[]);
+    let (out, _) = replay(&popups, browser_extra, &[]);
     let out = assert_verdicts(
         out,
         &popups,
@@ -411,8 +421,13 @@ fn popups_and_new_tabs_are_full_pages_of_the_context() {
 
 #[test]
 fn frame_locators_reach_into_frames_and_failures_name_the_frame_chain() {
+    check_frames("");
+}
+
+/// [`frame_locators_reach_into_frames_and_failures_name_the_frame_chain`] with `browser_extra` added to `[browser]`.
+pub(crate) fn check_frames(browser_extra: &str) {
     let frames = scenario!("frames");
-    let (out, _) = replay(&frames, "", &[]);
+    let (out, _) = replay(&frames, browser_extra, &[]);
     let out = assert_verdicts(
         out,
         &frames,
@@ -470,8 +485,13 @@ fn frame_locators_reach_into_frames_and_failures_name_the_frame_chain() {
 /// box too); `mouse.wheel` and `scrollIntoViewIfNeeded` scroll on request.
 #[test]
 fn actions_scroll_elements_into_view_in_boxes_and_pages() {
+    check_scrolling("");
+}
+
+/// [`actions_scroll_elements_into_view_in_boxes_and_pages`] with `browser_extra` added to `[browser]`.
+pub(crate) fn check_scrolling(browser_extra: &str) {
     let scroll = scenario!("scroll");
-    let (out, _) = replay(&scroll, "", &[]);
+    let (out, _) = replay(&scroll, browser_extra, &[]);
     assert_verdicts(
         out,
         &scroll,
@@ -490,8 +510,13 @@ fn actions_scroll_elements_into_view_in_boxes_and_pages() {
 
 #[test]
 fn downloads_are_awaited_or_listened_to_and_their_files_are_out_of_reach() {
+    check_downloads("");
+}
+
+/// [`downloads_are_awaited_or_listened_to_and_their_files_are_out_of_reach`] with `browser_extra` added to `[browser]`.
+pub(crate) fn check_downloads(browser_extra: &str) {
     let downloads = scenario!("downloads");
-    let (out, _) = replay(&downloads, "", &[]);
+    let (out, _) = replay(&downloads, browser_extra, &[]);
     let out = assert_verdicts(
         out,
         &downloads,

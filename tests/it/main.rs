@@ -67,6 +67,7 @@ mod e2e;
 mod engine;
 mod evidence;
 mod export;
+mod firefox;
 mod gherkin;
 mod hygiene;
 mod import;

@@ -64,7 +64,7 @@ fn runs() -> &'static Runs {
 }
 
 /// Copies the directory `from` to `to`, recursively.
-fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
