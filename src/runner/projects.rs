@@ -126,14 +126,8 @@ mod tests {
     fn scripted<'c>(
         failing: impl Fn(usize, usize) -> bool + 'c,
         calls: &'c mut Vec<(usize, usize, Option<usize>)>,
-    ) -> impl FnMut(
-        usize,
-        Vec<TestRef>,
-        Option<usize>,
-        &mut dyn FnMut(RunEvent),
-    ) -> Result<RunStats, String>
-    + 'c {
-        move |project, tests, left, on_event| {
+    ) -> Box<ProjectRun<'c, String>> {
+        Box::new(move |project, tests, left, on_event| {
             calls.push((project, tests.len(), left));
             let mut stats = RunStats::default();
             on_event(RunEvent::RunStarted { tests: tests.len() });
@@ -165,7 +159,7 @@ mod tests {
                 stats: stats.clone(),
             });
             Ok(stats)
-        }
+        })
     }
 
     #[test]
@@ -173,7 +167,7 @@ mod tests {
         let mut calls = Vec::new();
         let mut events = Vec::new();
         let mut run = scripted(|project, test| project == 1 && test == 0, &mut calls);
-        let stats = run_projects(&matrix(2, 3), None, &mut run, &mut |e| events.push(e))
+        let stats = run_projects(&matrix(2, 3), None, run.as_mut(), &mut |e| events.push(e))
             .expect("no project fails to start");
         drop(run);
         assert_eq!(calls, vec![(0, 3, None), (1, 3, None)]);
@@ -204,7 +198,7 @@ mod tests {
     fn max_failures_counts_across_projects_and_leaves_the_rest_not_run() {
         let mut calls = Vec::new();
         let mut run = scripted(|_, test| test == 0, &mut calls);
-        let stats = run_projects(&matrix(3, 2), Some(2), &mut run, &mut |_| {})
+        let stats = run_projects(&matrix(3, 2), Some(2), run.as_mut(), &mut |_| {})
             .expect("no project fails to start");
         drop(run);
         assert_eq!(calls, vec![(0, 2, Some(2)), (1, 2, Some(1))]);
