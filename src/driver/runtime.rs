@@ -124,6 +124,13 @@ impl BrowserRuntime {
         }
         let session = start_driver(driver, handle).await?;
         let context_options = context_options(&settings.screen, session.playwright.devices())?;
+        if let Some(what) = firefox_ignores(&settings, &context_options) {
+            tracing::warn!(
+                "{what} of `screen = {:?}` do not apply in Firefox: its pages get the device's \
+                 viewport, user agent and scale only",
+                settings.screen.to_string()
+            );
+        }
         let target = Target::new(target, &settings);
         Ok(Self {
             settings,
@@ -518,6 +525,26 @@ fn needs_proxy(settings: &BrowserSettings) -> bool {
         && matches!(settings.name, BrowserName::Chromium | BrowserName::Firefox)
 }
 
+/// What of the context options Firefox over WebDriver BiDi does not emulate (`isMobile` and
+/// `hasTouch` of a device), said once at the start rather than silently dropped.
+fn firefox_ignores(
+    settings: &BrowserSettings,
+    options: &BrowserContextOptions,
+) -> Option<&'static str> {
+    if settings.name != BrowserName::Firefox {
+        return None;
+    }
+    match (
+        options.is_mobile == Some(true),
+        options.has_touch == Some(true),
+    ) {
+        (true, true) => Some("isMobile and hasTouch"),
+        (true, false) => Some("isMobile"),
+        (false, true) => Some("hasTouch"),
+        (false, false) => None,
+    }
+}
+
 /// Returns the driver's browser type for the engine `name`.
 fn browser_type(playwright: &Playwright, name: BrowserName) -> &BrowserType {
     match name {
@@ -729,6 +756,42 @@ mod tests {
                 .expect("a hint")
                 .starts_with("device names are Playwright's")
         );
+    }
+
+    #[test]
+    fn firefox_says_which_device_options_it_does_not_emulate() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let defaults = crate::config::Settings::resolve(
+            dir.path(),
+            &|_| None,
+            &crate::config::Overrides::default(),
+        )
+        .expect("the defaults resolve")
+        .browser;
+        let firefox = BrowserSettings {
+            name: BrowserName::Firefox,
+            ..defaults.clone()
+        };
+        let iphone =
+            context_options(&Screen::Device("iPhone 13".into()), &devices()).expect("known device");
+        assert_eq!(
+            firefox_ignores(&firefox, &iphone),
+            Some("isMobile and hasTouch")
+        );
+        assert_eq!(
+            firefox_ignores(&defaults, &iphone),
+            None,
+            "Chromium emulates both"
+        );
+        let sized = context_options(
+            &Screen::Size {
+                width: 800,
+                height: 600,
+            },
+            &devices(),
+        )
+        .expect("a size");
+        assert_eq!(firefox_ignores(&firefox, &sized), None);
     }
 
     #[test]
