@@ -126,9 +126,9 @@ impl BrowserRuntime {
         let context_options = context_options(&settings.screen, session.playwright.devices())?;
         if let Some(what) = firefox_ignores(&settings, &context_options) {
             tracing::warn!(
-                "{what} of `screen = {:?}` do not apply in Firefox: its pages get the device's \
+                "{what} of the screen {} do not apply in Firefox: its pages get the device's \
                  viewport, user agent and scale only",
-                settings.screen.to_string()
+                settings.screen
             );
         }
         let target = Target::new(target, &settings);
