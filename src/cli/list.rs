@@ -29,6 +29,10 @@ struct ListWire<'a> {
 
 #[derive(Serialize)]
 struct TestWire<'a> {
+    /// The browser project of a run of several browsers (`[browser] browsers`); absent in a run
+    /// of one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    project: Option<String>,
     /// The scenario file, relative to the project root.
     file: &'a str,
     name: &'a str,
@@ -70,7 +74,8 @@ pub(crate) fn list(
     let cache = Cache::new(&settings.cache_dir);
     let mut cache_files: HashMap<usize, Option<CacheFile>> = HashMap::new();
     let mut tests = Vec::new();
-    for at in select.select(scenarios, &last_run, settings.browser.project_labels())? {
+    let labels = settings.browser.project_labels();
+    for at in select.select(scenarios, &last_run, labels.clone())? {
         let (scenario, test) = at.of(scenarios);
         let cached = match cache_files.entry(at.scenario) {
             std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
@@ -98,6 +103,7 @@ pub(crate) fn list(
             })
             .collect();
         tests.push(TestWire {
+            project: labels.get(at.project).cloned().flatten(),
             file: &scenario.rel_path,
             name: &test.name,
             line: test.line,
@@ -130,7 +136,12 @@ fn write_text(tests: &[TestWire<'_>], mut out: impl Write) -> std::io::Result<()
             .filter_map(|(key, name)| Some(format!(" [{key}={}]", name?)))
             .collect();
         // Names come from `.steps` files, which a pull request may change: see `visible`.
-        let line = format!("{} › {}{states}{tags}", test.file, test.name);
+        let project = test
+            .project
+            .as_deref()
+            .map(|p| format!("[{p}] "))
+            .unwrap_or_default();
+        let line = format!("{project}{} › {}{states}{tags}", test.file, test.name);
         writeln!(out, "{}", Visible(line))?;
         for step in &test.steps {
             if !step.cached {

@@ -294,3 +294,28 @@ fn which(name: &str) -> std::path::PathBuf {
         .find(|path| path.is_file())
         .unwrap_or_else(|| panic!("{name} is not on PATH"))
 }
+
+#[test]
+fn list_names_each_test_once_per_browser() {
+    project()
+        .env("PRETTYPLAY_BROWSER_BROWSERS", "chromium,firefox")
+        .args(&["list"])
+        .run()
+        .assert_exit(0)
+        .stdout_line(&format!("[chromium] {FILE} › add pears"))
+        .stdout_line(&format!("[firefox] {FILE} › not in firefox"))
+        .stdout_line("4 test(s), 0 step(s) without cached code");
+    let json = project()
+        .env("PRETTYPLAY_BROWSER_BROWSERS", "chromium,firefox")
+        .args(&["list", "--format", "json"])
+        .run()
+        .assert_exit(0);
+    let document: serde_json::Value = serde_json::from_str(json.stdout()).unwrap();
+    let projects: Vec<&str> = document["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["project"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(projects, ["chromium", "chromium", "firefox", "firefox"]);
+}
