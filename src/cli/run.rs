@@ -407,6 +407,7 @@ pub(crate) fn run_tests(
     record_failures(
         settings,
         scenarios,
+        &labels,
         &selected,
         &last_run,
         failed_tests,
@@ -557,18 +558,19 @@ fn announce_step(test: &crate::runner::TestId, index: usize, sentence: &str, lin
     );
 }
 
-/// Records this run's failures for `--last-failed`. Tests that did not run this time keep
-/// their previous record, because another shard, a filter or an interruption kept them out.
+/// Records this run's failures for `--last-failed`, each with its project of `labels`. Tests
+/// that did not run this time keep their previous record, because another shard, a filter or
+/// an interruption kept them out.
 fn record_failures(
     settings: &Settings,
     scenarios: &[Scenario],
+    labels: &[Option<String>],
     selected: &[TestRef],
     previous: &LastRun,
     failed_now: Vec<FailedTest>,
     stats: &RunStats,
 ) {
     let ran = stats.passed + stats.failed;
-    let labels = settings.browser.project_labels();
     let selected_names: std::collections::HashSet<(Option<String>, String, String)> = selected
         .iter()
         .map(|at| {

@@ -120,7 +120,7 @@ pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged,
     for blob in blobs {
         let mut entries: BTreeMap<Key, Entry> = BTreeMap::new();
         for (line, event) in blob.events {
-            let Some(test) = test_of(&event) else {
+            let Some(test) = event.test() else {
                 match event {
                     RunEvent::RunStarted { tests } => selected += tests,
                     RunEvent::RunFinished { stats } => finals.push(stats),
@@ -303,30 +303,6 @@ fn copy_regular(source: fs::File, to: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// The test an event is about; `None` for the run's own events.
-fn test_of(event: &RunEvent) -> Option<&TestId> {
-    match event {
-        RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => None,
-        RunEvent::TestStarted { test }
-        | RunEvent::StepStarted { test, .. }
-        | RunEvent::StepPassed { test, .. }
-        | RunEvent::StepFailed { test, .. }
-        | RunEvent::SettleRetry { test, .. }
-        | RunEvent::StepLog { test, .. }
-        | RunEvent::GenerationStarted { test, .. }
-        | RunEvent::HealingStarted { test, .. }
-        | RunEvent::Healed { test, .. }
-        | RunEvent::ReuseTried { test, .. }
-        | RunEvent::StepVerdict { test, .. }
-        | RunEvent::LlmCall { test, .. }
-        | RunEvent::Warning { test, .. }
-        | RunEvent::TraceWritten { test, .. }
-        | RunEvent::TestTiming { test, .. }
-        | RunEvent::TestRetry { test, .. }
-        | RunEvent::TestFinished { test, .. } => Some(test),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -340,7 +316,7 @@ mod tests {
     /// shard 2 the login test; `extra` is added to shard 2's tests. Answers the blobs' paths.
     fn two_shards(dir: &Path, extra: &[&str]) -> Vec<PathBuf> {
         let all = testing::events();
-        let in_shard = |event: &RunEvent, todo: bool| match test_of(event) {
+        let in_shard = |event: &RunEvent, todo: bool| match event.test() {
             Some(test) => {
                 (test.scenario == "scenarios/todo.steps") == todo
                     || (!todo && extra.contains(&test.name.as_str()))
@@ -349,13 +325,6 @@ mod tests {
         };
         (1..=2)
             .map(|index| {
-                let options = ReportOptions {
-                    output_dir: dir.to_path_buf(),
-                    shard: Some(Shard { index, total: 2 }),
-                    ..ReportOptions::default()
-                };
-                let path = options.blob_file();
-                let mut blob = BlobReporter::create(&path, &BlobHeader::new(&options)).unwrap();
                 let mut events: Vec<RunEvent> = all
                     .iter()
                     .filter(|e| in_shard(e, index == 1))
@@ -371,8 +340,31 @@ mod tests {
                         _ => {}
                     }
                 }
-                testing::feed(&mut blob, &events);
-                path
+                write_blob(dir, index, &events)
+            })
+            .collect()
+    }
+
+    /// Writes `events` as the blob of shard `index` of 2 under `dir`, and answers its path.
+    fn write_blob(dir: &Path, index: usize, events: &[RunEvent]) -> PathBuf {
+        let options = ReportOptions {
+            output_dir: dir.to_path_buf(),
+            shard: Some(Shard { index, total: 2 }),
+            ..ReportOptions::default()
+        };
+        let path = options.blob_file();
+        let mut blob = BlobReporter::create(&path, &BlobHeader::new(&options)).unwrap();
+        testing::feed(&mut blob, events);
+        path
+    }
+
+    /// The finished tests of `events`, by name, in order.
+    fn finished(events: &[RunEvent]) -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                RunEvent::TestFinished { test, .. } => Some(test.to_string()),
+                _ => None,
             })
             .collect()
     }
@@ -386,15 +378,8 @@ mod tests {
         assert!(merged.missing_shards.is_empty());
         let events = merged.events;
         assert_eq!(events[0], RunEvent::RunStarted { tests: 3 });
-        let order: Vec<String> = events
-            .iter()
-            .filter_map(|e| match e {
-                RunEvent::TestFinished { test, .. } => Some(test.to_string()),
-                _ => None,
-            })
-            .collect();
         assert_eq!(
-            order,
+            finished(&events),
             [
                 "scenarios/login.steps › log in",
                 "scenarios/todo.steps › add a todo",
@@ -526,7 +511,7 @@ mod tests {
         let mut copies = TraceCopies::new(&merged);
         let test = testing::events()
             .iter()
-            .find_map(|e| test_of(e).cloned())
+            .find_map(|e| e.test().cloned())
             .unwrap();
         let event = |path: &Path| RunEvent::TraceWritten {
             test: test.clone(),
@@ -567,23 +552,15 @@ mod tests {
         [(1, "firefox"), (2, "chromium")]
             .into_iter()
             .map(|(index, project)| {
-                let options = ReportOptions {
-                    output_dir: dir.to_path_buf(),
-                    shard: Some(Shard { index, total: 2 }),
-                    ..ReportOptions::default()
-                };
-                let path = options.blob_file();
-                let mut blob = BlobReporter::create(&path, &BlobHeader::new(&options)).unwrap();
                 let mut events = testing::in_project(&all, project);
                 if twice && index == 2 {
                     let add = testing::in_project(&all, "firefox")
                         .into_iter()
-                        .filter(|e| test_of(e).is_some_and(|t| t.name == "add a todo"));
+                        .filter(|e| e.test().is_some_and(|t| t.name == "add a todo"));
                     let end = events.len() - 1;
                     events.splice(end..end, add);
                 }
-                testing::feed(&mut blob, &events);
-                path
+                write_blob(dir, index, &events)
             })
             .collect()
     }
@@ -595,15 +572,8 @@ mod tests {
         let events = merge_blobs(&blobs, &dir.path().join("traces"))
             .unwrap()
             .events;
-        let order: Vec<String> = events
-            .iter()
-            .filter_map(|e| match e {
-                RunEvent::TestFinished { test, .. } => Some(test.to_string()),
-                _ => None,
-            })
-            .collect();
         assert_eq!(
-            order,
+            finished(&events),
             [
                 "[chromium] scenarios/login.steps › log in",
                 "[chromium] scenarios/todo.steps › add a todo",

@@ -354,35 +354,11 @@ pub(crate) fn retried_events() -> Vec<RunEvent> {
     events
 }
 
-/// The test an event is about, to change; `None` for the run's own events.
-fn test_mut(event: &mut RunEvent) -> Option<&mut TestId> {
-    match event {
-        RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => None,
-        RunEvent::TestStarted { test }
-        | RunEvent::StepStarted { test, .. }
-        | RunEvent::StepPassed { test, .. }
-        | RunEvent::StepFailed { test, .. }
-        | RunEvent::SettleRetry { test, .. }
-        | RunEvent::StepLog { test, .. }
-        | RunEvent::GenerationStarted { test, .. }
-        | RunEvent::HealingStarted { test, .. }
-        | RunEvent::Healed { test, .. }
-        | RunEvent::ReuseTried { test, .. }
-        | RunEvent::StepVerdict { test, .. }
-        | RunEvent::LlmCall { test, .. }
-        | RunEvent::Warning { test, .. }
-        | RunEvent::TraceWritten { test, .. }
-        | RunEvent::TestTiming { test, .. }
-        | RunEvent::TestRetry { test, .. }
-        | RunEvent::TestFinished { test, .. } => Some(test),
-    }
-}
-
 /// `events` with every test in the browser project `project`, as a run of several browsers
 /// reports them.
 pub(crate) fn in_project(events: &[RunEvent], project: &str) -> Vec<RunEvent> {
     let mut events = events.to_vec();
-    for test in events.iter_mut().filter_map(test_mut) {
+    for test in events.iter_mut().filter_map(RunEvent::test_mut) {
         test.project = Some(project.to_owned());
     }
     events

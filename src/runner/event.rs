@@ -542,6 +542,56 @@ impl TestOutcome {
     }
 }
 
+impl RunEvent {
+    /// The test the event is about; `None` for the run's own events.
+    pub fn test(&self) -> Option<&TestId> {
+        match self {
+            RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => None,
+            RunEvent::TestStarted { test }
+            | RunEvent::StepStarted { test, .. }
+            | RunEvent::StepPassed { test, .. }
+            | RunEvent::StepFailed { test, .. }
+            | RunEvent::SettleRetry { test, .. }
+            | RunEvent::StepLog { test, .. }
+            | RunEvent::GenerationStarted { test, .. }
+            | RunEvent::HealingStarted { test, .. }
+            | RunEvent::Healed { test, .. }
+            | RunEvent::ReuseTried { test, .. }
+            | RunEvent::StepVerdict { test, .. }
+            | RunEvent::LlmCall { test, .. }
+            | RunEvent::Warning { test, .. }
+            | RunEvent::TraceWritten { test, .. }
+            | RunEvent::TestTiming { test, .. }
+            | RunEvent::TestRetry { test, .. }
+            | RunEvent::TestFinished { test, .. } => Some(test),
+        }
+    }
+
+    /// [`RunEvent::test`], to change.
+    pub fn test_mut(&mut self) -> Option<&mut TestId> {
+        match self {
+            RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => None,
+            RunEvent::TestStarted { test }
+            | RunEvent::StepStarted { test, .. }
+            | RunEvent::StepPassed { test, .. }
+            | RunEvent::StepFailed { test, .. }
+            | RunEvent::SettleRetry { test, .. }
+            | RunEvent::StepLog { test, .. }
+            | RunEvent::GenerationStarted { test, .. }
+            | RunEvent::HealingStarted { test, .. }
+            | RunEvent::Healed { test, .. }
+            | RunEvent::ReuseTried { test, .. }
+            | RunEvent::StepVerdict { test, .. }
+            | RunEvent::LlmCall { test, .. }
+            | RunEvent::Warning { test, .. }
+            | RunEvent::TraceWritten { test, .. }
+            | RunEvent::TestTiming { test, .. }
+            | RunEvent::TestRetry { test, .. }
+            | RunEvent::TestFinished { test, .. } => Some(test),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,16 @@ const TWO: &str =
 /// Fails in Firefox only: a check a real cross-browser difference would fail the same way.
 const NOT_FIREFOX: &str = "async function step(page) {\n  const agent = await page.evaluate(() => navigator.userAgent);\n  expect(agent).not.toContain('Firefox');\n}";
 
+/// A strict replay in Chromium, then Firefox.
+const BOTH: &[&str] = &[
+    "replay",
+    "--strict",
+    "--browser",
+    "chromium",
+    "--browser",
+    "firefox",
+];
+
 /// Two tests: one passes in every browser, the other fails in Firefox only.
 fn project() -> Test {
     require_firefox();
@@ -50,13 +60,8 @@ fn project() -> Test {
 #[test]
 fn a_two_browser_run_names_every_test_after_its_browser_in_every_report() {
     let out = project()
+        .args(BOTH)
         .args(&[
-            "replay",
-            "--strict",
-            "--browser",
-            "chromium",
-            "--browser",
-            "firefox",
             "--reporter",
             "list",
             "--reporter",
@@ -127,15 +132,8 @@ fn a_two_browser_run_names_every_test_after_its_browser_in_every_report() {
     let last_run = ".prettyplay/last-run.json";
     project()
         .write(last_run, &out.read(last_run))
-        .args(&[
-            "replay",
-            "--strict",
-            "--browser",
-            "chromium",
-            "--browser",
-            "firefox",
-            "--last-failed",
-        ])
+        .args(BOTH)
+        .args(&["--last-failed"])
         .run()
         .assert_exit(1)
         .stdout_line("Running 1 test")
@@ -149,20 +147,8 @@ fn shards_split_the_matrix_and_their_blobs_merge_into_one_report() {
     let mut seen = Vec::new();
     for shard in ["1/2", "2/2"] {
         let out = project()
-            .args(&[
-                "replay",
-                "--strict",
-                "--browser",
-                "chromium",
-                "--browser",
-                "firefox",
-                "--shard",
-                shard,
-                "--reporter",
-                "list",
-                "--reporter",
-                "blob",
-            ])
+            .args(BOTH)
+            .args(&["--shard", shard, "--reporter", "list", "--reporter", "blob"])
             .run();
         // Each shard takes every other test of the matrix: one of each browser.
         let ran: Vec<String> = out

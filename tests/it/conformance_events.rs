@@ -370,13 +370,8 @@ fn a_dialog_nobody_lets_go_of_fails_its_step_on_a_timeout_and_the_next_test_pass
 
 #[test]
 fn popups_and_new_tabs_are_full_pages_of_the_context() {
-    check_popups("");
-}
-
-/// [`popups_and_new_tabs_are_full_pages_of_the_context`] with `browser_extra` added to `[browser]`.
-fn check_popups(browser_extra: &str) {
     let popups = scenario!("popups");
-    let (out, _) = replay(&popups, browser_extra, &[]);
+    let (out, _) = replay(&popups, "", &[]);
     let out = assert_verdicts(
         out,
         &popups,

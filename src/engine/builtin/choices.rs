@@ -7,7 +7,7 @@
 //! Main function: [`code`], which `builtin.rs` tries when the shapes of `grammar.rs` decline a
 //! sentence.
 
-use crate::engine::builtin::codegen::code_for;
+use crate::engine::builtin::codegen::{code_for, statements};
 use crate::engine::builtin::grammar::{Decline, Intent, Literal, parse};
 use crate::engine::builtin::resolve::{has_words, js_str, norm};
 use crate::engine::builtin::snapshot::Snapshot;
@@ -55,7 +55,7 @@ pub(crate) fn code(t: &[Tok], snap: &Snapshot) -> Option<Result<Vec<String>, Dec
             || matches!(rest, [is, w] if is.is("is") && (w.is("shown") || w.is("displayed"))))
     {
         let shows = Intent::PageShows(Literal(value.clone()));
-        return Some(code_for(&shows, snap).map(|code| body(&code)));
+        return Some(code_for(&shows, snap).map(|code| statements(&code)));
     }
     if let Some(rest) = verb(t, &[&["set"], &["change"]]) {
         let (choice, then) = split_then(rest);
@@ -237,16 +237,7 @@ fn then_action(then: &[Tok], snap: &Snapshot) -> Result<Vec<String>, Decline> {
         .collect::<Vec<_>>()
         .join(" ");
     let code = code_for(&parse(&sentence, &[])?, snap)?;
-    Ok(body(&code))
-}
-
-/// The statements of a step function's code, one a line.
-fn body(code: &str) -> Vec<String> {
-    code.lines()
-        .skip(1)
-        .filter(|l| *l != "}")
-        .map(|l| l.trim().to_owned())
-        .collect()
+    Ok(statements(&code))
 }
 
 /// `search for "peas"`: the search box is filled and Enter submits it.

@@ -111,6 +111,16 @@ pub(crate) fn step_function(lines: Vec<String>) -> String {
     code
 }
 
+/// The statements of a step function's code, one a line, trimmed: what
+/// [`step_function`] wrapped.
+pub(crate) fn statements(code: &str) -> Vec<String> {
+    code.lines()
+        .skip(1)
+        .filter(|l| *l != "}")
+        .map(|l| l.trim().to_owned())
+        .collect()
+}
+
 /// The statements of the code of `intent`, without the function around them.
 pub(crate) fn lines_for(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
     body(intent, snap)

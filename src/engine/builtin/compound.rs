@@ -340,11 +340,7 @@ mod tests {
 
     fn lines(sentence: &str) -> Vec<String> {
         let code = write(sentence).unwrap_or_else(|why| panic!("{sentence}: {why}"));
-        code.lines()
-            .skip(1)
-            .filter(|l| *l != "}")
-            .map(|l| l.trim().to_owned())
-            .collect()
+        crate::engine::builtin::codegen::statements(&code)
     }
 
     #[test]

@@ -427,11 +427,7 @@ mod tests {
     fn code(sentence: &str) -> Vec<String> {
         let code = crate::engine::builtin::write_step(sentence, &[], FORM, "")
             .unwrap_or_else(|why| panic!("declined {sentence:?}: {}", why.0));
-        code.lines()
-            .skip(1)
-            .filter(|l| *l != "}")
-            .map(|l| l.trim().to_owned())
-            .collect()
+        crate::engine::builtin::codegen::statements(&code)
     }
 
     #[test]
