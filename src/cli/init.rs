@@ -17,7 +17,8 @@ use crate::scenario;
 /// passes anywhere.
 const EXAMPLE_STEPS: &str = "\
 # An example test. Replace it with your own: one sentence per step, indented under `test:`.
-# `prettyplay run` asks the LLM for the code of a step that has none and caches it in cache/;
+# `prettyplay run` writes the code of a step that has none (the built-in generator, or the LLM
+# of [llm] for sentences it declines) and caches it in cache/ once it worked on the page;
 # `prettyplay replay --strict` (CI) runs the cached code only.
 test: the example page greets you @example
   open the example page
@@ -45,8 +46,10 @@ headless = true
 # Timeout of actions and expectations, in seconds.
 timeout = 5
 
-# The LLM that writes the code of new steps (`prettyplay run`). The key is read from the
-# environment variable named by api_key_env, never from this file.
+# An LLM is optional. Without one, `prettyplay run` writes code with the built-in generator
+# alone and fails the steps it declines; with one, the LLM writes those steps' code and gives
+# verdicts on failures. The key is read from the environment variable named by api_key_env,
+# never from this file.
 # [llm]
 # provider = "openai"            # or "anthropic"; "openai" also speaks to Ollama, vLLM, llama.cpp
 # model = "gpt-4.1-mini"
@@ -287,11 +290,11 @@ fn report(dir: &Path, made: &[Made], out: &mut dyn Write) -> io::Result<()> {
     )?;
     writeln!(
         out,
-        "  edit prettyplay.toml           set [browser] base_url (and [web_server]) for your app, and [llm]"
+        "  edit prettyplay.toml           set [browser] base_url (and [web_server]) for your app"
     )?;
     writeln!(
         out,
-        "  prettyplay run                 write tests in scenarios/*.steps; the LLM writes their code"
+        "  prettyplay run                 write tests in scenarios/*.steps; run writes their code with the\n                                 built-in generator, or with the LLM of [llm] where it declines"
     )?;
     writeln!(out, "  commit cache/ and review it like test code")
 }

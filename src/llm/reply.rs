@@ -231,9 +231,19 @@ fn labelled(text: &str) -> (String, String) {
 }
 
 /// Whitespace collapsed to single spaces, decoration trimmed from both ends.
+///
+/// Quotes are trimmed only when one pair wraps the whole text: a reason that ends in a quoted
+/// name (`named "New Todo"`) keeps its closing quote.
 fn clean(text: &str) -> String {
-    let ends: &[char] = &['*', '_', '|', '"', ' ', '\t', '\r', '\n'];
-    let text = text.trim_matches(ends);
+    let ends: &[char] = &['*', '_', '|', ' ', '\t', '\r', '\n'];
+    let mut text = text.trim_matches(ends);
+    while let Some(inner) = text
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+        .filter(|inner| !inner.contains('"'))
+    {
+        text = inner.trim_matches(ends);
+    }
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -259,6 +269,22 @@ mod tests {
             recommendation: recommendation.into(),
             source: VerdictSource::Llm,
         }
+    }
+
+    #[test]
+    fn a_reason_that_ends_in_a_quoted_name_keeps_its_closing_quote() {
+        let reply = "rot | the field is named \"New Todo Input\" | find it by \"New todo\"";
+        let verdict = parse_verdict(reply).expect("a verdict");
+        assert_eq!(verdict.explanation, "the field is named \"New Todo Input\"");
+        assert_eq!(verdict.recommendation, "find it by \"New todo\"");
+    }
+
+    #[test]
+    fn quotes_that_wrap_a_whole_reason_are_trimmed_and_others_kept() {
+        assert_eq!(clean("\"the label changed\""), "the label changed");
+        assert_eq!(clean("**\" the label changed \"**"), "the label changed");
+        assert_eq!(clean("\"a\" became \"b\""), "\"a\" became \"b\"");
+        assert_eq!(clean("\"Save\" moved"), "\"Save\" moved");
     }
 
     #[test]

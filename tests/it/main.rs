@@ -43,7 +43,8 @@
 //! of `src/` from its sources; `web_server` starts and stops `[web_server]`s through the CLI;
 //! `signals` stops runs with SIGTERM, SIGHUP, SIGINT and SIGKILL and checks nothing is left;
 //! `show` serves reports and traces with `show-report` and `show-trace` and requests them over
-//! HTTP; `support` is the shared harness.
+//! HTTP; `docs` runs every command block of README.md and docs/tutorial.md and compares the
+//! outputs they show; `support` is the shared harness.
 
 #![expect(
     clippy::unwrap_used,
@@ -63,6 +64,7 @@ mod conformance;
 mod conformance_events;
 mod crashes;
 mod cross_impl;
+mod docs;
 mod e2e;
 mod engine;
 mod evidence;

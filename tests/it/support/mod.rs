@@ -2,7 +2,8 @@
 //! serves its pages on a 127.0.0.1 port of its own, runs the real `prettyplay` binary and returns
 //! an [`Output`] to assert on; [`fake_llm::FakeLlm`], a scripted LLM server; and
 //! [`http::request`], a raw HTTP client for the servers prettyplay starts;
-//! [`playwright_test`], `@playwright/test` from npm for running exported projects.
+//! [`playwright_test`], `@playwright/test` from npm for running exported projects; [`walk`], a
+//! Markdown document's command blocks run as a shell session.
 
 pub(crate) mod fake_llm;
 pub(crate) mod http;
@@ -12,6 +13,7 @@ mod prerequisites;
 pub(crate) mod recording_server;
 pub(crate) mod static_server;
 mod test;
+pub(crate) mod walk;
 
 pub(crate) use output::Output;
 pub(crate) use prerequisites::{driver_cli_js, require_browser, require_firefox};
