@@ -37,6 +37,7 @@ pub(crate) fn merge_reports(
     let options = ReportOptions {
         kinds: reporter_kinds(&args.reporters)?,
         output_dir: cwd.join(&args.output),
+        cwd: Some(cwd.to_owned()),
         ..ReportOptions::default()
     };
     let dirs: Vec<_> = args.dirs.iter().map(|dir| cwd.join(dir)).collect();

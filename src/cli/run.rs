@@ -73,6 +73,7 @@ impl RunOptions {
                 kinds,
                 output_dir: cwd.join(&runner.report.output),
                 events_file: runner.report.events.as_ref().map(|p| cwd.join(p)),
+                cwd: Some(cwd.to_owned()),
                 ..ReportOptions::default()
             },
             colors,

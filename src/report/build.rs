@@ -14,8 +14,10 @@ use super::details::Verbosity;
 use super::dot::DotReporter;
 use super::file_report::{FileReport, with_path};
 use super::json::JsonReporter;
+use super::locations::{ReportFile, ReportFileKind};
 use super::options::{ReportOptions, ReporterKind};
 use super::reporter::Reporters;
+use super::stale::remove_stale_reports;
 use super::terminal::TerminalReporter;
 
 /// The reporters of a run: the terminal one (`list`, or `dot`) on `stdout`, plus a file reporter
@@ -29,7 +31,8 @@ use super::terminal::TerminalReporter;
 ///
 /// The event files (`--events`, `--reporter json`) and the report blob are created here, so a path that cannot be
 /// written fails before the run starts; `junit.xml` and `index.html` are written by
-/// [`super::Reporter::finish`].
+/// [`super::Reporter::finish`]. The reports an earlier run left in the output directory that
+/// this run does not write are removed here, so that none of them passes for this run's.
 pub fn build_reporters(
     options: &ReportOptions,
     stdout: Box<dyn Write + Send>,
@@ -39,13 +42,19 @@ pub fn build_reporters(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> io::Result<Reporters> {
     let github = env("GITHUB_ACTIONS").is_some_and(|v| v.trim() == "true");
+    remove_stale_reports(options);
     let mut reporters = Reporters::new();
+    let cwd = options.cwd.clone();
     match options.terminal_kind() {
-        ReporterKind::Dot => reporters
-            .push(DotReporter::new(stdout, colors, verbosity).with_github_annotations(github)),
+        ReporterKind::Dot => reporters.push(
+            DotReporter::new(stdout, colors, verbosity)
+                .with_github_annotations(github)
+                .with_cwd(cwd),
+        ),
         _ => {
-            let mut terminal =
-                TerminalReporter::new(stdout, colors, verbosity).with_github_annotations(github);
+            let mut terminal = TerminalReporter::new(stdout, colors, verbosity)
+                .with_github_annotations(github)
+                .with_cwd(cwd);
             if shows_progress(is_tty, verbosity, env) {
                 terminal = terminal.with_progress(ProgressDrawTarget::stdout());
             }
@@ -64,17 +73,24 @@ pub fn build_reporters(
         }
     }
     for path in event_files {
-        reporters.push(JsonReporter::new(create_file(&path)?));
+        let file = ReportFile::new(ReportFileKind::Events, &path);
+        reporters.push_writing(JsonReporter::new(create_file(&path)?), vec![file]);
     }
     if options.has(ReporterKind::Junit) {
-        reporters.push(FileReport::junit(options.output_dir.join("junit.xml")));
+        let path = options.output_dir.join("junit.xml");
+        let file = ReportFile::new(ReportFileKind::Junit, &path);
+        reporters.push_writing(FileReport::junit(path), vec![file]);
     }
     if options.has(ReporterKind::Html) {
-        reporters.push(FileReport::html(options.output_dir.join("index.html")));
+        let path = options.output_dir.join("index.html");
+        let file = ReportFile::new(ReportFileKind::Html, &path);
+        reporters.push_writing(FileReport::html(path), vec![file]);
     }
     if options.has(ReporterKind::Blob) {
         let header = BlobHeader::new(options);
-        reporters.push(BlobReporter::create(&options.blob_file(), &header)?);
+        let path = options.blob_file();
+        let file = ReportFile::new(ReportFileKind::Blob, &path);
+        reporters.push_writing(BlobReporter::create(&path, &header)?, vec![file]);
     }
     Ok(reporters)
 }
@@ -106,6 +122,7 @@ mod tests {
 
     use super::*;
     use crate::report::testing;
+    use crate::runner::RunEvent;
 
     /// A `Write` whose content the test can read after the reporter took it.
     #[derive(Clone, Default)]
@@ -139,6 +156,7 @@ mod tests {
             ],
             output_dir: dir.path().join("report"),
             events_file: Some(dir.path().join("events/run.jsonl")),
+            cwd: Some(dir.path().to_owned()),
             ..ReportOptions::default()
         };
         let env = |name: &str| (name == "GITHUB_ACTIONS").then(|| "true".to_owned());
@@ -152,17 +170,44 @@ mod tests {
         )
         .unwrap();
         assert_eq!(reporters.len(), 6);
-        testing::feed(&mut reporters, &testing::events());
+        let mut events = testing::events();
+        let path = dir
+            .path()
+            .join("report/traces/scenarios_login.steps-log_in.zip");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, b"PK").unwrap();
+        let trace = RunEvent::TraceWritten {
+            test: testing::id("scenarios/login.steps", "log in", 2),
+            path,
+        };
+        events.insert(events.len() - 1, trace);
+        testing::feed(&mut reporters, &events);
         for file in options.files() {
             let content = fs::read_to_string(&file).unwrap();
             assert!(!content.is_empty(), "{} is empty", file.display());
         }
         let events = fs::read_to_string(dir.path().join("events/run.jsonl")).unwrap();
-        assert_eq!(events.lines().count(), testing::events().len());
+        assert_eq!(events.lines().count(), testing::events().len() + 1);
         let text = out.text();
         assert!(text.contains("2 passed, 1 failed"), "{text}");
         assert!(
             text.contains("::error file=scenarios/login.steps,line=4,"),
+            "{text}"
+        );
+        // The terminal ends by saying where each file went, once it is written.
+        let end: Vec<&str> = text.lines().rev().take(6).collect();
+        assert_eq!(
+            end,
+            [
+                "Trace: report/traces/scenarios_login.steps-log_in.zip (open with `prettyplay \
+                 show-trace report/traces/scenarios_login.steps-log_in.zip`)",
+                "Report blob: report/blob/report.jsonl (merge the shards' blobs with `prettyplay \
+                 merge-reports report/blob`)",
+                "HTML report: report/index.html (open with `prettyplay show-report report`)",
+                "JUnit report: report/junit.xml",
+                "JSON events: report/events.jsonl",
+                "JSON events: events/run.jsonl",
+            ],
             "{text}"
         );
     }

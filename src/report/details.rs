@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use console::Style;
 
+use crate::engine::EngineFailureKind;
 use crate::llm::Classification;
 use crate::runner::{
     FailureCause, Interruption, RunStats, StopReason, TestFailure, TestId, TestOutcome,
@@ -73,6 +74,55 @@ pub(crate) fn heal_diff(old_code: &str, new_code: &str) -> String {
         .to_string()
 }
 
+/// What a line of text is when it may be part of a unified diff, for its colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DiffLine {
+    /// Not part of a diff.
+    Text,
+    /// `--- cached`, `+++ healed` or an `@@` hunk header.
+    Header,
+    Added,
+    Removed,
+    /// An unchanged line around the changes.
+    Context,
+}
+
+/// Each line of `text` with what it is: the lines of a unified diff are told apart from the
+/// text around them. A diff starts at a `--- ` line followed by a `+++ ` line and ends at the
+/// first line that no diff line starts like (an empty line included), so the diff a vetoed
+/// heal's message ends with is found in the message read back from a report blob too.
+pub(crate) fn diff_lines(text: &str) -> Vec<(DiffLine, &str)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut marked = Vec::with_capacity(lines.len());
+    let mut in_diff = false;
+    for (n, line) in lines.iter().enumerate() {
+        let starts = !in_diff
+            && line.starts_with("--- ")
+            && lines
+                .get(n + 1)
+                .is_some_and(|next| next.starts_with("+++ "));
+        if starts {
+            in_diff = true;
+        }
+        let kind = if !in_diff {
+            DiffLine::Text
+        } else if starts || line.starts_with("+++ ") || line.starts_with("@@") {
+            DiffLine::Header
+        } else if line.starts_with('+') {
+            DiffLine::Added
+        } else if line.starts_with('-') {
+            DiffLine::Removed
+        } else if line.starts_with(' ') || line.starts_with('\\') {
+            DiffLine::Context
+        } else {
+            in_diff = false;
+            DiffLine::Text
+        };
+        marked.push((kind, *line));
+    }
+    marked
+}
+
 /// Styles applied, or not, depending on whether colours are on.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Palette {
@@ -82,6 +132,37 @@ pub(crate) struct Palette {
 impl Palette {
     pub(super) fn style(self, style: Style) -> Style {
         style.force_styling(self.colors)
+    }
+
+    /// The style of a line of a diff: removed lines red, added lines green, the rest of the
+    /// diff dim, other text plain.
+    pub(super) fn diff(self, line: DiffLine) -> Style {
+        self.style(match line {
+            DiffLine::Text => Style::new(),
+            DiffLine::Header | DiffLine::Context => Style::new().dim(),
+            DiffLine::Added => Style::new().green(),
+            DiffLine::Removed => Style::new().red(),
+        })
+    }
+}
+
+/// The blocks of step code a failure shows, each with its label. A vetoed heal shows the code
+/// that stays cached and the candidate the veto refused, because the message is about both; a
+/// failure read from an older report, whose code is the candidate, shows the candidate alone.
+pub(crate) fn code_blocks(failure: &TestFailure) -> Vec<(&'static str, &str)> {
+    let refused = match &failure.cause {
+        FailureCause::Engine(engine) if engine.kind == EngineFailureKind::HealVetoed => {
+            engine.candidate.as_deref()
+        }
+        _ => None,
+    };
+    match (failure.code.as_deref(), refused) {
+        (Some(kept), Some(refused)) if kept != refused => {
+            vec![("cached code (kept)", kept), ("refused candidate", refused)]
+        }
+        (_, Some(refused)) => vec![("refused candidate", refused)],
+        (Some(code), None) => vec![("step code", code)],
+        (None, None) => Vec::new(),
     }
 }
 
@@ -191,11 +272,11 @@ pub(crate) fn write_attempt_failure(
     )?;
     writeln!(out, "  {}", red.apply_to(failure_label(failure)))?;
     writeln!(out)?;
-    for line in failure_text(test, failure).lines() {
+    for (kind, line) in diff_lines(&failure_text(test, failure)) {
         if line.trim().is_empty() {
             writeln!(out)?;
         } else {
-            writeln!(out, "    {}", Visible(line))?;
+            writeln!(out, "    {}", palette.diff(kind).apply_to(Visible(line)))?;
         }
     }
     if let Some(verdict) = failure_verdict(failure) {
@@ -208,13 +289,13 @@ pub(crate) fn write_attempt_failure(
             Visible(verdict)
         )?;
     }
-    if let Some(code) = &failure.code {
-        let failing_line = match &failure.cause {
-            FailureCause::Step(step) => step.code_line,
-            _ => None,
-        };
+    let failing_line = match &failure.cause {
+        FailureCause::Step(step) => step.code_line,
+        _ => None,
+    };
+    for (label, code) in code_blocks(failure) {
         writeln!(out)?;
-        writeln!(out, "  {}", dim.apply_to("step code:"))?;
+        writeln!(out, "  {}", dim.apply_to(format!("{label}:")))?;
         for (n, line) in code.lines().enumerate() {
             let n = n as u32 + 1;
             let marker = if Some(n) == failing_line { ">" } else { " " };
@@ -497,6 +578,86 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::testing;
+
+    fn failure_details(failure: &TestFailure, colors: bool) -> String {
+        let mut out = Vec::new();
+        let test = testing::id("scenarios/todo.steps", "add a todo", 2);
+        write_failure(&mut out, Palette { colors }, &test, failure).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn diff_lines_are_told_apart_from_the_text_around_them() {
+        let text = "the veto refused it\n--- not a diff\n\nthe cached code failed:\n\
+                    --- cached\n+++ healed\n@@ -1,3 +1,3 @@\n async function step(page) {\n\
+                    -  one\n+  two\n\\ No newline at end of file\nafter\n- a list item";
+        let kinds: Vec<DiffLine> = diff_lines(text).into_iter().map(|(k, _)| k).collect();
+        use DiffLine::*;
+        assert_eq!(
+            kinds,
+            [
+                Text, Text, Text, Text, Header, Header, Header, Context, Removed, Added, Context,
+                Text, Text
+            ]
+        );
+        assert_eq!(diff_lines("")[..], []);
+    }
+
+    #[test]
+    fn a_vetoed_heal_shows_the_kept_code_and_the_refused_candidate() {
+        let vetoed = testing::vetoed_failure();
+        assert_eq!(
+            code_blocks(&vetoed),
+            [
+                ("cached code (kept)", testing::KEPT),
+                ("refused candidate", testing::REFUSED)
+            ]
+        );
+        // An older report's failure holds the candidate as its code: it is shown once.
+        let mut older = vetoed.clone();
+        older.code = Some(testing::REFUSED.into());
+        assert_eq!(
+            code_blocks(&older),
+            [("refused candidate", testing::REFUSED)]
+        );
+        let mut no_code = vetoed;
+        no_code.code = None;
+        assert_eq!(
+            code_blocks(&no_code),
+            [("refused candidate", testing::REFUSED)]
+        );
+        // Any other failure shows its step code, when it has some.
+        let check = testing::check_failure();
+        let code = check.code.clone().unwrap();
+        assert_eq!(code_blocks(&check), [("step code", code.as_str())]);
+        let mut without = check;
+        without.code = None;
+        assert!(code_blocks(&without).is_empty());
+    }
+
+    #[test]
+    fn the_details_of_a_vetoed_heal() {
+        insta::assert_snapshot!(failure_details(&testing::vetoed_failure(), false));
+    }
+
+    #[test]
+    fn the_diff_of_a_vetoed_heal_is_coloured_only_when_colours_are_on() {
+        let plain = failure_details(&testing::vetoed_failure(), false);
+        assert!(!plain.contains('\u{1b}'), "{plain}");
+        let coloured = failure_details(&testing::vetoed_failure(), true);
+        let red = "\u{1b}[31m-  await expect(page.getByRole('listitem')).toHaveCount(1);\u{1b}[0m";
+        let green =
+            "\u{1b}[32m+  await expect(page.getByRole('listitem')).toHaveCount(2);\u{1b}[0m";
+        assert!(coloured.contains(red), "{coloured:?}");
+        assert!(coloured.contains(green), "{coloured:?}");
+        // The code blocks are not diffs: their lines are not coloured.
+        assert!(
+            coloured
+                .contains("      2 |   await expect(page.getByRole('listitem')).toHaveCount(1);\n"),
+            "{coloured:?}"
+        );
+    }
 
     #[test]
     fn the_llm_line_splits_the_input_only_when_a_server_reported_cached_tokens() {

@@ -9,6 +9,7 @@ use console::Style;
 
 use super::details::{Palette, Summary, Verbosity};
 use super::github::error_annotation;
+use super::locations::{Locations, ReportFile};
 use super::reporter::Reporter;
 use crate::runner::{RunEvent, TestOutcome};
 
@@ -25,6 +26,8 @@ pub(crate) struct DotReporter<W: Write> {
     column: usize,
     /// Annotations, printed after the dots (they would break the line of dots).
     annotations: Option<Vec<String>>,
+    /// The traces of the run, and where the report files went once they are written.
+    locations: Locations,
 }
 
 impl<W: Write> DotReporter<W> {
@@ -36,7 +39,14 @@ impl<W: Write> DotReporter<W> {
             summary: Summary::default(),
             column: 0,
             annotations: None,
+            locations: Locations::default(),
         }
+    }
+
+    /// Shows the paths of report files and traces relative to `cwd` when they are under it.
+    pub(crate) fn with_cwd(mut self, cwd: Option<std::path::PathBuf>) -> Self {
+        self.locations = Locations::new(cwd);
+        self
     }
 
     /// Also prints a GitHub Actions `::error` annotation for each failed test (after the dots).
@@ -95,7 +105,12 @@ impl<W: Write> Reporter for DotReporter<W> {
                 self.summary.attempt_failed(test, attempt - 1, failure);
                 return Ok(());
             }
+            RunEvent::TraceWritten { path, .. } => {
+                self.locations.trace_written(path);
+                return Ok(());
+            }
             RunEvent::RunFinished { stats } => {
+                self.locations.run_finished();
                 self.end_line()?;
                 for annotation in self.annotations.iter_mut().flat_map(std::mem::take) {
                     writeln!(self.out, "{annotation}")?;
@@ -105,6 +120,11 @@ impl<W: Write> Reporter for DotReporter<W> {
             }
             _ => return Ok(()),
         }
+        self.out.flush()
+    }
+
+    fn reports_written(&mut self, files: &[ReportFile]) -> io::Result<()> {
+        self.locations.write(&mut self.out, self.palette, files)?;
         self.out.flush()
     }
 }

@@ -12,7 +12,8 @@ use std::path::Path;
 use base64::Engine as _;
 
 use super::details::{
-    failure_label, failure_text, failure_verdict, heal_diff, llm_summary, seconds,
+    DiffLine, code_blocks, diff_lines, failure_label, failure_text, failure_verdict, heal_diff,
+    llm_summary, seconds,
 };
 use super::record::{Heal, RunRecord, StepRecord, StepStatus, TestRecord};
 use super::trace_link::TraceLink;
@@ -313,12 +314,13 @@ fn step_html(html: &mut String, scenario: &str, step: &StepRecord) {
     if let Some(code) = &step.code {
         let _ = writeln!(
             html,
-            "<details class=\"code\"{}><summary>step code</summary><pre><code>{}</code></pre></details>",
+            "<details class=\"code\"{}><summary>{}</summary><pre><code>{}</code></pre></details>",
             if step.status == StepStatus::Failed {
                 " open"
             } else {
                 ""
             },
+            step.code_label,
             escape(code)
         );
     }
@@ -332,30 +334,46 @@ fn heal_html(html: &mut String, heal: &Heal) {
         "<div class=\"heal\"><p class=\"note\"><span class=\"badge healed\">healed</span> {}</p>",
         escape(&heal.explanation)
     );
-    html.push_str("<pre class=\"diff\">");
-    for line in heal_diff(&heal.old_code, &heal.new_code).lines() {
-        let class = if line.starts_with('+') && !line.starts_with("+++") {
-            "add"
-        } else if line.starts_with('-') && !line.starts_with("---") {
-            "del"
-        } else {
-            "ctx"
+    let _ = writeln!(
+        html,
+        "<pre class=\"diff\">{}</pre></div>",
+        diff_html(&heal_diff(&heal.old_code, &heal.new_code))
+    );
+}
+
+/// `text`, escaped, with each line of a diff in it in a span whose class says what it is
+/// (`add`, `del`, `ctx`); the other lines are plain text.
+fn diff_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for (kind, line) in diff_lines(text) {
+        let class = match kind {
+            DiffLine::Text => {
+                let _ = writeln!(out, "{}", escape(line));
+                continue;
+            }
+            DiffLine::Added => "add",
+            DiffLine::Removed => "del",
+            DiffLine::Header | DiffLine::Context => "ctx",
         };
-        let _ = writeln!(html, "<span class=\"{class}\">{}</span>", escape(line));
+        let _ = writeln!(out, "<span class=\"{class}\">{}</span>", escape(line));
     }
-    html.push_str("</pre></div>\n");
+    // The text's own last line has no newline: the `pre` would show an empty line.
+    if !text.ends_with('\n') && out.ends_with('\n') {
+        out.pop();
+    }
+    out
 }
 
 fn failure_html(html: &mut String, id: &TestId, steps: &[StepRecord], failure: &TestFailure) {
     let _ = writeln!(
         html,
         "<section class=\"failure\">\n<h3>{} <span class=\"where\">at step {}, {}:{}</span></h3>\n\
-         <pre class=\"message\">{}</pre>",
+         <pre class=\"message diff\">{}</pre>",
         escape(failure_label(failure)),
         failure.step_index,
         escape(&id.scenario),
         failure.line,
-        escape(&failure_text(id, failure)),
+        diff_html(&failure_text(id, failure)),
     );
     let step_verdict = steps
         .iter()
@@ -372,13 +390,19 @@ fn failure_html(html: &mut String, id: &TestId, steps: &[StepRecord], failure: &
             escape(&verdict.recommendation)
         );
     }
-    if let (Some(code), false) = (
-        &failure.code,
-        steps
-            .iter()
-            .any(|s| s.index == failure.step_index && s.code.is_some()),
-    ) {
-        let _ = writeln!(html, "<pre><code>{}</code></pre>", escape(code));
+    // The step's own code is shown with the step; a block it does not show gets its label.
+    let step_code = steps
+        .iter()
+        .find(|s| s.index == failure.step_index)
+        .and_then(|s| s.code.as_deref());
+    for (label, code) in code_blocks(failure) {
+        if step_code != Some(code) {
+            let _ = writeln!(
+                html,
+                "<p class=\"code-label\">{label}</p><pre><code>{}</code></pre>",
+                escape(code)
+            );
+        }
     }
     if let FailureCause::Step(step) = &failure.cause
         && let Some(line) = step.code_line
@@ -647,6 +671,46 @@ mod tests {
             "{html}"
         );
         assert!(JS.contains("data-project"));
+    }
+
+    #[test]
+    fn a_vetoed_heal_shows_the_kept_code_and_the_refused_candidate_labelled() {
+        let test = testing::id("scenarios/todo.steps", "add a todo", 2);
+        let events = [
+            RunEvent::TestStarted { test: test.clone() },
+            RunEvent::TestFinished {
+                test,
+                outcome: TestOutcome::Failed(Box::new(testing::vetoed_failure())),
+                duration: std::time::Duration::ZERO,
+            },
+        ];
+        let html = render(&record(&events), Path::new(REPORT_DIR));
+        let kept = format!(
+            "<details class=\"code\" open><summary>cached code (kept)</summary><pre><code>{}</code>",
+            escape(testing::KEPT)
+        );
+        let refused = format!(
+            "<p class=\"code-label\">refused candidate</p><pre><code>{}</code></pre>",
+            escape(testing::REFUSED)
+        );
+        assert!(html.contains(&kept), "{html}");
+        assert!(html.contains(&refused), "{html}");
+        assert_eq!(html.matches(&escape(testing::KEPT)).count(), 1, "{html}");
+        // The message's diff has its lines marked for colour.
+        for line in [
+            "<span class=\"ctx\">--- cached</span>",
+            "<span class=\"del\">-  await expect(page.getByRole(&#39;listitem&#39;)).toHaveCount(1);</span>",
+            "<span class=\"add\">+  await expect(page.getByRole(&#39;listitem&#39;)).toHaveCount(2);</span>",
+        ] {
+            let line = line.replace("&#39;", &escape("'"));
+            assert!(html.contains(&line), "no {line} in {html}");
+        }
+    }
+
+    #[test]
+    fn long_lines_wrap_instead_of_running_off_the_page() {
+        assert!(CSS.contains("white-space: pre-wrap; overflow-wrap: anywhere;"));
+        assert!(!CSS.contains("white-space: pre;"));
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod github;
 mod html;
 mod json;
 mod junit;
+mod locations;
 mod merge;
 mod options;
 mod progress;
@@ -25,6 +26,7 @@ mod record;
 mod reporter;
 mod serve;
 mod serve_error;
+mod stale;
 mod terminal;
 #[cfg(test)]
 mod testing;
@@ -41,6 +43,7 @@ pub use details::Verbosity;
 pub(crate) use dot::DotReporter;
 #[cfg(test)]
 pub(crate) use json::event_json;
+pub use locations::{ReportFile, ReportFileKind};
 pub(crate) use merge::{find_blobs, merge_blobs};
 pub(crate) use options::DEFAULT_OUTPUT_DIR;
 pub use options::{ReportOptions, ReporterKind};

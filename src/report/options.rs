@@ -97,6 +97,9 @@ pub struct ReportOptions {
     /// The setup tests (`[saves=NAME]`) of the run: the report blob lists them, since every
     /// shard whose tests need one runs it.
     pub setups: Vec<TestId>,
+    /// The working directory: the terminal names report files and traces under it by their
+    /// path relative to it. `None` names them as they are.
+    pub cwd: Option<PathBuf>,
 }
 
 impl Default for ReportOptions {
@@ -107,6 +110,7 @@ impl Default for ReportOptions {
             events_file: None,
             shard: None,
             setups: Vec::new(),
+            cwd: None,
         }
     }
 }
@@ -186,6 +190,7 @@ mod tests {
             events_file: Some(PathBuf::from("run.jsonl")),
             shard: Some(Shard { index: 2, total: 3 }),
             setups: Vec::new(),
+            cwd: None,
         };
         assert_eq!(options.terminal_kind(), ReporterKind::Dot);
         assert_eq!(

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use super::details::code_blocks;
 use crate::llm::Classification;
 use crate::runner::{RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
 
@@ -90,8 +91,9 @@ impl TestRecord {
             step.line = failure.line;
         }
         step.status = StepStatus::Failed;
-        if failure.code.is_some() {
-            step.code.clone_from(&failure.code);
+        if let Some((label, code)) = code_blocks(failure).first() {
+            step.code = Some((*code).to_owned());
+            step.code_label = label;
         }
         if step.verdict.is_none() {
             step.verdict.clone_from(&failure.verdict);
@@ -149,6 +151,8 @@ pub(crate) struct StepRecord {
     pub duration: Duration,
     /// The code that passed, or the code that failed.
     pub code: Option<String>,
+    /// What `code` is: `step code`, or for a vetoed heal `cached code (kept)`.
+    pub code_label: &'static str,
     /// How the code's checks were proven (`proven: ...`, `none: ...`, `vacuous: ...`), if known.
     pub proof: Option<String>,
     /// Settle retries (executions after the first).
@@ -170,6 +174,7 @@ impl StepRecord {
             status: StepStatus::Unfinished,
             duration: Duration::ZERO,
             code: None,
+            code_label: "step code",
             proof: None,
             retries: 0,
             attempts: 0,
@@ -209,6 +214,7 @@ impl RunRecord {
                 step.status = StepStatus::Passed(*source);
                 step.duration = *duration;
                 step.code = Some(code.clone());
+                step.code_label = "step code";
                 step.proof.clone_from(proof);
             }
             RunEvent::StepFailed {

@@ -5,6 +5,7 @@
 
 use std::io;
 
+use super::locations::ReportFile;
 use crate::runner::RunEvent;
 
 /// Something that consumes the event stream of a run.
@@ -16,13 +17,20 @@ pub trait Reporter {
     fn finish(&mut self) -> io::Result<()> {
         Ok(())
     }
+
+    /// Called once every reporter has finished, with the report files that were written: the
+    /// terminal reporters say where they went.
+    fn reports_written(&mut self, _files: &[ReportFile]) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Several reporters fed the same events.
 ///
 /// A reporter whose `handle` fails is not fed again (its error is returned once); the others go
 /// on, so a closed stdout does not lose the JUnit file. `finish` finishes every reporter that did
-/// not fail and returns the first error.
+/// not fail, then tells those still standing which report files were written (the files of the
+/// reporters that did not fail), and returns the first error.
 #[derive(Default)]
 pub struct Reporters {
     reporters: Vec<Entry>,
@@ -30,6 +38,8 @@ pub struct Reporters {
 
 struct Entry {
     reporter: Box<dyn Reporter + Send>,
+    /// The report files the reporter writes.
+    files: Vec<ReportFile>,
     failed: bool,
 }
 
@@ -39,8 +49,18 @@ impl Reporters {
     }
 
     pub fn push(&mut self, reporter: impl Reporter + Send + 'static) {
+        self.push_writing(reporter, Vec::new());
+    }
+
+    /// Adds a reporter that writes `files`, which are said to be written once it finished.
+    pub fn push_writing(
+        &mut self,
+        reporter: impl Reporter + Send + 'static,
+        files: Vec<ReportFile>,
+    ) {
         self.reporters.push(Entry {
             reporter: Box::new(reporter),
+            files,
             failed: false,
         });
     }
@@ -84,6 +104,18 @@ impl Reporter for Reporters {
                 first_error.get_or_insert(err);
             }
         }
+        let written: Vec<ReportFile> = self
+            .reporters
+            .iter()
+            .filter(|e| !e.failed)
+            .flat_map(|e| e.files.iter().cloned())
+            .collect();
+        for entry in self.reporters.iter_mut().filter(|e| !e.failed) {
+            if let Err(err) = entry.reporter.reports_written(&written) {
+                entry.failed = true;
+                first_error.get_or_insert(err);
+            }
+        }
         first_error.map_or(Ok(()), Err)
     }
 }
@@ -120,6 +152,34 @@ mod tests {
         fn finish(&mut self) -> io::Result<()> {
             Err(io::ErrorKind::BrokenPipe.into())
         }
+    }
+
+    /// Writes nothing but says which report files it was told were written.
+    #[derive(Clone, Default)]
+    struct Announcing(Arc<Mutex<Vec<ReportFile>>>);
+
+    impl Reporter for Announcing {
+        fn handle(&mut self, _: &RunEvent) -> io::Result<()> {
+            Ok(())
+        }
+        fn reports_written(&mut self, files: &[ReportFile]) -> io::Result<()> {
+            self.0.lock().unwrap().extend_from_slice(files);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn only_the_files_of_reporters_that_finished_are_said_to_be_written() {
+        use crate::report::ReportFileKind;
+        let announcing = Announcing::default();
+        let mut reporters = Reporters::new();
+        reporters.push(announcing.clone());
+        let junit = ReportFile::new(ReportFileKind::Junit, "out/junit.xml");
+        let html = ReportFile::new(ReportFileKind::Html, "out/index.html");
+        reporters.push_writing(Counting::default(), vec![junit.clone()]);
+        reporters.push_writing(Failing, vec![html]);
+        assert!(reporters.finish().is_err());
+        assert_eq!(*announcing.0.lock().unwrap(), [junit]);
     }
 
     #[test]

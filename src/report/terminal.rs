@@ -12,9 +12,10 @@ use console::Style;
 use indicatif::ProgressDrawTarget;
 
 use super::details::{
-    Palette, Summary, Verbosity, failure_label, heal_diff, project_prefix, seconds,
+    Palette, Summary, Verbosity, diff_lines, failure_label, heal_diff, project_prefix, seconds,
 };
 use super::github::error_annotation;
+use super::locations::{Locations, ReportFile};
 use super::progress::Progress;
 use super::reporter::Reporter;
 use crate::cache::Author;
@@ -35,6 +36,8 @@ pub(crate) struct TerminalReporter<W: Write> {
     /// Verbose step lines of running tests, printed with the test's result line so that tests
     /// running in parallel do not interleave their steps.
     steps: Vec<(TestId, String)>,
+    /// The traces of the run, and where the report files went once they are written.
+    locations: Locations,
 }
 
 impl<W: Write> TerminalReporter<W> {
@@ -48,7 +51,14 @@ impl<W: Write> TerminalReporter<W> {
             progress: None,
             github: false,
             steps: Vec::new(),
+            locations: Locations::default(),
         }
+    }
+
+    /// Shows the paths of report files and traces relative to `cwd` when they are under it.
+    pub(crate) fn with_cwd(mut self, cwd: Option<std::path::PathBuf>) -> Self {
+        self.locations = Locations::new(cwd);
+        self
     }
 
     /// Shows a progress bar on `target` (the CLI passes stdout when it is a terminal and `CI`
@@ -71,6 +81,11 @@ impl<W: Write> TerminalReporter<W> {
     /// Handles one event.
     pub(crate) fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
         self.report(event)?;
+        self.emit()
+    }
+
+    /// Writes the buffer to `out`, above the bar when there is one.
+    fn emit(&mut self) -> io::Result<()> {
         if self.buf.is_empty() {
             return Ok(());
         }
@@ -285,7 +300,9 @@ impl<W: Write> TerminalReporter<W> {
                 );
                 self.test_line(test, line);
             }
-            RunEvent::TraceWritten { test, path } if !quiet => {
+            RunEvent::TraceWritten { path, .. } if quiet => self.locations.trace_written(path),
+            RunEvent::TraceWritten { test, path } => {
+                self.locations.trace_written(path);
                 let line = format!(
                     "  {} {}: {}",
                     self.style(Style::new().dim()).apply_to("trace of"),
@@ -302,7 +319,6 @@ impl<W: Write> TerminalReporter<W> {
             | RunEvent::HealingStarted { .. }
             | RunEvent::ReuseTried { .. }
             | RunEvent::StepVerdict { .. }
-            | RunEvent::TraceWritten { .. }
             | RunEvent::TestTiming { .. }
             | RunEvent::LlmCall { .. } => {}
             RunEvent::TestRetry {
@@ -431,17 +447,10 @@ impl<W: Write> TerminalReporter<W> {
             Visible(sentence),
             Visible(explanation)
         );
-        for line in heal_diff(old_code, new_code).lines() {
-            let style = if line.starts_with('+') && !line.starts_with("+++") {
-                Style::new().green()
-            } else if line.starts_with('-') && !line.starts_with("---") {
-                Style::new().red()
-            } else {
-                Style::new().dim()
-            };
+        for (kind, line) in diff_lines(&heal_diff(old_code, new_code)) {
             text.push_str(&format!(
                 "\n  {}",
-                self.style(style).apply_to(Visible(line))
+                self.palette.diff(kind).apply_to(Visible(line))
             ));
         }
         text
@@ -452,6 +461,7 @@ impl<W: Write> TerminalReporter<W> {
             progress.finish();
         }
         self.flush_steps(None);
+        self.locations.run_finished();
         self.summary
             .write(&mut self.buf, self.palette, self.verbosity, stats)
     }
@@ -460,6 +470,13 @@ impl<W: Write> TerminalReporter<W> {
 impl<W: Write> Reporter for TerminalReporter<W> {
     fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
         TerminalReporter::handle(self, event)
+    }
+
+    /// Says where the report files and traces went, after the summary, at every verbosity:
+    /// like Playwright's "To open last HTML report run", it is what a quiet CI log needs too.
+    fn reports_written(&mut self, files: &[ReportFile]) -> io::Result<()> {
+        self.locations.write(&mut self.buf, self.palette, files)?;
+        self.emit()
     }
 }
 
@@ -849,6 +866,28 @@ mod tests {
         let mut reporter = TerminalReporter::new(&mut out, true, Verbosity::Normal);
         testing::feed(&mut reporter, &testing::events());
         assert!(String::from_utf8(out).unwrap().contains("\u{1b}["));
+    }
+
+    #[test]
+    fn heal_diffs_are_coloured_only_when_colours_are_on() {
+        let plain = render(&testing::events(), Verbosity::Normal);
+        assert!(plain.lines().any(|l| l.starts_with("  -")), "{plain}");
+        let mut out = Vec::new();
+        let mut reporter = TerminalReporter::new(&mut out, true, Verbosity::Normal);
+        testing::feed(&mut reporter, &testing::events());
+        let coloured = String::from_utf8(out).unwrap();
+        for (sign, colour) in [('-', "\u{1b}[31m"), ('+', "\u{1b}[32m")] {
+            assert!(
+                coloured
+                    .lines()
+                    .any(|l| l.starts_with(&format!("  {colour}{sign} "))),
+                "no {sign} line in {colour:?}: {coloured:?}"
+            );
+        }
+        assert!(
+            coloured.contains("\u{1b}[2m--- cached\u{1b}[0m"),
+            "{coloured:?}"
+        );
     }
 
     #[test]

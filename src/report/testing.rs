@@ -93,6 +93,44 @@ pub(crate) fn defect_failure() -> TestFailure {
     }
 }
 
+/// The code a vetoed heal keeps in the cache, and the candidate the veto refused.
+pub(crate) const KEPT: &str =
+    "async function step(page) {\n  await expect(page.getByRole('listitem')).toHaveCount(1);\n}";
+pub(crate) const REFUSED: &str =
+    "async function step(page) {\n  await expect(page.getByRole('listitem')).toHaveCount(2);\n}";
+
+/// A heal the veto refused: the failure keeps the cached code, the refused candidate is the
+/// engine's, and the message ends with the diff between them.
+pub(crate) fn vetoed_failure() -> TestFailure {
+    let verdict = Classification {
+        category: Category::Rot,
+        explanation: "the list changed".into(),
+        recommendation: "regenerate the step".into(),
+        source: crate::llm::VerdictSource::Llm,
+    };
+    let engine = EngineFailure::new(
+        EngineFailureKind::HealVetoed,
+        "the healed code passed, but the heal veto refused it",
+        Some(verdict.clone()),
+    )
+    .with_cause(crate::engine::EngineCause::Vetoed {
+        veto: "`toHaveCount` changed its expected value from 1 to 2".into(),
+        by: crate::cache::Author::Llm,
+        failure: "expect(locator).toHaveCount(expected) failed\nReceived: 2".into(),
+        diff: super::details::heal_diff(KEPT, REFUSED),
+    })
+    .with_candidate(REFUSED);
+    TestFailure {
+        step: "the list has one item".into(),
+        step_index: 3,
+        line: 5,
+        cause: FailureCause::Engine(engine),
+        code: Some(KEPT.into()),
+        verdict: Some(verdict),
+        screenshot: None,
+    }
+}
+
 /// A run of three tests in two scenario files: one passes with a generated step, one passes
 /// after a heal, one fails with a product defect (settle retry, verdict, screenshot).
 pub(crate) fn events() -> Vec<RunEvent> {

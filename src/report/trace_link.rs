@@ -77,7 +77,7 @@ fn percent_encode(segment: &str) -> String {
 
 /// `word` as one word of a POSIX shell command line: as it is when it is made of characters no
 /// shell treats specially, else single-quoted.
-fn shell_word(word: &str) -> String {
+pub(crate) fn shell_word(word: &str) -> String {
     let plain = !word.is_empty()
         && word
             .chars()

@@ -494,9 +494,14 @@ fn after_failure(
                 },
                 Err(decided) => {
                     // Show the code the message is about: the last regenerated
-                    // candidate when there was one, else the cached code.
+                    // candidate when there was one, else the cached code. A vetoed heal
+                    // keeps the cached code, which failed and stays in the cache; its
+                    // refused candidate is the failure's own.
                     let verdict = decided.verdict.clone();
-                    let shown = decided.candidate.clone().unwrap_or(code);
+                    let shown = match decided.kind {
+                        EngineFailureKind::HealVetoed => code,
+                        _ => decided.candidate.clone().unwrap_or(code),
+                    };
                     failed(FailureCause::Engine(decided), Some(shown), verdict)
                 }
             }

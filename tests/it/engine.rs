@@ -1396,6 +1396,9 @@ fn weakened_heals_of_a_real_defect_are_vetoed_and_the_cache_is_untouched() {
                 "toHaveCount(1, { timeout: 1000 })",
                 "the cached code failed:",
                 "Received: 2",
+                "cached code (kept):",
+                "  2 |   await expect(page.getByRole('listitem')).toHaveCount(1, { timeout: 1000 });",
+                "refused candidate:",
             ],
         );
         assert_verdict(&out, name, "rot | the list changed | regenerate the step");

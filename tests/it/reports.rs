@@ -391,6 +391,45 @@ fn a_run_writes_the_junit_json_and_html_reports_it_is_asked_for() {
     );
 }
 
+#[test]
+fn a_run_says_where_its_reports_went_and_removes_those_an_earlier_run_left() {
+    let first = replay_with(&[
+        "--reporter",
+        "html",
+        "--reporter",
+        "junit",
+        "--output",
+        "report",
+    ]);
+    let first = assert_one_passed_one_failed(first)
+        .stdout_line("HTML report: report/index.html (open with `prettyplay show-report report`)")
+        .stdout_line("JUnit report: report/junit.xml");
+    let own = first.project_dir().join("report/notes.html");
+    fs::write(&own, "<title>my notes</title>").expect("write the user's file");
+    // A quiet run that writes only JUnit says so, and leaves no HTML report of the first run.
+    let second = first
+        .again()
+        .page("index.html", APP)
+        .args(&[
+            "replay",
+            "--strict",
+            "-q",
+            "--reporter",
+            "junit",
+            "--output",
+            "report",
+        ])
+        .run()
+        .assert_exit(1)
+        .stdout_line("JUnit report: report/junit.xml")
+        .output_not_contains("HTML report");
+    if second.exists("report/index.html") {
+        second.fail("the first run's index.html is still there");
+    }
+    assert_valid_junit(&second.project_dir().join("report/junit.xml"));
+    assert_eq!(second.read("report/notes.html"), "<title>my notes</title>");
+}
+
 /// The run of [`REPORT_STEPS`] ended with one test passed and one failed.
 fn assert_one_passed_one_failed(out: Output) -> Output {
     out.assert_exit(1)

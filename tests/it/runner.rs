@@ -561,7 +561,8 @@ fn traces_are_zips_per_test_and_retain_on_failure_keeps_the_failures_only() {
         .args(&["--trace", "on", "--output", "report"])
         .run()
         .assert_exit(1)
-        .stdout_line("1 passed, 1 failed");
+        .stdout_line("1 passed, 1 failed")
+        .stdout_line("Traces: 2 in report/traces/ (open one with `prettyplay show-trace FILE`)");
     let all = traces(&on);
     assert_eq!(all.len(), 2, "one trace per test: {all:?}");
     assert!(
@@ -580,6 +581,11 @@ fn traces_are_zips_per_test_and_retain_on_failure_keeps_the_failures_only() {
         kept.len() == 1 && kept[0].contains("broken"),
         "only the failing test's trace: {kept:?}"
     );
+    // Said at the end of the run with the command that opens it (the name needs no quotes).
+    let trace = format!("report/traces/{}", kept[0]);
+    retained.stdout_line(&format!(
+        "Trace: {trace} (open with `prettyplay show-trace {trace}`)"
+    ));
 }
 
 #[test]
