@@ -652,9 +652,10 @@ fn provider_for(
     env: &dyn Fn(&str) -> Option<String>,
     handle: &tokio::runtime::Handle,
 ) -> Result<Option<Arc<dyn LlmProvider>>, Error> {
+    let build = || build_provider(&settings.llm, &settings.sources, env, handle.clone());
     match mode {
         Mode::StrictReplay | Mode::Audit => Ok(None),
-        Mode::Replay => match build_provider(&settings.llm, env, handle.clone()) {
+        Mode::Replay => match build() {
             Ok(provider) => Ok(provider.map(Arc::from)),
             Err(err) => {
                 // The user sees the warning once; the log keeps only a debug record of it.
@@ -663,7 +664,7 @@ fn provider_for(
                 Ok(None)
             }
         },
-        Mode::Run { .. } => match build_provider(&settings.llm, env, handle.clone()) {
+        Mode::Run { .. } => match build() {
             Ok(Some(provider)) => Ok(Some(Arc::from(provider))),
             // Without an LLM, the built-in generator writes code alone unless it is off.
             Ok(None) if settings.generate.builtin.uses_builtin() => Ok(None),
