@@ -268,6 +268,7 @@ pub(crate) fn run_tests(
             .map_err(|Unreachable(what)| WebServerError::AppUnreachable {
                 url: url.to_owned(),
                 what,
+                set_at: settings.sources.place("browser.base_url").to_string(),
             })?;
     }
     // The driver starts while the web servers come up, so neither waits for the other. The web
