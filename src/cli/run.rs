@@ -179,7 +179,10 @@ pub(crate) fn run_tests(
     // is said at once rather than after the Chromium tests ran.
     let labels = settings.browser.project_labels();
     let mut targets = (0..labels.len())
-        .map(|project| BrowserTarget::find(&settings.browser.for_project(project), &env_var))
+        .map(|project| {
+            let browser = settings.browser.for_project(project);
+            BrowserTarget::find(&browser, &settings.sources, &env_var)
+        })
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .map(Some)
@@ -276,12 +279,14 @@ pub(crate) fn run_tests(
     // the Ctrl-C handler when a second Ctrl-C exits at once.
     let (web_servers, runtime) = std::thread::scope(|scope| {
         let starting = scope.spawn(|| {
-            tokio.block_on(BrowserRuntime::start(
-                &settings.browser.for_project(first_project),
-                &driver,
-                first_target,
-                tokio.handle(),
-            ))
+            tokio
+                .block_on(BrowserRuntime::start(
+                    &settings.browser.for_project(first_project),
+                    &driver,
+                    first_target,
+                    tokio.handle(),
+                ))
+                .map_err(|e| e.placed(&settings.sources))
         });
         let web_servers = WebServers::start(
             &settings.web_servers,
@@ -343,12 +348,14 @@ pub(crate) fn run_tests(
                 let target = targets[project]
                     .take()
                     .ok_or_else(|| Error::Usage("a browser project ran twice".to_owned()))?;
-                tokio.block_on(BrowserRuntime::start(
-                    &settings.browser.for_project(project),
-                    &driver,
-                    target,
-                    tokio.handle(),
-                ))?
+                tokio
+                    .block_on(BrowserRuntime::start(
+                        &settings.browser.for_project(project),
+                        &driver,
+                        target,
+                        tokio.handle(),
+                    ))
+                    .map_err(|e| e.placed(&settings.sources))?
             }
         };
         let runner = match first_runner.take() {
