@@ -40,7 +40,8 @@ pub(crate) enum DriverError {
         browser: &'static str,
         executable: PathBuf,
         configured_at: Option<String>,
-        exited: ExitedAtLaunch,
+        /// Boxed because it is the largest part of the error, which every `Result` carries.
+        exited: Box<ExitedAtLaunch>,
     },
     /// The remote browser of `[browser] connect` or `cdp` could not be reached.
     #[error("could not connect to the browser at {endpoint}")]

@@ -274,7 +274,7 @@ fn launch_error(
                 browser,
                 executable: executable.to_path_buf(),
                 configured_at: configured_at.clone(),
-                exited,
+                exited: Box::new(exited),
             }
         }
         None => DriverError::Launch {
