@@ -392,7 +392,10 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::config::test_support::{env_of, no_env, project, resolve, resolve_err};
+    use crate::config::Source;
+    use crate::config::test_support::{
+        env_of, no_env, project, resolve, resolve_err, resolve_with,
+    };
     use crate::config::{AllowedOrigins, BrowserName, Isolation, Screen};
 
     #[test]
@@ -682,6 +685,75 @@ delay = 0.25
                 file.display()
             )
         );
+    }
+
+    #[test]
+    fn sources_name_the_flag_the_variable_or_the_file_of_each_key() {
+        let dir = project(
+            "scenarios = \"s\"\n[browser]\nexecutable = \"bin/chrome\"\ntimeout = 2\n\
+             [llm]\nbase_url = \"http://file\"\n",
+        );
+        let env = env_of(&[
+            ("PRETTYPLAY_BROWSER_TIMEOUT", "3"),
+            ("PRETTYPLAY_LLM_MODEL", "m"),
+        ]);
+        let overrides = Overrides {
+            executable: Some(PathBuf::from("/opt/chrome")),
+            headed: true,
+            ..Overrides::default()
+        };
+        let sources = resolve_with(dir.path(), &env, overrides)
+            .expect("settings")
+            .sources;
+        let file = Source::File(dir.path().join(CONFIG_FILE));
+        for (key, source) in [
+            ("browser.executable", Some(Source::Flag("--executable"))),
+            ("browser.headless", Some(Source::Flag("--headed"))),
+            (
+                "browser.timeout",
+                Some(Source::Env("PRETTYPLAY_BROWSER_TIMEOUT".into())),
+            ),
+            (
+                "llm.model",
+                Some(Source::Env("PRETTYPLAY_LLM_MODEL".into())),
+            ),
+            ("llm.base_url", Some(file.clone())),
+            ("scenarios", Some(file)),
+            ("browser.screen", None),
+        ] {
+            assert_eq!(sources.of(key), source.as_ref(), "{key}");
+        }
+    }
+
+    /// Every key a flag can set has its flag in the table errors name it from.
+    #[test]
+    fn every_key_the_flags_set_has_a_flag_to_name() {
+        let overrides = Overrides {
+            config: None,
+            base_url: Some("http://x".into()),
+            headed: true,
+            executable: Some(PathBuf::from("chromium")),
+            browsers: vec![],
+            timeout: Some(1.0),
+            slow_mo: Some(1.0),
+            screen: Some("1x1".into()),
+            llm_provider: Some("openai".into()),
+            llm_model: Some("m".into()),
+            llm_base_url: Some("http://x".into()),
+            workers: Some(1),
+            test_timeout: Some(1.0),
+            retries: Some(1),
+            fail_on_flaky_tests: true,
+            no_heal_veto: true,
+        };
+        let said = cli_layer(Path::new("/"), &overrides).expect("flags").said();
+        assert_eq!(said.len(), 14, "{said:?}");
+        for key in said {
+            assert!(
+                super::super::overrides::flag_of(&key).is_some(),
+                "{key} has no flag"
+            );
+        }
     }
 
     /// Whole errors for a mistyped section and key and for values of the wrong type, as the
