@@ -768,6 +768,7 @@ delay = 0.25
             "[browser]\nheadless = \"yes\"\n",
             "[run]\nworkers = 2.5\n",
             "[run]\nparallel = 4\n",
+            "[generate]\nbuiltin = \"fist\"\n",
         ] {
             let dir = project(toml);
             let error = resolve_err(dir.path(), &no_env).to_string();

@@ -1,7 +1,7 @@
 //! What the TOML deserializer says about `prettyplay.toml`, put in the file's own words: an
-//! unknown key or section gets a "did you mean" for a close known name, and a wrongly typed value
-//! names the key and what it must be ("a number of seconds", "true or false") instead of serde's
-//! type names ("f64", "a boolean").
+//! unknown key, section or value of a list of names gets a "did you mean" for a close known
+//! name, and a wrongly typed value names the key and what it must be ("a number of seconds",
+//! "true or false") instead of serde's type names ("f64", "a boolean").
 //!
 //! Main function: [`explain`], which turns the deserializer's message into a message and a hint.
 
@@ -30,6 +30,12 @@ pub(super) fn explain(text: &str, span: Option<&Range<usize>>, message: &str) ->
         };
         let on_header = span.is_some_and(|span| line_at(text, span.start).starts_with('['));
         return unknown_key(name, &quoted_names(expected), on_header);
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant `")
+        && let Some((name, expected)) = rest.split_once('`')
+    {
+        let key = span.and_then(|span| key_at(text, span.start));
+        return unknown_value(key.as_deref(), name, &quoted_names(expected));
     }
     if let Some(rest) = message.strip_prefix("invalid type: ")
         && let Some((got, expected)) = rest.rsplit_once(", expected ")
@@ -67,6 +73,23 @@ fn unknown_key(name: &str, known: &[&str], on_header: bool) -> Explained {
         None if known.is_empty() => None,
         None => {
             let names: Vec<String> = known.iter().map(|name| format!("`{name}`")).collect();
+            Some(format!("expected one of {}", names.join(", ")))
+        }
+    };
+    Explained { message, hint }
+}
+
+/// The message and hint of a value outside a key's list of names (`generate.builtin`).
+fn unknown_value(key: Option<&str>, name: &str, known: &[&str]) -> Explained {
+    let message = match key {
+        Some(key) => format!("`{key}` cannot be {name:?}"),
+        None => format!("unknown value {name:?}"),
+    };
+    let hint = match closest(name, known) {
+        Some(close) => Some(format!("did you mean {close:?}?")),
+        None if known.is_empty() => None,
+        None => {
+            let names: Vec<String> = known.iter().map(|name| format!("{name:?}")).collect();
             Some(format!("expected one of {}", names.join(", ")))
         }
     };
@@ -292,6 +315,23 @@ mod tests {
             "invalid type: integer `5`, expected a string",
         );
         assert!(!shown.message.contains('5'), "{}", shown.message);
+    }
+
+    #[test]
+    fn a_mistyped_value_of_a_list_of_names_gets_the_closest() {
+        let text = "[generate]\nbuiltin = \"fist\"\n";
+        let shown = explain(
+            text,
+            Some(&at(text, "\"fist\"")),
+            "unknown variant `fist`, expected one of `first`, `only`, `off`",
+        );
+        assert_eq!(
+            shown,
+            Explained {
+                message: "`generate.builtin` cannot be \"fist\"".into(),
+                hint: Some("did you mean \"first\"?".into()),
+            }
+        );
     }
 
     #[test]
