@@ -201,6 +201,36 @@ mod tests {
     use super::*;
     use crate::config::{Overrides, Settings};
 
+    /// The whole report of `--executable /bin/true` when the driver saw the exit, and of a
+    /// Chromium that could not start, as `prettyplay` prints them.
+    #[test]
+    fn an_executable_that_exits_at_launch_is_reported_in_a_few_lines() {
+        let report = |executable: &str, exit: &str, output: &[&str]| {
+            DriverError::ExitedAtLaunch {
+                browser: "Chromium",
+                executable: PathBuf::from(executable),
+                configured_at: Some("`--executable`".into()),
+                exited: Box::new(ExitedAtLaunch {
+                    exit: Some(exit.into()),
+                    output: output.iter().map(|line| (*line).to_owned()).collect(),
+                    version: None,
+                }),
+            }
+            .report()
+        };
+        insta::assert_snapshot!(format!(
+            "{}\n\n{}",
+            report("/bin/true", "code 0", &[]),
+            report(
+                "/usr/bin/chromium",
+                "code 127",
+                &[
+                    "error while loading shared libraries: libnss3.so: cannot open shared object file"
+                ]
+            )
+        ));
+    }
+
     #[test]
     fn an_unknown_device_names_the_flag_that_set_it() {
         let dir = tempfile::tempdir().expect("tempdir");

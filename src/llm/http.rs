@@ -528,6 +528,18 @@ mod tests {
     }
 
     #[test]
+    fn an_endpoint_that_is_no_llm_is_one_line() {
+        let error = LlmError::NotAnLlm {
+            provider: "openai",
+            endpoint: "http://127.0.0.1:8000/v1/chat/completions".into(),
+            what: "HTTP 501 Not Implemented with an HTML page (text/html)".into(),
+            expected: "an OpenAI-compatible chat completion",
+            check: "`[llm] base_url` in /home/me/app/prettyplay.toml".into(),
+        };
+        insta::assert_snapshot!(error.to_string());
+    }
+
+    #[test]
     fn a_client_builds_outside_the_runtime() {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
