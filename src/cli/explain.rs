@@ -145,7 +145,7 @@ pub(super) fn with_browser<T>(
     work: impl FnOnce(&Pages<'_>) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let driver = find_driver(&env_var)?;
-    let target = BrowserTarget::find(&settings.browser, &env_var)?;
+    let target = BrowserTarget::find(&settings.browser, &settings.sources, &env_var)?;
     let driver_env = export_driver_env(&driver);
     // No LLM is asked here, but its key must not reach the driver and Chromium either.
     let _keys = withhold_from_driver(&key_variables(&settings.llm));
@@ -163,12 +163,14 @@ pub(super) fn with_browser<T>(
         &cancel,
         None,
     )?;
-    let runtime = tokio.block_on(BrowserRuntime::start(
-        &settings.browser,
-        &driver,
-        target,
-        tokio.handle(),
-    ))?;
+    let runtime = tokio
+        .block_on(BrowserRuntime::start(
+            &settings.browser,
+            &driver,
+            target,
+            tokio.handle(),
+        ))
+        .map_err(|e| e.placed(&settings.sources))?;
     let handle = tokio.handle();
     let explained = handle
         .block_on(runtime.launch_browser())

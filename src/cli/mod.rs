@@ -269,6 +269,7 @@ fn execute(cli: Cli) -> Result<u8, Error> {
                     crate::driver::find_browser(
                         name,
                         settings.browser.executable.as_deref(),
+                        &settings.sources.place("browser.executable"),
                         &env_var,
                     )
                 })

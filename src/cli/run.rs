@@ -180,7 +180,10 @@ pub(crate) fn run_tests(
     // is said at once rather than after the Chromium tests ran.
     let labels = settings.browser.project_labels();
     let mut targets = (0..labels.len())
-        .map(|project| BrowserTarget::find(&settings.browser.for_project(project), &env_var))
+        .map(|project| {
+            let browser = settings.browser.for_project(project);
+            BrowserTarget::find(&browser, &settings.sources, &env_var)
+        })
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .map(Some)
@@ -269,6 +272,7 @@ pub(crate) fn run_tests(
             .map_err(|Unreachable(what)| WebServerError::AppUnreachable {
                 url: url.to_owned(),
                 what,
+                set_at: settings.sources.place("browser.base_url").to_string(),
             })?;
     }
     // The driver starts while the web servers come up, so neither waits for the other. The web
@@ -276,12 +280,14 @@ pub(crate) fn run_tests(
     // the Ctrl-C handler when a second Ctrl-C exits at once.
     let (web_servers, runtime) = std::thread::scope(|scope| {
         let starting = scope.spawn(|| {
-            tokio.block_on(BrowserRuntime::start(
-                &settings.browser.for_project(first_project),
-                &driver,
-                first_target,
-                tokio.handle(),
-            ))
+            tokio
+                .block_on(BrowserRuntime::start(
+                    &settings.browser.for_project(first_project),
+                    &driver,
+                    first_target,
+                    tokio.handle(),
+                ))
+                .map_err(|e| e.placed(&settings.sources))
         });
         let web_servers = WebServers::start(
             &settings.web_servers,
@@ -343,12 +349,14 @@ pub(crate) fn run_tests(
                 let target = targets[project]
                     .take()
                     .ok_or_else(|| Error::Usage("a browser project ran twice".to_owned()))?;
-                tokio.block_on(BrowserRuntime::start(
-                    &settings.browser.for_project(project),
-                    &driver,
-                    target,
-                    tokio.handle(),
-                ))?
+                tokio
+                    .block_on(BrowserRuntime::start(
+                        &settings.browser.for_project(project),
+                        &driver,
+                        target,
+                        tokio.handle(),
+                    ))
+                    .map_err(|e| e.placed(&settings.sources))?
             }
         };
         let runner = match first_runner.take() {
@@ -653,9 +661,10 @@ fn provider_for(
     env: &dyn Fn(&str) -> Option<String>,
     handle: &tokio::runtime::Handle,
 ) -> Result<Option<Arc<dyn LlmProvider>>, Error> {
+    let build = || build_provider(&settings.llm, &settings.sources, env, handle.clone());
     match mode {
         Mode::StrictReplay | Mode::Audit => Ok(None),
-        Mode::Replay => match build_provider(&settings.llm, env, handle.clone()) {
+        Mode::Replay => match build() {
             Ok(provider) => Ok(provider.map(Arc::from)),
             Err(err) => {
                 // The user sees the warning once; the log keeps only a debug record of it.
@@ -664,7 +673,7 @@ fn provider_for(
                 Ok(None)
             }
         },
-        Mode::Run { .. } => match build_provider(&settings.llm, env, handle.clone()) {
+        Mode::Run { .. } => match build() {
             Ok(Some(provider)) => Ok(Some(Arc::from(provider))),
             // Without an LLM, the built-in generator writes code alone unless it is off.
             Ok(None) if settings.generate.builtin.uses_builtin() => Ok(None),

@@ -80,11 +80,10 @@ const SECRET_WORDS: [&str; 6] = ["key", "token", "secret", "password", "header",
 /// holds a secret (`api_key = ...`, even as a typo of an unknown key) and the values of URL
 /// query parameters (`?key=...`) read `[redacted]`.
 fn quotable(line: &str) -> String {
-    if let Some((key, _)) = line.split_once('=') {
-        let name = key.trim().trim_matches(['"', '\'']).to_lowercase();
-        if SECRET_WORDS.iter().any(|word| name.contains(word)) {
-            return format!("{key}= [redacted]");
-        }
+    if let Some((key, _)) = line.split_once('=')
+        && names_a_secret(key.trim().trim_matches(['"', '\'']))
+    {
+        return format!("{key}= [redacted]");
     }
     let Some(query_at) = line.find('?') else {
         return line.to_owned();
@@ -102,6 +101,12 @@ fn quotable(line: &str) -> String {
         })
         .collect();
     format!("{head}{}{tail}", params.join("&"))
+}
+
+/// Whether a key's name says it holds a secret (`api_key`, `connect_headers`, `auth_token`).
+pub(super) fn names_a_secret(key: &str) -> bool {
+    let name = key.to_lowercase();
+    SECRET_WORDS.iter().any(|word| name.contains(word))
 }
 
 /// Renders [`ConfigError::File`]: `file:line:col: message`, the line with a caret, the hint.

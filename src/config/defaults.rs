@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use super::{Isolation, Screen};
 
+/// Name of the settings file looked up in the working directory and its ancestors.
+pub(crate) const CONFIG_FILE: &str = "prettyplay.toml";
 /// `scenarios`, relative to the project root.
 pub(super) const SCENARIOS: &str = "scenarios";
 /// `cache_dir`, relative to the project root.

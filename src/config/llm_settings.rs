@@ -460,10 +460,11 @@ snapshot_budget = 0
         }
         let dir = project("[llm]\nmodle = \"x\"\n");
         let shown = resolve_err(dir.path(), &no_env).to_string();
-        assert!(shown.contains("unknown field `modle`"), "{shown}");
+        assert!(shown.contains("unknown key `modle`"), "{shown}");
+        assert!(shown.contains("did you mean `model`?"), "{shown}");
         let dir = project("[budgets]\nmax = 1\n");
         let shown = resolve_err(dir.path(), &no_env).to_string();
-        assert!(shown.contains("unknown field `max`"), "{shown}");
+        assert!(shown.contains("unknown key `max`"), "{shown}");
     }
 
     #[test]

@@ -18,8 +18,10 @@ mod run_settings;
 mod screen;
 mod section_layer;
 mod settings;
+mod sources;
 #[cfg(test)]
 mod test_support;
+mod toml_errors;
 mod value_forms;
 mod vars;
 mod web_server_settings;
@@ -33,6 +35,7 @@ pub(crate) use remote_settings::ConnectHeaders;
 pub(crate) use remote_settings::{BrowserName, RemoteBrowser, RemoteProtocol};
 pub(crate) use screen::Screen;
 pub use settings::Settings;
+pub use sources::{Place, Source, Sources};
 #[cfg(test)]
 pub(crate) use vars::VarSettings;
 pub(crate) use vars::Vars;

@@ -1,6 +1,6 @@
 //! [`Overrides`]: the settings given on the command line, the top source of every key they
 //! name. Filled by the CLI module (the only one that knows clap) and read by each section's
-//! `from_overrides`.
+//! `from_overrides`; [`flag_of`] names the flag of each key, for errors that blame it.
 
 use std::path::PathBuf;
 
@@ -42,4 +42,30 @@ pub struct Overrides {
     pub fail_on_flaky_tests: bool,
     /// `--no-heal-veto`: `heal.veto = false`. `false` leaves the other sources in charge.
     pub no_heal_veto: bool,
+}
+
+/// The flag of each dotted key that has one, as errors name it.
+const FLAGS: &[(&str, &str)] = &[
+    ("browser.base_url", "--base-url"),
+    ("browser.executable", "--executable"),
+    ("browser.headless", "--headed"),
+    ("browser.timeout", "--timeout"),
+    ("browser.slow_mo", "--slow-mo"),
+    ("browser.screen", "--screen"),
+    ("llm.provider", "--llm-provider"),
+    ("llm.model", "--model"),
+    ("llm.base_url", "--llm-base-url"),
+    ("run.workers", "--workers"),
+    ("run.test_timeout", "--test-timeout"),
+    ("run.retries", "--retries"),
+    ("run.fail_on_flaky", "--fail-on-flaky-tests"),
+    ("heal.veto", "--no-heal-veto"),
+];
+
+/// The flag that sets the dotted `key` (`browser.executable`: `--executable`), if one does.
+pub(super) fn flag_of(key: &str) -> Option<&'static str> {
+    FLAGS
+        .iter()
+        .find(|(name, _)| *name == key)
+        .map(|(_, flag)| *flag)
 }

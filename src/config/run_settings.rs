@@ -345,7 +345,7 @@ mod tests {
         }
         let dir = project("[run]\njobs = 4\n");
         let shown = resolve_err(dir.path(), &no_env).to_string();
-        assert!(shown.contains("unknown field `jobs`"), "{shown}");
+        assert!(shown.contains("unknown key `jobs`"), "{shown}");
         assert!(
             shown.contains("expected one of `test_timeout`, `workers`, `retries`, `fail_on_flaky`"),
             "{shown}"

@@ -1,10 +1,12 @@
 //! [`section_layer!`]: declares what one source says of a settings section, a struct whose
 //! fields are all optional (`None` leaves the decision to lower sources), with the `over`
-//! method that stacks two of them. Every section (`[browser]`, `[polling]`, `[llm]`,
-//! `[budgets]`, `[run]`) declares its layer with it, so the stacking is written once.
+//! method that stacks two of them and the `said` method that names the keys it says. Every
+//! section (`[browser]`, `[polling]`, `[llm]`, `[budgets]`, `[run]`) declares its layer with it,
+//! so the stacking is written once.
 
 /// Declares `struct $name` with each field wrapped in `Option`, deriving `Debug` and `Default`,
-/// and `$name::over(self, lower)`: `self` where it says something, `lower` elsewhere.
+/// `$name::over(self, lower)`: `self` where it says something, `lower` elsewhere, and
+/// `$name::said(&self)`: the names of the fields that say something.
 macro_rules! section_layer {
     (
         $(#[$meta:meta])*
@@ -24,6 +26,16 @@ macro_rules! section_layer {
                 $name {
                     $($field: self.$field.or(lower.$field),)*
                 }
+            }
+
+            /// The names of the keys this source says something of, in declaration order.
+            #[allow(dead_code, reason = "not every layer's keys have a source to name")]
+            pub(super) fn said(&self) -> Vec<&'static str> {
+                let mut said = Vec::new();
+                $(if self.$field.is_some() {
+                    said.push(stringify!($field));
+                })*
+                said
             }
         }
     };
@@ -51,10 +63,13 @@ mod tests {
             a: Some(2),
             b: Some("lower".into()),
         };
+        assert_eq!(upper.said(), ["a"]);
+        assert_eq!(lower.said(), ["a", "b"]);
         let stacked = upper.over(lower);
         assert_eq!(stacked.a, Some(1));
         assert_eq!(stacked.b.as_deref(), Some("lower"));
         let empty = Sample::default().over(Sample::default());
+        assert!(empty.said().is_empty());
         assert_eq!((empty.a, empty.b), (None, None));
     }
 }

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::browser_settings::{self, BrowserLayer, RawBrowser};
-use super::defaults;
+use super::defaults::{self, CONFIG_FILE};
 use super::file_context::FileContext;
 use super::generate_settings::{self, GenerateLayer, RawGenerate};
 use super::heal_settings::{self, HealLayer, RawHeal};
@@ -25,6 +25,8 @@ use super::llm_settings::{self, BudgetsLayer, LlmLayer, RawBudgets, RawLlm};
 use super::polling_settings::{self, PollingLayer, RawPolling};
 use super::remote_settings::{self, RemoteLayer};
 use super::run_settings::{self, RawRun, RunLayer};
+use super::sources::Sources;
+use super::toml_errors;
 use super::value_forms::EnvSetter;
 use super::vars::{RawVars, VarSettings};
 use super::web_server_settings::{self, FileWebServer, RawWebServers, WebServerLayer};
@@ -32,9 +34,6 @@ use super::{
     BrowserSettings, BudgetSettings, ConfigError, HealSettings, LlmSettings, Overrides,
     PollingSettings, RunSettings, WebServerSettings,
 };
-
-/// Name of the settings file looked up in the working directory and its ancestors.
-pub(crate) const CONFIG_FILE: &str = "prettyplay.toml";
 
 /// The largest settings file read; a bigger one, or one that is not a regular file, is an error.
 pub(crate) const MAX_CONFIG_BYTES: u64 = MIB;
@@ -66,6 +65,8 @@ pub struct Settings {
     pub vars: VarSettings,
     /// `[web_server]` / `[[web_server]]`: started before the first test, in order.
     pub web_servers: Vec<WebServerSettings>,
+    /// Which source gave each setting, for errors that say where to change it.
+    pub sources: Sources,
 }
 
 /// What one source says; `None` leaves the decision to lower sources. Paths are absolute.
@@ -118,7 +119,40 @@ impl Layer {
     }
 
     /// The gaps filled from the defaults; relative defaults are relative to `project_root`.
-    fn finish(self, project_root: PathBuf, config_file: Option<PathBuf>) -> Settings {
+    /// The dotted names of the keys this source says something of (`browser.executable`), for
+    /// [`Sources`]. The remote keys are left out because their layer's fields are not keys.
+    fn said(&self) -> Vec<String> {
+        let top = [
+            ("scenarios", self.scenarios.is_some()),
+            ("cache_dir", self.cache_dir.is_some()),
+        ];
+        let sections = [
+            ("browser", self.browser.said()),
+            ("polling", self.polling.said()),
+            ("llm", self.llm.said()),
+            ("budgets", self.budgets.said()),
+            ("run", self.run.said()),
+            ("heal", self.heal.said()),
+            ("generate", self.generate.said()),
+            ("web_server", self.web_server.said()),
+        ];
+        let top = top
+            .into_iter()
+            .filter(|(_, said)| *said)
+            .map(|(key, _)| key.to_owned());
+        let sections = sections.into_iter().flat_map(|(section, keys)| {
+            keys.into_iter().map(move |key| format!("{section}.{key}"))
+        });
+        top.chain(sections).collect()
+    }
+
+    /// The gaps filled from the defaults, with the `sources` of the keys that are not.
+    fn finish(
+        self,
+        project_root: PathBuf,
+        config_file: Option<PathBuf>,
+        sources: Sources,
+    ) -> Settings {
         let web_servers: Vec<WebServerSettings> = (self.web_servers.unwrap_or_default())
             .into_iter()
             .map(|server| server.finish(&self.web_server))
@@ -150,6 +184,7 @@ impl Layer {
             web_servers,
             project_root,
             config_file,
+            sources,
         }
     }
 }
@@ -232,10 +267,16 @@ impl Settings {
         };
         let env_layer = env_layer(&project_root, env)?;
         let cli_layer = cli_layer(&cwd, overrides)?;
-        let settings = cli_layer
-            .over(env_layer)
-            .over(file_layer)
-            .finish(project_root, config_file);
+        let sources = Sources::new(
+            (file_layer.said(), config_file.as_deref()),
+            env_layer.said(),
+            cli_layer.said(),
+        );
+        let settings =
+            cli_layer
+                .over(env_layer)
+                .over(file_layer)
+                .finish(project_root, config_file, sources);
         remote_settings::check(&settings.browser)?;
         Ok(settings)
     }
@@ -243,8 +284,10 @@ impl Settings {
 
 fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError> {
     let file = FileContext::new(path, text);
-    let raw: RawFile =
-        toml::from_str(text).map_err(|e| file.error(e.span(), e.message().to_owned(), None))?;
+    let raw: RawFile = toml::from_str(text).map_err(|e| {
+        let explained = toml_errors::explain(text, e.span().as_ref(), e.message());
+        file.error(e.span(), explained.message, explained.hint)
+    })?;
     let (browser, remote) = BrowserLayer::from_file(raw.browser.unwrap_or_default(), root, &file)?;
     Ok(Layer {
         scenarios: raw.scenarios.map(|p| normalize(&root.join(p))),
@@ -349,7 +392,10 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::config::test_support::{env_of, no_env, project, resolve, resolve_err};
+    use crate::config::Source;
+    use crate::config::test_support::{
+        env_of, no_env, project, resolve, resolve_err, resolve_with,
+    };
     use crate::config::{AllowedOrigins, BrowserName, Isolation, Screen};
 
     #[test]
@@ -411,6 +457,7 @@ mod tests {
                 generate: crate::config::GenerateSettings::default(),
                 vars: crate::config::VarSettings::default(),
                 web_servers: Vec::new(),
+                sources: Sources::default(),
             }
         );
         assert_eq!(settings.llm, LlmSettings::default());
@@ -630,17 +677,105 @@ delay = 0.25
         let e = resolve_err(dir.path(), &no_env);
         let file = dir.path().join(CONFIG_FILE);
         let shown = e.to_string();
-        assert!(
-            shown.starts_with(&format!(
-                "{}:4:1: unknown field `headles`, expected one of ",
+        assert_eq!(
+            shown,
+            format!(
+                "{}:4:1: unknown key `headles`\n  |\n4 | headles = true\n  | ^\n  = hint: did \
+                 you mean `headless`?",
                 file.display()
-            )),
-            "{shown}"
+            )
         );
-        assert!(
-            shown.ends_with("\n  |\n4 | headles = true\n  | ^"),
-            "{shown}"
+    }
+
+    #[test]
+    fn sources_name_the_flag_the_variable_or_the_file_of_each_key() {
+        let dir = project(
+            "scenarios = \"s\"\n[browser]\nexecutable = \"bin/chrome\"\ntimeout = 2\n\
+             [llm]\nbase_url = \"http://file\"\n",
         );
+        let env = env_of(&[
+            ("PRETTYPLAY_BROWSER_TIMEOUT", "3"),
+            ("PRETTYPLAY_LLM_MODEL", "m"),
+        ]);
+        let overrides = Overrides {
+            executable: Some(PathBuf::from("/opt/chrome")),
+            headed: true,
+            ..Overrides::default()
+        };
+        let sources = resolve_with(dir.path(), &env, overrides)
+            .expect("settings")
+            .sources;
+        let file = Source::File(dir.path().join(CONFIG_FILE));
+        for (key, source) in [
+            ("browser.executable", Some(Source::Flag("--executable"))),
+            ("browser.headless", Some(Source::Flag("--headed"))),
+            (
+                "browser.timeout",
+                Some(Source::Env("PRETTYPLAY_BROWSER_TIMEOUT".into())),
+            ),
+            (
+                "llm.model",
+                Some(Source::Env("PRETTYPLAY_LLM_MODEL".into())),
+            ),
+            ("llm.base_url", Some(file.clone())),
+            ("scenarios", Some(file)),
+            ("browser.screen", None),
+        ] {
+            assert_eq!(sources.of(key), source.as_ref(), "{key}");
+        }
+    }
+
+    /// Every key a flag can set has its flag in the table errors name it from.
+    #[test]
+    fn every_key_the_flags_set_has_a_flag_to_name() {
+        let overrides = Overrides {
+            config: None,
+            base_url: Some("http://x".into()),
+            headed: true,
+            executable: Some(PathBuf::from("chromium")),
+            browsers: vec![],
+            timeout: Some(1.0),
+            slow_mo: Some(1.0),
+            screen: Some("1x1".into()),
+            llm_provider: Some("openai".into()),
+            llm_model: Some("m".into()),
+            llm_base_url: Some("http://x".into()),
+            workers: Some(1),
+            test_timeout: Some(1.0),
+            retries: Some(1),
+            fail_on_flaky_tests: true,
+            no_heal_veto: true,
+        };
+        let said = cli_layer(Path::new("/"), &overrides).expect("flags").said();
+        assert_eq!(said.len(), 14, "{said:?}");
+        for key in said {
+            assert!(
+                super::super::overrides::flag_of(&key).is_some(),
+                "{key} has no flag"
+            );
+        }
+    }
+
+    /// Whole errors for a mistyped section and key and for values of the wrong type, as the
+    /// user reads them.
+    #[test]
+    fn mistakes_in_the_file_are_explained_in_its_own_words() {
+        let mut shown = String::new();
+        for toml in [
+            "[brwoser]\nheadless = true\n",
+            "[browser]\ntimout = 5\n",
+            "[browser]\ntimeout = \"5s\"\n",
+            "[browser]\nheadless = \"yes\"\n",
+            "[run]\nworkers = 2.5\n",
+            "[run]\nparallel = 4\n",
+            "[generate]\nbuiltin = \"fist\"\n",
+        ] {
+            let dir = project(toml);
+            let error = resolve_err(dir.path(), &no_env).to_string();
+            let error = error.replace(&dir.path().display().to_string(), "[project]");
+            shown.push_str(&format!("{toml}---\n{error}\n\n"));
+        }
+        insta::assert_snapshot!(shown);
     }
 
     #[test]

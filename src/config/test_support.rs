@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
-pub(super) use super::settings::CONFIG_FILE;
+pub(super) use super::defaults::CONFIG_FILE;
 use super::{ConfigError, Overrides, Screen, Settings};
 
 /// An environment with nothing set.

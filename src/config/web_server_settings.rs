@@ -318,7 +318,7 @@ mod tests {
             ),
             (
                 "[web_server]\ncommand = \"x\"\nurl = \"http://x\"\nport = 3000\n",
-                "unknown field `port`",
+                "unknown key `port`",
             ),
             (
                 "web_server = 3\n",

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::config::{BrowserSettings, RemoteBrowser};
+use crate::config::{BrowserSettings, RemoteBrowser, Sources};
 use crate::driver::{DriverError, find_browser};
 
 /// The browser that [`BrowserRuntime`](crate::driver::BrowserRuntime) launches or connects to.
@@ -13,7 +13,12 @@ use crate::driver::{DriverError, find_browser};
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum BrowserTarget {
     /// A browser executable (of `[browser] name`) that every worker launches a process of.
-    Local(PathBuf),
+    Local {
+        executable: PathBuf,
+        /// Where the executable was configured (`` `--executable` ``), or `None` when it was
+        /// found on `PATH`: a launch failure's hint names it.
+        configured_at: Option<String>,
+    },
     /// A browser elsewhere that every worker opens a connection to.
     Remote(RemoteBrowser),
 }
@@ -21,17 +26,23 @@ pub(crate) enum BrowserTarget {
 impl BrowserTarget {
     /// The target of `settings`. A remote browser wins over a local one, and the local
     /// executable is only looked for when there is no remote browser, because a machine that
-    /// connects to a browser elsewhere often has none installed.
+    /// connects to a browser elsewhere often has none installed. `sources` says where the
+    /// executable was set, for the errors about it.
     pub(crate) fn find(
         settings: &BrowserSettings,
+        sources: &Sources,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Self, DriverError> {
-        match &settings.remote {
-            Some(remote) => Ok(Self::Remote(remote.clone())),
-            None => {
-                find_browser(settings.name, settings.executable.as_deref(), env).map(Self::Local)
-            }
-        }
+        let Some(remote) = &settings.remote else {
+            let configured = settings.executable.as_deref();
+            let place = sources.place("browser.executable");
+            let executable = find_browser(settings.name, configured, &place, env)?;
+            return Ok(Self::Local {
+                executable,
+                configured_at: configured.map(|_| place.to_string()),
+            });
+        };
+        Ok(Self::Remote(remote.clone()))
     }
 }
 
@@ -66,7 +77,8 @@ mod tests {
             executable: Some(PathBuf::from("/nonexistent/chromium")),
             ..defaults()
         };
-        let target = BrowserTarget::find(&settings, &|_| None).expect("no Chromium is looked for");
+        let target = BrowserTarget::find(&settings, &Sources::default(), &|_| None)
+            .expect("no Chromium is looked for");
         assert_eq!(target, BrowserTarget::Remote(remote()));
     }
 
@@ -77,8 +89,19 @@ mod tests {
             executable: Some(exe.clone()),
             ..defaults()
         };
-        let target = BrowserTarget::find(&settings, &|_| None).expect("the file exists");
-        assert_eq!(target, BrowserTarget::Local(exe));
+        let target = BrowserTarget::find(&settings, &Sources::default(), &|_| None)
+            .expect("the file exists");
+        assert_eq!(
+            target,
+            BrowserTarget::Local {
+                executable: exe,
+                configured_at: Some(
+                    "`[browser] executable` in prettyplay.toml, \
+                     `PRETTYPLAY_BROWSER_EXECUTABLE` or `--executable`"
+                        .into()
+                ),
+            }
+        );
     }
 
     #[test]
@@ -88,7 +111,7 @@ mod tests {
             ..defaults()
         };
         assert!(matches!(
-            BrowserTarget::find(&settings, &|_| None),
+            BrowserTarget::find(&settings, &Sources::default(), &|_| None),
             Err(DriverError::Missing { .. })
         ));
     }

@@ -1,12 +1,14 @@
 //! The errors of the browser side, such as a missing driver or browser, a failed start or
-//! launch, an unknown device, or a trace viewer that did not start.
+//! launch (or an executable that exited at once, which is likely no browser), an unknown
+//! device, or a trace viewer that did not start.
 //!
 //! Main type: [`DriverError`]. Its hint tells the user what to do about it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::causes;
-use crate::driver::DRIVER_VERSION;
+use crate::config::Sources;
+use crate::driver::{DRIVER_VERSION, ExitedAtLaunch};
 
 /// A failure of the browser side, such as a missing piece, a launch failure or a crash.
 #[derive(Debug, thiserror::Error)]
@@ -24,8 +26,22 @@ pub(crate) enum DriverError {
     Launch {
         browser: &'static str,
         executable: PathBuf,
+        /// Where the executable was configured, if it was (see [`BrowserTarget`]).
+        ///
+        /// [`BrowserTarget`]: crate::driver::BrowserTarget
+        configured_at: Option<String>,
         #[source]
         source: Box<playwright_rs::Error>,
+    },
+    /// The launched process exited before it became a browser. Only the exit and the first lines
+    /// of its output are kept: the driver's error repeats the whole command line and its log.
+    #[error("{}", exited_message(.browser, .executable, .exited))]
+    ExitedAtLaunch {
+        browser: &'static str,
+        executable: PathBuf,
+        configured_at: Option<String>,
+        /// Boxed because it is the largest part of the error, which every `Result` carries.
+        exited: Box<ExitedAtLaunch>,
     },
     /// The remote browser of `[browser] connect` or `cdp` could not be reached.
     #[error("could not connect to the browser at {endpoint}")]
@@ -51,9 +67,11 @@ pub(crate) enum DriverError {
     #[error("{0}")]
     Lost(String),
     /// `[browser] screen` names a device the driver's device list lacks.
-    #[error("unknown device `{name}` in `browser.screen`")]
+    #[error("unknown device `{name}` (from {})", .set_at.as_deref().unwrap_or("`[browser] screen`"))]
     UnknownDevice {
         name: String,
+        /// Where the screen was set (`` `--screen` ``), once [`DriverError::placed`] knows.
+        set_at: Option<String>,
         /// Close names from the device list, best first.
         suggestions: Vec<String>,
     },
@@ -80,6 +98,21 @@ impl DriverError {
         causes::report(self, self.hint().as_deref())
     }
 
+    /// The error with the places of the settings it blames taken from `sources`, so that it
+    /// names the flag, variable or file key that set them.
+    pub(crate) fn placed(self, sources: &Sources) -> Self {
+        match self {
+            DriverError::UnknownDevice {
+                name, suggestions, ..
+            } => DriverError::UnknownDevice {
+                name,
+                set_at: Some(sources.place("browser.screen").to_string()),
+                suggestions,
+            },
+            other => other,
+        }
+    }
+
     /// Returns what the user can do about the error.
     pub(crate) fn hint(&self) -> Option<String> {
         match self {
@@ -91,12 +124,26 @@ impl DriverError {
             DriverError::Launch {
                 browser,
                 executable,
+                configured_at,
                 ..
-            } => Some(format!(
-                "check that the executable is a working {browser} (`{} --version`); \
-                 run with -v for the driver's log",
-                executable.display()
-            )),
+            }
+            | DriverError::ExitedAtLaunch {
+                browser,
+                executable,
+                configured_at,
+                ..
+            } => {
+                let check = format!(
+                    "check that the executable is a working {browser} (`{} --version`)",
+                    executable.display()
+                );
+                Some(match configured_at {
+                    Some(place) => {
+                        format!("{check}, or fix {place}; run with -v for the driver's log")
+                    }
+                    None => format!("{check}; run with -v for the driver's log"),
+                })
+            }
             DriverError::Connect { .. } => Some(format!(
                 "check that the server runs and answers at that address (`[browser] connect` or \
                  `cdp`), with the headers it needs (`connect_headers`); a Playwright server must \
@@ -128,6 +175,17 @@ impl DriverError {
     }
 }
 
+/// `/bin/true is not a Chromium: it exited with code 0 ...` for an executable that is not a
+/// browser, else `Chromium at PATH did not start: it exited ...`.
+fn exited_message(browser: &str, executable: &Path, exited: &ExitedAtLaunch) -> String {
+    let executable = executable.display();
+    if exited.not_a_browser() {
+        format!("{executable} is not a {browser}: {exited}")
+    } else {
+        format!("{browser} at {executable} did not start: {exited}")
+    }
+}
+
 fn unknown_device_hint(suggestions: &[String]) -> String {
     let forms = "device names are Playwright's, exact and case-sensitive (such as \"iPhone 13\" or \
                  \"Pixel 7\"); the other forms are empty, WxH such as 1280x720, and fullscreen";
@@ -136,4 +194,63 @@ fn unknown_device_hint(suggestions: &[String]) -> String {
     }
     let names: Vec<String> = suggestions.iter().map(|s| format!("{s:?}")).collect();
     format!("did you mean {}? {forms}", names.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Overrides, Settings};
+
+    /// The whole report of `--executable /bin/true` when the driver saw the exit, and of a
+    /// Chromium that could not start, as `prettyplay` prints them.
+    #[test]
+    fn an_executable_that_exits_at_launch_is_reported_in_a_few_lines() {
+        let report = |executable: &str, exit: &str, output: &[&str]| {
+            DriverError::ExitedAtLaunch {
+                browser: "Chromium",
+                executable: PathBuf::from(executable),
+                configured_at: Some("`--executable`".into()),
+                exited: Box::new(ExitedAtLaunch {
+                    exit: Some(exit.into()),
+                    output: output.iter().map(|line| (*line).to_owned()).collect(),
+                    version: None,
+                }),
+            }
+            .report()
+        };
+        insta::assert_snapshot!(format!(
+            "{}\n\n{}",
+            report("/bin/true", "code 0", &[]),
+            report(
+                "/usr/bin/chromium",
+                "code 127",
+                &[
+                    "error while loading shared libraries: libnss3.so: cannot open shared object file"
+                ]
+            )
+        ));
+    }
+
+    #[test]
+    fn an_unknown_device_names_the_flag_that_set_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let overrides = Overrides {
+            screen: Some("iphone 13".into()),
+            ..Overrides::default()
+        };
+        let settings = Settings::resolve(dir.path(), &|_| None, &overrides).expect("settings");
+        let error = DriverError::UnknownDevice {
+            name: "iphone 13".into(),
+            set_at: None,
+            suggestions: vec!["iPhone 13".into()],
+        };
+        assert_eq!(
+            error.to_string(),
+            "unknown device `iphone 13` (from `[browser] screen`)"
+        );
+        assert_eq!(
+            error.placed(&settings.sources).to_string(),
+            "unknown device `iphone 13` (from `--screen`)"
+        );
+    }
 }

@@ -3,6 +3,7 @@
 //!
 //! Nothing here downloads anything: a missing piece is reported with the command that installs it.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::config::BrowserName;
@@ -140,9 +141,12 @@ fn candidates(name: BrowserName) -> (&'static [&'static str], &'static str) {
 
 /// Returns the executable of the browser `name` to launch: `configured` (a path, or a bare name
 /// looked up on `PATH`) when set, else the first of the browser's usual names on `PATH`.
+/// `place` says where the configured executable was set (`` `--executable` ``), for the error
+/// when it does not exist.
 pub(crate) fn find_browser(
     name: BrowserName,
     configured: Option<&Path>,
+    place: &dyn fmt::Display,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<PathBuf, DriverError> {
     let title = browser_title(name);
@@ -156,12 +160,11 @@ pub(crate) fn find_browser(
         }
         return Err(DriverError::Missing {
             what: format!(
-                "{title}: [browser] executable is {}, which does not exist",
+                "{title}: {place} is {}, which does not exist",
                 path.display()
             ),
             hint: format!(
-                "fix `[browser] executable` in prettyplay.toml (or PRETTYPLAY_BROWSER_EXECUTABLE), \
-                 or unset it to use `{}` from PATH",
+                "fix {place}, or leave it out to use `{}` from PATH",
                 names[0]
             ),
         });
@@ -261,7 +264,7 @@ mod tests {
     #[test]
     fn missing_chromium_names_install_command() {
         let env = env_of(&[("PATH", "/nonexistent")]);
-        let err = find_browser(BrowserName::Chromium, None, &env).unwrap_err();
+        let err = find_browser(BrowserName::Chromium, None, &"", &env).unwrap_err();
         assert!(
             err.hint()
                 .unwrap()
@@ -271,11 +274,18 @@ mod tests {
         let err = find_browser(
             BrowserName::Chromium,
             Some(Path::new("/no/such/chrome")),
+            &"`--executable`",
             &env,
         )
-        .unwrap_err()
-        .to_string();
-        assert!(err.contains("/no/such/chrome"), "{err}");
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "missing Chromium: `--executable` is /no/such/chrome, which does not exist"
+        );
+        assert_eq!(
+            err.hint().unwrap(),
+            "fix `--executable`, or leave it out to use `chromium` from PATH"
+        );
     }
 
     #[test]
@@ -283,13 +293,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("firefox"), "").unwrap();
         let env = env_of(&[("PATH", dir.path().to_str().unwrap())]);
-        let found = find_browser(BrowserName::Firefox, None, &env).unwrap();
+        let found = find_browser(BrowserName::Firefox, None, &"", &env).unwrap();
         assert_eq!(found, dir.path().join("firefox"));
         std::fs::write(dir.path().join("firefox-esr"), "").unwrap();
-        let found = find_browser(BrowserName::Firefox, None, &env).unwrap();
+        let found = find_browser(BrowserName::Firefox, None, &"", &env).unwrap();
         assert_eq!(found, dir.path().join("firefox-esr"));
         let env = env_of(&[("PATH", "/nonexistent")]);
-        let err = find_browser(BrowserName::Firefox, None, &env).unwrap_err();
+        let err = find_browser(BrowserName::Firefox, None, &"", &env).unwrap_err();
         assert_eq!(
             err.to_string(),
             "missing Firefox (none of firefox-esr, firefox is on PATH)"

@@ -12,6 +12,7 @@ mod connection_watch;
 mod driver_error;
 mod driver_path;
 mod events;
+mod launch_failure;
 mod lifeline;
 mod locate;
 mod origins;
@@ -27,6 +28,7 @@ mod version;
 pub(crate) use browser_target::BrowserTarget;
 pub(crate) use driver_error::DriverError;
 pub(crate) use events::ContextEvents;
+pub(crate) use launch_failure::ExitedAtLaunch;
 pub(crate) use lifeline::{Lifeline, LifelineCut};
 pub(crate) use locate::{
     DriverPaths, browser_title, default_driver_dir, find_browser, find_driver, node_arch,

@@ -22,6 +22,7 @@ use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::{BrowserName, BrowserSettings, Isolation, RemoteBrowser, Screen};
 use crate::driver::driver_path::{compile_cache_for, driver_path_for};
+use crate::driver::launch_failure::probe_version;
 use crate::driver::lifeline::{children_running, watch_driver};
 use crate::driver::origins::OriginGuard;
 use crate::driver::outbound_proxy::OutboundProxy;
@@ -29,8 +30,8 @@ use crate::driver::remote::connect_remote;
 use crate::driver::reuse::{open_reused, scrub};
 use crate::driver::test_page::Release;
 use crate::driver::{
-    BrowserTarget, CLOSE_LIMIT, ContextEvents, DriverError, DriverPaths, Lifeline, LifelineCut,
-    NavigationClock, SavedState, TestPage, browser_title,
+    BrowserTarget, CLOSE_LIMIT, ContextEvents, DriverError, DriverPaths, ExitedAtLaunch, Lifeline,
+    LifelineCut, NavigationClock, SavedState, TestPage, browser_title,
 };
 
 /// The Playwright driver of a run and what all its browsers share: how they are launched and
@@ -55,6 +56,8 @@ enum Target {
         /// Boxed because the options are several times larger than the remote variant.
         options: Box<LaunchOptions>,
         executable: PathBuf,
+        /// Where the executable was configured, for the hint of a failed launch.
+        configured_at: Option<String>,
     },
     Remote {
         remote: RemoteBrowser,
@@ -67,9 +70,13 @@ enum Target {
 impl Target {
     fn new(target: BrowserTarget, settings: &BrowserSettings) -> Self {
         match target {
-            BrowserTarget::Local(executable) => Target::Local {
+            BrowserTarget::Local {
+                executable,
+                configured_at,
+            } => Target::Local {
                 options: Box::new(launch_options(settings, &executable)),
                 executable,
+                configured_at,
             },
             BrowserTarget::Remote(remote) => Target::Remote {
                 remote,
@@ -178,6 +185,7 @@ impl BrowserRuntime {
             Target::Local {
                 options,
                 executable,
+                configured_at,
             } => {
                 let launch = browser_type.launch_with_options(LaunchOptions::clone(options));
                 let launched = tokio::select! {
@@ -186,11 +194,8 @@ impl BrowserRuntime {
                     reason = driver.until_lost() => Err(playwright_rs::Error::LaunchFailed(reason)),
                 };
                 let title = browser_title(self.settings.name);
-                let browser = launched.map_err(|source| DriverError::Launch {
-                    browser: title,
-                    executable: executable.clone(),
-                    source: Box::new(source),
-                })?;
+                let browser = launched
+                    .map_err(|source| launch_error(title, executable, configured_at, source))?;
                 let gone = format!("{title} exited or lost its connection to the driver");
                 (browser, driver, gone)
             }
@@ -245,6 +250,39 @@ impl BrowserRuntime {
                 SHUTDOWN_LIMIT.as_secs()
             ),
         }
+    }
+}
+
+/// The error of a failed launch of `executable`: a short one when the process ended at once
+/// (the driver's own text is then mostly the browser's flag list, twice), else the driver's.
+/// When the driver did not see how it ended, the executable's `--version` tells whether it is
+/// a browser at all.
+fn launch_error(
+    browser: &'static str,
+    executable: &Path,
+    configured_at: &Option<String>,
+    source: playwright_rs::Error,
+) -> DriverError {
+    let text = source.to_string();
+    match ExitedAtLaunch::read(&text) {
+        Some(mut exited) => {
+            tracing::debug!("the driver's launch error: {text}");
+            if exited.exit.is_none() {
+                exited.version = probe_version(executable);
+            }
+            DriverError::ExitedAtLaunch {
+                browser,
+                executable: executable.to_path_buf(),
+                configured_at: configured_at.clone(),
+                exited: Box::new(exited),
+            }
+        }
+        None => DriverError::Launch {
+            browser,
+            executable: executable.to_path_buf(),
+            configured_at: configured_at.clone(),
+            source: Box::new(source),
+        },
     }
 }
 
@@ -588,6 +626,7 @@ fn context_options(
             let Some(device) = devices.get(name) else {
                 return Err(DriverError::UnknownDevice {
                     name: name.clone(),
+                    set_at: None,
                     suggestions: Screen::device_suggestions(
                         name,
                         devices.keys().map(String::as_str),
@@ -741,7 +780,7 @@ mod tests {
             .expect_err("names are case-sensitive");
         assert_eq!(
             err.to_string(),
-            "unknown device `iphone 13` in `browser.screen`"
+            "unknown device `iphone 13` (from `[browser] screen`)"
         );
         assert_eq!(
             err.hint().expect("a hint"),

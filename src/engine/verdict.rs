@@ -120,6 +120,10 @@ impl EngineCause {
                 edit(endpoint);
                 edit(reason);
             }
+            LlmError::NotAnLlm { endpoint, what, .. } => {
+                edit(endpoint);
+                edit(what);
+            }
             LlmError::BadResponse { reason, .. } => edit(reason),
             LlmError::Config(message) => edit(message),
         };

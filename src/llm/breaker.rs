@@ -1,8 +1,9 @@
 //! [`Breaker`]: the run's circuit breaker around an [`LlmProvider`]. After [`BREAKER_LIMIT`]
 //! transport failures in a row ([`LlmError::Unavailable`], each already the end of the bounded
-//! transport retry), every later call of the run fails at once, without touching the network:
-//! an LLM outage costs a few requests, not a few per step of every test. A reply (even one in
-//! an unexpected format) resets the count; once open, the breaker stays open for the run.
+//! transport retry, or [`LlmError::NotAnLlm`], an endpoint that is no LLM), every later call of
+//! the run fails at once, without touching the network: an LLM outage costs a few requests, not
+//! a few per step of every test. A reply (even one in an unexpected format) resets the count;
+//! once open, the breaker stays open for the run.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -48,9 +49,14 @@ impl Breaker {
         let result = call(self.inner.as_ref());
         match &result {
             Ok(_) | Err(LlmError::BadResponse { .. }) => self.failures.store(0, Ordering::SeqCst),
-            Err(LlmError::Unavailable {
-                provider, endpoint, ..
-            }) => {
+            Err(
+                LlmError::Unavailable {
+                    provider, endpoint, ..
+                }
+                | LlmError::NotAnLlm {
+                    provider, endpoint, ..
+                },
+            ) => {
                 *self.last.lock().unwrap_or_else(PoisonError::into_inner) =
                     Some((provider, endpoint.clone()));
                 if self.failures.fetch_add(1, Ordering::SeqCst) + 1 >= BREAKER_LIMIT {

@@ -5,12 +5,12 @@ use tokio::runtime::Handle;
 use url::Url;
 
 use super::anthropic::Anthropic;
-use super::http::Transport;
+use super::http::{Expects, Transport};
 use super::model_params::ModelParams;
 use super::openai::OpenAi;
 use super::provider::HttpProvider;
 use super::{ApiKey, LlmError, LlmProvider};
-use crate::config::{LlmSettings, ProviderKind};
+use crate::config::{LlmSettings, ProviderKind, Sources};
 
 /// `llm.base_url` of the `openai` provider when unset: the `/v1` root.
 pub(crate) const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
@@ -29,9 +29,11 @@ pub(crate) const ANTHROPIC_API_KEY_ENV: &str = "ANTHROPIC_API_KEY";
 /// works without a key (local servers need none: no `Authorization` header is sent); the
 /// `anthropic` provider does not. `handle` runs the HTTP requests: it must belong to a
 /// multi-thread runtime with IO and time enabled, and the provider's methods, which block on it,
-/// must be called from plain threads, never from inside that runtime.
+/// must be called from plain threads, never from inside that runtime. `sources` says where the
+/// base URL was set, for the error when something that is not an LLM answers there.
 pub fn build_provider(
     settings: &LlmSettings,
+    sources: &Sources,
     env: &dyn Fn(&str) -> Option<String>,
     handle: Handle,
 ) -> Result<Option<Box<dyn LlmProvider>>, LlmError> {
@@ -80,6 +82,7 @@ pub fn build_provider(
             "`llm.timeout` must be more than 0 seconds".into(),
         ));
     }
+    let check = sources.place("llm.base_url").to_string();
     let provider: Box<dyn LlmProvider> = match kind {
         ProviderKind::OpenAi => {
             if key.is_none() {
@@ -89,7 +92,12 @@ pub fn build_provider(
                 );
             }
             let endpoint = endpoint(base, "chat/completions")?;
-            let transport = Transport::new(name, endpoint, params.timeout, key.clone(), handle)?;
+            let expects = Expects {
+                reply: "an OpenAI-compatible chat completion",
+                check: check.clone(),
+            };
+            let transport =
+                Transport::new(name, endpoint, params.timeout, key.clone(), expects, handle)?;
             Box::new(HttpProvider::new(transport, model, OpenAi { params, key }))
         }
         ProviderKind::Anthropic => {
@@ -107,8 +115,18 @@ pub fn build_provider(
                 )));
             }
             let endpoint = endpoint(base, "v1/messages")?;
-            let transport =
-                Transport::new(name, endpoint, params.timeout, Some(key.clone()), handle)?;
+            let expects = Expects {
+                reply: "an Anthropic Messages reply",
+                check,
+            };
+            let transport = Transport::new(
+                name,
+                endpoint,
+                params.timeout,
+                Some(key.clone()),
+                expects,
+                handle,
+            )?;
             Box::new(HttpProvider::new(
                 transport,
                 model,
@@ -224,7 +242,7 @@ mod tests {
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<String, String> {
         let runtime = runtime();
-        match build_provider(settings, env, runtime.handle().clone()) {
+        match build_provider(settings, &Sources::default(), env, runtime.handle().clone()) {
             Ok(Some(provider)) => Ok(provider.describe()),
             Ok(None) => Ok("none".into()),
             Err(e) => Err(e.to_string()),

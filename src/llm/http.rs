@@ -4,11 +4,13 @@
 //!
 //! A call makes at most [`ATTEMPTS`] attempts. Connection errors, timeouts, 429 and 5xx are
 //! retried after an exponential backoff (0.5 s, then 1 s), or after the `Retry-After` seconds a
-//! 429 or 503 asks for (capped at [`MAX_WAIT`]). Any other status is final at once. A request's
-//! deadline (the test's) bounds the whole call: each attempt gets at most the time left before
-//! it, and a wait that would cross it is never slept: the call gives up at once. Whatever is
-//! left after the last attempt is [`LlmError::Unavailable`], which the engine never retries; a
-//! success whose body is not JSON, or is over [`MAX_REPLY_BYTES`], is [`LlmError::BadResponse`].
+//! 429 or 503 asks for (capped at [`MAX_WAIT`]). Any other status is final at once, and so is an
+//! answer from something that is not an LLM (an HTML page, a 404 or 501 outside the wire
+//! format, a success that is not JSON: see `answer.rs`), which is [`LlmError::NotAnLlm`]. A
+//! request's deadline (the test's) bounds the whole call: each attempt gets at most the time
+//! left before it, and a wait that would cross it is never slept: the call gives up at once.
+//! Whatever is left after the last attempt is [`LlmError::Unavailable`], which the engine never
+//! retries; a success over [`MAX_REPLY_BYTES`] is [`LlmError::BadResponse`].
 //! The API key is scrubbed from every reason and from the reply text.
 //!
 //! [`Transport::call`] blocks: it runs the request with `Handle::block_on`, so it must be
@@ -19,11 +21,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
-use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER};
 use rustls_platform_verifier::BuilderVerifierExt;
 use serde_json::Value;
 use tokio::runtime::Handle;
 
+use super::answer::{Answer, QUOTE, quote};
 use super::{ApiKey, LlmError, LlmReply, WireFormat};
 
 /// Attempts per call, the first included.
@@ -32,8 +35,6 @@ const ATTEMPTS: u32 = 3;
 const BACKOFF: Duration = Duration::from_millis(500);
 /// The longest wait between attempts a `Retry-After` can ask for.
 const MAX_WAIT: Duration = Duration::from_secs(30);
-/// Characters of a response body quoted in an error at most.
-const QUOTE: usize = 300;
 /// The most bytes of a response body read: far above any step code or verdict, far below a
 /// runaway reply. A success with a longer body is [`LlmError::BadResponse`]; the body is not
 /// read past the limit.
@@ -50,6 +51,20 @@ pub(crate) struct Transport {
     timeout: Duration,
     /// Scrubbed from every error reason.
     key: Option<ApiKey>,
+    /// What a reply of the wire format is, for an answer that is not one: `an OpenAI-compatible
+    /// chat completion`.
+    expected: &'static str,
+    /// Where the endpoint's base URL was set (`` `--llm-base-url` ``), for the same answer.
+    check: String,
+}
+
+/// What a transport expects at its endpoint, for the error when something else answers.
+#[derive(Debug, Clone)]
+pub(crate) struct Expects {
+    /// A reply of the wire format, as the error names it: `an Anthropic Messages reply`.
+    pub(crate) reply: &'static str,
+    /// Where the base URL was set: `` `[llm] base_url` in /p/prettyplay.toml ``.
+    pub(crate) check: String,
 }
 
 /// How one attempt went wrong.
@@ -61,18 +76,22 @@ enum Failure {
     },
     /// Not worth another attempt.
     Final(String),
-    /// A success whose body is not JSON.
+    /// A success over [`MAX_REPLY_BYTES`].
     Malformed(String),
+    /// Something that is not an LLM answered, as [`Answer::NotAnLlm`] says.
+    NotAnLlm(String),
 }
 
 impl Transport {
     /// A transport posting to `endpoint` (already validated as an http(s) URL), each attempt
-    /// bounded by `timeout`.
+    /// bounded by `timeout`. `expects` names a reply of the wire format and where the base URL
+    /// was set, for an answer from something that is not an LLM.
     pub(crate) fn new(
         provider: &'static str,
         endpoint: String,
         timeout: Duration,
         key: Option<ApiKey>,
+        expects: Expects,
         handle: Handle,
     ) -> Result<Self, LlmError> {
         let crypto = Arc::new(rustls::crypto::ring::default_provider());
@@ -97,6 +116,8 @@ impl Transport {
             endpoint,
             timeout,
             key,
+            expected: expects.reply,
+            check: expects.check,
         })
     }
 
@@ -166,6 +187,15 @@ impl Transport {
                     });
                 }
                 Failure::Final(reason) => return Err(self.unavailable(&reason)),
+                Failure::NotAnLlm(what) => {
+                    return Err(LlmError::NotAnLlm {
+                        provider: self.provider,
+                        endpoint: self.endpoint.clone(),
+                        what: self.scrub(&what),
+                        expected: self.expected,
+                        check: self.check.clone(),
+                    });
+                }
                 Failure::Transient { reason, wait } => {
                     let wait = match retry_wait(attempt, wait, Instant::now(), deadline) {
                         Ok(wait) => wait,
@@ -206,6 +236,11 @@ impl Transport {
             .map_err(|e| self.transport_failure(&e, timeout))?;
         let status = response.status();
         let wait = retry_after(status, response.headers());
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|kind| kind.to_str().ok())
+            .map(str::to_owned);
         let (bytes, complete) = read_capped(response, MAX_REPLY_BYTES)
             .await
             .map_err(|e| self.transport_failure(&e, timeout))?;
@@ -224,19 +259,11 @@ impl Transport {
                 quote(&String::from_utf8_lossy(&bytes[..bytes.len().min(QUOTE)]))
             )));
         }
-        if status.is_success() {
-            return serde_json::from_slice(&bytes).map_err(|e| {
-                Failure::Malformed(format!(
-                    "the body is not JSON ({e}): {}",
-                    quote(&String::from_utf8_lossy(&bytes))
-                ))
-            });
-        }
-        let reason = status_reason(status, &bytes);
-        if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
-            Err(Failure::Transient { reason, wait })
-        } else {
-            Err(Failure::Final(reason))
+        match Answer::of(status, content_type.as_deref(), &bytes) {
+            Answer::Json(json) => Ok(json),
+            Answer::Transient(reason) => Err(Failure::Transient { reason, wait }),
+            Answer::Refused(reason) => Err(Failure::Final(reason)),
+            Answer::NotAnLlm(what) => Err(Failure::NotAnLlm(what)),
         }
     }
 
@@ -364,24 +391,6 @@ fn retry_after(status: StatusCode, headers: &HeaderMap) -> Option<Duration> {
         .flatten()
 }
 
-/// `HTTP 401 Unauthorized: <the body's error message>`. Both wire formats put the message at
-/// `error.message`; other bodies are quoted as they are.
-fn status_reason(status: StatusCode, body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(body);
-    let message = serde_json::from_slice::<Value>(body)
-        .ok()
-        .and_then(|json| match &json["error"] {
-            Value::String(message) => Some(message.clone()),
-            error => error["message"].as_str().map(str::to_owned),
-        })
-        .unwrap_or_else(|| text.trim().to_owned());
-    if message.is_empty() {
-        format!("HTTP {status}")
-    } else {
-        format!("HTTP {status}: {}", quote(&message))
-    }
-}
-
 /// A header value that holds a secret (an API key): marked sensitive so it is never logged.
 pub(crate) fn secret_header(value: &str) -> Result<HeaderValue, LlmError> {
     let mut value = HeaderValue::from_str(value).map_err(|_| {
@@ -399,17 +408,6 @@ pub(crate) fn brief(json: &Value) -> String {
         format!("{cut}…")
     } else {
         text
-    }
-}
-
-/// The first [`QUOTE`] characters of `text`, whitespace collapsed, with `…` when cut.
-fn quote(text: &str) -> String {
-    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if collapsed.chars().count() > QUOTE {
-        let cut: String = collapsed.chars().take(QUOTE).collect();
-        format!("{cut}…")
-    } else {
-        collapsed
     }
 }
 
@@ -530,41 +528,15 @@ mod tests {
     }
 
     #[test]
-    fn status_reason_prefers_the_error_message() {
-        let openai =
-            br#"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}"#;
-        assert_eq!(
-            status_reason(StatusCode::UNAUTHORIZED, openai),
-            "HTTP 401 Unauthorized: Incorrect API key provided"
-        );
-        let anthropic =
-            br#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
-        assert_eq!(
-            status_reason(StatusCode::from_u16(529).expect("status"), anthropic),
-            "HTTP 529 <unknown status code>: Overloaded"
-        );
-        // Ollama and some proxies put a plain string at `error`.
-        assert_eq!(
-            status_reason(StatusCode::NOT_FOUND, br#"{"error":"model 'x' not found"}"#),
-            "HTTP 404 Not Found: model 'x' not found"
-        );
-        assert_eq!(
-            status_reason(StatusCode::BAD_GATEWAY, b"  <html>bad\n gateway</html> "),
-            "HTTP 502 Bad Gateway: <html>bad gateway</html>"
-        );
-        assert_eq!(
-            status_reason(StatusCode::BAD_GATEWAY, b""),
-            "HTTP 502 Bad Gateway"
-        );
-    }
-
-    #[test]
-    fn quote_cuts_long_text_on_a_char_boundary() {
-        let long = "é".repeat(QUOTE + 10);
-        let quoted = quote(&long);
-        assert_eq!(quoted.chars().count(), QUOTE + 1);
-        assert!(quoted.ends_with('…'));
-        assert_eq!(quote("a\n\tb"), "a b");
+    fn an_endpoint_that_is_no_llm_is_one_line() {
+        let error = LlmError::NotAnLlm {
+            provider: "openai",
+            endpoint: "http://127.0.0.1:8000/v1/chat/completions".into(),
+            what: "HTTP 501 Not Implemented with an HTML page (text/html)".into(),
+            expected: "an OpenAI-compatible chat completion",
+            check: "`[llm] base_url` in /home/me/app/prettyplay.toml".into(),
+        };
+        insta::assert_snapshot!(error.to_string());
     }
 
     #[test]
@@ -579,6 +551,10 @@ mod tests {
             "https://api.openai.com/v1/chat/completions".into(),
             Duration::from_secs(1),
             Some(ApiKey::new("sk-hidden")),
+            Expects {
+                reply: "an OpenAI-compatible chat completion",
+                check: "`--llm-base-url`".into(),
+            },
             runtime.handle().clone(),
         )
         .expect("transport");

@@ -7,6 +7,7 @@
 //! Main types: [`LlmProvider`], [`GenerationRequest`], [`ClassificationRequest`],
 //! [`Classification`], [`LlmError`]. Keys live in [`ApiKey`], whose Debug/Display redact them.
 
+mod answer;
 mod anthropic;
 mod breaker;
 mod build;
@@ -235,6 +236,18 @@ pub enum LlmError {
         provider: &'static str,
         endpoint: String,
         reason: String,
+    },
+    /// Something that is not an LLM answered at the endpoint (a web page, a 404 or 501
+    /// outside the wire format, a success that is not JSON): a setting to fix, never retried.
+    /// `what` is what it answered, `expected` a reply of the wire format, and `check` where the
+    /// base URL was set.
+    #[error("{endpoint} answered {what}, not {expected}: check {check}")]
+    NotAnLlm {
+        provider: &'static str,
+        endpoint: String,
+        what: String,
+        expected: &'static str,
+        check: String,
     },
     /// The provider answered, but not in its wire format.
     #[error("the LLM answered in an unexpected format ({provider}): {reason}")]

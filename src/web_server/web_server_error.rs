@@ -47,7 +47,12 @@ pub(crate) enum WebServerError {
     /// `[browser] base_url` could not be reached before the first test, and no `[web_server]`
     /// was there to start the app.
     #[error("APP UNREACHABLE: {url} — {what}")]
-    AppUnreachable { url: String, what: String },
+    AppUnreachable {
+        url: String,
+        what: String,
+        /// Where the base URL was set (`` `--base-url` ``), for the hint.
+        set_at: String,
+    },
     /// Ctrl-C while the servers were starting.
     #[error("interrupted while starting the web servers")]
     Interrupted,
@@ -62,9 +67,8 @@ impl WebServerError {
                  raise `timeout` under [web_server] for a slow start"
                     .to_owned(),
             ),
-            WebServerError::AppUnreachable { .. } => Some(format!(
-                "{}; no test was started (the URL comes from [browser] base_url, \
-                 PRETTYPLAY_BROWSER_BASE_URL or --base-url)",
+            WebServerError::AppUnreachable { set_at, .. } => Some(format!(
+                "{}; no test was started (the URL comes from {set_at})",
                 super::UNREACHABLE_HINT
             )),
             WebServerError::AlreadyUsed { .. } => Some(

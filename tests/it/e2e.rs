@@ -280,6 +280,50 @@ fn a_missing_browser_is_an_infrastructure_error() {
         .output_contains("/nonexistent/chromium");
 }
 
+/// `--executable /nonexistent` is blamed on the flag that set it, not on the settings file.
+#[test]
+fn a_missing_executable_from_the_flag_is_blamed_on_the_flag() {
+    Test::new()
+        .scenario("scenarios/pass.steps", "test: t\n  open the app\n")
+        .cached("scenarios/pass.steps", "t", "open the app", 1, OPEN)
+        .args(&[
+            "replay",
+            "--strict",
+            "--base-url",
+            "http://127.0.0.1:9/",
+            "--executable",
+            "/nonexistent",
+        ])
+        .run()
+        .assert_exit(3)
+        .output_contains("Chromium: `--executable` is /nonexistent, which does not exist")
+        .output_contains("fix `--executable`, or leave it out")
+        .output_not_contains("[browser] executable");
+}
+
+/// `--executable /bin/true`: an executable that is not a browser is said in a few lines, with
+/// the flag to fix, and without the flags Chromium would have been launched with.
+#[test]
+fn an_executable_that_is_not_a_browser_is_said_in_a_few_lines() {
+    let out = browser_test()
+        .scenario("scenarios/pass.steps", "test: t\n  open the app\n")
+        .cached("scenarios/pass.steps", "t", "open the app", 1, OPEN)
+        .args(&["replay", "--strict", "--executable", "/bin/true"])
+        .run()
+        .assert_exit(3)
+        .output_contains("/bin/true is not a Chromium: it ")
+        .output_contains("as soon as it started")
+        .output_contains("or fix `--executable`")
+        .output_not_contains("--disable-")
+        .output_not_contains("<launching>");
+    let lines = out.stdout().lines().count() + out.stderr().lines().count();
+    if lines > 15 {
+        out.fail(&format!(
+            "{lines} lines of output; at most 15 were expected"
+        ));
+    }
+}
+
 #[test]
 fn a_missing_driver_is_an_infrastructure_error() {
     Test::new()

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use prettyplay::config::{LlmSettings, Overrides, ProviderKind, Settings};
+use prettyplay::config::{LlmSettings, Overrides, ProviderKind, Settings, Sources};
 use prettyplay::llm::{
     ClassificationRequest, FailedAttempt, GenerationRequest, LlmError, LlmProvider, PageFacts,
     PreviousCode, Usage, build_provider,
@@ -53,7 +53,7 @@ fn provider(
     env: &dyn Fn(&str) -> Option<String>,
     runtime: &Runtime,
 ) -> Box<dyn LlmProvider> {
-    build_provider(settings, env, runtime.handle().clone())
+    build_provider(settings, &Sources::default(), env, runtime.handle().clone())
         .expect("provider")
         .expect("a provider is configured")
 }
@@ -388,7 +388,6 @@ fn client_errors_are_not_retried() {
             "bad request body",
             "HTTP 400 Bad Request: bad request body",
         ),
-        (404, "", "HTTP 404 Not Found"),
     ] {
         let llm = FakeLlm::start();
         llm.reply_status(code, body);
@@ -404,6 +403,70 @@ fn client_errors_are_not_retried() {
         // One request: a retry would be a second (and no time bound, which a loaded machine
         // could break).
         assert_eq!(llm.request_count(), 1);
+    }
+}
+
+/// A base URL that reaches a web server instead of an LLM is said at once, in one line that
+/// names the answer and the setting, and never retried: a 501 HTML page (Python's
+/// `http.server`), a 404 without an error in the wire format, a success that is not JSON.
+#[test]
+fn a_web_server_at_the_base_url_is_said_in_one_line_and_not_retried() {
+    let runtime = runtime();
+    let page = format!(
+        "<!DOCTYPE HTML>\n<html><body>{}</body></html>\n",
+        "<p>x</p>\n".repeat(200)
+    );
+    for (kind, reply, answered) in [
+        (
+            ProviderKind::OpenAi,
+            Reply::status(501, page.clone()).content_type("text/html;charset=utf-8"),
+            "HTTP 501 Not Implemented with an HTML page (text/html), not an OpenAI-compatible \
+             chat completion",
+        ),
+        (
+            ProviderKind::Anthropic,
+            Reply::status(404, ""),
+            "HTTP 404 Not Found with an empty body, not an Anthropic Messages reply",
+        ),
+        (
+            ProviderKind::OpenAi,
+            Reply::malformed("<html>hello</html>"),
+            "HTTP 200 OK with a body that is not JSON (application/json): <html>hello</html>, \
+             not an OpenAI-compatible chat completion",
+        ),
+    ] {
+        let llm = FakeLlm::start();
+        llm.reply(reply);
+        let llm_settings = settings(kind, &llm);
+        let overrides = Overrides {
+            llm_base_url: llm_settings.base_url.clone(),
+            ..Overrides::default()
+        };
+        let dir = tempfile::tempdir().expect("tempdir");
+        let sources = Settings::resolve(dir.path(), &|_| None, &overrides)
+            .expect("settings")
+            .sources;
+        let provider = build_provider(
+            &llm_settings,
+            &sources,
+            &env_of(&[("ANTHROPIC_API_KEY", KEY)]),
+            runtime.handle().clone(),
+        )
+        .expect("provider")
+        .expect("configured");
+        let error = provider
+            .generate_step_code(&generation("x"))
+            .expect_err("not an LLM");
+        assert!(matches!(error, LlmError::NotAnLlm { .. }), "{error:?}");
+        let endpoint = match kind {
+            ProviderKind::OpenAi => format!("{}/chat/completions", llm.base_url()),
+            ProviderKind::Anthropic => format!("{}/v1/messages", llm.anthropic_base_url()),
+        };
+        assert_eq!(
+            error.to_string(),
+            format!("{endpoint} answered {answered}: check `--llm-base-url`")
+        );
+        assert_eq!(llm.request_count(), 1, "not retried");
     }
 }
 
@@ -464,15 +527,9 @@ fn garbage_bodies_are_bad_responses() {
     for (kind, body, shown) in [
         (
             ProviderKind::OpenAi,
-            "<html>hello</html>",
-            "the body is not JSON",
-        ),
-        (
-            ProviderKind::OpenAi,
             r#"{"object":"list","data":[]}"#,
             "no text at `choices[0].message.content`",
         ),
-        (ProviderKind::Anthropic, "", "the body is not JSON"),
         (
             ProviderKind::Anthropic,
             r#"{"choices":[{"message":{"content":"wrong format"}}]}"#,

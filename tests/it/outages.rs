@@ -141,7 +141,8 @@ fn an_app_that_is_down_fails_replay_before_any_test_with_one_message() {
         .assert_exit(3)
         .stderr_contains(&format!(
             "error: APP UNREACHABLE: {base_url} — connection refused\n  hint: is the app running? \
-             start it with [web_server] or check [browser] base_url; no test was started"
+             start it with [web_server] or check [browser] base_url; no test was started (the \
+             URL comes from `--base-url`)"
         ))
         .output_count("APP UNREACHABLE", 1)
         .output_not_contains("see the app")

@@ -151,7 +151,7 @@ fn screen_unknown_device_is_a_config_error_with_close_names() {
     )
     .run()
     .assert_exit(2)
-    .stderr_contains("unknown device `iphone 13` in `browser.screen`")
+    .stderr_contains("unknown device `iphone 13` (from `[browser] screen` in /")
     .stderr_contains("did you mean \"iPhone 13\", ")
     .output_not_contains("the screen (");
 }

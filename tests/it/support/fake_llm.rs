@@ -25,6 +25,8 @@ use serde_json::{Value, json};
 const OPENAI_PATH: &str = "/v1/chat/completions";
 /// Path of the Anthropic Messages endpoint.
 const ANTHROPIC_PATH: &str = "/v1/messages";
+/// The `Content-Type` of every reply but a status reply given another.
+const JSON: &str = "application/json";
 
 /// One scripted answer.
 #[derive(Debug, Clone)]
@@ -48,6 +50,8 @@ enum ReplyKind {
         code: u16,
         body: String,
         retry_after: Option<String>,
+        /// The `Content-Type` sent (default `application/json`).
+        content_type: Option<String>,
     },
     /// A 200 whose body is exactly this (not the wire format).
     Malformed(String),
@@ -70,6 +74,7 @@ impl Reply {
             code,
             body: body.into(),
             retry_after: None,
+            content_type: None,
         })
     }
 
@@ -106,6 +111,14 @@ impl Reply {
     pub(crate) fn retry_after(mut self, value: impl Into<String>) -> Self {
         if let ReplyKind::Status { retry_after, .. } = &mut self.kind {
             *retry_after = Some(value.into());
+        }
+        self
+    }
+
+    /// The `Content-Type` of a status reply, instead of `application/json`.
+    pub(crate) fn content_type(mut self, value: impl Into<String>) -> Self {
+        if let ReplyKind::Status { content_type, .. } = &mut self.kind {
+            *content_type = Some(value.into());
         }
         self
     }
@@ -417,7 +430,7 @@ fn serve(script: &Mutex<Script>, mut stream: TcpStream) -> std::io::Result<()> {
             request.method, request.path
         );
         let body = json!({ "error": { "message": message } }).to_string();
-        return respond(&mut stream, 500, &body, None);
+        return respond(&mut stream, 500, &body, None, JSON);
     };
     thread::sleep(reply.delay);
     match reply.kind {
@@ -460,14 +473,21 @@ fn serve(script: &Mutex<Script>, mut stream: TcpStream) -> std::io::Result<()> {
                     },
                 })
             };
-            respond(&mut stream, 200, &body.to_string(), None)
+            respond(&mut stream, 200, &body.to_string(), None, JSON)
         }
         ReplyKind::Status {
             code,
             body,
             retry_after,
-        } => respond(&mut stream, code, &body, retry_after.as_deref()),
-        ReplyKind::Malformed(body) => respond(&mut stream, 200, &body, None),
+            content_type,
+        } => respond(
+            &mut stream,
+            code,
+            &body,
+            retry_after.as_deref(),
+            content_type.as_deref().unwrap_or(JSON),
+        ),
+        ReplyKind::Malformed(body) => respond(&mut stream, 200, &body, None, JSON),
     }
 }
 
@@ -494,9 +514,10 @@ fn respond(
     code: u16,
     body: &str,
     retry_after: Option<&str>,
+    content_type: &str,
 ) -> std::io::Result<()> {
     let mut head = format!(
-        "HTTP/1.1 {code} Fake\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+        "HTTP/1.1 {code} Fake\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
          Connection: close\r\n",
         body.len()
     );
