@@ -95,6 +95,10 @@ pub(crate) enum Error {
     /// `prettyplay show-trace` names a file that does not exist.
     #[error("no trace at {}", path.display())]
     NoTrace { path: std::path::PathBuf },
+    /// `replay --strict` found steps without cached code before it started: one line per step,
+    /// `FILE:LINE: <sentence>: no cached code`.
+    #[error("{}", .0.join("\n"))]
+    NotCached(Vec<String>),
 }
 
 impl From<ImportError> for Error {
@@ -115,6 +119,8 @@ impl Error {
             | Error::Merge(_)
             | Error::NoTrace { .. }
             | Error::Explain { .. } => EXIT_USAGE,
+            // Like a test that fails on a step without cached code, which is what it forestalls.
+            Error::NotCached(_) => EXIT_TEST_FAILED,
             Error::Export(ExportError::NotOurs { .. } | ExportError::Cache(_)) => EXIT_USAGE,
             Error::Import(err) if matches!(**err, ImportError::Write { .. }) => EXIT_INFRA,
             Error::Import(_) => EXIT_USAGE,
@@ -150,6 +156,14 @@ impl Error {
                  each one"
                     .to_owned(),
             ),
+            Error::NotCached(steps) => Some(format!(
+                "`replay --strict` never generates code, and it checks every step before it \
+                 starts: run `prettyplay run` to generate the code of {}, then commit the cache",
+                match steps.len() {
+                    1 => "this step".to_owned(),
+                    n => format!("these {n} steps"),
+                }
+            )),
             Error::LlmRequired => Some(
                 "set `provider` and `model` under [llm] in prettyplay.toml (or \
                  PRETTYPLAY_LLM_PROVIDER and PRETTYPLAY_LLM_MODEL); see docs/llm.md. To run \

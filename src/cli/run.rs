@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::cache::Cache;
 use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
+use crate::cli::cached_steps::check_all_cached;
 use crate::cli::select::{NamedLocation, SelectOptions};
 use crate::cli::stdout_sink::StdoutSink;
 use crate::cli::{env_var, masked_for_stderr, verbosity_of};
@@ -165,6 +166,11 @@ pub(crate) fn run_tests(
     }
 
     let vars = resolve_vars(settings, scenarios, &selected)?;
+    // Strict replay fails a step without cached code, so a missing one is said now, with every
+    // other, before a browser or a web server starts.
+    if mode == Mode::StrictReplay {
+        check_all_cached(Cache::new(&settings.cache_dir), scenarios, &selected)?;
+    }
     let var_secrets = vars.secrets();
     if !var_secrets.is_empty() && options.trace != TraceMode::Off {
         warn_trace_records_secrets(&options.report.output_dir);
