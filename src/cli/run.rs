@@ -22,10 +22,10 @@ use crate::error::{
     EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, EXIT_USAGE, Error,
 };
 use crate::llm::{LlmProvider, build_provider, key_variables};
-use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
+use crate::report::{EtaBasis, ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
-    FailedTest, LastRun, Mode, RunConfig, RunEvent, RunStats, Runner, TestId, TestOutcome, TestRef,
-    TraceMode, run_projects,
+    FailedTest, LastRun, Mode, RunConfig, RunEvent, RunStats, Runner, TestDuration, TestId,
+    TestOutcome, TestRef, TraceMode, run_projects,
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
@@ -324,6 +324,19 @@ pub(crate) fn run_tests(
             TestId::of(scenario, test).in_project(labels[at.project].as_deref())
         })
         .collect();
+    // The progress bar estimates the time left from how long each test took last time.
+    report.eta = EtaBasis {
+        tests: selected
+            .iter()
+            .map(|at| {
+                let (scenario, test) = at.of(scenarios);
+                let id = TestId::of(scenario, test).in_project(labels[at.project].as_deref());
+                let last = last_run.duration_of(&id);
+                (id, last)
+            })
+            .collect(),
+        workers,
+    };
     let is_tty = io::IsTerminal::is_terminal(&io::stdout());
     let mut reporters = build_reporters(
         &report,
@@ -336,6 +349,7 @@ pub(crate) fn run_tests(
     .map_err(Error::Output)?;
     let mut write_error = None;
     let mut failed_tests = Vec::new();
+    let mut durations = Vec::new();
     let mut first_runtime = Some(runtime);
     let mut run_project = |project: usize,
                            tests: Vec<TestRef>,
@@ -376,6 +390,7 @@ pub(crate) fn run_tests(
                     index,
                     sentence,
                     line,
+                    ..
                 } = &event
             {
                 announce_step(test, *index, sentence, *line);
@@ -385,15 +400,18 @@ pub(crate) fn run_tests(
             let event = event.masked(&secrets);
             if let RunEvent::TestFinished {
                 test,
-                outcome: TestOutcome::Failed(_),
-                ..
+                outcome,
+                duration,
             } = &event
             {
-                failed_tests.push(FailedTest {
-                    scenario: test.scenario.clone(),
-                    test: test.name.clone(),
-                    project: test.project.clone(),
-                });
+                if let TestOutcome::Failed(_) = outcome {
+                    failed_tests.push(FailedTest {
+                        scenario: test.scenario.clone(),
+                        test: test.name.clone(),
+                        project: test.project.clone(),
+                    });
+                }
+                durations.extend(TestDuration::of_finished(test, outcome, *duration));
             }
             // The other reporters keep getting events when one fails, so that a full disk under
             // one report does not cut the others short. The first error is kept.
@@ -416,7 +434,11 @@ pub(crate) fn run_tests(
         &labels,
         &selected,
         &last_run,
-        failed_tests,
+        LastRun {
+            version: 1,
+            failed: failed_tests,
+            durations,
+        },
         &stats,
     );
     if let Some(err) = write_error.or(finished.err()) {
@@ -564,18 +586,19 @@ fn announce_step(test: &crate::runner::TestId, index: usize, sentence: &str, lin
     );
 }
 
-/// Records this run's failures for `--last-failed`, each with its project of `labels`. Tests
-/// that did not run this time keep their previous record, because another shard, a filter or
-/// an interruption kept them out.
+/// Records this run's failures for `--last-failed`, each with its project of `labels`, and the
+/// durations of its tests, both in `now`. Tests that did not run this time keep their previous record, because
+/// another shard, a filter or an interruption kept them out.
 fn record_failures(
     settings: &Settings,
     scenarios: &[Scenario],
     labels: &[Option<String>],
     selected: &[TestRef],
     previous: &LastRun,
-    failed_now: Vec<FailedTest>,
+    now: LastRun,
     stats: &RunStats,
 ) {
+    let failed_now = now.failed;
     let ran = stats.passed + stats.failed;
     let selected_names: std::collections::HashSet<(Option<String>, String, String)> = selected
         .iter()
@@ -599,7 +622,11 @@ fn record_failures(
         .cloned()
         .collect();
     failed.extend(failed_now);
-    let record = LastRun { version: 1, failed };
+    let record = LastRun {
+        version: 1,
+        failed,
+        durations: LastRun::merged_durations(previous, now.durations),
+    };
     if let Err(err) = record.save(&settings.project_root) {
         tracing::warn!(
             "could not record failures in {}: {err}",

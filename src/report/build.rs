@@ -47,7 +47,8 @@ pub fn build_reporters(
             let mut terminal =
                 TerminalReporter::new(stdout, colors, verbosity).with_github_annotations(github);
             if shows_progress(is_tty, verbosity, env) {
-                terminal = terminal.with_progress(ProgressDrawTarget::stdout());
+                terminal =
+                    terminal.with_progress(ProgressDrawTarget::stdout(), options.eta.clone());
             }
             reporters.push(terminal);
         }

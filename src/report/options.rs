@@ -7,6 +7,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use super::eta::EtaBasis;
 use crate::runner::{Shard, TestId};
 
 /// The default directory of file reports (`--output`).
@@ -97,6 +98,8 @@ pub struct ReportOptions {
     /// The setup tests (`[saves=NAME]`) of the run: the report blob lists them, since every
     /// shard whose tests need one runs it.
     pub setups: Vec<TestId>,
+    /// What the progress bar's ETA is estimated from.
+    pub eta: EtaBasis,
 }
 
 impl Default for ReportOptions {
@@ -107,6 +110,7 @@ impl Default for ReportOptions {
             events_file: None,
             shard: None,
             setups: Vec::new(),
+            eta: EtaBasis::default(),
         }
     }
 }
@@ -186,6 +190,7 @@ mod tests {
             events_file: Some(PathBuf::from("run.jsonl")),
             shard: Some(Shard { index: 2, total: 3 }),
             setups: Vec::new(),
+            eta: EtaBasis::default(),
         };
         assert_eq!(options.terminal_kind(), ReporterKind::Dot);
         assert_eq!(
