@@ -151,10 +151,22 @@ pub(crate) fn run_tests(
         options
             .select
             .select(scenarios, &last_run, settings.browser.project_labels())?;
+    let vanished = options.select.vanished_note(
+        scenarios,
+        &last_run,
+        &settings.project_root,
+        &selected,
+        &settings.browser.project_labels(),
+    );
+    if let Some(note) = &vanished {
+        note_before_the_run(note);
+    }
     if selected.is_empty() {
         // An empty selection is a success in these two cases, because CI jobs run them
         // whatever the tests are.
-        let why = if options.select.last_failed {
+        let why = if vanished.is_some() {
+            "nothing to run"
+        } else if options.select.last_failed {
             "no tests failed in the previous run: nothing to run"
         } else if options.select.shard.is_some() {
             "this shard has no tests"
@@ -485,6 +497,18 @@ fn warn(warning: &str) {
     eprintln!(
         "WARNING: {}",
         crate::report::visible_text(&masked_for_stderr(warning))
+    );
+}
+
+/// Prints a note about what the run takes, before it starts.
+#[expect(
+    clippy::print_stderr,
+    reason = "the user reads what the run takes before it starts"
+)]
+fn note_before_the_run(note: &str) {
+    eprintln!(
+        "note: {}",
+        crate::report::visible_text(&masked_for_stderr(note))
     );
 }
 

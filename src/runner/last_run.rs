@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::runner::{FailureCause, TestId, TestOutcome};
+use crate::scenario::Scenario;
 
 /// Failed tests of a run, by scenario path and test name, and the durations of the tests that
 /// ran lately.
@@ -135,6 +136,26 @@ impl LastRun {
         merged
     }
 
+    /// The recorded failures that name a test that no longer exists: its scenario file is gone
+    /// (`exists` says whether a file, relative to the project root, is there), or the file is
+    /// one of `scenarios` and has no test of that name. A file that exists but is not among
+    /// `scenarios` is outside this run, not gone.
+    pub(crate) fn vanished<'r>(
+        &'r self,
+        scenarios: &[Scenario],
+        exists: &dyn Fn(&str) -> bool,
+    ) -> Vec<&'r FailedTest> {
+        self.failed
+            .iter()
+            .filter(
+                |failed| match scenarios.iter().find(|s| s.rel_path == failed.scenario) {
+                    Some(scenario) => scenario.tests.iter().all(|t| t.name != failed.test),
+                    None => !exists(&failed.scenario),
+                },
+            )
+            .collect()
+    }
+
     /// Writes the record atomically.
     pub(crate) fn save(&self, project_root: &Path) -> std::io::Result<()> {
         let path = Self::path(project_root);
@@ -234,5 +255,32 @@ mod tests {
         );
         assert_eq!(record.duration_of(&id("v", None)), None);
         assert_eq!(record.durations.len(), 3);
+    }
+
+    #[test]
+    fn a_failure_vanishes_with_its_test_or_its_file_but_not_with_a_file_outside_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.steps"), "test: kept\n  open the app\n").unwrap();
+        let scenarios = crate::scenario::load(dir.path(), &[dir.path().join("a.steps")]).unwrap();
+        let failed = |scenario: &str, test: &str| FailedTest {
+            scenario: scenario.into(),
+            test: test.into(),
+            project: None,
+        };
+        let record = LastRun {
+            version: 1,
+            failed: vec![
+                failed("a.steps", "kept"),
+                failed("a.steps", "renamed"),
+                failed("gone.steps", "t"),
+                failed("other.steps", "t"),
+            ],
+            durations: Vec::new(),
+        };
+        let vanished = record.vanished(&scenarios, &|file| file == "other.steps");
+        assert_eq!(
+            vanished,
+            [&failed("a.steps", "renamed"), &failed("gone.steps", "t")]
+        );
     }
 }
