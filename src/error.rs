@@ -226,6 +226,31 @@ mod tests {
     }
 
     #[test]
+    fn steps_without_cached_code_exit_1_one_line_each_with_what_to_do() {
+        let one = Error::NotCached(vec!["a.steps:2: open the app: no cached code".into()]);
+        assert_eq!(one.exit_code(), EXIT_TEST_FAILED);
+        assert_eq!(
+            one.report().to_string(),
+            "error: a.steps:2: open the app: no cached code\n  hint: `replay --strict` never \
+             generates code, and it checks every step before it starts: run `prettyplay run` to \
+             generate the code of this step, then commit the cache"
+        );
+        let two = Error::NotCached(vec![
+            "a.steps:2: open the app: no cached code".into(),
+            "a.steps:3: add a todo: no cached code".into(),
+        ]);
+        let text = two.report().to_string();
+        assert!(
+            text.starts_with(
+                "error: a.steps:2: open the app: no cached code\na.steps:3: add a todo: no cached \
+                 code\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("the code of these 2 steps"), "{text}");
+    }
+
+    #[test]
     fn prettyplays_own_io_and_api_listing_failures_exit_3() {
         let cwd = Error::WorkingDirectory(std::io::ErrorKind::NotFound.into());
         assert_eq!(cwd.exit_code(), EXIT_INFRA);
