@@ -95,6 +95,10 @@ pub(crate) enum Error {
     /// `prettyplay show-trace` names a file that does not exist.
     #[error("no trace at {}", path.display())]
     NoTrace { path: std::path::PathBuf },
+    /// `replay --strict` found steps without cached code before it started: one line per step,
+    /// `FILE:LINE: <sentence>: no cached code`.
+    #[error("{}", .0.join("\n"))]
+    NotCached(Vec<String>),
 }
 
 impl From<ImportError> for Error {
@@ -115,6 +119,8 @@ impl Error {
             | Error::Merge(_)
             | Error::NoTrace { .. }
             | Error::Explain { .. } => EXIT_USAGE,
+            // Like a test that fails on a step without cached code, which is what it forestalls.
+            Error::NotCached(_) => EXIT_TEST_FAILED,
             Error::Export(ExportError::NotOurs { .. } | ExportError::Cache(_)) => EXIT_USAGE,
             Error::Import(err) if matches!(**err, ImportError::Write { .. }) => EXIT_INFRA,
             Error::Import(_) => EXIT_USAGE,
@@ -150,6 +156,14 @@ impl Error {
                  each one"
                     .to_owned(),
             ),
+            Error::NotCached(steps) => Some(format!(
+                "`replay --strict` never generates code, and it checks every step before it \
+                 starts: run `prettyplay run` to generate the code of {}, then commit the cache",
+                match steps.len() {
+                    1 => "this step".to_owned(),
+                    n => format!("these {n} steps"),
+                }
+            )),
             Error::LlmRequired => Some(
                 "set `provider` and `model` under [llm] in prettyplay.toml (or \
                  PRETTYPLAY_LLM_PROVIDER and PRETTYPLAY_LLM_MODEL); see docs/llm.md. To run \
@@ -209,6 +223,31 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("`prettyplay replay`"), "{text}");
+    }
+
+    #[test]
+    fn steps_without_cached_code_exit_1_one_line_each_with_what_to_do() {
+        let one = Error::NotCached(vec!["a.steps:2: open the app: no cached code".into()]);
+        assert_eq!(one.exit_code(), EXIT_TEST_FAILED);
+        assert_eq!(
+            one.report().to_string(),
+            "error: a.steps:2: open the app: no cached code\n  hint: `replay --strict` never \
+             generates code, and it checks every step before it starts: run `prettyplay run` to \
+             generate the code of this step, then commit the cache"
+        );
+        let two = Error::NotCached(vec![
+            "a.steps:2: open the app: no cached code".into(),
+            "a.steps:3: add a todo: no cached code".into(),
+        ]);
+        let text = two.report().to_string();
+        assert!(
+            text.starts_with(
+                "error: a.steps:2: open the app: no cached code\na.steps:3: add a todo: no cached \
+                 code\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("the code of these 2 steps"), "{text}");
     }
 
     #[test]

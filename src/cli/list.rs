@@ -3,13 +3,13 @@
 //!
 //! Main entry point: [`list`].
 
-use std::collections::HashMap;
 use std::io::Write;
 
 use serde::Serialize;
 
-use crate::cache::{Cache, CacheFile, StepKey};
+use crate::cache::{Cache, StepKey};
 use crate::cli::args::ListFormat;
+use crate::cli::cached_steps::CachedSteps;
 use crate::cli::select::SelectOptions;
 use crate::config::Settings;
 use crate::error::Error;
@@ -71,18 +71,11 @@ pub(crate) fn list(
     mut out: impl Write,
 ) -> Result<(), Error> {
     let last_run = LastRun::load(&settings.project_root);
-    let cache = Cache::new(&settings.cache_dir);
-    let mut cache_files: HashMap<usize, Option<CacheFile>> = HashMap::new();
+    let mut cached = CachedSteps::new(Cache::new(&settings.cache_dir));
     let mut tests = Vec::new();
     let labels = settings.browser.project_labels();
     for at in select.select(scenarios, &last_run, labels.clone())? {
         let (scenario, test) = at.of(scenarios);
-        let cached = match cache_files.entry(at.scenario) {
-            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
-            std::collections::hash_map::Entry::Vacant(entry) => {
-                entry.insert(cache.load(&scenario.rel_path)?)
-            }
-        };
         // The background's steps first, as they run.
         let background = scenario
             .background
@@ -92,16 +85,16 @@ pub(crate) fn list(
             .steps
             .iter()
             .map(|step| (false, step, StepKey::of(scenario, test, step)));
-        let steps = background
-            .chain(own)
-            .map(|(background, step, key)| StepWire {
+        let mut steps = Vec::new();
+        for (background, step, key) in background.chain(own) {
+            steps.push(StepWire {
                 sentence: &step.sentence,
                 line: step.line,
-                cached: cached.as_ref().is_some_and(|file| file.get(&key).is_some()),
+                cached: cached.has(scenarios, at.scenario, &key)?,
                 background,
                 key,
-            })
-            .collect();
+            });
+        }
         tests.push(TestWire {
             project: labels.get(at.project).cloned().flatten(),
             file: &scenario.rel_path,

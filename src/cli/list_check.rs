@@ -6,14 +6,14 @@
 //!
 //! Main type: [`CheckReport`]; the entry point is [`check`].
 
-use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::Write;
 
 use serde::Serialize;
 
-use crate::cache::{Cache, CacheFile};
+use crate::cache::Cache;
 use crate::cli::args::ListFormat;
+use crate::cli::cached_steps::CachedSteps;
 use crate::cli::select::SelectOptions;
 use crate::config::Settings;
 use crate::engine::parse_sentence;
@@ -61,8 +61,7 @@ pub(crate) fn check(
     mut out: impl Write,
 ) -> Result<u8, Error> {
     let last_run = LastRun::load(&settings.project_root);
-    let cache = Cache::new(&settings.cache_dir);
-    let mut cache_files: HashMap<usize, Option<CacheFile>> = HashMap::new();
+    let mut cached = CachedSteps::new(Cache::new(&settings.cache_dir));
     let mut report = CheckReport {
         version: CHECK_VERSION,
         ..CheckReport::default()
@@ -72,15 +71,11 @@ pub(crate) fn check(
     let mut seen: HashSet<(usize, usize)> = HashSet::new();
     for at in select.select(scenarios, &last_run, settings.browser.project_labels())? {
         let (scenario, test) = at.of(scenarios);
-        if let Entry::Vacant(entry) = cache_files.entry(at.scenario) {
-            entry.insert(cache.load(&scenario.rel_path)?);
-        }
-        let cached = cache_files.get(&at.scenario).and_then(Option::as_ref);
         for (step, key) in test_steps(scenario, test) {
             if !seen.insert((at.scenario, step.line)) {
                 continue;
             }
-            if cached.is_some_and(|file| file.get(&key).is_some()) {
+            if cached.has(scenarios, at.scenario, &key)? {
                 report.cached += 1;
                 continue;
             }

@@ -4,6 +4,7 @@
 //! Main entry point: [`main`].
 
 mod args;
+mod cached_steps;
 mod explain;
 mod explain_at;
 mod init;

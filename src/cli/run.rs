@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::cache::Cache;
 use crate::cli::args::{GlobalArgs, RunnerArgs, TraceArg};
+use crate::cli::cached_steps::check_all_cached;
 use crate::cli::select::{NamedLocation, SelectOptions};
 use crate::cli::stdout_sink::StdoutSink;
 use crate::cli::{env_var, masked_for_stderr, verbosity_of};
@@ -21,10 +22,10 @@ use crate::error::{
     EXIT_INFRA, EXIT_INTERRUPTED, EXIT_SUCCESS, EXIT_TEST_FAILED, EXIT_USAGE, Error,
 };
 use crate::llm::{LlmProvider, build_provider, key_variables};
-use crate::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
+use crate::report::{EtaBasis, ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
-    FailedTest, LastRun, Mode, RunConfig, RunEvent, RunStats, Runner, TestId, TestOutcome, TestRef,
-    TraceMode, run_projects,
+    FailedTest, LastRun, Mode, RunConfig, RunEvent, RunStats, Runner, TestDuration, TestId,
+    TestOutcome, TestRef, TraceMode, run_projects,
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
@@ -151,10 +152,22 @@ pub(crate) fn run_tests(
         options
             .select
             .select(scenarios, &last_run, settings.browser.project_labels())?;
+    let vanished = options.select.vanished_note(
+        scenarios,
+        &last_run,
+        &settings.project_root,
+        &selected,
+        &settings.browser.project_labels(),
+    );
+    if let Some(note) = &vanished {
+        note_before_the_run(note);
+    }
     if selected.is_empty() {
         // An empty selection is a success in these two cases, because CI jobs run them
         // whatever the tests are.
-        let why = if options.select.last_failed {
+        let why = if vanished.is_some() {
+            "nothing to run"
+        } else if options.select.last_failed {
             "no tests failed in the previous run: nothing to run"
         } else if options.select.shard.is_some() {
             "this shard has no tests"
@@ -166,6 +179,11 @@ pub(crate) fn run_tests(
     }
 
     let vars = resolve_vars(settings, scenarios, &selected)?;
+    // Strict replay fails a step without cached code, so a missing one is said now, with every
+    // other, before a browser or a web server starts.
+    if mode == Mode::StrictReplay {
+        check_all_cached(Cache::new(&settings.cache_dir), scenarios, &selected)?;
+    }
     let var_secrets = vars.secrets();
     if !var_secrets.is_empty() && options.trace != TraceMode::Off {
         warn_trace_records_secrets(&options.report.output_dir);
@@ -325,6 +343,19 @@ pub(crate) fn run_tests(
             TestId::of(scenario, test).in_project(labels[at.project].as_deref())
         })
         .collect();
+    // The progress bar estimates the time left from how long each test took last time.
+    report.eta = EtaBasis {
+        tests: selected
+            .iter()
+            .map(|at| {
+                let (scenario, test) = at.of(scenarios);
+                let id = TestId::of(scenario, test).in_project(labels[at.project].as_deref());
+                let last = last_run.duration_of(&id);
+                (id, last)
+            })
+            .collect(),
+        workers,
+    };
     let is_tty = io::IsTerminal::is_terminal(&io::stdout());
     let mut reporters = build_reporters(
         &report,
@@ -337,6 +368,7 @@ pub(crate) fn run_tests(
     .map_err(Error::Output)?;
     let mut write_error = None;
     let mut failed_tests = Vec::new();
+    let mut durations = Vec::new();
     let mut first_runtime = Some(runtime);
     let mut run_project = |project: usize,
                            tests: Vec<TestRef>,
@@ -379,6 +411,7 @@ pub(crate) fn run_tests(
                     index,
                     sentence,
                     line,
+                    ..
                 } = &event
             {
                 announce_step(test, *index, sentence, *line);
@@ -388,15 +421,18 @@ pub(crate) fn run_tests(
             let event = event.masked(&secrets);
             if let RunEvent::TestFinished {
                 test,
-                outcome: TestOutcome::Failed(_),
-                ..
+                outcome,
+                duration,
             } = &event
             {
-                failed_tests.push(FailedTest {
-                    scenario: test.scenario.clone(),
-                    test: test.name.clone(),
-                    project: test.project.clone(),
-                });
+                if let TestOutcome::Failed(_) = outcome {
+                    failed_tests.push(FailedTest {
+                        scenario: test.scenario.clone(),
+                        test: test.name.clone(),
+                        project: test.project.clone(),
+                    });
+                }
+                durations.extend(TestDuration::of_finished(test, outcome, *duration));
             }
             // The other reporters keep getting events when one fails, so that a full disk under
             // one report does not cut the others short. The first error is kept.
@@ -419,7 +455,11 @@ pub(crate) fn run_tests(
         &labels,
         &selected,
         &last_run,
-        failed_tests,
+        LastRun {
+            version: 1,
+            failed: failed_tests,
+            durations,
+        },
         &stats,
     );
     if let Some(err) = write_error.or(finished.err()) {
@@ -466,6 +506,18 @@ fn warn(warning: &str) {
     eprintln!(
         "WARNING: {}",
         crate::report::visible_text(&masked_for_stderr(warning))
+    );
+}
+
+/// Prints a note about what the run takes, before it starts.
+#[expect(
+    clippy::print_stderr,
+    reason = "the user reads what the run takes before it starts"
+)]
+fn note_before_the_run(note: &str) {
+    eprintln!(
+        "note: {}",
+        crate::report::visible_text(&masked_for_stderr(note))
     );
 }
 
@@ -567,18 +619,19 @@ fn announce_step(test: &crate::runner::TestId, index: usize, sentence: &str, lin
     );
 }
 
-/// Records this run's failures for `--last-failed`, each with its project of `labels`. Tests
-/// that did not run this time keep their previous record, because another shard, a filter or
-/// an interruption kept them out.
+/// Records this run's failures for `--last-failed`, each with its project of `labels`, and the
+/// durations of its tests, both in `now`. Tests that did not run this time keep their previous record, because
+/// another shard, a filter or an interruption kept them out.
 fn record_failures(
     settings: &Settings,
     scenarios: &[Scenario],
     labels: &[Option<String>],
     selected: &[TestRef],
     previous: &LastRun,
-    failed_now: Vec<FailedTest>,
+    now: LastRun,
     stats: &RunStats,
 ) {
+    let failed_now = now.failed;
     let ran = stats.passed + stats.failed;
     let selected_names: std::collections::HashSet<(Option<String>, String, String)> = selected
         .iter()
@@ -602,7 +655,11 @@ fn record_failures(
         .cloned()
         .collect();
     failed.extend(failed_now);
-    let record = LastRun { version: 1, failed };
+    let record = LastRun {
+        version: 1,
+        failed,
+        durations: LastRun::merged_durations(previous, now.durations),
+    };
     if let Err(err) = record.save(&settings.project_root) {
         tracing::warn!(
             "could not record failures in {}: {err}",

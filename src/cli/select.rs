@@ -13,7 +13,8 @@ use crate::cli::args::SelectArgs;
 use crate::config::BrowserSettings;
 use crate::error::Error;
 use crate::runner::{
-    LastRun, Location, Selection, Shard, TagExpr, TestRef, select_tests, unmatched_locations,
+    FailedTest, LastRun, Location, Selection, Shard, TagExpr, TestRef, select_tests,
+    unmatched_locations,
 };
 use crate::scenario::Scenario;
 
@@ -105,6 +106,36 @@ impl SelectOptions {
         Ok(select_tests(scenarios, &selection))
     }
 
+    /// What `--last-failed` says before the run when its record names tests that no longer
+    /// exist (see [`LastRun::vanished`]): `None` when there are none, or without the flag.
+    /// `selected` is what runs, and `projects` the run's browser projects.
+    pub(crate) fn vanished_note(
+        &self,
+        scenarios: &[Scenario],
+        last_run: &LastRun,
+        project_root: &Path,
+        selected: &[TestRef],
+        projects: &[Option<String>],
+    ) -> Option<String> {
+        if !self.last_failed {
+            return None;
+        }
+        let vanished = last_run.vanished(scenarios, &|file| project_root.join(file).is_file());
+        if vanished.is_empty() {
+            return None;
+        }
+        let recorded = last_run.failed_set();
+        let rerun = selected
+            .iter()
+            .filter(|at| {
+                let (scenario, test) = at.of(scenarios);
+                let project = projects.get(at.project).cloned().flatten();
+                recorded.contains(&(project, scenario.rel_path.clone(), test.name.clone()))
+            })
+            .count();
+        Some(vanished_note(&vanished, rerun))
+    }
+
     /// Why nothing was selected, for a usage error.
     pub(crate) fn nothing_selected(&self) -> String {
         let mut filters = Vec::new();
@@ -125,6 +156,39 @@ impl SelectOptions {
             _ => format!("no tests match {}", filters.join(" and ")),
         }
     }
+}
+
+/// How many vanished tests the note names before it gives the count of the others.
+const NAMED_VANISHED: usize = 3;
+
+/// The note of [`SelectOptions::vanished_note`]: the tests that are gone, the first few by
+/// name, and how many recorded failures run instead (or that nothing does).
+fn vanished_note(vanished: &[&FailedTest], rerun: usize) -> String {
+    let mut names: Vec<String> = vanished
+        .iter()
+        .take(NAMED_VANISHED)
+        .map(|failed| {
+            let project = failed
+                .project
+                .as_deref()
+                .map(|p| format!("[{p}] "))
+                .unwrap_or_default();
+            format!("{project}{} › {}", failed.scenario, failed.test)
+        })
+        .collect();
+    if vanished.len() > NAMED_VANISHED {
+        names.push(format!("and {} more", vanished.len() - NAMED_VANISHED));
+    }
+    let instead = match rerun {
+        0 => "so nothing runs".to_owned(),
+        1 => "running the 1 test that failed and still exists".to_owned(),
+        n => format!("running the {n} tests that failed and still exist"),
+    };
+    format!(
+        "--last-failed: {} test(s) that failed in the previous run no longer exist ({}); {instead}",
+        vanished.len(),
+        names.join(", ")
+    )
 }
 
 /// Splits the command line's paths into scenario paths and `FILE:LINE` locations: a path that
@@ -193,5 +257,24 @@ mod tests {
         assert_eq!(locations[0].1, "a.steps:2");
         let zero = split_locations(dir.path(), &[PathBuf::from("a.steps:0")]);
         assert!(matches!(zero, Err(Error::Usage(m)) if m.contains("start at 1")));
+    }
+
+    #[test]
+    fn the_vanished_note_names_a_few_tests_and_what_runs_instead() {
+        let failed = |scenario: &str, test: &str, project: Option<&str>| FailedTest {
+            scenario: scenario.into(),
+            test: test.into(),
+            project: project.map(str::to_owned),
+        };
+        let one = [failed("scenarios/a.steps", "old name", None)];
+        let many: Vec<FailedTest> = (1..=5)
+            .map(|i| failed("scenarios/b.steps", &format!("t{i}"), Some("firefox")))
+            .collect();
+        let notes = [
+            vanished_note(&one.iter().collect::<Vec<_>>(), 0),
+            vanished_note(&one.iter().collect::<Vec<_>>(), 1),
+            vanished_note(&many.iter().collect::<Vec<_>>(), 2),
+        ];
+        insta::assert_snapshot!(notes.join("\n"));
     }
 }

@@ -56,7 +56,8 @@ pub fn build_reporters(
                 .with_github_annotations(github)
                 .with_cwd(cwd);
             if shows_progress(is_tty, verbosity, env) {
-                terminal = terminal.with_progress(ProgressDrawTarget::stdout());
+                terminal =
+                    terminal.with_progress(ProgressDrawTarget::stdout(), options.eta.clone());
             }
             reporters.push(terminal);
         }

@@ -176,6 +176,7 @@ mod tests {
         events.push(RunEvent::StepStarted {
             test: test.clone(),
             index: 1,
+            steps: 2,
             sentence: "open the app".into(),
             line: 2,
         });

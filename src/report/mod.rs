@@ -13,6 +13,7 @@ mod build;
 mod content_type;
 mod details;
 mod dot;
+mod eta;
 mod file_report;
 mod github;
 mod html;
@@ -41,6 +42,7 @@ pub use build::build_reporters;
 pub use details::Verbosity;
 #[cfg(test)]
 pub(crate) use dot::DotReporter;
+pub use eta::EtaBasis;
 #[cfg(test)]
 pub(crate) use json::event_json;
 pub use locations::{ReportFile, ReportFileKind};

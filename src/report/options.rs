@@ -7,6 +7,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use super::eta::EtaBasis;
 use crate::runner::{Shard, TestId};
 
 /// The default directory of file reports (`--output`).
@@ -100,6 +101,8 @@ pub struct ReportOptions {
     /// The working directory: the terminal names report files and traces under it by their
     /// path relative to it. `None` names them as they are.
     pub cwd: Option<PathBuf>,
+    /// What the progress bar's ETA is estimated from.
+    pub eta: EtaBasis,
 }
 
 impl Default for ReportOptions {
@@ -111,6 +114,7 @@ impl Default for ReportOptions {
             shard: None,
             setups: Vec::new(),
             cwd: None,
+            eta: EtaBasis::default(),
         }
     }
 }
@@ -191,6 +195,7 @@ mod tests {
             shard: Some(Shard { index: 2, total: 3 }),
             setups: Vec::new(),
             cwd: None,
+            eta: EtaBasis::default(),
         };
         assert_eq!(options.terminal_kind(), ReporterKind::Dot);
         assert_eq!(

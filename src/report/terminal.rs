@@ -14,6 +14,7 @@ use indicatif::ProgressDrawTarget;
 use super::details::{
     Palette, Summary, Verbosity, diff_lines, failure_label, heal_diff, project_prefix, seconds,
 };
+use super::eta::EtaBasis;
 use super::github::error_annotation;
 use super::locations::{Locations, ReportFile};
 use super::progress::Progress;
@@ -62,9 +63,9 @@ impl<W: Write> TerminalReporter<W> {
     }
 
     /// Shows a progress bar on `target` (the CLI passes stdout when it is a terminal and `CI`
-    /// is not set); lines are printed above it.
-    pub(crate) fn with_progress(mut self, target: ProgressDrawTarget) -> Self {
-        self.progress = Some(Progress::new(target));
+    /// is not set), with an ETA from `eta`; lines are printed above it.
+    pub(crate) fn with_progress(mut self, target: ProgressDrawTarget, eta: EtaBasis) -> Self {
+        self.progress = Some(Progress::new(target, eta));
         self
     }
 
@@ -311,8 +312,18 @@ impl<W: Write> TerminalReporter<W> {
                 );
                 self.test_line(test, line);
             }
-            RunEvent::StepStarted { .. }
-            | RunEvent::StepPassed { .. }
+            RunEvent::StepStarted {
+                test,
+                index,
+                steps,
+                sentence,
+                ..
+            } => {
+                if let Some(progress) = &self.progress {
+                    progress.step_started(test, *index, *steps, sentence);
+                }
+            }
+            RunEvent::StepPassed { .. }
             | RunEvent::StepFailed { .. }
             | RunEvent::SettleRetry { .. }
             | RunEvent::StepLog { .. }
@@ -397,7 +408,7 @@ impl<W: Write> TerminalReporter<W> {
             writeln!(self.buf, "{}", error_annotation(test, failure))?;
         }
         if let Some(progress) = &mut self.progress {
-            progress.test_finished(outcome.is_pass());
+            progress.test_finished(test, duration, outcome.is_pass());
         }
         self.summary.test_finished(test, duration, outcome);
         Ok(())
@@ -709,7 +720,7 @@ mod tests {
         let events = testing::events();
         let mut out = Vec::new();
         let mut reporter = TerminalReporter::new(&mut out, false, Verbosity::Normal)
-            .with_progress(ProgressDrawTarget::hidden());
+            .with_progress(ProgressDrawTarget::hidden(), EtaBasis::default());
         // Up to the generation of the first test's second step.
         for event in &events[..4] {
             reporter.handle(event).unwrap();
@@ -798,7 +809,7 @@ mod tests {
         let mut out = Vec::new();
         let mut reporter = TerminalReporter::new(&mut out, false, Verbosity::Normal)
             .with_github_annotations(true)
-            .with_progress(ProgressDrawTarget::hidden());
+            .with_progress(ProgressDrawTarget::hidden(), EtaBasis::default());
         for event in &events[..4] {
             reporter.handle(event).unwrap();
         }

@@ -107,6 +107,8 @@ pub(crate) enum EventWire<'a> {
     StepStarted {
         #[serde(flatten)]
         step: StepRef<'a>,
+        /// How many steps the test has, its file's background included.
+        steps: usize,
         sentence: &'a str,
         line: usize,
     },
@@ -227,10 +229,12 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
             RunEvent::StepStarted {
                 test,
                 index,
+                steps,
                 sentence,
                 line,
             } => EventWire::StepStarted {
                 step: StepRef::new(test, *index),
+                steps: *steps,
                 sentence,
                 line: *line,
             },

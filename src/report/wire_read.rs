@@ -102,6 +102,9 @@ enum EventIn {
     StepStarted {
         test: TestIdIn,
         index: usize,
+        /// Absent in the events of a version that did not say it.
+        #[serde(default)]
+        steps: usize,
         sentence: String,
         line: usize,
     },
@@ -226,11 +229,13 @@ impl EventIn {
             EventIn::StepStarted {
                 test,
                 index,
+                steps,
                 sentence,
                 line,
             } => RunEvent::StepStarted {
                 test: test.into(),
                 index,
+                steps,
                 sentence,
                 line,
             },
@@ -805,6 +810,7 @@ mod tests {
             RunEvent::StepStarted {
                 test: test.clone(),
                 index: 1,
+                steps: 1,
                 sentence: "open the app".into(),
                 line: 2,
             },

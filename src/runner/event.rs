@@ -394,6 +394,8 @@ pub enum RunEvent {
     StepStarted {
         test: TestId,
         index: usize,
+        /// How many steps the test has, its file's background included.
+        steps: usize,
         sentence: String,
         line: usize,
     },

@@ -26,7 +26,7 @@ mod test_run;
 
 pub use event::{FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
 pub(crate) use event::{Interruption, SetupFailed, StopReason, TestTiming};
-pub(crate) use last_run::{FailedTest, LastRun};
+pub(crate) use last_run::{FailedTest, LastRun, TestDuration};
 pub(crate) use projects::run_projects;
 pub(crate) use run_config::{Mode, RunConfig, TraceMode};
 pub(crate) use runner::Runner;

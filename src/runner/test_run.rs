@@ -161,6 +161,7 @@ pub(crate) fn run_test(
         reporter.send(RunEvent::StepStarted {
             test: plan.id.clone(),
             index,
+            steps: steps.len(),
             sentence: step.sentence.clone(),
             line: step.line,
         });

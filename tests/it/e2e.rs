@@ -78,29 +78,51 @@ fn a_failing_expect_shows_the_step_the_locator_expected_received_and_code() {
         .stdout_line("0 passed, 1 failed");
 }
 
+/// `replay --strict` checks every step it would run before it starts anything, the background,
+/// the setup a test needs and the steps of a test with a variable included, and names each step
+/// without cached code at its line, all at once. It exits 1, as the failed tests would have: no
+/// web server starts (its command would leave a file) and no browser is looked for (this one
+/// does not exist, and looking for it exits 3).
 #[test]
-fn a_cache_miss_in_strict_replay_names_the_step_and_says_to_run_prettyplay_run() {
-    browser_test()
+fn strict_replay_names_every_step_without_cached_code_before_anything_starts() {
+    let out = Test::new()
+        .config(
+            "scenarios = \"scenarios\"\ncache_dir = \"cache\"\n\
+             [browser]\nexecutable = \"/nonexistent/chromium\"\n\
+             [web_server]\ncommand = \"touch web-server-ran\"\nurl = \"http://127.0.0.1:9/\"\n",
+        )
         .scenario(
-            "scenarios/miss.steps",
-            "test: half cached\n  open the app\n  add a todo\n",
+            "scenarios/auth.steps",
+            "test: sign in [saves=user]\n  open the login page\n  sign in\n",
         )
         .cached(
-            "scenarios/miss.steps",
-            "half cached",
-            "open the app",
+            "scenarios/auth.steps",
+            "sign in",
+            "open the login page",
             1,
             OPEN,
         )
-        .args(&["replay", "--strict"])
+        .scenario(
+            "scenarios/shop.steps",
+            "background:\n  open the shop\n\n\
+             test: cart [state=user]\n  add ${ITEM} to the cart\n  the cart has 1 item\n\n\
+             test: not selected\n  look around\n",
+        )
+        .cached(
+            "scenarios/shop.steps",
+            "cart",
+            "add ${ITEM} to the cart",
+            1,
+            OPEN,
+        )
+        .env("ITEM", "milk")
+        .args(&["replay", "--strict", "--grep", "cart"])
         .run()
         .assert_exit(1)
-        .stdout_contains("FAIL scenarios/miss.steps › half cached (")
-        .output_contains("scenarios/miss.steps:3")
-        .output_contains("half cached")
-        .output_contains("add a todo")
-        .output_contains("prettyplay run")
-        .stdout_line("0 passed, 1 failed");
+        .output_not_contains("Running ")
+        .output_not_contains("look around");
+    assert!(!out.exists("web-server-ran"), "the web server started");
+    insta::assert_snapshot!(out.stderr());
 }
 
 #[test]

@@ -1102,15 +1102,26 @@ fn strict_replay_never_calls_a_configured_llm() {
     let out = renamed_app(&llm)
         .scenario(SCENARIO, scenario)
         .cache(CACHE, &cached)
-        .args(&["replay", "--strict"])
+        .args(&["replay", "--strict", "--grep", "add an item"])
         .run()
         .assert_exit(1)
         .output_not_contains("verdict:")
         .output_not_contains("WARNING")
-        .stdout_line("0 passed, 2 failed");
+        .stdout_line("0 passed, 1 failed");
     assert_eq!(llm.request_count(), 0, "replay --strict asked the LLM");
     assert_failure(&out, "add an item", &["timeout", "'Add'"]);
-    assert_failure(&out, "missing", &["no cached code"]);
+    assert_cache(&out, &cached);
+    // A step without cached code stops the run before it starts, without the LLM either.
+    let out = out
+        .again()
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1)
+        .stderr_contains(&format!(
+            "{SCENARIO}:7: click the clear button: no cached code"
+        ))
+        .output_not_contains("Running ");
+    assert_eq!(llm.request_count(), 0, "replay --strict asked the LLM");
     assert_cache(&out, &cached);
 }
 

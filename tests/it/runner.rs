@@ -409,6 +409,51 @@ fn a_second_ctrl_c_exits_at_once_and_leaves_no_browser() {
     );
 }
 
+/// `--last-failed` says when its record names tests that no longer exist, and what it runs
+/// instead: the recorded failures that still exist, or nothing. The run records how long each
+/// test took, for the next run's ETA.
+#[test]
+fn last_failed_says_which_recorded_failures_no_longer_exist_and_what_runs() {
+    const LAST_RUN: &str = ".prettyplay/last-run.json";
+    let record = |names: &[&str]| {
+        let failed: Vec<serde_json::Value> = names
+            .iter()
+            .map(|name| serde_json::json!({"scenario": SCENARIO, "test": name}))
+            .collect();
+        serde_json::json!({"version": 1, "failed": failed}).to_string()
+    };
+    let specs = [Spec::passing("kept"), Spec::passing("other")];
+    let out = suite(&specs)
+        .write(LAST_RUN, &record(&["kept", "renamed"]))
+        .args(&["replay", "--strict", "-j", "1", "--last-failed"])
+        .run()
+        .assert_exit(0)
+        .stderr_contains(&format!(
+            "note: --last-failed: 1 test(s) that failed in the previous run no longer exist \
+             ({SCENARIO} › renamed); running the 1 test that failed and still exists"
+        ))
+        .stdout_line("1 passed, 0 failed");
+    assert_eq!(reported(&out, "PASS"), names(&["kept"]));
+    let written: serde_json::Value = serde_json::from_str(&out.read(LAST_RUN)).unwrap();
+    assert_eq!(written["durations"][0]["test"], "kept", "{written}");
+    assert!(
+        written["durations"][0]["ms"].as_u64().is_some(),
+        "{written}"
+    );
+
+    suite(&specs)
+        .write(LAST_RUN, &record(&["renamed", "gone"]))
+        .args(&["replay", "--strict", "-j", "1", "--last-failed"])
+        .run()
+        .assert_exit(0)
+        .stderr_contains(&format!(
+            "note: --last-failed: 2 test(s) that failed in the previous run no longer exist \
+             ({SCENARIO} › renamed, {SCENARIO} › gone); so nothing runs"
+        ))
+        .stdout_line("nothing to run")
+        .output_not_contains("Running ");
+}
+
 #[test]
 fn last_failed_reruns_the_failures_until_none_is_left() {
     const LAST_RUN: &str = ".prettyplay/last-run.json";
