@@ -159,14 +159,18 @@ pub(crate) fn run_tests(
         &selected,
         &settings.browser.project_labels(),
     );
-    if let Some(note) = &vanished {
+    if let Some(note) = vanished.as_ref().filter(|_| !selected.is_empty()) {
         note_before_the_run(note);
     }
     if selected.is_empty() {
         // An empty selection is a success in these two cases, because CI jobs run them
         // whatever the tests are.
-        let why = if vanished.is_some() {
-            "nothing to run"
+        let why = if let Some(note) = vanished {
+            // The previous run failed, and none of its failed tests is left to say whether it
+            // would pass now: that is no success.
+            return Err(Error::Usage(format!(
+                "{note}; run without --last-failed to run the tests as they are now"
+            )));
         } else if options.select.last_failed {
             "no tests failed in the previous run: nothing to run"
         } else if options.select.shard.is_some() {
@@ -182,7 +186,12 @@ pub(crate) fn run_tests(
     // Strict replay fails a step without cached code, so a missing one is said now, with every
     // other, before a browser or a web server starts.
     if mode == Mode::StrictReplay {
-        check_all_cached(Cache::new(&settings.cache_dir), scenarios, &selected)?;
+        let checked = check_all_cached(Cache::new(&settings.cache_dir), scenarios, &selected);
+        if checked.is_err() {
+            // No report of this run is written, so the last run's must not stand for it.
+            crate::report::remove_reports_of_a_run_that_did_not_start(&options.report);
+        }
+        checked?;
     }
     let var_secrets = vars.secrets();
     if !var_secrets.is_empty() && options.trace != TraceMode::Off {

@@ -39,13 +39,13 @@ impl Answer {
                 _ => Answer::NotAnLlm(format!("HTTP {status} with {}", shape())),
             };
         }
-        let gateway = matches!(
-            status,
-            StatusCode::BAD_GATEWAY | StatusCode::SERVICE_UNAVAILABLE | StatusCode::GATEWAY_TIMEOUT
-        );
-        if status == StatusCode::TOO_MANY_REQUESTS || gateway {
-            // A proxy in front of a real LLM answers these with its own page while the LLM
-            // restarts or sheds load; the page says nothing worth quoting.
+        // Every server error but 501 may pass: the CDNs and proxies in front of the hosted LLMs
+        // answer their own timeouts and restarts (500, 502-504, Cloudflare's 520-524) with an
+        // HTML page, so a page is no sign that the URL is wrong. 501 is a web server saying it
+        // has no such method.
+        let server_error = status.is_server_error() && status != StatusCode::NOT_IMPLEMENTED;
+        if status == StatusCode::TOO_MANY_REQUESTS || server_error {
+            // The page says nothing worth quoting.
             let reason = if html {
                 format!("HTTP {status} with {}", shape())
             } else {
@@ -57,14 +57,16 @@ impl Answer {
             status,
             StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED | StatusCode::NOT_IMPLEMENTED
         );
+        let auth = matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN);
+        if html && auth {
+            // A login page in front of the endpoint refused the key, which is no sign that the
+            // URL is wrong.
+            return Answer::Refused(format!("HTTP {status} with {}", shape()));
+        }
         if html || (unknown_path && json.is_none()) {
             return Answer::NotAnLlm(format!("HTTP {status} with {}", shape()));
         }
-        if status.is_server_error() {
-            Answer::Transient(status_reason(status, body))
-        } else {
-            Answer::Refused(status_reason(status, body))
-        }
+        Answer::Refused(status_reason(status, body))
     }
 }
 
@@ -166,12 +168,31 @@ mod tests {
             Answer::NotAnLlm("HTTP 200 OK with an HTML page (text/html)".into())
         );
         assert_eq!(
+            of(404, HTML, page),
+            Answer::NotAnLlm("HTTP 404 Not Found with an HTML page (text/html)".into())
+        );
+    }
+
+    #[test]
+    fn a_server_error_page_may_pass_and_a_login_page_is_a_refusal() {
+        let page = "<!doctype html><html><body><h1>A timeout occurred</h1></body></html>";
+        assert_eq!(
             of(500, None, page),
-            Answer::NotAnLlm("HTTP 500 Internal Server Error with an HTML page".into())
+            Answer::Transient("HTTP 500 Internal Server Error with an HTML page".into())
+        );
+        assert_eq!(
+            of(524, HTML, page),
+            Answer::Transient(
+                "HTTP 524 <unknown status code> with an HTML page (text/html)".into()
+            )
         );
         assert_eq!(
             of(401, HTML, page),
-            Answer::NotAnLlm("HTTP 401 Unauthorized with an HTML page (text/html)".into())
+            Answer::Refused("HTTP 401 Unauthorized with an HTML page (text/html)".into())
+        );
+        assert_eq!(
+            of(403, HTML, page),
+            Answer::Refused("HTTP 403 Forbidden with an HTML page (text/html)".into())
         );
     }
 

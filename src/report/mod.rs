@@ -51,4 +51,5 @@ pub(crate) use options::DEFAULT_OUTPUT_DIR;
 pub use options::{ReportOptions, ReporterKind};
 pub(crate) use serve::ReportServer;
 pub(crate) use serve_error::ServeError;
+pub(crate) use stale::remove_reports_of_a_run_that_did_not_start;
 pub(crate) use wire::EVENTS_VERSION;

@@ -55,10 +55,29 @@ impl Mark {
 /// logged, because a stale report must not stop a run that writes no report at all.
 pub(crate) fn remove_stale_reports(options: &ReportOptions) -> Vec<PathBuf> {
     let written = options.files();
+    remove_reports(options, |kind, path| {
+        options.has(kind) || written.iter().any(|file| file == path)
+    })
+}
+
+/// Removes every report file that an earlier run left in the output directory, those of this
+/// run's reporters included, and returns their paths: for a run that stops before its first
+/// test (a strict replay with steps that have no code), whose reports are never written, so
+/// that the last run's reports do not stand for it.
+pub(crate) fn remove_reports_of_a_run_that_did_not_start(options: &ReportOptions) -> Vec<PathBuf> {
+    remove_reports(options, |_, _| false)
+}
+
+/// Removes the report files of the output directory that prettyplay wrote, but those `keep`
+/// names.
+fn remove_reports(
+    options: &ReportOptions,
+    keep: impl Fn(ReporterKind, &Path) -> bool,
+) -> Vec<PathBuf> {
     let mut removed = Vec::new();
     for (kind, name, mark) in REPORTS {
         let path = options.output_dir.join(name);
-        if options.has(kind) || written.contains(&path) {
+        if keep(kind, &path) {
             continue;
         }
         match written_by_prettyplay(&path, mark) {
@@ -225,5 +244,24 @@ mod tests {
                 .is_on("{\"version\":1,\"event\":\"test_started\"}\n{\"event\":\"run_started\"}")
         );
         assert!(!Mark::Junit.is_on("<testsuites name=\"other\">"));
+    }
+
+    #[test]
+    fn a_run_that_did_not_start_removes_the_reports_of_its_own_reporters_too() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        write_every_report(dir.path());
+        fs::write(dir.path().join("notes.html"), "mine").expect("write");
+        let options = ReportOptions {
+            kinds: vec![ReporterKind::List, ReporterKind::Junit, ReporterKind::Html],
+            output_dir: dir.path().to_owned(),
+            ..ReportOptions::default()
+        };
+        let mut removed = remove_reports_of_a_run_that_did_not_start(&options);
+        removed.sort();
+        assert_eq!(
+            removed,
+            ["events.jsonl", "index.html", "junit.xml"].map(|name| dir.path().join(name))
+        );
+        assert!(dir.path().join("notes.html").exists());
     }
 }

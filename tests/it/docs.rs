@@ -19,6 +19,21 @@ const LOG_ENV: &str = "PRETTYPLAY_WALK_LOG";
 /// still fails, and the changes are for a person to review (and to shorten with `...`).
 const BLESS_ENV: &str = "PRETTYPLAY_WALK_BLESS";
 
+/// The languages of blocks that show files, code or output rather than commands to run.
+const NOT_COMMANDS: [&str; 11] = [
+    "text",
+    "toml",
+    "diff",
+    "rust",
+    "json",
+    "yaml",
+    "js",
+    "javascript",
+    "ts",
+    "html",
+    "gherkin",
+];
+
 /// A port nothing listens on now, for the demo server the document starts.
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -114,11 +129,13 @@ fn run_document(walk: &mut Walk, llm: &FakeLlm, document: &str) -> (Vec<String>,
             continue;
         }
         let is_output_of = output_of.is_some();
-        let sessions = match (output_of, block.lang.as_str()) {
+        // The info string's first word: `console title=x` is a console block too.
+        let lang = block.lang.split_whitespace().next().unwrap_or_default();
+        let sessions = match (output_of, lang) {
             (Some(command), _) => vec![(command, block.body.clone())],
-            (None, "console") => walk::sessions(&block.body),
-            (None, "sh") => {
-                let ran = walk.run(&block.body, &env);
+            (None, "console" | "shell-session") => walk::sessions(&block.body),
+            (None, "sh" | "bash" | "shell" | "zsh") => {
+                let ran = walk.run_script(&block.body, &env);
                 if ran.code != Some(exit) {
                     failures.push(format!(
                         "{at}: the script exited {:?}, not {exit}:\n{}",
@@ -127,7 +144,14 @@ fn run_document(walk: &mut Walk, llm: &FakeLlm, document: &str) -> (Vec<String>,
                 }
                 continue;
             }
-            _ => continue,
+            (None, lang) if NOT_COMMANDS.contains(&lang) => continue,
+            (None, lang) => {
+                failures.push(format!(
+                    "{at}: a block in `{lang}`, which the walk neither runs nor knows to hold no \
+                     commands: add the language to NOT_COMMANDS, or mark the block `walk: skip`"
+                ));
+                continue;
+            }
         };
         let mut new_body = String::new();
         let mut differs = false;

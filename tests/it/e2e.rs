@@ -116,12 +116,34 @@ fn strict_replay_names_every_step_without_cached_code_before_anything_starts() {
             OPEN,
         )
         .env("ITEM", "milk")
-        .args(&["replay", "--strict", "--grep", "cart"])
+        // The green report of an earlier run, which this run must not leave standing.
+        .write(
+            "prettyplay-report/junit.xml",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+             <testsuites name=\"prettyplay\" tests=\"1\" failures=\"0\"></testsuites>\n",
+        )
+        .write("prettyplay-report/notes.xml", "mine")
+        .args(&[
+            "replay",
+            "--strict",
+            "--grep",
+            "cart",
+            "--reporter",
+            "junit",
+        ])
         .run()
         .assert_exit(1)
         .output_not_contains("Running ")
         .output_not_contains("look around");
     assert!(!out.exists("web-server-ran"), "the web server started");
+    assert!(
+        !out.exists("prettyplay-report/junit.xml"),
+        "the last run's report was left standing"
+    );
+    assert!(
+        out.exists("prettyplay-report/notes.xml"),
+        "a file of the user's was removed"
+    );
     insta::assert_snapshot!(out.stderr());
 }
 

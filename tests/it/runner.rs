@@ -445,12 +445,12 @@ fn last_failed_says_which_recorded_failures_no_longer_exist_and_what_runs() {
         .write(LAST_RUN, &record(&["renamed", "gone"]))
         .args(&["replay", "--strict", "-j", "1", "--last-failed"])
         .run()
-        .assert_exit(0)
+        .assert_exit(2)
         .stderr_contains(&format!(
-            "note: --last-failed: 2 test(s) that failed in the previous run no longer exist \
-             ({SCENARIO} › renamed, {SCENARIO} › gone); so nothing runs"
+            "error: --last-failed: 2 test(s) that failed in the previous run no longer exist \
+             ({SCENARIO} › renamed, {SCENARIO} › gone); so nothing runs; run without \
+             --last-failed to run the tests as they are now"
         ))
-        .stdout_line("nothing to run")
         .output_not_contains("Running ");
 }
 

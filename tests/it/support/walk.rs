@@ -208,17 +208,31 @@ impl Walk {
         fs::write(&path, text).expect("write the walk's file");
     }
 
-    /// Runs `script` with bash in the session, with `extra` variables, and keeps the working
+    /// Runs one command with bash in the session, with `extra` variables, and keeps the working
     /// directory and exported variables it leaves for the next command.
-    pub(crate) fn run(&mut self, script: &str, extra: &[(String, String)]) -> Ran {
+    pub(crate) fn run(&mut self, command: &str, extra: &[(String, String)]) -> Ran {
+        self.run_bash(command, extra, false)
+    }
+
+    /// Runs a script as [`Walk::run`] does, stopping at its first command that fails (`set
+    /// -e`), so that a script is judged by every command and not by its last one.
+    pub(crate) fn run_script(&mut self, script: &str, extra: &[(String, String)]) -> Ran {
+        self.run_bash(script, extra, true)
+    }
+
+    fn run_bash(&mut self, script: &str, extra: &[(String, String)], stop_on_error: bool) -> Ran {
         let script = self.to_here(script);
         // The block's own variables are not kept for the next command.
         let unset: String = extra.iter().map(|(k, _)| format!("unset {k}\n")).collect();
+        // The state is saved on every way out, `set -e`'s included.
         let wrapped = format!(
-            "source {state} 2>/dev/null\ncd {cwd} || exit 97\n{script}\n__rc=$?\n{unset}\
-             {{ export -p; printf 'cd %q\\n' \"$PWD\"; }} > {state}.next\nexit $__rc\n",
+            "source {state} 2>/dev/null\ncd {cwd} || exit 97\n\
+             __save() {{\n__rc=$?\n{unset}\
+             {{ export -p; printf 'cd %q\\n' \"$PWD\"; }} > {state}.next\nexit $__rc\n}}\n\
+             trap __save EXIT\n{set_e}{script}\n",
             state = shell_quote(&self.state),
             cwd = shell_quote(&self.cwd),
+            set_e = if stop_on_error { "set -e\n" } else { "" },
         );
         let mut path = self
             .path
@@ -434,5 +448,17 @@ mod tests {
         assert_eq!(blocks[1].directives, [Directive::Append("a.toml".into())]);
         assert_eq!(blocks[1].body, "[x]\n");
         assert_eq!(blocks[1].line, 7);
+    }
+
+    #[test]
+    fn a_script_fails_at_its_first_failing_command_and_the_session_keeps_its_directory() {
+        let root = tempfile::tempdir().expect("a temporary directory");
+        let home = root.path().join("home");
+        let mut walk = Walk::new(home.clone(), home.clone());
+        let ran = walk.run_script("mkdir sub && cd sub\nexport KEPT=yes\nfalse\ntrue", &[]);
+        assert_eq!(ran.code, Some(1));
+        let ran = walk.run("pwd; echo $KEPT", &[("GONE".into(), "x".into())]);
+        assert_eq!(ran.output, format!("{}\nyes\n", home.join("sub").display()));
+        assert_eq!(walk.run("echo \"[$GONE]\"", &[]).output, "[]\n");
     }
 }
