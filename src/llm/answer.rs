@@ -22,6 +22,9 @@ pub(super) enum Answer {
     /// The LLM refused the request in its own format (a bad key, an unknown model): retrying
     /// would get the same answer.
     Refused(String),
+    /// A success whose content type says JSON and whose body is not: the LLM's reply came
+    /// garbled or cut.
+    Garbled(String),
     /// Something that is not an LLM answered: what it answered, such as `HTTP 501 Not
     /// Implemented with an HTML page (text/html)`.
     NotAnLlm(String),
@@ -36,6 +39,15 @@ impl Answer {
         if status.is_success() {
             return match json {
                 Some(json) if !html => Answer::Json(json),
+                // An endpoint that says JSON and sends broken JSON is an LLM (or its proxy)
+                // that garbled or cut its reply, not a web server at the wrong URL; markup is
+                // a web page whatever its header says.
+                None if !html && declares_json(content_type) && !looks_like_markup(body) => {
+                    Answer::Garbled(format!(
+                        "the reply says it is JSON and is not: {}",
+                        quote(&String::from_utf8_lossy(body))
+                    ))
+                }
                 _ => Answer::NotAnLlm(format!("HTTP {status} with {}", shape())),
             };
         }
@@ -68,6 +80,22 @@ impl Answer {
         }
         Answer::Refused(status_reason(status, body))
     }
+}
+
+/// Whether the body is empty or starts with `<`.
+fn looks_like_markup(body: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(body);
+    let text = text.trim_start();
+    text.is_empty() || text.starts_with('<')
+}
+
+/// Whether the content type is JSON (`application/json`, `application/problem+json`...).
+fn declares_json(content_type: Option<&str>) -> bool {
+    content_type.is_some_and(|kind| {
+        let kind = kind.to_ascii_lowercase();
+        let essence = kind.split(';').next().unwrap_or_default().trim();
+        essence == "application/json" || essence.ends_with("+json")
+    })
 }
 
 /// Whether the body is an HTML page, by its content type or, without one, by its first
@@ -227,6 +255,18 @@ mod tests {
             of(200, JSON, ""),
             Answer::NotAnLlm("HTTP 200 OK with an empty body".into())
         );
+    }
+
+    #[test]
+    fn a_success_that_says_json_and_is_not_is_a_garbled_reply() {
+        match of(
+            200,
+            Some("application/json; charset=utf-8"),
+            "this is not json",
+        ) {
+            Answer::Garbled(reason) => assert!(reason.contains("this is not json"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

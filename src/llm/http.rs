@@ -263,6 +263,7 @@ impl Transport {
             Answer::Json(json) => Ok(json),
             Answer::Transient(reason) => Err(Failure::Transient { reason, wait }),
             Answer::Refused(reason) => Err(Failure::Final(reason)),
+            Answer::Garbled(reason) => Err(Failure::Malformed(reason)),
             Answer::NotAnLlm(what) => Err(Failure::NotAnLlm(what)),
         }
     }

@@ -113,7 +113,9 @@ fn a_test_that_fails_then_passes_on_a_retry_is_flaky_in_every_reporter() {
     assert!(html.contains("attempt 1 failed"), "{html}");
 
     // A flaky test passed: `--last-failed` does not pick it (Playwright's choice too).
-    assert!(!out.read(".prettyplay/last-run.json").contains("flaky"));
+    let last: serde_json::Value =
+        serde_json::from_str(&out.read(".prettyplay/last-run.json")).expect("last-run.json");
+    assert_eq!(last["failed"], serde_json::json!([]), "{last}");
 }
 
 #[test]
