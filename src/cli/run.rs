@@ -507,26 +507,26 @@ fn web_server_sink(verbosity: Verbosity) -> Option<LineSink> {
         .then(|| Arc::new(|line: &str| eprintln!("{}", masked_for_stderr(line))) as LineSink)
 }
 
-#[expect(
-    clippy::print_stderr,
-    reason = "the CLI prints this warning after the summary"
-)]
+/// Prints a warning, after the summary.
 fn warn(warning: &str) {
-    eprintln!(
-        "WARNING: {}",
-        crate::report::visible_text(&masked_for_stderr(warning))
-    );
+    say_on_stderr("WARNING", warning);
 }
 
 /// Prints a note about what the run takes, before it starts.
+fn note_before_the_run(note: &str) {
+    say_on_stderr("note", note);
+}
+
+/// Prints `text` after `label` on stderr, masked and with control characters made visible as
+/// everything else the run prints.
 #[expect(
     clippy::print_stderr,
-    reason = "the user reads what the run takes before it starts"
+    reason = "warnings and notes are for the user, around the reporters' output"
 )]
-fn note_before_the_run(note: &str) {
+fn say_on_stderr(label: &str, text: &str) {
     eprintln!(
-        "note: {}",
-        crate::report::visible_text(&masked_for_stderr(note))
+        "{label}: {}",
+        crate::report::visible_text(&masked_for_stderr(text))
     );
 }
 

@@ -5,7 +5,7 @@
 //! grammar's errors (exit 2, `file:line`), `list`, `--grep` on row names, and `cache prune`.
 
 use crate::support::Test;
-use crate::support::fake_llm::FakeLlm;
+use crate::support::fake_llm::{FakeLlm, generation_of};
 
 /// A heading "todos", buttons "Add" and "Clear", and a list "Items" the buttons fill and empty.
 const PAGE: &str = include_str!("support/fixtures/engine/app.html");
@@ -73,11 +73,6 @@ fn llm_config(base_url: &str) -> String {
 
 fn fenced(code: &str) -> String {
     format!("```js\n{code}\n```\n")
-}
-
-/// The part of a generation request that names its step.
-fn generation_of(sentence: &str) -> String {
-    format!("STEP:\n{sentence}\n\nPREVIOUS STEPS:")
 }
 
 /// [`generation_of`] a step with placeholders: its VARIABLES section comes next.

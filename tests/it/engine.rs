@@ -16,7 +16,7 @@ use std::time::Duration;
 use prettyplay::cache::Cache;
 use regex::Regex;
 
-use crate::support::fake_llm::{FakeLlm, RecordedRequest, Reply};
+use crate::support::fake_llm::{FakeLlm, RecordedRequest, Reply, classification_of, generation_of};
 use crate::support::{Output, Test};
 
 /// A heading "todos", buttons "Add" and "Clear", and a list "Items" the buttons fill and empty.
@@ -328,16 +328,6 @@ fn assert_no_verdict(out: &Output, name: &str) {
             "the failure details of {name:?} show a verdict:\n{block}"
         ));
     }
-}
-
-/// The needle that routes a generation request for step `sentence` to a keyed reply.
-fn generation_of(sentence: &str) -> String {
-    format!("STEP:\n{sentence}\n\nPREVIOUS STEPS:")
-}
-
-/// The needle that routes a classification request for step `sentence` to a keyed reply.
-fn classification_of(sentence: &str) -> String {
-    format!("STEP:\n{sentence}\n\nCODE:")
 }
 
 /// The kinds of the requests for step `sentence`, in order.

@@ -9,7 +9,7 @@
 //! interleave.
 
 use crate::support::Test;
-use crate::support::fake_llm::FakeLlm;
+use crate::support::fake_llm::{FakeLlm, generation_of};
 
 /// A heading "todos", buttons "Add" and "Clear", and a list "Items" the buttons fill and empty.
 const PAGE: &str = include_str!("support/fixtures/engine/app.html");
@@ -58,11 +58,6 @@ fn config(base_url: &str) -> String {
 
 fn fenced(code: &str) -> String {
     format!("```js\n{code}\n```\n")
-}
-
-/// The part of a generation request that names its step.
-fn generation_of(sentence: &str) -> String {
-    format!("STEP:\n{sentence}\n\nPREVIOUS STEPS:")
 }
 
 /// A fake LLM that writes the code of every sentence of [`FIRST`] and [`SECOND`] as often as

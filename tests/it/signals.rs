@@ -10,7 +10,7 @@
 //! step waits for a word that never comes, and the signal is sent once that step has started.
 //! Every run ends with its port free within [`PORT_FREED_WITHIN`] of its exit.
 
-use std::net::{Ipv4Addr, SocketAddrV4, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddrV4, TcpStream};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,7 @@ use crate::runner::{
     EVENTS, MARK_ENV, OPEN, assert_nothing_left, marked_processes, step_started, unique_mark,
     wait_for,
 };
-use crate::support::{Output, PHASE_LIMIT, Running, Test, require_browser};
+use crate::support::{Output, PHASE_LIMIT, Running, Test, free_port, require_browser};
 
 const SERVER: &str = include_str!("support/fixtures/web_server/server.js");
 const SCENARIO: &str = "scenarios/app.steps";
@@ -33,15 +33,6 @@ const STARTS_IN_THE_BACKGROUND: &str = "$NODE demo/server.js $PORT & wait";
 
 /// How soon after prettyplay's exit the web server's port must be free again.
 const PORT_FREED_WITHIN: Duration = Duration::from_secs(2);
-
-/// A port of 127.0.0.1 that was free a moment ago.
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a port on 127.0.0.1");
-    listener
-        .local_addr()
-        .expect("the listener's address")
-        .port()
-}
 
 /// A run whose `[web_server]` runs `command` on `port` and whose one test opens the app, then
 /// waits in a step that never ends; it writes the list, JSON and JUnit reports.

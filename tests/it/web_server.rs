@@ -16,21 +16,12 @@ use std::time::{Duration, Instant};
 use crate::runner::{
     MARK_ENV, OPEN, STUCK, assert_nothing_left, interrupt, marked_processes, unique_mark, wait_for,
 };
-use crate::support::{PHASE_LIMIT, Running, Test, require_browser, static_server};
+use crate::support::{PHASE_LIMIT, Running, Test, free_port, require_browser, static_server};
 
 const SERVER: &str = include_str!("support/fixtures/web_server/server.js");
 const SCENARIO: &str = "scenarios/app.steps";
 /// Opens `/` and finds the heading [`SERVER`] serves.
 const SEES_THE_APP: &str = "async function step(page) {\n  await page.goto('/');\n  await expect(page.getByRole('heading', { name: 'served by the web server' })).toBeVisible();\n}";
-
-/// A port of 127.0.0.1 that was free a moment ago.
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a port on 127.0.0.1");
-    listener
-        .local_addr()
-        .expect("the listener's address")
-        .port()
-}
 
 /// A project whose `[web_server]` runs `command` (`$PORT` is the port, `$NODE` Node.js) with
 /// `url = http://127.0.0.1:PORT` and the extra `keys`, and whose one test runs `code`.

@@ -137,6 +137,18 @@ impl Reply {
     }
 }
 
+/// The needle that routes a generation request for step `sentence` to a keyed reply: the step
+/// as the user message states it, followed by the earlier steps.
+pub(crate) fn generation_of(sentence: &str) -> String {
+    format!("STEP:\n{sentence}\n\nPREVIOUS STEPS:")
+}
+
+/// The needle that routes a classification request for step `sentence` to a keyed reply: the
+/// step, followed by its failing code.
+pub(crate) fn classification_of(sentence: &str) -> String {
+    format!("STEP:\n{sentence}\n\nCODE:")
+}
+
 impl From<&str> for Reply {
     fn from(text: &str) -> Self {
         Reply::text(text)

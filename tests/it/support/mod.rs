@@ -17,7 +17,7 @@ pub(crate) mod walk;
 
 pub(crate) use output::Output;
 pub(crate) use prerequisites::{driver_cli_js, require_browser, require_firefox};
-pub(crate) use test::{PHASE_LIMIT, Running, Test, repo_dir};
+pub(crate) use test::{PHASE_LIMIT, Running, Test, copy_tree, free_port, repo_dir};
 
 /// Fails unless every failed test among `events` says why: a verdict, or a cause with its type
 /// and a message. `what` names the run in the message.

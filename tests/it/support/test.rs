@@ -697,7 +697,9 @@ fn write_file(path: &Path, content: &[u8]) {
     fs::write(path, content).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+/// Copies a file, or a directory tree without its hidden files (a stale cache lock, editor
+/// files), to `to`.
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     if from.is_file() {
         write_file(
             to,
@@ -714,6 +716,15 @@ fn copy_tree(from: &Path, to: &Path) {
         }
         copy_tree(&entry.path(), &to.join(name));
     }
+}
+
+/// A port of 127.0.0.1 that was free a moment ago.
+pub(crate) fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a port on 127.0.0.1");
+    listener
+        .local_addr()
+        .expect("the listener's address")
+        .port()
 }
 
 /// `text` as a TOML basic string.
