@@ -3,12 +3,11 @@
 //! documents show must be what prettyplay prints ([`crate::support::walk`]).
 
 use std::fs;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
-use crate::support::fake_llm::FakeLlm;
+use crate::support::fake_llm::{FakeLlm, classification_of, generation_of};
 use crate::support::walk::{self, Directive, Walk};
-use crate::support::{driver_cli_js, repo_dir, require_browser};
+use crate::support::{copy_tree, driver_cli_js, free_port, repo_dir, require_browser};
 
 /// Where the whole walk (each command and what it printed) is written when set: what updating
 /// a document after a deliberate change of output starts from.
@@ -33,24 +32,6 @@ const NOT_COMMANDS: [&str; 11] = [
     "html",
     "gherkin",
 ];
-
-/// A port nothing listens on now, for the demo server the document starts.
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
-/// The needle of a generation request for step `sentence`.
-fn generation_of(sentence: &str) -> String {
-    format!("STEP:\n{sentence}\n\nPREVIOUS STEPS:")
-}
-
-/// The needle of a classification request for step `sentence`.
-fn classification_of(sentence: &str) -> String {
-    format!("STEP:\n{sentence}\n\nCODE:")
-}
 
 fn fenced(body: &str) -> String {
     format!("```js\nasync function step(page) {{\n{body}\n}}\n```\n")
@@ -176,6 +157,14 @@ fn run_document(walk: &mut Walk, llm: &FakeLlm, document: &str) -> (Vec<String>,
         if differs {
             blessed.push((block.line + 1, block.end - 1, block.indent, new_body));
         }
+        // A block marked *stand-in model* must have asked for every reply scripted for it.
+        if llm.pending() > 0 {
+            failures.push(format!(
+                "{at}: {} scripted LLM repl(ies) were never asked for: the block does not need \
+                 the stand-in model its directive names",
+                llm.pending()
+            ));
+        }
         let unexpected = llm.take_unexpected();
         if !unexpected.is_empty() {
             failures.push(format!(
@@ -284,7 +273,7 @@ fn the_readme_runs_as_written() {
     // The README's project is the checkout's own: its settings, scenarios, cache and demo app.
     let project = walk.home.join("project");
     for item in ["scenarios", "cache", "demo"] {
-        copy(&repo_dir().join(item), &project.join(item));
+        copy_tree(&repo_dir().join(item), &project.join(item));
     }
     walk.run(&format!("cd '{}'", project.display()), &[]);
     walk.substitute("4173", &free_port().to_string());
@@ -301,18 +290,4 @@ fn the_readme_runs_as_written() {
     walk.env("PRETTYPLAY_RUN_WORKERS", "1");
     let (failures, skipped) = run_document(&mut walk, &llm, "README.md");
     assert_walked("README.md", &walk, failures, &skipped);
-}
-
-/// Copies a file or a directory tree.
-fn copy(from: &Path, to: &Path) {
-    if from.is_dir() {
-        fs::create_dir_all(to).expect("create a directory");
-        for entry in fs::read_dir(from).expect("list a directory") {
-            let entry = entry.expect("a directory entry");
-            copy(&entry.path(), &to.join(entry.file_name()));
-        }
-    } else {
-        fs::create_dir_all(to.parent().expect("a parent")).expect("create a directory");
-        fs::copy(from, to).expect("copy a file");
-    }
 }

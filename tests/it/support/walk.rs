@@ -79,7 +79,9 @@ pub(crate) fn blocks(markdown: &str) -> Vec<Block> {
             if inner.trim_start().starts_with("```") {
                 break;
             }
-            body.push_str(inner.get(indent..).unwrap_or(inner.trim_start()));
+            // The fence's indentation, as far as the line has it, is not the block's text.
+            let own = inner.len() - inner.trim_start_matches(' ').len();
+            body.push_str(&inner[own.min(indent)..]);
             body.push('\n');
         }
         blocks.push(Block {
@@ -448,6 +450,11 @@ mod tests {
         assert_eq!(blocks[1].directives, [Directive::Append("a.toml".into())]);
         assert_eq!(blocks[1].body, "[x]\n");
         assert_eq!(blocks[1].line, 7);
+        // A line less indented than its fence keeps all of its text.
+        assert_eq!(
+            super::blocks("  ```text\n  a\n bc\n  ```\n")[0].body,
+            "a\nbc\n"
+        );
     }
 
     #[test]
