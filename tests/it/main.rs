@@ -52,6 +52,7 @@
     reason = "a test harness: a panic is the test failing, and measured figures go to the log"
 )]
 
+mod api_steps;
 mod architecture;
 mod audit;
 mod authoring;
