@@ -65,6 +65,45 @@ enum StepResult {
     Failed {
         failure: Box<TestFailure>,
     },
+    /// An `[optional]` step whose target did not appear: the test goes on, and nothing is
+    /// cached. `reason` says which target and for how long it was waited for.
+    Skipped {
+        reason: String,
+    },
+}
+
+impl StepResult {
+    /// How an optional step's execution that failed as `failure` ends, when its target did not
+    /// appear; `None` for any other failure, which is judged as usual.
+    fn skipped(failure: &StepFailure) -> Option<StepResult> {
+        (failure.kind == FailureKind::Absent).then(|| StepResult::Skipped {
+            reason: failure.message.clone(),
+        })
+    }
+
+    /// The skip of an optional step whose code could not be generated because its target is not
+    /// on the page: a candidate did not find it, or the built-in generator, which reads the
+    /// sentence, found no element for it.
+    fn skipped_generation(
+        step: &Step,
+        context: &StepContext<'_>,
+        decided: &EngineFailure,
+    ) -> Option<StepResult> {
+        if !step.optional {
+            return None;
+        }
+        match decided.cause.as_deref() {
+            Some(EngineCause::Step(failure)) => StepResult::skipped(failure),
+            Some(EngineCause::Declined(why))
+                if crate::engine::parse_sentence(&context.key.step, context.columns).is_ok() =>
+            {
+                Some(StepResult::Skipped {
+                    reason: why.clone(),
+                })
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Runs the steps of one test in order; the first failing step ends the test.
@@ -142,7 +181,8 @@ pub(crate) fn run_test(
         let on_retry = |attempt: u32, failure: &StepFailure| reporter.send_retry(attempt, failure);
         let exec = live
             .executor(SettleWindow::new(&config.polling, step.tries), &on_retry)
-            .with_argument(step.argument.as_ref());
+            .with_argument(step.argument.as_ref())
+            .with_optional(step.optional.then_some(config.polling.optional_timeout));
         let context = StepContext {
             scenario: plan.scenario,
             key: key.clone(),
@@ -213,6 +253,16 @@ pub(crate) fn run_test(
                     duration,
                     code,
                     proof,
+                });
+            }
+            StepResult::Skipped { reason } => {
+                reporter.send(RunEvent::StepSkipped {
+                    test: plan.id.clone(),
+                    index,
+                    sentence: step.sentence.clone(),
+                    line: step.line,
+                    duration,
+                    reason,
                 });
             }
             StepResult::Failed { mut failure } => {
@@ -338,12 +388,16 @@ fn advance(
             Ok(()) => StepResult::Passed {
                 source: StepSource::Cached,
                 by: None,
-                proof: (mode == Mode::Audit)
+                // `audit` proves checks, and an optional step is an action that may be skipped.
+                proof: (mode == Mode::Audit && !observer.step.optional)
                     .then(|| audit_record(exec, &code, &context.key.step))
                     .flatten(),
                 code,
             },
-            Err(failure) => after_failure(code, failure, mode, engine, context, exec, observer),
+            Err(failure) => match StepResult::skipped(&failure) {
+                Some(skipped) => skipped,
+                None => after_failure(code, failure, mode, engine, context, exec, observer),
+            },
         },
         Cached::Missing => match (mode, engine) {
             (Mode::Run { .. }, Some(engine)) => generate(engine, context, exec, observer),
@@ -383,6 +437,10 @@ fn generate(
             proof: generated.proof,
         },
         Err(decided) => {
+            if let Some(skipped) = StepResult::skipped_generation(observer.step, context, &decided)
+            {
+                return skipped;
+            }
             let verdict = decided.verdict.clone();
             let shown = decided.candidate.clone();
             failed_step(observer, FailureCause::Engine(decided), shown, verdict)
@@ -586,7 +644,12 @@ fn shared_step(
                     proof: None,
                 };
             }
-            Err(failure) => tried = Some((code, failure)),
+            Err(failure) => match StepResult::skipped(&failure) {
+                // The step's target is absent in this test's page: the step is skipped here,
+                // and nothing is decided for the tests that share it.
+                Some(skipped) => return skipped,
+                None => tried = Some((code, failure)),
+            },
         }
     }
     let mut decided = lock(slot);
@@ -602,7 +665,10 @@ fn shared_step(
                     code,
                     proof: None,
                 },
-                Err(failed) => evident_step(turn.observer, Evidence::cause_of(failed), code),
+                Err(failed) => match StepResult::skipped(&failed) {
+                    Some(skipped) => skipped,
+                    None => evident_step(turn.observer, Evidence::cause_of(failed), code),
+                },
             };
         }
         SharedTurn::FailLikeTheOther(failure) => return StepResult::Failed { failure },
