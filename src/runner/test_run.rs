@@ -19,6 +19,7 @@ use crate::engine::{
 };
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};
+use crate::runner::skip::{absent_reason, generation_skip};
 use crate::runner::{
     FailureCause, Interruption, Mode, RunConfig, RunEvent, StepSource, TestFailure, TestId,
     TestOutcome,
@@ -65,45 +66,8 @@ enum StepResult {
     Failed {
         failure: Box<TestFailure>,
     },
-    /// An `[optional]` step whose target did not appear: the test goes on, and nothing is
-    /// cached. `reason` says which target and for how long it was waited for.
-    Skipped {
-        reason: String,
-    },
-}
-
-impl StepResult {
-    /// How an optional step's execution that failed as `failure` ends, when its target did not
-    /// appear; `None` for any other failure, which is judged as usual.
-    fn skipped(failure: &StepFailure) -> Option<StepResult> {
-        (failure.kind == FailureKind::Absent).then(|| StepResult::Skipped {
-            reason: failure.message.clone(),
-        })
-    }
-
-    /// The skip of an optional step whose code could not be generated because its target is not
-    /// on the page: a candidate did not find it, or the built-in generator, which reads the
-    /// sentence, found no element for it.
-    fn skipped_generation(
-        step: &Step,
-        context: &StepContext<'_>,
-        decided: &EngineFailure,
-    ) -> Option<StepResult> {
-        if !step.optional {
-            return None;
-        }
-        match decided.cause.as_deref() {
-            Some(EngineCause::Step(failure)) => StepResult::skipped(failure),
-            Some(EngineCause::Declined(why))
-                if crate::engine::parse_sentence(&context.key.step, context.columns).is_ok() =>
-            {
-                Some(StepResult::Skipped {
-                    reason: why.clone(),
-                })
-            }
-            _ => None,
-        }
-    }
+    /// An `[optional]` step whose target did not appear, and why (see `skip.rs`).
+    Skipped(String),
 }
 
 /// Runs the steps of one test in order; the first failing step ends the test.
@@ -255,7 +219,7 @@ pub(crate) fn run_test(
                     proof,
                 });
             }
-            StepResult::Skipped { reason } => {
+            StepResult::Skipped(reason) => {
                 reporter.send(RunEvent::StepSkipped {
                     test: plan.id.clone(),
                     index,
@@ -394,8 +358,8 @@ fn advance(
                     .flatten(),
                 code,
             },
-            Err(failure) => match StepResult::skipped(&failure) {
-                Some(skipped) => skipped,
+            Err(failure) => match absent_reason(&failure) {
+                Some(reason) => StepResult::Skipped(reason),
                 None => after_failure(code, failure, mode, engine, context, exec, observer),
             },
         },
@@ -437,9 +401,8 @@ fn generate(
             proof: generated.proof,
         },
         Err(decided) => {
-            if let Some(skipped) = StepResult::skipped_generation(observer.step, context, &decided)
-            {
-                return skipped;
+            if let Some(reason) = generation_skip(observer.step.optional, context, &decided) {
+                return StepResult::Skipped(reason);
             }
             let verdict = decided.verdict.clone();
             let shown = decided.candidate.clone();
@@ -644,10 +607,9 @@ fn shared_step(
                     proof: None,
                 };
             }
-            Err(failure) => match StepResult::skipped(&failure) {
-                // The step's target is absent in this test's page: the step is skipped here,
-                // and nothing is decided for the tests that share it.
-                Some(skipped) => return skipped,
+            Err(failure) => match absent_reason(&failure) {
+                // Absent from this test's page: skipped here, nothing decided for the others.
+                Some(reason) => return StepResult::Skipped(reason),
                 None => tried = Some((code, failure)),
             },
         }
@@ -665,8 +627,8 @@ fn shared_step(
                     code,
                     proof: None,
                 },
-                Err(failed) => match StepResult::skipped(&failed) {
-                    Some(skipped) => skipped,
+                Err(failed) => match absent_reason(&failed) {
+                    Some(reason) => StepResult::Skipped(reason),
                     None => evident_step(turn.observer, Evidence::cause_of(failed), code),
                 },
             };

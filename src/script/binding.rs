@@ -125,6 +125,12 @@ impl StepHost {
         }
     }
 
+    /// Arms the optional mode for the next execution (`Some(bound)`), or disarms it (see
+    /// `optional_target.rs`).
+    pub(crate) fn arm_optional(&self, bound: Option<Duration>) {
+        self.optional.arm(bound);
+    }
+
     /// Forgets the last call, before a run whose failure may be judged.
     pub(crate) fn forget_last_call(&self) {
         if let Ok(mut call) = self.failed_call.lock() {

@@ -4,7 +4,7 @@
 //! [`FailureKind::Absent`], which the runner turns into a skipped step; a target that appears is
 //! acted on with the normal timeouts, so a later failure is an ordinary one.
 //!
-//! Main type: [`OptionalTarget`], the mode a [`StepHost`] holds.
+//! Main type: [`OptionalTarget`], the mode a `StepHost` holds.
 
 use std::cell::Cell;
 use std::time::Duration;
@@ -14,7 +14,6 @@ use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 
 use crate::script::FailureKind;
-use crate::script::binding::StepHost;
 use crate::script::driver_error::HostError;
 
 /// The frame methods that act on the element a selector names: the first one of an optional
@@ -53,6 +52,11 @@ pub(crate) struct TargetWait {
 }
 
 impl OptionalTarget {
+    /// Arms the mode for the next execution (`Some(bound)`), or disarms it.
+    pub(crate) fn arm(&self, bound: Option<Duration>) {
+        self.armed.set(bound);
+    }
+
     /// The wait that must come before the frame call `method` with `params`, when the mode is
     /// armed and the call is an action on a selector; the mode is spent by it.
     pub(crate) fn before(&self, method: &str, params: &Value) -> Option<TargetWait> {
@@ -140,13 +144,6 @@ fn shown_bound(bound: Duration) -> String {
         format!("{secs:.0}s")
     } else {
         format!("{secs}s")
-    }
-}
-
-impl StepHost {
-    /// Arms the optional mode for the next execution (`Some(bound)`), or disarms it.
-    pub(crate) fn arm_optional(&self, bound: Option<Duration>) {
-        self.optional.armed.set(bound);
     }
 }
 
