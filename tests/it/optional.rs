@@ -241,3 +241,43 @@ fn optional_with_a_value_is_an_error_at_its_line() {
         )
         .stderr_contains("write `[optional]` alone");
 }
+
+#[test]
+fn an_llm_candidate_whose_target_is_absent_skips_the_step_after_one_request() {
+    let llm = crate::support::fake_llm::FakeLlm::start();
+    llm.reply_text(
+        "```js\nasync function step(page) {\n  await page.getByRole('button', { name: 'Accept \
+         cookies' }).click();\n}\n```",
+    );
+    let out = Test::new()
+        .config(&format!(
+            "[polling]\noptional_timeout = 1\n[llm]\nprovider = \"openai\"\nmodel = \"fake\"\n\
+             base_url = \"{}\"\n",
+            llm.base_url()
+        ))
+        .scenario(SCENARIO, STEPS)
+        .page("index.html", WITHOUT_BANNER)
+        .cached(
+            SCENARIO,
+            "shop",
+            "open the app",
+            1,
+            "async function step(page) {\n  await page.goto('/');\n}",
+        )
+        .cached(
+            SCENARIO,
+            "shop",
+            "the page does not show \"We use cookies\"",
+            1,
+            GONE,
+        )
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_contains(SKIPPED);
+    assert_eq!(llm.request_count(), 1, "the absent target ends generation");
+    assert!(llm.take_unexpected().is_empty());
+    let cache = out.read(CACHE);
+    assert!(!cache.contains("Accept cookies\\\" button\""), "{cache}");
+}
