@@ -68,7 +68,14 @@ fn a_banner_step_is_clicked_when_present_and_skipped_when_absent_with_the_same_c
     let out = out
         .again()
         .page("index.html", WITHOUT_BANNER)
-        .args(&["replay", "--strict", "--events", "events.jsonl"])
+        .args(&[
+            "replay",
+            "--strict",
+            "--events",
+            "events.jsonl",
+            "--reporter",
+            "html",
+        ])
         .run()
         .assert_exit(0)
         .stdout_line("1 passed, 0 failed")
@@ -93,6 +100,12 @@ fn a_banner_step_is_clicked_when_present_and_skipped_when_absent_with_the_same_c
         out.read(CACHE),
         cache,
         "a skip changes nothing in the cache"
+    );
+    let html = out.read("prettyplay-report/index.html");
+    assert!(
+        html.contains("<li class=\"step skipped\" data-index=\"2\">")
+            && html.contains("skipped: optional, \"Accept cookies\" did not appear within 1s"),
+        "{html}"
     );
 
     // `run` too: the cached code is skipped, not healed or generated again.
