@@ -30,6 +30,7 @@ use crate::script::mutation::{self, Mutation};
 use crate::script::navigation;
 use crate::script::observe::{Call, Observation, observe};
 use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
+use crate::script::optional_target::OptionalTarget;
 use crate::script::page_slot::PageSlot;
 use crate::script::proof_mode::{self, ProofMode, Read};
 use crate::script::proof_responses::ProofResponses;
@@ -87,6 +88,8 @@ pub(crate) struct StepHost {
     /// The last frame call of the current run that failed (set when its error comes back): the
     /// evidence a failure is judged by. Shared with the call's task, which may outlive a borrow.
     failed_call: Arc<Mutex<Option<Call>>>,
+    /// Whether an `[optional]` step's first action waits for its target (`optional_target.rs`).
+    pub(super) optional: OptionalTarget,
 }
 
 type HostResult = Result<Value, HostError>;
@@ -122,7 +125,14 @@ impl StepHost {
             proof: Cell::new(ProofMode::Off),
             reads: RefCell::new(Vec::new()),
             failed_call: Arc::new(Mutex::new(None)),
+            optional: OptionalTarget::default(),
         }
+    }
+
+    /// Arms the optional mode for the next execution (`Some(bound)`), or disarms it (see
+    /// `optional_target.rs`).
+    pub(crate) fn arm_optional(&self, bound: Option<Duration>) {
+        self.optional.arm(bound);
     }
 
     /// Forgets the last call, before a run whose failure may be judged.
@@ -294,7 +304,7 @@ impl StepHost {
                     // reads better than the method's name.
                     "bare": matches!(
                         err.kind,
-                        FailureKind::Unreachable | FailureKind::Misconfigured
+                        FailureKind::Unreachable | FailureKind::Misconfigured | FailureKind::Absent
                     ),
                     "message": err.message,
                     "log": err.log,
@@ -482,6 +492,7 @@ impl StepHost {
                 let expect = name == "expect";
                 let PageSlot { page, frame } = slot;
                 let limit = overrun_limit(&params);
+                let target = self.optional.before(name, &params);
                 // Only a normal run's failures are evidence; a proof run's are its own.
                 let failed_call = (mode == ProofMode::Off).then(|| {
                     (
@@ -494,6 +505,9 @@ impl StepHost {
                     )
                 });
                 Ok(self.act(async move {
+                    if let Some(target) = target {
+                        target.run(&frame).await?;
+                    }
                     let call = frame.channel().send::<Value, Value>(name, params.clone());
                     let Ok(reply) = tokio::time::timeout(limit, call).await else {
                         return Err(overran(&params, expect));

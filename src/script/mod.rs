@@ -23,6 +23,7 @@ mod mutation;
 mod navigation;
 mod observe;
 mod op_params;
+mod optional_target;
 mod page_look;
 mod page_slot;
 mod page_state;
