@@ -31,10 +31,16 @@ pub(crate) fn write_step(
 /// which need the page to tell where a name ends; else of the sentence read as several
 /// clauses (`compound.rs`).
 fn code(sentence: &str, columns: &[String], snap: &Snapshot) -> Result<String, Decline> {
-    // An HTTP sentence is never a page's cards nor several clauses: its body's commas and
-    // `and`s are its own.
+    // An HTTP sentence is never a page's cards, and its body's commas and `and`s are its own:
+    // it is read as clauses only when it is no request as a whole (`GET /a answers 200 and GET
+    // /b answers 200`), and then every clause must be a shape.
     if let Some(http) = http::parse(sentence, columns) {
-        return http.and_then(|intent| code_for(&intent, snap));
+        return http
+            .and_then(|intent| code_for(&intent, snap))
+            .or_else(|decline| match compound::code(sentence, columns, snap) {
+                Some(Ok(code)) => Ok(code),
+                Some(Err(_)) | None => Err(decline),
+            });
     }
     let toks = normalize(tokenize(sentence, columns));
     let decline = match parse(sentence, columns).and_then(|intent| code_for(&intent, snap)) {

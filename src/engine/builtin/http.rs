@@ -914,6 +914,22 @@ mod tests {
         )
         .unwrap_err();
         assert!(why.0.contains("not valid JSON"), "{}", why.0);
+        // Several requests, each a clause of its own, in blocks so that their names do not clash.
+        let code = crate::engine::builtin::write_step(
+            "GET /api/health answers 200 and the API /api/todos does not list \"milk, bread\"",
+            &[],
+            "",
+            "",
+        )
+        .unwrap();
+        assert!(
+            code.starts_with("async function step(page) {\n  {\n    const response = await page.request.get('/api/health');\n    expect(response.status()).toBe(200);\n  }\n  {\n    const response = await page.request.get('/api/todos');\n"),
+            "{code}"
+        );
+        assert!(
+            code.ends_with("    expect(values).not.toContain('milk, bread');\n  }\n}"),
+            "{code}"
+        );
         // A summary before a colon, then the check it means.
         assert_eq!(
             parse_sentence("the todo is saved: the API /api/todos lists \"milk\"", &[]),
