@@ -330,6 +330,7 @@ mod tests {
                             )
                             .unwrap(),
                             tries: None,
+                            optional: false,
                             argument: None,
                         })
                         .collect(),

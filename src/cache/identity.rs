@@ -99,6 +99,7 @@ mod tests {
             line,
             occurrence,
             tries: None,
+            optional: false,
             argument: None,
         }
     }

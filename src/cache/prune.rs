@@ -221,6 +221,7 @@ mod tests {
                             line: 2,
                             occurrence: 1,
                             tries: None,
+                            optional: false,
                             argument: None,
                         })
                         .collect(),

@@ -293,6 +293,7 @@ fn header_step(test: &Test) -> Step {
         line: test.line,
         occurrence: 1,
         tries: None,
+        optional: false,
         argument: None,
     }
 }

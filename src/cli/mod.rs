@@ -11,6 +11,7 @@ mod init;
 mod list;
 mod list_check;
 mod merge;
+mod optional_checks;
 mod run;
 mod select;
 mod show;
@@ -464,7 +465,9 @@ fn load_scenarios(
     } else {
         paths.iter().map(|p| cwd.join(p)).collect()
     };
-    Ok(scenario::load(&settings.project_root, &paths)?)
+    let scenarios = scenario::load(&settings.project_root, &paths)?;
+    optional_checks::refuse_optional_checks(&scenarios)?;
+    Ok(scenarios)
 }
 
 /// Loads the scenarios named by `paths` (see [`load_scenarios`]) and, after them, the files of

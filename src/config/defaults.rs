@@ -32,6 +32,8 @@ pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 pub(super) const POLLING_TIMEOUT: Option<Duration> = None;
 /// `polling.delay`.
 pub(super) const POLLING_DELAY: Duration = Duration::from_millis(500);
+/// `polling.optional_timeout`: how long an `[optional]` step waits for its target.
+pub(super) const POLLING_OPTIONAL_TIMEOUT: Duration = Duration::from_secs(2);
 /// `llm.timeout`, per attempt.
 pub(super) const LLM_TIMEOUT: Duration = Duration::from_secs(60);
 /// `llm.max_tokens`.

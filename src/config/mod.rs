@@ -109,6 +109,9 @@ pub struct PollingSettings {
     pub timeout: Option<Duration>,
     /// Pause between re-executions (default 0.5 s).
     pub delay: Duration,
+    /// How long an `[optional]` step waits for the target of its first action before it is
+    /// skipped (default 2 s).
+    pub optional_timeout: Duration,
 }
 
 /// Which wire format the LLM speaks.

@@ -21,6 +21,7 @@ section_layer! {
     PollingLayer {
         timeout: Duration,
         delay: Duration,
+        optional_timeout: Duration,
     }
 }
 
@@ -33,6 +34,9 @@ impl PollingLayer {
                 .or(defaults::POLLING_TIMEOUT)
                 .filter(|t| !t.is_zero()),
             delay: self.delay.unwrap_or(defaults::POLLING_DELAY),
+            optional_timeout: self
+                .optional_timeout
+                .unwrap_or(defaults::POLLING_OPTIONAL_TIMEOUT),
         }
     }
 
@@ -44,6 +48,12 @@ impl PollingLayer {
         Ok(PollingLayer {
             timeout: file.checked("polling.timeout", SECONDS_FORM, raw.timeout, seconds)?,
             delay: file.checked("polling.delay", SECONDS_FORM, raw.delay, seconds)?,
+            optional_timeout: file.checked(
+                "polling.optional_timeout",
+                SECONDS_FORM,
+                raw.optional_timeout,
+                seconds,
+            )?,
         })
     }
 }
@@ -54,6 +64,7 @@ impl PollingLayer {
 pub(super) struct RawPolling {
     timeout: Option<Spanned<f64>>,
     delay: Option<Spanned<f64>>,
+    optional_timeout: Option<Spanned<f64>>,
 }
 
 /// The environment variables of `[polling]`.
@@ -66,6 +77,10 @@ pub(super) const POLLING_ENV_VARS: &[(&str, EnvSetter<PollingLayer>)] = &[
         layer.delay = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
         Ok(())
     }),
+    ("PRETTYPLAY_POLLING_OPTIONAL_TIMEOUT", |layer, _, value| {
+        layer.optional_timeout = Some(parse_seconds(value).ok_or(SECONDS_FORM)?);
+        Ok(())
+    }),
 ];
 
 #[cfg(test)]
@@ -76,5 +91,26 @@ mod tests {
     fn zero_polling_timeout_is_off() {
         let dir = project("[polling]\ntimeout = 0\n");
         assert_eq!(resolve(dir.path(), &no_env).polling.timeout, None);
+    }
+
+    #[test]
+    fn optional_timeout_defaults_to_two_seconds_and_is_read_from_file_and_env() {
+        use std::time::Duration;
+        let dir = project("");
+        assert_eq!(
+            resolve(dir.path(), &no_env).polling.optional_timeout,
+            Duration::from_secs(2)
+        );
+        let dir = project("[polling]\noptional_timeout = 0.5\n");
+        assert_eq!(
+            resolve(dir.path(), &no_env).polling.optional_timeout,
+            Duration::from_millis(500)
+        );
+        let env =
+            |name: &str| (name == "PRETTYPLAY_POLLING_OPTIONAL_TIMEOUT").then(|| "3".to_owned());
+        assert_eq!(
+            resolve(dir.path(), &env).polling.optional_timeout,
+            Duration::from_secs(3)
+        );
     }
 }

@@ -430,6 +430,7 @@ mod tests {
                 polling: PollingSettings {
                     timeout: None,
                     delay: Duration::from_millis(500),
+                    optional_timeout: Duration::from_secs(2),
                 },
                 llm: LlmSettings {
                     provider: None,
@@ -525,6 +526,7 @@ delay = 0.25
             PollingSettings {
                 timeout: Some(Duration::from_secs(3)),
                 delay: Duration::from_millis(250),
+                optional_timeout: Duration::from_secs(2),
             }
         );
     }

@@ -237,6 +237,25 @@ impl OriginGuard {
         }
     }
 
+    /// Refuses an HTTP request of step code (`request.get`, ...) to a URL the pages may not
+    /// reach: the driver sends those itself, past routes and the proxy, so the binding asks
+    /// here before each one, redirects included. A refusal fails the step and the test, as a
+    /// blocked request of the page does, whatever the step's code catches.
+    pub(crate) fn refuse_request(&self, url: &str) -> Result<(), String> {
+        let parsed = url::Url::parse(url);
+        let http = parsed
+            .as_ref()
+            .is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+        if http && self.allowed.allows(url) {
+            return Ok(());
+        }
+        let message = blocked_request_message("request", url);
+        let mut blocked = self.lock();
+        blocked.fail(message.clone());
+        blocked.list(url, "request");
+        Err(message)
+    }
+
     /// Takes the failure message of the first request, socket or connection blocked since the
     /// last call, if there was one.
     pub(crate) fn take_blocked(&self) -> Option<String> {

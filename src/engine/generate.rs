@@ -85,6 +85,18 @@ pub(crate) fn evident_failure(failure: &StepFailure, candidate: Option<String>) 
     }
 }
 
+/// The failure of an `[optional]` step whose candidate `code` did not find its target: the
+/// runner reports the step as skipped, and nothing is cached.
+fn absent_target(failure: StepFailure, code: String) -> EngineFailure {
+    EngineFailure::new(
+        EngineFailureKind::Incurable,
+        "the optional step's target did not appear",
+        None,
+    )
+    .with_cause(EngineCause::Step(failure))
+    .with_candidate(code)
+}
+
 /// The verdict of a step that reached for a forbidden origin: incurable, from evidence, because
 /// no regenerated code is trusted to do better and the guard's record is the whole story.
 fn blocked_classification() -> Classification {
@@ -148,6 +160,9 @@ impl Engine<'_> {
                 }
                 BuiltinOutcome::Failed(code, failure) if failure.kind.speaks_for_itself() => {
                     return Err(told(observer, evident_failure(&failure, Some(code))));
+                }
+                BuiltinOutcome::Failed(code, failure) if failure.kind == FailureKind::Absent => {
+                    return Err(absent_target(failure, code));
                 }
                 outcome if !self.llm_writes() => return Err(self.builtin_failure(outcome)),
                 outcome => failed = handed_over(&outcome),
@@ -287,6 +302,13 @@ impl Engine<'_> {
                     // blocked is fed back like broken code instead: the next one may keep to
                     // the app's origins, and whatever it reaches for is blocked all the same.
                     return Err(told(observer, evident_failure(&failure, Some(code))));
+                }
+                Err(failure) if failure.kind == FailureKind::Absent && pool == Pool::Generation => {
+                    // An optional step's target is not on the page: the step is skipped, and
+                    // another candidate would only spend the budget waiting for it again.
+                    // While healing, the target of the cached code was there, so a candidate
+                    // that misses it is fed back like any failed one.
+                    return Err(absent_target(failure, code));
                 }
                 Err(failure) if failure.kind == FailureKind::FailedCheck => {
                     // A check ran and did not hold. Another candidate must not be tried on it,

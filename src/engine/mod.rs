@@ -32,7 +32,7 @@ mod veto;
 
 pub(crate) use budgets::Budgets;
 pub(crate) use budgets::Pool;
-pub(crate) use builtin::{Explanation, explain, parse_sentence, rewrites};
+pub(crate) use builtin::{Explanation, explain, parse_sentence, reads_as_check, rewrites};
 pub(crate) use engine::LlmPurpose;
 #[cfg(test)]
 pub(crate) use engine::Written;

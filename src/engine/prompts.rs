@@ -36,6 +36,7 @@ Rules:
 - No fixed waits or sleeps: locators and web-first assertions wait by themselves
 - Never close pages or contexts
 - No page.route, page.clock, init scripts, tracing, HAR or CDP
+- HTTP calls only when STEP asks for one (seed, check or clean up data through the app's API): page.request.get/post/put/patch/delete, with the page's cookies, to the app's origins only; check what the sentence says exactly (expect(response.status()).toBe(201), the JSON's values), not just toBeOK()
 - Do exactly what STEP says, nothing more and nothing less; the previous steps are already done
 - When healing, keep every check of the cached code (each expect and the value it expects): change how elements are found, never what is expected
 - Output only the code block, no explanations

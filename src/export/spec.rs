@@ -168,6 +168,11 @@ fn write_step(out: &mut String, title: &str, step: &Step, code: Option<&str>) {
             let _ = writeln!(out, "      const vars = testVars;");
         }
     }
+    // prettyplay's global `request` is the page's, with its cookies, as `page.request` is in
+    // Playwright Test (the `request` fixture has cookies of its own).
+    if mentions_request(code) {
+        let _ = writeln!(out, "      const request = page.request;");
+    }
     let _ = writeln!(out, "{}", code.trim_end());
     let _ = writeln!(out, "      await step(page);");
     let _ = writeln!(out, "    }});");
@@ -192,6 +197,16 @@ fn names_of(steps: &[Step], columns: &[String]) -> Vec<String> {
         }
     }
     names
+}
+
+/// Whether step code names the global `request` (not `page.request` or a `request` property).
+fn mentions_request(code: &str) -> bool {
+    code.match_indices("request").any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let after = code[at + "request".len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
+        !word(before) && before != Some('.') && !word(after)
+    })
 }
 
 /// `{ NAME: "public value" or null, ... }`: every variable the steps name and every public
@@ -345,5 +360,18 @@ mod tests {
             "{spec}"
         );
         assert!(spec.contains("  test.describe(() => {\n    test.use({ storageState: statePath(\"user\") });\n\n  test(\"shop\""), "{spec}");
+    }
+
+    #[test]
+    fn only_code_that_names_the_global_request_gets_the_pages() {
+        assert!(mentions_request("const r = await request.get('/api');"));
+        assert!(mentions_request(
+            "await expect(await request.delete('/x')).toBeOK();"
+        ));
+        assert!(!mentions_request("await page.request.get('/api');"));
+        assert!(!mentions_request(
+            "const requests = 1; page.waitForRequest('x');"
+        ));
+        assert!(!mentions_request("await page.goto('/');"));
     }
 }

@@ -510,9 +510,14 @@ impl Summary {
             } else {
                 format!(" ({})", writers.join("; "))
             };
+            let skipped = if stats.skipped_steps > 0 {
+                format!(", {} skipped (optional)", stats.skipped_steps)
+            } else {
+                String::new()
+            };
             writeln!(
                 out,
-                "steps: {} cached, {} generated, {} healed{builtin}",
+                "steps: {} cached, {} generated, {} healed{skipped}{builtin}",
                 stats.cached_steps, stats.generated_steps, stats.healed_steps
             )?;
             let checks = stats.checks_proven + stats.checks_unproven + stats.checks_vacuous;

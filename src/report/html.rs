@@ -56,6 +56,7 @@ pub(crate) fn render(record: &RunRecord, report_dir: &Path) -> String {
         let _ = writeln!(html, "<span class=\"count {class}\">{count} {word}</span>");
     }
     for (count, word) in [
+        (stats.skipped_steps, "skipped (optional)"),
         (stats.reused_steps, "reused (LLM requests saved)"),
         (stats.checks_proven, "checks proven"),
         (stats.checks_unproven, "checks unproven"),
@@ -238,6 +239,7 @@ fn step_html(html: &mut String, scenario: &str, step: &StepRecord) {
         StepStatus::Passed(source) => ("passed", "✓", source_name(source)),
         StepStatus::Failed => ("failed", "✗", "failed"),
         StepStatus::Unfinished => ("unfinished", "·", "unfinished"),
+        StepStatus::Skipped => ("skipped", "↷", "skipped"),
     };
     let _ = write!(
         html,
@@ -257,6 +259,13 @@ fn step_html(html: &mut String, scenario: &str, step: &StepRecord) {
         );
     }
     html.push('\n');
+    if let Some(reason) = &step.skip_reason {
+        let _ = writeln!(
+            html,
+            "<p class=\"note muted skipped\">skipped: optional, {}</p>",
+            escape(reason)
+        );
+    }
     if let Some(proof) = &step.proof {
         // A check that cannot fail is as loud as a failure; a proven or unproven one is a note.
         let class = if proof.starts_with(crate::engine::VACUOUS) {

@@ -218,6 +218,7 @@ fn steps_text(id: &TestId, steps: &[StepRecord]) -> String {
             ),
             StepStatus::Failed => ("✗", "failed"),
             StepStatus::Unfinished => ("·", "unfinished"),
+            StepStatus::Skipped => ("↷", "skipped"),
         };
         let _ = write!(
             out,
@@ -234,6 +235,9 @@ fn steps_text(id: &TestId, steps: &[StepRecord]) -> String {
             let _ = write!(out, " at {}:{}", id.scenario, step.line);
         }
         out.push('\n');
+        if let Some(reason) = &step.skip_reason {
+            let _ = writeln!(out, "    skipped: optional, {reason}");
+        }
         for line in &step.logs {
             let _ = writeln!(out, "    console: {line}");
         }

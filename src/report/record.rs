@@ -129,6 +129,8 @@ pub(crate) enum StepStatus {
     Unfinished,
     Passed(StepSource),
     Failed,
+    /// An `[optional]` step whose target did not appear: neither passed nor failed.
+    Skipped,
 }
 
 /// A rot heal: why, and the code before and after.
@@ -163,6 +165,8 @@ pub(crate) struct StepRecord {
     pub verdict: Option<Classification>,
     /// `console.*` output of the step's code.
     pub logs: Vec<String>,
+    /// Why a skipped step was skipped.
+    pub skip_reason: Option<String>,
 }
 
 impl StepRecord {
@@ -181,6 +185,7 @@ impl StepRecord {
             heal: None,
             verdict: None,
             logs: Vec::new(),
+            skip_reason: None,
         }
     }
 }
@@ -229,6 +234,21 @@ impl RunRecord {
                 step.line = *line;
                 step.status = StepStatus::Failed;
                 step.duration = *duration;
+            }
+            RunEvent::StepSkipped {
+                test,
+                index,
+                sentence,
+                line,
+                duration,
+                reason,
+            } => {
+                let step = self.test(test).step(*index);
+                step.sentence.clone_from(sentence);
+                step.line = *line;
+                step.status = StepStatus::Skipped;
+                step.duration = *duration;
+                step.skip_reason = Some(reason.clone());
             }
             RunEvent::SettleRetry { test, index, .. } => self.test(test).step(*index).retries += 1,
             RunEvent::StepLog { test, index, line } => {

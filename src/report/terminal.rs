@@ -176,6 +176,24 @@ impl<W: Write> TerminalReporter<W> {
                 );
                 self.step_line(test, line);
             }
+            // A skipped step is said at every verbosity but quiet: it did not run, and that
+            // must not read like a pass.
+            RunEvent::StepSkipped {
+                test,
+                index,
+                sentence,
+                reason,
+                ..
+            } if !quiet => {
+                let line = format!(
+                    "  {} {index}. {} {}",
+                    self.style(Style::new().yellow()).apply_to("↷"),
+                    Visible(sentence),
+                    self.style(Style::new().dim())
+                        .apply_to(format!("(skipped: optional, {})", Visible(reason)))
+                );
+                self.step_line(test, line);
+            }
             RunEvent::StepLog { test, line, .. } if verbose => {
                 let line = format!(
                     "    {}",
@@ -325,6 +343,7 @@ impl<W: Write> TerminalReporter<W> {
             }
             RunEvent::StepPassed { .. }
             | RunEvent::StepFailed { .. }
+            | RunEvent::StepSkipped { .. }
             | RunEvent::SettleRetry { .. }
             | RunEvent::StepLog { .. }
             | RunEvent::HealingStarted { .. }

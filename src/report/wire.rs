@@ -41,6 +41,7 @@ pub(crate) fn failure_kind_name(kind: FailureKind) -> &'static str {
         FailureKind::AppError => "app_error",
         FailureKind::Misconfigured => "misconfigured",
         FailureKind::Blocked => "blocked",
+        FailureKind::Absent => "absent",
     }
 }
 
@@ -133,6 +134,15 @@ pub(crate) enum EventWire<'a> {
         sentence: &'a str,
         line: usize,
         duration_ms: u64,
+    },
+    /// An `[optional]` step whose target did not appear: skipped, never passed.
+    StepSkipped {
+        #[serde(flatten)]
+        step: StepRef<'a>,
+        sentence: &'a str,
+        line: usize,
+        duration_ms: u64,
+        reason: &'a str,
     },
     SettleRetry {
         #[serde(flatten)]
@@ -269,6 +279,20 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 sentence,
                 line: *line,
                 duration_ms: millis(*duration),
+            },
+            RunEvent::StepSkipped {
+                test,
+                index,
+                sentence,
+                line,
+                duration,
+                reason,
+            } => EventWire::StepSkipped {
+                step: StepRef::new(test, *index),
+                sentence,
+                line: *line,
+                duration_ms: millis(*duration),
+                reason,
             },
             RunEvent::SettleRetry {
                 test,
@@ -659,6 +683,10 @@ pub(crate) struct StatsWire {
     cached_steps: usize,
     generated_steps: usize,
     healed_steps: usize,
+    /// `[optional]` steps skipped because their target did not appear; present only when some
+    /// were.
+    #[serde(skip_serializing_if = "is_zero")]
+    skipped_steps: usize,
     /// Of the generated and healed steps, those the built-in generator wrote; present only
     /// when some were.
     #[serde(skip_serializing_if = "is_zero")]
@@ -716,6 +744,7 @@ impl From<&RunStats> for StatsWire {
             cached_steps,
             generated_steps,
             healed_steps,
+            skipped_steps,
             builtin_steps,
             reused_steps,
             checks_proven,
@@ -744,6 +773,7 @@ impl From<&RunStats> for StatsWire {
             cached_steps,
             generated_steps,
             healed_steps,
+            skipped_steps,
             builtin_steps,
             reused_steps,
             checks_proven,

@@ -128,6 +128,14 @@ enum EventIn {
         line: usize,
         duration_ms: u64,
     },
+    StepSkipped {
+        test: TestIdIn,
+        index: usize,
+        sentence: String,
+        line: usize,
+        duration_ms: u64,
+        reason: String,
+    },
     SettleRetry {
         test: TestIdIn,
         index: usize,
@@ -290,6 +298,21 @@ impl EventIn {
                 sentence,
                 line,
                 duration: ms(duration_ms),
+            },
+            EventIn::StepSkipped {
+                test,
+                index,
+                sentence,
+                line,
+                duration_ms,
+                reason,
+            } => RunEvent::StepSkipped {
+                test: test.into(),
+                index,
+                sentence,
+                line,
+                duration: ms(duration_ms),
+                reason,
             },
             EventIn::SettleRetry {
                 test,
@@ -694,6 +717,8 @@ struct StatsIn {
     generated_steps: usize,
     healed_steps: usize,
     #[serde(default)]
+    skipped_steps: usize,
+    #[serde(default)]
     builtin_steps: usize,
     #[serde(default)]
     reused_steps: usize,
@@ -743,6 +768,7 @@ impl From<StatsIn> for RunStats {
             cached_steps: stats.cached_steps,
             generated_steps: stats.generated_steps,
             healed_steps: stats.healed_steps,
+            skipped_steps: stats.skipped_steps,
             builtin_steps: stats.builtin_steps,
             reused_steps: stats.reused_steps,
             checks_proven: stats.checks_proven,
@@ -820,6 +846,14 @@ mod tests {
                 sentence: "open the app".into(),
                 line: 2,
                 duration: ms(3),
+            },
+            RunEvent::StepSkipped {
+                test: test.clone(),
+                index: 2,
+                sentence: "accept the cookies".into(),
+                line: 3,
+                duration: ms(2000),
+                reason: "\"Accept\" did not appear within 2s".into(),
             },
             RunEvent::TraceWritten {
                 test: test.clone(),
@@ -963,6 +997,7 @@ mod tests {
                 cached_steps: 4,
                 generated_steps: 5,
                 healed_steps: 6,
+                skipped_steps: 3,
                 builtin_steps: 2,
                 reused_steps: 1,
                 llm_requests: 7,

@@ -305,6 +305,8 @@ pub struct RunStats {
     pub cached_steps: usize,
     pub generated_steps: usize,
     pub healed_steps: usize,
+    /// `[optional]` steps skipped because their target did not appear.
+    pub skipped_steps: usize,
     /// Of the generated and healed steps, those whose code the built-in generator wrote.
     pub builtin_steps: usize,
     /// Of the generated and healed steps, those whose code was reused from another test for
@@ -369,6 +371,7 @@ impl RunStats {
                     _ => {}
                 }
             }
+            RunEvent::StepSkipped { .. } => self.skipped_steps += 1,
             RunEvent::LlmCall { usage, elapsed, .. } => {
                 self.llm_requests += 1;
                 self.tokens_in += usage.input_tokens;
@@ -429,6 +432,17 @@ pub enum RunEvent {
         sentence: String,
         line: usize,
         duration: Duration,
+    },
+    /// An `[optional]` step whose target did not appear within `[polling] optional_timeout`:
+    /// it neither passed nor failed, and the test goes on with the next step.
+    StepSkipped {
+        test: TestId,
+        index: usize,
+        sentence: String,
+        line: usize,
+        duration: Duration,
+        /// Which target did not appear, and how long it was waited for.
+        reason: String,
     },
     /// The step's code failed with a pollable failure and is executed again inside its settle
     /// window (see `docs/settle.md`).
@@ -553,6 +567,7 @@ impl RunEvent {
             | RunEvent::StepStarted { test, .. }
             | RunEvent::StepPassed { test, .. }
             | RunEvent::StepFailed { test, .. }
+            | RunEvent::StepSkipped { test, .. }
             | RunEvent::SettleRetry { test, .. }
             | RunEvent::StepLog { test, .. }
             | RunEvent::GenerationStarted { test, .. }
@@ -577,6 +592,7 @@ impl RunEvent {
             | RunEvent::StepStarted { test, .. }
             | RunEvent::StepPassed { test, .. }
             | RunEvent::StepFailed { test, .. }
+            | RunEvent::StepSkipped { test, .. }
             | RunEvent::SettleRetry { test, .. }
             | RunEvent::StepLog { test, .. }
             | RunEvent::GenerationStarted { test, .. }

@@ -478,6 +478,7 @@ pub(crate) fn config(dir: &Path) -> RunConfig {
         polling: PollingSettings {
             timeout: None,
             delay: Duration::from_millis(500),
+            optional_timeout: Duration::from_secs(2),
         },
         cache: Cache::new(dir.join("cache")),
         llm: LlmSettings::default(),

@@ -259,6 +259,7 @@ mod tests {
                     line,
                     occurrence: 1,
                     tries: None,
+                    optional: false,
                     argument: None,
                 })
                 .collect(),

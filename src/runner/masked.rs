@@ -36,6 +36,16 @@ impl RunEvent {
                 id(test, m);
                 m(sentence);
             }
+            RunEvent::StepSkipped {
+                test,
+                sentence,
+                reason,
+                ..
+            } => {
+                id(test, m);
+                m(sentence);
+                m(reason);
+            }
             RunEvent::SettleRetry { test, failure, .. } => {
                 id(test, m);
                 m(failure);

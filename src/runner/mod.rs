@@ -21,6 +21,7 @@ mod runner;
 mod select;
 mod setups;
 mod shared_steps;
+mod skip;
 mod tag_expr;
 mod test_run;
 

@@ -88,6 +88,7 @@ fn add(total: &mut RunStats, project: &RunStats) {
     total.cached_steps += project.cached_steps;
     total.generated_steps += project.generated_steps;
     total.healed_steps += project.healed_steps;
+    total.skipped_steps += project.skipped_steps;
     total.builtin_steps += project.builtin_steps;
     total.reused_steps += project.reused_steps;
     total.checks_proven += project.checks_proven;

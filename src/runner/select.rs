@@ -299,6 +299,7 @@ mod tests {
                         line: 2,
                         occurrence: 1,
                         tries: None,
+                        optional: false,
                         argument: None,
                     }],
                 })
@@ -486,6 +487,7 @@ mod tests {
                     line,
                     occurrence: 1,
                     tries: None,
+                    optional: false,
                     argument: None,
                 })
                 .collect(),

@@ -19,6 +19,7 @@ use crate::engine::{
 };
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};
+use crate::runner::skip::{absent_reason, generation_skip};
 use crate::runner::{
     FailureCause, Interruption, Mode, RunConfig, RunEvent, StepSource, TestFailure, TestId,
     TestOutcome,
@@ -65,6 +66,8 @@ enum StepResult {
     Failed {
         failure: Box<TestFailure>,
     },
+    /// An `[optional]` step whose target did not appear, and why (see `skip.rs`).
+    Skipped(String),
 }
 
 /// Runs the steps of one test in order; the first failing step ends the test.
@@ -142,7 +145,8 @@ pub(crate) fn run_test(
         let on_retry = |attempt: u32, failure: &StepFailure| reporter.send_retry(attempt, failure);
         let exec = live
             .executor(SettleWindow::new(&config.polling, step.tries), &on_retry)
-            .with_argument(step.argument.as_ref());
+            .with_argument(step.argument.as_ref())
+            .with_optional(step.optional.then_some(config.polling.optional_timeout));
         let context = StepContext {
             scenario: plan.scenario,
             key: key.clone(),
@@ -213,6 +217,16 @@ pub(crate) fn run_test(
                     duration,
                     code,
                     proof,
+                });
+            }
+            StepResult::Skipped(reason) => {
+                reporter.send(RunEvent::StepSkipped {
+                    test: plan.id.clone(),
+                    index,
+                    sentence: step.sentence.clone(),
+                    line: step.line,
+                    duration,
+                    reason,
                 });
             }
             StepResult::Failed { mut failure } => {
@@ -338,12 +352,16 @@ fn advance(
             Ok(()) => StepResult::Passed {
                 source: StepSource::Cached,
                 by: None,
-                proof: (mode == Mode::Audit)
+                // `audit` proves checks, and an optional step is an action that may be skipped.
+                proof: (mode == Mode::Audit && !observer.step.optional)
                     .then(|| audit_record(exec, &code, &context.key.step))
                     .flatten(),
                 code,
             },
-            Err(failure) => after_failure(code, failure, mode, engine, context, exec, observer),
+            Err(failure) => match absent_reason(&failure) {
+                Some(reason) => StepResult::Skipped(reason),
+                None => after_failure(code, failure, mode, engine, context, exec, observer),
+            },
         },
         Cached::Missing => match (mode, engine) {
             (Mode::Run { .. }, Some(engine)) => generate(engine, context, exec, observer),
@@ -383,6 +401,9 @@ fn generate(
             proof: generated.proof,
         },
         Err(decided) => {
+            if let Some(reason) = generation_skip(observer.step.optional, context, &decided) {
+                return StepResult::Skipped(reason);
+            }
             let verdict = decided.verdict.clone();
             let shown = decided.candidate.clone();
             failed_step(observer, FailureCause::Engine(decided), shown, verdict)
@@ -586,7 +607,11 @@ fn shared_step(
                     proof: None,
                 };
             }
-            Err(failure) => tried = Some((code, failure)),
+            Err(failure) => match absent_reason(&failure) {
+                // Absent from this test's page: skipped here, nothing decided for the others.
+                Some(reason) => return StepResult::Skipped(reason),
+                None => tried = Some((code, failure)),
+            },
         }
     }
     let mut decided = lock(slot);
@@ -602,7 +627,10 @@ fn shared_step(
                     code,
                     proof: None,
                 },
-                Err(failed) => evident_step(turn.observer, Evidence::cause_of(failed), code),
+                Err(failed) => match absent_reason(&failed) {
+                    Some(reason) => StepResult::Skipped(reason),
+                    None => evident_step(turn.observer, Evidence::cause_of(failed), code),
+                },
             };
         }
         SharedTurn::FailLikeTheOther(failure) => return StepResult::Failed { failure },

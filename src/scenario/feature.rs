@@ -336,6 +336,7 @@ impl Reader<'_> {
                 line,
                 occurrence: *count,
                 tries: None,
+                optional: false,
                 argument,
             });
         }

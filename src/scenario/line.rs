@@ -1,7 +1,7 @@
 //! The line grammar of `.steps` files: what one line is (blank or comment, a `test:` header with
 //! its name and `@tags`, a `background:` or `examples:` keyword, an `| a | b |` table row, or a
-//! step sentence with its trailing `[key=value]` options), and where its parts stand, for error
-//! columns.
+//! step sentence with its trailing `[key=value]` options and `[flag]`s), and where its parts
+//! stand, for error columns.
 //!
 //! Main type: [`Line`] ([`HeaderLine`], [`StepLine`], [`StepOption`]). This file only recognises
 //! the shapes; whether a name is unique, an option known or its value valid is decided (and
@@ -16,8 +16,13 @@ const BACKGROUND: &str = "background:";
 /// The keyword line of a test's examples table.
 const EXAMPLES: &str = "examples:";
 
-/// Step options known to this version of the format, as written in `[key=value]`.
-pub(super) const KNOWN_OPTIONS: &[&str] = &["tries"];
+/// Step options known to this version of the format, as written in `[key=value]` or, for a
+/// [`KNOWN_FLAGS`] entry, as a bare `[key]`.
+pub(super) const KNOWN_OPTIONS: &[&str] = &["tries", "optional"];
+
+/// Step options written as a bare `[key]`, without a value. Only these keys make a bracket
+/// without `=` an option: any other (`[sic]`) stays in the sentence.
+pub(super) const KNOWN_FLAGS: &[&str] = &["optional"];
 
 /// Test header options known to this version of the format: `[saves=NAME]` (a setup test
 /// whose storage state is saved) and `[state=NAME]` (a test that starts from it).
@@ -130,6 +135,8 @@ pub(super) struct StepOption<'a> {
     pub(super) open: usize,
     /// Offset of the value (of the `]` when the value is empty).
     pub(super) value_start: usize,
+    /// Written as a bare `[key]` (a [`KNOWN_FLAGS`] entry), without `=`.
+    pub(super) flag: bool,
 }
 
 /// 1-based character column of a byte offset in `line`.
@@ -253,6 +260,17 @@ fn split_options(line: &str) -> (usize, Vec<StepOption<'_>>) {
         };
         let inner = &head[open + 1..inner_end];
         let Some(eq) = inner.find('=') else {
+            if KNOWN_FLAGS.contains(&inner.trim()) {
+                options.push(StepOption {
+                    key: inner.trim(),
+                    value: "",
+                    open,
+                    value_start: inner_end,
+                    flag: true,
+                });
+                end = head[..open].trim_end().len();
+                continue;
+            }
             break;
         };
         let (key, value) = (inner[..eq].trim(), &inner[eq + 1..]);
@@ -265,6 +283,7 @@ fn split_options(line: &str) -> (usize, Vec<StepOption<'_>>) {
             value: value.trim(),
             open,
             value_start,
+            flag: false,
         });
         end = head[..open].trim_end().len();
     }
@@ -393,6 +412,7 @@ mod tests {
                     value: "3",
                     open: 8,
                     value_start: 17,
+                    flag: false,
                 }],
             })
         );
@@ -407,6 +427,55 @@ mod tests {
         assert_eq!(sentence, "see [sic]");
         let keys: Vec<_> = options.iter().map(|o| (o.key, o.value)).collect();
         assert_eq!(keys, [("a", "1"), ("b", "")]);
+    }
+
+    #[test]
+    fn a_bare_optional_is_a_flag_alone_or_among_other_options() {
+        let raw = "accept the cookie banner [optional]";
+        let Line::Step(step) = Line::classify(raw) else {
+            panic!("expected a step");
+        };
+        assert_eq!(step.sentence, "accept the cookie banner");
+        assert_eq!(
+            step.options,
+            [StepOption {
+                key: "optional",
+                value: "",
+                open: 25,
+                value_start: 34,
+                flag: true,
+            }]
+        );
+        let Line::Step(step) = Line::classify("close it [tries=3] [ optional ] [optional=x]")
+        else {
+            panic!("expected a step");
+        };
+        assert_eq!(step.sentence, "close it");
+        let options: Vec<_> = step
+            .options
+            .iter()
+            .map(|o| (o.key, o.value, o.flag))
+            .collect();
+        assert_eq!(
+            options,
+            [
+                ("tries", "3", false),
+                ("optional", "", true),
+                ("optional", "x", false)
+            ]
+        );
+        // Another bare bracket is the sentence's, and ends the options.
+        let Line::Step(step) = Line::classify("see [sic] [optional]") else {
+            panic!("expected a step");
+        };
+        assert_eq!((step.sentence, step.options.len()), ("see [sic]", 1));
+        let Line::Step(step) = Line::classify("see [optional] [sic]") else {
+            panic!("expected a step");
+        };
+        assert_eq!(
+            (step.sentence, step.options.len()),
+            ("see [optional] [sic]", 0)
+        );
     }
 
     #[test]

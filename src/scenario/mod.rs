@@ -105,6 +105,9 @@ pub struct Step {
     pub occurrence: u32,
     /// `[tries=N]`: settle re-execution count bound (N >= 1).
     pub tries: Option<u32>,
+    /// `[optional]`: the step is skipped when the target of its first action does not appear
+    /// within `[polling] optional_timeout`. Like `tries`, not part of the step's identity.
+    pub optional: bool,
     /// A Gherkin step's doc string or data table (never in a `.steps` file). Step code reads
     /// it as `vars.docString` or `vars.dataTable`; it is not part of the step's identity.
     pub argument: Option<StepArgument>,

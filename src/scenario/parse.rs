@@ -84,7 +84,7 @@ impl OpenTest {
         }
     }
 
-    fn push(&mut self, sentence: String, line: usize, raw: &str, tries: Option<u32>) {
+    fn push(&mut self, sentence: String, line: usize, raw: &str, options: StepFlags) {
         self.step_texts.push(raw.to_owned());
         let count = self.occurrences.entry(sentence.clone()).or_insert(0);
         *count += 1;
@@ -92,10 +92,18 @@ impl OpenTest {
             sentence,
             line,
             occurrence: *count,
-            tries,
+            tries: options.tries,
+            optional: options.optional,
             argument: None,
         });
     }
+}
+
+/// The valid options of one step line.
+#[derive(Debug, Clone, Copy, Default)]
+struct StepFlags {
+    tries: Option<u32>,
+    optional: bool,
 }
 
 struct Parser<'a> {
@@ -497,9 +505,9 @@ impl<'a> Parser<'a> {
         (saves, state)
     }
 
-    /// Checks the options of the step at line `number`; returns its `tries`, if valid.
-    fn options(&mut self, number: usize, raw: &str, options: &[StepOption<'_>]) -> Option<u32> {
-        let mut tries = None;
+    /// Checks the options of the step at line `number`; returns the valid ones.
+    fn options(&mut self, number: usize, raw: &str, options: &[StepOption<'_>]) -> StepFlags {
+        let mut flags = StepFlags::default();
         let mut seen: Vec<&str> = Vec::new();
         for option in options {
             let bracket_col = col_of(raw, option.open);
@@ -531,9 +539,25 @@ impl<'a> Parser<'a> {
                 continue;
             }
             seen.push(option.key);
-            // `tries` is the only known option so far.
+            if option.key == "optional" {
+                if option.flag {
+                    flags.optional = true;
+                } else {
+                    self.error(
+                        number,
+                        col_of(raw, option.value_start),
+                        raw,
+                        format!(
+                            "step option `optional` takes no value, found `{}`",
+                            option.value
+                        ),
+                        Some("write `[optional]` alone, without `=`".to_owned()),
+                    );
+                }
+                continue;
+            }
             match parse_tries(option.value) {
-                Some(n) => tries = Some(n),
+                Some(n) => flags.tries = Some(n),
                 None => self.error(
                     number,
                     col_of(raw, option.value_start),
@@ -548,7 +572,7 @@ impl<'a> Parser<'a> {
                 ),
             }
         }
-        tries
+        flags
     }
 
     /// Ends the open test: reports it if empty, keeps it otherwise.
@@ -758,6 +782,7 @@ mod tests {
                         line: 3,
                         occurrence: 1,
                         tries: None,
+                        optional: false,
                         argument: None
                     },
                     Step {
@@ -766,6 +791,7 @@ mod tests {
                         line: 4,
                         occurrence: 1,
                         tries: None,
+                        optional: false,
                         argument: None
                     },
                     Step {
@@ -773,6 +799,7 @@ mod tests {
                         line: 5,
                         occurrence: 1,
                         tries: Some(3),
+                        optional: false,
                         argument: None
                     },
                 ],
@@ -888,8 +915,42 @@ mod tests {
          |\n\
          2 |   see it [retries=3]\n  \
          |          ^\n  \
-         = hint: known options: `tries`"
+         = hint: known options: `tries`, `optional`"
         );
+    }
+
+    #[test]
+    fn optional_is_a_flag_alone_or_with_other_options() {
+        let tests = ok(
+            "test: a\n  accept the cookie banner [optional]\n  close it [tries=3] [optional]\n  \
+             see it\n",
+        );
+        let steps = &tests[0].steps;
+        assert_eq!(
+            sentences(&tests[0]),
+            ["accept the cookie banner", "close it", "see it"]
+        );
+        assert!(steps[0].optional && steps[0].tries.is_none());
+        assert!(steps[1].optional);
+        assert_eq!(steps[1].tries, Some(3));
+        assert!(!steps[2].optional);
+    }
+
+    #[test]
+    fn optional_with_a_value_is_an_error_at_the_value() {
+        let e = err("test: t\n  accept it [optional=yes]\n");
+        assert_eq!(
+            e.to_string(),
+            "scenarios/todo.steps:2:23: step option `optional` takes no value, found `yes`\n  \
+         |\n\
+         2 |   accept it [optional=yes]\n  \
+         |                       ^\n  \
+         = hint: write `[optional]` alone, without `=`"
+        );
+        let e = err("test: t\n  accept it [optional=]\n");
+        assert_eq!(at(&e).0, 2);
+        let e = err("test: t\n  a [optional] [optional]\n");
+        assert_eq!(at(&e), (2, 16, "step option `optional` is given twice"));
     }
 
     #[test]

@@ -30,8 +30,10 @@ use crate::script::mutation::{self, Mutation};
 use crate::script::navigation;
 use crate::script::observe::{Call, Observation, observe};
 use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
+use crate::script::optional_target::OptionalTarget;
 use crate::script::page_slot::PageSlot;
 use crate::script::proof_mode::{self, ProofMode, Read};
+use crate::script::proof_responses::ProofResponses;
 use crate::script::{FailureKind, Host, StepFailure};
 
 /// The most bytes of one blocked request's log line (its URL may carry a whole page's text).
@@ -73,17 +75,21 @@ pub(crate) struct StepHost {
     /// Calls that returned early because the step claimed the dialog they opened; they finish
     /// once the step handles it.
     background: RefCell<Vec<JoinHandle<HostResult>>>,
+    /// What the current proof's read requests answered, and the edit a mutated run applies.
+    pub(super) responses: RefCell<ProofResponses>,
     /// Time spent inside browser calls, so the sandbox's runaway-code clock can exclude it.
     host_time: Cell<Duration>,
     /// `console.*` output of the test, bounded; taken step by step.
     log: RefCell<ConsoleLog>,
     /// How calls are treated (a proof run refuses acts), and the reads the current proof run
     /// made.
-    proof: Cell<ProofMode>,
-    reads: RefCell<Vec<Read>>,
+    pub(super) proof: Cell<ProofMode>,
+    pub(super) reads: RefCell<Vec<Read>>,
     /// The last frame call of the current run that failed (set when its error comes back): the
     /// evidence a failure is judged by. Shared with the call's task, which may outlive a borrow.
     failed_call: Arc<Mutex<Option<Call>>>,
+    /// Whether an `[optional]` step's first action waits for its target (`optional_target.rs`).
+    pub(super) optional: OptionalTarget,
 }
 
 type HostResult = Result<Value, HostError>;
@@ -113,12 +119,20 @@ impl StepHost {
             routing: RefCell::new(Routing::default()),
             parked: RefCell::new(Vec::new()),
             background: RefCell::new(Vec::new()),
+            responses: RefCell::new(ProofResponses::default()),
             host_time: Cell::new(Duration::ZERO),
             log: RefCell::new(ConsoleLog::default()),
             proof: Cell::new(ProofMode::Off),
             reads: RefCell::new(Vec::new()),
             failed_call: Arc::new(Mutex::new(None)),
+            optional: OptionalTarget::default(),
         }
+    }
+
+    /// Arms the optional mode for the next execution (`Some(bound)`), or disarms it (see
+    /// `optional_target.rs`).
+    pub(crate) fn arm_optional(&self, bound: Option<Duration>) {
+        self.optional.arm(bound);
     }
 
     /// Forgets the last call, before a run whose failure may be judged.
@@ -150,6 +164,9 @@ impl StepHost {
 
     /// Sets how step code's calls are treated from now on (see [`ProofMode`]).
     pub(crate) fn set_proof_mode(&self, mode: ProofMode) {
+        if mode == ProofMode::Record {
+            self.responses.borrow_mut().start_recording();
+        }
         self.proof.set(mode);
     }
 
@@ -160,6 +177,9 @@ impl StepHost {
 
     /// Applies a mutation to the test's own page; answers how many places it changed.
     pub(crate) fn mutate(&self, mutation: &Mutation) -> Result<u64, StepFailure> {
+        if let Mutation::Response(edit) = mutation {
+            return Ok(self.responses.borrow_mut().set(edit));
+        }
         let frame = self.pages.borrow()[0].frame.clone();
         let result = self
             .run(async { mutation::apply(&frame, mutation).await })
@@ -169,11 +189,14 @@ impl StepHost {
 
     /// Undoes every mutation of the test's own page; answers how many changes it undid.
     pub(crate) fn restore_page(&self) -> Result<u64, StepFailure> {
+        let edited = self.responses.borrow_mut().restore();
         let frame = self.pages.borrow()[0].frame.clone();
         let result = self
             .run(async { mutation::restore(&frame).await })
             .and_then(|r| r);
-        result.map_err(|err| StepFailure::new(err.kind, err.message))
+        result
+            .map(|undone| undone + edited)
+            .map_err(|err| StepFailure::new(err.kind, err.message))
     }
 
     pub(crate) fn host_time(&self) -> Duration {
@@ -281,7 +304,7 @@ impl StepHost {
                     // reads better than the method's name.
                     "bare": matches!(
                         err.kind,
-                        FailureKind::Unreachable | FailureKind::Misconfigured
+                        FailureKind::Unreachable | FailureKind::Misconfigured | FailureKind::Absent
                     ),
                     "message": err.message,
                     "log": err.log,
@@ -445,6 +468,10 @@ impl StepHost {
         let mut params: Value = serde_json::from_str(params)
             .map_err(|err| HostError::script(format!("{method}: bad parameters: {err}")))?;
         strip_nulls(&mut params);
+        // A request decides in the proof itself whether it reads (GET) or acts (POST).
+        if op == Op::Fetch {
+            return Ok(Outcome::Done(self.fetch(page_id, &params)));
+        }
         let mode = self.proof.get();
         if mode != ProofMode::Off {
             if !proof_mode::reads_only(op) {
@@ -465,6 +492,7 @@ impl StepHost {
                 let expect = name == "expect";
                 let PageSlot { page, frame } = slot;
                 let limit = overrun_limit(&params);
+                let target = self.optional.before(name, &params);
                 // Only a normal run's failures are evidence; a proof run's are its own.
                 let failed_call = (mode == ProofMode::Off).then(|| {
                     (
@@ -477,6 +505,9 @@ impl StepHost {
                     )
                 });
                 Ok(self.act(async move {
+                    if let Some(target) = target {
+                        target.run(&frame).await?;
+                    }
                     let call = frame.channel().send::<Value, Value>(name, params.clone());
                     let Ok(reply) = tokio::time::timeout(limit, call).await else {
                         return Err(overran(&params, expect));
@@ -613,6 +644,7 @@ impl StepHost {
                 Ok(self.await_job(job))
             }
             Op::Url => Ok(Outcome::Done(Ok(Value::String(slot.page.url())))),
+            Op::Fetch => Ok(Outcome::Done(self.fetch(page_id, &params))),
             Op::ResolveUrl => {
                 let op_params::ResolveUrl { url } = op_params::parse(method, &params)?;
                 Ok(Outcome::Done(Ok(Value::String(resolve_url(

@@ -42,11 +42,14 @@ pub enum FailureKind {
     /// outside `[browser] allowed_origins`, and the guard refused it. The step fails whatever
     /// its code answered, and its code is never cached, healed or regenerated.
     Blocked,
+    /// The target of an `[optional]` step's first action did not appear within
+    /// `[polling] optional_timeout`: the step is skipped, not failed. No other step fails so.
+    Absent,
 }
 
 impl FailureKind {
     /// Every kind.
-    pub(crate) const ALL: [FailureKind; 11] = [
+    pub(crate) const ALL: [FailureKind; 12] = [
         FailureKind::FailedCheck,
         FailureKind::Timeout,
         FailureKind::StrictMode,
@@ -58,6 +61,7 @@ impl FailureKind {
         FailureKind::AppError,
         FailureKind::Misconfigured,
         FailureKind::Blocked,
+        FailureKind::Absent,
     ];
 
     /// The kind's wire name and its label, side by side so they cannot drift apart.
@@ -74,6 +78,7 @@ impl FailureKind {
             FailureKind::AppError => ("app_error", "app error"),
             FailureKind::Misconfigured => ("misconfigured", "CONFIGURATION ERROR"),
             FailureKind::Blocked => ("blocked", "BLOCKED BY allowed_origins"),
+            FailureKind::Absent => ("absent", "optional target absent"),
         }
     }
 
@@ -186,7 +191,8 @@ mod tests {
                 "APP UNREACHABLE",
                 "app error",
                 "CONFIGURATION ERROR",
-                "BLOCKED BY allowed_origins"
+                "BLOCKED BY allowed_origins",
+                "optional target absent"
             ]
         );
         assert_eq!(FailureKind::StrictMode.to_string(), "strict mode violation");

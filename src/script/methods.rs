@@ -30,6 +30,9 @@ pub(crate) enum Op {
     WaitStart,
     /// Blocks until a waiter's event happened (awaiting the `waitForEvent` thenable).
     WaitFinish,
+    /// An HTTP request of step code (`request.get`, ...) through the context's request
+    /// context, confined to `[browser] allowed_origins`.
+    Fetch,
     /// Ends a waiter (its event was taken, or waiting failed).
     WaitDone,
     /// Registers (`page.on` / `page.once`) or removes (`page.off`) a listener.
@@ -117,6 +120,7 @@ const OWN_METHODS: &[(&str, Op)] = &[
     ("page.listen", Op::Listen),
     ("page.unlisten", Op::Unlisten),
     ("context.pages", Op::ContextPages),
+    ("request.fetch", Op::Fetch),
     ("waiter.finish", Op::WaitFinish),
     ("waiter.done", Op::WaitDone),
     ("call.resume", Op::Resume),
@@ -159,6 +163,7 @@ mod tests {
             ("frame.waitForFunction", Op::FrameHandle("waitForFunction")),
             ("page.goto", Op::Goto),
             ("call.resume", Op::Resume),
+            ("request.fetch", Op::Fetch),
         ] {
             assert_eq!(Op::of(method), Some(op), "{method}");
         }

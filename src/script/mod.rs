@@ -7,6 +7,7 @@
 //! The JavaScript half of the binding is `prelude.js`; the Rust half, with the table of allowed
 //! browser calls, is `binding.rs`.
 
+mod api_request;
 mod binding;
 mod console_log;
 mod cut_text;
@@ -15,23 +16,26 @@ mod events;
 mod failure;
 mod frame_calls;
 mod host;
+mod host_requests;
 mod input_files;
 mod methods;
 mod mutation;
 mod navigation;
 mod observe;
 mod op_params;
+mod optional_target;
 mod page_look;
 mod page_slot;
 mod page_state;
 mod prelude_code;
 mod proof_mode;
+mod proof_responses;
 mod sandbox;
 
 pub(crate) use binding::StepHost;
 pub(crate) use failure::{FailureKind, StepFailure};
 pub(crate) use host::Host;
-pub(crate) use mutation::{Mutation, TextEdit};
+pub(crate) use mutation::{Mutation, ResponseEdit, TextEdit};
 pub(crate) use observe::{Observation, ObservedCall};
 pub(crate) use page_state::PageState;
 pub(crate) use proof_mode::{ProofMode, REFUSED_MARKER, Read};

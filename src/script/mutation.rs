@@ -26,6 +26,27 @@ pub(crate) enum TextEdit {
     Replace { at: usize, with: char },
 }
 
+/// How a proof changes what a read request answered, so that a check of the response must
+/// notice: its status becomes another of the same class (`200` → `201`: `toBeOK()` still
+/// passes, an exact status check does not), or a quoted text becomes a near miss wherever it
+/// is in a JSON string value (or in the text of a body that is not JSON).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ResponseEdit {
+    Status { from: u16, to: u16 },
+    Text { needle: String, edit: TextEdit },
+}
+
+impl ResponseEdit {
+    /// Another status of the same class as `status`.
+    pub(crate) fn other_status(status: u16) -> u16 {
+        if status.is_multiple_of(100) {
+            status + 1
+        } else {
+            status - 1
+        }
+    }
+}
+
 /// One change of the page that a check of a sentence must notice.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Mutation {
@@ -56,6 +77,9 @@ pub(crate) enum Mutation {
     /// The page's URL becomes the given one (same origin, through the history API: nothing
     /// loads).
     Url(String),
+    /// What read requests of step code answer is changed (the page is not): see
+    /// [`ResponseEdit`].
+    Response(ResponseEdit),
 }
 
 impl Mutation {
@@ -69,7 +93,7 @@ impl Mutation {
             | Mutation::FlipChecked(s)
             | Mutation::FlipDisabled(s) => Some(s),
             Mutation::Text { scope, .. } => scope.as_deref(),
-            Mutation::Title(_) | Mutation::Url(_) => None,
+            Mutation::Title(_) | Mutation::Url(_) | Mutation::Response(_) => None,
         }
     }
 
@@ -101,6 +125,8 @@ impl Mutation {
             }
             Mutation::Title(with) => json!({ "kind": "title", "with": with }),
             Mutation::Url(with) => json!({ "kind": "url", "with": with }),
+            // The binding applies it to the responses itself; nothing runs in the page.
+            Mutation::Response(_) => Value::Null,
         }
     }
 
@@ -144,6 +170,13 @@ impl Mutation {
             }
             Mutation::Title(with) => format!("the title is {with:?}"),
             Mutation::Url(with) => format!("the URL is {with}"),
+            Mutation::Response(ResponseEdit::Status { from, to }) => {
+                format!("the request answers HTTP {to} instead of {from}")
+            }
+            Mutation::Response(ResponseEdit::Text { needle, edit }) => format!(
+                "the response reads {:?} instead of {needle:?}",
+                Mutation::near_miss(needle, edit)
+            ),
         }
     }
 
@@ -166,6 +199,12 @@ impl Mutation {
             },
             Mutation::Title(_) => "title-changed",
             Mutation::Url(_) => "url-changed",
+            Mutation::Response(ResponseEdit::Status { .. }) => "status-changed",
+            Mutation::Response(ResponseEdit::Text { edit, .. }) => match edit {
+                TextEdit::Prefix(_) => "response-prefixed",
+                TextEdit::Suffix(_) => "response-suffixed",
+                TextEdit::Replace { .. } => "response-changed",
+            },
         }
     }
 }
@@ -222,6 +261,9 @@ async fn run(frame: &Frame, selector: Option<&str>, spec: &Value) -> Result<u64,
 /// Applies `mutation` to the page; answers how many places it changed (0: it does not apply
 /// to this page).
 pub(crate) async fn apply(frame: &Frame, mutation: &Mutation) -> Result<u64, HostError> {
+    if matches!(mutation, Mutation::Response(_)) {
+        return Ok(0);
+    }
     let selector = mutation.selector();
     let Some(selector) = selector else {
         return run(frame, None, &mutation.spec()).await;

@@ -802,6 +802,195 @@
     }
   }
 
+  // ---- HTTP requests (`request`, `page.request`) ------------------------------------------
+
+  // Playwright's `APIRequestContext` of the test's browser context: requests share the pages'
+  // cookies and go only where `[browser] allowed_origins` lets the pages go. The host resolves
+  // relative URLs against the base URL and follows redirects itself, checking each one.
+  const NAME_VALUE = (object, what, api) => {
+    if (object === undefined || object === null) return undefined;
+    if (typeof object !== 'object' || Array.isArray(object)) {
+      throw tag(new TypeError(`${api}: ${what} must be an object of strings`), 'script');
+    }
+    return Object.keys(object).map((name) => ({ name, value: String(object[name]) }));
+  };
+
+  class APIRequestContext {
+    async fetch(urlOrRequest, options) {
+      const o = options || {};
+      return this._fetch(urlOrRequest, o.method || 'GET', o, 'apiRequestContext.fetch');
+    }
+
+    async get(url, options) {
+      return this._fetch(url, 'GET', options || {}, 'apiRequestContext.get');
+    }
+
+    async head(url, options) {
+      return this._fetch(url, 'HEAD', options || {}, 'apiRequestContext.head');
+    }
+
+    async post(url, options) {
+      return this._fetch(url, 'POST', options || {}, 'apiRequestContext.post');
+    }
+
+    async put(url, options) {
+      return this._fetch(url, 'PUT', options || {}, 'apiRequestContext.put');
+    }
+
+    async patch(url, options) {
+      return this._fetch(url, 'PATCH', options || {}, 'apiRequestContext.patch');
+    }
+
+    async delete(url, options) {
+      return this._fetch(url, 'DELETE', options || {}, 'apiRequestContext.delete');
+    }
+
+    async dispose() {}
+
+    async storageState() {
+      refuse('apiRequestContext.storageState()', NO_FS);
+    }
+
+    _fetch(url, method, o, api) {
+      if (!isString(url)) throw tag(new TypeError(`${api}: url must be a string`), 'script');
+      if (o.multipart !== undefined) refuse(`${api}({ multipart })`, NO_FS);
+      const headers = NAME_VALUE(o.headers, 'headers', api) || [];
+      const params = { url, method, headers, timeout: o.timeout !== undefined ? o.timeout : config.timeout };
+      if (o.params !== undefined) params.params = isString(o.params) ? o.params : NAME_VALUE(o.params, 'params', api);
+      if (o.data !== undefined && o.form !== undefined) {
+        throw tag(new Error(`${api}: only one of 'data' and 'form' may be given`), 'script');
+      }
+      if (o.data !== undefined) {
+        const json = headers.some((h) => h.name.toLowerCase() === 'content-type' && /json/i.test(h.value));
+        if (isString(o.data)) {
+          if (json) {
+            let parsable = true;
+            try {
+              JSON.parse(o.data);
+            } catch (e) {
+              parsable = false;
+            }
+            params.jsonData = parsable ? o.data : JSON.stringify(o.data);
+          } else {
+            params.postData = o.data;
+          }
+        } else if (['object', 'number', 'boolean'].includes(typeof o.data)) {
+          params.jsonData = JSON.stringify(o.data);
+        } else {
+          throw tag(new TypeError(`${api}: unexpected 'data' type`), 'script');
+        }
+      }
+      if (o.form !== undefined) params.formData = NAME_VALUE(o.form, 'form', api);
+      if (o.maxRedirects !== undefined) params.maxRedirects = o.maxRedirects;
+      if (o.failOnStatusCode) params.failOnStatusCode = true;
+      return new APIResponse(call(0, 'request.fetch', params, api));
+    }
+  }
+
+  const theRequest = new APIRequestContext();
+
+  // The bytes of a response body; `toString()` decodes UTF-8, as a Node Buffer's does.
+  class ResponseBody extends Uint8Array {
+    toString() {
+      return this._text;
+    }
+  }
+
+  class APIResponse {
+    constructor(data) {
+      this._data = data;
+    }
+
+    status() {
+      return this._data.status;
+    }
+
+    statusText() {
+      return this._data.statusText;
+    }
+
+    ok() {
+      return this._data.status >= 200 && this._data.status <= 299;
+    }
+
+    url() {
+      return this._data.url;
+    }
+
+    headers() {
+      const out = {};
+      for (const { name, value } of this._data.headers) {
+        const key = name.toLowerCase();
+        out[key] = key in out ? `${out[key]}${key === 'set-cookie' ? '\n' : ', '}${value}` : value;
+      }
+      return out;
+    }
+
+    headersArray() {
+      return this._data.headers.map(({ name, value }) => ({ name, value }));
+    }
+
+    async text() {
+      return this._text('apiResponse.text');
+    }
+
+    async json() {
+      const text = this._text('apiResponse.json');
+      try {
+        return JSON.parse(text);
+      } catch (e) {
+        throw tag(new SyntaxError(`apiResponse.json: the body of ${this._data.url} is not JSON (${e.message})`), 'script');
+      }
+    }
+
+    async body() {
+      const text = this._text('apiResponse.body');
+      const binary = this._data.binary;
+      let bytes;
+      if (binary !== undefined && binary !== null) {
+        const raw = atobBytes(binary);
+        bytes = new ResponseBody(raw.length);
+        bytes.set(raw);
+      } else {
+        const utf8 = unescape(encodeURIComponent(text));
+        bytes = new ResponseBody(utf8.length);
+        for (let i = 0; i < utf8.length; i++) bytes[i] = utf8.charCodeAt(i);
+      }
+      Object.defineProperty(bytes, '_text', { value: text });
+      return bytes;
+    }
+
+    async dispose() {}
+
+    _text(api) {
+      if (this._data.text === null || this._data.text === undefined) {
+        throw tag(
+          new Error(`${api}: the body of ${this._data.url} is ${this._data.length} bytes; step code may read at most 1048576`),
+          'script',
+        );
+      }
+      return this._data.text;
+    }
+  }
+
+  const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+  function atobBytes(encoded) {
+    const clean = encoded.replace(/=+$/, '');
+    const out = [];
+    let bits = 0;
+    let value = 0;
+    for (const c of clean) {
+      value = (value << 6) | BASE64.indexOf(c);
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        out.push((value >> bits) & 0xff);
+      }
+    }
+    return out;
+  }
+
   class Dialog {
     constructor(data) {
       this._data = data;
@@ -868,6 +1057,10 @@
   const NO_CDP = 'raw browser protocol sessions are outside the step API';
 
   class BrowserContext {
+    get request() {
+      return theRequest;
+    }
+
     pages() {
       return call(0, 'context.pages', {}).map(pageFor);
     }
@@ -1033,6 +1226,10 @@
 
     context() {
       return theContext;
+    }
+
+    get request() {
+      return theRequest;
     }
 
     // `page.waitForEvent(event)` starts waiting at once and returns a thenable: awaiting it
@@ -1517,6 +1714,31 @@
     // `Received: y` alone, for matchers without an argument.
     _received(matcher, pass) {
       this._check(matcher, pass, '', () => [`Received: ${describeValue(this._actual)}`]);
+    }
+
+    // ---- API response assertions ----
+
+    // `expect(response).toBeOK()`: the status is 2xx. A server error the step did not expect
+    // is the app's failure, not the step code's: it is tagged so, and never healed.
+    async toBeOK() {
+      const response = this._actual;
+      if (!(response instanceof APIResponse)) {
+        throw tag(new TypeError(`toBeOK can be only used with APIResponse object (received ${describeValue(response)})`), 'script');
+      }
+      const pass = response.ok();
+      if (pass !== this._isNot) return;
+      const lines = [`expect(response)${this._isNot ? '.not' : ''}.toBeOK() failed`, ''];
+      if (this._message) lines.unshift(this._message, '');
+      lines.push(`Expected: ${this._isNot ? 'a status outside' : 'a status in'} 200..299`);
+      lines.push(`Received: ${response.status()} ${response.statusText()}`.trimEnd());
+      lines.push('', 'Call log:', `  - → ${response.url()}`, `  - ← ${response.status()} ${response.statusText()}`.trimEnd());
+      const data = response._data;
+      const type = response.headers()['content-type'] || '';
+      if (!pass && isString(data.text) && /^text\/|json|xml|javascript|x-www-form-urlencoded/i.test(type)) {
+        lines.push('', 'Response text:', data.text.length > 1000 ? `${data.text.slice(0, 1000)}…` : data.text);
+      }
+      const serverError = !this._isNot && response.status() >= 500 && response.status() <= 599;
+      throw tag(new Error(lines.join('\n')), serverError ? 'app_error' : 'check');
     }
 
     // ---- locator and page assertions (web-first, retried until the timeout) ----
@@ -2081,10 +2303,11 @@
 
   const globals = {
     expect,
+    request: theRequest,
     console,
     TimeoutError,
     require: sandboxed('require()', NO_IO),
-    fetch: sandboxed('fetch()', NO_IO),
+    fetch: sandboxed('fetch()', `${NO_IO}; send HTTP requests with request.get(url) or page.request.post(url, { data })`),
     XMLHttpRequest: sandboxed('XMLHttpRequest', NO_IO),
     WebSocket: sandboxed('WebSocket', NO_IO),
     setTimeout: sandboxed('setTimeout()', 'no timers; web-first assertions and locators wait by themselves'),
@@ -2145,6 +2368,8 @@
       download: Download,
       browserContext: BrowserContext,
       response: Response,
+      apiRequestContext: APIRequestContext,
+      apiResponse: APIResponse,
       jsHandle: JSHandle,
     },
   };

@@ -70,6 +70,20 @@ impl Read {
 /// Whether a proof run lets `op` through: calls that only read the page (or the binding's own
 /// bookkeeping) run; calls that act on the page, run JavaScript in it, navigate or wait for
 /// events are refused, because running them again under a mutation would change the app.
+impl Read {
+    /// The read of a request's response (`request.get`), with its status.
+    pub(crate) fn of_response(page: u32, status: u16) -> Read {
+        Read {
+            method: "response".to_owned(),
+            selector: None,
+            expression: None,
+            negated: false,
+            number: Some(f64::from(status)),
+            page,
+        }
+    }
+}
+
 pub(crate) fn reads_only(op: Op) -> bool {
     match op {
         Op::Frame(name) => matches!(
@@ -109,6 +123,8 @@ pub(crate) fn reads_only(op: Op) -> bool {
         | Op::WaitFinish
         | Op::DialogAccept
         | Op::DialogDismiss => false,
+        // A request is judged by its method, in `host_requests.rs`.
+        Op::Fetch => false,
     }
 }
 

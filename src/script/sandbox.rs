@@ -319,7 +319,39 @@ pub(crate) fn api_document(listing: &str) -> String {
          `page`, locators and `expect` shaped exactly like Playwright's JavaScript API. This listing is\n\
          generated from prettyplay's binding (`prettyplay api` prints it), so it is exactly what runs.\n\
          Options objects take Playwright's option names.\n\n\
-         ```text\n{listing}\n```\n"
+         ```text\n{listing}\n```\n\n\
+         ## HTTP requests\n\n\
+         `request` (the same object as `page.request` and `page.context().request`) is Playwright's\n\
+         `APIRequestContext` of the test's browser context: requests carry the pages' cookies, and\n\
+         the cookies a response sets reach the pages. Seed data, check it and clean up in the same\n\
+         test as the UI steps:\n\n\
+         ```js\n\
+         async function step(page) {{\n\
+         \x20 const response = await page.request.post('/api/todos', {{ data: {{ title: 'milk' }} }});\n\
+         \x20 await expect(response).toBeOK();\n\
+         }}\n\
+         ```\n\n\
+         - A relative URL resolves against `[browser] base_url`. Only `http:` and `https:` URLs are\n\
+         \x20 requested, and only to the origins `[browser] allowed_origins` lets the pages reach: a\n\
+         \x20 request to any other origin, or a redirect to one, is refused and fails the step (and\n\
+         \x20 its test, even when the step's code catches the error). Redirects are followed one hop\n\
+         \x20 at a time so that each hop is checked (`maxRedirects`, default 20).\n\
+         - `data` that is a string is sent as is (as JSON when a `content-type` header says JSON);\n\
+         \x20 any other value is sent as JSON. `form` sends a URL-encoded form; `multipart` is refused\n\
+         \x20 (no filesystem). `params` adds to the query; `failOnStatusCode` throws on a status\n\
+         \x20 outside 200..399. `timeout` defaults to `[browser] timeout`.\n\
+         - A request body may be 1 MiB and its headers 16 KiB. A response body over 1 MiB can be\n\
+         \x20 checked for its status and headers, but `text()`, `json()` and `body()` throw.\n\
+         - `expect(response).toBeOK()` fails with the response's status and text. A 5xx status is\n\
+         \x20 reported as the app's error, never healed.\n\
+         - The mutation proof runs only `GET` and `HEAD` requests again (a step that posts is\n\
+         \x20 cached with `proof = \"none: ...\"`); it changes what they answer: the status to another\n\
+         \x20 of its class (`200` → `201`) when the sentence writes it, and each quoted text of the\n\
+         \x20 sentence to a near miss wherever it is in a JSON string value. So\n\
+         \x20 `expect(response.status()).toBe(200)` is proven for \"GET /api/health answers 200\" and\n\
+         \x20 `toBeOK()` alone is not.\n\
+         - Bodies, headers and URLs are masked like every other text: a secret in them never\n\
+         \x20 reaches a report, a log or an LLM request.\n"
     )
 }
 
@@ -330,6 +362,7 @@ const LISTER: &str = r#"(function (binding) {
     'expect.poll(fn, options)  (then any value matcher: expect.poll(fn).toBe(expected))',
     'expect.any(constructor), expect.anything(), expect.arrayContaining(array), expect.objectContaining(object), expect.stringContaining(text), expect.stringMatching(textOrRegExp), expect.closeTo(number, precision)',
     'vars.NAME  (the value of the step\'s ${NAME} or <column> placeholder; frozen; write vars.NAME, never the value)',
+    'request  (the same object as page.request, an apiRequestContext: HTTP requests with the pages\' cookies, to the origins the pages may reach; relative URLs resolve against the base URL)',
   ];
   for (const [object, cls] of Object.entries(binding.api)) {
     const names = Object.getOwnPropertyNames(cls.prototype)

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
+use std::time::Duration;
 
 use crate::driver::TestPage;
 use crate::scenario::StepArgument;
@@ -49,6 +50,7 @@ impl LivePage {
             window,
             on_retry,
             argument: None,
+            optional: None,
         }
     }
 
@@ -76,12 +78,22 @@ pub(crate) struct LiveExecutor<'a> {
     on_retry: &'a dyn Fn(u32, &StepFailure),
     /// The step's Gherkin doc string or data table, if it has one.
     argument: Option<&'a StepArgument>,
+    /// For an `[optional]` step: how long the target of its first action may take to appear
+    /// before the execution fails as [`FailureKind::Absent`].
+    optional: Option<Duration>,
 }
 
 impl<'a> LiveExecutor<'a> {
     /// The executor of a step whose code reads `argument` (`vars.docString`, `vars.dataTable`).
     pub(crate) fn with_argument(mut self, argument: Option<&'a StepArgument>) -> Self {
         self.argument = argument;
+        self
+    }
+
+    /// The executor of an `[optional]` step, whose first action waits at most `bound` for its
+    /// target (`None` for any other step).
+    pub(crate) fn with_optional(mut self, bound: Option<Duration>) -> Self {
+        self.optional = bound;
         self
     }
 }
@@ -100,9 +112,14 @@ impl StepExecutor for LiveExecutor<'_> {
             &self.window,
             &SystemClock,
             || {
-                self.page
+                // Armed for each execution, because its first action spends the mode.
+                self.page.host.arm_optional(self.optional);
+                let outcome = self
+                    .page
                     .sandbox
-                    .run_step_with(code, &self.page.host, self.argument)
+                    .run_step_with(code, &self.page.host, self.argument);
+                self.page.host.arm_optional(None);
+                outcome
             },
             |attempt, failure| (self.on_retry)(attempt, failure),
         )

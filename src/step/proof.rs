@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::script::{Mutation, REFUSED_MARKER, Read, StepFailure, TextEdit};
+use crate::script::{Mutation, REFUSED_MARKER, Read, ResponseEdit, StepFailure, TextEdit};
 
 /// What a step's sentence claims, as far as mutations can contradict it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -131,6 +131,12 @@ fn why_vacuous(mutation: &Mutation) -> &'static str {
         Mutation::FlipDisabled(_) => "it does not read the enabled state",
         Mutation::Title(_) => "it does not read the title",
         Mutation::Url(_) => "it does not read the URL",
+        Mutation::Response(ResponseEdit::Status { .. }) => "it does not check the status exactly",
+        Mutation::Response(ResponseEdit::Text {
+            edit: TextEdit::Prefix(_) | TextEdit::Suffix(_),
+            ..
+        }) => "a substring match",
+        Mutation::Response(ResponseEdit::Text { .. }) => "it does not read this value",
     }
 }
 
@@ -196,10 +202,25 @@ pub(crate) fn mutations(reads: &[Read], claims: &Claims) -> Vec<Mutation> {
         }
     };
     let mut scopes: Vec<String> = Vec::new();
+    let mut responses = false;
     for read in reads.iter().filter(|r| r.page == 0) {
         let positive = !read.negated;
         let selector = read.selector.clone();
         match (read.method.as_str(), selector) {
+            // A request's response: its status when the sentence writes it, and (below) the
+            // quoted texts in its body.
+            ("response", _) => {
+                responses = true;
+                let status = read.number.map(|n| n as u16);
+                if let Some(from) = status.filter(|s| claims.numbers.contains(&s.to_string()))
+                    && !claims.negative
+                {
+                    push(Mutation::Response(ResponseEdit::Status {
+                        from,
+                        to: ResponseEdit::other_status(from),
+                    }));
+                }
+            }
             ("expect", Some(s)) => {
                 let expression = read.expression.as_deref().unwrap_or_default();
                 let by_matcher = match expression {
@@ -265,6 +286,16 @@ pub(crate) fn mutations(reads: &[Read], claims: &Claims) -> Vec<Mutation> {
                 }
             }
             (_, None) => {}
+        }
+    }
+    if !claims.negative && responses {
+        for quoted in &claims.quoted {
+            for edit in near_misses(quoted) {
+                push(Mutation::Response(ResponseEdit::Text {
+                    needle: quoted.clone(),
+                    edit,
+                }));
+            }
         }
     }
     if !claims.negative {

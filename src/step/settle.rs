@@ -194,6 +194,7 @@ mod tests {
             &PollingSettings {
                 timeout: timeout.map(secs),
                 delay: secs(delay),
+                optional_timeout: Duration::from_secs(2),
             },
             tries,
         )

@@ -30,6 +30,7 @@ fn scenario(root: &Path) -> Scenario {
                 line: i + 2,
                 occurrence: 1,
                 tries: None,
+                optional: false,
                 argument: None,
             })
             .collect(),

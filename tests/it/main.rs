@@ -39,6 +39,8 @@
 //! `export` runs an exported project with `npx playwright test` and compares its results with
 //! `replay --strict`'s; `install` runs `prettyplay install` (a dry run on a bare PATH, and the driver from npm into
 //! a clean HOME);
+//! `optional` checks `[optional]` steps (clicked when their target shows, skipped when it does
+//! not, with the same cached code; an optional check refused);
 //! `cache_process` writes one cache from two processes at once; `architecture` checks the layering
 //! of `src/` from its sources; `web_server` starts and stops `[web_server]`s through the CLI;
 //! `signals` stops runs with SIGTERM, SIGHUP, SIGINT and SIGKILL and checks nothing is left;
@@ -52,6 +54,7 @@
     reason = "a test harness: a panic is the test failing, and measured figures go to the log"
 )]
 
+mod api_steps;
 mod architecture;
 mod audit;
 mod authoring;
@@ -77,6 +80,7 @@ mod install;
 mod llm;
 mod merge;
 mod natural;
+mod optional;
 mod origins;
 mod outages;
 mod remote;

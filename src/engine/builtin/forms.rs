@@ -230,6 +230,13 @@ fn two_checks(t: &[Tok]) -> Option<Intent> {
     })
 }
 
+/// Whether `sentence` reads as a check: one of the built-in shapes that only reads the page
+/// (`the banner is shown`, `the title is "x"`). A sentence no shape reads is not called a check:
+/// nothing says it is one. `columns` are the examples table's columns.
+pub(crate) fn reads_as_check(sentence: &str, columns: &[String]) -> bool {
+    crate::engine::builtin::grammar::parse(sentence, columns).is_ok_and(|intent| is_check(&intent))
+}
+
 /// Whether an intent only reads the page.
 pub(super) fn is_check(intent: &Intent) -> bool {
     matches!(
@@ -377,6 +384,26 @@ mod tests {
                 panic!("{sentence}: {:?}", intent(sentence))
             };
             assert_eq!(valid, want, "{sentence}");
+        }
+    }
+
+    #[test]
+    fn checks_read_as_checks_and_actions_and_unread_sentences_do_not() {
+        for sentence in [
+            "the \"Accept\" button is shown",
+            "the page shows \"Welcome\"",
+            "the title is \"Shop\"",
+            "\"No\" is checked and \"Yes\" is unchecked",
+        ] {
+            assert!(reads_as_check(sentence, &[]), "{sentence}");
+        }
+        for sentence in [
+            "click \"Accept\"",
+            "accept the cookie banner",
+            "type \"x\" into the \"Name\" field",
+            "",
+        ] {
+            assert!(!reads_as_check(sentence, &[]), "{sentence}");
         }
     }
 

@@ -28,5 +28,6 @@ mod structure;
 mod tokens;
 
 pub(crate) use builtin::{Explanation, explain, write_step};
+pub(crate) use forms::reads_as_check;
 pub(crate) use grammar::parse as parse_sentence;
 pub(crate) use rewrites::rewrites;

@@ -4,29 +4,39 @@
 //! Main function: [`serve`]. GET and HEAD only, one thread per connection, `Connection: close`,
 //! `index.html` for a directory, 404 for anything missing, path traversal refused.
 //!
-//! One path is not a file: `/__count/NAME` answers a page saying `NAME N`, where N counts the
-//! requests for that NAME to this server, from 1. A test's step can then behave differently on
-//! its first and its second attempt without depending on time (the retries tests).
+//! Some paths are not files. `/__count/NAME` answers a page saying `NAME N`, where N
+//! counts the requests for that NAME to this server, from 1: a test's step can then behave
+//! differently on its first and its second attempt without depending on time (the retries
+//! tests). `/__cookies` echoes the request's cookies and sets one on request. `/api/...` is the
+//! demo tasks app's JSON API (`todo_api.rs`), whose todos live as long
+//! as the server.
 
 use std::collections::HashMap;
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
+#[path = "todo_api.rs"]
+mod todo_api;
+
+/// The most bytes of a request body the server reads.
+const MAX_BODY: usize = 1024 * 1024;
+
 /// Serves the files under `dir` on `listener` until the process ends.
 pub(crate) fn serve(dir: PathBuf, listener: TcpListener) {
     let dir = Arc::new(dir);
     let counts = Arc::new(Mutex::new(HashMap::new()));
+    let todos = Arc::new(Mutex::new(todo_api::Todos::default()));
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
-        let (dir, counts) = (Arc::clone(&dir), Arc::clone(&counts));
+        let (dir, counts, todos) = (Arc::clone(&dir), Arc::clone(&counts), Arc::clone(&todos));
         thread::spawn(move || {
             // A client that hangs up mid-request is its own problem, not the server's.
-            let _ = handle(&dir, &counts, stream);
+            let _ = handle(&dir, &counts, &todos, stream);
         });
     }
 }
@@ -34,16 +44,33 @@ pub(crate) fn serve(dir: PathBuf, listener: TcpListener) {
 /// Requests so far per `/__count/NAME`.
 type Counts = Mutex<HashMap<String, u32>>;
 
-fn handle(dir: &Path, counts: &Counts, mut stream: TcpStream) -> std::io::Result<()> {
+fn handle(
+    dir: &Path,
+    counts: &Counts,
+    todos: &Mutex<todo_api::Todos>,
+    mut stream: TcpStream,
+) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
-    // Drain the headers; the server needs none of them.
+    // Of the headers, only the body's length and the cookies matter.
+    let mut length = 0;
+    let mut cookie = String::new();
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header.trim_end().is_empty() {
             break;
+        }
+        if let Some((name, value)) = header.split_once(':')
+            && name.trim().eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap_or(0);
+        }
+        if let Some((name, value)) = header.split_once(':')
+            && name.trim().eq_ignore_ascii_case("cookie")
+        {
+            cookie = value.trim().to_owned();
         }
     }
 
@@ -58,6 +85,23 @@ fn handle(dir: &Path, counts: &Counts, mut stream: TcpStream) -> std::io::Result
         );
     };
     let head = method == "HEAD";
+    let path = target.split(['?', '#']).next().unwrap_or_default();
+    if path == "/api" || path.starts_with("/api/") {
+        let mut body = vec![0; length.min(MAX_BODY)];
+        reader.read_exact(&mut body)?;
+        let (status, json) = todo_api::answer(todos, method, path, &body);
+        let body = json.map(|j| j.to_string()).unwrap_or_default();
+        return respond(
+            &mut stream,
+            status,
+            "application/json",
+            body.as_bytes(),
+            !head,
+        );
+    }
+    if path == "/__cookies" {
+        return cookies(&mut stream, target, &cookie);
+    }
     if method != "GET" && !head {
         return respond(
             &mut stream,
@@ -102,6 +146,32 @@ fn handle(dir: &Path, counts: &Counts, mut stream: TcpStream) -> std::io::Result
         },
         None => not_found(&mut stream, !head),
     }
+}
+
+/// `/__cookies` answers the cookies the request carried as JSON (`{"cookie": "a=1; b=2"}`);
+/// `/__cookies?set=NAME=VALUE` also sets that cookie for the whole site.
+fn cookies(stream: &mut TcpStream, target: &str, cookie: &str) -> std::io::Result<()> {
+    let set = target
+        .split_once("?set=")
+        .map(|(_, pair)| pair.split('&').next().unwrap_or_default())
+        .filter(|pair| {
+            pair.contains('=')
+                && pair
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'=' || b == b'_')
+        });
+    let body = serde_json::json!({ "cookie": cookie }).to_string();
+    let set_cookie = set.map_or(String::new(), |pair| {
+        format!("Set-Cookie: {pair}; Path=/\r\n")
+    });
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{set_cookie}Content-Length: {}\r\n\
+         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body.as_bytes())?;
+    stream.flush()
 }
 
 /// Maps a request target to a file under `dir`, or `None` for a missing file or a path that

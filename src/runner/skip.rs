@@ -1,0 +1,51 @@
+//! Which failures of an `[optional]` step skip it instead of failing it: its target did not
+//! appear within `[polling] optional_timeout` ([`FailureKind::Absent`], which only an optional
+//! step's execution can end with), or, while its code is generated, no element for it was found
+//! on the page. Every other failure of an optional step is an ordinary one.
+//!
+//! Main functions: [`absent_reason`] and [`generation_skip`].
+
+use crate::engine::{EngineCause, EngineFailure, StepContext, parse_sentence};
+use crate::script::{FailureKind, StepFailure};
+
+/// Why the step is skipped, when `failure` says its target did not appear.
+pub(super) fn absent_reason(failure: &StepFailure) -> Option<String> {
+    (failure.kind == FailureKind::Absent).then(|| failure.message.clone())
+}
+
+/// Why an optional step whose code could not be generated is skipped: a candidate's target did
+/// not appear, or the built-in generator read the sentence but found no element for it (a
+/// sentence it cannot read at all is not about a missing target, and fails as usual).
+pub(super) fn generation_skip(
+    optional: bool,
+    context: &StepContext<'_>,
+    decided: &EngineFailure,
+) -> Option<String> {
+    if !optional {
+        return None;
+    }
+    match decided.cause.as_deref()? {
+        EngineCause::Step(failure) => absent_reason(failure),
+        EngineCause::Declined(why) => parse_sentence(&context.key.step, context.columns)
+            .is_ok()
+            .then(|| why.clone()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_absent_target_skips() {
+        for kind in FailureKind::ALL {
+            let failure = StepFailure::new(kind, "\"Accept\" did not appear within 2s");
+            assert_eq!(
+                absent_reason(&failure).is_some(),
+                kind == FailureKind::Absent,
+                "{kind:?}"
+            );
+        }
+    }
+}

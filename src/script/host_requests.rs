@@ -1,0 +1,57 @@
+//! The binding's side of step code's HTTP requests: runs a `request.fetch` call on the test's
+//! context, in a proof run as a read (GET, HEAD) or not at all.
+//!
+//! Main function: [`StepHost::fetch`]. The protocol side is `api_request.rs`; what a proof
+//! keeps of the answers is `proof_responses.rs`.
+
+use serde_json::Value;
+
+use crate::script::api_request::{self, Fetch};
+use crate::script::binding::StepHost;
+use crate::script::driver_error::HostError;
+use crate::script::proof_mode::{ProofMode, Read};
+
+impl StepHost {
+    /// Runs step code's `request.fetch` with the prelude's `params`. A proof run sends only
+    /// requests that read (GET, HEAD), records them as reads, and in a mutated run answers
+    /// them edited.
+    pub(super) fn fetch(&self, page_id: u32, params: &Value) -> Result<Value, HostError> {
+        let fetch = Fetch::read(params, self.test_page.base_url())?;
+        let mode = self.proof.get();
+        if mode != ProofMode::Off && !api_request::is_read(&fetch.method) {
+            let call = format!("request.{}", fetch.method.to_ascii_lowercase());
+            return Err(HostError::script(crate::script::proof_mode::refusal(&call)));
+        }
+        let page = self.test_page.page().clone();
+        let guard = self.test_page.origins();
+        let answer = self.run(async {
+            let context = page
+                .context()
+                .map_err(|err| HostError::from_playwright(err, false))?;
+            let requests = context
+                .request()
+                .await
+                .map_err(|err| HostError::from_playwright(err, false))?;
+            api_request::send(&requests, &fetch, guard).await
+        })?;
+        let mut answer = answer?;
+        match mode {
+            ProofMode::Off => {}
+            ProofMode::Record => {
+                self.reads
+                    .borrow_mut()
+                    .push(Read::of_response(page_id, answer.status));
+                self.responses.borrow_mut().recorded.push(answer.clone());
+            }
+            ProofMode::Mutated => {
+                self.reads
+                    .borrow_mut()
+                    .push(Read::of_response(page_id, answer.status));
+                if let Some(edit) = &self.responses.borrow().edit {
+                    answer.edit(edit);
+                }
+            }
+        }
+        answer.to_value(params.get("failOnStatusCode").and_then(Value::as_bool) == Some(true))
+    }
+}

@@ -1,0 +1,191 @@
+//! The script host's optional mode: while an `[optional]` step's code runs, the first action on
+//! an element (a click, a fill, a hover, ...) first waits, for `[polling] optional_timeout` only,
+//! for its target to be attached and visible. A target that never appears fails the call with
+//! [`FailureKind::Absent`], which the runner turns into a skipped step; a target that appears is
+//! acted on with the normal timeouts, so a later failure is an ordinary one.
+//!
+//! Main type: [`OptionalTarget`], the mode a `StepHost` holds.
+
+use std::cell::Cell;
+use std::time::Duration;
+
+use playwright_rs::protocol::Frame;
+use playwright_rs::server::channel_owner::ChannelOwner;
+use serde_json::{Value, json};
+
+use crate::script::FailureKind;
+use crate::script::driver_error::HostError;
+
+/// The frame methods that act on the element a selector names: the first one of an optional
+/// step's code waits for its target first.
+const ACTIONS: &[&str] = &[
+    "click",
+    "dblclick",
+    "tap",
+    "fill",
+    "press",
+    "type",
+    "check",
+    "uncheck",
+    "hover",
+    "focus",
+    "selectOption",
+    "dragAndDrop",
+];
+
+/// How much longer than the bound the wait itself may take before the host gives up on the
+/// driver's answer (the driver times the wait out on its own first).
+const ANSWER_GRACE: Duration = Duration::from_secs(5);
+
+/// Whether the current execution is an optional step's, and how long its target may take to
+/// appear; set for each execution, spent by its first action.
+#[derive(Debug, Default)]
+pub(crate) struct OptionalTarget {
+    armed: Cell<Option<Duration>>,
+}
+
+/// The wait before an optional step's first action.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TargetWait {
+    selector: String,
+    bound: Duration,
+}
+
+impl OptionalTarget {
+    /// Arms the mode for the next execution (`Some(bound)`), or disarms it.
+    pub(crate) fn arm(&self, bound: Option<Duration>) {
+        self.armed.set(bound);
+    }
+
+    /// The wait that must come before the frame call `method` with `params`, when the mode is
+    /// armed and the call is an action on a selector; the mode is spent by it.
+    pub(crate) fn before(&self, method: &str, params: &Value) -> Option<TargetWait> {
+        let bound = self.armed.get()?;
+        if !ACTIONS.contains(&method) {
+            return None;
+        }
+        let key = if method == "dragAndDrop" {
+            "source"
+        } else {
+            "selector"
+        };
+        let selector = params.get(key)?.as_str()?.to_owned();
+        self.armed.set(None);
+        Some(TargetWait { selector, bound })
+    }
+}
+
+impl TargetWait {
+    /// Waits for the target to be visible on `frame`; [`FailureKind::Absent`] when it is not
+    /// within the bound.
+    pub(crate) async fn run(&self, frame: &Frame) -> Result<(), HostError> {
+        let params = json!({
+            "selector": self.selector,
+            "state": "visible",
+            "timeout": self.bound.as_secs_f64() * 1000.0,
+            "omitReturnValue": true,
+        });
+        let call = frame
+            .channel()
+            .send::<Value, Value>("waitForSelector", params);
+        match tokio::time::timeout(self.bound + ANSWER_GRACE, call).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(err)) => {
+                let err = HostError::from_playwright(err, false);
+                if err.kind == FailureKind::Timeout {
+                    Err(self.absent())
+                } else {
+                    Err(err)
+                }
+            }
+            Err(_) => Err(self.absent()),
+        }
+    }
+
+    fn absent(&self) -> HostError {
+        HostError {
+            kind: FailureKind::Absent,
+            message: absent_message(&self.selector, self.bound),
+            log: Vec::new(),
+            received: None,
+        }
+    }
+}
+
+/// What a skipped optional step says: which target did not appear, and for how long it was
+/// waited for.
+fn absent_message(selector: &str, bound: Duration) -> String {
+    format!(
+        "{} did not appear within {}",
+        shown_selector(selector),
+        shown_bound(bound)
+    )
+}
+
+/// A selector as the report shows it: the name of a role or text selector when it has one
+/// (`internal:role=button[name="Accept"i]` is `"Accept"`), else the selector as written.
+fn shown_selector(selector: &str) -> String {
+    let last = selector.rsplit(" >> ").next().unwrap_or(selector);
+    let quoted = last.find('"').and_then(|start| {
+        last[start + 1..]
+            .find('"')
+            .map(|end| &last[start..start + end + 2])
+    });
+    match quoted {
+        Some(name) if last.starts_with("internal:") => name.to_owned(),
+        _ => format!("`{selector}`"),
+    }
+}
+
+/// `2s`, `0.5s`.
+fn shown_bound(bound: Duration) -> String {
+    let secs = bound.as_secs_f64();
+    if secs.fract() == 0.0 {
+        format!("{secs:.0}s")
+    } else {
+        format!("{secs}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_first_action_on_a_selector_waits() {
+        let mode = OptionalTarget::default();
+        let click = json!({ "selector": "internal:text=\"Accept\"i", "strict": true });
+        assert_eq!(mode.before("click", &click), None, "not armed");
+        mode.armed.set(Some(Duration::from_secs(2)));
+        // Reads and waits do not spend the mode.
+        assert_eq!(mode.before("isVisible", &click), None);
+        assert_eq!(mode.before("expect", &click), None);
+        let wait = mode
+            .before("click", &click)
+            .expect("the first action waits");
+        assert_eq!(wait.selector, "internal:text=\"Accept\"i");
+        assert_eq!(wait.bound, Duration::from_secs(2));
+        assert_eq!(mode.before("fill", &click), None, "spent");
+        mode.armed.set(Some(Duration::from_secs(1)));
+        let drag = json!({ "source": "#a", "target": "#b" });
+        assert_eq!(
+            mode.before("dragAndDrop", &drag).map(|w| w.selector),
+            Some("#a".into())
+        );
+    }
+
+    #[test]
+    fn the_message_names_the_target_and_the_bound() {
+        assert_eq!(
+            absent_message(
+                "internal:role=button[name=\"Accept\"i]",
+                Duration::from_secs(2)
+            ),
+            "\"Accept\" did not appear within 2s"
+        );
+        assert_eq!(
+            absent_message("#banner >> text=OK", Duration::from_millis(500)),
+            "`#banner >> text=OK` did not appear within 0.5s"
+        );
+    }
+}

@@ -1,0 +1,296 @@
+//! `[optional]` steps end to end, in a real Chromium against pages served on 127.0.0.1 with the
+//! built-in generator and no LLM: a cookie banner that is there on one run and not on the next,
+//! with the same cached code; an optional step whose target is there but whose code fails
+//! otherwise; and an optional check, refused before anything runs.
+
+use crate::support::Test;
+
+const SCENARIO: &str = "scenarios/shop.steps";
+const CACHE: &str = "cache/scenarios/shop.steps.toml";
+
+/// The shop with its cookie banner; accepting the cookies removes the banner.
+const WITH_BANNER: &str = r#"<!doctype html><html><head><title>Shop</title></head><body>
+<div id="banner" role="dialog" aria-label="Cookies"><p>We use cookies</p>
+<button onclick="document.getElementById('banner').remove()">Accept cookies</button></div>
+<h1>Shop</h1>
+</body></html>
+"#;
+
+/// The shop without a banner.
+const WITHOUT_BANNER: &str =
+    "<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1></body></html>\n";
+
+/// Open, accept the banner if it shows, then a check that proves the banner is gone.
+const STEPS: &str = "test: shop\n  open the app\n  click the \"Accept cookies\" button [optional]\n  \
+                     the page does not show \"We use cookies\"\n";
+
+const SKIPPED: &str = "↷ 2. click the \"Accept cookies\" button (skipped: optional, \"Accept \
+                       cookies\" did not appear within 1s)";
+
+/// The cached code of the last step.
+const GONE: &str = "async function step(page) {\n  await expect(page.getByText('We use cookies')).toBeHidden();\n}";
+
+fn shop(page: &str) -> Test {
+    Test::new()
+        .config("[polling]\noptional_timeout = 1\n")
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "only")
+        .scenario(SCENARIO, STEPS)
+        .page("index.html", page)
+}
+
+/// The `step_skipped` events of the run's `--events` file.
+fn skipped_events(out: &crate::support::Output) -> Vec<serde_json::Value> {
+    out.events("events.jsonl")
+        .into_iter()
+        .filter(|e| e["event"] == "step_skipped")
+        .collect()
+}
+
+#[test]
+fn a_banner_step_is_clicked_when_present_and_skipped_when_absent_with_the_same_code() {
+    // Run 1: the banner shows; the step is generated, clicks it, and is cached.
+    let out = shop(WITH_BANNER)
+        .args(&["run", "-v", "--events", "events.jsonl"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_contains("✓ 2. click the \"Accept cookies\" button")
+        .output_not_contains("skipped");
+    assert!(skipped_events(&out).is_empty());
+    let cache = out.read(CACHE);
+    assert!(
+        cache.contains("step = \"click the \\\"Accept cookies\\\" button\"")
+            && cache.contains(".click();"),
+        "{cache}"
+    );
+
+    // Run 2: no banner, the same cached code, no generator: the step is skipped, not passed.
+    let out = out
+        .again()
+        .page("index.html", WITHOUT_BANNER)
+        .args(&[
+            "replay",
+            "--strict",
+            "--events",
+            "events.jsonl",
+            "--reporter",
+            "html",
+        ])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_contains(SKIPPED)
+        .stdout_contains("1 skipped (optional)");
+    let skipped = skipped_events(&out);
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(skipped[0]["index"], 2);
+    assert_eq!(skipped[0]["line"], 3);
+    assert_eq!(
+        skipped[0]["reason"],
+        "\"Accept cookies\" did not appear within 1s"
+    );
+    let passed: Vec<_> = out
+        .events("events.jsonl")
+        .into_iter()
+        .filter(|e| e["event"] == "step_passed")
+        .map(|e| e["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(passed, [1, 3], "the skipped step is never passed");
+    assert_eq!(
+        out.read(CACHE),
+        cache,
+        "a skip changes nothing in the cache"
+    );
+    let html = out.read("prettyplay-report/index.html");
+    assert!(
+        html.contains("<li class=\"step skipped\" data-index=\"2\">")
+            && html.contains("skipped: optional, \"Accept cookies\" did not appear within 1s"),
+        "{html}"
+    );
+
+    // `run` too: the cached code is skipped, not healed or generated again.
+    let out = out
+        .again()
+        .page("index.html", WITHOUT_BANNER)
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "only")
+        .args(&["run", "--reporter", "junit"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_contains(SKIPPED);
+    assert_eq!(out.read(CACHE), cache);
+    let junit = out.read("prettyplay-report/junit.xml");
+    assert!(
+        junit.contains("↷ 2. click the \"Accept cookies\" button (skipped")
+            && junit.contains("skipped: optional, \"Accept cookies\" did not appear within 1s"),
+        "{junit}"
+    );
+    assert!(!junit.contains("<failure"), "{junit}");
+
+    // Back with the banner: the cached code clicks it again.
+    out.again()
+        .page("index.html", WITH_BANNER)
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .output_not_contains("skipped");
+}
+
+#[test]
+fn an_absent_target_when_generating_skips_the_step_and_caches_nothing_for_it() {
+    let out = shop(WITHOUT_BANNER)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_contains("↷ 2. click the \"Accept cookies\" button (skipped: optional,");
+    let cache = out.read(CACHE);
+    assert!(cache.contains("step = \"open the app\""), "{cache}");
+    assert!(!cache.contains("Accept cookies\\\" button\""), "{cache}");
+}
+
+#[test]
+fn an_optional_step_whose_target_is_there_but_fails_otherwise_fails() {
+    // The button is there, so the step is not skipped; what fails after it is a failure.
+    let after_click = "async function step(page) {\n  await page.getByRole('button', { name: \
+                       'Accept cookies' }).click();\n  await expect(page.getByText('Thanks')).\
+                       toBeVisible();\n}";
+    Test::new()
+        .config("[polling]\noptional_timeout = 1\n[browser]\ntimeout = 2\n")
+        .scenario(SCENARIO, STEPS)
+        .page("index.html", WITH_BANNER)
+        .cached(
+            SCENARIO,
+            "shop",
+            "open the app",
+            1,
+            "async function step(page) {\n  await page.goto('/');\n}",
+        )
+        .cached(
+            SCENARIO,
+            "shop",
+            "click the \"Accept cookies\" button",
+            1,
+            after_click,
+        )
+        .cached(
+            SCENARIO,
+            "shop",
+            "the page does not show \"We use cookies\"",
+            1,
+            GONE,
+        )
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed")
+        .stdout_contains("Thanks")
+        .output_not_contains("skipped");
+    // A button that is there but never enabled: the click times out as any click does.
+    let disabled = WITH_BANNER.replace("<button ", "<button disabled ");
+    Test::new()
+        .config("[polling]\noptional_timeout = 1\n[browser]\ntimeout = 2\n")
+        .scenario(SCENARIO, STEPS)
+        .page("index.html", &disabled)
+        .cached(
+            SCENARIO,
+            "shop",
+            "open the app",
+            1,
+            "async function step(page) {\n  await page.goto('/');\n}",
+        )
+        .cached(
+            SCENARIO,
+            "shop",
+            "click the \"Accept cookies\" button",
+            1,
+            "async function step(page) {\n  await page.getByRole('button', { name: 'Accept \
+             cookies' }).click();\n}",
+        )
+        .cached(
+            SCENARIO,
+            "shop",
+            "the page does not show \"We use cookies\"",
+            1,
+            GONE,
+        )
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed")
+        .stdout_contains("locator.click: Timeout 2000ms exceeded")
+        .output_not_contains("skipped");
+}
+
+#[test]
+fn an_optional_check_is_refused_at_its_line_before_anything_runs() {
+    Test::new()
+        .scenario(
+            SCENARIO,
+            "test: shop\n  open the app\n  the \"Accept cookies\" button is shown [optional]\n",
+        )
+        .page("index.html", WITH_BANNER)
+        .args(&["run"])
+        .run()
+        .assert_exit(2)
+        .stderr_contains(
+            "scenarios/shop.steps:3:40: a check cannot be optional: `the \"Accept cookies\" \
+             button is shown` reads as a check",
+        )
+        .stderr_contains("remove `[optional]`")
+        .output_not_contains("Running");
+}
+
+#[test]
+fn optional_with_a_value_is_an_error_at_its_line() {
+    Test::new()
+        .scenario(SCENARIO, "test: shop\n  open the app [optional=yes]\n")
+        .args(&["replay"])
+        .run()
+        .assert_exit(2)
+        .stderr_contains(
+            "scenarios/shop.steps:2:26: step option `optional` takes no value, found `yes`",
+        )
+        .stderr_contains("write `[optional]` alone");
+}
+
+#[test]
+fn an_llm_candidate_whose_target_is_absent_skips_the_step_after_one_request() {
+    let llm = crate::support::fake_llm::FakeLlm::start();
+    llm.reply_text(
+        "```js\nasync function step(page) {\n  await page.getByRole('button', { name: 'Accept \
+         cookies' }).click();\n}\n```",
+    );
+    let out = Test::new()
+        .config(&format!(
+            "[polling]\noptional_timeout = 1\n[llm]\nprovider = \"openai\"\nmodel = \"fake\"\n\
+             base_url = \"{}\"\n",
+            llm.base_url()
+        ))
+        .scenario(SCENARIO, STEPS)
+        .page("index.html", WITHOUT_BANNER)
+        .cached(
+            SCENARIO,
+            "shop",
+            "open the app",
+            1,
+            "async function step(page) {\n  await page.goto('/');\n}",
+        )
+        .cached(
+            SCENARIO,
+            "shop",
+            "the page does not show \"We use cookies\"",
+            1,
+            GONE,
+        )
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_contains(SKIPPED);
+    assert_eq!(llm.request_count(), 1, "the absent target ends generation");
+    assert!(llm.take_unexpected().is_empty());
+    let cache = out.read(CACHE);
+    assert!(!cache.contains("Accept cookies\\\" button\""), "{cache}");
+}
