@@ -266,7 +266,7 @@ test: rows
     };
     let shapes = "the sentence is none of the built-in shapes (open, click, type into, check, \
         select, press, hover, is shown, shows, has value, is checked, there are N, the URL, the \
-        title)";
+        title, METHOD /path)";
     let out = project().args(&["list", "--check"]).run().assert_exit(1);
     assert_eq!(
         out.stdout(),

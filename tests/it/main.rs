@@ -46,7 +46,8 @@
 //! `signals` stops runs with SIGTERM, SIGHUP, SIGINT and SIGKILL and checks nothing is left;
 //! `show` serves reports and traces with `show-report` and `show-trace` and requests them over
 //! HTTP; `docs` runs every command block of README.md and docs/tutorial.md and compares the
-//! outputs they show; `support` is the shared harness.
+//! outputs they show; `api_steps_builtin` runs HTTP sentences (`send POST ...`, `GET ... answers
+//! N`, `the API ... lists "X"`) with no LLM against a JSON API; `support` is the shared harness.
 
 #![expect(
     clippy::unwrap_used,
@@ -55,6 +56,7 @@
 )]
 
 mod api_steps;
+mod api_steps_builtin;
 mod architecture;
 mod audit;
 mod authoring;

@@ -7,6 +7,7 @@
 use crate::engine::builtin::codegen::{code_for, step_function};
 use crate::engine::builtin::compound;
 use crate::engine::builtin::grammar::{Decline, parse};
+use crate::engine::builtin::http;
 use crate::engine::builtin::snapshot::Snapshot;
 use crate::engine::builtin::tokens::{normalize, tokenize};
 use crate::engine::builtin::{cards, choices};
@@ -30,6 +31,17 @@ pub(crate) fn write_step(
 /// which need the page to tell where a name ends; else of the sentence read as several
 /// clauses (`compound.rs`).
 fn code(sentence: &str, columns: &[String], snap: &Snapshot) -> Result<String, Decline> {
+    // An HTTP sentence is never a page's cards, and its body's commas and `and`s are its own:
+    // it is read as clauses only when it is no request as a whole (`GET /a answers 200 and GET
+    // /b answers 200`), and then every clause must be a shape.
+    if let Some(http) = http::parse(sentence, columns) {
+        return http
+            .and_then(|intent| code_for(&intent, snap))
+            .or_else(|decline| match compound::code(sentence, columns, snap) {
+                Some(Ok(code)) => Ok(code),
+                Some(Err(_)) | None => Err(decline),
+            });
+    }
     let toks = normalize(tokenize(sentence, columns));
     let decline = match parse(sentence, columns).and_then(|intent| code_for(&intent, snap)) {
         Ok(code) if !cards::counts_cards(&toks, snap) => return Ok(code),

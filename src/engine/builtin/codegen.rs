@@ -6,6 +6,7 @@
 
 use crate::engine::builtin::forms::form_code;
 use crate::engine::builtin::grammar::{Decline, Intent, Literal, State, Target};
+use crate::engine::builtin::http;
 use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::engine::builtin::resolve::{
     CHECKABLE, CLICKABLE, Found, bounded_regex_js, checked_element, element, has_words, js_str,
@@ -434,6 +435,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         | Intent::NoQuery
         | Intent::UrlLacks(_)
         | Intent::Asks { .. } => form_code(intent, snap)?,
+        Intent::Http(http) => http::lines(http)?,
     })
 }
 

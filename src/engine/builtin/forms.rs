@@ -258,7 +258,7 @@ pub(super) fn is_check(intent: &Intent) -> bool {
             | Intent::UrlLacks(_)
             | Intent::Asks { .. }
             | Intent::Both(_)
-    )
+    ) || matches!(intent, Intent::Http(http) if http.is_check())
 }
 
 /// The code of a form intent.

@@ -8,6 +8,7 @@
 
 use crate::engine::builtin::assertions::assertion;
 use crate::engine::builtin::forms::{form_shape, is_check};
+use crate::engine::builtin::http::{self, Http};
 use crate::engine::builtin::kinds::{KINDS, Kind};
 use crate::engine::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
 
@@ -165,11 +166,27 @@ pub(crate) enum Intent {
         question: Literal,
         options: Vec<Literal>,
     },
+    /// `send POST /api/todos with {"title": "milk"}`, `GET /api/health answers 200`, `the API
+    /// /api/todos lists "milk"`: a request through `page.request` (`http.rs`).
+    Http(Http),
 }
 
 /// Reads `sentence` as one of the shapes. `columns` are the examples table's columns: `<name>`
 /// is a value only for these.
 pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Decline> {
+    // A JSON body has quotes, commas and colons of its own, so an HTTP sentence is read from
+    // its text before it is cut into words.
+    if let Some(http) = http::parse(sentence, columns) {
+        return http;
+    }
+    // `the todo is saved: the API /api/todos lists "milk"`: the words before the colon would
+    // read as an element, so a request's check after it goes first.
+    if let Some((_, check)) = sentence.split_once(": ")
+        && let Some(Ok(Intent::Http(http))) = http::parse(check, columns)
+        && http.is_check()
+    {
+        return Ok(Intent::Http(http));
+    }
     let toks = normalize(tokenize(sentence, columns));
     if toks.is_empty() {
         return Err(Decline::new("the sentence is empty"));
@@ -186,7 +203,8 @@ pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Declin
     shape(&toks).ok_or_else(|| {
         Decline::new(
             "the sentence is none of the built-in shapes (open, click, type into, check, select, \
-             press, hover, is shown, shows, has value, is checked, there are N, the URL, the title)",
+             press, hover, is shown, shows, has value, is checked, there are N, the URL, the title, \
+             METHOD /path)",
         )
     })?
 }

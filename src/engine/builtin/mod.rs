@@ -17,6 +17,8 @@ mod codegen;
 mod compound;
 mod forms;
 mod grammar;
+mod http;
+mod http_js;
 mod kinds;
 mod resolve;
 mod rewrites;
