@@ -33,7 +33,13 @@ pub(crate) fn value_js(value: &Literal) -> String {
         match rest[at..].find('}') {
             Some(end) => {
                 let name = &rest[at + 2..at + end];
-                out.push_str(&format!("${{vars.{name}}}"));
+                // Only a variable name becomes code; anything else stays text, so a sentence
+                // cannot write code of its own into the step.
+                if crate::engine::builtin::http_js::is_identifier(name) {
+                    out.push_str(&format!("${{vars.{name}}}"));
+                } else {
+                    out.push_str(&escape_template(&rest[at..at + end + 1]));
+                }
                 rest = &rest[at + end + 1..];
             }
             None => {
@@ -1129,5 +1135,14 @@ mod tests {
             one("type \"it's\" into the new todo field", TODOS),
             "await page.getByRole('textbox', { name: 'New todo' }).fill('it\\'s');"
         );
+    }
+
+    #[test]
+    fn a_placeholder_that_is_not_a_name_stays_text() {
+        let code =
+            crate::engine::builtin::codegen::value_js(&crate::engine::builtin::grammar::Literal(
+                "Hi ${x)+alert(1)+(y} and ${NAME}".to_owned(),
+            ));
+        assert_eq!(code, "`Hi \\${x)+alert(1)+(y} and ${vars.NAME}`");
     }
 }

@@ -57,7 +57,7 @@ fn pieces<'s>(text: &'s str) -> Result<Vec<Piece<'s>>, Decline> {
     Ok(pieces)
 }
 
-pub(super) fn is_identifier(name: &str) -> bool {
+pub(crate) fn is_identifier(name: &str) -> bool {
     name.chars()
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
