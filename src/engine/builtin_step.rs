@@ -6,6 +6,7 @@
 //! Main type: [`BuiltinOutcome`], from [`Engine::builtin_attempt`].
 
 use crate::config::BuiltinOrder;
+use crate::engine::builtin::Decline;
 use crate::engine::builtin::write_step;
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::proof::Proven;
@@ -20,7 +21,7 @@ pub(super) enum BuiltinOutcome {
     /// recorded as the second field.
     Passed(String, Option<String>),
     /// It wrote nothing, and says why.
-    Declined(String),
+    Declined(Decline),
     /// Its code failed on the page.
     Failed(String, StepFailure),
 }
@@ -45,7 +46,7 @@ impl Engine<'_> {
             &state.structure,
         ) {
             Ok(code) => code,
-            Err(decline) => return BuiltinOutcome::Declined(decline.0),
+            Err(decline) => return BuiltinOutcome::Declined(decline),
         };
         if let Err(failure) = exec
             .check(&code)
@@ -73,12 +74,15 @@ impl Engine<'_> {
             )
         };
         match outcome {
-            BuiltinOutcome::Declined(why) => EngineFailure::new(
+            BuiltinOutcome::Declined(decline) => EngineFailure::new(
                 EngineFailureKind::Incurable,
                 format!("{no_llm} and the built-in generator cannot write this step"),
                 None,
             )
-            .with_cause(EngineCause::Declined(why)),
+            .with_cause(EngineCause::Declined {
+                missing: decline.is_missing(),
+                why: decline.0,
+            }),
             BuiltinOutcome::Failed(code, failure) => {
                 let what = if failure.kind == FailureKind::FailedCheck {
                     "a check in the code the built-in generator wrote did not hold"
@@ -211,7 +215,7 @@ mod tests {
             "no LLM configured and the built-in generator cannot write this step"
         );
         assert!(
-            matches!(failure.cause.as_deref(), Some(EngineCause::Declined(_))),
+            matches!(failure.cause.as_deref(), Some(EngineCause::Declined { .. })),
             "{:?}",
             failure.cause
         );

@@ -294,8 +294,11 @@ impl Engine<'_> {
                 "the code the built-in generator wrote for the sentence failed: {}",
                 failed.message.lines().next().unwrap_or_default()
             ),
-            BuiltinOutcome::Declined(reason) => {
-                format!("the built-in generator cannot write this sentence: {reason}")
+            BuiltinOutcome::Declined(decline) => {
+                format!(
+                    "the built-in generator cannot write this sentence: {}",
+                    decline.0
+                )
             }
         };
         no_llm.then(|| {

@@ -90,8 +90,9 @@ pub enum EngineCause {
     },
     /// The LLM's verdict on the step failure could not be parsed. `reply` is the cut reply.
     Unparsed { reply: String, failure: StepFailure },
-    /// The built-in generator declined the sentence, for this reason.
-    Declined(String),
+    /// The built-in generator declined the sentence, for this reason; `missing` when the only
+    /// reason is that the element the sentence names is not on the page.
+    Declined { why: String, missing: bool },
     /// The cache refused the code. Only the message is kept because a `CacheError` can hold an
     /// `io::Error`, which cannot be cloned.
     Cache(String),
@@ -138,7 +139,7 @@ impl EngineCause {
                 edit(reply);
                 edit(&mut failure.message);
             }
-            EngineCause::Declined(text) | EngineCause::Cache(text) => edit(text),
+            EngineCause::Declined { why: text, .. } | EngineCause::Cache(text) => edit(text),
             EngineCause::Vetoed {
                 veto,
                 failure,
@@ -212,7 +213,7 @@ impl EngineFailure {
             EngineCause::Unparsed { reply, failure } => {
                 format!("{summary}: {reply}\n\n{}", failure.message)
             }
-            EngineCause::Declined(why) => format!(
+            EngineCause::Declined { why, .. } => format!(
                 "{summary}: {why}\n\nthe sentences it understands are listed in {SHAPES_DOC}"
             ),
             EngineCause::Cache(error) => format!("{summary}: {error}"),

@@ -14,8 +14,9 @@ pub(super) fn absent_reason(failure: &StepFailure) -> Option<String> {
 }
 
 /// Why an optional step whose code could not be generated is skipped: a candidate's target did
-/// not appear, or the built-in generator read the sentence but found no element for it (a
-/// sentence it cannot read at all is not about a missing target, and fails as usual).
+/// not appear, or the built-in generator read the sentence and no element on the page is the one
+/// it names. Any other decline (a sentence it cannot read, a name several elements fit) is not
+/// about a missing target, and fails as usual.
 pub(super) fn generation_skip(
     optional: bool,
     context: &StepContext<'_>,
@@ -26,9 +27,9 @@ pub(super) fn generation_skip(
     }
     match decided.cause.as_deref()? {
         EngineCause::Step(failure) => absent_reason(failure),
-        EngineCause::Declined(why) => parse_sentence(&context.key.step, context.columns)
-            .is_ok()
-            .then(|| why.clone()),
+        EngineCause::Declined { why, missing } => (*missing
+            && parse_sentence(&context.key.step, context.columns).is_ok())
+        .then(|| why.clone()),
         _ => None,
     }
 }

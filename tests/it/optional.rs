@@ -151,6 +151,42 @@ fn an_absent_target_when_generating_skips_the_step_and_caches_nothing_for_it() {
 }
 
 #[test]
+fn a_target_the_generator_finds_twice_fails_the_optional_step_instead_of_skipping_it() {
+    // The banner is there, with two buttons of the same name: the built-in generator cannot tell
+    // which to click, which is no reason to believe the banner is absent.
+    let twice = WITH_BANNER.replace(
+        "</button></div>",
+        "</button>\n<button onclick=\"document.getElementById('banner').remove()\">Accept \
+         cookies</button></div>",
+    );
+    let out = shop(&twice)
+        .args(&["run", "--events", "events.jsonl"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed")
+        .stdout_contains("  step 2: click the \"Accept cookies\" button")
+        .stdout_contains("2 elements on the page could be \"Accept cookies\"")
+        .output_not_contains("skipped");
+    assert!(skipped_events(&out).is_empty());
+}
+
+#[test]
+fn a_target_possibly_inside_a_frame_fails_the_optional_step_instead_of_skipping_it() {
+    // The banner is in an iframe, whose elements the built-in generator does not see.
+    let framed = WITHOUT_BANNER.replace(
+        "</body>",
+        "<iframe srcdoc=\"<button>Accept cookies</button>\"></iframe></body>",
+    );
+    shop(&framed)
+        .args(&["run", "-v"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed")
+        .stdout_contains("has a frame whose elements the built-in generator does not see")
+        .output_not_contains("skipped");
+}
+
+#[test]
 fn an_optional_step_whose_target_is_there_but_fails_otherwise_fails() {
     // The button is there, so the step is not skipped; what fails after it is a failure.
     let after_click = "async function step(page) {\n  await page.getByRole('button', { name: \

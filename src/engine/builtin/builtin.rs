@@ -23,7 +23,21 @@ pub(crate) fn write_step(
     snapshot: &str,
     structure: &str,
 ) -> Result<String, Decline> {
-    code(sentence, columns, &Snapshot::read(snapshot, structure))
+    let snap = Snapshot::read(snapshot, structure);
+    code(sentence, columns, &snap).map_err(|decline| unseen_frames(decline, &snap))
+}
+
+/// A decline for an element not on the page, on a page with frames: the snapshot does not show
+/// what is inside them, so the element may be there after all, and the decline no longer says
+/// it is missing (an `[optional]` step is not skipped for it).
+fn unseen_frames(decline: Decline, snap: &Snapshot) -> Decline {
+    if !decline.is_missing() || snap.with_roles(&["iframe"]).is_empty() {
+        return decline;
+    }
+    Decline::new(format!(
+        "{}, and the page has a frame whose elements the built-in generator does not see",
+        decline.0
+    ))
 }
 
 /// The code of the shapes of `grammar.rs`; when they decline, of the shapes that name a
@@ -133,6 +147,24 @@ mod tests {
         assert!(why.0.contains("none of the built-in shapes"), "{why:?}");
         let why = write_step("click \"Sign up\"", &[], LOGIN, "").unwrap_err();
         assert!(why.0.contains("no element"), "{why:?}");
+    }
+
+    #[test]
+    fn only_an_element_the_page_cannot_be_hiding_is_missing() {
+        let page = "- heading \"Shop\" [level=1]\n- button \"Buy\"\n- button \"Buy\"\n";
+        let absent = write_step("click the \"Accept\" button", &[], page, "").unwrap_err();
+        assert!(absent.is_missing(), "{absent:?}");
+        let twice = write_step("click the \"Buy\" button", &[], page, "").unwrap_err();
+        assert!(!twice.is_missing(), "{twice:?}");
+        let unread = write_step("make the shop faster", &[], page, "").unwrap_err();
+        assert!(!unread.is_missing(), "{unread:?}");
+        // The code reaches the main frame only: a button inside a frame is not one to click,
+        // nor is its absence from the main frame proof that it is not shown.
+        let framed =
+            format!("{page}- iframe [ref=e4]:\n  - button \"Accept\" [ref=f1e2]\n- text: end\n");
+        let hidden = write_step("click the \"Accept\" button", &[], &framed, "").unwrap_err();
+        assert!(!hidden.is_missing(), "{hidden:?}");
+        assert!(hidden.0.contains("has a frame"), "{hidden:?}");
     }
 }
 

@@ -12,13 +12,25 @@ use crate::engine::builtin::http::{self, Http};
 use crate::engine::builtin::kinds::{KINDS, Kind};
 use crate::engine::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
 
-/// Why the built-in generator will not write a step.
+/// Why the built-in generator will not write a step, and whether that is only because the
+/// element the sentence names is not on the page (an `[optional]` step is skipped for that
+/// reason alone: a name that fits several elements is no reason to skip).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Decline(pub String);
+pub(crate) struct Decline(pub String, pub bool);
 
 impl Decline {
     pub(crate) fn new(reason: impl Into<String>) -> Self {
-        Self(reason.into())
+        Self(reason.into(), false)
+    }
+
+    /// The sentence was read and no element on the page is the one it names.
+    pub(crate) fn missing(reason: impl Into<String>) -> Self {
+        Self(reason.into(), true)
+    }
+
+    /// Whether the only reason is that the element named is not on the page.
+    pub(crate) fn is_missing(&self) -> bool {
+        self.1
     }
 }
 

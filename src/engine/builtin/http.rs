@@ -586,7 +586,7 @@ mod tests {
 
     fn declined(sentence: &str) -> String {
         match parse_sentence(sentence, &[]) {
-            Err(Decline(why)) => why,
+            Err(Decline(why, _)) => why,
             other => panic!("{sentence:?} was read: {other:?}"),
         }
     }

@@ -29,5 +29,6 @@ mod tokens;
 
 pub(crate) use builtin::{Explanation, explain, write_step};
 pub(crate) use forms::reads_as_check;
+pub(crate) use grammar::Decline;
 pub(crate) use grammar::parse as parse_sentence;
 pub(crate) use rewrites::rewrites;

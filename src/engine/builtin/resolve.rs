@@ -238,7 +238,7 @@ fn element_of(
                 node: *one,
             }),
             [] => described(snap, target, roles)
-                .ok_or_else(|| Decline::new(format!("no element on the page is {what}"))),
+                .ok_or_else(|| Decline::missing(format!("no element on the page is {what}"))),
             many => Err(ambiguous(snap, &what, many)),
         };
     };
@@ -273,7 +273,11 @@ fn element_of(
         .flatten()
         .next()
         .or_else(|| described(snap, target, roles).map(Ok))
-        .unwrap_or_else(|| Err(Decline::new(format!("no element on the page is {what}"))))
+        .unwrap_or_else(|| {
+            Err(Decline::missing(format!(
+                "no element on the page is {what}"
+            )))
+        })
 }
 
 /// The locator base and the nodes a target is looked for among: the whole page, or the one
@@ -302,7 +306,7 @@ fn scope(snap: &Snapshot, target: &Target) -> Result<(String, Vec<usize>), Decli
             ),
             snap.descendants(*one),
         )),
-        [] => Err(Decline::new(format!(
+        [] => Err(Decline::missing(format!(
             "no list item or row on the page holds \"{text}\""
         ))),
         many => Err(Decline::new(format!(
@@ -639,7 +643,7 @@ pub(crate) fn only_field(snap: &Snapshot, hints: &[&str]) -> Result<Found, Decli
         .collect();
     match hinted.as_slice() {
         [one] => Ok(pick(*one)),
-        _ if fields.is_empty() => Err(Decline::new("there is no field on the page")),
+        _ if fields.is_empty() => Err(Decline::missing("there is no field on the page")),
         _ => Err(ambiguous(snap, "the field to add to", &fields)),
     }
 }

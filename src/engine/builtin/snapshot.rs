@@ -54,12 +54,20 @@ impl Snapshot {
         let mut nodes: Vec<Node> = Vec::new();
         // (indent, node index) of the open ancestors.
         let mut stack: Vec<(usize, usize)> = Vec::new();
+        // The indent of the frame whose lines are being passed over: the code the built-in
+        // generator writes reaches the page's main frame only, so an element inside a frame is
+        // not one it can act on or check (the frame itself stays, as a sign the page shows more).
+        let mut frame: Option<usize> = None;
         for (at, line) in text.lines().enumerate() {
             let trimmed = line.trim_start();
             let Some(item) = trimmed.strip_prefix("- ") else {
                 continue;
             };
             let indent = line.len() - trimmed.len();
+            match frame {
+                Some(outer) if indent > outer => continue,
+                _ => frame = None,
+            }
             while stack.last().is_some_and(|&(i, _)| i >= indent) {
                 stack.pop();
             }
@@ -82,6 +90,9 @@ impl Snapshot {
                 nodes[parent].children.push(index);
             }
             nodes.push(node);
+            if nodes[index].role == "iframe" {
+                frame = Some(indent);
+            }
             stack.push((indent, index));
         }
         Self {
