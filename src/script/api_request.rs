@@ -21,6 +21,7 @@ use crate::driver::OriginGuard;
 use crate::script::FailureKind;
 use crate::script::cut_text::cut_text;
 use crate::script::driver_error::HostError;
+use crate::script::frame_calls::{LONGEST_TIMEOUT, timeout_of};
 use crate::script::mutation::{Mutation, ResponseEdit, TextEdit};
 use crate::web_server::{CONNECT_LIMIT, UNREACHABLE_HINT, Unreachable, reach};
 
@@ -84,6 +85,13 @@ impl Fetch {
                 "{method:?} is not an HTTP method"
             )));
         }
+        // CONNECT opens a tunnel and TRACE echoes the request back, credentials included:
+        // neither is a call to an app's API.
+        if matches!(method.as_str(), "CONNECT" | "TRACE") {
+            return Err(HostError::script(format!(
+                "step code may not send {method} requests"
+            )));
+        }
         let headers = pairs(params.get("headers"), "headers")?;
         let header_bytes: usize = headers.iter().map(|(n, v)| n.len() + v.len()).sum();
         if header_bytes > MAX_HEADER_BYTES {
@@ -114,12 +122,17 @@ impl Fetch {
                  {MAX_REQUEST_BODY}"
             )));
         }
-        let timeout_ms = params.get("timeout").and_then(Value::as_f64).unwrap_or(0.0);
-        let timeout = if timeout_ms > 0.0 {
-            Duration::from_secs_f64(timeout_ms / 1000.0)
-        } else {
-            // Playwright's 0 means "no timeout"; the test's own deadline still ends the test.
-            Duration::from_secs(24 * 3600)
+        let timeout_ms = number(params, "timeout")?.unwrap_or(0.0);
+        // Playwright's 0 means "no timeout"; the test's own deadline still ends the test.
+        let timeout = timeout_of(timeout_ms).unwrap_or(LONGEST_TIMEOUT);
+        let max_redirects = match number(params, "maxRedirects")? {
+            None => DEFAULT_MAX_REDIRECTS,
+            Some(n) if n.fract() == 0.0 => n as u64,
+            Some(n) => {
+                return Err(HostError::script(format!(
+                    "maxRedirects must be a whole number of redirects, not {n}"
+                )));
+            }
         };
         Ok(Fetch {
             url,
@@ -127,10 +140,7 @@ impl Fetch {
             headers,
             body,
             timeout,
-            max_redirects: params
-                .get("maxRedirects")
-                .and_then(Value::as_u64)
-                .unwrap_or(DEFAULT_MAX_REDIRECTS),
+            max_redirects,
             fail_on_status: params.get("failOnStatusCode").and_then(Value::as_bool) == Some(true),
         })
     }
@@ -141,7 +151,13 @@ impl Fetch {
             "url": url,
             "method": method,
             "maxRedirects": 0,
-            "headers": self.headers.iter().map(|(name, value)| json!({ "name": name, "value": value })).collect::<Vec<_>>(),
+            // A redirect that drops the body drops the headers that describe it.
+            "headers": self
+                .headers
+                .iter()
+                .filter(|(name, _)| with_body || !name.to_ascii_lowercase().starts_with("content-"))
+                .map(|(name, value)| json!({ "name": name, "value": value }))
+                .collect::<Vec<_>>(),
         });
         match self.body.as_ref().filter(|_| with_body) {
             Some(Body::Raw(raw)) => {
@@ -198,7 +214,11 @@ impl Answer {
             "url": self.url,
             "status": self.status,
             "statusText": self.status_text,
-            "headers": self.headers.iter().map(|(name, value)| json!({ "name": name, "value": value })).collect::<Vec<_>>(),
+            "headers": self
+                .headers
+                .iter()
+                .map(|(name, value)| json!({ "name": name, "value": value }))
+                .collect::<Vec<_>>(),
             "text": text,
             "binary": binary,
             "length": self.length,
@@ -340,10 +360,19 @@ async fn follow(
             }
             continue;
         }
-        let body = read_body(context, &uid).await;
+        // A body the headers say is too long is not fetched from the driver at all.
+        let declared = headers
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("content-length"))
+            .and_then(|(_, value)| value.trim().parse::<usize>().ok())
+            .filter(|&length| length > MAX_RESPONSE_BODY);
+        let body = match declared {
+            Some(_) => Ok(Vec::new()),
+            None => read_body(context, &uid).await,
+        };
         dispose(context, &uid).await;
         let body = body.map_err(|err| failed_plain(&url, &method, err))?;
-        let length = body.len();
+        let length = declared.unwrap_or(body.len());
         return Ok(Answer {
             url: response["url"].as_str().unwrap_or(&url).to_owned(),
             status,
@@ -536,6 +565,19 @@ fn with_query(url: String, params: Option<&Value>) -> Result<String, HostError> 
     Ok(parsed.to_string())
 }
 
+/// The option `key` of the request as a number of at least 0, when given.
+fn number(params: &Value, key: &str) -> Result<Option<f64>, HostError> {
+    match params.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => match value.as_f64() {
+            Some(n) if n >= 0.0 => Ok(Some(n)),
+            _ => Err(HostError::script(format!(
+                "{key} must be a number of at least 0, not {value}"
+            ))),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -563,6 +605,39 @@ mod tests {
         let err = Fetch::read(&json!({ "url": "/api" }), None).unwrap_err();
         assert_eq!(err.kind, FailureKind::Misconfigured);
         assert!(err.message.contains("base_url"), "{}", err.message);
+    }
+
+    #[test]
+    fn timeouts_redirect_limits_and_methods_are_checked() {
+        assert_eq!(
+            read(json!({ "url": "/", "timeout": 1e300 }))
+                .unwrap()
+                .timeout,
+            LONGEST_TIMEOUT
+        );
+        assert_eq!(
+            read(json!({ "url": "/", "timeout": 250 })).unwrap().timeout,
+            Duration::from_millis(250)
+        );
+        assert_eq!(
+            read(json!({ "url": "/", "maxRedirects": 0 }))
+                .unwrap()
+                .max_redirects,
+            0
+        );
+        for (key, bad) in [
+            ("timeout", json!(-5)),
+            ("timeout", json!("soon")),
+            ("maxRedirects", json!(-1)),
+            ("maxRedirects", json!(1.5)),
+        ] {
+            let err = read(json!({ "url": "/", key: bad })).unwrap_err();
+            assert!(err.message.starts_with(key), "{key} {bad}: {}", err.message);
+        }
+        for method in ["CONNECT", "trace"] {
+            let err = read(json!({ "url": "/", "method": method })).unwrap_err();
+            assert!(err.message.contains("may not send"), "{}", err.message);
+        }
     }
 
     #[test]
@@ -598,6 +673,23 @@ mod tests {
                 .get("jsonData")
                 .is_none()
         );
+        let typed = read(json!({ "url": "/api", "method": "POST", "jsonData": "{}",
+            "headers": [{ "name": "Content-Type", "value": "application/json" },
+                        { "name": "Cookie", "value": "a=1" }] }))
+        .unwrap();
+        let names = |params: Value| -> Vec<String> {
+            params["headers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h["name"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(
+            names(typed.params(&typed.url, "POST", true)),
+            ["Content-Type", "Cookie"]
+        );
+        assert_eq!(names(typed.params(&typed.url, "GET", false)), ["Cookie"]);
         let fetch = read(json!({ "url": "/api", "postData": "hé" })).unwrap();
         let params = fetch.params(&fetch.url, "POST", true);
         assert_eq!(

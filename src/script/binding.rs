@@ -23,7 +23,7 @@ use crate::script::console_log::ConsoleLog;
 use crate::script::cut_text::cut_text;
 use crate::script::driver_error::{HostError, received};
 use crate::script::events::Routing;
-use crate::script::frame_calls::{handle_value, on_element, overran, overrun_limit};
+use crate::script::frame_calls::{handle_value, on_element, overran, overrun_limit, timeout_of};
 use crate::script::input_files::input_files;
 use crate::script::methods::Op;
 use crate::script::mutation::{self, Mutation};
@@ -732,8 +732,7 @@ impl StepHost {
 
     /// Blocks until waiter `id` got its event, or `timeout_ms` (0: no limit) passes.
     fn wait_for(&self, id: usize, timeout_ms: f64, total_ms: f64) -> Result<Value, HostError> {
-        let deadline = (timeout_ms > 0.0)
-            .then(|| Instant::now() + Duration::from_secs_f64(timeout_ms / 1000.0));
+        let deadline = timeout_of(timeout_ms).map(|timeout| Instant::now() + timeout);
         let event = self
             .routing
             .borrow()

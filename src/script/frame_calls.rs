@@ -14,6 +14,20 @@ use serde_json::{Value, json};
 use crate::script::FailureKind;
 use crate::script::driver_error::HostError;
 
+/// The longest any timeout step code gives is taken to be: a day, past any test's deadline.
+pub(crate) const LONGEST_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// The duration of a Playwright `timeout` option of `ms` milliseconds: `None` for 0 (no
+/// timeout), a negative number or NaN; at most [`LONGEST_TIMEOUT`], so that no number step code
+/// passes can overflow a clock.
+pub(crate) fn timeout_of(ms: f64) -> Option<Duration> {
+    (ms > 0.0).then(|| {
+        Duration::try_from_secs_f64(ms / 1000.0)
+            .unwrap_or(LONGEST_TIMEOUT)
+            .min(LONGEST_TIMEOUT)
+    })
+}
+
 /// The grace period a call gets past its own timeout (see [`overrun_limit`]).
 const OVERRUN_GRACE: Duration = Duration::from_secs(5);
 
@@ -21,9 +35,9 @@ const OVERRUN_GRACE: Duration = Duration::from_secs(5);
 /// period (the driver's own timeout does not fire everywhere: an `expect` while a dialog blocks
 /// the page never answers). Calls without a timeout get a day.
 pub(crate) fn overrun_limit(params: &Value) -> Duration {
-    match params["timeout"].as_f64() {
-        Some(ms) if ms > 0.0 => Duration::from_secs_f64(ms / 1000.0) + OVERRUN_GRACE,
-        _ => Duration::from_secs(24 * 60 * 60),
+    match params["timeout"].as_f64().and_then(timeout_of) {
+        Some(timeout) => timeout + OVERRUN_GRACE,
+        None => LONGEST_TIMEOUT,
     }
 }
 
@@ -129,5 +143,20 @@ mod tests {
             (FailureKind::FailedCheck, "Timeout 500ms exceeded.")
         );
         assert_eq!(overran(&json!({}), false).kind, FailureKind::Timeout);
+    }
+
+    #[test]
+    fn any_number_is_a_timeout_that_cannot_overflow() {
+        assert_eq!(timeout_of(1500.0), Some(Duration::from_millis(1500)));
+        for none in [0.0, -1.0, f64::NAN, f64::NEG_INFINITY] {
+            assert_eq!(timeout_of(none), None, "{none}");
+        }
+        for huge in [1e300, f64::INFINITY, f64::MAX] {
+            assert_eq!(timeout_of(huge), Some(LONGEST_TIMEOUT), "{huge}");
+        }
+        assert_eq!(
+            overrun_limit(&json!({ "timeout": 1e300 })),
+            LONGEST_TIMEOUT + OVERRUN_GRACE
+        );
     }
 }

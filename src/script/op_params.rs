@@ -6,14 +6,13 @@
 //!
 //! The entry point is [`parse`]; each op has its struct ([`Goto`], [`History`], [`Resume`], ...).
 
-use std::time::Duration;
-
 use playwright_rs::{GotoOptions, WaitUntil};
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::script::driver_error::HostError;
 use crate::script::events::EventKind;
+use crate::script::frame_calls::timeout_of;
 
 /// `method`'s parameters as `T`.
 pub(crate) fn parse<'a, T: Deserialize<'a>>(
@@ -62,8 +61,8 @@ impl History {
 /// `wait_until`.
 fn navigation_options(timeout: Option<f64>, wait_until: Option<&str>) -> GotoOptions {
     let mut options = GotoOptions::new();
-    if let Some(timeout) = timeout {
-        options = options.timeout(Duration::from_secs_f64(timeout / 1000.0));
+    if let Some(timeout) = timeout.and_then(timeout_of) {
+        options = options.timeout(timeout);
     }
     options.wait_until(match wait_until {
         Some("domcontentloaded") => WaitUntil::DomContentLoaded,
