@@ -9,6 +9,7 @@
 
 use crate::engine::checks::Checks;
 use crate::engine::engine::{Engine, StepContext};
+use crate::engine::reads_as_check;
 use crate::engine::sentence::quoted_literals;
 use crate::script::{FailureKind, StepFailure};
 use crate::step::{Claims, Proof, StepExecutor, Unproven, recorded_kinds};
@@ -196,7 +197,25 @@ fn proof_for(exec: &dyn StepExecutor, code: &str, sentence: &str) -> Option<Proo
     if let Some(action) = first_action(code) {
         return Some(Proof::Unproven(Unproven::Acts(action.to_owned())));
     }
-    Some(exec.prove(code, &claims_of(sentence)))
+    Some(match exec.prove(code, &claims_of(sentence)) {
+        Proof::Unproven(Unproven::Acts(method))
+            if is_http_method(&method) && reads_as_check(sentence, &[]) =>
+        {
+            Proof::Vacuous {
+                mutation: None,
+                why: format!(
+                    "it sends a {method} request, which can make true what it checks; a check \
+                     only reads (GET or HEAD)"
+                ),
+            }
+        }
+        proof => proof,
+    })
+}
+
+/// Whether the call a proof run refused is a request, named by its HTTP method in capitals.
+fn is_http_method(call: &str) -> bool {
+    !call.is_empty() && call.bytes().all(|b| b.is_ascii_uppercase())
 }
 
 /// The start of an audit record of a check that cannot fail.

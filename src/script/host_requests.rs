@@ -19,7 +19,8 @@ impl StepHost {
         let fetch = Fetch::read(params, self.test_page.base_url())?;
         let mode = self.proof.get();
         if mode != ProofMode::Off && !api_request::is_read(&fetch.method) {
-            let call = format!("request.{}", fetch.method.to_ascii_lowercase());
+            // The method in capitals, as HTTP writes it: the proof tells a request from a call.
+            let call = format!("request.{}", fetch.method);
             return Err(HostError::script(crate::script::proof_mode::refusal(&call)));
         }
         let page = self.test_page.page().clone();

@@ -40,6 +40,10 @@ pub(crate) enum Unproven {
 impl fmt::Display for Unproven {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // A request is named by its HTTP method, in capitals.
+            Unproven::Acts(method) if method.bytes().all(|b| b.is_ascii_uppercase()) => {
+                write!(f, "the step sends a {method} request")
+            }
             Unproven::Acts(call) => write!(f, "the step acts on the page ({call})"),
             Unproven::NoMutation => f.write_str("no mutation contradicts what it checks"),
             Unproven::OtherPage => f.write_str("it reads only another page"),
@@ -298,7 +302,12 @@ pub(crate) fn mutations(reads: &[Read], claims: &Claims) -> Vec<Mutation> {
             }
         }
     }
-    if !claims.negative {
+    // The page's texts are mutated only for code that reads the page: code that reads only the
+    // app's API would pass under them whatever it checks, and be refused as proving nothing.
+    let reads_page = reads
+        .iter()
+        .any(|read| read.page == 0 && read.method != "response");
+    if !claims.negative && reads_page {
         for quoted in &claims.quoted {
             for edit in near_misses(quoted) {
                 push(Mutation::Text {
@@ -496,6 +505,28 @@ mod tests {
                 TextEdit::Replace { at: 1, with: 'x' }
             ]
         );
+    }
+
+    #[test]
+    fn code_that_reads_only_responses_gets_no_page_text_mutations() {
+        let response = Read {
+            number: Some(200.0),
+            ..read("response", None, None)
+        };
+        let on_api = kinds(&mutations(
+            std::slice::from_ref(&response),
+            &claims(&["milk"], &[]),
+        ));
+        assert_eq!(
+            on_api,
+            ["response-prefixed", "response-suffixed", "response-changed"]
+        );
+        let both = kinds(&mutations(
+            &[response, expect("getByRole('list')", "to.have.text")],
+            &claims(&["milk"], &[]),
+        ));
+        assert!(both.contains(&"response-prefixed"), "{both:?}");
+        assert!(both.contains(&"text-prefixed"), "{both:?}");
     }
 
     #[test]

@@ -352,6 +352,63 @@ fn api_checks_are_proven_by_changing_what_the_api_answers() {
     assert!(!cache.contains("toContain('ok')"), "{cache}");
 }
 
+#[test]
+fn an_api_check_is_proven_on_the_api_while_the_page_shows_the_same_text() {
+    // The tasks page shows "buy milk" too; mutating the page cannot fail code that reads only
+    // the API, which is no reason to call the check vacuous.
+    let llm = FakeLlm::start();
+    let check = "the API has the task \"buy milk\"";
+    let exact = "async function step(page) {\n  \
+        const todos = await (await page.request.get('/api/todos')).json();\n  \
+        expect(todos.map((t) => t.title)).toEqual(['buy milk']);\n}";
+    llm.on_contains(&generation_of(check), fenced(exact));
+    let name = "seeded";
+    let out = tasks_with_llm(&llm)
+        .scenario(
+            SCENARIO,
+            &format!("test: {name}\n  seed\n  open\n  {check}\n  clean up\n"),
+        )
+        .cached(SCENARIO, name, "seed", 1, SEED)
+        .cached(SCENARIO, name, "open", 1, OPEN)
+        .cached(SCENARIO, name, "clean up", 1, CLEAN_UP)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    assert_eq!(llm.requests().len(), 1, "the exact check was kept at once");
+    let cache = out.read("cache/scenarios/tasks.steps.toml");
+    assert!(
+        cache.contains("proof = \"proven: response-prefixed"),
+        "{cache}"
+    );
+}
+
+#[test]
+fn a_check_whose_code_creates_what_it_checks_is_refused() {
+    // The model's check posts the task it then finds: it would pass on an app that lost it.
+    let llm = FakeLlm::start();
+    let check = "the API /api/todos lists \"buy milk\"";
+    let selfish = "async function step(page) {\n  \
+        await page.request.post('/api/todos', { data: { title: 'buy milk' } });\n  \
+        const todos = await (await page.request.get('/api/todos')).json();\n  \
+        expect(todos.map((t) => t.title)).toContain('buy milk');\n}";
+    llm.always_on_contains(check, fenced(selfish));
+    let out = tasks_with_llm(&llm)
+        .scenario(SCENARIO, &format!("test: listed\n  {check}\n"))
+        .args(&["run"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed")
+        .stdout_contains("it sends a POST request, which can make true what it checks");
+    assert!(
+        !out.exists("cache/scenarios/tasks.steps.toml")
+            || !out
+                .read("cache/scenarios/tasks.steps.toml")
+                .contains("lists"),
+        "the selfish check was cached"
+    );
+}
+
 fn fenced(code: &str) -> String {
     format!("```js\n{code}\n```\n")
 }

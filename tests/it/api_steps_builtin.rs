@@ -71,13 +71,13 @@ fn requests_seed_check_and_clean_up_and_their_checks_are_proven() {
     // the proof tries contradicts an absence in an answer, so that check is cached unproven.
     let proofs = proofs(&cache);
     let expected = [
-        (seed, "none: the step acts on the page (post)"),
+        (seed, "none: the step sends a POST request"),
         (
             listed,
             "proven: response-prefixed, response-suffixed, response-changed",
         ),
         (health, "proven: status-changed"),
-        (clean_up, "none: the step acts on the page (delete)"),
+        (clean_up, "none: the step sends a DELETE request"),
         (gone, "none: no mutation contradicts what it checks"),
     ];
     for (step, proof) in expected {
