@@ -743,6 +743,20 @@ impl StepHost {
                 if let Some(result) = self.routing.borrow_mut().finish_waiter(id) {
                     return Ok(result);
                 }
+                // The test's deadline closes its context, which no event of the page tells a
+                // waiter: without this, a wait with no timeout of its own would never end.
+                if self.test_page.is_closing() {
+                    self.routing.borrow_mut().cancel_waiter(id);
+                    return Err(HostError {
+                        kind: FailureKind::Timeout,
+                        message: format!(
+                            "the test's context closed while waiting for event \"{}\"",
+                            event.name()
+                        ),
+                        log: Vec::new(),
+                        received: None,
+                    });
+                }
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     self.routing.borrow_mut().cancel_waiter(id);
                     return Err(HostError {

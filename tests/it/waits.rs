@@ -99,3 +99,42 @@ fn a_run_stops_calling_an_llm_that_failed_three_times_in_a_row() {
         out.stdout()
     );
 }
+
+/// Step code's own waits with no timeout (`timeout: 0`) end at the test's deadline too: an event
+/// that never comes, and a request to a server that never answers.
+#[test]
+fn waits_without_a_timeout_of_their_own_end_at_the_test_timeout() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        // Accepts and holds every connection, answering nothing.
+        let held: Vec<_> = listener.incoming().collect();
+        drop(held);
+    });
+    let waits = [
+        "await page.waitForEvent('popup', { timeout: 0 });".to_owned(),
+        format!("await request.get('http://127.0.0.1:{port}/slow', {{ timeout: 0 }});"),
+    ];
+    for wait in waits {
+        let code = format!("async function step(page) {{\n  await page.goto('/');\n  {wait}\n}}");
+        let started = Instant::now();
+        let out = Test::new()
+            .config(&format!(
+                "[browser]\nallowed_origins = [\"http://127.0.0.1:{port}\"]\n"
+            ))
+            .page("index.html", PAGE)
+            .scenario("scenarios/app.steps", "test: waits\n  wait forever\n")
+            .cached("scenarios/app.steps", "waits", "wait forever", 1, &code)
+            .args(&["replay", "--strict", "--test-timeout", "3"])
+            .run();
+        let took = started.elapsed();
+        let out = out
+            .assert_exit(1)
+            .stdout_contains("test timeout of 3s exceeded");
+        if took > Duration::from_secs(60) {
+            out.fail(&format!(
+                "{wait}: the run took {took:?}; the test timeout is 3 s"
+            ));
+        }
+    }
+}
