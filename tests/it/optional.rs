@@ -187,6 +187,51 @@ fn a_target_possibly_inside_a_frame_fails_the_optional_step_instead_of_skipping_
 }
 
 #[test]
+fn an_optional_step_whose_code_rotted_gets_the_verdict_of_any_other() {
+    // The banner is there, so the step is not skipped; its cached code then clicks a button the
+    // banner no longer has. That is rot, judged from the evidence as for any step; the first
+    // click already took the banner away, so the built-in generator has nothing to heal it with
+    // and, with no LLM, the step fails with the verdict instead of being skipped.
+    let rotted = "async function step(page) {\n  await page.getByRole('button', { name: \
+                  'Accept cookies' }).click();\n  await page.getByRole('button', { name: \
+                  'Save preferences' }).click();\n}";
+    let out = shop(WITH_BANNER)
+        .config("[polling]\noptional_timeout = 1\n[browser]\ntimeout = 2\n")
+        .cached(
+            SCENARIO,
+            "shop",
+            "open the app",
+            1,
+            "async function step(page) {\n  await page.goto('/');\n}",
+        )
+        .cached(
+            SCENARIO,
+            "shop",
+            "click the \"Accept cookies\" button",
+            1,
+            rotted,
+        )
+        .cached(
+            SCENARIO,
+            "shop",
+            "the page does not show \"We use cookies\"",
+            1,
+            GONE,
+        )
+        .args(&["run"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed")
+        .stdout_contains("verdict: rot (from evidence)")
+        .stdout_contains("healing this step needs [llm]")
+        .output_not_contains("skipped");
+    assert!(
+        out.read(CACHE).contains("Save preferences"),
+        "the cache is kept"
+    );
+}
+
+#[test]
 fn an_optional_step_whose_target_is_there_but_fails_otherwise_fails() {
     // The button is there, so the step is not skipped; what fails after it is a failure.
     let after_click = "async function step(page) {\n  await page.getByRole('button', { name: \
