@@ -5,6 +5,8 @@
 //!
 //! Main type: [`BuiltinOutcome`], from [`Engine::builtin_attempt`].
 
+use std::time::{Duration, Instant};
+
 use crate::config::BuiltinOrder;
 use crate::engine::builtin::Decline;
 use crate::engine::builtin::write_step;
@@ -14,6 +16,9 @@ use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::FailedAttempt;
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
+
+/// How often the page is read again while an optional step's target has not appeared.
+const OPTIONAL_REREAD: Duration = Duration::from_millis(250);
 
 /// How the built-in generator's turn went.
 pub(super) enum BuiltinOutcome {
@@ -38,15 +43,28 @@ impl Engine<'_> {
         step: &StepContext<'_>,
         exec: &dyn StepExecutor,
     ) -> BuiltinOutcome {
-        let state = exec.page_state(false, usize::MAX);
-        let code = match write_step(
-            &step.key.step,
-            step.columns,
-            &state.snapshot,
-            &state.structure,
-        ) {
-            Ok(code) => code,
-            Err(decline) => return BuiltinOutcome::Declined(decline),
+        // An optional step's target may appear a moment after the page did (a banner shown
+        // after a delay): the page is read again until it shows or the step's bound passes.
+        let started = Instant::now();
+        let code = loop {
+            let state = exec.page_state(false, usize::MAX);
+            match write_step(
+                &step.key.step,
+                step.columns,
+                &state.snapshot,
+                &state.structure,
+            ) {
+                Ok(code) => break code,
+                Err(decline)
+                    if decline.is_missing()
+                        && exec
+                            .optional_bound()
+                            .is_some_and(|bound| started.elapsed() < bound) =>
+                {
+                    std::thread::sleep(OPTIONAL_REREAD);
+                }
+                Err(decline) => return BuiltinOutcome::Declined(decline),
+            }
         };
         if let Err(failure) = exec
             .check(&code)

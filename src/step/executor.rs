@@ -4,6 +4,8 @@
 //! says how it went. The live implementation is [`LiveExecutor`](crate::step::LiveExecutor);
 //! the engine's unit tests use a strict scripted one.
 
+use std::time::Duration;
+
 use crate::script::{Observation, PageState, StepFailure};
 use crate::step::{Claims, Proof};
 
@@ -32,5 +34,10 @@ pub(crate) trait StepExecutor {
     /// reach out even after its last call.
     fn kept_to_origins(&self) -> Result<(), StepFailure> {
         Ok(())
+    }
+    /// For an `[optional]` step, how long its target may take to appear (`None` for any other
+    /// step).
+    fn optional_bound(&self) -> Option<Duration> {
+        None
     }
 }

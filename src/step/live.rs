@@ -150,6 +150,10 @@ impl StepExecutor for LiveExecutor<'_> {
             None => Ok(()),
         }
     }
+
+    fn optional_bound(&self) -> Option<Duration> {
+        self.optional
+    }
 }
 
 /// Proof runs execute once, outside the settle window: the page does not change while a

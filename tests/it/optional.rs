@@ -151,6 +151,39 @@ fn an_absent_target_when_generating_skips_the_step_and_caches_nothing_for_it() {
 }
 
 #[test]
+fn a_banner_shown_after_a_delay_is_generated_and_clicked_on_the_first_run() {
+    // The banner is added half a second after the page loaded: the built-in generator reads the
+    // page again until it shows, within the step's bound.
+    let delayed = r#"<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>
+<script>
+setTimeout(() => {
+  const banner = document.createElement('div');
+  banner.id = 'banner';
+  banner.setAttribute('role', 'dialog');
+  banner.setAttribute('aria-label', 'Cookies');
+  banner.innerHTML = '<p>We use cookies</p><button>Accept cookies</button>';
+  banner.querySelector('button').onclick = () => banner.remove();
+  document.body.prepend(banner);
+}, 500);
+</script>
+</body></html>
+"#;
+    let out = shop(delayed)
+        .config("[polling]\noptional_timeout = 10\n")
+        .args(&["run", "-v"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_contains("✓ 2. click the \"Accept cookies\" button")
+        .output_not_contains("skipped");
+    let cache = out.read(CACHE);
+    assert!(
+        cache.contains("name: 'Accept cookies' }).click()"),
+        "{cache}"
+    );
+}
+
+#[test]
 fn a_target_the_generator_finds_twice_fails_the_optional_step_instead_of_skipping_it() {
     // The banner is there, with two buttons of the same name: the built-in generator cannot tell
     // which to click, which is no reason to believe the banner is absent.
