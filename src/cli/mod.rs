@@ -526,6 +526,8 @@ fn load_with_setups(
             scenario::check_states(&all)?;
         }
     }
+    // The setup files added run too, so an optional check in one of them is refused as well.
+    optional_checks::refuse_optional_checks(&scenarios[scenarios.len() - added..])?;
     scenario::check_states(&scenarios)?;
     Ok((scenarios, added))
 }

@@ -354,6 +354,21 @@ fn an_optional_check_is_refused_at_its_line_before_anything_runs() {
         )
         .stderr_contains("remove `[optional]`")
         .output_not_contains("Running");
+    // In a setup file that a named test needs (`[saves=NAME]`), loaded without being named.
+    Test::new()
+        .scenario(
+            "scenarios/setup.steps",
+            "test: accept [saves=shopper]\n  open the app\n  the \"Accept cookies\" button is shown \
+             [optional]\n",
+        )
+        .scenario(SCENARIO, "test: shop [state=shopper]\n  open the app\n")
+        .page("index.html", WITH_BANNER)
+        .args(&["run", SCENARIO])
+        .run()
+        .assert_exit(2)
+        .stderr_contains("scenarios/setup.steps:3:")
+        .stderr_contains("a check cannot be optional")
+        .output_not_contains("Running");
 }
 
 #[test]
