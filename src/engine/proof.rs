@@ -172,8 +172,13 @@ pub(super) fn lost_kinds(cached: Option<&str>, healed: Option<&str>) -> Vec<Stri
 /// The proof of cached `code` that just passed, as `prettyplay audit` reports it: `None` for
 /// code that checks nothing, else the cache's record (`proven: ...`, `none: ...`) or
 /// `vacuous: it still passes when ... (why)`.
-pub(crate) fn audit_record(exec: &dyn StepExecutor, code: &str, sentence: &str) -> Option<String> {
-    let proof = proof_for(exec, code, sentence)?;
+pub(crate) fn audit_record(
+    exec: &dyn StepExecutor,
+    code: &str,
+    sentence: &str,
+    columns: &[String],
+) -> Option<String> {
+    let proof = proof_for(exec, code, sentence, columns)?;
     match &proof {
         Proof::Proven(_) | Proof::Unproven(_) => proof.record(),
         Proof::Vacuous { mutation, why } => Some(match mutation {
@@ -187,35 +192,34 @@ pub(crate) fn audit_record(exec: &dyn StepExecutor, code: &str, sentence: &str) 
     }
 }
 
-/// The mutation proof of `code`, which just passed on the page for `sentence`: `None` when it
-/// checks nothing; unproven without running it again when it acts (an action found in its
-/// source).
-fn proof_for(exec: &dyn StepExecutor, code: &str, sentence: &str) -> Option<Proof> {
+/// The mutation proof of `code`, which just passed on the page for `sentence` (whose examples
+/// table has `columns`): `None` when it checks nothing; unproven without running it again when
+/// it acts (an action found in its source); vacuous, for a sentence that reads as a check, when
+/// its execution sent a request that writes, caught or not.
+fn proof_for(
+    exec: &dyn StepExecutor,
+    code: &str,
+    sentence: &str,
+    columns: &[String],
+) -> Option<Proof> {
+    if let Some(method) = exec.sent_write()
+        && reads_as_check(sentence, columns)
+    {
+        return Some(Proof::Vacuous {
+            mutation: None,
+            why: format!(
+                "it sends a {method} request, which can make true what it checks; a check only \
+                 reads (GET or HEAD)"
+            ),
+        });
+    }
     if !checks_anything(code) {
         return None;
     }
     if let Some(action) = first_action(code) {
         return Some(Proof::Unproven(Unproven::Acts(action.to_owned())));
     }
-    Some(match exec.prove(code, &claims_of(sentence)) {
-        Proof::Unproven(Unproven::Acts(method))
-            if is_http_method(&method) && reads_as_check(sentence, &[]) =>
-        {
-            Proof::Vacuous {
-                mutation: None,
-                why: format!(
-                    "it sends a {method} request, which can make true what it checks; a check \
-                     only reads (GET or HEAD)"
-                ),
-            }
-        }
-        proof => proof,
-    })
-}
-
-/// Whether the call a proof run refused is a request, named by its HTTP method in capitals.
-fn is_http_method(call: &str) -> bool {
-    !call.is_empty() && call.bytes().all(|b| b.is_ascii_uppercase())
+    Some(exec.prove(code, &claims_of(sentence)))
 }
 
 /// The start of an audit record of a check that cannot fail.
@@ -230,7 +234,7 @@ impl Engine<'_> {
         exec: &dyn StepExecutor,
         code: &str,
     ) -> Proven {
-        let Some(proof) = proof_for(exec, code, &step.key.step) else {
+        let Some(proof) = proof_for(exec, code, &step.key.step, step.columns) else {
             return Proven::Record(None);
         };
         match proof {

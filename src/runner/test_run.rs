@@ -354,7 +354,7 @@ fn advance(
                 by: None,
                 // `audit` proves checks, and an optional step is an action that may be skipped.
                 proof: (mode == Mode::Audit && !observer.step.optional)
-                    .then(|| audit_record(exec, &code, &context.key.step))
+                    .then(|| audit_record(exec, &code, &context.key.step, context.columns))
                     .flatten(),
                 code,
             },

@@ -88,6 +88,9 @@ pub(crate) struct StepHost {
     /// The last frame call of the current run that failed (set when its error comes back): the
     /// evidence a failure is judged by. Shared with the call's task, which may outlive a borrow.
     failed_call: Arc<Mutex<Option<Call>>>,
+    /// The methods of the requests that write (not GET or HEAD) the current execution sent:
+    /// the proof refuses a check whose code sent one, whether or not it ran again.
+    pub(super) sent_writes: RefCell<Vec<String>>,
     /// Whether an `[optional]` step's first action waits for its target (`optional_target.rs`).
     pub(super) optional: OptionalTarget,
 }
@@ -125,6 +128,7 @@ impl StepHost {
             proof: Cell::new(ProofMode::Off),
             reads: RefCell::new(Vec::new()),
             failed_call: Arc::new(Mutex::new(None)),
+            sent_writes: RefCell::new(Vec::new()),
             optional: OptionalTarget::default(),
         }
     }
@@ -140,6 +144,13 @@ impl StepHost {
         if let Ok(mut call) = self.failed_call.lock() {
             call.take();
         }
+        self.sent_writes.borrow_mut().clear();
+    }
+
+    /// The method of the first request that writes which the executions since
+    /// [`forget_last_call`](Self::forget_last_call) sent, if any.
+    pub(crate) fn sent_write(&self) -> Option<String> {
+        self.sent_writes.borrow().first().cloned()
     }
 
     /// The evidence about the last run's failure: its last call, read again now, and the

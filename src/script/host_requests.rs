@@ -23,6 +23,9 @@ impl StepHost {
             let call = format!("request.{}", fetch.method);
             return Err(HostError::script(crate::script::proof_mode::refusal(&call)));
         }
+        if !api_request::is_read(&fetch.method) {
+            self.sent_writes.borrow_mut().push(fetch.method.clone());
+        }
         let page = self.test_page.page().clone();
         let guard = self.test_page.origins();
         let answer = self.run(async {

@@ -40,4 +40,9 @@ pub(crate) trait StepExecutor {
     fn optional_bound(&self) -> Option<Duration> {
         None
     }
+    /// The HTTP method of a request that writes (not GET or HEAD) which the last
+    /// [`execute`](Self::execute) sent, if any.
+    fn sent_write(&self) -> Option<String> {
+        None
+    }
 }

@@ -154,6 +154,10 @@ impl StepExecutor for LiveExecutor<'_> {
     fn optional_bound(&self) -> Option<Duration> {
         self.optional
     }
+
+    fn sent_write(&self) -> Option<String> {
+        self.page.host.sent_write()
+    }
 }
 
 /// Proof runs execute once, outside the settle window: the page does not change while a

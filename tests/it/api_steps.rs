@@ -386,27 +386,53 @@ fn an_api_check_is_proven_on_the_api_while_the_page_shows_the_same_text() {
 #[test]
 fn a_check_whose_code_creates_what_it_checks_is_refused() {
     // The model's check posts the task it then finds: it would pass on an app that lost it.
-    let llm = FakeLlm::start();
-    let check = "the API /api/todos lists \"buy milk\"";
-    let selfish = "async function step(page) {\n  \
-        await page.request.post('/api/todos', { data: { title: 'buy milk' } });\n  \
-        const todos = await (await page.request.get('/api/todos')).json();\n  \
-        expect(todos.map((t) => t.title)).toContain('buy milk');\n}";
-    llm.always_on_contains(check, fenced(selfish));
-    let out = tasks_with_llm(&llm)
-        .scenario(SCENARIO, &format!("test: listed\n  {check}\n"))
-        .args(&["run"])
-        .run()
-        .assert_exit(1)
-        .stdout_line("0 passed, 1 failed")
-        .stdout_contains("it sends a POST request, which can make true what it checks");
-    assert!(
-        !out.exists("cache/scenarios/tasks.steps.toml")
-            || !out
-                .read("cache/scenarios/tasks.steps.toml")
-                .contains("lists"),
-        "the selfish check was cached"
-    );
+    // Plainly, with the post's failure caught, after an action, and in an examples table.
+    let post = "await page.request.post('/api/todos', { data: { title: TITLE } })";
+    let find = "const todos = await (await page.request.get('/api/todos')).json();\n  \
+                expect(todos.map((t) => t.title)).toContain(TITLE);";
+    let plain = "\"buy milk\"";
+    let cases = [
+        (plain, format!("{post};\n  {find}"), ""),
+        (plain, format!("{post}.catch(() => {{}});\n  {find}"), ""),
+        (
+            plain,
+            format!("await page.goto('/tasks/');\n  {post};\n  {find}"),
+            "",
+        ),
+        (
+            "<item>",
+            format!("{post};\n  {find}"),
+            "  examples:\n    | item     |\n    | buy milk |\n",
+        ),
+    ];
+    for (value, body, examples) in cases {
+        let llm = FakeLlm::start();
+        let check = format!("the API /api/todos lists {value}");
+        let title = if value == plain {
+            "'buy milk'"
+        } else {
+            "vars.item"
+        };
+        let selfish = format!(
+            "async function step(page) {{\n  {}\n}}",
+            body.replace("TITLE", title)
+        );
+        llm.always_on_contains(&check, fenced(&selfish));
+        let out = tasks_with_llm(&llm)
+            .scenario(SCENARIO, &format!("test: listed\n  {check}\n{examples}"))
+            .args(&["run"])
+            .run()
+            .assert_exit(1)
+            .stdout_contains("it sends a POST request, which can make true what it checks");
+        assert!(
+            !out.exists("cache/scenarios/tasks.steps.toml")
+                || !out
+                    .read("cache/scenarios/tasks.steps.toml")
+                    .contains("lists"),
+            "the selfish check was cached:\n{selfish}"
+        );
+        llm.take_unexpected();
+    }
 }
 
 fn fenced(code: &str) -> String {
