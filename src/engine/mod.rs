@@ -32,7 +32,9 @@ mod veto;
 
 pub(crate) use budgets::Budgets;
 pub(crate) use budgets::Pool;
-pub(crate) use builtin::{Explanation, explain, parse_sentence, reads_as_check, rewrites};
+pub(crate) use builtin::{
+    Explanation, explain, parse_sentence, reads_as_check, rewrites, write_step,
+};
 pub(crate) use engine::LlmPurpose;
 #[cfg(test)]
 pub(crate) use engine::Written;

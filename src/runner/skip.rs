@@ -5,12 +5,43 @@
 //!
 //! Main functions: [`absent_reason`] and [`generation_skip`].
 
-use crate::engine::{EngineCause, EngineFailure, StepContext, parse_sentence};
+use crate::engine::{EngineCause, EngineFailure, StepContext, parse_sentence, write_step};
 use crate::script::{FailureKind, StepFailure};
+use crate::step::StepExecutor;
 
 /// Why the step is skipped, when `failure` says its target did not appear.
 pub(super) fn absent_reason(failure: &StepFailure) -> Option<String> {
     (failure.kind == FailureKind::Absent).then(|| failure.message.clone())
+}
+
+/// Whether a step whose code's target did not appear is skipped (`Ok`, with why) or fails
+/// (`Err`): it fails when the built-in generator finds the element the sentence names on the
+/// page now, since then the code's locator no longer reaches it (rot, healed like any other),
+/// and a banner that is there must not be skipped as absent.
+pub(super) fn skip_or_fail(
+    failure: StepFailure,
+    exec: &dyn StepExecutor,
+    context: &StepContext<'_>,
+) -> Result<String, StepFailure> {
+    let Some(reason) = absent_reason(&failure) else {
+        return Err(failure);
+    };
+    let state = exec.page_state(false, usize::MAX);
+    match write_step(
+        &context.key.step,
+        context.columns,
+        &state.snapshot,
+        &state.structure,
+    ) {
+        Ok(_) => Err(StepFailure::new(
+            FailureKind::Timeout,
+            format!(
+                "{reason}, but the element the sentence names is on the page: the step's code \
+                 no longer finds it"
+            ),
+        )),
+        Err(_) => Ok(reason),
+    }
 }
 
 /// Why an optional step whose code could not be generated is skipped: a candidate's target did

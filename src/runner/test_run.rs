@@ -19,7 +19,7 @@ use crate::engine::{
 };
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};
-use crate::runner::skip::{absent_reason, generation_skip};
+use crate::runner::skip::{generation_skip, skip_or_fail};
 use crate::runner::{
     FailureCause, Interruption, Mode, RunConfig, RunEvent, StepSource, TestFailure, TestId,
     TestOutcome,
@@ -358,9 +358,9 @@ fn advance(
                     .flatten(),
                 code,
             },
-            Err(failure) => match absent_reason(&failure) {
-                Some(reason) => StepResult::Skipped(reason),
-                None => after_failure(code, failure, mode, engine, context, exec, observer),
+            Err(failure) => match skip_or_fail(failure, exec, context) {
+                Ok(reason) => StepResult::Skipped(reason),
+                Err(failure) => after_failure(code, failure, mode, engine, context, exec, observer),
             },
         },
         Cached::Missing => match (mode, engine) {
@@ -607,10 +607,10 @@ fn shared_step(
                     proof: None,
                 };
             }
-            Err(failure) => match absent_reason(&failure) {
+            Err(failure) => match skip_or_fail(failure, turn.exec, turn.context) {
                 // Absent from this test's page: skipped here, nothing decided for the others.
-                Some(reason) => return StepResult::Skipped(reason),
-                None => tried = Some((code, failure)),
+                Ok(reason) => return StepResult::Skipped(reason),
+                Err(failure) => tried = Some((code, failure)),
             },
         }
     }
@@ -627,9 +627,9 @@ fn shared_step(
                     code,
                     proof: None,
                 },
-                Err(failed) => match absent_reason(&failed) {
-                    Some(reason) => StepResult::Skipped(reason),
-                    None => evident_step(turn.observer, Evidence::cause_of(failed), code),
+                Err(failed) => match skip_or_fail(failed, turn.exec, turn.context) {
+                    Ok(reason) => StepResult::Skipped(reason),
+                    Err(failed) => evident_step(turn.observer, Evidence::cause_of(failed), code),
                 },
             };
         }

@@ -23,7 +23,7 @@ use crate::script::console_log::ConsoleLog;
 use crate::script::cut_text::cut_text;
 use crate::script::driver_error::{HostError, received};
 use crate::script::events::Routing;
-use crate::script::frame_calls::{handle_value, on_element, overran, overrun_limit, timeout_of};
+use crate::script::frame_calls::{handle_value, on_element, overran, overrun_limit};
 use crate::script::input_files::input_files;
 use crate::script::methods::Op;
 use crate::script::mutation::{self, Mutation};
@@ -69,7 +69,7 @@ pub(crate) struct StepHost {
     /// The context's pages: index 0 is the test's own page, then popups and tabs in order.
     pub(super) pages: RefCell<Vec<PageSlot>>,
     /// Dialogs, waiters and listeners of the current step.
-    routing: RefCell<Routing>,
+    pub(super) routing: RefCell<Routing>,
     /// Browser calls parked while step code's listeners run, by id.
     parked: RefCell<Vec<Option<Parked>>>,
     /// Calls that returned early because the step claimed the dialog they opened; they finish
@@ -516,8 +516,17 @@ impl StepHost {
                     )
                 });
                 Ok(self.act(async move {
-                    if let Some(target) = target {
-                        target.run(&frame).await?;
+                    if let Some(target) = target
+                        && let Err(absent) = target.run(&frame).await
+                    {
+                        // The call its target never appeared for is the evidence, should the
+                        // runner find that target on the page after all (a rotted locator).
+                        if let Some((slot, call)) = &failed_call
+                            && let Ok(mut slot) = slot.lock()
+                        {
+                            *slot = Some(call.clone());
+                        }
+                        return Err(absent);
                     }
                     let call = frame.channel().send::<Value, Value>(name, params.clone());
                     let Ok(reply) = tokio::time::timeout(limit, call).await else {
@@ -739,50 +748,6 @@ impl StepHost {
         .ok()?
         .ok()?
         .ok()
-    }
-
-    /// Blocks until waiter `id` got its event, or `timeout_ms` (0: no limit) passes.
-    fn wait_for(&self, id: usize, timeout_ms: f64, total_ms: f64) -> Result<Value, HostError> {
-        let deadline = timeout_of(timeout_ms).map(|timeout| Instant::now() + timeout);
-        let event = self
-            .routing
-            .borrow()
-            .waiter_event(id)
-            .ok_or_else(|| HostError::script(format!("no event waiter {id}")))?;
-        self.run(async {
-            loop {
-                if let Some(result) = self.routing.borrow_mut().finish_waiter(id) {
-                    return Ok(result);
-                }
-                // The test's deadline closes its context, which no event of the page tells a
-                // waiter: without this, a wait with no timeout of its own would never end.
-                if self.test_page.is_closing() {
-                    self.routing.borrow_mut().cancel_waiter(id);
-                    return Err(HostError {
-                        kind: FailureKind::Timeout,
-                        message: format!(
-                            "the test's context closed while waiting for event \"{}\"",
-                            event.name()
-                        ),
-                        log: Vec::new(),
-                        received: None,
-                    });
-                }
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    self.routing.borrow_mut().cancel_waiter(id);
-                    return Err(HostError {
-                        kind: FailureKind::Timeout,
-                        message: format!(
-                            "Timeout {total_ms}ms exceeded while waiting for event \"{}\"",
-                            event.name()
-                        ),
-                        log: Vec::new(),
-                        received: None,
-                    });
-                }
-                tokio::time::sleep(crate::script::events::ROUTE_INTERVAL).await;
-            }
-        })?
     }
 }
 

@@ -12,6 +12,7 @@ mod binding;
 mod console_log;
 mod cut_text;
 mod driver_error;
+mod event_waits;
 mod events;
 mod failure;
 mod frame_calls;

@@ -79,8 +79,10 @@ impl TargetWait {
     /// Waits for the target to be visible on `frame`; [`FailureKind::Absent`] when it is not
     /// within the bound.
     pub(crate) async fn run(&self, frame: &Frame) -> Result<(), HostError> {
+        // Without `visible=true` the driver would look at the first match only, and a hidden
+        // element before the visible target would make the target seem absent.
         let params = json!({
-            "selector": self.selector,
+            "selector": format!("{} >> visible=true", self.selector),
             "state": "visible",
             "timeout": self.bound.as_secs_f64() * 1000.0,
             "omitReturnValue": true,

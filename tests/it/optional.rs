@@ -264,6 +264,70 @@ fn an_optional_step_whose_code_rotted_gets_the_verdict_of_any_other() {
     );
 }
 
+/// The shop whose cached code for the banner step is `click`, the other steps' as generated.
+fn cached_shop(page: &str, click: &str) -> Test {
+    shop(page)
+        .cached(
+            SCENARIO,
+            "shop",
+            "open the app",
+            1,
+            "async function step(page) {\n  await page.goto('/');\n}",
+        )
+        .cached(
+            SCENARIO,
+            "shop",
+            "click the \"Accept cookies\" button",
+            1,
+            click,
+        )
+        .cached(
+            SCENARIO,
+            "shop",
+            "the page does not show \"We use cookies\"",
+            1,
+            GONE,
+        )
+}
+
+#[test]
+fn a_rotted_locator_of_a_banner_that_is_there_is_healed_not_skipped() {
+    // The banner is there, but the cached code's locator no longer reaches its button: that is
+    // rot, not an absent banner.
+    let rotted = "async function step(page) {\n  await page.locator('#accept-btn').click();\n}";
+    cached_shop(WITH_BANNER, rotted)
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed")
+        .stdout_contains("the element the sentence names is on the page")
+        .output_not_contains("skipped");
+    let out = cached_shop(WITH_BANNER, rotted)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_contains("1 healed")
+        .output_not_contains("skipped");
+    let cache = out.read(CACHE);
+    assert!(!cache.contains("#accept-btn"), "{cache}");
+    // A hidden element matching first does not hide the visible target: the step is not
+    // skipped, and its click fails on the two matches as any click would.
+    let hidden_first = WITH_BANNER.replace(
+        "<h1>Shop</h1>",
+        "<h1>Shop</h1><span style=\"display:none\">Accept cookies</span>",
+    );
+    cached_shop(
+        &hidden_first,
+        "async function step(page) {\n  await page.getByText('Accept cookies').click();\n}",
+    )
+    .args(&["replay", "--strict"])
+    .run()
+    .assert_exit(1)
+    .stdout_contains("strict mode violation")
+    .output_not_contains("skipped");
+}
+
 #[test]
 fn an_optional_step_whose_target_is_there_but_fails_otherwise_fails() {
     // The button is there, so the step is not skipped; what fails after it is a failure.

@@ -11,6 +11,7 @@ use crate::engine::builtin::http;
 use crate::engine::builtin::snapshot::Snapshot;
 use crate::engine::builtin::tokens::{normalize, tokenize};
 use crate::engine::builtin::{cards, choices};
+use crate::engine::sentence::quoted_literals;
 
 /// The code of `sentence` on the page whose AI-mode aria snapshot is `snapshot` and whose
 /// structure beyond it `structure` lists (`structure.js`'s JSON, empty when unknown), or why the
@@ -24,20 +25,32 @@ pub(crate) fn write_step(
     structure: &str,
 ) -> Result<String, Decline> {
     let snap = Snapshot::read(snapshot, structure);
-    code(sentence, columns, &snap).map_err(|decline| unseen_frames(decline, &snap))
+    code(sentence, columns, &snap)
+        .map_err(|decline| unproven_absence(decline, sentence, snapshot, &snap))
 }
 
-/// A decline for an element not on the page, on a page with frames: the snapshot does not show
-/// what is inside them, so the element may be there after all, and the decline no longer says
-/// it is missing (an `[optional]` step is not skipped for it).
-fn unseen_frames(decline: Decline, snap: &Snapshot) -> Decline {
-    if !decline.is_missing() || snap.with_roles(&["iframe"]).is_empty() {
+/// A decline for an element not on the page, when the page may hold it after all, no longer
+/// says it is missing (an `[optional]` step is not skipped for it): the snapshot could not be
+/// read, the page has a frame (the snapshot does not show what is inside), or the page shows a
+/// text the sentence quotes, under another role or name than the sentence gives it.
+fn unproven_absence(decline: Decline, sentence: &str, snapshot: &str, snap: &Snapshot) -> Decline {
+    if !decline.is_missing() {
         return decline;
     }
-    Decline::new(format!(
-        "{}, and the page has a frame whose elements the built-in generator does not see",
-        decline.0
-    ))
+    let page = snapshot.to_lowercase();
+    let shown = quoted_literals(sentence)
+        .into_iter()
+        .find(|quoted| !quoted.trim().is_empty() && page.contains(&quoted.to_lowercase()));
+    let doubt = if snapshot.trim_start().starts_with("(no snapshot") || snap.nodes.is_empty() {
+        "the page's snapshot could not be read".to_owned()
+    } else if !snap.with_roles(&["iframe"]).is_empty() {
+        "the page has a frame whose elements the built-in generator does not see".to_owned()
+    } else if let Some(quoted) = shown {
+        format!("the page shows \"{quoted}\" under another role or name")
+    } else {
+        return decline;
+    };
+    Decline::new(format!("{}, and {doubt}", decline.0))
 }
 
 /// The code of the shapes of `grammar.rs`; when they decline, of the shapes that name a
@@ -165,6 +178,15 @@ mod tests {
         let hidden = write_step("click the \"Accept\" button", &[], &framed, "").unwrap_err();
         assert!(!hidden.is_missing(), "{hidden:?}");
         assert!(hidden.0.contains("has a frame"), "{hidden:?}");
+        // The text is there under another name, or the page could not be read at all.
+        let renamed = format!("{page}- button \"Agree\": Accept\n");
+        let other = write_step("click the \"Accept\" button", &[], &renamed, "").unwrap_err();
+        assert!(!other.is_missing(), "{other:?}");
+        assert!(other.0.contains("under another role or name"), "{other:?}");
+        for unread in ["(no snapshot: Timeout 5000ms exceeded)", ""] {
+            let blind = write_step("click the \"Accept\" button", &[], unread, "").unwrap_err();
+            assert!(!blind.is_missing(), "{blind:?}");
+        }
     }
 }
 
