@@ -61,7 +61,16 @@ impl History {
 /// `wait_until`.
 fn navigation_options(timeout: Option<f64>, wait_until: Option<&str>) -> GotoOptions {
     let mut options = GotoOptions::new();
-    if let Some(timeout) = timeout.and_then(timeout_of) {
+    // 0 is Playwright's "no timeout", which the driver reads from a zero duration; a negative
+    // number leaves the default.
+    let timeout = timeout.and_then(|ms| {
+        if ms == 0.0 {
+            Some(std::time::Duration::ZERO)
+        } else {
+            timeout_of(ms)
+        }
+    });
+    if let Some(timeout) = timeout {
         options = options.timeout(timeout);
     }
     options.wait_until(match wait_until {
@@ -181,6 +190,17 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_navigation_timeout_of_zero_is_no_timeout_and_any_other_is_bounded() {
+        use std::time::Duration;
+        let of = |ms: f64| navigation_options(Some(ms), None).timeout;
+        assert_eq!(of(0.0), Some(Duration::ZERO));
+        assert_eq!(of(1500.0), Some(Duration::from_millis(1500)));
+        assert_eq!(of(1e300), Some(Duration::from_secs(86_400)));
+        assert_eq!(of(-1.0), None);
+        assert_eq!(navigation_options(None, None).timeout, None);
+    }
 
     #[test]
     fn base_url_joins_relative_urls() {
