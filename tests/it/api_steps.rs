@@ -117,9 +117,11 @@ fn a_server_error_or_a_refused_seed_fails_its_step() {
 
 #[test]
 fn requests_take_playwrights_options_and_share_the_pages_cookies() {
+    // The page's cookie comes with a navigation's Set-Cookie: a `document.cookie` write reaches
+    // the browser's cookie store asynchronously, so a request right after it may not carry it.
     let code = r#"async function step(page) {
+  await page.goto('/__cookies?set=from_page=1');
   await page.goto('/tasks/');
-  await page.evaluate(() => { document.cookie = 'from_page=1; path=/'; });
   console.log('request saw: ' + (await (await request.get('/__cookies')).json()).cookie);
   await page.request.get('/__cookies?set=from_api=2');
   console.log('page sees: ' + await page.evaluate(() => document.cookie));
