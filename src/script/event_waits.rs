@@ -33,26 +33,20 @@ impl StepHost {
                 }
                 // The test's deadline closes its context, which no event of the page tells a
                 // waiter: without this, a wait with no timeout of its own would never end.
-                if self.test_page.is_closing() {
+                let ended = if self.test_page.is_closing() {
+                    Some("the test's context closed while waiting for event".to_owned())
+                } else if deadline.is_some_and(|d| Instant::now() >= d) {
+                    Some(format!(
+                        "Timeout {total_ms}ms exceeded while waiting for event"
+                    ))
+                } else {
+                    None
+                };
+                if let Some(why) = ended {
                     self.routing.borrow_mut().cancel_waiter(id);
                     return Err(HostError {
                         kind: FailureKind::Timeout,
-                        message: format!(
-                            "the test's context closed while waiting for event \"{}\"",
-                            event.name()
-                        ),
-                        log: Vec::new(),
-                        received: None,
-                    });
-                }
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    self.routing.borrow_mut().cancel_waiter(id);
-                    return Err(HostError {
-                        kind: FailureKind::Timeout,
-                        message: format!(
-                            "Timeout {total_ms}ms exceeded while waiting for event \"{}\"",
-                            event.name()
-                        ),
+                        message: format!("{why} \"{}\"", event.name()),
                         log: Vec::new(),
                         received: None,
                     });
