@@ -44,19 +44,50 @@ pub enum EngineFailureKind {
 }
 
 impl EngineFailureKind {
-    pub fn label(self) -> &'static str {
+    /// Every kind.
+    pub const ALL: [EngineFailureKind; 10] = [
+        EngineFailureKind::ProductDefect,
+        EngineFailureKind::Incurable,
+        EngineFailureKind::LlmUnavailable,
+        EngineFailureKind::CacheWrite,
+        EngineFailureKind::HealVetoed,
+        EngineFailureKind::BrowserCrash,
+        EngineFailureKind::PageCrash,
+        EngineFailureKind::AppUnreachable,
+        EngineFailureKind::Misconfigured,
+        EngineFailureKind::Blocked,
+    ];
+
+    /// The kind's wire name (reports, `docs/reports.md`) and its label, side by side so that
+    /// they cannot drift apart.
+    fn names(self) -> (&'static str, &'static str) {
         match self {
-            EngineFailureKind::ProductDefect => "PRODUCT DEFECT",
-            EngineFailureKind::Incurable => "INCURABLE",
-            EngineFailureKind::LlmUnavailable => "LLM UNAVAILABLE",
-            EngineFailureKind::CacheWrite => "CACHE WRITE FAILED",
-            EngineFailureKind::HealVetoed => "HEAL VETOED",
-            EngineFailureKind::BrowserCrash => "BROWSER CRASHED",
-            EngineFailureKind::PageCrash => "PAGE CRASHED",
-            EngineFailureKind::AppUnreachable => "APP UNREACHABLE",
-            EngineFailureKind::Misconfigured => "CONFIGURATION ERROR",
-            EngineFailureKind::Blocked => "BLOCKED BY allowed_origins",
+            EngineFailureKind::ProductDefect => ("product_defect", "PRODUCT DEFECT"),
+            EngineFailureKind::Incurable => ("incurable", "INCURABLE"),
+            EngineFailureKind::LlmUnavailable => ("llm_unavailable", "LLM UNAVAILABLE"),
+            EngineFailureKind::CacheWrite => ("cache_write", "CACHE WRITE FAILED"),
+            EngineFailureKind::HealVetoed => ("heal_vetoed", "HEAL VETOED"),
+            EngineFailureKind::BrowserCrash => ("browser_crash", "BROWSER CRASHED"),
+            EngineFailureKind::PageCrash => ("page_crash", "PAGE CRASHED"),
+            EngineFailureKind::AppUnreachable => ("app_unreachable", "APP UNREACHABLE"),
+            EngineFailureKind::Misconfigured => ("misconfigured", "CONFIGURATION ERROR"),
+            EngineFailureKind::Blocked => ("blocked", "BLOCKED BY allowed_origins"),
         }
+    }
+
+    /// The wire name reports write: `product_defect`, `heal_vetoed`, ...
+    pub fn as_str(self) -> &'static str {
+        self.names().0
+    }
+
+    /// The kind whose wire name is `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+
+    /// The loud label the terminal shows: `PRODUCT DEFECT`, `HEAL VETOED`, ...
+    pub fn label(self) -> &'static str {
+        self.names().1
     }
 
     /// Whether the failure is the infrastructure's rather than the test's.
@@ -264,6 +295,17 @@ impl fmt::Display for EngineFailure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_engine_failure_kind_round_trips_through_its_name_and_has_a_label() {
+        let mut names = std::collections::BTreeSet::new();
+        for kind in EngineFailureKind::ALL {
+            assert_eq!(EngineFailureKind::from_name(kind.as_str()), Some(kind));
+            assert!(names.insert(kind.as_str()), "{kind:?} shares its name");
+            assert!(!kind.label().is_empty());
+        }
+        assert_eq!(EngineFailureKind::from_name("healed"), None);
+    }
     use crate::llm::Category;
     use crate::script::FailureKind;
 

@@ -130,18 +130,7 @@ mod tests {
             };
             events.push(failed(FailureCause::Step(step), Some("x")));
         }
-        for kind in [
-            EngineFailureKind::ProductDefect,
-            EngineFailureKind::Incurable,
-            EngineFailureKind::LlmUnavailable,
-            EngineFailureKind::CacheWrite,
-            EngineFailureKind::HealVetoed,
-            EngineFailureKind::BrowserCrash,
-            EngineFailureKind::PageCrash,
-            EngineFailureKind::AppUnreachable,
-            EngineFailureKind::Misconfigured,
-            EngineFailureKind::Blocked,
-        ] {
+        for kind in EngineFailureKind::ALL {
             let engine = EngineFailure {
                 kind,
                 summary: "no".into(),

@@ -15,7 +15,6 @@ use super::details::{
     write_failure,
 };
 use super::record::{RunRecord, ScenarioGroup, StepRecord, StepStatus, TestRecord};
-use super::wire::engine_kind_name;
 use super::xml::{escape, escape_attr};
 use crate::runner::{FailureCause, StepSource, TestFailure, TestId, TestOutcome};
 
@@ -32,7 +31,7 @@ fn failure_type(failure: &TestFailure) -> &'static str {
         FailureCause::Step(step) => step.kind.label(),
         FailureCause::CacheMiss => "cache_miss",
         FailureCause::Infrastructure(_) => "infrastructure",
-        FailureCause::Engine(engine) => engine_kind_name(engine.kind),
+        FailureCause::Engine(engine) => engine.kind.as_str(),
         FailureCause::SetupFailed(_) => "setup_failed",
     }
 }

@@ -12,7 +12,7 @@ use base64::Engine as _;
 use serde::Serialize;
 
 use crate::cache::Author;
-use crate::engine::{EngineFailureKind, LlmPurpose};
+use crate::engine::LlmPurpose;
 use crate::llm::{Category, Classification, Usage, VerdictSource};
 use crate::runner::{
     FailureCause, RunEvent, RunStats, StepSource, StopReason, TestFailure, TestId, TestOutcome,
@@ -42,22 +42,6 @@ pub(crate) fn failure_kind_name(kind: FailureKind) -> &'static str {
         FailureKind::Misconfigured => "misconfigured",
         FailureKind::Blocked => "blocked",
         FailureKind::Absent => "absent",
-    }
-}
-
-/// The wire name of an engine failure kind (`product_defect`, ...).
-pub(crate) fn engine_kind_name(kind: EngineFailureKind) -> &'static str {
-    match kind {
-        EngineFailureKind::ProductDefect => "product_defect",
-        EngineFailureKind::Incurable => "incurable",
-        EngineFailureKind::LlmUnavailable => "llm_unavailable",
-        EngineFailureKind::CacheWrite => "cache_write",
-        EngineFailureKind::HealVetoed => "heal_vetoed",
-        EngineFailureKind::BrowserCrash => "browser_crash",
-        EngineFailureKind::PageCrash => "page_crash",
-        EngineFailureKind::AppUnreachable => "app_unreachable",
-        EngineFailureKind::Misconfigured => "misconfigured",
-        EngineFailureKind::Blocked => "blocked",
     }
 }
 
@@ -600,7 +584,7 @@ impl<'a> From<&'a FailureCause> for CauseWire<'a> {
             FailureCause::CacheMiss => CauseWire::CacheMiss,
             FailureCause::Infrastructure(message) => CauseWire::Infrastructure { message },
             FailureCause::Engine(failure) => CauseWire::Engine {
-                kind: engine_kind_name(failure.kind),
+                kind: failure.kind.as_str(),
                 reason: failure.message(),
                 verdict: failure.verdict.as_ref().map(ClassificationWire::from),
                 candidate: failure.candidate.as_deref(),

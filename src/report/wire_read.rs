@@ -2,7 +2,7 @@
 //! lines event objects that [`super::wire`] writes, turned into [`crate::runner::RunEvent`]s so
 //! that `merge-reports` can replay a report blob through the reporters. The mapping from events
 //! to the wire stays one-way in `wire.rs`; the names read here are checked against the names it
-//! writes (`failure_kind_name`, `engine_kind_name`, ...), so the two cannot drift apart.
+//! writes (`failure_kind_name`, `EngineFailureKind::as_str`, ...), so the two cannot drift apart.
 //!
 //! Main function: [`parse_event`].
 
@@ -12,7 +12,7 @@ use std::time::Duration;
 use base64::Engine as _;
 use serde::Deserialize;
 
-use super::wire::{engine_kind_name, failure_kind_name, purpose_name, source_name};
+use super::wire::{failure_kind_name, purpose_name, source_name};
 use crate::cache::Author;
 use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
 use crate::llm::{Category, Classification, Usage, VerdictSource};
@@ -591,20 +591,6 @@ enum CauseIn {
     Interrupted,
 }
 
-/// Every engine failure kind, for reading their wire names.
-const ENGINE_KINDS: [EngineFailureKind; 10] = [
-    EngineFailureKind::ProductDefect,
-    EngineFailureKind::Incurable,
-    EngineFailureKind::LlmUnavailable,
-    EngineFailureKind::CacheWrite,
-    EngineFailureKind::HealVetoed,
-    EngineFailureKind::BrowserCrash,
-    EngineFailureKind::PageCrash,
-    EngineFailureKind::AppUnreachable,
-    EngineFailureKind::Misconfigured,
-    EngineFailureKind::Blocked,
-];
-
 impl TryFrom<CauseIn> for FailureCause {
     type Error = String;
 
@@ -628,9 +614,9 @@ impl TryFrom<CauseIn> for FailureCause {
                 candidate,
             } => FailureCause::Engine(EngineFailure {
                 kind: by_name(
-                    &ENGINE_KINDS,
+                    &EngineFailureKind::ALL,
                     &kind,
-                    engine_kind_name,
+                    EngineFailureKind::as_str,
                     "engine failure kind",
                 )?,
                 // A report keeps only the composed message, so the failure read back carries it
@@ -921,7 +907,7 @@ mod tests {
                 code_line: Some(3),
             })));
         }
-        for kind in ENGINE_KINDS {
+        for kind in EngineFailureKind::ALL {
             events.push(failed(FailureCause::Engine(EngineFailure {
                 kind,
                 summary: "no".into(),
