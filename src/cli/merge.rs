@@ -12,7 +12,7 @@ use crate::cli::stdout_sink::StdoutSink;
 use crate::cli::{env_var, verbosity_of};
 use crate::error::Error;
 use crate::report::{ReportOptions, build_reporters, find_blobs, merge_blobs};
-use crate::runner::{RunEvent, RunStats};
+use crate::runner::{EventKind, RunKind, RunStats};
 
 /// Warns before the report that a shard of the split has no blob among those merged.
 #[expect(
@@ -68,8 +68,8 @@ pub(crate) fn merge_reports(
     if let Some(err) = write_error.or(finished.err()) {
         return Err(Error::Output(err));
     }
-    let stats = match events.last() {
-        Some(RunEvent::RunFinished { stats }) => stats.clone(),
+    let stats = match events.last().map(|event| &event.kind) {
+        Some(EventKind::Run(RunKind::Finished(finished))) => finished.stats.clone(),
         _ => RunStats::default(),
     };
     Ok(exit_code_of(&stats, args.fail_on_flaky_tests))

@@ -24,8 +24,8 @@ use crate::error::{
 use crate::llm::{LlmProvider, build_provider, key_variables};
 use crate::report::{EtaBasis, ReportOptions, ReporterKind, Verbosity, build_reporters};
 use crate::runner::{
-    FailedTest, LastRun, Mode, RunConfig, RunEvent, RunStats, Runner, TestDuration, TestId,
-    TestOutcome, TestRef, TraceMode, run_projects,
+    EventKind, FailedTest, LastRun, Mode, RunConfig, RunEvent, RunStats, Runner, StepId, StepKind,
+    TestDuration, TestFinished, TestId, TestKind, TestOutcome, TestRef, TraceMode, run_projects,
 };
 use crate::scenario::Scenario;
 use crate::script::Limits;
@@ -415,24 +415,16 @@ pub(crate) fn run_tests(
         &mut run_project,
         &mut |event| {
             if options.debug
-                && let RunEvent::StepStarted {
-                    test,
-                    index,
-                    sentence,
-                    line,
-                    ..
-                } = &event
+                && let EventKind::Step(StepId { test, index }, StepKind::Started(started)) =
+                    &event.kind
             {
-                announce_step(test, *index, sentence, *line);
+                announce_step(test, *index, &started.sentence, started.line);
             }
             // Events are masked here and nowhere else, so every reporter and `last-run.json` see
             // only the masked event.
             let event = event.masked(&secrets);
-            if let RunEvent::TestFinished {
-                test,
-                outcome,
-                duration,
-            } = &event
+            if let EventKind::Test(test, TestKind::Finished(TestFinished { outcome, duration })) =
+                &event.kind
             {
                 if let TestOutcome::Failed(_) = outcome {
                     failed_tests.push(FailedTest {

@@ -19,7 +19,7 @@ use super::json::wire_json;
 use super::options::ReportOptions;
 use super::reporter::Reporter;
 use super::wire::EventWire;
-use crate::runner::{RunEvent, TestId, TestOutcome};
+use crate::runner::{EventKind, RunEvent, TestId, TestKind, TestOutcome};
 
 /// The `format` of a blob's header: what tells a blob from any other JSON lines file.
 pub(crate) const BLOB_FORMAT: &str = "prettyplay-blob";
@@ -162,14 +162,15 @@ impl BlobReporter {
 
 /// The screenshot of the failure an event carries, if any.
 pub(super) fn screenshot_of(event: &RunEvent) -> Option<&[u8]> {
-    match event {
-        RunEvent::TestRetry { failure, .. } => failure.screenshot.as_deref(),
-        RunEvent::TestFinished {
-            outcome: TestOutcome::Failed(failure),
-            ..
-        } => failure.screenshot.as_deref(),
-        _ => None,
-    }
+    let failure = match &event.kind {
+        EventKind::Test(_, TestKind::Retry(retry)) => &retry.failure,
+        EventKind::Test(_, TestKind::Finished(finished)) => match &finished.outcome {
+            TestOutcome::Failed(failure) => failure,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    failure.screenshot.as_deref()
 }
 
 impl Reporter for BlobReporter {
@@ -177,8 +178,10 @@ impl Reporter for BlobReporter {
         let screenshot = screenshot_of(event)
             .map(|png| self.write_screenshot(png))
             .transpose()?;
-        let trace = match event {
-            RunEvent::TraceWritten { path, .. } => Some(self.copy_trace(path)?),
+        let trace = match &event.kind {
+            EventKind::Test(_, TestKind::TraceWritten(trace)) => {
+                Some(self.copy_trace(&trace.path)?)
+            }
             _ => None,
         };
         let mut wire = EventWire::from(event);
@@ -225,10 +228,10 @@ mod tests {
         let mut events = testing::events();
         events.insert(
             1,
-            RunEvent::TraceWritten {
-                test: testing::id("scenarios/todo.steps", "add a todo", 2),
-                path: trace,
-            },
+            RunEvent::of_test(
+                testing::id("scenarios/todo.steps", "add a todo", 2),
+                crate::runner::TraceWritten { path: trace },
+            ),
         );
         testing::feed(&mut blob, &events);
 

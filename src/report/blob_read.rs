@@ -9,7 +9,7 @@
 //! [`super::merge::find_blobs`] first). A file a line names (a screenshot, a trace)
 //! must be a relative path inside the blob's directory that stays inside it once its symbolic
 //! links are resolved; it is opened without following a link and must be a regular file within
-//! [`super::wire_read::MAX_SCREENSHOT_BYTES`] or [`MAX_TRACE_BYTES`]. Each of these is an error
+//! [`super::wire_read_outcome::MAX_SCREENSHOT_BYTES`] or [`MAX_TRACE_BYTES`]. Each of these is an error
 //! naming the blob, the line and the file, rather than a skipped attachment, because a link to
 //! `/dev/zero` or to a file outside the artifact is a tampered blob, not a lost screenshot.
 //!
@@ -24,9 +24,10 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use super::blob::{BLOB_FORMAT, BLOB_VERSION, BlobHeader, screenshot_of};
+use super::wire_error::{AttachmentError, WireError};
 use super::wire_read::parse_event;
 use crate::regular_file::{MIB, human, read_regular_nofollow_to_string};
-use crate::runner::RunEvent;
+use crate::runner::{EventKind, RunEvent, RunKind};
 
 /// The largest blob read: far above the events of thousands of tests, far below a runaway read.
 pub(crate) const MAX_BLOB_BYTES: u64 = 256 * MIB;
@@ -56,17 +57,28 @@ impl ScreenshotBudget {
     }
 
     /// Takes `bytes` from what is left, or says why there is not that much left.
-    fn spend(&mut self, bytes: u64) -> Result<(), String> {
-        self.left = self.left.checked_sub(bytes).ok_or_else(|| {
-            format!(
-                "the screenshots the blobs name add up to more than {}, the most merge-reports \
-                 holds: a blob that names one screenshot many times, or huge ones, was not \
-                 written by a shard; merge the blobs the shards wrote",
-                human(self.limit)
-            )
-        })?;
+    fn spend(&mut self, bytes: u64) -> Result<(), LineError> {
+        self.left = self
+            .left
+            .checked_sub(bytes)
+            .ok_or(LineError::OverBudget { limit: self.limit })?;
         Ok(())
     }
+}
+
+/// Why a line of a blob cannot be merged: it is not an event this prettyplay reads, or the
+/// screenshots it names are over the merge's budget. Said after the blob's file and line.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum LineError {
+    #[error(transparent)]
+    Wire(#[from] WireError),
+    #[error(
+        "the screenshots the blobs name add up to more than {}, the most merge-reports holds: a \
+         blob that names one screenshot many times, or huge ones, was not written by a shard; \
+         merge the blobs the shards wrote",
+        human(*limit)
+    )]
+    OverBudget { limit: u64 },
 }
 
 /// Why `merge-reports` could not merge: the file and line are in every message.
@@ -97,11 +109,13 @@ pub(crate) enum MergeError {
         found: u64,
         prettyplay: String,
     },
+    /// The reason is said in the message, after the file and the line, rather than as a
+    /// cause, because it is what is wrong with that line.
     #[error("{}:{line}: {reason}", .path.display())]
     BadLine {
         path: PathBuf,
         line: usize,
-        reason: String,
+        reason: LineError,
     },
     #[error(
         "{}:{line}: the blob is truncated: its last line is cut short (the run that wrote it \
@@ -177,21 +191,16 @@ pub(crate) fn read_blob(path: &Path, budget: &mut ScreenshotBudget) -> Result<Bl
                 line: number,
             });
         };
-        let event = parse_event(line, &resolve).map_err(|reason| MergeError::BadLine {
+        let bad_line = |reason| MergeError::BadLine {
             path: path.to_path_buf(),
             line: number,
             reason,
-        })?;
+        };
+        let event = parse_event(line, &resolve).map_err(|err| bad_line(err.into()))?;
         // A newer prettyplay's event this one does not know is skipped.
         if let Some(event) = event {
             if let Some(png) = screenshot_of(&event) {
-                budget
-                    .spend(png.len() as u64)
-                    .map_err(|reason| MergeError::BadLine {
-                        path: path.to_path_buf(),
-                        line: number,
-                        reason,
-                    })?;
+                budget.spend(png.len() as u64).map_err(bad_line)?;
             }
             events.push((number, event));
         }
@@ -202,7 +211,8 @@ pub(crate) fn read_blob(path: &Path, budget: &mut ScreenshotBudget) -> Result<Bl
             line: 1,
         });
     }
-    if !matches!(events.last(), Some((_, RunEvent::RunFinished { .. }))) {
+    if !matches!(events.last(), Some((_, event)) if matches!(event.kind, EventKind::Run(RunKind::Finished(_))))
+    {
         return Err(MergeError::Unfinished {
             path: path.to_path_buf(),
             line: last,
@@ -248,29 +258,27 @@ fn read_header(path: &Path, line: &str) -> Result<BlobHeader, MergeError> {
 /// The file a blob's line names, with its symbolic links resolved: a relative path inside the
 /// blob's directory (`..` and absolute paths are refused, and so is a path whose links lead out
 /// of the directory, so a blob cannot make the report read or publish other files).
-fn attachment(dir: &Path, reference: &str) -> Result<PathBuf, String> {
+fn attachment(dir: &Path, reference: &str) -> Result<PathBuf, AttachmentError> {
     let path = Path::new(reference);
     if path
         .components()
         .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
     {
-        return Err(format!(
-            "the attachment {reference:?} is not a path inside the blob's directory"
-        ));
+        return Err(AttachmentError::Outside(reference.to_owned()));
     }
     let joined = dir.join(path);
     let resolve = |path: &Path| {
-        fs::canonicalize(path)
-            .map_err(|err| format!("cannot read the attachment {}: {err}", joined.display()))
+        fs::canonicalize(path).map_err(|error| AttachmentError::Unreadable {
+            path: joined.clone(),
+            error,
+        })
     };
     let (root, resolved) = (resolve(dir)?, resolve(&joined)?);
     if !resolved.starts_with(&root) {
-        return Err(format!(
-            "the attachment {} is a symbolic link that leads outside the blob's directory (to \
-             {}): merge the blobs and their directories as the shards wrote them",
-            joined.display(),
-            resolved.display()
-        ));
+        return Err(AttachmentError::LinkOutside {
+            path: joined,
+            target: resolved,
+        });
     }
     Ok(resolved)
 }
@@ -308,6 +316,46 @@ mod tests {
         let events: Vec<RunEvent> = blob.events.into_iter().map(|(_, e)| e).collect();
         assert_eq!(events, testing::events());
         assert_eq!(blob.header.shard, None);
+    }
+
+    /// A blob of the fixture run written by a prettyplay whose events carried no time
+    /// (`fixtures/blob-without-time.jsonl`), with its screenshot beside it, under `dir`.
+    pub(crate) fn blob_without_time(dir: &Path) -> PathBuf {
+        let path = dir.join("blob/report.jsonl");
+        let screenshot = dir.join("blob/report/screenshots/1.png");
+        fs::create_dir_all(screenshot.parent().unwrap()).unwrap();
+        fs::write(&screenshot, testing::PNG).unwrap();
+        fs::write(&path, include_str!("fixtures/blob-without-time.jsonl")).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_blob_written_before_events_carried_their_time_reads_as_the_events_it_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let blob = read(&blob_without_time(dir.path())).unwrap();
+        let events: Vec<RunEvent> = blob.events.into_iter().map(|(_, e)| e).collect();
+        assert_eq!(events, testing::events());
+        assert!(events.iter().all(|event| event.time.is_none()));
+    }
+
+    #[test]
+    fn a_blob_of_stamped_events_reads_back_with_their_times() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = ReportOptions {
+            output_dir: dir.path().to_path_buf(),
+            ..ReportOptions::default()
+        };
+        let path = options.blob_file();
+        let mut writer = BlobReporter::create(&path, &BlobHeader::new(&options)).unwrap();
+        let events = testing::stamped(testing::events());
+        testing::feed(&mut writer, &events);
+        let read: Vec<RunEvent> = read(&path)
+            .unwrap()
+            .events
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect();
+        assert_eq!(read, events);
     }
 
     #[test]
@@ -476,13 +524,13 @@ mod tests {
         std::os::unix::fs::symlink("../../secret", dir.join("r/3.png")).unwrap();
         std::os::unix::fs::symlink(tmp.path(), dir.join("out")).unwrap();
         for reference in ["r/3.png", "out/secret"] {
-            let err = attachment(dir, reference).unwrap_err();
+            let err = attachment(dir, reference).unwrap_err().to_string();
             assert!(
                 err.contains("is a symbolic link that leads outside the blob's directory"),
                 "{err}"
             );
         }
-        let err = attachment(dir, "r/9.png").unwrap_err();
+        let err = attachment(dir, "r/9.png").unwrap_err().to_string();
         assert!(err.starts_with("cannot read the attachment "), "{err}");
     }
 }

@@ -177,10 +177,10 @@ mod tests {
             .join("report/traces/scenarios_login.steps-log_in.zip");
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(&path, b"PK").unwrap();
-        let trace = RunEvent::TraceWritten {
-            test: testing::id("scenarios/login.steps", "log in", 2),
-            path,
-        };
+        let trace = RunEvent::of_test(
+            testing::id("scenarios/login.steps", "log in", 2),
+            crate::runner::TraceWritten { path },
+        );
         events.insert(events.len() - 1, trace);
         testing::feed(&mut reporters, &events);
         for file in options.files() {

@@ -4,6 +4,7 @@
 //! Main type: [`DotReporter`].
 
 use std::io::{self, Write};
+use std::time::Duration;
 
 use console::Style;
 
@@ -11,7 +12,7 @@ use super::details::{Palette, Summary, Verbosity};
 use super::github::error_annotation;
 use super::locations::{Locations, ReportFile};
 use super::reporter::Reporter;
-use crate::runner::{RunEvent, TestOutcome};
+use crate::runner::{EventKind, RunEvent, RunKind, TestId, TestKind, TestOutcome};
 
 /// Characters per line before the dots wrap.
 const WIDTH: usize = 80;
@@ -64,59 +65,57 @@ impl<W: Write> DotReporter<W> {
     }
 }
 
+impl<W: Write> DotReporter<W> {
+    /// A character for the test, and its failure's annotation kept for the end.
+    fn test_finished(
+        &mut self,
+        test: &TestId,
+        outcome: &TestOutcome,
+        duration: Duration,
+    ) -> io::Result<()> {
+        let dot = match outcome {
+            TestOutcome::Passed => self.palette.style(Style::new().green()).apply_to("."),
+            TestOutcome::Flaky { .. } => self.palette.style(Style::new().yellow()).apply_to("±"),
+            TestOutcome::Failed(_) => self.palette.style(Style::new().red().bold()).apply_to("F"),
+            TestOutcome::Interrupted(_) => self.palette.style(Style::new().yellow()).apply_to("I"),
+        };
+        write!(self.out, "{dot}")?;
+        self.column += 1;
+        if self.column == WIDTH {
+            self.end_line()?;
+        }
+        if let (Some(annotations), TestOutcome::Failed(failure)) = (&mut self.annotations, outcome)
+        {
+            annotations.push(error_annotation(test, failure));
+        }
+        self.summary.test_finished(test, duration, outcome);
+        Ok(())
+    }
+}
+
 impl<W: Write> Reporter for DotReporter<W> {
     fn handle(&mut self, event: &RunEvent) -> io::Result<()> {
-        match event {
-            RunEvent::TestFinished {
-                test,
-                outcome,
-                duration,
-            } => {
-                let dot = match outcome {
-                    TestOutcome::Passed => self.palette.style(Style::new().green()).apply_to("."),
-                    TestOutcome::Flaky { .. } => {
-                        self.palette.style(Style::new().yellow()).apply_to("±")
-                    }
-                    TestOutcome::Failed(_) => {
-                        self.palette.style(Style::new().red().bold()).apply_to("F")
-                    }
-                    TestOutcome::Interrupted(_) => {
-                        self.palette.style(Style::new().yellow()).apply_to("I")
-                    }
-                };
-                write!(self.out, "{dot}")?;
-                self.column += 1;
-                if self.column == WIDTH {
-                    self.end_line()?;
-                }
-                if let (Some(annotations), TestOutcome::Failed(failure)) =
-                    (&mut self.annotations, outcome)
-                {
-                    annotations.push(error_annotation(test, failure));
-                }
-                self.summary.test_finished(test, *duration, outcome);
+        match &event.kind {
+            EventKind::Test(test, TestKind::Finished(finished)) => {
+                self.test_finished(test, &finished.outcome, finished.duration)?;
             }
-            RunEvent::TestRetry {
-                test,
-                attempt,
-                failure,
-                ..
-            } => {
-                self.summary.attempt_failed(test, attempt - 1, failure);
+            EventKind::Test(test, TestKind::Retry(retry)) => {
+                self.summary
+                    .attempt_failed(test, retry.attempt - 1, &retry.failure);
                 return Ok(());
             }
-            RunEvent::TraceWritten { path, .. } => {
-                self.locations.trace_written(path);
+            EventKind::Test(_, TestKind::TraceWritten(trace)) => {
+                self.locations.trace_written(&trace.path);
                 return Ok(());
             }
-            RunEvent::RunFinished { stats } => {
+            EventKind::Run(RunKind::Finished(finished)) => {
                 self.locations.run_finished();
                 self.end_line()?;
                 for annotation in self.annotations.iter_mut().flat_map(std::mem::take) {
                     writeln!(self.out, "{annotation}")?;
                 }
                 self.summary
-                    .write(&mut self.out, self.palette, self.verbosity, stats)?;
+                    .write(&mut self.out, self.palette, self.verbosity, &finished.stats)?;
             }
             _ => return Ok(()),
         }
@@ -162,18 +161,14 @@ mod tests {
     fn dots_wrap_at_eighty() {
         let test = testing::id("a.steps", "t", 1);
         let mut events: Vec<RunEvent> = (0..81)
-            .map(|_| RunEvent::TestFinished {
-                test: test.clone(),
-                outcome: TestOutcome::Passed,
-                duration: std::time::Duration::ZERO,
-            })
+            .map(|_| testing::finished(&test, TestOutcome::Passed, 0))
             .collect();
-        events.push(RunEvent::RunFinished {
+        events.push(RunEvent::of_run(crate::runner::RunFinished {
             stats: crate::runner::RunStats {
                 passed: 81,
                 ..Default::default()
             },
-        });
+        }));
         let mut out = Vec::new();
         testing::feed(
             &mut DotReporter::new(&mut out, false, Verbosity::Quiet),

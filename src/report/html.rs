@@ -440,7 +440,9 @@ fn failure_html(html: &mut String, id: &TestId, steps: &[StepRecord], failure: &
 mod tests {
     use super::*;
     use crate::report::testing::{self, redact};
-    use crate::runner::{RunEvent, TestOutcome};
+    use crate::runner::{
+        EventKind, Healed, RunEvent, StepPassed, TestKind, TestOutcome, TraceWritten, Warning,
+    };
 
     /// Where the tests' reports are written.
     const REPORT_DIR: &str = "/work/proj/prettyplay-report";
@@ -465,15 +467,15 @@ mod tests {
         let mut events = testing::events();
         let at = events
             .iter()
-            .rposition(|e| matches!(e, RunEvent::TestFinished { .. }))
+            .rposition(|e| matches!(e.kind, EventKind::Test(_, TestKind::Finished(_))))
             .unwrap();
-        let RunEvent::TestFinished { test, .. } = &events[at] else {
-            unreachable!()
-        };
-        let trace = RunEvent::TraceWritten {
-            test: test.clone(),
-            path: format!("{REPORT_DIR}/traces/scenarios_login.steps-log_in.zip").into(),
-        };
+        let test = events[at].test().unwrap().clone();
+        let trace = RunEvent::of_test(
+            test,
+            TraceWritten {
+                path: format!("{REPORT_DIR}/traces/scenarios_login.steps-log_in.zip").into(),
+            },
+        );
         events.insert(at, trace);
         events
     }
@@ -528,13 +530,9 @@ mod tests {
         };
         stats.not_run = 2;
         let events = [
-            RunEvent::TestStarted { test: test.clone() },
-            RunEvent::TestFinished {
-                test,
-                outcome: testing::interrupted(),
-                duration: std::time::Duration::ZERO,
-            },
-            RunEvent::RunFinished { stats },
+            RunEvent::of_test(test.clone(), crate::runner::TestKind::Started),
+            testing::finished(&test, testing::interrupted(), 0),
+            RunEvent::of_run(crate::runner::RunFinished { stats }),
         ];
         let html = render(&record(&events), Path::new(REPORT_DIR));
         let page = body(&html);
@@ -575,37 +573,39 @@ mod tests {
             step.message = evil.into();
         }
         let events = [
-            RunEvent::TestStarted { test: test.clone() },
-            RunEvent::StepPassed {
-                proof: None,
-                test: test.clone(),
-                index: 1,
-                sentence: evil.into(),
-                line: 2,
-                source: StepSource::Healed,
-                by: Some(crate::cache::Author::Llm),
-                duration: std::time::Duration::ZERO,
-                code: evil.into(),
-            },
-            RunEvent::Healed {
-                test: test.clone(),
-                index: 1,
-                sentence: evil.into(),
-                explanation: evil.into(),
-                by: crate::cache::Author::Builtin,
-                offline: true,
-                old_code: evil.into(),
-                new_code: format!("{evil}\n{evil}"),
-            },
-            RunEvent::Warning {
-                test: test.clone(),
-                message: evil.into(),
-            },
-            RunEvent::TestFinished {
-                test,
-                outcome: TestOutcome::Failed(Box::new(failure)),
-                duration: std::time::Duration::ZERO,
-            },
+            RunEvent::of_test(test.clone(), crate::runner::TestKind::Started),
+            RunEvent::of_step(
+                test.clone(),
+                1,
+                StepPassed {
+                    proof: None,
+                    sentence: evil.into(),
+                    line: 2,
+                    source: StepSource::Healed,
+                    by: Some(crate::cache::Author::Llm),
+                    duration: std::time::Duration::ZERO,
+                    code: evil.into(),
+                },
+            ),
+            RunEvent::of_step(
+                test.clone(),
+                1,
+                Healed {
+                    sentence: evil.into(),
+                    explanation: evil.into(),
+                    by: crate::cache::Author::Builtin,
+                    offline: true,
+                    old_code: evil.into(),
+                    new_code: format!("{evil}\n{evil}"),
+                },
+            ),
+            RunEvent::of_test(
+                test.clone(),
+                Warning {
+                    message: evil.into(),
+                },
+            ),
+            testing::finished(&test, TestOutcome::Failed(Box::new(failure)), 0),
         ];
         let html = render(&record(&events), Path::new(REPORT_DIR));
         assert_eq!(html.matches("<script").count(), 1, "{html}");
@@ -686,12 +686,12 @@ mod tests {
     fn a_vetoed_heal_shows_the_kept_code_and_the_refused_candidate_labelled() {
         let test = testing::id("scenarios/todo.steps", "add a todo", 2);
         let events = [
-            RunEvent::TestStarted { test: test.clone() },
-            RunEvent::TestFinished {
-                test,
-                outcome: TestOutcome::Failed(Box::new(testing::vetoed_failure())),
-                duration: std::time::Duration::ZERO,
-            },
+            RunEvent::of_test(test.clone(), crate::runner::TestKind::Started),
+            testing::finished(
+                &test,
+                TestOutcome::Failed(Box::new(testing::vetoed_failure())),
+                0,
+            ),
         ];
         let html = render(&record(&events), Path::new(REPORT_DIR));
         let kept = format!(

@@ -69,13 +69,16 @@ mod tests {
     #[test]
     fn json_lines_of_every_event() {
         let mut out = Vec::new();
-        testing::feed(&mut JsonReporter::new(&mut out), &testing::events());
+        let events = testing::stamped(testing::events());
+        testing::feed(&mut JsonReporter::new(&mut out), &events);
         let text = String::from_utf8(out).unwrap();
         for line in text.lines() {
             let value: serde_json::Value = serde_json::from_str(line).unwrap();
             assert_eq!(value["version"], 1, "{line}");
             assert!(value["event"].is_string(), "{line}");
             assert!(line.starts_with("{\"version\":1,\"event\":"), "{line}");
+            assert!(value["timestamp"].is_string(), "{line}");
+            assert!(value["run_elapsed_ms"].is_u64(), "{line}");
         }
         insta::assert_snapshot!(redact(&text));
     }
@@ -85,14 +88,16 @@ mod tests {
     fn other_events() -> Vec<RunEvent> {
         use crate::engine::{EngineFailure, EngineFailureKind};
         use crate::llm::Category;
-        use crate::runner::{FailureCause, RunStats, TestFailure, TestOutcome};
+        use crate::runner::{
+            AttemptTiming, FailureCause, HealingStarted, RunFinished, RunStats, StepStarted,
+            TestFailure, TestOutcome, TraceWritten,
+        };
         use crate::script::{FailureKind, StepFailure};
         use std::time::Duration;
 
         let test = testing::id("scenarios/a.steps", "t", 1);
-        let failed = |cause: FailureCause, code: Option<&str>| RunEvent::TestFinished {
-            test: test.clone(),
-            outcome: TestOutcome::Failed(Box::new(TestFailure {
+        let failed = |cause: FailureCause, code: Option<&str>| {
+            let failure = TestFailure {
                 step: "open the app".into(),
                 step_index: 1,
                 line: 2,
@@ -100,25 +105,27 @@ mod tests {
                 code: code.map(str::to_owned),
                 verdict: None,
                 screenshot: None,
-            })),
-            duration: Duration::from_millis(12),
+            };
+            testing::finished(&test, TestOutcome::Failed(Box::new(failure)), 12)
         };
-        let timing = |launch| RunEvent::TestTiming {
-            test: test.clone(),
-            attempt: 1,
-            timing: crate::runner::TestTiming {
-                launch,
-                context: Duration::from_millis(40),
-                steps: Duration::from_millis(900),
-                navigation: Duration::from_millis(300),
-                teardown: Duration::from_millis(25),
-            },
+        let timing = |launch| {
+            let timing = AttemptTiming {
+                attempt: 1,
+                timing: crate::runner::TestTiming {
+                    launch,
+                    context: Duration::from_millis(40),
+                    steps: Duration::from_millis(900),
+                    navigation: Duration::from_millis(300),
+                    teardown: Duration::from_millis(25),
+                },
+            };
+            RunEvent::of_test(test.clone(), timing)
+        };
+        let trace = TraceWritten {
+            path: "prettyplay-report/traces/a-t.zip".into(),
         };
         let mut events = vec![
-            RunEvent::TraceWritten {
-                test: test.clone(),
-                path: "prettyplay-report/traces/a-t.zip".into(),
-            },
+            RunEvent::of_test(test.clone(), trace),
             timing(Some(Duration::from_millis(480))),
             timing(None),
         ];
@@ -142,15 +149,12 @@ mod tests {
         }
         events.push(failed(FailureCause::CacheMiss, None));
         events.push(failed(FailureCause::Infrastructure("gone".into()), None));
-        events.push(RunEvent::TestFinished {
-            test: test.clone(),
-            outcome: TestOutcome::Interrupted(crate::runner::Interruption {
-                step: "open the app".into(),
-                step_index: 1,
-                line: 2,
-            }),
-            duration: Duration::from_millis(12),
+        let interrupted = TestOutcome::Interrupted(crate::runner::Interruption {
+            step: "open the app".into(),
+            step_index: 1,
+            line: 2,
         });
+        events.push(testing::finished(&test, interrupted, 12));
         for setup in [
             Some(testing::id("scenarios/auth.steps", "sign in", 4)),
             None,
@@ -162,19 +166,17 @@ mod tests {
             };
             events.push(failed(FailureCause::SetupFailed(setup), None));
         }
-        events.push(RunEvent::StepStarted {
-            test: test.clone(),
-            index: 1,
+        let started = StepStarted {
             steps: 2,
             sentence: "open the app".into(),
             line: 2,
-        });
-        events.push(RunEvent::HealingStarted {
-            test: test.clone(),
-            index: 1,
+        };
+        events.push(RunEvent::of_step(test.clone(), 1, started));
+        let healing = HealingStarted {
             category: Category::Incurable,
-        });
-        events.push(RunEvent::RunFinished {
+        };
+        events.push(RunEvent::of_step(test.clone(), 1, healing));
+        events.push(RunEvent::of_run(RunFinished {
             stats: RunStats {
                 failed: 12,
                 infrastructure_failures: 2,
@@ -182,7 +184,7 @@ mod tests {
                 stopped: Some(crate::runner::StopReason::Interrupted),
                 ..RunStats::default()
             },
-        });
+        }));
         events
     }
 
@@ -201,7 +203,12 @@ mod tests {
         let finished = events
             .iter()
             .rev()
-            .find(|e| matches!(e, RunEvent::TestFinished { .. }))
+            .find(|e| {
+                matches!(
+                    e.kind,
+                    crate::runner::EventKind::Test(_, crate::runner::TestKind::Finished(_))
+                )
+            })
             .unwrap();
         let value: serde_json::Value = serde_json::from_str(&event_json(finished)).unwrap();
         let outcome = &value["outcome"];
@@ -219,7 +226,7 @@ mod tests {
 
     #[test]
     fn every_cause_is_an_object_with_a_type() {
-        use crate::report::wire::{CauseWire, FailureWire};
+        use crate::report::wire_outcome::{CauseWire, FailureWire};
         use crate::runner::FailureCause;
         for (cause, ty) in [
             (FailureCause::CacheMiss, "cache_miss"),

@@ -277,12 +277,8 @@ mod tests {
     fn a_test_ctrl_c_stopped_is_skipped_not_failed() {
         let test = testing::id("a.steps", "stopped", 1);
         let events = [
-            RunEvent::TestStarted { test: test.clone() },
-            RunEvent::TestFinished {
-                test,
-                outcome: testing::interrupted(),
-                duration: Duration::ZERO,
-            },
+            RunEvent::of_test(test.clone(), crate::runner::TestKind::Started),
+            testing::finished(&test, testing::interrupted(), 0),
         ];
         let xml = render(&record(&events));
         assert!(xml.contains("failures=\"0\""), "{xml}");
@@ -303,12 +299,12 @@ mod tests {
         failure.step = "</system-out><x>".into();
         failure.code = Some("if (a < b && c) { '</failure>' }".into());
         let events = [
-            RunEvent::TestStarted { test: test.clone() },
-            RunEvent::TestFinished {
-                test,
-                outcome: crate::runner::TestOutcome::Failed(Box::new(failure)),
-                duration: Duration::ZERO,
-            },
+            RunEvent::of_test(test.clone(), crate::runner::TestKind::Started),
+            testing::finished(
+                &test,
+                crate::runner::TestOutcome::Failed(Box::new(failure)),
+                0,
+            ),
         ];
         let xml = render(&record(&events));
         assert!(

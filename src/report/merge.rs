@@ -19,7 +19,10 @@ use std::path::{Path, PathBuf};
 use super::blob::SetupTest;
 use super::blob_read::{Blob, MAX_TRACE_BYTES, MergeError, ScreenshotBudget, read_blob};
 use crate::regular_file::{human, open_regular_nofollow};
-use crate::runner::{RunEvent, RunStats, StopReason, TestId, TestOutcome};
+use crate::runner::{
+    EventKind, EventTime, RunEvent, RunFinished, RunKind, RunStarted, RunStats, StepId, StopReason,
+    TestId, TestKind, TestOutcome,
+};
 
 /// The blob files under `paths`: a file as it is, a directory's `*.jsonl` files at any depth
 /// (an artifact download may put each shard's blob in a directory of its own), sorted.
@@ -103,8 +106,48 @@ pub(crate) struct Merged {
     pub missing_shards: Vec<String>,
 }
 
+/// What the shards' own events (`run_started`, `run_finished`) say, added up.
+#[derive(Default)]
+struct Shards {
+    /// The tests the shards selected.
+    selected: usize,
+    /// The earliest start and the latest end among the shards whose events have a time.
+    started: Option<EventTime>,
+    finished: Option<EventTime>,
+    /// Each shard's totals.
+    totals: Vec<RunStats>,
+}
+
+impl Shards {
+    fn observe(&mut self, time: Option<EventTime>, kind: RunKind) {
+        match kind {
+            RunKind::Started(started) => {
+                self.selected += started.tests;
+                self.started = earliest(self.started, time);
+            }
+            RunKind::Finished(finished) => {
+                self.finished = latest(self.finished, time);
+                self.totals.push(finished.stats);
+            }
+        }
+    }
+}
+
+fn earliest(kept: Option<EventTime>, time: Option<EventTime>) -> Option<EventTime> {
+    kept.into_iter()
+        .chain(time)
+        .min_by_key(|time| time.timestamp)
+}
+
+fn latest(kept: Option<EventTime>, time: Option<EventTime>) -> Option<EventTime> {
+    kept.into_iter()
+        .chain(time)
+        .max_by_key(|time| time.timestamp)
+}
+
 /// The run made of the blobs at `paths` (see [`Merged`]). Traces are copied into `trace_dir`
-/// (each file once) and the events name them there.
+/// (each file once) and the events name them there. The merged run starts when the first
+/// shard started and finishes when the last one finished; the other events keep their times.
 pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged, MergeError> {
     let mut budget = ScreenshotBudget::new();
     let blobs = paths
@@ -114,38 +157,10 @@ pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged,
     let missing_shards = missing_shards(&blobs);
     let mut traces = TraceCopies::new(trace_dir);
     let mut tests: BTreeMap<Key, Entry> = BTreeMap::new();
-    let mut selected = 0;
+    let mut shards = Shards::default();
     let mut dropped = 0;
-    let mut finals = Vec::new();
     for blob in blobs {
-        let mut entries: BTreeMap<Key, Entry> = BTreeMap::new();
-        for (line, event) in blob.events {
-            let Some(test) = event.test() else {
-                match event {
-                    RunEvent::RunStarted { tests } => selected += tests,
-                    RunEvent::RunFinished { stats } => finals.push(stats),
-                    _ => {}
-                }
-                continue;
-            };
-            let setup = blob.header.setups.contains(&SetupTest::from(test));
-            let entry = entries.entry(key(test)).or_insert_with(|| Entry {
-                test: test.clone(),
-                from: format!("{}:{line}", blob.path.display()),
-                setup,
-                failed: false,
-                events: Vec::new(),
-            });
-            entry.failed |= matches!(
-                event,
-                RunEvent::TestFinished {
-                    outcome: TestOutcome::Failed(_),
-                    ..
-                }
-            );
-            entry.events.push(traces.copy(event, &blob.path, line)?);
-        }
-        for (key, entry) in entries {
+        for (key, entry) in entries_of(blob, &mut traces, &mut shards)? {
             match tests.get(&key) {
                 None => {
                     tests.insert(key, entry);
@@ -166,16 +181,57 @@ pub(crate) fn merge_blobs(paths: &[PathBuf], trace_dir: &Path) -> Result<Merged,
             }
         }
     }
-    let mut events = vec![RunEvent::RunStarted {
-        tests: selected.saturating_sub(dropped),
+    let started = RunStarted {
+        tests: shards.selected.saturating_sub(dropped),
+    };
+    let mut events = vec![RunEvent {
+        time: shards.started,
+        kind: EventKind::Run(started.into()),
     }];
     events.extend(tests.into_values().flat_map(|entry| entry.events));
-    let stats = merged_stats(&events, &finals);
-    events.push(RunEvent::RunFinished { stats });
+    let stats = merged_stats(&events, &shards.totals);
+    events.push(RunEvent {
+        time: shards.finished,
+        kind: EventKind::Run(RunFinished { stats }.into()),
+    });
     Ok(Merged {
         events,
         missing_shards,
     })
+}
+
+/// The tests of `blob`, each with its events (its traces copied by `traces`); the blob's own
+/// events go to `shards`.
+fn entries_of(
+    blob: Blob,
+    traces: &mut TraceCopies<'_>,
+    shards: &mut Shards,
+) -> Result<BTreeMap<Key, Entry>, MergeError> {
+    let mut entries: BTreeMap<Key, Entry> = BTreeMap::new();
+    for (line, event) in blob.events {
+        let test = match event.kind {
+            EventKind::Run(kind) => {
+                shards.observe(event.time, kind);
+                continue;
+            }
+            EventKind::Test(ref test, _) | EventKind::Step(StepId { ref test, .. }, _) => test,
+        };
+        let setup = blob.header.setups.contains(&SetupTest::from(test));
+        let entry = entries.entry(key(test)).or_insert_with(|| Entry {
+            test: test.clone(),
+            from: format!("{}:{line}", blob.path.display()),
+            setup,
+            failed: false,
+            events: Vec::new(),
+        });
+        entry.failed |= matches!(
+            &event.kind,
+            EventKind::Test(_, TestKind::Finished(finished))
+                if matches!(finished.outcome, TestOutcome::Failed(_))
+        );
+        entry.events.push(traces.copy(event, &blob.path, line)?);
+    }
+    Ok(entries)
 }
 
 /// The `K/N` of every shard of the splits the blobs come from that has no blob among them.
@@ -251,28 +307,37 @@ impl<'a> TraceCopies<'a> {
     /// [`MAX_TRACE_BYTES`]; the copy never follows a link either. A trace already copied is not
     /// copied again, because a blob that names one big trace on every line would otherwise make
     /// the merge copy it as many times.
-    fn copy(&mut self, event: RunEvent, blob: &Path, line: usize) -> Result<RunEvent, MergeError> {
-        let RunEvent::TraceWritten { test, path } = event else {
-            return Ok(event);
-        };
+    fn copy(
+        &mut self,
+        mut event: RunEvent,
+        blob: &Path,
+        line: usize,
+    ) -> Result<RunEvent, MergeError> {
+        if let EventKind::Test(_, TestKind::TraceWritten(trace)) = &mut event.kind {
+            trace.path = self.copied(&trace.path, blob, line)?;
+        }
+        Ok(event)
+    }
+
+    /// Where the trace at `path` is copied to, copied there unless it was already.
+    fn copied(&mut self, path: &Path, blob: &Path, line: usize) -> Result<PathBuf, MergeError> {
         let error = |source| MergeError::Trace {
             blob: blob.to_path_buf(),
             line,
-            path: path.clone(),
+            path: path.to_path_buf(),
             source,
         };
-        let (source, _) = open_regular_nofollow(&path, MAX_TRACE_BYTES, "traces in report blobs")
+        let (source, _) = open_regular_nofollow(path, MAX_TRACE_BYTES, "traces in report blobs")
             .map_err(error)?;
         let meta = source.metadata().map_err(error)?;
         let id = (meta.dev(), meta.ino());
         if let Some(target) = self.made.get(&id) {
-            let path = target.clone();
-            return Ok(RunEvent::TraceWritten { test, path });
+            return Ok(target.clone());
         }
         let target = self.dir.join(path.file_name().unwrap_or(path.as_os_str()));
         copy_regular(source, &target).map_err(error)?;
         self.made.insert(id, target.clone());
-        Ok(RunEvent::TraceWritten { test, path: target })
+        Ok(target)
     }
 }
 
@@ -331,9 +396,11 @@ mod tests {
                     .cloned()
                     .collect();
                 for event in &mut events {
-                    match event {
-                        RunEvent::RunStarted { tests } => *tests = if index == 1 { 2 } else { 1 },
-                        RunEvent::RunFinished { stats } => {
+                    match &mut event.kind {
+                        EventKind::Run(RunKind::Started(started)) => {
+                            started.tests = if index == 1 { 2 } else { 1 };
+                        }
+                        EventKind::Run(RunKind::Finished(RunFinished { stats })) => {
                             stats.duration = Duration::from_millis(1000 * index as u64);
                             stats.not_run = 1;
                         }
@@ -358,12 +425,20 @@ mod tests {
         path
     }
 
+    /// The totals a `run_finished` event carries.
+    fn stats_of(event: &RunEvent) -> Option<&RunStats> {
+        match &event.kind {
+            EventKind::Run(RunKind::Finished(finished)) => Some(&finished.stats),
+            _ => None,
+        }
+    }
+
     /// The finished tests of `events`, by name, in order.
     fn finished(events: &[RunEvent]) -> Vec<String> {
         events
             .iter()
-            .filter_map(|e| match e {
-                RunEvent::TestFinished { test, .. } => Some(test.to_string()),
+            .filter_map(|e| match &e.kind {
+                EventKind::Test(test, TestKind::Finished(_)) => Some(test.to_string()),
                 _ => None,
             })
             .collect()
@@ -377,7 +452,7 @@ mod tests {
         let merged = merge_blobs(&blobs, &dir.path().join("traces")).unwrap();
         assert!(merged.missing_shards.is_empty());
         let events = merged.events;
-        assert_eq!(events[0], RunEvent::RunStarted { tests: 3 });
+        assert_eq!(events[0], RunEvent::of_run(RunStarted { tests: 3 }));
         assert_eq!(
             finished(&events),
             [
@@ -386,10 +461,11 @@ mod tests {
                 "scenarios/todo.steps › rename a todo"
             ]
         );
-        let Some(RunEvent::RunFinished { stats }) = events.last() else {
+        let Some(stats) = events.last().and_then(stats_of) else {
             panic!("no run_finished");
         };
-        let RunEvent::RunFinished { stats: single } = testing::events().pop().unwrap() else {
+        let fixture = testing::events();
+        let Some(single) = fixture.last().and_then(stats_of) else {
             panic!("the fixture ends with run_finished");
         };
         assert_eq!(
@@ -409,17 +485,99 @@ mod tests {
         assert_eq!(stats.duration, Duration::from_secs(2), "the longest shard");
         assert_eq!(stats.not_run, 2, "summed");
         // The screenshot came back from its file.
-        let failed = events.iter().find_map(|e| match e {
-            RunEvent::TestFinished {
-                outcome: TestOutcome::Failed(f),
-                ..
-            } => Some(f),
+        let failed = events.iter().find_map(|e| match &e.kind {
+            EventKind::Test(_, TestKind::Finished(finished)) => match &finished.outcome {
+                TestOutcome::Failed(f) => Some(f),
+                _ => None,
+            },
             _ => None,
         });
         assert_eq!(
             failed.and_then(|f| f.screenshot.as_deref()),
             Some(&testing::PNG[..])
         );
+    }
+
+    #[test]
+    fn a_blob_written_before_events_carried_their_time_merges_with_a_newer_one() {
+        let dir = tempfile::tempdir().unwrap();
+        // The fixture run as an older prettyplay wrote it, with its screenshot beside it.
+        let old = dir.path().join("old/report.jsonl");
+        let screenshot = dir.path().join("old/report/screenshots/1.png");
+        fs::create_dir_all(screenshot.parent().unwrap()).unwrap();
+        fs::write(&screenshot, testing::PNG).unwrap();
+        fs::write(&old, include_str!("fixtures/blob-without-time.jsonl")).unwrap();
+        // The same run in Firefox, written now: its events carry their time.
+        let firefox = testing::stamped(testing::in_project(&testing::events(), "firefox"));
+        let new = write_blob(&dir.path().join("new"), 2, &firefox);
+        let merged = merge_blobs(&[old, new], &dir.path().join("traces")).unwrap();
+        let events = merged.events;
+        assert_eq!(finished(&events).len(), 6);
+        assert_eq!(
+            events[0].kind,
+            EventKind::Run(RunStarted { tests: 6 }.into())
+        );
+        // The merged run starts and ends when the only shard that said so did.
+        assert_eq!(events[0].time, firefox[0].time);
+        assert_eq!(events.last().unwrap().time, firefox.last().unwrap().time);
+        let (with_time, without): (Vec<&RunEvent>, Vec<&RunEvent>) = events[1..events.len() - 1]
+            .iter()
+            .partition(|e| e.time.is_some());
+        assert!(
+            with_time
+                .iter()
+                .all(|e| e.test().unwrap().project.is_some())
+        );
+        assert!(without.iter().all(|e| e.test().unwrap().project.is_none()));
+        assert_eq!(
+            (with_time.len(), without.len()),
+            (firefox.len() - 2, firefox.len() - 2)
+        );
+        let Some(stats) = events.last().and_then(stats_of) else {
+            panic!("no run_finished");
+        };
+        assert_eq!((stats.passed, stats.failed), (4, 2));
+    }
+
+    #[test]
+    fn the_merged_run_starts_with_the_first_shard_and_finishes_with_the_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let all = testing::events();
+        let (start, end) = (all[0].clone(), all[all.len() - 1].clone());
+        let later = |events: Vec<RunEvent>, seconds: u64| -> Vec<RunEvent> {
+            testing::stamped(events)
+                .into_iter()
+                .map(|mut event| {
+                    let time = event.time.as_mut().unwrap();
+                    time.timestamp = time
+                        .timestamp
+                        .checked_add(Duration::from_secs(seconds))
+                        .unwrap();
+                    event
+                })
+                .collect()
+        };
+        let shard = |name: &str, seconds: u64| {
+            let mut events = vec![start.clone()];
+            events.extend(
+                all.iter()
+                    .filter(|e| e.test().is_some_and(|t| t.scenario == name))
+                    .cloned(),
+            );
+            events.push(end.clone());
+            later(events, seconds)
+        };
+        let first = shard("scenarios/todo.steps", 0);
+        let second = shard("scenarios/login.steps", 30);
+        let blobs = [
+            write_blob(dir.path(), 1, &second),
+            write_blob(dir.path(), 2, &first),
+        ];
+        let events = merge_blobs(&blobs, &dir.path().join("traces"))
+            .unwrap()
+            .events;
+        assert_eq!(events[0].time, first[0].time);
+        assert_eq!(events.last().unwrap().time, second.last().unwrap().time);
     }
 
     #[test]
@@ -513,9 +671,11 @@ mod tests {
             .iter()
             .find_map(|e| e.test().cloned())
             .unwrap();
-        let event = |path: &Path| RunEvent::TraceWritten {
-            test: test.clone(),
-            path: path.to_path_buf(),
+        let event = |path: &Path| {
+            let trace = crate::runner::TraceWritten {
+                path: path.to_path_buf(),
+            };
+            RunEvent::of_test(test.clone(), trace)
         };
         let blob = tmp.path().join("blob/report.jsonl");
         let first = copies.copy(event(&trace), &blob, 4).unwrap();
@@ -583,8 +743,8 @@ mod tests {
                 "[firefox] scenarios/todo.steps › rename a todo",
             ]
         );
-        assert_eq!(events[0], RunEvent::RunStarted { tests: 6 });
-        let Some(RunEvent::RunFinished { stats }) = events.last() else {
+        assert_eq!(events[0], RunEvent::of_run(RunStarted { tests: 6 }));
+        let Some(stats) = events.last().and_then(stats_of) else {
             panic!("no run_finished");
         };
         assert_eq!((stats.passed, stats.failed), (4, 2));

@@ -33,7 +33,11 @@ mod terminal;
 mod testing;
 mod trace_link;
 mod wire;
+mod wire_error;
+mod wire_outcome;
 mod wire_read;
+mod wire_read_outcome;
+mod wire_stats;
 mod xml;
 
 pub(crate) use crate::visible::{Visible, visible as visible_text, visible_json};

@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use super::details::code_blocks;
 use crate::llm::Classification;
-use crate::runner::{RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
+use crate::runner::{
+    EventKind, RunEvent, RunKind, RunStats, StepId, StepKind, StepSource, TestFailure, TestId,
+    TestKind, TestOutcome,
+};
 
 /// Everything a file report shows of a run.
 #[derive(Debug, Clone, Default)]
@@ -170,6 +173,59 @@ pub(crate) struct StepRecord {
 }
 
 impl StepRecord {
+    /// Adds what an event of the step says.
+    fn observe(&mut self, kind: &StepKind) {
+        match kind {
+            StepKind::Started(_) | StepKind::HealingStarted(_) => {}
+            StepKind::Passed(passed) => {
+                self.ended(&passed.sentence, passed.line, passed.duration);
+                self.status = StepStatus::Passed(passed.source);
+                self.code = Some(passed.code.clone());
+                self.code_label = "step code";
+                self.proof.clone_from(&passed.proof);
+            }
+            StepKind::Failed(failed) => {
+                self.ended(&failed.sentence, failed.line, failed.duration);
+                self.status = StepStatus::Failed;
+            }
+            StepKind::Skipped(skipped) => {
+                self.ended(&skipped.sentence, skipped.line, skipped.duration);
+                self.status = StepStatus::Skipped;
+                self.skip_reason = Some(skipped.reason.clone());
+            }
+            StepKind::SettleRetry(_) => self.retries += 1,
+            StepKind::Log(log) => self.logs.push(log.line.clone()),
+            StepKind::GenerationStarted(_) => self.attempts += 1,
+            StepKind::ReuseTried(tried) => {
+                let line = match &tried.failure {
+                    None => format!("reused the code of {}", tried.from),
+                    Some(failure) => format!(
+                        "the code of {} was tried and failed here: {}",
+                        tried.from,
+                        failure.lines().next().unwrap_or_default()
+                    ),
+                };
+                self.logs.push(line);
+            }
+            StepKind::Healed(healed) => {
+                self.sentence.clone_from(&healed.sentence);
+                self.heal = Some(Heal {
+                    explanation: healed.explanation.clone(),
+                    old_code: healed.old_code.clone(),
+                    new_code: healed.new_code.clone(),
+                });
+            }
+            StepKind::Verdict(verdict) => self.verdict = Some(verdict.verdict.clone()),
+        }
+    }
+
+    /// The step ended (passed, failed or was skipped): its sentence, line and duration.
+    fn ended(&mut self, sentence: &str, line: usize, duration: Duration) {
+        sentence.clone_into(&mut self.sentence);
+        self.line = line;
+        self.duration = duration;
+    }
+
     fn new(index: usize) -> Self {
         Self {
             index,
@@ -194,146 +250,57 @@ impl RunRecord {
     /// Adds what `event` says.
     pub(super) fn observe(&mut self, event: &RunEvent) {
         self.counted.observe(event);
-        match event {
-            RunEvent::RunStarted { .. }
-            | RunEvent::StepStarted { .. }
-            | RunEvent::TestTiming { .. } => {}
-            RunEvent::TestStarted { test } => {
+        match &event.kind {
+            EventKind::Run(RunKind::Started(_)) => {}
+            EventKind::Run(RunKind::Finished(finished)) => {
+                self.stats = Some(finished.stats.clone());
+            }
+            EventKind::Test(test, kind) => self.test_event(test, kind),
+            EventKind::Step(StepId { test, index }, kind) => {
+                self.test(test).step(*index).observe(kind);
+            }
+        }
+    }
+
+    /// Adds what an event of `test` (not of one of its steps) says.
+    fn test_event(&mut self, test: &TestId, kind: &TestKind) {
+        match kind {
+            TestKind::Started => {
                 self.running.retain(|t| t.id != *test);
                 self.running.push(TestRecord::new(test.clone()));
             }
-            RunEvent::StepPassed {
-                test,
-                index,
-                sentence,
-                line,
-                source,
-                duration,
-                code,
-                proof,
-                ..
-            } => {
-                let step = self.test(test).step(*index);
-                step.sentence.clone_from(sentence);
-                step.line = *line;
-                step.status = StepStatus::Passed(*source);
-                step.duration = *duration;
-                step.code = Some(code.clone());
-                step.code_label = "step code";
-                step.proof.clone_from(proof);
+            TestKind::Timing(_) | TestKind::LlmCall(_) => {}
+            TestKind::Warning(warning) => self.test(test).warnings.push(warning.message.clone()),
+            TestKind::TraceWritten(trace) => {
+                self.test(test)
+                    .traces
+                    .push(trace.path.display().to_string());
             }
-            RunEvent::StepFailed {
-                test,
-                index,
-                sentence,
-                line,
-                duration,
-            } => {
-                let step = self.test(test).step(*index);
-                step.sentence.clone_from(sentence);
-                step.line = *line;
-                step.status = StepStatus::Failed;
-                step.duration = *duration;
-            }
-            RunEvent::StepSkipped {
-                test,
-                index,
-                sentence,
-                line,
-                duration,
-                reason,
-            } => {
-                let step = self.test(test).step(*index);
-                step.sentence.clone_from(sentence);
-                step.line = *line;
-                step.status = StepStatus::Skipped;
-                step.duration = *duration;
-                step.skip_reason = Some(reason.clone());
-            }
-            RunEvent::SettleRetry { test, index, .. } => self.test(test).step(*index).retries += 1,
-            RunEvent::StepLog { test, index, line } => {
-                self.test(test).step(*index).logs.push(line.clone());
-            }
-            RunEvent::GenerationStarted { test, index, .. } => {
-                self.test(test).step(*index).attempts += 1;
-            }
-            RunEvent::HealingStarted { .. } | RunEvent::LlmCall { .. } => {}
-            RunEvent::ReuseTried {
-                test,
-                index,
-                from,
-                failure,
-            } => {
-                let line = match failure {
-                    None => format!("reused the code of {from}"),
-                    Some(failure) => format!(
-                        "the code of {from} was tried and failed here: {}",
-                        failure.lines().next().unwrap_or_default()
-                    ),
-                };
-                self.test(test).step(*index).logs.push(line);
-            }
-            RunEvent::Healed {
-                test,
-                index,
-                sentence,
-                explanation,
-                old_code,
-                new_code,
-                ..
-            } => {
-                let step = self.test(test).step(*index);
-                step.sentence.clone_from(sentence);
-                step.heal = Some(Heal {
-                    explanation: explanation.clone(),
-                    old_code: old_code.clone(),
-                    new_code: new_code.clone(),
-                });
-            }
-            RunEvent::StepVerdict {
-                test,
-                index,
-                verdict,
-            } => self.test(test).step(*index).verdict = Some(verdict.clone()),
-            RunEvent::Warning { test, message } => self.test(test).warnings.push(message.clone()),
-            RunEvent::TraceWritten { test, path } => {
-                self.test(test).traces.push(path.display().to_string());
-            }
-            RunEvent::TestRetry {
-                test,
-                attempt,
-                failure,
-                duration,
-            } => {
+            TestKind::Retry(retry) => {
                 let record = self.test(test);
-                record.fail_step(failure);
+                record.fail_step(&retry.failure);
                 let mut steps = std::mem::take(&mut record.steps);
                 steps.sort_by_key(|s| s.index);
                 record.retries.push(AttemptRecord {
-                    number: attempt - 1,
+                    number: retry.attempt - 1,
                     steps,
-                    failure: (**failure).clone(),
-                    duration: *duration,
+                    failure: (*retry.failure).clone(),
+                    duration: retry.duration,
                 });
             }
-            RunEvent::TestFinished {
-                test,
-                outcome,
-                duration,
-            } => {
+            TestKind::Finished(finished) => {
                 let mut record = match self.running.iter().position(|t| t.id == *test) {
                     Some(at) => self.running.remove(at),
                     None => TestRecord::new(test.clone()),
                 };
-                if let TestOutcome::Failed(failure) = outcome {
+                if let TestOutcome::Failed(failure) = &finished.outcome {
                     record.fail_step(failure);
                 }
                 record.steps.sort_by_key(|s| s.index);
-                record.outcome = Some(outcome.clone());
-                record.duration = *duration;
+                record.outcome = Some(finished.outcome.clone());
+                record.duration = finished.duration;
                 self.tests.push(record);
             }
-            RunEvent::RunFinished { stats } => self.stats = Some(stats.clone()),
         }
     }
 
@@ -423,6 +390,7 @@ impl std::fmt::Display for ScenarioGroup<'_> {
 mod tests {
     use super::*;
     use crate::report::testing;
+    use crate::runner::RunFinished;
 
     #[test]
     fn gathers_steps_heals_verdicts_and_the_failed_step() {
@@ -451,7 +419,9 @@ mod tests {
     #[test]
     fn the_totals_of_a_run_that_did_not_finish_are_counted_from_its_events() {
         let mut events = testing::events();
-        let Some(RunEvent::RunFinished { stats }) = events.pop() else {
+        let Some(EventKind::Run(RunKind::Finished(RunFinished { stats }))) =
+            events.pop().map(|event| event.kind)
+        else {
             panic!("the fixture ends with the run's totals");
         };
         let mut record = RunRecord::default();
@@ -508,11 +478,7 @@ mod tests {
     #[test]
     fn tests_without_a_project_come_before_those_with_one() {
         let mut record = RunRecord::default();
-        let finished = |test: TestId| RunEvent::TestFinished {
-            test,
-            outcome: TestOutcome::Passed,
-            duration: Duration::ZERO,
-        };
+        let finished = |test: TestId| testing::finished(&test, TestOutcome::Passed, 0);
         record.observe(&finished(
             testing::id("b.steps", "b", 1).in_project(Some("firefox")),
         ));

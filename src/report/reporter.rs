@@ -190,10 +190,10 @@ mod tests {
         reporters.push(counting.clone());
         assert_eq!(reporters.len(), 2);
         let events = [
-            RunEvent::RunStarted { tests: 0 },
-            RunEvent::RunFinished {
+            RunEvent::of_run(crate::runner::RunStarted { tests: 0 }),
+            RunEvent::of_run(crate::runner::RunFinished {
                 stats: RunStats::default(),
-            },
+            }),
         ];
         let errors = events
             .iter()

@@ -21,8 +21,22 @@ use super::progress::Progress;
 use super::reporter::Reporter;
 use crate::cache::Author;
 use crate::engine::{Pool, VACUOUS};
-use crate::runner::{RunEvent, RunStats, TestFailure, TestId, TestOutcome};
+use crate::llm::Classification;
+use crate::runner::{
+    EventKind, GenerationStarted, Healed, HealingStarted, ReuseTried, RunEvent, RunKind, RunStats,
+    SettleRetry, StepFailed, StepId, StepKind, StepLog, StepPassed, StepSkipped, TestFailure,
+    TestId, TestKind, TestOutcome,
+};
 use crate::visible::Visible;
+
+/// Where what an event of a step shows goes.
+enum Shown {
+    /// A line kept with the test's other step lines (see [`TerminalReporter::step_line`]).
+    StepLine(String),
+    /// A line about the test (see [`TerminalReporter::test_line`]).
+    TestLine(String),
+    Nothing,
+}
 
 /// Writes a human-readable report of a run.
 pub(crate) struct TerminalReporter<W: Write> {
@@ -105,266 +119,258 @@ impl<W: Write> TerminalReporter<W> {
         result
     }
 
-    /// Writes what `event` shows into the buffer and updates the bar.
+    /// Writes what `event` shows into the buffer and updates the bar. Each kind of event has
+    /// one arm, and what it shows at which verbosity is decided in its own function.
     fn report(&mut self, event: &RunEvent) -> io::Result<()> {
-        let verbose = self.verbosity == Verbosity::Verbose;
-        let quiet = self.verbosity == Verbosity::Quiet;
-        match event {
-            RunEvent::RunStarted { tests } => {
-                if let Some(progress) = &mut self.progress {
-                    progress.run_started(*tests);
-                }
-                if !quiet {
-                    let noun = if *tests == 1 { "test" } else { "tests" };
-                    writeln!(self.buf, "Running {tests} {noun}")?;
-                }
-            }
-            RunEvent::TestStarted { test } => {
+        match &event.kind {
+            EventKind::Run(RunKind::Started(started)) => self.run_started(started.tests)?,
+            EventKind::Run(RunKind::Finished(finished)) => self.run_finished(&finished.stats)?,
+            EventKind::Test(test, kind) => self.test_event(test, kind)?,
+            EventKind::Step(step, kind) => self.step_event(step, kind),
+        }
+        Ok(())
+    }
+
+    fn run_started(&mut self, tests: usize) -> io::Result<()> {
+        if let Some(progress) = &mut self.progress {
+            progress.run_started(tests);
+        }
+        if self.verbosity != Verbosity::Quiet {
+            let noun = if tests == 1 { "test" } else { "tests" };
+            writeln!(self.buf, "Running {tests} {noun}")?;
+        }
+        Ok(())
+    }
+
+    /// What an event of `test` (not of one of its steps) shows.
+    fn test_event(&mut self, test: &TestId, kind: &TestKind) -> io::Result<()> {
+        match kind {
+            TestKind::Started => {
                 if let Some(progress) = &self.progress {
                     progress.test_started(test);
                 }
             }
-            // `prettyplay audit`: a check that cannot fail is named at its step, at every
-            // verbosity, as a compiler names an error.
-            RunEvent::StepPassed {
-                test,
-                sentence,
-                line,
-                proof: Some(proof),
-                ..
-            } if proof.starts_with(VACUOUS) => {
-                let why = &proof[VACUOUS.len()..];
-                let text = format!(
-                    "{}{}:{line}: {} {}: {}",
-                    project_prefix(test),
-                    Visible(&test.scenario),
-                    self.style(Style::new().red().bold())
-                        .apply_to("vacuous check"),
-                    Visible(sentence),
-                    Visible(why)
-                );
-                self.step_line(test, text);
-            }
-            RunEvent::StepPassed {
-                test,
-                index,
-                sentence,
-                duration,
-                ..
-            } if verbose => {
-                let line = format!(
-                    "  {} {index}. {} {}",
-                    self.style(Style::new().green()).apply_to("✓"),
-                    Visible(sentence),
-                    self.style(Style::new().dim())
-                        .apply_to(format!("({})", seconds(*duration)))
-                );
-                self.step_line(test, line);
-            }
-            RunEvent::StepFailed {
-                test,
-                index,
-                sentence,
-                duration,
-                ..
-            } if verbose => {
-                let line = format!(
-                    "  {} {index}. {} ({})",
-                    self.style(Style::new().red()).apply_to("✗"),
-                    Visible(sentence),
-                    seconds(*duration)
-                );
-                self.step_line(test, line);
-            }
-            // A skipped step is said at every verbosity but quiet: it did not run, and that
-            // must not read like a pass.
-            RunEvent::StepSkipped {
-                test,
-                index,
-                sentence,
-                reason,
-                ..
-            } if !quiet => {
-                let line = format!(
-                    "  {} {index}. {} {}",
-                    self.style(Style::new().yellow()).apply_to("↷"),
-                    Visible(sentence),
-                    self.style(Style::new().dim())
-                        .apply_to(format!("(skipped: optional, {})", Visible(reason)))
-                );
-                self.step_line(test, line);
-            }
-            RunEvent::StepLog { test, line, .. } if verbose => {
-                let line = format!(
-                    "    {}",
-                    self.style(Style::new().dim()).apply_to(Visible(line))
-                );
-                self.step_line(test, line);
-            }
-            RunEvent::SettleRetry {
-                test,
-                attempt,
-                failure,
-                ..
-            } if verbose => {
-                let line = format!(
-                    "    {} retry {attempt}: {}",
-                    self.style(Style::new().yellow()).apply_to("↻"),
-                    Visible(failure.lines().next().unwrap_or_default())
-                );
-                self.step_line(test, line);
-            }
-            RunEvent::ReuseTried {
-                test,
-                index,
-                from,
-                failure,
-            } if !quiet => {
-                let line = match failure {
-                    None => format!(
-                        "  {} step {index} of {} reuses the code of {}",
-                        self.style(Style::new().cyan()).apply_to("♻"),
-                        Visible(test),
-                        Visible(from)
-                    ),
-                    Some(failure) => format!(
-                        "  {} step {index} of {}: the code of {} failed here: {}",
-                        self.style(Style::new().cyan()).apply_to("♻"),
-                        Visible(test),
-                        Visible(from),
-                        Visible(failure.lines().next().unwrap_or_default())
-                    ),
-                };
-                self.test_line(test, line);
-            }
-            RunEvent::GenerationStarted {
-                test,
-                index,
-                pool,
-                attempt,
-                limit,
-            } => match &self.progress {
-                Some(progress) => {
-                    progress.generation_started(test, *index, *pool, *attempt, *limit);
-                }
-                None if !quiet => {
-                    let what = match pool {
-                        Pool::Generation => "generating",
-                        Pool::Healing => "regenerating",
-                    };
-                    let line = format!(
-                        "  {} {what} step {index} of {} (attempt {attempt}/{limit})",
-                        self.style(Style::new().cyan()).apply_to("⚙"),
-                        Visible(test),
-                    );
-                    self.test_line(test, line);
-                }
-                None => {}
-            },
-            RunEvent::HealingStarted {
-                test,
-                index,
-                category,
-            } if !quiet => {
-                let line = format!(
-                    "  {} step {index} of {} failed; classified as {category}",
-                    self.style(Style::new().yellow()).apply_to("⚕"),
-                    Visible(test),
-                );
-                self.test_line(test, line);
-            }
-            RunEvent::Healed {
-                test,
-                index,
-                sentence,
-                explanation,
-                by,
-                offline,
-                old_code,
-                new_code,
-            } => {
-                if let Some(progress) = &mut self.progress {
-                    progress.healed();
-                }
-                let writer = match (by, offline) {
-                    (Author::Builtin, true) => " (built-in, no LLM)",
-                    (Author::Builtin, false) => " (built-in)",
-                    (Author::Llm, _) => "",
-                    (Author::Reused, _) => " (reused, no LLM)",
-                };
-                let text = self.healed(
-                    test,
-                    *index,
-                    &format!("{sentence}{writer}"),
-                    explanation,
-                    old_code,
-                    new_code,
-                );
-                self.test_line(test, text);
-            }
-            RunEvent::StepVerdict {
-                test,
-                index,
-                verdict,
-            } if verbose => {
-                let line = format!("    verdict for step {index}: {}", Visible(verdict));
-                self.step_line(test, line);
-            }
-            RunEvent::Warning { test, message } => {
+            TestKind::Warning(warning) => {
                 let line = format!(
                     "{} {}: {}",
                     self.style(Style::new().yellow().bold()).apply_to("WARNING"),
                     Visible(test),
-                    Visible(message)
+                    Visible(&warning.message)
                 );
                 self.test_line(test, line);
             }
-            RunEvent::TraceWritten { path, .. } if quiet => self.locations.trace_written(path),
-            RunEvent::TraceWritten { test, path } => {
-                self.locations.trace_written(path);
-                let line = format!(
-                    "  {} {}: {}",
-                    self.style(Style::new().dim()).apply_to("trace of"),
-                    Visible(test),
-                    Visible(path.display())
-                );
-                self.test_line(test, line);
+            TestKind::TraceWritten(trace) => self.trace_written(test, &trace.path),
+            TestKind::Retry(retry) => {
+                self.test_retry(test, retry.attempt, &retry.failure, retry.duration)?;
             }
-            RunEvent::StepStarted {
-                test,
-                index,
-                steps,
-                sentence,
-                ..
-            } => {
-                if let Some(progress) = &self.progress {
-                    progress.step_started(test, *index, *steps, sentence);
-                }
+            TestKind::Finished(finished) => {
+                self.test_finished(test, &finished.outcome, finished.duration)?;
             }
-            RunEvent::StepPassed { .. }
-            | RunEvent::StepFailed { .. }
-            | RunEvent::StepSkipped { .. }
-            | RunEvent::SettleRetry { .. }
-            | RunEvent::StepLog { .. }
-            | RunEvent::HealingStarted { .. }
-            | RunEvent::ReuseTried { .. }
-            | RunEvent::StepVerdict { .. }
-            | RunEvent::TestTiming { .. }
-            | RunEvent::LlmCall { .. } => {}
-            RunEvent::TestRetry {
-                test,
-                attempt,
-                failure,
-                duration,
-            } => self.test_retry(test, *attempt, failure, *duration)?,
-            RunEvent::TestFinished {
-                test,
-                outcome,
-                duration,
-            } => self.test_finished(test, outcome, *duration)?,
-            RunEvent::RunFinished { stats } => self.run_finished(stats)?,
+            TestKind::Timing(_) | TestKind::LlmCall(_) => {}
         }
         Ok(())
+    }
+
+    /// A trace is listed with the report files at the end, and named as it is written unless
+    /// quiet.
+    fn trace_written(&mut self, test: &TestId, path: &std::path::Path) {
+        self.locations.trace_written(path);
+        if self.verbosity == Verbosity::Quiet {
+            return;
+        }
+        let line = format!(
+            "  {} {}: {}",
+            self.style(Style::new().dim()).apply_to("trace of"),
+            Visible(test),
+            Visible(path.display())
+        );
+        self.test_line(test, line);
+    }
+
+    /// What an event of a step shows: a line kept with the test's other step lines, a line
+    /// about the test, or nothing but the bar.
+    fn step_event(&mut self, step: &StepId, kind: &StepKind) {
+        let StepId { test, index } = step;
+        let shown = match kind {
+            StepKind::Started(started) => {
+                if let Some(progress) = &self.progress {
+                    progress.step_started(test, *index, started.steps, &started.sentence);
+                }
+                Shown::Nothing
+            }
+            StepKind::Passed(passed) => self.step_passed(test, *index, passed),
+            StepKind::Failed(failed) => self.step_failed(*index, failed),
+            StepKind::Skipped(skipped) => self.step_skipped(*index, skipped),
+            StepKind::Log(log) => self.step_log(log),
+            StepKind::SettleRetry(retry) => self.settle_retry(retry),
+            StepKind::ReuseTried(tried) => self.reuse_tried(test, *index, tried),
+            StepKind::GenerationStarted(started) => self.generation_started(test, *index, started),
+            StepKind::HealingStarted(started) => self.healing_started(test, *index, started),
+            StepKind::Healed(healed) => {
+                if let Some(progress) = &mut self.progress {
+                    progress.healed();
+                }
+                Shown::TestLine(self.healed(test, *index, healed))
+            }
+            StepKind::Verdict(verdict) => self.step_verdict(*index, &verdict.verdict),
+        };
+        match shown {
+            Shown::StepLine(line) => self.step_line(test, line),
+            Shown::TestLine(line) => self.test_line(test, line),
+            Shown::Nothing => {}
+        }
+    }
+
+    /// `prettyplay audit` names a check that cannot fail at its step, at every verbosity, as a
+    /// compiler names an error; any other passed step is a line in verbose mode.
+    fn step_passed(&self, test: &TestId, index: usize, passed: &StepPassed) -> Shown {
+        if let Some(why) = passed
+            .proof
+            .as_deref()
+            .and_then(|proof| proof.strip_prefix(VACUOUS))
+        {
+            return Shown::StepLine(format!(
+                "{}{}:{}: {} {}: {}",
+                project_prefix(test),
+                Visible(&test.scenario),
+                passed.line,
+                self.style(Style::new().red().bold())
+                    .apply_to("vacuous check"),
+                Visible(&passed.sentence),
+                Visible(why)
+            ));
+        }
+        if self.verbosity != Verbosity::Verbose {
+            return Shown::Nothing;
+        }
+        Shown::StepLine(format!(
+            "  {} {index}. {} {}",
+            self.style(Style::new().green()).apply_to("✓"),
+            Visible(&passed.sentence),
+            self.style(Style::new().dim())
+                .apply_to(format!("({})", seconds(passed.duration)))
+        ))
+    }
+
+    fn step_failed(&self, index: usize, failed: &StepFailed) -> Shown {
+        if self.verbosity != Verbosity::Verbose {
+            return Shown::Nothing;
+        }
+        Shown::StepLine(format!(
+            "  {} {index}. {} ({})",
+            self.style(Style::new().red()).apply_to("✗"),
+            Visible(&failed.sentence),
+            seconds(failed.duration)
+        ))
+    }
+
+    /// A skipped step is said at every verbosity but quiet: it did not run, and that must not
+    /// read like a pass.
+    fn step_skipped(&self, index: usize, skipped: &StepSkipped) -> Shown {
+        if self.verbosity == Verbosity::Quiet {
+            return Shown::Nothing;
+        }
+        Shown::StepLine(format!(
+            "  {} {index}. {} {}",
+            self.style(Style::new().yellow()).apply_to("↷"),
+            Visible(&skipped.sentence),
+            self.style(Style::new().dim())
+                .apply_to(format!("(skipped: optional, {})", Visible(&skipped.reason)))
+        ))
+    }
+
+    fn step_log(&self, log: &StepLog) -> Shown {
+        if self.verbosity != Verbosity::Verbose {
+            return Shown::Nothing;
+        }
+        Shown::StepLine(format!(
+            "    {}",
+            self.style(Style::new().dim()).apply_to(Visible(&log.line))
+        ))
+    }
+
+    fn settle_retry(&self, retry: &SettleRetry) -> Shown {
+        if self.verbosity != Verbosity::Verbose {
+            return Shown::Nothing;
+        }
+        Shown::StepLine(format!(
+            "    {} retry {}: {}",
+            self.style(Style::new().yellow()).apply_to("↻"),
+            retry.attempt,
+            Visible(retry.failure.lines().next().unwrap_or_default())
+        ))
+    }
+
+    fn reuse_tried(&self, test: &TestId, index: usize, tried: &ReuseTried) -> Shown {
+        if self.verbosity == Verbosity::Quiet {
+            return Shown::Nothing;
+        }
+        let mark = self.style(Style::new().cyan()).apply_to("♻");
+        Shown::TestLine(match &tried.failure {
+            None => format!(
+                "  {mark} step {index} of {} reuses the code of {}",
+                Visible(test),
+                Visible(&tried.from)
+            ),
+            Some(failure) => format!(
+                "  {mark} step {index} of {}: the code of {} failed here: {}",
+                Visible(test),
+                Visible(&tried.from),
+                Visible(failure.lines().next().unwrap_or_default())
+            ),
+        })
+    }
+
+    /// The bar says what the LLM is doing; without a bar, a line does unless quiet.
+    fn generation_started(
+        &self,
+        test: &TestId,
+        index: usize,
+        started: &GenerationStarted,
+    ) -> Shown {
+        let GenerationStarted {
+            pool,
+            attempt,
+            limit,
+        } = started;
+        if let Some(progress) = &self.progress {
+            progress.generation_started(test, index, *pool, *attempt, *limit);
+            return Shown::Nothing;
+        }
+        if self.verbosity == Verbosity::Quiet {
+            return Shown::Nothing;
+        }
+        let what = match pool {
+            Pool::Generation => "generating",
+            Pool::Healing => "regenerating",
+        };
+        Shown::TestLine(format!(
+            "  {} {what} step {index} of {} (attempt {attempt}/{limit})",
+            self.style(Style::new().cyan()).apply_to("⚙"),
+            Visible(test),
+        ))
+    }
+
+    fn healing_started(&self, test: &TestId, index: usize, started: &HealingStarted) -> Shown {
+        if self.verbosity == Verbosity::Quiet {
+            return Shown::Nothing;
+        }
+        Shown::TestLine(format!(
+            "  {} step {index} of {} failed; classified as {}",
+            self.style(Style::new().yellow()).apply_to("⚕"),
+            Visible(test),
+            started.category
+        ))
+    }
+
+    fn step_verdict(&self, index: usize, verdict: &Classification) -> Shown {
+        if self.verbosity != Verbosity::Verbose {
+            return Shown::Nothing;
+        }
+        Shown::StepLine(format!(
+            "    verdict for step {index}: {}",
+            Visible(verdict)
+        ))
     }
 
     /// A line (or lines) about `test`: printed now, or, in verbose mode, with the test's other
@@ -459,25 +465,24 @@ impl<W: Write> TerminalReporter<W> {
         Ok(())
     }
 
-    /// A heal is loud: the step, why it was rot, and the diff of the cached code.
-    fn healed(
-        &self,
-        test: &TestId,
-        index: usize,
-        sentence: &str,
-        explanation: &str,
-        old_code: &str,
-        new_code: &str,
-    ) -> String {
+    /// A heal is loud: the step (with who wrote the new code when it was not the LLM), why it
+    /// was rot, and the diff of the cached code.
+    fn healed(&self, test: &TestId, index: usize, healed: &Healed) -> String {
+        let writer = match (healed.by, healed.offline) {
+            (Author::Builtin, true) => " (built-in, no LLM)",
+            (Author::Builtin, false) => " (built-in)",
+            (Author::Llm, _) => "",
+            (Author::Reused, _) => " (reused, no LLM)",
+        };
         let yellow = self.style(Style::new().yellow().bold());
         let mut text = format!(
             "{} {} › step {index}: {}\n  why: {}",
             yellow.apply_to("HEALED"),
             Visible(test),
-            Visible(sentence),
-            Visible(explanation)
+            Visible(&format!("{}{writer}", healed.sentence)),
+            Visible(&healed.explanation)
         );
-        for (kind, line) in diff_lines(&heal_diff(old_code, new_code)) {
+        for (kind, line) in diff_lines(&heal_diff(&healed.old_code, &healed.new_code)) {
             text.push_str(&format!(
                 "\n  {}",
                 self.palette.diff(kind).apply_to(Visible(line))
@@ -514,7 +519,7 @@ impl<W: Write> Reporter for TerminalReporter<W> {
 mod tests {
     use super::*;
     use crate::report::testing::{self, redact};
-    use crate::runner::{FailureCause, StepSource, TestFailure};
+    use crate::runner::{FailureCause, RunFinished, RunStarted, StepSource, TestFailure, Warning};
     use crate::script::{FailureKind, StepFailure};
 
     fn id() -> TestId {
@@ -530,13 +535,9 @@ mod tests {
 
     fn one_test(outcome: TestOutcome, stats: RunStats) -> Vec<RunEvent> {
         vec![
-            RunEvent::RunStarted { tests: 1 },
-            RunEvent::TestFinished {
-                test: id(),
-                outcome,
-                duration: Duration::from_millis(1500),
-            },
-            RunEvent::RunFinished { stats },
+            RunEvent::of_run(RunStarted { tests: 1 }),
+            testing::finished(&id(), outcome, 1500),
+            RunEvent::of_run(RunFinished { stats }),
         ]
     }
 
@@ -562,21 +563,14 @@ mod tests {
                 ..RunStats::default()
             },
         );
-        events.insert(
-            1,
-            RunEvent::StepLog {
-                test: id(),
-                index: 2,
-                line: format!("console says {nasty}"),
-            },
-        );
-        events.insert(
-            1,
-            RunEvent::Warning {
-                test: id(),
-                message: format!("warned {nasty}"),
-            },
-        );
+        let log = StepLog {
+            line: format!("console says {nasty}"),
+        };
+        events.insert(1, RunEvent::of_step(id(), 2, log));
+        let warning = Warning {
+            message: format!("warned {nasty}"),
+        };
+        events.insert(1, RunEvent::of_test(id(), warning));
         for verbosity in [Verbosity::Normal, Verbosity::Verbose] {
             let text = render(&events, verbosity);
             for raw in ['\u{1b}', '\u{7}', '\0', '\r'] {
@@ -634,40 +628,38 @@ mod tests {
 
     #[test]
     fn verbose_shows_settle_retries_with_the_first_line_of_the_failure() {
-        let retry = |attempt| RunEvent::SettleRetry {
-            test: id(),
-            index: 1,
-            attempt,
-            failure: format!("expect(locator).toBeVisible() failed\n\nReceived: hidden {attempt}"),
+        let retry = |attempt| {
+            let retry = SettleRetry {
+                attempt,
+                failure: format!(
+                    "expect(locator).toBeVisible() failed\n\nReceived: hidden {attempt}"
+                ),
+            };
+            RunEvent::of_step(id(), 1, retry)
+        };
+        let passed = StepPassed {
+            proof: None,
+            sentence: "the list is ready".into(),
+            line: 3,
+            source: StepSource::Cached,
+            by: None,
+            duration: Duration::from_millis(1250),
+            code: "async function step(page) {}".into(),
         };
         let events = [
-            RunEvent::RunStarted { tests: 1 },
+            RunEvent::of_run(RunStarted { tests: 1 }),
             retry(2),
             retry(3),
-            RunEvent::StepPassed {
-                proof: None,
-                test: id(),
-                index: 1,
-                sentence: "the list is ready".into(),
-                line: 3,
-                source: StepSource::Cached,
-                by: None,
-                duration: Duration::from_millis(1250),
-                code: "async function step(page) {}".into(),
-            },
-            RunEvent::TestFinished {
-                test: id(),
-                outcome: TestOutcome::Passed,
-                duration: Duration::from_millis(1300),
-            },
-            RunEvent::RunFinished {
+            RunEvent::of_step(id(), 1, passed),
+            testing::finished(&id(), TestOutcome::Passed, 1300),
+            RunEvent::of_run(RunFinished {
                 stats: RunStats {
                     passed: 1,
                     cached_steps: 1,
                     duration: Duration::from_secs(2),
                     ..RunStats::default()
                 },
-            },
+            }),
         ];
         let expected = [
             "Running 1 test",
@@ -768,42 +760,39 @@ mod tests {
     fn verbose_lines_of_parallel_tests_are_printed_together_when_each_finishes() {
         let a = testing::id("a.steps", "a", 1);
         let b = testing::id("b.steps", "b", 1);
-        let step = |test: &TestId, index| RunEvent::StepPassed {
-            proof: None,
-            test: test.clone(),
-            index,
-            sentence: format!("{} step {index}", test.name),
-            line: index + 1,
-            source: StepSource::Cached,
-            by: None,
-            duration: Duration::from_millis(100),
-            code: String::new(),
+        let step = |test: &TestId, index| {
+            let passed = StepPassed {
+                proof: None,
+                sentence: format!("{} step {index}", test.name),
+                line: index + 1,
+                source: StepSource::Cached,
+                by: None,
+                duration: Duration::from_millis(100),
+                code: String::new(),
+            };
+            RunEvent::of_step(test.clone(), index, passed)
         };
-        let finished = |test: &TestId| RunEvent::TestFinished {
-            test: test.clone(),
-            outcome: TestOutcome::Passed,
-            duration: Duration::from_millis(300),
+        let finished = |test: &TestId| testing::finished(test, TestOutcome::Passed, 300);
+        let slow = Warning {
+            message: "slow".into(),
         };
         let events = [
-            RunEvent::RunStarted { tests: 2 },
-            RunEvent::TestStarted { test: a.clone() },
-            RunEvent::TestStarted { test: b.clone() },
+            RunEvent::of_run(RunStarted { tests: 2 }),
+            RunEvent::of_test(a.clone(), TestKind::Started),
+            RunEvent::of_test(b.clone(), TestKind::Started),
             step(&a, 1),
             step(&b, 1),
-            RunEvent::Warning {
-                test: b.clone(),
-                message: "slow".into(),
-            },
+            RunEvent::of_test(b.clone(), slow),
             step(&a, 2),
             finished(&b),
             step(&a, 3),
             finished(&a),
-            RunEvent::RunFinished {
+            RunEvent::of_run(RunFinished {
                 stats: RunStats {
                     passed: 2,
                     ..RunStats::default()
                 },
-            },
+            }),
         ];
         let text = render(&events, Verbosity::Verbose);
         let head: Vec<&str> = text.lines().take(8).collect();
@@ -860,23 +849,24 @@ mod tests {
 
     #[test]
     fn a_vacuous_check_of_a_browser_project_names_the_project_before_its_place() {
-        let vacuous = |project: Option<&str>| RunEvent::StepPassed {
-            proof: Some(format!("{VACUOUS}nothing is checked")),
-            test: id().in_project(project),
-            index: 2,
-            sentence: "the list shows \"milk\"".into(),
-            line: 4,
-            source: StepSource::Cached,
-            by: None,
-            duration: Duration::from_millis(100),
-            code: String::new(),
+        let vacuous = |project: Option<&str>| {
+            let passed = StepPassed {
+                proof: Some(format!("{VACUOUS}nothing is checked")),
+                sentence: "the list shows \"milk\"".into(),
+                line: 4,
+                source: StepSource::Cached,
+                by: None,
+                duration: Duration::from_millis(100),
+                code: String::new(),
+            };
+            RunEvent::of_step(id().in_project(project), 2, passed)
         };
         let events = [
             vacuous(None),
             vacuous(Some("firefox")),
-            RunEvent::RunFinished {
+            RunEvent::of_run(RunFinished {
                 stats: RunStats::default(),
-            },
+            }),
         ];
         let text = render(&events, Verbosity::Quiet);
         assert_eq!(

@@ -10,7 +10,9 @@ use regex::Regex;
 use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::{
-    FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome,
+    EventTime, FailureCause, GenerationStarted, Healed, HealingStarted, LlmCall, RunEvent,
+    RunFinished, RunStarted, RunStats, SettleRetry, StepFailed, StepLog, StepPassed, StepSource,
+    StepVerdict, TestFailure, TestFinished, TestId, TestKind, TestOutcome, TestRetry, Warning,
 };
 use crate::script::{FailureKind, StepFailure};
 
@@ -48,17 +50,41 @@ fn passed(
     source: StepSource,
     code: &str,
 ) -> RunEvent {
-    RunEvent::StepPassed {
-        proof: None,
-        test: test.clone(),
+    RunEvent::of_step(
+        test.clone(),
         index,
-        sentence: sentence.into(),
-        line,
-        source,
-        by: (source != StepSource::Cached).then_some(crate::cache::Author::Llm),
-        duration: ms(500 + 10 * index as u64),
-        code: code.into(),
-    }
+        StepPassed {
+            proof: None,
+            sentence: sentence.into(),
+            line,
+            source,
+            by: (source != StepSource::Cached).then_some(crate::cache::Author::Llm),
+            duration: ms(500 + 10 * index as u64),
+            code: code.into(),
+        },
+    )
+}
+
+fn llm_call(test: &TestId, purpose: LlmPurpose, usage: Usage, elapsed: u64) -> RunEvent {
+    RunEvent::of_test(
+        test.clone(),
+        LlmCall {
+            purpose,
+            usage,
+            elapsed: ms(elapsed),
+        },
+    )
+}
+
+/// The event of `test` finishing with `outcome` after `duration` milliseconds.
+pub(crate) fn finished(test: &TestId, outcome: TestOutcome, duration: u64) -> RunEvent {
+    RunEvent::of_test(
+        test.clone(),
+        TestFinished {
+            outcome,
+            duration: ms(duration),
+        },
+    )
 }
 
 /// A verdict of a product defect.
@@ -131,39 +157,29 @@ pub(crate) fn vetoed_failure() -> TestFailure {
     }
 }
 
-/// A run of three tests in two scenario files: one passes with a generated step, one passes
-/// after a heal, one fails with a product defect (settle retry, verdict, screenshot).
-pub(crate) fn events() -> Vec<RunEvent> {
+/// The events of the first test: it passes with a generated step.
+fn add_a_todo(usage: Usage) -> Vec<RunEvent> {
     let add = id("scenarios/todo.steps", "add a todo", 2);
-    let rename = id("scenarios/todo.steps", "rename a todo", 6);
-    let login = id("scenarios/login.steps", "log in", 2);
-    let usage = Usage {
-        input_tokens: 1200,
-        cached_input_tokens: 0,
-        output_tokens: 80,
-    };
     vec![
-        RunEvent::RunStarted { tests: 3 },
-        RunEvent::TestStarted { test: add.clone() },
+        RunEvent::of_test(add.clone(), TestKind::Started),
         passed(&add, 1, "open the app", 3, StepSource::Cached, OPEN),
-        RunEvent::GenerationStarted {
-            test: add.clone(),
-            index: 2,
-            pool: Pool::Generation,
-            attempt: 1,
-            limit: 3,
-        },
-        RunEvent::LlmCall {
-            test: add.clone(),
-            purpose: LlmPurpose::Generation,
-            usage,
-            elapsed: ms(900),
-        },
-        RunEvent::StepLog {
-            test: add.clone(),
-            index: 2,
-            line: "added milk".into(),
-        },
+        RunEvent::of_step(
+            add.clone(),
+            2,
+            GenerationStarted {
+                pool: Pool::Generation,
+                attempt: 1,
+                limit: 3,
+            },
+        ),
+        llm_call(&add, LlmPurpose::Generation, usage, 900),
+        RunEvent::of_step(
+            add.clone(),
+            2,
+            StepLog {
+                line: "added milk".into(),
+            },
+        ),
         passed(
             &add,
             2,
@@ -172,110 +188,152 @@ pub(crate) fn events() -> Vec<RunEvent> {
             StepSource::Generated,
             "async function step(page) {\n  await page.getByPlaceholder('What needs to be done?').fill('milk');\n  await page.keyboard.press('Enter');\n}",
         ),
-        RunEvent::TestFinished {
-            test: add,
-            outcome: TestOutcome::Passed,
-            duration: ms(1900),
-        },
-        RunEvent::TestStarted {
-            test: rename.clone(),
-        },
-        passed(&rename, 1, "open the app", 7, StepSource::Cached, OPEN),
-        RunEvent::HealingStarted {
-            test: rename.clone(),
-            index: 2,
-            category: Category::Rot,
-        },
-        RunEvent::GenerationStarted {
-            test: rename.clone(),
-            index: 2,
-            pool: Pool::Healing,
-            attempt: 1,
-            limit: 2,
-        },
-        RunEvent::LlmCall {
-            test: rename.clone(),
-            purpose: LlmPurpose::Generation,
-            usage,
-            elapsed: ms(700),
-        },
-        RunEvent::Healed {
-            test: rename.clone(),
-            index: 2,
-            sentence: "rename <b>milk</b> to \"oat milk\"".into(),
-            explanation: "the edit button is now labelled \"Rename\"".into(),
-            by: crate::cache::Author::Llm,
-            offline: false,
-            old_code: "async function step(page) {\n  await page.getByRole('button', { name: 'Edit' }).click();\n  await page.keyboard.type('oat milk');\n}".into(),
-            new_code: "async function step(page) {\n  await page.getByRole('button', { name: 'Rename' }).click();\n  await page.keyboard.type('oat milk');\n}".into(),
-        },
-        passed(
-            &rename,
-            2,
-            "rename <b>milk</b> to \"oat milk\"",
-            8,
-            StepSource::Healed,
-            "async function step(page) {\n  await page.getByRole('button', { name: 'Rename' }).click();\n  await page.keyboard.type('oat milk');\n}",
-        ),
-        RunEvent::TestFinished {
-            test: rename,
-            outcome: TestOutcome::Passed,
-            duration: ms(2400),
-        },
-        RunEvent::TestStarted {
-            test: login.clone(),
-        },
-        passed(&login, 1, "open the login page", 3, StepSource::Cached, OPEN),
-        RunEvent::SettleRetry {
-            test: login.clone(),
-            index: 2,
-            attempt: 2,
-            failure: "expect(locator).toHaveText(expected) failed\n\nReceived: \"Hello, undefined\""
-                .into(),
-        },
-        RunEvent::StepFailed {
-            test: login.clone(),
-            index: 2,
-            sentence: "the greeting says \"Hello, Ada\"".into(),
-            line: 4,
-            duration: ms(3100),
-        },
-        RunEvent::LlmCall {
-            test: login.clone(),
-            purpose: LlmPurpose::Classification,
-            usage,
-            elapsed: ms(800),
-        },
-        RunEvent::StepVerdict {
-            test: login.clone(),
-            index: 2,
-            verdict: defect_verdict(),
-        },
-        RunEvent::Warning {
-            test: login.clone(),
-            message: "the page logged 1 error".into(),
-        },
-        RunEvent::TestFinished {
-            test: login,
-            outcome: TestOutcome::Failed(Box::new(defect_failure())),
-            duration: ms(3700),
-        },
-        RunEvent::RunFinished {
-            stats: RunStats {
-                passed: 2,
-                failed: 1,
-                duration: ms(8123),
-                cached_steps: 3,
-                generated_steps: 1,
-                healed_steps: 1,
-                llm_requests: 3,
-                tokens_in: 3600,
-                tokens_out: 240,
-                llm_wait: ms(2400),
-                ..RunStats::default()
-            },
-        },
+        finished(&add, TestOutcome::Passed, 1900),
     ]
+}
+
+/// The events of the second test: it passes after a heal.
+fn rename_a_todo(usage: Usage) -> Vec<RunEvent> {
+    let rename = id("scenarios/todo.steps", "rename a todo", 6);
+    let sentence = "rename <b>milk</b> to \"oat milk\"";
+    let new_code = "async function step(page) {\n  await page.getByRole('button', { name: 'Rename' }).click();\n  await page.keyboard.type('oat milk');\n}";
+    vec![
+        RunEvent::of_test(rename.clone(), TestKind::Started),
+        passed(&rename, 1, "open the app", 7, StepSource::Cached, OPEN),
+        RunEvent::of_step(
+            rename.clone(),
+            2,
+            HealingStarted {
+                category: Category::Rot,
+            },
+        ),
+        RunEvent::of_step(
+            rename.clone(),
+            2,
+            GenerationStarted {
+                pool: Pool::Healing,
+                attempt: 1,
+                limit: 2,
+            },
+        ),
+        llm_call(&rename, LlmPurpose::Generation, usage, 700),
+        RunEvent::of_step(
+            rename.clone(),
+            2,
+            Healed {
+                sentence: sentence.into(),
+                explanation: "the edit button is now labelled \"Rename\"".into(),
+                by: crate::cache::Author::Llm,
+                offline: false,
+                old_code: "async function step(page) {\n  await page.getByRole('button', { name: 'Edit' }).click();\n  await page.keyboard.type('oat milk');\n}".into(),
+                new_code: new_code.into(),
+            },
+        ),
+        passed(&rename, 2, sentence, 8, StepSource::Healed, new_code),
+        finished(&rename, TestOutcome::Passed, 2400),
+    ]
+}
+
+/// The events of the third test: it fails with a product defect (settle retry, verdict,
+/// screenshot).
+fn log_in(usage: Usage) -> Vec<RunEvent> {
+    let login = id("scenarios/login.steps", "log in", 2);
+    vec![
+        RunEvent::of_test(login.clone(), TestKind::Started),
+        passed(
+            &login,
+            1,
+            "open the login page",
+            3,
+            StepSource::Cached,
+            OPEN,
+        ),
+        RunEvent::of_step(
+            login.clone(),
+            2,
+            SettleRetry {
+                attempt: 2,
+                failure:
+                    "expect(locator).toHaveText(expected) failed\n\nReceived: \"Hello, undefined\""
+                        .into(),
+            },
+        ),
+        RunEvent::of_step(
+            login.clone(),
+            2,
+            StepFailed {
+                sentence: "the greeting says \"Hello, Ada\"".into(),
+                line: 4,
+                duration: ms(3100),
+            },
+        ),
+        llm_call(&login, LlmPurpose::Classification, usage, 800),
+        RunEvent::of_step(
+            login.clone(),
+            2,
+            StepVerdict {
+                verdict: defect_verdict(),
+            },
+        ),
+        RunEvent::of_test(
+            login.clone(),
+            Warning {
+                message: "the page logged 1 error".into(),
+            },
+        ),
+        finished(
+            &login,
+            TestOutcome::Failed(Box::new(defect_failure())),
+            3700,
+        ),
+    ]
+}
+
+/// A run of three tests in two scenario files: one passes with a generated step, one passes
+/// after a heal, one fails with a product defect (settle retry, verdict, screenshot).
+pub(crate) fn events() -> Vec<RunEvent> {
+    let usage = Usage {
+        input_tokens: 1200,
+        cached_input_tokens: 0,
+        output_tokens: 80,
+    };
+    let mut events = vec![RunEvent::of_run(RunStarted { tests: 3 })];
+    events.extend(add_a_todo(usage));
+    events.extend(rename_a_todo(usage));
+    events.extend(log_in(usage));
+    events.push(RunEvent::of_run(RunFinished {
+        stats: RunStats {
+            passed: 2,
+            failed: 1,
+            duration: ms(8123),
+            cached_steps: 3,
+            generated_steps: 1,
+            healed_steps: 1,
+            llm_requests: 3,
+            tokens_in: 3600,
+            tokens_out: 240,
+            llm_wait: ms(2400),
+            ..RunStats::default()
+        },
+    }));
+    events
+}
+
+/// `events` stamped as a run stamps them: the first at 2026-01-02T03:04:05.000Z, each 250ms
+/// after the one before.
+pub(crate) fn stamped(events: Vec<RunEvent>) -> Vec<RunEvent> {
+    let start: jiff::Timestamp = "2026-01-02T03:04:05Z".parse().expect("a valid timestamp");
+    events
+        .into_iter()
+        .zip(0u64..)
+        .map(|(event, n)| {
+            let elapsed = ms(250 * n);
+            let timestamp = start
+                .checked_add(elapsed)
+                .expect("within the range of timestamps");
+            event.stamped(EventTime { timestamp, elapsed })
+        })
+        .collect()
 }
 
 /// A test Ctrl-C stopped at its second step.
@@ -315,55 +373,48 @@ pub(crate) fn retried_events() -> Vec<RunEvent> {
         } else {
             "the list shows \"milk\"".to_owned()
         };
+        let line = index + test.line;
         if passed {
-            RunEvent::StepPassed {
+            let passed = StepPassed {
                 proof: None,
-                test: test.clone(),
-                index,
                 sentence,
-                line: index + test.line,
+                line,
                 source: StepSource::Cached,
                 by: None,
                 duration: ms(100),
                 code: "async function step(page) {}".into(),
-            }
+            };
+            RunEvent::of_step(test.clone(), index, passed)
         } else {
-            RunEvent::StepFailed {
-                test: test.clone(),
-                index,
+            let failed = StepFailed {
                 sentence,
-                line: index + test.line,
+                line,
                 duration: ms(100),
-            }
+            };
+            RunEvent::of_step(test.clone(), index, failed)
         }
     };
-    let retry = |test: &TestId, attempt: u32| RunEvent::TestRetry {
-        test: test.clone(),
-        attempt,
-        failure: Box::new(TestFailure {
-            line: 2 + test.line,
-            ..check_failure()
-        }),
-        duration: ms(200),
+    let retry = |test: &TestId, attempt: u32| {
+        let retry = TestRetry {
+            attempt,
+            failure: Box::new(TestFailure {
+                line: 2 + test.line,
+                ..check_failure()
+            }),
+            duration: ms(200),
+        };
+        RunEvent::of_test(test.clone(), retry)
     };
     let mut events = vec![
-        RunEvent::RunStarted { tests: 2 },
-        RunEvent::TestStarted {
-            test: flaky.clone(),
-        },
+        RunEvent::of_run(RunStarted { tests: 2 }),
+        RunEvent::of_test(flaky.clone(), TestKind::Started),
         step(&flaky, 1, true),
         step(&flaky, 2, false),
         retry(&flaky, 2),
         step(&flaky, 1, true),
         step(&flaky, 2, true),
-        RunEvent::TestFinished {
-            test: flaky.clone(),
-            outcome: TestOutcome::Flaky { attempts: 2 },
-            duration: ms(400),
-        },
-        RunEvent::TestStarted {
-            test: broken.clone(),
-        },
+        finished(&flaky, TestOutcome::Flaky { attempts: 2 }, 400),
+        RunEvent::of_test(broken.clone(), TestKind::Started),
     ];
     for attempt in 1..=3 {
         events.push(step(&broken, 1, true));
@@ -372,15 +423,16 @@ pub(crate) fn retried_events() -> Vec<RunEvent> {
             events.push(retry(&broken, attempt + 1));
         }
     }
-    events.push(RunEvent::TestFinished {
-        test: broken.clone(),
-        outcome: TestOutcome::Failed(Box::new(TestFailure {
-            line: 9,
-            ..check_failure()
-        })),
-        duration: ms(600),
-    });
-    events.push(RunEvent::RunFinished {
+    let failure = TestFailure {
+        line: 9,
+        ..check_failure()
+    };
+    events.push(finished(
+        &broken,
+        TestOutcome::Failed(Box::new(failure)),
+        600,
+    ));
+    events.push(RunEvent::of_run(RunFinished {
         stats: RunStats {
             flaky: 1,
             failed: 1,
@@ -388,7 +440,7 @@ pub(crate) fn retried_events() -> Vec<RunEvent> {
             duration: ms(1000),
             ..RunStats::default()
         },
-    });
+    }));
     events
 }
 
@@ -407,7 +459,7 @@ pub(crate) fn in_project(events: &[RunEvent], project: &str) -> Vec<RunEvent> {
 pub(crate) fn two_browser_events() -> Vec<RunEvent> {
     let one = events();
     let tests = &one[1..one.len() - 1];
-    let mut two = vec![RunEvent::RunStarted { tests: 6 }];
+    let mut two = vec![RunEvent::of_run(RunStarted { tests: 6 })];
     two.extend(in_project(tests, "firefox"));
     two.extend(in_project(tests, "chromium"));
     two.push(one[one.len() - 1].clone());
@@ -427,14 +479,20 @@ pub(crate) fn feed(reporter: &mut dyn Reporter, events: &[RunEvent]) {
 static DURATION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b\d+\.\d+s\b").expect("a valid pattern"));
 static MILLIS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#""(duration_ms|elapsed_ms|llm_wait_ms)":\d+"#).expect("a valid pattern")
+    Regex::new(r#""(duration_ms|elapsed_ms|llm_wait_ms|run_elapsed_ms)":\d+"#)
+        .expect("a valid pattern")
+});
+static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#""timestamp":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z""#).expect("a valid pattern")
 });
 static TIME_ATTR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#" time="[0-9.]+""#).expect("a valid pattern"));
 
-/// Replaces durations (`1.50s`, `"duration_ms":1500`, `time="1.500"`) with placeholders.
+/// Replaces durations (`1.50s`, `"duration_ms":1500`, `time="1.500"`) and the events'
+/// timestamps (`"timestamp":"2026-01-02T03:04:05.250Z"`) with placeholders.
 pub(crate) fn redact(text: &str) -> String {
-    let text = DURATION.replace_all(text, "[DURATION]");
+    let text = TIMESTAMP.replace_all(text, "\"timestamp\":\"[TIMESTAMP]\"");
+    let text = DURATION.replace_all(&text, "[DURATION]");
     let text = MILLIS.replace_all(&text, "\"$1\":\"[MS]\"");
     TIME_ATTR
         .replace_all(&text, " time=\"[SECONDS]\"")
@@ -446,5 +504,9 @@ fn redact_replaces_every_kind_of_duration() {
     assert_eq!(
         redact(r#"PASS x (1.50s) {"duration_ms":1500,"elapsed_ms":3} <t time="0.250"> v1.2"#),
         r#"PASS x ([DURATION]) {"duration_ms":"[MS]","elapsed_ms":"[MS]"} <t time="[SECONDS]"> v1.2"#
+    );
+    assert_eq!(
+        redact(r#"{"timestamp":"2026-01-02T03:04:05.250Z","run_elapsed_ms":250}"#),
+        r#"{"timestamp":"[TIMESTAMP]","run_elapsed_ms":"[MS]"}"#
     );
 }

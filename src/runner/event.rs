@@ -1,58 +1,24 @@
-//! The event stream of a run, consumed by reporters.
+//! The event stream of a run, consumed by reporters. Each [`RunEvent`] carries once when it
+//! happened ([`EventTime`]) and what it is about, the run, a test or a step of a test
+//! ([`EventKind`]), with what happened as a payload struct of that scope's kind.
 //!
-//! Main type: [`RunEvent`].
+//! Main type: [`RunEvent`]. The scope and the kind are one enum, so a step's event cannot be
+//! about the run or lack its test.
 
-use std::time::Duration;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use crate::cache::Author;
-use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
+use crate::engine::{LlmPurpose, Pool};
 use crate::llm::{Category, Classification, Usage};
-use crate::scenario::{Scenario, Test};
-use crate::script::{FailureKind, StepFailure};
+use crate::runner::{RunStats, TestFailure, TestId, TestOutcome};
 
-/// A test, as reports name it: `scenarios/todo.steps › add a todo`, or in a run of several
-/// browsers `[firefox] scenarios/todo.steps › add a todo`.
+/// A step of a test: the test and the step's 1-based index in it, its file's background
+/// included.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct TestId {
-    pub scenario: String,
-    pub name: String,
-    /// Line of the `test:` header.
-    pub line: usize,
-    /// The browser project the test ran in, as Playwright names projects (`firefox`); `None`
-    /// in a run of the default Chromium alone.
-    pub project: Option<String>,
-}
-
-impl TestId {
-    /// The id of `test` of `scenario`.
-    pub fn of(scenario: &Scenario, test: &Test) -> Self {
-        TestId {
-            scenario: scenario.rel_path.clone(),
-            name: test.name.clone(),
-            line: test.line,
-            project: None,
-        }
-    }
-
-    /// The same test in the browser project `project`.
-    pub fn in_project(mut self, project: Option<&str>) -> Self {
-        self.project = project.map(str::to_owned);
-        self
-    }
-
-    /// The test's name without its project: `scenarios/todo.steps › add a todo`.
-    pub fn path(&self) -> String {
-        format!("{} › {}", self.scenario, self.name)
-    }
-}
-
-impl std::fmt::Display for TestId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if let Some(project) = &self.project {
-            write!(f, "[{project}] ")?;
-        }
-        write!(f, "{} › {}", self.scenario, self.name)
-    }
+pub struct StepId {
+    pub test: TestId,
+    pub index: usize,
 }
 
 /// Where a step's code came from.
@@ -82,530 +48,403 @@ pub struct TestTiming {
     pub teardown: Duration,
 }
 
-/// Why a test failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FailureCause {
-    /// The step's code ran and failed.
-    Step(StepFailure),
-    /// Strict replay found no cached code for the step.
-    CacheMiss,
-    /// The browser side failed before or around the step (a page could not be opened).
-    Infrastructure(String),
-    /// The engine decided: a product defect, an incurable step, or an unavailable LLM.
-    Engine(EngineFailure),
-    /// The test starts from a saved state whose setup test did not pass: it did not run.
-    SetupFailed(SetupFailed),
+/// When an event happened: the wall-clock time, and the time since the run started on a
+/// monotonic clock (which a change of the system's clock does not move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventTime {
+    pub timestamp: jiff::Timestamp,
+    pub elapsed: Duration,
 }
 
-/// Why a test that starts from a state did not run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetupFailed {
-    /// The state it starts from.
-    pub state: String,
-    /// The test that saves it; `None` when no test of the run does.
-    pub setup: Option<TestId>,
-    /// The setup failed for the browser's, the driver's or the LLM's reason.
-    pub infrastructure: bool,
+/// The clock of a run: what stamps each event with its [`EventTime`] as it reaches the
+/// reporters, as nextest's dispatcher stamps its events.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RunClock {
+    started: Instant,
 }
 
-impl SetupFailed {
-    /// One sentence: which setup, which state, and that the test did not run.
-    pub fn message(&self) -> String {
-        match &self.setup {
-            Some(setup) => format!(
-                "setup failed: `{setup}` (line {}), which saves state `{}`, did not pass; this \
-                 test did not run",
-                setup.line, self.state
-            ),
-            None => format!(
-                "setup failed: no test of this run saves state `{}`; this test did not run",
-                self.state
-            ),
-        }
-    }
-}
-
-/// A failed test: which step, where, why, and the code that failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TestFailure {
-    pub step: String,
-    /// 1-based index of the step in its test.
-    pub step_index: usize,
-    /// Line of the step in the scenario file.
-    pub line: usize,
-    pub cause: FailureCause,
-    /// The step code that failed, when there was code.
-    pub code: Option<String>,
-    /// The LLM's verdict on the failure, when one was asked for and given.
-    pub verdict: Option<Classification>,
-    /// A PNG screenshot of the page when the step failed, when one could be taken.
-    pub screenshot: Option<Vec<u8>>,
-}
-
-impl TestFailure {
-    /// A failure at step `step_index` (`step`, on `line`) for `cause`, with no code, verdict or
-    /// screenshot yet.
-    pub(crate) fn at(step: String, step_index: usize, line: usize, cause: FailureCause) -> Self {
-        TestFailure {
-            step,
-            step_index,
-            line,
-            cause,
-            code: None,
-            verdict: None,
-            screenshot: None,
+impl RunClock {
+    /// A clock whose run starts now.
+    pub(crate) fn start() -> Self {
+        Self {
+            started: Instant::now(),
         }
     }
 
-    /// A one-paragraph message for the cause.
-    pub fn message(&self, scenario: &str, test: &str) -> String {
-        match &self.cause {
-            FailureCause::Step(failure) => failure.message.clone(),
-            FailureCause::CacheMiss => format!(
-                "{scenario}:{line}: no cached code for step {step:?} of test {test:?}; \
-                 `replay --strict` never generates code: run `prettyplay run` to generate it, \
-                 then commit the cache",
-                line = self.line,
-                step = self.step,
-            ),
-            FailureCause::Infrastructure(message) => message.clone(),
-            FailureCause::Engine(failure) => failure.to_string(),
-            FailureCause::SetupFailed(setup) => setup.message(),
+    /// The time now.
+    pub(crate) fn now(&self) -> EventTime {
+        EventTime {
+            timestamp: jiff::Timestamp::now(),
+            elapsed: self.started.elapsed(),
         }
     }
 
-    /// Whether the failure is the infrastructure's (the browser, the driver, the LLM, or an app
-    /// that cannot be reached), not the test's.
-    pub fn is_infrastructure(&self) -> bool {
-        match &self.cause {
-            FailureCause::Infrastructure(_) => true,
-            FailureCause::Step(f) => {
-                matches!(f.kind, FailureKind::Crash | FailureKind::Unreachable)
-            }
-            FailureCause::Engine(f) => f.kind.is_infrastructure(),
-            FailureCause::SetupFailed(setup) => setup.infrastructure,
-            FailureCause::CacheMiss => false,
-        }
-    }
-
-    /// Whether the failure is the configuration's: a step needs a setting the run lacks.
-    pub fn is_configuration(&self) -> bool {
-        match &self.cause {
-            FailureCause::Step(f) => f.kind == FailureKind::Misconfigured,
-            FailureCause::Engine(f) => f.kind == EngineFailureKind::Misconfigured,
-            _ => false,
-        }
-    }
-
-    /// Why no other test can pass either, when the failure says so: the app cannot be reached,
-    /// or a setting is missing. The run then stops ([`StopReason::Halted`]).
-    pub(crate) fn halts_the_run(&self) -> Option<&'static str> {
-        let kind = match &self.cause {
-            FailureCause::Step(f) => f.kind,
-            FailureCause::Engine(f) => match f.kind {
-                EngineFailureKind::AppUnreachable => FailureKind::Unreachable,
-                EngineFailureKind::Misconfigured => FailureKind::Misconfigured,
-                _ => return None,
-            },
-            _ => return None,
-        };
-        match kind {
-            FailureKind::Unreachable => Some("the app could not be reached (APP UNREACHABLE)"),
-            FailureKind::Misconfigured => {
-                Some("a step needs a setting the run lacks (CONFIGURATION ERROR)")
-            }
-            _ => None,
-        }
-    }
-}
-
-/// How a test ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TestOutcome {
-    Passed,
-    /// Failed, then passed on a retry (`--retries`): passed on attempt `attempts`, every attempt
-    /// before it failed (each reported by a [`RunEvent::TestRetry`]).
-    Flaky {
-        attempts: u32,
-    },
-    Failed(Box<TestFailure>),
-    /// Ctrl-C stopped the test before or during a step: neither passed nor failed, and nothing
-    /// was written for that step.
-    Interrupted(Interruption),
-}
-
-impl TestOutcome {
-    /// Whether the test passed, on its first attempt or a retry.
-    pub fn is_pass(&self) -> bool {
-        matches!(self, TestOutcome::Passed | TestOutcome::Flaky { .. })
-    }
-}
-
-/// Where a stop signal (Ctrl-C, SIGTERM, SIGHUP) stopped a test.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Interruption {
-    /// The step that did not finish (or did not start).
-    pub step: String,
-    /// 1-based index of the step in its test.
-    pub step_index: usize,
-    /// Line of the step in the scenario file.
-    pub line: usize,
-}
-
-impl Interruption {
-    /// The one line reports show for an interrupted test.
-    pub fn message(&self) -> &'static str {
-        "interrupted (Ctrl-C, SIGTERM or SIGHUP) before this step; nothing was written for it"
-    }
-}
-
-/// Why a run stopped before every selected test ran.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StopReason {
-    /// Ctrl-C, SIGTERM or SIGHUP: no new test starts, running tests stop before their next step.
-    Interrupted,
-    /// `--max-failures` tests failed; running tests finish.
-    MaxFailures(usize),
-    /// Every test left would fail the same way for a reason that is not the tests': the browser
-    /// could not be launched several times in a row, the app could not be reached, or a setting
-    /// the steps need is missing. No new test starts and running tests finish; the text says
-    /// why.
-    Halted(String),
-}
-
-/// Totals of a run.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RunStats {
-    /// Tests that passed on their first attempt.
-    pub passed: usize,
-    /// Tests that failed, then passed on a retry: in neither `passed` nor `failed`.
-    pub flaky: usize,
-    /// Tests that failed (not those Ctrl-C stopped).
-    pub failed: usize,
-    /// Tests Ctrl-C stopped before one of their steps: neither passed nor failed.
-    pub interrupted_tests: usize,
-    /// Failures caused by the browser, the driver, the LLM or an app that cannot be reached
-    /// (counted in `failed` too).
-    pub infrastructure_failures: usize,
-    /// Failures caused by a setting the steps need and the run lacks (counted in `failed` too).
-    pub configuration_failures: usize,
-    /// Selected tests that never started (Ctrl-C or `--max-failures`).
-    pub not_run: usize,
-    /// Why the run stopped early, if it did: the first reason that stopped it.
-    pub stopped: Option<StopReason>,
-    /// The LLM failed [`crate::llm::BREAKER_LIMIT`] times in a row and the rest of the run
-    /// made no LLM calls.
-    pub llm_cut_off: bool,
-    /// Healing ran with the heal veto off (`heal.veto = false`): every summary warns.
-    pub heal_veto_off: bool,
-    /// `[browser] allowed_origins = ["*"]`: pages could reach every origin; every summary warns.
-    pub allowed_origins_off: bool,
-    pub duration: Duration,
-    /// Steps replayed from the cache, generated, and healed.
-    pub cached_steps: usize,
-    pub generated_steps: usize,
-    pub healed_steps: usize,
-    /// `[optional]` steps skipped because their target did not appear.
-    pub skipped_steps: usize,
-    /// Of the generated and healed steps, those whose code the built-in generator wrote.
-    pub builtin_steps: usize,
-    /// Of the generated and healed steps, those whose code was reused from another test for
-    /// the same sentence: each saved at least one LLM request.
-    pub reused_steps: usize,
-    /// Passed steps whose checks the mutation proof saw failing, could not prove, or (in
-    /// `prettyplay audit`) saw passing on a page that contradicts the sentence.
-    pub checks_proven: usize,
-    pub checks_unproven: usize,
-    pub checks_vacuous: usize,
-    /// LLM requests, tokens and time spent waiting on the LLM.
-    pub llm_requests: usize,
-    pub tokens_in: u64,
-    /// The part of `tokens_in` servers reported as read from their prompt cache.
-    pub tokens_in_cached: u64,
-    pub tokens_out: u64,
-    pub llm_wait: Duration,
-}
-
-impl RunStats {
-    /// Whether Ctrl-C stopped the run.
-    pub fn interrupted(&self) -> bool {
-        self.stopped == Some(StopReason::Interrupted)
-    }
-
-    /// Counts what an event says: finished tests by outcome, passed steps by source, and LLM
-    /// requests with their tokens and wait. The counts are incremented here only; what no event
-    /// says (tests that never started, the interruption, the run's duration) the runner sets.
-    pub fn observe(&mut self, event: &RunEvent) {
-        match event {
-            RunEvent::TestFinished { outcome, .. } => match outcome {
-                TestOutcome::Passed => self.passed += 1,
-                TestOutcome::Flaky { .. } => self.flaky += 1,
-                TestOutcome::Interrupted(_) => self.interrupted_tests += 1,
-                TestOutcome::Failed(failure) => {
-                    self.failed += 1;
-                    if failure.is_infrastructure() {
-                        self.infrastructure_failures += 1;
-                    }
-                    if failure.is_configuration() {
-                        self.configuration_failures += 1;
-                    }
-                }
-            },
-            RunEvent::StepPassed {
-                source, by, proof, ..
-            } => {
-                match proof.as_deref() {
-                    Some(p) if p.starts_with("proven:") => self.checks_proven += 1,
-                    Some(p) if p.starts_with(crate::engine::VACUOUS) => self.checks_vacuous += 1,
-                    Some(_) => self.checks_unproven += 1,
-                    None => {}
-                }
-                match source {
-                    StepSource::Cached => self.cached_steps += 1,
-                    StepSource::Generated => self.generated_steps += 1,
-                    StepSource::Healed => self.healed_steps += 1,
-                }
-                match by {
-                    Some(Author::Builtin) => self.builtin_steps += 1,
-                    Some(Author::Reused) => self.reused_steps += 1,
-                    _ => {}
-                }
-            }
-            RunEvent::StepSkipped { .. } => self.skipped_steps += 1,
-            RunEvent::LlmCall { usage, elapsed, .. } => {
-                self.llm_requests += 1;
-                self.tokens_in += usage.input_tokens;
-                self.tokens_in_cached += usage.cached_input_tokens;
-                self.tokens_out += usage.output_tokens;
-                self.llm_wait += *elapsed;
-            }
-            _ => {}
-        }
+    /// The time since the run started.
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.started.elapsed()
     }
 }
 
 /// Everything a reporter can show, in the order it happens.
 #[derive(Debug, Clone, PartialEq)]
-pub enum RunEvent {
-    RunStarted {
-        tests: usize,
-    },
-    TestStarted {
-        test: TestId,
-    },
-    /// A step is about to run (its cached code, or its generation).
-    StepStarted {
-        test: TestId,
-        index: usize,
-        /// How many steps the test has, its file's background included.
-        steps: usize,
-        sentence: String,
-        line: usize,
-    },
-    StepPassed {
-        test: TestId,
-        index: usize,
-        sentence: String,
-        /// Line of the step in the scenario file.
-        line: usize,
-        source: StepSource,
-        /// Who wrote generated or healed code (`None` for cached code).
-        by: Option<Author>,
-        duration: Duration,
-        /// The code that passed (cached, generated or healed).
-        code: String,
-        /// How its checks were proven: `proven: <mutation kinds>`, `none: <why>`, or (from
-        /// `prettyplay audit`) `vacuous: <what it still passes under>`. `None` for code that
-        /// checks nothing, or cached code whose entry records no proof.
-        proof: Option<String>,
-    },
-    /// How long one attempt of a test took, by phase; sent after its teardown, before its
-    /// `TestFinished` (or `TestRetry`).
-    TestTiming {
-        test: TestId,
-        attempt: u32,
-        timing: TestTiming,
-    },
-    StepFailed {
-        test: TestId,
-        index: usize,
-        sentence: String,
-        line: usize,
-        duration: Duration,
-    },
-    /// An `[optional]` step whose target did not appear within `[polling] optional_timeout`:
-    /// it neither passed nor failed, and the test goes on with the next step.
-    StepSkipped {
-        test: TestId,
-        index: usize,
-        sentence: String,
-        line: usize,
-        duration: Duration,
-        /// Which target did not appear, and how long it was waited for.
-        reason: String,
-    },
-    /// The step's code failed with a pollable failure and is executed again inside its settle
-    /// window (see `docs/settle.md`).
-    SettleRetry {
-        test: TestId,
-        index: usize,
-        /// The execution about to run: 2 for the first repetition.
-        attempt: u32,
-        /// The message of the failure that caused the repetition.
-        failure: String,
-    },
-    /// `console.*` output of step code.
-    StepLog {
-        test: TestId,
-        index: usize,
-        line: String,
-    },
-    /// An LLM attempt at the step's code begins (generation, or regeneration while healing).
-    GenerationStarted {
-        test: TestId,
-        index: usize,
-        pool: Pool,
-        attempt: u32,
-        limit: u32,
-    },
-    /// Cached code failed and was classified; healing follows the category.
-    HealingStarted {
-        test: TestId,
-        index: usize,
-        category: Category,
-    },
-    /// Rot was healed: new code executed and was written back.
-    Healed {
-        test: TestId,
-        index: usize,
-        sentence: String,
-        explanation: String,
-        /// Who wrote the new code.
-        by: Author,
-        /// No LLM was asked anything for this heal: the evidence called it rot and the
-        /// built-in generator wrote the code.
-        offline: bool,
-        old_code: String,
-        new_code: String,
-    },
-    /// Code another step of the suite holds for the same sentence was tried for this step
-    /// (see `docs/engine.md`, Reuse), before any generation or LLM heal.
-    ReuseTried {
-        test: TestId,
-        index: usize,
-        /// The step the code came from: `scenarios/a.steps › "test" › "step" #1`.
-        from: String,
-        /// Why it did not pass here; `None` when it passed (it is then proven, and stored when
-        /// the step passes with it).
-        failure: Option<String>,
-    },
-    /// The LLM's verdict on a failure.
-    StepVerdict {
-        test: TestId,
-        index: usize,
-        verdict: Classification,
-    },
-    /// One LLM request, with its usage.
-    LlmCall {
-        test: TestId,
-        purpose: LlmPurpose,
-        usage: Usage,
-        elapsed: Duration,
-    },
-    /// Something the user should know that does not fail the test (e.g. a skipped verdict).
-    Warning {
-        test: TestId,
-        message: String,
-    },
-    /// A Playwright trace of the test was written.
-    TraceWritten {
-        test: TestId,
-        path: std::path::PathBuf,
-    },
-    /// An attempt at the test failed and the test runs again from scratch, in a fresh context
-    /// (`--retries`). The attempt's step events came before; the next attempt's follow.
-    TestRetry {
-        test: TestId,
-        /// The attempt about to run: 2 for the first retry.
-        attempt: u32,
-        /// How the attempt that just ended failed.
-        failure: Box<TestFailure>,
-        /// How long the attempt that failed took.
-        duration: Duration,
-    },
-    /// A test ended: its last attempt's outcome (`Flaky` when it passed after failing), with
-    /// the duration of all its attempts together.
-    TestFinished {
-        test: TestId,
-        outcome: TestOutcome,
-        duration: Duration,
-    },
-    RunFinished {
-        stats: RunStats,
-    },
+pub struct RunEvent {
+    /// When it happened. `None` until the run's clock stamped it ([`crate::runner::run_projects`]
+    /// stamps every event on its way to the reporters), and in an event read back from a report
+    /// written before events carried their time.
+    pub time: Option<EventTime>,
+    /// What it is about, and what happened.
+    pub kind: EventKind,
 }
 
-#[cfg(test)]
-impl TestOutcome {
-    /// For tests: a failure of step 1 ("open the app", line 2) with `cause`, nothing else set.
-    pub(crate) fn failed_first_step(cause: FailureCause) -> Self {
-        TestOutcome::Failed(Box::new(TestFailure::at(
-            "open the app".into(),
-            1,
-            2,
-            cause,
-        )))
-    }
+/// What an event is about (the run, a test, a step of a test), and what happened to it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EventKind {
+    Run(RunKind),
+    Test(TestId, TestKind),
+    Step(StepId, StepKind),
+}
+
+/// What happened to the run.
+#[derive(Debug, Clone, PartialEq)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a run has one of each, so boxing the totals would save nothing"
+)]
+pub enum RunKind {
+    Started(RunStarted),
+    Finished(RunFinished),
+}
+
+/// What happened to a test, outside its steps.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TestKind {
+    /// A worker starts the test.
+    Started,
+    Timing(AttemptTiming),
+    LlmCall(LlmCall),
+    Warning(Warning),
+    TraceWritten(TraceWritten),
+    Retry(TestRetry),
+    Finished(TestFinished),
+}
+
+/// What happened to a step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepKind {
+    Started(StepStarted),
+    Passed(StepPassed),
+    Failed(StepFailed),
+    Skipped(StepSkipped),
+    SettleRetry(SettleRetry),
+    Log(StepLog),
+    GenerationStarted(GenerationStarted),
+    HealingStarted(HealingStarted),
+    Healed(Healed),
+    ReuseTried(ReuseTried),
+    Verdict(StepVerdict),
+}
+
+/// The run starts: the first event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunStarted {
+    /// How many tests were selected.
+    pub tests: usize,
+}
+
+/// The run ended: the last event, with the totals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunFinished {
+    pub stats: RunStats,
+}
+
+/// How long one attempt of a test took, by phase; sent after its teardown, before its
+/// [`TestFinished`] (or [`TestRetry`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttemptTiming {
+    pub attempt: u32,
+    pub timing: TestTiming,
+}
+
+/// One LLM request, with its usage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LlmCall {
+    pub purpose: LlmPurpose,
+    pub usage: Usage,
+    pub elapsed: Duration,
+}
+
+/// Something the user should know that does not fail the test (e.g. a skipped verdict).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub message: String,
+}
+
+/// A Playwright trace of the test was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceWritten {
+    pub path: PathBuf,
+}
+
+/// An attempt at the test failed and the test runs again from scratch, in a fresh context
+/// (`--retries`). The attempt's step events came before; the next attempt's follow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestRetry {
+    /// The attempt about to run: 2 for the first retry.
+    pub attempt: u32,
+    /// How the attempt that just ended failed.
+    pub failure: Box<TestFailure>,
+    /// How long the attempt that failed took.
+    pub duration: Duration,
+}
+
+/// A test ended: its last attempt's outcome (`Flaky` when it passed after failing), with the
+/// duration of all its attempts together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestFinished {
+    pub outcome: TestOutcome,
+    pub duration: Duration,
+}
+
+/// A step is about to run (its cached code, or its generation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepStarted {
+    /// How many steps the test has, its file's background included.
+    pub steps: usize,
+    pub sentence: String,
+    /// Line of the step in the scenario file.
+    pub line: usize,
+}
+
+/// A step's code passed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepPassed {
+    pub sentence: String,
+    /// Line of the step in the scenario file.
+    pub line: usize,
+    pub source: StepSource,
+    /// Who wrote generated or healed code (`None` for cached code).
+    pub by: Option<Author>,
+    pub duration: Duration,
+    /// The code that passed (cached, generated or healed).
+    pub code: String,
+    /// How its checks were proven: `proven: <mutation kinds>`, `none: <why>`, or (from
+    /// `prettyplay audit`) `vacuous: <what it still passes under>`. `None` for code that
+    /// checks nothing, or cached code whose entry records no proof.
+    pub proof: Option<String>,
+}
+
+/// A step failed; the details come with the test's [`TestFinished`] (or [`TestRetry`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepFailed {
+    pub sentence: String,
+    pub line: usize,
+    pub duration: Duration,
+}
+
+/// An `[optional]` step whose target did not appear within `[polling] optional_timeout`: it
+/// neither passed nor failed, and the test goes on with the next step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepSkipped {
+    pub sentence: String,
+    pub line: usize,
+    pub duration: Duration,
+    /// Which target did not appear, and how long it was waited for.
+    pub reason: String,
+}
+
+/// The step's code failed with a pollable failure and is executed again inside its settle
+/// window (see `docs/settle.md`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettleRetry {
+    /// The execution about to run: 2 for the first repetition.
+    pub attempt: u32,
+    /// The message of the failure that caused the repetition.
+    pub failure: String,
+}
+
+/// A `console.*` line of step code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepLog {
+    pub line: String,
+}
+
+/// An LLM attempt at the step's code begins (generation, or regeneration while healing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenerationStarted {
+    pub pool: Pool,
+    pub attempt: u32,
+    pub limit: u32,
+}
+
+/// Cached code failed and was classified; healing follows the category.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HealingStarted {
+    pub category: Category,
+}
+
+/// Rot was healed: new code executed and was written back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Healed {
+    pub sentence: String,
+    pub explanation: String,
+    /// Who wrote the new code.
+    pub by: Author,
+    /// No LLM was asked anything for this heal: the evidence called it rot and the built-in
+    /// generator wrote the code.
+    pub offline: bool,
+    pub old_code: String,
+    pub new_code: String,
+}
+
+/// Code another step of the suite holds for the same sentence was tried for this step (see
+/// `docs/engine.md`, Reuse), before any generation or LLM heal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReuseTried {
+    /// The step the code came from: `scenarios/a.steps › "test" › "step" #1`.
+    pub from: String,
+    /// Why it did not pass here; `None` when it passed (it is then proven, and stored when the
+    /// step passes with it).
+    pub failure: Option<String>,
+}
+
+/// The verdict on a failure, from evidence or the LLM.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepVerdict {
+    pub verdict: Classification,
+}
+
+/// `From` each payload to its scope's kind, so that an event is built as
+/// `RunEvent::of_step(test, index, StepPassed { .. })`.
+macro_rules! payloads {
+    ($($payload:ident => $kind:ident::$variant:ident),* $(,)?) => {
+        $(
+            impl From<$payload> for $kind {
+                fn from(payload: $payload) -> Self {
+                    $kind::$variant(payload)
+                }
+            }
+        )*
+    };
+}
+
+payloads! {
+    RunStarted => RunKind::Started,
+    RunFinished => RunKind::Finished,
+    AttemptTiming => TestKind::Timing,
+    LlmCall => TestKind::LlmCall,
+    Warning => TestKind::Warning,
+    TraceWritten => TestKind::TraceWritten,
+    TestRetry => TestKind::Retry,
+    TestFinished => TestKind::Finished,
+    StepStarted => StepKind::Started,
+    StepPassed => StepKind::Passed,
+    StepFailed => StepKind::Failed,
+    StepSkipped => StepKind::Skipped,
+    SettleRetry => StepKind::SettleRetry,
+    StepLog => StepKind::Log,
+    GenerationStarted => StepKind::GenerationStarted,
+    HealingStarted => StepKind::HealingStarted,
+    Healed => StepKind::Healed,
+    ReuseTried => StepKind::ReuseTried,
+    StepVerdict => StepKind::Verdict,
 }
 
 impl RunEvent {
+    /// An event of the run, not stamped yet.
+    pub fn of_run(kind: impl Into<RunKind>) -> Self {
+        Self::unstamped(EventKind::Run(kind.into()))
+    }
+
+    /// An event of `test`, not stamped yet.
+    pub fn of_test(test: TestId, kind: impl Into<TestKind>) -> Self {
+        Self::unstamped(EventKind::Test(test, kind.into()))
+    }
+
+    /// An event of step `index` of `test`, not stamped yet.
+    pub fn of_step(test: TestId, index: usize, kind: impl Into<StepKind>) -> Self {
+        Self::unstamped(EventKind::Step(StepId { test, index }, kind.into()))
+    }
+
+    fn unstamped(kind: EventKind) -> Self {
+        Self { time: None, kind }
+    }
+
+    /// This event at `time`; an event already stamped keeps its time.
+    pub fn stamped(mut self, time: EventTime) -> Self {
+        self.time.get_or_insert(time);
+        self
+    }
+
     /// The test the event is about; `None` for the run's own events.
     pub fn test(&self) -> Option<&TestId> {
-        match self {
-            RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => None,
-            RunEvent::TestStarted { test }
-            | RunEvent::StepStarted { test, .. }
-            | RunEvent::StepPassed { test, .. }
-            | RunEvent::StepFailed { test, .. }
-            | RunEvent::StepSkipped { test, .. }
-            | RunEvent::SettleRetry { test, .. }
-            | RunEvent::StepLog { test, .. }
-            | RunEvent::GenerationStarted { test, .. }
-            | RunEvent::HealingStarted { test, .. }
-            | RunEvent::Healed { test, .. }
-            | RunEvent::ReuseTried { test, .. }
-            | RunEvent::StepVerdict { test, .. }
-            | RunEvent::LlmCall { test, .. }
-            | RunEvent::Warning { test, .. }
-            | RunEvent::TraceWritten { test, .. }
-            | RunEvent::TestTiming { test, .. }
-            | RunEvent::TestRetry { test, .. }
-            | RunEvent::TestFinished { test, .. } => Some(test),
+        match &self.kind {
+            EventKind::Run(_) => None,
+            EventKind::Test(test, _) | EventKind::Step(StepId { test, .. }, _) => Some(test),
         }
     }
 
     /// [`RunEvent::test`], to change.
     pub fn test_mut(&mut self) -> Option<&mut TestId> {
-        match self {
-            RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => None,
-            RunEvent::TestStarted { test }
-            | RunEvent::StepStarted { test, .. }
-            | RunEvent::StepPassed { test, .. }
-            | RunEvent::StepFailed { test, .. }
-            | RunEvent::StepSkipped { test, .. }
-            | RunEvent::SettleRetry { test, .. }
-            | RunEvent::StepLog { test, .. }
-            | RunEvent::GenerationStarted { test, .. }
-            | RunEvent::HealingStarted { test, .. }
-            | RunEvent::Healed { test, .. }
-            | RunEvent::ReuseTried { test, .. }
-            | RunEvent::StepVerdict { test, .. }
-            | RunEvent::LlmCall { test, .. }
-            | RunEvent::Warning { test, .. }
-            | RunEvent::TraceWritten { test, .. }
-            | RunEvent::TestTiming { test, .. }
-            | RunEvent::TestRetry { test, .. }
-            | RunEvent::TestFinished { test, .. } => Some(test),
+        match &mut self.kind {
+            EventKind::Run(_) => None,
+            EventKind::Test(test, _) | EventKind::Step(StepId { test, .. }, _) => Some(test),
+        }
+    }
+}
+
+impl RunStats {
+    /// Counts what an event says: finished tests by outcome, passed steps by source, and LLM
+    /// requests with their tokens and wait. The counts are incremented here only; what no event
+    /// says (tests that never started, the interruption, the run's duration) the runner sets.
+    pub fn observe(&mut self, event: &RunEvent) {
+        match &event.kind {
+            EventKind::Test(_, TestKind::Finished(finished)) => self.test_finished(finished),
+            EventKind::Test(_, TestKind::LlmCall(call)) => {
+                self.llm_requests += 1;
+                self.tokens_in += call.usage.input_tokens;
+                self.tokens_in_cached += call.usage.cached_input_tokens;
+                self.tokens_out += call.usage.output_tokens;
+                self.llm_wait += call.elapsed;
+            }
+            EventKind::Step(_, StepKind::Passed(passed)) => self.step_passed(passed),
+            EventKind::Step(_, StepKind::Skipped(_)) => self.skipped_steps += 1,
+            EventKind::Run(_) | EventKind::Test(..) | EventKind::Step(..) => {}
+        }
+    }
+
+    fn test_finished(&mut self, finished: &TestFinished) {
+        match &finished.outcome {
+            TestOutcome::Passed => self.passed += 1,
+            TestOutcome::Flaky { .. } => self.flaky += 1,
+            TestOutcome::Interrupted(_) => self.interrupted_tests += 1,
+            TestOutcome::Failed(failure) => {
+                self.failed += 1;
+                if failure.is_infrastructure() {
+                    self.infrastructure_failures += 1;
+                }
+                if failure.is_configuration() {
+                    self.configuration_failures += 1;
+                }
+            }
+        }
+    }
+
+    fn step_passed(&mut self, passed: &StepPassed) {
+        match passed.proof.as_deref() {
+            Some(p) if p.starts_with("proven:") => self.checks_proven += 1,
+            Some(p) if p.starts_with(crate::engine::VACUOUS) => self.checks_vacuous += 1,
+            Some(_) => self.checks_unproven += 1,
+            None => {}
+        }
+        match passed.source {
+            StepSource::Cached => self.cached_steps += 1,
+            StepSource::Generated => self.generated_steps += 1,
+            StepSource::Healed => self.healed_steps += 1,
+        }
+        match passed.by {
+            Some(Author::Builtin) => self.builtin_steps += 1,
+            Some(Author::Reused) => self.reused_steps += 1,
+            _ => {}
         }
     }
 }
@@ -613,14 +452,7 @@ impl RunEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn finished(outcome: TestOutcome) -> RunEvent {
-        RunEvent::TestFinished {
-            test: id(),
-            outcome,
-            duration: Duration::from_millis(5),
-        }
-    }
+    use crate::runner::{FailureCause, Interruption};
 
     fn id() -> TestId {
         TestId {
@@ -631,49 +463,59 @@ mod tests {
         }
     }
 
+    fn finished(outcome: TestOutcome) -> RunEvent {
+        RunEvent::of_test(
+            id(),
+            TestFinished {
+                outcome,
+                duration: Duration::from_millis(5),
+            },
+        )
+    }
+
     fn failed(cause: FailureCause) -> TestOutcome {
         TestOutcome::failed_first_step(cause)
     }
 
     #[test]
     fn stats_count_outcomes_steps_and_llm_calls_from_events() {
-        let passed = |source| RunEvent::StepPassed {
-            proof: None,
-            test: id(),
-            index: 1,
-            sentence: "open the app".into(),
-            line: 2,
-            source,
-            by: None,
-            duration: Duration::from_millis(3),
-            code: String::new(),
+        let passed = |source| {
+            RunEvent::of_step(
+                id(),
+                1,
+                StepPassed {
+                    proof: None,
+                    sentence: "open the app".into(),
+                    line: 2,
+                    source,
+                    by: None,
+                    duration: Duration::from_millis(3),
+                    code: String::new(),
+                },
+            )
+        };
+        let llm_call = |input_tokens, cached_input_tokens, output_tokens, elapsed| {
+            RunEvent::of_test(
+                id(),
+                LlmCall {
+                    purpose: LlmPurpose::Generation,
+                    usage: Usage {
+                        input_tokens,
+                        cached_input_tokens,
+                        output_tokens,
+                    },
+                    elapsed: Duration::from_millis(elapsed),
+                },
+            )
         };
         let events = [
-            RunEvent::RunStarted { tests: 3 },
+            RunEvent::of_run(RunStarted { tests: 3 }),
             passed(StepSource::Cached),
             passed(StepSource::Cached),
             passed(StepSource::Generated),
             passed(StepSource::Healed),
-            RunEvent::LlmCall {
-                test: id(),
-                purpose: LlmPurpose::Generation,
-                usage: Usage {
-                    input_tokens: 100,
-                    cached_input_tokens: 0,
-                    output_tokens: 7,
-                },
-                elapsed: Duration::from_millis(40),
-            },
-            RunEvent::LlmCall {
-                test: id(),
-                purpose: LlmPurpose::Generation,
-                usage: Usage {
-                    input_tokens: 2500,
-                    cached_input_tokens: 2300,
-                    output_tokens: 9,
-                },
-                elapsed: Duration::from_millis(10),
-            },
+            llm_call(100, 0, 7, 40),
+            llm_call(2500, 2300, 9, 10),
             finished(TestOutcome::Passed),
             finished(TestOutcome::Flaky { attempts: 2 }),
             finished(failed(FailureCause::CacheMiss)),
@@ -710,57 +552,22 @@ mod tests {
     }
 
     #[test]
-    fn an_unreachable_app_is_the_infrastructures_and_a_missing_setting_the_configurations() {
-        let step = |kind| {
-            TestFailure::at(
-                "open the app".into(),
-                1,
-                2,
-                FailureCause::Step(StepFailure::new(kind, "x")),
-            )
+    fn an_event_knows_its_test_and_keeps_the_first_time_it_was_stamped() {
+        let step = RunEvent::of_step(id(), 2, StepLog { line: "x".into() });
+        assert_eq!(step.test(), Some(&id()));
+        assert_eq!(RunEvent::of_run(RunStarted { tests: 1 }).test(), None);
+        let first = EventTime {
+            timestamp: jiff::Timestamp::UNIX_EPOCH,
+            elapsed: Duration::from_millis(7),
         };
-        let engine = |kind| {
-            TestFailure::at(
-                "open the app".into(),
-                1,
-                2,
-                FailureCause::Engine(EngineFailure::new(kind, "x", None)),
-            )
+        let later = EventTime {
+            elapsed: Duration::from_millis(9),
+            ..first
         };
-        // (the failure, infrastructure, configuration, halts the run)
-        for (failure, infrastructure, configuration, halts) in [
-            (step(FailureKind::Unreachable), true, false, true),
-            (engine(EngineFailureKind::AppUnreachable), true, false, true),
-            (step(FailureKind::Misconfigured), false, true, true),
-            (engine(EngineFailureKind::Misconfigured), false, true, true),
-            (step(FailureKind::Crash), true, false, false),
-            (step(FailureKind::AppError), false, false, false),
-            (
-                engine(EngineFailureKind::ProductDefect),
-                false,
-                false,
-                false,
-            ),
-            (step(FailureKind::FailedCheck), false, false, false),
-        ] {
-            assert_eq!(failure.is_infrastructure(), infrastructure, "{failure:?}");
-            assert_eq!(failure.is_configuration(), configuration, "{failure:?}");
-            assert_eq!(failure.halts_the_run().is_some(), halts, "{failure:?}");
-        }
-        let mut stats = RunStats::default();
-        for failure in [
-            step(FailureKind::Unreachable),
-            step(FailureKind::Misconfigured),
-        ] {
-            stats.observe(&finished(TestOutcome::Failed(Box::new(failure))));
-        }
-        assert_eq!(
-            (
-                stats.failed,
-                stats.infrastructure_failures,
-                stats.configuration_failures
-            ),
-            (2, 1, 1)
-        );
+        let stamped = step.stamped(first).stamped(later);
+        assert_eq!(stamped.time, Some(first));
+        let clock = RunClock::start();
+        let now = clock.now();
+        assert!(now.elapsed <= clock.elapsed());
     }
 }

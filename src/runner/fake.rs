@@ -21,8 +21,8 @@ use crate::runner::port::{Browser, Browsers, Page};
 use crate::runner::shared_steps::lock;
 use crate::runner::test_run::TestPlan;
 use crate::runner::{
-    FailureCause, Mode, RunConfig, RunEvent, RunStats, Runner, TestFailure, TestOutcome, TestRef,
-    TraceMode,
+    EventKind, FailureCause, Mode, RunConfig, RunEvent, RunStats, Runner, TestFailure, TestKind,
+    TestOutcome, TestRef, TraceMode,
 };
 use crate::scenario::{Scenario, parse};
 use crate::script::{FailureKind, Limits, StepFailure};
@@ -513,9 +513,9 @@ impl Ran {
     pub(crate) fn outcomes(&self) -> Vec<(String, TestOutcome)> {
         self.events
             .iter()
-            .filter_map(|event| match event {
-                RunEvent::TestFinished { test, outcome, .. } => {
-                    Some((test.name.clone(), outcome.clone()))
+            .filter_map(|event| match &event.kind {
+                EventKind::Test(test, TestKind::Finished(finished)) => {
+                    Some((test.name.clone(), finished.outcome.clone()))
                 }
                 _ => None,
             })

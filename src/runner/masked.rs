@@ -5,7 +5,9 @@
 //! Main function: [`RunEvent::masked`].
 
 use crate::llm::Classification;
-use crate::runner::{FailureCause, RunEvent, TestFailure, TestId, TestOutcome};
+use crate::runner::{
+    EventKind, FailureCause, RunEvent, StepKind, TestFailure, TestId, TestKind, TestOutcome,
+};
 use crate::secrets::Secrets;
 
 impl RunEvent {
@@ -16,94 +18,66 @@ impl RunEvent {
             return self;
         }
         let m = |text: &mut String| secrets.mask_in_place(text);
-        match &mut self {
-            RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => {}
-            RunEvent::TestStarted { test }
-            | RunEvent::TraceWritten { test, .. }
-            | RunEvent::TestTiming { test, .. } => id(test, m),
-            RunEvent::StepPassed {
-                test,
-                sentence,
-                code,
-                ..
-            } => {
-                id(test, m);
-                m(sentence);
-                m(code);
-            }
-            RunEvent::StepFailed { test, sentence, .. }
-            | RunEvent::StepStarted { test, sentence, .. } => {
-                id(test, m);
-                m(sentence);
-            }
-            RunEvent::StepSkipped {
-                test,
-                sentence,
-                reason,
-                ..
-            } => {
-                id(test, m);
-                m(sentence);
-                m(reason);
-            }
-            RunEvent::SettleRetry { test, failure, .. } => {
-                id(test, m);
-                m(failure);
-            }
-            RunEvent::StepLog { test, line, .. } => {
-                id(test, m);
-                m(line);
-            }
-            RunEvent::GenerationStarted { test, .. }
-            | RunEvent::HealingStarted { test, .. }
-            | RunEvent::LlmCall { test, .. } => id(test, m),
-            RunEvent::Healed {
-                test,
-                sentence,
-                explanation,
-                old_code,
-                new_code,
-                ..
-            } => {
-                id(test, m);
-                for text in [sentence, explanation, old_code, new_code] {
-                    m(text);
-                }
-            }
-            RunEvent::ReuseTried {
-                test,
-                from,
-                failure,
-                ..
-            } => {
-                id(test, m);
-                m(from);
-                if let Some(failure) = failure {
-                    m(failure);
-                }
-            }
-            RunEvent::StepVerdict { test, verdict, .. } => {
-                id(test, m);
-                classification(verdict, m);
-            }
-            RunEvent::Warning { test, message } => {
-                id(test, m);
-                m(message);
-            }
-            RunEvent::TestRetry { test, failure, .. } => {
-                id(test, m);
-                test_failure(failure, m);
-            }
-            RunEvent::TestFinished { test, outcome, .. } => {
-                id(test, m);
-                match outcome {
-                    TestOutcome::Failed(failure) => test_failure(failure, m),
-                    TestOutcome::Interrupted(at) => m(&mut at.step),
-                    TestOutcome::Passed | TestOutcome::Flaky { .. } => {}
-                }
-            }
+        if let Some(test) = self.test_mut() {
+            id(test, m);
+        }
+        match &mut self.kind {
+            EventKind::Run(_) => {}
+            EventKind::Test(_, kind) => test_kind(kind, m),
+            EventKind::Step(_, kind) => step_kind(kind, m),
         }
         self
+    }
+}
+
+fn test_kind(kind: &mut TestKind, m: impl Fn(&mut String) + Copy) {
+    match kind {
+        TestKind::Started
+        | TestKind::Timing(_)
+        | TestKind::LlmCall(_)
+        | TestKind::TraceWritten(_) => {}
+        TestKind::Warning(warning) => m(&mut warning.message),
+        TestKind::Retry(retry) => test_failure(&mut retry.failure, m),
+        TestKind::Finished(finished) => match &mut finished.outcome {
+            TestOutcome::Failed(failure) => test_failure(failure, m),
+            TestOutcome::Interrupted(at) => m(&mut at.step),
+            TestOutcome::Passed | TestOutcome::Flaky { .. } => {}
+        },
+    }
+}
+
+fn step_kind(kind: &mut StepKind, m: impl Fn(&mut String) + Copy) {
+    match kind {
+        StepKind::Started(started) => m(&mut started.sentence),
+        StepKind::Passed(passed) => {
+            m(&mut passed.sentence);
+            m(&mut passed.code);
+        }
+        StepKind::Failed(failed) => m(&mut failed.sentence),
+        StepKind::Skipped(skipped) => {
+            m(&mut skipped.sentence);
+            m(&mut skipped.reason);
+        }
+        StepKind::SettleRetry(retry) => m(&mut retry.failure),
+        StepKind::Log(log) => m(&mut log.line),
+        StepKind::GenerationStarted(_) | StepKind::HealingStarted(_) => {}
+        StepKind::Healed(healed) => {
+            for text in [
+                &mut healed.sentence,
+                &mut healed.explanation,
+                &mut healed.old_code,
+                &mut healed.new_code,
+            ] {
+                m(text);
+            }
+        }
+        StepKind::ReuseTried(tried) => {
+            m(&mut tried.from);
+            if let Some(failure) = tried.failure.as_mut() {
+                m(failure);
+            }
+        }
+        StepKind::Verdict(verdict) => classification(&mut verdict.verdict, m),
     }
 }
 
@@ -144,7 +118,17 @@ fn test_failure(failure: &mut TestFailure, m: impl Fn(&mut String) + Copy) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::{StepLog, TestFinished};
     use crate::script::{FailureKind, StepFailure};
+
+    fn test_id() -> TestId {
+        TestId {
+            scenario: "a.steps".into(),
+            name: "t".into(),
+            line: 1,
+            project: None,
+        }
+    }
 
     #[test]
     fn every_text_of_a_failure_is_masked() {
@@ -161,62 +145,59 @@ mod tests {
             verdict: None,
             screenshot: None,
         };
-        let event = RunEvent::TestFinished {
-            test: TestId {
-                scenario: "a.steps".into(),
-                name: "t".into(),
-                line: 1,
-                project: None,
+        let event = RunEvent::of_test(
+            test_id(),
+            TestFinished {
+                outcome: TestOutcome::Failed(Box::new(failure.clone())),
+                duration: std::time::Duration::ZERO,
             },
-            outcome: TestOutcome::Failed(Box::new(failure.clone())),
-            duration: std::time::Duration::ZERO,
-        }
+        )
         .masked(&secrets);
         failure.cause = FailureCause::Step(StepFailure::new(
             FailureKind::FailedCheck,
             "Received: \"***\"".to_owned(),
         ));
         failure.code = Some("fill('***')".into());
-        let RunEvent::TestFinished { outcome, .. } = event else {
+        let EventKind::Test(_, TestKind::Finished(TestFinished { outcome, .. })) = event.kind
+        else {
             panic!("still a finished test");
         };
         assert_eq!(outcome, TestOutcome::Failed(Box::new(failure)));
-        let log = RunEvent::StepLog {
-            test: TestId {
-                scenario: "a.steps".into(),
-                name: "t".into(),
-                line: 1,
-                project: None,
+        let log = RunEvent::of_step(
+            test_id(),
+            1,
+            StepLog {
+                line: "typed hunter22".into(),
             },
-            index: 1,
-            line: "typed hunter22".into(),
-        }
+        )
         .masked(&secrets);
-        assert!(matches!(log, RunEvent::StepLog { line, .. } if line == "typed ***"));
+        assert!(
+            matches!(log.kind, EventKind::Step(_, StepKind::Log(StepLog { line })) if line == "typed ***")
+        );
     }
 
     #[test]
     fn the_step_an_interrupted_test_stopped_at_is_masked() {
         let secrets = Secrets::new([("PASSWORD".to_owned(), "hunter22".to_owned())]);
-        let event = RunEvent::TestFinished {
-            test: TestId {
-                scenario: "a.steps".into(),
-                name: "t".into(),
-                line: 1,
-                project: None,
+        let event = RunEvent::of_test(
+            test_id(),
+            TestFinished {
+                outcome: TestOutcome::Interrupted(crate::runner::Interruption {
+                    step: "type hunter22".into(),
+                    step_index: 1,
+                    line: 2,
+                }),
+                duration: std::time::Duration::ZERO,
             },
-            outcome: TestOutcome::Interrupted(crate::runner::Interruption {
-                step: "type hunter22".into(),
-                step_index: 1,
-                line: 2,
-            }),
-            duration: std::time::Duration::ZERO,
-        }
+        )
         .masked(&secrets);
-        let RunEvent::TestFinished {
-            outcome: TestOutcome::Interrupted(at),
-            ..
-        } = event
+        let EventKind::Test(
+            _,
+            TestKind::Finished(TestFinished {
+                outcome: TestOutcome::Interrupted(at),
+                ..
+            }),
+        ) = event.kind
         else {
             panic!("still an interrupted test");
         };

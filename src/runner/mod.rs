@@ -9,6 +9,7 @@ mod fake;
 mod last_run;
 mod lifecycle;
 mod masked;
+mod outcome;
 mod port;
 mod projects;
 mod retry;
@@ -22,17 +23,31 @@ mod select;
 mod setups;
 mod shared_steps;
 mod skip;
+mod stats;
+mod step_reporter;
+mod step_run;
 mod tag_expr;
+mod test_id;
 mod test_run;
 
-pub use event::{FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome};
-pub(crate) use event::{Interruption, SetupFailed, StopReason, TestTiming};
+pub(crate) use event::RunClock;
+pub use event::{
+    AttemptTiming, EventKind, EventTime, GenerationStarted, Healed, HealingStarted, LlmCall,
+    ReuseTried, RunEvent, RunFinished, RunKind, RunStarted, SettleRetry, StepFailed, StepId,
+    StepKind, StepLog, StepPassed, StepSkipped, StepSource, StepStarted, StepVerdict, TestFinished,
+    TestKind, TestRetry, TestTiming, TraceWritten, Warning,
+};
 pub(crate) use last_run::{FailedTest, LastRun, TestDuration};
+pub use outcome::{FailureCause, TestFailure, TestOutcome};
+pub(crate) use outcome::{Interruption, SetupFailed};
 pub(crate) use projects::run_projects;
 pub(crate) use run_config::{Mode, RunConfig, TraceMode};
 pub(crate) use runner::Runner;
 #[cfg(test)]
 pub(crate) use select::with_setups;
 pub(crate) use select::{Location, Selection, Shard, TestRef, select_tests, unmatched_locations};
+pub use stats::RunStats;
+pub(crate) use stats::StopReason;
 pub(crate) use tag_expr::TagExpr;
+pub use test_id::TestId;
 pub(crate) use test_run::{test_steps, test_vars};

@@ -3,13 +3,14 @@
 //! its own [`Runner`](crate::runner::Runner), so that code generated or healed in the first
 //! browser a step runs in is in the cache, and proven on replay, when the next one starts. The
 //! reporters see one run: one `RunStarted` with the whole matrix, every test's events with the
-//! project in its name, and one `RunFinished` with the counts of all projects.
+//! project in its name, and one `RunFinished` with the counts of all projects. Each event is
+//! stamped with its time here, on its way to the reporters, by one clock for the whole matrix.
 //!
 //! Main entry point: [`run_projects`].
 
-use std::time::Instant;
-
-use crate::runner::{RunEvent, RunStats, StopReason, TestRef};
+use crate::runner::{
+    EventKind, RunClock, RunEvent, RunFinished, RunStarted, RunStats, StopReason, TestRef,
+};
 
 /// What one project's run needs from its caller: the project's index, its tests, the
 /// failures it may still count before `--max-failures` stops it (`None`: no limit), and
@@ -19,7 +20,8 @@ pub(crate) type ProjectRun<'f, E> = dyn FnMut(usize, Vec<TestRef>, Option<usize>
     + 'f;
 
 /// Runs `selected` (the whole matrix, in project order) project by project with `run`, and
-/// reports the matrix as one run through `on_event`. A project whose run stopped the run
+/// reports the matrix as one run through `on_event`, every event stamped with the time it got
+/// there (as nextest's dispatcher stamps its events). A project whose run stopped the run
 /// (Ctrl-C, `--max-failures`, a halt) leaves the later projects' tests not run. An error of a
 /// project is returned once the events of the projects before it were reported, without a
 /// `RunFinished`, as a run that cannot start reports none.
@@ -29,10 +31,13 @@ pub(crate) fn run_projects<E>(
     run: &mut ProjectRun<'_, E>,
     on_event: &mut dyn FnMut(RunEvent),
 ) -> Result<RunStats, E> {
-    let started = Instant::now();
-    on_event(RunEvent::RunStarted {
-        tests: selected.len(),
-    });
+    let clock = RunClock::start();
+    on_event(
+        RunEvent::of_run(RunStarted {
+            tests: selected.len(),
+        })
+        .stamped(clock.now()),
+    );
     let mut total = RunStats::default();
     let mut projects: Vec<usize> = selected.iter().map(|at| at.project).collect();
     projects.dedup();
@@ -52,9 +57,9 @@ pub(crate) fn run_projects<E>(
             total.stopped = max_failures.map(StopReason::MaxFailures);
             continue;
         }
-        let stats = run(project, tests, left, &mut |event| match event {
-            RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. } => {}
-            event => on_event(event),
+        let stats = run(project, tests, left, &mut |event| match event.kind {
+            EventKind::Run(_) => {}
+            _ => on_event(event.stamped(clock.now())),
         })?;
         add(&mut total, &stats);
         // A project stopped by `--max-failures` stops the matrix with the run's own limit.
@@ -62,10 +67,13 @@ pub(crate) fn run_projects<E>(
             total.stopped = max_failures.map(StopReason::MaxFailures);
         }
     }
-    total.duration = started.elapsed();
-    on_event(RunEvent::RunFinished {
-        stats: total.clone(),
-    });
+    total.duration = clock.elapsed();
+    on_event(
+        RunEvent::of_run(RunFinished {
+            stats: total.clone(),
+        })
+        .stamped(clock.now()),
+    );
     Ok(total)
 }
 
@@ -104,7 +112,7 @@ fn add(total: &mut RunStats, project: &RunStats) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::{FailureCause, TestFailure, TestId, TestOutcome};
+    use crate::runner::{FailureCause, RunKind, TestFailure, TestFinished, TestId, TestOutcome};
     use std::time::Duration;
 
     fn matrix(projects: usize, tests: usize) -> Vec<TestRef> {
@@ -131,7 +139,7 @@ mod tests {
         Box::new(move |project, tests, left, on_event| {
             calls.push((project, tests.len(), left));
             let mut stats = RunStats::default();
-            on_event(RunEvent::RunStarted { tests: tests.len() });
+            on_event(RunEvent::of_run(RunStarted { tests: tests.len() }));
             for (i, at) in tests.iter().enumerate() {
                 if left.is_some_and(|left| stats.failed >= left) {
                     stats.not_run = tests.len() - i;
@@ -150,15 +158,17 @@ mod tests {
                     stats.passed += 1;
                     TestOutcome::Passed
                 };
-                on_event(RunEvent::TestFinished {
-                    test: id(project, at.test),
-                    outcome,
-                    duration: Duration::ZERO,
-                });
+                on_event(RunEvent::of_test(
+                    id(project, at.test),
+                    TestFinished {
+                        outcome,
+                        duration: Duration::ZERO,
+                    },
+                ));
             }
-            on_event(RunEvent::RunFinished {
+            on_event(RunEvent::of_run(RunFinished {
                 stats: stats.clone(),
-            });
+            }));
             Ok(stats)
         })
     }
@@ -174,24 +184,39 @@ mod tests {
         assert_eq!(calls, vec![(0, 3, None), (1, 3, None)]);
         assert_eq!((stats.passed, stats.failed, stats.not_run), (5, 1, 0));
         assert!(matches!(
-            events.first(),
-            Some(RunEvent::RunStarted { tests: 6 })
+            events.first().map(|e| &e.kind),
+            Some(EventKind::Run(RunKind::Started(RunStarted { tests: 6 })))
         ));
         assert!(
-            matches!(events.last(), Some(RunEvent::RunFinished { stats }) if stats.failed == 1)
+            matches!(events.last().map(|e| &e.kind), Some(EventKind::Run(RunKind::Finished(RunFinished { stats }))) if stats.failed == 1)
         );
         let starts = events
             .iter()
-            .filter(|e| {
-                matches!(
-                    e,
-                    RunEvent::RunStarted { .. } | RunEvent::RunFinished { .. }
-                )
-            })
+            .filter(|e| matches!(e.kind, EventKind::Run(_)))
             .count();
         assert_eq!(
             starts, 2,
             "one RunStarted and one RunFinished for the matrix"
+        );
+    }
+
+    #[test]
+    fn every_event_reaches_the_reporters_stamped_by_one_clock_for_the_matrix() {
+        let mut calls = Vec::new();
+        let mut events = Vec::new();
+        let mut run = scripted(|_, _| false, &mut calls);
+        run_projects(&matrix(2, 2), None, run.as_mut(), &mut |e| events.push(e))
+            .expect("no project fails to start");
+        drop(run);
+        let times: Vec<_> = events
+            .iter()
+            .map(|e| e.time.expect("every event is stamped"))
+            .collect();
+        assert_eq!(times.len(), 2 + 4);
+        // One monotonic clock from the first event to the last, across the projects.
+        assert!(
+            times.windows(2).all(|w| w[0].elapsed <= w[1].elapsed),
+            "{times:?}"
         );
     }
 

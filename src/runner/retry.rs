@@ -1,14 +1,14 @@
 //! Test-level retries (`--retries N`, `[run] retries`), as in Playwright Test: a test that fails
 //! runs again from scratch (a fresh context, or browser, and its steps from the first), up to N
 //! more times. One that passes after failing is flaky; one that fails every attempt is failed
-//! with its last attempt's failure (every earlier one was reported as a [`RunEvent::TestRetry`]).
+//! with its last attempt's failure (every earlier one was reported as a [`TestRetry`] event).
 //!
 //! Never retried: a test Ctrl-C stopped, and any test once the run is stopping (Ctrl-C, a
 //! browser that could not be launched, `--max-failures` reached).
 //!
 //! Main entry point: [`run_attempts`]; [`cache_for_retry`] is the cache a retry replays.
 //!
-//! [`RunEvent::TestRetry`]: crate::runner::RunEvent::TestRetry
+//! [`TestRetry`]: crate::runner::TestRetry
 
 use std::time::{Duration, Instant};
 

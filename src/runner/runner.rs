@@ -25,8 +25,9 @@ use crate::runner::setups::{Next, Schedule, write_state};
 use crate::runner::shared_steps::{SharedSteps, lock};
 use crate::runner::test_run::TestPlan;
 use crate::runner::{
-    FailureCause, Mode, RunConfig, RunEvent, RunStats, SetupFailed, StopReason, TestFailure,
-    TestId, TestOutcome, TestRef, TestTiming, TraceMode,
+    AttemptTiming, FailureCause, Mode, RunConfig, RunEvent, RunFinished, RunStarted, RunStats,
+    SetupFailed, StopReason, TestFailure, TestFinished, TestId, TestKind, TestOutcome, TestRef,
+    TestRetry, TestTiming, TraceMode, TraceWritten,
 };
 use crate::scenario::{Scenario, Test};
 
@@ -135,9 +136,9 @@ impl<'a> Runner<'a> {
     ) -> RunStats {
         let started = Instant::now();
         let mut stats = RunStats::default();
-        on_event(RunEvent::RunStarted {
+        on_event(RunEvent::of_run(RunStarted {
             tests: self.selected.len(),
-        });
+        }));
         let schedule = Schedule::new(self.scenarios, &self.selected);
         let failures = AtomicUsize::new(0);
         let workers = self.config.workers.clamp(1, self.selected.len().max(1));
@@ -168,9 +169,9 @@ impl<'a> Runner<'a> {
             !self.config.heal_veto && self.config.mode == (Mode::Run { heal: true });
         stats.allowed_origins_off = self.config.allowed_origins_off;
         stats.duration = started.elapsed();
-        on_event(RunEvent::RunFinished {
+        on_event(RunEvent::of_run(RunFinished {
             stats: stats.clone(),
-        });
+        }));
         stats
     }
 
@@ -204,7 +205,7 @@ impl<'a> Runner<'a> {
             };
             let (scenario, test) = at.of(self.scenarios);
             let id = TestId::of(scenario, test).in_project(self.config.project.as_deref());
-            let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
+            let _ = tx.send(RunEvent::of_test(id.clone(), TestKind::Started));
             let started = Instant::now();
             let mut saved: Option<SavedState> = None;
             let outcome = run_attempts(
@@ -247,12 +248,12 @@ impl<'a> Runner<'a> {
                 },
                 || self.stop_reason(failures).is_none(),
                 |attempt, failure, duration| {
-                    let _ = tx.send(RunEvent::TestRetry {
-                        test: id.clone(),
+                    let retry = TestRetry {
                         attempt,
                         failure,
                         duration,
-                    });
+                    };
+                    let _ = tx.send(RunEvent::of_test(id.clone(), retry));
                 },
             );
             if matches!(outcome, TestOutcome::Failed(_)) {
@@ -261,11 +262,11 @@ impl<'a> Runner<'a> {
             let setup = SetupEnd::of(&outcome, saved);
             // The test's result is reported before its dependents may start, so that a
             // setup's result comes first.
-            let _ = tx.send(RunEvent::TestFinished {
-                test: id,
+            let finished = TestFinished {
                 outcome,
                 duration: started.elapsed(),
-            });
+            };
+            let _ = tx.send(RunEvent::of_test(id, finished));
             running.finish(setup);
         }
         if let Some(browser) = browser {
@@ -277,12 +278,12 @@ impl<'a> Runner<'a> {
     fn setup_failed(&self, at: TestRef, failed: SetupFailed, tx: &mpsc::Sender<RunEvent>) {
         let (scenario, test) = at.of(self.scenarios);
         let id = TestId::of(scenario, test).in_project(self.config.project.as_deref());
-        let _ = tx.send(RunEvent::TestStarted { test: id.clone() });
-        let _ = tx.send(RunEvent::TestFinished {
-            test: id,
+        let _ = tx.send(RunEvent::of_test(id.clone(), TestKind::Started));
+        let finished = TestFinished {
             outcome: at_first_step(scenario, test, FailureCause::SetupFailed(failed)),
             duration: Duration::ZERO,
-        });
+        };
+        let _ = tx.send(RunEvent::of_test(id, finished));
     }
 
     /// Why no test (nor retry) may start any more, if something stopped the run. Ctrl-C comes
@@ -372,8 +373,7 @@ impl<'a> Runner<'a> {
         {
             done.close();
         }
-        let _ = tx.send(RunEvent::TestTiming {
-            test: id,
+        let timing = AttemptTiming {
             attempt,
             timing: TestTiming {
                 launch,
@@ -382,7 +382,8 @@ impl<'a> Runner<'a> {
                 navigation: page.navigation(),
                 teardown: teardown_started.elapsed(),
             },
-        });
+        };
+        let _ = tx.send(RunEvent::of_test(id, timing));
         outcome
     }
 
@@ -405,10 +406,7 @@ impl<'a> Runner<'a> {
         match page.stop_tracing(path.as_deref()) {
             Ok(()) => {
                 if let Some(path) = path {
-                    let _ = tx.send(RunEvent::TraceWritten {
-                        test: id.clone(),
-                        path,
-                    });
+                    let _ = tx.send(RunEvent::of_test(id.clone(), TraceWritten { path }));
                 }
             }
             Err(err) => tracing::warn!("could not write the trace of {id}: {err}"),
@@ -643,7 +641,7 @@ mod tests {
         FakeBrowsers, Launch, Open, PageScript, Ran, closed_under_it, config, run, scenarios,
         temp_dir,
     };
-    use crate::runner::{Interruption, StepSource};
+    use crate::runner::{EventKind, Interruption, RunKind, StepKind, StepPassed, StepSource};
     use crate::script::{FailureKind, StepFailure};
 
     /// One scenario, `a.steps`, with `source`.
@@ -709,15 +707,15 @@ mod tests {
         let kinds: Vec<&str> = ran
             .events
             .iter()
-            .map(|event| match event {
-                RunEvent::RunStarted { .. } => "run started",
-                RunEvent::TestStarted { .. } => "test started",
-                RunEvent::TestTiming { timing, .. } => {
-                    assert!(timing.launch.is_some(), "the first test launched");
+            .map(|event| match &event.kind {
+                EventKind::Run(RunKind::Started(_)) => "run started",
+                EventKind::Test(_, TestKind::Started) => "test started",
+                EventKind::Test(_, TestKind::Timing(timing)) => {
+                    assert!(timing.timing.launch.is_some(), "the first test launched");
                     "timing"
                 }
-                RunEvent::TestFinished { .. } => "test finished",
-                RunEvent::RunFinished { .. } => "run finished",
+                EventKind::Test(_, TestKind::Finished(_)) => "test finished",
+                EventKind::Run(RunKind::Finished(_)) => "run finished",
                 other => panic!("unexpected {other:?}"),
             })
             .collect();
@@ -751,8 +749,10 @@ mod tests {
         let launches: Vec<bool> = ran
             .events
             .iter()
-            .filter_map(|event| match event {
-                RunEvent::TestTiming { timing, .. } => Some(timing.launch.is_some()),
+            .filter_map(|event| match &event.kind {
+                EventKind::Test(_, TestKind::Timing(timing)) => {
+                    Some(timing.timing.launch.is_some())
+                }
                 _ => None,
             })
             .collect();
@@ -1072,7 +1072,7 @@ mod tests {
         assert!(
             !ran.events
                 .iter()
-                .any(|e| matches!(e, RunEvent::TestRetry { .. }))
+                .any(|e| matches!(e.kind, EventKind::Test(_, TestKind::Retry(_))))
         );
     }
 
@@ -1105,8 +1105,8 @@ mod tests {
         let retries: Vec<u32> = ran
             .events
             .iter()
-            .filter_map(|event| match event {
-                RunEvent::TestRetry { attempt, .. } => Some(*attempt),
+            .filter_map(|event| match &event.kind {
+                EventKind::Test(_, TestKind::Retry(retry)) => Some(retry.attempt),
                 _ => None,
             })
             .collect();
@@ -1196,22 +1196,25 @@ mod tests {
         let dir = temp_dir();
         let config = config(dir.path());
         let sends = PageScript::steps(|call| {
-            call.send(RunEvent::StepPassed {
-                proof: None,
-                test: TestId {
-                    scenario: "a.steps".into(),
-                    name: call.test.to_owned(),
-                    line: 1,
-                    project: None,
+            let test = TestId {
+                scenario: "a.steps".into(),
+                name: call.test.to_owned(),
+                line: 1,
+                project: None,
+            };
+            call.send(RunEvent::of_step(
+                test,
+                1,
+                StepPassed {
+                    proof: None,
+                    sentence: "open a".into(),
+                    line: 2,
+                    source: StepSource::Cached,
+                    by: None,
+                    duration: Duration::ZERO,
+                    code: "x".into(),
                 },
-                index: 1,
-                sentence: "open a".into(),
-                line: 2,
-                source: StepSource::Cached,
-                by: None,
-                duration: Duration::ZERO,
-                code: "x".into(),
-            });
+            ));
             TestOutcome::Passed
         });
         let fake = browsers(vec![pages(vec![sends])], &config);
@@ -1219,11 +1222,11 @@ mod tests {
         let passed = ran
             .events
             .iter()
-            .position(|e| matches!(e, RunEvent::StepPassed { .. }));
+            .position(|e| matches!(e.kind, EventKind::Step(_, StepKind::Passed(_))));
         let finished = ran
             .events
             .iter()
-            .position(|e| matches!(e, RunEvent::TestFinished { .. }));
+            .position(|e| matches!(e.kind, EventKind::Test(_, TestKind::Finished(_))));
         assert!(passed < finished, "{:?}", ran.events);
         assert_eq!(ran.stats.cached_steps, 1);
     }
@@ -1343,8 +1346,8 @@ mod tests {
         let written: Vec<&PathBuf> = ran
             .events
             .iter()
-            .filter_map(|event| match event {
-                RunEvent::TraceWritten { path, .. } => Some(path),
+            .filter_map(|event| match &event.kind {
+                EventKind::Test(_, TestKind::TraceWritten(trace)) => Some(&trace.path),
                 _ => None,
             })
             .collect();
@@ -1374,7 +1377,7 @@ mod tests {
         assert_eq!(
             ran.events
                 .iter()
-                .filter(|e| matches!(e, RunEvent::TraceWritten { .. }))
+                .filter(|e| matches!(e.kind, EventKind::Test(_, TestKind::TraceWritten(_))))
                 .count(),
             1
         );

@@ -16,7 +16,8 @@ use prettyplay::engine::{EngineFailure, EngineFailureKind};
 use prettyplay::llm::{Category, Classification, VerdictSource};
 use prettyplay::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use prettyplay::runner::{
-    FailureCause, RunEvent, RunStats, StepSource, TestFailure, TestId, TestOutcome,
+    FailureCause, Healed, RunEvent, RunFinished, RunStarted, RunStats, StepFailed, StepPassed,
+    StepSource, TestFailure, TestFinished, TestId, TestKind, TestOutcome,
 };
 
 use crate::support::{Output, Test, repo_dir};
@@ -98,59 +99,59 @@ fn events_in(project: Option<&str>) -> Vec<RunEvent> {
             llm: Some(Category::Rot),
         },
     };
-    let step = |test: &TestId, index, source| RunEvent::StepPassed {
-        test: test.clone(),
-        index,
-        sentence: format!("step {index} {NASTY}"),
-        line: test.line + index,
-        source,
-        by: (source != StepSource::Cached).then_some(prettyplay::cache::Author::Llm),
-        duration: Duration::from_millis(120),
-        code: format!("async function step(page) {{ /* {NASTY} */ }}"),
-        proof: Some(format!("none: {NASTY}")),
+    let step = |test: &TestId, index, source| {
+        let passed = StepPassed {
+            sentence: format!("step {index} {NASTY}"),
+            line: test.line + index,
+            source,
+            by: (source != StepSource::Cached).then_some(prettyplay::cache::Author::Llm),
+            duration: Duration::from_millis(120),
+            code: format!("async function step(page) {{ /* {NASTY} */ }}"),
+            proof: Some(format!("none: {NASTY}")),
+        };
+        RunEvent::of_step(test.clone(), index, passed)
+    };
+    let finished = |test: &TestId, outcome, millis| {
+        let finished = TestFinished {
+            outcome,
+            duration: Duration::from_millis(millis),
+        };
+        RunEvent::of_test(test.clone(), finished)
     };
     vec![
-        RunEvent::RunStarted { tests: 3 },
-        RunEvent::TestStarted { test: pass.clone() },
-        RunEvent::TestStarted {
-            test: healed.clone(),
-        },
+        RunEvent::of_run(RunStarted { tests: 3 }),
+        RunEvent::of_test(pass.clone(), TestKind::Started),
+        RunEvent::of_test(healed.clone(), TestKind::Started),
         step(&pass, 1, StepSource::Cached),
-        RunEvent::TestFinished {
-            test: pass,
-            outcome: TestOutcome::Passed,
-            duration: Duration::from_millis(300),
-        },
-        RunEvent::Healed {
-            test: healed.clone(),
-            index: 1,
-            sentence: format!("step 1 {NASTY}"),
-            explanation: NASTY.into(),
-            by: Author::Builtin,
-            offline: true,
-            old_code: format!("old {NASTY}"),
-            new_code: format!("new {NASTY}"),
-        },
+        finished(&pass, TestOutcome::Passed, 300),
+        RunEvent::of_step(
+            healed.clone(),
+            1,
+            Healed {
+                sentence: format!("step 1 {NASTY}"),
+                explanation: NASTY.into(),
+                by: Author::Builtin,
+                offline: true,
+                old_code: format!("old {NASTY}"),
+                new_code: format!("new {NASTY}"),
+            },
+        ),
         step(&healed, 1, StepSource::Healed),
-        RunEvent::TestFinished {
-            test: healed,
-            outcome: TestOutcome::Passed,
-            duration: Duration::from_millis(900),
-        },
-        RunEvent::TestStarted {
-            test: defect.clone(),
-        },
+        finished(&healed, TestOutcome::Passed, 900),
+        RunEvent::of_test(defect.clone(), TestKind::Started),
         step(&defect, 1, StepSource::Generated),
-        RunEvent::StepFailed {
-            test: defect.clone(),
-            index: 2,
-            sentence: format!("the greeting says {NASTY}"),
-            line: 3,
-            duration: Duration::from_millis(2000),
-        },
-        RunEvent::TestFinished {
-            test: defect,
-            outcome: TestOutcome::Failed(Box::new(TestFailure {
+        RunEvent::of_step(
+            defect.clone(),
+            2,
+            StepFailed {
+                sentence: format!("the greeting says {NASTY}"),
+                line: 3,
+                duration: Duration::from_millis(2000),
+            },
+        ),
+        finished(
+            &defect,
+            TestOutcome::Failed(Box::new(TestFailure {
                 step: format!("the greeting says {NASTY}"),
                 step_index: 2,
                 line: 3,
@@ -165,9 +166,9 @@ fn events_in(project: Option<&str>) -> Vec<RunEvent> {
                 verdict: Some(verdict),
                 screenshot: Some(vec![0x89, b'P', b'N', b'G']),
             })),
-            duration: Duration::from_millis(2500),
-        },
-        RunEvent::RunFinished {
+            2500,
+        ),
+        RunEvent::of_run(RunFinished {
             stats: RunStats {
                 passed: 2,
                 failed: 1,
@@ -177,7 +178,7 @@ fn events_in(project: Option<&str>) -> Vec<RunEvent> {
                 healed_steps: 1,
                 ..RunStats::default()
             },
-        },
+        }),
     ]
 }
 
@@ -231,7 +232,7 @@ fn junit_report_of_two_browsers_validates_against_the_schema() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let firefox = events_in(Some("firefox"));
     let chromium = events_in(Some("chromium"));
-    let mut events = vec![RunEvent::RunStarted { tests: 6 }];
+    let mut events = vec![RunEvent::of_run(RunStarted { tests: 6 })];
     events.extend_from_slice(&firefox[1..firefox.len() - 1]);
     events.extend_from_slice(&chromium[1..]);
     write_reports_of(dir.path(), vec![ReporterKind::Junit], &events);
