@@ -36,8 +36,6 @@ pub(crate) fn seconds(duration: Duration) -> String {
     format!("{:.2}s", duration.as_secs_f64())
 }
 
-/// The unified diff of a heal, `cached` to `healed`, with a context of 3 lines. Both sides end
-/// with a newline, so the diff never says "No newline at end of file".
 /// The summary's LLM line: `LLM: 3 request(s), 3600 tokens in, 240 tokens out, 1.20s waiting`;
 /// when the server reported prompt-cache hits, the input is split: `3600 tokens in (1200 fresh,
 /// 2400 cached)`.
@@ -58,6 +56,8 @@ pub(crate) fn llm_summary(stats: &RunStats) -> String {
     )
 }
 
+/// The unified diff of a heal, `cached` to `healed`, with a context of 3 lines. Both sides end
+/// with a newline, so the diff never says "No newline at end of file".
 pub(crate) fn heal_diff(old_code: &str, new_code: &str) -> String {
     let with_newline = |code: &str| {
         if code.ends_with('\n') {
@@ -397,6 +397,8 @@ impl Summary {
         slowest
     }
 
+    /// Writes the summary: the failure details, what the run warns about, the counts (not
+    /// when quiet), and the closing line with the total time.
     pub(super) fn write(
         &mut self,
         out: &mut dyn Write,
@@ -404,7 +406,6 @@ impl Summary {
         verbosity: Verbosity,
         stats: &RunStats,
     ) -> io::Result<()> {
-        let dim = palette.style(Style::new().dim());
         for (test, failure, attempt) in &self.failures {
             write_attempt_failure(out, palette, test, failure, *attempt)?;
         }
@@ -412,172 +413,210 @@ impl Summary {
             write_interruption(out, palette, test, at)?;
         }
         writeln!(out)?;
-        if stats.flaky > 0 {
-            let loud = palette.style(Style::new().yellow().bold());
-            writeln!(
-                out,
-                "{}",
-                loud.apply_to(format!(
-                    "{} flaky test(s): failed, then passed on a retry (see the failures above)",
-                    stats.flaky
-                ))
-            )?;
-        }
-        if stats.infrastructure_failures > 0 {
-            writeln!(
-                out,
-                "{} of the failures came from the infrastructure (browser, driver, LLM or an \
-                 app that could not be reached), not the tests",
-                stats.infrastructure_failures
-            )?;
-        }
-        if stats.configuration_failures > 0 {
-            writeln!(
-                out,
-                "{} of the failures came from the configuration (a setting the steps need), \
-                 not the tests",
-                stats.configuration_failures
-            )?;
-        }
-        if stats.heal_veto_off {
-            let loud = palette.style(Style::new().yellow().bold());
-            writeln!(
-                out,
-                "{}",
-                loud.apply_to(
-                    "WARNING: the heal veto is off (heal.veto = false): healed code was allowed \
-                     to check less than the code it replaced"
-                )
-            )?;
-        }
-        if stats.allowed_origins_off {
-            let loud = palette.style(Style::new().yellow().bold());
-            writeln!(
-                out,
-                "{}",
-                loud.apply_to(
-                    "WARNING: every origin is allowed ([browser] allowed_origins = [\"*\"]): step \
-                     code could read file: URLs and send what it read to any host"
-                )
-            )?;
-        }
-        if stats.llm_cut_off {
-            writeln!(
-                out,
-                "the LLM failed {} times in a row: the rest of the run made no LLM calls",
-                crate::llm::BREAKER_LIMIT
-            )?;
-        }
-        if let Some(StopReason::Halted(reason)) = &stats.stopped {
-            let loud = palette.style(Style::new().red().bold());
-            writeln!(
-                out,
-                "{} {} test(s) did not run",
-                loud.apply_to(format!("the run stopped: {}.", Visible(reason))),
-                stats.not_run
-            )?;
-        } else if stats.interrupted() {
-            writeln!(out, "interrupted: {} test(s) did not run", stats.not_run)?;
-        } else if stats.not_run > 0 {
-            writeln!(out, "{} test(s) did not run", stats.not_run)?;
-        }
+        write_warnings(out, palette, stats)?;
+        write_not_run(out, palette, stats)?;
         if verbosity != Verbosity::Quiet {
-            let slowest = self.slowest();
-            if !slowest.is_empty() {
-                writeln!(out, "slowest:")?;
-                for (test, duration) in slowest {
-                    writeln!(
-                        out,
-                        "  {} {}",
-                        dim.apply_to(seconds(*duration)),
-                        Visible(test)
-                    )?;
-                }
-            }
-            let mut writers = Vec::new();
-            if stats.builtin_steps > 0 {
-                writers.push(format!("{} by the built-in generator", stats.builtin_steps));
-            }
-            if stats.reused_steps > 0 {
-                // Each reused step stood in for at least one generation or heal request.
-                writers.push(format!(
-                    "{0} reused, {0} LLM request(s) saved",
-                    stats.reused_steps
-                ));
-            }
-            let builtin = if writers.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", writers.join("; "))
-            };
-            let skipped = if stats.skipped_steps > 0 {
-                format!(", {} skipped (optional)", stats.skipped_steps)
-            } else {
-                String::new()
-            };
-            writeln!(
-                out,
-                "steps: {} cached, {} generated, {} healed{skipped}{builtin}",
-                stats.cached_steps, stats.generated_steps, stats.healed_steps
-            )?;
-            let checks = stats.checks_proven + stats.checks_unproven + stats.checks_vacuous;
-            if checks > 0 {
-                let vacuous = if stats.checks_vacuous > 0 {
-                    format!(", {} cannot fail", stats.checks_vacuous)
-                } else {
-                    String::new()
-                };
-                writeln!(
-                    out,
-                    "checks: {} proven, {} unproven{vacuous}",
-                    stats.checks_proven, stats.checks_unproven
-                )?;
-            }
-            if stats.llm_requests > 0 {
-                writeln!(out, "{}", llm_summary(stats))?;
-            }
+            self.write_slowest(out, palette)?;
+            write_counts(out, stats)?;
         }
-        let passed = format!("{} passed", stats.passed);
-        let failed = format!("{} failed", stats.failed);
-        let passed = if stats.passed > 0 {
-            palette
-                .style(Style::new().green())
-                .apply_to(passed)
-                .to_string()
-        } else {
-            passed
-        };
-        let failed = if stats.failed > 0 {
-            palette
-                .style(Style::new().red())
-                .apply_to(failed)
-                .to_string()
-        } else {
-            failed
-        };
-        let mut closing = format!("{passed}, {failed}");
-        if stats.flaky > 0 {
-            let flaky = format!("{} flaky", stats.flaky);
-            closing.push_str(&format!(
-                ", {}",
-                palette.style(Style::new().yellow()).apply_to(flaky)
-            ));
-        }
-        if stats.interrupted_tests > 0 {
-            closing.push_str(&format!(", {} interrupted", stats.interrupted_tests));
-        }
-        writeln!(out, "{closing}")?;
-        if verbosity != Verbosity::Quiet {
-            writeln!(
-                out,
-                "{}",
-                dim.apply_to(format!("finished in {}", seconds(stats.duration)))
-            )?;
-        }
+        write_closing(out, palette, verbosity, stats)?;
         self.failures.clear();
         self.interrupted.clear();
         Ok(())
     }
+
+    fn write_slowest(&self, out: &mut dyn Write, palette: Palette) -> io::Result<()> {
+        let slowest = self.slowest();
+        if slowest.is_empty() {
+            return Ok(());
+        }
+        let dim = palette.style(Style::new().dim());
+        writeln!(out, "slowest:")?;
+        for (test, duration) in slowest {
+            writeln!(
+                out,
+                "  {} {}",
+                dim.apply_to(seconds(*duration)),
+                Visible(test)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// What the run warns about: flaky tests, failures that are not the tests', a heal veto that
+/// was off, every origin allowed, an LLM that was cut off.
+fn write_warnings(out: &mut dyn Write, palette: Palette, stats: &RunStats) -> io::Result<()> {
+    let loud = palette.style(Style::new().yellow().bold());
+    if stats.flaky > 0 {
+        writeln!(
+            out,
+            "{}",
+            loud.apply_to(format!(
+                "{} flaky test(s): failed, then passed on a retry (see the failures above)",
+                stats.flaky
+            ))
+        )?;
+    }
+    if stats.infrastructure_failures > 0 {
+        writeln!(
+            out,
+            "{} of the failures came from the infrastructure (browser, driver, LLM or an \
+             app that could not be reached), not the tests",
+            stats.infrastructure_failures
+        )?;
+    }
+    if stats.configuration_failures > 0 {
+        writeln!(
+            out,
+            "{} of the failures came from the configuration (a setting the steps need), \
+             not the tests",
+            stats.configuration_failures
+        )?;
+    }
+    if stats.heal_veto_off {
+        writeln!(
+            out,
+            "{}",
+            loud.apply_to(
+                "WARNING: the heal veto is off (heal.veto = false): healed code was allowed \
+                 to check less than the code it replaced"
+            )
+        )?;
+    }
+    if stats.allowed_origins_off {
+        writeln!(
+            out,
+            "{}",
+            loud.apply_to(
+                "WARNING: every origin is allowed ([browser] allowed_origins = [\"*\"]): step \
+                 code could read file: URLs and send what it read to any host"
+            )
+        )?;
+    }
+    if stats.llm_cut_off {
+        writeln!(
+            out,
+            "the LLM failed {} times in a row: the rest of the run made no LLM calls",
+            crate::llm::BREAKER_LIMIT
+        )?;
+    }
+    Ok(())
+}
+
+/// Why tests did not run, when some did not.
+fn write_not_run(out: &mut dyn Write, palette: Palette, stats: &RunStats) -> io::Result<()> {
+    if let Some(StopReason::Halted(reason)) = &stats.stopped {
+        let loud = palette.style(Style::new().red().bold());
+        writeln!(
+            out,
+            "{} {} test(s) did not run",
+            loud.apply_to(format!("the run stopped: {}.", Visible(reason))),
+            stats.not_run
+        )
+    } else if stats.interrupted() {
+        writeln!(out, "interrupted: {} test(s) did not run", stats.not_run)
+    } else if stats.not_run > 0 {
+        writeln!(out, "{} test(s) did not run", stats.not_run)
+    } else {
+        Ok(())
+    }
+}
+
+/// The steps by source (and writer), the checks by proof, and the LLM figures.
+fn write_counts(out: &mut dyn Write, stats: &RunStats) -> io::Result<()> {
+    let mut writers = Vec::new();
+    if stats.builtin_steps > 0 {
+        writers.push(format!("{} by the built-in generator", stats.builtin_steps));
+    }
+    if stats.reused_steps > 0 {
+        // Each reused step stood in for at least one generation or heal request.
+        writers.push(format!(
+            "{0} reused, {0} LLM request(s) saved",
+            stats.reused_steps
+        ));
+    }
+    let builtin = if writers.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", writers.join("; "))
+    };
+    let skipped = if stats.skipped_steps > 0 {
+        format!(", {} skipped (optional)", stats.skipped_steps)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "steps: {} cached, {} generated, {} healed{skipped}{builtin}",
+        stats.cached_steps, stats.generated_steps, stats.healed_steps
+    )?;
+    let checks = stats.checks_proven + stats.checks_unproven + stats.checks_vacuous;
+    if checks > 0 {
+        let vacuous = if stats.checks_vacuous > 0 {
+            format!(", {} cannot fail", stats.checks_vacuous)
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "checks: {} proven, {} unproven{vacuous}",
+            stats.checks_proven, stats.checks_unproven
+        )?;
+    }
+    if stats.llm_requests > 0 {
+        writeln!(out, "{}", llm_summary(stats))?;
+    }
+    Ok(())
+}
+
+/// The closing line, `N passed, N failed` (`, N flaky`, `, N interrupted` when some were),
+/// and the total time unless quiet.
+fn write_closing(
+    out: &mut dyn Write,
+    palette: Palette,
+    verbosity: Verbosity,
+    stats: &RunStats,
+) -> io::Result<()> {
+    let passed = format!("{} passed", stats.passed);
+    let failed = format!("{} failed", stats.failed);
+    let passed = if stats.passed > 0 {
+        palette
+            .style(Style::new().green())
+            .apply_to(passed)
+            .to_string()
+    } else {
+        passed
+    };
+    let failed = if stats.failed > 0 {
+        palette
+            .style(Style::new().red())
+            .apply_to(failed)
+            .to_string()
+    } else {
+        failed
+    };
+    let mut closing = format!("{passed}, {failed}");
+    if stats.flaky > 0 {
+        let flaky = format!("{} flaky", stats.flaky);
+        closing.push_str(&format!(
+            ", {}",
+            palette.style(Style::new().yellow()).apply_to(flaky)
+        ));
+    }
+    if stats.interrupted_tests > 0 {
+        closing.push_str(&format!(", {} interrupted", stats.interrupted_tests));
+    }
+    writeln!(out, "{closing}")?;
+    if verbosity != Verbosity::Quiet {
+        let dim = palette.style(Style::new().dim());
+        writeln!(
+            out,
+            "{}",
+            dim.apply_to(format!("finished in {}", seconds(stats.duration)))
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

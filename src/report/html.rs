@@ -259,6 +259,40 @@ fn step_html(html: &mut String, scenario: &str, step: &StepRecord) {
         );
     }
     html.push('\n');
+    step_notes(html, step);
+    if let Some(heal) = &step.heal {
+        heal_html(html, heal);
+    }
+    // A failed step's verdict is shown with its failure.
+    if let (Some(verdict), false) = (&step.verdict, step.status == StepStatus::Failed) {
+        let _ = writeln!(
+            html,
+            "<p class=\"note\">verdict: <strong>{}</strong> ({}) — {} — {}</p>",
+            escape(verdict.category.as_str()),
+            escape(&verdict.source.describe(verdict.category)),
+            escape(&verdict.explanation),
+            escape(&verdict.recommendation)
+        );
+    }
+    if let Some(code) = &step.code {
+        let _ = writeln!(
+            html,
+            "<details class=\"code\"{}><summary>{}</summary><pre><code>{}</code></pre></details>",
+            if step.status == StepStatus::Failed {
+                " open"
+            } else {
+                ""
+            },
+            step.code_label,
+            escape(code)
+        );
+    }
+    html.push_str("</li>\n");
+}
+
+/// The notes under a step: why it was skipped, how its checks were proven, its settle retries
+/// and LLM attempts, and its console output.
+fn step_notes(html: &mut String, step: &StepRecord) {
     if let Some(reason) = &step.skip_reason {
         let _ = writeln!(
             html,
@@ -306,34 +340,6 @@ fn step_html(html: &mut String, scenario: &str, step: &StepRecord) {
             escape(line)
         );
     }
-    if let Some(heal) = &step.heal {
-        heal_html(html, heal);
-    }
-    // A failed step's verdict is shown with its failure.
-    if let (Some(verdict), false) = (&step.verdict, step.status == StepStatus::Failed) {
-        let _ = writeln!(
-            html,
-            "<p class=\"note\">verdict: <strong>{}</strong> ({}) — {} — {}</p>",
-            escape(verdict.category.as_str()),
-            escape(&verdict.source.describe(verdict.category)),
-            escape(&verdict.explanation),
-            escape(&verdict.recommendation)
-        );
-    }
-    if let Some(code) = &step.code {
-        let _ = writeln!(
-            html,
-            "<details class=\"code\"{}><summary>{}</summary><pre><code>{}</code></pre></details>",
-            if step.status == StepStatus::Failed {
-                " open"
-            } else {
-                ""
-            },
-            step.code_label,
-            escape(code)
-        );
-    }
-    html.push_str("</li>\n");
 }
 
 /// The heal of a step: why, and the diff of the cached code.
