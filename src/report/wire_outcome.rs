@@ -231,3 +231,20 @@ impl<'a> From<&'a Classification> for ClassificationWire<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::EngineFailureKind;
+
+    /// `docs/reports.md` names every engine failure kind the wire writes, in the `engine` cause
+    /// and in JUnit's failure `type`.
+    #[test]
+    fn the_reports_doc_names_every_engine_failure_kind() {
+        let doc = include_str!("../../docs/reports.md");
+        for kind in EngineFailureKind::ALL {
+            let name = kind.as_str();
+            assert!(doc.contains(&format!("\"{name}\"")), "no \"{name}\" in the cause");
+            assert!(doc.contains(&format!("`{name}`")), "no `{name}` in the JUnit types");
+        }
+    }
+}
