@@ -243,8 +243,14 @@ mod tests {
         let doc = include_str!("../../docs/reports.md");
         for kind in EngineFailureKind::ALL {
             let name = kind.as_str();
-            assert!(doc.contains(&format!("\"{name}\"")), "no \"{name}\" in the cause");
-            assert!(doc.contains(&format!("`{name}`")), "no `{name}` in the JUnit types");
+            assert!(
+                doc.contains(&format!("\"{name}\"")),
+                "no \"{name}\" in the cause"
+            );
+            assert!(
+                doc.contains(&format!("`{name}`")),
+                "no `{name}` in the JUnit types"
+            );
         }
     }
 }
