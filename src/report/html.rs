@@ -80,6 +80,13 @@ pub(crate) fn render(record: &RunRecord, report_dir: &Path) -> String {
             stats.not_run
         );
     }
+    if let Some(started) = record.started {
+        let _ = writeln!(
+            html,
+            "<span class=\"time\">started <time datetime=\"{started:.0}\">{}</time></span>",
+            started.strftime("%Y-%m-%d %H:%M:%S UTC")
+        );
+    }
     let _ = writeln!(
         html,
         "<span class=\"time\">finished in {}</span>\n</div>",
@@ -524,6 +531,21 @@ mod tests {
             )),
             "{html}"
         );
+    }
+
+    #[test]
+    fn the_summary_says_when_the_run_started_when_its_events_say() {
+        let page =
+            |events: &[RunEvent]| body(&render(&record(events), Path::new(REPORT_DIR))).to_owned();
+        let stamped = page(&testing::stamped(testing::events()));
+        assert!(
+            stamped.contains(
+                "<span class=\"time\">started <time datetime=\"2026-01-02T03:04:05Z\">\
+                 2026-01-02 03:04:05 UTC</time></span>"
+            ),
+            "{stamped}"
+        );
+        assert!(!page(&testing::events()).contains("started"));
     }
 
     #[test]

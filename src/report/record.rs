@@ -19,6 +19,8 @@ pub(crate) struct RunRecord {
     pub tests: Vec<TestRecord>,
     /// The totals, once the run finished.
     pub stats: Option<RunStats>,
+    /// When the run started, when its first event says (events of an older prettyplay do not).
+    pub started: Option<jiff::Timestamp>,
     /// The totals counted from the events so far, for a run that did not finish.
     counted: RunStats,
     /// The tests being run (several with parallel workers).
@@ -251,7 +253,9 @@ impl RunRecord {
     pub(super) fn observe(&mut self, event: &RunEvent) {
         self.counted.observe(event);
         match &event.kind {
-            EventKind::Run(RunKind::Started(_)) => {}
+            EventKind::Run(RunKind::Started(_)) => {
+                self.started = event.time.map(|time| time.timestamp);
+            }
             EventKind::Run(RunKind::Finished(finished)) => {
                 self.stats = Some(finished.stats.clone());
             }
