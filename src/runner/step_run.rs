@@ -35,7 +35,7 @@ pub(crate) enum StepResult {
         /// Who wrote generated or healed code.
         by: Option<Author>,
         code: String,
-        /// How its checks were proven (see `RunEvent::StepPassed`).
+        /// How its checks were proven (see [`crate::runner::StepPassed`]).
         proof: Option<String>,
     },
     Failed {

@@ -3,7 +3,7 @@
 //!
 //! Main type: [`TestPlan`]; the entry point is [`run_test`], a few stages: open the page's
 //! sandbox, make the engine, then run each step ([`TestSteps::step`]: its context, how it ends
-//! by `step_run.rs`, its events) until one ends the test.
+//! (`step_run.rs`), its events) until one ends the test.
 
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
