@@ -153,7 +153,7 @@ fn write_step(out: &mut String, title: &str, step: &Step, code: Option<&str>) {
     match &step.argument {
         Some(argument) => {
             let value = match argument {
-                StepArgument::DocString(text) => js(text),
+                StepArgument::DocString(doc) => js(doc.as_str()),
                 StepArgument::DataTable(rows) => {
                     serde_json::to_string(rows).unwrap_or_else(|_| "[]".to_owned())
                 }
