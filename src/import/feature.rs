@@ -1,27 +1,31 @@
 //! A Gherkin `.feature` file rewritten as a `.steps` file, for teams that want the native
-//! format: the tests `parse_feature` maps it to, written back as `background:`, `test:` headers
-//! with their tags, sentences without their Given/When/Then keyword, and an outline's rows as
-//! one `examples:` table. Sentences and test names stay as they were, so each step keeps its
-//! identity.
+//! format: the tests `parse_feature_as_written` maps it to, written back as `background:`, `test:` headers
+//! with their tags, sentences without their Given/When/Then keyword, each step's data table or
+//! doc string below it, and an outline's rows as one `examples:` table. Sentences and test names
+//! stay as they were, so each step keeps its identity.
 //!
 //! Main entry point: [`feature_to_steps`].
 
 use std::fmt::Write;
 
-use crate::scenario::{Parsed, Step, Test};
+use super::unportable::{Unportable, carried};
+use crate::scenario::{Parsed, Step, StepArgument, Test};
+use crate::visible::visible;
 
-/// Why a feature has no `.steps` form.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) struct Unportable {
-    pub(super) line: usize,
-    pub(super) reason: String,
-}
+/// The indentation of a step's data table and doc string under it.
+const BELOW_STEP: &str = "    ";
 
-/// The `.steps` text of `parsed` (read from `display`), or the first thing `.steps` cannot
-/// say.
+/// The `.steps` text of `parsed` (read from `display` by `parse_feature_as_written`, so that
+/// an outline's doc strings and tables keep their `<column>`), or the first thing `.steps`
+/// cannot say.
 pub(super) fn feature_to_steps(display: &str, parsed: &Parsed) -> Result<String, Unportable> {
     let mut out = String::new();
-    let _ = writeln!(out, "# Imported by `prettyplay import` from {display}.");
+    // The path is the user's, and may hold anything a file name can.
+    let _ = writeln!(
+        out,
+        "# Imported by `prettyplay import` from {}.",
+        visible(display)
+    );
     if !parsed.background.is_empty() {
         let _ = writeln!(out, "\nbackground:");
         write_steps(&mut out, &parsed.background)?;
@@ -61,10 +65,10 @@ pub(super) fn feature_to_steps(display: &str, parsed: &Parsed) -> Result<String,
         write_header(&mut out, &example.template, test)?;
         write_steps(&mut out, &test.steps)?;
         let _ = writeln!(out, "  examples:");
-        let _ = writeln!(out, "    {}", table_row(&example.columns));
+        let _ = writeln!(out, "    {}", table_row(&example.columns, example.line)?);
         for row in &rows {
-            if let Some(values) = row.example.as_ref().map(|e| &e.values) {
-                let _ = writeln!(out, "    {}", table_row(values));
+            if let Some(e) = &row.example {
+                let _ = writeln!(out, "    {}", table_row(&e.values, e.line)?);
             }
         }
         index += rows.len();
@@ -73,6 +77,10 @@ pub(super) fn feature_to_steps(display: &str, parsed: &Parsed) -> Result<String,
 }
 
 fn write_header(out: &mut String, name: &str, test: &Test) -> Result<(), Unportable> {
+    carried(name, &format!("the name of `{name}`"), test.line)?;
+    for tag in &test.tags {
+        carried(tag, &format!("the tag `@{tag}` of `{name}`"), test.line)?;
+    }
     let tags: String = test.tags.iter().map(|t| format!(" @{t}")).collect();
     let _ = writeln!(out, "\ntest: {name}{tags}");
     Ok(())
@@ -80,38 +88,63 @@ fn write_header(out: &mut String, name: &str, test: &Test) -> Result<(), Unporta
 
 fn write_steps(out: &mut String, steps: &[Step]) -> Result<(), Unportable> {
     for step in steps {
-        if let Some(argument) = &step.argument {
-            return Err(Unportable {
-                line: step.line,
-                reason: format!(
-                    "the step `{}` has a {}, which a `.steps` file cannot hold: keep the file as \
-                     `.feature` (prettyplay runs it as it is)",
-                    step.sentence,
-                    match argument {
-                        crate::scenario::StepArgument::DocString(_) => "doc string",
-                        crate::scenario::StepArgument::DataTable(_) => "data table",
-                    }
-                ),
-            });
-        }
+        let what = format!("the step `{}`", step.sentence);
+        carried(&step.sentence, &what, step.line)?;
         let _ = writeln!(out, "  {}", step.sentence);
+        match &step.argument {
+            None => {}
+            Some(StepArgument::DataTable(rows)) => {
+                for row in rows {
+                    let _ = writeln!(out, "{BELOW_STEP}{}", table_row(row, step.line)?);
+                }
+            }
+            Some(StepArgument::DocString(doc)) => {
+                carried(&doc.text, &format!("the doc string of {what}"), step.line)?;
+                if let Some(media_type) = &doc.media_type {
+                    carried(media_type, &format!("the doc string of {what}"), step.line)?;
+                }
+                let Some(written) = doc.written(BELOW_STEP) else {
+                    return Err(Unportable {
+                        line: step.line,
+                        reason: format!(
+                            "the doc string of {what} holds both `\\\"\\\"\\\"` and \
+                             ```\\`\\`\\` ``` as text, which no `.steps` delimiter can \
+                             carry: keep the file as `.feature`"
+                        ),
+                    });
+                };
+                out.push_str(&written);
+            }
+        }
     }
     Ok(())
 }
 
-/// `| a | b |`, with `|` and `\` escaped as `.steps` tables read them.
-fn table_row(cells: &[String]) -> String {
-    let cells: Vec<String> = cells
-        .iter()
-        .map(|c| c.replace('\\', "\\\\").replace('|', "\\|"))
-        .collect();
-    format!("| {} |", cells.join(" | "))
+/// `| a | b |`, with `|` and `\` escaped as `.steps` tables read them. A cell holding a line
+/// break (Gherkin's `\n`) has no `.steps` form.
+fn table_row(cells: &[String], line: usize) -> Result<String, Unportable> {
+    let mut written = Vec::with_capacity(cells.len());
+    for cell in cells {
+        carried(cell, &format!("the table cell `{cell}`"), line)?;
+        if cell.contains('\n') {
+            return Err(Unportable {
+                line,
+                reason: format!(
+                    "the table cell `{}` holds a line break (`\\n`), which a `.steps` table \
+                     cannot hold: keep the file as `.feature`",
+                    cell.replace('\n', "\\n")
+                ),
+            });
+        }
+        written.push(cell.replace('\\', "\\\\").replace('|', "\\|"));
+    }
+    Ok(format!("| {} |", written.join(" | ")))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{parse, parse_feature};
+    use crate::scenario::{parse, parse_feature, parse_feature_as_written};
 
     const FEATURE: &str = "\
 @todo
@@ -160,15 +193,96 @@ Feature: todos
         assert_eq!(back.background.len(), 1);
     }
 
+    const ARGUMENTS: &str = r#"Feature: arguments
+  Scenario: import
+    Given the todos
+      | title       | note        |
+      | a\|b        | c\\d \e     |
+    When I paste
+      """json
+      {"a": 1,
+        "b": \"\"\"}
+      \"\"\"
+      """
+    Then it is done
+
+  Scenario Outline: note <item>
+    Given the note
+      ```
+      buy <item>
+      ```
+    And the row
+      | <item> |
+
+    Examples:
+      | item |
+      | milk |
+      | eggs |
+"#;
+
     #[test]
-    fn a_data_table_has_no_steps_form() {
-        let parsed = parse_feature(
-            "f.feature",
-            b"Feature: a\n  Scenario: b\n    Given these\n      | x |\n",
-        )
-        .expect("parses");
-        let error = feature_to_steps("f.feature", &parsed).expect_err("unportable");
-        assert_eq!(error.line, 3);
-        assert!(error.reason.contains("data table"), "{error:?}");
+    fn data_tables_and_doc_strings_are_written_below_their_steps_and_read_back() {
+        let parsed = parse_feature_as_written("f.feature", ARGUMENTS.as_bytes()).expect("parses");
+        let steps = feature_to_steps("f.feature", &parsed).expect("portable");
+        assert_eq!(
+            steps,
+            "# Imported by `prettyplay import` from f.feature.\n\
+             \ntest: import\n  the todos\n    | title | note |\n    | a\\|b | c\\\\d \\\\e |\n  \
+             I paste\n    \"\"\"json\n    {\"a\": 1,\n      \"b\": \\\"\\\"\\\"}\n    \
+             \\\"\\\"\\\"\n    \"\"\"\n  it is done\n\
+             \ntest: note <item>\n  the note\n    \"\"\"\n    buy <item>\n    \"\"\"\n  \
+             the row\n    | <item> |\n  examples:\n    | item |\n    | milk |\n    | eggs |\n"
+        );
+        // Read back, the `.steps` file passes each step what the `.feature` file passes it.
+        let back = parse("f.steps", steps.as_bytes()).expect("a valid .steps file");
+        let filled = parse_feature("f.feature", ARGUMENTS.as_bytes()).expect("parses");
+        let arguments = |p: &Parsed| -> Vec<(String, Vec<Option<StepArgument>>)> {
+            p.tests
+                .iter()
+                .map(|t| {
+                    (
+                        t.name.clone(),
+                        t.steps.iter().map(|s| s.argument.clone()).collect(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(arguments(&back), arguments(&filled));
+        let StepArgument::DocString(doc) = back.tests[0].steps[1].argument.clone().unwrap() else {
+            panic!("a doc string");
+        };
+        assert_eq!(doc.text, "{\"a\": 1,\n  \"b\": \"\"\"}\n\"\"\"");
+        assert_eq!(doc.media_type.as_deref(), Some("json"));
+    }
+
+    #[test]
+    fn what_a_steps_file_cannot_hold_is_named_at_its_line() {
+        for (feature, line, what) in [
+            (
+                "Feature: a\n  Scenario: b\n    Given these\n      | x\\ny |\n",
+                3,
+                "line break",
+            ),
+            (
+                "Feature: a\n  Scenario: b\n    Given clear \u{1b}[2J\n",
+                3,
+                "`\\x1b`",
+            ),
+            (
+                "Feature: a\n  Scenario: b\n    Given x\n      \"\"\"\n      \u{202e}\n      \"\"\"\n",
+                3,
+                "`\\u{202e}`",
+            ),
+            (
+                "Feature: a\n  Scenario: b\u{7}\n    Given x\n",
+                2,
+                "`\\x07`",
+            ),
+        ] {
+            let parsed = parse_feature_as_written("f.feature", feature.as_bytes()).expect("parses");
+            let error = feature_to_steps("f.feature", &parsed).expect_err("unportable");
+            assert_eq!(error.line, line, "{feature:?}");
+            assert!(error.reason.contains(what), "{error:?}");
+        }
     }
 }

@@ -5,5 +5,6 @@
 mod feature;
 mod importer;
 mod plan;
+mod unportable;
 
 pub(crate) use importer::{ImportError, import_files};

@@ -8,13 +8,19 @@
 
 use std::fmt::Write;
 
+use super::unportable::{Unportable, carried};
+use crate::visible::visible;
+
 /// A plan scenario as read.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct PlanTest {
     name: String,
+    /// 1-based line of its `####` heading.
+    line: usize,
     group: Option<String>,
     file: Option<String>,
-    steps: Vec<String>,
+    /// Each sentence with its line.
+    steps: Vec<(String, usize)>,
 }
 
 /// What a plan holds.
@@ -26,27 +32,42 @@ struct Plan {
 }
 
 /// The `.steps` text of the plan `source` (named `display` in its comments), and how many
-/// sentences it holds; `None` when the plan holds no scenario with steps.
-pub(super) fn plan_to_steps(display: &str, source: &str) -> Option<(String, usize)> {
+/// sentences it holds; `None` when the plan holds no scenario with steps. The plan's title,
+/// seed and file names go into comments, their control characters shown as escapes; a test
+/// name or sentence holding one is [`Unportable`].
+pub(super) fn plan_to_steps(
+    display: &str,
+    source: &str,
+) -> Result<Option<(String, usize)>, Unportable> {
     let plan = read(source);
     if plan.tests.iter().all(|t| t.steps.is_empty()) {
-        return None;
+        return Ok(None);
     }
     let mut out = String::new();
-    let _ = writeln!(out, "# Imported by `prettyplay import` from {display}.");
+    let _ = writeln!(
+        out,
+        "# Imported by `prettyplay import` from {}.",
+        visible(display)
+    );
     if let Some(title) = &plan.title {
-        let _ = writeln!(out, "# {title}");
+        let _ = writeln!(out, "# {}", visible(title));
     }
     let mut sentences = 0;
     if let Some(seed) = &plan.seed {
         let _ = writeln!(
             out,
-            "\n# The plan's seed ({seed}) opens the app before every scenario.\nbackground:\n  open the app"
+            "\n# The plan's seed ({}) opens the app before every scenario.\nbackground:\n  open the app",
+            visible(seed)
         );
         sentences += 1;
     }
     let mut names: Vec<String> = Vec::new();
     for test in plan.tests.iter().filter(|t| !t.steps.is_empty()) {
+        carried(
+            &test.name,
+            &format!("the scenario name `{}`", test.name),
+            test.line,
+        )?;
         let mut name = test.name.clone();
         let mut n = 2;
         while names.contains(&name) {
@@ -56,7 +77,7 @@ pub(super) fn plan_to_steps(display: &str, source: &str) -> Option<(String, usiz
         names.push(name.clone());
         let _ = writeln!(out);
         if let Some(file) = &test.file {
-            let _ = writeln!(out, "# Playwright's test: {file}");
+            let _ = writeln!(out, "# Playwright's test: {}", visible(file));
         }
         let tag = test
             .group
@@ -64,19 +85,20 @@ pub(super) fn plan_to_steps(display: &str, source: &str) -> Option<(String, usiz
             .map(|g| format!(" @{}", tag_of(g)))
             .unwrap_or_default();
         let _ = writeln!(out, "test: {name}{tag}");
-        for step in &test.steps {
+        for (step, line) in &test.steps {
+            carried(step, &format!("the step `{step}`"), *line)?;
             let _ = writeln!(out, "  {step}");
             sentences += 1;
         }
     }
-    Some((out, sentences))
+    Ok(Some((out, sentences)))
 }
 
 fn read(source: &str) -> Plan {
     let mut plan = Plan::default();
     let mut group: Option<String> = None;
     let mut in_steps = false;
-    for raw in source.lines() {
+    for (index, raw) in source.lines().enumerate() {
         let line = raw.trim();
         if let Some(title) = line.strip_prefix("# ") {
             plan.title.get_or_insert_with(|| title.trim().to_owned());
@@ -85,6 +107,7 @@ fn read(source: &str) -> Plan {
         if let Some(heading) = line.strip_prefix("#### ") {
             plan.tests.push(PlanTest {
                 name: without_number(heading),
+                line: index + 1,
                 group: group.clone(),
                 ..PlanTest::default()
             });
@@ -123,9 +146,9 @@ fn read(source: &str) -> Plan {
             .strip_prefix("- expect:")
             .or_else(|| line.strip_prefix("* expect:"))
         {
-            push_sentence(&mut test.steps, expect);
+            push_sentence(&mut test.steps, expect, index + 1);
         } else if let Some(step) = numbered(line) {
-            push_sentence(&mut test.steps, step);
+            push_sentence(&mut test.steps, step, index + 1);
         }
     }
     plan
@@ -163,7 +186,7 @@ fn numbered(line: &str) -> Option<&str> {
 
 /// A sentence as a `.steps` line: trimmed, one line, with no trailing period, and not starting
 /// with what `.steps` reads as something else.
-fn push_sentence(steps: &mut Vec<String>, text: &str) {
+fn push_sentence(steps: &mut Vec<(String, usize)>, text: &str, line: usize) {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let text = text.trim_end_matches('.').trim();
     if text.is_empty() {
@@ -173,9 +196,9 @@ fn push_sentence(steps: &mut Vec<String>, text: &str) {
         .iter()
         .any(|bad| text.to_ascii_lowercase().starts_with(bad));
     if starts_badly {
-        steps.push(format!("then {text}"));
+        steps.push((format!("then {text}"), line));
     } else {
-        steps.push(text.to_owned());
+        steps.push((text.to_owned(), line));
     }
 }
 
@@ -232,7 +255,9 @@ An overview that is not a scenario.
 
     #[test]
     fn a_plan_becomes_tests_of_its_steps_and_expectations() {
-        let (steps, count) = plan_to_steps("specs/basic.plan.md", PLAN).expect("a plan");
+        let (steps, count) = plan_to_steps("specs/basic.plan.md", PLAN)
+            .expect("portable")
+            .expect("a plan");
         assert_eq!(count, 8);
         assert_eq!(
             steps,
@@ -264,6 +289,33 @@ An overview that is not a scenario.
 
     #[test]
     fn a_text_without_scenarios_is_no_plan() {
-        assert_eq!(plan_to_steps("x.plan.md", "# Title\n\nJust prose.\n"), None);
+        assert_eq!(
+            plan_to_steps("x.plan.md", "# Title\n\nJust prose.\n"),
+            Ok(None)
+        );
+    }
+
+    #[test]
+    fn control_characters_become_escapes_in_comments_and_errors_in_sentences() {
+        let hostile = "# Plan \u{1b}[2J\u{1b}]0;pwned\u{7}\n\n**Seed:** `seed\u{9b}31m.ts`\n\n\
+                       #### 1.1. fine\n\n**File:** `a\u{202e}b.spec.ts`\n\n**Steps:**\n  1. Open the app\n";
+        let (steps, _) = plan_to_steps("specs/x\u{1b}.plan.md", hostile)
+            .expect("portable")
+            .expect("a plan");
+        assert!(
+            !steps.chars().any(crate::visible::is_unsafe),
+            "a raw control character: {steps:?}"
+        );
+        assert!(
+            steps.contains("# Plan \\x1b[2J\\x1b]0;pwned\\x07\n"),
+            "{steps}"
+        );
+        assert!(steps.contains("seed\\u{9b}31m.ts"), "{steps}");
+        assert!(steps.contains("a\\u{202e}b.spec.ts"), "{steps}");
+        assert!(steps.contains("from specs/x\\x1b.plan.md."), "{steps}");
+        let sentence = "#### 1.1. t\n\n**Steps:**\n  1. Open the app\n  2. Type \u{1b}[2J\n";
+        let error = plan_to_steps("p.plan.md", sentence).expect_err("unportable");
+        assert_eq!(error.line, 5);
+        assert!(error.reason.contains("`\\x1b`"), "{}", error.reason);
     }
 }
