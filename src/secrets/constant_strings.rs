@@ -9,7 +9,8 @@
 //! constant and computed by pure built-ins ([`Value`], `js_methods.rs`): literals, `+` and the
 //! other operators, templates, `String.raw`, conditionals, parentheses and commas, array and
 //! object literals and their members, a variable declared once and never reassigned (its `+=`
-//! and `.push(...)` appended in source order), and an immediately called function without
+//! and `.push(...)` appended in source order; destructured from an array or object literal
+//! too), and an immediately called function without
 //! parameters whose body returns one expression. `map` and `reduce` with an arrow function are
 //! evaluated with its parameters bound. Anything computed at run time is unknown, and the
 //! known parts around it still count: `x + 'Hunt' + 'er7'` holds `Hunter7`.
@@ -140,20 +141,13 @@ impl<'a> Visit<'a> for Folder {
     }
 
     fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
-        let BindingPattern::BindingIdentifier(id) = &it.id else {
-            walk::walk_variable_declarator(self, it);
-            return;
-        };
         let Some(init) = &it.init else {
+            walk::walk_variable_declarator(self, it);
             return;
         };
         let value = self.eval(init);
         self.keep(&value);
-        let name = id.name.as_str();
-        if self.names.is_constant(name) && self.values.get(name) != Some(&value) {
-            self.values.insert(name.to_owned(), value);
-            self.changed = true;
-        }
+        self.bind(&it.id, value);
     }
 
     fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
@@ -175,6 +169,57 @@ impl<'a> Visit<'a> for Folder {
 }
 
 impl Folder {
+    /// Gives the names `pattern` declares their part of `value`: the whole value, an array's
+    /// element (`const [a, b] = [...]`) or an object's property (`const { a } = {...}`).
+    /// Defaults, rests and computed keys are left to run time.
+    fn bind<'a>(&mut self, pattern: &BindingPattern<'a>, value: Value) {
+        match pattern {
+            BindingPattern::BindingIdentifier(id) => {
+                let name = id.name.as_str();
+                if self.names.is_constant(name) && self.values.get(name) != Some(&value) {
+                    self.values.insert(name.to_owned(), value);
+                    self.changed = true;
+                }
+            }
+            BindingPattern::ArrayPattern(array) => {
+                for (i, element) in array.elements.iter().enumerate() {
+                    let part = match &value {
+                        Value::Array(items) => items.get(i).cloned().unwrap_or(Value::Undefined),
+                        _ => Value::Unknown,
+                    };
+                    if let Some(element) = element {
+                        self.bind(element, part);
+                    }
+                }
+            }
+            BindingPattern::ObjectPattern(object) => {
+                for property in &object.properties {
+                    let key = match &property.key {
+                        PropertyKey::StaticIdentifier(id) if !property.computed => {
+                            Some(id.name.as_str())
+                        }
+                        PropertyKey::StringLiteral(s) => Some(s.value.as_str()),
+                        _ => None,
+                    };
+                    let part = match (&value, key) {
+                        (Value::Object(entries), Some(key)) => entries
+                            .iter()
+                            .rev()
+                            .find(|(k, _)| k == key)
+                            .map_or(Value::Undefined, |(_, v)| v.clone()),
+                        _ => Value::Unknown,
+                    };
+                    self.bind(&property.value, part);
+                }
+            }
+            BindingPattern::AssignmentPattern(assignment) => {
+                let fallback = self.eval(&assignment.right);
+                self.keep(&fallback);
+                self.bind(&assignment.left, Value::Unknown);
+            }
+        }
+    }
+
     /// Records the strings `value` holds, or notes a value beyond the limits.
     pub(super) fn keep(&mut self, value: &Value) {
         match value {
@@ -632,6 +677,9 @@ mod tests {
              const c = b + '-s3cret'; const b = a + 'er7'; const a = 'Hunt';"
                 .to_owned(),
             "let s = 'Hunt'; s += 'er7'; s += '-s3cret'; f(s);".to_owned(),
+            "const [a, , b] = ['Hunt', 0, 'er7-s3cret']; f(a + b);".to_owned(),
+            "const { a, 'b': c } = { a: 'Hunt', b: 'er7-s3cret' }; f(a + c);".to_owned(),
+            "f(Object.values({ a: 'Hunt', b: 'er7-s3cret' }).join(''))".to_owned(),
             "const p = []; p.push('Hunt'); p.push('er7-s3cret'); f(p.join(''));".to_owned(),
             "f(['Hunt', 'er7-s3cret'].join(separator))".to_owned(),
         ] {

@@ -2,7 +2,8 @@
 //! (`concat`, `slice`, `split`, `replace` with a plain string, `toUpperCase`, `repeat`, ...),
 //! array methods (`join`, `reverse`, `concat`, `slice`, `flat`, `at`), `Number.prototype.toString`
 //! with a radix, and the globals `String`, `String.fromCharCode`, `String.fromCodePoint`,
-//! `atob` and `JSON.parse`.
+//! `atob`, `JSON.parse`, `Array(...)`, `Array.of`, `Array.from`, `Object.values` and
+//! `Object.keys`.
 //!
 //! Main functions: [`string_method`], [`array_method`], [`number_method`], [`global_call`].
 //! Each returns `Ok(None)` for what it does not evaluate, which the folder treats as a value
@@ -25,6 +26,8 @@ pub(super) const GLOBAL_FUNCTIONS: &[&str] = &[
     "Array",
     "Array.of",
     "Array.from",
+    "Object.values",
+    "Object.keys",
 ];
 
 type Folded = Result<Option<Value>, TooLarge>;
@@ -408,6 +411,21 @@ pub(super) fn global_call(name: &str, args: &[Value]) -> Folded {
             _ => Value::Array(args.to_vec()),
         },
         "Array.of" => Value::Array(args.to_vec()),
+        "Object.values" | "Object.keys" => match args.first() {
+            Some(Value::Object(entries)) => Value::Array(
+                entries
+                    .iter()
+                    .map(|(key, value)| {
+                        if name == "Object.keys" {
+                            Value::str(key.clone())
+                        } else {
+                            value.clone()
+                        }
+                    })
+                    .collect(),
+            ),
+            _ => return Ok(None),
+        },
         "Array.from" => match args {
             [Value::Array(items)] => Value::Array(items.clone()),
             [value @ Value::Str(_)] => match value.known_str() {

@@ -308,6 +308,31 @@ mod tests {
     }
 
     #[test]
+    fn code_holding_a_secret_whole_or_built_from_constants_is_found() {
+        let s = secrets();
+        let holds = |code: &str| s.found_in_code(code);
+        assert_eq!(
+            holds("fill('hunter22')"),
+            Some(CodeSecret::Holds("PASSWORD"))
+        );
+        assert_eq!(
+            holds("fill('hunt' + 'er22')"),
+            Some(CodeSecret::Holds("PASSWORD"))
+        );
+        assert_eq!(
+            holds("fill(`hunter${22}-long`)"),
+            Some(CodeSecret::Holds("TOKEN"))
+        );
+        assert_eq!(holds("fill(vars.PASSWORD)"), None);
+        assert_eq!(holds("fill('x'.repeat(1e8))"), Some(CodeSecret::Unchecked));
+        // Without secrets nothing is parsed, so nothing is refused.
+        assert_eq!(
+            Secrets::default().found_in_code("fill('x'.repeat(1e8))"),
+            None
+        );
+    }
+
+    #[test]
     fn debug_shows_names_only() {
         let shown = format!("{:?}", secrets());
         assert!(!shown.contains("hunter"), "{shown}");
