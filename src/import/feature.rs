@@ -6,11 +6,9 @@
 //!
 //! Main entry point: [`feature_to_steps`].
 
-use std::fmt::Write;
-
-use super::unportable::{Unportable, carried};
-use crate::scenario::{Parsed, Step, StepArgument, Test};
-use crate::visible::visible;
+use super::steps_writer::{Converted, StepsWriter, content};
+use super::unportable::Unportable;
+use crate::scenario::{DocString, Parsed, Step, StepArgument, Test};
 
 /// The indentation of a step's data table and doc string under it.
 const BELOW_STEP: &str = "    ";
@@ -18,23 +16,18 @@ const BELOW_STEP: &str = "    ";
 /// The `.steps` text of `parsed` (read from `display` by `parse_feature_as_written`, so that
 /// an outline's doc strings and tables keep their `<column>`), or the first thing `.steps`
 /// cannot say.
-pub(super) fn feature_to_steps(display: &str, parsed: &Parsed) -> Result<String, Unportable> {
-    let mut out = String::new();
-    // The path is the user's, and may hold anything a file name can.
-    let _ = writeln!(
-        out,
-        "# Imported by `prettyplay import` from {}.",
-        visible(display)
-    );
+pub(super) fn feature_to_steps(display: &str, parsed: &Parsed) -> Result<Converted, Unportable> {
+    let mut out = StepsWriter::default();
+    out.comment(&format!("Imported by `prettyplay import` from {display}."));
     if !parsed.background.is_empty() {
-        let _ = writeln!(out, "\nbackground:");
+        out.line("\nbackground:");
         write_steps(&mut out, &parsed.background)?;
     }
     let mut index = 0;
     while index < parsed.tests.len() {
         let test = &parsed.tests[index];
         let Some(example) = &test.example else {
-            write_header(&mut out, &test.name, test)?;
+            write_header(&mut out, &test.name, test);
             write_steps(&mut out, &test.steps)?;
             index += 1;
             continue;
@@ -62,61 +55,88 @@ pub(super) fn feature_to_steps(display: &str, parsed: &Parsed) -> Result<String,
                 });
             }
         }
-        write_header(&mut out, &example.template, test)?;
+        write_header(&mut out, &example.template, test);
         write_steps(&mut out, &test.steps)?;
-        let _ = writeln!(out, "  examples:");
-        let _ = writeln!(out, "    {}", table_row(&example.columns, example.line)?);
+        out.line("  examples:");
+        write_row(&mut out, "    ", &example.columns, example.line)?;
         for row in &rows {
             if let Some(e) = &row.example {
-                let _ = writeln!(out, "    {}", table_row(&e.values, e.line)?);
+                write_row(&mut out, "    ", &e.values, e.line)?;
             }
         }
         index += rows.len();
     }
-    Ok(out)
+    Ok(out.finish())
 }
 
-fn write_header(out: &mut String, name: &str, test: &Test) -> Result<(), Unportable> {
-    carried(name, &format!("the name of `{name}`"), test.line)?;
-    for tag in &test.tags {
-        carried(tag, &format!("the tag `@{tag}` of `{name}`"), test.line)?;
-    }
-    let tags: String = test.tags.iter().map(|t| format!(" @{t}")).collect();
-    let _ = writeln!(out, "\ntest: {name}{tags}");
-    Ok(())
+fn write_header(out: &mut StepsWriter, name: &str, test: &Test) {
+    out.line("");
+    out.note(
+        "",
+        std::iter::once(name).chain(test.tags.iter().map(String::as_str)),
+    );
+    let tags: String = test
+        .tags
+        .iter()
+        .map(|t| format!(" @{}", content(t)))
+        .collect();
+    out.line(&format!("test: {}{tags}", content(name)));
 }
 
-fn write_steps(out: &mut String, steps: &[Step]) -> Result<(), Unportable> {
+fn write_steps(out: &mut StepsWriter, steps: &[Step]) -> Result<(), Unportable> {
     for step in steps {
-        let what = format!("the step `{}`", step.sentence);
-        carried(&step.sentence, &what, step.line)?;
-        let _ = writeln!(out, "  {}", step.sentence);
+        let mut texts = vec![step.sentence.as_str()];
+        match &step.argument {
+            Some(StepArgument::DocString(doc)) => {
+                texts.push(&doc.text);
+                texts.extend(doc.media_type.as_deref());
+            }
+            Some(StepArgument::DataTable(rows)) => {
+                texts.extend(rows.iter().flatten().map(String::as_str));
+            }
+            None => {}
+        }
+        out.note("  ", texts);
+        out.line(&format!("  {}", content(&step.sentence)));
         match &step.argument {
             None => {}
             Some(StepArgument::DataTable(rows)) => {
                 for row in rows {
-                    let _ = writeln!(out, "{BELOW_STEP}{}", table_row(row, step.line)?);
+                    out.line(&format!("{BELOW_STEP}{}", table_row(row, step.line)?));
                 }
             }
             Some(StepArgument::DocString(doc)) => {
-                carried(&doc.text, &format!("the doc string of {what}"), step.line)?;
-                if let Some(media_type) = &doc.media_type {
-                    carried(media_type, &format!("the doc string of {what}"), step.line)?;
-                }
-                let Some(written) = doc.written(BELOW_STEP) else {
+                let shown = DocString {
+                    text: content(&doc.text).into_owned(),
+                    media_type: doc.media_type.as_deref().map(|m| content(m).into_owned()),
+                };
+                let Some(written) = shown.written(BELOW_STEP) else {
                     return Err(Unportable {
                         line: step.line,
                         reason: format!(
-                            "the doc string of {what} holds both `\\\"\\\"\\\"` and \
+                            "the doc string of the step `{}` holds both `\\\"\\\"\\\"` and \
                              ```\\`\\`\\` ``` as text, which no `.steps` delimiter can \
-                             carry: keep the file as `.feature`"
+                             carry: keep the file as `.feature`",
+                            step.sentence
                         ),
                     });
                 };
-                out.push_str(&written);
+                out.line(written.trim_end_matches('\n'));
             }
         }
     }
+    Ok(())
+}
+
+/// A row of an examples table, with the note above it when its cells hold escapes.
+fn write_row(
+    out: &mut StepsWriter,
+    indent: &str,
+    cells: &[String],
+    line: usize,
+) -> Result<(), Unportable> {
+    out.note(indent, cells.iter().map(String::as_str));
+    out.line(&format!("{indent}{}", table_row(cells, line)?));
     Ok(())
 }
 
@@ -125,7 +145,6 @@ fn write_steps(out: &mut String, steps: &[Step]) -> Result<(), Unportable> {
 fn table_row(cells: &[String], line: usize) -> Result<String, Unportable> {
     let mut written = Vec::with_capacity(cells.len());
     for cell in cells {
-        carried(cell, &format!("the table cell `{cell}`"), line)?;
         if cell.contains('\n') {
             return Err(Unportable {
                 line,
@@ -136,7 +155,7 @@ fn table_row(cells: &[String], line: usize) -> Result<String, Unportable> {
                 ),
             });
         }
-        written.push(cell.replace('\\', "\\\\").replace('|', "\\|"));
+        written.push(content(cell).replace('\\', "\\\\").replace('|', "\\|"));
     }
     Ok(format!("| {} |", written.join(" | ")))
 }
@@ -168,7 +187,9 @@ Feature: todos
     #[test]
     fn a_feature_becomes_steps_with_the_same_identities() {
         let parsed = parse_feature("f.feature", FEATURE.as_bytes()).expect("parses");
-        let steps = feature_to_steps("features/todo.feature", &parsed).expect("portable");
+        let steps = feature_to_steps("features/todo.feature", &parsed)
+            .expect("portable")
+            .text;
         assert_eq!(
             steps,
             "# Imported by `prettyplay import` from features/todo.feature.\n\
@@ -223,7 +244,9 @@ Feature: todos
     #[test]
     fn data_tables_and_doc_strings_are_written_below_their_steps_and_read_back() {
         let parsed = parse_feature_as_written("f.feature", ARGUMENTS.as_bytes()).expect("parses");
-        let steps = feature_to_steps("f.feature", &parsed).expect("portable");
+        let steps = feature_to_steps("f.feature", &parsed)
+            .expect("portable")
+            .text;
         assert_eq!(
             steps,
             "# Imported by `prettyplay import` from f.feature.\n\
@@ -256,33 +279,46 @@ Feature: todos
     }
 
     #[test]
-    fn what_a_steps_file_cannot_hold_is_named_at_its_line() {
-        for (feature, line, what) in [
-            (
-                "Feature: a\n  Scenario: b\n    Given these\n      | x\\ny |\n",
-                3,
-                "line break",
-            ),
-            (
-                "Feature: a\n  Scenario: b\n    Given clear \u{1b}[2J\n",
-                3,
-                "`\\x1b`",
-            ),
-            (
-                "Feature: a\n  Scenario: b\n    Given x\n      \"\"\"\n      \u{202e}\n      \"\"\"\n",
-                3,
-                "`\\u{202e}`",
-            ),
-            (
-                "Feature: a\n  Scenario: b\u{7}\n    Given x\n",
-                2,
-                "`\\x07`",
-            ),
-        ] {
-            let parsed = parse_feature_as_written("f.feature", feature.as_bytes()).expect("parses");
-            let error = feature_to_steps("f.feature", &parsed).expect_err("unportable");
-            assert_eq!(error.line, line, "{feature:?}");
-            assert!(error.reason.contains(what), "{error:?}");
-        }
+    fn a_cell_with_a_line_break_is_named_at_its_line() {
+        let feature = "Feature: a\n  Scenario: b\n    Given these\n      | x\\ny |\n";
+        let parsed = parse_feature_as_written("f.feature", feature.as_bytes()).expect("parses");
+        let error = feature_to_steps("f.feature", &parsed).expect_err("unportable");
+        assert_eq!(error.line, 3);
+        assert!(error.reason.contains("line break"), "{error:?}");
+    }
+
+    #[test]
+    fn control_characters_are_written_as_escapes_under_a_note() {
+        let feature = "Feature: a\u{1b}[2J\n  @t\u{7}\n  Scenario: b\u{202e}\n    Given clear \u{1b}[2J\n      \
+                       \"\"\"\n      x\u{9b}y\n      \"\"\"\n    Then fine\n";
+        let parsed =
+            parse_feature_as_written("f\u{1b}.feature", feature.as_bytes()).expect("parses");
+        let converted = feature_to_steps("f\u{1b}.feature", &parsed).expect("portable");
+        assert!(converted.escaped);
+        let text = &converted.text;
+        assert!(
+            !text.chars().any(crate::visible::is_unsafe),
+            "a raw control character in {text:?}"
+        );
+        assert!(
+            text.starts_with("# Imported by `prettyplay import` from f\\x1b.feature.\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("# The next line holds control characters of the source"),
+            "{text}"
+        );
+        assert!(text.contains("\ntest: b\\u{202e} @t\\x07\n"), "{text}");
+        assert!(
+            text.contains("  clear \\x1b[2J\n    \"\"\"\n    x\\u{9b}y\n"),
+            "{text}"
+        );
+        assert!(text.contains("\n  fine\n"), "{text}");
+        // The note sits above the lines it is about, and not above the others.
+        assert_eq!(text.matches("# The next line").count(), 2, "{text}");
+        // What is written loads, with the escapes as text.
+        let back = parse("f.steps", text.as_bytes()).expect("a valid .steps file");
+        assert_eq!(back.tests[0].name, "b\\u{202e}");
+        assert_eq!(back.tests[0].steps[0].sentence, "clear \\x1b[2J");
     }
 }

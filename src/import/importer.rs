@@ -124,6 +124,8 @@ pub(crate) struct Imported {
     pub to: PathBuf,
     pub tests: usize,
     pub sentences: usize,
+    /// Control characters of the source were written as escapes in names, sentences or values.
+    pub escaped: bool,
 }
 
 /// Imports each of `files` (relative to `cwd`) into `dir` (`NAME.plan.md` and `NAME.feature`
@@ -140,16 +142,30 @@ pub(crate) fn import_files(
     for given in files {
         match import_file(cwd, given, dir) {
             Ok(one) => {
-                let shown_to = one.to.strip_prefix(cwd).unwrap_or(&one.to).display();
+                let shown_to = one
+                    .to
+                    .strip_prefix(cwd)
+                    .unwrap_or(&one.to)
+                    .display()
+                    .to_string();
                 // The names come from the file system and may hold control characters.
                 let _ = writeln!(
                     out,
                     "imported {} -> {} ({} tests, {} sentences)",
                     Visible(given.display()),
-                    Visible(shown_to),
+                    Visible(&shown_to),
                     one.tests,
                     one.sentences
                 );
+                if one.escaped {
+                    let _ = writeln!(
+                        out,
+                        "  control characters of {} are written as escapes (`\\x1b`) in {}: a \
+                         comment marks each line",
+                        Visible(given.display()),
+                        Visible(&shown_to)
+                    );
+                }
                 imported.push(one);
             }
             Err(error) => errors.push(error),
@@ -184,28 +200,28 @@ fn import_file(cwd: &Path, given: &Path, dir: &Path) -> Result<Imported, ImportE
             }
         })
     };
-    let (stem, text) = if let Some(stem) = name.strip_suffix(".plan.md") {
+    let (stem, converted) = if let Some(stem) = name.strip_suffix(".plan.md") {
         let bytes = read(file)?;
         let source = String::from_utf8_lossy(&bytes);
-        let (text, _) = plan_to_steps(&display, &source)
-            .map_err(|u| ImportError::unportable(given, u))?
-            .ok_or_else(|| ImportError::EmptyPlan {
+        let (converted, _) =
+            plan_to_steps(&display, &source).ok_or_else(|| ImportError::EmptyPlan {
                 path: given.to_owned(),
             })?;
-        (stem.to_owned(), text)
+        (stem.to_owned(), converted)
     } else if let Some(stem) = name.strip_suffix(".feature") {
         let bytes = read(file)?;
         let parsed = parse_feature_as_written(&display, &bytes)
             .map_err(|e| ImportError::Scenario(Box::new(e)))?;
-        let text =
+        let converted =
             feature_to_steps(&display, &parsed).map_err(|u| ImportError::unportable(given, u))?;
-        (stem.to_owned(), text)
+        (stem.to_owned(), converted)
     } else {
         return Err(ImportError::Kind {
             path: given.to_owned(),
         });
     };
     let to = dir.join(format!("{stem}.steps"));
+    let text = converted.text;
     let parsed = parse(&to.display().to_string(), text.as_bytes()).map_err(|source| {
         ImportError::Invalid {
             path: to.clone(),
@@ -227,6 +243,7 @@ fn import_file(cwd: &Path, given: &Path, dir: &Path) -> Result<Imported, ImportE
         to,
         tests: parsed.tests.len(),
         sentences,
+        escaped: converted.escaped,
     })
 }
 

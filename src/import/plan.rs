@@ -6,21 +6,15 @@
 //!
 //! Main entry point: [`plan_to_steps`].
 
-use std::fmt::Write;
-
-use super::unportable::{Unportable, carried};
-use crate::visible::visible;
+use super::steps_writer::{Converted, StepsWriter, content};
 
 /// A plan scenario as read.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct PlanTest {
     name: String,
-    /// 1-based line of its `####` heading.
-    line: usize,
     group: Option<String>,
     file: Option<String>,
-    /// Each sentence with its line.
-    steps: Vec<(String, usize)>,
+    steps: Vec<String>,
 }
 
 /// What a plan holds.
@@ -32,42 +26,28 @@ struct Plan {
 }
 
 /// The `.steps` text of the plan `source` (named `display` in its comments), and how many
-/// sentences it holds; `None` when the plan holds no scenario with steps. The plan's title,
-/// seed and file names go into comments, their control characters shown as escapes; a test
-/// name or sentence holding one is [`Unportable`].
-pub(super) fn plan_to_steps(
-    display: &str,
-    source: &str,
-) -> Result<Option<(String, usize)>, Unportable> {
+/// sentences it holds; `None` when the plan holds no scenario with steps.
+pub(super) fn plan_to_steps(display: &str, source: &str) -> Option<(Converted, usize)> {
     let plan = read(source);
     if plan.tests.iter().all(|t| t.steps.is_empty()) {
-        return Ok(None);
+        return None;
     }
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "# Imported by `prettyplay import` from {}.",
-        visible(display)
-    );
+    let mut out = StepsWriter::default();
+    out.comment(&format!("Imported by `prettyplay import` from {display}."));
     if let Some(title) = &plan.title {
-        let _ = writeln!(out, "# {}", visible(title));
+        out.comment(title);
     }
     let mut sentences = 0;
     if let Some(seed) = &plan.seed {
-        let _ = writeln!(
-            out,
-            "\n# The plan's seed ({}) opens the app before every scenario.\nbackground:\n  open the app",
-            visible(seed)
-        );
+        out.line("");
+        out.comment(&format!(
+            "The plan's seed ({seed}) opens the app before every scenario."
+        ));
+        out.line("background:\n  open the app");
         sentences += 1;
     }
     let mut names: Vec<String> = Vec::new();
     for test in plan.tests.iter().filter(|t| !t.steps.is_empty()) {
-        carried(
-            &test.name,
-            &format!("the scenario name `{}`", test.name),
-            test.line,
-        )?;
         let mut name = test.name.clone();
         let mut n = 2;
         while names.contains(&name) {
@@ -75,30 +55,31 @@ pub(super) fn plan_to_steps(
             n += 1;
         }
         names.push(name.clone());
-        let _ = writeln!(out);
+        out.line("");
         if let Some(file) = &test.file {
-            let _ = writeln!(out, "# Playwright's test: {}", visible(file));
+            out.comment(&format!("Playwright's test: {file}"));
         }
         let tag = test
             .group
             .as_deref()
             .map(|g| format!(" @{}", tag_of(g)))
             .unwrap_or_default();
-        let _ = writeln!(out, "test: {name}{tag}");
-        for (step, line) in &test.steps {
-            carried(step, &format!("the step `{step}`"), *line)?;
-            let _ = writeln!(out, "  {step}");
+        out.note("", [name.as_str()]);
+        out.line(&format!("test: {}{tag}", content(&name)));
+        for step in &test.steps {
+            out.note("  ", [step.as_str()]);
+            out.line(&format!("  {}", content(step)));
             sentences += 1;
         }
     }
-    Ok(Some((out, sentences)))
+    Some((out.finish(), sentences))
 }
 
 fn read(source: &str) -> Plan {
     let mut plan = Plan::default();
     let mut group: Option<String> = None;
     let mut in_steps = false;
-    for (index, raw) in source.lines().enumerate() {
+    for raw in source.lines() {
         let line = raw.trim();
         if let Some(title) = line.strip_prefix("# ") {
             plan.title.get_or_insert_with(|| title.trim().to_owned());
@@ -107,7 +88,6 @@ fn read(source: &str) -> Plan {
         if let Some(heading) = line.strip_prefix("#### ") {
             plan.tests.push(PlanTest {
                 name: without_number(heading),
-                line: index + 1,
                 group: group.clone(),
                 ..PlanTest::default()
             });
@@ -146,9 +126,9 @@ fn read(source: &str) -> Plan {
             .strip_prefix("- expect:")
             .or_else(|| line.strip_prefix("* expect:"))
         {
-            push_sentence(&mut test.steps, expect, index + 1);
+            push_sentence(&mut test.steps, expect);
         } else if let Some(step) = numbered(line) {
-            push_sentence(&mut test.steps, step, index + 1);
+            push_sentence(&mut test.steps, step);
         }
     }
     plan
@@ -186,7 +166,7 @@ fn numbered(line: &str) -> Option<&str> {
 
 /// A sentence as a `.steps` line: trimmed, one line, with no trailing period, and not starting
 /// with what `.steps` reads as something else.
-fn push_sentence(steps: &mut Vec<(String, usize)>, text: &str, line: usize) {
+fn push_sentence(steps: &mut Vec<String>, text: &str) {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let text = text.trim_end_matches('.').trim();
     if text.is_empty() {
@@ -196,9 +176,9 @@ fn push_sentence(steps: &mut Vec<(String, usize)>, text: &str, line: usize) {
         .iter()
         .any(|bad| text.to_ascii_lowercase().starts_with(bad));
     if starts_badly {
-        steps.push((format!("then {text}"), line));
+        steps.push(format!("then {text}"));
     } else {
-        steps.push((text.to_owned(), line));
+        steps.push(text.to_owned());
     }
 }
 
@@ -255,9 +235,9 @@ An overview that is not a scenario.
 
     #[test]
     fn a_plan_becomes_tests_of_its_steps_and_expectations() {
-        let (steps, count) = plan_to_steps("specs/basic.plan.md", PLAN)
-            .expect("portable")
-            .expect("a plan");
+        let (steps, count) = plan_to_steps("specs/basic.plan.md", PLAN).expect("a plan");
+        assert!(!steps.escaped);
+        let steps = steps.text;
         assert_eq!(count, 8);
         assert_eq!(
             steps,
@@ -289,19 +269,18 @@ An overview that is not a scenario.
 
     #[test]
     fn a_text_without_scenarios_is_no_plan() {
-        assert_eq!(
-            plan_to_steps("x.plan.md", "# Title\n\nJust prose.\n"),
-            Ok(None)
-        );
+        assert_eq!(plan_to_steps("x.plan.md", "# Title\n\nJust prose.\n"), None);
     }
 
     #[test]
-    fn control_characters_become_escapes_in_comments_and_errors_in_sentences() {
+    fn control_characters_are_written_as_escapes() {
         let hostile = "# Plan \u{1b}[2J\u{1b}]0;pwned\u{7}\n\n**Seed:** `seed\u{9b}31m.ts`\n\n\
-                       #### 1.1. fine\n\n**File:** `a\u{202e}b.spec.ts`\n\n**Steps:**\n  1. Open the app\n";
-        let (steps, _) = plan_to_steps("specs/x\u{1b}.plan.md", hostile)
-            .expect("portable")
-            .expect("a plan");
+                       #### 1.1. fine\u{202e}\n\n**File:** `a\u{202e}b.spec.ts`\n\n**Steps:**\n  \
+                       1. Open the app\n  2. Type \u{1b}[2J\n";
+        let (steps, count) = plan_to_steps("specs/x\u{1b}.plan.md", hostile).expect("a plan");
+        assert_eq!(count, 3);
+        assert!(steps.escaped);
+        let steps = steps.text;
         assert!(
             !steps.chars().any(crate::visible::is_unsafe),
             "a raw control character: {steps:?}"
@@ -313,9 +292,11 @@ An overview that is not a scenario.
         assert!(steps.contains("seed\\u{9b}31m.ts"), "{steps}");
         assert!(steps.contains("a\\u{202e}b.spec.ts"), "{steps}");
         assert!(steps.contains("from specs/x\\x1b.plan.md."), "{steps}");
-        let sentence = "#### 1.1. t\n\n**Steps:**\n  1. Open the app\n  2. Type \u{1b}[2J\n";
-        let error = plan_to_steps("p.plan.md", sentence).expect_err("unportable");
-        assert_eq!(error.line, 5);
-        assert!(error.reason.contains("`\\x1b`"), "{}", error.reason);
+        assert!(steps.contains("test: fine\\u{202e}\n"), "{steps}");
+        assert!(steps.contains("\n  Type \\x1b[2J\n"), "{steps}");
+        // The header and the step that hold escapes each have the note; the others not.
+        assert_eq!(steps.matches("# The next line holds").count(), 2, "{steps}");
+        let parsed = crate::scenario::parse("x.steps", steps.as_bytes()).expect("parses");
+        assert_eq!(parsed.tests[0].steps[1].sentence, "Type \\x1b[2J");
     }
 }

@@ -35,9 +35,6 @@ use super::js_names::Names;
 use super::js_operators::{binary_op, index, spreaded, unary_op};
 use super::js_value::{Part, TooLarge, Value, add, normalized};
 
-/// Strings shorter than this cannot hold a secret (see `MIN_SECRET_CHARS`).
-const MIN_KEPT_CHARS: usize = super::MIN_SECRET_CHARS;
-
 /// The deepest nesting of expressions the folder follows.
 const MAX_DEPTH: usize = 200;
 
@@ -54,17 +51,17 @@ const MAX_ROUNDS: usize = 16;
 /// What [`constant_strings`] found.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Folded {
-    /// Every string of at least [`MIN_KEPT_CHARS`] characters the code builds from constants,
-    /// each once.
+    /// Every string of at least the asked number of characters the code builds from
+    /// constants, each once.
     pub(crate) strings: Vec<String>,
     /// The code builds strings from constants beyond the folder's limits (a string over 1 MiB,
     /// nesting over 200 deep, too many steps): what it builds was not all seen.
     pub(crate) beyond_limits: bool,
 }
 
-/// The strings `code` builds from constants. Code that does not parse is read as far as oxc
-/// recovers it.
-pub(crate) fn constant_strings(code: &str) -> Folded {
+/// The strings of at least `min_chars` characters that `code` builds from constants (a shorter
+/// one cannot hold a secret). Code that does not parse is read as far as oxc recovers it.
+pub(crate) fn constant_strings(code: &str, min_chars: usize) -> Folded {
     let allocator = Allocator::default();
     let parsed = Parser::new(&allocator, code, SourceType::script()).parse();
     let mut names = Names::default();
@@ -77,6 +74,7 @@ pub(crate) fn constant_strings(code: &str) -> Folded {
         locals: Vec::new(),
         kept: HashSet::new(),
         kept_chars: 0,
+        min_chars,
         depth: 0,
         steps: 0,
         beyond_limits: false,
@@ -117,6 +115,8 @@ pub(super) struct Folder {
     /// The parameters of the functions `map` and `reduce` are evaluating, innermost last.
     pub(super) locals: Vec<HashMap<String, Value>>,
     pub(super) kept: HashSet<String>,
+    /// The fewest characters a kept string has.
+    pub(super) min_chars: usize,
     pub(super) kept_chars: usize,
     pub(super) depth: usize,
     pub(super) steps: usize,
@@ -255,7 +255,7 @@ impl Folder {
     }
 
     pub(super) fn keep_text(&mut self, text: &str) {
-        if text.chars().count() < MIN_KEPT_CHARS || self.kept.contains(text) {
+        if text.chars().count() < self.min_chars || self.kept.contains(text) {
             return;
         }
         self.kept_chars += text.len();
@@ -635,7 +635,7 @@ mod tests {
     }
 
     fn folds_to_secret(code: &str) -> bool {
-        let folded = constant_strings(code);
+        let folded = constant_strings(code, 4);
         assert!(!folded.beyond_limits, "{code}");
         folded.strings.iter().any(|s| s.contains(SECRET))
     }
@@ -698,7 +698,7 @@ mod tests {
             assert!(!folds_to_secret(code), "folded: {code}");
         }
         // The parts around a value known at run time are still seen.
-        let folded = constant_strings("f('Hunt' + x + 'er7-s3cret')");
+        let folded = constant_strings("f('Hunt' + x + 'er7-s3cret')", 4);
         assert!(
             folded.strings.contains(&"er7-s3cret".to_owned()),
             "{folded:?}"
@@ -716,16 +716,19 @@ mod tests {
 
     #[test]
     fn strings_past_the_limits_are_reported_as_unchecked() {
-        assert!(constant_strings("f('x'.repeat(1e7))").beyond_limits);
+        assert!(constant_strings("f('x'.repeat(1e7))", 4).beyond_limits);
         assert!(
-            constant_strings("const a = 'xxxxxxxx'.repeat(100000); const b = a + a + a; f(b + b)")
-                .beyond_limits
+            constant_strings(
+                "const a = 'xxxxxxxx'.repeat(100000); const b = a + a + a; f(b + b)",
+                4
+            )
+            .beyond_limits
         );
         let deep = format!("f({}'a'{})", "(".repeat(300), ")".repeat(300));
-        assert!(constant_strings(&deep).beyond_limits);
+        assert!(constant_strings(&deep, 4).beyond_limits);
         // A long chain of `+` is folded without nesting.
         let chain = vec!["'ab'"; 5000].join(" + ");
-        let folded = constant_strings(&format!("f({chain})"));
+        let folded = constant_strings(&format!("f({chain})"), 4);
         assert!(!folded.beyond_limits);
         assert_eq!(folded.strings.len(), 1);
         assert_eq!(folded.strings[0].len(), 10000);
@@ -733,7 +736,7 @@ mod tests {
 
     #[test]
     fn code_that_does_not_parse_is_read_as_far_as_it_goes() {
-        let folded = constant_strings("f('Hunt' + 'er7-s3cret'); }}}");
+        let folded = constant_strings("f('Hunt' + 'er7-s3cret'); }}}", 4);
         assert!(!folded.beyond_limits);
     }
 }

@@ -139,7 +139,7 @@ impl Secrets {
         if let Some(name) = self.found_in(code) {
             return Some(CodeSecret::Holds(name));
         }
-        let folded = constant_strings(code);
+        let folded = constant_strings(code, MIN_SECRET_CHARS);
         for text in &folded.strings {
             if let Some(name) = self.found_in(text) {
                 return Some(CodeSecret::Holds(name));

@@ -4,7 +4,8 @@
 //! existing file is never overwritten; a FIFO or a file over the `.steps` limit is refused. Bad
 //! files among good ones: every file is tried, the good ones are written, every error is named
 //! at its file and line, and the exit code is 2. A hostile plan writes no raw control
-//! character.
+//! character: comments show them as escapes, and a sentence holding one is written with the
+//! escape under a comment that says so.
 
 use crate::support::{Test, repo_dir};
 
@@ -124,6 +125,11 @@ fn bad_files_among_good_ones_are_all_named_and_the_good_ones_imported() {
         )
         .write("in/hostile.plan.md", HOSTILE_PLAN)
         .write("in/notes.txt", "not a plan")
+        .write(
+            "in/outline.feature",
+            "Feature: t\n  Scenario Outline: s <a>\n    Given <a>\n    Examples:\n      | a |\n      \
+             | 1 |\n    Examples:\n      | b | a |\n      | 2 | 3 |\n",
+        )
         .args(&[
             "import",
             "in/good.feature",
@@ -131,16 +137,34 @@ fn bad_files_among_good_ones_are_all_named_and_the_good_ones_imported() {
             "in/escape.plan.md",
             "in/hostile.plan.md",
             "in/notes.txt",
+            "in/outline.feature",
         ])
         .run()
         .assert_exit(2)
         .stdout_contains("imported in/good.feature -> scenarios/good.steps (1 tests, 2 sentences)")
         .stdout_contains("imported in/hostile.plan.md -> scenarios/hostile.steps (1 tests, 3 sentences)")
-        .stderr_contains("3 of 5 files were not imported:")
+        .stdout_contains("imported in/escape.plan.md -> scenarios/escape.steps (1 tests, 2 sentences)")
+        .stdout_contains(
+            "control characters of in/escape.plan.md are written as escapes (`\\x1b`) in \
+             scenarios/escape.steps",
+        )
+        .stderr_contains("3 of 6 files were not imported:")
         .stderr_contains("in/broken.feature:4:5: not valid Gherkin")
-        .stderr_contains("in/escape.plan.md:5: the step `Type \\x1b[2J into the field` holds the control character `\\x1b`")
+        .stderr_contains(
+            "in/outline.feature:9: the outline `s <a>` has examples tables with other columns",
+        )
         .stderr_contains("in/notes.txt is neither a Playwright plan");
-    assert!(!out.exists("scenarios/broken.steps") && !out.exists("scenarios/escape.steps"));
+    assert!(!out.exists("scenarios/broken.steps") && !out.exists("scenarios/outline.steps"));
+    // A sentence's control character is written as its escape, under a comment that says so.
+    let escaped = out.read("scenarios/escape.steps");
+    assert!(
+        escaped.ends_with(
+            "  Open the app\n  # The next line holds control characters of the source, written \
+             as escapes (`\\x1b`, `\\u{202e}`) that are now its text.\n  Type \\x1b[2J into \
+             the field\n"
+        ),
+        "{escaped}"
+    );
     assert_eq!(
         out.read("scenarios/good.steps"),
         "# Imported by `prettyplay import` from in/good.feature.\n\ntest: write\n  the note\n    \
@@ -168,8 +192,13 @@ fn bad_files_among_good_ones_are_all_named_and_the_good_ones_imported() {
     );
     // The written files load.
     out.again()
-        .args(&["list", "scenarios/good.steps", "scenarios/hostile.steps"])
+        .args(&[
+            "list",
+            "scenarios/good.steps",
+            "scenarios/hostile.steps",
+            "scenarios/escape.steps",
+        ])
         .run()
         .assert_exit(0)
-        .stdout_contains("2 test(s)");
+        .stdout_contains("3 test(s)");
 }
