@@ -122,7 +122,7 @@ impl Error {
             // Like a test that fails on a step without cached code, which is what it forestalls.
             Error::NotCached(_) => EXIT_TEST_FAILED,
             Error::Export(ExportError::NotOurs { .. } | ExportError::Cache(_)) => EXIT_USAGE,
-            Error::Import(err) if matches!(**err, ImportError::Write { .. }) => EXIT_INFRA,
+            Error::Import(err) if err.is_infrastructure() => EXIT_INFRA,
             Error::Import(_) => EXIT_USAGE,
             Error::ShowReport(err) if err.is_usage() => EXIT_USAGE,
             // A device name is configuration, even though only the driver knows the list.

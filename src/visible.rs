@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// Whether `c` must not reach a terminal as it is: see the module's comment.
-fn is_unsafe(c: char) -> bool {
+pub(crate) fn is_unsafe(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')
         || matches!(
             c,

@@ -15,7 +15,7 @@ use super::cache_lock::CacheLock;
 use super::{Author, CacheError, CacheFile, CachedStep, StepKey};
 use crate::regular_file::{MIB, read_regular_to_string};
 use crate::scenario::Scenario;
-use crate::secrets::Secrets;
+use crate::secrets::{CodeSecret, Secrets};
 
 /// The largest cache file read: thousands of steps' code, far below a runaway read. A bigger
 /// file (or one that is not a regular file) is an error, and is never overwritten.
@@ -158,12 +158,21 @@ impl Cache {
                 limit: MAX_STEP_CODE_BYTES,
             });
         }
-        if let Some(name) = self.secrets.found_in(code) {
-            return Err(CacheError::SecretInCode {
-                path: self.file_path(&scenario.rel_path),
-                key: key.to_string(),
-                name: name.to_owned(),
-            });
+        match self.secrets.found_in_code(code) {
+            Some(CodeSecret::Holds(name)) => {
+                return Err(CacheError::SecretInCode {
+                    path: self.file_path(&scenario.rel_path),
+                    key: key.to_string(),
+                    name: name.to_owned(),
+                });
+            }
+            Some(CodeSecret::Unchecked) => {
+                return Err(CacheError::UncheckedCode {
+                    path: self.file_path(&scenario.rel_path),
+                    key: key.to_string(),
+                });
+            }
+            None => {}
         }
         let code = if code.ends_with('\n') {
             code.to_owned()

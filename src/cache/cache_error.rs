@@ -61,6 +61,13 @@ pub enum CacheError {
         key: String,
         name: String,
     },
+    /// The code builds strings from constants past what the secret check evaluates, so a secret
+    /// could hide in it: it is never written.
+    #[error(
+        "refused to write the code of {key} to `{}`: it builds strings from constants past what the secret check evaluates (a string over 1 MiB, or expressions nested over 200 deep)",
+        path.display()
+    )]
+    UncheckedCode { path: PathBuf, key: String },
     /// A caller bug: the key passed to [`Cache::put`](super::Cache::put) belongs to another
     /// scenario.
     #[error("step key is for scenario {key_scenario:?}, not {scenario:?}")]

@@ -258,7 +258,9 @@ impl<'a> Engine<'a> {
 pub(super) fn cache_failure(err: &CacheError) -> EngineFailure {
     // Code that holds a secret is the code's fault, not the infrastructure's: the test fails.
     let kind = match err {
-        CacheError::SecretInCode { .. } => EngineFailureKind::Incurable,
+        CacheError::SecretInCode { .. } | CacheError::UncheckedCode { .. } => {
+            EngineFailureKind::Incurable
+        }
         _ => EngineFailureKind::CacheWrite,
     };
     EngineFailure::new(

@@ -6,5 +6,6 @@
 
 mod project;
 mod spec;
+mod visible_code;
 
 pub(crate) use project::{ExportError, ExportTarget, export_playwright};

@@ -224,7 +224,9 @@ fn config_ts(settings: &Settings, executables: &[PathBuf], dir: &Path, has_setup
         settings
             .config_file
             .as_ref()
-            .map_or("the defaults".to_owned(), |p| p.display().to_string()),
+            .map_or("the defaults".to_owned(), |p| {
+                crate::visible::visible(&p.display().to_string()).into_owned()
+            }),
         js(&env_file),
         ms(settings.run.test_timeout),
         ms(browser.timeout),

@@ -8,8 +8,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::visible_code::visible_code;
 use crate::cache::{CacheFile, StepKey};
 use crate::scenario::{Scenario, Step, StepArgument, Test};
+use crate::visible::{visible, visible_json};
 
 /// The first line of every file the export writes: a later export replaces only such files.
 pub(super) const HEADER: &str = "// Written by `prettyplay export --playwright`";
@@ -37,7 +39,7 @@ pub(super) fn render_spec(
         "{HEADER} from {} and its cached step code.\n\
          // Each step runs the code prettyplay cached for it, unchanged; edit the scenario and\n\
          // export again rather than this file.",
-        scenario.rel_path
+        visible(&scenario.rel_path)
     );
     let _ = writeln!(
         out,
@@ -153,9 +155,10 @@ fn write_step(out: &mut String, title: &str, step: &Step, code: Option<&str>) {
     match &step.argument {
         Some(argument) => {
             let value = match argument {
-                StepArgument::DocString(text) => js(text),
+                StepArgument::DocString(doc) => js(doc.as_str()),
                 StepArgument::DataTable(rows) => {
-                    serde_json::to_string(rows).unwrap_or_else(|_| "[]".to_owned())
+                    visible_json(&serde_json::to_string(rows).unwrap_or_else(|_| "[]".to_owned()))
+                        .into_owned()
                 }
             };
             let _ = writeln!(
@@ -173,7 +176,7 @@ fn write_step(out: &mut String, title: &str, step: &Step, code: Option<&str>) {
     if mentions_request(code) {
         let _ = writeln!(out, "      const request = page.request;");
     }
-    let _ = writeln!(out, "{}", code.trim_end());
+    let _ = writeln!(out, "{}", visible_code(code).trim_end());
     let _ = writeln!(out, "      await step(page);");
     let _ = writeln!(out, "    }});");
 }
@@ -225,9 +228,11 @@ fn names_json(names: &[String], context: &SpecContext<'_>) -> String {
     format!("{{ {} }}", entries.join(", "))
 }
 
-/// A JavaScript string literal of `text` (JSON's, which JavaScript reads the same).
+/// A JavaScript string literal of `text` (JSON's, which JavaScript reads the same), with every
+/// control or invisible character escaped, so that the file shows it and never carries it raw.
 pub(super) fn js(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
+    let json = serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned());
+    visible_json(&json).into_owned()
 }
 
 #[cfg(test)]

@@ -5,5 +5,7 @@
 mod feature;
 mod importer;
 mod plan;
+mod steps_writer;
+mod unportable;
 
 pub(crate) use importer::{ImportError, import_files};

@@ -6,7 +6,7 @@
 //!
 //! Main entry point: [`plan_to_steps`].
 
-use std::fmt::Write;
+use super::steps_writer::{Converted, StepsWriter, content};
 
 /// A plan scenario as read.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -27,22 +27,23 @@ struct Plan {
 
 /// The `.steps` text of the plan `source` (named `display` in its comments), and how many
 /// sentences it holds; `None` when the plan holds no scenario with steps.
-pub(super) fn plan_to_steps(display: &str, source: &str) -> Option<(String, usize)> {
+pub(super) fn plan_to_steps(display: &str, source: &str) -> Option<(Converted, usize)> {
     let plan = read(source);
     if plan.tests.iter().all(|t| t.steps.is_empty()) {
         return None;
     }
-    let mut out = String::new();
-    let _ = writeln!(out, "# Imported by `prettyplay import` from {display}.");
+    let mut out = StepsWriter::default();
+    out.comment(&format!("Imported by `prettyplay import` from {display}."));
     if let Some(title) = &plan.title {
-        let _ = writeln!(out, "# {title}");
+        out.comment(title);
     }
     let mut sentences = 0;
     if let Some(seed) = &plan.seed {
-        let _ = writeln!(
-            out,
-            "\n# The plan's seed ({seed}) opens the app before every scenario.\nbackground:\n  open the app"
-        );
+        out.line("");
+        out.comment(&format!(
+            "The plan's seed ({seed}) opens the app before every scenario."
+        ));
+        out.line("background:\n  open the app");
         sentences += 1;
     }
     let mut names: Vec<String> = Vec::new();
@@ -54,22 +55,24 @@ pub(super) fn plan_to_steps(display: &str, source: &str) -> Option<(String, usiz
             n += 1;
         }
         names.push(name.clone());
-        let _ = writeln!(out);
+        out.line("");
         if let Some(file) = &test.file {
-            let _ = writeln!(out, "# Playwright's test: {file}");
+            out.comment(&format!("Playwright's test: {file}"));
         }
         let tag = test
             .group
             .as_deref()
             .map(|g| format!(" @{}", tag_of(g)))
             .unwrap_or_default();
-        let _ = writeln!(out, "test: {name}{tag}");
+        out.note("", [name.as_str()]);
+        out.line(&format!("test: {}{tag}", content(&name)));
         for step in &test.steps {
-            let _ = writeln!(out, "  {step}");
+            out.note("  ", [step.as_str()]);
+            out.line(&format!("  {}", content(step)));
             sentences += 1;
         }
     }
-    Some((out, sentences))
+    Some((out.finish(), sentences))
 }
 
 fn read(source: &str) -> Plan {
@@ -233,6 +236,8 @@ An overview that is not a scenario.
     #[test]
     fn a_plan_becomes_tests_of_its_steps_and_expectations() {
         let (steps, count) = plan_to_steps("specs/basic.plan.md", PLAN).expect("a plan");
+        assert!(!steps.escaped);
+        let steps = steps.text;
         assert_eq!(count, 8);
         assert_eq!(
             steps,
@@ -265,5 +270,33 @@ An overview that is not a scenario.
     #[test]
     fn a_text_without_scenarios_is_no_plan() {
         assert_eq!(plan_to_steps("x.plan.md", "# Title\n\nJust prose.\n"), None);
+    }
+
+    #[test]
+    fn control_characters_are_written_as_escapes() {
+        let hostile = "# Plan \u{1b}[2J\u{1b}]0;pwned\u{7}\n\n**Seed:** `seed\u{9b}31m.ts`\n\n\
+                       #### 1.1. fine\u{202e}\n\n**File:** `a\u{202e}b.spec.ts`\n\n**Steps:**\n  \
+                       1. Open the app\n  2. Type \u{1b}[2J\n";
+        let (steps, count) = plan_to_steps("specs/x\u{1b}.plan.md", hostile).expect("a plan");
+        assert_eq!(count, 3);
+        assert!(steps.escaped);
+        let steps = steps.text;
+        assert!(
+            !steps.chars().any(crate::visible::is_unsafe),
+            "a raw control character: {steps:?}"
+        );
+        assert!(
+            steps.contains("# Plan \\x1b[2J\\x1b]0;pwned\\x07\n"),
+            "{steps}"
+        );
+        assert!(steps.contains("seed\\u{9b}31m.ts"), "{steps}");
+        assert!(steps.contains("a\\u{202e}b.spec.ts"), "{steps}");
+        assert!(steps.contains("from specs/x\\x1b.plan.md."), "{steps}");
+        assert!(steps.contains("test: fine\\u{202e}\n"), "{steps}");
+        assert!(steps.contains("\n  Type \\x1b[2J\n"), "{steps}");
+        // The header and the step that hold escapes each have the note; the others not.
+        assert_eq!(steps.matches("# The next line holds").count(), 2, "{steps}");
+        let parsed = crate::scenario::parse("x.steps", steps.as_bytes()).expect("parses");
+        assert_eq!(parsed.tests[0].steps[1].sentence, "Type \\x1b[2J");
     }
 }

@@ -15,6 +15,10 @@ pub(crate) fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '\t' | '\n' | '\r' => out.push(c),
             c if is_forbidden(c) => out.push('\u{FFFD}'),
+            // The rest of what a terminal would act on (DEL, C1 controls, bidirectional
+            // overrides, line separators) as a character reference: the same character to an
+            // XML or HTML reader, never a raw one in the file.
+            c if crate::visible::is_unsafe(c) => out.push_str(&format!("&#x{:x};", u32::from(c))),
             c => out.push(c),
         }
     }
@@ -48,5 +52,9 @@ mod tests {
             "&lt;b a=\"1\"&gt;&amp;&lt;/b&gt;red\u{FFFD}"
         );
         assert_eq!(escape_attr("a\nb\t\"c'"), "a&#10;b&#9;&quot;c&#39;");
+        assert_eq!(
+            escape("a\u{85}\u{202e}b\u{7f}c\u{2028}"),
+            "a&#x85;&#x202e;b&#x7f;c&#x2028;"
+        );
     }
 }

@@ -13,9 +13,9 @@ pub(super) const MAX_ROW_NAME_CHARS: usize = 60;
 
 /// One cell of a table row: its text (unescaped, trimmed) and the column where it starts.
 #[derive(Debug, PartialEq, Eq)]
-struct Cell {
-    text: String,
-    col: usize,
+pub(super) struct Cell {
+    pub(super) text: String,
+    pub(super) col: usize,
 }
 
 /// A row as written: its line and cells.
@@ -212,7 +212,19 @@ impl Table {
                     tags: owner.tags.to_vec(),
                     saves: None,
                     state: owner.state.map(str::to_owned),
-                    steps: owner.steps.to_vec(),
+                    // A row's values fill `<column>` in the steps' doc strings and data
+                    // tables, as Gherkin fills them: they are values, not identities.
+                    steps: owner
+                        .steps
+                        .iter()
+                        .map(|step| Step {
+                            argument: step
+                                .argument
+                                .as_ref()
+                                .map(|argument| argument.filled(&columns, &values)),
+                            ..step.clone()
+                        })
+                        .collect(),
                     example: Some(Example {
                         template: owner.name.to_owned(),
                         columns: columns.clone(),
@@ -257,7 +269,7 @@ fn quoted(columns: &[String]) -> String {
 
 /// The cells of a row `| a | b |`: between the pipes, trimmed; `\|` is a `|` in a cell and `\\`
 /// a backslash. The row must end with `|`. An error is `(column, message, hint)`.
-fn split_cells(raw: &str) -> Result<Vec<Cell>, (usize, String, &'static str)> {
+pub(super) fn split_cells(raw: &str) -> Result<Vec<Cell>, (usize, String, &'static str)> {
     let end = raw.trim_end().len();
     let start = raw.len() - raw.trim_start().len();
     let body = &raw[start + 1..end];
@@ -555,9 +567,9 @@ mod tests {
             )]
         );
         assert_eq!(
-            errors("test: a\n  x\n| a |\nexamples:\n"),
+            errors("test: a\n| a |\n  x\nexamples:\n"),
             [
-                (3, 1, "table row outside an `examples:` table".to_owned()),
+                (2, 1, "table row outside a table".to_owned()),
                 (4, 1, "examples table has no header row".to_owned())
             ]
         );

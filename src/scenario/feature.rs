@@ -11,14 +11,39 @@ use std::collections::HashMap;
 
 use gherkin::{Feature, GherkinEnv};
 
+use super::doc_string::delimiter_inside;
 use super::examples::row_name;
-use super::{Example, Parsed, ScenarioError, Step, StepArgument, Test};
+use super::feature_text::{delimiter_after_text, doc_string_after, with_cell_backslashes_escaped};
+use super::{DocString, Example, Parsed, ScenarioError, Step, StepArgument, Test};
 
 /// Parses one `.feature` file (UTF-8, with or without a byte-order mark, LF or CRLF).
 ///
 /// `display_path` names the file in errors. Returns the background and the tests in file order,
 /// or every error found after the file parsed as Gherkin (a syntax error stops at the first).
 pub(crate) fn parse_feature(display_path: &str, source: &[u8]) -> Result<Parsed, ScenarioError> {
+    read_feature(display_path, source, Rows::Filled)
+}
+
+/// [`parse_feature`], with the doc strings and data tables of an outline's rows as written
+/// (`<column>` not filled with the row's values), for writing the file in another format that
+/// fills them itself.
+pub(crate) fn parse_feature_as_written(
+    display_path: &str,
+    source: &[u8],
+) -> Result<Parsed, ScenarioError> {
+    read_feature(display_path, source, Rows::AsWritten)
+}
+
+/// What an outline's rows hold in their steps' doc strings and data tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rows {
+    /// The row's values in place of `<column>`, as Cucumber passes them.
+    Filled,
+    /// The outline's text.
+    AsWritten,
+}
+
+fn read_feature(display_path: &str, source: &[u8], rows: Rows) -> Result<Parsed, ScenarioError> {
     let source = source.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(source);
     let text = std::str::from_utf8(source)
         .map_err(|e| ScenarioError::invalid_utf8(display_path, source, e))?;
@@ -27,11 +52,13 @@ pub(crate) fn parse_feature(display_path: &str, source: &[u8]) -> Result<Parsed,
     let reader = Reader {
         file: display_path,
         lines: &lines,
+        rows,
     };
     if let Some(error) = reader.language_error() {
         return Err(error);
     }
-    let feature = match Feature::parse(&text, GherkinEnv::default()) {
+    let feature = match Feature::parse(with_cell_backslashes_escaped(&text), GherkinEnv::default())
+    {
         Ok(feature) => feature,
         Err(error) => return Err(reader.syntax_error(&error.to_string())),
     };
@@ -42,6 +69,7 @@ pub(crate) fn parse_feature(display_path: &str, source: &[u8]) -> Result<Parsed,
 struct Reader<'a> {
     file: &'a str,
     lines: &'a [&'a str],
+    rows: Rows,
 }
 
 /// A test being mapped, before its examples are expanded.
@@ -113,6 +141,9 @@ impl Reader<'_> {
     /// The parser's error, whose only public form is its text `Error at LINE:COL: {...}`, at
     /// its line and column; a table with rows of different lengths is named as such.
     fn syntax_error(&self, shown: &str) -> ScenarioError {
+        if let Some((line, at)) = delimiter_after_text(self.lines) {
+            return self.delimiter_error(line, at);
+        }
         if let Some(error) = self.ragged_table() {
             return error;
         }
@@ -148,6 +179,40 @@ impl Reader<'_> {
         // A column past the end of the line (the parser points after it) is shown at its end.
         let col = col.min(self.text(line).chars().count() + 1).max(1);
         self.error(line, col, "not valid Gherkin".to_owned(), &hint)
+    }
+
+    /// A doc string line that holds the delimiter after other text, at the delimiter.
+    fn delimiter_error(&self, line: usize, at: usize) -> ScenarioError {
+        let text = self.text(line);
+        let delimiter = &text[at..(at + 3).min(text.len())];
+        let escaped: String = delimiter.chars().flat_map(|c| ['\\', c]).collect();
+        self.error(
+            line,
+            text[..at].chars().count() + 1,
+            format!("`{delimiter}` inside a doc string"),
+            &format!(
+                "write it as `{escaped}` (Cucumber reads that as `{delimiter}` too); only a \
+                 line that starts with `{delimiter}` ends the doc string"
+            ),
+        )
+    }
+
+    /// The doc string of the step at `line`, read as Cucumber reads it; `crate_text` is the
+    /// crate's reading, whose line count says where the crate ended it.
+    fn doc_string(&self, line: usize, crate_text: &str) -> Result<DocString, ScenarioError> {
+        let Some((doc, open, close)) = doc_string_after(self.lines, line) else {
+            // The crate found a doc string where Cucumber's rules find none; its text is all
+            // there is.
+            return Ok(DocString::from(crate_text));
+        };
+        let crate_close = open + crate_text.matches('\n').count();
+        if crate_close != close
+            && let Some(at) =
+                delimiter_inside(self.text(crate_close), &self.text(open).trim_start()[..3])
+        {
+            return Err(self.delimiter_error(crate_close, at));
+        }
+        Ok(doc)
     }
 
     /// The first row of a data table or examples table whose cell count differs from its
@@ -325,7 +390,13 @@ impl Reader<'_> {
                 ));
             }
             let argument = match (&step.docstring, &step.table) {
-                (Some(text), _) => Some(StepArgument::DocString(doc_string(text))),
+                (Some(text), _) => match self.doc_string(line, text) {
+                    Ok(doc) => Some(StepArgument::DocString(doc)),
+                    Err(error) => {
+                        errors.push(error);
+                        None
+                    }
+                },
                 (None, Some(table)) => Some(StepArgument::DataTable(table.rows.clone())),
                 (None, None) => None,
             };
@@ -425,10 +496,10 @@ impl Reader<'_> {
                     .steps
                     .iter()
                     .map(|step| Step {
-                        argument: step
-                            .argument
-                            .as_ref()
-                            .map(|argument| argument.filled(columns, values)),
+                        argument: step.argument.as_ref().map(|argument| match self.rows {
+                            Rows::Filled => argument.filled(columns, values),
+                            Rows::AsWritten => argument.clone(),
+                        }),
                         ..step.clone()
                     })
                     .collect();
@@ -454,14 +525,6 @@ impl Reader<'_> {
             Err(errors)
         }
     }
-}
-
-/// A doc string's content as Cucumber gives it: without the line breaks after the opening
-/// and before the closing delimiter (the parser keeps them).
-fn doc_string(raw: &str) -> String {
-    let text = raw.strip_prefix('\n').unwrap_or(raw);
-    let text = text.trim_end_matches([' ', '\t']);
-    text.strip_suffix('\n').unwrap_or(text).to_owned()
 }
 
 /// `(line, col)` of the parser's `Error at LINE:COL: ...`.
@@ -648,9 +711,9 @@ Feature: todos
         );
         assert_eq!(
             import.steps[1].argument,
-            Some(StepArgument::DocString(
-                "first line\n  indented line".to_owned()
-            ))
+            Some(StepArgument::DocString(DocString::from(
+                "first line\n  indented line"
+            )))
         );
         assert_eq!(import.steps[2].argument, None);
     }
@@ -803,5 +866,63 @@ Feature: todos
                 "2".to_owned()
             ]]))
         );
+    }
+
+    #[test]
+    fn doc_strings_and_cells_read_as_cucumber_reads_them() {
+        let parsed = parsed(
+            r#"Feature: a
+  Scenario: b
+    Given the payload
+        """application/json
+          {"a": \"\"\"}
+        plain
+       less indented
+        """
+    And the cells
+      | a\|b | c\\d | e\nf | g\h |
+    And the markdown
+      ```md
+      # a heading, not a comment
+      \`\`\`
+      ```
+"#,
+        );
+        let steps = &parsed.tests[0].steps;
+        assert_eq!(
+            steps[0].argument,
+            Some(StepArgument::DocString(DocString {
+                text: "  {\"a\": \"\"\"}\nplain\nless indented".to_owned(),
+                media_type: Some("application/json".to_owned()),
+            }))
+        );
+        assert_eq!(
+            steps[1].argument,
+            Some(StepArgument::DataTable(vec![vec![
+                "a|b".to_owned(),
+                "c\\d".to_owned(),
+                "e\nf".to_owned(),
+                "g\\h".to_owned(),
+            ]]))
+        );
+        assert_eq!(
+            steps[2].argument,
+            Some(StepArgument::DocString(DocString {
+                text: "# a heading, not a comment\n```".to_owned(),
+                media_type: Some("md".to_owned()),
+            }))
+        );
+    }
+
+    #[test]
+    fn a_delimiter_after_text_in_a_doc_string_is_named_with_its_escape() {
+        let shown = error(
+            "Feature: a\n  Scenario: b\n    Given x\n      \"\"\"\n      say \"\"\"hi\n      \"\"\"\n",
+        );
+        assert!(
+            shown.starts_with("features/todo.feature:5:11: `\"\"\"` inside a doc string"),
+            "{shown}"
+        );
+        assert!(shown.contains("write it as `\\\"\\\"\\\"`"), "{shown}");
     }
 }

@@ -4,17 +4,22 @@
 //! `docs/steps-format.md`.
 
 mod discover;
+mod doc_string;
 mod examples;
 mod feature;
+mod feature_text;
 mod line;
 mod mistakes;
 mod parse;
 mod placeholders;
 mod scenario_error;
 mod setup_states;
+mod step_arguments;
 
 pub(crate) use discover::{MAX_SCENARIO_BYTES, load};
-pub(crate) use feature::parse_feature;
+pub use doc_string::DocString;
+pub(crate) use doc_string::OpenDocString;
+pub(crate) use feature::{parse_feature, parse_feature_as_written};
 pub(crate) use parse::Parsed;
 pub use parse::parse;
 pub(crate) use placeholders::{columns, is_var_name, malformed_variable, variables};
@@ -108,16 +113,16 @@ pub struct Step {
     /// `[optional]`: the step is skipped when the target of its first action does not appear
     /// within `[polling] optional_timeout`. Like `tries`, not part of the step's identity.
     pub optional: bool,
-    /// A Gherkin step's doc string or data table (never in a `.steps` file). Step code reads
-    /// it as `vars.docString` or `vars.dataTable`; it is not part of the step's identity.
+    /// The step's doc string or data table, written on the lines below it. Step code reads it
+    /// as `vars.docString` or `vars.dataTable`; it is not part of the step's identity.
     pub argument: Option<StepArgument>,
 }
 
-/// What a Gherkin step carries below its line.
+/// What a step carries below its line, in a `.feature` or a `.steps` file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StepArgument {
     /// A `"""` (or ```` ``` ````) block, dedented, without its delimiters.
-    DocString(String),
+    DocString(DocString),
     /// A `| a | b |` table: its rows, the first one included, of trimmed cells.
     DataTable(Vec<Vec<String>>),
 }
@@ -135,7 +140,10 @@ impl StepArgument {
                 })
         };
         match self {
-            StepArgument::DocString(text) => StepArgument::DocString(fill(text)),
+            StepArgument::DocString(doc) => StepArgument::DocString(DocString {
+                text: fill(&doc.text),
+                media_type: doc.media_type.clone(),
+            }),
             StepArgument::DataTable(rows) => StepArgument::DataTable(
                 rows.iter()
                     .map(|row| row.iter().map(|cell| fill(cell)).collect())

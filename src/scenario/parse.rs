@@ -15,7 +15,8 @@ use super::line::{
     HeaderLine, KNOWN_OPTIONS, Line, StepLine, StepOption, col_of, parse_tries, stray_header_option,
 };
 use super::mistakes::mistake;
-use super::{ScenarioError, Step, Test};
+use super::step_arguments::Below;
+use super::{OpenDocString, ScenarioError, Step, Test};
 
 /// What one `.steps` file declares.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,6 +122,8 @@ struct Parser<'a> {
     seen_header: bool,
     /// Whether a Gherkin keyword line was reported (it is reported once a file).
     gherkin_seen: bool,
+    /// What the next lines may add to the last step (its data table or doc string).
+    below: Below,
 }
 
 impl<'a> Parser<'a> {
@@ -135,6 +138,7 @@ impl<'a> Parser<'a> {
             background: None,
             seen_header: false,
             gherkin_seen: false,
+            below: Below::Nothing,
         }
     }
 
@@ -157,7 +161,29 @@ impl<'a> Parser<'a> {
     }
 
     fn line(&mut self, number: usize, raw: &str) {
-        match Line::classify(raw) {
+        if self.below.in_doc_string() {
+            let step = last_step(
+                &mut self.current,
+                &mut self.background,
+                self.seen_header,
+                &mut self.orphans,
+            );
+            if let Err(error) = self.below.doc_line(self.file, number, raw, step) {
+                self.errors.push(error);
+            }
+            return;
+        }
+        if let Some(open) = OpenDocString::open(number, raw) {
+            if let Err(error) = self.below.open_doc_string(self.file, open) {
+                self.errors.push(error);
+            }
+            return;
+        }
+        let line = Line::classify(raw);
+        if !matches!(line, Line::Ignored | Line::Row { .. }) {
+            self.below = Below::Nothing;
+        }
+        match line {
             Line::Ignored => {}
             Line::Header(header) => self.header(number, raw, header),
             Line::Background { col, extra } => self.background(number, raw, col, extra),
@@ -252,14 +278,29 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
+            None if self.below.takes_rows() => {
+                let step = last_step(
+                    &mut self.current,
+                    &mut self.background,
+                    self.seen_header,
+                    &mut self.orphans,
+                );
+                let result = match step {
+                    Some(step) => self.below.row(self.file, number, raw, step),
+                    None => Ok(()),
+                };
+                if let Err(error) = result {
+                    self.errors.push(error);
+                }
+            }
             None => self.error(
                 number,
                 col,
                 raw,
-                "table row outside an `examples:` table".to_owned(),
+                "table row outside a table".to_owned(),
                 Some(
-                    "rows follow an `examples:` line at the end of a test; a step sentence \
-                     cannot start with `|`"
+                    "rows go right below a step (its data table) or below an `examples:` line \
+                     at the end of a test; a step sentence cannot start with `|`"
                         .to_owned(),
                 ),
             ),
@@ -411,12 +452,14 @@ impl<'a> Parser<'a> {
                 return;
             }
             test.push(sentence, number, raw, tries);
+            self.below = Below::Step;
             return;
         }
         if let Some(background) = self.background.as_mut()
             && !self.seen_header
         {
             background.push(sentence, number, raw, tries);
+            self.below = Below::Step;
             return;
         }
         // No header yet: the step belongs to the file's implicit test, or is an error once a
@@ -425,6 +468,7 @@ impl<'a> Parser<'a> {
             .orphans
             .get_or_insert_with(|| OpenTest::new("", number, col, raw, Vec::new()));
         orphans.push(sentence, number, raw, tries);
+        self.below = Below::Step;
     }
 
     /// Checks the options of the test header at line `number`; returns its `saves` and
@@ -662,6 +706,9 @@ impl<'a> Parser<'a> {
     }
 
     fn finish(mut self) -> Result<Parsed, ScenarioError> {
+        if let Some(error) = self.below.unclosed(self.file) {
+            self.errors.push(error);
+        }
         self.close_current();
         let background = self.background.take();
         if let Some(block) = &background
@@ -716,6 +763,25 @@ impl<'a> Parser<'a> {
             tests: self.tests,
         })
     }
+}
+
+/// The last step of the block being read: the open test's, the background's before the first
+/// test, or that of the steps before any header.
+fn last_step<'p>(
+    current: &'p mut Option<OpenTest>,
+    background: &'p mut Option<OpenTest>,
+    seen_header: bool,
+    orphans: &'p mut Option<OpenTest>,
+) -> Option<&'p mut Step> {
+    if let Some(test) = current.as_mut() {
+        return test.steps.last_mut();
+    }
+    if let Some(block) = background.as_mut()
+        && !seen_header
+    {
+        return block.steps.last_mut();
+    }
+    orphans.as_mut().and_then(|o| o.steps.last_mut())
 }
 
 /// The name of a header-less file's single test.

@@ -12,10 +12,21 @@ use std::sync::Arc;
 
 use regex::{Regex, RegexBuilder};
 
+use super::constant_strings::constant_strings;
 use super::encodings::{literal_forms, prefix_pattern, value_pattern};
 
 /// The fewest characters a secret value may have to be masked meaningfully.
 pub(crate) const MIN_SECRET_CHARS: usize = 4;
+
+/// What the cache's refusal finds in step code (see [`Secrets::found_in_code`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CodeSecret<'a> {
+    /// The code holds the value of the secret of this name, as written or built from constants.
+    Holds(&'a str),
+    /// The code builds strings from constants past the folder's limits (a string over 1 MiB,
+    /// expressions nested over 200 deep): a secret could hide in what was not evaluated.
+    Unchecked,
+}
 
 /// What a secret value becomes in terminal output, reports and logs.
 pub(crate) const MASK: &str = "***";
@@ -118,6 +129,23 @@ impl Secrets {
         let matcher = self.matcher.as_deref()?;
         let found = matcher.all.find(text)?;
         Some(matcher.name_of(found.as_str()))
+    }
+
+    /// What of these secrets step code holds: a value written in the code in any form
+    /// [`Secrets::found_in`] finds, or one that a string the code builds from constants holds
+    /// (`'Hunt' + 'er7'`, `String.fromCharCode(72, 117)`; see `constant_strings.rs`).
+    pub(crate) fn found_in_code(&self, code: &str) -> Option<CodeSecret<'_>> {
+        self.matcher.as_ref()?;
+        if let Some(name) = self.found_in(code) {
+            return Some(CodeSecret::Holds(name));
+        }
+        let folded = constant_strings(code, MIN_SECRET_CHARS);
+        for text in &folded.strings {
+            if let Some(name) = self.found_in(text) {
+                return Some(CodeSecret::Holds(name));
+            }
+        }
+        folded.beyond_limits.then_some(CodeSecret::Unchecked)
     }
 
     fn replace<'a>(&self, text: &'a str, with: impl Fn(&str) -> String) -> Cow<'a, str> {
@@ -277,6 +305,31 @@ mod tests {
         assert!(matches!(s.mask("nothing here"), Cow::Borrowed(_)));
         assert_eq!(s.found_in("x hunter22"), Some("PASSWORD"));
         assert_eq!(s.found_in("x"), None);
+    }
+
+    #[test]
+    fn code_holding_a_secret_whole_or_built_from_constants_is_found() {
+        let s = secrets();
+        let holds = |code: &str| s.found_in_code(code);
+        assert_eq!(
+            holds("fill('hunter22')"),
+            Some(CodeSecret::Holds("PASSWORD"))
+        );
+        assert_eq!(
+            holds("fill('hunt' + 'er22')"),
+            Some(CodeSecret::Holds("PASSWORD"))
+        );
+        assert_eq!(
+            holds("fill(`hunter${22}-long`)"),
+            Some(CodeSecret::Holds("TOKEN"))
+        );
+        assert_eq!(holds("fill(vars.PASSWORD)"), None);
+        assert_eq!(holds("fill('x'.repeat(1e8))"), Some(CodeSecret::Unchecked));
+        // Without secrets nothing is parsed, so nothing is refused.
+        assert_eq!(
+            Secrets::default().found_in_code("fill('x'.repeat(1e8))"),
+            None
+        );
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //! step without cached code, a background, an examples table whose rows pass and fail, a public
 //! and a secret variable, and a Gherkin data table is replayed with `replay` (no LLM), exported,
 //! and run with `npx playwright test` (`@playwright/test` 1.64.0 from npm, no browser download,
-//! the Debian Chromium the config names): every test passes or fails in both alike.
+//! the Debian Chromium the config names): every test passes or fails in both alike. Doc strings
+//! and data tables (of a `.feature` and of a `.steps` file) reach the exported code as they reach
+//! replayed code, and control characters in names and cached code are written as escapes that
+//! keep their meaning.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -199,4 +202,165 @@ fn the_exported_suite_passes_and_fails_as_replay_does() {
     let theirs = playwright_results(&run_playwright(&out.project_dir().join("e2e"), modules));
     assert_eq!(ours.len(), 6, "{ours:?}");
     assert_eq!(theirs, ours, "Playwright Test and prettyplay replay differ");
+}
+
+/// A cache file of `scenario` with `(test, step, code)` entries, written with TOML's escapes so
+/// that code may hold control characters.
+fn cache_file(scenario: &str, entries: &[(&str, &str, &str)]) -> String {
+    let mut file = toml::Table::new();
+    file.insert("format".into(), 1.into());
+    file.insert("scenario".into(), scenario.into());
+    let steps = entries
+        .iter()
+        .map(|(test, step, code)| {
+            let mut entry = toml::Table::new();
+            entry.insert("test".into(), (*test).into());
+            entry.insert("step".into(), (*step).into());
+            entry.insert("occurrence".into(), 1.into());
+            entry.insert("created".into(), "2026-11-30".into());
+            entry.insert("code".into(), format!("{code}\n").into());
+            toml::Value::Table(entry)
+        })
+        .collect();
+    file.insert("steps".into(), toml::Value::Array(steps));
+    toml::to_string(&file).unwrap()
+}
+
+/// A scenario name that clears the screen, and a doc string and data table to pass on.
+const ARGUMENTS_FEATURE: &str = "Feature: arguments
+  Scenario: clear \u{1b}[2J now
+    Given the shop is open
+    When I add the note
+      \"\"\"text/plain
+      line 1
+        line 2
+      \"\"\"
+    And I add the cells
+      | a\\|b | c\\\\d |
+    Then the list has 3 items
+";
+
+const ARGUMENTS_STEPS: &str = "test: from a steps file
+  open the shop
+  add the note
+    \"\"\"
+    from steps
+    \"\"\"
+  add the cells
+    | tea |
+  the list has 2 items
+";
+
+/// Fails unless it is passed `note`; holds an ESC in a string literal and in a comment, and
+/// checks the literal's value, so that an export that changed it fails.
+fn add_note(note: &str) -> String {
+    format!(
+        "async function step(page) {{\n  // the mark is \u{1b}[0m\n  const mark = '\u{1b}[0m';\n  \
+         if (mark.length !== 4 || vars.docString !== {note:?}) {{\n    throw new Error('passed ' + \
+         JSON.stringify(vars.docString));\n  }}\n  await page.getByLabel('item').fill(vars.docString);\n  \
+         await page.getByRole('button', {{ name: 'Add' }}).click();\n}}"
+    )
+}
+
+fn add_cells(cells: &str) -> String {
+    format!(
+        "async function step(page) {{\n  if (JSON.stringify(vars.dataTable) !== {cells:?}) {{\n    \
+         throw new Error('passed ' + JSON.stringify(vars.dataTable));\n  }}\n  for (const cell of \
+         vars.dataTable.flat()) {{\n    await page.getByLabel('item').fill(cell);\n    \
+         await page.getByRole('button', {{ name: 'Add' }}).click();\n  }}\n}}"
+    )
+}
+
+fn has_items(count: usize) -> String {
+    format!(
+        "async function step(page) {{\n  await expect(page.getByRole('listitem')).toHaveCount({count});\n}}"
+    )
+}
+
+#[test]
+fn doc_strings_tables_and_control_characters_export_as_they_replay() {
+    let modules = playwright_test_modules();
+    let name = "clear \u{1b}[2J now";
+    let test = Test::new()
+        .config("scenarios = \"scenarios\"\ncache_dir = \"cache\"\n[browser]\ntimeout = 2\n")
+        .page("index.html", PAGE)
+        .scenario("scenarios/arguments.feature", ARGUMENTS_FEATURE)
+        .scenario("scenarios/arguments.steps", ARGUMENTS_STEPS)
+        .cache(
+            "cache/scenarios/arguments.feature.toml",
+            &cache_file(
+                "scenarios/arguments.feature",
+                &[
+                    (name, "the shop is open", OPEN),
+                    (name, "I add the note", &add_note("line 1\n  line 2")),
+                    (
+                        name,
+                        "I add the cells",
+                        &add_cells("[[\"a|b\",\"c\\\\d\"]]"),
+                    ),
+                    (name, "the list has 3 items", &has_items(3)),
+                ],
+            ),
+        )
+        .cache(
+            "cache/scenarios/arguments.steps.toml",
+            &cache_file(
+                "scenarios/arguments.steps",
+                &[
+                    ("from a steps file", "open the shop", OPEN),
+                    ("from a steps file", "add the note", &add_note("from steps")),
+                    (
+                        "from a steps file",
+                        "add the cells",
+                        &add_cells("[[\"tea\"]]"),
+                    ),
+                    ("from a steps file", "the list has 2 items", &has_items(2)),
+                ],
+            ),
+        );
+    let out = test
+        .args(&[
+            "replay",
+            "--strict",
+            "--reporter",
+            "list",
+            "--reporter",
+            "json",
+        ])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("2 passed, 0 failed");
+    let ours = prettyplay_results(&out.read("prettyplay-report/events.jsonl"));
+    let out = out
+        .again()
+        .page("index.html", PAGE)
+        .args(&["export", "--playwright", "e2e"])
+        .run()
+        .assert_exit(0);
+    // No file written for people to read carries a raw control or invisible character.
+    for spec in [
+        "e2e/scenarios/arguments.feature.spec.ts",
+        "e2e/scenarios/arguments.spec.ts",
+    ] {
+        let text = out.read(spec);
+        assert!(
+            !text
+                .chars()
+                .any(|c| (c.is_control() && c != '\n' && c != '\t')
+                    || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')),
+            "a raw control character in {spec}:\n{text:?}"
+        );
+    }
+    let spec = out.read("e2e/scenarios/arguments.feature.spec.ts");
+    assert!(spec.contains("test(\"clear \\u001b[2J now\""), "{spec}");
+    assert!(spec.contains("const mark = '\\u001b[0m';"), "{spec}");
+    assert!(spec.contains("// the mark is \\x1b[0m"), "{spec}");
+    assert!(
+        spec.contains("prettyplayVars.with(testVars, \"docString\", \"line 1\\n  line 2\")"),
+        "{spec}"
+    );
+    let theirs = playwright_results(&run_playwright(&out.project_dir().join("e2e"), modules));
+    assert_eq!(ours.len(), 2, "{ours:?}");
+    assert_eq!(theirs, ours, "Playwright Test and prettyplay replay differ");
+    assert!(theirs.values().all(|passed| *passed), "{theirs:?}");
 }

@@ -2,7 +2,9 @@
 //! Examples, tags, a data table, And/`*` steps) is generated through a scripted LLM, cached
 //! under its own cache file, replayed with `replay --strict`, selected by tag and by the line
 //! of an Examples row, and healed when the page changes. A Gherkin file saved as `.steps` is
-//! refused with the hint to rename it.
+//! refused with the hint to rename it. A doc string (media type, indentation, escaped delimiter)
+//! and a data table (cell escapes) reach step code as Cucumber passes them, in a run, a replay
+//! and a run of the `.steps` file `import` writes from the feature.
 
 use crate::support::Test;
 use crate::support::fake_llm::FakeLlm;
@@ -231,4 +233,154 @@ fn first_person_gherkin_sentences_are_proven_by_the_built_in_generator() {
         .stdout_line("1 passed, 0 failed");
     let cache = out.read(CACHE);
     assert_eq!(cache.matches("by = \"builtin\"").count(), 4, "{cache}");
+}
+
+/// A page with a note to write and a list to add to.
+const NOTES_PAGE: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>notes</title></head>
+<body>
+  <h1>notes</h1>
+  <label>Note <textarea id="note"></textarea></label>
+  <button type="button" id="save">Save</button>
+  <pre data-testid="saved"></pre>
+  <label>Cell <input id="cell"></label>
+  <button type="button" id="add">Add</button>
+  <ul aria-label="Added"></ul>
+  <script>
+    document.getElementById('save').onclick = () => {
+      document.querySelector('[data-testid=saved]').textContent =
+        document.getElementById('note').value;
+    };
+    document.getElementById('add').onclick = () => {
+      const item = document.createElement('li');
+      item.textContent = document.getElementById('cell').value;
+      document.querySelector('ul').append(item);
+    };
+  </script>
+</body></html>"#;
+
+/// A doc string with a media type, indentation beyond its delimiter's and an escaped delimiter,
+/// and a data table with Gherkin's cell escapes and a backslash that escapes nothing.
+const NOTES: &str = r#"Feature: notes
+  Scenario: write a note
+    Given I open the notes
+    When I write the note
+        """json
+        {"a": \"\"\"}
+          indented
+        """
+    And I add the cells
+      | a\|b | c\\d | e\x |
+    Then the note and 3 cells are saved
+"#;
+
+/// The value Cucumber passes for the doc string above.
+const NOTE_VALUE: &str = "{\"a\": \"\"\"}\n  indented";
+
+const OPEN_NOTES: &str = "async function step(page) {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'notes' })).toBeVisible();
+}";
+
+/// Fails unless the step is passed exactly what Cucumber passes it.
+const WRITE_NOTE: &str = r#"async function step(page) {
+  if (vars.docString !== '{"a": """}\n  indented') {
+    throw new Error('the doc string is ' + JSON.stringify(vars.docString));
+  }
+  await page.getByLabel('Note').fill(vars.docString);
+  await page.getByRole('button', { name: 'Save' }).click();
+}"#;
+
+const ADD_CELLS: &str = r#"async function step(page) {
+  const expected = JSON.stringify([['a|b', 'c\\d', 'e\\x']]);
+  if (JSON.stringify(vars.dataTable) !== expected) {
+    throw new Error('the data table is ' + JSON.stringify(vars.dataTable));
+  }
+  for (const cell of vars.dataTable[0]) {
+    await page.getByLabel('Cell').fill(cell);
+    await page.getByRole('button', { name: 'Add' }).click();
+  }
+}"#;
+
+const SAVED: &str = "async function step(page) {
+  await expect(page.getByTestId('saved')).toContainText('indented');
+  await expect(page.getByRole('listitem')).toHaveCount(3);
+}";
+
+/// A fake LLM that writes the notes scenario's code, once per sentence.
+fn notes_llm() -> FakeLlm {
+    let llm = FakeLlm::start();
+    for (sentence, next, code) in [
+        ("I open the notes", "PREVIOUS STEPS:", OPEN_NOTES),
+        ("I write the note", "STEP ARGUMENT:", WRITE_NOTE),
+        ("I add the cells", "STEP ARGUMENT:", ADD_CELLS),
+        ("the note and 3 cells are saved", "PREVIOUS STEPS:", SAVED),
+    ] {
+        llm.on_contains(
+            &format!("STEP:\n{sentence}\n\n{next}"),
+            fenced(code).as_str(),
+        );
+    }
+    llm
+}
+
+#[test]
+fn doc_strings_and_data_tables_reach_step_code_as_cucumber_passes_them_and_survive_import() {
+    let llm = notes_llm();
+    let out = Test::new()
+        .config(&llm_config(&llm.base_url()))
+        .scenario("scenarios/notes.feature", NOTES)
+        .page("index.html", NOTES_PAGE)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    assert!(llm.take_unexpected().is_empty());
+    // The model is shown the doc string's value, without its media type.
+    let note = llm
+        .requests()
+        .into_iter()
+        .map(|r| r.user_text())
+        .find(|text| text.contains("STEP:\nI write the note\n"))
+        .unwrap_or_default();
+    assert!(
+        note.contains(
+            "STEP ARGUMENT:\nThe step has a doc string; step code reads it as vars.docString"
+        ) && note.contains(NOTE_VALUE)
+            && !note.contains("json\n"),
+        "{note}"
+    );
+    // Replayed from the cache, the same values reach the same code.
+    let out = out
+        .again()
+        .page("index.html", NOTES_PAGE)
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+
+    // Imported, the `.steps` file passes each step the same values: the code, generated again
+    // for the new file, throws on any other.
+    let out = out
+        .again()
+        .args(&["import", "scenarios/notes.feature", "--output", "native"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("native/notes.steps (1 tests, 4 sentences)");
+    assert_eq!(
+        out.read("native/notes.steps"),
+        "# Imported by `prettyplay import` from scenarios/notes.feature.\n\n\
+         test: write a note\n  I open the notes\n  I write the note\n    \"\"\"json\n    \
+         {\"a\": \\\"\\\"\\\"}\n      indented\n    \"\"\"\n  I add the cells\n    \
+         | a\\|b | c\\\\d | e\\\\x |\n  the note and 3 cells are saved\n"
+    );
+    let llm = notes_llm();
+    out.again()
+        .config(&llm_config(&llm.base_url()))
+        .page("index.html", NOTES_PAGE)
+        .args(&["run", "native/notes.steps"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    assert!(llm.take_unexpected().is_empty());
 }

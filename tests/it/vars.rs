@@ -1,6 +1,7 @@
 //! End to end: scenario variables and secrets. A name without a value stops the run; generation
 //! with `${PASSWORD}` (the fake LLM sees the placeholder, never the value, even where the page
-//! shows it); replay of code reading `vars`; the cache refusing code that holds a secret; and the
+//! shows it); replay of code reading `vars`; the cache refusing code that holds a secret, written
+//! whole or built from constants in pieces; and the
 //! sweep: a distinctive secret, a run that types it, logs it, shows it on the page and fails on
 //! it, and a grep over every sink (stdout, stderr, every file the run wrote, every LLM request).
 
@@ -376,4 +377,42 @@ fn vars_a_secret_with_quotes_percent_markup_and_lines_leaks_in_no_form_to_any_si
             .any(|r| r.user_text().contains("Signed in with ${PASSWORD}")),
         "the snapshot shows the placeholder"
     );
+}
+
+#[test]
+fn vars_code_building_a_secret_from_constants_is_never_cached() {
+    let codes: Vec<String> = SECRET.chars().map(|c| (c as u32).to_string()).collect();
+    let reversed: String = SECRET.chars().rev().collect();
+    let forms = [
+        "'Zq9-s3cr' + '3t-Walrus-4711'".to_owned(),
+        "`Zq9-${'s3cr3t'}-Walrus-${4711}`".to_owned(),
+        "['Zq9', 's3cr3t', 'Walrus', '4711'].join('-')".to_owned(),
+        format!("String.fromCharCode({})", codes.join(", ")),
+        format!("'{reversed}'.split('').reverse().join('')"),
+    ];
+    let llm = FakeLlm::start();
+    llm.on_contains("STEP:\nopen the app", fenced(OPEN).as_str());
+    let mut steps = String::from("background:\n  open the app\n");
+    for (i, form) in forms.iter().enumerate() {
+        let sentence = format!("sign in with ${{PASSWORD}} the way {i}");
+        let code = SIGN_IN.replace("vars.PASSWORD", form);
+        assert!(!code.contains(SECRET), "{code}");
+        llm.on_contains(&format!("STEP:\n{sentence}\n"), fenced(&code).as_str());
+        steps.push_str(&format!("\ntest: way {i}\n  {sentence}\n"));
+    }
+    let out = Test::new()
+        .config(&llm_config(&llm.base_url()))
+        .scenario(SCENARIO, &steps)
+        .page("index.html", PAGE)
+        .env("PASSWORD", SECRET)
+        .args(&["run", "-j", "1"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 5 failed")
+        // Each form is refused for the secret it builds.
+        .output_count("it holds the value of the secret ${PASSWORD}", 5);
+    assert!(llm.take_unexpected().is_empty());
+    let cache = out.read("cache/scenarios/login.steps.toml");
+    assert!(!cache.contains("[[steps]]"), "{cache}");
+    assert_no_secret_anywhere(&out);
 }
