@@ -47,7 +47,9 @@
 //! `show` serves reports and traces with `show-report` and `show-trace` and requests them over
 //! HTTP; `docs` runs every command block of README.md and docs/tutorial.md and compares the
 //! outputs they show; `api_steps_builtin` runs HTTP sentences (`send POST ...`, `GET ... answers
-//! N`, `the API ... lists "X"`) with no LLM against a JSON API; `support` is the shared harness.
+//! N`, `the API ... lists "X"`) with no LLM against a JSON API; `bodies` feeds `request` 300 MB
+//! bodies (chunked, compressed, with lying lengths) and bounds the run's peak memory; `support` is
+//! the shared harness.
 
 #![expect(
     clippy::unwrap_used,
@@ -61,6 +63,7 @@ mod architecture;
 mod audit;
 mod authoring;
 mod background;
+mod bodies;
 mod browsers;
 mod builtin;
 mod cache_process;
