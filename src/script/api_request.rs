@@ -2,23 +2,24 @@
 //! `APIRequestContext` of the test's browser context, so requests carry the context's cookies
 //! and the cookies they set reach its pages.
 //!
-//! The driver sends these requests itself, past the context's routes and the worker's proxy,
-//! so everything `[browser] allowed_origins` enforces for the pages is enforced here: each URL,
-//! and each redirect's target, is checked before it is requested (redirects are followed here,
-//! one hop at a time, for that reason). Bodies and headers are bounded both ways, and a proof
-//! run may mutate what a read request answered (see [`ResponseEdit`]).
+//! These requests go past the context's routes and the worker's proxy, so everything
+//! `[browser] allowed_origins` enforces for the pages is enforced here: each URL, and each
+//! redirect's target, is checked before it is requested (redirects are followed here, one hop
+//! at a time, for that reason). Bodies and headers are bounded both ways: a response body is
+//! read as it arrives and refused once it passes [`MAX_RESPONSE_BODY`] (see
+//! `context_requests.rs`). A proof run may mutate what a read request answered (see
+//! [`ResponseEdit`]).
 //!
 //! Main type: [`Fetch`] (one request as step code asked for it); [`send`] runs it.
 
 use std::time::Duration;
 
 use base64::Engine as _;
-use playwright_rs::protocol::APIRequestContext;
-use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 
 use crate::driver::OriginGuard;
 use crate::script::FailureKind;
+use crate::script::context_requests::{BodyRead, ContextRequests, Hop, set_header};
 use crate::script::cut_text::cut_text;
 use crate::script::driver_error::HostError;
 use crate::script::frame_calls::{LONGEST_TIMEOUT, timeout_of};
@@ -28,8 +29,8 @@ use crate::web_server::{CONNECT_LIMIT, UNREACHABLE_HINT, Unreachable, reach};
 /// The most bytes of a request body step code may send.
 pub(crate) const MAX_REQUEST_BODY: usize = 1024 * 1024;
 
-/// The most bytes of a response body step code may read; a longer body's status and headers
-/// are still readable, its text is not.
+/// The most bytes of a response body step code may read, decoded; a longer body's status
+/// and headers are still readable, its text is not. The prelude's message names this number.
 pub(crate) const MAX_RESPONSE_BODY: usize = 1024 * 1024;
 
 /// The most bytes of headers, names and values together, one request may send, and the most
@@ -38,6 +39,9 @@ const MAX_HEADER_BYTES: usize = 16 * 1024;
 
 /// How many redirects a request follows unless it says otherwise (Playwright's default).
 const DEFAULT_MAX_REDIRECTS: u64 = 20;
+
+/// The statuses Playwright follows as redirects when they carry a `Location`.
+const REDIRECTS: [u16; 5] = [301, 302, 303, 307, 308];
 
 /// The methods a proof run may send: they read and change nothing on the server.
 pub(crate) fn is_read(method: &str) -> bool {
@@ -49,8 +53,7 @@ pub(crate) fn is_read(method: &str) -> bool {
 enum Body {
     /// `data` as a string: sent as is.
     Raw(String),
-    /// `data` as anything else: sent as JSON (the driver sets `content-type` if the step did
-    /// not).
+    /// `data` as anything else: sent as JSON (with `content-type` JSON if the step set none).
     Json(String),
     /// `form`: sent as `application/x-www-form-urlencoded`.
     Form(Vec<(String, String)>),
@@ -145,35 +148,54 @@ impl Fetch {
         })
     }
 
-    /// The protocol parameters of one hop to `url`. Redirects are never left to the driver.
-    fn params(&self, url: &str, method: &str, with_body: bool) -> Value {
-        let mut params = json!({
-            "url": url,
-            "method": method,
-            "maxRedirects": 0,
-            // A redirect that drops the body drops the headers that describe it.
-            "headers": self
-                .headers
-                .iter()
-                .filter(|(name, _)| with_body || !name.to_ascii_lowercase().starts_with("content-"))
-                .map(|(name, value)| json!({ "name": name, "value": value }))
-                .collect::<Vec<_>>(),
-        });
-        match self.body.as_ref().filter(|_| with_body) {
-            Some(Body::Raw(raw)) => {
-                params["postData"] =
-                    json!(base64::engine::general_purpose::STANDARD.encode(raw.as_bytes()));
+    /// The request of one hop to `url`. The body and the headers that describe it go only
+    /// while `with_body`; credentials step code set go to its first origin only (`cross`
+    /// is set once a redirect left it), as Playwright drops `authorization` there.
+    fn hop(&self, url: &url::Url, method: &str, with_body: bool, cross: bool) -> Hop {
+        let mut headers: Vec<(String, String)> = self
+            .headers
+            .iter()
+            .filter(|(name, _)| with_body || !name.to_ascii_lowercase().starts_with("content-"))
+            .filter(|(name, _)| {
+                !cross
+                    || !(name.eq_ignore_ascii_case("authorization")
+                        || name.eq_ignore_ascii_case("cookie"))
+            })
+            .cloned()
+            .collect();
+        let body = self.body.as_ref().filter(|_| with_body);
+        // Playwright's `serializePostData`: a content type unless the step set one.
+        let (content_type, bytes) = match body {
+            Some(Body::Raw(raw)) => ("application/octet-stream", raw.as_bytes().to_vec()),
+            Some(Body::Json(json)) => ("application/json", json.as_bytes().to_vec()),
+            Some(Body::Form(fields)) => (
+                "application/x-www-form-urlencoded",
+                url::form_urlencoded::Serializer::new(String::new())
+                    .extend_pairs(fields)
+                    .finish()
+                    .into_bytes(),
+            ),
+            None => {
+                return Hop {
+                    method: method.to_owned(),
+                    url: url.clone(),
+                    headers,
+                    body: None,
+                };
             }
-            Some(Body::Json(json)) => params["jsonData"] = json!(json),
-            Some(Body::Form(fields)) => {
-                params["formData"] = fields
-                    .iter()
-                    .map(|(name, value)| json!({ "name": name, "value": value }))
-                    .collect();
-            }
-            None => {}
+        };
+        if !headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+        {
+            set_header(&mut headers, "content-type", content_type);
         }
-        params
+        Hop {
+            method: method.to_owned(),
+            url: url.clone(),
+            headers,
+            body: Some(bytes),
+        }
     }
 }
 
@@ -184,10 +206,9 @@ pub(crate) struct Answer {
     pub(crate) status: u16,
     pub(crate) status_text: String,
     pub(crate) headers: Vec<(String, String)>,
-    /// The body, or `None` when it is longer than step code may read.
+    /// The body, decoded, or `None` when it is longer than step code may read
+    /// ([`MAX_RESPONSE_BODY`]).
     pub(crate) body: Option<Vec<u8>>,
-    /// The body's length in bytes.
-    pub(crate) length: usize,
 }
 
 impl Answer {
@@ -221,7 +242,6 @@ impl Answer {
                 .collect::<Vec<_>>(),
             "text": text,
             "binary": binary,
-            "length": self.length,
         }))
     }
 
@@ -245,7 +265,6 @@ impl Answer {
                 };
                 let (edited, count) = edit_body(text, needle, edit);
                 if count > 0 {
-                    self.length = edited.len();
                     self.body = Some(edited.into_bytes());
                 }
                 count
@@ -286,13 +305,13 @@ fn edit_strings(value: &mut Value, needle: &str, miss: &str, count: &mut u64) {
     }
 }
 
-/// Sends `fetch` through the context's request context, checking every hop against `guard`.
+/// Sends `fetch` as the context's request context would, checking every hop against `guard`.
 pub(crate) async fn send(
-    context: &APIRequestContext,
+    requests: &ContextRequests,
     fetch: &Fetch,
     guard: Option<&OriginGuard>,
 ) -> Result<Answer, HostError> {
-    let work = follow(context, fetch, guard);
+    let work = follow(requests, fetch, guard);
     match tokio::time::timeout(fetch.timeout, work).await {
         Ok(answer) => answer,
         Err(_) => Err(HostError {
@@ -310,33 +329,29 @@ pub(crate) async fn send(
 }
 
 async fn follow(
-    context: &APIRequestContext,
+    requests: &ContextRequests,
     fetch: &Fetch,
     guard: Option<&OriginGuard>,
 ) -> Result<Answer, HostError> {
-    let mut url = fetch.url.clone();
+    let mut url = url::Url::parse(&fetch.url)
+        .map_err(|err| HostError::script(format!("{}: {err}", fetch.url)))?;
     let mut method = fetch.method.clone();
     let mut with_body = true;
+    let mut cross = false;
     let mut hops = 0;
     loop {
-        allowed(&url, guard)?;
-        let params = fetch.params(&url, &method, with_body);
-        let reply: Value = match context.channel().send("fetch", params).await {
+        allowed(url.as_str(), guard)?;
+        let hop = fetch.hop(&url, &method, with_body, cross);
+        let reply = match requests.send(&hop).await {
             Ok(reply) => reply,
-            Err(err) => return Err(failed(&url, &method, err.to_string()).await),
+            Err(err) => return Err(failed(url.as_str(), &method, err.to_string()).await),
         };
-        let response = &reply["response"];
-        let uid = response["fetchUid"].as_str().unwrap_or_default().to_owned();
-        let status = response["status"].as_u64().unwrap_or(0) as u16;
-        let headers = header_pairs(&response["headers"]);
-        let location = headers
-            .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case("location"))
-            .map(|(_, value)| value.clone());
-        if let (true, Some(location)) = ((300..400).contains(&status), location)
+        let status = reply.status;
+        if let (true, Some(location)) = (REDIRECTS.contains(&status), reply.location())
             && fetch.max_redirects > 0
         {
-            dispose(context, &uid).await;
+            // The redirect's body is never read: dropping the reply closes its connection.
+            drop(reply);
             hops += 1;
             if hops > fetch.max_redirects {
                 return Err(HostError::script(format!(
@@ -344,12 +359,11 @@ async fn follow(
                     fetch.max_redirects, fetch.url
                 )));
             }
-            url = url::Url::parse(&url)
-                .and_then(|u| u.join(&location))
-                .map(|u| u.to_string())
-                .map_err(|err| {
-                    HostError::script(format!("a redirect to {location:?} is not a URL: {err}"))
-                })?;
+            let next = url.join(&location).map_err(|err| {
+                HostError::script(format!("a redirect to {location:?} is not a URL: {err}"))
+            })?;
+            cross |= next.origin() != url.origin();
+            url = next;
             // As browsers do: 303 turns any method but HEAD into GET, 301 and 302 turn POST
             // into GET; only 307 and 308 resend the body.
             if (status == 303 && method != "HEAD")
@@ -360,29 +374,19 @@ async fn follow(
             }
             continue;
         }
-        // A body the headers say is too long is not fetched from the driver at all.
-        let declared = headers
-            .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case("content-length"))
-            .and_then(|(_, value)| value.trim().parse::<usize>().ok())
-            .filter(|&length| length > MAX_RESPONSE_BODY);
-        let body = match declared {
-            Some(_) => Ok(Vec::new()),
-            None => read_body(context, &uid).await,
+        let status_text = reply.status_text.clone();
+        let headers = reply.headers.clone();
+        let body = match reply.read_body(MAX_RESPONSE_BODY).await {
+            Ok(BodyRead::Whole(body)) => Some(body),
+            Ok(BodyRead::TooLong) => None,
+            Err(err) => return Err(failed_plain(url.as_str(), &method, err.to_string())),
         };
-        dispose(context, &uid).await;
-        let body = body.map_err(|err| failed_plain(&url, &method, err))?;
-        let length = declared.unwrap_or(body.len());
         return Ok(Answer {
-            url: response["url"].as_str().unwrap_or(&url).to_owned(),
+            url: url.to_string(),
             status,
-            status_text: response["statusText"]
-                .as_str()
-                .unwrap_or_default()
-                .to_owned(),
+            status_text,
             headers: bounded_headers(headers),
-            body: (length <= MAX_RESPONSE_BODY).then_some(body),
-            length,
+            body,
         });
     }
 }
@@ -411,33 +415,6 @@ fn allowed(url: &str, guard: Option<&OriginGuard>) -> Result<(), HostError> {
     }
 }
 
-async fn read_body(context: &APIRequestContext, uid: &str) -> Result<Vec<u8>, String> {
-    let reply: Value = context
-        .channel()
-        .send("fetchResponseBody", json!({ "fetchUid": uid }))
-        .await
-        .map_err(|err| err.to_string())?;
-    match reply["binary"].as_str() {
-        Some(encoded) => base64::engine::general_purpose::STANDARD
-            .decode(encoded)
-            .map_err(|err| format!("the response body could not be read: {err}")),
-        None => Ok(Vec::new()),
-    }
-}
-
-async fn dispose(context: &APIRequestContext, uid: &str) {
-    if uid.is_empty() {
-        return;
-    }
-    let sent = context
-        .channel()
-        .send_no_result("disposeAPIResponse", json!({ "fetchUid": uid }))
-        .await;
-    if let Err(err) = sent {
-        tracing::debug!("an API response was not disposed of: {err}");
-    }
-}
-
 /// What a request that got no response says: the app could not be reached when a direct
 /// connection to its origin fails too, else the driver's error.
 async fn failed(url: &str, method: &str, message: String) -> HostError {
@@ -457,22 +434,6 @@ fn failed_plain(url: &str, method: &str, message: String) -> HostError {
         "{}\nCall log:\n  - → {method} {url}",
         message.lines().next().unwrap_or_default()
     ))
-}
-
-fn header_pairs(headers: &Value) -> Vec<(String, String)> {
-    headers
-        .as_array()
-        .map(|all| {
-            all.iter()
-                .filter_map(|h| {
-                    Some((
-                        h["name"].as_str()?.to_owned(),
-                        h["value"].as_str()?.to_owned(),
-                    ))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// The response's headers within [`MAX_HEADER_BYTES`]; one header says how many were left out.
@@ -661,45 +622,64 @@ mod tests {
     }
 
     #[test]
-    fn each_body_form_becomes_its_protocol_field_and_redirects_stay_with_the_binding() {
+    fn each_body_form_becomes_its_bytes_and_content_type_and_redirects_drop_them() {
+        let hop = |fetch: &Fetch, method: &str, with_body: bool, cross: bool| {
+            fetch.hop(
+                &url::Url::parse(&fetch.url).unwrap(),
+                method,
+                with_body,
+                cross,
+            )
+        };
+        let header = |hop: &Hop, name: &str| {
+            hop.headers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
+        };
         let fetch =
             read(json!({ "url": "/api", "method": "POST", "jsonData": "{\"a\":1}" })).unwrap();
-        let params = fetch.params(&fetch.url, "POST", true);
-        assert_eq!(params["jsonData"], "{\"a\":1}");
-        assert_eq!(params["maxRedirects"], 0);
-        assert!(
-            fetch
-                .params(&fetch.url, "GET", false)
-                .get("jsonData")
-                .is_none()
+        let json_hop = hop(&fetch, "POST", true, false);
+        assert_eq!(json_hop.body.as_deref(), Some(&b"{\"a\":1}"[..]));
+        assert_eq!(
+            header(&json_hop, "content-type").as_deref(),
+            Some("application/json")
         );
+        let redirected = hop(&fetch, "GET", false, false);
+        assert_eq!(redirected.body, None);
+        assert_eq!(redirected.method, "GET");
+        assert!(redirected.headers.is_empty());
         let typed = read(json!({ "url": "/api", "method": "POST", "jsonData": "{}",
             "headers": [{ "name": "Content-Type", "value": "application/json" },
-                        { "name": "Cookie", "value": "a=1" }] }))
+                        { "name": "Cookie", "value": "a=1" },
+                        { "name": "Authorization", "value": "Bearer t" }] }))
         .unwrap();
-        let names = |params: Value| -> Vec<String> {
-            params["headers"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|h| h["name"].as_str().unwrap().to_owned())
-                .collect()
-        };
+        let names = |hop: Hop| -> Vec<String> { hop.headers.into_iter().map(|(n, _)| n).collect() };
         assert_eq!(
-            names(typed.params(&typed.url, "POST", true)),
-            ["Content-Type", "Cookie"]
+            names(hop(&typed, "POST", true, false)),
+            ["Content-Type", "Cookie", "Authorization"]
         );
-        assert_eq!(names(typed.params(&typed.url, "GET", false)), ["Cookie"]);
+        assert_eq!(
+            names(hop(&typed, "GET", false, false)),
+            ["Cookie", "Authorization"]
+        );
+        // Credentials the step set stay with the origin it asked for.
+        assert_eq!(names(hop(&typed, "GET", false, true)), Vec::<String>::new());
         let fetch = read(json!({ "url": "/api", "postData": "hé" })).unwrap();
-        let params = fetch.params(&fetch.url, "POST", true);
+        let raw = hop(&fetch, "POST", true, false);
+        assert_eq!(raw.body.as_deref(), Some("hé".as_bytes()));
         assert_eq!(
-            params["postData"],
-            base64::engine::general_purpose::STANDARD.encode("hé")
+            header(&raw, "content-type").as_deref(),
+            Some("application/octet-stream")
         );
-        let fetch =
-            read(json!({ "url": "/api", "formData": [{ "name": "a", "value": "1" }] })).unwrap();
-        let params = fetch.params(&fetch.url, "POST", true);
-        assert_eq!(params["formData"], json!([{ "name": "a", "value": "1" }]));
+        let fetch = read(json!({ "url": "/api", "formData": [{ "name": "a b", "value": "1&2" }] }))
+            .unwrap();
+        let form = hop(&fetch, "POST", true, false);
+        assert_eq!(form.body.as_deref(), Some(&b"a+b=1%262"[..]));
+        assert_eq!(
+            header(&form, "content-type").as_deref(),
+            Some("application/x-www-form-urlencoded")
+        );
     }
 
     #[test]
@@ -726,7 +706,6 @@ mod tests {
             status_text: "OK".into(),
             headers: vec![],
             body: Some(body.as_bytes().to_vec()),
-            length: body.len(),
         }
     }
 

@@ -1,13 +1,15 @@
 //! The binding's side of step code's HTTP requests: runs a `request.fetch` call on the test's
 //! context, in a proof run as a read (GET, HEAD) or not at all.
 //!
-//! Main function: [`StepHost::fetch`]. The protocol side is `api_request.rs`; what a proof
-//! keeps of the answers is `proof_responses.rs`.
+//! Main function: [`StepHost::fetch`]. The request itself is `api_request.rs` (hops, limits)
+//! and `context_requests.rs` (sending it as the context would); what a proof keeps of the
+//! answers is `proof_responses.rs`.
 
 use serde_json::Value;
 
 use crate::script::api_request::{self, Fetch};
 use crate::script::binding::StepHost;
+use crate::script::context_requests::ContextRequests;
 use crate::script::driver_error::HostError;
 use crate::script::proof_mode::{ProofMode, Read};
 
@@ -32,10 +34,9 @@ impl StepHost {
             let context = page
                 .context()
                 .map_err(|err| HostError::from_playwright(err, false))?;
-            let requests = context
-                .request()
+            let requests = ContextRequests::of(context)
                 .await
-                .map_err(|err| HostError::from_playwright(err, false))?;
+                .map_err(|err| HostError::script(err.to_string()))?;
             api_request::send(&requests, &fetch, guard).await
         })?;
         let mut answer = answer?;

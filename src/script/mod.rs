@@ -9,7 +9,9 @@
 
 mod api_request;
 mod binding;
+mod capped_body;
 mod console_log;
+mod context_requests;
 mod cut_text;
 mod driver_error;
 mod event_waits;
@@ -32,6 +34,7 @@ mod prelude_code;
 mod proof_mode;
 mod proof_responses;
 mod sandbox;
+mod set_cookie;
 
 pub(crate) use binding::StepHost;
 pub(crate) use failure::{FailureKind, StepFailure};

@@ -965,7 +965,7 @@
     _text(api) {
       if (this._data.text === null || this._data.text === undefined) {
         throw tag(
-          new Error(`${api}: the body of ${this._data.url} is ${this._data.length} bytes; step code may read at most 1048576`),
+          new Error(`${api}: the body of ${this._data.url} is more than 1048576 bytes; step code may read at most 1048576`),
           'script',
         );
       }

@@ -52,7 +52,6 @@ mod tests {
             status_text: "OK".into(),
             headers: vec![],
             body: Some(body.as_bytes().to_vec()),
-            length: body.len(),
         }
     }
 
