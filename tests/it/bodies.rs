@@ -173,7 +173,7 @@ impl Write for Chunked {
     }
 }
 
-/// Watches the peak memory of a run's prettyplay process and of the Node.js driver it starts.
+/// Watches the peak memory of a run's prettyplay processes and of the Node.js driver it starts.
 struct PeakWatch {
     stop: Arc<AtomicBool>,
     thread: thread::JoinHandle<BTreeMap<u32, (String, u64)>>,
@@ -187,21 +187,25 @@ impl PeakWatch {
             let own_exe = fs::read_link(format!("/proc/{root}/exe")).ok();
             let mut peaks: BTreeMap<u32, (String, u64)> = BTreeMap::new();
             while !stopped.load(Ordering::SeqCst) {
-                for pid in descendants(root) {
+                let tree = descendants(root);
+                for &(pid, parent) in &tree {
                     let Ok(status) = fs::read_to_string(format!("/proc/{pid}/status")) else {
                         continue;
                     };
-                    let name = field(&status, "Name:").unwrap_or_default().to_owned();
                     let exe = fs::read_link(format!("/proc/{pid}/exe")).ok();
                     let ours = pid == root || (exe.is_some() && exe == own_exe);
-                    if !ours && name != "node" {
+                    let name = if ours {
+                        "prettyplay"
+                    } else if is_driver(pid, parent, root, own_exe.as_deref()) {
+                        "driver"
+                    } else {
                         continue;
-                    }
+                    };
                     // VmHWM only grows, so the last reading of a process is its peak so far.
                     let kib = field(&status, "VmHWM:")
                         .and_then(|v| v.trim_end_matches("kB").trim().parse().ok());
                     if let Some(kib) = kib {
-                        peaks.insert(pid, (name, kib));
+                        peaks.insert(pid, (name.to_owned(), kib));
                     }
                 }
                 thread::sleep(Duration::from_millis(10));
@@ -218,6 +222,16 @@ impl PeakWatch {
     }
 }
 
+/// Whether `pid` is the driver: playwright-rs starts it as `node <cli.js> run-driver`, a child
+/// of prettyplay. The driver's own forks (a browser between fork and exec) carry its command
+/// line for a moment, but their parent is the driver.
+fn is_driver(pid: u32, parent: u32, root: u32, own_exe: Option<&std::path::Path>) -> bool {
+    let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let runs_the_driver = cmdline.split(|&b| b == 0).any(|arg| arg == b"run-driver");
+    let parent_exe = fs::read_link(format!("/proc/{parent}/exe")).ok();
+    runs_the_driver && (parent == root || (own_exe.is_some() && parent_exe.as_deref() == own_exe))
+}
+
 fn field<'a>(status: &'a str, name: &str) -> Option<&'a str> {
     status
         .lines()
@@ -225,8 +239,8 @@ fn field<'a>(status: &'a str, name: &str) -> Option<&'a str> {
         .map(str::trim)
 }
 
-/// `root` and the pids of its descendants now, from `/proc/*/stat`.
-fn descendants(root: u32) -> Vec<u32> {
+/// `root` and its descendants now, each with its parent's pid, from `/proc/*/stat`.
+fn descendants(root: u32) -> Vec<(u32, u32)> {
     let mut parents: Vec<(u32, u32)> = Vec::new();
     for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
         let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
@@ -244,16 +258,11 @@ fn descendants(root: u32) -> Vec<u32> {
             parents.push((pid, ppid));
         }
     }
-    let mut found = vec![root];
+    let mut found = vec![(root, 0)];
     let mut i = 0;
     while i < found.len() {
-        let parent = found[i];
-        found.extend(
-            parents
-                .iter()
-                .filter(|(_, ppid)| *ppid == parent)
-                .map(|(pid, _)| *pid),
-        );
+        let parent = found[i].0;
+        found.extend(parents.iter().filter(|(_, ppid)| *ppid == parent));
         i += 1;
     }
     found
@@ -286,7 +295,7 @@ fn run(port: u16, shape: Shape) -> (Output, u64) {
         .map(|(name, kib)| format!("{name} {} MiB", kib / 1024))
         .collect();
     assert!(
-        peaks.values().any(|(name, _)| name == "node"),
+        peaks.values().any(|(name, _)| name == "driver"),
         "{shape:?}: the driver's memory was never read ({processes:?})"
     );
     let total = peaks.values().map(|(_, kib)| kib).sum();
