@@ -340,7 +340,9 @@ pub(crate) fn api_document(listing: &str) -> String {
          \x20 any other value is sent as JSON. `form` sends a URL-encoded form; `multipart` is refused\n\
          \x20 (no filesystem). `params` adds to the query; `failOnStatusCode` throws on a status\n\
          \x20 outside 200..399. `timeout` defaults to `[browser] timeout`.\n\
-         - A request body may be 1 MiB and its headers 16 KiB. A response body over 1 MiB can be\n\
+         - A request body may be 1 MiB and its headers 16 KiB. A response body is read as it\n\
+         \x20 arrives, decoded (gzip, deflate, br), and its connection is closed as soon as it\n\
+         \x20 passes 1 MiB, whatever its `Content-Length` says: a response body over 1 MiB can be\n\
          \x20 checked for its status and headers, but `text()`, `json()` and `body()` throw.\n\
          - `expect(response).toBeOK()` fails with the response's status and text. A 5xx status is\n\
          \x20 reported as the app's error, never healed.\n\
@@ -351,7 +353,17 @@ pub(crate) fn api_document(listing: &str) -> String {
          \x20 `expect(response.status()).toBe(200)` is proven for \"GET /api/health answers 200\" and\n\
          \x20 `toBeOK()` alone is not.\n\
          - Bodies, headers and URLs are masked like every other text: a secret in them never\n\
-         \x20 reaches a report, a log or an LLM request.\n"
+         \x20 reaches a report, a log or an LLM request.\n\
+         - prettyplay sends these requests itself, as the context's `APIRequestContext` does in\n\
+         \x20 Playwright (the context's user agent and cookies go with them, and the cookies a\n\
+         \x20 response sets are added to the context), because Playwright's driver reads a whole\n\
+         \x20 response body into memory, with no limit, before it hands any of it over. What\n\
+         \x20 differs from Playwright: `headersArray()` gives header names in lower case; with\n\
+         \x20 `[browser] connect` the requests leave from the machine prettyplay runs on (as\n\
+         \x20 Playwright Test's `request` fixture does), not from the Playwright server's; HTTPS\n\
+         \x20 certificates are checked against the system's store, not Node.js's; and a header\n\
+         \x20 that step code set as `authorization` or `cookie` is dropped once a redirect leaves\n\
+         \x20 the origin it was sent to.\n"
     )
 }
 
