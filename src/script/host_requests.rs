@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use crate::script::FailureKind;
 use crate::script::api_request::{self, Fetch};
 use crate::script::binding::StepHost;
 use crate::script::context_requests::ContextRequests;
@@ -37,7 +38,25 @@ impl StepHost {
             let requests = ContextRequests::of(context)
                 .await
                 .map_err(|err| HostError::script(err.to_string()))?;
-            api_request::send(&requests, &fetch, guard).await
+            // The test's deadline closes its context, which a request sent from here does not
+            // hear of: without this, a request with no timeout of its own would never end.
+            let closed = async {
+                while !self.test_page.is_closing() {
+                    tokio::time::sleep(crate::script::events::ROUTE_INTERVAL).await;
+                }
+            };
+            tokio::select! {
+                answer = api_request::send(&requests, &fetch, guard) => answer,
+                () = closed => Err(HostError {
+                    kind: FailureKind::Timeout,
+                    message: format!(
+                        "the test's context closed while waiting for the response of {} {}",
+                        fetch.method, fetch.url
+                    ),
+                    log: Vec::new(),
+                    received: None,
+                }),
+            }
         })?;
         let mut answer = answer?;
         match mode {
