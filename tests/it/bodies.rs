@@ -3,6 +3,8 @@
 //! comes, or gzip-compressed to a few hundred KB, fails its step with the size message, while
 //! the peak memory of prettyplay and its Node.js driver stays within 64 MiB of the same test
 //! reading a small body. A `Content-Length` smaller than what comes is read as far as it says.
+//! A request still goes out as Playwright's would (the browser's user agent, `accept`,
+//! `accept-encoding`), and a compressed answer reads decoded with its headers as sent.
 //!
 //! The server here writes each body as the client reads it, from one 64 KiB buffer, so the
 //! test never holds more than a chunk. Peak memory is the kernel's high-water mark (`VmHWM`)
@@ -92,13 +94,18 @@ fn serve(stream: TcpStream) -> std::io::Result<()> {
     let mut line = String::new();
     reader.read_line(&mut line)?;
     let path = line.split(' ').nth(1).unwrap_or_default().to_owned();
+    let mut request_head = String::new();
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" {
             break;
         }
+        request_head.push_str(&header.to_ascii_lowercase());
     }
     let mut out = stream;
+    if path == ECHO {
+        return echo(out, &request_head);
+    }
     let head = |extra: &str| format!("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n{extra}\r\n");
     let block = vec![b'x'; 64 * 1024];
     match Shape::of(&path) {
@@ -135,6 +142,21 @@ fn serve(stream: TcpStream) -> std::io::Result<()> {
             zipped.finish()?.end()
         }
     }
+}
+
+/// The path whose body is the request's own header lines, gzip-compressed.
+const ECHO: &str = "/echo";
+
+fn echo(mut out: TcpStream, request_head: &str) -> std::io::Result<()> {
+    let mut zipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    zipped.write_all(request_head.as_bytes())?;
+    let body = zipped.finish()?;
+    write!(
+        out,
+        "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )?;
+    out.write_all(&body)
 }
 
 /// Writes [`BODY_BYTES`] to `out`, `block` after `block`.
@@ -369,4 +391,31 @@ fn a_300_mb_body_with_a_lying_content_length_is_read_no_further_than_the_cap() {
         .assert_exit(0)
         .stdout_contains(&format!("console.log: read {SMALL_BYTES}"));
     assert_within_the_margin(&out, Shape::ShorterThanSent, peak, baseline);
+}
+
+#[test]
+fn a_request_carries_the_browsers_user_agent_and_its_compressed_answer_is_read_decoded() {
+    let port = start_server();
+    let code = format!(
+        "async function step(page) {{\n  \
+         const response = await request.get('http://127.0.0.1:{port}{ECHO}');\n  \
+         console.log('encoding ' + response.headers()['content-encoding']);\n  \
+         const seen = (await response.text()).split(String.fromCharCode(13, 10));\n  \
+         for (const line of seen) if (line) console.log('sent ' + line);\n  \
+         const agent = await page.evaluate(() => navigator.userAgent);\n  \
+         expect(seen).toContain('user-agent: ' + agent.toLowerCase());\n}}"
+    );
+    Test::new()
+        .config(&format!(
+            "[browser]\nallowed_origins = [\"http://127.0.0.1:{port}\"]\n"
+        ))
+        .page("index.html", "<p>bodies</p>")
+        .scenario("scenarios/bodies.steps", "test: echo\n  read the echo\n")
+        .cached("scenarios/bodies.steps", "echo", "read the echo", 1, &code)
+        .args(&["replay", "--strict", "-v"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("console.log: encoding gzip")
+        .stdout_contains("console.log: sent accept: */*")
+        .stdout_contains("console.log: sent accept-encoding: gzip,deflate,br");
 }
