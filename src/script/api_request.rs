@@ -163,30 +163,27 @@ impl Fetch {
             })
             .cloned()
             .collect();
-        let body = self.body.as_ref().filter(|_| with_body);
-        // Playwright's `serializePostData`: a content type unless the step set one.
-        let (content_type, bytes) = match body {
-            Some(Body::Raw(raw)) => ("application/octet-stream", raw.as_bytes().to_vec()),
-            Some(Body::Json(json)) => ("application/json", json.as_bytes().to_vec()),
-            Some(Body::Form(fields)) => (
-                "application/x-www-form-urlencoded",
-                url::form_urlencoded::Serializer::new(String::new())
-                    .extend_pairs(fields)
-                    .finish()
-                    .into_bytes(),
-            ),
-            None => {
-                return Hop {
-                    method: method.to_owned(),
-                    url: url.clone(),
-                    headers,
-                    body: None,
-                };
-            }
-        };
-        if !headers
-            .iter()
-            .any(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+        // Playwright's `serializePostData`: the bytes, and a content type unless the step set
+        // one.
+        let body = self
+            .body
+            .as_ref()
+            .filter(|_| with_body)
+            .map(|body| match body {
+                Body::Raw(raw) => ("application/octet-stream", raw.as_bytes().to_vec()),
+                Body::Json(json) => ("application/json", json.as_bytes().to_vec()),
+                Body::Form(fields) => (
+                    "application/x-www-form-urlencoded",
+                    url::form_urlencoded::Serializer::new(String::new())
+                        .extend_pairs(fields)
+                        .finish()
+                        .into_bytes(),
+                ),
+            });
+        if let Some((content_type, _)) = &body
+            && !headers
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case("content-type"))
         {
             set_header(&mut headers, "content-type", content_type);
         }
@@ -194,7 +191,7 @@ impl Fetch {
             method: method.to_owned(),
             url: url.clone(),
             headers,
-            body: Some(bytes),
+            body: body.map(|(_, bytes)| bytes),
         }
     }
 }

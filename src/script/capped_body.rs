@@ -1,7 +1,8 @@
 //! A response body read as it arrives: decoded as Playwright decodes it (gzip, deflate, br)
 //! and refused as soon as its decoded bytes pass a cap, so that a body too long to read costs
-//! no more memory than the cap, however it is framed or compressed (a small gzip body that
-//! inflates to gigabytes included).
+//! the cap and the decoder's window in memory, however it is framed or compressed (a small
+//! gzip body that inflates to gigabytes included). Brotli's window is the largest, 16 MiB at
+//! most.
 //!
 //! Main type: [`CappedBody`].
 
