@@ -17,7 +17,7 @@ use crate::cli::args::ExplainArgs;
 use crate::cli::explain::{explain_here, print, with_browser};
 use crate::cli::run::resolve_vars;
 use crate::config::Settings;
-use crate::driver::SavedState;
+use crate::driver::{CallError, SavedState};
 use crate::engine::explain as explain_sentence;
 use crate::error::{EXIT_TEST_FAILED, Error};
 use crate::report::Visible;
@@ -178,7 +178,7 @@ enum StopReason {
     /// The cached code failed.
     CachedFailed(StepFailure),
     /// The setup test passed, but its context's storage state could not be saved.
-    NotSaved(String),
+    NotSaved(CallError),
 }
 
 /// Explains the step at `at` on the page its test has when it reaches it; prints the answer to
@@ -435,7 +435,7 @@ fn print_stopped(
         StopReason::CachedFailed(failure) => failed("its cached code", failure),
         StopReason::NotSaved(why) => format!(
             "its setup test passed, but the state it saves could not be saved: {}",
-            secrets.mask(why)
+            secrets.mask(&why.to_string())
         ),
     };
     writeln!(out, "  {}", Visible(why))
