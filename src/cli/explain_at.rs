@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use crate::cache::{Cache, CacheFile, StepKey};
 use crate::cli::args::ExplainArgs;
 use crate::cli::explain::{explain_here, print, with_browser};
-use crate::cli::run::resolve_vars;
+use crate::cli::run_plan::resolve_vars;
 use crate::config::Settings;
 use crate::driver::{CallError, SavedState};
 use crate::engine::explain as explain_sentence;

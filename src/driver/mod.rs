@@ -36,8 +36,8 @@ pub(crate) use locate::{
 };
 pub(crate) use origins::OriginGuard;
 pub(crate) use runtime::{
-    BrowserRuntime, FIREFOX_CHANNEL, WorkerBrowser, chromium_launch_args, export_driver_env,
-    withhold_from_driver,
+    BrowserRuntime, DriverEnv, FIREFOX_CHANNEL, WorkerBrowser, chromium_launch_args,
+    export_driver_env, withhold_from_driver,
 };
 pub(crate) use saved_state::SavedState;
 pub(crate) use test_page::{CLOSE_LIMIT, CallError, NavigationClock, TestPage};

@@ -663,8 +663,8 @@ pub(crate) fn withhold_from_driver(names: &[String]) -> HashMap<String, String> 
             if let Some(value) = value.to_str() {
                 kept.insert(name.clone(), value.to_owned());
             }
-            // SAFETY: called from `cli` before any thread is spawned, so nothing reads the
-            // environment concurrently.
+            // SAFETY: called before any thread is spawned (see the doc comment), so nothing
+            // reads the environment concurrently.
             unsafe {
                 std::env::remove_var(name);
             }
@@ -701,8 +701,8 @@ pub(crate) fn export_driver_env(driver: &DriverPaths) -> DriverEnv {
     let mut changed = Vec::new();
     for (name, value) in set {
         changed.push((name.to_owned(), std::env::var_os(name)));
-        // SAFETY: called from `cli` before any thread is spawned, so nothing reads the
-        // environment concurrently.
+        // SAFETY: called before any thread is spawned (see the doc comment), so nothing reads
+        // the environment concurrently.
         unsafe {
             std::env::set_var(name, value);
         }
