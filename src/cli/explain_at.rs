@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cache::{Cache, CacheFile, StepKey};
 use crate::cli::args::ExplainArgs;
-use crate::cli::explain::{explain_here, print, with_browser};
+use crate::cli::explain::{Pages, explain_here, print, with_browser};
 use crate::cli::run_plan::resolve_vars;
 use crate::config::Settings;
 use crate::driver::{CallError, SavedState};
@@ -233,34 +233,10 @@ pub(super) fn explain_at(
     let columns = columns_of(test, key);
     let values = test_vars(vars.values(), test);
     let reached = with_browser(settings, values, &at.text, |pages| {
-        // Each setup test runs in a page of its own, from the state the one before it saved,
-        // as in a run.
-        let mut state: Option<SavedState> = None;
-        for setup in &setups {
-            let (file, setup_test) = setup.of(&scenarios);
-            let steps = test_steps(file, setup_test);
-            let cached = caches[setup.scenario].as_ref();
-            let saved = pages.on_page(state.as_ref(), |live, page| {
-                Ok(
-                    run_earlier(live, settings, file, setup_test, &steps, cached).and_then(|()| {
-                        pages.save_state(page).map_err(|why| {
-                            Box::new(Stopped {
-                                file: file.rel_path.clone(),
-                                step: steps.last().map_or_else(
-                                    || header_step(setup_test),
-                                    |(step, _)| step.clone(),
-                                ),
-                                why: StopReason::NotSaved(why),
-                            })
-                        })
-                    }),
-                )
-            })?;
-            match saved {
-                Ok(saved) => state = Some(saved),
-                Err(stopped) => return Ok(Err(stopped)),
-            }
-        }
+        let state = match run_setups(pages, settings, &scenarios, &setups, &caches)? {
+            Ok(state) => state,
+            Err(stopped) => return Ok(Err(stopped)),
+        };
         pages.on_page(state.as_ref(), |live, _| {
             let earlier = run_earlier(
                 live,
@@ -292,6 +268,44 @@ pub(super) fn explain_at(
             Ok(EXIT_TEST_FAILED)
         }
     }
+}
+
+/// Runs the setup tests `setups` in order and returns the state the last one saved, or where
+/// one of them stopped. Each runs in a page of its own, from the state the one before it saved,
+/// as in a run.
+fn run_setups(
+    pages: &Pages<'_>,
+    settings: &Settings,
+    scenarios: &[Scenario],
+    setups: &[TestRef],
+    caches: &[Option<CacheFile>],
+) -> Result<Result<Option<SavedState>, Box<Stopped>>, Error> {
+    let mut state: Option<SavedState> = None;
+    for setup in setups {
+        let (file, setup_test) = setup.of(scenarios);
+        let steps = test_steps(file, setup_test);
+        let cached = caches[setup.scenario].as_ref();
+        let saved = pages.on_page(state.as_ref(), |live, page| {
+            Ok(
+                run_earlier(live, settings, file, setup_test, &steps, cached).and_then(|()| {
+                    pages.save_state(page).map_err(|why| {
+                        Box::new(Stopped {
+                            file: file.rel_path.clone(),
+                            step: steps
+                                .last()
+                                .map_or_else(|| header_step(setup_test), |(step, _)| step.clone()),
+                            why: StopReason::NotSaved(why),
+                        })
+                    })
+                }),
+            )
+        })?;
+        match saved {
+            Ok(saved) => state = Some(saved),
+            Err(stopped) => return Ok(Err(stopped)),
+        }
+    }
+    Ok(Ok(state))
 }
 
 /// The setup tests whose saved states `test` starts from, the first to run first: the test that

@@ -118,8 +118,10 @@ impl<'s> RunHost<'s> {
         sink: Option<LineSink>,
     ) -> Result<(), HostError> {
         self.probe_base_url()?;
-        let target = self.targets[first_project]
-            .take()
+        let target = self
+            .targets
+            .get_mut(first_project)
+            .and_then(Option::take)
             .ok_or(HostError::NoFirstBrowser)?;
         let settings = self.settings;
         let (tokio, driver, cancel) = (&self.tokio, &self.driver, &self.cancel);
