@@ -249,7 +249,7 @@ impl<'a> Engine<'a> {
         };
         Ok(match parsed {
             Ok(verdict) => Verdict::Parsed(verdict),
-            Err(unparsed) => Verdict::Unparseable(unparsed),
+            Err(unparsed) => Verdict::Unparseable(unparsed.reply),
         })
     }
 }

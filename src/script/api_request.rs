@@ -397,7 +397,9 @@ fn allowed(url: &str, guard: Option<&OriginGuard>) -> Result<(), HostError> {
         received: None,
     };
     match guard {
-        Some(guard) => guard.refuse_request(url).map_err(blocked),
+        Some(guard) => guard
+            .refuse_request(url)
+            .map_err(|refused| blocked(refused.to_string())),
         None => {
             let http = url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
             if http {

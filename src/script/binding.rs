@@ -631,8 +631,8 @@ impl StepHost {
                 }
                 let url = resolve_url(base_url, &goto.url);
                 // `file:` URLs never reach the guard's route: check every URL here.
-                if let Some(Err(message)) = self.test_page.origins().map(|g| g.check(&url)) {
-                    return Ok(Outcome::Blocked(message));
+                if let Some(Err(blocked)) = self.test_page.origins().map(|g| g.check(&url)) {
+                    return Ok(Outcome::Blocked(blocked.to_string()));
                 }
                 let options = goto.options();
                 let page = slot.page;
