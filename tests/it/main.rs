@@ -81,6 +81,7 @@ mod engine;
 mod evidence;
 mod export;
 mod false_greens;
+mod false_greens_demo;
 mod firefox;
 mod gherkin;
 mod hygiene;
