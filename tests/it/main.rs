@@ -93,6 +93,7 @@ mod natural;
 mod optional;
 mod origins;
 mod outages;
+mod proof_false_reds;
 mod remote;
 mod reports;
 mod requests;
