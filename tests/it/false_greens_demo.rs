@@ -11,7 +11,7 @@
 //! presence check (`getByText('1 item left', { exact: true })` visible); hand-written entries
 //! record no proof either. A test that fails because the bug is still there is ignored.
 
-use crate::false_greens::{BUILTIN, config, figure, liar, llm_section, seeded};
+use crate::false_greens::{BUILTIN, config, figure, liar, llm_section, seeded, tally};
 use crate::support::{Test, repo_dir};
 
 const TODO_CACHE: &str = "cache/scenarios/todo.steps.toml";
@@ -159,18 +159,28 @@ fn a_lie_about_the_counter_stays_red(case: &str, cached: Cached, lie: &str) {
     .args(&["run", "-j", "1"])
     .run();
     figure("4 demo plural", case, "run", &run);
-    let run = run
-        .assert_exit(1)
-        .output_not_contains("HEALED")
-        .stdout_line("4 passed, 1 failed");
-    assert_eq!(run.read(TODO_CACHE), todo, "the cache is untouched");
+    let healed = run.read(TODO_CACHE);
+    // The next strict replay and the audit run whatever `run` did, so that the figures show
+    // what a masked heal leads to.
+    let (run_code, run_tally) = (run.status_code(), tally(&run));
     let strict = defective(run.again())
         .args(&["replay", "--strict", "-j", "1"])
         .run();
     figure("4 demo plural", case, "replay --strict", &strict);
-    let strict = strict.assert_exit(1).stdout_line("4 passed, 1 failed");
+    let (strict_code, strict_tally) = (strict.status_code(), tally(&strict));
     let audit = defective(strict.again()).args(&["audit", "-j", "1"]).run();
     figure("4 demo plural", case, "audit", &audit);
+    assert_eq!(
+        (run_code, run_tally.as_str()),
+        (Some(1), "4 passed, 1 failed"),
+        "run on the build that says \"1 items left\""
+    );
+    assert_eq!(healed, todo, "the cache is untouched");
+    assert_eq!(
+        (strict_code, strict_tally.as_str()),
+        (Some(1), "4 passed, 1 failed"),
+        "the next replay --strict"
+    );
     if audit.status_code() == Some(0) {
         audit.fail("audit passed the demo suite on the build that says \"1 items left\"");
     }
