@@ -327,6 +327,64 @@ fn ordering_a_committed_lie_is_not_reused_with_no_llm() {
     assert_eq!(b.read("cache/scenarios/b.steps.toml"), b_cached);
 }
 
+// Found while building class 1: the built-in generator checks `the first todo is "T"` with
+// `toContainText` of T on word boundaries, ignoring case, and that proven check passes on a
+// first todo "T (copy)" or "T" in capitals, with no LLM at all.
+
+/// The jQuery build's script with each new todo's title written as `title` (an expression of
+/// the typed `val`): a seeded defect of the titles.
+fn titles_as(title: &str) -> String {
+    let script = std::fs::read_to_string(repo_dir().join(JQUERY).join("app.js"))
+        .expect("read the jQuery build's app.js");
+    seeded(&script, "title: val,", &format!("title: {title},"))
+}
+
+/// The first todo's check, proven on the honest build, replayed and audited on a build whose
+/// titles are written as `title`: both must fail.
+fn a_proven_check_of_the_first_todo_fails_when_titles_are(class: &str, case: &str, title: &str) {
+    let proven = order_proven(&[(ORDER, "order")]);
+    let strict = proven
+        .again()
+        .site_from_repo(JQUERY)
+        .page("app.js", &titles_as(title))
+        .args(&["replay", "--strict"])
+        .run();
+    figure(class, case, "replay --strict", &strict);
+    let strict_tally = tally(&strict);
+    let audit = strict
+        .again()
+        .site_from_repo(JQUERY)
+        .page("app.js", &titles_as(title))
+        .args(&["audit"])
+        .run();
+    figure(class, case, "audit", &audit);
+    assert_eq!(
+        strict_tally, "0 passed, 1 failed",
+        "replay --strict with the titles written as {title}"
+    );
+    audit.assert_exit(1).stdout_line("0 passed, 1 failed");
+}
+
+#[test]
+#[ignore = "issue 41: 9 case of a quoted text — fails before the fix"]
+fn a_proven_check_of_the_first_todo_fails_on_titles_in_capitals() {
+    a_proven_check_of_the_first_todo_fails_when_titles_are(
+        "9 case",
+        "first todo in capitals",
+        "val.toUpperCase()",
+    );
+}
+
+#[test]
+#[ignore = "issue 41: 10 a quoted text is whole (found) — fails before the fix"]
+fn a_proven_check_of_the_first_todo_fails_on_titles_with_more_words() {
+    a_proven_check_of_the_first_todo_fails_when_titles_are(
+        "10 whole text",
+        "first todo with more words",
+        "val + ' (copy)'",
+    );
+}
+
 // Class 2: a vanished "Delete" beside "Delete all", healed offline.
 
 const REPORTS: &str = include_str!("../fixtures/adversarial/reports/index.html");
@@ -335,10 +393,10 @@ const REPORTS_STEPS: &str = "test: delete the selected report\n  open the app\n 
                              \"Delete\" button\n  \"Q3 sales\" is no longer in the list\n";
 const REPORTS_CACHE: &str = "cache/scenarios/reports.steps.toml";
 
-/// A project that lets the pages report to `log`.
-fn logged(log: &RecordingServer) -> Test {
+/// A project that lets the pages report to `log`, with `extra` in its `prettyplay.toml`.
+fn logged(log: &RecordingServer, extra: &str) -> Test {
     Test::new().config(&config(&format!(
-        "\n[browser]\nallowed_origins = [\"{}\"]\n",
+        "\n[browser]\nallowed_origins = [\"{}\"]\n{extra}",
         log.origin()
     )))
 }
@@ -348,7 +406,7 @@ fn logged(log: &RecordingServer) -> Test {
 fn a_vanished_delete_button_is_never_healed_to_delete_all() {
     let log = RecordingServer::start();
     let honest = logging_to(REPORTS, log.origin());
-    let proven = logged(&log)
+    let proven = logged(&log, "")
         .page("index.html", &honest)
         .scenario("scenarios/reports.steps", REPORTS_STEPS)
         .env(BUILTIN, "only")
@@ -421,7 +479,7 @@ fn assert_no_account(log: &RecordingServer, from: usize) {
 
 /// The cache proven on the build with the banner (the button is `name: 'Accept'`, exactly).
 fn signup_proven(log: &RecordingServer, honest: &str) -> Output {
-    logged(log)
+    logged(log, "")
         .page("index.html", honest)
         .scenario("scenarios/signup.steps", SIGNUP_STEPS)
         .env(BUILTIN, "only")
@@ -459,7 +517,7 @@ fn an_optional_accept_with_its_cached_code_is_skipped_on_a_build_without_the_ban
 fn an_optional_accept_generated_on_a_build_without_the_banner_is_skipped() {
     let log = RecordingServer::start();
     let honest = logging_to(SIGNUP, log.origin());
-    let out = logged(&log)
+    let out = logged(&log, "")
         .page("index.html", &without_banner(&honest))
         .scenario("scenarios/signup.steps", SIGNUP_STEPS)
         .env(BUILTIN, "first")
@@ -470,6 +528,43 @@ fn an_optional_accept_generated_on_a_build_without_the_banner_is_skipped() {
     let out = out.assert_exit(0).stdout_contains(SKIPPED);
     let cache = out.read(SIGNUP_CACHE);
     assert!(!cache.contains("Accept terms"), "{cache}");
+}
+
+/// A model that does not lie writes the click as models do, without `exact`; Playwright then
+/// matches the name as a substring, and the optional step's target "appears".
+#[test]
+#[ignore = "issue 41: 3 optional Accept beside a longer name — fails before the fix"]
+fn an_optional_accept_a_model_writes_without_exact_is_skipped_on_a_build_without_the_banner() {
+    let log = RecordingServer::start();
+    let honest = logging_to(SIGNUP, log.origin());
+    let accept = "click the \"Accept\" button";
+    let llm = FakeLlm::start();
+    llm.always_on_contains(
+        &generation_of(accept),
+        fenced(&step_code(
+            "await page.getByRole('button', { name: 'Accept' }).click();",
+        ))
+        .as_str(),
+    );
+    let out = logged(&log, &llm_section(&llm))
+        .page("index.html", &without_banner(&honest))
+        .scenario("scenarios/signup.steps", SIGNUP_STEPS)
+        .cached("scenarios/signup.steps", "sign up", "open the app", 1, OPEN)
+        .cached(
+            "scenarios/signup.steps",
+            "sign up",
+            "the page does not show \"We use cookies\"",
+            1,
+            &step_code("await expect(page.getByText('We use cookies')).toBeHidden();"),
+        )
+        .env(BUILTIN, "off")
+        .args(&["run"])
+        .run();
+    figure("3 optional likeness", "a model's code", "run (LLM)", &out);
+    assert_no_account(&log, 0);
+    let out = out.assert_exit(0).stdout_contains(SKIPPED);
+    let cache = out.read(SIGNUP_CACHE);
+    assert!(!cache.contains("name: 'Accept'"), "{cache}");
 }
 
 /// `replay --strict` never heals, but it must still skip the step rather than call the
