@@ -10,7 +10,7 @@
 //! another test reuses that heal; 2 a vanished "Delete" beside "Delete all"; 3 an `[optional]`
 //! "Accept" beside "Accept terms and create account"; 5 a check that creates its subject; 6
 //! waits used as checks; 7 an optional step with a check clause; 9 a quoted text shown in
-//! capitals. Class 4 (the demo suite healed by a lying model) is `false_greens_demo`, class 8
+//! capitals; 10 a quoted text with more words around it (found while building class 1). Class 4 (the demo suite healed by a lying model) is `false_greens_demo`, class 8
 //! (the proof's own false reds) `proof_false_reds`.
 //!
 //! Every run prints a `FIGURE` line ([`figure`]) with its exit code, tally, verdict and whether
