@@ -47,7 +47,13 @@
 //! `show` serves reports and traces with `show-report` and `show-trace` and requests them over
 //! HTTP; `docs` runs every command block of README.md and docs/tutorial.md and compares the
 //! outputs they show; `api_steps_builtin` runs HTTP sentences (`send POST ...`, `GET ... answers
-//! N`, `the API ... lists "X"`) with no LLM against a JSON API; `support` is the shared harness.
+//! N`, `the API ... lists "X"`) with no LLM against a JSON API; `false_greens` and
+//! `false_greens_demo` measure issue 41's false greens (a heal that moves a check, a likeness of a
+//! quoted name clicked, checks that create or wait for their subject, the demo suite healed by a
+//! lying model) and `proof_false_reds` the mutation proof's false reds (a focused editor, a checked
+//! radio, a live counter, a GET sent per proof run), each test asserting what the issue asks for
+//! and ignored while the bug is there (`scripts/false-greens.sh` runs them); `support` is the
+//! shared harness.
 
 #![expect(
     clippy::unwrap_used,
@@ -74,6 +80,8 @@ mod e2e;
 mod engine;
 mod evidence;
 mod export;
+mod false_greens;
+mod false_greens_demo;
 mod firefox;
 mod gherkin;
 mod hygiene;
@@ -85,6 +93,7 @@ mod natural;
 mod optional;
 mod origins;
 mod outages;
+mod proof_false_reds;
 mod remote;
 mod reports;
 mod requests;
