@@ -115,11 +115,15 @@ impl Checks {
             throwing: 0,
             returned_before: Vec::new(),
             chain_heads: Vec::new(),
+            calls: Vec::new(),
         };
         reader.read(&parsed.program);
         if reader.steps_defined > 1 {
             reader.checks.redefines_step = true;
         }
+        // The walk meets `a.b().c()` from the outside in; the code reads it from the left.
+        reader.calls.sort_by_key(|(at, _)| *at);
+        reader.checks.calls = reader.calls.into_iter().map(|(_, name)| name).collect();
         Ok(reader.checks)
     }
 }
@@ -149,6 +153,8 @@ struct Reader<'s> {
     /// For each optional chain around the current node, the part before its first `?.`: only
     /// that part always runs, since a nullish value there skips the rest of the chain.
     chain_heads: Vec<Span>,
+    /// The methods called on an object, with where their names end in the source.
+    calls: Vec<(u32, String)>,
 }
 
 impl Reader<'_> {
@@ -527,6 +533,9 @@ impl<'a> Visit<'a> for Reader<'_> {
             ),
             _ => (None, None),
         };
+        if let Some(method) = method {
+            self.calls.push((it.callee.span().end, method.to_owned()));
+        }
         if method.is_some_and(|m| PAGE_SCRIPTS.contains(&m)) {
             self.checks.page_scripts += 1;
         }

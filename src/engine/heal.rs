@@ -4,7 +4,7 @@
 //! Main function: [`Engine::heal`]. The decisions are documented in `docs/engine.md` (Healing)
 //! and unit-tested below with strict fakes.
 
-use crate::cache::Author;
+use crate::cache::{Author, ProofRecord};
 use crate::engine::budgets::Pool;
 use crate::engine::builtin_step::BuiltinOutcome;
 use crate::engine::engine::{
@@ -353,7 +353,7 @@ impl Engine<'_> {
         code: String,
         verdict: &Classification,
         by: Author,
-        proof: Option<String>,
+        proof: Option<ProofRecord>,
     ) -> Result<Written, EngineFailure> {
         self.cache
             .put_written(
@@ -363,7 +363,7 @@ impl Engine<'_> {
                 &self.today,
                 true,
                 by,
-                proof.as_deref(),
+                proof.as_ref(),
             )
             .map_err(|err| cache_failure(&err))?;
         let offline = verdict.source == (VerdictSource::Evidence { llm: None });
@@ -385,16 +385,18 @@ impl Engine<'_> {
         proven: Proven,
         verdict: &Classification,
         by: Author,
-    ) -> Result<Option<String>, EngineFailure> {
+    ) -> Result<Option<ProofRecord>, EngineFailure> {
         self.vet(step, observer, old_code, failure, code, verdict, by)?;
         let refusal = match proven {
             Proven::Record(proof) => {
-                let lost = lost_kinds(self.cached_proof(step).as_deref(), proof.as_deref());
+                let lost = lost_kinds(self.cached_proof(step).as_ref(), proof.as_ref());
                 if lost.is_empty() {
                     return Ok(proof);
                 }
+                let lost: Vec<&str> = lost.iter().map(|kind| kind.as_str()).collect();
                 format!(
-                    "the healed check no longer fails under mutations the cached check failed                      under ({}): it checks less than the cached code",
+                    "the healed check no longer fails under mutations the cached check failed \
+                     under ({}): it checks less than the cached code",
                     lost.join(", ")
                 )
             }

@@ -20,7 +20,7 @@ use super::locations::{Locations, ReportFile};
 use super::progress::Progress;
 use super::reporter::Reporter;
 use crate::cache::Author;
-use crate::engine::{Pool, VACUOUS};
+use crate::engine::{Pool, StepProof};
 use crate::runner::{RunEvent, RunStats, TestFailure, TestId, TestOutcome};
 use crate::visible::Visible;
 
@@ -130,10 +130,9 @@ impl<W: Write> TerminalReporter<W> {
                 test,
                 sentence,
                 line,
-                proof: Some(proof),
+                proof: Some(StepProof::Vacuous(why)),
                 ..
-            } if proof.starts_with(VACUOUS) => {
-                let why = &proof[VACUOUS.len()..];
+            } => {
                 let text = format!(
                     "{}{}:{line}: {} {}: {}",
                     project_prefix(test),
@@ -861,7 +860,7 @@ mod tests {
     #[test]
     fn a_vacuous_check_of_a_browser_project_names_the_project_before_its_place() {
         let vacuous = |project: Option<&str>| RunEvent::StepPassed {
-            proof: Some(format!("{VACUOUS}nothing is checked")),
+            proof: Some(StepProof::Vacuous("nothing is checked".into())),
             test: id().in_project(project),
             index: 2,
             sentence: "the list shows \"milk\"".into(),

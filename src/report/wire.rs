@@ -42,6 +42,7 @@ pub(crate) fn failure_kind_name(kind: FailureKind) -> &'static str {
         FailureKind::Misconfigured => "misconfigured",
         FailureKind::Blocked => "blocked",
         FailureKind::Absent => "absent",
+        FailureKind::Refused { .. } => "refused",
     }
 }
 
@@ -126,7 +127,7 @@ pub(crate) enum EventWire<'a> {
         code: &'a str,
         /// How the step's checks were proven (see `docs/reports.md`); absent when unknown.
         #[serde(skip_serializing_if = "Option::is_none")]
-        proof: Option<&'a str>,
+        proof: Option<String>,
     },
     StepFailed {
         #[serde(flatten)]
@@ -266,7 +267,7 @@ impl<'a> From<&'a RunEvent> for EventWire<'a> {
                 by: by.map(Author::as_str),
                 duration_ms: millis(*duration),
                 code,
-                proof: proof.as_deref(),
+                proof: proof.as_ref().map(ToString::to_string),
             },
             RunEvent::StepFailed {
                 test,

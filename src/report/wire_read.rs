@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::wire::{engine_kind_name, failure_kind_name, purpose_name, source_name};
 use crate::cache::Author;
-use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
+use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool, StepProof};
 use crate::llm::{Category, Classification, Usage, VerdictSource};
 use crate::regular_file::{MIB, read_regular_nofollow};
 use crate::runner::{
@@ -284,7 +284,11 @@ impl EventIn {
                     .transpose()?,
                 duration: ms(duration_ms),
                 code,
-                proof,
+                proof: proof
+                    .map(|text| {
+                        StepProof::from_text(&text).ok_or_else(|| format!("unknown proof {text:?}"))
+                    })
+                    .transpose()?,
             },
             EventIn::StepFailed {
                 test,

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use crate::cache::Author;
-use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool};
+use crate::cache::{Author, ProofRecord};
+use crate::engine::{EngineFailure, EngineFailureKind, LlmPurpose, Pool, StepProof};
 use crate::llm::{Category, Classification, Usage};
 use crate::scenario::{Scenario, Test};
 use crate::script::{FailureKind, StepFailure};
@@ -354,10 +354,10 @@ impl RunStats {
             RunEvent::StepPassed {
                 source, by, proof, ..
             } => {
-                match proof.as_deref() {
-                    Some(p) if p.starts_with("proven:") => self.checks_proven += 1,
-                    Some(p) if p.starts_with(crate::engine::VACUOUS) => self.checks_vacuous += 1,
-                    Some(_) => self.checks_unproven += 1,
+                match proof {
+                    Some(StepProof::Recorded(ProofRecord::Proven(_))) => self.checks_proven += 1,
+                    Some(StepProof::Recorded(ProofRecord::None(_))) => self.checks_unproven += 1,
+                    Some(StepProof::Vacuous(_)) => self.checks_vacuous += 1,
                     None => {}
                 }
                 match source {
@@ -417,7 +417,7 @@ pub enum RunEvent {
         /// How its checks were proven: `proven: <mutation kinds>`, `none: <why>`, or (from
         /// `prettyplay audit`) `vacuous: <what it still passes under>`. `None` for code that
         /// checks nothing, or cached code whose entry records no proof.
-        proof: Option<String>,
+        proof: Option<StepProof>,
     },
     /// How long one attempt of a test took, by phase; sent after its teardown, before its
     /// `TestFinished` (or `TestRetry`).

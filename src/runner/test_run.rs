@@ -14,8 +14,8 @@ use crate::cache::{Author, CacheFile, StepKey};
 use crate::driver::TestPage;
 use crate::engine::{
     Budgets, Engine, EngineCause, EngineFailure, EngineFailureKind, EngineObserver, HealPolicy,
-    Judgement, LlmPurpose, Pool, Reuse, StepContext, audit_record, defect_classification,
-    evident_failure, judge,
+    Judgement, LlmPurpose, Pool, Reuse, StepContext, StepProof, audit_record,
+    defect_classification, evident_failure, judge,
 };
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::shared_steps::{SharedSteps, Slot, lock};
@@ -61,7 +61,7 @@ enum StepResult {
         by: Option<Author>,
         code: String,
         /// How its checks were proven (see `RunEvent::StepPassed`).
-        proof: Option<String>,
+        proof: Option<StepProof>,
     },
     Failed {
         failure: Box<TestFailure>,
@@ -204,7 +204,8 @@ pub(crate) fn run_test(
                     (StepSource::Cached, None) => plan
                         .cached
                         .and_then(|file| file.get(key))
-                        .and_then(|entry| entry.proof.clone()),
+                        .and_then(|entry| entry.proof.clone())
+                        .map(StepProof::Recorded),
                     (_, proof) => proof,
                 };
                 reporter.send(RunEvent::StepPassed {
@@ -398,7 +399,7 @@ fn generate(
             source: StepSource::Generated,
             by: Some(generated.by),
             code: generated.code,
-            proof: generated.proof,
+            proof: generated.proof.map(StepProof::Recorded),
         },
         Err(decided) => {
             if let Some(reason) = generation_skip(observer.step.optional, context, &decided) {
@@ -512,7 +513,7 @@ fn after_failure(
                     source: StepSource::Healed,
                     by: Some(healed.by),
                     code: healed.code,
-                    proof: healed.proof,
+                    proof: healed.proof.map(StepProof::Recorded),
                 },
                 Err(decided) => {
                     // Show the code the message is about: the last regenerated

@@ -23,12 +23,13 @@ use crate::script::console_log::ConsoleLog;
 use crate::script::cut_text::cut_text;
 use crate::script::driver_error::{HostError, received};
 use crate::script::events::Routing;
+use crate::script::failure::RefusedCall;
 use crate::script::frame_calls::{handle_value, on_element, overran, overrun_limit};
 use crate::script::input_files::input_files;
-use crate::script::methods::Op;
+use crate::script::methods::{Method, Op};
 use crate::script::mutation::{self, Mutation};
 use crate::script::navigation;
-use crate::script::observe::{Call, Observation, observe};
+use crate::script::observe::{Call, Observation, ValueCheck, observe};
 use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
 use crate::script::optional_target::OptionalTarget;
 use crate::script::page_slot::PageSlot;
@@ -88,6 +89,9 @@ pub(crate) struct StepHost {
     /// The last frame call of the current run that failed (set when its error comes back): the
     /// evidence a failure is judged by. Shared with the call's task, which may outlive a borrow.
     failed_call: Arc<Mutex<Option<Call>>>,
+    /// The value assertion that ended the last normal run, if one did: the evidence of a
+    /// failure no browser call made.
+    value_check: RefCell<Option<ValueCheck>>,
     /// The methods of the requests that write (not GET or HEAD) the current execution sent:
     /// the proof refuses a check whose code sent one, whether or not it ran again.
     pub(super) sent_writes: RefCell<Vec<String>>,
@@ -128,6 +132,7 @@ impl StepHost {
             proof: Cell::new(ProofMode::Off),
             reads: RefCell::new(Vec::new()),
             failed_call: Arc::new(Mutex::new(None)),
+            value_check: RefCell::new(None),
             sent_writes: RefCell::new(Vec::new()),
             optional: OptionalTarget::default(),
         }
@@ -144,6 +149,7 @@ impl StepHost {
         if let Ok(mut call) = self.failed_call.lock() {
             call.take();
         }
+        self.value_check.borrow_mut().take();
         self.sent_writes.borrow_mut().clear();
     }
 
@@ -167,10 +173,15 @@ impl StepHost {
             )
             .await
         };
-        self.run(bounded)
+        let observation: Observation = self
+            .run(bounded)
             .ok()
             .and_then(Result::ok)
-            .unwrap_or_default()
+            .unwrap_or_default();
+        Observation {
+            value_check: self.value_check.borrow().clone(),
+            ..observation
+        }
     }
 
     /// Sets how step code's calls are treated from now on (see [`ProofMode`]).
@@ -320,6 +331,7 @@ impl StepHost {
                     "message": err.message,
                     "log": err.log,
                     "received": err.received,
+                    "refused": err.kind.refused_call().map(RefusedCall::to_wire),
                 },
                 "events": events,
             })
@@ -458,6 +470,71 @@ impl StepHost {
         .await;
     }
 
+    /// A call passed through to a page's main frame: an `[optional]` step's first action
+    /// waits for its target first, and a failure in a normal run is kept as the evidence of
+    /// the step's failure, with what a failed expectation received.
+    fn frame_call(
+        &self,
+        page_id: u32,
+        name: &'static str,
+        row: Method,
+        params: Value,
+        slot: PageSlot,
+        mode: ProofMode,
+    ) -> Outcome {
+        let expect = name == "expect";
+        let PageSlot { page, frame } = slot;
+        let limit = overrun_limit(&params);
+        let target = self.optional.before(row, &params);
+        // Only a normal run's failures are evidence; a proof run's are its own.
+        let evidence = (mode == ProofMode::Off).then(|| Arc::clone(&self.failed_call));
+        let keep = move |received: Option<String>, params: &Value| {
+            if let Some(slot) = &evidence
+                && let Ok(mut slot) = slot.lock()
+            {
+                *slot = Some(Call {
+                    page: page_id,
+                    method: format!("frame.{name}"),
+                    params: params.clone(),
+                    received,
+                });
+            }
+        };
+        self.act(async move {
+            if let Some(target) = target
+                && let Err(absent) = target.run(&frame).await
+            {
+                // The call its target never appeared for is the evidence, should the runner
+                // find that target on the page after all (a rotted locator).
+                keep(None, &params);
+                return Err(absent);
+            }
+            let call = frame.channel().send::<Value, Value>(name, params.clone());
+            let Ok(reply) = tokio::time::timeout(limit, call).await else {
+                return Err(overran(&params, expect));
+            };
+            match reply {
+                Ok(v) => Ok(if v.is_null() { json!({}) } else { v }),
+                Err(err) => {
+                    let mut err = HostError::from_playwright(err, expect);
+                    if expect && err.kind == FailureKind::FailedCheck && err.received.is_none() {
+                        // The page may be blocked (an open dialog the step owns): the Received
+                        // line is best effort, never a hang.
+                        err.received = tokio::time::timeout(
+                            Duration::from_secs(3),
+                            received(&page, &frame, &params),
+                        )
+                        .await
+                        .ok()
+                        .flatten();
+                    }
+                    keep(err.received.clone(), &params);
+                    Err(err)
+                }
+            }
+        })
+    }
+
     fn slot(&self, page_id: u32) -> Result<PageSlot, HostError> {
         self.pages
             .borrow()
@@ -474,8 +551,9 @@ impl StepHost {
     }
 
     fn dispatch_op(&self, page_id: u32, method: &str, params: &str) -> Result<Outcome, HostError> {
-        let op = Op::of(method)
+        let row = Method::of(method)
             .ok_or_else(|| HostError::script(format!("{method} is not available in step code")))?;
+        let op = row.op;
         let mut params: Value = serde_json::from_str(params)
             .map_err(|err| HostError::script(format!("{method}: bad parameters: {err}")))?;
         strip_nulls(&mut params);
@@ -485,8 +563,8 @@ impl StepHost {
         }
         let mode = self.proof.get();
         if mode != ProofMode::Off {
-            if !proof_mode::reads_only(op) {
-                return Err(HostError::script(proof_mode::refusal(method)));
+            if !row.kind.reads_only() {
+                return Err(proof_mode::refusal(RefusedCall::Page(row.name)));
             }
             if proof_mode::is_recorded(op) {
                 self.reads
@@ -499,68 +577,7 @@ impl StepHost {
         }
         let slot = self.slot(page_id)?;
         match op {
-            Op::Frame(name) => {
-                let expect = name == "expect";
-                let PageSlot { page, frame } = slot;
-                let limit = overrun_limit(&params);
-                let target = self.optional.before(name, &params);
-                // Only a normal run's failures are evidence; a proof run's are its own.
-                let failed_call = (mode == ProofMode::Off).then(|| {
-                    (
-                        Arc::clone(&self.failed_call),
-                        Call {
-                            page: page_id,
-                            method: method.to_owned(),
-                            params: params.clone(),
-                        },
-                    )
-                });
-                Ok(self.act(async move {
-                    if let Some(target) = target
-                        && let Err(absent) = target.run(&frame).await
-                    {
-                        // The call its target never appeared for is the evidence, should the
-                        // runner find that target on the page after all (a rotted locator).
-                        if let Some((slot, call)) = &failed_call
-                            && let Ok(mut slot) = slot.lock()
-                        {
-                            *slot = Some(call.clone());
-                        }
-                        return Err(absent);
-                    }
-                    let call = frame.channel().send::<Value, Value>(name, params.clone());
-                    let Ok(reply) = tokio::time::timeout(limit, call).await else {
-                        return Err(overran(&params, expect));
-                    };
-                    if reply.is_err()
-                        && let Some((slot, call)) = failed_call
-                        && let Ok(mut slot) = slot.lock()
-                    {
-                        *slot = Some(call);
-                    }
-                    match reply {
-                        Ok(v) => Ok(if v.is_null() { json!({}) } else { v }),
-                        Err(err) => {
-                            let mut err = HostError::from_playwright(err, expect);
-                            if expect
-                                && err.kind == FailureKind::FailedCheck
-                                && err.received.is_none()
-                            {
-                                // The page may be blocked (an open dialog the step owns): the
-                                // Received line is best effort, never a hang.
-                                err.received = tokio::time::timeout(
-                                    Duration::from_secs(3),
-                                    received(&page, &frame, &params),
-                                )
-                                .await
-                                .ok()
-                                .flatten();
-                            }
-                            Err(err)
-                        }
-                    }
-                }))
-            }
+            Op::Frame(name) => Ok(self.frame_call(page_id, name, row, params, slot, mode)),
             Op::Page(name @ ("reload" | "goBack" | "goForward")) => {
                 let history: op_params::History = op_params::parse(method, &params)?;
                 let options = history.options();
@@ -762,6 +779,13 @@ impl Host for StepHost {
 
     fn host_time(&self) -> Duration {
         StepHost::host_time(self)
+    }
+
+    fn ended_with(&self, check: Option<ValueCheck>) {
+        // A proof run's failures are its own, never a step's evidence.
+        if self.proof.get() == ProofMode::Off {
+            *self.value_check.borrow_mut() = check;
+        }
     }
 
     fn end_step(&self) -> Result<(), StepFailure> {
