@@ -4,6 +4,7 @@
 //!
 //! Main types: [`Engine`] (with `generate.rs` and `heal.rs`), [`Budgets`], [`EngineFailure`].
 
+mod assertion_call;
 mod budgets;
 mod builtin;
 mod builtin_step;

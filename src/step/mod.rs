@@ -15,5 +15,6 @@ mod settle;
 
 pub(crate) use executor::StepExecutor;
 pub(crate) use live::{LiveExecutor, LivePage};
-pub(crate) use proof::{Claims, Proof};
+pub(crate) use mutations::Claims;
+pub(crate) use proof::Proof;
 pub(crate) use settle::{SettleWindow, SystemClock, settle};

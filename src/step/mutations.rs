@@ -2,11 +2,23 @@
 //! (its [`Read`]s) and what its sentence claims to the mutations the proof tries, in a stable
 //! order.
 //!
-//! Main type: [`ReadOf`], one read by what contradicts it; main function: [`mutations`]. The
-//! rules are documented in `docs/engine.md` (The mutation proof).
+//! Main types: [`Claims`] (what a sentence claims) and [`ReadOf`] (one read by what contradicts
+//! it); main function: [`mutations`]. The rules are documented in `docs/engine.md` (The
+//! mutation proof).
 
 use crate::script::{Mutation, Read, ResponseEdit, TextEdit};
-use crate::step::proof::Claims;
+
+/// What a step's sentence claims, as far as mutations can contradict it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Claims {
+    /// Texts the sentence quotes.
+    pub quoted: Vec<String>,
+    /// Numbers the sentence writes outside its quotes.
+    pub numbers: Vec<String>,
+    /// The sentence says something is absent ("no longer", "not", "hidden", ...): removing or
+    /// renaming things would not contradict it.
+    pub negative: bool,
+}
 
 /// The near misses of a text: a longer number or word that still contains it, and one
 /// character changed. Sides that do not start or end with a letter or digit get no prefix or

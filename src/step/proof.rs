@@ -2,27 +2,15 @@
 //! changed so that its sentence no longer holds, and it must fail; then the page is restored
 //! and the check must pass once more.
 //!
-//! Main types: [`Claims`] (what the sentence claims) and [`Proof`] (the outcome); the live run
-//! is [`prove`]. Which mutations contradict what the code read is `mutations.rs`. The rules are
-//! documented in `docs/engine.md` (The mutation proof).
+//! Main type: [`Proof`] (the outcome); the live run is [`prove`]. Which mutations contradict
+//! what the code read is `mutations.rs`. The rules are documented in `docs/engine.md` (The
+//! mutation proof).
 
 use crate::cache::{ProofRecord, Unproven};
 use crate::script::{
     FailureKind, Mutation, Read, RefusedCall, ResponseEdit, StepFailure, TextEdit,
 };
-use crate::step::mutations::mutations;
-
-/// What a step's sentence claims, as far as mutations can contradict it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Claims {
-    /// Texts the sentence quotes.
-    pub quoted: Vec<String>,
-    /// Numbers the sentence writes outside its quotes.
-    pub numbers: Vec<String>,
-    /// The sentence says something is absent ("no longer", "not", "hidden", ...): removing or
-    /// renaming things would not contradict it.
-    pub negative: bool,
-}
+use crate::step::mutations::{Claims, mutations};
 
 /// The outcome of a proof.
 #[derive(Debug, Clone, PartialEq)]
