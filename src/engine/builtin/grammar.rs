@@ -12,25 +12,42 @@ use crate::engine::builtin::http::{self, Http};
 use crate::engine::builtin::kinds::{KINDS, Kind};
 use crate::engine::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
 
-/// Why the built-in generator will not write a step, and whether that is only because the
-/// element the sentence names is not on the page (an `[optional]` step is skipped for that
-/// reason alone: a name that fits several elements is no reason to skip).
+/// Why the built-in generator will not write a step: the reason, for people, and its cause, for
+/// the callers that decide on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Decline(pub String, pub bool);
+pub(crate) struct Decline(pub String, pub Cause);
+
+/// The cause of a [`Decline`], as far as a caller decides on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cause {
+    /// Anything else: the reason says it.
+    Other,
+    /// The sentence was read and no element on the page is the one it names.
+    NoElement,
+    /// No list item or row on the page holds the text the sentence names.
+    NoRow,
+    /// The page has no field.
+    NoField,
+    /// The sentence names a list by its noun alone, and the page has several lists without an
+    /// accessible name.
+    UnnamedList,
+}
 
 impl Decline {
     pub(crate) fn new(reason: impl Into<String>) -> Self {
-        Self(reason.into(), false)
+        Self(reason.into(), Cause::Other)
     }
 
-    /// The sentence was read and no element on the page is the one it names.
-    pub(crate) fn missing(reason: impl Into<String>) -> Self {
-        Self(reason.into(), true)
+    /// A decline for `cause`, which `reason` says in words.
+    pub(crate) fn of(cause: Cause, reason: impl Into<String>) -> Self {
+        Self(reason.into(), cause)
     }
 
-    /// Whether the only reason is that the element named is not on the page.
+    /// Whether the only reason is that what the sentence names is not on the page (an
+    /// `[optional]` step is skipped for that reason alone: a name that fits several elements is
+    /// no reason to skip).
     pub(crate) fn is_missing(&self) -> bool {
-        self.1
+        matches!(self.1, Cause::NoElement | Cause::NoRow | Cause::NoField)
     }
 }
 
