@@ -20,6 +20,7 @@ mod forms;
 mod grammar;
 mod http;
 mod http_js;
+mod intent;
 mod js_values;
 mod kinds;
 mod resolve;
