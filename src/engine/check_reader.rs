@@ -51,9 +51,17 @@ const PATCHABLE_ROOTS: &[&str] = &[
     "Reflect",
 ];
 
+/// Why step code could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum CheckReadError {
+    /// The parser's first diagnostic.
+    #[error("the code could not be parsed: {0}")]
+    Unparsable(String),
+}
+
 impl Checks {
     /// Parses `code`; an error names what the parser could not read.
-    pub(crate) fn of(code: &str) -> Result<Self, String> {
+    pub(crate) fn of(code: &str) -> Result<Self, CheckReadError> {
         let allocator = Allocator::default();
         let parsed = Parser::new(&allocator, code, SourceType::script()).parse();
         if parsed.panicked || parsed.diagnostics.has_errors() {
@@ -62,7 +70,7 @@ impl Checks {
                 .iter()
                 .next()
                 .map_or_else(|| "unreadable".to_owned(), ToString::to_string);
-            return Err(format!("the code could not be parsed: {first}"));
+            return Err(CheckReadError::Unparsable(first));
         }
         let mut reader = Reader {
             source: Source { code },

@@ -368,6 +368,9 @@ mod tests {
     #[test]
     fn code_that_does_not_parse_is_an_error() {
         let err = Checks::of("async function step(page) {").unwrap_err();
-        assert!(err.starts_with("the code could not be parsed"), "{err}");
+        assert!(
+            err.to_string().starts_with("the code could not be parsed"),
+            "{err}"
+        );
     }
 }

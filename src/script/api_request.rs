@@ -367,7 +367,7 @@ async fn follow(
             None => read_body(context, &uid).await,
         };
         dispose(context, &uid).await;
-        let body = body.map_err(|err| failed_plain(&url, &method, err))?;
+        let body = body.map_err(|err| failed_plain(&url, &method, err.to_string()))?;
         let length = declared.unwrap_or(body.len());
         return Ok(Answer {
             url: response["url"].as_str().unwrap_or(&url).to_owned(),
@@ -407,18 +407,25 @@ fn allowed(url: &str, guard: Option<&OriginGuard>) -> Result<(), HostError> {
     }
 }
 
-async fn read_body(context: &APIRequestContext, uid: &str) -> Result<Vec<u8>, String> {
+async fn read_body(context: &APIRequestContext, uid: &str) -> Result<Vec<u8>, BodyError> {
     let reply: Value = context
         .channel()
         .send("fetchResponseBody", json!({ "fetchUid": uid }))
-        .await
-        .map_err(|err| err.to_string())?;
+        .await?;
     match reply["binary"].as_str() {
-        Some(encoded) => base64::engine::general_purpose::STANDARD
-            .decode(encoded)
-            .map_err(|err| format!("the response body could not be read: {err}")),
+        Some(encoded) => Ok(base64::engine::general_purpose::STANDARD.decode(encoded)?),
         None => Ok(Vec::new()),
     }
+}
+
+/// Why a response's body could not be read. Step code sees the text, so the cause is part of
+/// it.
+#[derive(Debug, thiserror::Error)]
+enum BodyError {
+    #[error(transparent)]
+    Driver(#[from] playwright_rs::Error),
+    #[error("the response body could not be read: {0}")]
+    Undecodable(#[from] base64::DecodeError),
 }
 
 async fn dispose(context: &APIRequestContext, uid: &str) {
