@@ -207,7 +207,7 @@ fn proof_for(
 }
 
 /// The start of an audit record of a check that cannot fail.
-pub(crate) const VACUOUS: &str = "vacuous: ";
+const VACUOUS: &str = "vacuous: ";
 
 impl Engine<'_> {
     /// Runs the mutation proof of `code`, which just passed on the page, when it checks

@@ -18,6 +18,7 @@ mod events;
 mod failure;
 mod frame_calls;
 mod host;
+mod host_calls;
 mod host_requests;
 mod http_method;
 mod input_files;
