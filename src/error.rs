@@ -15,6 +15,7 @@ use crate::install::InstallError;
 use crate::llm::LlmError;
 use crate::report::MergeError;
 use crate::report::ServeError;
+use crate::runner::HostError;
 use crate::scenario::ScenarioError;
 use crate::script::StepFailure;
 use crate::web_server::WebServerError;
@@ -99,6 +100,19 @@ pub(crate) enum Error {
     /// `FILE:LINE: <sentence>: no cached code`.
     #[error("{}", .0.join("\n"))]
     NotCached(Vec<String>),
+}
+
+/// The host's errors are the run's: each keeps the exit code and message it has anywhere.
+impl From<HostError> for Error {
+    fn from(err: HostError) -> Self {
+        match err {
+            HostError::Runtime(source) => Error::Runtime(source),
+            HostError::Driver(err) => Error::Driver(err),
+            HostError::WebServer(err) => Error::WebServer(err),
+            HostError::Cache(err) => Error::Cache(err),
+            HostError::NoFirstBrowser | HostError::RanTwice => Error::Usage(err.to_string()),
+        }
+    }
 }
 
 impl From<ImportError> for Error {

@@ -16,8 +16,8 @@ use crate::cli::args::ExplainArgs;
 use crate::cli::{env_var, masked_for_stderr};
 use crate::config::{Settings, Vars};
 use crate::driver::{
-    BrowserRuntime, BrowserTarget, SavedState, TestPage, WorkerBrowser, export_driver_env,
-    find_driver, withhold_from_driver,
+    BrowserRuntime, BrowserTarget, CallError, SavedState, TestPage, WorkerBrowser,
+    export_driver_env, find_driver, withhold_from_driver,
 };
 use crate::engine::{Explanation, explain as explain_sentence, rewrites};
 use crate::error::{EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
@@ -226,7 +226,7 @@ impl Pages<'_> {
     }
 
     /// The storage state of `page`'s context, as a setup test saves it.
-    pub(super) fn save_state(&self, page: &TestPage) -> Result<SavedState, String> {
+    pub(super) fn save_state(&self, page: &TestPage) -> Result<SavedState, CallError> {
         self.handle.block_on(page.save_state())
     }
 }

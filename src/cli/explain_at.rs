@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 
 use crate::cache::{Cache, CacheFile, StepKey};
 use crate::cli::args::ExplainArgs;
-use crate::cli::explain::{explain_here, print, with_browser};
-use crate::cli::run::resolve_vars;
+use crate::cli::explain::{Pages, explain_here, print, with_browser};
+use crate::cli::run_plan::resolve_vars;
 use crate::config::Settings;
-use crate::driver::SavedState;
+use crate::driver::{CallError, SavedState};
 use crate::engine::explain as explain_sentence;
 use crate::error::{EXIT_TEST_FAILED, Error};
 use crate::report::Visible;
@@ -63,8 +63,52 @@ struct Located {
     index: usize,
 }
 
+/// Why a `FILE:LINE` names no step to explain.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum NotAStep {
+    #[error("line numbers start at 1")]
+    LineZero,
+    #[error("this is a `background:` step, but the file has no test to run it")]
+    BackgroundWithoutTest,
+    #[error("line {line} is not a step line{is}, and the file has no steps")]
+    NoSteps { line: usize, is: LineIs },
+    #[error(
+        "line {line} is not a step line{is}: give the line of a step sentence (this file has \
+         steps at lines {steps})"
+    )]
+    Elsewhere {
+        line: usize,
+        is: LineIs,
+        /// The first step lines of the file, joined with commas.
+        steps: String,
+    },
+}
+
+/// What a line that is no step line is, when it is something.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum LineIs {
+    /// The header of the test of this name.
+    Header(String),
+    /// A row of the examples table of the test of this identity.
+    ExamplesRow(String),
+    Other,
+}
+
+/// Shown after "is not a step line", with its leading space.
+impl std::fmt::Display for LineIs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineIs::Header(name) => write!(f, " (it is the header of the test \"{name}\")"),
+            LineIs::ExamplesRow(test) => {
+                write!(f, " (it is a row of the examples table of \"{test}\")")
+            }
+            LineIs::Other => Ok(()),
+        }
+    }
+}
+
 /// Finds the step at `line` of `scenario`, or says what the line is instead.
-fn locate(scenario: &Scenario, line: usize) -> Result<Located, String> {
+fn locate(scenario: &Scenario, line: usize) -> Result<Located, NotAStep> {
     let step_lines = || {
         let lines: Vec<String> = scenario
             .background
@@ -79,11 +123,11 @@ fn locate(scenario: &Scenario, line: usize) -> Result<Located, String> {
         lines.join(", ")
     };
     if line == 0 {
-        return Err("line numbers start at 1".to_owned());
+        return Err(NotAStep::LineZero);
     }
     if let Some(at) = scenario.background.iter().position(|s| s.line == line) {
         return if scenario.tests.is_empty() {
-            Err("this is a `background:` step, but the file has no test to run it".to_owned())
+            Err(NotAStep::BackgroundWithoutTest)
         } else {
             Ok(Located { test: 0, index: at })
         };
@@ -96,30 +140,22 @@ fn locate(scenario: &Scenario, line: usize) -> Result<Located, String> {
             });
         }
     }
-    let what = if let Some(test) = scenario.tests.iter().find(|t| t.line == line) {
-        format!(" (it is the header of the test \"{}\")", test.name)
+    let is = if let Some(test) = scenario.tests.iter().find(|t| t.line == line) {
+        LineIs::Header(test.name.clone())
     } else if let Some(test) = scenario
         .tests
         .iter()
         .find(|t| t.example.as_ref().is_some_and(|e| e.line == line))
     {
-        format!(
-            " (it is a row of the examples table of \"{}\")",
-            test.identity()
-        )
+        LineIs::ExamplesRow(test.identity().to_owned())
     } else {
-        String::new()
+        LineIs::Other
     };
-    let lines = step_lines();
-    if lines.is_empty() {
-        Err(format!(
-            "line {line} is not a step line{what}, and the file has no steps"
-        ))
+    let steps = step_lines();
+    if steps.is_empty() {
+        Err(NotAStep::NoSteps { line, is })
     } else {
-        Err(format!(
-            "line {line} is not a step line{what}: give the line of a step sentence (this \
-             file has steps at lines {lines})"
-        ))
+        Err(NotAStep::Elsewhere { line, is, steps })
     }
 }
 
@@ -142,7 +178,7 @@ enum StopReason {
     /// The cached code failed.
     CachedFailed(StepFailure),
     /// The setup test passed, but its context's storage state could not be saved.
-    NotSaved(String),
+    NotSaved(CallError),
 }
 
 /// Explains the step at `at` on the page its test has when it reaches it; prints the answer to
@@ -197,34 +233,10 @@ pub(super) fn explain_at(
     let columns = columns_of(test, key);
     let values = test_vars(vars.values(), test);
     let reached = with_browser(settings, values, &at.text, |pages| {
-        // Each setup test runs in a page of its own, from the state the one before it saved,
-        // as in a run.
-        let mut state: Option<SavedState> = None;
-        for setup in &setups {
-            let (file, setup_test) = setup.of(&scenarios);
-            let steps = test_steps(file, setup_test);
-            let cached = caches[setup.scenario].as_ref();
-            let saved = pages.on_page(state.as_ref(), |live, page| {
-                Ok(
-                    run_earlier(live, settings, file, setup_test, &steps, cached).and_then(|()| {
-                        pages.save_state(page).map_err(|why| {
-                            Box::new(Stopped {
-                                file: file.rel_path.clone(),
-                                step: steps.last().map_or_else(
-                                    || header_step(setup_test),
-                                    |(step, _)| step.clone(),
-                                ),
-                                why: StopReason::NotSaved(why),
-                            })
-                        })
-                    }),
-                )
-            })?;
-            match saved {
-                Ok(saved) => state = Some(saved),
-                Err(stopped) => return Ok(Err(stopped)),
-            }
-        }
+        let state = match run_setups(pages, settings, &scenarios, &setups, &caches)? {
+            Ok(state) => state,
+            Err(stopped) => return Ok(Err(stopped)),
+        };
         pages.on_page(state.as_ref(), |live, _| {
             let earlier = run_earlier(
                 live,
@@ -258,9 +270,47 @@ pub(super) fn explain_at(
     }
 }
 
+/// Runs the setup tests `setups` in order and returns the state the last one saved, or where
+/// one of them stopped. Each runs in a page of its own, from the state the one before it saved,
+/// as in a run.
+fn run_setups(
+    pages: &Pages<'_>,
+    settings: &Settings,
+    scenarios: &[Scenario],
+    setups: &[TestRef],
+    caches: &[Option<CacheFile>],
+) -> Result<Result<Option<SavedState>, Box<Stopped>>, Error> {
+    let mut state: Option<SavedState> = None;
+    for setup in setups {
+        let (file, setup_test) = setup.of(scenarios);
+        let steps = test_steps(file, setup_test);
+        let cached = caches[setup.scenario].as_ref();
+        let saved = pages.on_page(state.as_ref(), |live, page| {
+            Ok(
+                run_earlier(live, settings, file, setup_test, &steps, cached).and_then(|()| {
+                    pages.save_state(page).map_err(|why| {
+                        Box::new(Stopped {
+                            file: file.rel_path.clone(),
+                            step: steps
+                                .last()
+                                .map_or_else(|| header_step(setup_test), |(step, _)| step.clone()),
+                            why: StopReason::NotSaved(why),
+                        })
+                    })
+                }),
+            )
+        })?;
+        match saved {
+            Ok(saved) => state = Some(saved),
+            Err(stopped) => return Ok(Err(stopped)),
+        }
+    }
+    Ok(Ok(state))
+}
+
 /// The setup tests whose saved states `test` starts from, the first to run first: the test that
 /// saves its `[state=NAME]`, the one that saves that test's state, and so on.
-fn setup_chain(scenarios: &[Scenario], test: &Test) -> Result<Vec<TestRef>, String> {
+fn setup_chain(scenarios: &[Scenario], test: &Test) -> Result<Vec<TestRef>, NoSetup> {
     let mut chain: Vec<TestRef> = Vec::new();
     let mut wanted = test.state.clone();
     while let Some(name) = wanted {
@@ -271,19 +321,28 @@ fn setup_chain(scenarios: &[Scenario], test: &Test) -> Result<Vec<TestRef>, Stri
                 .map(|t| TestRef::new(s, t))
         });
         let Some(saver) = saver else {
-            return Err(format!(
-                "no test saves the state `{name}` the test \"{}\" starts from",
-                test.name
-            ));
+            return Err(NoSetup::Unsaved {
+                name,
+                test: test.name.clone(),
+            });
         };
         if chain.contains(&saver) {
-            return Err(format!("the saved state `{name}` starts from itself"));
+            return Err(NoSetup::Circular { name });
         }
         chain.push(saver);
         wanted = saver.of(scenarios).1.state.clone();
     }
     chain.reverse();
     Ok(chain)
+}
+
+/// Why the setup tests of a test cannot be run before it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum NoSetup {
+    #[error("no test saves the state `{name}` the test \"{test}\" starts from")]
+    Unsaved { name: String, test: String },
+    #[error("the saved state `{name}` starts from itself")]
+    Circular { name: String },
 }
 
 /// A step standing for a test's header, for a setup test without steps.
@@ -390,7 +449,7 @@ fn print_stopped(
         StopReason::CachedFailed(failure) => failed("its cached code", failure),
         StopReason::NotSaved(why) => format!(
             "its setup test passed, but the state it saves could not be saved: {}",
-            secrets.mask(why)
+            secrets.mask(&why.to_string())
         ),
     };
     writeln!(out, "  {}", Visible(why))
@@ -447,7 +506,9 @@ mod tests {
         let chain = setup_chain(&files, &files[0].tests[2]).unwrap();
         assert_eq!(chain, [TestRef::new(0, 0), TestRef::new(0, 1)]);
         assert!(setup_chain(&files, &files[0].tests[0]).unwrap().is_empty());
-        let why = setup_chain(&files, &files[0].tests[3]).unwrap_err();
+        let why = setup_chain(&files, &files[0].tests[3])
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             why,
             "no test saves the state `none` the test \"d\" starts from"
@@ -457,14 +518,17 @@ mod tests {
     #[test]
     fn a_line_that_is_no_step_says_what_it_is_and_where_the_steps_are() {
         let s = scenario("test: one\n  click \"A\"\n\n# a comment\n");
-        let why = locate(&s, 1).unwrap_err();
+        let why = locate(&s, 1).unwrap_err().to_string();
         assert_eq!(
             why,
             "line 1 is not a step line (it is the header of the test \"one\"): give the line of \
              a step sentence (this file has steps at lines 2)"
         );
-        let why = locate(&s, 4).unwrap_err();
+        let why = locate(&s, 4).unwrap_err().to_string();
         assert!(why.starts_with("line 4 is not a step line: give"), "{why}");
-        assert_eq!(locate(&s, 0).unwrap_err(), "line numbers start at 1");
+        assert_eq!(
+            locate(&s, 0).unwrap_err().to_string(),
+            "line numbers start at 1"
+        );
     }
 }

@@ -13,11 +13,14 @@ mod list_check;
 mod merge;
 mod optional_checks;
 mod run;
+mod run_options;
+mod run_plan;
 mod select;
 mod show;
 mod stdout_sink;
 
-use run::{RunOptions, run_tests};
+use run::run_tests;
+use run_options::RunOptions;
 use select::{SelectOptions, split_locations};
 
 use std::io::{self, IsTerminal, Write};
@@ -175,6 +178,7 @@ pub(crate) fn env_var(name: &str) -> Option<String> {
 /// The pause that `--debug` adds before every browser operation when none is configured.
 const DEBUG_SLOW_MO: std::time::Duration = std::time::Duration::from_millis(500);
 
+/// Executes the command of `cli` and returns its exit code.
 fn execute(cli: Cli) -> Result<u8, Error> {
     let cwd = std::env::current_dir().map_err(Error::WorkingDirectory)?;
     let global = &cli.global;
@@ -184,6 +188,9 @@ fn execute(cli: Cli) -> Result<u8, Error> {
     // report from being shown or the API from being listed.
     let settings = || project_settings(command, &cwd);
     let stdout_colors = || colors(global.color, io::stdout().is_terminal());
+    let tests = |paths: &args::PathsArgs, runner: &args::RunnerArgs, mode| {
+        Tests::new(&settings()?, &cwd, &paths.paths)?.run(global, runner, mode, stdout_colors())
+    };
     match command {
         Command::Init { dir } => {
             let dir = dir.as_ref().map_or_else(|| cwd.clone(), |d| cwd.join(d));
@@ -194,101 +201,29 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         Command::Install(args) => install(args, settings().ok().as_ref()),
         Command::ShowReport(args) => show::show_report(args, &cwd),
         Command::ShowTrace(args) => show::show_trace(args, &cwd),
-        Command::Api => {
-            let listing = crate::script::api_listing().map_err(Error::ApiListing)?;
-            writeln!(io::stdout().lock(), "{listing}").map_err(Error::Output)?;
-            Ok(EXIT_SUCCESS)
-        }
-        Command::Run(run) => {
-            let mode = Mode::Run { heal: !run.no_heal };
-            let settings = settings()?;
-            let tests = Tests::new(&settings, &cwd, &run.paths.paths)?;
-            tests.run(global, &run.runner, mode, stdout_colors())
-        }
+        Command::Api => api(),
+        Command::Run(run) => tests(&run.paths, &run.runner, Mode::Run { heal: !run.no_heal }),
         Command::Replay(replay) => {
             let mode = if replay.strict {
                 Mode::StrictReplay
             } else {
                 Mode::Replay
             };
-            let settings = settings()?;
-            let tests = Tests::new(&settings, &cwd, &replay.paths.paths)?;
-            tests.run(global, &replay.runner, mode, stdout_colors())
+            tests(&replay.paths, &replay.runner, mode)
         }
-        Command::Audit(audit) => {
-            let settings = settings()?;
-            let tests = Tests::new(&settings, &cwd, &audit.paths.paths)?;
-            tests.run(global, &audit.runner, Mode::Audit, stdout_colors())
-        }
-        Command::List(args) => {
-            let settings = settings()?;
-            let tests = Tests::new(&settings, &cwd, &args.paths.paths)?;
-            let mut select = SelectOptions::new(&args.select, tests.locations)?;
-            select.setup_files = tests.setup_files;
-            if args.check {
-                return list_check::check(
-                    &settings,
-                    &tests.scenarios,
-                    &select,
-                    args.format,
-                    io::stdout().lock(),
-                );
-            }
-            list::list(
-                &settings,
-                &tests.scenarios,
-                &select,
-                args.format,
-                io::stdout().lock(),
-            )?;
-            Ok(EXIT_SUCCESS)
-        }
+        Command::Audit(audit) => tests(&audit.paths, &audit.runner, Mode::Audit),
+        Command::List(args) => list(&settings()?, &cwd, args),
         // `explain FILE:LINE` explains a step of a test; anything else is a sentence.
-        Command::Explain(args) => match explain_at::StepAt::parse(&args.sentence) {
-            Some(at) => explain_at::explain_at(
-                &settings()?,
-                args,
-                &cwd,
-                &at,
-                global.verbose > 0,
-                &mut io::stdout().lock(),
-            ),
-            None => explain::explain(
-                &settings()?,
-                args,
-                global.verbose > 0,
-                &mut io::stdout().lock(),
-            ),
-        },
-        Command::Export(args) => {
-            let settings = settings()?;
-            let scenarios = load_scenarios(&settings, &cwd, &args.paths)?;
-            let executables = settings
-                .browser
-                .browsers
-                .iter()
-                .map(|&name| {
-                    crate::driver::find_browser(
-                        name,
-                        settings.browser.executable.as_deref(),
-                        &settings.sources.place("browser.executable"),
-                        &env_var,
-                    )
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            let dir = cwd.join(&args.playwright);
-            let target = crate::export::ExportTarget {
-                dir: &dir,
-                executables: &executables,
-            };
-            crate::export::export_playwright(
-                &settings,
-                &scenarios,
-                &target,
-                &mut io::stdout().lock(),
-            )?;
-            Ok(EXIT_SUCCESS)
+        Command::Explain(args) => {
+            let out = &mut io::stdout().lock();
+            match explain_at::StepAt::parse(&args.sentence) {
+                Some(at) => {
+                    explain_at::explain_at(&settings()?, args, &cwd, &at, global.verbose > 0, out)
+                }
+                None => explain::explain(&settings()?, args, global.verbose > 0, out),
+            }
         }
+        Command::Export(args) => export(&settings()?, &cwd, args),
         Command::Import(args) => {
             let settings = settings()?;
             let dir = args
@@ -302,6 +237,64 @@ fn execute(cli: Cli) -> Result<u8, Error> {
             cache_prune(&settings()?, &cwd, *dry_run)
         }
     }
+}
+
+/// `prettyplay api`: prints the step-code API listing.
+fn api() -> Result<u8, Error> {
+    let listing = crate::script::api_listing().map_err(Error::ApiListing)?;
+    writeln!(io::stdout().lock(), "{listing}").map_err(Error::Output)?;
+    Ok(EXIT_SUCCESS)
+}
+
+/// `prettyplay list`: lists the selected tests of the `PATH[:LINE]` arguments, or checks them
+/// with `--check`.
+fn list(settings: &Settings, cwd: &Path, args: &args::ListArgs) -> Result<u8, Error> {
+    let tests = Tests::new(settings, cwd, &args.paths.paths)?;
+    let mut select = SelectOptions::new(&args.select, tests.locations)?;
+    select.setup_files = tests.setup_files;
+    if args.check {
+        return list_check::check(
+            settings,
+            &tests.scenarios,
+            &select,
+            args.format,
+            io::stdout().lock(),
+        );
+    }
+    list::list(
+        settings,
+        &tests.scenarios,
+        &select,
+        args.format,
+        io::stdout().lock(),
+    )?;
+    Ok(EXIT_SUCCESS)
+}
+
+/// `prettyplay export`: writes a Playwright Test project of the scenarios, with the browsers of
+/// the project.
+fn export(settings: &Settings, cwd: &Path, args: &args::ExportArgs) -> Result<u8, Error> {
+    let scenarios = load_scenarios(settings, cwd, &args.paths)?;
+    let executables = settings
+        .browser
+        .browsers
+        .iter()
+        .map(|&name| {
+            crate::driver::find_browser(
+                name,
+                settings.browser.executable.as_deref(),
+                &settings.sources.place("browser.executable"),
+                &env_var,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let dir = cwd.join(&args.playwright);
+    let target = crate::export::ExportTarget {
+        dir: &dir,
+        executables: &executables,
+    };
+    crate::export::export_playwright(settings, &scenarios, &target, &mut io::stdout().lock())?;
+    Ok(EXIT_SUCCESS)
 }
 
 /// Resolves the settings of the project that `command` works on, and adds `--debug`'s pause

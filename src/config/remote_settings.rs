@@ -127,20 +127,28 @@ impl ConnectHeaders {
 
     /// Checked headers: names are HTTP tokens, values visible ASCII, spaces and tabs. `Err`
     /// says what is wrong without quoting a value.
-    fn checked(headers: BTreeMap<String, String>) -> Result<ConnectHeaders, String> {
+    fn checked(headers: BTreeMap<String, String>) -> Result<ConnectHeaders, BadHeader> {
         for (name, value) in &headers {
             let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
             if name.is_empty() || !name.chars().all(token) {
-                return Err(format!("has {name:?}, which is not a header name"));
+                return Err(BadHeader::Name { name: name.clone() });
             }
             if !value.chars().all(|c| c == '\t' || (' '..='~').contains(&c)) {
-                return Err(format!(
-                    "header `{name}` has a value with a control or non-ASCII character"
-                ));
+                return Err(BadHeader::Value { name: name.clone() });
             }
         }
         Ok(ConnectHeaders(headers.into_iter().collect()))
     }
+}
+
+/// What is wrong with a `[browser] connect_headers` entry. The message never quotes a value,
+/// which may be a token; it follows `` `browser.connect_headers` ``.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum BadHeader {
+    #[error("has {name:?}, which is not a header name")]
+    Name { name: String },
+    #[error("header `{name}` has a value with a control or non-ASCII character")]
+    Value { name: String },
 }
 
 /// Names only: a header's value may be a token.

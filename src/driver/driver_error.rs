@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::causes;
 use crate::config::Sources;
-use crate::driver::{DRIVER_VERSION, ExitedAtLaunch};
+use crate::driver::{DRIVER_VERSION, ExitedAtLaunch, Loss};
 
 /// A failure of the browser side, such as a missing piece, a launch failure or a crash.
 #[derive(Debug, thiserror::Error)]
@@ -63,9 +63,9 @@ pub(crate) enum DriverError {
     Proxy(#[source] std::io::Error),
     #[error("could not open a browser page for the test")]
     NewPage(#[source] Box<playwright_rs::Error>),
-    /// The driver or the browser went away (the reason says which).
+    /// The driver or the browser went away.
     #[error("{0}")]
-    Lost(String),
+    Lost(Loss),
     /// `[browser] screen` names a device the driver's device list lacks.
     #[error("unknown device `{name}` (from {})", .set_at.as_deref().unwrap_or("`[browser] screen`"))]
     UnknownDevice {

@@ -3,8 +3,8 @@
 //! prettyplay watches the driver process itself and races every browser call against its death.
 //!
 //! Main types: [`Lifeline`], the receiving side that every test's page holds a clone of, and
-//! [`LifelineCut`], the side that reports the loss once. [`watch_driver`] polls the driver
-//! process that prettyplay just started.
+//! [`LifelineCut`], the side that reports the loss once, as a [`Loss`] that says what went
+//! away. [`watch_driver`] polls the driver process that prettyplay just started.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,10 +15,40 @@ use tokio::sync::watch;
 /// within this interval.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
 
+/// What a lifeline watches, which decides who recovers from its loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Watched {
+    /// The Playwright driver process. The runtime starts another one before the next launch,
+    /// and says so then.
+    Driver,
+    /// A browser, the connection to it, or its reused context. The runner launches another
+    /// browser for the next test.
+    Browser,
+}
+
+/// Why something a test depends on went away: what it was, and the reason people read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub(crate) struct Loss {
+    pub(crate) watched: Watched,
+    pub(crate) reason: String,
+}
+
+impl Loss {
+    /// The loss of a browser (or its connection or context), for `reason`.
+    pub(crate) fn of_browser(reason: impl Into<String>) -> Loss {
+        Loss {
+            watched: Watched::Browser,
+            reason: reason.into(),
+        }
+    }
+}
+
 /// Tells whether something (the driver, a browser) went away, and why.
 #[derive(Clone, Debug)]
 pub(crate) struct Lifeline {
     gone: watch::Receiver<Option<Arc<str>>>,
+    watched: Watched,
 }
 
 /// Cuts a [`Lifeline`]. Every holder sees the first reason given.
@@ -28,15 +58,40 @@ pub(crate) struct LifelineCut {
 }
 
 impl Lifeline {
-    /// Returns a lifeline and the handle that cuts it.
+    /// Returns a lifeline of a browser (or of its connection or context) and the handle that
+    /// cuts it.
     pub(crate) fn new() -> (Lifeline, LifelineCut) {
+        Lifeline::watching(Watched::Browser)
+    }
+
+    /// Returns a lifeline of `watched` and the handle that cuts it.
+    pub(crate) fn watching(watched: Watched) -> (Lifeline, LifelineCut) {
         let (tx, rx) = watch::channel(None);
-        (Lifeline { gone: rx }, LifelineCut { gone: Arc::new(tx) })
+        (
+            Lifeline { gone: rx, watched },
+            LifelineCut { gone: Arc::new(tx) },
+        )
     }
 
     /// Returns why it went away, or `None` while it is there.
     pub(crate) fn lost(&self) -> Option<String> {
         self.gone.borrow().as_deref().map(str::to_owned)
+    }
+
+    /// Returns what went away and why, or `None` while it is there.
+    pub(crate) fn loss(&self) -> Option<Loss> {
+        self.lost().map(|reason| Loss {
+            watched: self.watched,
+            reason,
+        })
+    }
+
+    /// Resolves with what went away and why, and never while it is there.
+    pub(crate) async fn until_loss(&self) -> Loss {
+        Loss {
+            watched: self.watched,
+            reason: self.until_lost().await,
+        }
     }
 
     /// Resolves with the reason when it goes away, and never while it is there.
@@ -135,7 +190,7 @@ pub(crate) fn children_running(needle: &str) -> Vec<ProcessId> {
 /// Watches the driver process `driver` on `handle`. The returned lifeline is cut within
 /// [`POLL_INTERVAL`] of the driver's exit, and the watch ends with the cut.
 pub(crate) fn watch_driver(driver: ProcessId, handle: &tokio::runtime::Handle) -> Lifeline {
-    let (lifeline, cut) = Lifeline::new();
+    let (lifeline, cut) = Lifeline::watching(Watched::Driver);
     handle.spawn(async move {
         loop {
             tokio::time::sleep(POLL_INTERVAL).await;
@@ -169,6 +224,20 @@ mod tests {
         cut.cut("something later");
         assert_eq!(waiting.await.expect("joined"), "the driver exited");
         assert_eq!(lifeline.lost().as_deref(), Some("the driver exited"));
+    }
+
+    #[tokio::test]
+    async fn a_loss_says_what_went_away_so_that_nobody_reads_the_reason() {
+        let (driver, cut) = Lifeline::watching(Watched::Driver);
+        assert_eq!(driver.loss(), None);
+        cut.cut("the driver exited");
+        let loss = driver.loss().expect("cut");
+        assert_eq!(loss.watched, Watched::Driver);
+        assert_eq!(loss.to_string(), "the driver exited");
+        assert_eq!(driver.until_loss().await, loss);
+        let (browser, cut) = Lifeline::new();
+        cut.cut("Chromium exited");
+        assert_eq!(browser.loss(), Some(Loss::of_browser("Chromium exited")));
     }
 
     #[tokio::test]

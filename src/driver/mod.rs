@@ -29,17 +29,17 @@ pub(crate) use browser_target::BrowserTarget;
 pub(crate) use driver_error::DriverError;
 pub(crate) use events::ContextEvents;
 pub(crate) use launch_failure::ExitedAtLaunch;
-pub(crate) use lifeline::{Lifeline, LifelineCut};
+pub(crate) use lifeline::{Lifeline, LifelineCut, Loss, Watched};
 pub(crate) use locate::{
     DriverPaths, browser_title, default_driver_dir, find_browser, find_driver, node_arch,
     private_node_path,
 };
 pub(crate) use origins::OriginGuard;
 pub(crate) use runtime::{
-    BrowserRuntime, FIREFOX_CHANNEL, WorkerBrowser, chromium_launch_args, export_driver_env,
-    withhold_from_driver,
+    BrowserRuntime, DriverEnv, FIREFOX_CHANNEL, WorkerBrowser, chromium_launch_args,
+    export_driver_env, withhold_from_driver,
 };
 pub(crate) use saved_state::SavedState;
-pub(crate) use test_page::{CLOSE_LIMIT, NavigationClock, TestPage};
+pub(crate) use test_page::{CLOSE_LIMIT, CallError, NavigationClock, TestPage};
 pub(crate) use trace_viewer::TraceViewer;
 pub(crate) use version::DRIVER_VERSION;

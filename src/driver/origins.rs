@@ -37,23 +37,40 @@ const NO_WEBRTC: &str = "(() => { for (const name of ['RTCPeerConnection', \
     try { Object.defineProperty(globalThis, name, { value: undefined, writable: false, \
     configurable: false }); } catch (e) {} } })();";
 
-/// The message of a blocked navigation, which fails its step.
-pub(crate) fn blocked_message(url: &str) -> String {
-    format!("blocked by [browser] allowed_origins: {url} — add its origin to allow it")
-}
-
-/// The message of a blocked request that is not a top-level navigation (`kind` is its resource
-/// type: fetch, websocket, image, ...), which fails its step too.
-fn blocked_request_message(kind: &str, url: &str) -> String {
-    format!("blocked by [browser] allowed_origins: {kind} {url} — add its origin to allow it")
-}
-
-/// The message of a connection the proxy refused, which carries no URL.
-fn refused_connection_message(host: &str, port: u16) -> String {
-    format!(
+/// What `[browser] allowed_origins` refused, as the failure of the step that tried it says.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum OriginBlocked {
+    /// A top-level navigation.
+    #[error("blocked by [browser] allowed_origins: {url} — add its origin to allow it")]
+    Navigation { url: String },
+    /// A request that is not a top-level navigation; `kind` is its resource type (fetch,
+    /// websocket, image, ...) or `request` for step code's own.
+    #[error("blocked by [browser] allowed_origins: {kind} {url} — add its origin to allow it")]
+    Request { kind: String, url: String },
+    /// A connection the proxy refused, which carries no URL.
+    #[error(
         "blocked by [browser] allowed_origins: a connection to {host}:{port} (a redirect, a \
          WebSocket or another request that routing does not see) — add its origin to allow it"
-    )
+    )]
+    Connection { host: String, port: u16 },
+}
+
+/// The message of a blocked navigation, which fails its step.
+pub(crate) fn blocked_message(url: &str) -> String {
+    OriginBlocked::Navigation {
+        url: url.to_owned(),
+    }
+    .to_string()
+}
+
+/// The message of a blocked request that is not a top-level navigation, which fails its step
+/// too.
+fn blocked_request_message(kind: &str, url: &str) -> String {
+    OriginBlocked::Request {
+        kind: kind.to_owned(),
+        url: url.to_owned(),
+    }
+    .to_string()
 }
 
 /// A plain request the worker's proxy read on a connection to a forbidden origin.
@@ -227,13 +244,15 @@ impl OriginGuard {
         self.lock().violations.first().cloned()
     }
 
-    /// Returns the step's failure message as an error when the pages may not navigate to
-    /// `url`. A URL that does not parse is left to the driver, whose error explains it better.
-    pub(crate) fn check(&self, url: &str) -> Result<(), String> {
+    /// Returns the step's failure as an error when the pages may not navigate to `url`. A URL
+    /// that does not parse is left to the driver, whose error explains it better.
+    pub(crate) fn check(&self, url: &str) -> Result<(), OriginBlocked> {
         if url::Url::parse(url).is_err() || self.allowed.allows(url) {
             Ok(())
         } else {
-            Err(blocked_message(url))
+            Err(OriginBlocked::Navigation {
+                url: url.to_owned(),
+            })
         }
     }
 
@@ -241,7 +260,7 @@ impl OriginGuard {
     /// reach: the driver sends those itself, past routes and the proxy, so the binding asks
     /// here before each one, redirects included. A refusal fails the step and the test, as a
     /// blocked request of the page does, whatever the step's code catches.
-    pub(crate) fn refuse_request(&self, url: &str) -> Result<(), String> {
+    pub(crate) fn refuse_request(&self, url: &str) -> Result<(), OriginBlocked> {
         let parsed = url::Url::parse(url);
         let http = parsed
             .as_ref()
@@ -249,11 +268,14 @@ impl OriginGuard {
         if http && self.allowed.allows(url) {
             return Ok(());
         }
-        let message = blocked_request_message("request", url);
+        let refused = OriginBlocked::Request {
+            kind: "request".to_owned(),
+            url: url.to_owned(),
+        };
         let mut blocked = self.lock();
-        blocked.fail(message.clone());
+        blocked.fail(refused.to_string());
         blocked.list(url, "request");
-        Err(message)
+        Err(refused)
     }
 
     /// Takes the failure message of the first request, socket or connection blocked since the
@@ -288,7 +310,11 @@ impl OriginGuard {
                 blocked.list(&target.url, target.kind);
             }
             None => {
-                blocked.fail(refused_connection_message(host, port));
+                let refused = OriginBlocked::Connection {
+                    host: host.to_owned(),
+                    port,
+                };
+                blocked.fail(refused.to_string());
                 blocked.list(&format!("{host}:{port}"), "connection");
             }
         }
@@ -526,7 +552,9 @@ mod tests {
             traffic: Mutex::new(Traffic::new()),
         };
         assert_eq!(
-            guard.check("file:///etc/hostname"),
+            guard
+                .check("file:///etc/hostname")
+                .map_err(|b| b.to_string()),
             Err(
                 "blocked by [browser] allowed_origins: file:///etc/hostname — add its origin to \
                  allow it"
@@ -618,7 +646,13 @@ mod tests {
         guard.refused_connection("127.0.0.1", 9, None);
         assert_eq!(
             guard.take_blocked(),
-            Some(refused_connection_message("127.0.0.1", 9))
+            Some(
+                OriginBlocked::Connection {
+                    host: "127.0.0.1".into(),
+                    port: 9
+                }
+                .to_string()
+            )
         );
         assert_eq!(
             guard.take_log(),

@@ -31,7 +31,7 @@ use crate::driver::reuse::{open_reused, scrub};
 use crate::driver::test_page::Release;
 use crate::driver::{
     BrowserTarget, CLOSE_LIMIT, ContextEvents, DriverError, DriverPaths, ExitedAtLaunch, Lifeline,
-    LifelineCut, NavigationClock, SavedState, TestPage, browser_title,
+    LifelineCut, Loss, NavigationClock, SavedState, TestPage, Watched, browser_title,
 };
 
 /// The Playwright driver of a run and what all its browsers share: how they are launched and
@@ -341,7 +341,7 @@ async fn start_driver(
             // A driver wrapper that forks may hide the process. Calls are then bounded by
             // their own timeouts only.
             tracing::warn!("cannot find the Playwright driver's process to watch it");
-            Lifeline::new().0
+            Lifeline::watching(Watched::Driver).0
         }
     };
     Ok(DriverSession {
@@ -373,13 +373,13 @@ pub(crate) struct WorkerBrowser {
 impl WorkerBrowser {
     /// Returns why the browser (or the driver behind it) went away, or why its reused context
     /// cannot serve another test. It returns `None` while the browser can run tests.
-    pub(crate) fn lost(&self) -> Option<String> {
-        self.gone().or_else(|| self.spent.lost())
+    pub(crate) fn lost(&self) -> Option<Loss> {
+        self.gone().or_else(|| self.spent.loss())
     }
 
     /// Returns why the browser (or the driver behind it) went away.
-    fn gone(&self) -> Option<String> {
-        self.driver.lost().or_else(|| self.lifeline.lost())
+    fn gone(&self) -> Option<Loss> {
+        self.driver.loss().or_else(|| self.lifeline.loss())
     }
 
     /// Opens a fresh, isolated browser context with one page. The context has cookies and
@@ -431,8 +431,8 @@ impl WorkerBrowser {
                     return Err(self.spend(&late));
                 }
             },
-            reason = self.driver.until_lost() => return Err(DriverError::Lost(reason)),
-            reason = self.lifeline.until_lost() => return Err(DriverError::Lost(reason)),
+            loss = self.driver.until_loss() => return Err(DriverError::Lost(loss)),
+            loss = self.lifeline.until_loss() => return Err(DriverError::Lost(loss)),
         };
         let (context, events, origins, page, frame) = opened;
         let release = if reuse {
@@ -465,7 +465,7 @@ impl WorkerBrowser {
     fn spend(&self, why: &str) -> DriverError {
         let reason = format!("the reused browser context could not be reset ({why})");
         self.spend.cut(&reason);
-        DriverError::Lost(reason)
+        DriverError::Lost(Loss::of_browser(reason))
     }
 
     /// Closes the browser process. A browser that is already gone is only dropped.
@@ -663,8 +663,8 @@ pub(crate) fn withhold_from_driver(names: &[String]) -> HashMap<String, String> 
             if let Some(value) = value.to_str() {
                 kept.insert(name.clone(), value.to_owned());
             }
-            // SAFETY: called from `cli` before any thread is spawned, so nothing reads the
-            // environment concurrently.
+            // SAFETY: called before any thread is spawned (see the doc comment), so nothing
+            // reads the environment concurrently.
             unsafe {
                 std::env::remove_var(name);
             }
@@ -701,8 +701,8 @@ pub(crate) fn export_driver_env(driver: &DriverPaths) -> DriverEnv {
     let mut changed = Vec::new();
     for (name, value) in set {
         changed.push((name.to_owned(), std::env::var_os(name)));
-        // SAFETY: called from `cli` before any thread is spawned, so nothing reads the
-        // environment concurrently.
+        // SAFETY: called before any thread is spawned (see the doc comment), so nothing reads
+        // the environment concurrently.
         unsafe {
             std::env::set_var(name, value);
         }

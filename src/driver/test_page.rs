@@ -3,7 +3,8 @@
 //! driver and browser behind it.
 //!
 //! Main type: [`TestPage`]. Every call it makes on its own account is bounded: it gives up when
-//! the driver or the browser goes away, and after [`CLOSE_LIMIT`] at most.
+//! the driver or the browser goes away, and after [`CLOSE_LIMIT`] at most, and says which as a
+//! [`CallError`].
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -16,11 +17,25 @@ use playwright_rs::protocol::{
 };
 
 use crate::driver::reuse::release_reused;
-use crate::driver::{ContextEvents, Lifeline, LifelineCut, OriginGuard, SavedState};
+use crate::driver::{ContextEvents, Lifeline, LifelineCut, Loss, OriginGuard, SavedState};
 
 /// The longest a test's context may take to close (or a trace to be written) before the test
 /// moves on without it.
 pub(crate) const CLOSE_LIMIT: Duration = Duration::from_secs(30);
+
+/// Why a call a test page made on its own account (a trace, its storage state) did not finish.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CallError {
+    /// The driver or the browser went away first.
+    #[error(transparent)]
+    Lost(#[from] Loss),
+    /// The driver gave no answer within the limit.
+    #[error("no answer within {} s", .0.as_secs())]
+    NoAnswer(Duration),
+    /// The driver answered with an error.
+    #[error(transparent)]
+    Driver(Box<playwright_rs::Error>),
+}
 
 /// What becomes of a test's context when it ends.
 #[derive(Clone)]
@@ -119,8 +134,8 @@ impl TestPage {
 
     /// Returns why the driver or the browser behind this page went away, or `None` while both
     /// are there.
-    pub(crate) fn lost(&self) -> Option<String> {
-        self.driver.lost().or_else(|| self.browser.lost())
+    pub(crate) fn lost(&self) -> Option<Loss> {
+        self.driver.loss().or_else(|| self.browser.loss())
     }
 
     /// Resolves with the reason when the driver or the browser goes away.
@@ -137,15 +152,16 @@ impl TestPage {
     }
 
     /// Runs `work` unless the driver or browser goes away first, in which case it returns the
-    /// reason as the error.
-    pub(crate) async fn unless_lost<T>(&self, work: impl Future<Output = T>) -> Result<T, String> {
-        if let Some(reason) = self.lost() {
-            return Err(reason);
+    /// loss as the error.
+    pub(crate) async fn unless_lost<T>(&self, work: impl Future<Output = T>) -> Result<T, Loss> {
+        if let Some(loss) = self.lost() {
+            return Err(loss);
         }
         tokio::select! {
             biased;
             out = work => Ok(out),
-            reason = self.until_lost() => Err(reason),
+            loss = self.driver.until_loss() => Err(loss),
+            loss = self.browser.until_loss() => Err(loss),
         }
     }
 
@@ -184,7 +200,7 @@ impl TestPage {
     }
 
     /// Starts a Playwright trace of the test (screenshots and DOM snapshots).
-    pub(crate) async fn start_tracing(&self, name: &str) -> Result<(), String> {
+    pub(crate) async fn start_tracing(&self, name: &str) -> Result<(), CallError> {
         let start = async {
             let tracing = self.context.tracing().await?;
             let options = TracingStartOptions::default()
@@ -198,7 +214,7 @@ impl TestPage {
 
     /// Stops the trace and writes it to `path` as a zip for Playwright's trace viewer, or
     /// discards it when `path` is `None`.
-    pub(crate) async fn stop_tracing(&self, path: Option<&Path>) -> Result<(), String> {
+    pub(crate) async fn stop_tracing(&self, path: Option<&Path>) -> Result<(), CallError> {
         let stop = async {
             let tracing = self.context.tracing().await?;
             let options = match path {
@@ -212,7 +228,7 @@ impl TestPage {
 
     /// Returns the context's storage state (cookies, and localStorage of every origin) for the
     /// tests that start from it.
-    pub(crate) async fn save_state(&self) -> Result<SavedState, String> {
+    pub(crate) async fn save_state(&self) -> Result<SavedState, CallError> {
         self.bounded(self.context.storage_state(None))
             .await
             .map(SavedState)
@@ -222,11 +238,11 @@ impl TestPage {
     async fn bounded<T>(
         &self,
         work: impl Future<Output = Result<T, playwright_rs::Error>>,
-    ) -> Result<T, String> {
+    ) -> Result<T, CallError> {
         match tokio::time::timeout(CLOSE_LIMIT, self.unless_lost(work)).await {
-            Ok(Ok(result)) => result.map_err(|err| err.to_string()),
-            Ok(Err(reason)) => Err(reason),
-            Err(_) => Err(format!("no answer within {} s", CLOSE_LIMIT.as_secs())),
+            Ok(Ok(result)) => result.map_err(|err| CallError::Driver(Box::new(err))),
+            Ok(Err(loss)) => Err(CallError::Lost(loss)),
+            Err(_) => Err(CallError::NoAnswer(CLOSE_LIMIT)),
         }
     }
 }

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use super::plan::{Action, Target, plan};
-use super::system::{Command, System, installed_driver_version};
+use super::system::{Command, CommandError, System, installed_driver_version};
 use crate::driver::{DRIVER_VERSION, node_arch, private_node_path};
 
 /// What `prettyplay install` was asked for.
@@ -33,9 +33,21 @@ pub(crate) enum InstallError {
         what: Vec<String>,
         hints: Vec<String>,
     },
-    /// A command failed.
+    /// A command failed. Its output is part of the message, as the first thing to read.
     #[error("{what} failed: {output}")]
-    Failed { what: String, output: String },
+    Failed { what: String, output: CommandError },
+    /// npm succeeded, but the driver directory holds another version of the driver (`found`,
+    /// or none) afterwards.
+    #[error(
+        "npm install playwright-core@{} failed: {} holds playwright-core {} afterwards",
+        DRIVER_VERSION,
+        .dir.display(),
+        .found.as_deref().unwrap_or("no")
+    )]
+    WrongDriver {
+        dir: std::path::PathBuf,
+        found: Option<String>,
+    },
     /// A file of the driver directory could not be written.
     #[error("could not write {path}")]
     Write {
@@ -51,7 +63,7 @@ impl InstallError {
     pub(crate) fn hint(&self) -> Option<String> {
         match self {
             InstallError::Missing { hints, .. } => Some(hints.join("; ")),
-            InstallError::Failed { .. } => Some(
+            InstallError::Failed { .. } | InstallError::WrongDriver { .. } => Some(
                 "apt-get and npm need the package registries (Debian's and npm's); check the \
                  network and rerun `prettyplay install`, which resumes where it stopped"
                     .to_owned(),
@@ -242,13 +254,9 @@ fn install_driver(
             "installed",
             &format!("the Playwright driver: {}", dir.display()),
         ),
-        found => Err(InstallError::Failed {
-            what: format!("npm install playwright-core@{DRIVER_VERSION}"),
-            output: format!(
-                "{} holds playwright-core {} afterwards",
-                dir.display(),
-                found.as_deref().unwrap_or("no")
-            ),
+        found => Err(InstallError::WrongDriver {
+            dir: dir.to_owned(),
+            found,
         }),
     }
 }
@@ -337,10 +345,15 @@ mod tests {
             probes.remove(0)
         }
 
-        fn run(&self, command: &Command) -> Result<(), String> {
+        fn run(&self, command: &Command) -> Result<(), CommandError> {
+            use std::os::unix::process::ExitStatusExt as _;
             self.log.borrow_mut().push(command.shown());
             match self.fail {
-                Some(program) if command.program == program => Err("E: no network".to_owned()),
+                Some(program) if command.program == program => Err(CommandError::Failed {
+                    shown: command.shown(),
+                    status: std::process::ExitStatus::from_raw(100 << 8),
+                    output: "E: no network".to_owned(),
+                }),
                 _ => Ok(()),
             }
         }
@@ -522,7 +535,11 @@ mod tests {
         };
         let (result, _) = run(&fake, &request(&[], true, false));
         let error = result.expect_err("apt-get failed");
-        assert_eq!(error.to_string(), "apt-get failed: E: no network");
+        assert_eq!(
+            error.to_string(),
+            "apt-get failed: DEBIAN_FRONTEND=noninteractive apt-get update (exit status: 100)\n\
+             E: no network"
+        );
         assert_eq!(fake.log().len(), 1, "stops at the first failure");
     }
 }

@@ -90,9 +90,9 @@ pub(crate) fn plan(targets: &[Target], with_deps: bool, probe: &Probe) -> Vec<Ac
     targets.push(Target::Driver);
     targets.sort();
     targets.dedup();
+    let apt_allowed = with_deps && probe.root;
     let mut actions = Vec::new();
     let mut apt: Vec<String> = Vec::new();
-    let sudo = if probe.root { "" } else { "sudo " };
     for target in &targets {
         let (Some(package), found) = (target.package(), browser_path(*target, probe)) else {
             continue;
@@ -102,100 +102,131 @@ pub(crate) fn plan(targets: &[Target], with_deps: bool, probe: &Probe) -> Vec<Ac
                 what: package.to_owned(),
                 at: path.display().to_string(),
             }),
-            None if with_deps && probe.root => apt.push(package.to_owned()),
+            None if apt_allowed => apt.push(package.to_owned()),
             None => actions.push(Action::Missing {
                 what: format!("{package} (no browser is downloaded: it comes from apt)"),
                 hint: format!(
-                    "run `{sudo}prettyplay install --with-deps {}` (or `{sudo}apt-get install -y \
+                    "run `{}prettyplay install --with-deps {}` (or `{0}apt-get install -y \
                      {package}`)",
+                    sudo(probe),
                     target_name(*target)
                 ),
             }),
         }
     }
-    let node_ok = |node: &Option<(PathBuf, Option<u32>)>| {
-        node.as_ref()
-            .is_some_and(|(_, major)| major.is_some_and(|m| m >= NODE_MIN_MAJOR))
-    };
-    let mut system_deps = Vec::new();
-    if probe.node.is_none() {
-        system_deps.push("nodejs");
-    }
-    if !probe.npm {
-        system_deps.push("npm");
-    }
-    if !probe.ca_certificates {
-        system_deps.push("ca-certificates");
-    }
+    let system_deps = system_deps(probe);
     if !system_deps.is_empty() {
-        if with_deps && probe.root {
+        if apt_allowed {
             apt.extend(system_deps.iter().map(|p| (*p).to_owned()));
         } else {
-            actions.push(Action::Missing {
-                what: format!(
-                    "{} (the driver is installed with npm and runs on Node.js)",
-                    system_deps.join(", ")
-                ),
-                hint: format!(
-                    "run `{sudo}prettyplay install --with-deps driver` (or `{sudo}apt-get install \
-                     -y {}`)",
-                    system_deps.join(" ")
-                ),
-            });
+            actions.push(missing_system_deps(&system_deps, probe));
         }
     }
     if !apt.is_empty() {
         actions.insert(0, Action::Apt { packages: apt });
     }
-    let npm_ready = probe.npm || with_deps && probe.root;
+    let npm_ready = probe.npm || apt_allowed;
     if !npm_ready {
         return actions;
     }
+    actions.extend(node_action(probe));
+    actions.push(driver_action(probe));
+    actions
+}
+
+/// `sudo ` unless the user is root, before a command the user is told to run.
+fn sudo(probe: &Probe) -> &'static str {
+    if probe.root { "" } else { "sudo " }
+}
+
+/// The Debian packages the driver needs that the machine lacks: Node.js, npm, CA certificates.
+fn system_deps(probe: &Probe) -> Vec<&'static str> {
+    let mut deps = Vec::new();
+    if probe.node.is_none() {
+        deps.push("nodejs");
+    }
+    if !probe.npm {
+        deps.push("npm");
+    }
+    if !probe.ca_certificates {
+        deps.push("ca-certificates");
+    }
+    deps
+}
+
+/// The driver's system packages `deps` are missing, and this request may not install them.
+fn missing_system_deps(deps: &[&str], probe: &Probe) -> Action {
+    let sudo = sudo(probe);
+    Action::Missing {
+        what: format!(
+            "{} (the driver is installed with npm and runs on Node.js)",
+            deps.join(", ")
+        ),
+        hint: format!(
+            "run `{sudo}prettyplay install --with-deps driver` (or `{sudo}apt-get install \
+             -y {}`)",
+            deps.join(" ")
+        ),
+    }
+}
+
+/// Whether `node` is a Node.js the driver runs on.
+fn node_ok(node: &Option<(PathBuf, Option<u32>)>) -> bool {
+    node.as_ref()
+        .is_some_and(|(_, major)| major.is_some_and(|m| m >= NODE_MIN_MAJOR))
+}
+
+/// The Node.js the driver runs on: the system's, the one installed from npm before, or one to
+/// install from npm; nothing to say when apt brings the system's.
+fn node_action(probe: &Probe) -> Option<Action> {
     // The system's Node.js after apt: Debian's may still be older than the driver needs.
     let node_from_apt = probe.node.is_none();
     if node_ok(&probe.node) || node_from_apt {
-        if let Some((path, _)) = probe.node.as_ref().filter(|_| node_ok(&probe.node)) {
-            actions.push(Action::Present {
+        return probe
+            .node
+            .as_ref()
+            .filter(|_| node_ok(&probe.node))
+            .map(|(path, _)| Action::Present {
                 what: "Node.js".to_owned(),
                 at: path.display().to_string(),
             });
-        }
-    } else if let Some((path, _)) = probe
+    }
+    if let Some((path, _)) = probe
         .private_node
         .as_ref()
         .filter(|_| node_ok(&probe.private_node))
     {
-        actions.push(Action::Present {
+        return Some(Action::Present {
             what: format!("Node.js {NODE_PACKAGE_VERSION} (from npm; the system's is too old)"),
             at: path.display().to_string(),
         });
-    } else {
-        match probe.node_arch {
-            Some(arch) => actions.push(Action::PrivateNode {
-                package: format!("node-linux-{arch}@{NODE_PACKAGE_VERSION}"),
-                dir: probe.driver_dir.join("node"),
-            }),
-            None => actions.push(Action::Missing {
-                what: format!(
-                    "Node.js {NODE_MIN_MAJOR} or newer (no build on npm for this machine)"
-                ),
-                hint: format!(
-                    "install Node.js {NODE_MIN_MAJOR} or newer, then rerun `prettyplay install`"
-                ),
-            }),
-        }
     }
+    Some(match probe.node_arch {
+        Some(arch) => Action::PrivateNode {
+            package: format!("node-linux-{arch}@{NODE_PACKAGE_VERSION}"),
+            dir: probe.driver_dir.join("node"),
+        },
+        None => Action::Missing {
+            what: format!("Node.js {NODE_MIN_MAJOR} or newer (no build on npm for this machine)"),
+            hint: format!(
+                "install Node.js {NODE_MIN_MAJOR} or newer, then rerun `prettyplay install`"
+            ),
+        },
+    })
+}
+
+/// The driver: found in the driver directory at the pinned version, or to install there.
+fn driver_action(probe: &Probe) -> Action {
     if probe.driver_version.as_deref() == Some(DRIVER_VERSION) {
-        actions.push(Action::Present {
+        Action::Present {
             what: format!("the Playwright driver (playwright-core {DRIVER_VERSION})"),
             at: probe.driver_dir.display().to_string(),
-        });
+        }
     } else {
-        actions.push(Action::Driver {
+        Action::Driver {
             dir: probe.driver_dir.clone(),
-        });
+        }
     }
-    actions
 }
 
 /// How a target is named on the command line.

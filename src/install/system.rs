@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{ExitStatus, Stdio};
 
 use super::plan::Probe;
 use crate::driver::{default_driver_dir, node_arch, private_node_path};
@@ -50,12 +50,27 @@ impl Command {
     }
 }
 
+/// Why a command of `prettyplay install` did not succeed.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CommandError {
+    /// The program could not be run at all.
+    #[error("could not start {program}: {error}")]
+    NotStarted { program: String, error: io::Error },
+    /// The program ran and failed; `output` is the end of what it printed.
+    #[error("{shown} ({status})\n{output}")]
+    Failed {
+        shown: String,
+        status: ExitStatus,
+        output: String,
+    },
+}
+
 /// What `prettyplay install` needs of the machine.
 pub(crate) trait System {
     /// Finds what is installed.
     fn probe(&self) -> Probe;
-    /// Runs `command`; on failure, returns the end of its output.
-    fn run(&self, command: &Command) -> Result<(), String>;
+    /// Runs `command`; a failure carries the end of its output.
+    fn run(&self, command: &Command) -> Result<(), CommandError>;
     /// Makes a directory and its parents.
     fn create_dir(&self, dir: &Path) -> io::Result<()>;
     /// Writes a small file.
@@ -107,7 +122,7 @@ impl System for HostSystem<'_> {
         }
     }
 
-    fn run(&self, command: &Command) -> Result<(), String> {
+    fn run(&self, command: &Command) -> Result<(), CommandError> {
         let mut process = std::process::Command::new(&command.program);
         process
             .args(&command.args)
@@ -116,9 +131,10 @@ impl System for HostSystem<'_> {
         if let Some(dir) = &command.dir {
             process.current_dir(dir);
         }
-        let output = process
-            .output()
-            .map_err(|e| format!("could not start {}: {e}", command.program))?;
+        let output = process.output().map_err(|error| CommandError::NotStarted {
+            program: command.program.clone(),
+            error,
+        })?;
         if output.status.success() {
             return Ok(());
         }
@@ -126,12 +142,11 @@ impl System for HostSystem<'_> {
         text.push_str(&String::from_utf8_lossy(&output.stderr));
         let tail: Vec<&str> = text.lines().rev().take(30).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        Err(format!(
-            "{} ({})\n{}",
-            command.shown(),
-            output.status,
-            tail.join("\n")
-        ))
+        Err(CommandError::Failed {
+            shown: command.shown(),
+            status: output.status,
+            output: tail.join("\n"),
+        })
     }
 
     fn create_dir(&self, dir: &Path) -> io::Result<()> {

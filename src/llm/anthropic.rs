@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::http::{brief, secret_header};
 use super::model_params::ModelParams;
-use super::{ApiKey, LlmError, Usage, WireFormat};
+use super::{ApiKey, LlmError, ResponseError, Usage, WireFormat};
 
 const PROVIDER: &str = "anthropic";
 /// The Messages API version this wire format follows.
@@ -73,9 +73,13 @@ impl WireFormat for Anthropic {
     /// the input is `usage.input_tokens` plus the prompt-cache figures Anthropic reports apart
     /// from it, `cache_read_input_tokens` (which are the cached part) and
     /// `cache_creation_input_tokens` (written to the cache by this request, so fresh).
-    fn read_response(&self, json: &Value) -> Result<(String, Usage), String> {
+    fn read_response(&self, json: &Value) -> Result<(String, Usage), ResponseError> {
+        let no_text = |place| ResponseError::NoText {
+            place,
+            brief: brief(json),
+        };
         let Some(blocks) = json["content"].as_array() else {
-            return Err(format!("no `content` list in {}", brief(json)));
+            return Err(no_text("`content` list"));
         };
         let texts: Vec<&str> = blocks
             .iter()
@@ -83,7 +87,7 @@ impl WireFormat for Anthropic {
             .filter_map(|block| block["text"].as_str())
             .collect();
         if texts.is_empty() {
-            return Err(format!("no text block in `content` in {}", brief(json)));
+            return Err(no_text("text block in `content`"));
         }
         if json["stop_reason"] == "max_tokens" {
             tracing::warn!(
@@ -222,12 +226,13 @@ mod tests {
 
     #[test]
     fn response_without_text_is_an_error() {
+        let error = |json| wire().read_response(&json).map_err(|e| e.to_string());
         assert_eq!(
-            wire().read_response(&json!({ "type": "message" })),
+            error(json!({ "type": "message" })),
             Err("no `content` list in {\"type\":\"message\"}".into())
         );
         assert_eq!(
-            wire().read_response(&json!({ "content": [] })),
+            error(json!({ "content": [] })),
             Err("no text block in `content` in {\"content\":[]}".into())
         );
     }

@@ -83,59 +83,103 @@ pub fn build_provider(
         ));
     }
     let check = sources.place("llm.base_url").to_string();
-    let provider: Box<dyn LlmProvider> = match kind {
-        ProviderKind::OpenAi => {
-            if key.is_none() {
-                tracing::debug!(
-                    variable = key_env,
-                    "no API key for the openai provider; sending no Authorization header"
-                );
-            }
-            let endpoint = endpoint(base, "chat/completions")?;
-            let expects = Expects {
-                reply: "an OpenAI-compatible chat completion",
-                check: check.clone(),
-            };
-            let transport =
-                Transport::new(name, endpoint, params.timeout, key.clone(), expects, handle)?;
-            Box::new(HttpProvider::new(transport, model, OpenAi { params, key }))
-        }
-        ProviderKind::Anthropic => {
-            let key = key.ok_or_else(|| {
-                LlmError::Config(format!(
-                    "the anthropic provider needs an API key: environment variable `{key_env}` \
-                     is not set"
-                ))
-            })?;
-            if params.temperature > 1.0 {
-                return Err(LlmError::Config(format!(
-                    "`llm.temperature` must be between 0 and 1 for the anthropic provider, \
-                     got {}",
-                    params.temperature
-                )));
-            }
-            let endpoint = endpoint(base, "v1/messages")?;
-            let expects = Expects {
-                reply: "an Anthropic Messages reply",
-                check,
-            };
-            let transport = Transport::new(
-                name,
-                endpoint,
-                params.timeout,
-                Some(key.clone()),
-                expects,
-                handle,
-            )?;
-            Box::new(HttpProvider::new(
-                transport,
-                model,
-                Anthropic { params, key },
-            ))
-        }
+    let target = Target {
+        name,
+        base,
+        key_env,
+        check,
+        handle,
+    };
+    let provider = match kind {
+        ProviderKind::OpenAi => openai(target, model, params, key)?,
+        ProviderKind::Anthropic => anthropic(target, model, params, key)?,
     };
     tracing::debug!(provider = %provider.describe(), "LLM provider ready");
     Ok(Some(provider))
+}
+
+/// Where a provider sends its requests, and what it needs to say where they went.
+struct Target<'a> {
+    /// The provider's name, as in settings.
+    name: &'static str,
+    base: &'a str,
+    /// The variable the key was read from.
+    key_env: &'a str,
+    /// Where the base URL was set.
+    check: String,
+    handle: Handle,
+}
+
+/// The `openai` provider, which sends no `Authorization` header without a key.
+fn openai(
+    target: Target<'_>,
+    model: &str,
+    params: ModelParams,
+    key: Option<ApiKey>,
+) -> Result<Box<dyn LlmProvider>, LlmError> {
+    if key.is_none() {
+        tracing::debug!(
+            variable = target.key_env,
+            "no API key for the openai provider; sending no Authorization header"
+        );
+    }
+    let endpoint = endpoint(target.base, "chat/completions")?;
+    let expects = Expects {
+        reply: "an OpenAI-compatible chat completion",
+        check: target.check,
+    };
+    let transport = Transport::new(
+        target.name,
+        endpoint,
+        params.timeout,
+        key.clone(),
+        expects,
+        target.handle,
+    )?;
+    Ok(Box::new(HttpProvider::new(
+        transport,
+        model,
+        OpenAi { params, key },
+    )))
+}
+
+/// The `anthropic` provider, which needs a key and a temperature of at most 1.
+fn anthropic(
+    target: Target<'_>,
+    model: &str,
+    params: ModelParams,
+    key: Option<ApiKey>,
+) -> Result<Box<dyn LlmProvider>, LlmError> {
+    let key = key.ok_or_else(|| {
+        LlmError::Config(format!(
+            "the anthropic provider needs an API key: environment variable `{}` is not set",
+            target.key_env
+        ))
+    })?;
+    if params.temperature > 1.0 {
+        return Err(LlmError::Config(format!(
+            "`llm.temperature` must be between 0 and 1 for the anthropic provider, got {}",
+            params.temperature
+        )));
+    }
+    let endpoint = endpoint(target.base, "v1/messages")?;
+    let expects = Expects {
+        reply: "an Anthropic Messages reply",
+        check: target.check,
+    };
+    let transport = Transport::new(
+        target.name,
+        endpoint,
+        params.timeout,
+        Some(key.clone()),
+        expects,
+        target.handle,
+    )?;
+    Ok(Box::new(HttpProvider::new(
+        transport,
+        model,
+        Anthropic { params, key },
+    )))
 }
 
 /// Every environment variable that may hold an LLM API key: both default names and the one

@@ -147,7 +147,7 @@ impl Transport {
             wire.read_response(&response)
                 .map_err(|reason| LlmError::BadResponse {
                     provider: self.provider,
-                    reason: self.scrub(&reason),
+                    reason: self.scrub(&reason.to_string()),
                 })?;
         // A reply that quotes the key (prompted to, or echoing it) never reaches step code, a
         // verdict, the cache or a report.
@@ -350,6 +350,21 @@ fn attempt_timeout(limit: Duration, now: Instant, deadline: Option<Instant>) -> 
     }
 }
 
+/// Why a transient failure is not tried again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+enum GaveUp {
+    /// Every attempt was made.
+    #[error("gave up after {0} attempts")]
+    Spent(u32),
+    /// The wait before the next attempt would end at or past the test's deadline.
+    #[error(
+        "gave up after {attempt} {}: a retry in {:.1} s would wait past the test timeout",
+        if *.attempt == 1 { "attempt" } else { "attempts" },
+        .wait.as_secs_f64()
+    )]
+    PastDeadline { attempt: u32, wait: Duration },
+}
+
 /// The wait before attempt `attempt + 1` after a transient failure (`asked`: what a
 /// `Retry-After` asked for), or why there is none: the attempts are spent, or the wait would
 /// end at or past `deadline` (then the call gives up now rather than sleep into the test
@@ -359,18 +374,13 @@ fn retry_wait(
     asked: Option<Duration>,
     now: Instant,
     deadline: Option<Instant>,
-) -> Result<Duration, String> {
+) -> Result<Duration, GaveUp> {
     if attempt >= ATTEMPTS {
-        return Err(format!("gave up after {attempt} attempts"));
+        return Err(GaveUp::Spent(attempt));
     }
     let wait = asked.map_or_else(|| backoff(attempt), |w| w.min(MAX_WAIT));
     if deadline.is_some_and(|deadline| now + wait >= deadline) {
-        let attempts = if attempt == 1 { "attempt" } else { "attempts" };
-        return Err(format!(
-            "gave up after {attempt} {attempts}: a retry in {:.1} s would wait past the test \
-             timeout",
-            wait.as_secs_f64()
-        ));
+        return Err(GaveUp::PastDeadline { attempt, wait });
     }
     Ok(wait)
 }
@@ -457,14 +467,15 @@ mod tests {
         let deadline = Some(now + Duration::from_secs(5));
         // What a `Retry-After: 3600` becomes: capped, and still past a 5 s deadline.
         assert_eq!(
-            retry_wait(1, Some(MAX_WAIT), now, deadline),
+            retry_wait(1, Some(MAX_WAIT), now, deadline).map_err(|e| e.to_string()),
             Err(
                 "gave up after 1 attempt: a retry in 30.0 s would wait past the test timeout"
                     .to_owned()
             )
         );
         assert_eq!(
-            retry_wait(2, None, now + Duration::from_millis(4500), deadline),
+            retry_wait(2, None, now + Duration::from_millis(4500), deadline)
+                .map_err(|e| e.to_string()),
             Err(
                 "gave up after 2 attempts: a retry in 1.0 s would wait past the test timeout"
                     .to_owned()
@@ -481,7 +492,7 @@ mod tests {
             Ok(Duration::from_secs(1))
         );
         assert_eq!(
-            retry_wait(ATTEMPTS, None, now, None),
+            retry_wait(ATTEMPTS, None, now, None).map_err(|e| e.to_string()),
             Err("gave up after 3 attempts".to_owned())
         );
     }

@@ -283,5 +283,16 @@ pub(crate) trait WireFormat: Send + Sync {
     fn headers(&self) -> Result<HeaderMap, LlmError>;
     fn request_body(&self, system: &str, text: String, screenshot: Option<&[u8]>) -> Value;
     /// The reply text and usage of a successful response, or why it is not in this format.
-    fn read_response(&self, response: &Value) -> Result<(String, Usage), String>;
+    fn read_response(&self, response: &Value) -> Result<(String, Usage), ResponseError>;
+}
+
+/// Why a successful response is no reply in its wire format.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ResponseError {
+    /// The text is not where the format puts it. `brief` is the response, cut short.
+    #[error("no {place} in {brief}")]
+    NoText { place: &'static str, brief: String },
+    /// The model declined to answer, saying this.
+    #[error("the model refused: {0}")]
+    Refused(String),
 }

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::http::{brief, secret_header};
 use super::model_params::ModelParams;
-use super::{ApiKey, LlmError, Usage, WireFormat};
+use super::{ApiKey, LlmError, ResponseError, Usage, WireFormat};
 
 const PROVIDER: &str = "openai";
 
@@ -67,7 +67,7 @@ impl WireFormat for OpenAi {
     /// The reply text (`choices[0].message.content`, a string or text parts) and the usage
     /// (`usage.prompt_tokens`, of which `usage.prompt_tokens_details.cached_tokens` came from the
     /// prompt cache, and `usage.completion_tokens`; 0 when absent).
-    fn read_response(&self, json: &Value) -> Result<(String, Usage), String> {
+    fn read_response(&self, json: &Value) -> Result<(String, Usage), ResponseError> {
         let choice = &json["choices"][0];
         let message = &choice["message"];
         let text = match &message["content"] {
@@ -79,8 +79,11 @@ impl WireFormat for OpenAi {
                 .join(""),
             _ => {
                 return Err(match message["refusal"].as_str() {
-                    Some(refusal) => format!("the model refused: {refusal}"),
-                    None => format!("no text at `choices[0].message.content` in {}", brief(json)),
+                    Some(refusal) => ResponseError::Refused(refusal.to_owned()),
+                    None => ResponseError::NoText {
+                        place: "text at `choices[0].message.content`",
+                        brief: brief(json),
+                    },
                 });
             }
         };
@@ -211,20 +214,22 @@ mod tests {
     fn response_without_text_is_an_error() {
         let e = wire()
             .read_response(&json!({ "choices": [] }))
-            .expect_err("no text");
+            .expect_err("no text")
+            .to_string();
         assert_eq!(
             e,
             "no text at `choices[0].message.content` in {\"choices\":[]}"
         );
         let refused = json!({ "choices": [{ "message": { "content": null, "refusal": "no" } }] });
         assert_eq!(
-            wire().read_response(&refused),
+            wire().read_response(&refused).map_err(|e| e.to_string()),
             Err("the model refused: no".into())
         );
         assert!(
             wire()
                 .read_response(&json!("x".repeat(500)))
                 .expect_err("x")
+                .to_string()
                 .ends_with('…')
         );
     }

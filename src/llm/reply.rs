@@ -104,7 +104,7 @@ fn closes(line: &str, fence: &str) -> bool {
 /// When the reply does not start with a category, its first line in the one-line form is taken.
 ///
 /// `Err` holds the reply (cut at 500 characters) when no category can be found.
-pub(crate) fn parse_classification(reply: &str) -> Result<Classification, String> {
+pub(crate) fn parse_classification(reply: &str) -> Result<Classification, Unparsed> {
     let fenced = reply
         .trim_start()
         .starts_with(['`', '~'])
@@ -116,15 +116,15 @@ pub(crate) fn parse_classification(reply: &str) -> Result<Classification, String
     text.lines()
         .filter_map(|line| parse_verdict(line).filter(|_| line.contains('|')))
         .next()
-        .ok_or_else(|| cut(reply.trim()))
+        .ok_or_else(|| Unparsed::of(reply))
 }
 
 /// A verdict for a decision that writes (a heal): the reply's first token must be the category,
 /// `rot`, `product_defect` or `incurable` in any case, optionally in quotes or backticks; the
 /// rest is read like [`parse_classification`] reads it. Any other shape is unparseable, so
 /// prose that merely mentions a category never heals.
-pub(crate) fn parse_classification_strict(reply: &str) -> Result<Classification, String> {
-    let unparseable = || cut(reply.trim());
+pub(crate) fn parse_classification_strict(reply: &str) -> Result<Classification, Unparsed> {
+    let unparseable = || Unparsed::of(reply);
     let text = reply.trim_start().trim_start_matches(['"', '\'', '`']);
     let end = text
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -139,6 +139,22 @@ pub(crate) fn parse_classification_strict(reply: &str) -> Result<Classification,
     match parse_verdict(&format!("{}{rest}", category.as_str())) {
         Some(verdict) if verdict.category == category => Ok(verdict),
         _ => Err(unparseable()),
+    }
+}
+
+/// A reply in which no verdict was found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{reply}")]
+pub(crate) struct Unparsed {
+    /// The reply, trimmed and cut at 500 characters.
+    pub(crate) reply: String,
+}
+
+impl Unparsed {
+    fn of(reply: &str) -> Unparsed {
+        Unparsed {
+            reply: cut(reply.trim()),
+        }
     }
 }
 
@@ -475,7 +491,7 @@ mod tests {
             "The category is rot.",
         ] {
             assert_eq!(
-                parse_classification(reply),
+                parse_classification(reply).map_err(|e| e.reply),
                 Err(reply.trim().to_owned()),
                 "{reply:?}"
             );
@@ -485,11 +501,14 @@ mod tests {
     #[test]
     fn verdict_error_is_cut_at_500_characters() {
         let long = "é".repeat(2000);
-        let err = parse_classification(&long).expect_err("unparseable");
+        let err = parse_classification(&long).expect_err("unparseable").reply;
         assert_eq!(err.chars().count(), 500);
         assert!(err.ends_with('…'));
         let exactly = "x".repeat(500);
-        assert_eq!(parse_classification(&exactly), Err(exactly.clone()));
+        assert_eq!(
+            parse_classification(&exactly).map_err(|e| e.reply),
+            Err(exactly.clone())
+        );
     }
 
     #[test]
@@ -544,8 +563,8 @@ mod tests {
                 text.push_str(atoms[(seed % atoms.len() as u64) as usize]);
             }
             let _ = extract_code(&text);
-            if let Err(reply) = parse_classification(&text) {
-                assert!(reply.chars().count() <= QUOTE);
+            if let Err(unparsed) = parse_classification(&text) {
+                assert!(unparsed.reply.chars().count() <= QUOTE);
             }
         }
     }

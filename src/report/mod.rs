@@ -53,6 +53,7 @@ pub use locations::{ReportFile, ReportFileKind};
 pub(crate) use merge::{find_blobs, merge_blobs};
 pub(crate) use options::DEFAULT_OUTPUT_DIR;
 pub use options::{ReportOptions, ReporterKind};
+pub(crate) use reporter::Reporters;
 pub(crate) use serve::ReportServer;
 pub(crate) use serve_error::ServeError;
 pub(crate) use stale::remove_reports_of_a_run_that_did_not_start;

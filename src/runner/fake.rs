@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use crate::cache::Cache;
 use crate::config::{BudgetSettings, BuiltinOrder, Isolation, LlmSettings, PollingSettings, Vars};
-use crate::driver::SavedState;
-use crate::runner::port::{Browser, Browsers, Page};
+use crate::driver::{CallError, DriverError, Loss, SavedState};
+use crate::runner::port::{Browser, Browsers, LaunchError, Page, PageError};
 use crate::runner::shared_steps::lock;
 use crate::runner::test_run::TestPlan;
 use crate::runner::{
@@ -163,7 +163,7 @@ pub(crate) fn closed_under_it() -> FailureCause {
 /// What a scripted browser's `new_page` returns, in order.
 pub(crate) enum Open {
     Page(PageScript),
-    /// Opening fails with this message.
+    /// Opening fails with the driver's protocol error of this message.
     Fails(String),
     /// The browser goes away as the page opens, with this reason.
     Lost(String),
@@ -172,6 +172,7 @@ pub(crate) enum Open {
 /// What a scripted launch returns.
 pub(crate) enum Launch {
     Browser(Vec<Open>),
+    /// The launch fails: the browser went away with this reason as it started.
     Fails(String),
 }
 
@@ -250,7 +251,7 @@ impl Drop for FakeBrowsers {
 impl Browsers for FakeBrowsers {
     type Browser = FakeBrowser;
 
-    fn launch(&self) -> Result<FakeBrowser, String> {
+    fn launch(&self) -> Result<FakeBrowser, LaunchError> {
         let mut record = lock(&self.record);
         match record.launches.pop_front() {
             Some(Launch::Browser(opens)) => {
@@ -266,7 +267,7 @@ impl Browsers for FakeBrowsers {
             }
             Some(Launch::Fails(message)) => {
                 record.log.push("launch failed".into());
-                Err(message)
+                Err(DriverError::Lost(Loss::of_browser(message)).into())
             }
             None => {
                 drop(record);
@@ -287,11 +288,11 @@ pub(crate) struct FakeBrowser {
 impl Browser for FakeBrowser {
     type Page = FakePage;
 
-    fn lost(&self) -> Option<String> {
-        lock(&self.lost).clone()
+    fn lost(&self) -> Option<Loss> {
+        lock(&self.lost).clone().map(Loss::of_browser)
     }
 
-    fn new_page(&self, _state: Option<&SavedState>) -> Result<FakePage, String> {
+    fn new_page(&self, _state: Option<&SavedState>) -> Result<FakePage, PageError> {
         let Some(open) = lock(&self.opens).pop_front() else {
             violate(&self.record, "an unscripted page".into())
         };
@@ -319,12 +320,13 @@ impl Browser for FakeBrowser {
             }
             Open::Fails(message) => {
                 record.log.push("page failed".into());
-                Err(message)
+                let refused = playwright_rs::Error::ProtocolError(message);
+                Err(PageError::Open(DriverError::NewPage(Box::new(refused))))
             }
             Open::Lost(reason) => {
                 record.log.push("page lost".into());
                 *lock(&self.lost) = Some(reason.clone());
-                Err(reason)
+                Err(PageError::Open(DriverError::Lost(Loss::of_browser(reason))))
             }
         }
     }
@@ -402,8 +404,8 @@ impl Page for FakePage {
         self.state.changed.notify_all();
     }
 
-    fn lost(&self) -> Option<String> {
-        lock(&self.state.lost).clone()
+    fn lost(&self) -> Option<Loss> {
+        lock(&self.state.lost).clone().map(Loss::of_browser)
     }
 
     fn crashed(&self) -> bool {
@@ -414,7 +416,7 @@ impl Page for FakePage {
         lock(&self.state.blocked).clone()
     }
 
-    fn start_tracing(&self, _name: &str) -> Result<(), String> {
+    fn start_tracing(&self, _name: &str) -> Result<(), PageError> {
         // Tracing starts before the steps run, so the script is still there to read.
         let expected = lock(&self.state.script)
             .as_ref()
@@ -426,7 +428,7 @@ impl Page for FakePage {
         Ok(())
     }
 
-    fn stop_tracing(&self, path: Option<&Path>) -> Result<(), String> {
+    fn stop_tracing(&self, path: Option<&Path>) -> Result<(), PageError> {
         if !self.state.tracing.load(Ordering::SeqCst) {
             violate(&self.record, "an unscripted trace stop".into());
         }
@@ -437,7 +439,7 @@ impl Page for FakePage {
         Ok(())
     }
 
-    fn save_state(&self) -> Result<SavedState, String> {
+    fn save_state(&self) -> Result<SavedState, PageError> {
         let Some(saved) = lock(&self.state.save).take() else {
             violate(
                 &self.record,
@@ -445,7 +447,8 @@ impl Page for FakePage {
             )
         };
         self.log("save".into());
-        saved
+        // A scripted failure is the context going away under the save.
+        saved.map_err(|reason| PageError::Call(CallError::Lost(Loss::of_browser(reason))))
     }
 
     fn navigation(&self) -> Duration {

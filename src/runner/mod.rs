@@ -1,7 +1,8 @@
 //! Running tests: selecting them, executing each test's steps in order on its own thread and
 //! page, and reporting everything as [`RunEvent`]s. The runner never prints.
 //!
-//! Main types: [`Runner`], [`RunEvent`], [`RunStats`].
+//! Main types: [`Runner`], [`RunEvent`], [`RunStats`], and [`RunHost`], which owns what the
+//! tests run on.
 
 mod event;
 #[cfg(test)]
@@ -14,6 +15,8 @@ mod port;
 mod projects;
 mod retry;
 mod run_config;
+mod run_host;
+mod run_job;
 #[expect(
     clippy::module_inception,
     reason = "one main type per file, named after it"
@@ -42,6 +45,8 @@ pub use outcome::{FailureCause, TestFailure, TestOutcome};
 pub(crate) use outcome::{Interruption, SetupFailed};
 pub(crate) use projects::run_projects;
 pub(crate) use run_config::{Mode, RunConfig, TraceMode};
+pub(crate) use run_host::{HostError, RunHost};
+pub(crate) use run_job::RunJob;
 pub(crate) use runner::Runner;
 #[cfg(test)]
 pub(crate) use select::with_setups;

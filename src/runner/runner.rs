@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 
 use crate::cache::{CacheError, CacheFile};
 use crate::config::Isolation;
-use crate::driver::{BrowserRuntime, SavedState};
+use crate::driver::{BrowserRuntime, SavedState, Watched};
 use crate::engine::Reuse;
 use crate::llm::{Breaker, LlmProvider};
 use crate::runner::lifecycle::{
     EndSignals, SetupEnd, Shape, StateSave, TestEnd, conclude, saved_too_late,
 };
-use crate::runner::port::{Browser, Browsers, DriverBrowsers, Page};
+use crate::runner::port::{Browser, Browsers, DriverBrowsers, LaunchError, Page, PageError};
 use crate::runner::retry::{cache_for_retry, run_attempts};
 use crate::runner::setups::{Next, Schedule, write_state};
 use crate::runner::shared_steps::{SharedSteps, lock};
@@ -320,8 +320,8 @@ impl<'a> Runner<'a> {
         let opening = Instant::now();
         let (page, launch) = match self.open_page(browser, start.state, browsers) {
             Ok(opened) => opened,
-            Err(message) => {
-                return at_first_step(scenario, test, FailureCause::Infrastructure(message));
+            Err(err) => {
+                return at_first_step(scenario, test, FailureCause::Infrastructure(err.report()));
             }
         };
         let trace = self.config.trace;
@@ -348,7 +348,7 @@ impl<'a> Runner<'a> {
         let teardown_started = Instant::now();
         let end = TestEnd::of(EndSignals {
             interrupted: fired == Fired::Interrupted,
-            browser_lost: page.lost(),
+            browser_lost: page.lost().map(|loss| loss.reason),
             page_crashed: page.crashed(),
             timed_out: fired == Fired::TimedOut,
             blocked_navigation: page.blocked_navigation(),
@@ -359,7 +359,9 @@ impl<'a> Runner<'a> {
             StateSave::TooLate(name) => outcome = saved_too_late(shape, name, limit),
             StateSave::Save(name) => match self.save_state(&page, name) {
                 Ok(saved) => *start.saved = Some(saved),
-                Err(message) => {
+                Err(err) => {
+                    let message =
+                        format!("could not read the storage state `{name}` to save: {err}");
                     outcome = shape.at_last_step(FailureCause::Infrastructure(message));
                 }
             },
@@ -415,10 +417,8 @@ impl<'a> Runner<'a> {
 
     /// Reads the storage state of a setup test's page and writes it to
     /// `.prettyplay/state/NAME.json`.
-    fn save_state<P: Page>(&self, page: &P, name: &str) -> Result<SavedState, String> {
-        let saved = page
-            .save_state()
-            .map_err(|err| format!("could not read the storage state `{name}` to save: {err}"))?;
+    fn save_state<P: Page>(&self, page: &P, name: &str) -> Result<SavedState, PageError> {
+        let saved = page.save_state()?;
         let dir = &self.config.state_dir;
         match write_state(dir, name, &saved) {
             Ok(path) => tracing::info!(
@@ -440,62 +440,94 @@ impl<'a> Runner<'a> {
 
     /// Opens a fresh page for a test in the worker's browser. It launches a browser first when
     /// the worker has none (or with `isolation = "browser"`), and launches another when the
-    /// old one crashed or its driver died. After [`LAUNCH_ATTEMPTS`] failed launches in a row
-    /// the run stops. The page comes with the time spent launching browsers for it.
+    /// old one crashed or its driver died. The page comes with the time spent launching
+    /// browsers for it.
     fn open_page<B: Browsers>(
         &self,
         browser: &mut Option<B::Browser>,
         state: Option<&SavedState>,
         browsers: &B,
-    ) -> Result<(<B::Browser as Browser>::Page, Option<Duration>), String> {
+    ) -> Result<(<B::Browser as Browser>::Page, Option<Duration>), NoPage> {
         let mut launch: Option<Duration> = None;
         loop {
-            if let Some(reason) = browser.as_ref().and_then(Browser::lost) {
-                // The driver's own restart reports a dead driver, so it is not repeated here.
-                if !reason.contains("Playwright driver") {
-                    tracing::warn!("{reason}: launching a new browser");
+            if let Some(loss) = browser.as_ref().and_then(Browser::lost) {
+                // The runtime says itself that it starts a dead driver again, so that loss is
+                // not repeated here.
+                if loss.watched != Watched::Driver {
+                    tracing::warn!("{loss}: launching a new browser");
                 }
                 // The browser is gone already, or a failed reuse spent it.
                 if let Some(old) = browser.take() {
                     old.close();
                 }
             }
-            if self.config.isolation == Isolation::Browser || browser.is_none() {
-                let launching = Instant::now();
-                let launched = browsers.launch();
-                launch = Some(launch.unwrap_or_default() + launching.elapsed());
-                match launched {
-                    Ok(launched) => {
-                        self.failed_launches.store(0, Ordering::SeqCst);
-                        if let Some(old) = browser.replace(launched) {
-                            old.close();
-                        }
+            let current = match browser {
+                Some(current) if self.config.isolation != Isolation::Browser => current,
+                _ => {
+                    let launched = self.launch(browsers, &mut launch)?;
+                    if let Some(old) = browser.take() {
+                        old.close();
                     }
-                    Err(message) => {
-                        let failed = self.failed_launches.fetch_add(1, Ordering::SeqCst) + 1;
-                        if failed >= LAUNCH_ATTEMPTS {
-                            lock(&self.halted).get_or_insert_with(|| {
-                                format!(
-                                    "the browser could not be launched {failed} times in a row \
-                                     ({})",
-                                    message.lines().next().unwrap_or_default()
-                                )
-                            });
-                        }
-                        return Err(message);
-                    }
+                    browser.insert(launched)
                 }
-            }
-            let Some(current) = browser.as_ref() else {
-                return Err("no browser".to_owned());
             };
             match current.new_page(state) {
                 Ok(page) => return Ok((page, launch)),
                 // The browser went away between two tests. The test has not started, so it
                 // gets a new browser rather than the failure.
                 Err(_) if current.lost().is_some() => continue,
-                Err(err) => return Err(err),
+                Err(err) => return Err(NoPage::Page(err)),
             }
+        }
+    }
+
+    /// Launches a browser, adding the time it took to `launch`. After [`LAUNCH_ATTEMPTS`]
+    /// failed launches in a row the run stops.
+    fn launch<B: Browsers>(
+        &self,
+        browsers: &B,
+        launch: &mut Option<Duration>,
+    ) -> Result<B::Browser, LaunchError> {
+        let launching = Instant::now();
+        let launched = browsers.launch();
+        *launch = Some(launch.unwrap_or_default() + launching.elapsed());
+        match launched {
+            Ok(launched) => {
+                self.failed_launches.store(0, Ordering::SeqCst);
+                Ok(launched)
+            }
+            Err(err) => {
+                let failed = self.failed_launches.fetch_add(1, Ordering::SeqCst) + 1;
+                if failed >= LAUNCH_ATTEMPTS {
+                    let report = err.report();
+                    let first = report.lines().next().unwrap_or_default();
+                    lock(&self.halted).get_or_insert_with(|| {
+                        format!(
+                            "the browser could not be launched {failed} times in a row ({first})"
+                        )
+                    });
+                }
+                Err(err)
+            }
+        }
+    }
+}
+
+/// Why a test got no page: no browser could be launched, or the browser opened no page.
+#[derive(Debug, thiserror::Error)]
+enum NoPage {
+    #[error(transparent)]
+    Launch(#[from] LaunchError),
+    #[error(transparent)]
+    Page(PageError),
+}
+
+impl NoPage {
+    /// The error as the test reports it: the message, its causes and what to do about it.
+    fn report(&self) -> String {
+        match self {
+            NoPage::Launch(err) => err.report(),
+            NoPage::Page(err) => err.report(),
         }
     }
 }
@@ -804,7 +836,7 @@ mod tests {
         let failure = ran.failure("a");
         assert_eq!(
             failure.cause,
-            FailureCause::Infrastructure("chromium exited".into())
+            FailureCause::Infrastructure("error: chromium exited".into())
         );
         assert_eq!((failure.step.as_str(), failure.line), ("open a", 2));
         assert_eq!(ran.outcome("b"), TestOutcome::Passed);
@@ -829,7 +861,8 @@ mod tests {
         assert_eq!(
             ran.stats.stopped,
             Some(StopReason::Halted(
-                "the browser could not be launched 2 times in a row (chromium exited)".into()
+                "the browser could not be launched 2 times in a row (error: chromium exited)"
+                    .into()
             ))
         );
     }
@@ -932,7 +965,11 @@ mod tests {
         let ran = run(&one_file(TWO), config, &fake);
         assert_eq!(
             ran.failure("a").cause,
-            FailureCause::Infrastructure("new context failed".into())
+            FailureCause::Infrastructure(
+                "error: could not open a browser page for the test\n  caused by: Protocol error: \
+                 new context failed"
+                    .into()
+            )
         );
         assert_eq!(ran.outcome("b"), TestOutcome::Passed);
     }

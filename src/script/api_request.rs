@@ -23,6 +23,7 @@ use crate::script::context_requests::{BodyRead, ContextRequests, Hop, set_header
 use crate::script::cut_text::cut_text;
 use crate::script::driver_error::HostError;
 use crate::script::frame_calls::{LONGEST_TIMEOUT, timeout_of};
+use crate::script::http_method::HttpMethod;
 use crate::script::mutation::{Mutation, ResponseEdit, TextEdit};
 use crate::web_server::{CONNECT_LIMIT, UNREACHABLE_HINT, Unreachable, reach};
 
@@ -43,11 +44,6 @@ const DEFAULT_MAX_REDIRECTS: u64 = 20;
 /// The statuses Playwright follows as redirects when they carry a `Location`.
 const REDIRECTS: [u16; 5] = [301, 302, 303, 307, 308];
 
-/// The methods a proof run may send: they read and change nothing on the server.
-pub(crate) fn is_read(method: &str) -> bool {
-    matches!(method.to_ascii_uppercase().as_str(), "GET" | "HEAD")
-}
-
 /// The body step code asked to send.
 #[derive(Debug, Clone, PartialEq)]
 enum Body {
@@ -64,8 +60,7 @@ enum Body {
 pub(crate) struct Fetch {
     /// The URL resolved against the base URL, query parameters appended.
     pub(crate) url: String,
-    /// The method, upper case.
-    pub(crate) method: String,
+    pub(crate) method: HttpMethod,
     headers: Vec<(String, String)>,
     body: Option<Body>,
     timeout: Duration,
@@ -82,12 +77,13 @@ impl Fetch {
             text("url").ok_or_else(|| HostError::script("a request needs a url".to_owned()))?;
         let url = resolve(base, asked)?;
         let url = with_query(url, params.get("params"))?;
-        let method = text("method").unwrap_or("GET").to_ascii_uppercase();
-        if method.is_empty() || !method.bytes().all(|b| b.is_ascii_alphabetic()) {
-            return Err(HostError::script(format!(
-                "{method:?} is not an HTTP method"
-            )));
-        }
+        let asked_method = text("method").unwrap_or("GET");
+        let method = HttpMethod::new(asked_method).ok_or_else(|| {
+            HostError::script(format!(
+                "{:?} is not an HTTP method",
+                asked_method.to_ascii_uppercase()
+            ))
+        })?;
         // CONNECT opens a tunnel and TRACE echoes the request back, credentials included:
         // neither is a call to an app's API.
         if matches!(method.as_str(), "CONNECT" | "TRACE") {
@@ -332,7 +328,7 @@ async fn follow(
 ) -> Result<Answer, HostError> {
     let mut url = url::Url::parse(&fetch.url)
         .map_err(|err| HostError::script(format!("{}: {err}", fetch.url)))?;
-    let mut method = fetch.method.clone();
+    let mut method = fetch.method.as_str().to_owned();
     let mut with_body = true;
     let mut cross = false;
     let mut hops = 0;
@@ -398,7 +394,9 @@ fn allowed(url: &str, guard: Option<&OriginGuard>) -> Result<(), HostError> {
         received: None,
     };
     match guard {
-        Some(guard) => guard.refuse_request(url).map_err(blocked),
+        Some(guard) => guard
+            .refuse_request(url)
+            .map_err(|refused| blocked(refused.to_string())),
         None => {
             let http = url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
             if http {
@@ -550,10 +548,10 @@ mod tests {
             read(json!({ "url": "/api/todos", "params": [{ "name": "q", "value": "a b" }] }))
                 .unwrap();
         assert_eq!(fetch.url, "http://127.0.0.1:4000/api/todos?q=a+b");
-        assert_eq!(fetch.method, "GET");
+        assert_eq!(fetch.method.as_str(), "GET");
         let fetch = read(json!({ "url": "todos?x=1", "params": "y=2", "method": "post" })).unwrap();
         assert_eq!(fetch.url, "http://127.0.0.1:4000/app/todos?x=1&y=2");
-        assert_eq!(fetch.method, "POST");
+        assert_eq!(fetch.method.as_str(), "POST");
         let fetch = read(json!({ "url": "https://api.example.com/v1" })).unwrap();
         assert_eq!(fetch.url, "https://api.example.com/v1");
     }

@@ -48,8 +48,14 @@
 //! HTTP; `docs` runs every command block of README.md and docs/tutorial.md and compares the
 //! outputs they show; `api_steps_builtin` runs HTTP sentences (`send POST ...`, `GET ... answers
 //! N`, `the API ... lists "X"`) with no LLM against a JSON API; `bodies` feeds `request` 300 MB
-//! bodies (chunked, compressed, with lying lengths) and bounds the run's peak memory; `support` is
-//! the shared harness.
+//! bodies (chunked, compressed, with lying lengths) and bounds the run's peak memory;
+//! `false_greens` and
+//! `false_greens_demo` measure issue 41's false greens (a heal that moves a check, a likeness of a
+//! quoted name clicked, checks that create or wait for their subject, the demo suite healed by a
+//! lying model) and `proof_false_reds` the mutation proof's false reds (a focused editor, a checked
+//! radio, a live counter, a GET sent per proof run), each test asserting what the issue asks for
+//! and ignored while the bug is there (`scripts/false-greens.sh` runs them); `support` is the
+//! shared harness.
 
 #![expect(
     clippy::unwrap_used,
@@ -77,6 +83,8 @@ mod e2e;
 mod engine;
 mod evidence;
 mod export;
+mod false_greens;
+mod false_greens_demo;
 mod firefox;
 mod gherkin;
 mod hygiene;
@@ -88,6 +96,7 @@ mod natural;
 mod optional;
 mod origins;
 mod outages;
+mod proof_false_reds;
 mod remote;
 mod reports;
 mod requests;
