@@ -37,6 +37,7 @@ mod prelude_code;
 mod proof_mode;
 mod proof_responses;
 mod sandbox;
+mod sandbox_surface;
 mod set_cookie;
 
 pub(crate) use api_methods::refused_in_proof;
@@ -51,3 +52,4 @@ pub(crate) use observe::{Observation, ObservedCall, ValueCheck};
 pub(crate) use page_state::PageState;
 pub(crate) use proof_mode::{ProofMode, Read};
 pub(crate) use sandbox::{Limits, Sandbox, api_listing};
+pub(crate) use sandbox_surface::{SandboxSurface, sandbox_surface};

@@ -318,20 +318,26 @@ fn eval_options(file: &str) -> EvalOptions {
 /// Lists what step code can call, generated from the binding itself (the prelude's classes),
 /// so it cannot drift from what runs: one `object.method(parameters)` per line.
 pub(crate) fn api_listing() -> Result<String, StepFailure> {
-    let failed = |message: String| {
-        StepFailure::new(FailureKind::Script, format!("listing the API: {message}"))
-    };
+    walk_binding("listing the API", LISTER)
+}
+
+/// Runs `walker`, a JavaScript function of the prelude's binding that returns a string, in a
+/// fresh context where the prelude has defined the globals step code sees; `what` names the
+/// walk in its failure.
+pub(super) fn walk_binding(what: &str, walker: &str) -> Result<String, StepFailure> {
+    let failed =
+        |message: String| StepFailure::new(FailureKind::Script, format!("{what}: {message}"));
     let runtime = Runtime::new().map_err(|err| failed(err.to_string()))?;
     let context = Context::full(&runtime).map_err(|err| failed(err.to_string()))?;
     context.with(|ctx| {
-        list_api(&ctx).map_err(|err| match err {
+        call_walker(&ctx, walker).map_err(|err| match err {
             rquickjs::Error::Exception => failed(thrown_failure(ctx.catch(), 0).message),
             other => failed(other.to_string()),
         })
     })
 }
 
-fn list_api(ctx: &Ctx<'_>) -> rquickjs::Result<String> {
+fn call_walker(ctx: &Ctx<'_>, walker: &str) -> rquickjs::Result<String> {
     let prelude: Function = ctx.eval_with_options(PRELUDE, eval_options("prelude.js"))?;
     let host = Function::new(ctx.clone(), |_: f64, _: String, _: String| -> String {
         r#"{"value":null}"#.to_owned()
@@ -339,8 +345,8 @@ fn list_api(ctx: &Ctx<'_>) -> rquickjs::Result<String> {
     let log = Function::new(ctx.clone(), |_: String, _: String| {})?;
     let config = Object::new(ctx.clone())?;
     let binding: Object = prelude.call((host, log, config))?;
-    let lister: Function = ctx.eval(LISTER)?;
-    lister.call((binding,))
+    let walker: Function = ctx.eval(walker)?;
+    walker.call((binding,))
 }
 
 /// The published document around the listing (docs/step-api.md).
