@@ -135,7 +135,11 @@ impl Error {
             | Error::Explain { .. } => EXIT_USAGE,
             // Like a test that fails on a step without cached code, which is what it forestalls.
             Error::NotCached(_) => EXIT_TEST_FAILED,
-            Error::Export(ExportError::NotOurs { .. } | ExportError::Cache(_)) => EXIT_USAGE,
+            Error::Export(
+                ExportError::NotOurs { .. }
+                | ExportError::Cache(_)
+                | ExportError::Unsandboxed { .. },
+            ) => EXIT_USAGE,
             Error::Import(err) if err.is_infrastructure() => EXIT_INFRA,
             Error::Import(_) => EXIT_USAGE,
             Error::ShowReport(err) if err.is_usage() => EXIT_USAGE,

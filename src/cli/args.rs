@@ -194,6 +194,11 @@ pub(crate) struct ExportArgs {
     /// Scenario files or directories (default: the `scenarios` setting).
     #[arg(value_name = "PATHS")]
     pub paths: Vec<PathBuf>,
+    /// Export cached code that uses what prettyplay's sandbox does not provide (Node.js
+    /// modules, `process`, `globalThis`, ...): the exported project runs it with Node's
+    /// privileges.
+    #[arg(long)]
+    pub allow_unsandboxed: bool,
     #[command(flatten)]
     pub config: ConfigArgs,
     /// The exported config takes the browser's settings as a run would.

@@ -292,6 +292,7 @@ fn export(settings: &Settings, cwd: &Path, args: &args::ExportArgs) -> Result<u8
     let target = crate::export::ExportTarget {
         dir: &dir,
         executables: &executables,
+        allow_unsandboxed: args.allow_unsandboxed,
     };
     crate::export::export_playwright(settings, &scenarios, &target, &mut io::stdout().lock())?;
     Ok(EXIT_SUCCESS)

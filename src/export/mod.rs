@@ -5,6 +5,7 @@
 //! Main entry point: [`export_playwright`].
 
 mod project;
+mod sandbox_check;
 mod spec;
 mod visible_code;
 

@@ -12,13 +12,15 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::sandbox_check::{OutsideUse, outside_use};
 use super::spec::{HEADER, SpecContext, js, render_spec};
-use crate::cache::{Cache, CacheError};
+use crate::cache::{Cache, CacheError, CacheFile, StepKey};
 use crate::config::{BrowserName, BrowserSettings};
 use crate::config::{Screen, Settings};
 use crate::driver::{DRIVER_VERSION, FIREFOX_CHANNEL, chromium_launch_args};
-use crate::scenario::Scenario;
-use crate::visible::Visible;
+use crate::scenario::{Scenario, Step};
+use crate::script::{SandboxSurface, StepFailure, sandbox_surface};
+use crate::visible::{Visible, visible};
 
 /// The helper module every spec imports; `__ACCEPT_DIALOGS__` is filled in.
 const HELPER: &str = include_str!("helper.ts");
@@ -37,6 +39,20 @@ pub(crate) enum ExportError {
     NotOurs { path: PathBuf },
     #[error(transparent)]
     Cache(#[from] CacheError),
+    /// A step's cached code uses what the sandbox does not give it, and the export was not
+    /// told to allow that.
+    #[error(
+        "{file}:{line}: step \"{sentence}\": the cached code uses {what}, which prettyplay's \
+         sandbox does not provide; exported code would run it with Node's privileges"
+    )]
+    Unsandboxed {
+        file: String,
+        line: usize,
+        sentence: String,
+        what: OutsideUse,
+    },
+    #[error("could not read the names the sandbox defines")]
+    Surface(#[source] StepFailure),
 }
 
 impl ExportError {
@@ -45,6 +61,11 @@ impl ExportError {
             ExportError::NotOurs { .. } => Some(
                 "export into a new directory, or move the file away: prettyplay replaces only \
                  the files it wrote (they start with its header line)"
+                    .to_owned(),
+            ),
+            ExportError::Unsandboxed { .. } => Some(
+                "read the step's cached code: the export runs it in Node.js, without the \
+                 sandbox; to export it anyway, pass --allow-unsandboxed (docs/export.md)"
                     .to_owned(),
             ),
             _ => None,
@@ -57,6 +78,8 @@ impl ExportError {
 pub(crate) struct ExportTarget<'a> {
     pub dir: &'a Path,
     pub executables: &'a [PathBuf],
+    /// Whether cached code may use what the sandbox does not give it (`--allow-unsandboxed`).
+    pub allow_unsandboxed: bool,
 }
 
 /// Writes the project into `target.dir` and tells `out` each file it wrote.
@@ -71,8 +94,16 @@ pub(crate) fn export_playwright(
     let mut written = Vec::new();
     let mut has_setup = false;
     let mut specs = Vec::new();
+    let surface = if target.allow_unsandboxed {
+        None
+    } else {
+        Some(sandbox_surface().map_err(ExportError::Surface)?)
+    };
     for scenario in scenarios {
         let file = cache.load(&scenario.rel_path)?;
+        if let (Some(surface), Some(file)) = (&surface, &file) {
+            check_sandboxed(scenario, file, surface)?;
+        }
         let base = spec_base(&scenario.rel_path);
         let depth = base.matches('/').count();
         let helper = if depth == 0 {
@@ -134,6 +165,40 @@ pub(crate) fn export_playwright(
         })?;
     }
     Ok(written.len())
+}
+
+/// Fails on the first step of `scenario`, in file order, whose cached code uses what the
+/// sandbox does not give it.
+fn check_sandboxed(
+    scenario: &Scenario,
+    file: &CacheFile,
+    surface: &SandboxSurface,
+) -> Result<(), ExportError> {
+    let background = scenario
+        .background
+        .iter()
+        .map(|step| (step, StepKey::background(scenario, step)));
+    let tests = scenario.tests.iter().flat_map(|test| {
+        test.steps
+            .iter()
+            .map(move |step| (step, StepKey::of(scenario, test, step)))
+    });
+    let mut steps: Vec<(&Step, StepKey)> = background.chain(tests).collect();
+    steps.sort_by_key(|(step, _)| step.line);
+    for (step, key) in steps {
+        let Some(cached) = file.get(&key) else {
+            continue;
+        };
+        if let Some(what) = outside_use(&cached.code, surface) {
+            return Err(ExportError::Unsandboxed {
+                file: visible(&scenario.rel_path).into_owned(),
+                line: step.line,
+                sentence: visible(&step.sentence).into_owned(),
+                what,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// `scenarios/todo.steps` → `scenarios/todo`; a `.feature` keeps its extension in the name

@@ -17,5 +17,6 @@ mod js_value;
 )]
 mod secrets;
 
+pub(crate) use constant_strings::constant_strings;
 pub(crate) use secrets::MIN_SECRET_CHARS;
 pub(crate) use secrets::{CodeSecret, Secrets};

@@ -364,3 +364,56 @@ fn doc_strings_tables_and_control_characters_export_as_they_replay() {
     assert_eq!(theirs, ours, "Playwright Test and prettyplay replay differ");
     assert!(theirs.values().all(|passed| *passed), "{theirs:?}");
 }
+
+/// Code that is inert in the sandbox and writes a file in Node.js: the export refuses it, names
+/// the step, and writes nothing, unless it is told to allow unsandboxed code.
+#[test]
+fn cached_code_that_reaches_past_the_sandbox_is_exported_only_when_allowed() {
+    let payload = "async function step(page) {\n  \
+        if (new Error().stack.includes('.spec.')) {\n    \
+          await import('node:fs').then((fs) => fs.writeFileSync('pwned.txt', 'x'));\n  \
+        }\n  \
+        await expect(page.getByRole('heading')).toHaveText('shop');\n}";
+    let out = Test::new()
+        .config("scenarios = \"scenarios\"\ncache_dir = \"cache\"\n")
+        .page("index.html", PAGE)
+        .scenario(
+            "scenarios/shop.steps",
+            "test: open\n  open the shop\n  the heading says shop\n",
+        )
+        .cached("scenarios/shop.steps", "open", "open the shop", 1, OPEN)
+        .cached(
+            "scenarios/shop.steps",
+            "open",
+            "the heading says shop",
+            1,
+            payload,
+        )
+        .args(&["replay", "--strict"])
+        .run()
+        // In the sandbox the branch is never taken (and `import()` would be refused).
+        .assert_exit(0);
+    let out = out
+        .again()
+        .args(&["export", "--playwright", "e2e"])
+        .run()
+        .assert_exit(2)
+        .stderr_contains(
+            "scenarios/shop.steps:3: step \"the heading says shop\": the cached code uses \
+             `.stack`, which prettyplay's sandbox does not provide; exported code would run it \
+             with Node's privileges",
+        )
+        .stderr_contains("--allow-unsandboxed");
+    assert!(
+        !out.project_dir().join("e2e").exists(),
+        "a refused export writes nothing"
+    );
+    let out = out
+        .again()
+        .args(&["export", "--playwright", "e2e", "--allow-unsandboxed"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("e2e/scenarios/shop.spec.ts");
+    let spec = out.read("e2e/scenarios/shop.spec.ts");
+    assert!(spec.contains("await import('node:fs')"), "{spec}");
+}
