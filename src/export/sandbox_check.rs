@@ -28,9 +28,9 @@ use std::fmt;
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
     Argument, BindingIdentifier, BindingProperty, CallExpression, ComputedMemberExpression,
-    Function, IdentifierReference, ImportExpression, MethodDefinition, ObjectProperty,
-    PropertyDefinition, SimpleAssignmentTarget, StaticMemberExpression, VariableDeclaration,
-    VariableDeclarationKind,
+    Expression, Function, IdentifierReference, ImportExpression, MethodDefinition, NewExpression,
+    ObjectProperty, PropertyDefinition, SimpleAssignmentTarget, StaticMemberExpression,
+    TaggedTemplateExpression, VariableDeclaration, VariableDeclarationKind,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
@@ -296,22 +296,11 @@ impl<'a> Visit<'a> for Uses<'_> {
     }
 
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
-        let called = it
-            .callee
-            .without_parentheses()
-            .as_member_expression()
-            .and_then(|member| member.static_property_name());
-        let Some(name) = called else {
-            walk::walk_call_expression(self, it);
-            return;
-        };
-        if !self.surface.members.contains(name) && !self.defines(name) {
-            // The name ends the callee, after what it is called on.
-            self.found
-                .push((it.callee.span().end, OutsideUse::Method(name.to_owned())));
-        }
+        self.called(&it.callee);
+        let name = member_name(&it.callee);
+        let in_page =
+            name.is_some_and(|name| self.surface.in_page.contains(name) && !self.defines(name));
         self.visit_expression(&it.callee);
-        let in_page = self.surface.in_page.contains(name) && !self.defines(name);
         for (index, argument) in it.arguments.iter().enumerate() {
             let sent = index == 0
                 && in_page
@@ -328,6 +317,51 @@ impl<'a> Visit<'a> for Uses<'_> {
             }
         }
     }
+
+    fn visit_new_expression(&mut self, it: &NewExpression<'a>) {
+        self.called(&it.callee);
+        walk::walk_new_expression(self, it);
+    }
+
+    fn visit_tagged_template_expression(&mut self, it: &TaggedTemplateExpression<'a>) {
+        self.called(&it.tag);
+        walk::walk_tagged_template_expression(self, it);
+    }
+}
+
+impl Uses<'_> {
+    /// Notes a method that `callee` calls by name and that neither the sandbox nor the code
+    /// defines: `x.m(...)`, and `x.m.call(...)`, `.apply` or `.bind`, which call `m` too.
+    fn called(&mut self, callee: &Expression<'_>) {
+        let Some(name) = member_name(callee) else {
+            return;
+        };
+        let mut names = vec![name];
+        if matches!(name, "call" | "apply" | "bind")
+            && let Some(object) = callee
+                .without_parentheses()
+                .as_member_expression()
+                .map(|member| member.object())
+            && let Some(inner) = member_name(object)
+        {
+            names.push(inner);
+        }
+        for name in names {
+            if !self.surface.members.contains(name) && !self.defines(name) {
+                // The name ends the callee, after what it is called on.
+                self.found
+                    .push((callee.span().end, OutsideUse::Method(name.to_owned())));
+            }
+        }
+    }
+}
+
+/// The member name `expression` reads, when it is a member read by a name or a constant key.
+fn member_name<'a>(expression: &Expression<'a>) -> Option<&'a str> {
+    expression
+        .without_parentheses()
+        .as_member_expression()
+        .and_then(|member| member.static_property_name())
 }
 
 /// How many scopes the visitor enters inside `argument`.
@@ -439,6 +473,15 @@ mod tests {
             (
                 "  await page.context().browser().browserType().launch();",
                 Some(Method("browser".to_owned())),
+            ),
+            (
+                "  const context = page.context();\n  context.browser.call(context);",
+                Some(Method("browser".to_owned())),
+            ),
+            ("  new page.Worker();", Some(Method("Worker".to_owned()))),
+            (
+                "  const { fs } = page._platform;\n  fs().writeFileSync('x', 'y');",
+                Some(Method("writeFileSync".to_owned())),
             ),
             (
                 "  const o = { evaluate: (f) => f() };\n  o.evaluate(() => process.exit());",
