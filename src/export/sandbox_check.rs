@@ -10,7 +10,7 @@
 //!   (`require`, `process`, `global`, `Buffer`, and the escapes such as `globalThis`);
 //! - `import()`;
 //! - a member that is one of the sandbox's escapes (`.constructor`, `.stack`), read by name, by
-//!   a string key, or by a destructuring key, or a string the code builds from constants that
+//!   a string key or by a destructuring key, or a string the code builds from constants that
 //!   spells one (`'constr' + 'uctor'`);
 //! - a method called by name that neither the sandbox nor the code itself defines
 //!   (`page.context().browser().browserType().launch()`): calling it fails in the sandbox, so
@@ -27,8 +27,9 @@ use std::fmt;
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
-    Argument, BindingIdentifier, BindingProperty, CallExpression, ComputedMemberExpression,
-    Expression, Function, IdentifierReference, ImportExpression, MethodDefinition, NewExpression,
+    Argument, AssignmentTargetPropertyIdentifier, AssignmentTargetPropertyProperty,
+    BindingIdentifier, BindingProperty, CallExpression, ComputedMemberExpression, Expression,
+    Function, IdentifierReference, ImportExpression, MethodDefinition, NewExpression,
     ObjectProperty, PropertyDefinition, SimpleAssignmentTarget, StaticMemberExpression,
     TaggedTemplateExpression, VariableDeclaration, VariableDeclarationKind,
 };
@@ -87,7 +88,7 @@ pub(crate) fn outside_use(code: &str, surface: &SandboxSurface) -> Option<Outsid
     let mut found = uses.found;
     // A string the code builds from constants can name an escape for a computed key.
     for built in crate::secrets::constant_strings(code, 1).strings {
-        if SandboxSurface::is_escape(&built) {
+        if SandboxSurface::is_member_escape(&built) {
             found.push((u32::MAX, OutsideUse::Escape(built)));
         }
     }
@@ -247,7 +248,7 @@ impl Uses<'_> {
     }
 
     fn member(&mut self, at: u32, name: &str) {
-        if SandboxSurface::is_escape(name) {
+        if SandboxSurface::is_member_escape(name) {
             self.found.push((at, OutsideUse::Escape(name.to_owned())));
         }
     }
@@ -293,6 +294,25 @@ impl<'a> Visit<'a> for Uses<'_> {
             self.member(it.key.span().start, &name);
         }
         walk::walk_binding_property(self, it);
+    }
+
+    fn visit_assignment_target_property_property(
+        &mut self,
+        it: &AssignmentTargetPropertyProperty<'a>,
+    ) {
+        if let Some(name) = it.name.static_name() {
+            self.member(it.name.span().start, &name);
+        }
+        walk::walk_assignment_target_property_property(self, it);
+    }
+
+    fn visit_assignment_target_property_identifier(
+        &mut self,
+        it: &AssignmentTargetPropertyIdentifier<'a>,
+    ) {
+        // `({ constructor } = object)` reads the member of that name.
+        self.member(it.binding.span.start, it.binding.name.as_str());
+        walk::walk_assignment_target_property_identifier(self, it);
     }
 
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
@@ -410,6 +430,7 @@ mod tests {
     fn code_that_runs_in_the_sandbox_passes() {
         let code = step(
             "  await page.goto('/');\n  \
+             await expect(page.getByText('Function')).toBeVisible();\n  \
              await page.getByRole('button', { name: 'Add' }).click();\n  \
              await expect(page.getByText(`${vars.ITEM} left`)).toBeVisible();\n  \
              const response = await request.get('/api/todos', { params: { q: 'a' } });\n  \
@@ -457,6 +478,14 @@ mod tests {
             ),
             ("  page['constructor'];", escape("constructor")),
             ("  const { constructor: F } = page;", escape("constructor")),
+            (
+                "  let F;\n  ({ constructor: F } = page);",
+                escape("constructor"),
+            ),
+            (
+                "  let constructor;\n  ({ constructor } = page);",
+                escape("constructor"),
+            ),
             (
                 "  const k = ['constr', 'uctor'].join('');\n  page[k][k]('return 1')();",
                 escape("constructor"),

@@ -8,9 +8,9 @@
 //! - the ones the binding defines only to refuse them (`require`, `process`, `fetch`,
 //!   `download.saveAs`): step code that names them cannot have passed in the sandbox, so
 //!   exported code that names them does something the sandbox never let it do;
-//! - [`ESCAPES`]: names QuickJS has too, through which code in Node.js reaches past any list of
-//!   names (the global object, code built from strings, the constructor of a function) or
-//!   tells which host runs it (an error's stack).
+//! - [`GLOBAL_ESCAPES`] and [`MEMBER_ESCAPES`]: names QuickJS has too, through which code in
+//!   Node.js reaches past any list of names (the global object, code built from strings, the
+//!   constructor of a function) or tells which host runs it (an error's stack).
 //!
 //! Main type: [`SandboxSurface`]; it is read by [`sandbox_surface`].
 
@@ -19,16 +19,20 @@ use std::collections::BTreeSet;
 use crate::script::sandbox::walk_binding;
 use crate::script::{FailureKind, StepFailure};
 
-/// The names the sandbox defines that exported code may not use: each reaches past a check of
-/// names in Node.js, or sniffs the host. Globals and members share the list, because code can
-/// read a global as a member of the global object and a member through a string.
-pub(crate) const ESCAPES: &[(&str, &str)] = &[
+/// The globals the sandbox defines that exported code may not use: each reaches past a check
+/// of names in Node.js.
+pub(crate) const GLOBAL_ESCAPES: &[(&str, &str)] = &[
     (
         "globalThis",
         "the global object: any global by a computed name",
     ),
     ("Function", "code built from a string"),
     ("eval", "code built from a string"),
+];
+
+/// The members the sandbox has that exported code may not read: each reaches past a check of
+/// names in Node.js, or tells Node.js from the sandbox.
+pub(crate) const MEMBER_ESCAPES: &[(&str, &str)] = &[
     ("constructor", "a function's constructor is Function"),
     ("__proto__", "the prototype chain, up to Function"),
     ("__defineGetter__", "a getter put on any object"),
@@ -90,7 +94,7 @@ const WALKER: &str = r#"(function (binding) {
   return JSON.stringify({ globals, members: [...members], inPage: [...inPage] });
 })"#;
 
-/// The names step code may use in the sandbox, less [`ESCAPES`].
+/// The names step code may use in the sandbox, less the escapes.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SandboxSurface {
@@ -104,9 +108,9 @@ pub(crate) struct SandboxSurface {
 }
 
 impl SandboxSurface {
-    /// Whether `name` is one of [`ESCAPES`].
-    pub(crate) fn is_escape(name: &str) -> bool {
-        ESCAPES.iter().any(|(escape, _)| *escape == name)
+    /// Whether `name` is one of [`MEMBER_ESCAPES`].
+    pub(crate) fn is_member_escape(name: &str) -> bool {
+        MEMBER_ESCAPES.iter().any(|(escape, _)| *escape == name)
     }
 }
 
@@ -119,7 +123,8 @@ pub(crate) fn sandbox_surface() -> Result<SandboxSurface, StepFailure> {
             format!("reading the sandbox's names: {err}"),
         )
     })?;
-    for (escape, _) in ESCAPES {
+    // A global is a member of the global object too, so each list is taken out of both.
+    for (escape, _) in GLOBAL_ESCAPES.iter().chain(MEMBER_ESCAPES) {
         surface.globals.remove(*escape);
         surface.members.remove(*escape);
     }
