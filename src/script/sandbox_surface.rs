@@ -184,6 +184,10 @@ mod tests {
         for gone in ["constructor", "__proto__", "stack", "saveAs"] {
             assert!(!surface.members.contains(gone), "{gone}");
         }
+        // Every method of the binding's table is a member of the surface.
+        for method in crate::script::api_methods::API_METHODS {
+            assert!(surface.members.contains(method.member()), "{}", method.name);
+        }
         let in_page: Vec<&str> = surface.in_page.iter().map(String::as_str).collect();
         assert_eq!(in_page, ["evaluate", "evaluateAll", "waitForFunction"]);
     }
