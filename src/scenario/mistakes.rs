@@ -12,6 +12,9 @@ pub(super) struct Mistake {
     pub(super) at: usize,
     pub(super) message: String,
     pub(super) hint: String,
+    /// The line is a Gherkin keyword line: one such line says what the file is, so the parser
+    /// reports only the first.
+    pub(super) gherkin: bool,
 }
 
 /// Gherkin's English keyword lines, which never start a step sentence.
@@ -47,6 +50,7 @@ pub(super) fn mistake(raw: &str) -> Option<Mistake> {
                 "rename the file to `.feature` to run it as Gherkin (docs/gherkin.md), or write \
                  it in the `.steps` format{ours}; `prettyplay import FILE.feature` converts one"
             ),
+            gherkin: true,
         });
     }
     if let Some(found) = header_without_colon(trimmed) {
@@ -57,6 +61,7 @@ pub(super) fn mistake(raw: &str) -> Option<Mistake> {
         message: "unclosed quote".to_owned(),
         hint: "close the quoted text on the same line: `type \"buy milk\" into the field`"
             .to_owned(),
+        gherkin: false,
     })
 }
 
@@ -75,6 +80,7 @@ fn header_without_colon(trimmed: &str) -> Option<Mistake> {
             at: 0,
             message: format!("`{word}:` must be written in lowercase"),
             hint: format!("write `test:{name}`"),
+            gherkin: false,
         });
     }
     let name = rest.trim();
@@ -88,6 +94,7 @@ fn header_without_colon(trimmed: &str) -> Option<Mistake> {
             "a test starts `test: NAME`: write `test: {name}`; a step sentence cannot start \
              with the word `test`, so rephrase one that does (`run the test …`)"
         ),
+        gherkin: false,
     })
 }
 

@@ -382,7 +382,7 @@ impl<'a> Parser<'a> {
 
     fn step(&mut self, number: usize, raw: &str, step: &StepLine<'_>) {
         if let Some(found) = mistake(raw) {
-            let gherkin = found.message.starts_with("Gherkin");
+            let gherkin = found.gherkin;
             // One Gherkin keyword says what the file is; the rest of its lines would repeat it.
             if !(gherkin && self.gherkin_seen) {
                 self.error(

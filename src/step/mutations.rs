@@ -331,10 +331,15 @@ pub(crate) fn mutations(reads: &[Read], claims: &Claims) -> Vec<Mutation> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn read(method: &str, selector: Option<&str>, expression: Option<&str>) -> Read {
+    /// A read of the page as the binding records it, for the proof's tests too.
+    pub(in crate::step) fn read(
+        method: &str,
+        selector: Option<&str>,
+        expression: Option<&str>,
+    ) -> Read {
         Read {
             method: method.to_owned(),
             selector: selector.map(str::to_owned),
@@ -345,7 +350,7 @@ mod tests {
         }
     }
 
-    fn expect(selector: &str, expression: &str) -> Read {
+    pub(in crate::step) fn expect(selector: &str, expression: &str) -> Read {
         read("expect", Some(selector), Some(expression))
     }
 

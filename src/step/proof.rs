@@ -198,21 +198,7 @@ mod tests {
 
     use super::*;
     use crate::script::FailureKind;
-
-    fn read(method: &str, selector: Option<&str>, expression: Option<&str>) -> Read {
-        Read {
-            method: method.to_owned(),
-            selector: selector.map(str::to_owned),
-            expression: expression.map(str::to_owned),
-            negated: false,
-            number: None,
-            page: 0,
-        }
-    }
-
-    fn expect(selector: &str, expression: &str) -> Read {
-        read("expect", Some(selector), Some(expression))
-    }
+    use crate::step::mutations::tests::expect;
 
     /// One scripted run: its outcome and the reads it made.
     type Run = (Result<(), StepFailure>, Vec<Read>);

@@ -588,3 +588,288 @@ fn the_path_reader_sees_grouped_and_nested_imports() {
     graph.insert("c".to_owned(), BTreeSet::from(["a".to_owned()]));
     assert_eq!(circles(&graph), [vec!["a", "b", "c", "a"]]);
 }
+
+/// Where production code may look for a fixed text inside a string, with the texts it looks for
+/// and what it reads there. A decision never reads a message or reason prettyplay composed
+/// itself (that is what typed values are for), so every entry reads text from outside: the
+/// driver's and the browser's messages, the LLM's reply, HTTP, files users or other tools
+/// wrote, the user's sentences and step code, or a report file prettyplay wrote in an earlier
+/// run and must recognise on disk.
+const TEXT_TESTS: &[(&str, &[&str], &str)] = &[
+    (
+        "cache/cache.rs",
+        &[".tmp", ".toml."],
+        "file names left in the cache directory",
+    ),
+    (
+        "cache/toml_string.rs",
+        &["'''"],
+        "step code, to choose a TOML string form",
+    ),
+    (
+        "cli/explain_at.rs",
+        &[".steps", ".feature"],
+        "a path the user typed",
+    ),
+    (
+        "config/remote_settings.rs",
+        &["wss:"],
+        "an endpoint the user configured",
+    ),
+    (
+        "config/toml_errors.rs",
+        &["struct "],
+        "serde's description of an expected type",
+    ),
+    (
+        "driver/launch_failure.rs",
+        &["<launched>", "Browser closed", "has been closed"],
+        "the driver's and the browser's launch log",
+    ),
+    (
+        "driver/origins.rs",
+        &["chrome-error:"],
+        "a URL the browser reports",
+    ),
+    (
+        "driver/outbound_proxy.rs",
+        &["HTTP/", "upgrade:", "websocket"],
+        "a request line and headers a browser sent",
+    ),
+    (
+        "engine/locator_texts.rs",
+        &["text", "contains(", "xpath=", "//"],
+        "a selector in step code",
+    ),
+    (
+        "engine/proof.rs",
+        &["${", "n't"],
+        "the words and placeholders of a sentence",
+    ),
+    (
+        "engine/reuse.rs",
+        &["vars."],
+        "a placeholder's expression in a sentence",
+    ),
+    ("engine/sentence.rs", &["${"], "a placeholder in a sentence"),
+    (
+        "engine/builtin/check_code.rs",
+        &["${", "http", "new"],
+        "a sentence's value, and the regular expression the built-in wrote for it \
+         (issue 42 gives the built-in one writer of JavaScript)",
+    ),
+    (
+        "engine/builtin/compound.rs",
+        &["const "],
+        "the lines the built-in wrote for a clause (issue 42 gives the built-in one writer \
+         of JavaScript)",
+    ),
+    (
+        "engine/builtin/forms.rs",
+        &["${"],
+        "a placeholder in a sentence",
+    ),
+    (
+        "engine/builtin/grammar.rs",
+        &["http://", "https://", "${"],
+        "a sentence's words",
+    ),
+    (
+        "engine/builtin/http.rs",
+        &["//", "${"],
+        "a sentence's URL and placeholders",
+    ),
+    (
+        "engine/builtin/http_js.rs",
+        &["${"],
+        "a placeholder in a sentence",
+    ),
+    (
+        "engine/builtin/js_values.rs",
+        &["${"],
+        "a placeholder in a sentence",
+    ),
+    (
+        "engine/builtin/rewrites.rs",
+        &["${"],
+        "a placeholder in a sentence",
+    ),
+    (
+        "engine/builtin/rows.rs",
+        &["page"],
+        "a locator read from the page's snapshot",
+    ),
+    (
+        "engine/builtin/structure.rs",
+        &["page"],
+        "a locator read from the page's snapshot",
+    ),
+    (
+        "engine/builtin/snapshot.rs",
+        &["ref=", "cursor="],
+        "Playwright's aria snapshot",
+    ),
+    (
+        "export/project.rs",
+        &["Written by `prettyplay export --playwright`"],
+        "a file on disk, to tell an earlier export from a user's file",
+    ),
+    (
+        "import/plan.rs",
+        &["## ", "**Steps:**"],
+        "a Markdown plan another tool wrote",
+    ),
+    (
+        "llm/answer.rs",
+        &["+json", "text/html", "application/xhtml"],
+        "an HTTP content type",
+    ),
+    (
+        "report/details.rs",
+        &["--- ", "+++ ", "@@"],
+        "a unified diff in Playwright's failure message",
+    ),
+    (
+        "report/serve.rs",
+        &["HTTP/1.", ".localhost"],
+        "a request line and a host name",
+    ),
+    (
+        "report/stale.rs",
+        &[
+            "<title>prettyplay report",
+            "<testsuites name=\\\"prettyplay\\\"",
+            "{\\\"version\\\":",
+            "\\\"event\\\":\\\"run_started\\\"",
+        ],
+        "a report file on disk, to tell one an earlier run wrote from a user's file",
+    ),
+    (
+        "scenario/feature.rs",
+        &["Scenario"],
+        "a line of a Gherkin file",
+    ),
+    (
+        "script/api_request.rs",
+        &["content-"],
+        "a header name step code gave",
+    ),
+    (
+        "script/binding.rs",
+        &["target crashed", "page crashed"],
+        "Playwright's error message",
+    ),
+    (
+        "script/driver_error.rs",
+        &[
+            "strict mode violation",
+            "target page, context or browser has been closed",
+            "browser has been closed",
+            "target closed",
+            "frame was detached",
+            "execution context was destroyed",
+            "at ",
+            ".js:",
+            "<anonymous>",
+            ".array",
+        ],
+        "Playwright's error messages, their stack lines and received-value expressions",
+    ),
+    (
+        "script/navigation.rs",
+        &["net::", "://"],
+        "the browser's error codes and a URL",
+    ),
+    (
+        "script/observe.rs",
+        &["chrome-error:", "about:neterror"],
+        "a URL the browser reports",
+    ),
+    (
+        "script/optional_target.rs",
+        &["internal:"],
+        "a selector Playwright resolved",
+    ),
+    (
+        "script/sandbox.rs",
+        &["out of memory"],
+        "QuickJS's error message",
+    ),
+];
+
+/// The methods that look for a fixed text inside a string.
+const TEXT_TEST_CALLS: &[&str] = &[".contains(\"", ".starts_with(\"", ".ends_with(\""];
+
+/// Every `.contains("…")`, `.starts_with("…")` and `.ends_with("…")` of the non-test code,
+/// as (file, the text looked for as written in the source).
+fn text_tests() -> Vec<(String, String)> {
+    let files = sources();
+    let harness = harness_files(&files);
+    let mut found = Vec::new();
+    for (rel, text) in files.iter().filter(|(rel, _)| !harness.contains(rel)) {
+        let text = without_tests(text);
+        let code = masked(&text);
+        for call in TEXT_TEST_CALLS {
+            // The call's name and its opening quote are code; the literal's contents are
+            // masked, so they are read from the text at the same offsets.
+            let opener = &call[..call.len() - 1];
+            let mut from = 0;
+            while let Some(at) = code[from..].find(opener).map(|n| from + n) {
+                from = at + opener.len();
+                if !text[from..].starts_with('"') {
+                    continue;
+                }
+                let start = from + 1;
+                let mut end = start;
+                let bytes = text.as_bytes();
+                while end < bytes.len() && bytes[end] != b'"' {
+                    end += if bytes[end] == b'\\' { 2 } else { 1 };
+                }
+                found.push((rel.clone(), text[start..end.min(text.len())].to_owned()));
+            }
+        }
+    }
+    found
+}
+
+/// A decision on a message we wrote ourselves breaks when the message's wording changes and
+/// hides which case it stands for; typed values say it once. Looking for a fixed text in a
+/// string is allowed only where the string comes from outside, listed in `TEXT_TESTS` with
+/// what it reads.
+#[test]
+fn no_decision_reads_a_message_we_composed() {
+    let unlisted: Vec<String> = text_tests()
+        .into_iter()
+        .filter(|(rel, needle)| {
+            !TEXT_TESTS
+                .iter()
+                .any(|(file, needles, _)| file == rel && needles.contains(&needle.as_str()))
+        })
+        .map(|(rel, needle)| format!("src/{rel}: looks for \"{needle}\""))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "these look for a fixed text in a string; decide on a typed value instead, or, where \
+         the string comes from outside prettyplay (a driver or LLM message, a file, a user's \
+         sentence), list the file, the text and what it reads in TEXT_TESTS:\n{}",
+        unlisted.join("\n")
+    );
+}
+
+/// The list of allowed text tests names only tests the code still makes, so an entry cannot
+/// outlive its reason and later excuse a new one.
+#[test]
+fn every_allowed_text_test_is_still_made() {
+    let made = text_tests();
+    let stale: Vec<String> = TEXT_TESTS
+        .iter()
+        .flat_map(|(file, needles, _)| needles.iter().map(move |needle| (file, needle)))
+        .filter(|(file, needle)| !made.iter().any(|(rel, n)| rel == *file && n == *needle))
+        .map(|(file, needle)| format!("src/{file}: \"{needle}\""))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "remove these entries of TEXT_TESTS, the code no longer makes them:\n{}",
+        stale.join("\n")
+    );
+}
