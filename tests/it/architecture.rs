@@ -795,6 +795,11 @@ const TEXT_TESTS: &[(&str, &[&str], &str)] = &[
         &["out of memory"],
         "QuickJS's error message",
     ),
+    (
+        "script/set_cookie.rs",
+        &[".localhost"],
+        "the host of a URL step code requested",
+    ),
 ];
 
 /// The methods that look for a fixed text inside a string.
