@@ -34,4 +34,4 @@ pub(crate) use builtin::{Explanation, explain, write_step};
 pub(crate) use forms::reads_as_check;
 pub(crate) use grammar::Decline;
 pub(crate) use grammar::parse as parse_sentence;
-pub(crate) use rewrites::rewrites;
+pub(crate) use rewrites::rewrite_candidates;
