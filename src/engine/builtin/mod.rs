@@ -30,7 +30,7 @@ mod snapshot;
 mod structure;
 mod tokens;
 
-pub(crate) use builtin::{Explanation, explain, write_step};
+pub(crate) use builtin::{Explanation, explain, write_step, write_step_on};
 pub(crate) use forms::reads_as_check;
 pub(crate) use grammar::Decline;
 pub(crate) use grammar::parse as parse_sentence;
