@@ -10,6 +10,7 @@
 mod api_methods;
 mod api_request;
 mod binding;
+mod call_waits;
 mod console_log;
 mod cut_text;
 mod driver_error;
@@ -38,6 +39,7 @@ mod sandbox;
 
 pub(crate) use api_methods::refused_in_proof;
 pub(crate) use binding::StepHost;
+pub(crate) use call_waits::TimedCall;
 pub(crate) use failure::{FailureKind, RefusedCall, StepFailure};
 pub(crate) use host::Host;
 #[cfg(test)]
