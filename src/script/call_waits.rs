@@ -13,7 +13,7 @@ use serde_json::Value;
 /// One browser call that had a timeout: its method, how long it ran, and its timeout.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct TimedCall {
-    /// The protocol method the prelude called (`click`, `expect`, `waitForSelector`, ...).
+    /// The method the prelude called, without a `frame.` prefix (`click`, `expect`, ...).
     pub method: String,
     pub waited: Duration,
     pub timeout: Duration,
@@ -28,6 +28,8 @@ impl TimedCall {
             .get("total")
             .or_else(|| params.get("timeout"))
             .and_then(Value::as_f64)?;
+        // Frame calls are named as a locator's or a page's own: `click`, not `frame.click`.
+        let method = method.strip_prefix("frame.").unwrap_or(method);
         (ms.is_finite() && ms > 0.0).then(|| TimedCall {
             method: method.to_owned(),
             waited,
@@ -84,6 +86,8 @@ mod tests {
         .unwrap();
         assert_eq!(call.timeout, Duration::from_secs(5));
         assert_eq!(call.per_mille(), 800);
+        let frame = TimedCall::of("frame.click", r#"{"timeout":5000}"#, Duration::ZERO);
+        assert_eq!(frame.unwrap().method, "click");
         assert!(TimedCall::of("click", r#"{"timeout":0}"#, Duration::ZERO).is_none());
         assert!(TimedCall::of("title", "{}", Duration::ZERO).is_none());
         assert!(TimedCall::of("click", "not json", Duration::ZERO).is_none());

@@ -61,6 +61,7 @@
     reason = "a test harness: a panic is the test failing, and measured figures go to the log"
 )]
 
+mod aids;
 mod api_steps;
 mod api_steps_builtin;
 mod architecture;
@@ -88,6 +89,7 @@ mod hygiene;
 mod import;
 mod install;
 mod llm;
+mod margins;
 mod merge;
 mod natural;
 mod optional;
