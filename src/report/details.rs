@@ -331,10 +331,9 @@ pub(crate) fn write_attempt_failure(
 /// Which call ran out which timeout, how long it waited, and where that timeout is set.
 pub(crate) fn timed_out_text(waited: &Waited) -> String {
     format!(
-        "the `{}` call waited {}, all of its {} timeout, which is {}: raise it, or write \
-         \"wait until … appears\" before this step if the page is slow to show what it needs",
+        "the `{}` call waited its whole {} timeout, which is {}: raise it, or write \"wait \
+         until … appears\" before this step if the page is slow to show what it needs",
         waited.method,
-        wait_seconds(waited.call),
         wait_seconds(waited.timeout),
         waited.setting.place()
     )
@@ -700,9 +699,9 @@ mod tests {
         let details = failure_details(&failure, false);
         assert!(
             details.contains(
-                "    timed out: the `expect` call waited 5 s, all of its 5 s timeout, which is \
-                 [browser] timeout (in prettyplay.toml; PRETTYPLAY_BROWSER_TIMEOUT or --timeout \
-                 override it): raise it, or write \"wait until … appears\" before this step"
+                "    timed out: the `expect` call waited its whole 5 s timeout, which is [browser] \
+                 timeout (in prettyplay.toml; PRETTYPLAY_BROWSER_TIMEOUT or --timeout override \
+                 it): raise it, or write \"wait until … appears\" before this step"
             ),
             "{details}"
         );
