@@ -27,4 +27,4 @@ pub use cached_step::Author;
 pub(crate) use cached_step::CachedStep;
 pub use identity::StepKey;
 pub use proof_record::{MutationKind, ProofRecord, Unproven};
-pub(crate) use prune::prune;
+pub(crate) use prune::{Removal, prune};

@@ -58,6 +58,18 @@ impl fmt::Display for Removal {
     }
 }
 
+impl Removal {
+    /// What is stale, without a verb: `"add a todo" › "open the app" #1 in
+    /// cache/scenarios/todo.steps.toml (step gone)`.
+    pub(crate) fn what(&self) -> String {
+        match self {
+            Self::ScenarioGone { file, .. } => format!("{} (scenario gone)", file.display()),
+            Self::TestGone { file, key } => format!("{key} in {} (test gone)", file.display()),
+            Self::StepGone { file, key } => format!("{key} in {} (step gone)", file.display()),
+        }
+    }
+}
+
 /// What to do with one cache file.
 enum Plan {
     Delete,

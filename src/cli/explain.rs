@@ -13,13 +13,14 @@ use std::io::Write;
 use url::Url;
 
 use crate::cli::args::ExplainArgs;
+use crate::cli::explain_try::{Rewrites, Trial, first_line, try_rewrites};
 use crate::cli::{env_var, masked_for_stderr};
 use crate::config::{Settings, Vars};
 use crate::driver::{
     BrowserRuntime, BrowserTarget, CallError, SavedState, TestPage, WorkerBrowser,
     export_driver_env, find_driver, withhold_from_driver,
 };
-use crate::engine::{Explanation, explain as explain_sentence, rewrites};
+use crate::engine::{Explanation, explain as explain_sentence};
 use crate::error::{EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
 use crate::llm::key_variables;
 use crate::report::Visible;
@@ -37,8 +38,9 @@ pub(super) struct Outcome {
     /// Its snapshot, as the generator read it.
     pub snapshot: String,
     pub explanation: Explanation,
-    /// For a declined sentence, rewrites the generator reads on this page (`try:` lines).
-    pub rewrites: Vec<String>,
+    /// For a declined sentence, the rewrites the generator reads on this page: those that
+    /// passed and were proven there (`try:` lines), and the others, with why.
+    pub rewrites: Rewrites,
     /// `--execute`: how the written code did on the page.
     pub executed: Option<Result<(), StepFailure>>,
 }
@@ -84,8 +86,20 @@ pub(crate) fn explain(
     }
     let secrets = vars.secrets();
     crate::cli::mask_stderr(&secrets);
-    let outcome = with_live_page(settings, vars.values(), &url, |live| {
-        explain_on(live, settings, args, &url)
+    let outcome = with_browser(settings, vars.values(), &url, |pages| {
+        // An action rewrite is tried on a page of its own, opened at the same URL.
+        let trial = |code: &str| {
+            pages
+                .on_page(None, |fresh, _| {
+                    Ok(open(fresh, settings, &url)
+                        .map_err(|err| err.to_string())
+                        .and_then(|()| run_trial(fresh, settings, None, code)))
+                })
+                .unwrap_or_else(|err| Err(err.to_string()))
+        };
+        pages.on_page(None, |live, _| {
+            explain_on(live, settings, args, &url, &trial)
+        })
     })?;
     print(&outcome, verbose, &secrets, out).map_err(Error::Output)?;
     Ok(outcome.exit_code())
@@ -122,22 +136,9 @@ fn page_url(url: Option<&str>, base_url: Option<&str>) -> Result<String, Error> 
     }
 }
 
-/// Starts the web servers, the driver and one browser with one blank page whose step code
-/// reads `vars` (names and values), does `work` on it, and closes everything again. `opening`
-/// names what the page is opened for in the error of a page that cannot be set up.
-pub(super) fn with_live_page<T>(
-    settings: &Settings,
-    vars: BTreeMap<String, String>,
-    opening: &str,
-    work: impl FnOnce(&LivePage) -> Result<T, Error>,
-) -> Result<T, Error> {
-    with_browser(settings, vars, opening, |pages| {
-        pages.on_page(None, |live, _| work(live))
-    })
-}
-
 /// Starts the web servers, the driver and one browser, lets `work` open pages in it (see
-/// [`Pages`]), and closes everything again.
+/// [`Pages`]) whose step code reads `vars` (names and values), and closes everything again.
+/// `opening` names what a page is opened for in the error of a page that cannot be set up.
 pub(super) fn with_browser<T>(
     settings: &Settings,
     vars: BTreeMap<String, String>,
@@ -237,10 +238,25 @@ fn explain_on(
     settings: &Settings,
     args: &ExplainArgs,
     url: &str,
+    trial: Trial<'_>,
 ) -> Result<Outcome, Error> {
+    open(live, settings, url)?;
+    Ok(explain_here(
+        live,
+        settings,
+        &args.sentence,
+        &[],
+        args.execute,
+        None,
+        trial,
+    ))
+}
+
+/// Goes to `url` on `live`'s page, once with no settle window: a page that does not load is
+/// the answer.
+fn open(live: &LivePage, settings: &Settings, url: &str) -> Result<(), Error> {
     let no_retry = |_: u32, _: &StepFailure| {};
     let js_url = serde_json::Value::String(url.to_owned()).to_string();
-    // Once, with no settle window: a page that does not load is the answer.
     let open = format!(
         "async function step(page) {{\n  const response = await page.goto({js_url});\n  \
          if (response && response.status() >= 400) {{\n    throw new Error(`HTTP \
@@ -250,20 +266,31 @@ fn explain_on(
     exec.execute(&open).map_err(|failure| Error::Explain {
         url: url.to_owned(),
         source: failure,
-    })?;
-    Ok(explain_here(
-        live,
-        settings,
-        &args.sentence,
-        &[],
-        args.execute,
-        None,
-    ))
+    })
+}
+
+/// Runs a rewrite's `code` on `live`'s fresh page as a step runs: `Ok` when it passed and
+/// reached no origin it may not, else the first line of why not.
+pub(super) fn run_trial(
+    live: &LivePage,
+    settings: &Settings,
+    argument: Option<&StepArgument>,
+    code: &str,
+) -> Result<(), String> {
+    let no_retry = |_: u32, _: &StepFailure| {};
+    let exec = live
+        .executor(SettleWindow::new(&settings.polling, None), &no_retry)
+        .with_argument(argument);
+    exec.check(code)
+        .and_then(|()| exec.execute(code))
+        .and_then(|()| exec.kept_to_origins())
+        .map_err(|failure| first_line(&failure).to_owned())
 }
 
 /// Explains `sentence` (of a test whose examples table has `columns`) on `live`'s page as it
 /// is now, and with `execute` runs the written code there; `argument` is the step's Gherkin doc
-/// string or data table.
+/// string or data table. A declined sentence's rewrites are tried (see `explain_try.rs`), an
+/// action's through `trial`.
 pub(super) fn explain_here(
     live: &LivePage,
     settings: &Settings,
@@ -271,6 +298,7 @@ pub(super) fn explain_here(
     columns: &[String],
     execute: bool,
     argument: Option<&StepArgument>,
+    trial: Trial<'_>,
 ) -> Outcome {
     let no_retry = |_: u32, _: &StepFailure| {};
     let exec = live.executor(SettleWindow::new(&settings.polling, Some(1)), &no_retry);
@@ -278,8 +306,8 @@ pub(super) fn explain_here(
     let state = exec.page_state(false, usize::MAX);
     let explanation = explain_sentence(sentence, columns, &state.snapshot, &state.structure);
     let rewrites = match &explanation.code {
-        Ok(_) => Vec::new(),
-        Err(_) => rewrites(sentence, columns, &state.snapshot, &state.structure),
+        Ok(_) => Rewrites::default(),
+        Err(_) => try_rewrites(live, settings, sentence, columns, argument, &state, trial),
     };
     let executed = match (&explanation.code, execute) {
         (Ok(code), true) => {
@@ -314,8 +342,25 @@ pub(super) fn print(
         Ok(code) => writeln!(out, "{}", Visible(code))?,
         Err(why) => {
             writeln!(out, "declined: {}", Visible(why))?;
-            for rewrite in &outcome.rewrites {
+            for rewrite in &outcome.rewrites.offered {
                 writeln!(out, "try: {}", Visible(rewrite))?;
+            }
+            // Only what passed and was proven is offered; what was read but failed is listed,
+            // so that a wrong rewrite is never suggested and the reader still sees what was near.
+            if outcome.rewrites.offered.is_empty() && !outcome.rewrites.seen.is_empty() {
+                writeln!(
+                    out,
+                    "no rewrite to offer: the built-in generator reads these on the page, but \
+                     none passed and was proven there:"
+                )?;
+                for seen in &outcome.rewrites.seen {
+                    writeln!(
+                        out,
+                        "  {} ({})",
+                        Visible(&seen.sentence),
+                        Visible(&seen.why)
+                    )?;
+                }
             }
         }
     }

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cache::{Cache, CacheFile, StepKey};
 use crate::cli::args::ExplainArgs;
-use crate::cli::explain::{Pages, explain_here, print, with_browser};
+use crate::cli::explain::{Pages, explain_here, print, run_trial, with_browser};
 use crate::cli::run_plan::resolve_vars;
 use crate::config::Settings;
 use crate::driver::{CallError, SavedState};
@@ -237,16 +237,30 @@ pub(super) fn explain_at(
             Ok(state) => state,
             Err(stopped) => return Ok(Err(stopped)),
         };
+        let earlier = &steps[..located.index];
+        // An action rewrite is tried on a page of its own, which the earlier steps bring to
+        // where the step is, as they did the explained page.
+        let trial = |code: &str| {
+            pages
+                .on_page(state.as_ref(), |fresh, _| {
+                    Ok(
+                        run_earlier(fresh, settings, scenario, test, earlier, caches[0].as_ref())
+                            .map_err(|stopped| {
+                                format!(
+                                    "the earlier step at line {} did not run again",
+                                    stopped.step.line
+                                )
+                            })
+                            .and_then(|()| {
+                                run_trial(fresh, settings, step.argument.as_ref(), code)
+                            }),
+                    )
+                })
+                .unwrap_or_else(|err| Err(err.to_string()))
+        };
         pages.on_page(state.as_ref(), |live, _| {
-            let earlier = run_earlier(
-                live,
-                settings,
-                scenario,
-                test,
-                &steps[..located.index],
-                caches[0].as_ref(),
-            );
-            Ok(earlier.map(|()| {
+            let reached = run_earlier(live, settings, scenario, test, earlier, caches[0].as_ref());
+            Ok(reached.map(|()| {
                 explain_here(
                     live,
                     settings,
@@ -254,6 +268,7 @@ pub(super) fn explain_at(
                     columns,
                     args.execute,
                     step.argument.as_ref(),
+                    &trial,
                 )
             }))
         })

@@ -7,6 +7,7 @@ mod args;
 mod cached_steps;
 mod explain;
 mod explain_at;
+mod explain_try;
 mod init;
 mod list;
 mod list_check;

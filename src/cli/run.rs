@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::cache::{Cache, Removal, prune};
 use crate::cli::run_options::RunOptions;
 pub(crate) use crate::cli::run_options::reporter_kinds;
 use crate::cli::run_plan::{Prepared, RunPlan, say_on_stderr};
@@ -87,7 +88,54 @@ pub(crate) fn run_tests(
         warn(&warning);
     }
     let stats = outcome?;
-    summarize(&plan, events, finished, &stats)
+    let code = summarize(&plan, events, finished, &stats)?;
+    say_stale_entries(settings, scenarios);
+    Ok(code)
+}
+
+/// The most stale cache entries named one by one after a run; the rest are counted.
+const STALE_SHOWN: usize = 3;
+
+/// Says, after a run, which cache entries of the run's scenario files no longer match any
+/// sentence (a sentence was rewritten, a test or a file removed), and names `cache prune`.
+/// Cache files of scenarios the run did not read are left to `cache prune`'s own look.
+fn say_stale_entries(settings: &Settings, scenarios: &[Scenario]) {
+    let cache = Cache::new(&settings.cache_dir);
+    let stale = match prune(&cache, &settings.project_root, scenarios, true) {
+        Ok(stale) => stale,
+        // A malformed cache file was an error of the run already, or will be of the next.
+        Err(err) => {
+            tracing::debug!("could not look for stale cache entries: {err}");
+            return;
+        }
+    };
+    if let Some(note) = stale_note(&stale) {
+        say_on_stderr("note", &note);
+    }
+}
+
+/// The note about `stale` cache entries, `None` when there are none.
+fn stale_note(stale: &[Removal]) -> Option<String> {
+    if stale.is_empty() {
+        return None;
+    }
+    let (entries, verb, them) = if stale.len() == 1 {
+        ("cache entry", "matches", "it")
+    } else {
+        ("cache entries", "match", "them")
+    };
+    let mut note = format!(
+        "{} {entries} no longer {verb} any sentence of the scenarios; `prettyplay cache prune` \
+         removes {them} (`--dry-run` lists {them} first):",
+        stale.len()
+    );
+    for removal in stale.iter().take(STALE_SHOWN) {
+        note.push_str(&format!("\n  {}", removal.what()));
+    }
+    if stale.len() > STALE_SHOWN {
+        note.push_str(&format!("\n  and {} more", stale.len() - STALE_SHOWN));
+    }
+    Some(note)
 }
 
 /// The last stage: records the run for `--last-failed`, reports a report that could not be
@@ -295,6 +343,30 @@ fn provider_for(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stale_entries_are_counted_the_first_named_and_prune_named() {
+        assert_eq!(stale_note(&[]), None);
+        let gone = |n: usize| Removal::ScenarioGone {
+            file: format!("cache/scenarios/old{n}.steps.toml").into(),
+            scenario: format!("scenarios/old{n}.steps"),
+        };
+        let one = stale_note(&[gone(1)]).unwrap();
+        assert_eq!(
+            one,
+            "1 cache entry no longer matches any sentence of the scenarios; `prettyplay cache \
+             prune` removes it (`--dry-run` lists it first):\n  cache/scenarios/old1.steps.toml \
+             (scenario gone)"
+        );
+        let many = stale_note(&(1..=5).map(gone).collect::<Vec<_>>()).unwrap();
+        assert!(
+            many.starts_with("5 cache entries no longer match"),
+            "{many}"
+        );
+        assert!(many.contains("old3.steps.toml"), "{many}");
+        assert!(!many.contains("old4.steps.toml"), "{many}");
+        assert!(many.ends_with("\n  and 2 more"), "{many}");
+    }
 
     #[test]
     fn exit_codes_rank_ctrl_c_then_configuration_then_infrastructure_then_failures() {

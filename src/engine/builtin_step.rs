@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::cache::ProofRecord;
 use crate::config::BuiltinOrder;
 use crate::engine::builtin::Decline;
-use crate::engine::builtin::write_step;
+use crate::engine::builtin::write_step_on;
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::proof::Proven;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
@@ -49,12 +49,7 @@ impl Engine<'_> {
         let started = Instant::now();
         let code = loop {
             let state = exec.page_state(false, usize::MAX);
-            match write_step(
-                &step.key.step,
-                step.columns,
-                &state.snapshot,
-                &state.structure,
-            ) {
+            match write_step_on(&step.key.step, step.columns, &state) {
                 Ok(code) => break code,
                 Err(decline)
                     if decline.is_missing()

@@ -34,7 +34,7 @@ mod veto;
 pub(crate) use budgets::Budgets;
 pub(crate) use budgets::Pool;
 pub(crate) use builtin::{
-    Explanation, explain, parse_sentence, reads_as_check, rewrites, write_step,
+    Explanation, explain, parse_sentence, reads_as_check, rewrite_candidates, write_step,
 };
 pub(crate) use engine::LlmPurpose;
 #[cfg(test)]

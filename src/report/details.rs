@@ -14,7 +14,9 @@ use crate::engine::EngineFailureKind;
 use crate::llm::Classification;
 use crate::runner::{
     FailureCause, Interruption, RunStats, StopReason, TestFailure, TestId, TestOutcome,
+    wait_seconds,
 };
+use crate::step::Waited;
 use crate::visible::Visible;
 
 /// How much the terminal reporters (`list`, `dot`) print.
@@ -279,6 +281,15 @@ pub(crate) fn write_attempt_failure(
             writeln!(out, "    {}", palette.diff(kind).apply_to(Visible(line)))?;
         }
     }
+    if let Some(waited) = &failure.timed_out {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "    {} {}",
+            palette.style(Style::new().bold()).apply_to("timed out:"),
+            Visible(timed_out_text(waited))
+        )?;
+    }
     if let Some(verdict) = failure_verdict(failure) {
         // `verdict: category — explanation (expected vs observed) — recommendation`.
         writeln!(out)?;
@@ -302,7 +313,30 @@ pub(crate) fn write_attempt_failure(
             writeln!(out, "  {marker} {n:>3} | {}", Visible(line))?;
         }
     }
+    // The page the step found is the work of the code written before it in this run.
+    for written in &failure.written_before {
+        writeln!(out)?;
+        let label = format!(
+            "code of step {} \"{}\", written in this run:",
+            written.step_index, written.step
+        );
+        writeln!(out, "  {}", dim.apply_to(Visible(label)))?;
+        for (n, line) in written.code.lines().enumerate() {
+            writeln!(out, "    {:>3} | {}", n + 1, Visible(line))?;
+        }
+    }
     Ok(())
+}
+
+/// Which call ran out which timeout, how long it waited, and where that timeout is set.
+pub(crate) fn timed_out_text(waited: &Waited) -> String {
+    format!(
+        "the `{}` call waited its whole {} timeout, which is {}: raise it, or write \"wait \
+         until … appears\" before this step if the page is slow to show what it needs",
+        waited.method,
+        wait_seconds(waited.timeout),
+        waited.setting.place()
+    )
 }
 
 /// Writes where Ctrl-C stopped a test: the step, where it is, and that nothing was written.
@@ -529,12 +563,16 @@ fn write_counts(out: &mut dyn Write, stats: &RunStats) -> io::Result<()> {
     if stats.builtin_steps > 0 {
         writers.push(format!("{} by the built-in generator", stats.builtin_steps));
     }
-    if stats.reused_steps > 0 {
+    if stats.reused_steps > 0 && stats.llm_writes {
         // Each reused step stood in for at least one generation or heal request.
         writers.push(format!(
             "{0} reused, {0} LLM request(s) saved",
             stats.reused_steps
         ));
+    } else if stats.reused_steps > 0 {
+        // No LLM would have been asked: reuse saved the built-in generator's work, not a
+        // request.
+        writers.push(format!("{} reused", stats.reused_steps));
     }
     let builtin = if writers.is_empty() {
         String::new()
@@ -646,6 +684,71 @@ mod tests {
             ]
         );
         assert_eq!(diff_lines("")[..], []);
+    }
+
+    #[test]
+    fn a_timed_out_call_is_named_with_its_timeout_and_where_it_is_set() {
+        let mut failure = testing::check_failure();
+        failure.timed_out = Some(Waited {
+            method: "expect".into(),
+            call: Duration::from_millis(5004),
+            before: Duration::ZERO,
+            timeout: Duration::from_secs(5),
+            setting: crate::step::TimeoutSetting::Browser,
+        });
+        let details = failure_details(&failure, false);
+        assert!(
+            details.contains(
+                "    timed out: the `expect` call waited its whole 5 s timeout, which is [browser] \
+                 timeout (in prettyplay.toml; PRETTYPLAY_BROWSER_TIMEOUT or --timeout override \
+                 it): raise it, or write \"wait until … appears\" before this step"
+            ),
+            "{details}"
+        );
+        assert!(!failure_details(&testing::check_failure(), false).contains("timed out:"));
+    }
+
+    #[test]
+    fn the_code_written_before_an_incurable_step_is_shown_after_its_own() {
+        let mut failure = testing::check_failure();
+        failure.written_before = vec![crate::runner::WrittenStep {
+            step_index: 1,
+            step: "open the app".into(),
+            code: "async function step(page) {\n  await page.goto('/other');\n}".into(),
+        }];
+        let details = failure_details(&failure, false);
+        let own = details.find("step code:").unwrap();
+        let earlier = details
+            .find("code of step 1 \"open the app\", written in this run:\n")
+            .unwrap();
+        assert!(own < earlier, "{details}");
+        assert!(
+            details.contains("      2 |   await page.goto('/other');\n"),
+            "{details}"
+        );
+    }
+
+    #[test]
+    fn reused_steps_claim_saved_llm_requests_only_when_an_llm_could_write() {
+        let counts = |llm_writes| {
+            let stats = RunStats {
+                generated_steps: 2,
+                reused_steps: 1,
+                llm_writes,
+                ..RunStats::default()
+            };
+            let mut out = Vec::new();
+            write_counts(&mut out, &stats).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(
+            counts(true),
+            "steps: 0 cached, 2 generated, 0 healed (1 reused, 1 LLM request(s) saved)\n"
+        );
+        assert_eq!(
+            counts(false),
+            "steps: 0 cached, 2 generated, 0 healed (1 reused)\n"
+        );
     }
 
     #[test]

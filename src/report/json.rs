@@ -105,6 +105,8 @@ mod tests {
                 code: code.map(str::to_owned),
                 verdict: None,
                 screenshot: None,
+                timed_out: None,
+                written_before: Vec::new(),
             };
             testing::finished(&test, TestOutcome::Failed(Box::new(failure)), 12)
         };

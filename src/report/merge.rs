@@ -269,6 +269,7 @@ fn merged_stats(events: &[RunEvent], shards: &[RunStats]) -> RunStats {
         interrupted |= shard.interrupted();
         stats.llm_cut_off |= shard.llm_cut_off;
         stats.heal_veto_off |= shard.heal_veto_off;
+        stats.llm_writes |= shard.llm_writes;
         stats.allowed_origins_off |= shard.allowed_origins_off;
         stats.duration = stats.duration.max(shard.duration);
         if let Some(StopReason::Halted(reason)) = &shard.stopped

@@ -19,7 +19,7 @@ use super::github::error_annotation;
 use super::locations::{Locations, ReportFile};
 use super::progress::Progress;
 use super::reporter::Reporter;
-use crate::cache::Author;
+use crate::cache::{Author, ProofRecord};
 use crate::engine::{Pool, StepProof};
 use crate::llm::Classification;
 use crate::runner::{
@@ -239,13 +239,27 @@ impl<W: Write> TerminalReporter<W> {
         if self.verbosity != Verbosity::Verbose {
             return Shown::Nothing;
         }
-        Shown::StepLine(format!(
+        let mut line = format!(
             "  {} {index}. {} {}",
             self.style(Style::new().green()).apply_to("✓"),
             Visible(&passed.sentence),
             self.style(Style::new().dim())
                 .apply_to(format!("({})", seconds(passed.duration)))
-        ))
+        );
+        // A check no mutation could prove is named where it is, with why, so that a count of
+        // unproven checks can be followed to each of them.
+        if let Some(StepProof::Recorded(ProofRecord::None(why))) = &passed.proof {
+            line.push_str(&format!(
+                "\n    {}{}:{}: {} {}: {}",
+                project_prefix(test),
+                Visible(&test.scenario),
+                passed.line,
+                self.style(Style::new().yellow()).apply_to("unproven check"),
+                Visible(&passed.sentence),
+                Visible(why)
+            ));
+        }
+        Shown::StepLine(line)
     }
 
     fn step_failed(&self, index: usize, failed: &StepFailed) -> Shown {
@@ -873,6 +887,33 @@ mod tests {
                  is checked",
             ]
         );
+    }
+
+    #[test]
+    fn an_unproven_check_is_named_at_its_line_with_why_in_verbose_mode_only() {
+        let passed = StepPassed {
+            proof: Some(StepProof::Recorded(ProofRecord::None(
+                crate::cache::Unproven::Acts("click".into()),
+            ))),
+            sentence: "press go and see done".into(),
+            line: 4,
+            source: StepSource::Cached,
+            by: None,
+            duration: Duration::from_millis(100),
+            code: String::new(),
+        };
+        let events = [
+            RunEvent::of_step(id(), 2, passed),
+            RunEvent::of_run(RunFinished {
+                stats: RunStats::default(),
+            }),
+        ];
+        let named = "    scenarios/todo.steps:4: unproven check press go and see done: the step \
+                     acts on the page (click)";
+        let verbose = render(&events, Verbosity::Verbose);
+        assert!(verbose.lines().any(|line| line == named), "{verbose}");
+        let normal = render(&events, Verbosity::Normal);
+        assert!(!normal.contains("unproven check"), "{normal}");
     }
 
     #[test]

@@ -116,6 +116,8 @@ pub(crate) fn defect_failure() -> TestFailure {
         ),
         verdict: Some(defect_verdict()),
         screenshot: Some(PNG.to_vec()),
+                timed_out: None,
+                written_before: Vec::new(),
     }
 }
 
@@ -153,6 +155,8 @@ pub(crate) fn vetoed_failure() -> TestFailure {
         cause: FailureCause::Engine(engine),
         code: Some(KEPT.into()),
         verdict: Some(verdict),
+        timed_out: None,
+        written_before: Vec::new(),
         screenshot: None,
     }
 }
@@ -357,6 +361,8 @@ pub(crate) fn check_failure() -> TestFailure {
             code_line: Some(2),
         }),
         code: Some("async function step(page) {\n  await x;\n}".into()),
+        timed_out: None,
+        written_before: Vec::new(),
         verdict: None,
         screenshot: None,
     }

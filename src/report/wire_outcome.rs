@@ -68,6 +68,8 @@ impl<'a> From<&'a TestOutcome> for OutcomeWire<'a> {
                 verdict: None,
                 screenshot_png_base64: None,
                 screenshot: None,
+                timed_out: None,
+                written_before: Vec::new(),
             })),
         }
     }
@@ -88,6 +90,31 @@ pub(crate) struct FailureWire<'a> {
     /// The PNG by reference instead (a report blob): a path relative to the blob's directory.
     #[serde(skip_serializing_if = "Option::is_none")]
     screenshot: Option<String>,
+    /// The call that ran out its timeout; absent unless the step's code failed on one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timed_out: Option<TimedOutWire<'a>>,
+    /// The code earlier steps were written with in the run, for an INCURABLE generated step;
+    /// absent when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    written_before: Vec<WrittenStepWire<'a>>,
+}
+
+/// An earlier step of the test and the code written for it in the run.
+#[derive(Serialize)]
+pub(crate) struct WrittenStepWire<'a> {
+    step_index: usize,
+    step: &'a str,
+    code: &'a str,
+}
+
+/// The call of a failed step that ran out its timeout, and which timeout that was.
+#[derive(Serialize)]
+pub(crate) struct TimedOutWire<'a> {
+    method: &'a str,
+    waited_ms: u64,
+    timeout_ms: u64,
+    /// `browser`, `navigation` or `code` (the step code's own `timeout` option).
+    setting: &'static str,
 }
 
 impl FailureWire<'_> {
@@ -108,6 +135,8 @@ impl<'a> From<&'a TestFailure> for FailureWire<'a> {
             code,
             verdict,
             screenshot,
+            timed_out,
+            written_before,
         } = failure;
         Self {
             step,
@@ -120,6 +149,20 @@ impl<'a> From<&'a TestFailure> for FailureWire<'a> {
                 .as_ref()
                 .map(|png| base64::engine::general_purpose::STANDARD.encode(png)),
             screenshot: None,
+            timed_out: timed_out.as_ref().map(|waited| TimedOutWire {
+                method: &waited.method,
+                waited_ms: u64::try_from(waited.call.as_millis()).unwrap_or(u64::MAX),
+                timeout_ms: u64::try_from(waited.timeout.as_millis()).unwrap_or(u64::MAX),
+                setting: waited.setting.as_str(),
+            }),
+            written_before: written_before
+                .iter()
+                .map(|written| WrittenStepWire {
+                    step_index: written.step_index,
+                    step: &written.step,
+                    code: &written.code,
+                })
+                .collect(),
         }
     }
 }

@@ -661,6 +661,18 @@ mod tests {
                 code: Some("x".into()),
                 verdict: Some(testing::defect_verdict()),
                 screenshot: Some(testing::PNG.to_vec()),
+                timed_out: Some(crate::step::Waited {
+                    method: "click".into(),
+                    call: ms(5003),
+                    before: ms(0),
+                    timeout: ms(5000),
+                    setting: crate::step::TimeoutSetting::Navigation,
+                }),
+                written_before: vec![crate::runner::WrittenStep {
+                    step_index: 1,
+                    step: "open the app".into(),
+                    code: "x".into(),
+                }],
             };
             testing::finished(&test, TestOutcome::Failed(Box::new(failure)), 12)
         };
@@ -839,6 +851,7 @@ mod tests {
                 not_run: 3,
                 llm_cut_off: true,
                 heal_veto_off: true,
+                llm_writes: true,
                 stopped: Some(StopReason::Halted(
                     "the browser could not be launched".into(),
                 )),

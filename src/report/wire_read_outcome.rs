@@ -16,9 +16,11 @@ use crate::engine::{EngineFailure, EngineFailureKind};
 use crate::llm::{Category, Classification, VerdictSource};
 use crate::regular_file::{MIB, read_regular_nofollow};
 use crate::runner::{
-    FailureCause, Interruption, RunStats, SetupFailed, StopReason, TestFailure, TestId, TestOutcome,
+    FailureCause, Interruption, RunStats, SetupFailed, StopReason, TestFailure, TestId,
+    TestOutcome, WrittenStep,
 };
 use crate::script::{FailureKind, StepFailure};
+use crate::step::{TimeoutSetting, Waited};
 
 /// The largest screenshot read by reference (from a report blob's directory): a full-page PNG
 /// of a long page fits.
@@ -91,6 +93,46 @@ pub(super) struct FailureIn {
     /// A report blob's reference to the PNG file.
     #[serde(default)]
     screenshot: Option<String>,
+    #[serde(default)]
+    timed_out: Option<TimedOutIn>,
+    #[serde(default)]
+    written_before: Vec<WrittenStepIn>,
+}
+
+/// An earlier step's code written in the run (`docs/reports.md`).
+#[derive(Deserialize)]
+struct WrittenStepIn {
+    step_index: usize,
+    step: String,
+    code: String,
+}
+
+/// The call that ran out its timeout (`docs/reports.md`).
+#[derive(Deserialize)]
+struct TimedOutIn {
+    method: String,
+    waited_ms: u64,
+    timeout_ms: u64,
+    setting: String,
+}
+
+impl TryFrom<TimedOutIn> for Waited {
+    type Error = WireError;
+
+    fn try_from(wire: TimedOutIn) -> Result<Self, WireError> {
+        Ok(Waited {
+            method: wire.method,
+            call: Duration::from_millis(wire.waited_ms),
+            before: Duration::ZERO,
+            timeout: Duration::from_millis(wire.timeout_ms),
+            setting: by_name(
+                &TimeoutSetting::ALL,
+                &wire.setting,
+                TimeoutSetting::as_str,
+                "timeout setting",
+            )?,
+        })
+    }
 }
 
 impl FailureIn {
@@ -133,6 +175,16 @@ impl FailureIn {
             code: self.code,
             verdict: self.verdict.map(TryInto::try_into).transpose()?,
             screenshot,
+            timed_out: self.timed_out.map(TryInto::try_into).transpose()?,
+            written_before: self
+                .written_before
+                .into_iter()
+                .map(|written| WrittenStep {
+                    step_index: written.step_index,
+                    step: written.step,
+                    code: written.code,
+                })
+                .collect(),
         })
     }
 }
@@ -288,6 +340,8 @@ pub(super) struct StatsIn {
     #[serde(default)]
     heal_veto_off: bool,
     #[serde(default)]
+    llm_writes: bool,
+    #[serde(default)]
     allowed_origins_off: bool,
     #[serde(default)]
     interrupted_tests: usize,
@@ -309,6 +363,7 @@ impl From<StatsIn> for RunStats {
             not_run: stats.not_run,
             llm_cut_off: stats.llm_cut_off,
             heal_veto_off: stats.heal_veto_off,
+            llm_writes: stats.llm_writes,
             stopped: match (stats.stopped, stats.interrupted) {
                 (Some(reason), _) => Some(StopReason::Halted(reason)),
                 (None, true) => Some(StopReason::Interrupted),

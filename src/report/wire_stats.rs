@@ -77,6 +77,9 @@ pub(crate) struct StatsWire {
     /// Present (and `true`) only when healing ran with the heal veto off.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     heal_veto_off: bool,
+    /// Present (and `true`) only when an LLM could be asked to write code in the run.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    llm_writes: bool,
     /// Present (and `true`) only when `[browser] allowed_origins = ["*"]`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     allowed_origins_off: bool,
@@ -123,6 +126,7 @@ impl From<&RunStats> for StatsWire {
             tokens_out,
             llm_wait,
             heal_veto_off,
+            llm_writes,
             allowed_origins_off,
             interrupted_tests,
             llm_cut_off,
@@ -152,6 +156,7 @@ impl From<&RunStats> for StatsWire {
             tokens_out,
             llm_wait_ms: millis(llm_wait),
             heal_veto_off,
+            llm_writes,
             allowed_origins_off,
             interrupted_tests,
             llm_cut_off,

@@ -144,6 +144,8 @@ mod tests {
             code: Some("fill('hunter22')".into()),
             verdict: None,
             screenshot: None,
+            timed_out: None,
+            written_before: Vec::new(),
         };
         let event = RunEvent::of_test(
             test_id(),

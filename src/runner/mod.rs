@@ -9,6 +9,7 @@ mod event;
 mod fake;
 mod last_run;
 mod lifecycle;
+mod margins;
 mod masked;
 mod outcome;
 mod port;
@@ -41,7 +42,8 @@ pub use event::{
     TestKind, TestRetry, TestTiming, TraceWritten, Warning,
 };
 pub(crate) use last_run::{FailedTest, LastRun, TestDuration};
-pub use outcome::{FailureCause, TestFailure, TestOutcome};
+pub(crate) use margins::wait_seconds;
+pub use outcome::{FailureCause, TestFailure, TestOutcome, WrittenStep};
 pub(crate) use outcome::{Interruption, SetupFailed};
 pub(crate) use projects::run_projects;
 pub(crate) use run_config::{Mode, RunConfig, TraceMode};

@@ -7,6 +7,7 @@ use crate::engine::{EngineFailure, EngineFailureKind};
 use crate::llm::Classification;
 use crate::runner::TestId;
 use crate::script::{FailureKind, StepFailure};
+use crate::step::Waited;
 
 /// Why a test failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +67,21 @@ pub struct TestFailure {
     pub verdict: Option<Classification>,
     /// A PNG screenshot of the page when the step failed, when one could be taken.
     pub screenshot: Option<Vec<u8>>,
+    /// The call that ran out its timeout, with which timeout that was, when the step's code
+    /// failed on one.
+    pub timed_out: Option<Waited>,
+    /// For an INCURABLE step whose code was being generated: the code of the earlier steps of
+    /// the test that was written in this run, which left the page as the step found it.
+    pub written_before: Vec<WrittenStep>,
+}
+
+/// A step of a test whose code was generated or healed in the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenStep {
+    /// 1-based index of the step in its test.
+    pub step_index: usize,
+    pub step: String,
+    pub code: String,
 }
 
 impl TestFailure {
@@ -80,6 +96,8 @@ impl TestFailure {
             code: None,
             verdict: None,
             screenshot: None,
+            timed_out: None,
+            written_before: Vec::new(),
         }
     }
 
@@ -112,6 +130,11 @@ impl TestFailure {
             FailureCause::SetupFailed(setup) => setup.infrastructure,
             FailureCause::CacheMiss => false,
         }
+    }
+
+    /// Whether the engine found the step incurable (INCURABLE).
+    pub(crate) fn is_incurable(&self) -> bool {
+        matches!(&self.cause, FailureCause::Engine(f) if f.kind == EngineFailureKind::Incurable)
     }
 
     /// Whether the failure is the configuration's: a step needs a setting the run lacks.

@@ -92,6 +92,7 @@ fn add(total: &mut RunStats, project: &RunStats) {
     }
     total.llm_cut_off |= project.llm_cut_off;
     total.heal_veto_off |= project.heal_veto_off;
+    total.llm_writes |= project.llm_writes;
     total.allowed_origins_off |= project.allowed_origins_off;
     total.cached_steps += project.cached_steps;
     total.generated_steps += project.generated_steps;

@@ -168,6 +168,9 @@ impl<'a> Runner<'a> {
         stats.heal_veto_off =
             !self.config.heal_veto && self.config.mode == (Mode::Run { heal: true });
         stats.allowed_origins_off = self.config.allowed_origins_off;
+        stats.llm_writes = self.breaker.is_some()
+            && self.config.builtin.uses_llm()
+            && matches!(self.config.mode, Mode::Run { .. });
         stats.duration = started.elapsed();
         on_event(RunEvent::of_run(RunFinished {
             stats: stats.clone(),

@@ -44,6 +44,9 @@ pub struct RunStats {
     pub llm_cut_off: bool,
     /// Healing ran with the heal veto off (`heal.veto = false`): every summary warns.
     pub heal_veto_off: bool,
+    /// An LLM could be asked to write code in this run (`run` with an LLM configured and
+    /// `[generate] builtin` not `only`): only then did a reused step save an LLM request.
+    pub llm_writes: bool,
     /// `[browser] allowed_origins = ["*"]`: pages could reach every origin; every summary warns.
     pub allowed_origins_off: bool,
     pub duration: Duration,

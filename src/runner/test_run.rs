@@ -11,13 +11,14 @@ use std::time::{Duration, Instant};
 
 use crate::cache::{CacheFile, StepKey};
 use crate::driver::TestPage;
-use crate::engine::{Budgets, Engine, HealPolicy, Reuse, StepContext, StepProof};
+use crate::engine::{Budgets, Engine, EngineObserver, HealPolicy, Reuse, StepContext, StepProof};
+use crate::runner::margins::{margin_warning, timed_out};
 use crate::runner::shared_steps::SharedSteps;
 use crate::runner::step_reporter::StepReporter;
 use crate::runner::step_run::{Cached, StepResult, Turn, advance, shared_step};
 use crate::runner::{
     FailureCause, Interruption, Mode, RunConfig, RunEvent, StepFailed, StepLog, StepPassed,
-    StepSkipped, StepSource, StepStarted, TestFailure, TestId, TestOutcome,
+    StepSkipped, StepSource, StepStarted, TestFailure, TestId, TestOutcome, WrittenStep,
 };
 use crate::scenario::{Scenario, Step, Test};
 use crate::step::{LivePage, SettleWindow};
@@ -60,6 +61,7 @@ pub(crate) fn run_test(
         engine: engine_for(&plan),
         passed_code: Vec::new(),
         written: Written::default(),
+        written_here: Vec::new(),
     };
     for offset in 0..steps.len() {
         if let Some(ended) = run.step(offset) {
@@ -135,6 +137,8 @@ struct TestSteps<'p> {
     /// What this test wrote to the cache, so that a test that reached for a forbidden origin,
     /// even after its step passed, keeps none of it.
     written: Written,
+    /// The steps of this test whose code was generated or healed in this run, in order.
+    written_here: Vec<WrittenStep>,
 }
 
 impl<'p> TestSteps<'p> {
@@ -178,6 +182,7 @@ impl<'p> TestSteps<'p> {
         });
         let started = Instant::now();
         let cached = lookup(plan, key);
+        let fresh = cached == Cached::Missing;
         let result = match (plan.config.mode, self.engine.as_mut()) {
             (Mode::Run { heal }, Some(engine)) if is_shared(plan, key) => {
                 let turn = Turn {
@@ -193,7 +198,7 @@ impl<'p> TestSteps<'p> {
         };
         let duration = started.elapsed();
         reporter.send_log();
-        self.ended(&reporter, key, result, duration)
+        self.ended(&reporter, key, result, duration, fresh)
     }
 
     /// What the step at `offset` is given: its key and line, and the sentences and code of the
@@ -225,6 +230,7 @@ impl<'p> TestSteps<'p> {
         key: &StepKey,
         result: StepResult,
         duration: Duration,
+        fresh: bool,
     ) -> Option<TestOutcome> {
         let step = reporter.step;
         match result {
@@ -235,8 +241,19 @@ impl<'p> TestSteps<'p> {
                 proof,
             } => {
                 self.passed_code.push(code.clone());
+                let waited = self.live.last_wait();
+                if let Some(warning) =
+                    margin_warning(reporter.index, &step.sentence, source, waited.as_ref())
+                {
+                    reporter.warning(&warning);
+                }
                 if matches!(source, StepSource::Generated | StepSource::Healed) {
                     self.written.steps.push((key.clone(), code.clone()));
+                    self.written_here.push(WrittenStep {
+                        step_index: reporter.index,
+                        step: step.sentence.clone(),
+                        code: code.clone(),
+                    });
                 }
                 // Cached code that was not proven in this run shows the proof its entry records.
                 let proof = match (source, proof) {
@@ -271,6 +288,10 @@ impl<'p> TestSteps<'p> {
             StepResult::Failed { mut failure } => {
                 if !failure.is_infrastructure() {
                     failure.screenshot = self.live.screenshot();
+                }
+                failure.timed_out = timed_out(&failure, self.live.last_wait());
+                if fresh && failure.is_incurable() {
+                    failure.written_before = self.written_here.clone();
                 }
                 reporter.send(StepFailed {
                     sentence: step.sentence.clone(),

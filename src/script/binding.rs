@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
 use crate::driver::{OriginGuard, TestPage};
+use crate::script::call_waits::{CallWaits, TimedCall};
 use crate::script::console_log::ConsoleLog;
 use crate::script::cut_text::cut_text;
 use crate::script::driver_error::HostError;
@@ -95,6 +96,8 @@ pub(crate) struct StepHost {
     pub(super) sent_writes: RefCell<Vec<String>>,
     /// Whether an `[optional]` step's first action waits for its target (`optional_target.rs`).
     pub(super) optional: OptionalTarget,
+    /// The call of the current execution that came closest to its timeout.
+    waits: CallWaits,
 }
 
 pub(super) type HostResult = Result<Value, HostError>;
@@ -133,7 +136,19 @@ impl StepHost {
             value_check: RefCell::new(None),
             sent_writes: RefCell::new(Vec::new()),
             optional: OptionalTarget::default(),
+            waits: CallWaits::default(),
         }
+    }
+
+    /// Forgets how long the calls so far waited, before an execution whose calls are timed.
+    pub(crate) fn reset_waits(&self) {
+        self.waits.reset();
+    }
+
+    /// The call since [`reset_waits`](Self::reset_waits) that used the largest share of its
+    /// timeout, if any call had one.
+    pub(crate) fn tightest_call(&self) -> Option<TimedCall> {
+        self.waits.tightest()
     }
 
     /// Arms the optional mode for the next execution (`Some(bound)`), or disarms it (see
@@ -300,6 +315,12 @@ impl StepHost {
         let started = Instant::now();
         let mut reply = self.dispatch(page_id, method, params);
         self.host_time.set(self.host_time.get() + started.elapsed());
+        // A parked call has not ended yet: its wait is not known.
+        if !matches!(reply, Outcome::Parked(_))
+            && let Some(timed) = TimedCall::of(method, params, started.elapsed())
+        {
+            self.waits.record(timed);
+        }
         // Anything the guard blocked while the call ran (a navigation by a link or a redirect, a
         // popup, a request or a socket the page opened) fails the call, whatever the call
         // itself answered.

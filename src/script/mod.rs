@@ -10,6 +10,7 @@
 mod api_methods;
 mod api_request;
 mod binding;
+mod call_waits;
 mod capped_body;
 mod console_log;
 mod context_requests;
@@ -42,6 +43,7 @@ mod set_cookie;
 
 pub(crate) use api_methods::refused_in_proof;
 pub(crate) use binding::StepHost;
+pub(crate) use call_waits::TimedCall;
 pub(crate) use failure::{FailureKind, RefusedCall, StepFailure};
 pub(crate) use host::Host;
 #[cfg(test)]

@@ -4,9 +4,10 @@
 //! Main types: [`LivePage`] (what a test owns: sandbox and host for its page) and
 //! [`LiveExecutor`] (one step's view of it: the settle window and where retries are told).
 
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::driver::TestPage;
 use crate::scenario::StepArgument;
@@ -16,12 +17,19 @@ use crate::script::{
 };
 use crate::step::mutations::Claims;
 use crate::step::proof::{Proof, ProofPage, prove};
+use crate::step::waited::Waited;
 use crate::step::{SettleWindow, StepExecutor, SystemClock, settle};
 
 /// One test's sandbox and the host that connects it to the test's page.
 pub(crate) struct LivePage {
     sandbox: Sandbox,
     host: Rc<StepHost>,
+    limits: Limits,
+    /// When the last execution of step code that passed ended (when the page opened, before
+    /// the first).
+    idle_since: Cell<Instant>,
+    /// The call of the last execution that came closest to its timeout.
+    last_wait: RefCell<Option<Waited>>,
 }
 
 impl LivePage {
@@ -36,7 +44,16 @@ impl LivePage {
         Ok(Self {
             sandbox: Sandbox::new(limits)?.with_vars(vars),
             host: Rc::new(StepHost::new(handle, page)),
+            limits,
+            idle_since: Cell::new(Instant::now()),
+            last_wait: RefCell::new(None),
         })
+    }
+
+    /// The call of the last execution (of any step) that came closest to its timeout: the
+    /// margin of code that passed, or the call that ran out its timeout.
+    pub(crate) fn last_wait(&self) -> Option<Waited> {
+        self.last_wait.borrow().clone()
     }
 
     /// One step's executor: code runs inside `window`, and every repetition is told to
@@ -109,12 +126,17 @@ impl StepExecutor for LiveExecutor<'_> {
         if let Some(guard) = self.page.host.origins() {
             guard.mark();
         }
-        settle(
+        // The time the page was left to itself before this code ran (its code being written).
+        let mut before = Some(self.page.idle_since.get().elapsed());
+        let mut timed_before = None;
+        let outcome = settle(
             &self.window,
             &SystemClock,
             || {
                 // Armed for each execution, because its first action spends the mode.
                 self.page.host.arm_optional(self.optional);
+                self.page.host.reset_waits();
+                timed_before = before.take();
                 let outcome = self
                     .page
                     .sandbox
@@ -123,7 +145,19 @@ impl StepExecutor for LiveExecutor<'_> {
                 outcome
             },
             |attempt, failure| (self.on_retry)(attempt, failure),
-        )
+        );
+        let waited = self
+            .page
+            .host
+            .tightest_call()
+            .map(|call| Waited::new(call, timed_before, &self.page.limits));
+        self.page.last_wait.replace(waited);
+        // A replay runs each step right after the last one that passed: the time a failed
+        // candidate took is overhead a replay does not have, so it counts as time before.
+        if outcome.is_ok() {
+            self.page.idle_since.set(Instant::now());
+        }
+        outcome
     }
 
     fn page_state(&self, screenshot: bool, snapshot_budget: usize) -> PageState {

@@ -12,9 +12,11 @@ mod live;
 mod mutations;
 mod proof;
 mod settle;
+mod waited;
 
 pub(crate) use executor::StepExecutor;
 pub(crate) use live::{LiveExecutor, LivePage};
 pub(crate) use mutations::Claims;
 pub(crate) use proof::Proof;
 pub(crate) use settle::{SettleWindow, SystemClock, settle};
+pub(crate) use waited::{TimeoutSetting, Waited};

@@ -63,6 +63,7 @@
     reason = "a test harness: a panic is the test failing, and measured figures go to the log"
 )]
 
+mod aids;
 mod api_steps;
 mod api_steps_builtin;
 mod architecture;
@@ -91,6 +92,7 @@ mod hygiene;
 mod import;
 mod install;
 mod llm;
+mod margins;
 mod merge;
 mod natural;
 mod optional;

@@ -167,6 +167,8 @@ fn events_in(project: Option<&str>) -> Vec<RunEvent> {
                 code: Some(format!("async function step(page) {{\n  // {NASTY}\n}}")),
                 verdict: Some(verdict),
                 screenshot: Some(vec![0x89, b'P', b'N', b'G']),
+                timed_out: None,
+                written_before: Vec::new(),
             })),
             2500,
         ),

@@ -12,6 +12,7 @@ use crate::engine::builtin::snapshot::Snapshot;
 use crate::engine::builtin::tokens::{normalize, tokenize};
 use crate::engine::builtin::{cards, choices};
 use crate::engine::sentence::quoted_literals;
+use crate::script::PageState;
 
 /// The code of `sentence` on the page whose AI-mode aria snapshot is `snapshot` and whose
 /// structure beyond it `structure` lists (`structure.js`'s JSON, empty when unknown), or why the
@@ -26,16 +27,43 @@ pub(crate) fn write_step(
 ) -> Result<String, Decline> {
     let snap = Snapshot::read(snapshot, structure);
     code(sentence, columns, &snap)
-        .map_err(|decline| unproven_absence(decline, sentence, snapshot, &snap))
+        .map_err(|decline| unproven_absence(decline, sentence, snapshot, &snap, false))
+}
+
+/// [`write_step`] on the page of `state`, whose URL tells a page no step opened yet
+/// (`about:blank`) from one whose snapshot could not be read.
+pub(crate) fn write_step_on(
+    sentence: &str,
+    columns: &[String],
+    state: &PageState,
+) -> Result<String, Decline> {
+    let snap = Snapshot::read(&state.snapshot, &state.structure);
+    let blank = state.url == "about:blank";
+    code(sentence, columns, &snap)
+        .map_err(|decline| unproven_absence(decline, sentence, &state.snapshot, &snap, blank))
 }
 
 /// A decline for an element not on the page, when the page may hold it after all, no longer
 /// says it is missing (an `[optional]` step is not skipped for it): the snapshot could not be
 /// read, the page has a frame (the snapshot does not show what is inside), or the page shows a
-/// text the sentence quotes, under another role or name than the sentence gives it.
-fn unproven_absence(decline: Decline, sentence: &str, snapshot: &str, snap: &Snapshot) -> Decline {
+/// text the sentence quotes, under another role or name than the sentence gives it. On a
+/// `blank` page (no step opened one yet) it says that instead.
+fn unproven_absence(
+    decline: Decline,
+    sentence: &str,
+    snapshot: &str,
+    snap: &Snapshot,
+    blank: bool,
+) -> Decline {
     if !decline.is_missing() {
         return decline;
+    }
+    if blank {
+        return Decline::new(format!(
+            "{}, because no earlier step opened a page (the test's page is still about:blank): \
+             start the test with a step that opens one, such as `open /`",
+            decline.0
+        ));
     }
     let page = snapshot.to_lowercase();
     let shown = quoted_literals(sentence)
@@ -188,6 +216,35 @@ mod tests {
             let blind = write_step("click the \"Accept\" button", &[], unread, "").unwrap_err();
             assert!(!blind.is_missing(), "{blind:?}");
         }
+    }
+
+    #[test]
+    fn a_page_no_step_opened_is_named_as_such_not_as_unread() {
+        let state = |url: &str, snapshot: &str| PageState {
+            url: url.to_owned(),
+            snapshot: snapshot.to_owned(),
+            ..PageState::default()
+        };
+        let blank = write_step_on(
+            "click the \"Accept\" button",
+            &[],
+            &state("about:blank", ""),
+        )
+        .unwrap_err();
+        assert!(!blank.is_missing(), "{blank:?}");
+        assert!(
+            blank.0.contains("no earlier step opened a page"),
+            "{blank:?}"
+        );
+        assert!(!blank.0.contains("could not be read"), "{blank:?}");
+        let unread = state(
+            "http://127.0.0.1:1/",
+            "(no snapshot: Timeout 5000ms exceeded)",
+        );
+        let unread = write_step_on("click the \"Accept\" button", &[], &unread).unwrap_err();
+        assert!(unread.0.contains("could not be read"), "{unread:?}");
+        let opened = state("http://127.0.0.1:1/", "- button \"Accept\"\n");
+        assert!(write_step_on("click the \"Accept\" button", &[], &opened).is_ok());
     }
 }
 

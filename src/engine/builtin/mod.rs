@@ -30,8 +30,8 @@ mod snapshot;
 mod structure;
 mod tokens;
 
-pub(crate) use builtin::{Explanation, explain, write_step};
+pub(crate) use builtin::{Explanation, explain, write_step, write_step_on};
 pub(crate) use forms::reads_as_check;
 pub(crate) use grammar::Decline;
 pub(crate) use grammar::parse as parse_sentence;
-pub(crate) use rewrites::rewrites;
+pub(crate) use rewrites::rewrite_candidates;

@@ -5,7 +5,8 @@
 //! action. Every rewrite is tried with [`write_step`] on the same snapshot and kept only when it
 //! is read, so a rewrite never declines itself.
 //!
-//! Main function: [`rewrites`].
+//! Main function: [`rewrite_candidates`]. They are only read here: `explain` offers one after
+//! it passed (and, for a check, was proven) on the page.
 
 use crate::engine::builtin::grammar::{Intent, Literal, State, Target, parse};
 use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
@@ -19,11 +20,19 @@ const MAX_REWRITES: usize = 3;
 /// Up to three sentences like `sentence` that [`write_step`] turns into code on the page of
 /// `snapshot`, best first; none when the sentence is read already, is none of the shapes, or
 /// asks for something no element stands in for (a URL, a title, the page's text).
-pub(crate) fn rewrites(
+#[cfg(test)]
+fn rewrites(sentence: &str, columns: &[String], snapshot: &str, structure: &str) -> Vec<String> {
+    rewrite_candidates(sentence, columns, snapshot, structure, MAX_REWRITES)
+}
+
+/// [`rewrites`], up to `limit` of them: the candidates a caller tries on the page before it
+/// offers any.
+pub(crate) fn rewrite_candidates(
     sentence: &str,
     columns: &[String],
     snapshot: &str,
     structure: &str,
+    limit: usize,
 ) -> Vec<String> {
     let Ok(intent) = parse(sentence, columns) else {
         return Vec::new();
@@ -52,7 +61,7 @@ pub(crate) fn rewrites(
             && write_step(&rewrite, columns, snapshot, structure).is_ok()
         {
             kept.push(rewrite);
-            if kept.len() == MAX_REWRITES {
+            if kept.len() >= limit {
                 break;
             }
         }
