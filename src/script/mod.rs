@@ -9,6 +9,7 @@
 
 mod api_request;
 mod binding;
+mod call_reach;
 mod console_log;
 mod cut_text;
 mod driver_error;
