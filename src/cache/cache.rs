@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::cache_error::io_error;
 use super::cache_lock::CacheLock;
-use super::{Author, CacheError, CacheFile, CachedStep, StepKey};
+use super::{Author, CacheError, CacheFile, CachedStep, ProofRecord, StepKey};
 use crate::regular_file::{MIB, read_regular_to_string};
 use crate::scenario::Scenario;
 use crate::secrets::{CodeSecret, Secrets};
@@ -107,7 +107,7 @@ impl Cache {
     }
 
     /// Stores code the engine wrote (`by`), healed or not, with how its checks were proven
-    /// (`proof`, format 4; `None` for code that checks nothing).
+    /// (`proof`; `None` for code that checks nothing).
     #[expect(clippy::too_many_arguments, reason = "an entry's parts, each named")]
     pub(crate) fn put_written(
         &self,
@@ -117,7 +117,7 @@ impl Cache {
         today: &str,
         healed: bool,
         by: Author,
-        proof: Option<&str>,
+        proof: Option<&ProofRecord>,
     ) -> Result<(), CacheError> {
         self.store(scenario, key, code, today, healed, Some(by), proof)
     }
@@ -143,7 +143,7 @@ impl Cache {
         today: &str,
         healed: bool,
         by: Option<Author>,
-        proof: Option<&str>,
+        proof: Option<&ProofRecord>,
     ) -> Result<(), CacheError> {
         if key.scenario != scenario.rel_path {
             return Err(CacheError::KeyMismatch {

@@ -13,7 +13,7 @@ use std::path::Path;
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Key, RawString, Table, Value};
 
 use super::toml_string::{basic_string, multi_line_string};
-use super::{CacheError, CacheFile, CachedStep};
+use super::{CacheError, CacheFile, CachedStep, ProofRecord};
 
 /// The TOML document of one cache file.
 #[derive(Debug, Clone, Default)]
@@ -102,6 +102,8 @@ enum Wanted<'a> {
     Basic(&'a str),
     /// Step code, spelled as a multi-line string.
     Code(&'a str),
+    /// A proof record, spelled as an inline table.
+    Proof(&'a ProofRecord),
     /// The key must not be there.
     Absent,
 }
@@ -112,6 +114,8 @@ impl Wanted<'_> {
         match self {
             Self::Integer(n) => value.as_integer() == Some(i64::from(n)),
             Self::Basic(s) | Self::Code(s) => value.as_str() == Some(s),
+            // A record in format 4's text does not hold it: the file is written with the table.
+            Self::Proof(record) => record_in(value).as_ref() == Some(record),
             Self::Absent => false,
         }
     }
@@ -122,6 +126,7 @@ impl Wanted<'_> {
             Self::Integer(n) => Some(Value::from(i64::from(n))),
             Self::Basic(s) => Some(string_value(&basic_string(s), s)),
             Self::Code(s) => Some(string_value(&multi_line_string(s), s)),
+            Self::Proof(record) => Some(proof_value(record)),
             Self::Absent => None,
         }
     }
@@ -151,10 +156,53 @@ fn entry_fields(entry: &CachedStep) -> [(&'static str, Wanted<'_>); 8] {
         ),
         (
             "proof",
-            entry.proof.as_deref().map_or(Wanted::Absent, Wanted::Basic),
+            entry.proof.as_ref().map_or(Wanted::Absent, Wanted::Proof),
         ),
         ("code", Wanted::Code(&entry.code)),
     ]
+}
+
+/// The proof record a `proof` value holds as a table; `None` for the text form.
+fn record_in(value: &Value) -> Option<ProofRecord> {
+    #[derive(serde::Deserialize)]
+    struct Field {
+        proof: ProofRecord,
+    }
+    let bare = value.clone().decorated("", "");
+    toml::from_str::<Field>(&format!("proof = {bare}"))
+        .ok()
+        .map(|field| field.proof)
+}
+
+/// A proof record as an inline table (`{ proven = ["hidden", "removed"] }`), spelled by its serde
+/// form so that it reads back as the same record.
+fn proof_value(record: &ProofRecord) -> Value {
+    let spelled = toml::Value::try_from(record).map(|value| inline(&value));
+    match spelled.map(|text| text.parse::<Value>()) {
+        Ok(Ok(value)) => value,
+        // The record's serde form is strings, arrays and tables: this does not happen, and its
+        // text is still a record a reader understands.
+        _ => string_value(&basic_string(&record.to_string()), &record.to_string()),
+    }
+}
+
+/// A TOML value on one line: tables inline, strings as basic strings.
+fn inline(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => basic_string(s),
+        toml::Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(inline).collect::<Vec<_>>().join(", ")
+        ),
+        toml::Value::Table(table) => {
+            let pairs: Vec<String> = table
+                .iter()
+                .map(|(key, value)| format!("{} = {}", Key::new(key).display_repr(), inline(value)))
+                .collect();
+            format!("{{ {} }}", pairs.join(", "))
+        }
+        other => other.to_string(),
+    }
 }
 
 /// A string value holding `decoded`, spelled `repr`. toml_edit's own spelling differs from the
@@ -572,5 +620,87 @@ three
                 "format = 2\nscenario = \"a.steps\"\n\n[[background]]\nstep = \"open\"\noccurrence = 1\ncreated = \"2026-02-02\"\ncode = '''\nbg\n'''\n{NEW_ENTRY}"
             )
         );
+    }
+
+    /// Caches the previous format wrote, with every kind of proof text it wrote.
+    const FORMAT_4: [&str; 4] = [
+        include_str!("../../tests/fixtures/todomvc-suite/cache/scenarios/adding.steps.toml"),
+        include_str!("../../tests/fixtures/todomvc-suite/cache/scenarios/completing.steps.toml"),
+        include_str!("../../tests/fixtures/todomvc-suite/cache/scenarios/editing.steps.toml"),
+        include_str!("../../tests/fixtures/todomvc-suite/cache/scenarios/filters.steps.toml"),
+    ];
+
+    #[test]
+    fn a_format_4_cache_loads_whole_and_is_written_with_proof_tables_as_format_5() {
+        let path = Path::new("x.toml");
+        for old in FORMAT_4 {
+            let doc: DocumentMut = old.parse().unwrap();
+            let scenario = doc["scenario"].as_str().unwrap();
+            let file = CacheFile::parse(path, old, scenario).unwrap();
+            let entries =
+                old.matches("\n[[steps]]").count() + old.matches("\n[[background]]").count();
+            assert_eq!(file.steps.len(), entries, "every entry is kept");
+            let texts = old.lines().filter(|l| l.starts_with("proof = \"")).count();
+            let records = file.steps.iter().filter(|e| e.proof.is_some()).count();
+            assert_eq!(records, texts, "every proof is read");
+            let written = file.render_over(path, old).unwrap();
+            assert!(written.starts_with("format = 5\n"), "{written}");
+            assert!(!written.contains("proof = \""), "{written}");
+            assert_eq!(
+                CacheFile::parse(path, &written, scenario).unwrap().steps,
+                file.steps
+            );
+        }
+    }
+
+    #[test]
+    fn proofs_are_written_as_tables_and_read_back() {
+        use crate::cache::{MutationKind, ProofRecord, Unproven};
+        let records = [
+            (
+                ProofRecord::Proven(vec![MutationKind::Hidden, MutationKind::TextPrefixed]),
+                r#"proof = { proven = ["hidden", "text-prefixed"] }"#,
+            ),
+            (
+                ProofRecord::None(Unproven::Acts("click".into())),
+                r#"proof = { none = { acts = "click" } }"#,
+            ),
+            (
+                ProofRecord::None(Unproven::Sends("POST".into())),
+                r#"proof = { none = { sends = "POST" } }"#,
+            ),
+            (
+                ProofRecord::None(Unproven::NoMutation),
+                r#"proof = { none = "no_mutation" }"#,
+            ),
+            (
+                ProofRecord::None(Unproven::NotRepeatable("a \"quoted\" why".into())),
+                r#"proof = { none = { not_repeatable = "a \"quoted\" why" } }"#,
+            ),
+        ];
+        for (record, line) in records {
+            let mut file = CacheFile::new("a.steps");
+            file.upsert(&key("t", "s"), "code\n", "2026-01-01", false, Some("llm"));
+            file.set_proof(&key("t", "s"), Some(&record));
+            let text = file.render();
+            assert!(text.starts_with("format = 5\n"), "{text}");
+            assert!(
+                text.contains(&format!("\nby = \"llm\"\n{line}\ncode = ")),
+                "{text}"
+            );
+            let read = CacheFile::parse(Path::new("a.toml"), &text, "a.steps").unwrap();
+            assert_eq!(read.steps[0].proof.as_ref(), Some(&record));
+            // Written again, a table that holds the record is left as it is.
+            assert_eq!(read.render_over(Path::new("a.toml"), &text).unwrap(), text);
+        }
+    }
+
+    #[test]
+    fn a_proof_text_no_prettyplay_wrote_is_an_error_at_its_line() {
+        let text = "format = 4\nscenario = \"a.steps\"\n\n[[steps]]\ntest = \"t\"\nstep = \"s\"\noccurrence = 1\ncreated = \"d\"\nproof = \"proven: glowing\"\ncode = \"c\"\n";
+        let error = CacheFile::parse(Path::new("a.toml"), text, "a.steps").unwrap_err();
+        let shown = error.to_string();
+        assert!(shown.contains("not a proof record"), "{shown}");
+        assert!(shown.contains("a.toml:9:"), "{shown}");
     }
 }

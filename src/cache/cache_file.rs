@@ -13,11 +13,11 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{CacheError, CachedStep, StepKey};
+use super::{CacheError, CachedStep, ProofRecord, StepKey};
 use crate::scenario::Scenario;
 
-/// The newest format version this prettyplay reads and writes: it adds an entry's `proof`.
-pub(crate) const FORMAT: u32 = 4;
+/// The newest format version this prettyplay reads and writes: an entry's `proof` is a table.
+pub(crate) const FORMAT: u32 = 5;
 
 /// The format that adds who wrote an entry (`by`).
 pub(crate) const FORMAT_WITH_AUTHOR: u32 = 3;
@@ -76,7 +76,8 @@ impl CacheFile {
         self.steps.iter().find(|entry| entry.is(key))
     }
 
-    /// The `format` this file is written with: 3 when an entry records who wrote it (`by`), 2
+    /// The `format` this file is written with: 5 when an entry records its proof (written as a
+    /// table, whatever form it was read in), 3 when an entry records who wrote it (`by`), 2
     /// when it has `[[background]]` entries, else the format it was read with (a file is never
     /// written with an older format than it had).
     pub(crate) fn written_format(&self) -> u32 {
@@ -254,14 +255,14 @@ impl CacheFile {
 
     /// Records how the code of `key` was proven (`None`: it was not, or checks nothing);
     /// returns whether anything changed. New code without a proof loses the old code's.
-    pub(crate) fn set_proof(&mut self, key: &StepKey, proof: Option<&str>) -> bool {
+    pub(crate) fn set_proof(&mut self, key: &StepKey, proof: Option<&ProofRecord>) -> bool {
         let Some(entry) = self.steps.iter_mut().find(|entry| entry.is(key)) else {
             return false;
         };
-        if entry.proof.as_deref() == proof {
+        if entry.proof.as_ref() == proof {
             return false;
         }
-        entry.proof = proof.map(str::to_owned);
+        entry.proof = proof.cloned();
         if proof.is_some() {
             self.format = self.format.max(FORMAT);
         }
@@ -457,9 +458,9 @@ it's '''
 
     #[test]
     fn format_is_checked() {
-        let newer = parse_error("format = 5\nscenario = \"s/a.steps\"\nfuture = true\n");
+        let newer = parse_error("format = 6\nscenario = \"s/a.steps\"\nfuture = true\n");
         assert!(
-            matches!(newer, CacheError::NewerFormat { found: 5, .. }),
+            matches!(newer, CacheError::NewerFormat { found: 6, .. }),
             "{newer}"
         );
         assert!(

@@ -4,9 +4,9 @@
 //! strictly (every key required but `healed`, `by` and `proof`, no other key allowed; a `[[background]]` table has
 //! no `test`, which `cache_file.rs` checks).
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 
-use super::StepKey;
+use super::{ProofRecord, StepKey};
 
 /// One cache entry: proven code for one step.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -28,11 +28,11 @@ pub struct CachedStep {
     /// written before format 3 or by hand.
     #[serde(default)]
     pub by: Option<String>,
-    /// How the code's checks were proven when it was written (format 4): `proven: <mutation
-    /// kinds it failed under>`, or `none: <why no proof was possible>`. `None` for code that
-    /// checks nothing, and in older or hand-written entries.
-    #[serde(default)]
-    pub proof: Option<String>,
+    /// How the code's checks were proven when it was written: a table since format 5, the
+    /// record's text in format 4 (read by [`proof_field`]). `None` for code that checks nothing,
+    /// and in older or hand-written entries.
+    #[serde(default, deserialize_with = "proof_field")]
+    pub proof: Option<ProofRecord>,
     /// The step code, exactly as stored (hand edits included).
     pub code: String,
 }
@@ -57,6 +57,25 @@ impl Author {
             Author::Reused => "reused",
         }
     }
+}
+
+/// Reads `proof` in either form: the table format 5 writes (`{ proven = ["hidden"] }`), or the
+/// text format 4 wrote (`"proven: hidden"`). A text that no prettyplay wrote is an error, so a
+/// hand edit is never dropped in silence.
+fn proof_field<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<ProofRecord>, D::Error> {
+    let value = toml::Value::deserialize(deserializer)?;
+    let record = match value {
+        toml::Value::String(text) => ProofRecord::from_text(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "proof {text:?} is not a proof record: expected `proven: <mutation kinds>`, \
+                 `none: <why>` or a table such as `{{ proven = [\"hidden\"] }}`"
+            ))
+        })?,
+        table => table.try_into().map_err(serde::de::Error::custom)?,
+    };
+    Ok(Some(record))
 }
 
 impl CachedStep {

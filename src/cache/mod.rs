@@ -1,8 +1,8 @@
 //! The repository cache: proven step code, one TOML file per scenario under `cache_dir`.
 //!
-//! Main types: [`StepKey`] (a step's identity), [`CachedStep`], [`CacheFile`] (one file's entries
-//! and its format), [`Cache`] (the store: load, atomic locked writes, prune), [`CacheError`]. The
-//! format is documented in `docs/cache-format.md`.
+//! Main types: [`StepKey`] (a step's identity), [`CachedStep`] (with its [`ProofRecord`]),
+//! [`CacheFile`] (one file's entries and its format), [`Cache`] (the store: load, atomic locked
+//! writes, prune), [`CacheError`]. The format is documented in `docs/cache-format.md`.
 
 #[expect(
     clippy::module_inception,
@@ -15,6 +15,7 @@ mod cache_file;
 mod cache_lock;
 mod cached_step;
 mod identity;
+mod proof_record;
 mod prune;
 mod toml_string;
 
@@ -25,4 +26,5 @@ pub(crate) use cache_file::CacheFile;
 pub use cached_step::Author;
 pub(crate) use cached_step::CachedStep;
 pub use identity::StepKey;
+pub use proof_record::{MutationKind, ProofRecord, Unproven};
 pub(crate) use prune::prune;

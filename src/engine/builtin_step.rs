@@ -7,6 +7,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::cache::ProofRecord;
 use crate::config::BuiltinOrder;
 use crate::engine::builtin::Decline;
 use crate::engine::builtin::write_step;
@@ -24,7 +25,7 @@ const OPTIONAL_REREAD: Duration = Duration::from_millis(250);
 pub(super) enum BuiltinOutcome {
     /// Its code ran to its end on the page and its checks (if any) passed the mutation proof,
     /// recorded as the second field.
-    Passed(String, Option<String>),
+    Passed(String, Option<ProofRecord>),
     /// It wrote nothing, and says why.
     Declined(Decline),
     /// Its code failed on the page.
@@ -146,7 +147,7 @@ mod tests {
     };
     use crate::engine::{Budgets, Engine, EngineCause, EngineFailureKind};
     use crate::llm::{Category, FailedAttempt, VerdictSource};
-    use crate::script::{FailureKind, Observation, ObservedCall, StepFailure};
+    use crate::script::{FailureKind, Kind, Observation, ObservedCall, StepFailure};
 
     /// What the built-in generator writes for the sentence below on the fake page.
     const BUILTIN: &str = "async function step(page) {\n  await page.getByRole('textbox', { name: 'What needs to be done?' }).fill('buy milk');\n}";
@@ -518,10 +519,12 @@ mod tests {
         Observation {
             call: Some(ObservedCall {
                 method: "fill".into(),
+                kind: Some(Kind::Interacts),
                 selector: Some("internal:role=textbox[name=\"New todo\"i]".into()),
                 matches: Some(0),
                 ..ObservedCall::default()
             }),
+            value_check: None,
             page_text: Some("Todos".into()),
             loaded: true,
         }
@@ -532,6 +535,7 @@ mod tests {
         Observation {
             call: Some(ObservedCall {
                 method: "expect".into(),
+                kind: Some(Kind::Reads),
                 selector: Some("internal:testid=[data-testid=\"todo-count\"s]".into()),
                 expression: Some("to.have.text".into()),
                 expected_texts: vec!["1 item left".into()],
@@ -539,6 +543,7 @@ mod tests {
                 received: Some("\"2 items left\"".into()),
                 ..ObservedCall::default()
             }),
+            value_check: None,
             page_text: Some("2 items left".into()),
             loaded: true,
         }

@@ -10,8 +10,8 @@ use oxc_ast::ast::{
     Argument, ArrowFunctionExpression, AssignmentExpression, AssignmentPattern, AwaitExpression,
     BindingIdentifier, CallExpression, CatchClause, ChainExpression, Class, ConditionalExpression,
     DoWhileStatement, Expression, ForInStatement, ForOfStatement, ForStatement, Function,
-    IdentifierReference, IfStatement, LabeledStatement, LogicalExpression, ObjectPropertyKind,
-    Program, ReturnStatement, SimpleAssignmentTarget, StringLiteral, SwitchCase, TemplateLiteral,
+    IdentifierReference, IfStatement, LabeledStatement, LogicalExpression, Program,
+    ReturnStatement, SimpleAssignmentTarget, StringLiteral, SwitchCase, TemplateLiteral,
     ThrowStatement, TryStatement, WhileStatement, WithStatement,
 };
 use oxc_ast_visit::{Visit, walk};
@@ -19,8 +19,8 @@ use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType, Span};
 use oxc_syntax::scope::ScopeFlags;
 
-use crate::engine::checks::{Assertion, Checks, Escapes, Value};
-use crate::engine::locator_texts::LocatorTexts;
+use crate::engine::assertion_call::{AssertionCall, Source};
+use crate::engine::checks::{Assertion, Checks, Value};
 use crate::engine::optional_chain::chain_head;
 
 /// Calls that run JavaScript in the page (or replace it): they could change what a check sees.
@@ -37,41 +37,6 @@ const PAGE_SCRIPTS: &[&str] = &[
     "addInitScript",
 ];
 
-/// Matchers that return a promise (Playwright's web-first assertions and `toPass`): one that is
-/// not awaited fails nothing, since nobody observes its rejection.
-const ASYNC_MATCHERS: &[&str] = &[
-    "toBeAttached",
-    "toBeChecked",
-    "toBeDisabled",
-    "toBeEditable",
-    "toBeEmpty",
-    "toBeEnabled",
-    "toBeFocused",
-    "toBeHidden",
-    "toBeInViewport",
-    "toBeVisible",
-    "toContainClass",
-    "toContainText",
-    "toHaveAccessibleDescription",
-    "toHaveAccessibleErrorMessage",
-    "toHaveAccessibleName",
-    "toHaveAttribute",
-    "toHaveClass",
-    "toHaveCount",
-    "toHaveCSS",
-    "toHaveId",
-    "toHaveJSProperty",
-    "toHaveRole",
-    "toHaveScreenshot",
-    "toHaveText",
-    "toHaveTitle",
-    "toHaveURL",
-    "toHaveValue",
-    "toHaveValues",
-    "toMatchAriaSnapshot",
-    "toPass",
-];
-
 /// Globals whose properties step code has no business replacing: patching them (or a
 /// prototype) can make any assertion pass.
 const PATCHABLE_ROOTS: &[&str] = &[
@@ -86,12 +51,17 @@ const PATCHABLE_ROOTS: &[&str] = &[
     "Reflect",
 ];
 
-/// The matchers' modifiers that are not matchers themselves.
-const MODIFIERS: &[&str] = &["not", "resolves", "rejects"];
+/// Why step code could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum CheckReadError {
+    /// The parser's first diagnostic.
+    #[error("the code could not be parsed: {0}")]
+    Unparsable(String),
+}
 
 impl Checks {
     /// Parses `code`; an error names what the parser could not read.
-    pub(crate) fn of(code: &str) -> Result<Self, String> {
+    pub(crate) fn of(code: &str) -> Result<Self, CheckReadError> {
         let allocator = Allocator::default();
         let parsed = Parser::new(&allocator, code, SourceType::script()).parse();
         if parsed.panicked || parsed.diagnostics.has_errors() {
@@ -100,10 +70,10 @@ impl Checks {
                 .iter()
                 .next()
                 .map_or_else(|| "unreadable".to_owned(), ToString::to_string);
-            return Err(format!("the code could not be parsed: {first}"));
+            return Err(CheckReadError::Unparsable(first));
         }
         let mut reader = Reader {
-            source: code,
+            source: Source { code },
             checks: Checks::default(),
             guards: 0,
             tries: 0,
@@ -115,18 +85,22 @@ impl Checks {
             throwing: 0,
             returned_before: Vec::new(),
             chain_heads: Vec::new(),
+            calls: Vec::new(),
         };
         reader.read(&parsed.program);
         if reader.steps_defined > 1 {
             reader.checks.redefines_step = true;
         }
+        // The walk meets `a.b().c()` from the outside in; the code reads it from the left.
+        reader.calls.sort_by_key(|(at, _)| *at);
+        reader.checks.calls = reader.calls.into_iter().map(|(_, name)| name).collect();
         Ok(reader.checks)
     }
 }
 
 /// Walks the AST, tracking what surrounds each node.
 struct Reader<'s> {
-    source: &'s str,
+    source: Source<'s>,
     checks: Checks,
     /// Conditions, loops, cases and callbacks around the current node.
     guards: u32,
@@ -149,6 +123,8 @@ struct Reader<'s> {
     /// For each optional chain around the current node, the part before its first `?.`: only
     /// that part always runs, since a nullish value there skips the rest of the chain.
     chain_heads: Vec<Span>,
+    /// The methods called on an object, with where their names end in the source.
+    calls: Vec<(u32, String)>,
 }
 
 impl Reader<'_> {
@@ -156,176 +132,20 @@ impl Reader<'_> {
         self.visit_program(program);
     }
 
-    fn text(&self, span: Span) -> &str {
-        &self.source[span.start as usize..span.end as usize]
-    }
-
-    fn compact(&self, span: Span) -> String {
-        self.text(span)
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join("")
-    }
-
-    fn readable(&self, span: Span) -> String {
-        self.text(span)
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    fn value(&self, expression: &Expression<'_>) -> Value {
-        match expression.without_parentheses() {
-            Expression::StringLiteral(s) => Value::Str(s.value.as_str().to_owned()),
-            Expression::TemplateLiteral(t) if t.expressions.is_empty() => Value::Str(
-                t.quasis
-                    .iter()
-                    .map(|q| q.value.cooked.map_or(q.value.raw.as_str(), |c| c.as_str()))
-                    .collect(),
-            ),
-            Expression::NumericLiteral(n) => Value::Number(n.value),
-            Expression::UnaryExpression(u)
-                if u.operator.as_str() == "-"
-                    && matches!(u.argument, Expression::NumericLiteral(_)) =>
-            {
-                match &u.argument {
-                    Expression::NumericLiteral(n) => Value::Number(-n.value),
-                    _ => Value::Expression(self.compact(u.span)),
-                }
-            }
-            Expression::RegExpLiteral(r) => Value::Regex {
-                pattern: r.regex.pattern.text.as_str().to_owned(),
-                flags: r.regex.flags.to_string(),
-            },
-            Expression::ArrayExpression(a) => Value::List(
-                a.elements
-                    .iter()
-                    .map(|e| match e.as_expression() {
-                        Some(e) => self.value(e),
-                        None => Value::Expression(self.compact(e.span())),
-                    })
-                    .collect(),
-            ),
-            other => Value::Expression(self.compact(other.span())),
-        }
-    }
-
-    /// `timeout` and the other options of an options object.
-    fn options(&self, expression: &Expression<'_>) -> (Option<f64>, Option<String>) {
-        let Expression::ObjectExpression(object) = expression.without_parentheses() else {
-            return (None, None);
-        };
-        let mut timeout = None;
-        let mut others = Vec::new();
-        for property in &object.properties {
-            match property {
-                ObjectPropertyKind::ObjectProperty(p)
-                    if p.key.static_name().as_deref() == Some("timeout") =>
-                {
-                    timeout = match self.value(&p.value) {
-                        Value::Number(n) => Some(n),
-                        // A timeout that is not a number literal: unknown, so unlimited.
-                        _ => Some(f64::INFINITY),
-                    };
-                }
-                other => others.push(self.compact(other.span())),
-            }
-        }
-        let others = (!others.is_empty()).then(|| format!("{{{}}}", others.join(",")));
-        (timeout, others)
-    }
-
-    /// The assertion `call` is, if it is a matcher called on `expect(...)`.
+    /// The assertion `call` is, if it is a matcher called on `expect(...)`, with what keeps it
+    /// from failing the step where it stands.
     fn assertion(&self, call: &CallExpression<'_>) -> Option<Assertion> {
-        let Expression::StaticMemberExpression(member) = call.callee.without_parentheses() else {
-            return None;
-        };
-        let matcher = member.property.name.as_str();
-        if MODIFIERS.contains(&matcher) {
-            return None;
-        }
-        let mut negated = false;
-        let mut settled = false;
-        let mut object = member.object.without_parentheses();
-        while let Expression::StaticMemberExpression(modifier) = object {
-            match modifier.property.name.as_str() {
-                "not" => negated = !negated,
-                "resolves" | "rejects" => settled = true,
-                _ => return None,
-            }
-            object = modifier.object.without_parentheses();
-        }
-        let Expression::CallExpression(expect_call) = object else {
-            return None;
-        };
-        let (soft, poll) = match expect_call.callee.without_parentheses() {
-            Expression::Identifier(id) if id.name.as_str() == "expect" => (false, false),
-            Expression::StaticMemberExpression(m)
-                if matches!(m.object.without_parentheses(),
-                    Expression::Identifier(id) if id.name.as_str() == "expect") =>
-            {
-                match m.property.name.as_str() {
-                    "soft" => (true, false),
-                    "poll" => (false, true),
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        };
-        // `expect(subject, { timeout })` / `expect.poll(fn, { timeout })`.
-        let (mut timeout, _) = expect_call
-            .arguments
-            .get(1)
-            .and_then(Argument::as_expression)
-            .map_or((None, None), |e| self.options(e));
-        let mut args: Vec<&Expression<'_>> = call
-            .arguments
-            .iter()
-            .filter_map(Argument::as_expression)
-            .collect();
-        let mut options = None;
-        if let Some(last) = args.last()
-            && matches!(last.without_parentheses(), Expression::ObjectExpression(_))
-            && takes_options(matcher, args.len())
-        {
-            let (own_timeout, others) = self.options(last);
-            timeout = own_timeout.or(timeout);
-            options = others;
-            args.pop();
-        }
-        let subject = expect_call
-            .arguments
-            .first()
-            .and_then(Argument::as_expression)
-            .map_or(Value::Expression(String::new()), |e| self.value(e));
-        let locator_texts = LocatorTexts::of(
-            expect_call
-                .arguments
-                .first()
-                .and_then(Argument::as_expression),
-            &|e| self.value(e),
-        );
-        let promised = poll || settled || ASYNC_MATCHERS.contains(&matcher);
-        Some(Assertion {
-            matcher: matcher.to_owned(),
-            negated,
-            poll,
-            expected: args.iter().map(|a| self.value(a)).collect(),
-            subject,
-            locator_texts,
-            timeout,
-            options,
-            escapes: Escapes {
-                in_try: self.tries > 0,
-                caught: self.caught.contains(&call.span),
-                conditional: self.guards > 0
-                    || self.returned_earlier(call.span)
-                    || self.short_circuited(call.span),
-                soft,
-                unawaited: promised && !self.awaited.contains(&call.span),
-            },
-            text: self.readable(call.span),
-        })
+        let AssertionCall {
+            mut assertion,
+            promised,
+        } = AssertionCall::read(&self.source, call)?;
+        let escapes = &mut assertion.escapes;
+        escapes.in_try = self.tries > 0;
+        escapes.caught = self.caught.contains(&call.span);
+        escapes.conditional =
+            self.guards > 0 || self.returned_earlier(call.span) || self.short_circuited(call.span);
+        escapes.unawaited = promised && !self.awaited.contains(&call.span);
+        Some(assertion)
     }
 
     /// The function `expect(fn).toPass()` / `expect.poll(fn)...` runs as part of its assertion:
@@ -498,20 +318,6 @@ fn contains_keyword(text: &str, word: &str) -> bool {
     })
 }
 
-/// Whether a trailing object argument of `matcher` is its options rather than an expected value
-/// (`toEqual({ a: 1 })` compares objects; `toHaveText('x', { timeout })` takes options).
-fn takes_options(matcher: &str, args: usize) -> bool {
-    const VALUE_MATCHERS: &[&str] = &[
-        "toBe",
-        "toEqual",
-        "toStrictEqual",
-        "toMatchObject",
-        "toContainEqual",
-        "toHaveProperty",
-    ];
-    !VALUE_MATCHERS.contains(&matcher) || args >= 2
-}
-
 impl<'a> Visit<'a> for Reader<'_> {
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
         let (object, method) = match it.callee.without_parentheses() {
@@ -527,6 +333,9 @@ impl<'a> Visit<'a> for Reader<'_> {
             ),
             _ => (None, None),
         };
+        if let Some(method) = method {
+            self.calls.push((it.callee.span().end, method.to_owned()));
+        }
         if method.is_some_and(|m| PAGE_SCRIPTS.contains(&m)) {
             self.checks.page_scripts += 1;
         }
@@ -536,7 +345,7 @@ impl<'a> Visit<'a> for Reader<'_> {
                 .arguments
                 .first()
                 .and_then(Argument::as_expression)
-                .map(|e| self.value(e))
+                .map(|e| self.source.value(e))
             && ["data:", "javascript:"]
                 .iter()
                 .any(|scheme| url.trim_start().to_ascii_lowercase().starts_with(scheme))
@@ -613,7 +422,7 @@ impl<'a> Visit<'a> for Reader<'_> {
     fn visit_try_statement(&mut self, it: &TryStatement<'a>) {
         // A `finally` that returns, breaks or continues swallows the failure like a `catch`.
         let leaves = it.finalizer.as_ref().is_some_and(|f| {
-            let text = self.text(f.span);
+            let text = self.source.text(f.span);
             ["return", "break", "continue"]
                 .iter()
                 .any(|word| contains_keyword(text, word))

@@ -116,6 +116,9 @@ pub(crate) struct Checks {
     pub patches: usize,
     /// `step` is defined more than once or reassigned: which one runs is not the one read.
     pub redefines_step: bool,
+    /// The names of the methods the code calls on an object (`x.click()`, `x?.["click"]()`),
+    /// in source order: what the mutation proof looks for an action in.
+    pub calls: Vec<String>,
 }
 
 #[cfg(test)]
@@ -365,6 +368,9 @@ mod tests {
     #[test]
     fn code_that_does_not_parse_is_an_error() {
         let err = Checks::of("async function step(page) {").unwrap_err();
-        assert!(err.starts_with("the code could not be parsed"), "{err}");
+        assert!(
+            err.to_string().starts_with("the code could not be parsed"),
+            "{err}"
+        );
     }
 }

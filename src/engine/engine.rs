@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::cache::{Author, Cache, CacheError, StepKey};
+use crate::cache::{Author, Cache, CacheError, ProofRecord, StepKey};
 use crate::config::{BuiltinOrder, LlmSettings};
 use crate::engine::budgets::{Budgets, Pool};
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind, Reuse};
@@ -28,11 +28,11 @@ pub(crate) struct Written {
     /// Who wrote it: the built-in generator or the LLM.
     pub by: Author,
     /// How its checks were proven, as the cache entry records it (`None`: it checks nothing).
-    pub proof: Option<String>,
+    pub proof: Option<ProofRecord>,
 }
 
 impl Written {
-    pub(super) fn new(code: String, by: Author, proof: Option<String>) -> Self {
+    pub(super) fn new(code: String, by: Author, proof: Option<ProofRecord>) -> Self {
         Written { code, by, proof }
     }
 }

@@ -8,9 +8,9 @@
 //! evidence), one unit test per row below.
 
 use crate::engine::proof::claims_of;
-use crate::engine::sentence::quoted_literals;
+use crate::engine::sentence::{quoted_literals, words};
 use crate::llm::{Category, Classification, VerdictSource};
-use crate::script::{FailureKind, Observation, ObservedCall, StepFailure};
+use crate::script::{FailureKind, Kind, Observation, ObservedCall, StepFailure, ValueCheck};
 
 /// What the evidence decides about a failure of cached code.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,23 +35,6 @@ const STATES: &[(&str, [&str; 2])] = &[
     ("to.be.hidden", ["visible", "hidden"]),
 ];
 
-/// Calls that only read the page: a failed check's subject, never an action's target.
-const READS: &[&str] = &[
-    "expect",
-    "textContent",
-    "innerText",
-    "innerHTML",
-    "inputValue",
-    "getAttribute",
-    "isVisible",
-    "isHidden",
-    "isEnabled",
-    "isDisabled",
-    "isChecked",
-    "isEditable",
-    "queryCount",
-];
-
 /// Judges a failure of cached code for `sentence` from what the page shows (`seen`).
 pub(crate) fn judge(sentence: &str, failure: &StepFailure, seen: &Observation) -> Judgement {
     if !matches!(
@@ -62,18 +45,19 @@ pub(crate) fn judge(sentence: &str, failure: &StepFailure, seen: &Observation) -
     }
     let claimed = claimed_numbers(sentence);
     // A plain value check (`expect(await x.textContent()).toBe(...)`) made no failing browser
-    // call: its own Expected and Received lines are the evidence.
+    // call: what it expected and received are the evidence.
     if failure.kind == FailureKind::FailedCheck
-        && failure.message.trim_start().starts_with("expect(received)")
+        && let Some(check) = &seen.value_check
     {
-        return plain_near_miss(failure, &claimed).map_or(Judgement::Undecided, Judgement::Defect);
+        return plain_near_miss(check, &claimed).map_or(Judgement::Undecided, Judgement::Defect);
     }
     let Some(call) = &seen.call else {
         return Judgement::Undecided;
     };
-    let check = READS.contains(&call.method.as_str());
+    // A call that reads the page is a failed check's subject, never an action's target.
+    let check = call.kind == Some(Kind::Reads);
     if check && failure.kind == FailureKind::FailedCheck {
-        if let Some(defect) = contradicted(sentence, failure, call, &claimed) {
+        if let Some(defect) = contradicted(sentence, call, &claimed) {
             return Judgement::Defect(defect);
         }
         let unresolved = call.matches == Some(0) || call.received.as_deref() == Some(NOT_FOUND);
@@ -209,12 +193,7 @@ const TEXT_MATCHERS: &[&str] = &[
 /// A check whose subject was found and read something that contradicts the step: a near miss
 /// of an expected text with a number the sentence states, the other state, or another count
 /// than the sentence says.
-fn contradicted(
-    sentence: &str,
-    failure: &StepFailure,
-    call: &ObservedCall,
-    claimed: &[String],
-) -> Option<String> {
+fn contradicted(sentence: &str, call: &ObservedCall, claimed: &[String]) -> Option<String> {
     let resolved = call.matches.is_some_and(|n| n > 0);
     let received = call.received.as_deref().filter(|r| *r != NOT_FOUND);
     let expression = call.expression.as_deref().unwrap_or_default();
@@ -222,19 +201,20 @@ fn contradicted(
         return None;
     };
     if let Some((_, words)) = STATES.iter().find(|(e, _)| *e == expression)
-        && let Some(expected) = line_of(failure, "Expected:")
+        && let Some(word) = call.expected_state
     {
-        // The failure says what was expected ("checked", "not visible", "unchecked" for
-        // `checked: false`); the subject must now be in the other state.
-        let (negated, word) = match expected.strip_prefix("not ") {
-            Some(word) => (true, word.to_owned()),
-            None => (false, expected.clone()),
+        // The check expects a state ("checked", "unchecked" for `checked: false`, or not
+        // "visible"); the subject must now be in the other state.
+        let expected = if call.negated {
+            format!("not {word}")
+        } else {
+            word.to_owned()
         };
         let other = words.iter().find(|w| **w != word).copied();
-        let contradicts = if negated {
+        let contradicts = if call.negated {
             received == word
         } else {
-            words.contains(&word.as_str()) && Some(received) == other
+            words.contains(&word) && Some(received) == other
         };
         if contradicts {
             return Some(format!(
@@ -262,11 +242,11 @@ fn contradicted(
         return None;
     }
     // The value the failure itself recorded comes first; the page read again must agree.
-    let at_failure = line_of(failure, "Received:").unwrap_or_else(|| received.to_owned());
+    let at_failure = call.received_at_failure.as_deref().unwrap_or(received);
     let mut texts = call.expected_texts.clone();
     texts.extend(quoted_literals(sentence));
     texts.iter().find_map(|text| {
-        let miss = near_miss_in(text, &at_failure, claimed)?;
+        let miss = near_miss_in(text, at_failure, claimed)?;
         near_miss_in(text, received, claimed)?;
         Some(format!(
             "the check's subject shows \"{miss}\" where the step expects \"{text}\" (the same \
@@ -275,20 +255,10 @@ fn contradicted(
     })
 }
 
-/// The value after `label` on a line of the failure's message, unquoted.
-fn line_of(failure: &StepFailure, label: &str) -> Option<String> {
-    failure
-        .message
-        .lines()
-        .find_map(|l| l.trim_start().strip_prefix(label))
-        .map(|v| v.trim().trim_matches('"').to_owned())
-}
-
-/// A plain value check whose Expected and Received lines are near misses.
-fn plain_near_miss(failure: &StepFailure, claimed: &[String]) -> Option<String> {
-    let wanted = line_of(failure, "Expected:")?;
-    let got = line_of(failure, "Received:")?;
-    let miss = near_miss_in(&wanted, &got, claimed)?;
+/// A plain value check whose expected and received values are near misses.
+fn plain_near_miss(check: &ValueCheck, claimed: &[String]) -> Option<String> {
+    let wanted = &check.expected;
+    let miss = near_miss_in(wanted, &check.received, claimed)?;
     Some(format!(
         "the page shows \"{miss}\" where the step expects \"{wanted}\" (the same words, another \
          number)"
@@ -343,15 +313,15 @@ enum Token {
     Number(String),
 }
 
-/// The words (lower case, a plural `s` dropped) and numbers of a text, with each token's
-/// span; punctuation and spacing do not count.
+/// The words (a plural `s` dropped) and numbers of a text, with each token's span, as near
+/// misses compare them: the text's [`words`], a word that mixes digits and letters split into
+/// its numbers and words (`3items`), numbers without leading zeros.
 fn tokens(text: &str) -> Vec<(Token, std::ops::Range<usize>)> {
     let mut out = Vec::new();
-    let mut start = None;
-    let flush = |out: &mut Vec<(Token, std::ops::Range<usize>)>, from: usize, to: usize| {
-        let raw = &text[from..to];
+    for word in words(text) {
+        // Pieces are cut from the text as written, so that their spans point into it.
+        let (raw, from) = (&text[word.span.clone()], word.span.start);
         let mut at = 0;
-        // Split `3items` into a number and a word.
         while at < raw.len() {
             let digit = raw[at..].starts_with(|c: char| c.is_ascii_digit());
             let end = raw[at..]
@@ -361,7 +331,7 @@ fn tokens(text: &str) -> Vec<(Token, std::ops::Range<usize>)> {
             let token = if digit {
                 Token::Number(piece.trim_start_matches('0').to_owned())
             } else {
-                let lower = piece.to_lowercase();
+                let lower = piece.to_lowercase().replace('’', "'");
                 let singular = match lower.strip_suffix('s') {
                     Some(stem) if stem.chars().count() >= 3 && !stem.ends_with('s') => {
                         stem.to_owned()
@@ -373,16 +343,6 @@ fn tokens(text: &str) -> Vec<(Token, std::ops::Range<usize>)> {
             out.push((token, from + at..from + end));
             at = end;
         }
-    };
-    for (i, c) in text.char_indices() {
-        if c.is_alphanumeric() {
-            start.get_or_insert(i);
-        } else if let Some(from) = start.take() {
-            flush(&mut out, from, i);
-        }
-    }
-    if let Some(from) = start {
-        flush(&mut out, from, text.len());
     }
     out
 }
@@ -444,6 +404,8 @@ mod tests {
         )
     }
 
+    /// A failed `frame.expect` call, as the script layer records it: a read, and the state a
+    /// state matcher expects by default.
     fn expect(expression: &str, matches: u64, received: &str) -> ObservedCall {
         ObservedCall {
             method: "expect".into(),
@@ -451,6 +413,13 @@ mod tests {
             expression: Some(expression.into()),
             matches: Some(matches),
             received: Some(received.into()),
+            kind: Some(Kind::Reads),
+            expected_state: match expression {
+                "to.be.checked" => Some("checked"),
+                "to.be.visible" => Some("visible"),
+                "to.be.hidden" => Some("hidden"),
+                _ => None,
+            },
             ..ObservedCall::default()
         }
     }
@@ -458,17 +427,17 @@ mod tests {
     fn seen(call: ObservedCall, page_text: &str) -> Observation {
         Observation {
             call: Some(call),
+            value_check: None,
             page_text: Some(page_text.into()),
             loaded: true,
         }
     }
 
-    fn state_failed(expected: &str) -> StepFailure {
+    /// A state matcher's failure: the expected state is in the call, not the message.
+    fn state_failed() -> StepFailure {
         StepFailure::new(
             FailureKind::FailedCheck,
-            format!(
-                "expect(locator).toBeChecked() failed\n\nLocator:  x\nExpected: {expected}\nReceived: y\nTimeout:  5000ms"
-            ),
+            "expect(locator).toBeChecked() failed",
         )
     }
 
@@ -554,7 +523,7 @@ mod tests {
         let call = expect("to.be.checked", 1, "unchecked");
         let judged = judge(
             "the todo 'buy milk' is completed",
-            &state_failed("checked"),
+            &state_failed(),
             &seen(call, "buy milk"),
         );
         assert_eq!(
@@ -569,24 +538,21 @@ mod tests {
         gone.negated = true;
         let judged = judge(
             "the todo 'buy milk' is not shown",
-            &state_failed("not visible"),
+            &state_failed(),
             &seen(gone, "buy milk"),
         );
         assert!(matches!(&judged, Judgement::Defect(d) if d.contains("not.toBeVisible")));
         // `toBeChecked({ checked: false })` expects unchecked: unchecked now is no defect.
-        let call = expect("to.be.checked", 1, "unchecked");
+        let mut call = expect("to.be.checked", 1, "unchecked");
+        call.expected_state = Some("unchecked");
         assert_eq!(
-            judge("x", &state_failed("unchecked"), &seen(call, "")),
+            judge("x", &state_failed(), &seen(call, "")),
             Judgement::Undecided
         );
         // A spinner that hid after the timeout is in the expected state now: no defect.
         let spinner = expect("to.be.hidden", 1, "hidden");
         assert_eq!(
-            judge(
-                "the spinner is gone",
-                &state_failed("hidden"),
-                &seen(spinner, "")
-            ),
+            judge("the spinner is gone", &state_failed(), &seen(spinner, "")),
             Judgement::Undecided
         );
     }
@@ -621,13 +587,22 @@ mod tests {
             method: "textContent".into(),
             selector: Some(".todo-count".into()),
             matches: Some(1),
+            kind: Some(Kind::Reads),
             ..ObservedCall::default()
         };
         let failure = StepFailure::new(
             FailureKind::FailedCheck,
             "expect(received).toBe(expected)\n\nExpected: \"1 item left\"\nReceived: \"2 items left\"",
         );
-        let judged = judge("the counter shows 1 item left", &failure, &seen(call, ""));
+        let check = ValueCheck {
+            expected: "1 item left".into(),
+            received: "2 items left".into(),
+        };
+        let seen = Observation {
+            value_check: Some(check),
+            ..seen(call, "")
+        };
+        let judged = judge("the counter shows 1 item left", &failure, &seen);
         assert!(matches!(&judged, Judgement::Defect(d) if d.contains("\"2 items left\"")));
     }
 
@@ -635,6 +610,7 @@ mod tests {
     fn row_5_an_expected_text_missing_with_a_near_miss_on_the_page_is_a_defect() {
         let call = ObservedCall {
             method: "expect".into(),
+            kind: Some(Kind::Reads),
             selector: Some("internal:text=\"1 item left\"s".into()),
             expression: Some("to.be.visible".into()),
             matches: Some(0),
@@ -660,6 +636,7 @@ mod tests {
     fn row_6_a_locator_that_finds_nothing_on_a_loaded_page_is_a_rot_candidate() {
         let call = ObservedCall {
             method: "click".into(),
+            kind: Some(Kind::Interacts),
             selector: Some("#clear".into()),
             matches: Some(0),
             ..ObservedCall::default()
@@ -690,6 +667,7 @@ mod tests {
         // The app may have stopped rendering it; code written afresh could check another thing.
         let call = ObservedCall {
             method: "expect".into(),
+            kind: Some(Kind::Reads),
             selector: Some(".toast-success".into()),
             expression: Some("to.be.visible".into()),
             matches: Some(0),
@@ -727,6 +705,7 @@ mod tests {
         // A text of numbers alone is not searched for on the page.
         let count = ObservedCall {
             method: "expect".into(),
+            kind: Some(Kind::Reads),
             selector: Some("internal:testid=[data-testid=\"cart-count\"s]".into()),
             expression: Some("to.have.text".into()),
             expected_texts: vec!["3".into()],

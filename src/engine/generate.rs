@@ -4,7 +4,7 @@
 //! Main function: [`Engine::generate`]; the loop is [`Engine::attempts`]. The decisions are
 //! documented in `docs/engine.md` (Generation) and unit-tested below with strict fakes.
 
-use crate::cache::{Author, MAX_STEP_CODE_BYTES};
+use crate::cache::{Author, MAX_STEP_CODE_BYTES, ProofRecord};
 use crate::engine::budgets::Pool;
 use crate::engine::builtin_step::{BuiltinOutcome, handed_over};
 use crate::engine::engine::{
@@ -192,7 +192,7 @@ impl Engine<'_> {
         step: &StepContext<'_>,
         code: String,
         by: Author,
-        proof: Option<String>,
+        proof: Option<ProofRecord>,
     ) -> Result<Written, EngineFailure> {
         self.cache
             .put_written(
@@ -202,7 +202,7 @@ impl Engine<'_> {
                 &self.today,
                 false,
                 by,
-                proof.as_deref(),
+                proof.as_ref(),
             )
             .map_err(|err| cache_failure(&err))?;
         Ok(Written::new(code, by, proof))

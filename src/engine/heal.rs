@@ -4,7 +4,7 @@
 //! Main function: [`Engine::heal`]. The decisions are documented in `docs/engine.md` (Healing)
 //! and unit-tested below with strict fakes.
 
-use crate::cache::Author;
+use crate::cache::{Author, ProofRecord};
 use crate::engine::budgets::Pool;
 use crate::engine::builtin_step::BuiltinOutcome;
 use crate::engine::engine::{
@@ -20,12 +20,58 @@ use crate::llm::{Category, Classification, FailedAttempt, VerdictSource};
 use crate::script::StepFailure;
 use crate::step::StepExecutor;
 
+/// What the built-in generator's turn in a heal came to.
+#[derive(Debug)]
+enum BuiltinTurn {
+    /// It had no turn: it is off, or it already had one on the rot the evidence found.
+    NotTried,
+    /// Its code passed, and the veto and the mutation proof accepted it.
+    Vetted(String, Option<ProofRecord>),
+    /// Its code passed, but the veto or the mutation proof refused it.
+    Vetoed(EngineFailure),
+    /// Its code took the browser or the page down: no other code can run there.
+    Crashed(EngineFailure),
+    /// It wrote no code that passed, for this reason.
+    NoCode(String),
+}
+
+/// How a heal goes on after the built-in generator's turn.
+#[derive(Debug)]
+enum AfterBuiltin {
+    /// Write back the built-in generator's code.
+    Keep(String, Option<ProofRecord>),
+    /// The heal fails with this failure.
+    Fail(EngineFailure),
+    /// No code heals the step without an LLM, which may not write code: why the built-in
+    /// generator had none (`None`: it had no turn).
+    NoHeal(Option<String>),
+    /// An LLM writes the code.
+    AskLlm,
+}
+
+/// The decision after the built-in generator's `turn`, when an LLM may (`llm_writes`) or may
+/// not write code: code that passed and was accepted is kept; a crash ends the heal; code the
+/// veto refused ends it only when no LLM may write code that keeps the checks.
+fn after_builtin(turn: BuiltinTurn, llm_writes: bool) -> AfterBuiltin {
+    match (turn, llm_writes) {
+        (BuiltinTurn::Vetted(code, proof), _) => AfterBuiltin::Keep(code, proof),
+        (BuiltinTurn::Crashed(crash), _) => AfterBuiltin::Fail(crash),
+        (BuiltinTurn::Vetoed(vetoed), false) => AfterBuiltin::Fail(vetoed),
+        (BuiltinTurn::NoCode(why), false) => AfterBuiltin::NoHeal(Some(why)),
+        (BuiltinTurn::NotTried, false) => AfterBuiltin::NoHeal(None),
+        (BuiltinTurn::Vetoed(_) | BuiltinTurn::NoCode(_) | BuiltinTurn::NotTried, true) => {
+            AfterBuiltin::AskLlm
+        }
+    }
+}
+
 impl Engine<'_> {
-    /// Heals cached code that failed. The failure is classified strictly. Only rot is
-    /// regenerated, within the healing budget, and the heal veto reviews what passed before it
-    /// is written back or counted green. A product defect or an incurable step fails with its
-    /// verdict, and a crash is never classified. Healing never turns anything but rot green,
-    /// and never weakens a check.
+    /// Heals cached code that failed, as a pipeline: the evidence judges first (what it
+    /// decides, no LLM can overrule), then code is sought from another test's heal of the same
+    /// sentence, the built-in generator and the LLM in turn, and each candidate is vetted (the
+    /// heal veto and the mutation proof) before it is kept. Only rot is healed, within the
+    /// healing budget; a product defect or an incurable step fails with its verdict, a crash
+    /// is never classified, and a heal never weakens a check.
     pub(crate) fn heal(
         &mut self,
         step: &StepContext<'_>,
@@ -37,43 +83,61 @@ impl Engine<'_> {
         if failure.kind.speaks_for_itself() {
             return Err(evident_failure(failure, None));
         }
-        // The evidence first: what it decides, no LLM can overrule; a heal it allows needs no
-        // LLM at all.
         let judged = judge(&step.key.step, failure, &exec.observe());
-        // Another test that heals the same sentence waits, and then tries what this one
-        // stored instead of asking again. A product defect is decided before that.
+        if let Judgement::Defect(observed) = judged {
+            let verdict = self.defect_verdict(step, exec, observer, old_code, failure, observed);
+            return Err(product_defect(failure, verdict));
+        }
+        // Another test that heals the same sentence waits, and then tries what this one stored
+        // instead of asking again. A product defect is decided before that.
         let turn = self.reuse.map(|reuse| reuse.turn(&step.key.step));
-        let _held = match judged {
-            Judgement::Defect(_) => None,
-            _ => turn.as_deref().map(lock),
-        };
-        if !matches!(judged, Judgement::Defect(_))
-            && let Some(healed) = self.reuse_for_heal(step, exec, observer, old_code, failure)?
-        {
+        let _held = turn.as_deref().map(lock);
+        if let Some(healed) = self.reuse_for_heal(step, exec, observer, old_code, failure)? {
             return Ok(healed);
         }
-        let mut builtin_tried = false;
-        match judged {
-            Judgement::Defect(observed) => {
-                let verdict =
-                    self.defect_verdict(step, exec, observer, old_code, failure, observed);
-                return Err(EngineFailure::new(
-                    EngineFailureKind::ProductDefect,
-                    "the application does not behave as the step expects",
-                    Some(verdict),
-                )
-                .with_cause(EngineCause::Step(failure.clone())));
-            }
+        let builtin_tried = match judged {
             Judgement::Rot(why) => {
                 if let Some(healed) =
                     self.offline_heal(step, exec, observer, old_code, failure, &why)
                 {
                     return healed;
                 }
-                builtin_tried = self.builtin.uses_builtin();
+                self.builtin.uses_builtin()
             }
-            Judgement::Undecided => {}
+            Judgement::Defect(_) | Judgement::Undecided => false,
+        };
+        let verdict = self.llm_verdict(step, exec, observer, old_code, failure)?;
+        match verdict.category {
+            // The summary leaves the verdict's explanation out because reporters show the verdict
+            // on its own.
+            Category::ProductDefect => Err(product_defect(failure, verdict)),
+            Category::Incurable => Err(EngineFailure::new(
+                EngineFailureKind::Incurable,
+                "the step cannot be healed",
+                Some(verdict),
+            )
+            .with_cause(EngineCause::Step(failure.clone()))),
+            Category::Rot => self.rot_heal(
+                step,
+                exec,
+                observer,
+                old_code,
+                failure,
+                &verdict,
+                builtin_tried,
+            ),
         }
+    }
+
+    /// The LLM's verdict on a failure the evidence did not decide, told to the observer.
+    fn llm_verdict(
+        &mut self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+        old_code: &str,
+        failure: &StepFailure,
+    ) -> Result<Classification, EngineFailure> {
         if self.provider.is_none() {
             return Err(self.needs_llm(step, failure));
         }
@@ -112,95 +176,55 @@ impl Engine<'_> {
         };
         observer.healing_started(verdict.category);
         observer.verdict(&verdict);
-        match verdict.category {
-            // The summary leaves the verdict's explanation out because reporters show the verdict
-            // on its own.
-            Category::ProductDefect => Err(EngineFailure::new(
-                EngineFailureKind::ProductDefect,
-                "the application does not behave as the step expects",
-                Some(verdict),
-            )
-            .with_cause(EngineCause::Step(failure.clone()))),
-            Category::Incurable => Err(EngineFailure::new(
+        Ok(verdict)
+    }
+
+    /// Heals what the LLM called rot: the built-in generator goes first (unless it already
+    /// had its turn on the evidence's rot), under the same veto; its code is kept only when it
+    /// passed and checks at least what the cached code checked. Then the LLM writes code within
+    /// the healing budget, vetted the same way.
+    #[expect(clippy::too_many_arguments, reason = "the heal's parts, each named")]
+    fn rot_heal(
+        &mut self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+        old_code: &str,
+        failure: &StepFailure,
+        verdict: &Classification,
+        builtin_tried: bool,
+    ) -> Result<Written, EngineFailure> {
+        let turn = if self.builtin.uses_builtin() && !builtin_tried {
+            self.builtin_turn(step, exec, observer, old_code, failure, verdict, false)
+        } else {
+            BuiltinTurn::NotTried
+        };
+        match after_builtin(turn, self.builtin.uses_llm()) {
+            AfterBuiltin::Keep(code, proof) => self.keep_heal(
+                step,
+                observer,
+                old_code,
+                code,
+                verdict,
+                Author::Builtin,
+                proof,
+            ),
+            AfterBuiltin::Fail(failure) => Err(failure),
+            AfterBuiltin::NoHeal(_) => Err(EngineFailure::new(
                 EngineFailureKind::Incurable,
-                "the step cannot be healed",
-                Some(verdict),
+                "the built-in generator could not heal this step and [generate] builtin = \
+                 \"only\" lets no LLM write code",
+                Some(verdict.clone()),
             )
             .with_cause(EngineCause::Step(failure.clone()))),
-            Category::Rot => {
-                // The built-in generator goes first, under the same veto. Its code is kept only
-                // when it passed and checks at least what the cached code checked.
-                let builtin = match (self.builtin.uses_builtin() && !builtin_tried)
-                    .then(|| self.builtin_attempt(step, exec))
-                {
-                    Some(BuiltinOutcome::Passed(code, proof)) => {
-                        let vetted = self.vet_healed(
-                            step,
-                            observer,
-                            old_code,
-                            failure,
-                            &code,
-                            Proven::Record(proof),
-                            &verdict,
-                            Author::Builtin,
-                        );
-                        Some((code, vetted))
-                    }
-                    // Its code took the browser or the page down, so no LLM code can run there.
-                    Some(BuiltinOutcome::Failed(code, crash)) if crash.kind.speaks_for_itself() => {
-                        return Err(evident_failure(&crash, Some(code)));
-                    }
-                    _ => None,
-                };
-                match builtin {
-                    // The veto refused the built-in code; the LLM may still write code that keeps
-                    // the checks.
-                    Some((_, Err(vetoed))) if !self.builtin.uses_llm() => return Err(vetoed),
-                    None if !self.builtin.uses_llm() => {
-                        return Err(EngineFailure::new(
-                            EngineFailureKind::Incurable,
-                            "the built-in generator could not heal this step and [generate] \
-                             builtin = \"only\" lets no LLM write code",
-                            Some(verdict),
-                        )
-                        .with_cause(EngineCause::Step(failure.clone())));
-                    }
-                    _ => {}
-                }
-                if let Some((code, Ok(proof))) = builtin {
-                    return self.keep_heal(
-                        step,
-                        observer,
-                        old_code,
-                        code,
-                        &verdict,
-                        Author::Builtin,
-                        proof,
-                    );
-                }
+            AfterBuiltin::AskLlm => {
                 let previous = FailedAttempt {
                     code: old_code.to_owned(),
                     error: failure.message.clone(),
                 };
                 let (code, proven) = self
                     .attempts(step, exec, observer, Pool::Healing, Some(previous))
-                    .map_err(|mut failure| {
-                        // When the budget ran out, or a failed check got no verdict of its own,
-                        // the verdict that started the heal is the one that counts.
-                        if failure.verdict.is_none()
-                            && !matches!(
-                                failure.kind,
-                                EngineFailureKind::BrowserCrash
-                                    | EngineFailureKind::PageCrash
-                                    | EngineFailureKind::AppUnreachable
-                                    | EngineFailureKind::Misconfigured
-                                    | EngineFailureKind::Blocked
-                            )
-                        {
-                            failure.verdict = Some(verdict.clone());
-                        }
-                        failure
-                    })?;
+                    .map_err(|failure| with_heal_verdict(failure, verdict))?;
                 let proof = self.vet_healed(
                     step,
                     observer,
@@ -208,16 +232,62 @@ impl Engine<'_> {
                     failure,
                     &code,
                     proven,
-                    &verdict,
+                    verdict,
                     Author::Llm,
                 )?;
-                self.keep_heal(step, observer, old_code, code, &verdict, Author::Llm, proof)
+                self.keep_heal(step, observer, old_code, code, verdict, Author::Llm, proof)
             }
         }
     }
-}
 
-impl Engine<'_> {
+    /// The built-in generator's turn: code for the sentence on the page as it is, tried and,
+    /// when it passed, vetted like any heal. `announce` tells the observer the heal started
+    /// (with `verdict`) once there is code to vet, for a heal no LLM classified.
+    #[expect(clippy::too_many_arguments, reason = "the heal's parts, each named")]
+    fn builtin_turn(
+        &self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+        old_code: &str,
+        failure: &StepFailure,
+        verdict: &Classification,
+        announce: bool,
+    ) -> BuiltinTurn {
+        match self.builtin_attempt(step, exec) {
+            BuiltinOutcome::Passed(code, proof) => {
+                if announce {
+                    observer.healing_started(Category::Rot);
+                    observer.verdict(verdict);
+                }
+                match self.vet_healed(
+                    step,
+                    observer,
+                    old_code,
+                    failure,
+                    &code,
+                    Proven::Record(proof),
+                    verdict,
+                    Author::Builtin,
+                ) {
+                    Ok(proof) => BuiltinTurn::Vetted(code, proof),
+                    Err(vetoed) => BuiltinTurn::Vetoed(vetoed),
+                }
+            }
+            BuiltinOutcome::Failed(code, crash) if crash.kind.speaks_for_itself() => {
+                BuiltinTurn::Crashed(evident_failure(&crash, Some(code)))
+            }
+            BuiltinOutcome::Failed(_, failed) => BuiltinTurn::NoCode(format!(
+                "the code the built-in generator wrote for the sentence failed: {}",
+                failed.message.lines().next().unwrap_or_default()
+            )),
+            BuiltinOutcome::Declined(decline) => BuiltinTurn::NoCode(format!(
+                "the built-in generator cannot write this sentence: {}",
+                decline.0
+            )),
+        }
+    }
+
     /// The verdict on a failure the evidence calls a product defect. When an LLM is
     /// configured it is heard too, and its category is recorded beside the evidence's; a
     /// different one is a disagreement, never a different outcome.
@@ -258,65 +328,37 @@ impl Engine<'_> {
             recommendation: "review the healed code the built-in generator wrote".to_owned(),
             source: VerdictSource::Evidence { llm: None },
         };
-        let no_llm = self.provider.is_none() || !self.builtin.uses_llm();
-        let refused = match self.builtin_attempt(step, exec) {
-            BuiltinOutcome::Passed(code, proof) => {
-                observer.healing_started(Category::Rot);
-                observer.verdict(&verdict);
-                match self.vet_healed(
-                    step,
-                    observer,
-                    old_code,
-                    failure,
-                    &code,
-                    Proven::Record(proof),
-                    &verdict,
-                    Author::Builtin,
-                ) {
-                    Ok(proof) => {
-                        return Some(self.keep_heal(
-                            step,
-                            observer,
-                            old_code,
-                            code,
-                            &verdict,
-                            Author::Builtin,
-                            proof,
-                        ));
-                    }
-                    Err(vetoed) => return no_llm.then_some(Err(vetoed)),
-                }
-            }
-            BuiltinOutcome::Failed(code, crash) if crash.kind.speaks_for_itself() => {
-                return Some(Err(evident_failure(&crash, Some(code))));
-            }
-            BuiltinOutcome::Failed(_, failed) => format!(
-                "the code the built-in generator wrote for the sentence failed: {}",
-                failed.message.lines().next().unwrap_or_default()
-            ),
-            BuiltinOutcome::Declined(decline) => {
-                format!(
-                    "the built-in generator cannot write this sentence: {}",
-                    decline.0
+        let turn = self.builtin_turn(step, exec, observer, old_code, failure, &verdict, true);
+        match after_builtin(turn, self.llm_writes()) {
+            AfterBuiltin::Keep(code, proof) => Some(self.keep_heal(
+                step,
+                observer,
+                old_code,
+                code,
+                &verdict,
+                Author::Builtin,
+                proof,
+            )),
+            AfterBuiltin::Fail(failure) => Some(Err(failure)),
+            AfterBuiltin::NoHeal(refused) => {
+                let refused = refused.unwrap_or_else(|| "the built-in generator is off".into());
+                let verdict = Classification {
+                    recommendation: needs_llm_recommendation(step),
+                    ..verdict
+                };
+                Some(Err(EngineFailure::new(
+                    EngineFailureKind::Incurable,
+                    format!(
+                        "{why}, and {refused}; healing this step needs [llm] or a rewritten \
+                         sentence (try `prettyplay explain {}:{}`)",
+                        step.scenario.rel_path, step.line
+                    ),
+                    Some(verdict),
                 )
+                .with_cause(EngineCause::Step(failure.clone()))))
             }
-        };
-        no_llm.then(|| {
-            let verdict = Classification {
-                recommendation: needs_llm_recommendation(step),
-                ..verdict
-            };
-            Err(EngineFailure::new(
-                EngineFailureKind::Incurable,
-                format!(
-                    "{why}, and {refused}; healing this step needs [llm] or a rewritten \
-                     sentence (try `prettyplay explain {}:{}`)",
-                    step.scenario.rel_path, step.line
-                ),
-                Some(verdict),
-            )
-            .with_cause(EngineCause::Step(failure.clone())))
-        })
+            AfterBuiltin::AskLlm => None,
+        }
     }
 
     /// The failure of a step whose cached code failed where the evidence decides nothing and
@@ -353,7 +395,7 @@ impl Engine<'_> {
         code: String,
         verdict: &Classification,
         by: Author,
-        proof: Option<String>,
+        proof: Option<ProofRecord>,
     ) -> Result<Written, EngineFailure> {
         self.cache
             .put_written(
@@ -363,7 +405,7 @@ impl Engine<'_> {
                 &self.today,
                 true,
                 by,
-                proof.as_deref(),
+                proof.as_ref(),
             )
             .map_err(|err| cache_failure(&err))?;
         let offline = verdict.source == (VerdictSource::Evidence { llm: None });
@@ -385,16 +427,18 @@ impl Engine<'_> {
         proven: Proven,
         verdict: &Classification,
         by: Author,
-    ) -> Result<Option<String>, EngineFailure> {
+    ) -> Result<Option<ProofRecord>, EngineFailure> {
         self.vet(step, observer, old_code, failure, code, verdict, by)?;
         let refusal = match proven {
             Proven::Record(proof) => {
-                let lost = lost_kinds(self.cached_proof(step).as_deref(), proof.as_deref());
+                let lost = lost_kinds(self.cached_proof(step).as_ref(), proof.as_ref());
                 if lost.is_empty() {
                     return Ok(proof);
                 }
+                let lost: Vec<&str> = lost.iter().map(|kind| kind.as_str()).collect();
                 format!(
-                    "the healed check no longer fails under mutations the cached check failed                      under ({}): it checks less than the cached code",
+                    "the healed check no longer fails under mutations the cached check failed \
+                     under ({}): it checks less than the cached code",
                     lost.join(", ")
                 )
             }
@@ -476,6 +520,35 @@ fn diff(old_code: &str, new_code: &str) -> String {
         .context_radius(3)
         .header("cached", "healed")
         .to_string()
+}
+
+/// The failure of a step whose app does not behave as the step expects, with the verdict that
+/// says so. The summary leaves the verdict's explanation out because reporters show the verdict
+/// on its own.
+fn product_defect(failure: &StepFailure, verdict: Classification) -> EngineFailure {
+    EngineFailure::new(
+        EngineFailureKind::ProductDefect,
+        "the application does not behave as the step expects",
+        Some(verdict),
+    )
+    .with_cause(EngineCause::Step(failure.clone()))
+}
+
+/// A failure of the LLM's heal attempts: when the budget ran out, or a failed check got no
+/// verdict of its own, the verdict that started the heal is the one that counts.
+fn with_heal_verdict(mut failure: EngineFailure, verdict: &Classification) -> EngineFailure {
+    let evident = matches!(
+        failure.kind,
+        EngineFailureKind::BrowserCrash
+            | EngineFailureKind::PageCrash
+            | EngineFailureKind::AppUnreachable
+            | EngineFailureKind::Misconfigured
+            | EngineFailureKind::Blocked
+    );
+    if failure.verdict.is_none() && !evident {
+        failure.verdict = Some(verdict.clone());
+    }
+    failure
 }
 
 /// What to do about a step only an LLM (or a person) can heal.
@@ -1057,6 +1130,87 @@ mod tests {
                 "{reply:?}"
             );
             assert_eq!(ran.fixture.cached(0).unwrap().code, OLD);
+        }
+    }
+
+    mod after_builtin {
+        use super::super::{AfterBuiltin, BuiltinTurn, after_builtin};
+        use crate::cache::{MutationKind, ProofRecord};
+        use crate::engine::{EngineFailure, EngineFailureKind};
+
+        fn failure(kind: EngineFailureKind) -> EngineFailure {
+            EngineFailure::new(kind, "no", None)
+        }
+
+        fn vetted() -> BuiltinTurn {
+            BuiltinTurn::Vetted(
+                "code".into(),
+                Some(ProofRecord::Proven(vec![MutationKind::Hidden])),
+            )
+        }
+
+        #[test]
+        fn code_that_passed_and_was_accepted_is_kept_whoever_may_write() {
+            for llm_writes in [false, true] {
+                let kept = after_builtin(vetted(), llm_writes);
+                assert!(
+                    matches!(&kept, AfterBuiltin::Keep(code, Some(_)) if code == "code"),
+                    "{kept:?}"
+                );
+            }
+        }
+
+        #[test]
+        fn a_crash_ends_the_heal_whoever_may_write() {
+            for llm_writes in [false, true] {
+                let crashed = BuiltinTurn::Crashed(failure(EngineFailureKind::BrowserCrash));
+                let ended = after_builtin(crashed, llm_writes);
+                assert!(
+                    matches!(&ended, AfterBuiltin::Fail(f) if f.kind == EngineFailureKind::BrowserCrash),
+                    "{ended:?}"
+                );
+            }
+        }
+
+        #[test]
+        fn vetoed_code_ends_the_heal_when_no_llm_may_write() {
+            let vetoed = BuiltinTurn::Vetoed(failure(EngineFailureKind::HealVetoed));
+            let ended = after_builtin(vetoed, false);
+            assert!(
+                matches!(&ended, AfterBuiltin::Fail(f) if f.kind == EngineFailureKind::HealVetoed),
+                "{ended:?}"
+            );
+        }
+
+        #[test]
+        fn vetoed_code_leaves_the_llm_to_write_code_that_keeps_the_checks() {
+            let vetoed = BuiltinTurn::Vetoed(failure(EngineFailureKind::HealVetoed));
+            assert!(matches!(after_builtin(vetoed, true), AfterBuiltin::AskLlm));
+        }
+
+        #[test]
+        fn no_code_and_no_llm_is_no_heal_with_the_reason() {
+            let ended = after_builtin(BuiltinTurn::NoCode("it declined".into()), false);
+            assert!(
+                matches!(&ended, AfterBuiltin::NoHeal(Some(why)) if why == "it declined"),
+                "{ended:?}"
+            );
+        }
+
+        #[test]
+        fn no_turn_and_no_llm_is_no_heal_without_a_reason() {
+            let ended = after_builtin(BuiltinTurn::NotTried, false);
+            assert!(matches!(ended, AfterBuiltin::NoHeal(None)), "{ended:?}");
+        }
+
+        #[test]
+        fn no_code_or_no_turn_leaves_the_llm_to_write_code() {
+            for turn in [
+                BuiltinTurn::NoCode("it declined".into()),
+                BuiltinTurn::NotTried,
+            ] {
+                assert!(matches!(after_builtin(turn, true), AfterBuiltin::AskLlm));
+            }
         }
     }
 }

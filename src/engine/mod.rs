@@ -4,6 +4,7 @@
 //!
 //! Main types: [`Engine`] (with `generate.rs` and `heal.rs`), [`Budgets`], [`EngineFailure`].
 
+mod assertion_call;
 mod budgets;
 mod builtin;
 mod builtin_step;
@@ -41,7 +42,8 @@ pub(crate) use engine::Written;
 pub(crate) use engine::{Engine, EngineObserver, HealPolicy, StepContext};
 pub(crate) use evidence::{Judgement, defect_classification, judge};
 pub(crate) use generate::evident_failure;
-pub(crate) use proof::{VACUOUS, audit_record};
+pub use proof::StepProof;
+pub(crate) use proof::audit_record;
 pub(crate) use reuse::Reuse;
 pub(crate) use verdict::EngineCause;
 pub use verdict::{EngineFailure, EngineFailureKind};

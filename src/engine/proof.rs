@@ -7,12 +7,15 @@
 //! Main type: [`Proven`], made by [`Engine::proof_of`]. The proof itself runs in the `step`
 //! layer (`step/proof.rs`).
 
+use std::fmt;
+
+use crate::cache::{MutationKind, ProofRecord, Unproven};
 use crate::engine::checks::Checks;
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::reads_as_check;
-use crate::engine::sentence::quoted_literals;
-use crate::script::{FailureKind, StepFailure};
-use crate::step::{Claims, Proof, StepExecutor, Unproven, recorded_kinds};
+use crate::engine::sentence::{quoted_literals, words};
+use crate::script::{FailureKind, StepFailure, refused_in_proof};
+use crate::step::{Claims, Proof, StepExecutor};
 
 /// Words that make a sentence say something is absent.
 const NEGATIONS: &[&str] = &[
@@ -38,68 +41,16 @@ const NEGATIONS: &[&str] = &[
     "longer",
 ];
 
-/// Playwright methods that act on the page: code that calls one is not run again for a proof.
-/// The binding refuses them in a proof run too; this list only spares a run that would fail on
-/// a check the action had already made untrue (`expect(button).toBeEnabled(); click()`).
-const ACTIONS: &[&str] = &[
-    "click",
-    "dblclick",
-    "tap",
-    "fill",
-    "press",
-    "pressSequentially",
-    "type",
-    "check",
-    "uncheck",
-    "setChecked",
-    "hover",
-    "focus",
-    "blur",
-    "clear",
-    "selectOption",
-    "selectText",
-    "dragTo",
-    "dragAndDrop",
-    "dispatchEvent",
-    "setInputFiles",
-    "goto",
-    "reload",
-    "goBack",
-    "goForward",
-    "evaluate",
-    "evaluateAll",
-    "evaluateHandle",
-    "$eval",
-    "$$eval",
-    "waitForFunction",
-    "setViewportSize",
-    "bringToFront",
-    "scrollIntoViewIfNeeded",
-    "addScriptTag",
-    "addStyleTag",
-    "setContent",
-    "waitForEvent",
-    "accept",
-    "dismiss",
-    "down",
-    "up",
-    "move",
-    "wheel",
-    "insertText",
-];
-
-/// The first action `code` calls (`.click(`), if any, by its source text.
-fn first_action(code: &str) -> Option<&'static str> {
-    let mut first: Option<(usize, &'static str)> = None;
-    for action in ACTIONS {
-        let call = format!(".{action}(");
-        if let Some(at) = code.find(&call)
-            && first.is_none_or(|(earliest, _)| at < earliest)
-        {
-            first = Some((at, action));
-        }
-    }
-    first.map(|(_, action)| action)
+/// The first method `checks`'s code calls that a proof run would refuse (`click`), by the
+/// binding's table of calls. Such code is not run again for a proof: the binding would refuse
+/// the call anyway, and the run could fail first on a check the action had already made untrue
+/// (`expect(button).toBeEnabled(); click()`).
+fn first_action(checks: &Checks) -> Option<&str> {
+    checks
+        .calls
+        .iter()
+        .map(String::as_str)
+        .find(|name| refused_in_proof(name))
 }
 
 /// What a proof means for code that passed.
@@ -107,7 +58,7 @@ fn first_action(code: &str) -> Option<&'static str> {
 pub(super) enum Proven {
     /// Cache it, recording this (`None`: the code checks nothing, so there was nothing to
     /// prove).
-    Record(Option<String>),
+    Record(Option<ProofRecord>),
     /// The check cannot fail: the failure says under which mutation it still passed.
     Vacuous(StepFailure),
     /// The proof could not finish; the page may not be as it was.
@@ -127,11 +78,7 @@ pub(crate) fn claims_of(sentence: &str) -> Claims {
     for q in &quoted {
         outside = outside.replace(q.as_str(), " ");
     }
-    let words: Vec<String> = outside
-        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
-        .filter(|w| !w.is_empty())
-        .map(|w| w.to_lowercase().replace('’', "'"))
-        .collect();
+    let words: Vec<String> = words(&outside).into_iter().map(|w| w.text).collect();
     let numbers = words
         .iter()
         .filter(|w| w.chars().all(|c| c.is_ascii_digit()))
@@ -151,45 +98,76 @@ pub(crate) fn claims_of(sentence: &str) -> Claims {
     }
 }
 
-/// Whether `code` checks anything: an assertion or a `throw` that always runs. Code that only
-/// acts has no check to prove.
-pub(super) fn checks_anything(code: &str) -> bool {
-    match Checks::of(code) {
-        Ok(checks) => !checks.assertions.is_empty() || checks.throws > 0,
-        // Code the parser cannot read was refused before it ran; treat it as a check so it is
-        // never cached unproven.
-        Err(_) => true,
-    }
+/// Whether code that reads as `checks` checks anything: an assertion or a `throw` that always
+/// runs. Code that only acts has no check to prove.
+fn checks_anything(checks: &Checks) -> bool {
+    !checks.assertions.is_empty() || checks.throws > 0
 }
 
 /// The mutation kinds the cached check failed under that the healed check's proof lacks.
-pub(super) fn lost_kinds(cached: Option<&str>, healed: Option<&str>) -> Vec<String> {
-    let before = cached.map(recorded_kinds).unwrap_or_default();
-    let after = healed.map(recorded_kinds).unwrap_or_default();
-    before.into_iter().filter(|k| !after.contains(k)).collect()
+pub(super) fn lost_kinds(
+    cached: Option<&ProofRecord>,
+    healed: Option<&ProofRecord>,
+) -> Vec<MutationKind> {
+    ProofRecord::lost(cached, healed)
+}
+
+/// What a run says about the proof of a passed step's checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepProof {
+    /// The record its cache entry holds (or the one a generation or heal wrote, or `prettyplay
+    /// audit` made).
+    Recorded(ProofRecord),
+    /// `prettyplay audit` only: the check still passes on a page that contradicts its
+    /// sentence, and this says how (`it still passes when ... (a substring match)`).
+    Vacuous(String),
+}
+
+impl fmt::Display for StepProof {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepProof::Recorded(record) => record.fmt(f),
+            StepProof::Vacuous(why) => write!(f, "{VACUOUS}{why}"),
+        }
+    }
+}
+
+impl StepProof {
+    /// The proof as [`Display`](fmt::Display) writes it, read back (a report merged from a
+    /// blob keeps only the text); `None` for any other text.
+    pub(crate) fn from_text(text: &str) -> Option<StepProof> {
+        match text.strip_prefix(VACUOUS) {
+            Some(why) => Some(StepProof::Vacuous(why.to_owned())),
+            None => ProofRecord::from_text(text).map(StepProof::Recorded),
+        }
+    }
 }
 
 /// The proof of cached `code` that just passed, as `prettyplay audit` reports it: `None` for
-/// code that checks nothing, else the cache's record (`proven: ...`, `none: ...`) or
-/// `vacuous: it still passes when ... (why)`.
+/// code that checks nothing, else the cache's record (`proven: ...`, `none: ...`) or that it
+/// is vacuous (`vacuous: it still passes when ... (why)`).
 pub(crate) fn audit_record(
     exec: &dyn StepExecutor,
     code: &str,
     sentence: &str,
     columns: &[String],
-) -> Option<String> {
+) -> Option<StepProof> {
     let proof = proof_for(exec, code, sentence, columns)?;
-    match &proof {
-        Proof::Proven(_) | Proof::Unproven(_) => proof.record(),
-        Proof::Vacuous { mutation, why } => Some(match mutation {
-            Some(m) => format!("{VACUOUS}it still passes when {} ({why})", m.describe()),
-            None => format!("{VACUOUS}{why}"),
+    Some(match &proof {
+        Proof::Proven(_) | Proof::Unproven(_) => StepProof::Recorded(proof.record()?),
+        Proof::Vacuous { mutation, why } => StepProof::Vacuous(match mutation {
+            Some(m) => format!("it still passes when {} ({why})", m.describe()),
+            None => why.clone(),
         }),
-        Proof::Broken(failure) => Some(format!(
-            "none: the proof could not finish ({})",
-            failure.message.lines().next().unwrap_or_default()
-        )),
-    }
+        Proof::Broken(failure) => StepProof::Recorded(ProofRecord::None(Unproven::Unfinished(
+            failure
+                .message
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_owned(),
+        ))),
+    })
 }
 
 /// The mutation proof of `code`, which just passed on the page for `sentence` (whose examples
@@ -213,17 +191,23 @@ fn proof_for(
             ),
         });
     }
-    if !checks_anything(code) {
+    // Code the parser cannot read was refused before it ran; it is proven like any other, so
+    // it is never cached unproven.
+    let checks = Checks::of(code).ok();
+    if checks
+        .as_ref()
+        .is_some_and(|checks| !checks_anything(checks))
+    {
         return None;
     }
-    if let Some(action) = first_action(code) {
+    if let Some(action) = checks.as_ref().and_then(first_action) {
         return Some(Proof::Unproven(Unproven::Acts(action.to_owned())));
     }
     Some(exec.prove(code, &claims_of(sentence)))
 }
 
 /// The start of an audit record of a check that cannot fail.
-pub(crate) const VACUOUS: &str = "vacuous: ";
+const VACUOUS: &str = "vacuous: ";
 
 impl Engine<'_> {
     /// Runs the mutation proof of `code`, which just passed on the page, when it checks
@@ -248,7 +232,7 @@ impl Engine<'_> {
     }
 
     /// The proof the cache holds for the step's current code, if any.
-    pub(super) fn cached_proof(&self, step: &StepContext<'_>) -> Option<String> {
+    pub(super) fn cached_proof(&self, step: &StepContext<'_>) -> Option<ProofRecord> {
         let file = self.cache.load(&step.scenario.rel_path).ok().flatten()?;
         file.get(&step.key)?.proof.clone()
     }
@@ -268,6 +252,22 @@ mod tests {
     const EXACT: &str = "async function step(page) {\n  await expect(page.getByText('1 item left', { exact: true })).toBeVisible();\n}";
     /// A heal of [`EXACT`] the static veto accepts (a selector change); the proof decides.
     const SCOPED: &str = "async function step(page) {\n  await expect(page.locator('.todo-count').getByText('1 item left', { exact: true })).toBeVisible();\n}";
+
+    fn read(code: &str) -> Checks {
+        Checks::of(code).unwrap()
+    }
+
+    fn record(text: &str) -> ProofRecord {
+        ProofRecord::from_text(text).unwrap()
+    }
+
+    fn lost(cached: Option<&str>, healed: Option<&str>) -> Vec<&'static str> {
+        let (cached, healed) = (cached.map(record), healed.map(record));
+        lost_kinds(cached.as_ref(), healed.as_ref())
+            .into_iter()
+            .map(MutationKind::as_str)
+            .collect()
+    }
 
     fn vacuous() -> Proof {
         Proof::Vacuous {
@@ -298,7 +298,10 @@ mod tests {
         );
         let written = ran.result.as_ref().expect("the exact check is kept");
         assert_eq!((written.code.as_str(), written.by), (EXACT, Author::Llm));
-        assert_eq!(written.proof.as_deref(), Some("proven: hidden"));
+        assert_eq!(
+            written.proof.as_ref().map(ToString::to_string).as_deref(),
+            Some("proven: hidden")
+        );
         let failed = ran.received[1].generation().failed.clone().unwrap();
         assert_eq!(failed.code, LOOSE);
         assert!(
@@ -310,7 +313,10 @@ mod tests {
         );
         let entry = ran.fixture.cached(1).unwrap();
         assert_eq!(entry.code, format!("{EXACT}\n"));
-        assert_eq!(entry.proof.as_deref(), Some("proven: hidden"));
+        assert_eq!(
+            entry.proof.as_ref().map(ToString::to_string).as_deref(),
+            Some("proven: hidden")
+        );
     }
 
     #[test]
@@ -326,7 +332,13 @@ mod tests {
         );
         assert!(ran.result.is_ok());
         assert_eq!(
-            ran.fixture.cached(1).unwrap().proof.as_deref(),
+            ran.fixture
+                .cached(1)
+                .unwrap()
+                .proof
+                .as_ref()
+                .map(ToString::to_string)
+                .as_deref(),
             Some("none: the step acts on the page (click)")
         );
     }
@@ -346,7 +358,7 @@ mod tests {
                 "2026-11-30",
                 false,
                 Author::Llm,
-                cached_proof,
+                cached_proof.map(record).as_ref(),
             )
             .unwrap();
         let failure = StepFailure::new(
@@ -408,9 +420,15 @@ mod tests {
             .result
             .as_ref()
             .expect("a heal as strong as the cache is kept");
-        assert_eq!(written.proof.as_deref(), Some("proven: hidden, removed"));
+        assert_eq!(
+            written.proof.as_ref().map(ToString::to_string).as_deref(),
+            Some("proven: hidden, removed")
+        );
         let entry = kept.fixture.cached(1).unwrap();
-        assert_eq!(entry.proof.as_deref(), Some("proven: hidden, removed"));
+        assert_eq!(
+            entry.proof.as_ref().map(ToString::to_string).as_deref(),
+            Some("proven: hidden, removed")
+        );
         assert!(entry.healed.is_some());
     }
 
@@ -431,11 +449,22 @@ mod tests {
     #[test]
     fn the_first_action_a_code_calls_is_found() {
         assert_eq!(
-            first_action("await expect(b).toBeEnabled(); await b.click(); await x.fill('a');"),
+            first_action(&read(
+                "async function step(page) { await expect(b).toBeEnabled(); await b.click(); \
+                 await x.fill('a'); }"
+            )),
             Some("click")
         );
-        assert_eq!(first_action("await page.goto('/');"), Some("goto"));
-        assert_eq!(first_action("await expect(b).toBeVisible();"), None);
+        assert_eq!(
+            first_action(&read("async function step(page) { await page.goto('/'); }")),
+            Some("goto")
+        );
+        assert_eq!(
+            first_action(&read(
+                "async function step(page) { await expect(b).toBeVisible(); }"
+            )),
+            None
+        );
     }
 
     #[test]
@@ -446,35 +475,35 @@ mod tests {
 
     #[test]
     fn code_that_only_acts_checks_nothing() {
-        assert!(!checks_anything(
+        assert!(!checks_anything(&read(
             "async function step(page) { await page.getByRole('button').click(); }"
-        ));
-        assert!(checks_anything(
+        )));
+        assert!(checks_anything(&read(
             "async function step(page) { await expect(page.getByText('x')).toBeVisible(); }"
-        ));
-        assert!(checks_anything(
+        )));
+        assert!(checks_anything(&read(
             "async function step(page) { if (!(await page.title())) throw new Error('no title'); }"
-        ));
+        )));
     }
 
     #[test]
     fn a_heal_loses_the_kinds_its_proof_lacks() {
         assert_eq!(
-            lost_kinds(
+            lost(
                 Some("proven: hidden, text-prefixed"),
                 Some("proven: hidden")
             ),
             ["text-prefixed"]
         );
-        assert!(lost_kinds(Some("proven: hidden"), Some("proven: removed, hidden")).is_empty());
+        assert!(lost(Some("proven: hidden"), Some("proven: removed, hidden")).is_empty());
         assert_eq!(
-            lost_kinds(
+            lost(
                 Some("proven: hidden"),
                 Some("none: the step acts on the page (click)")
             ),
             ["hidden"]
         );
-        assert!(lost_kinds(None, None).is_empty());
-        assert!(lost_kinds(Some("none: no mutation contradicts what it checks"), None).is_empty());
+        assert!(lost(None, None).is_empty());
+        assert!(lost(Some("none: no mutation contradicts what it checks"), None).is_empty());
     }
 }

@@ -5,7 +5,7 @@
 //!
 //! Main functions: [`Engine::reuse_for_generation`] and [`Engine::reuse_for_heal`].
 
-use crate::cache::Author;
+use crate::cache::{Author, ProofRecord};
 use crate::engine::engine::{Engine, EngineObserver, StepContext, Written};
 use crate::engine::generate::evident_failure;
 use crate::engine::proof::Proven;
@@ -33,7 +33,7 @@ impl Engine<'_> {
         step: &StepContext<'_>,
         exec: &dyn StepExecutor,
         observer: &dyn EngineObserver,
-    ) -> Result<Option<(String, Option<String>)>, EngineFailure> {
+    ) -> Result<Option<(String, Option<ProofRecord>)>, EngineFailure> {
         let Some(reuse) = self.reuse else {
             return Ok(None);
         };
@@ -289,9 +289,17 @@ test: literal
             .unwrap();
 
         assert_eq!(written.by, Author::Reused);
-        assert_eq!(written.proof.as_deref(), Some("proven: hidden"));
         assert_eq!(
-            cached(&fixture, 1, 1).unwrap().proof.as_deref(),
+            written.proof.as_ref().map(ToString::to_string).as_deref(),
+            Some("proven: hidden")
+        );
+        assert_eq!(
+            cached(&fixture, 1, 1)
+                .unwrap()
+                .proof
+                .as_ref()
+                .map(ToString::to_string)
+                .as_deref(),
             Some("proven: hidden")
         );
     }
@@ -542,7 +550,13 @@ test: literal
         let reuse = Reuse::new(&scenarios);
         // The evidence decides; the LLM is only heard. Nothing is executed.
         let llm = ScriptedLlm::new([verdict_reply(Category::ProductDefect, "off by one")]);
-        let exec = ScriptedExecutor::new([]);
+        let exec = ScriptedExecutor::new([]).observing(crate::script::Observation {
+            value_check: Some(crate::script::ValueCheck {
+                expected: "1 item left".into(),
+                received: "2 items left".into(),
+            }),
+            ..crate::script::Observation::default()
+        });
         let mut engine = fixture.engine(&llm, 3, 2).with_reuse(&reuse);
         let failure = StepFailure::new(
             FailureKind::FailedCheck,

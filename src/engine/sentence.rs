@@ -1,10 +1,146 @@
-//! What a step sentence says, for the heal veto: its quoted literals, and whether it writes an
-//! expected value (the sentence is the spec: a healed value it writes may replace a cached one
-//! it does not).
+//! Reading step sentences: the one tokenizer the engine reads sentences with ([`tokenize`] into
+//! [`Tok`]ens for the built-in grammar, and [`words`] for anything that compares words or
+//! numbers: the mutation proof's claims, the evidence's near misses), the quoted literals, and
+//! for the heal veto whether a sentence writes an expected value (the sentence is the spec: a
+//! healed value it writes may replace a cached one it does not).
 //!
-//! Main functions: [`quoted_literals`] and [`expected_change`].
+//! Main type: [`Tok`]; main functions: [`tokenize`], [`words`], [`quoted_literals`] and
+//! [`expected_change`].
+
+use std::ops::Range;
 
 use crate::engine::checks::Value;
+
+/// A token of a sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Tok {
+    /// A run of characters between spaces, commas and semicolons, without the punctuation that
+    /// ends it (`todo's`, `/api/todos`, `e-mail`): lowercased, and as written. Its [`words`]
+    /// are finer.
+    Word(String, String),
+    /// A quoted literal (without its quotes), a `${NAME}` variable or a `<column>` of the
+    /// test's examples table.
+    Lit(String),
+}
+
+impl Tok {
+    pub(crate) fn is(&self, word: &str) -> bool {
+        matches!(self, Tok::Word(w, _) if w == word)
+    }
+}
+
+/// The tokens of `sentence`, whose test's examples table has `columns`. A single quote opens a
+/// literal only at the start of a token (`don't` opens nothing).
+pub(crate) fn tokenize(sentence: &str, columns: &[String]) -> Vec<Tok> {
+    let mut toks = Vec::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, toks: &mut Vec<Tok>| {
+        let w = word.trim_end_matches(['.', ',', ';', '!', '?', ':']);
+        if !w.is_empty() {
+            toks.push(Tok::Word(w.to_lowercase(), w.to_owned()));
+        }
+        word.clear();
+    };
+    let chars: Vec<(usize, char)> = sentence.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        let close = match c {
+            '"' => Some('"'),
+            '“' => Some('”'),
+            '\'' if word.is_empty() => Some('\''),
+            _ => None,
+        };
+        if let Some(close) = close {
+            let start = at + c.len_utf8();
+            if let Some(end) = sentence[start..].find(close) {
+                flush(&mut word, &mut toks);
+                toks.push(Tok::Lit(sentence[start..start + end].to_owned()));
+                let stop = start + end + close.len_utf8();
+                while i < chars.len() && chars[i].0 < stop {
+                    i += 1;
+                }
+                continue;
+            }
+        }
+        if c == '$'
+            && sentence[at..].starts_with("${")
+            && let Some(end) = sentence[at..].find('}')
+        {
+            flush(&mut word, &mut toks);
+            toks.push(Tok::Lit(sentence[at..=at + end].to_owned()));
+            let stop = at + end + 1;
+            while i < chars.len() && chars[i].0 < stop {
+                i += 1;
+            }
+            continue;
+        }
+        if c == '<'
+            && let Some(end) = sentence[at..].find('>')
+            && columns.iter().any(|col| *col == sentence[at + 1..at + end])
+        {
+            flush(&mut word, &mut toks);
+            toks.push(Tok::Lit(sentence[at..=at + end].to_owned()));
+            let stop = at + end + 1;
+            while i < chars.len() && chars[i].0 < stop {
+                i += 1;
+            }
+            continue;
+        }
+        if c.is_whitespace() || c == ',' || c == ';' {
+            flush(&mut word, &mut toks);
+        } else {
+            word.push(c);
+        }
+        i += 1;
+    }
+    flush(&mut word, &mut toks);
+    toks
+}
+
+/// A word of a text: letters and digits, with the apostrophes between them (`don't`;
+/// `isn’t` is written `isn't`), lowercased, and where it is in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Word {
+    pub text: String,
+    pub span: Range<usize>,
+}
+
+/// The words of `text` (a sentence, a quoted literal, a page's text), in order. Anything but a
+/// letter, a digit or an apostrophe inside a word separates words.
+pub(crate) fn words(text: &str) -> Vec<Word> {
+    let is_apostrophe = |c: char| c == '\'' || c == '’';
+    let mut out = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        if !c.is_alphanumeric() {
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        let mut word: String = c.to_lowercase().collect();
+        while let Some(&(at, next)) = chars.peek() {
+            if next.is_alphanumeric() {
+                word.extend(next.to_lowercase());
+                end = at + next.len_utf8();
+                chars.next();
+                continue;
+            }
+            // An apostrophe belongs to the word only when a letter or digit follows it.
+            let after = text[at + next.len_utf8()..].chars().next();
+            if is_apostrophe(next) && after.is_some_and(char::is_alphanumeric) {
+                word.push('\'');
+                chars.next();
+                continue;
+            }
+            break;
+        }
+        out.push(Word {
+            text: word,
+            span: start..end,
+        });
+    }
+    out
+}
 
 /// How the expected values changed, or `None` when they did not (or changed to values the
 /// sentence writes: the sentence is the spec, the cached code may have been wrong).
@@ -165,6 +301,63 @@ pub(crate) fn placeholders_of(sentence: &str, columns: &[String]) -> Vec<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn texts(text: &str) -> Vec<String> {
+        words(text).into_iter().map(|w| w.text).collect()
+    }
+
+    #[test]
+    fn words_are_letters_and_digits_with_the_apostrophes_inside() {
+        assert_eq!(
+            texts("The list isn’t empty: 3 items, (2) don't-care 'buy milk'"),
+            [
+                "the", "list", "isn't", "empty", "3", "items", "2", "don't", "care", "buy", "milk"
+            ]
+        );
+        let spans: Vec<_> = words("a  Bc'd!").into_iter().map(|w| w.span).collect();
+        assert_eq!(spans, [0..1, 3..7]);
+        assert_eq!(texts("3items 日本 x'"), ["3items", "日本", "x"]);
+    }
+
+    #[test]
+    fn tokens_are_runs_between_spaces_and_quoted_literals() {
+        let toks = tokenize(
+            "Type \"buy milk\" into the new-todo field, then press Enter.",
+            &[],
+        );
+        let shown: Vec<String> = toks
+            .iter()
+            .map(|t| match t {
+                Tok::Word(lower, _) => lower.clone(),
+                Tok::Lit(l) => format!("<{l}>"),
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "type",
+                "<buy milk>",
+                "into",
+                "the",
+                "new-todo",
+                "field",
+                "then",
+                "press",
+                "enter"
+            ]
+        );
+        let columns = ["item".to_owned()];
+        assert_eq!(
+            tokenize("add <item> and ${NAME} don't", &columns),
+            [
+                Tok::Word("add".into(), "add".into()),
+                Tok::Lit("<item>".into()),
+                Tok::Word("and".into(), "and".into()),
+                Tok::Lit("${NAME}".into()),
+                Tok::Word("don't".into(), "don't".into()),
+            ]
+        );
+    }
 
     #[test]
     fn quoted_literals_are_read_from_sentences() {

@@ -309,12 +309,15 @@ fn step_notes(html: &mut String, step: &StepRecord) {
     }
     if let Some(proof) = &step.proof {
         // A check that cannot fail is as loud as a failure; a proven or unproven one is a note.
-        let class = if proof.starts_with(crate::engine::VACUOUS) {
-            "note proof vacuous"
-        } else {
-            "note muted proof"
+        let class = match proof {
+            crate::engine::StepProof::Vacuous(_) => "note proof vacuous",
+            crate::engine::StepProof::Recorded(_) => "note muted proof",
         };
-        let _ = writeln!(html, "<p class=\"{class}\">check {}</p>", escape(proof));
+        let _ = writeln!(
+            html,
+            "<p class=\"{class}\">check {}</p>",
+            escape(&proof.to_string())
+        );
     }
     if step.retries > 0 {
         let _ = writeln!(

@@ -160,8 +160,8 @@ pub(crate) struct StepRecord {
     pub code: Option<String>,
     /// What `code` is: `step code`, or for a vetoed heal `cached code (kept)`.
     pub code_label: &'static str,
-    /// How the code's checks were proven (`proven: ...`, `none: ...`, `vacuous: ...`), if known.
-    pub proof: Option<String>,
+    /// How the code's checks were proven, if known.
+    pub proof: Option<crate::engine::StepProof>,
     /// Settle retries (executions after the first).
     pub retries: u32,
     /// LLM attempts at the step's code.

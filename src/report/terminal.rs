@@ -20,7 +20,7 @@ use super::locations::{Locations, ReportFile};
 use super::progress::Progress;
 use super::reporter::Reporter;
 use crate::cache::Author;
-use crate::engine::{Pool, VACUOUS};
+use crate::engine::{Pool, StepProof};
 use crate::llm::Classification;
 use crate::runner::{
     EventKind, GenerationStarted, Healed, HealingStarted, ReuseTried, RunEvent, RunKind, RunStats,
@@ -225,11 +225,7 @@ impl<W: Write> TerminalReporter<W> {
     /// `prettyplay audit` names a check that cannot fail at its step, at every verbosity, as a
     /// compiler names an error; any other passed step is a line in verbose mode.
     fn step_passed(&self, test: &TestId, index: usize, passed: &StepPassed) -> Shown {
-        if let Some(why) = passed
-            .proof
-            .as_deref()
-            .and_then(|proof| proof.strip_prefix(VACUOUS))
-        {
+        if let Some(StepProof::Vacuous(why)) = &passed.proof {
             return Shown::StepLine(format!(
                 "{}{}:{}: {} {}: {}",
                 project_prefix(test),
@@ -852,7 +848,7 @@ mod tests {
     fn a_vacuous_check_of_a_browser_project_names_the_project_before_its_place() {
         let vacuous = |project: Option<&str>| {
             let passed = StepPassed {
-                proof: Some(format!("{VACUOUS}nothing is checked")),
+                proof: Some(StepProof::Vacuous("nothing is checked".into())),
                 sentence: "the list shows \"milk\"".into(),
                 line: 4,
                 source: StepSource::Cached,

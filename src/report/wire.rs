@@ -101,7 +101,7 @@ pub(crate) enum EventWire<'a> {
         code: &'a str,
         /// How the step's checks were proven (see `docs/reports.md`); absent when unknown.
         #[serde(skip_serializing_if = "Option::is_none")]
-        proof: Option<&'a str>,
+        proof: Option<String>,
     },
     StepFailed {
         #[serde(flatten)]
@@ -308,7 +308,7 @@ fn step_event<'a>(head: Head<'a>, kind: &'a StepKind) -> EventWire<'a> {
             by: passed.by.map(Author::as_str),
             duration_ms: millis(passed.duration),
             code: &passed.code,
-            proof: passed.proof.as_deref(),
+            proof: passed.proof.as_ref().map(ToString::to_string),
         },
         StepKind::Failed(failed) => EventWire::StepFailed {
             head,

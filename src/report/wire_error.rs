@@ -32,6 +32,8 @@ pub(crate) enum WireError {
     /// A name (a step source, an author, a failure kind, ...) this prettyplay does not know.
     #[error("unknown {what} {name:?}")]
     UnknownName { what: &'static str, name: String },
+    #[error("unknown proof {0:?}")]
+    UnknownProof(String),
     #[error("unknown verdict source `{0}`")]
     UnknownVerdictSource(String),
     #[error("the screenshot is not base64: {0}")]

@@ -11,22 +11,10 @@ use crate::llm::{Category, Classification, VerdictSource};
 use crate::runner::{FailureCause, TestFailure, TestId, TestOutcome};
 use crate::script::FailureKind;
 
-/// The wire name of a step failure kind (`failed_check`, `timeout`, ...).
+/// The wire name of a step failure kind (`failed_check`, `timeout`, ...): the kind's own
+/// report name.
 pub(crate) fn failure_kind_name(kind: FailureKind) -> &'static str {
-    match kind {
-        FailureKind::FailedCheck => "failed_check",
-        FailureKind::Timeout => "timeout",
-        FailureKind::StrictMode => "strict_mode",
-        FailureKind::Script => "script",
-        FailureKind::Crash => "crash",
-        FailureKind::PageCrash => "page_crash",
-        FailureKind::Detached => "detached",
-        FailureKind::Unreachable => "unreachable",
-        FailureKind::AppError => "app_error",
-        FailureKind::Misconfigured => "misconfigured",
-        FailureKind::Blocked => "blocked",
-        FailureKind::Absent => "absent",
-    }
+    kind.report_name()
 }
 
 /// A test: scenario file, name and the line of its `test:` header, and its browser project in

@@ -19,7 +19,7 @@ use super::wire_read_outcome::{
     ClassificationIn, FailureIn, OutcomeIn, StatsIn, TestIdIn, category_named, ms,
 };
 use crate::cache::Author;
-use crate::engine::{LlmPurpose, Pool};
+use crate::engine::{LlmPurpose, Pool, StepProof};
 use crate::llm::Usage;
 use crate::runner::{
     AttemptTiming, EventKind, EventTime, GenerationStarted, Healed, HealingStarted, LlmCall,
@@ -366,7 +366,12 @@ impl StepPassedIn {
                 .transpose()?,
             duration: ms(self.duration_ms),
             code: self.code,
-            proof: self.proof,
+            proof: self
+                .proof
+                .map(|text| {
+                    StepProof::from_text(&text).ok_or_else(|| WireError::UnknownProof(text))
+                })
+                .transpose()?,
         })
     }
 }

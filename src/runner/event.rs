@@ -8,9 +8,9 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::cache::Author;
+use crate::cache::{Author, ProofRecord};
 use crate::driver::OriginSeen;
-use crate::engine::{LlmPurpose, Pool};
+use crate::engine::{LlmPurpose, Pool, StepProof};
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::{RunStats, TestFailure, TestId, TestOutcome};
 
@@ -240,7 +240,7 @@ pub struct StepPassed {
     /// How its checks were proven: `proven: <mutation kinds>`, `none: <why>`, or (from
     /// `prettyplay audit`) `vacuous: <what it still passes under>`. `None` for code that
     /// checks nothing, or cached code whose entry records no proof.
-    pub proof: Option<String>,
+    pub proof: Option<StepProof>,
 }
 
 /// A step failed; the details come with the test's [`TestFinished`] (or [`TestRetry`]).
@@ -441,10 +441,10 @@ impl RunStats {
     }
 
     fn step_passed(&mut self, passed: &StepPassed) {
-        match passed.proof.as_deref() {
-            Some(p) if p.starts_with("proven:") => self.checks_proven += 1,
-            Some(p) if p.starts_with(crate::engine::VACUOUS) => self.checks_vacuous += 1,
-            Some(_) => self.checks_unproven += 1,
+        match &passed.proof {
+            Some(StepProof::Recorded(ProofRecord::Proven(_))) => self.checks_proven += 1,
+            Some(StepProof::Recorded(ProofRecord::None(_))) => self.checks_unproven += 1,
+            Some(StepProof::Vacuous(_)) => self.checks_vacuous += 1,
             None => {}
         }
         match passed.source {

@@ -11,7 +11,7 @@ use std::time::Instant;
 use crate::cache::Author;
 use crate::engine::{
     Engine, EngineCause, EngineFailure, EngineFailureKind, EngineObserver, Judgement, StepContext,
-    audit_record, defect_classification, evident_failure, judge,
+    StepProof, audit_record, defect_classification, evident_failure, judge,
 };
 use crate::llm::Classification;
 use crate::runner::shared_steps::{Slot, lock};
@@ -36,7 +36,7 @@ pub(crate) enum StepResult {
         by: Option<Author>,
         code: String,
         /// How its checks were proven (see [`crate::runner::StepPassed`]).
-        proof: Option<String>,
+        proof: Option<StepProof>,
     },
     Failed {
         failure: Box<TestFailure>,
@@ -105,7 +105,7 @@ fn generate(
             source: StepSource::Generated,
             by: Some(generated.by),
             code: generated.code,
-            proof: generated.proof,
+            proof: generated.proof.map(StepProof::Recorded),
         },
         Err(decided) => {
             if let Some(reason) = generation_skip(observer.step.optional, context, &decided) {
@@ -219,7 +219,7 @@ fn after_failure(
                     source: StepSource::Healed,
                     by: Some(healed.by),
                     code: healed.code,
-                    proof: healed.proof,
+                    proof: healed.proof.map(StepProof::Recorded),
                 },
                 Err(decided) => {
                     // Show the code the message is about: the last regenerated

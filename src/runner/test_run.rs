@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::cache::{CacheFile, StepKey};
 use crate::driver::TestPage;
-use crate::engine::{Budgets, Engine, HealPolicy, Reuse, StepContext};
+use crate::engine::{Budgets, Engine, HealPolicy, Reuse, StepContext, StepProof};
 use crate::runner::shared_steps::SharedSteps;
 use crate::runner::step_reporter::StepReporter;
 use crate::runner::step_run::{Cached, StepResult, Turn, advance, shared_step};
@@ -255,7 +255,8 @@ impl<'p> TestSteps<'p> {
                         .plan
                         .cached
                         .and_then(|file| file.get(key))
-                        .and_then(|entry| entry.proof.clone()),
+                        .and_then(|entry| entry.proof.clone())
+                        .map(StepProof::Recorded),
                     (_, proof) => proof,
                 };
                 reporter.send(StepPassed {

@@ -22,6 +22,7 @@ use crate::script::FailureKind;
 use crate::script::cut_text::cut_text;
 use crate::script::driver_error::HostError;
 use crate::script::frame_calls::{LONGEST_TIMEOUT, timeout_of};
+use crate::script::http_method::HttpMethod;
 use crate::script::mutation::{Mutation, ResponseEdit, TextEdit};
 use crate::web_server::{CONNECT_LIMIT, UNREACHABLE_HINT, Unreachable, reach};
 
@@ -38,11 +39,6 @@ const MAX_HEADER_BYTES: usize = 16 * 1024;
 
 /// How many redirects a request follows unless it says otherwise (Playwright's default).
 const DEFAULT_MAX_REDIRECTS: u64 = 20;
-
-/// The methods a proof run may send: they read and change nothing on the server.
-pub(crate) fn is_read(method: &str) -> bool {
-    matches!(method.to_ascii_uppercase().as_str(), "GET" | "HEAD")
-}
 
 /// The body step code asked to send.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,8 +57,7 @@ enum Body {
 pub(crate) struct Fetch {
     /// The URL resolved against the base URL, query parameters appended.
     pub(crate) url: String,
-    /// The method, upper case.
-    pub(crate) method: String,
+    pub(crate) method: HttpMethod,
     headers: Vec<(String, String)>,
     body: Option<Body>,
     timeout: Duration,
@@ -79,12 +74,13 @@ impl Fetch {
             text("url").ok_or_else(|| HostError::script("a request needs a url".to_owned()))?;
         let url = resolve(base, asked)?;
         let url = with_query(url, params.get("params"))?;
-        let method = text("method").unwrap_or("GET").to_ascii_uppercase();
-        if method.is_empty() || !method.bytes().all(|b| b.is_ascii_alphabetic()) {
-            return Err(HostError::script(format!(
-                "{method:?} is not an HTTP method"
-            )));
-        }
+        let asked_method = text("method").unwrap_or("GET");
+        let method = HttpMethod::new(asked_method).ok_or_else(|| {
+            HostError::script(format!(
+                "{:?} is not an HTTP method",
+                asked_method.to_ascii_uppercase()
+            ))
+        })?;
         // CONNECT opens a tunnel and TRACE echoes the request back, credentials included:
         // neither is a call to an app's API.
         if matches!(method.as_str(), "CONNECT" | "TRACE") {
@@ -315,7 +311,7 @@ async fn follow(
     guard: Option<&OriginGuard>,
 ) -> Result<Answer, HostError> {
     let mut url = fetch.url.clone();
-    let mut method = fetch.method.clone();
+    let mut method = fetch.method.as_str().to_owned();
     let mut with_body = true;
     let mut hops = 0;
     loop {
@@ -371,7 +367,7 @@ async fn follow(
             None => read_body(context, &uid).await,
         };
         dispose(context, &uid).await;
-        let body = body.map_err(|err| failed_plain(&url, &method, err))?;
+        let body = body.map_err(|err| failed_plain(&url, &method, err.to_string()))?;
         let length = declared.unwrap_or(body.len());
         return Ok(Answer {
             url: response["url"].as_str().unwrap_or(&url).to_owned(),
@@ -413,18 +409,25 @@ fn allowed(url: &str, guard: Option<&OriginGuard>) -> Result<(), HostError> {
     }
 }
 
-async fn read_body(context: &APIRequestContext, uid: &str) -> Result<Vec<u8>, String> {
+async fn read_body(context: &APIRequestContext, uid: &str) -> Result<Vec<u8>, BodyError> {
     let reply: Value = context
         .channel()
         .send("fetchResponseBody", json!({ "fetchUid": uid }))
-        .await
-        .map_err(|err| err.to_string())?;
+        .await?;
     match reply["binary"].as_str() {
-        Some(encoded) => base64::engine::general_purpose::STANDARD
-            .decode(encoded)
-            .map_err(|err| format!("the response body could not be read: {err}")),
+        Some(encoded) => Ok(base64::engine::general_purpose::STANDARD.decode(encoded)?),
         None => Ok(Vec::new()),
     }
+}
+
+/// Why a response's body could not be read. Step code sees the text, so the cause is part of
+/// it.
+#[derive(Debug, thiserror::Error)]
+enum BodyError {
+    #[error(transparent)]
+    Driver(#[from] playwright_rs::Error),
+    #[error("the response body could not be read: {0}")]
+    Undecodable(#[from] base64::DecodeError),
 }
 
 async fn dispose(context: &APIRequestContext, uid: &str) {
@@ -594,10 +597,10 @@ mod tests {
             read(json!({ "url": "/api/todos", "params": [{ "name": "q", "value": "a b" }] }))
                 .unwrap();
         assert_eq!(fetch.url, "http://127.0.0.1:4000/api/todos?q=a+b");
-        assert_eq!(fetch.method, "GET");
+        assert_eq!(fetch.method.as_str(), "GET");
         let fetch = read(json!({ "url": "todos?x=1", "params": "y=2", "method": "post" })).unwrap();
         assert_eq!(fetch.url, "http://127.0.0.1:4000/app/todos?x=1&y=2");
-        assert_eq!(fetch.method, "POST");
+        assert_eq!(fetch.method.as_str(), "POST");
         let fetch = read(json!({ "url": "https://api.example.com/v1" })).unwrap();
         assert_eq!(fetch.url, "https://api.example.com/v1");
     }

@@ -18,18 +18,17 @@ use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
-use crate::driver::{OriginGuard, Reach, Settled, TestPage};
+use crate::driver::{OriginGuard, Settled, TestPage};
 use crate::script::call_reach::reach_of;
 use crate::script::console_log::ConsoleLog;
 use crate::script::cut_text::cut_text;
-use crate::script::driver_error::{HostError, received};
+use crate::script::driver_error::HostError;
 use crate::script::events::Routing;
-use crate::script::frame_calls::{handle_value, on_element, overran, overrun_limit};
-use crate::script::input_files::input_files;
-use crate::script::methods::Op;
+use crate::script::failure::RefusedCall;
+use crate::script::frame_calls::{handle_value, on_element};
+use crate::script::methods::{Method, Op};
 use crate::script::mutation::{self, Mutation};
-use crate::script::navigation;
-use crate::script::observe::{Call, Observation, observe};
+use crate::script::observe::{Call, Observation, ValueCheck, observe};
 use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
 use crate::script::optional_target::OptionalTarget;
 use crate::script::page_slot::PageSlot;
@@ -85,7 +84,10 @@ pub(crate) struct StepHost {
     pub(super) reads: RefCell<Vec<Read>>,
     /// The last frame call of the current run that failed (set when its error comes back): the
     /// evidence a failure is judged by. Shared with the call's task, which may outlive a borrow.
-    failed_call: Arc<Mutex<Option<Call>>>,
+    pub(super) failed_call: Arc<Mutex<Option<Call>>>,
+    /// The value assertion that ended the last normal run, if one did: the evidence of a
+    /// failure no browser call made.
+    value_check: RefCell<Option<ValueCheck>>,
     /// The methods of the requests that write (not GET or HEAD) the current execution sent:
     /// the proof refuses a check whose code sent one, whether or not it ran again.
     pub(super) sent_writes: RefCell<Vec<String>>,
@@ -93,10 +95,10 @@ pub(crate) struct StepHost {
     pub(super) optional: OptionalTarget,
 }
 
-type HostResult = Result<Value, HostError>;
+pub(super) type HostResult = Result<Value, HostError>;
 
 /// How a call ended, as the prelude receives it.
-enum Outcome {
+pub(super) enum Outcome {
     Done(HostResult),
     /// Parked (see [`StepHost::act`]): the prelude runs the delivered listeners, then resumes.
     Parked(usize),
@@ -126,6 +128,7 @@ impl StepHost {
             proof: Cell::new(ProofMode::Off),
             reads: RefCell::new(Vec::new()),
             failed_call: Arc::new(Mutex::new(None)),
+            value_check: RefCell::new(None),
             sent_writes: RefCell::new(Vec::new()),
             optional: OptionalTarget::default(),
         }
@@ -142,6 +145,7 @@ impl StepHost {
         if let Ok(mut call) = self.failed_call.lock() {
             call.take();
         }
+        self.value_check.borrow_mut().take();
         self.sent_writes.borrow_mut().clear();
     }
 
@@ -165,10 +169,15 @@ impl StepHost {
             )
             .await
         };
-        self.run(bounded)
+        let observation: Observation = self
+            .run(bounded)
             .ok()
             .and_then(Result::ok)
-            .unwrap_or_default()
+            .unwrap_or_default();
+        Observation {
+            value_check: self.value_check.borrow().clone(),
+            ..observation
+        }
     }
 
     /// Sets how step code's calls are treated from now on (see [`ProofMode`]).
@@ -331,6 +340,7 @@ impl StepHost {
                     "message": err.message,
                     "log": err.log,
                     "received": err.received,
+                    "refused": err.kind.refused_call().map(RefusedCall::to_wire),
                 },
                 "events": events,
             })
@@ -368,7 +378,7 @@ impl StepHost {
     ///
     /// Only a dialog a waiter takes while this call runs detaches it: one taken during an
     /// earlier call (which then finished on its own) must not cut a later call short.
-    fn act(&self, work: impl Future<Output = HostResult> + Send + 'static) -> Outcome {
+    pub(super) fn act(&self, work: impl Future<Output = HostResult> + Send + 'static) -> Outcome {
         self.routing.borrow_mut().take_waiter_dialog();
         let job = self.handle.spawn(work);
         self.await_job(job)
@@ -485,15 +495,16 @@ impl StepHost {
     }
 
     fn dispatch_op(&self, page_id: u32, method: &str, params: &str) -> Result<Outcome, HostError> {
-        let op = Op::of(method)
+        let row = Method::of(method)
             .ok_or_else(|| HostError::script(format!("{method} is not available in step code")))?;
+        let op = row.op;
         let mut params: Value = serde_json::from_str(params)
             .map_err(|err| HostError::script(format!("{method}: bad parameters: {err}")))?;
         strip_nulls(&mut params);
         // The guard hears of every call before it is sent: what it does to the pages decides
         // whose the requests that follow are.
         if let Some(guard) = self.test_page.origins() {
-            guard.step_call(reach_of(op, &params), &params);
+            guard.step_call(reach_of(row, &params), &params);
         }
         // A request decides in the proof itself whether it reads (GET) or acts (POST).
         if op == Op::Fetch {
@@ -501,8 +512,8 @@ impl StepHost {
         }
         let mode = self.proof.get();
         if mode != ProofMode::Off {
-            if !proof_mode::reads_only(op) {
-                return Err(HostError::script(proof_mode::refusal(method)));
+            if !row.kind.reads_only() {
+                return Err(proof_mode::refusal(RefusedCall::Page(row.name)));
             }
             if proof_mode::is_recorded(op) {
                 self.reads
@@ -515,88 +526,9 @@ impl StepHost {
         }
         let slot = self.slot(page_id)?;
         match op {
-            Op::Frame(name) => {
-                let expect = name == "expect";
-                let PageSlot { page, frame } = slot;
-                let limit = overrun_limit(&params);
-                let target = self.optional.before(name, &params);
-                // Only a normal run's failures are evidence; a proof run's are its own.
-                let failed_call = (mode == ProofMode::Off).then(|| {
-                    (
-                        Arc::clone(&self.failed_call),
-                        Call {
-                            page: page_id,
-                            method: method.to_owned(),
-                            params: params.clone(),
-                        },
-                    )
-                });
-                Ok(self.act(async move {
-                    if let Some(target) = target
-                        && let Err(absent) = target.run(&frame).await
-                    {
-                        // The call its target never appeared for is the evidence, should the
-                        // runner find that target on the page after all (a rotted locator).
-                        if let Some((slot, call)) = &failed_call
-                            && let Ok(mut slot) = slot.lock()
-                        {
-                            *slot = Some(call.clone());
-                        }
-                        return Err(absent);
-                    }
-                    let call = frame.channel().send::<Value, Value>(name, params.clone());
-                    let Ok(reply) = tokio::time::timeout(limit, call).await else {
-                        return Err(overran(&params, expect));
-                    };
-                    if reply.is_err()
-                        && let Some((slot, call)) = failed_call
-                        && let Ok(mut slot) = slot.lock()
-                    {
-                        *slot = Some(call);
-                    }
-                    match reply {
-                        Ok(v) => Ok(if v.is_null() { json!({}) } else { v }),
-                        Err(err) => {
-                            let mut err = HostError::from_playwright(err, expect);
-                            if expect
-                                && err.kind == FailureKind::FailedCheck
-                                && err.received.is_none()
-                            {
-                                // The page may be blocked (an open dialog the step owns): the
-                                // Received line is best effort, never a hang.
-                                err.received = tokio::time::timeout(
-                                    Duration::from_secs(3),
-                                    received(&page, &frame, &params),
-                                )
-                                .await
-                                .ok()
-                                .flatten();
-                            }
-                            Err(err)
-                        }
-                    }
-                }))
-            }
+            Op::Frame(name) => Ok(self.frame_call(page_id, name, row, params, slot, mode)),
             Op::Page(name @ ("reload" | "goBack" | "goForward")) => {
-                let history: op_params::History = op_params::parse(method, &params)?;
-                let options = history.options();
-                let page = slot.page;
-                let (method, target) = (method.to_owned(), page.url());
-                let clock = self.test_page.navigation().clone();
-                Ok(self.act(clock.time(async move {
-                    let navigated = match name {
-                        "reload" => page.reload(options).await,
-                        "goBack" => page.go_back(options).await,
-                        _ => page.go_forward(options).await,
-                    };
-                    match navigated {
-                        Ok(response) => navigation::answered(response.as_ref()),
-                        Err(err) => {
-                            let err = HostError::from_playwright(err, false);
-                            Err(navigation::failed(err, &method, &target).await)
-                        }
-                    }
-                })))
+                self.history(method, name, &params, slot)
             }
             Op::Page(name) => {
                 let page = slot.page;
@@ -616,72 +548,11 @@ impl StepHost {
                 let frame = slot.frame;
                 Ok(self.act(async move { handle_value(&frame, name, params).await }))
             }
-            Op::InputFiles => {
-                let files = params.as_object_mut().and_then(|p| p.remove("files"));
-                let files = files.as_ref().and_then(Value::as_array);
-                let resolved = input_files(
-                    self.test_page.project_dir(),
-                    files.map_or(&[][..], Vec::as_slice),
-                )?;
-                if let (Some(params), Value::Object(resolved)) = (params.as_object_mut(), resolved)
-                {
-                    params.extend(resolved);
-                }
-                let frame = slot.frame;
-                Ok(self.act(async move {
-                    frame
-                        .channel()
-                        .send::<Value, Value>("setInputFiles", params)
-                        .await
-                        .map(|_| json!({}))
-                        .map_err(|err| HostError::from_playwright(err, false))
-                }))
-            }
-            Op::Goto => {
-                let goto: op_params::Goto = op_params::parse(method, &params)?;
-                let base_url = self.test_page.base_url();
-                // The guard below would call a relative URL a blocked origin: the missing base
-                // URL is what to say.
-                if let Some(err) = navigation::needs_base_url(base_url, &goto.url) {
-                    return Err(err);
-                }
-                let url = resolve_url(base_url, &goto.url);
-                if let Some(guard) = self.test_page.origins() {
-                    // `file:` URLs never reach the guard's route: check every URL here.
-                    if let Err(blocked) = guard.check(&url) {
-                        return Ok(Outcome::Blocked(blocked.to_string()));
-                    }
-                    // What step code chose of the URL, beyond the app's origin, is its own.
-                    guard.step_call(Reach::Navigate, &json!({ "url": url }));
-                }
-                let options = goto.options();
-                let page = slot.page;
-                let clock = self.test_page.navigation().clone();
-                Ok(self.act(clock.time(async move {
-                    match page.goto(&url, options).await {
-                        Ok(response) => navigation::answered(response.as_ref()),
-                        Err(err) => {
-                            let err = HostError::from_playwright(err, false);
-                            Err(navigation::failed(err, "page.goto", &url).await)
-                        }
-                    }
-                })))
-            }
+            Op::InputFiles => self.set_input_files(params, slot),
+            Op::Goto => self.goto(method, &params, slot),
             Op::Resume => {
                 let op_params::Resume { id } = op_params::parse(method, &params)?;
-                let (job, took_dialog) = self
-                    .parked
-                    .borrow_mut()
-                    .get_mut(id)
-                    .and_then(Option::take)
-                    .ok_or_else(|| HostError::script(format!("no parked call {id}")))?;
-                let mut routing = self.routing.borrow_mut();
-                routing.take_waiter_dialog();
-                if took_dialog {
-                    routing.note_waiter_dialog();
-                }
-                drop(routing);
-                Ok(self.await_job(job))
+                self.resume(id)
             }
             Op::Url => Ok(Outcome::Done(Ok(Value::String(slot.page.url())))),
             Op::Fetch => Ok(Outcome::Done(self.fetch(page_id, &params))),
@@ -738,25 +609,48 @@ impl StepHost {
                 Ok(Outcome::Done(Ok(Value::Null)))
             }
             Op::DialogAccept | Op::DialogDismiss => {
-                let op_params::Dialog {
-                    dialog: id,
-                    prompt_text,
-                } = op_params::parse(method, &params)?;
-                let dialog = self.routing.borrow_mut().take_dialog(id).ok_or_else(|| {
-                    HostError::script("this dialog was already accepted or dismissed".to_owned())
-                })?;
-                let result = if matches!(op, Op::DialogAccept) {
-                    self.run(dialog.accept(prompt_text.as_deref()))?
-                } else {
-                    self.run(dialog.dismiss())?
-                };
-                Ok(Outcome::Done(
-                    result
-                        .map(|()| Value::Null)
-                        .map_err(|err| HostError::from_playwright(err, false)),
-                ))
+                let dialog: op_params::Dialog = op_params::parse(method, &params)?;
+                self.answer_dialog(dialog, op == Op::DialogAccept)
             }
         }
+    }
+
+    /// Continues the parked call `id`, once step code's listeners ran.
+    fn resume(&self, id: usize) -> Result<Outcome, HostError> {
+        let (job, took_dialog) = self
+            .parked
+            .borrow_mut()
+            .get_mut(id)
+            .and_then(Option::take)
+            .ok_or_else(|| HostError::script(format!("no parked call {id}")))?;
+        let mut routing = self.routing.borrow_mut();
+        routing.take_waiter_dialog();
+        if took_dialog {
+            routing.note_waiter_dialog();
+        }
+        drop(routing);
+        Ok(self.await_job(job))
+    }
+
+    /// Accepts (with its prompt text) or dismisses a dialog the step owns.
+    fn answer_dialog(&self, dialog: op_params::Dialog, accept: bool) -> Result<Outcome, HostError> {
+        let op_params::Dialog {
+            dialog: id,
+            prompt_text,
+        } = dialog;
+        let dialog = self.routing.borrow_mut().take_dialog(id).ok_or_else(|| {
+            HostError::script("this dialog was already accepted or dismissed".to_owned())
+        })?;
+        let result = if accept {
+            self.run(dialog.accept(prompt_text.as_deref()))?
+        } else {
+            self.run(dialog.dismiss())?
+        };
+        Ok(Outcome::Done(
+            result
+                .map(|()| Value::Null)
+                .map_err(|err| HostError::from_playwright(err, false)),
+        ))
     }
 
     /// A PNG screenshot of the test's page, for failure reports; `None` when it cannot be taken.
@@ -782,6 +676,13 @@ impl Host for StepHost {
 
     fn host_time(&self) -> Duration {
         StepHost::host_time(self)
+    }
+
+    fn ended_with(&self, check: Option<ValueCheck>) {
+        // A proof run's failures are its own, never a step's evidence.
+        if self.proof.get() == ProofMode::Off {
+            *self.value_check.borrow_mut() = check;
+        }
     }
 
     fn end_step(&self) -> Result<(), StepFailure> {

@@ -1,7 +1,7 @@
 //! What each call of step code can do to the test's pages, as the origin guard needs it
 //! ([`Reach`]): read, navigate, act as a user does, run step code's own JavaScript in the page,
-//! or send a request of its own. It is derived from the binding's table (`methods.rs`) and the
-//! proof's list of reads, not kept as a list of its own.
+//! or send a request of its own. It is derived from the kind of each row of the binding's table
+//! (`methods.rs`), not kept as a list of its own.
 //!
 //! Main function: [`reach_of`]. The prelude runs a few expressions of its own through the calls
 //! that otherwise run step code's (`allTextContents`, `waitForLoadState`): those read, and are
@@ -12,20 +12,19 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use crate::driver::Reach;
-use crate::script::methods::Op;
-use crate::script::proof_mode;
+use crate::script::methods::{Kind, Method};
 
 /// The prelude's source, where its own expressions are read from.
 const PRELUDE: &str = include_str!("prelude.js");
 
-/// What a call of `op` with `params` can do to the test's pages.
-pub(crate) fn reach_of(op: Op, params: &Value) -> Reach {
-    match op {
-        Op::Goto | Op::Page("reload" | "goBack" | "goForward") => Reach::Navigate,
-        Op::Fetch => Reach::Request,
-        Op::Frame("evaluateExpression" | "evalOnSelectorAll")
-        | Op::Element("evaluateExpression")
-        | Op::FrameHandle(_) => {
+/// What a call of the table's row `method` with `params` can do to the test's pages.
+pub(crate) fn reach_of(method: Method, params: &Value) -> Reach {
+    match method.kind {
+        Kind::Bookkeeping | Kind::Waits | Kind::Reads | Kind::AwaitsEvent => Reach::Read,
+        Kind::Requests => Reach::Request,
+        Kind::Navigates => Reach::Navigate,
+        Kind::Acts | Kind::Interacts => Reach::Act,
+        Kind::RunsScript => {
             let expression = params.get("expression").and_then(Value::as_str);
             if expression.is_some_and(|e| prelude_expressions().contains(&e)) {
                 Reach::Read
@@ -33,9 +32,6 @@ pub(crate) fn reach_of(op: Op, params: &Value) -> Reach {
                 Reach::RunCode
             }
         }
-        Op::WaitStart | Op::WaitFinish => Reach::Read,
-        op if proof_mode::reads_only(op) => Reach::Read,
-        _ => Reach::Act,
     }
 }
 
@@ -83,6 +79,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn row(method: &str) -> Method {
+        Method::of(method).unwrap()
+    }
+
     #[test]
     fn the_preludes_own_expressions_are_found() {
         let found = prelude_expressions();
@@ -99,39 +99,36 @@ mod tests {
     #[test]
     fn each_call_has_its_reach() {
         let none = json!({});
-        assert_eq!(reach_of(Op::Goto, &none), Reach::Navigate);
-        assert_eq!(reach_of(Op::Page("reload"), &none), Reach::Navigate);
-        assert_eq!(reach_of(Op::Fetch, &none), Reach::Request);
-        assert_eq!(reach_of(Op::Frame("click"), &none), Reach::Act);
-        assert_eq!(reach_of(Op::Frame("fill"), &none), Reach::Act);
-        assert_eq!(reach_of(Op::Page("keyboardType"), &none), Reach::Act);
-        assert_eq!(reach_of(Op::DialogAccept, &none), Reach::Act);
-        assert_eq!(reach_of(Op::Frame("expect"), &none), Reach::Read);
-        assert_eq!(reach_of(Op::Frame("textContent"), &none), Reach::Read);
-        assert_eq!(reach_of(Op::WaitFinish, &none), Reach::Read);
+        assert_eq!(reach_of(row("page.goto"), &none), Reach::Navigate);
+        assert_eq!(reach_of(row("page.reload"), &none), Reach::Navigate);
+        assert_eq!(reach_of(row("request.fetch"), &none), Reach::Request);
+        assert_eq!(reach_of(row("frame.click"), &none), Reach::Act);
+        assert_eq!(reach_of(row("frame.fill"), &none), Reach::Act);
+        assert_eq!(reach_of(row("page.keyboardType"), &none), Reach::Act);
+        assert_eq!(reach_of(row("dialog.accept"), &none), Reach::Act);
+        assert_eq!(reach_of(row("frame.expect"), &none), Reach::Read);
+        assert_eq!(reach_of(row("frame.textContent"), &none), Reach::Read);
+        assert_eq!(reach_of(row("waiter.finish"), &none), Reach::Read);
         let code = json!({ "expression": "() => document.title" });
         assert_eq!(
-            reach_of(Op::Frame("evaluateExpression"), &code),
+            reach_of(row("frame.evaluateExpression"), &code),
             Reach::RunCode
         );
         assert_eq!(
-            reach_of(Op::Element("evaluateExpression"), &code),
+            reach_of(row("element.evaluateExpression"), &code),
             Reach::RunCode
         );
         assert_eq!(
-            reach_of(Op::FrameHandle("waitForFunction"), &code),
+            reach_of(row("frame.waitForFunction"), &code),
             Reach::RunCode
         );
         assert_eq!(
-            reach_of(Op::Frame("evalOnSelectorAll"), &code),
+            reach_of(row("frame.evalOnSelectorAll"), &code),
             Reach::RunCode
         );
         let own = json!({ "expression": "document.readyState === 'complete'" });
-        assert_eq!(
-            reach_of(Op::FrameHandle("waitForFunction"), &own),
-            Reach::Read
-        );
+        assert_eq!(reach_of(row("frame.waitForFunction"), &own), Reach::Read);
         let own = json!({ "expression": "ee => ee.map(e => e.innerText)" });
-        assert_eq!(reach_of(Op::Frame("evalOnSelectorAll"), &own), Reach::Read);
+        assert_eq!(reach_of(row("frame.evalOnSelectorAll"), &own), Reach::Read);
     }
 }

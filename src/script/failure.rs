@@ -7,7 +7,11 @@
 
 use std::fmt;
 
+use serde_json::{Value, json};
+
 use crate::script::cut_text::{MAX_MESSAGE_BYTES, cut_text};
+use crate::script::http_method::HttpMethod;
+use crate::script::methods::Method;
 
 /// The kind of a step failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,6 +49,43 @@ pub enum FailureKind {
     /// The target of an `[optional]` step's first action did not appear within
     /// `[polling] optional_timeout`: the step is skipped, not failed. No other step fails so.
     Absent,
+    /// A proof run refused `call`: running it again under a mutation would change the app. Only
+    /// a proof run fails so, and the proof reads it as code it cannot prove, so no step ends
+    /// with this kind (it is not in [`FailureKind::ALL`]).
+    Refused { call: RefusedCall },
+}
+
+/// A call a proof run refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RefusedCall {
+    /// A browser call that does more than read, by its name in the binding's table (`click`,
+    /// `goto`, `keyboardPress`).
+    Page(&'static str),
+    /// An HTTP request whose method may write (anything but GET and HEAD).
+    Request(HttpMethod),
+}
+
+impl RefusedCall {
+    /// The refusal as the binding sends it to the prelude with the failed call's error:
+    /// `{"page": "click"}` or `{"request": "POST"}`.
+    pub(crate) fn to_wire(self) -> Value {
+        match self {
+            RefusedCall::Page(name) => json!({ "page": name }),
+            RefusedCall::Request(method) => json!({ "request": method.as_str() }),
+        }
+    }
+
+    /// The refusal the prelude hands back with a thrown error (see [`RefusedCall::to_wire`]);
+    /// `None` for anything else. A page call's name is taken from the binding's table.
+    pub(crate) fn from_wire(wire: &str) -> Option<RefusedCall> {
+        let value: Value = serde_json::from_str(wire).ok()?;
+        if let Some(name) = value.get("page").and_then(Value::as_str) {
+            let row = Method::all().find(|(_, row)| row.name == name)?.1;
+            return Some(RefusedCall::Page(row.name));
+        }
+        let method = value.get("request").and_then(Value::as_str)?;
+        HttpMethod::new(method).map(RefusedCall::Request)
+    }
 }
 
 impl FailureKind {
@@ -64,22 +105,29 @@ impl FailureKind {
         FailureKind::Absent,
     ];
 
-    /// The kind's wire name and its label, side by side so they cannot drift apart.
-    fn names(self) -> (&'static str, &'static str) {
+    /// The kind's name between the JS binding and Rust, its name in reports and events, and
+    /// its label, side by side so they cannot drift apart.
+    fn names(self) -> (&'static str, &'static str, &'static str) {
         match self {
-            FailureKind::FailedCheck => ("check", "failed check"),
-            FailureKind::Timeout => ("timeout", "timeout"),
-            FailureKind::StrictMode => ("strict", "strict mode violation"),
-            FailureKind::Script => ("script", "script error"),
-            FailureKind::Crash => ("crash", "browser crashed"),
-            FailureKind::PageCrash => ("page_crash", "page crashed"),
-            FailureKind::Detached => ("detached", "page detached"),
-            FailureKind::Unreachable => ("unreachable", "APP UNREACHABLE"),
-            FailureKind::AppError => ("app_error", "app error"),
-            FailureKind::Misconfigured => ("misconfigured", "CONFIGURATION ERROR"),
-            FailureKind::Blocked => ("blocked", "BLOCKED BY allowed_origins"),
-            FailureKind::Absent => ("absent", "optional target absent"),
+            FailureKind::FailedCheck => ("check", "failed_check", "failed check"),
+            FailureKind::Timeout => ("timeout", "timeout", "timeout"),
+            FailureKind::StrictMode => ("strict", "strict_mode", "strict mode violation"),
+            FailureKind::Script => ("script", "script", "script error"),
+            FailureKind::Crash => ("crash", "crash", "browser crashed"),
+            FailureKind::PageCrash => ("page_crash", "page_crash", "page crashed"),
+            FailureKind::Detached => ("detached", "detached", "page detached"),
+            FailureKind::Unreachable => ("unreachable", "unreachable", "APP UNREACHABLE"),
+            FailureKind::AppError => ("app_error", "app_error", "app error"),
+            FailureKind::Misconfigured => ("misconfigured", "misconfigured", "CONFIGURATION ERROR"),
+            FailureKind::Blocked => ("blocked", "blocked", "BLOCKED BY allowed_origins"),
+            FailureKind::Absent => ("absent", "absent", "optional target absent"),
+            FailureKind::Refused { .. } => ("refused", "refused", "refused by the mutation proof"),
         }
+    }
+
+    /// The kind's name in reports and events (`failed_check`, `strict_mode`, ...).
+    pub(crate) fn report_name(self) -> &'static str {
+        self.names().1
     }
 
     /// The wire name used between the JS binding and Rust.
@@ -89,6 +137,14 @@ impl FailureKind {
 
     pub fn from_wire(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+
+    /// The call a proof run refused, for a [`FailureKind::Refused`].
+    pub(crate) fn refused_call(self) -> Option<RefusedCall> {
+        match self {
+            FailureKind::Refused { call } => Some(call),
+            _ => None,
+        }
     }
 
     /// Whether re-executing the same code may succeed (transient page state): the settle
@@ -124,7 +180,7 @@ impl FailureKind {
 
     /// A short label for reports.
     pub fn label(self) -> &'static str {
-        self.names().1
+        self.names().2
     }
 }
 

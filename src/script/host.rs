@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use crate::script::StepFailure;
+use crate::script::observe::ValueCheck;
 
 /// The browser side of the binding, as the sandbox calls it.
 pub(crate) trait Host {
@@ -18,6 +19,10 @@ pub(crate) trait Host {
     fn push_log(&self, level: &str, message: &str);
     /// Time spent inside browser calls so far, which the runaway-code clock excludes.
     fn host_time(&self) -> Duration;
+    /// Says how step code's run ended: `Some` when a failed value assertion
+    /// (`expect(value).toBe(...)`) ended it, with what it compared. The evidence of such a
+    /// failure is these values, since no browser call failed.
+    fn ended_with(&self, _check: Option<ValueCheck>) {}
     /// Ends a step: whatever the step left behind (waiters, listeners, dialogs) is resolved.
     /// `Err` when something that happened after the step's last call fails it (a navigation
     /// `[browser] allowed_origins` blocked).

@@ -9,7 +9,8 @@ use serde_json::Value;
 use crate::script::api_request::{self, Fetch};
 use crate::script::binding::StepHost;
 use crate::script::driver_error::HostError;
-use crate::script::proof_mode::{ProofMode, Read};
+use crate::script::failure::RefusedCall;
+use crate::script::proof_mode::{self, ProofMode, Read};
 
 impl StepHost {
     /// Runs step code's `request.fetch` with the prelude's `params`. A proof run sends only
@@ -18,13 +19,13 @@ impl StepHost {
     pub(super) fn fetch(&self, page_id: u32, params: &Value) -> Result<Value, HostError> {
         let fetch = Fetch::read(params, self.test_page.base_url())?;
         let mode = self.proof.get();
-        if mode != ProofMode::Off && !api_request::is_read(&fetch.method) {
-            // The method in capitals, as HTTP writes it: the proof tells a request from a call.
-            let call = format!("request.{}", fetch.method);
-            return Err(HostError::script(crate::script::proof_mode::refusal(&call)));
+        if mode != ProofMode::Off && !fetch.method.reads() {
+            return Err(proof_mode::refusal(RefusedCall::Request(fetch.method)));
         }
-        if !api_request::is_read(&fetch.method) {
-            self.sent_writes.borrow_mut().push(fetch.method.clone());
+        if !fetch.method.reads() {
+            self.sent_writes
+                .borrow_mut()
+                .push(fetch.method.as_str().to_owned());
         }
         let page = self.test_page.page().clone();
         let guard = self.test_page.origins();

@@ -34,7 +34,7 @@ pub(crate) fn input_files(project_dir: &Path, files: &[Value]) -> Result<Value, 
         let Some(file) = file.as_str() else {
             return Err(refused(format!("expected a file path, got {file}")));
         };
-        paths.push(inside(project_dir, &root, file).map_err(refused)?);
+        paths.push(inside(project_dir, &root, file).map_err(|err| refused(err.to_string()))?);
     }
     let directories = paths.iter().filter(|p| p.is_dir()).count();
     match (directories, paths.len()) {
@@ -49,27 +49,45 @@ pub(crate) fn input_files(project_dir: &Path, files: &[Value]) -> Result<Value, 
 /// `file` (relative to `project_dir`, or absolute) as a canonical path, if it exists inside the
 /// project (`root` is its canonical form). Containment is checked on the path as written (so a
 /// missing file outside is still refused as outside) and again once symbolic links are resolved.
-fn inside(project_dir: &Path, root: &Path, file: &str) -> Result<PathBuf, String> {
-    let outside = || {
-        format!(
-            "{file:?} is outside the project directory ({}); step code may only upload files \
-             from inside it",
-            root.display()
-        )
+fn inside(project_dir: &Path, root: &Path, file: &str) -> Result<PathBuf, InputFileError> {
+    let outside = || InputFileError::Outside {
+        file: file.to_owned(),
+        root: root.to_owned(),
     };
     let written = normalize(&project_dir.join(file));
     if !written.starts_with(normalize(project_dir)) && !written.starts_with(root) {
         return Err(outside());
     }
-    let resolved = project_dir
-        .join(file)
-        .canonicalize()
-        .map_err(|err| format!("cannot read {file:?} in the project directory: {err}"))?;
+    let resolved =
+        project_dir
+            .join(file)
+            .canonicalize()
+            .map_err(|source| InputFileError::Unreadable {
+                file: file.to_owned(),
+                source,
+            })?;
     if resolved.starts_with(root) {
         Ok(resolved)
     } else {
         Err(outside())
     }
+}
+
+/// Why a file step code gave `setInputFiles` is refused.
+#[derive(Debug, thiserror::Error)]
+enum InputFileError {
+    #[error(
+        "{file:?} is outside the project directory ({}); step code may only upload files from \
+         inside it",
+        root.display()
+    )]
+    Outside { file: String, root: PathBuf },
+    // The cause is part of the message: step code sees this text, not a chain.
+    #[error("cannot read {file:?} in the project directory: {source}")]
+    Unreadable {
+        file: String,
+        source: std::io::Error,
+    },
 }
 
 #[cfg(test)]

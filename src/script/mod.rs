@@ -7,6 +7,7 @@
 //! The JavaScript half of the binding is `prelude.js`; the Rust half, with the table of allowed
 //! browser calls, is `binding.rs`.
 
+mod api_methods;
 mod api_request;
 mod binding;
 mod call_reach;
@@ -18,7 +19,9 @@ mod events;
 mod failure;
 mod frame_calls;
 mod host;
+mod host_calls;
 mod host_requests;
+mod http_method;
 mod input_files;
 mod methods;
 mod mutation;
@@ -34,11 +37,15 @@ mod proof_mode;
 mod proof_responses;
 mod sandbox;
 
+pub(crate) use api_methods::refused_in_proof;
 pub(crate) use binding::StepHost;
-pub(crate) use failure::{FailureKind, StepFailure};
+pub(crate) use failure::{FailureKind, RefusedCall, StepFailure};
 pub(crate) use host::Host;
+#[cfg(test)]
+pub(crate) use http_method::HttpMethod;
+pub(crate) use methods::Kind;
 pub(crate) use mutation::{Mutation, ResponseEdit, TextEdit};
-pub(crate) use observe::{Observation, ObservedCall};
+pub(crate) use observe::{Observation, ObservedCall, ValueCheck};
 pub(crate) use page_state::PageState;
-pub(crate) use proof_mode::{ProofMode, REFUSED_MARKER, Read};
+pub(crate) use proof_mode::{ProofMode, Read};
 pub(crate) use sandbox::{Limits, Sandbox, api_listing};

@@ -10,6 +10,7 @@ use playwright_rs::protocol::Frame;
 use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 
+use crate::cache::MutationKind;
 use crate::script::driver_error::HostError;
 
 /// The page function that applies and undoes mutations.
@@ -181,29 +182,29 @@ impl Mutation {
     }
 
     /// A short name of the kind of mutation, as cache entries and reports record it.
-    pub(crate) fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> MutationKind {
         match self {
-            Mutation::Hide(_) => "hidden",
-            Mutation::Remove(_) => "removed",
-            Mutation::AddOne(_) => "one-more",
-            Mutation::RemoveOne(_) => "one-fewer",
-            Mutation::FlipChecked(_) => "checked-flipped",
-            Mutation::FlipDisabled(_) => "enabled-flipped",
+            Mutation::Hide(_) => MutationKind::Hidden,
+            Mutation::Remove(_) => MutationKind::Removed,
+            Mutation::AddOne(_) => MutationKind::OneMore,
+            Mutation::RemoveOne(_) => MutationKind::OneFewer,
+            Mutation::FlipChecked(_) => MutationKind::CheckedFlipped,
+            Mutation::FlipDisabled(_) => MutationKind::EnabledFlipped,
             Mutation::Text { edit, scope, .. } => match (edit, scope) {
-                (TextEdit::Prefix(_), None) => "text-prefixed",
-                (TextEdit::Suffix(_), None) => "text-suffixed",
-                (TextEdit::Replace { .. }, None) => "text-changed",
-                (TextEdit::Prefix(_), Some(_)) => "number-prefixed",
-                (TextEdit::Suffix(_), Some(_)) => "number-suffixed",
-                (TextEdit::Replace { .. }, Some(_)) => "number-changed",
+                (TextEdit::Prefix(_), None) => MutationKind::TextPrefixed,
+                (TextEdit::Suffix(_), None) => MutationKind::TextSuffixed,
+                (TextEdit::Replace { .. }, None) => MutationKind::TextChanged,
+                (TextEdit::Prefix(_), Some(_)) => MutationKind::NumberPrefixed,
+                (TextEdit::Suffix(_), Some(_)) => MutationKind::NumberSuffixed,
+                (TextEdit::Replace { .. }, Some(_)) => MutationKind::NumberChanged,
             },
-            Mutation::Title(_) => "title-changed",
-            Mutation::Url(_) => "url-changed",
-            Mutation::Response(ResponseEdit::Status { .. }) => "status-changed",
+            Mutation::Title(_) => MutationKind::TitleChanged,
+            Mutation::Url(_) => MutationKind::UrlChanged,
+            Mutation::Response(ResponseEdit::Status { .. }) => MutationKind::StatusChanged,
             Mutation::Response(ResponseEdit::Text { edit, .. }) => match edit {
-                TextEdit::Prefix(_) => "response-prefixed",
-                TextEdit::Suffix(_) => "response-suffixed",
-                TextEdit::Replace { .. } => "response-changed",
+                TextEdit::Prefix(_) => MutationKind::ResponsePrefixed,
+                TextEdit::Suffix(_) => MutationKind::ResponseSuffixed,
+                TextEdit::Replace { .. } => MutationKind::ResponseChanged,
             },
         }
     }

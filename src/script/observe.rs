@@ -12,6 +12,7 @@ use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 
 use crate::script::driver_error::received;
+use crate::script::methods::{Kind, Method};
 use crate::script::mutation::count;
 
 /// The most visible text the evidence keeps: enough for any app's screen, never a flood.
@@ -29,6 +30,9 @@ pub(crate) struct Call {
     /// The protocol method: `frame.expect`, `frame.click`, ...
     pub method: String,
     pub params: Value,
+    /// For a failed expectation: the last value the browser saw when it failed, as
+    /// Playwright prints it.
+    pub received: Option<String>,
 }
 
 /// The evidence about a failed step.
@@ -36,11 +40,21 @@ pub(crate) struct Call {
 pub(crate) struct Observation {
     /// The last element or page call of the failed run, read again now.
     pub call: Option<ObservedCall>,
+    /// The value assertion that ended the failed run, if one did.
+    pub value_check: Option<ValueCheck>,
     /// The visible text of the test's page (`document.body.innerText`), cut to a bound.
     pub page_text: Option<String>,
     /// Whether the page finished loading a document of its own (not a browser error page or
     /// `about:blank`).
     pub loaded: bool,
+}
+
+/// A failed value assertion (`expect(await x.textContent()).toBe("1 item left")`): what it
+/// expected and what it received, as the failure shows them (strings without quotes).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ValueCheck {
+    pub expected: String,
+    pub received: String,
 }
 
 /// The failed call, and what its selector finds now.
@@ -64,11 +78,19 @@ pub(crate) struct ObservedCall {
     /// For `expect` on the test's page: what the matcher reads now, as its `Received:` line
     /// shows it (`"2 items left"`, `unchecked`, `3`, `<element(s) not found>`).
     pub received: Option<String>,
+    /// For `expect`: what the matcher received when it failed (see [`Call::received`]).
+    pub received_at_failure: Option<String>,
+    /// The call's kind in the binding's table (`None` for a call not in it).
+    pub kind: Option<Kind>,
+    /// For a matcher of a state (`toBeChecked`, `toBeVisible`, `toBeEnabled`, ...): the state
+    /// it expects, in the words the received value is read in (`checked`, `unchecked`,
+    /// `indeterminate`, `visible`, `hidden`, `enabled`, `disabled`). `.not` is in `negated`.
+    pub expected_state: Option<&'static str>,
 }
 
 impl ObservedCall {
     /// The call as sent, before anything is read from the page.
-    fn of(call: &Call) -> ObservedCall {
+    pub(super) fn of(call: &Call) -> ObservedCall {
         let params = &call.params;
         let text = |key: &str| params.get(key).and_then(Value::as_str).map(str::to_owned);
         let expected_texts = params
@@ -94,7 +116,45 @@ impl ObservedCall {
             expected_texts,
             matches: None,
             received: None,
+            received_at_failure: call.received.clone(),
+            kind: Method::of(&call.method).map(|row| row.kind),
+            expected_state: params
+                .get("expression")
+                .and_then(Value::as_str)
+                .and_then(|expression| expected_state(expression, params)),
         }
+    }
+}
+
+/// The state a state matcher's parameters expect (see [`ObservedCall::expected_state`]).
+fn expected_state(expression: &str, params: &Value) -> Option<&'static str> {
+    match expression {
+        // `toBeChecked({ checked, indeterminate })` sends its options as a serialized argument.
+        "to.be.checked" => {
+            let option = |name: &str| {
+                params["expectedValue"]["value"]["o"]
+                    .as_array()
+                    .and_then(|fields| fields.iter().find(|field| field["k"] == name))
+                    .map(|field| &field["v"])
+            };
+            // JavaScript's truthiness, as the prelude tests the option.
+            let indeterminate = option("indeterminate").is_some_and(|v| {
+                v["b"] == true
+                    || v["n"].as_f64().is_some_and(|n| n != 0.0)
+                    || v["s"].as_str().is_some_and(|s| !s.is_empty())
+            });
+            let unchecked = option("checked").is_some_and(|v| v["b"] == false);
+            Some(match (indeterminate, unchecked) {
+                (true, _) => "indeterminate",
+                (false, true) => "unchecked",
+                (false, false) => "checked",
+            })
+        }
+        "to.be.visible" => Some("visible"),
+        "to.be.hidden" => Some("hidden"),
+        "to.be.enabled" => Some("enabled"),
+        "to.be.disabled" => Some("disabled"),
+        _ => None,
     }
 }
 
@@ -127,6 +187,7 @@ pub(crate) async fn observe(page: &Page, frame: &Frame, call: Option<&Call>) -> 
     }
     Observation {
         call: observed,
+        value_check: None,
         page_text,
         loaded,
     }
@@ -197,6 +258,7 @@ mod tests {
                 "expectedText": [{ "string": "1 item left", "normalizeWhiteSpace": true }, { "regexSource": "x" }],
                 "timeout": 5000
             }),
+            received: None,
         };
         let seen = ObservedCall::of(&call);
         assert_eq!(seen.method, "expect");
@@ -216,6 +278,7 @@ mod tests {
             page: 0,
             method: "frame.expect".into(),
             params: json!({ "selector": "li", "expression": "to.have.count", "isNot": true, "expectedNumber": 2.0 }),
+            received: None,
         };
         let seen = ObservedCall::of(&call);
         assert!(seen.negated);

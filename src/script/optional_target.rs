@@ -15,23 +15,7 @@ use serde_json::{Value, json};
 
 use crate::script::FailureKind;
 use crate::script::driver_error::HostError;
-
-/// The frame methods that act on the element a selector names: the first one of an optional
-/// step's code waits for its target first.
-const ACTIONS: &[&str] = &[
-    "click",
-    "dblclick",
-    "tap",
-    "fill",
-    "press",
-    "type",
-    "check",
-    "uncheck",
-    "hover",
-    "focus",
-    "selectOption",
-    "dragAndDrop",
-];
+use crate::script::methods::{Kind, Method};
 
 /// How much longer than the bound the wait itself may take before the host gives up on the
 /// driver's answer (the driver times the wait out on its own first).
@@ -58,13 +42,14 @@ impl OptionalTarget {
     }
 
     /// The wait that must come before the frame call `method` with `params`, when the mode is
-    /// armed and the call is an action on a selector; the mode is spent by it.
-    pub(crate) fn before(&self, method: &str, params: &Value) -> Option<TargetWait> {
+    /// armed and the call interacts with the element a selector names (its [`Kind`] in the
+    /// binding's table); the mode is spent by it.
+    pub(crate) fn before(&self, method: Method, params: &Value) -> Option<TargetWait> {
         let bound = self.armed.get()?;
-        if !ACTIONS.contains(&method) {
+        if method.kind != Kind::Interacts {
             return None;
         }
-        let key = if method == "dragAndDrop" {
+        let key = if method.name == "dragAndDrop" {
             "source"
         } else {
             "selector"
@@ -155,24 +140,56 @@ mod tests {
 
     #[test]
     fn only_the_first_action_on_a_selector_waits() {
+        let frame = |name: &str| Method::of(&format!("frame.{name}")).unwrap();
         let mode = OptionalTarget::default();
         let click = json!({ "selector": "internal:text=\"Accept\"i", "strict": true });
-        assert_eq!(mode.before("click", &click), None, "not armed");
+        assert_eq!(mode.before(frame("click"), &click), None, "not armed");
         mode.armed.set(Some(Duration::from_secs(2)));
         // Reads and waits do not spend the mode.
-        assert_eq!(mode.before("isVisible", &click), None);
-        assert_eq!(mode.before("expect", &click), None);
+        assert_eq!(mode.before(frame("isVisible"), &click), None);
+        assert_eq!(mode.before(frame("expect"), &click), None);
         let wait = mode
-            .before("click", &click)
+            .before(frame("click"), &click)
             .expect("the first action waits");
         assert_eq!(wait.selector, "internal:text=\"Accept\"i");
         assert_eq!(wait.bound, Duration::from_secs(2));
-        assert_eq!(mode.before("fill", &click), None, "spent");
+        assert_eq!(mode.before(frame("fill"), &click), None, "spent");
         mode.armed.set(Some(Duration::from_secs(1)));
         let drag = json!({ "source": "#a", "target": "#b" });
         assert_eq!(
-            mode.before("dragAndDrop", &drag).map(|w| w.selector),
+            mode.before(frame("dragAndDrop"), &drag).map(|w| w.selector),
             Some("#a".into())
+        );
+    }
+
+    #[test]
+    fn the_calls_that_wait_are_the_frame_calls_that_interact_with_an_element() {
+        let mode = OptionalTarget::default();
+        let params = json!({ "selector": "#a", "source": "#a" });
+        let waiting: Vec<&str> = Method::all()
+            .map(|(_, row)| row)
+            .filter(|&row| {
+                mode.arm(Some(Duration::from_secs(1)));
+                mode.before(row, &params).is_some()
+            })
+            .map(|row| row.name)
+            .collect();
+        assert_eq!(
+            waiting,
+            [
+                "click",
+                "dblclick",
+                "tap",
+                "fill",
+                "press",
+                "type",
+                "check",
+                "uncheck",
+                "hover",
+                "focus",
+                "selectOption",
+                "dragAndDrop"
+            ]
         );
     }
 

@@ -14,9 +14,15 @@
   // ---- crossing into Rust -------------------------------------------------------------------
 
   const KIND = '__prettyplayKind';
+  // The call a proof run refused (`{ page: 'click' }`, `{ request: 'POST' }`), as JSON.
+  const REFUSED = '__prettyplayRefused';
+  // What a failed value assertion expected and received (`{ expected, received }`), as JSON:
+  // the evidence of a failure that made no browser call.
+  const VALUES = '__prettyplayValues';
 
-  function tag(error, kind) {
+  function tag(error, kind, refused) {
     Object.defineProperty(error, KIND, { value: kind, enumerable: false });
+    if (refused) Object.defineProperty(error, REFUSED, { value: JSON.stringify(refused), enumerable: false });
     return error;
   }
 
@@ -38,7 +44,7 @@
       let message = api && !reply.error.bare ? `${api}: ${reply.error.message}` : reply.error.message;
       if (waitingFor && kind === 'timeout') message += `\nCall log:\n  - waiting for ${waitingFor}`;
       const error = kind === 'timeout' ? new TimeoutError(message) : new Error(message);
-      throw tag(error, kind);
+      throw tag(error, kind, reply.error.refused);
     }
     return reply.value;
   }
@@ -86,8 +92,16 @@
   const NO_FS = 'step code runs in a sandbox without a filesystem';
   const NO_SLEEP = 'fixed waits make steps slow or flaky; wait for what the step needs with a web-first assertion (expect(locator).toBeVisible()) or locator.waitFor()';
 
-  function fail(message) {
-    throw tag(new Error(message), 'check');
+  function fail(message, values) {
+    const error = tag(new Error(message), 'check');
+    if (values) Object.defineProperty(error, VALUES, { value: JSON.stringify(values), enumerable: false });
+    throw error;
+  }
+
+  // A value as a failed assertion's evidence records it: a string as it is, anything else as
+  // the message shows it.
+  function evidenceOf(value) {
+    return isString(value) ? value : describeValue(value);
   }
 
   function refuse(what, why) {
@@ -1668,7 +1682,7 @@
       if (!reply.error) return;
       if (reply.error.kind !== 'check') {
         const error = reply.error.kind === 'timeout' ? new TimeoutError(reply.error.message) : new Error(reply.error.message);
-        throw tag(error, reply.error.kind);
+        throw tag(error, reply.error.kind, reply.error.refused);
       }
       const not = this._isNot ? '.not' : '';
       const state = Array.isArray(shown);
@@ -1691,13 +1705,15 @@
       fail(lines.join('\n'));
     }
 
-    // A plain value assertion, evaluated at once: `details` gives the lines under the header.
-    _check(matcher, pass, args, details, comment) {
+    // A plain value assertion, evaluated at once: `details` gives the lines under the header;
+    // `values` (`{ expected, received }`), when the assertion compares a value with an expected
+    // one and is not negated, is the failure's evidence.
+    _check(matcher, pass, args, details, comment, values) {
       if (pass !== this._isNot) return;
       const header = `expect(received)${this._modifier}${this._isNot ? '.not' : ''}.${matcher}(${args})${comment || ''}`;
       const lines = [header, '', ...details()];
       if (this._message) lines.unshift(this._message, '');
-      fail(lines.join('\n'));
+      fail(lines.join('\n'), this._isNot ? undefined : values);
     }
 
     // `Expected: x` / `Expected: not x` and `Received: y`.
@@ -1708,6 +1724,7 @@
         'expected',
         () => [`Expected: ${this._isNot ? 'not ' : ''}${describeValue(expected)}`, `Received: ${describeValue(this._actual)}`],
         comment,
+        { expected: evidenceOf(expected), received: evidenceOf(this._actual) },
       );
     }
 
@@ -1929,6 +1946,7 @@
         'expected',
         () => (this._isNot ? [`Expected: not ${describeValue(expected)}`] : [`Expected: ${describeValue(expected)}`, `Received: ${describeValue(a)}`]),
         ' // Object.is equality',
+        { expected: evidenceOf(expected), received: evidenceOf(a) },
       );
     }
 
@@ -1987,10 +2005,17 @@
       numeric(matcher, this._actual, 'received');
       numeric(matcher, expected, 'expected');
       const pad = ' '.repeat(op.length + 1);
-      this._check(matcher, pass, 'expected', () => [
-        `Expected:${this._isNot ? ' not' : ''} ${op} ${describeValue(expected)}`,
-        `Received:${this._isNot ? '    ' : ''} ${pad}${describeValue(this._actual)}`,
-      ]);
+      this._check(
+        matcher,
+        pass,
+        'expected',
+        () => [
+          `Expected:${this._isNot ? ' not' : ''} ${op} ${describeValue(expected)}`,
+          `Received:${this._isNot ? '    ' : ''} ${pad}${describeValue(this._actual)}`,
+        ],
+        '',
+        { expected: `${op} ${describeValue(expected)}`, received: describeValue(this._actual) },
+      );
     }
 
     toBeGreaterThan(expected) {
@@ -2017,14 +2042,21 @@
       const limit = Math.pow(10, -digits) / 2;
       const difference = Math.abs(expected - a);
       const pass = (a === Infinity && expected === Infinity) || (a === -Infinity && expected === -Infinity) || difference < limit;
-      this._check('toBeCloseTo', pass, precision === undefined ? 'expected' : 'expected, precision', () => [
-        `Expected: ${this._isNot ? 'not ' : ''}${describeValue(expected)}`,
-        `Received: ${this._isNot ? '    ' : ''}${describeValue(a)}`,
+      this._check(
+        'toBeCloseTo',
+        pass,
+        precision === undefined ? 'expected' : 'expected, precision',
+        () => [
+          `Expected: ${this._isNot ? 'not ' : ''}${describeValue(expected)}`,
+          `Received: ${this._isNot ? '    ' : ''}${describeValue(a)}`,
+          '',
+          `Expected precision:    ${digits}`,
+          `Expected difference: ${this._isNot ? '>=' : '<'} ${limit}`,
+          `Received difference:   ${difference}`,
+        ],
         '',
-        `Expected precision:    ${digits}`,
-        `Expected difference: ${this._isNot ? '>=' : '<'} ${limit}`,
-        `Received difference:   ${difference}`,
-      ]);
+        { expected: describeValue(expected), received: describeValue(a) },
+      );
     }
 
     toBeDefined() {

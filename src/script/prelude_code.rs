@@ -24,6 +24,20 @@ pub(super) const PRELUDE: &str = include_str!("prelude.js");
 /// The file name the prelude is compiled under: stack traces name it.
 const PRELUDE_FILE: &str = "prelude.js";
 
+/// Why the prelude could not be compiled: QuickJS's error, kept as its text because every
+/// sandbox of the process shares the one outcome (the error itself is not `Clone`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum PreludeError {
+    #[error("{0}")]
+    QuickJs(String),
+}
+
+impl PreludeError {
+    fn of(err: rquickjs::Error) -> Self {
+        PreludeError::QuickJs(err.to_string())
+    }
+}
+
 /// The prelude as QuickJS bytecode.
 pub(super) struct PreludeCode {
     bytecode: Vec<u8>,
@@ -31,12 +45,12 @@ pub(super) struct PreludeCode {
 
 impl PreludeCode {
     /// The process's compiled prelude, compiled on first use; an error says why it could not be.
-    pub(super) fn shared() -> Result<&'static PreludeCode, String> {
-        static SHARED: OnceLock<Result<PreludeCode, String>> = OnceLock::new();
+    pub(super) fn shared() -> Result<&'static PreludeCode, PreludeError> {
+        static SHARED: OnceLock<Result<PreludeCode, PreludeError>> = OnceLock::new();
         SHARED
             .get_or_init(|| {
-                let runtime = Runtime::new().map_err(|err| err.to_string())?;
-                PreludeCode::compile(&runtime).map_err(|err| err.to_string())
+                let runtime = Runtime::new().map_err(PreludeError::of)?;
+                PreludeCode::compile(&runtime).map_err(PreludeError::of)
             })
             .as_ref()
             .map_err(Clone::clone)

@@ -8,6 +8,9 @@
 
 use serde_json::{Value, json};
 
+use crate::script::FailureKind;
+use crate::script::driver_error::HostError;
+use crate::script::failure::RefusedCall;
 use crate::script::methods::Op;
 
 /// How the host treats step code's calls.
@@ -29,10 +32,6 @@ pub(crate) enum ProofMode {
 /// The longest a read other than an assertion may wait on a mutated page. Such a read waits
 /// for its element; on a mutated page the element may be gone for good.
 pub(crate) const MUTATED_READ_TIMEOUT_MS: f64 = 1000.0;
-
-/// The marker at the start of the message of a call refused in a proof run, so the proof
-/// tells "the code acts" from "the check failed".
-pub(crate) const REFUSED_MARKER: &str = "[proof: refused]";
 
 /// One read step code made, as the browser call carried it.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,9 +66,6 @@ impl Read {
     }
 }
 
-/// Whether a proof run lets `op` through: calls that only read the page (or the binding's own
-/// bookkeeping) run; calls that act on the page, run JavaScript in it, navigate or wait for
-/// events are refused, because running them again under a mutation would change the app.
 impl Read {
     /// The read of a request's response (`request.get`), with its status.
     pub(crate) fn of_response(page: u32, status: u16) -> Read {
@@ -84,60 +80,29 @@ impl Read {
     }
 }
 
-pub(crate) fn reads_only(op: Op) -> bool {
-    match op {
-        Op::Frame(name) => matches!(
-            name,
-            "waitForSelector"
-                | "queryCount"
-                | "textContent"
-                | "innerText"
-                | "innerHTML"
-                | "inputValue"
-                | "getAttribute"
-                | "isVisible"
-                | "isHidden"
-                | "isEnabled"
-                | "isDisabled"
-                | "isEditable"
-                | "isChecked"
-                | "ariaSnapshot"
-                | "waitForTimeout"
-                | "content"
-                | "title"
-                | "expect"
-        ),
-        Op::Element(name) => name == "boundingBox",
-        Op::Url
-        | Op::ResolveUrl
-        | Op::ContextPages
-        | Op::Listen
-        | Op::Unlisten
-        | Op::WaitDone
-        | Op::Resume => true,
-        Op::Page(_)
-        | Op::FrameHandle(_)
-        | Op::InputFiles
-        | Op::Goto
-        | Op::WaitStart
-        | Op::WaitFinish
-        | Op::DialogAccept
-        | Op::DialogDismiss => false,
-        // A request is judged by its method, in `host_requests.rs`.
-        Op::Fetch => false,
-    }
-}
-
 /// Whether a call is a read worth recording (the binding's bookkeeping is not).
 pub(crate) fn is_recorded(op: Op) -> bool {
     matches!(op, Op::Frame(_) | Op::Element(_) | Op::Url)
 }
 
-/// The message of a call refused in a proof run.
-pub(crate) fn refusal(method: &str) -> String {
-    format!(
-        "{REFUSED_MARKER} {method} acts on the page; the mutation proof only runs code that reads"
-    )
+/// The error of a call a proof run refuses: running it again under a mutation would change
+/// the app.
+pub(crate) fn refusal(call: RefusedCall) -> HostError {
+    let message = match call {
+        RefusedCall::Page(name) => {
+            format!("{name} acts on the page; the mutation proof only runs code that reads")
+        }
+        RefusedCall::Request(method) => format!(
+            "a {method} request may change the app; the mutation proof only sends GET and HEAD \
+             requests"
+        ),
+    };
+    HostError {
+        kind: FailureKind::Refused { call },
+        message,
+        log: Vec::new(),
+        received: None,
+    }
 }
 
 /// Cuts the timeout of a call on a mutated page (see [`ProofMode::Mutated`]). A timeout of 0
@@ -164,6 +129,11 @@ pub(crate) fn clamp_timeout(op: Op, params: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::script::methods::Method;
+
+    fn lets_through(method: &str) -> bool {
+        Method::of(method).unwrap().kind.reads_only()
+    }
 
     #[test]
     fn reads_run_and_acts_are_refused() {
@@ -176,7 +146,7 @@ mod tests {
             "page.url",
             "element.boundingBox",
         ] {
-            assert!(reads_only(Op::of(method).unwrap()), "{method}");
+            assert!(lets_through(method), "{method}");
         }
         for method in [
             "frame.click",
@@ -196,7 +166,7 @@ mod tests {
             "dialog.accept",
             "page.waitForEvent",
         ] {
-            assert!(!reads_only(Op::of(method).unwrap()), "{method}");
+            assert!(!lets_through(method), "{method}");
         }
     }
 

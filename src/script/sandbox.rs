@@ -15,11 +15,19 @@ use rquickjs::{Context, Ctx, Function, Object, Runtime, Value};
 
 use crate::scenario::StepArgument;
 use crate::script::cut_text::{MAX_MESSAGE_BYTES, cut_text};
+use crate::script::failure::RefusedCall;
+use crate::script::observe::ValueCheck;
 use crate::script::prelude_code::{PRELUDE, PreludeCode};
 use crate::script::{FailureKind, Host, StepFailure};
 
 /// The property the prelude tags its errors with (see `prelude.js`).
 const KIND_PROPERTY: &str = "__prettyplayKind";
+
+/// The property that holds the call a proof run refused, on the error of that call.
+const REFUSED_PROPERTY: &str = "__prettyplayRefused";
+
+/// The property that holds what a failed value assertion compared (see `prelude.js`).
+const VALUES_PROPERTY: &str = "__prettyplayValues";
 
 /// The file name step code is compiled under; stack traces name it.
 const STEP_FILE: &str = "step.js";
@@ -130,6 +138,16 @@ impl Sandbox {
         });
         self.runtime.set_interrupt_handler(None);
         drop(context);
+        let outcome = match outcome {
+            Ok(()) => {
+                host.ended_with(None);
+                Ok(())
+            }
+            Err((failure, check)) => {
+                host.ended_with(check);
+                Err(failure)
+            }
+        };
         let ended = host.end_step();
         self.runtime.run_gc();
         outcome.and(ended)
@@ -161,7 +179,7 @@ impl Sandbox {
             match defined {
                 Ok(true) => Ok(()),
                 Ok(false) => Err(StepFailure::new(FailureKind::Script, MISSING_STEP)),
-                Err(err) => Err(self.failure_of(&ctx, err, fired.get())),
+                Err(err) => Err(self.failure_of(&ctx, err, fired.get()).0),
             }
         });
         self.runtime.set_interrupt_handler(None);
@@ -241,7 +259,23 @@ impl Sandbox {
     }
 
     /// Turns an rquickjs error (usually a thrown JS value) into a classified step failure.
-    fn failure_of(&self, ctx: &Ctx<'_>, err: rquickjs::Error, interrupted: bool) -> StepFailure {
+    /// How a run failed, and what a failed value assertion that ended it compared.
+    fn failure_of(
+        &self,
+        ctx: &Ctx<'_>,
+        err: rquickjs::Error,
+        interrupted: bool,
+    ) -> (StepFailure, Option<ValueCheck>) {
+        if let (false, rquickjs::Error::Exception) = (interrupted, &err) {
+            let thrown = ctx.catch();
+            let check = value_check(&thrown);
+            return (thrown_failure(thrown, self.limits.memory_bytes), check);
+        }
+        (self.other_failure(err, interrupted), None)
+    }
+
+    /// How a run failed when step code threw nothing itself.
+    fn other_failure(&self, err: rquickjs::Error, interrupted: bool) -> StepFailure {
         if interrupted {
             return StepFailure::new(
                 FailureKind::Script,
@@ -253,7 +287,6 @@ impl Sandbox {
             );
         }
         match err {
-            rquickjs::Error::Exception => thrown_failure(ctx.catch(), self.limits.memory_bytes),
             rquickjs::Error::WouldBlock => StepFailure::new(
                 FailureKind::Script,
                 "step code awaited a promise that can never settle (no timers or events run \
@@ -351,7 +384,8 @@ pub(crate) fn api_document(listing: &str) -> String {
          \x20 `expect(response.status()).toBe(200)` is proven for \"GET /api/health answers 200\" and\n\
          \x20 `toBeOK()` alone is not.\n\
          - Bodies, headers and URLs are masked like every other text: a secret in them never\n\
-         \x20 reaches a report, a log or an LLM request.\n"
+         \x20 reaches a report, a log or an LLM request.\n\n{}",
+        crate::script::api_methods::kinds_section()
     )
 }
 
@@ -385,6 +419,25 @@ const LISTER: &str = r#"(function (binding) {
   return lines.join('\n');
 })"#;
 
+/// What a failed value assertion compared, when `value` is the error it threw.
+fn value_check(value: &Value<'_>) -> Option<ValueCheck> {
+    #[derive(serde::Deserialize)]
+    struct Values {
+        expected: String,
+        received: String,
+    }
+    let wire = value
+        .as_object()?
+        .get::<_, Option<String>>(VALUES_PROPERTY)
+        .ok()
+        .flatten()?;
+    let values: Values = serde_json::from_str(&wire).ok()?;
+    Some(ValueCheck {
+        expected: values.expected,
+        received: values.received,
+    })
+}
+
 /// Classifies a thrown value: errors tagged by the binding keep their kind; JavaScript's own
 /// error types are script errors; anything else the step threw is a failed check.
 fn thrown_failure(value: Value<'_>, memory_bytes: usize) -> StepFailure {
@@ -402,7 +455,11 @@ fn thrown_failure(value: Value<'_>, memory_bytes: usize) -> StepFailure {
             .flatten()
             .map(|c| c.0)
     };
-    let tagged = text(KIND_PROPERTY).and_then(|k| FailureKind::from_wire(&k));
+    let refused = text(REFUSED_PROPERTY).and_then(|wire| RefusedCall::from_wire(&wire));
+    let tagged = match refused {
+        Some(call) => Some(FailureKind::Refused { call }),
+        None => text(KIND_PROPERTY).and_then(|k| FailureKind::from_wire(&k)),
+    };
     let name = text("name").unwrap_or_else(|| "Error".to_owned());
     let message = text("message").unwrap_or_default();
     let stack = text("stack").unwrap_or_default();
@@ -453,6 +510,7 @@ mod tests {
         calls: RefCell<Vec<(u32, String, Json)>>,
         logs: RefCell<Vec<String>>,
         steps_ended: Cell<u32>,
+        ended_with: RefCell<Vec<Option<ValueCheck>>>,
         answer: Answer,
     }
 
@@ -462,6 +520,7 @@ mod tests {
                 calls: RefCell::new(Vec::new()),
                 logs: RefCell::new(Vec::new()),
                 steps_ended: Cell::new(0),
+                ended_with: RefCell::new(Vec::new()),
                 answer: Box::new(answer),
             })
         }
@@ -487,6 +546,10 @@ mod tests {
 
         fn host_time(&self) -> Duration {
             Duration::ZERO
+        }
+
+        fn ended_with(&self, check: Option<ValueCheck>) {
+            self.ended_with.borrow_mut().push(check);
         }
 
         fn end_step(&self) -> Result<(), StepFailure> {
@@ -645,6 +708,110 @@ mod tests {
             );
         }
         assert_eq!(failure.code_line, Some(2));
+    }
+
+    #[test]
+    fn a_refusal_reaches_rust_as_its_kind_with_the_call() {
+        for (refused, call) in [
+            (json!({ "page": "click" }), RefusedCall::Page("click")),
+            (
+                json!({ "request": "POST" }),
+                RefusedCall::Request(crate::script::HttpMethod::new("POST").unwrap()),
+            ),
+        ] {
+            let host = RecordingHost::answering(
+                move |_, _| json!({ "error": { "kind": "refused", "message": "acts on the page", "refused": refused } }),
+            );
+            let failure = sandbox()
+                .run_step(
+                    "async function step(page) { await page.getByText('Add').click(); }",
+                    &host,
+                )
+                .unwrap_err();
+            assert_eq!(failure.kind, FailureKind::Refused { call });
+        }
+        // Step code that catches a refusal and throws its own error is not refused.
+        let host = RecordingHost::answering(
+            |_, _| json!({ "error": { "kind": "refused", "message": "acts", "refused": { "page": "click" } } }),
+        );
+        let failure = sandbox()
+            .run_step(
+                "async function step(page) {\n\
+                   try { await page.getByText('Add').click(); } catch (e) { throw new Error(e.message); }\n\
+                 }",
+                &host,
+            )
+            .unwrap_err();
+        assert_eq!(failure.kind, FailureKind::FailedCheck);
+    }
+
+    #[test]
+    fn a_failed_value_assertion_hands_the_host_what_it_compared() {
+        let host = RecordingHost::answering(ok);
+        let code = |body: &str| format!("async function step(page) {{ {body} }}");
+        for (body, expected) in [
+            (
+                "expect('2 items left').toBe('1 item left');",
+                Some(("1 item left", "2 items left")),
+            ),
+            ("expect(2).toEqual(3);", Some(("3", "2"))),
+            ("expect(2).toBeGreaterThan(3);", Some(("> 3", "2"))),
+            ("expect(2, 'the counter').toBe(3);", Some(("3", "2"))),
+            // Negated and other assertions compare no expected value with a received one.
+            ("expect(3).not.toBe(3);", None),
+            ("expect('abc').toContain('x');", None),
+            ("throw new Error('Expected: 1');", None),
+            ("expect(1).toBe(1);", None),
+        ] {
+            let _ = sandbox().run_step(&code(body), &host);
+            let last = host.ended_with.borrow().last().cloned().flatten();
+            let expected = expected.map(|(expected, received)| ValueCheck {
+                expected: expected.to_owned(),
+                received: received.to_owned(),
+            });
+            assert_eq!(last, expected, "{body}");
+        }
+    }
+
+    #[test]
+    fn a_state_matcher_s_call_says_which_state_it_expects() {
+        use crate::script::observe::{Call, ObservedCall};
+        for (assertion, expected) in [
+            ("toBeChecked()", Some("checked")),
+            ("toBeChecked({ checked: false })", Some("unchecked")),
+            (
+                "toBeChecked({ indeterminate: true })",
+                Some("indeterminate"),
+            ),
+            ("not.toBeChecked()", Some("checked")),
+            ("toBeVisible()", Some("visible")),
+            ("toBeVisible({ visible: false })", Some("hidden")),
+            ("toBeHidden()", Some("hidden")),
+            ("toBeEnabled()", Some("enabled")),
+            ("toBeEnabled({ enabled: false })", Some("disabled")),
+            ("toBeDisabled()", Some("disabled")),
+            ("toHaveText('x')", None),
+        ] {
+            let host = RecordingHost::answering(ok);
+            sandbox()
+                .run_step(
+                    &format!("async function step(page) {{ await expect(page.getByText('a')).{assertion}; }}"),
+                    &host,
+                )
+                .unwrap();
+            let (page, method, params) = host.calls().remove(0);
+            let call = Call {
+                page,
+                method,
+                params,
+                received: None,
+            };
+            assert_eq!(
+                ObservedCall::of(&call).expected_state,
+                expected,
+                "{assertion}"
+            );
+        }
     }
 
     #[test]

@@ -14,7 +14,8 @@ use crate::script::{
     FailureKind, Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox, StepFailure,
     StepHost,
 };
-use crate::step::proof::{Claims, Proof, ProofPage, prove};
+use crate::step::mutations::Claims;
+use crate::step::proof::{Proof, ProofPage, prove};
 use crate::step::{SettleWindow, StepExecutor, SystemClock, settle};
 
 /// One test's sandbox and the host that connects it to the test's page.

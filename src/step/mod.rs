@@ -9,10 +9,12 @@
 
 mod executor;
 mod live;
+mod mutations;
 mod proof;
 mod settle;
 
 pub(crate) use executor::StepExecutor;
 pub(crate) use live::{LiveExecutor, LivePage};
-pub(crate) use proof::{Claims, Proof, Unproven, recorded_kinds};
+pub(crate) use mutations::Claims;
+pub(crate) use proof::Proof;
 pub(crate) use settle::{SettleWindow, SystemClock, settle};

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::support::Test;
+use crate::support::{Test, proofs_as_text};
 
 const CACHE: &str = "cache/scenarios/api.steps.toml";
 
@@ -56,7 +56,7 @@ fn requests_seed_check_and_clean_up_and_their_checks_are_proven() {
     .run()
     .assert_exit(0)
     .stdout_line("1 passed, 0 failed");
-    let cache = out.read(CACHE);
+    let cache = proofs_as_text(&out.read(CACHE));
     assert_eq!(cache.matches("by = \"builtin\"").count(), 6, "{cache}");
     assert!(
         cache.contains("page.request.post('/api/todos', { data: { title: 'milk' } })"),

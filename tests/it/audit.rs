@@ -2,7 +2,7 @@
 //! pages in a real browser. Each check of a fixture page is either proven (it failed when the
 //! page was changed to contradict its sentence) or named at its line as a check that cannot fail.
 
-use crate::support::Test;
+use crate::support::{Test, proofs_as_text};
 
 const SCENARIO: &str = "scenarios/audit.steps";
 const CACHE: &str = "cache/scenarios/audit.steps.toml";
@@ -314,8 +314,8 @@ fn demo() -> Test {
 #[test]
 fn the_built_in_generators_checks_on_the_demo_are_proven_and_pass_the_audit() {
     let run = demo().args(&["run", "-j", "1"]).run().assert_exit(0);
-    let todo = run.read("cache/scenarios/todo.steps.toml");
-    assert!(todo.starts_with("format = 4\n"), "{todo}");
+    let todo = proofs_as_text(&run.read("cache/scenarios/todo.steps.toml"));
+    assert!(todo.starts_with("format = 5\n"), "{todo}");
     assert!(todo.contains("proof = \"proven: "), "{todo}");
     assert!(!todo.contains("vacuous"), "{todo}");
     let line = run.line_with("checks: ").to_owned();
@@ -341,7 +341,7 @@ fn the_built_in_generators_checks_on_react_todomvc_are_proven_and_pass_the_audit
         .run()
         .assert_exit(0)
         .stdout_line("checks: 5 proven, 0 unproven");
-    let cache = run.read(CACHE);
+    let cache = proofs_as_text(&run.read(CACHE));
     assert_eq!(cache.matches("proof = \"proven: ").count(), 5, "{cache}");
     run.again()
         .site_from_repo("tests/fixtures/todomvc/react")
@@ -388,7 +388,7 @@ fn a_generated_check_that_cannot_fail_is_fed_back_and_never_cached() {
         ),
         "{retry}"
     );
-    let cache = out.read(CACHE);
+    let cache = proofs_as_text(&out.read(CACHE));
     assert!(cache.contains(exact), "{cache}");
     assert!(!cache.contains(loose), "{cache}");
     assert!(

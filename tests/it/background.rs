@@ -4,8 +4,8 @@
 //! once per row, with one entry per template step serving every row (`vars.<column>`). Plus the
 //! grammar's errors (exit 2, `file:line`), `list`, `--grep` on row names, and `cache prune`.
 
-use crate::support::Test;
 use crate::support::fake_llm::{FakeLlm, generation_of};
+use crate::support::{Test, proofs_as_text};
 
 /// A heading "todos", buttons "Add" and "Clear", and a list "Items" the buttons fill and empty.
 const PAGE: &str = include_str!("support/fixtures/engine/app.html");
@@ -136,9 +136,9 @@ fn background_is_generated_once_for_every_test_and_replayed_from_one_entry() {
         .map(|r| r.user_text())
         .unwrap_or_default();
     assert!(add.contains("PREVIOUS STEPS:\n1. open the app"), "{add}");
-    let cache = out.read(CACHE);
+    let cache = proofs_as_text(&out.read(CACHE));
     // The background's check came with a navigation, so its proof says why none was tried.
-    assert!(cache.starts_with("format = 4\n"), "{cache}");
+    assert!(cache.starts_with("format = 5\n"), "{cache}");
     assert!(
         cache.contains("proof = \"none: the step acts on the page (goto)\""),
         "{cache}"

@@ -34,7 +34,7 @@ fn the_demo_suite_runs_with_no_llm_and_its_cache_is_written_by_builtin() {
         ("cache/scenarios/login.steps.toml", 8),
     ] {
         let text = out.read(file);
-        assert!(text.starts_with("format = 4\n"), "{text}");
+        assert!(text.starts_with("format = 5\n"), "{text}");
         // A sentence said again in another test reuses the code the built-in generator wrote
         // for it (`[generate] reuse`); either way no LLM wrote anything.
         assert_eq!(

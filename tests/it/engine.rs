@@ -129,8 +129,8 @@ fn entry<'a>(test: &'a str, step: &'a str, code: &'a str) -> Entry<'a> {
 /// The cache file of [`SCENARIO`] exactly as prettyplay writes it (`docs/cache-format.md`): an
 /// entry the run wrote (created later than [`EARLIER`], or healed) records `by = "llm"` (the
 /// built-in generator is off in these tests), which makes the file format 3, and a `proof` when
-/// its code checks anything (format 4): the checks of these tests come after a navigation, so
-/// no mutation is tried.
+/// its code checks anything (format 5, a table): the checks of these tests come after a
+/// navigation, so no mutation is tried.
 fn cache_file(entries: &[Entry<'_>]) -> String {
     let by_run = |e: &Entry<'_>| e.created != EARLIER || e.healed.is_some();
     let proof = |e: &Entry<'_>| {
@@ -138,7 +138,7 @@ fn cache_file(entries: &[Entry<'_>]) -> String {
             .then(|| proof_of(e.code).expect("a check these tests cache is explained"))
     };
     let format = if entries.iter().any(|e| proof(e).is_some()) {
-        4
+        5
     } else if entries.iter().any(by_run) {
         3
     } else {
@@ -157,7 +157,7 @@ fn cache_file(entries: &[Entry<'_>]) -> String {
             out.push_str("by = \"llm\"\n");
         }
         if let Some(proof) = proof(e) {
-            out.push_str(&format!("proof = {proof:?}\n"));
+            out.push_str(&format!("proof = {proof}\n"));
         }
         out.push_str(&format!("code = '''\n{}\n'''\n", e.code));
     }
@@ -168,9 +168,9 @@ fn cache_file(entries: &[Entry<'_>]) -> String {
 /// clicks first acts, so none is tried.
 fn proof_of(code: &str) -> Option<&'static str> {
     if code.contains("page.goto(") {
-        Some("none: the step acts on the page (goto)")
+        Some(r#"{ none = { acts = "goto" } }"#)
     } else if code.contains(".click(") {
-        Some("none: the step acts on the page (click)")
+        Some(r#"{ none = { acts = "click" } }"#)
     } else {
         None
     }

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{Test, assert_every_failure_says_why};
+use crate::support::{Test, assert_every_failure_says_why, proofs_as_text};
 
 /// Each suite, the app it is for, and the least number of steps its first run must pass.
 const SUITES: &[(&str, &str, usize)] = &[
@@ -63,7 +63,7 @@ fn run_suite(name: &str, app: &str, floor: usize) {
     );
     assert_every_failure_says_why(name, &events);
     // Every cached step is one that passed, and every cached check carries its proof.
-    let cached = texts_under(&out.project_dir().join(&suite).join("cache"));
+    let cached = proofs_as_text(&texts_under(&out.project_dir().join(&suite).join("cache")));
     let entries = cached.matches("\ncode = '''").count();
     assert!(
         entries >= passed.len(),

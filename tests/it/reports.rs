@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use prettyplay::cache::Author;
-use prettyplay::engine::{EngineFailure, EngineFailureKind};
+use prettyplay::cache::{Author, ProofRecord, Unproven};
+use prettyplay::engine::{EngineFailure, EngineFailureKind, StepProof};
 use prettyplay::llm::{Category, Classification, VerdictSource};
 use prettyplay::report::{ReportOptions, ReporterKind, Verbosity, build_reporters};
 use prettyplay::runner::{
@@ -107,7 +107,9 @@ fn events_in(project: Option<&str>) -> Vec<RunEvent> {
             by: (source != StepSource::Cached).then_some(prettyplay::cache::Author::Llm),
             duration: Duration::from_millis(120),
             code: format!("async function step(page) {{ /* {NASTY} */ }}"),
-            proof: Some(format!("none: {NASTY}")),
+            proof: Some(StepProof::Recorded(ProofRecord::None(
+                Unproven::NotRepeatable(NASTY.into()),
+            ))),
         };
         RunEvent::of_step(test.clone(), index, passed)
     };

@@ -10,9 +10,28 @@ use crate::engine::builtin::grammar::{
 use crate::engine::builtin::kinds::Kind;
 use crate::engine::builtin::tokens::{Tok, find, starts, verb};
 
+/// A reader of one family of check sentences: `None` when the sentence is not of its family.
+type Reader = fn(&[Tok]) -> Option<Result<Intent, Decline>>;
+
+/// The readers of check sentences, in the order they are tried: the first that reads the
+/// sentence decides it.
+const READERS: &[Reader] = &[
+    there_is,
+    items,
+    appears,
+    count_words,
+    page_check,
+    shows,
+    is_state,
+];
+
 /// The checks: `X is shown`, `the page shows T`, `X has value V`, `there are N X`, ...
 pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
-    // `there is a "How old are you?" field`: it is shown. `there is/are N X`.
+    READERS.iter().find_map(|read| read(t))
+}
+
+/// `there is a "How old are you?" field`: it is shown. `there is/are N X`.
+fn there_is(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     if let Some(rest) = verb(t, &[&["there", "is", "a"], &["there", "is", "an"]]) {
         return Some(target(rest).map(|target| Intent::Visible {
             target,
@@ -22,10 +41,11 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     if let Some(rest) = verb(t, &[&["there", "is"]]) {
         return Some(count(rest));
     }
-    if let Some(intent) = items(t) {
-        return Some(intent);
-    }
-    // `a "Clear completed" button appears`: an element of a named kind is shown.
+    None
+}
+
+/// `a "Clear completed" button appears`: an element of a named kind is shown.
+fn appears(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     if let [subject @ .., last] = t
         && (last.is("appears") || last.is("appear"))
         && !subject.is_empty()
@@ -40,8 +60,12 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
             shown: true,
         }));
     }
-    // `1 item left`, `0 items left`: a count and its words, with no verb, is text the page
-    // shows (found on word boundaries, so "1 item left" is not found in "11 items left").
+    None
+}
+
+/// `1 item left`, `0 items left`: a count and its words, with no verb, is text the page shows
+/// (found on word boundaries, so "1 item left" is not found in "11 items left").
+fn count_words(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     if t.len() > 1
         && matches!(&t[0], Tok::Word(w, _) if w.chars().all(|c| c.is_ascii_digit()))
         && t[1..].iter().all(|w| {
@@ -62,8 +86,11 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
             .collect();
         return Some(Ok(Intent::PageShows(Literal(words.join(" ")))));
     }
-    let first = |words: &[&str]| find(t, words);
-    // the URL / the title
+    None
+}
+
+/// `the URL is U`, `the title contains T`.
+fn page_check(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     if let Some(n) = starts(t, &["the", "url"])
         .or(starts(t, &["the", "address", "bar"]))
         .or(starts(t, &["the", "address"]))
@@ -89,7 +116,12 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
         let exact = !rest.iter().any(|w| w.is("contains") || w.is("includes"));
         return Some(literal(rest).map(|value| Intent::Title { value, exact }));
     }
-    // the page / the list shows T
+    None
+}
+
+/// `the page shows T`, `the list shows A and B`, `X says T`, `X has ...`.
+fn shows(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let first = |words: &[&str]| find(t, words);
     if let Some(at) = first(&[
         "shows", "displays", "contains", "says", "reads", "lists", "includes", "show", "has",
         "contain", "display", "include", "say",
@@ -140,7 +172,12 @@ pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
             })
         }));
     }
-    // X is ...
+    None
+}
+
+/// `X is shown`, `X is hidden`, `X is completed`, `X is "T"`, `N items are shown`.
+fn is_state(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let first = |words: &[&str]| find(t, words);
     let at = first(&["is"])?;
     let (subject, rest) = (&t[..at], &t[at + 1..]);
     let (negated, rest) = match rest {

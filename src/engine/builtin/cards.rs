@@ -313,85 +313,19 @@ enum Check {
 
 /// The check a sentence about cards makes, or `None` when it is no such sentence.
 fn check(t: &[Tok]) -> Option<Check> {
-    // `the number of products shown is 2`
-    if t.len() >= 5 && t[0].is("the") && t[1].is("number") && t[2].is("of") {
-        let at = find(t, &["is"])?;
-        let n = number(t.get(at + 1)?)?;
-        return (at + 2 == t.len()).then(|| Check::Count(n, tok_text(&t[3])));
-    }
-    // `there are 6 products`
-    if t.len() >= 3 && t[0].is("there") && t[1].is("is") {
-        let n = number(&t[2])?;
-        let rest = &t[3..];
-        let noun_only =
-            !rest.is_empty() && rest.len() <= 3 && rest.iter().all(|w| matches!(w, Tok::Word(..)));
-        return noun_only.then(|| Check::Count(n, tok_text(&rest[rest.len() - 1])));
+    if let Some(decided) = counted(t) {
+        return decided;
     }
     let at = find(t, &["is", "appear", "appears", "costs", "cost"])?;
     let (subject, rest) = (&t[..at], &t[at + 1..]);
     if subject.is_empty() {
         return None;
     }
-    // `A costs $1.49`, `A is listed at $0.40`, `A is priced $2.85`, `A is $1.40`.
-    if let Some(Tok::Word(_, price)) = rest.last()
-        && is_price(price)
-        && rest[..rest.len() - 1].iter().all(|w| {
-            [
-                "listed", "priced", "at", "for", "sold", "selling", "shown", "marked",
-            ]
-            .iter()
-            .any(|x| w.is(x))
-        })
-    {
-        let words: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
-        let the_price = words.first().is_some_and(|w| w.is("price"))
-            && words[1..]
-                .iter()
-                .all(|w| ["shown", "displayed", "listed"].iter().any(|x| w.is(x)));
-        let name = if the_price {
-            None
-        } else {
-            Some(subject.to_vec())
-        };
-        return Some(Check::Price {
-            name,
-            price: price.clone(),
-        });
+    if let Some(price) = price(subject, rest) {
+        return Some(price);
     }
-    // `12 products are shown`, `all 12 products are back`, `no products are shown`,
-    // `exactly three products appear: A, B and C`.
-    let quantified = subject
-        .iter()
-        .skip_while(|w| w.is("all") || w.is("exactly") || w.is("only"))
-        .collect::<Vec<_>>();
-    if let Some(first) = quantified.first()
-        && let Some(n) = number(first)
-        && (2..=3).contains(&quantified.len())
-        && quantified[1..].iter().all(|w| matches!(w, Tok::Word(..)))
-    {
-        let plural = quantified
-            .last()
-            .is_some_and(|w| matches!(w, Tok::Word(x, _) if x.ends_with('s')));
-        if !plural {
-            return None;
-        }
-        let shown_at = usize::from(!t[at].is("appear") && !t[at].is("appears"));
-        let shown = t[at].is("appear")
-            || t[at].is("appears")
-            || rest.first().is_some_and(|w| SHOWN.iter().any(|x| w.is(x)));
-        if !shown {
-            return None;
-        }
-        let names = rest.get(shown_at..).unwrap_or_default();
-        let noun = quantified.last().map(|w| tok_text(w)).unwrap_or_default();
-        if names.is_empty() {
-            return Some(Check::Count(n, noun));
-        }
-        return Some(Check::CountedNames {
-            count: n,
-            noun,
-            names: names.to_vec(),
-        });
+    if let Some(decided) = quantified(&t[at], subject, rest) {
+        return decided;
     }
     // `the products are A, B and C`
     if t[at].is("is")
@@ -410,7 +344,107 @@ fn check(t: &[Tok]) -> Option<Check> {
     if !t[at].is("is") {
         return None;
     }
-    // `A is no longer shown`, `Spam is not displayed`.
+    shown_or_gone(subject, rest)
+}
+
+/// `the number of products shown is 2`, `there are 6 products`: `Some` when the sentence starts
+/// so, with the count it makes (`None` inside when the rest does not fit).
+fn counted(t: &[Tok]) -> Option<Option<Check>> {
+    if t.len() >= 5 && t[0].is("the") && t[1].is("number") && t[2].is("of") {
+        return Some((|| {
+            let at = find(t, &["is"])?;
+            let n = number(t.get(at + 1)?)?;
+            (at + 2 == t.len()).then(|| Check::Count(n, tok_text(&t[3])))
+        })());
+    }
+    if t.len() >= 3 && t[0].is("there") && t[1].is("is") {
+        return Some((|| {
+            let n = number(&t[2])?;
+            let rest = &t[3..];
+            let noun_only = !rest.is_empty()
+                && rest.len() <= 3
+                && rest.iter().all(|w| matches!(w, Tok::Word(..)));
+            noun_only.then(|| Check::Count(n, tok_text(&rest[rest.len() - 1])))
+        })());
+    }
+    None
+}
+
+/// `A costs $1.49`, `A is listed at $0.40`, `A is priced $2.85`, `A is $1.40`, `the price shown
+/// is $2`: the card of A (or the one card shown) shows the price.
+fn price(subject: &[Tok], rest: &[Tok]) -> Option<Check> {
+    let Some(Tok::Word(_, price)) = rest.last() else {
+        return None;
+    };
+    let priced = is_price(price)
+        && rest[..rest.len() - 1].iter().all(|w| {
+            [
+                "listed", "priced", "at", "for", "sold", "selling", "shown", "marked",
+            ]
+            .iter()
+            .any(|x| w.is(x))
+        });
+    if !priced {
+        return None;
+    }
+    let words: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
+    let the_price = words.first().is_some_and(|w| w.is("price"))
+        && words[1..]
+            .iter()
+            .all(|w| ["shown", "displayed", "listed"].iter().any(|x| w.is(x)));
+    let name = if the_price {
+        None
+    } else {
+        Some(subject.to_vec())
+    };
+    Some(Check::Price {
+        name,
+        price: price.clone(),
+    })
+}
+
+/// `12 products are shown`, `all 12 products are back`, `no products are shown`, `exactly three
+/// products appear: A, B and C`: `Some` when the subject is a count of a noun, with the check
+/// it makes (`None` inside when the verb says no count).
+fn quantified(verb: &Tok, subject: &[Tok], rest: &[Tok]) -> Option<Option<Check>> {
+    let quantified = subject
+        .iter()
+        .skip_while(|w| w.is("all") || w.is("exactly") || w.is("only"))
+        .collect::<Vec<_>>();
+    let first = quantified.first()?;
+    let n = number(first)?;
+    if !(2..=3).contains(&quantified.len())
+        || !quantified[1..].iter().all(|w| matches!(w, Tok::Word(..)))
+    {
+        return None;
+    }
+    let plural = quantified
+        .last()
+        .is_some_and(|w| matches!(w, Tok::Word(x, _) if x.ends_with('s')));
+    if !plural {
+        return Some(None);
+    }
+    let appear = verb.is("appear") || verb.is("appears");
+    let shown_at = usize::from(!appear);
+    let shown = appear || rest.first().is_some_and(|w| SHOWN.iter().any(|x| w.is(x)));
+    if !shown {
+        return Some(None);
+    }
+    let names = rest.get(shown_at..).unwrap_or_default();
+    let noun = quantified.last().map(|w| tok_text(w)).unwrap_or_default();
+    if names.is_empty() {
+        return Some(Some(Check::Count(n, noun)));
+    }
+    Some(Some(Check::CountedNames {
+        count: n,
+        noun,
+        names: names.to_vec(),
+    }))
+}
+
+/// `A is shown`, `only A is shown`, `A is no longer shown`, `Spam is gone`, `A and B are among
+/// them`.
+fn shown_or_gone(subject: &[Tok], rest: &[Tok]) -> Option<Check> {
     let (negated, rest) = match rest {
         [n, rest @ ..] if n.is("not") => (true, rest),
         [n, l, rest @ ..] if n.is("no") && l.is("longer") => (true, rest),

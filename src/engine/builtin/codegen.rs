@@ -1,105 +1,19 @@
 //! The step code of an [`Intent`] on a page: `async function step(page) { ... }` in Playwright
-//! Test's JavaScript, with locators from `resolve.rs` and web-first `expect`s, values as
-//! written (a `${NAME}` or `<column>` placeholder is read as `vars.NAME`, never its value).
+//! Test's JavaScript, with locators from `resolve.rs`, the code of actions here and of checks
+//! (web-first `expect`s) in `check_code.rs`, values as written (`js_values.rs`: a `${NAME}` or
+//! `<column>` placeholder is read as `vars.NAME`, never its value).
 //!
 //! Main function: [`code_for`].
 
+use crate::engine::builtin::check_code;
 use crate::engine::builtin::forms::form_code;
-use crate::engine::builtin::grammar::{Decline, Intent, Literal, State, Target};
+use crate::engine::builtin::grammar::{Cause, Decline, Intent, Literal, Target};
 use crate::engine::builtin::http;
+use crate::engine::builtin::js_values::value_js;
 use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
-use crate::engine::builtin::resolve::{
-    CHECKABLE, CLICKABLE, Found, bounded_regex_js, checked_element, element, has_words, js_str,
-    list, norm, only_field, shown_text,
-};
+use crate::engine::builtin::resolve::{CHECKABLE, CLICKABLE, element, js_str, norm, only_field};
 use crate::engine::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::engine::builtin::snapshot::Snapshot;
-
-/// The JavaScript of a value: a string literal, or `vars.NAME` for a placeholder (a template
-/// literal when placeholders are part of a longer text).
-pub(crate) fn value_js(value: &Literal) -> String {
-    let text = value.0.as_str();
-    if let Some(name) = placeholder(text) {
-        return format!("vars.{name}");
-    }
-    if !text.contains("${") {
-        return js_str(text);
-    }
-    // `Hello ${NAME}`: a template literal whose placeholders read vars.
-    let mut out = String::from("`");
-    let mut rest = text;
-    while let Some(at) = rest.find("${") {
-        out.push_str(&escape_template(&rest[..at]));
-        match rest[at..].find('}') {
-            Some(end) => {
-                let name = &rest[at + 2..at + end];
-                // Only a variable name becomes code; anything else stays text, so a sentence
-                // cannot write code of its own into the step.
-                if crate::engine::builtin::http_js::is_identifier(name) {
-                    out.push_str(&format!("${{vars.{name}}}"));
-                } else {
-                    out.push_str(&escape_template(&rest[at..at + end + 1]));
-                }
-                rest = &rest[at + end + 1..];
-            }
-            None => {
-                out.push_str(&escape_template(&rest[at..]));
-                rest = "";
-            }
-        }
-    }
-    out.push_str(&escape_template(rest));
-    out.push('`');
-    out
-}
-
-fn escape_template(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('`', "\\`")
-        .replace("${", "\\${")
-}
-
-/// `NAME` when `text` is exactly `${NAME}` or `<NAME>`.
-fn placeholder(text: &str) -> Option<&str> {
-    let name = text
-        .strip_prefix("${")
-        .and_then(|t| t.strip_suffix('}'))
-        .or_else(|| text.strip_prefix('<').and_then(|t| t.strip_suffix('>')))?;
-    (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-        .then_some(name)
-}
-
-/// A regular expression literal matching `text` literally.
-fn regex_js(value: &Literal) -> String {
-    if placeholder(&value.0).is_some() || value.0.contains("${") {
-        return format!(
-            "new RegExp({}.replace(/[.*+?^${{}}()|[\\]\\\\]/g, '\\\\$&'))",
-            value_js(value)
-        );
-    }
-    let mut out = String::from("/");
-    for c in value.0.chars() {
-        if "\\^$.|?*+()[]{}/".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('/');
-    out
-}
-
-/// A regular expression that finds `value` in a text on word boundaries, never inside a longer
-/// number or word (see [`bounded_regex_js`]). A placeholder's value is only known when the step
-/// runs, so its expression is escaped and bounded on both sides then.
-fn bounded_js(value: &Literal) -> String {
-    if placeholder(&value.0).is_some() || value.0.contains("${") {
-        return format!(
-            "new RegExp('(?<![\\\\p{{L}}\\\\p{{N}}_])' + {}.replace(/[.*+?^${{}}()|[\\]\\\\/]/g, '\\\\$&') + '(?![\\\\p{{L}}\\\\p{{N}}_])', 'iu')",
-            value_js(value)
-        );
-    }
-    bounded_regex_js(&value.0)
-}
 
 /// The code of `intent` on the page `snap` shows.
 pub(crate) fn code_for(intent: &Intent, snap: &Snapshot) -> Result<String, Decline> {
@@ -138,370 +52,181 @@ fn find(snap: &Snapshot, target: &Target, defaults: &[&str]) -> Result<String, D
 }
 
 fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
-    Ok(match intent {
+    match intent {
         // `''` resolves to `[browser] base_url` itself, path and query kept; `'/'` would be the
         // host's root (URLs resolve as the URL constructor resolves them).
-        Intent::Open(None) => vec!["await page.goto('');".to_owned()],
-        Intent::Open(Some(path)) => vec![format!("await page.goto({});", value_js(path))],
-        Intent::Click { target, double } => match element(snap, target, CLICKABLE, *double) {
-            Ok(found) => {
-                let action = if *double { "dblclick" } else { "click" };
-                vec![format!("await {}.{action}();", found.locator)]
-            }
-            // `click the delete button in "T"` where the row shows it only on hover.
-            Err(decline) => match (&target.scope, &target.name) {
-                (Some(row), Some(name))
-                    if !*double && DELETE_WORDS.contains(&norm(name).as_str()) =>
-                {
-                    let Some((item, button)) = hidden_delete(snap, row) else {
-                        return Err(decline);
-                    };
-                    vec![
-                        format!("const item = {item};"),
-                        "await item.hover();".to_owned(),
-                        format!("await {button}.click();"),
-                    ]
-                }
-                _ => return Err(decline),
-            },
-        },
+        Intent::Open(None) => Ok(vec!["await page.goto('');".to_owned()]),
+        Intent::Open(Some(path)) => Ok(vec![format!("await page.goto({});", value_js(path))]),
+        Intent::Click { target, double } => click(snap, target, *double),
         Intent::Fill {
             value,
             target,
             then_press,
-        } => {
-            let field = find(snap, target, FIELD_ROLES)?;
-            match then_press {
-                None => vec![format!("await {field}.fill({});", value_js(value))],
-                Some(key) => vec![
-                    format!("const field = {field};"),
-                    format!("await field.fill({});", value_js(value)),
-                    format!("await field.press({});", js_str(key)),
-                ],
-            }
-        }
-        Intent::Clear(target) => clear(snap, target)?,
+        } => fill(snap, value, target, then_press.as_deref()),
+        Intent::Clear(target) => clear(snap, target),
         Intent::Check { target, on } => {
             let found = find(snap, target, CHECKABLE)?;
             let action = if *on { "check" } else { "uncheck" };
-            vec![format!("await {found}.{action}();")]
+            Ok(vec![format!("await {found}.{action}();")])
         }
-        Intent::Select { value, target } => match find(snap, target, Kind::Dropdown.roles()) {
-            Ok(found) => vec![format!("await {found}.selectOption({});", value_js(value))],
-            // `choose "Yes" for the licence question`: the radio button named the value.
-            Err(decline) => {
-                let radio = Target {
-                    name: Some(value.0.clone()),
-                    quoted: true,
-                    kind: Some(Kind::Radio),
-                    ..Target::default()
-                };
-                match find(snap, &radio, &[]) {
-                    Ok(found) => vec![format!("await {found}.check();")],
-                    Err(_) => return Err(decline),
-                }
-            }
-        },
+        Intent::Select { value, target } => select(snap, value, target),
         Intent::Press { key, target: None } => {
-            vec![format!("await page.keyboard.press({});", js_str(key))]
+            Ok(vec![format!("await page.keyboard.press({});", js_str(key))])
         }
         Intent::Press {
             key,
             target: Some(target),
         } => {
             let found = find(snap, target, FIELD_ROLES)?;
-            vec![format!("await {found}.press({});", js_str(key))]
+            Ok(vec![format!("await {found}.press({});", js_str(key))])
         }
         Intent::Hover(target) => {
             let found = element(snap, target, CLICKABLE, false)?;
-            vec![format!("await {}.hover();", found.locator)]
+            Ok(vec![format!("await {}.hover();", found.locator)])
         }
-        Intent::Visible { target, shown } => visible(snap, target, *shown)?,
-        Intent::PageShows(text) => page_shows(snap, text)?,
-        Intent::ListShows { values, only } => {
-            let texts: Vec<String> = values.iter().map(|v| v.0.clone()).collect();
-            let known: Vec<String> = texts
-                .iter()
-                .filter(|t| placeholder(t).is_none() && !t.contains("${"))
-                .cloned()
-                .collect();
-            let the_list = match (list(snap, &known, None), known.first()) {
-                (Ok(found), _) => found,
-                // An unnamed list among others, which the page's structure does not name
-                // either: the list that shows the first text as an item's whole text.
-                (Err(decline), Some(first)) if decline.0.contains("no accessible name") => {
-                    format!(
-                        "page.getByRole('list').filter({{ has: page.getByRole('listitem').filter({{ has: page.getByText({}, {{ exact: true }}) }}) }})",
-                        js_str(first)
-                    )
-                }
-                (Err(decline), _) => return Err(decline),
-            };
-            let mut lines = vec![format!("const items = {the_list}.getByRole('listitem');")];
-            if *only {
-                lines.push(format!(
-                    "await expect(items).toHaveCount({});",
-                    values.len()
-                ));
-            }
-            // The items hold the texts in this order. An item's text runs into its buttons'
-            // ("buy milkDelete"), so that check is by substring, and each text is then found
-            // whole in an item: `.first()` of those is enough, since the sentence only says
-            // that some item shows it.
-            let expected: Vec<String> = values.iter().map(value_js).collect();
-            lines.push(format!(
-                "await expect(items).toContainText([{}]);",
-                expected.join(", ")
-            ));
-            for value in &expected {
-                lines.push(format!(
-                    "await expect(items.getByText({value}, {{ exact: true }}).first()).toBeVisible();"
-                ));
-            }
-            lines
-        }
-        Intent::HasValue { target, value } => {
-            let field = find(snap, target, FIELD_ROLES)?;
-            vec![format!(
-                "await expect({field}).toHaveValue({});",
-                value_js(value)
-            )]
-        }
+        Intent::SignIn { user, password } => sign_in(snap, user, password),
+        Intent::Add(values) => add(snap, values),
+        Intent::Delete(text) => delete(snap, text),
+        Intent::Edit { from, to } => edit(snap, from, to),
+        Intent::Show(target) => show(snap, target),
+        Intent::Both(parts) => both(snap, parts),
+        Intent::Visible { target, shown } => check_code::visible(snap, target, *shown),
+        Intent::PageShows(text) => check_code::page_shows(snap, text),
+        Intent::ListShows { values, only } => check_code::list_shows(snap, values, *only),
+        Intent::HasValue { target, value } => check_code::has_value(snap, target, value),
         Intent::HasText {
             target,
             value,
             exact,
-        } => {
-            let element = match element(snap, target, ANY, false) {
-                Ok(element) => element,
-                Err(decline) => return only_item(snap, target, value).ok_or(decline),
-            };
-            // An element that holds more than the text (a footer that says "3 items left" beside
-            // its links) says it when the text is there as whole words.
-            let holds_more = placeholder(&value.0).is_none()
-                && shown_now(snap, &element)
-                    .is_some_and(|now| norm(&now) != norm(&value.0) && has_words(&now, &value.0));
-            let found = element.locator;
-            // What a field says or holds is its value.
-            let field = snap
-                .nodes
-                .get(element.node)
-                .is_some_and(|n| FIELD_ROLES.contains(&n.role.as_str()))
-                || snap.structure.hints.iter().any(|h| {
-                    h.locator.as_deref() == Some(found.as_str())
-                        && FIELD_ROLES.contains(&h.role.as_str())
-                });
-            if field {
-                let expected = if *exact {
-                    value_js(value)
-                } else {
-                    bounded_js(value)
-                };
-                return Ok(vec![format!(
-                    "await expect({found}).toHaveValue({expected});"
-                )]);
-            }
-            // `toHaveText('x')` is the whole text; a contained text is bounded by words.
-            let line = if *exact && !holds_more {
-                format!("await expect({found}).toHaveText({});", value_js(value))
-            } else {
-                format!(
-                    "await expect({found}).toContainText({});",
-                    bounded_js(value)
-                )
-            };
-            vec![line]
-        }
-        Intent::State { target, state } => {
-            let defaults = match state {
-                State::Checked | State::Unchecked => CHECKABLE,
-                State::Enabled | State::Disabled => ANY,
-            };
-            let found = checked_element(snap, target, defaults)?.locator;
-            let matcher = match state {
-                State::Checked => "toBeChecked()",
-                State::Unchecked => "not.toBeChecked()",
-                State::Enabled => "toBeEnabled()",
-                State::Disabled => "toBeDisabled()",
-            };
-            vec![format!("await expect({found}).{matcher};")]
-        }
-        Intent::Count { count, what } => {
-            let locator = if what.kind == Some(Kind::Item) {
-                let noun = what.phrase.split_whitespace().last();
-                format!("{}.getByRole('listitem')", list(snap, &[], noun)?)
-            } else {
-                let kind = what.kind.unwrap_or(Kind::Item);
-                let role = kind.roles()[0];
-                match what.name.as_deref() {
-                    Some(name) => format!(
-                        "page.getByRole({}, {{ name: {}, exact: true }})",
-                        js_str(role),
-                        js_str(name)
-                    ),
-                    None => format!("page.getByRole({})", js_str(role)),
-                }
-            };
-            vec![format!("await expect({locator}).toHaveCount({count});")]
-        }
-        Intent::Url { value, exact } => {
-            let expected = if *exact && value.0.starts_with("http") {
-                value_js(value)
-            } else if *exact {
-                let mut re = regex_js(value);
-                if re.ends_with('/') && !re.starts_with("new") {
-                    re.insert(re.len() - 1, '$');
-                }
-                re
-            } else {
-                bounded_js(value)
-            };
-            vec![format!("await expect(page).toHaveURL({expected});")]
-        }
-        Intent::Title { value, exact } => {
-            let expected = if *exact {
-                value_js(value)
-            } else {
-                bounded_js(value)
-            };
-            vec![format!("await expect(page).toHaveTitle({expected});")]
-        }
-        Intent::SignIn { user, password } => sign_in(snap, user, password)?,
-        Intent::Add(values) => {
-            let field = only_field(snap, &["new", "add", "todo", "item", "what"])?;
-            let mut lines = vec![format!("const field = {};", field.locator)];
-            for value in values {
-                lines.push(format!("await field.fill({});", value_js(value)));
-                lines.push("await field.press('Enter');".to_owned());
-            }
-            lines
-        }
-        Intent::Delete(text) => delete(snap, text)?,
+        } => check_code::has_text(snap, target, value, *exact),
+        Intent::State { target, state } => check_code::state_lines(snap, target, *state),
+        Intent::Count { count, what } => check_code::count_lines(snap, *count, what),
+        Intent::Url { value, exact } => Ok(vec![check_code::url_line(value, *exact)]),
+        Intent::Title { value, exact } => Ok(vec![check_code::title_line(value, *exact)]),
         Intent::AllItems { count, noun, state } => {
-            let items = format!("{}.getByRole('listitem')", list(snap, &[], Some(noun))?);
-            let mut lines = vec![format!("const items = {items};")];
-            // Every item is checked: the count first, so that an empty list cannot pass.
-            lines.push(match count {
-                Some(n) => format!("await expect(items).toHaveCount({n});"),
-                None => "await expect(items).not.toHaveCount(0);".to_owned(),
-            });
-            let matcher = match state {
-                State::Unchecked => "not.toBeChecked()",
-                _ => "toBeChecked()",
-            };
-            lines.push("for (const item of await items.all()) {".to_owned());
-            lines.push(format!(
-                "  await expect(item.getByRole('checkbox')).{matcher};"
-            ));
-            lines.push("}".to_owned());
-            lines
+            check_code::all_items(snap, *count, noun, *state)
         }
-        Intent::Placeholder { target, value } => {
-            let field = find(snap, target, FIELD_ROLES)?;
-            vec![format!(
-                "await expect({field}).toHaveAttribute('placeholder', {});",
-                value_js(value)
-            )]
-        }
-        Intent::Edit { from, to } => edit(snap, from, to)?,
-        Intent::Show(target) => {
-            let mut found = element(snap, target, CLICKABLE, false);
-            // `show the active todos`: the filter is named by the words before the noun.
-            if found.is_err()
-                && let Some(name) = &target.name
-                && let Some((first, _)) = name.rsplit_once(' ')
-            {
-                let shorter = Target {
-                    name: Some(first.to_owned()),
-                    ..target.clone()
-                };
-                found = element(snap, &shorter, CLICKABLE, false);
-            }
-            vec![format!("await {}.click();", found?.locator)]
-        }
-        Intent::Both(parts) => {
-            let mut lines = Vec::new();
-            for part in parts {
-                // A check of several lines is a block of its own, so that the names its
-                // lines declare do not clash with the other check's.
-                match body(part, snap)?.as_slice() {
-                    [one] => lines.push(one.clone()),
-                    many => {
-                        lines.push("{".to_owned());
-                        lines.extend(many.iter().map(|l| format!("  {l}")));
-                        lines.push("}".to_owned());
-                    }
-                }
-            }
-            lines
-        }
+        Intent::Placeholder { target, value } => check_code::placeholder_line(snap, target, value),
         Intent::Validity { .. }
         | Intent::Suggests { .. }
         | Intent::Retype { .. }
         | Intent::NoQuery
         | Intent::UrlLacks(_)
-        | Intent::Asks { .. } => form_code(intent, snap)?,
-        Intent::Http(http) => http::lines(http)?,
+        | Intent::Asks { .. } => form_code(intent, snap),
+        Intent::Http(http) => http::lines(http),
+    }
+}
+
+/// `click X` (`double-click X`). A delete button a row shows only on hover is not in the
+/// snapshot: `click the delete button in "T"` hovers the row first.
+fn click(snap: &Snapshot, target: &Target, double: bool) -> Result<Vec<String>, Decline> {
+    let decline = match element(snap, target, CLICKABLE, double) {
+        Ok(found) => {
+            let action = if double { "dblclick" } else { "click" };
+            return Ok(vec![format!("await {}.{action}();", found.locator)]);
+        }
+        Err(decline) => decline,
+    };
+    match (&target.scope, &target.name) {
+        (Some(row), Some(name)) if !double && DELETE_WORDS.contains(&norm(name).as_str()) => {
+            let Some((item, button)) = hidden_delete(snap, row) else {
+                return Err(decline);
+            };
+            Ok(vec![
+                format!("const item = {item};"),
+                "await item.hover();".to_owned(),
+                format!("await {button}.click();"),
+            ])
+        }
+        _ => Err(decline),
+    }
+}
+
+/// `type V into X` (`and press K`).
+fn fill(
+    snap: &Snapshot,
+    value: &Literal,
+    target: &Target,
+    then_press: Option<&str>,
+) -> Result<Vec<String>, Decline> {
+    let field = find(snap, target, FIELD_ROLES)?;
+    Ok(match then_press {
+        None => vec![format!("await {field}.fill({});", value_js(value))],
+        Some(key) => vec![
+            format!("const field = {field};"),
+            format!("await field.fill({});", value_js(value)),
+            format!("await field.press({});", js_str(key)),
+        ],
     })
 }
 
-/// Every role: a check may be about any element.
-const ANY: &[&str] = &[
-    "button",
-    "link",
-    "tab",
-    "checkbox",
-    "radio",
-    "menuitem",
-    "option",
-    "switch",
-    "textbox",
-    "searchbox",
-    "combobox",
-    "spinbutton",
-    "heading",
-    "status",
-    "alert",
-    "dialog",
-    "img",
-    "listitem",
-    "row",
-    "cell",
-    "paragraph",
-    "listbox",
-    "progressbar",
-    "slider",
-    "tabpanel",
-    "region",
-    "navigation",
-    "banner",
-    "main",
-    "contentinfo",
-    "article",
-    "group",
-    "list",
-    "table",
-];
-
-/// The text the element shows now: its snapshot node's text, or what the page's structure
-/// read for it.
-/// Only for a container (an element holding other elements), since a text of its own that
-/// only holds the words says something else.
-fn shown_now(snap: &Snapshot, found: &Found) -> Option<String> {
-    if let Some(node) = snap.nodes.get(found.node) {
-        let container = node.children.iter().any(|&c| snap.nodes[c].role != "text");
-        return container.then(|| snap.text_of(found.node));
+/// `choose V in X`: the dropdown's option; else (`choose "Yes" for the licence question`) the
+/// radio button named the value.
+fn select(snap: &Snapshot, value: &Literal, target: &Target) -> Result<Vec<String>, Decline> {
+    let decline = match find(snap, target, Kind::Dropdown.roles()) {
+        Ok(found) => {
+            return Ok(vec![format!(
+                "await {found}.selectOption({});",
+                value_js(value)
+            )]);
+        }
+        Err(decline) => decline,
+    };
+    let radio = Target {
+        name: Some(value.0.clone()),
+        quoted: true,
+        kind: Some(Kind::Radio),
+        ..Target::default()
+    };
+    match find(snap, &radio, &[]) {
+        Ok(found) => Ok(vec![format!("await {found}.check();")]),
+        Err(_) => Err(decline),
     }
-    const CONTAINERS: &[&str] = &[
-        "footer", "header", "section", "div", "main", "nav", "form", "article", "aside", "ul",
-        "ol", "table",
-    ];
-    snap.structure
-        .hints
-        .iter()
-        .find(|h| h.locator.as_deref() == Some(found.locator.as_str()))
-        .filter(|h| CONTAINERS.contains(&h.tag.as_str()))
-        .map(|h| h.text.clone())
+}
+
+/// `add "A" and "B"`: each value typed into the page's one field for new items, then Enter.
+fn add(snap: &Snapshot, values: &[Literal]) -> Result<Vec<String>, Decline> {
+    let field = only_field(snap, &["new", "add", "todo", "item", "what"])?;
+    let mut lines = vec![format!("const field = {};", field.locator)];
+    for value in values {
+        lines.push(format!("await field.fill({});", value_js(value)));
+        lines.push("await field.press('Enter');".to_owned());
+    }
+    Ok(lines)
+}
+
+/// `show the active todos`: a filter link, tab or button, named by the words before the noun
+/// when the whole phrase names nothing.
+fn show(snap: &Snapshot, target: &Target) -> Result<Vec<String>, Decline> {
+    let mut found = element(snap, target, CLICKABLE, false);
+    if found.is_err()
+        && let Some(name) = &target.name
+        && let Some((first, _)) = name.rsplit_once(' ')
+    {
+        let shorter = Target {
+            name: Some(first.to_owned()),
+            ..target.clone()
+        };
+        found = element(snap, &shorter, CLICKABLE, false);
+    }
+    Ok(vec![format!("await {}.click();", found?.locator)])
+}
+
+/// `A and B`: the code of each part. A check of several lines is a block of its own, so that
+/// the names its lines declare do not clash with the other check's.
+fn both(snap: &Snapshot, parts: &[Intent]) -> Result<Vec<String>, Decline> {
+    let mut lines = Vec::new();
+    for part in parts {
+        match body(part, snap)?.as_slice() {
+            [one] => lines.push(one.clone()),
+            many => {
+                lines.push("{".to_owned());
+                lines.extend(many.iter().map(|l| format!("  {l}")));
+                lines.push("}".to_owned());
+            }
+        }
+    }
+    Ok(lines)
 }
 
 /// `clear X`: the field X, else the button `Clear X` (`clear the completed todos`).
@@ -533,51 +258,6 @@ fn clear(snap: &Snapshot, target: &Target) -> Result<Vec<String>, Decline> {
         "no field \"{}\" and no \"Clear {}\" button on the page",
         target.phrase, target.phrase
     )))
-}
-
-/// `X is shown` / `X is hidden`. An element that is not on the page can still be checked to
-/// be hidden when the sentence names its text or its kind and name. A shown element's name or
-/// text matches whole; a hidden quoted text is matched on word boundaries, since a whole-text
-/// match would let a longer text that holds it stay visible.
-fn visible(snap: &Snapshot, target: &Target, shown: bool) -> Result<Vec<String>, Decline> {
-    let matcher = if shown { "toBeVisible" } else { "toBeHidden" };
-    let quoted_text = target.quoted && target.kind.is_none() && target.scope.is_none();
-    let found = match (quoted_text, target.name.as_deref()) {
-        (true, Some(text)) if !shown => format!("page.getByText({})", bounded_regex_js(text)),
-        _ => match checked_element(snap, target, ANY) {
-            // A hidden element's name is matched as a substring: any element holding it that
-            // is still shown fails the check.
-            Ok(_) if !shown => element(snap, target, ANY, false)?.locator,
-            Ok(Found { locator, .. }) => locator,
-            Err(_) if !shown && target.scope.is_none() && target.name.is_some() => {
-                let name = js_str(target.name.as_deref().unwrap_or_default());
-                match target.kind {
-                    Some(kind) => format!(
-                        "page.getByRole({}, {{ name: {name} }})",
-                        js_str(kind.roles()[0])
-                    ),
-                    None => return Err(Decline::new("quote the text that must be hidden")),
-                }
-            }
-            Err(decline) => return Err(decline),
-        },
-    };
-    Ok(vec![format!("await expect({found}).{matcher}();")])
-}
-
-/// `the page shows T`: some element shows the text, as its whole text or as words of a longer
-/// one. A placeholder's text is only known when the step runs; `.first()` there keeps the check
-/// as strong as the sentence, which names no element: the first element showing the text must
-/// be visible.
-fn page_shows(snap: &Snapshot, text: &Literal) -> Result<Vec<String>, Decline> {
-    if placeholder(&text.0).is_some() || text.0.contains("${") {
-        return Ok(vec![format!(
-            "await expect(page.getByText({}).first()).toBeVisible();",
-            bounded_js(text)
-        )]);
-    }
-    let found = shown_text(snap, &text.0)?;
-    Ok(vec![format!("await expect({found}).toBeVisible();")])
 }
 
 /// `sign in as USER with password PASSWORD`: the page's user name (or email) field, its
@@ -624,41 +304,6 @@ fn sign_in(snap: &Snapshot, user: &Literal, password: &Literal) -> Result<Vec<St
     ])
 }
 
-/// `the todo reads "T"`: a list item named by its noun alone, where the sentence means the one
-/// item of the list: the list has exactly one item, and its whole text is T.
-fn only_item(snap: &Snapshot, target: &Target, value: &Literal) -> Option<Vec<String>> {
-    let noun = target
-        .name
-        .as_deref()
-        .filter(|n| !target.quoted && !n.contains(' '))?;
-    if target.scope.is_some()
-        || target.nth.is_some()
-        || !matches!(target.kind, None | Some(Kind::Item))
-    {
-        return None;
-    }
-    // The noun must name the list (`todo` for a list named or classed "todo list"), or
-    // `the title reads "T"` could be read as the page's one list.
-    let stem = noun.trim_end_matches('s');
-    let named = snap.with_roles(&["list"]).into_iter().any(|i| {
-        snap.nodes[i]
-            .name
-            .as_deref()
-            .is_some_and(|n| has_words(n, stem))
-    }) || !snap
-        .structure
-        .by_words(&[stem.to_lowercase()], &["list"])
-        .is_empty();
-    if !named {
-        return None;
-    }
-    let the_list = list(snap, &[], Some(noun)).ok()?;
-    Some(vec![format!(
-        "await expect({the_list}.getByRole('listitem')).toHaveText([{}]);",
-        value_js(value)
-    )])
-}
-
 /// `delete "T"`: the delete button of the one list item or row holding T.
 fn delete(snap: &Snapshot, text: &Literal) -> Result<Vec<String>, Decline> {
     for name in ["delete", "remove", "destroy", "trash", "×"] {
@@ -681,7 +326,7 @@ fn delete(snap: &Snapshot, text: &Literal) -> Result<Vec<String>, Decline> {
                     "await expect(item).toHaveCount(0);".to_owned(),
                 ]);
             }
-            Err(decline) if !decline.0.starts_with("no element") => return Err(decline),
+            Err(decline) if decline.1 != Cause::NoElement => return Err(decline),
             Err(_) => {}
         }
     }

@@ -12,8 +12,9 @@
 //!
 //! Main function: [`code`].
 
-use crate::engine::builtin::codegen::{lines_for, step_function, value_js};
+use crate::engine::builtin::codegen::{lines_for, step_function};
 use crate::engine::builtin::grammar::{Decline, Literal, key_name, parse};
+use crate::engine::builtin::js_values::value_js;
 use crate::engine::builtin::resolve::js_str;
 use crate::engine::builtin::snapshot::Snapshot;
 use crate::engine::builtin::tokens::{Tok, normalize, tokenize};

@@ -298,7 +298,7 @@ pub(super) fn form_code(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>,
                     "await field.clear();".to_owned(),
                     format!(
                         "await field.fill({});",
-                        crate::engine::builtin::codegen::value_js(value)
+                        crate::engine::builtin::js_values::value_js(value)
                     ),
                 ]
             })

@@ -8,180 +8,11 @@
 
 use crate::engine::builtin::assertions::assertion;
 use crate::engine::builtin::forms::{form_shape, is_check};
-use crate::engine::builtin::http::{self, Http};
+use crate::engine::builtin::http;
 use crate::engine::builtin::kinds::{KINDS, Kind};
 use crate::engine::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
 
-/// Why the built-in generator will not write a step, and whether that is only because the
-/// element the sentence names is not on the page (an `[optional]` step is skipped for that
-/// reason alone: a name that fits several elements is no reason to skip).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Decline(pub String, pub bool);
-
-impl Decline {
-    pub(crate) fn new(reason: impl Into<String>) -> Self {
-        Self(reason.into(), false)
-    }
-
-    /// The sentence was read and no element on the page is the one it names.
-    pub(crate) fn missing(reason: impl Into<String>) -> Self {
-        Self(reason.into(), true)
-    }
-
-    /// Whether the only reason is that the element named is not on the page.
-    pub(crate) fn is_missing(&self) -> bool {
-        self.1
-    }
-}
-
-/// A value written in the sentence: a quoted literal, a `${NAME}`, a `<column>`, or bare words.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Literal(pub String);
-
-/// An element as the sentence names it: a name (quoted or in words), a kind noun, and the text
-/// of the row or item it is in.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub(crate) struct Target {
-    pub name: Option<String>,
-    /// Whether the name was quoted (else it is the sentence's words).
-    pub quoted: bool,
-    pub kind: Option<Kind>,
-    /// `... in/of/for "TEXT"`: the row or list item holding the element.
-    pub scope: Option<String>,
-    /// The phrase's words as written, without articles, the kind noun included.
-    pub phrase: String,
-    /// `the first / second / last X`: which of the elements it could be (0-based; -1 is the
-    /// last).
-    pub nth: Option<isize>,
-}
-
-/// A state an element can be checked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum State {
-    Checked,
-    Unchecked,
-    Enabled,
-    Disabled,
-}
-
-/// What a sentence asks for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Intent {
-    /// `None`: the app (`/`).
-    Open(Option<Literal>),
-    Click {
-        target: Target,
-        double: bool,
-    },
-    Fill {
-        value: Literal,
-        target: Target,
-        then_press: Option<String>,
-    },
-    Clear(Target),
-    Check {
-        target: Target,
-        on: bool,
-    },
-    Select {
-        value: Literal,
-        target: Target,
-    },
-    Press {
-        key: String,
-        target: Option<Target>,
-    },
-    Hover(Target),
-    Visible {
-        target: Target,
-        shown: bool,
-    },
-    PageShows(Literal),
-    ListShows {
-        values: Vec<Literal>,
-        only: bool,
-    },
-    HasValue {
-        target: Target,
-        value: Literal,
-    },
-    HasText {
-        target: Target,
-        value: Literal,
-        exact: bool,
-    },
-    State {
-        target: Target,
-        state: State,
-    },
-    Count {
-        count: usize,
-        what: Target,
-    },
-    Url {
-        value: Literal,
-        exact: bool,
-    },
-    Title {
-        value: Literal,
-        exact: bool,
-    },
-    SignIn {
-        user: Literal,
-        password: Literal,
-    },
-    Add(Vec<Literal>),
-    Delete(Literal),
-    /// `edit "buy milk" to "buy oat milk"`: the item's text is edited in place.
-    Edit {
-        from: Literal,
-        to: Literal,
-    },
-    /// `all 3 todos are completed`, `no todo is checked`: every item of the list its noun
-    /// names has its checkbox in the state (and there are `count` of them).
-    AllItems {
-        count: Option<usize>,
-        noun: String,
-        state: State,
-    },
-    /// `the new todo field has the placeholder "What needs to be done?"`.
-    Placeholder {
-        target: Target,
-        value: Literal,
-    },
-    /// `show the active todos`: a filter link, tab or button.
-    Show(Target),
-    /// `the age field is invalid`: the field's validity as the browser computes it.
-    Validity {
-        target: Target,
-        valid: bool,
-    },
-    /// `the fruit field suggests Banana and Cherry`: the options of the field's datalist.
-    Suggests {
-        target: Target,
-        values: Vec<Literal>,
-    },
-    /// `clear the age field and type "12"`.
-    Retype {
-        value: Literal,
-        target: Target,
-    },
-    /// `"No" is checked and "Yes" is unchecked`: several checks, in order.
-    Both(Vec<Intent>),
-    /// `the URL has no query string`.
-    NoQuery,
-    /// `the address has no "fruit=" in it`.
-    UrlLacks(Literal),
-    /// `the form asks "Q" with the options Yes and No`: the group named Q has exactly these
-    /// radio buttons.
-    Asks {
-        question: Literal,
-        options: Vec<Literal>,
-    },
-    /// `send POST /api/todos with {"title": "milk"}`, `GET /api/health answers 200`, `the API
-    /// /api/todos lists "milk"`: a request through `page.request` (`http.rs`).
-    Http(Http),
-}
+pub(crate) use crate::engine::builtin::intent::{Cause, Decline, Intent, Literal, State, Target};
 
 /// Reads `sentence` as one of the shapes. `columns` are the examples table's columns: `<name>`
 /// is a value only for these.
@@ -221,14 +52,22 @@ pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Declin
     })?
 }
 
-pub(super) fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
-    let t = toks;
-    if let Some(form) = form_shape(t) {
-        return Some(form);
-    }
-    if let Some(rest) = verb(
-        t,
-        &[
+/// One action shape: the verb forms that start it, and what reads the sentence (`t`) and the
+/// words after the verb (`rest`); `None` when they are not this shape's, and the next one is
+/// tried.
+struct Action {
+    verbs: &'static [&'static [&'static str]],
+    read: ReadAction,
+}
+
+/// How an [`Action`] reads the sentence and the words after its verb.
+type ReadAction = fn(t: &[Tok], rest: &[Tok]) -> Option<Result<Intent, Decline>>;
+
+/// The action shapes, in the order they are tried (`press Enter` before `press the button`,
+/// `uncheck` before `check`): the first that reads the sentence decides it.
+const ACTIONS: &[Action] = &[
+    Action {
+        verbs: &[
             &["open"],
             &["go", "to"],
             &["visit"],
@@ -236,56 +75,35 @@ pub(super) fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
             &["browse", "to"],
             &["load"],
         ],
-    ) {
-        // `go to Completed`: a view of the app, reached by its link, tab or button.
-        let going = t[0].is("go") || t[0].is("navigate");
-        return Some(open(rest).or_else(|decline| {
-            let words = skip(rest, &["the"]);
-            if !going || words.is_empty() || words.iter().any(|w| w.is("page")) {
-                return Err(decline);
-            }
-            target(words).map(|mut target| {
-                if target.kind.is_none() {
-                    target.kind = Some(Kind::Filter);
-                }
-                Intent::Show(target)
-            })
-        }));
-    }
-    if let Some(rest) = verb(
-        t,
-        &[
+        read: go_to,
+    },
+    Action {
+        verbs: &[
             &["double-click"],
             &["double", "click"],
             &["doubleclick"],
             &["dblclick"],
             &["double-tap"],
         ],
-    ) {
-        return Some(target(skip(rest, &["on"])).map(|target| Intent::Click {
-            target,
-            double: true,
-        }));
-    }
-    if let Some(rest) = verb(t, &[&["press"], &["hit"]])
-        && let Some(press) = press(rest)
-    {
-        return Some(press);
-    }
-    if let Some(rest) = verb(t, &[&["click"], &["tap"], &["press"], &["hit"]]) {
-        return Some(target(skip(rest, &["on"])).map(|target| Intent::Click {
-            target,
-            double: false,
-        }));
-    }
-    if let Some(rest) = verb(t, &[&["fill", "in"], &["fill", "out"], &["fill"]])
-        && let Some(with) = find(rest, &["with"])
-    {
-        return Some(fill(&rest[with + 1..], &rest[..with]));
-    }
-    if let Some(rest) = verb(
-        t,
-        &[
+        read: |_, rest| Some(click(rest, true)),
+    },
+    Action {
+        verbs: &[&["press"], &["hit"]],
+        read: |_, rest| press(rest),
+    },
+    Action {
+        verbs: &[&["click"], &["tap"], &["press"], &["hit"]],
+        read: |_, rest| Some(click(rest, false)),
+    },
+    Action {
+        verbs: &[&["fill", "in"], &["fill", "out"], &["fill"]],
+        read: |_, rest| {
+            let with = find(rest, &["with"])?;
+            Some(fill(&rest[with + 1..], &rest[..with]))
+        },
+    },
+    Action {
+        verbs: &[
             &["type"],
             &["enter"],
             &["fill", "in"],
@@ -293,16 +111,17 @@ pub(super) fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
             &["input"],
             &["write"],
         ],
-    ) && let Some(into) = find(rest, &["into", "in", "inside", "to", "as"])
-    {
-        return Some(fill(&rest[..into], &rest[into + 1..]));
-    }
-    if let Some(rest) = verb(t, &[&["clear"], &["empty"]]) {
-        return Some(target(rest).map(Intent::Clear));
-    }
-    if let Some(rest) = verb(
-        t,
-        &[
+        read: |_, rest| {
+            let into = find(rest, &["into", "in", "inside", "to", "as"])?;
+            Some(fill(&rest[..into], &rest[into + 1..]))
+        },
+    },
+    Action {
+        verbs: &[&["clear"], &["empty"]],
+        read: |_, rest| Some(target(rest).map(Intent::Clear)),
+    },
+    Action {
+        verbs: &[
             &["mark"],
             &["complete"],
             &["finish"],
@@ -310,65 +129,59 @@ pub(super) fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
             &["check", "off"],
             &["unmark"],
         ],
-    ) {
-        return Some(mark(t, rest));
-    }
-    if let Some(rest) = verb(
-        t,
-        &[
+        read: |t, rest| Some(mark(t, rest)),
+    },
+    Action {
+        verbs: &[
             &["edit"],
             &["rename"],
             &["change"],
             &["update"],
             &["modify"],
         ],
-    ) && let Some(at) = find(rest, &["to", "into", "as"])
-    {
-        return Some(
-            literal(&rest[..at])
-                .and_then(|from| literal(&rest[at + 1..]).map(|to| Intent::Edit { from, to })),
-        );
-    }
-    if let Some(rest) = verb(t, &[&["uncheck"], &["untick"], &["deselect"]]) {
-        return Some(target(rest).map(|target| Intent::Check { target, on: false }));
-    }
-    if let Some(rest) = verb(t, &[&["check"], &["tick"]]) {
-        return Some(target(rest).map(|target| Intent::Check { target, on: true }));
-    }
-    if let Some(rest) = verb(t, &[&["select"], &["choose"], &["pick"]]) {
-        if let Some(at) = find(rest, &["in", "from", "for"]) {
-            return Some(literal(&rest[..at]).and_then(|value| {
-                target(&rest[at + 1..]).map(|target| Intent::Select { value, target })
-            }));
-        }
-        return Some(target(rest).map(|target| Intent::Check { target, on: true }));
-    }
-    if let Some(rest) = verb(
-        t,
-        &[
+        read: |_, rest| {
+            let at = find(rest, &["to", "into", "as"])?;
+            Some(
+                literal(&rest[..at])
+                    .and_then(|from| literal(&rest[at + 1..]).map(|to| Intent::Edit { from, to })),
+            )
+        },
+    },
+    Action {
+        verbs: &[&["uncheck"], &["untick"], &["deselect"]],
+        read: |_, rest| Some(target(rest).map(|target| Intent::Check { target, on: false })),
+    },
+    Action {
+        verbs: &[&["check"], &["tick"]],
+        read: |_, rest| Some(target(rest).map(|target| Intent::Check { target, on: true })),
+    },
+    Action {
+        verbs: &[&["select"], &["choose"], &["pick"]],
+        read: |_, rest| Some(select(rest)),
+    },
+    Action {
+        verbs: &[
             &["hover", "over"],
             &["hover", "on"],
             &["hover"],
             &["mouse", "over"],
         ],
-    ) {
-        return Some(target(rest).map(Intent::Hover));
-    }
-    if let Some(rest) = verb(
-        t,
-        &[&["sign", "in"], &["log", "in"], &["login"], &["signin"]],
-    ) {
-        return Some(sign_in(rest));
-    }
-    if let Some(rest) = verb(t, &[&["add"], &["create"]]) {
-        return Some(add(rest));
-    }
-    if let Some(rest) = verb(t, &[&["delete"], &["remove"]]) {
-        return Some(literal(rest).map(Intent::Delete));
-    }
-    if let Some(rest) = verb(
-        t,
-        &[
+        read: |_, rest| Some(target(rest).map(Intent::Hover)),
+    },
+    Action {
+        verbs: &[&["sign", "in"], &["log", "in"], &["login"], &["signin"]],
+        read: |_, rest| Some(sign_in(rest)),
+    },
+    Action {
+        verbs: &[&["add"], &["create"]],
+        read: |_, rest| Some(add(rest)),
+    },
+    Action {
+        verbs: &[&["delete"], &["remove"]],
+        read: |_, rest| Some(literal(rest).map(Intent::Delete)),
+    },
+    Action {
+        verbs: &[
             &["show"],
             &["filter", "by"],
             &["view"],
@@ -376,18 +189,67 @@ pub(super) fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
             &["switch", "back", "to"],
             &["go", "back", "to"],
         ],
-    ) {
-        return Some(target(rest).map(|mut target| {
-            if matches!(target.kind, None | Some(Kind::Item)) {
+        read: |_, rest| Some(show(rest)),
+    },
+    Action {
+        verbs: &[&["see"], &["sees"]],
+        read: |_, rest| Some(literal(rest).map(Intent::PageShows)),
+    },
+];
+
+/// The intent of a normalized sentence: a form's shape, else the first action shape that reads
+/// it, else a check.
+pub(super) fn shape(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    if let Some(form) = form_shape(t) {
+        return Some(form);
+    }
+    ACTIONS
+        .iter()
+        .find_map(|action| (action.read)(t, verb(t, action.verbs)?))
+        .or_else(|| assertion(t))
+}
+
+/// `open /todos`, `go to Completed`: a page, or (after `go to`) a view of the app reached by its
+/// link, tab or button.
+fn go_to(t: &[Tok], rest: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let going = t[0].is("go") || t[0].is("navigate");
+    Some(open(rest).or_else(|decline| {
+        let words = skip(rest, &["the"]);
+        if !going || words.is_empty() || words.iter().any(|w| w.is("page")) {
+            return Err(decline);
+        }
+        target(words).map(|mut target| {
+            if target.kind.is_none() {
                 target.kind = Some(Kind::Filter);
             }
             Intent::Show(target)
-        }));
+        })
+    }))
+}
+
+/// `click X`, `double-click X` (`on X`).
+fn click(rest: &[Tok], double: bool) -> Result<Intent, Decline> {
+    target(skip(rest, &["on"])).map(|target| Intent::Click { target, double })
+}
+
+/// `select V in X` (`from`, `for`), or `select X`: the option, or the checkbox or radio X.
+fn select(rest: &[Tok]) -> Result<Intent, Decline> {
+    if let Some(at) = find(rest, &["in", "from", "for"]) {
+        return literal(&rest[..at]).and_then(|value| {
+            target(&rest[at + 1..]).map(|target| Intent::Select { value, target })
+        });
     }
-    if let Some(rest) = verb(t, &[&["see"], &["sees"]]) {
-        return Some(literal(rest).map(Intent::PageShows));
-    }
-    assertion(t)
+    target(rest).map(|target| Intent::Check { target, on: true })
+}
+
+/// `show the active todos`: a filter link, tab or button.
+fn show(rest: &[Tok]) -> Result<Intent, Decline> {
+    target(rest).map(|mut target| {
+        if matches!(target.kind, None | Some(Kind::Item)) {
+            target.kind = Some(Kind::Filter);
+        }
+        Intent::Show(target)
+    })
 }
 
 fn open(rest: &[Tok]) -> Result<Intent, Decline> {

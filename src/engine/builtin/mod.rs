@@ -12,6 +12,7 @@ mod assertions;
 )]
 mod builtin;
 mod cards;
+mod check_code;
 mod choices;
 mod codegen;
 mod compound;
@@ -19,6 +20,8 @@ mod forms;
 mod grammar;
 mod http;
 mod http_js;
+mod intent;
+mod js_values;
 mod kinds;
 mod resolve;
 mod rewrites;

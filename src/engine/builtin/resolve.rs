@@ -6,7 +6,7 @@
 //!
 //! Main functions: [`element`] and [`list`]; locators are JavaScript expressions on `page`.
 
-use crate::engine::builtin::grammar::{Decline, Target};
+use crate::engine::builtin::grammar::{Cause, Decline, Target};
 use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::engine::builtin::rows::{described, in_row, nth_element, row_holding, unnamed_list};
 use crate::engine::builtin::snapshot::{Snapshot, is_field, names_its_text};
@@ -237,8 +237,12 @@ fn element_of(
                 locator: format!("{base}.getByRole({})", js_str(&snap.nodes[*one].role)),
                 node: *one,
             }),
-            [] => described(snap, target, roles)
-                .ok_or_else(|| Decline::missing(format!("no element on the page is {what}"))),
+            [] => described(snap, target, roles).ok_or_else(|| {
+                Decline::of(
+                    Cause::NoElement,
+                    format!("no element on the page is {what}"),
+                )
+            }),
             many => Err(ambiguous(snap, &what, many)),
         };
     };
@@ -274,9 +278,10 @@ fn element_of(
         .next()
         .or_else(|| described(snap, target, roles).map(Ok))
         .unwrap_or_else(|| {
-            Err(Decline::missing(format!(
-                "no element on the page is {what}"
-            )))
+            Err(Decline::of(
+                Cause::NoElement,
+                format!("no element on the page is {what}"),
+            ))
         })
 }
 
@@ -306,9 +311,10 @@ fn scope(snap: &Snapshot, target: &Target) -> Result<(String, Vec<usize>), Decli
             ),
             snap.descendants(*one),
         )),
-        [] => Err(Decline::missing(format!(
-            "no list item or row on the page holds \"{text}\""
-        ))),
+        [] => Err(Decline::of(
+            Cause::NoRow,
+            format!("no list item or row on the page holds \"{text}\""),
+        )),
         many => Err(Decline::new(format!(
             "{} list items or rows hold \"{text}\"",
             many.len()
@@ -469,7 +475,7 @@ pub(crate) fn shown_text(snap: &Snapshot, text: &str) -> Result<String, Decline>
     };
     match checked_element(snap, &target, &[]) {
         Ok(found) => return Ok(found.locator),
-        Err(decline) if !decline.0.starts_with("no element") => return Err(decline),
+        Err(decline) if decline.1 != Cause::NoElement => return Err(decline),
         Err(_) => {}
     }
     let holding: Vec<usize> = (0..snap.nodes.len())
@@ -586,7 +592,10 @@ pub(crate) fn list(
         }
         None if lists.len() == 1 => Ok("page.getByRole('list')".to_owned()),
         None => unnamed_list(snap, Some(chosen), noun).ok_or_else(|| {
-            Decline::new("the list has no accessible name and is not the only list on the page")
+            Decline::of(
+                Cause::UnnamedList,
+                "the list has no accessible name and is not the only list on the page",
+            )
         }),
     }
 }
@@ -643,7 +652,7 @@ pub(crate) fn only_field(snap: &Snapshot, hints: &[&str]) -> Result<Found, Decli
         .collect();
     match hinted.as_slice() {
         [one] => Ok(pick(*one)),
-        _ if fields.is_empty() => Err(Decline::missing("there is no field on the page")),
+        _ if fields.is_empty() => Err(Decline::of(Cause::NoField, "there is no field on the page")),
         _ => Err(ambiguous(snap, "the field to add to", &fields)),
     }
 }

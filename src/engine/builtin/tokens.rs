@@ -1,88 +1,10 @@
-//! The words of a sentence: [`Tok`]ens (words, and quoted literals or placeholders as one
-//! token each), with politeness, fillers and `should` forms normalized away, and the small
-//! matchers the shapes of `grammar.rs` are written with.
+//! The words of a sentence as the built-in grammar reads them: the sentence's [`Tok`]ens (from
+//! `engine/sentence.rs`, the one tokenizer) with politeness, fillers and `should` forms
+//! normalized away, and the small matchers the shapes of `grammar.rs` are written with.
 //!
-//! Main type: [`Tok`]; main functions: [`tokenize`] and [`normalize`].
-/// A token of a sentence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Tok {
-    /// A word, lowercased, and as written.
-    Word(String, String),
-    Lit(String),
-}
+//! Main function: [`normalize`].
 
-impl Tok {
-    pub(crate) fn is(&self, word: &str) -> bool {
-        matches!(self, Tok::Word(w, _) if w == word)
-    }
-}
-
-pub(crate) fn tokenize(sentence: &str, columns: &[String]) -> Vec<Tok> {
-    let mut toks = Vec::new();
-    let mut word = String::new();
-    let flush = |word: &mut String, toks: &mut Vec<Tok>| {
-        let w = word.trim_end_matches(['.', ',', ';', '!', '?', ':']);
-        if !w.is_empty() {
-            toks.push(Tok::Word(w.to_lowercase(), w.to_owned()));
-        }
-        word.clear();
-    };
-    let chars: Vec<(usize, char)> = sentence.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let (at, c) = chars[i];
-        let close = match c {
-            '"' => Some('"'),
-            '“' => Some('”'),
-            '\'' if word.is_empty() => Some('\''),
-            _ => None,
-        };
-        if let Some(close) = close {
-            let start = at + c.len_utf8();
-            if let Some(end) = sentence[start..].find(close) {
-                flush(&mut word, &mut toks);
-                toks.push(Tok::Lit(sentence[start..start + end].to_owned()));
-                let stop = start + end + close.len_utf8();
-                while i < chars.len() && chars[i].0 < stop {
-                    i += 1;
-                }
-                continue;
-            }
-        }
-        if c == '$'
-            && sentence[at..].starts_with("${")
-            && let Some(end) = sentence[at..].find('}')
-        {
-            flush(&mut word, &mut toks);
-            toks.push(Tok::Lit(sentence[at..=at + end].to_owned()));
-            let stop = at + end + 1;
-            while i < chars.len() && chars[i].0 < stop {
-                i += 1;
-            }
-            continue;
-        }
-        if c == '<'
-            && let Some(end) = sentence[at..].find('>')
-            && columns.iter().any(|col| *col == sentence[at + 1..at + end])
-        {
-            flush(&mut word, &mut toks);
-            toks.push(Tok::Lit(sentence[at..=at + end].to_owned()));
-            let stop = at + end + 1;
-            while i < chars.len() && chars[i].0 < stop {
-                i += 1;
-            }
-            continue;
-        }
-        if c.is_whitespace() || c == ',' || c == ';' {
-            flush(&mut word, &mut toks);
-        } else {
-            word.push(c);
-        }
-        i += 1;
-    }
-    flush(&mut word, &mut toks);
-    toks
-}
+pub(crate) use crate::engine::sentence::{Tok, tokenize};
 
 /// Drops politeness and fillers, and reads `should` forms as the plain ones.
 pub(crate) fn normalize(toks: Vec<Tok>) -> Vec<Tok> {

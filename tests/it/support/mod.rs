@@ -5,6 +5,7 @@
 //! [`playwright_test`], `@playwright/test` from npm for running exported projects; [`walk`], a
 //! Markdown document's command blocks run as a shell session.
 
+mod cache_proofs;
 pub(crate) mod fake_llm;
 pub(crate) mod http;
 mod output;
@@ -15,6 +16,7 @@ pub(crate) mod static_server;
 mod test;
 pub(crate) mod walk;
 
+pub(crate) use cache_proofs::proofs_as_text;
 pub(crate) use output::Output;
 pub(crate) use prerequisites::{driver_cli_js, require_browser, require_firefox};
 pub(crate) use test::{PHASE_LIMIT, Running, Test, copy_tree, free_port, repo_dir};

@@ -1,0 +1,379 @@
+//! The code of the checks a sentence says (`X is shown`, `the list shows A and B`, `the counter
+//! says "1 item left"`, `the URL contains "/done"`, ...): web-first `expect`s on the locators
+//! `resolve.rs` finds, as exact as the sentence is. The code of actions is `codegen.rs`, which
+//! calls these.
+//!
+//! Main functions: one per check intent, [`visible`] to [`placeholder_line`].
+
+use crate::engine::builtin::grammar::{Cause, Decline, Literal, State, Target};
+use crate::engine::builtin::js_values::{bounded_js, placeholder, regex_js, value_js};
+use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
+use crate::engine::builtin::resolve::{
+    CHECKABLE, Found, bounded_regex_js, checked_element, element, has_words, js_str, list, norm,
+    shown_text,
+};
+use crate::engine::builtin::snapshot::Snapshot;
+
+/// Every role: a check may be about any element.
+const ANY: &[&str] = &[
+    "button",
+    "link",
+    "tab",
+    "checkbox",
+    "radio",
+    "menuitem",
+    "option",
+    "switch",
+    "textbox",
+    "searchbox",
+    "combobox",
+    "spinbutton",
+    "heading",
+    "status",
+    "alert",
+    "dialog",
+    "img",
+    "listitem",
+    "row",
+    "cell",
+    "paragraph",
+    "listbox",
+    "progressbar",
+    "slider",
+    "tabpanel",
+    "region",
+    "navigation",
+    "banner",
+    "main",
+    "contentinfo",
+    "article",
+    "group",
+    "list",
+    "table",
+];
+
+/// The text the element shows now: its snapshot node's text, or what the page's structure
+/// read for it.
+/// Only for a container (an element holding other elements), since a text of its own that
+/// only holds the words says something else.
+fn shown_now(snap: &Snapshot, found: &Found) -> Option<String> {
+    if let Some(node) = snap.nodes.get(found.node) {
+        let container = node.children.iter().any(|&c| snap.nodes[c].role != "text");
+        return container.then(|| snap.text_of(found.node));
+    }
+    const CONTAINERS: &[&str] = &[
+        "footer", "header", "section", "div", "main", "nav", "form", "article", "aside", "ul",
+        "ol", "table",
+    ];
+    snap.structure
+        .hints
+        .iter()
+        .find(|h| h.locator.as_deref() == Some(found.locator.as_str()))
+        .filter(|h| CONTAINERS.contains(&h.tag.as_str()))
+        .map(|h| h.text.clone())
+}
+
+/// `X is shown` / `X is hidden`. An element that is not on the page can still be checked to
+/// be hidden when the sentence names its text or its kind and name. A shown element's name or
+/// text matches whole; a hidden quoted text is matched on word boundaries, since a whole-text
+/// match would let a longer text that holds it stay visible.
+pub(super) fn visible(
+    snap: &Snapshot,
+    target: &Target,
+    shown: bool,
+) -> Result<Vec<String>, Decline> {
+    let matcher = if shown { "toBeVisible" } else { "toBeHidden" };
+    let quoted_text = target.quoted && target.kind.is_none() && target.scope.is_none();
+    let found = match (quoted_text, target.name.as_deref()) {
+        (true, Some(text)) if !shown => format!("page.getByText({})", bounded_regex_js(text)),
+        _ => match checked_element(snap, target, ANY) {
+            // A hidden element's name is matched as a substring: any element holding it that
+            // is still shown fails the check.
+            Ok(_) if !shown => element(snap, target, ANY, false)?.locator,
+            Ok(Found { locator, .. }) => locator,
+            Err(_) if !shown && target.scope.is_none() && target.name.is_some() => {
+                let name = js_str(target.name.as_deref().unwrap_or_default());
+                match target.kind {
+                    Some(kind) => format!(
+                        "page.getByRole({}, {{ name: {name} }})",
+                        js_str(kind.roles()[0])
+                    ),
+                    None => return Err(Decline::new("quote the text that must be hidden")),
+                }
+            }
+            Err(decline) => return Err(decline),
+        },
+    };
+    Ok(vec![format!("await expect({found}).{matcher}();")])
+}
+
+/// `the page shows T`: some element shows the text, as its whole text or as words of a longer
+/// one. A placeholder's text is only known when the step runs; `.first()` there keeps the check
+/// as strong as the sentence, which names no element: the first element showing the text must
+/// be visible.
+pub(super) fn page_shows(snap: &Snapshot, text: &Literal) -> Result<Vec<String>, Decline> {
+    if placeholder(&text.0).is_some() || text.0.contains("${") {
+        return Ok(vec![format!(
+            "await expect(page.getByText({}).first()).toBeVisible();",
+            bounded_js(text)
+        )]);
+    }
+    let found = shown_text(snap, &text.0)?;
+    Ok(vec![format!("await expect({found}).toBeVisible();")])
+}
+
+/// `the todo reads "T"`: a list item named by its noun alone, where the sentence means the one
+/// item of the list: the list has exactly one item, and its whole text is T.
+fn only_item(snap: &Snapshot, target: &Target, value: &Literal) -> Option<Vec<String>> {
+    let noun = target
+        .name
+        .as_deref()
+        .filter(|n| !target.quoted && !n.contains(' '))?;
+    if target.scope.is_some()
+        || target.nth.is_some()
+        || !matches!(target.kind, None | Some(Kind::Item))
+    {
+        return None;
+    }
+    // The noun must name the list (`todo` for a list named or classed "todo list"), or
+    // `the title reads "T"` could be read as the page's one list.
+    let stem = noun.trim_end_matches('s');
+    let named = snap.with_roles(&["list"]).into_iter().any(|i| {
+        snap.nodes[i]
+            .name
+            .as_deref()
+            .is_some_and(|n| has_words(n, stem))
+    }) || !snap
+        .structure
+        .by_words(&[stem.to_lowercase()], &["list"])
+        .is_empty();
+    if !named {
+        return None;
+    }
+    let the_list = list(snap, &[], Some(noun)).ok()?;
+    Some(vec![format!(
+        "await expect({the_list}.getByRole('listitem')).toHaveText([{}]);",
+        value_js(value)
+    )])
+}
+
+/// `the list shows A and B` (`only A and B`): the list whose items hold the texts, in this order.
+pub(super) fn list_shows(
+    snap: &Snapshot,
+    values: &[Literal],
+    only: bool,
+) -> Result<Vec<String>, Decline> {
+    let texts: Vec<String> = values.iter().map(|v| v.0.clone()).collect();
+    let known: Vec<String> = texts
+        .iter()
+        .filter(|t| placeholder(t).is_none() && !t.contains("${"))
+        .cloned()
+        .collect();
+    let the_list = match (list(snap, &known, None), known.first()) {
+        (Ok(found), _) => found,
+        // An unnamed list among others, which the page's structure does not name
+        // either: the list that shows the first text as an item's whole text.
+        (Err(decline), Some(first)) if decline.1 == Cause::UnnamedList => {
+            format!(
+                "page.getByRole('list').filter({{ has: page.getByRole('listitem').filter({{ has: page.getByText({}, {{ exact: true }}) }}) }})",
+                js_str(first)
+            )
+        }
+        (Err(decline), _) => return Err(decline),
+    };
+    let mut lines = vec![format!("const items = {the_list}.getByRole('listitem');")];
+    if only {
+        lines.push(format!(
+            "await expect(items).toHaveCount({});",
+            values.len()
+        ));
+    }
+    // The items hold the texts in this order. An item's text runs into its buttons'
+    // ("buy milkDelete"), so that check is by substring, and each text is then found
+    // whole in an item: `.first()` of those is enough, since the sentence only says
+    // that some item shows it.
+    let expected: Vec<String> = values.iter().map(value_js).collect();
+    lines.push(format!(
+        "await expect(items).toContainText([{}]);",
+        expected.join(", ")
+    ));
+    for value in &expected {
+        lines.push(format!(
+            "await expect(items.getByText({value}, {{ exact: true }}).first()).toBeVisible();"
+        ));
+    }
+    Ok(lines)
+}
+
+/// `X says "T"` (`reads`, `shows`): the element's whole text, or a field's value; a text the
+/// sentence does not say is the whole of is found on word boundaries.
+pub(super) fn has_text(
+    snap: &Snapshot,
+    target: &Target,
+    value: &Literal,
+    exact: bool,
+) -> Result<Vec<String>, Decline> {
+    let element = match element(snap, target, ANY, false) {
+        Ok(element) => element,
+        Err(decline) => return only_item(snap, target, value).ok_or(decline),
+    };
+    // An element that holds more than the text (a footer that says "3 items left" beside
+    // its links) says it when the text is there as whole words.
+    let holds_more = placeholder(&value.0).is_none()
+        && shown_now(snap, &element)
+            .is_some_and(|now| norm(&now) != norm(&value.0) && has_words(&now, &value.0));
+    let found = element.locator;
+    // What a field says or holds is its value.
+    let field = snap
+        .nodes
+        .get(element.node)
+        .is_some_and(|n| FIELD_ROLES.contains(&n.role.as_str()))
+        || snap.structure.hints.iter().any(|h| {
+            h.locator.as_deref() == Some(found.as_str()) && FIELD_ROLES.contains(&h.role.as_str())
+        });
+    if field {
+        let expected = if exact {
+            value_js(value)
+        } else {
+            bounded_js(value)
+        };
+        return Ok(vec![format!(
+            "await expect({found}).toHaveValue({expected});"
+        )]);
+    }
+    // `toHaveText('x')` is the whole text; a contained text is bounded by words.
+    let line = if exact && !holds_more {
+        format!("await expect({found}).toHaveText({});", value_js(value))
+    } else {
+        format!(
+            "await expect({found}).toContainText({});",
+            bounded_js(value)
+        )
+    };
+    Ok(vec![line])
+}
+
+/// `X is checked` / `unchecked` / `enabled` / `disabled`.
+pub(super) fn state_lines(
+    snap: &Snapshot,
+    target: &Target,
+    state: State,
+) -> Result<Vec<String>, Decline> {
+    let defaults = match state {
+        State::Checked | State::Unchecked => CHECKABLE,
+        State::Enabled | State::Disabled => ANY,
+    };
+    let found = checked_element(snap, target, defaults)?.locator;
+    let matcher = match state {
+        State::Checked => "toBeChecked()",
+        State::Unchecked => "not.toBeChecked()",
+        State::Enabled => "toBeEnabled()",
+        State::Disabled => "toBeDisabled()",
+    };
+    Ok(vec![format!("await expect({found}).{matcher};")])
+}
+
+/// `there are N X`: the count of the list's items, or of the elements of a kind (and name).
+pub(super) fn count_lines(
+    snap: &Snapshot,
+    count: usize,
+    what: &Target,
+) -> Result<Vec<String>, Decline> {
+    let locator = if what.kind == Some(Kind::Item) {
+        let noun = what.phrase.split_whitespace().last();
+        format!("{}.getByRole('listitem')", list(snap, &[], noun)?)
+    } else {
+        let kind = what.kind.unwrap_or(Kind::Item);
+        let role = kind.roles()[0];
+        match what.name.as_deref() {
+            Some(name) => format!(
+                "page.getByRole({}, {{ name: {}, exact: true }})",
+                js_str(role),
+                js_str(name)
+            ),
+            None => format!("page.getByRole({})", js_str(role)),
+        }
+    };
+    Ok(vec![format!(
+        "await expect({locator}).toHaveCount({count});"
+    )])
+}
+
+/// `the URL is U` (`contains U`): the page's URL, whole or on word boundaries.
+pub(super) fn url_line(value: &Literal, exact: bool) -> String {
+    let expected = if exact && value.0.starts_with("http") {
+        value_js(value)
+    } else if exact {
+        let mut re = regex_js(value);
+        if re.ends_with('/') && !re.starts_with("new") {
+            re.insert(re.len() - 1, '$');
+        }
+        re
+    } else {
+        bounded_js(value)
+    };
+    format!("await expect(page).toHaveURL({expected});")
+}
+
+/// `all N todos are completed`: the count first, so that an empty list cannot pass, then each
+/// item's checkbox.
+pub(super) fn all_items(
+    snap: &Snapshot,
+    count: Option<usize>,
+    noun: &str,
+    state: State,
+) -> Result<Vec<String>, Decline> {
+    let items = format!("{}.getByRole('listitem')", list(snap, &[], Some(noun))?);
+    let mut lines = vec![format!("const items = {items};")];
+    // Every item is checked: the count first, so that an empty list cannot pass.
+    lines.push(match count {
+        Some(n) => format!("await expect(items).toHaveCount({n});"),
+        None => "await expect(items).not.toHaveCount(0);".to_owned(),
+    });
+    let matcher = match state {
+        State::Unchecked => "not.toBeChecked()",
+        _ => "toBeChecked()",
+    };
+    lines.push("for (const item of await items.all()) {".to_owned());
+    lines.push(format!(
+        "  await expect(item.getByRole('checkbox')).{matcher};"
+    ));
+    lines.push("}".to_owned());
+    Ok(lines)
+}
+
+/// `X has the value V`: a field's value.
+pub(super) fn has_value(
+    snap: &Snapshot,
+    target: &Target,
+    value: &Literal,
+) -> Result<Vec<String>, Decline> {
+    let field = element(snap, target, FIELD_ROLES, false)?.locator;
+    Ok(vec![format!(
+        "await expect({field}).toHaveValue({});",
+        value_js(value)
+    )])
+}
+
+/// `the title is T` (`contains T`): the page's title, whole or on word boundaries.
+pub(super) fn title_line(value: &Literal, exact: bool) -> String {
+    let expected = if exact {
+        value_js(value)
+    } else {
+        bounded_js(value)
+    };
+    format!("await expect(page).toHaveTitle({expected});")
+}
+
+/// `X has the placeholder P`.
+pub(super) fn placeholder_line(
+    snap: &Snapshot,
+    target: &Target,
+    value: &Literal,
+) -> Result<Vec<String>, Decline> {
+    let field = element(snap, target, FIELD_ROLES, false)?.locator;
+    Ok(vec![format!(
+        "await expect({field}).toHaveAttribute('placeholder', {});",
+        value_js(value)
+    )])
+}

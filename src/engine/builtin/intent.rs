@@ -1,0 +1,196 @@
+//! What a sentence means to the built-in generator: an [`Intent`] (what to do or check) naming
+//! its elements as [`Target`]s with [`Literal`] values, or a [`Decline`] saying why it is none.
+//! `grammar.rs` reads sentences into them; `codegen.rs` writes their code.
+//!
+//! Main type: [`Intent`].
+
+use crate::engine::builtin::http::Http;
+use crate::engine::builtin::kinds::Kind;
+
+/// Why the built-in generator will not write a step: the reason, for people, and its cause, for
+/// the callers that decide on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Decline(pub String, pub Cause);
+
+/// The cause of a [`Decline`], as far as a caller decides on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cause {
+    /// Anything else: the reason says it.
+    Other,
+    /// The sentence was read and no element on the page is the one it names.
+    NoElement,
+    /// No list item or row on the page holds the text the sentence names.
+    NoRow,
+    /// The page has no field.
+    NoField,
+    /// The sentence names a list by its noun alone, and the page has several lists without an
+    /// accessible name.
+    UnnamedList,
+}
+
+impl Decline {
+    pub(crate) fn new(reason: impl Into<String>) -> Self {
+        Self(reason.into(), Cause::Other)
+    }
+
+    /// A decline for `cause`, which `reason` says in words.
+    pub(crate) fn of(cause: Cause, reason: impl Into<String>) -> Self {
+        Self(reason.into(), cause)
+    }
+
+    /// Whether the only reason is that what the sentence names is not on the page (an
+    /// `[optional]` step is skipped for that reason alone: a name that fits several elements is
+    /// no reason to skip).
+    pub(crate) fn is_missing(&self) -> bool {
+        matches!(self.1, Cause::NoElement | Cause::NoRow | Cause::NoField)
+    }
+}
+
+/// A value written in the sentence: a quoted literal, a `${NAME}`, a `<column>`, or bare words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Literal(pub String);
+
+/// An element as the sentence names it: a name (quoted or in words), a kind noun, and the text
+/// of the row or item it is in.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Target {
+    pub name: Option<String>,
+    /// Whether the name was quoted (else it is the sentence's words).
+    pub quoted: bool,
+    pub kind: Option<Kind>,
+    /// `... in/of/for "TEXT"`: the row or list item holding the element.
+    pub scope: Option<String>,
+    /// The phrase's words as written, without articles, the kind noun included.
+    pub phrase: String,
+    /// `the first / second / last X`: which of the elements it could be (0-based; -1 is the
+    /// last).
+    pub nth: Option<isize>,
+}
+
+/// A state an element can be checked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum State {
+    Checked,
+    Unchecked,
+    Enabled,
+    Disabled,
+}
+
+/// What a sentence asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Intent {
+    /// `None`: the app (`/`).
+    Open(Option<Literal>),
+    Click {
+        target: Target,
+        double: bool,
+    },
+    Fill {
+        value: Literal,
+        target: Target,
+        then_press: Option<String>,
+    },
+    Clear(Target),
+    Check {
+        target: Target,
+        on: bool,
+    },
+    Select {
+        value: Literal,
+        target: Target,
+    },
+    Press {
+        key: String,
+        target: Option<Target>,
+    },
+    Hover(Target),
+    Visible {
+        target: Target,
+        shown: bool,
+    },
+    PageShows(Literal),
+    ListShows {
+        values: Vec<Literal>,
+        only: bool,
+    },
+    HasValue {
+        target: Target,
+        value: Literal,
+    },
+    HasText {
+        target: Target,
+        value: Literal,
+        exact: bool,
+    },
+    State {
+        target: Target,
+        state: State,
+    },
+    Count {
+        count: usize,
+        what: Target,
+    },
+    Url {
+        value: Literal,
+        exact: bool,
+    },
+    Title {
+        value: Literal,
+        exact: bool,
+    },
+    SignIn {
+        user: Literal,
+        password: Literal,
+    },
+    Add(Vec<Literal>),
+    Delete(Literal),
+    /// `edit "buy milk" to "buy oat milk"`: the item's text is edited in place.
+    Edit {
+        from: Literal,
+        to: Literal,
+    },
+    /// `all 3 todos are completed`, `no todo is checked`: every item of the list its noun
+    /// names has its checkbox in the state (and there are `count` of them).
+    AllItems {
+        count: Option<usize>,
+        noun: String,
+        state: State,
+    },
+    /// `the new todo field has the placeholder "What needs to be done?"`.
+    Placeholder {
+        target: Target,
+        value: Literal,
+    },
+    /// `show the active todos`: a filter link, tab or button.
+    Show(Target),
+    /// `the age field is invalid`: the field's validity as the browser computes it.
+    Validity {
+        target: Target,
+        valid: bool,
+    },
+    /// `the fruit field suggests Banana and Cherry`: the options of the field's datalist.
+    Suggests {
+        target: Target,
+        values: Vec<Literal>,
+    },
+    /// `clear the age field and type "12"`.
+    Retype {
+        value: Literal,
+        target: Target,
+    },
+    /// `"No" is checked and "Yes" is unchecked`: several checks, in order.
+    Both(Vec<Intent>),
+    /// `the URL has no query string`.
+    NoQuery,
+    /// `the address has no "fruit=" in it`.
+    UrlLacks(Literal),
+    /// `the form asks "Q" with the options Yes and No`: the group named Q has exactly these
+    /// radio buttons.
+    Asks {
+        question: Literal,
+        options: Vec<Literal>,
+    },
+    /// `send POST /api/todos with {"title": "milk"}`, `GET /api/health answers 200`, `the API
+    /// /api/todos lists "milk"`: a request through `page.request` (`http.rs`).
+    Http(Http),
+}
