@@ -14,6 +14,7 @@
 //!
 //! [`OutboundProxy`]: crate::driver::outbound_proxy::OutboundProxy
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -232,16 +233,17 @@ impl OriginGuard {
         self.log().first_violation()
     }
 
-    /// Returns the step's failure as an error when step code may not navigate to `url`. A URL
-    /// that does not parse is left to the driver, whose error explains it better.
+    /// Returns the step's failure as an error when step code may not navigate to `url`, and
+    /// lists the refusal among the test's origins. A URL that does not parse is left to the
+    /// driver, whose error explains it better.
     pub(crate) fn check(&self, url: &str) -> Result<(), OriginBlocked> {
         if url::Url::parse(url).is_err() || self.allowed.allows(url) {
-            Ok(())
-        } else {
-            Err(OriginBlocked::Navigation {
-                url: url.to_owned(),
-            })
+            return Ok(());
         }
+        self.log().list(url, "navigation", Outcome::Failed);
+        Err(OriginBlocked::Navigation {
+            url: url.to_owned(),
+        })
     }
 
     /// Refuses an HTTP request of step code (`request.get`, ...) to a URL the pages may not
@@ -292,6 +294,9 @@ impl OriginGuard {
     /// Notes a call of step code before it is sent: what it can do to the pages (`reach`) and
     /// every string of its `params`.
     pub(crate) fn step_call(&self, reach: Reach, params: &Value) {
+        if reach.touches_pages() {
+            self.traffic.acted();
+        }
         self.reach().call(reach, params);
     }
 
@@ -392,9 +397,9 @@ impl OriginGuard {
         }
         self.traffic.touched();
         let frame = request.frame();
-        let top_level = request.is_navigation_request()
-            && frame.as_ref().is_none_or(|f| f.parent_frame().is_none());
         let headers = request.headers();
+        let top_level = is_navigation(&request, &headers)
+            && frame.as_ref().is_none_or(|f| f.parent_frame().is_none());
         let body = request.post_data_buffer();
         let secret = self.holds_secret(&url)
             || headers.values().any(|v| self.holds_secret(v))
@@ -472,6 +477,17 @@ impl OriginGuard {
         tracing::debug!(target: "prettyplay::origins", %url, class = class.name, rule = class.rule, "judged");
         class.outcome
     }
+}
+
+/// Whether `request`, with its `headers`, loads a document. Playwright's WebDriver BiDi layer
+/// calls a request a navigation whenever Firefox ties it to a loading document, a beacon the
+/// page sends while it loads among them, so the browser's own `Sec-Fetch-Mode` header, which
+/// no page can set, overrules it when the browser sent one.
+fn is_navigation(request: &Request, headers: &HashMap<String, String>) -> bool {
+    request.is_navigation_request()
+        && headers
+            .get("sec-fetch-mode")
+            .is_none_or(|mode| mode.eq_ignore_ascii_case("navigate"))
 }
 
 /// The message of a blocked request that is not a top-level navigation.

@@ -38,6 +38,17 @@ pub(crate) enum Reach {
     Request,
 }
 
+impl Reach {
+    /// Whether the call can make a page start requests of its own: everything but reads and
+    /// step code's own requests, which the driver sends past the pages.
+    pub(crate) fn touches_pages(self) -> bool {
+        match self {
+            Reach::Navigate | Reach::Act | Reach::RunCode => true,
+            Reach::Read | Reach::Request => false,
+        }
+    }
+}
+
 /// See the module documentation.
 #[derive(Debug, Default)]
 pub(crate) struct StepReach {

@@ -7,7 +7,13 @@
 //! during which no request started or ended and none the current step started is still open.
 //! The driver's events reach the guard by the same way back as the barrier's answer, so a
 //! request started before the barrier is, in practice, heard of before it returns; a second
-//! calm round trip leaves a whole round trip more for the rare event that is not.
+//! calm round trip leaves a whole round trip more for the rare event that is not. The barrier
+//! is not an ordering guarantee, though: a page may hand a request to the network a task or
+//! more after the call that caused it (Chromium schedules an inserted script's load, for one),
+//! and a busy machine widens that gap. So when step code last acted on a page (a click, a
+//! fill, a navigation, its own JavaScript) less than [`ACTED_FLOOR`] ago, a settle also waits
+//! until that long has passed since the act and since the last traffic. A test that ends on
+//! checks, read after its last act, does not wait at all.
 
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -18,6 +24,11 @@ use tokio::sync::Notify;
 
 /// How many round trips in a row must pass with no traffic before a settle ends.
 const CALM_ROUND_TRIPS: u32 = 2;
+
+/// How long after step code's last act on a page, and after the last traffic since, a settle
+/// waits at least: the quiet wait the guard held to before it had the barrier, kept only for
+/// the moments just after an act.
+pub(crate) const ACTED_FLOOR: Duration = Duration::from_millis(150);
 
 /// The requests of one context, and a count of every change.
 pub(crate) struct Traffic {
@@ -38,6 +49,8 @@ struct State {
     version: u64,
     /// How many executions of step code started (see [`Traffic::mark`]).
     execution: u64,
+    /// When step code last acted on a page (see [`Traffic::acted`]).
+    acted_at: Option<Instant>,
 }
 
 /// How a settle ended.
@@ -62,6 +75,12 @@ impl Traffic {
     /// Notes that an execution of step code starts: the requests open from now on are its.
     pub(crate) fn mark(&self) {
         self.lock().execution += 1;
+    }
+
+    /// Notes that step code is about to act on a page: what the act sets going may be handed
+    /// to the network only a while later.
+    pub(crate) fn acted(&self) {
+        self.lock().acted_at = Some(Instant::now());
     }
 
     pub(crate) fn started(&self, id: &str) {
@@ -104,6 +123,8 @@ impl Traffic {
     {
         let start = Instant::now();
         let mut calm = 0;
+        // The floor runs from the last act, and again from any traffic seen after it.
+        let mut quiet_since = self.lock().acted_at;
         loop {
             let left = cap.saturating_sub(start.elapsed());
             if left.is_zero() {
@@ -124,16 +145,50 @@ impl Traffic {
             };
             if version == before && open == 0 {
                 calm += 1;
-                if calm >= CALM_ROUND_TRIPS {
-                    return Settled::Calm;
+                if calm < CALM_ROUND_TRIPS {
+                    continue;
                 }
-                continue;
+                match quiet_since {
+                    None => return Settled::Calm,
+                    Some(since) => {
+                        if self
+                            .quiet_until(since + ACTED_FLOOR, version, start + cap)
+                            .await
+                        {
+                            return Settled::Calm;
+                        }
+                    }
+                }
             }
             calm = 0;
+            if quiet_since.is_some() {
+                quiet_since = Some(Instant::now());
+            }
             if open > 0 {
                 // Something is on its way: wait for it to change rather than spin.
                 let left = cap.saturating_sub(start.elapsed());
                 let _ = tokio::time::timeout(left, self.changed.notified()).await;
+            }
+        }
+    }
+
+    /// Waits until `until` with the traffic still at `version`, and returns whether it stayed
+    /// there; false as well when `until` lies past `deadline` (the settle's cap).
+    async fn quiet_until(&self, until: Instant, version: u64, deadline: Instant) -> bool {
+        if until > deadline {
+            return false;
+        }
+        loop {
+            let changed = self.changed.notified();
+            if self.lock().version != version {
+                return false;
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return true;
+            }
+            if tokio::time::timeout(left, changed).await.is_ok() {
+                return false;
             }
         }
     }
@@ -222,6 +277,42 @@ mod tests {
             Settled::Calm
         );
         assert_eq!(trips.load(Ordering::SeqCst), 1 + CALM_ROUND_TRIPS);
+    }
+
+    #[tokio::test]
+    async fn just_after_an_act_the_floor_is_waited_for_and_traffic_starts_it_again() {
+        let traffic = Arc::new(Traffic::default());
+        traffic.acted();
+        let acted = Instant::now();
+        let trips = AtomicU32::new(0);
+        let settled = traffic
+            .settle(barrier(&trips), Duration::from_secs(5))
+            .await;
+        assert_eq!(settled, Settled::Calm);
+        assert!(acted.elapsed() >= ACTED_FLOOR);
+        assert_eq!(trips.load(Ordering::SeqCst), CALM_ROUND_TRIPS);
+        // A request heard of during the floor takes the calm round trips and the floor again.
+        traffic.acted();
+        let toucher = Arc::clone(&traffic);
+        let touch = tokio::spawn(async move {
+            tokio::time::sleep(ACTED_FLOOR / 2).await;
+            toucher.touched();
+        });
+        let trips = AtomicU32::new(0);
+        let settled = traffic
+            .settle(barrier(&trips), Duration::from_secs(5))
+            .await;
+        touch.await.unwrap();
+        assert_eq!(settled, Settled::Calm);
+        assert!(trips.load(Ordering::SeqCst) > CALM_ROUND_TRIPS);
+        // Long after the act, round trips alone decide.
+        let trips = AtomicU32::new(0);
+        let start = Instant::now();
+        traffic
+            .settle(barrier(&trips), Duration::from_secs(5))
+            .await;
+        assert_eq!(trips.load(Ordering::SeqCst), CALM_ROUND_TRIPS);
+        assert!(start.elapsed() < ACTED_FLOOR);
     }
 
     #[tokio::test]
