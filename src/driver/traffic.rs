@@ -11,9 +11,10 @@
 //! is not an ordering guarantee, though: a page may hand a request to the network a task or
 //! more after the call that caused it (Chromium schedules an inserted script's load, for one),
 //! and a busy machine widens that gap. So when step code last acted on a page (a click, a
-//! fill, a navigation, its own JavaScript) less than [`ACTED_FLOOR`] ago, a settle also waits
-//! until that long has passed since the act and since the last traffic. A test that ends on
-//! checks, read after its last act, does not wait at all.
+//! fill, a navigation, its own JavaScript) less than [`ACTED_FLOOR`] ago, a settle also lets
+//! that much time pass since the act, and then asks the round trips again if anything was
+//! heard meanwhile. A test that ends on checks, read after its last act, does not wait at all,
+//! and a busy page does not make the floor longer.
 
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -25,9 +26,8 @@ use tokio::sync::Notify;
 /// How many round trips in a row must pass with no traffic before a settle ends.
 const CALM_ROUND_TRIPS: u32 = 2;
 
-/// How long after step code's last act on a page, and after the last traffic since, a settle
-/// waits at least: the quiet wait the guard held to before it had the barrier, kept only for
-/// the moments just after an act.
+/// How long after step code's last act on a page a settle ends at the earliest: the quiet wait
+/// the guard held to before it had the barrier, kept only for the moments just after an act.
 pub(crate) const ACTED_FLOOR: Duration = Duration::from_millis(150);
 
 /// The requests of one context, and a count of every change.
@@ -123,8 +123,7 @@ impl Traffic {
     {
         let start = Instant::now();
         let mut calm = 0;
-        // The floor runs from the last act, and again from any traffic seen after it.
-        let mut quiet_since = self.lock().acted_at;
+        let floor_ends = self.lock().acted_at.map(|at| at + ACTED_FLOOR);
         loop {
             let left = cap.saturating_sub(start.elapsed());
             if left.is_zero() {
@@ -148,47 +147,23 @@ impl Traffic {
                 if calm < CALM_ROUND_TRIPS {
                     continue;
                 }
-                match quiet_since {
-                    None => return Settled::Calm,
-                    Some(since) => {
-                        if self
-                            .quiet_until(since + ACTED_FLOOR, version, start + cap)
-                            .await
-                        {
+                let now = Instant::now();
+                match floor_ends {
+                    Some(ends) if ends > now => {
+                        let until = ends.min(start + cap);
+                        tokio::time::sleep(until - now).await;
+                        if self.lock().version == version {
                             return Settled::Calm;
                         }
                     }
+                    _ => return Settled::Calm,
                 }
             }
             calm = 0;
-            if quiet_since.is_some() {
-                quiet_since = Some(Instant::now());
-            }
             if open > 0 {
                 // Something is on its way: wait for it to change rather than spin.
                 let left = cap.saturating_sub(start.elapsed());
                 let _ = tokio::time::timeout(left, self.changed.notified()).await;
-            }
-        }
-    }
-
-    /// Waits until `until` with the traffic still at `version`, and returns whether it stayed
-    /// there; false as well when `until` lies past `deadline` (the settle's cap).
-    async fn quiet_until(&self, until: Instant, version: u64, deadline: Instant) -> bool {
-        if until > deadline {
-            return false;
-        }
-        loop {
-            let changed = self.changed.notified();
-            if self.lock().version != version {
-                return false;
-            }
-            let left = until.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return true;
-            }
-            if tokio::time::timeout(left, changed).await.is_ok() {
-                return false;
             }
         }
     }
@@ -291,7 +266,8 @@ mod tests {
         assert_eq!(settled, Settled::Calm);
         assert!(acted.elapsed() >= ACTED_FLOOR);
         assert_eq!(trips.load(Ordering::SeqCst), CALM_ROUND_TRIPS);
-        // A request heard of during the floor takes the calm round trips and the floor again.
+        // A request heard of during the floor asks for calm round trips again, and no more
+        // floor.
         traffic.acted();
         let toucher = Arc::clone(&traffic);
         let touch = tokio::spawn(async move {
