@@ -5,7 +5,10 @@
 // Usage: node bench_plain.js SUITE_JSON BASE_URL  (BENCH_VARS: the vars, as JSON)
 // Prints one line of JSON: passed, failed, and per-phase seconds (launch, context, steps, close).
 // With BENCH_STEPS=FILE, also appends one JSON line per step run to FILE: its code and how long
-// it took in milliseconds (scripts/bench_steps.py compares them with prettyplay's).
+// it took in milliseconds (scripts/bench_steps.py compares them with prettyplay's). With
+// BENCH_PHASES=FILE, appends one JSON line per test: the milliseconds of its context and page
+// (`context`), its first step (`first`, a navigation in the benchmark's suites), its other steps
+// (`steps`) and closing its context (`end`), for scripts/bench_phases.py.
 'use strict';
 const fs = require('fs');
 const { chromium } = require('playwright-core');
@@ -26,19 +29,23 @@ async function main() {
   });
   phases.launch += now() - t;
   for (const test of suite) {
+    const own = { context: 0, first: 0, steps: 0, end: 0 };
     t = now();
     const context = await browser.newContext({ baseURL });
     context.setDefaultTimeout(5000);
     const page = await context.newPage();
-    phases.context += now() - t;
+    own.context = now() - t;
+    phases.context += own.context;
     t = now();
     try {
-      for (const code of test.steps) {
+      for (const [index, code] of test.steps.entries()) {
         const step = new Function('expect', 'vars', `return (${code.trim()});`)(expect, vars);
         const started = now();
         await step(page);
+        const took = now() - started;
+        own[index === 0 ? 'first' : 'steps'] += took;
         if (process.env.BENCH_STEPS) {
-          const ms = (now() - started) * 1000;
+          const ms = took * 1000;
           fs.appendFileSync(process.env.BENCH_STEPS, `${JSON.stringify({ code, ms })}\n`);
         }
       }
@@ -50,7 +57,12 @@ async function main() {
     phases.steps += now() - t;
     t = now();
     await context.close();
-    phases.close += now() - t;
+    own.end = now() - t;
+    phases.close += own.end;
+    if (process.env.BENCH_PHASES) {
+      const ms = Object.fromEntries(Object.entries(own).map(([k, v]) => [k, v * 1000]));
+      fs.appendFileSync(process.env.BENCH_PHASES, `${JSON.stringify(ms)}\n`);
+    }
   }
   t = now();
   await browser.close();

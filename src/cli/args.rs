@@ -168,6 +168,16 @@ pub(crate) enum Command {
     /// Convert Playwright planner plans (`specs/*.plan.md`) or Gherkin `.feature` files into
     /// `.steps` files.
     Import(ImportArgs),
+    /// List the origins outside [browser] allowed_origins that the last run's tests reached
+    /// for: what was loaded for the app, blocked or failed, and the allowed_origins line that
+    /// lets the app's own through.
+    Origins(OriginsArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct OriginsArgs {
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 #[derive(Debug, Args)]
@@ -486,6 +496,7 @@ impl Command {
             Command::Cache(CacheCommand::Prune(args)) => Some(&args.config),
             Command::Export(args) => Some(&args.config),
             Command::Import(args) => Some(&args.config),
+            Command::Origins(args) => Some(&args.config),
             Command::ShowReport(_)
             | Command::ShowTrace(_)
             | Command::Init { .. }

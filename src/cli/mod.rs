@@ -13,6 +13,7 @@ mod list;
 mod list_check;
 mod merge;
 mod optional_checks;
+mod origins;
 mod run;
 mod run_options;
 mod run_plan;
@@ -236,6 +237,11 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         }
         Command::Cache(CacheCommand::Prune(PruneArgs { dry_run, .. })) => {
             cache_prune(&settings()?, &cwd, *dry_run)
+        }
+        Command::Origins(_) => {
+            origins::origins(&settings()?.project_root, &mut io::stdout().lock())
+                .map_err(Error::Output)?;
+            Ok(EXIT_SUCCESS)
         }
     }
 }

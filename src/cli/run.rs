@@ -74,6 +74,7 @@ pub(crate) fn run_tests(
         plan.targets.clone(),
         &withhold,
     )?;
+    host.guard_secrets(plan.secrets.clone());
     let env = |name: &str| host.withheld(name).or_else(|| env_var(name));
     let provider = provider_for(mode, settings, &env, host.handle())?;
     install_interrupt_handler(host.cancel());
@@ -194,8 +195,7 @@ impl<'p> RunEvents<'p> {
             debug: options.debug,
             record: LastRun {
                 version: 1,
-                failed: Vec::new(),
-                durations: Vec::new(),
+                ..LastRun::default()
             },
             write_error: None,
         })
@@ -220,6 +220,9 @@ impl<'p> RunEvents<'p> {
             }
             let durations = TestDuration::of_finished(test, outcome, *duration);
             self.record.durations.extend(durations);
+        }
+        if let EventKind::Test(_, TestKind::Origins(seen)) = &event.kind {
+            self.record.note_origins(&seen.origins);
         }
         if let Err(err) = self.reporters.handle(&event) {
             self.write_error.get_or_insert(err);

@@ -239,6 +239,7 @@ impl<'a> RunPlan<'a> {
             version: 1,
             failed,
             durations: LastRun::merged_durations(previous, now.durations),
+            origins: now.origins,
         };
         let root = &self.settings.project_root;
         if let Err(err) = record.save(root) {

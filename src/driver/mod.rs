@@ -7,11 +7,13 @@
 //! and page per test), [`Lifeline`] (whether the driver or a browser went away) and
 //! [`TraceViewer`] (Playwright's trace viewer, for `prettyplay show-trace`).
 
+mod app_loader;
 mod browser_target;
 mod connection_watch;
 mod driver_error;
 mod driver_path;
 mod events;
+mod guard_log;
 mod launch_failure;
 mod lifeline;
 mod locate;
@@ -19,15 +21,20 @@ mod origins;
 mod outbound_proxy;
 mod remote;
 mod reuse;
+mod route_patterns;
 mod runtime;
 mod saved_state;
+mod step_reach;
 mod test_page;
 mod trace_viewer;
+mod traffic;
+mod traffic_rule;
 mod version;
 
 pub(crate) use browser_target::BrowserTarget;
 pub(crate) use driver_error::DriverError;
 pub(crate) use events::ContextEvents;
+pub use guard_log::OriginSeen;
 pub(crate) use launch_failure::ExitedAtLaunch;
 pub(crate) use lifeline::{Lifeline, LifelineCut, Loss, Watched};
 pub(crate) use locate::{
@@ -40,6 +47,9 @@ pub(crate) use runtime::{
     export_driver_env, withhold_from_driver,
 };
 pub(crate) use saved_state::SavedState;
+pub(crate) use step_reach::Reach;
 pub(crate) use test_page::{CLOSE_LIMIT, CallError, NavigationClock, TestPage};
 pub(crate) use trace_viewer::TraceViewer;
+pub(crate) use traffic::Settled;
+pub use traffic_rule::Outcome as OriginOutcome;
 pub(crate) use version::DRIVER_VERSION;

@@ -21,10 +21,11 @@ use playwright_rs::protocol::{
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::{BrowserName, BrowserSettings, Isolation, RemoteBrowser, Screen};
+use crate::driver::app_loader::AppLoader;
 use crate::driver::driver_path::{compile_cache_for, driver_path_for};
 use crate::driver::launch_failure::probe_version;
 use crate::driver::lifeline::{children_running, watch_driver};
-use crate::driver::origins::OriginGuard;
+use crate::driver::origins::{GuardSetup, OriginGuard};
 use crate::driver::outbound_proxy::OutboundProxy;
 use crate::driver::remote::connect_remote;
 use crate::driver::reuse::{open_reused, scrub};
@@ -33,6 +34,7 @@ use crate::driver::{
     BrowserTarget, CLOSE_LIMIT, ContextEvents, DriverError, DriverPaths, ExitedAtLaunch, Lifeline,
     LifelineCut, Loss, NavigationClock, SavedState, TestPage, Watched, browser_title,
 };
+use crate::secrets::Secrets;
 
 /// The Playwright driver of a run and what all its browsers share: how they are launched and
 /// the context options of the screen mode. A driver that died is started again.
@@ -47,6 +49,10 @@ pub(crate) struct BrowserRuntime {
     handle: tokio::runtime::Handle,
     /// The driver that runs now; a new one replaces it when it dies.
     session: tokio::sync::Mutex<DriverSession>,
+    /// The run's secrets, which no request to another origin may carry.
+    secrets: Secrets,
+    /// Fetches the app's read-only subresources from other origins for every test's pages.
+    loader: Arc<AppLoader>,
 }
 
 /// How each worker gets its browser: it launches a local Chromium, or it connects to a browser
@@ -146,7 +152,16 @@ impl BrowserRuntime {
             driver_paths: driver.clone(),
             handle: handle.clone(),
             session: tokio::sync::Mutex::new(session),
+            secrets: Secrets::default(),
+            loader: AppLoader::shared(),
         })
+    }
+
+    /// The runtime whose tests' origin guards refuse every request to another origin that
+    /// carries one of `secrets`.
+    pub(crate) fn with_secrets(mut self, secrets: Secrets) -> Self {
+        self.secrets = secrets;
+        self
     }
 
     /// Launches one Chromium process (for a worker, or for a test with `isolation = "browser"`),
@@ -227,6 +242,8 @@ impl BrowserRuntime {
             browser,
             settings: self.settings.clone(),
             context_options,
+            secrets: self.secrets.clone(),
+            loader: Arc::clone(&self.loader),
             proxy,
             driver: connection,
             lifeline,
@@ -356,6 +373,8 @@ pub(crate) struct WorkerBrowser {
     browser: Browser,
     settings: BrowserSettings,
     context_options: BrowserContextOptions,
+    secrets: Secrets,
+    loader: Arc<AppLoader>,
     /// The proxy every context of the worker connects through, which refuses connections to
     /// origins outside `[browser] allowed_origins`; `None` when every origin is allowed or the
     /// browser runs elsewhere (it could not reach this machine's loopback).
@@ -403,7 +422,12 @@ impl WorkerBrowser {
             if reuse {
                 events.track_origins(&context).await?;
             }
-            let origins = OriginGuard::install(&context, &self.settings.allowed_origins).await?;
+            let setup = GuardSetup {
+                allowed: &self.settings.allowed_origins,
+                secrets: &self.secrets,
+                loader: &self.loader,
+            };
+            let origins = OriginGuard::install(&context, &setup).await?;
             if let (Some(proxy), Some(guard)) = (&self.proxy, &origins) {
                 proxy.attach(guard);
             }

@@ -273,7 +273,7 @@ impl RunRecord {
                 self.running.retain(|t| t.id != *test);
                 self.running.push(TestRecord::new(test.clone()));
             }
-            TestKind::Timing(_) | TestKind::LlmCall(_) => {}
+            TestKind::Timing(_) | TestKind::LlmCall(_) | TestKind::Origins(_) => {}
             TestKind::Warning(warning) => self.test(test).warnings.push(warning.message.clone()),
             TestKind::TraceWritten(trace) => {
                 self.test(test)

@@ -166,7 +166,8 @@ impl<W: Write> TerminalReporter<W> {
             TestKind::Finished(finished) => {
                 self.test_finished(test, &finished.outcome, finished.duration)?;
             }
-            TestKind::Timing(_) | TestKind::LlmCall(_) => {}
+            // Each request is in the step's log already.
+            TestKind::Timing(_) | TestKind::LlmCall(_) | TestKind::Origins(_) => {}
         }
         Ok(())
     }

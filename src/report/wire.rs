@@ -16,7 +16,8 @@ use super::wire_stats::{StatsWire, UsageWire, millis};
 use crate::cache::Author;
 use crate::engine::LlmPurpose;
 use crate::runner::{
-    EventKind, EventTime, RunEvent, RunKind, StepId, StepKind, StepSource, TestId, TestKind,
+    EventKind, EventTime, OriginSeen, RunEvent, RunKind, StepId, StepKind, StepSource, TestId,
+    TestKind,
 };
 
 /// The version of the JSON lines format; every object carries it as `"version"`.
@@ -181,6 +182,11 @@ pub(crate) enum EventWire<'a> {
         head: Head<'a>,
         path: &'a Path,
     },
+    OriginsSeen {
+        #[serde(flatten)]
+        head: Head<'a>,
+        origins: &'a [OriginSeen],
+    },
     TestTiming {
         #[serde(flatten)]
         head: Head<'a>,
@@ -263,6 +269,10 @@ fn test_event<'a>(head: Head<'a>, kind: &'a TestKind) -> EventWire<'a> {
         TestKind::Warning(warning) => EventWire::Warning {
             head,
             message: &warning.message,
+        },
+        TestKind::Origins(seen) => EventWire::OriginsSeen {
+            head,
+            origins: &seen.origins,
         },
         TestKind::TraceWritten(trace) => EventWire::TraceWritten {
             head,

@@ -23,9 +23,9 @@ use crate::engine::{LlmPurpose, Pool, StepProof};
 use crate::llm::Usage;
 use crate::runner::{
     AttemptTiming, EventKind, EventTime, GenerationStarted, Healed, HealingStarted, LlmCall,
-    ReuseTried, RunEvent, RunFinished, RunKind, RunStarted, SettleRetry, StepFailed, StepId,
-    StepKind, StepLog, StepPassed, StepSkipped, StepSource, StepStarted, StepVerdict, TestFinished,
-    TestKind, TestRetry, TestTiming, TraceWritten, Warning,
+    OriginSeen, OriginsSeen, ReuseTried, RunEvent, RunFinished, RunKind, RunStarted, SettleRetry,
+    StepFailed, StepId, StepKind, StepLog, StepPassed, StepSkipped, StepSource, StepStarted,
+    StepVerdict, TestFinished, TestKind, TestRetry, TestTiming, TraceWritten, Warning,
 };
 
 /// One line of the JSON lines stream (or of a report blob after its header) as a
@@ -125,6 +125,7 @@ enum KindIn {
     LlmCall(LlmCallIn),
     Warning(WarningIn),
     TraceWritten(TraceWrittenIn),
+    OriginsSeen(OriginsSeenIn),
     TestTiming(TestTimingIn),
     TestRetry(TestRetryIn),
     TestFinished(TestFinishedIn),
@@ -157,6 +158,12 @@ impl KindIn {
             KindIn::LlmCall(call) => Scoped::Test(call.read()?.into()),
             KindIn::Warning(warning) => Scoped::Test(warning.read().into()),
             KindIn::TraceWritten(trace) => Scoped::Test(trace.read(resolve)?.into()),
+            KindIn::OriginsSeen(seen) => Scoped::Test(
+                OriginsSeen {
+                    origins: seen.origins,
+                }
+                .into(),
+            ),
             KindIn::TestRetry(retry) => Scoped::Test(retry.read(resolve)?.into()),
             KindIn::TestFinished(finished) => Scoped::Test(finished.read(resolve)?.into()),
             KindIn::StepStarted(started) => Scoped::Step(started.read().into()),
@@ -255,6 +262,11 @@ impl WarningIn {
             message: self.message,
         }
     }
+}
+
+#[derive(Deserialize)]
+struct OriginsSeenIn {
+    origins: Vec<OriginSeen>,
 }
 
 #[derive(Deserialize)]

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::cache::{Author, ProofRecord};
+use crate::driver::OriginSeen;
 use crate::engine::{LlmPurpose, Pool, StepProof};
 use crate::llm::{Category, Classification, Usage};
 use crate::runner::{RunStats, TestFailure, TestId, TestOutcome};
@@ -123,6 +124,7 @@ pub enum TestKind {
     Timing(AttemptTiming),
     LlmCall(LlmCall),
     Warning(Warning),
+    Origins(OriginsSeen),
     TraceWritten(TraceWritten),
     Retry(TestRetry),
     Finished(TestFinished),
@@ -177,6 +179,14 @@ pub struct LlmCall {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
     pub message: String,
+}
+
+/// The origins outside `[browser] allowed_origins` that an attempt's pages or step code
+/// reached for, and what became of their requests: loaded for the app, blocked, or failed.
+/// Sent at the attempt's end when there were any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OriginsSeen {
+    pub origins: Vec<OriginSeen>,
 }
 
 /// A Playwright trace of the test was written.
@@ -333,6 +343,7 @@ payloads! {
     AttemptTiming => TestKind::Timing,
     LlmCall => TestKind::LlmCall,
     Warning => TestKind::Warning,
+    OriginsSeen => TestKind::Origins,
     TraceWritten => TestKind::TraceWritten,
     TestRetry => TestKind::Retry,
     TestFinished => TestKind::Finished,

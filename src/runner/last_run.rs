@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::runner::{FailureCause, TestId, TestOutcome};
+use crate::runner::{FailureCause, OriginOutcome, OriginSeen, TestId, TestOutcome};
 use crate::scenario::Scenario;
 
 /// Failed tests of a run, by scenario path and test name, and the durations of the tests that
@@ -23,6 +23,57 @@ pub(crate) struct LastRun {
     /// durations were recorded has none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub durations: Vec<TestDuration>,
+    /// The origins outside `[browser] allowed_origins` that the run's tests reached for, by
+    /// origin and outcome (`prettyplay origins` lists them). Only the last run's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub origins: Vec<OriginRecord>,
+}
+
+/// An origin outside `[browser] allowed_origins` that a run's tests reached for, and what
+/// became of their requests there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct OriginRecord {
+    pub origin: String,
+    pub outcome: OriginOutcome,
+    pub kinds: Vec<String>,
+    pub requests: u32,
+    /// How many test attempts reached for it.
+    pub tests: u32,
+    /// The first URL of them, masked.
+    pub url: String,
+}
+
+impl LastRun {
+    /// Adds what one test attempt reached for to the run's record.
+    pub(crate) fn note_origins(&mut self, seen: &[OriginSeen]) {
+        for one in seen {
+            let found = self
+                .origins
+                .iter_mut()
+                .find(|r| r.origin == one.origin && r.outcome == one.outcome);
+            match found {
+                Some(record) => {
+                    record.requests += one.requests;
+                    record.tests += 1;
+                    for kind in &one.kinds {
+                        if !record.kinds.contains(kind) {
+                            record.kinds.push(kind.clone());
+                        }
+                    }
+                }
+                None => self.origins.push(OriginRecord {
+                    origin: one.origin.clone(),
+                    outcome: one.outcome,
+                    kinds: one.kinds.clone(),
+                    requests: one.requests,
+                    tests: 1,
+                    url: one.url.clone(),
+                }),
+            }
+        }
+        self.origins
+            .sort_by(|a, b| (&a.origin, a.outcome.as_str()).cmp(&(&b.origin, b.outcome.as_str())));
+    }
 }
 
 /// How long a test took, every retry included.
@@ -197,6 +248,7 @@ mod tests {
                 project: None,
                 ms: 1500,
             }],
+            origins: Vec::new(),
         };
         run.save(dir.path()).unwrap();
         assert_eq!(LastRun::load(dir.path()), run);
@@ -241,6 +293,7 @@ mod tests {
                 TestDuration::new(&id("u", None), ms(2000)),
                 TestDuration::new(&id("t", Some("firefox")), ms(3000)),
             ],
+            origins: Vec::new(),
         };
         let now = vec![TestDuration::new(&id("t", None), ms(1200))];
         let record = LastRun {
@@ -276,11 +329,37 @@ mod tests {
                 failed("other.steps", "t"),
             ],
             durations: Vec::new(),
+            origins: Vec::new(),
         };
         let vanished = record.vanished(&scenarios, &|file| file == "other.steps");
         assert_eq!(
             vanished,
             [&failed("a.steps", "renamed"), &failed("gone.steps", "t")]
         );
+    }
+
+    #[test]
+    fn origins_add_up_by_origin_and_outcome() {
+        let seen = |origin: &str, outcome, kind: &str, requests| OriginSeen {
+            origin: origin.into(),
+            outcome,
+            kinds: vec![kind.into()],
+            requests,
+            url: format!("{origin}/{kind}"),
+        };
+        let mut record = LastRun::default();
+        record.note_origins(&[
+            seen("http://cdn", OriginOutcome::Loaded, "font", 2),
+            seen("http://stats", OriginOutcome::Blocked, "ping", 1),
+        ]);
+        record.note_origins(&[seen("http://cdn", OriginOutcome::Loaded, "script", 1)]);
+        let cdn = &record.origins[0];
+        assert_eq!(
+            (cdn.origin.as_str(), cdn.requests, cdn.tests),
+            ("http://cdn", 3, 2)
+        );
+        assert_eq!(cdn.kinds, ["font", "script"]);
+        assert_eq!(cdn.url, "http://cdn/font");
+        assert_eq!(record.origins[1].origin, "http://stats");
     }
 }

@@ -37,6 +37,12 @@ fn test_kind(kind: &mut TestKind, m: impl Fn(&mut String) + Copy) {
         | TestKind::LlmCall(_)
         | TestKind::TraceWritten(_) => {}
         TestKind::Warning(warning) => m(&mut warning.message),
+        TestKind::Origins(seen) => {
+            for origin in &mut seen.origins {
+                m(&mut origin.origin);
+                m(&mut origin.url);
+            }
+        }
         TestKind::Retry(retry) => test_failure(&mut retry.failure, m),
         TestKind::Finished(finished) => match &mut finished.outcome {
             TestOutcome::Failed(failure) => test_failure(failure, m),

@@ -34,12 +34,13 @@ mod tag_expr;
 mod test_id;
 mod test_run;
 
+pub use crate::driver::{OriginOutcome, OriginSeen};
 pub(crate) use event::RunClock;
 pub use event::{
     AttemptTiming, EventKind, EventTime, GenerationStarted, Healed, HealingStarted, LlmCall,
-    ReuseTried, RunEvent, RunFinished, RunKind, RunStarted, SettleRetry, StepFailed, StepId,
-    StepKind, StepLog, StepPassed, StepSkipped, StepSource, StepStarted, StepVerdict, TestFinished,
-    TestKind, TestRetry, TestTiming, TraceWritten, Warning,
+    OriginsSeen, ReuseTried, RunEvent, RunFinished, RunKind, RunStarted, SettleRetry, StepFailed,
+    StepId, StepKind, StepLog, StepPassed, StepSkipped, StepSource, StepStarted, StepVerdict,
+    TestFinished, TestKind, TestRetry, TestTiming, TraceWritten, Warning,
 };
 pub(crate) use last_run::{FailedTest, LastRun, TestDuration};
 pub(crate) use margins::wait_seconds;

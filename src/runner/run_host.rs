@@ -19,6 +19,7 @@ use crate::driver::{
     withhold_from_driver,
 };
 use crate::runner::{RunEvent, RunJob, RunStats, run_projects};
+use crate::secrets::Secrets;
 use crate::web_server::{CONNECT_LIMIT, LineSink, Unreachable, WebServerError, WebServers, reach};
 
 /// Why a run could not start, or a later project's browser could not.
@@ -54,6 +55,8 @@ pub(crate) struct RunHost<'s> {
     withheld: HashMap<String, String>,
     /// Set by the first stop signal (Ctrl-C, SIGTERM, SIGHUP).
     cancel: Arc<AtomicBool>,
+    /// The run's secrets, which the origin guard refuses to let any request carry.
+    secrets: Secrets,
     /// The driver of the project that runs now, or runs first.
     runtime: Option<BrowserRuntime>,
     web_servers: Option<WebServers>,
@@ -86,10 +89,17 @@ impl<'s> RunHost<'s> {
             targets: targets.into_iter().map(Some).collect(),
             withheld,
             cancel: Arc::new(AtomicBool::new(false)),
+            secrets: Secrets::default(),
             runtime: None,
             web_servers: None,
             tokio,
         })
+    }
+
+    /// Makes every test's origin guard refuse requests to other origins that carry one of
+    /// `secrets` (the run's, as masking gets them).
+    pub(crate) fn guard_secrets(&mut self, secrets: Secrets) {
+        self.secrets = secrets;
     }
 
     /// The handle of the run's Tokio runtime.
@@ -125,6 +135,7 @@ impl<'s> RunHost<'s> {
             .ok_or(HostError::NoFirstBrowser)?;
         let settings = self.settings;
         let (tokio, driver, cancel) = (&self.tokio, &self.driver, &self.cancel);
+        let secrets = &self.secrets;
         let (web_servers, runtime) = std::thread::scope(|scope| {
             let starting = scope.spawn(|| {
                 tokio
@@ -134,6 +145,7 @@ impl<'s> RunHost<'s> {
                         target,
                         tokio.handle(),
                     ))
+                    .map(|runtime| runtime.with_secrets(secrets.clone()))
                     .map_err(|e| e.placed(&settings.sources))
             });
             let web_servers = WebServers::start(
@@ -219,6 +231,7 @@ impl<'s> RunHost<'s> {
                         self.tokio.handle(),
                     ))
                     .map_err(|e| e.placed(&self.settings.sources))?
+                    .with_secrets(self.secrets.clone())
             }
         };
         Ok(self.runtime.insert(runtime))
@@ -297,6 +310,7 @@ mod tests {
             targets: Vec::new(),
             withheld: HashMap::new(),
             cancel: Arc::new(AtomicBool::new(false)),
+            secrets: Secrets::default(),
             runtime: None,
             web_servers: None,
             tokio: tokio::runtime::Builder::new_multi_thread()

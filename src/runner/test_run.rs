@@ -17,8 +17,9 @@ use crate::runner::shared_steps::SharedSteps;
 use crate::runner::step_reporter::StepReporter;
 use crate::runner::step_run::{Cached, StepResult, Turn, advance, shared_step};
 use crate::runner::{
-    FailureCause, Interruption, Mode, RunConfig, RunEvent, StepFailed, StepLog, StepPassed,
-    StepSkipped, StepSource, StepStarted, TestFailure, TestId, TestOutcome, WrittenStep,
+    FailureCause, Interruption, Mode, OriginsSeen, RunConfig, RunEvent, StepFailed, StepLog,
+    StepPassed, StepSkipped, StepSource, StepStarted, TestFailure, TestId, TestOutcome,
+    WrittenStep,
 };
 use crate::scenario::{Scenario, Step, Test};
 use crate::step::{LivePage, SettleWindow};
@@ -63,14 +64,13 @@ pub(crate) fn run_test(
         written: Written::default(),
         written_here: Vec::new(),
     };
-    for offset in 0..steps.len() {
-        if let Some(ended) = run.step(offset) {
-            return ended;
-        }
+    let outcome = run.all();
+    // Concluding the test waited for the pages to settle, so the tally is whole.
+    let origins = live.origins_seen();
+    if !origins.is_empty() {
+        let _ = events.send(RunEvent::of_test(plan.id.clone(), OriginsSeen { origins }));
     }
-    run.written
-        .undo_if_blocked(&plan, &live, &events, steps.len());
-    TestOutcome::Passed
+    outcome
 }
 
 /// The sandbox the test's step code runs in, on `page`, with the test's `vars`; a failure of
@@ -142,6 +142,18 @@ struct TestSteps<'p> {
 }
 
 impl<'p> TestSteps<'p> {
+    /// Runs the steps in order; the first that ends the test ends it.
+    fn all(&mut self) -> TestOutcome {
+        for offset in 0..self.steps.len() {
+            if let Some(ended) = self.step(offset) {
+                return ended;
+            }
+        }
+        self.written
+            .undo_if_blocked(self.plan, self.live, self.events, self.steps.len());
+        TestOutcome::Passed
+    }
+
     /// Runs the step at `offset` and reports it; the test's outcome when the step ends the
     /// test (it failed, or Ctrl-C came before it).
     fn step(&mut self, offset: usize) -> Option<TestOutcome> {

@@ -18,7 +18,8 @@ use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
-use crate::driver::{OriginGuard, TestPage};
+use crate::driver::{OriginGuard, Settled, TestPage};
+use crate::script::call_reach::reach_of;
 use crate::script::call_waits::{CallWaits, TimedCall};
 use crate::script::console_log::ConsoleLog;
 use crate::script::cut_text::cut_text;
@@ -43,14 +44,11 @@ const MAX_BLOCKED_LINE_BYTES: usize = 2048;
 /// the driver went away.
 const LOSS_GRACE: Duration = Duration::from_millis(500);
 
-/// How long the pages must have started and ended no request before a step's code is cached
-/// or its test is concluded, so that what the step's last call set going without waiting for
-/// it (a request, a redirect, a socket) is heard of first. Such a request is blocked whenever
-/// it comes; the wait decides whether it is counted against the right step.
-const BLOCK_GRACE: Duration = Duration::from_millis(150);
-
-/// The longest that wait lasts when the pages never fall quiet (they poll or stream).
-const BLOCK_GRACE_CAP: Duration = Duration::from_secs(2);
+/// The longest the origin guard waits, before a step's code is cached or its test is
+/// concluded, for what the step's last calls set going (a request, a redirect, a socket) to be
+/// heard of, when the pages never fall quiet (they poll without pause, or hang). Such a request
+/// is blocked whenever it comes; the wait decides whether it is counted against the right step.
+const SETTLE_CAP: Duration = Duration::from_secs(2);
 
 /// Whether a driver message says the page's renderer crashed.
 fn is_renderer_crash(message: &str) -> bool {
@@ -266,10 +264,23 @@ impl StepHost {
         self.test_page.origins()
     }
 
-    /// The guard, once the pages' requests have settled (see [`BLOCK_GRACE`]).
+    /// The guard, once nothing the pages started is still unseen: a round trip through every
+    /// open page saw no request start or end and none of the step's is open (see
+    /// `traffic.rs`), or [`SETTLE_CAP`] passed.
     pub(crate) fn origins_after_grace(&self) -> Option<&OriginGuard> {
         let guard = self.test_page.origins()?;
-        let _ = self.run(guard.settle(BLOCK_GRACE, BLOCK_GRACE_CAP));
+        // A routing pass first, so that a popup the step opened is among the pages.
+        let _ = self.run(async {});
+        let frames: Vec<_> = self
+            .pages
+            .borrow()
+            .iter()
+            .filter(|slot| !slot.page.is_closed())
+            .map(|slot| slot.frame.clone())
+            .collect();
+        if let Ok(Settled::Capped) = self.run(guard.settle(&frames, SETTLE_CAP)) {
+            tracing::debug!(target: "prettyplay::origins", "the pages did not settle within {SETTLE_CAP:?}");
+        }
         Some(guard)
     }
 
@@ -511,6 +522,11 @@ impl StepHost {
         let mut params: Value = serde_json::from_str(params)
             .map_err(|err| HostError::script(format!("{method}: bad parameters: {err}")))?;
         strip_nulls(&mut params);
+        // The guard hears of every call before it is sent: what it does to the pages decides
+        // whose the requests that follow are.
+        if let Some(guard) = self.test_page.origins() {
+            guard.step_call(reach_of(row, &params), &params);
+        }
         // A request decides in the proof itself whether it reads (GET) or acts (POST).
         if op == Op::Fetch {
             return Ok(Outcome::Done(self.fetch(page_id, &params)));

@@ -11,6 +11,7 @@ use std::time::Duration;
 use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 
+use crate::driver::Reach;
 use crate::script::FailureKind;
 use crate::script::binding::{Outcome, StepHost};
 use crate::script::driver_error::{HostError, received};
@@ -134,9 +135,13 @@ impl StepHost {
             return Err(err);
         }
         let url = resolve_url(base_url, &goto.url);
-        // `file:` URLs never reach the guard's route: check every URL here.
-        if let Some(Err(blocked)) = self.test_page.origins().map(|g| g.check(&url)) {
-            return Ok(Outcome::Blocked(blocked.to_string()));
+        if let Some(guard) = self.test_page.origins() {
+            // `file:` URLs never reach the guard's route: check every URL here.
+            if let Err(blocked) = guard.check(&url) {
+                return Ok(Outcome::Blocked(blocked.to_string()));
+            }
+            // What step code chose of the URL, beyond the app's origin, is its own.
+            guard.step_call(Reach::Navigate, &json!({ "url": url }));
         }
         let options = goto.options();
         let page = slot.page;

