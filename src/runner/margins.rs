@@ -69,7 +69,7 @@ pub(crate) fn timed_out(failure: &TestFailure, waited: Option<Waited>) -> Option
 /// A duration as reports show a wait: `4.8 s`, `5 s`.
 pub(crate) fn wait_seconds(duration: Duration) -> String {
     let tenths = (duration.as_millis() + 50) / 100;
-    if tenths % 10 == 0 {
+    if tenths.is_multiple_of(10) {
         format!("{} s", tenths / 10)
     } else {
         format!("{}.{} s", tenths / 10, tenths % 10)
