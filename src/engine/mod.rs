@@ -19,6 +19,7 @@ mod evidence;
 mod generate;
 mod heal;
 mod locator_texts;
+mod not_a_read;
 mod optional_chain;
 mod prompts;
 mod proof;
@@ -26,6 +27,7 @@ mod requests;
 mod reuse;
 mod reused;
 mod sentence;
+mod subject_origin;
 #[cfg(test)]
 mod testing;
 mod verdict;

@@ -36,7 +36,7 @@ mod proof_mode;
 mod proof_responses;
 mod sandbox;
 
-pub(crate) use api_methods::refused_in_proof;
+pub(crate) use api_methods::{changes_the_page, refused_in_proof};
 pub(crate) use binding::StepHost;
 pub(crate) use failure::{FailureKind, RefusedCall, StepFailure};
 pub(crate) use host::Host;
