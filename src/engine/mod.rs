@@ -36,7 +36,7 @@ mod veto;
 pub(crate) use budgets::Budgets;
 pub(crate) use budgets::Pool;
 pub(crate) use builtin::{
-    Explanation, explain, parse_sentence, reads_as_check, rewrites, write_step,
+    Explanation, check_clause, explain, parse_sentence, reads_as_check, rewrites, write_step,
 };
 pub(crate) use engine::LlmPurpose;
 #[cfg(test)]

@@ -750,7 +750,6 @@ const OPTIONAL_CHECKS: &[(&str, &str)] = &[
 ];
 
 #[test]
-#[ignore = "issue 41: 7 optional with a check clause — fails before the fix"]
 fn an_optional_step_with_a_check_clause_is_an_error_at_its_line() {
     let mut wrong = Vec::new();
     for (sentence, body) in OPTIONAL_CHECKS {
