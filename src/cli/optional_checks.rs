@@ -1,15 +1,17 @@
-//! The refusal of an `[optional]` check: a step that may be skipped must act on the page, never
-//! assert about it, because a skipped check would pass silently. Whether a sentence reads as a
-//! check is the built-in generator's decision (`engine::reads_as_check`), which the scenario
-//! parser cannot ask (the scenario layer sits below the engine), so the CLI asks it once the
-//! scenarios are loaded and before anything starts.
+//! The refusal of an `[optional]` check: a step that may be skipped must be a whole action, never
+//! assert about the page in any of its clauses, because a skipped check would pass silently
+//! (`click "Show payment" and the page says "Paid" [optional]` on a build without the button
+//! checks nothing). Whether a sentence or one of its clauses reads as a check is the built-in
+//! generator's decision (`engine::check_clause`), which the scenario parser cannot ask (the
+//! scenario layer sits below the engine), so the CLI asks it once the scenarios are loaded and
+//! before anything starts.
 //!
 //! Main function: [`refuse_optional_checks`].
 
-use crate::engine::reads_as_check;
+use crate::engine::check_clause;
 use crate::scenario::{Scenario, ScenarioError, Step};
 
-/// Fails with every optional step of `scenarios` whose sentence reads as a check, each at its
+/// Fails with every optional step of `scenarios` whose sentence has a check in it, each at its
 /// `file:line:col` (the column of its `[optional]`).
 pub(crate) fn refuse_optional_checks(scenarios: &[Scenario]) -> Result<(), ScenarioError> {
     let mut errors = Vec::new();
@@ -30,9 +32,9 @@ pub(crate) fn refuse_optional_checks(scenarios: &[Scenario]) -> Result<(), Scena
             if !step.optional || seen.contains(&step.line) {
                 continue;
             }
-            if reads_as_check(&step.sentence, columns) {
+            if let Some(clause) = check_clause(&step.sentence, columns) {
                 seen.push(step.line);
-                errors.push(refusal(scenario, step));
+                errors.push(refusal(scenario, step, &clause));
             }
         }
     }
@@ -42,8 +44,9 @@ pub(crate) fn refuse_optional_checks(scenarios: &[Scenario]) -> Result<(), Scena
     }
 }
 
-/// The error for `step`, an optional check of `scenario`, shown on its line as written.
-fn refusal(scenario: &Scenario, step: &Step) -> ScenarioError {
+/// The error for `step`, an optional step of `scenario` whose `clause` is a check, shown on its
+/// line as written.
+fn refusal(scenario: &Scenario, step: &Step, clause: &str) -> ScenarioError {
     // The file was just read to parse it; if it cannot be read again the line is left out
     // rather than the refusal lost.
     let text = std::fs::read_to_string(&scenario.path)
@@ -59,13 +62,20 @@ fn refusal(scenario: &Scenario, step: &Step) -> ScenarioError {
         line: step.line,
         col,
         text,
-        message: format!(
-            "a check cannot be optional: `{}` reads as a check",
-            step.sentence
-        ),
+        message: if clause == step.sentence.trim() {
+            format!(
+                "a check cannot be optional: `{}` reads as a check",
+                step.sentence
+            )
+        } else {
+            format!(
+                "a check cannot be optional: `{}` checks `{clause}`",
+                step.sentence
+            )
+        },
         hint: Some(
-            "remove `[optional]` (a check must hold), or make the optional step the action that \
-             depends on it and keep the check as a step of its own"
+            "remove `[optional]` (a check must hold), or make the optional step the action alone \
+             and write the check as a step of its own"
                 .to_owned(),
         ),
     }
@@ -98,6 +108,30 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("remove `[optional]`"), "{shown}");
+    }
+
+    #[test]
+    fn an_optional_step_with_a_check_clause_is_refused_at_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let scenarios = load(
+            dir.path(),
+            "test: t\n  open the app\n  click \"Show payment\" and the page says \"Paid\" [optional]\n  expect the payment to be visible [optional]\n",
+        );
+        let shown = refuse_optional_checks(&scenarios).unwrap_err().to_string();
+        assert!(
+            shown.contains(
+                "scenarios/a.steps:3:49: a check cannot be optional: `click \"Show payment\" and \
+                 the page says \"Paid\"` checks `the page says \"Paid\"`"
+            ),
+            "{shown}"
+        );
+        assert!(
+            shown.contains(
+                "scenarios/a.steps:4:36: a check cannot be optional: `expect the payment to be \
+                 visible` reads as a check"
+            ),
+            "{shown}"
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ use oxc_span::{GetSpan, Span};
 
 use crate::engine::checks::{Assertion, Escapes, Value};
 use crate::engine::locator_texts::LocatorTexts;
+use crate::engine::subject_origin::{Origin, Origins};
 
 /// Matchers that return a promise (Playwright's web-first assertions and `toPass`): one that is
 /// not awaited fails nothing, since nobody observes its rejection.
@@ -150,8 +151,13 @@ pub(super) struct AssertionCall {
 
 impl AssertionCall {
     /// The assertion `call` is, if it is a matcher called on `expect(...)`, read from `source`
-    /// alone: what surrounds it (its escapes but `soft`) is the reader's to say.
-    pub(super) fn read(source: &Source<'_>, call: &CallExpression<'_>) -> Option<AssertionCall> {
+    /// alone (and `origins`, the code's local names so far): what surrounds it (its escapes but
+    /// `soft`) is the reader's to say.
+    pub(super) fn read(
+        source: &Source<'_>,
+        origins: &Origins,
+        call: &CallExpression<'_>,
+    ) -> Option<AssertionCall> {
         let Expression::StaticMemberExpression(member) = call.callee.without_parentheses() else {
             return None;
         };
@@ -220,6 +226,12 @@ impl AssertionCall {
                 .and_then(Argument::as_expression),
             &|e| source.value(e),
         );
+        let subject_origin = expect_call
+            .arguments
+            .first()
+            .and_then(Argument::as_expression)
+            .map_or(Origin::Page, |e| origins.of(e));
+        let origin = Origin::compared(subject_origin, args.iter().map(|a| origins.of(a)));
         let promised = poll || settled || ASYNC_MATCHERS.contains(&matcher);
         let assertion = Assertion {
             matcher: matcher.to_owned(),
@@ -234,6 +246,7 @@ impl AssertionCall {
                 soft,
                 ..Escapes::default()
             },
+            origin,
             text: source.readable(call.span),
         };
         Some(AssertionCall {

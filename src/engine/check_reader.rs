@@ -9,10 +9,11 @@ use oxc_allocator::Allocator;
 use oxc_ast::ast::{
     Argument, ArrowFunctionExpression, AssignmentExpression, AssignmentPattern, AwaitExpression,
     BindingIdentifier, CallExpression, CatchClause, ChainExpression, Class, ConditionalExpression,
-    DoWhileStatement, Expression, ForInStatement, ForOfStatement, ForStatement, Function,
-    IdentifierReference, IfStatement, LabeledStatement, LogicalExpression, Program,
+    DoWhileStatement, Expression, ForInStatement, ForOfStatement, ForStatement, FormalParameter,
+    Function, IdentifierReference, IfStatement, LabeledStatement, LogicalExpression, Program,
     ReturnStatement, SimpleAssignmentTarget, StringLiteral, SwitchCase, TemplateLiteral,
-    ThrowStatement, TryStatement, WhileStatement, WithStatement,
+    ThrowStatement, TryStatement, UnaryExpression, UpdateExpression, VariableDeclarator,
+    WhileStatement, WithStatement,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
@@ -22,6 +23,8 @@ use oxc_syntax::scope::ScopeFlags;
 use crate::engine::assertion_call::{AssertionCall, Source};
 use crate::engine::checks::{Assertion, Checks, Value};
 use crate::engine::optional_chain::chain_head;
+use crate::engine::subject_origin::Origins;
+use crate::script::changes_the_page;
 
 /// Calls that run JavaScript in the page (or replace it): they could change what a check sees.
 const PAGE_SCRIPTS: &[&str] = &[
@@ -35,6 +38,35 @@ const PAGE_SCRIPTS: &[&str] = &[
     "addScriptTag",
     "addStyleTag",
     "addInitScript",
+];
+
+/// DOM methods that change the document, the history or the storage when a page script calls
+/// them (`el.remove()`, `history.pushState(...)`): a page script that calls one writes.
+const DOM_WRITES: &[&str] = &[
+    "remove",
+    "append",
+    "appendChild",
+    "prepend",
+    "insertBefore",
+    "replaceWith",
+    "replaceChildren",
+    "removeChild",
+    "setAttribute",
+    "removeAttribute",
+    "toggleAttribute",
+    "insertAdjacentHTML",
+    "insertAdjacentText",
+    "insertAdjacentElement",
+    "submit",
+    "requestSubmit",
+    "reset",
+    "pushState",
+    "replaceState",
+    "setItem",
+    "removeItem",
+    "add",
+    "toggle",
+    "write",
 ];
 
 /// Globals whose properties step code has no business replacing: patching them (or a
@@ -86,6 +118,11 @@ impl Checks {
             returned_before: Vec::new(),
             chain_heads: Vec::new(),
             calls: Vec::new(),
+            origins: Origins::default(),
+            parameters: HashSet::new(),
+            check_ends: Vec::new(),
+            page_scripts: Vec::new(),
+            page_writes: Vec::new(),
         };
         reader.read(&parsed.program);
         if reader.steps_defined > 1 {
@@ -93,6 +130,18 @@ impl Checks {
         }
         // The walk meets `a.b().c()` from the outside in; the code reads it from the left.
         reader.calls.sort_by_key(|(at, _)| *at);
+        let last_check = reader.check_ends.iter().max().copied();
+        let mut acts: Vec<&(u32, String)> = reader
+            .calls
+            .iter()
+            .filter(|(_, name)| changes_the_page(name))
+            .chain(&reader.page_writes)
+            .collect();
+        acts.sort_by_key(|(at, _)| *at);
+        reader.checks.acts_before_check = acts
+            .into_iter()
+            .find(|(at, _)| last_check.is_some_and(|end| *at < end))
+            .map(|(_, name)| name.clone());
         reader.checks.calls = reader.calls.into_iter().map(|(_, name)| name).collect();
         Ok(reader.checks)
     }
@@ -125,6 +174,18 @@ struct Reader<'s> {
     chain_heads: Vec<Span>,
     /// The methods called on an object, with where their names end in the source.
     calls: Vec<(u32, String)>,
+    /// What the code's local names hold, as far as the walk has read: the page's values or
+    /// the code's own.
+    origins: Origins,
+    /// The functions' parameters: a parameter named `page` is no local page of the code's own.
+    parameters: HashSet<Span>,
+    /// Where each check (an assertion, a `throw` that always runs) ends in the source.
+    check_ends: Vec<u32>,
+    /// The page-script calls ([`PAGE_SCRIPTS`]) around the current node, innermost last.
+    page_scripts: Vec<String>,
+    /// Writes made in a page script (an assignment to a member, `delete`, `++`, a call of a
+    /// [`DOM_WRITES`] method), with where they start and the page-script call they are in.
+    page_writes: Vec<(u32, String)>,
 }
 
 impl Reader<'_> {
@@ -138,7 +199,7 @@ impl Reader<'_> {
         let AssertionCall {
             mut assertion,
             promised,
-        } = AssertionCall::read(&self.source, call)?;
+        } = AssertionCall::read(&self.source, &self.origins, call)?;
         let escapes = &mut assertion.escapes;
         escapes.in_try = self.tries > 0;
         escapes.caught = self.caught.contains(&call.span);
@@ -240,6 +301,13 @@ impl Reader<'_> {
         }
     }
 
+    /// Records a write at `at` when the walk is inside a page script.
+    fn mark_page_write(&mut self, at: u32) {
+        if let Some(script) = self.page_scripts.last() {
+            self.page_writes.push((at, script.clone()));
+        }
+    }
+
     /// Whether `span` lies in the part of an optional chain that a nullish value skips.
     fn short_circuited(&self, span: Span) -> bool {
         self.chain_heads
@@ -336,8 +404,12 @@ impl<'a> Visit<'a> for Reader<'_> {
         if let Some(method) = method {
             self.calls.push((it.callee.span().end, method.to_owned()));
         }
-        if method.is_some_and(|m| PAGE_SCRIPTS.contains(&m)) {
+        let script = method.filter(|m| PAGE_SCRIPTS.contains(m));
+        if script.is_some() {
             self.checks.page_scripts += 1;
+        }
+        if method.is_some_and(|m| DOM_WRITES.contains(&m)) {
+            self.mark_page_write(it.span.start);
         }
         // A page made up by the code: `page.goto('data:text/html,...')`.
         if method == Some("goto")
@@ -370,12 +442,19 @@ impl<'a> Visit<'a> for Reader<'_> {
         if let Some(assertion) = self.assertion(it) {
             self.mark_subject(it, &assertion);
             self.checks.assertions.push(assertion);
+            self.check_ends.push(it.span.end);
         }
         let message = on_object == Some("console");
         if message {
             self.throwing += 1;
         }
+        if let Some(script) = script {
+            self.page_scripts.push(script.to_owned());
+        }
         walk::walk_call_expression(self, it);
+        if script.is_some() {
+            self.page_scripts.pop();
+        }
         if message {
             self.throwing -= 1;
         }
@@ -534,6 +613,7 @@ impl<'a> Visit<'a> for Reader<'_> {
         let escapes_callback = self.functions > 1;
         if self.tries == 0 && !escapes_callback {
             self.checks.throws += 1;
+            self.check_ends.push(it.span.end);
         }
         self.throwing += 1;
         walk::walk_throw_statement(self, it);
@@ -562,6 +642,10 @@ impl<'a> Visit<'a> for Reader<'_> {
         if it.name.as_str() == "expect" {
             self.checks.rebinds_expect = true;
         }
+        // A `page` the code declares itself (not a parameter) shadows the browser's page.
+        if it.name.as_str() == "page" && !self.parameters.contains(&it.span) {
+            self.checks.rebinds_page = true;
+        }
         // A local `Promise` can make `Promise.all([...])` observe nothing.
         if it.name.as_str() == "Promise" {
             self.checks.patches += 1;
@@ -572,21 +656,57 @@ impl<'a> Visit<'a> for Reader<'_> {
         }
     }
 
+    fn visit_update_expression(&mut self, it: &UpdateExpression<'a>) {
+        if it.argument.as_member_expression().is_some() {
+            self.mark_page_write(it.span.start);
+        }
+        walk::walk_update_expression(self, it);
+    }
+
+    fn visit_unary_expression(&mut self, it: &UnaryExpression<'a>) {
+        if it.operator.as_str() == "delete" {
+            self.mark_page_write(it.span.start);
+        }
+        walk::walk_unary_expression(self, it);
+    }
+
+    fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
+        walk::walk_variable_declarator(self, it);
+        // After the walk, so that the value's own reads are seen first; the name is bound
+        // from here on.
+        self.origins.declare(&it.id, it.init.as_ref());
+    }
+
+    fn visit_formal_parameter(&mut self, it: &FormalParameter<'a>) {
+        self.origins.parameter(&it.pattern);
+        // A parameter holds what its caller passes: the step's `page` is the browser's, and a
+        // helper's or a listener's `page` is whatever page the code hands it.
+        for id in it.pattern.get_binding_identifiers() {
+            self.parameters.insert(id.span);
+        }
+        walk::walk_formal_parameter(self, it);
+    }
+
     fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
         if let Some(SimpleAssignmentTarget::AssignmentTargetIdentifier(id)) =
             it.left.as_simple_assignment_target()
         {
             match id.name.as_str() {
                 "expect" => self.checks.rebinds_expect = true,
+                "page" => self.checks.rebinds_page = true,
                 "step" => self.checks.redefines_step = true,
                 "Promise" => self.checks.patches += 1,
                 _ => {}
             }
+            let compound = it.operator.as_str() != "=";
+            self.origins
+                .assign(id.name.as_str(), &it.right, self.guards > 0, compound);
         }
         if let Some(target) = it.left.as_simple_assignment_target()
             && let Some(member) = target.as_member_expression()
         {
             self.mark_patch(member.object());
+            self.mark_page_write(it.span.start);
         }
         // `expect.soft = ...`, `expect.extend(...)`-like patching of the global.
         if let Some(SimpleAssignmentTarget::StaticMemberExpression(m)) =

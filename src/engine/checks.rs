@@ -7,6 +7,8 @@
 //! Main type: [`Checks`], made by [`Checks::of`] (in `check_reader.rs`, which walks the AST). The
 //! heal veto (`veto.rs`) compares the checks of cached code with those of its healed replacement.
 
+pub(crate) use crate::engine::subject_origin::Origin;
+
 /// An expected value of an assertion, as written.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Value {
@@ -91,6 +93,9 @@ pub(crate) struct Assertion {
     /// The other options, as source text without whitespace (`{ignoreCase:true}`), if any.
     pub options: Option<String>,
     pub escapes: Escapes,
+    /// Where the value it compares comes from: the page, or the code itself (written, or a
+    /// read the code changed before comparing it with a literal).
+    pub origin: Origin,
     /// The assertion as written (whitespace collapsed), for messages.
     pub text: String,
 }
@@ -107,6 +112,15 @@ pub(crate) struct Checks {
     pub strings: Vec<String>,
     /// The code declares or assigns something named `expect`.
     pub rebinds_expect: bool,
+    /// The code declares or assigns a `page` of its own (a local object named `page`; a
+    /// function's parameter is none): its checks may not read the browser's page.
+    pub rebinds_page: bool,
+    /// The first method the code calls that changes the page ([`changes_the_page`]: a click,
+    /// typing, a navigation), when it comes before the code's last check (an assertion or a
+    /// `throw` that always runs): such code can make true what it checks.
+    ///
+    /// [`changes_the_page`]: crate::script::changes_the_page
+    pub acts_before_check: Option<String>,
     /// Calls that run JavaScript in the page ([`PAGE_SCRIPTS`]), or navigations to `data:` /
     /// `javascript:` URLs (a page made up by the code).
     pub page_scripts: usize,

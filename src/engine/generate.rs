@@ -410,6 +410,8 @@ mod tests {
     const B: &str = "async function step(page) {\n  await page.getByPlaceholder('What needs to be done?').fill('buy milk');\n}";
     const C: &str =
         "async function step(page) {\n  await page.getByLabel('New todo').fill('buy milk');\n}";
+    /// Code for the fixture's check step (step 1): it reads and asserts, as a check must.
+    const COUNTER: &str = "async function step(page) {\n  await expect(page.getByTestId('todo-count')).toHaveText('1 item left');\n}";
 
     #[test]
     fn generated_code_that_works_first_time_is_cached_after_it_ran() {
@@ -457,8 +459,8 @@ mod tests {
     #[test]
     fn the_next_step_gets_the_earlier_sentences() {
         let fixture = Fixture::new();
-        let llm = ScriptedLlm::new([code_reply(A)]);
-        let exec = ScriptedExecutor::new([passes(A)]);
+        let llm = ScriptedLlm::new([code_reply(COUNTER)]);
+        let exec = ScriptedExecutor::new([passes(COUNTER)]);
         let mut engine = fixture.engine(&llm, 3, 2);
         engine
             .generate(&fixture.step(1), &exec, &RecordingObserver::default())
@@ -817,9 +819,10 @@ mod tests {
         let llm = ScriptedLlm::new([
             code_reply(A),
             verdict_reply(Category::Incurable, "no field"),
-            code_reply(B),
+            code_reply(COUNTER),
         ]);
-        let exec = ScriptedExecutor::new([fails(A, FailureKind::Timeout, "timeout"), passes(B)]);
+        let exec =
+            ScriptedExecutor::new([fails(A, FailureKind::Timeout, "timeout"), passes(COUNTER)]);
         let observer = RecordingObserver::default();
         let mut engine = fixture.engine(&llm, 1, 2);
 
@@ -827,7 +830,7 @@ mod tests {
         let second = engine.generate(&fixture.step(1), &exec, &observer);
 
         assert_eq!(first.unwrap_err().kind, EngineFailureKind::Incurable);
-        assert_eq!(second.unwrap().code, B);
+        assert_eq!(second.unwrap().code, COUNTER);
         assert_eq!(
             observer.attempts(),
             [(Pool::Generation, 1), (Pool::Generation, 1)]

@@ -19,6 +19,7 @@ mod evidence;
 mod generate;
 mod heal;
 mod locator_texts;
+mod not_a_read;
 mod optional_chain;
 mod prompts;
 mod proof;
@@ -26,6 +27,7 @@ mod requests;
 mod reuse;
 mod reused;
 mod sentence;
+mod subject_origin;
 #[cfg(test)]
 mod testing;
 mod verdict;
@@ -34,7 +36,8 @@ mod veto;
 pub(crate) use budgets::Budgets;
 pub(crate) use budgets::Pool;
 pub(crate) use builtin::{
-    Explanation, explain, parse_sentence, reads_as_check, rewrite_candidates, write_step,
+    Explanation, check_clause, explain, parse_sentence, reads_as_check, rewrite_candidates,
+    write_step,
 };
 pub(crate) use engine::LlmPurpose;
 #[cfg(test)]

@@ -12,6 +12,7 @@ use std::fmt;
 use crate::cache::{MutationKind, ProofRecord, Unproven};
 use crate::engine::checks::Checks;
 use crate::engine::engine::{Engine, StepContext};
+use crate::engine::not_a_read::NotARead;
 use crate::engine::reads_as_check;
 use crate::engine::sentence::{quoted_literals, words};
 use crate::script::{FailureKind, StepFailure, refused_in_proof};
@@ -152,7 +153,7 @@ pub(crate) fn audit_record(
     sentence: &str,
     columns: &[String],
 ) -> Option<StepProof> {
-    let proof = proof_for(exec, code, sentence, columns)?;
+    let proof = proof_for(exec, code, sentence, columns, Reading::Judged)?;
     Some(match &proof {
         Proof::Proven(_) | Proof::Unproven(_) => StepProof::Recorded(proof.record()?),
         Proof::Vacuous { mutation, why } => StepProof::Vacuous(match mutation {
@@ -170,15 +171,27 @@ pub(crate) fn audit_record(
     })
 }
 
+/// Whether a proof judges that a check sentence's code reads ([`NotARead`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    Judged,
+    /// A heal the user lets through with the heal veto off (`heal.veto = false`), which covers
+    /// these static rules as it covers the veto's.
+    LetThrough,
+}
+
 /// The mutation proof of `code`, which just passed on the page for `sentence` (whose examples
 /// table has `columns`): `None` when it checks nothing; unproven without running it again when
 /// it acts (an action found in its source); vacuous, for a sentence that reads as a check, when
-/// its execution sent a request that writes, caught or not.
+/// its execution sent a request that writes, caught or not, or (when `reading` is judged) when
+/// its code is no check ([`NotARead`]: it acts before it checks, computes its answer, declares
+/// its own `page` or asserts nothing).
 fn proof_for(
     exec: &dyn StepExecutor,
     code: &str,
     sentence: &str,
     columns: &[String],
+    reading: Reading,
 ) -> Option<Proof> {
     if let Some(method) = exec.sent_write()
         && reads_as_check(sentence, columns)
@@ -194,6 +207,15 @@ fn proof_for(
     // Code the parser cannot read was refused before it ran; it is proven like any other, so
     // it is never cached unproven.
     let checks = Checks::of(code).ok();
+    if reading == Reading::Judged
+        && let Some(why) = checks.as_ref().and_then(NotARead::of)
+        && reads_as_check(sentence, columns)
+    {
+        return Some(Proof::Vacuous {
+            mutation: None,
+            why: why.to_string(),
+        });
+    }
     if checks
         .as_ref()
         .is_some_and(|checks| !checks_anything(checks))
@@ -218,7 +240,13 @@ impl Engine<'_> {
         exec: &dyn StepExecutor,
         code: &str,
     ) -> Proven {
-        let Some(proof) = proof_for(exec, code, &step.key.step, step.columns) else {
+        // A step with cached code is being healed (generation starts from none).
+        let reading = if self.policy.veto || self.cached_code(step).is_none() {
+            Reading::Judged
+        } else {
+            Reading::LetThrough
+        };
+        let Some(proof) = proof_for(exec, code, &step.key.step, step.columns, reading) else {
             return Proven::Record(None);
         };
         match proof {
@@ -229,6 +257,12 @@ impl Engine<'_> {
             )),
             Proof::Broken(failure) => Proven::Broken(failure),
         }
+    }
+
+    /// The code the cache holds for the step, if any.
+    fn cached_code(&self, step: &StepContext<'_>) -> Option<String> {
+        let file = self.cache.load(&step.scenario.rel_path).ok().flatten()?;
+        file.get(&step.key).map(|entry| entry.code.clone())
     }
 
     /// The proof the cache holds for the step's current code, if any.

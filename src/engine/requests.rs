@@ -235,8 +235,10 @@ mod tests {
     #[test]
     fn a_generation_request_carries_the_page_the_earlier_code_and_a_stable_system_part() {
         let fixture = Fixture::new();
-        let llm = ScriptedLlm::new([code_reply(OLD), code_reply(NEW)]);
-        let exec = ScriptedExecutor::new([passes(OLD), passes(NEW)]);
+        // Step 1 is a check: its code reads and asserts, and clicks nothing.
+        let check = "async function step(page) {\n  await expect(page.getByText('1 item left')).toBeVisible();\n}";
+        let llm = ScriptedLlm::new([code_reply(OLD), code_reply(check)]);
+        let exec = ScriptedExecutor::new([passes(OLD), passes(check)]);
         let mut engine = fixture.engine(&llm, 3, 2);
         let observer = RecordingObserver::default();
         engine.generate(&fixture.step(0), &exec, &observer).unwrap();

@@ -8,7 +8,8 @@
 
 use std::fmt;
 
-use crate::engine::checks::{Assertion, Checks, LocatorText, Value};
+use crate::engine::checks::{Assertion, Checks, LocatorText, Origin, Value};
+use crate::engine::not_a_read::origin_text;
 use crate::engine::sentence::{expected_change, quoted_in, quoted_literals, written_in};
 
 /// Why a heal was refused.
@@ -126,6 +127,12 @@ pub(crate) fn review(old: &str, new: &str, spec: &Spec<'_>) -> Result<(), Veto> 
     if new.rebinds_expect && !old.rebinds_expect {
         return Err(Veto::new(
             "the healed code redefines `expect`, so its assertions may check nothing",
+        ));
+    }
+    if new.rebinds_page && !old.rebinds_page {
+        return Err(Veto::new(
+            "the healed code declares its own `page`, so what its checks read may not be the \
+             browser's page",
         ));
     }
     if new.assertions.len() < old.assertions.len() {
@@ -247,6 +254,12 @@ fn weakening(old: &Assertion, new: &Assertion, spec: &Spec<'_>) -> Option<String
         return Some(format!(
             "the assertion now checks a constant ({}) instead of the page",
             new.subject.shown()
+        ));
+    }
+    if new.origin != Origin::Page && old.origin == Origin::Page {
+        return Some(format!(
+            "the assertion no longer checks the page: {}",
+            origin_text(&new.origin)
         ));
     }
     if let Some(why) = narrowed(old, new) {
@@ -943,6 +956,84 @@ mod tests {
             "await expect(page.getByTestId('todo-count').first()).toHaveText('1 item left');",
             SENTENCE,
         );
+    }
+
+    /// The demo's counter step as a plain value check, and heals of it that compute their
+    /// answer instead of reading it.
+    const PLAIN: &str =
+        "expect(await page.getByTestId('todo-count').textContent()).toBe('1 item left');";
+
+    #[test]
+    fn a_subject_built_from_literals_is_vetoed() {
+        for new in [
+            "const counter = page.getByTestId('todo-count');\n  await expect(counter).toBeVisible();\n  const text = await counter.textContent();\n  expect(String('1 item left')).toBe('1 item left');",
+            "const text = await page.getByTestId('todo-count').textContent();\n  const count = 1;\n  expect(`${count} item left`).toBe('1 item left');",
+            "await page.getByTestId('todo-count').textContent();\n  expect(['1 item', 'left'].join(' ')).toBe('1 item left');",
+        ] {
+            let veto = review(&step(PLAIN), &step(new), SENTENCE, TIMEOUT).unwrap_err();
+            assert!(
+                veto.reason.contains("the code wrote itself") || veto.reason.contains("matcher"),
+                "{new}:\n{veto}"
+            );
+        }
+        let veto = review(
+            &step(PLAIN),
+            &step("expect(String('1 item left')).toBe('1 item left');"),
+            SENTENCE,
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert_eq!(
+            veto.reason,
+            "the assertion no longer checks the page: it compares values the code wrote itself, \
+             not the page's"
+        );
+    }
+
+    #[test]
+    fn a_subject_transformed_after_the_read_is_vetoed() {
+        for (new, how) in [
+            (
+                "const text = await page.getByTestId('todo-count').textContent();\n  expect(text.replace('items', 'item')).toBe('1 item left');",
+                "(`.replace`)",
+            ),
+            (
+                "const text = await page.getByTestId('todo-count').textContent();\n  expect(`${text.slice(0, 1)} item left`).toBe('1 item left');",
+                "(`.slice`)",
+            ),
+            (
+                "expect((await page.getByTestId('todo-count').textContent()).toLowerCase()).toBe('1 item left');",
+                "(`.toLowerCase`)",
+            ),
+        ] {
+            let veto = review(&step(PLAIN), &step(new), SENTENCE, TIMEOUT).unwrap_err();
+            assert!(
+                veto.reason.contains(how) && veto.reason.contains("before comparing it"),
+                "{new}:\n{veto}"
+            );
+        }
+        // Trimming whitespace keeps what the page says.
+        allowed(
+            PLAIN,
+            "expect((await page.getByTestId('todo-count').textContent()).trim()).toBe('1 item left');",
+            SENTENCE,
+        );
+    }
+
+    #[test]
+    fn a_local_page_is_vetoed() {
+        let trims = "async function step(browserPage) {\n  const page = {\n    getByText: (text, options) => browserPage.getByText(text.slice(0, 6)),\n  };\n  await expect(page.getByText('1 item left', { exact: true })).toBeVisible();\n}";
+        let veto = review(
+            &step("await expect(page.getByText('1 item left', { exact: true })).toBeVisible();"),
+            trims,
+            SENTENCE,
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(veto.reason.contains("its own `page`"), "{veto}");
+        let singular = "async function step(browserPage) {\n  const page = {\n    getByTestId: (id) => ({\n      textContent: async () => (await browserPage.getByTestId(id).textContent()).replace('items', 'item'),\n    }),\n  };\n  expect(await page.getByTestId('todo-count').textContent()).toBe('1 item left');\n}";
+        let veto = review(&step(PLAIN), singular, SENTENCE, TIMEOUT).unwrap_err();
+        assert!(veto.reason.contains("its own `page`"), "{veto}");
     }
 
     #[test]

@@ -193,6 +193,16 @@ pub(crate) fn refused_in_proof(member: &str) -> bool {
         .any(|method| method.member() == member && method.refused_in_proof())
 }
 
+/// Whether code that calls a method named `member` (`.fill(...)`, on whatever object) changes
+/// the page ([`Kind::changes_the_page`]): the name of an API method that clicks, types, presses,
+/// answers a dialog or navigates. Names are matched without their object, as in
+/// [`refused_in_proof`].
+pub(crate) fn changes_the_page(member: &str) -> bool {
+    API_METHODS.iter().any(|method| {
+        method.member() == member && method.kind().is_some_and(Kind::changes_the_page)
+    })
+}
+
 /// The section of docs/step-api.md that says what each method does to the app: the API
 /// methods of each kind, strongest first.
 #[cfg(test)]
@@ -225,6 +235,27 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn the_methods_that_change_the_page_come_from_the_table() {
+        for member in [
+            "click", "fill", "press", "goto", "reload", "check", "accept", "hover",
+        ] {
+            assert!(changes_the_page(member), "{member}");
+        }
+        for member in [
+            "textContent",
+            "waitFor",
+            "waitForFunction",
+            "evaluate",
+            "get",
+            "post",
+            "toHaveText",
+            "trim",
+        ] {
+            assert!(!changes_the_page(member), "{member}");
+        }
+    }
 
     #[test]
     fn every_call_is_in_the_binding_s_table() {

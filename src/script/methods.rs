@@ -108,6 +108,21 @@ impl Kind {
         }
     }
 
+    /// Whether the call changes the page the way a user or a new document would: a click,
+    /// typing, a key, the mouse, a dialog's answer, a navigation. A check's code makes none of
+    /// these before it asserts, because each can make true what the check then reads.
+    pub(crate) fn changes_the_page(self) -> bool {
+        match self {
+            Kind::Acts | Kind::Interacts | Kind::Navigates => true,
+            Kind::Bookkeeping
+            | Kind::Waits
+            | Kind::Reads
+            | Kind::Requests
+            | Kind::AwaitsEvent
+            | Kind::RunsScript => false,
+        }
+    }
+
     /// The kind's name in docs/step-api.md.
     #[cfg(test)]
     pub(crate) fn name(self) -> &'static str {
@@ -361,6 +376,11 @@ mod tests {
     fn only_bookkeeping_waits_and_reads_leave_the_app_as_it_is() {
         let reading: Vec<Kind> = Kind::ALL.into_iter().filter(|k| k.reads_only()).collect();
         assert_eq!(reading, [Kind::Bookkeeping, Kind::Waits, Kind::Reads]);
+        let changing: Vec<Kind> = Kind::ALL
+            .into_iter()
+            .filter(|k| k.changes_the_page())
+            .collect();
+        assert_eq!(changing, [Kind::Acts, Kind::Interacts, Kind::Navigates]);
         let mut sorted = Kind::ALL;
         sorted.sort();
         assert_eq!(sorted, Kind::ALL, "ALL is in the order kinds compare");

@@ -42,7 +42,7 @@ mod sandbox;
 mod sandbox_surface;
 mod set_cookie;
 
-pub(crate) use api_methods::refused_in_proof;
+pub(crate) use api_methods::{changes_the_page, refused_in_proof};
 pub(crate) use binding::StepHost;
 pub(crate) use call_waits::TimedCall;
 pub(crate) use failure::{FailureKind, RefusedCall, StepFailure};

@@ -611,7 +611,6 @@ fn empty_list() -> Test {
 }
 
 #[test]
-#[ignore = "issue 41: 5 a check that creates its subject — fails before the fix"]
 fn a_generated_check_that_creates_its_subject_is_refused_and_never_cached() {
     let llm = FakeLlm::start();
     llm.always_on_contains(
@@ -634,7 +633,6 @@ fn a_generated_check_that_creates_its_subject_is_refused_and_never_cached() {
 }
 
 #[test]
-#[ignore = "issue 41: 5 a check that creates its subject — fails before the fix"]
 fn audit_names_a_cached_check_that_creates_its_subject() {
     let out = empty_list()
         .cached(
@@ -696,19 +694,16 @@ fn a_generated_wait_is_not_cached_as_a_passing_check(case: &str) {
 }
 
 #[test]
-#[ignore = "issue 41: 6 waits used as checks — fails before the fix"]
 fn a_generated_wait_for_a_text_is_not_cached_as_a_passing_check() {
     a_generated_wait_is_not_cached_as_a_passing_check("waitFor");
 }
 
 #[test]
-#[ignore = "issue 41: 6 waits used as checks — fails before the fix"]
 fn a_generated_wait_for_a_function_is_not_cached_as_a_passing_check() {
     a_generated_wait_is_not_cached_as_a_passing_check("waitForFunction");
 }
 
 #[test]
-#[ignore = "issue 41: 6 waits used as checks — fails before the fix"]
 fn audit_names_cached_waits_used_as_checks() {
     let mut scenario = String::new();
     let mut test = Test::new().page("index.html", WAITS);
@@ -755,7 +750,6 @@ const OPTIONAL_CHECKS: &[(&str, &str)] = &[
 ];
 
 #[test]
-#[ignore = "issue 41: 7 optional with a check clause — fails before the fix"]
 fn an_optional_step_with_a_check_clause_is_an_error_at_its_line() {
     let mut wrong = Vec::new();
     for (sentence, body) in OPTIONAL_CHECKS {

@@ -187,7 +187,6 @@ fn a_lie_about_the_counter_stays_red(case: &str, cached: Cached, lie: &str) {
 }
 
 #[test]
-#[ignore = "issue 41: 4 demo plural (typed todo title) — fails before the fix"]
 fn demo_committed_a_heal_that_types_the_expected_text_stays_red() {
     a_lie_about_the_counter_stays_red(
         "committed: typed todo title",
@@ -229,13 +228,11 @@ fn demo_committed_a_heal_through_a_local_page_that_trims_stays_red() {
 }
 
 #[test]
-#[ignore = "issue 41: 4 demo plural (String literal) — fails before the fix"]
 fn demo_plain_a_heal_that_expects_a_string_literal_stays_red() {
     a_lie_about_the_counter_stays_red("plain: String(literal)", Cached::Plain, lies::STRING);
 }
 
 #[test]
-#[ignore = "issue 41: 4 demo plural (template of constants) — fails before the fix"]
 fn demo_plain_a_heal_that_expects_a_template_of_constants_stays_red() {
     a_lie_about_the_counter_stays_red(
         "plain: template of constants",
@@ -245,19 +242,16 @@ fn demo_plain_a_heal_that_expects_a_template_of_constants_stays_red() {
 }
 
 #[test]
-#[ignore = "issue 41: 4 demo plural (text.replace) — fails before the fix"]
 fn demo_plain_a_heal_that_replaces_the_plural_stays_red() {
     a_lie_about_the_counter_stays_red("plain: text.replace", Cached::Plain, lies::REPLACE);
 }
 
 #[test]
-#[ignore = "issue 41: 4 demo plural (a slice of the read) — fails before the fix"]
 fn demo_plain_a_heal_that_builds_the_text_around_a_slice_stays_red() {
     a_lie_about_the_counter_stays_red("plain: template around a slice", Cached::Plain, lies::SLICE);
 }
 
 #[test]
-#[ignore = "issue 41: 4 demo plural (local page object) — fails before the fix"]
 fn demo_plain_a_heal_through_a_local_page_that_drops_the_plural_stays_red() {
     a_lie_about_the_counter_stays_red(
         "plain: local page drops the plural",
@@ -267,7 +261,6 @@ fn demo_plain_a_heal_through_a_local_page_that_drops_the_plural_stays_red() {
 }
 
 #[test]
-#[ignore = "issue 41: 4 demo plural (local page object) — fails before the fix"]
 fn demo_presence_a_heal_through_a_local_page_that_trims_stays_red() {
     a_lie_about_the_counter_stays_red(
         "presence: local page trims",
@@ -277,7 +270,6 @@ fn demo_presence_a_heal_through_a_local_page_that_trims_stays_red() {
 }
 
 #[test]
-#[ignore = "issue 41: 4 demo plural (typed todo title) — fails before the fix"]
 fn demo_presence_a_heal_that_types_the_expected_text_stays_red() {
     a_lie_about_the_counter_stays_red(
         "presence: typed todo title",

@@ -273,7 +273,7 @@ fn quote(text: &str) -> String {
 
 /// The clauses of `sentence`: cut at `,` and `;`, and at the words `and` and `then`, outside
 /// quotes. Empty clauses are dropped.
-fn split(sentence: &str) -> Vec<String> {
+pub(super) fn split(sentence: &str) -> Vec<String> {
     let mut parts = Vec::new();
     let mut current = String::new();
     let mut word = String::new();

@@ -7,11 +7,12 @@
 //! Main functions: [`form_shape`] reads the sentence, which `grammar.rs` asks first; [`form_code`]
 //! writes the code of the intents it reads, for `codegen.rs`.
 
+use crate::engine::builtin::compound::split;
 use crate::engine::builtin::grammar::{Decline, Intent, Literal, literal, shape, target};
 use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::engine::builtin::resolve::{bounded_regex_js, checked_element, element, js_str, norm};
 use crate::engine::builtin::snapshot::Snapshot;
-use crate::engine::builtin::tokens::{Tok, find, verb};
+use crate::engine::builtin::tokens::{Tok, find, said_as_check, tokenize, verb};
 
 /// The form shapes of `t`, or `None` when it is none of them.
 pub(super) fn form_shape(t: &[Tok]) -> Option<Result<Intent, Decline>> {
@@ -237,6 +238,27 @@ pub(crate) fn reads_as_check(sentence: &str, columns: &[String]) -> bool {
     crate::engine::builtin::grammar::parse(sentence, columns).is_ok_and(|intent| is_check(&intent))
 }
 
+/// The first part of `sentence` that is a check, when any is: the whole sentence when it reads
+/// as a check or is said as one (`expect the payment to be visible`), else the first of its
+/// clauses (cut as compound sentences are, at commas, `and` and `then`) that does. A clause
+/// that states a condition (`if the banner is shown`) is no check. `columns` are the examples
+/// table's columns.
+pub(crate) fn check_clause(sentence: &str, columns: &[String]) -> Option<String> {
+    const CONDITIONS: &[&str] = &[
+        "if", "when", "whenever", "unless", "once", "while", "whether",
+    ];
+    let is_check = |part: &str| {
+        let toks = tokenize(part, columns);
+        let condition = toks
+            .first()
+            .is_some_and(|t| CONDITIONS.iter().any(|w| t.is(w)));
+        !condition && (said_as_check(toks) || reads_as_check(part, columns))
+    };
+    std::iter::once(sentence.trim().to_owned())
+        .chain(split(sentence))
+        .find(|part| is_check(part))
+}
+
 /// Whether an intent only reads the page.
 pub(super) fn is_check(intent: &Intent) -> bool {
     matches!(
@@ -404,6 +426,49 @@ mod tests {
             "",
         ] {
             assert!(!reads_as_check(sentence, &[]), "{sentence}");
+        }
+    }
+
+    #[test]
+    fn a_check_clause_is_found_in_any_part_of_a_sentence() {
+        for (sentence, clause) in [
+            ("the page says \"Paid\"", "the page says \"Paid\""),
+            (
+                "click \"Show payment\" and the page says \"Paid\"",
+                "the page says \"Paid\"",
+            ),
+            (
+                "click \"Show payment\", then the payment is shown",
+                "the payment is shown",
+            ),
+            (
+                "expect the payment to be visible",
+                "expect the payment to be visible",
+            ),
+            (
+                "please verify that the total is right",
+                "please verify that the total is right",
+            ),
+            (
+                "open the menu and check that \"Log out\" is there",
+                "check that \"Log out\" is there",
+            ),
+        ] {
+            assert_eq!(
+                check_clause(sentence, &[]).as_deref(),
+                Some(clause),
+                "{sentence}"
+            );
+        }
+        for sentence in [
+            "click \"Accept\"",
+            "accept the cookie banner",
+            "click \"Save and continue\"",
+            "check \"buy milk\" and \"walk the dog\"",
+            "dismiss the banner if there is one",
+            "type \"x\" into the \"Name\" field and press Enter",
+        ] {
+            assert_eq!(check_clause(sentence, &[]), None, "{sentence}");
         }
     }
 

@@ -31,7 +31,7 @@ mod structure;
 mod tokens;
 
 pub(crate) use builtin::{Explanation, explain, write_step, write_step_on};
-pub(crate) use forms::reads_as_check;
+pub(crate) use forms::{check_clause, reads_as_check};
 pub(crate) use grammar::Decline;
 pub(crate) use grammar::parse as parse_sentence;
 pub(crate) use rewrites::rewrite_candidates;

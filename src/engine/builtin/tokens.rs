@@ -6,13 +6,18 @@
 
 pub(crate) use crate::engine::sentence::{Tok, tokenize};
 
-/// Drops politeness and fillers, and reads `should` forms as the plain ones.
-pub(crate) fn normalize(toks: Vec<Tok>) -> Vec<Tok> {
+/// The verbs that say a sentence is a check (`Verify that X`, `Ensure X`, `expect X to be
+/// shown`); `check` says so only before `that`, since `check "x"` ticks a box.
+const CHECK_VERBS: &[&str] = &[
+    "verify", "ensure", "confirm", "assert", "expect", "validate",
+];
+
+/// Drops the politeness and fillers that may start a sentence.
+fn drop_leading(toks: &mut Vec<Tok>) {
     const LEADING: &[&str] = &[
         "please", "then", "and", "now", "next", "finally", "first", "i", "we", "you", "user",
         "also", "lastly",
     ];
-    let mut toks: Vec<Tok> = toks;
     while toks
         .first()
         .is_some_and(|t| LEADING.iter().any(|w| t.is(w)))
@@ -21,20 +26,39 @@ pub(crate) fn normalize(toks: Vec<Tok>) -> Vec<Tok> {
         let n = if toks[0].is("the") { 2 } else { 1 };
         toks.drain(..n);
     }
-    // `Verify that X`, `Check that X`, `Ensure X`: a check, said as one.
-    while toks.first().is_some_and(|t| {
-        [
-            "verify", "ensure", "confirm", "assert", "expect", "validate",
-        ]
-        .iter()
-        .any(|w| t.is(w))
-    }) || (toks.len() > 1 && toks[0].is("check") && toks[1].is("that"))
+}
+
+/// Drops the check verbs that start `toks` ([`CHECK_VERBS`], `check that`), and says whether
+/// there was one: the sentence is a check, said as one.
+fn drop_check_verbs(toks: &mut Vec<Tok>) -> bool {
+    let mut said = false;
+    while toks
+        .first()
+        .is_some_and(|t| CHECK_VERBS.iter().any(|w| t.is(w)))
+        || (toks.len() > 1 && toks[0].is("check") && toks[1].is("that"))
     {
+        said = true;
         toks.remove(0);
         if toks.first().is_some_and(|t| t.is("that")) {
             toks.remove(0);
         }
     }
+    said
+}
+
+/// Whether `toks` start with a verb that says they are a check (`expect the payment to be
+/// visible`, `verify that ...`), politeness aside, whatever follows.
+pub(crate) fn said_as_check(mut toks: Vec<Tok>) -> bool {
+    drop_leading(&mut toks);
+    drop_check_verbs(&mut toks)
+}
+
+/// Drops politeness and fillers, and reads `should` forms as the plain ones.
+pub(crate) fn normalize(toks: Vec<Tok>) -> Vec<Tok> {
+    let mut toks: Vec<Tok> = toks;
+    drop_leading(&mut toks);
+    // `Verify that X`, `Check that X`, `Ensure X`: a check, said as one.
+    drop_check_verbs(&mut toks);
     while toks.last().is_some_and(|t| t.is("please")) {
         toks.pop();
     }
