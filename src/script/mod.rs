@@ -35,6 +35,7 @@ mod prelude_code;
 mod proof_mode;
 mod proof_responses;
 mod sandbox;
+mod subject;
 
 pub(crate) use api_methods::refused_in_proof;
 pub(crate) use binding::StepHost;
@@ -48,3 +49,4 @@ pub(crate) use observe::{Observation, ObservedCall, ValueCheck};
 pub(crate) use page_state::PageState;
 pub(crate) use proof_mode::{ProofMode, Read};
 pub(crate) use sandbox::{Limits, Sandbox, api_listing};
+pub(crate) use subject::{Place, SubjectRead};

@@ -12,7 +12,7 @@ use crate::driver::TestPage;
 use crate::scenario::StepArgument;
 use crate::script::{
     FailureKind, Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox, StepFailure,
-    StepHost,
+    StepHost, SubjectRead,
 };
 use crate::step::mutations::Claims;
 use crate::step::proof::{Proof, ProofPage, prove};
@@ -115,6 +115,7 @@ impl StepExecutor for LiveExecutor<'_> {
             || {
                 // Armed for each execution, because its first action spends the mode.
                 self.page.host.arm_optional(self.optional);
+                self.page.host.forget_checks();
                 let outcome = self
                     .page
                     .sandbox
@@ -158,6 +159,10 @@ impl StepExecutor for LiveExecutor<'_> {
 
     fn sent_write(&self) -> Option<String> {
         self.page.host.sent_write()
+    }
+
+    fn subject_reads(&self) -> Option<Vec<SubjectRead>> {
+        self.page.host.subject_reads()
     }
 }
 

@@ -207,6 +207,7 @@ mod tests {
             negated: false,
             number: None,
             page: 0,
+            texts: Vec::new(),
         }
     }
 
