@@ -145,7 +145,7 @@ mod tests {
     use crate::script::{FailureKind, Kind, Observation, ObservedCall, StepFailure};
 
     /// What the built-in generator writes for the sentence below on the fake page.
-    const BUILTIN: &str = "async function step(page) {\n  await page.getByRole('textbox', { name: 'What needs to be done?' }).fill('buy milk');\n}";
+    const BUILTIN: &str = "async function step(page) {\n  await page.getByRole('textbox', { name: 'What needs to be done?', exact: true }).fill('buy milk');\n}";
     const SENTENCE: &str = "type \"buy milk\" into the \"What needs to be done?\" field";
     const LLM: &str =
         "async function step(page) {\n  await page.getByRole('textbox').fill('buy milk');\n}";

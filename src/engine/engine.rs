@@ -17,7 +17,7 @@ use crate::llm::{
     parse_classification_strict,
 };
 use crate::scenario::Scenario;
-use crate::script::StepFailure;
+use crate::script::{ObservedCall, StepFailure};
 use crate::secrets::Secrets;
 use crate::step::StepExecutor;
 
@@ -105,6 +105,9 @@ pub(crate) struct Engine<'a> {
     pub(super) secrets: Secrets,
     /// The run's reuse of proven code across tests (`[generate] reuse`); `None` when off.
     pub(super) reuse: Option<&'a Reuse<'a>>,
+    /// The failed call of the cached code being healed, as the evidence read it: a heal is
+    /// held to its subject (`continuity.rs`).
+    pub(super) failed_call: Option<ObservedCall>,
 }
 
 /// How a verdict reply is read: strictly for a decision that writes (a heal), leniently for a
@@ -142,6 +145,7 @@ impl<'a> Engine<'a> {
             deadline: None,
             secrets: Secrets::default(),
             reuse: None,
+            failed_call: None,
         }
     }
 

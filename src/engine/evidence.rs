@@ -19,6 +19,10 @@ pub(crate) enum Judgement {
     Defect(String),
     /// The step's locator finds nothing on a page that loaded: the UI may have changed.
     Rot(String),
+    /// An action's target vanished, and only elements whose names merely resemble its name are
+    /// left: the evidence does not decide (the element may be gone for good, a defect), and no
+    /// likeness may stand in for it. Says which elements are left.
+    Likeness(String),
     /// The evidence does not decide.
     Undecided,
 }
@@ -73,11 +77,46 @@ pub(crate) fn judge(sentence: &str, failure: &StepFailure, seen: &Observation) -
     // the sentence could find something else to check on the broken page.
     if !check && call.matches == Some(0) && seen.loaded {
         let selector = call.selector.as_deref().unwrap_or_default();
+        if let Some(likeness) = only_likenesses(sentence, call) {
+            return Judgement::Likeness(likeness);
+        }
         return Judgement::Rot(format!(
             "the step's locator (`{selector}`) finds nothing on the page, which loaded"
         ));
     }
     Judgement::Undecided
+}
+
+/// When the elements a vanished target's locator finds loosely are all likenesses (none has
+/// the name itself, case and whitespace aside): what the evidence says about them.
+fn only_likenesses(sentence: &str, call: &ObservedCall) -> Option<String> {
+    if call.similar.is_empty() {
+        return None;
+    }
+    let norm = |t: &str| {
+        t.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let mut names = quoted_literals(sentence);
+    names.extend(selector_texts(call.selector.as_deref().unwrap_or_default()));
+    let names: Vec<String> = names.iter().map(|n| norm(n)).collect();
+    if call
+        .similar
+        .iter()
+        .any(|found| names.contains(&norm(found)))
+    {
+        return None;
+    }
+    let selector = call.selector.as_deref().unwrap_or_default();
+    let left: Vec<String> = call.similar.iter().map(|n| format!("\"{n}\"")).collect();
+    Some(format!(
+        "the step's locator (`{selector}`) finds nothing on the page, and the only elements \
+         left with a like name are {}: a likeness is not the element the step names, so this \
+         is no rot the evidence can heal",
+        left.join(", ")
+    ))
 }
 
 /// The verdict on a failure the evidence calls a product defect (`observed` says what the
@@ -141,7 +180,7 @@ fn claimed_numbers(sentence: &str) -> Vec<String> {
 
 /// The quoted strings of a Playwright selector (`internal:text="1 item left"s`,
 /// `internal:role=button[name="Clear completed"i]`), unescaped.
-fn selector_texts(selector: &str) -> Vec<String> {
+pub(super) fn selector_texts(selector: &str) -> Vec<String> {
     let mut texts = Vec::new();
     let mut chars = selector.char_indices();
     while let Some((at, c)) = chars.next() {
@@ -660,6 +699,39 @@ mod tests {
             judge("clear the completed todos", &timeout, &unloaded),
             Judgement::Undecided
         );
+    }
+
+    #[test]
+    fn row_6_a_vanished_target_with_only_likenesses_left_is_undecided_with_the_candidates() {
+        let call = ObservedCall {
+            method: "click".into(),
+            kind: Some(Kind::Interacts),
+            selector: Some("internal:role=button[name=\"Delete\"s]".into()),
+            matches: Some(0),
+            similar: vec!["Delete all".into()],
+            ..ObservedCall::default()
+        };
+        let timeout = StepFailure::new(FailureKind::Timeout, "locator.click: Timeout 5000ms");
+        let judged = judge(
+            "click the \"Delete\" button",
+            &timeout,
+            &seen(call.clone(), "Delete all"),
+        );
+        assert!(
+            matches!(&judged, Judgement::Likeness(why) if why.contains("\"Delete all\"")),
+            "{judged:?}"
+        );
+        // An element with the name itself (in another case) is the target renamed: rot.
+        let renamed = ObservedCall {
+            similar: vec!["Delete all".into(), "DELETE".into()],
+            ..call
+        };
+        let judged = judge(
+            "click the \"Delete\" button",
+            &timeout,
+            &seen(renamed, "DELETE"),
+        );
+        assert!(matches!(judged, Judgement::Rot(_)), "{judged:?}");
     }
 
     #[test]

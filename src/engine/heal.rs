@@ -7,6 +7,7 @@
 use crate::cache::{Author, ProofRecord};
 use crate::engine::budgets::Pool;
 use crate::engine::builtin_step::BuiltinOutcome;
+use crate::engine::continuity::moved_subject;
 use crate::engine::engine::{
     Engine, EngineObserver, Parsing, StepContext, Verdict, Written, cache_failure,
 };
@@ -83,7 +84,9 @@ impl Engine<'_> {
         if failure.kind.speaks_for_itself() {
             return Err(evident_failure(failure, None));
         }
-        let judged = judge(&step.key.step, failure, &exec.observe());
+        let seen = exec.observe();
+        self.failed_call = seen.call.clone();
+        let judged = judge(&step.key.step, failure, &seen);
         if let Judgement::Defect(observed) = judged {
             let verdict = self.defect_verdict(step, exec, observer, old_code, failure, observed);
             return Err(product_defect(failure, verdict));
@@ -92,21 +95,30 @@ impl Engine<'_> {
         // instead of asking again. A product defect is decided before that.
         let turn = self.reuse.map(|reuse| reuse.turn(&step.key.step));
         let _held = turn.as_deref().map(lock);
-        if let Some(healed) = self.reuse_for_heal(step, exec, observer, old_code, failure)? {
+        // Another test's heal stands in for a classification only where one could be made:
+        // with the evidence undecided and no LLM to classify, a failing check stays red.
+        let reusable = self.provider.is_some() || matches!(judged, Judgement::Rot(_));
+        if reusable
+            && let Some(healed) = self.reuse_for_heal(step, exec, observer, old_code, failure)?
+        {
             return Ok(healed);
         }
-        let builtin_tried = match judged {
+        let builtin_tried = match &judged {
             Judgement::Rot(why) => {
                 if let Some(healed) =
-                    self.offline_heal(step, exec, observer, old_code, failure, &why)
+                    self.offline_heal(step, exec, observer, old_code, failure, why)
                 {
                     return healed;
                 }
                 self.builtin.uses_builtin()
             }
-            Judgement::Defect(_) | Judgement::Undecided => false,
+            Judgement::Defect(_) | Judgement::Undecided | Judgement::Likeness(_) => false,
         };
-        let verdict = self.llm_verdict(step, exec, observer, old_code, failure)?;
+        let found = match &judged {
+            Judgement::Likeness(why) => Some(why.as_str()),
+            _ => None,
+        };
+        let verdict = self.llm_verdict(step, exec, observer, old_code, failure, found)?;
         match verdict.category {
             // The summary leaves the verdict's explanation out because reporters show the verdict
             // on its own.
@@ -137,9 +149,10 @@ impl Engine<'_> {
         observer: &dyn EngineObserver,
         old_code: &str,
         failure: &StepFailure,
+        found: Option<&str>,
     ) -> Result<Classification, EngineFailure> {
         if self.provider.is_none() {
-            return Err(self.needs_llm(step, failure));
+            return Err(self.needs_llm(step, failure, found));
         }
         let classified = self.classify(
             step,
@@ -227,6 +240,7 @@ impl Engine<'_> {
                     .map_err(|failure| with_heal_verdict(failure, verdict))?;
                 let proof = self.vet_healed(
                     step,
+                    exec,
                     observer,
                     old_code,
                     failure,
@@ -262,6 +276,7 @@ impl Engine<'_> {
                 }
                 match self.vet_healed(
                     step,
+                    exec,
                     observer,
                     old_code,
                     failure,
@@ -363,13 +378,19 @@ impl Engine<'_> {
 
     /// The failure of a step whose cached code failed where the evidence decides nothing and
     /// no LLM is configured to classify it.
-    fn needs_llm(&self, step: &StepContext<'_>, failure: &StepFailure) -> EngineFailure {
+    fn needs_llm(
+        &self,
+        step: &StepContext<'_>,
+        failure: &StepFailure,
+        found: Option<&str>,
+    ) -> EngineFailure {
+        let found = found.map(|why| format!(" ({why})")).unwrap_or_default();
         EngineFailure::new(
             EngineFailureKind::Incurable,
             format!(
                 "the cached code failed and the evidence does not tell a changed UI from a \
-                 product defect; healing this step needs [llm] or a rewritten sentence (try \
-                 `prettyplay explain {}:{}`)",
+                 product defect{found}; healing this step needs [llm] or a rewritten sentence \
+                 (try `prettyplay explain {}:{}`)",
                 step.scenario.rel_path, step.line
             ),
             Some(Classification {
@@ -420,6 +441,7 @@ impl Engine<'_> {
     pub(super) fn vet_healed(
         &self,
         step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
         observer: &dyn EngineObserver,
         old_code: &str,
         failure: &StepFailure,
@@ -429,21 +451,35 @@ impl Engine<'_> {
         by: Author,
     ) -> Result<Option<ProofRecord>, EngineFailure> {
         self.vet(step, observer, old_code, failure, code, verdict, by)?;
-        let refusal = match proven {
-            Proven::Record(proof) => {
+        let moved = moved_subject(
+            &step.key.step,
+            failure,
+            self.failed_call.as_ref(),
+            exec.subject_reads().as_deref(),
+            by,
+        );
+        const LESS: &str =
+            "the healed code passed, but its check cannot fail as the cached one could";
+        let (refusal, summary) = match (moved, proven) {
+            (Some(moved), _) => (
+                moved,
+                "the healed code passed, but its check reads other elements than the failed one",
+            ),
+            (None, Proven::Record(proof)) => {
                 let lost = lost_kinds(self.cached_proof(step).as_ref(), proof.as_ref());
                 if lost.is_empty() {
                     return Ok(proof);
                 }
                 let lost: Vec<&str> = lost.iter().map(|kind| kind.as_str()).collect();
-                format!(
+                let refusal = format!(
                     "the healed check no longer fails under mutations the cached check failed \
                      under ({}): it checks less than the cached code",
                     lost.join(", ")
-                )
+                );
+                (refusal, LESS)
             }
-            Proven::Vacuous(vacuous) => vacuous.message,
-            Proven::Broken(broken) => {
+            (None, Proven::Vacuous(vacuous)) => (vacuous.message, LESS),
+            (None, Proven::Broken(broken)) => {
                 return Err(EngineFailure::new(
                     EngineFailureKind::Incurable,
                     "the mutation proof of the healed code could not finish",
@@ -455,7 +491,7 @@ impl Engine<'_> {
         };
         Err(EngineFailure::new(
             EngineFailureKind::HealVetoed,
-            "the healed code passed, but its check cannot fail as the cached one could",
+            summary,
             Some(verdict.clone()),
         )
         .with_cause(EngineCause::Vetoed {
@@ -563,14 +599,17 @@ fn needs_llm_recommendation(step: &StepContext<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use crate::cache::Author;
+    use crate::engine::EngineFailure;
     use crate::engine::testing::{
         Answer, Execution, Expected, Fixture, Observed, Ran, code_reply, fails, passes, run_engine,
         verdict_reply,
     };
+    use crate::engine::testing::{RecordingObserver, ScriptedExecutor, ScriptedLlm};
     use crate::engine::{EngineCause, EngineFailureKind, Pool, Written};
     use crate::llm::{Category, FailedAttempt, LlmError};
     use crate::script::FailureKind;
     use crate::script::StepFailure;
+    use crate::script::{Kind, Observation, ObservedCall, Place, Read, SubjectRead};
 
     const OLD: &str = "async function step(page) {\n  await page.getByRole('button', { name: 'Add' }).click();\n}\n";
     const NEW: &str = "async function step(page) {\n  await page.getByRole('button', { name: 'Add todo' }).click();\n}";
@@ -848,6 +887,74 @@ mod tests {
                     .any(|o| matches!(o, Observed::Healed { .. }))
             );
         }
+    }
+
+    /// Heals [`CHECKING`], whose subject the evidence found and marked on the page, into
+    /// `healed`, whose check the page places at `place` against that subject.
+    fn heal_marked_check(healed: &str, place: Place) -> (Result<Written, EngineFailure>, String) {
+        let fixture = Fixture::new();
+        fixture.cache_code(1, CHECKING);
+        let llm = ScriptedLlm::new([
+            verdict_reply(Category::Rot, "the counter moved"),
+            code_reply(healed),
+        ]);
+        let count = "internal:testid=[data-testid=\"count\"s]";
+        let failed = ObservedCall {
+            method: "expect".into(),
+            selector: Some(count.into()),
+            expression: Some("to.have.text".into()),
+            expected_texts: vec!["1 item left".into()],
+            matches: Some(1),
+            received: Some("\"2 items left\"".into()),
+            kind: Some(Kind::Reads),
+            subject_marked: true,
+            ..ObservedCall::default()
+        };
+        let read = Read {
+            method: "expect".into(),
+            selector: Some(".todo-count".into()),
+            expression: Some("to.have.text".into()),
+            negated: false,
+            number: None,
+            page: 0,
+            texts: vec!["1 item left".into()],
+        };
+        let exec = ScriptedExecutor::new([passes(healed)])
+            .observing(Observation {
+                call: Some(failed),
+                loaded: true,
+                ..Observation::default()
+            })
+            .placing(vec![SubjectRead {
+                read,
+                place,
+                position: None,
+            }]);
+        let mut engine = fixture.engine(&llm, 3, 2);
+        let result = engine.heal(
+            &fixture.step(1),
+            &exec,
+            &RecordingObserver::default(),
+            CHECKING,
+            &timeout(),
+        );
+        (result, fixture.cached(1).unwrap().code)
+    }
+
+    #[test]
+    fn a_heal_that_moves_a_check_off_its_subject_on_the_page_is_vetoed() {
+        let healed = "async function step(page) {\n  await expect(page.locator('.todo-count')).toHaveText('1 item left');\n}";
+        let (result, cached) = heal_marked_check(healed, Place::Other);
+        let failure = result.unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::HealVetoed);
+        let Some(EngineCause::Vetoed { veto, .. }) = failure.cause.as_deref() else {
+            panic!("a veto as the cause: {failure:?}");
+        };
+        assert!(veto.contains("still on the page"), "{veto}");
+        assert_eq!(cached, CHECKING, "the cache is untouched");
+        // The same code reading the marked node itself is a heal of the locator.
+        let (result, _) = heal_marked_check(healed, Place::Same);
+        assert_eq!(result.map(|w| w.code).as_deref(), Ok(healed));
     }
 
     #[test]

@@ -93,6 +93,7 @@ impl Engine<'_> {
         };
         let vetted = self.vet_healed(
             step,
+            exec,
             observer,
             old_code,
             failure,
@@ -510,6 +511,49 @@ test: literal
                 }
             ]
         );
+    }
+
+    #[test]
+    fn with_the_evidence_undecided_and_no_llm_another_tests_heal_is_not_a_verdict() {
+        let fixture = Fixture::of(FILE);
+        store(&fixture, 0, 1, HEALED, true);
+        store(&fixture, 1, 1, CHECK, false);
+        let scenarios = [fixture.scenario.clone()];
+        let reuse = Reuse::new(&scenarios);
+        // Nothing may be executed: the offer is never tried.
+        let exec = ScriptedExecutor::new([]);
+        let observer = RecordingObserver::default();
+        let mut engine = crate::engine::Engine::new(
+            None,
+            &fixture.llm,
+            &fixture.cache,
+            "",
+            crate::engine::Budgets::new(crate::config::BudgetSettings {
+                generation: 3,
+                healing: 2,
+            }),
+            fixture.policy,
+        )
+        .with_reuse(&reuse);
+        let failure = StepFailure::new(
+            FailureKind::Timeout,
+            "expect(locator).toHaveText: Timeout 5000ms exceeded. waiting for getByTestId('count')",
+        );
+
+        let decided = engine
+            .heal(&fixture.step_of(1, 1), &exec, &observer, CHECK, &failure)
+            .unwrap_err();
+
+        assert_eq!(decided.kind, EngineFailureKind::Incurable);
+        assert!(
+            !observer
+                .seen()
+                .iter()
+                .any(|o| matches!(o, Observed::ReuseTried { .. } | Observed::Healed { .. })),
+            "{:?}",
+            observer.seen()
+        );
+        assert_eq!(cached(&fixture, 1, 1).unwrap().code.trim(), CHECK);
     }
 
     #[test]

@@ -23,7 +23,9 @@ use crate::llm::{
     LlmReply, Usage,
 };
 use crate::scenario::Scenario;
-use crate::script::{FailureKind, Limits, Mutation, Observation, PageState, Sandbox, StepFailure};
+use crate::script::{
+    FailureKind, Limits, Mutation, Observation, PageState, Sandbox, StepFailure, SubjectRead,
+};
 use crate::step::{Claims, Proof, StepExecutor};
 
 /// What the scripted LLM answers.
@@ -186,6 +188,9 @@ pub(super) struct ScriptedExecutor<'a> {
     proofs: RefCell<VecDeque<Proof>>,
     /// The evidence every failure is judged by: by default none, which decides nothing.
     observation: Observation,
+    /// The element reads of every passing execution, placed against the marked subject
+    /// (`None`: nothing was marked).
+    subject_reads: Option<Vec<SubjectRead>>,
 }
 
 impl<'a> ScriptedExecutor<'a> {
@@ -199,7 +204,14 @@ impl<'a> ScriptedExecutor<'a> {
             page_states: RefCell::new(0),
             proofs: RefCell::new(VecDeque::new()),
             observation: Observation::default(),
+            subject_reads: None,
         }
+    }
+
+    /// Answers `reads` as where every passing execution's reads are against the subject.
+    pub(super) fn placing(mut self, reads: Vec<SubjectRead>) -> Self {
+        self.subject_reads = Some(reads);
+        self
     }
 
     /// Answers `observation` as the evidence about every failure.
@@ -281,6 +293,10 @@ impl StepExecutor for ScriptedExecutor<'_> {
 
     fn observe(&self) -> Observation {
         self.observation.clone()
+    }
+
+    fn subject_reads(&self) -> Option<Vec<SubjectRead>> {
+        self.subject_reads.clone()
     }
 }
 

@@ -192,13 +192,24 @@ pub(crate) fn review(old: &str, new: &str, spec: &Spec<'_>) -> Result<(), Veto> 
             }
         }
     }
+    // The healed code must use the literal whole (case and whitespace aside): a longer string
+    // that holds it, such as "Delete all" for "Delete", names another element.
+    let whole = |s: &str, literal: &str| {
+        let norm = |t: &str| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        norm(s) == norm(literal)
+    };
     for literal in quoted {
         let in_old = old.strings.iter().any(|s| s.contains(&literal));
-        let in_new = new.strings.iter().any(|s| s.contains(&literal));
+        let in_new = new.strings.iter().any(|s| whole(s, &literal));
         if in_old && !in_new {
             return Err(Veto::new(format!(
-                "the healed code no longer uses {literal:?}, which the step sentence names and \
-                 the cached code used"
+                "the healed code no longer uses {literal:?} as a whole string, which the step \
+                 sentence names and the cached code used"
             )));
         }
     }
@@ -780,6 +791,30 @@ mod tests {
         allowed(
             old,
             "await page.getByRole('textbox').fill(`buy milk`);",
+            sentence,
+        );
+    }
+
+    #[test]
+    fn a_sentence_literal_is_kept_only_as_a_whole_name() {
+        let sentence = "click the \"Delete\" button";
+        let old = "await page.getByRole('button', { name: 'Delete', exact: true }).click();";
+        let veto = review(
+            &step(old),
+            &step("await page.getByRole('button', { name: 'Delete all' }).click();"),
+            sentence,
+            TIMEOUT,
+        )
+        .unwrap_err();
+        assert!(
+            veto.reason
+                .starts_with("the healed code no longer uses \"Delete\" as a whole"),
+            "{veto}"
+        );
+        // Case and whitespace aside, the same name is kept.
+        allowed(
+            old,
+            "await page.getByRole('button', { name: ' delete ' }).click();",
             sentence,
         );
     }

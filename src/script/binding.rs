@@ -27,7 +27,7 @@ use crate::script::driver_error::HostError;
 use crate::script::events::Routing;
 use crate::script::failure::RefusedCall;
 use crate::script::frame_calls::{handle_value, on_element};
-use crate::script::methods::{Method, Op};
+use crate::script::methods::{Kind, Method, Op};
 use crate::script::mutation::{self, Mutation};
 use crate::script::observe::{Call, Observation, ValueCheck, observe};
 use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
@@ -96,6 +96,10 @@ pub(crate) struct StepHost {
     pub(super) optional: OptionalTarget,
     /// The call of the current execution that came closest to its timeout.
     waits: CallWaits,
+    /// The reads of the last normal run, which a heal's checks are compared by (`subject.rs`).
+    pub(super) checks: RefCell<Vec<Read>>,
+    /// The selector of the failed check whose subject the last evidence marked in the page.
+    pub(super) subject: RefCell<Option<String>>,
 }
 
 pub(super) type HostResult = Result<Value, HostError>;
@@ -135,6 +139,8 @@ impl StepHost {
             sent_writes: RefCell::new(Vec::new()),
             optional: OptionalTarget::default(),
             waits: CallWaits::default(),
+            checks: RefCell::new(Vec::new()),
+            subject: RefCell::new(None),
         }
     }
 
@@ -189,6 +195,11 @@ impl StepHost {
             .ok()
             .and_then(Result::ok)
             .unwrap_or_default();
+        *self.subject.borrow_mut() = observation
+            .call
+            .as_ref()
+            .filter(|seen| seen.subject_marked)
+            .and_then(|seen| seen.selector.clone());
         Observation {
             value_check: self.value_check.borrow().clone(),
             ..observation
@@ -532,6 +543,11 @@ impl StepHost {
             return Ok(Outcome::Done(self.fetch(page_id, &params)));
         }
         let mode = self.proof.get();
+        if mode == ProofMode::Off && row.kind == Kind::Reads && proof_mode::is_recorded(op) {
+            self.checks
+                .borrow_mut()
+                .push(Read::of(page_id, method, &params));
+        }
         if mode != ProofMode::Off {
             if !row.kind.reads_only() {
                 return Err(proof_mode::refusal(RefusedCall::Page(row.name)));

@@ -41,6 +41,7 @@ mod proof_responses;
 mod sandbox;
 mod sandbox_surface;
 mod set_cookie;
+mod subject;
 
 pub(crate) use api_methods::{changes_the_page, refused_in_proof};
 pub(crate) use binding::StepHost;
@@ -56,3 +57,4 @@ pub(crate) use page_state::PageState;
 pub(crate) use proof_mode::{ProofMode, Read};
 pub(crate) use sandbox::{Limits, Sandbox, api_listing};
 pub(crate) use sandbox_surface::{SandboxSurface, sandbox_surface};
+pub(crate) use subject::{Place, SubjectRead};

@@ -11,9 +11,11 @@ use playwright_rs::protocol::{Frame, Page};
 use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 
-use crate::script::driver_error::received;
+use crate::script::driver_error::{HostError, received};
 use crate::script::methods::{Kind, Method};
 use crate::script::mutation::count;
+use crate::script::proof_mode::expected_texts;
+use crate::script::subject::mark;
 
 /// The most visible text the evidence keeps: enough for any app's screen, never a flood.
 const MAX_PAGE_TEXT_BYTES: usize = 256 * 1024;
@@ -86,6 +88,14 @@ pub(crate) struct ObservedCall {
     /// it expects, in the words the received value is read in (`checked`, `unchecked`,
     /// `indeterminate`, `visible`, `hidden`, `enabled`, `disabled`). `.not` is in `negated`.
     pub expected_state: Option<&'static str>,
+    /// For a check on the test's page whose locator still resolved to elements: those
+    /// elements were marked in the page as the check's subject (`subject.rs`), so that a heal
+    /// can be held to the same nodes.
+    pub subject_marked: bool,
+    /// For a call whose selector matches nothing now: the names (or texts) of the elements the
+    /// same selector finds when its names and texts match loosely (in any case, inside longer
+    /// ones), at most [`MAX_SIMILAR`] of them. "Delete all" for a vanished "Delete".
+    pub similar: Vec<String>,
 }
 
 impl ObservedCall {
@@ -93,16 +103,7 @@ impl ObservedCall {
     pub(super) fn of(call: &Call) -> ObservedCall {
         let params = &call.params;
         let text = |key: &str| params.get(key).and_then(Value::as_str).map(str::to_owned);
-        let expected_texts = params
-            .get("expectedText")
-            .and_then(Value::as_array)
-            .map(|all| {
-                all.iter()
-                    .filter_map(|e| e.get("string").and_then(Value::as_str))
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let expected_texts = expected_texts(params);
         ObservedCall {
             method: call
                 .method
@@ -122,6 +123,8 @@ impl ObservedCall {
                 .get("expression")
                 .and_then(Value::as_str)
                 .and_then(|expression| expected_state(expression, params)),
+            subject_marked: false,
+            similar: Vec::new(),
         }
     }
 }
@@ -176,6 +179,27 @@ pub(crate) async fn observe(page: &Page, frame: &Frame, call: Option<&Call>) -> 
                 .await
                 .ok()
                 .and_then(Result::ok);
+            if seen.matches == Some(0)
+                && let Some(loose) = loosened(selector)
+            {
+                seen.similar = tokio::time::timeout(READ_TIMEOUT, names(frame, &loose))
+                    .await
+                    .ok()
+                    .and_then(Result::ok)
+                    .unwrap_or_default();
+            }
+            // A check's subject still on the page is marked as it is now, right after the
+            // failure: a heal must read these very nodes.
+            if seen.kind == Some(Kind::Reads)
+                && seen.method == "expect"
+                && seen.matches.is_some_and(|n| n > 0)
+            {
+                seen.subject_marked = tokio::time::timeout(READ_TIMEOUT, mark(frame, selector))
+                    .await
+                    .ok()
+                    .and_then(Result::ok)
+                    .is_some_and(|n| n > 0);
+            }
         }
         if seen.method == "expect" && call.page == 0 && !page.is_closed() {
             seen.received = tokio::time::timeout(READ_TIMEOUT, received(page, frame, &call.params))
@@ -191,6 +215,68 @@ pub(crate) async fn observe(page: &Page, frame: &Frame, call: Option<&Call>) -> 
         page_text,
         loaded,
     }
+}
+
+/// The most elements whose names the evidence lists as likenesses of a vanished target.
+const MAX_SIMILAR: usize = 5;
+
+/// `selector` with every exact name or text (`"Delete"s`) made loose (`"Delete"i`: any case,
+/// inside a longer name); `None` when it has none.
+fn loosened(selector: &str) -> Option<String> {
+    let mut out = String::with_capacity(selector.len());
+    let mut changed = false;
+    let mut chars = selector.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c != '"' {
+            continue;
+        }
+        let mut escaped = false;
+        for c in chars.by_ref() {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                break;
+            }
+        }
+        if chars.peek() == Some(&'s') {
+            chars.next();
+            out.push('i');
+            changed = true;
+        }
+    }
+    changed.then_some(out)
+}
+
+/// The page function that answers the names of the first elements it is given, as a person
+/// reads them.
+const NAMES_JS: &str = r#"(elements, max) => elements.slice(0, Number(max)).map((element) =>
+  (element.getAttribute('aria-label') || element.innerText || element.value || element.textContent || '').trim().replace(/\s+/g, ' '))"#;
+
+/// The names of the elements `selector` finds now.
+async fn names(frame: &Frame, selector: &str) -> Result<Vec<String>, HostError> {
+    let arg = json!({ "value": { "s": MAX_SIMILAR.to_string() }, "handles": [] });
+    let reply: Value = frame
+        .channel()
+        .send(
+            "evalOnSelectorAll",
+            json!({ "selector": selector, "expression": NAMES_JS, "isFunction": true, "arg": arg }),
+        )
+        .await
+        .map_err(|err| HostError::from_playwright(err, false))?;
+    Ok(reply["value"]["a"]
+        .as_array()
+        .map(|all| {
+            all.iter()
+                .filter_map(|v| v["s"].as_str())
+                .filter(|name| !name.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default())
 }
 
 /// The page function that answers the document's visible text (open shadow roots included,
@@ -270,6 +356,20 @@ mod tests {
         assert!(!seen.negated);
         assert_eq!(seen.expected_texts, vec!["1 item left".to_owned()]);
         assert_eq!(seen.matches, None, "nothing is read before the page is");
+    }
+
+    #[test]
+    fn exact_names_and_texts_are_loosened_and_nothing_else() {
+        assert_eq!(
+            loosened("internal:role=button[name=\"Delete\"s]").as_deref(),
+            Some("internal:role=button[name=\"Delete\"i]")
+        );
+        assert_eq!(
+            loosened("main >> internal:text=\"Say \\\"hi\\\"\"s").as_deref(),
+            Some("main >> internal:text=\"Say \\\"hi\\\"\"i")
+        );
+        assert_eq!(loosened("internal:role=button[name=\"Delete\"i]"), None);
+        assert_eq!(loosened("#delete"), None);
     }
 
     #[test]

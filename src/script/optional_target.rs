@@ -65,9 +65,12 @@ impl TargetWait {
     /// within the bound.
     pub(crate) async fn run(&self, frame: &Frame) -> Result<(), HostError> {
         // Without `visible=true` the driver would look at the first match only, and a hidden
-        // element before the visible target would make the target seem absent.
+        // element before the visible target would make the target seem absent. The target's
+        // name is matched whole: an element whose name only holds it ("Accept terms and
+        // create account" for "Accept") is not the target, and a step whose target is not
+        // there is skipped, never pointed at a likeness.
         let params = json!({
-            "selector": format!("{} >> visible=true", self.selector),
+            "selector": format!("{} >> visible=true", whole_names(&self.selector)),
             "state": "visible",
             "timeout": self.bound.as_secs_f64() * 1000.0,
             "omitReturnValue": true,
@@ -97,6 +100,71 @@ impl TargetWait {
             received: None,
         }
     }
+}
+
+/// `selector` with every loose name or text (`name="Accept"i`, `internal:text="Accept"i`: in
+/// any case, inside a longer one) matched whole instead: an anchored, case-insensitive regular
+/// expression (`name=/^\s*Accept\s*$/i`). A `hasText` filter means "holds" and stays as it is.
+pub(crate) fn whole_names(selector: &str) -> String {
+    let mut out = String::with_capacity(selector.len() + 16);
+    let mut rest = selector;
+    while let Some(start) = rest.find('"') {
+        let (before, from) = rest.split_at(start);
+        out.push_str(before);
+        let mut end = None;
+        let mut escaped = false;
+        for (at, c) in from.char_indices().skip(1) {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                end = Some(at);
+                break;
+            }
+        }
+        let Some(end) = end else {
+            out.push_str(from);
+            return out;
+        };
+        let quoted = &from[..=end];
+        let after = &from[end + 1..];
+        let holds = before.ends_with("has-text=") || before.ends_with("has-not-text=");
+        match (
+            after.strip_prefix('i'),
+            serde_json::from_str::<String>(quoted),
+        ) {
+            (Some(tail), Ok(text)) if !holds => {
+                out.push_str(&anchored(&text));
+                rest = tail;
+            }
+            _ => {
+                out.push_str(quoted);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// An anchored, case-insensitive regular expression literal matching `text` whole, any run of
+/// whitespace for a space.
+fn anchored(text: &str) -> String {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|word| {
+            let mut escaped = String::new();
+            for c in word.chars() {
+                if "\\^$.|?*+()[]{}/".contains(c) {
+                    escaped.push('\\');
+                }
+                escaped.push(c);
+            }
+            escaped
+        })
+        .collect();
+    format!("/^\\s*{}\\s*$/i", words.join("\\s+"))
 }
 
 /// What a skipped optional step says: which target did not appear, and for how long it was
@@ -191,6 +259,25 @@ mod tests {
                 "dragAndDrop"
             ]
         );
+    }
+
+    #[test]
+    fn loose_names_are_matched_whole_and_exact_ones_and_filters_stay() {
+        assert_eq!(
+            whole_names("internal:role=button[name=\"Accept\"i]"),
+            "internal:role=button[name=/^\\s*Accept\\s*$/i]"
+        );
+        assert_eq!(
+            whole_names("internal:text=\"Sign  in (now)\"i"),
+            "internal:text=/^\\s*Sign\\s+in\\s+\\(now\\)\\s*$/i"
+        );
+        for unchanged in [
+            "internal:role=button[name=\"Accept\"s]",
+            "li >> internal:has-text=\"Accept\"i >> internal:role=button",
+            "#accept",
+        ] {
+            assert_eq!(whole_names(unchanged), unchanged);
+        }
     }
 
     #[test]

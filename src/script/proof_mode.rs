@@ -48,6 +48,8 @@ pub(crate) struct Read {
     pub number: Option<f64>,
     /// The page it was made on: 0 is the test's own page.
     pub page: u32,
+    /// For `expect`: the expected strings (regular expressions are left out).
+    pub texts: Vec<String>,
 }
 
 impl Read {
@@ -62,6 +64,7 @@ impl Read {
             negated: params.get("isNot").and_then(Value::as_bool) == Some(true),
             number: params.get("expectedNumber").and_then(Value::as_f64),
             page,
+            texts: expected_texts(params),
         }
     }
 }
@@ -76,8 +79,23 @@ impl Read {
             negated: false,
             number: Some(f64::from(status)),
             page,
+            texts: Vec::new(),
         }
     }
+}
+
+/// The expected strings of an `expect` call's parameters (regular expressions are left out).
+pub(crate) fn expected_texts(params: &Value) -> Vec<String> {
+    params
+        .get("expectedText")
+        .and_then(Value::as_array)
+        .map(|all| {
+            all.iter()
+                .filter_map(|e| e.get("string").and_then(Value::as_str))
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Whether a call is a read worth recording (the binding's bookkeeping is not).

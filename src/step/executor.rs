@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::script::{Observation, PageState, StepFailure};
+use crate::script::{Observation, PageState, StepFailure, SubjectRead};
 use crate::step::{Claims, Proof};
 
 /// Runs step code against a page and reports a typed outcome: `Ok` when the code ran to its end,
@@ -43,6 +43,12 @@ pub(crate) trait StepExecutor {
     /// The HTTP method of a request that writes (not GET or HEAD) which the last
     /// [`execute`](Self::execute) sent, if any.
     fn sent_write(&self) -> Option<String> {
+        None
+    }
+    /// The element reads the last [`execute`](Self::execute) made, each with where its
+    /// elements are against the subject the last [`observe`](Self::observe) marked (the
+    /// elements a failed check's locator still resolved to); `None` when it marked none.
+    fn subject_reads(&self) -> Option<Vec<SubjectRead>> {
         None
     }
 }

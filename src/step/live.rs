@@ -13,7 +13,7 @@ use crate::driver::{OriginGuard, OriginSeen, TestPage};
 use crate::scenario::StepArgument;
 use crate::script::{
     FailureKind, Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox, StepFailure,
-    StepHost,
+    StepHost, SubjectRead,
 };
 use crate::step::mutations::Claims;
 use crate::step::proof::{Proof, ProofPage, prove};
@@ -146,6 +146,7 @@ impl StepExecutor for LiveExecutor<'_> {
                 self.page.host.arm_optional(self.optional);
                 self.page.host.reset_waits();
                 timed_before = before.take();
+                self.page.host.forget_checks();
                 let outcome = self
                     .page
                     .sandbox
@@ -201,6 +202,10 @@ impl StepExecutor for LiveExecutor<'_> {
 
     fn sent_write(&self) -> Option<String> {
         self.page.host.sent_write()
+    }
+
+    fn subject_reads(&self) -> Option<Vec<SubjectRead>> {
+        self.page.host.subject_reads()
     }
 }
 

@@ -347,6 +347,7 @@ pub(super) mod tests {
             negated: false,
             number: None,
             page: 0,
+            texts: Vec::new(),
         }
     }
 

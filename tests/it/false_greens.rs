@@ -188,7 +188,7 @@ fn order_proven(files: &[(&str, &str)]) -> Output {
         .stdout_line(&format!("{} passed, 0 failed", files.len()));
     for (path, _) in files {
         let cache = out.read(&format!("cache/{path}.toml"));
-        assert!(cache.contains("proof = \"proven: "), "{cache}");
+        assert!(cache.contains("proof = { proven = ["), "{cache}");
     }
     out
 }
@@ -253,19 +253,16 @@ fn a_lie_about_the_order_stays_red(case: &str) {
 }
 
 #[test]
-#[ignore = "issue 41: 1 ordering (a heal moves a proven check) — fails before the fix"]
 fn ordering_a_heal_to_the_last_todo_stays_red() {
     a_lie_about_the_order_stays_red("last");
 }
 
 #[test]
-#[ignore = "issue 41: 1 ordering (a heal moves a proven check) — fails before the fix"]
 fn ordering_a_heal_to_the_second_todo_stays_red() {
     a_lie_about_the_order_stays_red("nth(1)");
 }
 
 #[test]
-#[ignore = "issue 41: 1 ordering (a heal moves a proven check) — fails before the fix"]
 fn ordering_a_heal_to_the_todo_found_by_its_text_stays_red() {
     a_lie_about_the_order_stays_red("exact text");
 }
@@ -273,7 +270,6 @@ fn ordering_a_heal_to_the_todo_found_by_its_text_stays_red() {
 /// Test a's copy of the check is healed by the lying model; test b, with the same sentence,
 /// then runs with no `[llm]` and must not take a's heal in place of a verdict.
 #[test]
-#[ignore = "issue 41: 1 ordering (reuse copies a lie) — fails before the fix"]
 fn ordering_another_test_with_no_llm_does_not_copy_the_lie() {
     let files = [
         ("scenarios/a.steps", "order a"),
@@ -301,7 +297,6 @@ fn ordering_another_test_with_no_llm_does_not_copy_the_lie() {
 /// As above, with the lie already in a's entry as a heal (how a cache looks after a lying
 /// model's heal was committed): b, with no `[llm]`, must stay red.
 #[test]
-#[ignore = "issue 41: 1 ordering (reuse copies a lie) — fails before the fix"]
 fn ordering_a_committed_lie_is_not_reused_with_no_llm() {
     let files = [
         ("scenarios/a.steps", "order a"),
@@ -402,7 +397,6 @@ fn logged(log: &RecordingServer, extra: &str) -> Test {
 }
 
 #[test]
-#[ignore = "issue 41: 2 vanished button beside a longer-named one — fails before the fix"]
 fn a_vanished_delete_button_is_never_healed_to_delete_all() {
     let log = RecordingServer::start();
     let honest = logging_to(REPORTS, log.origin());
@@ -490,7 +484,6 @@ fn signup_proven(log: &RecordingServer, honest: &str) -> Output {
 }
 
 #[test]
-#[ignore = "issue 41: 3 optional Accept beside a longer name — fails before the fix"]
 fn an_optional_accept_with_its_cached_code_is_skipped_on_a_build_without_the_banner() {
     let log = RecordingServer::start();
     let honest = logging_to(SIGNUP, log.origin());
@@ -513,7 +506,6 @@ fn an_optional_accept_with_its_cached_code_is_skipped_on_a_build_without_the_ban
 }
 
 #[test]
-#[ignore = "issue 41: 3 optional Accept beside a longer name — fails before the fix"]
 fn an_optional_accept_generated_on_a_build_without_the_banner_is_skipped() {
     let log = RecordingServer::start();
     let honest = logging_to(SIGNUP, log.origin());
@@ -533,7 +525,6 @@ fn an_optional_accept_generated_on_a_build_without_the_banner_is_skipped() {
 /// A model that does not lie writes the click as models do, without `exact`; Playwright then
 /// matches the name as a substring, and the optional step's target "appears".
 #[test]
-#[ignore = "issue 41: 3 optional Accept beside a longer name — fails before the fix"]
 fn an_optional_accept_a_model_writes_without_exact_is_skipped_on_a_build_without_the_banner() {
     let log = RecordingServer::start();
     let honest = logging_to(SIGNUP, log.origin());
@@ -570,7 +561,6 @@ fn an_optional_accept_a_model_writes_without_exact_is_skipped_on_a_build_without
 /// `replay --strict` never heals, but it must still skip the step rather than call the
 /// longer-named button the element the sentence names.
 #[test]
-#[ignore = "issue 41: 3 optional Accept beside a longer name — fails before the fix"]
 fn an_optional_accept_replayed_strictly_on_a_build_without_the_banner_is_skipped() {
     let log = RecordingServer::start();
     let honest = logging_to(SIGNUP, log.origin());

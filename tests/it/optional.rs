@@ -178,7 +178,7 @@ setTimeout(() => {
         .output_not_contains("skipped");
     let cache = out.read(CACHE);
     assert!(
-        cache.contains("name: 'Accept cookies' }).click()"),
+        cache.contains("name: 'Accept cookies', exact: true }).click()"),
         "{cache}"
     );
 }

@@ -8,6 +8,7 @@ use crate::engine::builtin::codegen::{code_for, step_function};
 use crate::engine::builtin::compound;
 use crate::engine::builtin::grammar::{Decline, parse};
 use crate::engine::builtin::http;
+use crate::engine::builtin::resolve::norm;
 use crate::engine::builtin::snapshot::Snapshot;
 use crate::engine::builtin::tokens::{normalize, tokenize};
 use crate::engine::builtin::{cards, choices};
@@ -65,10 +66,17 @@ fn unproven_absence(
             decline.0
         ));
     }
-    let page = snapshot.to_lowercase();
-    let shown = quoted_literals(sentence)
-        .into_iter()
-        .find(|quoted| !quoted.trim().is_empty() && page.contains(&quoted.to_lowercase()));
+    // A quoted text is a whole name or text: "Accept" inside "Accept terms and create
+    // account" is another element's name, and says nothing about the one the sentence names.
+    let whole = |text: Option<&str>, quoted: &str| text.is_some_and(|t| norm(t) == norm(quoted));
+    let shown = quoted_literals(sentence).into_iter().find(|quoted| {
+        !quoted.trim().is_empty()
+            && snap.nodes.iter().any(|node| {
+                whole(node.name.as_deref(), quoted)
+                    || whole(node.text.as_deref(), quoted)
+                    || whole(node.placeholder.as_deref(), quoted)
+            })
+    });
     // A snapshot that could not be read parses to no elements at all.
     let doubt = if snap.nodes.is_empty() {
         "the page's snapshot could not be read".to_owned()
@@ -153,7 +161,7 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(
             a,
-            "async function step(page) {\n  await page.getByRole('link', { name: 'Active' }).click();\n}"
+            "async function step(page) {\n  await page.getByRole('link', { name: 'Active', exact: true }).click();\n}"
         );
     }
 
@@ -212,6 +220,10 @@ mod tests {
         let other = write_step("click the \"Accept\" button", &[], &renamed, "").unwrap_err();
         assert!(!other.is_missing(), "{other:?}");
         assert!(other.0.contains("under another role or name"), "{other:?}");
+        // A longer name that holds the quoted one is another element's: the target is missing.
+        let longer = format!("{page}- button \"Accept terms and create account\"\n");
+        let likeness = write_step("click the \"Accept\" button", &[], &longer, "").unwrap_err();
+        assert!(likeness.is_missing(), "{likeness:?}");
         for unread in ["(no snapshot: Timeout 5000ms exceeded)", ""] {
             let blind = write_step("click the \"Accept\" button", &[], unread, "").unwrap_err();
             assert!(!blind.is_missing(), "{blind:?}");
@@ -568,7 +580,7 @@ mod shapes {
         assert_eq!(
             body("hover over \"walk the dog\" and click its delete button"),
             [
-                "await page.getByText('walk the dog').hover();",
+                "await page.getByText('walk the dog', { exact: true }).hover();",
                 "{",
                 "const item = page.getByRole('listitem').filter({ has: page.getByText('walk the dog', { exact: true }) });",
                 "await item.hover();",

@@ -418,7 +418,7 @@ mod tests {
     fn click() {
         assert_eq!(
             one("click the \"Clear completed\" button", TODOS),
-            "await page.getByRole('button', { name: 'Clear completed' }).click();"
+            "await page.getByRole('button', { name: 'Clear completed', exact: true }).click();"
         );
         assert_eq!(
             one("Tap on the active link", TODOS),
@@ -426,20 +426,19 @@ mod tests {
         );
         assert_eq!(
             one("press the \"Sign in\" button", LOGIN),
-            "await page.getByRole('button', { name: 'Sign in' }).click();"
+            "await page.getByRole('button', { name: 'Sign in', exact: true }).click();"
         );
-        // `All` is also part of no other link's name; `Completed` is part of `Clear completed`,
-        // a button, not a link: no `exact`.
+        // A quoted name is the element's whole name: it is always written `exact`.
         assert_eq!(
             one("click \"Completed\"", TODOS),
-            "await page.getByRole('link', { name: 'Completed' }).click();"
+            "await page.getByRole('link', { name: 'Completed', exact: true }).click();"
         );
         // Two buttons named Delete: declined, unless the row is named.
         let why = declined("click the \"Delete\" button", TODOS);
         assert!(why.starts_with("2 elements on the page could be"), "{why}");
         assert_eq!(
             one("click the \"Delete\" button of \"buy milk\"", TODOS),
-            "await page.getByRole('listitem').filter({ has: page.getByText('buy milk', { exact: true }) }).getByRole('button', { name: 'Delete' }).click();"
+            "await page.getByRole('listitem').filter({ has: page.getByText('buy milk', { exact: true }) }).getByRole('button', { name: 'Delete', exact: true }).click();"
         );
         assert!(declined("click the \"Save\" button", TODOS).starts_with("no element"));
     }
@@ -448,7 +447,7 @@ mod tests {
     fn double_click_prefers_the_text() {
         assert_eq!(
             one("double-click \"buy milk\"", TODOS),
-            "await page.getByText('buy milk').dblclick();"
+            "await page.getByText('buy milk', { exact: true }).dblclick();"
         );
     }
 
@@ -467,7 +466,7 @@ mod tests {
         );
         assert_eq!(
             one("enter \"x\" in the \"What needs to be done?\" field", TODOS),
-            "await page.getByPlaceholder('What needs to be done?').fill('x');"
+            "await page.getByPlaceholder('What needs to be done?', { exact: true }).fill('x');"
         );
         assert_eq!(
             one("fill in the password field with ${PASSWORD}", LOGIN),
@@ -501,11 +500,11 @@ mod tests {
     fn check_and_uncheck() {
         assert_eq!(
             one("tick \"walk the dog\"", TODOS),
-            "await page.getByRole('checkbox', { name: 'walk the dog' }).check();"
+            "await page.getByRole('checkbox', { name: 'walk the dog', exact: true }).check();"
         );
         assert_eq!(
             one("uncheck the \"buy milk\" checkbox", TODOS),
-            "await page.getByRole('checkbox', { name: 'buy milk' }).uncheck();"
+            "await page.getByRole('checkbox', { name: 'buy milk', exact: true }).uncheck();"
         );
     }
 
@@ -543,7 +542,7 @@ mod tests {
     fn hover() {
         assert_eq!(
             one("hover over the \"Sign in\" link", TODOS),
-            "await page.getByRole('link', { name: 'Sign in' }).hover();"
+            "await page.getByRole('link', { name: 'Sign in', exact: true }).hover();"
         );
     }
 
@@ -645,7 +644,7 @@ mod tests {
         );
         assert_eq!(
             one("the \"todos\" heading should have text \"todos\"", TODOS),
-            "await expect(page.getByRole('heading', { name: 'todos' })).toHaveText('todos');"
+            "await expect(page.getByRole('heading', { name: 'todos', exact: true })).toHaveText('todos');"
         );
     }
 

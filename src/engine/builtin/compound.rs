@@ -368,7 +368,7 @@ mod tests {
         assert_eq!(
             lines("double-click on \"buy milk\", clear it, type \"buy oat milk\" and press Enter"),
             [
-                "await page.getByText('buy milk').dblclick();",
+                "await page.getByText('buy milk', { exact: true }).dblclick();",
                 "await page.locator(':focus').clear();",
                 "await page.locator(':focus').fill('buy oat milk');",
                 "await page.keyboard.press('Enter');",
@@ -377,7 +377,7 @@ mod tests {
         assert_eq!(
             lines("double-click \"buy milk\" and change it to \"bread\", then press Enter"),
             [
-                "await page.getByText('buy milk').dblclick();",
+                "await page.getByText('buy milk', { exact: true }).dblclick();",
                 "await page.locator(':focus').fill('bread');",
                 "await page.keyboard.press('Enter');",
             ]
@@ -385,7 +385,7 @@ mod tests {
         assert_eq!(
             lines("double-click \"buy milk\" and type \"bread\" instead, then press Escape in it"),
             [
-                "await page.getByText('buy milk').dblclick();",
+                "await page.getByText('buy milk', { exact: true }).dblclick();",
                 "await page.locator(':focus').fill('bread');",
                 "await page.locator(':focus').press('Escape');",
             ]

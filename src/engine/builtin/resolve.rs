@@ -246,8 +246,23 @@ fn element_of(
             many => Err(ambiguous(snap, &what, many)),
         };
     };
-    let by_role =
-        |pool: &[usize]| role_tiers(snap, &base, pool, roles, name, target.kind.is_some(), meant);
+    // A quoted name is the element's whole name: it is matched whole (case and whitespace
+    // aside) and written exact, in actions as in checks, so that "Delete" never finds or
+    // clicks "Delete all".
+    let meant = if target.quoted { Use::Check } else { meant };
+    let whole = target.quoted;
+    let by_role = |pool: &[usize]| {
+        role_tiers(
+            snap,
+            &base,
+            pool,
+            roles,
+            name,
+            target.kind.is_some(),
+            meant,
+            whole,
+        )
+    };
     let by_text = || text_tier(snap, &base, &pool, name, meant);
     let text_allowed = target.kind.is_none()
         || matches!(
@@ -323,7 +338,12 @@ fn scope(snap: &Snapshot, target: &Target) -> Result<(String, Vec<usize>), Decli
 }
 
 /// The first tier of role matches that finds something: an exact name, the same name in any
-/// case, a placeholder, a name holding the words.
+/// case, a placeholder, a name holding the words. A `whole` name (quoted in the sentence) is
+/// never found inside a longer one.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the parts of a match, each named"
+)]
 fn role_tiers(
     snap: &Snapshot,
     base: &str,
@@ -332,6 +352,7 @@ fn role_tiers(
     name: &str,
     text_too: bool,
     meant: Use,
+    whole: bool,
 ) -> Option<Result<Found, Decline>> {
     let of_role: Vec<usize> = pool
         .iter()
@@ -360,7 +381,9 @@ fn role_tiers(
         (with_label(&|l| has_words(l, name)), false),
         (placeholders(&|p| has_words(p, name)), true),
     ];
+    let tiers = if whole { &tiers[..3] } else { &tiers[..] };
     for (matches, placeholder) in tiers {
+        let placeholder = *placeholder;
         match matches.as_slice() {
             [] => {}
             [one] if placeholder => {
@@ -668,6 +691,43 @@ mod tests {
             kind,
             ..Target::default()
         }
+    }
+
+    fn quoted(name: &str, kind: Option<Kind>) -> Target {
+        Target {
+            quoted: true,
+            ..named(name, kind)
+        }
+    }
+
+    #[test]
+    fn a_quoted_name_is_matched_whole_and_written_exact() {
+        let both = Snapshot::parse("- button \"Delete\"\n- button \"Delete all\"");
+        let found = element(&both, &quoted("Delete", Some(Kind::Button)), &[], false).unwrap();
+        assert_eq!(
+            found.locator,
+            "page.getByRole('button', { name: 'Delete', exact: true })"
+        );
+        // Alone, or in another case, the name is still written exact.
+        let alone = Snapshot::parse("- button \"DELETE\"");
+        let found = element(&alone, &quoted("Delete", Some(Kind::Button)), &[], false).unwrap();
+        assert_eq!(
+            found.locator,
+            "page.getByRole('button', { name: 'DELETE', exact: true })"
+        );
+        // A longer name that holds it is another element: nothing is found.
+        let likeness = Snapshot::parse("- button \"Delete all\"");
+        let declined =
+            element(&likeness, &quoted("Delete", Some(Kind::Button)), &[], false).unwrap_err();
+        assert!(declined.is_missing(), "{declined:?}");
+        let banner = Snapshot::parse("- button \"Accept terms and create account\"");
+        assert!(element(&banner, &quoted("Accept", None), CLICKABLE, false).is_err());
+        // The sentence's own words (unquoted) may still be found inside a longer name.
+        let found = element(&likeness, &named("delete", Some(Kind::Button)), &[], false).unwrap();
+        assert_eq!(
+            found.locator,
+            "page.getByRole('button', { name: 'Delete all' })"
+        );
     }
 
     #[test]

@@ -1,0 +1,161 @@
+//! The subject of a failed check: the elements its locator resolved to when it failed, marked in
+//! the page so that the checks of code healing it can be compared with them by identity (the
+//! same nodes), never by the text of their locators. A heal whose check reads other elements
+//! than a subject still on the page moved the check; see `engine/continuity.rs`.
+//!
+//! Main types: [`Place`] and [`SubjectRead`]; [`mark`] and [`place_of`] run in the page.
+
+use playwright_rs::protocol::Frame;
+use playwright_rs::server::channel_owner::ChannelOwner;
+use serde_json::{Value, json};
+
+use crate::script::driver_error::HostError;
+use crate::script::proof_mode::Read;
+
+/// Where the elements a read resolved to are, against the marked subject.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// Exactly the subject's nodes.
+    Same,
+    /// Other nodes (some or all of them).
+    Other,
+    /// The read's selector resolves to nothing now.
+    Nothing,
+    /// The page could not tell: the selector could not be evaluated, or the subject's nodes
+    /// left the page and could not be found again.
+    Unknown,
+}
+
+/// A read a passing execution made, and where its elements are against the subject.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SubjectRead {
+    pub read: Read,
+    pub place: Place,
+    /// Where the first element the read resolved to stands among its like siblings (the list
+    /// item or row holding it, else itself, among the parent's children of the same tag and
+    /// role): its index from 0, and how many there are.
+    pub position: Option<(u32, u32)>,
+}
+
+/// The page function that marks elements as the subject (`"mark"`), or says where elements are
+/// against the marked ones (`"place"`). The nodes are kept under a symbol on the window, so
+/// the app's markup and styles never see them.
+const SUBJECT_JS: &str = r#"(elements, mode) => {
+  const key = Symbol.for('prettyplay.subject');
+  if (mode === 'mark') {
+    Object.defineProperty(window, key, { value: Array.from(elements), configurable: true, writable: true });
+    return elements.length;
+  }
+  const at = (element) => {
+    const item = element.closest('li, tr, [role=listitem], [role=row], [role=option]') || element;
+    const parent = item.parentElement;
+    if (!parent) return null;
+    const like = Array.from(parent.children).filter((other) =>
+      other.tagName === item.tagName && other.getAttribute('role') === item.getAttribute('role'));
+    return [like.indexOf(item), like.length];
+  };
+  const answer = (place) => JSON.stringify({ place, position: elements.length ? at(elements[0]) : null });
+  const marked = window[key];
+  if (!marked || !marked.length) return answer('unknown');
+  if (!marked.some((element) => element.isConnected)) return answer('gone');
+  if (!elements.length) return answer('nothing');
+  const same = elements.length === marked.length && elements.every((element) => marked.includes(element));
+  return answer(same ? 'same' : 'other');
+}"#;
+
+/// Runs [`SUBJECT_JS`] in `mode` on the elements of `selector`.
+async fn run(frame: &Frame, selector: &str, mode: &str) -> Result<Value, HostError> {
+    let arg = json!({ "value": { "s": mode }, "handles": [] });
+    frame
+        .channel()
+        .send(
+            "evalOnSelectorAll",
+            json!({ "selector": selector, "expression": SUBJECT_JS, "isFunction": true, "arg": arg }),
+        )
+        .await
+        .map_err(|err| HostError::from_playwright(err, false))
+}
+
+/// Marks the elements `selector` resolves to now as the subject; answers how many.
+pub(crate) async fn mark(frame: &Frame, selector: &str) -> Result<u64, HostError> {
+    let reply = run(frame, selector, "mark").await?;
+    Ok(reply["value"]["n"]
+        .as_f64()
+        .map_or(0, |n| n.max(0.0) as u64))
+}
+
+/// Where the elements `selector` resolves to now are against the subject, and where the
+/// first of them stands among its like siblings. When the subject's nodes all left the page
+/// (the app rendered them anew), the subject's own selector (`subject`) marks them again once,
+/// because it named the same element on the page. A subject marked by none (`None`: it had
+/// vanished) leaves every place unknown.
+pub(crate) async fn place_of(
+    frame: &Frame,
+    selector: &str,
+    subject: Option<&str>,
+) -> (Place, Option<(u32, u32)>) {
+    for _ in 0..2 {
+        let Ok(reply) = run(frame, selector, "place").await else {
+            return (Place::Unknown, None);
+        };
+        let parsed: Value = reply["value"]["s"]
+            .as_str()
+            .and_then(|s| serde_json::from_str(s).ok())
+            .unwrap_or_default();
+        let position = parsed["position"].as_array().and_then(|p| {
+            let index = u32::try_from(p.first()?.as_i64()?).ok()?;
+            let of = u32::try_from(p.get(1)?.as_i64()?).ok()?;
+            Some((index, of))
+        });
+        let place = match parsed["place"].as_str() {
+            Some("same") => Place::Same,
+            Some("other") => Place::Other,
+            Some("nothing") => Place::Nothing,
+            Some("gone") => {
+                let again = match subject {
+                    Some(subject) => matches!(mark(frame, subject).await, Ok(n) if n > 0),
+                    None => false,
+                };
+                if again {
+                    continue;
+                }
+                Place::Unknown
+            }
+            _ => Place::Unknown,
+        };
+        return (place, position);
+    }
+    (Place::Unknown, None)
+}
+
+impl crate::script::StepHost {
+    /// Forgets the reads of the last run, before a run whose checks may be compared.
+    pub(crate) fn forget_checks(&self) {
+        self.checks.borrow_mut().clear();
+    }
+
+    /// The element reads the last normal run made on the test's page, each with where its
+    /// elements are now against the subject the last evidence marked (all unknown when it
+    /// marked none) and where the first of them stands among its like siblings.
+    pub(crate) fn subject_reads(&self) -> Option<Vec<SubjectRead>> {
+        let subject = self.subject.borrow().clone();
+        let reads: Vec<Read> = self.checks.borrow().clone();
+        let frame = self.pages.borrow()[0].frame.clone();
+        let placed = self.run(async {
+            let mut placed = Vec::with_capacity(reads.len());
+            for read in reads {
+                let (place, position) = match (&read.selector, read.page) {
+                    (Some(selector), 0) => place_of(&frame, selector, subject.as_deref()).await,
+                    _ => (Place::Unknown, None),
+                };
+                placed.push(SubjectRead {
+                    read,
+                    place,
+                    position,
+                });
+            }
+            placed
+        });
+        Some(placed.unwrap_or_default())
+    }
+}
