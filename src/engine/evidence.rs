@@ -7,7 +7,7 @@
 //! Main function: [`judge`]. The rules are the table in `docs/engine.md` (Verdicts from
 //! evidence), one unit test per row below.
 
-use crate::engine::proof::claims_of;
+use crate::engine::claims::claims_of;
 use crate::engine::sentence::{quoted_literals, words};
 use crate::llm::{Category, Classification, VerdictSource};
 use crate::script::{FailureKind, Kind, Observation, ObservedCall, StepFailure, ValueCheck};

@@ -12,7 +12,7 @@ use crate::engine::engine::{
 };
 use crate::engine::evidence::{Judgement, defect_classification, judge};
 use crate::engine::generate::evident_failure;
-use crate::engine::proof::{Proven, lost_kinds};
+use crate::engine::proof::Proven;
 use crate::engine::reuse::lock;
 use crate::engine::veto::{Spec, received_texts, review};
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
@@ -431,7 +431,7 @@ impl Engine<'_> {
         self.vet(step, observer, old_code, failure, code, verdict, by)?;
         let refusal = match proven {
             Proven::Record(proof) => {
-                let lost = lost_kinds(self.cached_proof(step).as_ref(), proof.as_ref());
+                let lost = self.lost_under(step, proof.as_ref());
                 if lost.is_empty() {
                     return Ok(proof);
                 }

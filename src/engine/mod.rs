@@ -10,6 +10,7 @@ mod builtin;
 mod builtin_step;
 mod check_reader;
 mod checks;
+mod claims;
 #[expect(
     clippy::module_inception,
     reason = "one main type per file, named after it"
