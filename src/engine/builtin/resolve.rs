@@ -484,10 +484,10 @@ fn text_tier(
 }
 
 /// The locator of a check that the page shows `text`: the one element whose whole text it is
-/// (`getByText(text, { exact: true })`), else the text found on word boundaries inside a longer
-/// one ([`bounded_regex_js`]), so that "3 items left" is never found in "13 items left". An
-/// element that is not on the page yet is looked for the bounded way too: the check waits for
-/// it. Several elements holding the text are declined.
+/// (`getByText(text, { exact: true })`), else an element whose whole text it is, in its case
+/// and with its spaces collapsed ([`whole_regex_js`]), so that "3 items left" is never found in
+/// "13 items left" or "3 items left x". An element that is not on the page yet is looked for
+/// that way too: the check waits for it. Several elements holding the text are declined.
 pub(crate) fn shown_text(snap: &Snapshot, text: &str) -> Result<String, Decline> {
     let target = Target {
         name: Some(text.to_owned()),
@@ -508,7 +508,8 @@ pub(crate) fn shown_text(snap: &Snapshot, text: &str) -> Result<String, Decline>
     for &node in &holding {
         snap.notice(node);
     }
-    Ok(format!("page.getByText({})", bounded_regex_js(text)))
+    // A quoted text is whole: the element that shows it shows nothing more.
+    Ok(format!("page.getByText({})", whole_regex_js(text)))
 }
 
 fn ambiguous(snap: &Snapshot, what: &str, many: &[usize]) -> Decline {
