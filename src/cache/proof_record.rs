@@ -32,10 +32,14 @@ pub enum MutationKind {
     ResponsePrefixed,
     ResponseSuffixed,
     ResponseChanged,
+    CaseChanged,
+    WordAdded,
+    Reordered,
+    OtherAdded,
 }
 
 impl MutationKind {
-    pub const ALL: [MutationKind; 18] = [
+    pub const ALL: [MutationKind; 22] = [
         MutationKind::Hidden,
         MutationKind::Removed,
         MutationKind::OneMore,
@@ -54,6 +58,10 @@ impl MutationKind {
         MutationKind::ResponsePrefixed,
         MutationKind::ResponseSuffixed,
         MutationKind::ResponseChanged,
+        MutationKind::CaseChanged,
+        MutationKind::WordAdded,
+        MutationKind::Reordered,
+        MutationKind::OtherAdded,
     ];
 
     /// The kind's name in records and messages (`text-prefixed`).
@@ -77,6 +85,10 @@ impl MutationKind {
             MutationKind::ResponsePrefixed => "response-prefixed",
             MutationKind::ResponseSuffixed => "response-suffixed",
             MutationKind::ResponseChanged => "response-changed",
+            MutationKind::CaseChanged => "case-changed",
+            MutationKind::WordAdded => "word-added",
+            MutationKind::Reordered => "reordered",
+            MutationKind::OtherAdded => "other-added",
         }
     }
 
@@ -112,6 +124,12 @@ pub enum Unproven {
     /// The proof could not finish (`prettyplay audit` only: code whose proof breaks is never
     /// cached).
     Unfinished(String),
+    /// The app undid the proof's change (of this kind) before the check read it, twice: a page
+    /// that renders from state on a timer. The check could not be tried under it.
+    Undone(String),
+    /// No read of the check reaches this quoted text of the sentence, which is on the page:
+    /// no change of it could be tried.
+    Unread(String),
 }
 
 /// The clauses of [`Unproven`]'s text that hold a value, as format 4 wrote them: the text
@@ -120,6 +138,11 @@ const ACTS: (&str, &str) = ("the step acts on the page (", ")");
 const SENDS: (&str, &str) = ("the step sends a ", " request");
 const NOT_REPEATABLE: (&str, &str) = ("it did not pass a second time on the same page (", ")");
 const UNFINISHED: (&str, &str) = ("the proof could not finish (", ")");
+const UNDONE: (&str, &str) = ("the app undid the change before the check read it (", ")");
+const UNREAD: (&str, &str) = (
+    "no change the proof can make reaches the quoted text (",
+    ")",
+);
 const NO_MUTATION: &str = "no mutation contradicts what it checks";
 const OTHER_PAGE: &str = "it reads only another page";
 
@@ -130,6 +153,8 @@ impl fmt::Display for Unproven {
             Unproven::Sends(method) => (SENDS, method),
             Unproven::NotRepeatable(why) => (NOT_REPEATABLE, why),
             Unproven::Unfinished(why) => (UNFINISHED, why),
+            Unproven::Undone(kind) => (UNDONE, kind),
+            Unproven::Unread(text) => (UNREAD, text),
             Unproven::NoMutation => return f.write_str(NO_MUTATION),
             Unproven::OtherPage => return f.write_str(OTHER_PAGE),
         };
@@ -151,7 +176,9 @@ impl Unproven {
                 .map(Unproven::Acts)
                 .or_else(|| value(SENDS).map(Unproven::Sends))
                 .or_else(|| value(NOT_REPEATABLE).map(Unproven::NotRepeatable))
-                .or_else(|| value(UNFINISHED).map(Unproven::Unfinished)),
+                .or_else(|| value(UNFINISHED).map(Unproven::Unfinished))
+                .or_else(|| value(UNDONE).map(Unproven::Undone))
+                .or_else(|| value(UNREAD).map(Unproven::Unread)),
         }
     }
 }
@@ -242,6 +269,8 @@ mod tests {
             Unproven::OtherPage,
             Unproven::NotRepeatable("expect(locator).toBeVisible() failed (twice)".into()),
             Unproven::Unfinished("the page closed".into()),
+            Unproven::Undone("text-prefixed".into()),
+            Unproven::Unread("completed".into()),
         ] {
             records.push(ProofRecord::None(why));
         }
@@ -272,6 +301,8 @@ mod tests {
                 "none: it reads only another page",
                 "none: it did not pass a second time on the same page (expect(locator).toBeVisible() failed (twice))",
                 "none: the proof could not finish (the page closed)",
+                "none: the app undid the change before the check read it (text-prefixed)",
+                "none: no change the proof can make reaches the quoted text (completed)",
             ]
         );
     }

@@ -101,12 +101,16 @@ fn prove_check(
         .and_then(|()| exec.execute(code))
         .map_err(|failure| format!("its check does not hold here: {}", first_line(&failure)))?;
     match audit_record(&exec, code, sentence, columns) {
-        Some(StepProof::Recorded(ProofRecord::Proven(_))) => Ok(()),
-        Some(StepProof::Recorded(ProofRecord::None(why))) => Err(format!(
+        Ok(Some(StepProof::Recorded(ProofRecord::Proven(_)))) => Ok(()),
+        Ok(Some(StepProof::Recorded(ProofRecord::None(why)))) => Err(format!(
             "its check passes, but no change to the page could prove it: {why}"
         )),
-        Some(StepProof::Vacuous(why)) => Err(format!("its check cannot fail: {why}")),
-        None => Err("its code checks nothing".to_owned()),
+        Ok(Some(StepProof::Vacuous(why))) => Err(format!("its check cannot fail: {why}")),
+        Ok(None) => Err("its code checks nothing".to_owned()),
+        Err(failure) => Err(format!(
+            "its proof could not finish or restore the page: {}",
+            first_line(&failure)
+        )),
     }
 }
 

@@ -303,6 +303,7 @@ mod tests {
                 negated: false,
                 number: None,
                 page: 0,
+                loose: false,
                 texts: texts.iter().map(|t| (*t).to_owned()).collect(),
             },
             place,

@@ -7,7 +7,7 @@
 //! Main function: [`judge`]. The rules are the table in `docs/engine.md` (Verdicts from
 //! evidence), one unit test per row below.
 
-use crate::engine::proof::claims_of;
+use crate::engine::claims::claims_of;
 use crate::engine::sentence::{quoted_literals, words};
 use crate::llm::{Category, Classification, VerdictSource};
 use crate::script::{FailureKind, Kind, Observation, ObservedCall, StepFailure, ValueCheck};
@@ -163,9 +163,13 @@ fn visible_texts(sentence: &str, call: &ObservedCall) -> Vec<String> {
 /// sentence states can be contradicted (a number the cached code hard-coded may simply have
 /// changed, as a search's result count does).
 fn claimed_numbers(sentence: &str) -> Vec<String> {
+    // Only numbers written in digits: a number word ("one item") is a claim the proof
+    // contradicts, but not one the evidence decides a defect on.
+    let written = sentence.to_lowercase();
     let mut numbers: Vec<String> = claims_of(sentence)
         .numbers
         .iter()
+        .filter(|n| written.contains(n.as_str()))
         .map(|n| n.trim_start_matches('0').to_owned())
         .collect();
     for quote in quoted_literals(sentence) {

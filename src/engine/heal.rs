@@ -13,7 +13,7 @@ use crate::engine::engine::{
 };
 use crate::engine::evidence::{Judgement, defect_classification, judge};
 use crate::engine::generate::evident_failure;
-use crate::engine::proof::{Proven, lost_kinds};
+use crate::engine::proof::Proven;
 use crate::engine::reuse::lock;
 use crate::engine::veto::{Spec, received_texts, review};
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
@@ -466,7 +466,7 @@ impl Engine<'_> {
                 "the healed code passed, but its check reads other elements than the failed one",
             ),
             (None, Proven::Record(proof)) => {
-                let lost = lost_kinds(self.cached_proof(step).as_ref(), proof.as_ref());
+                let lost = self.lost_under(step, proof.as_ref());
                 if lost.is_empty() {
                     return Ok(proof);
                 }
@@ -917,6 +917,7 @@ mod tests {
             negated: false,
             number: None,
             page: 0,
+            loose: false,
             texts: vec!["1 item left".into()],
         };
         let exec = ScriptedExecutor::new([passes(healed)])

@@ -10,6 +10,7 @@ mod builtin;
 mod builtin_step;
 mod check_reader;
 mod checks;
+mod claims;
 mod continuity;
 #[expect(
     clippy::module_inception,

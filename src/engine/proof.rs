@@ -1,8 +1,8 @@
-//! The engine's side of the mutation proof: what a sentence claims, which code is a check, and
-//! what a proof means for code that passed. A check that still passes when the page
-//! contradicts its sentence is never cached: generation feeds it back to its writer, healing
-//! refuses it like a veto, and a heal must fail under every kind of mutation the cached check
-//! failed under.
+//! The engine's side of the mutation proof: which code is a check, and what a proof means for
+//! code that passed (what a sentence claims is `claims.rs`). A check that still passes when the
+//! page contradicts its sentence is never cached: generation feeds it back to its writer,
+//! healing refuses it like a veto, and a heal must fail under every kind of mutation the cached
+//! check failed under.
 //!
 //! Main type: [`Proven`], made by [`Engine::proof_of`]. The proof itself runs in the `step`
 //! layer (`step/proof.rs`).
@@ -11,36 +11,12 @@ use std::fmt;
 
 use crate::cache::{MutationKind, ProofRecord, Unproven};
 use crate::engine::checks::Checks;
+use crate::engine::claims::{ClaimSet, claims_of};
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::not_a_read::NotARead;
 use crate::engine::reads_as_check;
-use crate::engine::sentence::{quoted_literals, words};
 use crate::script::{FailureKind, StepFailure, refused_in_proof};
-use crate::step::{Claims, Proof, StepExecutor};
-
-/// Words that make a sentence say something is absent.
-const NEGATIONS: &[&str] = &[
-    "not",
-    "no",
-    "never",
-    "without",
-    "hidden",
-    "gone",
-    "disappears",
-    "disappeared",
-    "removed",
-    "absent",
-    "nothing",
-    "none",
-    "empty",
-    "isn't",
-    "aren't",
-    "doesn't",
-    "don't",
-    "cannot",
-    "can't",
-    "longer",
-];
+use crate::step::{Proof, StepExecutor};
 
 /// The first method `checks`'s code calls that a proof run would refuse (`click`), by the
 /// binding's table of calls. Such code is not run again for a proof: the binding would refuse
@@ -64,39 +40,6 @@ pub(super) enum Proven {
     Vacuous(StepFailure),
     /// The proof could not finish; the page may not be as it was.
     Broken(StepFailure),
-}
-
-/// What `sentence` claims that a mutation can contradict.
-pub(crate) fn claims_of(sentence: &str) -> Claims {
-    let quoted: Vec<String> = quoted_literals(sentence)
-        .into_iter()
-        .filter(|q| {
-            let placeholder = q.contains("${") || (q.starts_with('<') && q.ends_with('>'));
-            !placeholder
-        })
-        .collect();
-    let mut outside = sentence.to_owned();
-    for q in &quoted {
-        outside = outside.replace(q.as_str(), " ");
-    }
-    let words: Vec<String> = words(&outside).into_iter().map(|w| w.text).collect();
-    let numbers = words
-        .iter()
-        .filter(|w| w.chars().all(|c| c.is_ascii_digit()))
-        .cloned()
-        .fold(Vec::new(), |mut all: Vec<String>, n| {
-            if !all.contains(&n) {
-                all.push(n);
-            }
-            all
-        });
-    let negative = words.iter().any(|w| NEGATIONS.contains(&w.as_str()))
-        || words.iter().any(|w| w.ends_with("n't"));
-    Claims {
-        quoted,
-        numbers,
-        negative,
-    }
 }
 
 /// Whether code that reads as `checks` checks anything: an assertion or a `throw` that always
@@ -146,28 +89,24 @@ impl StepProof {
 
 /// The proof of cached `code` that just passed, as `prettyplay audit` reports it: `None` for
 /// code that checks nothing, else the cache's record (`proven: ...`, `none: ...`) or that it
-/// is vacuous (`vacuous: it still passes when ... (why)`).
+/// is vacuous (`vacuous: it still passes when ... (why)`). `Err` when the proof could not
+/// finish or restore the page: the step fails.
 pub(crate) fn audit_record(
     exec: &dyn StepExecutor,
     code: &str,
     sentence: &str,
     columns: &[String],
-) -> Option<StepProof> {
-    let proof = proof_for(exec, code, sentence, columns, Reading::Judged)?;
-    Some(match &proof {
-        Proof::Proven(_) | Proof::Unproven(_) => StepProof::Recorded(proof.record()?),
-        Proof::Vacuous { mutation, why } => StepProof::Vacuous(match mutation {
+) -> Result<Option<StepProof>, StepFailure> {
+    let Some(proof) = proof_for(exec, code, sentence, columns, Reading::Judged) else {
+        return Ok(None);
+    };
+    Ok(match &proof {
+        Proof::Proven(_) | Proof::Unproven(_) => proof.record().map(StepProof::Recorded),
+        Proof::Vacuous { mutation, why } => Some(StepProof::Vacuous(match mutation {
             Some(m) => format!("it still passes when {} ({why})", m.describe()),
             None => why.clone(),
-        }),
-        Proof::Broken(failure) => StepProof::Recorded(ProofRecord::None(Unproven::Unfinished(
-            failure
-                .message
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .to_owned(),
-        ))),
+        })),
+        Proof::Broken(failure) => return Err(failure.clone()),
     })
 }
 
@@ -263,6 +202,31 @@ impl Engine<'_> {
     fn cached_code(&self, step: &StepContext<'_>) -> Option<String> {
         let file = self.cache.load(&step.scenario.rel_path).ok().flatten()?;
         file.get(&step.key).map(|entry| entry.code.clone())
+    }
+
+    /// The mutation kinds a healed check's proof (`healed`) lacks: those the cached check
+    /// failed under, or, when the cache records no proof of a check (none at all, or one that
+    /// tried nothing), everything the sentence claims ([`ClaimSet::floor`]).
+    pub(super) fn lost_under(
+        &self,
+        step: &StepContext<'_>,
+        healed: Option<&ProofRecord>,
+    ) -> Vec<MutationKind> {
+        let cached = self.cached_proof(step);
+        if let Some(record @ ProofRecord::Proven(_)) = &cached {
+            return lost_kinds(Some(record), healed);
+        }
+        // The floor is part of the heal veto: with the veto off (`heal.veto = false`) only what
+        // the cache recorded is compared.
+        if !self.policy.veto || !reads_as_check(&step.key.step, step.columns) {
+            return lost_kinds(cached.as_ref(), healed);
+        }
+        let after = healed.map_or(&[][..], ProofRecord::kinds);
+        ClaimSet::of(&step.key.step)
+            .floor()
+            .into_iter()
+            .filter(|kind| !after.contains(kind))
+            .collect()
     }
 
     /// The proof the cache holds for the step's current code, if any.
@@ -467,20 +431,6 @@ mod tests {
     }
 
     #[test]
-    fn claims_are_the_quoted_texts_the_numbers_outside_them_and_negation() {
-        let c = claims_of("the page says \"3 items left\" and the counter shows 2");
-        assert_eq!(c.quoted, ["3 items left"]);
-        assert_eq!(c.numbers, ["2"]);
-        assert!(!c.negative);
-        assert!(claims_of("'buy milk' is no longer listed").negative);
-        assert!(claims_of("the list isn't shown").negative);
-        assert!(claims_of("the error is hidden").negative);
-        assert!(!claims_of("the 2nd todo is completed").negative);
-        assert!(claims_of("the 2nd todo is completed").numbers.is_empty());
-        assert_eq!(claims_of("the list has 3 items and 3 links").numbers, ["3"]);
-    }
-
-    #[test]
     fn the_first_action_a_code_calls_is_found() {
         assert_eq!(
             first_action(&read(
@@ -499,12 +449,6 @@ mod tests {
             )),
             None
         );
-    }
-
-    #[test]
-    fn placeholders_are_not_claims() {
-        let c = claims_of("the greeting says \"${NAME}\" to '<user>'");
-        assert!(c.quoted.is_empty(), "{:?}", c.quoted);
     }
 
     #[test]

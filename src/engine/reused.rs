@@ -292,7 +292,7 @@ test: literal
         assert_eq!(written.by, Author::Reused);
         assert_eq!(
             written.proof.as_ref().map(ToString::to_string).as_deref(),
-            Some("proven: hidden")
+            Some("proven: hidden, text-changed, case-changed")
         );
         assert_eq!(
             cached(&fixture, 1, 1)
@@ -301,7 +301,7 @@ test: literal
                 .as_ref()
                 .map(ToString::to_string)
                 .as_deref(),
-            Some("proven: hidden")
+            Some("proven: hidden, text-changed, case-changed")
         );
     }
 

@@ -284,11 +284,11 @@ impl StepExecutor for ScriptedExecutor<'_> {
         }
     }
 
-    fn prove(&self, _code: &str, _claims: &Claims) -> Proof {
+    fn prove(&self, _code: &str, claims: &Claims) -> Proof {
         self.proofs
             .borrow_mut()
             .pop_front()
-            .unwrap_or_else(|| Proof::Proven(vec![Mutation::Hide("#scripted".to_owned())]))
+            .unwrap_or_else(|| Proof::Proven(proven_by_default(claims)))
     }
 
     fn observe(&self) -> Observation {
@@ -298,6 +298,40 @@ impl StepExecutor for ScriptedExecutor<'_> {
     fn subject_reads(&self) -> Option<Vec<SubjectRead>> {
         self.subject_reads.clone()
     }
+}
+
+/// The mutations an honest check of a sentence with `claims` fails under, as a scripted proof
+/// that is not told otherwise answers: its element hidden, a changed character and the case of
+/// each quoted text, its position and its "only" set.
+fn proven_by_default(claims: &Claims) -> Vec<Mutation> {
+    let scripted = "#scripted".to_owned();
+    let mut mutations = vec![Mutation::Hide(scripted.clone())];
+    if claims.negative {
+        return mutations;
+    }
+    for quoted in &claims.quoted {
+        mutations.push(Mutation::Text {
+            needle: quoted.clone(),
+            edit: crate::script::TextEdit::Replace { at: 0, with: 'x' },
+            scope: None,
+            whole: false,
+        });
+        if claims.case_sensitive {
+            mutations.push(Mutation::Text {
+                needle: quoted.clone(),
+                edit: crate::script::TextEdit::Case,
+                scope: None,
+                whole: false,
+            });
+        }
+    }
+    if claims.positional {
+        mutations.push(Mutation::Reorder(scripted.clone()));
+    }
+    if claims.only {
+        mutations.push(Mutation::AddSibling(scripted));
+    }
+    mutations
 }
 
 impl Drop for ScriptedExecutor<'_> {

@@ -56,15 +56,24 @@ pub(crate) fn advance(
 ) -> StepResult {
     match cached {
         Cached::Code(code) => match exec.execute(&code) {
-            Ok(()) => StepResult::Passed {
-                source: StepSource::Cached,
-                by: None,
+            Ok(()) => {
                 // `audit` proves checks, and an optional step is an action that may be skipped.
-                proof: (mode == Mode::Audit && !observer.step.optional)
-                    .then(|| audit_record(exec, &code, &context.key.step, context.columns))
-                    .flatten(),
-                code,
-            },
+                let audited = (mode == Mode::Audit && !observer.step.optional)
+                    .then(|| audit_record(exec, &code, &context.key.step, context.columns));
+                match audited.unwrap_or(Ok(None)) {
+                    Ok(proof) => StepResult::Passed {
+                        source: StepSource::Cached,
+                        by: None,
+                        proof,
+                        code,
+                    },
+                    // A proof that could not restore the page leaves later steps a changed
+                    // page: the step fails rather than pass on it.
+                    Err(broken) => {
+                        failed_step(observer, FailureCause::Step(broken), Some(code), None)
+                    }
+                }
+            }
             Err(failure) => match skip_or_fail(failure, exec, context) {
                 Ok(reason) => StepResult::Skipped(reason),
                 Err(failure) => after_failure(code, failure, mode, engine, context, exec, observer),

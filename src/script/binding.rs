@@ -208,10 +208,23 @@ impl StepHost {
 
     /// Sets how step code's calls are treated from now on (see [`ProofMode`]).
     pub(crate) fn set_proof_mode(&self, mode: ProofMode) {
-        if mode == ProofMode::Record {
-            self.responses.borrow_mut().start_recording();
-        }
         self.proof.set(mode);
+    }
+
+    /// A proof starts: its first run sends read requests and records their answers.
+    pub(crate) fn begin_proof(&self) {
+        self.responses.borrow_mut().start_recording();
+    }
+
+    /// The proof's next run starts: once a run recorded the answers, each run gets them again
+    /// from the first one instead of sending the requests.
+    pub(crate) fn replay_responses(&self) {
+        self.responses.borrow_mut().start_replay();
+    }
+
+    /// The proof is over: requests are sent again.
+    pub(crate) fn end_proof(&self) {
+        self.responses.borrow_mut().stop_replay();
     }
 
     /// The reads recorded since the last call, in order.
@@ -227,6 +240,24 @@ impl StepHost {
         let frame = self.pages.borrow()[0].frame.clone();
         let result = self
             .run(async { mutation::apply(&frame, mutation).await })
+            .and_then(|r| r);
+        result.map_err(|err| StepFailure::new(err.kind, err.message))
+    }
+
+    /// How many changes of the test's own page made since the last restore the app has undone.
+    pub(crate) fn undone_changes(&self) -> Result<u64, StepFailure> {
+        let frame = self.pages.borrow()[0].frame.clone();
+        let result = self
+            .run(async { mutation::undone(&frame).await })
+            .and_then(|r| r);
+        result.map_err(|err| StepFailure::new(err.kind, err.message))
+    }
+
+    /// Whether `text` is anywhere in the test's own page (markup, values, title, URL).
+    pub(crate) fn page_holds(&self, text: &str) -> Result<bool, StepFailure> {
+        let frame = self.pages.borrow()[0].frame.clone();
+        let result = self
+            .run(async { mutation::shows(&frame, text).await })
             .and_then(|r| r);
         result.map_err(|err| StepFailure::new(err.kind, err.message))
     }

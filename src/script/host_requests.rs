@@ -17,8 +17,9 @@ use crate::script::proof_mode::{self, ProofMode, Read};
 
 impl StepHost {
     /// Runs step code's `request.fetch` with the prelude's `params`. A proof run sends only
-    /// requests that read (GET, HEAD), records them as reads, and in a mutated run answers
-    /// them edited.
+    /// requests that read (GET, HEAD) and records them as reads; the proof's later runs are
+    /// answered from what its first run recorded (edited in a mutated run), so the app sees a
+    /// check's request once per proof.
     pub(super) fn fetch(&self, page_id: u32, params: &Value) -> Result<Value, HostError> {
         let fetch = Fetch::read(params, self.test_page.base_url())?;
         let mode = self.proof.get();
@@ -30,9 +31,49 @@ impl StepHost {
                 .borrow_mut()
                 .push(fetch.method.as_str().to_owned());
         }
+        let replayed = match mode {
+            ProofMode::Off => None,
+            _ => self
+                .responses
+                .borrow_mut()
+                .replayed(fetch.method.as_str(), &fetch.url),
+        };
+        let fresh = replayed.is_none();
+        let mut answer = match replayed {
+            Some(answer) => answer,
+            None => self.send(&fetch)?,
+        };
+        match mode {
+            ProofMode::Off => {}
+            ProofMode::Record => {
+                self.reads
+                    .borrow_mut()
+                    .push(Read::of_response(page_id, answer.status));
+                if fresh {
+                    self.responses.borrow_mut().record(
+                        fetch.method.as_str(),
+                        &fetch.url,
+                        answer.clone(),
+                    );
+                }
+            }
+            ProofMode::Mutated => {
+                self.reads
+                    .borrow_mut()
+                    .push(Read::of_response(page_id, answer.status));
+                if let Some(edit) = &self.responses.borrow().edit {
+                    answer.edit(edit);
+                }
+            }
+        }
+        answer.to_value(params.get("failOnStatusCode").and_then(Value::as_bool) == Some(true))
+    }
+
+    /// Sends `fetch` on the test's context.
+    fn send(&self, fetch: &Fetch) -> Result<api_request::Answer, HostError> {
         let page = self.test_page.page().clone();
         let guard = self.test_page.origins();
-        let answer = self.run(async {
+        self.run(async {
             let context = page
                 .context()
                 .map_err(|err| HostError::from_playwright(err, false))?;
@@ -47,7 +88,7 @@ impl StepHost {
                 }
             };
             tokio::select! {
-                answer = api_request::send(&requests, &fetch, guard) => answer,
+                answer = api_request::send(&requests, fetch, guard) => answer,
                 () = closed => Err(HostError {
                     kind: FailureKind::Timeout,
                     message: format!(
@@ -58,25 +99,6 @@ impl StepHost {
                     received: None,
                 }),
             }
-        })?;
-        let mut answer = answer?;
-        match mode {
-            ProofMode::Off => {}
-            ProofMode::Record => {
-                self.reads
-                    .borrow_mut()
-                    .push(Read::of_response(page_id, answer.status));
-                self.responses.borrow_mut().recorded.push(answer.clone());
-            }
-            ProofMode::Mutated => {
-                self.reads
-                    .borrow_mut()
-                    .push(Read::of_response(page_id, answer.status));
-                if let Some(edit) = &self.responses.borrow().edit {
-                    answer.edit(edit);
-                }
-            }
-        }
-        answer.to_value(params.get("failOnStatusCode").and_then(Value::as_bool) == Some(true))
+        })?
     }
 }

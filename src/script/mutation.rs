@@ -25,6 +25,27 @@ pub(crate) enum TextEdit {
     Suffix(String),
     /// The character at `at` (a char index into the text) becomes `with` ("3" → "4").
     Replace { at: usize, with: char },
+    /// The text's letters change case: all capitals, or all small letters for a text in
+    /// capitals ("Signed out" → "SIGNED OUT"). Only where the text keeps its length.
+    Case,
+    /// A word is added after the text, where the text is an element's whole text ("buy milk"
+    /// → "buy milk x"): a check of the whole text notices, a check of words in it does not.
+    Words(String),
+}
+
+impl TextEdit {
+    /// The text in the other case, or `None` when switching case changes nothing or changes
+    /// its length.
+    pub(crate) fn switched_case(text: &str) -> Option<String> {
+        let upper = text.to_uppercase();
+        let switched = if upper != text {
+            upper
+        } else {
+            text.to_lowercase()
+        };
+        let same_length = switched.encode_utf16().count() == text.encode_utf16().count();
+        (switched != text && same_length).then_some(switched)
+    }
 }
 
 /// How a proof changes what a read request answered, so that a check of the response must
@@ -57,6 +78,13 @@ pub(crate) enum Mutation {
     Remove(String),
     /// A copy of the last element the selector matches is added after it.
     AddOne(String),
+    /// Something else is added beside what the selector matches: a copy of the last item of
+    /// a matched list, or of the last matched element, holding another text. A check that
+    /// only the named things are there notices.
+    AddSibling(String),
+    /// The first element the selector matches moves among its siblings of the same kind (to
+    /// the end, or to the start when it is not first): a check of a position notices.
+    Reorder(String),
     /// The last element the selector matches is taken out of the page.
     RemoveOne(String),
     /// Checkboxes, radios and `aria-checked` elements the selector matches are flipped.
@@ -90,11 +118,22 @@ impl Mutation {
             Mutation::Hide(s)
             | Mutation::Remove(s)
             | Mutation::AddOne(s)
+            | Mutation::AddSibling(s)
+            | Mutation::Reorder(s)
             | Mutation::RemoveOne(s)
             | Mutation::FlipChecked(s)
             | Mutation::FlipDisabled(s) => Some(s),
             Mutation::Text { scope, .. } => scope.as_deref(),
             Mutation::Title(_) | Mutation::Url(_) | Mutation::Response(_) => None,
+        }
+    }
+
+    /// The quoted text the mutation changes, for a text mutation of the page or a response.
+    pub(crate) fn needle(&self) -> Option<&str> {
+        match self {
+            Mutation::Text { needle, .. }
+            | Mutation::Response(ResponseEdit::Text { needle, .. }) => Some(needle),
+            _ => None,
         }
     }
 
@@ -104,6 +143,8 @@ impl Mutation {
             Mutation::Hide(_) => json!({ "kind": "hide" }),
             Mutation::Remove(_) => json!({ "kind": "remove" }),
             Mutation::AddOne(_) => json!({ "kind": "add-one" }),
+            Mutation::AddSibling(_) => json!({ "kind": "add-sibling", "with": SIBLING_TEXT }),
+            Mutation::Reorder(_) => json!({ "kind": "reorder" }),
             Mutation::RemoveOne(_) => json!({ "kind": "remove-one" }),
             Mutation::FlipChecked(_) => json!({ "kind": "flip-checked" }),
             Mutation::FlipDisabled(_) => json!({ "kind": "flip-disabled" }),
@@ -121,6 +162,8 @@ impl Mutation {
                         let units: usize = needle.chars().take(*at).map(char::len_utf16).sum();
                         ("replace", with.to_string(), units)
                     }
+                    TextEdit::Case => ("swap", Mutation::near_miss(needle, edit), 0),
+                    TextEdit::Words(with) => ("words", format!(" {with}"), 0),
                 };
                 json!({ "kind": "text", "needle": needle, "edit": edit, "with": with, "at": at, "whole": whole })
             }
@@ -141,6 +184,8 @@ impl Mutation {
                 .enumerate()
                 .map(|(i, c)| if i == *at { *with } else { c })
                 .collect(),
+            TextEdit::Case => TextEdit::switched_case(needle).unwrap_or_else(|| needle.to_owned()),
+            TextEdit::Words(with) => format!("{needle} {with}"),
         }
     }
 
@@ -151,6 +196,16 @@ impl Mutation {
             Mutation::Hide(s) => format!("the element it reads is hidden ({})", short(s)),
             Mutation::Remove(s) => format!("the element it reads is removed ({})", short(s)),
             Mutation::AddOne(s) => format!("one more element matches ({})", short(s)),
+            Mutation::AddSibling(s) => {
+                format!(
+                    "something else is listed beside what it reads ({})",
+                    short(s)
+                )
+            }
+            Mutation::Reorder(s) => format!(
+                "the element it reads moves to another position among its siblings ({})",
+                short(s)
+            ),
             Mutation::RemoveOne(s) => format!("one element fewer matches ({})", short(s)),
             Mutation::FlipChecked(s) => format!("the checked state is flipped ({})", short(s)),
             Mutation::FlipDisabled(s) => format!("the enabled state is flipped ({})", short(s)),
@@ -187,9 +242,19 @@ impl Mutation {
             Mutation::Hide(_) => MutationKind::Hidden,
             Mutation::Remove(_) => MutationKind::Removed,
             Mutation::AddOne(_) => MutationKind::OneMore,
+            Mutation::AddSibling(_) => MutationKind::OtherAdded,
+            Mutation::Reorder(_) => MutationKind::Reordered,
             Mutation::RemoveOne(_) => MutationKind::OneFewer,
             Mutation::FlipChecked(_) => MutationKind::CheckedFlipped,
             Mutation::FlipDisabled(_) => MutationKind::EnabledFlipped,
+            Mutation::Text {
+                edit: TextEdit::Case,
+                ..
+            } => MutationKind::CaseChanged,
+            Mutation::Text {
+                edit: TextEdit::Words(_),
+                ..
+            } => MutationKind::WordAdded,
             Mutation::Text { edit, scope, .. } => match (edit, scope) {
                 (TextEdit::Prefix(_), None) => MutationKind::TextPrefixed,
                 (TextEdit::Suffix(_), None) => MutationKind::TextSuffixed,
@@ -197,6 +262,7 @@ impl Mutation {
                 (TextEdit::Prefix(_), Some(_)) => MutationKind::NumberPrefixed,
                 (TextEdit::Suffix(_), Some(_)) => MutationKind::NumberSuffixed,
                 (TextEdit::Replace { .. }, Some(_)) => MutationKind::NumberChanged,
+                (TextEdit::Case | TextEdit::Words(_), _) => MutationKind::TextChanged,
             },
             Mutation::Title(_) => MutationKind::TitleChanged,
             Mutation::Url(_) => MutationKind::UrlChanged,
@@ -204,11 +270,16 @@ impl Mutation {
             Mutation::Response(ResponseEdit::Text { edit, .. }) => match edit {
                 TextEdit::Prefix(_) => MutationKind::ResponsePrefixed,
                 TextEdit::Suffix(_) => MutationKind::ResponseSuffixed,
-                TextEdit::Replace { .. } => MutationKind::ResponseChanged,
+                TextEdit::Replace { .. } | TextEdit::Case | TextEdit::Words(_) => {
+                    MutationKind::ResponseChanged
+                }
             },
         }
     }
 }
+
+/// The text of the extra element [`Mutation::AddSibling`] adds.
+const SIBLING_TEXT: &str = "prettyplay mutation proof";
 
 /// A selector cut for messages: Playwright's internal selectors can be long.
 fn short(selector: &str) -> String {
@@ -292,6 +363,18 @@ pub(crate) async fn apply(frame: &Frame, mutation: &Mutation) -> Result<u64, Hos
 /// Undoes every mutation applied to the page, last first; answers how many changes it undid.
 pub(crate) async fn restore(frame: &Frame) -> Result<u64, HostError> {
     run(frame, None, &json!({ "kind": "restore" })).await
+}
+
+/// How many of the changes applied since the last restore the page no longer shows: the app
+/// undid them (a render from state) or replaced the nodes they were made on.
+pub(crate) async fn undone(frame: &Frame) -> Result<u64, HostError> {
+    run(frame, None, &json!({ "kind": "held" })).await
+}
+
+/// Whether `text` is anywhere in the page: its markup (texts and attributes), its fields'
+/// values, its title or its URL.
+pub(crate) async fn shows(frame: &Frame, text: &str) -> Result<bool, HostError> {
+    Ok(run(frame, None, &json!({ "kind": "find", "needle": text })).await? > 0)
 }
 
 /// How many elements `selector` matches now.

@@ -46,6 +46,9 @@ pub(crate) struct Read {
     pub negated: bool,
     /// For `expect`: the expected number (`toHaveCount`), if any.
     pub number: Option<f64>,
+    /// For `expect`: an expected text matches a part of the element's text (`toContainText`,
+    /// which the protocol calls `to.have.text` too), or matches in any case.
+    pub loose: bool,
     /// The page it was made on: 0 is the test's own page.
     pub page: u32,
     /// For `expect`: the expected strings (regular expressions are left out).
@@ -63,6 +66,15 @@ impl Read {
             expression: text("expression"),
             negated: params.get("isNot").and_then(Value::as_bool) == Some(true),
             number: params.get("expectedNumber").and_then(Value::as_f64),
+            loose: params
+                .get("expectedText")
+                .and_then(Value::as_array)
+                .is_some_and(|texts| {
+                    texts.iter().any(|t| {
+                        t.get("matchSubstring").and_then(Value::as_bool) == Some(true)
+                            || t.get("ignoreCase").and_then(Value::as_bool) == Some(true)
+                    })
+                }),
             page,
             texts: expected_texts(params),
         }
@@ -78,6 +90,7 @@ impl Read {
             expression: None,
             negated: false,
             number: Some(f64::from(status)),
+            loose: false,
             page,
             texts: Vec::new(),
         }

@@ -175,7 +175,10 @@ impl StepExecutor for LiveExecutor<'_> {
     }
 
     fn prove(&self, code: &str, claims: &Claims) -> Proof {
-        prove(self, code, claims)
+        self.page.host.begin_proof();
+        let proof = prove(self, code, claims);
+        self.page.host.end_proof();
+        proof
     }
 
     fn observe(&self) -> Observation {
@@ -222,11 +225,22 @@ impl ProofPage for LiveExecutor<'_> {
         });
         let outcome = self.page.sandbox.run_step_with(code, host, self.argument);
         host.set_proof_mode(ProofMode::Off);
+        // The first run sent the code's read requests; every later run of the proof is answered
+        // from them, so the app sees each once.
+        host.replay_responses();
         (outcome, host.take_reads())
     }
 
     fn mutate(&self, mutation: &Mutation) -> Result<u64, StepFailure> {
         self.page.host.mutate(mutation)
+    }
+
+    fn holds(&self, text: &str) -> Result<bool, StepFailure> {
+        self.page.host.page_holds(text)
+    }
+
+    fn undone(&self) -> Result<u64, StepFailure> {
+        self.page.host.undone_changes()
     }
 
     fn restore(&self) -> Result<u64, StepFailure> {

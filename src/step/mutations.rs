@@ -18,6 +18,17 @@ pub(crate) struct Claims {
     /// The sentence says something is absent ("no longer", "not", "hidden", ...): removing or
     /// renaming things would not contradict it.
     pub negative: bool,
+    /// The sentence names a position among like elements ("the first todo"): moving the
+    /// element the check reads among its siblings contradicts it.
+    pub positional: bool,
+    /// The sentence says these are the only ones ("only", "exactly"): something else beside
+    /// them contradicts it.
+    pub only: bool,
+    /// The quoted texts are meant in their case: the same text in another case contradicts it.
+    pub case_sensitive: bool,
+    /// The quoted texts are meant whole: an element whose whole text was the quoted text and
+    /// now has a word more contradicts it.
+    pub whole: bool,
 }
 
 /// The near misses of a text: a longer number or word that still contains it, and one
@@ -260,10 +271,73 @@ fn assertion_mutations(
     }
 }
 
+/// The near misses of a quoted text as the sentence means it: longer, one character changed,
+/// and in the other case (when the case is meant).
+fn quoted_misses(quoted: &str, claims: &Claims) -> Vec<TextEdit> {
+    let mut edits = near_misses(quoted);
+    if claims.case_sensitive && TextEdit::switched_case(quoted).is_some() {
+        edits.push(TextEdit::Case);
+    }
+    edits
+}
+
+/// `text` with its runs of whitespace made one space, trimmed, as an element's text reads.
+fn norm_spaces(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The word [`TextEdit::Words`] adds.
+const WORD_ADDED: &str = "x";
+
+/// The selectors of the elements a positive check reads (an assertion on elements, or a plain
+/// read of one), each once: where a position or an "only" set is contradicted.
+fn subjects<'r>(reads: &[ReadOf<'r>]) -> Vec<&'r str> {
+    let mut out: Vec<&str> = Vec::new();
+    for read in reads {
+        let selector = match *read {
+            ReadOf::ElementAssertion {
+                selector,
+                positive: true,
+                ..
+            }
+            | ReadOf::Element { selector }
+            | ReadOf::Count { selector } => selector,
+            _ => continue,
+        };
+        if !out.contains(&selector) {
+            out.push(selector);
+        }
+    }
+    out
+}
+
+/// The selectors of the sets of elements a check reads as a whole: a count, or a list of texts
+/// (`toHaveCount`, `toHaveText([...])`, `toContainText([...])`, `count()`).
+fn sets<'r>(reads: &[ReadOf<'r>]) -> Vec<&'r str> {
+    let mut out: Vec<&str> = Vec::new();
+    for read in reads {
+        let selector = match *read {
+            ReadOf::ElementAssertion {
+                selector,
+                expression: "to.have.count" | "to.have.text.array" | "to.contain.text.array",
+                positive: true,
+                ..
+            }
+            | ReadOf::Count { selector } => selector,
+            _ => continue,
+        };
+        if !out.contains(&selector) {
+            out.push(selector);
+        }
+    }
+    out
+}
+
 /// The mutations that contradict a check which made `reads` for a sentence with `claims`,
-/// each once, in a stable order: element mutations first (by what each read checks), then
-/// near misses of the quoted texts across the page, then near misses of the sentence's numbers
-/// inside the elements the check reads.
+/// each once, in a stable order: element mutations first (by what each read checks), then a
+/// move of the element read for a sentence that names a position and something else beside
+/// it for an "only" set, then near misses of the quoted texts across the page, then near
+/// misses of the sentence's numbers inside the elements the check reads.
 pub(crate) fn mutations(reads: &[Read], claims: &Claims) -> Vec<Mutation> {
     let mut out: Vec<Mutation> = Vec::new();
     let mut push = |m: Mutation| {
@@ -289,6 +363,26 @@ pub(crate) fn mutations(reads: &[Read], claims: &Claims) -> Vec<Mutation> {
             scopes.push(scope.to_owned());
         }
     }
+    if !claims.negative {
+        if claims.positional {
+            for selector in subjects(&own) {
+                push(Mutation::Reorder(selector.to_owned()));
+            }
+        }
+        // Something else goes beside the set the check reads as a whole (a count, a list of
+        // texts), or beside every element it reads when it reads no set.
+        if claims.only {
+            let sets = sets(&own);
+            let beside = if sets.is_empty() {
+                subjects(&own)
+            } else {
+                sets
+            };
+            for selector in beside {
+                push(Mutation::AddSibling(selector.to_owned()));
+            }
+        }
+    }
     let responses = own.iter().any(|r| matches!(r, ReadOf::Response { .. }));
     if !claims.negative && responses {
         for quoted in &claims.quoted {
@@ -305,13 +399,32 @@ pub(crate) fn mutations(reads: &[Read], claims: &Claims) -> Vec<Mutation> {
     let reads_page = own.iter().any(|r| !matches!(r, ReadOf::Response { .. }));
     if !claims.negative && reads_page {
         for quoted in &claims.quoted {
-            for edit in near_misses(quoted) {
+            for edit in quoted_misses(quoted, claims) {
                 push(Mutation::Text {
                     needle: quoted.clone(),
                     edit,
                     scope: None,
                     whole: false,
                 });
+            }
+        }
+        // A quoted text meant whole gets a word more in each element the check reads whose
+        // whole text (or value) it is.
+        if claims.whole {
+            let meant: Vec<&String> = claims
+                .quoted
+                .iter()
+                .filter(|q| q.chars().any(char::is_alphanumeric))
+                .collect();
+            for selector in subjects(&own) {
+                for quoted in &meant {
+                    push(Mutation::Text {
+                        needle: norm_spaces(quoted),
+                        edit: TextEdit::Words(WORD_ADDED.to_owned()),
+                        scope: Some(selector.to_owned()),
+                        whole: true,
+                    });
+                }
             }
         }
         for number in &claims.numbers {
@@ -346,6 +459,7 @@ pub(super) mod tests {
             expression: expression.map(str::to_owned),
             negated: false,
             number: None,
+            loose: false,
             page: 0,
             texts: Vec::new(),
         }
@@ -359,7 +473,7 @@ pub(super) mod tests {
         Claims {
             quoted: quoted.iter().map(|s| s.to_string()).collect(),
             numbers: numbers.iter().map(|s| s.to_string()).collect(),
-            negative: false,
+            ..Claims::default()
         }
     }
 
@@ -614,5 +728,116 @@ pub(super) mod tests {
                 "number-changed"
             ]
         );
+    }
+
+    #[test]
+    fn a_quoted_text_meant_in_its_case_and_whole_gets_its_case_switched_and_a_word_added() {
+        let reads = [expect("#msg", "to.have.text")];
+        let meant = Claims {
+            case_sensitive: true,
+            whole: true,
+            ..claims(&["Signed  out"], &[])
+        };
+        let all = mutations(&reads, &meant);
+        assert_eq!(
+            kinds(&all),
+            [
+                "removed",
+                "text-prefixed",
+                "text-suffixed",
+                "text-changed",
+                "case-changed",
+                "word-added"
+            ]
+        );
+        assert_eq!(
+            all[5],
+            Mutation::Text {
+                needle: "Signed out".into(),
+                edit: TextEdit::Words("x".into()),
+                scope: Some("#msg".into()),
+                whole: true,
+            },
+            "a word is added inside the element read, to its whole text"
+        );
+        let signed = Claims {
+            quoted: vec!["Signed out".into()],
+            ..meant
+        };
+        assert_eq!(kinds(&mutations(&reads, &signed))[4], "case-changed");
+        assert_eq!(
+            Mutation::near_miss("Signed out", &TextEdit::Case),
+            "SIGNED OUT"
+        );
+        assert_eq!(
+            Mutation::near_miss("SIGNED OUT", &TextEdit::Case),
+            "signed out"
+        );
+        assert_eq!(
+            Mutation::near_miss("buy milk", &TextEdit::Words("x".into())),
+            "buy milk x"
+        );
+        // Digits have no case; a text that changes length in capitals is left alone.
+        let digits = Claims {
+            case_sensitive: true,
+            ..claims(&["42"], &[])
+        };
+        assert!(!kinds(&mutations(&reads, &digits)).contains(&"case-changed"));
+        assert_eq!(TextEdit::switched_case("straße"), None);
+        // "contains", "ignoring case": the sentence says otherwise.
+        let loose = claims(&["Signed out"], &[]);
+        let kinds_loose = kinds(&mutations(&reads, &loose));
+        assert!(!kinds_loose.contains(&"case-changed"));
+        assert!(!kinds_loose.contains(&"word-added"));
+    }
+
+    #[test]
+    fn a_position_moves_the_element_read_and_an_only_set_gets_something_else_beside_it() {
+        let reads = [
+            expect("internal:role=listitem >> nth=0", "to.have.text"),
+            read("isVisible", Some("#v"), None),
+        ];
+        let positional = Claims {
+            positional: true,
+            ..claims(&[], &[])
+        };
+        assert_eq!(
+            mutations(&reads, &positional),
+            [
+                Mutation::Remove("internal:role=listitem >> nth=0".into()),
+                Mutation::Hide("#v".into()),
+                Mutation::Reorder("internal:role=listitem >> nth=0".into()),
+            ]
+        );
+        let only = Claims {
+            only: true,
+            ..claims(&[], &[])
+        };
+        assert_eq!(
+            kinds(&mutations(&reads, &only)),
+            ["removed", "hidden", "other-added"]
+        );
+        // Beside the set the check counts, not beside each item it finds in it.
+        let mut count = expect("internal:role=listitem", "to.have.count");
+        count.number = Some(2.0);
+        let set = [
+            count,
+            expect(
+                "internal:role=listitem >> internal:text=\"a\"s",
+                "to.be.visible",
+            ),
+        ];
+        assert_eq!(
+            mutations(&set, &only)
+                .into_iter()
+                .filter(|m| matches!(m, Mutation::AddSibling(_)))
+                .collect::<Vec<_>>(),
+            [Mutation::AddSibling("internal:role=listitem".into())]
+        );
+        let negative = Claims {
+            negative: true,
+            ..positional
+        };
+        assert!(!kinds(&mutations(&reads, &negative)).contains(&"reordered"));
     }
 }

@@ -62,27 +62,80 @@ impl Proof {
     }
 }
 
-/// Why a check that passed under `mutation` is weaker than its sentence, in a few words.
-fn why_vacuous(mutation: &Mutation) -> &'static str {
+/// The matcher a read names as step code wrote it (`to.contain.text` → `toContainText`).
+fn matcher_name(expression: &str) -> String {
+    expression
+        .split('.')
+        .enumerate()
+        .map(|(at, part)| {
+            let mut chars = part.chars();
+            match (at, chars.next()) {
+                (0, Some(first)) => first.to_string() + chars.as_str(),
+                (_, Some(first)) => first.to_uppercase().to_string() + chars.as_str(),
+                (_, None) => String::new(),
+            }
+        })
+        .collect()
+}
+
+/// Whether a Playwright selector finds its elements by a part of their text or name, without
+/// regard to case (`getByText('x')`, `getByRole(.., { name: 'x' })` without `exact`, `hasText`).
+fn matches_a_part(selector: &str) -> bool {
+    selector.contains("\"i") || selector.contains("has-text=") || selector.contains("/i")
+}
+
+/// Why a check that passed under `mutation` is weaker than its sentence, in a few words that
+/// name the matcher or locator the check used (from `reads`, what it read).
+fn why_vacuous(mutation: &Mutation, reads: &[Read]) -> String {
+    let assertion = reads
+        .iter()
+        .filter(|r| r.page == 0)
+        .find_map(|r| r.expression.as_deref())
+        .map(matcher_name);
+    let matcher = assertion.clone().unwrap_or_else(|| "its read".to_owned());
+    let loose_locator = reads
+        .iter()
+        .filter_map(|r| r.selector.as_deref())
+        .any(matches_a_part);
+    let near_miss = |case: bool| -> String {
+        let loose = reads.iter().any(|r| r.page == 0 && r.loose) || loose_locator;
+        match (loose, case) {
+            (true, false) => "a substring match".to_owned(),
+            (true, true) => "a match in any case".to_owned(),
+            (false, _) => format!("{matcher} still passed on the changed text"),
+        }
+    };
     match mutation {
         Mutation::Text {
-            edit: TextEdit::Prefix(_) | TextEdit::Suffix(_),
+            edit: TextEdit::Case,
             ..
-        } => "a substring match",
-        Mutation::Text { .. } => "it does not read this text",
-        Mutation::Hide(_) => "it does not check that the element is visible",
-        Mutation::Remove(_) => "it passes without the element",
-        Mutation::AddOne(_) | Mutation::RemoveOne(_) => "it does not count exactly",
-        Mutation::FlipChecked(_) => "it does not read the checked state",
-        Mutation::FlipDisabled(_) => "it does not read the enabled state",
-        Mutation::Title(_) => "it does not read the title",
-        Mutation::Url(_) => "it does not read the URL",
-        Mutation::Response(ResponseEdit::Status { .. }) => "it does not check the status exactly",
+        } => near_miss(true),
+        Mutation::Text {
+            edit: TextEdit::Prefix(_) | TextEdit::Suffix(_) | TextEdit::Words(_),
+            ..
+        } => near_miss(false),
+        Mutation::Text { .. } => "it does not read this text".to_owned(),
+        Mutation::Hide(_) => "it does not check that the element is visible".to_owned(),
+        Mutation::Remove(_) => "it passes without the element".to_owned(),
+        Mutation::AddOne(_) | Mutation::RemoveOne(_) => "it does not count exactly".to_owned(),
+        Mutation::AddSibling(_) => "it does not check that nothing else is there".to_owned(),
+        Mutation::Reorder(_) => "it does not read the position".to_owned(),
+        Mutation::FlipChecked(_) => "it does not read the checked state".to_owned(),
+        Mutation::FlipDisabled(_) => "it does not read the enabled state".to_owned(),
+        Mutation::Title(_) => "it does not read the title".to_owned(),
+        Mutation::Url(_) => "it does not read the URL".to_owned(),
+        Mutation::Response(ResponseEdit::Status { .. }) => {
+            "it does not check the status exactly".to_owned()
+        }
         Mutation::Response(ResponseEdit::Text {
-            edit: TextEdit::Prefix(_) | TextEdit::Suffix(_),
+            edit: TextEdit::Prefix(_) | TextEdit::Suffix(_) | TextEdit::Words(_),
             ..
-        }) => "a substring match",
-        Mutation::Response(ResponseEdit::Text { .. }) => "it does not read this value",
+        }) => "a substring match".to_owned(),
+        Mutation::Response(ResponseEdit::Text {
+            edit: TextEdit::Case,
+            ..
+        }) => "it ignores case".to_owned(),
+        Mutation::Response(ResponseEdit::Text { .. }) => "it does not read this value".to_owned(),
     }
 }
 
@@ -94,6 +147,10 @@ pub(crate) trait ProofPage {
     fn run(&self, code: &str, mutated: bool) -> (Result<(), StepFailure>, Vec<Read>);
     /// Applies a mutation; answers how many places it changed.
     fn mutate(&self, mutation: &Mutation) -> Result<u64, StepFailure>;
+    /// How many of the changes made since the last restore the app has undone.
+    fn undone(&self) -> Result<u64, StepFailure>;
+    /// Whether `text` is anywhere in the page (its markup, values, title or URL).
+    fn holds(&self, text: &str) -> Result<bool, StepFailure>;
     /// Undoes every mutation.
     fn restore(&self) -> Result<u64, StepFailure>;
 }
@@ -135,26 +192,43 @@ pub(crate) fn prove(page: &dyn ProofPage, code: &str, claims: &Claims) -> Proof 
     }
     let mut failed_under = Vec::new();
     let mut survived = None;
+    let mut undone = None;
+    // The quoted texts some tried mutation changed, and whether the check failed under a
+    // change of the whole title or URL (which may be where a quoted text is).
+    let mut reached: Vec<String> = Vec::new();
+    let mut whole_read = false;
     for mutation in mutations(&reads, claims) {
-        let applied = page.mutate(&mutation);
-        let outcome = match applied {
-            Ok(0) => None,
-            Ok(_) => Some(page.run(code, true).0),
-            Err(failure) => {
-                tracing::debug!("mutation {} not applied: {}", mutation.kind(), failure);
-                None
+        // A check that passed on a change the app had already undone was not tried: once more,
+        // then the mutation is left untried.
+        let mut tried = Tried::NotApplied;
+        for _ in 0..2 {
+            tried = match try_once(page, code, &mutation) {
+                Ok(tried) => tried,
+                Err(broken) => return broken,
+            };
+            if tried != Tried::Undone {
+                break;
             }
-        };
-        if let Err(failure) = page.restore() {
-            return Proof::Broken(failure);
         }
-        match outcome {
-            None => {}
-            Some(Ok(())) => {
+        if tried != Tried::NotApplied
+            && let Some(needle) = mutation.needle()
+            && !reached.iter().any(|r| r == needle)
+        {
+            reached.push(needle.to_owned());
+        }
+        if matches!(tried, Tried::Failed(_))
+            && matches!(mutation, Mutation::Title(_) | Mutation::Url(_))
+        {
+            whole_read = true;
+        }
+        match tried {
+            Tried::NotApplied => {}
+            Tried::Undone => undone = undone.or(Some(mutation)),
+            Tried::Passed => {
                 survived = Some(mutation);
                 break;
             }
-            Some(Err(failure)) => {
+            Tried::Failed(failure) => {
                 if let FailureKind::Refused { call } = failure.kind {
                     return Proof::Unproven(refused(call));
                 }
@@ -180,16 +254,75 @@ pub(crate) fn prove(page: &dyn ProofPage, code: &str, claims: &Claims) -> Proof 
         ));
     }
     if let Some(mutation) = survived {
-        let why = why_vacuous(&mutation).to_owned();
+        let why = why_vacuous(&mutation, &reads);
         return Proof::Vacuous {
             mutation: Some(mutation),
             why,
         };
     }
-    if failed_under.is_empty() {
-        return Proof::Unproven(Unproven::NoMutation);
+    if !claims.negative && !whole_read {
+        let unread = claims
+            .quoted
+            .iter()
+            .filter(|q| q.chars().any(char::is_alphanumeric))
+            .find(|q| !reached.contains(q));
+        if let Some(quoted) = unread {
+            return match page.holds(quoted) {
+                Ok(false) => Proof::Vacuous {
+                    mutation: None,
+                    why: format!("it passes although {quoted:?} is nowhere on the page"),
+                },
+                Ok(true) => Proof::Unproven(Unproven::Unread(quoted.clone())),
+                Err(failure) => Proof::Broken(failure),
+            };
+        }
     }
-    Proof::Proven(failed_under)
+    match (failed_under.is_empty(), undone) {
+        (false, _) => Proof::Proven(failed_under),
+        (true, Some(mutation)) => {
+            Proof::Unproven(Unproven::Undone(mutation.kind().as_str().to_owned()))
+        }
+        (true, None) => Proof::Unproven(Unproven::NoMutation),
+    }
+}
+
+/// What one try of a mutation showed.
+#[derive(Debug, PartialEq)]
+enum Tried {
+    /// The mutation changes nothing on this page.
+    NotApplied,
+    /// The check passed, but the app had undone the change by then.
+    Undone,
+    /// The check passed on the changed page.
+    Passed,
+    /// The check failed on the changed page.
+    Failed(StepFailure),
+}
+
+/// Applies `mutation`, runs the code on the changed page, reads back whether the app undid the
+/// change, and restores the page. `Err`: the page could not be restored or read.
+fn try_once(page: &dyn ProofPage, code: &str, mutation: &Mutation) -> Result<Tried, Proof> {
+    let tried = match page.mutate(mutation) {
+        Ok(0) => Tried::NotApplied,
+        Ok(_) => match page.run(code, true).0 {
+            Err(failure) => Tried::Failed(failure),
+            Ok(()) => match page.undone() {
+                Ok(0) => Tried::Passed,
+                Ok(_) => Tried::Undone,
+                Err(failure) => {
+                    // Restore first: the failure to read back must not leave the change.
+                    let _ = page.restore();
+                    return Err(Proof::Broken(failure));
+                }
+            },
+        },
+        Err(failure) => {
+            tracing::debug!("mutation {} not applied: {}", mutation.kind(), failure);
+            Tried::NotApplied
+        }
+    };
+    page.restore().map_err(Proof::Broken)?;
+    Ok(tried)
 }
 
 #[cfg(test)]
@@ -207,6 +340,10 @@ mod tests {
     struct Page {
         runs: RefCell<Vec<Run>>,
         applies: u64,
+        /// What each read-back of the changes answers, in turn (0 when none is left).
+        undone: RefCell<Vec<u64>>,
+        /// Whether the page holds any text it is asked about.
+        holds: bool,
         log: RefCell<Vec<String>>,
     }
 
@@ -216,6 +353,8 @@ mod tests {
             Page {
                 runs: RefCell::new(runs.into_iter().map(|r| (r, visible.clone())).collect()),
                 applies: 1,
+                undone: RefCell::new(Vec::new()),
+                holds: true,
                 log: RefCell::new(Vec::new()),
             }
         }
@@ -233,6 +372,19 @@ mod tests {
                 .borrow_mut()
                 .push(format!("mutate {}", mutation.kind()));
             Ok(self.applies)
+        }
+        fn undone(&self) -> Result<u64, StepFailure> {
+            self.log.borrow_mut().push("undone?".into());
+            let mut undone = self.undone.borrow_mut();
+            Ok(if undone.is_empty() {
+                0
+            } else {
+                undone.remove(0)
+            })
+        }
+        fn holds(&self, text: &str) -> Result<bool, StepFailure> {
+            self.log.borrow_mut().push(format!("holds {text}"));
+            Ok(self.holds)
         }
         fn restore(&self) -> Result<u64, StepFailure> {
             self.log.borrow_mut().push("restore".into());
@@ -261,7 +413,8 @@ mod tests {
                 "run mutated=true",
                 "restore",
                 "run mutated=false"
-            ]
+            ],
+            "a check that failed on the change is not asked whether the app undid it"
         );
     }
 
@@ -279,6 +432,7 @@ mod tests {
             ),
             "{proof:?}"
         );
+        assert!(page.log.borrow().contains(&"undone?".to_owned()));
         let message = proof.vacuous_message().unwrap();
         assert!(
             message.contains("still passes when the element it reads is hidden"),
@@ -388,5 +542,125 @@ mod tests {
                 .message
                 .contains("no longer passed after the mutation proof")
         );
+    }
+
+    #[test]
+    fn a_pass_on_a_change_the_app_undid_is_tried_once_more_then_left_untried() {
+        let page = Page::new(vec![Ok(()), Ok(()), Ok(()), Ok(())]);
+        page.undone.borrow_mut().extend([1, 1]);
+        let proof = prove(&page, "code", &Claims::default());
+        assert_eq!(proof, Proof::Unproven(Unproven::Undone("hidden".into())));
+        assert_eq!(
+            *page.log.borrow(),
+            [
+                "run mutated=false",
+                "mutate hidden",
+                "run mutated=true",
+                "undone?",
+                "restore",
+                "mutate hidden",
+                "run mutated=true",
+                "undone?",
+                "restore",
+                "run mutated=false"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_pass_on_a_change_the_app_undid_once_is_judged_on_the_second_try() {
+        let page = Page::new(vec![Ok(()), Ok(()), failed(), Ok(())]);
+        page.undone.borrow_mut().push(1);
+        let proof = prove(&page, "code", &Claims::default());
+        assert_eq!(proof, Proof::Proven(vec![Mutation::Hide("#x".into())]));
+        let page = Page::new(vec![Ok(()), Ok(()), Ok(()), Ok(())]);
+        page.undone.borrow_mut().push(1);
+        let proof = prove(&page, "code", &Claims::default());
+        assert!(matches!(proof, Proof::Vacuous { .. }), "{proof:?}");
+    }
+
+    fn quoting(text: &str) -> Claims {
+        Claims {
+            quoted: vec![text.to_owned()],
+            ..Claims::default()
+        }
+    }
+
+    #[test]
+    fn a_quoted_text_no_change_reaches_is_unproven_or_vacuous_when_the_page_lacks_it() {
+        // Only the hidden mutation applies: no change of the quoted text reaches the check.
+        let runs = || vec![Ok(()), failed(), Ok(())];
+        struct OnlyHides(Page);
+        impl ProofPage for OnlyHides {
+            fn run(&self, code: &str, mutated: bool) -> (Result<(), StepFailure>, Vec<Read>) {
+                self.0.run(code, mutated)
+            }
+            fn mutate(&self, mutation: &Mutation) -> Result<u64, StepFailure> {
+                Ok(u64::from(matches!(mutation, Mutation::Hide(_))))
+            }
+            fn undone(&self) -> Result<u64, StepFailure> {
+                self.0.undone()
+            }
+            fn holds(&self, text: &str) -> Result<bool, StepFailure> {
+                self.0.holds(text)
+            }
+            fn restore(&self) -> Result<u64, StepFailure> {
+                self.0.restore()
+            }
+        }
+        let absent = OnlyHides(Page {
+            holds: false,
+            ..Page::new(runs())
+        });
+        let proof = prove(&absent, "code", &quoting("buy milk"));
+        assert_eq!(
+            proof,
+            Proof::Vacuous {
+                mutation: None,
+                why: "it passes although \"buy milk\" is nowhere on the page".into()
+            }
+        );
+        let elsewhere = OnlyHides(Page::new(runs()));
+        let proof = prove(&elsewhere, "code", &quoting("completed"));
+        assert_eq!(proof, Proof::Unproven(Unproven::Unread("completed".into())));
+        let negative = OnlyHides(Page::new(runs()));
+        let claims = Claims {
+            negative: true,
+            ..quoting("buy milk")
+        };
+        assert_eq!(
+            prove(&negative, "code", &claims),
+            Proof::Proven(vec![Mutation::Hide("#x".into())]),
+            "a negative sentence's quoted text need not be on the page"
+        );
+    }
+
+    #[test]
+    fn the_reason_names_the_matcher_the_check_used() {
+        let prefix = Mutation::Text {
+            needle: "2 items left".into(),
+            edit: TextEdit::Prefix("1".into()),
+            scope: None,
+            whole: false,
+        };
+        let exact = [expect("#count", "to.have.text")];
+        assert_eq!(
+            why_vacuous(&prefix, &exact),
+            "toHaveText still passed on the changed text"
+        );
+        let contains = [Read {
+            loose: true,
+            ..expect("#count", "to.have.text")
+        }];
+        assert_eq!(why_vacuous(&prefix, &contains), "a substring match");
+        let loose = [expect("internal:text=\"2 items left\"i", "to.be.visible")];
+        let case = Mutation::Text {
+            needle: "2 items left".into(),
+            edit: TextEdit::Case,
+            scope: None,
+            whole: false,
+        };
+        assert_eq!(why_vacuous(&case, &loose), "a match in any case");
+        assert_eq!(matcher_name("to.have.text"), "toHaveText");
     }
 }

@@ -392,7 +392,7 @@ fn a_generated_check_that_cannot_fail_is_fed_back_and_never_cached() {
     assert!(cache.contains(exact), "{cache}");
     assert!(!cache.contains(loose), "{cache}");
     assert!(
-        cache.contains("proof = \"proven: hidden, text-prefixed, text-suffixed, text-changed\""),
+        cache.contains("proof = \"proven: hidden, text-prefixed, text-suffixed, text-changed, case-changed, word-added\""),
         "{cache}"
     );
 }

@@ -361,7 +361,6 @@ fn a_proven_check_of_the_first_todo_fails_when_titles_are(class: &str, case: &st
 }
 
 #[test]
-#[ignore = "issue 41: 9 case of a quoted text — fails before the fix"]
 fn a_proven_check_of_the_first_todo_fails_on_titles_in_capitals() {
     a_proven_check_of_the_first_todo_fails_when_titles_are(
         "9 case",
@@ -371,7 +370,6 @@ fn a_proven_check_of_the_first_todo_fails_on_titles_in_capitals() {
 }
 
 #[test]
-#[ignore = "issue 41: 10 a quoted text is whole (found) — fails before the fix"]
 fn a_proven_check_of_the_first_todo_fails_on_titles_with_more_words() {
     a_proven_check_of_the_first_todo_fails_when_titles_are(
         "10 whole text",
@@ -823,7 +821,6 @@ fn passed_shapes(out: &Output) -> Vec<&'static str> {
 }
 
 #[test]
-#[ignore = "issue 41: 9 case of a quoted text — fails before the fix"]
 fn a_message_in_capitals_fails_every_generated_check_of_the_mixed_case_text() {
     let out = Test::new()
         .page("index.html", &in_capitals())
@@ -843,7 +840,6 @@ fn a_message_in_capitals_fails_every_generated_check_of_the_mixed_case_text() {
 }
 
 #[test]
-#[ignore = "issue 41: 9 case of a quoted text — fails before the fix"]
 fn a_message_in_capitals_fails_every_check_proven_on_the_mixed_case_build() {
     let proven = Test::new()
         .page("index.html", LOGOUT)

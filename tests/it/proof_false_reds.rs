@@ -30,7 +30,6 @@ const EDIT_STEPS: &str = "test: edit a todo
 ";
 
 #[test]
-#[ignore = "issue 41: 8 proof false red (focused editor) — fails before the fix"]
 fn the_proof_of_a_check_on_the_focused_editor_leaves_the_edit_open() {
     let run = Test::new()
         .demo_pages()
@@ -46,7 +45,6 @@ fn the_proof_of_a_check_on_the_focused_editor_leaves_the_edit_open() {
 }
 
 #[test]
-#[ignore = "issue 41: 8 proof false red (focused editor) — fails before the fix"]
 fn audit_of_a_check_on_the_focused_editor_leaves_the_edit_open() {
     let steps: &[(&str, &str)] = &[
         ("open the app", "await page.goto('/');"),
@@ -96,7 +94,6 @@ test: the form counts the options
 ";
 
 #[test]
-#[ignore = "issue 41: 8 proof false red (checked radio) — fails before the fix"]
 fn the_proof_of_a_count_of_radios_leaves_the_checked_one_checked() {
     let run = Test::new()
         .page("index.html", RADIOS)
@@ -204,13 +201,11 @@ fn a_live_counter_is_no_false_red(render: &str) {
 }
 
 #[test]
-#[ignore = "issue 41: 8 proof false red (live counter) — fails before the fix"]
 fn a_counter_whose_text_is_rendered_on_a_timer_is_no_false_red() {
     a_live_counter_is_no_false_red("text");
 }
 
 #[test]
-#[ignore = "issue 41: 8 proof false red (live counter) — fails before the fix"]
 fn a_counter_whose_footer_is_rendered_on_a_timer_is_no_false_red() {
     a_live_counter_is_no_false_red("footer");
 }
@@ -220,7 +215,6 @@ fn a_counter_whose_footer_is_rendered_on_a_timer_is_no_false_red() {
 /// `GET <origin>/health answers 200`, proven by the built-in generator, counted on a recording
 /// server in each mode: the step sends it once, and the proof once more at most.
 #[test]
-#[ignore = "issue 41: 8 a check's GET sent more than once per proof — fails before the fix"]
 fn a_checks_get_reaches_the_app_once_per_proof() {
     let api = RecordingServer::start();
     let steps = format!(

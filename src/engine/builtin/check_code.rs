@@ -241,16 +241,30 @@ pub(super) fn has_text(
             "await expect({found}).toHaveValue({expected});"
         )]);
     }
-    // `toHaveText('x')` is the whole text; a contained text is bounded by words.
-    let line = if exact && !holds_more {
-        format!("await expect({found}).toHaveText({});", value_js(value))
-    } else {
-        format!(
+    // `toHaveText('x')` is the whole text; a contained text is bounded by words. An element
+    // that holds more than a text the sentence says it is (`the first todo is "T"`, beside
+    // its buttons and fields) holds it as the whole text of an element inside it.
+    let lines = match (exact, holds_more) {
+        (true, false) => vec![format!(
+            "await expect({found}).toHaveText({});",
+            value_js(value)
+        )],
+        (true, true) => vec![
+            format!(
+                "await expect({found}).toContainText({});",
+                bounded_js(value)
+            ),
+            format!(
+                "await expect({found}.getByText({}, {{ exact: true }}).first()).toBeVisible();",
+                value_js(value)
+            ),
+        ],
+        (false, _) => vec![format!(
             "await expect({found}).toContainText({});",
             bounded_js(value)
-        )
+        )],
     };
-    Ok(vec![line])
+    Ok(lines)
 }
 
 /// `X is checked` / `unchecked` / `enabled` / `disabled`.

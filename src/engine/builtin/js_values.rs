@@ -86,7 +86,7 @@ pub(crate) fn regex_js(value: &Literal) -> String {
 pub(crate) fn bounded_js(value: &Literal) -> String {
     if placeholder(&value.0).is_some() || value.0.contains("${") {
         return format!(
-            "new RegExp('(?<![\\\\p{{L}}\\\\p{{N}}_])' + {}.replace(/[.*+?^${{}}()|[\\]\\\\/]/g, '\\\\$&') + '(?![\\\\p{{L}}\\\\p{{N}}_])', 'iu')",
+            "new RegExp('(?<![\\\\p{{L}}\\\\p{{N}}_])' + {}.replace(/[.*+?^${{}}()|[\\]\\\\/]/g, '\\\\$&') + '(?![\\\\p{{L}}\\\\p{{N}}_])', 'u')",
             value_js(value)
         );
     }

@@ -62,8 +62,8 @@ pub(crate) fn js_str(text: &str) -> String {
 /// letter, a digit or `_` (as a JavaScript class with the `u` flag).
 const WORD: &str = "[\\p{L}\\p{N}_]";
 
-/// A case-insensitive regular expression literal that finds `text` (whitespace collapsed) in an
-/// element's text on word boundaries: `3 items left` finds "Only 3 items left today" but not
+/// A regular expression literal that finds `text` (whitespace collapsed) in an element's text
+/// on word boundaries, in its case (a quoted text is meant as written): `3 items left` finds "Only 3 items left today" but not
 /// "13 items left". A boundary is only added on a side whose character is a letter or a digit,
 /// since text such as `(3)` already ends in a delimiter.
 pub(crate) fn bounded_regex_js(text: &str) -> String {
@@ -87,7 +87,27 @@ pub(crate) fn bounded_regex_js(text: &str) -> String {
     if word(text.chars().next_back()) {
         out.push_str(&format!("(?!{WORD})"));
     }
-    out.push_str("/iu");
+    out.push_str("/u");
+    out
+}
+
+/// A regular expression literal that matches `text` as an element's whole text, in its case,
+/// whitespace collapsed and around it allowed: `You have been signed out` matches neither
+/// "YOU HAVE BEEN SIGNED OUT" nor "You have been signed out again".
+pub(crate) fn whole_regex_js(text: &str) -> String {
+    let mut out = String::from("/^\\s*");
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push_str("\\s+");
+        }
+        for c in word.chars() {
+            if "\\^$.|?*+()[]{}/".contains(c) {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    }
+    out.push_str("\\s*$/u");
     out
 }
 
@@ -419,7 +439,8 @@ fn role_locator(snap: &Snapshot, base: &str, pool: &[usize], node: usize, meant:
         let text = label(n).unwrap_or_default();
         let text = match meant {
             Use::Act => js_str(text),
-            Use::Check => bounded_regex_js(text),
+            // A check reads the element the sentence names by its whole text, in its case.
+            Use::Check => whole_regex_js(text),
         };
         return Found {
             locator: format!("{base}.getByRole({role}).filter({{ hasText: {text} }})"),
@@ -486,10 +507,10 @@ fn text_tier(
 }
 
 /// The locator of a check that the page shows `text`: the one element whose whole text it is
-/// (`getByText(text, { exact: true })`), else the text found on word boundaries inside a longer
-/// one ([`bounded_regex_js`]), so that "3 items left" is never found in "13 items left". An
-/// element that is not on the page yet is looked for the bounded way too: the check waits for
-/// it. Several elements holding the text are declined.
+/// (`getByText(text, { exact: true })`), else an element whose whole text it is, in its case
+/// and with its spaces collapsed ([`whole_regex_js`]), so that "3 items left" is never found in
+/// "13 items left" or "3 items left x". An element that is not on the page yet is looked for
+/// that way too: the check waits for it. Several elements holding the text are declined.
 pub(crate) fn shown_text(snap: &Snapshot, text: &str) -> Result<String, Decline> {
     let target = Target {
         name: Some(text.to_owned()),
@@ -510,7 +531,8 @@ pub(crate) fn shown_text(snap: &Snapshot, text: &str) -> Result<String, Decline>
     for &node in &holding {
         snap.notice(node);
     }
-    Ok(format!("page.getByText({})", bounded_regex_js(text)))
+    // A quoted text is whole: the element that shows it shows nothing more.
+    Ok(format!("page.getByText({})", whole_regex_js(text)))
 }
 
 fn ambiguous(snap: &Snapshot, what: &str, many: &[usize]) -> Decline {
@@ -790,16 +812,20 @@ mod tests {
     fn a_bounded_pattern_has_a_boundary_only_beside_a_letter_or_digit() {
         assert_eq!(
             bounded_regex_js("3 items  left"),
-            "/(?<![\\p{L}\\p{N}_])3 items left(?![\\p{L}\\p{N}_])/iu"
+            "/(?<![\\p{L}\\p{N}_])3 items left(?![\\p{L}\\p{N}_])/u"
         );
-        assert_eq!(bounded_regex_js("(3)"), "/\\(3\\)/iu");
+        assert_eq!(bounded_regex_js("(3)"), "/\\(3\\)/u");
+        assert_eq!(
+            whole_regex_js("You  have (been) out"),
+            "/^\\s*You\\s+have\\s+\\(been\\)\\s+out\\s*$/u"
+        );
         assert_eq!(
             bounded_regex_js("a/b.c?"),
-            "/(?<![\\p{L}\\p{N}_])a\\/b\\.c\\?/iu"
+            "/(?<![\\p{L}\\p{N}_])a\\/b\\.c\\?/u"
         );
         assert_eq!(
             bounded_regex_js("é"),
-            "/(?<![\\p{L}\\p{N}_])é(?![\\p{L}\\p{N}_])/iu"
+            "/(?<![\\p{L}\\p{N}_])é(?![\\p{L}\\p{N}_])/u"
         );
     }
 }
