@@ -23,6 +23,8 @@ use crate::script::observe::Call;
 use crate::script::op_params::{self, resolve_url};
 use crate::script::page_slot::PageSlot;
 use crate::script::proof_mode::ProofMode;
+use crate::script::proof_mode::Read;
+use crate::script::subject::{Place, SubjectRead, place_of};
 
 impl StepHost {
     /// A call passed through to a page's main frame: an `[optional]` step's first action
@@ -181,5 +183,37 @@ impl StepHost {
                 .map(|_| json!({}))
                 .map_err(|err| HostError::from_playwright(err, false))
         }))
+    }
+}
+
+impl StepHost {
+    /// Forgets the reads of the last run, before a run whose checks may be compared.
+    pub(crate) fn forget_checks(&self) {
+        self.checks.borrow_mut().clear();
+    }
+
+    /// The element reads the last normal run made on the test's page, each with where its
+    /// elements are now against the subject the last evidence marked (all unknown when it
+    /// marked none) and where the first of them stands among its like siblings.
+    pub(crate) fn subject_reads(&self) -> Option<Vec<SubjectRead>> {
+        let subject = self.subject.borrow().clone();
+        let reads: Vec<Read> = self.checks.borrow().clone();
+        let frame = self.pages.borrow()[0].frame.clone();
+        let placed = self.run(async {
+            let mut placed = Vec::with_capacity(reads.len());
+            for read in reads {
+                let (place, position) = match (&read.selector, read.page) {
+                    (Some(selector), 0) => place_of(&frame, selector, subject.as_deref()).await,
+                    _ => (Place::Unknown, None),
+                };
+                placed.push(SubjectRead {
+                    read,
+                    place,
+                    position,
+                });
+            }
+            placed
+        });
+        Some(placed.unwrap_or_default())
     }
 }

@@ -127,35 +127,3 @@ pub(crate) async fn place_of(
     }
     (Place::Unknown, None)
 }
-
-impl crate::script::StepHost {
-    /// Forgets the reads of the last run, before a run whose checks may be compared.
-    pub(crate) fn forget_checks(&self) {
-        self.checks.borrow_mut().clear();
-    }
-
-    /// The element reads the last normal run made on the test's page, each with where its
-    /// elements are now against the subject the last evidence marked (all unknown when it
-    /// marked none) and where the first of them stands among its like siblings.
-    pub(crate) fn subject_reads(&self) -> Option<Vec<SubjectRead>> {
-        let subject = self.subject.borrow().clone();
-        let reads: Vec<Read> = self.checks.borrow().clone();
-        let frame = self.pages.borrow()[0].frame.clone();
-        let placed = self.run(async {
-            let mut placed = Vec::with_capacity(reads.len());
-            for read in reads {
-                let (place, position) = match (&read.selector, read.page) {
-                    (Some(selector), 0) => place_of(&frame, selector, subject.as_deref()).await,
-                    _ => (Place::Unknown, None),
-                };
-                placed.push(SubjectRead {
-                    read,
-                    place,
-                    position,
-                });
-            }
-            placed
-        });
-        Some(placed.unwrap_or_default())
-    }
-}

@@ -612,6 +612,11 @@ const TEXT_TESTS: &[(&str, &[&str], &str)] = &[
         "a path the user typed",
     ),
     (
+        "cli/origins.rs",
+        &["http"],
+        "an origin the browser requested, from the last run's record",
+    ),
+    (
         "config/remote_settings.rs",
         &["wss:"],
         "an endpoint the user configured",
@@ -628,7 +633,7 @@ const TEXT_TESTS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "driver/origins.rs",
-        &["chrome-error:"],
+        &["chrome-error:", "http"],
         "a URL the browser reports",
     ),
     (
@@ -636,14 +641,15 @@ const TEXT_TESTS: &[(&str, &[&str], &str)] = &[
         &["HTTP/", "upgrade:", "websocket"],
         "a request line and headers a browser sent",
     ),
+    ("driver/step_reach.rs", &["://"], "a word of step code"),
     (
         "engine/locator_texts.rs",
         &["text", "contains(", "xpath=", "//"],
         "a selector in step code",
     ),
     (
-        "engine/proof.rs",
-        &["${", "n't"],
+        "engine/claims.rs",
+        &["${", "nothing else", "n't"],
         "the words and placeholders of a sentence",
     ),
     (
@@ -787,13 +793,19 @@ const TEXT_TESTS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "script/optional_target.rs",
-        &["internal:"],
+        &["internal:", "has-text=", "has-not-text="],
         "a selector Playwright resolved",
     ),
     (
         "script/sandbox.rs",
         &["out of memory"],
         "QuickJS's error message",
+    ),
+    ("script/call_reach.rs", &["${"], "step code"),
+    (
+        "step/proof.rs",
+        &["\\\"i", "has-text=", "/i"],
+        "a selector Playwright resolved",
     ),
     (
         "script/set_cookie.rs",

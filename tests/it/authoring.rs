@@ -56,7 +56,7 @@ fn explain_file_line_explains_a_step_on_the_page_its_earlier_steps_leave() {
         .assert_exit(0)
         .stdout_contains(
             "async function step(page) {\n  await page.getByRole('listitem').filter({ hasText: \
-             'buy milk' }).getByRole('button', { name: 'Delete' }).click();\n}\n",
+             'buy milk' }).getByRole('button', { name: 'Delete', exact: true }).click();\n}\n",
         )
         .stdout_contains("\nexecuted: passed\n");
     // Explain reads the cache and writes nothing to it: the file is as the harness wrote it,
@@ -98,7 +98,7 @@ fn explain_file_line_declines_with_rewrites_each_of_which_explains() {
             .args(&["explain", "scenarios/todo.steps:8", "--execute"])
             .run()
             .assert_exit(0)
-            .stdout_contains("getByRole('button', { name: 'Delete' }).click();")
+            .stdout_contains("getByRole('button', { name: 'Delete', exact: true }).click();")
             .stdout_contains("\nexecuted: passed\n");
     }
 }
@@ -179,7 +179,9 @@ fn explain_file_line_reads_a_feature_and_takes_the_first_examples_row() {
         .args(&["explain", "scenarios/todo.feature:8", "-v", "--execute"])
         .run()
         .assert_exit(0)
-        .stdout_contains("filter({ hasText: 'bread' }).getByRole('button', { name: 'Delete' })")
+        .stdout_contains(
+            "filter({ hasText: 'bread' }).getByRole('button', { name: 'Delete', exact: true })",
+        )
         .stdout_contains("\nexecuted: passed\n");
     assert!(!out.stdout().contains("jam"), "{}", out.stdout());
 }
@@ -214,7 +216,7 @@ test: sign out [state=user]
         .args(&["explain", "scenarios/app.steps:8"])
         .run()
         .assert_exit(0)
-        .stdout_contains("getByRole('button', { name: 'Sign out' }).click();");
+        .stdout_contains("getByRole('button', { name: 'Sign out', exact: true }).click();");
     // A setup step that does not run is named in its own file and line.
     Test::new()
         .page("index.html", APP)

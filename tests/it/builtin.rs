@@ -192,9 +192,9 @@ fn explain_a_path_without_a_base_url_is_a_usage_error() {
 }
 
 /// The built-in's check of a quoted text is exact to the sentence: "3 items left" is the whole
-/// text of an element or words of a longer one, never part of a longer number.
+/// text of an element, never part of a longer number or words of a longer text.
 #[test]
-fn explain_checks_a_quoted_text_whole_or_on_word_boundaries() {
+fn explain_checks_a_quoted_text_whole() {
     let says = "the page says \"3 items left\"";
     let explain = |page: &str| {
         Test::new()
@@ -217,9 +217,13 @@ fn explain_checks_a_quoted_text_whole_or_on_word_boundaries() {
         .assert_exit(0)
         .stdout_contains("getByText('3 items left', { exact: true })")
         .stdout_contains("\nexecuted: passed\n");
-    explain("<p>Only 3 items left today</p>")
-        .assert_exit(0)
-        .stdout_contains("\nexecuted: passed\n");
+    // A quoted text is whole (issue 41): words of a longer text are another text.
+    let out = explain("<p>Only 3 items left today</p>").assert_exit(1);
+    assert!(
+        out.stdout().contains("executed: failed"),
+        "{}",
+        out.stdout()
+    );
 }
 
 /// An app served under a sub-path, its base URL with a path and a query: "open the app" opens

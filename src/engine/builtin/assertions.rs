@@ -136,11 +136,14 @@ fn shows(t: &[Tok]) -> Option<Result<Intent, Decline>> {
         }
         let subject_words: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
         let is = |w: &str| subject_words.len() == 1 && subject_words[0].is(w);
-        // A value in quotes is the whole text; words as written (`the counter says 1 item
-        // left`) are found on word boundaries, since the page may punctuate them ("1 item
-        // left!").
-        let exact = (t[at].is("says") || t[at].is("reads"))
-            && rest.iter().any(|w| matches!(w, Tok::Lit(_)));
+        // A value in quotes is the whole text unless the sentence says the element only
+        // contains it (issue 41: a quoted text is exact); words as written (`the counter says
+        // 1 item left`) are found on word boundaries, since the page may punctuate them ("1
+        // item left!").
+        let contains = ["contains", "contain", "includes", "include"]
+            .iter()
+            .any(|verb| t[at].is(verb));
+        let exact = !contains && rest.iter().any(|w| matches!(w, Tok::Lit(_)));
         if t[at].is("has") {
             return Some(has(subject, rest));
         }
