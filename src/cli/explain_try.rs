@@ -83,8 +83,8 @@ pub(super) fn try_rewrites(
     rewrites
 }
 
-/// Runs the code of a check rewrite on `live`'s page and proves it: `Ok` only when it passed
-/// and a mutation that contradicts it made it fail.
+/// Runs the code of a check rewrite on `live`'s page and proves it: `Ok` only when it passed,
+/// kept to the allowed origins, and a mutation that contradicts it made it fail.
 fn prove_check(
     live: &LivePage,
     settings: &Settings,
@@ -97,8 +97,11 @@ fn prove_check(
     let exec = live
         .executor(SettleWindow::new(&settings.polling, None), &no_retry)
         .with_argument(argument);
+    // Like any rewrite's trial (`run_trial`), a check that reached an origin it may not is
+    // never offered.
     exec.check(code)
         .and_then(|()| exec.execute(code))
+        .and_then(|()| exec.kept_to_origins())
         .map_err(|failure| format!("its check does not hold here: {}", first_line(&failure)))?;
     match audit_record(&exec, code, sentence, columns) {
         Ok(Some(StepProof::Recorded(ProofRecord::Proven(_)))) => Ok(()),
