@@ -18,6 +18,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use tokio::sync::Notify;
+
 use playwright_rs::protocol::{BrowserContext, Frame, Request, Route, WebSocketRoute};
 use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
@@ -43,6 +45,10 @@ const NO_WEBRTC: &str = "(() => { for (const name of ['RTCPeerConnection', \
     'webkitRTCPeerConnection', 'RTCIceTransport', 'RTCSctpTransport', 'RTCDtlsTransport']) { \
     try { Object.defineProperty(globalThis, name, { value: undefined, writable: false, \
     configurable: false }); } catch (e) {} } })();";
+
+/// How long a routed request waits at most for the guard to hear of the navigation that
+/// loaded its frame's document (see [`OriginGuard::hear_document`]).
+const DOCUMENT_HEARD_CAP: Duration = Duration::from_secs(1);
 
 /// What `[browser] allowed_origins` refused, as the failure of the step that tried it says.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -79,6 +85,8 @@ pub(crate) struct OriginGuard {
     log: Mutex<GuardLog>,
     reach: Mutex<StepReach>,
     traffic: Traffic,
+    /// Woken whenever the guard hears of a navigation request.
+    documents_heard: Notify,
 }
 
 /// What [`OriginGuard::install`] needs besides the context: the origins, the run's secrets and
@@ -98,6 +106,7 @@ impl OriginGuard {
             log: Mutex::default(),
             reach: Mutex::default(),
             traffic: Traffic::default(),
+            documents_heard: Notify::new(),
         }
     }
 
@@ -178,6 +187,7 @@ impl OriginGuard {
                     watcher
                         .reach()
                         .navigation_started(frame.guid(), request.url());
+                    watcher.documents_heard.notify_waiters();
                 }
                 watcher.traffic.started(request.guid());
                 async { Ok(()) }
@@ -407,6 +417,7 @@ impl OriginGuard {
                 .as_ref()
                 .is_some_and(|b| self.holds_secret(&String::from_utf8_lossy(b)));
         let read_only = is_read_only(request.resource_type(), request.method(), body.is_some());
+        self.hear_document(frame.as_ref()).await;
         let mut facts = self.facts(&url, frame.as_ref(), read_only, secret);
         facts.top_level = top_level;
         let kind = request.resource_type();
@@ -425,6 +436,30 @@ impl OriginGuard {
         }
         tracing::info!(target: "prettyplay::origins", %url, "blocked by [browser] allowed_origins");
         route.abort(Some(ABORT_CODE)).await
+    }
+
+    /// Waits until the guard has heard of the navigation request that asked for the document
+    /// `frame` shows, so that what that document asks for while it loads is judged as the
+    /// app's. The driver reports the navigation long before the document's first request, but
+    /// playwright-rs hands each event to its handler on a task of its own, and on a busy
+    /// machine the route's handler can run first. A document that no request of an allowed
+    /// origin loaded (after `history.pushState`, say) waits the whole [`DOCUMENT_HEARD_CAP`].
+    async fn hear_document(&self, frame: Option<&Frame>) {
+        let Some(frame) = frame else {
+            return;
+        };
+        let deadline = tokio::time::Instant::now() + DOCUMENT_HEARD_CAP;
+        loop {
+            let heard = self.documents_heard.notified();
+            let at = frame.url();
+            let web = url::Url::parse(&at).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+            if !web || !self.allowed.allows(&at) || self.reach().document_heard(frame.guid(), &at) {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, heard).await.is_err() {
+                return;
+            }
+        }
     }
 
     /// The facts of a page's request to `url` by `frame` (none for a service worker's or a

@@ -118,6 +118,14 @@ impl StepReach {
             .is_some_and(|(acted, asked)| *acted == self.acted && *asked == without_fragment(url))
     }
 
+    /// Whether the guard heard of the navigation request that asked for the document `frame`
+    /// shows now, at `url`.
+    pub(crate) fn document_heard(&self, frame: &str, url: &str) -> bool {
+        self.documents
+            .get(frame)
+            .is_some_and(|(_, asked)| *asked == without_fragment(url))
+    }
+
     pub(crate) fn ran_code(&self) -> bool {
         self.ran_code.is_some()
     }
