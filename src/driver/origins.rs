@@ -405,7 +405,7 @@ impl OriginGuard {
             tracing::debug!(target: "prettyplay::origins", %url, "routed, but allowed");
             return route.continue_(None).await;
         }
-        self.traffic.touched();
+        let judging = self.traffic.judging();
         let frame = request.frame();
         let headers = request.headers();
         let top_level = is_navigation(&request, &headers)
@@ -422,6 +422,7 @@ impl OriginGuard {
         facts.top_level = top_level;
         let kind = request.resource_type();
         let outcome = self.record(&url, kind, &facts, top_level);
+        drop(judging);
         if outcome == Outcome::Loaded
             && let Ok(parsed) = url::Url::parse(&url)
         {

@@ -15,14 +15,7 @@
 //! that much time pass since the act, and then asks the round trips again if anything was
 //! heard meanwhile. A test that ends on checks, read after its last act, does not wait at all,
 //! and a busy page does not make the floor longer.
-//!
-//! While a settle runs, it follows only the requests that the step can have caused: those
-//! that started before the settle, within [`ACTED_FLOOR`] of an act, during its first round
-//! trips, or during the round trip after a followed request ended (what the page does with an
-//! answer, it does before the next barrier answers). A request the page starts on its own
-//! timer later than that (an app that polls its server) is still routed and judged like every
-//! other, but its start and end do not ask for more round trips, so the app's poll rate does
-//! not set how long a settle takes.
+
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -32,11 +25,6 @@ use tokio::sync::Notify;
 
 /// How many round trips in a row must pass with no traffic before a settle ends.
 const CALM_ROUND_TRIPS: u32 = 2;
-
-/// How many round trips, begun after a followed request ended, a request that starts is
-/// followed as the end's possible consequence: the page handles an answer before the next
-/// barrier through it answers.
-const FOLLOW_ROUND_TRIPS: u64 = 1;
 
 /// How long after step code's last act on a page a settle ends at the earliest: the quiet wait
 /// the guard held to before it had the barrier, kept only for the moments just after an act.
@@ -50,61 +38,33 @@ pub(crate) struct Traffic {
 
 #[derive(Default)]
 struct State {
-    /// Requests (by protocol id) that started and were not answered, refused or failed yet.
-    open: HashMap<String, Open>,
+    /// Requests (by protocol id) that started and were not answered, refused or failed yet,
+    /// with the execution of step code during which they started.
+    open: HashMap<String, u64>,
     /// Requests whose end was heard before their start: the driver's events arrive in order,
     /// but playwright-rs hands each to its handler on a task of its own.
     ended_early: HashSet<String>,
-    /// Bumped by every followed request that starts or ends, every route, socket and refused
+    /// Bumped by every request that starts or ends, every route, socket and refused
     /// connection.
     version: u64,
     /// How many executions of step code started (see [`Traffic::mark`]).
     execution: u64,
     /// When step code last acted on a page (see [`Traffic::acted`]).
     acted_at: Option<Instant>,
-    /// How many round trips settles have begun and finished, counted over the context's life.
-    trips_begun: u64,
-    trips_done: u64,
-    /// While a settle runs, the number `trips_done` must reach before a request that starts is
-    /// no longer followed for being near the settle's start or a followed request's end;
-    /// `None` when no settle runs, and then every request is followed.
-    follow_until: Option<u64>,
+    /// Routed requests the guard is still judging (see [`Traffic::judging`]).
+    judging: usize,
 }
 
-/// A request that started and has not ended.
-struct Open {
-    /// The execution of step code during which it started.
-    execution: u64,
-    /// Whether the step can have caused it, so that its end asks for more round trips (see
-    /// the module's header).
-    followed: bool,
-}
+/// A routed request that the guard is judging; dropped once the judgement is recorded.
+pub(crate) struct Judging<'a>(&'a Traffic);
 
-impl State {
-    /// Whether a request that starts now is followed.
-    fn follows_new(&self, now: Instant) -> bool {
-        let Some(until) = self.follow_until else {
-            return true;
-        };
-        self.trips_done < until || self.acted_at.is_some_and(|at| now < at + ACTED_FLOOR)
-    }
-
-    /// Notes a change of a followed request: a settle needs calm round trips again, and what
-    /// starts during the next round trip may be the change's consequence.
-    fn followed_change(&mut self) {
-        self.version += 1;
-        if let Some(until) = self.follow_until {
-            self.follow_until = Some(until.max(self.trips_begun + FOLLOW_ROUND_TRIPS));
-        }
-    }
-}
-
-/// Clears a settle's follow window however the settle ends.
-struct Following<'a>(&'a Traffic);
-
-impl Drop for Following<'_> {
+impl Drop for Judging<'_> {
     fn drop(&mut self) {
-        self.0.lock().follow_until = None;
+        let mut state = self.0.lock();
+        state.judging -= 1;
+        state.version += 1;
+        drop(state);
+        self.0.changed.notify_waiters();
     }
 }
 
@@ -140,37 +100,21 @@ impl Traffic {
 
     pub(crate) fn started(&self, id: &str) {
         let mut state = self.lock();
-        let followed = state.follows_new(Instant::now());
         if !state.ended_early.remove(id) {
             let execution = state.execution;
-            state.open.insert(
-                id.to_owned(),
-                Open {
-                    execution,
-                    followed,
-                },
-            );
+            state.open.insert(id.to_owned(), execution);
         }
-        if followed {
-            state.version += 1;
-        }
+        state.version += 1;
         drop(state);
         self.changed.notify_waiters();
     }
 
     pub(crate) fn ended(&self, id: &str) {
         let mut state = self.lock();
-        match state.open.remove(id) {
-            Some(Open {
-                followed: false, ..
-            }) => {}
-            Some(_) => state.followed_change(),
-            None => {
-                // Whether it was followed is known only at its start: follow it.
-                state.ended_early.insert(id.to_owned());
-                state.followed_change();
-            }
+        if state.open.remove(id).is_none() {
+            state.ended_early.insert(id.to_owned());
         }
+        state.version += 1;
         drop(state);
         self.changed.notify_waiters();
     }
@@ -182,49 +126,47 @@ impl Traffic {
         self.changed.notify_waiters();
     }
 
+    /// Notes that the guard starts judging a routed request: until the returned value is
+    /// dropped, a settle waits, because the judgement may need to wait for other events and
+    /// a step must not be judged before it.
+    pub(crate) fn judging(&self) -> Judging<'_> {
+        let mut state = self.lock();
+        state.judging += 1;
+        state.version += 1;
+        drop(state);
+        self.changed.notify_waiters();
+        Judging(self)
+    }
+
     /// Waits until nothing the pages started is still unseen: `round_trip` (a barrier through
-    /// every page) passes [`CALM_ROUND_TRIPS`] times in a row with no followed request
-    /// starting or ending meanwhile, and no followed request the current execution started is
-    /// still open. Requests that earlier executions left open (a stream, a long poll) do not
-    /// hold it: what they become is judged when it happens. It gives up after `cap`.
+    /// every page) passes [`CALM_ROUND_TRIPS`] times in a row with no request starting or
+    /// ending meanwhile, and no request the current execution started is still open. Requests
+    /// that earlier executions left open (a stream, a long poll) do not hold it: what they
+    /// become is judged when it happens. It gives up after `cap`.
     pub(crate) async fn settle<R, F>(&self, round_trip: R, cap: Duration) -> Settled
     where
         R: Fn(Duration) -> F,
         F: Future<Output = ()>,
     {
-        let floor_ends = {
-            let mut state = self.lock();
-            state.follow_until = Some(state.trips_begun + u64::from(CALM_ROUND_TRIPS));
-            state.acted_at.map(|at| at + ACTED_FLOOR)
-        };
-        let _following = Following(self);
         let start = Instant::now();
         let mut calm = 0;
+        let floor_ends = self.lock().acted_at.map(|at| at + ACTED_FLOOR);
         loop {
             let left = cap.saturating_sub(start.elapsed());
             if left.is_zero() {
                 return Settled::Capped;
             }
-            let before = {
-                let mut state = self.lock();
-                state.trips_begun += 1;
-                state.version
-            };
+            let before = self.lock().version;
             round_trip(left).await;
             // Handlers of the events that came before the barrier's answer were spawned
             // before it was read: let them run.
             tokio::task::yield_now().await;
             let (version, open) = {
-                let mut state = self.lock();
-                state.trips_done += 1;
+                let state = self.lock();
                 let current = state.execution;
                 (
                     state.version,
-                    state
-                        .open
-                        .values()
-                        .filter(|o| o.followed && o.execution == current)
-                        .count(),
+                    state.judging + state.open.values().filter(|e| **e == current).count(),
                 )
             };
             if version == before && open == 0 {
@@ -377,73 +319,29 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_app_poll_after_the_follow_window_does_not_ask_for_more_round_trips() {
+    async fn a_request_being_judged_holds_it_until_the_judgement_is_recorded() {
         let traffic = Arc::new(Traffic::default());
-        traffic.mark();
-        let trips = AtomicU32::new(0);
-        let poller = Arc::clone(&traffic);
-        // The first round trip hears a request start and end (followed: it may be the step's);
-        // from the third on, every other round trip hears one of the app's polls.
-        let round_trip = |_left: Duration| {
-            let n = trips.fetch_add(1, Ordering::SeqCst) + 1;
-            let poller = Arc::clone(&poller);
-            async move {
-                if n == 1 || (n >= 3 && n % 2 == 1) {
-                    let id = format!("poll{n}");
-                    poller.started(&id);
-                    poller.ended(&id);
-                }
-            }
-        };
-        assert_eq!(
-            traffic.settle(round_trip, Duration::from_secs(5)).await,
-            Settled::Calm
-        );
-        assert_eq!(trips.load(Ordering::SeqCst), 3);
-        // Between settles every request is followed again.
-        traffic.started("next");
-        assert!(traffic.lock().open.values().all(|o| o.followed));
-    }
-
-    #[tokio::test]
-    async fn a_request_that_starts_just_after_a_followed_one_ended_is_followed() {
-        let traffic = Arc::new(Traffic::default());
-        traffic.mark();
-        traffic.started("answer");
-        let answered = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let followed_up = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let (ender, flag) = (Arc::clone(&traffic), Arc::clone(&answered));
-        let answer = tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(20)).await;
+        let judged = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (judge, flag) = (Arc::clone(&traffic), Arc::clone(&judged));
+        let (begun_tx, begun_rx) = tokio::sync::oneshot::channel();
+        let judgement = tokio::spawn(async move {
+            let judging = judge.judging();
+            let _ = begun_tx.send(());
+            tokio::time::sleep(Duration::from_millis(50)).await;
             flag.store(true, Ordering::SeqCst);
-            ender.ended("answer");
+            drop(judging);
         });
-        // The first round trip after the answer hears the request its handler started, which
-        // stays open for a while.
-        let chain = Arc::clone(&traffic);
-        let (asked, done) = (Arc::clone(&answered), Arc::clone(&followed_up));
-        let started = std::sync::atomic::AtomicBool::new(false);
-        let round_trip = |_left: Duration| {
-            if asked.load(Ordering::SeqCst) && !started.swap(true, Ordering::SeqCst) {
-                chain.started("follow-up");
-                let (chain, done) = (Arc::clone(&chain), Arc::clone(&done));
-                tokio::spawn(async move {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    done.store(true, Ordering::SeqCst);
-                    chain.ended("follow-up");
-                });
-            }
-            tokio::time::sleep(Duration::from_millis(5))
-        };
-        assert_eq!(
-            traffic.settle(round_trip, Duration::from_secs(5)).await,
-            Settled::Calm
-        );
-        answer.await.unwrap();
+        begun_rx.await.unwrap();
+        let trips = AtomicU32::new(0);
+        let settled = traffic
+            .settle(barrier(&trips), Duration::from_secs(5))
+            .await;
+        assert_eq!(settled, Settled::Calm);
         assert!(
-            followed_up.load(Ordering::SeqCst),
-            "it returned before the follow-up ended"
+            judged.load(Ordering::SeqCst),
+            "it returned before the judgement"
         );
+        judgement.await.unwrap();
     }
 
     #[tokio::test]
