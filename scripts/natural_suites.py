@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Measures the built-in generator on the natural-language suites (tests/fixtures/natural/*):
-suites written the way a QA engineer writes them, for five apps prettyplay's authors did not
-write (three TodoMVC builds, MDN's validation form and MDN's Can Store).
+suites written the way a QA engineer writes them, for six apps prettyplay's authors did not
+write (three TodoMVC builds, MDN's validation form, MDN's Can Store and saucelabs' the-internet).
 
 For each suite it serves the app's directory on a free 127.0.0.1 port (Python's http.server in a
-thread), copies the suite to a temporary directory and runs `prettyplay run --base-url URL` there
+thread; the-internet, a Sinatra app, through scripts/the-internet.sh, which needs Ruby and a
+snapshot of the app's repository: see that script), copies the suite to a temporary directory and runs `prettyplay run --base-url URL` there
 with an empty cache and no LLM (the suites' prettyplay.toml has no [llm]; PRETTYPLAY_LLM_* and
 PRETTYPLAY_GENERATE_* are removed from the environment). Then:
 
@@ -23,13 +24,13 @@ PRETTYPLAY_GENERATE_* are removed from the environment). Then:
 Usage:
 
     scripts/natural_suites.py [-v] [--rounds N] [--keep] [SUITE ...]
-        SUITE: todomvc-react, todomvc-vue, todomvc-jquery, form-validation, can-store
-        (default: all five)
+        SUITE: todomvc-react, todomvc-vue, todomvc-jquery, form-validation, can-store,
+        the-internet (default: the first five, which need nothing but Python)
 
 PRETTYPLAY=path selects the binary (default: target/release/prettyplay, then target/debug)."""
 
-import argparse, functools, http.server, json, os, re, shutil, subprocess, sys, tempfile
-import threading
+import argparse, functools, http.server, json, os, re, shutil, socket, subprocess, sys
+import tempfile, threading, time, urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
@@ -43,6 +44,13 @@ APPS = {
     "form-validation": "tests/fixtures/apps/form-validation",
     "can-store": "tests/fixtures/apps/can-store",
 }
+
+# suite -> the script that serves its app on the port given as its argument (apps that are not
+# static files; their code is not in this repository)
+SERVED = {
+    "the-internet": "scripts/the-internet.sh",
+}
+DEFAULT = list(APPS)
 
 HEADER = re.compile(r"^\s*test:")
 NOT_A_STEP = ("#", "|", "examples:", "background:")
@@ -69,6 +77,38 @@ def serve(directory):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+class Served:
+    """An app served by its script on a free 127.0.0.1 port, in its own process group."""
+
+    def __init__(self, script):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.server_address = ("127.0.0.1", port)
+        self.process = subprocess.Popen([os.path.join(ROOT, script), str(port)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        start_new_session=True)
+        url = f"http://127.0.0.1:{port}/"
+        for _ in range(120):
+            if self.process.poll() is not None:
+                sys.exit(f"natural_suites: {script} stopped: "
+                         f"{self.process.stderr.read().decode(errors='replace')}")
+            try:
+                urllib.request.urlopen(url, timeout=2).read()
+                return
+            except OSError:
+                time.sleep(0.5)
+        self.shutdown()
+        sys.exit(f"natural_suites: {script} did not answer on {url} within a minute")
+
+    def shutdown(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
 
 
 def is_step(line):
@@ -161,8 +201,7 @@ def failures(events):
 
 
 def measure(name, prettyplay, rounds, keep):
-    app_dir = os.path.join(ROOT, APPS[name])
-    server = serve(app_dir)
+    server = Served(SERVED[name]) if name in SERVED else serve(os.path.join(ROOT, APPS[name]))
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     project = tempfile.mkdtemp(prefix=f"natural-{name}-")
     env = {k: v for k, v in os.environ.items()
@@ -273,14 +312,14 @@ def main():
     parser.add_argument("--markdown", metavar="FILE",
                         help="also write the table and every step not proven, with its reason, "
                              "to FILE as Markdown (tests/fixtures/natural/BASELINE.md)")
-    parser.add_argument("suites", nargs="*", metavar="SUITE", help=", ".join(APPS))
+    parser.add_argument("suites", nargs="*", metavar="SUITE", help=", ".join([*APPS, *SERVED]))
     args = parser.parse_args()
     for name in args.suites:
-        if name not in APPS:
-            parser.error(f"unknown suite {name!r}: one of {', '.join(APPS)}")
+        if name not in APPS and name not in SERVED:
+            parser.error(f"unknown suite {name!r}: one of {', '.join([*APPS, *SERVED])}")
     prettyplay = binary()
     results = [measure(name, prettyplay, args.rounds, args.keep)
-               for name in (args.suites or list(APPS))]
+               for name in (args.suites or DEFAULT)]
 
     print(f"prettyplay: {prettyplay}")
     head = (f"{'suite':<16} {'steps':>5} {'proven':>13} {'tests green 1st run':>20} "
