@@ -87,14 +87,17 @@ class Served:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         self.server_address = ("127.0.0.1", port)
+        # The app logs every request: to a file, because a pipe nobody reads fills and stops it.
+        self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen([os.path.join(ROOT, script), str(port)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        stdout=self.log, stderr=self.log,
                                         start_new_session=True)
         url = f"http://127.0.0.1:{port}/"
         for _ in range(120):
             if self.process.poll() is not None:
+                self.log.seek(0)
                 sys.exit(f"natural_suites: {script} stopped: "
-                         f"{self.process.stderr.read().decode(errors='replace')}")
+                         f"{self.log.read().decode(errors='replace')}")
             try:
                 urllib.request.urlopen(url, timeout=2).read()
                 return
@@ -200,6 +203,32 @@ def failures(events):
     return failed
 
 
+def first_run_tests(events):
+    """Each test of the first run: (scenario, line, name) -> (status, failing step, its line,
+    the failure's kind and reason, the origins outside allowed_origins its pages reached for and
+    what became of them)."""
+    origins = {}
+    for e in events:
+        if e["event"] == "origins_seen":
+            key = (e["test"]["scenario"], e["test"]["line"])
+            for seen in e.get("origins", []):
+                origins.setdefault(key, set()).add(f"{seen['origin']} {seen['outcome']}")
+    tests = {}
+    for e in events:
+        if e["event"] != "test_finished":
+            continue
+        test, outcome = e["test"], e["outcome"]
+        cause = outcome.get("cause") or {}
+        kind = cause.get("kind") or cause.get("type") or outcome.get("status")
+        reason = cause.get("reason") or cause.get("message") or ""
+        reason = " ".join(reason.split("\n\nthe sentences it understands")[0].split())
+        tests[(test["scenario"], test["line"], test["name"])] = (
+            outcome.get("status"), outcome.get("step_index"), outcome.get("line"),
+            "" if outcome.get("status") == "passed" else f"{kind}: {reason}",
+            sorted(origins.get((test["scenario"], test["line"]), ())))
+    return tests
+
+
 def measure(name, prettyplay, rounds, keep):
     server = Served(SERVED[name]) if name in SERVED else serve(os.path.join(ROOT, APPS[name]))
     url = f"http://127.0.0.1:{server.server_address[1]}/"
@@ -226,6 +255,7 @@ def measure(name, prettyplay, rounds, keep):
             if round_ == 1:
                 tests_first = len(finished)
                 green_first = sum(1 for e in finished if e["outcome"]["status"] == "passed")
+                first_run = first_run_tests(events)
             failed = failures(events)
             if not failed:
                 if code != 0:
@@ -265,7 +295,7 @@ def measure(name, prettyplay, rounds, keep):
             "not_proven": not_proven, "tests": tests_first, "green": green_first,
             "rounds": round_, "vacuous": vacuous, "unproven": unproven,
             "audit_code": audit_code, "audit_failed": audit_failed,
-            "audit_output": audit_output,
+            "audit_output": audit_output, "first_run": first_run,
         }
     finally:
         server.shutdown()
@@ -275,7 +305,7 @@ def measure(name, prettyplay, rounds, keep):
             shutil.rmtree(project, ignore_errors=True)
 
 
-def write_markdown(path, prettyplay, results):
+def write_markdown(path, prettyplay, results, first_run=False):
     out = ["| suite | steps | proven | tests green on the first run | rounds | vacuous | "
            "unproven |", "|---|---:|---:|---:|---:|---:|---:|"]
     for r in results:
@@ -299,6 +329,16 @@ def write_markdown(path, prettyplay, results):
                        f"{cell(reason)} |")
         for where, sentence, proof in r["vacuous"] + r["unproven"]:
             out.append(f"| {where[0]}:{where[1]} | audit | {sentence} | {proof} |")
+        if first_run:
+            out += ["", f"### {r['name']}: the first run, test by test", "",
+                    "| test | outcome | failed at | why | origins outside allowed_origins |",
+                    "|---|---|---|---|---|"]
+            cell = lambda text: str(text).replace("|", "\\|")
+            for (scenario, line, test), (status, index, at, why, seen) in sorted(
+                    r["first_run"].items()):
+                where = f"step {index} (line {at})" if status != "passed" else ""
+                out.append(f"| {scenario}:{line} {cell(test)} | {status} | {where} | "
+                           f"{cell(why[:300])} | {cell(', '.join(seen))} |")
     open(path, "w").write("\n".join(out) + "\n")
 
 
@@ -312,6 +352,10 @@ def main():
     parser.add_argument("--markdown", metavar="FILE",
                         help="also write the table and every step not proven, with its reason, "
                              "to FILE as Markdown (tests/fixtures/natural/BASELINE.md)")
+    parser.add_argument("--first-run", action="store_true",
+                        help="with --markdown, also list every test of the first run: its "
+                             "outcome, the step it failed at and why, and the origins outside "
+                             "allowed_origins its pages reached for")
     parser.add_argument("suites", nargs="*", metavar="SUITE", help=", ".join([*APPS, *SERVED]))
     args = parser.parse_args()
     for name in args.suites:
@@ -350,7 +394,7 @@ def main():
         for (scenario, line), (sentence, reason, _) in sorted(r["audit_failed"].items()):
             print(f"AUDIT FAILED {r['name']} {scenario}:{line}: {sentence}: {reason}")
     if args.markdown:
-        write_markdown(args.markdown, prettyplay, results)
+        write_markdown(args.markdown, prettyplay, results, args.first_run)
     if args.verbose:
         for r in results:
             print(f"\n{r['name']}: not proven ({len(r['not_proven'])})")

@@ -94,7 +94,18 @@ fn audit_verbose_names_each_unproven_check_at_its_line_with_why() {
         .run()
         .assert_exit(0)
         .stdout_contains(unproven)
-        .stdout_line("checks: 0 proven, 1 unproven");
+        .stdout_line("checks: 0 proven, 1 unproven")
+        .output_not_contains("-v names");
+    // Without -v the count says how to see which checks are unproven.
+    project()
+        .args(&["audit"])
+        .run()
+        .assert_exit(0)
+        .output_not_contains(unproven)
+        .stdout_line("checks: 0 proven, 1 unproven")
+        .stdout_line(
+            "  -v names each unproven check at its line, with why no mutation could prove it",
+        );
     let out = project()
         .args(&["audit", "--reporter", "list", "--reporter", "json"])
         .run()
