@@ -161,7 +161,7 @@ fn a_step_before_any_page_was_opened_is_declined_as_such() {
 #[test]
 fn an_incurable_generated_step_shows_the_code_written_before_it() {
     // The first step opens a page without the button the second one names.
-    Test::new()
+    let out = Test::new()
         .page("index.html", BUTTON)
         .page(
             "other.html",
@@ -172,12 +172,35 @@ fn an_incurable_generated_step_shows_the_code_written_before_it() {
             "test: wrong page\n  open /other.html\n  click the \"Go\" button\n",
         )
         .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
-        .args(&["run"])
+        .args(&[
+            "run",
+            "--reporter",
+            "list",
+            "--reporter",
+            "html",
+            "--reporter",
+            "junit",
+        ])
         .run()
         .assert_exit(1)
         .stdout_contains("INCURABLE")
         .stdout_contains("code of step 1 \"open /other.html\", written in this run:")
         .stdout_contains("other.html');");
+    // The HTML and JUnit reports show it too.
+    let html = out.read("prettyplay-report/index.html");
+    assert!(
+        html.contains(
+            "<p class=\"code-label\">code of step 1 &quot;open /other.html&quot;, written in \
+             this run</p><pre><code>"
+        ) && html.contains("other.html');"),
+        "{html}"
+    );
+    let junit = out.read("prettyplay-report/junit.xml");
+    assert!(
+        junit.contains("code of step 1 \"open /other.html\", written in this run:")
+            && junit.contains("other.html');"),
+        "{junit}"
+    );
 }
 
 #[test]

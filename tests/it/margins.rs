@@ -90,6 +90,10 @@ fn a_generated_step_that_waited_most_of_its_timeout_is_told_and_a_replay_that_ru
             "list",
             "--reporter",
             "json",
+            "--reporter",
+            "html",
+            "--reporter",
+            "junit",
         ])
         .run()
         .assert_exit(1)
@@ -111,6 +115,16 @@ fn a_generated_step_that_waited_most_of_its_timeout_is_told_and_a_replay_that_ru
         timed_out["waited_ms"].as_u64().is_some_and(|ms| ms >= 2000),
         "{finished:#}"
     );
+    // The HTML and JUnit reports say it too.
+    let said =
+        "timed out: the `click` call waited its whole 2 s timeout, which is [browser] timeout";
+    let html = out.read("prettyplay-report/index.html");
+    assert!(
+        html.contains(&format!("<p class=\"note\">{said}")),
+        "{html}"
+    );
+    let junit = out.read("prettyplay-report/junit.xml");
+    assert!(junit.contains(said), "{junit}");
 }
 
 #[test]
