@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Measures the built-in generator on the natural-language suites (tests/fixtures/natural/*):
-suites written the way a QA engineer writes them, for five apps prettyplay's authors did not
-write (three TodoMVC builds, MDN's validation form and MDN's Can Store).
+suites written the way a QA engineer writes them, for six apps prettyplay's authors did not
+write (three TodoMVC builds, MDN's validation form, MDN's Can Store and saucelabs' the-internet).
 
 For each suite it serves the app's directory on a free 127.0.0.1 port (Python's http.server in a
-thread), copies the suite to a temporary directory and runs `prettyplay run --base-url URL` there
+thread; the-internet, a Sinatra app, through scripts/the-internet.sh, which needs Ruby and a
+snapshot of the app's repository: see that script), copies the suite to a temporary directory and runs `prettyplay run --base-url URL` there
 with an empty cache and no LLM (the suites' prettyplay.toml has no [llm]; PRETTYPLAY_LLM_* and
 PRETTYPLAY_GENERATE_* are removed from the environment). Then:
 
@@ -23,13 +24,13 @@ PRETTYPLAY_GENERATE_* are removed from the environment). Then:
 Usage:
 
     scripts/natural_suites.py [-v] [--rounds N] [--keep] [SUITE ...]
-        SUITE: todomvc-react, todomvc-vue, todomvc-jquery, form-validation, can-store
-        (default: all five)
+        SUITE: todomvc-react, todomvc-vue, todomvc-jquery, form-validation, can-store,
+        the-internet (default: the first five, which need nothing but Python)
 
 PRETTYPLAY=path selects the binary (default: target/release/prettyplay, then target/debug)."""
 
-import argparse, functools, http.server, json, os, re, shutil, subprocess, sys, tempfile
-import threading
+import argparse, functools, http.server, json, os, re, shutil, socket, subprocess, sys
+import tempfile, threading, time, urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
@@ -43,6 +44,13 @@ APPS = {
     "form-validation": "tests/fixtures/apps/form-validation",
     "can-store": "tests/fixtures/apps/can-store",
 }
+
+# suite -> the script that serves its app on the port given as its argument (apps that are not
+# static files; their code is not in this repository)
+SERVED = {
+    "the-internet": "scripts/the-internet.sh",
+}
+DEFAULT = list(APPS)
 
 HEADER = re.compile(r"^\s*test:")
 NOT_A_STEP = ("#", "|", "examples:", "background:")
@@ -69,6 +77,41 @@ def serve(directory):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+class Served:
+    """An app served by its script on a free 127.0.0.1 port, in its own process group."""
+
+    def __init__(self, script):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.server_address = ("127.0.0.1", port)
+        # The app logs every request: to a file, because a pipe nobody reads fills and stops it.
+        self.log = tempfile.TemporaryFile()
+        self.process = subprocess.Popen([os.path.join(ROOT, script), str(port)],
+                                        stdout=self.log, stderr=self.log,
+                                        start_new_session=True)
+        url = f"http://127.0.0.1:{port}/"
+        for _ in range(120):
+            if self.process.poll() is not None:
+                self.log.seek(0)
+                sys.exit(f"natural_suites: {script} stopped: "
+                         f"{self.log.read().decode(errors='replace')}")
+            try:
+                urllib.request.urlopen(url, timeout=2).read()
+                return
+            except OSError:
+                time.sleep(0.5)
+        self.shutdown()
+        sys.exit(f"natural_suites: {script} did not answer on {url} within a minute")
+
+    def shutdown(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
 
 
 def is_step(line):
@@ -160,9 +203,34 @@ def failures(events):
     return failed
 
 
+def first_run_tests(events):
+    """Each test of the first run: (scenario, line, name) -> (status, failing step, its line,
+    the failure's kind and reason, the origins outside allowed_origins its pages reached for and
+    what became of them)."""
+    origins = {}
+    for e in events:
+        if e["event"] == "origins_seen":
+            key = (e["test"]["scenario"], e["test"]["line"])
+            for seen in e.get("origins", []):
+                origins.setdefault(key, set()).add(f"{seen['origin']} {seen['outcome']}")
+    tests = {}
+    for e in events:
+        if e["event"] != "test_finished":
+            continue
+        test, outcome = e["test"], e["outcome"]
+        cause = outcome.get("cause") or {}
+        kind = cause.get("kind") or cause.get("type") or outcome.get("status")
+        reason = cause.get("reason") or cause.get("message") or ""
+        reason = " ".join(reason.split("\n\nthe sentences it understands")[0].split())
+        tests[(test["scenario"], test["line"], test["name"])] = (
+            outcome.get("status"), outcome.get("step_index"), outcome.get("line"),
+            "" if outcome.get("status") == "passed" else f"{kind}: {reason}",
+            sorted(origins.get((test["scenario"], test["line"]), ())))
+    return tests
+
+
 def measure(name, prettyplay, rounds, keep):
-    app_dir = os.path.join(ROOT, APPS[name])
-    server = serve(app_dir)
+    server = Served(SERVED[name]) if name in SERVED else serve(os.path.join(ROOT, APPS[name]))
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     project = tempfile.mkdtemp(prefix=f"natural-{name}-")
     env = {k: v for k, v in os.environ.items()
@@ -187,6 +255,7 @@ def measure(name, prettyplay, rounds, keep):
             if round_ == 1:
                 tests_first = len(finished)
                 green_first = sum(1 for e in finished if e["outcome"]["status"] == "passed")
+                first_run = first_run_tests(events)
             failed = failures(events)
             if not failed:
                 if code != 0:
@@ -226,7 +295,7 @@ def measure(name, prettyplay, rounds, keep):
             "not_proven": not_proven, "tests": tests_first, "green": green_first,
             "rounds": round_, "vacuous": vacuous, "unproven": unproven,
             "audit_code": audit_code, "audit_failed": audit_failed,
-            "audit_output": audit_output,
+            "audit_output": audit_output, "first_run": first_run,
         }
     finally:
         server.shutdown()
@@ -236,7 +305,7 @@ def measure(name, prettyplay, rounds, keep):
             shutil.rmtree(project, ignore_errors=True)
 
 
-def write_markdown(path, prettyplay, results):
+def write_markdown(path, prettyplay, results, first_run=False):
     out = ["| suite | steps | proven | tests green on the first run | rounds | vacuous | "
            "unproven |", "|---|---:|---:|---:|---:|---:|---:|"]
     for r in results:
@@ -260,6 +329,16 @@ def write_markdown(path, prettyplay, results):
                        f"{cell(reason)} |")
         for where, sentence, proof in r["vacuous"] + r["unproven"]:
             out.append(f"| {where[0]}:{where[1]} | audit | {sentence} | {proof} |")
+        if first_run:
+            out += ["", f"### {r['name']}: the first run, test by test", "",
+                    "| test | outcome | failed at | why | origins outside allowed_origins |",
+                    "|---|---|---|---|---|"]
+            cell = lambda text: str(text).replace("|", "\\|")
+            for (scenario, line, test), (status, index, at, why, seen) in sorted(
+                    r["first_run"].items()):
+                where = f"step {index} (line {at})" if status != "passed" else ""
+                out.append(f"| {scenario}:{line} {cell(test)} | {status} | {where} | "
+                           f"{cell(why[:300])} | {cell(', '.join(seen))} |")
     open(path, "w").write("\n".join(out) + "\n")
 
 
@@ -273,14 +352,18 @@ def main():
     parser.add_argument("--markdown", metavar="FILE",
                         help="also write the table and every step not proven, with its reason, "
                              "to FILE as Markdown (tests/fixtures/natural/BASELINE.md)")
-    parser.add_argument("suites", nargs="*", metavar="SUITE", help=", ".join(APPS))
+    parser.add_argument("--first-run", action="store_true",
+                        help="with --markdown, also list every test of the first run: its "
+                             "outcome, the step it failed at and why, and the origins outside "
+                             "allowed_origins its pages reached for")
+    parser.add_argument("suites", nargs="*", metavar="SUITE", help=", ".join([*APPS, *SERVED]))
     args = parser.parse_args()
     for name in args.suites:
-        if name not in APPS:
-            parser.error(f"unknown suite {name!r}: one of {', '.join(APPS)}")
+        if name not in APPS and name not in SERVED:
+            parser.error(f"unknown suite {name!r}: one of {', '.join([*APPS, *SERVED])}")
     prettyplay = binary()
     results = [measure(name, prettyplay, args.rounds, args.keep)
-               for name in (args.suites or list(APPS))]
+               for name in (args.suites or DEFAULT)]
 
     print(f"prettyplay: {prettyplay}")
     head = (f"{'suite':<16} {'steps':>5} {'proven':>13} {'tests green 1st run':>20} "
@@ -311,7 +394,7 @@ def main():
         for (scenario, line), (sentence, reason, _) in sorted(r["audit_failed"].items()):
             print(f"AUDIT FAILED {r['name']} {scenario}:{line}: {sentence}: {reason}")
     if args.markdown:
-        write_markdown(args.markdown, prettyplay, results)
+        write_markdown(args.markdown, prettyplay, results, args.first_run)
     if args.verbose:
         for r in results:
             print(f"\n{r['name']}: not proven ({len(r['not_proven'])})")

@@ -451,7 +451,7 @@ impl Summary {
         write_not_run(out, palette, stats)?;
         if verbosity != Verbosity::Quiet {
             self.write_slowest(out, palette)?;
-            write_counts(out, stats)?;
+            write_counts(out, stats, verbosity)?;
         }
         write_closing(out, palette, verbosity, stats)?;
         self.failures.clear();
@@ -557,8 +557,9 @@ fn write_not_run(out: &mut dyn Write, palette: Palette, stats: &RunStats) -> io:
     }
 }
 
-/// The steps by source (and writer), the checks by proof, and the LLM figures.
-fn write_counts(out: &mut dyn Write, stats: &RunStats) -> io::Result<()> {
+/// The steps by source (and writer), the checks by proof, and the LLM figures. Unproven checks
+/// are named only in verbose mode, so a count of them says how to see which they are.
+fn write_counts(out: &mut dyn Write, stats: &RunStats, verbosity: Verbosity) -> io::Result<()> {
     let mut writers = Vec::new();
     if stats.builtin_steps > 0 {
         writers.push(format!("{} by the built-in generator", stats.builtin_steps));
@@ -601,6 +602,12 @@ fn write_counts(out: &mut dyn Write, stats: &RunStats) -> io::Result<()> {
             "checks: {} proven, {} unproven{vacuous}",
             stats.checks_proven, stats.checks_unproven
         )?;
+        if stats.checks_unproven > 0 && verbosity != Verbosity::Verbose {
+            writeln!(
+                out,
+                "  -v names each unproven check at its line, with why no mutation could prove it"
+            )?;
+        }
     }
     if stats.llm_requests > 0 {
         writeln!(out, "{}", llm_summary(stats))?;
@@ -695,6 +702,7 @@ mod tests {
             before: Duration::ZERO,
             timeout: Duration::from_secs(5),
             setting: crate::step::TimeoutSetting::Browser,
+            run: crate::step::WaitedIn::Step,
         });
         let details = failure_details(&failure, false);
         assert!(
@@ -729,6 +737,29 @@ mod tests {
     }
 
     #[test]
+    fn a_count_of_unproven_checks_says_that_verbose_mode_names_them() {
+        let counts = |unproven, verbosity| {
+            let stats = RunStats {
+                checks_proven: 2,
+                checks_unproven: unproven,
+                ..RunStats::default()
+            };
+            let mut out = Vec::new();
+            write_counts(&mut out, &stats, verbosity).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let hint = "  -v names each unproven check at its line, with why no mutation could prove \
+                    it\n";
+        assert_eq!(
+            counts(1, Verbosity::Normal),
+            format!("steps: 0 cached, 0 generated, 0 healed\nchecks: 2 proven, 1 unproven\n{hint}")
+        );
+        // Verbose mode names them already; with none unproven there is nothing to name.
+        assert!(!counts(1, Verbosity::Verbose).contains("-v names"));
+        assert!(!counts(0, Verbosity::Normal).contains("-v names"));
+    }
+
+    #[test]
     fn reused_steps_claim_saved_llm_requests_only_when_an_llm_could_write() {
         let counts = |llm_writes| {
             let stats = RunStats {
@@ -738,7 +769,7 @@ mod tests {
                 ..RunStats::default()
             };
             let mut out = Vec::new();
-            write_counts(&mut out, &stats).unwrap();
+            write_counts(&mut out, &stats, Verbosity::Normal).unwrap();
             String::from_utf8(out).unwrap()
         };
         assert_eq!(

@@ -13,7 +13,7 @@ use base64::Engine as _;
 
 use super::details::{
     DiffLine, code_blocks, diff_lines, failure_label, failure_text, failure_verdict, heal_diff,
-    llm_summary, seconds,
+    llm_summary, seconds, timed_out_text,
 };
 use super::record::{Heal, RunRecord, StepRecord, StepStatus, TestRecord};
 use super::trace_link::TraceLink;
@@ -415,6 +415,13 @@ fn failure_html(html: &mut String, id: &TestId, steps: &[StepRecord], failure: &
             escape(&verdict.recommendation)
         );
     }
+    if let Some(waited) = &failure.timed_out {
+        let _ = writeln!(
+            html,
+            "<p class=\"note\">timed out: {}</p>",
+            escape(&timed_out_text(waited))
+        );
+    }
     // The step's own code is shown with the step; a block it does not show gets its label.
     let step_code = steps
         .iter()
@@ -435,6 +442,17 @@ fn failure_html(html: &mut String, id: &TestId, steps: &[StepRecord], failure: &
         let _ = writeln!(
             html,
             "<p class=\"note muted\">failed at line {line} of the step code</p>"
+        );
+    }
+    // The page the step found is the work of the code written before it in this run.
+    for written in &failure.written_before {
+        let _ = writeln!(
+            html,
+            "<p class=\"code-label\">code of step {} &quot;{}&quot;, written in this run</p>\
+             <pre><code>{}</code></pre>",
+            written.step_index,
+            escape(&written.step),
+            escape(&written.code)
         );
     }
     if let Some(png) = &failure.screenshot {
@@ -494,6 +512,48 @@ mod tests {
         );
         events.insert(at, trace);
         events
+    }
+
+    #[test]
+    fn a_failure_shows_the_timeout_it_ran_out_and_the_code_written_before_it() {
+        let test = testing::id("a.steps", "slow", 1);
+        let events = [
+            RunEvent::of_test(test.clone(), TestKind::Started),
+            testing::finished(
+                &test,
+                TestOutcome::Failed(Box::new(testing::timed_out_failure())),
+                0,
+            ),
+        ];
+        let html = render(&record(&events), Path::new(REPORT_DIR));
+        assert!(
+            html.contains(
+                "<p class=\"note\">timed out: the `expect` call waited its whole 5 s timeout, \
+                 which is [browser] timeout (in prettyplay.toml;"
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<p class=\"code-label\">code of step 1 &quot;open the app&quot;, written in \
+                 this run</p><pre><code>async function step(page) {\n  await \
+                 page.goto('/other');\n}</code></pre>"
+            ),
+            "{html}"
+        );
+        let plain = render(
+            &record(&[
+                RunEvent::of_test(test.clone(), TestKind::Started),
+                testing::finished(
+                    &test,
+                    TestOutcome::Failed(Box::new(testing::check_failure())),
+                    0,
+                ),
+            ]),
+            Path::new(REPORT_DIR),
+        );
+        assert!(!plain.contains("timed out:"), "{plain}");
+        assert!(!plain.contains("written in this run"), "{plain}");
     }
 
     #[test]

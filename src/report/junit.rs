@@ -274,6 +274,34 @@ mod tests {
     }
 
     #[test]
+    fn a_failure_shows_the_timeout_it_ran_out_and_the_code_written_before_it() {
+        let test = testing::id("a.steps", "slow", 1);
+        let events = [
+            RunEvent::of_test(test.clone(), crate::runner::TestKind::Started),
+            testing::finished(
+                &test,
+                crate::runner::TestOutcome::Failed(Box::new(testing::timed_out_failure())),
+                0,
+            ),
+        ];
+        let xml = render(&record(&events));
+        assert!(
+            xml.contains(
+                "    timed out: the `expect` call waited its whole 5 s timeout, which is [browser] \
+                 timeout (in prettyplay.toml;"
+            ),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(
+                "  code of step 1 \"open the app\", written in this run:\n      1 | async \
+                 function step(page) {\n      2 |   await page.goto('/other');"
+            ),
+            "{xml}"
+        );
+    }
+
+    #[test]
     fn a_test_ctrl_c_stopped_is_skipped_not_failed() {
         let test = testing::id("a.steps", "stopped", 1);
         let events = [

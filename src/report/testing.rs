@@ -368,6 +368,27 @@ pub(crate) fn check_failure() -> TestFailure {
     }
 }
 
+/// A check that ran out its timeout on a page the code of an earlier step, written in the same
+/// run, had left: the failure carries both.
+pub(crate) fn timed_out_failure() -> TestFailure {
+    TestFailure {
+        timed_out: Some(crate::step::Waited {
+            method: "expect".into(),
+            call: ms(5004),
+            before: Duration::ZERO,
+            timeout: Duration::from_secs(5),
+            setting: crate::step::TimeoutSetting::Browser,
+            run: crate::step::WaitedIn::Step,
+        }),
+        written_before: vec![crate::runner::WrittenStep {
+            step_index: 1,
+            step: "open the app".into(),
+            code: "async function step(page) {\n  await page.goto('/other');\n}".into(),
+        }],
+        ..check_failure()
+    }
+}
+
 /// A run of two retried tests (`--retries 2`): `scenarios/todo.steps › flaky` fails its first
 /// attempt at step 2 and passes its second; `scenarios/todo.steps › broken` fails all three.
 pub(crate) fn retried_events() -> Vec<RunEvent> {

@@ -679,6 +679,7 @@ mod tests {
                     before: ms(0),
                     timeout: ms(5000),
                     setting: crate::step::TimeoutSetting::Navigation,
+                    run: crate::step::WaitedIn::Step,
                 }),
                 written_before: vec![crate::runner::WrittenStep {
                     step_index: 1,

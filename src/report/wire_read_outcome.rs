@@ -20,7 +20,7 @@ use crate::runner::{
     TestOutcome, WrittenStep,
 };
 use crate::script::{FailureKind, StepFailure};
-use crate::step::{TimeoutSetting, Waited};
+use crate::step::{TimeoutSetting, Waited, WaitedIn};
 
 /// The largest screenshot read by reference (from a report blob's directory): a full-page PNG
 /// of a long page fits.
@@ -131,6 +131,8 @@ impl TryFrom<TimedOutIn> for Waited {
                 TimeoutSetting::as_str,
                 "timeout setting",
             )?,
+            // The wire keeps the call, not which run of the code it was in.
+            run: WaitedIn::Step,
         })
     }
 }

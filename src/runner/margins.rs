@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::runner::{FailureCause, StepSource, TestFailure};
 use crate::script::FailureKind;
-use crate::step::{TimeoutSetting, Waited};
+use crate::step::{TimeoutSetting, Waited, WaitedIn};
 
 /// The warning for a step that passed with `waited` as its tightest wait, when the wait took
 /// more than 60% of its timeout; `None` otherwise.
@@ -35,8 +35,13 @@ pub(crate) fn margin_warning(
             wait_seconds(waited.before)
         )
     };
+    // The proof re-runs a check on the page as the step left it, as a replay runs it.
+    let run = match waited.run {
+        WaitedIn::Step => "",
+        WaitedIn::ProofRerun => ", in the mutation proof's run of it on the unchanged page",
+    };
     Some(format!(
-        "step {index} \"{sentence}\" ({written}): waited {} of {} (the `{}` call{before}): \
+        "step {index} \"{sentence}\" ({written}): waited {} of {} (the `{}` call{before}{run}): \
          {risk}; raise {} or write \"wait until … appears\" before it",
         wait_seconds(waited.total()),
         wait_seconds(waited.timeout),
@@ -88,6 +93,7 @@ mod tests {
             before: Duration::from_millis(before_ms),
             timeout: Duration::from_secs(5),
             setting,
+            run: WaitedIn::Step,
         }
     }
 
@@ -116,6 +122,31 @@ mod tests {
             "{healed}"
         );
         assert!(healed.contains("raise the `timeout` option"), "{healed}");
+    }
+
+    #[test]
+    fn a_wait_in_the_proofs_run_and_a_wait_run_in_javascript_are_told_as_such() {
+        let proof = Waited {
+            run: WaitedIn::ProofRerun,
+            ..waited(4000, 0, TimeoutSetting::Browser)
+        };
+        let told = margin_warning(2, "s", StepSource::Generated, Some(&proof)).unwrap();
+        assert!(
+            told.contains(
+                "waited 4 s of 5 s (the `click` call, in the mutation proof's run of it on the \
+                 unchanged page): replay may time out"
+            ),
+            "{told}"
+        );
+        let polled = Waited {
+            method: "expect.poll".to_owned(),
+            ..waited(3500, 0, TimeoutSetting::Browser)
+        };
+        let told = margin_warning(1, "s", StepSource::Cached, Some(&polled)).unwrap();
+        assert!(
+            told.contains("waited 3.5 s of 5 s (the `expect.poll` call)"),
+            "{told}"
+        );
     }
 
     #[test]

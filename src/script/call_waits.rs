@@ -22,17 +22,29 @@ pub(crate) struct TimedCall {
 impl TimedCall {
     /// The call of `method` with `params` (the prelude's JSON) that ran for `waited`, when its
     /// parameters give it a timeout. A timeout of 0 is no timeout, so such a call is none.
+    ///
+    /// A pause of a wait the prelude runs itself (`expect.toPass`, `expect.poll`,
+    /// `page.waitForURL`) names that wait (`waiting`) and how long it had lasted when the pause
+    /// began (`since`): the wait, not the pause, is judged against its whole timeout.
     pub(crate) fn of(method: &str, params: &str, waited: Duration) -> Option<TimedCall> {
         let params: Value = serde_json::from_str(params).ok()?;
         let ms = params
             .get("total")
             .or_else(|| params.get("timeout"))
             .and_then(Value::as_f64)?;
+        let since = params
+            .get("since")
+            .and_then(Value::as_f64)
+            .filter(|ms| ms.is_finite() && *ms > 0.0)
+            .map_or(Duration::ZERO, |ms| Duration::from_secs_f64(ms / 1000.0));
         // Frame calls are named as a locator's or a page's own: `click`, not `frame.click`.
-        let method = method.strip_prefix("frame.").unwrap_or(method);
+        let method = params
+            .get("waiting")
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| method.strip_prefix("frame.").unwrap_or(method));
         (ms.is_finite() && ms > 0.0).then(|| TimedCall {
             method: method.to_owned(),
-            waited,
+            waited: since + waited,
             timeout: Duration::from_secs_f64(ms / 1000.0),
         })
     }
@@ -99,6 +111,29 @@ mod tests {
         )
         .unwrap();
         assert_eq!(waiter.timeout, Duration::from_secs(2));
+    }
+
+    #[test]
+    fn a_pause_of_a_wait_the_prelude_runs_is_that_wait_so_far_against_its_whole_timeout() {
+        let pause = TimedCall::of(
+            "frame.waitForTimeout",
+            r#"{"waitTimeout":1000,"total":5000,"since":3200,"waiting":"expect.toPass"}"#,
+            Duration::from_millis(1000),
+        )
+        .unwrap();
+        assert_eq!(pause.method, "expect.toPass");
+        assert_eq!(pause.waited, Duration::from_millis(4200));
+        assert_eq!(pause.timeout, Duration::from_secs(5));
+        assert_eq!(pause.per_mille(), 840);
+        // A pause of no wait (or of one without a timeout) is no timed call.
+        assert!(
+            TimedCall::of(
+                "frame.waitForTimeout",
+                r#"{"waitTimeout":50}"#,
+                Duration::ZERO
+            )
+            .is_none()
+        );
     }
 
     #[test]

@@ -1422,7 +1422,8 @@
       const timeout = this._navigationTimeoutOf(o);
       const waitUntil = o.waitUntil || 'load';
       const matches = urlMatcher(this, url, 'page.waitForURL');
-      const deadline = timeout > 0 ? Date.now() + timeout : Infinity;
+      const started = Date.now();
+      const deadline = timeout > 0 ? started + timeout : Infinity;
       while (!matches(this.url())) {
         const left = deadline - Date.now();
         if (left <= 0) {
@@ -1435,7 +1436,9 @@
           ].join('\n');
           throw tag(new TimeoutError(message), 'timeout');
         }
-        call(this._id, 'frame.waitForTimeout', { waitTimeout: Math.min(50, left) });
+        const pause = { waitTimeout: Math.min(50, left) };
+        if (timeout > 0) Object.assign(pause, { total: timeout, since: Date.now() - started, waiting: 'page.waitForURL' });
+        call(this._id, 'frame.waitForTimeout', pause);
       }
       if (waitUntil !== 'commit') {
         const left = deadline === Infinity ? 0 : Math.max(1, deadline - Date.now());
@@ -1930,7 +1933,7 @@
       const o = options || {};
       if (typeof this._actual !== 'function') throw tag(new TypeError('toPass: expect(received) must be a function'), 'script');
       const timeout = o.timeout !== undefined ? o.timeout : config.timeout;
-      const failure = await retry(this._actual, timeout, o.intervals, () => {});
+      const failure = await retry(this._actual, timeout, o.intervals, () => {}, false, 'expect.toPass');
       if (!failure === !this._isNot) return;
       if (this._isNot) fail('expect(received).not.toPass() failed\n\nReceived: the block passed');
       fail(`${failure.message}\n\nCall Log:\n- Timeout ${timeout}ms exceeded while waiting on the predicate`);
@@ -2243,10 +2246,13 @@
   }
 
   // Calls `block` until it stops throwing (or only matcher failures, with `onlyChecks`), waiting
-  // `intervals` between tries; answers the last error when `timeout` passed, else null.
-  async function retry(block, timeout, intervals, onValue, onlyChecks) {
+  // `intervals` between tries; answers the last error when `timeout` passed, else null. Each
+  // pause tells the host how long the wait `api` has lasted so far (`since`) of its whole
+  // `timeout` (`total`), so that a wait which needed most of its timeout is told like a call's.
+  async function retry(block, timeout, intervals, onValue, onlyChecks, api) {
     const waits = intervals && intervals.length ? intervals : [100, 250, 500, 1000];
-    const deadline = timeout > 0 ? Date.now() + timeout : Infinity;
+    const started = Date.now();
+    const deadline = timeout > 0 ? started + timeout : Infinity;
     for (let attempt = 0; ; attempt++) {
       try {
         onValue(await block());
@@ -2255,7 +2261,9 @@
         if (onlyChecks && !(error && error[KIND] === 'check')) throw error;
         const left = deadline - Date.now();
         if (left <= 0) return error;
-        call(0, 'frame.waitForTimeout', { waitTimeout: Math.min(waits[Math.min(attempt, waits.length - 1)], left) });
+        const pause = { waitTimeout: Math.min(waits[Math.min(attempt, waits.length - 1)], left) };
+        if (timeout > 0) Object.assign(pause, { total: timeout, since: Date.now() - started, waiting: api });
+        call(0, 'frame.waitForTimeout', pause);
       }
     }
   }
@@ -2279,7 +2287,7 @@
     const method = async function (...args) {
       const timeout = this._options.timeout !== undefined ? this._options.timeout : config.timeout;
       const check = (value) => new Expect(value, this._isNot, this._message)[name](...args);
-      const failure = await retry(() => this._fn(), timeout, this._options.intervals, check, true);
+      const failure = await retry(() => this._fn(), timeout, this._options.intervals, check, true, 'expect.poll');
       if (failure) fail(`${failure.message}\n\nCall Log:\n- Timeout ${timeout}ms exceeded while waiting on the predicate`);
     };
     Object.defineProperty(method, 'parameters', { value: parametersOf(Expect.prototype[name]) });

@@ -13,7 +13,7 @@ use crate::driver::{OriginGuard, OriginSeen, TestPage};
 use crate::scenario::StepArgument;
 use crate::script::{
     FailureKind, Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox, StepFailure,
-    StepHost, SubjectRead,
+    StepHost, SubjectRead, TimedCall,
 };
 use crate::step::mutations::Claims;
 use crate::step::proof::{Proof, ProofPage, prove};
@@ -30,6 +30,9 @@ pub(crate) struct LivePage {
     idle_since: Cell<Instant>,
     /// The call of the last execution that came closest to its timeout.
     last_wait: RefCell<Option<Waited>>,
+    /// The call of the current proof's runs on the unmutated page that came closest to its
+    /// timeout.
+    proof_wait: RefCell<Option<TimedCall>>,
 }
 
 impl LivePage {
@@ -47,6 +50,7 @@ impl LivePage {
             limits,
             idle_since: Cell::new(Instant::now()),
             last_wait: RefCell::new(None),
+            proof_wait: RefCell::new(None),
         })
     }
 
@@ -176,8 +180,21 @@ impl StepExecutor for LiveExecutor<'_> {
 
     fn prove(&self, code: &str, claims: &Claims) -> Proof {
         self.page.host.begin_proof();
+        self.page.proof_wait.replace(None);
         let proof = prove(self, code, claims);
         self.page.host.end_proof();
+        // The proof's runs on the unmutated page keep the code's own timeouts, as a replay
+        // does: when one of them waited longer than the step's execution, it is the margin.
+        if let Some(call) = self.page.proof_wait.take() {
+            let waited = Waited::in_proof(call, &self.page.limits);
+            let mut last = self.page.last_wait.borrow_mut();
+            if last
+                .as_ref()
+                .is_none_or(|kept| waited.per_mille() > kept.per_mille())
+            {
+                *last = Some(waited);
+            }
+        }
         proof
     }
 
@@ -223,8 +240,20 @@ impl ProofPage for LiveExecutor<'_> {
         } else {
             ProofMode::Record
         });
+        // A mutated run's timeouts are cut and it is meant to fail: only the unmutated runs
+        // tell how long the code waits.
+        host.reset_waits();
         let outcome = self.page.sandbox.run_step_with(code, host, self.argument);
         host.set_proof_mode(ProofMode::Off);
+        if !mutated && let Some(call) = host.tightest_call() {
+            let mut kept = self.page.proof_wait.borrow_mut();
+            if kept
+                .as_ref()
+                .is_none_or(|kept| call.per_mille() > kept.per_mille())
+            {
+                *kept = Some(call);
+            }
+        }
         // The first run sent the code's read requests; every later run of the proof is answered
         // from them, so the app sees each once.
         host.replay_responses();

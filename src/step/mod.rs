@@ -19,4 +19,4 @@ pub(crate) use live::{LiveExecutor, LivePage};
 pub(crate) use mutations::Claims;
 pub(crate) use proof::Proof;
 pub(crate) use settle::{SettleWindow, SystemClock, settle};
-pub(crate) use waited::{TimeoutSetting, Waited};
+pub(crate) use waited::{TimeoutSetting, Waited, WaitedIn};

@@ -73,6 +73,16 @@ impl TimeoutSetting {
     }
 }
 
+/// Which run of step code a wait was measured in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitedIn {
+    /// An execution of the step (a candidate, a replay, a settle retry).
+    Step,
+    /// A run of the mutation proof on the page as the step left it, which passes with the
+    /// code's own timeouts: a wait there is a wait a replay may make too.
+    ProofRerun,
+}
+
 /// The call of one execution that came closest to its timeout, with the time before the
 /// execution that counts toward it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +96,7 @@ pub struct Waited {
     pub before: Duration,
     pub timeout: Duration,
     pub setting: TimeoutSetting,
+    pub run: WaitedIn,
 }
 
 impl Waited {
@@ -99,7 +110,21 @@ impl Waited {
             method: call.method,
             call: call.waited,
             timeout: call.timeout,
+            run: WaitedIn::Step,
         }
+    }
+
+    /// The wait of `call` in a run of the mutation proof on the unmutated page.
+    pub(crate) fn in_proof(call: TimedCall, limits: &Limits) -> Waited {
+        Waited {
+            run: WaitedIn::ProofRerun,
+            ..Waited::new(call, None, limits)
+        }
+    }
+
+    /// The share of its timeout the wait took, in thousandths, so that waits compare exactly.
+    pub(crate) fn per_mille(&self) -> u128 {
+        self.total().as_micros() * 1000 / self.timeout.as_micros().max(1)
     }
 
     /// What a replay of the code would wait for the page at this call.

@@ -94,7 +94,18 @@ fn audit_verbose_names_each_unproven_check_at_its_line_with_why() {
         .run()
         .assert_exit(0)
         .stdout_contains(unproven)
-        .stdout_line("checks: 0 proven, 1 unproven");
+        .stdout_line("checks: 0 proven, 1 unproven")
+        .output_not_contains("-v names");
+    // Without -v the count says how to see which checks are unproven.
+    project()
+        .args(&["audit"])
+        .run()
+        .assert_exit(0)
+        .output_not_contains(unproven)
+        .stdout_line("checks: 0 proven, 1 unproven")
+        .stdout_line(
+            "  -v names each unproven check at its line, with why no mutation could prove it",
+        );
     let out = project()
         .args(&["audit", "--reporter", "list", "--reporter", "json"])
         .run()
@@ -150,7 +161,7 @@ fn a_step_before_any_page_was_opened_is_declined_as_such() {
 #[test]
 fn an_incurable_generated_step_shows_the_code_written_before_it() {
     // The first step opens a page without the button the second one names.
-    Test::new()
+    let out = Test::new()
         .page("index.html", BUTTON)
         .page(
             "other.html",
@@ -161,12 +172,35 @@ fn an_incurable_generated_step_shows_the_code_written_before_it() {
             "test: wrong page\n  open /other.html\n  click the \"Go\" button\n",
         )
         .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
-        .args(&["run"])
+        .args(&[
+            "run",
+            "--reporter",
+            "list",
+            "--reporter",
+            "html",
+            "--reporter",
+            "junit",
+        ])
         .run()
         .assert_exit(1)
         .stdout_contains("INCURABLE")
         .stdout_contains("code of step 1 \"open /other.html\", written in this run:")
         .stdout_contains("other.html');");
+    // The HTML and JUnit reports show it too.
+    let html = out.read("prettyplay-report/index.html");
+    assert!(
+        html.contains(
+            "<p class=\"code-label\">code of step 1 &quot;open /other.html&quot;, written in \
+             this run</p><pre><code>"
+        ) && html.contains("other.html');"),
+        "{html}"
+    );
+    let junit = out.read("prettyplay-report/junit.xml");
+    assert!(
+        junit.contains("code of step 1 \"open /other.html\", written in this run:")
+            && junit.contains("other.html');"),
+        "{junit}"
+    );
 }
 
 #[test]

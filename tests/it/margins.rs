@@ -1,7 +1,8 @@
 //! Timing margins end to end, on a page served on 127.0.0.1 whose button appears a while after
 //! it loads: a generated step that passed only after waiting most of its timeout is told at once
 //! (in the run's output and its JSON report), and a replay whose call runs out its timeout names
-//! that timeout, where it is set, and how long the call waited.
+//! that timeout, where it is set, and how long the call waited. Waits run in JavaScript
+//! (`expect.poll`, `toPass`, `waitForFunction`) and the mutation proof's runs of a check are told too.
 
 use crate::support::Test;
 use crate::support::fake_llm::{FakeLlm, Reply};
@@ -89,6 +90,10 @@ fn a_generated_step_that_waited_most_of_its_timeout_is_told_and_a_replay_that_ru
             "list",
             "--reporter",
             "json",
+            "--reporter",
+            "html",
+            "--reporter",
+            "junit",
         ])
         .run()
         .assert_exit(1)
@@ -110,6 +115,16 @@ fn a_generated_step_that_waited_most_of_its_timeout_is_told_and_a_replay_that_ru
         timed_out["waited_ms"].as_u64().is_some_and(|ms| ms >= 2000),
         "{finished:#}"
     );
+    // The HTML and JUnit reports say it too.
+    let said =
+        "timed out: the `click` call waited its whole 2 s timeout, which is [browser] timeout";
+    let html = out.read("prettyplay-report/index.html");
+    assert!(
+        html.contains(&format!("<p class=\"note\">{said}")),
+        "{html}"
+    );
+    let junit = out.read("prettyplay-report/junit.xml");
+    assert!(junit.contains(said), "{junit}");
 }
 
 #[test]
@@ -129,4 +144,113 @@ fn a_step_with_room_to_spare_is_not_told() {
         .assert_exit(0)
         .stdout_line("1 passed, 0 failed")
         .output_not_contains("replay may time out");
+}
+
+/// The status turns to "done" 4.5 s after the page's script runs.
+const SLOW_STATUS: &str = "<!doctype html><title>slow</title><p id=status>loading</p>\
+    <script>setTimeout(() => {\
+      document.getElementById('status').textContent = 'done';\
+    }, 4500);</script>";
+
+/// Waits that step code runs in JavaScript (`expect.poll`, `expect(...).toPass()`, and
+/// `page.waitForFunction`) are judged as a call's wait: each of these steps waits for the page
+/// to change 4.5 s after it loads, under a 6 s timeout, and is told.
+#[test]
+fn waits_run_in_javascript_that_took_most_of_their_timeout_are_told() {
+    let waits = [
+        (
+            "expect.poll",
+            SLOW_STATUS,
+            "wait until the status is done",
+            "await expect.poll(() => page.locator('#status').textContent()).toBe('done');",
+        ),
+        (
+            "expect.toPass",
+            SLOW_STATUS,
+            "wait until the status is done",
+            "await expect(async () => {\n    const text = await \
+             page.locator('#status').textContent();\n    if (text !== 'done') throw new \
+             Error('not yet');\n  }).toPass();",
+        ),
+        // A page script is no check, so this one waits before an action.
+        (
+            "waitForFunction",
+            SLOW,
+            "click Go",
+            "await page.waitForFunction(() => document.querySelector('button') !== null);\n  \
+             await page.getByRole('button', { name: 'Go' }).click();",
+        ),
+    ];
+    for (method, page, sentence, code) in waits {
+        let llm = FakeLlm::start();
+        llm.reply(fenced("await page.goto('/');"));
+        llm.reply(fenced(code));
+        let out = slow_project(&llm)
+            .page("index.html", page)
+            .scenario(
+                "scenarios/slow.steps",
+                &format!("test: slow app\n  open the app\n  {sentence}\n"),
+            )
+            .args(&["run"])
+            .run()
+            .assert_exit(0)
+            .stdout_line("1 passed, 0 failed");
+        let warning = out.line_with("WARNING").to_owned();
+        assert!(
+            warning.contains(&format!("step 2 \"{sentence}\" (generated): waited "))
+                && warning.contains(&format!(" of 6 s (the `{method}` call")),
+            "{method}: {warning}"
+        );
+        assert!(
+            warning.contains("replay may time out"),
+            "{method}: {warning}"
+        );
+    }
+}
+
+/// The status says "ready"; any change to it that the page did not make itself turns it to
+/// "busy", and back to "ready" 4.2 s after the last such change.
+const SETTLING: &str = "<!doctype html><title>settling</title><p id=status>ready</p>\
+    <script>\
+      const status = document.getElementById('status');\
+      let own = false;\
+      let timer;\
+      new MutationObserver(() => {\
+        if (own) { own = false; return; }\
+        own = true;\
+        status.textContent = 'busy';\
+        clearTimeout(timer);\
+        timer = setTimeout(() => { own = true; status.textContent = 'ready'; }, 4200);\
+      }).observe(status, { childList: true, characterData: true, subtree: true });\
+    </script>";
+
+/// A check that passed at once in the step but, run again by the mutation proof on the page as
+/// it was (restored, which this page answers by being busy for 4.2 s), waited most of its 5 s
+/// timeout: a replay may wait as long, so it is told, and the warning says the wait was in the
+/// proof's run.
+#[test]
+fn a_wait_in_the_proofs_run_on_the_unchanged_page_is_told() {
+    let llm = FakeLlm::start();
+    llm.reply(fenced("await page.goto('/');"));
+    llm.reply(fenced(
+        "await expect(page.locator('#status')).toHaveText('ready', { timeout: 5000 });",
+    ));
+    let out = slow_project(&llm)
+        .page("index.html", SETTLING)
+        .scenario(
+            "scenarios/slow.steps",
+            "test: ready\n  open the app\n  the status says \"ready\"\n",
+        )
+        .args(&["run"])
+        .run();
+    let warning = out.line_with("WARNING").to_owned();
+    assert!(
+        warning.contains("step 2 \"the status says \"ready\"\" (generated): waited ")
+            && warning.contains(
+                " of 5 s (the `expect` call, in the mutation proof's run of it on the unchanged \
+                 page): replay may time out; raise the `timeout` option"
+            ),
+        "{warning}\n{}",
+        out.stdout()
+    );
 }
