@@ -23,6 +23,7 @@ mod http_js;
 mod intent;
 mod js_values;
 mod kinds;
+mod navigation;
 mod resolve;
 mod rewrites;
 mod rows;
@@ -30,8 +31,9 @@ mod snapshot;
 mod structure;
 mod tokens;
 
-pub(crate) use builtin::{Explanation, explain, write_step, write_step_on};
+pub(crate) use builtin::{Explanation, explain, write_step};
 pub(crate) use forms::{check_clause, reads_as_check};
 pub(crate) use grammar::Decline;
 pub(crate) use grammar::parse as parse_sentence;
+pub(crate) use navigation::write_step_within;
 pub(crate) use rewrites::rewrite_candidates;
