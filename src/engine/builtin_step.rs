@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::cache::ProofRecord;
 use crate::config::BuiltinOrder;
 use crate::engine::builtin::Decline;
-use crate::engine::builtin::write_step_within;
+use crate::engine::builtin::{Earlier, write_step_in_test};
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::proof::Proven;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
@@ -49,9 +49,12 @@ impl Engine<'_> {
         let started = Instant::now();
         let code = loop {
             let state = exec.page_state(false, usize::MAX);
-            match write_step_within(&step.key.step, step.columns, &state, &|url| {
-                exec.allows_url(url)
-            }) {
+            let earlier = Earlier {
+                sentences: &step.previous,
+                code: &step.previous_code,
+            };
+            let allows = |url: &str| exec.allows_url(url);
+            match write_step_in_test(&step.key.step, step.columns, &state, &allows, &earlier) {
                 Ok(code) => break code,
                 Err(decline)
                     if decline.is_missing()
