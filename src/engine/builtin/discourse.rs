@@ -75,9 +75,15 @@ const NUMBERS: &[&str] = &[
 /// An action in step code: its locator and method (the arguments follow).
 static ACTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"await\s+(page\.[^;]*?)\.(fill|click|dblclick|press|check|uncheck|hover|clear|pressSequentially|type)\((.*)\);",
+        r"await\s+((?:page\.|\w+\b)[^;]*?)\.(fill|click|dblclick|press|check|uncheck|hover|clear|pressSequentially|type)\((.*)\);",
     )
     .unwrap_or_else(|_| unreachable!("a constant pattern"))
+});
+
+/// A locator bound to a name: `const field = page.getByRole(...);`.
+static BINDING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:const|let|var)\s+(\w+)\s*=\s*(page\.[^;]*);")
+        .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
 
 /// The first JavaScript string literal of an argument list.
@@ -126,11 +132,30 @@ impl Discourse {
 
     /// What the actions of `code` did.
     fn act_out(&mut self, code: &str) {
-        for found in ACTION.captures_iter(code) {
-            let locator = found[1].to_owned();
-            let method = &found[2];
+        let mut bound: Vec<(String, String)> = Vec::new();
+        for line in code.lines() {
+            if let Some(binding) = BINDING.captures(line) {
+                bound.retain(|(name, _)| *name != binding[1]);
+                bound.push((binding[1].to_owned(), binding[2].to_owned()));
+                continue;
+            }
+            if let Some(found) = ACTION.captures(line) {
+                let (head, tail) = found[1].split_once('.').unwrap_or((&found[1], ""));
+                let locator = match bound.iter().find(|(name, _)| name == head) {
+                    Some((_, locator)) if tail.is_empty() => locator.clone(),
+                    Some((_, locator)) => format!("{locator}.{tail}"),
+                    None => found[1].to_owned(),
+                };
+                self.act(locator, &found[2], &found[3]);
+            }
+        }
+    }
+
+    /// What one action did: `method` on `locator` with the arguments `args`.
+    fn act(&mut self, locator: String, method: &str, args: &str) {
+        {
             let value = STRING
-                .captures(&found[3])
+                .captures(args)
                 .map(|s| unescape(s.get(1).or_else(|| s.get(2)).map_or("", |m| m.as_str())));
             let keyboard = locator == "page.keyboard";
             let new_item_field = FIELD.is_match(&locator) && !IN_ITEM.is_match(&locator);
@@ -192,7 +217,9 @@ impl Discourse {
             let completed = std::mem::take(&mut self.completed);
             self.added.retain(|item| !completed.contains(item));
         }
-        if (says("delete") || says("remove")) && !says("is") && !says("are") {
+        // A quoted text is a name (`add "Task to delete"`), never the verb.
+        let verb = |word: &str| toks.iter().any(|t| t.is(word));
+        if (verb("delete") || verb("remove")) && !verb("is") && !verb("are") {
             let named: Vec<String> = toks
                 .iter()
                 .filter_map(|t| match t {
@@ -949,6 +976,12 @@ mod tests {
         cleared.completed = vec!["b".into()];
         cleared.hear("Click the 'Clear completed' button");
         assert_eq!(cleared.added, ["a", "c"]);
+    }
+
+    #[test]
+    fn a_quoted_word_is_no_verb() {
+        let added = after(&[("Add a todo 'Task to delete'", add("Task to delete"))]);
+        assert_eq!(added.added, ["Task to delete"]);
     }
 
     #[test]

@@ -54,6 +54,19 @@ pub(crate) fn write_step_within(
     if left_out.is_empty() {
         return write_step_on(sentence, columns, state);
     }
+    // The sentence names a link that leads outside: no other element is what it means.
+    let named: Vec<String> = rest
+        .iter()
+        .flat_map(|tok| words(text_of(tok)))
+        .filter(|w| !matches!(w.as_str(), "the" | "link" | "page"))
+        .collect();
+    if let Some(link) = left_out.iter().find(|link| words(link) == named) {
+        return Err(Decline::new(format!(
+            "the link {link} leads to an origin outside [browser] allowed_origins, and a \
+             navigation step does not follow it; add its origin to allowed_origins, or open a \
+             page of the app by its path"
+        )));
+    }
     let within = PageState {
         snapshot,
         ..state.clone()
@@ -271,7 +284,17 @@ mod tests {
     fn a_navigation_step_never_picks_a_link_outside_the_allowed_origins() {
         let page = state("http://127.0.0.1:8080/", "Todos");
         let declined = written("go to TodoMVC", &page).unwrap_err();
-        assert!(declined.0.contains("\"TodoMVC\""), "{}", declined.0);
+        assert!(
+            declined.0.contains("\"TodoMVC\" leads to"),
+            "{}",
+            declined.0
+        );
+        let declined = written("go to the TodoMVC link", &page).unwrap_err();
+        assert!(
+            declined.0.contains("\"TodoMVC\" leads to"),
+            "{}",
+            declined.0
+        );
         // A link inside the app is still followed.
         assert!(written("go to All", &page).unwrap().contains("All"));
         // Every origin allowed: the link is the step's.
