@@ -625,7 +625,7 @@ fn predicate(clause: &[&str]) -> Option<Predicate> {
         &["is", "not", "completed"],
         &["are", "not", "completed"],
     ];
-    let is = |forms: &[&[&str]]| forms.iter().any(|form| *form == clause);
+    let is = |forms: &[&[&str]]| forms.contains(&clause);
     if is(LISTED) {
         Some(Predicate::Listed)
     } else if is(COMPLETED) {
