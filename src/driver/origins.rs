@@ -236,6 +236,11 @@ impl OriginGuard {
         );
     }
 
+    /// Whether the test's pages may go to `url`.
+    pub(crate) fn allows(&self, url: &str) -> bool {
+        self.allowed.allows(url)
+    }
+
     /// Returns the failure message of the test's first request that failed, or navigation that
     /// reached another origin, if it had one. Unlike [`OriginGuard::take_blocked`], it is kept
     /// for the whole test.

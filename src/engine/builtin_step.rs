@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::cache::ProofRecord;
 use crate::config::BuiltinOrder;
 use crate::engine::builtin::Decline;
-use crate::engine::builtin::write_step_on;
+use crate::engine::builtin::{Earlier, write_step_in_test};
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::proof::Proven;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
@@ -49,7 +49,12 @@ impl Engine<'_> {
         let started = Instant::now();
         let code = loop {
             let state = exec.page_state(false, usize::MAX);
-            match write_step_on(&step.key.step, step.columns, &state) {
+            let earlier = Earlier {
+                sentences: &step.previous,
+                code: &step.previous_code,
+            };
+            let allows = |url: &str| exec.allows_url(url);
+            match write_step_in_test(&step.key.step, step.columns, &state, &allows, &earlier) {
                 Ok(code) => break code,
                 Err(decline)
                     if decline.is_missing()
@@ -132,6 +137,15 @@ pub(super) fn handed_over(outcome: &BuiltinOutcome) -> Option<FailedAttempt> {
     }
 }
 
+/// How the built-in generator's code failed on the page, if it ran and failed: the attempt
+/// loop starts from it.
+pub(super) fn failed_on_page(outcome: BuiltinOutcome) -> Option<StepFailure> {
+    match outcome {
+        BuiltinOutcome::Failed(_, failure) => Some(failure),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::cache::{Author, CachedStep, StepKey};
@@ -202,6 +216,99 @@ mod tests {
             (failed.code.as_str(), failed.error.as_str()),
             (BUILTIN, "locator.fill: Timeout")
         );
+    }
+
+    #[test]
+    fn a_blocked_built_in_candidate_goes_to_the_llm_with_its_error() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let llm = ScriptedLlm::new([code_reply(LLM)]);
+        let exec = ScriptedExecutor::new([
+            fails(
+                BUILTIN,
+                FailureKind::Blocked,
+                "blocked a request to https://todomvc.com/",
+            ),
+            passes(LLM),
+        ]);
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        let written = engine
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap();
+        assert_eq!((written.code.as_str(), written.by), (LLM, Author::Llm));
+        let failed = llm.received()[0].generation().failed.clone().unwrap();
+        assert_eq!(
+            (failed.code.as_str(), failed.error.as_str()),
+            (BUILTIN, "blocked a request to https://todomvc.com/")
+        );
+        assert_eq!(
+            cached(&fixture, &step.key).unwrap().by.as_deref(),
+            Some("llm")
+        );
+    }
+
+    #[test]
+    fn a_blocked_built_in_candidate_with_no_budget_left_fails_blocked_with_its_code() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let llm = ScriptedLlm::new([]);
+        let exec = ScriptedExecutor::new([fails(
+            BUILTIN,
+            FailureKind::Blocked,
+            "blocked a request to https://todomvc.com/",
+        )]);
+        let mut engine = fixture.engine(&llm, 0, 2).with_builtin(BuiltinOrder::First);
+        let failure = engine
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::Blocked);
+        assert_eq!(failure.candidate.as_deref(), Some(BUILTIN));
+        assert!(llm.received().is_empty());
+    }
+
+    #[test]
+    fn without_an_llm_a_blocked_built_in_candidate_fails_blocked_with_its_code() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let exec = ScriptedExecutor::new([fails(
+            BUILTIN,
+            FailureKind::Blocked,
+            "blocked a request to https://todomvc.com/",
+        )]);
+        let failure = offline(&fixture)
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::Blocked);
+        assert_eq!(failure.candidate.as_deref(), Some(BUILTIN));
+        assert!(cached(&fixture, &step.key).is_none());
+    }
+
+    #[test]
+    fn a_blocked_built_in_heal_goes_to_the_llm() {
+        let healed = heal_builtin_first(
+            SENTENCE,
+            OLD,
+            [
+                verdict_reply(Category::Rot, "the field was renamed"),
+                code_reply(LLM),
+            ],
+            [
+                fails(
+                    BUILTIN,
+                    FailureKind::Blocked,
+                    "blocked a request to https://todomvc.com/",
+                ),
+                passes(LLM),
+            ],
+        );
+        assert_eq!(
+            healed.result.as_ref().map(|w| (w.code.as_str(), w.by)),
+            Ok((LLM, Author::Llm))
+        );
+        assert_eq!(healed.entry.unwrap().by.as_deref(), Some("llm"));
     }
 
     #[test]

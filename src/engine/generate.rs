@@ -6,7 +6,7 @@
 
 use crate::cache::{Author, MAX_STEP_CODE_BYTES, ProofRecord};
 use crate::engine::budgets::Pool;
-use crate::engine::builtin_step::{BuiltinOutcome, handed_over};
+use crate::engine::builtin_step::{BuiltinOutcome, failed_on_page, handed_over};
 use crate::engine::engine::{
     Engine, EngineObserver, LlmPurpose, StepContext, Written, cache_failure,
 };
@@ -152,23 +152,33 @@ impl Engine<'_> {
             return self.keep(step, code, Author::Reused, proof);
         }
         let mut failed = None;
+        let mut last_failure = None;
         if self.builtin.uses_builtin() {
             let outcome = self.builtin_attempt(step, exec);
             match outcome {
                 BuiltinOutcome::Passed(code, proof) => {
                     return self.keep(step, code, Author::Builtin, proof);
                 }
-                BuiltinOutcome::Failed(code, failure) if failure.kind.speaks_for_itself() => {
+                // A built-in candidate the guard blocked falls through to the LLM like any
+                // failed one, because the LLM's code may keep to the app's origins.
+                BuiltinOutcome::Failed(code, failure)
+                    if failure.kind.speaks_for_itself()
+                        && !(failure.kind == FailureKind::Blocked && self.llm_writes()) =>
+                {
                     return Err(told(observer, evident_failure(&failure, Some(code))));
                 }
                 BuiltinOutcome::Failed(code, failure) if failure.kind == FailureKind::Absent => {
                     return Err(absent_target(failure, code));
                 }
                 outcome if !self.llm_writes() => return Err(self.builtin_failure(outcome)),
-                outcome => failed = handed_over(&outcome),
+                outcome => {
+                    failed = handed_over(&outcome);
+                    last_failure = failed_on_page(outcome);
+                }
             }
         }
-        let (code, proof) = self.attempts(step, exec, observer, Pool::Generation, failed)?;
+        let (code, proof) =
+            self.attempts(step, exec, observer, Pool::Generation, failed, last_failure)?;
         // Generation feeds vacuous candidates back, so only a record arrives here; anything
         // else is refused rather than cached.
         let proof = match proof {
@@ -209,7 +219,8 @@ impl Engine<'_> {
     }
 
     /// The attempt loop, shared by generation and healing (which passes the failed cached
-    /// code): each attempt takes one from `pool`'s budget, asks for code and tries it. A check
+    /// code); `last_failure` is how the candidate before the loop failed on the page, if one
+    /// did (a blocked one is forgiven only once the next candidate arrives). Each attempt takes one from `pool`'s budget, asks for code and tries it. A check
     /// that ran and did not hold stops the loop at once; other failures are fed back to the next
     /// attempt. Code that passed is proven: while generating, a vacuous check is fed back like a
     /// failure; while healing, the healer decides (it refuses it like a veto).
@@ -220,8 +231,8 @@ impl Engine<'_> {
         observer: &dyn EngineObserver,
         pool: Pool,
         mut failed: Option<FailedAttempt>,
+        mut last_failure: Option<StepFailure>,
     ) -> Result<(String, Proven), EngineFailure> {
-        let mut last_failure: Option<StepFailure> = None;
         // While healing, every request names the cached code whose checks must be kept.
         let healing = (pool == Pool::Healing)
             .then(|| failed.as_ref().map(|f| f.code.clone()))

@@ -18,7 +18,7 @@ use crate::engine::reuse::lock;
 use crate::engine::veto::{Spec, received_texts, review};
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::{Category, Classification, FailedAttempt, VerdictSource};
-use crate::script::StepFailure;
+use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 
 /// What the built-in generator's turn in a heal came to.
@@ -236,7 +236,7 @@ impl Engine<'_> {
                     error: failure.message.clone(),
                 };
                 let (code, proven) = self
-                    .attempts(step, exec, observer, Pool::Healing, Some(previous))
+                    .attempts(step, exec, observer, Pool::Healing, Some(previous), None)
                     .map_err(|failure| with_heal_verdict(failure, verdict))?;
                 let proof = self.vet_healed(
                     step,
@@ -289,8 +289,19 @@ impl Engine<'_> {
                     Err(vetoed) => BuiltinTurn::Vetoed(vetoed),
                 }
             }
-            BuiltinOutcome::Failed(code, crash) if crash.kind.speaks_for_itself() => {
+            BuiltinOutcome::Failed(code, crash)
+                if crash.kind.speaks_for_itself()
+                    && !(crash.kind == FailureKind::Blocked && self.llm_writes()) =>
+            {
                 BuiltinTurn::Crashed(evident_failure(&crash, Some(code)))
+            }
+            BuiltinOutcome::Failed(_, blocked) if blocked.kind == FailureKind::Blocked => {
+                // The LLM heals next: what the guard blocked was this candidate's failure.
+                exec.forgive_blocked();
+                BuiltinTurn::NoCode(format!(
+                    "the code the built-in generator wrote for the sentence was blocked: {}",
+                    blocked.message.lines().next().unwrap_or_default()
+                ))
             }
             BuiltinOutcome::Failed(_, failed) => BuiltinTurn::NoCode(format!(
                 "the code the built-in generator wrote for the sentence failed: {}",

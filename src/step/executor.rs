@@ -35,6 +35,10 @@ pub(crate) trait StepExecutor {
     fn kept_to_origins(&self) -> Result<(), StepFailure> {
         Ok(())
     }
+    /// Whether `[browser] allowed_origins` lets the test's pages go to `url`.
+    fn allows_url(&self, _url: &str) -> bool {
+        true
+    }
     /// For an `[optional]` step, how long its target may take to appear (`None` for any other
     /// step).
     fn optional_bound(&self) -> Option<Duration> {

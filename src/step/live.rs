@@ -216,6 +216,13 @@ impl StepExecutor for LiveExecutor<'_> {
         }
     }
 
+    fn allows_url(&self, url: &str) -> bool {
+        self.page
+            .host
+            .origins()
+            .is_none_or(|guard| guard.allows(url))
+    }
+
     fn optional_bound(&self) -> Option<Duration> {
         self.optional
     }

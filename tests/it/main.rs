@@ -99,6 +99,7 @@ mod optional;
 mod origins;
 mod origins_app;
 mod outages;
+mod plans;
 mod proof_false_reds;
 mod remote;
 mod reports;

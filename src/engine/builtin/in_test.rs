@@ -1,0 +1,50 @@
+//! The built-in generator's writer for a step in its test: the step's sentence is read with
+//! the test's discourse memory (what earlier steps added and acted on, `discourse.rs`) and the
+//! run's origins (`navigation.rs`), and its parts are written by the shapes.
+//!
+//! Main function: [`write_step_in_test`].
+
+use crate::engine::builtin::codegen::{statements, step_function};
+use crate::engine::builtin::discourse::{Discourse, Part};
+use crate::engine::builtin::grammar::Decline;
+use crate::engine::builtin::navigation::write_step_within;
+use crate::script::PageState;
+
+/// The earlier steps of the step's test: their sentences (background first) and the code they
+/// passed with.
+pub(crate) struct Earlier<'a> {
+    pub sentences: &'a [String],
+    pub code: &'a [String],
+}
+
+/// The code of `sentence` on the page of `state`, after the test's `earlier` steps; `allows`
+/// says whether the run's pages may go to a URL. A sentence that refers back is read as what
+/// it refers to; when the reference does not resolve and the shapes cannot read the sentence
+/// on their own either, the reference's decline says what it could have meant.
+pub(crate) fn write_step_in_test(
+    sentence: &str,
+    columns: &[String],
+    state: &PageState,
+    allows: &dyn Fn(&str) -> bool,
+    earlier: &Earlier<'_>,
+) -> Result<String, Decline> {
+    let discourse = Discourse::of(earlier.sentences, earlier.code);
+    match discourse.read(sentence, columns) {
+        None => write_step_within(sentence, columns, state, allows),
+        Some(Err(unresolved)) => {
+            write_step_within(sentence, columns, state, allows).map_err(|_| unresolved)
+        }
+        Some(Ok(parts)) => {
+            let mut lines = Vec::new();
+            for part in parts {
+                match part {
+                    Part::Code(line) => lines.push(line),
+                    Part::Sentence(said) => lines.extend(statements(&write_step_within(
+                        &said, columns, state, allows,
+                    )?)),
+                }
+            }
+            Ok(step_function(lines))
+        }
+    }
+}

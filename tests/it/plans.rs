@@ -1,0 +1,143 @@
+//! Playwright's planner plan for TodoMVC (`tests/fixtures/playwright-plans`), imported and run
+//! with no LLM on a TodoMVC build: the steps that refer back to what the test did ("the todo
+//! appears in the list", "all three todos appear in the list") are read from the test's
+//! discourse memory, no step passes on a check that cannot fail, and the green tests replay
+//! strictly. A navigation sentence naming the app opens it instead of following the footer
+//! link to todomvc.com, and a built-in candidate the guard blocked falls through to the LLM.
+
+use serde_json::Value;
+
+use crate::support::fake_llm::{FakeLlm, generation_of};
+use crate::support::{Test, repo_dir};
+
+const PLAN: &str = "tests/fixtures/playwright-plans/basic-operations.plan.md";
+const JQUERY: &str = "tests/fixtures/todomvc/jquery";
+const REACT: &str = "tests/fixtures/todomvc/react";
+
+/// The tests green in the planner plan's run with no LLM on the jQuery build, measured: no
+/// fewer may pass.
+const GREEN_ON_JQUERY: usize = 1;
+
+#[test]
+fn the_planner_plan_runs_offline_with_references_read_and_no_vacuous_check() {
+    let plan = repo_dir().join(PLAN);
+    let imported = Test::new()
+        .args(&["import", plan.to_str().unwrap()])
+        .run()
+        .assert_exit(0);
+    let out = imported
+        .again()
+        .site_from_repo(JQUERY)
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
+        .args(&["run", "--reporter", "json", "--output", "report"])
+        .run();
+    let events: Vec<Value> = out.events("report/events.jsonl");
+    let finished: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["event"] == "test_finished")
+        .collect();
+    assert_eq!(finished.len(), 22, "every test ran");
+    let green: Vec<&str> = finished
+        .iter()
+        .filter(|e| e["outcome"]["status"] == "passed")
+        .map(|e| e["test"]["name"].as_str().unwrap())
+        .collect();
+    assert!(green.len() >= GREEN_ON_JQUERY, "green: {green:?}");
+    assert!(green.contains(&"should-add-multiple-todos"), "{green:?}");
+    for step in events.iter().filter(|e| e["event"] == "step_passed") {
+        let proof = step["proof"].as_str().unwrap_or_default();
+        assert!(!proof.starts_with("vacuous"), "{step}");
+    }
+    let stats = &events.last().unwrap()["stats"];
+    assert_eq!(stats["checks_vacuous"].as_u64().unwrap_or(0), 0, "{stats}");
+    // The references of the green test were read as exact checks of what it added.
+    let cache = out.read("cache/scenarios/basic-operations.steps.toml");
+    assert!(
+        cache.contains("toContainText(['Buy milk', 'Walk the dog', 'Finish report'])")
+            && cache.contains("toHaveCount(3)"),
+        "{cache}"
+    );
+    // The green tests replay strictly.
+    out.again()
+        .site_from_repo(JQUERY)
+        .args(&["replay", "--strict", "--grep", "should-add-multiple-todos"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+}
+
+/// A test of `sentences` after opening the app.
+fn steps(sentences: &[&str]) -> String {
+    let mut text = String::from("test: plan\n  open the app\n");
+    for sentence in sentences {
+        text.push_str(&format!("  {sentence}\n"));
+    }
+    text
+}
+
+#[test]
+fn navigating_to_the_app_by_its_name_opens_it_and_never_follows_the_footer_link() {
+    let out = Test::new()
+        .site_from_repo(REACT)
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
+        .scenario(
+            "scenarios/plan.steps",
+            &steps(&["Navigate to the TodoMVC application"]),
+        )
+        .scenario("scenarios/link.steps", &steps(&["go to TodoMVC"]))
+        .args(&["run"])
+        .run()
+        .assert_exit(1);
+    let cache = out.read("cache/scenarios/plan.steps.toml");
+    assert!(cache.contains("await page.goto('');"), "{cache}");
+    assert!(!cache.contains("TodoMVC' })"), "{cache}");
+    assert!(
+        !out.read("cache/scenarios/link.steps.toml")
+            .contains("go to TodoMVC"),
+        "nothing is cached for the declined step"
+    );
+    assert!(
+        out.stdout()
+            .contains("the link \"TodoMVC\" leads to an origin outside [browser] allowed_origins"),
+        "{}",
+        out.stdout()
+    );
+}
+
+#[test]
+fn a_built_in_candidate_the_guard_blocked_reaches_the_llm_with_its_error() {
+    const SENTENCE: &str = "click the TodoMVC link";
+    const LLM_CODE: &str = "async function step(page) {\n  await page.goto('');\n}";
+    let llm = FakeLlm::start();
+    llm.on_contains(
+        &generation_of(SENTENCE),
+        format!("```js\n{LLM_CODE}\n```\n").as_str(),
+    );
+    let out = Test::new()
+        .config(&format!(
+            "[llm]\nprovider = \"openai\"\nmodel = \"fake\"\nbase_url = \"{}\"\n",
+            llm.base_url()
+        ))
+        .site_from_repo(REACT)
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
+        .scenario("scenarios/link.steps", &steps(&[SENTENCE]))
+        .args(&["run"])
+        .run()
+        .assert_exit(0);
+    let requests = llm.requests();
+    let asked: Vec<String> = requests
+        .iter()
+        .map(|r| r.user_text())
+        .filter(|text| text.contains(&generation_of(SENTENCE)))
+        .collect();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(
+        asked[0].contains("getByRole('link', { name: 'TodoMVC'")
+            && asked[0].contains("ERROR:")
+            && asked[0].contains("todomvc.com"),
+        "{}",
+        asked[0]
+    );
+    let cache = out.read("cache/scenarios/link.steps.toml");
+    assert!(cache.contains("by = \"llm\""), "{cache}");
+}
