@@ -6,13 +6,13 @@
 //!
 //! Main function: [`parse`].
 
-use crate::engine::builtin::assertions::assertion;
-use crate::engine::builtin::forms::{form_shape, is_check};
-use crate::engine::builtin::http;
-use crate::engine::builtin::kinds::{KINDS, Kind};
-use crate::engine::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
+use crate::writer::builtin::assertions::assertion;
+use crate::writer::builtin::forms::{form_shape, is_check};
+use crate::writer::builtin::http;
+use crate::writer::builtin::kinds::{KINDS, Kind};
+use crate::writer::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
 
-pub(crate) use crate::engine::builtin::intent::{Cause, Decline, Intent, Literal, State, Target};
+pub(crate) use crate::writer::builtin::intent::{Cause, Decline, Intent, Literal, State, Target};
 
 /// Reads `sentence` as one of the shapes. `columns` are the examples table's columns: `<name>`
 /// is a value only for these.

@@ -4,15 +4,15 @@
 //! Main function: [`write_step`]; [`explain`] says also which lines of the snapshot it
 //! matched (`prettyplay explain`).
 
-use crate::engine::builtin::codegen::{code_for, step_function};
-use crate::engine::builtin::compound;
-use crate::engine::builtin::grammar::{Decline, parse};
-use crate::engine::builtin::http;
-use crate::engine::builtin::resolve::norm;
-use crate::engine::builtin::snapshot::Snapshot;
-use crate::engine::builtin::tokens::{normalize, tokenize};
-use crate::engine::builtin::{cards, choices};
-use crate::engine::sentence::quoted_literals;
+use crate::writer::builtin::codegen::{code_for, step_function};
+use crate::writer::builtin::compound;
+use crate::writer::builtin::grammar::{Decline, parse};
+use crate::writer::builtin::http;
+use crate::writer::builtin::resolve::norm;
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::tokens::{normalize, tokenize};
+use crate::writer::builtin::{cards, choices};
+use crate::writer::quoted_literals;
 use crate::script::PageState;
 
 /// The code of `sentence` on the page whose AI-mode aria snapshot is `snapshot` and whose
@@ -146,7 +146,7 @@ pub(crate) fn explain(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::snapshot::fixtures::{LOGIN, TODOS};
+    use crate::writer::builtin::snapshot::fixtures::{LOGIN, TODOS};
 
     #[test]
     fn the_same_sentence_on_the_same_page_gives_the_same_code() {
@@ -261,7 +261,7 @@ mod shapes {
     // `<span>`, delete buttons shown on hover, descriptions, ordinals, edits and negations. Each
     // test is the code a sentence gets, or why it is declined.
 
-    use crate::engine::builtin::write_step;
+    use crate::writer::builtin::write_step;
 
     /// TodoMVC's Vue build, "buy milk" completed and hovered.
     const VUE: &str = r##"- generic:

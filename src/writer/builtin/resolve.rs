@@ -6,10 +6,10 @@
 //!
 //! Main functions: [`element`] and [`list`]; locators are JavaScript expressions on `page`.
 
-use crate::engine::builtin::grammar::{Cause, Decline, Target};
-use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
-use crate::engine::builtin::rows::{described, in_row, nth_element, row_holding, unnamed_list};
-use crate::engine::builtin::snapshot::{Snapshot, is_field, names_its_text};
+use crate::writer::builtin::grammar::{Cause, Decline, Target};
+use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
+use crate::writer::builtin::rows::{described, in_row, nth_element, row_holding, unnamed_list};
+use crate::writer::builtin::snapshot::{Snapshot, is_field, names_its_text};
 
 /// Roles a click (or a hover) is meant for when the sentence names no kind.
 pub(crate) const CLICKABLE: &[&str] = &[
@@ -121,7 +121,7 @@ pub(crate) enum Use {
 }
 
 /// What the snapshot shows of a node, for matching: its name, else its own text.
-fn label(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
+fn label(node: &crate::writer::builtin::snapshot::Node) -> Option<&str> {
     node.name
         .as_deref()
         .or(node.text.as_deref().filter(|_| !is_field(&node.role)))
@@ -129,7 +129,7 @@ fn label(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
 
 /// The node's name; with `text_too` (the sentence named the kind: `the counter`), its own text
 /// when it has no name.
-fn label_if(node: &crate::engine::builtin::snapshot::Node, text_too: bool) -> Option<&str> {
+fn label_if(node: &crate::writer::builtin::snapshot::Node, text_too: bool) -> Option<&str> {
     if text_too {
         label(node)
     } else {
@@ -139,7 +139,7 @@ fn label_if(node: &crate::engine::builtin::snapshot::Node, text_too: bool) -> Op
 
 /// The text Playwright's `getByText` sees on a node: its own text, or a button's or a link's
 /// name.
-pub(crate) fn own_text(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
+pub(crate) fn own_text(node: &crate::writer::builtin::snapshot::Node) -> Option<&str> {
     if is_field(&node.role) {
         return None;
     }
@@ -705,7 +705,7 @@ pub(crate) fn only_field(snap: &Snapshot, hints: &[&str]) -> Result<Found, Decli
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::snapshot::fixtures::{LOGIN, TODOS};
+    use crate::writer::builtin::snapshot::fixtures::{LOGIN, TODOS};
 
     fn named(name: &str, kind: Option<Kind>) -> Target {
         Target {

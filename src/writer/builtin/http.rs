@@ -8,8 +8,8 @@
 
 use serde::de::IgnoredAny;
 
-use crate::engine::builtin::grammar::{Decline, Intent};
-use crate::engine::builtin::http_js::{is_identifier, json_js, template_js, url_js};
+use crate::writer::builtin::grammar::{Decline, Intent};
+use crate::writer::builtin::http_js::{is_identifier, json_js, template_js, url_js};
 
 /// An HTTP method `page.request` has a function for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -571,7 +571,7 @@ pub(crate) fn lines(http: &Http) -> Result<Vec<String>, Decline> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::grammar::parse as parse_sentence;
+    use crate::writer::builtin::grammar::parse as parse_sentence;
 
     fn http(sentence: &str) -> Http {
         match parse_sentence(sentence, &[]) {
@@ -861,21 +861,8 @@ mod tests {
         // `${...}` that is not a variable name is declined, never evaluated.
         let why = declined(r#"send POST /api/x with {"a": "${x}${alert(1)}"}"#);
         assert!(why.contains("not a variable"), "{why}");
-        // The whole step is one function the check reader reads without tampering.
-        for sentence in [
-            "send POST /api/x with {\"a\": \"`\"}",
-            "send POST /api/x with {\"a\": \"${A}`; alert(1); `\"}",
-            "GET /api/x');alert(1);(' answers 200",
-            "the API /api/x lists \"');alert(1);('\"",
-        ] {
-            let code = format!(
-                "async function step(page) {{\n{}\n}}",
-                code(sentence).join("\n")
-            );
-            let checks =
-                crate::engine::checks::Checks::of(&code).unwrap_or_else(|e| panic!("{e}: {code}"));
-            assert_eq!(checks.patches, 0, "{code}");
-        }
+        // That the check reader reads the whole step without tampering is tested with the
+        // reader, in `engine/checks.rs`.
     }
 
     #[test]
@@ -895,7 +882,7 @@ mod tests {
     #[test]
     fn the_generator_writes_the_step_whole_on_any_page() {
         // The body's commas and `and`s are not clauses, and no page element is needed.
-        let code = crate::engine::builtin::write_step(
+        let code = crate::writer::builtin::write_step(
             "send POST /api/todos with {\"title\": \"milk, bread and eggs\", \"done\": false}",
             &[],
             "",
@@ -906,7 +893,7 @@ mod tests {
             code,
             "async function step(page) {\n  const response = await page.request.post('/api/todos', { data: { title: 'milk, bread and eggs', done: false } });\n  await expect(response).toBeOK();\n}"
         );
-        let why = crate::engine::builtin::write_step(
+        let why = crate::writer::builtin::write_step(
             "send POST /api/todos with {\"title\": \"a\", and \"b\"}",
             &[],
             "",
@@ -915,7 +902,7 @@ mod tests {
         .unwrap_err();
         assert!(why.0.contains("not valid JSON"), "{}", why.0);
         // Several requests, each a clause of its own, in blocks so that their names do not clash.
-        let code = crate::engine::builtin::write_step(
+        let code = crate::writer::builtin::write_step(
             "GET /api/health answers 200 and the API /api/todos does not list \"milk, bread\"",
             &[],
             "",
@@ -965,7 +952,7 @@ mod tests {
         assert_eq!(
             parse_sentence("open /about", &[]),
             Ok(Intent::Open(Some(
-                crate::engine::builtin::grammar::Literal("/about".into())
+                crate::writer::builtin::grammar::Literal("/about".into())
             )))
         );
     }

@@ -7,12 +7,12 @@
 //! Main functions: [`form_shape`] reads the sentence, which `grammar.rs` asks first; [`form_code`]
 //! writes the code of the intents it reads, for `codegen.rs`.
 
-use crate::engine::builtin::compound::split;
-use crate::engine::builtin::grammar::{Decline, Intent, Literal, literal, shape, target};
-use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
-use crate::engine::builtin::resolve::{bounded_regex_js, checked_element, element, js_str, norm};
-use crate::engine::builtin::snapshot::Snapshot;
-use crate::engine::builtin::tokens::{Tok, find, said_as_check, tokenize, verb};
+use crate::writer::builtin::compound::split;
+use crate::writer::builtin::grammar::{Decline, Intent, Literal, literal, shape, target};
+use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
+use crate::writer::builtin::resolve::{bounded_regex_js, checked_element, element, js_str, norm};
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::tokens::{Tok, find, said_as_check, tokenize, verb};
 
 /// The form shapes of `t`, or `None` when it is none of them.
 pub(super) fn form_shape(t: &[Tok]) -> Option<Result<Intent, Decline>> {
@@ -235,7 +235,7 @@ fn two_checks(t: &[Tok]) -> Option<Intent> {
 /// (`the banner is shown`, `the title is "x"`). A sentence no shape reads is not called a check:
 /// nothing says it is one. `columns` are the examples table's columns.
 pub(crate) fn reads_as_check(sentence: &str, columns: &[String]) -> bool {
-    crate::engine::builtin::grammar::parse(sentence, columns).is_ok_and(|intent| is_check(&intent))
+    crate::writer::builtin::grammar::parse(sentence, columns).is_ok_and(|intent| is_check(&intent))
 }
 
 /// The first part of `sentence` that is a check, when any is: the whole sentence when it reads
@@ -320,7 +320,7 @@ pub(super) fn form_code(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>,
                     "await field.clear();".to_owned(),
                     format!(
                         "await field.fill({});",
-                        crate::engine::builtin::js_values::value_js(value)
+                        crate::writer::builtin::js_values::value_js(value)
                     ),
                 ]
             })
@@ -386,7 +386,7 @@ fn asks_code(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::grammar::parse;
+    use crate::writer::builtin::grammar::parse;
 
     fn intent(sentence: &str) -> Intent {
         parse(sentence, &[]).unwrap_or_else(|why| panic!("{sentence:?}: {}", why.0))
@@ -517,9 +517,9 @@ mod tests {
     const FORM: &str = "- group \"Do you have a driver's license?required\":\n  - radio \"Yes\"\n  - radio \"No\"\n- spinbutton \"How old are you?\"\n- combobox \"What's your favorite fruit?required\"\n- button \"Submit\"\n";
 
     fn code(sentence: &str) -> Vec<String> {
-        let code = crate::engine::builtin::write_step(sentence, &[], FORM, "")
+        let code = crate::writer::builtin::write_step(sentence, &[], FORM, "")
             .unwrap_or_else(|why| panic!("declined {sentence:?}: {}", why.0));
-        crate::engine::builtin::codegen::statements(&code)
+        crate::writer::builtin::codegen::statements(&code)
     }
 
     #[test]
@@ -554,7 +554,7 @@ mod tests {
             ]
         );
         // Read as clauses (`compound.rs`): neither text is in the URL.
-        let neither = crate::engine::builtin::write_step(
+        let neither = crate::writer::builtin::write_step(
             "the URL does not contain \"a\" and \"b\"",
             &[],
             FORM,
