@@ -7,9 +7,10 @@
 //! Main type: [`Cards`]; the entry point is [`code`], which `builtin.rs` tries when the shapes
 //! of `grammar.rs` decline a sentence.
 
-use crate::writer::builtin::grammar::Decline;
+use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::kinds::KINDS;
-use crate::writer::builtin::resolve::{bounded_regex_js, js_str, norm};
+use crate::writer::builtin::locator::{js_str, norm};
+use crate::writer::builtin::resolve::bounded_regex_js;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::structure::same_word;
 use crate::writer::builtin::tokens::{Tok, find};

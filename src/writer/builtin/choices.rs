@@ -8,8 +8,10 @@
 //! sentence.
 
 use crate::writer::builtin::codegen::{code_for, statements};
-use crate::writer::builtin::grammar::{Decline, Intent, Literal, parse};
-use crate::writer::builtin::resolve::{has_words, js_str, norm};
+use crate::writer::builtin::grammar::parse;
+use crate::writer::builtin::intent::{Decline, Intent, Literal};
+use crate::writer::builtin::locator::{js_str, norm};
+use crate::writer::builtin::resolve::has_words;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, find, verb};
 

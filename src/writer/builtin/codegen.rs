@@ -7,11 +7,12 @@
 
 use crate::writer::builtin::check_code;
 use crate::writer::builtin::forms::form_code;
-use crate::writer::builtin::grammar::{Cause, Decline, Intent, Literal, Target};
 use crate::writer::builtin::http;
+use crate::writer::builtin::intent::{Cause, Decline, Intent, Literal, Target};
 use crate::writer::builtin::js_values::value_js;
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
-use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE, element, js_str, norm, only_field};
+use crate::writer::builtin::locator::{js_str, norm};
+use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE, element, only_field};
 use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 
@@ -783,10 +784,9 @@ mod tests {
 
     #[test]
     fn a_placeholder_that_is_not_a_name_stays_text() {
-        let code =
-            crate::writer::builtin::codegen::value_js(&crate::writer::builtin::grammar::Literal(
-                "Hi ${x)+alert(1)+(y} and ${NAME}".to_owned(),
-            ));
+        let code = crate::writer::builtin::codegen::value_js(
+            &crate::writer::builtin::intent::Literal("Hi ${x)+alert(1)+(y} and ${NAME}".to_owned()),
+        );
         assert_eq!(code, "`Hi \\${x)+alert(1)+(y} and ${vars.NAME}`");
     }
 }

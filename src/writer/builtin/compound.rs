@@ -13,9 +13,11 @@
 //! Main function: [`code`].
 
 use crate::writer::builtin::codegen::{lines_for, step_function};
-use crate::writer::builtin::grammar::{Decline, Literal, key_name, parse};
+use crate::writer::builtin::grammar::parse;
+use crate::writer::builtin::intent::{Decline, Literal};
 use crate::writer::builtin::js_values::value_js;
-use crate::writer::builtin::resolve::js_str;
+use crate::writer::builtin::locator::js_str;
+use crate::writer::builtin::phrases::key_name;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
 

@@ -4,95 +4,13 @@
 //! are read from the raw sentence, not its tokens, because a JSON body has quotes, commas and
 //! colons of its own.
 //!
-//! Main type: [`Http`]; main functions: [`parse`] and [`lines`].
+//! Main functions: [`parse`] and [`lines`]; what they read is an [`Http`].
 
 use serde::de::IgnoredAny;
 
-use crate::writer::builtin::grammar::{Decline, Intent};
 use crate::writer::builtin::http_js::{is_identifier, json_js, template_js, url_js};
-
-/// An HTTP method `page.request` has a function for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Method {
-    Get,
-    Post,
-    Put,
-    Patch,
-    Delete,
-    Head,
-}
-
-impl Method {
-    fn from_word(word: &str) -> Option<Self> {
-        Some(match word.to_ascii_lowercase().as_str() {
-            "get" => Self::Get,
-            "post" => Self::Post,
-            "put" => Self::Put,
-            "patch" => Self::Patch,
-            "delete" => Self::Delete,
-            "head" => Self::Head,
-            _ => return None,
-        })
-    }
-
-    /// The name of `page.request`'s function.
-    fn function(self) -> &'static str {
-        match self {
-            Self::Get => "get",
-            Self::Post => "post",
-            Self::Put => "put",
-            Self::Patch => "patch",
-            Self::Delete => "delete",
-            Self::Head => "head",
-        }
-    }
-
-    /// Whether the request only reads: sending it alone checks nothing.
-    fn reads(self) -> bool {
-        matches!(self, Self::Get | Self::Head)
-    }
-}
-
-/// The body a request sends.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Body {
-    /// JSON as written in the sentence (validated), sent as an object (`data: { ... }`).
-    Json(String),
-    /// A quoted text or a placeholder, sent as it is.
-    Text(String),
-}
-
-/// A request as the sentence writes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Request {
-    pub method: Method,
-    /// `/path` or an `http(s)://` URL, placeholders as written.
-    pub url: String,
-    pub body: Option<Body>,
-}
-
-/// What an HTTP sentence asks for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Http {
-    /// Send the request; the server must accept it (a 2xx status).
-    Send(Request),
-    /// The request's response has this status.
-    Status { request: Request, status: u16 },
-    /// The response's body holds (or, `listed: false`, does not hold) each value as a whole
-    /// string value of its JSON, or as a whole line of a body that is not JSON.
-    Lists {
-        request: Request,
-        values: Vec<String>,
-        listed: bool,
-    },
-}
-
-impl Http {
-    /// Whether the sentence checks something (else it only sends).
-    pub(crate) fn is_check(&self) -> bool {
-        !matches!(self, Http::Send(_))
-    }
-}
+use crate::writer::builtin::http_request::{Body, Http, Method, Request};
+use crate::writer::builtin::intent::{Decline, Intent};
 
 /// Words before the subject that say nothing a step does.
 const FILLERS: &[&str] = &[
@@ -951,9 +869,9 @@ mod tests {
         }
         assert_eq!(
             parse_sentence("open /about", &[]),
-            Ok(Intent::Open(Some(
-                crate::writer::builtin::grammar::Literal("/about".into())
-            )))
+            Ok(Intent::Open(Some(crate::writer::builtin::intent::Literal(
+                "/about".into()
+            ))))
         );
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! Main type: [`Intent`].
 
-use crate::writer::builtin::http::Http;
+use crate::writer::builtin::http_request::Http;
 use crate::writer::builtin::kinds::Kind;
 
 /// Why the built-in generator will not write a step: the reason, for people, and its cause, for

@@ -4,8 +4,9 @@
 //!
 //! Main function: [`value_js`].
 
-use crate::writer::builtin::grammar::Literal;
-use crate::writer::builtin::resolve::{bounded_regex_js, js_str};
+use crate::writer::builtin::intent::Literal;
+use crate::writer::builtin::locator::js_str;
+use crate::writer::builtin::resolve::bounded_regex_js;
 
 /// The JavaScript of a value: a string literal, or `vars.NAME` for a placeholder (a template
 /// literal when placeholders are part of a longer text).

@@ -8,9 +8,9 @@
 //! page.getByText(T, { exact: true }) })`), never by a substring, so a check on a row cannot
 //! pass on a row that only holds the text ("xbuy milk").
 
-use crate::writer::builtin::grammar::{Decline, Target};
+use crate::writer::builtin::intent::{Decline, Target};
 use crate::writer::builtin::kinds::Kind;
-use crate::writer::builtin::resolve::{Found, js_str, norm, own_text};
+use crate::writer::builtin::locator::{Found, js_str, norm, own_text};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::structure::Hint;
 
