@@ -5,8 +5,9 @@
 //! healing: which code a step runs) → `step` (executing code on the live page inside its settle
 //! window) → `script` (the JS sandbox and its Playwright binding) → `driver` (the browser) →
 //! `cache` (proven step code, users' property); the runner's events go to `report`.
-//! `llm` asks a model for step code and failure verdicts. `config` resolves settings; `cli` is the
-//! only place that knows about clap.
+//! `writer` writes step code for the engine: the built-in generator, and a model through `llm`,
+//! behind one port. `llm` also asks a model for failure verdicts. `config` resolves settings;
+//! `cli` is the only place that knows about clap.
 
 pub mod cache;
 mod causes;
@@ -33,3 +34,4 @@ mod stop_signal;
 mod test_env;
 mod visible;
 mod web_server;
+mod writer;

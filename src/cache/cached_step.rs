@@ -40,7 +40,7 @@ pub struct CachedStep {
 /// Who wrote a cache entry's code, recorded as its `by`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Author {
-    /// The built-in generator (`src/engine/builtin/`).
+    /// The built-in generator (`src/writer/builtin/`).
     Builtin,
     /// The configured LLM.
     Llm,

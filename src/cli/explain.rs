@@ -20,7 +20,6 @@ use crate::driver::{
     BrowserRuntime, BrowserTarget, CallError, SavedState, TestPage, WorkerBrowser,
     export_driver_env, find_driver, withhold_from_driver,
 };
-use crate::engine::{Explanation, explain as explain_sentence};
 use crate::error::{EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
 use crate::llm::key_variables;
 use crate::report::Visible;
@@ -30,6 +29,7 @@ use crate::secrets::Secrets;
 use crate::step::{LivePage, SettleWindow, StepExecutor};
 use crate::stop_signal;
 use crate::web_server::{WebServers, kill_all_now};
+use crate::writer::{Explanation, explain as explain_sentence};
 
 /// What came of explaining a sentence on a page, before it is printed.
 pub(super) struct Outcome {

@@ -18,7 +18,6 @@ use crate::cli::explain::{Pages, explain_here, print, run_trial, with_browser};
 use crate::cli::run_plan::resolve_vars;
 use crate::config::Settings;
 use crate::driver::{CallError, SavedState};
-use crate::engine::explain as explain_sentence;
 use crate::error::{EXIT_TEST_FAILED, Error};
 use crate::report::Visible;
 use crate::runner::{TestRef, test_steps, test_vars};
@@ -26,6 +25,7 @@ use crate::scenario::{Scenario, Step, Test};
 use crate::script::StepFailure;
 use crate::secrets::Secrets;
 use crate::step::{LivePage, SettleWindow, StepExecutor};
+use crate::writer::explain as explain_sentence;
 
 /// A `FILE:LINE` argument of `explain`: a `.steps` or `.feature` file and a line of it.
 #[derive(Debug, Clone, PartialEq, Eq)]

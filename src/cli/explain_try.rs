@@ -9,12 +9,11 @@
 
 use crate::cache::ProofRecord;
 use crate::config::Settings;
-use crate::engine::{
-    StepProof, audit_record, explain as explain_sentence, reads_as_check, rewrite_candidates,
-};
+use crate::engine::{StepProof, audit_record};
 use crate::scenario::StepArgument;
 use crate::script::{PageState, StepFailure};
 use crate::step::{LivePage, SettleWindow, StepExecutor};
+use crate::writer::{explain as explain_sentence, reads_as_check, rewrite_candidates};
 
 /// How many rewrites the built-in generator reads are tried on the page.
 const TRIED: usize = 4;

@@ -16,11 +16,11 @@ use crate::cli::args::ListFormat;
 use crate::cli::cached_steps::CachedSteps;
 use crate::cli::select::SelectOptions;
 use crate::config::Settings;
-use crate::engine::parse_sentence;
 use crate::error::{EXIT_SUCCESS, EXIT_TEST_FAILED, Error};
 use crate::report::{Visible, visible_json};
 use crate::runner::{LastRun, test_steps};
 use crate::scenario::Scenario;
+use crate::writer::parse_sentence;
 
 /// The version of the `list --check --format json` document.
 const CHECK_VERSION: u32 = 1;

@@ -2,14 +2,14 @@
 //! assert about the page in any of its clauses, because a skipped check would pass silently
 //! (`click "Show payment" and the page says "Paid" [optional]` on a build without the button
 //! checks nothing). Whether a sentence or one of its clauses reads as a check is the built-in
-//! generator's decision (`engine::check_clause`), which the scenario parser cannot ask (the
+//! generator's decision (`writer::check_clause`), which the scenario parser cannot ask (the
 //! scenario layer sits below the engine), so the CLI asks it once the scenarios are loaded and
 //! before anything starts.
 //!
 //! Main function: [`refuse_optional_checks`].
 
-use crate::engine::check_clause;
 use crate::scenario::{Scenario, ScenarioError, Step};
+use crate::writer::check_clause;
 
 /// Fails with every optional step of `scenarios` whose sentence has a check in it, each at its
 /// `file:line:col` (the column of its `[optional]`).

@@ -9,14 +9,13 @@ use std::time::{Duration, Instant};
 
 use crate::cache::ProofRecord;
 use crate::config::BuiltinOrder;
-use crate::engine::builtin::Decline;
-use crate::engine::builtin::{Earlier, write_step_in_test};
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::proof::Proven;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::FailedAttempt;
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
+use crate::writer::{BuiltinWriter, Context, Decline, Writer};
 
 /// How often the page is read again while an optional step's target has not appeared.
 const OPTIONAL_REREAD: Duration = Duration::from_millis(250);
@@ -49,13 +48,16 @@ impl Engine<'_> {
         let started = Instant::now();
         let code = loop {
             let state = exec.page_state(false, usize::MAX);
-            let earlier = Earlier {
-                sentences: &step.previous,
-                code: &step.previous_code,
-            };
             let allows = |url: &str| exec.allows_url(url);
-            match write_step_in_test(&step.key.step, step.columns, &state, &allows, &earlier) {
-                Ok(code) => break code,
+            let writer = BuiltinWriter {
+                sentence: &step.key.step,
+                columns: step.columns,
+                page: &state,
+                context: Context::new(&step.previous, &step.previous_code),
+                allows: &allows,
+            };
+            match writer.write() {
+                Ok(draft) => break draft.code,
                 Err(decline)
                     if decline.is_missing()
                         && exec

@@ -139,6 +139,21 @@ pub(crate) struct Checks {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_built_in_http_steps_with_quotes_and_backticks_are_read_without_tampering() {
+        for sentence in [
+            "send POST /api/x with {\"a\": \"`\"}",
+            "send POST /api/x with {\"a\": \"${A}`; alert(1); `\"}",
+            "GET /api/x');alert(1);(' answers 200",
+            "the API /api/x lists \"');alert(1);('\"",
+        ] {
+            let code = crate::writer::write_step(sentence, &[], "", "")
+                .unwrap_or_else(|why| panic!("{sentence:?}: {}", why.0));
+            let checks = Checks::of(&code).unwrap_or_else(|e| panic!("{e}: {code}"));
+            assert_eq!(checks.patches, 0, "{code}");
+        }
+    }
+
     fn checks(code: &str) -> Checks {
         Checks::of(code).unwrap()
     }

@@ -7,9 +7,9 @@
 //! the mutation proof what it contradicts.
 
 use crate::cache::MutationKind;
-use crate::engine::sentence::{quoted_literals, words};
 use crate::script::TextEdit;
 use crate::step::Claims;
+use crate::writer::{quoted_literals, words};
 
 /// Words that make a sentence say something is absent.
 const NEGATIONS: &[&str] = &[

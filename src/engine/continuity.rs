@@ -12,8 +12,8 @@
 
 use crate::cache::Author;
 use crate::engine::evidence::selector_texts;
-use crate::engine::sentence::quoted_literals;
 use crate::script::{FailureKind, Kind, ObservedCall, Place, Read, StepFailure, SubjectRead};
+use crate::writer::quoted_literals;
 
 /// The `Received:` line of a check whose subject was not found.
 const NOT_FOUND: &str = "<element(s) not found>";

@@ -8,9 +8,9 @@
 //! evidence), one unit test per row below.
 
 use crate::engine::claims::claims_of;
-use crate::engine::sentence::{quoted_literals, words};
 use crate::llm::{Category, Classification, VerdictSource};
 use crate::script::{FailureKind, Kind, Observation, ObservedCall, StepFailure, ValueCheck};
+use crate::writer::{quoted_literals, words};
 
 /// What the evidence decides about a failure of cached code.
 #[derive(Debug, Clone, PartialEq, Eq)]

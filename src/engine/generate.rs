@@ -14,9 +14,10 @@ use crate::engine::evidence::defect_classification;
 use crate::engine::proof::Proven;
 use crate::engine::reuse::lock;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
-use crate::llm::{Category, Classification, FailedAttempt, VerdictSource, extract_code};
+use crate::llm::{Category, Classification, FailedAttempt, VerdictSource};
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
+use crate::writer::{LlmWriter, Writer};
 
 /// The failure of a step whose browser or driver went away. It is an infrastructure failure,
 /// and it is never classified, because a crash says nothing about the product.
@@ -263,7 +264,11 @@ impl Engine<'_> {
                 ));
             };
             let request = self.generation_request(step, exec, healing.as_deref(), failed.clone());
-            let reply = provider.generate_step_code(&request).map_err(|err| {
+            let writer = LlmWriter {
+                provider,
+                request: &request,
+            };
+            let draft = writer.write().map_err(|err| {
                 EngineFailure::new(
                     EngineFailureKind::LlmUnavailable,
                     "step code could not be generated",
@@ -271,8 +276,8 @@ impl Engine<'_> {
                 )
                 .with_cause(EngineCause::Llm(err))
             })?;
-            observer.llm_call(LlmPurpose::Generation, reply.usage, reply.elapsed);
-            let code = extract_code(&reply.text);
+            observer.llm_call(LlmPurpose::Generation, draft.usage, draft.elapsed);
+            let code = draft.code;
             // What the guard blocked was the last candidate's failure: forgotten now, as late as
             // possible, so that what it set going after it failed still counts against it.
             if last_failure

@@ -6,7 +6,6 @@
 
 mod assertion_call;
 mod budgets;
-mod builtin;
 mod builtin_step;
 mod check_reader;
 mod checks;
@@ -37,10 +36,6 @@ mod veto;
 
 pub(crate) use budgets::Budgets;
 pub(crate) use budgets::Pool;
-pub(crate) use builtin::{
-    Explanation, check_clause, explain, parse_sentence, reads_as_check, rewrite_candidates,
-    write_step,
-};
 pub(crate) use engine::LlmPurpose;
 #[cfg(test)]
 pub(crate) use engine::Written;

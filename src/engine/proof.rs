@@ -14,9 +14,9 @@ use crate::engine::checks::Checks;
 use crate::engine::claims::{ClaimSet, claims_of};
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::not_a_read::NotARead;
-use crate::engine::reads_as_check;
 use crate::script::{FailureKind, StepFailure, refused_in_proof};
 use crate::step::{Proof, StepExecutor};
+use crate::writer::reads_as_check;
 
 /// The first method `checks`'s code calls that a proof run would refuse (`click`), by the
 /// binding's table of calls. Such code is not run again for a proof: the binding would refuse

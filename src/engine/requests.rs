@@ -8,12 +8,12 @@
 
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::prompts::{CLASSIFICATION_SYSTEM_PROMPT, GENERATION_SYSTEM_PROMPT};
-use crate::engine::sentence::placeholders_of;
 use crate::llm::{
     ClassificationRequest, FailedAttempt, GenerationRequest, PageFacts, PreviousCode,
 };
 use crate::scenario::StepArgument;
 use crate::step::StepExecutor;
+use crate::writer::placeholders_of;
 
 /// How many characters of earlier steps' code a generation request carries at most. The most
 /// recent steps are kept whole; older ones are left out, and the request says how many.

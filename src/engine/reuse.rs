@@ -15,8 +15,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::cache::{Cache, CachedStep, StepKey};
 use crate::engine::checks::{Checks, Value};
-use crate::engine::sentence::{placeholders_of, written_in};
+use crate::engine::sentence::written_in;
 use crate::scenario::{Scenario, Step};
+use crate::writer::placeholders_of;
 
 /// The suite's proven code, offered across tests, and the per-sentence locks of one run.
 pub(crate) struct Reuse<'a> {

@@ -10,7 +10,8 @@ use std::fmt;
 
 use crate::engine::checks::{Assertion, Checks, LocatorText, Origin, Value};
 use crate::engine::not_a_read::origin_text;
-use crate::engine::sentence::{expected_change, quoted_in, quoted_literals, written_in};
+use crate::engine::sentence::{expected_change, quoted_in, written_in};
+use crate::writer::quoted_literals;
 
 /// Why a heal was refused.
 #[derive(Debug, Clone, PartialEq)]

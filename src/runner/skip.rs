@@ -5,9 +5,10 @@
 //!
 //! Main functions: [`absent_reason`] and [`generation_skip`].
 
-use crate::engine::{EngineCause, EngineFailure, StepContext, parse_sentence, write_step};
+use crate::engine::{EngineCause, EngineFailure, StepContext};
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
+use crate::writer::{parse_sentence, write_step};
 
 /// Why the step is skipped, when `failure` says its target did not appear.
 pub(super) fn absent_reason(failure: &StepFailure) -> Option<String> {

@@ -1,6 +1,7 @@
 //! The layering of `src/`, checked from the sources: every `crate::` path names the module it
 //! depends on, and no dependency may run against the flow
-//! (cli → report → runner → engine → step → script → driver / llm / cache → config / scenario),
+//! (cli → report → runner → engine → step / writer → script → driver / llm / cache → config /
+//! scenario),
 //! nor form a circle between modules or between the files of one module. No source file has
 //! more than 800 lines of non-test code, and unit tests live in the file they test.
 
@@ -18,6 +19,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("runner", 7),
     ("engine", 6),
     ("step", 5),
+    ("writer", 5),
     ("script", 4),
     ("install", 4),
     ("export", 4),
@@ -413,15 +415,17 @@ fn no_module_depends_on_a_higher_layer_or_in_a_circle() {
     assert!(circles.is_empty(), "module circles: {circles:?}");
 }
 
-/// Inside one module: `crate::m::file::X` and `super::file::X` name a file directly;
-/// `crate::m::X` names the file that `m/mod.rs` re-exports `X` from.
+/// Inside one folder of `src/` (a module, or a module nested in one, at any depth):
+/// `crate::m::file::X` and (from a file of the folder itself) `super::file::X` name a file
+/// directly; `crate::m::X` names the file that `m/mod.rs` re-exports `X` from; a nested folder
+/// is one node of its parent's graph, and has a graph of its own.
 #[test]
-fn no_two_files_of_a_module_depend_on_each_other() {
+fn no_two_files_of_a_folder_depend_on_each_other() {
     let files = sources();
-    // For each module, which file each re-exported name comes from.
+    // For each folder, which file each re-exported name comes from.
     let mut exports: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for (rel, text) in &files {
-        let Some(module) = rel.strip_suffix("/mod.rs") else {
+        let Some(folder) = rel.strip_suffix("/mod.rs") else {
             continue;
         };
         let code: String = code_lines(text).collect::<Vec<_>>().join("\n");
@@ -432,7 +436,7 @@ fn no_two_files_of_a_module_depend_on_each_other() {
             for path in paths_of(used) {
                 if let [file, .., name] = path.as_slice() {
                     exports
-                        .entry(module.to_owned())
+                        .entry(folder.to_owned())
                         .or_default()
                         .insert(name.clone(), file.clone());
                 }
@@ -441,48 +445,68 @@ fn no_two_files_of_a_module_depend_on_each_other() {
     }
     // Test harness files (`#[cfg(test)] mod testing;`) stand outside the graph, like tests.
     let harness = harness_files(&files);
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (rel, text) in &files {
-        let Some((module, file)) = rel.split_once('/') else {
-            continue;
+    let folders: BTreeSet<&str> = files
+        .iter()
+        .filter_map(|(rel, _)| rel.rsplit_once('/').map(|(folder, _)| folder))
+        .collect();
+    let mut found = Vec::new();
+    for folder in folders {
+        let prefix = format!("{folder}/");
+        let module_path: Vec<&str> = folder.split('/').collect();
+        // The folder's nodes: its files, and its subfolders as one node each.
+        let node_of = |rest: &str| match rest.split_once('/') {
+            Some((sub, _)) => (sub.to_owned(), false),
+            None => (rest.trim_end_matches(".rs").to_owned(), true),
         };
-        if file == "mod.rs" || file.contains('/') || harness.contains(rel) {
-            continue;
-        }
-        let text = &without_tests(text);
-        let this = file.trim_end_matches(".rs");
-        let module_files: BTreeSet<String> = files
+        let nodes: BTreeSet<String> = files
             .iter()
-            .filter_map(|(r, _)| r.strip_prefix(&format!("{module}/")))
-            .map(|f| f.trim_end_matches(".rs").to_owned())
+            .filter_map(|(rel, _)| rel.strip_prefix(&prefix))
+            .map(|rest| node_of(rest).0)
             .collect();
-        // `crate::m::x` and `super::x` both name `x` in this module: a file, or a name that
-        // mod.rs re-exports from one.
-        let in_module = crate_paths(text)
-            .into_iter()
-            .filter(|path| path[0] == module && path.len() >= 2)
-            .map(|path| path[1].clone())
-            .chain(
-                paths_after(text, "super::")
-                    .into_iter()
-                    .map(|path| path[0].clone()),
-            );
-        let mut targets = BTreeSet::new();
-        for name in in_module {
-            if module_files.contains(&name) {
-                targets.insert(name);
-            } else if let Some(file) = exports.get(module).and_then(|e| e.get(&name)) {
-                targets.insert(file.clone());
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (rel, text) in &files {
+            let Some(rest) = rel.strip_prefix(&prefix) else {
+                continue;
+            };
+            if rest == "mod.rs" || harness.contains(rel) {
+                continue;
             }
+            let (this, direct) = node_of(rest);
+            let text = &without_tests(text);
+            // `crate::m::x` names `x` in this folder, and so does `super::x` in a file of the
+            // folder itself: a file or subfolder, or a name that mod.rs re-exports from one.
+            let mut named: Vec<String> = crate_paths(text)
+                .into_iter()
+                .filter(|path| {
+                    path.len() > module_path.len()
+                        && path.iter().zip(&module_path).all(|(a, b)| a == b)
+                })
+                .map(|path| path[module_path.len()].clone())
+                .collect();
+            if direct {
+                named.extend(
+                    paths_after(text, "super::")
+                        .into_iter()
+                        .map(|path| path[0].clone()),
+                );
+            }
+            let mut targets = BTreeSet::new();
+            for name in named {
+                if nodes.contains(&name) {
+                    targets.insert(name);
+                } else if let Some(file) = exports.get(folder).and_then(|e| e.get(&name)) {
+                    targets.insert(file.clone());
+                }
+            }
+            targets.remove(&this);
+            graph
+                .entry(format!("{folder}/{this}"))
+                .or_default()
+                .extend(targets.into_iter().map(|t| format!("{folder}/{t}")));
         }
-        targets.remove(this);
-        graph
-            .entry(format!("{module}/{this}"))
-            .or_default()
-            .extend(targets.into_iter().map(|t| format!("{module}/{t}")));
+        found.extend(circles(&graph));
     }
-    let circles = circles(&graph);
-    assert!(circles.is_empty(), "file circles: {circles:#?}");
+    assert!(found.is_empty(), "file circles: {found:#?}");
 }
 
 #[test]
@@ -657,61 +681,62 @@ const TEXT_TESTS: &[(&str, &[&str], &str)] = &[
         &["vars."],
         "a placeholder's expression in a sentence",
     ),
-    ("engine/sentence.rs", &["${"], "a placeholder in a sentence"),
+    ("writer/sentence.rs", &["${"], "a placeholder in a sentence"),
     (
-        "engine/builtin/check_code.rs",
+        "writer/builtin/check_code.rs",
         &["${", "http", "new"],
         "a sentence's value, and the regular expression the built-in wrote for it \
          (issue 42 gives the built-in one writer of JavaScript)",
     ),
     (
-        "engine/builtin/compound.rs",
+        "writer/builtin/compound.rs",
         &["const "],
         "the lines the built-in wrote for a clause (issue 42 gives the built-in one writer \
          of JavaScript)",
     ),
     (
-        "engine/builtin/forms.rs",
+        "writer/builtin/forms.rs",
         &["${"],
         "a placeholder in a sentence",
     ),
     (
-        "engine/builtin/grammar.rs",
-        &["http://", "https://", "${"],
+        "writer/builtin/grammar.rs",
+        &["http://", "https://"],
         "a sentence's words",
     ),
+    ("writer/builtin/phrases.rs", &["${"], "a sentence's words"),
     (
-        "engine/builtin/http.rs",
+        "writer/builtin/http.rs",
         &["//", "${"],
         "a sentence's URL and placeholders",
     ),
     (
-        "engine/builtin/http_js.rs",
+        "writer/builtin/http_js.rs",
         &["${"],
         "a placeholder in a sentence",
     ),
     (
-        "engine/builtin/js_values.rs",
+        "writer/builtin/js_values.rs",
         &["${"],
         "a placeholder in a sentence",
     ),
     (
-        "engine/builtin/rewrites.rs",
+        "writer/builtin/rewrites.rs",
         &["${"],
         "a placeholder in a sentence",
     ),
     (
-        "engine/builtin/rows.rs",
+        "writer/builtin/rows.rs",
         &["page"],
         "a locator read from the page's snapshot",
     ),
     (
-        "engine/builtin/structure.rs",
+        "writer/builtin/structure.rs",
         &["page"],
         "a locator read from the page's snapshot",
     ),
     (
-        "engine/builtin/snapshot.rs",
+        "writer/builtin/snapshot.rs",
         &["ref=", "cursor="],
         "Playwright's aria snapshot",
     ),

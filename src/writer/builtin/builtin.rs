@@ -4,16 +4,17 @@
 //! Main function: [`write_step`]; [`explain`] says also which lines of the snapshot it
 //! matched (`prettyplay explain`).
 
-use crate::engine::builtin::codegen::{code_for, step_function};
-use crate::engine::builtin::compound;
-use crate::engine::builtin::grammar::{Decline, parse};
-use crate::engine::builtin::http;
-use crate::engine::builtin::resolve::norm;
-use crate::engine::builtin::snapshot::Snapshot;
-use crate::engine::builtin::tokens::{normalize, tokenize};
-use crate::engine::builtin::{cards, choices};
-use crate::engine::sentence::quoted_literals;
 use crate::script::PageState;
+use crate::writer::builtin::codegen::{code_for, step_function};
+use crate::writer::builtin::compound;
+use crate::writer::builtin::grammar::parse;
+use crate::writer::builtin::http;
+use crate::writer::builtin::intent::Decline;
+use crate::writer::builtin::locator::norm;
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::tokens::{normalize, tokenize};
+use crate::writer::builtin::{cards, choices};
+use crate::writer::quoted_literals;
 
 /// The code of `sentence` on the page whose AI-mode aria snapshot is `snapshot` and whose
 /// structure beyond it `structure` lists (`structure.js`'s JSON, empty when unknown), or why the
@@ -101,9 +102,18 @@ fn code(sentence: &str, columns: &[String], snap: &Snapshot) -> Result<String, D
             });
     }
     let toks = normalize(tokenize(sentence, columns));
+    // A count of the page's cards goes before the other shapes, which would count another
+    // list (the footer's links for `there are 6 products`); when the cards cannot be counted
+    // as the sentence says, that is the reason shown.
+    if cards::counts_cards(&toks, snap)
+        && let Some(read) = cards::code(&toks, snap)
+    {
+        return read
+            .map(step_function)
+            .or_else(|own| compound::code(sentence, columns, snap).unwrap_or(Err(own)));
+    }
     let decline = match parse(sentence, columns).and_then(|intent| code_for(&intent, snap)) {
-        Ok(code) if !cards::counts_cards(&toks, snap) => return Ok(code),
-        Ok(_) => Decline::new("the cards are counted"),
+        Ok(code) => return Ok(code),
         Err(decline) => decline,
     };
     let lines = match cards::code(&toks, snap).or_else(|| choices::code(&toks, snap)) {
@@ -146,7 +156,7 @@ pub(crate) fn explain(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::snapshot::fixtures::{LOGIN, TODOS};
+    use crate::writer::builtin::snapshot::fixtures::{LOGIN, TODOS};
 
     #[test]
     fn the_same_sentence_on_the_same_page_gives_the_same_code() {
@@ -157,6 +167,30 @@ mod tests {
             a,
             "async function step(page) {\n  await page.getByRole('link', { name: 'Active', exact: true }).click();\n}"
         );
+    }
+
+    #[test]
+    fn a_count_of_cards_that_cannot_be_written_shows_the_cards_reason() {
+        const SHOP: &str = "- generic:\n  - main:\n    - generic:\n      - heading \"Hot dogs\" [level=2]\n    - generic:\n      - heading \"Spam\" [level=2]\n    - generic:\n      - heading \"Soup\" [level=2]\n  - contentinfo:\n    - link \"About\"\n    - link \"Contact\"\n";
+        assert!(
+            write_step("there are 3 products", &[], SHOP, "")
+                .is_ok_and(|code| code.contains(".toHaveCount(3)"))
+        );
+        for (sentence, reason) in [
+            (
+                "exactly three products appear: Hot dogs and Spam",
+                "the sentence counts 3 items but names 2",
+            ),
+            (
+                "exactly two products appear: Hot dogs and Cheese",
+                "the names are not all headings on the page",
+            ),
+        ] {
+            let Err(decline) = write_step(sentence, &[], SHOP, "") else {
+                panic!("{sentence:?} was written");
+            };
+            assert!(decline.0.contains(reason), "{sentence:?}: {}", decline.0);
+        }
     }
 
     #[test]
@@ -261,7 +295,7 @@ mod shapes {
     // `<span>`, delete buttons shown on hover, descriptions, ordinals, edits and negations. Each
     // test is the code a sentence gets, or why it is declined.
 
-    use crate::engine::builtin::write_step;
+    use crate::writer::builtin::write_step;
 
     /// TodoMVC's Vue build, "buy milk" completed and hovered.
     const VUE: &str = r##"- generic:

@@ -6,11 +6,11 @@
 //! Main function: [`write_step_within`], which the engine calls instead of
 //! [`write_step_on`] when it knows which URLs the run allows.
 
-use crate::engine::builtin::builtin::write_step_on;
-use crate::engine::builtin::grammar::Decline;
-use crate::engine::builtin::snapshot::Snapshot;
-use crate::engine::builtin::tokens::{Tok, normalize, skip, starts, tokenize};
 use crate::script::PageState;
+use crate::writer::builtin::builtin::write_step_on;
+use crate::writer::builtin::intent::Decline;
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::tokens::{Tok, normalize, skip, starts, tokenize};
 
 /// The verbs that start a navigation sentence, each with the words that may follow it.
 const NAVIGATION_VERBS: &[&[&str]] = &[

@@ -5,14 +5,14 @@
 //!
 //! Main functions: one per check intent, [`visible`] to [`placeholder_line`].
 
-use crate::engine::builtin::grammar::{Cause, Decline, Literal, State, Target};
-use crate::engine::builtin::js_values::{bounded_js, placeholder, regex_js, value_js};
-use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
-use crate::engine::builtin::resolve::{
-    CHECKABLE, Found, bounded_regex_js, checked_element, element, has_words, js_str, list, norm,
-    shown_text,
+use crate::writer::builtin::intent::{Cause, Decline, Literal, State, Target};
+use crate::writer::builtin::js_values::{bounded_js, placeholder, regex_js, value_js};
+use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
+use crate::writer::builtin::locator::{Found, js_str, norm};
+use crate::writer::builtin::resolve::{
+    CHECKABLE, bounded_regex_js, checked_element, element, has_words, list, shown_text,
 };
-use crate::engine::builtin::snapshot::Snapshot;
+use crate::writer::builtin::snapshot::Snapshot;
 
 /// Every role: a check may be about any element.
 const ANY: &[&str] = &[

@@ -7,12 +7,13 @@
 //! Main type: [`Cards`]; the entry point is [`code`], which `builtin.rs` tries when the shapes
 //! of `grammar.rs` decline a sentence.
 
-use crate::engine::builtin::grammar::Decline;
-use crate::engine::builtin::kinds::KINDS;
-use crate::engine::builtin::resolve::{bounded_regex_js, js_str, norm};
-use crate::engine::builtin::snapshot::Snapshot;
-use crate::engine::builtin::structure::same_word;
-use crate::engine::builtin::tokens::{Tok, find};
+use crate::writer::builtin::intent::Decline;
+use crate::writer::builtin::kinds::KINDS;
+use crate::writer::builtin::locator::{js_str, norm};
+use crate::writer::builtin::resolve::bounded_regex_js;
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::structure::same_word;
+use crate::writer::builtin::tokens::{Tok, find};
 
 /// The cards of the page: where they are and the headings they show now.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -580,7 +581,7 @@ fn lines(check: &Check, cards: &Cards) -> Result<Vec<String>, Decline> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::tokens::{normalize, tokenize};
+    use crate::writer::builtin::tokens::{normalize, tokenize};
 
     const SHOP: &str = "- generic:\n  - banner:\n    - heading \"The Shop\" [level=1]\n  - main:\n    - generic:\n      - heading \"Hot dogs\" [level=2]\n      - paragraph: $1.99\n      - img \"hot dogs\"\n    - generic:\n      - heading \"Spam\" [level=2]\n      - paragraph: $2.85\n    - generic:\n      - heading \"Carrot and coriander soup\" [level=2]\n      - paragraph: $1.49\n";
 

@@ -4,11 +4,10 @@
 //! Main function: [`assertion`], which `grammar.rs` turns to when no action verb starts the
 //! sentence.
 
-use crate::engine::builtin::grammar::{
-    Decline, Intent, Literal, State, Target, literal, literals, target,
-};
-use crate::engine::builtin::kinds::Kind;
-use crate::engine::builtin::tokens::{Tok, find, starts, verb};
+use crate::writer::builtin::intent::{Decline, Intent, Literal, State, Target};
+use crate::writer::builtin::kinds::Kind;
+use crate::writer::builtin::phrases::{literal, literals, target};
+use crate::writer::builtin::tokens::{Tok, find, starts, verb};
 
 /// A reader of one family of check sentences: `None` when the sentence is not of its family.
 type Reader = fn(&[Tok]) -> Option<Result<Intent, Decline>>;

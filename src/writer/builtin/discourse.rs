@@ -11,8 +11,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::engine::builtin::grammar::Decline;
-use crate::engine::builtin::tokens::{Tok, normalize, tokenize};
+use crate::writer::builtin::intent::Decline;
+use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
 
 /// The entities the earlier steps of one test introduced or acted on.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -4,8 +4,9 @@
 //!
 //! Main function: [`value_js`].
 
-use crate::engine::builtin::grammar::Literal;
-use crate::engine::builtin::resolve::{bounded_regex_js, js_str};
+use crate::writer::builtin::intent::Literal;
+use crate::writer::builtin::locator::js_str;
+use crate::writer::builtin::resolve::bounded_regex_js;
 
 /// The JavaScript of a value: a string literal, or `vars.NAME` for a placeholder (a template
 /// literal when placeholders are part of a longer text).
@@ -27,7 +28,7 @@ pub(crate) fn value_js(value: &Literal) -> String {
                 let name = &rest[at + 2..at + end];
                 // Only a variable name becomes code; anything else stays text, so a sentence
                 // cannot write code of its own into the step.
-                if crate::engine::builtin::http_js::is_identifier(name) {
+                if crate::writer::builtin::http_js::is_identifier(name) {
                     out.push_str(&format!("${{vars.{name}}}"));
                 } else {
                     out.push_str(&escape_template(&rest[at..at + end + 1]));

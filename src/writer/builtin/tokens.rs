@@ -1,10 +1,10 @@
 //! The words of a sentence as the built-in grammar reads them: the sentence's [`Tok`]ens (from
-//! `engine/sentence.rs`, the one tokenizer) with politeness, fillers and `should` forms
+//! `writer/sentence.rs`, the one tokenizer) with politeness, fillers and `should` forms
 //! normalized away, and the small matchers the shapes of `grammar.rs` are written with.
 //!
 //! Main function: [`normalize`].
 
-pub(crate) use crate::engine::sentence::{Tok, tokenize};
+pub(crate) use crate::writer::{Tok, tokenize};
 
 /// The verbs that say a sentence is a check (`Verify that X`, `Ensure X`, `expect X to be
 /// shown`); `check` says so only before `that`, since `check "x"` ticks a box.

@@ -4,95 +4,13 @@
 //! are read from the raw sentence, not its tokens, because a JSON body has quotes, commas and
 //! colons of its own.
 //!
-//! Main type: [`Http`]; main functions: [`parse`] and [`lines`].
+//! Main functions: [`parse`] and [`lines`]; what they read is an [`Http`].
 
 use serde::de::IgnoredAny;
 
-use crate::engine::builtin::grammar::{Decline, Intent};
-use crate::engine::builtin::http_js::{is_identifier, json_js, template_js, url_js};
-
-/// An HTTP method `page.request` has a function for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Method {
-    Get,
-    Post,
-    Put,
-    Patch,
-    Delete,
-    Head,
-}
-
-impl Method {
-    fn from_word(word: &str) -> Option<Self> {
-        Some(match word.to_ascii_lowercase().as_str() {
-            "get" => Self::Get,
-            "post" => Self::Post,
-            "put" => Self::Put,
-            "patch" => Self::Patch,
-            "delete" => Self::Delete,
-            "head" => Self::Head,
-            _ => return None,
-        })
-    }
-
-    /// The name of `page.request`'s function.
-    fn function(self) -> &'static str {
-        match self {
-            Self::Get => "get",
-            Self::Post => "post",
-            Self::Put => "put",
-            Self::Patch => "patch",
-            Self::Delete => "delete",
-            Self::Head => "head",
-        }
-    }
-
-    /// Whether the request only reads: sending it alone checks nothing.
-    fn reads(self) -> bool {
-        matches!(self, Self::Get | Self::Head)
-    }
-}
-
-/// The body a request sends.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Body {
-    /// JSON as written in the sentence (validated), sent as an object (`data: { ... }`).
-    Json(String),
-    /// A quoted text or a placeholder, sent as it is.
-    Text(String),
-}
-
-/// A request as the sentence writes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Request {
-    pub method: Method,
-    /// `/path` or an `http(s)://` URL, placeholders as written.
-    pub url: String,
-    pub body: Option<Body>,
-}
-
-/// What an HTTP sentence asks for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Http {
-    /// Send the request; the server must accept it (a 2xx status).
-    Send(Request),
-    /// The request's response has this status.
-    Status { request: Request, status: u16 },
-    /// The response's body holds (or, `listed: false`, does not hold) each value as a whole
-    /// string value of its JSON, or as a whole line of a body that is not JSON.
-    Lists {
-        request: Request,
-        values: Vec<String>,
-        listed: bool,
-    },
-}
-
-impl Http {
-    /// Whether the sentence checks something (else it only sends).
-    pub(crate) fn is_check(&self) -> bool {
-        !matches!(self, Http::Send(_))
-    }
-}
+use crate::writer::builtin::http_js::{is_identifier, json_js, template_js, url_js};
+use crate::writer::builtin::http_request::{Body, Http, Method, Request};
+use crate::writer::builtin::intent::{Decline, Intent};
 
 /// Words before the subject that say nothing a step does.
 const FILLERS: &[&str] = &[
@@ -571,7 +489,7 @@ pub(crate) fn lines(http: &Http) -> Result<Vec<String>, Decline> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::grammar::parse as parse_sentence;
+    use crate::writer::builtin::grammar::parse as parse_sentence;
 
     fn http(sentence: &str) -> Http {
         match parse_sentence(sentence, &[]) {
@@ -861,21 +779,8 @@ mod tests {
         // `${...}` that is not a variable name is declined, never evaluated.
         let why = declined(r#"send POST /api/x with {"a": "${x}${alert(1)}"}"#);
         assert!(why.contains("not a variable"), "{why}");
-        // The whole step is one function the check reader reads without tampering.
-        for sentence in [
-            "send POST /api/x with {\"a\": \"`\"}",
-            "send POST /api/x with {\"a\": \"${A}`; alert(1); `\"}",
-            "GET /api/x');alert(1);(' answers 200",
-            "the API /api/x lists \"');alert(1);('\"",
-        ] {
-            let code = format!(
-                "async function step(page) {{\n{}\n}}",
-                code(sentence).join("\n")
-            );
-            let checks =
-                crate::engine::checks::Checks::of(&code).unwrap_or_else(|e| panic!("{e}: {code}"));
-            assert_eq!(checks.patches, 0, "{code}");
-        }
+        // That the check reader reads the whole step without tampering is tested with the
+        // reader, in `engine/checks.rs`.
     }
 
     #[test]
@@ -895,7 +800,7 @@ mod tests {
     #[test]
     fn the_generator_writes_the_step_whole_on_any_page() {
         // The body's commas and `and`s are not clauses, and no page element is needed.
-        let code = crate::engine::builtin::write_step(
+        let code = crate::writer::builtin::write_step(
             "send POST /api/todos with {\"title\": \"milk, bread and eggs\", \"done\": false}",
             &[],
             "",
@@ -906,7 +811,7 @@ mod tests {
             code,
             "async function step(page) {\n  const response = await page.request.post('/api/todos', { data: { title: 'milk, bread and eggs', done: false } });\n  await expect(response).toBeOK();\n}"
         );
-        let why = crate::engine::builtin::write_step(
+        let why = crate::writer::builtin::write_step(
             "send POST /api/todos with {\"title\": \"a\", and \"b\"}",
             &[],
             "",
@@ -915,7 +820,7 @@ mod tests {
         .unwrap_err();
         assert!(why.0.contains("not valid JSON"), "{}", why.0);
         // Several requests, each a clause of its own, in blocks so that their names do not clash.
-        let code = crate::engine::builtin::write_step(
+        let code = crate::writer::builtin::write_step(
             "GET /api/health answers 200 and the API /api/todos does not list \"milk, bread\"",
             &[],
             "",
@@ -964,9 +869,9 @@ mod tests {
         }
         assert_eq!(
             parse_sentence("open /about", &[]),
-            Ok(Intent::Open(Some(
-                crate::engine::builtin::grammar::Literal("/about".into())
-            )))
+            Ok(Intent::Open(Some(crate::writer::builtin::intent::Literal(
+                "/about".into()
+            ))))
         );
     }
 }

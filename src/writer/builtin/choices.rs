@@ -7,11 +7,13 @@
 //! Main function: [`code`], which `builtin.rs` tries when the shapes of `grammar.rs` decline a
 //! sentence.
 
-use crate::engine::builtin::codegen::{code_for, statements};
-use crate::engine::builtin::grammar::{Decline, Intent, Literal, parse};
-use crate::engine::builtin::resolve::{has_words, js_str, norm};
-use crate::engine::builtin::snapshot::Snapshot;
-use crate::engine::builtin::tokens::{Tok, find, verb};
+use crate::writer::builtin::codegen::{code_for, statements};
+use crate::writer::builtin::grammar::parse;
+use crate::writer::builtin::intent::{Decline, Intent, Literal};
+use crate::writer::builtin::locator::{js_str, norm};
+use crate::writer::builtin::resolve::has_words;
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::tokens::{Tok, find, verb};
 
 /// Nouns that say what kind of control a dropdown is, not what it chooses.
 const CONTROL_WORDS: &[&str] = &[
@@ -298,7 +300,7 @@ fn selected(noun: &[Tok], value: &[Tok], snap: &Snapshot) -> Result<Vec<String>,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::tokens::{normalize, tokenize};
+    use crate::writer::builtin::tokens::{normalize, tokenize};
 
     const FORM: &str = "- complementary:\n  - generic:\n    - combobox \"Choose a category:\":\n      - option \"All\" [selected]\n      - option \"Vegetables\"\n      - option \"Soup\"\n    - textbox \"Enter search term:\":\n      - /placeholder: e.g. beans\n    - button \"Filter results\"\n";
 

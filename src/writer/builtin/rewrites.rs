@@ -8,11 +8,12 @@
 //! Main function: [`rewrite_candidates`]. They are only read here: `explain` offers one after
 //! it passed (and, for a check, was proven) on the page.
 
-use crate::engine::builtin::grammar::{Intent, Literal, State, Target, parse};
-use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
-use crate::engine::builtin::resolve::{CHECKABLE, CLICKABLE};
-use crate::engine::builtin::snapshot::{Snapshot, is_field};
-use crate::engine::builtin::write_step;
+use crate::writer::builtin::grammar::parse;
+use crate::writer::builtin::intent::{Intent, Literal, State, Target};
+use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
+use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE};
+use crate::writer::builtin::snapshot::{Snapshot, is_field};
+use crate::writer::builtin::write_step;
 
 /// The most rewrites offered for one sentence.
 const MAX_REWRITES: usize = 3;
@@ -362,7 +363,7 @@ fn sentence_for(intent: &Intent, phrase: &str, columns: &[String]) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::snapshot::fixtures::{LOGIN, TODOS};
+    use crate::writer::builtin::snapshot::fixtures::{LOGIN, TODOS};
 
     /// Two rows, each with a Delete button, and an Add button.
     const ROWS: &str = "- list:\n  - listitem:\n    - text: buy milk\n    - button \"Delete\"\n  \

@@ -7,7 +7,7 @@
 
 use std::cell::RefCell;
 
-use crate::engine::builtin::structure::Structure;
+use crate::writer::builtin::structure::Structure;
 
 /// One element (or text run) of the snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,15 +5,16 @@
 //!
 //! Main function: [`code_for`].
 
-use crate::engine::builtin::check_code;
-use crate::engine::builtin::forms::form_code;
-use crate::engine::builtin::grammar::{Cause, Decline, Intent, Literal, Target};
-use crate::engine::builtin::http;
-use crate::engine::builtin::js_values::value_js;
-use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
-use crate::engine::builtin::resolve::{CHECKABLE, CLICKABLE, element, js_str, norm, only_field};
-use crate::engine::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
-use crate::engine::builtin::snapshot::Snapshot;
+use crate::writer::builtin::check_code;
+use crate::writer::builtin::forms::form_code;
+use crate::writer::builtin::http;
+use crate::writer::builtin::intent::{Cause, Decline, Intent, Literal, Target};
+use crate::writer::builtin::js_values::value_js;
+use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
+use crate::writer::builtin::locator::{js_str, norm};
+use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE, element, only_field};
+use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
+use crate::writer::builtin::snapshot::Snapshot;
 
 /// The code of `intent` on the page `snap` shows.
 pub(crate) fn code_for(intent: &Intent, snap: &Snapshot) -> Result<String, Decline> {
@@ -369,8 +370,8 @@ mod tests {
     //! One test per sentence shape on the demo's snapshots: the code it writes, and where it
     //! declines (nothing matches, or several elements a locator cannot tell apart).
 
-    use crate::engine::builtin::snapshot::fixtures::{LOGIN, TODOS};
-    use crate::engine::builtin::write_step;
+    use crate::writer::builtin::snapshot::fixtures::{LOGIN, TODOS};
+    use crate::writer::builtin::write_step;
 
     /// The body of the code written for `sentence` on `snapshot`, one statement a line.
     fn body(sentence: &str, snapshot: &str) -> Vec<String> {
@@ -783,10 +784,9 @@ mod tests {
 
     #[test]
     fn a_placeholder_that_is_not_a_name_stays_text() {
-        let code =
-            crate::engine::builtin::codegen::value_js(&crate::engine::builtin::grammar::Literal(
-                "Hi ${x)+alert(1)+(y} and ${NAME}".to_owned(),
-            ));
+        let code = crate::writer::builtin::codegen::value_js(
+            &crate::writer::builtin::intent::Literal("Hi ${x)+alert(1)+(y} and ${NAME}".to_owned()),
+        );
         assert_eq!(code, "`Hi \\${x)+alert(1)+(y} and ${vars.NAME}`");
     }
 }

@@ -6,13 +6,14 @@
 //!
 //! Main function: [`parse`].
 
-use crate::engine::builtin::assertions::assertion;
-use crate::engine::builtin::forms::{form_shape, is_check};
-use crate::engine::builtin::http;
-use crate::engine::builtin::kinds::{KINDS, Kind};
-use crate::engine::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
+use crate::writer::builtin::assertions::assertion;
+use crate::writer::builtin::forms::{form_shape, is_check};
+use crate::writer::builtin::http;
+use crate::writer::builtin::kinds::Kind;
+use crate::writer::builtin::phrases::{key_name, literal, literals, target};
+use crate::writer::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
 
-pub(crate) use crate::engine::builtin::intent::{Cause, Decline, Intent, Literal, State, Target};
+use crate::writer::builtin::intent::{Decline, Intent, Literal};
 
 /// Reads `sentence` as one of the shapes. `columns` are the examples table's columns: `<name>`
 /// is a value only for these.
@@ -200,7 +201,7 @@ const ACTIONS: &[Action] = &[
 /// The intent of a normalized sentence: a form's shape, else the first action shape that reads
 /// it, else a check.
 pub(super) fn shape(t: &[Tok]) -> Option<Result<Intent, Decline>> {
-    if let Some(form) = form_shape(t) {
+    if let Some(form) = form_shape(t, shape) {
         return Some(form);
     }
     ACTIONS
@@ -301,71 +302,6 @@ fn press(rest: &[Tok]) -> Option<Result<Intent, Decline>> {
     Some(Ok(Intent::Press { key, target }))
 }
 
-/// Playwright's name of a key: `Enter`, `Escape`, `ArrowDown`, `Control+A`.
-pub(crate) fn key_name(toks: &[Tok]) -> Option<String> {
-    let toks = match toks.last() {
-        Some(last) if last.is("key") => &toks[..toks.len() - 1],
-        _ => toks,
-    };
-    let text = match toks {
-        [Tok::Lit(k)] => k.clone(),
-        _ => toks
-            .iter()
-            .map(|t| match t {
-                Tok::Word(_, orig) => orig.clone(),
-                Tok::Lit(l) => l.clone(),
-            })
-            .collect::<Vec<_>>()
-            .join(" "),
-    };
-    let parts: Vec<String> = text
-        .split('+')
-        .map(|part| one_key(part.trim()))
-        .collect::<Option<_>>()?;
-    Some(parts.join("+"))
-}
-
-fn one_key(key: &str) -> Option<String> {
-    let lower = key.to_lowercase().replace(['-', '_'], " ");
-    let name = match lower.as_str() {
-        "enter" | "return" => "Enter",
-        "tab" => "Tab",
-        "escape" | "esc" => "Escape",
-        "space" | "spacebar" | "space bar" => "Space",
-        "backspace" | "back space" => "Backspace",
-        "delete" | "del" => "Delete",
-        "home" => "Home",
-        "end" => "End",
-        "page up" | "pageup" => "PageUp",
-        "page down" | "pagedown" => "PageDown",
-        "arrow up" | "up arrow" | "arrowup" | "up" => "ArrowUp",
-        "arrow down" | "down arrow" | "arrowdown" | "down" => "ArrowDown",
-        "arrow left" | "left arrow" | "arrowleft" | "left" => "ArrowLeft",
-        "arrow right" | "right arrow" | "arrowright" | "right" => "ArrowRight",
-        "control" | "ctrl" => "Control",
-        "shift" => "Shift",
-        "alt" | "option" => "Alt",
-        "meta" | "cmd" | "command" => "Meta",
-        "controlormeta" => "ControlOrMeta",
-        _ => {
-            let mut chars = key.chars();
-            return match (chars.next(), chars.next()) {
-                (Some(c), None) if c.is_ascii_alphanumeric() => Some(c.to_string()),
-                _ if lower.len() <= 3
-                    && lower.starts_with('f')
-                    && lower[1..]
-                        .parse::<u8>()
-                        .is_ok_and(|n| (1..=12).contains(&n)) =>
-                {
-                    Some(key.to_uppercase())
-                }
-                _ => None,
-            };
-        }
-    };
-    Some(name.to_owned())
-}
-
 /// `VALUE ... TARGET [and press KEY]`.
 fn fill(value: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
     // A number needs no quotes: `enter 34 as the age`.
@@ -397,170 +333,6 @@ fn fill(value: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
         target,
         then_press,
     })
-}
-
-/// A value: one quoted literal or placeholder (or, for `see`, the words).
-pub(super) fn literal(toks: &[Tok]) -> Result<Literal, Decline> {
-    let lits: Vec<&String> = toks
-        .iter()
-        .filter_map(|t| match t {
-            Tok::Lit(l) => Some(l),
-            Tok::Word(..) => None,
-        })
-        .collect();
-    match lits.as_slice() {
-        [one] => Ok(Literal((*one).clone())),
-        [] => Err(Decline::new(
-            "write the value in quotes (\"buy milk\") or as a ${NAME} variable",
-        )),
-        _ => Err(Decline::new("one quoted value was expected, found several")),
-    }
-}
-
-/// All the quoted literals of `toks`, in order.
-pub(super) fn literals(toks: &[Tok]) -> Vec<Literal> {
-    toks.iter()
-        .filter_map(|t| match t {
-            Tok::Lit(l) => Some(Literal(l.clone())),
-            Tok::Word(..) => None,
-        })
-        .collect()
-}
-
-/// The element a phrase names: `the "Add" button`, `the new todo field`, `the checkbox "x"`,
-/// `the "Delete" button of "buy milk"`.
-pub(super) fn target(toks: &[Tok]) -> Result<Target, Decline> {
-    let (main, scope) = match find(toks, &["of", "for", "in", "within", "inside", "next"]) {
-        Some(at) if at > 0 => {
-            let scope = literal(&toks[at + 1..])
-                .map_err(|_| Decline::new("the row or item an element is in must be quoted"))?;
-            (&toks[..at], Some(scope.0))
-        }
-        _ => (toks, None),
-    };
-    let mut words: Vec<&Tok> = main
-        .iter()
-        .filter(|t| !(t.is("the") || t.is("a") || t.is("an") || t.is("on")))
-        .collect();
-    let nth = words.first().and_then(|w| ordinal(w));
-    if nth.is_some() {
-        words.remove(0);
-    }
-    // `the toggle-all arrow`, `the settings icon`: how it looks is no part of its name.
-    if words.len() > 1
-        && words.last().is_some_and(|w| {
-            ["arrow", "icon", "symbol", "chevron"]
-                .iter()
-                .any(|d| w.is(d))
-        })
-    {
-        words.pop();
-    }
-    let phrase = words
-        .iter()
-        .map(|t| match t {
-            Tok::Word(_, orig) => orig.as_str(),
-            Tok::Lit(l) => l.as_str(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut kind = None;
-    // The kind noun: last in the phrase, or first before a quoted name.
-    for (pattern, k) in KINDS {
-        let n = pattern.len();
-        if words.len() >= n
-            && words[words.len() - n..]
-                .iter()
-                .zip(pattern.iter())
-                .all(|(t, w)| t.is(w))
-        {
-            kind = Some(*k);
-            words.truncate(words.len() - n);
-            break;
-        }
-        if words.len() > n
-            && matches!(words[n], Tok::Lit(_))
-            && words[..n].iter().zip(pattern.iter()).all(|(t, w)| t.is(w))
-        {
-            kind = Some(*k);
-            words.drain(..n);
-            break;
-        }
-    }
-    let lits: Vec<&String> = words
-        .iter()
-        .filter_map(|t| match t {
-            Tok::Lit(l) => Some(l),
-            Tok::Word(..) => None,
-        })
-        .collect();
-    let (name, quoted) = match lits.as_slice() {
-        [one] => (Some((*one).clone()), true),
-        [] if words.is_empty() => (None, false),
-        [] => (
-            Some(
-                words
-                    .iter()
-                    .filter_map(|t| match t {
-                        Tok::Word(_, orig) => Some(orig.as_str()),
-                        Tok::Lit(_) => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            ),
-            false,
-        ),
-        _ => return Err(Decline::new("one element per step: several quoted names")),
-    };
-    if name.is_none() && kind.is_none() {
-        return Err(Decline::new("no element is named"));
-    }
-    if name
-        .as_deref()
-        .is_some_and(|n| n.contains("${") || n.starts_with('<'))
-    {
-        return Err(Decline::new(
-            "a variable names the element: the built-in generator matches elements by names \
-             written in the sentence",
-        ));
-    }
-    if nth.is_some() && kind.is_none() && !quoted {
-        // `the first todo`: a noun the kinds do not know names the items of a list.
-        kind = Some(Kind::Item);
-    }
-    Ok(Target {
-        name: if nth.is_some() && !quoted { None } else { name },
-        quoted,
-        kind,
-        scope,
-        phrase,
-        nth,
-    })
-}
-
-/// `first`, `2nd`, `last`: the position an ordinal names (0-based; -1 is the last).
-fn ordinal(word: &Tok) -> Option<isize> {
-    const WORDS: &[&str] = &[
-        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-        "tenth",
-    ];
-    let Tok::Word(w, _) = word else { return None };
-    if w == "last" {
-        return Some(-1);
-    }
-    if let Some(at) = WORDS.iter().position(|o| o == w) {
-        return isize::try_from(at).ok();
-    }
-    let digits = w
-        .strip_suffix("st")
-        .or_else(|| w.strip_suffix("nd"))
-        .or_else(|| w.strip_suffix("rd"))
-        .or_else(|| w.strip_suffix("th"))?;
-    digits
-        .parse::<isize>()
-        .ok()
-        .filter(|n| (1..=999).contains(n))
-        .map(|n| n - 1)
 }
 
 /// `mark "buy milk" as done`, `complete "buy milk"`, `mark "buy milk" as not done`,
@@ -635,6 +407,7 @@ fn add(rest: &[Tok]) -> Result<Intent, Decline> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::writer::builtin::intent::Target;
 
     fn intent(sentence: &str) -> Intent {
         parse(sentence, &[]).unwrap_or_else(|why| panic!("{sentence:?}: {}", why.0))

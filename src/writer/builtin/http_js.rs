@@ -5,8 +5,8 @@
 //!
 //! Main functions: [`template_js`], [`url_js`] and [`json_js`].
 
-use crate::engine::builtin::grammar::Decline;
-use crate::engine::builtin::resolve::js_str;
+use crate::writer::builtin::intent::Decline;
+use crate::writer::builtin::locator::js_str;
 
 /// One piece of a text with placeholders.
 enum Piece<'s> {

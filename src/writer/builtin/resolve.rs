@@ -6,10 +6,11 @@
 //!
 //! Main functions: [`element`] and [`list`]; locators are JavaScript expressions on `page`.
 
-use crate::engine::builtin::grammar::{Cause, Decline, Target};
-use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
-use crate::engine::builtin::rows::{described, in_row, nth_element, row_holding, unnamed_list};
-use crate::engine::builtin::snapshot::{Snapshot, is_field, names_its_text};
+use crate::writer::builtin::intent::{Cause, Decline, Target};
+use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
+use crate::writer::builtin::locator::{Found, js_str, norm, own_text};
+use crate::writer::builtin::rows::{described, in_row, nth_element, row_holding, unnamed_list};
+use crate::writer::builtin::snapshot::{Snapshot, is_field};
 
 /// Roles a click (or a hover) is meant for when the sentence names no kind.
 pub(crate) const CLICKABLE: &[&str] = &[
@@ -28,35 +29,6 @@ pub(crate) const CLICKABLE: &[&str] = &[
 
 /// Roles that can be checked.
 pub(crate) const CHECKABLE: &[&str] = &["checkbox", "radio", "switch", "menuitemcheckbox"];
-
-/// Where a target was found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Found {
-    /// A JavaScript locator expression.
-    pub locator: String,
-    /// The node it found.
-    pub node: usize,
-}
-
-/// A JavaScript string literal of `text`, in single quotes.
-pub(crate) fn js_str(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('\'');
-    for c in text.chars() {
-        match c {
-            '\'' => out.push_str("\\'"),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
-    out
-}
 
 /// Characters that count as part of a word for the boundaries of [`bounded_regex_js`]: a
 /// letter, a digit or `_` (as a JavaScript class with the `u` flag).
@@ -121,7 +93,7 @@ pub(crate) enum Use {
 }
 
 /// What the snapshot shows of a node, for matching: its name, else its own text.
-fn label(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
+fn label(node: &crate::writer::builtin::snapshot::Node) -> Option<&str> {
     node.name
         .as_deref()
         .or(node.text.as_deref().filter(|_| !is_field(&node.role)))
@@ -129,31 +101,12 @@ fn label(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
 
 /// The node's name; with `text_too` (the sentence named the kind: `the counter`), its own text
 /// when it has no name.
-fn label_if(node: &crate::engine::builtin::snapshot::Node, text_too: bool) -> Option<&str> {
+fn label_if(node: &crate::writer::builtin::snapshot::Node, text_too: bool) -> Option<&str> {
     if text_too {
         label(node)
     } else {
         node.name.as_deref()
     }
-}
-
-/// The text Playwright's `getByText` sees on a node: its own text, or a button's or a link's
-/// name.
-pub(crate) fn own_text(node: &crate::engine::builtin::snapshot::Node) -> Option<&str> {
-    if is_field(&node.role) {
-        return None;
-    }
-    node.text.as_deref().or(node
-        .name
-        .as_deref()
-        .filter(|_| node.children.is_empty() && names_its_text(&node.role)))
-}
-
-pub(crate) fn norm(text: &str) -> String {
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
 }
 
 /// `text` (lowercase) with British spellings written the American way, so that a sentence
@@ -705,7 +658,7 @@ pub(crate) fn only_field(snap: &Snapshot, hints: &[&str]) -> Result<Found, Decli
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::snapshot::fixtures::{LOGIN, TODOS};
+    use crate::writer::builtin::snapshot::fixtures::{LOGIN, TODOS};
 
     fn named(name: &str, kind: Option<Kind>) -> Target {
         Target {

@@ -8,11 +8,11 @@
 //! page.getByText(T, { exact: true }) })`), never by a substring, so a check on a row cannot
 //! pass on a row that only holds the text ("xbuy milk").
 
-use crate::engine::builtin::grammar::{Decline, Target};
-use crate::engine::builtin::kinds::Kind;
-use crate::engine::builtin::resolve::{Found, js_str, norm, own_text};
-use crate::engine::builtin::snapshot::Snapshot;
-use crate::engine::builtin::structure::Hint;
+use crate::writer::builtin::intent::{Decline, Target};
+use crate::writer::builtin::kinds::Kind;
+use crate::writer::builtin::locator::{Found, js_str, norm, own_text};
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::structure::Hint;
 
 /// Roles that hold the elements of one record.
 const ROWS: &[&str] = &["listitem", "row"];

@@ -12,12 +12,14 @@
 //!
 //! Main function: [`code`].
 
-use crate::engine::builtin::codegen::{lines_for, step_function};
-use crate::engine::builtin::grammar::{Decline, Literal, key_name, parse};
-use crate::engine::builtin::js_values::value_js;
-use crate::engine::builtin::resolve::js_str;
-use crate::engine::builtin::snapshot::Snapshot;
-use crate::engine::builtin::tokens::{Tok, normalize, tokenize};
+use crate::writer::builtin::codegen::{lines_for, step_function};
+use crate::writer::builtin::grammar::parse;
+use crate::writer::builtin::intent::{Decline, Literal};
+use crate::writer::builtin::js_values::value_js;
+use crate::writer::builtin::locator::js_str;
+use crate::writer::builtin::phrases::key_name;
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
 
 /// The locator of the element that has the keyboard focus.
 const FOCUSED: &str = "page.locator(':focus')";
@@ -329,7 +331,7 @@ pub(super) fn split(sentence: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::snapshot::fixtures::TODOS;
+    use crate::writer::builtin::snapshot::fixtures::TODOS;
 
     fn write(sentence: &str) -> Result<String, String> {
         let snap = Snapshot::read(TODOS, "");
@@ -341,7 +343,7 @@ mod tests {
 
     fn lines(sentence: &str) -> Vec<String> {
         let code = write(sentence).unwrap_or_else(|why| panic!("{sentence}: {why}"));
-        crate::engine::builtin::codegen::statements(&code)
+        crate::writer::builtin::codegen::statements(&code)
     }
 
     #[test]

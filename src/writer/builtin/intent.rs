@@ -4,8 +4,8 @@
 //!
 //! Main type: [`Intent`].
 
-use crate::engine::builtin::http::Http;
-use crate::engine::builtin::kinds::Kind;
+use crate::writer::builtin::http_request::Http;
+use crate::writer::builtin::kinds::Kind;
 
 /// Why the built-in generator will not write a step: the reason, for people, and its cause, for
 /// the callers that decide on it.

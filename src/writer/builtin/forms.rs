@@ -7,16 +7,21 @@
 //! Main functions: [`form_shape`] reads the sentence, which `grammar.rs` asks first; [`form_code`]
 //! writes the code of the intents it reads, for `codegen.rs`.
 
-use crate::engine::builtin::compound::split;
-use crate::engine::builtin::grammar::{Decline, Intent, Literal, literal, shape, target};
-use crate::engine::builtin::kinds::{FIELD_ROLES, Kind};
-use crate::engine::builtin::resolve::{bounded_regex_js, checked_element, element, js_str, norm};
-use crate::engine::builtin::snapshot::Snapshot;
-use crate::engine::builtin::tokens::{Tok, find, said_as_check, tokenize, verb};
+use crate::writer::builtin::intent::{Decline, Intent, Literal};
+use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
+use crate::writer::builtin::locator::{js_str, norm};
+use crate::writer::builtin::phrases::{literal, target};
+use crate::writer::builtin::resolve::{bounded_regex_js, checked_element, element};
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::tokens::{Tok, find, verb};
 
-/// The form shapes of `t`, or `None` when it is none of them.
-pub(super) fn form_shape(t: &[Tok]) -> Option<Result<Intent, Decline>> {
-    if let Some(both) = two_checks(t) {
+/// A reader of one shape of a sentence's tokens: the grammar's, which the form shapes read the
+/// parts of a sentence with. It is passed in because the grammar asks the form shapes first.
+pub(super) type ReadShape = fn(&[Tok]) -> Option<Result<Intent, Decline>>;
+
+/// The form shapes of `t`, or `None` when it is none of them. Its parts are read with `shape`.
+pub(super) fn form_shape(t: &[Tok], shape: ReadShape) -> Option<Result<Intent, Decline>> {
+    if let Some(both) = two_checks(t, shape) {
         return Some(Ok(both));
     }
     if let Some(rest) = verb(t, &[&["clear"], &["empty"]])
@@ -220,7 +225,7 @@ fn suggests(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
 }
 
 /// `A and B`, where A and B are both checks: both are checked, in order.
-fn two_checks(t: &[Tok]) -> Option<Intent> {
+fn two_checks(t: &[Tok], shape: ReadShape) -> Option<Intent> {
     t.iter().enumerate().skip(1).find_map(|(at, w)| {
         if !w.is("and") || at + 1 >= t.len() {
             return None;
@@ -229,34 +234,6 @@ fn two_checks(t: &[Tok]) -> Option<Intent> {
         let right = shape(&t[at + 1..])?.ok()?;
         (is_check(&left) && is_check(&right)).then(|| Intent::Both(vec![left, right]))
     })
-}
-
-/// Whether `sentence` reads as a check: one of the built-in shapes that only reads the page
-/// (`the banner is shown`, `the title is "x"`). A sentence no shape reads is not called a check:
-/// nothing says it is one. `columns` are the examples table's columns.
-pub(crate) fn reads_as_check(sentence: &str, columns: &[String]) -> bool {
-    crate::engine::builtin::grammar::parse(sentence, columns).is_ok_and(|intent| is_check(&intent))
-}
-
-/// The first part of `sentence` that is a check, when any is: the whole sentence when it reads
-/// as a check or is said as one (`expect the payment to be visible`), else the first of its
-/// clauses (cut as compound sentences are, at commas, `and` and `then`) that does. A clause
-/// that states a condition (`if the banner is shown`) is no check. `columns` are the examples
-/// table's columns.
-pub(crate) fn check_clause(sentence: &str, columns: &[String]) -> Option<String> {
-    const CONDITIONS: &[&str] = &[
-        "if", "when", "whenever", "unless", "once", "while", "whether",
-    ];
-    let is_check = |part: &str| {
-        let toks = tokenize(part, columns);
-        let condition = toks
-            .first()
-            .is_some_and(|t| CONDITIONS.iter().any(|w| t.is(w)));
-        !condition && (said_as_check(toks) || reads_as_check(part, columns))
-    };
-    std::iter::once(sentence.trim().to_owned())
-        .chain(split(sentence))
-        .find(|part| is_check(part))
 }
 
 /// Whether an intent only reads the page.
@@ -320,7 +297,7 @@ pub(super) fn form_code(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>,
                     "await field.clear();".to_owned(),
                     format!(
                         "await field.fill({});",
-                        crate::engine::builtin::js_values::value_js(value)
+                        crate::writer::builtin::js_values::value_js(value)
                     ),
                 ]
             })
@@ -386,7 +363,7 @@ fn asks_code(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin::grammar::parse;
+    use crate::writer::builtin::grammar::parse;
 
     fn intent(sentence: &str) -> Intent {
         parse(sentence, &[]).unwrap_or_else(|why| panic!("{sentence:?}: {}", why.0))
@@ -406,69 +383,6 @@ mod tests {
                 panic!("{sentence}: {:?}", intent(sentence))
             };
             assert_eq!(valid, want, "{sentence}");
-        }
-    }
-
-    #[test]
-    fn checks_read_as_checks_and_actions_and_unread_sentences_do_not() {
-        for sentence in [
-            "the \"Accept\" button is shown",
-            "the page shows \"Welcome\"",
-            "the title is \"Shop\"",
-            "\"No\" is checked and \"Yes\" is unchecked",
-        ] {
-            assert!(reads_as_check(sentence, &[]), "{sentence}");
-        }
-        for sentence in [
-            "click \"Accept\"",
-            "accept the cookie banner",
-            "type \"x\" into the \"Name\" field",
-            "",
-        ] {
-            assert!(!reads_as_check(sentence, &[]), "{sentence}");
-        }
-    }
-
-    #[test]
-    fn a_check_clause_is_found_in_any_part_of_a_sentence() {
-        for (sentence, clause) in [
-            ("the page says \"Paid\"", "the page says \"Paid\""),
-            (
-                "click \"Show payment\" and the page says \"Paid\"",
-                "the page says \"Paid\"",
-            ),
-            (
-                "click \"Show payment\", then the payment is shown",
-                "the payment is shown",
-            ),
-            (
-                "expect the payment to be visible",
-                "expect the payment to be visible",
-            ),
-            (
-                "please verify that the total is right",
-                "please verify that the total is right",
-            ),
-            (
-                "open the menu and check that \"Log out\" is there",
-                "check that \"Log out\" is there",
-            ),
-        ] {
-            assert_eq!(
-                check_clause(sentence, &[]).as_deref(),
-                Some(clause),
-                "{sentence}"
-            );
-        }
-        for sentence in [
-            "click \"Accept\"",
-            "accept the cookie banner",
-            "click \"Save and continue\"",
-            "check \"buy milk\" and \"walk the dog\"",
-            "dismiss the banner if there is one",
-            "type \"x\" into the \"Name\" field and press Enter",
-        ] {
-            assert_eq!(check_clause(sentence, &[]), None, "{sentence}");
         }
     }
 
@@ -517,9 +431,9 @@ mod tests {
     const FORM: &str = "- group \"Do you have a driver's license?required\":\n  - radio \"Yes\"\n  - radio \"No\"\n- spinbutton \"How old are you?\"\n- combobox \"What's your favorite fruit?required\"\n- button \"Submit\"\n";
 
     fn code(sentence: &str) -> Vec<String> {
-        let code = crate::engine::builtin::write_step(sentence, &[], FORM, "")
+        let code = crate::writer::builtin::write_step(sentence, &[], FORM, "")
             .unwrap_or_else(|why| panic!("declined {sentence:?}: {}", why.0));
-        crate::engine::builtin::codegen::statements(&code)
+        crate::writer::builtin::codegen::statements(&code)
     }
 
     #[test]
@@ -554,7 +468,7 @@ mod tests {
             ]
         );
         // Read as clauses (`compound.rs`): neither text is in the URL.
-        let neither = crate::engine::builtin::write_step(
+        let neither = crate::writer::builtin::write_step(
             "the URL does not contain \"a\" and \"b\"",
             &[],
             FORM,
