@@ -24,7 +24,7 @@ use crate::engine::assertion_call::{AssertionCall, Source};
 use crate::engine::checks::{Assertion, Checks, Value};
 use crate::engine::optional_chain::chain_head;
 use crate::engine::subject_origin::Origins;
-use crate::script::changes_the_page;
+use crate::script::{changes_the_page, waits_for_the_page};
 
 /// Calls that run JavaScript in the page (or replace it): they could change what a check sees.
 const PAGE_SCRIPTS: &[&str] = &[
@@ -207,6 +207,17 @@ impl Reader<'_> {
             self.guards > 0 || self.returned_earlier(call.span) || self.short_circuited(call.span);
         escapes.unawaited = promised && !self.awaited.contains(&call.span);
         Some(assertion)
+    }
+
+    /// Whether a call at `span` that throws fails the step: it always runs, is awaited and
+    /// nothing catches it.
+    fn always_fails_the_step(&self, span: Span) -> bool {
+        self.tries == 0
+            && self.guards == 0
+            && !self.caught.contains(&span)
+            && !self.returned_earlier(span)
+            && !self.short_circuited(span)
+            && self.awaited.contains(&span)
     }
 
     /// The function `expect(fn).toPass()` / `expect.poll(fn)...` runs as part of its assertion:
@@ -442,6 +453,12 @@ impl<'a> Visit<'a> for Reader<'_> {
         if let Some(assertion) = self.assertion(it) {
             self.mark_subject(it, &assertion);
             self.checks.assertions.push(assertion);
+            self.check_ends.push(it.span.end);
+        }
+        if let Some(wait) = method.filter(|m| waits_for_the_page(m))
+            && self.always_fails_the_step(it.span)
+        {
+            self.checks.waits.push(wait.to_owned());
             self.check_ends.push(it.span.end);
         }
         let message = on_object == Some("console");

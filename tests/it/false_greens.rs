@@ -715,6 +715,89 @@ fn audit_names_cached_waits_used_as_checks() {
         .stdout_contains("scenarios/counter.steps:7: vacuous check the counter says");
 }
 
+/// The waits page with a counter that says "2 items left", as the sentence does.
+fn two_left() -> String {
+    seeded(WAITS, ">12 items left</span>", ">2 items left</span>")
+}
+
+/// An honest wait: it fails unless the counter's whole text is "2 items left".
+const EXACT_WAIT: &str =
+    "await page.getByTestId('todo-count').getByText('2 items left', { exact: true }).waitFor();";
+
+/// `run` with a model that writes each of `replies` in turn for [`TWO_LEFT`], on `page`.
+fn wait_generated(page: &str, replies: &[&str]) -> (Output, FakeLlm) {
+    let llm = FakeLlm::start();
+    for body in replies {
+        llm.on_contains(&generation_of(TWO_LEFT), fenced(&step_code(body)).as_str());
+    }
+    let out = Test::new()
+        .config(&config(&llm_section(&llm)))
+        .page("index.html", page)
+        .scenario(
+            COUNTER,
+            &format!("test: the counter\n  open the app\n  {TWO_LEFT}\n"),
+        )
+        .cached(COUNTER, "the counter", "open the app", 1, OPEN)
+        // The model writes the check: the built-in's own would pass here first.
+        .env(BUILTIN, "off")
+        .args(&["run"])
+        .run();
+    (out, llm)
+}
+
+#[test]
+fn an_honest_exact_wait_is_proven_and_cached() {
+    let (out, _llm) = wait_generated(&two_left(), &[EXACT_WAIT]);
+    figure("6 waits as checks", "exact waitFor", "run", &out);
+    let out = out
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_line("checks: 1 proven, 0 unproven");
+    let cache = out.read("cache/scenarios/counter.steps.toml");
+    assert!(cache.contains("waitFor()"), "{cache}");
+    assert!(cache.contains("proof = { proven = ["), "{cache}");
+}
+
+#[test]
+fn a_loose_wait_goes_back_to_the_model_named_by_the_mutation_it_survived() {
+    // On the page that says "2 items left" the loose wait passes; the proof finds it also
+    // passes on "12 items left" and the model's second answer, the exact wait, is kept.
+    let loose = WAIT_CHECKS[0].1;
+    let (out, llm) = wait_generated(&two_left(), &[loose, EXACT_WAIT]);
+    figure("6 waits as checks", "loose then exact", "run", &out);
+    let out = out
+        .assert_exit(0)
+        .stdout_line("checks: 1 proven, 0 unproven");
+    let retry = llm
+        .requests()
+        .iter()
+        .map(|r| r.user_text())
+        .find(|text| text.contains("cannot fail"))
+        .expect("the loose wait goes back to the model");
+    assert!(retry.contains("a substring match"), "{retry}");
+    let cache = out.read("cache/scenarios/counter.steps.toml");
+    assert!(!cache.contains(loose), "{cache}");
+    assert!(cache.contains("exact: true }).waitFor()"), "{cache}");
+}
+
+#[test]
+fn audit_counts_an_honest_wait_as_proven() {
+    let out = Test::new()
+        .page("index.html", &two_left())
+        .scenario(
+            COUNTER,
+            &format!("test: exact\n  open the app\n  {TWO_LEFT}\n"),
+        )
+        .cached(COUNTER, "exact", "open the app", 1, OPEN)
+        .cached(COUNTER, "exact", TWO_LEFT, 1, &step_code(EXACT_WAIT))
+        .args(&["audit"])
+        .run();
+    figure("6 waits as checks", "exact waitFor", "audit", &out);
+    out.assert_exit(0)
+        .stdout_line("checks: 1 proven, 0 unproven")
+        .stdout_line("1 passed, 0 failed");
+}
+
 // Class 7: an optional step with a check clause.
 
 const PAYMENT: &str = include_str!("../fixtures/adversarial/payment/index.html");
