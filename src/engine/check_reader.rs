@@ -104,26 +104,7 @@ impl Checks {
                 .map_or_else(|| "unreadable".to_owned(), ToString::to_string);
             return Err(CheckReadError::Unparsable(first));
         }
-        let mut reader = Reader {
-            source: Source { code },
-            checks: Checks::default(),
-            guards: 0,
-            tries: 0,
-            functions: 0,
-            subjects: HashSet::new(),
-            caught: HashSet::new(),
-            awaited: HashSet::new(),
-            steps_defined: 0,
-            throwing: 0,
-            returned_before: Vec::new(),
-            chain_heads: Vec::new(),
-            calls: Vec::new(),
-            origins: Origins::default(),
-            parameters: HashSet::new(),
-            check_ends: Vec::new(),
-            page_scripts: Vec::new(),
-            page_writes: Vec::new(),
-        };
+        let mut reader = Reader::new(code);
         reader.read(&parsed.program);
         if reader.steps_defined > 1 {
             reader.checks.redefines_step = true;
@@ -186,6 +167,60 @@ struct Reader<'s> {
     /// Writes made in a page script (an assignment to a member, `delete`, `++`, a call of a
     /// [`DOM_WRITES`] method), with where they start and the page-script call they are in.
     page_writes: Vec<(u32, String)>,
+}
+
+impl<'s> Reader<'s> {
+    fn new(code: &'s str) -> Self {
+        Reader {
+            source: Source { code },
+            checks: Checks::default(),
+            guards: 0,
+            tries: 0,
+            functions: 0,
+            subjects: HashSet::new(),
+            caught: HashSet::new(),
+            awaited: HashSet::new(),
+            steps_defined: 0,
+            throwing: 0,
+            returned_before: Vec::new(),
+            chain_heads: Vec::new(),
+            calls: Vec::new(),
+            origins: Origins::default(),
+            parameters: HashSet::new(),
+            check_ends: Vec::new(),
+            page_scripts: Vec::new(),
+            page_writes: Vec::new(),
+        }
+    }
+}
+
+/// Whether `script`, JavaScript that a page-script call was given as a string
+/// (`page.evaluate("document.title = 'x'")`) rather than as a function, writes to the page: it
+/// is read as the body of a function given there would be. A string that does not parse
+/// cannot run in the page either.
+fn string_script_writes(script: &str) -> bool {
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, script, SourceType::script()).parse();
+    if parsed.panicked || parsed.diagnostics.has_errors() {
+        return false;
+    }
+    let mut reader = Reader::new(script);
+    reader.page_scripts.push(String::new());
+    reader.read(&parsed.program);
+    !reader.page_writes.is_empty()
+}
+
+/// The text of a string argument as the page receives it: a string literal, or a template
+/// literal with no `${...}`.
+fn string_argument<'a>(argument: &'a Argument<'_>) -> Option<&'a str> {
+    match argument.as_expression()?.without_parentheses() {
+        Expression::StringLiteral(s) => Some(s.value.as_str()),
+        Expression::TemplateLiteral(t) if t.expressions.is_empty() => t
+            .quasis
+            .first()
+            .map(|q| q.value.cooked.map_or(q.value.raw.as_str(), |c| c.as_str())),
+        _ => None,
+    }
 }
 
 impl Reader<'_> {
@@ -466,6 +501,15 @@ impl<'a> Visit<'a> for Reader<'_> {
             self.throwing += 1;
         }
         if let Some(script) = script {
+            // A script given as a string writes as one given as a function would.
+            if it
+                .arguments
+                .iter()
+                .filter_map(string_argument)
+                .any(string_script_writes)
+            {
+                self.page_writes.push((it.span.start, script.to_owned()));
+            }
             self.page_scripts.push(script.to_owned());
         }
         walk::walk_call_expression(self, it);

@@ -174,6 +174,23 @@ mod tests {
             ),
             None
         );
+        // A page script given as a string is read as a function's body would be.
+        for body in [
+            "await page.evaluate(\"document.querySelector('.count').textContent = '1 item left'\");\n  await expect(page.getByText('1 item left')).toBeVisible();",
+            "await page.evaluate('document.querySelector(\".banner\").remove()');\n  await expect(page.getByText('Paid')).toBeVisible();",
+            "await page.evaluate(`localStorage.setItem('paid', '1')`);\n  await expect(page.getByText('Paid')).toBeVisible();",
+            "await page.locator('.count').evaluate('(e) => { e.textContent = \"1 item left\"; }');\n  await expect(page.getByText('1 item left')).toBeVisible();",
+            "await page.$eval('.count', 'e => e.remove()');\n  await expect(page.getByText('Paid')).toBeVisible();",
+            "await page.waitForFunction('(document.title = \"x\") && true');\n  await expect(page).toHaveTitle('x');",
+        ] {
+            assert!(matches!(why(body), Some(NotARead::Acts(_))), "{body}");
+        }
+        for body in [
+            "const title = await page.evaluate('document.title');\n  expect(title).toBe('Todos');",
+            "const n = await page.evaluate(`document.querySelectorAll('li').length`);\n  expect(n).toBe(2);",
+        ] {
+            assert_eq!(why(body), None, "{body}");
+        }
         // An action after the last check cannot have made it true.
         assert_eq!(
             why(

@@ -495,9 +495,16 @@ mod tests {
             "the counter says \"2 items left\"",
             "Verify the counter shows \"1 item left\"",
             "expect the payment to be visible",
+            "expect the receipt to mention \"Paid\"",
         ] {
             assert!(is_check_sentence(sentence, &[]), "{sentence}");
         }
+        // Said as a check, though no built-in check shape reads it: the model writes its code,
+        // and the rules of a check hold for it all the same.
+        assert!(!reads_as_check(
+            "expect the receipt to mention \"Paid\"",
+            &[]
+        ));
         for sentence in [
             "click \"Show payment\" and the page says \"Paid\"",
             "add a todo \"buy milk\"",
