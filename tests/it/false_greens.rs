@@ -441,6 +441,39 @@ fn a_vanished_delete_button_is_never_healed_to_delete_all() {
     assert_eq!(out.read(REPORTS_CACHE), cached, "the cache is untouched");
 }
 
+#[test]
+fn replay_names_the_look_alikes_of_a_vanished_button() {
+    let log = RecordingServer::start();
+    let honest = logging_to(REPORTS, log.origin());
+    let proven = logged(&log, "")
+        .page("index.html", &honest)
+        .scenario("scenarios/reports.steps", REPORTS_STEPS)
+        .env(BUILTIN, "only")
+        .args(&["run"])
+        .run()
+        .assert_exit(0);
+    let deleted_before = log.requests().len();
+    let mut last = proven;
+    for args in [&["replay"][..], &["replay", "--strict"][..]] {
+        let out = last
+            .again()
+            .page("index.html", &seeded(&honest, DELETE_BUTTON, ""))
+            .args(args)
+            .run();
+        figure(
+            "2 vanished button",
+            "Delete / Delete all",
+            args.join(" ").as_str(),
+            &out,
+        );
+        last = out
+            .assert_exit(1)
+            .stdout_contains("INCURABLE")
+            .stdout_contains("\"Delete all\"");
+    }
+    assert_eq!(log.requests().len(), deleted_before, "nothing was deleted");
+}
+
 // Class 3: an optional "Accept" beside "Accept terms and create account".
 
 const SIGNUP: &str = include_str!("../fixtures/adversarial/signup/index.html");
