@@ -24,7 +24,7 @@ use crate::engine::assertion_call::{AssertionCall, Source};
 use crate::engine::checks::{Assertion, Checks, Value};
 use crate::engine::optional_chain::chain_head;
 use crate::engine::subject_origin::Origins;
-use crate::script::changes_the_page;
+use crate::script::{changes_the_page, waits_for_the_page};
 
 /// Calls that run JavaScript in the page (or replace it): they could change what a check sees.
 const PAGE_SCRIPTS: &[&str] = &[
@@ -104,26 +104,7 @@ impl Checks {
                 .map_or_else(|| "unreadable".to_owned(), ToString::to_string);
             return Err(CheckReadError::Unparsable(first));
         }
-        let mut reader = Reader {
-            source: Source { code },
-            checks: Checks::default(),
-            guards: 0,
-            tries: 0,
-            functions: 0,
-            subjects: HashSet::new(),
-            caught: HashSet::new(),
-            awaited: HashSet::new(),
-            steps_defined: 0,
-            throwing: 0,
-            returned_before: Vec::new(),
-            chain_heads: Vec::new(),
-            calls: Vec::new(),
-            origins: Origins::default(),
-            parameters: HashSet::new(),
-            check_ends: Vec::new(),
-            page_scripts: Vec::new(),
-            page_writes: Vec::new(),
-        };
+        let mut reader = Reader::new(code);
         reader.read(&parsed.program);
         if reader.steps_defined > 1 {
             reader.checks.redefines_step = true;
@@ -188,6 +169,60 @@ struct Reader<'s> {
     page_writes: Vec<(u32, String)>,
 }
 
+impl<'s> Reader<'s> {
+    fn new(code: &'s str) -> Self {
+        Reader {
+            source: Source { code },
+            checks: Checks::default(),
+            guards: 0,
+            tries: 0,
+            functions: 0,
+            subjects: HashSet::new(),
+            caught: HashSet::new(),
+            awaited: HashSet::new(),
+            steps_defined: 0,
+            throwing: 0,
+            returned_before: Vec::new(),
+            chain_heads: Vec::new(),
+            calls: Vec::new(),
+            origins: Origins::default(),
+            parameters: HashSet::new(),
+            check_ends: Vec::new(),
+            page_scripts: Vec::new(),
+            page_writes: Vec::new(),
+        }
+    }
+}
+
+/// Whether `script`, JavaScript that a page-script call was given as a string
+/// (`page.evaluate("document.title = 'x'")`) rather than as a function, writes to the page: it
+/// is read as the body of a function given there would be. A string that does not parse
+/// cannot run in the page either.
+fn string_script_writes(script: &str) -> bool {
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, script, SourceType::script()).parse();
+    if parsed.panicked || parsed.diagnostics.has_errors() {
+        return false;
+    }
+    let mut reader = Reader::new(script);
+    reader.page_scripts.push(String::new());
+    reader.read(&parsed.program);
+    !reader.page_writes.is_empty()
+}
+
+/// The text of a string argument as the page receives it: a string literal, or a template
+/// literal with no `${...}`.
+fn string_argument<'a>(argument: &'a Argument<'_>) -> Option<&'a str> {
+    match argument.as_expression()?.without_parentheses() {
+        Expression::StringLiteral(s) => Some(s.value.as_str()),
+        Expression::TemplateLiteral(t) if t.expressions.is_empty() => t
+            .quasis
+            .first()
+            .map(|q| q.value.cooked.map_or(q.value.raw.as_str(), |c| c.as_str())),
+        _ => None,
+    }
+}
+
 impl Reader<'_> {
     fn read(&mut self, program: &Program<'_>) {
         self.visit_program(program);
@@ -207,6 +242,17 @@ impl Reader<'_> {
             self.guards > 0 || self.returned_earlier(call.span) || self.short_circuited(call.span);
         escapes.unawaited = promised && !self.awaited.contains(&call.span);
         Some(assertion)
+    }
+
+    /// Whether a call at `span` that throws fails the step: it always runs, is awaited and
+    /// nothing catches it.
+    fn always_fails_the_step(&self, span: Span) -> bool {
+        self.tries == 0
+            && self.guards == 0
+            && !self.caught.contains(&span)
+            && !self.returned_earlier(span)
+            && !self.short_circuited(span)
+            && self.awaited.contains(&span)
     }
 
     /// The function `expect(fn).toPass()` / `expect.poll(fn)...` runs as part of its assertion:
@@ -444,11 +490,26 @@ impl<'a> Visit<'a> for Reader<'_> {
             self.checks.assertions.push(assertion);
             self.check_ends.push(it.span.end);
         }
+        if let Some(wait) = method.filter(|m| waits_for_the_page(m))
+            && self.always_fails_the_step(it.span)
+        {
+            self.checks.waits.push(wait.to_owned());
+            self.check_ends.push(it.span.end);
+        }
         let message = on_object == Some("console");
         if message {
             self.throwing += 1;
         }
         if let Some(script) = script {
+            // A script given as a string writes as one given as a function would.
+            if it
+                .arguments
+                .iter()
+                .filter_map(string_argument)
+                .any(string_script_writes)
+            {
+                self.page_writes.push((it.span.start, script.to_owned()));
+            }
             self.page_scripts.push(script.to_owned());
         }
         walk::walk_call_expression(self, it);

@@ -108,6 +108,10 @@ pub(crate) struct Checks {
     /// `throw` statements that always run (not in a callback or a caught `try`): checks written
     /// by hand, `if (...) throw ...`.
     pub throws: usize,
+    /// Waits for the page (`locator.waitFor()`, `page.waitForFunction(...)`) that always run
+    /// and are awaited, so that a wait that never ends fails the step: checks too, by the
+    /// name of the method, in source order.
+    pub waits: Vec<String>,
     /// Every string the code writes (string literals and template literal parts).
     pub strings: Vec<String>,
     /// The code declares or assigns something named `expect`.

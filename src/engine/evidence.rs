@@ -141,6 +141,23 @@ pub(crate) fn defect_classification(
     }
 }
 
+/// The verdict on a failure the evidence judged a [`Judgement::Likeness`] when the step is not
+/// healed (`replay`): incurable as it is, naming the look-alikes that are left (`why`), as a
+/// run with no LLM names them.
+pub(crate) fn likeness_classification(why: String) -> Classification {
+    Classification {
+        category: Category::Incurable,
+        explanation: format!(
+            "the step's target is gone and the evidence does not tell a changed UI from a \
+             product defect ({why})"
+        ),
+        recommendation: "if the element is gone for good, fix the application; if it was \
+                         renamed on purpose, update the step's sentence to name it"
+            .to_owned(),
+        source: VerdictSource::Evidence { llm: None },
+    }
+}
+
 /// The visible texts the step expects to read: the check's expected strings, the texts its
 /// selector finds elements by (text, accessible name, label), and the texts the sentence
 /// quotes.

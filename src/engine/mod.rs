@@ -40,7 +40,7 @@ pub(crate) use engine::LlmPurpose;
 #[cfg(test)]
 pub(crate) use engine::Written;
 pub(crate) use engine::{Engine, EngineObserver, HealPolicy, StepContext};
-pub(crate) use evidence::{Judgement, defect_classification, judge};
+pub(crate) use evidence::{Judgement, defect_classification, judge, likeness_classification};
 pub(crate) use generate::evident_failure;
 pub use proof::StepProof;
 pub(crate) use proof::audit_record;

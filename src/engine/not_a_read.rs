@@ -2,8 +2,10 @@
 //! and asserts what it read. Code that clicks, types or navigates before it asserts can make
 //! true what it checks (it adds the todo it then finds); code whose assertions compare values
 //! it wrote itself, or a read it rewrote, computes its answer; code that declares its own
-//! `page` or `expect` may read nothing at all; and code that asserts nothing (it only waits,
-//! or reads) cannot fail on a wrong value. Generation, healing and `prettyplay audit` refuse
+//! `page` or `expect` may read nothing at all; and code that asserts nothing (it only reads)
+//! cannot fail on a wrong value. A wait for a locator (`waitFor()`) is a check the mutation
+//! proof tries like an assertion; a wait whose condition runs in the page (`waitForFunction`)
+//! is one the proof cannot run, so it is no check on its own. Generation, healing and `prettyplay audit` refuse
 //! such code for a sentence that reads as a check, as they refuse one that sends a writing
 //! request.
 //!
@@ -12,6 +14,7 @@
 use std::fmt;
 
 use crate::engine::checks::{Checks, Origin};
+use crate::script::refused_in_proof;
 
 /// Why the code of a check sentence is no check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,8 +28,11 @@ pub(crate) enum NotARead {
     /// Every assertion compares values of the code's own, or a read it transformed (the
     /// first such origin).
     Computes(Origin),
-    /// It has no assertion and no `throw` that always runs.
+    /// It has no assertion, no `throw` that always runs and no wait for the page.
     AssertsNothing,
+    /// It has no assertion and no `throw`, and one of its waits runs its condition in the page
+    /// (`waitForFunction`), which a proof run may not run again and whose reads it cannot see.
+    WaitsInThePage(String),
 }
 
 impl NotARead {
@@ -43,7 +49,16 @@ impl NotARead {
             return Some(NotARead::RebindsExpect);
         }
         if checks.assertions.is_empty() && checks.throws == 0 {
-            return Some(NotARead::AssertsNothing);
+            // A wait for the page checks too, and the proof tries it like an assertion; a wait
+            // whose condition is the code's own page script is one the proof cannot run.
+            // A wait whose condition is the code's own page script is one the proof cannot
+            // run, and since the proof does not run code that calls it, no wait beside it is
+            // tried either.
+            return match checks.waits.iter().find(|w| refused_in_proof(w)) {
+                _ if checks.waits.is_empty() => Some(NotARead::AssertsNothing),
+                Some(wait) => Some(NotARead::WaitsInThePage(wait.clone())),
+                None => None,
+            };
         }
         if checks.throws == 0
             && let Some(computed) = checks
@@ -79,8 +94,14 @@ impl fmt::Display for NotARead {
                 origin_text(origin)
             ),
             NotARead::AssertsNothing => f.write_str(
-                "it asserts nothing: a wait (`waitFor`, `waitForFunction`, `waitForSelector`) or \
-                 a read passes on whatever it first finds; a check asserts with `expect(...)`",
+                "it asserts nothing: a read passes on whatever it finds; a check asserts with \
+                 `expect(...)`",
+            ),
+            NotARead::WaitsInThePage(wait) => write!(
+                f,
+                "it checks with `{wait}`, whose condition runs in the page where the mutation \
+                 proof cannot see what it reads; a check asserts with `expect(...)` or waits \
+                 for a locator (`waitFor()`)"
             ),
         }
     }
@@ -153,6 +174,23 @@ mod tests {
             ),
             None
         );
+        // A page script given as a string is read as a function's body would be.
+        for body in [
+            "await page.evaluate(\"document.querySelector('.count').textContent = '1 item left'\");\n  await expect(page.getByText('1 item left')).toBeVisible();",
+            "await page.evaluate('document.querySelector(\".banner\").remove()');\n  await expect(page.getByText('Paid')).toBeVisible();",
+            "await page.evaluate(`localStorage.setItem('paid', '1')`);\n  await expect(page.getByText('Paid')).toBeVisible();",
+            "await page.locator('.count').evaluate('(e) => { e.textContent = \"1 item left\"; }');\n  await expect(page.getByText('1 item left')).toBeVisible();",
+            "await page.$eval('.count', 'e => e.remove()');\n  await expect(page.getByText('Paid')).toBeVisible();",
+            "await page.waitForFunction('(document.title = \"x\") && true');\n  await expect(page).toHaveTitle('x');",
+        ] {
+            assert!(matches!(why(body), Some(NotARead::Acts(_))), "{body}");
+        }
+        for body in [
+            "const title = await page.evaluate('document.title');\n  expect(title).toBe('Todos');",
+            "const n = await page.evaluate(`document.querySelectorAll('li').length`);\n  expect(n).toBe(2);",
+        ] {
+            assert_eq!(why(body), None, "{body}");
+        }
         // An action after the last check cannot have made it true.
         assert_eq!(
             why(
@@ -256,14 +294,69 @@ mod tests {
     }
 
     #[test]
-    fn waits_and_reads_that_assert_nothing_are_no_check() {
+    fn reads_that_assert_nothing_are_no_check() {
         for body in [
-            "await page.getByText('2 items left').waitFor();",
-            "await page.waitForFunction(() => document.body.innerText.includes('2 items left'));",
-            "await page.waitForSelector('text=2 items left');",
             "await page.getByTestId('todo-count').textContent();",
+            "const shown = await page.getByText('2 items left').isVisible();",
+            "if (await page.getByText('2 items left').isVisible()) return;",
+            // A wait that may not run, or whose failure is caught, fails nothing.
+            "try { await page.getByText('2 items left').waitFor(); } catch (e) {}",
+            "await page.getByText('2 items left').waitFor().catch(() => {});",
+            "if (await page.title()) await page.getByText('2 items left').waitFor();",
+            "page.getByText('2 items left').waitFor();",
         ] {
             assert_eq!(why(body), Some(NotARead::AssertsNothing), "{body}");
         }
+    }
+
+    #[test]
+    fn a_wait_for_a_locator_is_a_check_the_proof_tries() {
+        for body in [
+            "await page.getByText('2 items left').waitFor();",
+            "await page.getByText('2 items left', { exact: true }).waitFor({ state: 'visible' });",
+            "const count = page.getByTestId('todo-count');\n  await count.waitFor();",
+        ] {
+            assert_eq!(why(body), None, "{body}");
+            let checks = Checks::of(&step(body)).unwrap();
+            assert_eq!(checks.waits, ["waitFor"], "{body}");
+        }
+        // A read in a condition that decides a throw or an assertion checks as they do.
+        for body in [
+            "if (!(await page.getByText('Paid').isVisible())) throw new Error('not paid');",
+            "if (await page.getByText('Paid').isVisible()) {\n    await expect(page.getByText('Paid')).toHaveText('Paid');\n  }",
+        ] {
+            assert_eq!(why(body), None, "{body}");
+        }
+    }
+
+    #[test]
+    fn a_wait_whose_condition_runs_in_the_page_is_no_check_the_proof_can_try() {
+        assert_eq!(
+            why(
+                "await page.waitForFunction(() => document.body.innerText.includes('2 items left'));"
+            ),
+            Some(NotARead::WaitsInThePage("waitForFunction".into()))
+        );
+        // The proof does not run code that calls it, so a wait for a locator beside it is
+        // not tried either.
+        assert_eq!(
+            why(
+                "await page.waitForFunction(() => document.body.innerText.includes('2 items left'));\n  await page.locator('body').waitFor();"
+            ),
+            Some(NotARead::WaitsInThePage("waitForFunction".into()))
+        );
+        // A page script that writes before the wait acts.
+        assert!(matches!(
+            why(
+                "await page.evaluate(() => { document.querySelector('.count').textContent = '2 items left'; });\n  await page.getByText('2 items left', { exact: true }).waitFor();"
+            ),
+            Some(NotARead::Acts(_))
+        ));
+        assert!(matches!(
+            why(
+                "await page.getByRole('button').click();\n  await page.getByText('Paid').waitFor();"
+            ),
+            Some(NotARead::Acts(_))
+        ));
     }
 }

@@ -16,7 +16,7 @@ use crate::engine::engine::{Engine, StepContext};
 use crate::engine::not_a_read::NotARead;
 use crate::script::{FailureKind, StepFailure, refused_in_proof};
 use crate::step::{Proof, StepExecutor};
-use crate::writer::reads_as_check;
+use crate::writer::{check_clause, reads_as_check};
 
 /// The first method `checks`'s code calls that a proof run would refuse (`click`), by the
 /// binding's table of calls. Such code is not run again for a proof: the binding would refuse
@@ -43,9 +43,10 @@ pub(super) enum Proven {
 }
 
 /// Whether code that reads as `checks` checks anything: an assertion or a `throw` that always
-/// runs. Code that only acts has no check to prove.
-fn checks_anything(checks: &Checks) -> bool {
-    !checks.assertions.is_empty() || checks.throws > 0
+/// runs, or, for a check sentence (`is_check`), a wait for the page. Code that only acts has no
+/// check to prove, and a wait in an action's code only waits for the page to be ready.
+fn checks_anything(checks: &Checks, is_check: bool) -> bool {
+    !checks.assertions.is_empty() || checks.throws > 0 || (is_check && !checks.waits.is_empty())
 }
 
 /// The mutation kinds the cached check failed under that the healed check's proof lacks.
@@ -132,8 +133,9 @@ fn proof_for(
     columns: &[String],
     reading: Reading,
 ) -> Option<Proof> {
+    let is_check = is_check_sentence(sentence, columns);
     if let Some(method) = exec.sent_write()
-        && reads_as_check(sentence, columns)
+        && is_check
     {
         return Some(Proof::Vacuous {
             mutation: None,
@@ -147,8 +149,8 @@ fn proof_for(
     // it is never cached unproven.
     let checks = Checks::of(code).ok();
     if reading == Reading::Judged
+        && is_check
         && let Some(why) = checks.as_ref().and_then(NotARead::of)
-        && reads_as_check(sentence, columns)
     {
         return Some(Proof::Vacuous {
             mutation: None,
@@ -157,7 +159,7 @@ fn proof_for(
     }
     if checks
         .as_ref()
-        .is_some_and(|checks| !checks_anything(checks))
+        .is_some_and(|checks| !checks_anything(checks, is_check))
     {
         return None;
     }
@@ -165,6 +167,14 @@ fn proof_for(
         return Some(Proof::Unproven(Unproven::Acts(action.to_owned())));
     }
     Some(exec.prove(code, &claims_of(sentence)))
+}
+
+/// Whether `sentence` is a check as a whole, as it is classified before any code is written
+/// for it ([`check_clause`]): the built-in grammar reads it as one, or it is said as one
+/// (`expect the payment to be visible`, `verify that ...`). A compound sentence whose check is
+/// one clause of several may act in its other clauses.
+fn is_check_sentence(sentence: &str, columns: &[String]) -> bool {
+    check_clause(sentence, columns).is_some_and(|clause| clause == sentence.trim())
 }
 
 /// The start of an audit record of a check that cannot fail.
@@ -453,15 +463,55 @@ mod tests {
 
     #[test]
     fn code_that_only_acts_checks_nothing() {
-        assert!(!checks_anything(&read(
-            "async function step(page) { await page.getByRole('button').click(); }"
-        )));
-        assert!(checks_anything(&read(
-            "async function step(page) { await expect(page.getByText('x')).toBeVisible(); }"
-        )));
-        assert!(checks_anything(&read(
-            "async function step(page) { if (!(await page.title())) throw new Error('no title'); }"
-        )));
+        assert!(!checks_anything(
+            &read("async function step(page) { await page.getByRole('button').click(); }"),
+            true
+        ));
+        assert!(checks_anything(
+            &read("async function step(page) { await expect(page.getByText('x')).toBeVisible(); }"),
+            false
+        ));
+        assert!(checks_anything(
+            &read(
+                "async function step(page) { if (!(await page.title())) throw new Error('no title'); }"
+            ),
+            false
+        ));
+    }
+
+    #[test]
+    fn a_wait_checks_for_a_check_sentence_only() {
+        let wait = read("async function step(page) { await page.getByText('x').waitFor(); }");
+        assert!(checks_anything(&wait, true));
+        assert!(
+            !checks_anything(&wait, false),
+            "an action's wait only waits for the page to be ready"
+        );
+    }
+
+    #[test]
+    fn a_sentence_is_a_check_as_a_whole_or_said_as_one() {
+        for sentence in [
+            "the counter says \"2 items left\"",
+            "Verify the counter shows \"1 item left\"",
+            "expect the payment to be visible",
+            "expect the receipt to mention \"Paid\"",
+        ] {
+            assert!(is_check_sentence(sentence, &[]), "{sentence}");
+        }
+        // Said as a check, though no built-in check shape reads it: the model writes its code,
+        // and the rules of a check hold for it all the same.
+        assert!(!reads_as_check(
+            "expect the receipt to mention \"Paid\"",
+            &[]
+        ));
+        for sentence in [
+            "click \"Show payment\" and the page says \"Paid\"",
+            "add a todo \"buy milk\"",
+            "wait for the list",
+        ] {
+            assert!(!is_check_sentence(sentence, &[]), "{sentence}");
+        }
     }
 
     #[test]

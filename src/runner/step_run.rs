@@ -12,6 +12,7 @@ use crate::cache::Author;
 use crate::engine::{
     Engine, EngineCause, EngineFailure, EngineFailureKind, EngineObserver, Judgement, StepContext,
     StepProof, audit_record, defect_classification, evident_failure, judge,
+    likeness_classification,
 };
 use crate::llm::Classification;
 use crate::runner::shared_steps::{Slot, lock};
@@ -219,6 +220,18 @@ fn after_failure(
             )
             .with_cause(EngineCause::Step(failure));
             return failed(FailureCause::Engine(decided), Some(code), Some(verdict));
+        }
+        // Only look-alikes of a vanished target are left: say which, as `run` does.
+        if let Judgement::Likeness(why) = judged {
+            let verdict = likeness_classification(why);
+            observer.verdict(&verdict);
+            let undecided = EngineFailure::new(
+                EngineFailureKind::Incurable,
+                "the step's target is gone and only elements that resemble it are left",
+                Some(verdict.clone()),
+            )
+            .with_cause(EngineCause::Step(failure));
+            return failed(FailureCause::Engine(undecided), Some(code), Some(verdict));
         }
     }
     match (mode, engine) {

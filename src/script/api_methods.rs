@@ -193,6 +193,20 @@ pub(crate) fn refused_in_proof(member: &str) -> bool {
         .any(|method| method.member() == member && method.refused_in_proof())
 }
 
+/// The API methods that wait until the page shows something and fail the step when it never
+/// does: code that only waits still checks with them, so the proof and `prettyplay audit` treat
+/// them as checks. `page.waitForLoadState` waits for the browser, not for anything a sentence
+/// says, so it is none.
+const WAITS_FOR_THE_PAGE: &[&str] = &["locator.waitFor", "page.waitForFunction"];
+
+/// Whether code that calls a method named `member` (`.waitFor(...)`, on whatever object) waits
+/// for the page as a check does ([`WAITS_FOR_THE_PAGE`]).
+pub(crate) fn waits_for_the_page(member: &str) -> bool {
+    WAITS_FOR_THE_PAGE
+        .iter()
+        .any(|name| name.split_once('.').is_some_and(|(_, m)| m == member))
+}
+
 /// Whether code that calls a method named `member` (`.fill(...)`, on whatever object) changes
 /// the page ([`Kind::changes_the_page`]): the name of an API method that clicks, types, presses,
 /// answers a dialog or navigates. Names are matched without their object, as in
@@ -235,6 +249,24 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn the_waits_that_check_are_methods_of_the_api() {
+        for name in WAITS_FOR_THE_PAGE {
+            let method = API_METHODS
+                .iter()
+                .find(|m| m.name == *name)
+                .unwrap_or_else(|| panic!("{name} is no method of the API"));
+            assert!(
+                matches!(method.kind(), Some(Kind::Waits | Kind::RunsScript)),
+                "{name}"
+            );
+        }
+        assert!(waits_for_the_page("waitFor"));
+        assert!(waits_for_the_page("waitForFunction"));
+        assert!(!waits_for_the_page("waitForLoadState"));
+        assert!(!waits_for_the_page("textContent"));
+    }
 
     #[test]
     fn the_methods_that_change_the_page_come_from_the_table() {

@@ -43,7 +43,7 @@ mod sandbox_surface;
 mod set_cookie;
 mod subject;
 
-pub(crate) use api_methods::{changes_the_page, refused_in_proof};
+pub(crate) use api_methods::{changes_the_page, refused_in_proof, waits_for_the_page};
 pub(crate) use binding::StepHost;
 pub(crate) use call_waits::TimedCall;
 pub(crate) use failure::{FailureKind, RefusedCall, StepFailure};

@@ -40,9 +40,11 @@ pub(crate) struct Read {
     pub method: String,
     /// The Playwright selector the read resolved, if it reads elements.
     pub selector: Option<String>,
-    /// For `expect`: the matcher's expression (`to.have.text`, `to.be.visible`, ...).
+    /// For `expect`: the matcher's expression (`to.have.text`, `to.be.visible`, ...); for a
+    /// wait for elements, the expression of the state it waits for.
     pub expression: Option<String>,
-    /// For `expect`: `.not` was applied.
+    /// For `expect`: `.not` was applied; for a wait for elements, it waits for them to be
+    /// hidden or detached.
     pub negated: bool,
     /// For `expect`: the expected number (`toHaveCount`), if any.
     pub number: Option<f64>,
@@ -60,11 +62,27 @@ impl Read {
     pub(crate) fn of(page: u32, method: &str, params: &Value) -> Read {
         let name = method.split_once('.').map_or(method, |(_, name)| name);
         let text = |key: &str| params.get(key).and_then(Value::as_str).map(str::to_owned);
+        // A wait for elements (`locator.waitFor()`) checks what its state says, as the
+        // assertion of that state would: `visible` (the default) or `attached`, or their
+        // negations `hidden` and `detached`.
+        let waited = (name == "waitForSelector").then(|| {
+            match params.get("state").and_then(Value::as_str) {
+                Some("attached") => ("to.be.attached", false),
+                Some("detached") => ("to.be.attached", true),
+                Some("hidden") => ("to.be.visible", true),
+                _ => ("to.be.visible", false),
+            }
+        });
         Read {
             method: name.to_owned(),
             selector: text("selector"),
-            expression: text("expression"),
-            negated: params.get("isNot").and_then(Value::as_bool) == Some(true),
+            expression: waited
+                .map(|(expression, _)| expression.to_owned())
+                .or_else(|| text("expression")),
+            negated: waited.map_or_else(
+                || params.get("isNot").and_then(Value::as_bool) == Some(true),
+                |(_, negated)| negated,
+            ),
             number: params.get("expectedNumber").and_then(Value::as_f64),
             loose: params
                 .get("expectedText")
@@ -216,6 +234,32 @@ mod tests {
         assert_eq!(read.expression.as_deref(), Some("to.have.count"));
         assert!(read.negated);
         assert_eq!(read.number, Some(3.0));
+        let wait = Read::of(
+            0,
+            "frame.waitForSelector",
+            &json!({ "selector": "internal:text=\"2 items left\"i", "strict": true, "timeout": 5000 }),
+        );
+        assert_eq!(
+            (wait.expression.as_deref(), wait.negated),
+            (Some("to.be.visible"), false)
+        );
+        for (state, expression, negated) in [
+            ("visible", "to.be.visible", false),
+            ("hidden", "to.be.visible", true),
+            ("attached", "to.be.attached", false),
+            ("detached", "to.be.attached", true),
+        ] {
+            let wait = Read::of(
+                0,
+                "frame.waitForSelector",
+                &json!({ "selector": "p", "state": state }),
+            );
+            assert_eq!(
+                (wait.expression.as_deref(), wait.negated),
+                (Some(expression), negated),
+                "{state}"
+            );
+        }
         let title = Read::of(0, "frame.title", &json!({}));
         assert_eq!((title.method.as_str(), title.selector), ("title", None));
     }

@@ -129,7 +129,7 @@ impl<'r> ReadOf<'r> {
             ("response", _) => ReadOf::Response {
                 status: read.number.map(|n| n as u16),
             },
-            ("expect", Some(selector)) => ReadOf::ElementAssertion {
+            ("expect" | "waitForSelector", Some(selector)) => ReadOf::ElementAssertion {
                 selector,
                 expression: expression.unwrap_or_default(),
                 positive,
@@ -515,6 +515,38 @@ pub(super) mod tests {
                 TextEdit::Suffix("x".into()),
                 TextEdit::Replace { at: 1, with: 'x' }
             ]
+        );
+    }
+
+    #[test]
+    fn a_wait_for_elements_is_contradicted_as_the_assertion_of_its_state() {
+        let wait = |expression: &str, negated: bool| Read {
+            negated,
+            ..read("waitForSelector", Some("#count"), Some(expression))
+        };
+        let quoted = claims(&["2 items left"], &[]);
+        let visible = kinds(&mutations(&[wait("to.be.visible", false)], &quoted));
+        assert_eq!(visible[0], "hidden", "{visible:?}");
+        assert!(visible.contains(&"text-prefixed"), "{visible:?}");
+        let attached = kinds(&mutations(&[wait("to.be.attached", false)], &quoted));
+        assert_eq!(attached[0], "removed", "{attached:?}");
+        // A wait for elements to go away is contradicted by nothing a mutation can add.
+        let hidden = kinds(&mutations(
+            &[wait("to.be.visible", true)],
+            &Claims {
+                negative: true,
+                ..quoted.clone()
+            },
+        ));
+        assert!(hidden.is_empty(), "{hidden:?}");
+        // The numbers of the sentence are changed inside the elements it waits for.
+        let numbered = mutations(&[wait("to.be.visible", false)], &claims(&[], &["2"]));
+        assert!(
+            numbered.iter().any(|m| matches!(
+                m,
+                Mutation::Text { scope: Some(scope), .. } if scope == "#count"
+            )),
+            "{numbered:?}"
         );
     }
 

@@ -89,7 +89,7 @@ fn matches_a_part(selector: &str) -> bool {
 fn why_vacuous(mutation: &Mutation, reads: &[Read]) -> String {
     let assertion = reads
         .iter()
-        .filter(|r| r.page == 0)
+        .filter(|r| r.page == 0 && r.method == "expect")
         .find_map(|r| r.expression.as_deref())
         .map(matcher_name);
     let matcher = assertion.clone().unwrap_or_else(|| "its read".to_owned());

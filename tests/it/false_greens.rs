@@ -10,7 +10,9 @@
 //! another test reuses that heal; 2 a vanished "Delete" beside "Delete all"; 3 an `[optional]`
 //! "Accept" beside "Accept terms and create account"; 5 a check that creates its subject; 6
 //! waits used as checks; 7 an optional step with a check clause; 9 a quoted text shown in
-//! capitals; 10 a quoted text with more words around it (found while building class 1). Class 4 (the demo suite healed by a lying model) is `false_greens_demo`, class 8
+//! capitals; 10 a quoted text with more words around it (found while building class 1); 11 a
+//! check whose code writes the page in a script given as a string, or for a sentence said as a
+//! check that no built-in shape reads. Class 4 (the demo suite healed by a lying model) is `false_greens_demo`, class 8
 //! (the proof's own false reds) `proof_false_reds`.
 //!
 //! Every run prints a `FIGURE` line ([`figure`]) with its exit code, tally, verdict and whether
@@ -439,6 +441,39 @@ fn a_vanished_delete_button_is_never_healed_to_delete_all() {
     assert_eq!(out.read(REPORTS_CACHE), cached, "the cache is untouched");
 }
 
+#[test]
+fn replay_names_the_look_alikes_of_a_vanished_button() {
+    let log = RecordingServer::start();
+    let honest = logging_to(REPORTS, log.origin());
+    let proven = logged(&log, "")
+        .page("index.html", &honest)
+        .scenario("scenarios/reports.steps", REPORTS_STEPS)
+        .env(BUILTIN, "only")
+        .args(&["run"])
+        .run()
+        .assert_exit(0);
+    let deleted_before = log.requests().len();
+    let mut last = proven;
+    for args in [&["replay"][..], &["replay", "--strict"][..]] {
+        let out = last
+            .again()
+            .page("index.html", &seeded(&honest, DELETE_BUTTON, ""))
+            .args(args)
+            .run();
+        figure(
+            "2 vanished button",
+            "Delete / Delete all",
+            args.join(" ").as_str(),
+            &out,
+        );
+        last = out
+            .assert_exit(1)
+            .stdout_contains("INCURABLE")
+            .stdout_contains("\"Delete all\"");
+    }
+    assert_eq!(log.requests().len(), deleted_before, "nothing was deleted");
+}
+
 // Class 3: an optional "Accept" beside "Accept terms and create account".
 
 const SIGNUP: &str = include_str!("../fixtures/adversarial/signup/index.html");
@@ -713,6 +748,166 @@ fn audit_names_cached_waits_used_as_checks() {
     out.assert_exit(1)
         .stdout_contains("scenarios/counter.steps:3: vacuous check the counter says")
         .stdout_contains("scenarios/counter.steps:7: vacuous check the counter says");
+}
+
+/// The waits page with a counter that says "2 items left", as the sentence does.
+fn two_left() -> String {
+    seeded(WAITS, ">12 items left</span>", ">2 items left</span>")
+}
+
+/// An honest wait: it fails unless the counter's whole text is "2 items left".
+const EXACT_WAIT: &str =
+    "await page.getByTestId('todo-count').getByText('2 items left', { exact: true }).waitFor();";
+
+/// `run` with a model that writes each of `replies` in turn for [`TWO_LEFT`], on `page`.
+fn wait_generated(page: &str, replies: &[&str]) -> (Output, FakeLlm) {
+    let llm = FakeLlm::start();
+    for body in replies {
+        llm.on_contains(&generation_of(TWO_LEFT), fenced(&step_code(body)).as_str());
+    }
+    let out = Test::new()
+        .config(&config(&llm_section(&llm)))
+        .page("index.html", page)
+        .scenario(
+            COUNTER,
+            &format!("test: the counter\n  open the app\n  {TWO_LEFT}\n"),
+        )
+        .cached(COUNTER, "the counter", "open the app", 1, OPEN)
+        // The model writes the check: the built-in's own would pass here first.
+        .env(BUILTIN, "off")
+        .args(&["run"])
+        .run();
+    (out, llm)
+}
+
+#[test]
+fn an_honest_exact_wait_is_proven_and_cached() {
+    let (out, _llm) = wait_generated(&two_left(), &[EXACT_WAIT]);
+    figure("6 waits as checks", "exact waitFor", "run", &out);
+    let out = out
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_line("checks: 1 proven, 0 unproven");
+    let cache = out.read("cache/scenarios/counter.steps.toml");
+    assert!(cache.contains("waitFor()"), "{cache}");
+    assert!(cache.contains("proof = { proven = ["), "{cache}");
+}
+
+#[test]
+fn a_loose_wait_goes_back_to_the_model_named_by_the_mutation_it_survived() {
+    // On the page that says "2 items left" the loose wait passes; the proof finds it also
+    // passes on "12 items left" and the model's second answer, the exact wait, is kept.
+    let loose = WAIT_CHECKS[0].1;
+    let (out, llm) = wait_generated(&two_left(), &[loose, EXACT_WAIT]);
+    figure("6 waits as checks", "loose then exact", "run", &out);
+    let out = out
+        .assert_exit(0)
+        .stdout_line("checks: 1 proven, 0 unproven");
+    let retry = llm
+        .requests()
+        .iter()
+        .map(|r| r.user_text())
+        .find(|text| text.contains("cannot fail"))
+        .expect("the loose wait goes back to the model");
+    assert!(retry.contains("a substring match"), "{retry}");
+    let cache = out.read("cache/scenarios/counter.steps.toml");
+    assert!(!cache.contains(loose), "{cache}");
+    assert!(cache.contains("exact: true }).waitFor()"), "{cache}");
+}
+
+#[test]
+fn audit_counts_an_honest_wait_as_proven() {
+    let out = Test::new()
+        .page("index.html", &two_left())
+        .scenario(
+            COUNTER,
+            &format!("test: exact\n  open the app\n  {TWO_LEFT}\n"),
+        )
+        .cached(COUNTER, "exact", "open the app", 1, OPEN)
+        .cached(COUNTER, "exact", TWO_LEFT, 1, &step_code(EXACT_WAIT))
+        .args(&["audit"])
+        .run();
+    figure("6 waits as checks", "exact waitFor", "audit", &out);
+    out.assert_exit(0)
+        .stdout_line("checks: 1 proven, 0 unproven")
+        .stdout_line("1 passed, 0 failed");
+}
+
+// Class 11: a check whose code writes the page in a script before it asserts, given as a string
+// or for a sentence only said as a check (no built-in shape reads it).
+
+/// `run` on the "12 items left" page with a model that writes `body` for `sentence`.
+fn a_script_that_writes_is_refused(case: &str, sentence: &str, body: &str) {
+    let llm = FakeLlm::start();
+    llm.always_on_contains(&generation_of(sentence), fenced(&step_code(body)).as_str());
+    llm.always_on_contains(
+        &classification_of(sentence),
+        "product_defect | the counter says 12 | fix the counter",
+    );
+    let out = Test::new()
+        .config(&config(&llm_section(&llm)))
+        .page("index.html", WAITS)
+        .scenario(
+            COUNTER,
+            &format!("test: the counter\n  open the app\n  {sentence}\n"),
+        )
+        .cached(COUNTER, "the counter", "open the app", 1, OPEN)
+        .env(BUILTIN, "first")
+        .args(&["run"])
+        .run();
+    figure("11 page scripts that write", case, "run", &out);
+    let out = out.assert_exit(1).stdout_line("0 passed, 1 failed");
+    let cache = out.read("cache/scenarios/counter.steps.toml");
+    assert!(!cache.contains("evaluate"), "{cache}");
+}
+
+#[test]
+fn a_check_that_writes_its_answer_in_a_string_script_is_refused() {
+    a_script_that_writes_is_refused(
+        "string evaluate",
+        TWO_LEFT,
+        "await page.evaluate(\"document.querySelector('.todo-count').textContent = '2 items left'\");\n  await expect(page.getByTestId('todo-count')).toHaveText('2 items left');",
+    );
+}
+
+#[test]
+fn a_sentence_said_as_a_check_holds_its_code_to_a_check_rules() {
+    a_script_that_writes_is_refused(
+        "said as a check",
+        "expect the counter to mention \"2 items left\"",
+        "await page.evaluate(() => { document.querySelector('.todo-count').textContent = '2 items left'; });\n  await expect(page.getByTestId('todo-count')).toHaveText('2 items left');",
+    );
+}
+
+// The page's "contains" form: the built-in keeps the sentence's meaning, and its check is proven.
+
+const SHIPPED: &str = "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>orders</title></head>\n<body>\n  <h1>Orders</h1>\n  <p class=\"status\">Your order 1234 has shipped.</p>\n</body>\n</html>\n";
+const CONTAINS_ORDER: &str = "the page contains \"order 1234\"";
+
+fn contains_order(page: &str) -> Output {
+    Test::new()
+        .page("index.html", page)
+        .scenario(
+            "scenarios/orders.steps",
+            &format!("test: orders\n  open the app\n  {CONTAINS_ORDER}\n"),
+        )
+        .cached("scenarios/orders.steps", "orders", "open the app", 1, OPEN)
+        .env(BUILTIN, "first")
+        .args(&["run"])
+        .run()
+}
+
+#[test]
+fn the_page_contains_a_text_as_whole_words_and_the_check_is_proven() {
+    let out = contains_order(SHIPPED)
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_line("checks: 1 proven, 0 unproven");
+    let cache = out.read("cache/scenarios/orders.steps.toml");
+    assert!(cache.contains("order 1234(?!"), "{cache}");
+    // A longer number holding the quoted one is another order.
+    let out = contains_order(&seeded(SHIPPED, "order 1234 ", "order 12345 "));
+    out.assert_exit(1).stdout_line("0 passed, 1 failed");
 }
 
 // Class 7: an optional step with a check clause.

@@ -147,7 +147,12 @@ fn shows(t: &[Tok]) -> Option<Result<Intent, Decline>> {
             return Some(has(subject, rest));
         }
         if is("page") || is("screen") || is("app") || subject_words.is_empty() {
-            return Some(value(rest).map(Intent::PageShows));
+            let intent = if contains {
+                Intent::PageContains
+            } else {
+                Intent::PageShows
+            };
+            return Some(value(rest).map(intent));
         }
         if is_list(subject) {
             let values = literals(rest);

@@ -122,6 +122,16 @@ pub(super) fn page_shows(snap: &Snapshot, text: &Literal) -> Result<Vec<String>,
     Ok(vec![format!("await expect({found}).toBeVisible();")])
 }
 
+/// `the page contains "T"` (`includes`): an element whose text holds T as whole words, as the
+/// element form (`X contains "T"`) reads it; the sentence says nothing of which element, so
+/// none is looked for in the snapshot.
+pub(super) fn page_contains(text: &Literal) -> String {
+    format!(
+        "await expect(page.getByText({}).first()).toBeVisible();",
+        bounded_js(text)
+    )
+}
+
 /// `the todo reads "T"`: a list item named by its noun alone, where the sentence means the one
 /// item of the list: the list has exactly one item, and its whole text is T.
 fn only_item(snap: &Snapshot, target: &Target, value: &Literal) -> Option<Vec<String>> {

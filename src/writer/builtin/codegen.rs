@@ -93,6 +93,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Both(parts) => both(snap, parts),
         Intent::Visible { target, shown } => check_code::visible(snap, target, *shown),
         Intent::PageShows(text) => check_code::page_shows(snap, text),
+        Intent::PageContains(text) => Ok(vec![check_code::page_contains(text)]),
         Intent::ListShows { values, only } => check_code::list_shows(snap, values, *only),
         Intent::HasValue { target, value } => check_code::has_value(snap, target, value),
         Intent::HasText {
@@ -601,6 +602,28 @@ mod tests {
         );
         // The same text twice (a link and a heading): declined.
         assert!(declined("the page shows \"Sign in\"", LOGIN).starts_with("2 elements"));
+    }
+
+    #[test]
+    fn the_page_contains_a_text_as_whole_words() {
+        // "contains" keeps its meaning: a part of an element's text, bounded by words, so
+        // "item left" is found in "1 item left" but not in "items left".
+        for sentence in [
+            "the page contains \"item left\"",
+            "the page includes \"item left\"",
+            "the screen contains \"item left\"",
+        ] {
+            assert_eq!(
+                one(sentence, TODOS),
+                "await expect(page.getByText(/(?<![\\p{L}\\p{N}_])item left(?![\\p{L}\\p{N}_])/u).first()).toBeVisible();",
+                "{sentence}"
+            );
+        }
+        // Said without "contains", the quoted text is still the whole text.
+        assert_eq!(
+            one("the page says \"item left\"", TODOS),
+            "await expect(page.getByText(/^\\s*item\\s+left\\s*$/u)).toBeVisible();"
+        );
     }
 
     #[test]

@@ -242,6 +242,7 @@ pub(super) fn is_check(intent: &Intent) -> bool {
         intent,
         Intent::Visible { .. }
             | Intent::PageShows(_)
+            | Intent::PageContains(_)
             | Intent::ListShows { .. }
             | Intent::HasValue { .. }
             | Intent::HasText { .. }

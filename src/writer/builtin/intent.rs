@@ -109,6 +109,8 @@ pub(crate) enum Intent {
         shown: bool,
     },
     PageShows(Literal),
+    /// `the page contains "T"` (`includes`): some element's text holds T as whole words.
+    PageContains(Literal),
     ListShows {
         values: Vec<Literal>,
         only: bool,
