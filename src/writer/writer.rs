@@ -81,7 +81,8 @@ impl Writer for BuiltinWriter<'_> {
             self.columns,
             self.page,
             self.allows,
-            &self.context,
+            self.context.sentences(),
+            self.context.code(),
         )?;
         Ok(Draft {
             code,

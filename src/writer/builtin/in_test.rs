@@ -5,13 +5,13 @@
 //! Main function: [`write_step_in_test`].
 
 use crate::script::PageState;
-use crate::writer::Context;
 use crate::writer::builtin::codegen::{statements, step_function};
 use crate::writer::builtin::discourse::{Discourse, Part};
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::navigation::write_step_within;
 
-/// The code of `sentence` on the page of `state`, after the test's earlier steps (`context`); `allows`
+/// The code of `sentence` on the page of `state`, after the test's earlier steps (their
+/// `sentences`, background first, and the `code` they passed with); `allows`
 /// says whether the run's pages may go to a URL. A sentence that refers back is read as what
 /// it refers to; when the reference does not resolve and the shapes cannot read the sentence
 /// on their own either, the reference's decline says what it could have meant.
@@ -20,9 +20,10 @@ pub(crate) fn write_step_in_test(
     columns: &[String],
     state: &PageState,
     allows: &dyn Fn(&str) -> bool,
-    context: &Context<'_>,
+    sentences: &[String],
+    code: &[String],
 ) -> Result<String, Decline> {
-    let discourse = Discourse::of(context.sentences(), context.code());
+    let discourse = Discourse::of(sentences, code);
     match discourse.read(sentence, columns) {
         None => write_step_within(sentence, columns, state, allows),
         Some(Err(unresolved)) => {
