@@ -8,6 +8,7 @@
     clippy::module_inception,
     reason = "one main type per file, named after it"
 )]
+mod baselines;
 mod cache;
 mod cache_document;
 mod cache_error;
@@ -19,6 +20,7 @@ mod proof_record;
 mod prune;
 mod toml_string;
 
+pub(crate) use baselines::{BaselineName, Baselines, slug};
 pub use cache::Cache;
 pub(crate) use cache::MAX_STEP_CODE_BYTES;
 pub(crate) use cache_error::CacheError;

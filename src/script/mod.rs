@@ -40,6 +40,7 @@ mod proof_mode;
 mod proof_responses;
 mod sandbox;
 mod sandbox_surface;
+mod screenshots;
 mod set_cookie;
 mod subject;
 
@@ -57,4 +58,6 @@ pub(crate) use page_state::PageState;
 pub(crate) use proof_mode::{ProofMode, Read};
 pub(crate) use sandbox::{Limits, Sandbox, api_listing};
 pub(crate) use sandbox_surface::{SandboxSurface, sandbox_surface};
+pub(crate) use screenshots::VisualDiff;
+pub(crate) use screenshots::{Screenshots, SnapshotMode};
 pub(crate) use subject::{Place, SubjectRead};

@@ -109,6 +109,7 @@ mod reused_code;
 mod runner;
 mod saved_state;
 mod screen;
+mod screenshots;
 mod select;
 mod settle;
 mod show;
