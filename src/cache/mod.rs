@@ -4,11 +4,11 @@
 //! [`CacheFile`] (one file's entries and its format), [`Cache`] (the store: load, atomic locked
 //! writes, prune), [`CacheError`]. The format is documented in `docs/cache-format.md`.
 
+mod baselines;
 #[expect(
     clippy::module_inception,
     reason = "one main type per file, named after it"
 )]
-mod baselines;
 mod cache;
 mod cache_document;
 mod cache_error;
