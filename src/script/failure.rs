@@ -298,7 +298,8 @@ mod tests {
                 FailureKind::Unreachable,
                 FailureKind::AppError,
                 FailureKind::Misconfigured,
-                FailureKind::Blocked
+                FailureKind::Blocked,
+                FailureKind::VisualMismatch
             ]
         );
     }
