@@ -35,7 +35,7 @@ use crate::script::optional_target::OptionalTarget;
 use crate::script::page_slot::PageSlot;
 use crate::script::proof_mode::{self, ProofMode, Read};
 use crate::script::proof_responses::ProofResponses;
-use crate::script::screenshots::Screenshots;
+use crate::script::snapshot_settings::Screenshots;
 use crate::script::{FailureKind, Host, StepFailure};
 
 /// The most bytes of one blocked request's log line (its URL may carry a whole page's text).

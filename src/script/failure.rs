@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::script::cut_text::{MAX_MESSAGE_BYTES, cut_text};
 use crate::script::http_method::HttpMethod;
 use crate::script::methods::Method;
-use crate::script::screenshots::VisualDiff;
+use crate::script::visual_diff::VisualDiff;
 
 /// The kind of a step failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -10,116 +10,20 @@
 //! Main types: [`Screenshots`] (one test's baselines and where its failure images go),
 //! [`SnapshotMode`] and [`VisualDiff`] (the images of a mismatch).
 
-use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Map, Value, json};
 
-use crate::cache::{BaselineName, Baselines};
+use crate::cache::BaselineName;
 use crate::driver::diff_images;
 use crate::script::binding::{HostResult, Outcome, StepHost};
 use crate::script::driver_error::HostError;
 use crate::script::page_slot::PageSlot;
+use crate::script::snapshot_settings::{Screenshots, SnapshotMode};
+use crate::script::visual_diff::VisualDiff;
 use crate::script::{FailureKind, ProofMode};
-
-/// Whether a run may write baselines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum SnapshotMode {
-    /// A missing baseline is written; an existing one is only compared (`run`, `replay`).
-    #[default]
-    Missing,
-    /// As [`SnapshotMode::Missing`], and a baseline the page no longer matches is rewritten
-    /// (`run --update-snapshots`).
-    Changed,
-    /// No baseline is ever written: a missing one fails the step (`replay --strict`, `audit`).
-    Never,
-}
-
-/// The images of a screenshot that did not match its baseline, written to the run's output
-/// directory for the reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VisualDiff {
-    /// The committed baseline the page was compared with.
-    pub baseline: PathBuf,
-    pub expected: PathBuf,
-    /// `None` when the page gave no stable screenshot to show.
-    pub actual: Option<PathBuf>,
-    /// `None` when there was no actual image, or the two images have different sizes.
-    pub diff: Option<PathBuf>,
-}
-
-/// One test's screenshots: where its baselines are, whose they are, and where the images of a
-/// mismatch go.
-pub(crate) struct Screenshots {
-    pub baselines: Baselines,
-    /// The scenario's path, for the hint of a missing baseline and the failure images' names.
-    pub scenario: String,
-    pub test: String,
-    /// The browser project the test runs in (`chromium` for the default run).
-    pub project: String,
-    pub mode: SnapshotMode,
-    /// The run's directory for failure images.
-    pub output: PathBuf,
-    /// The 1-based index of the step that runs now.
-    step: Cell<usize>,
-    /// How many unnamed screenshots the current execution took.
-    unnamed: Cell<usize>,
-    /// The images of the last mismatch, until the step's failure takes them.
-    last: RefCell<Option<VisualDiff>>,
-}
-
-impl Screenshots {
-    pub(crate) fn new(
-        baselines: Baselines,
-        scenario: String,
-        test: String,
-        project: String,
-        mode: SnapshotMode,
-        output: PathBuf,
-    ) -> Self {
-        Self {
-            baselines,
-            scenario,
-            test,
-            project,
-            mode,
-            output,
-            step: Cell::new(1),
-            unnamed: Cell::new(0),
-            last: RefCell::new(None),
-        }
-    }
-
-    /// The step at 1-based `index` starts.
-    pub(crate) fn begin_step(&self, index: usize) {
-        self.step.set(index);
-        self.begin_execution();
-    }
-
-    /// An execution of the step's code starts: its unnamed screenshots count from one again.
-    pub(crate) fn begin_execution(&self) {
-        self.unnamed.set(0);
-        self.last.borrow_mut().take();
-    }
-
-    /// The images of the last mismatch, once.
-    pub(crate) fn take_diff(&self) -> Option<VisualDiff> {
-        self.last.borrow_mut().take()
-    }
-
-    /// The name of the screenshot step code called `name`: an unnamed one is the step's first,
-    /// second, ... (`-2` from the second on), as Playwright numbers them in a test.
-    fn name_of(&self, name: Option<String>) -> Option<String> {
-        if name.is_some() {
-            return name;
-        }
-        let count = self.unnamed.get() + 1;
-        self.unnamed.set(count);
-        (count > 1).then(|| count.to_string())
-    }
-}
 
 /// The protocol parameters the prelude leaves to the binding: the baseline's name and the
 /// elements (by selector, in the page's main frame) of the shot and its masks.
