@@ -243,6 +243,12 @@ impl Cache {
 }
 
 fn write_atomic(path: &Path, text: &str) -> Result<(), CacheError> {
+    write_atomic_bytes(path, text.as_bytes())
+}
+
+/// Replaces `path` with `bytes` atomically: a temporary file in the same directory, written and
+/// fsynced, then renamed over it (and the directory fsynced).
+pub(super) fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> Result<(), CacheError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(io_error("create directory", dir))?;
     remove_stale_temporaries(dir)?;
@@ -261,7 +267,7 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), CacheError> {
     let mut tmp = builder
         .tempfile_in(dir)
         .map_err(io_error("create a temporary file in", dir))?;
-    tmp.write_all(text.as_bytes())
+    tmp.write_all(bytes)
         .map_err(io_error("write", tmp.path()))?;
     tmp.as_file()
         .sync_all()

@@ -4,6 +4,7 @@
 //! [`CacheFile`] (one file's entries and its format), [`Cache`] (the store: load, atomic locked
 //! writes, prune), [`CacheError`]. The format is documented in `docs/cache-format.md`.
 
+mod baselines;
 #[expect(
     clippy::module_inception,
     reason = "one main type per file, named after it"
@@ -19,6 +20,7 @@ mod proof_record;
 mod prune;
 mod toml_string;
 
+pub(crate) use baselines::{BaselineName, Baselines, slug};
 pub use cache::Cache;
 pub(crate) use cache::MAX_STEP_CODE_BYTES;
 pub(crate) use cache_error::CacheError;

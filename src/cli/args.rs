@@ -289,6 +289,10 @@ pub(crate) struct RunArgs {
     /// false`); every summary warns.
     #[arg(long)]
     pub no_heal_veto: bool,
+    /// Rewrite the screenshot baselines the pages no longer match (as Playwright's `-u`); a
+    /// mismatch then passes instead of failing as a product defect.
+    #[arg(long, short = 'u')]
+    pub update_snapshots: bool,
     #[command(flatten)]
     pub config: ConfigArgs,
     #[command(flatten)]

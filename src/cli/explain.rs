@@ -216,7 +216,7 @@ impl Pages<'_> {
         let page = handle.block_on(self.browser.new_test_page(state))?;
         let closer = page.clone();
         let limits = Limits::new(self.settings.browser.timeout);
-        let outcome = LivePage::open(limits, handle.clone(), page, self.vars.clone())
+        let outcome = LivePage::open(limits, handle.clone(), page, self.vars.clone(), None)
             .map_err(|failure| Error::Explain {
                 url: self.opening.to_owned(),
                 source: failure,

@@ -190,8 +190,13 @@ fn execute(cli: Cli) -> Result<u8, Error> {
     // report from being shown or the API from being listed.
     let settings = || project_settings(command, &cwd);
     let stdout_colors = || colors(global.color, io::stdout().is_terminal());
-    let tests = |paths: &args::PathsArgs, runner: &args::RunnerArgs, mode| {
-        Tests::new(&settings()?, &cwd, &paths.paths)?.run(global, runner, mode, stdout_colors())
+    let tests = |paths: &args::PathsArgs, runner: &args::RunnerArgs, mode, update_snapshots| {
+        Tests::new(&settings()?, &cwd, &paths.paths)?.run(
+            global,
+            runner,
+            (mode, update_snapshots),
+            stdout_colors(),
+        )
     };
     match command {
         Command::Init { dir } => {
@@ -204,16 +209,21 @@ fn execute(cli: Cli) -> Result<u8, Error> {
         Command::ShowReport(args) => show::show_report(args, &cwd),
         Command::ShowTrace(args) => show::show_trace(args, &cwd),
         Command::Api => api(),
-        Command::Run(run) => tests(&run.paths, &run.runner, Mode::Run { heal: !run.no_heal }),
+        Command::Run(run) => tests(
+            &run.paths,
+            &run.runner,
+            Mode::Run { heal: !run.no_heal },
+            run.update_snapshots,
+        ),
         Command::Replay(replay) => {
             let mode = if replay.strict {
                 Mode::StrictReplay
             } else {
                 Mode::Replay
             };
-            tests(&replay.paths, &replay.runner, mode)
+            tests(&replay.paths, &replay.runner, mode, false)
         }
-        Command::Audit(audit) => tests(&audit.paths, &audit.runner, Mode::Audit),
+        Command::Audit(audit) => tests(&audit.paths, &audit.runner, Mode::Audit, false),
         Command::List(args) => list(&settings()?, &cwd, args),
         // `explain FILE:LINE` explains a step of a test; anything else is a sentence.
         Command::Explain(args) => {
@@ -341,16 +351,18 @@ impl<'a> Tests<'a> {
         })
     }
 
-    /// Runs the selected tests in `mode` and returns the run's exit code.
+    /// Runs the selected tests in `mode` (rewriting the screenshot baselines they no longer
+    /// match when `update_snapshots`) and returns the run's exit code.
     fn run(
         self,
         global: &GlobalArgs,
         runner: &args::RunnerArgs,
-        mode: Mode,
+        (mode, update_snapshots): (Mode, bool),
         colors: bool,
     ) -> Result<u8, Error> {
         let mut options = RunOptions::new(global, runner, self.locations, self.cwd, colors)?;
         options.select.setup_files = self.setup_files;
+        options.update_snapshots = update_snapshots;
         run_tests(self.settings, &self.scenarios, mode, &options)
     }
 }

@@ -22,6 +22,8 @@ pub(crate) struct RunOptions {
     pub(super) verbosity: Verbosity,
     /// With `--debug`, each step is announced on stderr before it runs.
     pub(super) debug: bool,
+    /// `run --update-snapshots`: baselines the pages no longer match are rewritten.
+    pub(super) update_snapshots: bool,
 }
 
 impl RunOptions {
@@ -62,6 +64,7 @@ impl RunOptions {
                 verbosity_of(global, &runner.report.quiet)
             },
             debug: runner.debug,
+            update_snapshots: false,
         })
     }
 }

@@ -23,7 +23,7 @@ use crate::llm::LlmProvider;
 use crate::report::{EtaBasis, ReportOptions};
 use crate::runner::{FailedTest, LastRun, Mode, RunConfig, RunStats, TestId, TestRef, TraceMode};
 use crate::scenario::Scenario;
-use crate::script::Limits;
+use crate::script::{Limits, SnapshotMode};
 use crate::secrets::Secrets;
 
 /// What a run will do, decided before anything starts.
@@ -147,6 +147,12 @@ impl<'a> RunPlan<'a> {
             cancel,
             trace: options.trace,
             trace_dir: options.report.output_dir.join("traces"),
+            snapshots: if options.update_snapshots {
+                SnapshotMode::Changed
+            } else {
+                SnapshotMode::Missing
+            },
+            screenshot_dir: options.report.output_dir.join("screenshots"),
             state_dir: settings.project_root.join(".prettyplay").join("state"),
             vars: self.vars.clone(),
             project: None,

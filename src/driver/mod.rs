@@ -14,6 +14,7 @@ mod driver_error;
 mod driver_path;
 mod events;
 mod guard_log;
+mod image_diff;
 mod launch_failure;
 mod lifeline;
 mod locate;
@@ -35,6 +36,7 @@ pub(crate) use browser_target::BrowserTarget;
 pub(crate) use driver_error::DriverError;
 pub(crate) use events::ContextEvents;
 pub use guard_log::OriginSeen;
+pub(crate) use image_diff::diff_images;
 pub(crate) use launch_failure::ExitedAtLaunch;
 pub(crate) use lifeline::{Lifeline, LifelineCut, Loss, Watched};
 pub(crate) use locate::{

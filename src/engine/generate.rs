@@ -66,6 +66,11 @@ pub(crate) fn evident_failure(failure: &StepFailure, candidate: Option<String>) 
             "the step cannot work with the run's settings; the step was not classified or \
              regenerated",
         ),
+        FailureKind::VisualMismatch => (
+            EngineFailureKind::ProductDefect,
+            "a screenshot did not match its committed baseline, which is evidence of a change in \
+             the product's look; the step was not classified or regenerated",
+        ),
         FailureKind::Blocked => (
             EngineFailureKind::Blocked,
             "the guard refused what the step reached for; the step was not classified or \
@@ -74,7 +79,9 @@ pub(crate) fn evident_failure(failure: &StepFailure, candidate: Option<String>) 
         _ => return crashed(failure, candidate),
     };
     let verdict = match failure.kind {
-        FailureKind::AppError => Some(defect_classification(failure.message.clone(), None)),
+        FailureKind::AppError | FailureKind::VisualMismatch => {
+            Some(defect_classification(failure.message.clone(), None))
+        }
         FailureKind::Blocked => Some(blocked_classification()),
         _ => None,
     };
@@ -790,6 +797,10 @@ mod tests {
         for (kind, expected) in [
             (FailureKind::Unreachable, EngineFailureKind::AppUnreachable),
             (FailureKind::AppError, EngineFailureKind::ProductDefect),
+            (
+                FailureKind::VisualMismatch,
+                EngineFailureKind::ProductDefect,
+            ),
             (FailureKind::Misconfigured, EngineFailureKind::Misconfigured),
         ] {
             let fixture = Fixture::new();
@@ -810,10 +821,11 @@ mod tests {
                 kind == FailureKind::Unreachable,
                 "{kind:?}"
             );
-            // Only the HTTP 5xx is a verdict, a product defect from evidence.
+            // Only the HTTP 5xx and the screenshot mismatch are verdicts, product defects from
+            // evidence.
             assert_eq!(
                 failure.verdict.as_ref().map(|v| (v.category, v.source)),
-                (kind == FailureKind::AppError).then_some((
+                matches!(kind, FailureKind::AppError | FailureKind::VisualMismatch).then_some((
                     Category::ProductDefect,
                     crate::llm::VerdictSource::Evidence { llm: None }
                 )),

@@ -19,6 +19,7 @@ use super::record::{Heal, RunRecord, StepRecord, StepStatus, TestRecord};
 use super::trace_link::TraceLink;
 use super::xml::{escape, escape_attr};
 use crate::runner::{FailureCause, StepSource, TestFailure, TestId};
+use crate::script::VisualDiff;
 
 const CSS: &str = include_str!("assets/report.css");
 const JS: &str = include_str!("assets/report.js");
@@ -467,7 +468,55 @@ fn failure_html(html: &mut String, id: &TestId, steps: &[StepRecord], failure: &
             escape_attr(&alt),
         );
     }
+    if let Some(images) = failure.visual() {
+        visual_diff(html, images);
+    }
     html.push_str("</section>\n");
+}
+
+/// The largest image of a screenshot mismatch the report embeds.
+const MAX_VISUAL_BYTES: u64 = 32 * crate::regular_file::MIB;
+
+/// The expected, actual and diff images of a screenshot mismatch side by side, each with its
+/// file's path, and the actual laid over the expected with a slider between the two.
+fn visual_diff(html: &mut String, images: &VisualDiff) {
+    let embed = |path: &std::path::Path| {
+        crate::regular_file::read_regular(path, MAX_VISUAL_BYTES, "screenshot images")
+            .ok()
+            .map(|png| base64::engine::general_purpose::STANDARD.encode(png))
+    };
+    let shown = [
+        ("expected", Some(images.expected.as_path())),
+        ("actual", images.actual.as_deref()),
+        ("diff", images.diff.as_deref()),
+    ];
+    html.push_str("<div class=\"visual-diff\">");
+    for (label, path) in shown {
+        let Some(path) = path else { continue };
+        let Some(data) = embed(path) else { continue };
+        let _ = write!(
+            html,
+            "<figure class=\"visual-{label}\"><img alt=\"{label}\" \
+             src=\"data:image/png;base64,{data}\"><figcaption>{label}: {}</figcaption></figure>",
+            escape(&path.display().to_string()),
+        );
+    }
+    html.push_str("</div>\n");
+    if let (Some(expected), Some(actual)) = (
+        embed(&images.expected),
+        images.actual.as_deref().and_then(embed),
+    ) {
+        let _ = writeln!(
+            html,
+            "<div class=\"visual-slider\"><label>expected \
+             <input type=\"range\" min=\"0\" max=\"100\" value=\"50\" \
+             oninput=\"this.closest('.visual-slider').querySelector('.visual-over').style.opacity = this.value / 100\"> \
+             actual</label><div style=\"position: relative\">\
+             <img alt=\"expected\" src=\"data:image/png;base64,{expected}\">\
+             <img class=\"visual-over\" alt=\"actual\" style=\"position: absolute; left: 0; top: 0; opacity: 0.5\" \
+             src=\"data:image/png;base64,{actual}\"></div></div>"
+        );
+    }
 }
 
 #[cfg(test)]

@@ -136,6 +136,7 @@ mod tests {
                 kind,
                 message: "it failed".into(),
                 code_line: None,
+                visual: None,
             };
             events.push(failed(FailureCause::Step(step), Some("x")));
         }

@@ -198,6 +198,18 @@ fn system_out(test: &TestRecord) -> String {
     for trace in &test.traces {
         let _ = writeln!(out, "trace: {trace}");
     }
+    // The images of a screenshot mismatch, in the attachment lines Jenkins and GitLab read
+    // (as Playwright's JUnit reporter writes them).
+    if let Some(images) = test.failure().and_then(|failure| failure.visual()) {
+        let files = [
+            Some(&images.expected),
+            images.actual.as_ref(),
+            images.diff.as_ref(),
+        ];
+        for path in files.into_iter().flatten() {
+            let _ = writeln!(out, "[[ATTACHMENT|{}]]", path.display());
+        }
+    }
     out
 }
 

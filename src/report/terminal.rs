@@ -561,6 +561,7 @@ mod tests {
             kind: FailureKind::FailedCheck,
             message: format!("expected {nasty}\0 got\r"),
             code_line: Some(2),
+            visual: None,
         });
         failure.code = Some(format!("async function step(page) {{\n  // {nasty}\n}}"));
         failure.verdict = Some(crate::llm::Classification {

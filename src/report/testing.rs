@@ -359,6 +359,7 @@ pub(crate) fn check_failure() -> TestFailure {
             kind: FailureKind::FailedCheck,
             message: "expect(locator).toHaveText(expected) failed".into(),
             code_line: Some(2),
+            visual: None,
         }),
         code: Some("async function step(page) {\n  await x;\n}".into()),
         timed_out: None,

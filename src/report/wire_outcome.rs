@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::llm::{Category, Classification, VerdictSource};
 use crate::runner::{FailureCause, TestFailure, TestId, TestOutcome};
-use crate::script::FailureKind;
+use crate::script::{FailureKind, VisualDiff};
 
 /// The wire name of a step failure kind (`failed_check`, `timeout`, ...): the kind's own
 /// report name.
@@ -68,6 +68,7 @@ impl<'a> From<&'a TestOutcome> for OutcomeWire<'a> {
                 verdict: None,
                 screenshot_png_base64: None,
                 screenshot: None,
+                visual: None,
                 timed_out: None,
                 written_before: Vec::new(),
             })),
@@ -90,6 +91,9 @@ pub(crate) struct FailureWire<'a> {
     /// The PNG by reference instead (a report blob): a path relative to the blob's directory.
     #[serde(skip_serializing_if = "Option::is_none")]
     screenshot: Option<String>,
+    /// The images of a screenshot mismatch; absent unless the step failed on one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    visual: Option<VisualWire>,
     /// The call that ran out its timeout; absent unless the step's code failed on one.
     #[serde(skip_serializing_if = "Option::is_none")]
     timed_out: Option<TimedOutWire<'a>>,
@@ -97,6 +101,30 @@ pub(crate) struct FailureWire<'a> {
     /// absent when there is none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     written_before: Vec<WrittenStepWire<'a>>,
+}
+
+/// The files of a screenshot mismatch: the committed baseline, and the expected, actual and
+/// diff images written to the run's output directory.
+#[derive(Serialize)]
+pub(crate) struct VisualWire {
+    baseline: String,
+    expected: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    actual: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+}
+
+impl From<&VisualDiff> for VisualWire {
+    fn from(images: &VisualDiff) -> Self {
+        let text = |path: &std::path::Path| path.display().to_string();
+        Self {
+            baseline: text(&images.baseline),
+            expected: text(&images.expected),
+            actual: images.actual.as_deref().map(text),
+            diff: images.diff.as_deref().map(text),
+        }
+    }
 }
 
 /// An earlier step of the test and the code written for it in the run.
@@ -149,6 +177,7 @@ impl<'a> From<&'a TestFailure> for FailureWire<'a> {
                 .as_ref()
                 .map(|png| base64::engine::general_purpose::STANDARD.encode(png)),
             screenshot: None,
+            visual: failure.visual().map(VisualWire::from),
             timed_out: timed_out.as_ref().map(|waited| TimedOutWire {
                 method: &waited.method,
                 waited_ms: u64::try_from(waited.call.as_millis()).unwrap_or(u64::MAX),

@@ -799,6 +799,7 @@ mod tests {
                 kind,
                 message: "it failed".into(),
                 code_line: Some(3),
+                visual: None,
             })));
         }
         for kind in EngineFailureKind::ALL {

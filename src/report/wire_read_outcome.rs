@@ -233,6 +233,7 @@ impl TryFrom<CauseIn> for FailureCause {
                 kind: by_name(&FailureKind::ALL, &kind, failure_kind_name, "failure kind")?,
                 message,
                 code_line,
+                visual: None,
             }),
             CauseIn::CacheMiss => FailureCause::CacheMiss,
             CauseIn::Infrastructure { message } => FailureCause::Infrastructure(message),

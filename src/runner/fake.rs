@@ -499,6 +499,8 @@ pub(crate) fn config(dir: &Path) -> RunConfig {
         cancel: Arc::new(AtomicBool::new(false)),
         trace: TraceMode::Off,
         trace_dir: dir.join("traces"),
+        snapshots: crate::script::SnapshotMode::Missing,
+        screenshot_dir: dir.join("screenshots"),
         state_dir: dir.join("state"),
         project: None,
         vars: Vars::default(),

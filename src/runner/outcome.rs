@@ -3,10 +3,10 @@
 //!
 //! Main types: [`TestOutcome`] and [`TestFailure`].
 
-use crate::engine::{EngineFailure, EngineFailureKind};
+use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
 use crate::llm::Classification;
 use crate::runner::TestId;
-use crate::script::{FailureKind, StepFailure};
+use crate::script::{FailureKind, StepFailure, VisualDiff};
 use crate::step::Waited;
 
 /// Why a test failed.
@@ -99,6 +99,20 @@ impl TestFailure {
             timed_out: None,
             written_before: Vec::new(),
         }
+    }
+
+    /// The expected, actual and diff images of a screenshot mismatch, when the step failed on
+    /// one (decided by the step's evidence, or carried in the engine's failure).
+    pub fn visual(&self) -> Option<&VisualDiff> {
+        let step = match &self.cause {
+            FailureCause::Step(step) => step,
+            FailureCause::Engine(engine) => match engine.cause.as_deref() {
+                Some(EngineCause::Step(step)) => step,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        step.visual.as_deref()
     }
 
     /// A one-paragraph message for the cause.

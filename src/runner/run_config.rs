@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use crate::cache::Cache;
 use crate::config::{BudgetSettings, BuiltinOrder, Isolation, LlmSettings, PollingSettings, Vars};
 use crate::llm::LlmProvider;
-use crate::script::Limits;
+use crate::script::{Limits, SnapshotMode};
 
 /// How steps get their code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +60,10 @@ pub(crate) struct RunConfig {
     pub trace: TraceMode,
     /// Where trace zips go.
     pub trace_dir: PathBuf,
+    /// Whether `toHaveScreenshot` may write baselines (`--update-snapshots` rewrites them).
+    pub snapshots: SnapshotMode,
+    /// Where the expected, actual and diff images of a screenshot mismatch go.
+    pub screenshot_dir: PathBuf,
     /// Where setup tests save their storage state (`.prettyplay/state`).
     pub state_dir: PathBuf,
     /// The scenario variables step code reads as `vars` (a test's example row adds its own).

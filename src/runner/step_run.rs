@@ -147,7 +147,7 @@ impl Evidence {
             FailureKind::Unreachable | FailureKind::Misconfigured => {
                 Evidence::Decides(FailureCause::Step(failure))
             }
-            FailureKind::AppError | FailureKind::Blocked => {
+            FailureKind::AppError | FailureKind::Blocked | FailureKind::VisualMismatch => {
                 Evidence::Decides(FailureCause::Engine(evident_failure(&failure, None)))
             }
             _ => Evidence::Leaves(failure),
@@ -504,6 +504,7 @@ mod tests {
                     | FailureKind::Misconfigured
                     | FailureKind::AppError
                     | FailureKind::Blocked
+                    | FailureKind::VisualMismatch
             )
         }) {
             let failure = StepFailure::new(kind, "the engine decides");

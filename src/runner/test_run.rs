@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
-use crate::cache::{CacheFile, StepKey};
+use crate::cache::{Baselines, CacheFile, StepKey};
 use crate::driver::TestPage;
 use crate::engine::{Budgets, Engine, EngineObserver, HealPolicy, Reuse, StepContext, StepProof};
 use crate::runner::margins::{margin_warning, timed_out};
@@ -22,6 +22,7 @@ use crate::runner::{
     WrittenStep,
 };
 use crate::scenario::{Scenario, Step, Test};
+use crate::script::{Screenshots, SnapshotMode};
 use crate::step::{LivePage, SettleWindow};
 
 /// Everything a test thread needs to run one test.
@@ -82,7 +83,8 @@ fn open_sandbox(
     handle: tokio::runtime::Handle,
 ) -> Result<LivePage, TestOutcome> {
     let vars = test_vars(plan.config.vars.values(), plan.test);
-    LivePage::open(plan.config.limits, handle, page, vars).map_err(|failure| {
+    let screenshots = screenshots_of(plan);
+    LivePage::open(plan.config.limits, handle, page, vars, Some(screenshots)).map_err(|failure| {
         let step = steps.first().map(|(step, _)| step);
         TestOutcome::Failed(Box::new(TestFailure::at(
             step.map(|s| s.sentence.clone()).unwrap_or_default(),
@@ -91,6 +93,28 @@ fn open_sandbox(
             FailureCause::Step(failure),
         )))
     })
+}
+
+/// Where the test's screenshot baselines are, and whether this run may write them: never in
+/// strict replay or audit, which change no file of the cache.
+fn screenshots_of(plan: &TestPlan<'_>) -> Screenshots {
+    let config = plan.config;
+    let cache_file = config.cache.file_path(&plan.scenario.rel_path);
+    let mode = match config.mode {
+        Mode::StrictReplay | Mode::Audit => SnapshotMode::Never,
+        Mode::Replay | Mode::Run { .. } => config.snapshots,
+    };
+    Screenshots::new(
+        Baselines::beside(&cache_file),
+        plan.scenario.rel_path.clone(),
+        plan.test.name.clone(),
+        config
+            .project
+            .clone()
+            .unwrap_or_else(|| "chromium".to_owned()),
+        mode,
+        config.screenshot_dir.clone(),
+    )
 }
 
 /// The test's engine. It exists only where code may be written or a verdict asked: never in
@@ -175,6 +199,7 @@ impl<'p> TestSteps<'p> {
             live,
             events,
         };
+        live.begin_step(index);
         let on_retry = |attempt: u32, failure: &_| reporter.send_retry(attempt, failure);
         let exec = live
             .executor(

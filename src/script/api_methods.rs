@@ -136,6 +136,7 @@ pub(crate) const API_METHODS: &[ApiMethod] = &[
     api("expect.toHaveId", &["frame.expect"]),
     api("expect.toHaveJSProperty", &["frame.expect"]),
     api("expect.toHaveRole", &["frame.expect"]),
+    api("expect.toHaveScreenshot", &["page.expectScreenshot"]),
     api("expect.toHaveText", &["frame.expect"]),
     api("expect.toHaveTitle", &["frame.expect"]),
     api("expect.toHaveURL", &["page.resolveUrl", "frame.expect"]),

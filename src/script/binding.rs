@@ -35,6 +35,7 @@ use crate::script::optional_target::OptionalTarget;
 use crate::script::page_slot::PageSlot;
 use crate::script::proof_mode::{self, ProofMode, Read};
 use crate::script::proof_responses::ProofResponses;
+use crate::script::snapshot_settings::Screenshots;
 use crate::script::{FailureKind, Host, StepFailure};
 
 /// The most bytes of one blocked request's log line (its URL may carry a whole page's text).
@@ -100,6 +101,8 @@ pub(crate) struct StepHost {
     pub(super) checks: RefCell<Vec<Read>>,
     /// The selector of the failed check whose subject the last evidence marked in the page.
     pub(super) subject: RefCell<Option<String>>,
+    /// The test's screenshot baselines, when the run compares screenshots.
+    pub(super) screenshots: Option<Screenshots>,
 }
 
 pub(super) type HostResult = Result<Value, HostError>;
@@ -141,7 +144,19 @@ impl StepHost {
             waits: CallWaits::default(),
             checks: RefCell::new(Vec::new()),
             subject: RefCell::new(None),
+            screenshots: None,
         }
+    }
+
+    /// The host of a test whose `toHaveScreenshot` calls compare with `screenshots`.
+    pub(crate) fn with_screenshots(mut self, screenshots: Screenshots) -> Self {
+        self.screenshots = Some(screenshots);
+        self
+    }
+
+    /// The test's screenshots, when the run compares them.
+    pub(crate) fn screenshots(&self) -> Option<&Screenshots> {
+        self.screenshots.as_ref()
     }
 
     /// Forgets how long the calls so far waited, before an execution whose calls are timed.
@@ -617,6 +632,7 @@ impl StepHost {
                 Ok(self.act(async move { handle_value(&frame, name, params).await }))
             }
             Op::InputFiles => self.set_input_files(params, slot),
+            Op::ExpectScreenshot => Ok(self.expect_screenshot(params, slot)),
             Op::Goto => self.goto(method, &params, slot),
             Op::Resume => {
                 let op_params::Resume { id } = op_params::parse(method, &params)?;

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use crate::script::cut_text::{MAX_MESSAGE_BYTES, cut_text};
 use crate::script::http_method::HttpMethod;
 use crate::script::methods::Method;
+use crate::script::visual_diff::VisualDiff;
 
 /// The kind of a step failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,6 +47,10 @@ pub enum FailureKind {
     /// outside `[browser] allowed_origins`, and the guard refused it. The step fails whatever
     /// its code answered, and its code is never cached, healed or regenerated.
     Blocked,
+    /// A screenshot did not match its committed baseline (`toHaveScreenshot`): evidence of a
+    /// change in the product's look, never healed or regenerated; accepted only by
+    /// `run --update-snapshots`.
+    VisualMismatch,
     /// The target of an `[optional]` step's first action did not appear within
     /// `[polling] optional_timeout`: the step is skipped, not failed. No other step fails so.
     Absent,
@@ -90,7 +95,7 @@ impl RefusedCall {
 
 impl FailureKind {
     /// Every kind.
-    pub(crate) const ALL: [FailureKind; 12] = [
+    pub(crate) const ALL: [FailureKind; 13] = [
         FailureKind::FailedCheck,
         FailureKind::Timeout,
         FailureKind::StrictMode,
@@ -102,6 +107,7 @@ impl FailureKind {
         FailureKind::AppError,
         FailureKind::Misconfigured,
         FailureKind::Blocked,
+        FailureKind::VisualMismatch,
         FailureKind::Absent,
     ];
 
@@ -120,6 +126,9 @@ impl FailureKind {
             FailureKind::AppError => ("app_error", "app_error", "app error"),
             FailureKind::Misconfigured => ("misconfigured", "misconfigured", "CONFIGURATION ERROR"),
             FailureKind::Blocked => ("blocked", "blocked", "BLOCKED BY allowed_origins"),
+            FailureKind::VisualMismatch => {
+                ("visual_mismatch", "visual_mismatch", "SCREENSHOT MISMATCH")
+            }
             FailureKind::Absent => ("absent", "absent", "optional target absent"),
             FailureKind::Refused { .. } => ("refused", "refused", "refused by the mutation proof"),
         }
@@ -175,6 +184,7 @@ impl FailureKind {
                     | FailureKind::AppError
                     | FailureKind::Misconfigured
                     | FailureKind::Blocked
+                    | FailureKind::VisualMismatch
             )
     }
 
@@ -198,6 +208,8 @@ pub struct StepFailure {
     pub message: String,
     /// The line of the step code where it failed, when the JS stack names it.
     pub code_line: Option<u32>,
+    /// For a [`FailureKind::VisualMismatch`]: the expected, actual and diff images.
+    pub visual: Option<Box<VisualDiff>>,
 }
 
 impl StepFailure {
@@ -208,6 +220,7 @@ impl StepFailure {
             kind,
             message: cut_text(message.into(), MAX_MESSAGE_BYTES),
             code_line: None,
+            visual: None,
         }
     }
 }
@@ -248,6 +261,7 @@ mod tests {
                 "app error",
                 "CONFIGURATION ERROR",
                 "BLOCKED BY allowed_origins",
+                "SCREENSHOT MISMATCH",
                 "optional target absent"
             ]
         );
@@ -284,7 +298,8 @@ mod tests {
                 FailureKind::Unreachable,
                 FailureKind::AppError,
                 FailureKind::Misconfigured,
-                FailureKind::Blocked
+                FailureKind::Blocked,
+                FailureKind::VisualMismatch
             ]
         );
     }

@@ -45,6 +45,9 @@ pub(crate) enum Op {
     Unlisten,
     /// Continues a browser call that was parked so step code's listeners could run.
     Resume,
+    /// Compares the page or an element with its screenshot baseline (`Page.expectScreenshot`),
+    /// writing the baseline as the run allows (`screenshots.rs`).
+    ExpectScreenshot,
     /// Resolves a dialog the step owns.
     DialogAccept,
     DialogDismiss,
@@ -226,6 +229,7 @@ const OWN_METHODS: &[(&str, Op, Kind)] = &[
     ),
     ("page.goto", Op::Goto, Kind::Navigates),
     ("page.url", Op::Url, Kind::Reads),
+    ("page.expectScreenshot", Op::ExpectScreenshot, Kind::Reads),
     ("page.resolveUrl", Op::ResolveUrl, Kind::Bookkeeping),
     ("page.waitForEvent", Op::WaitStart, Kind::AwaitsEvent),
     ("page.listen", Op::Listen, Kind::Bookkeeping),

@@ -40,8 +40,11 @@ mod proof_mode;
 mod proof_responses;
 mod sandbox;
 mod sandbox_surface;
+mod screenshots;
 mod set_cookie;
+mod snapshot_settings;
 mod subject;
+mod visual_diff;
 
 pub(crate) use api_methods::{changes_the_page, refused_in_proof, waits_for_the_page};
 pub(crate) use binding::StepHost;
@@ -57,4 +60,6 @@ pub(crate) use page_state::PageState;
 pub(crate) use proof_mode::{ProofMode, Read};
 pub(crate) use sandbox::{Limits, Sandbox, api_listing};
 pub(crate) use sandbox_surface::{SandboxSurface, sandbox_surface};
+pub(crate) use snapshot_settings::{Screenshots, SnapshotMode};
 pub(crate) use subject::{Place, SubjectRead};
+pub(crate) use visual_diff::VisualDiff;

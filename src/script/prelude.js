@@ -1928,6 +1928,58 @@
       this._web('toHaveTitle', 'to.have.title', { expectedText: expectedTexts([expected], { normalizeWhiteSpace: true }) }, describeValue(expected), options);
     }
 
+    // `expect(page | locator).toHaveScreenshot([name], options)`: the driver compares the page
+    // with the test's baseline for this step (see screenshots.rs), with Playwright Test's
+    // defaults: animations stopped, the caret hidden, CSS pixels.
+    async toHaveScreenshot(name, options) {
+      const actual = this._actual;
+      const isPage = actual instanceof Page;
+      if (!isPage && !(actual instanceof Locator)) {
+        throw tag(new TypeError('toHaveScreenshot can be only used with Page or Locator objects'), 'script');
+      }
+      const named = isString(name) || Array.isArray(name);
+      const o = (named ? options : name) || {};
+      const page = isPage ? actual : actual._page;
+      const params = {
+        isNot: this._isNot,
+        timeout: page._timeoutOf(o),
+        animations: o.animations === undefined ? 'disabled' : o.animations,
+        caret: o.caret === undefined ? 'hide' : o.caret,
+        scale: o.scale === undefined ? 'css' : o.scale,
+      };
+      if (named) params.name = Array.isArray(name) ? name.join('-') : name;
+      for (const key of ['maxDiffPixels', 'maxDiffPixelRatio', 'threshold', 'omitBackground', 'maskColor', 'style']) {
+        if (o[key] !== undefined) params[key] = o[key];
+      }
+      if (isPage) {
+        if (o.fullPage !== undefined) params.fullPage = o.fullPage;
+        if (o.clip !== undefined) params.clip = o.clip;
+      } else {
+        if (o.fullPage !== undefined || o.clip !== undefined) {
+          throw tag(new TypeError('toHaveScreenshot: fullPage and clip apply to a page, not a locator'), 'script');
+        }
+        params.selector = actual._selector;
+      }
+      if (o.mask !== undefined) {
+        if (!Array.isArray(o.mask) || o.mask.some((m) => !(m instanceof Locator))) {
+          throw tag(new TypeError('toHaveScreenshot: mask must be an array of locators'), 'script');
+        }
+        params.mask = o.mask.map((m) => m._selector);
+      }
+      const reply = exchange(page._id, 'page.expectScreenshot', params);
+      if (!reply.error) return;
+      const kind = reply.error.kind;
+      if (reply.error.bare) throw tag(new Error(reply.error.message), kind);
+      const not = this._isNot ? '.not' : '';
+      const lines = [`expect(${isPage ? 'page' : 'locator'})${not}.toHaveScreenshot(${named ? 'expected' : ''}) failed`, ''];
+      if (this._message) lines.unshift(this._message, '');
+      if (!isPage) lines.push(`Locator:  ${actual._desc}`);
+      lines.push(reply.error.message);
+      const log = (reply.error.log || []).map((l) => l.replace(ANSI, ''));
+      if (log.length) lines.push('', 'Call log:', ...log.map((l) => (l.startsWith('  ') ? l : '  ' + l)));
+      throw tag(new Error(lines.join('\n')), kind);
+    }
+
     // Retries the block (which may call the page) until it stops throwing.
     async toPass(options) {
       const o = options || {};

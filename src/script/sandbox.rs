@@ -402,7 +402,40 @@ pub(crate) fn api_document(listing: &str) -> String {
          \x20 Playwright Test's `request` fixture does), not from the Playwright server's; HTTPS\n\
          \x20 certificates are checked against the system's store, not Node.js's; and a header\n\
          \x20 that step code set as `authorization` or `cookie` is dropped once a redirect leaves\n\
-         \x20 the origin it was sent to.\n\n{}",
+         \x20 the origin it was sent to.\n\n\
+         ## Screenshots\n\
+         \n\
+         `expect(page).toHaveScreenshot(name?, options?)` and `expect(locator).toHaveScreenshot(...)`\n\
+         compare the page (or one element) with a baseline committed beside the scenario's cache file.\n\
+         The comparison is the driver's own (`Page.expectScreenshot`, as in Playwright Test): it waits\n\
+         for two identical screenshots in a row, then compares the last with the baseline.\n\
+         \n\
+         ```js\n\
+         async function step(page) {{\n\
+         \x20 await expect(page).toHaveScreenshot({{ mask: [page.getByTestId('clock')], maxDiffPixels: 20 }});\n\
+         \x20 await expect(page.getByRole('banner')).toHaveScreenshot('header');\n\
+         }}\n\
+         ```\n\
+         \n\
+         - Baselines: `cache/scenarios/todo.steps-snapshots/<test>-<step>[-<name>]-<project>.png`\n\
+         \x20 (the test's name slugged, the step's number in its test, the name given, the browser\n\
+         \x20 project: `chromium` for the default run). A step's second unnamed screenshot is `-2`.\n\
+         - The first run (`run` or `replay`) writes a missing baseline atomically and passes;\n\
+         \x20 later runs compare. `replay --strict` and `audit` never write one: a missing baseline\n\
+         \x20 fails the step (exit 2) naming the command that creates it.\n\
+         - A mismatch fails the step as SCREENSHOT MISMATCH with a PRODUCT DEFECT verdict from\n\
+         \x20 evidence: it is never healed or regenerated. The expected, actual and diff images go to\n\
+         \x20 `<output>/screenshots/`; the JSON events name them (`visual`), JUnit lists them as\n\
+         \x20 `[[ATTACHMENT|path]]` lines and the HTML report shows them side by side with a slider.\n\
+         \x20 `run --update-snapshots` (`-u`) rewrites the baselines the page no longer matches.\n\
+         - Options as Playwright's: `maxDiffPixels`, `maxDiffPixelRatio`, `threshold`, `mask`\n\
+         \x20 (locators), `maskColor`, `animations` (default `'disabled'`), `caret` (default `'hide'`),\n\
+         \x20 `scale` (default `'css'`), `fullPage` and `clip` (pages only), `omitBackground`, `style`,\n\
+         \x20 `timeout` (default `[browser] timeout`).\n\
+         - The mutation proof compares again under its mutations and never writes a baseline.\n\
+         - The diff image is drawn by the pinned playwright-core's own comparator, run with the\n\
+         \x20 driver's Node.js, because playwright-rs does not pass on the driver's diff.\n\
+         \n{}",
         crate::script::api_methods::kinds_section()
     )
 }

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use crate::driver::{OriginGuard, OriginSeen, TestPage};
 use crate::scenario::StepArgument;
 use crate::script::{
-    FailureKind, Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox, StepFailure,
-    StepHost, SubjectRead, TimedCall,
+    FailureKind, Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox, Screenshots,
+    StepFailure, StepHost, SubjectRead, TimedCall,
 };
 use crate::step::mutations::Claims;
 use crate::step::proof::{Proof, ProofPage, prove};
@@ -43,15 +43,28 @@ impl LivePage {
         handle: tokio::runtime::Handle,
         page: TestPage,
         vars: BTreeMap<String, String>,
+        screenshots: Option<Screenshots>,
     ) -> Result<Self, StepFailure> {
+        let host = StepHost::new(handle, page);
+        let host = match screenshots {
+            Some(screenshots) => host.with_screenshots(screenshots),
+            None => host,
+        };
         Ok(Self {
             sandbox: Sandbox::new(limits)?.with_vars(vars),
-            host: Rc::new(StepHost::new(handle, page)),
+            host: Rc::new(host),
             limits,
             idle_since: Cell::new(Instant::now()),
             last_wait: RefCell::new(None),
             proof_wait: RefCell::new(None),
         })
+    }
+
+    /// The step at 1-based `index` starts: its screenshots are named after it.
+    pub(crate) fn begin_step(&self, index: usize) {
+        if let Some(screenshots) = self.host.screenshots() {
+            screenshots.begin_step(index);
+        }
     }
 
     /// The call of the last execution (of any step) that came closest to its timeout: the
@@ -151,6 +164,9 @@ impl StepExecutor for LiveExecutor<'_> {
                 self.page.host.reset_waits();
                 timed_before = before.take();
                 self.page.host.forget_checks();
+                if let Some(screenshots) = self.page.host.screenshots() {
+                    screenshots.begin_execution();
+                }
                 let outcome = self
                     .page
                     .sandbox
@@ -166,6 +182,18 @@ impl StepExecutor for LiveExecutor<'_> {
             .tightest_call()
             .map(|call| Waited::new(call, timed_before, &self.page.limits));
         self.page.last_wait.replace(waited);
+        // A screenshot mismatch carries its images to the reports.
+        let outcome = outcome.map_err(|mut failure| {
+            if failure.kind == FailureKind::VisualMismatch {
+                failure.visual = self
+                    .page
+                    .host
+                    .screenshots()
+                    .and_then(Screenshots::take_diff)
+                    .map(Box::new);
+            }
+            failure
+        });
         // A replay runs each step right after the last one that passed: the time a failed
         // candidate took is overhead a replay does not have, so it counts as time before.
         if outcome.is_ok() {
@@ -242,6 +270,9 @@ impl ProofPage for LiveExecutor<'_> {
     fn run(&self, code: &str, mutated: bool) -> (Result<(), StepFailure>, Vec<Read>) {
         let host = &self.page.host;
         host.take_reads();
+        if let Some(screenshots) = host.screenshots() {
+            screenshots.begin_execution();
+        }
         host.set_proof_mode(if mutated {
             ProofMode::Mutated
         } else {

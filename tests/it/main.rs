@@ -110,6 +110,7 @@ mod reused_code;
 mod runner;
 mod saved_state;
 mod screen;
+mod screenshots;
 mod select;
 mod settle;
 mod show;
