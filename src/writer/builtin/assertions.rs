@@ -1,36 +1,16 @@
 //! The checks among the sentence shapes: `X is shown`, `the page shows T`, `X has value V`,
 //! `there are N X`, `"T" is completed`, the list's items and every item's state.
 //!
-//! Main function: [`assertion`], which `grammar.rs` turns to when no action verb starts the
-//! sentence.
+//! Main functions: the readers of the check shapes, which the registry (`shapes.rs`) lists
+//! after the action shapes.
 
 use crate::writer::builtin::intent::{Decline, Intent, Literal, State, Target};
 use crate::writer::builtin::kinds::Kind;
 use crate::writer::builtin::phrases::{literal, literals, target};
 use crate::writer::builtin::tokens::{Tok, find, starts, verb};
 
-/// A reader of one family of check sentences: `None` when the sentence is not of its family.
-type Reader = fn(&[Tok]) -> Option<Result<Intent, Decline>>;
-
-/// The readers of check sentences, in the order they are tried: the first that reads the
-/// sentence decides it.
-const READERS: &[Reader] = &[
-    there_is,
-    items,
-    appears,
-    count_words,
-    page_check,
-    shows,
-    is_state,
-];
-
-/// The checks: `X is shown`, `the page shows T`, `X has value V`, `there are N X`, ...
-pub(super) fn assertion(t: &[Tok]) -> Option<Result<Intent, Decline>> {
-    READERS.iter().find_map(|read| read(t))
-}
-
 /// `there is a "How old are you?" field`: it is shown. `there is/are N X`.
-fn there_is(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+pub(super) fn there_is(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     if let Some(rest) = verb(t, &[&["there", "is", "a"], &["there", "is", "an"]]) {
         return Some(target(rest).map(|target| Intent::Visible {
             target,
@@ -44,7 +24,7 @@ fn there_is(t: &[Tok]) -> Option<Result<Intent, Decline>> {
 }
 
 /// `a "Clear completed" button appears`: an element of a named kind is shown.
-fn appears(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+pub(super) fn appears(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     if let [subject @ .., last] = t
         && (last.is("appears") || last.is("appear"))
         && !subject.is_empty()
@@ -64,7 +44,7 @@ fn appears(t: &[Tok]) -> Option<Result<Intent, Decline>> {
 
 /// `1 item left`, `0 items left`: a count and its words, with no verb, is text the page shows
 /// (found on word boundaries, so "1 item left" is not found in "11 items left").
-fn count_words(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+pub(super) fn count_words(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     if t.len() > 1
         && matches!(&t[0], Tok::Word(w, _) if w.chars().all(|c| c.is_ascii_digit()))
         && t[1..].iter().all(|w| {
@@ -89,7 +69,7 @@ fn count_words(t: &[Tok]) -> Option<Result<Intent, Decline>> {
 }
 
 /// `the URL is U`, `the title contains T`.
-fn page_check(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+pub(super) fn page_check(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     if let Some(n) = starts(t, &["the", "url"])
         .or(starts(t, &["the", "address", "bar"]))
         .or(starts(t, &["the", "address"]))
@@ -119,7 +99,7 @@ fn page_check(t: &[Tok]) -> Option<Result<Intent, Decline>> {
 }
 
 /// `the page shows T`, `the list shows A and B`, `X says T`, `X has ...`.
-fn shows(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+pub(super) fn shows(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     let first = |words: &[&str]| find(t, words);
     if let Some(at) = first(&[
         "shows", "displays", "contains", "says", "reads", "lists", "includes", "show", "has",
@@ -183,7 +163,7 @@ fn shows(t: &[Tok]) -> Option<Result<Intent, Decline>> {
 }
 
 /// `X is shown`, `X is hidden`, `X is completed`, `X is "T"`, `N items are shown`.
-fn is_state(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+pub(super) fn is_state(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     let first = |words: &[&str]| find(t, words);
     let at = first(&["is"])?;
     let (subject, rest) = (&t[..at], &t[at + 1..]);
@@ -377,7 +357,7 @@ fn state_words(rest: &[Tok]) -> Vec<Tok> {
 /// Sentences about a list's items: `"a" appears in the list`, `"a" and "b" are in the list`,
 /// `"a" is not in the list`, `only "a" is listed / left`, `the list should only have "a"`,
 /// `all 3 todos are completed`, `every todo is checked`, `no todo is completed`.
-fn items(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+pub(super) fn items(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     let values = literals(t);
     let only = t.first().is_some_and(|w| w.is("only"));
     let in_list = |rest: &[Tok]| {

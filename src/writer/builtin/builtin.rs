@@ -5,15 +5,11 @@
 //! matched (`prettyplay explain`).
 
 use crate::script::PageState;
-use crate::writer::builtin::codegen::{code_for, step_function};
-use crate::writer::builtin::compound;
-use crate::writer::builtin::grammar::parse;
-use crate::writer::builtin::http;
+use crate::writer::builtin::codegen::step_function;
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::locator::norm;
+use crate::writer::builtin::shapes::write as write_lines;
 use crate::writer::builtin::snapshot::Snapshot;
-use crate::writer::builtin::tokens::{normalize, tokenize};
-use crate::writer::builtin::{cards, choices};
 use crate::writer::quoted_literals;
 
 /// The code of `sentence` on the page whose AI-mode aria snapshot is `snapshot` and whose
@@ -85,44 +81,10 @@ fn unproven_absence(decline: Decline, sentence: &str, snap: &Snapshot, blank: bo
     Decline::new(format!("{}, and {doubt}", decline.0))
 }
 
-/// The code of the shapes of `grammar.rs`; when they decline, of the shapes that name a
-/// page's cards, dropdown options and search box without quotes (`cards.rs`, `choices.rs`),
-/// which need the page to tell where a name ends; else of the sentence read as several
-/// clauses (`compound.rs`).
+/// The code of the first shape of the registry (`shapes.rs`) that writes `sentence` on the
+/// page, or the most specific reason none could.
 fn code(sentence: &str, columns: &[String], snap: &Snapshot) -> Result<String, Decline> {
-    // An HTTP sentence is never a page's cards, and its body's commas and `and`s are its own:
-    // it is read as clauses only when it is no request as a whole (`GET /a answers 200 and GET
-    // /b answers 200`), and then every clause must be a shape.
-    if let Some(http) = http::parse(sentence, columns) {
-        return http
-            .and_then(|intent| code_for(&intent, snap))
-            .or_else(|decline| match compound::code(sentence, columns, snap) {
-                Some(Ok(code)) => Ok(code),
-                Some(Err(_)) | None => Err(decline),
-            });
-    }
-    let toks = normalize(tokenize(sentence, columns));
-    // A count of the page's cards goes before the other shapes, which would count another
-    // list (the footer's links for `there are 6 products`); when the cards cannot be counted
-    // as the sentence says, that is the reason shown.
-    if cards::counts_cards(&toks, snap)
-        && let Some(read) = cards::code(&toks, snap)
-    {
-        return read
-            .map(step_function)
-            .or_else(|own| compound::code(sentence, columns, snap).unwrap_or(Err(own)));
-    }
-    let decline = match parse(sentence, columns).and_then(|intent| code_for(&intent, snap)) {
-        Ok(code) => return Ok(code),
-        Err(decline) => decline,
-    };
-    let lines = match cards::code(&toks, snap).or_else(|| choices::code(&toks, snap)) {
-        Some(Ok(lines)) => lines,
-        Some(Err(_)) | None => {
-            return compound::code(sentence, columns, snap).unwrap_or(Err(decline));
-        }
-    };
-    Ok(step_function(lines))
+    write_lines(sentence, columns, snap).map(|written| step_function(written.lines))
 }
 
 /// What the built-in generator makes of a sentence on a page, for `prettyplay explain`.

@@ -6,7 +6,7 @@
 
 use crate::writer::builtin::compound::split;
 use crate::writer::builtin::forms::is_check;
-use crate::writer::builtin::grammar::parse;
+use crate::writer::builtin::shapes::parse;
 use crate::writer::builtin::tokens::{said_as_check, tokenize};
 
 /// Whether `sentence` reads as a check: one of the built-in shapes that only reads the page

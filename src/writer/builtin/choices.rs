@@ -8,10 +8,10 @@
 //! sentence.
 
 use crate::writer::builtin::codegen::{code_for, statements};
-use crate::writer::builtin::grammar::parse;
 use crate::writer::builtin::intent::{Decline, Intent, Literal};
 use crate::writer::builtin::locator::{js_str, norm};
 use crate::writer::builtin::resolve::has_words;
+use crate::writer::builtin::shape::Parse;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, find, verb};
 
@@ -35,7 +35,12 @@ const CONTROL_WORDS: &[&str] = &[
 const THEN_VERBS: &[&str] = &["click", "press", "hit", "tap", "apply", "submit"];
 
 /// The code of a sentence about a dropdown or a search box, or `None` when it is neither.
-pub(crate) fn code(t: &[Tok], snap: &Snapshot) -> Option<Result<Vec<String>, Decline>> {
+/// A compound choice's second action (`and click Filter`) is read with `parse`.
+pub(crate) fn code(
+    t: &[Tok],
+    snap: &Snapshot,
+    parse: Parse,
+) -> Option<Result<Vec<String>, Decline>> {
     if let Some(rest) = verb(t, &[&["search", "for"], &["search"]]) {
         return Some(search(rest, snap));
     }
@@ -67,12 +72,12 @@ pub(crate) fn code(t: &[Tok], snap: &Snapshot) -> Option<Result<Vec<String>, Dec
             .filter(|w| !w.is("back"))
             .cloned()
             .collect();
-        return Some(select(&noun, &choice[to + 1..], then, snap));
+        return Some(select(&noun, &choice[to + 1..], then, snap, parse));
     }
     if let Some(rest) = verb(t, &[&["select"], &["choose"], &["pick"]]) {
         let (choice, then) = split_then(rest);
         if let Some(at) = find(choice, &["as", "in", "from", "for"]) {
-            return Some(select(&choice[at + 1..], &choice[..at], then, snap));
+            return Some(select(&choice[at + 1..], &choice[..at], then, snap, parse));
         }
         // `choose the Soup category`: the value, then the noun.
         let words: Vec<Tok> = choice.iter().filter(|w| !w.is("the")).cloned().collect();
@@ -80,7 +85,7 @@ pub(crate) fn code(t: &[Tok], snap: &Snapshot) -> Option<Result<Vec<String>, Dec
             return None;
         }
         let (value, noun) = words.split_at(words.len() - 1);
-        return Some(select(noun, value, then, snap));
+        return Some(select(noun, value, then, snap, parse));
     }
     // `the category dropdown is set to "All"`
     let at = find(t, &["is"])?;
@@ -174,6 +179,7 @@ fn select(
     value: &[Tok],
     then: Option<&[Tok]>,
     snap: &Snapshot,
+    parse: Parse,
 ) -> Result<Vec<String>, Decline> {
     let value = text(value);
     if value.is_empty() {
@@ -185,14 +191,14 @@ fn select(
         js_str(&option)
     )];
     if let Some(then) = then {
-        lines.extend(then_action(then, snap)?);
+        lines.extend(then_action(then, snap, parse)?);
     }
     Ok(lines)
 }
 
 /// The second action of a compound step: `click X` as its own step would, or `apply the
 /// filter` / `submit`: the one button whose name holds the words.
-fn then_action(then: &[Tok], snap: &Snapshot) -> Result<Vec<String>, Decline> {
+fn then_action(then: &[Tok], snap: &Snapshot, parse: Parse) -> Result<Vec<String>, Decline> {
     if then[0].is("apply") || then[0].is("submit") {
         let words: Vec<String> = then
             .iter()
@@ -306,7 +312,11 @@ mod tests {
 
     fn written(sentence: &str) -> Result<Vec<String>, String> {
         let toks = normalize(tokenize(sentence, &[]));
-        match code(&toks, &Snapshot::parse(FORM)) {
+        match code(
+            &toks,
+            &Snapshot::parse(FORM),
+            crate::writer::builtin::shapes::parse,
+        ) {
             None => Err("not a choice".to_owned()),
             Some(r) => r.map_err(|d| d.0),
         }

@@ -12,12 +12,12 @@
 //!
 //! Main function: [`code`].
 
-use crate::writer::builtin::codegen::{lines_for, step_function};
-use crate::writer::builtin::grammar::parse;
+use crate::writer::builtin::codegen::lines_for;
 use crate::writer::builtin::intent::{Decline, Literal};
 use crate::writer::builtin::js_values::value_js;
 use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::phrases::key_name;
+use crate::writer::builtin::shape::Parse;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
 
@@ -47,14 +47,16 @@ const FOCUSING: &[&str] = &[
 /// Verbs that put text into the element with the focus when no field is named.
 const TYPING: &[&str] = &["type", "enter", "write", "input", "fill"];
 
-/// The code of `sentence` read as clauses, or `None` when it has fewer than two clauses or one
-/// of them is no shape (the caller's reason for the whole sentence then stands). A clause that
-/// is a shape the page cannot satisfy declines the sentence with its own reason.
+/// The statements of `sentence` read as clauses, each read with `parse`, or `None` when it has
+/// fewer than two clauses or one of them is no shape (the caller's reason for the whole
+/// sentence then stands). A clause that is a shape the page cannot satisfy declines the
+/// sentence with its own reason.
 pub(crate) fn code(
     sentence: &str,
     columns: &[String],
     snap: &Snapshot,
-) -> Option<Result<String, Decline>> {
+    parse: Parse,
+) -> Option<Result<Vec<String>, Decline>> {
     let parts = split(sentence);
     if parts.len() < 2 {
         return None;
@@ -91,7 +93,7 @@ pub(crate) fn code(
         }
         before = Some(clause);
     }
-    Some(Ok(step_function(lines)))
+    Some(Ok(lines))
 }
 
 /// One clause, as the grammar will read it.
@@ -335,8 +337,10 @@ mod tests {
 
     fn write(sentence: &str) -> Result<String, String> {
         let snap = Snapshot::read(TODOS, "");
-        match code(sentence, &[], &snap) {
-            Some(result) => result.map_err(|d| d.0),
+        match code(sentence, &[], &snap, crate::writer::builtin::shapes::parse) {
+            Some(result) => result
+                .map(crate::writer::builtin::codegen::step_function)
+                .map_err(|d| d.0),
             None => Err("not clauses".to_owned()),
         }
     }

@@ -4,8 +4,8 @@
 //! described further (`click Submit without filling anything in`), and two checks in one
 //! sentence (`"No" is checked and "Yes" is unchecked`).
 //!
-//! Main functions: [`form_shape`] reads the sentence, which `grammar.rs` asks first; [`form_code`]
-//! writes the code of the intents it reads, for `codegen.rs`.
+//! Main functions: the readers of the form shapes, which the registry (`shapes.rs`) lists first;
+//! [`form_code`] writes the code of the intents they read, for `codegen.rs`.
 
 use crate::writer::builtin::intent::{Decline, Intent, Literal};
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
@@ -15,55 +15,56 @@ use crate::writer::builtin::resolve::{bounded_regex_js, checked_element, element
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, find, verb};
 
-/// A reader of one shape of a sentence's tokens: the grammar's, which the form shapes read the
-/// parts of a sentence with. It is passed in because the grammar asks the form shapes first.
+/// A reader of one shape of a sentence's words: the registry's walk of its word shapes, which
+/// the halves of two checks are read with. It is passed in because the registry lists the form
+/// shapes.
 pub(super) type ReadShape = fn(&[Tok]) -> Option<Result<Intent, Decline>>;
 
-/// The form shapes of `t`, or `None` when it is none of them. Its parts are read with `shape`.
-pub(super) fn form_shape(t: &[Tok], shape: ReadShape) -> Option<Result<Intent, Decline>> {
-    if let Some(both) = two_checks(t, shape) {
-        return Some(Ok(both));
+/// `clear the age field and type "12"`.
+pub(super) fn clear_and_type(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let rest = verb(t, &[&["clear"], &["empty"]])?;
+    let and = find(rest, &["and"])?;
+    let value = verb(&rest[and + 1..], &[&["type"], &["enter"], &["write"]])?;
+    Some(retype(&rest[..and], value))
+}
+
+/// `change the age to 121`, `set the age to "12"` (the field named without quotes).
+pub(super) fn change_to(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let rest = verb(t, &[&["change"], &["set"], &["update"]])?;
+    let to = find(rest, &["to"])?;
+    if rest[..to].iter().any(|w| matches!(w, Tok::Lit(_))) {
+        return None;
     }
-    if let Some(rest) = verb(t, &[&["clear"], &["empty"]])
-        && let Some(and) = find(rest, &["and"])
-        && let Some(value) = verb(&rest[and + 1..], &[&["type"], &["enter"], &["write"]])
-    {
-        return Some(retype(&rest[..and], value));
-    }
-    if let Some(rest) = verb(t, &[&["change"], &["set"], &["update"]])
-        && let Some(to) = find(rest, &["to"])
-        && !rest[..to].iter().any(|w| matches!(w, Tok::Lit(_)))
-    {
-        return Some(change(&rest[..to], &rest[to + 1..]));
-    }
-    // `click Submit without filling anything in`: what follows `without` says what the user
-    // leaves undone, which is no action of the step.
-    if let Some(rest) = verb(t, &[&["click"], &["tap"], &["press"], &["hit"]])
-        && let Some(without) = find(rest, &["without"])
-        && without > 0
-    {
-        return Some(target(&rest[..without]).map(|target| Intent::Click {
-            target,
-            double: false,
-        }));
-    }
-    if let Some(url) = url_lacks(t) {
-        return Some(url);
-    }
-    if let Some(at) = find(t, &["asks"])
-        && let Some(with) = find(&t[at..], &["with"])
-    {
-        return Some(asks(&t[at + 1..at + with], &t[at + with + 1..]));
-    }
-    if let Some(at) = find(t, &["suggests", "offers", "proposes"]) {
-        return Some(suggests(&t[..at], &t[at + 1..]));
-    }
-    validity(t)
+    Some(change(&rest[..to], &rest[to + 1..]))
+}
+
+/// `click Submit without filling anything in`: what follows `without` says what the user
+/// leaves undone, which is no action of the step.
+pub(super) fn click_without(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let rest = verb(t, &[&["click"], &["tap"], &["press"], &["hit"]])?;
+    let without = find(rest, &["without"]).filter(|&at| at > 0)?;
+    Some(target(&rest[..without]).map(|target| Intent::Click {
+        target,
+        double: false,
+    }))
+}
+
+/// `the form asks "Q" with the options A and B`.
+pub(super) fn asks_with(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let at = find(t, &["asks"])?;
+    let with = find(&t[at..], &["with"])?;
+    Some(asks(&t[at + 1..at + with], &t[at + with + 1..]))
+}
+
+/// `the fruit field suggests A, B and C`.
+pub(super) fn suggests_values(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let at = find(t, &["suggests", "offers", "proposes"])?;
+    Some(suggests(&t[..at], &t[at + 1..]))
 }
 
 /// `the URL has no query string`, `the address has no "fruit=" in it`, `the URL does not
 /// contain "x"`.
-fn url_lacks(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+pub(super) fn url_lacks(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     let rest = verb(
         t,
         &[
@@ -135,7 +136,7 @@ fn asks(question: &[Tok], options: &[Tok]) -> Result<Intent, Decline> {
 }
 
 /// `X is valid`, `X is (still) flagged as invalid`, `X is not valid`.
-fn validity(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+pub(super) fn validity(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     let at = find(t, &["is"])?;
     const FILLERS: &[&str] = &[
         "flagged",
@@ -225,7 +226,7 @@ fn suggests(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
 }
 
 /// `A and B`, where A and B are both checks: both are checked, in order.
-fn two_checks(t: &[Tok], shape: ReadShape) -> Option<Intent> {
+pub(super) fn two_checks(t: &[Tok], shape: ReadShape) -> Option<Intent> {
     t.iter().enumerate().skip(1).find_map(|(at, w)| {
         if !w.is("and") || at + 1 >= t.len() {
             return None;
@@ -364,7 +365,7 @@ fn asks_code(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::writer::builtin::grammar::parse;
+    use crate::writer::builtin::shapes::parse;
 
     fn intent(sentence: &str) -> Intent {
         parse(sentence, &[]).unwrap_or_else(|why| panic!("{sentence:?}: {}", why.0))

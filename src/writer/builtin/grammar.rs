@@ -1,218 +1,113 @@
-//! The sentence shapes the built-in generator understands: a sentence becomes an [`Intent`] (what
-//! to do or check) naming its elements as [`Target`]s, or a [`Decline`] saying why not. English,
-//! case-insensitive, quoted literals in `'...'`, `"..."` or `“...”`, `${NAME}` and `<column>`
-//! placeholders as values; articles, politeness (`please`, `then`, `I`) and `should` are
-//! optional. The shapes are listed in `docs/builtin.md`.
+//! The action shapes' readers: what follows a verb (`click X`, `type V into X`, `mark "T" as
+//! done`) read into an [`Intent`] naming its elements as `Target`s, or a [`Decline`] saying why
+//! not. Each reader takes the whole sentence's words and the words after its verb; the verbs
+//! and the order they are tried in are the registry's (`shapes.rs`).
 //!
-//! Main function: [`parse`].
+//! Main functions: the readers, one per action shape.
 
-use crate::writer::builtin::assertions::assertion;
-use crate::writer::builtin::forms::{form_shape, is_check};
-use crate::writer::builtin::http;
 use crate::writer::builtin::kinds::Kind;
 use crate::writer::builtin::phrases::{key_name, literal, literals, target};
-use crate::writer::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
+use crate::writer::builtin::tokens::{Tok, find, skip, words_are};
 
 use crate::writer::builtin::intent::{Decline, Intent, Literal};
 
-/// Reads `sentence` as one of the shapes. `columns` are the examples table's columns: `<name>`
-/// is a value only for these.
-pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Decline> {
-    // A JSON body has quotes, commas and colons of its own, so an HTTP sentence is read from
-    // its text before it is cut into words.
-    if let Some(http) = http::parse(sentence, columns) {
-        return http;
-    }
-    // `the todo is saved: the API /api/todos lists "milk"`: the words before the colon would
-    // read as an element, so a request's check after it goes first.
-    if let Some((_, check)) = sentence.split_once(": ")
-        && let Some(Ok(Intent::Http(http))) = http::parse(check, columns)
-        && http.is_check()
-    {
-        return Ok(Intent::Http(http));
-    }
-    let toks = normalize(tokenize(sentence, columns));
-    if toks.is_empty() {
-        return Err(Decline::new("the sentence is empty"));
-    }
-    // `the form is not sent: the address has no "x" in it`: a summary, then the check that
-    // says what it means, which is the step's check.
-    if !matches!(shape(&toks), Some(Ok(_)))
-        && let Some((_, check)) = sentence.split_once(": ")
-        && let Ok(intent) = parse(check, columns)
-        && is_check(&intent)
-    {
-        return Ok(intent);
-    }
-    shape(&toks).ok_or_else(|| {
-        Decline::new(
-            "the sentence is none of the built-in shapes (open, click, type into, check, select, \
-             press, hover, is shown, shows, has value, is checked, there are N, the URL, the title, \
-             METHOD /path)",
-        )
-    })?
+/// What an action shape's reader returns: `None` when the words are not this shape's.
+pub(super) type Read = Option<Result<Intent, Decline>>;
+
+/// `double-click X`.
+pub(super) fn double_click(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(click(rest, true))
 }
 
-/// One action shape: the verb forms that start it, and what reads the sentence (`t`) and the
-/// words after the verb (`rest`); `None` when they are not this shape's, and the next one is
-/// tried.
-struct Action {
-    verbs: &'static [&'static [&'static str]],
-    read: ReadAction,
+/// `click X`, `tap X`.
+pub(super) fn single_click(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(click(rest, false))
 }
 
-/// How an [`Action`] reads the sentence and the words after its verb.
-type ReadAction = fn(t: &[Tok], rest: &[Tok]) -> Option<Result<Intent, Decline>>;
+/// `press KEY`, when what follows is a key.
+pub(super) fn press_key(_: &[Tok], rest: &[Tok]) -> Read {
+    press(rest)
+}
 
-/// The action shapes, in the order they are tried (`press Enter` before `press the button`,
-/// `uncheck` before `check`): the first that reads the sentence decides it.
-const ACTIONS: &[Action] = &[
-    Action {
-        verbs: &[
-            &["open"],
-            &["go", "to"],
-            &["visit"],
-            &["navigate", "to"],
-            &["browse", "to"],
-            &["load"],
-        ],
-        read: go_to,
-    },
-    Action {
-        verbs: &[
-            &["double-click"],
-            &["double", "click"],
-            &["doubleclick"],
-            &["dblclick"],
-            &["double-tap"],
-        ],
-        read: |_, rest| Some(click(rest, true)),
-    },
-    Action {
-        verbs: &[&["press"], &["hit"]],
-        read: |_, rest| press(rest),
-    },
-    Action {
-        verbs: &[&["click"], &["tap"], &["press"], &["hit"]],
-        read: |_, rest| Some(click(rest, false)),
-    },
-    Action {
-        verbs: &[&["fill", "in"], &["fill", "out"], &["fill"]],
-        read: |_, rest| {
-            let with = find(rest, &["with"])?;
-            Some(fill(&rest[with + 1..], &rest[..with]))
-        },
-    },
-    Action {
-        verbs: &[
-            &["type"],
-            &["enter"],
-            &["fill", "in"],
-            &["fill"],
-            &["input"],
-            &["write"],
-        ],
-        read: |_, rest| {
-            let into = find(rest, &["into", "in", "inside", "to", "as"])?;
-            Some(fill(&rest[..into], &rest[into + 1..]))
-        },
-    },
-    Action {
-        verbs: &[&["clear"], &["empty"]],
-        read: |_, rest| Some(target(rest).map(Intent::Clear)),
-    },
-    Action {
-        verbs: &[
-            &["mark"],
-            &["complete"],
-            &["finish"],
-            &["tick", "off"],
-            &["check", "off"],
-            &["unmark"],
-        ],
-        read: |t, rest| Some(mark(t, rest)),
-    },
-    Action {
-        verbs: &[
-            &["edit"],
-            &["rename"],
-            &["change"],
-            &["update"],
-            &["modify"],
-        ],
-        read: |_, rest| {
-            let at = find(rest, &["to", "into", "as"])?;
-            Some(
-                literal(&rest[..at])
-                    .and_then(|from| literal(&rest[at + 1..]).map(|to| Intent::Edit { from, to })),
-            )
-        },
-    },
-    Action {
-        verbs: &[&["uncheck"], &["untick"], &["deselect"]],
-        read: |_, rest| Some(target(rest).map(|target| Intent::Check { target, on: false })),
-    },
-    Action {
-        verbs: &[&["check"], &["tick"]],
-        read: |_, rest| Some(target(rest).map(|target| Intent::Check { target, on: true })),
-    },
-    Action {
-        verbs: &[&["select"], &["choose"], &["pick"]],
-        read: |_, rest| Some(select(rest)),
-    },
-    Action {
-        verbs: &[
-            &["hover", "over"],
-            &["hover", "on"],
-            &["hover"],
-            &["mouse", "over"],
-        ],
-        read: |_, rest| Some(target(rest).map(Intent::Hover)),
-    },
-    Action {
-        verbs: &[&["sign", "in"], &["log", "in"], &["login"], &["signin"]],
-        read: |_, rest| Some(sign_in(rest)),
-    },
-    Action {
-        verbs: &[&["add"], &["create"]],
-        read: |_, rest| Some(add(rest)),
-    },
-    Action {
-        verbs: &[&["delete"], &["remove"]],
-        read: |_, rest| Some(literal(rest).map(Intent::Delete)),
-    },
-    Action {
-        verbs: &[
-            &["show"],
-            &["filter", "by"],
-            &["view"],
-            &["switch", "to"],
-            &["switch", "back", "to"],
-            &["go", "back", "to"],
-        ],
-        read: |_, rest| Some(show(rest)),
-    },
-    Action {
-        verbs: &[&["see"], &["sees"]],
-        read: |_, rest| Some(literal(rest).map(Intent::PageShows)),
-    },
-];
+/// `fill X with V`.
+pub(super) fn fill_with(_: &[Tok], rest: &[Tok]) -> Read {
+    let with = find(rest, &["with"])?;
+    Some(fill(&rest[with + 1..], &rest[..with]))
+}
 
-/// The intent of a normalized sentence: a form's shape, else the first action shape that reads
-/// it, else a check.
-pub(super) fn shape(t: &[Tok]) -> Option<Result<Intent, Decline>> {
-    if let Some(form) = form_shape(t, shape) {
-        return Some(form);
-    }
-    ACTIONS
-        .iter()
-        .find_map(|action| (action.read)(t, verb(t, action.verbs)?))
-        .or_else(|| assertion(t))
+/// `type V into X`.
+pub(super) fn type_into(_: &[Tok], rest: &[Tok]) -> Read {
+    let into = find(rest, &["into", "in", "inside", "to", "as"])?;
+    Some(fill(&rest[..into], &rest[into + 1..]))
+}
+
+/// `clear X`.
+pub(super) fn clear(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(target(rest).map(Intent::Clear))
+}
+
+/// `mark "T" as done`.
+pub(super) fn mark_item(t: &[Tok], rest: &[Tok]) -> Read {
+    Some(mark(t, rest))
+}
+
+/// `edit "T" to "U"`.
+pub(super) fn edit(_: &[Tok], rest: &[Tok]) -> Read {
+    let at = find(rest, &["to", "into", "as"])?;
+    Some(
+        literal(&rest[..at])
+            .and_then(|from| literal(&rest[at + 1..]).map(|to| Intent::Edit { from, to })),
+    )
+}
+
+/// `uncheck X`.
+pub(super) fn uncheck(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(target(rest).map(|target| Intent::Check { target, on: false }))
+}
+
+/// `check X`.
+pub(super) fn check(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(target(rest).map(|target| Intent::Check { target, on: true }))
+}
+
+/// `select V in X`, `select X`.
+pub(super) fn select_option(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(select(rest))
+}
+
+/// `hover over X`.
+pub(super) fn hover(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(target(rest).map(Intent::Hover))
+}
+
+/// `sign in as U with P`.
+pub(super) fn sign_in_as(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(sign_in(rest))
+}
+
+/// `add "a", "b" and "c"`.
+pub(super) fn add_items(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(add(rest))
+}
+
+/// `delete "T"`.
+pub(super) fn delete(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(literal(rest).map(Intent::Delete))
+}
+
+/// `show the active todos`.
+pub(super) fn show_view(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(show(rest))
+}
+
+/// `I see "T"`.
+pub(super) fn see(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(literal(rest).map(Intent::PageShows))
 }
 
 /// `open /todos`, `go to Completed`: a page, or (after `go to`) a view of the app reached by its
 /// link, tab or button.
-fn go_to(t: &[Tok], rest: &[Tok]) -> Option<Result<Intent, Decline>> {
+pub(super) fn go_to(t: &[Tok], rest: &[Tok]) -> Read {
     let going = t[0].is("go") || t[0].is("navigate");
     Some(open(rest).or_else(|decline| {
         let words = skip(rest, &["the"]);
@@ -286,7 +181,7 @@ fn open(rest: &[Tok]) -> Result<Intent, Decline> {
 }
 
 /// `press KEY [in|on X]`, when what follows `press` is a key.
-fn press(rest: &[Tok]) -> Option<Result<Intent, Decline>> {
+fn press(rest: &[Tok]) -> Read {
     let (key_toks, target_toks) = match find(rest, &["in", "on", "into", "inside"]) {
         Some(at) => (&rest[..at], Some(&rest[at + 1..])),
         None => (rest, None),
@@ -408,6 +303,7 @@ fn add(rest: &[Tok]) -> Result<Intent, Decline> {
 mod tests {
     use super::*;
     use crate::writer::builtin::intent::Target;
+    use crate::writer::builtin::shapes::parse;
 
     fn intent(sentence: &str) -> Intent {
         parse(sentence, &[]).unwrap_or_else(|why| panic!("{sentence:?}: {}", why.0))

@@ -489,7 +489,7 @@ pub(crate) fn lines(http: &Http) -> Result<Vec<String>, Decline> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::writer::builtin::grammar::parse as parse_sentence;
+    use crate::writer::builtin::shapes::parse as parse_sentence;
 
     fn http(sentence: &str) -> Http {
         match parse_sentence(sentence, &[]) {

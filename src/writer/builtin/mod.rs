@@ -36,13 +36,16 @@ mod phrases;
 mod resolve;
 mod rewrites;
 mod rows;
+mod shape;
+mod shape_examples;
+mod shapes;
 mod snapshot;
 mod structure;
 mod tokens;
 
 pub(crate) use builtin::{Explanation, explain, write_step};
 pub(crate) use check_sentences::{check_clause, reads_as_check};
-pub(crate) use grammar::parse as parse_sentence;
 pub(crate) use in_test::write_step_in_test;
 pub(crate) use intent::Decline;
 pub(crate) use rewrites::rewrite_candidates;
+pub(crate) use shapes::parse as parse_sentence;

@@ -8,10 +8,10 @@
 //! Main function: [`rewrite_candidates`]. They are only read here: `explain` offers one after
 //! it passed (and, for a check, was proven) on the page.
 
-use crate::writer::builtin::grammar::parse;
 use crate::writer::builtin::intent::{Intent, Literal, State, Target};
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE};
+use crate::writer::builtin::shapes::parse;
 use crate::writer::builtin::snapshot::{Snapshot, is_field};
 use crate::writer::builtin::write_step;
 

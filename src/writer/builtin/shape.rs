@@ -1,0 +1,94 @@
+//! One sentence shape of the built-in generator as the registry in `shapes.rs` lists it: its
+//! name, its documented examples, and how it reads a sentence.
+//!
+//! Main type: [`Shape`].
+
+use crate::writer::builtin::intent::{Decline, Intent};
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::tokens::Tok;
+
+/// Reads a whole sentence as the registry does, without a page: the shapes whose parts are
+/// sentences of their own (a compound step's clauses) are handed it, because the registry
+/// lists them and so cannot be imported by them.
+pub(crate) type Parse = fn(&str, &[String]) -> Result<Intent, Decline>;
+
+/// Reads a sentence's words as the registry's word shapes do: the first that reads them
+/// decides. Two checks joined by `and` read each half with it.
+pub(crate) type ReadWords = fn(&[Tok]) -> Option<Result<Intent, Decline>>;
+
+/// A documented example of a shape: a sentence, the page it is written on (an aria
+/// snapshot), and the statements of the code the built-in generator writes for it.
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(
+    not(test),
+    expect(
+        dead_code,
+        reason = "the examples are documentation, walked by a unit test"
+    )
+)]
+pub(crate) struct Example {
+    pub sentence: &'static str,
+    pub page: &'static str,
+    /// The statements of the step function, one a line, as written.
+    pub code: &'static str,
+}
+
+/// What a shape is asked to read: the sentence, its normalized words and the page, when one is
+/// known.
+pub(crate) struct Sentence<'a> {
+    /// The sentence as written; `None` when only words are read (a half of two checks), and
+    /// the shapes that read the text as a whole do not apply.
+    pub text: Option<&'a str>,
+    /// The examples table's columns: `<name>` is a value only for these.
+    pub columns: &'a [String],
+    /// The sentence's words, politeness and fillers normalized away.
+    pub toks: &'a [Tok],
+    /// The page's snapshot; `None` when the sentence is read without one (`prettyplay list
+    /// --check`, an `[optional]` step's reading).
+    pub page: Option<&'a Snapshot>,
+    pub parse: Parse,
+    pub words: ReadWords,
+}
+
+/// What a shape made of a sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// What to do or check; `codegen.rs` writes its code.
+    Intent(Intent),
+    /// The statements of the code, written by the shape itself from the page. Only shapes
+    /// that need the page give these (cards, dropdowns and search boxes, compound steps).
+    Lines(Vec<String>),
+}
+
+/// One sentence shape. The registry's order is the precedence: the first shape that reads a
+/// sentence decides it, unless it declines, when only the shapes that rescue a sentence are
+/// tried after it.
+pub(crate) trait Shape: Sync {
+    /// The shape's name in docs/builtin.md's table of shapes.
+    fn name(&self) -> &'static str;
+
+    /// The documented examples, each walked by a unit test on its page.
+    #[cfg_attr(
+        not(test),
+        expect(
+            dead_code,
+            reason = "the examples are documentation, walked by a unit test"
+        )
+    )]
+    fn examples(&self) -> &'static [Example];
+
+    /// `None` when the sentence is not of this shape, so that the next one is tried; else what
+    /// the shape made of it, or why it cannot be written.
+    fn read(&self, sentence: &Sentence<'_>) -> Option<Result<Reading, Decline>>;
+
+    /// Whether the shape reads the page as well as the sentence (it is skipped without one).
+    fn needs_page(&self) -> bool {
+        false
+    }
+
+    /// Whether the shape is tried after an earlier one declined the sentence: a reading of it
+    /// as something else (its clauses, a page's cards) may still write it.
+    fn rescues(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,700 @@
+//! The registry of the built-in generator's sentence shapes: one ordered [`SHAPES`] list, whose
+//! order is the documented precedence (docs/builtin.md's table of shapes is checked against
+//! it), and the one walk that reads a sentence with it.
+//!
+//! Main items: [`SHAPES`], [`parse`] (a sentence's intent, without a page) and [`write`] (its
+//! code on a page).
+
+use crate::writer::builtin::codegen::lines_for;
+use crate::writer::builtin::forms::is_check;
+use crate::writer::builtin::intent::{Decline, Intent};
+use crate::writer::builtin::shape::{Example, Reading, Sentence, Shape};
+use crate::writer::builtin::shape_examples as ex;
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::tokens::{Tok, normalize, tokenize, verb};
+use crate::writer::builtin::{assertions, cards, choices, compound, forms, grammar, http};
+
+/// A shape read from the sentence's words alone.
+struct Words {
+    name: &'static str,
+    examples: &'static [Example],
+    read: fn(&[Tok]) -> Option<Result<Intent, Decline>>,
+}
+
+impl Shape for Words {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn examples(&self) -> &'static [Example] {
+        self.examples
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+        (self.read)(s.toks).map(|read| read.map(Reading::Intent))
+    }
+}
+
+/// An action shape: one of its verbs starts the sentence, and its reader reads the words
+/// after it.
+struct Verb {
+    name: &'static str,
+    examples: &'static [Example],
+    verbs: &'static [&'static [&'static str]],
+    read: fn(&[Tok], &[Tok]) -> grammar::Read,
+}
+
+impl Shape for Verb {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn examples(&self) -> &'static [Example] {
+        self.examples
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+        let rest = verb(s.toks, self.verbs)?;
+        (self.read)(s.toks, rest).map(|read| read.map(Reading::Intent))
+    }
+}
+
+/// `GET /api/health answers 200`, `send POST /api/todos with {...}`: read from the sentence's
+/// text, since a JSON body has quotes, commas and colons of its own.
+struct Request;
+
+impl Shape for Request {
+    fn name(&self) -> &'static str {
+        "request"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::REQUEST
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+        http::parse(s.text?, s.columns).map(|read| read.map(Reading::Intent))
+    }
+}
+
+/// `the todo is saved: the API /api/todos lists "milk"`: the words before the colon would read
+/// as an element, so a request's check after it goes first.
+struct RequestCheckAfterColon;
+
+impl Shape for RequestCheckAfterColon {
+    fn name(&self) -> &'static str {
+        "request check after a colon"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::REQUEST_AFTER_COLON
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+        let (_, check) = s.text?.split_once(": ")?;
+        match http::parse(check, s.columns)? {
+            Ok(Intent::Http(request)) if request.is_check() => {
+                Some(Ok(Reading::Intent(Intent::Http(request))))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A count of the page's cards goes before the other shapes, which would count another list
+/// (the footer's links for `there are 6 products`).
+struct CardCount;
+
+impl Shape for CardCount {
+    fn name(&self) -> &'static str {
+        "count of cards"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::CARD_COUNT
+    }
+    fn needs_page(&self) -> bool {
+        true
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+        let page = s.page?;
+        if !cards::counts_cards(s.toks, page) {
+            return None;
+        }
+        cards::code(s.toks, page).map(|read| read.map(Reading::Lines))
+    }
+}
+
+/// `"No" is checked and "Yes" is unchecked`: two checks, each read as the word shapes read it.
+struct TwoChecks;
+
+impl Shape for TwoChecks {
+    fn name(&self) -> &'static str {
+        "two checks"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::TWO_CHECKS
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+        forms::two_checks(s.toks, s.words).map(|both| Ok(Reading::Intent(both)))
+    }
+}
+
+/// `the form is not sent: the address has no "x" in it`: a summary, then the check that says
+/// what it means, which is the step's check. Tried when the whole sentence is no other shape.
+struct Summary;
+
+impl Shape for Summary {
+    fn name(&self) -> &'static str {
+        "summary: check"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::SUMMARY
+    }
+    fn rescues(&self) -> bool {
+        true
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+        let (_, check) = s.text?.split_once(": ")?;
+        let intent = (s.parse)(check, s.columns).ok()?;
+        is_check(&intent).then_some(Ok(Reading::Intent(intent)))
+    }
+}
+
+/// The page's cards named by their headings without quotes (`only Spam and Soup are shown`).
+struct Cards;
+
+impl Shape for Cards {
+    fn name(&self) -> &'static str {
+        "cards"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::CARDS
+    }
+    fn needs_page(&self) -> bool {
+        true
+    }
+    fn rescues(&self) -> bool {
+        true
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+        cards::code(s.toks, s.page?).map(|read| read.map(Reading::Lines))
+    }
+}
+
+/// A dropdown's option or the search box, named without quotes (`choose Soup in the category
+/// dropdown`, `search for beans`).
+struct Choices;
+
+impl Shape for Choices {
+    fn name(&self) -> &'static str {
+        "dropdown or search"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::CHOICES
+    }
+    fn needs_page(&self) -> bool {
+        true
+    }
+    fn rescues(&self) -> bool {
+        true
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+        choices::code(s.toks, s.page?, s.parse).map(|read| read.map(Reading::Lines))
+    }
+}
+
+/// Several shapes in one sentence, cut at `,` `;` `and` `then` outside quotes.
+struct Clauses;
+
+impl Shape for Clauses {
+    fn name(&self) -> &'static str {
+        "clauses"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::CLAUSES
+    }
+    fn needs_page(&self) -> bool {
+        true
+    }
+    fn rescues(&self) -> bool {
+        true
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+        compound::code(s.text?, s.columns, s.page?, s.parse).map(|read| read.map(Reading::Lines))
+    }
+}
+
+/// Every sentence shape, in the order they are tried: the first that reads a sentence decides
+/// it (`press Enter` before `press the button`, `uncheck` before `check`, the form shapes
+/// before the actions whose verbs they share). After one declines, only the shapes that rescue
+/// a sentence are tried, and the most specific decline is the one shown.
+pub(crate) static SHAPES: &[&dyn Shape] = &[
+    &Request,
+    &CardCount,
+    &RequestCheckAfterColon,
+    &TwoChecks,
+    &Words {
+        name: "clear and type",
+        examples: ex::CLEAR_AND_TYPE,
+        read: forms::clear_and_type,
+    },
+    &Words {
+        name: "change to",
+        examples: ex::CHANGE_TO,
+        read: forms::change_to,
+    },
+    &Words {
+        name: "click without",
+        examples: ex::CLICK_WITHOUT,
+        read: forms::click_without,
+    },
+    &Words {
+        name: "URL lacks",
+        examples: ex::URL_LACKS,
+        read: forms::url_lacks,
+    },
+    &Words {
+        name: "asks with the options",
+        examples: ex::ASKS,
+        read: forms::asks_with,
+    },
+    &Words {
+        name: "suggests",
+        examples: ex::SUGGESTS,
+        read: forms::suggests_values,
+    },
+    &Words {
+        name: "validity",
+        examples: ex::VALIDITY,
+        read: forms::validity,
+    },
+    &Verb {
+        name: "open",
+        examples: ex::OPEN,
+        verbs: &[
+            &["open"],
+            &["go", "to"],
+            &["visit"],
+            &["navigate", "to"],
+            &["browse", "to"],
+            &["load"],
+        ],
+        read: grammar::go_to,
+    },
+    &Verb {
+        name: "double-click",
+        examples: ex::DOUBLE_CLICK,
+        verbs: &[
+            &["double-click"],
+            &["double", "click"],
+            &["doubleclick"],
+            &["dblclick"],
+            &["double-tap"],
+        ],
+        read: grammar::double_click,
+    },
+    &Verb {
+        name: "press a key",
+        examples: ex::PRESS,
+        verbs: &[&["press"], &["hit"]],
+        read: grammar::press_key,
+    },
+    &Verb {
+        name: "click",
+        examples: ex::CLICK,
+        verbs: &[&["click"], &["tap"], &["press"], &["hit"]],
+        read: grammar::single_click,
+    },
+    &Verb {
+        name: "fill with",
+        examples: ex::FILL_WITH,
+        verbs: &[&["fill", "in"], &["fill", "out"], &["fill"]],
+        read: grammar::fill_with,
+    },
+    &Verb {
+        name: "type into",
+        examples: ex::TYPE_INTO,
+        verbs: &[
+            &["type"],
+            &["enter"],
+            &["fill", "in"],
+            &["fill"],
+            &["input"],
+            &["write"],
+        ],
+        read: grammar::type_into,
+    },
+    &Verb {
+        name: "clear",
+        examples: ex::CLEAR,
+        verbs: &[&["clear"], &["empty"]],
+        read: grammar::clear,
+    },
+    &Verb {
+        name: "mark as done",
+        examples: ex::MARK,
+        verbs: &[
+            &["mark"],
+            &["complete"],
+            &["finish"],
+            &["tick", "off"],
+            &["check", "off"],
+            &["unmark"],
+        ],
+        read: grammar::mark_item,
+    },
+    &Verb {
+        name: "edit",
+        examples: ex::EDIT,
+        verbs: &[
+            &["edit"],
+            &["rename"],
+            &["change"],
+            &["update"],
+            &["modify"],
+        ],
+        read: grammar::edit,
+    },
+    &Verb {
+        name: "uncheck",
+        examples: ex::UNCHECK,
+        verbs: &[&["uncheck"], &["untick"], &["deselect"]],
+        read: grammar::uncheck,
+    },
+    &Verb {
+        name: "check",
+        examples: ex::CHECK,
+        verbs: &[&["check"], &["tick"]],
+        read: grammar::check,
+    },
+    &Verb {
+        name: "select",
+        examples: ex::SELECT,
+        verbs: &[&["select"], &["choose"], &["pick"]],
+        read: grammar::select_option,
+    },
+    &Verb {
+        name: "hover",
+        examples: ex::HOVER,
+        verbs: &[
+            &["hover", "over"],
+            &["hover", "on"],
+            &["hover"],
+            &["mouse", "over"],
+        ],
+        read: grammar::hover,
+    },
+    &Verb {
+        name: "sign in",
+        examples: ex::SIGN_IN,
+        verbs: &[&["sign", "in"], &["log", "in"], &["login"], &["signin"]],
+        read: grammar::sign_in_as,
+    },
+    &Verb {
+        name: "add",
+        examples: ex::ADD,
+        verbs: &[&["add"], &["create"]],
+        read: grammar::add_items,
+    },
+    &Verb {
+        name: "delete",
+        examples: ex::DELETE,
+        verbs: &[&["delete"], &["remove"]],
+        read: grammar::delete,
+    },
+    &Verb {
+        name: "show a view",
+        examples: ex::SHOW,
+        verbs: &[
+            &["show"],
+            &["filter", "by"],
+            &["view"],
+            &["switch", "to"],
+            &["switch", "back", "to"],
+            &["go", "back", "to"],
+        ],
+        read: grammar::show_view,
+    },
+    &Verb {
+        name: "see",
+        examples: ex::SEE,
+        verbs: &[&["see"], &["sees"]],
+        read: grammar::see,
+    },
+    &Words {
+        name: "there is",
+        examples: ex::THERE_IS,
+        read: assertions::there_is,
+    },
+    &Words {
+        name: "the list's items",
+        examples: ex::ITEMS,
+        read: assertions::items,
+    },
+    &Words {
+        name: "appears",
+        examples: ex::APPEARS,
+        read: assertions::appears,
+    },
+    &Words {
+        name: "count and words",
+        examples: ex::COUNT_WORDS,
+        read: assertions::count_words,
+    },
+    &Words {
+        name: "URL or title",
+        examples: ex::PAGE_CHECK,
+        read: assertions::page_check,
+    },
+    &Words {
+        name: "shows",
+        examples: ex::SHOWS,
+        read: assertions::shows,
+    },
+    &Words {
+        name: "is a state",
+        examples: ex::IS_STATE,
+        read: assertions::is_state,
+    },
+    &Summary,
+    &Cards,
+    &Choices,
+    &Clauses,
+];
+
+/// The reason given when no shape reads a sentence.
+fn no_shape() -> Decline {
+    Decline::new(
+        "the sentence is none of the built-in shapes (open, click, type into, check, select, \
+         press, hover, is shown, shows, has value, is checked, there are N, the URL, the title, \
+         METHOD /path)",
+    )
+}
+
+/// How far a shape got with a sentence it declined: the further, the more specific the
+/// reason, because it says more about this sentence on this page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Reach {
+    /// A shape read the sentence's words and found them wanting (a value not quoted).
+    Words,
+    /// A shape read the sentence and the page cannot satisfy it (no such element, two of them).
+    Page,
+}
+
+/// A sentence written by the registry: the shape that wrote it and its statements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Written {
+    pub shape: &'static str,
+    pub lines: Vec<String>,
+}
+
+/// Walks [`SHAPES`] over `sentence`, with the page when one is given, and renders the first
+/// reading that is written with `render`. The first shape that reads the sentence claims it:
+/// when it declines, only the shapes that rescue a sentence are tried after it, and the
+/// decline that reached furthest (the earliest among equals) is returned.
+fn walk<T>(
+    sentence: &Sentence<'_>,
+    render: impl Fn(&'static str, Reading) -> Result<T, Decline>,
+) -> Result<T, Decline> {
+    if sentence.text.is_some() && sentence.toks.is_empty() {
+        return Err(Decline::new("the sentence is empty"));
+    }
+    let mut best: Option<(Reach, Decline)> = None;
+    for shape in SHAPES {
+        if (shape.needs_page() && sentence.page.is_none()) || (best.is_some() && !shape.rescues()) {
+            continue;
+        }
+        let Some(read) = shape.read(sentence) else {
+            continue;
+        };
+        let declined = match read {
+            Ok(reading) => match render(shape.name(), reading) {
+                Ok(done) => return Ok(done),
+                Err(decline) => (Reach::Page, decline),
+            },
+            Err(decline) if shape.needs_page() => (Reach::Page, decline),
+            Err(decline) => (Reach::Words, decline),
+        };
+        if best.as_ref().is_none_or(|(reach, _)| declined.0 > *reach) {
+            best = Some(declined);
+        }
+    }
+    Err(best.map_or_else(no_shape, |(_, decline)| decline))
+}
+
+/// The first of the word shapes that reads `toks`, without a page: what the halves of two
+/// checks are read with.
+fn words(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let sentence = Sentence {
+        text: None,
+        columns: &[],
+        toks,
+        page: None,
+        parse,
+        words,
+    };
+    SHAPES
+        .iter()
+        .filter(|shape| !shape.needs_page() && !shape.rescues())
+        .find_map(|shape| shape.read(&sentence))
+        .and_then(|read| match read {
+            Ok(Reading::Intent(intent)) => Some(Ok(intent)),
+            Ok(Reading::Lines(_)) => None,
+            Err(decline) => Some(Err(decline)),
+        })
+}
+
+/// What `sentence` asks for, read without a page. `columns` are the examples table's columns:
+/// `<name>` is a value only for these. The shapes that read the page are not tried.
+pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Decline> {
+    let toks = normalize(tokenize(sentence, columns));
+    let read = Sentence {
+        text: Some(sentence),
+        columns,
+        toks: &toks,
+        page: None,
+        parse,
+        words,
+    };
+    walk(&read, |_, reading| match reading {
+        Reading::Intent(intent) => Ok(intent),
+        // Only the shapes that read the page write statements, and none is tried without one.
+        Reading::Lines(_) => Err(no_shape()),
+    })
+}
+
+/// The statements of `sentence` on the page `snap` shows, and the shape that wrote them, or
+/// the most specific reason no shape could.
+pub(crate) fn write(
+    sentence: &str,
+    columns: &[String],
+    snap: &Snapshot,
+) -> Result<Written, Decline> {
+    let toks = normalize(tokenize(sentence, columns));
+    let read = Sentence {
+        text: Some(sentence),
+        columns,
+        toks: &toks,
+        page: Some(snap),
+        parse,
+        words,
+    };
+    walk(&read, |shape, reading| {
+        let lines = match reading {
+            Reading::Intent(intent) => lines_for(&intent, snap)?,
+            Reading::Lines(lines) => lines,
+        };
+        Ok(Written { shape, lines })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shape's documented examples, each written on its page by the shape it documents.
+    #[test]
+    fn every_shape_writes_its_examples_on_their_pages() {
+        let mut failures = Vec::new();
+        for shape in SHAPES {
+            if shape.examples().is_empty() {
+                failures.push(format!("{}: no example", shape.name()));
+            }
+            for example in shape.examples() {
+                let page = Snapshot::read(example.page, "");
+                match write(example.sentence, &[], &page) {
+                    Ok(written) => {
+                        let expected: Vec<&str> = example.code.lines().collect();
+                        if written.shape != shape.name() || written.lines != expected {
+                            failures.push(format!(
+                                "{}: {:?} was written by {} as\n{}",
+                                shape.name(),
+                                example.sentence,
+                                written.shape,
+                                written.lines.join("\n")
+                            ));
+                        }
+                    }
+                    Err(why) => failures.push(format!(
+                        "{}: {:?} declined: {}",
+                        shape.name(),
+                        example.sentence,
+                        why.0
+                    )),
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    }
+
+    #[test]
+    fn shape_names_are_unique() {
+        let mut names: Vec<&str> = SHAPES.iter().map(|shape| shape.name()).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(names.len(), before, "{names:?}");
+    }
+
+    /// The table of docs/builtin.md between its markers, as the registry gives it.
+    fn shapes_table() -> String {
+        let mut table = String::from("| # | shape | example |\n|---|---|---|\n");
+        for (at, shape) in SHAPES.iter().enumerate() {
+            let example = shape
+                .examples()
+                .first()
+                .map_or(String::new(), |example| format!("`{}`", example.sentence));
+            table.push_str(&format!("| {} | {} | {example} |\n", at + 1, shape.name()));
+        }
+        table
+    }
+
+    /// The names in the table's second column.
+    fn names_in(table: &str) -> Vec<String> {
+        table
+            .lines()
+            .skip(2)
+            .filter_map(|line| line.split('|').nth(2))
+            .map(|name| name.trim().to_owned())
+            .collect()
+    }
+
+    /// docs/builtin.md lists the shapes in the registry's order, as the registry names them;
+    /// regenerate with `UPDATE_SHAPES_DOC=1 cargo test --lib shapes_doc`.
+    #[test]
+    fn shapes_doc_lists_the_registry() {
+        const START: &str = "<!-- shapes: generated from src/writer/builtin/shapes.rs -->\n";
+        const END: &str = "<!-- shapes: end -->";
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/builtin.md");
+        let doc = std::fs::read_to_string(&path).unwrap();
+        let (before, rest) = doc
+            .split_once(START)
+            .expect("docs/builtin.md has the start marker");
+        let (table, after) = rest
+            .split_once(END)
+            .expect("docs/builtin.md has the end marker");
+        let expected = shapes_table();
+        if std::env::var_os("UPDATE_SHAPES_DOC").is_some() {
+            std::fs::write(&path, format!("{before}{START}{expected}{END}{after}")).unwrap();
+            return;
+        }
+        let listed = names_in(table);
+        let registered: Vec<String> = SHAPES.iter().map(|s| s.name().to_owned()).collect();
+        let missing: Vec<&String> = registered.iter().filter(|n| !listed.contains(n)).collect();
+        let unknown: Vec<&String> = listed.iter().filter(|n| !registered.contains(n)).collect();
+        assert!(
+            missing.is_empty() && unknown.is_empty(),
+            "docs/builtin.md's table of shapes lacks {missing:?} and names {unknown:?}, which \
+             the registry does not have: run `UPDATE_SHAPES_DOC=1 cargo test --lib shapes_doc`"
+        );
+        assert_eq!(
+            table, expected,
+            "docs/builtin.md's table of shapes is out of date: run `UPDATE_SHAPES_DOC=1 cargo \
+             test --lib shapes_doc`"
+        );
+    }
+
+    #[test]
+    fn the_table_check_sees_a_missing_and_an_unknown_shape() {
+        let table = shapes_table();
+        let names = names_in(&table);
+        assert_eq!(names.len(), SHAPES.len());
+        assert_eq!(names[0], SHAPES[0].name());
+        let edited = table.replace("| click |", "| klick |");
+        let edited = names_in(&edited);
+        assert!(!edited.contains(&"click".to_owned()));
+        assert!(edited.contains(&"klick".to_owned()));
+    }
+}
