@@ -619,6 +619,35 @@ mod tests {
         assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     }
 
+    /// The reason shown is the most specific one: a rescuing shape's reason about the page goes
+    /// before "none of the built-in shapes", and a shape's reason about the words stands when no
+    /// other shape reads the sentence.
+    #[test]
+    fn the_most_specific_decline_is_shown() {
+        let login = Snapshot::read("- textbox \"Username\"\n- button \"Sign in\"\n", "");
+        let toks = normalize(tokenize("search for beans", &[]));
+        let Some(Err(own)) = choices::code(&toks, &login, parse) else {
+            panic!("the search shape does not decline on a page without a search box");
+        };
+        assert_eq!(write("search for beans", &[], &login), Err(own));
+        let why = write("click \"${BUTTON}\"", &[], &login).unwrap_err();
+        assert!(why.0.contains("a variable names the element"), "{why:?}");
+        let why = write("please", &[], &login).unwrap_err();
+        assert_eq!(why.0, "the sentence is empty");
+        let why = write("make the app faster", &[], &login).unwrap_err();
+        assert_eq!(why, no_shape());
+    }
+
+    #[test]
+    fn without_a_page_only_the_word_shapes_are_read() {
+        assert!(matches!(
+            parse("click the \"Add\" button", &[]),
+            Ok(Intent::Click { .. })
+        ));
+        // Cards and dropdowns named without quotes need the page to tell where a name ends.
+        assert_eq!(parse("search for beans", &[]), Err(no_shape()));
+    }
+
     #[test]
     fn shape_names_are_unique() {
         let mut names: Vec<&str> = SHAPES.iter().map(|shape| shape.name()).collect();
