@@ -328,11 +328,7 @@ pub(super) fn url_line(value: &Literal, exact: bool) -> String {
     let expected = if exact && value.0.starts_with("http") {
         value_js(value)
     } else if exact {
-        let mut re = regex_js(value);
-        if re.ends_with('/') && !re.starts_with("new") {
-            re.insert(re.len() - 1, '$');
-        }
-        re
+        regex_js(value, true)
     } else {
         bounded_js(value)
     };

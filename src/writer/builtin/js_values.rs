@@ -62,8 +62,9 @@ pub(crate) fn placeholder(text: &str) -> Option<&str> {
         .then_some(name)
 }
 
-/// A regular expression literal matching `text` literally.
-pub(crate) fn regex_js(value: &Literal) -> String {
+/// A regular expression matching `value` literally, up to the text's end when `to_end` (a
+/// placeholder's value is only known when the step runs, so its expression is not anchored).
+pub(crate) fn regex_js(value: &Literal, to_end: bool) -> String {
     if placeholder(&value.0).is_some() || value.0.contains("${") {
         return format!(
             "new RegExp({}.replace(/[.*+?^${{}}()|[\\]\\\\]/g, '\\\\$&'))",
@@ -76,6 +77,9 @@ pub(crate) fn regex_js(value: &Literal) -> String {
             out.push('\\');
         }
         out.push(c);
+    }
+    if to_end {
+        out.push('$');
     }
     out.push('/');
     out
