@@ -4,8 +4,9 @@
 //! priced $2.85", "the products are Hot dogs, Spam and Corned beef") and count them by any noun
 //! ("12 products are shown"), so they are read here, after the other shapes declined.
 //!
-//! Main type: [`Cards`]; the entry point is [`code`], which `builtin.rs` tries when the shapes
-//! of `grammar.rs` decline a sentence.
+//! Main type: [`Cards`]; the entry point is [`code`], which the registry (`shapes.rs`) tries
+//! after the word shapes, and after any of them declined a sentence ([`counts_cards`] says when
+//! a count of cards goes first).
 
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::kinds::KINDS;

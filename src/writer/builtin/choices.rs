@@ -4,8 +4,8 @@
 //! as the page lists them; a compound `... and click X` selects, then clicks. A message said
 //! to appear (`the message "No results" appears`) is the page showing its text.
 //!
-//! Main function: [`code`], which `builtin.rs` tries when the shapes of `grammar.rs` decline a
-//! sentence.
+//! Main function: [`code`], which the registry (`shapes.rs`) tries after the word shapes, and
+//! after any of them declined a sentence.
 
 use crate::writer::builtin::codegen::{code_for, statements};
 use crate::writer::builtin::intent::{Decline, Intent, Literal};

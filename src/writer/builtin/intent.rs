@@ -1,6 +1,7 @@
 //! What a sentence means to the built-in generator: an [`Intent`] (what to do or check) naming
 //! its elements as [`Target`]s with [`Literal`] values, or a [`Decline`] saying why it is none.
-//! `grammar.rs` reads sentences into them; `codegen.rs` writes their code.
+//! The shapes of the registry (`shapes.rs`) read sentences into them; `codegen.rs` writes their
+//! code.
 //!
 //! Main type: [`Intent`].
 

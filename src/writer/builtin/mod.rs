@@ -3,10 +3,14 @@
 //! and cached exactly like an LLM's (the engine's `generate.rs`, through the writer port), and
 //! declines what it cannot resolve.
 //!
-//! Main function: [`write_step`] (`builtin.rs`); the shapes are in `grammar.rs`, the phrases
-//! they are made of in `phrases.rs`, the snapshot in `snapshot.rs`, element resolution in
-//! `resolve.rs`, the code in `codegen.rs`. No two files here import each other, directly or in
-//! a circle: a shape that reads its parts as shapes (`forms.rs`) is handed the grammar's reader.
+//! Main function: [`write_step`] (`builtin.rs`); the shapes are one ordered registry
+//! (`SHAPES` in `shapes.rs`, each a `Shape` of `shape.rs` with its examples in
+//! `shape_examples.rs`) whose readers live in `grammar.rs` (actions), `assertions.rs` (checks),
+//! `forms.rs`, `http.rs`, `cards.rs`, `choices.rs` and `compound.rs`; the phrases they are made
+//! of are in `phrases.rs`, the snapshot in `snapshot.rs`, element resolution in `resolve.rs`,
+//! the code in `codegen.rs`. No two files here import each other, directly or in a circle: a
+//! shape that reads its parts as sentences (two checks, clauses, a dropdown's second action) is
+//! handed the registry's reader.
 
 mod assertions;
 #[expect(

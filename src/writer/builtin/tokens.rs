@@ -1,6 +1,7 @@
 //! The words of a sentence as the built-in grammar reads them: the sentence's [`Tok`]ens (from
 //! `writer/sentence.rs`, the one tokenizer) with politeness, fillers and `should` forms
-//! normalized away, and the small matchers the shapes of `grammar.rs` are written with.
+//! normalized away, and the small matchers the shapes of the registry (`shapes.rs`) are written
+//! with.
 //!
 //! Main function: [`normalize`].
 
