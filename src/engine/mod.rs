@@ -27,6 +27,7 @@ mod proof;
 mod requests;
 mod reuse;
 mod reused;
+mod scope;
 mod sentence;
 mod subject_origin;
 #[cfg(test)]

@@ -61,5 +61,5 @@ pub(crate) use proof_mode::{ProofMode, Read};
 pub(crate) use sandbox::{Limits, Sandbox, api_listing};
 pub(crate) use sandbox_surface::{SandboxSurface, sandbox_surface};
 pub(crate) use snapshot_settings::{Screenshots, SnapshotMode};
-pub(crate) use subject::{Place, SubjectRead};
+pub(crate) use subject::{Container, Place, SubjectRead};
 pub(crate) use visual_diff::VisualDiff;

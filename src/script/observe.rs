@@ -189,11 +189,9 @@ pub(crate) async fn observe(page: &Page, frame: &Frame, call: Option<&Call>) -> 
                     .unwrap_or_default();
             }
             // A check's subject still on the page is marked as it is now, right after the
-            // failure: a heal must read these very nodes.
-            if seen.kind == Some(Kind::Reads)
-                && seen.method == "expect"
-                && seen.matches.is_some_and(|n| n > 0)
-            {
+            // failure: a heal must read these very nodes. The subject is what an assertion on
+            // elements read, or the plain read a value assertion checked.
+            if seen.kind == Some(Kind::Reads) && seen.matches.is_some_and(|n| n > 0) {
                 seen.subject_marked = tokio::time::timeout(READ_TIMEOUT, mark(frame, selector))
                     .await
                     .ok()
