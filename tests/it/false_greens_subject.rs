@@ -2,7 +2,7 @@
 //! scripted LLM ([`liar`]) in a real headless Chromium. Class 12: a heal that finds a vanished
 //! subject anew outside the sentence's scope ("in the "Work" row") on `projects/`, where the
 //! Work row's cell lost its id and shows a wrong count while the Home row shows the expected
-//! one. Class 13: a plain value check (`expect(await loc.textContent()).toBe(...)`) of the first
+//! one. Class 13: a plain value check (`expect(await loc.innerText()).toBe(...)`) of the first
 //! todo on the jQuery build with new todos on top, healed to read another todo. Each lie must
 //! stay red in `run` and in the next `replay --strict`, with the cache untouched; an honest
 //! heal of the same step passes (no false red).
@@ -79,7 +79,10 @@ fn heal_projects(case: &str, cell: &str, body: &str) -> (Ran, Output) {
 #[test]
 fn a_heal_that_reads_another_row_than_the_sentences_stays_red() {
     let defect = "<td class=\"open\" id=\"work-count\">1</td>";
-    let lie = "await expect(page.getByRole('row').filter({ hasText: 'Home' }).locator('.open')).toHaveText('3');";
+    // It checks that "Work" is shown, so a change of the quoted name fails it, and reads the
+    // count by another row's exact name, so a change of the count fails it too.
+    let lie = "await expect(page.getByRole('cell', { name: 'Work', exact: true })).toBeVisible();\n  \
+               await expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Home', exact: true }) }).locator('.open')).toHaveText('3');";
     let (run, strict) = heal_projects("another row", defect, lie);
     assert_eq!(
         (run.exit, run.tally.as_str()),
@@ -151,8 +154,7 @@ fn ordering(check: &str, llm: &FakeLlm) -> Test {
 /// The plain value check of the first todo fails on the build with new todos on top; a model
 /// that says rot and reads another todo must not turn it green.
 fn a_plain_read_moved_to_another_todo_stays_red(case: &str, lie: &str) {
-    let check =
-        "expect(await page.locator('.todo-list li label').first().textContent()).toBe('buy milk');";
+    let check = "expect(await page.locator('.todo-list li').first().innerText()).toBe('buy milk');";
     let llm = liar(FIRST_TODO, &step_code(lie));
     let run = ordering(check, &llm).args(&["run"]).run();
     figure("13 plain reads", case, "run", &run);
@@ -183,15 +185,15 @@ fn a_plain_read_moved_to_another_todo_stays_red(case: &str, lie: &str) {
 #[test]
 fn a_plain_read_healed_to_the_last_todo_stays_red() {
     a_plain_read_moved_to_another_todo_stays_red(
-        "textContent of .last()",
-        "expect(await page.locator('.todo-list li label').last().textContent()).toBe('buy milk');",
+        "innerText of .last()",
+        "expect(await page.locator('.todo-list li').last().innerText()).toBe('buy milk');",
     );
 }
 
 #[test]
-fn a_plain_read_healed_to_the_todo_found_by_its_text_stays_red() {
+fn a_plain_read_healed_to_the_second_todo_stays_red() {
     a_plain_read_moved_to_another_todo_stays_red(
-        "innerText of the todo with the text",
-        "expect(await page.locator('.todo-list li').filter({ hasText: 'buy milk' }).innerText()).toBe('buy milk');",
+        "innerText of .nth(1)",
+        "expect(await page.locator('.todo-list li').nth(1).innerText()).toBe('buy milk');",
     );
 }
