@@ -24,7 +24,7 @@ use crate::engine::assertion_call::{AssertionCall, Source};
 use crate::engine::checks::{Assertion, Checks, Value};
 use crate::engine::optional_chain::chain_head;
 use crate::engine::subject_origin::Origins;
-use crate::script::{changes_the_page, waits_for_the_page};
+use crate::script::{changes_the_page, only_reads, waits_for_the_page};
 
 /// Calls that run JavaScript in the page (or replace it): they could change what a check sees.
 const PAGE_SCRIPTS: &[&str] = &[
@@ -208,6 +208,21 @@ fn string_script_writes(script: &str) -> bool {
     reader.page_scripts.push(String::new());
     reader.read(&parsed.program);
     !reader.page_writes.is_empty()
+}
+
+/// Whether a page script given as `argument` only reads: a function written in place, or a
+/// string, whose source [`only_reads`]. A script passed by name is not shown to.
+fn script_reads(code: &str, argument: &Argument<'_>) -> bool {
+    match argument
+        .as_expression()
+        .map(Expression::without_parentheses)
+    {
+        Some(Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_)) => {
+            let span = argument.span();
+            only_reads(&code[span.start as usize..span.end as usize])
+        }
+        _ => string_argument(argument).is_some_and(only_reads),
+    }
 }
 
 /// The text of a string argument as the page receives it: a string literal, or a template
@@ -511,6 +526,14 @@ impl<'a> Visit<'a> for Reader<'_> {
                 self.page_writes.push((it.span.start, script.to_owned()));
             }
             self.page_scripts.push(script.to_owned());
+            let at = usize::from(matches!(script, "$eval" | "$$eval"));
+            if !it
+                .arguments
+                .get(at)
+                .is_some_and(|a| script_reads(self.source.code, a))
+            {
+                self.checks.opaque_scripts += 1;
+            }
         }
         walk::walk_call_expression(self, it);
         if script.is_some() {

@@ -604,10 +604,10 @@ impl StepHost {
             self.heard_read(page_id, method, op, &params);
         }
         if mode != ProofMode::Off {
-            if !row.kind.reads_only() {
+            if !row.kind.reads_only() && !proof_mode::reads_in_page(row.kind, &params) {
                 return Err(proof_mode::refusal(RefusedCall::Page(row.name)));
             }
-            if proof_mode::is_recorded(op) {
+            if proof_mode::is_recorded(op) || row.kind == Kind::RunsScript {
                 self.reads
                     .borrow_mut()
                     .push(Read::of(page_id, method, &params));

@@ -197,3 +197,94 @@ fn a_plain_read_healed_to_the_second_todo_stays_red() {
         "expect(await page.locator('.todo-list li').nth(1).innerText()).toBe('buy milk');",
     );
 }
+
+// Class 14: page scripts that only read, on the waits page ("12 items left"). A check that
+// also runs a reading `page.evaluate` was cached unproven ("the step acts"), and a
+// `waitForFunction` that only reads was refused: both are now proven like any other check.
+
+const WAITS: &str = include_str!("../fixtures/adversarial/waits/index.html");
+const COUNTER: &str = "scenarios/counter.steps";
+const COUNTER_CACHE: &str = "cache/scenarios/counter.steps.toml";
+const TWO_LEFT: &str = "the counter says \"2 items left\"";
+
+/// `run` on `page` with a model that always writes `body` for [`TWO_LEFT`], also when its
+/// code is sent back.
+fn scripted_check(case: &str, page: &str, body: &str) -> Output {
+    let llm = FakeLlm::start();
+    let reply = crate::false_greens::fenced(&step_code(body));
+    llm.always_on_contains(
+        &crate::support::fake_llm::generation_of(TWO_LEFT),
+        reply.as_str(),
+    );
+    // A check the proof calls vacuous goes back to the model, which writes it again.
+    llm.always_on_contains("the check cannot fail", reply.as_str());
+    let out = Test::new()
+        .config(&config(&llm_section(&llm)))
+        .page("index.html", page)
+        .scenario(
+            COUNTER,
+            &format!("test: the counter\n  open the app\n  {TWO_LEFT}\n"),
+        )
+        .cached(COUNTER, "the counter", "open the app", 1, OPEN)
+        .args(&["run"])
+        .run();
+    figure("14 page scripts that read", case, "run", &out);
+    out
+}
+
+/// The waits page with a counter that says "2 items left", as the sentence does.
+fn two_left() -> String {
+    seeded(WAITS, ">12 items left</span>", ">2 items left</span>")
+}
+
+/// A reading `page.evaluate` beside a check that a substring passes: on "12 items left" it
+/// passed and was cached "none: the step acts on the page (evaluate)".
+#[test]
+fn a_loose_check_beside_a_reading_script_is_proven_vacuous_not_cached_as_acting() {
+    let body = "expect(await page.evaluate(() => document.title)).toBe('todos');\n  \
+                await expect(page.getByText('2 items left')).toBeVisible();";
+    let out = scripted_check("evaluate + loose check", WAITS, body);
+    let out = out.assert_exit(1).stdout_line("0 passed, 1 failed");
+    let cache = out.read(COUNTER_CACHE);
+    assert!(!cache.contains("evaluate"), "{cache}");
+}
+
+/// A reading `page.evaluate` beside an exact check: proven, not "the step acts".
+#[test]
+fn an_exact_check_beside_a_reading_script_is_proven() {
+    let body = "expect(await page.evaluate(() => document.title)).toBe('todos');\n  \
+                await expect(page.getByTestId('todo-count')).toHaveText('2 items left');";
+    let out = scripted_check("evaluate + exact check", &two_left(), body)
+        .assert_exit(0)
+        .stdout_line("checks: 1 proven, 0 unproven");
+    let cache = out.read(COUNTER_CACHE);
+    assert!(cache.contains("page.evaluate"), "{cache}");
+    assert!(cache.contains("proof = { proven = ["), "{cache}");
+}
+
+/// A `waitForFunction` whose condition reads the counter's whole text: proven (the page's
+/// "2 items left" changed to a near miss makes it time out), where it was refused.
+#[test]
+fn an_exact_wait_for_a_function_is_proven() {
+    let body = "await page.waitForFunction(() => \
+                document.querySelector('[data-testid=todo-count]').textContent === '2 items left');";
+    let out = scripted_check("exact waitForFunction", &two_left(), body)
+        .assert_exit(0)
+        .stdout_line("checks: 1 proven, 0 unproven");
+    let cache = out.read(COUNTER_CACHE);
+    assert!(cache.contains("waitForFunction"), "{cache}");
+    assert!(cache.contains("proof = { proven = ["), "{cache}");
+}
+
+/// The loose `waitForFunction` (`innerText.includes`) on "12 items left" is vacuous: the
+/// proof runs it and it still passes on "112 items left".
+#[test]
+fn a_loose_wait_for_a_function_is_proven_vacuous() {
+    let body =
+        "await page.waitForFunction(() => document.body.innerText.includes('2 items left'));";
+    let out = scripted_check("loose waitForFunction", WAITS, body)
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed");
+    let cache = out.read(COUNTER_CACHE);
+    assert!(!cache.contains("waitForFunction"), "{cache}");
+}
