@@ -23,8 +23,9 @@ use oxc_syntax::scope::ScopeFlags;
 use crate::engine::assertion_call::{AssertionCall, Source};
 use crate::engine::checks::{Assertion, Checks, Value};
 use crate::engine::optional_chain::chain_head;
+use crate::engine::script_argument::{script_reads, string_argument};
 use crate::engine::subject_origin::Origins;
-use crate::script::{changes_the_page, only_reads, waits_for_the_page};
+use crate::script::{changes_the_page, waits_for_the_page};
 
 /// Calls that run JavaScript in the page (or replace it): they could change what a check sees.
 const PAGE_SCRIPTS: &[&str] = &[
@@ -208,34 +209,6 @@ fn string_script_writes(script: &str) -> bool {
     reader.page_scripts.push(String::new());
     reader.read(&parsed.program);
     !reader.page_writes.is_empty()
-}
-
-/// Whether a page script given as `argument` only reads: a function written in place, or a
-/// string, whose source [`only_reads`]. A script passed by name is not shown to.
-fn script_reads(code: &str, argument: &Argument<'_>) -> bool {
-    match argument
-        .as_expression()
-        .map(Expression::without_parentheses)
-    {
-        Some(Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_)) => {
-            let span = argument.span();
-            only_reads(&code[span.start as usize..span.end as usize])
-        }
-        _ => string_argument(argument).is_some_and(only_reads),
-    }
-}
-
-/// The text of a string argument as the page receives it: a string literal, or a template
-/// literal with no `${...}`.
-fn string_argument<'a>(argument: &'a Argument<'_>) -> Option<&'a str> {
-    match argument.as_expression()?.without_parentheses() {
-        Expression::StringLiteral(s) => Some(s.value.as_str()),
-        Expression::TemplateLiteral(t) if t.expressions.is_empty() => t
-            .quasis
-            .first()
-            .map(|q| q.value.cooked.map_or(q.value.raw.as_str(), |c| c.as_str())),
-        _ => None,
-    }
 }
 
 impl Reader<'_> {

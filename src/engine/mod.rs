@@ -28,6 +28,7 @@ mod requests;
 mod reuse;
 mod reused;
 mod scope;
+mod script_argument;
 mod sentence;
 mod subject_origin;
 #[cfg(test)]

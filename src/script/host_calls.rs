@@ -19,7 +19,7 @@ use crate::script::frame_calls::{overran, overrun_limit};
 use crate::script::input_files::input_files;
 use crate::script::methods::{Method, Op};
 use crate::script::navigation;
-use crate::script::observe::{Call, Observation, ValueCheck};
+use crate::script::observe::Call;
 use crate::script::op_params::{self, resolve_url};
 use crate::script::page_slot::PageSlot;
 use crate::script::proof_mode::ProofMode;
@@ -243,53 +243,5 @@ impl StepHost {
     pub(super) fn judged_call(&self, by_value: bool) -> Option<Call> {
         let read = by_value.then(|| self.last_read.borrow().clone()).flatten();
         read.or_else(|| self.failed_call.lock().ok().and_then(|call| call.clone()))
-    }
-}
-
-/// Gives the plain read a value assertion checked (the observed call, see
-/// [`StepHost::judged_call`]) the value the assertion expected, as an assertion on elements
-/// carries its expected texts: a heal's checks are held to that claim.
-pub(super) fn held_to_value(observation: &mut Observation, check: Option<&ValueCheck>) {
-    if let (Some(check), Some(seen)) = (check, observation.call.as_mut())
-        && seen.expected_texts.is_empty()
-        && !check.expected.trim().is_empty()
-    {
-        seen.expected_texts.push(check.expected.clone());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::script::observe::ObservedCall;
-
-    #[test]
-    fn the_plain_read_a_value_assertion_checked_carries_the_expected_value() {
-        let read = ObservedCall {
-            method: "textContent".into(),
-            selector: Some("li >> nth=0".into()),
-            ..ObservedCall::default()
-        };
-        let check = ValueCheck {
-            expected: "buy milk".into(),
-            received: "walk the dog".into(),
-        };
-        let mut seen = Observation {
-            call: Some(read.clone()),
-            ..Observation::default()
-        };
-        held_to_value(&mut seen, Some(&check));
-        assert_eq!(seen.call.expect("a call").expected_texts, ["buy milk"]);
-        // An assertion's own expected texts stay as they are.
-        let asserted = ObservedCall {
-            expected_texts: vec!["2 items left".into()],
-            ..read
-        };
-        let mut seen = Observation {
-            call: Some(asserted),
-            ..Observation::default()
-        };
-        held_to_value(&mut seen, Some(&check));
-        assert_eq!(seen.call.expect("a call").expected_texts, ["2 items left"]);
     }
 }
