@@ -121,6 +121,16 @@ pub(crate) fn only_reads(script: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// Whether `object` is the page's `location` (`location`, `window.location`,
+/// `document.location`), whose methods navigate.
+fn on_location(object: &Expression<'_>) -> bool {
+    match object.without_parentheses() {
+        Expression::Identifier(id) => id.name.as_str() == "location",
+        Expression::StaticMemberExpression(m) => m.property.name.as_str() == "location",
+        _ => false,
+    }
+}
+
 /// The walk of a page script: anything but a read sets `writes`.
 struct Walk {
     writes: bool,
@@ -130,6 +140,11 @@ impl<'a> Visit<'a> for Walk {
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
         let name = match it.callee.without_parentheses() {
             Expression::Identifier(id) => Some(id.name.as_str()),
+            // `location.replace(url)` navigates, whatever a string's `replace` does.
+            Expression::StaticMemberExpression(m) if on_location(&m.object) => {
+                self.writes = true;
+                None
+            }
             Expression::StaticMemberExpression(m) => Some(m.property.name.as_str()),
             // `(() => ...)()` calls the code's own function, walked below.
             Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_) => None,
@@ -223,6 +238,8 @@ mod tests {
             "() => String.raw`x`",
             "() => { const o = {}; o.x = 1; }",
             "() => document.querySelector('li').dispatchEvent(new Event('click'))",
+            "() => location.replace('/elsewhere')",
+            "() => window.location.replace('/elsewhere')",
             "() => {",
         ] {
             assert!(!only_reads(script), "{script}");
