@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 41's false greens and the mutation proof's false reds, measured end to end.
 #
-# Runs the integration tests of tests/it/false_greens.rs, false_greens_demo.rs and
-# proof_false_reds.rs (fixtures in tests/fixtures/adversarial/, see its README), ignored tests
+# Runs the integration tests of tests/it/false_greens.rs, false_greens_demo.rs,
+# false_greens_subject.rs and proof_false_reds.rs (fixtures in tests/fixtures/adversarial/, see its README), ignored tests
 # included, and prints one row per class: how many of its tests were masked (a defect turned
 # green) or false red (an honest check failed) before the fix, and how many are now. Every test
 # asserts what issue 41 asks for, so a test that fails now is a case still masked (or still a
@@ -136,6 +136,22 @@ BASELINE = [
      "no LLM: the built-in's proven toContainText(/buy milk/iu) passes on 'BUY MILK' in replay --strict and audit"),
     ("false_greens::a_proven_check_of_the_first_todo_fails_on_titles_with_more_words", "10 whole text (found)", "green", True,
      "no LLM: the same proven check passes on 'buy milk (copy)' in replay --strict and audit ('1 proven')"),
+    ("false_greens_subject::a_heal_that_reads_another_row_than_the_sentences_stays_red", "12 scope of a vanished subject", "green", True,
+     "measured at bf58067: 'in the \"Work\" row', Work's cell vanished and counts 1; a heal reading the Home row's 3 (and that 'Work' is visible): HEALED, PASS, '1 proven'; replay --strict PASS"),
+    ("false_greens_subject::an_honest_heal_inside_the_sentences_row_passes", "12 scope of a vanished subject", "red", False,
+     "control: the Work cell lost its id only; a heal reading the Work row's count passes"),
+    ("false_greens_subject::a_plain_read_healed_to_the_last_todo_stays_red", "13 plain reads held", "green", True,
+     "measured at bf58067: expect(await first li .innerText()).toBe healed to .last(): HEALED, PASS, '1 proven'; replay --strict PASS"),
+    ("false_greens_subject::a_plain_read_healed_to_the_second_todo_stays_red", "13 plain reads held", "green", True,
+     "measured at bf58067: the same healed to .nth(1): HEALED, PASS; replay --strict PASS"),
+    ("false_greens_subject::a_loose_check_beside_a_reading_script_is_proven_vacuous_not_cached_as_acting", "14 page scripts that read", "green", True,
+     "measured at bf58067: evaluate(() => document.title) + getByText('2 items left') visible on '12 items left': PASS, cached 'none: the step acts on the page (evaluate)'"),
+    ("false_greens_subject::an_exact_check_beside_a_reading_script_is_proven", "14 page scripts that read", "red", False,
+     "measured at bf58067: passed but unproven ('none: acts'), not red; now must be proven"),
+    ("false_greens_subject::an_exact_wait_for_a_function_is_proven", "14 page scripts that read", "red", True,
+     "measured at bf58067: an exact waitForFunction refused ('the mutation proof cannot see what it reads'), INCURABLE"),
+    ("false_greens_subject::a_loose_wait_for_a_function_is_proven_vacuous", "14 page scripts that read", "green", False,
+     "measured at bf58067: refused as a waitForFunction (no false green)"),
     ("proof_false_reds::the_proof_of_a_check_on_the_focused_editor_leaves_the_edit_open", "8 proof false reds", "red", True,
      "run: INCURABLE, 'no longer passed after the mutation proof restored the page' (the editor committed on blur)"),
     ("proof_false_reds::audit_of_a_check_on_the_focused_editor_leaves_the_edit_open", "8 proof false reds", "red", True,

@@ -23,6 +23,7 @@ use oxc_syntax::scope::ScopeFlags;
 use crate::engine::assertion_call::{AssertionCall, Source};
 use crate::engine::checks::{Assertion, Checks, Value};
 use crate::engine::optional_chain::chain_head;
+use crate::engine::script_argument::{script_reads, string_argument};
 use crate::engine::subject_origin::Origins;
 use crate::script::{changes_the_page, waits_for_the_page};
 
@@ -208,19 +209,6 @@ fn string_script_writes(script: &str) -> bool {
     reader.page_scripts.push(String::new());
     reader.read(&parsed.program);
     !reader.page_writes.is_empty()
-}
-
-/// The text of a string argument as the page receives it: a string literal, or a template
-/// literal with no `${...}`.
-fn string_argument<'a>(argument: &'a Argument<'_>) -> Option<&'a str> {
-    match argument.as_expression()?.without_parentheses() {
-        Expression::StringLiteral(s) => Some(s.value.as_str()),
-        Expression::TemplateLiteral(t) if t.expressions.is_empty() => t
-            .quasis
-            .first()
-            .map(|q| q.value.cooked.map_or(q.value.raw.as_str(), |c| c.as_str())),
-        _ => None,
-    }
 }
 
 impl Reader<'_> {
@@ -511,6 +499,14 @@ impl<'a> Visit<'a> for Reader<'_> {
                 self.page_writes.push((it.span.start, script.to_owned()));
             }
             self.page_scripts.push(script.to_owned());
+            let at = usize::from(matches!(script, "$eval" | "$$eval"));
+            if !it
+                .arguments
+                .get(at)
+                .is_some_and(|a| script_reads(self.source.code, a))
+            {
+                self.checks.opaque_scripts += 1;
+            }
         }
         walk::walk_call_expression(self, it);
         if script.is_some() {

@@ -128,6 +128,10 @@ pub(crate) struct Checks {
     /// Calls that run JavaScript in the page ([`PAGE_SCRIPTS`]), or navigations to `data:` /
     /// `javascript:` URLs (a page made up by the code).
     pub page_scripts: usize,
+    /// Of those, the calls whose script the code does not show to only read (see
+    /// `script/page_reads.rs`): a script passed by name or built at run time, or one that
+    /// writes, acts or sends. A proof runs code whose page scripts all only read.
+    pub opaque_scripts: usize,
     /// Replacing methods of globals or prototypes (`Object.defineProperty`, `X.prototype.y = `,
     /// `page.getByTestId = `, `Reflect.*`), or running code from strings (`eval`, `Function`,
     /// `with`).

@@ -6,12 +6,14 @@
 //! subject that resolves to nothing may be found anew, and then a model's check may not find
 //! its element by the value it checks (`getByText('buy milk')` for a text of 'buy milk'), which
 //! any element showing that value would pass, nor read another position among its like
-//! siblings than the sentence's `first` ... `last`.
+//! siblings than the sentence's `first` ... `last`. Whoever wrote it, a check of a subject found
+//! anew must read an element inside the sentence's scope (`scope.rs`).
 //!
 //! Main function: [`moved_subject`]; the page marks and compares nodes in `script/subject.rs`.
 
 use crate::cache::Author;
 use crate::engine::evidence::selector_texts;
+use crate::engine::scope::Scope;
 use crate::script::{FailureKind, Kind, ObservedCall, Place, Read, StepFailure, SubjectRead};
 use crate::writer::quoted_literals;
 
@@ -36,7 +38,9 @@ fn subject(failure: &StepFailure, failed: Option<&ObservedCall>) -> Subject {
     let Some(call) = failed else {
         return Subject::NotACheck;
     };
-    let check = call.kind == Some(Kind::Reads) && call.method == "expect";
+    // An assertion on elements, or the plain read (`textContent`, `count`, ...) a value
+    // assertion checked: both read the subject's value or state.
+    let check = call.kind == Some(Kind::Reads);
     // A strict-mode violation or a script error never read the subject's value.
     let read_a_value = matches!(
         failure.kind,
@@ -109,8 +113,13 @@ pub(crate) fn moved_subject(
                 )
             })
         }
-        // The built-in generator's grammar reads the sentence's position and scope words
-        // itself; a model's locator may find its element by the value it then checks.
+        // Whoever wrote the heal, the subject found anew must be inside the sentence's scope
+        // ("in the "Work" row"): an element elsewhere that shows the value would pass.
+        Subject::Vanished if let Some(outside) = outside_scope(sentence, &carriers) => {
+            Some(outside)
+        }
+        // The built-in generator's grammar reads the sentence's position words itself; a
+        // model's locator may find its element by the value it then checks.
         Subject::Vanished if by == Author::Builtin => None,
         Subject::Vanished => carriers.iter().find_map(|r| {
             let selector = r.read.selector.as_deref().unwrap_or_default();
@@ -137,6 +146,27 @@ pub(crate) fn moved_subject(
             })
         }),
     }
+}
+
+/// Why a read of the healed code that carries the claim is not inside the scope the sentence
+/// puts its subject in, if one is not.
+fn outside_scope(sentence: &str, carriers: &[&SubjectRead]) -> Option<String> {
+    let scope = Scope::of(sentence)?;
+    carriers.iter().find_map(|r| {
+        let selector = r.read.selector.as_deref().unwrap_or_default();
+        if r.containers.is_empty() {
+            return Some(format!(
+                "the sentence puts its subject {scope}, and the page could not say where the \
+                 healed check's element (`{selector}`) is"
+            ));
+        }
+        (!scope.holds(&r.containers)).then(|| {
+            format!(
+                "the healed check reads an element outside the sentence's scope (`{selector}` is \
+                 not {scope}): another element that shows the value would pass it"
+            )
+        })
+    })
 }
 
 /// The position word of the sentence outside its quotes, and the index it means (from 0; -1
@@ -308,6 +338,7 @@ mod tests {
             },
             place,
             position: None,
+            containers: Vec::new(),
         }
     }
 
@@ -432,6 +463,121 @@ mod tests {
             moved(&first_todo(0, false), &by_value, Author::Builtin),
             None
         );
+    }
+
+    #[test]
+    fn a_vanished_subject_found_anew_must_be_inside_the_sentences_scope() {
+        use crate::script::Container;
+        let sentence = "the open count in the \"Work\" row is \"3\"";
+        let failed = ObservedCall {
+            selector: Some("#work-open".into()),
+            expected_texts: vec!["3".into()],
+            ..first_todo(0, false)
+        };
+        let cell_in = |row: &str| {
+            let mut read = read(".open >> nth=1", "to.have.text", &["3"], Place::Unknown);
+            read.containers = vec![
+                Container {
+                    tag: "td".into(),
+                    text: "3".into(),
+                    ..Container::default()
+                },
+                Container {
+                    tag: "tr".into(),
+                    text: format!("{row} 3"),
+                    ..Container::default()
+                },
+                Container {
+                    tag: "table".into(),
+                    text: "Work 2 Home 3".into(),
+                    table: Some(1),
+                    ..Container::default()
+                },
+            ];
+            read
+        };
+        let heal = |reads: &[SubjectRead], by| {
+            moved_subject(sentence, &failed_check(), Some(&failed), Some(reads), by)
+        };
+        for by in [Author::Llm, Author::Builtin, Author::Reused] {
+            assert_eq!(heal(&[cell_in("Work")], by), None);
+            let why = heal(&[cell_in("Home")], by).expect("outside the row");
+            assert!(why.contains("outside the sentence's scope"), "{why}");
+            assert!(why.contains("in the \"Work\" row"), "{why}");
+            // A read the page placed nowhere is not shown inside the scope.
+            let nowhere = read(".open", "to.have.text", &["3"], Place::Unknown);
+            assert!(heal(&[nowhere], by).is_some());
+        }
+        // A subject still on the page is held to its nodes, whatever the scope says.
+        let marked = ObservedCall {
+            selector: Some("#work-open".into()),
+            expected_texts: vec!["3".into()],
+            ..first_todo(1, true)
+        };
+        let mut same = cell_in("Home");
+        same.place = Place::Same;
+        let kept = moved_subject(
+            sentence,
+            &failed_check(),
+            Some(&marked),
+            Some(&[same]),
+            Author::Llm,
+        );
+        assert_eq!(kept, None);
+    }
+
+    /// A plain read of `selector` (`textContent`, `count`, ...), placed against the subject.
+    fn plain(method: &str, selector: &str, place: Place) -> SubjectRead {
+        let mut read = read(selector, "", &[], place);
+        read.read.method = method.into();
+        read.read.expression = None;
+        read
+    }
+
+    #[test]
+    fn the_plain_read_a_value_assertion_checked_is_held_to_its_nodes() {
+        // `expect(await items.first().textContent()).toBe('buy milk')` failed: the evidence
+        // observed its read, marked its element and gave it the value the assertion expected.
+        let failed = ObservedCall {
+            method: "textContent".into(),
+            expression: None,
+            received: None,
+            ..first_todo(1, true)
+        };
+        for method in [
+            "textContent",
+            "innerText",
+            "inputValue",
+            "getAttribute",
+            "isChecked",
+        ] {
+            let same = [plain(method, FIRST, Place::Same)];
+            assert_eq!(moved(&failed, &same, Author::Llm), None, "{method}");
+            for by in [Author::Llm, Author::Builtin, Author::Reused] {
+                let last = [plain(method, ".todo-list li >> nth=-1", Place::Other)];
+                let why = moved(&failed, &last, by).expect("moved");
+                assert!(why.contains("other elements"), "{why}");
+            }
+        }
+        // An assertion that moved to the element showing the claimed value moved it too.
+        let by_text = [read(
+            ".todo-list li >> nth=1",
+            "to.have.text",
+            &["buy milk"],
+            Place::Other,
+        )];
+        assert!(moved(&failed, &by_text, Author::Llm).is_some());
+        // A count checked by `expect(n).toBe(2)`: the same set of elements, or another.
+        let count = ObservedCall {
+            method: "queryCount".into(),
+            selector: Some(".todo-list li".into()),
+            expected_texts: vec!["2".into()],
+            ..failed.clone()
+        };
+        let same = [plain("queryCount", ".todo-list li", Place::Same)];
+        assert_eq!(moved(&count, &same, Author::Llm), None);
+        let other = [plain("queryCount", ".todo-list li.completed", Place::Other)];
+        assert!(moved(&count, &other, Author::Llm).is_some());
     }
 
     #[test]

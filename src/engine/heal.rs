@@ -941,6 +941,7 @@ mod tests {
                 read,
                 place,
                 position: None,
+                containers: Vec::new(),
             }]);
         let mut engine = fixture.engine(&llm, 3, 2);
         let result = engine.heal(

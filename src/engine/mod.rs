@@ -27,6 +27,8 @@ mod proof;
 mod requests;
 mod reuse;
 mod reused;
+mod scope;
+mod script_argument;
 mod sentence;
 mod subject_origin;
 #[cfg(test)]

@@ -49,12 +49,12 @@ impl NotARead {
             return Some(NotARead::RebindsExpect);
         }
         if checks.assertions.is_empty() && checks.throws == 0 {
-            // A wait for the page checks too, and the proof tries it like an assertion; a wait
-            // whose condition is the code's own page script is one the proof cannot run.
-            // A wait whose condition is the code's own page script is one the proof cannot
-            // run, and since the proof does not run code that calls it, no wait beside it is
-            // tried either.
-            return match checks.waits.iter().find(|w| refused_in_proof(w)) {
+            // A wait for the page checks too, and the proof tries it like an assertion. A
+            // wait whose condition is a page script the code does not show to only read is
+            // one the proof cannot run, and since the proof does not run code that calls it,
+            // no wait beside it is tried either.
+            let unseen = |w: &&String| refused_in_proof(w) && checks.opaque_scripts > 0;
+            return match checks.waits.iter().find(unseen) {
                 _ if checks.waits.is_empty() => Some(NotARead::AssertsNothing),
                 Some(wait) => Some(NotARead::WaitsInThePage(wait.clone())),
                 None => None,
@@ -330,18 +330,34 @@ mod tests {
     }
 
     #[test]
-    fn a_wait_whose_condition_runs_in_the_page_is_no_check_the_proof_can_try() {
-        assert_eq!(
-            why(
-                "await page.waitForFunction(() => document.body.innerText.includes('2 items left'));"
-            ),
-            Some(NotARead::WaitsInThePage("waitForFunction".into()))
-        );
+    fn a_wait_whose_condition_only_reads_is_a_check_the_proof_tries() {
+        for body in [
+            "await page.waitForFunction(() => document.body.innerText.includes('2 items left'));",
+            "await page.waitForFunction(\"document.querySelector('.count').textContent === '2 items left'\");",
+            "await page.waitForFunction(() => document.body.innerText.includes('2 items left'));\n  await page.locator('body').waitFor();",
+        ] {
+            assert_eq!(why(body), None, "{body}");
+        }
+    }
+
+    #[test]
+    fn a_wait_whose_condition_the_code_does_not_show_to_read_is_no_check_the_proof_can_try() {
+        // A condition passed by name, or one that calls what may act, is not shown to read.
+        for body in [
+            "const ready = () => document.body.innerText.includes('2 items left');\n  await page.waitForFunction(ready);",
+            "await page.waitForFunction(() => navigator.sendBeacon('/seen', 'x'));",
+        ] {
+            assert_eq!(
+                why(body),
+                Some(NotARead::WaitsInThePage("waitForFunction".into())),
+                "{body}"
+            );
+        }
         // The proof does not run code that calls it, so a wait for a locator beside it is
         // not tried either.
         assert_eq!(
             why(
-                "await page.waitForFunction(() => document.body.innerText.includes('2 items left'));\n  await page.locator('body').waitFor();"
+                "const ready = () => document.body.innerText.includes('2 items left');\n  await page.waitForFunction(ready);\n  await page.locator('body').waitFor();"
             ),
             Some(NotARead::WaitsInThePage("waitForFunction".into()))
         );

@@ -14,7 +14,7 @@ use crate::engine::checks::Checks;
 use crate::engine::claims::{ClaimSet, claims_of};
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::not_a_read::NotARead;
-use crate::script::{FailureKind, StepFailure, refused_in_proof};
+use crate::script::{FailureKind, READING_SCRIPTS, StepFailure, refused_in_proof};
 use crate::step::{Proof, StepExecutor};
 use crate::writer::{check_clause, reads_as_check};
 
@@ -27,6 +27,8 @@ fn first_action(checks: &Checks) -> Option<&str> {
         .calls
         .iter()
         .map(String::as_str)
+        // A page script that only reads runs in a proof run like any read.
+        .filter(|name| checks.opaque_scripts > 0 || !READING_SCRIPTS.contains(name))
         .find(|name| refused_in_proof(name))
 }
 
@@ -459,6 +461,38 @@ mod tests {
             )),
             None
         );
+    }
+
+    #[test]
+    fn a_page_script_is_an_action_unless_every_page_script_of_the_code_only_reads() {
+        let reading = [
+            "expect(await page.evaluate(() => document.title)).toBe('Todos');",
+            "await page.waitForFunction(\"document.querySelector('.count').textContent === '2'\");",
+            "expect(await page.$eval('.count', (el) => el.textContent.trim())).toBe('2');",
+            "expect(await page.locator('li').evaluateAll((els) => els.length)).toBe(2);",
+        ];
+        for body in reading {
+            let code = format!("async function step(page) {{ {body} }}");
+            assert_eq!(first_action(&read(&code)), None, "{body}");
+        }
+        let acting = [
+            (
+                "await page.evaluate(() => localStorage.setItem('k', 'v')); await expect(x).toBeVisible();",
+                "evaluate",
+            ),
+            (
+                "const f = () => document.title; expect(await page.evaluate(f)).toBe('Todos');",
+                "evaluate",
+            ),
+            (
+                "expect(await page.evaluate(() => document.title)).toBe('T'); await page.evaluate(() => fetch('/x'));",
+                "evaluate",
+            ),
+        ];
+        for (body, action) in acting {
+            let code = format!("async function step(page) {{ {body} }}");
+            assert_eq!(first_action(&read(&code)), Some(action), "{body}");
+        }
     }
 
     #[test]

@@ -29,7 +29,7 @@ use crate::script::failure::RefusedCall;
 use crate::script::frame_calls::{handle_value, on_element};
 use crate::script::methods::{Kind, Method, Op};
 use crate::script::mutation::{self, Mutation};
-use crate::script::observe::{Call, Observation, ValueCheck, observe};
+use crate::script::observe::{Call, Observation, ValueCheck, held_to_value, observe};
 use crate::script::op_params::{self, event_kind, resolve_url, strip_nulls};
 use crate::script::optional_target::OptionalTarget;
 use crate::script::page_slot::PageSlot;
@@ -99,6 +99,9 @@ pub(crate) struct StepHost {
     waits: CallWaits,
     /// The reads of the last normal run, which a heal's checks are compared by (`subject.rs`).
     pub(super) checks: RefCell<Vec<Read>>,
+    /// The last plain read of elements (`textContent`, `count`, ...) of the current normal
+    /// run: the subject of a value assertion that ends it.
+    pub(super) last_read: RefCell<Option<Call>>,
     /// The selector of the failed check whose subject the last evidence marked in the page.
     pub(super) subject: RefCell<Option<String>>,
     /// The test's screenshot baselines, when the run compares screenshots.
@@ -143,6 +146,7 @@ impl StepHost {
             optional: OptionalTarget::default(),
             waits: CallWaits::default(),
             checks: RefCell::new(Vec::new()),
+            last_read: RefCell::new(None),
             subject: RefCell::new(None),
             screenshots: None,
         }
@@ -182,6 +186,7 @@ impl StepHost {
             call.take();
         }
         self.value_check.borrow_mut().take();
+        self.last_read.borrow_mut().take();
         self.sent_writes.borrow_mut().clear();
     }
 
@@ -195,7 +200,8 @@ impl StepHost {
     /// test's page.
     pub(crate) fn observe_failure(&self) -> Observation {
         let slot = self.pages.borrow()[0].clone();
-        let call = self.failed_call.lock().ok().and_then(|call| call.clone());
+        let value_check = self.value_check.borrow().clone();
+        let call = self.judged_call(value_check.is_some());
         let (page, frame) = (slot.page, slot.frame);
         // Evidence is best effort: a page that stops answering costs at most this long.
         let bounded = async {
@@ -205,18 +211,19 @@ impl StepHost {
             )
             .await
         };
-        let observation: Observation = self
+        let mut observation: Observation = self
             .run(bounded)
             .ok()
             .and_then(Result::ok)
             .unwrap_or_default();
+        held_to_value(&mut observation, value_check.as_ref());
         *self.subject.borrow_mut() = observation
             .call
             .as_ref()
             .filter(|seen| seen.subject_marked)
             .and_then(|seen| seen.selector.clone());
         Observation {
-            value_check: self.value_check.borrow().clone(),
+            value_check,
             ..observation
         }
     }
@@ -593,12 +600,13 @@ impl StepHost {
             self.checks
                 .borrow_mut()
                 .push(Read::of(page_id, method, &params));
+            self.heard_read(page_id, method, op, &params);
         }
         if mode != ProofMode::Off {
-            if !row.kind.reads_only() {
+            if !row.kind.reads_only() && !proof_mode::reads_in_page(row.kind, &params) {
                 return Err(proof_mode::refusal(RefusedCall::Page(row.name)));
             }
-            if proof_mode::is_recorded(op) {
+            if proof_mode::is_recorded(op) || row.kind == Kind::RunsScript {
                 self.reads
                     .borrow_mut()
                     .push(Read::of(page_id, method, &params));

@@ -1,7 +1,7 @@
 //! The binding's calls that go to the browser and wait for its answer: a frame call (with an
 //! `[optional]` step's wait for its target first, and the failure kept as evidence), the
-//! navigations (`goto`, `reload`, `goBack`, `goForward`) and file uploads. The dispatch of every
-//! call is `binding.rs`.
+//! navigations (`goto`, `reload`, `goBack`, `goForward`) and file uploads, and the bookkeeping
+//! of which elements a check read. The dispatch of every call is `binding.rs`.
 //!
 //! Main functions: [`StepHost::frame_call`], [`StepHost::goto`].
 
@@ -17,7 +17,7 @@ use crate::script::binding::{Outcome, StepHost};
 use crate::script::driver_error::{HostError, received};
 use crate::script::frame_calls::{overran, overrun_limit};
 use crate::script::input_files::input_files;
-use crate::script::methods::Method;
+use crate::script::methods::{Method, Op};
 use crate::script::navigation;
 use crate::script::observe::Call;
 use crate::script::op_params::{self, resolve_url};
@@ -190,6 +190,7 @@ impl StepHost {
     /// Forgets the reads of the last run, before a run whose checks may be compared.
     pub(crate) fn forget_checks(&self) {
         self.checks.borrow_mut().clear();
+        self.last_read.borrow_mut().take();
     }
 
     /// The element reads the last normal run made on the test's page, each with where its
@@ -202,18 +203,45 @@ impl StepHost {
         let placed = self.run(async {
             let mut placed = Vec::with_capacity(reads.len());
             for read in reads {
-                let (place, position) = match (&read.selector, read.page) {
+                let (place, position, containers) = match (&read.selector, read.page) {
                     (Some(selector), 0) => place_of(&frame, selector, subject.as_deref()).await,
-                    _ => (Place::Unknown, None),
+                    _ => (Place::Unknown, None, Vec::new()),
                 };
                 placed.push(SubjectRead {
                     read,
                     place,
                     position,
+                    containers,
                 });
             }
             placed
         });
         Some(placed.unwrap_or_default())
+    }
+}
+
+impl StepHost {
+    /// Keeps a plain read of elements a normal run made (`textContent`, `inputValue`,
+    /// `isChecked`, `count`, ...; not an assertion, which is its own subject) as the subject of
+    /// a value assertion that may end the run: `expect(await loc.textContent()).toBe(...)`.
+    pub(super) fn heard_read(&self, page_id: u32, method: &str, op: Op, params: &Value) {
+        if op == Op::Frame("expect") || params.get("selector").is_none() {
+            return;
+        }
+        *self.last_read.borrow_mut() = Some(Call {
+            page: page_id,
+            method: method.to_owned(),
+            params: params.clone(),
+            received: None,
+        });
+    }
+
+    /// The call a failure is judged by. A run that a value assertion ended (`by_value`) made no
+    /// failing browser call: the last plain read of elements before it is what the assertion
+    /// most likely checks, so it is the failed check's subject. Otherwise it is the last call
+    /// that failed.
+    pub(super) fn judged_call(&self, by_value: bool) -> Option<Call> {
+        let read = by_value.then(|| self.last_read.borrow().clone()).flatten();
+        read.or_else(|| self.failed_call.lock().ok().and_then(|call| call.clone()))
     }
 }

@@ -189,11 +189,9 @@ pub(crate) async fn observe(page: &Page, frame: &Frame, call: Option<&Call>) -> 
                     .unwrap_or_default();
             }
             // A check's subject still on the page is marked as it is now, right after the
-            // failure: a heal must read these very nodes.
-            if seen.kind == Some(Kind::Reads)
-                && seen.method == "expect"
-                && seen.matches.is_some_and(|n| n > 0)
-            {
+            // failure: a heal must read these very nodes. The subject is what an assertion on
+            // elements read, or the plain read a value assertion checked.
+            if seen.kind == Some(Kind::Reads) && seen.matches.is_some_and(|n| n > 0) {
                 seen.subject_marked = tokio::time::timeout(READ_TIMEOUT, mark(frame, selector))
                     .await
                     .ok()
@@ -214,6 +212,18 @@ pub(crate) async fn observe(page: &Page, frame: &Frame, call: Option<&Call>) -> 
         value_check: None,
         page_text,
         loaded,
+    }
+}
+
+/// Gives the plain read a value assertion checked (the observed call, see
+/// `StepHost::judged_call`) the value the assertion expected, as an assertion on elements
+/// carries its expected texts: a heal's checks are held to that claim.
+pub(crate) fn held_to_value(observation: &mut Observation, check: Option<&ValueCheck>) {
+    if let (Some(check), Some(seen)) = (check, observation.call.as_mut())
+        && seen.expected_texts.is_empty()
+        && !check.expected.trim().is_empty()
+    {
+        seen.expected_texts.push(check.expected.clone());
     }
 }
 
@@ -384,5 +394,35 @@ mod tests {
         assert!(seen.negated);
         assert_eq!(seen.expected_number, Some(2.0));
         assert!(seen.expected_texts.is_empty());
+    }
+
+    #[test]
+    fn the_plain_read_a_value_assertion_checked_carries_the_expected_value() {
+        let read = ObservedCall {
+            method: "textContent".into(),
+            selector: Some("li >> nth=0".into()),
+            ..ObservedCall::default()
+        };
+        let check = ValueCheck {
+            expected: "buy milk".into(),
+            received: "walk the dog".into(),
+        };
+        let mut seen = Observation {
+            call: Some(read.clone()),
+            ..Observation::default()
+        };
+        held_to_value(&mut seen, Some(&check));
+        assert_eq!(seen.call.expect("a call").expected_texts, ["buy milk"]);
+        // An assertion's own expected texts stay as they are.
+        let asserted = ObservedCall {
+            expected_texts: vec!["2 items left".into()],
+            ..read
+        };
+        let mut seen = Observation {
+            call: Some(asserted),
+            ..Observation::default()
+        };
+        held_to_value(&mut seen, Some(&check));
+        assert_eq!(seen.call.expect("a call").expected_texts, ["2 items left"]);
     }
 }

@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 use crate::script::FailureKind;
 use crate::script::driver_error::HostError;
 use crate::script::failure::RefusedCall;
-use crate::script::methods::Op;
+use crate::script::methods::{Kind, Op};
+use crate::script::page_reads::only_reads;
 
 /// How the host treats step code's calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -129,6 +130,16 @@ pub(crate) fn expected_texts(params: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Whether a call that runs a script in the page (`kind`) runs one that only reads
+/// ([`only_reads`]): a proof run lets it through and records it as a read.
+pub(crate) fn reads_in_page(kind: Kind, params: &Value) -> bool {
+    kind == Kind::RunsScript
+        && params
+            .get("expression")
+            .and_then(Value::as_str)
+            .is_some_and(only_reads)
+}
+
 /// Whether a call is a read worth recording (the binding's bookkeeping is not).
 pub(crate) fn is_recorded(op: Op) -> bool {
     matches!(op, Op::Frame(_) | Op::Element(_) | Op::Url)
@@ -159,7 +170,9 @@ pub(crate) fn refusal(call: RefusedCall) -> HostError {
 pub(crate) fn clamp_timeout(op: Op, params: &mut Value) {
     let limit = match op {
         Op::Frame("expect") => 1.0,
-        Op::Frame(_) | Op::Element(_) => MUTATED_READ_TIMEOUT_MS,
+        Op::Frame(_) | Op::Element(_) | Op::FrameHandle("waitForFunction") => {
+            MUTATED_READ_TIMEOUT_MS
+        }
         _ => return,
     };
     let Some(fields) = params.as_object_mut() else {

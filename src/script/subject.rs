@@ -3,7 +3,8 @@
 //! same nodes), never by the text of their locators. A heal whose check reads other elements
 //! than a subject still on the page moved the check; see `engine/continuity.rs`.
 //!
-//! Main types: [`Place`] and [`SubjectRead`]; [`mark`] and [`place_of`] run in the page.
+//! Main types: [`Place`], [`SubjectRead`] and [`Container`]; [`mark`] and [`place_of`] run in
+//! the page.
 
 use playwright_rs::protocol::Frame;
 use playwright_rs::server::channel_owner::ChannelOwner;
@@ -35,7 +36,35 @@ pub(crate) struct SubjectRead {
     /// item or row holding it, else itself, among the parent's children of the same tag and
     /// role): its index from 0, and how many there are.
     pub position: Option<(u32, u32)>,
+    /// The first element the read resolved to and the elements around it, from itself up to
+    /// (not including) `body`: what a sentence's scope words ("in the "Work" row", "in the
+    /// cart", "in table 2") are checked against. Empty when the read resolved nothing.
+    pub containers: Vec<Container>,
 }
+
+/// One element around a read's element, as a sentence's scope word may name it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(default)]
+pub(crate) struct Container {
+    /// The tag name, in lowercase (`tr`, `aside`, `section`).
+    pub tag: String,
+    /// The explicit `role` attribute, if any.
+    pub role: String,
+    /// What names the element in its markup: its `id`, `class`, `aria-label`, the text of its
+    /// `aria-labelledby` elements and its test id, joined by spaces.
+    pub words: String,
+    /// The text of its first heading, caption, legend or summary, if it has one.
+    pub heading: String,
+    /// Its text content, whitespace collapsed, cut to [`CONTAINER_TEXT_CHARS`] characters.
+    pub text: String,
+    /// For a table (`table`, `role=table`, `role=grid`): its place among the page's tables,
+    /// from 1.
+    pub table: Option<u32>,
+}
+
+/// How much of a container's text the page sends: enough for a row or a named region, never a
+/// whole page.
+pub(crate) const CONTAINER_TEXT_CHARS: usize = 2000;
 
 /// The page function that marks elements as the subject (`"mark"`), or says where elements are
 /// against the marked ones (`"place"`). The nodes are kept under a symbol on the window, so
@@ -54,7 +83,27 @@ const SUBJECT_JS: &str = r#"(elements, mode) => {
       other.tagName === item.tagName && other.getAttribute('role') === item.getAttribute('role'));
     return [like.indexOf(item), like.length];
   };
-  const answer = (place) => JSON.stringify({ place, position: elements.length ? at(elements[0]) : null });
+  const tables = Array.from(document.querySelectorAll('table, [role=table], [role=grid]'));
+  const flat = (text) => (text || '').replace(/\s+/g, ' ').trim();
+  const around = (element) => {
+    const out = [];
+    for (let node = element; node && node !== document.body && node !== document.documentElement;
+      node = node.parentElement) {
+      const labelled = (node.getAttribute('aria-labelledby') || '').split(/\s+/)
+        .map((id) => id && document.getElementById(id)).filter(Boolean).map((e) => e.textContent);
+      const words = [node.id, node.getAttribute('class'), node.getAttribute('aria-label'),
+        node.getAttribute('data-testid'), ...labelled].filter(Boolean).join(' ');
+      const heading = node.querySelector('h1, h2, h3, h4, h5, h6, caption, legend, summary');
+      const table = tables.indexOf(node);
+      out.push({ tag: node.tagName.toLowerCase(), role: node.getAttribute('role') || '',
+        words: flat(words), heading: heading ? flat(heading.textContent) : '',
+        text: flat(node.textContent).slice(0, TEXT_CHARS), table: table < 0 ? null : table + 1 });
+    }
+    return out;
+  };
+  const answer = (place) => JSON.stringify({ place,
+    position: elements.length ? at(elements[0]) : null,
+    containers: elements.length ? around(elements[0]) : [] });
   const marked = window[key];
   if (!marked || !marked.length) return answer('unknown');
   if (!marked.some((element) => element.isConnected)) return answer('gone');
@@ -66,11 +115,12 @@ const SUBJECT_JS: &str = r#"(elements, mode) => {
 /// Runs [`SUBJECT_JS`] in `mode` on the elements of `selector`.
 async fn run(frame: &Frame, selector: &str, mode: &str) -> Result<Value, HostError> {
     let arg = json!({ "value": { "s": mode }, "handles": [] });
+    let expression = SUBJECT_JS.replace("TEXT_CHARS", &CONTAINER_TEXT_CHARS.to_string());
     frame
         .channel()
         .send(
             "evalOnSelectorAll",
-            json!({ "selector": selector, "expression": SUBJECT_JS, "isFunction": true, "arg": arg }),
+            json!({ "selector": selector, "expression": expression, "isFunction": true, "arg": arg }),
         )
         .await
         .map_err(|err| HostError::from_playwright(err, false))
@@ -84,8 +134,8 @@ pub(crate) async fn mark(frame: &Frame, selector: &str) -> Result<u64, HostError
         .map_or(0, |n| n.max(0.0) as u64))
 }
 
-/// Where the elements `selector` resolves to now are against the subject, and where the
-/// first of them stands among its like siblings. When the subject's nodes all left the page
+/// Where the elements `selector` resolves to now are against the subject, where the first of
+/// them stands among its like siblings, and the elements around it. When the subject's nodes all left the page
 /// (the app rendered them anew), the subject's own selector (`subject`) marks them again once,
 /// because it named the same element on the page. A subject marked by none (`None`: it had
 /// vanished) leaves every place unknown.
@@ -93,10 +143,10 @@ pub(crate) async fn place_of(
     frame: &Frame,
     selector: &str,
     subject: Option<&str>,
-) -> (Place, Option<(u32, u32)>) {
+) -> (Place, Option<(u32, u32)>, Vec<Container>) {
     for _ in 0..2 {
         let Ok(reply) = run(frame, selector, "place").await else {
-            return (Place::Unknown, None);
+            return (Place::Unknown, None, Vec::new());
         };
         let parsed: Value = reply["value"]["s"]
             .as_str()
@@ -107,6 +157,8 @@ pub(crate) async fn place_of(
             let of = u32::try_from(p.get(1)?.as_i64()?).ok()?;
             Some((index, of))
         });
+        let containers: Vec<Container> =
+            serde_json::from_value(parsed["containers"].clone()).unwrap_or_default();
         let place = match parsed["place"].as_str() {
             Some("same") => Place::Same,
             Some("other") => Place::Other,
@@ -123,7 +175,7 @@ pub(crate) async fn place_of(
             }
             _ => Place::Unknown,
         };
-        return (place, position);
+        return (place, position, containers);
     }
-    (Place::Unknown, None)
+    (Place::Unknown, None, Vec::new())
 }

@@ -86,6 +86,7 @@ mod evidence;
 mod export;
 mod false_greens;
 mod false_greens_demo;
+mod false_greens_subject;
 mod firefox;
 mod gherkin;
 mod hygiene;
