@@ -30,6 +30,7 @@ mod test_page;
 mod trace_viewer;
 mod traffic;
 mod traffic_rule;
+mod unheard;
 mod version;
 
 pub(crate) use browser_target::BrowserTarget;

@@ -31,6 +31,7 @@ use crate::driver::route_patterns::{request_pattern, web_socket_pattern};
 use crate::driver::step_reach::{Reach, StepReach};
 use crate::driver::traffic::{Settled, Traffic};
 use crate::driver::traffic_rule::{Facts, Outcome, Source, classify, is_read_only};
+use crate::driver::unheard::Unheard;
 use crate::secrets::Secrets;
 
 /// The error code a blocked request fails with in the page (`net::ERR_BLOCKED_BY_CLIENT`).
@@ -85,6 +86,9 @@ pub(crate) struct OriginGuard {
     log: Mutex<GuardLog>,
     reach: Mutex<StepReach>,
     traffic: Traffic,
+    /// What the driver announced that the handlers above have not heard of yet; `None` only
+    /// in unit tests, which have no context.
+    unheard: Option<Unheard>,
     /// Woken whenever the guard hears of a navigation request.
     documents_heard: Notify,
 }
@@ -106,6 +110,7 @@ impl OriginGuard {
             log: Mutex::default(),
             reach: Mutex::default(),
             traffic: Traffic::default(),
+            unheard: None,
             documents_heard: Notify::new(),
         }
     }
@@ -120,7 +125,9 @@ impl OriginGuard {
         if allowed.is_any() {
             return Ok(None);
         }
-        let guard = Arc::new(OriginGuard::new(setup));
+        let mut guard = OriginGuard::new(setup);
+        guard.unheard = Some(Unheard::new(context));
+        let guard = Arc::new(guard);
         let handler = Arc::clone(&guard);
         // The client-side pattern matches everything the driver sends, and the driver is then
         // told to send only what `request_pattern` matches, because playwright-rs has no
@@ -180,13 +187,15 @@ impl OriginGuard {
         let watcher = Arc::clone(self);
         context
             .on_request(move |request: Request| {
-                if request.is_navigation_request()
-                    && let Some(frame) = request.frame()
-                    && watcher.allowed.allows(request.url())
-                {
-                    watcher
-                        .reach()
-                        .navigation_started(frame.guid(), request.url());
+                if request.is_navigation_request() {
+                    if let Some(frame) = request.frame()
+                        && watcher.allowed.allows(request.url())
+                    {
+                        watcher
+                            .reach()
+                            .navigation_started(frame.guid(), request.url());
+                    }
+                    watcher.hear(request.guid());
                     watcher.documents_heard.notify_waiters();
                 }
                 watcher.traffic.started(request.guid());
@@ -363,7 +372,15 @@ impl OriginGuard {
                 let _ = tokio::time::timeout(left, call).await;
             }
         };
-        self.traffic.settle(round_trip, cap).await
+        let unheard = || self.unheard.as_ref().map_or(0, Unheard::routes);
+        self.traffic.settle(round_trip, unheard, cap).await
+    }
+
+    /// Notes that a handler of the guard started on the object with protocol id `guid`.
+    fn hear(&self, guid: &str) {
+        if let Some(unheard) = &self.unheard {
+            unheard.hear(guid);
+        }
     }
 
     fn reach(&self) -> MutexGuard<'_, StepReach> {
@@ -383,6 +400,7 @@ impl OriginGuard {
     /// Handles a WebSocket that the driver routed: unless its origin is allowed after all, it is
     /// closed before it connects, so nothing the page sends on it leaves.
     async fn on_web_socket(&self, route: WebSocketRoute) -> Result<(), playwright_rs::Error> {
+        self.hear(route.guid());
         let url = route.url().to_owned();
         if self.allowed.allows(&url) {
             return route.connect_to_server().await;
@@ -404,13 +422,17 @@ impl OriginGuard {
     /// request goes on when [`AllowedOrigins::allows`] its URL after all; otherwise the rule
     /// decides.
     async fn on_route(&self, route: Route) -> Result<(), playwright_rs::Error> {
+        // The judgement counts before the route is heard of, so that a settle sees this
+        // request as on its way or as being judged at every moment.
+        let judging = self.traffic.judging();
+        self.hear(route.guid());
         let request = route.request();
         let url = request.url().to_owned();
         if self.allowed.allows(&url) {
             tracing::debug!(target: "prettyplay::origins", %url, "routed, but allowed");
+            drop(judging);
             return route.continue_(None).await;
         }
-        let judging = self.traffic.judging();
         let frame = request.frame();
         let headers = request.headers();
         let top_level = is_navigation(&request, &headers)
@@ -448,8 +470,10 @@ impl OriginGuard {
     /// `frame` shows, so that what that document asks for while it loads is judged as the
     /// app's. The driver reports the navigation long before the document's first request, but
     /// playwright-rs hands each event to its handler on a task of its own, and on a busy
-    /// machine the route's handler can run first. A document that no request of an allowed
-    /// origin loaded (after `history.pushState`, say) waits the whole [`DOCUMENT_HEARD_CAP`].
+    /// machine the route's handler can run first. It waits only while a navigation request of
+    /// the frame that the driver announced before this route was not heard yet (see
+    /// [`Unheard`]): a document no such request loads (after `history.pushState`, say) is not
+    /// waited for. [`DOCUMENT_HEARD_CAP`] bounds a wait for a listener that never runs.
     async fn hear_document(&self, frame: Option<&Frame>) {
         let Some(frame) = frame else {
             return;
@@ -460,6 +484,13 @@ impl OriginGuard {
             let at = frame.url();
             let web = url::Url::parse(&at).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
             if !web || !self.allowed.allows(&at) || self.reach().document_heard(frame.guid(), &at) {
+                return;
+            }
+            if self
+                .unheard
+                .as_ref()
+                .is_some_and(|u| !u.navigation_in(frame.guid()))
+            {
                 return;
             }
             if tokio::time::timeout_at(deadline, heard).await.is_err() {
