@@ -25,6 +25,7 @@ mod reuse;
 mod route_patterns;
 mod runtime;
 mod saved_state;
+mod sentinel;
 mod step_reach;
 mod test_page;
 mod trace_viewer;

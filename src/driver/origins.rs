@@ -20,7 +20,9 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use playwright_rs::protocol::{BrowserContext, Frame, Request, Route, WebSocketRoute};
+use playwright_rs::protocol::{
+    BrowserContext, Frame, FulfillOptions, Request, Route, WebSocketRoute,
+};
 use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 
@@ -28,6 +30,7 @@ use crate::config::AllowedOrigins;
 use crate::driver::app_loader::AppLoader;
 use crate::driver::guard_log::{GuardLog, OriginSeen};
 use crate::driver::route_patterns::{request_pattern, web_socket_pattern};
+use crate::driver::sentinel::{Sentinel, Through};
 use crate::driver::step_reach::{Reach, StepReach};
 use crate::driver::traffic::{Settled, Traffic};
 use crate::driver::traffic_rule::{Facts, Outcome, Source, classify, is_read_only};
@@ -89,6 +92,8 @@ pub(crate) struct OriginGuard {
     /// What the driver announced that the handlers above have not heard of yet; `None` only
     /// in unit tests, which have no context.
     unheard: Option<Unheard>,
+    /// The beacons through the pages' own network pipeline that end a settle's round trips.
+    sentinel: Sentinel,
     /// Woken whenever the guard hears of a navigation request.
     documents_heard: Notify,
 }
@@ -111,6 +116,7 @@ impl OriginGuard {
             reach: Mutex::default(),
             traffic: Traffic::default(),
             unheard: None,
+            sentinel: Sentinel::new(),
             documents_heard: Notify::new(),
         }
     }
@@ -142,7 +148,10 @@ impl OriginGuard {
             .channel()
             .send::<Value, Value>(
                 "setNetworkInterceptionPatterns",
-                json!({ "patterns": [{ "regexSource": request_pattern(allowed), "regexFlags": "" }] }),
+                json!({ "patterns": [
+                    { "regexSource": request_pattern(allowed), "regexFlags": "" },
+                    { "regexSource": guard.sentinel.pattern(), "regexFlags": "" },
+                ] }),
             )
             .await?;
         // WebRTC sends UDP straight from the browser, past routes and the proxy alike, with
@@ -187,18 +196,7 @@ impl OriginGuard {
         let watcher = Arc::clone(self);
         context
             .on_request(move |request: Request| {
-                if request.is_navigation_request() {
-                    if let Some(frame) = request.frame()
-                        && watcher.allowed.allows(request.url())
-                    {
-                        watcher
-                            .reach()
-                            .navigation_started(frame.guid(), request.url());
-                    }
-                    watcher.hear(request.guid());
-                    watcher.documents_heard.notify_waiters();
-                }
-                watcher.traffic.started(request.guid());
+                watcher.on_request(&request);
                 async { Ok(()) }
             })
             .await?;
@@ -207,11 +205,12 @@ impl OriginGuard {
         let watcher = Arc::clone(self);
         context
             .on_response(move |response| {
-                if let Some(id) = response
-                    .initializer()
-                    .get("request")
-                    .and_then(|r| r.get("guid"))
-                    .and_then(Value::as_str)
+                if watcher.sentinel.number(response.url()).is_none()
+                    && let Some(id) = response
+                        .initializer()
+                        .get("request")
+                        .and_then(|r| r.get("guid"))
+                        .and_then(Value::as_str)
                 {
                     watcher.traffic.ended(id);
                 }
@@ -221,10 +220,30 @@ impl OriginGuard {
         let watcher = Arc::clone(self);
         context
             .on_request_failed(move |request| {
-                watcher.traffic.ended(request.guid());
+                if watcher.sentinel.number(request.url()).is_none() {
+                    watcher.traffic.ended(request.guid());
+                }
                 async { Ok(()) }
             })
             .await
+    }
+
+    /// Follows a request the page made, and notes a navigation request: the document it loads
+    /// to an allowed origin is the app's. The guard's own sentinel beacons are not followed.
+    fn on_request(&self, request: &Request) {
+        if self.sentinel.number(request.url()).is_some() {
+            return;
+        }
+        if request.is_navigation_request() {
+            if let Some(frame) = request.frame()
+                && self.allowed.allows(request.url())
+            {
+                self.reach().navigation_started(frame.guid(), request.url());
+            }
+            self.hear(request.guid());
+            self.documents_heard.notify_waiters();
+        }
+        self.traffic.started(request.guid());
     }
 
     /// Records that a frame of the test's pages navigated to `url`.
@@ -357,19 +376,15 @@ impl OriginGuard {
     }
 
     /// Waits until nothing the pages started is still unseen (see [`Traffic::settle`]), with a
-    /// round trip through each of `frames` (the pages' main frames) as the barrier, for at most
-    /// `cap`.
+    /// sentinel beacon through each of `frames` (the pages' main frames) as the barrier, for at
+    /// most `cap`.
     pub(crate) async fn settle(&self, frames: &[Frame], cap: Duration) -> Settled {
         let round_trip = |left: Duration| async move {
             for frame in frames {
-                let call = frame.channel().send::<Value, Value>(
-                    "evaluateExpression",
-                    json!({ "expression": "0", "isFunction": false,
-                            "arg": { "value": { "v": "undefined" }, "handles": [] } }),
-                );
-                // A page that closed or hangs answers with an error or not at all: either way
-                // its requests are no longer the step's to wait for.
-                let _ = tokio::time::timeout(left, call).await;
+                let through = self.sentinel.through(frame, left).await;
+                if through == Through::Lost {
+                    tracing::debug!(target: "prettyplay::origins", "a sentinel beacon was not heard");
+                }
             }
         };
         let unheard = || self.unheard.as_ref().map_or(0, Unheard::routes);
@@ -424,10 +439,17 @@ impl OriginGuard {
     async fn on_route(&self, route: Route) -> Result<(), playwright_rs::Error> {
         // The judgement counts before the route is heard of, so that a settle sees this
         // request as on its way or as being judged at every moment.
-        let judging = self.traffic.judging();
-        self.hear(route.guid());
         let request = route.request();
         let url = request.url().to_owned();
+        if let Some(n) = self.sentinel.number(&url) {
+            self.hear(route.guid());
+            self.sentinel.hear(n);
+            return route
+                .fulfill(FulfillOptions::builder().status(204).build())
+                .await;
+        }
+        let judging = self.traffic.judging();
+        self.hear(route.guid());
         if self.allowed.allows(&url) {
             tracing::debug!(target: "prettyplay::origins", %url, "routed, but allowed");
             drop(judging);
