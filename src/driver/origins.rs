@@ -180,6 +180,8 @@ impl OriginGuard {
         context
             .on_frame_navigated(move |frame| {
                 watcher.on_navigated(&frame.url());
+                watcher.reach().frame_navigated(frame.guid());
+                watcher.documents_heard.notify_waiters();
                 async { Ok(()) }
             })
             .await?;
@@ -238,7 +240,14 @@ impl OriginGuard {
             if let Some(frame) = request.frame()
                 && self.allowed.allows(request.url())
             {
-                self.reach().navigation_started(frame.guid(), request.url());
+                let mut reach = self.reach();
+                reach.navigation_started(frame.guid(), request.url());
+                // The frame's URL changes as the driver's messages are read, before any
+                // handler runs, so a frame already at the URL has told of this navigation,
+                // even when the handler of that news ran before this one.
+                if same_document(&frame.url(), request.url()) {
+                    reach.frame_navigated(frame.guid());
+                }
             }
             self.hear(request.guid());
             self.documents_heard.notify_waiters();
@@ -492,10 +501,13 @@ impl OriginGuard {
     /// `frame` shows, so that what that document asks for while it loads is judged as the
     /// app's. The driver reports the navigation long before the document's first request, but
     /// playwright-rs hands each event to its handler on a task of its own, and on a busy
-    /// machine the route's handler can run first. It waits only while a navigation request of
-    /// the frame that the driver announced before this route was not heard yet (see
-    /// [`Unheard`]): a document no such request loads (after `history.pushState`, say) is not
-    /// waited for. [`DOCUMENT_HEARD_CAP`] bounds a wait for a listener that never runs.
+    /// machine the route's handler can run first; and in Firefox the document's first
+    /// requests can reach the guard before the frame tells of its navigation, while its URL is
+    /// still the old one. It waits only while a navigation request of the frame that the
+    /// driver announced before this route was not heard yet (see [`Unheard`]), or was heard
+    /// and the frame has not told of a navigation since: a document no such request loads
+    /// (after `history.pushState`, say) is not waited for. [`DOCUMENT_HEARD_CAP`] bounds a
+    /// wait for a navigation that never commits.
     async fn hear_document(&self, frame: Option<&Frame>) {
         let Some(frame) = frame else {
             return;
@@ -505,13 +517,16 @@ impl OriginGuard {
             let heard = self.documents_heard.notified();
             let at = frame.url();
             let web = url::Url::parse(&at).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
-            if !web || !self.allowed.allows(&at) || self.reach().document_heard(frame.guid(), &at) {
-                return;
-            }
-            if self
+            let on_its_way = self.reach().document_on_its_way(frame.guid());
+            let unheard = self
                 .unheard
                 .as_ref()
-                .is_some_and(|u| !u.navigation_in(frame.guid()))
+                .is_none_or(|u| u.navigation_in(frame.guid()));
+            if !on_its_way
+                && (!web
+                    || !self.allowed.allows(&at)
+                    || self.reach().document_heard(frame.guid(), &at)
+                    || !unheard)
             {
                 return;
             }
@@ -582,6 +597,11 @@ fn is_navigation(request: &Request, headers: &HashMap<String, String>) -> bool {
         && headers
             .get("sec-fetch-mode")
             .is_none_or(|mode| mode.eq_ignore_ascii_case("navigate"))
+}
+
+/// Whether `a` and `b` name the same document (they differ at most in the fragment).
+fn same_document(a: &str, b: &str) -> bool {
+    a.split('#').next() == b.split('#').next()
 }
 
 /// The message of a blocked request that is not a top-level navigation.
