@@ -446,7 +446,9 @@ fn replay_late_timers(browser: &str) {
             cdn.origin
         );
         if !out.stdout().contains(&blocked) {
-            out.fail(&format!("the fetch of {name:?} was not blocked as the step's"));
+            out.fail(&format!(
+                "the fetch of {name:?} was not blocked as the step's"
+            ));
         }
     }
     let seen = cdn.requests();
