@@ -25,11 +25,13 @@ mod reuse;
 mod route_patterns;
 mod runtime;
 mod saved_state;
+mod sentinel;
 mod step_reach;
 mod test_page;
 mod trace_viewer;
 mod traffic;
 mod traffic_rule;
+mod unheard;
 mod version;
 
 pub(crate) use browser_target::BrowserTarget;

@@ -20,7 +20,9 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use playwright_rs::protocol::{BrowserContext, Frame, Request, Route, WebSocketRoute};
+use playwright_rs::protocol::{
+    BrowserContext, Frame, FulfillOptions, Request, Route, WebSocketRoute,
+};
 use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 
@@ -28,9 +30,11 @@ use crate::config::AllowedOrigins;
 use crate::driver::app_loader::AppLoader;
 use crate::driver::guard_log::{GuardLog, OriginSeen};
 use crate::driver::route_patterns::{request_pattern, web_socket_pattern};
+use crate::driver::sentinel::{Sentinel, Through};
 use crate::driver::step_reach::{Reach, StepReach};
 use crate::driver::traffic::{Settled, Traffic};
 use crate::driver::traffic_rule::{Facts, Outcome, Source, classify, is_read_only};
+use crate::driver::unheard::Unheard;
 use crate::secrets::Secrets;
 
 /// The error code a blocked request fails with in the page (`net::ERR_BLOCKED_BY_CLIENT`).
@@ -85,6 +89,11 @@ pub(crate) struct OriginGuard {
     log: Mutex<GuardLog>,
     reach: Mutex<StepReach>,
     traffic: Traffic,
+    /// What the driver announced that the handlers above have not heard of yet; `None` only
+    /// in unit tests, which have no context.
+    unheard: Option<Unheard>,
+    /// The beacons through the pages' own network pipeline that end a settle's round trips.
+    sentinel: Sentinel,
     /// Woken whenever the guard hears of a navigation request.
     documents_heard: Notify,
 }
@@ -106,6 +115,8 @@ impl OriginGuard {
             log: Mutex::default(),
             reach: Mutex::default(),
             traffic: Traffic::default(),
+            unheard: None,
+            sentinel: Sentinel::new(),
             documents_heard: Notify::new(),
         }
     }
@@ -120,7 +131,9 @@ impl OriginGuard {
         if allowed.is_any() {
             return Ok(None);
         }
-        let guard = Arc::new(OriginGuard::new(setup));
+        let mut guard = OriginGuard::new(setup);
+        guard.unheard = Some(Unheard::new(context));
+        let guard = Arc::new(guard);
         let handler = Arc::clone(&guard);
         // The client-side pattern matches everything the driver sends, and the driver is then
         // told to send only what `request_pattern` matches, because playwright-rs has no
@@ -135,7 +148,10 @@ impl OriginGuard {
             .channel()
             .send::<Value, Value>(
                 "setNetworkInterceptionPatterns",
-                json!({ "patterns": [{ "regexSource": request_pattern(allowed), "regexFlags": "" }] }),
+                json!({ "patterns": [
+                    { "regexSource": request_pattern(allowed), "regexFlags": "" },
+                    { "regexSource": guard.sentinel.pattern(), "regexFlags": "" },
+                ] }),
             )
             .await?;
         // WebRTC sends UDP straight from the browser, past routes and the proxy alike, with
@@ -164,6 +180,8 @@ impl OriginGuard {
         context
             .on_frame_navigated(move |frame| {
                 watcher.on_navigated(&frame.url());
+                watcher.reach().frame_navigated(frame.guid());
+                watcher.documents_heard.notify_waiters();
                 async { Ok(()) }
             })
             .await?;
@@ -180,16 +198,7 @@ impl OriginGuard {
         let watcher = Arc::clone(self);
         context
             .on_request(move |request: Request| {
-                if request.is_navigation_request()
-                    && let Some(frame) = request.frame()
-                    && watcher.allowed.allows(request.url())
-                {
-                    watcher
-                        .reach()
-                        .navigation_started(frame.guid(), request.url());
-                    watcher.documents_heard.notify_waiters();
-                }
-                watcher.traffic.started(request.guid());
+                watcher.on_request(&request);
                 async { Ok(()) }
             })
             .await?;
@@ -198,11 +207,12 @@ impl OriginGuard {
         let watcher = Arc::clone(self);
         context
             .on_response(move |response| {
-                if let Some(id) = response
-                    .initializer()
-                    .get("request")
-                    .and_then(|r| r.get("guid"))
-                    .and_then(Value::as_str)
+                if watcher.sentinel.number(response.url()).is_none()
+                    && let Some(id) = response
+                        .initializer()
+                        .get("request")
+                        .and_then(|r| r.get("guid"))
+                        .and_then(Value::as_str)
                 {
                     watcher.traffic.ended(id);
                 }
@@ -212,10 +222,37 @@ impl OriginGuard {
         let watcher = Arc::clone(self);
         context
             .on_request_failed(move |request| {
-                watcher.traffic.ended(request.guid());
+                if watcher.sentinel.number(request.url()).is_none() {
+                    watcher.traffic.ended(request.guid());
+                }
                 async { Ok(()) }
             })
             .await
+    }
+
+    /// Follows a request the page made, and notes a navigation request: the document it loads
+    /// to an allowed origin is the app's. The guard's own sentinel beacons are not followed.
+    fn on_request(&self, request: &Request) {
+        if self.sentinel.number(request.url()).is_some() {
+            return;
+        }
+        if request.is_navigation_request() {
+            if let Some(frame) = request.frame()
+                && self.allowed.allows(request.url())
+            {
+                let mut reach = self.reach();
+                reach.navigation_started(frame.guid(), request.url());
+                // The frame's URL changes as the driver's messages are read, before any
+                // handler runs, so a frame already at the URL has told of this navigation,
+                // even when the handler of that news ran before this one.
+                if same_document(&frame.url(), request.url()) {
+                    reach.frame_navigated(frame.guid());
+                }
+            }
+            self.hear(request.guid());
+            self.documents_heard.notify_waiters();
+        }
+        self.traffic.started(request.guid());
     }
 
     /// Records that a frame of the test's pages navigated to `url`.
@@ -348,22 +385,26 @@ impl OriginGuard {
     }
 
     /// Waits until nothing the pages started is still unseen (see [`Traffic::settle`]), with a
-    /// round trip through each of `frames` (the pages' main frames) as the barrier, for at most
-    /// `cap`.
+    /// sentinel beacon through each of `frames` (the pages' main frames) as the barrier, for at
+    /// most `cap`.
     pub(crate) async fn settle(&self, frames: &[Frame], cap: Duration) -> Settled {
         let round_trip = |left: Duration| async move {
             for frame in frames {
-                let call = frame.channel().send::<Value, Value>(
-                    "evaluateExpression",
-                    json!({ "expression": "0", "isFunction": false,
-                            "arg": { "value": { "v": "undefined" }, "handles": [] } }),
-                );
-                // A page that closed or hangs answers with an error or not at all: either way
-                // its requests are no longer the step's to wait for.
-                let _ = tokio::time::timeout(left, call).await;
+                let through = self.sentinel.through(frame, left).await;
+                if through == Through::Lost {
+                    tracing::debug!(target: "prettyplay::origins", "a sentinel beacon was not heard");
+                }
             }
         };
-        self.traffic.settle(round_trip, cap).await
+        let unheard = || self.unheard.as_ref().map_or(0, Unheard::routes);
+        self.traffic.settle(round_trip, unheard, cap).await
+    }
+
+    /// Notes that a handler of the guard started on the object with protocol id `guid`.
+    fn hear(&self, guid: &str) {
+        if let Some(unheard) = &self.unheard {
+            unheard.hear(guid);
+        }
     }
 
     fn reach(&self) -> MutexGuard<'_, StepReach> {
@@ -383,6 +424,7 @@ impl OriginGuard {
     /// Handles a WebSocket that the driver routed: unless its origin is allowed after all, it is
     /// closed before it connects, so nothing the page sends on it leaves.
     async fn on_web_socket(&self, route: WebSocketRoute) -> Result<(), playwright_rs::Error> {
+        self.hear(route.guid());
         let url = route.url().to_owned();
         if self.allowed.allows(&url) {
             return route.connect_to_server().await;
@@ -404,13 +446,24 @@ impl OriginGuard {
     /// request goes on when [`AllowedOrigins::allows`] its URL after all; otherwise the rule
     /// decides.
     async fn on_route(&self, route: Route) -> Result<(), playwright_rs::Error> {
+        // The judgement counts before the route is heard of, so that a settle sees this
+        // request as on its way or as being judged at every moment.
         let request = route.request();
         let url = request.url().to_owned();
-        if self.allowed.allows(&url) {
-            tracing::debug!(target: "prettyplay::origins", %url, "routed, but allowed");
-            return route.continue_(None).await;
+        if let Some(n) = self.sentinel.number(&url) {
+            self.hear(route.guid());
+            self.sentinel.hear(n);
+            return route
+                .fulfill(FulfillOptions::builder().status(204).build())
+                .await;
         }
         let judging = self.traffic.judging();
+        self.hear(route.guid());
+        if self.allowed.allows(&url) {
+            tracing::debug!(target: "prettyplay::origins", %url, "routed, but allowed");
+            drop(judging);
+            return route.continue_(None).await;
+        }
         let frame = request.frame();
         let headers = request.headers();
         let top_level = is_navigation(&request, &headers)
@@ -448,8 +501,13 @@ impl OriginGuard {
     /// `frame` shows, so that what that document asks for while it loads is judged as the
     /// app's. The driver reports the navigation long before the document's first request, but
     /// playwright-rs hands each event to its handler on a task of its own, and on a busy
-    /// machine the route's handler can run first. A document that no request of an allowed
-    /// origin loaded (after `history.pushState`, say) waits the whole [`DOCUMENT_HEARD_CAP`].
+    /// machine the route's handler can run first; and in Firefox the document's first
+    /// requests can reach the guard before the frame tells of its navigation, while its URL is
+    /// still the old one. It waits only while a navigation request of the frame that the
+    /// driver announced before this route was not heard yet (see [`Unheard`]), or was heard
+    /// and the frame has not told of a navigation since: a document no such request loads
+    /// (after `history.pushState`, say) is not waited for. [`DOCUMENT_HEARD_CAP`] bounds a
+    /// wait for a navigation that never commits.
     async fn hear_document(&self, frame: Option<&Frame>) {
         let Some(frame) = frame else {
             return;
@@ -459,7 +517,17 @@ impl OriginGuard {
             let heard = self.documents_heard.notified();
             let at = frame.url();
             let web = url::Url::parse(&at).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
-            if !web || !self.allowed.allows(&at) || self.reach().document_heard(frame.guid(), &at) {
+            let on_its_way = self.reach().document_on_its_way(frame.guid());
+            let unheard = self
+                .unheard
+                .as_ref()
+                .is_none_or(|u| u.navigation_in(frame.guid()));
+            if !on_its_way
+                && (!web
+                    || !self.allowed.allows(&at)
+                    || self.reach().document_heard(frame.guid(), &at)
+                    || !unheard)
+            {
                 return;
             }
             if tokio::time::timeout_at(deadline, heard).await.is_err() {
@@ -529,6 +597,11 @@ fn is_navigation(request: &Request, headers: &HashMap<String, String>) -> bool {
         && headers
             .get("sec-fetch-mode")
             .is_none_or(|mode| mode.eq_ignore_ascii_case("navigate"))
+}
+
+/// Whether `a` and `b` name the same document (they differ at most in the fragment).
+fn same_document(a: &str, b: &str) -> bool {
+    a.split('#').next() == b.split('#').next()
 }
 
 /// The message of a blocked request that is not a top-level navigation.

@@ -69,6 +69,9 @@ pub(crate) struct StepReach {
     /// By frame: when its latest navigation request was seen (the count of actions then) and
     /// its URL without the fragment.
     documents: HashMap<String, (u64, String)>,
+    /// The frames whose latest navigation request was heard but whose frame has not told of a
+    /// navigation since: the document is still on its way.
+    uncommitted: HashSet<String>,
 }
 
 impl StepReach {
@@ -107,6 +110,19 @@ impl StepReach {
     pub(crate) fn navigation_started(&mut self, frame: &str, url: &str) {
         self.documents
             .insert(frame.to_owned(), (self.acted, without_fragment(url)));
+        self.uncommitted.insert(frame.to_owned());
+    }
+
+    /// Notes that `frame` told of a navigation, a same-document one included: the document its
+    /// latest navigation request asked for, if any, is the frame's now or never will be.
+    pub(crate) fn frame_navigated(&mut self, frame: &str) {
+        self.uncommitted.remove(frame);
+    }
+
+    /// Whether `frame`'s latest navigation request was heard and the frame has not told of a
+    /// navigation since.
+    pub(crate) fn document_on_its_way(&self, frame: &str) -> bool {
+        self.uncommitted.contains(frame)
     }
 
     /// Whether the document `frame` shows now, at `url`, is the one its latest navigation

@@ -140,13 +140,15 @@ impl Traffic {
 
     /// Waits until nothing the pages started is still unseen: `round_trip` (a barrier through
     /// every page) passes [`CALM_ROUND_TRIPS`] times in a row with no request starting or
-    /// ending meanwhile, and no request the current execution started is still open. Requests
-    /// that earlier executions left open (a stream, a long poll) do not hold it: what they
-    /// become is judged when it happens. It gives up after `cap`.
-    pub(crate) async fn settle<R, F>(&self, round_trip: R, cap: Duration) -> Settled
+    /// ending meanwhile, no request the current execution started still open, and `unheard`
+    /// (the routes the driver announced before the barrier's answer whose handler has not
+    /// started) at zero. Requests that earlier executions left open (a stream, a long poll) do
+    /// not hold it: what they become is judged when it happens. It gives up after `cap`.
+    pub(crate) async fn settle<R, F, U>(&self, round_trip: R, unheard: U, cap: Duration) -> Settled
     where
         R: Fn(Duration) -> F,
         F: Future<Output = ()>,
+        U: Fn() -> usize,
     {
         let start = Instant::now();
         let mut calm = 0;
@@ -159,14 +161,21 @@ impl Traffic {
             let before = self.lock().version;
             round_trip(left).await;
             // Handlers of the events that came before the barrier's answer were spawned
-            // before it was read: let them run.
+            // before it was read: let them run. A handler that has not started by the time
+            // the lock is taken is still counted by `unheard`, which is read after the
+            // barrier's answer and so covers every route announced before it.
             tokio::task::yield_now().await;
+            // Made before the state is read, so that a change after the read still wakes it.
+            let changed = self.changed.notified();
+            let unheard = unheard();
             let (version, open) = {
                 let state = self.lock();
                 let current = state.execution;
                 (
                     state.version,
-                    state.judging + state.open.values().filter(|e| **e == current).count(),
+                    unheard
+                        + state.judging
+                        + state.open.values().filter(|e| **e == current).count(),
                 )
             };
             if version == before && open == 0 {
@@ -190,7 +199,7 @@ impl Traffic {
             if open > 0 {
                 // Something is on its way: wait for it to change rather than spin.
                 let left = cap.saturating_sub(start.elapsed());
-                let _ = tokio::time::timeout(left, self.changed.notified()).await;
+                let _ = tokio::time::timeout(left, changed).await;
             }
         }
     }
@@ -221,7 +230,7 @@ mod tests {
         let traffic = Traffic::default();
         let trips = AtomicU32::new(0);
         let settled = traffic
-            .settle(barrier(&trips), Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5))
             .await;
         assert_eq!(settled, Settled::Calm);
         assert_eq!(trips.load(Ordering::SeqCst), CALM_ROUND_TRIPS);
@@ -249,7 +258,7 @@ mod tests {
         });
         let trips = AtomicU32::new(0);
         let settled = traffic
-            .settle(barrier(&trips), Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5))
             .await;
         assert_eq!(settled, Settled::Calm);
         assert!(
@@ -275,7 +284,9 @@ mod tests {
             }
         };
         assert_eq!(
-            traffic.settle(round_trip, Duration::from_secs(5)).await,
+            traffic
+                .settle(round_trip, || 0, Duration::from_secs(5))
+                .await,
             Settled::Calm
         );
         assert_eq!(trips.load(Ordering::SeqCst), 1 + CALM_ROUND_TRIPS);
@@ -288,7 +299,7 @@ mod tests {
         let acted = Instant::now();
         let trips = AtomicU32::new(0);
         let settled = traffic
-            .settle(barrier(&trips), Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5))
             .await;
         assert_eq!(settled, Settled::Calm);
         assert!(acted.elapsed() >= ACTED_FLOOR);
@@ -303,7 +314,7 @@ mod tests {
         });
         let trips = AtomicU32::new(0);
         let settled = traffic
-            .settle(barrier(&trips), Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5))
             .await;
         touch.await.unwrap();
         assert_eq!(settled, Settled::Calm);
@@ -312,7 +323,7 @@ mod tests {
         let trips = AtomicU32::new(0);
         let start = Instant::now();
         traffic
-            .settle(barrier(&trips), Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5))
             .await;
         assert_eq!(trips.load(Ordering::SeqCst), CALM_ROUND_TRIPS);
         assert!(start.elapsed() < ACTED_FLOOR);
@@ -334,7 +345,7 @@ mod tests {
         begun_rx.await.unwrap();
         let trips = AtomicU32::new(0);
         let settled = traffic
-            .settle(barrier(&trips), Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5))
             .await;
         assert_eq!(settled, Settled::Calm);
         assert!(
@@ -342,6 +353,36 @@ mod tests {
             "it returned before the judgement"
         );
         judgement.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_route_announced_but_not_heard_holds_it_until_its_handler_starts() {
+        let traffic = Arc::new(Traffic::default());
+        let unheard = Arc::new(AtomicU32::new(1));
+        let (judge, count) = (Arc::clone(&traffic), Arc::clone(&unheard));
+        let handler = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            // A handler counts its judgement before it is heard of, as `on_route` does.
+            let judging = judge.judging();
+            count.store(0, Ordering::SeqCst);
+            drop(judging);
+        });
+        let trips = AtomicU32::new(0);
+        let settled = traffic
+            .settle(
+                barrier(&trips),
+                || unheard.load(Ordering::SeqCst) as usize,
+                Duration::from_secs(5),
+            )
+            .await;
+        assert_eq!(settled, Settled::Calm);
+        assert_eq!(unheard.load(Ordering::SeqCst), 0, "it returned unheard");
+        handler.await.unwrap();
+        // One that is never heard of holds it to the cap.
+        let capped = traffic
+            .settle(barrier(&trips), || 1, Duration::from_millis(100))
+            .await;
+        assert_eq!(capped, Settled::Capped);
     }
 
     #[tokio::test]
@@ -353,13 +394,13 @@ mod tests {
         let trips = AtomicU32::new(0);
         assert_eq!(
             traffic
-                .settle(barrier(&trips), Duration::from_secs(5))
+                .settle(barrier(&trips), || 0, Duration::from_secs(5))
                 .await,
             Settled::Calm
         );
         traffic.started("poll");
         let capped = traffic
-            .settle(barrier(&trips), Duration::from_millis(100))
+            .settle(barrier(&trips), || 0, Duration::from_millis(100))
             .await;
         assert_eq!(capped, Settled::Capped);
     }

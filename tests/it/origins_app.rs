@@ -408,3 +408,65 @@ fn a_models_candidate_that_reaches_another_origin_fails_and_is_never_cached() {
         out.fail(&format!("the analytics origin received {leaked:?}"));
     }
 }
+
+/// Replays, in `browser`, steps whose code leaves a timer behind in the page that fetches from
+/// the CDN just after the code returned (at once, and 60 ms later): the request reaches the
+/// guard only after the step's last call, and under load after the step's round trips, so
+/// only a settle that waits for what the driver announced sees it. Each test fails on it, and
+/// nothing reaches the CDN but the app's own script and font.
+fn replay_late_timers(browser: &str) {
+    let cdn = ThirdParty::start();
+    let stats = RecordingServer::start();
+    let mut scenario = String::new();
+    let mut test = Test::new()
+        .config(&format!("[browser]\ntimeout = 10\n{browser}"))
+        .page("index.html", &shop_page(&cdn.origin, stats.origin()));
+    for (name, delay) in [("a timer at once", 0), ("a timer after 60 ms", 60)] {
+        let code = on_the_shop(&format!(
+            "  await page.evaluate(([u, d]) => {{ setTimeout(() => \
+             fetch(u + '/data?from=timer' + d).catch(() => 0), d); }}, ['{}', {delay}]);\n",
+            cdn.origin
+        ));
+        scenario.push_str(&format!("test: {name}\n  shop\n"));
+        test = test.cached(SCENARIO, name, "shop", 1, &code);
+    }
+    let out = test
+        .scenario(SCENARIO, &scenario)
+        .args(&["replay", "--strict", "-j", "1"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 2 failed");
+    for (name, delay) in [("a timer at once", 0), ("a timer after 60 ms", 60)] {
+        let fail = format!("FAIL scenarios/shop.steps › {name} (");
+        if !out.stdout().contains(&fail) {
+            out.fail(&format!("the test {name:?} did not fail"));
+        }
+        let blocked = format!(
+            "blocked by [browser] allowed_origins: fetch {}/data?from=timer{delay}",
+            cdn.origin
+        );
+        if !out.stdout().contains(&blocked) {
+            out.fail(&format!(
+                "the fetch of {name:?} was not blocked as the step's"
+            ));
+        }
+    }
+    let seen = cdn.requests();
+    if seen
+        .iter()
+        .any(|r| !(r.starts_with("GET /lib.js HTTP") || r.starts_with("GET /font.woff2 HTTP")))
+    {
+        out.fail(&format!("the CDN received {seen:?}"));
+    }
+}
+
+#[test]
+fn a_fetch_step_code_left_on_a_timer_fails_its_step_in_chromium() {
+    replay_late_timers("");
+}
+
+#[test]
+fn a_fetch_step_code_left_on_a_timer_fails_its_step_in_firefox() {
+    require_firefox();
+    replay_late_timers("name = \"firefox\"\n");
+}
