@@ -33,6 +33,7 @@ mod kinds;
 mod locator;
 mod navigation;
 mod phrases;
+mod plan_steps;
 mod resolve;
 mod rewrites;
 mod rows;
