@@ -21,6 +21,7 @@ mod choices;
 mod codegen;
 mod compound;
 mod discourse;
+mod edit_mode;
 mod forms;
 mod grammar;
 mod http;

@@ -10,6 +10,7 @@
 
 use crate::script::PageState;
 use crate::writer::builtin::discourse::{Discourse, Part, quoted};
+use crate::writer::builtin::edit_mode;
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::navigation::main_headings;
@@ -18,16 +19,23 @@ use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
 /// What a reader sees: the sentence's normalized tokens, its raw tokens (an ordinal that
 /// starts the sentence survives there), the test's discourse and the page.
 pub(crate) struct Said<'a> {
-    toks: Vec<Tok>,
-    raw: Vec<Tok>,
-    discourse: &'a Discourse,
-    state: &'a PageState,
+    pub(crate) toks: Vec<Tok>,
+    pub(crate) raw: Vec<Tok>,
+    pub(crate) discourse: &'a Discourse,
+    pub(crate) state: &'a PageState,
 }
 
-type Reading = Option<Result<Vec<Part>, Decline>>;
+pub(crate) type Reading = Option<Result<Vec<Part>, Decline>>;
 
 /// One reader of plan steps: its name and what it makes of a sentence.
 pub(crate) struct PlanReader {
+    #[cfg_attr(
+        not(test),
+        expect(
+            dead_code,
+            reason = "the name says which reader a row is; tests list them"
+        )
+    )]
     pub(crate) name: &'static str,
     pub(crate) read: fn(&Said) -> Reading,
 }
@@ -49,6 +57,10 @@ pub(crate) const PLAN_READERS: &[PlanReader] = &[
     PlanReader {
         name: "the URL changes to #fragment",
         read: url_fragment,
+    },
+    PlanReader {
+        name: "the 'x' button appears in the footer",
+        read: in_the_footer,
     },
     PlanReader {
         name: "the checkbox is checked",
@@ -77,6 +89,22 @@ pub(crate) const PLAN_READERS: &[PlanReader] = &[
     PlanReader {
         name: "'a' is removed from the list",
         read: gone,
+    },
+    PlanReader {
+        name: "double-click the todo to enter edit mode",
+        read: edit_mode::to_edit,
+    },
+    PlanReader {
+        name: "the todo enters edit mode",
+        read: edit_mode::in_edit_mode,
+    },
+    PlanReader {
+        name: "change the text to 'x' and press Enter",
+        read: edit_mode::change_text,
+    },
+    PlanReader {
+        name: "the todo is updated to 'x'",
+        read: edit_mode::updated,
     },
     PlanReader {
         name: "click the checkbox next to the todo",
@@ -124,7 +152,7 @@ pub(crate) fn without_comments(sentence: &str) -> String {
 }
 
 /// The lowercase words of `toks`, a quoted literal as `"`.
-fn words(toks: &[Tok]) -> Vec<&str> {
+pub(crate) fn words(toks: &[Tok]) -> Vec<&str> {
     toks.iter()
         .map(|t| match t {
             Tok::Word(w, _) => w.as_str(),
@@ -133,7 +161,7 @@ fn words(toks: &[Tok]) -> Vec<&str> {
         .collect()
 }
 
-fn code(line: String) -> Reading {
+pub(crate) fn code(line: String) -> Reading {
     Some(Ok(vec![Part::Code(line)]))
 }
 
@@ -339,7 +367,7 @@ fn gone_words(predicate: &[&str]) -> bool {
 }
 
 /// The list item whose text is exactly `item`.
-fn item_locator(item: &str) -> String {
+pub(crate) fn item_locator(item: &str) -> String {
     format!(
         "page.getByRole('listitem').filter({{ has: page.getByText({}, {{ exact: true }}) }})",
         js_str(item)
@@ -351,6 +379,31 @@ fn gone_code(item: &str) -> Part {
     Part::Code(format!(
         "await expect({}).toHaveCount(0);",
         item_locator(item)
+    ))
+}
+
+/// `the 'Clear completed' button appears in the footer`: the named button or link is visible
+/// inside the page's footer element (any of them, when the page has several).
+fn in_the_footer(said: &Said) -> Reading {
+    let (name, kind) = match said.toks.as_slice() {
+        [the, Tok::Lit(name), kind, rest @ ..] if the.is("the") => match words(rest).as_slice() {
+            ["appears" | "appear", "in", "the", "footer"]
+            | [
+                "is",
+                "visible" | "shown" | "displayed",
+                "in",
+                "the",
+                "footer",
+            ] => (name, kind),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let role = ["button", "link"].into_iter().find(|role| kind.is(role))?;
+    code(format!(
+        "await expect(page.locator('footer').getByRole('{role}', {{ name: {}, exact: true \
+         }})).toBeVisible();",
+        js_str(name)
     ))
 }
 
@@ -494,7 +547,7 @@ const PHRASE_ENDS: &[&str] = &[
 /// `click the checkbox next to the todo`, `complete the first todo`, `first todo is marked as
 /// complete`, `hover over the todo item`: the sentence with its referring noun phrase
 /// replaced by the quoted item it refers to, for the shapes to read.
-fn references(said: &Said) -> Reading {
+pub(crate) fn references(said: &Said) -> Reading {
     let toks = &said.raw;
     for start in 0..toks.len() {
         // A phrase inside a purpose clause (`click the checkbox to uncomplete it`) is the
@@ -591,7 +644,7 @@ fn add_and_mark(said: &Said) -> Reading {
 }
 
 /// The tokens as a sentence the shapes read again, literals quoted.
-fn sentence_of(toks: &[Tok]) -> String {
+pub(crate) fn sentence_of(toks: &[Tok]) -> String {
     toks.iter()
         .map(|t| match t {
             Tok::Word(_, written) => written.clone(),
@@ -790,6 +843,25 @@ mod tests {
         assert_eq!(
             read(&none, "The application loads successfully").unwrap(),
             ["the heading \"todos\" is visible"]
+        );
+    }
+
+    #[test]
+    fn a_button_in_the_footer_is_looked_for_in_the_footer() {
+        assert_eq!(
+            read(
+                &added(&[]),
+                "The 'Clear completed' button appears in the footer"
+            )
+            .unwrap(),
+            [
+                "await expect(page.locator('footer').getByRole('button', { name: 'Clear completed', \
+              exact: true })).toBeVisible();"
+            ]
+        );
+        assert_eq!(
+            read(&added(&[]), "The 'x' button appears on the footer"),
+            None
         );
     }
 
