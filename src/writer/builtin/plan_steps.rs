@@ -235,21 +235,19 @@ fn is_item_noun(word: &str) -> bool {
 
 /// `the URL changes to #/active`: the URL ends with the fragment, written without quotes.
 fn url_fragment(said: &Said) -> Reading {
-    let (verb_at, fragment) = match said.toks.as_slice() {
-        [the, url, verb, to, Tok::Word(_, fragment)] if to.is("to") => (verb, fragment),
-        [the, url, verb, Tok::Word(_, fragment)] if !verb.is("to") => {
-            let _ = (the, url);
+    let (verb, fragment) = match said.toks.as_slice() {
+        [the, url, verb, to, Tok::Word(_, fragment)]
+            if the.is("the") && url.is("url") && to.is("to") =>
+        {
+            (verb, fragment)
+        }
+        [the, url, verb, Tok::Word(_, fragment)] if the.is("the") && url.is("url") => {
             (verb, fragment)
         }
         _ => return None,
     };
-    let head = &said.toks[..2];
-    if !(head[0].is("the") && head[1].is("url"))
-        || !["changes", "is", "becomes", "ends"]
-            .iter()
-            .any(|v| verb_at.is(v))
-        || !fragment.starts_with('#')
-    {
+    let verbs = ["changes", "is", "becomes", "ends"];
+    if !verbs.iter().any(|v| verb.is(v)) || !fragment.starts_with('#') {
         return None;
     }
     let pattern: String = fragment
