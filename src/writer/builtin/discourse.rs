@@ -258,6 +258,22 @@ impl Discourse {
         self.last_item = Some(new);
     }
 
+    /// The items added and still there, in the order they were added.
+    pub(crate) fn items(&self) -> &[String] {
+        &self.added
+    }
+
+    /// The text typed into the new-item field and not yet submitted.
+    pub(crate) fn typed(&self) -> Option<&str> {
+        self.typed.as_deref()
+    }
+
+    /// The one item `the todo` or `it` means, or why no single one.
+    pub(crate) fn the_item(&self) -> Result<String, Decline> {
+        self.resolve(Reference::The)
+            .map(|mut items| items.remove(0))
+    }
+
     /// Whom `reference` means.
     fn resolve(&self, reference: Reference) -> Result<Vec<String>, Decline> {
         let added = || listed(&self.added);
@@ -667,7 +683,7 @@ fn state_of(item: &str, predicate: Predicate) -> String {
 }
 
 /// `item` in quotes the tokenizer reads back whole: the first kind it does not hold.
-fn quoted(item: &str) -> Option<String> {
+pub(crate) fn quoted(item: &str) -> Option<String> {
     [('"', '"'), ('\'', '\''), ('\u{201c}', '\u{201d}')]
         .iter()
         .find(|(open, close)| !item.contains(*open) && !item.contains(*close))

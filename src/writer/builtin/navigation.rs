@@ -137,7 +137,7 @@ fn words(text: &str) -> Vec<String> {
 }
 
 /// The names of the page's level-1 headings.
-fn main_headings(snapshot: &str) -> Vec<String> {
+pub(crate) fn main_headings(snapshot: &str) -> Vec<String> {
     let snap = Snapshot::parse(snapshot);
     snap.nodes
         .iter()

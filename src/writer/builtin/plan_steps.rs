@@ -1,0 +1,881 @@
+//! Plan steps as test planners write them: loose sentences that restate the test's own items
+//! ("'Task 1' and 'Task 3' remain visible"), refer back inside an action ("click the checkbox
+//! next to the todo", "complete the first todo"), add and act in one breath ("add a todo 'x'
+//! and mark it as complete") or describe a state ("the list is empty", "reload the page", "the
+//! URL changes to #/active"). Each reader turns its sentence into sentences the shapes read
+//! or into exact code; a reader that cannot account for a word leaves the sentence to the
+//! shapes, which decline it.
+//!
+//! Main function: [`read_plan_step`]; [`PLAN_READERS`] is the ordered list of readers.
+
+use crate::script::PageState;
+use crate::writer::builtin::discourse::{Discourse, Part, quoted};
+use crate::writer::builtin::edit_mode;
+use crate::writer::builtin::intent::Decline;
+use crate::writer::builtin::locator::js_str;
+use crate::writer::builtin::navigation::main_headings;
+use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
+
+/// What a reader sees: the sentence's normalized tokens, its raw tokens (an ordinal that
+/// starts the sentence survives there), the test's discourse and the page.
+pub(crate) struct Said<'a> {
+    pub(crate) toks: Vec<Tok>,
+    pub(crate) raw: Vec<Tok>,
+    pub(crate) discourse: &'a Discourse,
+    pub(crate) state: &'a PageState,
+}
+
+pub(crate) type Reading = Option<Result<Vec<Part>, Decline>>;
+
+/// One reader of plan steps: its name and what it makes of a sentence.
+pub(crate) struct PlanReader {
+    #[cfg_attr(
+        not(test),
+        expect(
+            dead_code,
+            reason = "the name says which reader a row is; tests list them"
+        )
+    )]
+    pub(crate) name: &'static str,
+    pub(crate) read: fn(&Said) -> Reading,
+}
+
+/// The readers in the order they are tried; the first that reads the sentence wins.
+pub(crate) const PLAN_READERS: &[PlanReader] = &[
+    PlanReader {
+        name: "reload the page",
+        read: reload,
+    },
+    PlanReader {
+        name: "the application loads",
+        read: app_loads,
+    },
+    PlanReader {
+        name: "the list is empty",
+        read: empty_list,
+    },
+    PlanReader {
+        name: "the URL changes to #fragment",
+        read: url_fragment,
+    },
+    PlanReader {
+        name: "the 'x' button appears in the footer",
+        read: in_the_footer,
+    },
+    PlanReader {
+        name: "the checkbox is checked",
+        read: the_checkbox,
+    },
+    PlanReader {
+        name: "click the checkbox to uncomplete it",
+        read: click_checkbox_to,
+    },
+    PlanReader {
+        name: "press Enter to submit the todo",
+        read: press_to_submit,
+    },
+    PlanReader {
+        name: "add 'a' and mark it as complete",
+        read: add_and_mark,
+    },
+    PlanReader {
+        name: "mark 'a' and 'b' as complete",
+        read: each_named_action,
+    },
+    PlanReader {
+        name: "'a' and 'b' remain visible",
+        read: each_named_check,
+    },
+    PlanReader {
+        name: "'a' is removed from the list",
+        read: gone,
+    },
+    PlanReader {
+        name: "double-click the todo to enter edit mode",
+        read: edit_mode::to_edit,
+    },
+    PlanReader {
+        name: "the todo enters edit mode",
+        read: edit_mode::in_edit_mode,
+    },
+    PlanReader {
+        name: "change the text to 'x' and press Enter",
+        read: edit_mode::change_text,
+    },
+    PlanReader {
+        name: "the todo is updated to 'x'",
+        read: edit_mode::updated,
+    },
+    PlanReader {
+        name: "click the checkbox next to the todo",
+        read: references,
+    },
+];
+
+/// What `sentence` means as a plan step in a test with `discourse`, on the page of `state`;
+/// `None` when no reader reads it.
+pub(crate) fn read_plan_step(
+    discourse: &Discourse,
+    sentence: &str,
+    columns: &[String],
+    state: &PageState,
+) -> Reading {
+    let raw = tokenize(sentence, columns);
+    let said = Said {
+        toks: normalize(raw.clone()),
+        raw,
+        discourse,
+        state,
+    };
+    PLAN_READERS.iter().find_map(|reader| (reader.read)(&said))
+}
+
+/// `sentence` without its parenthesized comments: "type 'x' (with spaces) and press Enter".
+/// A parenthesis that holds a quote is kept, because a quoted value is never a comment.
+pub(crate) fn without_comments(sentence: &str) -> String {
+    let mut out = String::with_capacity(sentence.len());
+    let mut rest = sentence;
+    while let Some(open) = rest.find('(') {
+        let Some(close) = rest[open..].find(')').map(|at| open + at) else {
+            break;
+        };
+        let inside = &rest[open + 1..close];
+        if inside.contains(['\'', '"', '\u{201c}', '`', '$', '<']) {
+            out.push_str(&rest[..=close]);
+        } else {
+            out.push_str(rest[..open].trim_end());
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The lowercase words of `toks`, a quoted literal as `"`.
+pub(crate) fn words(toks: &[Tok]) -> Vec<&str> {
+    toks.iter()
+        .map(|t| match t {
+            Tok::Word(w, _) => w.as_str(),
+            Tok::Lit(_) => "\"",
+        })
+        .collect()
+}
+
+pub(crate) fn code(line: String) -> Reading {
+    Some(Ok(vec![Part::Code(line)]))
+}
+
+/// `reload the page`, `refresh the page`, `reload`.
+fn reload(said: &Said) -> Reading {
+    match words(&said.toks).as_slice() {
+        ["reload" | "refresh"] | ["reload" | "refresh", "the", "page" | "browser"] => {
+            code("await page.reload();".to_owned())
+        }
+        _ => None,
+    }
+}
+
+/// `the application loads successfully`: the app's main heading is visible.
+fn app_loads(said: &Said) -> Reading {
+    let w = words(&said.toks);
+    let app = |n: &str| matches!(n, "application" | "app" | "page" | "site");
+    let loads = match w.as_slice() {
+        ["the", noun, "loads" | "loaded" | "opens"] => app(noun),
+        [
+            "the",
+            noun,
+            "loads" | "loaded" | "opens",
+            "successfully" | "correctly",
+        ] => app(noun),
+        ["the", noun, "is", "loaded"] | ["the", noun, "is", "loaded", "successfully"] => app(noun),
+        _ => false,
+    };
+    if !loads {
+        return None;
+    }
+    match main_headings(&said.state.snapshot).as_slice() {
+        [heading] => Some(Ok(vec![Part::Sentence(format!(
+            "the heading {} is visible",
+            quoted(heading)?
+        ))])),
+        _ => Some(Err(Decline::new(
+            "the app's loaded state is its one main (level 1) heading, and the page has none \
+             or several; name what must be visible in quotes",
+        ))),
+    }
+}
+
+/// `the list is empty`, `the todo list remains empty`, `no todo is added to the list`,
+/// `start with an empty todo list`: the page lists no item.
+fn empty_list(said: &Said) -> Reading {
+    let w = words(&said.toks);
+    let list = |s: &[&str]| matches!(s, ["list"] | [_, "list"]);
+    let empty = match w.as_slice() {
+        ["the", subject @ .., "is" | "remains" | "stays", "empty"] => list(subject),
+        ["start", "with", "an", "empty", subject @ ..] => list(subject),
+        ["no", noun, "is" | "was", "added"] => is_item_noun(noun),
+        ["no", noun, "is" | "was", "added", "to", "the", subject @ ..] => {
+            is_item_noun(noun) && list(subject)
+        }
+        _ => false,
+    };
+    empty.then(|| {
+        Ok(vec![Part::Code(
+            "await expect(page.getByRole('listitem')).toHaveCount(0);".to_owned(),
+        )])
+    })
+}
+
+fn is_item_noun(word: &str) -> bool {
+    matches!(
+        word,
+        "todo" | "todos" | "item" | "items" | "task" | "tasks" | "entry" | "entries"
+    )
+}
+
+/// `the URL changes to #/active`: the URL ends with the fragment, written without quotes.
+fn url_fragment(said: &Said) -> Reading {
+    let (verb, fragment) = match said.toks.as_slice() {
+        [the, url, verb, to, Tok::Word(_, fragment)]
+            if the.is("the") && url.is("url") && to.is("to") =>
+        {
+            (verb, fragment)
+        }
+        [the, url, verb, Tok::Word(_, fragment)] if the.is("the") && url.is("url") => {
+            (verb, fragment)
+        }
+        _ => return None,
+    };
+    let verbs = ["changes", "is", "becomes", "ends"];
+    if !verbs.iter().any(|v| verb.is(v)) || !fragment.starts_with('#') {
+        return None;
+    }
+    let pattern: String = fragment
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_string()
+            } else {
+                format!("\\{c}")
+            }
+        })
+        .collect();
+    code(format!("await expect(page).toHaveURL(/{pattern}$/);"))
+}
+
+/// The quoted items of `toks` when they are `LIT (and LIT | LIT)*` and nothing else.
+fn names(toks: &[Tok]) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for tok in toks {
+        match tok {
+            Tok::Lit(text) => out.push(text.clone()),
+            t if t.is("and") => {}
+            _ => return None,
+        }
+    }
+    (out.len() > 1 || (out.len() == 1 && toks.len() == 1)).then_some(out)
+}
+
+/// The verbs whose object is one item, written once per named item.
+const ITEM_VERBS: &[&str] = &[
+    "mark", "complete", "check", "uncheck", "toggle", "delete", "remove",
+];
+
+/// `mark 'a' and 'b' as complete`: the same action on each named item, one after another.
+fn each_named_action(said: &Said) -> Reading {
+    let [verb, rest @ ..] = said.toks.as_slice() else {
+        return None;
+    };
+    if !ITEM_VERBS.iter().any(|v| verb.is(v)) {
+        return None;
+    }
+    let end = rest
+        .iter()
+        .rposition(|t| matches!(t, Tok::Lit(_)))
+        .map(|at| at + 1)?;
+    let items = names(&rest[..end])?;
+    if items.len() < 2 {
+        return None;
+    }
+    let tail = sentence_of(&rest[end..]);
+    let verb = sentence_of(std::slice::from_ref(verb));
+    let parts: Option<Vec<Part>> = items
+        .iter()
+        .map(|item| {
+            Some(Part::Sentence(
+                format!("{verb} {} {tail}", quoted(item)?).trim().to_owned(),
+            ))
+        })
+        .collect();
+    parts.map(Ok)
+}
+
+/// `'a' and 'b' remain visible`, `only 'a' and 'b' are displayed`, `only 'b' remains
+/// visible`: a check of each named item, or of the whole list when `only` starts it.
+fn each_named_check(said: &Said) -> Reading {
+    let (only, toks) = match said.toks.as_slice() {
+        [first, rest @ ..] if first.is("only") => (true, rest),
+        all => (false, all),
+    };
+    let verb = toks
+        .iter()
+        .position(|t| ["is", "are", "remain", "remains"].iter().any(|v| t.is(v)))?;
+    let items = names(&toks[..verb])?;
+    let predicate = words(&toks[verb + 1..]);
+    let visible = matches!(
+        predicate.as_slice(),
+        ["visible"] | ["displayed"] | ["shown"] | ["listed"] | ["in", "the", "list"]
+    ) || (predicate.is_empty() && !toks[verb].is("is") && !toks[verb].is("are"));
+    if only {
+        if !visible {
+            return None;
+        }
+        let list: Vec<String> = items.iter().filter_map(|i| quoted(i)).collect();
+        return Some(Ok(vec![Part::Sentence(format!(
+            "the list is exactly {}",
+            list.join(" and ")
+        ))]));
+    }
+    if items.len() < 2 {
+        return None;
+    }
+    if visible {
+        let parts = items.iter().map(|item| {
+            Part::Code(format!(
+                "await expect({}).toBeVisible();",
+                item_locator(item)
+            ))
+        });
+        return Some(Ok(parts.collect()));
+    }
+    gone_words(&predicate).then(|| Ok(items.iter().map(|item| gone_code(item)).collect()))
+}
+
+/// Whether the words after `is`/`are` say an item left the list.
+fn gone_words(predicate: &[&str]) -> bool {
+    matches!(
+        predicate,
+        ["removed" | "deleted" | "gone"]
+            | ["removed" | "deleted", "from", "the", "list"]
+            | ["removed" | "deleted", "from", "the", _, "list"]
+            | ["not", "visible" | "displayed" | "shown" | "listed"]
+            | ["no", "longer", "visible" | "displayed" | "shown" | "listed"]
+            | ["not", "in", "the", "list"]
+    )
+}
+
+/// The list item whose text is exactly `item`.
+pub(crate) fn item_locator(item: &str) -> String {
+    format!(
+        "page.getByRole('listitem').filter({{ has: page.getByText({}, {{ exact: true }}) }})",
+        js_str(item)
+    )
+}
+
+/// No list item holds `item` as its exact text.
+fn gone_code(item: &str) -> Part {
+    Part::Code(format!(
+        "await expect({}).toHaveCount(0);",
+        item_locator(item)
+    ))
+}
+
+/// `the 'Clear completed' button appears in the footer`: the named button or link is visible
+/// inside the page's footer element (any of them, when the page has several).
+fn in_the_footer(said: &Said) -> Reading {
+    let (name, kind) = match said.toks.as_slice() {
+        [the, Tok::Lit(name), kind, rest @ ..] if the.is("the") => match words(rest).as_slice() {
+            ["appears" | "appear", "in", "the", "footer"]
+            | [
+                "is",
+                "visible" | "shown" | "displayed",
+                "in",
+                "the",
+                "footer",
+            ] => (name, kind),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let role = ["button", "link"].into_iter().find(|role| kind.is(role))?;
+    code(format!(
+        "await expect(page.locator('footer').getByRole('{role}', {{ name: {}, exact: true \
+         }})).toBeVisible();",
+        js_str(name)
+    ))
+}
+
+/// `the checkbox is checked`, `the checkbox is unchecked`: the checkbox of the item the
+/// test last acted on.
+fn the_checkbox(said: &Said) -> Reading {
+    let on = match words(&said.toks).as_slice() {
+        ["the", "checkbox", "is", "checked" | "ticked"] => true,
+        ["the", "checkbox", "is", "unchecked" | "unticked"]
+        | ["the", "checkbox", "is", "not", "checked" | "ticked"] => false,
+        _ => return None,
+    };
+    let item = match said.discourse.the_item() {
+        Ok(item) => item,
+        Err(decline) => return Some(Err(decline)),
+    };
+    let not = if on { "" } else { "not." };
+    code(format!(
+        "await expect({}.getByRole('checkbox')).{not}toBeChecked();",
+        item_locator(&item)
+    ))
+}
+
+/// `click the checkbox again to uncomplete it`, `click the checkbox to complete the todo`:
+/// a click of the referred item's checkbox, and the state the purpose names.
+fn click_checkbox_to(said: &Said) -> Reading {
+    let w = words(&said.toks);
+    let (on, object) = match w.as_slice() {
+        ["click", "the", "checkbox", "to", purpose, object @ ..] => (*purpose, object),
+        _ => return None,
+    };
+    let on = match on {
+        "complete" | "check" => true,
+        "uncomplete" | "uncheck" | "reactivate" => false,
+        _ => return None,
+    };
+    let item = match object {
+        ["it"] | ["the", "todo" | "item" | "task" | "entry"] => match said.discourse.the_item() {
+            Ok(item) => item,
+            Err(decline) => return Some(Err(decline)),
+        },
+        _ => return None,
+    };
+    let checkbox = format!("{}.getByRole('checkbox')", item_locator(&item));
+    let not = if on { "" } else { "not." };
+    Some(Ok(vec![
+        Part::Code(format!("await {checkbox}.click();")),
+        Part::Code(format!("await expect({checkbox}).{not}toBeChecked();")),
+    ]))
+}
+
+/// `press Enter to submit the todo`: the key, then the typed text is in the list, which is
+/// what submitting it means.
+fn press_to_submit(said: &Said) -> Reading {
+    let to = said.toks.iter().position(|t| t.is("to"))?;
+    let purpose = words(&said.toks[to + 1..]);
+    if !matches!(
+        purpose.as_slice(),
+        ["submit"] | ["submit", "it"] | ["submit", "the", "todo" | "item" | "task" | "entry"]
+    ) || !said.toks.first()?.is("press")
+    {
+        return None;
+    }
+    let Some(typed) = said.discourse.typed() else {
+        return Some(Err(Decline::new(
+            "\"to submit\": no earlier step typed text that is still in the field",
+        )));
+    };
+    Some(Ok(vec![
+        Part::Sentence(sentence_of(&said.toks[..to])),
+        Part::Code(format!(
+            "await expect({}).toBeVisible();",
+            item_locator(typed)
+        )),
+    ]))
+}
+
+/// `'a' is removed from the list`, `the todo is deleted from the list`, `'a' is not visible`.
+fn gone(said: &Said) -> Reading {
+    let verb = said.toks.iter().position(|t| t.is("is") || t.is("are"))?;
+    if !gone_words(&words(&said.toks[verb + 1..])) {
+        return None;
+    }
+    let subject = &said.toks[..verb];
+    let item = match subject {
+        [Tok::Lit(item)] => item.clone(),
+        _ => match reference(subject, said.discourse)? {
+            Ok(item) => item,
+            Err(decline) => return Some(Err(decline)),
+        },
+    };
+    Some(Ok(vec![gone_code(&item)]))
+}
+
+/// The item a whole noun phrase refers to (`the todo`, `the new todo item`, `the first
+/// todo`, `it`); `None` when the words are no such phrase.
+fn reference(phrase: &[Tok], discourse: &Discourse) -> Option<Result<String, Decline>> {
+    let w = words(phrase);
+    let w: Vec<&str> = w
+        .into_iter()
+        .filter(|w| !matches!(*w, "new" | "added" | "single" | "same"))
+        .collect();
+    let ordinal = |word: &str| {
+        [
+            "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+        ]
+        .iter()
+        .position(|o| *o == word)
+    };
+    let noun = |n: &str| matches!(n, "todo" | "item" | "task" | "entry");
+    let tail = |t: &[&str]| matches!(t, [] | ["item"] | ["text"] | ["item's", "text"]);
+    match w.as_slice() {
+        ["it"] => Some(discourse.the_item()),
+        ["the", n, rest @ ..] if noun(n) && tail(rest) => Some(discourse.the_item()),
+        ["the", "last", n, rest @ ..] if noun(n) && tail(rest) => Some(
+            discourse
+                .items()
+                .last()
+                .cloned()
+                .ok_or_else(|| Decline::new("\"the last\" item: no earlier step added one")),
+        ),
+        ["the", o, n, rest @ ..] | [o, n, rest @ ..] if noun(n) && tail(rest) => {
+            let at = ordinal(o)?;
+            Some(discourse.items().get(at).cloned().ok_or_else(|| {
+                Decline::new(format!(
+                    "the sentence refers to the {o} item, and the earlier steps of this test \
+                     added {}",
+                    discourse.items().len()
+                ))
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// Words after which a referring noun phrase stops (the next word starts another part).
+const PHRASE_ENDS: &[&str] = &[
+    "and", "to", "is", "are", "as", "in", "on", "with", "again", "from", "into",
+];
+
+/// `click the checkbox next to the todo`, `complete the first todo`, `first todo is marked as
+/// complete`, `hover over the todo item`: the sentence with its referring noun phrase
+/// replaced by the quoted item it refers to, for the shapes to read.
+pub(crate) fn references(said: &Said) -> Reading {
+    let toks = &said.raw;
+    for start in 0..toks.len() {
+        // A phrase inside a purpose clause (`click the checkbox to uncomplete it`) is the
+        // purpose's object, not the action's, so replacing it would drop the purpose.
+        let in_purpose = toks[..start]
+            .windows(2)
+            .any(|pair| pair[1].is("to") && !pair[0].is("next") && !pair[0].is("close"))
+            || toks.first().is_some_and(|t| t.is("to"));
+        if in_purpose {
+            return None;
+        }
+        let starts_phrase = toks[start].is("the")
+            || toks[start].is("it")
+            || (start == 0
+                && matches!(words(&toks[..1]).as_slice(), [o] if o.ends_with("st") || o.ends_with("nd") || o.ends_with("rd") || o.ends_with("th")));
+        if !starts_phrase {
+            continue;
+        }
+        // The longest phrase from `start` that refers to an item.
+        let mut end = toks.len();
+        while end > start {
+            let phrase = &toks[start..end];
+            let next_ok = toks
+                .get(end)
+                .is_none_or(|t| PHRASE_ENDS.iter().any(|w| t.is(w)));
+            if next_ok && let Some(found) = reference(phrase, said.discourse) {
+                let item = match found {
+                    Ok(item) => item,
+                    Err(decline) => return Some(Err(decline)),
+                };
+                let mut sentence = sentence_of(&toks[..start]);
+                sentence.push(' ');
+                sentence.push_str(&quoted(&item)?);
+                sentence.push(' ');
+                sentence.push_str(&sentence_of(&toks[end..]));
+                return Some(Ok(vec![Part::Sentence(sentence.trim().to_owned())]));
+            }
+            end -= 1;
+        }
+    }
+    None
+}
+
+/// `add a todo 'x' and mark it as complete`, `add three todos 'a', 'b', 'c' and mark all as
+/// complete`, `... and mark one as complete` (the first of them): the add, then the marks.
+fn add_and_mark(said: &Said) -> Reading {
+    let toks = &said.toks;
+    if !toks.first()?.is("add") {
+        return None;
+    }
+    let and = toks.iter().rposition(|t| t.is("and"))?;
+    let second = words(&toks[and + 1..]);
+    let (whom, state) = match second.as_slice() {
+        ["mark" | "check" | "complete", whom, "as", state] => (*whom, *state),
+        ["mark" | "check" | "complete", whom] => (*whom, "complete"),
+        _ => return None,
+    };
+    if !matches!(state, "complete" | "completed" | "done") {
+        return None;
+    }
+    let added: Vec<String> = toks[..and]
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Lit(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    if added.is_empty() {
+        return Some(Err(Decline::new(
+            "the sentence adds items it does not name: write what to add in quotes",
+        )));
+    }
+    let marked: &[String] = match whom {
+        "it" if added.len() == 1 => &added,
+        "them" | "all" | "both" | "each" => &added,
+        "one" => &added[..1],
+        _ => {
+            return Some(Err(Decline::new(format!(
+                "\"mark {whom}\": the sentence adds {} items, and \"{whom}\" is not one of \
+                 them, all or one",
+                added.len()
+            ))));
+        }
+    };
+    let mut parts = vec![Part::Sentence(sentence_of(&toks[..and]))];
+    // The page the shapes see is from before the add, so the marks are written here.
+    for item in marked {
+        parts.push(Part::Code(format!(
+            "await {}.getByRole('checkbox').check();",
+            item_locator(item)
+        )));
+    }
+    Some(Ok(parts))
+}
+
+/// The tokens as a sentence the shapes read again, literals quoted.
+pub(crate) fn sentence_of(toks: &[Tok]) -> String {
+    toks.iter()
+        .map(|t| match t {
+            Tok::Word(_, written) => written.clone(),
+            Tok::Lit(text) => quoted(text).unwrap_or_default(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIELD: &str = "page.getByRole('textbox', { name: 'What needs to be done?' })";
+
+    /// The discourse after adding `items` through the new-item field, one step each.
+    fn added(items: &[&str]) -> Discourse {
+        let sentences: Vec<String> = items.iter().map(|i| format!("add '{i}'")).collect();
+        let code: Vec<String> = items
+            .iter()
+            .map(|i| {
+                format!(
+                    "async function step(page) {{\n  await {FIELD}.fill('{i}');\n  await \
+                     {FIELD}.press('Enter');\n}}"
+                )
+            })
+            .collect();
+        Discourse::of(&sentences, &code)
+    }
+
+    fn page() -> PageState {
+        PageState {
+            snapshot: "- heading \"todos\" [level=1]\n- textbox \"What needs to be done?\"\n"
+                .to_owned(),
+            ..PageState::default()
+        }
+    }
+
+    /// The parts of `sentence` as text, or the decline's text prefixed with `DECLINE: `.
+    fn read(discourse: &Discourse, sentence: &str) -> Option<Vec<String>> {
+        let sentence = without_comments(sentence);
+        read_plan_step(discourse, &sentence, &[], &page()).map(|read| match read {
+            Ok(parts) => parts
+                .into_iter()
+                .map(|part| match part {
+                    Part::Sentence(s) | Part::Code(s) => s,
+                })
+                .collect(),
+            Err(decline) => vec![format!("DECLINE: {}", decline.0)],
+        })
+    }
+
+    #[test]
+    fn every_reader_has_a_name_and_the_list_has_no_duplicates() {
+        let mut names: Vec<&str> = PLAN_READERS.iter().map(|r| r.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), PLAN_READERS.len());
+    }
+
+    #[test]
+    fn a_parenthesis_without_a_quote_is_a_comment() {
+        assert_eq!(
+            without_comments("Type ' x ' (with leading and trailing spaces) and press Enter"),
+            "Type ' x ' and press Enter"
+        );
+        assert_eq!(
+            without_comments("click the button (the one labelled 'Go')"),
+            "click the button (the one labelled 'Go')"
+        );
+        assert_eq!(without_comments("open (unclosed"), "open (unclosed");
+    }
+
+    #[test]
+    fn references_inside_actions_resolve_to_the_items_added() {
+        let one = added(&["Buy milk"]);
+        assert_eq!(
+            read(&one, "Click the checkbox next to the todo").unwrap(),
+            ["Click the checkbox next to \"Buy milk\""]
+        );
+        assert_eq!(
+            read(&one, "Hover over the todo item").unwrap(),
+            ["Hover over \"Buy milk\""]
+        );
+        let three = added(&["a", "b", "c"]);
+        assert_eq!(
+            read(&three, "Complete the first todo").unwrap(),
+            ["Complete \"a\""]
+        );
+        assert_eq!(
+            read(&three, "Third todo is marked as complete").unwrap(),
+            ["\"c\" is marked as complete"]
+        );
+        assert_eq!(
+            read(&three, "the last todo is active").unwrap(),
+            ["\"c\" is active"]
+        );
+        // `the todo list` and `the todo counter` are no item.
+        assert_eq!(read(&one, "the todo counter shows '1 item left'"), None);
+    }
+
+    #[test]
+    fn an_unresolved_reference_declines_naming_what_it_could_mean() {
+        let three = added(&["a", "b", "c"]);
+        let declined = read(&three, "Complete the fifth todo").unwrap();
+        assert!(declined[0].contains("added 3"), "{declined:?}");
+        let none = added(&[]);
+        let declined = read(&none, "Delete the todo").unwrap();
+        assert!(declined[0].starts_with("DECLINE"), "{declined:?}");
+    }
+
+    #[test]
+    fn a_purpose_clause_keeps_its_object() {
+        let one = added(&["Buy milk"]);
+        // Not `click "Buy milk"`: the purpose says which state the click must reach.
+        assert_eq!(
+            read(&one, "Click the checkbox again to uncomplete it").unwrap(),
+            [
+                "await page.getByRole('listitem').filter({ has: page.getByText('Buy milk', { \
+                 exact: true }) }).getByRole('checkbox').click();",
+                "await expect(page.getByRole('listitem').filter({ has: page.getByText('Buy \
+                 milk', { exact: true }) }).getByRole('checkbox')).not.toBeChecked();"
+            ]
+        );
+        assert_eq!(read(&one, "Click the checkbox to admire it"), None);
+    }
+
+    #[test]
+    fn adding_and_marking_in_one_step_marks_exactly_whom_it_says() {
+        let none = added(&[]);
+        let parts = read(&none, "Add a todo 'x' and mark it as complete").unwrap();
+        assert_eq!(parts.len(), 2, "{parts:?}");
+        assert_eq!(parts[0], "Add a todo \"x\"");
+        assert!(parts[1].contains("getByText('x'") && parts[1].ends_with(".check();"));
+        let all = read(
+            &none,
+            "add three todos 'a', 'b', 'c' and mark all as complete",
+        )
+        .unwrap();
+        assert_eq!(all.len(), 4, "{all:?}");
+        let one = read(
+            &none,
+            "add three todos 'a', 'b', 'c' and mark one as complete",
+        )
+        .unwrap();
+        assert_eq!(one.len(), 2, "{one:?}");
+        assert!(
+            read(&none, "add 'a', 'b' and mark it as complete").unwrap()[0].starts_with("DECLINE")
+        );
+        assert!(
+            read(&none, "Add three todos and mark one as complete").unwrap()[0]
+                .starts_with("DECLINE")
+        );
+    }
+
+    #[test]
+    fn several_named_items_are_one_part_each() {
+        let three = added(&["a", "b", "c"]);
+        assert_eq!(
+            read(&three, "Mark 'a' and 'c' as complete").unwrap(),
+            ["Mark \"a\" as complete", "Mark \"c\" as complete"]
+        );
+        let kept = read(&three, "'a' and 'c' remain visible").unwrap();
+        assert!(kept.iter().all(|c| c.ends_with("toBeVisible();")) && kept.len() == 2);
+        assert_eq!(
+            read(&three, "Only 'a' and 'c' are displayed").unwrap(),
+            ["the list is exactly \"a\" and \"c\""]
+        );
+        let gone = read(&three, "'a' and 'c' are removed from the list").unwrap();
+        assert!(gone.iter().all(|c| c.ends_with("toHaveCount(0);")) && gone.len() == 2);
+        let gone = read(&added(&["x"]), "The todo is deleted from the list").unwrap();
+        assert!(gone[0].contains("getByText('x'") && gone[0].ends_with("toHaveCount(0);"));
+    }
+
+    #[test]
+    fn states_in_words_are_exact_checks() {
+        let none = added(&[]);
+        let empty = "await expect(page.getByRole('listitem')).toHaveCount(0);";
+        for sentence in [
+            "The list is empty",
+            "The todo list remains empty",
+            "No todo is added to the list",
+            "Start with an empty todo list (no todos added)",
+        ] {
+            assert_eq!(read(&none, sentence).unwrap(), [empty], "{sentence}");
+        }
+        assert_eq!(
+            read(&none, "Reload the page").unwrap(),
+            ["await page.reload();"]
+        );
+        assert_eq!(
+            read(&none, "The URL changes to #/active").unwrap(),
+            ["await expect(page).toHaveURL(/\\#\\/active$/);"]
+        );
+        assert_eq!(read(&none, "The URL changes to somewhere"), None);
+        assert_eq!(
+            read(&none, "The application loads successfully").unwrap(),
+            ["the heading \"todos\" is visible"]
+        );
+    }
+
+    #[test]
+    fn a_button_in_the_footer_is_looked_for_in_the_footer() {
+        assert_eq!(
+            read(
+                &added(&[]),
+                "The 'Clear completed' button appears in the footer"
+            )
+            .unwrap(),
+            [
+                "await expect(page.locator('footer').getByRole('button', { name: 'Clear completed', \
+              exact: true })).toBeVisible();"
+            ]
+        );
+        assert_eq!(
+            read(&added(&[]), "The 'x' button appears on the footer"),
+            None
+        );
+    }
+
+    #[test]
+    fn press_enter_to_submit_checks_the_typed_text_is_listed() {
+        let typed = Discourse::of(
+            &["type 'x' into the field".to_owned()],
+            &[format!(
+                "async function step(page) {{\n  await {FIELD}.fill('x');\n}}"
+            )],
+        );
+        let parts = read(&typed, "Press Enter to submit the todo").unwrap();
+        assert_eq!(parts[0], "Press Enter");
+        assert!(parts[1].contains("getByText('x'") && parts[1].ends_with("toBeVisible();"));
+        assert!(
+            read(&added(&[]), "Press Enter to submit the todo").unwrap()[0].starts_with("DECLINE")
+        );
+    }
+}
