@@ -315,6 +315,10 @@ pub(crate) struct RunnerArgs {
     /// Fail the run (exit 1) when a test is flaky: it failed, then passed on a retry.
     #[arg(long)]
     pub fail_on_flaky_tests: bool,
+    /// Accept the violations of an axe-core rule, with the reason (`accessibility.accept`;
+    /// repeat for several rules).
+    #[arg(long, value_name = "RULE=WHY")]
+    pub a11y_accept: Vec<String>,
     /// Stop scheduling tests after N failures (running tests finish).
     #[arg(long, value_name = "N", conflicts_with = "exit_first")]
     pub max_failures: Option<usize>,

@@ -216,7 +216,12 @@ impl Pages<'_> {
         let page = handle.block_on(self.browser.new_test_page(state))?;
         let closer = page.clone();
         let limits = Limits::new(self.settings.browser.timeout);
-        let outcome = LivePage::open(limits, handle.clone(), page, self.vars.clone(), None)
+        let accessibility = crate::script::Accessibility::new(
+            crate::driver::default_driver_dir(&crate::cli::env_var),
+            self.settings.accessibility.accept.clone(),
+        );
+        let vars = self.vars.clone();
+        let outcome = LivePage::open(limits, handle.clone(), page, vars, None, accessibility)
             .map_err(|failure| Error::Explain {
                 url: self.opening.to_owned(),
                 source: failure,

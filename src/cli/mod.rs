@@ -456,6 +456,7 @@ fn overrides_of(command: &Command) -> Overrides {
         retries: runner.and_then(|r| r.retries),
         fail_on_flaky_tests: runner.is_some_and(|r| r.fail_on_flaky_tests),
         no_heal_veto: matches!(command, Command::Run(run) if run.no_heal_veto),
+        accept_violations: runner.map(|r| r.a11y_accept.clone()).unwrap_or_default(),
     }
 }
 

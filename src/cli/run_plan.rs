@@ -154,6 +154,8 @@ impl<'a> RunPlan<'a> {
             },
             screenshot_dir: options.report.output_dir.join("screenshots"),
             state_dir: settings.project_root.join(".prettyplay").join("state"),
+            accept_violations: settings.accessibility.accept.clone(),
+            driver_dir: crate::driver::default_driver_dir(&env_var),
             vars: self.vars.clone(),
             project: None,
         }

@@ -3,6 +3,7 @@
 //!
 //! Main type: [`Settings`]. Keys and defaults are documented in `docs/configuration.md`.
 
+mod accessibility_settings;
 mod allowed_origins;
 mod browser_settings;
 mod config_error;
@@ -161,6 +162,23 @@ pub enum Isolation {
     Reuse,
     /// A browser process of its own.
     Browser,
+}
+
+/// `[accessibility]` settings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AccessibilitySettings {
+    /// The axe-core rules whose violations do not fail an accessibility check, in the order
+    /// written.
+    pub accept: Vec<AcceptedViolation>,
+}
+
+/// One accepted axe-core rule and why the team accepts its violations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AcceptedViolation {
+    /// The rule id (`color-contrast`).
+    pub rule: String,
+    /// Why its violations are accepted (`brand colours, JIRA-123`).
+    pub reason: String,
 }
 
 /// `[heal]` settings.

@@ -42,6 +42,8 @@ pub struct Overrides {
     pub fail_on_flaky_tests: bool,
     /// `--no-heal-veto`: `heal.veto = false`. `false` leaves the other sources in charge.
     pub no_heal_veto: bool,
+    /// `--a11y-accept RULE=REASON`, repeated: `accessibility.accept`.
+    pub accept_violations: Vec<String>,
 }
 
 /// The flag of each dotted key that has one, as errors name it.
@@ -60,6 +62,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("run.retries", "--retries"),
     ("run.fail_on_flaky", "--fail-on-flaky-tests"),
     ("heal.veto", "--no-heal-veto"),
+    ("accessibility.accept", "--a11y-accept"),
 ];
 
 /// The flag that sets the dotted `key` (`browser.executable`: `--executable`), if one does.

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::accessibility_settings::{self, AccessibilityLayer, RawAccessibility};
 use super::browser_settings::{self, BrowserLayer, RawBrowser};
 use super::defaults::{self, CONFIG_FILE};
 use super::file_context::FileContext;
@@ -59,6 +60,8 @@ pub struct Settings {
     pub run: RunSettings,
     /// `[heal]`: the heal veto.
     pub heal: HealSettings,
+    /// `[accessibility]`: the axe-core rules whose violations are accepted.
+    pub accessibility: crate::config::AccessibilitySettings,
     /// `[generate]`: the built-in generator's place.
     pub generate: crate::config::GenerateSettings,
     /// `[vars]`: public variable values and the names of secrets.
@@ -88,6 +91,8 @@ struct Layer {
     run: RunLayer,
     /// `[heal]`.
     heal: HealLayer,
+    /// `[accessibility]`.
+    accessibility: AccessibilityLayer,
     /// `[generate]`.
     generate: GenerateLayer,
     /// `[vars]`: only the file has it.
@@ -111,6 +116,7 @@ impl Layer {
             budgets: self.budgets.over(lower.budgets),
             run: self.run.over(lower.run),
             heal: self.heal.over(lower.heal),
+            accessibility: self.accessibility.over(lower.accessibility),
             generate: self.generate.over(lower.generate),
             vars: self.vars.or(lower.vars),
             web_servers: self.web_servers.or(lower.web_servers),
@@ -133,6 +139,7 @@ impl Layer {
             ("budgets", self.budgets.said()),
             ("run", self.run.said()),
             ("heal", self.heal.said()),
+            ("accessibility", self.accessibility.said()),
             ("generate", self.generate.said()),
             ("web_server", self.web_server.said()),
         ];
@@ -179,6 +186,7 @@ impl Layer {
             budgets: self.budgets.finish(),
             run: self.run.finish(),
             heal: self.heal.finish(),
+            accessibility: self.accessibility.finish(),
             generate: self.generate.finish(),
             vars: self.vars.unwrap_or_default(),
             web_servers,
@@ -215,6 +223,7 @@ struct RawFile {
     budgets: Option<RawBudgets>,
     run: Option<RawRun>,
     heal: Option<RawHeal>,
+    accessibility: Option<RawAccessibility>,
     generate: Option<RawGenerate>,
     vars: Option<RawVars>,
     web_server: Option<RawWebServers>,
@@ -299,6 +308,7 @@ fn file_layer(path: &Path, root: &Path, text: &str) -> Result<Layer, ConfigError
         budgets: BudgetsLayer::from_file(raw.budgets.unwrap_or_default(), &file)?,
         run: RunLayer::from_file(raw.run.unwrap_or_default(), &file)?,
         heal: HealLayer::from_file(raw.heal.unwrap_or_default()),
+        accessibility: AccessibilityLayer::from_file(raw.accessibility.unwrap_or_default(), &file)?,
         generate: GenerateLayer::from_file(raw.generate.unwrap_or_default()),
         vars: Some(VarSettings::from_file(raw.vars.unwrap_or_default(), &file)?),
         web_servers: Some(FileWebServer::from_file(
@@ -331,6 +341,12 @@ fn env_layer(root: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Layer,
     )?;
     read_env(&mut layer.run, run_settings::ENV_VARS, root, env)?;
     read_env(&mut layer.heal, heal_settings::ENV_VARS, root, env)?;
+    read_env(
+        &mut layer.accessibility,
+        accessibility_settings::ENV_VARS,
+        root,
+        env,
+    )?;
     read_env(&mut layer.generate, generate_settings::ENV_VARS, root, env)?;
     read_env(
         &mut layer.web_server,
@@ -382,6 +398,7 @@ fn cli_layer(cwd: &Path, overrides: &Overrides) -> Result<Layer, ConfigError> {
         llm: LlmLayer::from_overrides(overrides)?,
         run: RunLayer::from_overrides(overrides)?,
         heal: HealLayer::from_overrides(overrides),
+        accessibility: AccessibilityLayer::from_overrides(overrides)?,
         ..Layer::default()
     })
 }
@@ -455,6 +472,7 @@ mod tests {
                     fail_on_flaky: false,
                 },
                 heal: HealSettings { veto: true },
+                accessibility: crate::config::AccessibilitySettings::default(),
                 generate: crate::config::GenerateSettings::default(),
                 vars: crate::config::VarSettings::default(),
                 web_servers: Vec::new(),
@@ -747,9 +765,10 @@ delay = 0.25
             retries: Some(1),
             fail_on_flaky_tests: true,
             no_heal_veto: true,
+            accept_violations: vec!["label=legacy form".into()],
         };
         let said = cli_layer(Path::new("/"), &overrides).expect("flags").said();
-        assert_eq!(said.len(), 14, "{said:?}");
+        assert_eq!(said.len(), 15, "{said:?}");
         for key in said {
             assert!(
                 super::super::overrides::flag_of(&key).is_some(),
@@ -831,6 +850,7 @@ delay = 0.25
             names(llm_settings::BUDGETS_ENV_VARS),
             names(run_settings::ENV_VARS),
             names(heal_settings::ENV_VARS),
+            names(accessibility_settings::ENV_VARS),
             names(generate_settings::ENV_VARS),
             names(web_server_settings::ENV_VARS),
         ];

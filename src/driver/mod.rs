@@ -8,6 +8,7 @@
 //! [`TraceViewer`] (Playwright's trace viewer, for `prettyplay show-trace`).
 
 mod app_loader;
+mod axe_script;
 mod browser_target;
 mod connection_watch;
 mod driver_error;
@@ -34,6 +35,7 @@ mod traffic_rule;
 mod unheard;
 mod version;
 
+pub(crate) use axe_script::{AXE_VERSION, AxeError, AxeScript, axe_dir};
 pub(crate) use browser_target::BrowserTarget;
 pub(crate) use driver_error::DriverError;
 pub(crate) use events::ContextEvents;

@@ -36,6 +36,7 @@ const ASYNC_MATCHERS: &[&str] = &[
     "toHaveCSS",
     "toHaveId",
     "toHaveJSProperty",
+    "toHaveNoAccessibilityViolations",
     "toHaveRole",
     "toHaveScreenshot",
     "toHaveText",

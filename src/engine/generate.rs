@@ -71,6 +71,11 @@ pub(crate) fn evident_failure(failure: &StepFailure, candidate: Option<String>) 
             "a screenshot did not match its committed baseline, which is evidence of a change in \
              the product's look; the step was not classified or regenerated",
         ),
+        FailureKind::AccessibilityViolation => (
+            EngineFailureKind::ProductDefect,
+            "axe-core found accessibility violations on the page, which is evidence of the \
+             product's defect; the step was not classified or regenerated",
+        ),
         FailureKind::Blocked => (
             EngineFailureKind::Blocked,
             "the guard refused what the step reached for; the step was not classified or \
@@ -79,7 +84,9 @@ pub(crate) fn evident_failure(failure: &StepFailure, candidate: Option<String>) 
         _ => return crashed(failure, candidate),
     };
     let verdict = match failure.kind {
-        FailureKind::AppError | FailureKind::VisualMismatch => {
+        FailureKind::AppError
+        | FailureKind::VisualMismatch
+        | FailureKind::AccessibilityViolation => {
             Some(defect_classification(failure.message.clone(), None))
         }
         FailureKind::Blocked => Some(blocked_classification()),
@@ -801,6 +808,10 @@ mod tests {
                 FailureKind::VisualMismatch,
                 EngineFailureKind::ProductDefect,
             ),
+            (
+                FailureKind::AccessibilityViolation,
+                EngineFailureKind::ProductDefect,
+            ),
             (FailureKind::Misconfigured, EngineFailureKind::Misconfigured),
         ] {
             let fixture = Fixture::new();
@@ -821,11 +832,17 @@ mod tests {
                 kind == FailureKind::Unreachable,
                 "{kind:?}"
             );
-            // Only the HTTP 5xx and the screenshot mismatch are verdicts, product defects from
+            // Only the HTTP 5xx, the screenshot mismatch and axe violations are verdicts, product defects from
             // evidence.
             assert_eq!(
                 failure.verdict.as_ref().map(|v| (v.category, v.source)),
-                matches!(kind, FailureKind::AppError | FailureKind::VisualMismatch).then_some((
+                matches!(
+                    kind,
+                    FailureKind::AppError
+                        | FailureKind::VisualMismatch
+                        | FailureKind::AccessibilityViolation
+                )
+                .then_some((
                     Category::ProductDefect,
                     crate::llm::VerdictSource::Evidence { llm: None }
                 )),

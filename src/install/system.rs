@@ -117,6 +117,7 @@ impl System for HostSystem<'_> {
             npm: find_program("npm", env).is_some(),
             ca_certificates: Path::new("/etc/ssl/certs/ca-certificates.crt").is_file(),
             driver_version: installed_driver_version(&driver_dir),
+            axe_installed: crate::driver::AxeScript::installed(&driver_dir),
             driver_dir,
             node_arch: node_arch(),
         }

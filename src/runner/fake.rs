@@ -502,6 +502,8 @@ pub(crate) fn config(dir: &Path) -> RunConfig {
         snapshots: crate::script::SnapshotMode::Missing,
         screenshot_dir: dir.join("screenshots"),
         state_dir: dir.join("state"),
+        accept_violations: Vec::new(),
+        driver_dir: None,
         project: None,
         vars: Vars::default(),
     }

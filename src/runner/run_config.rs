@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use crate::cache::Cache;
-use crate::config::{BudgetSettings, BuiltinOrder, Isolation, LlmSettings, PollingSettings, Vars};
+use crate::config::{
+    AcceptedViolation, BudgetSettings, BuiltinOrder, Isolation, LlmSettings, PollingSettings, Vars,
+};
 use crate::llm::LlmProvider;
 use crate::script::{Limits, SnapshotMode};
 
@@ -64,6 +66,10 @@ pub(crate) struct RunConfig {
     pub snapshots: SnapshotMode,
     /// Where the expected, actual and diff images of a screenshot mismatch go.
     pub screenshot_dir: PathBuf,
+    /// `[accessibility] accept`: the axe-core rules whose violations do not fail a check.
+    pub accept_violations: Vec<AcceptedViolation>,
+    /// The driver directory, beside which `prettyplay install` put axe-core.
+    pub driver_dir: Option<PathBuf>,
     /// Where setup tests save their storage state (`.prettyplay/state`).
     pub state_dir: PathBuf,
     /// The scenario variables step code reads as `vars` (a test's example row adds its own).

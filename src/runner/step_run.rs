@@ -147,7 +147,10 @@ impl Evidence {
             FailureKind::Unreachable | FailureKind::Misconfigured => {
                 Evidence::Decides(FailureCause::Step(failure))
             }
-            FailureKind::AppError | FailureKind::Blocked | FailureKind::VisualMismatch => {
+            FailureKind::AppError
+            | FailureKind::Blocked
+            | FailureKind::VisualMismatch
+            | FailureKind::AccessibilityViolation => {
                 Evidence::Decides(FailureCause::Engine(evident_failure(&failure, None)))
             }
             _ => Evidence::Leaves(failure),
@@ -505,6 +508,7 @@ mod tests {
                     | FailureKind::AppError
                     | FailureKind::Blocked
                     | FailureKind::VisualMismatch
+                    | FailureKind::AccessibilityViolation
             )
         }) {
             let failure = StepFailure::new(kind, "the engine decides");

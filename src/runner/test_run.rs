@@ -22,7 +22,7 @@ use crate::runner::{
     WrittenStep,
 };
 use crate::scenario::{Scenario, Step, Test};
-use crate::script::{Screenshots, SnapshotMode};
+use crate::script::{Accessibility, Screenshots, SnapshotMode};
 use crate::step::{LivePage, SettleWindow};
 
 /// Everything a test thread needs to run one test.
@@ -84,7 +84,19 @@ fn open_sandbox(
 ) -> Result<LivePage, TestOutcome> {
     let vars = test_vars(plan.config.vars.values(), plan.test);
     let screenshots = screenshots_of(plan);
-    LivePage::open(plan.config.limits, handle, page, vars, Some(screenshots)).map_err(|failure| {
+    let accessibility = Accessibility::new(
+        plan.config.driver_dir.clone(),
+        plan.config.accept_violations.clone(),
+    );
+    let opened = LivePage::open(
+        plan.config.limits,
+        handle,
+        page,
+        vars,
+        Some(screenshots),
+        accessibility,
+    );
+    opened.map_err(|failure| {
         let step = steps.first().map(|(step, _)| step);
         TestOutcome::Failed(Box::new(TestFailure::at(
             step.map(|s| s.sentence.clone()).unwrap_or_default(),

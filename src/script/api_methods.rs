@@ -137,6 +137,10 @@ pub(crate) const API_METHODS: &[ApiMethod] = &[
     api("expect.toHaveJSProperty", &["frame.expect"]),
     api("expect.toHaveRole", &["frame.expect"]),
     api("expect.toHaveScreenshot", &["page.expectScreenshot"]),
+    api(
+        "expect.toHaveNoAccessibilityViolations",
+        &["page.checkAccessibility"],
+    ),
     api("expect.toHaveText", &["frame.expect"]),
     api("expect.toHaveTitle", &["frame.expect"]),
     api("expect.toHaveURL", &["page.resolveUrl", "frame.expect"]),

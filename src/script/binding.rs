@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
 use crate::driver::{OriginGuard, Settled, TestPage};
+use crate::script::accessibility_settings::Accessibility;
 use crate::script::call_reach::reach_of;
 use crate::script::call_waits::{CallWaits, TimedCall};
 use crate::script::console_log::ConsoleLog;
@@ -106,6 +107,8 @@ pub(crate) struct StepHost {
     pub(super) subject: RefCell<Option<String>>,
     /// The test's screenshot baselines, when the run compares screenshots.
     pub(super) screenshots: Option<Screenshots>,
+    /// Where axe-core is and which of its rules the project accepts.
+    pub(super) accessibility: Accessibility,
 }
 
 pub(super) type HostResult = Result<Value, HostError>;
@@ -149,7 +152,14 @@ impl StepHost {
             last_read: RefCell::new(None),
             subject: RefCell::new(None),
             screenshots: None,
+            accessibility: Accessibility::default(),
         }
+    }
+
+    /// The host of a test whose accessibility checks use `accessibility`.
+    pub(crate) fn with_accessibility(mut self, accessibility: Accessibility) -> Self {
+        self.accessibility = accessibility;
+        self
     }
 
     /// The host of a test whose `toHaveScreenshot` calls compare with `screenshots`.
@@ -641,6 +651,7 @@ impl StepHost {
             }
             Op::InputFiles => self.set_input_files(params, slot),
             Op::ExpectScreenshot => Ok(self.expect_screenshot(params, slot)),
+            Op::CheckAccessibility => Ok(self.check_accessibility(params, slot)),
             Op::Goto => self.goto(method, &params, slot),
             Op::Resume => {
                 let op_params::Resume { id } = op_params::parse(method, &params)?;

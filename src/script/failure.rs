@@ -51,6 +51,10 @@ pub enum FailureKind {
     /// change in the product's look, never healed or regenerated; accepted only by
     /// `run --update-snapshots`.
     VisualMismatch,
+    /// axe-core found accessibility violations the step's check does not allow
+    /// (`toHaveNoAccessibilityViolations`): evidence of the product's defect, never healed or
+    /// regenerated; accepted only by listing the rule in `[accessibility] accept`.
+    AccessibilityViolation,
     /// The target of an `[optional]` step's first action did not appear within
     /// `[polling] optional_timeout`: the step is skipped, not failed. No other step fails so.
     Absent,
@@ -95,7 +99,7 @@ impl RefusedCall {
 
 impl FailureKind {
     /// Every kind.
-    pub(crate) const ALL: [FailureKind; 13] = [
+    pub(crate) const ALL: [FailureKind; 14] = [
         FailureKind::FailedCheck,
         FailureKind::Timeout,
         FailureKind::StrictMode,
@@ -108,6 +112,7 @@ impl FailureKind {
         FailureKind::Misconfigured,
         FailureKind::Blocked,
         FailureKind::VisualMismatch,
+        FailureKind::AccessibilityViolation,
         FailureKind::Absent,
     ];
 
@@ -129,6 +134,11 @@ impl FailureKind {
             FailureKind::VisualMismatch => {
                 ("visual_mismatch", "visual_mismatch", "SCREENSHOT MISMATCH")
             }
+            FailureKind::AccessibilityViolation => (
+                "accessibility",
+                "accessibility_violation",
+                "ACCESSIBILITY VIOLATION",
+            ),
             FailureKind::Absent => ("absent", "absent", "optional target absent"),
             FailureKind::Refused { .. } => ("refused", "refused", "refused by the mutation proof"),
         }
@@ -185,6 +195,7 @@ impl FailureKind {
                     | FailureKind::Misconfigured
                     | FailureKind::Blocked
                     | FailureKind::VisualMismatch
+                    | FailureKind::AccessibilityViolation
             )
     }
 
@@ -262,6 +273,7 @@ mod tests {
                 "CONFIGURATION ERROR",
                 "BLOCKED BY allowed_origins",
                 "SCREENSHOT MISMATCH",
+                "ACCESSIBILITY VIOLATION",
                 "optional target absent"
             ]
         );
@@ -299,7 +311,8 @@ mod tests {
                 FailureKind::AppError,
                 FailureKind::Misconfigured,
                 FailureKind::Blocked,
-                FailureKind::VisualMismatch
+                FailureKind::VisualMismatch,
+                FailureKind::AccessibilityViolation
             ]
         );
     }

@@ -48,6 +48,8 @@ pub(crate) enum Op {
     /// Compares the page or an element with its screenshot baseline (`Page.expectScreenshot`),
     /// writing the baseline as the run allows (`screenshots.rs`).
     ExpectScreenshot,
+    /// Runs axe-core on the page or a locator's elements (`accessibility.rs`).
+    CheckAccessibility,
     /// Resolves a dialog the step owns.
     DialogAccept,
     DialogDismiss,
@@ -230,6 +232,11 @@ const OWN_METHODS: &[(&str, Op, Kind)] = &[
     ("page.goto", Op::Goto, Kind::Navigates),
     ("page.url", Op::Url, Kind::Reads),
     ("page.expectScreenshot", Op::ExpectScreenshot, Kind::Reads),
+    (
+        "page.checkAccessibility",
+        Op::CheckAccessibility,
+        Kind::Reads,
+    ),
     ("page.resolveUrl", Op::ResolveUrl, Kind::Bookkeeping),
     ("page.waitForEvent", Op::WaitStart, Kind::AwaitsEvent),
     ("page.listen", Op::Listen, Kind::Bookkeeping),

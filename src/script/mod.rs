@@ -7,6 +7,8 @@
 //! The JavaScript half of the binding is `prelude.js`; the Rust half, with the table of allowed
 //! browser calls, is `binding.rs`.
 
+mod accessibility;
+mod accessibility_settings;
 mod api_methods;
 mod api_request;
 mod binding;
@@ -47,6 +49,7 @@ mod snapshot_settings;
 mod subject;
 mod visual_diff;
 
+pub(crate) use accessibility_settings::Accessibility;
 pub(crate) use api_methods::{changes_the_page, refused_in_proof, waits_for_the_page};
 pub(crate) use binding::StepHost;
 pub(crate) use call_waits::TimedCall;

@@ -1980,6 +1980,52 @@
       throw tag(new Error(lines.join('\n')), kind);
     }
 
+    // `expect(page | locator).toHaveNoAccessibilityViolations(options)`: axe-core runs on the
+    // page (or the locator's elements) and every violation fails the check, except those below
+    // the `impact` floor and the rules prettyplay.toml accepts (see accessibility.rs). A check
+    // that passes when violations exist would hide defects, so `.not` is refused.
+    async toHaveNoAccessibilityViolations(options) {
+      const actual = this._actual;
+      const isPage = actual instanceof Page;
+      if (!isPage && !(actual instanceof Locator)) {
+        throw tag(new TypeError('toHaveNoAccessibilityViolations can be only used with Page or Locator objects'), 'script');
+      }
+      if (this._isNot) {
+        throw tag(new TypeError('toHaveNoAccessibilityViolations cannot be negated: a check that passes when violations exist would hide them'), 'script');
+      }
+      const o = options || {};
+      const selectors = (key) => {
+        const value = o[key] === undefined ? [] : o[key];
+        const list = Array.isArray(value) ? value : [value];
+        if (list.some((s) => !isString(s))) {
+          throw tag(new TypeError(`toHaveNoAccessibilityViolations: ${key} must be a CSS selector or an array of them`), 'script');
+        }
+        return list;
+      };
+      const known = ['include', 'exclude', 'rules', 'impact', 'timeout'];
+      for (const key of Object.keys(o)) {
+        if (!known.includes(key)) throw tag(new TypeError(`toHaveNoAccessibilityViolations: unknown option ${key} (options: ${known.join(', ')})`), 'script');
+      }
+      const page = isPage ? actual : actual._page;
+      const params = { include: selectors('include'), exclude: selectors('exclude'), rules: selectors('rules'), timeout: page._timeoutOf(o) };
+      if (o.impact !== undefined) params.impact = o.impact;
+      if (!isPage) {
+        if (params.include.length) throw tag(new TypeError('toHaveNoAccessibilityViolations: include applies to a page; a locator is its own scope'), 'script');
+        params.selector = actual._selector;
+      }
+      const reply = exchange(page._id, 'page.checkAccessibility', params);
+      if (!reply.error) return;
+      const kind = reply.error.kind;
+      if (reply.error.bare) throw tag(new Error(reply.error.message), kind);
+      const lines = [`expect(${isPage ? 'page' : 'locator'}).toHaveNoAccessibilityViolations() failed`, ''];
+      if (this._message) lines.unshift(this._message, '');
+      if (!isPage) lines.push(`Locator:  ${actual._desc}`);
+      lines.push(reply.error.message);
+      const log = (reply.error.log || []).map((l) => l.replace(ANSI, ''));
+      if (log.length) lines.push('', 'Call log:', ...log.map((l) => (l.startsWith('  ') ? l : '  ' + l)));
+      throw tag(new Error(lines.join('\n')), kind);
+    }
+
     // Retries the block (which may call the page) until it stops throwing.
     async toPass(options) {
       const o = options || {};

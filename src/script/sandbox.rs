@@ -435,6 +435,39 @@ pub(crate) fn api_document(listing: &str) -> String {
          - The mutation proof compares again under its mutations and never writes a baseline.\n\
          - The diff image is drawn by the pinned playwright-core's own comparator, run with the\n\
          \x20 driver's Node.js, because playwright-rs does not pass on the driver's diff.\n\
+         \n\
+         ## Accessibility\n\
+         \n\
+         `expect(page).toHaveNoAccessibilityViolations(options?)` and\n\
+         `expect(locator).toHaveNoAccessibilityViolations(options?)` run axe-core (the pinned\n\
+         release `prettyplay install` puts beside the driver) on the page, or on the locator's\n\
+         elements, and fail with every violation: its rule id, impact, help and help URL, and the\n\
+         offending elements by axe's selectors.\n\
+         \n\
+         ```js\n\
+         async function step(page) {{\n\
+         \x20 await expect(page).toHaveNoAccessibilityViolations({{ exclude: ['#ads'], impact: 'serious' }});\n\
+         \x20 await expect(page.getByRole('dialog', {{ name: 'Sign up' }})).toHaveNoAccessibilityViolations();\n\
+         }}\n\
+         ```\n\
+         \n\
+         - Options: `include` and `exclude` (CSS selectors, as axe's context; `include` on a page\n\
+         \x20 only, since a locator is its own scope), `rules` (run only these rule ids), `impact`\n\
+         \x20 (a floor: `'minor'`, `'moderate'`, `'serious'` or `'critical'`), `timeout` (how long a\n\
+         \x20 locator's elements are waited for).\n\
+         - It is a matcher, not a call that returns axe's results as `@axe-core/playwright`'s\n\
+         \x20 `AxeBuilder.analyze()` does, because step code checks and never computes its own\n\
+         \x20 verdict: as a matcher it is a check that the proof, the evidence and the heal veto know.\n\
+         \x20 `.not` is refused.\n\
+         - axe-core is injected on demand: the first check on a document evaluates `axe.min.js`\n\
+         \x20 there (as `@axe-core/playwright` does), after its SRI hash was checked; nothing is\n\
+         \x20 added to pages that no check runs on. It runs in the page's main frame only.\n\
+         - Violations of the rules `[accessibility] accept` lists (with a reason) are written to the\n\
+         \x20 step's log and do not fail it. Incomplete results (axe's \"needs review\") are not\n\
+         \x20 failures.\n\
+         - A violation fails the step as ACCESSIBILITY VIOLATION with a PRODUCT DEFECT verdict from\n\
+         \x20 evidence: never healed or regenerated. A missing or changed axe-core is a configuration\n\
+         \x20 error (exit 2) naming `prettyplay install`.\n\
          \n{}",
         crate::script::api_methods::kinds_section()
     )

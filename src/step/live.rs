@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use crate::driver::{OriginGuard, OriginSeen, TestPage};
 use crate::scenario::StepArgument;
 use crate::script::{
-    FailureKind, Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox, Screenshots,
-    StepFailure, StepHost, SubjectRead, TimedCall,
+    Accessibility, FailureKind, Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox,
+    Screenshots, StepFailure, StepHost, SubjectRead, TimedCall,
 };
 use crate::step::mutations::Claims;
 use crate::step::proof::{Proof, ProofPage, prove};
@@ -44,8 +44,9 @@ impl LivePage {
         page: TestPage,
         vars: BTreeMap<String, String>,
         screenshots: Option<Screenshots>,
+        accessibility: Accessibility,
     ) -> Result<Self, StepFailure> {
-        let host = StepHost::new(handle, page);
+        let host = StepHost::new(handle, page).with_accessibility(accessibility);
         let host = match screenshots {
             Some(screenshots) => host.with_screenshots(screenshots),
             None => host,

@@ -108,6 +108,10 @@ fn the_driver_installs_into_a_clean_home_once_and_a_fresh_project_replays_with_i
         .stdout_contains(&format!(
             "installed  the Playwright driver: {}",
             driver_dir.display()
+        ))
+        .stdout_contains(&format!(
+            "installed  axe-core: {}",
+            driver_dir.join("axe").display()
         ));
     assert!(
         driver_dir
@@ -127,6 +131,10 @@ fn the_driver_installs_into_a_clean_home_once_and_a_fresh_project_replays_with_i
         .stdout_contains(&format!(
             "found      the Playwright driver (playwright-core 1.64.0): {}",
             driver_dir.display()
+        ))
+        .stdout_contains(&format!(
+            "found      axe-core 4.14.1: {}",
+            driver_dir.join("axe").display()
         ))
         .output_not_contains("installing");
     let out = env(out.again()).args(&["init"]).run().assert_exit(0);

@@ -63,6 +63,7 @@
     reason = "a test harness: a panic is the test failing, and measured figures go to the log"
 )]
 
+mod accessibility;
 mod aids;
 mod api_steps;
 mod api_steps_builtin;
