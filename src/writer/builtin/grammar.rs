@@ -12,6 +12,7 @@ use crate::writer::builtin::http;
 use crate::writer::builtin::kinds::Kind;
 use crate::writer::builtin::phrases::{key_name, literal, literals, target};
 use crate::writer::builtin::tokens::{Tok, find, normalize, skip, tokenize, verb, words_are};
+use crate::writer::builtin::{accessibility, visual};
 
 use crate::writer::builtin::intent::{Decline, Intent, Literal};
 
@@ -201,6 +202,9 @@ const ACTIONS: &[Action] = &[
 /// The intent of a normalized sentence: a form's shape, else the first action shape that reads
 /// it, else a check.
 pub(super) fn shape(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    if let Some(page_check) = accessibility::shape(t).or_else(|| visual::shape(t)) {
+        return Some(page_check);
+    }
     if let Some(form) = form_shape(t, shape) {
         return Some(form);
     }

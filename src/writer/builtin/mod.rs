@@ -8,6 +8,7 @@
 //! `resolve.rs`, the code in `codegen.rs`. No two files here import each other, directly or in
 //! a circle: a shape that reads its parts as shapes (`forms.rs`) is handed the grammar's reader.
 
+mod accessibility;
 mod assertions;
 #[expect(
     clippy::module_inception,
@@ -39,6 +40,7 @@ mod rows;
 mod snapshot;
 mod structure;
 mod tokens;
+mod visual;
 
 pub(crate) use builtin::{Explanation, explain, write_step};
 pub(crate) use check_sentences::{check_clause, reads_as_check};
