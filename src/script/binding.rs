@@ -620,6 +620,12 @@ impl StepHost {
                 self.reads
                     .borrow_mut()
                     .push(Read::of(page_id, method, &params));
+            } else if proof_mode::checks_the_whole_page(op) {
+                // The check reads the page, but no element or text the read could name stands
+                // for what it checks: its read names none, so no mutation claims to contradict it.
+                self.reads
+                    .borrow_mut()
+                    .push(Read::of(page_id, method, &Value::Null));
             }
             if mode == ProofMode::Mutated {
                 proof_mode::clamp_timeout(op, &mut params);

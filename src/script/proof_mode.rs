@@ -145,6 +145,14 @@ pub(crate) fn is_recorded(op: Op) -> bool {
     matches!(op, Op::Frame(_) | Op::Element(_) | Op::Url)
 }
 
+/// Whether a call checks the page's look or accessibility as a whole (`toHaveScreenshot`,
+/// `toHaveNoAccessibilityViolations`): it reads the page, so a proof is not vacuous for want of
+/// reads, yet no text or element mutation is evidence that the check can fail, so the proof
+/// tries none for it and says so (unproven, not proven).
+pub(crate) fn checks_the_whole_page(op: Op) -> bool {
+    matches!(op, Op::CheckAccessibility | Op::ExpectScreenshot)
+}
+
 /// The error of a call a proof run refuses: running it again under a mutation would change
 /// the app.
 pub(crate) fn refusal(call: RefusedCall) -> HostError {

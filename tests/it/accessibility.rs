@@ -175,3 +175,91 @@ fn an_impact_floor_leaves_out_the_lesser_violations() {
         .assert_exit(1)
         .stdout_contains("label (critical)");
 }
+
+/// A project whose steps the built-in generator writes, offline: no `[llm]`, no cached code.
+fn generated(html: &str, steps: &str) -> Test {
+    Test::new()
+        .config("scenarios = \"scenarios\"\ncache_dir = \"cache\"\n")
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "only")
+        .page("index.html", html)
+        .scenario(
+            SCENARIO,
+            &format!("test: sign up\n  open /index.html\n{steps}"),
+        )
+}
+
+#[test]
+fn the_sentences_generate_the_check_offline_and_it_fails_as_a_product_defect() {
+    let broken = generated(&page(true), "  the form has no accessibility violations\n")
+        .args(&["run"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("PRODUCT DEFECT")
+        .stdout_contains("label (critical)")
+        .stdout_contains("#email")
+        .output_not_contains("image-alt");
+    assert!(
+        !broken
+            .read("cache/scenarios/a11y.steps.toml")
+            .contains("toHaveNoAccessibilityViolations"),
+        "code that failed is not cached"
+    );
+    let fixed = generated(
+        &page(false),
+        "  the page has no serious accessibility violations\n  the form has no accessibility violations\n",
+    )
+    .args(&["run"])
+    .run()
+    .assert_exit(0)
+    .stdout_contains("1 passed");
+    let cache = fixed.read("cache/scenarios/a11y.steps.toml");
+    assert!(
+        cache
+            .contains("await expect(page).toHaveNoAccessibilityViolations({ impact: 'serious' });"),
+        "{cache}"
+    );
+    assert!(
+        cache.contains("await expect(page.locator('form')).toHaveNoAccessibilityViolations();"),
+        "{cache}"
+    );
+    // Replayed, strict: the cached checks still fail on the broken page.
+    fixed
+        .again()
+        .page("index.html", &page(true))
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("PRODUCT DEFECT")
+        .stdout_contains("image-alt (critical)");
+}
+
+#[test]
+fn the_visual_sentences_generate_a_screenshot_check_with_its_masks() {
+    let first = generated(
+        &page(false),
+        "  the page looks as before, ignoring the footer\n  the header looks the same\n",
+    )
+    .args(&["run"])
+    .run()
+    .assert_exit(0)
+    .stdout_contains("1 passed");
+    let cache = first.read("cache/scenarios/a11y.steps.toml");
+    assert!(
+        cache.contains(
+            "await expect(page).toHaveScreenshot({ mask: [page.locator('footer, [role=\\\"contentinfo\\\"]')] });"
+        ) || cache.contains("toHaveScreenshot({ mask: [page.locator('footer"),
+        "{cache}"
+    );
+    assert!(cache.contains("toHaveScreenshot();"), "{cache}");
+    assert!(first.exists("cache/scenarios/a11y.steps-snapshots/sign-up-2-chromium.png"));
+    // The footer's text changes: it is masked, so the page still looks as before.
+    first
+        .again()
+        .page(
+            "index.html",
+            &page(false).replace("<p>Acme</p>", "<p>Acme 2027</p>"),
+        )
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(0);
+}

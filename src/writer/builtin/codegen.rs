@@ -15,6 +15,7 @@ use crate::writer::builtin::locator::{js_str, norm};
 use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE, element, only_field};
 use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::{accessibility, visual};
 
 /// The code of `intent` on the page `snap` shows.
 pub(crate) fn code_for(intent: &Intent, snap: &Snapshot) -> Result<String, Decline> {
@@ -116,6 +117,8 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         | Intent::UrlLacks(_)
         | Intent::Asks { .. } => form_code(intent, snap),
         Intent::Http(http) => http::lines(http),
+        Intent::Accessible { .. } => accessibility::lines(snap, intent),
+        Intent::LooksAsBefore { .. } => visual::lines(snap, intent),
     }
 }
 

@@ -5,7 +5,7 @@
 //! it edits (the other items' editors are hidden, and hidden elements have no role).
 //!
 //! Main functions: the readers [`to_edit`], [`in_edit_mode`], [`change_text`], [`updated`],
-//! listed in `plan_steps.rs`' `PLAN_READERS`.
+//! listed in `plan_readers.rs`' `PLAN_READERS`.
 
 use crate::writer::builtin::discourse::Part;
 use crate::writer::builtin::intent::Decline;
@@ -212,7 +212,7 @@ pub(crate) fn updated(said: &Said) -> Reading {
 mod tests {
     use crate::script::PageState;
     use crate::writer::builtin::discourse::{Discourse, Part};
-    use crate::writer::builtin::plan_steps::read_plan_step;
+    use crate::writer::builtin::plan_readers::read_plan_step;
 
     /// The discourse after adding "Buy milk" and double-clicking it.
     fn editing() -> Discourse {

@@ -10,7 +10,8 @@ use crate::writer::builtin::codegen::{statements, step_function};
 use crate::writer::builtin::discourse::{Discourse, Part};
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::navigation::write_step_within;
-use crate::writer::builtin::plan_steps::{read_plan_step, without_comments};
+use crate::writer::builtin::plan_readers::read_plan_step;
+use crate::writer::builtin::plan_steps::without_comments;
 
 /// The code of `sentence` on the page of `state`, after the test's earlier steps (their
 /// `sentences`, background first, and the `code` they passed with); `allows`

@@ -196,4 +196,25 @@ pub(crate) enum Intent {
     /// `send POST /api/todos with {"title": "milk"}`, `GET /api/health answers 200`, `the API
     /// /api/todos lists "milk"`: a request through `page.request` (`http.rs`).
     Http(Http),
+    /// `the page has no serious accessibility violations`, `the form has no accessibility
+    /// violations`: axe-core on the region, with an impact floor (`accessibility.rs`).
+    Accessible {
+        scope: Region,
+        impact: Option<&'static str>,
+    },
+    /// `the header looks as before, ignoring the clock`: a screenshot of the region compared
+    /// with its baseline, the masks hidden (`visual.rs`).
+    LooksAsBefore {
+        subject: Region,
+        masks: Vec<Region>,
+    },
+}
+
+/// What a page-wide check looks at: the page, a landmark by its noun (with its CSS), or an
+/// element as the sentence names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Region {
+    Page,
+    Landmark(&'static str),
+    Element(Target),
 }

@@ -12,6 +12,7 @@
 //! shape that reads its parts as sentences (two checks, clauses, a dropdown's second action) is
 //! handed the registry's reader.
 
+mod accessibility;
 mod assertions;
 #[expect(
     clippy::module_inception,
@@ -38,6 +39,7 @@ mod kinds;
 mod locator;
 mod navigation;
 mod phrases;
+mod plan_readers;
 mod plan_steps;
 mod resolve;
 mod rewrites;
@@ -48,6 +50,7 @@ mod shapes;
 mod snapshot;
 mod structure;
 mod tokens;
+mod visual;
 
 pub(crate) use builtin::{Explanation, explain, write_step};
 pub(crate) use check_sentences::{check_clause, reads_as_check};

@@ -6,15 +6,14 @@
 //! or into exact code; a reader that cannot account for a word leaves the sentence to the
 //! shapes, which decline it.
 //!
-//! Main function: [`read_plan_step`]; [`PLAN_READERS`] is the ordered list of readers.
+//! Main functions: the readers, which `plan_readers.rs` lists in the order they are tried.
 
 use crate::script::PageState;
 use crate::writer::builtin::discourse::{Discourse, Part, quoted};
-use crate::writer::builtin::edit_mode;
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::navigation::main_headings;
-use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
+use crate::writer::builtin::tokens::Tok;
 
 /// What a reader sees: the sentence's normalized tokens, its raw tokens (an ordinal that
 /// starts the sentence survives there), the test's discourse and the page.
@@ -26,109 +25,6 @@ pub(crate) struct Said<'a> {
 }
 
 pub(crate) type Reading = Option<Result<Vec<Part>, Decline>>;
-
-/// One reader of plan steps: its name and what it makes of a sentence.
-pub(crate) struct PlanReader {
-    #[cfg_attr(
-        not(test),
-        expect(
-            dead_code,
-            reason = "the name says which reader a row is; tests list them"
-        )
-    )]
-    pub(crate) name: &'static str,
-    pub(crate) read: fn(&Said) -> Reading,
-}
-
-/// The readers in the order they are tried; the first that reads the sentence wins.
-pub(crate) const PLAN_READERS: &[PlanReader] = &[
-    PlanReader {
-        name: "reload the page",
-        read: reload,
-    },
-    PlanReader {
-        name: "the application loads",
-        read: app_loads,
-    },
-    PlanReader {
-        name: "the list is empty",
-        read: empty_list,
-    },
-    PlanReader {
-        name: "the URL changes to #fragment",
-        read: url_fragment,
-    },
-    PlanReader {
-        name: "the 'x' button appears in the footer",
-        read: in_the_footer,
-    },
-    PlanReader {
-        name: "the checkbox is checked",
-        read: the_checkbox,
-    },
-    PlanReader {
-        name: "click the checkbox to uncomplete it",
-        read: click_checkbox_to,
-    },
-    PlanReader {
-        name: "press Enter to submit the todo",
-        read: press_to_submit,
-    },
-    PlanReader {
-        name: "add 'a' and mark it as complete",
-        read: add_and_mark,
-    },
-    PlanReader {
-        name: "mark 'a' and 'b' as complete",
-        read: each_named_action,
-    },
-    PlanReader {
-        name: "'a' and 'b' remain visible",
-        read: each_named_check,
-    },
-    PlanReader {
-        name: "'a' is removed from the list",
-        read: gone,
-    },
-    PlanReader {
-        name: "double-click the todo to enter edit mode",
-        read: edit_mode::to_edit,
-    },
-    PlanReader {
-        name: "the todo enters edit mode",
-        read: edit_mode::in_edit_mode,
-    },
-    PlanReader {
-        name: "change the text to 'x' and press Enter",
-        read: edit_mode::change_text,
-    },
-    PlanReader {
-        name: "the todo is updated to 'x'",
-        read: edit_mode::updated,
-    },
-    PlanReader {
-        name: "click the checkbox next to the todo",
-        read: references,
-    },
-];
-
-/// What `sentence` means as a plan step in a test with `discourse`, on the page of `state`;
-/// `None` when no reader reads it.
-pub(crate) fn read_plan_step(
-    discourse: &Discourse,
-    sentence: &str,
-    columns: &[String],
-    state: &PageState,
-) -> Reading {
-    let raw = tokenize(sentence, columns);
-    let said = Said {
-        toks: normalize(raw.clone()),
-        raw,
-        discourse,
-        state,
-    };
-    PLAN_READERS.iter().find_map(|reader| (reader.read)(&said))
-}
 
 /// `sentence` without its parenthesized comments: "type 'x' (with spaces) and press Enter".
 /// A parenthesis that holds a quote is kept, because a quoted value is never a comment.
@@ -166,7 +62,7 @@ pub(crate) fn code(line: String) -> Reading {
 }
 
 /// `reload the page`, `refresh the page`, `reload`.
-fn reload(said: &Said) -> Reading {
+pub(crate) fn reload(said: &Said) -> Reading {
     match words(&said.toks).as_slice() {
         ["reload" | "refresh"] | ["reload" | "refresh", "the", "page" | "browser"] => {
             code("await page.reload();".to_owned())
@@ -176,7 +72,7 @@ fn reload(said: &Said) -> Reading {
 }
 
 /// `the application loads successfully`: the app's main heading is visible.
-fn app_loads(said: &Said) -> Reading {
+pub(crate) fn app_loads(said: &Said) -> Reading {
     let w = words(&said.toks);
     let app = |n: &str| matches!(n, "application" | "app" | "page" | "site");
     let loads = match w.as_slice() {
@@ -207,7 +103,7 @@ fn app_loads(said: &Said) -> Reading {
 
 /// `the list is empty`, `the todo list remains empty`, `no todo is added to the list`,
 /// `start with an empty todo list`: the page lists no item.
-fn empty_list(said: &Said) -> Reading {
+pub(crate) fn empty_list(said: &Said) -> Reading {
     let w = words(&said.toks);
     let list = |s: &[&str]| matches!(s, ["list"] | [_, "list"]);
     let empty = match w.as_slice() {
@@ -234,7 +130,7 @@ fn is_item_noun(word: &str) -> bool {
 }
 
 /// `the URL changes to #/active`: the URL ends with the fragment, written without quotes.
-fn url_fragment(said: &Said) -> Reading {
+pub(crate) fn url_fragment(said: &Said) -> Reading {
     let (verb, fragment) = match said.toks.as_slice() {
         [the, url, verb, to, Tok::Word(_, fragment)]
             if the.is("the") && url.is("url") && to.is("to") =>
@@ -282,7 +178,7 @@ const ITEM_VERBS: &[&str] = &[
 ];
 
 /// `mark 'a' and 'b' as complete`: the same action on each named item, one after another.
-fn each_named_action(said: &Said) -> Reading {
+pub(crate) fn each_named_action(said: &Said) -> Reading {
     let [verb, rest @ ..] = said.toks.as_slice() else {
         return None;
     };
@@ -312,7 +208,7 @@ fn each_named_action(said: &Said) -> Reading {
 
 /// `'a' and 'b' remain visible`, `only 'a' and 'b' are displayed`, `only 'b' remains
 /// visible`: a check of each named item, or of the whole list when `only` starts it.
-fn each_named_check(said: &Said) -> Reading {
+pub(crate) fn each_named_check(said: &Said) -> Reading {
     let (only, toks) = match said.toks.as_slice() {
         [first, rest @ ..] if first.is("only") => (true, rest),
         all => (false, all),
@@ -382,7 +278,7 @@ fn gone_code(item: &str) -> Part {
 
 /// `the 'Clear completed' button appears in the footer`: the named button or link is visible
 /// inside the page's footer element (any of them, when the page has several).
-fn in_the_footer(said: &Said) -> Reading {
+pub(crate) fn in_the_footer(said: &Said) -> Reading {
     let (name, kind) = match said.toks.as_slice() {
         [the, Tok::Lit(name), kind, rest @ ..] if the.is("the") => match words(rest).as_slice() {
             ["appears" | "appear", "in", "the", "footer"]
@@ -407,7 +303,7 @@ fn in_the_footer(said: &Said) -> Reading {
 
 /// `the checkbox is checked`, `the checkbox is unchecked`: the checkbox of the item the
 /// test last acted on.
-fn the_checkbox(said: &Said) -> Reading {
+pub(crate) fn the_checkbox(said: &Said) -> Reading {
     let on = match words(&said.toks).as_slice() {
         ["the", "checkbox", "is", "checked" | "ticked"] => true,
         ["the", "checkbox", "is", "unchecked" | "unticked"]
@@ -427,7 +323,7 @@ fn the_checkbox(said: &Said) -> Reading {
 
 /// `click the checkbox again to uncomplete it`, `click the checkbox to complete the todo`:
 /// a click of the referred item's checkbox, and the state the purpose names.
-fn click_checkbox_to(said: &Said) -> Reading {
+pub(crate) fn click_checkbox_to(said: &Said) -> Reading {
     let w = words(&said.toks);
     let (on, object) = match w.as_slice() {
         ["click", "the", "checkbox", "to", purpose, object @ ..] => (*purpose, object),
@@ -455,7 +351,7 @@ fn click_checkbox_to(said: &Said) -> Reading {
 
 /// `press Enter to submit the todo`: the key, then the typed text is in the list, which is
 /// what submitting it means.
-fn press_to_submit(said: &Said) -> Reading {
+pub(crate) fn press_to_submit(said: &Said) -> Reading {
     let to = said.toks.iter().position(|t| t.is("to"))?;
     let purpose = words(&said.toks[to + 1..]);
     if !matches!(
@@ -480,7 +376,7 @@ fn press_to_submit(said: &Said) -> Reading {
 }
 
 /// `'a' is removed from the list`, `the todo is deleted from the list`, `'a' is not visible`.
-fn gone(said: &Said) -> Reading {
+pub(crate) fn gone(said: &Said) -> Reading {
     let verb = said.toks.iter().position(|t| t.is("is") || t.is("are"))?;
     if !gone_words(&words(&said.toks[verb + 1..])) {
         return None;
@@ -591,7 +487,7 @@ pub(crate) fn references(said: &Said) -> Reading {
 
 /// `add a todo 'x' and mark it as complete`, `add three todos 'a', 'b', 'c' and mark all as
 /// complete`, `... and mark one as complete` (the first of them): the add, then the marks.
-fn add_and_mark(said: &Said) -> Reading {
+pub(crate) fn add_and_mark(said: &Said) -> Reading {
     let toks = &said.toks;
     if !toks.first()?.is("add") {
         return None;
@@ -655,6 +551,7 @@ pub(crate) fn sentence_of(toks: &[Tok]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::writer::builtin::plan_readers::{PLAN_READERS, read_plan_step};
 
     const FIELD: &str = "page.getByRole('textbox', { name: 'What needs to be done?' })";
 

@@ -133,6 +133,25 @@ pub(crate) const CLICK_WITHOUT: &[Example] = &[Example {
     code: r#"await page.getByRole('button', { name: 'Submit' }).click();"#,
 }];
 
+pub(crate) const ACCESSIBLE: &[Example] = &[
+    Example {
+        sentence: r#"the page has no accessibility violations"#,
+        page: FORM,
+        code: r#"await expect(page).toHaveNoAccessibilityViolations();"#,
+    },
+    Example {
+        sentence: r#"the form has no serious accessibility violations"#,
+        page: FORM,
+        code: r#"await expect(page.locator('form')).toHaveNoAccessibilityViolations({ impact: 'serious' });"#,
+    },
+];
+
+pub(crate) const LOOKS_AS_BEFORE: &[Example] = &[Example {
+    sentence: r#"the page looks as before, ignoring the footer"#,
+    page: SHOP,
+    code: r#"await expect(page).toHaveScreenshot({ mask: [page.locator('footer, [role="contentinfo"]')] });"#,
+}];
+
 pub(crate) const URL_LACKS: &[Example] = &[
     Example {
         sentence: r#"the URL has no query string"#,

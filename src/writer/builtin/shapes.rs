@@ -12,7 +12,9 @@ use crate::writer::builtin::shape::{Example, Reading, Sentence, Shape};
 use crate::writer::builtin::shape_examples as ex;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize, verb};
-use crate::writer::builtin::{assertions, cards, choices, compound, forms, grammar, http};
+use crate::writer::builtin::{
+    accessibility, assertions, cards, choices, compound, forms, grammar, http, visual,
+};
 
 /// A shape read from the sentence's words alone.
 struct Words {
@@ -225,6 +227,16 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
     &CardCount,
     &RequestCheckAfterColon,
     &TwoChecks,
+    &Words {
+        name: "no accessibility violations",
+        examples: ex::ACCESSIBLE,
+        read: accessibility::shape,
+    },
+    &Words {
+        name: "looks as before",
+        examples: ex::LOOKS_AS_BEFORE,
+        read: visual::shape,
+    },
     &Words {
         name: "clear and type",
         examples: ex::CLEAR_AND_TYPE,
