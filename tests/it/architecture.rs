@@ -705,11 +705,6 @@ const TEXT_TESTS: &[(&str, &[&str], &str)] = &[
     ),
     ("writer/builtin/phrases.rs", &["${"], "a sentence's words"),
     (
-        "writer/builtin/plan_steps.rs",
-        &["st", "nd", "rd", "th"],
-        "an ordinal's suffix (`2nd`, `fourth`) in a sentence's first word",
-    ),
-    (
         "writer/builtin/http.rs",
         &["//", "${"],
         "a sentence's URL and placeholders",

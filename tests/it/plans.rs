@@ -16,13 +16,15 @@ const REACT: &str = "tests/fixtures/todomvc/react";
 
 /// The tests green in the planner plan's run with no LLM on the jQuery build, measured: these
 /// must pass (others may join them).
+// "should-complete-multiple-todos" is not among them: its "First todo is marked as complete" is
+// a claim about the list's order, which no shape reads yet, and reading it as the item the test
+// added first would drop the position (a false green on an ordering defect).
 const GREEN_ON_JQUERY: &[&str] = &[
     "should-add-single-todo",
     "should-add-multiple-todos",
     "should-not-add-empty-todo",
     "should-complete-single-todo",
     "should-uncomplete-completed-todo",
-    "should-complete-multiple-todos",
     "should-edit-todo-by-double-clicking",
     "should-delete-specific-todo-from-multiple",
     "should-clear-all-completed-todos",
