@@ -166,17 +166,7 @@ fn private_node_command(package: &str, dir: &Path) -> Command {
 
 /// `npm install playwright-core@DRIVER_VERSION` in `dir`, downloading no browser.
 fn driver_command(dir: &Path) -> Command {
-    let mut command = Command::new(
-        "npm",
-        &[
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--save-exact",
-            &format!("playwright-core@{DRIVER_VERSION}"),
-        ],
-    );
-    command.dir = Some(dir.to_owned());
+    let mut command = npm_install_command(dir, "playwright-core", DRIVER_VERSION);
     command.env.push((
         "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD".to_owned(),
         "1".to_owned(),
@@ -234,28 +224,13 @@ fn install_driver(
             dir.display()
         ),
     )?;
-    let staging = dir.join(format!(".staging-{}", std::process::id()));
-    system.create_dir(&staging).map_err(write_error(&staging))?;
-    let manifest = format!(
-        "{{\n  \"private\": true,\n  \"dependencies\": {{\n    \"playwright-core\": \"{DRIVER_VERSION}\"\n  }}\n}}\n"
-    );
-    for target in [&staging, dir] {
-        let path = target.join("package.json");
-        system.write(&path, &manifest).map_err(write_error(&path))?;
-    }
-    system
-        .run(&driver_command(&staging))
-        .map_err(|output| InstallError::Failed {
-            what: format!("npm install playwright-core@{DRIVER_VERSION}"),
-            output,
-        })?;
-    let installed = staging.join("node_modules");
-    let target = dir.join("node_modules");
-    system
-        .replace_dir(&installed, &target)
-        .map_err(write_error(&target))?;
-    // What is left is npm's lock file of the staging install, which nothing reads.
-    let _ = system.remove_dir(&staging);
+    install_staged(
+        dir,
+        "playwright-core",
+        DRIVER_VERSION,
+        driver_command,
+        system,
+    )?;
     match installed_driver_version(dir) {
         Some(version) if version == DRIVER_VERSION => say(
             out,
@@ -271,6 +246,12 @@ fn install_driver(
 
 /// `npm install axe-core@AXE_VERSION` in `dir`.
 fn axe_command(dir: &Path) -> Command {
+    npm_install_command(dir, "axe-core", AXE_VERSION)
+}
+
+/// `npm install PACKAGE@VERSION` in `dir`, pinned exactly, without npm's audit and funding
+/// requests.
+fn npm_install_command(dir: &Path, package: &str, version: &str) -> Command {
     let mut command = Command::new(
         "npm",
         &[
@@ -278,11 +259,46 @@ fn axe_command(dir: &Path) -> Command {
             "--no-audit",
             "--no-fund",
             "--save-exact",
-            &format!("axe-core@{AXE_VERSION}"),
+            &format!("{package}@{version}"),
         ],
     );
     command.dir = Some(dir.to_owned());
     command
+}
+
+/// Runs `command` (an npm install of `package`@`version`) in a staging directory under `dir`
+/// and moves its `node_modules` into `dir` only once npm succeeded, so a failed install leaves
+/// the previous one in place.
+fn install_staged(
+    dir: &Path,
+    package: &str,
+    version: &str,
+    command: fn(&Path) -> Command,
+    system: &dyn System,
+) -> Result<(), InstallError> {
+    let staging = dir.join(format!(".staging-{}", std::process::id()));
+    system.create_dir(&staging).map_err(write_error(&staging))?;
+    let manifest = format!(
+        "{{\n  \"private\": true,\n  \"dependencies\": {{\n    \"{package}\": \"{version}\"\n  }}\n}}\n"
+    );
+    for target in [&staging, dir] {
+        let path = target.join("package.json");
+        system.write(&path, &manifest).map_err(write_error(&path))?;
+    }
+    system
+        .run(&command(&staging))
+        .map_err(|output| InstallError::Failed {
+            what: format!("npm install {package}@{version}"),
+            output,
+        })?;
+    let installed = staging.join("node_modules");
+    let target = dir.join("node_modules");
+    system
+        .replace_dir(&installed, &target)
+        .map_err(write_error(&target))?;
+    // What is left is npm's lock file of the staging install, which nothing reads.
+    let _ = system.remove_dir(&staging);
+    Ok(())
 }
 
 /// Installs axe-core into `dir` (beside the driver) as the driver is installed: into a staging
@@ -294,27 +310,7 @@ fn install_axe(dir: &Path, system: &dyn System, out: &mut dyn Write) -> Result<(
         "installing",
         &format!("axe-core@{AXE_VERSION} (npm), into {}", dir.display()),
     )?;
-    let staging = dir.join(format!(".staging-{}", std::process::id()));
-    system.create_dir(&staging).map_err(write_error(&staging))?;
-    let manifest = format!(
-        "{{\n  \"private\": true,\n  \"dependencies\": {{\n    \"axe-core\": \"{AXE_VERSION}\"\n  }}\n}}\n"
-    );
-    for target in [&staging, dir] {
-        let path = target.join("package.json");
-        system.write(&path, &manifest).map_err(write_error(&path))?;
-    }
-    system
-        .run(&axe_command(&staging))
-        .map_err(|output| InstallError::Failed {
-            what: format!("npm install axe-core@{AXE_VERSION}"),
-            output,
-        })?;
-    let installed = staging.join("node_modules");
-    let target = dir.join("node_modules");
-    system
-        .replace_dir(&installed, &target)
-        .map_err(write_error(&target))?;
-    let _ = system.remove_dir(&staging);
+    install_staged(dir, "axe-core", AXE_VERSION, axe_command, system)?;
     let driver_dir = dir.parent().unwrap_or(dir);
     AxeScript::read(driver_dir).map_err(InstallError::WrongAxe)?;
     say(out, "installed", &format!("axe-core: {}", dir.display()))
