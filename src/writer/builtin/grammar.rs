@@ -9,7 +9,8 @@ use crate::writer::builtin::kinds::Kind;
 use crate::writer::builtin::phrases::{key_name, literal, literals, target};
 use crate::writer::builtin::tokens::{Tok, find, skip, words_are};
 
-use crate::writer::builtin::intent::{Decline, Intent, Literal};
+use crate::writer::builtin::clicks::{dialog_clause, repeat, times};
+use crate::writer::builtin::intent::{Decline, Intent, Literal, Target};
 
 /// What an action shape's reader returns: `None` when the words are not this shape's.
 pub(super) type Read = Option<Result<Intent, Decline>>;
@@ -24,9 +25,20 @@ pub(super) fn single_click(_: &[Tok], rest: &[Tok]) -> Read {
     Some(click(rest, false))
 }
 
-/// `press KEY`, when what follows is a key.
+/// `right-click X`: the context menu's click.
+pub(super) fn context_click(_: &[Tok], rest: &[Tok]) -> Read {
+    Some(clicks(skip(rest, &["on"]), |target| {
+        Intent::ContextClick(target)
+    }))
+}
+
+/// `press KEY`, when what follows is a key (`press Tab twice`: that many times).
 pub(super) fn press_key(_: &[Tok], rest: &[Tok]) -> Read {
-    press(rest)
+    match times(rest) {
+        Some(Ok((count, before))) => press(before).map(|read| read.map(|p| repeat(count, p))),
+        Some(Err(decline)) => press(rest).map(|_| Err(decline)),
+        None => press(rest),
+    }
 }
 
 /// `fill X with V`.
@@ -125,7 +137,37 @@ pub(super) fn go_to(t: &[Tok], rest: &[Tok]) -> Read {
 
 /// `click X`, `double-click X` (`on X`).
 fn click(rest: &[Tok], double: bool) -> Result<Intent, Decline> {
-    target(skip(rest, &["on"])).map(|target| Intent::Click { target, double })
+    clicks(skip(rest, &["on"]), |target| Intent::Click {
+        target,
+        double,
+    })
+}
+
+/// A click on the element `rest` names, with the count and the dialog clause that may follow it
+/// (`click "Add" three times`, `click "Delete" and dismiss it`).
+fn clicks(rest: &[Tok], action: impl Fn(Target) -> Intent) -> Result<Intent, Decline> {
+    let (answer, rest) = match dialog_clause(rest) {
+        Some(read) => {
+            let (answer, before) = read?;
+            (Some(answer), before)
+        }
+        None => (None, rest),
+    };
+    let (count, rest) = match times(rest) {
+        Some(read) => read?,
+        None => (1, rest),
+    };
+    let done = repeat(count, action(target(rest)?));
+    match answer {
+        None => Ok(done),
+        Some(_) if count > 1 => Err(Decline::new(
+            "the built-in generator answers one dialog per step: click once and answer it",
+        )),
+        Some(answer) => Ok(Intent::Dialog {
+            action: Box::new(done),
+            answer,
+        }),
+    }
 }
 
 /// `select V in X` (`from`, `for`), or `select X`: the option, or the checkbox or radio X.
@@ -302,7 +344,6 @@ fn add(rest: &[Tok]) -> Result<Intent, Decline> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::writer::builtin::intent::Target;
     use crate::writer::builtin::shapes::parse;
 
     fn intent(sentence: &str) -> Intent {
@@ -392,7 +433,7 @@ mod tests {
         for sentence in [
             "make it faster",
             "",
-            "wait for the spinner to go away",
+            "wait 5 seconds",
             "type \"a\" into the field and click \"Add\"",
         ] {
             assert!(parse(sentence, &[]).is_err(), "{sentence:?}");

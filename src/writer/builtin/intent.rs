@@ -27,6 +27,9 @@ pub(crate) enum Cause {
     /// The sentence names a list by its noun alone, and the page has several lists without an
     /// accessible name.
     UnnamedList,
+    /// Words of the sentence that no part of the shape read (a count, a clause after `and`):
+    /// writing the rest would do less than the sentence says.
+    UnreadWords,
 }
 
 impl Decline {
@@ -68,6 +71,17 @@ pub(crate) struct Target {
     pub nth: Option<isize>,
 }
 
+/// How a dialog (an alert, a confirm or a prompt) is answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Answer {
+    /// OK.
+    Accept,
+    /// Cancel.
+    Dismiss,
+    /// A prompt's OK with this text typed in.
+    Reply(Literal),
+}
+
 /// A state an element can be checked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum State {
@@ -92,6 +106,18 @@ pub(crate) enum Intent {
         then_press: Option<String>,
     },
     Clear(Target),
+    /// `right-click X`: a click with the right button, which opens a context menu.
+    ContextClick(Target),
+    /// `click "Add" three times`: the action, done `times` times in a row.
+    Repeat {
+        times: usize,
+        action: Box<Intent>,
+    },
+    /// `click "JS Confirm" and dismiss it`: the action opens a dialog, which is answered.
+    Dialog {
+        action: Box<Intent>,
+        answer: Answer,
+    },
     Check {
         target: Target,
         on: bool,

@@ -23,6 +23,7 @@ mod cards;
 mod check_code;
 mod check_sentences;
 mod choices;
+mod clicks;
 mod codegen;
 mod compound;
 mod discourse;
@@ -51,6 +52,7 @@ mod snapshot;
 mod structure;
 mod tokens;
 mod visual;
+mod waits;
 
 pub(crate) use builtin::{Explanation, explain, write_step};
 pub(crate) use check_sentences::{check_clause, reads_as_check};

@@ -4,7 +4,7 @@
 //!
 //! Main functions: [`target`], [`literal`] and [`key_name`].
 
-use crate::writer::builtin::intent::{Decline, Literal, Target};
+use crate::writer::builtin::intent::{Cause, Decline, Literal, Target};
 use crate::writer::builtin::kinds::{KINDS, Kind};
 use crate::writer::builtin::tokens::{Tok, find};
 
@@ -116,6 +116,15 @@ pub(crate) fn target(toks: &[Tok]) -> Result<Target, Decline> {
         .iter()
         .filter(|t| !(t.is("the") || t.is("a") || t.is("an") || t.is("on")))
         .collect();
+    // `the button labeled "Save"`: the connector says the quote is the name, so the noun before
+    // it is the kind, as in `the "Save" button`.
+    if let Some(at) = words
+        .iter()
+        .position(|t| NAMING.iter().any(|w| t.is(w)))
+        .filter(|&at| at > 0 && matches!(words.get(at + 1), Some(Tok::Lit(_))))
+    {
+        words.remove(at);
+    }
     let nth = words.first().and_then(|w| ordinal(w));
     if nth.is_some() {
         words.remove(0);
@@ -169,7 +178,10 @@ pub(crate) fn target(toks: &[Tok]) -> Result<Target, Decline> {
         })
         .collect();
     let (name, quoted) = match lits.as_slice() {
-        [one] => (Some((*one).clone()), true),
+        [one] => {
+            unread(&words)?;
+            (Some((*one).clone()), true)
+        }
         [] if words.is_empty() => (None, false),
         [] => (
             Some(
@@ -198,18 +210,52 @@ pub(crate) fn target(toks: &[Tok]) -> Result<Target, Decline> {
              written in the sentence",
         ));
     }
+    // `the first Delete button`: the words before a kind noun name the elements the ordinal
+    // counts among, so the position is among the buttons named Delete, not among all buttons.
+    let named_kind = kind.is_some_and(|k| !matches!(k, Kind::Item | Kind::Row));
     if nth.is_some() && kind.is_none() && !quoted {
         // `the first todo`: a noun the kinds do not know names the items of a list.
         kind = Some(Kind::Item);
     }
     Ok(Target {
-        name: if nth.is_some() && !quoted { None } else { name },
+        name: if nth.is_some() && !quoted && !named_kind {
+            None
+        } else {
+            name
+        },
         quoted,
         kind,
         scope,
         phrase,
         nth,
     })
+}
+
+/// The words that say the quote after them is an element's name (`the link called "Home"`).
+const NAMING: &[&str] = &["labeled", "labelled", "named", "called", "titled"];
+
+/// Declines when a phrase whose name is quoted has words left that no part of it read (not an
+/// article, ordinal, kind noun or naming word): `click "Add" three times` must not click once,
+/// and `click "OK" and dismiss it` must not only click.
+fn unread(words: &[&Tok]) -> Result<(), Decline> {
+    let left: Vec<&str> = words
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Word(_, orig) => Some(orig.as_str()),
+            Tok::Lit(_) => None,
+        })
+        .collect();
+    if left.is_empty() {
+        return Ok(());
+    }
+    Err(Decline::of(
+        Cause::UnreadWords,
+        format!(
+            "the built-in generator did not read \"{}\" in this sentence, so its code would do \
+             less than the sentence says; say it as a step of its own or leave it out",
+            left.join(" ")
+        ),
+    ))
 }
 
 /// `first`, `2nd`, `last`: the position an ordinal names (0-based; -1 is the last).

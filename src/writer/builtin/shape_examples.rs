@@ -3,7 +3,7 @@
 //! gets. One unit test walks them all.
 //!
 //! Main items: one list of [`Example`]s per shape, on the pages [`TODO`], [`FORM`], [`SHOP`],
-//! [`FILTERS`] and [`LOGIN`].
+//! [`FILTERS`], [`LOGIN`], [`ELEMENTS`] and [`DIALOGS`].
 
 use crate::writer::builtin::shape::Example;
 
@@ -73,6 +73,40 @@ const FILTERS: &str = r#"- complementary:
 const LOGIN: &str = r#"- textbox "Username"
 - textbox "Password"
 - button "Sign in"
+"#;
+
+/// A page that adds Delete buttons, as the-internet's Add/Remove Elements page does.
+const ELEMENTS: &str = r#"- heading "Add/Remove Elements" [level=3]
+- button "Add Element"
+- button "Delete"
+- button "Delete"
+"#;
+
+/// Buttons that open an alert, a confirm and a prompt, as the-internet's JavaScript Alerts page.
+const DIALOGS: &str = r#"- heading "JavaScript Alerts" [level=3]
+- button "Click for JS Alert"
+- button "Click for JS Confirm"
+- button "Click for JS Prompt"
+- heading "Result:" [level=4]
+"#;
+
+pub(crate) const WAIT: &[Example] = &[
+    Example {
+        sentence: r#"wait until "Hello World!" appears"#,
+        page: LOADED,
+        code: r#"await expect(page.getByRole('heading', { name: 'Hello World!', exact: true })).toBeVisible();"#,
+    },
+    Example {
+        sentence: r#"wait for the "Start" button to disappear"#,
+        page: LOADED,
+        code: r#"await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeHidden();"#,
+    },
+];
+
+/// A page that shows its text after loading, as the-internet's Dynamic Loading pages.
+const LOADED: &str = r#"- heading "Dynamically Loaded Page Elements" [level=3]
+- button "Start"
+- heading "Hello World!" [level=4]
 "#;
 
 pub(crate) const REQUEST: &[Example] = &[Example {
@@ -223,12 +257,59 @@ pub(crate) const PRESS: &[Example] = &[
         page: TODO,
         code: r#"await page.getByRole('textbox', { name: 'What needs to be done?', exact: true }).press('Escape');"#,
     },
+    Example {
+        sentence: r#"press Tab twice"#,
+        page: TODO,
+        code: r#"await page.keyboard.press('Tab');
+await page.keyboard.press('Tab');"#,
+    },
 ];
 
-pub(crate) const CLICK: &[Example] = &[Example {
-    sentence: r#"click the "Submit" button"#,
-    page: FORM,
-    code: r#"await page.getByRole('button', { name: 'Submit', exact: true }).click();"#,
+pub(crate) const CLICK: &[Example] = &[
+    Example {
+        sentence: r#"click the "Submit" button"#,
+        page: FORM,
+        code: r#"await page.getByRole('button', { name: 'Submit', exact: true }).click();"#,
+    },
+    Example {
+        sentence: r#"click "Add Element" three times"#,
+        page: ELEMENTS,
+        code: r#"await page.getByRole('button', { name: 'Add Element', exact: true }).click();
+await page.getByRole('button', { name: 'Add Element', exact: true }).click();
+await page.getByRole('button', { name: 'Add Element', exact: true }).click();"#,
+    },
+    Example {
+        sentence: r#"click the second Delete button"#,
+        page: ELEMENTS,
+        code: r#"await page.getByRole('button', { name: 'Delete', exact: true }).nth(1).click();"#,
+    },
+    Example {
+        sentence: r#"click "Click for JS Confirm" and dismiss it"#,
+        page: DIALOGS,
+        code: r#"const dialog = page.waitForEvent('dialog');
+await page.getByRole('button', { name: 'Click for JS Confirm', exact: true }).click();
+await (await dialog).dismiss();"#,
+    },
+    Example {
+        sentence: r#"click "Click for JS Prompt" and answer "hello""#,
+        page: DIALOGS,
+        code: r#"const dialog = page.waitForEvent('dialog');
+await page.getByRole('button', { name: 'Click for JS Prompt', exact: true }).click();
+await (await dialog).accept('hello');"#,
+    },
+    Example {
+        sentence: r#"click "Click for JS Alert" and press OK"#,
+        page: DIALOGS,
+        code: r#"const dialog = page.waitForEvent('dialog');
+await page.getByRole('button', { name: 'Click for JS Alert', exact: true }).click();
+await (await dialog).accept();"#,
+    },
+];
+
+pub(crate) const RIGHT_CLICK: &[Example] = &[Example {
+    sentence: r#"right-click "buy milk""#,
+    page: TODO,
+    code: r#"await page.getByText('buy milk', { exact: true }).click({ button: 'right' });"#,
 }];
 
 pub(crate) const FILL_WITH: &[Example] = &[Example {

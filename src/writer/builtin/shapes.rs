@@ -7,11 +7,12 @@
 
 use crate::writer::builtin::codegen::lines_for;
 use crate::writer::builtin::forms::is_check;
-use crate::writer::builtin::intent::{Decline, Intent};
+use crate::writer::builtin::intent::{Cause, Decline, Intent};
 use crate::writer::builtin::shape::{Example, Reading, Sentence, Shape};
 use crate::writer::builtin::shape_examples as ex;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize, verb};
+use crate::writer::builtin::waits::Wait;
 use crate::writer::builtin::{
     accessibility, assertions, cards, choices, compound, forms, grammar, http, visual,
 };
@@ -272,6 +273,7 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
         examples: ex::VALIDITY,
         read: forms::validity,
     },
+    &Wait,
     &Verb {
         name: "open",
         examples: ex::OPEN,
@@ -296,6 +298,18 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
             &["double-tap"],
         ],
         read: grammar::double_click,
+    },
+    &Verb {
+        name: "right-click",
+        examples: ex::RIGHT_CLICK,
+        verbs: &[
+            &["right-click"],
+            &["right", "click"],
+            &["rightclick"],
+            &["context-click"],
+            &["right-tap"],
+        ],
+        read: grammar::context_click,
     },
     &Verb {
         name: "press a key",
@@ -483,6 +497,9 @@ enum Reach {
     Words,
     /// A shape read the sentence and the page cannot satisfy it (no such element, two of them).
     Page,
+    /// A shape read the sentence but for some of its words: no reading about the page says
+    /// more, since a page without the element says nothing of the words it would drop.
+    Unread,
 }
 
 /// A sentence written by the registry: the shape that wrote it and its statements.
@@ -514,8 +531,10 @@ fn walk<T>(
         let declined = match read {
             Ok(reading) => match render(shape.name(), reading) {
                 Ok(done) => return Ok(done),
+                Err(decline) if decline.1 == Cause::UnreadWords => (Reach::Unread, decline),
                 Err(decline) => (Reach::Page, decline),
             },
+            Err(decline) if decline.1 == Cause::UnreadWords => (Reach::Unread, decline),
             Err(decline) if shape.needs_page() => (Reach::Page, decline),
             Err(decline) => (Reach::Words, decline),
         };

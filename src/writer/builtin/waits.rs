@@ -1,0 +1,86 @@
+//! `wait until "Hello World!" appears`, `wait for "It's gone!"`, `wait for the spinner to go
+//! away`: a wait for a state of the page, written as the check of that state, which Playwright
+//! retries until it holds or the step's timeout ends (so the wait is bounded by it and fails
+//! when the state never comes).
+//!
+//! Main type: [`Wait`].
+
+use crate::writer::builtin::forms::is_check;
+use crate::writer::builtin::intent::Decline;
+use crate::writer::builtin::shape::{Example, Reading, Sentence, Shape};
+use crate::writer::builtin::shape_examples as ex;
+use crate::writer::builtin::tokens::{Tok, verb};
+
+/// The shape of a wait for a state: the check of the state after `wait until / for / till`.
+pub(crate) struct Wait;
+
+impl Shape for Wait {
+    fn name(&self) -> &'static str {
+        "wait until"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::WAIT
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+        let rest = verb(
+            s.toks,
+            &[
+                &["wait", "until"],
+                &["wait", "till"],
+                &["wait", "for"],
+                &["wait", "while"],
+            ],
+        )?;
+        let check = as_check(rest);
+        Some(match (s.words)(&check) {
+            Some(Ok(intent)) if is_check(&intent) => Ok(Reading::Intent(intent)),
+            Some(Err(decline)) => Err(decline),
+            _ => Err(Decline::new(
+                "the built-in generator waits for a state it can check: `wait until \"Saved\" \
+                 appears`, `wait for the \"Next\" button to be enabled`",
+            )),
+        })
+    }
+}
+
+/// The words of the check a wait's words say: `X appears` and `X` alone are `X is shown`, `X
+/// to be Y` is `X is Y`, `X to disappear` (normalized to `to is hidden`) is `X is hidden`.
+fn as_check(rest: &[Tok]) -> Vec<Tok> {
+    let word = |w: &str| Tok::Word(w.to_owned(), w.to_owned());
+    let shown = [word("is"), word("shown")];
+    if let Some(to) = rest.iter().position(|t| t.is("to")).filter(|&at| at > 0) {
+        let (subject, predicate) = (&rest[..to], &rest[to + 1..]);
+        let mut check: Vec<Tok> = subject.to_vec();
+        match predicate {
+            [be, state @ ..] if be.is("be") => {
+                check.push(word("is"));
+                check.extend_from_slice(state);
+            }
+            [is, ..] if is.is("is") => check.extend_from_slice(predicate),
+            [appear] if appear.is("appear") || appear.is("show") || appear.is("load") => {
+                check.extend(shown.clone());
+            }
+            [show, up] if show.is("show") && up.is("up") => check.extend(shown.clone()),
+            _ => return rest.to_vec(),
+        }
+        return check;
+    }
+    match rest {
+        [subject @ .., last] if last.is("appears") || last.is("appear") => {
+            let mut check = subject.to_vec();
+            check.extend(shown);
+            check
+        }
+        [subject @ .., shows, up] if shows.is("shows") && up.is("up") => {
+            let mut check = subject.to_vec();
+            check.extend(shown);
+            check
+        }
+        [Tok::Lit(_)] => {
+            let mut check = rest.to_vec();
+            check.extend(shown);
+            check
+        }
+        _ => rest.to_vec(),
+    }
+}
