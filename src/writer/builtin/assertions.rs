@@ -4,9 +4,9 @@
 //! Main functions: the readers of the check shapes, which the registry (`shapes.rs`) lists
 //! after the action shapes.
 
-use crate::writer::builtin::intent::{Decline, Intent, Literal, State, Target};
+use crate::writer::builtin::intent::{Cause, Decline, Intent, Literal, State, Target};
 use crate::writer::builtin::kinds::Kind;
-use crate::writer::builtin::phrases::{literal, literals, target};
+use crate::writer::builtin::phrases::{literal, literals, ordinal, target};
 use crate::writer::builtin::tokens::{Tok, find, starts, verb};
 
 /// `there is a "How old are you?" field`: it is shown. `there is/are N X`.
@@ -516,6 +516,39 @@ fn has(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
             .iter()
             .position(|w| matches!(w, Tok::Word(x, _) if x.parse::<usize>().is_ok() || NUMBERS.contains(&x.as_str())))
             .map_or(rest, |at| &rest[at + 1..]);
+        if let Some(table) = table_ref(subject) {
+            return match what {
+                [rows] if rows.is("rows") || rows.is("row") => {
+                    Ok(Intent::TableRows { table, count: n })
+                }
+                _ => Err(Decline::new(
+                    "the built-in generator counts a table's rows (`table 1 has 4 rows`)",
+                )),
+            };
+        }
+        let named: Vec<&str> = subject
+            .iter()
+            .filter(|w| !w.is("the"))
+            .map(|w| match w {
+                Tok::Word(_, orig) => orig.as_str(),
+                Tok::Lit(text) => text.as_str(),
+            })
+            .collect();
+        let own: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
+        let whole_page = own.is_empty()
+            || is_list(subject)
+            || matches!(own.as_slice(), [one] if one.is("page") || one.is("screen") || one.is("app"));
+        if !whole_page {
+            // `the cart has 2 items`: counting the page's items would drop where they are.
+            return Err(Decline::of(
+                Cause::UnreadWords,
+                format!(
+                    "the built-in generator counts a list's or the page's elements and did not \
+                     read \"{}\" in this sentence",
+                    named.join(" ")
+                ),
+            ));
+        }
         let mut what = target(what)?;
         if what.kind.is_none() {
             what.kind = Some(Kind::Item);
@@ -536,6 +569,24 @@ fn has(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
             value,
             exact: true,
         })
+    }
+}
+
+/// `table 2`, `the second table`, `the table`: which table a subject names (0-based; `None`
+/// for `the table`, the page's one table), or `None` when it names no table.
+fn table_ref(subject: &[Tok]) -> Option<Option<usize>> {
+    let words: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
+    match words.as_slice() {
+        [table] if table.is("table") => Some(None),
+        [table, Tok::Word(n, _)] if table.is("table") => n
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .map(|n| Some(n - 1)),
+        [nth, table] if table.is("table") => ordinal(nth)
+            .and_then(|at| usize::try_from(at).ok())
+            .map(Some),
+        _ => None,
     }
 }
 
@@ -587,4 +638,38 @@ fn count(rest: &[Tok]) -> Result<Intent, Decline> {
         count,
         what: target,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::writer::builtin::intent::{Cause, Intent};
+    use crate::writer::builtin::shapes::parse;
+
+    /// A count's subject is read: a table's rows are that table's, and a subject the count
+    /// cannot scope to declines naming it instead of counting the whole page.
+    #[test]
+    fn a_count_reads_its_subject() {
+        for (sentence, table, count) in [
+            ("table 1 has 4 rows", Some(0), 4),
+            ("the second table has 3 rows", Some(1), 3),
+            ("the table has 2 rows", None, 2),
+        ] {
+            assert_eq!(
+                parse(sentence, &[]),
+                Ok(Intent::TableRows { table, count }),
+                "{sentence:?}"
+            );
+        }
+        let why = parse("the cart has 2 items", &[]).unwrap_err();
+        assert_eq!(why.1, Cause::UnreadWords, "{}", why.0);
+        assert!(why.0.contains("\"cart\""), "{}", why.0);
+        assert!(matches!(
+            parse("the list has 2 items", &[]),
+            Ok(Intent::Count { count: 2, .. })
+        ));
+        assert!(matches!(
+            parse("the page has 2 buttons", &[]),
+            Ok(Intent::Count { count: 2, .. })
+        ));
+    }
 }

@@ -247,6 +247,9 @@ pub(super) fn has_text(
         } else {
             bounded_js(value)
         };
+        if is_select(snap, element.node) {
+            return Ok(vec![chosen_option(&found, &expected)]);
+        }
         return Ok(vec![format!(
             "await expect({found}).toHaveValue({expected});"
         )]);
@@ -368,11 +371,60 @@ pub(super) fn has_value(
     target: &Target,
     value: &Literal,
 ) -> Result<Vec<String>, Decline> {
-    let field = element(snap, target, FIELD_ROLES, false)?.locator;
+    let found = element(snap, target, FIELD_ROLES, false)?;
+    if is_select(snap, found.node) {
+        return Ok(vec![chosen_option(&found.locator, &value_js(value))]);
+    }
     Ok(vec![format!(
-        "await expect({field}).toHaveValue({});",
+        "await expect({}).toHaveValue({});",
+        found.locator,
         value_js(value)
     )])
+}
+
+/// `table 1 has 4 rows`: the rows of that table that hold no column header, so the header row
+/// is not counted and no other table's rows are.
+pub(super) fn table_rows(
+    snap: &Snapshot,
+    table: Option<usize>,
+    count: usize,
+) -> Result<Vec<String>, Decline> {
+    let tables = snap.with_roles(&["table"]).len();
+    let locator = match table {
+        Some(at) if at < tables => format!("page.getByRole('table').nth({at})"),
+        Some(at) => {
+            return Err(Decline::of(
+                Cause::NoElement,
+                format!("the page shows {tables} tables, not a table {}", at + 1),
+            ));
+        }
+        None if tables == 1 => "page.getByRole('table')".to_owned(),
+        None => {
+            return Err(Decline::new(format!(
+                "the page shows {tables} tables: say which (`table 1`, `the second table`)"
+            )));
+        }
+    };
+    Ok(vec![format!(
+        "await expect({locator}.getByRole('row').filter({{ hasNot: page.getByRole('columnheader') }})).toHaveCount({count});"
+    )])
+}
+
+/// Whether the node is a `<select>`: a combobox that holds its options. Its value is the
+/// chosen option's value attribute, which the snapshot does not show and a sentence does not
+/// say, so a check of what it shows reads the chosen option's label instead.
+fn is_select(snap: &Snapshot, node: usize) -> bool {
+    snap.nodes.get(node).is_some_and(|n| {
+        n.role == "combobox"
+            && n.children
+                .iter()
+                .any(|&child| snap.nodes.get(child).is_some_and(|c| c.role == "option"))
+    })
+}
+
+/// The check that the select `found` shows the option labelled `expected` as chosen.
+fn chosen_option(found: &str, expected: &str) -> String {
+    format!("await expect({found}.locator('option:checked')).toHaveText({expected});")
 }
 
 /// `the title is T` (`contains T`): the page's title, whole or on word boundaries.

@@ -113,6 +113,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         } => check_code::has_text(snap, target, value, *exact),
         Intent::State { target, state } => check_code::state_lines(snap, target, *state),
         Intent::Count { count, what } => check_code::count_lines(snap, *count, what),
+        Intent::TableRows { table, count } => check_code::table_rows(snap, *table, *count),
         Intent::Url { value, exact } => Ok(vec![check_code::url_line(value, *exact)]),
         Intent::Title { value, exact } => Ok(vec![check_code::title_line(value, *exact)]),
         Intent::AllItems { count, noun, state } => {

@@ -249,6 +249,7 @@ pub(super) fn is_check(intent: &Intent) -> bool {
             | Intent::HasText { .. }
             | Intent::State { .. }
             | Intent::Count { .. }
+            | Intent::TableRows { .. }
             | Intent::Url { .. }
             | Intent::Title { .. }
             | Intent::AllItems { .. }

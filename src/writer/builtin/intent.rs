@@ -159,6 +159,12 @@ pub(crate) enum Intent {
         count: usize,
         what: Target,
     },
+    /// `table 1 has 4 rows`, `the second table has 3 rows`: the body rows (rows without column
+    /// headers) of the table at that position (0-based; `None` is the page's one table).
+    TableRows {
+        table: Option<usize>,
+        count: usize,
+    },
     Url {
         value: Literal,
         exact: bool,

@@ -259,7 +259,7 @@ fn unread(words: &[&Tok]) -> Result<(), Decline> {
 }
 
 /// `first`, `2nd`, `last`: the position an ordinal names (0-based; -1 is the last).
-fn ordinal(word: &Tok) -> Option<isize> {
+pub(crate) fn ordinal(word: &Tok) -> Option<isize> {
     const WORDS: &[&str] = &[
         "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
         "tenth",

@@ -109,6 +109,28 @@ const LOADED: &str = r#"- heading "Dynamically Loaded Page Elements" [level=3]
 - heading "Hello World!" [level=4]
 "#;
 
+/// Two tables, each with a header row, as the-internet's Sortable Data Tables page.
+const TABLES: &str = r#"- table:
+  - rowgroup:
+    - row "Last Name First Name":
+      - columnheader "Last Name"
+      - columnheader "First Name"
+  - rowgroup:
+    - row "Smith John":
+      - cell "Smith"
+      - cell "John"
+    - row "Bach Frank":
+      - cell "Bach"
+      - cell "Frank"
+- table:
+  - rowgroup:
+    - row "Last Name":
+      - columnheader "Last Name"
+  - rowgroup:
+    - row "Doe":
+      - cell "Doe"
+"#;
+
 pub(crate) const REQUEST: &[Example] = &[Example {
     sentence: r#"GET /api/health answers 200"#,
     page: TODO,
@@ -492,6 +514,16 @@ pub(crate) const SHOWS: &[Example] = &[
         sentence: r#"the "Name" field has value "Ada""#,
         page: FORM,
         code: r#"await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Ada');"#,
+    },
+    Example {
+        sentence: r#"the "Country" dropdown shows "France""#,
+        page: FORM,
+        code: r#"await expect(page.getByRole('combobox', { name: 'Country', exact: true }).locator('option:checked')).toHaveText('France');"#,
+    },
+    Example {
+        sentence: r#"table 2 has 1 row"#,
+        page: TABLES,
+        code: r#"await expect(page.getByRole('table').nth(1).getByRole('row').filter({ hasNot: page.getByRole('columnheader') })).toHaveCount(1);"#,
     },
 ];
 
