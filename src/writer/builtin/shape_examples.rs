@@ -94,7 +94,12 @@ pub(crate) const WAIT: &[Example] = &[
     Example {
         sentence: r#"wait until "Hello World!" appears"#,
         page: LOADED,
-        code: r#"await expect(page.getByRole('heading', { name: 'Hello World!', exact: true })).toBeVisible();"#,
+        code: r#"await expect(page.getByText('Hello World!', { exact: true })).toBeVisible();"#,
+    },
+    Example {
+        sentence: r#"wait for "Saved" to be displayed"#,
+        page: LOADED,
+        code: r#"await expect(page.getByText(/^\s*Saved\s*$/u)).toBeVisible();"#,
     },
     Example {
         sentence: r#"wait for the "Start" button to disappear"#,

@@ -6,7 +6,7 @@
 //! Main type: [`Wait`].
 
 use crate::writer::builtin::forms::is_check;
-use crate::writer::builtin::intent::Decline;
+use crate::writer::builtin::intent::{Decline, Intent, Literal};
 use crate::writer::builtin::shape::{Example, Reading, Sentence, Shape};
 use crate::writer::builtin::shape_examples as ex;
 use crate::writer::builtin::tokens::{Tok, verb};
@@ -31,6 +31,11 @@ impl Shape for Wait {
                 &["wait", "while"],
             ],
         )?;
+        // A text that is to appear is often not on the page yet: the page must come to show
+        // it, wherever it appears.
+        if let Some(text) = text_appearing(rest) {
+            return Some(Ok(Reading::Intent(Intent::PageShows(text))));
+        }
         let check = as_check(rest);
         Some(match (s.words)(&check) {
             Some(Ok(intent)) if is_check(&intent) => Ok(Reading::Intent(intent)),
@@ -41,6 +46,24 @@ impl Shape for Wait {
             )),
         })
     }
+}
+
+/// The quoted text a wait's words say is to appear: `"X"`, `"X" appears`, `"X" shows up`, `"X"
+/// to appear`, `"X" to be shown / displayed / visible`.
+fn text_appearing(rest: &[Tok]) -> Option<Literal> {
+    let [Tok::Lit(text), said @ ..] = rest else {
+        return None;
+    };
+    let shown = |w: &Tok| w.is("shown") || w.is("displayed") || w.is("visible");
+    let appears = match said {
+        [] => true,
+        [appear] => appear.is("appears") || appear.is("appear"),
+        [shows, up] => shows.is("shows") && up.is("up"),
+        [to, appear] => to.is("to") && (appear.is("appear") || appear.is("show")),
+        [to, be, state] => to.is("to") && be.is("be") && shown(state),
+        _ => false,
+    };
+    appears.then(|| Literal(text.clone()))
 }
 
 /// The words of the check a wait's words say: `X appears` and `X` alone are `X is shown`, `X
@@ -82,5 +105,36 @@ fn as_check(rest: &[Tok]) -> Vec<Tok> {
             check
         }
         _ => rest.to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::writer::builtin::intent::{Intent, Literal};
+    use crate::writer::builtin::shapes::parse;
+
+    #[test]
+    fn a_wait_is_the_check_of_the_state_it_waits_for() {
+        for sentence in [
+            "wait until \"Hello\" appears",
+            "wait for \"Hello\"",
+            "wait for \"Hello\" to be displayed",
+            "wait till \"Hello\" shows up",
+        ] {
+            assert_eq!(
+                parse(sentence, &[]),
+                Ok(Intent::PageShows(Literal("Hello".into()))),
+                "{sentence:?}"
+            );
+        }
+        assert!(matches!(
+            parse("wait until \"Hello\" disappears", &[]),
+            Ok(Intent::Visible { shown: false, .. })
+        ));
+        assert!(matches!(
+            parse("wait for the \"Next\" button to be enabled", &[]),
+            Ok(Intent::State { .. })
+        ));
+        assert!(parse("wait until the page is ready to go", &[]).is_err());
     }
 }
