@@ -91,6 +91,9 @@ pub(crate) fn dialog_clause(toks: &[Tok]) -> Option<Result<(Answer, &[Tok]), Dec
             Some(with) => reply(&rest[with + 1..]).map(|answer| (answer, &rest[..with])),
             None => Ok((Answer::Accept, rest)),
         }
+    } else if verb.is("close") && rest.is_empty() {
+        // `click Save and Close` names one button; `and close it` closes a dialog.
+        return None;
     } else if verb.is("dismiss") || verb.is("cancel") || verb.is("close") || verb.is("decline") {
         Ok((Answer::Dismiss, rest))
     } else if verb.is("answer") || verb.is("reply") {
@@ -238,6 +241,11 @@ mod tests {
             assert_eq!(read, answer, "{sentence:?}");
             assert!(matches!(*action, Intent::Click { .. }), "{sentence:?}");
         }
+        // A button named with `and` is no dialog clause.
+        assert!(matches!(
+            intent("click Save and Close"),
+            Intent::Click { .. }
+        ));
     }
 
     /// A word no part of the shape read makes it decline, naming the word, instead of doing

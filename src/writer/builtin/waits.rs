@@ -58,8 +58,10 @@ fn text_appearing(rest: &[Tok]) -> Option<Literal> {
     let appears = match said {
         [] => true,
         [appear] => appear.is("appears") || appear.is("appear"),
-        [shows, up] => shows.is("shows") && up.is("up"),
-        [to, appear] => to.is("to") && (appear.is("appear") || appear.is("show")),
+        [first, second] => {
+            (first.is("shows") && second.is("up"))
+                || (first.is("to") && (second.is("appear") || second.is("show")))
+        }
         [to, be, state] => to.is("to") && be.is("be") && shown(state),
         _ => false,
     };
@@ -119,6 +121,7 @@ mod tests {
             "wait until \"Hello\" appears",
             "wait for \"Hello\"",
             "wait for \"Hello\" to be displayed",
+            "wait for \"Hello\" to appear",
             "wait till \"Hello\" shows up",
         ] {
             assert_eq!(
