@@ -1,7 +1,7 @@
 //! `expect(page).toHaveNoAccessibilityViolations()` and `expect(locator)...`: axe-core, injected
-//! into the page and its frames on demand (the first check on a document evaluates the pinned
-//! `axe.min.js` there, as `@axe-core/playwright` does), runs its rules on the page or on the
-//! locator's elements, frames of the page's origin included, and every violation left after the impact floor and the accepted rules
+//! into the page on demand (the first check on a document evaluates the pinned `axe.min.js`
+//! there, as `@axe-core/playwright` does), runs its rules on the page or on the locator's
+//! elements, and every violation left after the impact floor and the accepted rules
 //! (`[accessibility] accept`) fails the step as [`FailureKind::AccessibilityViolation`]:
 //! evidence of the product's defect, never healed.
 //!
@@ -10,7 +10,6 @@
 
 use std::fmt::Write as _;
 
-use playwright_rs::protocol::Frame;
 use playwright_rs::server::channel_owner::ChannelOwner;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -124,17 +123,19 @@ impl StepHost {
                     )
                     .await?;
             }
-            inject(&frame, &source).await?;
-            // axe-core in the main frame asks the axe-core of each frame of the page's origin
-            // for that frame's results (its frame messenger), so every frame gets a copy. A
-            // frame that cannot take one (detached, still loading, another origin's) is left
-            // out, as @axe-core/playwright leaves it out, and axe-core's run goes on without.
-            for child in descendants(&frame) {
-                match tokio::time::timeout(FRAME_INJECTION, inject(&child, &source)).await {
-                    Ok(Ok(())) => {}
-                    Ok(Err(err)) => tracing::debug!("axe-core not injected into a frame: {err}"),
-                    Err(_) => tracing::debug!("axe-core not injected into a frame in time"),
-                }
+            let present = PRESENT_JS.replace("__VERSION__", &format!("'{AXE_VERSION}'"));
+            let found: Value = frame
+                .channel()
+                .send("evaluateExpression", json!({ "expression": present, "isFunction": true, "arg": undefined_arg() }))
+                .await?;
+            if found["value"]["b"] != Value::Bool(true) {
+                frame
+                    .channel()
+                    .send::<Value, Value>(
+                        "evaluateExpression",
+                        json!({ "expression": &*source, "isFunction": false, "arg": undefined_arg() }),
+                    )
+                    .await?;
             }
             frame
                 .channel()
@@ -186,44 +187,6 @@ impl StepHost {
             received: None,
         })
     }
-}
-
-/// How long the injection of axe-core into one child frame may take, as @axe-core/playwright
-/// allows it.
-const FRAME_INJECTION: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// Evaluates the pinned axe-core in `frame` unless that version is there already.
-async fn inject(frame: &Frame, source: &str) -> Result<(), playwright_rs::Error> {
-    let present = PRESENT_JS.replace("__VERSION__", &format!("'{AXE_VERSION}'"));
-    let found: Value = frame
-        .channel()
-        .send(
-            "evaluateExpression",
-            json!({ "expression": present, "isFunction": true, "arg": undefined_arg() }),
-        )
-        .await?;
-    if found["value"]["b"] != Value::Bool(true) {
-        frame
-            .channel()
-            .send::<Value, Value>(
-                "evaluateExpression",
-                json!({ "expression": source, "isFunction": false, "arg": undefined_arg() }),
-            )
-            .await?;
-    }
-    Ok(())
-}
-
-/// Every frame inside `frame`, at any depth.
-fn descendants(frame: &Frame) -> Vec<Frame> {
-    let mut frames = frame.child_frames();
-    let mut at = 0;
-    while let Some(next) = frames.get(at) {
-        let children = next.child_frames();
-        frames.extend(children);
-        at += 1;
-    }
-    frames
 }
 
 /// Playwright's serialized `undefined`, the argument of a page function that takes none.
