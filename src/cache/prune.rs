@@ -432,7 +432,7 @@ mod tests {
         fs::create_dir_all(p.root.join("scenarios")).unwrap();
         fs::write(p.root.join("scenarios/other.steps"), "test: x\n  y\n").unwrap();
         let other = write("scenarios/other.steps", "gone-1-chromium.png");
-        let dry = prune(&p.cache, &p.root, &[todo.clone()], true).unwrap();
+        let dry = prune(&p.cache, &p.root, std::slice::from_ref(&todo), true).unwrap();
         assert!(
             gone.iter().chain(&kept).all(|path| path.exists()),
             "a dry run removes nothing"
@@ -510,7 +510,7 @@ mod tests {
         let (p, mut todo) = project();
         todo.tests.remove(1);
         let before = snapshot(&p.root);
-        let dry = prune(&p.cache, &p.root, &[todo.clone()], true).unwrap();
+        let dry = prune(&p.cache, &p.root, std::slice::from_ref(&todo), true).unwrap();
         assert_eq!(snapshot(&p.root), before);
         assert_eq!(dry.len(), 2);
         assert_eq!(

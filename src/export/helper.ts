@@ -39,8 +39,8 @@ function selectorList(options: AccessibilityOptions, key: 'include' | 'exclude' 
   return list as string[];
 }
 
-// Runs axe-core on the page (or the locator's elements) as prettyplay does: same-origin frames
-// included, the violations below the impact floor and those of accepted rules left out.
+// Runs axe-core on the page (or the locator's elements) as prettyplay does: in the main frame
+// only, the violations below the impact floor and those of accepted rules left out.
 async function accessibilityViolations(actual: Page | Locator, options: AccessibilityOptions) {
   const known = ['include', 'exclude', 'rules', 'impact', 'timeout'];
   for (const key of Object.keys(options)) {
@@ -57,8 +57,8 @@ async function accessibilityViolations(actual: Page | Locator, options: Accessib
   }
   const isPage = typeof (actual as Page).mainFrame === 'function';
   const page = isPage ? (actual as Page) : (actual as Locator).page();
-  // Legacy mode scans the frames of the page's own origin, as prettyplay does.
-  const builder = new AxeBuilder({ page }).setLegacyMode();
+  // The main frame only, as prettyplay scans it (`iframes: false` before any rule option).
+  const builder = new AxeBuilder({ page }).options({ iframes: false }).setLegacyMode();
   const mark = isPage ? undefined : `${Date.now()}-${Math.random()}`;
   const locator = actual as Locator;
   if (mark !== undefined) {

@@ -306,9 +306,10 @@ fn unstable(driver: &str) -> HostError {
     HostError {
         kind: FailureKind::Timeout,
         message: format!(
-            "toHaveScreenshot: the page was not stable: {}\nno two screenshots in a row were \
-             identical before the timeout, so nothing was compared with the baseline; mask the \
-             changing region (`mask`) or stop its animation",
+            "toHaveScreenshot: the page was not stable in time: {}\nno two screenshots in a row \
+             were identical before the timeout, so nothing was compared with the baseline: mask \
+             a changing region (`mask`) or stop its animation, or raise the timeout for a slow \
+             page",
             driver.trim()
         ),
         log: Vec::new(),
