@@ -8,18 +8,24 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::CacheError;
 use super::cache::write_atomic_bytes;
 use super::cache_error::io_error;
+use super::cache_lock::CacheLock;
+use super::{Cache, CacheError};
 use crate::regular_file::{MIB, read_regular_nofollow};
 
 /// The largest baseline read: a full-page screenshot of a long page, far below a runaway file.
 const MAX_BASELINE_BYTES: u64 = 64 * MIB;
 
+/// What follows a scenario's file name in the name of its baseline directory.
+pub(crate) const SNAPSHOTS_SUFFIX: &str = "-snapshots";
+
 /// The baselines of one scenario: `<cache file>` with `.toml` replaced by `-snapshots/`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Baselines {
     dir: PathBuf,
+    /// The cache directory, whose lock every write takes.
+    cache_dir: PathBuf,
 }
 
 /// Which baseline a screenshot is: its test, the step's 1-based index in the test, the name
@@ -46,8 +52,9 @@ impl BaselineName<'_> {
 }
 
 impl Baselines {
-    /// The baselines of the scenario whose cache file is `cache_file`.
-    pub(crate) fn beside(cache_file: &Path) -> Self {
+    /// The baselines of the scenario `scenario_rel` (its path relative to the project).
+    pub(crate) fn of(cache: &Cache, scenario_rel: &str) -> Self {
+        let cache_file = cache.file_path(scenario_rel);
         let mut name = cache_file
             .file_name()
             .map(std::ffi::OsStr::to_os_string)
@@ -57,13 +64,14 @@ impl Baselines {
             .map(std::ffi::OsStr::to_os_string)
             .unwrap_or_default();
         name = stem;
-        name.push("-snapshots");
+        name.push(SNAPSHOTS_SUFFIX);
         Self {
             dir: cache_file.with_file_name(name),
+            cache_dir: cache.dir().to_owned(),
         }
     }
 
-    #[cfg(test)]
+    /// The directory of the baselines.
     pub(crate) fn dir(&self) -> &Path {
         &self.dir
     }
@@ -84,9 +92,12 @@ impl Baselines {
         }
     }
 
-    /// Writes the baseline `name` atomically (a reader never sees half an image).
+    /// Writes the baseline `name` atomically (a reader never sees half an image), under the
+    /// cache lock, because the write removes the temporary files a killed write left, and
+    /// another worker's write in progress must not be one of them.
     pub(crate) fn write(&self, name: &BaselineName<'_>, png: &[u8]) -> Result<PathBuf, CacheError> {
         let path = self.path(name);
+        let _lock = CacheLock::acquire(&self.cache_dir)?;
         write_atomic_bytes(&path, png)?;
         Ok(path)
     }
@@ -146,7 +157,7 @@ mod tests {
 
     #[test]
     fn baselines_live_beside_the_cache_file() {
-        let baselines = Baselines::beside(Path::new("/p/cache/scenarios/todo.steps.toml"));
+        let baselines = Baselines::of(&Cache::new("/p/cache"), "scenarios/todo.steps");
         assert_eq!(
             baselines.dir(),
             Path::new("/p/cache/scenarios/todo.steps-snapshots")
@@ -156,7 +167,7 @@ mod tests {
     #[test]
     fn a_baseline_is_written_then_read_and_a_missing_one_is_none() {
         let dir = tempfile::tempdir().unwrap();
-        let baselines = Baselines::beside(&dir.path().join("cache/a.steps.toml"));
+        let baselines = Baselines::of(&Cache::new(dir.path().join("cache")), "a.steps");
         let shot = BaselineName {
             test: "t",
             step: 1,

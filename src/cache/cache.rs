@@ -282,7 +282,7 @@ pub(super) fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> Result<(), CacheE
 }
 
 /// Deletes the temporary files [`write_atomic`] left in `dir` when it was killed mid-write
-/// (`.<name>.toml.<random>.tmp`). Every write holds the lock, so under it any such file is stale.
+/// (`.<name>.toml.<random>.tmp`, or a baseline's `.<name>.png.<random>.tmp`). Every write holds the lock, so under it any such file is stale.
 fn remove_stale_temporaries(dir: &Path) -> Result<(), CacheError> {
     let entries = fs::read_dir(dir).map_err(io_error("list", dir))?;
     for entry in entries {
@@ -291,7 +291,7 @@ fn remove_stale_temporaries(dir: &Path) -> Result<(), CacheError> {
         let Some(name) = name.to_str() else { continue };
         let is_temporary = name.starts_with('.')
             && name.ends_with(".tmp")
-            && name.contains(".toml.")
+            && (name.contains(".toml.") || name.contains(".png."))
             && entry.file_type().is_ok_and(|kind| kind.is_file());
         if is_temporary {
             tracing::debug!(file = %entry.path().display(), "removing a stale temporary cache file");

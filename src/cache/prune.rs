@@ -9,7 +9,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::StepKey;
+use super::baselines::{SNAPSHOTS_SUFFIX, slug};
 use super::cache::remove_file;
+use super::cache_error::io_error;
 use super::{Cache, CacheError, CacheFile};
 use crate::scenario::Scenario;
 
@@ -35,6 +37,9 @@ pub(crate) enum Removal {
     /// An entry whose test exists but no longer has this step (sentence and occurrence), or a
     /// `background:` step the file's background no longer has.
     StepGone { file: PathBuf, key: StepKey },
+    /// A screenshot baseline that no step of its scenario can have taken: its test or step is
+    /// gone, or the whole scenario is.
+    BaselineGone { file: PathBuf },
 }
 
 impl fmt::Display for Removal {
@@ -54,6 +59,13 @@ impl fmt::Display for Removal {
             Self::StepGone { file, key } => {
                 write!(f, "{verb} {key} from {} (step gone)", file.display())
             }
+            Self::BaselineGone { file } => {
+                write!(
+                    f,
+                    "{verb} {} (screenshot baseline of a gone step)",
+                    file.display()
+                )
+            }
         }
     }
 }
@@ -66,6 +78,9 @@ impl Removal {
             Self::ScenarioGone { file, .. } => format!("{} (scenario gone)", file.display()),
             Self::TestGone { file, key } => format!("{key} in {} (test gone)", file.display()),
             Self::StepGone { file, key } => format!("{key} in {} (step gone)", file.display()),
+            Self::BaselineGone { file } => {
+                format!("{} (screenshot baseline of a gone step)", file.display())
+            }
         }
     }
 }
@@ -149,6 +164,11 @@ pub(crate) fn prune(
             plans.push((path, Plan::Rewrite(file, text)));
         }
     }
+    for path in orphaned_baselines(cache.dir(), project_root, &by_rel)? {
+        let shown = path.strip_prefix(project_root).unwrap_or(&path).to_owned();
+        removals.push(Removal::BaselineGone { file: shown });
+        plans.push((path, Plan::Delete));
+    }
 
     if !dry_run {
         for (path, plan) in plans {
@@ -159,6 +179,94 @@ pub(crate) fn prune(
         }
     }
     Ok(removals)
+}
+
+/// The screenshot baselines under the cache directory `dir` that no step can have taken: those
+/// of a scenario that is gone (as for its cache file), and those of a scenario that exists
+/// whose name does not begin with one of its tests and one of that test's step indices
+/// (`<test>-<step>-`, [`BaselineName`](super::BaselineName)). The test is a name the baseline
+/// only begins with, so a baseline that two readings fit is kept, never removed by mistake.
+fn orphaned_baselines(
+    dir: &Path,
+    project_root: &Path,
+    by_rel: &HashMap<&str, &Scenario>,
+) -> Result<Vec<PathBuf>, CacheError> {
+    let mut orphans = Vec::new();
+    for (baselines, rel) in baseline_dirs(dir)? {
+        let prefixes: Option<Vec<String>> = match by_rel.get(rel.as_str()) {
+            Some(scenario) => Some(
+                scenario
+                    .tests
+                    .iter()
+                    .flat_map(|test| {
+                        let name = slug(&test.name);
+                        let steps = scenario.background.len() + test.steps.len();
+                        (1..=steps).map(move |step| format!("{name}-{step}-"))
+                    })
+                    .collect(),
+            ),
+            None if project_root.join(&rel).exists() => continue,
+            None => None,
+        };
+        let entries = std::fs::read_dir(&baselines).map_err(io_error("list", &baselines))?;
+        let mut files = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(io_error("list", &baselines))?;
+            let path = entry.path();
+            let is_png = path.extension() == Some(std::ffi::OsStr::new("png"));
+            if !is_png || !entry.file_type().is_ok_and(|kind| kind.is_file()) {
+                continue;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let live = prefixes
+                .as_ref()
+                .is_some_and(|prefixes| prefixes.iter().any(|p| name.starts_with(p.as_str())));
+            if !live {
+                files.push(path);
+            }
+        }
+        files.sort();
+        orphans.extend(files);
+    }
+    Ok(orphans)
+}
+
+/// The baseline directories under `dir` (`<scenario file>-snapshots`), sorted, with their
+/// scenario's relative path.
+fn baseline_dirs(dir: &Path) -> Result<Vec<(PathBuf, String)>, CacheError> {
+    let mut dirs = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(|error| {
+            let path = error.path().unwrap_or(dir).to_owned();
+            let source = error
+                .into_io_error()
+                .unwrap_or_else(|| std::io::Error::other("filesystem loop"));
+            CacheError::Io {
+                action: "walk",
+                path,
+                source,
+            }
+        })?;
+        if !entry.file_type().is_dir() {
+            continue;
+        }
+        let Ok(relative) = entry.path().strip_prefix(dir) else {
+            continue;
+        };
+        let parts: Option<Vec<&str>> = relative
+            .components()
+            .map(|part| part.as_os_str().to_str())
+            .collect();
+        let Some(rel) = parts
+            .map(|parts| parts.join("/"))
+            .and_then(|rel| rel.strip_suffix(SNAPSHOTS_SUFFIX).map(str::to_owned))
+            .filter(|rel| !rel.is_empty())
+        else {
+            continue;
+        };
+        dirs.push((entry.path().to_owned(), rel));
+    }
+    Ok(dirs)
 }
 
 /// The cache files under `dir`, sorted, with their scenario's relative path: every `*.toml` file,
@@ -210,6 +318,7 @@ mod tests {
     use std::fs;
 
     use super::*;
+    use crate::cache::Baselines;
     use crate::scenario::{Step, Test};
 
     fn scenario(root: &Path, rel: &str, tests: &[(&str, &[&str])]) -> Scenario {
@@ -300,6 +409,55 @@ mod tests {
     }
 
     #[test]
+    fn removes_the_baselines_of_gone_steps_tests_and_scenarios() {
+        let (p, todo) = project();
+        let write = |rel: &str, name: &str| {
+            let path = Baselines::of(&p.cache, rel).dir().join(name);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(&path, "png").unwrap();
+            path
+        };
+        let kept = [
+            write("scenarios/todo.steps", "add-1-chromium.png"),
+            write("scenarios/todo.steps", "add-1-header-firefox.png"),
+            write("scenarios/todo.steps", "remove-1-2-chromium.png"),
+        ];
+        let gone = [
+            // "add" has two steps, and "renamed" is no test.
+            write("scenarios/todo.steps", "add-3-chromium.png"),
+            write("scenarios/todo.steps", "renamed-1-chromium.png"),
+            write("scenarios/old.steps", "t-1-chromium.png"),
+        ];
+        // A scenario that exists but was not passed keeps its baselines.
+        fs::create_dir_all(p.root.join("scenarios")).unwrap();
+        fs::write(p.root.join("scenarios/other.steps"), "test: x\n  y\n").unwrap();
+        let other = write("scenarios/other.steps", "gone-1-chromium.png");
+        let dry = prune(&p.cache, &p.root, std::slice::from_ref(&todo), true).unwrap();
+        assert!(
+            gone.iter().chain(&kept).all(|path| path.exists()),
+            "a dry run removes nothing"
+        );
+        let removals = prune(&p.cache, &p.root, &[todo], false).unwrap();
+        assert_eq!(dry, removals);
+        let lines: Vec<String> = removals
+            .iter()
+            .filter(|r| matches!(r, Removal::BaselineGone { .. }))
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "removed cache/scenarios/old.steps-snapshots/t-1-chromium.png (screenshot baseline of a gone step)",
+                "removed cache/scenarios/todo.steps-snapshots/add-3-chromium.png (screenshot baseline of a gone step)",
+                "removed cache/scenarios/todo.steps-snapshots/renamed-1-chromium.png (screenshot baseline of a gone step)",
+            ]
+        );
+        assert!(gone.iter().all(|path| !path.exists()));
+        assert!(kept.iter().all(|path| path.exists()));
+        assert!(other.exists());
+    }
+
+    #[test]
     fn removes_gone_entries_and_files() {
         let (p, mut todo) = project();
         todo.tests.remove(1);
@@ -352,7 +510,7 @@ mod tests {
         let (p, mut todo) = project();
         todo.tests.remove(1);
         let before = snapshot(&p.root);
-        let dry = prune(&p.cache, &p.root, &[todo.clone()], true).unwrap();
+        let dry = prune(&p.cache, &p.root, std::slice::from_ref(&todo), true).unwrap();
         assert_eq!(snapshot(&p.root), before);
         assert_eq!(dry.len(), 2);
         assert_eq!(

@@ -158,6 +158,7 @@ impl<'a> RunPlan<'a> {
             driver_dir: crate::driver::default_driver_dir(&env_var),
             vars: self.vars.clone(),
             project: None,
+            browser_name: settings.browser.name.as_str().to_owned(),
         }
     }
 

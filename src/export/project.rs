@@ -1,9 +1,11 @@
 //! `prettyplay export --playwright DIR`: a Playwright Test project of the scenarios and their
-//! cached code. It writes `package.json` (`@playwright/test` at the driver's version),
+//! cached code. It writes `package.json` (`@playwright/test` at the driver's version, and
+//! `@axe-core/playwright` at the version of the axe-core prettyplay runs),
 //! `playwright.config.ts` (the settings of prettyplay.toml, and the very Chromium prettyplay
 //! launches, with its flags), `prettyplay.ts` (the helper the specs share) and one spec per
 //! scenario (`scenarios/todo.steps` → `scenarios/todo.spec.ts`; its setup tests, which save a
-//! state, in `scenarios/todo.setup.ts`, run first by a `setup` project).
+//! state, in `scenarios/todo.setup.ts`, run first by a `setup` project), with each scenario's
+//! screenshot baselines copied into its spec's snapshot directory.
 //!
 //! Main entry point: [`export_playwright`]. The mapping is documented in `docs/export.md`.
 
@@ -14,10 +16,10 @@ use std::path::{Path, PathBuf};
 
 use super::sandbox_check::{OutsideUse, outside_use};
 use super::spec::{HEADER, SpecContext, js, render_spec};
-use crate::cache::{Cache, CacheError, CacheFile, StepKey};
+use crate::cache::{Baselines, Cache, CacheError, CacheFile, StepKey, slug};
 use crate::config::{BrowserName, BrowserSettings};
 use crate::config::{Screen, Settings};
-use crate::driver::{DRIVER_VERSION, FIREFOX_CHANNEL, chromium_launch_args};
+use crate::driver::{AXE_VERSION, DRIVER_VERSION, FIREFOX_CHANNEL, chromium_launch_args};
 use crate::scenario::{Scenario, Step};
 use crate::script::{SandboxSurface, StepFailure, sandbox_surface};
 use crate::visible::{Visible, visible};
@@ -94,6 +96,8 @@ pub(crate) fn export_playwright(
     let mut written = Vec::new();
     let mut has_setup = false;
     let mut specs = Vec::new();
+    // Each spec with the baselines of its scenario, copied once the projects are known.
+    let mut baselines = Vec::new();
     let surface = if target.allow_unsandboxed {
         None
     } else {
@@ -124,13 +128,27 @@ pub(crate) fn export_playwright(
                 format!("{base}.setup.ts"),
                 render_spec(scenario, &setups, &context),
             ));
+            baselines.push((format!("{base}.setup.ts"), &scenario.rel_path));
         }
         if !others.is_empty() {
             specs.push((
                 format!("{base}.spec.ts"),
                 render_spec(scenario, &others, &context),
             ));
+            baselines.push((format!("{base}.spec.ts"), &scenario.rel_path));
         }
+    }
+    let browsers = &settings.browser.browsers;
+    // Playwright Test names a baseline after its project only where the config has projects.
+    let named_projects = browsers.len() > 1 || has_setup;
+    let mut copies = Vec::new();
+    for (spec, rel) in baselines {
+        copies.extend(baseline_copies(
+            &Baselines::of(&cache, rel),
+            &spec,
+            browsers,
+            named_projects,
+        )?);
     }
     let files = [
         ("package.json".to_owned(), package_json()),
@@ -140,19 +158,33 @@ pub(crate) fn export_playwright(
         ),
         (
             "prettyplay.ts".to_owned(),
-            HELPER.replace(
-                "__ACCEPT_DIALOGS__",
-                if settings.browser.accept_dialogs {
-                    "true"
-                } else {
-                    "false"
-                },
-            ),
+            HELPER
+                .replace(
+                    "__ACCEPT_DIALOGS__",
+                    if settings.browser.accept_dialogs {
+                        "true"
+                    } else {
+                        "false"
+                    },
+                )
+                .replace("__ACCEPTED_RULES__", &accepted_rules(settings)),
         ),
     ];
     for (rel, text) in files.into_iter().chain(specs) {
         let path = dir.join(&rel);
         write_ours(&path, &text)?;
+        written.push(rel);
+    }
+    for (rel, from) in copies {
+        let path = dir.join(&rel);
+        let error = |source| ExportError::Write {
+            path: path.clone(),
+            source,
+        };
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(error)?;
+        }
+        fs::copy(&from, &path).map_err(error)?;
         written.push(rel);
     }
     for rel in &written {
@@ -226,13 +258,107 @@ fn public_vars(settings: &Settings) -> std::collections::BTreeMap<String, String
         .collect()
 }
 
+/// `package.json`: Playwright Test at the driver's version, and `@axe-core/playwright` with the
+/// very axe-core prettyplay injects (its version and @axe-core/playwright's are the same).
 fn package_json() -> String {
     format!(
         "{{\n  \"//\": \"Written by `prettyplay export --playwright`. Install with \
          PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install (the config names the browser).\",\n  \
          \"private\": true,\n  \"scripts\": {{\n    \"test\": \"playwright test\"\n  }},\n  \
-         \"devDependencies\": {{\n    \"@playwright/test\": \"{DRIVER_VERSION}\"\n  }}\n}}\n"
+         \"devDependencies\": {{\n    \"@axe-core/playwright\": \"{AXE_VERSION}\",\n    \
+         \"@playwright/test\": \"{DRIVER_VERSION}\",\n    \"axe-core\": \"{AXE_VERSION}\"\n  }}\n}}\n"
     )
+}
+
+/// `[accessibility] accept` as a TypeScript object literal: rule id → reason.
+fn accepted_rules(settings: &Settings) -> String {
+    let entries: Vec<String> = settings
+        .accessibility
+        .accept
+        .iter()
+        .map(|accepted| format!("{}: {}", js(&accepted.rule), js(&accepted.reason)))
+        .collect();
+    format!("{{ {} }}", entries.join(", "))
+}
+
+/// The baselines of `baselines` that the spec `spec` (its path in the project) compares with,
+/// each as `(the copy's path in the project, the baseline)`: prettyplay's
+/// `<test>-<step>[-<name>]-<browser>.png` of each browser of the export becomes Playwright
+/// Test's `<spec>-snapshots/<test>-<step>[-<name>][-<project>]-<platform>.png`, the name its
+/// default `snapshotPathTemplate` gives the name the exported `expect` passes.
+fn baseline_copies(
+    baselines: &Baselines,
+    spec: &str,
+    browsers: &[BrowserName],
+    named_projects: bool,
+) -> Result<Vec<(String, PathBuf)>, ExportError> {
+    let dir = baselines.dir();
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(ExportError::Write {
+                path: dir.to_owned(),
+                source,
+            });
+        }
+    };
+    let mut copies = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !entry.file_type().is_ok_and(|kind| kind.is_file()) {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy().into_owned();
+        for browser in browsers {
+            let suffix = format!("-{}.png", slug(browser.as_str()));
+            let Some(stem) = name.strip_suffix(&suffix) else {
+                continue;
+            };
+            let project = if named_projects {
+                format!("-{}", sanitize_for_file_path(browser.as_str()))
+            } else {
+                String::new()
+            };
+            let copy = format!(
+                "{spec}-snapshots/{}{project}-{}.png",
+                sanitize_for_file_path(stem),
+                playwright_platform()
+            );
+            copies.push((copy, path.clone()));
+        }
+    }
+    copies.sort();
+    Ok(copies)
+}
+
+/// Playwright Test's `sanitizeForFilePath`: every run of ASCII punctuation, space or control
+/// character but `-` becomes one `-`.
+fn sanitize_for_file_path(text: &str) -> String {
+    let unsafe_char = |c: char| c.is_ascii() && !c.is_ascii_alphanumeric() && c != '-';
+    let mut out = String::new();
+    let mut in_run = false;
+    for c in text.chars() {
+        if unsafe_char(c) {
+            if !in_run {
+                out.push('-');
+            }
+            in_run = true;
+        } else {
+            out.push(c);
+            in_run = false;
+        }
+    }
+    out
+}
+
+/// Node's `process.platform` on this machine, which Playwright Test puts in a baseline's name.
+fn playwright_platform() -> &'static str {
+    match std::env::consts::OS {
+        "macos" => "darwin",
+        "windows" => "win32",
+        other => other,
+    }
 }
 
 /// `playwright.config.ts`: prettyplay's settings as Playwright's.
@@ -458,6 +584,52 @@ mod tests {
             "../../.env"
         );
         assert_eq!(relative(Path::new("/p"), Path::new("/p/.env")), ".env");
+    }
+
+    #[test]
+    fn baselines_are_copied_under_the_names_playwright_test_looks_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path().join("cache"));
+        let baselines = Baselines::of(&cache, "scenarios/look.steps");
+        fs::create_dir_all(baselines.dir()).unwrap();
+        for name in [
+            "the-look-2-chromium.png",
+            "the-look-2-heading-firefox.png",
+            "_-1-chromium.png",
+            "notes.txt",
+        ] {
+            fs::write(baselines.dir().join(name), "png").unwrap();
+        }
+        let spec = "scenarios/look.spec.ts";
+        let platform = playwright_platform();
+        let names = |browsers: &[BrowserName], named: bool| -> Vec<String> {
+            baseline_copies(&baselines, spec, browsers, named)
+                .unwrap()
+                .into_iter()
+                .map(|(copy, _)| copy)
+                .collect()
+        };
+        assert_eq!(
+            names(&[BrowserName::Chromium], false),
+            [
+                format!("{spec}-snapshots/--1-{platform}.png"),
+                format!("{spec}-snapshots/the-look-2-{platform}.png"),
+            ]
+        );
+        assert_eq!(
+            names(&[BrowserName::Chromium, BrowserName::Firefox], true),
+            [
+                format!("{spec}-snapshots/--1-chromium-{platform}.png"),
+                format!("{spec}-snapshots/the-look-2-chromium-{platform}.png"),
+                format!("{spec}-snapshots/the-look-2-heading-firefox-{platform}.png"),
+            ]
+        );
+        let missing = Baselines::of(&cache, "scenarios/none.steps");
+        assert!(
+            baseline_copies(&missing, spec, &[BrowserName::Chromium], false)
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]

@@ -43,8 +43,8 @@ pub(super) fn render_spec(
     );
     let _ = writeln!(
         out,
-        "import {{ test, expect }} from '@playwright/test';\n\
-         import {{ prettyplayVars, acceptUnhandledDialogs, statePath }} from {};\n",
+        "import {{ test }} from '@playwright/test';\n\
+         import {{ prettyplayVars, acceptUnhandledDialogs, statePath, stepExpect }} from {};\n",
         js(context.helper)
     );
     let _ = writeln!(out, "test.describe({}, () => {{", js(&scenario.rel_path));
@@ -53,19 +53,20 @@ pub(super) fn render_spec(
         "  test.beforeEach(async ({{ page }}) => acceptUnhandledDialogs(page));"
     );
     if !scenario.background.is_empty() {
-        let _ = writeln!(out, "  test.beforeEach(async ({{ page }}) => {{");
+        let _ = writeln!(out, "  test.beforeEach(async ({{ page }}, testInfo) => {{");
         let _ = writeln!(
             out,
             "    const testVars = prettyplayVars({}, {{}});",
             names_json(&names_of(&scenario.background, &[]), context)
         );
-        for step in &scenario.background {
+        for (index, step) in scenario.background.iter().enumerate() {
             let key = StepKey::background(scenario, step);
             write_step(
                 &mut out,
                 &format!("background: {}", step.sentence),
                 step,
                 code_of(context, &key),
+                ("testInfo.title", index + 1),
             );
         }
         let _ = writeln!(out, "  }});");
@@ -118,9 +119,17 @@ fn write_test(out: &mut String, scenario: &Scenario, test: &Test, context: &Spec
         names_json(&names, context),
         row.join(", ")
     );
-    for step in &test.steps {
+    let name = js(&test.name);
+    for (index, step) in test.steps.iter().enumerate() {
         let key = StepKey::of(scenario, test, step);
-        write_step(out, &step.sentence, step, code_of(context, &key));
+        let at = scenario.background.len() + index + 1;
+        write_step(
+            out,
+            &step.sentence,
+            step,
+            code_of(context, &key),
+            (&name, at),
+        );
     }
     if let Some(saved) = &test.saves {
         let _ = writeln!(
@@ -136,9 +145,11 @@ fn write_test(out: &mut String, scenario: &Scenario, test: &Test, context: &Spec
 }
 
 /// One `test.step` running `code` (as stored: its lines are not re-indented, so that template
-/// literals keep their text) with `vars` of its own: the test's, and the step's doc string or
-/// data table.
-fn write_step(out: &mut String, title: &str, step: &Step, code: Option<&str>) {
+/// literals keep their text) with `vars` of its own (the test's, and the step's doc string or
+/// data table) and the `expect` of its place (`at`: the test's name, as a TypeScript
+/// expression, and the step's 1-based index among the test's steps, background first), whose
+/// screenshots are named as prettyplay names their baselines.
+fn write_step(out: &mut String, title: &str, step: &Step, code: Option<&str>, at: (&str, usize)) {
     let _ = writeln!(out, "    await test.step({}, async () => {{", js(title));
     let Some(code) = code else {
         let _ = writeln!(
@@ -171,6 +182,7 @@ fn write_step(out: &mut String, title: &str, step: &Step, code: Option<&str>) {
             let _ = writeln!(out, "      const vars = testVars;");
         }
     }
+    let _ = writeln!(out, "      const expect = stepExpect({}, {});", at.0, at.1);
     // prettyplay's global `request` is the page's, with its cookies, as `page.request` is in
     // Playwright Test (the `request` fixture has cookies of its own).
     if mentions_request(code) {
@@ -306,7 +318,7 @@ mod tests {
         assert!(spec.starts_with(HEADER), "{spec}");
         assert!(
             spec.contains(
-                "import { prettyplayVars, acceptUnhandledDialogs, statePath } from \"../prettyplay\";"
+                "import { prettyplayVars, acceptUnhandledDialogs, statePath, stepExpect } from \"../prettyplay\";"
             ),
             "{spec}"
         );
@@ -314,7 +326,7 @@ mod tests {
             spec.contains("test.describe(\"scenarios/todo.steps\", () => {"),
             "{spec}"
         );
-        assert!(spec.contains("  test.beforeEach(async ({ page }) => {\n    const testVars = prettyplayVars({ \"ITEM\": \"milk\" }, {});\n    await test.step(\"background: open the app\", async () => {\n      const vars = testVars;\nasync function step(page) { await page.goto('/'); }\n      await step(page);\n    });"), "{spec}");
+        assert!(spec.contains("  test.beforeEach(async ({ page }, testInfo) => {\n    const testVars = prettyplayVars({ \"ITEM\": \"milk\" }, {});\n    await test.step(\"background: open the app\", async () => {\n      const vars = testVars;\n      const expect = stepExpect(testInfo.title, 1);\nasync function step(page) { await page.goto('/'); }\n      await step(page);\n    });"), "{spec}");
         assert!(
             spec.contains("  test(\"add\", { tag: [\"@smoke\"] }, async ({ page }) => {"),
             "{spec}"
@@ -322,7 +334,7 @@ mod tests {
         // The code's lines, a template literal's among them, are as stored.
         assert!(
             spec.contains(&format!(
-                "      const vars = testVars;\n{code}\n      await step(page);"
+                "      const vars = testVars;\n      const expect = stepExpect(\"add\", 2);\n{code}\n      await step(page);"
             )),
             "{spec}"
         );

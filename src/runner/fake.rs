@@ -505,6 +505,7 @@ pub(crate) fn config(dir: &Path) -> RunConfig {
         accept_violations: Vec::new(),
         driver_dir: None,
         project: None,
+        browser_name: "chromium".to_owned(),
         vars: Vars::default(),
     }
 }

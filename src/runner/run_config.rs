@@ -77,6 +77,10 @@ pub(crate) struct RunConfig {
     /// The label of the browser project the runner's tests run in (`firefox`), which their
     /// names carry; `None` in a run of the default Chromium alone.
     pub project: Option<String>,
+    /// The engine of a run of one browser (`chromium`, `firefox`), which names its screenshot
+    /// baselines when no project label does, so that a Firefox run never compares with, or
+    /// writes over, a Chromium baseline.
+    pub browser_name: String,
 }
 
 /// `--trace`: Playwright traces per test.

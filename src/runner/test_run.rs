@@ -111,19 +111,18 @@ fn open_sandbox(
 /// strict replay or audit, which change no file of the cache.
 fn screenshots_of(plan: &TestPlan<'_>) -> Screenshots {
     let config = plan.config;
-    let cache_file = config.cache.file_path(&plan.scenario.rel_path);
     let mode = match config.mode {
         Mode::StrictReplay | Mode::Audit => SnapshotMode::Never,
         Mode::Replay | Mode::Run { .. } => config.snapshots,
     };
     Screenshots::new(
-        Baselines::beside(&cache_file),
+        Baselines::of(&config.cache, &plan.scenario.rel_path),
         plan.scenario.rel_path.clone(),
         plan.test.name.clone(),
         config
             .project
             .clone()
-            .unwrap_or_else(|| "chromium".to_owned()),
+            .unwrap_or_else(|| config.browser_name.clone()),
         mode,
         config.screenshot_dir.clone(),
     )

@@ -1967,17 +1967,7 @@
         params.mask = o.mask.map((m) => m._selector);
       }
       const reply = exchange(page._id, 'page.expectScreenshot', params);
-      if (!reply.error) return;
-      const kind = reply.error.kind;
-      if (reply.error.bare) throw tag(new Error(reply.error.message), kind);
-      const not = this._isNot ? '.not' : '';
-      const lines = [`expect(${isPage ? 'page' : 'locator'})${not}.toHaveScreenshot(${named ? 'expected' : ''}) failed`, ''];
-      if (this._message) lines.unshift(this._message, '');
-      if (!isPage) lines.push(`Locator:  ${actual._desc}`);
-      lines.push(reply.error.message);
-      const log = (reply.error.log || []).map((l) => l.replace(ANSI, ''));
-      if (log.length) lines.push('', 'Call log:', ...log.map((l) => (l.startsWith('  ') ? l : '  ' + l)));
-      throw tag(new Error(lines.join('\n')), kind);
+      if (reply.error) this._hostFailure(reply.error, `${this._isNot ? '.not' : ''}.toHaveScreenshot(${named ? 'expected' : ''})`);
     }
 
     // `expect(page | locator).toHaveNoAccessibilityViolations(options)`: axe-core runs on the
@@ -2014,16 +2004,23 @@
         params.selector = actual._selector;
       }
       const reply = exchange(page._id, 'page.checkAccessibility', params);
-      if (!reply.error) return;
-      const kind = reply.error.kind;
-      if (reply.error.bare) throw tag(new Error(reply.error.message), kind);
-      const lines = [`expect(${isPage ? 'page' : 'locator'}).toHaveNoAccessibilityViolations() failed`, ''];
+      if (reply.error) this._hostFailure(reply.error, '.toHaveNoAccessibilityViolations()');
+    }
+
+    // Throws the failure of a matcher the host decided (`error` is its reply's): the matcher's
+    // call (`call` is what follows `expect(page)`), the custom message, the locator, the host's
+    // message and the driver's call log. A bare error is thrown as the host wrote it, because
+    // its message starts with its own label (CONFIGURATION ERROR for a missing baseline).
+    _hostFailure(error, call) {
+      if (error.bare) throw tag(new Error(error.message), error.kind);
+      const isPage = this._actual instanceof Page;
+      const lines = [`expect(${isPage ? 'page' : 'locator'})${call} failed`, ''];
       if (this._message) lines.unshift(this._message, '');
-      if (!isPage) lines.push(`Locator:  ${actual._desc}`);
-      lines.push(reply.error.message);
-      const log = (reply.error.log || []).map((l) => l.replace(ANSI, ''));
+      if (!isPage) lines.push(`Locator:  ${this._actual._desc}`);
+      lines.push(error.message);
+      const log = (error.log || []).map((l) => l.replace(ANSI, ''));
       if (log.length) lines.push('', 'Call log:', ...log.map((l) => (l.startsWith('  ') ? l : '  ' + l)));
-      throw tag(new Error(lines.join('\n')), kind);
+      throw tag(new Error(lines.join('\n')), error.kind);
     }
 
     // Retries the block (which may call the page) until it stops throwing.

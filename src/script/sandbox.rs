@@ -349,128 +349,17 @@ fn call_walker(ctx: &Ctx<'_>, walker: &str) -> rquickjs::Result<String> {
     walker.call((binding,))
 }
 
+/// docs/step-api.md's prose around the generated listing (`__LISTING__`) and the table of what
+/// each method does (`__KINDS__`), kept as Markdown so that it reads as the document does.
+#[cfg(test)]
+const STEP_API: &str = include_str!("step_api.md");
+
 /// The published document around the listing (docs/step-api.md).
 #[cfg(test)]
 pub(crate) fn api_document(listing: &str) -> String {
-    format!(
-        "# The step-code API\n\n\
-         Step code is JavaScript in Playwright Test syntax: `async function step(page) {{ ... }}` with\n\
-         `page`, locators and `expect` shaped exactly like Playwright's JavaScript API. This listing is\n\
-         generated from prettyplay's binding (`prettyplay api` prints it), so it is exactly what runs.\n\
-         Options objects take Playwright's option names.\n\n\
-         ```text\n{listing}\n```\n\n\
-         ## HTTP requests\n\n\
-         `request` (the same object as `page.request` and `page.context().request`) is Playwright's\n\
-         `APIRequestContext` of the test's browser context: requests carry the pages' cookies, and\n\
-         the cookies a response sets reach the pages. Seed data, check it and clean up in the same\n\
-         test as the UI steps:\n\n\
-         ```js\n\
-         async function step(page) {{\n\
-         \x20 const response = await page.request.post('/api/todos', {{ data: {{ title: 'milk' }} }});\n\
-         \x20 await expect(response).toBeOK();\n\
-         }}\n\
-         ```\n\n\
-         - A relative URL resolves against `[browser] base_url`. Only `http:` and `https:` URLs are\n\
-         \x20 requested, and only to the origins `[browser] allowed_origins` lets the pages reach: a\n\
-         \x20 request to any other origin, or a redirect to one, is refused and fails the step (and\n\
-         \x20 its test, even when the step's code catches the error). Redirects are followed one hop\n\
-         \x20 at a time so that each hop is checked (`maxRedirects`, default 20).\n\
-         - `data` that is a string is sent as is (as JSON when a `content-type` header says JSON);\n\
-         \x20 any other value is sent as JSON. `form` sends a URL-encoded form; `multipart` is refused\n\
-         \x20 (no filesystem). `params` adds to the query; `failOnStatusCode` throws on a status\n\
-         \x20 outside 200..399. `timeout` defaults to `[browser] timeout`.\n\
-         - A request body may be 1 MiB and its headers 16 KiB. A response body is read as it\n\
-         \x20 arrives, decoded (gzip, deflate, br), and its connection is closed as soon as it\n\
-         \x20 passes 1 MiB, whatever its `Content-Length` says: a response body over 1 MiB can be\n\
-         \x20 checked for its status and headers, but `text()`, `json()` and `body()` throw.\n\
-         - `expect(response).toBeOK()` fails with the response's status and text. A 5xx status is\n\
-         \x20 reported as the app's error, never healed.\n\
-         - The mutation proof runs only `GET` and `HEAD` requests again (a step that posts is\n\
-         \x20 cached with `proof = \"none: ...\"`); it changes what they answer: the status to another\n\
-         \x20 of its class (`200` → `201`) when the sentence writes it, and each quoted text of the\n\
-         \x20 sentence to a near miss wherever it is in a JSON string value. So\n\
-         \x20 `expect(response.status()).toBe(200)` is proven for \"GET /api/health answers 200\" and\n\
-         \x20 `toBeOK()` alone is not.\n\
-         - Bodies, headers and URLs are masked like every other text: a secret in them never\n\
-         \x20 reaches a report, a log or an LLM request.\n\
-         - prettyplay sends these requests itself, as the context's `APIRequestContext` does in\n\
-         \x20 Playwright (the context's user agent and cookies go with them, and the cookies a\n\
-         \x20 response sets are added to the context), because Playwright's driver reads a whole\n\
-         \x20 response body into memory, with no limit, before it hands any of it over. What\n\
-         \x20 differs from Playwright: `headersArray()` gives header names in lower case; with\n\
-         \x20 `[browser] connect` the requests leave from the machine prettyplay runs on (as\n\
-         \x20 Playwright Test's `request` fixture does), not from the Playwright server's; HTTPS\n\
-         \x20 certificates are checked against the system's store, not Node.js's; and a header\n\
-         \x20 that step code set as `authorization` or `cookie` is dropped once a redirect leaves\n\
-         \x20 the origin it was sent to.\n\n\
-         ## Screenshots\n\
-         \n\
-         `expect(page).toHaveScreenshot(name?, options?)` and `expect(locator).toHaveScreenshot(...)`\n\
-         compare the page (or one element) with a baseline committed beside the scenario's cache file.\n\
-         The comparison is the driver's own (`Page.expectScreenshot`, as in Playwright Test): it waits\n\
-         for two identical screenshots in a row, then compares the last with the baseline.\n\
-         \n\
-         ```js\n\
-         async function step(page) {{\n\
-         \x20 await expect(page).toHaveScreenshot({{ mask: [page.getByTestId('clock')], maxDiffPixels: 20 }});\n\
-         \x20 await expect(page.getByRole('banner')).toHaveScreenshot('header');\n\
-         }}\n\
-         ```\n\
-         \n\
-         - Baselines: `cache/scenarios/todo.steps-snapshots/<test>-<step>[-<name>]-<project>.png`\n\
-         \x20 (the test's name slugged, the step's number in its test, the name given, the browser\n\
-         \x20 project: `chromium` for the default run). A step's second unnamed screenshot is `-2`.\n\
-         - The first run (`run` or `replay`) writes a missing baseline atomically and passes;\n\
-         \x20 later runs compare. `replay --strict` and `audit` never write one: a missing baseline\n\
-         \x20 fails the step (exit 2) naming the command that creates it.\n\
-         - A mismatch fails the step as SCREENSHOT MISMATCH with a PRODUCT DEFECT verdict from\n\
-         \x20 evidence: it is never healed or regenerated. The expected, actual and diff images go to\n\
-         \x20 `<output>/screenshots/`; the JSON events name them (`visual`), JUnit lists them as\n\
-         \x20 `[[ATTACHMENT|path]]` lines and the HTML report shows them side by side with a slider.\n\
-         \x20 `run --update-snapshots` (`-u`) rewrites the baselines the page no longer matches.\n\
-         - Options as Playwright's: `maxDiffPixels`, `maxDiffPixelRatio`, `threshold`, `mask`\n\
-         \x20 (locators), `maskColor`, `animations` (default `'disabled'`), `caret` (default `'hide'`),\n\
-         \x20 `scale` (default `'css'`), `fullPage` and `clip` (pages only), `omitBackground`, `style`,\n\
-         \x20 `timeout` (default `[browser] timeout`).\n\
-         - The mutation proof compares again under its mutations and never writes a baseline.\n\
-         - The diff image is drawn by the pinned playwright-core's own comparator, run with the\n\
-         \x20 driver's Node.js, because playwright-rs does not pass on the driver's diff.\n\
-         \n\
-         ## Accessibility\n\
-         \n\
-         `expect(page).toHaveNoAccessibilityViolations(options?)` and\n\
-         `expect(locator).toHaveNoAccessibilityViolations(options?)` run axe-core (the pinned\n\
-         release `prettyplay install` puts beside the driver) on the page, or on the locator's\n\
-         elements, and fail with every violation: its rule id, impact, help and help URL, and the\n\
-         offending elements by axe's selectors.\n\
-         \n\
-         ```js\n\
-         async function step(page) {{\n\
-         \x20 await expect(page).toHaveNoAccessibilityViolations({{ exclude: ['#ads'], impact: 'serious' }});\n\
-         \x20 await expect(page.getByRole('dialog', {{ name: 'Sign up' }})).toHaveNoAccessibilityViolations();\n\
-         }}\n\
-         ```\n\
-         \n\
-         - Options: `include` and `exclude` (CSS selectors, as axe's context; `include` on a page\n\
-         \x20 only, since a locator is its own scope), `rules` (run only these rule ids), `impact`\n\
-         \x20 (a floor: `'minor'`, `'moderate'`, `'serious'` or `'critical'`), `timeout` (how long a\n\
-         \x20 locator's elements are waited for).\n\
-         - It is a matcher, not a call that returns axe's results as `@axe-core/playwright`'s\n\
-         \x20 `AxeBuilder.analyze()` does, because step code checks and never computes its own\n\
-         \x20 verdict: as a matcher it is a check that the proof, the evidence and the heal veto know.\n\
-         \x20 `.not` is refused.\n\
-         - axe-core is injected on demand: the first check on a document evaluates `axe.min.js`\n\
-         \x20 there (as `@axe-core/playwright` does), after its SRI hash was checked; nothing is\n\
-         \x20 added to pages that no check runs on. It runs in the page's main frame only.\n\
-         - Violations of the rules `[accessibility] accept` lists (with a reason) are written to the\n\
-         \x20 step's log and do not fail it. Incomplete results (axe's \"needs review\") are not\n\
-         \x20 failures.\n\
-         - A violation fails the step as ACCESSIBILITY VIOLATION with a PRODUCT DEFECT verdict from\n\
-         \x20 evidence: never healed or regenerated. A missing or changed axe-core is a configuration\n\
-         \x20 error (exit 2) naming `prettyplay install`.\n\
-         \n{}",
-        crate::script::api_methods::kinds_section()
-    )
+    STEP_API
+        .replace("__LISTING__", listing)
+        .replace("__KINDS__", &crate::script::api_methods::kinds_section())
 }
 
 /// Walks the prelude's classes: public methods (no leading `_`) with their parameter lists.

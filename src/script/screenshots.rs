@@ -108,9 +108,12 @@ impl Request {
 enum Shot {
     /// The page matched (or, without an expected image, this stable screenshot was taken).
     Taken(Option<Vec<u8>>),
-    /// The page did not match the expected image, or gave no stable screenshot in time: the
-    /// driver's message.
+    /// The page, stable, did not match the expected image: the driver's message.
     Mismatch(String),
+    /// The page gave no two identical screenshots in a row (or none at all) before the
+    /// timeout: the driver's message. Nothing was compared, so this is no evidence of a
+    /// changed look.
+    Unstable(String),
 }
 
 impl StepHost {
@@ -152,6 +155,7 @@ impl StepHost {
         };
         match self.shoot(&slot, &request, Some(&expected))? {
             Shot::Taken(_) => Ok(Value::Null),
+            Shot::Unstable(message) => Err(unstable(&message)),
             Shot::Mismatch(message) if !writes => Err(HostError {
                 kind: FailureKind::FailedCheck,
                 message,
@@ -191,14 +195,8 @@ impl StepHost {
                     "toHaveScreenshot: the driver returned no screenshot".to_owned(),
                 ));
             }
-            Shot::Mismatch(message) => {
-                return Err(HostError {
-                    kind: FailureKind::VisualMismatch,
-                    message,
-                    log: Vec::new(),
-                    received: None,
-                });
-            }
+            // Without an expected image the driver compares only consecutive screenshots.
+            Shot::Mismatch(message) | Shot::Unstable(message) => return Err(unstable(&message)),
         };
         let path = shots
             .baselines
@@ -233,10 +231,10 @@ impl StepHost {
                     .and_then(|b64| base64::engine::general_purpose::STANDARD.decode(b64).ok());
                 Ok(Shot::Taken(actual))
             }
-            Err(
-                playwright_rs::Error::AssertionFailed(message)
-                | playwright_rs::Error::AssertionTimeout(message),
-            ) => Ok(Shot::Mismatch(message)),
+            // The driver ends a comparison of a stable page that does not match as a failed
+            // assertion, and a page that never held still as a timed-out one.
+            Err(playwright_rs::Error::AssertionFailed(message)) => Ok(Shot::Mismatch(message)),
+            Err(playwright_rs::Error::AssertionTimeout(message)) => Ok(Shot::Unstable(message)),
             Err(err) => Err(HostError::from_playwright(err, true)),
         }
     }
@@ -296,6 +294,23 @@ fn missing_baseline(path: &Path, scenario: &str) -> HostError {
             "CONFIGURATION ERROR: no screenshot baseline {}; `replay --strict` never writes one: \
              run `prettyplay run {scenario}` to create it, then commit it",
             path.display()
+        ),
+        log: Vec::new(),
+        received: None,
+    }
+}
+
+/// A page that never held still for the comparison: a timeout, so the settle window may take
+/// the shot again, and never a mismatch, because no image was compared with the baseline.
+fn unstable(driver: &str) -> HostError {
+    HostError {
+        kind: FailureKind::Timeout,
+        message: format!(
+            "toHaveScreenshot: the page was not stable in time: {}\nno two screenshots in a row \
+             were identical before the timeout, so nothing was compared with the baseline: mask \
+             a changing region (`mask`) or stop its animation, or raise the timeout for a slow \
+             page",
+            driver.trim()
         ),
         log: Vec::new(),
         received: None,

@@ -54,7 +54,18 @@ const WHOLE_PAGE: &str =
 
 #[test]
 fn a_missing_alt_and_label_fail_with_the_rules_and_elements_until_the_page_is_fixed() {
-    let broken = project(true, "", WHOLE_PAGE)
+    fails_until_fixed("");
+}
+
+/// The same check in Firefox finds the same violations and passes on the fixed page.
+#[test]
+fn a_missing_alt_and_label_fail_alike_in_firefox() {
+    crate::support::require_firefox();
+    fails_until_fixed("[browser]\nname = \"firefox\"\n");
+}
+
+fn fails_until_fixed(config: &str) {
+    let broken = project(true, config, WHOLE_PAGE)
         .args(&["replay", "--strict"])
         .run()
         .assert_exit(1)

@@ -622,7 +622,7 @@ fn the_path_reader_sees_grouped_and_nested_imports() {
 const TEXT_TESTS: &[(&str, &[&str], &str)] = &[
     (
         "cache/cache.rs",
-        &[".tmp", ".toml."],
+        &[".tmp", ".toml.", ".png."],
         "file names left in the cache directory",
     ),
     (

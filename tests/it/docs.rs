@@ -291,3 +291,113 @@ fn the_readme_runs_as_written() {
     let (failures, skipped) = run_document(&mut walk, &llm, "README.md");
     assert_walked("README.md", &walk, failures, &skipped);
 }
+
+/// The fenced blocks of `lang` in the section of `document` that starts with the line
+/// `heading`, up to the next heading of its level or above.
+fn section_blocks(document: &str, heading: &str, lang: &str) -> Vec<String> {
+    let text = fs::read_to_string(repo_dir().join(document)).expect("read the document");
+    let level = heading.split(' ').next().unwrap_or_default();
+    let start = text
+        .lines()
+        .position(|line| line == heading)
+        .unwrap_or_else(|| panic!("{document} has no {heading}"));
+    let mut blocks = Vec::new();
+    let mut block: Option<String> = None;
+    for line in text.lines().skip(start + 1) {
+        match &mut block {
+            None if line.starts_with('#')
+                && line.split(' ').next().unwrap_or_default().len() <= level.len() =>
+            {
+                break;
+            }
+            None if line == format!("```{lang}") => block = Some(String::new()),
+            None => {}
+            Some(body) if line == "```" => {
+                blocks.push(std::mem::take(body));
+                block = None;
+            }
+            Some(body) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+        }
+    }
+    blocks
+}
+
+/// docs/configuration.md's `[accessibility]` section as written: its example accepts a page's
+/// `color-contrast` and `region` violations (the check passes, and fails without it), and its
+/// entry without a reason stops the run with the error the document shows.
+#[test]
+fn the_accessibility_settings_of_configuration_md_work_as_written() {
+    use crate::support::Test;
+    let document = "docs/configuration.md";
+    let heading = "### `[accessibility]`";
+    let tomls = section_blocks(document, heading, "toml");
+    let [accepted, without_reason] = tomls.as_slice() else {
+        panic!(
+            "{document}'s {heading} shows {} TOML blocks, not 2",
+            tomls.len()
+        );
+    };
+    let texts = section_blocks(document, heading, "text");
+    let [error] = texts.as_slice() else {
+        panic!(
+            "{document}'s {heading} shows {} text blocks, not 1",
+            texts.len()
+        );
+    };
+    // Light grey text on white, outside the main landmark.
+    let page = "<!doctype html><html lang=\"en\"><head><title>Hero</title></head><body>\
+                <main><h1>Hero</h1></main><p style=\"color:#ddd\">Faint words</p></body></html>";
+    let scenario = "scenarios/hero.steps";
+    let project = |config: &str| {
+        Test::new()
+            .config(&format!(
+                "scenarios = \"scenarios\"\ncache_dir = \"cache\"\n{config}"
+            ))
+            .page("index.html", page)
+            .scenario(scenario, "test: hero\n  open the page\n  the page has no accessibility violations\n")
+            .cached(
+                scenario,
+                "hero",
+                "open the page",
+                1,
+                "async function step(page) {\n  await page.goto('/index.html');\n}",
+            )
+            .cached(
+                scenario,
+                "hero",
+                "the page has no accessibility violations",
+                1,
+                "async function step(page) {\n  await expect(page).toHaveNoAccessibilityViolations();\n}",
+            )
+            .args(&["replay", "--strict"])
+    };
+    project("")
+        .run()
+        .assert_exit(1)
+        .stdout_contains("color-contrast (serious)")
+        .stdout_contains("region (moderate)");
+    project(accepted)
+        .run()
+        .assert_exit(0)
+        .stdout_contains("1 passed");
+    let out = project(without_reason).run().assert_exit(2);
+    // The document's file is /home/me/app/prettyplay.toml; the test's, its own, with the
+    // same lines after the settings the project needs.
+    let dir = out.project_dir().display().to_string();
+    let offset = 2;
+    let expected = error
+        .replace("/home/me/app", &dir)
+        .replace("toml:3:3", &format!("toml:{}:3", 3 + offset))
+        .replace("\n3 |", &format!("\n{} |", 3 + offset));
+    let stderr = out.stderr();
+    for line in expected.lines().filter(|line| !line.trim().is_empty()) {
+        let line = line.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+        assert!(
+            stderr.contains(line.trim()),
+            "{line:?} is not in:\n{stderr}"
+        );
+    }
+}

@@ -417,3 +417,205 @@ fn cached_code_that_reaches_past_the_sandbox_is_exported_only_when_allowed() {
     let spec = out.read("e2e/scenarios/shop.spec.ts");
     assert!(spec.contains("await import('node:fs')"), "{spec}");
 }
+
+/// A page whose heading's colour and whose form's label the visual and accessibility test
+/// change; its logo has no alternative text, a violation prettyplay.toml accepts.
+fn checked_page(color: &str, labelled: bool) -> String {
+    let label = if labelled {
+        "<label for=\"email\">Email</label>"
+    } else {
+        ""
+    };
+    format!(
+        "<!doctype html><html lang=\"en\"><head><title>Checks</title><style>\
+         body {{ font-family: sans-serif; margin: 20px; }} h1 {{ color: {color}; }}</style>\
+         </head><body><main><h1>Hello</h1><img id=\"logo\" src=\"data:image/gif;base64,\
+         R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==\" width=\"20\" height=\"20\">\
+         <form>{label}<input id=\"email\"></form></main></body></html>"
+    )
+}
+
+const CHECKS: &str = "\
+test: the look
+  open the page
+  the page looks as before
+
+test: the form
+  open the page
+  the form has no accessibility violations
+";
+
+/// Three screenshots, two of them unnamed in one step (prettyplay names the second `-2`), and
+/// accessibility checks of the page (the logo's violation accepted) and of a locator.
+const LOOK: &str = "async function step(page) {\n  \
+    await expect(page).toHaveScreenshot();\n  \
+    await expect(page.locator('h1')).toHaveScreenshot('heading');\n  \
+    await expect(page).toHaveScreenshot({ maxDiffPixels: 0 });\n}";
+
+const ACCESSIBLE: &str = "async function step(page) {\n  \
+    await expect(page).toHaveNoAccessibilityViolations();\n  \
+    await expect(page.locator('form')).toHaveNoAccessibilityViolations({ impact: 'serious' });\n}";
+
+/// The message of each failed test of a Playwright JSON report, by `describe › test`.
+fn playwright_errors(report: &serde_json::Value) -> BTreeMap<String, String> {
+    fn walk(suite: &serde_json::Value, titles: &[String], out: &mut BTreeMap<String, String>) {
+        let mut titles = titles.to_vec();
+        if let Some(title) = suite["title"]
+            .as_str()
+            .filter(|t| !t.is_empty() && !t.ends_with(".ts"))
+        {
+            titles.push(title.to_owned());
+        }
+        for spec in suite["specs"].as_array().into_iter().flatten() {
+            let mut name = titles.clone();
+            name.push(spec["title"].as_str().unwrap().to_owned());
+            let errors: Vec<String> = spec["tests"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|test| test["results"].as_array().into_iter().flatten())
+                .flat_map(|result| result["errors"].as_array().into_iter().flatten())
+                .filter_map(|error| error["message"].as_str().map(str::to_owned))
+                .collect();
+            if !errors.is_empty() {
+                out.insert(name.join(" › "), errors.join("\n"));
+            }
+        }
+        for child in suite["suites"].as_array().into_iter().flatten() {
+            walk(child, &titles, out);
+        }
+    }
+    let mut errors = BTreeMap::new();
+    for suite in report["suites"].as_array().into_iter().flatten() {
+        walk(suite, &[], &mut errors);
+    }
+    errors
+}
+
+/// Screenshots and accessibility checks exported: the baselines prettyplay wrote are copied
+/// where Playwright Test looks for them and the accessibility check runs with
+/// `@axe-core/playwright` and the accepted rules, so `npx playwright test` passes where
+/// `replay --strict` passes, and fails (a changed look, a missing label) where it fails.
+#[test]
+fn screenshots_and_accessibility_checks_export_as_they_replay() {
+    let modules = playwright_test_modules();
+    let scenario = "scenarios/checks.steps";
+    let open = "async function step(page) {\n  await page.goto('/index.html');\n}";
+    let test = Test::new()
+        .config(
+            "scenarios = \"scenarios\"\ncache_dir = \"cache\"\n[browser]\ntimeout = 5\n\
+             [accessibility]\naccept = [{ rule = \"image-alt\", reason = \"the logo is decorative\" }]\n",
+        )
+        .page("index.html", &checked_page("black", true))
+        .scenario(scenario, CHECKS)
+        .cached(scenario, "the look", "open the page", 1, open)
+        .cached(scenario, "the look", "the page looks as before", 1, LOOK)
+        .cached(scenario, "the form", "open the page", 1, open)
+        .cached(
+            scenario,
+            "the form",
+            "the form has no accessibility violations",
+            1,
+            ACCESSIBLE,
+        );
+    // The first replay writes the baselines; strict replay then compares with them.
+    let out = test
+        .args(&["replay"])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("2 passed");
+    let snapshots = "cache/scenarios/checks.steps-snapshots";
+    for name in ["the-look-2", "the-look-2-heading", "the-look-2-2"] {
+        assert!(
+            out.exists(&format!("{snapshots}/{name}-chromium.png")),
+            "{name}"
+        );
+    }
+    let out = out
+        .again()
+        .page("index.html", &checked_page("black", true))
+        .args(&[
+            "replay",
+            "--strict",
+            "--reporter",
+            "list",
+            "--reporter",
+            "json",
+        ])
+        .run()
+        .assert_exit(0)
+        .stdout_contains("2 passed, 0 failed");
+    let ours = prettyplay_results(&out.read("prettyplay-report/events.jsonl"));
+    let out = out
+        .again()
+        .page("index.html", &checked_page("black", true))
+        .args(&["export", "--playwright", "e2e"])
+        .run()
+        .assert_exit(0);
+    let package = out.read("e2e/package.json");
+    assert!(
+        package.contains("\"@axe-core/playwright\": \"4.14.1\""),
+        "{package}"
+    );
+    let copied = out
+        .project_dir()
+        .join("e2e/scenarios/checks.spec.ts-snapshots/the-look-2-heading-linux.png");
+    assert_eq!(
+        std::fs::read(&copied).unwrap(),
+        std::fs::read(
+            out.project_dir()
+                .join(format!("{snapshots}/the-look-2-heading-chromium.png"))
+        )
+        .unwrap(),
+        "the baseline is copied as it is"
+    );
+    let report = run_playwright(&out.project_dir().join("e2e"), modules);
+    let theirs = playwright_results(&report);
+    assert_eq!(ours.len(), 2, "{ours:?}");
+    assert!(ours.values().all(|passed| *passed), "{ours:?}");
+    assert_eq!(
+        theirs,
+        ours,
+        "Playwright Test and prettyplay replay differ on the page of the baselines: {:?}",
+        playwright_errors(&report)
+    );
+
+    // The heading turns red and the field loses its label: both checks fail in both runners.
+    let out = out
+        .again()
+        .page("index.html", &checked_page("red", false))
+        .args(&[
+            "replay",
+            "--strict",
+            "--reporter",
+            "list",
+            "--reporter",
+            "json",
+        ])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("0 passed, 2 failed")
+        .stdout_contains("label");
+    let ours = prettyplay_results(&out.read("prettyplay-report/events.jsonl"));
+    let out = out
+        .again()
+        .page("index.html", &checked_page("red", false))
+        .args(&["export", "--playwright", "e2e"])
+        .run()
+        .assert_exit(0);
+    let e2e = out.project_dir().join("e2e");
+    std::fs::remove_file(e2e.join("node_modules")).unwrap();
+    let report = run_playwright(&e2e, modules);
+    let theirs = playwright_results(&report);
+    assert_eq!(theirs, ours, "Playwright Test and prettyplay replay differ");
+    let errors = playwright_errors(&report);
+    let look = &errors["scenarios/checks.steps › the look"];
+    assert!(look.contains("pixels"), "{look}");
+    let form = &errors["scenarios/checks.steps › the form"];
+    assert!(form.contains("- label (critical)"), "{form}");
+    assert!(form.contains("#email"), "{form}");
+    assert!(
+        !form.contains("image-alt"),
+        "the accepted rule is left out: {form}"
+    );
+}

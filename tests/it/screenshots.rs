@@ -29,6 +29,10 @@ const CODE: &str = "async function step(page) {\n  \
     await expect(page).toHaveScreenshot({ mask: [page.locator('#clock')] });\n  \
     await expect(page.locator('h1')).toHaveScreenshot('heading');\n}";
 
+/// A timeout for the comparisons that a busy machine cannot run out before the page gives two
+/// identical screenshots: a page that holds still ends the wait at once.
+const SLOW_MACHINE: &str = "[browser]\ntimeout = 30\n";
+
 fn project(color: &str, config: &str) -> Test {
     let scenario = format!("test: the look\n  open the page\n  {STEP}\n");
     Test::new()
@@ -49,16 +53,88 @@ fn project(color: &str, config: &str) -> Test {
 
 #[test]
 fn a_css_change_fails_with_three_images_until_update_snapshots_accepts_it() {
+    css_change_cycle(SLOW_MACHINE, BASELINE);
+}
+
+/// The same cycle in Firefox, with baselines of its own (`-firefox`), never Chromium's.
+#[test]
+fn a_css_change_fails_and_is_accepted_alike_in_firefox() {
+    require_firefox();
+    let baseline = "cache/scenarios/look.steps-snapshots/the-look-2-firefox.png";
+    let out = css_change_cycle(&format!("{SLOW_MACHINE}name = \"firefox\"\n"), baseline);
+    assert!(
+        !out.exists(BASELINE),
+        "a Firefox run wrote a Chromium baseline"
+    );
+}
+
+/// A page that never holds still fails as a timeout saying so, never as a mismatch, both when
+/// the baseline is to be written and when it is compared.
+#[test]
+fn a_page_that_never_holds_still_is_not_stable_rather_than_a_mismatch() {
+    let ticking = page("black").replace(
+        "</body>",
+        "<p id=\"tick\"></p><script>setInterval(() => { \
+         document.getElementById('tick').textContent = String(Math.random()); }, 10);</script></body>",
+    );
+    let unmasked = "async function step(page) {\n  await expect(page).toHaveScreenshot();\n}";
+    let first = Test::new()
+        .config("scenarios = \"scenarios\"\ncache_dir = \"cache\"\n[browser]\ntimeout = 2\n")
+        .page("index.html", &ticking)
+        .scenario(
+            SCENARIO,
+            &format!("test: the look\n  open the page\n  {STEP}\n"),
+        )
+        .cached(
+            SCENARIO,
+            "the look",
+            "open the page",
+            1,
+            "async function step(page) {\n  await page.goto('/index.html');\n}",
+        )
+        .cached(SCENARIO, "the look", STEP, 1, unmasked)
+        .args(&["replay"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("the page was not stable")
+        .output_not_contains("SCREENSHOT MISMATCH");
+    assert!(
+        !first.exists(BASELINE),
+        "no baseline from a page that never held still"
+    );
+    // A still page, with a timeout a busy machine cannot run out.
+    let second = first
+        .again()
+        .page("index.html", &page("black"))
+        .args(&["replay", "--timeout", "30"])
+        .run()
+        .assert_exit(0);
+    assert!(second.exists(BASELINE));
+    second
+        .again()
+        .page("index.html", &ticking)
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("the page was not stable")
+        .output_not_contains("SCREENSHOT MISMATCH")
+        .output_not_contains("PRODUCT DEFECT");
+}
+
+/// Runs the look's test from a first run that writes `baseline` to a CSS change that fails it,
+/// `--update-snapshots` and a strict replay that passes; returns the last run's output.
+fn css_change_cycle(config: &str, baseline_path: &str) -> crate::support::Output {
     // The first run writes the baselines, and passes: the second comparison of each compares
     // with what the first wrote.
-    let first = project("black", "")
+    let first = project("black", config)
         .args(&["replay"])
         .run()
         .assert_exit(0)
         .stdout_contains("1 passed");
-    assert!(first.exists(BASELINE), "{}", first.stdout());
-    assert!(first.exists("cache/scenarios/look.steps-snapshots/the-look-2-heading-chromium.png"));
-    let baseline = std::fs::read(first.project_dir().join(BASELINE)).unwrap();
+    assert!(first.exists(baseline_path), "{}", first.stdout());
+    let heading = baseline_path.replace("-2-", "-2-heading-");
+    assert!(first.exists(&heading), "{heading}");
+    let baseline = std::fs::read(first.project_dir().join(baseline_path)).unwrap();
     assert!(baseline.starts_with(b"\x89PNG"), "the baseline is a PNG");
 
     // The same page again, strict: the comparisons hold, twice each, and nothing is rewritten.
@@ -70,7 +146,7 @@ fn a_css_change_fails_with_three_images_until_update_snapshots_accepts_it() {
         .assert_exit(0)
         .stdout_contains("1 passed");
     assert_eq!(
-        std::fs::read(same.project_dir().join(BASELINE)).unwrap(),
+        std::fs::read(same.project_dir().join(baseline_path)).unwrap(),
         baseline
     );
 
@@ -96,7 +172,7 @@ fn a_css_change_fails_with_three_images_until_update_snapshots_accepts_it() {
         .stdout_contains("toHaveScreenshot")
         .stdout_contains("pixels");
     assert_eq!(
-        std::fs::read(changed.project_dir().join(BASELINE)).unwrap(),
+        std::fs::read(changed.project_dir().join(baseline_path)).unwrap(),
         baseline,
         "a mismatch never rewrites the baseline"
     );
@@ -138,7 +214,7 @@ fn a_css_change_fails_with_three_images_until_update_snapshots_accepts_it() {
         .run()
         .assert_exit(0)
         .stdout_contains("1 passed");
-    let rewritten = std::fs::read(updated.project_dir().join(BASELINE)).unwrap();
+    let rewritten = std::fs::read(updated.project_dir().join(baseline_path)).unwrap();
     assert_ne!(rewritten, baseline, "the baseline was rewritten");
     updated
         .again()
@@ -146,7 +222,7 @@ fn a_css_change_fails_with_three_images_until_update_snapshots_accepts_it() {
         .args(&["replay", "--strict"])
         .run()
         .assert_exit(0)
-        .stdout_contains("1 passed");
+        .stdout_contains("1 passed")
 }
 
 /// The `visual` object of a failure, wherever the event nests it.
