@@ -443,7 +443,8 @@ pub(crate) fn items_list(said: &Said) -> Result<Hint, Decline> {
     let lists: Vec<&Hint> = structure
         .hints
         .iter()
-        .filter(|h| h.visible && h.locator.as_deref().is_some_and(|l| l.starts_with("page")))
+        // A control hidden in a row has a locator relative to its row, so it has a `row`.
+        .filter(|h| h.visible && h.locator.is_some() && h.row.is_none())
         .filter(|h| {
             h.items.as_ref().is_some_and(|items| {
                 items.len() == added.len() && added.iter().all(|a| items.iter().any(|i| i == a))
