@@ -2,7 +2,7 @@
 //! filter link is highlighted" (the mark the page really puts on the current link of its group,
 //! never a guessed class), "the first todo is marked as complete" (the item at that position of
 //! the list that holds the test's items) and "click the 'Mark all as complete' checkbox" (the
-//! control of that role and name). A reader that finds nothing on the page to check declines
+//! control of that role whose whole name is the quoted text). A reader that finds nothing on the page to check declines
 //! saying so.
 //!
 //! Main functions: the readers, which `plan_readers.rs` lists in the order they are tried.
@@ -160,9 +160,9 @@ pub(crate) fn position_state(said: &Said) -> Reading {
 }
 
 /// `click the 'Mark all as complete' checkbox`, `tick the "Remember me" checkbox again`,
-/// `click the 'Save' button`: the control of that role whose name is the quoted text, or, when
-/// its visible label differs from its accessible name, the one control of that role whose name
-/// holds the text.
+/// `click the 'Save' button`: the one control of that role whose whole name is the quoted text.
+/// A control whose name only holds the text is a likeness, and clicking it could press "Delete
+/// all" for "Delete", so the reading declines then.
 pub(crate) fn click_named_control(said: &Said) -> Reading {
     let [verb, the, Tok::Lit(name), noun, rest @ ..] = said.toks.as_slice() else {
         return None;
@@ -178,16 +178,13 @@ pub(crate) fn click_named_control(said: &Said) -> Reading {
         _ => return None,
     };
     let names = snapshot_names(&said.state.snapshot, role);
-    let exact = names.iter().filter(|n| *n == name).count();
-    let holding = names.iter().filter(|n| n.contains(name.as_str())).count();
-    let locator = match (exact, holding) {
-        (1, _) => format!(
-            "page.getByRole('{role}', {{ name: {}, exact: true }})",
-            js_str(name)
-        ),
-        (0, 1) => format!("page.getByRole('{role}', {{ name: {} }})", js_str(name)),
-        _ => return None,
-    };
+    if names.iter().filter(|n| *n == name).count() != 1 {
+        return None;
+    }
+    let locator = format!(
+        "page.getByRole('{role}', {{ name: {}, exact: true }})",
+        js_str(name)
+    );
     Some(Ok(vec![Part::Code(format!("await {locator}.{method}();"))]))
 }
 
@@ -347,7 +344,7 @@ mod tests {
     }
 
     #[test]
-    fn a_named_control_is_found_by_its_role_and_name_or_the_one_name_holding_it() {
+    fn a_named_control_is_found_by_its_role_and_whole_name_never_by_a_likeness() {
         let none = Discourse::default();
         let exact = PageState {
             snapshot: "- checkbox \"Mark all as complete\"\n".to_owned(),
@@ -370,7 +367,15 @@ mod tests {
                 "tick the 'Mark all as complete' checkbox again",
                 &label_differs
             ),
-            ["await page.getByRole('checkbox', { name: 'Mark all as complete' }).check();"]
+            ["NONE"]
+        );
+        let likeness = PageState {
+            snapshot: "- button \"Delete all\"\n".to_owned(),
+            ..PageState::default()
+        };
+        assert_eq!(
+            read(&none, "Click the 'Delete' button", &likeness),
+            ["NONE"]
         );
         let two = PageState {
             snapshot: "- checkbox \"a Mark all\"\n- checkbox \"b Mark all\"\n".to_owned(),
