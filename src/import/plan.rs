@@ -167,7 +167,7 @@ fn numbered(line: &str) -> Option<&str> {
 /// A sentence as a `.steps` line: trimmed, one line, with no trailing period, and not starting
 /// with what `.steps` reads as something else.
 fn push_sentence(steps: &mut Vec<String>, text: &str) {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = collapse_outside_quotes(text);
     let text = text.trim_end_matches('.').trim();
     if text.is_empty() {
         return;
@@ -180,6 +180,43 @@ fn push_sentence(steps: &mut Vec<String>, text: &str) {
     } else {
         steps.push(text.to_owned());
     }
+}
+
+/// `text` with each run of whitespace outside quotes made one space. Inside a quote the spaces
+/// are the value (`type '   x   '` tests that the app trims), so they are kept as written. A
+/// quote opens only at the start of a word, so the apostrophe of `don't` opens none.
+fn collapse_outside_quotes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut open: Option<char> = None;
+    let mut previous: Option<char> = None;
+    let mut chars = text.trim().chars().peekable();
+    while let Some(c) = chars.next() {
+        match open {
+            Some(close) => {
+                let ends_word = chars.peek().is_none_or(|n| !n.is_alphanumeric());
+                if c == close && ends_word {
+                    open = None;
+                }
+                out.push(c);
+            }
+            None if c.is_whitespace() => {
+                if !previous.is_some_and(char::is_whitespace) {
+                    out.push(' ');
+                }
+            }
+            None => {
+                let starts_word = previous.is_none_or(|p| p.is_whitespace() || p == '(');
+                open = match c {
+                    '\'' | '"' | '`' if starts_word => Some(c),
+                    '\u{201c}' if starts_word => Some('\u{201d}'),
+                    _ => None,
+                };
+                out.push(c);
+            }
+        }
+        previous = Some(c);
+    }
+    out
 }
 
 /// A group heading as a tag: lowercase words joined by `-` (`Adding Todos` → `adding-todos`).
@@ -195,6 +232,20 @@ fn tag_of(group: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spaces_inside_quotes_are_kept_and_others_collapsed() {
+        assert_eq!(
+            collapse_outside_quotes("  Type   '   x  y   '  (with spaces)\tand press Enter "),
+            "Type '   x  y   ' (with spaces) and press Enter"
+        );
+        assert_eq!(
+            collapse_outside_quotes("don't   add  \"a  b\""),
+            "don't add \"a  b\""
+        );
+        // An unclosed quote keeps the rest as written.
+        assert_eq!(collapse_outside_quotes("add 'a  b"), "add 'a  b");
+    }
 
     const PLAN: &str = "\
 # TodoMVC Basic Operations Test Plan

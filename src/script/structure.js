@@ -128,5 +128,45 @@
       });
     }
   }
+  // The controls of a group (the links of a list or nav, the tabs of a tablist) that the page
+  // marks as the current one: by aria-current, aria-selected or aria-pressed, or by a state
+  // class. A mark counts only when a visible peer in the same group lacks it, because a mark
+  // every control carries says nothing about which one is current.
+  const CONTROLS = 'a[href], button, [role=tab], [role=link], [role=button]';
+  const MARK = /^(selected|active|current)$/i;
+  const marksOf = (el) => {
+    const marks = [];
+    const current = el.getAttribute('aria-current');
+    if (current && current !== 'false') marks.push({ attribute: 'aria-current', value: current });
+    for (const name of ['aria-selected', 'aria-pressed']) {
+      if (el.getAttribute(name) === 'true') marks.push({ attribute: name, value: 'true' });
+    }
+    for (const c of el.classList) if (MARK.test(c)) marks.push({ class: c });
+    return marks;
+  };
+  const same = (a, b) => (a.class || null) === (b.class || null) && (a.attribute || null) === (b.attribute || null) && (a.value || null) === (b.value || null);
+  for (const el of document.querySelectorAll(CONTROLS)) {
+    if (out.length >= MAX) break;
+    if (!visible(el)) continue;
+    const marks = marksOf(el);
+    if (marks.length === 0) continue;
+    const group = el.parentElement && el.parentElement.closest('ul, ol, nav, [role=tablist], [role=navigation], [role=list]');
+    if (!group) continue;
+    const peers = Array.from(group.querySelectorAll(CONTROLS)).filter((p) => p !== el && visible(p) && role(p) === role(el));
+    const discriminating = marks.filter((m) => peers.some((p) => !marksOf(p).some((pm) => same(pm, m))));
+    if (discriminating.length === 0) continue;
+    out.push({
+      role: role(el),
+      tag: el.tagName.toLowerCase(),
+      words: [],
+      locator: null,
+      text: text(el),
+      visible: true,
+      placeholder: null,
+      label: el.getAttribute('aria-label') || el.getAttribute('title') || null,
+      marks: discriminating,
+      peers: peers.map((p) => ({ text: text(p), marks: marksOf(p) })),
+    });
+  }
   return JSON.stringify(out);
 }

@@ -28,6 +28,8 @@ pub(crate) struct Discourse {
     /// The locator of the field the last action used; `None` when the last action was on
     /// something else (a double-click opens another field the code does not name).
     field: Option<String>,
+    /// The last edit of an item in place: its text before, and the text typed into its editor.
+    edit: Option<(String, String)>,
 }
 
 /// One part of what a referring sentence means: a sentence the shapes read, or a line of code.
@@ -168,6 +170,7 @@ impl Discourse {
                 "fill" | "type" | "pressSequentially" => {
                     // An item's editor: its new text replaces the item's.
                     if let (Some(old), Some(new)) = (self.last_item.clone(), value) {
+                        self.edit = Some((old.clone(), new.clone()));
                         self.rename(&old, new);
                     }
                     self.field = None;
@@ -261,6 +264,14 @@ impl Discourse {
     /// The items added and still there, in the order they were added.
     pub(crate) fn items(&self) -> &[String] {
         &self.added
+    }
+
+    /// The last edit of an item in place: the item's text before it, and the text typed into
+    /// its editor.
+    pub(crate) fn edit(&self) -> Option<(&str, &str)> {
+        self.edit
+            .as_ref()
+            .map(|(before, typed)| (before.as_str(), typed.as_str()))
     }
 
     /// The text typed into the new-item field and not yet submitted.

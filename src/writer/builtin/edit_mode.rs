@@ -16,7 +16,7 @@ use crate::writer::builtin::plan_steps::{
 use crate::writer::builtin::tokens::{Tok, normalize};
 
 /// The editor of the item being edited.
-const EDITOR: &str = "page.getByRole('listitem').getByRole('textbox')";
+pub(crate) const EDITOR: &str = "page.getByRole('listitem').getByRole('textbox')";
 
 /// `double-click on the todo to enter edit mode`, `double-click 'x' to edit it`: the action,
 /// then the check that an item's editor has the focus, which is what the purpose says.
@@ -208,6 +208,66 @@ pub(crate) fn updated(said: &Said) -> Reading {
     ))
 }
 
+/// `the changes are saved`, `changes are not saved`: after an item was edited in place, the
+/// list shows the typed text and no longer the text before it, or the other way round.
+pub(crate) fn changes_saved(said: &Said) -> Reading {
+    // The words are normalized, so `are` reads as `is`.
+    let saved = match words(&said.toks).as_slice() {
+        [
+            "the",
+            "changes" | "change" | "edits" | "edit",
+            "is",
+            "saved" | "kept",
+        ]
+        | [
+            "changes" | "change" | "edits" | "edit",
+            "is",
+            "saved" | "kept",
+        ] => true,
+        [
+            "the",
+            "changes" | "change" | "edits" | "edit",
+            "is",
+            "not",
+            "saved" | "kept",
+        ]
+        | [
+            "changes" | "change" | "edits" | "edit",
+            "is",
+            "not",
+            "saved" | "kept",
+        ] => false,
+        _ => return None,
+    };
+    let Some((before, typed)) = said.discourse.edit() else {
+        return Some(Err(Decline::new(
+            "\"the changes\" are an edit of an item in place, and no earlier step of this test \
+             changed an item's text",
+        )));
+    };
+    let (shown, gone) = if saved {
+        (typed, before)
+    } else {
+        (before, typed)
+    };
+    if shown.trim().is_empty() {
+        return Some(Err(Decline::new(
+            "the edit leaves the item's text empty, so no item can show it",
+        )));
+    }
+    let mut parts = vec![Part::Code(format!(
+        "await expect({}).toBeVisible();",
+        item_locator(shown)
+    ))];
+    if gone != shown && !gone.trim().is_empty() {
+        parts.push(Part::Code(format!(
+            "await expect({}).toHaveCount(0);",
+            item_locator(gone)
+        )));
+    }
+    Some(Ok(parts))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::script::PageState;
@@ -238,7 +298,7 @@ mod tests {
         }
     }
 
-    const EDITOR: &str = "page.getByRole('listitem').getByRole('textbox')";
+    pub(crate) const EDITOR: &str = "page.getByRole('listitem').getByRole('textbox')";
 
     #[test]
     fn entering_edit_mode_is_checked_by_the_editor_having_the_focus() {
@@ -306,5 +366,73 @@ mod tests {
               milk', { exact: true }) })).toBeVisible();"
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod saved_tests {
+    use crate::script::PageState;
+    use crate::writer::builtin::discourse::{Discourse, Part};
+    use crate::writer::builtin::plan_readers::read_plan_step;
+
+    /// The discourse after adding "a" and changing its text to "b" in its editor.
+    fn edited() -> Discourse {
+        let field = "page.getByRole('textbox', { name: 'What needs to be done?' })";
+        let editor = super::EDITOR;
+        Discourse::of(
+            &[
+                "add 'a'".to_owned(),
+                "double-click 'a'".to_owned(),
+                "change the text to 'b' but press Escape".to_owned(),
+            ],
+            &[
+                format!(
+                    "async function step(page) {{\n  await {field}.fill('a');\n  await \
+                     {field}.press('Enter');\n}}"
+                ),
+                "async function step(page) {\n  await page.getByRole('listitem').filter({ has: \
+                 page.getByText('a', { exact: true }) }).dblclick();\n}"
+                    .to_owned(),
+                format!(
+                    "async function step(page) {{\n  await {editor}.fill('b');\n  await \
+                     {editor}.press('Escape');\n}}"
+                ),
+            ],
+        )
+    }
+
+    fn read(discourse: &Discourse, sentence: &str) -> Vec<String> {
+        match read_plan_step(discourse, sentence, &[], &PageState::default()) {
+            Some(Ok(parts)) => parts
+                .into_iter()
+                .map(|part| match part {
+                    Part::Sentence(s) | Part::Code(s) => s,
+                })
+                .collect(),
+            Some(Err(decline)) => vec![format!("DECLINE: {}", decline.0)],
+            None => vec!["NONE".to_owned()],
+        }
+    }
+
+    #[test]
+    fn saved_changes_show_the_typed_text_and_not_the_old_one_and_the_other_way_round() {
+        let a = "page.getByRole('listitem').filter({ has: page.getByText('a', { exact: true }) })";
+        let b = "page.getByRole('listitem').filter({ has: page.getByText('b', { exact: true }) })";
+        assert_eq!(
+            read(&edited(), "The changes are saved"),
+            [
+                format!("await expect({b}).toBeVisible();"),
+                format!("await expect({a}).toHaveCount(0);")
+            ]
+        );
+        assert_eq!(
+            read(&edited(), "Changes are not saved"),
+            [
+                format!("await expect({a}).toBeVisible();"),
+                format!("await expect({b}).toHaveCount(0);")
+            ]
+        );
+        let none = Discourse::of(&[], &[]);
+        assert!(read(&none, "The changes are saved")[0].starts_with("DECLINE"));
     }
 }

@@ -7,11 +7,13 @@
 use crate::script::PageState;
 use crate::writer::builtin::discourse::Discourse;
 use crate::writer::builtin::edit_mode;
+use crate::writer::builtin::plan_states;
 use crate::writer::builtin::plan_steps::{
     Reading, Said, add_and_mark, app_loads, click_checkbox_to, each_named_action, each_named_check,
     empty_list, gone, in_the_footer, press_to_submit, references, reload, the_checkbox,
     url_fragment,
 };
+use crate::writer::builtin::plan_typing;
 use crate::writer::builtin::tokens::{normalize, tokenize};
 
 /// One reader of plan steps: its name and what it makes of a sentence.
@@ -54,6 +56,18 @@ pub(crate) const PLAN_READERS: &[PlanReader] = &[
         read: the_checkbox,
     },
     PlanReader {
+        name: "the 'x' filter link is highlighted",
+        read: plan_states::highlighted,
+    },
+    PlanReader {
+        name: "the first todo is marked as complete",
+        read: plan_states::position_state,
+    },
+    PlanReader {
+        name: "click the 'x' checkbox",
+        read: plan_states::click_named_control,
+    },
+    PlanReader {
         name: "click the checkbox to uncomplete it",
         read: click_checkbox_to,
     },
@@ -78,6 +92,26 @@ pub(crate) const PLAN_READERS: &[PlanReader] = &[
         read: gone,
     },
     PlanReader {
+        name: "type 'x' and press Enter",
+        read: plan_typing::type_and_press,
+    },
+    PlanReader {
+        name: "double-click to edit and change text to 'x'",
+        read: plan_typing::edit_and_change,
+    },
+    PlanReader {
+        name: "the edit textbox shows the text with spaces",
+        read: plan_typing::editor_shows,
+    },
+    PlanReader {
+        name: "press Enter to save",
+        read: plan_typing::press_to_save,
+    },
+    PlanReader {
+        name: "the todo is saved as 'x' without leading or trailing whitespace",
+        read: plan_typing::kept_as,
+    },
+    PlanReader {
         name: "double-click the todo to enter edit mode",
         read: edit_mode::to_edit,
     },
@@ -92,6 +126,10 @@ pub(crate) const PLAN_READERS: &[PlanReader] = &[
     PlanReader {
         name: "the todo is updated to 'x'",
         read: edit_mode::updated,
+    },
+    PlanReader {
+        name: "the changes are saved",
+        read: edit_mode::changes_saved,
     },
     PlanReader {
         name: "click the checkbox next to the todo",

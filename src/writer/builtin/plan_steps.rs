@@ -13,6 +13,7 @@ use crate::writer::builtin::discourse::{Discourse, Part, quoted};
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::navigation::main_headings;
+use crate::writer::builtin::structure::{Hint, Structure};
 use crate::writer::builtin::tokens::Tok;
 
 /// What a reader sees: the sentence's normalized tokens, its raw tokens (an ordinal that
@@ -384,7 +385,7 @@ pub(crate) fn gone(said: &Said) -> Reading {
     let subject = &said.toks[..verb];
     let item = match subject {
         [Tok::Lit(item)] => item.clone(),
-        _ => match reference(subject, said.discourse)? {
+        _ => match reference(subject, said)? {
             Ok(item) => item,
             Err(decline) => return Some(Err(decline)),
         },
@@ -394,7 +395,8 @@ pub(crate) fn gone(said: &Said) -> Reading {
 
 /// The item a whole noun phrase refers to (`the todo`, `the new todo item`, `the first
 /// todo`, `it`); `None` when the words are no such phrase.
-fn reference(phrase: &[Tok], discourse: &Discourse) -> Option<Result<String, Decline>> {
+fn reference(phrase: &[Tok], said: &Said) -> Option<Result<String, Decline>> {
+    let discourse = said.discourse;
     let w = words(phrase);
     let w: Vec<&str> = w
         .into_iter()
@@ -421,15 +423,77 @@ fn reference(phrase: &[Tok], discourse: &Discourse) -> Option<Result<String, Dec
         ),
         ["the", o, n, rest @ ..] | [o, n, rest @ ..] if noun(n) && tail(rest) => {
             let at = ordinal(o)?;
-            Some(discourse.items().get(at).cloned().ok_or_else(|| {
-                Decline::new(format!(
-                    "the sentence refers to the {o} item, and the earlier steps of this test \
-                     added {}",
-                    discourse.items().len()
-                ))
-            }))
+            Some(at_position(said, at, o))
         }
         _ => None,
+    }
+}
+
+/// The one visible list on the page whose items are the items the test added (in any order),
+/// with a locator that finds it alone.
+pub(crate) fn items_list(said: &Said) -> Result<Hint, Decline> {
+    let added = said.discourse.items();
+    if added.is_empty() {
+        return Err(Decline::new(
+            "the sentence names an item by its position, and no earlier step of this test \
+             added one",
+        ));
+    }
+    let structure = Structure::parse(&said.state.structure);
+    let lists: Vec<&Hint> = structure
+        .hints
+        .iter()
+        // A control hidden in a row has a locator relative to its row, so it has a `row`.
+        .filter(|h| h.visible && h.locator.is_some() && h.row.is_none())
+        .filter(|h| {
+            h.items.as_ref().is_some_and(|items| {
+                items.len() == added.len() && added.iter().all(|a| items.iter().any(|i| i == a))
+            })
+        })
+        .collect();
+    match lists.as_slice() {
+        [list] => Ok((*list).clone()),
+        _ => Err(Decline::new(format!(
+            "the sentence names an item by its position, and the page shows {} lists holding \
+             the items this test added",
+            lists.len()
+        ))),
+    }
+}
+
+/// The texts of the items of the list that holds the test's items, in the page's order; `None`
+/// when the page shows no one such list.
+fn page_order(said: &Said) -> Option<Vec<String>> {
+    items_list(said).ok().and_then(|list| list.items)
+}
+
+/// The item at position `at` (`ordinal` in words) of the list, as the page orders it now: the
+/// test's memory of what it added names it only when the page shows the same item there.
+fn at_position(said: &Said, at: usize, ordinal: &str) -> Result<String, Decline> {
+    let added = said.discourse.items();
+    let Some(remembered) = added.get(at) else {
+        return Err(Decline::new(format!(
+            "the sentence refers to the {ordinal} item, and the earlier steps of this test \
+             added {}",
+            added.len()
+        )));
+    };
+    let shown = page_order(said).ok_or_else(|| {
+        Decline::new(format!(
+            "the sentence refers to the {ordinal} item, and the page shows no one list holding \
+             the items this test added, so it has no order to read; name the item in quotes"
+        ))
+    })?;
+    match shown.get(at) {
+        Some(item) if item == remembered => Ok(item.clone()),
+        shown_there => Err(Decline::new(format!(
+            "the sentence refers to the {ordinal} item: this test added {} {ordinal}, and the \
+             page lists {} there; name the item in quotes",
+            quoted(remembered).unwrap_or_default(),
+            shown_there
+                .and_then(|s| quoted(s))
+                .unwrap_or_else(|| "nothing".to_owned())
+        ))),
     }
 }
 
@@ -464,7 +528,7 @@ pub(crate) fn references(said: &Said) -> Reading {
             let next_ok = toks
                 .get(end)
                 .is_none_or(|t| PHRASE_ENDS.iter().any(|w| t.is(w)));
-            if next_ok && let Some(found) = reference(phrase, said.discourse) {
+            if next_ok && let Some(found) = reference(phrase, said) {
                 // A position named as a check's subject ("the first todo is "x"") is a claim
                 // about the page's order; the name of the item the test added first would drop
                 // it, so the shapes read the sentence, position and all.
@@ -599,10 +663,32 @@ mod tests {
         }
     }
 
+    /// The page after adding `items`, listed in that order by the todo list.
+    fn listing(items: &[&str]) -> PageState {
+        let structure = serde_json::json!([{
+            "role": "list",
+            "tag": "ul",
+            "words": ["todo", "list"],
+            "locator": "page.locator('ul.todo-list')",
+            "text": items.join(" "),
+            "visible": true,
+            "items": items,
+        }]);
+        PageState {
+            structure: structure.to_string(),
+            ..page()
+        }
+    }
+
     /// The parts of `sentence` as text, or the decline's text prefixed with `DECLINE: `.
     fn read(discourse: &Discourse, sentence: &str) -> Option<Vec<String>> {
+        read_on(discourse, sentence, &page())
+    }
+
+    /// [`read`] on the page of `state`.
+    fn read_on(discourse: &Discourse, sentence: &str, state: &PageState) -> Option<Vec<String>> {
         let sentence = without_comments(sentence);
-        read_plan_step(discourse, &sentence, &[], &page()).map(|read| match read {
+        read_plan_step(discourse, &sentence, &[], state).map(|read| match read {
             Ok(parts) => parts
                 .into_iter()
                 .map(|part| match part {
@@ -647,16 +733,79 @@ mod tests {
         );
         let three = added(&["a", "b", "c"]);
         assert_eq!(
-            read(&three, "Complete the first todo").unwrap(),
+            read_on(
+                &three,
+                "Complete the first todo",
+                &listing(&["a", "b", "c"])
+            )
+            .unwrap(),
             ["Complete \"a\""]
         );
-        // A position as a check's subject is the page's order, which the shapes check; the
-        // name of the item added third would drop the position.
-        assert_eq!(read(&three, "Third todo is marked as complete"), None);
-        assert_eq!(read(&three, "the last todo is active"), None);
+        // A position as a check's subject is the page's order, which is checked at that
+        // position (`plan_states.rs`); the name of the item added third would drop it.
+        let listed = listing(&["a", "b", "c"]);
+        let third = read_on(&three, "Third todo is marked as complete", &listed).unwrap();
+        assert!(
+            third[0].contains(".nth(2).getByRole('checkbox')).toBeChecked()"),
+            "{third:?}"
+        );
+        let last = read_on(&three, "the last todo is active", &listed).unwrap();
+        assert!(
+            last[0].contains(".last().getByRole('checkbox')).not.toBeChecked()"),
+            "{last:?}"
+        );
+        assert!(
+            read(&three, "Third todo is marked as complete").unwrap()[0].starts_with("DECLINE")
+        );
         assert_eq!(read(&three, "the first todo is \"a\""), None);
         // `the todo list` and `the todo counter` are no item.
         assert_eq!(read(&one, "the todo counter shows '1 item left'"), None);
+    }
+
+    #[test]
+    fn an_ordinal_inside_an_action_is_the_pages_order_and_declines_when_memory_differs() {
+        let three = added(&["a", "b", "c"]);
+        assert_eq!(
+            read_on(
+                &three,
+                "Complete the third todo",
+                &listing(&["a", "b", "c"])
+            )
+            .unwrap(),
+            ["Complete \"c\""]
+        );
+        // The page lists the items in another order than the test added them: "the first"
+        // could mean either, so the step declines naming both.
+        let declined = read_on(
+            &three,
+            "Complete the first todo",
+            &listing(&["c", "b", "a"]),
+        );
+        let declined = declined.unwrap();
+        assert!(
+            declined[0].starts_with("DECLINE") && declined[0].contains("\"a\" first"),
+            "{declined:?}"
+        );
+        assert!(declined[0].contains("lists \"c\" there"), "{declined:?}");
+        // The same position on both is no conflict, even when the others differ.
+        assert_eq!(
+            read_on(
+                &three,
+                "Complete the second todo",
+                &listing(&["c", "b", "a"])
+            )
+            .unwrap(),
+            ["Complete \"b\""]
+        );
+        // A page whose list cannot be read has no order: decline, never the memory alone.
+        let declined = read(&three, "Complete the first todo").unwrap();
+        assert!(
+            declined[0].starts_with("DECLINE") && declined[0].contains("no order"),
+            "{declined:?}"
+        );
+        // A list holding other items than the test added is not its list.
+        let declined = read_on(&three, "Complete the first todo", &listing(&["a", "b"])).unwrap();
+        assert!(declined[0].starts_with("DECLINE"), "{declined:?}");
     }
 
     #[test]

@@ -31,6 +31,29 @@ pub(crate) struct Hint {
     pub items: Option<Vec<String>>,
     /// For a control hidden in a row, the row's text.
     pub row: Option<String>,
+    /// For a control its page marks as the current one of its group, the marks that a peer
+    /// in the group lacks.
+    pub marks: Option<Vec<Mark>>,
+    /// For a marked control, the other controls of its group with the same role.
+    pub peers: Option<Vec<Peer>>,
+}
+
+/// How a page marks a control as the current one: a state class (`selected`), or an ARIA
+/// attribute and its value (`aria-current="page"`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(default)]
+pub(crate) struct Mark {
+    pub class: Option<String>,
+    pub attribute: Option<String>,
+    pub value: Option<String>,
+}
+
+/// A peer of a marked control: its text and its own marks.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(default)]
+pub(crate) struct Peer {
+    pub text: String,
+    pub marks: Vec<Mark>,
 }
 
 /// The elements `structure.js` listed; empty when the page could not be read.
