@@ -161,8 +161,9 @@ pub(crate) fn position_state(said: &Said) -> Reading {
 
 /// `click the 'Mark all as complete' checkbox`, `tick the "Remember me" checkbox again`,
 /// `click the 'Save' button`: the one control of that role whose whole name is the quoted text.
-/// A control whose name only holds the text is a likeness, and clicking it could press "Delete
-/// all" for "Delete", so the reading declines then.
+/// A checkbox whose accessible name only holds the text (a label styled with generated content,
+/// "❯ Mark all as complete") is found by its label's own text, still whole: a name that merely
+/// holds the text is a likeness, and clicking it could press "Delete all" for "Delete".
 pub(crate) fn click_named_control(said: &Said) -> Reading {
     let [verb, the, Tok::Lit(name), noun, rest @ ..] = said.toks.as_slice() else {
         return None;
@@ -178,13 +179,20 @@ pub(crate) fn click_named_control(said: &Said) -> Reading {
         _ => return None,
     };
     let names = snapshot_names(&said.state.snapshot, role);
-    if names.iter().filter(|n| *n == name).count() != 1 {
-        return None;
-    }
-    let locator = format!(
-        "page.getByRole('{role}', {{ name: {}, exact: true }})",
-        js_str(name)
-    );
+    let exact = names.iter().filter(|n| *n == name).count();
+    let holding = names.iter().filter(|n| n.contains(name.as_str())).count();
+    let locator = match (exact, holding) {
+        (1, _) => format!(
+            "page.getByRole('{role}', {{ name: {}, exact: true }})",
+            js_str(name)
+        ),
+        // Playwright's label text is the label's own text, without CSS generated content, and
+        // `exact` matches it whole.
+        (0, 1) if role == "checkbox" => {
+            format!("page.getByLabel({}, {{ exact: true }})", js_str(name))
+        }
+        _ => return None,
+    };
     Some(Ok(vec![Part::Code(format!("await {locator}.{method}();"))]))
 }
 
@@ -367,7 +375,7 @@ mod tests {
                 "tick the 'Mark all as complete' checkbox again",
                 &label_differs
             ),
-            ["NONE"]
+            ["await page.getByLabel('Mark all as complete', { exact: true }).check();"]
         );
         let likeness = PageState {
             snapshot: "- button \"Delete all\"\n".to_owned(),
