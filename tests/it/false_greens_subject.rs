@@ -162,7 +162,18 @@ fn an_honest_heal_inside_the_sentences_row_passes() {
     assert_eq!(run.exit, Some(0), "{}", run.stdout);
     assert!(run.stdout.contains("HEALED "), "{}", run.stdout);
     assert!(run.cache.contains("name: 'Work'"), "{}", run.cache);
-    strict.assert_exit(0);
+    let strict = strict.assert_exit(0);
+    let audit = strict
+        .again()
+        .page("index.html", &seeded(PROJECTS, WORK_CELL, rot))
+        .args(&["audit"])
+        .run();
+    figure("12 scope", "the same row (control)", "audit", &audit);
+    audit
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_line("checks: 1 proven, 0 unproven")
+        .output_not_contains("vacuous check");
 }
 
 // Class 13: a plain value read held to its subject.
