@@ -148,19 +148,19 @@ pub(crate) fn moved_subject(
     }
 }
 
-/// Why a read of the healed code that carries the claim is not inside the scope the sentence
+/// Why a read of the healed code that carries the claim is not inside every scope the sentence
 /// puts its subject in, if one is not.
 fn outside_scope(sentence: &str, carriers: &[&SubjectRead]) -> Option<String> {
-    let scope = Scope::of(sentence)?;
+    let scopes = Scope::of(sentence);
     carriers.iter().find_map(|r| {
         let selector = r.read.selector.as_deref().unwrap_or_default();
-        if r.containers.is_empty() {
-            return Some(format!(
+        let scope = scopes.iter().find(|scope| !scope.holds(&r.containers))?;
+        Some(if r.containers.is_empty() {
+            format!(
                 "the sentence puts its subject {scope}, and the page could not say where the \
                  healed check's element (`{selector}`) is"
-            ));
-        }
-        (!scope.holds(&r.containers)).then(|| {
+            )
+        } else {
             format!(
                 "the healed check reads an element outside the sentence's scope (`{selector}` is \
                  not {scope}): another element that shows the value would pass it"
@@ -496,17 +496,26 @@ mod tests {
             ];
             read
         };
-        let heal = |reads: &[SubjectRead], by| {
-            moved_subject(sentence, &failed_check(), Some(&failed), Some(reads), by)
-        };
-        for by in [Author::Llm, Author::Builtin, Author::Reused] {
-            assert_eq!(heal(&[cell_in("Work")], by), None);
-            let why = heal(&[cell_in("Home")], by).expect("outside the row");
-            assert!(why.contains("outside the sentence's scope"), "{why}");
-            assert!(why.contains("in the \"Work\" row"), "{why}");
-            // A read the page placed nowhere is not shown inside the scope.
-            let nowhere = read(".open", "to.have.text", &["3"], Place::Unknown);
-            assert!(heal(&[nowhere], by).is_some());
+        // The same scope, said with a scope word and as the sentence's subject.
+        let phrasings = [
+            sentence,
+            "the \"Work\" row shows \"3\"",
+            "the row \"Work\" shows 3",
+            "the \"Work\" row's open count is 3",
+        ];
+        for said in phrasings {
+            let heal = |reads: &[SubjectRead], by| {
+                moved_subject(said, &failed_check(), Some(&failed), Some(reads), by)
+            };
+            for by in [Author::Llm, Author::Builtin, Author::Reused] {
+                assert_eq!(heal(&[cell_in("Work")], by), None, "{said}");
+                let why = heal(&[cell_in("Home")], by).expect("outside the row");
+                assert!(why.contains("outside the sentence's scope"), "{why}");
+                assert!(why.contains("in the \"Work\" row"), "{why}");
+                // A read the page placed nowhere is not shown inside the scope.
+                let nowhere = read(".open", "to.have.text", &["3"], Place::Unknown);
+                assert!(heal(&[nowhere], by).is_some(), "{said}");
+            }
         }
         // A subject still on the page is held to its nodes, whatever the scope says.
         let marked = ObservedCall {

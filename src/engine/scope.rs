@@ -1,9 +1,16 @@
-//! The scope a sentence puts its subject in ("in the "Work" row", "in the cart", "in table 2",
-//! "in the sidebar"), and whether an element is inside it, judged from the elements around it
-//! that the page recorded when a check read it (`script/subject.rs`). A heal that finds a
-//! vanished subject anew must find it inside the sentence's scope (`continuity.rs`).
+//! The scope a sentence puts its subject in, and whether an element is inside it, judged from
+//! the elements around it that the page recorded when a check read it (`script/subject.rs`).
+//! A sentence names a scope after a scope word ("in the "Work" row", "in the cart", "in table
+//! 2", "in the sidebar"), or by making a container its subject ("the "Work" row shows 3", "the
+//! row "Work" shows 3", "the cart shows 2 items", "the second table has 4 rows", "the sidebar
+//! says "Hi""). A heal that finds a vanished subject anew must find it inside every scope the
+//! sentence names (`continuity.rs`).
 //!
-//! Main type: [`Scope`]; [`Scope::of`] reads it from a sentence, [`Scope::holds`] judges it.
+//! A subject is a scope only when its noun phrase ends in a noun that names a part of a page
+//! ([`CONTAINERS`]): "the row count is 3" and "the cart icon is visible" name a count and an
+//! icon, which are the elements checked, not a region they are in.
+//!
+//! Main type: [`Scope`]; [`Scope::of`] reads them from a sentence, [`Scope::holds`] judges one.
 
 use std::fmt;
 
@@ -19,8 +26,11 @@ pub(crate) enum Scope {
     Named { text: String, noun: Option<String> },
     /// The page's nth table, from 1 (`in table 2`, `in the second table`).
     NthTable(u32),
-    /// A container of the noun's kind (`in the cart`, `in the sidebar`).
+    /// A container of the noun's kind around the subject (`in the cart`, `in the sidebar`).
     Noun(String),
+    /// The sentence's subject is a container of the noun's kind (`the cart shows 2 items`,
+    /// `the sidebar says "Hi"`): the check reads that container or an element inside it.
+    Container(String),
 }
 
 /// The words that put a subject in a scope.
@@ -35,6 +45,86 @@ const STOPS: &[&str] = &[
     "contains", "contain", "lists", "list", "displays", "display", "and", "or", "but", "with",
     "then", "should", "must", "to", "at", "on", "of", "for", "by", "as", "now", "still",
 ];
+
+/// The words that end a sentence's subject: its verb (`the cart shows 2 items`, `the "Work"
+/// row has 3 open`). "to" ends one only after "expect" (`expect the cart to show 2 items`).
+const VERBS: &[&str] = &[
+    "is",
+    "isn't",
+    "are",
+    "aren't",
+    "was",
+    "were",
+    "shows",
+    "show",
+    "says",
+    "say",
+    "reads",
+    "has",
+    "have",
+    "hasn't",
+    "contains",
+    "contain",
+    "lists",
+    "displays",
+    "display",
+    "includes",
+    "include",
+    "mentions",
+    "should",
+    "shouldn't",
+    "must",
+    "does",
+    "doesn't",
+    "do",
+    "don't",
+    "will",
+    "won't",
+    "remains",
+    "remain",
+    "stays",
+    "stay",
+    "becomes",
+    "to",
+];
+
+/// The nouns that name a part of a page holding other elements, so a subject they end is a
+/// scope. Nouns of inputs and controls ("box", "field", "tab", "button") are left out because
+/// the check reads that element itself, which need not say the noun in its markup.
+const CONTAINERS: &[&str] = &[
+    "row",
+    "rows",
+    "table",
+    "grid",
+    "list",
+    "sidebar",
+    "aside",
+    "header",
+    "banner",
+    "footer",
+    "nav",
+    "navigation",
+    "menu",
+    "navbar",
+    "main",
+    "dialog",
+    "modal",
+    "popup",
+    "form",
+    "section",
+    "region",
+    "panel",
+    "cart",
+    "basket",
+    "card",
+    "toolbar",
+    "drawer",
+    "pane",
+];
+
+/// Words before a container noun that make the phrase a part of something else: a "column
+/// header" is a table's cell, not the page's header.
+const PARTS: &[&str] = &["column"];
 
 /// Ordinal words of a table (`the second table`).
 const ORDINALS: &[(&str, u32)] = &[
@@ -70,17 +160,29 @@ const KINDS: &[(&[&str], &[&str])] = &[
 ];
 
 impl Scope {
-    /// The scope `sentence` puts its subject in, if it names one outside its quotes.
-    pub(crate) fn of(sentence: &str) -> Option<Scope> {
+    /// The scopes `sentence` puts its subject in, outside its quotes: after each scope word
+    /// and each subject that names a container, in the sentence's order, each once.
+    pub(crate) fn of(sentence: &str) -> Vec<Scope> {
         let toks = tokenize(sentence, &[]);
-        (0..toks.len()).find_map(|at| {
+        let mut scopes: Vec<Scope> = Vec::new();
+        for at in 0..toks.len() {
             let Tok::Word(word, _) = &toks[at] else {
-                return None;
+                continue;
             };
-            IN.contains(&word.as_str())
-                .then(|| scope_after(&toks[at + 1..]))
-                .flatten()
-        })
+            let scope = if IN.contains(&word.as_str()) {
+                scope_after(&toks[at + 1..])
+            } else if VERBS.contains(&word.as_str()) {
+                subject_scope(&toks[..at], word == "to")
+            } else {
+                None
+            };
+            if let Some(scope) = scope
+                && !scopes.contains(&scope)
+            {
+                scopes.push(scope);
+            }
+        }
+        scopes
     }
 
     /// Whether an element is inside the scope, from `containers`: the element itself first,
@@ -101,6 +203,7 @@ impl Scope {
             // The element itself is not its own scope: `#cart-badge` in the page's header is
             // not in the cart.
             Scope::Noun(noun) => containers.iter().skip(1).any(|c| of_kind(c, noun)),
+            Scope::Container(noun) => containers.iter().any(|c| of_kind(c, noun)),
         }
     }
 }
@@ -115,6 +218,7 @@ impl fmt::Display for Scope {
             Scope::Named { text, noun: None } => write!(f, "in \"{text}\""),
             Scope::NthTable(n) => write!(f, "in table {n}"),
             Scope::Noun(noun) => write!(f, "in the {noun}"),
+            Scope::Container(noun) => write!(f, "in the {noun} (or the {noun} itself)"),
         }
     }
 }
@@ -172,6 +276,109 @@ fn scope_after(toks: &[Tok]) -> Option<Scope> {
             }
         }
     }
+}
+
+/// The scope a sentence's subject names, from the tokens before its verb (`to`: the verb is
+/// "to", which ends a subject only after "expect"). A phrase after a scope word is that word's
+/// scope ([`scope_after`]); the subject is the phrase before it (`the "Work" row in table 2`).
+fn subject_scope(before: &[Tok], to: bool) -> Option<Scope> {
+    let (start, scope) = subject_phrase(before)?;
+    let mut at = start;
+    if let Some(Tok::Word(article, _)) = at.checked_sub(1).and_then(|i| before.get(i))
+        && ARTICLES.contains(&article.as_str())
+    {
+        at -= 1;
+    }
+    match at.checked_sub(1).and_then(|i| before.get(i)) {
+        Some(Tok::Word(word, _)) if IN.contains(&word.as_str()) => {
+            subject_scope(&before[..at - 1], to)
+        }
+        Some(Tok::Word(word, _)) if to => (word == "expect").then_some(scope),
+        _ => (!to).then_some(scope),
+    }
+}
+
+/// The container the noun phrase that ends `toks` names, and where the phrase starts. A
+/// possessive names its owner: "the cart's total" is in the cart, and "the "Work" row's count"
+/// in the "Work" row.
+fn subject_phrase(toks: &[Tok]) -> Option<(usize, Scope)> {
+    if let Some(found) = phrase_scope(toks) {
+        return Some(found);
+    }
+    // The plain words that end the phrase, back to a possessive before them.
+    let owner = toks
+        .iter()
+        .rposition(|t| !matches!(t, Tok::Word(w, _) if noun_word(w)))?;
+    let Tok::Word(word, _) = &toks[owner] else {
+        return None;
+    };
+    let stem = possessive(word)?;
+    let mut owned = toks[..=owner].to_vec();
+    owned[owner] = Tok::Word(stem.to_owned(), stem.to_owned());
+    phrase_scope(&owned)
+}
+
+/// The container a noun phrase that ends `toks` names, and where the phrase starts.
+fn phrase_scope(toks: &[Tok]) -> Option<(usize, Scope)> {
+    let len = toks.len();
+    let container = |word: &str| CONTAINERS.contains(&word);
+    let named = |text: &String, noun: &String| Scope::Named {
+        text: text.clone(),
+        noun: Some(noun.clone()),
+    };
+    match toks {
+        // `the "Work" row`
+        [.., Tok::Lit(text), Tok::Word(noun, _)] if container(noun) => {
+            Some((len - 2, named(text, noun)))
+        }
+        // `the row "Work"`
+        [.., Tok::Word(noun, _), Tok::Lit(text)] if container(noun) => {
+            Some((len - 2, named(text, noun)))
+        }
+        // `table 2`
+        [.., Tok::Word(table, _), Tok::Word(n, _)] if table == "table" => n
+            .parse()
+            .ok()
+            .filter(|n| *n > 0)
+            .map(|n| (len - 2, Scope::NthTable(n))),
+        // `the second table`
+        [.., Tok::Word(nth, _), Tok::Word(table, _)] if table == "table" => ORDINALS
+            .iter()
+            .find(|(word, _)| word == nth)
+            .map(|&(_, n)| (len - 2, Scope::NthTable(n)))
+            .or_else(|| bare_noun(toks)),
+        _ => bare_noun(toks),
+    }
+}
+
+/// The container a phrase of plain words names by its last word (`the shopping cart`), and
+/// where the phrase starts: the words before the noun up to an article qualify it.
+fn bare_noun(toks: &[Tok]) -> Option<(usize, Scope)> {
+    let (Tok::Word(noun, _), before) = toks.split_last()? else {
+        return None;
+    };
+    if !CONTAINERS.contains(&noun.as_str()) {
+        return None;
+    }
+    if let Some(Tok::Word(word, _)) = before.last()
+        && PARTS.contains(&word.as_str())
+    {
+        return None;
+    }
+    let start = before
+        .iter()
+        .rposition(
+            |t| !matches!(t, Tok::Word(w, _) if noun_word(w) && !ARTICLES.contains(&w.as_str())),
+        )
+        .map_or(0, |at| at + 1);
+    Some((start, Scope::Container(noun.clone())))
+}
+
+/// The owner a possessive word names (`cart's`, `row’s`), if it is one.
+fn possessive(word: &str) -> Option<&str> {
+    word.strip_suffix('s')?
+        .strip_suffix(['\'', '’'])
+        .filter(|owner| noun_word(owner))
 }
 
 /// Whether `word` may be a scope's noun: letters only, and no stop word.
@@ -247,6 +454,63 @@ mod tests {
             ("the page says \"done\"", None),
         ];
         for (sentence, want) in cases {
+            assert_eq!(
+                &Scope::of(sentence),
+                &Vec::from_iter(want.clone()),
+                "{sentence}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_subject_that_names_a_container_is_a_scope() {
+        let cart = || Scope::Container("cart".into());
+        let cases: &[(&str, &[Scope])] = &[
+            ("the \"Work\" row shows 3", &[named("Work", Some("row"))]),
+            ("the row \"Work\" shows 3", &[named("Work", Some("row"))]),
+            ("the cart shows 2 items", &[cart()]),
+            ("the shopping cart has 2 items", &[cart()]),
+            ("the second table has 4 rows", &[Scope::NthTable(2)]),
+            ("table 3 has 4 rows", &[Scope::NthTable(3)]),
+            (
+                "the sidebar says \"Hi\"",
+                &[Scope::Container("sidebar".into())],
+            ),
+            (
+                "the \"Billing\" section shows \"Paid\"",
+                &[named("Billing", Some("section"))],
+            ),
+            ("expect the cart to show 2 items", &[cart()]),
+            ("the cart doesn't show \"Tea\"", &[cart()]),
+            // A possessive names its owner.
+            ("the cart's total is \"$3\"", &[cart()]),
+            (
+                "the \"Work\" row's open count is 3",
+                &[named("Work", Some("row"))],
+            ),
+            // A subject in a scope and a scope of its own: the element must be in both.
+            (
+                "the \"Work\" row in the second table shows 3",
+                &[Scope::NthTable(2), named("Work", Some("row"))],
+            ),
+            // A subject after a scope word is read once, as the scope word's.
+            (
+                "the price in the row \"Tea\" says \"$3\"",
+                &[named("Tea", Some("row"))],
+            ),
+            // The subject is the element checked, not a region it is in.
+            ("the row count is 3", &[]),
+            ("the cart icon is visible", &[]),
+            ("the counter says \"2 items left\"", &[]),
+            ("the \"Save\" button is disabled", &[]),
+            ("the todo \"buy milk\" is done", &[]),
+            ("the column header says \"Name\"", &[]),
+            ("the search box shows \"tea\"", &[]),
+            // "to" ends a subject only after "expect": these are actions.
+            ("add \"Tea\" to the cart", &[]),
+            ("drag the row \"Work\" to the top", &[]),
+        ];
+        for (sentence, want) in cases {
             assert_eq!(&Scope::of(sentence), want, "{sentence}");
         }
     }
@@ -282,6 +546,24 @@ mod tests {
         assert!(!work.holds(&[]));
         // The quoted name is meant in its case.
         assert!(!named("work", Some("row")).holds(&cell_of("Work", 1)));
+    }
+
+    #[test]
+    fn a_container_subject_holds_on_the_container_itself_and_inside_it() {
+        let cart = Scope::Container("cart".into());
+        let panel = container("div", "cart-panel", "Tea $3");
+        assert!(cart.holds(std::slice::from_ref(&panel)), "the cart itself");
+        assert!(cart.holds(&[container("span", "total", "$3"), panel]));
+        let wishlist = [
+            container("span", "total", "$3"),
+            container("aside", "wishlist", "Tea $3"),
+        ];
+        assert!(!cart.holds(&wishlist));
+        assert!(!cart.holds(&[]));
+        // The row a subject names, read by its own row element or by a cell inside it.
+        let work = named("Work", Some("row"));
+        assert!(work.holds(&cell_of("Work", 1)[1..]));
+        assert!(!work.holds(&cell_of("Home", 1)[1..]));
     }
 
     #[test]

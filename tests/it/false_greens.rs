@@ -439,6 +439,23 @@ fn a_vanished_delete_button_is_never_healed_to_delete_all() {
         .output_not_contains("HEALED")
         .output_contains("Delete all");
     assert_eq!(out.read(REPORTS_CACHE), cached, "the cache is untouched");
+    let audit = out
+        .again()
+        .page("index.html", &honest)
+        .args(&["audit", "-v"])
+        .run();
+    figure("2 vanished button", "Delete / Delete all", "audit", &audit);
+    // The check of an absence is honest but unproven: no mutation the proof makes puts a
+    // removed text back, so audit must not call it vacuous.
+    audit
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_line("checks: 0 proven, 1 unproven")
+        .stdout_contains(
+            "scenarios/reports.steps:4: unproven check \"Q3 sales\" is no longer in the list: \
+             no mutation contradicts what it checks",
+        )
+        .output_not_contains("vacuous check");
 }
 
 #[test]
@@ -606,7 +623,23 @@ fn an_optional_accept_replayed_strictly_on_a_build_without_the_banner_is_skipped
         .run();
     figure("3 optional likeness", "cached", "replay --strict", &out);
     assert_no_account(&log, from);
-    out.assert_exit(0).stdout_contains(SKIPPED);
+    let out = out.assert_exit(0).stdout_contains(SKIPPED);
+    let audit = out
+        .again()
+        .page("index.html", &honest)
+        .args(&["audit", "-v"])
+        .run();
+    figure("3 optional likeness", "cached", "audit", &audit);
+    // As with the reports' deleted row, the check of an absence is honest but unproven.
+    audit
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_line("checks: 0 proven, 1 unproven")
+        .stdout_contains(
+            "scenarios/signup.steps:4: unproven check the page does not show \"We use cookies\": \
+             no mutation contradicts what it checks",
+        )
+        .output_not_contains("vacuous check");
 }
 
 // Class 5: a check sentence whose code creates its subject.
@@ -960,6 +993,18 @@ fn an_optional_step_with_a_check_clause_is_an_error_at_its_line() {
                     .unwrap_or("")
             ));
         }
+        // audit reads the same scenario, so it refuses the step at the same line.
+        let audit = out.again().args(&["audit"]).run();
+        figure("7 optional check", sentence, "audit", &audit);
+        let refused = audit.status_code() == Some(2)
+            && audit.stderr().contains("scenarios/pay.steps:3:")
+            && !audit.stdout().contains("Running");
+        if !refused {
+            wrong.push(format!(
+                "{sentence} [optional], audit: exit {:?}",
+                audit.status_code()
+            ));
+        }
     }
     assert!(
         wrong.is_empty(),
@@ -1056,6 +1101,18 @@ fn a_message_in_capitals_fails_every_check_proven_on_the_mixed_case_build() {
         "checks proven on the mixed-case build passed on the page in capitals: {passed:?}\n{}",
         out.read("cache/scenarios/logout.steps.toml")
     );
-    out.assert_exit(1)
+    let out = out
+        .assert_exit(1)
         .stdout_line(&format!("0 passed, {} failed", SAYS.len()));
+    let audit = out
+        .again()
+        .page("index.html", LOGOUT)
+        .args(&["audit", "-j", "1"])
+        .run();
+    figure("9 case", "cached", "audit", &audit);
+    audit
+        .assert_exit(0)
+        .stdout_line(&format!("{} passed, 0 failed", SAYS.len()))
+        .stdout_line(&format!("checks: {} proven, 0 unproven", SAYS.len()))
+        .output_not_contains("vacuous check");
 }

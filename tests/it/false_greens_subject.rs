@@ -2,7 +2,7 @@
 //! scripted LLM ([`liar`]) in a real headless Chromium. Class 12: a heal that finds a vanished
 //! subject anew outside the sentence's scope ("in the "Work" row") on `projects/`, where the
 //! Work row's cell lost its id and shows a wrong count while the Home row shows the expected
-//! one. Class 13: a plain value check (`expect(await loc.innerText()).toBe(...)`) of the first
+//! one; the same with the row named as the sentence's subject ("the "Work" row shows 3"). Class 13: a plain value check (`expect(await loc.innerText()).toBe(...)`) of the first
 //! todo on the jQuery build with new todos on top, healed to read another todo. Each lie must
 //! stay red in `run` and in the next `replay --strict`, with the cache untouched; an honest
 //! heal of the same step passes (no false red).
@@ -26,17 +26,18 @@ fn work_check() -> String {
     step_code("await expect(page.locator('#work-open')).toHaveText('3');")
 }
 
-/// A project whose Work row's cell is `cell`, with the open and the check steps cached.
-fn projects(cell: &str, llm: &FakeLlm) -> Test {
+/// A project whose Work row's cell is `cell`, with the open step and `sentence`'s check of
+/// the Work row's count cached.
+fn projects(sentence: &str, cell: &str, llm: &FakeLlm) -> Test {
     Test::new()
         .page("index.html", &seeded(PROJECTS, WORK_CELL, cell))
         .config(&config(&llm_section(llm)))
         .scenario(
             PROJECTS_STEPS,
-            &format!("test: open counts\n  open the app\n  {WORK_OPEN}\n"),
+            &format!("test: open counts\n  open the app\n  {sentence}\n"),
         )
         .cached(PROJECTS_STEPS, "open counts", "open the app", 1, OPEN)
-        .cached(PROJECTS_STEPS, "open counts", WORK_OPEN, 1, &work_check())
+        .cached(PROJECTS_STEPS, "open counts", sentence, 1, &work_check())
 }
 
 /// What a `run` said and left, read before its project is used again.
@@ -61,8 +62,13 @@ impl Ran {
 /// The heal `body` of the check, on the build whose Work cell is `cell`: what `run` said and
 /// the next `replay --strict`.
 fn heal_projects(case: &str, cell: &str, body: &str) -> (Ran, Output) {
-    let llm = liar(WORK_OPEN, &step_code(body));
-    let run = projects(cell, &llm).args(&["run"]).run();
+    heal_projects_of(WORK_OPEN, case, cell, body)
+}
+
+/// The heal `body` of `sentence`'s check, on the build whose Work cell is `cell`.
+fn heal_projects_of(sentence: &str, case: &str, cell: &str, body: &str) -> (Ran, Output) {
+    let llm = liar(sentence, &step_code(body));
+    let run = projects(sentence, cell, &llm).args(&["run"]).run();
     figure("12 scope", case, "run", &run);
     let ran = Ran::of(&run, PROJECTS_CACHE);
     let strict = run
@@ -74,16 +80,59 @@ fn heal_projects(case: &str, cell: &str, body: &str) -> (Ran, Output) {
     (ran, strict)
 }
 
+/// The Work row's cell lost its id and counts 1.
+const WORK_DEFECT: &str = "<td class=\"open\" id=\"work-count\">1</td>";
+
+/// A model's heal that says rot and reads the Home row's count, which shows the expected 3.
+/// It checks that "Work" is shown, so a change of the quoted name fails it, and reads the count
+/// by another row's exact name, so a change of the count fails it too.
+const ANOTHER_ROW: &str = "await expect(page.getByRole('cell', { name: 'Work', exact: true })).toBeVisible();\n  \
+    await expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Home', exact: true }) }).locator('.open')).toHaveText('3');";
+
 /// The Work row's cell lost its id and counts 1; a model that says rot reads the Home row's
 /// count, which shows the expected 3.
 #[test]
 fn a_heal_that_reads_another_row_than_the_sentences_stays_red() {
-    let defect = "<td class=\"open\" id=\"work-count\">1</td>";
-    // It checks that "Work" is shown, so a change of the quoted name fails it, and reads the
-    // count by another row's exact name, so a change of the count fails it too.
-    let lie = "await expect(page.getByRole('cell', { name: 'Work', exact: true })).toBeVisible();\n  \
-               await expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Home', exact: true }) }).locator('.open')).toHaveText('3');";
-    let (run, strict) = heal_projects("another row", defect, lie);
+    let (run, strict) = heal_projects("another row", WORK_DEFECT, ANOTHER_ROW);
+    a_heal_into_another_row_stayed_red(&run, strict);
+}
+
+/// The same lie where the sentence names the row as its subject, with no scope word: "the
+/// "Work" row shows 3" puts the count in the Work row as "in the "Work" row" does.
+#[test]
+fn a_heal_that_reads_another_row_than_the_subjects_stays_red() {
+    for (case, sentence) in [
+        (
+            "another row, the row as subject",
+            "the \"Work\" row shows 3",
+        ),
+        (
+            "another row, the row named after",
+            "the row \"Work\" shows 3",
+        ),
+    ] {
+        let (run, strict) = heal_projects_of(sentence, case, WORK_DEFECT, ANOTHER_ROW);
+        a_heal_into_another_row_stayed_red(&run, strict);
+    }
+}
+
+/// The Work row's cell lost its id only (rot): a heal that reads the Work row's count passes
+/// when the sentence names the row as its subject.
+#[test]
+fn an_honest_heal_inside_the_subjects_row_passes() {
+    let rot = "<td class=\"open\" id=\"work-count\">3</td>";
+    let honest = "await expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Work', exact: true }) }).locator('.open')).toHaveText('3');";
+    let sentence = "the \"Work\" row shows 3";
+    let (run, strict) = heal_projects_of(sentence, "the subject's row (control)", rot, honest);
+    assert_eq!(run.exit, Some(0), "{}", run.stdout);
+    assert!(run.stdout.contains("HEALED "), "{}", run.stdout);
+    assert!(run.cache.contains("name: 'Work'"), "{}", run.cache);
+    strict.assert_exit(0);
+}
+
+/// What a heal into another row must leave: a red `run` that names the scope, the cache as it
+/// was, and a red `replay --strict`.
+fn a_heal_into_another_row_stayed_red(run: &Ran, strict: Output) {
     assert_eq!(
         (run.exit, run.tally.as_str()),
         (Some(1), "0 passed, 1 failed"),
@@ -113,7 +162,18 @@ fn an_honest_heal_inside_the_sentences_row_passes() {
     assert_eq!(run.exit, Some(0), "{}", run.stdout);
     assert!(run.stdout.contains("HEALED "), "{}", run.stdout);
     assert!(run.cache.contains("name: 'Work'"), "{}", run.cache);
-    strict.assert_exit(0);
+    let strict = strict.assert_exit(0);
+    let audit = strict
+        .again()
+        .page("index.html", &seeded(PROJECTS, WORK_CELL, rot))
+        .args(&["audit"])
+        .run();
+    figure("12 scope", "the same row (control)", "audit", &audit);
+    audit
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed")
+        .stdout_line("checks: 1 proven, 0 unproven")
+        .output_not_contains("vacuous check");
 }
 
 // Class 13: a plain value read held to its subject.
