@@ -426,6 +426,9 @@ fn config_ts(settings: &Settings, executables: &[PathBuf], dir: &Path, has_setup
     if let Some(workers) = settings.run.workers {
         let _ = writeln!(config, "  workers: {workers},");
     }
+    // As `replay --strict`, a run of the export never writes a baseline: a missing one (another
+    // platform's name, say) fails instead of passing against a picture nobody checked.
+    let _ = writeln!(config, "  updateSnapshots: 'none',");
     let _ = writeln!(config, "  reporter: [['list']],");
     let _ = write!(config, "  use: {{\n{use_}  }},\n");
     if !settings.web_servers.is_empty() {

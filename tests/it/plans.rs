@@ -65,7 +65,14 @@ fn the_planner_plan_runs_offline_with_references_read_and_no_vacuous_check() {
         .map(|e| e["test"]["name"].as_str().unwrap())
         .collect();
     for name in GREEN_ON_JQUERY {
-        assert!(green.contains(name), "{name} is not green: {green:?}");
+        let why: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["event"] == "step_failed" && e["test"]["name"] == *name)
+            .collect();
+        assert!(
+            green.contains(name),
+            "{name} is not green: {green:?}; {why:?}"
+        );
     }
     for step in events.iter().filter(|e| e["event"] == "step_passed") {
         let proof = step["proof"].as_str().unwrap_or_default();

@@ -164,9 +164,24 @@ pub(crate) fn position_state(said: &Said) -> Reading {
 /// A checkbox whose accessible name only holds the text (a label styled with generated content,
 /// "❯ Mark all as complete") is found by its label's own text, still whole: a name that merely
 /// holds the text is a likeness, and clicking it could press "Delete all" for "Delete".
+///
+/// `click on the 'Active' filter link`: "on" is the verb's, and "filter" says what the link is
+/// for, as it does for a highlighted link above; the role and the whole name find it.
 pub(crate) fn click_named_control(said: &Said) -> Reading {
-    let [verb, the, Tok::Lit(name), noun, rest @ ..] = said.toks.as_slice() else {
+    let [verb, tail @ ..] = said.toks.as_slice() else {
         return None;
+    };
+    let tail = match tail {
+        [on, rest @ ..] if on.is("on") => rest,
+        _ => tail,
+    };
+    let [the, Tok::Lit(name), tail @ ..] = tail else {
+        return None;
+    };
+    let (noun, rest) = match tail {
+        [filter, noun, rest @ ..] if filter.is("filter") => (noun, rest),
+        [noun, rest @ ..] => (noun, rest),
+        [] => return None,
     };
     if !the.is("the") || !words(rest).iter().all(|w| *w == "again") {
         return None;
@@ -188,9 +203,10 @@ pub(crate) fn click_named_control(said: &Said) -> Reading {
         ),
         // Playwright's label text is the label's own text, without CSS generated content, and
         // `exact` matches it whole.
-        (0, 1) if role == "checkbox" => {
-            format!("page.getByLabel({}, {{ exact: true }})", js_str(name))
-        }
+        (0, 1) if role == "checkbox" => format!(
+            "page.getByRole('checkbox').and(page.getByLabel({}, {{ exact: true }}))",
+            js_str(name)
+        ),
         _ => return None,
     };
     Some(Ok(vec![Part::Code(format!("await {locator}.{method}();"))]))
@@ -375,7 +391,18 @@ mod tests {
                 "tick the 'Mark all as complete' checkbox again",
                 &label_differs
             ),
-            ["await page.getByLabel('Mark all as complete', { exact: true }).check();"]
+            [
+                "await page.getByRole('checkbox').and(page.getByLabel('Mark all as complete', { exact: true \
+              })).check();"
+            ]
+        );
+        let filters = PageState {
+            snapshot: "- link \"All\"\n- link \"Active\"\n- link \"Completed\"\n".to_owned(),
+            ..PageState::default()
+        };
+        assert_eq!(
+            read(&none, "Click on the 'Active' filter link", &filters),
+            ["await page.getByRole('link', { name: 'Active', exact: true }).click();"]
         );
         let likeness = PageState {
             snapshot: "- button \"Delete all\"\n".to_owned(),

@@ -11,7 +11,7 @@ use crate::writer::builtin::discourse::{Part, quoted};
 use crate::writer::builtin::edit_mode::EDITOR;
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::locator::js_str;
-use crate::writer::builtin::plan_steps::{Reading, Said, words};
+use crate::writer::builtin::plan_steps::{Reading, Said, item_locator, words};
 use crate::writer::builtin::tokens::Tok;
 
 /// `type 'x' and press Enter`: the text into the page's field for new items, then the key.
@@ -132,7 +132,8 @@ pub(crate) fn editor_shows(said: &Said) -> Reading {
     ))]))
 }
 
-/// `press Enter to save`: the key in the item's editor, which then closes.
+/// `press Enter to save`: the key in the item's editor, which then closes, and the list shows
+/// the edit.
 pub(crate) fn press_to_save(said: &Said) -> Reading {
     if !matches!(
         words(&said.toks).as_slice(),
@@ -142,14 +143,21 @@ pub(crate) fn press_to_save(said: &Said) -> Reading {
     ) {
         return None;
     }
-    if said.discourse.edit().is_none() {
+    let Some((before, typed)) = said.discourse.edit() else {
         return Some(Err(Decline::new(
             "\"to save\": no earlier step of this test changed an item's text",
         )));
-    }
+    };
+    // "to save" is a claim too: an Enter that cancelled the edit also closes the editor, so
+    // the list must show the edit (or, for an edit to nothing, no longer the item's old text).
+    let saved = match typed.trim() {
+        "" => format!("await expect({}).toHaveCount(0);", item_locator(before)),
+        kept => format!("await expect({}).toBeVisible();", item_locator(kept)),
+    };
     Some(Ok(vec![
         Part::Code(format!("await {EDITOR}.press('Enter');")),
         Part::Code(format!("await expect({EDITOR}).toHaveCount(0);")),
+        Part::Code(saved),
     ]))
 }
 
@@ -216,7 +224,7 @@ fn regex_literal(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::EDITOR;
+    use super::{EDITOR, item_locator};
     use crate::script::PageState;
     use crate::writer::builtin::discourse::{Discourse, Part};
     use crate::writer::builtin::plan_readers::read_plan_step;
@@ -284,7 +292,8 @@ mod tests {
             read(&spaced, "Press Enter to save"),
             [
                 format!("await {EDITOR}.press('Enter');"),
-                format!("await expect({EDITOR}).toHaveCount(0);")
+                format!("await expect({EDITOR}).toHaveCount(0);"),
+                format!("await expect({}).toBeVisible();", item_locator("b"))
             ]
         );
         assert!(read(&Discourse::default(), "Press Enter to save")[0].starts_with("DECLINE"));

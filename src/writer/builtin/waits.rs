@@ -24,12 +24,7 @@ impl Shape for Wait {
     fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
         let rest = verb(
             s.toks,
-            &[
-                &["wait", "until"],
-                &["wait", "till"],
-                &["wait", "for"],
-                &["wait", "while"],
-            ],
+            &[&["wait", "until"], &["wait", "till"], &["wait", "for"]],
         )?;
         // A text that is to appear is often not on the page yet: the page must come to show
         // it, wherever it appears.
@@ -139,5 +134,10 @@ mod tests {
             Ok(Intent::State { .. })
         ));
         assert!(parse("wait until the page is ready to go", &[]).is_err());
+        // "while" waits for the opposite of the state it names; read as "until" it would pass
+        // at once while the loader is still up.
+        for sentence in ["wait while \"Loading\" is shown", "wait while \"Loading\""] {
+            assert!(parse(sentence, &[]).is_err(), "{sentence:?}");
+        }
     }
 }
