@@ -15,7 +15,6 @@
 //! [`OutboundProxy`]: crate::driver::outbound_proxy::OutboundProxy
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -33,7 +32,6 @@ use crate::driver::guard_log::{GuardLog, OriginSeen};
 use crate::driver::route_patterns::{request_pattern, web_socket_pattern};
 use crate::driver::sentinel::{Sentinel, Through};
 use crate::driver::step_reach::{Reach, StepReach};
-use crate::driver::step_timers::{Held, StepTimers};
 use crate::driver::traffic::{Settled, Traffic};
 use crate::driver::traffic_rule::{Facts, Outcome, Source, classify, is_read_only};
 use crate::driver::unheard::Unheard;
@@ -72,15 +70,6 @@ pub(crate) enum OriginBlocked {
          WebSocket or another request that routing does not see) — add its origin to allow it"
     )]
     Connection { host: String, port: u16 },
-    /// Timers, intervals or frame callbacks that step code's own JavaScript left in a page and
-    /// that had still not run when the settle gave up: what they would send after the test
-    /// ends could never be judged, so the code is not kept.
-    #[error(
-        "blocked by [browser] allowed_origins: step code left {count} timer(s) pending in the \
-         page (setTimeout, setInterval, requestAnimationFrame) that could send after the step \
-         — clear them before the step's code returns"
-    )]
-    PendingTimers { count: usize },
 }
 
 /// A plain request the worker's proxy read on a connection to a forbidden origin.
@@ -105,8 +94,6 @@ pub(crate) struct OriginGuard {
     unheard: Option<Unheard>,
     /// The beacons through the pages' own network pipeline that end a settle's round trips.
     sentinel: Sentinel,
-    /// The timers step code's own JavaScript left in the pages.
-    timers: StepTimers,
     /// Woken whenever the guard hears of a navigation request.
     documents_heard: Notify,
 }
@@ -130,7 +117,6 @@ impl OriginGuard {
             traffic: Traffic::default(),
             unheard: None,
             sentinel: Sentinel::new(),
-            timers: StepTimers::new(),
             documents_heard: Notify::new(),
         }
     }
@@ -171,7 +157,6 @@ impl OriginGuard {
         // WebRTC sends UDP straight from the browser, past routes and the proxy alike, with
         // whatever the page puts in its offer: the pages get no peer connections at all.
         context.add_init_script(NO_WEBRTC).await?;
-        context.add_init_script(&guard.timers.init_script()).await?;
         // WebSockets have routes of their own, prefiltered by the driver the same way.
         let sockets = Arc::clone(&guard);
         context
@@ -364,7 +349,6 @@ impl OriginGuard {
         if reach.touches_pages() {
             self.traffic.acted();
         }
-        self.timers.call(reach == Reach::RunCode);
         self.reach().call(reach, params);
     }
 
@@ -402,43 +386,18 @@ impl OriginGuard {
 
     /// Waits until nothing the pages started is still unseen (see [`Traffic::settle`]), with a
     /// sentinel beacon through each of `frames` (the pages' main frames) as the barrier, for at
-    /// most `cap`. The pages are asked first what they hold of step code's timers; when the cap
-    /// passes with some still pending, the current step fails (see [`StepTimers`]).
+    /// most `cap`.
     pub(crate) async fn settle(&self, frames: &[Frame], cap: Duration) -> Settled {
-        self.timers.close();
-        let asks = self.timers.any();
-        let pending = AtomicUsize::new(0);
-        let pending = &pending;
         let round_trip = |left: Duration| async move {
-            let mut held = Held::default();
-            if asks {
-                for frame in frames {
-                    let page = self.timers.held(frame, left).await;
-                    held.pending += page.pending;
-                    held.fired_ago = match (held.fired_ago, page.fired_ago) {
-                        (Some(a), Some(b)) => Some(a.min(b)),
-                        (a, b) => a.or(b),
-                    };
-                }
-            }
-            pending.store(held.pending, Ordering::SeqCst);
             for frame in frames {
                 let through = self.sentinel.through(frame, left).await;
                 if through == Through::Lost {
                     tracing::debug!(target: "prettyplay::origins", "a sentinel beacon was not heard");
                 }
             }
-            held
         };
         let unheard = || self.unheard.as_ref().map_or(0, Unheard::routes);
-        let settled = self.traffic.settle(round_trip, unheard, cap).await;
-        let count = pending.load(Ordering::SeqCst);
-        if settled == Settled::Capped && count > 0 {
-            tracing::info!(target: "prettyplay::origins", count, "step code left timers pending");
-            self.log()
-                .fail(OriginBlocked::PendingTimers { count }.to_string());
-        }
-        settled
+        self.traffic.settle(round_trip, unheard, cap).await
     }
 
     /// Notes that a handler of the guard started on the object with protocol id `guid`.

@@ -23,18 +23,12 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
-use crate::driver::step_timers::Held;
-
 /// How many round trips in a row must pass with no traffic before a settle ends.
 const CALM_ROUND_TRIPS: u32 = 2;
 
 /// How long after step code's last act on a page a settle ends at the earliest: the quiet wait
 /// the guard held to before it had the barrier, kept only for the moments just after an act.
 pub(crate) const ACTED_FLOOR: Duration = Duration::from_millis(150);
-
-/// How often a settle asks the pages again while they hold a timer of step code's: a timer
-/// that fires announces nothing to this process until it sends.
-const HELD_POLL: Duration = Duration::from_millis(10);
 
 /// The requests of one context, and a count of every change.
 pub(crate) struct Traffic {
@@ -125,18 +119,6 @@ impl Traffic {
         self.changed.notify_waiters();
     }
 
-    /// Notes that a callback step code left in a page ran `ago`: it may have acted as step
-    /// code does, so the floor after an act counts from then.
-    fn fired(&self, ago: Duration) {
-        let Some(at) = Instant::now().checked_sub(ago) else {
-            return;
-        };
-        let mut state = self.lock();
-        if state.acted_at.is_none_or(|acted| acted < at) {
-            state.acted_at = Some(at);
-        }
-    }
-
     /// Notes traffic that is not a request's start or end (a route, a socket, a connection
     /// the proxy refused): a settle in progress needs another calm round trip.
     pub(crate) fn touched(&self) {
@@ -157,30 +139,27 @@ impl Traffic {
     }
 
     /// Waits until nothing the pages started is still unseen: `round_trip` (a barrier through
-    /// every page, which answers what the pages hold of step code's timers) passes
-    /// [`CALM_ROUND_TRIPS`] times in a row with no request starting or ending meanwhile, no
-    /// request the current execution started still open, no timer of step code's pending, and
-    /// `unheard` (the routes the driver announced before the barrier's answer whose handler has
-    /// not started) at zero. A timer's callback that ran counts as an act. Requests that earlier executions left open (a stream, a long poll) do
+    /// every page) passes [`CALM_ROUND_TRIPS`] times in a row with no request starting or
+    /// ending meanwhile, no request the current execution started still open, and `unheard`
+    /// (the routes the driver announced before the barrier's answer whose handler has not
+    /// started) at zero. Requests that earlier executions left open (a stream, a long poll) do
     /// not hold it: what they become is judged when it happens. It gives up after `cap`.
     pub(crate) async fn settle<R, F, U>(&self, round_trip: R, unheard: U, cap: Duration) -> Settled
     where
         R: Fn(Duration) -> F,
-        F: Future<Output = Held>,
+        F: Future<Output = ()>,
         U: Fn() -> usize,
     {
         let start = Instant::now();
         let mut calm = 0;
+        let floor_ends = self.lock().acted_at.map(|at| at + ACTED_FLOOR);
         loop {
             let left = cap.saturating_sub(start.elapsed());
             if left.is_zero() {
                 return Settled::Capped;
             }
             let before = self.lock().version;
-            let held = round_trip(left).await;
-            if let Some(ago) = held.fired_ago {
-                self.fired(ago);
-            }
+            round_trip(left).await;
             // Handlers of the events that came before the barrier's answer were spawned
             // before it was read: let them run. A handler that has not started by the time
             // the lock is taken is still counted by `unheard`, which is read after the
@@ -195,7 +174,6 @@ impl Traffic {
                 (
                     state.version,
                     unheard
-                        + held.pending
                         + state.judging
                         + state.open.values().filter(|e| **e == current).count(),
                 )
@@ -206,9 +184,6 @@ impl Traffic {
                     continue;
                 }
                 let now = Instant::now();
-                // Read into a binding of its own, so that the lock is released before the
-                // arm below takes it again.
-                let floor_ends = self.lock().acted_at.map(|at| at + ACTED_FLOOR);
                 match floor_ends {
                     Some(ends) if ends > now => {
                         let until = ends.min(start + cap);
@@ -222,13 +197,8 @@ impl Traffic {
             }
             calm = 0;
             if open > 0 {
-                // Something is on its way: wait for it to change rather than spin. A timer
-                // announces nothing when it fires, so while one is held the pages are asked
-                // again soon.
-                let mut left = cap.saturating_sub(start.elapsed());
-                if held.pending > 0 {
-                    left = left.min(HELD_POLL);
-                }
+                // Something is on its way: wait for it to change rather than spin.
+                let left = cap.saturating_sub(start.elapsed());
                 let _ = tokio::time::timeout(left, changed).await;
             }
         }
@@ -247,16 +217,11 @@ mod tests {
 
     use super::*;
 
-    type Trip = std::pin::Pin<Box<dyn Future<Output = Held> + Send>>;
-
     /// A round trip that takes 5 ms and counts itself.
-    fn barrier(count: &AtomicU32) -> impl Fn(Duration) -> Trip + '_ {
+    fn barrier(count: &AtomicU32) -> impl Fn(Duration) -> tokio::time::Sleep + '_ {
         move |_| {
             count.fetch_add(1, Ordering::SeqCst);
-            Box::pin(async {
-                tokio::time::sleep(Duration::from_millis(5)).await;
-                Held::default()
-            })
+            tokio::time::sleep(Duration::from_millis(5))
         }
     }
 
@@ -316,7 +281,6 @@ mod tests {
                 if n == 0 {
                     toucher.touched();
                 }
-                Held::default()
             }
         };
         assert_eq!(
@@ -438,45 +402,6 @@ mod tests {
         let capped = traffic
             .settle(barrier(&trips), || 0, Duration::from_millis(100))
             .await;
-        assert_eq!(capped, Settled::Capped);
-    }
-
-    #[tokio::test]
-    async fn a_timer_step_code_left_holds_it_until_it_fires_and_then_counts_as_an_act() {
-        let traffic = Traffic::default();
-        let trips = AtomicU32::new(0);
-        // The page holds the step's timer for the first three round trips; then it has fired.
-        let round_trip = |_left: Duration| {
-            let n = trips.fetch_add(1, Ordering::SeqCst);
-            async move {
-                if n < 3 {
-                    Held {
-                        pending: 1,
-                        fired_ago: None,
-                    }
-                } else {
-                    Held {
-                        pending: 0,
-                        fired_ago: Some(Duration::ZERO),
-                    }
-                }
-            }
-        };
-        let start = Instant::now();
-        let settled = traffic
-            .settle(round_trip, || 0, Duration::from_secs(5))
-            .await;
-        assert_eq!(settled, Settled::Calm);
-        assert!(trips.load(Ordering::SeqCst) >= 3 + CALM_ROUND_TRIPS);
-        assert!(start.elapsed() >= ACTED_FLOOR, "the fired timer was no act");
-        // A timer that never fires (an interval) holds it to the cap.
-        let held = |_left: Duration| async {
-            Held {
-                pending: 1,
-                fired_ago: None,
-            }
-        };
-        let capped = traffic.settle(held, || 0, Duration::from_millis(100)).await;
         assert_eq!(capped, Settled::Capped);
     }
 }
