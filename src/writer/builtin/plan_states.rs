@@ -11,6 +11,7 @@ use crate::writer::builtin::discourse::{Part, quoted};
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::plan_steps::{Reading, Said, items_list, words};
+use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::structure::{Hint, Mark, Structure};
 use crate::writer::builtin::tokens::Tok;
 
@@ -193,7 +194,7 @@ pub(crate) fn click_named_control(said: &Said) -> Reading {
         ["untick" | "uncheck"] if role == "checkbox" => "uncheck",
         _ => return None,
     };
-    let names = snapshot_names(&said.state.snapshot, role);
+    let names = snapshot_names(&said.state.snapshot, role)?;
     let exact = names.iter().filter(|n| *n == name).count();
     let holding = names.iter().filter(|n| n.contains(name.as_str())).count();
     let locator = match (exact, holding) {
@@ -212,17 +213,20 @@ pub(crate) fn click_named_control(said: &Said) -> Reading {
     Some(Ok(vec![Part::Code(format!("await {locator}.{method}();"))]))
 }
 
-/// The accessible names of the elements of `role` in an aria snapshot (`- checkbox "Name"`).
-fn snapshot_names(snapshot: &str, role: &str) -> Vec<String> {
-    snapshot
-        .lines()
-        .filter_map(|line| {
-            let rest = line.trim_start().strip_prefix("- ")?.strip_prefix(role)?;
-            let rest = rest.strip_prefix(" \"")?;
-            let end = rest.find('"')?;
-            Some(rest[..end].to_owned())
-        })
-        .collect()
+/// The accessible names of the elements of `role` in the page's main frame, or `None` when the
+/// page has a frame: the code reaches the main frame only, and an element of the same name inside
+/// a frame is no proof that the one named is out here (the shapes say so when they decline).
+fn snapshot_names(snapshot: &str, role: &str) -> Option<Vec<String>> {
+    let page = Snapshot::parse(snapshot);
+    if !page.with_roles(&["iframe"]).is_empty() {
+        return None;
+    }
+    Some(
+        page.with_roles(&[role])
+            .into_iter()
+            .filter_map(|at| page.nodes[at].name.clone())
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -403,6 +407,14 @@ mod tests {
         assert_eq!(
             read(&none, "Click on the 'Active' filter link", &filters),
             ["await page.getByRole('link', { name: 'Active', exact: true }).click();"]
+        );
+        let framed = PageState {
+            snapshot: "- iframe [ref=e4]:\n  - button \"Accept cookies\" [ref=f1e2]\n".to_owned(),
+            ..PageState::default()
+        };
+        assert_eq!(
+            read(&none, "click the \"Accept cookies\" button", &framed),
+            ["NONE"]
         );
         let likeness = PageState {
             snapshot: "- button \"Delete all\"\n".to_owned(),
