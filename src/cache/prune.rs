@@ -231,34 +231,40 @@ fn orphaned_baselines(
     Ok(orphans)
 }
 
+/// A failed step of a walk of `dir`, as the cache's error.
+fn walk_error(dir: &Path, error: walkdir::Error) -> CacheError {
+    let path = error.path().unwrap_or(dir).to_owned();
+    let source = error
+        .into_io_error()
+        .unwrap_or_else(|| std::io::Error::other("filesystem loop"));
+    CacheError::Io {
+        action: "walk",
+        path,
+        source,
+    }
+}
+
+/// `path` relative to `dir`, joined with `/`, or `None` outside `dir` or for a non-UTF-8 name.
+fn relative_path(dir: &Path, path: &Path) -> Option<String> {
+    let parts: Option<Vec<&str>> = path
+        .strip_prefix(dir)
+        .ok()?
+        .components()
+        .map(|part| part.as_os_str().to_str())
+        .collect();
+    parts.map(|parts| parts.join("/"))
+}
+
 /// The baseline directories under `dir` (`<scenario file>-snapshots`), sorted, with their
 /// scenario's relative path.
 fn baseline_dirs(dir: &Path) -> Result<Vec<(PathBuf, String)>, CacheError> {
     let mut dirs = Vec::new();
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        let entry = entry.map_err(|error| {
-            let path = error.path().unwrap_or(dir).to_owned();
-            let source = error
-                .into_io_error()
-                .unwrap_or_else(|| std::io::Error::other("filesystem loop"));
-            CacheError::Io {
-                action: "walk",
-                path,
-                source,
-            }
-        })?;
+        let entry = entry.map_err(|error| walk_error(dir, error))?;
         if !entry.file_type().is_dir() {
             continue;
         }
-        let Ok(relative) = entry.path().strip_prefix(dir) else {
-            continue;
-        };
-        let parts: Option<Vec<&str>> = relative
-            .components()
-            .map(|part| part.as_os_str().to_str())
-            .collect();
-        let Some(rel) = parts
-            .map(|parts| parts.join("/"))
+        let Some(rel) = relative_path(dir, entry.path())
             .and_then(|rel| rel.strip_suffix(SNAPSHOTS_SUFFIX).map(str::to_owned))
             .filter(|rel| !rel.is_empty())
         else {
@@ -281,28 +287,11 @@ fn cache_files(dir: &Path) -> Result<Vec<(PathBuf, String)>, CacheError> {
         .into_iter()
         .filter_entry(|entry| !hidden(entry))
     {
-        let entry = entry.map_err(|error| {
-            let path = error.path().unwrap_or(dir).to_owned();
-            let source = error
-                .into_io_error()
-                .unwrap_or_else(|| std::io::Error::other("filesystem loop"));
-            CacheError::Io {
-                action: "walk",
-                path,
-                source,
-            }
-        })?;
+        let entry = entry.map_err(|error| walk_error(dir, error))?;
         if !entry.file_type().is_file() {
             continue;
         }
-        let Ok(relative) = entry.path().strip_prefix(dir) else {
-            continue;
-        };
-        let parts: Option<Vec<&str>> = relative
-            .components()
-            .map(|part| part.as_os_str().to_str())
-            .collect();
-        let Some(rel) = parts.map(|parts| parts.join("/")) else {
+        let Some(rel) = relative_path(dir, entry.path()) else {
             tracing::warn!(path = %entry.path().display(), "skipping a cache file with a non-UTF-8 name");
             continue;
         };
