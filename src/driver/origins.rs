@@ -15,6 +15,7 @@
 //! [`OutboundProxy`]: crate::driver::outbound_proxy::OutboundProxy
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -96,6 +97,8 @@ pub(crate) struct OriginGuard {
     sentinel: Sentinel,
     /// Woken whenever the guard hears of a navigation request.
     documents_heard: Notify,
+    /// Set when prettyplay starts to close (or let go of) the guard's context.
+    context_closing: AtomicBool,
 }
 
 /// What [`OriginGuard::install`] needs besides the context: the origins, the run's secrets and
@@ -118,6 +121,7 @@ impl OriginGuard {
             unheard: None,
             sentinel: Sentinel::new(),
             documents_heard: Notify::new(),
+            context_closing: AtomicBool::new(false),
         }
     }
 
@@ -141,7 +145,10 @@ impl OriginGuard {
         context
             .route("**", move |route| {
                 let guard = Arc::clone(&handler);
-                async move { guard.on_route(route).await }
+                async move {
+                    let handled = guard.on_route(route).await;
+                    guard.unless_closing(handled)
+                }
             })
             .await?;
         context
@@ -162,7 +169,10 @@ impl OriginGuard {
         context
             .route_web_socket("**", move |route| {
                 let guard = Arc::clone(&sockets);
-                async move { guard.on_web_socket(route).await }
+                async move {
+                    let handled = guard.on_web_socket(route).await;
+                    guard.unless_closing(handled)
+                }
             })
             .await?;
         context
@@ -440,6 +450,29 @@ impl OriginGuard {
                     .reason("blocked by [browser] allowed_origins"),
             ))
             .await
+    }
+
+    /// Says that prettyplay is closing the guard's context (or letting go of it): a route
+    /// still being answered then has no page left to answer.
+    pub(crate) fn context_closing(&self) {
+        self.context_closing.store(true, Ordering::SeqCst);
+    }
+
+    /// `handled`, or nothing wrong when the context is closing: the driver then refuses every
+    /// answer to a route ("Target page, context or browser has been closed"), and the request
+    /// went nowhere, which is all the guard wants of it; playwright-rs would log the refusal as
+    /// a warning on every run whose test ended while the app still loaded something.
+    fn unless_closing(
+        &self,
+        handled: Result<(), playwright_rs::Error>,
+    ) -> Result<(), playwright_rs::Error> {
+        match handled {
+            Err(err) if self.context_closing.load(Ordering::SeqCst) => {
+                tracing::debug!(target: "prettyplay::origins", "a route answered as the context closed: {err}");
+                Ok(())
+            }
+            handled => handled,
+        }
     }
 
     /// Handles a request that the driver routed. The pattern is only a prefilter, so the

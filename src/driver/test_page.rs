@@ -170,6 +170,9 @@ impl TestPage {
     /// [`CLOSE_LIMIT`].
     pub(crate) async fn close(&self) {
         let again = self.closing.swap(true, Ordering::SeqCst);
+        if let Some(guard) = &self.origins {
+            guard.context_closing();
+        }
         let (what, closed) = match &self.release {
             // The context was released at the deadline and may serve another test by now.
             Release::Disconnect { .. } if again => return,

@@ -39,6 +39,17 @@ pub(crate) enum Part {
     Code(String),
 }
 
+/// The text of each part, as the readers' unit tests compare them.
+#[cfg(test)]
+pub(crate) fn texts(parts: Vec<Part>) -> Vec<String> {
+    parts
+        .into_iter()
+        .map(|part| match part {
+            Part::Sentence(s) | Part::Code(s) => s,
+        })
+        .collect()
+}
+
 /// Who a noun phrase refers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reference {
@@ -779,12 +790,7 @@ mod tests {
 
     fn sentences(discourse: &Discourse, sentence: &str) -> Vec<String> {
         match discourse.read(sentence, &[]) {
-            Some(Ok(parts)) => parts
-                .into_iter()
-                .map(|part| match part {
-                    Part::Sentence(s) | Part::Code(s) => s,
-                })
-                .collect(),
+            Some(Ok(parts)) => super::texts(parts),
             other => panic!("{sentence}: {other:?}"),
         }
     }

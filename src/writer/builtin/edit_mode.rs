@@ -271,8 +271,8 @@ pub(crate) fn changes_saved(said: &Said) -> Reading {
 #[cfg(test)]
 mod tests {
     use crate::script::PageState;
-    use crate::writer::builtin::discourse::{Discourse, Part};
-    use crate::writer::builtin::plan_readers::read_plan_step;
+    use crate::writer::builtin::discourse::Discourse;
+    use crate::writer::builtin::plan_readers::read_as_text;
 
     /// The discourse after adding "Buy milk" and double-clicking it.
     fn editing() -> Discourse {
@@ -287,15 +287,7 @@ mod tests {
     }
 
     fn read(sentence: &str) -> Vec<String> {
-        match read_plan_step(&editing(), sentence, &[], &PageState::default()) {
-            Some(Ok(parts)) => parts
-                .into_iter()
-                .map(|part| match part {
-                    Part::Sentence(s) | Part::Code(s) => s,
-                })
-                .collect(),
-            other => panic!("{sentence}: {other:?}"),
-        }
+        read_as_text(&editing(), sentence, &PageState::default())
     }
 
     pub(crate) const EDITOR: &str = "page.getByRole('listitem').getByRole('textbox')";
@@ -346,15 +338,7 @@ mod tests {
             read("Change the text to 'x' and click elsewhere")[1],
             format!("await {EDITOR}.blur();")
         );
-        assert!(
-            read_plan_step(
-                &editing(),
-                "Change the text to 'x' and sing",
-                &[],
-                &PageState::default()
-            )
-            .is_none()
-        );
+        assert_eq!(read("Change the text to 'x' and sing"), ["NONE"]);
     }
 
     #[test]
@@ -372,8 +356,8 @@ mod tests {
 #[cfg(test)]
 mod saved_tests {
     use crate::script::PageState;
-    use crate::writer::builtin::discourse::{Discourse, Part};
-    use crate::writer::builtin::plan_readers::read_plan_step;
+    use crate::writer::builtin::discourse::Discourse;
+    use crate::writer::builtin::plan_readers::read_as_text;
 
     /// The discourse after adding "a" and changing its text to "b" in its editor.
     fn edited() -> Discourse {
@@ -402,16 +386,7 @@ mod saved_tests {
     }
 
     fn read(discourse: &Discourse, sentence: &str) -> Vec<String> {
-        match read_plan_step(discourse, sentence, &[], &PageState::default()) {
-            Some(Ok(parts)) => parts
-                .into_iter()
-                .map(|part| match part {
-                    Part::Sentence(s) | Part::Code(s) => s,
-                })
-                .collect(),
-            Some(Err(decline)) => vec![format!("DECLINE: {}", decline.0)],
-            None => vec!["NONE".to_owned()],
-        }
+        read_as_text(discourse, sentence, &PageState::default())
     }
 
     #[test]

@@ -154,3 +154,18 @@ pub(crate) fn read_plan_step(
     };
     PLAN_READERS.iter().find_map(|reader| (reader.read)(&said))
 }
+
+/// What the plan readers make of `sentence` as text, for their unit tests: each part's text, a
+/// decline's text after `DECLINE: `, or `NONE` when no reader reads it.
+#[cfg(test)]
+pub(crate) fn read_as_text(
+    discourse: &Discourse,
+    sentence: &str,
+    state: &PageState,
+) -> Vec<String> {
+    match read_plan_step(discourse, sentence, &[], state) {
+        Some(Ok(parts)) => crate::writer::builtin::discourse::texts(parts),
+        Some(Err(decline)) => vec![format!("DECLINE: {}", decline.0)],
+        None => vec!["NONE".to_owned()],
+    }
+}

@@ -232,8 +232,8 @@ fn snapshot_names(snapshot: &str, role: &str) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use crate::script::PageState;
-    use crate::writer::builtin::discourse::{Discourse, Part};
-    use crate::writer::builtin::plan_readers::read_plan_step;
+    use crate::writer::builtin::discourse::Discourse;
+    use crate::writer::builtin::plan_readers::read_as_text;
 
     /// The filter links of a footer, `marked` carrying the class `selected`, as `structure.js`
     /// lists a marked link.
@@ -268,16 +268,7 @@ mod tests {
     }
 
     fn read(discourse: &Discourse, sentence: &str, state: &PageState) -> Vec<String> {
-        match read_plan_step(discourse, sentence, &[], state) {
-            Some(Ok(parts)) => parts
-                .into_iter()
-                .map(|part| match part {
-                    Part::Sentence(s) | Part::Code(s) => s,
-                })
-                .collect(),
-            Some(Err(decline)) => vec![format!("DECLINE: {}", decline.0)],
-            None => vec!["NONE".to_owned()],
-        }
+        read_as_text(discourse, sentence, state)
     }
 
     #[test]

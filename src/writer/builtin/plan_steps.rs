@@ -636,6 +636,7 @@ pub(crate) fn sentence_of(toks: &[Tok]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::writer::builtin::discourse::texts;
     use crate::writer::builtin::plan_readers::{PLAN_READERS, read_plan_step};
 
     const FIELD: &str = "page.getByRole('textbox', { name: 'What needs to be done?' })";
@@ -689,12 +690,7 @@ mod tests {
     fn read_on(discourse: &Discourse, sentence: &str, state: &PageState) -> Option<Vec<String>> {
         let sentence = without_comments(sentence);
         read_plan_step(discourse, &sentence, &[], state).map(|read| match read {
-            Ok(parts) => parts
-                .into_iter()
-                .map(|part| match part {
-                    Part::Sentence(s) | Part::Code(s) => s,
-                })
-                .collect(),
+            Ok(parts) => texts(parts),
             Err(decline) => vec![format!("DECLINE: {}", decline.0)],
         })
     }

@@ -226,20 +226,11 @@ fn regex_literal(text: &str) -> String {
 mod tests {
     use super::{EDITOR, item_locator};
     use crate::script::PageState;
-    use crate::writer::builtin::discourse::{Discourse, Part};
-    use crate::writer::builtin::plan_readers::read_plan_step;
+    use crate::writer::builtin::discourse::Discourse;
+    use crate::writer::builtin::plan_readers::read_as_text;
 
     fn read(discourse: &Discourse, sentence: &str) -> Vec<String> {
-        match read_plan_step(discourse, sentence, &[], &PageState::default()) {
-            Some(Ok(parts)) => parts
-                .into_iter()
-                .map(|part| match part {
-                    Part::Sentence(s) | Part::Code(s) => s,
-                })
-                .collect(),
-            Some(Err(decline)) => vec![format!("DECLINE: {}", decline.0)],
-            None => vec!["NONE".to_owned()],
-        }
+        read_as_text(discourse, sentence, &PageState::default())
     }
 
     /// The discourse after adding "a" and typing `typed` into its editor.
