@@ -325,6 +325,11 @@ fn a_dialog_of_another_kind_or_message_fails_and_an_unread_word_declines() {
         .run()
         .assert_exit(1)
         .stdout_line("0 passed, 3 failed")
+        // Each fails on the check of what the sentence said, not on anything else.
+        .stdout_contains("Expected: \"alert\"")
+        .stdout_contains("Received: \"confirm\"")
+        .stdout_contains("Expected: \"Hi\"")
+        .stdout_contains("Received: \"Hi there\"")
         .stdout_contains("did not read \"visible\"");
     let cache = out.read("cache/scenarios/qualified.steps.toml");
     for sentence in ["accept the alert", "says \\\"Hi\\\"", "visible items"] {
