@@ -260,3 +260,79 @@ fn open_the_app_opens_a_base_url_with_a_path_and_query_exactly() {
         .run()
         .assert_exit(0);
 }
+
+/// A page with an alert, a confirm and a prompt, whose answers it shows, and a list of items
+/// with checkboxes, two of them ticked.
+const QUALIFIED: &str = "<!doctype html><title>qualified</title>\
+    <button onclick=\"alert('Hi there')\">Alert</button>\
+    <button onclick=\"document.getElementById('r').textContent = \
+    confirm('Sure?') ? 'confirmed' : 'cancelled'\">Confirm</button>\
+    <button onclick=\"document.getElementById('r').textContent = 'entered ' + \
+    prompt('Name?')\">Prompt</button><p id=r></p>\
+    <ul><li><input type=checkbox aria-label=a> a</li>\
+    <li><input type=checkbox aria-label=b checked> b</li>\
+    <li><input type=checkbox aria-label=c checked> c</li></ul>";
+
+/// A dialog is checked for the kind and the message the sentence names, and a word of state
+/// narrows the items it counts or acts on; had a word been dropped, `uncheck the first completed
+/// todo` would act on "a" and the checks after it would fail.
+#[test]
+fn dialogs_are_checked_for_what_they_say_and_states_narrow_items() {
+    let out = Test::new()
+        .page("index.html", QUALIFIED)
+        .scenario(
+            "scenarios/qualified.steps",
+            "test: dialogs\n  open the app\n  click \"Alert\" and the alert says \"Hi there\"\n  \
+             click \"Confirm\" and accept the confirm saying \"Sure?\"\n  \
+             the page shows \"confirmed\"\n  \
+             click \"Prompt\" and answer the prompt saying \"Name?\" with \"Bob\"\n  \
+             the page shows \"entered Bob\"\n\
+             test: items\n  open the app\n  the completed list has 2 items\n  \
+             uncheck the first completed todo\n  the \"b\" checkbox is unchecked\n  \
+             the \"c\" checkbox is checked\n  the completed list has 1 item\n",
+        )
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "only")
+        .args(&["run", "-j", "1"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("2 passed, 0 failed");
+    let cache = out.read("cache/scenarios/qualified.steps.toml");
+    assert!(
+        cache.contains("expect(opened.type()).toBe('confirm');"),
+        "{cache}"
+    );
+    assert!(
+        cache.contains("expect(opened.message()).toBe('Hi there');"),
+        "{cache}"
+    );
+    assert!(cache.contains("{ checked: true }"), "{cache}");
+}
+
+/// A dialog of another kind than the sentence names, or with another message, fails the step;
+/// a sentence with a word no part of the shape read declines, and no code is cached for any.
+#[test]
+fn a_dialog_of_another_kind_or_message_fails_and_an_unread_word_declines() {
+    let out = Test::new()
+        .page("index.html", QUALIFIED)
+        .scenario(
+            "scenarios/qualified.steps",
+            "test: kind\n  open the app\n  click \"Confirm\" and accept the alert\n\
+             test: message\n  open the app\n  click \"Alert\" and the alert says \"Hi\"\n\
+             test: unread\n  open the app\n  the list has 3 visible items\n",
+        )
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "only")
+        .args(&["run", "-j", "1"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 3 failed")
+        // Each fails on the check of what the sentence said, not on anything else.
+        .stdout_contains("Expected: \"alert\"")
+        .stdout_contains("Received: \"confirm\"")
+        .stdout_contains("Expected: \"Hi\"")
+        .stdout_contains("Received: \"Hi there\"")
+        .stdout_contains("did not read \"visible\"");
+    let cache = out.read("cache/scenarios/qualified.steps.toml");
+    for sentence in ["accept the alert", "says \\\"Hi\\\"", "visible items"] {
+        assert!(!cache.contains(sentence), "{sentence}: {cache}");
+    }
+}

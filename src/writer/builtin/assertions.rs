@@ -6,7 +6,8 @@
 
 use crate::writer::builtin::intent::{Cause, Decline, Intent, Literal, State, Target};
 use crate::writer::builtin::kinds::Kind;
-use crate::writer::builtin::phrases::{literal, literals, ordinal, target};
+use crate::writer::builtin::phrases::{items_named, literal, literals, ordinal, target};
+use crate::writer::builtin::qualifiers::{DONE, NOT_DONE, narrows_to};
 use crate::writer::builtin::tokens::{Tok, find, starts, verb};
 
 /// `there is a "How old are you?" field`: it is shown. `there is/are N X`.
@@ -485,17 +486,6 @@ fn list_only_has(t: &[Tok]) -> Option<Result<Intent, Decline>> {
     }))
 }
 
-/// An item's state words: `done`, and its checkbox ticked.
-const DONE: &[&str] = &["done", "completed", "complete", "finished"];
-const NOT_DONE: &[&str] = &[
-    "active",
-    "incomplete",
-    "uncompleted",
-    "undone",
-    "unfinished",
-    "pending",
-];
-
 fn is_shown(t: &Tok) -> bool {
     [
         "shown",
@@ -526,6 +516,14 @@ fn has(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
                 )),
             };
         }
+        // `the completed list has 2 items`: the word of state narrows the items counted.
+        let narrowed = subject.iter().find_map(narrows_to);
+        let subject: Vec<Tok> = subject
+            .iter()
+            .filter(|w| narrows_to(w).is_none())
+            .cloned()
+            .collect();
+        let subject = subject.as_slice();
         let named: Vec<&str> = subject
             .iter()
             .filter(|w| !w.is("the"))
@@ -550,10 +548,19 @@ fn has(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
             ));
         }
         let mut what = target(what)?;
-        if what.kind.is_none() {
+        // `2 completed todos`, `3 active items`: the count is of the items in that state.
+        if what.kind.is_none() || (what.kind == Some(Kind::Item) && !what.quoted) {
+            let (name, narrow) = items_named(what.name.as_deref(), false)?;
+            what.narrow = narrow;
+            what.name = name.filter(|_| what.kind.is_some());
             what.kind = Some(Kind::Item);
-            what.name = None;
         }
+        what.narrow = match (what.narrow, narrowed) {
+            (Some(one), Some(other)) if one != other => {
+                return Err(Decline::new("an item is in one state: completed or active"));
+            }
+            (one, other) => one.or(other),
+        };
         return Ok(Intent::Count { count: n, what });
     }
     let value = literal(rest)?;

@@ -12,6 +12,7 @@ use crate::writer::builtin::locator::{Found, js_str, norm};
 use crate::writer::builtin::resolve::{
     CHECKABLE, bounded_regex_js, checked_element, element, has_words, list, shown_text,
 };
+use crate::writer::builtin::rows::narrowed;
 use crate::writer::builtin::snapshot::Snapshot;
 
 /// Every role: a check may be about any element.
@@ -308,7 +309,16 @@ pub(super) fn count_lines(
 ) -> Result<Vec<String>, Decline> {
     let locator = if what.kind == Some(Kind::Item) {
         let noun = what.phrase.split_whitespace().last();
-        format!("{}.getByRole('listitem')", list(snap, &[], noun)?)
+        let filter = match what.narrow {
+            Some(state) => narrowed(snap, &snap.with_roles(&["listitem"]), state)?.1,
+            None => String::new(),
+        };
+        format!("{}.getByRole('listitem'){filter}", list(snap, &[], noun)?)
+    } else if what.narrow.is_some() {
+        return Err(Decline::new(
+            "the built-in generator narrows the items of a list by their checkbox, not other \
+             elements",
+        ));
     } else {
         let kind = what.kind.unwrap_or(Kind::Item);
         let role = kind.roles()[0];

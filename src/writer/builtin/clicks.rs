@@ -5,7 +5,7 @@
 //!
 //! Main functions: [`times`] and [`dialog_clause`].
 
-use crate::writer::builtin::intent::{Answer, Cause, Decline, Intent, Literal};
+use crate::writer::builtin::intent::{Answer, Cause, Decline, DialogKind, Intent, Literal};
 use crate::writer::builtin::phrases::literal;
 use crate::writer::builtin::tokens::Tok;
 
@@ -60,7 +60,8 @@ pub(crate) fn repeat(count: usize, action: Intent) -> Intent {
     }
 }
 
-/// The words that may name the dialog a clause answers (`dismiss it`, `accept the alert`).
+/// The words that may name the dialog a clause answers (`dismiss it`, `accept the alert`);
+/// those that name its kind are read by [`kind_of`].
 const DIALOG_NOUNS: &[&str] = &[
     "it",
     "the",
@@ -77,17 +78,53 @@ const DIALOG_NOUNS: &[&str] = &[
     "browser",
 ];
 
+/// The words that say a dialog's message follows (`the alert says "Hi"`, `accept the confirm
+/// saying "Sure?"`), and the connectors that may go before them.
+const SAYS: &[&str] = &[
+    "says", "say", "saying", "reads", "reading", "shows", "showing", "asks", "asking",
+];
+const SAYS_CONNECTORS: &[&str] = &["that", "which"];
+
+/// A dialog clause as read: how the dialog is answered, the kind the sentence names and the
+/// message it quotes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DialogClause {
+    pub answer: Answer,
+    pub kind: DialogKind,
+    pub message: Option<Literal>,
+}
+
+/// The kind a dialog noun names; `None` for the words that name any dialog or none.
+fn kind_of(word: &Tok) -> Option<DialogKind> {
+    if word.is("alert") {
+        Some(DialogKind::Alert)
+    } else if word.is("confirm") || word.is("confirmation") {
+        Some(DialogKind::Confirm)
+    } else if word.is("prompt") {
+        Some(DialogKind::Prompt)
+    } else {
+        None
+    }
+}
+
+/// Whether `words` name a dialog (a kind, or `dialog`, `popup`), not only `it` or `the`.
+fn names_a_dialog(words: &[Tok]) -> bool {
+    words
+        .iter()
+        .any(|t| kind_of(t).is_some() || ["dialog", "popup", "pop-up"].iter().any(|w| t.is(w)))
+}
+
 /// `... and dismiss it`, `... and accept the alert`, `... and press OK`, `... and answer
-/// "hello"`: the dialog clause after `and` at the end of a click's words, and the words before
-/// it. `None` when the words have no such clause; a decline when the clause has words it does
-/// not read.
-pub(crate) fn dialog_clause(toks: &[Tok]) -> Option<Result<(Answer, &[Tok]), Decline>> {
+/// "hello"`, `... and the alert says "Hi"`: the dialog clause after `and` at the end of a
+/// click's words, and the words before it. `None` when the words have no such clause; a
+/// decline when the clause has words it does not read.
+pub(crate) fn dialog_clause(toks: &[Tok]) -> Option<Result<(DialogClause, &[Tok]), Decline>> {
     let and = toks.iter().rposition(|t| t.is("and"))?;
     let clause = &toks[and + 1..];
     let verb = clause.first()?;
     let rest = &clause[1..];
     let answer = if verb.is("accept") || verb.is("confirm") || verb.is("approve") {
-        match rest.iter().position(|t| t.is("with")) {
+        match rest.iter().rposition(|t| t.is("with")) {
             Some(with) => reply(&rest[with + 1..]).map(|answer| (answer, &rest[..with])),
             None => Ok((Answer::Accept, rest)),
         }
@@ -97,19 +134,17 @@ pub(crate) fn dialog_clause(toks: &[Tok]) -> Option<Result<(Answer, &[Tok]), Dec
     } else if verb.is("dismiss") || verb.is("cancel") || verb.is("close") || verb.is("decline") {
         Ok((Answer::Dismiss, rest))
     } else if verb.is("answer") || verb.is("reply") {
-        // `answer "hello"`, `answer the prompt with "hello"`: the quote is the reply.
+        // `answer "hello"`, `answer the prompt with "hello"`: the last quote is the reply.
         let at = rest
             .iter()
-            .position(|t| matches!(t, Tok::Lit(_)))
+            .rposition(|t| matches!(t, Tok::Lit(_)))
             .unwrap_or(rest.len());
-        let object = rest[..at]
-            .iter()
-            .filter(|t| !t.is("with"))
-            .cloned()
-            .collect::<Vec<_>>();
+        let with = rest[..at].iter().rposition(|t| t.is("with"));
+        let object = &rest[..with.unwrap_or(at)];
+        let between = with.map_or(&rest[at..at], |with| &rest[with + 1..at]);
         return Some(reply(&rest[at..]).and_then(|answer| {
-            nothing_else(&object)?;
-            Ok((answer, &toks[..and]))
+            nothing_else(between)?;
+            clause_of(answer, object, &toks[..and])
         }));
     } else if verb.is("press") || verb.is("click") || verb.is("hit") || verb.is("tap") {
         // `and press OK`: the dialog's own buttons, named as browsers label them.
@@ -118,13 +153,85 @@ pub(crate) fn dialog_clause(toks: &[Tok]) -> Option<Result<(Answer, &[Tok]), Dec
             [button] if button.is("cancel") => Ok((Answer::Dismiss, &rest[1..])),
             _ => return None,
         }
+    } else if clause.iter().any(|t| SAYS.iter().any(|w| t.is(w))) && names_a_dialog(clause) {
+        // `and the alert says "Hi"`: an alert has one answer, OK; any other dialog needs the
+        // sentence to say how it is answered.
+        return Some(object(clause).and_then(|(kind, message)| {
+            if kind != DialogKind::Alert {
+                return Err(Decline::new(
+                    "say how the dialog is answered (`and accept it`, `and dismiss it`); only \
+                     an alert has one answer",
+                ));
+            }
+            Ok((
+                DialogClause {
+                    answer: Answer::Accept,
+                    kind,
+                    message,
+                },
+                &toks[..and],
+            ))
+        }));
     } else {
         return None;
     };
-    Some(answer.and_then(|(answer, object)| {
-        nothing_else(object)?;
-        Ok((answer, &toks[..and]))
-    }))
+    Some(answer.and_then(|(answer, object)| clause_of(answer, object, &toks[..and])))
+}
+
+/// The clause of `answer`, with the kind and message `words` (the answer's object) name.
+fn clause_of<'t>(
+    answer: Answer,
+    words: &[Tok],
+    before: &'t [Tok],
+) -> Result<(DialogClause, &'t [Tok]), Decline> {
+    let (kind, message) = object(words)?;
+    if matches!(answer, Answer::Reply(_)) && matches!(kind, DialogKind::Alert | DialogKind::Confirm)
+    {
+        return Err(Decline::new(
+            "only a prompt is answered with a text; an alert or a confirm is accepted or dismissed",
+        ));
+    }
+    Ok((
+        DialogClause {
+            answer,
+            kind,
+            message,
+        },
+        before,
+    ))
+}
+
+/// The kind of dialog `words` name and the message they quote (`the confirm saying "Sure?"`).
+fn object(words: &[Tok]) -> Result<(DialogKind, Option<Literal>), Decline> {
+    let (nouns, message) = match words.iter().position(|t| SAYS.iter().any(|w| t.is(w))) {
+        Some(at) => {
+            let said = &words[at + 1..];
+            let [Tok::Lit(text)] = said else {
+                return Err(Decline::new(
+                    "write what the dialog says in quotes, and nothing after it",
+                ));
+            };
+            let mut nouns = &words[..at];
+            while nouns
+                .last()
+                .is_some_and(|t| SAYS_CONNECTORS.iter().any(|w| t.is(w)))
+            {
+                nouns = &nouns[..nouns.len() - 1];
+            }
+            (nouns, Some(Literal(text.clone())))
+        }
+        None => (words, None),
+    };
+    nothing_else(nouns)?;
+    let mut kinds: Vec<DialogKind> = nouns.iter().filter_map(kind_of).collect();
+    kinds.dedup();
+    match kinds.as_slice() {
+        [] => Ok((DialogKind::Any, message)),
+        [one] => Ok((*one, message)),
+        _ => Err(Decline::new(
+            "a dialog is one kind: an alert, a confirm or a prompt",
+        )),
+    }
 }
 
 /// The reply a prompt is answered with: one quoted value and nothing after it.
@@ -162,7 +269,7 @@ fn nothing_else(object: &[Tok]) -> Result<(), Decline> {
 
 #[cfg(test)]
 mod tests {
-    use crate::writer::builtin::intent::{Answer, Cause, Intent, Literal};
+    use crate::writer::builtin::intent::{Answer, Cause, DialogKind, Intent, Literal};
     use crate::writer::builtin::kinds::Kind;
     use crate::writer::builtin::shapes::parse;
 
@@ -234,6 +341,7 @@ mod tests {
             let Intent::Dialog {
                 answer: read,
                 action,
+                ..
             } = intent(sentence)
             else {
                 panic!("{sentence:?} answers no dialog: {:?}", intent(sentence))
@@ -274,6 +382,87 @@ mod tests {
             (target.name.as_deref(), target.kind),
             (Some("Save"), Some(Kind::Button))
         );
+    }
+
+    /// The kind a clause names and the message it quotes are read, to be checked.
+    #[test]
+    fn dialog_clauses_name_the_kind_and_the_message() {
+        let hi = || Some(Literal("Hi".into()));
+        for (sentence, answer, kind, message) in [
+            (
+                "click \"Go\" and accept the alert",
+                Answer::Accept,
+                DialogKind::Alert,
+                None,
+            ),
+            (
+                "click \"Go\" and dismiss the confirm box",
+                Answer::Dismiss,
+                DialogKind::Confirm,
+                None,
+            ),
+            (
+                "click \"Go\" and dismiss it",
+                Answer::Dismiss,
+                DialogKind::Any,
+                None,
+            ),
+            (
+                "click \"Go\" and accept the dialog",
+                Answer::Accept,
+                DialogKind::Any,
+                None,
+            ),
+            (
+                "click \"Go\" and the alert says \"Hi\"",
+                Answer::Accept,
+                DialogKind::Alert,
+                hi(),
+            ),
+            (
+                "click \"Go\" and accept the confirm that says \"Hi\"",
+                Answer::Accept,
+                DialogKind::Confirm,
+                hi(),
+            ),
+            (
+                "click \"Go\" and answer the prompt saying \"Hi\" with \"Bob\"",
+                Answer::Reply(Literal("Bob".into())),
+                DialogKind::Prompt,
+                hi(),
+            ),
+        ] {
+            assert_eq!(
+                intent(sentence),
+                Intent::Dialog {
+                    action: Box::new(intent("click \"Go\"")),
+                    answer,
+                    kind,
+                    message,
+                },
+                "{sentence:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn dialog_clauses_that_cannot_be_checked_as_said_decline() {
+        for (sentence, says) in [
+            (
+                "click \"Go\" and the confirm says \"Hi\"",
+                "how the dialog is answered",
+            ),
+            (
+                "click \"Go\" and accept the alert with \"x\"",
+                "only a prompt",
+            ),
+            ("click \"Go\" and accept the alert or the prompt", "or"),
+            ("click \"Go\" and the alert says \"Hi\" loudly", "in quotes"),
+            ("click \"Go\" and the alert says", "in quotes"),
+        ] {
+            let why = parse(sentence, &[]).unwrap_err();
+            assert!(why.0.contains(says), "{sentence:?}: {}", why.0);
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use crate::writer::builtin::check_code;
 use crate::writer::builtin::forms::form_code;
 use crate::writer::builtin::http;
-use crate::writer::builtin::intent::{Answer, Cause, Decline, Intent, Literal, Target};
+use crate::writer::builtin::intent::{Answer, Cause, Decline, DialogKind, Intent, Literal, Target};
 use crate::writer::builtin::js_values::value_js;
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::writer::builtin::locator::{js_str, norm};
@@ -68,7 +68,12 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             )])
         }
         Intent::Repeat { times, action } => repeat(snap, *times, action),
-        Intent::Dialog { action, answer } => dialog(snap, action, answer),
+        Intent::Dialog {
+            action,
+            answer,
+            kind,
+            message,
+        } => dialog(snap, action, answer, *kind, message.as_ref()),
         Intent::Fill {
             value,
             target,
@@ -146,8 +151,16 @@ fn repeat(snap: &Snapshot, times: usize, action: &Intent) -> Result<Vec<String>,
 }
 
 /// `click "Delete" and dismiss it`: the dialog is waited for before the action that opens it,
-/// so the step fails when none opens, and then answered as the sentence says.
-fn dialog(snap: &Snapshot, action: &Intent, answer: &Answer) -> Result<Vec<String>, Decline> {
+/// so the step fails when none opens, and then answered as the sentence says. A kind the
+/// sentence names (`the confirm`) is checked against the dialog's type, and a quoted message
+/// against its whole message, before it is answered.
+fn dialog(
+    snap: &Snapshot,
+    action: &Intent,
+    answer: &Answer,
+    kind: DialogKind,
+    message: Option<&Literal>,
+) -> Result<Vec<String>, Decline> {
     let answered = match answer {
         Answer::Accept => "accept()".to_owned(),
         Answer::Dismiss => "dismiss()".to_owned(),
@@ -155,7 +168,21 @@ fn dialog(snap: &Snapshot, action: &Intent, answer: &Answer) -> Result<Vec<Strin
     };
     let mut lines = vec!["const dialog = page.waitForEvent('dialog');".to_owned()];
     lines.extend(body(action, snap)?);
-    lines.push(format!("await (await dialog).{answered};"));
+    if kind.js_type().is_none() && message.is_none() {
+        lines.push(format!("await (await dialog).{answered};"));
+        return Ok(lines);
+    }
+    lines.push("const opened = await dialog;".to_owned());
+    if let Some(kind) = kind.js_type() {
+        lines.push(format!("expect(opened.type()).toBe({});", js_str(kind)));
+    }
+    if let Some(message) = message {
+        lines.push(format!(
+            "expect(opened.message()).toBe({});",
+            value_js(message)
+        ));
+    }
+    lines.push(format!("await opened.{answered};"));
     Ok(lines)
 }
 
@@ -291,6 +318,7 @@ fn clear(snap: &Snapshot, target: &Target) -> Result<Vec<String>, Decline> {
             scope: None,
             phrase: String::new(),
             nth: None,
+            narrow: None,
         };
         if let Ok(found) = element(snap, &button, &[], false) {
             return Ok(vec![format!("await {}.click();", found.locator)]);

@@ -146,10 +146,10 @@ fn click(rest: &[Tok], double: bool) -> Result<Intent, Decline> {
 /// A click on the element `rest` names, with the count and the dialog clause that may follow it
 /// (`click "Add" three times`, `click "Delete" and dismiss it`).
 fn clicks(rest: &[Tok], action: impl Fn(Target) -> Intent) -> Result<Intent, Decline> {
-    let (answer, rest) = match dialog_clause(rest) {
+    let (dialog, rest) = match dialog_clause(rest) {
         Some(read) => {
-            let (answer, before) = read?;
-            (Some(answer), before)
+            let (dialog, before) = read?;
+            (Some(dialog), before)
         }
         None => (None, rest),
     };
@@ -158,14 +158,16 @@ fn clicks(rest: &[Tok], action: impl Fn(Target) -> Intent) -> Result<Intent, Dec
         None => (1, rest),
     };
     let done = repeat(count, action(target(rest)?));
-    match answer {
+    match dialog {
         None => Ok(done),
         Some(_) if count > 1 => Err(Decline::new(
             "the built-in generator answers one dialog per step: click once and answer it",
         )),
-        Some(answer) => Ok(Intent::Dialog {
+        Some(dialog) => Ok(Intent::Dialog {
             action: Box::new(done),
-            answer,
+            answer: dialog.answer,
+            kind: dialog.kind,
+            message: dialog.message,
         }),
     }
 }
@@ -419,7 +421,8 @@ mod tests {
                     kind: Some(Kind::Field),
                     scope: None,
                     phrase: "field".into(),
-                    nth: None
+                    nth: None,
+                    narrow: None
                 },
                 then_press: None
             }

@@ -69,6 +69,9 @@ pub(crate) struct Target {
     /// `the first / second / last X`: which of the elements it could be (0-based; -1 is the
     /// last).
     pub nth: Option<isize>,
+    /// `the first completed todo`, `2 active todos`: the items are only those whose checkbox
+    /// is in this state, since a word of state in the sentence narrows what it names.
+    pub narrow: Option<State>,
 }
 
 /// How a dialog (an alert, a confirm or a prompt) is answered.
@@ -80,6 +83,28 @@ pub(crate) enum Answer {
     Dismiss,
     /// A prompt's OK with this text typed in.
     Reply(Literal),
+}
+
+/// The kind of dialog a sentence names (`the alert`, `the confirm`, `the prompt`), which the
+/// dialog's `type()` is checked against; `it` and `the dialog` name any kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DialogKind {
+    Any,
+    Alert,
+    Confirm,
+    Prompt,
+}
+
+impl DialogKind {
+    /// The dialog's `type()` in Playwright when the sentence names one kind.
+    pub(crate) fn js_type(self) -> Option<&'static str> {
+        match self {
+            Self::Any => None,
+            Self::Alert => Some("alert"),
+            Self::Confirm => Some("confirm"),
+            Self::Prompt => Some("prompt"),
+        }
+    }
 }
 
 /// A state an element can be checked for.
@@ -113,10 +138,13 @@ pub(crate) enum Intent {
         times: usize,
         action: Box<Intent>,
     },
-    /// `click "JS Confirm" and dismiss it`: the action opens a dialog, which is answered.
+    /// `click "JS Confirm" and dismiss it`, `click "Go" and the alert says "Hi"`: the action
+    /// opens a dialog of the kind named, saying `message` when one is quoted, which is answered.
     Dialog {
         action: Box<Intent>,
         answer: Answer,
+        kind: DialogKind,
+        message: Option<Literal>,
     },
     Check {
         target: Target,

@@ -44,6 +44,7 @@ mod plan_readers;
 mod plan_states;
 mod plan_steps;
 mod plan_typing;
+mod qualifiers;
 mod resolve;
 mod rewrites;
 mod rows;

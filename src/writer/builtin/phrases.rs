@@ -4,8 +4,9 @@
 //!
 //! Main functions: [`target`], [`literal`] and [`key_name`].
 
-use crate::writer::builtin::intent::{Cause, Decline, Literal, Target};
+use crate::writer::builtin::intent::{Cause, Decline, Literal, State, Target};
 use crate::writer::builtin::kinds::{KINDS, Kind};
+use crate::writer::builtin::qualifiers::{narrows_to, quality};
 use crate::writer::builtin::tokens::{Tok, find};
 
 /// Playwright's name of a key: `Enter`, `Escape`, `ArrowDown`, `Control+A`.
@@ -108,6 +109,12 @@ pub(crate) fn target(toks: &[Tok]) -> Result<Target, Decline> {
         Some(at) if at > 0 => {
             let scope = literal(&toks[at + 1..])
                 .map_err(|_| Decline::new("the row or item an element is in must be quoted"))?;
+            // `click "Delete" for "x" quickly`: the words after the row's text are no part of
+            // it.
+            if let Some(quote) = toks.iter().rposition(|t| matches!(t, Tok::Lit(_))) {
+                let after: Vec<&Tok> = toks[quote + 1..].iter().collect();
+                unread(&after)?;
+            }
             (&toks[..at], Some(scope.0))
         }
         _ => (toks, None),
@@ -217,18 +224,70 @@ pub(crate) fn target(toks: &[Tok]) -> Result<Target, Decline> {
         // `the first todo`: a noun the kinds do not know names the items of a list.
         kind = Some(Kind::Item);
     }
+    // Only the items an ordinal counts are narrowed here: without one, the words may be a
+    // name (`show the active todos` names a filter).
+    let (name, narrow) = if quoted || named_kind || nth.is_none() || kind != Some(Kind::Item) {
+        (name, None)
+    } else {
+        items_named(name.as_deref(), true)?
+    };
     Ok(Target {
-        name: if nth.is_some() && !quoted && !named_kind {
-            None
-        } else {
-            name
-        },
+        name,
         quoted,
         kind,
         scope,
         phrase,
         nth,
+        narrow,
     })
+}
+
+/// The name left of an item phrase's words (`completed todo` of `the first completed todo`)
+/// once its word of state is read into the state the items are narrowed to. Counted by an
+/// ordinal, the items are those of the list the last word names, so no other word may be left.
+pub(crate) fn items_named(
+    name: Option<&str>,
+    counted: bool,
+) -> Result<(Option<String>, Option<State>), Decline> {
+    let words: Vec<Tok> = name
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|w| Tok::Word(w.to_lowercase(), w.to_owned()))
+        .collect();
+    let mut narrow = None;
+    let mut rest: Vec<&Tok> = Vec::new();
+    for word in &words {
+        match (narrows_to(word), narrow) {
+            (Some(state), None) => narrow = Some(state),
+            (Some(state), Some(had)) if state != had => {
+                return Err(Decline::new("an item is in one state: completed or active"));
+            }
+            (Some(_), Some(_)) => {}
+            (None, _) if quality(word).is_some() => {
+                // `the first selected todo`: the items of a list are narrowed by their
+                // checkbox only, the one state of theirs the page's snapshot shows.
+                unread(&[word])?;
+            }
+            (None, _) => rest.push(word),
+        }
+    }
+    let name = (!rest.is_empty()).then(|| {
+        rest.iter()
+            .filter_map(|t| match t {
+                Tok::Word(_, orig) => Some(orig.as_str()),
+                Tok::Lit(_) => None,
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    if !counted {
+        return Ok((name, narrow));
+    }
+    // The last word is the list's noun (`todo`); any word before it would be dropped.
+    if let [before @ .., _noun] = rest.as_slice() {
+        unread(before)?;
+    }
+    Ok((None, narrow))
 }
 
 /// The words that say the quote after them is an element's name (`the link called "Home"`).

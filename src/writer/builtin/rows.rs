@@ -8,7 +8,7 @@
 //! page.getByText(T, { exact: true }) })`), never by a substring, so a check on a row cannot
 //! pass on a row that only holds the text ("xbuy milk").
 
-use crate::writer::builtin::intent::{Decline, Target};
+use crate::writer::builtin::intent::{Decline, State, Target};
 use crate::writer::builtin::kinds::Kind;
 use crate::writer::builtin::locator::{Found, js_str, norm, own_text};
 use crate::writer::builtin::snapshot::Snapshot;
@@ -112,6 +112,47 @@ fn nth_of(nodes: &[usize], nth: isize) -> Option<usize> {
     at.and_then(|at| nodes.get(at)).copied()
 }
 
+/// `the completed todos`: those of `items` whose checkbox is in `state`, and the filter that
+/// narrows a locator of the items to them. Declines when no item has a checkbox, because then
+/// the page does not say which items are done.
+pub(crate) fn narrowed(
+    snap: &Snapshot,
+    items: &[usize],
+    state: State,
+) -> Result<(Vec<usize>, String), Decline> {
+    let checkbox = |item: usize| {
+        snap.descendants(item)
+            .into_iter()
+            .find(|&i| snap.nodes[i].role == "checkbox")
+    };
+    if !items.iter().any(|&item| checkbox(item).is_some()) {
+        return Err(Decline::new(
+            "the items have no checkbox, so the page does not say which of them are completed \
+             or active",
+        ));
+    }
+    let on = match state {
+        State::Checked => true,
+        State::Unchecked => false,
+        State::Enabled | State::Disabled => {
+            return Err(Decline::new(
+                "the built-in generator narrows items by their checkbox only",
+            ));
+        }
+    };
+    let kept = items
+        .iter()
+        .copied()
+        .filter(|&item| {
+            checkbox(item).is_some_and(|c| snap.nodes[c].attrs.iter().any(|a| a == "checked") == on)
+        })
+        .collect();
+    Ok((
+        kept,
+        format!(".filter({{ has: page.getByRole('checkbox', {{ checked: {on} }}) }})"),
+    ))
+}
+
 /// `.first()`, `.last()` or `.nth(i)`.
 fn pick(nth: isize) -> String {
     match nth {
@@ -144,8 +185,12 @@ pub(crate) fn nth_element(
         } else {
             list(&[], noun)?
         };
-        let item = format!("{base}.getByRole({}){}", js_str(role), pick(nth));
-        let items = snap.with_roles(&[role]);
+        let mut items = snap.with_roles(&[role]);
+        let mut filter = String::new();
+        if let Some(state) = target.narrow {
+            (items, filter) = narrowed(snap, &items, state)?;
+        }
+        let item = format!("{base}.getByRole({}){filter}{}", js_str(role), pick(nth));
         let Some(node) = nth_of(&items, nth) else {
             return Err(Decline::new(format!(
                 "the page shows {} {role}s, not a {}",

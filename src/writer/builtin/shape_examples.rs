@@ -325,6 +325,25 @@ await page.getByRole('button', { name: 'Click for JS Prompt', exact: true }).cli
 await (await dialog).accept('hello');"#,
     },
     Example {
+        sentence: r#"click "Click for JS Alert" and the alert says "I am a JS Alert""#,
+        page: DIALOGS,
+        code: r#"const dialog = page.waitForEvent('dialog');
+await page.getByRole('button', { name: 'Click for JS Alert', exact: true }).click();
+const opened = await dialog;
+expect(opened.type()).toBe('alert');
+expect(opened.message()).toBe('I am a JS Alert');
+await opened.accept();"#,
+    },
+    Example {
+        sentence: r#"click "Click for JS Confirm" and accept the confirm"#,
+        page: DIALOGS,
+        code: r#"const dialog = page.waitForEvent('dialog');
+await page.getByRole('button', { name: 'Click for JS Confirm', exact: true }).click();
+const opened = await dialog;
+expect(opened.type()).toBe('confirm');
+await opened.accept();"#,
+    },
+    Example {
         sentence: r#"click "Click for JS Alert" and press OK"#,
         page: DIALOGS,
         code: r#"const dialog = page.waitForEvent('dialog');
@@ -389,11 +408,18 @@ await field.fill('buy oat milk');
 await field.press('Enter');"#,
 }];
 
-pub(crate) const UNCHECK: &[Example] = &[Example {
-    sentence: r#"uncheck "Subscribe""#,
-    page: FORM,
-    code: r#"await page.getByRole('checkbox', { name: 'Subscribe', exact: true }).uncheck();"#,
-}];
+pub(crate) const UNCHECK: &[Example] = &[
+    Example {
+        sentence: r#"uncheck "Subscribe""#,
+        page: FORM,
+        code: r#"await page.getByRole('checkbox', { name: 'Subscribe', exact: true }).uncheck();"#,
+    },
+    Example {
+        sentence: r#"uncheck the first completed todo"#,
+        page: TODO,
+        code: r#"await page.getByRole('list').getByRole('listitem').filter({ has: page.getByRole('checkbox', { checked: true }) }).first().getByRole('checkbox').uncheck();"#,
+    },
+];
 
 pub(crate) const CHECK: &[Example] = &[Example {
     sentence: r#"check "Subscribe""#,
@@ -514,6 +540,11 @@ pub(crate) const SHOWS: &[Example] = &[
         sentence: r#"the page shows "buy milk""#,
         page: TODO,
         code: r#"await expect(page.getByText('buy milk', { exact: true })).toBeVisible();"#,
+    },
+    Example {
+        sentence: r#"the completed list has 1 item"#,
+        page: TODO,
+        code: r#"await expect(page.getByRole('list').getByRole('listitem').filter({ has: page.getByRole('checkbox', { checked: true }) })).toHaveCount(1);"#,
     },
     Example {
         sentence: r#"the "Name" field has value "Ada""#,

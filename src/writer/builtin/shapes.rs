@@ -8,6 +8,7 @@
 use crate::writer::builtin::codegen::lines_for;
 use crate::writer::builtin::forms::is_check;
 use crate::writer::builtin::intent::{Cause, Decline, Intent};
+use crate::writer::builtin::qualifiers::unread_qualifiers;
 use crate::writer::builtin::shape::{Example, Reading, Sentence, Shape};
 use crate::writer::builtin::shape_examples as ex;
 use crate::writer::builtin::snapshot::Snapshot;
@@ -528,6 +529,11 @@ fn walk<T>(
         let Some(read) = shape.read(sentence) else {
             continue;
         };
+        // Every reading accounts for the sentence's qualifiers, whichever shape read it.
+        let read = read.and_then(|reading| match &reading {
+            Reading::Intent(intent) => unread_qualifiers(sentence.toks, intent).map(|()| reading),
+            Reading::Lines(_) => Ok(reading),
+        });
         let declined = match read {
             Ok(reading) => match render(shape.name(), reading) {
                 Ok(done) => return Ok(done),
