@@ -26,6 +26,24 @@ pub struct OriginSeen {
     pub url: String,
 }
 
+/// Who could have caused a request that failed, as far as the guard can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Culprit {
+    /// Only the code that runs now: its own call, or a page's request while no code before it
+    /// ran JavaScript of its own in a page. When that code fails, the block is its failure.
+    CurrentCode,
+    /// Possibly code that ran before: a timer or a listener that earlier step code left in a
+    /// page fires whenever it is due, so a later candidate's failure never forgives it.
+    EarlierCode,
+}
+
+/// The failure message of a request that failed, and who could have caused it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Violation {
+    message: String,
+    culprit: Culprit,
+}
+
 /// See the module documentation.
 #[derive(Default)]
 pub(crate) struct GuardLog {
@@ -40,19 +58,43 @@ pub(crate) struct GuardLog {
     /// How many of `violations` came before the code that runs now started: only the later
     /// ones can be forgiven.
     mark: usize,
-    /// The failure message of everything that failed in the test, and of every top-level
-    /// navigation that reached another origin. Nothing takes them, because a test that had one
-    /// does not pass, whatever its step code caught.
-    violations: Vec<String>,
+    /// Everything that failed in the test, and every top-level navigation that reached another
+    /// origin. Nothing takes them, because a test that had one does not pass, whatever its step
+    /// code caught.
+    violations: Vec<Violation>,
+    /// The step (1-based, background steps first) whose code runs now: from its first
+    /// execution to the step's end. `None` between steps and at the test's end.
+    running: Option<usize>,
+    /// The last step whose code ran.
+    last_ran: usize,
     /// By (origin, outcome): the kinds, the count and the first URL.
     tally: BTreeMap<(String, Outcome), (BTreeSet<String>, u32, String)>,
 }
 
 impl GuardLog {
-    /// Records `message` as the failure of the current step and of the test.
-    pub(crate) fn fail(&mut self, message: String) {
-        if !self.violations.contains(&message) {
-            self.violations.push(message.clone());
+    /// Records `message` as the failure of the current step and of the test, caused by
+    /// `culprit`. A message recorded again keeps the culprit that cannot be forgiven.
+    pub(crate) fn fail(&mut self, message: String, culprit: Culprit) {
+        // A failure that came while no step's code ran is no step's own: it says which steps
+        // ran before it, because what their code left in a page may have caused it.
+        let message = match (self.running, self.last_ran) {
+            (None, 1) => format!(
+                "{message}; it came when no step's code was running, after the code of step 1 \
+                 had run"
+            ),
+            (None, last) if last > 1 => format!(
+                "{message}; it came when no step's code was running, after the code of steps \
+                 1–{last} had run"
+            ),
+            _ => message,
+        };
+        match self.violations.iter_mut().find(|v| v.message == message) {
+            Some(known) if culprit == Culprit::EarlierCode => known.culprit = culprit,
+            Some(_) => {}
+            None => self.violations.push(Violation {
+                message: message.clone(),
+                culprit,
+            }),
         }
         self.step.push(message);
     }
@@ -85,13 +127,21 @@ impl GuardLog {
         });
     }
 
+    /// Notes that the code of `step` starts running, or with `None` that the step ended.
+    pub(crate) fn code_runs(&mut self, step: Option<usize>) {
+        if let Some(step) = step {
+            self.last_ran = self.last_ran.max(step);
+        }
+        self.running = step;
+    }
+
     /// Takes the failure message of the first thing that failed since the last call.
     pub(crate) fn take_failure(&mut self) -> Option<String> {
         self.step.drain(..).next()
     }
 
     pub(crate) fn first_violation(&self) -> Option<String> {
-        self.violations.first().cloned()
+        self.violations.first().map(|v| v.message.clone())
     }
 
     /// Notes that step code starts running: what failed before belongs to earlier code.
@@ -99,12 +149,15 @@ impl GuardLog {
         self.mark = self.violations.len();
     }
 
-    /// Forgets what failed since the last [`GuardLog::mark`]: a failed candidate's blocks were
-    /// its own failure. The log keeps what it listed.
+    /// Forgets what failed since the last [`GuardLog::mark`] that only the code running now
+    /// could have caused: a failed candidate's blocks were its own failure. What earlier code
+    /// may have left behind stays, so its test still fails. The log keeps what it listed.
     pub(crate) fn forgive(&mut self) {
         self.step.clear();
-        let mark = self.mark;
-        self.violations.truncate(mark);
+        let mark = self.mark.min(self.violations.len());
+        let mut since = self.violations.split_off(mark);
+        since.retain(|v| v.culprit == Culprit::EarlierCode);
+        self.violations.append(&mut since);
     }
 
     /// Takes the log lines written since the last call, and one line that counts the URLs not
@@ -210,12 +263,59 @@ mod tests {
     #[test]
     fn a_later_candidate_is_forgiven_never_the_code_before_it() {
         let mut log = GuardLog::default();
-        log.fail("first".into());
+        log.fail("first".into(), Culprit::CurrentCode);
         assert_eq!(log.take_failure().as_deref(), Some("first"));
         log.mark();
-        log.fail("second".into());
+        log.fail("second".into(), Culprit::CurrentCode);
         log.forgive();
         assert_eq!(log.take_failure(), None);
         assert_eq!(log.first_violation().as_deref(), Some("first"));
+    }
+
+    #[test]
+    fn a_failure_between_steps_says_which_steps_ran_before_it() {
+        let mut log = GuardLog::default();
+        log.fail("before any step".into(), Culprit::CurrentCode);
+        log.code_runs(Some(1));
+        log.fail("during step 1".into(), Culprit::CurrentCode);
+        log.code_runs(None);
+        log.fail("after step 1".into(), Culprit::EarlierCode);
+        log.code_runs(Some(2));
+        log.code_runs(None);
+        log.fail("at the end".into(), Culprit::EarlierCode);
+        assert_eq!(
+            log.violations
+                .iter()
+                .map(|v| v.message.as_str())
+                .collect::<Vec<_>>(),
+            [
+                "before any step",
+                "during step 1",
+                "after step 1; it came when no step's code was running, after the code of \
+                 step 1 had run",
+                "at the end; it came when no step's code was running, after the code of steps \
+                 1–2 had run",
+            ]
+        );
+    }
+
+    #[test]
+    fn what_earlier_code_may_have_caused_is_never_forgiven() {
+        let mut log = GuardLog::default();
+        log.mark();
+        log.fail("a late timer's fetch".into(), Culprit::EarlierCode);
+        log.fail("the candidate's own".into(), Culprit::CurrentCode);
+        log.forgive();
+        assert_eq!(log.take_failure(), None);
+        assert_eq!(
+            log.first_violation().as_deref(),
+            Some("a late timer's fetch")
+        );
+        // Recorded again by code that could be earlier code's, a message is kept.
+        log.mark();
+        log.fail("the candidate's own".into(), Culprit::CurrentCode);
+        log.fail("the candidate's own".into(), Culprit::EarlierCode);
+        log.forgive();
+        assert_eq!(log.violations.len(), 2);
     }
 }

@@ -29,7 +29,7 @@ use serde_json::{Value, json};
 
 use crate::config::AllowedOrigins;
 use crate::driver::app_loader::AppLoader;
-use crate::driver::guard_log::{GuardLog, OriginSeen};
+use crate::driver::guard_log::{Culprit, GuardLog, OriginSeen};
 use crate::driver::route_patterns::{request_pattern, web_socket_pattern};
 use crate::driver::sentinel::{Sentinel, Through};
 use crate::driver::step_reach::{Reach, StepReach};
@@ -54,6 +54,10 @@ const NO_WEBRTC: &str = "(() => { for (const name of ['RTCPeerConnection', \
 /// How long a routed request waits at most for the guard to hear of the navigation that
 /// loaded its frame's document (see [`OriginGuard::hear_document`]).
 const DOCUMENT_HEARD_CAP: Duration = Duration::from_secs(1);
+
+/// How long reading the test's violations waits at most for judgements under way: a judgement
+/// waits at most [`DOCUMENT_HEARD_CAP`] for its document, and then decides at once.
+const JUDGED_CAP: Duration = Duration::from_secs(2);
 
 /// What `[browser] allowed_origins` refused, as the failure of the step that tried it says.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -275,11 +279,13 @@ impl OriginGuard {
             return;
         }
         tracing::warn!(target: "prettyplay::origins", %url, "a navigation reached a disallowed origin");
+        let culprit = self.reach().culprit();
         self.log().fail(
             OriginBlocked::Navigation {
                 url: url.to_owned(),
             }
             .to_string(),
+            culprit,
         );
     }
 
@@ -293,6 +299,14 @@ impl OriginGuard {
     /// for the whole test.
     pub(crate) fn first_violation(&self) -> Option<String> {
         self.log().first_violation()
+    }
+
+    /// Like [`OriginGuard::first_violation`], once the judgements under way are recorded (for
+    /// at most [`JUDGED_CAP`]): what a test's end reads, when its pages may still have had a
+    /// request on its way.
+    pub(crate) async fn final_violation(&self) -> Option<String> {
+        self.traffic.judged(JUDGED_CAP).await;
+        self.first_violation()
     }
 
     /// Returns the step's failure as an error when step code may not navigate to `url`, and
@@ -325,7 +339,8 @@ impl OriginGuard {
             url: url.to_owned(),
         };
         let mut log = self.log();
-        log.fail(refused.to_string());
+        // The guard is asked before the call is sent: the call is the current code's own.
+        log.fail(refused.to_string(), Culprit::CurrentCode);
         log.list(url, "request", Outcome::Failed);
         Err(refused)
     }
@@ -344,10 +359,18 @@ impl OriginGuard {
         self.traffic.mark();
     }
 
-    /// Forgets what failed since the last [`OriginGuard::mark`], and that the code since then
-    /// ran JavaScript of its own: a failed candidate's blocks were its own failure. A block an
-    /// earlier step's code caught and passed over stays, so its test still fails. The log
-    /// keeps what it listed.
+    /// Notes that the code of `step` (1-based) starts running, or with `None` that the step
+    /// ended: a failure while no step's code runs says which steps ran before it.
+    pub(crate) fn code_runs(&self, step: Option<usize>) {
+        self.log().code_runs(step);
+    }
+
+    /// Forgets what failed since the last [`OriginGuard::mark`] that only the code since then
+    /// could have caused, and that this code ran JavaScript of its own: a failed candidate's
+    /// blocks were its own failure. A block an earlier step's code caught and passed over
+    /// stays, and so does one that arrived while the candidate ran but that earlier code's own
+    /// JavaScript may have left behind (a timer), so that test still fails. The log keeps what
+    /// it listed.
     pub(crate) fn forgive(&self) {
         self.log().forgive();
         self.reach().forgive();
@@ -366,10 +389,11 @@ impl OriginGuard {
     /// when it was plain HTTP. Routing did not see it, so it fails its step.
     pub(crate) fn refused_connection(&self, host: &str, port: u16, target: Option<&RequestTarget>) {
         self.traffic.touched();
+        let culprit = self.reach().culprit();
         let mut log = self.log();
         match target {
             Some(target) => {
-                log.fail(request_message(target.kind, &target.url));
+                log.fail(request_message(target.kind, &target.url), culprit);
                 log.list(&target.url, target.kind, Outcome::Failed);
             }
             None => {
@@ -377,7 +401,7 @@ impl OriginGuard {
                     host: host.to_owned(),
                     port,
                 };
-                log.fail(refused.to_string());
+                log.fail(refused.to_string(), culprit);
                 log.list(&format!("{host}:{port}"), "connection", Outcome::Failed);
             }
         }
@@ -604,16 +628,18 @@ impl OriginGuard {
     /// failure fails the step, and every outcome is listed in the test's log.
     fn record(&self, url: &str, kind: &str, facts: &Facts, top_level: bool) -> Outcome {
         let class = classify(facts);
+        let culprit = self.reach().culprit();
         let mut log = self.log();
         if class.outcome == Outcome::Failed {
-            log.fail(if top_level {
+            let message = if top_level {
                 OriginBlocked::Navigation {
                     url: url.to_owned(),
                 }
                 .to_string()
             } else {
                 request_message(kind, url)
-            });
+            };
+            log.fail(message, culprit);
         }
         log.list(url, kind, class.outcome);
         tracing::debug!(target: "prettyplay::origins", %url, class = class.name, rule = class.rule, "judged");

@@ -11,6 +11,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use crate::driver::guard_log::Culprit;
+
 /// The most text of step code's calls kept to look hosts up in. Past it every host counts as
 /// named, so that a step cannot hide a host behind a flood of text.
 const MAX_TEXT_BYTES: usize = 1 << 20;
@@ -144,6 +146,16 @@ impl StepReach {
 
     pub(crate) fn ran_code(&self) -> bool {
         self.ran_code.is_some()
+    }
+
+    /// Who could have caused a request that fails now: code before the current execution when
+    /// one of them ran JavaScript of its own in a page (what it left there may fire at any
+    /// time), otherwise only the current one.
+    pub(crate) fn culprit(&self) -> Culprit {
+        match self.ran_code {
+            Some(execution) if execution < self.executions => Culprit::EarlierCode,
+            _ => Culprit::CurrentCode,
+        }
     }
 
     /// Whether step code named the host and port of `url` in what it typed or sent.
@@ -378,6 +390,25 @@ mod tests {
             reach.ran_code(),
             "an earlier execution's code is not forgiven"
         );
+    }
+
+    #[test]
+    fn a_block_is_the_current_codes_until_earlier_code_ran_its_own_javascript() {
+        let mut reach = StepReach::default();
+        reach.mark();
+        reach.call(Reach::Act, &json!({ "selector": "button" }));
+        assert_eq!(reach.culprit(), Culprit::CurrentCode);
+        reach.call(Reach::RunCode, &json!({ "expression": "() => 1" }));
+        assert_eq!(reach.culprit(), Culprit::CurrentCode);
+        reach.mark();
+        assert_eq!(reach.culprit(), Culprit::EarlierCode);
+        // A candidate that ran code and was forgiven leaves nothing to blame.
+        let mut reach = StepReach::default();
+        reach.mark();
+        reach.call(Reach::RunCode, &json!({ "expression": "() => 1" }));
+        reach.forgive();
+        reach.mark();
+        assert_eq!(reach.culprit(), Culprit::CurrentCode);
     }
 
     #[test]

@@ -138,6 +138,22 @@ impl Traffic {
         Judging(self)
     }
 
+    /// Waits until no routed request is being judged, for at most `cap`, so that every
+    /// judgement begun so far is recorded.
+    pub(crate) async fn judged(&self, cap: Duration) {
+        let deadline = tokio::time::Instant::now() + cap;
+        loop {
+            // Made before the count is read, so that a change after the read still wakes it.
+            let changed = self.changed.notified();
+            if self.lock().judging == 0 {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                return;
+            }
+        }
+    }
+
     /// Waits until nothing the pages started is still unseen: `round_trip` (a barrier through
     /// every page) passes [`CALM_ROUND_TRIPS`] times in a row with no request starting or
     /// ending meanwhile, no request the current execution started still open, and `unheard`
@@ -348,6 +364,29 @@ mod tests {
             .settle(barrier(&trips), || 0, Duration::from_secs(5))
             .await;
         assert_eq!(settled, Settled::Calm);
+        assert!(
+            judged.load(Ordering::SeqCst),
+            "it returned before the judgement"
+        );
+        judgement.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn judged_waits_for_the_judgements_under_way() {
+        let traffic = Arc::new(Traffic::default());
+        traffic.judged(Duration::from_secs(5)).await;
+        let judged = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (judge, flag) = (Arc::clone(&traffic), Arc::clone(&judged));
+        let (begun_tx, begun_rx) = tokio::sync::oneshot::channel();
+        let judgement = tokio::spawn(async move {
+            let judging = judge.judging();
+            let _ = begun_tx.send(());
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            flag.store(true, Ordering::SeqCst);
+            drop(judging);
+        });
+        begun_rx.await.unwrap();
+        traffic.judged(Duration::from_secs(5)).await;
         assert!(
             judged.load(Ordering::SeqCst),
             "it returned before the judgement"

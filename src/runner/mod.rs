@@ -33,6 +33,7 @@ mod step_run;
 mod tag_expr;
 mod test_id;
 mod test_run;
+mod written_code;
 
 pub use crate::driver::{OriginOutcome, OriginSeen};
 pub(crate) use event::RunClock;

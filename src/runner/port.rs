@@ -90,7 +90,8 @@ pub(crate) trait Page: Clone + Send + 'static {
     /// Whether a page's renderer process exited.
     fn crashed(&self) -> bool;
 
-    /// The first navigation `[browser] allowed_origins` blocked, as a step failure message.
+    /// The first request or navigation `[browser] allowed_origins` blocked and failed in the
+    /// test, as a step failure message. Read again once the page is closed, it is final.
     fn blocked_navigation(&self) -> Option<String>;
 
     fn start_tracing(&self, name: &str) -> Result<(), PageError>;
@@ -177,9 +178,8 @@ impl Page for DriverPage {
     }
 
     fn blocked_navigation(&self) -> Option<String> {
-        self.page
-            .origins()
-            .and_then(|guard| guard.first_violation())
+        let guard = self.page.origins()?;
+        self.handle.block_on(guard.final_violation())
     }
 
     fn start_tracing(&self, name: &str) -> Result<(), PageError> {

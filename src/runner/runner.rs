@@ -24,10 +24,11 @@ use crate::runner::retry::{cache_for_retry, run_attempts};
 use crate::runner::setups::{Next, Schedule, write_state};
 use crate::runner::shared_steps::{SharedSteps, lock};
 use crate::runner::test_run::TestPlan;
+use crate::runner::written_code::WrittenCode;
 use crate::runner::{
     AttemptTiming, FailureCause, Mode, RunConfig, RunEvent, RunFinished, RunStarted, RunStats,
-    SetupFailed, StopReason, TestFailure, TestFinished, TestId, TestKind, TestOutcome, TestRef,
-    TestRetry, TestTiming, TraceMode, TraceWritten,
+    SetupFailed, StepLog, StopReason, TestFailure, TestFinished, TestId, TestKind, TestOutcome,
+    TestRef, TestRetry, TestTiming, TraceMode, TraceWritten,
 };
 use crate::scenario::{Scenario, Test};
 
@@ -223,6 +224,7 @@ impl<'a> Runner<'a> {
                             )
                         })
                         .flatten();
+                    let written = WrittenCode::default();
                     let plan = TestPlan {
                         id: id.clone(),
                         scenario,
@@ -235,6 +237,7 @@ impl<'a> Runner<'a> {
                         // run_one sets it again when the watchdog starts.
                         deadline: Instant::now() + self.config.test_timeout,
                         attempt,
+                        written: &written,
                     };
                     let start = Start {
                         state: state.as_deref(),
@@ -315,6 +318,7 @@ impl<'a> Runner<'a> {
         tx: &mpsc::Sender<RunEvent>,
     ) -> TestOutcome {
         let (scenario, test) = (plan.scenario, plan.test);
+        let (written, cached) = (plan.written, plan.cached);
         let shape = Shape {
             test,
             background_steps: plan.scenario.background.len(),
@@ -373,6 +377,27 @@ impl<'a> Runner<'a> {
             self.stop_tracing(&page, &id, attempt, &outcome, tx);
         }
         page.close();
+        // The context is closed, so nothing its pages or their timers do can be blocked any
+        // more: what the guard recorded is whole. Anything it blocked takes back every entry
+        // the attempt wrote, and fails an attempt that passed.
+        if let Some(blocked) = page.blocked_navigation() {
+            let undone = written.take_back(&self.config.cache, scenario, cached);
+            if undone > 0 {
+                let line = format!(
+                    "the code this test wrote for {undone} step(s) was not kept in the cache: \
+                     {blocked}"
+                );
+                let index = match &outcome {
+                    TestOutcome::Failed(failure) => failure.step_index,
+                    _ => shape.background_steps + test.steps.len(),
+                };
+                let _ = tx.send(RunEvent::of_step(id.clone(), index, StepLog { line }));
+            }
+            if outcome.is_pass() {
+                outcome = conclude(outcome, &TestEnd::OriginBlocked(blocked), shape, limit);
+                *start.saved = None;
+            }
+        }
         if self.config.isolation == Isolation::Browser
             && let Some(done) = browser.take()
         {

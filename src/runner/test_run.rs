@@ -16,10 +16,10 @@ use crate::runner::margins::{margin_warning, timed_out};
 use crate::runner::shared_steps::SharedSteps;
 use crate::runner::step_reporter::StepReporter;
 use crate::runner::step_run::{Cached, StepResult, Turn, advance, shared_step};
+use crate::runner::written_code::WrittenCode;
 use crate::runner::{
-    FailureCause, Interruption, Mode, OriginsSeen, RunConfig, RunEvent, StepFailed, StepLog,
-    StepPassed, StepSkipped, StepSource, StepStarted, TestFailure, TestId, TestOutcome,
-    WrittenStep,
+    FailureCause, Interruption, Mode, OriginsSeen, RunConfig, RunEvent, StepFailed, StepPassed,
+    StepSkipped, StepSource, StepStarted, TestFailure, TestId, TestOutcome, WrittenStep,
 };
 use crate::scenario::{Scenario, Step, Test};
 use crate::script::{Accessibility, Screenshots, SnapshotMode};
@@ -41,6 +41,9 @@ pub(crate) struct TestPlan<'a> {
     pub deadline: Instant,
     /// 1 for the first run of the test, 2 for its first retry.
     pub attempt: u32,
+    /// Where the steps note the code they write to the cache, for the runner to take back
+    /// when anything in the test was blocked.
+    pub written: &'a WrittenCode,
 }
 
 /// Runs the steps of one test in order; the first failing step ends the test.
@@ -62,7 +65,6 @@ pub(crate) fn run_test(
         steps: &steps,
         engine: engine_for(&plan),
         passed_code: Vec::new(),
-        written: Written::default(),
         written_here: Vec::new(),
     };
     let outcome = run.all();
@@ -169,9 +171,6 @@ struct TestSteps<'p> {
     /// The code every step of this test passed with so far, in order: the next step's
     /// requests carry it.
     passed_code: Vec<String>,
-    /// What this test wrote to the cache, so that a test that reached for a forbidden origin,
-    /// even after its step passed, keeps none of it.
-    written: Written,
     /// The steps of this test whose code was generated or healed in this run, in order.
     written_here: Vec<WrittenStep>,
 }
@@ -184,8 +183,11 @@ impl<'p> TestSteps<'p> {
                 return ended;
             }
         }
-        self.written
-            .undo_if_blocked(self.plan, self.live, self.events, self.steps.len());
+        // The test's end settle: what the pages have on its way (a timer's request just
+        // after the last call) reaches the guard before the test is concluded. The runner
+        // reads what the guard blocked, and takes back what the test wrote, once the
+        // context is closed.
+        let _ = self.live.violation();
         TestOutcome::Passed
     }
 
@@ -196,7 +198,6 @@ impl<'p> TestSteps<'p> {
         let (step, key) = &self.steps[offset];
         let index = offset + 1;
         if offset > 0 && plan.config.cancel.load(Ordering::SeqCst) {
-            self.written.undo_if_blocked(plan, live, events, index - 1);
             return Some(TestOutcome::Interrupted(Interruption {
                 step: step.sentence.clone(),
                 step_index: index,
@@ -245,6 +246,7 @@ impl<'p> TestSteps<'p> {
             (mode, engine) => advance(cached, mode, engine, &context, &exec, &reporter),
         };
         let duration = started.elapsed();
+        live.end_step();
         reporter.send_log();
         self.ended(&reporter, key, result, duration, fresh)
     }
@@ -296,7 +298,7 @@ impl<'p> TestSteps<'p> {
                     reporter.warning(&warning);
                 }
                 if matches!(source, StepSource::Generated | StepSource::Healed) {
-                    self.written.steps.push((key.clone(), code.clone()));
+                    self.plan.written.push(key.clone(), code.clone());
                     self.written_here.push(WrittenStep {
                         step_index: reporter.index,
                         step: step.sentence.clone(),
@@ -346,9 +348,6 @@ impl<'p> TestSteps<'p> {
                     line: step.line,
                     duration,
                 });
-                let index = reporter.index;
-                self.written
-                    .undo_if_blocked(self.plan, self.live, self.events, index);
                 Some(TestOutcome::Failed(failure))
             }
         }
@@ -395,47 +394,6 @@ pub(crate) fn test_steps(scenario: &Scenario, test: &Test) -> Vec<(Step, StepKey
                 .map(|step| (step.clone(), StepKey::of(scenario, test, step))),
         )
         .collect()
-}
-
-/// The code a test wrote to the cache, step by step.
-#[derive(Default)]
-struct Written {
-    steps: Vec<(StepKey, String)>,
-}
-
-impl Written {
-    /// Takes back what the test wrote when `[browser] allowed_origins` blocked anything in it:
-    /// code that passed while something reached out, however late, is not trusted. Each entry
-    /// becomes what the cache held when the run started, or goes. The test fails on the block
-    /// on its own (see `TestEnd`); this only keeps its code out of the cache, and says so.
-    fn undo_if_blocked(
-        &self,
-        plan: &TestPlan<'_>,
-        live: &LivePage,
-        events: &Sender<RunEvent>,
-        index: usize,
-    ) {
-        // Asked even when nothing was written: the wait lets a late block reach the guard
-        // before the test is concluded.
-        let Some(blocked) = live.violation() else {
-            return;
-        };
-        let mut undone = 0;
-        for (key, code) in &self.steps {
-            let previous = plan.cached.and_then(|file| file.get(key));
-            match plan.config.cache.revert(plan.scenario, key, code, previous) {
-                Ok(true) => undone += 1,
-                Ok(false) => {}
-                Err(err) => tracing::warn!("could not take back the code of `{}`: {err}", key.step),
-            }
-        }
-        if undone > 0 {
-            let line = format!(
-                "the code this test wrote for {undone} step(s) was not kept in the cache: {blocked}"
-            );
-            let _ = events.send(RunEvent::of_step(plan.id.clone(), index, StepLog { line }));
-        }
-    }
 }
 
 /// Finds the step's cached code.

@@ -33,6 +33,8 @@ pub(crate) struct LivePage {
     /// The call of the current proof's runs on the unmutated page that came closest to its
     /// timeout.
     proof_wait: RefCell<Option<TimedCall>>,
+    /// The 1-based index of the step that began last.
+    step: Cell<usize>,
 }
 
 impl LivePage {
@@ -58,13 +60,23 @@ impl LivePage {
             idle_since: Cell::new(Instant::now()),
             last_wait: RefCell::new(None),
             proof_wait: RefCell::new(None),
+            step: Cell::new(0),
         })
     }
 
     /// The step at 1-based `index` starts: its screenshots are named after it.
     pub(crate) fn begin_step(&self, index: usize) {
+        self.step.set(index);
         if let Some(screenshots) = self.host.screenshots() {
             screenshots.begin_step(index);
+        }
+    }
+
+    /// The step that began last ended: the guard hears that no step's code runs until the
+    /// next one's does.
+    pub(crate) fn end_step(&self) {
+        if let Some(guard) = self.host.origins() {
+            guard.code_runs(None);
         }
     }
 
@@ -152,6 +164,7 @@ impl StepExecutor for LiveExecutor<'_> {
         self.page.host.forget_last_call();
         if let Some(guard) = self.page.host.origins() {
             guard.mark();
+            guard.code_runs(Some(self.page.step.get()));
         }
         // The time the page was left to itself before this code ran (its code being written).
         let mut before = Some(self.page.idle_since.get().elapsed());

@@ -6,7 +6,9 @@
 //! configuration; step code's `fetch`, its `page.goto`, a `<script src>` it inserts, a URL it
 //! types that the app loads, and the app's beacon carrying a secret the step typed each fail,
 //! and reach nothing. In `run`, a model's candidate that reaches for another origin fails and
-//! is never cached.
+//! is never cached. Step code that leaves a timer reaching for another origin: the timer's
+//! request during a later, slow step fails the test and keeps nothing the test wrote in the
+//! cache, and a timer due after the test's end sends nothing (its context is closed).
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -14,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use crate::support::fake_llm::FakeLlm;
+use crate::support::fake_llm::{FakeLlm, generation_of};
 use crate::support::recording_server::RecordingServer;
 use crate::support::{Output, Test, require_firefox};
 
@@ -469,4 +471,204 @@ fn a_fetch_step_code_left_on_a_timer_fails_its_step_in_chromium() {
 fn a_fetch_step_code_left_on_a_timer_fails_its_step_in_firefox() {
     require_firefox();
     replay_late_timers("name = \"firefox\"\n");
+}
+
+/// An app page whose status turns "ready" a while after it loads, by the app's own timer: 2 s,
+/// or the milliseconds its `?after=` asks for. A step that waits for it is slow.
+const SLOW_PAGE: &str = r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>slow</title></head>
+<body>
+  <h1>slow</h1>
+  <p id="status">loading</p>
+  <script>
+    const after = Number(new URLSearchParams(location.search).get('after') || 2000);
+    setTimeout(() => { document.getElementById('status').textContent = 'ready'; }, after);
+  </script>
+</body>
+</html>
+"#;
+
+const SLOW_SCENARIO: &str = "scenarios/slow.steps";
+
+/// Step code that opens the slow page and leaves a timer that fetches from `origin` after
+/// `delay` ms.
+fn open_leaving_a_timer(origin: &str, delay: u32) -> String {
+    format!(
+        "async function step(page) {{\n  await page.goto('/');\n  \
+         await page.evaluate(([u, d]) => {{ setTimeout(() => \
+         fetch(u + '/data?from=timer' + d).catch(() => 0), d); }}, ['{origin}', {delay}]);\n}}\n"
+    )
+}
+
+/// Step code that waits for the slow page's status.
+const WAIT_FOR_READY: &str = "async function step(page) {\n  await expect(page.locator('#status'))\
+    .toHaveText('ready', { timeout: 8000 });\n}\n";
+
+/// The test of the slow page: a step whose code leaves a 1 s timer, then a slow step.
+const TIMER_THEN_SLOW: &str =
+    "test: a timer, then a slow step\n  open the app\n  the status says ready\n";
+
+/// In `run`, a model writes code for a first step that leaves a 1 s timer fetching from
+/// another origin, and for a slow second step; the timer fires after the first step passed,
+/// during (or just before) the second, whose candidate fails on the block. Whatever the model
+/// writes next, the test fails and nothing it wrote stays in the cache, and the other origin
+/// receives nothing. `browser` is the `[browser]` section's keys.
+fn run_a_timer_that_fires_in_a_later_step(browser: &str) {
+    let elsewhere = RecordingServer::start();
+    let llm = FakeLlm::start();
+    let leaving = open_leaving_a_timer(elsewhere.origin(), 1000);
+    llm.always_on_contains(
+        &generation_of("open the app"),
+        format!("```js\n{leaving}\n```\n").as_str(),
+    );
+    llm.always_on_contains(
+        &generation_of("the status says ready"),
+        format!("```js\n{WAIT_FOR_READY}\n```\n").as_str(),
+    );
+    let out = Test::new()
+        .config(&format!(
+            "[browser]\ntimeout = 10\n{browser}[llm]\nprovider = \"openai\"\nmodel = \"fake\"\n\
+             base_url = \"{}\"\n",
+            llm.base_url()
+        ))
+        .page("index.html", SLOW_PAGE)
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "off")
+        .scenario(SLOW_SCENARIO, TIMER_THEN_SLOW)
+        .args(&["run", "-j", "1"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed")
+        .stdout_contains(&format!(
+            "blocked by [browser] allowed_origins: fetch {}/data?from=timer1000",
+            elsewhere.origin()
+        ));
+    let path = "cache/scenarios/slow.steps.toml";
+    let cache = if out.exists(path) {
+        out.read(path)
+    } else {
+        String::new()
+    };
+    if cache.contains("open the app") || cache.contains("the status says ready") {
+        out.fail(&format!("the test's code was kept in the cache:\n{cache}"));
+    }
+    let reached = elsewhere.requests();
+    if !reached.is_empty() {
+        out.fail(&format!("the other origin received {reached:?}"));
+    }
+}
+
+#[test]
+fn a_models_timer_that_fires_in_a_later_step_is_never_cached_in_chromium() {
+    run_a_timer_that_fires_in_a_later_step("");
+}
+
+#[test]
+fn a_models_timer_that_fires_in_a_later_step_is_never_cached_in_firefox() {
+    require_firefox();
+    run_a_timer_that_fires_in_a_later_step("name = \"firefox\"\n");
+}
+
+/// `replay --strict` of hand-written cached code that does the same as the model's above: the
+/// test fails on the block, and the other origin receives nothing.
+fn replay_a_timer_that_fires_in_a_later_step(browser: &str) {
+    let elsewhere = RecordingServer::start();
+    let out = Test::new()
+        .config(&format!("[browser]\ntimeout = 10\n{browser}"))
+        .page("index.html", SLOW_PAGE)
+        .scenario(SLOW_SCENARIO, TIMER_THEN_SLOW)
+        .cached(
+            SLOW_SCENARIO,
+            "a timer, then a slow step",
+            "open the app",
+            1,
+            &open_leaving_a_timer(elsewhere.origin(), 1000),
+        )
+        .cached(
+            SLOW_SCENARIO,
+            "a timer, then a slow step",
+            "the status says ready",
+            1,
+            WAIT_FOR_READY,
+        )
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("0 passed, 1 failed")
+        .stdout_contains(&format!(
+            "blocked by [browser] allowed_origins: fetch {}/data?from=timer1000",
+            elsewhere.origin()
+        ));
+    let reached = elsewhere.requests();
+    if !reached.is_empty() {
+        out.fail(&format!("the other origin received {reached:?}"));
+    }
+}
+
+#[test]
+fn cached_code_whose_timer_fires_in_a_later_step_fails_replay_strict_in_chromium() {
+    replay_a_timer_that_fires_in_a_later_step("");
+}
+
+#[test]
+fn cached_code_whose_timer_fires_in_a_later_step_fails_replay_strict_in_firefox() {
+    require_firefox();
+    replay_a_timer_that_fires_in_a_later_step("name = \"firefox\"\n");
+}
+
+/// Replays, in one browser (`-j 1`), two tests whose last step leaves a timer fetching from
+/// another origin (after 300 ms and after 5 s), then a test that waits 6 s for the slow page:
+/// the browser lives on well past both timers, but their contexts are closed. Whether the
+/// 300 ms timer fires before its test ends (and fails it) depends on the machine, so only
+/// this is asserted: the other origin receives nothing, and the slow test passes.
+fn timers_past_the_tests_end_send_nothing(browser: &str) {
+    let elsewhere = RecordingServer::start();
+    let scenario = "test: a 300 ms timer at the end\n  open the app\n\
+                    test: a 5 s timer at the end\n  open the app\n\
+                    test: a slow page\n  the page is ready after 6 seconds\n";
+    let slow = "async function step(page) {\n  await page.goto('/?after=6000');\n  \
+                await expect(page.locator('#status')).toHaveText('ready', { timeout: 9000 });\n}\n";
+    let out = Test::new()
+        .config(&format!("[browser]\ntimeout = 10\n{browser}"))
+        .page("index.html", SLOW_PAGE)
+        .scenario(SLOW_SCENARIO, scenario)
+        .cached(
+            SLOW_SCENARIO,
+            "a 300 ms timer at the end",
+            "open the app",
+            1,
+            &open_leaving_a_timer(elsewhere.origin(), 300),
+        )
+        .cached(
+            SLOW_SCENARIO,
+            "a 5 s timer at the end",
+            "open the app",
+            1,
+            &open_leaving_a_timer(elsewhere.origin(), 5000),
+        )
+        .cached(
+            SLOW_SCENARIO,
+            "a slow page",
+            "the page is ready after 6 seconds",
+            1,
+            slow,
+        )
+        .args(&["replay", "--strict", "-j", "1"])
+        .run()
+        .stdout_contains("PASS scenarios/slow.steps › a slow page");
+    let reached = elsewhere.requests();
+    if !reached.is_empty() {
+        out.fail(&format!("the other origin received {reached:?}"));
+    }
+}
+
+#[test]
+fn timers_past_the_tests_end_send_nothing_in_chromium() {
+    timers_past_the_tests_end_send_nothing("");
+}
+
+#[test]
+fn timers_past_the_tests_end_send_nothing_in_firefox() {
+    require_firefox();
+    timers_past_the_tests_end_send_nothing("name = \"firefox\"\n");
 }
