@@ -28,6 +28,7 @@ mod requests;
 mod reuse;
 mod reused;
 mod scope;
+mod scope_match;
 mod script_argument;
 mod sentence;
 mod subject_origin;

@@ -14,6 +14,7 @@
 
 use std::fmt;
 
+use crate::engine::scope_match::{Kind, holds_words};
 use crate::script::Container;
 use crate::writer::{Tok, tokenize};
 
@@ -140,25 +141,6 @@ const ORDINALS: &[(&str, u32)] = &[
     ("5th", 5),
 ];
 
-/// The tags and roles that are a noun's kind of element, beyond an element whose markup names
-/// the noun (`class="cart"`). One row per noun, with the nouns that mean it.
-const KINDS: &[(&[&str], &[&str])] = &[
-    (&["row", "rows"], &["tr", "row", "li", "listitem"]),
-    (&["table", "grid"], &["table", "grid"]),
-    (&["list"], &["ul", "ol", "list", "listbox"]),
-    (&["sidebar", "aside"], &["aside", "complementary"]),
-    (&["header", "banner"], &["header", "banner"]),
-    (&["footer"], &["footer", "contentinfo"]),
-    (
-        &["nav", "navigation", "menu", "navbar"],
-        &["nav", "navigation", "menu", "menubar"],
-    ),
-    (&["main"], &["main"]),
-    (&["dialog", "modal", "popup"], &["dialog", "alertdialog"]),
-    (&["form"], &["form"]),
-    (&["section", "region", "panel"], &["section", "region"]),
-];
-
 impl Scope {
     /// The scopes `sentence` puts its subject in, outside its quotes: after each scope word
     /// and each subject that names a container, in the sentence's order, each once.
@@ -190,20 +172,30 @@ impl Scope {
     /// nothing around is not shown to be inside.
     pub(crate) fn holds(&self, containers: &[Container]) -> bool {
         match self {
-            Scope::Named { text, noun } => {
-                let text = flat(text);
-                containers.iter().any(|c| {
-                    noun.as_deref().is_none_or(|noun| of_kind(c, noun))
-                        && [&c.words, &c.heading, &c.text]
-                            .iter()
-                            .any(|said| flat(said).contains(&text))
-                })
+            // Only the nearest container of the noun's kind is the element's row (section,
+            // ...): the table around the "Home" row also shows "Work", in another row.
+            Scope::Named {
+                text,
+                noun: Some(noun),
+            } => {
+                let kind = Kind::of(noun);
+                containers
+                    .iter()
+                    .find(|c| kind.matches(c))
+                    .is_some_and(|c| shows(c, text))
             }
+            Scope::Named { text, noun: None } => containers.iter().any(|c| shows(c, text)),
             Scope::NthTable(n) => containers.iter().any(|c| c.table == Some(*n)),
             // The element itself is not its own scope: `#cart-badge` in the page's header is
             // not in the cart.
-            Scope::Noun(noun) => containers.iter().skip(1).any(|c| of_kind(c, noun)),
-            Scope::Container(noun) => containers.iter().any(|c| of_kind(c, noun)),
+            Scope::Noun(noun) => {
+                let kind = Kind::of(noun);
+                containers.iter().skip(1).any(|c| kind.matches(c))
+            }
+            Scope::Container(noun) => {
+                let kind = Kind::of(noun);
+                containers.iter().any(|c| kind.matches(c))
+            }
         }
     }
 }
@@ -386,27 +378,14 @@ fn noun_word(word: &str) -> bool {
     !word.is_empty() && word.chars().all(char::is_alphabetic) && !STOPS.contains(&word)
 }
 
-/// Whether `container` is of `noun`'s kind: its tag or role is one the noun means, or its
-/// markup names the noun (`class="cart"`, `aria-label="Shopping cart"`).
-fn of_kind(container: &Container, noun: &str) -> bool {
-    let noun = noun.to_lowercase();
-    let singular = noun.strip_suffix('s').unwrap_or(&noun);
-    let kinds = KINDS
+/// Whether `container` shows `name`, as whole words in its case: in a name of its markup, its
+/// heading or its text.
+fn shows(container: &Container, name: &str) -> bool {
+    container
+        .names
         .iter()
-        .find(|(nouns, _)| nouns.contains(&noun.as_str()))
-        .map_or(&[][..], |(_, kinds)| *kinds);
-    let role = container.role.to_lowercase();
-    let words = container.words.to_lowercase();
-    container.tag == noun
-        || kinds.contains(&container.tag.as_str())
-        || kinds.contains(&role.as_str())
-        || role == noun
-        || words.contains(singular)
-}
-
-/// A text with its whitespace collapsed, as the page sends a container's text.
-fn flat(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+        .chain([&container.heading, &container.text])
+        .any(|said| holds_words(said, name))
 }
 
 #[cfg(test)]
@@ -515,10 +494,10 @@ mod tests {
         }
     }
 
-    fn container(tag: &str, words: &str, text: &str) -> Container {
+    fn container(tag: &str, names: &str, text: &str) -> Container {
         Container {
             tag: tag.into(),
-            words: words.into(),
+            names: names.split_whitespace().map(str::to_owned).collect(),
             text: text.into(),
             ..Container::default()
         }
@@ -546,6 +525,79 @@ mod tests {
         assert!(!work.holds(&[]));
         // The quoted name is meant in its case.
         assert!(!named("work", Some("row")).holds(&cell_of("Work", 1)));
+    }
+
+    #[test]
+    fn a_named_row_is_the_nearest_row_and_holds_the_name_as_whole_words() {
+        let work = named("Work", Some("row"));
+        // "Work" is part of a word in the Workshop row.
+        assert!(!work.holds(&cell_of("Workshop", 1)));
+        assert!(!work.holds(&cell_of("Homework", 1)));
+        assert!(work.holds(&cell_of("(Work)", 1)));
+        // Without a noun the name is still whole words.
+        assert!(!named("Work", None).holds(&[container("td", "", "Workshop 3")]));
+        assert!(named("Work", None).holds(&[container("td", "", "Work 3")]));
+        // A row of a table nested in the Work row is the nearest row of a cell inside it,
+        // and it is not the Work row: the outer row also holds the other rows' names.
+        let nested = [
+            container("td", "open", "3"),
+            container("tr", "", "Home 3"),
+            container("table", "", "Home 3"),
+            container("td", "", "Home 3"),
+            container("tr", "", "Work Home 3"),
+        ];
+        assert!(!work.holds(&nested));
+        assert!(named("Home", Some("row")).holds(&nested));
+        // A name in a class is read whole too: `narrow` and `arrow` are no rows, so the
+        // nearest row of a cell in them is the table row.
+        let in_narrow = [
+            container("span", "arrow", "3"),
+            container("div", "narrow", "3"),
+            container("tr", "", "Home 3"),
+            container("table", "sortable", "Work 3 Home 3"),
+        ];
+        assert!(named("Home", Some("row")).holds(&in_narrow));
+        assert!(!work.holds(&in_narrow));
+        assert!(!Scope::Noun("table".into()).holds(&in_narrow[..3]));
+        // A part of a row named after it (`row-count`) is not the row.
+        let count = [
+            container("span", "row-count", "3"),
+            container("tr", "", "Work 3"),
+        ];
+        assert!(work.holds(&count));
+    }
+
+    #[test]
+    fn a_layout_grids_row_is_not_the_row_a_sentence_names() {
+        let work = named("Work", Some("row"));
+        let grid_row = |text: &str| Container {
+            columns: true,
+            ..container("div", "row g-0", text)
+        };
+        // Bootstrap: the count is a column of a grid row inside the Work row's cell.
+        let in_cell = [
+            container("div", "col open", "3"),
+            grid_row("3 open"),
+            container("td", "", "3 open"),
+            container("tr", "", "Work 3 open"),
+            container("tbody", "", "Work 3 open Home 3 open"),
+            container("table", "table table-striped", "Work 3 open Home 3 open"),
+            container("div", "col-md-8", "Projects Work 3 open Home 3 open"),
+            grid_row("Projects Work 3 open Home 3 open"),
+        ];
+        assert!(work.holds(&in_cell));
+        // The Home row's cell: its table row is the nearest, not the grid around the table.
+        let mut home = in_cell.clone();
+        home[3] = container("tr", "", "Home 3 open");
+        assert!(!work.holds(&home));
+        // A grid's row around the whole table is no row of the table's cells.
+        let grid_only = [container("td", "", "3"), grid_row("Work 3 Home 3")];
+        assert!(!work.holds(&grid_only));
+        // A class `row` whose children are no columns is a row.
+        assert!(work.holds(&[
+            container("span", "", "3"),
+            container("div", "row", "Work 3")
+        ]));
     }
 
     #[test]

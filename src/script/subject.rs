@@ -50,12 +50,18 @@ pub(crate) struct Container {
     pub tag: String,
     /// The explicit `role` attribute, if any.
     pub role: String,
-    /// What names the element in its markup: its `id`, `class`, `aria-label`, the text of its
-    /// `aria-labelledby` elements and its test id, joined by spaces.
-    pub words: String,
-    /// The text of its first heading, caption, legend or summary, if it has one.
+    /// What names the element in its markup, each on its own: its `id`, each of its classes,
+    /// its `aria-label`, the text of each of its `aria-labelledby` elements and its test id.
+    pub names: Vec<String>,
+    /// Whether its children are a layout grid's columns (a class `col`, `col-*` or
+    /// `column(s)`), which makes a `div.row` around them a grid's row.
+    pub columns: bool,
+    /// The text of its first heading, caption, legend or summary, if it has one, read as its
+    /// `text` is.
     pub heading: String,
-    /// Its text content, whitespace collapsed, cut to [`CONTAINER_TEXT_CHARS`] characters.
+    /// Its text content with a space where an element that is not inline begins or ends (the
+    /// cells "Work" and "3" read "Work 3", not "Work3"), whitespace collapsed, cut to
+    /// [`CONTAINER_TEXT_CHARS`] characters.
     pub text: String,
     /// For a table (`table`, `role=table`, `role=grid`): its place among the page's tables,
     /// from 1.
@@ -85,19 +91,39 @@ const SUBJECT_JS: &str = r#"(elements, mode) => {
   };
   const tables = Array.from(document.querySelectorAll('table, [role=table], [role=grid]'));
   const flat = (text) => (text || '').replace(/\s+/g, ' ').trim();
+  // The text of `root` as a reader sees its words apart: a space where an element that is not
+  // inline begins or ends, so that table cells and list items never run together.
+  const spaced = (root) => {
+    let text = '';
+    const walk = (node) => {
+      if (text.length > 4 * TEXT_CHARS) return;
+      if (node.nodeType === Node.TEXT_NODE) { text += node.data; return; }
+      if (node.nodeType !== Node.ELEMENT_NODE || node.tagName === 'SCRIPT' || node.tagName === 'STYLE') return;
+      const display = getComputedStyle(node).display;
+      const apart = node.tagName === 'BR' || (display !== 'inline' && display !== 'contents');
+      if (apart) text += ' ';
+      for (const child of node.childNodes) walk(child);
+      if (apart) text += ' ';
+    };
+    walk(root);
+    return flat(text).slice(0, TEXT_CHARS);
+  };
+  const classes = (node) => (node.getAttribute('class') || '').split(/\s+/).filter(Boolean);
+  const column = /^(col|columns?)(-|$)/;
   const around = (element) => {
     const out = [];
     for (let node = element; node && node !== document.body && node !== document.documentElement;
       node = node.parentElement) {
       const labelled = (node.getAttribute('aria-labelledby') || '').split(/\s+/)
         .map((id) => id && document.getElementById(id)).filter(Boolean).map((e) => e.textContent);
-      const words = [node.id, node.getAttribute('class'), node.getAttribute('aria-label'),
-        node.getAttribute('data-testid'), ...labelled].filter(Boolean).join(' ');
+      const names = [node.id, ...classes(node), node.getAttribute('aria-label'),
+        node.getAttribute('data-testid'), ...labelled].map(flat).filter(Boolean);
+      const columns = Array.from(node.children).some((child) => classes(child).some((c) => column.test(c)));
       const heading = node.querySelector('h1, h2, h3, h4, h5, h6, caption, legend, summary');
       const table = tables.indexOf(node);
       out.push({ tag: node.tagName.toLowerCase(), role: node.getAttribute('role') || '',
-        words: flat(words), heading: heading ? flat(heading.textContent) : '',
-        text: flat(node.textContent).slice(0, TEXT_CHARS), table: table < 0 ? null : table + 1 });
+        names, columns, heading: heading ? spaced(heading) : '',
+        text: spaced(node), table: table < 0 ? null : table + 1 });
     }
     return out;
   };

@@ -5,7 +5,9 @@
 //! one; the same with the row named as the sentence's subject ("the "Work" row shows 3"). Class 13: a plain value check (`expect(await loc.innerText()).toBe(...)`) of the first
 //! todo on the jQuery build with new todos on top, healed to read another todo. Each lie must
 //! stay red in `run` and in the next `replay --strict`, with the cache untouched; an honest
-//! heal of the same step passes (no false red).
+//! heal of the same step passes (no false red). Class 12 also holds the scope's name whole (a
+//! heal into a "Workshop" row is not in the "Work" row) and reads a row as a table row, never a
+//! layout grid's `div.row`.
 
 use crate::false_greens::{config, figure, liar, llm_section, seeded, step_code, tally};
 use crate::support::fake_llm::FakeLlm;
@@ -174,6 +176,97 @@ fn an_honest_heal_inside_the_sentences_row_passes() {
         .stdout_line("1 passed, 0 failed")
         .stdout_line("checks: 1 proven, 0 unproven")
         .output_not_contains("vacuous check");
+}
+
+// Class 12, whole names and grid rows: a scope's name is whole words of the nearest row, and a
+// layout grid's `div.row` is no row.
+
+const WORKSHOPS: &str = include_str!("../fixtures/adversarial/workshops/index.html");
+const GRID: &str = include_str!("../fixtures/adversarial/grid/index.html");
+
+/// The heal `body` of `sentence`'s check on `page` (the projects fixture `fixture`, whose
+/// `WORK_CELL`-like `from` is seeded to `to`): what `run` said and the next `replay --strict`.
+fn heal_page(
+    fixture: &str,
+    (from, to): (&str, &str),
+    sentence: &str,
+    case: &str,
+    body: &str,
+) -> (Ran, Output) {
+    let page = seeded(fixture, from, to);
+    let llm = liar(sentence, &step_code(body));
+    let run = Test::new()
+        .page("index.html", &page)
+        .config(&config(&llm_section(&llm)))
+        .scenario(
+            PROJECTS_STEPS,
+            &format!("test: open counts\n  open the app\n  {sentence}\n"),
+        )
+        .cached(PROJECTS_STEPS, "open counts", "open the app", 1, OPEN)
+        .cached(PROJECTS_STEPS, "open counts", sentence, 1, &work_check())
+        .args(&["run"])
+        .run();
+    figure("12 scope", case, "run", &run);
+    let ran = Ran::of(&run, PROJECTS_CACHE);
+    let strict = run
+        .again()
+        .page("index.html", &page)
+        .args(&["replay", "--strict"])
+        .run();
+    figure("12 scope", case, "replay --strict", &strict);
+    (ran, strict)
+}
+
+/// A model's heal that says rot and reads the "Workshop" row's count, which shows the expected
+/// 3, where the "Work" row counts 1. It checks that "Work" is shown, so a change of the quoted
+/// name fails it; the Workshop row's text holds "Work" as a part of a word only.
+const WORKSHOP_ROW: &str = "await expect(page.getByRole('cell', { name: 'Work', exact: true })).toBeVisible();\n  \
+    await expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Workshop', exact: true }) }).locator('.open')).toHaveText('3');";
+
+/// The Work row's cell lost its id and counts 1 beside a Workshop row that counts 3: a heal that
+/// reads the Workshop row is outside the "Work" row, however the sentence names it.
+#[test]
+fn a_heal_that_reads_the_workshop_row_for_the_work_row_stays_red() {
+    for (case, sentence) in [
+        ("the Workshop row, a scope word", WORK_OPEN),
+        (
+            "the Workshop row, the row as subject",
+            "the \"Work\" row shows 3",
+        ),
+    ] {
+        let (run, strict) = heal_page(
+            WORKSHOPS,
+            (WORK_CELL, WORK_DEFECT),
+            sentence,
+            case,
+            WORKSHOP_ROW,
+        );
+        assert!(!run.cache.contains("Workshop"), "{}", run.cache);
+        a_heal_into_another_row_stayed_red(&run, strict);
+    }
+}
+
+/// On a Bootstrap-like page the table sits in a grid's `div.row`, and each count cell holds a
+/// `div.row` of columns: the Work cell lost its id only (rot), and a heal that reads the Work
+/// table row's count passes, because a grid's row is not the row the sentence names.
+#[test]
+fn an_honest_heal_inside_the_table_row_of_a_grid_page_passes() {
+    let cell = "<div class=\"col open\" id=\"work-open\">3</div>";
+    let rot = "<div class=\"col open\" id=\"work-count\">3</div>";
+    let honest = "await expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Work', exact: true }) }).locator('.open')).toHaveText('3');";
+    for (case, sentence) in [
+        ("a grid page's table row (control)", WORK_OPEN),
+        (
+            "a grid page's table row as subject (control)",
+            "the \"Work\" row shows 3",
+        ),
+    ] {
+        let (run, strict) = heal_page(GRID, (cell, rot), sentence, case, honest);
+        assert_eq!(run.exit, Some(0), "{}", run.stdout);
+        assert!(run.stdout.contains("HEALED "), "{}", run.stdout);
+        assert!(run.cache.contains("name: 'Work'"), "{}", run.cache);
+        strict.assert_exit(0).stdout_line("1 passed, 0 failed");
+    }
 }
 
 // Class 13: a plain value read held to its subject.
