@@ -230,11 +230,10 @@ pub(super) fn sorted(
     ];
     lines.extend(
         [
-            r"    const text = (el) => el.textContent.replace(/\s+/g, ' ').trim();",
             "    const table = rows.length > 0 ? rows[0].closest('table') : null;",
-            "    const head = table ? Array.from(table.querySelectorAll('th')).find((th) => text(th) === name) : null;",
+            r"    const head = table ? Array.from(table.querySelectorAll('th')).find((th) => th.textContent.replace(/\s+/g, ' ').trim() === name) : null;",
             "    if (!head) return null;",
-            "    return rows.map((row) => (row.cells[head.cellIndex] ? text(row.cells[head.cellIndex]) : null));",
+            r"    return rows.map((row) => (row.cells[head.cellIndex] ? row.cells[head.cellIndex].textContent.replace(/\s+/g, ' ').trim() : null));",
         ]
         .map(str::to_owned),
     );

@@ -267,11 +267,10 @@ pub(crate) const COLUMN_SORTED: &[Example] = &[Example {
     page: TABLES,
     code: r#"await expect.poll(async () => {
   const values = await page.getByRole('table').nth(0).getByRole('row').filter({ hasNot: page.getByRole('columnheader') }).evaluateAll((rows, name) => {
-    const text = (el) => el.textContent.replace(/\s+/g, ' ').trim();
     const table = rows.length > 0 ? rows[0].closest('table') : null;
-    const head = table ? Array.from(table.querySelectorAll('th')).find((th) => text(th) === name) : null;
+    const head = table ? Array.from(table.querySelectorAll('th')).find((th) => th.textContent.replace(/\s+/g, ' ').trim() === name) : null;
     if (!head) return null;
-    return rows.map((row) => (row.cells[head.cellIndex] ? text(row.cells[head.cellIndex]) : null));
+    return rows.map((row) => (row.cells[head.cellIndex] ? row.cells[head.cellIndex].textContent.replace(/\s+/g, ' ').trim() : null));
   }, 'Last Name');
   if (values === null) return 'no rows under a column header named so';
   if (values.length < 2 || values.includes(null)) return 'fewer than two cells in the column';
