@@ -20,7 +20,8 @@ pub(super) fn indicator(snap: &Snapshot) -> Result<String, Decline> {
         if hint.indicator.is_none() {
             continue;
         }
-        if let Some(locator) = hint.locator.as_deref().filter(|l| l.starts_with("page"))
+        // `structure.js` gives an indicator a locator from the page, never from a row.
+        if let Some(locator) = hint.locator.as_deref()
             && !found.iter().any(|f| f == locator)
         {
             found.push(locator.to_owned());
