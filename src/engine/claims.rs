@@ -62,6 +62,10 @@ const ORDINALS: &[(&str, u32)] = &[
     ("last", 0),
 ];
 
+/// Words that say the elements are in an order: moving one of them contradicts the sentence.
+/// ("Order" alone is left out: "the order total" names a thing, not an order.)
+const ORDERED: &[&str] = &["sorted", "ascending", "descending"];
+
 /// Words that make a set of things the whole set: nothing else may be there. ("Exactly"
 /// is left out: "shows "3 items left" exactly" says the text is whole, and "exactly 3 todos"
 /// is a count, which the count's own mutations contradict.)
@@ -122,6 +126,8 @@ pub(crate) struct ClaimSet {
     pub numbers: Vec<String>,
     /// The position the sentence names among like elements (1 for the first, 0 for the last).
     pub ordinal: Option<u32>,
+    /// The sentence says its elements are in an order ("sorted", "ascending").
+    pub ordered: bool,
     /// The sentence says these are the only ones ("only", "nothing else").
     pub only: bool,
     /// The states it names.
@@ -201,6 +207,7 @@ impl ClaimSet {
             quoted,
             numbers,
             ordinal,
+            ordered: words.iter().any(|w| ORDERED.contains(&w.as_str())),
             only: words.iter().any(|w| ONLY.contains(&w.as_str()))
                 || lower.contains("nothing else"),
             states,
@@ -218,7 +225,7 @@ impl ClaimSet {
             quoted: self.quoted.clone(),
             numbers: self.numbers.clone(),
             negative: self.negative,
-            positional: self.ordinal.is_some(),
+            positional: self.ordinal.is_some() || self.ordered,
             only: self.only,
             case_sensitive: !self.any_case,
             whole: !self.partial,
@@ -247,7 +254,7 @@ impl ClaimSet {
         if !self.any_case && texts.iter().any(|q| TextEdit::switched_case(q).is_some()) {
             kinds.push(MutationKind::CaseChanged);
         }
-        if self.ordinal.is_some() {
+        if self.ordinal.is_some() || self.ordered {
             kinds.push(MutationKind::Reordered);
         }
         if self.only {
@@ -317,6 +324,18 @@ mod tests {
         assert_eq!(ClaimSet::of("the list shows \"first\"").ordinal, None);
         assert!(
             ClaimSet::of("the first todo is \"x\"")
+                .for_proof()
+                .positional
+        );
+    }
+
+    #[test]
+    fn an_order_is_a_position_of_each_element() {
+        let sorted = ClaimSet::of("the \"Due\" column of table 1 is sorted ascending");
+        assert!(sorted.ordered && sorted.for_proof().positional);
+        assert!(sorted.floor().contains(&MutationKind::Reordered));
+        assert!(
+            !ClaimSet::of("the order total is \"$5\"")
                 .for_proof()
                 .positional
         );

@@ -168,5 +168,42 @@
       peers: peers.map((p) => ({ text: text(p), marks: marksOf(p) })),
     });
   }
+  // The page's loading indicators: an element whose role is progressbar, one the page marks
+  // busy, or one whose class or id is a whole word that says it shows loading. Hidden ones are
+  // listed too, because a check that the indicator is gone reads the one the page has hidden.
+  const INDICATOR = /^(loading|loader|spinner|progress)$/i;
+  const indicators = document.body ? document.body.querySelectorAll('[id], [class], [role=progressbar], progress, [aria-busy=true]') : [];
+  const bars = document.querySelectorAll('[role=progressbar], progress').length;
+  for (const el of indicators) {
+    if (out.length >= MAX) break;
+    const token = [el.id, ...Array.from(el.classList)].find((t) => t && INDICATOR.test(t));
+    const bar = el.getAttribute('role') === 'progressbar' || el.tagName === 'PROGRESS';
+    const busy = el.getAttribute('aria-busy') === 'true';
+    if (!token && !bar && !busy) continue;
+    const tag = el.tagName.toLowerCase();
+    let locator = null;
+    if (el.getAttribute('data-testid') && document.querySelectorAll('[data-testid="' + CSS.escape(el.getAttribute('data-testid')) + '"]').length === 1) {
+      locator = 'page.getByTestId(' + js(el.getAttribute('data-testid')) + ')';
+    } else if (bar && bars === 1) {
+      locator = "page.getByRole('progressbar')";
+    } else if (token && el.id === token && document.querySelectorAll('#' + CSS.escape(token)).length === 1) {
+      locator = 'page.locator(' + js('#' + token) + ')';
+    } else if (token && document.querySelectorAll(tag + '.' + CSS.escape(token)).length === 1) {
+      locator = 'page.locator(' + js(tag + '.' + token) + ')';
+    } else if (busy && document.querySelectorAll('[aria-busy=true]').length === 1) {
+      locator = "page.locator('[aria-busy=\"true\"]')";
+    }
+    out.push({
+      role: role(el),
+      tag,
+      words: [],
+      locator,
+      text: text(el),
+      visible: visible(el),
+      placeholder: null,
+      label: el.getAttribute('aria-label') || el.getAttribute('title') || null,
+      indicator: bar ? 'progressbar' : busy ? 'busy' : token.toLowerCase(),
+    });
+  }
   return JSON.stringify(out);
 }

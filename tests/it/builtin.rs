@@ -336,3 +336,123 @@ fn a_dialog_of_another_kind_or_message_fails_and_an_unread_word_declines() {
         assert!(!cache.contains(sentence), "{sentence}: {cache}");
     }
 }
+
+const TABLES_PAGE: &str = include_str!("../fixtures/builtin/tables.html");
+const LOADING_PAGE: &str = include_str!("../fixtures/builtin/loading.html");
+const ELEMENTS_PAGE: &str = include_str!("../fixtures/builtin/elements.html");
+
+/// A project whose one page is `page` at `/page.html` and whose one scenario is `steps`, written
+/// by the built-in generator alone.
+fn one_page(page: &str, steps: &str) -> Test {
+    Test::new()
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "only")
+        .page("page.html", page)
+        .scenario("scenarios/page.steps", steps)
+}
+
+/// The cached code of a run, replayed on `page` (a broken copy of the app): it must fail, at
+/// the step whose sentence is `failing`.
+fn replay_fails_on(out: crate::support::Output, page: &str, failing: &str) {
+    let broken = out
+        .again()
+        .page("page.html", page)
+        .args(&["replay", "--strict"])
+        .run()
+        .assert_exit(1);
+    assert!(
+        broken.stdout().contains(failing),
+        "the replay on the broken page did not fail at {failing:?}:\n{}",
+        broken.stdout()
+    );
+}
+
+/// A table's rows, cells, column headers and order, by position and by the heading above it:
+/// written on the page, proven, and failing on a page that sorts by another column or not at
+/// all.
+#[test]
+fn table_checks_read_the_named_table_and_its_column() {
+    const STEPS: &str = "test: tables\n  open /page.html\n  table 1 has 4 rows\n  the header of \
+        table 2 has \"Due\"\n  row 2 of the \"Example 1\" table has \"Bach\"\n  click the \"Last \
+        Name\" header of table 1\n  the \"Last Name\" column of table 1 is sorted ascending\n  \
+        the first row of table 1 shows \"Bach\"\n";
+    let out = one_page(TABLES_PAGE, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    let cache = crate::support::proofs_as_text(&out.read("cache/scenarios/page.steps.toml"));
+    assert!(cache.contains("xpath=following::table[1]"), "{cache}");
+    assert!(
+        cache.contains("reordered"),
+        "the order and the first row are proven by a move: {cache}"
+    );
+    assert!(!cache.contains("none:"), "every check is proven: {cache}");
+    let by_first_name = TABLES_PAGE.replace("const at = th.cellIndex;", "const at = 1;");
+    assert_ne!(by_first_name, TABLES_PAGE);
+    replay_fails_on(out, &by_first_name, "is sorted ascending");
+    let out = one_page(TABLES_PAGE, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(0);
+    let unsorted = TABLES_PAGE.replace("const SORT = true;", "const SORT = false;");
+    replay_fails_on(out, &unsorted, "is sorted ascending");
+}
+
+/// The page's loading indicator, known by its id: it appears, the text comes after it, and it
+/// is gone; a page whose indicator stays fails.
+#[test]
+fn a_loading_indicator_is_the_pages_own() {
+    const STEPS: &str = "test: loading\n  open /page.html\n  click \"Start\"\n  the loading bar \
+        appears\n  click \"Finish\"\n  \"Hello World!\" appears after loading\n  wait until the \
+        loading indicator is gone\n";
+    let out = one_page(LOADING_PAGE, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    let cache = out.read("cache/scenarios/page.steps.toml");
+    assert!(
+        cache.contains("page.locator('#loading')).toBeVisible()"),
+        "{cache}"
+    );
+    assert!(
+        cache.contains("page.locator('#loading')).toBeHidden()"),
+        "{cache}"
+    );
+    let stuck = LOADING_PAGE.replace("const STUCK = false;", "const STUCK = true;");
+    replay_fails_on(out, &stuck, "appears after loading");
+    // A page with no indicator of its own is declined, not guessed.
+    one_page(
+        "<!doctype html><title>t</title><main><h1>Hi</h1></main>",
+        "test: t\n  open /page.html\n  the spinner is gone\n",
+    )
+    .args(&["run"])
+    .run()
+    .assert_exit(1)
+    .stdout_contains("the page shows no loading indicator");
+}
+
+/// A count of clicks, an ordinal among like buttons and a right-click, on a live page: three
+/// clicks make three elements, the first Delete button is the first of the Delete buttons, and
+/// the right-click fires `contextmenu`; a page that adds one element per two clicks, or answers
+/// a left click, fails.
+#[test]
+fn counts_ordinals_and_right_clicks_do_what_they_say() {
+    const STEPS: &str = "test: elements\n  open /page.html\n  click \"Add Element\" three times\n  \
+        there are 3 Delete buttons\n  click the first Delete button\n  the page shows \"Deleted \
+        1\"\n  there are 2 Delete buttons\n  right-click the \"Box\" button\n  the page shows \
+        \"Context menu opened\"\n";
+    let out = one_page(ELEMENTS_PAGE, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    let half = ELEMENTS_PAGE.replace("const ADD_EVERY = 1;", "const ADD_EVERY = 2;");
+    replay_fails_on(out, &half, "there are 3 Delete buttons");
+    let out = one_page(ELEMENTS_PAGE, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(0);
+    let left = ELEMENTS_PAGE.replace("'contextmenu';", "'click';");
+    replay_fails_on(out, &left, "Context menu opened");
+}

@@ -6,8 +6,9 @@
 
 use crate::writer::builtin::intent::{Cause, Decline, Intent, Literal, State, Target};
 use crate::writer::builtin::kinds::Kind;
-use crate::writer::builtin::phrases::{items_named, literal, literals, ordinal, target};
+use crate::writer::builtin::phrases::{items_named, literal, literals, target};
 use crate::writer::builtin::qualifiers::{DONE, NOT_DONE, narrows_to};
+use crate::writer::builtin::tables::table_ref;
 use crate::writer::builtin::tokens::{Tok, find, starts, verb};
 
 /// `there is a "How old are you?" field`: it is shown. `there is/are N X`.
@@ -579,24 +580,6 @@ fn has(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
     }
 }
 
-/// `table 2`, `the second table`, `the table`: which table a subject names (0-based; `None`
-/// for `the table`, the page's one table), or `None` when it names no table.
-fn table_ref(subject: &[Tok]) -> Option<Option<usize>> {
-    let words: Vec<&Tok> = subject.iter().filter(|w| !w.is("the")).collect();
-    match words.as_slice() {
-        [table] if table.is("table") => Some(None),
-        [table, Tok::Word(n, _)] if table.is("table") => n
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n > 0)
-            .map(|n| Some(n - 1)),
-        [nth, table] if table.is("table") => ordinal(nth)
-            .and_then(|at| usize::try_from(at).ok())
-            .map(Some),
-        _ => None,
-    }
-}
-
 const NUMBERS: &[&str] = &[
     "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 ];
@@ -649,7 +632,7 @@ fn count(rest: &[Tok]) -> Result<Intent, Decline> {
 
 #[cfg(test)]
 mod tests {
-    use crate::writer::builtin::intent::{Cause, Intent};
+    use crate::writer::builtin::intent::{Cause, Intent, TableRef};
     use crate::writer::builtin::shapes::parse;
 
     /// A count's subject is read: a table's rows are that table's, and a subject the count
@@ -657,9 +640,14 @@ mod tests {
     #[test]
     fn a_count_reads_its_subject() {
         for (sentence, table, count) in [
-            ("table 1 has 4 rows", Some(0), 4),
-            ("the second table has 3 rows", Some(1), 3),
-            ("the table has 2 rows", None, 2),
+            ("table 1 has 4 rows", TableRef::Nth(0), 4),
+            ("the second table has 3 rows", TableRef::Nth(1), 3),
+            ("the table has 2 rows", TableRef::Only, 2),
+            (
+                "the \"Example 1\" table has 4 rows",
+                TableRef::Named("Example 1".into()),
+                4,
+            ),
         ] {
             assert_eq!(
                 parse(sentence, &[]),

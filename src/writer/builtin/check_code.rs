@@ -392,34 +392,6 @@ pub(super) fn has_value(
     )])
 }
 
-/// `table 1 has 4 rows`: the rows of that table that hold no column header, so the header row
-/// is not counted and no other table's rows are.
-pub(super) fn table_rows(
-    snap: &Snapshot,
-    table: Option<usize>,
-    count: usize,
-) -> Result<Vec<String>, Decline> {
-    let tables = snap.with_roles(&["table"]).len();
-    let locator = match table {
-        Some(at) if at < tables => format!("page.getByRole('table').nth({at})"),
-        Some(at) => {
-            return Err(Decline::of(
-                Cause::NoElement,
-                format!("the page shows {tables} tables, not a table {}", at + 1),
-            ));
-        }
-        None if tables == 1 => "page.getByRole('table')".to_owned(),
-        None => {
-            return Err(Decline::new(format!(
-                "the page shows {tables} tables: say which (`table 1`, `the second table`)"
-            )));
-        }
-    };
-    Ok(vec![format!(
-        "await expect({locator}.getByRole('row').filter({{ hasNot: page.getByRole('columnheader') }})).toHaveCount({count});"
-    )])
-}
-
 /// Whether the node is a `<select>`: a combobox that holds its options. Its value is the
 /// chosen option's value attribute, which the snapshot does not show and a sentence does not
 /// say, so a check of what it shows reads the chosen option's label instead.

@@ -15,7 +15,7 @@ use crate::writer::builtin::locator::{js_str, norm};
 use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE, element, only_field};
 use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
-use crate::writer::builtin::{accessibility, visual};
+use crate::writer::builtin::{accessibility, loading_code, table_code, visual};
 
 /// The code of `intent` on the page `snap` shows.
 pub(crate) fn code_for(intent: &Intent, snap: &Snapshot) -> Result<String, Decline> {
@@ -118,7 +118,17 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         } => check_code::has_text(snap, target, value, *exact),
         Intent::State { target, state } => check_code::state_lines(snap, target, *state),
         Intent::Count { count, what } => check_code::count_lines(snap, *count, what),
-        Intent::TableRows { table, count } => check_code::table_rows(snap, *table, *count),
+        Intent::TableRows { table, count } => table_code::rows(snap, table, *count),
+        Intent::TableCell { table, row, value } => table_code::cell(snap, table, *row, value),
+        Intent::TableHeader { table, values } => table_code::header(snap, table, values),
+        Intent::TableSorted {
+            table,
+            column,
+            descending,
+        } => table_code::sorted(snap, table, column, *descending),
+        Intent::ClickHeader { table, column } => table_code::click_header(snap, table, column),
+        Intent::Loading { shown } => loading_code::check(snap, *shown),
+        Intent::AfterLoading(text) => loading_code::after_loading(snap, text),
         Intent::Url { value, exact } => Ok(vec![check_code::url_line(value, *exact)]),
         Intent::Title { value, exact } => Ok(vec![check_code::title_line(value, *exact)]),
         Intent::AllItems { count, noun, state } => {

@@ -250,6 +250,11 @@ pub(super) fn is_check(intent: &Intent) -> bool {
             | Intent::State { .. }
             | Intent::Count { .. }
             | Intent::TableRows { .. }
+            | Intent::TableCell { .. }
+            | Intent::TableHeader { .. }
+            | Intent::TableSorted { .. }
+            | Intent::Loading { .. }
+            | Intent::AfterLoading(_)
             | Intent::Url { .. }
             | Intent::Title { .. }
             | Intent::AllItems { .. }

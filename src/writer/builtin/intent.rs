@@ -188,11 +188,43 @@ pub(crate) enum Intent {
         what: Target,
     },
     /// `table 1 has 4 rows`, `the second table has 3 rows`: the body rows (rows without column
-    /// headers) of the table at that position (0-based; `None` is the page's one table).
+    /// headers) of the table.
     TableRows {
-        table: Option<usize>,
+        table: TableRef,
         count: usize,
     },
+    /// `the first row of table 1 shows "Smith"`: a body row of the table (0-based; -1 is the
+    /// last) has a cell whose whole text is the value.
+    TableCell {
+        table: TableRef,
+        row: isize,
+        value: Literal,
+    },
+    /// `the table's header has "Due"`: the table has a column header named each value.
+    TableHeader {
+        table: TableRef,
+        values: Vec<Literal>,
+    },
+    /// `the "Last Name" column of table 1 is sorted ascending`: the body rows' cells under the
+    /// column header named `column` are in order.
+    TableSorted {
+        table: TableRef,
+        column: Literal,
+        descending: bool,
+    },
+    /// `click the "Last Name" header of table 2`.
+    ClickHeader {
+        table: TableRef,
+        column: Literal,
+    },
+    /// `the loading bar appears` (`shown`), `the spinner is gone`: the page's own loading
+    /// indicator.
+    Loading {
+        shown: bool,
+    },
+    /// `"Hello World!" appears after loading`: the text is shown and the page's loading
+    /// indicator is gone.
+    AfterLoading(Literal),
     Url {
         value: Literal,
         exact: bool,
@@ -268,6 +300,18 @@ pub(crate) enum Intent {
         subject: Region,
         masks: Vec<Region>,
     },
+}
+
+/// Which table a sentence names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum TableRef {
+    /// `the table`: the page's one table.
+    Only,
+    /// `table 2`, `the second table` (0-based).
+    Nth(usize),
+    /// `the "Example 1" table`: the table whose caption (accessible name) is this, or which
+    /// follows the heading of this name.
+    Named(String),
 }
 
 /// What a page-wide check looks at: the page, a landmark by its noun (with its CSS), or an

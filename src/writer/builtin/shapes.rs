@@ -9,13 +9,14 @@ use crate::writer::builtin::codegen::lines_for;
 use crate::writer::builtin::forms::is_check;
 use crate::writer::builtin::intent::{Cause, Decline, Intent};
 use crate::writer::builtin::qualifiers::unread_qualifiers;
+use crate::writer::builtin::loading::Loading;
 use crate::writer::builtin::shape::{Example, Reading, Sentence, Shape};
 use crate::writer::builtin::shape_examples as ex;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize, verb};
 use crate::writer::builtin::waits::Wait;
 use crate::writer::builtin::{
-    accessibility, assertions, cards, choices, compound, forms, grammar, http, visual,
+    accessibility, assertions, cards, choices, compound, forms, grammar, http, tables, visual,
 };
 
 /// A shape read from the sentence's words alone.
@@ -275,6 +276,7 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
         read: forms::validity,
     },
     &Wait,
+    &Loading,
     &Verb {
         name: "open",
         examples: ex::OPEN,
@@ -317,6 +319,12 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
         examples: ex::PRESS,
         verbs: &[&["press"], &["hit"]],
         read: grammar::press_key,
+    },
+    &Verb {
+        name: "click a table header",
+        examples: tables::CLICK_HEADER,
+        verbs: &[&["click"], &["tap"]],
+        read: tables::click_header,
     },
     &Verb {
         name: "click",
@@ -439,6 +447,21 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
         examples: ex::SEE,
         verbs: &[&["see"], &["sees"]],
         read: grammar::see,
+    },
+    &Words {
+        name: "a table's row",
+        examples: tables::ROW_SHOWS,
+        read: tables::row_shows,
+    },
+    &Words {
+        name: "a table's header",
+        examples: tables::HEADER_HAS,
+        read: tables::header_has,
+    },
+    &Words {
+        name: "a sorted column",
+        examples: tables::COLUMN_SORTED,
+        read: tables::column_sorted,
     },
     &Words {
         name: "there is",

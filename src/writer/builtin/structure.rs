@@ -36,6 +36,9 @@ pub(crate) struct Hint {
     pub marks: Option<Vec<Mark>>,
     /// For a marked control, the other controls of its group with the same role.
     pub peers: Option<Vec<Peer>>,
+    /// For a loading indicator, what makes it one: `progressbar` (its role), `busy`
+    /// (`aria-busy="true"`), or its class or id (`loading`, `loader`, `spinner`, `progress`).
+    pub indicator: Option<String>,
 }
 
 /// How a page marks a control as the current one: a state class (`selected`), or an ARIA
