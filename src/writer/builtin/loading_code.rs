@@ -16,19 +16,25 @@ pub(super) fn indicator(snap: &Snapshot) -> Result<String, Decline> {
     if !snap.with_roles(&["progressbar"]).is_empty() {
         found.push("page.getByRole('progressbar')".to_owned());
     }
+    // An indicator the page gives no locator of its own (two `div.spinner`s) still counts: left
+    // out, the one named indicator beside it would stand for all of them.
+    let mut unnamed = 0;
     for hint in &snap.structure.hints {
         if hint.indicator.is_none() {
             continue;
         }
         // `structure.js` gives an indicator a locator from the page, never from a row.
-        if let Some(locator) = hint.locator.as_deref()
-            && !found.iter().any(|f| f == locator)
-        {
-            found.push(locator.to_owned());
+        match hint.locator.as_deref() {
+            Some(locator) if !found.iter().any(|f| f == locator) => found.push(locator.to_owned()),
+            Some(_) => {}
+            None => unnamed += 1,
         }
     }
+    if unnamed > 0 {
+        found.push(format!("{unnamed} with no locator of its own"));
+    }
     match found.as_slice() {
-        [one] if snap.with_roles(&["progressbar"]).len() <= 1 => Ok(one.clone()),
+        [one] if unnamed == 0 && snap.with_roles(&["progressbar"]).len() <= 1 => Ok(one.clone()),
         [] => Err(Decline::of(
             Cause::NoElement,
             "the page shows no loading indicator (an element with the role progressbar or \
@@ -80,5 +86,13 @@ mod tests {
             indicator(&both).is_err(),
             "two elements: which one is meant"
         );
+        // Two spinners the page gives no locator of their own, beside one `#loading`: the
+        // `#loading` alone would pass while both spinners still spin.
+        let unnamed = Snapshot::read(
+            "- text: Loading...\n",
+            r##"[{"role":"generic","tag":"div","words":[],"locator":"page.locator('#loading')","text":"Loading...","visible":true,"indicator":"loading"},{"role":"generic","tag":"div","words":[],"locator":null,"text":"","visible":true,"indicator":"spinner"},{"role":"generic","tag":"div","words":[],"locator":null,"text":"","visible":true,"indicator":"spinner"}]"##,
+        );
+        let why = indicator(&unnamed).unwrap_err().0;
+        assert!(why.contains("2 with no locator of its own"), "{why}");
     }
 }

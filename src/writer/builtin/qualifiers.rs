@@ -177,6 +177,21 @@ impl Carried {
                 values.iter().for_each(|value| self.literal(value));
                 self.qualities.push(Quality::Visible);
             }
+            // An indicator shown or gone is a check of its visibility, and "loading is done"
+            // (or finished, complete) says that it is gone.
+            Intent::Loading { shown } => {
+                self.qualities.push(Quality::Visible);
+                if !shown {
+                    self.words
+                        .extend(DONE.iter().map(|word| (*word).to_owned()));
+                }
+            }
+            Intent::AfterLoading(value) => {
+                self.literal(value);
+                self.qualities.push(Quality::Visible);
+                self.words
+                    .extend(DONE.iter().map(|word| (*word).to_owned()));
+            }
             Intent::PageContains(value) | Intent::Delete(value) => self.literal(value),
             Intent::Add(values) => values.iter().for_each(|value| self.literal(value)),
             Intent::Edit { from, to } => {
@@ -283,6 +298,12 @@ mod tests {
             "click the \"Clear completed\" button",
             "all 2 todos are completed",
             "the status says done",
+            // The loading indicator's sentences: "disappears" and "goes away" read as hidden.
+            "the loading bar disappears",
+            "the spinner goes away",
+            "the spinner is visible",
+            "loading is done",
+            "\"Hello World!\" appears after loading",
         ] {
             intent(sentence);
         }

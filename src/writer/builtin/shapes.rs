@@ -8,8 +8,8 @@
 use crate::writer::builtin::codegen::lines_for;
 use crate::writer::builtin::forms::is_check;
 use crate::writer::builtin::intent::{Cause, Decline, Intent};
-use crate::writer::builtin::qualifiers::unread_qualifiers;
 use crate::writer::builtin::loading::Loading;
+use crate::writer::builtin::qualifiers::unread_qualifiers;
 use crate::writer::builtin::shape::{Example, Reading, Sentence, Shape};
 use crate::writer::builtin::shape_examples as ex;
 use crate::writer::builtin::snapshot::Snapshot;
