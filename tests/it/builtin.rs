@@ -398,6 +398,26 @@ fn table_checks_read_the_named_table_and_its_column() {
     replay_fails_on(out, &unsorted, "is sorted ascending");
 }
 
+/// A table named by the heading above it is that heading's table: on a page that lost it, the
+/// next table, under another heading, never stands for it (it has a "Bach" in its row 2 here,
+/// so a locator of "the first table after the heading" would pass).
+#[test]
+fn a_table_named_by_its_heading_is_never_the_next_headings_table() {
+    const STEPS: &str =
+        "test: heading\n  open /page.html\n  row 2 of the \"Example 1\" table has \"Bach\"\n";
+    let out = one_page(TABLES_PAGE, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    let start = TABLES_PAGE.find("<table id=\"table1\">").expect("table 1");
+    let end = start + TABLES_PAGE[start..].find("</table>").expect("its end") + "</table>".len();
+    let lost = format!("{}{}", &TABLES_PAGE[..start], &TABLES_PAGE[end..])
+        .replace("<td>Young</td>", "<td>Bach</td>");
+    assert!(lost.contains("<td>Bach</td>") && !lost.contains("table1"));
+    replay_fails_on(out, &lost, "row 2 of the");
+}
+
 /// The page's loading indicator, known by its id: it appears, the text comes after it, and it
 /// is gone; a page whose indicator stays fails.
 #[test]

@@ -33,6 +33,35 @@ fn table_after_heading(snap: &Snapshot, name: &str) -> Option<usize> {
         .find(|&at| snap.nodes[at].role == "table")
 }
 
+/// The XPath, from the heading `name`, of the first table after it whose nearest heading
+/// before it is still that heading: a page that lost the heading's table then has none, and
+/// the next table, under another heading, never stands for it.
+fn after_heading_xpath(name: &str) -> String {
+    format!(
+        "xpath=following::table[1][preceding::*[self::h1 or self::h2 or self::h3 or self::h4 or \
+         self::h5 or self::h6 or @role=\"heading\"][1][normalize-space(.)={}]]",
+        xpath_literal(
+            name.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .as_str()
+        )
+    )
+}
+
+/// `text` as an XPath 1.0 string literal, which has no escapes: quoted with the quote it does
+/// not hold, or joined with `concat` when it holds both.
+fn xpath_literal(text: &str) -> String {
+    if !text.contains('"') {
+        return format!("\"{text}\"");
+    }
+    if !text.contains('\'') {
+        return format!("'{text}'");
+    }
+    let parts: Vec<String> = text.split('"').map(|part| format!("\"{part}\"")).collect();
+    format!("concat({})", parts.join(", '\"', "))
+}
+
 /// The table `table` names on the page `snap` shows.
 fn find(snap: &Snapshot, table: &TableRef) -> Result<Found, Decline> {
     let tables = snap.with_roles(&["table"]);
@@ -84,8 +113,9 @@ fn find(snap: &Snapshot, table: &TableRef) -> Result<Found, Decline> {
                 .map(|node| Found {
                     node,
                     locator: format!(
-                        "page.getByRole('heading', {{ name: {}, exact: true }}).locator('xpath=following::table[1]')",
-                        js_str(name)
+                        "page.getByRole('heading', {{ name: {}, exact: true }}).locator({})",
+                        js_str(name),
+                        js_str(&after_heading_xpath(name))
                     ),
                 })
                 .ok_or_else(|| {
@@ -253,4 +283,28 @@ pub(super) fn sorted(
     ));
     lines.push("}).toEqual([]);".to_owned());
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{after_heading_xpath, xpath_literal};
+
+    #[test]
+    fn an_xpath_literal_holds_any_text() {
+        assert_eq!(xpath_literal("Example 1"), "\"Example 1\"");
+        assert_eq!(xpath_literal("Say \"hi\""), "'Say \"hi\"'");
+        assert_eq!(
+            xpath_literal("it's \"x\""),
+            "concat(\"it's \", '\"', \"x\", '\"', \"\")"
+        );
+    }
+
+    #[test]
+    fn a_table_after_a_heading_must_still_be_under_it() {
+        assert_eq!(
+            after_heading_xpath("Example  1"),
+            "xpath=following::table[1][preceding::*[self::h1 or self::h2 or self::h3 or self::h4 \
+             or self::h5 or self::h6 or @role=\"heading\"][1][normalize-space(.)=\"Example 1\"]]"
+        );
+    }
 }

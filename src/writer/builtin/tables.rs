@@ -252,7 +252,7 @@ pub(crate) const ROW_SHOWS: &[Example] = &[
     Example {
         sentence: r#"row 2 of the "Example 1" table has "Bach""#,
         page: TABLES,
-        code: r#"await expect(page.getByRole('heading', { name: 'Example 1', exact: true }).locator('xpath=following::table[1]').getByRole('row').filter({ hasNot: page.getByRole('columnheader') }).nth(1).filter({ has: page.getByRole('cell', { name: 'Bach', exact: true }) })).toBeVisible();"#,
+        code: r#"await expect(page.getByRole('heading', { name: 'Example 1', exact: true }).locator('xpath=following::table[1][preceding::*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or @role="heading"][1][normalize-space(.)="Example 1"]]').getByRole('row').filter({ hasNot: page.getByRole('columnheader') }).nth(1).filter({ has: page.getByRole('cell', { name: 'Bach', exact: true }) })).toBeVisible();"#,
     },
 ];
 
