@@ -307,14 +307,19 @@ fn unread(words: &[&Tok]) -> Result<(), Decline> {
     if left.is_empty() {
         return Ok(());
     }
-    Err(Decline::of(
+    Err(unread_words(&left))
+}
+
+/// The decline for `words` of a sentence that no part of its shape read.
+pub(crate) fn unread_words(words: &[&str]) -> Decline {
+    Decline::of(
         Cause::UnreadWords,
         format!(
             "the built-in generator did not read \"{}\" in this sentence, so its code would do \
              less than the sentence says; say it as a step of its own or leave it out",
-            left.join(" ")
+            words.join(" ")
         ),
-    ))
+    )
 }
 
 /// `first`, `2nd`, `last`: the position an ordinal names (0-based; -1 is the last).

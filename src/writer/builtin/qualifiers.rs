@@ -6,7 +6,8 @@
 //!
 //! Main items: [`Quality`], [`quality`] and [`unread_qualifiers`].
 
-use crate::writer::builtin::intent::{Cause, Decline, Intent, Literal, State, Target};
+use crate::writer::builtin::intent::{Decline, Intent, Literal, State, Target};
+use crate::writer::builtin::phrases::unread_words;
 use crate::writer::builtin::tokens::Tok;
 
 /// An item's words for done: its checkbox is ticked.
@@ -227,14 +228,7 @@ pub(crate) fn unread_qualifiers(toks: &[Tok], intent: &Intent) -> Result<(), Dec
     if unread.is_empty() {
         return Ok(());
     }
-    Err(Decline::of(
-        Cause::UnreadWords,
-        format!(
-            "the built-in generator did not read \"{}\" in this sentence, so its code would do \
-             less than the sentence says; say it as a step of its own or leave it out",
-            unread.join(" ")
-        ),
-    ))
+    Err(unread_words(&unread))
 }
 
 #[cfg(test)]
