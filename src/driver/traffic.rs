@@ -345,11 +345,15 @@ mod tests {
         assert!(start.elapsed() < ACTED_FLOOR);
     }
 
-    #[tokio::test]
-    async fn a_request_being_judged_holds_it_until_the_judgement_is_recorded() {
-        let traffic = Arc::new(Traffic::default());
+    /// A judgement of 50 ms begun on `traffic`, and the flag it sets when it is recorded.
+    async fn judgement_under_way(
+        traffic: &Arc<Traffic>,
+    ) -> (
+        Arc<std::sync::atomic::AtomicBool>,
+        tokio::task::JoinHandle<()>,
+    ) {
         let judged = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let (judge, flag) = (Arc::clone(&traffic), Arc::clone(&judged));
+        let (judge, flag) = (Arc::clone(traffic), Arc::clone(&judged));
         let (begun_tx, begun_rx) = tokio::sync::oneshot::channel();
         let judgement = tokio::spawn(async move {
             let judging = judge.judging();
@@ -359,6 +363,13 @@ mod tests {
             drop(judging);
         });
         begun_rx.await.unwrap();
+        (judged, judgement)
+    }
+
+    #[tokio::test]
+    async fn a_request_being_judged_holds_it_until_the_judgement_is_recorded() {
+        let traffic = Arc::new(Traffic::default());
+        let (judged, judgement) = judgement_under_way(&traffic).await;
         let trips = AtomicU32::new(0);
         let settled = traffic
             .settle(barrier(&trips), || 0, Duration::from_secs(5))
@@ -375,17 +386,7 @@ mod tests {
     async fn judged_waits_for_the_judgements_under_way() {
         let traffic = Arc::new(Traffic::default());
         traffic.judged(Duration::from_secs(5)).await;
-        let judged = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let (judge, flag) = (Arc::clone(&traffic), Arc::clone(&judged));
-        let (begun_tx, begun_rx) = tokio::sync::oneshot::channel();
-        let judgement = tokio::spawn(async move {
-            let judging = judge.judging();
-            let _ = begun_tx.send(());
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            flag.store(true, Ordering::SeqCst);
-            drop(judging);
-        });
-        begun_rx.await.unwrap();
+        let (judged, judgement) = judgement_under_way(&traffic).await;
         traffic.judged(Duration::from_secs(5)).await;
         assert!(
             judged.load(Ordering::SeqCst),
