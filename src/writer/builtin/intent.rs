@@ -37,6 +37,18 @@ impl Decline {
         Self(reason.into(), Cause::Other)
     }
 
+    /// The decline for `words` of a sentence that no part of its shape read.
+    pub(crate) fn unread(words: &[&str]) -> Self {
+        Self::of(
+            Cause::UnreadWords,
+            format!(
+                "the built-in generator did not read \"{}\" in this sentence, so its code would \
+                 do less than the sentence says; say it as a step of its own or leave it out",
+                words.join(" ")
+            ),
+        )
+    }
+
     /// A decline for `cause`, which `reason` says in words.
     pub(crate) fn of(cause: Cause, reason: impl Into<String>) -> Self {
         Self(reason.into(), cause)

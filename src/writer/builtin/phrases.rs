@@ -4,7 +4,7 @@
 //!
 //! Main functions: [`target`], [`literal`] and [`key_name`].
 
-use crate::writer::builtin::intent::{Cause, Decline, Literal, State, Target};
+use crate::writer::builtin::intent::{Decline, Literal, State, Target};
 use crate::writer::builtin::kinds::{KINDS, Kind};
 use crate::writer::builtin::qualifiers::{narrows_to, quality};
 use crate::writer::builtin::tokens::{Tok, find};
@@ -307,19 +307,7 @@ fn unread(words: &[&Tok]) -> Result<(), Decline> {
     if left.is_empty() {
         return Ok(());
     }
-    Err(unread_words(&left))
-}
-
-/// The decline for `words` of a sentence that no part of its shape read.
-pub(crate) fn unread_words(words: &[&str]) -> Decline {
-    Decline::of(
-        Cause::UnreadWords,
-        format!(
-            "the built-in generator did not read \"{}\" in this sentence, so its code would do \
-             less than the sentence says; say it as a step of its own or leave it out",
-            words.join(" ")
-        ),
-    )
+    Err(Decline::unread(&left))
 }
 
 /// `first`, `2nd`, `last`: the position an ordinal names (0-based; -1 is the last).

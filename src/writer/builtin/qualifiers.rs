@@ -7,7 +7,6 @@
 //! Main items: [`Quality`], [`quality`] and [`unread_qualifiers`].
 
 use crate::writer::builtin::intent::{Decline, Intent, Literal, State, Target};
-use crate::writer::builtin::phrases::unread_words;
 use crate::writer::builtin::tokens::Tok;
 
 /// An item's words for done: its checkbox is ticked.
@@ -228,7 +227,7 @@ pub(crate) fn unread_qualifiers(toks: &[Tok], intent: &Intent) -> Result<(), Dec
     if unread.is_empty() {
         return Ok(());
     }
-    Err(unread_words(&unread))
+    Err(Decline::unread(&unread))
 }
 
 #[cfg(test)]
