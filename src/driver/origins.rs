@@ -142,51 +142,67 @@ impl OriginGuard {
         let mut guard = OriginGuard::new(setup);
         guard.unheard = Some(Unheard::new(context));
         let guard = Arc::new(guard);
+        // Each call below is a round trip to the driver (eight in all), and none needs another's
+        // answer but the pattern after its own route: asked together they cost about two round
+        // trips, and all are in place before the first page opens.
         let handler = Arc::clone(&guard);
-        // The client-side pattern matches everything the driver sends, and the driver is then
-        // told to send only what `request_pattern` matches, because playwright-rs has no
-        // regular-expression routes of its own.
-        context
-            .route("**", move |route| {
-                let guard = Arc::clone(&handler);
-                async move {
-                    let handled = guard.on_route(route).await;
-                    guard.unless_closing(handled)
-                }
-            })
-            .await?;
-        context
-            .channel()
-            .send::<Value, Value>(
-                "setNetworkInterceptionPatterns",
-                json!({ "patterns": [
-                    { "regexSource": request_pattern(allowed), "regexFlags": "" },
-                    { "regexSource": guard.sentinel.pattern(), "regexFlags": "" },
-                ] }),
-            )
-            .await?;
+        let requests = async {
+            // The client-side pattern matches everything the driver sends, and the driver is
+            // then told to send only what `request_pattern` matches, because playwright-rs has
+            // no regular-expression routes of its own.
+            context
+                .route("**", move |route| {
+                    let guard = Arc::clone(&handler);
+                    async move {
+                        let handled = guard.on_route(route).await;
+                        guard.unless_closing(handled)
+                    }
+                })
+                .await?;
+            context
+                .channel()
+                .send::<Value, Value>(
+                    "setNetworkInterceptionPatterns",
+                    json!({ "patterns": [
+                        { "regexSource": request_pattern(allowed), "regexFlags": "" },
+                        { "regexSource": guard.sentinel.pattern(), "regexFlags": "" },
+                    ] }),
+                )
+                .await
+        };
         // WebRTC sends UDP straight from the browser, past routes and the proxy alike, with
         // whatever the page puts in its offer: the pages get no peer connections at all.
-        context.add_init_script(NO_WEBRTC).await?;
+        let no_webrtc = context.add_init_script(NO_WEBRTC);
         // WebSockets have routes of their own, prefiltered by the driver the same way.
         let sockets = Arc::clone(&guard);
-        context
-            .route_web_socket("**", move |route| {
-                let guard = Arc::clone(&sockets);
-                async move {
-                    let handled = guard.on_web_socket(route).await;
-                    guard.unless_closing(handled)
-                }
-            })
-            .await?;
-        context
-            .channel()
-            .send::<Value, Value>(
-                "setWebSocketInterceptionPatterns",
-                json!({ "patterns": [{ "regexSource": web_socket_pattern(allowed), "regexFlags": "" }] }),
-            )
-            .await?;
-        guard.watch_requests(context).await?;
+        let web_sockets = async {
+            context
+                .route_web_socket("**", move |route| {
+                    let guard = Arc::clone(&sockets);
+                    async move {
+                        let handled = guard.on_web_socket(route).await;
+                        guard.unless_closing(handled)
+                    }
+                })
+                .await?;
+            context
+                .channel()
+                .send::<Value, Value>(
+                    "setWebSocketInterceptionPatterns",
+                    json!({ "patterns": [{ "regexSource": web_socket_pattern(allowed), "regexFlags": "" }] }),
+                )
+                .await
+        };
+        let (requests, no_webrtc, web_sockets, watched) = tokio::join!(
+            requests,
+            no_webrtc,
+            web_sockets,
+            guard.watch_requests(context)
+        );
+        requests?;
+        no_webrtc?;
+        web_sockets?;
+        watched?;
         // Playwright calls a route only for the first URL of a redirect chain, so a frame that
         // a redirect takes to another origin is caught here, after the fact, and fails the test
         // like a blocked navigation.
@@ -210,38 +226,35 @@ impl OriginGuard {
         context: &BrowserContext,
     ) -> playwright_rs::Result<()> {
         let watcher = Arc::clone(self);
-        context
-            .on_request(move |request: Request| {
-                watcher.on_request(&request);
-                async { Ok(()) }
-            })
-            .await?;
+        let requests = context.on_request(move |request: Request| {
+            watcher.on_request(&request);
+            async { Ok(()) }
+        });
         // A request ends, for the guard, once its answer's headers arrive: it can no longer
         // redirect anywhere, and a stream may go on for the rest of the test.
         let watcher = Arc::clone(self);
-        context
-            .on_response(move |response| {
-                if watcher.sentinel.number(response.url()).is_none()
-                    && let Some(id) = response
-                        .initializer()
-                        .get("request")
-                        .and_then(|r| r.get("guid"))
-                        .and_then(Value::as_str)
-                {
-                    watcher.traffic.ended(id);
-                }
-                async { Ok(()) }
-            })
-            .await?;
+        let responses = context.on_response(move |response| {
+            if watcher.sentinel.number(response.url()).is_none()
+                && let Some(id) = response
+                    .initializer()
+                    .get("request")
+                    .and_then(|r| r.get("guid"))
+                    .and_then(Value::as_str)
+            {
+                watcher.traffic.ended(id);
+            }
+            async { Ok(()) }
+        });
         let watcher = Arc::clone(self);
-        context
-            .on_request_failed(move |request| {
-                if watcher.sentinel.number(request.url()).is_none() {
-                    watcher.traffic.ended(request.guid());
-                }
-                async { Ok(()) }
-            })
-            .await
+        let failures = context.on_request_failed(move |request| {
+            if watcher.sentinel.number(request.url()).is_none() {
+                watcher.traffic.ended(request.guid());
+            }
+            async { Ok(()) }
+        });
+        // Each subscription is a round trip of its own; none needs another's answer.
+        let (requests, responses, failures) = tokio::join!(requests, responses, failures);
+        requests.and(responses).and(failures)
     }
 
     /// Follows a request the page made, and notes a navigation request: the document it loads
