@@ -101,6 +101,7 @@ mod optional;
 mod origins;
 mod origins_app;
 mod outages;
+mod own_plans;
 mod plans;
 mod proof_false_reds;
 mod remote;

@@ -5,6 +5,7 @@
 //!
 //! Main functions: one per check intent, [`visible`] to [`placeholder_line`].
 
+use crate::writer::builtin::dropdown_option::DropdownOption;
 use crate::writer::builtin::intent::{Cause, Decline, Literal, State, Target};
 use crate::writer::builtin::js_values::{bounded_js, placeholder, regex_js, value_js};
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
@@ -291,7 +292,13 @@ pub(super) fn state_lines(
         State::Checked | State::Unchecked => CHECKABLE,
         State::Enabled | State::Disabled => ANY,
     };
-    let found = checked_element(snap, target, defaults)?.locator;
+    let found = checked_element(snap, target, defaults)?;
+    if let Some(option) = DropdownOption::of(snap, found.node)
+        && matches!(state, State::Checked | State::Unchecked)
+    {
+        return Ok(option.chosen(state == State::Checked));
+    }
+    let found = found.locator;
     let matcher = match state {
         State::Checked => "toBeChecked()",
         State::Unchecked => "not.toBeChecked()",

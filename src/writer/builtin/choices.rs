@@ -31,6 +31,12 @@ const CONTROL_WORDS: &[&str] = &[
     "a",
 ];
 
+/// The words that may name the search box after `type "x" in`: `the search box`, `the search
+/// field`, `the search bar`.
+const SEARCH_BOX_WORDS: &[&str] = &[
+    "the", "search", "box", "field", "bar", "input", "term", "textbox",
+];
+
 /// Verbs that start the second action of a compound step.
 const THEN_VERBS: &[&str] = &["click", "press", "hit", "tap", "apply", "submit"];
 
@@ -44,15 +50,27 @@ pub(crate) fn code(
     if let Some(rest) = verb(t, &[&["search", "for"], &["search"]]) {
         return Some(search(rest, snap));
     }
-    // `type "beans" in the search box`: the box that searches, among other fields.
+    // `type "beans" in the search box [and click X]`: the box that searches, among other
+    // fields. Every word after `in` must name the box, so that a second action is never
+    // dropped: it is written after the typing, or the sentence is not this shape.
     if let Some(rest) = verb(t, &[&["type"], &["enter"], &["input"], &["write"]])
         && let Some(at) = find(rest, &["in", "into", "inside"])
-        && rest[at + 1..].iter().any(|w| w.is("search"))
         && let [Tok::Lit(value)] = &rest[..at]
     {
-        return Some(
-            search_field(snap).map(|field| vec![format!("await {field}.fill({});", js_str(value))]),
-        );
+        let (noun, then) = split_then(&rest[at + 1..]);
+        if noun.iter().any(|w| w.is("search"))
+            && noun
+                .iter()
+                .all(|w| SEARCH_BOX_WORDS.iter().any(|n| w.is(n)))
+        {
+            return Some(search_field(snap).and_then(|field| {
+                let mut lines = vec![format!("await {field}.fill({});", js_str(value))];
+                if let Some(then) = then {
+                    lines.extend(then_action(then, snap, parse)?);
+                }
+                Ok(lines)
+            }));
+        }
     }
     // `the message "No results" appears`: the page shows the text.
     if let [the, m, Tok::Lit(value), rest @ ..] = t
@@ -356,6 +374,25 @@ mod tests {
                 SELECT.to_owned(),
                 "await page.getByRole('button', { name: 'Filter results' }).click();".to_owned()
             ])
+        );
+    }
+
+    #[test]
+    fn typing_in_the_search_box_writes_the_action_after_it_or_is_not_this_shape() {
+        const FILL: &str = "await page.getByRole('textbox', { name: 'Enter search term:', exact: true }).fill('pizza');";
+        assert_eq!(
+            written("type \"pizza\" into the search field"),
+            Ok(vec![FILL.to_owned()])
+        );
+        // The click after the typing is written, never dropped.
+        assert_eq!(
+            written("type \"pizza\" into the search field and click \"Filter results\""),
+            Ok(vec![FILL.to_owned(), CLICK.to_owned()])
+        );
+        // Words after the box that are no second action leave the sentence to other shapes.
+        assert_eq!(
+            written("type \"pizza\" into the search field twice"),
+            Err("not a choice".to_owned())
         );
     }
 

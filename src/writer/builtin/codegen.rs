@@ -6,6 +6,7 @@
 //! Main function: [`code_for`].
 
 use crate::writer::builtin::check_code;
+use crate::writer::builtin::dropdown_option::DropdownOption;
 use crate::writer::builtin::forms::form_code;
 use crate::writer::builtin::http;
 use crate::writer::builtin::intent::{Answer, Cause, Decline, DialogKind, Intent, Literal, Target};
@@ -81,9 +82,12 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         } => fill(snap, value, target, then_press.as_deref()),
         Intent::Clear(target) => clear(snap, target),
         Intent::Check { target, on } => {
-            let found = find(snap, target, CHECKABLE)?;
+            let found = element(snap, target, CHECKABLE, false)?;
+            if let Some(option) = DropdownOption::of(snap, found.node) {
+                return option.choose(*on);
+            }
             let action = if *on { "check" } else { "uncheck" };
-            Ok(vec![format!("await {found}.{action}();")])
+            Ok(vec![format!("await {}.{action}();", found.locator)])
         }
         Intent::Select { value, target } => select(snap, value, target),
         Intent::Press { key, target: None } => {

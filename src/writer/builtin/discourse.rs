@@ -105,11 +105,12 @@ static STRING: LazyLock<Regex> = LazyLock::new(|| {
         .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
 
-/// A locator of a field: a textbox, a search box, or one found by its label or placeholder,
+/// A locator of a field: a textbox, a search box, a number field, or one found by its label,
+/// placeholder or an `input`/`textarea` selector,
 /// outside any list item (a field inside an item edits it).
 static FIELD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^page\.(getByRole\('(textbox|searchbox|combobox)'|getByPlaceholder\(|getByLabel\()",
+        r"^page\.(getByRole\('(textbox|searchbox|combobox|spinbutton)'|getByPlaceholder\(|getByLabel\(|locator\('(input|textarea)\b)",
     )
     .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
@@ -286,6 +287,11 @@ impl Discourse {
     }
 
     /// The text typed into the new-item field and not yet submitted.
+    /// The locator of the field the last action used, if it used one.
+    pub(crate) fn field(&self) -> Option<&str> {
+        self.field.as_deref()
+    }
+
     pub(crate) fn typed(&self) -> Option<&str> {
         self.typed.as_deref()
     }

@@ -98,6 +98,9 @@ fn navigation(toks: &[Tok]) -> Option<&[Tok]> {
 /// main heading. `page` names the app only on the app's first page (the base URL), because
 /// another page's title names that page.
 fn names_the_app(rest: &[Tok], state: &PageState) -> bool {
+    if is_the_app_name(rest, state) {
+        return true;
+    }
     let rest = skip(rest, &["the"]);
     let Some((noun, name)) = APP_NOUNS.iter().find_map(|noun| {
         let at = rest.len().checked_sub(noun.len())?;
@@ -118,6 +121,26 @@ fn names_the_app(rest: &[Tok], state: &PageState) -> bool {
         return (title == name || heading) && at_the_base_url(state);
     }
     in_title || heading
+}
+
+/// Whether the words after a navigation verb are, with no noun after them, the whole title or
+/// a main heading of the app's first page, on that page (`navigate to The Can Store` on a page
+/// titled "The Can Store"). A leading `the` is no part of the comparison on either side.
+fn is_the_app_name(rest: &[Tok], state: &PageState) -> bool {
+    let bare = |mut w: Vec<String>| {
+        if w.first().is_some_and(|first| first == "the") {
+            w.remove(0);
+        }
+        w
+    };
+    let name = bare(rest.iter().flat_map(|tok| words(text_of(tok))).collect());
+    if name.is_empty() || !at_the_base_url(state) {
+        return false;
+    }
+    bare(words(&state.title)) == name
+        || main_headings(&state.snapshot)
+            .iter()
+            .any(|heading| bare(words(heading)) == name)
 }
 
 /// The text a token stands for.
@@ -265,6 +288,24 @@ mod tests {
         assert_eq!(written("go to the Shop page", &home).as_deref(), Ok(OPEN));
         let cart = state("http://127.0.0.1:8080/cart.html", "Cart");
         assert_ne!(written("go to the Cart page", &cart).as_deref(), Ok(OPEN));
+    }
+
+    #[test]
+    fn the_whole_title_or_main_heading_with_no_noun_names_the_app_on_its_first_page() {
+        let home = state("http://127.0.0.1:8080/", "The Can Store");
+        assert_eq!(
+            written("Navigate to The Can Store", &home).as_deref(),
+            Ok(OPEN)
+        );
+        assert_eq!(written("go to Can Store", &home).as_deref(), Ok(OPEN));
+        assert_eq!(written("navigate to todos", &home).as_deref(), Ok(OPEN));
+        // A part of the title is not the app's name, nor is the title on another page.
+        assert_ne!(written("navigate to the Store", &home).as_deref(), Ok(OPEN));
+        let other = state("http://127.0.0.1:8080/cans.html", "The Can Store");
+        assert_ne!(
+            written("Navigate to The Can Store", &other).as_deref(),
+            Ok(OPEN)
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use crate::script::PageState;
 use crate::writer::builtin::discourse::Discourse;
 use crate::writer::builtin::edit_mode;
+use crate::writer::builtin::field_reference::the_field_just_used;
 use crate::writer::builtin::plan_states;
 use crate::writer::builtin::plan_steps::{
     Reading, Said, add_and_mark, app_loads, click_checkbox_to, each_named_action, each_named_check,
@@ -34,6 +35,10 @@ pub(crate) const PLAN_READERS: &[PlanReader] = &[
     PlanReader {
         name: "reload the page",
         read: reload,
+    },
+    PlanReader {
+        name: "the field shows 'x' / is valid / change it to 'x'",
+        read: the_field_just_used,
     },
     PlanReader {
         name: "the application loads",

@@ -13,6 +13,8 @@ use crate::writer::builtin::discourse::{Discourse, Part, quoted};
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::navigation::main_headings;
+use crate::writer::builtin::resolve::has_words;
+use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::structure::{Hint, Structure};
 use crate::writer::builtin::tokens::Tok;
 
@@ -223,6 +225,11 @@ pub(crate) fn each_named_check(said: &Said) -> Reading {
         predicate.as_slice(),
         ["visible"] | ["displayed"] | ["shown"] | ["listed"] | ["in", "the", "list"]
     ) || (predicate.is_empty() && !toks[verb].is("is") && !toks[verb].is("are"));
+    // These checks are of a list's items; on a page where no list item shows a named item
+    // (a shop's products are cards), the shapes read the sentence on the page instead.
+    if visible && !a_list_item_shows(said.state, &items) {
+        return None;
+    }
     if only {
         if !visible {
             return None;
@@ -248,15 +255,27 @@ pub(crate) fn each_named_check(said: &Said) -> Reading {
     gone_words(&predicate).then(|| Ok(items.iter().map(|item| gone_code(item)).collect()))
 }
 
-/// Whether the words after `is`/`are` say an item left the list.
+/// Whether a list item of the page holds one of `items` as whole words of its text.
+fn a_list_item_shows(state: &PageState, items: &[String]) -> bool {
+    let snap = Snapshot::read(&state.snapshot, &state.structure);
+    snap.with_roles(&["listitem"]).into_iter().any(|li| {
+        let text = snap.text_of(li);
+        items.iter().any(|item| has_words(&text, item))
+    })
+}
+
+/// Whether the words after `is`/`are` say an item left the list. `not visible` and `no longer
+/// shown` are not among them: they say the text is nowhere on the page, which a check of the
+/// list's items alone would not see on a page whose items are no list items (a shop's cards),
+/// so the shapes read them as a check of the whole page.
 fn gone_words(predicate: &[&str]) -> bool {
     matches!(
         predicate,
         ["removed" | "deleted" | "gone"]
             | ["removed" | "deleted", "from", "the", "list"]
             | ["removed" | "deleted", "from", "the", _, "list"]
-            | ["not", "visible" | "displayed" | "shown" | "listed"]
-            | ["no", "longer", "visible" | "displayed" | "shown" | "listed"]
+            | ["not", "listed"]
+            | ["no", "longer", "listed"]
             | ["not", "in", "the", "list"]
     )
 }
@@ -376,7 +395,7 @@ pub(crate) fn press_to_submit(said: &Said) -> Reading {
     ]))
 }
 
-/// `'a' is removed from the list`, `the todo is deleted from the list`, `'a' is not visible`.
+/// `'a' is removed from the list`, `the todo is deleted from the list`, `'a' is not listed`.
 pub(crate) fn gone(said: &Said) -> Reading {
     let verb = said.toks.iter().position(|t| t.is("is") || t.is("are"))?;
     if !gone_words(&words(&said.toks[verb + 1..])) {
@@ -865,11 +884,28 @@ mod tests {
             read(&three, "Mark 'a' and 'c' as complete").unwrap(),
             ["Mark \"a\" as complete", "Mark \"c\" as complete"]
         );
-        let kept = read(&three, "'a' and 'c' remain visible").unwrap();
+        let listed = PageState {
+            snapshot: "- list:\n  - listitem: a\n  - listitem: b\n  - listitem: c\n".to_owned(),
+            ..page()
+        };
+        let kept = read_on(&three, "'a' and 'c' remain visible", &listed).unwrap();
         assert!(kept.iter().all(|c| c.ends_with("toBeVisible();")) && kept.len() == 2);
         assert_eq!(
-            read(&three, "Only 'a' and 'c' are displayed").unwrap(),
+            read_on(&three, "Only 'a' and 'c' are displayed", &listed).unwrap(),
             ["the list is exactly \"a\" and \"c\""]
+        );
+        // On a page whose items are no list items (a shop's cards; the footer's list holds
+        // other texts), the shapes read the sentence on the page instead.
+        let cards = PageState {
+            snapshot: "- main:\n  - generic:\n    - heading \"a\" [level=2]\n  - generic:\n    \
+                       - heading \"c\" [level=2]\n- list:\n  - listitem: icons by someone\n"
+                .to_owned(),
+            ..page()
+        };
+        assert_eq!(read_on(&three, "'a' and 'c' remain visible", &cards), None);
+        assert_eq!(
+            read_on(&three, "Only 'a' and 'c' are displayed", &cards),
+            None
         );
         let gone = read(&three, "'a' and 'c' are removed from the list").unwrap();
         assert!(gone.iter().all(|c| c.ends_with("toHaveCount(0);")) && gone.len() == 2);
