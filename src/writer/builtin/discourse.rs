@@ -182,7 +182,11 @@ impl Discourse {
                     // An item's editor: its new text replaces the item's.
                     if let (Some(old), Some(new)) = (self.last_item.clone(), value) {
                         self.edit = Some((old.clone(), new.clone()));
-                        self.rename(&old, new);
+                        // An editor emptied holds no new name: the item is still the one it
+                        // was ("the todo is deleted" names its old text, never "").
+                        if !new.is_empty() {
+                            self.rename(&old, new);
+                        }
                     }
                     self.field = None;
                 }
@@ -1005,6 +1009,20 @@ mod tests {
             ),
         ]);
         assert_eq!(edited.added, ["oat milk"]);
+        // An emptied editor gives the item no name "": it keeps its own.
+        let emptied = after(&[
+            ("Add a todo 'milk'", add("milk")),
+            (
+                "Double-click the todo",
+                code("page.getByText('milk', { exact: true }).dblclick()"),
+            ),
+            (
+                "Clear all the text",
+                code("page.getByRole('listitem').getByRole('textbox').fill('')"),
+            ),
+        ]);
+        assert_eq!(emptied.added, ["milk"]);
+        assert_eq!(emptied.the_item(), Ok("milk".to_owned()));
         let mut cleared = three();
         cleared.completed = vec!["b".into()];
         cleared.hear("Click the 'Clear completed' button");

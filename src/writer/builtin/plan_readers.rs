@@ -7,6 +7,7 @@
 use crate::script::PageState;
 use crate::writer::builtin::discourse::Discourse;
 use crate::writer::builtin::edit_mode;
+use crate::writer::builtin::plan_counts;
 use crate::writer::builtin::plan_states;
 use crate::writer::builtin::plan_steps::{
     Reading, Said, add_and_mark, app_loads, click_checkbox_to, each_named_action, each_named_check,
@@ -14,6 +15,7 @@ use crate::writer::builtin::plan_steps::{
     url_fragment,
 };
 use crate::writer::builtin::plan_typing;
+use crate::writer::builtin::plan_unnamed;
 use crate::writer::builtin::tokens::{normalize, tokenize};
 
 /// One reader of plan steps: its name and what it makes of a sentence.
@@ -60,6 +62,10 @@ pub(crate) const PLAN_READERS: &[PlanReader] = &[
         read: plan_states::highlighted,
     },
     PlanReader {
+        name: "one completed and two active",
+        read: plan_counts::counted_states,
+    },
+    PlanReader {
         name: "the first todo is marked as complete",
         read: plan_states::position_state,
     },
@@ -74,6 +80,10 @@ pub(crate) const PLAN_READERS: &[PlanReader] = &[
     PlanReader {
         name: "press Enter to submit the todo",
         read: press_to_submit,
+    },
+    PlanReader {
+        name: "add three todos and mark one as complete",
+        read: plan_unnamed::add_unnamed,
     },
     PlanReader {
         name: "add 'a' and mark it as complete",
