@@ -30,6 +30,9 @@ pub(crate) struct Discourse {
     field: Option<String>,
     /// The last edit of an item in place: its text before, and the text typed into its editor.
     edit: Option<(String, String)>,
+    /// Whether an action may have changed items' states without naming them (a click of a
+    /// checkbox, which toggles, or of a toggle-all control), so `completed` may be stale.
+    states_unsure: bool,
 }
 
 /// One part of what a referring sentence means: a sentence the shapes read, or a line of code.
@@ -208,6 +211,15 @@ impl Discourse {
                     self.field = None;
                 }
                 _ if new_item_field => self.field = Some(locator),
+                "click" | "dblclick"
+                    if locator.contains("checkbox") || locator.contains("toggle") =>
+                {
+                    self.states_unsure = true;
+                    if let Some(item) = named {
+                        self.last_item = Some(item);
+                    }
+                    self.field = None;
+                }
                 _ => {
                     if let Some(item) = named {
                         self.last_item = Some(item);
@@ -279,6 +291,19 @@ impl Discourse {
     /// The items added and still there, in the order they were added.
     pub(crate) fn items(&self) -> &[String] {
         &self.added
+    }
+
+    /// The added items marked complete, or why the test's memory cannot tell: an earlier
+    /// action clicked a checkbox or toggle-all control, whose result depends on the state
+    /// before it.
+    pub(crate) fn completed(&self) -> Result<&[String], Decline> {
+        if self.states_unsure {
+            return Err(Decline::new(
+                "an earlier step of this test clicked a checkbox or a toggle-all control, so \
+                 which items are complete depends on the page; name the items in quotes",
+            ));
+        }
+        Ok(&self.completed)
     }
 
     /// The last edit of an item in place: the item's text before it, and the text typed into

@@ -6,6 +6,7 @@
 //!
 //! Main function: [`counted_states`], listed in `plan_readers.rs`.
 
+use crate::writer::builtin::discourse::{Part, quoted};
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::plan_steps::{Reading, Said, words};
 
@@ -41,6 +42,9 @@ pub(crate) fn counted_states(said: &Said) -> Reading {
     if first_state == second_state {
         return None;
     }
+    if let Err(unsure) = said.discourse.completed() {
+        return Some(Err(unsure));
+    }
     let items = said.discourse.items().len();
     if first + second != items {
         return Some(Err(Decline::new(format!(
@@ -58,6 +62,47 @@ pub(crate) fn counted_states(said: &Said) -> Reading {
     let claim = if first_state { "completed" } else { "active" };
     said.discourse
         .read(&format!("{first} {noun} {verb} {claim}"), &[])
+}
+
+/// `only active todos are visible`, `only the completed items are shown`: the list holds
+/// exactly the test's items in that state, in the order they were added.
+pub(crate) fn only_in_state(said: &Said) -> Reading {
+    let w = words(&said.toks);
+    let (wanted, noun, predicate) = match w.as_slice() {
+        ["only", "the", word, noun, rest @ ..] | ["only", word, noun, rest @ ..] => {
+            (state(word)?, *noun, rest)
+        }
+        _ => return None,
+    };
+    let shown = matches!(
+        predicate,
+        ["is" | "are", "visible" | "displayed" | "shown" | "listed"]
+            | ["remain" | "remains", "visible"]
+    );
+    if !shown || !matches!(noun, "todo" | "todos" | "item" | "items" | "task" | "tasks") {
+        return None;
+    }
+    let completed = match said.discourse.completed() {
+        Ok(completed) => completed,
+        Err(unsure) => return Some(Err(unsure)),
+    };
+    let items: Vec<String> = said
+        .discourse
+        .items()
+        .iter()
+        .filter(|item| completed.contains(item) == wanted)
+        .filter_map(|item| quoted(item))
+        .collect();
+    if items.is_empty() {
+        return Some(Err(Decline::new(
+            "the sentence says which items are shown, and no item this test added is in that \
+             state; say the list is empty",
+        )));
+    }
+    Some(Ok(vec![Part::Sentence(format!(
+        "the list is exactly {}",
+        items.join(" and ")
+    ))]))
 }
 
 #[cfg(test)]
@@ -101,6 +146,34 @@ mod tests {
             "{parts:?}"
         );
         assert_eq!(read(&done, "two active and one completed").len(), 3);
+    }
+
+    #[test]
+    fn only_items_in_a_state_are_the_whole_list() {
+        let done = one_of_three_done();
+        assert_eq!(
+            read(&done, "Only active todos are visible"),
+            ["the list is exactly \"b\" and \"c\""]
+        );
+        assert_eq!(
+            read(&done, "only the completed todos are displayed"),
+            ["the list is exactly \"a\""]
+        );
+        assert_eq!(read(&done, "only active todos are big"), ["NONE"]);
+    }
+
+    #[test]
+    fn a_clicked_checkbox_makes_the_states_unknown_and_the_reader_declines() {
+        let field = "page.getByRole('textbox')";
+        let code: Vec<String> = [
+            format!("async function step(page) {{\n  await {field}.fill('a');\n  await {field}.press('Enter');\n}}"),
+            "async function step(page) {\n  await page.locator('input.toggle-all').click();\n}".to_owned(),
+        ]
+        .into();
+        let sentences = ["add 'a'", "click the toggle all checkbox"].map(str::to_owned);
+        let toggled = Discourse::of(&sentences, &code);
+        assert!(read(&toggled, "Only active todos are visible")[0].starts_with("DECLINE"));
+        assert!(read(&toggled, "one completed and zero active")[0].starts_with("DECLINE"));
     }
 
     #[test]

@@ -66,6 +66,10 @@ pub(crate) const PLAN_READERS: &[PlanReader] = &[
         read: plan_counts::counted_states,
     },
     PlanReader {
+        name: "only active todos are visible",
+        read: plan_counts::only_in_state,
+    },
+    PlanReader {
         name: "the first todo is marked as complete",
         read: plan_states::position_state,
     },
