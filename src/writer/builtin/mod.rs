@@ -43,6 +43,7 @@ mod locator;
 mod navigation;
 mod phrases;
 mod plan_counts;
+mod plan_either;
 mod plan_readers;
 mod plan_states;
 mod plan_steps;
