@@ -123,6 +123,12 @@ static IN_ITEM: LazyLock<Regex> = LazyLock::new(|| {
         .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
 
+/// A locator of a control whose click toggles items' states: a checkbox (a click flips it,
+/// so the state after depends on the state before) or a toggle-all control.
+static TOGGLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"checkbox|toggle").unwrap_or_else(|_| unreachable!("a constant pattern"))
+});
+
 impl Discourse {
     /// The discourse of a test after the steps with `sentences` and the `code` they passed with
     /// (background steps first), in order.
@@ -211,9 +217,7 @@ impl Discourse {
                     self.field = None;
                 }
                 _ if new_item_field => self.field = Some(locator),
-                "click" | "dblclick"
-                    if locator.contains("checkbox") || locator.contains("toggle") =>
-                {
+                "click" | "dblclick" if TOGGLE.is_match(&locator) => {
                     self.states_unsure = true;
                     if let Some(item) = named {
                         self.last_item = Some(item);

@@ -51,9 +51,9 @@ pub(crate) fn either(said: &Said) -> Reading {
         return None;
     }
     Some(Err(Decline::new(format!(
-        "the sentence claims one of two things (\"{}\" or \"{}\"), and the built-in generator \
-         writes no check that passes when either holds; write the claim that holds for this \
-         app as a step of its own",
+        "the sentence claims either that {} or that {}, and the built-in generator writes no \
+         check that passes when either holds; write the claim that holds for this app as a \
+         step of its own",
         sentence_of(left),
         sentence_of(right)
     ))))
@@ -73,7 +73,8 @@ mod tests {
     fn two_claims_joined_by_or_decline_naming_both() {
         let declined = read("Counter shows '0 items left' or the footer is hidden");
         assert!(
-            declined[0].starts_with("DECLINE") && declined[0].contains("footer is hidden"),
+            declined[0].starts_with("DECLINE")
+                && declined[0].contains("or that the footer is hidden"),
             "{declined:?}"
         );
         assert!(read("The footer is hidden or shows '0 items left'")[0].starts_with("DECLINE"));

@@ -67,7 +67,7 @@ pub(crate) fn add_unnamed(said: &Said) -> Reading {
             rest @ ..,
         ]
         | ["mark" | "check" | "complete", whom, rest @ ..]
-            if !rest.first().is_some_and(|r| *r == "as") =>
+            if rest.first().is_none_or(|r| *r != "as") =>
         {
             (*whom, rest)
         }
