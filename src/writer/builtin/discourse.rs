@@ -30,6 +30,9 @@ pub(crate) struct Discourse {
     field: Option<String>,
     /// The last edit of an item in place: its text before, and the text typed into its editor.
     edit: Option<(String, String)>,
+    /// Whether an action may have changed items' states without naming them (a click of a
+    /// checkbox, which toggles, or of a toggle-all control), so `completed` may be stale.
+    states_unsure: bool,
 }
 
 /// One part of what a referring sentence means: a sentence the shapes read, or a line of code.
@@ -121,6 +124,12 @@ static IN_ITEM: LazyLock<Regex> = LazyLock::new(|| {
         .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
 
+/// A locator of a control whose click toggles items' states: a checkbox (a click flips it,
+/// so the state after depends on the state before) or a toggle-all control.
+static TOGGLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"checkbox|toggle").unwrap_or_else(|_| unreachable!("a constant pattern"))
+});
+
 impl Discourse {
     /// The discourse of a test after the steps with `sentences` and the `code` they passed with
     /// (background steps first), in order.
@@ -183,7 +192,11 @@ impl Discourse {
                     // An item's editor: its new text replaces the item's.
                     if let (Some(old), Some(new)) = (self.last_item.clone(), value) {
                         self.edit = Some((old.clone(), new.clone()));
-                        self.rename(&old, new);
+                        // An editor emptied holds no new name: the item is still the one it
+                        // was ("the todo is deleted" names its old text, never "").
+                        if !new.is_empty() {
+                            self.rename(&old, new);
+                        }
                     }
                     self.field = None;
                 }
@@ -205,6 +218,13 @@ impl Discourse {
                     self.field = None;
                 }
                 _ if new_item_field => self.field = Some(locator),
+                "click" | "dblclick" if TOGGLE.is_match(&locator) => {
+                    self.states_unsure = true;
+                    if let Some(item) = named {
+                        self.last_item = Some(item);
+                    }
+                    self.field = None;
+                }
                 _ => {
                     if let Some(item) = named {
                         self.last_item = Some(item);
@@ -276,6 +296,19 @@ impl Discourse {
     /// The items added and still there, in the order they were added.
     pub(crate) fn items(&self) -> &[String] {
         &self.added
+    }
+
+    /// The added items marked complete, or why the test's memory cannot tell: an earlier
+    /// action clicked a checkbox or toggle-all control, whose result depends on the state
+    /// before it.
+    pub(crate) fn completed(&self) -> Result<&[String], Decline> {
+        if self.states_unsure {
+            return Err(Decline::new(
+                "an earlier step of this test clicked a checkbox or a toggle-all control, so \
+                 which items are complete depends on the page; name the items in quotes",
+            ));
+        }
+        Ok(&self.completed)
     }
 
     /// The last edit of an item in place: the item's text before it, and the text typed into
@@ -1011,6 +1044,20 @@ mod tests {
             ),
         ]);
         assert_eq!(edited.added, ["oat milk"]);
+        // An emptied editor gives the item no name "": it keeps its own.
+        let emptied = after(&[
+            ("Add a todo 'milk'", add("milk")),
+            (
+                "Double-click the todo",
+                code("page.getByText('milk', { exact: true }).dblclick()"),
+            ),
+            (
+                "Clear all the text",
+                code("page.getByRole('listitem').getByRole('textbox').fill('')"),
+            ),
+        ]);
+        assert_eq!(emptied.added, ["milk"]);
+        assert_eq!(emptied.the_item(), Ok("milk".to_owned()));
         let mut cleared = three();
         cleared.completed = vec!["b".into()];
         cleared.hear("Click the 'Clear completed' button");

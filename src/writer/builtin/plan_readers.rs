@@ -8,6 +8,8 @@ use crate::script::PageState;
 use crate::writer::builtin::discourse::Discourse;
 use crate::writer::builtin::edit_mode;
 use crate::writer::builtin::field_reference::the_field_just_used;
+use crate::writer::builtin::plan_counts;
+use crate::writer::builtin::plan_either;
 use crate::writer::builtin::plan_states;
 use crate::writer::builtin::plan_steps::{
     Reading, Said, add_and_mark, app_loads, click_checkbox_to, each_named_action, each_named_check,
@@ -15,6 +17,7 @@ use crate::writer::builtin::plan_steps::{
     url_fragment,
 };
 use crate::writer::builtin::plan_typing;
+use crate::writer::builtin::plan_unnamed;
 use crate::writer::builtin::tokens::{normalize, tokenize};
 
 /// One reader of plan steps: its name and what it makes of a sentence.
@@ -32,6 +35,10 @@ pub(crate) struct PlanReader {
 
 /// The readers in the order they are tried; the first that reads the sentence wins.
 pub(crate) const PLAN_READERS: &[PlanReader] = &[
+    PlanReader {
+        name: "'a' shows 'x' or 'b' is hidden",
+        read: plan_either::either,
+    },
     PlanReader {
         name: "reload the page",
         read: reload,
@@ -65,6 +72,14 @@ pub(crate) const PLAN_READERS: &[PlanReader] = &[
         read: plan_states::highlighted,
     },
     PlanReader {
+        name: "one completed and two active",
+        read: plan_counts::counted_states,
+    },
+    PlanReader {
+        name: "only active todos are visible",
+        read: plan_counts::only_in_state,
+    },
+    PlanReader {
         name: "the first todo is marked as complete",
         read: plan_states::position_state,
     },
@@ -79,6 +94,10 @@ pub(crate) const PLAN_READERS: &[PlanReader] = &[
     PlanReader {
         name: "press Enter to submit the todo",
         read: press_to_submit,
+    },
+    PlanReader {
+        name: "add three todos and mark one as complete",
+        read: plan_unnamed::add_unnamed,
     },
     PlanReader {
         name: "add 'a' and mark it as complete",

@@ -871,8 +871,13 @@ mod tests {
         assert!(
             read(&none, "add 'a', 'b' and mark it as complete").unwrap()[0].starts_with("DECLINE")
         );
+        // A count of unnamed items gets invented names (`plan_unnamed.rs`); no count declines.
+        assert_eq!(
+            read(&none, "Add three todos and mark one as complete").unwrap()[0],
+            "Add three todos: \"Todo 1\", \"Todo 2\", \"Todo 3\""
+        );
         assert!(
-            read(&none, "Add three todos and mark one as complete").unwrap()[0]
+            read(&none, "Add some todos and mark one as complete").unwrap()[0]
                 .starts_with("DECLINE")
         );
     }
