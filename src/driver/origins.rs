@@ -390,12 +390,20 @@ impl OriginGuard {
     }
 
     /// Notes a call of step code before it is sent: what it can do to the pages (`reach`) and
-    /// every string of its `params`.
+    /// every string of its `params`. When what the call sets going may reach the network only
+    /// a while after it (see [`StepReach::may_answer_late`]), a settle waits for that while.
     pub(crate) fn step_call(&self, reach: Reach, params: &Value) {
-        if reach.touches_pages() {
+        let late = {
+            let mut step_reach = self.reach();
+            step_reach.call(reach, params);
+            step_reach.may_answer_late(reach, !self.secrets.is_empty(), |host| {
+                !self.allowed.allows(&format!("http://{host}/"))
+                    && !self.allowed.allows(&format!("https://{host}/"))
+            })
+        };
+        if late {
             self.traffic.acted();
         }
-        self.reach().call(reach, params);
     }
 
     /// Records a request the worker's proxy refused while this guard's test ran, with its URL

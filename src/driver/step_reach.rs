@@ -36,19 +36,12 @@ pub(crate) enum Reach {
     Act,
     /// It runs step code's own JavaScript in the page (`evaluate`, `waitForFunction`).
     RunCode,
+    /// It runs step code's own JavaScript whose script only reads the page
+    /// (`script/page_reads.rs`): blamed like any code of step code's own, but it can neither
+    /// send a request nor leave a timer or a listener behind.
+    ReadCode,
     /// It sends an HTTP request of its own (`request.*`): nothing in a page changes.
     Request,
-}
-
-impl Reach {
-    /// Whether the call can make a page start requests of its own: everything but reads and
-    /// step code's own requests, which the driver sends past the pages.
-    pub(crate) fn touches_pages(self) -> bool {
-        match self {
-            Reach::Navigate | Reach::Act | Reach::RunCode => true,
-            Reach::Read | Reach::Request => false,
-        }
-    }
 }
 
 /// See the module documentation.
@@ -95,7 +88,7 @@ impl StepReach {
         match reach {
             Reach::Read => return,
             Reach::Act => self.acted += 1,
-            Reach::RunCode => {
+            Reach::RunCode | Reach::ReadCode => {
                 self.acted += 1;
                 self.ran_code.get_or_insert(self.executions);
             }
@@ -146,6 +139,35 @@ impl StepReach {
 
     pub(crate) fn ran_code(&self) -> bool {
         self.ran_code.is_some()
+    }
+
+    /// Whether a call of `reach`, noted already, may set going requests that fail the test
+    /// and that the pages hand to the network only a while after the call returned.
+    ///
+    /// Step code's own JavaScript may, unless its script only reads: a timer, an inserted
+    /// script, a listener. Once it ran, any later act on a page may too, because its listeners
+    /// and timers may answer the act. Otherwise what a page sends after a user's act or a
+    /// navigation is the app's own, which fails the test only when it carries a secret of the
+    /// run (`secrets_in_play`: the run has one, and step code may have typed it), names a host
+    /// step code put into the page that is `outside` the allowed origins, or navigates a page
+    /// (which Playwright's click and press wait for before they return). When none of those
+    /// can apply, whatever the app sends late is blocked quietly at worst.
+    pub(crate) fn may_answer_late(
+        &self,
+        reach: Reach,
+        secrets_in_play: bool,
+        outside: impl Fn(&str) -> bool,
+    ) -> bool {
+        match reach {
+            Reach::RunCode => true,
+            Reach::Act | Reach::Navigate => {
+                self.ran_code.is_some()
+                    || secrets_in_play
+                    || self.overflow
+                    || self.hosts.iter().any(|host| outside(host))
+            }
+            Reach::ReadCode | Reach::Read | Reach::Request => false,
+        }
     }
 
     /// Who could have caused a request that fails now: code before the current execution when
@@ -409,6 +431,45 @@ mod tests {
         reach.forgive();
         reach.mark();
         assert_eq!(reach.culprit(), Culprit::CurrentCode);
+    }
+
+    #[test]
+    fn only_code_of_step_codes_own_may_answer_late() {
+        let app = |host: &str| host != "127.0.0.1:4000";
+        let mut reach = StepReach::default();
+        reach.mark();
+        reach.call(Reach::Navigate, &json!({ "url": "http://127.0.0.1:4000/" }));
+        reach.call(Reach::Act, &json!({ "value": "buy milk" }));
+        // Before step code ran JavaScript of its own, a user's act or a navigation is answered
+        // by the app alone; reads and step code's own requests set nothing going in a page.
+        for quiet in [
+            Reach::Act,
+            Reach::Navigate,
+            Reach::Read,
+            Reach::Request,
+            Reach::ReadCode,
+        ] {
+            assert!(!reach.may_answer_late(quiet, false, app), "{quiet:?}");
+        }
+        assert!(reach.may_answer_late(Reach::RunCode, false, app));
+        // A secret in play, or a host outside the allowed origins step code typed, may be
+        // carried by the app's request after any act.
+        assert!(reach.may_answer_late(Reach::Act, true, app));
+        assert!(!reach.may_answer_late(Reach::Read, true, app));
+        let mut typed = StepReach::default();
+        typed.call(Reach::Act, &json!({ "value": "cdn.example.com/x.png" }));
+        assert!(typed.may_answer_late(Reach::Act, false, app));
+        assert!(typed.may_answer_late(Reach::Navigate, false, app));
+        // A script that only reads is still step code's own code, blamed as such.
+        reach.call(Reach::ReadCode, &json!({ "expression": "() => 1" }));
+        assert!(reach.ran_code());
+        // Once step code ran JavaScript of its own, its listeners may answer any act.
+        reach.mark();
+        assert!(reach.may_answer_late(Reach::Act, false, app));
+        assert!(reach.may_answer_late(Reach::Navigate, false, app));
+        assert!(!reach.may_answer_late(Reach::Read, false, app));
+        assert!(!reach.may_answer_late(Reach::Request, false, app));
+        assert!(!reach.may_answer_late(Reach::ReadCode, false, app));
     }
 
     #[test]

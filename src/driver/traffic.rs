@@ -10,11 +10,13 @@
 //! calm round trip leaves a whole round trip more for the rare event that is not. The barrier
 //! is not an ordering guarantee, though: a page may hand a request to the network a task or
 //! more after the call that caused it (Chromium schedules an inserted script's load, for one),
-//! and a busy machine widens that gap. So when step code last acted on a page (a click, a
-//! fill, a navigation, its own JavaScript) less than [`ACTED_FLOOR`] ago, a settle also lets
-//! that much time pass since the act, and then asks the round trips again if anything was
-//! heard meanwhile. A test that ends on checks, read after its last act, does not wait at all,
-//! and a busy page does not make the floor longer.
+//! and a busy machine widens that gap, and a timer step code left fires after any barrier. So
+//! when step code last made a call whose consequences may fail the test and come late (its own
+//! JavaScript, or any act once that ran; see `StepReach::may_answer_late`) less than
+//! [`ACTED_FLOOR`] ago, a settle also lets that much time pass since the call, and then asks
+//! the round trips again if anything was heard meanwhile. A test that ends on checks, read
+//! after its last such call, does not wait at all, and a busy page does not make the floor
+//! longer.
 
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -26,8 +28,9 @@ use tokio::sync::Notify;
 /// How many round trips in a row must pass with no traffic before a settle ends.
 const CALM_ROUND_TRIPS: u32 = 2;
 
-/// How long after step code's last act on a page a settle ends at the earliest: the quiet wait
-/// the guard held to before it had the barrier, kept only for the moments just after an act.
+/// How long after step code's last call whose consequences may come late a settle ends at the
+/// earliest: the quiet wait the guard held to before it had the barrier, kept only for the
+/// moments just after such a call.
 pub(crate) const ACTED_FLOOR: Duration = Duration::from_millis(150);
 
 /// The requests of one context, and a count of every change.
@@ -49,7 +52,8 @@ struct State {
     version: u64,
     /// How many executions of step code started (see [`Traffic::mark`]).
     execution: u64,
-    /// When step code last acted on a page (see [`Traffic::acted`]).
+    /// When step code last made a call whose consequences may come late (see
+    /// [`Traffic::acted`]).
     acted_at: Option<Instant>,
     /// Routed requests the guard is still judging (see [`Traffic::judging`]).
     judging: usize,
@@ -92,8 +96,8 @@ impl Traffic {
         self.lock().execution += 1;
     }
 
-    /// Notes that step code is about to act on a page: what the act sets going may be handed
-    /// to the network only a while later.
+    /// Notes that step code is about to make a call whose consequences may fail the test and
+    /// be handed to the network only a while later.
     pub(crate) fn acted(&self) {
         self.lock().acted_at = Some(Instant::now());
     }

@@ -1,6 +1,7 @@
 //! What each call of step code can do to the test's pages, as the origin guard needs it
-//! ([`Reach`]): read, navigate, act as a user does, run step code's own JavaScript in the page,
-//! or send a request of its own. It is derived from the kind of each row of the binding's table
+//! ([`Reach`]): read, navigate, act as a user does, run step code's own JavaScript in the page
+//! (telling a script that only reads, by `page_reads.rs`, from one that may do more), or send a
+//! request of its own. It is derived from the kind of each row of the binding's table
 //! (`methods.rs`), not kept as a list of its own.
 //!
 //! Main function: [`reach_of`]. The prelude runs a few expressions of its own through the calls
@@ -13,6 +14,7 @@ use serde_json::Value;
 
 use crate::driver::Reach;
 use crate::script::methods::{Kind, Method};
+use crate::script::page_reads::only_reads;
 
 /// The prelude's source, where its own expressions are read from.
 const PRELUDE: &str = include_str!("prelude.js");
@@ -28,6 +30,8 @@ pub(crate) fn reach_of(method: Method, params: &Value) -> Reach {
             let expression = params.get("expression").and_then(Value::as_str);
             if expression.is_some_and(|e| prelude_expressions().contains(&e)) {
                 Reach::Read
+            } else if expression.is_some_and(only_reads) {
+                Reach::ReadCode
             } else {
                 Reach::RunCode
             }
@@ -109,23 +113,18 @@ mod tests {
         assert_eq!(reach_of(row("frame.expect"), &none), Reach::Read);
         assert_eq!(reach_of(row("frame.textContent"), &none), Reach::Read);
         assert_eq!(reach_of(row("waiter.finish"), &none), Reach::Read);
-        let code = json!({ "expression": "() => document.title" });
-        assert_eq!(
-            reach_of(row("frame.evaluateExpression"), &code),
-            Reach::RunCode
-        );
-        assert_eq!(
-            reach_of(row("element.evaluateExpression"), &code),
-            Reach::RunCode
-        );
-        assert_eq!(
-            reach_of(row("frame.waitForFunction"), &code),
-            Reach::RunCode
-        );
-        assert_eq!(
-            reach_of(row("frame.evalOnSelectorAll"), &code),
-            Reach::RunCode
-        );
+        // A script that may do more than read runs code; one that only reads is told apart.
+        let code = json!({ "expression": "() => { setTimeout(() => fetch('/x'), 60); }" });
+        let reads = json!({ "expression": "() => document.title" });
+        for method in [
+            "frame.evaluateExpression",
+            "element.evaluateExpression",
+            "frame.waitForFunction",
+            "frame.evalOnSelectorAll",
+        ] {
+            assert_eq!(reach_of(row(method), &code), Reach::RunCode, "{method}");
+            assert_eq!(reach_of(row(method), &reads), Reach::ReadCode, "{method}");
+        }
         let own = json!({ "expression": "document.readyState === 'complete'" });
         assert_eq!(reach_of(row("frame.waitForFunction"), &own), Reach::Read);
         let own = json!({ "expression": "ee => ee.map(e => e.innerText)" });
