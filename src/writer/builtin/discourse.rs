@@ -217,7 +217,6 @@ impl Discourse {
                     }
                     self.field = None;
                 }
-                _ if new_item_field => self.field = Some(locator),
                 "click" | "dblclick" if TOGGLE.is_match(&locator) => {
                     self.states_unsure = true;
                     if let Some(item) = named {
@@ -225,6 +224,8 @@ impl Discourse {
                     }
                     self.field = None;
                 }
+                // A click on a checkbox found by an `input` selector toggles; it uses no field.
+                _ if new_item_field => self.field = Some(locator),
                 _ => {
                     if let Some(item) = named {
                         self.last_item = Some(item);
