@@ -6,7 +6,9 @@
 //!
 //! Main items: [`Quality`], [`quality`] and [`unread_qualifiers`].
 
-use crate::writer::builtin::intent::{Decline, Intent, Literal, State, Target};
+use crate::writer::builtin::intent::{
+    CardCheck, Choice, ClauseAct, Decline, Intent, Literal, State, Target, Then,
+};
 use crate::writer::builtin::tokens::Tok;
 
 /// An item's words for done: its checkbox is ticked.
@@ -198,7 +200,70 @@ impl Carried {
                 self.literal(from);
                 self.literal(to);
             }
+            Intent::Cards(check) => self.cards(check),
+            Intent::Choice(choice) => self.choice(choice),
+            Intent::Clauses(clauses) => {
+                for clause in clauses {
+                    match &clause.act {
+                        ClauseAct::Intent(intent) => self.intent(intent),
+                        ClauseAct::FillFocused(value) => self.literal(value),
+                        ClauseAct::ClearFocused | ClauseAct::PressFocused(_) => {}
+                    }
+                }
+            }
             _ => {}
+        }
+    }
+}
+
+impl Carried {
+    fn toks(&mut self, toks: &[Tok]) {
+        for tok in toks {
+            match tok {
+                Tok::Word(word, _) => self.words.push(word.clone()),
+                Tok::Lit(text) => self.text(text),
+            }
+        }
+    }
+
+    /// The cards' names are the sentence's words, and every check of them is about the cards
+    /// shown (`12 products are visible`, `Spam is hidden`).
+    fn cards(&mut self, check: &CardCheck) {
+        match check {
+            CardCheck::Names { names, .. }
+            | CardCheck::CountedNames { names, .. }
+            | CardCheck::Absent(names)
+            | CardCheck::Price {
+                name: Some(names), ..
+            } => self.toks(names),
+            CardCheck::Count(..) | CardCheck::Price { name: None, .. } => {}
+        }
+        self.qualities.push(Quality::Visible);
+    }
+
+    /// A search's words are its value; a dropdown's noun and option are its words, and its
+    /// choice is a selection.
+    fn choice(&mut self, choice: &Choice) {
+        match choice {
+            Choice::Search(value) | Choice::SearchField(value) => self.text(value),
+            Choice::Pick { noun, value, then } => {
+                self.toks(noun);
+                self.text(value);
+                self.qualities.push(Quality::Selected);
+                match then {
+                    Some(Then::Button { verb, words, .. }) => {
+                        self.text(verb);
+                        words.iter().for_each(|word| self.text(word));
+                    }
+                    Some(Then::Act(intent)) => self.intent(intent),
+                    None => {}
+                }
+            }
+            Choice::Chosen { noun, value } => {
+                self.toks(noun);
+                self.text(value);
+                self.qualities.push(Quality::Selected);
+            }
         }
     }
 }
