@@ -89,6 +89,10 @@ pub(crate) fn narrows_to(word: &Tok) -> Option<State> {
 struct Carried {
     words: Vec<String>,
     qualities: Vec<Quality>,
+    /// How many checkbox states the intent is about (a narrowed item, a check of a state):
+    /// each reads one word of done or not done, so a second word of them (`the first completed
+    /// active todo`) is not read by the first one's state.
+    checkbox_states: usize,
 }
 
 impl Carried {
@@ -114,6 +118,9 @@ impl Carried {
     }
 
     fn state(&mut self, state: State) {
+        if matches!(state, State::Checked | State::Unchecked) {
+            self.checkbox_states += 1;
+        }
         self.qualities.extend(match state {
             State::Checked | State::Unchecked => [
                 Quality::Checked(true),
@@ -268,11 +275,29 @@ impl Carried {
     }
 }
 
+/// Declines when `toks` have a word of manner, which no step's code can honour: the plan
+/// readers (`plan_readers.rs`) and the test's memory (`discourse.rs`) write parts that are no
+/// intent, so this is the part of the accounting that holds for them whatever they wrote.
+pub(crate) fn unread_manner(toks: &[Tok]) -> Result<(), Decline> {
+    let unread: Vec<&str> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Word(_, orig) if quality(t) == Some(Quality::Manner) => Some(orig.as_str()),
+            _ => None,
+        })
+        .collect();
+    if unread.is_empty() {
+        return Ok(());
+    }
+    Err(Decline::unread(&unread))
+}
+
 /// Declines when `toks` have a qualifier that `intent` does not carry: a word of state that no
 /// name holds and no check or narrowed item is about, or any word of manner.
 pub(crate) fn unread_qualifiers(toks: &[Tok], intent: &Intent) -> Result<(), Decline> {
     let mut carried = Carried::default();
     carried.intent(intent);
+    let mut checkbox_words = 0;
     let unread: Vec<&str> = toks
         .iter()
         .filter_map(|t| match t {
@@ -281,10 +306,21 @@ pub(crate) fn unread_qualifiers(toks: &[Tok], intent: &Intent) -> Result<(), Dec
         })
         .filter(|(t, word, _)| {
             quality(t).is_some_and(|quality| {
-                // A word of manner is never read: an unquoted name that holds one (`press
-                // Enter quickly` read as a click on "Enter quickly") is no reading of it.
-                quality == Quality::Manner
-                    || (!carried.words.contains(word) && !carried.qualities.contains(&quality))
+                if quality == Quality::Manner {
+                    // A word of manner is never read: an unquoted name that holds one (`press
+                    // Enter quickly` read as a click on "Enter quickly") is no reading of it.
+                    return true;
+                }
+                if carried.words.contains(word) {
+                    return false;
+                }
+                if let Quality::Checked(_) = quality {
+                    checkbox_words += 1;
+                    if checkbox_words > carried.checkbox_states {
+                        return true;
+                    }
+                }
+                !carried.qualities.contains(&quality)
             })
         })
         .map(|(_, _, orig)| orig.as_str())
@@ -339,6 +375,9 @@ mod tests {
             ("press Enter quickly", "quickly"),
             // A shape that does not narrow what it counts declines rather than count them all.
             ("there are 3 completed todos", "completed"),
+            // Each state the intent is about reads one word of done or not done: a second one
+            // that contradicts it is not read by it.
+            ("mark \"buy milk\" as completed active", "active"),
         ] {
             let why = parse(sentence, &[]).unwrap_err();
             assert_eq!(why.1, Cause::UnreadWords, "{sentence:?}: {}", why.0);
@@ -362,6 +401,9 @@ mod tests {
             "the spinner is visible",
             "loading is done",
             "\"Hello World!\" appears after loading",
+            // Words of state, each carried: the item narrowed and the state the action sets.
+            "mark the first active todo as completed",
+            "uncheck the first completed todo",
         ] {
             intent(sentence);
         }
