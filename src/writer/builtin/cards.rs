@@ -4,11 +4,11 @@
 //! priced $2.85", "the products are Hot dogs, Spam and Corned beef") and count them by any noun
 //! ("12 products are shown"), so they are read here, after the other shapes declined.
 //!
-//! Main type: [`Cards`]; the entry point is [`code`], which the registry (`shapes.rs`) tries
-//! after the word shapes, and after any of them declined a sentence ([`counts_cards`] says when
-//! a count of cards goes first).
+//! Main type: [`Cards`]; [`read`] makes a sentence an `Intent::Cards`, which the registry
+//! (`shapes.rs`) tries after the word shapes, and after any of them declined a sentence
+//! ([`counts_cards`] says when a count of cards goes first); [`code`] writes it for `codegen.rs`.
 
-use crate::writer::builtin::intent::Decline;
+use crate::writer::builtin::intent::{CardCheck, Decline};
 use crate::writer::builtin::kinds::KINDS;
 use crate::writer::builtin::locator::{js_str, norm};
 use crate::writer::builtin::resolve::bounded_regex_js;
@@ -290,31 +290,9 @@ fn number(t: &Tok) -> Option<usize> {
     }
 }
 
-/// What a sentence about cards checks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Check {
-    /// `N products are shown`: exactly N cards.
-    Count(usize, String),
-    /// `the products are A, B and C`, `only A is shown`: exactly these cards (any order);
-    /// without `only`, these among others.
-    Names { names: Vec<Tok>, only: bool },
-    /// `exactly three products appear: A, B and C`.
-    CountedNames {
-        count: usize,
-        noun: String,
-        names: Vec<Tok>,
-    },
-    /// `A is no longer shown`.
-    Absent(Vec<Tok>),
-    /// `A costs $1.49`: the card of A shows the price; `None` is the one card shown.
-    Price {
-        name: Option<Vec<Tok>>,
-        price: String,
-    },
-}
-
-/// The check a sentence about cards makes, or `None` when it is no such sentence.
-fn check(t: &[Tok]) -> Option<Check> {
+/// The check a sentence about cards makes, or `None` when it is no such sentence (and the
+/// other shapes' decline stands).
+pub(crate) fn read(t: &[Tok]) -> Option<CardCheck> {
     if let Some(decided) = counted(t) {
         return decided;
     }
@@ -338,7 +316,7 @@ fn check(t: &[Tok]) -> Option<Check> {
         && !rest.iter().any(|w| w.is("not"))
         && !SHOWN.iter().any(|x| rest[0].is(x))
     {
-        return Some(Check::Names {
+        return Some(CardCheck::Names {
             names: rest.to_vec(),
             only: true,
         });
@@ -351,12 +329,12 @@ fn check(t: &[Tok]) -> Option<Check> {
 
 /// `the number of products shown is 2`, `there are 6 products`: `Some` when the sentence starts
 /// so, with the count it makes (`None` inside when the rest does not fit).
-fn counted(t: &[Tok]) -> Option<Option<Check>> {
+fn counted(t: &[Tok]) -> Option<Option<CardCheck>> {
     if t.len() >= 5 && t[0].is("the") && t[1].is("number") && t[2].is("of") {
         return Some((|| {
             let at = find(t, &["is"])?;
             let n = number(t.get(at + 1)?)?;
-            (at + 2 == t.len()).then(|| Check::Count(n, tok_text(&t[3])))
+            (at + 2 == t.len()).then(|| CardCheck::Count(n, tok_text(&t[3])))
         })());
     }
     if t.len() >= 3 && t[0].is("there") && t[1].is("is") {
@@ -366,7 +344,7 @@ fn counted(t: &[Tok]) -> Option<Option<Check>> {
             let noun_only = !rest.is_empty()
                 && rest.len() <= 3
                 && rest.iter().all(|w| matches!(w, Tok::Word(..)));
-            noun_only.then(|| Check::Count(n, tok_text(&rest[rest.len() - 1])))
+            noun_only.then(|| CardCheck::Count(n, tok_text(&rest[rest.len() - 1])))
         })());
     }
     None
@@ -374,7 +352,7 @@ fn counted(t: &[Tok]) -> Option<Option<Check>> {
 
 /// `A costs $1.49`, `A is listed at $0.40`, `A is priced $2.85`, `A is $1.40`, `the price shown
 /// is $2`: the card of A (or the one card shown) shows the price.
-fn price(subject: &[Tok], rest: &[Tok]) -> Option<Check> {
+fn price(subject: &[Tok], rest: &[Tok]) -> Option<CardCheck> {
     let Some(Tok::Word(_, price)) = rest.last() else {
         return None;
     };
@@ -399,7 +377,7 @@ fn price(subject: &[Tok], rest: &[Tok]) -> Option<Check> {
     } else {
         Some(subject.to_vec())
     };
-    Some(Check::Price {
+    Some(CardCheck::Price {
         name,
         price: price.clone(),
     })
@@ -408,7 +386,7 @@ fn price(subject: &[Tok], rest: &[Tok]) -> Option<Check> {
 /// `12 products are shown`, `all 12 products are back`, `no products are shown`, `exactly three
 /// products appear: A, B and C`: `Some` when the subject is a count of a noun, with the check
 /// it makes (`None` inside when the verb says no count).
-fn quantified(verb: &Tok, subject: &[Tok], rest: &[Tok]) -> Option<Option<Check>> {
+fn quantified(verb: &Tok, subject: &[Tok], rest: &[Tok]) -> Option<Option<CardCheck>> {
     let quantified = subject
         .iter()
         .skip_while(|w| w.is("all") || w.is("exactly") || w.is("only"))
@@ -435,9 +413,9 @@ fn quantified(verb: &Tok, subject: &[Tok], rest: &[Tok]) -> Option<Option<Check>
     let names = rest.get(shown_at..).unwrap_or_default();
     let noun = quantified.last().map(|w| tok_text(w)).unwrap_or_default();
     if names.is_empty() {
-        return Some(Some(Check::Count(n, noun)));
+        return Some(Some(CardCheck::Count(n, noun)));
     }
-    Some(Some(Check::CountedNames {
+    Some(Some(CardCheck::CountedNames {
         count: n,
         noun,
         names: names.to_vec(),
@@ -446,7 +424,7 @@ fn quantified(verb: &Tok, subject: &[Tok], rest: &[Tok]) -> Option<Option<Check>
 
 /// `A is shown`, `only A is shown`, `A is no longer shown`, `Spam is gone`, `A and B are among
 /// them`.
-fn shown_or_gone(subject: &[Tok], rest: &[Tok]) -> Option<Check> {
+fn shown_or_gone(subject: &[Tok], rest: &[Tok]) -> Option<CardCheck> {
     let (negated, rest) = match rest {
         [n, rest @ ..] if n.is("not") => (true, rest),
         [n, l, rest @ ..] if n.is("no") && l.is("longer") => (true, rest),
@@ -456,17 +434,17 @@ fn shown_or_gone(subject: &[Tok], rest: &[Tok]) -> Option<Check> {
     let names = if only { &subject[1..] } else { subject };
     match rest {
         [w] if SHOWN.iter().any(|x| w.is(x)) && negated && !only => {
-            Some(Check::Absent(names.to_vec()))
+            Some(CardCheck::Absent(names.to_vec()))
         }
         [w] if GONE.iter().any(|x| w.is(x)) && !negated && !only => {
-            Some(Check::Absent(names.to_vec()))
+            Some(CardCheck::Absent(names.to_vec()))
         }
-        [w] if SHOWN.iter().any(|x| w.is(x)) && !negated => Some(Check::Names {
+        [w] if SHOWN.iter().any(|x| w.is(x)) && !negated => Some(CardCheck::Names {
             names: names.to_vec(),
             only,
         }),
         // `A and B are among them`, `... among the results`
-        [a, ..] if a.is("among") && !negated && !only => Some(Check::Names {
+        [a, ..] if a.is("among") && !negated && !only => Some(CardCheck::Names {
             names: names.to_vec(),
             only: false,
         }),
@@ -474,19 +452,17 @@ fn shown_or_gone(subject: &[Tok], rest: &[Tok]) -> Option<Check> {
     }
 }
 
-/// The code of a sentence about the page's cards, or `None` when the sentence is not about
-/// cards (and the caller's decline stands).
-pub(crate) fn code(t: &[Tok], snap: &Snapshot) -> Option<Result<Vec<String>, Decline>> {
-    let check = check(t)?;
-    Some(Cards::find(snap).and_then(|cards| lines(&check, &cards)))
+/// The statements of `check` on the page's one collection of cards.
+pub(crate) fn code(check: &CardCheck, snap: &Snapshot) -> Result<Vec<String>, Decline> {
+    Cards::find(snap).and_then(|cards| lines(check, &cards))
 }
 
 /// Whether a count of the cards goes before the other shapes' reading of the sentence: the
 /// page shows cards and the noun counted names none of its lists, which the other shapes would
 /// otherwise count (the footer's links for `there are 6 products`).
 pub(crate) fn counts_cards(t: &[Tok], snap: &Snapshot) -> bool {
-    let noun = match check(t) {
-        Some(Check::Count(_, noun) | Check::CountedNames { noun, .. }) => noun,
+    let noun = match read(t) {
+        Some(CardCheck::Count(_, noun) | CardCheck::CountedNames { noun, .. }) => noun,
         _ => return false,
     };
     // `there are 2 checkboxes`: the noun names a kind of element, not the cards.
@@ -509,11 +485,11 @@ pub(crate) fn counts_cards(t: &[Tok], snap: &Snapshot) -> bool {
     !names_a_list && Cards::find(snap).is_ok_and(|cards| cards.names.len() >= 2)
 }
 
-fn lines(check: &Check, cards: &Cards) -> Result<Vec<String>, Decline> {
+fn lines(check: &CardCheck, cards: &Cards) -> Result<Vec<String>, Decline> {
     let all = cards.all();
     Ok(match check {
-        Check::Count(n, _) => vec![format!("await expect({all}).toHaveCount({n});")],
-        Check::Names { names, only } => {
+        CardCheck::Count(n, _) => vec![format!("await expect({all}).toHaveCount({n});")],
+        CardCheck::Names { names, only } => {
             let names = cards.split(names)?;
             let mut out = vec![format!("const cards = {all};")];
             if *only {
@@ -527,7 +503,7 @@ fn lines(check: &Check, cards: &Cards) -> Result<Vec<String>, Decline> {
             }
             out
         }
-        Check::CountedNames { count, names, .. } => {
+        CardCheck::CountedNames { count, names, .. } => {
             let names = cards.split(names)?;
             if names.len() != *count {
                 return Err(Decline::new(format!(
@@ -547,14 +523,14 @@ fn lines(check: &Check, cards: &Cards) -> Result<Vec<String>, Decline> {
             }
             out
         }
-        Check::Absent(names) => {
+        CardCheck::Absent(names) => {
             let names = cards.split(names)?;
             names
                 .iter()
                 .map(|name| format!("await expect({}).toHaveCount(0);", cards.named(name)))
                 .collect()
         }
-        Check::Price { name: None, price } => vec![
+        CardCheck::Price { name: None, price } => vec![
             format!("const card = {all};"),
             "await expect(card).toHaveCount(1);".to_owned(),
             format!(
@@ -562,7 +538,7 @@ fn lines(check: &Check, cards: &Cards) -> Result<Vec<String>, Decline> {
                 bounded_regex_js(price)
             ),
         ],
-        Check::Price {
+        CardCheck::Price {
             name: Some(name),
             price,
         } => {
@@ -588,9 +564,9 @@ mod tests {
 
     fn written(sentence: &str) -> Result<Vec<String>, String> {
         let toks = normalize(tokenize(sentence, &[]));
-        match code(&toks, &Snapshot::parse(SHOP)) {
+        match read(&toks) {
             None => Err("not about cards".to_owned()),
-            Some(r) => r.map_err(|d| d.0),
+            Some(check) => code(&check, &Snapshot::parse(SHOP)).map_err(|d| d.0),
         }
     }
 
@@ -677,6 +653,7 @@ mod tests {
         }
         let none = Snapshot::parse("- main:\n  - paragraph: No results\n");
         let toks = normalize(tokenize("3 products are shown", &[]));
-        assert!(code(&toks, &none).is_some_and(|r| r.is_err()));
+        let check = read(&toks).expect("a count of cards");
+        assert!(code(&check, &none).is_err());
     }
 }

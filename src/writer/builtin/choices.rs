@@ -4,14 +4,14 @@
 //! as the page lists them; a compound `... and click X` selects, then clicks. A message said
 //! to appear (`the message "No results" appears`) is the page showing its text.
 //!
-//! Main function: [`code`], which the registry (`shapes.rs`) tries after the word shapes, and
-//! after any of them declined a sentence.
+//! Main functions: [`read`] makes a sentence an `Intent::Choice`, which the registry
+//! (`shapes.rs`) tries after the word shapes, and after any of them declined a sentence;
+//! [`code`] writes it for `codegen.rs`.
 
-use crate::writer::builtin::codegen::{code_for, statements};
-use crate::writer::builtin::intent::{Decline, Intent, Literal};
+use crate::writer::builtin::intent::{Choice, Decline, Intent, Literal, Then};
 use crate::writer::builtin::locator::{js_str, norm};
 use crate::writer::builtin::resolve::has_words;
-use crate::writer::builtin::shape::Parse;
+use crate::writer::builtin::shape::{Parse, Render};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, find, verb};
 
@@ -31,8 +31,7 @@ const CONTROL_WORDS: &[&str] = &[
     "a",
 ];
 
-/// The words that may name the search box after `type "x" in`: `the search box`, `the search
-/// field`, `the search bar`.
+/// The words that may name a search box after `in` (`in the search box`).
 const SEARCH_BOX_WORDS: &[&str] = &[
     "the", "search", "box", "field", "bar", "input", "term", "textbox",
 ];
@@ -40,15 +39,15 @@ const SEARCH_BOX_WORDS: &[&str] = &[
 /// Verbs that start the second action of a compound step.
 const THEN_VERBS: &[&str] = &["click", "press", "hit", "tap", "apply", "submit"];
 
-/// The code of a sentence about a dropdown or a search box, or `None` when it is neither.
+/// What a sentence about a dropdown or a search box asks for, or `None` when it is neither.
 /// A compound choice's second action (`and click Filter`) is read with `parse`.
-pub(crate) fn code(
-    t: &[Tok],
-    snap: &Snapshot,
-    parse: Parse,
-) -> Option<Result<Vec<String>, Decline>> {
+pub(crate) fn read(t: &[Tok], parse: Parse) -> Option<Result<Intent, Decline>> {
     if let Some(rest) = verb(t, &[&["search", "for"], &["search"]]) {
-        return Some(search(rest, snap));
+        let value = text(rest);
+        if value.is_empty() {
+            return Some(Err(Decline::new("what to search for is missing")));
+        }
+        return Some(Ok(Intent::Choice(Choice::Search(value))));
     }
     // `type "beans" in the search box [and click X]`: the box that searches, among other
     // fields. Every word after `in` must name the box, so that a second action is never
@@ -63,24 +62,23 @@ pub(crate) fn code(
                 .iter()
                 .all(|w| SEARCH_BOX_WORDS.iter().any(|n| w.is(n)))
         {
-            return Some(search_field(snap).and_then(|field| {
-                let mut lines = vec![format!("await {field}.fill({});", js_str(value))];
-                if let Some(then) = then {
-                    lines.extend(then_action(then, snap, parse)?);
-                }
-                Ok(lines)
-            }));
+            let then = match then.map(|then| then_action(then, parse)).transpose() {
+                Ok(then) => then,
+                Err(decline) => return Some(Err(decline)),
+            };
+            return Some(Ok(Intent::Choice(Choice::SearchField {
+                value: value.clone(),
+                then,
+            })));
         }
     }
-    // `the message "No results" appears`: the page shows the text.
     if let [the, m, Tok::Lit(value), rest @ ..] = t
         && (the.is("the") || the.is("a"))
         && (m.is("message") || m.is("text") || m.is("notice") || m.is("error"))
         && (matches!(rest, [w] if w.is("appears") || w.is("appear"))
             || matches!(rest, [is, w] if is.is("is") && (w.is("shown") || w.is("displayed"))))
     {
-        let shows = Intent::PageShows(Literal(value.clone()));
-        return Some(code_for(&shows, snap).map(|code| statements(&code)));
+        return Some(Ok(Intent::PageShows(Literal(value.clone()))));
     }
     if let Some(rest) = verb(t, &[&["set"], &["change"]]) {
         let (choice, then) = split_then(rest);
@@ -90,29 +88,81 @@ pub(crate) fn code(
             .filter(|w| !w.is("back"))
             .cloned()
             .collect();
-        return Some(select(&noun, &choice[to + 1..], then, snap, parse));
+        return Some(pick(&noun, &choice[to + 1..], then, parse));
     }
     if let Some(rest) = verb(t, &[&["select"], &["choose"], &["pick"]]) {
         let (choice, then) = split_then(rest);
         if let Some(at) = find(choice, &["as", "in", "from", "for"]) {
-            return Some(select(&choice[at + 1..], &choice[..at], then, snap, parse));
+            return Some(pick(&choice[at + 1..], &choice[..at], then, parse));
         }
-        // `choose the Soup category`: the value, then the noun.
+        // `choose the Soup category`: the last word is the dropdown's noun.
         let words: Vec<Tok> = choice.iter().filter(|w| !w.is("the")).cloned().collect();
         if words.len() < 2 {
             return None;
         }
         let (value, noun) = words.split_at(words.len() - 1);
-        return Some(select(noun, value, then, snap, parse));
+        return Some(pick(noun, value, then, parse));
     }
-    // `the category dropdown is set to "All"`
     let at = find(t, &["is"])?;
     let rest = &t[at + 1..];
     let value = match rest {
         [s, to, value @ ..] if s.is("set") && to.is("to") => value,
         _ => return None,
     };
-    Some(selected(&t[..at], value, snap))
+    Some(Ok(Intent::Choice(Choice::Chosen {
+        noun: t[..at].to_vec(),
+        value: text(value),
+    })))
+}
+
+/// The statements of `choice` on the page `snap` shows; the action after it is written with
+/// `render`.
+pub(crate) fn code(
+    choice: &Choice,
+    snap: &Snapshot,
+    render: Render,
+) -> Result<Vec<String>, Decline> {
+    match choice {
+        Choice::Search(value) => Ok(vec![
+            format!("const field = {};", search_field(snap)?),
+            format!("await field.fill({});", js_str(value)),
+            "await field.press('Enter');".to_owned(),
+        ]),
+        Choice::SearchField { value, then } => {
+            let mut lines = vec![format!(
+                "await {}.fill({});",
+                search_field(snap)?,
+                js_str(value)
+            )];
+            lines.extend(then_code(then.as_ref(), snap, render)?);
+            Ok(lines)
+        }
+        Choice::Pick { noun, value, then } => {
+            let (locator, option) = dropdown(snap, noun, value)?;
+            let mut lines = vec![format!(
+                "await {locator}.selectOption({});",
+                js_str(&option)
+            )];
+            lines.extend(then_code(then.as_ref(), snap, render)?);
+            Ok(lines)
+        }
+        Choice::Chosen { noun, value } => {
+            let (locator, option) = dropdown(snap, noun, value)?;
+            Ok(vec![format!(
+                "await expect({locator}.locator('option:checked')).toHaveText({});",
+                js_str(&option)
+            )])
+        }
+    }
+}
+
+/// The statements of the action after a choice, if there is one.
+fn then_code(then: Option<&Then>, snap: &Snapshot, render: Render) -> Result<Vec<String>, Decline> {
+    match then {
+        None => Ok(Vec::new()),
+        Some(Then::Button { verb, words, said }) => Ok(vec![button(snap, verb, words, said)?]),
+        Some(Then::Act(intent)) => render(intent, snap),
+    }
 }
 
 /// `... and click X`: the choice, and the action after it.
@@ -192,31 +242,29 @@ fn dropdown(snap: &Snapshot, noun: &[Tok], value: &str) -> Result<(String, Strin
     }
 }
 
-fn select(
+/// `set the category to Soup (and apply the filter)`: the choice of `value` in the dropdown
+/// `noun` names, and the action after it.
+fn pick(
     noun: &[Tok],
     value: &[Tok],
     then: Option<&[Tok]>,
-    snap: &Snapshot,
     parse: Parse,
-) -> Result<Vec<String>, Decline> {
+) -> Result<Intent, Decline> {
     let value = text(value);
     if value.is_empty() {
         return Err(Decline::new("the option to choose is missing"));
     }
-    let (locator, option) = dropdown(snap, noun, &value)?;
-    let mut lines = vec![format!(
-        "await {locator}.selectOption({});",
-        js_str(&option)
-    )];
-    if let Some(then) = then {
-        lines.extend(then_action(then, snap, parse)?);
-    }
-    Ok(lines)
+    let then = then.map(|then| then_action(then, parse)).transpose()?;
+    Ok(Intent::Choice(Choice::Pick {
+        noun: noun.to_vec(),
+        value,
+        then,
+    }))
 }
 
 /// The second action of a compound step: `click X` as its own step would, or `apply the
 /// filter` / `submit`: the one button whose name holds the words.
-fn then_action(then: &[Tok], snap: &Snapshot, parse: Parse) -> Result<Vec<String>, Decline> {
+fn then_action(then: &[Tok], parse: Parse) -> Result<Then, Decline> {
     if then[0].is("apply") || then[0].is("submit") {
         let words: Vec<String> = then
             .iter()
@@ -225,34 +273,11 @@ fn then_action(then: &[Tok], snap: &Snapshot, parse: Parse) -> Result<Vec<String
             .map(|w| text(std::slice::from_ref(w)))
             .map(|w| w.trim_end_matches('s').to_owned())
             .collect();
-        let action = text(&then[..1]);
-        let buttons: Vec<usize> = (0..snap.nodes.len())
-            .filter(|&i| snap.nodes[i].role == "button")
-            .filter(|&i| {
-                snap.nodes[i].name.as_deref().is_some_and(|n| {
-                    if words.is_empty() {
-                        has_words(n, &action)
-                    } else {
-                        words
-                            .iter()
-                            .all(|w| has_words(n, w) || has_words(n, &format!("{w}s")))
-                    }
-                })
-            })
-            .collect();
-        let [button] = buttons.as_slice() else {
-            return Err(Decline::new(format!(
-                "{} buttons could be meant by \"{}\"",
-                buttons.len(),
-                text(then)
-            )));
-        };
-        snap.notice(*button);
-        let name = snap.nodes[*button].name.clone().unwrap_or_default();
-        return Ok(vec![format!(
-            "await page.getByRole('button', {{ name: {}, exact: true }}).click();",
-            js_str(&name)
-        )]);
+        return Ok(Then::Button {
+            verb: text(&then[..1]),
+            words,
+            said: text(then),
+        });
     }
     let sentence = then
         .iter()
@@ -262,21 +287,38 @@ fn then_action(then: &[Tok], snap: &Snapshot, parse: Parse) -> Result<Vec<String
         })
         .collect::<Vec<_>>()
         .join(" ");
-    let code = code_for(&parse(&sentence, &[])?, snap)?;
-    Ok(statements(&code))
+    Ok(Then::Act(Box::new(parse(&sentence, &[])?)))
 }
 
-/// `search for "peas"`: the search box is filled and Enter submits it.
-fn search(rest: &[Tok], snap: &Snapshot) -> Result<Vec<String>, Decline> {
-    let value = text(rest);
-    if value.is_empty() {
-        return Err(Decline::new("what to search for is missing"));
-    }
-    Ok(vec![
-        format!("const field = {};", search_field(snap)?),
-        format!("await field.fill({});", js_str(&value)),
-        "await field.press('Enter');".to_owned(),
-    ])
+/// The click on the one button whose name holds `words` (each maybe plural), or `verb` when
+/// no word follows it.
+fn button(snap: &Snapshot, verb: &str, words: &[String], said: &str) -> Result<String, Decline> {
+    let buttons: Vec<usize> = (0..snap.nodes.len())
+        .filter(|&i| snap.nodes[i].role == "button")
+        .filter(|&i| {
+            snap.nodes[i].name.as_deref().is_some_and(|n| {
+                if words.is_empty() {
+                    has_words(n, verb)
+                } else {
+                    words
+                        .iter()
+                        .all(|w| has_words(n, w) || has_words(n, &format!("{w}s")))
+                }
+            })
+        })
+        .collect();
+    let [button] = buttons.as_slice() else {
+        return Err(Decline::new(format!(
+            "{} buttons could be meant by \"{said}\"",
+            buttons.len(),
+        )));
+    };
+    snap.notice(*button);
+    let name = snap.nodes[*button].name.clone().unwrap_or_default();
+    Ok(format!(
+        "await page.getByRole('button', {{ name: {}, exact: true }}).click();",
+        js_str(&name)
+    ))
 }
 
 /// The one search box of the page: a searchbox, or a field whose name or placeholder says
@@ -311,16 +353,6 @@ fn search_field(snap: &Snapshot) -> Result<String, Decline> {
     ))
 }
 
-/// `the category dropdown is set to "All"`: the option shown as chosen.
-fn selected(noun: &[Tok], value: &[Tok], snap: &Snapshot) -> Result<Vec<String>, Decline> {
-    let value = text(value);
-    let (locator, option) = dropdown(snap, noun, &value)?;
-    Ok(vec![format!(
-        "await expect({locator}.locator('option:checked')).toHaveText({});",
-        js_str(&option)
-    )])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,19 +362,37 @@ mod tests {
 
     fn written(sentence: &str) -> Result<Vec<String>, String> {
         let toks = normalize(tokenize(sentence, &[]));
-        match code(
-            &toks,
-            &Snapshot::parse(FORM),
-            crate::writer::builtin::shapes::parse,
-        ) {
+        let snap = Snapshot::parse(FORM);
+        match read(&toks, crate::writer::builtin::shapes::parse) {
             None => Err("not a choice".to_owned()),
-            Some(r) => r.map_err(|d| d.0),
+            Some(read) => read
+                .and_then(|intent| crate::writer::builtin::codegen::lines_for(&intent, &snap))
+                .map_err(|d| d.0),
         }
     }
 
     const SELECT: &str = "await page.getByRole('combobox', { name: 'Choose a category:', exact: true }).selectOption('Vegetables');";
     const CLICK: &str =
         "await page.getByRole('button', { name: 'Filter results', exact: true }).click();";
+
+    #[test]
+    fn typing_in_the_search_box_writes_the_action_after_it_or_is_not_this_shape() {
+        const FILL: &str = "await page.getByRole('textbox', { name: 'Enter search term:', exact: true }).fill('pizza');";
+        assert_eq!(
+            written("type \"pizza\" into the search field"),
+            Ok(vec![FILL.to_owned()])
+        );
+        // The click after the typing is written, never dropped.
+        assert_eq!(
+            written("type \"pizza\" into the search field and click \"Filter results\""),
+            Ok(vec![FILL.to_owned(), CLICK.to_owned()])
+        );
+        // Words after the box that are no second action leave the sentence to other shapes.
+        assert_eq!(
+            written("type \"pizza\" into the search field twice"),
+            Err("not a choice".to_owned())
+        );
+    }
 
     #[test]
     fn an_option_is_chosen_by_its_text_in_the_dropdown_the_noun_names() {
@@ -374,25 +424,6 @@ mod tests {
                 SELECT.to_owned(),
                 "await page.getByRole('button', { name: 'Filter results' }).click();".to_owned()
             ])
-        );
-    }
-
-    #[test]
-    fn typing_in_the_search_box_writes_the_action_after_it_or_is_not_this_shape() {
-        const FILL: &str = "await page.getByRole('textbox', { name: 'Enter search term:', exact: true }).fill('pizza');";
-        assert_eq!(
-            written("type \"pizza\" into the search field"),
-            Ok(vec![FILL.to_owned()])
-        );
-        // The click after the typing is written, never dropped.
-        assert_eq!(
-            written("type \"pizza\" into the search field and click \"Filter results\""),
-            Ok(vec![FILL.to_owned(), CLICK.to_owned()])
-        );
-        // Words after the box that are no second action leave the sentence to other shapes.
-        assert_eq!(
-            written("type \"pizza\" into the search field twice"),
-            Err("not a choice".to_owned())
         );
     }
 

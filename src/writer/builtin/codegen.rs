@@ -3,7 +3,7 @@
 //! (web-first `expect`s) in `check_code.rs`, values as written (`js_values.rs`: a `${NAME}` or
 //! `<column>` placeholder is read as `vars.NAME`, never its value).
 //!
-//! Main function: [`code_for`].
+//! Main function: [`lines_for`] (the statements), which [`step_function`] wraps.
 
 use crate::writer::builtin::check_code;
 use crate::writer::builtin::dropdown_option::DropdownOption;
@@ -16,12 +16,9 @@ use crate::writer::builtin::locator::{js_str, norm};
 use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE, element, only_field};
 use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
-use crate::writer::builtin::{accessibility, loading_code, table_code, visual};
-
-/// The code of `intent` on the page `snap` shows.
-pub(crate) fn code_for(intent: &Intent, snap: &Snapshot) -> Result<String, Decline> {
-    Ok(step_function(body(intent, snap)?))
-}
+use crate::writer::builtin::{
+    accessibility, cards, choices, compound, loading_code, table_code, visual,
+};
 
 /// The step function around `lines`, each on its own indented line.
 pub(crate) fn step_function(lines: Vec<String>) -> String {
@@ -148,6 +145,9 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Http(http) => http::lines(http),
         Intent::Accessible { .. } => accessibility::lines(snap, intent),
         Intent::LooksAsBefore { .. } => visual::lines(snap, intent),
+        Intent::Cards(check) => cards::code(check, snap),
+        Intent::Choice(choice) => choices::code(choice, snap, body),
+        Intent::Clauses(clauses) => compound::code(clauses, snap, body),
     }
 }
 

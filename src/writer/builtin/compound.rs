@@ -10,14 +10,14 @@
 //! focus after a click, a double-click, typing or clearing (a double-click usually opens an
 //! editor, and the keyboard goes where the focus is).
 //!
-//! Main function: [`code`].
+//! Main functions: [`read`] makes a sentence an `Intent::Clauses`; [`code`] writes it for
+//! `codegen.rs`.
 
-use crate::writer::builtin::codegen::lines_for;
-use crate::writer::builtin::intent::{Decline, Literal};
+use crate::writer::builtin::intent::{Clause as Said, ClauseAct, Decline, Intent, Literal};
 use crate::writer::builtin::js_values::value_js;
 use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::phrases::key_name;
-use crate::writer::builtin::shape::Parse;
+use crate::writer::builtin::shape::{Parse, Render};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
 
@@ -47,30 +47,53 @@ const FOCUSING: &[&str] = &[
 /// Verbs that put text into the element with the focus when no field is named.
 const TYPING: &[&str] = &["type", "enter", "write", "input", "fill"];
 
-/// The statements of `sentence` read as clauses, each read with `parse`, or `None` when it has
-/// fewer than two clauses or one of them is no shape (the caller's reason for the whole
-/// sentence then stands). A clause that is a shape the page cannot satisfy declines the
-/// sentence with its own reason.
-pub(crate) fn code(
+/// `sentence` read as clauses, each read with `parse`, or `None` when it has fewer than two
+/// clauses or one of them is no shape (the caller's reason for the whole sentence then
+/// stands).
+pub(crate) fn read(
     sentence: &str,
     columns: &[String],
-    snap: &Snapshot,
     parse: Parse,
-) -> Option<Result<Vec<String>, Decline>> {
+) -> Option<Result<Intent, Decline>> {
     let parts = split(sentence);
     if parts.len() < 2 {
         return None;
     }
-    let mut lines: Vec<String> = Vec::new();
+    let mut clauses = Vec::new();
     let mut before: Option<Clause> = None;
     for part in parts {
         let clause = Clause::read(&part, before.as_ref(), columns)?;
-        let written = match &clause.focused {
-            Some(focused) => Ok(focused.clone()),
-            None => match parse(&clause.text, columns) {
-                Ok(intent) => lines_for(&intent, snap),
-                Err(_) => return None,
-            },
+        let act = match &clause.focused {
+            Some(focused) => focused.clone(),
+            None => ClauseAct::Intent(parse(&clause.text, columns).ok()?),
+        };
+        clauses.push(Said {
+            said: part.trim().to_owned(),
+            act,
+        });
+        before = Some(clause);
+    }
+    Some(Ok(Intent::Clauses(clauses)))
+}
+
+/// The statements of `clauses` on the page `snap` shows, in order, each shape's written with
+/// `render`. A clause the page cannot satisfy declines the sentence with its own reason.
+pub(crate) fn code(
+    clauses: &[Said],
+    snap: &Snapshot,
+    render: Render,
+) -> Result<Vec<String>, Decline> {
+    let mut lines: Vec<String> = Vec::new();
+    for clause in clauses {
+        let written = match &clause.act {
+            ClauseAct::Intent(intent) => render(intent, snap),
+            ClauseAct::ClearFocused => Ok(vec![format!("await {FOCUSED}.clear();")]),
+            ClauseAct::FillFocused(value) => {
+                Ok(vec![format!("await {FOCUSED}.fill({});", value_js(value))])
+            }
+            ClauseAct::PressFocused(key) => {
+                Ok(vec![format!("await {FOCUSED}.press({});", js_str(key))])
+            }
         };
         match written {
             Ok(clause_lines) => {
@@ -84,16 +107,14 @@ pub(crate) fn code(
                 }
             }
             Err(decline) => {
-                return Some(Err(Decline::new(format!(
+                return Err(Decline::new(format!(
                     "in \"{}\": {}",
-                    part.trim(),
-                    decline.0
-                ))));
+                    clause.said, decline.0
+                )));
             }
         }
-        before = Some(clause);
     }
-    Some(Ok(lines))
+    Ok(lines)
 }
 
 /// One clause, as the grammar will read it.
@@ -106,8 +127,8 @@ struct Clause {
     name: Option<String>,
     /// The prefix before the clause's first quote, for a next clause that is only values.
     prefix: String,
-    /// The code of a clause that acts on the focused element.
-    focused: Option<Vec<String>>,
+    /// What a clause that acts on the focused element does.
+    focused: Option<ClauseAct>,
 }
 
 impl Clause {
@@ -189,7 +210,7 @@ fn is_bare_typing(toks: &[Tok]) -> bool {
 
 /// The code of a clause that acts on the element with the focus: clear it, type into it, or
 /// press a key in it. `None` for any other clause.
-fn on_focused(toks: &[Tok]) -> Option<Vec<String>> {
+fn on_focused(toks: &[Tok]) -> Option<ClauseAct> {
     let Some(Tok::Word(verb, _)) = toks.first() else {
         return None;
     };
@@ -204,27 +225,20 @@ fn on_focused(toks: &[Tok]) -> Option<Vec<String>> {
         .collect();
     match verb.as_str() {
         "clear" | "empty" if rest.iter().all(|t| t.is("the") || t.is("field")) => {
-            Some(vec![format!("await {FOCUSED}.clear();")])
+            Some(ClauseAct::ClearFocused)
         }
         v if TYPING.contains(&v) => match rest.as_slice() {
-            [Tok::Lit(value)] => Some(vec![format!(
-                "await {FOCUSED}.fill({});",
-                value_js(&Literal(value.clone()))
-            )]),
+            [Tok::Lit(value)] => Some(ClauseAct::FillFocused(Literal(value.clone()))),
             _ => None,
         },
         // `double-click "T" and change it to "U"`: the editor the double-click opened.
         "change" | "set" | "update" | "edit" => match rest.as_slice() {
-            [to, Tok::Lit(value)] if to.is("to") => Some(vec![format!(
-                "await {FOCUSED}.fill({});",
-                value_js(&Literal(value.clone()))
-            )]),
+            [to, Tok::Lit(value)] if to.is("to") => {
+                Some(ClauseAct::FillFocused(Literal(value.clone())))
+            }
             _ => None,
         },
-        "press" | "hit" => {
-            let key = key_name(&rest)?;
-            Some(vec![format!("await {FOCUSED}.press({});", js_str(&key))])
-        }
+        "press" | "hit" => key_name(&rest).map(ClauseAct::PressFocused),
         _ => None,
     }
 }
@@ -337,8 +351,9 @@ mod tests {
 
     fn write(sentence: &str) -> Result<String, String> {
         let snap = Snapshot::read(TODOS, "");
-        match code(sentence, &[], &snap, crate::writer::builtin::shapes::parse) {
+        match read(sentence, &[], crate::writer::builtin::shapes::parse) {
             Some(result) => result
+                .and_then(|intent| crate::writer::builtin::codegen::lines_for(&intent, &snap))
                 .map(crate::writer::builtin::codegen::step_function)
                 .map_err(|d| d.0),
             None => Err("not clauses".to_owned()),

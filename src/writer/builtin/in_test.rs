@@ -12,6 +12,8 @@ use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::navigation::write_step_within;
 use crate::writer::builtin::plan_readers::read_plan_step;
 use crate::writer::builtin::plan_steps::without_comments;
+use crate::writer::builtin::qualifiers::unread_manner;
+use crate::writer::builtin::tokens::{normalize, tokenize};
 
 /// The code of `sentence` on the page of `state`, after the test's earlier steps (their
 /// `sentences`, background first, and the `code` they passed with); `allows`
@@ -44,6 +46,9 @@ pub(crate) fn write_step_in_test(
             write_step_within(sentence, columns, state, allows).map_err(|_| unresolved)
         }
         Some(Ok(parts)) => {
+            // The parts are sentences and code of the readers' own, which the registry's
+            // accounting of qualifiers does not see: a word of manner declines here.
+            unread_manner(&normalize(tokenize(sentence, columns)))?;
             let mut lines = Vec::new();
             for part in parts {
                 match part {
@@ -54,6 +59,63 @@ pub(crate) fn write_step_in_test(
                 }
             }
             Ok(step_function(lines))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TODOS: &str = "- main:\n  - textbox \"What needs to be done?\"\n  - list:\n    - listitem:\n      - checkbox \"Toggle Todo\"\n      - text: Buy milk\n";
+
+    fn written(sentence: &str) -> Result<String, Decline> {
+        let state = PageState {
+            url: "http://127.0.0.1:8080/".to_owned(),
+            base_url: Some("http://127.0.0.1:8080/".to_owned()),
+            snapshot: TODOS.to_owned(),
+            ..PageState::default()
+        };
+        // The test added "Buy milk" with the code an earlier step passed with.
+        let field = "page.getByRole('textbox', { name: 'What needs to be done?' })";
+        let before = ["add 'Buy milk'".to_owned()];
+        let code = [format!(
+            "async function step(page) {{\n  await {field}.fill('Buy milk');\n  await \
+             {field}.press('Enter');\n}}"
+        )];
+        write_step_in_test(sentence, &[], &state, &|_| true, &before, &code)
+    }
+
+    /// A plan sentence with a word of manner is never written: the plan readers and the
+    /// test's memory do not read it, and a reading of theirs declines naming it.
+    #[test]
+    fn a_plan_sentence_with_a_word_of_manner_is_not_written() {
+        for sentence in [
+            "the todo appears in the list quickly",
+            "the todo is marked as complete quickly",
+            "click the checkbox next to the todo slowly",
+            "press Enter quickly to submit the todo",
+            "the application loads quickly",
+        ] {
+            assert!(
+                written(sentence).is_err(),
+                "{sentence:?}: {:?}",
+                written(sentence)
+            );
+        }
+        assert_eq!(
+            unread_manner(&normalize(tokenize("the todo appears quickly", &[]))),
+            Err(Decline::unread(&["quickly"]))
+        );
+        for sentence in [
+            "the todo appears in the list",
+            "click the checkbox next to the todo",
+        ] {
+            assert!(
+                written(sentence).is_ok(),
+                "{sentence:?}: {:?}",
+                written(sentence)
+            );
         }
     }
 }

@@ -7,6 +7,7 @@
 
 use crate::writer::builtin::http_request::Http;
 use crate::writer::builtin::kinds::Kind;
+use crate::writer::builtin::tokens::Tok;
 
 /// Why the built-in generator will not write a step: the reason, for people, and its cause, for
 /// the callers that decide on it.
@@ -312,6 +313,94 @@ pub(crate) enum Intent {
         subject: Region,
         masks: Vec<Region>,
     },
+    /// `12 products are shown`, `Spam costs $2.85`: a check of the page's one collection of
+    /// cards, named by their headings without quotes (`cards.rs`).
+    Cards(CardCheck),
+    /// `search for beans`, `set the category to Soup and apply the filter`: a dropdown's option
+    /// or the search box, named without quotes (`choices.rs`).
+    Choice(Choice),
+    /// `double-click "a", clear it, type "b" and press Enter`: several clauses, each a shape of
+    /// its own or an act on the element with the focus, done in order (`compound.rs`).
+    Clauses(Vec<Clause>),
+}
+
+/// What a sentence about the page's cards checks; the cards' names are the sentence's words,
+/// split into the headings the page shows when the code is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CardCheck {
+    /// `N products are shown`: exactly N cards.
+    Count(usize, String),
+    /// `the products are A, B and C`, `only A is shown`: exactly these cards (any order);
+    /// without `only`, these among others.
+    Names { names: Vec<Tok>, only: bool },
+    /// `exactly three products appear: A, B and C`.
+    CountedNames {
+        count: usize,
+        noun: String,
+        names: Vec<Tok>,
+    },
+    /// `A is no longer shown`.
+    Absent(Vec<Tok>),
+    /// `A costs $1.49`: the card of A shows the price; `None` is the one card shown.
+    Price {
+        name: Option<Vec<Tok>>,
+        price: String,
+    },
+}
+
+/// A choice in a dropdown or the search box, named by the sentence's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// `search for beans`: the search box is filled and Enter pressed in it.
+    Search(String),
+    /// `type "beans" into the search box [and click X]`: the search box is filled, then the
+    /// action after `and`, if any.
+    SearchField { value: String, then: Option<Then> },
+    /// `set the category to Soup`: the option whose text is `value`, in the one dropdown whose
+    /// name holds the noun's words, then the action after `and`, if any.
+    Pick {
+        noun: Vec<Tok>,
+        value: String,
+        then: Option<Then>,
+    },
+    /// `the category is set to Soup`: the dropdown's chosen option is the one whose text is
+    /// `value`.
+    Chosen { noun: Vec<Tok>, value: String },
+}
+
+/// The action after a choice (`... and apply the filter`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Then {
+    /// `apply the filter`, `submit`: the one button whose name holds `words` (each maybe
+    /// plural), or the verb when no word follows it. `said` is the action as written.
+    Button {
+        verb: String,
+        words: Vec<String>,
+        said: String,
+    },
+    /// Any other action, read as a sentence of its own.
+    Act(Box<Intent>),
+}
+
+/// One clause of a sentence of several (`compound.rs`), with its text as written for a
+/// decline that names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Clause {
+    pub said: String,
+    pub act: ClauseAct,
+}
+
+/// What a clause does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ClauseAct {
+    /// A shape of its own, its pronouns resolved to the clause before.
+    Intent(Intent),
+    /// `clear it`: the element with the focus is cleared.
+    ClearFocused,
+    /// `type "x"`, `change it to "x"`: the element with the focus is filled.
+    FillFocused(Literal),
+    /// `press Escape in it`: the key is pressed in the element with the focus.
+    PressFocused(String),
 }
 
 /// Which table a sentence names.

@@ -6,7 +6,7 @@
 //! Main type: [`Loading`], the shape.
 
 use crate::writer::builtin::intent::{Decline, Intent, Literal};
-use crate::writer::builtin::shape::{Example, Reading, Sentence, Shape};
+use crate::writer::builtin::shape::{Example, Sentence, Shape};
 use crate::writer::builtin::tokens::Tok;
 
 /// The words that name an indicator: one of [`SAYS_LOADING`], with any of [`INDICATOR_NOUNS`].
@@ -152,8 +152,8 @@ impl Shape for Loading {
     fn examples(&self) -> &'static [Example] {
         EXAMPLES
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
-        read(s.toks).map(|read| read.map(Reading::Intent))
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
+        read(s.toks)
     }
 }
 

@@ -6,7 +6,9 @@
 //!
 //! Main items: [`Quality`], [`quality`] and [`unread_qualifiers`].
 
-use crate::writer::builtin::intent::{Decline, Intent, Literal, State, Target};
+use crate::writer::builtin::intent::{
+    CardCheck, Choice, ClauseAct, Decline, Intent, Literal, State, Target, Then,
+};
 use crate::writer::builtin::tokens::Tok;
 
 /// An item's words for done: its checkbox is ticked.
@@ -87,6 +89,10 @@ pub(crate) fn narrows_to(word: &Tok) -> Option<State> {
 struct Carried {
     words: Vec<String>,
     qualities: Vec<Quality>,
+    /// How many checkbox states the intent is about (a narrowed item, a check of a state):
+    /// each reads one word of done or not done, so a second word of them (`the first completed
+    /// active todo`) is not read by the first one's state.
+    checkbox_states: usize,
 }
 
 impl Carried {
@@ -112,6 +118,9 @@ impl Carried {
     }
 
     fn state(&mut self, state: State) {
+        if matches!(state, State::Checked | State::Unchecked) {
+            self.checkbox_states += 1;
+        }
         self.qualities.extend(match state {
             State::Checked | State::Unchecked => [
                 Quality::Checked(true),
@@ -198,9 +207,98 @@ impl Carried {
                 self.literal(from);
                 self.literal(to);
             }
+            Intent::Cards(check) => self.cards(check),
+            Intent::Choice(choice) => self.choice(choice),
+            Intent::Clauses(clauses) => {
+                for clause in clauses {
+                    match &clause.act {
+                        ClauseAct::Intent(intent) => self.intent(intent),
+                        ClauseAct::FillFocused(value) => self.literal(value),
+                        ClauseAct::ClearFocused | ClauseAct::PressFocused(_) => {}
+                    }
+                }
+            }
             _ => {}
         }
     }
+}
+
+impl Carried {
+    fn toks(&mut self, toks: &[Tok]) {
+        for tok in toks {
+            match tok {
+                Tok::Word(word, _) => self.words.push(word.clone()),
+                Tok::Lit(text) => self.text(text),
+            }
+        }
+    }
+
+    /// The cards' names are the sentence's words, and every check of them is about the cards
+    /// shown (`12 products are visible`, `Spam is hidden`).
+    fn cards(&mut self, check: &CardCheck) {
+        match check {
+            CardCheck::Names { names, .. }
+            | CardCheck::CountedNames { names, .. }
+            | CardCheck::Absent(names)
+            | CardCheck::Price {
+                name: Some(names), ..
+            } => self.toks(names),
+            CardCheck::Count(..) | CardCheck::Price { name: None, .. } => {}
+        }
+        self.qualities.push(Quality::Visible);
+    }
+
+    /// The action after a choice: a button's verb and words, or an intent of its own.
+    fn then(&mut self, then: Option<&Then>) {
+        match then {
+            Some(Then::Button { verb, words, .. }) => {
+                self.text(verb);
+                words.iter().for_each(|word| self.text(word));
+            }
+            Some(Then::Act(intent)) => self.intent(intent),
+            None => {}
+        }
+    }
+
+    /// A search's words are its value; a dropdown's noun and option are its words, and its
+    /// choice is a selection.
+    fn choice(&mut self, choice: &Choice) {
+        match choice {
+            Choice::Search(value) => self.text(value),
+            Choice::SearchField { value, then } => {
+                self.text(value);
+                self.then(then.as_ref());
+            }
+            Choice::Pick { noun, value, then } => {
+                self.toks(noun);
+                self.text(value);
+                self.qualities.push(Quality::Selected);
+                self.then(then.as_ref());
+            }
+            Choice::Chosen { noun, value } => {
+                self.toks(noun);
+                self.text(value);
+                self.qualities.push(Quality::Selected);
+            }
+        }
+    }
+}
+
+/// Declines when `toks` have a word of manner, which no step's code can honour: the plan
+/// readers (`plan_readers.rs`) and the test's memory (`discourse.rs`) write parts that are no
+/// intent, so this is the part of the accounting that holds for them whatever they wrote.
+pub(crate) fn unread_manner(toks: &[Tok]) -> Result<(), Decline> {
+    let unread: Vec<&str> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Word(_, orig) if quality(t) == Some(Quality::Manner) => Some(orig.as_str()),
+            _ => None,
+        })
+        .collect();
+    if unread.is_empty() {
+        return Ok(());
+    }
+    Err(Decline::unread(&unread))
 }
 
 /// Declines when `toks` have a qualifier that `intent` does not carry: a word of state that no
@@ -208,6 +306,7 @@ impl Carried {
 pub(crate) fn unread_qualifiers(toks: &[Tok], intent: &Intent) -> Result<(), Decline> {
     let mut carried = Carried::default();
     carried.intent(intent);
+    let mut checkbox_words = 0;
     let unread: Vec<&str> = toks
         .iter()
         .filter_map(|t| match t {
@@ -216,10 +315,21 @@ pub(crate) fn unread_qualifiers(toks: &[Tok], intent: &Intent) -> Result<(), Dec
         })
         .filter(|(t, word, _)| {
             quality(t).is_some_and(|quality| {
-                // A word of manner is never read: an unquoted name that holds one (`press
-                // Enter quickly` read as a click on "Enter quickly") is no reading of it.
-                quality == Quality::Manner
-                    || (!carried.words.contains(word) && !carried.qualities.contains(&quality))
+                if quality == Quality::Manner {
+                    // A word of manner is never read: an unquoted name that holds one (`press
+                    // Enter quickly` read as a click on "Enter quickly") is no reading of it.
+                    return true;
+                }
+                if carried.words.contains(word) {
+                    return false;
+                }
+                if let Quality::Checked(_) = quality {
+                    checkbox_words += 1;
+                    if checkbox_words > carried.checkbox_states {
+                        return true;
+                    }
+                }
+                !carried.qualities.contains(&quality)
             })
         })
         .map(|(_, _, orig)| orig.as_str())
@@ -274,6 +384,9 @@ mod tests {
             ("press Enter quickly", "quickly"),
             // A shape that does not narrow what it counts declines rather than count them all.
             ("there are 3 completed todos", "completed"),
+            // Each state the intent is about reads one word of done or not done: a second one
+            // that contradicts it is not read by it.
+            ("mark \"buy milk\" as completed active", "active"),
         ] {
             let why = parse(sentence, &[]).unwrap_err();
             assert_eq!(why.1, Cause::UnreadWords, "{sentence:?}: {}", why.0);
@@ -297,6 +410,9 @@ mod tests {
             "the spinner is visible",
             "loading is done",
             "\"Hello World!\" appears after loading",
+            // Words of state, each carried: the item narrowed and the state the action sets.
+            "mark the first active todo as completed",
+            "uncheck the first completed todo",
         ] {
             intent(sentence);
         }

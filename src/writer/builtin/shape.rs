@@ -12,6 +12,11 @@ use crate::writer::builtin::tokens::Tok;
 /// lists them and so cannot be imported by them.
 pub(crate) type Parse = fn(&str, &[String]) -> Result<Intent, Decline>;
 
+/// Writes an intent's statements on a page, as `codegen.rs` does: the intents made of other
+/// intents (a choice's second action, a compound step's clauses) are written with it by the
+/// files that read them, because `codegen.rs` imports those files.
+pub(crate) type Render = fn(&Intent, &Snapshot) -> Result<Vec<String>, Decline>;
+
 /// Reads a sentence's words as the registry's word shapes do: the first that reads them
 /// decides. Two checks joined by `and` read each half with it.
 pub(crate) type ReadWords = fn(&[Tok]) -> Option<Result<Intent, Decline>>;
@@ -50,16 +55,6 @@ pub(crate) struct Sentence<'a> {
     pub words: ReadWords,
 }
 
-/// What a shape made of a sentence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Reading {
-    /// What to do or check; `codegen.rs` writes its code.
-    Intent(Intent),
-    /// The statements of the code, written by the shape itself from the page. Only shapes
-    /// that need the page give these (cards, dropdowns and search boxes, compound steps).
-    Lines(Vec<String>),
-}
-
 /// One sentence shape. The registry's order is the precedence: the first shape that reads a
 /// sentence decides it, unless it declines, when only the shapes that rescue a sentence are
 /// tried after it.
@@ -78,8 +73,8 @@ pub(crate) trait Shape: Sync {
     fn examples(&self) -> &'static [Example];
 
     /// `None` when the sentence is not of this shape, so that the next one is tried; else what
-    /// the shape made of it, or why it cannot be written.
-    fn read(&self, sentence: &Sentence<'_>) -> Option<Result<Reading, Decline>>;
+    /// the shape made of it, whose code `codegen.rs` writes, or why it cannot be written.
+    fn read(&self, sentence: &Sentence<'_>) -> Option<Result<Intent, Decline>>;
 
     /// Whether the shape reads the page as well as the sentence (it is skipped without one).
     fn needs_page(&self) -> bool {

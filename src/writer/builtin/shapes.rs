@@ -10,7 +10,7 @@ use crate::writer::builtin::forms::is_check;
 use crate::writer::builtin::intent::{Cause, Decline, Intent};
 use crate::writer::builtin::loading::Loading;
 use crate::writer::builtin::qualifiers::unread_qualifiers;
-use crate::writer::builtin::shape::{Example, Reading, Sentence, Shape};
+use crate::writer::builtin::shape::{Example, Sentence, Shape};
 use crate::writer::builtin::shape_examples as ex;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize, verb};
@@ -33,8 +33,8 @@ impl Shape for Words {
     fn examples(&self) -> &'static [Example] {
         self.examples
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
-        (self.read)(s.toks).map(|read| read.map(Reading::Intent))
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
+        (self.read)(s.toks)
     }
 }
 
@@ -54,9 +54,9 @@ impl Shape for Verb {
     fn examples(&self) -> &'static [Example] {
         self.examples
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
         let rest = verb(s.toks, self.verbs)?;
-        (self.read)(s.toks, rest).map(|read| read.map(Reading::Intent))
+        (self.read)(s.toks, rest)
     }
 }
 
@@ -71,8 +71,8 @@ impl Shape for Request {
     fn examples(&self) -> &'static [Example] {
         ex::REQUEST
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
-        http::parse(s.text?, s.columns).map(|read| read.map(Reading::Intent))
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
+        http::parse(s.text?, s.columns)
     }
 }
 
@@ -87,12 +87,10 @@ impl Shape for RequestCheckAfterColon {
     fn examples(&self) -> &'static [Example] {
         ex::REQUEST_AFTER_COLON
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
         let (_, check) = s.text?.split_once(": ")?;
         match http::parse(check, s.columns)? {
-            Ok(Intent::Http(request)) if request.is_check() => {
-                Some(Ok(Reading::Intent(Intent::Http(request))))
-            }
+            Ok(Intent::Http(request)) if request.is_check() => Some(Ok(Intent::Http(request))),
             _ => None,
         }
     }
@@ -112,12 +110,11 @@ impl Shape for CardCount {
     fn needs_page(&self) -> bool {
         true
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
-        let page = s.page?;
-        if !cards::counts_cards(s.toks, page) {
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
+        if !cards::counts_cards(s.toks, s.page?) {
             return None;
         }
-        cards::code(s.toks, page).map(|read| read.map(Reading::Lines))
+        cards::read(s.toks).map(|check| Ok(Intent::Cards(check)))
     }
 }
 
@@ -131,8 +128,8 @@ impl Shape for TwoChecks {
     fn examples(&self) -> &'static [Example] {
         ex::TWO_CHECKS
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
-        forms::two_checks(s.toks, s.words).map(|both| Ok(Reading::Intent(both)))
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
+        forms::two_checks(s.toks, s.words).map(Ok)
     }
 }
 
@@ -150,10 +147,10 @@ impl Shape for Summary {
     fn rescues(&self) -> bool {
         true
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
         let (_, check) = s.text?.split_once(": ")?;
         let intent = (s.parse)(check, s.columns).ok()?;
-        is_check(&intent).then_some(Ok(Reading::Intent(intent)))
+        is_check(&intent).then_some(Ok(intent))
     }
 }
 
@@ -173,8 +170,8 @@ impl Shape for Cards {
     fn rescues(&self) -> bool {
         true
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
-        cards::code(s.toks, s.page?).map(|read| read.map(Reading::Lines))
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
+        cards::read(s.toks).map(|check| Ok(Intent::Cards(check)))
     }
 }
 
@@ -195,8 +192,8 @@ impl Shape for Choices {
     fn rescues(&self) -> bool {
         true
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
-        choices::code(s.toks, s.page?, s.parse).map(|read| read.map(Reading::Lines))
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
+        choices::read(s.toks, s.parse)
     }
 }
 
@@ -216,8 +213,8 @@ impl Shape for Clauses {
     fn rescues(&self) -> bool {
         true
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
-        compound::code(s.text?, s.columns, s.page?, s.parse).map(|read| read.map(Reading::Lines))
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
+        compound::read(s.text?, s.columns, s.parse)
     }
 }
 
@@ -539,7 +536,7 @@ pub(crate) struct Written {
 /// decline that reached furthest (the earliest among equals) is returned.
 fn walk<T>(
     sentence: &Sentence<'_>,
-    render: impl Fn(&'static str, Reading) -> Result<T, Decline>,
+    render: impl Fn(&'static str, Intent) -> Result<T, Decline>,
 ) -> Result<T, Decline> {
     if sentence.text.is_some() && sentence.toks.is_empty() {
         return Err(Decline::new("the sentence is empty"));
@@ -553,10 +550,8 @@ fn walk<T>(
             continue;
         };
         // Every reading accounts for the sentence's qualifiers, whichever shape read it.
-        let read = read.and_then(|reading| match &reading {
-            Reading::Intent(intent) => unread_qualifiers(sentence.toks, intent).map(|()| reading),
-            Reading::Lines(_) => Ok(reading),
-        });
+        let read =
+            read.and_then(|intent| unread_qualifiers(sentence.toks, &intent).map(|()| intent));
         let declined = match read {
             Ok(reading) => match render(shape.name(), reading) {
                 Ok(done) => return Ok(done),
@@ -589,11 +584,6 @@ fn words(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
         .iter()
         .filter(|shape| !shape.needs_page() && !shape.rescues())
         .find_map(|shape| shape.read(&sentence))
-        .and_then(|read| match read {
-            Ok(Reading::Intent(intent)) => Some(Ok(intent)),
-            Ok(Reading::Lines(_)) => None,
-            Err(decline) => Some(Err(decline)),
-        })
 }
 
 /// What `sentence` asks for, read without a page. `columns` are the examples table's columns:
@@ -608,11 +598,7 @@ pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Declin
         parse,
         words,
     };
-    walk(&read, |_, reading| match reading {
-        Reading::Intent(intent) => Ok(intent),
-        // Only the shapes that read the page write statements, and none is tried without one.
-        Reading::Lines(_) => Err(no_shape()),
-    })
+    walk(&read, |_, intent| Ok(intent))
 }
 
 /// The statements of `sentence` on the page `snap` shows, and the shape that wrote them, or
@@ -631,12 +617,11 @@ pub(crate) fn write(
         parse,
         words,
     };
-    walk(&read, |shape, reading| {
-        let lines = match reading {
-            Reading::Intent(intent) => lines_for(&intent, snap)?,
-            Reading::Lines(lines) => lines,
-        };
-        Ok(Written { shape, lines })
+    walk(&read, |shape, intent| {
+        Ok(Written {
+            shape,
+            lines: lines_for(&intent, snap)?,
+        })
     })
 }
 
@@ -686,7 +671,10 @@ mod tests {
     fn the_most_specific_decline_is_shown() {
         let login = Snapshot::read("- textbox \"Username\"\n- button \"Sign in\"\n", "");
         let toks = normalize(tokenize("search for beans", &[]));
-        let Some(Err(own)) = choices::code(&toks, &login, parse) else {
+        let Some(Ok(search)) = choices::read(&toks, parse) else {
+            panic!("\"search for beans\" is no search");
+        };
+        let Err(own) = lines_for(&search, &login) else {
             panic!("the search shape does not decline on a page without a search box");
         };
         assert_eq!(write("search for beans", &[], &login), Err(own));
@@ -696,6 +684,34 @@ mod tests {
         assert_eq!(why.0, "the sentence is empty");
         let why = write("make the app faster", &[], &login).unwrap_err();
         assert_eq!(why, no_shape());
+    }
+
+    /// The shapes that read the page (a search box, a dropdown, cards, clauses) end in an
+    /// intent like the others, so the registry accounts for their qualifiers too: a word of
+    /// manner is not typed into the search box as part of the value.
+    #[test]
+    fn the_page_reading_shapes_account_for_their_qualifiers() {
+        let page = Snapshot::read(
+            "- searchbox \"Search\"\n- combobox \"Category\":\n  - option \"Soup\"\n  - option \"Bread\"\n",
+            "",
+        );
+        for (sentence, word) in [
+            ("search for peas quickly", "quickly"),
+            ("type \"peas\" into the search box slowly", "slowly"),
+            ("set the category to Soup quickly", "quickly"),
+            (
+                "choose Soup in the category dropdown and click \"Go\" quickly",
+                "quickly",
+            ),
+        ] {
+            let why = write(sentence, &[], &page).unwrap_err();
+            assert_eq!(why.1, Cause::UnreadWords, "{sentence:?}: {}", why.0);
+            assert!(why.0.contains(word), "{sentence:?}: {}", why.0);
+        }
+        // The same sentences without the word are written.
+        for sentence in ["search for peas", "set the category to Soup"] {
+            assert!(write(sentence, &[], &page).is_ok(), "{sentence:?}");
+        }
     }
 
     #[test]

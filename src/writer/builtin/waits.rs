@@ -7,7 +7,7 @@
 
 use crate::writer::builtin::forms::is_check;
 use crate::writer::builtin::intent::{Decline, Intent, Literal};
-use crate::writer::builtin::shape::{Example, Reading, Sentence, Shape};
+use crate::writer::builtin::shape::{Example, Sentence, Shape};
 use crate::writer::builtin::shape_examples as ex;
 use crate::writer::builtin::tokens::{Tok, verb};
 
@@ -21,7 +21,7 @@ impl Shape for Wait {
     fn examples(&self) -> &'static [Example] {
         ex::WAIT
     }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Reading, Decline>> {
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
         let rest = verb(
             s.toks,
             &[&["wait", "until"], &["wait", "till"], &["wait", "for"]],
@@ -29,11 +29,11 @@ impl Shape for Wait {
         // A text that is to appear is often not on the page yet: the page must come to show
         // it, wherever it appears.
         if let Some(text) = text_appearing(rest) {
-            return Some(Ok(Reading::Intent(Intent::PageShows(text))));
+            return Some(Ok(Intent::PageShows(text)));
         }
         let check = as_check(rest);
         Some(match (s.words)(&check) {
-            Some(Ok(intent)) if is_check(&intent) => Ok(Reading::Intent(intent)),
+            Some(Ok(intent)) if is_check(&intent) => Ok(intent),
             Some(Err(decline)) => Err(decline),
             _ => Err(Decline::new(
                 "the built-in generator waits for a state it can check: `wait until \"Saved\" \
