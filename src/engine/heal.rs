@@ -12,7 +12,7 @@ use crate::engine::engine::{
     Engine, EngineObserver, Parsing, StepContext, Verdict, Written, cache_failure,
 };
 use crate::engine::evidence::{Judgement, defect_classification, judge};
-use crate::engine::generate::evident_failure;
+use crate::engine::generate::{Before, evident_failure};
 use crate::engine::proof::Proven;
 use crate::engine::reuse::lock;
 use crate::engine::veto::{Spec, received_texts, review};
@@ -236,7 +236,16 @@ impl Engine<'_> {
                     error: failure.message.clone(),
                 };
                 let (code, proven) = self
-                    .attempts(step, exec, observer, Pool::Healing, Some(previous), None)
+                    .attempts(
+                        step,
+                        exec,
+                        observer,
+                        Pool::Healing,
+                        Before {
+                            failed: Some(previous),
+                            ..Before::default()
+                        },
+                    )
                     .map_err(|failure| with_heal_verdict(failure, verdict))?;
                 let proof = self.vet_healed(
                     step,
@@ -306,6 +315,10 @@ impl Engine<'_> {
             BuiltinOutcome::Failed(_, failed) => BuiltinTurn::NoCode(format!(
                 "the code the built-in generator wrote for the sentence failed: {}",
                 failed.message.lines().next().unwrap_or_default()
+            )),
+            BuiltinOutcome::Vacuous(_, vacuous) => BuiltinTurn::NoCode(format!(
+                "a check in the code the built-in generator wrote for the sentence cannot fail: {}",
+                vacuous.message.lines().next().unwrap_or_default()
             )),
             BuiltinOutcome::Declined(decline) => BuiltinTurn::NoCode(format!(
                 "the built-in generator cannot write this sentence: {}",
