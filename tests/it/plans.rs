@@ -186,6 +186,16 @@ fn a_built_in_candidate_the_guard_blocked_reaches_the_llm_with_its_error() {
         "{}",
         asked[0]
     );
+    // The request says it was the built-in generator's code and that the guard blocked it.
+    assert!(
+        asked[0].contains(
+            "BUILT-IN GENERATOR:\nThe built-in generator was tried first; its code reached for \
+             an origin outside [browser] allowed_origins and the guard blocked it. Keep to the \
+             app's origins:\n"
+        ) && asked[0].contains("Its code is CODE below.\n\nCODE:\n"),
+        "{}",
+        asked[0]
+    );
     let cache = out.read("cache/scenarios/link.steps.toml");
     assert!(cache.contains("by = \"llm\""), "{cache}");
 }
