@@ -764,8 +764,16 @@ mod tests {
                 .map(|f| f.code.as_str()),
             Some(OLD)
         );
+        // The LLM is told why the built-in generator wrote nothing.
+        assert_eq!(
+            healed.received[1].generation().builtin,
+            Some(BuiltinTried::Declined {
+                reason: DECLINED.to_owned()
+            })
+        );
 
-        // Failed on the page: the LLM heals as if the built-in generator had not been tried.
+        // Failed on the page: the LLM heals from the cached code, told how the built-in
+        // generator's code failed.
         let healed = heal_builtin_first(
             SENTENCE,
             OLD,
@@ -781,6 +789,13 @@ mod tests {
         assert_eq!(
             healed.result.as_ref().map(|w| (w.code.as_str(), w.by)),
             Ok((LLM, Author::Llm))
+        );
+        assert_eq!(
+            healed.received[1].generation().builtin,
+            Some(BuiltinTried::Failed(FailedAttempt {
+                code: BUILTIN.to_owned(),
+                error: "locator.fill: Timeout".to_owned(),
+            }))
         );
         assert_eq!(healed.entry.unwrap().by.as_deref(), Some("llm"));
     }
