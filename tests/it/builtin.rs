@@ -621,11 +621,10 @@ fn wait_until_a_text_appears_or_disappears_is_bounded_by_the_steps_timeout() {
         .assert_exit(0);
     replay_fails_on(out, &stuck, "wait until \"Please wait\" disappears");
     for (broken, failing) in [
-        (&never, "wait until \"Hello World!\" appears"),
-        (&stuck, "wait until \"Please wait\" disappears"),
+        (&never, "step 3: wait until \"Hello World!\" appears"),
+        (&stuck, "step 4: wait until \"Please wait\" disappears"),
     ] {
         one_page(broken, STEPS)
-            .env("PRETTYPLAY_BROWSER_TIMEOUT", "2")
             .args(&["run"])
             .run()
             .assert_exit(1)
