@@ -12,7 +12,7 @@ use crate::config::BuiltinOrder;
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::proof::Proven;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
-use crate::llm::FailedAttempt;
+use crate::llm::{BuiltinTried, FailedAttempt};
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 use crate::writer::{BuiltinWriter, Context, Decline, Writer};
@@ -27,8 +27,10 @@ pub(super) enum BuiltinOutcome {
     Passed(String, Option<ProofRecord>),
     /// It wrote nothing, and says why.
     Declined(Decline),
-    /// Its code failed on the page.
+    /// Its code failed on the page (the guard's block included).
     Failed(String, StepFailure),
+    /// Its code passed, but a check in it passed on a page that contradicts the sentence too.
+    Vacuous(String, StepFailure),
 }
 
 impl Engine<'_> {
@@ -78,9 +80,8 @@ impl Engine<'_> {
         }
         match self.proof_of(step, exec, &code) {
             Proven::Record(proof) => BuiltinOutcome::Passed(code, proof),
-            Proven::Vacuous(failure) | Proven::Broken(failure) => {
-                BuiltinOutcome::Failed(code, failure)
-            }
+            Proven::Vacuous(failure) => BuiltinOutcome::Vacuous(code, failure),
+            Proven::Broken(failure) => BuiltinOutcome::Failed(code, failure),
         }
     }
 
@@ -118,6 +119,16 @@ impl Engine<'_> {
                 .with_cause(EngineCause::Step(failure))
                 .with_candidate(code)
             }
+            BuiltinOutcome::Vacuous(code, failure) => EngineFailure::new(
+                EngineFailureKind::Incurable,
+                format!(
+                    "a check in the code the built-in generator wrote cannot fail: it also \
+                     passes on a page that contradicts the sentence ({no_llm} to write other code)"
+                ),
+                None,
+            )
+            .with_cause(EngineCause::Step(failure))
+            .with_candidate(code),
             BuiltinOutcome::Passed(code, _) => EngineFailure::new(
                 EngineFailureKind::Incurable,
                 "the built-in generator's code passed but was not kept",
@@ -131,20 +142,43 @@ impl Engine<'_> {
 /// What the LLM is told of the built-in generator's failed code: the attempt to improve on.
 pub(super) fn handed_over(outcome: &BuiltinOutcome) -> Option<FailedAttempt> {
     match outcome {
-        BuiltinOutcome::Failed(code, failure) => Some(FailedAttempt {
-            code: code.clone(),
-            error: failure.message.clone(),
-        }),
-        _ => None,
+        BuiltinOutcome::Failed(code, failure) | BuiltinOutcome::Vacuous(code, failure) => {
+            Some(FailedAttempt {
+                code: code.clone(),
+                error: failure.message.clone(),
+            })
+        }
+        BuiltinOutcome::Passed(..) | BuiltinOutcome::Declined(_) => None,
     }
 }
 
-/// How the built-in generator's code failed on the page, if it ran and failed: the attempt
-/// loop starts from it.
+/// What the LLM is told the built-in generator tried and why it did not serve, in every
+/// request for the step's code: declined with its reason, failed, vacuous or blocked with its
+/// code and error.
+pub(super) fn tried(outcome: &BuiltinOutcome) -> Option<BuiltinTried> {
+    let attempt = |code: &String, failure: &StepFailure| FailedAttempt {
+        code: code.clone(),
+        error: failure.message.clone(),
+    };
+    Some(match outcome {
+        BuiltinOutcome::Passed(..) => return None,
+        BuiltinOutcome::Declined(decline) => BuiltinTried::Declined {
+            reason: decline.0.clone(),
+        },
+        BuiltinOutcome::Failed(code, failure) if failure.kind == FailureKind::Blocked => {
+            BuiltinTried::Blocked(attempt(code, failure))
+        }
+        BuiltinOutcome::Failed(code, failure) => BuiltinTried::Failed(attempt(code, failure)),
+        BuiltinOutcome::Vacuous(code, failure) => BuiltinTried::Vacuous(attempt(code, failure)),
+    })
+}
+
+/// How the built-in generator's code failed on the page, if it ran and failed (or its check
+/// was vacuous): the attempt loop starts from it.
 pub(super) fn failed_on_page(outcome: BuiltinOutcome) -> Option<StepFailure> {
     match outcome {
-        BuiltinOutcome::Failed(_, failure) => Some(failure),
-        _ => None,
+        BuiltinOutcome::Failed(_, failure) | BuiltinOutcome::Vacuous(_, failure) => Some(failure),
+        BuiltinOutcome::Passed(..) | BuiltinOutcome::Declined(_) => None,
     }
 }
 
@@ -157,14 +191,31 @@ mod tests {
         code_reply, fails, passes, verdict_reply,
     };
     use crate::engine::{Budgets, Engine, EngineCause, EngineFailureKind};
-    use crate::llm::{Category, FailedAttempt, VerdictSource};
-    use crate::script::{FailureKind, Kind, Observation, ObservedCall, StepFailure};
+    use crate::llm::{
+        BuiltinTried, Category, FailedAttempt, VerdictSource, render_generation_message,
+    };
+    use crate::script::{FailureKind, Kind, Mutation, Observation, ObservedCall, StepFailure};
+    use crate::step::Proof;
 
     /// What the built-in generator writes for the sentence below on the fake page.
     const BUILTIN: &str = "async function step(page) {\n  await page.getByRole('textbox', { name: 'What needs to be done?', exact: true }).fill('buy milk');\n}";
     const SENTENCE: &str = "type \"buy milk\" into the \"What needs to be done?\" field";
     const LLM: &str =
         "async function step(page) {\n  await page.getByRole('textbox').fill('buy milk');\n}";
+    /// Why the built-in generator declines the fixture's own first sentence on the fake page.
+    const DECLINED: &str = "no element on the page is \"new todo field\"";
+    /// A check sentence, and what the built-in generator writes for it on the fake page.
+    const CHECK: &str = "the \"Todos\" heading is visible";
+    const BUILTIN_CHECK: &str = "async function step(page) {\n  await expect(page.getByRole('heading', { name: 'Todos', exact: true })).toBeVisible();\n}";
+    const LLM_CHECK: &str = "async function step(page) {\n  await expect(page.getByRole('heading', { name: 'Todos', exact: true })).toHaveCount(1);\n}";
+
+    /// A proof under which the check still passed.
+    fn vacuous() -> Proof {
+        Proof::Vacuous {
+            mutation: Some(Mutation::Hide("#scripted".into())),
+            why: "a substring match".into(),
+        }
+    }
 
     #[test]
     fn built_in_code_that_passed_is_cached_by_builtin_and_the_llm_is_never_asked() {
@@ -196,7 +247,22 @@ mod tests {
             .generate(&fixture.step(0), &exec, &RecordingObserver::default())
             .unwrap();
         assert_eq!(fixture.cached(0).unwrap().by.as_deref(), Some("llm"));
-        assert_eq!(llm.received()[0].generation().failed, None);
+        let request = llm.received()[0].generation().clone();
+        assert_eq!(request.failed, None);
+        assert_eq!(
+            request.builtin,
+            Some(BuiltinTried::Declined {
+                reason: DECLINED.to_owned()
+            })
+        );
+        let message = render_generation_message(&request);
+        assert!(
+            message.ends_with(&format!(
+                "\n\nBUILT-IN GENERATOR:\nThe built-in generator was tried first and declined \
+                 to write this step: {DECLINED}\n"
+            )),
+            "{message}"
+        );
     }
 
     #[test]
@@ -218,6 +284,129 @@ mod tests {
             (failed.code.as_str(), failed.error.as_str()),
             (BUILTIN, "locator.fill: Timeout")
         );
+        assert_eq!(
+            llm.received()[0].generation().builtin,
+            Some(BuiltinTried::Failed(failed))
+        );
+    }
+
+    #[test]
+    fn every_request_for_the_step_says_what_the_built_in_generator_tried() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        const OTHER: &str = "async function step(page) {\n  await page.getByRole('textbox').first().fill('buy milk');\n}";
+        let llm = ScriptedLlm::new([code_reply(OTHER), code_reply(LLM)]);
+        let exec = ScriptedExecutor::new([
+            fails(BUILTIN, FailureKind::Timeout, "locator.fill: Timeout"),
+            fails(OTHER, FailureKind::Timeout, "other: Timeout"),
+            passes(LLM),
+        ]);
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        engine
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap();
+        let tried = Some(BuiltinTried::Failed(FailedAttempt {
+            code: BUILTIN.to_owned(),
+            error: "locator.fill: Timeout".to_owned(),
+        }));
+        let second = llm.received()[1].generation().clone();
+        assert_eq!(second.builtin, tried);
+        assert_eq!(second.failed.as_ref().map(|f| f.code.as_str()), Some(OTHER));
+        // The second request's CODE is the LLM's: the built-in generator's code is shown in
+        // its own section.
+        let message = render_generation_message(&second);
+        assert!(
+            message.contains(&format!(
+                "BUILT-IN GENERATOR:\nThe built-in generator was tried first; its code failed on \
+                 the page:\nlocator.fill: Timeout\nIts code:\n{BUILTIN}\n\nCODE:\n{OTHER}"
+            )),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_vacuous_built_in_check_goes_to_the_llm_as_vacuous() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(1);
+        step.key.step = CHECK.to_owned();
+        let llm = ScriptedLlm::new([code_reply(LLM_CHECK)]);
+        let exec =
+            ScriptedExecutor::new([passes(BUILTIN_CHECK), passes(LLM_CHECK)]).proving([vacuous()]);
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        let written = engine
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap();
+        assert_eq!(
+            (written.code.as_str(), written.by),
+            (LLM_CHECK, Author::Llm)
+        );
+        let request = llm.received()[0].generation().clone();
+        let Some(BuiltinTried::Vacuous(attempt)) = &request.builtin else {
+            panic!("{:?}", request.builtin);
+        };
+        assert_eq!(attempt.code, BUILTIN_CHECK);
+        assert!(
+            attempt.error.contains("a substring match"),
+            "{}",
+            attempt.error
+        );
+        assert_eq!(request.failed.as_ref(), Some(attempt));
+        let message = render_generation_message(&request);
+        assert!(
+            message.contains(
+                "BUILT-IN GENERATOR:\nThe built-in generator was tried first; its code passed, \
+                 but its check cannot fail"
+            ) && message.contains("Its code is CODE below.\n\nCODE:\n"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn without_an_llm_a_vacuous_built_in_check_fails_saying_it_cannot_fail() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(1);
+        step.key.step = CHECK.to_owned();
+        let exec = ScriptedExecutor::new([passes(BUILTIN_CHECK)]).proving([vacuous()]);
+        let failure = offline(&fixture)
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert_eq!(
+            failure.summary,
+            "a check in the code the built-in generator wrote cannot fail: it also passes on a \
+             page that contradicts the sentence (no LLM configured to write other code)"
+        );
+        assert!(
+            failure.message().contains("a substring match"),
+            "{}",
+            failure.message()
+        );
+        assert_eq!(failure.candidate.as_deref(), Some(BUILTIN_CHECK));
+        assert!(cached(&fixture, &step.key).is_none());
+    }
+
+    #[test]
+    fn without_an_llm_failed_built_in_code_fails_with_the_code_and_its_error() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let exec = ScriptedExecutor::new([fails(
+            BUILTIN,
+            FailureKind::Timeout,
+            "locator.fill: Timeout",
+        )]);
+        let failure = offline(&fixture)
+            .generate(&step, &exec, &RecordingObserver::default())
+            .unwrap_err();
+        assert_eq!(failure.kind, EngineFailureKind::Incurable);
+        assert_eq!(
+            failure.message(),
+            "the code the built-in generator wrote failed (no LLM configured to write other \
+             code):\n\nlocator.fill: Timeout"
+        );
+        assert_eq!(failure.candidate.as_deref(), Some(BUILTIN));
+        assert!(cached(&fixture, &step.key).is_none());
     }
 
     #[test]
@@ -243,6 +432,18 @@ mod tests {
         assert_eq!(
             (failed.code.as_str(), failed.error.as_str()),
             (BUILTIN, "blocked a request to https://todomvc.com/")
+        );
+        let request = llm.received()[0].generation().clone();
+        assert_eq!(request.builtin, Some(BuiltinTried::Blocked(failed)));
+        let message = render_generation_message(&request);
+        assert!(
+            message.contains(
+                "BUILT-IN GENERATOR:\nThe built-in generator was tried first; its code reached \
+                 for an origin outside [browser] allowed_origins and the guard blocked it. Keep \
+                 to the app's origins:\nblocked a request to https://todomvc.com/\nIts code is \
+                 CODE below.\n\nCODE:\n"
+            ),
+            "{message}"
         );
         assert_eq!(
             cached(&fixture, &step.key).unwrap().by.as_deref(),
@@ -563,8 +764,16 @@ mod tests {
                 .map(|f| f.code.as_str()),
             Some(OLD)
         );
+        // The LLM is told why the built-in generator wrote nothing.
+        assert_eq!(
+            healed.received[1].generation().builtin,
+            Some(BuiltinTried::Declined {
+                reason: DECLINED.to_owned()
+            })
+        );
 
-        // Failed on the page: the LLM heals as if the built-in generator had not been tried.
+        // Failed on the page: the LLM heals from the cached code, told how the built-in
+        // generator's code failed.
         let healed = heal_builtin_first(
             SENTENCE,
             OLD,
@@ -580,6 +789,13 @@ mod tests {
         assert_eq!(
             healed.result.as_ref().map(|w| (w.code.as_str(), w.by)),
             Ok((LLM, Author::Llm))
+        );
+        assert_eq!(
+            healed.received[1].generation().builtin,
+            Some(BuiltinTried::Failed(FailedAttempt {
+                code: BUILTIN.to_owned(),
+                error: "locator.fill: Timeout".to_owned(),
+            }))
         );
         assert_eq!(healed.entry.unwrap().by.as_deref(), Some("llm"));
     }

@@ -6,7 +6,7 @@
 
 use crate::cache::{Author, MAX_STEP_CODE_BYTES, ProofRecord};
 use crate::engine::budgets::Pool;
-use crate::engine::builtin_step::{BuiltinOutcome, failed_on_page, handed_over};
+use crate::engine::builtin_step::{BuiltinOutcome, failed_on_page, handed_over, tried};
 use crate::engine::engine::{
     Engine, EngineObserver, LlmPurpose, StepContext, Written, cache_failure,
 };
@@ -14,7 +14,7 @@ use crate::engine::evidence::defect_classification;
 use crate::engine::proof::Proven;
 use crate::engine::reuse::lock;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
-use crate::llm::{Category, Classification, FailedAttempt, VerdictSource};
+use crate::llm::{BuiltinTried, Category, Classification, FailedAttempt, VerdictSource};
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 use crate::writer::{LlmWriter, Writer};
@@ -127,6 +127,16 @@ fn blocked_classification() -> Classification {
     }
 }
 
+/// Where the attempt loop starts: the candidate tried before it and how it failed on the page
+/// (a blocked one is forgiven only once the next candidate arrives), and what the built-in
+/// generator tried for the step, which every request of the loop carries.
+#[derive(Debug, Default)]
+pub(super) struct Before {
+    pub(super) failed: Option<FailedAttempt>,
+    pub(super) last_failure: Option<StepFailure>,
+    pub(super) builtin: Option<BuiltinTried>,
+}
+
 /// `failure`, once its verdict (when it has one) is reported.
 fn told(observer: &dyn EngineObserver, failure: EngineFailure) -> EngineFailure {
     if let Some(verdict) = &failure.verdict {
@@ -166,8 +176,7 @@ impl Engine<'_> {
         if let Some((code, proof)) = self.reuse_for_generation(step, exec, observer)? {
             return self.keep(step, code, Author::Reused, proof);
         }
-        let mut failed = None;
-        let mut last_failure = None;
+        let mut before = Before::default();
         if self.builtin.uses_builtin() {
             let outcome = self.builtin_attempt(step, exec);
             match outcome {
@@ -187,13 +196,15 @@ impl Engine<'_> {
                 }
                 outcome if !self.llm_writes() => return Err(self.builtin_failure(outcome)),
                 outcome => {
-                    failed = handed_over(&outcome);
-                    last_failure = failed_on_page(outcome);
+                    before = Before {
+                        failed: handed_over(&outcome),
+                        builtin: tried(&outcome),
+                        last_failure: failed_on_page(outcome),
+                    };
                 }
             }
         }
-        let (code, proof) =
-            self.attempts(step, exec, observer, Pool::Generation, failed, last_failure)?;
+        let (code, proof) = self.attempts(step, exec, observer, Pool::Generation, before)?;
         // Generation feeds vacuous candidates back, so only a record arrives here; anything
         // else is refused rather than cached.
         let proof = match proof {
@@ -234,8 +245,8 @@ impl Engine<'_> {
     }
 
     /// The attempt loop, shared by generation and healing (which passes the failed cached
-    /// code); `last_failure` is how the candidate before the loop failed on the page, if one
-    /// did (a blocked one is forgiven only once the next candidate arrives). Each attempt takes one from `pool`'s budget, asks for code and tries it. A check
+    /// code); `before` is the candidate before the loop and how it failed on the page, if one
+    /// did. Each attempt takes one from `pool`'s budget, asks for code and tries it. A check
     /// that ran and did not hold stops the loop at once; other failures are fed back to the next
     /// attempt. Code that passed is proven: while generating, a vacuous check is fed back like a
     /// failure; while healing, the healer decides (it refuses it like a veto).
@@ -245,9 +256,13 @@ impl Engine<'_> {
         exec: &dyn StepExecutor,
         observer: &dyn EngineObserver,
         pool: Pool,
-        mut failed: Option<FailedAttempt>,
-        mut last_failure: Option<StepFailure>,
+        before: Before,
     ) -> Result<(String, Proven), EngineFailure> {
+        let Before {
+            mut failed,
+            mut last_failure,
+            builtin,
+        } = before;
         // While healing, every request names the cached code whose checks must be kept.
         let healing = (pool == Pool::Healing)
             .then(|| failed.as_ref().map(|f| f.code.clone()))
@@ -277,7 +292,13 @@ impl Engine<'_> {
                     None,
                 ));
             };
-            let request = self.generation_request(step, exec, healing.as_deref(), failed.clone());
+            let request = self.generation_request(
+                step,
+                exec,
+                healing.as_deref(),
+                builtin.as_ref(),
+                failed.clone(),
+            );
             let writer = LlmWriter {
                 provider,
                 request: &request,

@@ -6,18 +6,18 @@
 
 use crate::cache::{Author, ProofRecord};
 use crate::engine::budgets::Pool;
-use crate::engine::builtin_step::BuiltinOutcome;
+use crate::engine::builtin_step::{BuiltinOutcome, tried};
 use crate::engine::continuity::moved_subject;
 use crate::engine::engine::{
     Engine, EngineObserver, Parsing, StepContext, Verdict, Written, cache_failure,
 };
 use crate::engine::evidence::{Judgement, defect_classification, judge};
-use crate::engine::generate::evident_failure;
+use crate::engine::generate::{Before, evident_failure};
 use crate::engine::proof::Proven;
 use crate::engine::reuse::lock;
 use crate::engine::veto::{Spec, received_texts, review};
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
-use crate::llm::{Category, Classification, FailedAttempt, VerdictSource};
+use crate::llm::{BuiltinTried, Category, Classification, FailedAttempt, VerdictSource};
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 
@@ -32,8 +32,9 @@ enum BuiltinTurn {
     Vetoed(EngineFailure),
     /// Its code took the browser or the page down: no other code can run there.
     Crashed(EngineFailure),
-    /// It wrote no code that passed, for this reason.
-    NoCode(String),
+    /// It wrote no code that passed, for this reason; the second field is what the LLM is
+    /// told of it.
+    NoCode(String, Option<BuiltinTried>),
 }
 
 /// How a heal goes on after the built-in generator's turn.
@@ -46,8 +47,9 @@ enum AfterBuiltin {
     /// No code heals the step without an LLM, which may not write code: why the built-in
     /// generator had none (`None`: it had no turn).
     NoHeal(Option<String>),
-    /// An LLM writes the code.
-    AskLlm,
+    /// An LLM writes the code, told what the built-in generator tried when it wrote none
+    /// that passed.
+    AskLlm(Option<BuiltinTried>),
 }
 
 /// The decision after the built-in generator's `turn`, when an LLM may (`llm_writes`) or may
@@ -58,11 +60,10 @@ fn after_builtin(turn: BuiltinTurn, llm_writes: bool) -> AfterBuiltin {
         (BuiltinTurn::Vetted(code, proof), _) => AfterBuiltin::Keep(code, proof),
         (BuiltinTurn::Crashed(crash), _) => AfterBuiltin::Fail(crash),
         (BuiltinTurn::Vetoed(vetoed), false) => AfterBuiltin::Fail(vetoed),
-        (BuiltinTurn::NoCode(why), false) => AfterBuiltin::NoHeal(Some(why)),
+        (BuiltinTurn::NoCode(why, _), false) => AfterBuiltin::NoHeal(Some(why)),
         (BuiltinTurn::NotTried, false) => AfterBuiltin::NoHeal(None),
-        (BuiltinTurn::Vetoed(_) | BuiltinTurn::NoCode(_) | BuiltinTurn::NotTried, true) => {
-            AfterBuiltin::AskLlm
-        }
+        (BuiltinTurn::NoCode(_, tried), true) => AfterBuiltin::AskLlm(tried),
+        (BuiltinTurn::Vetoed(_) | BuiltinTurn::NotTried, true) => AfterBuiltin::AskLlm(None),
     }
 }
 
@@ -230,13 +231,23 @@ impl Engine<'_> {
                 Some(verdict.clone()),
             )
             .with_cause(EngineCause::Step(failure.clone()))),
-            AfterBuiltin::AskLlm => {
+            AfterBuiltin::AskLlm(builtin) => {
                 let previous = FailedAttempt {
                     code: old_code.to_owned(),
                     error: failure.message.clone(),
                 };
                 let (code, proven) = self
-                    .attempts(step, exec, observer, Pool::Healing, Some(previous), None)
+                    .attempts(
+                        step,
+                        exec,
+                        observer,
+                        Pool::Healing,
+                        Before {
+                            failed: Some(previous),
+                            builtin,
+                            ..Before::default()
+                        },
+                    )
                     .map_err(|failure| with_heal_verdict(failure, verdict))?;
                 let proof = self.vet_healed(
                     step,
@@ -268,7 +279,9 @@ impl Engine<'_> {
         verdict: &Classification,
         announce: bool,
     ) -> BuiltinTurn {
-        match self.builtin_attempt(step, exec) {
+        let outcome = self.builtin_attempt(step, exec);
+        let told = tried(&outcome);
+        match outcome {
             BuiltinOutcome::Passed(code, proof) => {
                 if announce {
                     observer.healing_started(Category::Rot);
@@ -298,19 +311,36 @@ impl Engine<'_> {
             BuiltinOutcome::Failed(_, blocked) if blocked.kind == FailureKind::Blocked => {
                 // The LLM heals next: what the guard blocked was this candidate's failure.
                 exec.forgive_blocked();
-                BuiltinTurn::NoCode(format!(
-                    "the code the built-in generator wrote for the sentence was blocked: {}",
-                    blocked.message.lines().next().unwrap_or_default()
-                ))
+                BuiltinTurn::NoCode(
+                    format!(
+                        "the code the built-in generator wrote for the sentence was blocked: {}",
+                        blocked.message.lines().next().unwrap_or_default()
+                    ),
+                    told,
+                )
             }
-            BuiltinOutcome::Failed(_, failed) => BuiltinTurn::NoCode(format!(
-                "the code the built-in generator wrote for the sentence failed: {}",
-                failed.message.lines().next().unwrap_or_default()
-            )),
-            BuiltinOutcome::Declined(decline) => BuiltinTurn::NoCode(format!(
-                "the built-in generator cannot write this sentence: {}",
-                decline.0
-            )),
+            BuiltinOutcome::Failed(_, failed) => BuiltinTurn::NoCode(
+                format!(
+                    "the code the built-in generator wrote for the sentence failed: {}",
+                    failed.message.lines().next().unwrap_or_default()
+                ),
+                told,
+            ),
+            BuiltinOutcome::Vacuous(_, vacuous) => BuiltinTurn::NoCode(
+                format!(
+                    "a check in the code the built-in generator wrote for the sentence cannot \
+                     fail: {}",
+                    vacuous.message.lines().next().unwrap_or_default()
+                ),
+                told,
+            ),
+            BuiltinOutcome::Declined(decline) => BuiltinTurn::NoCode(
+                format!(
+                    "the built-in generator cannot write this sentence: {}",
+                    decline.0
+                ),
+                told,
+            ),
         }
     }
 
@@ -383,7 +413,9 @@ impl Engine<'_> {
                 )
                 .with_cause(EngineCause::Step(failure.clone()))))
             }
-            AfterBuiltin::AskLlm => None,
+            // The heal goes on through the LLM's verdict, which does not try the built-in
+            // generator again; its request does not say what it tried here.
+            AfterBuiltin::AskLlm(_) => None,
         }
     }
 
@@ -1305,12 +1337,15 @@ mod tests {
         #[test]
         fn vetoed_code_leaves_the_llm_to_write_code_that_keeps_the_checks() {
             let vetoed = BuiltinTurn::Vetoed(failure(EngineFailureKind::HealVetoed));
-            assert!(matches!(after_builtin(vetoed, true), AfterBuiltin::AskLlm));
+            assert!(matches!(
+                after_builtin(vetoed, true),
+                AfterBuiltin::AskLlm(None)
+            ));
         }
 
         #[test]
         fn no_code_and_no_llm_is_no_heal_with_the_reason() {
-            let ended = after_builtin(BuiltinTurn::NoCode("it declined".into()), false);
+            let ended = after_builtin(BuiltinTurn::NoCode("it declined".into(), None), false);
             assert!(
                 matches!(&ended, AfterBuiltin::NoHeal(Some(why)) if why == "it declined"),
                 "{ended:?}"
@@ -1326,11 +1361,22 @@ mod tests {
         #[test]
         fn no_code_or_no_turn_leaves_the_llm_to_write_code() {
             for turn in [
-                BuiltinTurn::NoCode("it declined".into()),
+                BuiltinTurn::NoCode("it declined".into(), None),
                 BuiltinTurn::NotTried,
             ] {
-                assert!(matches!(after_builtin(turn, true), AfterBuiltin::AskLlm));
+                assert!(matches!(after_builtin(turn, true), AfterBuiltin::AskLlm(_)));
             }
+        }
+
+        #[test]
+        fn no_code_hands_what_the_built_in_generator_tried_to_the_llm() {
+            let tried = crate::llm::BuiltinTried::Declined {
+                reason: "it reads no field".into(),
+            };
+            let turn = BuiltinTurn::NoCode("it declined".into(), Some(tried.clone()));
+            assert!(
+                matches!(after_builtin(turn, true), AfterBuiltin::AskLlm(Some(t)) if t == tried)
+            );
         }
     }
 }

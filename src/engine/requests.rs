@@ -9,7 +9,7 @@
 use crate::engine::engine::{Engine, StepContext};
 use crate::engine::prompts::{CLASSIFICATION_SYSTEM_PROMPT, GENERATION_SYSTEM_PROMPT};
 use crate::llm::{
-    ClassificationRequest, FailedAttempt, GenerationRequest, PageFacts, PreviousCode,
+    BuiltinTried, ClassificationRequest, FailedAttempt, GenerationRequest, PageFacts, PreviousCode,
 };
 use crate::scenario::StepArgument;
 use crate::step::StepExecutor;
@@ -21,12 +21,14 @@ pub(super) const PREVIOUS_CODE_BUDGET: usize = 3_000;
 
 impl Engine<'_> {
     /// The request for the code of `step`, with the page as it is now. `healing` is the cached
-    /// code being healed (its checks must be kept); `failed` the attempt that failed last.
+    /// code being healed (its checks must be kept); `builtin` what the built-in generator tried
+    /// for the step; `failed` the attempt that failed last.
     pub(super) fn generation_request(
         &self,
         step: &StepContext<'_>,
         exec: &dyn StepExecutor,
         healing: Option<&str>,
+        builtin: Option<&BuiltinTried>,
         failed: Option<FailedAttempt>,
     ) -> GenerationRequest {
         let state = exec.page_state(self.llm.send_screenshots, self.llm.snapshot_budget);
@@ -50,6 +52,7 @@ impl Engine<'_> {
             user_instructions: Some(self.llm.generation_prompt.trim().to_owned())
                 .filter(|s| !s.is_empty()),
             healing: healing.map(str::to_owned),
+            builtin: builtin.cloned(),
             failed,
             deadline: self.deadline,
         };
@@ -117,6 +120,18 @@ impl Engine<'_> {
         if let Some(failed) = request.failed.as_mut() {
             texts.push(&mut failed.code);
             texts.push(&mut failed.error);
+        }
+        match request.builtin.as_mut() {
+            Some(BuiltinTried::Declined { reason }) => texts.push(reason),
+            Some(
+                BuiltinTried::Failed(attempt)
+                | BuiltinTried::Vacuous(attempt)
+                | BuiltinTried::Blocked(attempt),
+            ) => {
+                texts.push(&mut attempt.code);
+                texts.push(&mut attempt.error);
+            }
+            None => {}
         }
         for text in texts {
             secrets.placeholders_in_place(text);

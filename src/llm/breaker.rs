@@ -173,6 +173,7 @@ mod tests {
             screenshot: None,
             user_instructions: None,
             healing: None,
+            builtin: None,
             failed: None,
             deadline: None,
         }

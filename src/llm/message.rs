@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use super::{ClassificationRequest, GenerationRequest, PageFacts};
+use super::{BuiltinTried, ClassificationRequest, GenerationRequest, PageFacts};
 
 /// Marker written in the text when a screenshot travels as an image part.
 const SCREENSHOT_ATTACHED: &str = "SCREENSHOT: attached";
@@ -42,7 +42,8 @@ pub(crate) fn render_generation_system(request: &GenerationRequest) -> String {
 /// `(none)`), `PREVIOUS CODE:` (when there are previous steps), `PAGE:` (URL, title, base URL),
 /// `PAGE SNAPSHOT:`, `SCREENSHOT: attached` (when there is one), `USER INSTRUCTIONS:` (only when
 /// given and not blank), `HEALING:` and `CACHED CODE:` (while healing; the latter only when it
-/// differs from CODE), then `CODE:` and `ERROR:` of the failed attempt (only when there is one).
+/// differs from CODE), `BUILT-IN GENERATOR:` (when it was tried; its code only when it differs
+/// from CODE), then `CODE:` and `ERROR:` of the failed attempt (only when there is one).
 pub(crate) fn render_generation_message(request: &GenerationRequest) -> String {
     let mut out = String::new();
     section(&mut out, "STEP", &request.step);
@@ -88,11 +89,60 @@ pub(crate) fn render_generation_message(request: &GenerationRequest) -> String {
             section(&mut out, "CACHED CODE", cached);
         }
     }
+    if let Some(tried) = &request.builtin {
+        let code_shown = request
+            .failed
+            .as_ref()
+            .zip(tried.code())
+            .is_some_and(|(failed, code)| failed.code.trim() == code.trim());
+        section(
+            &mut out,
+            "BUILT-IN GENERATOR",
+            &builtin_tried(tried, code_shown),
+        );
+    }
     if let Some(failed) = &request.failed {
         section(&mut out, "CODE", &failed.code);
         section(&mut out, "ERROR", &failed.error);
     }
     finish(out)
+}
+
+/// The BUILT-IN GENERATOR body: what the built-in generator did with the step and why it did
+/// not serve, then its code unless `code_shown` (it is the CODE section's).
+fn builtin_tried(tried: &BuiltinTried, code_shown: bool) -> String {
+    let (what, why) = match tried {
+        BuiltinTried::Declined { reason } => {
+            return format!(
+                "The built-in generator was tried first and declined to write this step: \
+                 {reason}"
+            );
+        }
+        BuiltinTried::Failed(attempt) => (
+            "The built-in generator was tried first; its code failed on the page",
+            &attempt.error,
+        ),
+        BuiltinTried::Vacuous(attempt) => (
+            "The built-in generator was tried first; its code passed, but its check cannot fail \
+             (it also passes on a page that contradicts the step), so it was not kept",
+            &attempt.error,
+        ),
+        BuiltinTried::Blocked(attempt) => (
+            "The built-in generator was tried first; its code reached for an origin outside \
+             [browser] allowed_origins and the guard blocked it. Keep to the app's origins",
+            &attempt.error,
+        ),
+    };
+    let mut out = format!("{what}:\n{}", why.trim_end());
+    match tried.code() {
+        Some(_) if code_shown => out.push_str("\nIts code is CODE below."),
+        Some(code) => {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "\nIts code:\n{}", code.trim_end());
+        }
+        None => {}
+    }
+    out
 }
 
 /// The VARIABLES body: how step code reads each placeholder, and that values never go into
@@ -228,6 +278,7 @@ mod tests {
             screenshot: None,
             user_instructions: None,
             healing: None,
+            builtin: None,
             failed: None,
             deadline: None,
         }
@@ -248,6 +299,9 @@ mod tests {
             page_snapshot: "- heading \"x\"".into(),
             user_instructions: Some("be brief".into()),
             healing: Some("old code".into()),
+            builtin: Some(BuiltinTried::Declined {
+                reason: "it reads no field".into(),
+            }),
             failed: Some(FailedAttempt {
                 code: "x".into(),
                 error: "y".into(),
@@ -404,6 +458,89 @@ mod tests {
         );
         // Not healing: no HEALING section.
         assert!(!render_generation_message(&generation()).contains("HEALING"));
+    }
+
+    #[test]
+    fn what_the_built_in_generator_tried_comes_before_code_and_says_why_it_did_not_serve() {
+        let builtin_code = "async function step(page) {\n  await page.getByText('x').click();\n}";
+        let attempt = FailedAttempt {
+            code: builtin_code.into(),
+            error: "locator.click: Timeout".into(),
+        };
+        let declined = GenerationRequest {
+            builtin: Some(BuiltinTried::Declined {
+                reason: "the words \"quickly\" were not read".into(),
+            }),
+            ..generation()
+        };
+        assert!(
+            render_generation_message(&declined).ends_with(
+                "PAGE SNAPSHOT:\n- textbox \"What needs to be done?\"\n\nBUILT-IN GENERATOR:\n\
+                 The built-in generator was tried first and declined to write this step: the \
+                 words \"quickly\" were not read\n"
+            ),
+            "{}",
+            render_generation_message(&declined)
+        );
+        // Its code is the failed attempt's CODE (the first request): shown once.
+        for (tried, what) in [
+            (
+                BuiltinTried::Failed(attempt.clone()),
+                "its code failed on the page",
+            ),
+            (
+                BuiltinTried::Vacuous(attempt.clone()),
+                "its code passed, but its check cannot fail (it also passes on a page that \
+                 contradicts the step), so it was not kept",
+            ),
+            (
+                BuiltinTried::Blocked(attempt.clone()),
+                "its code reached for an origin outside [browser] allowed_origins and the guard \
+                 blocked it. Keep to the app's origins",
+            ),
+        ] {
+            let first = GenerationRequest {
+                builtin: Some(tried.clone()),
+                failed: Some(attempt.clone()),
+                ..generation()
+            };
+            let text = render_generation_message(&first);
+            assert!(
+                text.ends_with(&format!(
+                    "BUILT-IN GENERATOR:\nThe built-in generator was tried first; {what}:\n\
+                     locator.click: Timeout\nIts code is CODE below.\n\nCODE:\n{builtin_code}\n\n\
+                     ERROR:\nlocator.click: Timeout\n"
+                )),
+                "{text}"
+            );
+            assert_eq!(text.matches(builtin_code).count(), 1, "{text}");
+            // A later request: CODE is another candidate, so its code is shown in the section.
+            let later = GenerationRequest {
+                failed: Some(FailedAttempt {
+                    code: "async function step(page) {}".into(),
+                    error: "no".into(),
+                }),
+                ..first
+            };
+            let text = render_generation_message(&later);
+            assert!(
+                text.contains(&format!(
+                    "{what}:\nlocator.click: Timeout\nIts code:\n{builtin_code}\n\nCODE:\n\
+                     async function step(page) {{}}\n"
+                )),
+                "{text}"
+            );
+        }
+        // While healing, it comes after HEALING.
+        let healing = GenerationRequest {
+            healing: Some("old".into()),
+            ..declined
+        };
+        let text = render_generation_message(&healing);
+        assert!(
+            text.find("HEALING:").unwrap() < text.find("BUILT-IN GENERATOR:").unwrap(),
+            "{text}"
+        );
     }
 
     #[test]

@@ -69,10 +69,40 @@ pub struct GenerationRequest {
     pub user_instructions: Option<String>,
     /// HEALING: the cached code being healed, whose checks the new code must keep.
     pub healing: Option<String>,
+    /// BUILT-IN GENERATOR: what the built-in generator tried for this step before the LLM was
+    /// asked, and why it did not serve; the section is left out when it was not tried.
+    pub builtin: Option<BuiltinTried>,
     /// CODE and ERROR of the failed previous attempt (regeneration and retries).
     pub failed: Option<FailedAttempt>,
     /// The test's deadline: the call gives up by then (never sent).
     pub deadline: Option<Instant>,
+}
+
+/// What the built-in generator tried for a step and why it did not serve, so that the LLM
+/// starts from its reason instead of repeating its attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuiltinTried {
+    /// It wrote no code, for this reason (which names what it read of the sentence).
+    Declined { reason: String },
+    /// Its code ran and failed on the page.
+    Failed(FailedAttempt),
+    /// Its code passed, but a check in it passed on a page that contradicts the sentence too;
+    /// the error says under which change.
+    Vacuous(FailedAttempt),
+    /// The guard blocked what its code reached for: an origin outside `allowed_origins`.
+    Blocked(FailedAttempt),
+}
+
+impl BuiltinTried {
+    /// The code the built-in generator wrote, when it wrote any.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            BuiltinTried::Declined { .. } => None,
+            BuiltinTried::Failed(attempt)
+            | BuiltinTried::Vacuous(attempt)
+            | BuiltinTried::Blocked(attempt) => Some(&attempt.code),
+        }
+    }
 }
 
 /// The code that passed for an earlier step of the test.

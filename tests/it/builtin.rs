@@ -3,7 +3,7 @@
 //! asked only for the steps the built-in generator declines.
 
 use crate::support::Test;
-use crate::support::fake_llm::{FakeLlm, Reply};
+use crate::support::fake_llm::{FakeLlm, Reply, generation_of};
 
 const TODO: &str = include_str!("../../scenarios/todo.steps");
 const LOGIN: &str = include_str!("../../scenarios/login.steps");
@@ -118,6 +118,59 @@ fn with_an_llm_the_fake_is_asked_only_for_the_declined_steps() {
     );
     let finished = out.read("events.jsonl");
     assert!(finished.contains(r#""builtin_steps":3"#), "{finished}");
+}
+
+/// The reason the built-in generator gives for a step it cannot write reaches the LLM: the
+/// request the fake received carries the same reason a run with no LLM fails with.
+#[test]
+fn the_llm_is_told_why_the_built_in_generator_declined() {
+    const SENTENCE: &str = "make the first todo done";
+    const LLM_CODE: &str = "async function step(page) {\n  await page.getByRole('checkbox', { name: 'buy milk' }).check();\n}";
+    const STEPS: &str = "test: t\n  open the app\n  type \"buy milk\" into the new todo field and \
+        press Enter\n  make the first todo done\n";
+    let offline = demo()
+        .scenario("scenarios/todo.steps", STEPS)
+        .args(&["run", "scenarios/todo.steps"])
+        .run()
+        .assert_exit(1);
+    const CANNOT: &str = "no LLM configured and the built-in generator cannot write this step: ";
+    let stdout = offline.stdout();
+    let reason = stdout
+        .split_once(CANNOT)
+        .and_then(|(_, rest)| rest.lines().next())
+        .unwrap_or_else(|| panic!("no decline in:\n{stdout}"))
+        .trim()
+        .to_owned();
+    assert!(!reason.is_empty(), "{stdout}");
+    let llm = FakeLlm::start();
+    llm.on_contains(
+        &generation_of(SENTENCE),
+        format!("```js\n{LLM_CODE}\n```\n").as_str(),
+    );
+    let out = demo()
+        .config(&format!(
+            "[vars]\nDEMO_USER = \"alice\"\n[llm]\nprovider = \"openai\"\nmodel = \"fake\"\n\
+             base_url = \"{}\"\n",
+            llm.base_url()
+        ))
+        .scenario("scenarios/todo.steps", STEPS)
+        .args(&["run", "scenarios/todo.steps"])
+        .run()
+        .assert_exit(0);
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 1, "one request, for the declined step");
+    let text = requests[0].user_text();
+    assert!(
+        text.contains(&format!(
+            "BUILT-IN GENERATOR:\nThe built-in generator was tried first and declined to write \
+             this step: {reason}"
+        )),
+        "{text}"
+    );
+    // Nothing of the built-in generator is handed over as a failed attempt.
+    assert!(!text.contains("\nCODE:\n"), "{text}");
+    let cache = out.read("cache/scenarios/todo.steps.toml");
+    assert_eq!(cache.matches("by = \"llm\"").count(), 1, "{cache}");
 }
 
 /// A form with one Add button and a list with two Delete buttons, for `explain`.
@@ -475,4 +528,106 @@ fn counts_ordinals_and_right_clicks_do_what_they_say() {
         .assert_exit(0);
     let left = ELEMENTS_PAGE.replace("'contextmenu';", "'click';");
     replay_fails_on(out, &left, "Context menu opened");
+}
+
+const DROPDOWN_PAGE: &str = include_str!("../fixtures/builtin/dropdown.html");
+const WAITS_PAGE: &str = include_str!("../fixtures/builtin/waits.html");
+
+/// A dropdown's chosen option is checked by its label: the page's option values ("1", "2") are
+/// not their labels, so a check that compared a label with a value would fail here. A page
+/// that goes back to its first option fails, and so does one whose chosen option has the
+/// value "Option 2" but shows "Option 1" (where a check of the value would pass).
+#[test]
+fn a_dropdowns_chosen_option_is_checked_by_its_label() {
+    const STEPS: &str = "test: dropdown\n  open /page.html\n  select \"Option 2\" in the \
+        \"Dropdown\" dropdown\n  the \"Dropdown\" shows \"Option 2\"\n  select \"Option 1\" in the \
+        \"Dropdown\" dropdown\n  the \"Dropdown\" dropdown is set to \"Option 1\"\n";
+    let out = one_page(DROPDOWN_PAGE, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    let cache = crate::support::proofs_as_text(&out.read("cache/scenarios/page.steps.toml"));
+    for label in ["Option 1", "Option 2"] {
+        assert!(
+            cache.contains(&format!(
+                "page.getByRole('combobox', {{ name: 'Dropdown', exact: true \
+                 }}).locator('option:checked')).toHaveText('{label}')"
+            )),
+            "{cache}"
+        );
+    }
+    assert!(!cache.contains("toHaveValue"), "{cache}");
+    assert!(!cache.contains("vacuous"), "{cache}");
+    let reset = DROPDOWN_PAGE.replace("const RESET = false;", "const RESET = true;");
+    assert_ne!(reset, DROPDOWN_PAGE);
+    replay_fails_on(out, &reset, "the \"Dropdown\" shows \"Option 2\"");
+    one_page(&reset, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("the \"Dropdown\" shows \"Option 2\"");
+    let by_value = DROPDOWN_PAGE.replace(
+        "<option value=\"1\">Option 1</option>",
+        "<option value=\"Option 2\">Option 1</option>",
+    );
+    assert_ne!(by_value, DROPDOWN_PAGE);
+    let out = one_page(DROPDOWN_PAGE, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(0);
+    replay_fails_on(out, &by_value, "the \"Dropdown\" shows \"Option 2\"");
+}
+
+/// `wait until "X" appears` / `disappears` waits for the page, bounded by the step's timeout:
+/// a text that comes 4.5 s after the click passes under a 6 s timeout and the run says the
+/// step needed most of it; a page whose text never comes, or whose loading text stays, fails
+/// the run and `replay --strict`.
+#[test]
+fn wait_until_a_text_appears_or_disappears_is_bounded_by_the_steps_timeout() {
+    const STEPS: &str = "test: waits\n  open /page.html\n  click \"Start\"\n  wait until \"Hello \
+        World!\" appears\n  wait until \"Please wait\" disappears\n";
+    let slow = WAITS_PAGE.replace("const DELAY = 300;", "const DELAY = 4500;");
+    assert_ne!(slow, WAITS_PAGE);
+    let out = one_page(&slow, STEPS)
+        .env("PRETTYPLAY_BROWSER_TIMEOUT", "6")
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    // The text came 4.5 s after the click: more than 60% of the 6 s timeout however the time
+    // was split, so the run tells it.
+    let warning = out.line_with("WARNING").to_owned();
+    assert!(
+        warning.contains("Hello World!") && warning.contains(" of 6 s ("),
+        "{warning}"
+    );
+    let cache = out.read("cache/scenarios/page.steps.toml");
+    assert!(
+        cache.contains("await expect(page.getByText(/^\\s*Hello\\s+World!\\s*$/u)).toBeVisible();"),
+        "{cache}"
+    );
+    assert!(
+        cache.contains("Please wait") && cache.contains(".toBeHidden();"),
+        "{cache}"
+    );
+    let never = WAITS_PAGE.replace("const NEVER = false;", "const NEVER = true;");
+    let stuck = WAITS_PAGE.replace("const STUCK = false;", "const STUCK = true;");
+    assert!(never != WAITS_PAGE && stuck != WAITS_PAGE);
+    replay_fails_on(out, &never, "wait until \"Hello World!\" appears");
+    let out = one_page(WAITS_PAGE, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(0);
+    replay_fails_on(out, &stuck, "wait until \"Please wait\" disappears");
+    for (broken, failing) in [
+        (&never, "step 3: wait until \"Hello World!\" appears"),
+        (&stuck, "step 4: wait until \"Please wait\" disappears"),
+    ] {
+        one_page(broken, STEPS)
+            .args(&["run"])
+            .run()
+            .assert_exit(1)
+            .stdout_contains(failing);
+    }
 }

@@ -85,6 +85,7 @@ fn generation(step: &str) -> GenerationRequest {
         screenshot: None,
         user_instructions: Some("Prefer roles.".into()),
         healing: None,
+        builtin: None,
         failed: None,
         deadline: None,
     }

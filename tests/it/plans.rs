@@ -4,6 +4,8 @@
 //! discourse memory, no step passes on a check that cannot fail, and the green tests replay
 //! strictly. A navigation sentence naming the app opens it instead of following the footer
 //! link to todomvc.com, and a built-in candidate the guard blocked falls through to the LLM.
+//! With a scripted LLM and an empty cache, the plan generates every step: the built-in
+//! generator first, the LLM asked for exactly the steps it did not serve.
 
 use serde_json::Value;
 
@@ -239,6 +241,150 @@ fn a_built_in_candidate_the_guard_blocked_reaches_the_llm_with_its_error() {
         "{}",
         asked[0]
     );
+    // The request says it was the built-in generator's code and that the guard blocked it.
+    assert!(
+        asked[0].contains(
+            "BUILT-IN GENERATOR:\nThe built-in generator was tried first; its code reached for \
+             an origin outside [browser] allowed_origins and the guard blocked it. Keep to the \
+             app's origins:\n"
+        ) && asked[0].contains("Its code is CODE below.\n\nCODE:\n"),
+        "{}",
+        asked[0]
+    );
     let cache = out.read("cache/scenarios/link.steps.toml");
     assert!(cache.contains("by = \"llm\""), "{cache}");
+}
+
+/// The steps of the planner plan the built-in generator does not serve on the jQuery build,
+/// measured, each with the code the scripted LLM answers (what a model would write for the
+/// jQuery markup).
+const NOT_SERVED_ON_JQUERY: &[(&str, &str)] = &[
+    (
+        "Add three todos and mark all as complete using the toggle all checkbox",
+        "async function step(page) {\n  const input = page.getByPlaceholder('What needs to be done?');\n  for (const title of ['Buy milk', 'Walk the dog', 'Finish report']) {\n    await input.fill(title);\n    await input.press('Enter');\n  }\n  await expect(page.locator('.todo-list li')).toHaveCount(3);\n  await page.getByLabel('Mark all as complete').check();\n  await expect(page.locator('.todo-list li.completed')).toHaveCount(3);\n}",
+    ),
+    (
+        "Counter shows '0 items left' or the footer is hidden",
+        "async function step(page) {\n  await expect(page.locator('.footer')).toBeHidden();\n}",
+    ),
+    (
+        "A delete button (×) appears on the right side of the todo",
+        "async function step(page) {\n  await expect(page.locator('.todo-list li').filter({ hasText: 'Task to delete' }).locator('button.destroy')).toBeVisible();\n}",
+    ),
+    (
+        "Click the delete button",
+        "async function step(page) {\n  const item = page.locator('.todo-list li').filter({ hasText: 'Task to delete' });\n  await item.hover();\n  await item.locator('button.destroy').click();\n}",
+    ),
+    (
+        "The todo is removed from the list",
+        "async function step(page) {\n  await expect(page.locator('.todo-list li').filter({ hasText: 'Task to delete' })).toHaveCount(0);\n}",
+    ),
+    (
+        "The footer is hidden or shows '0 items left'",
+        "async function step(page) {\n  await expect(page.locator('.footer')).toBeHidden();\n}",
+    ),
+    (
+        "Only the input field and heading are visible",
+        "async function step(page) {\n  await expect(page.getByPlaceholder('What needs to be done?')).toBeVisible();\n  await expect(page.getByRole('heading', { name: 'todos' })).toBeVisible();\n  await expect(page.locator('.todo-list li')).toHaveCount(0);\n  await expect(page.locator('.footer .todo-count')).toBeHidden();\n}",
+    ),
+    (
+        "The footer appears with counter '1 item left' and filter links",
+        "async function step(page) {\n  await expect(page.locator('.footer')).toBeVisible();\n  await expect(page.locator('.todo-count')).toHaveText('1 item left');\n  await expect(page.locator('.filters').getByRole('link')).toHaveText(['All', 'Active', 'Completed']);\n}",
+    ),
+    (
+        "The footer is hidden again",
+        "async function step(page) {\n  await expect(page.locator('.footer')).toBeHidden();\n}",
+    ),
+];
+
+/// The two tests of the plan no code can make pass on the jQuery build: its store keeps nothing
+/// across a reload, and its "All" filter's URL is `#/all`, not the plan's `#/`.
+const IMPOSSIBLE_ON_JQUERY: &str =
+    "should-persist-todos-after-page-reload|should-show-all-todos-with-all-filter";
+
+/// Playwright's TodoMVC plan with an empty cache and a scripted LLM: every step is generated,
+/// the built-in generator tried first (each request says what it tried), and the LLM is asked
+/// for exactly the steps it did not serve, once each; an unexpected request fails the test.
+#[test]
+fn the_planner_plan_with_a_scripted_llm_generates_every_step_the_built_in_first() {
+    let llm = FakeLlm::start();
+    for (sentence, code) in NOT_SERVED_ON_JQUERY {
+        llm.on_contains(
+            &generation_of(sentence),
+            format!("```js\n{code}\n```\n").as_str(),
+        );
+    }
+    let plan = repo_dir().join(PLAN);
+    let imported = Test::new()
+        .args(&["import", plan.to_str().unwrap()])
+        .run()
+        .assert_exit(0);
+    let out = imported
+        .again()
+        .config(&format!(
+            "scenarios = \"scenarios\"\ncache_dir = \"cache\"\n[llm]\nprovider = \"openai\"\n\
+             model = \"fake\"\nbase_url = \"{}\"\n",
+            llm.base_url()
+        ))
+        .site_from_repo(JQUERY)
+        .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
+        .args(&[
+            "run",
+            "--grep-invert",
+            IMPOSSIBLE_ON_JQUERY,
+            "--reporter",
+            "json",
+            "--output",
+            "report",
+        ])
+        .run()
+        .assert_exit(0)
+        .stdout_line("20 passed, 0 failed");
+    let mut asked: Vec<String> = llm
+        .requests()
+        .iter()
+        .map(|r| r.user_text())
+        .inspect(|text| {
+            assert!(
+                text.contains("\n\nBUILT-IN GENERATOR:\nThe built-in generator was tried first"),
+                "{text}"
+            );
+        })
+        .map(|text| {
+            let step = text.split_once("STEP:\n").map(|(_, rest)| rest);
+            step.and_then(|rest| rest.lines().next())
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    asked.sort();
+    let mut expected: Vec<String> = NOT_SERVED_ON_JQUERY
+        .iter()
+        .map(|(sentence, _)| (*sentence).to_owned())
+        .collect();
+    expected.sort();
+    assert_eq!(
+        asked, expected,
+        "the LLM is asked for these steps, once each"
+    );
+    // Every step was generated: none failed, and no step is left without code of its author.
+    let events: Vec<Value> = out.events("report/events.jsonl");
+    assert!(!events.iter().any(|e| e["event"] == "step_failed"));
+    let stats = &events.last().unwrap()["stats"];
+    assert_eq!(stats["llm_requests"], NOT_SERVED_ON_JQUERY.len(), "{stats}");
+    assert_eq!(stats["checks_vacuous"].as_u64().unwrap_or(0), 0, "{stats}");
+    let generated = stats["generated_steps"].as_u64().unwrap();
+    let builtin = stats["builtin_steps"].as_u64().unwrap();
+    let reused = stats["reused_steps"].as_u64().unwrap();
+    assert_eq!(
+        generated,
+        builtin + reused + NOT_SERVED_ON_JQUERY.len() as u64,
+        "{stats}"
+    );
+    let cache = out.read("cache/scenarios/basic-operations.steps.toml");
+    assert_eq!(
+        cache.matches("by = \"llm\"").count(),
+        NOT_SERVED_ON_JQUERY.len(),
+        "{cache}"
+    );
 }
