@@ -476,3 +476,41 @@ fn counts_ordinals_and_right_clicks_do_what_they_say() {
     let left = ELEMENTS_PAGE.replace("'contextmenu';", "'click';");
     replay_fails_on(out, &left, "Context menu opened");
 }
+
+/// A quoted text that is a line of its own inside a longer element: a message beside its close
+/// link, the first line of a paragraph broken by `<br>`. Found and proven on the page; a copy
+/// where the line runs on into other words, or follows another inline element's words, fails.
+#[test]
+fn a_quoted_text_may_be_a_line_beside_a_close_link_or_a_line_break() {
+    const PAGE: &str = "<!doctype html><title>lines</title><main>\
+        <div class=\"flash\">\n  You logged in!\n  <a href=\"/close\">x</a>\n</div>\
+        <p>This page returned a 404 status code.<br><br>See <a href=\"/codes\">here</a>.</p>\
+        </main>";
+    const STEPS: &str = "test: lines\n  open /page.html\n  the page shows \"You logged in!\"\n  \
+        the page says \"This page returned a 404 status code.\"\n";
+    let run = || {
+        one_page(PAGE, STEPS)
+            .args(&["run"])
+            .run()
+            .assert_exit(0)
+            .stdout_line("1 passed, 0 failed")
+    };
+    let out = run();
+    let cache = out.read("cache/scenarios/page.steps.toml");
+    assert!(cache.contains("xpath=//*[text()"), "{cache}");
+    replay_fails_on(
+        out,
+        &PAGE.replace("You logged in!\n", "You logged in! Welcome back\n"),
+        "You logged in!",
+    );
+    replay_fails_on(
+        run(),
+        &PAGE.replace("  You logged in!", "<b>Not</b> You logged in!"),
+        "You logged in!",
+    );
+    replay_fails_on(
+        run(),
+        &PAGE.replace("<p>This", "<p><em>Never</em> This"),
+        "This page returned",
+    );
+}
