@@ -31,20 +31,32 @@ fn xpath_literal(text: &str) -> String {
 /// after a `<br>`, and `You logged in!` beside its `×` link, but `item left` is not found in
 /// `<strong>1</strong> item left`, nor `3 items left` in `13 items left`.
 pub(crate) fn line_locator_js(text: &str) -> String {
+    format!("page.locator({})", line_selector_js(text, "//*"))
+}
+
+/// The locator of such an element inside the element `within` finds, or that element itself
+/// (`descendant-or-self`, since a message's text is often the element's own text run).
+pub(crate) fn line_within_js(within: &str, text: &str) -> String {
+    format!(
+        "{within}.locator({})",
+        line_selector_js(text, "descendant-or-self::*")
+    )
+}
+
+/// The `xpath=` selector, as a JavaScript string literal, of the elements from `from` (an
+/// XPath step) that hold `text` as a line of their own.
+fn line_selector_js(text: &str, from: &str) -> String {
     let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let blank = "self::text()[normalize-space(.)=''] or self::comment()";
     let neighbour = |axis: &str| format!("not({axis}::node()[not({blank})][1][not({BESIDE})])");
     let xpath = format!(
-        "xpath=//*[text()[normalize-space(translate(., '\u{a0}', ' '))={}][{}][{}]]",
+        "xpath={from}[text()[normalize-space(translate(., '\u{a0}', ' '))={}][{}][{}]]",
         xpath_literal(&collapsed),
         neighbour("preceding-sibling"),
         neighbour("following-sibling"),
     );
     // The no-break space is written as a JavaScript escape, which a reader can see.
-    format!(
-        "page.locator({})",
-        js_str(&xpath).replace('\u{a0}', "\\u00a0")
-    )
+    js_str(&xpath).replace('\u{a0}', "\\u00a0")
 }
 
 #[cfg(test)]
