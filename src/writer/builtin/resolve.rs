@@ -488,8 +488,12 @@ pub(crate) fn shown_text(snap: &Snapshot, text: &str) -> Result<String, Decline>
     for &node in &holding {
         snap.notice(node);
     }
-    // A quoted text is whole: the element that shows it shows nothing more, or it is a line of
-    // its own beside a line break or a control (a message's close link).
+    // A quoted text is whole: the element that shows it shows nothing more. A text the page does
+    // not show yet is waited for as that; one the page shows inside a longer run may also be a
+    // line of its own beside a line break or a control (a message's close link).
+    if holding.is_empty() {
+        return Ok(format!("page.getByText({})", whole_regex_js(text)));
+    }
     Ok(format!(
         "page.getByText({}).or({})",
         whole_regex_js(text),
