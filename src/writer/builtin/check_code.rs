@@ -15,6 +15,7 @@ use crate::writer::builtin::resolve::{
 };
 use crate::writer::builtin::rows::narrowed;
 use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::text_line::line_within_js;
 
 /// Every role: a check may be about any element.
 const ANY: &[&str] = &[
@@ -269,9 +270,12 @@ pub(super) fn has_text(
                 "await expect({found}).toContainText({});",
                 bounded_js(value)
             ),
+            // The text is an element's whole text, or a line of its own beside a close link
+            // or a line break (a message's text run beside its `×`).
             format!(
-                "await expect({found}.getByText({}, {{ exact: true }}).first()).toBeVisible();",
-                value_js(value)
+                "await expect({found}.getByText({}, {{ exact: true }}).or({}).first()).toBeVisible();",
+                value_js(value),
+                line_within_js(&found, &value.0)
             ),
         ],
         (false, _) => vec![format!(

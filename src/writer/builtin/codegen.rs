@@ -454,6 +454,7 @@ mod tests {
     //! declines (nothing matches, or several elements a locator cannot tell apart).
 
     use crate::writer::builtin::snapshot::fixtures::{LOGIN, TODOS};
+    use crate::writer::builtin::text_line::line_locator_js;
     use crate::writer::builtin::write_step;
 
     /// The body of the code written for `sentence` on `snapshot`, one statement a line.
@@ -673,7 +674,10 @@ mod tests {
         // is found neither in "items left" nor in "1 item left".
         assert_eq!(
             one("the page says \"item left\"", TODOS),
-            "await expect(page.getByText(/^\\s*item\\s+left\\s*$/u)).toBeVisible();"
+            format!(
+                "await expect(page.getByText(/^\\s*item\\s+left\\s*$/u).or({})).toBeVisible();",
+                line_locator_js("item left")
+            )
         );
         // Not on the page yet: the check waits for an element whose whole text it is.
         assert_eq!(
@@ -706,7 +710,10 @@ mod tests {
         // Said without "contains", the quoted text is still the whole text.
         assert_eq!(
             one("the page says \"item left\"", TODOS),
-            "await expect(page.getByText(/^\\s*item\\s+left\\s*$/u)).toBeVisible();"
+            format!(
+                "await expect(page.getByText(/^\\s*item\\s+left\\s*$/u).or({})).toBeVisible();",
+                line_locator_js("item left")
+            )
         );
     }
 

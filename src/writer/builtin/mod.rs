@@ -62,6 +62,7 @@ mod snapshot;
 mod structure;
 mod table_code;
 mod tables;
+mod text_line;
 mod tokens;
 mod visual;
 mod waits;

@@ -11,6 +11,7 @@ use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::writer::builtin::locator::{Found, js_str, norm, own_text};
 use crate::writer::builtin::rows::{described, in_row, nth_element, row_holding, unnamed_list};
 use crate::writer::builtin::snapshot::{Snapshot, is_field};
+use crate::writer::builtin::text_line::line_locator_js;
 
 /// Roles a click (or a hover) is meant for when the sentence names no kind.
 pub(crate) const CLICKABLE: &[&str] = &[
@@ -471,7 +472,10 @@ pub(crate) fn shown_text(snap: &Snapshot, text: &str) -> Result<String, Decline>
         ..Target::default()
     };
     match checked_element(snap, &target, &[]) {
-        Ok(found) => return Ok(found.locator),
+        // A bare text run beside other content is a line of a longer element, which `getByText`
+        // never finds whole: the line's own locator below finds it.
+        Ok(found) if !is_run_beside_others(snap, found.node) => return Ok(found.locator),
+        Ok(_) => {}
         Err(decline) if decline.1 != Cause::NoElement => return Err(decline),
         Err(_) => {}
     }
@@ -484,8 +488,26 @@ pub(crate) fn shown_text(snap: &Snapshot, text: &str) -> Result<String, Decline>
     for &node in &holding {
         snap.notice(node);
     }
-    // A quoted text is whole: the element that shows it shows nothing more.
-    Ok(format!("page.getByText({})", whole_regex_js(text)))
+    // A quoted text is whole: the element that shows it shows nothing more. A text the page does
+    // not show yet is waited for as that; one the page shows inside a longer run may also be a
+    // line of its own beside a line break or a control (a message's close link).
+    if holding.is_empty() {
+        return Ok(format!("page.getByText({})", whole_regex_js(text)));
+    }
+    Ok(format!(
+        "page.getByText({}).or({})",
+        whole_regex_js(text),
+        line_locator_js(text)
+    ))
+}
+
+/// Whether `node` is a bare text run (`- text: ...`) whose parent shows more than it.
+fn is_run_beside_others(snap: &Snapshot, node: usize) -> bool {
+    let run = &snap.nodes[node];
+    run.role == "text"
+        && run
+            .parent
+            .is_some_and(|parent| snap.nodes[parent].children.len() > 1)
 }
 
 fn ambiguous(snap: &Snapshot, what: &str, many: &[usize]) -> Decline {
