@@ -145,13 +145,14 @@ impl StepReach {
     /// and that the pages hand to the network only a while after the call returned.
     ///
     /// Step code's own JavaScript may, unless its script only reads: a timer, an inserted
-    /// script, a listener. Once it ran, any later act on a page may too, because its listeners
-    /// and timers may answer the act. Otherwise what a page sends after a user's act or a
-    /// navigation is the app's own, which fails the test only when it carries a secret of the
-    /// run (`secrets_in_play`: the run has one, and step code may have typed it), names a host
-    /// step code put into the page that is `outside` the allowed origins, or navigates a page
-    /// (which Playwright's click and press wait for before they return). When none of those
-    /// can apply, whatever the app sends late is blocked quietly at worst.
+    /// script, a listener. A user's act may: the app may answer it by navigating the page,
+    /// which fails the test when it leaves the allowed origins, and only a click's or a key
+    /// press's own navigation is waited for by Playwright before the act returns (a choice, a
+    /// fill or a check is not, nor a navigation the app starts after an await). What a page
+    /// sends after a navigation is the app's own, which fails the test only when it carries a
+    /// secret of the run (`secrets_in_play`: the run has one, and step code may have typed
+    /// it), names a host step code put into the page that is `outside` the allowed origins,
+    /// or is answered by step code's listeners once step code ran JavaScript of its own.
     pub(crate) fn may_answer_late(
         &self,
         reach: Reach,
@@ -159,8 +160,8 @@ impl StepReach {
         outside: impl Fn(&str) -> bool,
     ) -> bool {
         match reach {
-            Reach::RunCode => true,
-            Reach::Act | Reach::Navigate => {
+            Reach::RunCode | Reach::Act => true,
+            Reach::Navigate => {
                 self.ran_code.is_some()
                     || secrets_in_play
                     || self.overflow
@@ -434,16 +435,15 @@ mod tests {
     }
 
     #[test]
-    fn only_code_of_step_codes_own_may_answer_late() {
+    fn acts_and_code_of_step_codes_own_may_answer_late() {
         let app = |host: &str| host != "127.0.0.1:4000";
         let mut reach = StepReach::default();
         reach.mark();
         reach.call(Reach::Navigate, &json!({ "url": "http://127.0.0.1:4000/" }));
         reach.call(Reach::Act, &json!({ "value": "buy milk" }));
-        // Before step code ran JavaScript of its own, a user's act or a navigation is answered
-        // by the app alone; reads and step code's own requests set nothing going in a page.
+        // Before step code ran JavaScript of its own, a navigation is answered by the app
+        // alone; reads and step code's own requests set nothing going in a page.
         for quiet in [
-            Reach::Act,
             Reach::Navigate,
             Reach::Read,
             Reach::Request,
@@ -452,6 +452,9 @@ mod tests {
             assert!(!reach.may_answer_late(quiet, false, app), "{quiet:?}");
         }
         assert!(reach.may_answer_late(Reach::RunCode, false, app));
+        // The app may answer a user's act by navigating, which Playwright waits for only
+        // after a click or a key press.
+        assert!(reach.may_answer_late(Reach::Act, false, app));
         // A secret in play, or a host outside the allowed origins step code typed, may be
         // carried by the app's request after any act.
         assert!(reach.may_answer_late(Reach::Act, true, app));

@@ -12,7 +12,7 @@
 //! more after the call that caused it (Chromium schedules an inserted script's load, for one),
 //! and a busy machine widens that gap, and a timer step code left fires after any barrier. So
 //! when step code last made a call whose consequences may fail the test and come late (its own
-//! JavaScript, or any act once that ran; see `StepReach::may_answer_late`) less than
+//! JavaScript unless it only reads, a user's act; see `StepReach::may_answer_late`) less than
 //! [`ACTED_FLOOR`] ago, a settle also lets that much time pass since the call, and then asks
 //! the round trips again if anything was heard meanwhile. A test that ends on checks, read
 //! after its last such call, does not wait at all, and a busy page does not make the floor
