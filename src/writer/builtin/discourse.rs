@@ -118,6 +118,12 @@ static FIELD: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
 
+/// A field found by an `input` selector, which may as well be a button, a checkbox or a
+/// radio: only typing into it or clearing it makes it the field just used.
+static INPUT_SELECTOR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^page\.locator\('input\b").unwrap_or_else(|_| unreachable!("a constant pattern"))
+});
+
 /// A locator inside a list item or the focused element: an item's own editor.
 static IN_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"listitem|:focus|\.editing|\.edit\b")
@@ -214,6 +220,10 @@ impl Discourse {
                             self.completed.push(item.clone());
                         }
                         self.last_item = Some(item);
+                    } else {
+                        // A checkbox of no item the test knows (toggle-all, `.first()` of
+                        // them): which items it changed is not known.
+                        self.states_unsure = true;
                     }
                     self.field = None;
                 }
@@ -225,7 +235,11 @@ impl Discourse {
                     self.field = None;
                 }
                 // A click on a checkbox found by an `input` selector toggles; it uses no field.
-                _ if new_item_field => self.field = Some(locator),
+                _ if new_item_field
+                    && (method == "clear" || !INPUT_SELECTOR.is_match(&locator)) =>
+                {
+                    self.field = Some(locator);
+                }
                 _ => {
                     if let Some(item) = named {
                         self.last_item = Some(item);
@@ -320,12 +334,12 @@ impl Discourse {
             .map(|(before, typed)| (before.as_str(), typed.as_str()))
     }
 
-    /// The text typed into the new-item field and not yet submitted.
     /// The locator of the field the last action used, if it used one.
     pub(crate) fn field(&self) -> Option<&str> {
         self.field.as_deref()
     }
 
+    /// The text typed into the new-item field and not yet submitted.
     pub(crate) fn typed(&self) -> Option<&str> {
         self.typed.as_deref()
     }

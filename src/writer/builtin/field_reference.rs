@@ -15,6 +15,10 @@ use crate::writer::builtin::tokens::Tok;
 /// Nouns that name a field without saying which.
 const FIELD_NOUNS: &[&str] = &["field", "input", "textbox", "box"];
 
+/// The fields the browser validates: a constraint attribute or a type with a format.
+const CONSTRAINED: &str = "[required], [pattern], [min], [max], [minlength], [maxlength], [step], \
+     [type=\"email\"], [type=\"url\"], [type=\"number\"], [type=\"date\"]";
+
 /// What a sentence about the field just used says of it or does to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum FieldStep {
@@ -56,9 +60,20 @@ pub(crate) fn the_field_just_used(said: &Said) -> Reading {
             format!("await expect({field}).toHaveValue({});", js_str(&value))
         }
         FieldStep::Empty => format!("await expect({field}).toHaveValue('');"),
-        FieldStep::Valid(valid) => {
-            let state = if valid { ":valid" } else { ":invalid" };
-            format!("await expect({field}.and(page.locator('{state}'))).toHaveCount(1);")
+        // A field with no constraint of its own is always `:valid`, so "valid" is checked only
+        // on a field the browser validates, and not where the app marks it invalid itself.
+        FieldStep::Valid(true) => {
+            return Some(Ok(vec![
+                Part::Code(format!(
+                    "await expect({field}.and(page.locator('{CONSTRAINED}')).and(page.locator(':valid'))).toHaveCount(1);"
+                )),
+                Part::Code(format!(
+                    "await expect({field}).not.toHaveAttribute('aria-invalid', 'true');"
+                )),
+            ]));
+        }
+        FieldStep::Valid(false) => {
+            format!("await expect({field}.and(page.locator(':invalid'))).toHaveCount(1);")
         }
         FieldStep::Clear => format!("await {field}.clear();"),
         FieldStep::Fill(value) => format!("await {field}.fill({});", js_str(&value)),
@@ -150,7 +165,8 @@ mod tests {
         assert_eq!(
             read(&typed, &code, "The field is valid again"),
             Ok(format!(
-                "await expect({AGE}.and(page.locator(':valid'))).toHaveCount(1);"
+                "await expect({AGE}.and(page.locator('{CONSTRAINED}')).and(page.locator(':valid'))).toHaveCount(1);\n\
+                 await expect({AGE}).not.toHaveAttribute('aria-invalid', 'true');"
             ))
         );
         assert_eq!(
@@ -193,6 +209,41 @@ mod tests {
                 "{sentence}"
             );
         }
+    }
+
+    #[test]
+    fn a_button_or_checkbox_found_by_an_input_selector_is_no_field_when_clicked() {
+        for locator in [
+            "page.locator('input[type=\"submit\"]')",
+            "page.locator('input#agree')",
+        ] {
+            let mut code = typed_age();
+            code.push(format!(
+                "async function step(page) {{\n  await {locator}.click();\n}}"
+            ));
+            let said = read(
+                &["Type '30' into the 'How old are you?' field", "Click it"],
+                &code,
+                "The field is valid",
+            );
+            assert!(
+                said.as_ref().is_err_and(|e| e.contains("field just used")),
+                "{locator}: {said:?}"
+            );
+        }
+        // Typing into a field found by an `input` selector makes it the field just used.
+        let typed = vec![
+            "async function step(page) {\n  await page.locator('input#age').fill('30');\n}"
+                .to_owned(),
+        ];
+        assert_eq!(
+            read(
+                &["Type '30' into the age field"],
+                &typed,
+                "The field shows '30'"
+            ),
+            Ok("await expect(page.locator('input#age')).toHaveValue('30');".to_owned())
+        );
     }
 
     #[test]
