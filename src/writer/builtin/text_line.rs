@@ -7,9 +7,15 @@
 
 use crate::writer::builtin::locator::js_str;
 
-/// Elements that may stand beside the line without being part of what it says: a line break,
-/// and the controls (a close link or button) that messages carry.
-const BESIDE: &str = "self::br or self::a or self::button";
+/// What may stand before the line without being part of what it says: a line break.
+const BEFORE: &str = "self::br";
+
+/// What may stand after it: a line break, or the close control (a link or button with no
+/// letter in its text, `×`) that messages carry. A link with words is part of the sentence
+/// around it: `to continue` is no line of `Click <a>here</a> to continue`.
+const AFTER: &str = "self::br or ((self::a or self::button) and \
+     translate(normalize-space(.), 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', '') \
+     = normalize-space(.))";
 
 /// An XPath string literal of `text`: in double quotes, else single quotes, else a `concat()`
 /// of both kinds of part, since XPath 1.0 has no escape inside a literal.
@@ -26,9 +32,9 @@ fn xpath_literal(text: &str) -> String {
 
 /// The JavaScript locator (`page.locator('xpath=...')`) of an element that has a text node whose
 /// text, its whitespace collapsed (a no-break space counting as one), is `text` exactly, in its
-/// case, and whose nearest non-blank neighbours on both sides are nothing, a line break, a link
-/// or a button. So `This page returned a 404 status code.` is found in the paragraph that goes on
-/// after a `<br>`, and `You logged in!` beside its `×` link, but `item left` is not found in
+/// case, and whose nearest non-blank neighbours are nothing or a line break, or after it a close
+/// link or button with no letter in its text. So `This page returned a 404 status code.` is
+/// found in the paragraph that goes on after a `<br>`, and `You logged in!` beside its `×` link, but `item left` is not found in
 /// `<strong>1</strong> item left`, nor `3 items left` in `13 items left`.
 pub(crate) fn line_locator_js(text: &str) -> String {
     format!("page.locator({})", line_selector_js(text, "//*"))
@@ -48,12 +54,13 @@ pub(crate) fn line_within_js(within: &str, text: &str) -> String {
 fn line_selector_js(text: &str, from: &str) -> String {
     let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let blank = "self::text()[normalize-space(.)=''] or self::comment()";
-    let neighbour = |axis: &str| format!("not({axis}::node()[not({blank})][1][not({BESIDE})])");
+    let neighbour =
+        |axis: &str, may: &str| format!("not({axis}::node()[not({blank})][1][not({may})])");
     let xpath = format!(
         "xpath={from}[text()[normalize-space(translate(., '\u{a0}', ' '))={}][{}][{}]]",
         xpath_literal(&collapsed),
-        neighbour("preceding-sibling"),
-        neighbour("following-sibling"),
+        neighbour("preceding-sibling", BEFORE),
+        neighbour("following-sibling", AFTER),
     );
     // The no-break space is written as a JavaScript escape, which a reader can see.
     js_str(&xpath).replace('\u{a0}', "\\u00a0")
@@ -75,18 +82,19 @@ mod tests {
 
     #[test]
     fn the_locator_asks_for_the_whole_line_and_its_neighbours() {
-        let side = |axis: &str| {
+        let side = |axis: &str, may: &str| {
             format!(
                 "[not({axis}::node()[not(self::text()[normalize-space(.)=\\'\\'] or \
-                 self::comment())][1][not(self::br or self::a or self::button)])]"
+                 self::comment())][1][not({})])]",
+                may.replace('\'', "\\'")
             )
         };
         assert_eq!(
             line_locator_js("You  logged in!"),
             format!(
                 "page.locator('xpath=//*[text()[normalize-space(translate(., \\'\\u00a0\\', \\' \\'))=\"You logged in!\"]{}{}]')",
-                side("preceding-sibling"),
-                side("following-sibling")
+                side("preceding-sibling", BEFORE),
+                side("following-sibling", AFTER)
             )
         );
     }
