@@ -633,8 +633,8 @@ fn wait_until_a_text_appears_or_disappears_is_bounded_by_the_steps_timeout() {
 }
 
 /// A quoted text that is a line of its own inside a longer element: a message beside its close
-/// link. Found and proven on the page; a copy
-/// where the line runs on into other words, or follows another inline element's words, fails.
+/// link. Found and proven on the page; a copy where the line runs on into other words, follows
+/// another inline element's words, or is followed by a link the sentence goes on after, fails.
 #[test]
 fn a_quoted_text_may_be_a_line_beside_a_close_link_or_a_line_break() {
     const PAGE: &str = "<!doctype html><title>lines</title><main>\
@@ -663,6 +663,13 @@ fn a_quoted_text_may_be_a_line_beside_a_close_link_or_a_line_break() {
     replay_fails_on(
         run(),
         &PAGE.replace("  You logged in!", "<b>Not</b> You logged in!"),
+        "You logged in!",
+    );
+    // A link the sentence goes on after is no close control: the line is words of a longer
+    // run, on either side of the link.
+    replay_fails_on(
+        run(),
+        &PAGE.replace("</a>\n</div>", "</a> to see your account\n</div>"),
         "You logged in!",
     );
 }

@@ -118,12 +118,6 @@ static FIELD: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
 
-/// A field found by an `input` selector, which may as well be a button, a checkbox or a
-/// radio: only typing into it or clearing it makes it the field just used.
-static INPUT_SELECTOR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^page\.locator\('input\b").unwrap_or_else(|_| unreachable!("a constant pattern"))
-});
-
 /// A locator inside a list item or the focused element: an item's own editor.
 static IN_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"listitem|:focus|\.editing|\.edit\b")
@@ -188,6 +182,10 @@ impl Discourse {
                 .map(|s| unescape(s.get(1).or_else(|| s.get(2)).map_or("", |m| m.as_str())));
             let keyboard = locator == "page.keyboard";
             let new_item_field = FIELD.is_match(&locator) && !IN_ITEM.is_match(&locator);
+            let by_input_selector = FIELD
+                .captures(&locator)
+                .and_then(|c| c.get(3))
+                .is_some_and(|tag| tag.as_str() == "input");
             let named = self.item_in(&locator);
             match method {
                 "fill" | "type" | "pressSequentially" if new_item_field => {
@@ -221,8 +219,7 @@ impl Discourse {
                         }
                         self.last_item = Some(item);
                     } else {
-                        // A checkbox of no item the test knows (toggle-all, `.first()` of
-                        // them): which items it changed is not known.
+                        // No item the test knows (toggle-all): which ones changed is unknown.
                         self.states_unsure = true;
                     }
                     self.field = None;
@@ -234,10 +231,8 @@ impl Discourse {
                     }
                     self.field = None;
                 }
-                // A click on a checkbox found by an `input` selector toggles; it uses no field.
-                _ if new_item_field
-                    && (method == "clear" || !INPUT_SELECTOR.is_match(&locator)) =>
-                {
+                // An `input` selector may find a button: only typing or clearing uses a field.
+                _ if new_item_field && (method == "clear" || !by_input_selector) => {
                     self.field = Some(locator);
                 }
                 _ => {

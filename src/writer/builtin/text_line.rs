@@ -10,12 +10,12 @@ use crate::writer::builtin::locator::js_str;
 /// What may stand before the line without being part of what it says: a line break.
 const BEFORE: &str = "self::br";
 
-/// What may stand after it: a line break, or the close control (a link or button with no
-/// letter in its text, `×`) that messages carry. A link with words is part of the sentence
-/// around it: `to continue` is no line of `Click <a>here</a> to continue`.
+/// What may stand after it: a line break, or the close control (a link or button) that
+/// messages carry, which ends the element: `to continue` is no line of `Click <a>here</a> to
+/// continue`, and neither is `Click`.
 const AFTER: &str = "self::br or ((self::a or self::button) and \
-     translate(normalize-space(.), 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', '') \
-     = normalize-space(.))";
+     not(following-sibling::node()[not(self::text()[normalize-space(.)=''] or self::comment() \
+     or self::br)]))";
 
 /// An XPath string literal of `text`: in double quotes, else single quotes, else a `concat()`
 /// of both kinds of part, since XPath 1.0 has no escape inside a literal.
@@ -33,7 +33,7 @@ fn xpath_literal(text: &str) -> String {
 /// The JavaScript locator (`page.locator('xpath=...')`) of an element that has a text node whose
 /// text, its whitespace collapsed (a no-break space counting as one), is `text` exactly, in its
 /// case, and whose nearest non-blank neighbours are nothing or a line break, or after it a close
-/// link or button with no letter in its text. So `This page returned a 404 status code.` is
+/// link or button that ends the element. So `This page returned a 404 status code.` is
 /// found in the paragraph that goes on after a `<br>`, and `You logged in!` beside its `×` link, but `item left` is not found in
 /// `<strong>1</strong> item left`, nor `3 items left` in `13 items left`.
 pub(crate) fn line_locator_js(text: &str) -> String {
