@@ -55,3 +55,32 @@ pub(crate) fn norm(text: &str) -> String {
         .join(" ")
         .to_lowercase()
 }
+
+/// `text` as an XPath 1.0 string literal, which has no escapes: quoted with the quote it does
+/// not hold, or joined with `concat` when it holds both.
+pub(crate) fn xpath_literal(text: &str) -> String {
+    if !text.contains('"') {
+        return format!("\"{text}\"");
+    }
+    if !text.contains('\'') {
+        return format!("'{text}'");
+    }
+    let parts: Vec<String> = text.split('"').map(|part| format!("\"{part}\"")).collect();
+    format!("concat({})", parts.join(", '\"', "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::xpath_literal;
+
+    #[test]
+    fn an_xpath_literal_holds_any_text() {
+        assert_eq!(xpath_literal("Example 1"), "\"Example 1\"");
+        assert_eq!(xpath_literal("It's gone!"), "\"It's gone!\"");
+        assert_eq!(xpath_literal("Say \"hi\""), "'Say \"hi\"'");
+        assert_eq!(
+            xpath_literal("it's \"x\""),
+            "concat(\"it's \", '\"', \"x\", '\"', \"\")"
+        );
+    }
+}

@@ -8,7 +8,7 @@
 
 use crate::writer::builtin::intent::{Cause, Decline, Literal, TableRef};
 use crate::writer::builtin::js_values::value_js;
-use crate::writer::builtin::locator::js_str;
+use crate::writer::builtin::locator::{js_str, xpath_literal};
 use crate::writer::builtin::snapshot::Snapshot;
 
 /// A table found on the page: its node and the locator that finds it.
@@ -47,19 +47,6 @@ fn after_heading_xpath(name: &str) -> String {
                 .as_str()
         )
     )
-}
-
-/// `text` as an XPath 1.0 string literal, which has no escapes: quoted with the quote it does
-/// not hold, or joined with `concat` when it holds both.
-fn xpath_literal(text: &str) -> String {
-    if !text.contains('"') {
-        return format!("\"{text}\"");
-    }
-    if !text.contains('\'') {
-        return format!("'{text}'");
-    }
-    let parts: Vec<String> = text.split('"').map(|part| format!("\"{part}\"")).collect();
-    format!("concat({})", parts.join(", '\"', "))
 }
 
 /// The table `table` names on the page `snap` shows.
@@ -287,17 +274,7 @@ pub(super) fn sorted(
 
 #[cfg(test)]
 mod tests {
-    use super::{after_heading_xpath, xpath_literal};
-
-    #[test]
-    fn an_xpath_literal_holds_any_text() {
-        assert_eq!(xpath_literal("Example 1"), "\"Example 1\"");
-        assert_eq!(xpath_literal("Say \"hi\""), "'Say \"hi\"'");
-        assert_eq!(
-            xpath_literal("it's \"x\""),
-            "concat(\"it's \", '\"', \"x\", '\"', \"\")"
-        );
-    }
+    use super::after_heading_xpath;
 
     #[test]
     fn a_table_after_a_heading_must_still_be_under_it() {

@@ -5,7 +5,7 @@
 //!
 //! Main function: [`line_locator_js`], the XPath locator of an element holding the line.
 
-use crate::writer::builtin::locator::js_str;
+use crate::writer::builtin::locator::{js_str, xpath_literal};
 
 /// What may stand before the line without being part of what it says: a line break.
 const BEFORE: &str = "self::br";
@@ -16,19 +16,6 @@ const BEFORE: &str = "self::br";
 const AFTER: &str = "self::br or ((self::a or self::button) and \
      not(following-sibling::node()[not(self::text()[normalize-space(.)=''] or self::comment() \
      or self::br)]))";
-
-/// An XPath string literal of `text`: in double quotes, else single quotes, else a `concat()`
-/// of both kinds of part, since XPath 1.0 has no escape inside a literal.
-fn xpath_literal(text: &str) -> String {
-    if !text.contains('"') {
-        return format!("\"{text}\"");
-    }
-    if !text.contains('\'') {
-        return format!("'{text}'");
-    }
-    let parts: Vec<String> = text.split('"').map(|part| format!("\"{part}\"")).collect();
-    format!("concat({})", parts.join(", '\"', "))
-}
 
 /// The JavaScript locator (`page.locator('xpath=...')`) of an element that has a text node whose
 /// text, its whitespace collapsed (a no-break space counting as one), is `text` exactly, in its
@@ -69,16 +56,6 @@ fn line_selector_js(text: &str, from: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn literals_use_the_quote_the_text_does_not_hold() {
-        assert_eq!(xpath_literal("It's gone!"), "\"It's gone!\"");
-        assert_eq!(xpath_literal("say \"hi\""), "'say \"hi\"'");
-        assert_eq!(
-            xpath_literal("it's \"x\""),
-            "concat(\"it's \", '\"', \"x\", '\"', \"\")"
-        );
-    }
 
     #[test]
     fn the_locator_asks_for_the_whole_line_and_its_neighbours() {
