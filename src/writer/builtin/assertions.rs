@@ -134,6 +134,10 @@ pub(super) fn on_page(t: &[Tok]) -> Option<Result<Intent, Decline>> {
             &["am", "sent", "to"],
             &["am", "redirected", "to"],
             &["am", "brought", "to"],
+            // `the user is on the login page`: the subject is dropped as a filler.
+            &["is", "on"],
+            &["is", "taken", "to"],
+            &["is", "redirected", "to"],
             &["stay", "on"],
             &["remain", "on"],
         ],
@@ -712,6 +716,69 @@ fn count(rest: &[Tok]) -> Result<Intent, Decline> {
 mod tests {
     use crate::writer::builtin::intent::{Cause, Intent, TableRef};
     use crate::writer::builtin::shapes::parse;
+
+    /// A path or URL after the URL's verb needs no quotes; a word that is neither is not read
+    /// as one.
+    #[test]
+    fn a_url_check_reads_an_unquoted_path() {
+        for (sentence, value, exact) in [
+            ("the URL ends with /secure", "/secure", true),
+            ("the URL is /login", "/login", true),
+            ("the url contains /active", "/active", false),
+            ("the URL is \"/login\"", "/login", true),
+        ] {
+            let Ok(Intent::Url {
+                value: got,
+                exact: e,
+            }) = parse(sentence, &[])
+            else {
+                panic!("{sentence:?}: {:?}", parse(sentence, &[]));
+            };
+            assert_eq!((got.0.as_str(), e), (value, exact), "{sentence:?}");
+        }
+        assert!(parse("the URL ends with secure", &[]).is_err());
+        assert!(parse("the URL is /login after a while", &[]).is_err());
+    }
+
+    /// `I am on the X page` is a segment of the URL's path; a page named by where it is, or by
+    /// a quote, is no path.
+    #[test]
+    fn on_a_page_reads_the_page_words() {
+        for (sentence, words) in [
+            ("I am still on the login page", vec!["login"]),
+            ("I am redirected to the sign-up page", vec!["sign-up"]),
+            (
+                "the user is taken to the order history page",
+                vec!["order", "history"],
+            ),
+        ] {
+            let words: Vec<String> = words.into_iter().map(str::to_owned).collect();
+            assert_eq!(
+                parse(sentence, &[]),
+                Ok(Intent::OnPage(words)),
+                "{sentence:?}"
+            );
+        }
+        for sentence in [
+            "I am on the home page",
+            "I am still on the same page",
+            "I am on the \"Login\" page",
+        ] {
+            assert!(
+                !matches!(parse(sentence, &[]), Ok(Intent::OnPage(_))),
+                "{sentence:?}"
+            );
+        }
+    }
+
+    /// `has value 42`: a number after `value` is the field's value, not a count.
+    #[test]
+    fn a_number_after_value_is_a_value() {
+        let Ok(Intent::HasValue { value, .. }) = parse("the number field has value 42", &[]) else {
+            panic!("{:?}", parse("the number field has value 42", &[]));
+        };
+        assert_eq!(value.0, "42");
+    }
 
     /// A count's subject is read: a table's rows are that table's, and a subject the count
     /// cannot scope to declines naming it instead of counting the whole page.

@@ -199,6 +199,19 @@ mod tests {
             read(&typed, &code, "The field is empty"),
             Ok(format!("await expect({AGE}).toHaveValue('');"))
         );
+        // The value is the field's; a number needs no quotes, and `now` says nothing.
+        assert_eq!(
+            read(&typed, &code, "the value is now 31"),
+            Ok(format!("await expect({AGE}).toHaveValue('31');"))
+        );
+        assert_eq!(
+            read(&typed, &code, "the value is \"30\""),
+            Ok(format!("await expect({AGE}).toHaveValue('30');"))
+        );
+        assert_eq!(
+            read(&typed, &code, "the value is high"),
+            Err("NONE".to_owned())
+        );
     }
 
     #[test]
