@@ -1,5 +1,6 @@
 // The page's structure beyond its aria snapshot, for the built-in generator: the elements that
-// carry a test id or semantic class or id words (lists, counters, fields, messages), the items
+// carry a test id or semantic class or id words (lists, counters, fields, messages) or an inline
+// context-menu handler (`oncontextmenu`), the items
 // of each list, and the controls a list item or table row hides until it is hovered. Each
 // element comes with the locator a Playwright engineer would keep for it: `getByTestId`, else a
 // tag and one semantic class (never a hashed one), else nothing.
@@ -90,6 +91,7 @@
       visible: visible(el),
       placeholder: el.getAttribute('placeholder') || null,
       label: el.getAttribute('aria-label') || el.getAttribute('title') || null,
+      ...(el.hasAttribute('oncontextmenu') ? { contextmenu: true } : {}),
       ...extra,
     };
     if (r === 'list') {
@@ -102,7 +104,8 @@
   for (const el of all) {
     if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'SVG', 'PATH'].includes(el.tagName.toUpperCase())) continue;
     const r = role(el);
-    const interesting = el.hasAttribute('data-testid') || r === 'list' ||
+    // An element with a context menu of its own is what a right-click is meant for.
+    const interesting = el.hasAttribute('data-testid') || r === 'list' || el.hasAttribute('oncontextmenu') ||
       (named(el).length > 0 && (r !== 'generic' || el.children.length === 0 || /\S/.test(Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(''))));
     if (interesting && visible(el)) add(el, {});
   }

@@ -83,7 +83,7 @@ pub(super) fn page_check(t: &[Tok]) -> Option<Result<Intent, Decline>> {
             return Some(Err(negated_page_check("URL")));
         }
         let exact = !rest.iter().any(|w| w.is("contains") || w.is("includes"));
-        return Some(literal(rest).map(|value| Intent::Url { value, exact }));
+        return Some(url_value(rest).map(|value| Intent::Url { value, exact }));
     }
     if let Some(n) = starts(t, &["the", "title"])
         .or(starts(t, &["the", "page", "title"]))
@@ -98,6 +98,75 @@ pub(super) fn page_check(t: &[Tok]) -> Option<Result<Intent, Decline>> {
         return Some(literal(rest).map(|value| Intent::Title { value, exact }));
     }
     None
+}
+
+/// The value of a URL check: a quoted one, else a path or URL written as it is after its
+/// verb (`the URL ends with /secure`, `the URL is /login`). Any other word declines.
+fn url_value(rest: &[Tok]) -> Result<Literal, Decline> {
+    const VERBS: &[&str] = &[
+        "is", "equals", "ends", "with", "contains", "includes", "has", "shows", "reads", "be",
+    ];
+    match rest {
+        [verbs @ .., Tok::Word(_, path)]
+            if !verbs.is_empty()
+                && verbs.iter().all(|w| VERBS.iter().any(|v| w.is(v)))
+                && (path.starts_with('/')
+                    || path.starts_with("http://")
+                    || path.starts_with("https://")) =>
+        {
+            Ok(Literal(path.clone()))
+        }
+        _ => literal(rest),
+    }
+}
+
+/// `I am on the login page`, `I am taken to the sign-up page`: the page's words are a segment
+/// of the URL's path. The home page, and words that say which page only by where it is
+/// (`the same page`, `the next page`), are no path and are left to the other shapes.
+pub(super) fn on_page(t: &[Tok]) -> Option<Result<Intent, Decline>> {
+    let rest = verb(
+        t,
+        &[
+            &["am", "on"],
+            &["am", "still", "on"],
+            &["am", "back", "on"],
+            &["am", "taken", "to"],
+            &["am", "sent", "to"],
+            &["am", "redirected", "to"],
+            &["am", "brought", "to"],
+            // `the user is on the login page`: the subject is dropped as a filler.
+            &["is", "on"],
+            &["is", "taken", "to"],
+            &["is", "redirected", "to"],
+            &["stay", "on"],
+            &["remain", "on"],
+        ],
+    )?;
+    let [the, words @ .., page] = rest else {
+        return None;
+    };
+    const NO_PATH: &[&str] = &[
+        "home", "same", "previous", "next", "last", "first", "new", "other", "current", "main",
+        "start", "index", "this", "that",
+    ];
+    if !the.is("the")
+        || !page.is("page")
+        || words.is_empty()
+        || words.len() > 3
+        || words.iter().any(|w| NO_PATH.iter().any(|n| w.is(n)))
+    {
+        return None;
+    }
+    let mut segment = Vec::new();
+    for word in words {
+        match word {
+            Tok::Word(w, _) if w.chars().all(|c| c.is_alphanumeric() || c == '-') => {
+                segment.push(w.clone());
+            }
+            _ => return None,
+        }
+    }
+    Some(Ok(Intent::OnPage(segment)))
 }
 
 /// `the page shows T`, `the list shows A and B`, `X says T`, `X has ...`.
@@ -502,6 +571,19 @@ fn is_shown(t: &Tok) -> bool {
 
 /// `X has value V` / `X has text V` / `the list has N items`.
 fn has(subject: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
+    // `the age field has value 42`: a number needs no quotes, and is no count.
+    if let [before @ .., Tok::Word(n, value)] = rest
+        && n.parse::<f64>().is_ok()
+        && before.iter().any(|w| w.is("value"))
+        && before
+            .iter()
+            .all(|w| w.is("value") || w.is("the") || w.is("a") || w.is("of"))
+    {
+        return target(subject).map(|target| Intent::HasValue {
+            target,
+            value: Literal(value.clone()),
+        });
+    }
     if let Some(n) = number(rest) {
         let what = rest
             .iter()
@@ -634,6 +716,69 @@ fn count(rest: &[Tok]) -> Result<Intent, Decline> {
 mod tests {
     use crate::writer::builtin::intent::{Cause, Intent, TableRef};
     use crate::writer::builtin::shapes::parse;
+
+    /// A path or URL after the URL's verb needs no quotes; a word that is neither is not read
+    /// as one.
+    #[test]
+    fn a_url_check_reads_an_unquoted_path() {
+        for (sentence, value, exact) in [
+            ("the URL ends with /secure", "/secure", true),
+            ("the URL is /login", "/login", true),
+            ("the url contains /active", "/active", false),
+            ("the URL is \"/login\"", "/login", true),
+        ] {
+            let Ok(Intent::Url {
+                value: got,
+                exact: e,
+            }) = parse(sentence, &[])
+            else {
+                panic!("{sentence:?}: {:?}", parse(sentence, &[]));
+            };
+            assert_eq!((got.0.as_str(), e), (value, exact), "{sentence:?}");
+        }
+        assert!(parse("the URL ends with secure", &[]).is_err());
+        assert!(parse("the URL is /login after a while", &[]).is_err());
+    }
+
+    /// `I am on the X page` is a segment of the URL's path; a page named by where it is, or by
+    /// a quote, is no path.
+    #[test]
+    fn on_a_page_reads_the_page_words() {
+        for (sentence, words) in [
+            ("I am still on the login page", vec!["login"]),
+            ("I am redirected to the sign-up page", vec!["sign-up"]),
+            (
+                "the user is taken to the order history page",
+                vec!["order", "history"],
+            ),
+        ] {
+            let words: Vec<String> = words.into_iter().map(str::to_owned).collect();
+            assert_eq!(
+                parse(sentence, &[]),
+                Ok(Intent::OnPage(words)),
+                "{sentence:?}"
+            );
+        }
+        for sentence in [
+            "I am on the home page",
+            "I am still on the same page",
+            "I am on the \"Login\" page",
+        ] {
+            assert!(
+                !matches!(parse(sentence, &[]), Ok(Intent::OnPage(_))),
+                "{sentence:?}"
+            );
+        }
+    }
+
+    /// `has value 42`: a number after `value` is the field's value, not a count.
+    #[test]
+    fn a_number_after_value_is_a_value() {
+        let Ok(Intent::HasValue { value, .. }) = parse("the number field has value 42", &[]) else {
+            panic!("{:?}", parse("the number field has value 42", &[]));
+        };
+        assert_eq!(value.0, "42");
+    }
 
     /// A count's subject is read: a table's rows are that table's, and a subject the count
     /// cannot scope to declines naming it instead of counting the whole page.

@@ -16,6 +16,7 @@ use crate::writer::builtin::resolve::{
 use crate::writer::builtin::rows::narrowed;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::text_line::line_within_js;
+use crate::writer::builtin::unnamed::labelled_value;
 
 /// Every role: a check may be about any element.
 const ANY: &[&str] = &[
@@ -94,6 +95,11 @@ pub(super) fn visible(
             // is still shown fails the check.
             Ok(_) if !shown => element(snap, target, ANY, false)?.locator,
             Ok(Found { locator, .. }) => locator,
+            // `"T" is shown` says what `the page shows "T"` says: a text that is no element's
+            // name is found as the page's text, a line of a longer element included.
+            Err(decline) if shown && quoted_text && decline.is_missing() => {
+                shown_text(snap, target.name.as_deref().unwrap_or_default())?
+            }
             Err(_) if !shown && target.scope.is_none() && target.name.is_some() => {
                 let name = js_str(target.name.as_deref().unwrap_or_default());
                 match target.kind {
@@ -228,8 +234,22 @@ pub(super) fn has_text(
 ) -> Result<Vec<String>, Decline> {
     let element = match element(snap, target, ANY, false) {
         Ok(element) => element,
-        Err(decline) => return only_item(snap, target, value).ok_or(decline),
+        Err(decline) => {
+            return only_item(snap, target, value)
+                .ok_or_else(|| past_dialog(target).unwrap_or(decline));
+        }
     };
+    // `the result says "T"` where "Result:" labels the element after it: that element's text.
+    if let Some(value_of) = labelled_value(snap, &element, target) {
+        return Ok(vec![if exact {
+            format!("await expect({value_of}).toHaveText({});", value_js(value))
+        } else {
+            format!(
+                "await expect({value_of}).toContainText({});",
+                bounded_js(value)
+            )
+        }]);
+    }
     // An element that holds more than the text (a footer that says "3 items left" beside
     // its links) says it when the text is there as whole words.
     let holds_more = placeholder(&value.0).is_none()
@@ -284,6 +304,21 @@ pub(super) fn has_text(
         )],
     };
     Ok(lines)
+}
+
+/// Why `an alert says "T"` cannot be checked when the page shows no alert element: it means a
+/// browser dialog, and one that an earlier step opened was answered when that step ended (the
+/// dialogs no step code claims are accepted or dismissed), so no later step can read it.
+fn past_dialog(target: &Target) -> Option<Decline> {
+    let noun = target.phrase.split_whitespace().last()?.to_lowercase();
+    if target.name.is_some() || !matches!(noun.as_str(), "alert" | "dialog" | "popup") {
+        return None;
+    }
+    Some(Decline::new(
+        "the page shows no alert element, and a browser dialog that an earlier step opened was \
+         answered when that step ended, so no later step can read it; check its message in the \
+         step that opens it: `click \"X\" and the alert says \"T\"`",
+    ))
 }
 
 /// `X is checked` / `unchecked` / `enabled` / `disabled`.
@@ -357,6 +392,17 @@ pub(super) fn url_line(value: &Literal, exact: bool) -> String {
         bounded_js(value)
     };
     format!("await expect(page).toHaveURL({expected});")
+}
+
+/// `I am on the login page`: a segment of the URL's path is the page's words, joined as paths
+/// join them (`/sign-up`, `/sign_up`, `/signup`), with or without a file extension. The words
+/// are letters, digits and hyphens (`assertions::on_page` reads no other), which a regular
+/// expression reads as themselves.
+pub(super) fn on_page_line(words: &[String]) -> String {
+    format!(
+        "await expect(page).toHaveURL(/\\/{}(?:\\.[a-z]+)?(?:[\\/?#]|$)/i);",
+        words.join("[-_]?")
+    )
 }
 
 /// `all N todos are completed`: the count first, so that an empty list cannot pass, then each

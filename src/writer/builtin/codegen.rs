@@ -16,6 +16,7 @@ use crate::writer::builtin::locator::{js_str, norm};
 use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE, element, only_field};
 use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::unnamed::context_menu_area;
 use crate::writer::builtin::{
     accessibility, cards, choices, compound, loading_code, table_code, visual,
 };
@@ -59,7 +60,11 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Open(Some(path)) => Ok(vec![format!("await page.goto({});", value_js(path))]),
         Intent::Click { target, double } => click(snap, target, *double),
         Intent::ContextClick(target) => {
-            let found = element(snap, target, CLICKABLE, false)?;
+            // `the box` is the one area with a context menu of its own, before any field.
+            let found = match context_menu_area(snap, target) {
+                Some(area) => area,
+                None => element(snap, target, CLICKABLE, false)?,
+            };
             Ok(vec![format!(
                 "await {}.click({{ button: 'right' }});",
                 found.locator
@@ -131,6 +136,13 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Loading { shown } => loading_code::check(snap, *shown),
         Intent::AfterLoading(text) => loading_code::after_loading(snap, text),
         Intent::Url { value, exact } => Ok(vec![check_code::url_line(value, *exact)]),
+        Intent::OnPage(words) => Ok(vec![check_code::on_page_line(words)]),
+        // The back button may do nothing (no page before this one): the URL must change.
+        Intent::GoBack => Ok(vec![
+            "const before = page.url();".to_owned(),
+            "await page.goBack();".to_owned(),
+            "await expect(page).not.toHaveURL(before);".to_owned(),
+        ]),
         Intent::Title { value, exact } => Ok(vec![check_code::title_line(value, *exact)]),
         Intent::AllItems { count, noun, state } => {
             check_code::all_items(snap, *count, noun, *state)
@@ -246,11 +258,32 @@ fn fill(
 /// `choose V in X`: the dropdown's option; else (`choose "Yes" for the licence question`) the
 /// radio button named the value.
 fn select(snap: &Snapshot, value: &Literal, target: &Target) -> Result<Vec<String>, Decline> {
-    let decline = match find(snap, target, Kind::Dropdown.roles()) {
+    let decline = match element(snap, target, Kind::Dropdown.roles(), false) {
         Ok(found) => {
+            // An option the page shows by that text is chosen by its label, as the page
+            // writes it; a bare string would also choose an option whose value is the text.
+            // (A dropdown found through the page's structure has no node, nor options.)
+            let options = if found.node < snap.nodes.len() {
+                snap.descendants(found.node)
+            } else {
+                Vec::new()
+            };
+            let label = options
+                .into_iter()
+                .filter(|&i| snap.nodes[i].role == "option")
+                .find_map(|i| {
+                    snap.nodes[i]
+                        .name
+                        .as_deref()
+                        .filter(|name| norm(name) == norm(&value.0))
+                });
+            let chosen = match label {
+                Some(label) => format!("{{ label: {} }}", js_str(label)),
+                None => value_js(value),
+            };
             return Ok(vec![format!(
-                "await {found}.selectOption({});",
-                value_js(value)
+                "await {}.selectOption({chosen});",
+                found.locator
             )]);
         }
         Err(decline) => decline,
@@ -599,7 +632,7 @@ mod tests {
             "- combobox \"Country\":\n  - option \"France\"\n  - option \"Spain\" [selected]";
         assert_eq!(
             one("select \"France\" from the country dropdown", page),
-            "await page.getByRole('combobox', { name: 'Country' }).selectOption('France');"
+            "await page.getByRole('combobox', { name: 'Country' }).selectOption({ label: 'France' });"
         );
         assert!(
             declined("select \"France\" in the \"Region\" dropdown", page)

@@ -35,11 +35,19 @@ impl DropdownOption {
         if dropdown.role != "combobox" {
             return None;
         }
-        Some(DropdownOption {
-            dropdown: format!(
+        // A dropdown with no label is found by its role alone when it is the page's only one.
+        let dropdown = match dropdown.name.as_deref() {
+            Some(name) => format!(
                 "page.getByRole('combobox', {{ name: {}, exact: true }})",
-                js_str(dropdown.name.as_deref()?)
+                js_str(name)
             ),
+            None if snap.with_roles(&["combobox"]).len() == 1 => {
+                "page.getByRole('combobox')".to_owned()
+            }
+            None => return None,
+        };
+        Some(DropdownOption {
+            dropdown,
             option: found.name.clone()?,
         })
     }
@@ -52,8 +60,10 @@ impl DropdownOption {
                 self.option
             )));
         }
+        // The option's text is its label; a bare string would also choose an option whose
+        // value is that text.
         Ok(vec![format!(
-            "await {}.selectOption({});",
+            "await {}.selectOption({{ label: {} }});",
             self.dropdown,
             js_str(&self.option)
         )])
@@ -92,7 +102,9 @@ mod tests {
             "page.getByRole('combobox', { name: 'Choose a category:', exact: true })";
         assert_eq!(
             veg.choose(true).unwrap(),
-            [format!("await {DROPDOWN}.selectOption('Vegetables');")]
+            [format!(
+                "await {DROPDOWN}.selectOption({{ label: 'Vegetables' }});"
+            )]
         );
         assert_eq!(
             veg.chosen(true),
@@ -110,8 +122,27 @@ mod tests {
     }
 
     #[test]
+    fn the_only_dropdown_needs_no_name() {
+        let snap = Snapshot::parse(
+            "- combobox:\n  - option \"Please select\" [disabled] [selected]\n  - option \"Option 2\"\n",
+        );
+        let option = DropdownOption::of(&snap, 2).unwrap();
+        assert_eq!(
+            option.choose(true).unwrap(),
+            ["await page.getByRole('combobox').selectOption({ label: 'Option 2' });"]
+        );
+        assert_eq!(
+            option.chosen(true),
+            [
+                "await expect(page.getByRole('combobox').locator('option:checked')).toHaveText('Option 2');"
+            ]
+        );
+    }
+
+    #[test]
     fn a_list_box_option_an_unnamed_dropdown_and_other_elements_are_not_read_here() {
         assert_eq!(option("Small"), None);
+        // An unnamed dropdown among others: its role alone does not find it.
         assert_eq!(option("Anonymous"), None);
         assert_eq!(option("Choose a category:"), None);
     }

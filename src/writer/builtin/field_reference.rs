@@ -91,7 +91,15 @@ fn field_step(toks: &[Tok]) -> Option<FieldStep> {
         _ => None,
     };
     let noun = |word: &str| FIELD_NOUNS.contains(&word);
+    // A number needs no quotes: `the value is 43`.
+    let value = literal.clone().or(match toks.last() {
+        Some(Tok::Word(w, orig)) if w.parse::<f64>().is_ok() => Some(orig.clone()),
+        _ => None,
+    });
     match w.as_slice() {
+        // `the value is 43`: the value of the field just used, the only value a sentence can
+        // mean without naming its field.
+        ["the" | "its", "value", "is" | "shows" | "reads", _] => value.map(FieldStep::Value),
         ["the", n, "shows" | "contains" | "has", "\""] if noun(n) => literal.map(FieldStep::Value),
         ["the", n, "is", "empty"] if noun(n) => Some(FieldStep::Empty),
         // `again` says the field was otherwise before, which an earlier step checked; the
@@ -190,6 +198,19 @@ mod tests {
         assert_eq!(
             read(&typed, &code, "The field is empty"),
             Ok(format!("await expect({AGE}).toHaveValue('');"))
+        );
+        // The value is the field's; a number needs no quotes, and `now` says nothing.
+        assert_eq!(
+            read(&typed, &code, "the value is now 31"),
+            Ok(format!("await expect({AGE}).toHaveValue('31');"))
+        );
+        assert_eq!(
+            read(&typed, &code, "the value is \"30\""),
+            Ok(format!("await expect({AGE}).toHaveValue('30');"))
+        );
+        assert_eq!(
+            read(&typed, &code, "the value is high"),
+            Err("NONE".to_owned())
         );
     }
 

@@ -256,6 +256,7 @@ pub(super) fn is_check(intent: &Intent) -> bool {
             | Intent::Loading { .. }
             | Intent::AfterLoading(_)
             | Intent::Url { .. }
+            | Intent::OnPage(_)
             | Intent::Title { .. }
             | Intent::AllItems { .. }
             | Intent::Placeholder { .. }

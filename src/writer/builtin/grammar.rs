@@ -32,6 +32,13 @@ pub(super) fn context_click(_: &[Tok], rest: &[Tok]) -> Read {
     }))
 }
 
+/// `go back`, `go back to the previous page`: the browser's back button. Any other words after
+/// it (`go back to Completed`) are a view's name, for the shapes after this one.
+pub(super) fn go_back(_: &[Tok], rest: &[Tok]) -> Read {
+    (rest.is_empty() || words_are(rest, &["to", "the", "previous", "page"]))
+        .then_some(Ok(Intent::GoBack))
+}
+
 /// `press KEY`, when what follows is a key (`press Tab twice`: that many times).
 pub(super) fn press_key(_: &[Tok], rest: &[Tok]) -> Read {
     match times(rest) {

@@ -242,6 +242,11 @@ pub(crate) enum Intent {
         value: Literal,
         exact: bool,
     },
+    /// `I am on the login page`: a segment of the URL's path is the page's words (`/login`,
+    /// `/sign-in`).
+    OnPage(Vec<String>),
+    /// `go back`: the browser's back button, which must leave the page it is on.
+    GoBack,
     Title {
         value: Literal,
         exact: bool,

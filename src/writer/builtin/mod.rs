@@ -64,6 +64,7 @@ mod table_code;
 mod tables;
 mod text_line;
 mod tokens;
+mod unnamed;
 mod visual;
 mod waits;
 

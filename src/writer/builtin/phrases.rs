@@ -132,6 +132,13 @@ pub(crate) fn target(toks: &[Tok]) -> Result<Target, Decline> {
     {
         words.remove(at);
     }
+    // `the text "Saved"`: the noun says the quote is a text on the page, which is how a quote
+    // with no kind noun is read anyway.
+    if let [noun, Tok::Lit(_)] = words.as_slice()
+        && noun.is("text")
+    {
+        words.remove(0);
+    }
     let nth = words.first().and_then(|w| ordinal(w));
     if nth.is_some() {
         words.remove(0);

@@ -12,6 +12,7 @@ use crate::writer::builtin::locator::{Found, js_str, norm, own_text};
 use crate::writer::builtin::rows::{described, in_row, nth_element, row_holding, unnamed_list};
 use crate::writer::builtin::snapshot::{Snapshot, is_field};
 use crate::writer::builtin::text_line::line_locator_js;
+use crate::writer::builtin::unnamed::{beside_text, by_what_it_is};
 
 /// Roles a click (or a hover) is meant for when the sentence names no kind.
 pub(crate) const CLICKABLE: &[&str] = &[
@@ -252,12 +253,22 @@ fn element_of(
             .then(|| in_row(snap, target, roles).map(Ok))
             .flatten()
     };
+    // A checkable element with no name of its own is meant through the text right after it
+    // (`checkbox 1` beside its box), before that text, which cannot be ticked.
+    let by_text_beside = || {
+        roles
+            .iter()
+            .all(|r| CHECKABLE.contains(r))
+            .then(|| beside_text(snap, target, roles).map(Ok))
+            .flatten()
+    };
     let tiers: Vec<Option<Result<Found, Decline>>> = if text_first {
         vec![text_allowed.then(by_text).flatten(), by_role(&pool)]
     } else {
         vec![
             by_role(&pool),
             by_row(),
+            by_text_beside(),
             text_allowed.then(by_text).flatten(),
         ]
     };
@@ -265,6 +276,7 @@ fn element_of(
         .into_iter()
         .flatten()
         .next()
+        .or_else(|| by_what_it_is(snap, target).map(Ok))
         .or_else(|| described(snap, target, roles).map(Ok))
         .unwrap_or_else(|| {
             Err(Decline::of(

@@ -90,6 +90,38 @@ const DIALOGS: &str = r#"- heading "JavaScript Alerts" [level=3]
 - heading "Result:" [level=4]
 "#;
 
+/// Controls the page leaves unnamed, as the-internet's pages do: checkboxes named by the text
+/// after them, a number field, a dropdown with no label and a "Result:" label over its value.
+const PRACTICE: &str = r#"- heading "Practice" [level=3]
+- generic:
+  - checkbox
+  - text: checkbox 1
+  - checkbox [checked]
+  - text: checkbox 2
+- paragraph: Number
+- spinbutton
+- combobox:
+  - option "Please select an option" [disabled] [selected]
+  - option "Option 1"
+  - option "Option 2"
+- heading "Result:" [level=4]
+- paragraph: You clicked: Ok
+"#;
+
+pub(crate) const GO_BACK: &[Example] = &[Example {
+    sentence: r#"go back"#,
+    page: TODO,
+    code: r#"const before = page.url();
+await page.goBack();
+await expect(page).not.toHaveURL(before);"#,
+}];
+
+pub(crate) const ON_PAGE: &[Example] = &[Example {
+    sentence: r#"I am still on the login page"#,
+    page: LOGIN,
+    code: r#"await expect(page).toHaveURL(/\/login(?:\.[a-z]+)?(?:[\/?#]|$)/i);"#,
+}];
+
 pub(crate) const WAIT: &[Example] = &[
     Example {
         sentence: r#"wait until "Hello World!" appears"#,
@@ -377,6 +409,11 @@ pub(crate) const TYPE_INTO: &[Example] = &[
 await field.fill('buy bread');
 await field.press('Enter');"#,
     },
+    Example {
+        sentence: r#"type 42 into the number field"#,
+        page: PRACTICE,
+        code: r#"await page.getByRole('spinbutton').fill('42');"#,
+    },
 ];
 
 pub(crate) const CLEAR: &[Example] = &[Example {
@@ -421,16 +458,23 @@ pub(crate) const UNCHECK: &[Example] = &[
     },
 ];
 
-pub(crate) const CHECK: &[Example] = &[Example {
-    sentence: r#"check "Subscribe""#,
-    page: FORM,
-    code: r#"await page.getByRole('checkbox', { name: 'Subscribe', exact: true }).check();"#,
-}];
+pub(crate) const CHECK: &[Example] = &[
+    Example {
+        sentence: r#"check "Subscribe""#,
+        page: FORM,
+        code: r#"await page.getByRole('checkbox', { name: 'Subscribe', exact: true }).check();"#,
+    },
+    Example {
+        sentence: r#"check checkbox 1"#,
+        page: PRACTICE,
+        code: r#"await page.getByRole('checkbox').and(page.locator('xpath=//*[following-sibling::node()[normalize-space()][1][normalize-space()="checkbox 1"]]')).check();"#,
+    },
+];
 
 pub(crate) const SELECT: &[Example] = &[Example {
     sentence: r#"select "Japan" in the "Country" dropdown"#,
     page: FORM,
-    code: r#"await page.getByRole('combobox', { name: 'Country', exact: true }).selectOption('Japan');"#,
+    code: r#"await page.getByRole('combobox', { name: 'Country', exact: true }).selectOption({ label: 'Japan' });"#,
 }];
 
 pub(crate) const HOVER: &[Example] = &[Example {
@@ -529,6 +573,11 @@ pub(crate) const PAGE_CHECK: &[Example] = &[
         code: r#"await expect(page).toHaveTitle('Todos');"#,
     },
     Example {
+        sentence: r#"the URL ends with /secure"#,
+        page: TODO,
+        code: r#"await expect(page).toHaveURL(/\/secure$/);"#,
+    },
+    Example {
         sentence: r#"the URL contains "/active""#,
         page: TODO,
         code: r#"await expect(page).toHaveURL(/\/active(?![\p{L}\p{N}_])/u);"#,
@@ -573,6 +622,21 @@ pub(crate) const IS_STATE: &[Example] = &[
         sentence: r#"the "Submit" button is visible"#,
         page: FORM,
         code: r#"await expect(page.getByRole('button', { name: 'Submit', exact: true })).toBeVisible();"#,
+    },
+    Example {
+        sentence: r#"checkbox 2 is checked"#,
+        page: PRACTICE,
+        code: r#"await expect(page.getByRole('checkbox').and(page.locator('xpath=//*[following-sibling::node()[normalize-space()][1][normalize-space()="checkbox 2"]]'))).toBeChecked();"#,
+    },
+    Example {
+        sentence: r#"the main heading is "Practice""#,
+        page: PRACTICE,
+        code: r#"await expect(page.getByRole('heading', { level: 3 })).toHaveText('Practice');"#,
+    },
+    Example {
+        sentence: r#"the result is "You clicked: Ok""#,
+        page: PRACTICE,
+        code: r#"await expect(page.getByRole('heading', { name: 'Result:' }).locator('xpath=following-sibling::*[1]')).toHaveText('You clicked: Ok');"#,
     },
 ];
 

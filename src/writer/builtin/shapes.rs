@@ -275,6 +275,12 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
     &Wait,
     &Loading,
     &Verb {
+        name: "go back",
+        examples: ex::GO_BACK,
+        verbs: &[&["go", "back"], &["navigate", "back"], &["browse", "back"]],
+        read: grammar::go_back,
+    },
+    &Verb {
         name: "open",
         examples: ex::OPEN,
         verbs: &[
@@ -484,6 +490,11 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
         name: "URL or title",
         examples: ex::PAGE_CHECK,
         read: assertions::page_check,
+    },
+    &Words {
+        name: "on a page",
+        examples: ex::ON_PAGE,
+        read: assertions::on_page,
     },
     &Words {
         name: "shows",

@@ -39,6 +39,9 @@ pub(crate) struct Hint {
     /// For a loading indicator, what makes it one: `progressbar` (its role), `busy`
     /// (`aria-busy="true"`), or its class or id (`loading`, `loader`, `spinner`, `progress`).
     pub indicator: Option<String>,
+    /// Whether it has an inline context-menu handler (`oncontextmenu`): a right-click on it
+    /// does what the page means one to do.
+    pub contextmenu: bool,
 }
 
 /// How a page marks a control as the current one: a state class (`selected`), or an ARIA
