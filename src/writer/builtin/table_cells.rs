@@ -23,7 +23,7 @@ static HAS_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?i)^(.+?)\s+(?:has|have|shows|show|lists|list)\s+(?:the\s+|these\s+)?(?:columns|column\s+headers|headers)\s*:?\s+(.+?)[.\s]*$",
     )
-    .expect("a valid regex, written here")
+    .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
 
 /// `the columns of TABLE are LIST`.
@@ -31,7 +31,7 @@ static COLUMNS_ARE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?i)^(?:the\s+)?(?:columns|column\s+headers|headers)\s+(?:of|in)\s+(.+?)\s+(?:are|is)\s*:?\s+(.+?)[.\s]*$",
     )
-    .expect("a valid regex, written here")
+    .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
 
 /// The items of a list as written, `A, B, C and D` (`, and D` too): cut at its commas, and its
@@ -60,8 +60,9 @@ fn list_items(text: &str) -> Option<Vec<String>> {
     (!items.iter().any(String::is_empty)).then_some(items)
 }
 
+/// Whether `text` is one quoted text.
 fn is_quoted(text: &str) -> bool {
-    unquoted(text).len() + 2 == text.len()
+    unquoted(text) != text
 }
 
 /// `text` without the pair of quotes around it, if it has one.
