@@ -74,6 +74,7 @@ mod background;
 mod bodies;
 mod browsers;
 mod builtin;
+mod builtin_cells;
 mod cache_process;
 mod cli;
 mod conformance;

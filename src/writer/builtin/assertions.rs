@@ -265,6 +265,23 @@ pub(super) fn is_state(t: &[Tok]) -> Option<Result<Intent, Decline>> {
             }));
         }
     }
+    // `only one Delete button is left`, `no Delete button is shown`, `2 rows remain`: a count
+    // that starts the subject (`only` and `exactly` say the count is exact, as every count is).
+    if !negated
+        && let [w] = rest
+        && (is_shown(w) || w.is("left") || w.is("remaining"))
+    {
+        let counted = match subject {
+            [only, rest @ ..] if only.is("only") || only.is("exactly") => rest,
+            _ => subject,
+        };
+        if let Some(first) = counted.first()
+            && number(std::slice::from_ref(first)).is_some()
+            && counted.len() > 1
+        {
+            return Some(count(counted));
+        }
+    }
     let state = match rest {
         [w] => w,
         _ => {
@@ -810,6 +827,31 @@ mod tests {
         assert!(matches!(
             parse("the page has 2 buttons", &[]),
             Ok(Intent::Count { count: 2, .. })
+        ));
+    }
+
+    /// A count that starts the subject of `is left` or `is shown` is the count of the elements
+    /// it names; `only` says it is exact, which every count is.
+    #[test]
+    fn a_count_of_what_is_left_or_shown() {
+        for (sentence, expected) in [
+            ("only one Delete button is left", 1),
+            ("no Delete button is shown", 0),
+            ("exactly 2 Delete buttons are shown", 2),
+            ("2 Delete buttons are left", 2),
+        ] {
+            match parse(sentence, &[]) {
+                Ok(Intent::Count { count, what }) => {
+                    assert_eq!(count, expected, "{sentence:?}");
+                    assert_eq!(what.name.as_deref(), Some("Delete"), "{sentence:?}");
+                }
+                other => panic!("{sentence:?}: {other:?}"),
+            }
+        }
+        // A negated count is no count of what is shown.
+        assert!(!matches!(
+            parse("no Delete button is not shown", &[]),
+            Ok(Intent::Count { .. })
         ));
     }
 }

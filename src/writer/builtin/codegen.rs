@@ -18,7 +18,7 @@ use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::unnamed::context_menu_area;
 use crate::writer::builtin::{
-    accessibility, cards, choices, compound, loading_code, table_code, visual,
+    accessibility, cards, cell_code, choices, compound, loading_code, table_code, visual,
 };
 
 /// The step function around `lines`, each on its own indented line.
@@ -81,7 +81,8 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             value,
             target,
             then_press,
-        } => fill(snap, value, target, then_press.as_deref()),
+            keys,
+        } => fill(snap, value, target, then_press.as_deref(), *keys),
         Intent::Clear(target) => clear(snap, target),
         Intent::Check { target, on } => {
             let found = element(snap, target, CHECKABLE, false)?;
@@ -133,6 +134,13 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
             descending,
         } => table_code::sorted(snap, table, column, *descending),
         Intent::ClickHeader { table, column } => table_code::click_header(snap, table, column),
+        Intent::TableColumns { table, values } => cell_code::columns(snap, table, values),
+        Intent::ColumnCell {
+            table,
+            row,
+            column,
+            value,
+        } => cell_code::cell(snap, table.as_ref(), row, column, value),
         Intent::Loading { shown } => loading_code::check(snap, *shown),
         Intent::AfterLoading(text) => loading_code::after_loading(snap, text),
         Intent::Url { value, exact } => Ok(vec![check_code::url_line(value, *exact)]),
@@ -243,15 +251,29 @@ fn fill(
     value: &Literal,
     target: &Target,
     then_press: Option<&str>,
+    keys: bool,
 ) -> Result<Vec<String>, Decline> {
     let field = find(snap, target, FIELD_ROLES)?;
-    Ok(match then_press {
-        None => vec![format!("await {field}.fill({});", value_js(value))],
-        Some(key) => vec![
-            format!("const field = {field};"),
-            format!("await field.fill({});", value_js(value)),
-            format!("await field.press({});", js_str(key)),
-        ],
+    // A key typed is a key stroke in the emptied field: the field ends with the value, as
+    // after a fill, and the page sees the key's events, which a fill does not send.
+    let typing = if keys {
+        vec![
+            "await field.clear();".to_owned(),
+            format!("await field.pressSequentially({});", value_js(value)),
+        ]
+    } else {
+        vec![format!("await field.fill({});", value_js(value))]
+    };
+    Ok(match (then_press, keys) {
+        (None, false) => vec![format!("await {field}.fill({});", value_js(value))],
+        (then_press, _) => {
+            let mut lines = vec![format!("const field = {field};")];
+            lines.extend(typing);
+            if let Some(key) = then_press {
+                lines.push(format!("await field.press({});", js_str(key)));
+            }
+            lines
+        }
     })
 }
 

@@ -143,6 +143,14 @@ impl Clause {
             let before = before.filter(|b| !b.prefix.trim().is_empty())?;
             text = format!("{}{text}", before.prefix);
         }
+        // `fill the username with "a" and the password with "b"`: a clause `X with V` shares
+        // the fill before it.
+        if before.is_some_and(|b| b.verb == "fill")
+            && !toks[0].is("fill")
+            && matches!(toks.as_slice(), [_, .., with, Tok::Lit(_)] if with.is("with"))
+        {
+            text = format!("fill {text}");
+        }
         let toks = normalize(tokenize(&text, columns));
         let words = |w: &str| toks.iter().any(|t| t.is(w));
         let focus_before = before.is_some_and(|b| FOCUSING.contains(&b.verb.as_str()));

@@ -190,6 +190,7 @@ fn change(what: &[Tok], value: &[Tok]) -> Result<Intent, Decline> {
         value,
         target,
         then_press: None,
+        keys: false,
     })
 }
 
@@ -252,6 +253,8 @@ pub(super) fn is_check(intent: &Intent) -> bool {
             | Intent::TableRows { .. }
             | Intent::TableCell { .. }
             | Intent::TableHeader { .. }
+            | Intent::TableColumns { .. }
+            | Intent::ColumnCell { .. }
             | Intent::TableSorted { .. }
             | Intent::Loading { .. }
             | Intent::AfterLoading(_)

@@ -51,13 +51,14 @@ pub(super) fn press_key(_: &[Tok], rest: &[Tok]) -> Read {
 /// `fill X with V`.
 pub(super) fn fill_with(_: &[Tok], rest: &[Tok]) -> Read {
     let with = find(rest, &["with"])?;
-    Some(fill(&rest[with + 1..], &rest[..with]))
+    Some(fill(&rest[with + 1..], &rest[..with], false))
 }
 
-/// `type V into X`.
-pub(super) fn type_into(_: &[Tok], rest: &[Tok]) -> Read {
+/// `type V into X`. `type` with a value of one character is a key stroke: it is typed as
+/// keys, so that a page that answers key events sees them.
+pub(super) fn type_into(t: &[Tok], rest: &[Tok]) -> Read {
     let into = find(rest, &["into", "in", "inside", "to", "as"])?;
-    Some(fill(&rest[..into], &rest[into + 1..]))
+    Some(fill(&rest[..into], &rest[into + 1..], t[0].is("type")))
 }
 
 /// `clear X`.
@@ -249,12 +250,13 @@ fn press(rest: &[Tok]) -> Read {
 }
 
 /// `VALUE ... TARGET [and press KEY]`.
-fn fill(value: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
+fn fill(value: &[Tok], rest: &[Tok], typed: bool) -> Result<Intent, Decline> {
     // A number needs no quotes: `enter 34 as the age`.
     let value = match value {
         [Tok::Word(w, orig)] if w.parse::<f64>().is_ok() => Literal(orig.clone()),
         _ => literal(value)?,
     };
+    let keys = typed && value.0.chars().count() == 1;
     let (target_toks, then_press) = match rest.iter().position(|t| t.is("and")) {
         Some(at)
             if rest
@@ -278,6 +280,7 @@ fn fill(value: &[Tok], rest: &[Tok]) -> Result<Intent, Decline> {
         value,
         target,
         then_press,
+        keys,
     })
 }
 
@@ -421,6 +424,7 @@ mod tests {
         assert_eq!(
             intent("type ${NAME} into the field"),
             Intent::Fill {
+                keys: false,
                 value: Literal("${NAME}".into()),
                 target: Target {
                     name: None,

@@ -142,6 +142,10 @@ pub(crate) enum Intent {
         value: Literal,
         target: Target,
         then_press: Option<String>,
+        /// `type "a" in the field`: a value of one key typed key by key (the field is
+        /// cleared, then the key pressed in it), so the page sees the key's events as it does
+        /// when a person types it; else the value is filled at once.
+        keys: bool,
     },
     Clear(Target),
     /// `right-click X`: a click with the right button, which opens a context menu.
@@ -224,6 +228,22 @@ pub(crate) enum Intent {
         table: TableRef,
         column: Literal,
         descending: bool,
+    },
+    /// `the first table has the columns Last Name, First Name and Email`: the table's column
+    /// headers are exactly these, in this order.
+    TableColumns {
+        table: TableRef,
+        values: Vec<Literal>,
+    },
+    /// `the email of Frank Bach is "fbach@yahoo.com"`, `Jason Doe owes $100.00`, `the first due
+    /// amount in table 2 is $100.00`: the cell under a column header, in a row named by its
+    /// cells or by its position, has the whole text `value`. `table` is `None` when the sentence
+    /// names no table: every table of the page that shows the row is checked.
+    ColumnCell {
+        table: Option<TableRef>,
+        row: RowRef,
+        column: Column,
+        value: Literal,
     },
     /// `click the "Last Name" header of table 2`.
     ClickHeader {
@@ -418,6 +438,66 @@ pub(crate) enum TableRef {
     /// `the "Example 1" table`: the table whose caption (accessible name) is this, or which
     /// follows the heading of this name.
     Named(String),
+}
+
+/// Which body row of a table a sentence names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum RowRef {
+    /// `Frank Bach`: the row with a cell whose whole text is this, or, for a name of several
+    /// words, with a cell whose whole text is each word (`Bach` and `Frank`).
+    Named(String),
+    /// `the first row`, `the last due amount` (0-based; -1 is the last).
+    Nth(isize),
+}
+
+/// Which column a sentence about a cell names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Column {
+    /// `the email of ...`, `the first due amount`: the column header whose name is these words
+    /// (in any case), or these words without a last word such as `amount` or `value`.
+    Noun(String),
+    /// `X owes V`: the one column header that says what is owed (`Due`, `Owed`, `Balance`).
+    Owed,
+}
+
+/// The column headers that say what a row owes.
+const OWED: &[&str] = &[
+    "due",
+    "owed",
+    "owes",
+    "amount due",
+    "amount owed",
+    "balance",
+    "balance due",
+];
+
+/// The last words a column's noun may add to its header's name (`the first due amount` is in
+/// the column `Due`).
+const COLUMN_NOUNS: &[&str] = &["amount", "value", "entry", "cell", "column", "field"];
+
+impl Column {
+    /// Whether the column header named `header` is the one the sentence names, in any case
+    /// and spacing.
+    pub(crate) fn matches(&self, header: &str) -> bool {
+        let header = header.split_whitespace().collect::<Vec<_>>().join(" ");
+        let header = header.to_lowercase();
+        match self {
+            Column::Owed => OWED.contains(&header.as_str()),
+            Column::Noun(noun) => {
+                let noun = noun.to_lowercase();
+                let words: Vec<&str> = noun.split_whitespace().collect();
+                if words.join(" ") == header {
+                    return true;
+                }
+                match words.split_last() {
+                    Some((last, before)) if !before.is_empty() => {
+                        COLUMN_NOUNS.contains(last) && before.join(" ") == header
+                    }
+                    _ => false,
+                }
+            }
+        }
+    }
 }
 
 /// What a page-wide check looks at: the page, a landmark by its noun (with its CSS), or an

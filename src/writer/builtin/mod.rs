@@ -20,6 +20,7 @@ mod assertions;
 )]
 mod builtin;
 mod cards;
+mod cell_code;
 mod check_code;
 mod check_sentences;
 mod choices;
@@ -60,6 +61,7 @@ mod shape_examples;
 mod shapes;
 mod snapshot;
 mod structure;
+mod table_cells;
 mod table_code;
 mod tables;
 mod text_line;

@@ -7,7 +7,7 @@
 //! Main items: [`Quality`], [`quality`] and [`unread_qualifiers`].
 
 use crate::writer::builtin::intent::{
-    CardCheck, Choice, ClauseAct, Decline, Intent, Literal, State, Target, Then,
+    CardCheck, Choice, ClauseAct, Column, Decline, Intent, Literal, RowRef, State, Target, Then,
 };
 use crate::writer::builtin::tokens::Tok;
 
@@ -202,6 +202,20 @@ impl Carried {
                     .extend(DONE.iter().map(|word| (*word).to_owned()));
             }
             Intent::PageContains(value) | Intent::Delete(value) => self.literal(value),
+            Intent::TableColumns { values, .. } => {
+                values.iter().for_each(|value| self.literal(value));
+            }
+            Intent::ColumnCell {
+                row, column, value, ..
+            } => {
+                if let RowRef::Named(name) = row {
+                    self.text(name);
+                }
+                if let Column::Noun(noun) = column {
+                    self.text(noun);
+                }
+                self.literal(value);
+            }
             Intent::Add(values) => values.iter().for_each(|value| self.literal(value)),
             Intent::Edit { from, to } => {
                 self.literal(from);

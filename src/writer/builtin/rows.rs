@@ -183,7 +183,13 @@ pub(crate) fn nth_element(
         let base = if role == "row" {
             "page".to_owned()
         } else {
-            list(&[], noun)?
+            match list(&[], noun) {
+                Ok(base) => base,
+                // `the first avatar` on a page with no list: the elements named by the noun.
+                Err(decline) => {
+                    return named_by_noun(snap, noun, nth).ok_or(decline);
+                }
+            }
         };
         let mut items = snap.with_roles(&[role]);
         let mut filter = String::new();
@@ -240,6 +246,11 @@ pub(crate) fn nth_element(
                 .is_none_or(|n| snap.nodes[i].name.as_deref() == Some(n))
         })
         .collect();
+    let (matching, name) = if role == "img" && target.name.is_none() {
+        content_images(snap, matching)?
+    } else {
+        (matching, name)
+    };
     let Some(node) = nth_of(&matching, nth) else {
         return Err(Decline::new(format!(
             "the page shows {} such {role} elements, not a {}",
@@ -250,6 +261,77 @@ pub(crate) fn nth_element(
     snap.notice(node);
     Ok(Found {
         locator: format!("page.getByRole({}{name}){}", js_str(role), pick(nth)),
+        node,
+    })
+}
+
+/// The images a position counts (`the third image`): those that are not inside a link or a
+/// button, since such an image is the link's or the button's picture (a logo, a "Fork me"
+/// banner) rather than one of the page's images; all of them when every image is. A locator
+/// can only leave the others out by name, so when some are left out the counted images must
+/// share one name, which the locator then holds; else the position is declined.
+fn content_images(snap: &Snapshot, images: Vec<usize>) -> Result<(Vec<usize>, String), Decline> {
+    let in_control = |node: usize| {
+        let mut at = snap.nodes[node].parent;
+        while let Some(parent) = at {
+            if matches!(snap.nodes[parent].role.as_str(), "link" | "button") {
+                return true;
+            }
+            at = snap.nodes[parent].parent;
+        }
+        false
+    };
+    let content: Vec<usize> = images.iter().copied().filter(|&i| !in_control(i)).collect();
+    if content.is_empty() || content.len() == images.len() {
+        return Ok((images, String::new()));
+    }
+    let names: Vec<Option<&str>> = content
+        .iter()
+        .map(|&i| snap.nodes[i].name.as_deref())
+        .collect();
+    match names.first() {
+        Some(Some(first)) if names.iter().all(|n| *n == Some(*first)) => Ok((
+            content,
+            format!(", {{ name: {}, exact: true }}", js_str(first)),
+        )),
+        _ => Err(Decline::new(format!(
+            "the page shows {} images besides those in links or buttons, with different \
+             names; say which by its name (`the second \"User Avatar\" image`)",
+            content.len()
+        ))),
+    }
+}
+
+/// `the first avatar` on a page with no list: the nth of the elements whose accessible name
+/// holds the noun as a word (`User Avatar`), when they all have one role and one name, so that
+/// the locator finds exactly them.
+fn named_by_noun(snap: &Snapshot, noun: Option<&str>, nth: isize) -> Option<Found> {
+    let noun = noun?.to_lowercase();
+    let singular = noun.strip_suffix('s').unwrap_or(&noun).to_owned();
+    let holds = |name: &str| {
+        name.split(|c: char| !c.is_alphanumeric())
+            .any(|word| word.eq_ignore_ascii_case(&noun) || word.eq_ignore_ascii_case(&singular))
+    };
+    let named: Vec<usize> = (0..snap.nodes.len())
+        .filter(|&i| snap.nodes[i].name.as_deref().is_some_and(holds))
+        .collect();
+    let first = *named.first()?;
+    let (role, name) = (&snap.nodes[first].role, snap.nodes[first].name.as_deref()?);
+    let alike = named
+        .iter()
+        .all(|&i| &snap.nodes[i].role == role && snap.nodes[i].name.as_deref() == Some(name));
+    if !alike || role == "generic" {
+        return None;
+    }
+    let node = nth_of(&named, nth)?;
+    snap.notice(node);
+    Some(Found {
+        locator: format!(
+            "page.getByRole({}, {{ name: {}, exact: true }}){}",
+            js_str(role),
+            js_str(name),
+            pick(nth)
+        ),
         node,
     })
 }

@@ -122,6 +122,12 @@ pub(crate) const ON_PAGE: &[Example] = &[Example {
     code: r#"await expect(page).toHaveURL(/\/login(?:\.[a-z]+)?(?:[\/?#]|$)/i);"#,
 }];
 
+pub(crate) const TEXT_APPEARS: &[Example] = &[Example {
+    sentence: r#""It's back!" appears"#,
+    page: LOADED,
+    code: r#"await expect(page.getByText(/^\s*It's\s+back!\s*$/u)).toBeVisible();"#,
+}];
+
 pub(crate) const WAIT: &[Example] = &[
     Example {
         sentence: r#"wait until "Hello World!" appears"#,
@@ -403,6 +409,13 @@ pub(crate) const TYPE_INTO: &[Example] = &[
         code: r#"await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada');"#,
     },
     Example {
+        sentence: r#"type "a" in the "Name" field"#,
+        page: FORM,
+        code: r#"const field = page.getByRole('textbox', { name: 'Name', exact: true });
+await field.clear();
+await field.pressSequentially('a');"#,
+    },
+    Example {
         sentence: r#"type "buy bread" into the "What needs to be done?" field and press Enter"#,
         page: TODO,
         code: r#"const field = page.getByRole('textbox', { name: 'What needs to be done?', exact: true });
@@ -477,11 +490,32 @@ pub(crate) const SELECT: &[Example] = &[Example {
     code: r#"await page.getByRole('combobox', { name: 'Country', exact: true }).selectOption({ label: 'Japan' });"#,
 }];
 
-pub(crate) const HOVER: &[Example] = &[Example {
-    sentence: r#"hover over "buy milk""#,
-    page: TODO,
-    code: r#"await page.getByText('buy milk', { exact: true }).hover();"#,
-}];
+pub(crate) const HOVER: &[Example] = &[
+    Example {
+        sentence: r#"hover over "buy milk""#,
+        page: TODO,
+        code: r#"await page.getByText('buy milk', { exact: true }).hover();"#,
+    },
+    Example {
+        sentence: "hover over the first avatar",
+        page: AVATARS,
+        code: r#"await page.getByRole('img', { name: 'User Avatar', exact: true }).first().hover();"#,
+    },
+    Example {
+        sentence: "hover over the third image",
+        page: AVATARS,
+        code: r#"await page.getByRole('img', { name: 'User Avatar', exact: true }).nth(2).hover();"#,
+    },
+];
+
+/// Three avatars after a banner image in a link, as the-internet's Hovers page.
+const AVATARS: &str = r#"- link "Fork me on GitHub":
+  - img "Fork me on GitHub"
+- heading "Hovers" [level=3]
+- img "User Avatar"
+- img "User Avatar"
+- img "User Avatar"
+"#;
 
 pub(crate) const SIGN_IN: &[Example] = &[Example {
     sentence: r#"sign in as "alice" with password "secret""#,
@@ -638,6 +672,11 @@ pub(crate) const IS_STATE: &[Example] = &[
         page: PRACTICE,
         code: r#"await expect(page.getByRole('heading', { name: 'Result:' }).locator('xpath=following-sibling::*[1]')).toHaveText('You clicked: Ok');"#,
     },
+    Example {
+        sentence: "only one Delete button is left",
+        page: ELEMENTS,
+        code: r#"await expect(page.getByRole('button', { name: 'Delete', exact: true })).toHaveCount(1);"#,
+    },
 ];
 
 pub(crate) const SUMMARY: &[Example] = &[Example {
@@ -689,5 +728,11 @@ await page.keyboard.press('Enter');"#,
         page: TODO,
         code: r#"await page.getByText('buy milk', { exact: true }).hover();
 await page.getByRole('listitem').filter({ has: page.getByText('buy milk', { exact: true }) }).getByRole('button', { name: 'Delete' }).click();"#,
+    },
+    Example {
+        sentence: r#"fill the username with "nobody" and the password with "secret""#,
+        page: LOGIN,
+        code: r#"await page.getByRole('textbox', { name: 'Username' }).fill('nobody');
+await page.getByRole('textbox', { name: 'Password' }).fill('secret');"#,
     },
 ];

@@ -13,8 +13,9 @@ use crate::writer::builtin::qualifiers::unread_qualifiers;
 use crate::writer::builtin::shape::{Example, Sentence, Shape};
 use crate::writer::builtin::shape_examples as ex;
 use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::table_cells::{ColumnCells, TableColumns};
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize, verb};
-use crate::writer::builtin::waits::Wait;
+use crate::writer::builtin::waits::{TextAppears, Wait};
 use crate::writer::builtin::{
     accessibility, assertions, cards, choices, compound, forms, grammar, http, tables, visual,
 };
@@ -456,6 +457,7 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
         examples: tables::ROW_SHOWS,
         read: tables::row_shows,
     },
+    &TableColumns,
     &Words {
         name: "a table's header",
         examples: tables::HEADER_HAS,
@@ -506,6 +508,8 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
         examples: ex::IS_STATE,
         read: assertions::is_state,
     },
+    &ColumnCells,
+    &TextAppears,
     &Summary,
     &Cards,
     &Choices,

@@ -118,13 +118,18 @@ fn find(snap: &Snapshot, table: &TableRef) -> Result<Found, Decline> {
     }
 }
 
+/// The node of the table `table` names and its locator.
+pub(super) fn table_node(snap: &Snapshot, table: &TableRef) -> Result<(usize, String), Decline> {
+    find(snap, table).map(|found| (found.node, found.locator))
+}
+
 /// The locator of the table `table` names.
 pub(super) fn table_locator(snap: &Snapshot, table: &TableRef) -> Result<String, Decline> {
     find(snap, table).map(|found| found.locator)
 }
 
 /// The table's body rows: its rows that hold no column header.
-fn body_rows(table: &str) -> String {
+pub(super) fn body_rows(table: &str) -> String {
     format!("{table}.getByRole('row').filter({{ hasNot: page.getByRole('columnheader') }})")
 }
 

@@ -43,6 +43,30 @@ impl Shape for Wait {
     }
 }
 
+/// `"It's back!" appears`, `"Saved" shows up`: the page comes to show the text, wherever it
+/// appears. The list's items read the same words first (`"buy milk" appears` on a page of one
+/// list is that list's item); this shape rescues the sentence when that reading declines, as
+/// on a page with no list, where the text is often not shown yet when the step starts.
+pub(crate) struct TextAppears;
+
+impl Shape for TextAppears {
+    fn name(&self) -> &'static str {
+        "a text appears"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::TEXT_APPEARS
+    }
+    fn rescues(&self) -> bool {
+        true
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
+        if s.toks.len() < 2 {
+            return None;
+        }
+        text_appearing(s.toks).map(|text| Ok(Intent::PageShows(text)))
+    }
+}
+
 /// The quoted text a wait's words say is to appear: `"X"`, `"X" appears`, `"X" shows up`, `"X"
 /// to appear`, `"X" to be shown / displayed / visible`.
 fn text_appearing(rest: &[Tok]) -> Option<Literal> {
