@@ -28,6 +28,7 @@ mod runtime;
 mod saved_state;
 mod sentinel;
 mod step_reach;
+mod step_timers;
 mod test_page;
 mod trace_viewer;
 mod traffic;

@@ -33,6 +33,7 @@ use crate::driver::guard_log::{Culprit, GuardLog, OriginSeen};
 use crate::driver::route_patterns::{request_pattern, web_socket_pattern};
 use crate::driver::sentinel::{Sentinel, Through};
 use crate::driver::step_reach::{Reach, StepReach};
+use crate::driver::step_timers::{StepTimers, TimersLeft};
 use crate::driver::traffic::{Settled, Traffic};
 use crate::driver::traffic_rule::{Facts, Outcome, Source, classify, is_read_only};
 use crate::driver::unheard::Unheard;
@@ -75,6 +76,15 @@ pub(crate) enum OriginBlocked {
          WebSocket or another request that routing does not see) — add its origin to allow it"
     )]
     Connection { host: String, port: u16 },
+    /// Timers step code set in a page that had neither fired nor been cleared when the step's
+    /// timeout passed: what they send later cannot be judged as the step's.
+    #[error(
+        "blocked by [browser] allowed_origins: step code left {count} timer(s) pending in the \
+         page (setTimeout, setInterval, requestAnimationFrame or requestIdleCallback) that had \
+         not fired {secs} s later, so what they send cannot be checked — clear them before the \
+         step's code returns"
+    )]
+    TimersPending { count: u64, secs: u64 },
 }
 
 /// A plain request the worker's proxy read on a connection to a forbidden origin.
@@ -99,6 +109,11 @@ pub(crate) struct OriginGuard {
     unheard: Option<Unheard>,
     /// The beacons through the pages' own network pipeline that end a settle's round trips.
     sentinel: Sentinel,
+    /// The timers step code's scripts left in the pages.
+    timers: StepTimers,
+    /// Set once step code ran a script that may leave a timer: until then a settle asks the
+    /// pages nothing about timers.
+    ran_tracked: AtomicBool,
     /// Woken whenever the guard hears of a navigation request.
     documents_heard: Notify,
     /// Set when prettyplay starts to close (or let go of) the guard's context.
@@ -124,6 +139,8 @@ impl OriginGuard {
             traffic: Traffic::default(),
             unheard: None,
             sentinel: Sentinel::new(),
+            timers: StepTimers::new(),
+            ran_tracked: AtomicBool::new(false),
             documents_heard: Notify::new(),
             context_closing: AtomicBool::new(false),
         }
@@ -171,8 +188,10 @@ impl OriginGuard {
                 .await
         };
         // WebRTC sends UDP straight from the browser, past routes and the proxy alike, with
-        // whatever the page puts in its offer: the pages get no peer connections at all.
-        let no_webrtc = context.add_init_script(NO_WEBRTC);
+        // whatever the page puts in its offer: the pages get no peer connections at all. The
+        // timers' bookkeeping goes in the same script, which costs no round trip of its own.
+        let init_script = format!("{NO_WEBRTC}\n{}", guard.timers.init_script());
+        let no_webrtc = context.add_init_script(&init_script);
         // WebSockets have routes of their own, prefiltered by the driver the same way.
         let sockets = Arc::clone(&guard);
         let web_sockets = async {
@@ -392,7 +411,10 @@ impl OriginGuard {
     /// Notes a call of step code before it is sent: what it can do to the pages (`reach`) and
     /// every string of its `params`. When what the call sets going may reach the network only
     /// a while after it (see [`StepReach::may_answer_late`]), a settle waits for that while.
-    pub(crate) fn step_call(&self, reach: Reach, params: &Value) {
+    /// A script of step code's that may do more than read is rewritten to run inside the
+    /// timers' tracking scope (see [`StepTimers::track`]), so that a settle waits for the
+    /// timers it leaves.
+    pub(crate) fn step_call(&self, reach: Reach, params: &mut Value) {
         let late = {
             let mut step_reach = self.reach();
             step_reach.call(reach, params);
@@ -403,6 +425,9 @@ impl OriginGuard {
         };
         if late {
             self.traffic.acted();
+        }
+        if reach == Reach::RunCode && self.timers.track(params) {
+            self.ran_tracked.store(true, Ordering::SeqCst);
         }
     }
 
@@ -439,10 +464,42 @@ impl OriginGuard {
         self.log().origins_seen()
     }
 
-    /// Waits until nothing the pages started is still unseen (see [`Traffic::settle`]), with a
-    /// sentinel beacon through each of `frames` (the pages' main frames) as the barrier, for at
-    /// most `cap`.
-    pub(crate) async fn settle(&self, frames: &[Frame], cap: Duration) -> Settled {
+    /// Waits until the timers step code left in the pages of `frames` (their main frames) fired
+    /// or were cleared, for at most `timers_bound`, and then until nothing the pages started is
+    /// still unseen (see [`Traffic::settle`]), with a sentinel beacon through each of `frames`
+    /// as the barrier, for at most `cap`. Timers still pending at `timers_bound` fail the step
+    /// that runs (or the test, at its end): the guard cannot judge what they send later.
+    pub(crate) async fn settle(
+        &self,
+        frames: &[Frame],
+        cap: Duration,
+        timers_bound: Duration,
+    ) -> Settled {
+        let timers = if self.ran_tracked.load(Ordering::SeqCst) {
+            self.timers.wait(frames, timers_bound).await
+        } else {
+            TimersLeft::None
+        };
+        // What a timer's callback set going may reach the network a moment later, as after
+        // an act: the floor counts from now.
+        if timers != TimersLeft::None {
+            self.traffic.acted();
+        }
+        let settled = self.traffic_settle(frames, cap).await;
+        let TimersLeft::Pending(count) = timers else {
+            return settled;
+        };
+        let culprit = self.reach().culprit();
+        let pending = OriginBlocked::TimersPending {
+            count,
+            secs: timers_bound.as_secs(),
+        };
+        self.log().fail(pending.to_string(), culprit);
+        Settled::TimersPending(count)
+    }
+
+    /// The traffic half of [`OriginGuard::settle`].
+    async fn traffic_settle(&self, frames: &[Frame], cap: Duration) -> Settled {
         let round_trip = |left: Duration| async move {
             for frame in frames {
                 let through = self.sentinel.through(frame, left).await;
@@ -743,7 +800,7 @@ mod tests {
         );
         assert_eq!(guard.take_blocked(), None);
         // A host step code typed into the page: failed.
-        guard.step_call(Reach::Act, &json!({ "value": "http://127.0.0.1:7/x" }));
+        guard.step_call(Reach::Act, &mut json!({ "value": "http://127.0.0.1:7/x" }));
         let named = "http://127.0.0.1:7/x";
         let facts = guard.facts(named, None, false, false);
         assert_eq!(guard.record(named, "fetch", &facts, false), Outcome::Failed);
@@ -754,7 +811,7 @@ mod tests {
         let facts = guard.facts(leaked, None, false, true);
         assert_eq!(guard.record(leaked, "ping", &facts, false), Outcome::Failed);
         // Once step code ran code of its own in a page, anything fails.
-        guard.step_call(Reach::RunCode, &json!({ "expression": "() => 0" }));
+        guard.step_call(Reach::RunCode, &mut json!({ "expression": "() => 0" }));
         let facts = guard.facts(beacon, None, false, false);
         assert_eq!(guard.record(beacon, "ping", &facts, false), Outcome::Failed);
         let seen = guard.origins_seen();

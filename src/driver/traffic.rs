@@ -79,6 +79,9 @@ pub(crate) enum Settled {
     Calm,
     /// The cap passed first: a page that streams, polls without pause or hangs.
     Capped,
+    /// This many timers step code left in the pages were still pending when the bound of the
+    /// wait for them passed (see `step_timers.rs`); the guard recorded the step's failure.
+    TimersPending(u64),
 }
 
 impl Default for Traffic {

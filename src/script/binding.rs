@@ -18,7 +18,7 @@ use playwright_rs::server::channel_owner::ChannelOwner;
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
-use crate::driver::{OriginGuard, Settled, TestPage};
+use crate::driver::{OriginGuard, TestPage};
 use crate::script::accessibility_settings::Accessibility;
 use crate::script::call_reach::reach_of;
 use crate::script::call_waits::{CallWaits, TimedCall};
@@ -45,12 +45,6 @@ const MAX_BLOCKED_LINE_BYTES: usize = 2048;
 /// How long a call that failed because something closed waits to learn whether the browser or
 /// the driver went away.
 const LOSS_GRACE: Duration = Duration::from_millis(500);
-
-/// The longest the origin guard waits, before a step's code is cached or its test is
-/// concluded, for what the step's last calls set going (a request, a redirect, a socket) to be
-/// heard of, when the pages never fall quiet (they poll without pause, or hang). Such a request
-/// is blocked whenever it comes; the wait decides whether it is counted against the right step.
-const SETTLE_CAP: Duration = Duration::from_secs(2);
 
 /// Whether a driver message says the page's renderer crashed.
 fn is_renderer_crash(message: &str) -> bool {
@@ -338,26 +332,6 @@ impl StepHost {
         self.test_page.origins()
     }
 
-    /// The guard, once nothing the pages started is still unseen: a round trip through every
-    /// open page saw no request start or end and none of the step's is open (see
-    /// `traffic.rs`), or [`SETTLE_CAP`] passed.
-    pub(crate) fn origins_after_grace(&self) -> Option<&OriginGuard> {
-        let guard = self.test_page.origins()?;
-        // A routing pass first, so that a popup the step opened is among the pages.
-        let _ = self.run(async {});
-        let frames: Vec<_> = self
-            .pages
-            .borrow()
-            .iter()
-            .filter(|slot| !slot.page.is_closed())
-            .map(|slot| slot.frame.clone())
-            .collect();
-        if let Ok(Settled::Capped) = self.run(guard.settle(&frames, SETTLE_CAP)) {
-            tracing::debug!(target: "prettyplay::origins", "the pages did not settle within {SETTLE_CAP:?}");
-        }
-        Some(guard)
-    }
-
     /// The failure message of the first request, socket or connection the guard blocked since
     /// the last call.
     fn take_blocked(&self) -> Option<String> {
@@ -599,7 +573,7 @@ impl StepHost {
         // The guard hears of every call before it is sent: what it does to the pages decides
         // whose the requests that follow are.
         if let Some(guard) = self.test_page.origins() {
-            guard.step_call(reach_of(row, &params), &params);
+            guard.step_call(reach_of(row, &params), &mut params);
         }
         // A request decides in the proof itself whether it reads (GET) or acts (POST).
         if op == Op::Fetch {

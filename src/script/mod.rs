@@ -23,6 +23,7 @@ mod event_waits;
 mod events;
 mod failure;
 mod frame_calls;
+mod guard_settle;
 mod host;
 mod host_calls;
 mod host_requests;

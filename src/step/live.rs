@@ -108,9 +108,11 @@ impl LivePage {
     }
 
     /// The first request, socket or connection `[browser] allowed_origins` blocked in the test,
-    /// after a short wait for what the page has in flight.
+    /// after a wait for the timers step code left and for what the page has in flight.
     pub(crate) fn violation(&self) -> Option<String> {
-        self.host.origins_after_grace()?.first_violation()
+        self.host
+            .origins_after_grace(self.limits.action_timeout)?
+            .first_violation()
     }
 
     /// A PNG screenshot of the test's page, for failure reports.
@@ -245,13 +247,20 @@ impl StepExecutor for LiveExecutor<'_> {
     }
 
     fn forgive_blocked(&self) {
-        if let Some(guard) = self.page.host.origins_after_grace() {
+        if let Some(guard) = self
+            .page
+            .host
+            .origins_after_grace(self.page.limits.action_timeout)
+        {
             guard.forgive();
         }
     }
 
     fn kept_to_origins(&self) -> Result<(), StepFailure> {
-        let blocked = self.page.host.origins_after_grace();
+        let blocked = self
+            .page
+            .host
+            .origins_after_grace(self.page.limits.action_timeout);
         match blocked.and_then(|guard| guard.take_blocked()) {
             Some(message) => Err(StepFailure::new(FailureKind::Blocked, message)),
             None => Ok(()),

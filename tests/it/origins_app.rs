@@ -672,3 +672,165 @@ fn timers_past_the_tests_end_send_nothing_in_firefox() {
     require_firefox();
     timers_past_the_tests_end_send_nothing("name = \"firefox\"\n");
 }
+
+/// The tests of the timers step code leaves, as (name, what step code does on the shop after
+/// it loaded): a 400 ms timer that fetches from `cdn`, the same timer cleared by the step, and
+/// a chain of two 200 ms timers, the second of which fetches.
+fn left_timers(cdn: &str) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "a 400 ms timer",
+            format!(
+                "  await page.evaluate((u) => {{ setTimeout(() => \
+                 fetch(u + '/data?from=timer400').catch(() => 0), 400); }}, '{cdn}');\n"
+            ),
+        ),
+        (
+            "a timer the step cleared",
+            format!(
+                "  await page.evaluate((u) => {{ const t = setTimeout(() => \
+                 fetch(u + '/data?from=cleared').catch(() => 0), 400); clearTimeout(t); }}, '{cdn}');\n"
+            ),
+        ),
+        (
+            "a chain of timers",
+            format!(
+                "  await page.evaluate((u) => {{ setTimeout(() => {{ setTimeout(() => \
+                 fetch(u + '/data?from=chain').catch(() => 0), 200); }}, 200); }}, '{cdn}');\n"
+            ),
+        ),
+    ]
+}
+
+/// Replays, in `browser`, the tests of [`left_timers`]: each timer step code left fires before
+/// its test is judged, whatever the machine's speed, because the guard waits for the timers
+/// step code set; so the 400 ms timer and the chain fail their test on the blocked fetch, and
+/// the cleared timer's test passes. Nothing reaches the CDN but the app's script and font.
+fn replay_left_timers(browser: &str) {
+    let cdn = ThirdParty::start();
+    let stats = RecordingServer::start();
+    let mut scenario = String::new();
+    let mut test = Test::new()
+        .config(&format!("[browser]\ntimeout = 10\n{browser}"))
+        .page("index.html", &shop_page(&cdn.origin, stats.origin()));
+    for (name, body) in left_timers(&cdn.origin) {
+        scenario.push_str(&format!("test: {name}\n  shop\n"));
+        test = test.cached(SCENARIO, name, "shop", 1, &on_the_shop(&body));
+    }
+    let out = test
+        .scenario(SCENARIO, &scenario)
+        .args(&["replay", "--strict", "-j", "1"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("1 passed, 2 failed")
+        .stdout_contains("PASS scenarios/shop.steps › a timer the step cleared");
+    for (name, from) in [
+        ("a 400 ms timer", "timer400"),
+        ("a chain of timers", "chain"),
+    ] {
+        let fail = format!("FAIL scenarios/shop.steps › {name} (");
+        if !out.stdout().contains(&fail) {
+            out.fail(&format!("the test {name:?} did not fail"));
+        }
+        let blocked = format!(
+            "blocked by [browser] allowed_origins: fetch {}/data?from={from}",
+            cdn.origin
+        );
+        if !out.stdout().contains(&blocked) {
+            out.fail(&format!("the fetch of {name:?} was not blocked"));
+        }
+    }
+    let seen = cdn.requests();
+    if seen
+        .iter()
+        .any(|r| !(r.starts_with("GET /lib.js HTTP") || r.starts_with("GET /font.woff2 HTTP")))
+    {
+        out.fail(&format!("the CDN received {seen:?}"));
+    }
+}
+
+#[test]
+fn timers_step_code_left_are_waited_for_and_a_cleared_one_is_not_in_chromium() {
+    replay_left_timers("");
+}
+
+#[test]
+fn timers_step_code_left_are_waited_for_and_a_cleared_one_is_not_in_firefox() {
+    require_firefox();
+    replay_left_timers("name = \"firefox\"\n");
+}
+
+/// An app page that runs an animation loop and a poll of its own for as long as it is open,
+/// and writes whether its timer functions still read as the browser's own.
+const BUSY_APP: &str = r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>busy</title></head>
+<body>
+  <h1>busy</h1>
+  <p id="frames">0</p>
+  <p id="native">unknown</p>
+  <script>
+    const native = (f) => /^function \w+\(\) \{\s*\[native code\]\s*\}$/
+      .test(Function.prototype.toString.call(f));
+    const all = [setTimeout, setInterval, clearTimeout, clearInterval, requestAnimationFrame,
+      cancelAnimationFrame, requestIdleCallback, cancelIdleCallback, Function.prototype.toString];
+    document.getElementById('native').textContent =
+      all.every(native) && setTimeout.name === 'setTimeout' && !('prototype' in setTimeout)
+        ? 'native' : 'wrapped';
+    let frames = 0;
+    const loop = () => { frames += 1; requestAnimationFrame(loop); };
+    requestAnimationFrame(loop);
+    setInterval(() => { document.getElementById('frames').textContent = String(frames); }, 50);
+  </script>
+</body>
+</html>
+"#;
+
+/// Replays, in `browser`, a test on [`BUSY_APP`] whose code runs a script of its own (so the
+/// guard asks the page for step code's timers), then checks, from the page and from step code,
+/// that the timer functions read as native code: the app's loop and poll are not step code's,
+/// so the test passes; and a test whose code leaves an interval running fails, after the
+/// step's timeout, on the pending timer.
+fn busy_app(browser: &str) {
+    let scenario =
+        "test: a busy app\n  open the app\ntest: an interval left running\n  open the app\n";
+    let busy = "async function step(page) {\n  await page.goto('/');\n  \
+                await page.evaluate(() => { document.title = 'seen by step code'; });\n  \
+                await expect(page.locator('#native')).toHaveText('native');\n  \
+                const reads = await page.evaluate(() => /^function setTimeout\\(\\) \\{\\s*\\[native code\\]\\s*\\}$/\
+                .test(Function.prototype.toString.call(setTimeout)));\n  \
+                expect(reads).toBe(true);\n  \
+                await expect(page.locator('#frames')).not.toHaveText('0');\n}\n";
+    let interval = "async function step(page) {\n  await page.goto('/');\n  \
+                    await page.evaluate(() => { setInterval(() => { document.title = 'tick'; }, 100); });\n}\n";
+    Test::new()
+        .config(&format!("[browser]\ntimeout = 3\n{browser}"))
+        .page("index.html", BUSY_APP)
+        .scenario(SLOW_SCENARIO, scenario)
+        .cached(SLOW_SCENARIO, "a busy app", "open the app", 1, busy)
+        .cached(
+            SLOW_SCENARIO,
+            "an interval left running",
+            "open the app",
+            1,
+            interval,
+        )
+        .args(&["replay", "--strict", "-j", "1"])
+        .run()
+        .assert_exit(1)
+        .stdout_line("1 passed, 1 failed")
+        .stdout_contains("PASS scenarios/slow.steps › a busy app")
+        .stdout_contains("FAIL scenarios/slow.steps › an interval left running (")
+        .stdout_contains("step code left 1 timer(s) pending in the page");
+}
+
+#[test]
+fn an_apps_own_loop_and_poll_are_not_waited_for_and_step_codes_interval_fails_in_chromium() {
+    busy_app("");
+}
+
+#[test]
+fn an_apps_own_loop_and_poll_are_not_waited_for_and_step_codes_interval_fails_in_firefox() {
+    require_firefox();
+    busy_app("name = \"firefox\"\n");
+}
