@@ -14,7 +14,7 @@ use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, skip};
 
 /// axe-core's impact levels, as a sentence names its floor.
-const IMPACTS: [&str; 4] = ["minor", "moderate", "serious", "critical"];
+pub(crate) const IMPACTS: [&str; 4] = ["minor", "moderate", "serious", "critical"];
 
 /// The nouns of the page's landmarks, each with the CSS of its element (the HTML element or
 /// its ARIA role).
@@ -31,7 +31,7 @@ const LANDMARKS: &[(&str, &str)] = &[
 ];
 
 /// The nouns that name what axe reports.
-const PROBLEMS: [&str; 4] = ["violations", "violation", "issues", "errors"];
+pub(crate) const PROBLEMS: [&str; 4] = ["violations", "violation", "issues", "errors"];
 
 /// `<region> has no [impact] accessibility violations`; `None` when the sentence is not one.
 pub(super) fn shape(t: &[Tok]) -> Option<Result<Intent, Decline>> {

@@ -219,7 +219,9 @@ pub(super) fn shows(t: &[Tok]) -> Option<Result<Intent, Decline>> {
                     },
                 }));
             }
-            let only = rest.iter().any(|w| w.is("only"));
+            let only = rest
+                .iter()
+                .any(|w| w.is("only") || w.is("just") || w.is("exactly"));
             return Some(Ok(Intent::ListShows { values, only }));
         }
         return Some(value(rest).and_then(|value| {

@@ -319,6 +319,7 @@ pub(crate) fn read(t: &[Tok]) -> Option<CardCheck> {
         return Some(CardCheck::Names {
             names: rest.to_vec(),
             only: true,
+            noun: subject[1..].to_vec(),
         });
     }
     if !t[at].is("is") {
@@ -442,11 +443,13 @@ fn shown_or_gone(subject: &[Tok], rest: &[Tok]) -> Option<CardCheck> {
         [w] if SHOWN.iter().any(|x| w.is(x)) && !negated => Some(CardCheck::Names {
             names: names.to_vec(),
             only,
+            noun: Vec::new(),
         }),
         // `A and B are among them`, `... among the results`
-        [a, ..] if a.is("among") && !negated && !only => Some(CardCheck::Names {
+        [a, noun @ ..] if a.is("among") && !negated && !only => Some(CardCheck::Names {
             names: names.to_vec(),
             only: false,
+            noun: noun.to_vec(),
         }),
         _ => None,
     }
@@ -489,7 +492,7 @@ fn lines(check: &CardCheck, cards: &Cards) -> Result<Vec<String>, Decline> {
     let all = cards.all();
     Ok(match check {
         CardCheck::Count(n, _) => vec![format!("await expect({all}).toHaveCount({n});")],
-        CardCheck::Names { names, only } => {
+        CardCheck::Names { names, only, .. } => {
             let names = cards.split(names)?;
             let mut out = vec![format!("const cards = {all};")];
             if *only {

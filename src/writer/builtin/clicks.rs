@@ -13,7 +13,7 @@ use crate::writer::builtin::tokens::Tok;
 const MOST_TIMES: usize = 20;
 
 /// The number words a count may be written with, from one.
-const NUMBERS: &[&str] = &[
+pub(crate) const NUMBERS: &[&str] = &[
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 ];
 
@@ -62,7 +62,7 @@ pub(crate) fn repeat(count: usize, action: Intent) -> Intent {
 
 /// The words that may name the dialog a clause answers (`dismiss it`, `accept the alert`);
 /// those that name its kind are read by [`kind_of`].
-const DIALOG_NOUNS: &[&str] = &[
+pub(crate) const DIALOG_NOUNS: &[&str] = &[
     "it",
     "the",
     "alert",
@@ -80,10 +80,10 @@ const DIALOG_NOUNS: &[&str] = &[
 
 /// The words that say a dialog's message follows (`the alert says "Hi"`, `accept the confirm
 /// saying "Sure?"`), and the connectors that may go before them.
-const SAYS: &[&str] = &[
+pub(crate) const SAYS: &[&str] = &[
     "says", "say", "saying", "reads", "reading", "shows", "showing", "asks", "asking",
 ];
-const SAYS_CONNECTORS: &[&str] = &["that", "which"];
+pub(crate) const SAYS_CONNECTORS: &[&str] = &["that", "which"];
 
 /// A dialog clause as read: how the dialog is answered, the kind the sentence names and the
 /// message it quotes.

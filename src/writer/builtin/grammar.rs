@@ -200,6 +200,21 @@ fn show(rest: &[Tok]) -> Result<Intent, Decline> {
     })
 }
 
+/// The words that name the app's own first page: `open the app`, `go to the home page`.
+pub(crate) const HOME: &[&[&str]] = &[
+    &["app"],
+    &["application"],
+    &["home", "page"],
+    &["homepage"],
+    &["home"],
+    &["site"],
+    &["website"],
+    &["web", "app"],
+    &["start", "page"],
+    &["main", "page"],
+    &["index", "page"],
+];
+
 fn open(rest: &[Tok]) -> Result<Intent, Decline> {
     let rest = skip(rest, &["the"]);
     if let [Tok::Lit(path)] = rest {
@@ -210,19 +225,6 @@ fn open(rest: &[Tok]) -> Result<Intent, Decline> {
     {
         return Ok(Intent::Open(Some(Literal(path.clone()))));
     }
-    const HOME: &[&[&str]] = &[
-        &["app"],
-        &["application"],
-        &["home", "page"],
-        &["homepage"],
-        &["home"],
-        &["site"],
-        &["website"],
-        &["web", "app"],
-        &["start", "page"],
-        &["main", "page"],
-        &["index", "page"],
-    ];
     if HOME.iter().any(|words| words_are(rest, words)) {
         return Ok(Intent::Open(None));
     }

@@ -50,6 +50,20 @@ impl Decline {
         )
     }
 
+    /// The decline for `words` of a sentence that its reading does not explain
+    /// (`accounting.rs`).
+    pub(crate) fn unaccounted(words: &[&str]) -> Self {
+        Self::of(
+            Cause::UnreadWords,
+            format!(
+                "the built-in generator does not know what \"{}\" adds to this sentence, so its \
+                 code could do less than the sentence says; say it as a step of its own or leave \
+                 it out",
+                words.join(" ")
+            ),
+        )
+    }
+
     /// A decline for `cause`, which `reason` says in words.
     pub(crate) fn of(cause: Cause, reason: impl Into<String>) -> Self {
         Self(reason.into(), cause)
@@ -357,7 +371,13 @@ pub(crate) enum CardCheck {
     Count(usize, String),
     /// `the products are A, B and C`, `only A is shown`: exactly these cards (any order);
     /// without `only`, these among others.
-    Names { names: Vec<Tok>, only: bool },
+    /// `noun` holds the words that name the collection (`the products are ...`, `... are
+    /// among them`), which say nothing more than that they are the page's cards.
+    Names {
+        names: Vec<Tok>,
+        only: bool,
+        noun: Vec<Tok>,
+    },
     /// `exactly three products appear: A, B and C`.
     CountedNames {
         count: usize,

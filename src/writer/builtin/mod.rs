@@ -13,6 +13,7 @@
 //! handed the registry's reader.
 
 mod accessibility;
+mod accounting;
 mod assertions;
 #[expect(
     clippy::module_inception,
@@ -68,6 +69,7 @@ mod text_line;
 mod tokens;
 mod unnamed;
 mod visual;
+mod vocabulary;
 mod waits;
 
 pub(crate) use builtin::{Explanation, explain, write_step};

@@ -76,6 +76,14 @@ pub(crate) trait Shape: Sync {
     /// the shape made of it, whose code `codegen.rs` writes, or why it cannot be written.
     fn read(&self, sentence: &Sentence<'_>) -> Option<Result<Intent, Decline>>;
 
+    /// The words of the sentence its reading must account for (`accounting.rs`): all of them,
+    /// but for those the shape read as its own frame (the verb it starts with, a summary before
+    /// the check it reads as a sentence of its own). A shape that does not say so accounts for
+    /// every word.
+    fn accountable<'t>(&self, toks: &'t [Tok]) -> &'t [Tok] {
+        toks
+    }
+
     /// Whether the shape reads the page as well as the sentence (it is skipped without one).
     fn needs_page(&self) -> bool {
         false

@@ -5,6 +5,7 @@
 //! Main items: [`SHAPES`], [`parse`] (a sentence's intent, without a page) and [`write`] (its
 //! code on a page).
 
+use crate::writer::builtin::accounting::unaccounted;
 use crate::writer::builtin::codegen::lines_for;
 use crate::writer::builtin::forms::is_check;
 use crate::writer::builtin::intent::{Cause, Decline, Intent};
@@ -58,6 +59,30 @@ impl Shape for Verb {
     fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
         let rest = verb(s.toks, self.verbs)?;
         (self.read)(s.toks, rest)
+    }
+    fn accountable<'t>(&self, toks: &'t [Tok]) -> &'t [Tok] {
+        verb(toks, self.verbs).unwrap_or(toks)
+    }
+}
+
+/// `click Submit without filling anything in`: a click, and what the user leaves undone,
+/// which the step does not do.
+struct ClickWithout;
+
+impl Shape for ClickWithout {
+    fn name(&self) -> &'static str {
+        "click without"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::CLICK_WITHOUT
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
+        forms::click_without(s.toks)
+    }
+    fn accountable<'t>(&self, toks: &'t [Tok]) -> &'t [Tok] {
+        toks.iter()
+            .position(|t| t.is("without"))
+            .map_or(toks, |at| &toks[..at])
     }
 }
 
@@ -152,6 +177,11 @@ impl Shape for Summary {
         let (_, check) = s.text?.split_once(": ")?;
         let intent = (s.parse)(check, s.columns).ok()?;
         is_check(&intent).then_some(Ok(intent))
+    }
+    /// The check after the colon was read as a sentence by the registry, which accounted for
+    /// its words; the summary before it says what the check means.
+    fn accountable<'t>(&self, _toks: &'t [Tok]) -> &'t [Tok] {
+        &[]
     }
 }
 
@@ -248,11 +278,7 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
         examples: ex::CHANGE_TO,
         read: forms::change_to,
     },
-    &Words {
-        name: "click without",
-        examples: ex::CLICK_WITHOUT,
-        read: forms::click_without,
-    },
+    &ClickWithout,
     &Words {
         name: "URL lacks",
         examples: ex::URL_LACKS,
@@ -564,9 +590,13 @@ fn walk<T>(
         let Some(read) = shape.read(sentence) else {
             continue;
         };
-        // Every reading accounts for the sentence's qualifiers, whichever shape read it.
-        let read =
-            read.and_then(|intent| unread_qualifiers(sentence.toks, &intent).map(|()| intent));
+        // Every reading accounts for the sentence's words, whichever shape read it: its
+        // qualifiers, and every other word but the shape's own frame.
+        let read = read.and_then(|intent| {
+            unread_qualifiers(sentence.toks, &intent)?;
+            unaccounted(shape.accountable(sentence.toks), &intent)?;
+            Ok(intent)
+        });
         let declined = match read {
             Ok(reading) => match render(shape.name(), reading) {
                 Ok(done) => return Ok(done),

@@ -12,7 +12,7 @@ use crate::writer::builtin::tokens::{Tok, find};
 
 /// The endings that say a region looks as it did: `looks as before`, `looks the same`,
 /// `looks the same as before`, `looks unchanged`.
-const ENDINGS: &[&[&str]] = &[
+pub(crate) const ENDINGS: &[&[&str]] = &[
     &["as", "before"],
     &["the", "same"],
     &["the", "same", "as", "before"],

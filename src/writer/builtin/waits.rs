@@ -11,6 +11,9 @@ use crate::writer::builtin::shape::{Example, Sentence, Shape};
 use crate::writer::builtin::shape_examples as ex;
 use crate::writer::builtin::tokens::{Tok, verb};
 
+/// The words that start a wait.
+const WAIT: &[&[&str]] = &[&["wait", "until"], &["wait", "till"], &["wait", "for"]];
+
 /// The shape of a wait for a state: the check of the state after `wait until / for / till`.
 pub(crate) struct Wait;
 
@@ -21,11 +24,12 @@ impl Shape for Wait {
     fn examples(&self) -> &'static [Example] {
         ex::WAIT
     }
+    /// The check after the wait's words is the reading, and the wait is its retries.
+    fn accountable<'t>(&self, toks: &'t [Tok]) -> &'t [Tok] {
+        verb(toks, WAIT).unwrap_or(toks)
+    }
     fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        let rest = verb(
-            s.toks,
-            &[&["wait", "until"], &["wait", "till"], &["wait", "for"]],
-        )?;
+        let rest = verb(s.toks, WAIT)?;
         // A text that is to appear is often not on the page yet: the page must come to show
         // it, wherever it appears.
         if let Some(text) = text_appearing(rest) {
