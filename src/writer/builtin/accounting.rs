@@ -20,7 +20,8 @@ use crate::writer::builtin::clicks::{DIALOG_NOUNS, SAYS, SAYS_CONNECTORS};
 use crate::writer::builtin::grammar::HOME;
 use crate::writer::builtin::http_request::Http;
 use crate::writer::builtin::intent::{
-    Answer, CardCheck, Choice, ClauseAct, Decline, Intent, Literal, Region, TableRef, Target, Then,
+    Answer, CardCheck, Choice, ClauseAct, Column, Decline, Intent, Literal, Region, RowRef, TableRef,
+    Target, Then,
 };
 use crate::writer::builtin::phrases::key_name;
 use crate::writer::builtin::qualifiers::quality;
@@ -169,6 +170,7 @@ impl Explained {
                 value,
                 target,
                 then_press,
+                keys: _,
             } => {
                 self.target(target);
                 self.literal(value);
@@ -336,6 +338,51 @@ impl Explained {
                     self.all(&["ascending", "alphabetically", "alphabetical", "a-z"]);
                 }
             }
+            Intent::TableColumns { table, values } => {
+                self.table(table);
+                self.values(values);
+                self.all(&["columns", "column", "headers", "header", "headings"]);
+            }
+            Intent::ColumnCell {
+                table,
+                row,
+                column,
+                value,
+            } => {
+                if let Some(table) = table {
+                    self.table(table);
+                }
+                match row {
+                    RowRef::Named(name) => self.text(name),
+                    RowRef::Nth(at) => {
+                        self.words.extend(position_words(*at));
+                        if let Ok(at) = usize::try_from(*at) {
+                            self.number(at + 1);
+                        }
+                    }
+                }
+                match column {
+                    Column::Noun(noun) => self.text(noun),
+                    Column::Owed => self.all(&["owes", "owe", "owed"]),
+                }
+                self.literal(value);
+            }
+            Intent::OnPage(words) => {
+                words.iter().for_each(|word| self.text(word));
+                // The verbs `on_page` reads: each says the page is the one shown now.
+                self.all(&[
+                    "page",
+                    "on",
+                    "still",
+                    "back",
+                    "taken",
+                    "sent",
+                    "redirected",
+                    "brought",
+                    "to",
+                ]);
+            }
+            Intent::GoBack => self.all(&["go", "back", "navigate", "return"]),
             Intent::ClickHeader { table, column } => {
                 self.table(table);
                 self.literal(column);
@@ -352,7 +399,8 @@ impl Explained {
             Intent::Url { value, exact } | Intent::Title { value, exact } => {
                 self.literal(value);
                 if *exact {
-                    self.word("exactly");
+                    // An exact check holds only for a value the text ends with, too.
+                    self.all(&["exactly", "ends", "end"]);
                 }
                 self.all(&["bar", "browser", "tab"]);
             }
