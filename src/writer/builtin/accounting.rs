@@ -20,8 +20,8 @@ use crate::writer::builtin::clicks::{DIALOG_NOUNS, SAYS, SAYS_CONNECTORS};
 use crate::writer::builtin::grammar::HOME;
 use crate::writer::builtin::http_request::Http;
 use crate::writer::builtin::intent::{
-    Answer, CardCheck, Choice, ClauseAct, Column, Decline, Intent, Literal, Region, RowRef, TableRef,
-    Target, Then,
+    Answer, CardCheck, Choice, ClauseAct, Column, Decline, Intent, Literal, Region, RowRef,
+    TableRef, Target, Then,
 };
 use crate::writer::builtin::phrases::key_name;
 use crate::writer::builtin::qualifiers::quality;

@@ -711,6 +711,12 @@ mod tests {
             "await expect(page.getByText(/(?<![\\p{L}\\p{N}_])1 item left(?![\\p{L}\\p{N}_])/u)).toBeHidden();"
         );
         assert!(declined("the \"Welcome\" heading is shown", LOGIN).contains("no element"));
+        // An unquoted description of nothing on the page is no name to check the absence of:
+        // a check that no link is named "footer with counter and" passes on any page.
+        assert!(
+            declined("the footer with counter and filters is not visible", TODOS)
+                .contains("no element")
+        );
         // A noun no kind knows is a word the shape did not read, so it is named, not dropped.
         assert!(declined("the \"Welcome\" banner is shown", LOGIN).contains("\"banner\""));
     }
