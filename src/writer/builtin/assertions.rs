@@ -111,8 +111,8 @@ fn url_value(rest: &[Tok]) -> Result<Literal, Decline> {
             if !verbs.is_empty()
                 && verbs.iter().all(|w| VERBS.iter().any(|v| w.is(v)))
                 && (path.starts_with('/')
-                    || path.starts_with("http://")
-                    || path.starts_with("https://")) =>
+                    || url::Url::parse(path)
+                        .is_ok_and(|url| matches!(url.scheme(), "http" | "https"))) =>
         {
             Ok(Literal(path.clone()))
         }

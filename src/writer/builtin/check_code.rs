@@ -375,6 +375,11 @@ pub(super) fn count_lines(
     } else {
         let kind = what.kind.unwrap_or(Kind::Item);
         let role = kind.roles()[0];
+        if count == 0 && described_absence(snap, what) {
+            return Err(Decline::new(
+                "no element on the page has that name, and its words read as a description                  (they hold a word such as \"with\" or \"and\"): a count of none would pass on                  any page. Quote the element's name",
+            ));
+        }
         match what.name.as_deref() {
             Some(name) => format!(
                 "page.getByRole({}, {{ name: {}, exact: true }})",
@@ -387,6 +392,23 @@ pub(super) fn count_lines(
     Ok(vec![format!(
         "await expect({locator}).toHaveCount({count});"
     )])
+}
+
+/// Whether `what` names, unquoted, no element of the page by words that describe rather than
+/// name (`no footer with counter and filters is shown`): a check that none has such a name
+/// cannot fail on any page.
+fn described_absence(snap: &Snapshot, what: &Target) -> bool {
+    const CONNECTORS: &[&str] = &[
+        "with", "and", "or", "of", "for", "in", "on", "at", "by", "from", "under", "inside",
+    ];
+    let Some(name) = what.name.as_deref() else {
+        return false;
+    };
+    !what.quoted
+        && name
+            .split_whitespace()
+            .any(|word| CONNECTORS.iter().any(|c| word.eq_ignore_ascii_case(c)))
+        && checked_element(snap, what, ANY).is_err()
 }
 
 /// `the URL is U` (`contains U`): the page's URL, whole or on word boundaries.
@@ -404,10 +426,11 @@ pub(super) fn url_line(value: &Literal, exact: bool) -> String {
 /// `I am on the login page`: a segment of the URL's path is the page's words, joined as paths
 /// join them (`/sign-up`, `/sign_up`, `/signup`), with or without a file extension. The words
 /// are letters, digits and hyphens (`assertions::on_page` reads no other), which a regular
-/// expression reads as themselves.
+/// expression reads as themselves. The segment must come before the query and the fragment:
+/// `/login?next=/dashboard` is the login page, whatever page it names.
 pub(super) fn on_page_line(words: &[String]) -> String {
     format!(
-        "await expect(page).toHaveURL(/\\/{}(?:\\.[a-z]+)?(?:[\\/?#]|$)/i);",
+        "await expect(page).toHaveURL(/^[^?#]*\\/{}(?:\\.[a-z]+)?(?:[\\/?#]|$)/i);",
         words.join("[-_]?")
     )
 }

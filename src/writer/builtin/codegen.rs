@@ -717,6 +717,9 @@ mod tests {
             declined("the footer with counter and filters is not visible", TODOS)
                 .contains("no element")
         );
+        assert!(
+            declined("no footer with counter and filters is shown", TODOS).contains("no element")
+        );
         // A noun no kind knows is a word the shape did not read, so it is named, not dropped.
         assert!(declined("the \"Welcome\" banner is shown", LOGIN).contains("\"banner\""));
     }

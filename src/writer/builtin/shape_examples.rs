@@ -119,7 +119,7 @@ await expect(page).not.toHaveURL(before);"#,
 pub(crate) const ON_PAGE: &[Example] = &[Example {
     sentence: r#"I am still on the login page"#,
     page: LOGIN,
-    code: r#"await expect(page).toHaveURL(/\/login(?:\.[a-z]+)?(?:[\/?#]|$)/i);"#,
+    code: r#"await expect(page).toHaveURL(/^[^?#]*\/login(?:\.[a-z]+)?(?:[\/?#]|$)/i);"#,
 }];
 
 pub(crate) const TEXT_APPEARS: &[Example] = &[Example {
