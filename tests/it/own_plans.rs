@@ -78,7 +78,7 @@ fn the_store_plan_reads_cards_and_dropdown_options_and_drops_no_action() {
     assert!(
         cache.contains(
             "await page.getByRole('combobox', { name: 'Choose a category:', exact: true \
-             }).selectOption('Soup');\n  await page.getByRole('button', { name: 'Filter \
+             }).selectOption({ label: 'Soup' });\n  await page.getByRole('button', { name: 'Filter \
              results', exact: true }).click();"
         ),
         "{cache}"
