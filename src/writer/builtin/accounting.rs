@@ -162,7 +162,7 @@ impl Explained {
             Intent::Click { target, double } => {
                 self.target(target);
                 if *double {
-                    self.word("double");
+                    self.all(&["double", "double-click", "doubleclick", "dblclick"]);
                 }
                 self.word("once");
             }
@@ -174,6 +174,8 @@ impl Explained {
             } => {
                 self.target(target);
                 self.literal(value);
+                // A fill replaces what the field held.
+                self.word("instead");
                 if let Some(key) = then_press {
                     self.key(key);
                     self.all(&["and", "then"]);
@@ -482,7 +484,11 @@ impl Explained {
                 for clause in clauses {
                     match &clause.act {
                         ClauseAct::Intent(intent) => self.intent(intent),
-                        ClauseAct::FillFocused(value) => self.literal(value),
+                        ClauseAct::FillFocused(value) => {
+                            self.literal(value);
+                            // A fill replaces what the field held.
+                            self.word("instead");
+                        }
                         ClauseAct::PressFocused(key) => self.key(key),
                         ClauseAct::ClearFocused => {}
                     }
