@@ -292,6 +292,10 @@ const NOT_SERVED_ON_JQUERY: &[(&str, &str)] = &[
         "async function step(page) {\n  await expect(page.locator('.footer')).toBeVisible();\n  await expect(page.locator('.todo-count')).toHaveText('1 item left');\n  await expect(page.locator('.filters').getByRole('link')).toHaveText(['All', 'Active', 'Completed']);\n}",
     ),
     (
+        "The footer with counter and filters is not visible",
+        "async function step(page) {\n  await expect(page.locator('.footer')).toBeHidden();\n}",
+    ),
+    (
         "The footer is hidden again",
         "async function step(page) {\n  await expect(page.locator('.footer')).toBeHidden();\n}",
     ),

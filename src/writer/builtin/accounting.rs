@@ -416,6 +416,10 @@ impl Explained {
                 self.values(values);
                 self.number(values.len());
                 self.word("new");
+                // A plan counts the items it adds (`add first todo 'a'`, `add a second todo
+                // 'b'`): the ordinal is the add's place in the test, which adding at the end of
+                // the list honours.
+                self.all(&["first", "second", "third", "fourth", "fifth", "another"]);
             }
             Intent::Edit { from, to } => {
                 self.literal(from);
