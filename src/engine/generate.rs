@@ -14,7 +14,10 @@ use crate::engine::evidence::defect_classification;
 use crate::engine::proof::Proven;
 use crate::engine::reuse::lock;
 use crate::engine::{EngineCause, EngineFailure, EngineFailureKind};
-use crate::llm::{BuiltinTried, Category, Classification, FailedAttempt, VerdictSource};
+use crate::llm::{
+    BuiltinTried, Category, Classification, FailedAttempt, GenerationRequest, LlmProvider,
+    VerdictSource,
+};
 use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 use crate::writer::{LlmWriter, Writer};
@@ -269,29 +272,10 @@ impl Engine<'_> {
             .flatten();
         loop {
             let Some(attempt) = self.budgets.try_take(&step.key, pool) else {
-                let candidate = failed.as_ref().map(|f| f.code.clone());
-                // The last candidate reached for a forbidden origin: that is the failure to
-                // report, from the guard's record, without asking the model that wrote it.
-                if let Some(blocked) = last_failure
-                    .as_ref()
-                    .filter(|f| f.kind == FailureKind::Blocked)
-                {
-                    return Err(told(observer, evident_failure(blocked, candidate)));
-                }
-                let exhausted = self.exhausted(step, exec, observer, pool, failed, last_failure);
-                return Err(match candidate {
-                    Some(code) if !code.is_empty() => exhausted.with_candidate(code),
-                    _ => exhausted,
-                });
+                return Err(self.out_of_budget(step, exec, observer, pool, failed, last_failure));
             };
             observer.generation_started(pool, attempt, self.budgets.limit(pool));
-            let Some(provider) = self.provider else {
-                return Err(EngineFailure::new(
-                    EngineFailureKind::Incurable,
-                    "no LLM is configured to write this step's code",
-                    None,
-                ));
-            };
+            let provider = self.provider.ok_or_else(no_llm)?;
             let request = self.generation_request(
                 step,
                 exec,
@@ -299,20 +283,7 @@ impl Engine<'_> {
                 builtin.as_ref(),
                 failed.clone(),
             );
-            let writer = LlmWriter {
-                provider,
-                request: &request,
-            };
-            let draft = writer.write().map_err(|err| {
-                EngineFailure::new(
-                    EngineFailureKind::LlmUnavailable,
-                    "step code could not be generated",
-                    None,
-                )
-                .with_cause(EngineCause::Llm(err))
-            })?;
-            observer.llm_call(LlmPurpose::Generation, draft.usage, draft.elapsed);
-            let code = draft.code;
+            let code = draft(provider, &request, observer)?;
             // What the guard blocked was the last candidate's failure: forgotten now, as late as
             // possible, so that what it set going after it failed still counts against it.
             if last_failure
@@ -380,6 +351,32 @@ impl Engine<'_> {
         }
     }
 
+    /// The failure of a step whose budget ran out: the guard's record when the last candidate
+    /// reached for a forbidden origin (the model that wrote it is not asked about it), otherwise
+    /// the verdict on what the candidates did, with the last candidate attached.
+    fn out_of_budget(
+        &mut self,
+        step: &StepContext<'_>,
+        exec: &dyn StepExecutor,
+        observer: &dyn EngineObserver,
+        pool: Pool,
+        failed: Option<FailedAttempt>,
+        last_failure: Option<StepFailure>,
+    ) -> EngineFailure {
+        let candidate = failed.as_ref().map(|f| f.code.clone());
+        if let Some(blocked) = last_failure
+            .as_ref()
+            .filter(|f| f.kind == FailureKind::Blocked)
+        {
+            return told(observer, evident_failure(blocked, candidate));
+        }
+        let exhausted = self.exhausted(step, exec, observer, pool, failed, last_failure);
+        match candidate {
+            Some(code) if !code.is_empty() => exhausted.with_candidate(code),
+            _ => exhausted,
+        }
+    }
+
     /// Decides a generated (or regenerated) check that did not hold. One verdict decides
     /// between a product defect and an incurable step.
     fn failed_check(
@@ -443,6 +440,34 @@ impl Engine<'_> {
         let verdict = self.quiet_verdict(step, exec, observer, &failed.code, &failed.error);
         incurable(verdict)
     }
+}
+
+/// The failure of a step that needs the LLM when none is configured.
+fn no_llm() -> EngineFailure {
+    EngineFailure::new(
+        EngineFailureKind::Incurable,
+        "no LLM is configured to write this step's code",
+        None,
+    )
+}
+
+/// One candidate `provider` writes for `request`, its cost told to `observer`.
+fn draft(
+    provider: &dyn LlmProvider,
+    request: &GenerationRequest,
+    observer: &dyn EngineObserver,
+) -> Result<String, EngineFailure> {
+    let writer = LlmWriter { provider, request };
+    let draft = writer.write().map_err(|err| {
+        EngineFailure::new(
+            EngineFailureKind::LlmUnavailable,
+            "step code could not be generated",
+            None,
+        )
+        .with_cause(EngineCause::Llm(err))
+    })?;
+    observer.llm_call(LlmPurpose::Generation, draft.usage, draft.elapsed);
+    Ok(draft.code)
 }
 
 #[cfg(test)]
