@@ -396,7 +396,7 @@ const ELEMENTS_PAGE: &str = include_str!("../fixtures/builtin/elements.html");
 
 /// A project whose one page is `page` at `/page.html` and whose one scenario is `steps`, written
 /// by the built-in generator alone.
-fn one_page(page: &str, steps: &str) -> Test {
+pub(crate) fn one_page(page: &str, steps: &str) -> Test {
     Test::new()
         .env("PRETTYPLAY_GENERATE_BUILTIN", "only")
         .page("page.html", page)
@@ -405,7 +405,7 @@ fn one_page(page: &str, steps: &str) -> Test {
 
 /// The cached code of a run, replayed on `page` (a broken copy of the app): it must fail, at
 /// the step whose sentence is `failing`.
-fn replay_fails_on(out: crate::support::Output, page: &str, failing: &str) {
+pub(crate) fn replay_fails_on(out: crate::support::Output, page: &str, failing: &str) {
     let broken = out
         .again()
         .page("page.html", page)

@@ -2,34 +2,9 @@
 //! pages: a table's columns and a cell named by its column and row. The run is proven, and its
 //! cached code fails on a broken copy of the page where the sentence no longer holds.
 
-use crate::support::Test;
+use crate::builtin::{one_page, replay_fails_on};
 
 const TABLES_PAGE: &str = include_str!("../fixtures/builtin/tables.html");
-
-/// A project whose one page is `page` at `/page.html` and whose one scenario is `steps`, written
-/// by the built-in generator alone.
-fn one_page(page: &str, steps: &str) -> Test {
-    Test::new()
-        .env("PRETTYPLAY_GENERATE_BUILTIN", "only")
-        .page("page.html", page)
-        .scenario("scenarios/page.steps", steps)
-}
-
-/// The cached code of a run, replayed on `page` (a broken copy of the app): it must fail, at
-/// the step whose sentence is `failing`.
-fn replay_fails_on(out: crate::support::Output, page: &str, failing: &str) {
-    let broken = out
-        .again()
-        .page("page.html", page)
-        .args(&["replay", "--strict"])
-        .run()
-        .assert_exit(1);
-    assert!(
-        broken.stdout().contains(failing),
-        "the replay on the broken page did not fail at {failing:?}:\n{}",
-        broken.stdout()
-    );
-}
 
 /// A table's columns, exactly and in order, and cells named by their column and row: by the
 /// row's cells (`Jason Doe` is the row of `Doe` and `Jason`), by `owes` (the Due column) and by
