@@ -947,6 +947,46 @@ mod tests {
     }
 
     #[test]
+    fn a_rot_candidate_the_built_in_generator_cannot_heal_reaches_the_llm_with_what_it_tried() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let llm = ScriptedLlm::new([
+            verdict_reply(Category::Rot, "the field was renamed"),
+            code_reply(LLM),
+        ]);
+        let exec = ScriptedExecutor::new([
+            fails(BUILTIN, FailureKind::Timeout, "locator.fill: Timeout"),
+            passes(LLM),
+        ])
+        .observing(nothing_found());
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        let written = engine
+            .heal(
+                &step,
+                &exec,
+                &RecordingObserver::default(),
+                OLD,
+                &old_failure(),
+            )
+            .unwrap();
+        assert_eq!((written.code.as_str(), written.by), (LLM, Author::Llm));
+        let received = llm.received();
+        assert_eq!(received.len(), 2, "a verdict, then the code");
+        // The built-in generator had its one turn on the evidence's rot, and the LLM's request
+        // for the heal says what it tried, as a first generation's does.
+        let request = received[1].generation();
+        assert_eq!(
+            request.builtin,
+            Some(BuiltinTried::Failed(FailedAttempt {
+                code: BUILTIN.to_owned(),
+                error: "locator.fill: Timeout".to_owned(),
+            }))
+        );
+        assert_eq!(request.failed.as_ref().map(|f| f.code.as_str()), Some(OLD));
+    }
+
+    #[test]
     fn without_an_llm_a_rot_candidate_the_built_in_generator_cannot_heal_names_explain() {
         let fixture = Fixture::new();
         let mut step = fixture.step(0);

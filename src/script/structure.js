@@ -101,13 +101,26 @@
     out.push(record);
   };
   const all = document.body ? document.body.querySelectorAll('*') : [];
+  // The elements the page hides now and that a later act may show (a footer shown once there
+  // is a todo, a toggle-all control): listed after every visible one, so they never crowd one
+  // out, and only when the page gives them a locator of their own.
+  const hiddenOnes = [];
   for (const el of all) {
     if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'SVG', 'PATH'].includes(el.tagName.toUpperCase())) continue;
     const r = role(el);
     // An element with a context menu of its own is what a right-click is meant for.
     const interesting = el.hasAttribute('data-testid') || r === 'list' || el.hasAttribute('oncontextmenu') ||
       (named(el).length > 0 && (r !== 'generic' || el.children.length === 0 || /\S/.test(Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(''))));
-    if (interesting && visible(el)) add(el, {});
+    if (!interesting) continue;
+    if (visible(el)) add(el, {});
+    else if (hiddenOnes.length < 100 && !(el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'hidden')) hiddenOnes.push(el);
+  }
+  for (const el of hiddenOnes) {
+    if (out.length >= MAX) break;
+    // A control in a row is listed below with its row; these are the page's own.
+    if (el.closest('li, tr, [role=listitem], [role=row]')) continue;
+    const locator = locatorIn(el, document, 'page');
+    if (locator) add(el, { hidden: true });
   }
   // The controls of each visible row that show only on hover (or focus).
   const rows = Array.from(document.querySelectorAll('li, tr, [role=listitem], [role=row]')).filter(visible);
