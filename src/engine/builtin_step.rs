@@ -17,8 +17,8 @@ use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 use crate::writer::{BuiltinWriter, Context, Decline, Writer};
 
-/// How often the page is read again while an optional step's target has not appeared.
-const OPTIONAL_REREAD: Duration = Duration::from_millis(250);
+/// How often the page is read again while what the sentence names has not appeared.
+const REREAD: Duration = Duration::from_millis(250);
 
 /// How the built-in generator's turn went.
 pub(super) enum BuiltinOutcome {
@@ -45,8 +45,9 @@ impl Engine<'_> {
         step: &StepContext<'_>,
         exec: &dyn StepExecutor,
     ) -> BuiltinOutcome {
-        // An optional step's target may appear a moment after the page did (a banner shown
-        // after a delay): the page is read again until it shows or the step's bound passes.
+        // What the sentence names may appear a moment after the page did (a banner shown
+        // after a delay, an app its scripts render after the page loads): the page is read
+        // again until it shows or the step's bound passes.
         let started = Instant::now();
         let code = loop {
             let state = exec.page_state(false, usize::MAX);
@@ -60,13 +61,8 @@ impl Engine<'_> {
             };
             match writer.write() {
                 Ok(draft) => break draft.code,
-                Err(decline)
-                    if decline.is_missing()
-                        && exec
-                            .optional_bound()
-                            .is_some_and(|bound| started.elapsed() < bound) =>
-                {
-                    std::thread::sleep(OPTIONAL_REREAD);
+                Err(decline) if decline.is_missing() && started.elapsed() < exec.appear_bound() => {
+                    std::thread::sleep(REREAD);
                 }
                 Err(decline) => return BuiltinOutcome::Declined(decline),
             }

@@ -387,7 +387,9 @@ pub(super) fn count_lines(
         let role = kind.roles()[0];
         if count == 0 && described_absence(snap, what) {
             return Err(Decline::new(
-                "no element on the page has that name, and its words read as a description                  (they hold a word such as \"with\" or \"and\"): a count of none would pass on                  any page. Quote the element's name",
+                "no element on the page has that name, and its words read as a description \
+                 (they hold a word such as \"with\" or \"and\"): a count of none would pass on \
+                 any page. Quote the element's name",
             ));
         }
         match what.name.as_deref() {
