@@ -732,55 +732,6 @@ fn rot_is_healed_written_back_and_shown_as_a_diff() {
     record_snapshots("rot_is_healed", &llm);
 }
 
-/// Path 5 with the built-in generator first: the evidence calls the vanished button rot, the
-/// built-in generator has its one turn and writes no code that passes (no button is named
-/// "add" any more), and the LLM's request for the heal says what it tried, as a first
-/// generation's does, beside the cached code that failed.
-#[test]
-fn a_heal_the_built_in_generator_could_not_serve_tells_the_llm_what_it_tried() {
-    let llm = FakeLlm::start();
-    llm.on_contains(&classification_of("click the add button"), ROT);
-    llm.on_contains(
-        &generation_of("click the add button"),
-        fenced(CLICK_CREATE).as_str(),
-    );
-    let out = renamed_app(&llm)
-        .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
-        .scenario(SCENARIO, TWO_STEPS)
-        .cache(
-            CACHE,
-            &cache_file(&[
-                entry("add an item", "open the app", OPEN),
-                entry("add an item", "click the add button", ROTTED_ADD),
-            ]),
-        )
-        .args(&["run"])
-        .run()
-        .assert_exit(0)
-        .stdout_line("HEALED scenarios/app.steps › add an item › step 2: click the add button")
-        .stdout_line("1 passed, 0 failed");
-    assert_kinds(&out, &llm, &["classify", "generate"]);
-    let healing = llm.requests()[1].user_text();
-    assert_eq!(section_of(&out, &llm.requests()[1], "CODE"), ROTTED_ADD);
-    let tried = healing
-        .split_once("\n\nBUILT-IN GENERATOR:\n")
-        .map(|(_, rest)| {
-            rest.split_once("\n\nCODE:\n")
-                .map_or(rest, |(body, _)| body)
-        })
-        .unwrap_or_else(|| out.fail(&format!("no BUILT-IN GENERATOR section:\n{healing}")));
-    assert!(
-        tried.starts_with("The built-in generator was tried first")
-            && (tried.contains("declined") || tried.contains("Its code:\n")),
-        "{tried}"
-    );
-    let cache = out.read(CACHE);
-    assert!(
-        cache.contains("by = \"llm\"") && cache.contains("name: 'Create'"),
-        "{cache}"
-    );
-}
-
 /// Paths 6 and 7: cached code that fails a check is classified; a product defect and an
 /// incurable step fail with their verdicts, nothing is regenerated and the cache is untouched.
 #[test]
