@@ -17,8 +17,8 @@ use crate::script::{FailureKind, StepFailure};
 use crate::step::StepExecutor;
 use crate::writer::{BuiltinWriter, Context, Decline, Writer};
 
-/// How often the page is read again while an optional step's target has not appeared.
-const OPTIONAL_REREAD: Duration = Duration::from_millis(250);
+/// How often the page is read again while what the sentence names has not appeared.
+const REREAD: Duration = Duration::from_millis(250);
 
 /// How the built-in generator's turn went.
 pub(super) enum BuiltinOutcome {
@@ -45,8 +45,9 @@ impl Engine<'_> {
         step: &StepContext<'_>,
         exec: &dyn StepExecutor,
     ) -> BuiltinOutcome {
-        // An optional step's target may appear a moment after the page did (a banner shown
-        // after a delay): the page is read again until it shows or the step's bound passes.
+        // What the sentence names may appear a moment after the page did (a banner shown
+        // after a delay, an app its scripts render after the page loads): the page is read
+        // again until it shows or the step's bound passes.
         let started = Instant::now();
         let code = loop {
             let state = exec.page_state(false, usize::MAX);
@@ -60,13 +61,8 @@ impl Engine<'_> {
             };
             match writer.write() {
                 Ok(draft) => break draft.code,
-                Err(decline)
-                    if decline.is_missing()
-                        && exec
-                            .optional_bound()
-                            .is_some_and(|bound| started.elapsed() < bound) =>
-                {
-                    std::thread::sleep(OPTIONAL_REREAD);
+                Err(decline) if decline.is_missing() && started.elapsed() < exec.appear_bound() => {
+                    std::thread::sleep(REREAD);
                 }
                 Err(decline) => return BuiltinOutcome::Declined(decline),
             }
@@ -944,6 +940,46 @@ mod tests {
             .unwrap();
         assert_eq!(written.by, Author::Builtin);
         assert!(llm.received().is_empty(), "the LLM was not asked");
+    }
+
+    #[test]
+    fn a_rot_candidate_the_built_in_generator_cannot_heal_reaches_the_llm_with_what_it_tried() {
+        let fixture = Fixture::new();
+        let mut step = fixture.step(0);
+        step.key.step = SENTENCE.to_owned();
+        let llm = ScriptedLlm::new([
+            verdict_reply(Category::Rot, "the field was renamed"),
+            code_reply(LLM),
+        ]);
+        let exec = ScriptedExecutor::new([
+            fails(BUILTIN, FailureKind::Timeout, "locator.fill: Timeout"),
+            passes(LLM),
+        ])
+        .observing(nothing_found());
+        let mut engine = fixture.engine(&llm, 3, 2).with_builtin(BuiltinOrder::First);
+        let written = engine
+            .heal(
+                &step,
+                &exec,
+                &RecordingObserver::default(),
+                OLD,
+                &old_failure(),
+            )
+            .unwrap();
+        assert_eq!((written.code.as_str(), written.by), (LLM, Author::Llm));
+        let received = llm.received();
+        assert_eq!(received.len(), 2, "a verdict, then the code");
+        // The built-in generator had its one turn on the evidence's rot, and the LLM's request
+        // for the heal says what it tried, as a first generation's does.
+        let request = received[1].generation();
+        assert_eq!(
+            request.builtin,
+            Some(BuiltinTried::Failed(FailedAttempt {
+                code: BUILTIN.to_owned(),
+                error: "locator.fill: Timeout".to_owned(),
+            }))
+        );
+        assert_eq!(request.failed.as_ref().map(|f| f.code.as_str()), Some(OLD));
     }
 
     #[test]

@@ -37,6 +37,26 @@ enum BuiltinTurn {
     NoCode(String, Option<BuiltinTried>),
 }
 
+/// The built-in generator's turn on the rot the evidence found, before an LLM classifies the
+/// failure.
+#[derive(Debug)]
+enum EvidenceTurn {
+    /// It had none: it is off, or the evidence found no rot.
+    None,
+    /// It had one and wrote no code that passed; what the LLM is told of it, because the
+    /// heal's requests carry it as first generation's do.
+    Tried(Option<BuiltinTried>),
+}
+
+/// What a heal without an LLM's verdict came to.
+#[derive(Debug)]
+enum Offline {
+    /// The heal is over: its code was kept, or it failed.
+    Done(Result<Written, EngineFailure>),
+    /// It goes on through the LLM's verdict, after this turn of the built-in generator.
+    Continue(EvidenceTurn),
+}
+
 /// How a heal goes on after the built-in generator's turn.
 #[derive(Debug)]
 enum AfterBuiltin {
@@ -104,16 +124,16 @@ impl Engine<'_> {
         {
             return Ok(healed);
         }
-        let builtin_tried = match &judged {
+        let earlier = match &judged {
             Judgement::Rot(why) => {
-                if let Some(healed) =
-                    self.offline_heal(step, exec, observer, old_code, failure, why)
-                {
-                    return healed;
+                match self.offline_heal(step, exec, observer, old_code, failure, why) {
+                    Offline::Done(healed) => return healed,
+                    Offline::Continue(turn) => turn,
                 }
-                self.builtin.uses_builtin()
             }
-            Judgement::Defect(_) | Judgement::Undecided | Judgement::Likeness(_) => false,
+            Judgement::Defect(_) | Judgement::Undecided | Judgement::Likeness(_) => {
+                EvidenceTurn::None
+            }
         };
         let found = match &judged {
             Judgement::Likeness(why) => Some(why.as_str()),
@@ -130,15 +150,9 @@ impl Engine<'_> {
                 Some(verdict),
             )
             .with_cause(EngineCause::Step(failure.clone()))),
-            Category::Rot => self.rot_heal(
-                step,
-                exec,
-                observer,
-                old_code,
-                failure,
-                &verdict,
-                builtin_tried,
-            ),
+            Category::Rot => {
+                self.rot_heal(step, exec, observer, old_code, failure, &verdict, earlier)
+            }
         }
     }
 
@@ -194,9 +208,10 @@ impl Engine<'_> {
     }
 
     /// Heals what the LLM called rot: the built-in generator goes first (unless it already
-    /// had its turn on the evidence's rot), under the same veto; its code is kept only when it
-    /// passed and checks at least what the cached code checked. Then the LLM writes code within
-    /// the healing budget, vetted the same way.
+    /// had its turn on the evidence's rot, `earlier`), under the same veto; its code is kept
+    /// only when it passed and checks at least what the cached code checked. Then the LLM
+    /// writes code within the healing budget, vetted the same way, told what the built-in
+    /// generator tried in either turn.
     #[expect(clippy::too_many_arguments, reason = "the heal's parts, each named")]
     fn rot_heal(
         &mut self,
@@ -206,14 +221,19 @@ impl Engine<'_> {
         old_code: &str,
         failure: &StepFailure,
         verdict: &Classification,
-        builtin_tried: bool,
+        earlier: EvidenceTurn,
     ) -> Result<Written, EngineFailure> {
-        let turn = if self.builtin.uses_builtin() && !builtin_tried {
-            self.builtin_turn(step, exec, observer, old_code, failure, verdict, false)
-        } else {
-            BuiltinTurn::NotTried
+        // A turn on the evidence's rot went to the LLM only because one may write code, so
+        // the LLM writes now, told what that turn tried.
+        let next = match earlier {
+            EvidenceTurn::Tried(told) => AfterBuiltin::AskLlm(told),
+            EvidenceTurn::None if self.builtin.uses_builtin() => after_builtin(
+                self.builtin_turn(step, exec, observer, old_code, failure, verdict, false),
+                self.builtin.uses_llm(),
+            ),
+            EvidenceTurn::None => after_builtin(BuiltinTurn::NotTried, self.builtin.uses_llm()),
         };
-        match after_builtin(turn, self.builtin.uses_llm()) {
+        match next {
             AfterBuiltin::Keep(code, proof) => self.keep_heal(
                 step,
                 observer,
@@ -364,8 +384,9 @@ impl Engine<'_> {
 
     /// Heals a rot candidate without an LLM: the built-in generator writes code for the
     /// sentence on the page as it is, and it is kept only when it passed, keeps the cached
-    /// checks (the veto) and passes the mutation proof. `None` when the built-in generator is
-    /// off, or could not write such code and an LLM may still try; otherwise the outcome.
+    /// checks (the veto) and passes the mutation proof. The heal goes on through the LLM's
+    /// verdict when the built-in generator is off, or could not write such code and an LLM may
+    /// still try.
     fn offline_heal(
         &mut self,
         step: &StepContext<'_>,
@@ -374,9 +395,9 @@ impl Engine<'_> {
         old_code: &str,
         failure: &StepFailure,
         why: &str,
-    ) -> Option<Result<Written, EngineFailure>> {
+    ) -> Offline {
         if !self.builtin.uses_builtin() {
-            return None;
+            return Offline::Continue(EvidenceTurn::None);
         }
         let verdict = Classification {
             category: Category::Rot,
@@ -386,7 +407,7 @@ impl Engine<'_> {
         };
         let turn = self.builtin_turn(step, exec, observer, old_code, failure, &verdict, true);
         match after_builtin(turn, self.llm_writes()) {
-            AfterBuiltin::Keep(code, proof) => Some(self.keep_heal(
+            AfterBuiltin::Keep(code, proof) => Offline::Done(self.keep_heal(
                 step,
                 observer,
                 old_code,
@@ -395,14 +416,14 @@ impl Engine<'_> {
                 Author::Builtin,
                 proof,
             )),
-            AfterBuiltin::Fail(failure) => Some(Err(failure)),
+            AfterBuiltin::Fail(failure) => Offline::Done(Err(failure)),
             AfterBuiltin::NoHeal(refused) => {
                 let refused = refused.unwrap_or_else(|| "the built-in generator is off".into());
                 let verdict = Classification {
                     recommendation: needs_llm_recommendation(step),
                     ..verdict
                 };
-                Some(Err(EngineFailure::new(
+                Offline::Done(Err(EngineFailure::new(
                     EngineFailureKind::Incurable,
                     format!(
                         "{why}, and {refused}; healing this step needs [llm] or a rewritten \
@@ -414,8 +435,8 @@ impl Engine<'_> {
                 .with_cause(EngineCause::Step(failure.clone()))))
             }
             // The heal goes on through the LLM's verdict, which does not try the built-in
-            // generator again; its request does not say what it tried here.
-            AfterBuiltin::AskLlm(_) => None,
+            // generator again; the LLM's requests say what it tried here.
+            AfterBuiltin::AskLlm(told) => Offline::Continue(EvidenceTurn::Tried(told)),
         }
     }
 

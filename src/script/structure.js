@@ -61,6 +61,14 @@
     }
     return null;
   };
+  // The CSS selector behind `locatorIn(el, document, 'page')`, to find the element again.
+  const selectorOf = (el) => {
+    const testid = el.getAttribute('data-testid');
+    if (testid && document.querySelectorAll('[data-testid="' + CSS.escape(testid) + '"]').length === 1) {
+      return '[data-testid="' + CSS.escape(testid) + '"]';
+    }
+    return cssIn(el, document);
+  };
   const locatorIn = (el, root, base) => {
     const testid = el.getAttribute('data-testid');
     if (testid && root.querySelectorAll('[data-testid="' + CSS.escape(testid) + '"]').length === 1) {
@@ -75,8 +83,34 @@
     ...(semantic(el.id) ? words(el.id) : []),
     ...(el.getAttribute('name') && semantic(el.getAttribute('name')) ? words(el.getAttribute('name')) : []),
   ];
+  // Elements that only mark up words of a text: a text split across them (`<span><strong>1
+  // </strong><span> item</span><span> left</span></span>`, as some frameworks render one
+  // sentence) is still the text of the element that holds them.
+  const PHRASING = new Set(['SPAN', 'STRONG', 'EM', 'B', 'I', 'U', 'S', 'SMALL', 'MARK', 'CODE',
+    'ABBR', 'SUB', 'SUP', 'TIME', 'DATA', 'Q', 'CITE', 'KBD', 'VAR', 'SAMP', 'DFN', 'BDI', 'BDO',
+    'INS', 'DEL', 'BR', 'WBR']);
+  const phrase = (el) => Array.from(el.children).every((c) => PHRASING.has(c.tagName) && phrase(c));
+  // Whether a generic element shows a text of its own: a text node of its own, or a text made of
+  // phrasing elements only. A container of blocks, lists or controls is not listed for its
+  // children's texts.
+  const textOfItsOwn = (el) =>
+    /\S/.test(Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join('')) ||
+    (phrase(el) && /\S/.test(el.textContent || ''));
   const out = [];
   const seen = new Set();
+  // The page's own elements shown earlier in this document, by selector: an app that removes
+  // an element instead of hiding it (a footer rendered only while there are todos) leaves
+  // nothing else to check it is gone by. The memory lives as long as the document does, so a
+  // reload or a new page starts with none.
+  const MEMORY = Symbol.for('prettyplay.structure.shown');
+  if (!window[MEMORY]) Object.defineProperty(window, MEMORY, { value: new Map() });
+  const memory = window[MEMORY];
+  const remember = (el, record) => {
+    if (!record.locator || !record.visible || record.row || memory.size >= MAX) return;
+    if (el.closest('li, tr, [role=listitem], [role=row]')) return;
+    const selector = selectorOf(el);
+    if (selector) memory.set(selector, { ...record, items: undefined });
+  };
   const add = (el, extra) => {
     if (out.length >= MAX || seen.has(el)) return;
     seen.add(el);
@@ -99,15 +133,47 @@
       record.items = items.filter(visible).map((item) => text(item));
     }
     out.push(record);
+    remember(el, record);
   };
   const all = document.body ? document.body.querySelectorAll('*') : [];
+  // The elements the page hides now and that a later act may show (a footer shown once there
+  // is a todo, a toggle-all control): listed after every visible one, so they never crowd one
+  // out, and only when the page gives them a locator of their own.
+  const hiddenOnes = [];
+  const SECTIONING = new Set(['HEADER', 'FOOTER', 'SECTION', 'ASIDE', 'NAV', 'MAIN', 'ARTICLE', 'DIALOG', 'FORM']);
   for (const el of all) {
     if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'SVG', 'PATH'].includes(el.tagName.toUpperCase())) continue;
     const r = role(el);
     // An element with a context menu of its own is what a right-click is meant for.
     const interesting = el.hasAttribute('data-testid') || r === 'list' || el.hasAttribute('oncontextmenu') ||
-      (named(el).length > 0 && (r !== 'generic' || el.children.length === 0 || /\S/.test(Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(''))));
-    if (interesting && visible(el)) add(el, {});
+      (named(el).length > 0 && (r !== 'generic' || el.children.length === 0 || textOfItsOwn(el)));
+    const shown = visible(el);
+    // A named section the page hides now (a footer shown once there is a todo) is what a check
+    // that it is hidden means, whatever it holds.
+    const hiddenSection = !shown && SECTIONING.has(el.tagName) && named(el).length > 0;
+    if (shown && !interesting && SECTIONING.has(el.tagName) && named(el).length > 0) {
+      // A shown section is not listed (its children are), but remembered for when it is gone.
+      const locator = locatorIn(el, document, 'page');
+      remember(el, { role: role(el), tag: el.tagName.toLowerCase(), words: Array.from(new Set(named(el))), locator, text: text(el), visible: true, placeholder: null, label: null });
+      continue;
+    }
+    if (!interesting && !hiddenSection) continue;
+    if (shown) add(el, {});
+    else if (hiddenOnes.length < 100 && !(el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'hidden')) hiddenOnes.push(el);
+  }
+  for (const el of hiddenOnes) {
+    if (out.length >= MAX) break;
+    // A control in a row is listed below with its row; these are the page's own.
+    if (el.closest('li, tr, [role=listitem], [role=row]')) continue;
+    const locator = locatorIn(el, document, 'page');
+    if (locator) add(el, { hidden: true });
+  }
+  // The elements shown earlier in this document that are no longer in it, listed as hidden
+  // ones: a check that one is hidden reads the element the page showed.
+  for (const [selector, record] of memory) {
+    if (out.length >= MAX) break;
+    if (document.querySelector(selector)) continue;
+    out.push({ ...record, visible: false, hidden: true });
   }
   // The controls of each visible row that show only on hover (or focus).
   const rows = Array.from(document.querySelectorAll('li, tr, [role=listitem], [role=row]')).filter(visible);

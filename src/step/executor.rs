@@ -44,6 +44,12 @@ pub(crate) trait StepExecutor {
     fn optional_bound(&self) -> Option<Duration> {
         None
     }
+    /// How long what a sentence names may take to appear before the built-in generator says
+    /// it is not on the page: an `[optional]` step's bound, else the time the code's own first
+    /// action would wait for its target (a page may render its content after it loads).
+    fn appear_bound(&self) -> Duration {
+        self.optional_bound().unwrap_or_default()
+    }
     /// The HTTP method of a request that writes (not GET or HEAD) which the last
     /// [`execute`](Self::execute) sent, if any.
     fn sent_write(&self) -> Option<String> {

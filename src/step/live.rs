@@ -278,6 +278,10 @@ impl StepExecutor for LiveExecutor<'_> {
         self.optional
     }
 
+    fn appear_bound(&self) -> Duration {
+        self.optional.unwrap_or(self.page.limits.action_timeout)
+    }
+
     fn sent_write(&self) -> Option<String> {
         self.page.host.sent_write()
     }

@@ -448,6 +448,15 @@ impl Explained {
                 parts.iter().for_each(|part| self.intent(part));
                 self.word("and");
             }
+            // Either side's words, each as its own claim reads them, and the `or` between.
+            Intent::OrHidden { hidden, otherwise } => {
+                self.intent(&Intent::Visible {
+                    target: hidden.clone(),
+                    shown: false,
+                });
+                self.intent(otherwise);
+                self.word("or");
+            }
             Intent::NoQuery => {
                 self.meaning(Meaning::Negation);
                 self.all(&["query", "string", "parameters", "params"]);

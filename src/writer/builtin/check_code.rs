@@ -13,7 +13,7 @@ use crate::writer::builtin::locator::{Found, js_str, norm};
 use crate::writer::builtin::resolve::{
     CHECKABLE, bounded_regex_js, checked_element, element, has_words, list, shown_text,
 };
-use crate::writer::builtin::rows::narrowed;
+use crate::writer::builtin::rows::{described, narrowed};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::text_line::line_within_js;
 use crate::writer::builtin::unnamed::labelled_value;
@@ -86,41 +86,51 @@ pub(super) fn visible(
     target: &Target,
     shown: bool,
 ) -> Result<Vec<String>, Decline> {
-    let matcher = if shown { "toBeVisible" } else { "toBeHidden" };
+    if !shown {
+        let found = hidden_locator(snap, target)?;
+        return Ok(vec![format!("await expect({found}).toBeHidden();")]);
+    }
     let quoted_text = target.quoted && target.kind.is_none() && target.scope.is_none();
-    let found = match (quoted_text, target.name.as_deref()) {
-        (true, Some(text)) if !shown => format!("page.getByText({})", bounded_regex_js(text)),
-        _ => match checked_element(snap, target, ANY) {
-            // A hidden element's name is matched as a substring: any element holding it that
-            // is still shown fails the check.
-            Ok(_) if !shown => element(snap, target, ANY, false)?.locator,
-            Ok(Found { locator, .. }) => locator,
-            // `"T" is shown` says what `the page shows "T"` says: a text that is no element's
-            // name is found as the page's text, a line of a longer element included.
-            Err(decline) if shown && quoted_text && decline.is_missing() => {
-                shown_text(snap, target.name.as_deref().unwrap_or_default())?
-            }
-            // An element the page does not show is checked by its kind and its quoted name
-            // only: an unquoted name of nothing on the page may be a description the reading
-            // did not take apart (`the footer with counter and filters`), and a check that no
-            // element has such a name passes whatever the page shows.
-            Err(decline) if !shown && !target.quoted && target.scope.is_none() => {
-                return Err(decline);
-            }
-            Err(_) if !shown && target.scope.is_none() && target.name.is_some() => {
-                let name = js_str(target.name.as_deref().unwrap_or_default());
-                match target.kind {
-                    Some(kind) => format!(
-                        "page.getByRole({}, {{ name: {name} }})",
-                        js_str(kind.roles()[0])
-                    ),
-                    None => return Err(Decline::new("quote the text that must be hidden")),
-                }
-            }
-            Err(decline) => return Err(decline),
-        },
+    let found = match checked_element(snap, target, ANY) {
+        Ok(Found { locator, .. }) => locator,
+        // `"T" is shown` says what `the page shows "T"` says: a text that is no element's
+        // name is found as the page's text, a line of a longer element included.
+        Err(decline) if quoted_text && decline.is_missing() => {
+            shown_text(snap, target.name.as_deref().unwrap_or_default())?
+        }
+        Err(decline) => return Err(decline),
     };
-    Ok(vec![format!("await expect({found}).{matcher}();")])
+    Ok(vec![format!("await expect({found}).toBeVisible();")])
+}
+
+/// The locator of an element a sentence says is hidden: a quoted text on word boundaries, a
+/// shown element's name as a substring (any element holding it that is still shown fails the
+/// check), an element the page hides now by the words of its test id or classes (`the footer is
+/// hidden`), or one that is not on the page by its kind and quoted name. An unquoted name of
+/// nothing on the page is declined: its words may be a description the reading did not take
+/// apart (`the footer with counter and filters`), and a check that no element has that name
+/// passes whatever the page shows.
+pub(super) fn hidden_locator(snap: &Snapshot, target: &Target) -> Result<String, Decline> {
+    let quoted_text = target.quoted && target.kind.is_none() && target.scope.is_none();
+    if let (true, Some(text)) = (quoted_text, target.name.as_deref()) {
+        return Ok(format!("page.getByText({})", bounded_regex_js(text)));
+    }
+    match checked_element(snap, target, ANY) {
+        Ok(_) => Ok(element(snap, target, ANY, false)?.locator),
+        Err(decline) => {
+            if let Some(found) = described(&snap.revealed(), target, ANY) {
+                return Ok(found.locator);
+            }
+            match (target.scope.as_deref(), target.name.as_deref(), target.kind) {
+                (None, Some(name), Some(kind)) if target.quoted => Ok(format!(
+                    "page.getByRole({}, {{ name: {} }})",
+                    js_str(kind.roles()[0]),
+                    js_str(name)
+                )),
+                _ => Err(decline),
+            }
+        }
+    }
 }
 
 /// `the page shows T`: some element shows the text, as its whole text or as words of a longer
@@ -377,7 +387,9 @@ pub(super) fn count_lines(
         let role = kind.roles()[0];
         if count == 0 && described_absence(snap, what) {
             return Err(Decline::new(
-                "no element on the page has that name, and its words read as a description                  (they hold a word such as \"with\" or \"and\"): a count of none would pass on                  any page. Quote the element's name",
+                "no element on the page has that name, and its words read as a description \
+                 (they hold a word such as \"with\" or \"and\"): a count of none would pass on \
+                 any page. Quote the element's name",
             ));
         }
         match what.name.as_deref() {

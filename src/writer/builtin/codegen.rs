@@ -18,7 +18,7 @@ use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::unnamed::context_menu_area;
 use crate::writer::builtin::{
-    accessibility, cards, cell_code, choices, compound, loading_code, table_code, visual,
+    accessibility, cards, cell_code, choices, compound, either, loading_code, table_code, visual,
 };
 
 /// The step function around `lines`, each on its own indented line.
@@ -113,6 +113,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Edit { from, to } => edit(snap, from, to),
         Intent::Show(target) => show(snap, target),
         Intent::Both(parts) => both(snap, parts),
+        Intent::OrHidden { hidden, otherwise } => either::code(snap, hidden, otherwise, body),
         Intent::Visible { target, shown } => check_code::visible(snap, target, *shown),
         Intent::PageShows(text) => check_code::page_shows(snap, text),
         Intent::PageContains(text) => Ok(vec![check_code::page_contains(text)]),

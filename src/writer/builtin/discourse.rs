@@ -39,6 +39,10 @@ pub(crate) struct Discourse {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Part {
     Sentence(String),
+    /// A sentence about an element an earlier part of the step may show (the toggle-all
+    /// control a page shows once it has items): read on the page with the elements it hides
+    /// now counted as shown.
+    Revealed(String),
     Code(String),
 }
 
@@ -48,7 +52,7 @@ pub(crate) fn texts(parts: Vec<Part>) -> Vec<String> {
     parts
         .into_iter()
         .map(|part| match part {
-            Part::Sentence(s) | Part::Code(s) => s,
+            Part::Sentence(s) | Part::Revealed(s) | Part::Code(s) => s,
         })
         .collect()
 }

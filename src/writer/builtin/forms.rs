@@ -269,6 +269,7 @@ pub(super) fn is_check(intent: &Intent) -> bool {
             | Intent::UrlLacks(_)
             | Intent::Asks { .. }
             | Intent::Both(_)
+            | Intent::OrHidden { .. }
             | Intent::Accessible { .. }
             | Intent::LooksAsBefore { .. }
     ) || matches!(intent, Intent::Http(http) if http.is_check())

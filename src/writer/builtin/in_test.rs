@@ -13,6 +13,7 @@ use crate::writer::builtin::navigation::write_step_within;
 use crate::writer::builtin::plan_readers::read_plan_step;
 use crate::writer::builtin::plan_steps::without_comments;
 use crate::writer::builtin::qualifiers::unread_manner;
+use crate::writer::builtin::structure::revealed_json;
 use crate::writer::builtin::tokens::{normalize, tokenize};
 
 /// The code of `sentence` on the page of `state`, after the test's earlier steps (their
@@ -56,6 +57,15 @@ pub(crate) fn write_step_in_test(
                     Part::Sentence(said) => lines.extend(statements(&write_step_within(
                         &said, columns, state, allows,
                     )?)),
+                    Part::Revealed(said) => {
+                        let revealed = PageState {
+                            structure: revealed_json(&state.structure),
+                            ..state.clone()
+                        };
+                        lines.extend(statements(&write_step_within(
+                            &said, columns, &revealed, allows,
+                        )?));
+                    }
                 }
             }
             Ok(step_function(lines))
@@ -84,6 +94,36 @@ mod tests {
              {field}.press('Enter');\n}}"
         )];
         write_step_in_test(sentence, &[], &state, &|_| true, &before, &code)
+    }
+
+    /// The control an add's mark names is looked for among the elements the page hides too,
+    /// because a page may show it only once the add has run; without one, the step declines.
+    #[test]
+    fn the_control_of_an_add_and_mark_may_be_one_the_page_hides_before_the_add() {
+        let page = |structure: &str| PageState {
+            url: "http://127.0.0.1:8080/".to_owned(),
+            base_url: Some("http://127.0.0.1:8080/".to_owned()),
+            snapshot: "- heading \"todos\" [level=1]\n- textbox \"What needs to be done?\"\n"
+                .to_owned(),
+            structure: structure.to_owned(),
+            ..PageState::default()
+        };
+        let hidden = page(
+            r#"[{"role":"checkbox","tag":"input","words":["toggle","all"],"locator":"page.locator('input.toggle-all')","text":"","visible":false,"hidden":true}]"#,
+        );
+        const SENTENCE: &str =
+            "Add three todos and mark all as complete using the toggle all checkbox";
+        let code = write_step_in_test(SENTENCE, &[], &hidden, &|_| true, &[], &[]).unwrap();
+        let click = code
+            .find("await page.locator('input.toggle-all').click();")
+            .unwrap_or_else(|| panic!("{code}"));
+        let last_add = code
+            .rfind("press('Enter')")
+            .unwrap_or_else(|| panic!("{code}"));
+        assert!(last_add < click, "the click comes after the add: {code}");
+        assert_eq!(code.matches(".toBeChecked();").count(), 3, "{code}");
+        // A page with no such control, shown or hidden, gives nothing to click.
+        assert!(write_step_in_test(SENTENCE, &[], &page(""), &|_| true, &[], &[]).is_err());
     }
 
     /// A plan sentence with a word of manner is never written: the plan readers and the

@@ -327,6 +327,12 @@ pub(crate) enum Intent {
     },
     /// `"No" is checked and "Yes" is unchecked`: several checks, in order.
     Both(Vec<Intent>),
+    /// `the counter shows "0 items left" or the footer is hidden`: the element `hidden` is
+    /// hidden, or else `otherwise` holds (`either.rs`).
+    OrHidden {
+        hidden: Target,
+        otherwise: Box<Intent>,
+    },
     /// `the URL has no query string`.
     NoQuery,
     /// `the address has no "fruit=" in it`.

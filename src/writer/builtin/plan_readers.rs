@@ -9,7 +9,6 @@ use crate::writer::builtin::discourse::Discourse;
 use crate::writer::builtin::edit_mode;
 use crate::writer::builtin::field_reference::the_field_just_used;
 use crate::writer::builtin::plan_counts;
-use crate::writer::builtin::plan_either;
 use crate::writer::builtin::plan_states;
 use crate::writer::builtin::plan_steps::{
     Reading, Said, add_and_mark, app_loads, click_checkbox_to, each_named_action, each_named_check,
@@ -35,10 +34,6 @@ pub(crate) struct PlanReader {
 
 /// The readers in the order they are tried; the first that reads the sentence wins.
 pub(crate) const PLAN_READERS: &[PlanReader] = &[
-    PlanReader {
-        name: "'a' shows 'x' or 'b' is hidden",
-        read: plan_either::either,
-    },
     PlanReader {
         name: "reload the page",
         read: reload,

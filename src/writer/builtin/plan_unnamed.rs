@@ -102,9 +102,11 @@ pub(crate) fn add_unnamed(said: &Said) -> Reading {
                 ))));
             }
             // The control is named by the words after `using`, and the click must leave every
-            // item marked: that is what the sentence says it does.
+            // item marked: that is what the sentence says it does. The page the shapes see is
+            // from before the add, and a page may show such a control only once it has items,
+            // so the control is looked for among the elements it hides too.
             let at = toks.len() - control.len();
-            parts.push(Part::Sentence(format!(
+            parts.push(Part::Revealed(format!(
                 "click the {}",
                 sentence_of(&toks[at..])
             )));

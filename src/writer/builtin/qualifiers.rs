@@ -177,6 +177,11 @@ impl Carried {
             }
             Intent::Repeat { action, .. } | Intent::Dialog { action, .. } => self.intent(action),
             Intent::Both(parts) => parts.iter().for_each(|part| self.intent(part)),
+            Intent::OrHidden { hidden, otherwise } => {
+                self.target(hidden);
+                self.qualities.push(Quality::Visible);
+                self.intent(otherwise);
+            }
             // What a page or a list shows is visible: a check of it reads `visible`.
             Intent::PageShows(value) => {
                 self.literal(value);

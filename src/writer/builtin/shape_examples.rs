@@ -205,6 +205,16 @@ pub(crate) const CARD_COUNT: &[Example] = &[Example {
     code: r#"await expect(page.getByRole('main').locator(':scope > *').filter({ has: page.getByRole('heading', { level: 2 }) })).toHaveCount(3);"#,
 }];
 
+pub(crate) const EITHER_OR_HIDDEN: &[Example] = &[Example {
+    sentence: r#"the "Subscribe" checkbox is checked or the "Submit" button is hidden"#,
+    page: FORM,
+    code: r#"if (await page.getByRole('button', { name: 'Submit', exact: true }).isVisible()) {
+  await expect(page.getByRole('checkbox', { name: 'Subscribe', exact: true })).toBeChecked();
+} else {
+  await expect(page.getByRole('button', { name: 'Submit', exact: true })).toBeHidden();
+}"#,
+}];
+
 pub(crate) const TWO_CHECKS: &[Example] = &[Example {
     sentence: r#""No" is checked and "Yes" is unchecked"#,
     page: FORM,

@@ -18,7 +18,8 @@ use crate::writer::builtin::table_cells::{ColumnCells, TableColumns};
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize, verb};
 use crate::writer::builtin::waits::{TextAppears, Wait};
 use crate::writer::builtin::{
-    accessibility, assertions, cards, choices, compound, forms, grammar, http, tables, visual,
+    accessibility, assertions, cards, choices, compound, either, forms, grammar, http, tables,
+    visual,
 };
 
 /// A shape read from the sentence's words alone.
@@ -159,6 +160,23 @@ impl Shape for TwoChecks {
     }
 }
 
+/// `the counter shows "0 items left" or the footer is hidden`: a claim, or an element hidden.
+/// It goes before the other shapes, which would read one side and leave `or` and the other
+/// side unread.
+struct EitherOrHidden;
+
+impl Shape for EitherOrHidden {
+    fn name(&self) -> &'static str {
+        "either or hidden"
+    }
+    fn examples(&self) -> &'static [Example] {
+        ex::EITHER_OR_HIDDEN
+    }
+    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
+        either::read(s.toks, s.words)
+    }
+}
+
 /// `the form is not sent: the address has no "x" in it`: a summary, then the check that says
 /// what it means, which is the step's check. Tried when the whole sentence is no other shape.
 struct Summary;
@@ -257,6 +275,7 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
     &Request,
     &CardCount,
     &RequestCheckAfterColon,
+    &EitherOrHidden,
     &TwoChecks,
     &Words {
         name: "no accessibility violations",

@@ -110,6 +110,14 @@ impl Snapshot {
         }
     }
 
+    /// The page with the elements it hides now counted as shown ([`Structure::revealed`]).
+    pub(crate) fn revealed(&self) -> Self {
+        Self {
+            structure: self.structure.revealed(),
+            ..self.clone()
+        }
+    }
+
     /// Records that resolution found or weighed `node` (see [`Snapshot::noticed`]).
     pub(crate) fn notice(&self, node: usize) {
         // An element found through the page's structure has no node.

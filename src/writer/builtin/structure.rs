@@ -42,6 +42,9 @@ pub(crate) struct Hint {
     /// Whether it has an inline context-menu handler (`oncontextmenu`): a right-click on it
     /// does what the page means one to do.
     pub contextmenu: bool,
+    /// Whether it is an element of the page's own (in no row) that the page hides now, listed
+    /// because a check may say it is hidden and a later act may show it.
+    pub hidden: bool,
 }
 
 /// How a page marks a control as the current one: a state class (`selected`), or an ARIA
@@ -97,6 +100,17 @@ impl Structure {
             .collect()
     }
 
+    /// The structure with the elements the page hides now counted as shown: what a sentence
+    /// about an element an earlier part of its step may show (a toggle-all control shown once
+    /// there is an item), or a check that it is hidden, is read on.
+    pub(crate) fn revealed(&self) -> Self {
+        let mut hints = self.hints.clone();
+        for hint in hints.iter_mut().filter(|h| h.hidden) {
+            hint.visible = true;
+        }
+        Self { hints }
+    }
+
     /// The controls hidden in the row whose text is `row` (whole, in any case) that one of
     /// `names` describes (by a word of their test id or class, their label or their text).
     pub(crate) fn hidden_in_row(&self, row: &str, names: &[&str]) -> Vec<&Hint> {
@@ -120,6 +134,21 @@ impl Structure {
             })
             .collect()
     }
+}
+
+/// [`Structure::revealed`] of `structure.js`'s JSON, as JSON: for a sentence handed on as text
+/// to be read on the page with the elements it hides now counted as shown. Anything but the
+/// JSON of a list is returned as it is.
+pub(crate) fn revealed_json(json: &str) -> String {
+    let Ok(mut hints) = serde_json::from_str::<Vec<serde_json::Value>>(json) else {
+        return json.to_owned();
+    };
+    for hint in &mut hints {
+        if hint.get("hidden") == Some(&serde_json::Value::Bool(true)) {
+            hint["visible"] = serde_json::Value::Bool(true);
+        }
+    }
+    serde_json::to_string(&hints).unwrap_or_else(|_| json.to_owned())
 }
 
 /// Whether two lower-case words name the same thing: equal, a plural (`todos`), or one the
@@ -148,7 +177,8 @@ mod tests {
       {"role":"generic","tag":"span","words":["todo","count"],"locator":"page.locator('span.todo-count')","text":"2 items left","visible":true},
       {"role":"list","tag":"ul","words":["filters"],"locator":"page.locator('ul.filters')","text":"All","visible":true,"items":["All"]},
       {"role":"checkbox","tag":"input","words":["toggle"],"locator":null,"text":"","visible":true},
-      {"role":"button","tag":"button","words":["destroy"],"locator":"ROW.locator('button.destroy')","text":"","visible":false,"row":"a"}
+      {"role":"button","tag":"button","words":["destroy"],"locator":"ROW.locator('button.destroy')","text":"","visible":false,"row":"a"},
+      {"role":"checkbox","tag":"input","words":["toggle","all"],"locator":"page.locator('input.toggle-all')","text":"","visible":false,"hidden":true}
     ]"#;
 
     #[test]
@@ -176,6 +206,26 @@ mod tests {
             s.by_words(&["new".into(), "item".into()], &["textbox"])
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn an_element_the_page_hides_is_found_only_once_revealed() {
+        let s = Structure::parse(TODOS);
+        let toggle = ["toggle".to_owned(), "all".to_owned()];
+        assert!(s.by_words(&toggle, &["checkbox"]).is_empty());
+        let revealed = s.revealed();
+        let found = revealed.by_words(&toggle, &["checkbox"]);
+        assert_eq!(
+            found[0].locator.as_deref(),
+            Some("page.locator('input.toggle-all')")
+        );
+        // A row's hover control stays a row's: revealing shows only the page's own elements.
+        assert!(revealed.by_words(&["destroy".into()], &[]).is_empty());
+        assert_eq!(
+            Structure::parse(&revealed_json(TODOS)).hints,
+            revealed.hints
+        );
+        assert_eq!(revealed_json("not json"), "not json");
     }
 
     #[test]

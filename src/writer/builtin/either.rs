@@ -1,0 +1,266 @@
+//! `the counter shows "0 items left" or the footer is hidden`: two claims joined by one `or`,
+//! one of them that an element is hidden. The sentence holds when that element is hidden, and
+//! otherwise exactly when the other claim holds, so the code asks the page whether the element
+//! is shown and checks the other claim when it is, and that it is hidden when it is not: it
+//! passes exactly when the sentence holds. Two claims of which neither is a hidden element are
+//! declined, naming both, because a check of one of them fails where only the other holds and a
+//! check of both fails where the sentence holds.
+//!
+//! Main functions: [`read`] (the shape, listed in `shapes.rs`) and [`code`].
+
+use crate::writer::builtin::check_code::hidden_locator;
+use crate::writer::builtin::intent::{Decline, Intent, Target};
+use crate::writer::builtin::shape::{ReadWords, Render};
+use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::tokens::Tok;
+
+/// The verbs that make a side of `or` a claim of its own.
+const VERBS: &[&str] = &[
+    "is",
+    "are",
+    "shows",
+    "show",
+    "has",
+    "have",
+    "appears",
+    "appear",
+    "disappears",
+    "disappear",
+    "displays",
+    "remains",
+    "stays",
+    "says",
+    "contains",
+];
+
+fn verb_at(toks: &[Tok]) -> Option<usize> {
+    toks.iter().position(|t| VERBS.iter().any(|v| t.is(v)))
+}
+
+/// The sentence's words as written, a literal in double quotes.
+fn said(toks: &[Tok]) -> String {
+    toks.iter()
+        .map(|t| match t {
+            Tok::Word(_, written) => written.clone(),
+            Tok::Lit(text) => format!("\"{text}\""),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `A or B`, each side a claim with a verb of its own (`the footer is hidden or shows "T"`:
+/// a side that starts with its verb shares the other side's subject), one of them that an
+/// element is hidden and the other a check the word shapes read.
+pub(crate) fn read(toks: &[Tok], shape: ReadWords) -> Option<Result<Intent, Decline>> {
+    let ors: Vec<usize> = toks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.is("or"))
+        .map(|(at, _)| at)
+        .collect();
+    let [or] = ors.as_slice() else {
+        return None;
+    };
+    let (left, right) = (&toks[..*or], &toks[or + 1..]);
+    let (left_verb, right_verb) = (verb_at(left)?, verb_at(right)?);
+    // `the footer is hidden or shows "T"`: the right side's subject is the left side's.
+    let right: Vec<Tok> = if right_verb == 0 && left_verb > 0 {
+        left[..left_verb].iter().chain(right).cloned().collect()
+    } else {
+        right.to_vec()
+    };
+    let declined = || {
+        Decline::new(format!(
+            "the sentence claims either that {} or that {}; the built-in generator writes such \
+             a claim only when one side says an element is hidden and the other is a check it \
+             reads, so write the claim that holds for this app as a step of its own",
+            said(left),
+            said(&right)
+        ))
+    };
+    let read_side = |side: &[Tok]| match shape(side) {
+        Some(Ok(intent)) => Some(intent),
+        _ => None,
+    };
+    let (Some(first), Some(second)) = (read_side(left), read_side(&right)) else {
+        return Some(Err(declined()));
+    };
+    let hidden = |intent: &Intent| match intent {
+        Intent::Visible {
+            target,
+            shown: false,
+        } => Some(target.clone()),
+        _ => None,
+    };
+    let (hidden, otherwise) = match (hidden(&first), hidden(&second)) {
+        (Some(target), _) => (target, second),
+        (None, Some(target)) => (target, first),
+        (None, None) => return Some(Err(declined())),
+    };
+    if !is_claim(&otherwise) {
+        return Some(Err(declined()));
+    }
+    Some(Ok(Intent::OrHidden {
+        hidden,
+        otherwise: Box::new(otherwise),
+    }))
+}
+
+/// Whether an intent only reads the page and is no either-or of its own.
+fn is_claim(intent: &Intent) -> bool {
+    matches!(
+        intent,
+        Intent::Visible { .. }
+            | Intent::PageShows(_)
+            | Intent::PageContains(_)
+            | Intent::ListShows { .. }
+            | Intent::HasValue { .. }
+            | Intent::HasText { .. }
+            | Intent::State { .. }
+            | Intent::Count { .. }
+            | Intent::Url { .. }
+            | Intent::Title { .. }
+            | Intent::AllItems { .. }
+            | Intent::Placeholder { .. }
+    )
+}
+
+/// The code: when the element is shown, the other claim is checked; else that it is hidden.
+/// The other claim is read on the page as it is, or, when it is about an element the page
+/// hides now (a counter inside the hidden footer), with the hidden elements counted as shown,
+/// since its check runs only once the element is shown.
+pub(crate) fn code(
+    snap: &Snapshot,
+    hidden: &Target,
+    otherwise: &Intent,
+    render: Render,
+) -> Result<Vec<String>, Decline> {
+    let element = hidden_locator(snap, hidden)?;
+    let checked = render(otherwise, snap)
+        .or_else(|first| render(otherwise, &snap.revealed()).map_err(|_| first))?;
+    let mut lines = vec![format!("if (await {element}.isVisible()) {{")];
+    lines.extend(checked.iter().map(|line| format!("  {line}")));
+    lines.push("} else {".to_owned());
+    lines.push(format!("  await expect({element}).toBeHidden();"));
+    lines.push("}".to_owned());
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::writer::builtin::shapes::write;
+    use crate::writer::builtin::snapshot::Snapshot;
+
+    /// A todo app whose footer (`footer.footer`, with the counter `span.todo-count`) is
+    /// hidden: its structure as `structure.js` lists it.
+    const HIDDEN_FOOTER: &str = r#"[
+      {"role":"heading","tag":"h1","words":["todos"],"locator":null,"text":"todos","visible":true},
+      {"role":"textbox","tag":"input","words":["new","todo"],"locator":"page.locator('input.new-todo')","text":"","visible":true,"placeholder":"What needs to be done?"},
+      {"role":"generic","tag":"footer","words":["footer"],"locator":"page.locator('footer.footer')","text":"0 items left All Active Completed","visible":false,"hidden":true},
+      {"role":"generic","tag":"span","words":["todo","count"],"locator":"page.locator('span.todo-count')","text":"0 items left","visible":false,"hidden":true}
+    ]"#;
+
+    const PAGE: &str = "- heading \"todos\" [level=1]\n- textbox \"What needs to be done?\"\n";
+
+    fn lines(sentence: &str, structure: &str) -> Result<Vec<String>, String> {
+        write(sentence, &[], &Snapshot::read(PAGE, structure))
+            .map(|w| w.lines)
+            .map_err(|d| d.0)
+    }
+
+    #[test]
+    fn a_claim_or_a_hidden_element_checks_the_claim_only_while_the_element_is_shown() {
+        let written = lines(
+            "Counter shows '0 items left' or the footer is hidden",
+            HIDDEN_FOOTER,
+        )
+        .unwrap();
+        assert_eq!(
+            written[0],
+            "if (await page.locator('footer.footer').isVisible()) {"
+        );
+        assert!(
+            written[1].contains("page.locator('span.todo-count')")
+                && written[1].contains("0 items left"),
+            "{written:?}"
+        );
+        assert_eq!(
+            written[written.len() - 3..],
+            [
+                "} else {",
+                "  await expect(page.locator('footer.footer')).toBeHidden();",
+                "}"
+            ]
+        );
+        // The other order, the second side sharing the first side's subject.
+        let written = lines(
+            "The footer is hidden or shows '0 items left'",
+            HIDDEN_FOOTER,
+        )
+        .unwrap();
+        assert_eq!(
+            written[0],
+            "if (await page.locator('footer.footer').isVisible()) {"
+        );
+        assert!(
+            written[1].contains("page.locator('footer.footer')"),
+            "{written:?}"
+        );
+    }
+
+    /// A todo app that removed its footer (`structure.js` lists it, and the counter in it, as
+    /// elements shown earlier in the document and gone now).
+    const REMOVED_FOOTER: &str = r#"[
+      {"role":"textbox","tag":"input","words":["new","todo"],"locator":"page.locator('input.new-todo')","text":"","visible":true,"placeholder":"What needs to be done?"},
+      {"role":"list","tag":"ul","words":["todo","list"],"locator":"page.locator('ul.todo-list')","text":"Temporary task","visible":false,"hidden":true},
+      {"role":"generic","tag":"footer","words":["footer"],"locator":"page.locator('footer.footer')","text":"1 item left All Active Completed","visible":false,"hidden":true},
+      {"role":"generic","tag":"span","words":["todo","count"],"locator":"page.locator('span.todo-count')","text":"1 item left","visible":false,"hidden":true}
+    ]"#;
+
+    #[test]
+    fn a_footer_the_page_removed_is_checked_by_the_locator_it_had() {
+        let page = "- heading \"todos\" [level=1]\n- textbox \"What needs to be done?\"\n- contentinfo:\n  - paragraph: Double-click to edit a todo\n";
+        let written = write(
+            "Counter shows '0 items left' or the footer is hidden",
+            &[],
+            &Snapshot::read(page, REMOVED_FOOTER),
+        )
+        .map(|w| w.lines)
+        .map_err(|d| d.0);
+        assert_eq!(
+            written.unwrap(),
+            [
+                "if (await page.locator('footer.footer').isVisible()) {",
+                "  await expect(page.locator('span.todo-count')).toHaveText('0 items left');",
+                "} else {",
+                "  await expect(page.locator('footer.footer')).toBeHidden();",
+                "}"
+            ]
+        );
+    }
+
+    #[test]
+    fn two_claims_neither_of_a_hidden_element_decline_naming_both() {
+        let declined = lines(
+            "the heading says 'todos' or the field is empty",
+            HIDDEN_FOOTER,
+        )
+        .unwrap_err();
+        assert!(
+            declined.contains("either that the heading says \"todos\" or that the field is empty"),
+            "{declined}"
+        );
+    }
+
+    #[test]
+    fn an_or_inside_one_claim_is_left_to_the_other_shapes() {
+        let form = Snapshot::read("- group \"Q\":\n  - radio \"Yes\"\n  - radio \"No\"\n", "");
+        let written = write("the form asks 'Q' with the options Yes or No", &[], &form);
+        assert!(
+            written
+                .as_ref()
+                .map_or(true, |w| w.shape != "either or hidden"),
+            "{written:?}"
+        );
+    }
+}
