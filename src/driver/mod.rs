@@ -57,6 +57,6 @@ pub(crate) use saved_state::SavedState;
 pub(crate) use step_reach::Reach;
 pub(crate) use test_page::{CLOSE_LIMIT, CallError, NavigationClock, TestPage};
 pub(crate) use trace_viewer::TraceViewer;
-pub(crate) use traffic::Settled;
+pub(crate) use traffic::{SettleAt, Settled};
 pub use traffic_rule::Outcome as OriginOutcome;
 pub(crate) use version::DRIVER_VERSION;

@@ -34,7 +34,7 @@ use crate::driver::route_patterns::{request_pattern, web_socket_pattern};
 use crate::driver::sentinel::{Sentinel, Through};
 use crate::driver::step_reach::{Reach, StepReach};
 use crate::driver::step_timers::{StepTimers, TimersLeft};
-use crate::driver::traffic::{Settled, Traffic};
+use crate::driver::traffic::{Floor, Late, SettleAt, Settled, Traffic};
 use crate::driver::traffic_rule::{Facts, Outcome, Source, classify, is_read_only};
 use crate::driver::unheard::Unheard;
 use crate::secrets::Secrets;
@@ -118,6 +118,9 @@ pub(crate) struct OriginGuard {
     documents_heard: Notify,
     /// Set when prettyplay starts to close (or let go of) the guard's context.
     context_closing: AtomicBool,
+    /// Set once step code of this test was given a secret of the run (see
+    /// [`OriginGuard::secret_in_play`]).
+    secrets_in_play: AtomicBool,
 }
 
 /// What [`OriginGuard::install`] needs besides the context: the origins, the run's secrets and
@@ -143,6 +146,7 @@ impl OriginGuard {
             ran_tracked: AtomicBool::new(false),
             documents_heard: Notify::new(),
             context_closing: AtomicBool::new(false),
+            secrets_in_play: AtomicBool::new(false),
         }
     }
 
@@ -415,20 +419,59 @@ impl OriginGuard {
     /// timers' tracking scope (see [`StepTimers::track`]), so that a settle waits for the
     /// timers it leaves.
     pub(crate) fn step_call(&self, reach: Reach, params: &mut Value) {
+        // A call that holds a secret shows step code has one, however it came by it (the read
+        // of a var that holds one is noted by the binding before).
+        if self.holds_secret(&params.to_string()) {
+            self.secret_in_play();
+        }
         let late = {
             let mut step_reach = self.reach();
             step_reach.call(reach, params);
-            step_reach.may_answer_late(reach, !self.secrets.is_empty(), |host| {
-                !self.allowed.allows(&format!("http://{host}/"))
-                    && !self.allowed.allows(&format!("https://{host}/"))
-            })
+            step_reach.may_answer_late(reach, self.secrets_in_play(), |host| self.outside(host))
         };
-        if late {
-            self.traffic.acted();
+        match late {
+            Some(late) => self.traffic.acted(late),
+            None if matches!(reach, Reach::Check | Reach::ReadCode) => self.traffic.called(),
+            None => {}
         }
         if reach == Reach::RunCode && self.timers.track(params) {
             self.ran_tracked.store(true, Ordering::SeqCst);
         }
+    }
+
+    /// Notes that step code of this test was given a secret of the run (a var whose value
+    /// holds one, or code whose text does): from now on the app's requests may carry what step
+    /// code typed, so the floors after its acts are kept to the test's end.
+    pub(crate) fn secret_in_play(&self) {
+        self.secrets_in_play.store(true, Ordering::SeqCst);
+    }
+
+    /// Notes the text of step code about to run: code that holds a secret of the run (in any
+    /// form `Secrets::found_in_code` finds, or too much to look through) is given it.
+    pub(crate) fn code_holds(&self, code: &str) {
+        if !self.secrets.is_empty() && self.secrets.found_in_code(code).is_some() {
+            self.secret_in_play();
+        }
+    }
+
+    fn secrets_in_play(&self) -> bool {
+        self.secrets_in_play.load(Ordering::SeqCst)
+    }
+
+    /// Whether `host` (`host:port`) is outside the allowed origins by either web scheme.
+    fn outside(&self, host: &str) -> bool {
+        !self.allowed.allows(&format!("http://{host}/"))
+            && !self.allowed.allows(&format!("https://{host}/"))
+    }
+
+    /// The floors a settle asked `at` keeps (see [`SettleAt::floor`]): whether something the
+    /// floor guards is in play, a secret step code was given, a host outside the allowed
+    /// origins step code put into a page, or step code's own JavaScript.
+    fn floor_at(&self, at: SettleAt) -> Floor {
+        let reach = self.reach();
+        let guarded =
+            self.secrets_in_play() || reach.ran_code() || reach.named_outside(|h| self.outside(h));
+        at.floor(guarded)
     }
 
     /// Records a request the worker's proxy refused while this guard's test ran, with its URL
@@ -469,11 +512,13 @@ impl OriginGuard {
     /// still unseen (see [`Traffic::settle`]), with a sentinel beacon through each of `frames`
     /// as the barrier, for at most `cap`. Timers still pending at `timers_bound` fail the step
     /// that runs (or the test, at its end): the guard cannot judge what they send later.
+    /// Where it is asked (`at`) decides the floors it keeps (see [`OriginGuard::floor_at`]).
     pub(crate) async fn settle(
         &self,
         frames: &[Frame],
         cap: Duration,
         timers_bound: Duration,
+        at: SettleAt,
     ) -> Settled {
         let timers = if self.ran_tracked.load(Ordering::SeqCst) {
             self.timers.wait(frames, timers_bound).await
@@ -483,9 +528,9 @@ impl OriginGuard {
         // What a timer's callback set going may reach the network a moment later, as after
         // an act: the floor counts from now.
         if timers != TimersLeft::None {
-            self.traffic.acted();
+            self.traffic.acted(Late::Code);
         }
-        let settled = self.traffic_settle(frames, cap).await;
+        let settled = self.traffic_settle(frames, cap, self.floor_at(at)).await;
         let TimersLeft::Pending(count) = timers else {
             return settled;
         };
@@ -499,7 +544,7 @@ impl OriginGuard {
     }
 
     /// The traffic half of [`OriginGuard::settle`].
-    async fn traffic_settle(&self, frames: &[Frame], cap: Duration) -> Settled {
+    async fn traffic_settle(&self, frames: &[Frame], cap: Duration, floor: Floor) -> Settled {
         let round_trip = |left: Duration| async move {
             for frame in frames {
                 let through = self.sentinel.through(frame, left).await;
@@ -509,7 +554,7 @@ impl OriginGuard {
             }
         };
         let unheard = || self.unheard.as_ref().map_or(0, Unheard::routes);
-        self.traffic.settle(round_trip, unheard, cap).await
+        self.traffic.settle(round_trip, unheard, cap, floor).await
     }
 
     /// Notes that a handler of the guard started on the object with protocol id `guid`.
@@ -529,7 +574,7 @@ impl OriginGuard {
     }
 
     /// Whether `text` holds a secret of the run.
-    fn holds_secret(&self, text: &str) -> bool {
+    pub(crate) fn holds_secret(&self, text: &str) -> bool {
         !self.secrets.is_empty() && self.secrets.found_in(text).is_some()
     }
 
@@ -825,6 +870,53 @@ mod tests {
                 ("http://127.0.0.1:9", Outcome::Failed),
             ]
         );
+    }
+
+    #[test]
+    fn an_acts_floor_at_a_tests_end_is_kept_only_while_something_it_guards_is_in_play() {
+        let secret = || Secrets::new([("PW".to_owned(), "hunter2-secret".to_owned())]);
+        let end = |guard: &OriginGuard| guard.floor_at(SettleAt::TestEnd);
+        // The run has a secret, but no step code was given it, and step code typed and ran
+        // nothing that the floor guards.
+        let quiet = guard(secret());
+        quiet.step_call(
+            Reach::Navigate,
+            &mut json!({ "url": "http://127.0.0.1:8080/" }),
+        );
+        quiet.step_call(Reach::Act, &mut json!({ "value": "a public note" }));
+        quiet.step_call(
+            Reach::Act,
+            &mut json!({ "value": "http://127.0.0.1:8080/own" }),
+        );
+        quiet.code_holds("async function step(page) { await page.fill('#a', 'x'); }");
+        assert_eq!(end(&quiet), Floor::UnlessChecked);
+        assert_eq!(quiet.floor_at(SettleAt::Step), Floor::Always);
+        // Each thing the floor guards keeps it.
+        let read = guard(secret());
+        read.secret_in_play();
+        let typed = guard(secret());
+        typed.step_call(Reach::Act, &mut json!({ "value": "xhunter2-secretx" }));
+        let written = guard(secret());
+        written.code_holds(
+            "async function step(page) { await page.fill('#pw', 'hunter2-' + 'secret'); }",
+        );
+        let outside = guard(Secrets::default());
+        outside.step_call(Reach::Act, &mut json!({ "value": "http://127.0.0.1:7/x" }));
+        let code = guard(Secrets::default());
+        code.step_call(Reach::RunCode, &mut json!({ "expression": "() => 0" }));
+        for (name, guard) in [
+            ("a secret var read", &read),
+            ("a secret typed", &typed),
+            ("a secret in the code", &written),
+            ("a host outside", &outside),
+            ("step code's JavaScript", &code),
+        ] {
+            assert_eq!(end(guard), Floor::Always, "{name}");
+        }
+        // With no secret in the run, nothing holds one.
+        let none = guard(Secrets::default());
+        none.code_holds("async function step(page) { await page.fill('#pw', 'hunter2-secret'); }");
+        assert_eq!(end(&none), Floor::UnlessChecked);
     }
 
     #[test]

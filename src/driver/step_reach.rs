@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use crate::driver::guard_log::Culprit;
+use crate::driver::traffic::Late;
 
 /// The most text of step code's calls kept to look hosts up in. Past it every host counts as
 /// named, so that a step cannot hide a host behind a flood of text.
@@ -27,8 +28,12 @@ pub(crate) const MIN_VALUE_CHARS: usize = 8;
 /// What a call of step code can do to the test's pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Reach {
-    /// It only reads or waits (`expect`, `textContent`, `waitForEvent`).
+    /// It only waits, or is the binding's own bookkeeping or read (`waitForEvent`,
+    /// `waitForLoadState`).
     Read,
+    /// It reads the page as step code's check does (`expect`, `textContent`): what a test
+    /// claims is verified by such calls.
+    Check,
     /// It navigates a page (`goto`, `reload`, `goBack`, `goForward`): the app's document that
     /// loads is the app's.
     Navigate,
@@ -86,7 +91,7 @@ impl StepReach {
     /// Notes a call of step code with `params`, before it is sent.
     pub(crate) fn call(&mut self, reach: Reach, params: &Value) {
         match reach {
-            Reach::Read => return,
+            Reach::Read | Reach::Check => return,
             Reach::Act => self.acted += 1,
             Reach::RunCode | Reach::ReadCode => {
                 self.acted += 1;
@@ -153,22 +158,29 @@ impl StepReach {
     /// secret of the run (`secrets_in_play`: the run has one, and step code may have typed
     /// it), names a host step code put into the page that is `outside` the allowed origins,
     /// or is answered by step code's listeners once step code ran JavaScript of its own.
+    ///
+    /// It returns the kind of such a call, or `None` when its consequences come at once.
     pub(crate) fn may_answer_late(
         &self,
         reach: Reach,
         secrets_in_play: bool,
         outside: impl Fn(&str) -> bool,
-    ) -> bool {
+    ) -> Option<Late> {
         match reach {
-            Reach::RunCode | Reach::Act => true,
+            Reach::RunCode => Some(Late::Code),
+            Reach::Act => Some(Late::Act),
             Reach::Navigate => {
-                self.ran_code.is_some()
-                    || secrets_in_play
-                    || self.overflow
-                    || self.hosts.iter().any(|host| outside(host))
+                (self.ran_code.is_some() || secrets_in_play || self.named_outside(outside))
+                    .then_some(Late::Act)
             }
-            Reach::ReadCode | Reach::Read | Reach::Request => false,
+            Reach::ReadCode | Reach::Read | Reach::Check | Reach::Request => None,
         }
+    }
+
+    /// Whether step code typed, navigated to or sent a host that is `outside` the allowed
+    /// origins (or so much text that every host counts as named).
+    pub(crate) fn named_outside(&self, outside: impl Fn(&str) -> bool) -> bool {
+        self.overflow || self.hosts.iter().any(|host| outside(host))
     }
 
     /// Who could have caused a request that fails now: code before the current execution when
@@ -358,7 +370,7 @@ mod tests {
         assert!(!reach.names_host_of(&url("http://127.0.0.1:4001/font.woff2")));
         // Reads name nothing: a check may mention any host.
         reach.call(
-            Reach::Read,
+            Reach::Check,
             &json!({ "expected": "https://fonts.example.com" }),
         );
         assert!(!reach.names_host_of(&url("https://fonts.example.com/css")));
@@ -446,33 +458,54 @@ mod tests {
         for quiet in [
             Reach::Navigate,
             Reach::Read,
+            Reach::Check,
             Reach::Request,
             Reach::ReadCode,
         ] {
-            assert!(!reach.may_answer_late(quiet, false, app), "{quiet:?}");
+            assert_eq!(reach.may_answer_late(quiet, false, app), None, "{quiet:?}");
         }
-        assert!(reach.may_answer_late(Reach::RunCode, false, app));
+        assert!(!reach.named_outside(app));
+        assert_eq!(
+            reach.may_answer_late(Reach::RunCode, false, app),
+            Some(Late::Code)
+        );
         // The app may answer a user's act by navigating, which Playwright waits for only
         // after a click or a key press.
-        assert!(reach.may_answer_late(Reach::Act, false, app));
+        assert_eq!(
+            reach.may_answer_late(Reach::Act, false, app),
+            Some(Late::Act)
+        );
         // A secret in play, or a host outside the allowed origins step code typed, may be
-        // carried by the app's request after any act.
-        assert!(reach.may_answer_late(Reach::Act, true, app));
-        assert!(!reach.may_answer_late(Reach::Read, true, app));
+        // carried by the app's request after any act or navigation.
+        assert_eq!(
+            reach.may_answer_late(Reach::Act, true, app),
+            Some(Late::Act)
+        );
+        assert_eq!(
+            reach.may_answer_late(Reach::Navigate, true, app),
+            Some(Late::Act)
+        );
+        assert_eq!(reach.may_answer_late(Reach::Read, true, app), None);
+        assert_eq!(reach.may_answer_late(Reach::Check, true, app), None);
         let mut typed = StepReach::default();
         typed.call(Reach::Act, &json!({ "value": "cdn.example.com/x.png" }));
-        assert!(typed.may_answer_late(Reach::Act, false, app));
-        assert!(typed.may_answer_late(Reach::Navigate, false, app));
+        assert!(typed.named_outside(app));
+        assert!(typed.may_answer_late(Reach::Act, false, app).is_some());
+        assert!(typed.may_answer_late(Reach::Navigate, false, app).is_some());
+        // A host of the allowed origins typed is not outside.
+        let mut own = StepReach::default();
+        own.call(Reach::Act, &json!({ "value": "http://127.0.0.1:4000/x" }));
+        assert!(!own.named_outside(app));
         // A script that only reads is still step code's own code, blamed as such.
         reach.call(Reach::ReadCode, &json!({ "expression": "() => 1" }));
         assert!(reach.ran_code());
         // Once step code ran JavaScript of its own, its listeners may answer any act.
         reach.mark();
-        assert!(reach.may_answer_late(Reach::Act, false, app));
-        assert!(reach.may_answer_late(Reach::Navigate, false, app));
-        assert!(!reach.may_answer_late(Reach::Read, false, app));
-        assert!(!reach.may_answer_late(Reach::Request, false, app));
-        assert!(!reach.may_answer_late(Reach::ReadCode, false, app));
+        assert!(reach.may_answer_late(Reach::Act, false, app).is_some());
+        assert!(reach.may_answer_late(Reach::Navigate, false, app).is_some());
+        assert_eq!(reach.may_answer_late(Reach::Read, false, app), None);
+        assert_eq!(reach.may_answer_late(Reach::Request, false, app), None);
+        assert_eq!(reach.may_answer_late(Reach::ReadCode, false, app), None);
     }
 
     #[test]

@@ -14,9 +14,14 @@
 //! when step code last made a call whose consequences may fail the test and come late (its own
 //! JavaScript unless it only reads, a user's act; see `StepReach::may_answer_late`) less than
 //! [`ACTED_FLOOR`] ago, a settle also lets that much time pass since the call, and then asks
-//! the round trips again if anything was heard meanwhile. A test that ends on checks, read
-//! after its last such call, does not wait at all, and a busy page does not make the floor
+//! the round trips again if anything was heard meanwhile. A busy page does not make the floor
 //! longer.
+//!
+//! At a test's end ([`Floor::UnlessChecked`]) the floor after a user's act is dropped when step
+//! code made another call after it (a check that passed has verified what the test claims)
+//! and nothing the floor guards is in play (the guard decides; see `OriginGuard::settle`):
+//! between steps a late request is routed and judged whenever it comes, but the context's
+//! close cuts off whatever comes after the end.
 
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -32,6 +37,65 @@ const CALM_ROUND_TRIPS: u32 = 2;
 /// earliest: the quiet wait the guard held to before it had the barrier, kept only for the
 /// moments just after such a call.
 pub(crate) const ACTED_FLOOR: Duration = Duration::from_millis(150);
+
+/// What kind of call of step code may have consequences that come late (see
+/// `StepReach::may_answer_late`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Late {
+    /// Step code's own JavaScript, or a timer it left that fired: the floor after it is always
+    /// kept.
+    Code,
+    /// A user's act (or a navigation): at a test's end the floor after it is kept only when
+    /// it was step code's last call or the guard says something it guards is in play.
+    Act,
+}
+
+/// Which floors a settle keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Floor {
+    /// After every late call: the settles between steps.
+    Always,
+    /// After step code's own JavaScript, and after a user's act only when no call of step
+    /// code followed it: a test's end when nothing the floor guards is in play.
+    UnlessChecked,
+}
+
+/// Where a settle is asked, which decides the floors it keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SettleAt {
+    /// Before a step's code is kept, or a failed candidate's blocks are forgiven.
+    Step,
+    /// At the test's end, before its context closes.
+    TestEnd,
+}
+
+impl SettleAt {
+    /// The floors a settle asked here keeps, `guarded` when something the floor guards is in
+    /// play. Between steps every floor is kept: it changes no verdict, since a late request is
+    /// judged whenever it comes while the context lives, but it decides which step is blamed.
+    /// At the test's end the close cuts off what comes later, and the floor after a user's act
+    /// is kept only for what the checks after it have not verified: a request that may carry a
+    /// secret step code typed, go to a host step code put into a page, or be answered by step
+    /// code's own JavaScript. What the app does later on its own is judged as the app's.
+    pub(crate) fn floor(self, guarded: bool) -> Floor {
+        match self {
+            SettleAt::Step => Floor::Always,
+            SettleAt::TestEnd if guarded => Floor::Always,
+            SettleAt::TestEnd => Floor::UnlessChecked,
+        }
+    }
+}
+
+/// When a settle that keeps `floor` may end at the earliest: [`ACTED_FLOOR`] after the last
+/// late call (`last`), unless `floor` drops it because a call followed that act.
+fn floor_ends(last: Option<(Instant, Late)>, called_since: bool, floor: Floor) -> Option<Instant> {
+    let (at, late) = last?;
+    let kept = match (late, floor) {
+        (Late::Code, _) | (Late::Act, Floor::Always) => true,
+        (Late::Act, Floor::UnlessChecked) => !called_since,
+    };
+    kept.then_some(at + ACTED_FLOOR)
+}
 
 /// The requests of one context, and a count of every change.
 pub(crate) struct Traffic {
@@ -52,9 +116,11 @@ struct State {
     version: u64,
     /// How many executions of step code started (see [`Traffic::mark`]).
     execution: u64,
-    /// When step code last made a call whose consequences may come late (see
+    /// When step code last made a call whose consequences may come late, and its kind (see
     /// [`Traffic::acted`]).
-    acted_at: Option<Instant>,
+    acted: Option<(Instant, Late)>,
+    /// Whether step code made a call since that one (see [`Traffic::called`]).
+    called_since: bool,
     /// Routed requests the guard is still judging (see [`Traffic::judging`]).
     judging: usize,
 }
@@ -99,10 +165,18 @@ impl Traffic {
         self.lock().execution += 1;
     }
 
-    /// Notes that step code is about to make a call whose consequences may fail the test and
-    /// be handed to the network only a while later.
-    pub(crate) fn acted(&self) {
-        self.lock().acted_at = Some(Instant::now());
+    /// Notes that step code is about to make a call of kind `late` whose consequences may fail
+    /// the test and be handed to the network only a while later.
+    pub(crate) fn acted(&self, late: Late) {
+        let mut state = self.lock();
+        state.acted = Some((Instant::now(), late));
+        state.called_since = false;
+    }
+
+    /// Notes that step code is about to make a call whose consequences come at once (a read,
+    /// a check): at a test's end, an act before it needs no floor (see [`Floor`]).
+    pub(crate) fn called(&self) {
+        self.lock().called_since = true;
     }
 
     pub(crate) fn started(&self, id: &str) {
@@ -166,8 +240,15 @@ impl Traffic {
     /// ending meanwhile, no request the current execution started still open, and `unheard`
     /// (the routes the driver announced before the barrier's answer whose handler has not
     /// started) at zero. Requests that earlier executions left open (a stream, a long poll) do
-    /// not hold it: what they become is judged when it happens. It gives up after `cap`.
-    pub(crate) async fn settle<R, F, U>(&self, round_trip: R, unheard: U, cap: Duration) -> Settled
+    /// not hold it: what they become is judged when it happens. It ends no earlier than the
+    /// `floor` it keeps, and gives up after `cap`.
+    pub(crate) async fn settle<R, F, U>(
+        &self,
+        round_trip: R,
+        unheard: U,
+        cap: Duration,
+        floor: Floor,
+    ) -> Settled
     where
         R: Fn(Duration) -> F,
         F: Future<Output = ()>,
@@ -175,7 +256,7 @@ impl Traffic {
     {
         let start = Instant::now();
         let mut calm = 0;
-        let floor_ends = self.lock().acted_at.map(|at| at + ACTED_FLOOR);
+        let floor_ends = self.floor_ends(floor);
         loop {
             let left = cap.saturating_sub(start.elapsed());
             if left.is_zero() {
@@ -227,6 +308,12 @@ impl Traffic {
         }
     }
 
+    /// When a settle that keeps `floor` may end at the earliest, if a floor is kept.
+    fn floor_ends(&self, floor: Floor) -> Option<Instant> {
+        let state = self.lock();
+        floor_ends(state.acted, state.called_since, floor)
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic while the lock was held leaves plain data behind, so the data is still used.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
@@ -253,7 +340,7 @@ mod tests {
         let traffic = Traffic::default();
         let trips = AtomicU32::new(0);
         let settled = traffic
-            .settle(barrier(&trips), || 0, Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5), Floor::Always)
             .await;
         assert_eq!(settled, Settled::Calm);
         assert_eq!(trips.load(Ordering::SeqCst), CALM_ROUND_TRIPS);
@@ -281,7 +368,7 @@ mod tests {
         });
         let trips = AtomicU32::new(0);
         let settled = traffic
-            .settle(barrier(&trips), || 0, Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5), Floor::Always)
             .await;
         assert_eq!(settled, Settled::Calm);
         assert!(
@@ -308,7 +395,7 @@ mod tests {
         };
         assert_eq!(
             traffic
-                .settle(round_trip, || 0, Duration::from_secs(5))
+                .settle(round_trip, || 0, Duration::from_secs(5), Floor::Always)
                 .await,
             Settled::Calm
         );
@@ -318,18 +405,18 @@ mod tests {
     #[tokio::test]
     async fn just_after_an_act_the_floor_is_waited_for_and_traffic_starts_it_again() {
         let traffic = Arc::new(Traffic::default());
-        traffic.acted();
+        traffic.acted(Late::Act);
         let acted = Instant::now();
         let trips = AtomicU32::new(0);
         let settled = traffic
-            .settle(barrier(&trips), || 0, Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5), Floor::Always)
             .await;
         assert_eq!(settled, Settled::Calm);
         assert!(acted.elapsed() >= ACTED_FLOOR);
         assert_eq!(trips.load(Ordering::SeqCst), CALM_ROUND_TRIPS);
         // A request heard of during the floor asks for calm round trips again, and no more
         // floor.
-        traffic.acted();
+        traffic.acted(Late::Act);
         let toucher = Arc::clone(&traffic);
         let touch = tokio::spawn(async move {
             tokio::time::sleep(ACTED_FLOOR / 2).await;
@@ -337,7 +424,7 @@ mod tests {
         });
         let trips = AtomicU32::new(0);
         let settled = traffic
-            .settle(barrier(&trips), || 0, Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5), Floor::Always)
             .await;
         touch.await.unwrap();
         assert_eq!(settled, Settled::Calm);
@@ -346,7 +433,7 @@ mod tests {
         let trips = AtomicU32::new(0);
         let start = Instant::now();
         traffic
-            .settle(barrier(&trips), || 0, Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5), Floor::Always)
             .await;
         assert_eq!(trips.load(Ordering::SeqCst), CALM_ROUND_TRIPS);
         assert!(start.elapsed() < ACTED_FLOOR);
@@ -379,7 +466,7 @@ mod tests {
         let (judged, judgement) = judgement_under_way(&traffic).await;
         let trips = AtomicU32::new(0);
         let settled = traffic
-            .settle(barrier(&trips), || 0, Duration::from_secs(5))
+            .settle(barrier(&trips), || 0, Duration::from_secs(5), Floor::Always)
             .await;
         assert_eq!(settled, Settled::Calm);
         assert!(
@@ -420,6 +507,7 @@ mod tests {
                 barrier(&trips),
                 || unheard.load(Ordering::SeqCst) as usize,
                 Duration::from_secs(5),
+                Floor::Always,
             )
             .await;
         assert_eq!(settled, Settled::Calm);
@@ -427,7 +515,12 @@ mod tests {
         handler.await.unwrap();
         // One that is never heard of holds it to the cap.
         let capped = traffic
-            .settle(barrier(&trips), || 1, Duration::from_millis(100))
+            .settle(
+                barrier(&trips),
+                || 1,
+                Duration::from_millis(100),
+                Floor::Always,
+            )
             .await;
         assert_eq!(capped, Settled::Capped);
     }
@@ -441,14 +534,88 @@ mod tests {
         let trips = AtomicU32::new(0);
         assert_eq!(
             traffic
-                .settle(barrier(&trips), || 0, Duration::from_secs(5))
+                .settle(barrier(&trips), || 0, Duration::from_secs(5), Floor::Always)
                 .await,
             Settled::Calm
         );
         traffic.started("poll");
         let capped = traffic
-            .settle(barrier(&trips), || 0, Duration::from_millis(100))
+            .settle(
+                barrier(&trips),
+                || 0,
+                Duration::from_millis(100),
+                Floor::Always,
+            )
             .await;
         assert_eq!(capped, Settled::Capped);
+    }
+
+    #[test]
+    fn only_a_tests_end_with_nothing_guarded_in_play_drops_an_acts_floor() {
+        assert_eq!(SettleAt::Step.floor(false), Floor::Always);
+        assert_eq!(SettleAt::Step.floor(true), Floor::Always);
+        assert_eq!(SettleAt::TestEnd.floor(true), Floor::Always);
+        assert_eq!(SettleAt::TestEnd.floor(false), Floor::UnlessChecked);
+    }
+
+    #[test]
+    fn which_floor_a_settle_keeps() {
+        let at = Instant::now();
+        let ends = Some(at + ACTED_FLOOR);
+        // (last late call, a call since, floor kept) -> floor end
+        let rows = [
+            (None, false, Floor::Always, None),
+            (None, true, Floor::UnlessChecked, None),
+            (Some(Late::Code), true, Floor::Always, ends),
+            (Some(Late::Code), true, Floor::UnlessChecked, ends),
+            (Some(Late::Code), false, Floor::UnlessChecked, ends),
+            (Some(Late::Act), true, Floor::Always, ends),
+            (Some(Late::Act), false, Floor::Always, ends),
+            (Some(Late::Act), false, Floor::UnlessChecked, ends),
+            (Some(Late::Act), true, Floor::UnlessChecked, None),
+        ];
+        for (late, called_since, floor, expected) in rows {
+            assert_eq!(
+                floor_ends(late.map(|late| (at, late)), called_since, floor),
+                expected,
+                "{late:?} {called_since} {floor:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_check_after_an_act_drops_the_floor_only_at_a_tests_end_and_a_later_act_restores_it() {
+        let traffic = Traffic::default();
+        traffic.acted(Late::Act);
+        assert!(traffic.floor_ends(Floor::UnlessChecked).is_some());
+        traffic.called();
+        assert!(traffic.floor_ends(Floor::Always).is_some());
+        assert_eq!(traffic.floor_ends(Floor::UnlessChecked), None);
+        // The test ends on a new act: its floor is kept again.
+        traffic.acted(Late::Act);
+        assert!(traffic.floor_ends(Floor::UnlessChecked).is_some());
+        // Step code's own JavaScript keeps its floor whatever follows.
+        traffic.acted(Late::Code);
+        traffic.called();
+        assert!(traffic.floor_ends(Floor::UnlessChecked).is_some());
+    }
+
+    #[tokio::test]
+    async fn a_test_that_ends_on_its_act_waits_for_the_floor() {
+        let traffic = Traffic::default();
+        traffic.called();
+        traffic.acted(Late::Act);
+        let acted = Instant::now();
+        let trips = AtomicU32::new(0);
+        let settled = traffic
+            .settle(
+                barrier(&trips),
+                || 0,
+                Duration::from_secs(5),
+                Floor::UnlessChecked,
+            )
+            .await;
+        assert_eq!(settled, Settled::Calm);
+        assert!(acted.elapsed() >= ACTED_FLOOR);
     }
 }

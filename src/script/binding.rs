@@ -771,4 +771,16 @@ impl Host for StepHost {
     fn end_step(&self) -> Result<(), StepFailure> {
         StepHost::end_step(self)
     }
+
+    fn holds_secret(&self, text: &str) -> bool {
+        self.test_page
+            .origins()
+            .is_some_and(|guard| guard.holds_secret(text))
+    }
+
+    fn secret_read(&self) {
+        if let Some(guard) = self.test_page.origins() {
+            guard.secret_in_play();
+        }
+    }
 }

@@ -22,7 +22,8 @@ const PRELUDE: &str = include_str!("prelude.js");
 /// What a call of the table's row `method` with `params` can do to the test's pages.
 pub(crate) fn reach_of(method: Method, params: &Value) -> Reach {
     match method.kind {
-        Kind::Bookkeeping | Kind::Waits | Kind::Reads | Kind::AwaitsEvent => Reach::Read,
+        Kind::Bookkeeping | Kind::Waits | Kind::AwaitsEvent => Reach::Read,
+        Kind::Reads => Reach::Check,
         Kind::Requests => Reach::Request,
         Kind::Navigates => Reach::Navigate,
         Kind::Acts | Kind::Interacts => Reach::Act,
@@ -110,8 +111,8 @@ mod tests {
         assert_eq!(reach_of(row("frame.fill"), &none), Reach::Act);
         assert_eq!(reach_of(row("page.keyboardType"), &none), Reach::Act);
         assert_eq!(reach_of(row("dialog.accept"), &none), Reach::Act);
-        assert_eq!(reach_of(row("frame.expect"), &none), Reach::Read);
-        assert_eq!(reach_of(row("frame.textContent"), &none), Reach::Read);
+        assert_eq!(reach_of(row("frame.expect"), &none), Reach::Check);
+        assert_eq!(reach_of(row("frame.textContent"), &none), Reach::Check);
         assert_eq!(reach_of(row("waiter.finish"), &none), Reach::Read);
         // A script that may do more than read runs code; one that only reads is told apart.
         let code = json!({ "expression": "() => { setTimeout(() => fetch('/x'), 60); }" });

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use crate::driver::{OriginGuard, Settled};
+use crate::driver::{OriginGuard, SettleAt, Settled};
 use crate::script::binding::StepHost;
 
 /// The longest the origin guard waits, before a step's code is cached or its test is
@@ -21,8 +21,12 @@ impl StepHost {
     /// most `timers_bound`, the step's timeout: past it the guard records the step's failure)
     /// and nothing the pages started is still unseen: a round trip through every open page saw
     /// no request start or end and none of the step's is open (see `traffic.rs`), or
-    /// [`SETTLE_CAP`] passed.
-    pub(crate) fn origins_after_grace(&self, timers_bound: Duration) -> Option<&OriginGuard> {
+    /// [`SETTLE_CAP`] passed. Where it is asked (`at`) decides the floors the guard keeps.
+    pub(crate) fn origins_after_grace(
+        &self,
+        timers_bound: Duration,
+        at: SettleAt,
+    ) -> Option<&OriginGuard> {
         let guard = self.test_page.origins()?;
         // A routing pass first, so that a popup the step opened is among the pages.
         let _ = self.run(async {});
@@ -33,7 +37,7 @@ impl StepHost {
             .filter(|slot| !slot.page.is_closed())
             .map(|slot| slot.frame.clone())
             .collect();
-        match self.run(guard.settle(&frames, SETTLE_CAP, timers_bound)) {
+        match self.run(guard.settle(&frames, SETTLE_CAP, timers_bound, at)) {
             Ok(Settled::Capped) => {
                 tracing::debug!(target: "prettyplay::origins", "the pages did not settle within {SETTLE_CAP:?}");
             }

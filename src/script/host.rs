@@ -27,4 +27,11 @@ pub(crate) trait Host {
     /// `Err` when something that happened after the step's last call fails it (a navigation
     /// `[browser] allowed_origins` blocked).
     fn end_step(&self) -> Result<(), StepFailure>;
+    /// Whether `text` (a var's value, a doc string) holds a secret of the run: step code that
+    /// reads it is given a secret.
+    fn holds_secret(&self, _text: &str) -> bool {
+        false
+    }
+    /// Says that step code read a var whose value holds a secret of the run.
+    fn secret_read(&self) {}
 }

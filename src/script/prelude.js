@@ -2462,8 +2462,20 @@
     }
   }
   const QUIET_KEYS = ['then', 'toJSON', 'toString', 'valueOf', 'constructor', 'inspect'];
+  // Every way to a value of the proxy passes `get` or `getOwnPropertyDescriptor`: a read of
+  // a var that holds a secret of the run tells the host that step code was given it.
+  const secretVars = new Set(config.secretVars || []);
+  const secretRead = config.secretRead;
+  const noteRead = (key) => {
+    if (typeof key === 'string' && secretVars.has(key)) secretRead();
+  };
   const vars = new Proxy(varValues, {
+    getOwnPropertyDescriptor(target, key) {
+      noteRead(key);
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
     get(target, key) {
+      noteRead(key);
       if (typeof key !== 'string' || key in target || QUIET_KEYS.includes(key)) {
         return target[key];
       }

@@ -220,12 +220,26 @@ impl Sandbox {
             self.limits.navigation_timeout.as_millis() as f64,
         )?;
         let vars = Object::new(ctx.clone())?;
+        // The names whose values hold a secret of the run: the prelude tells the host when
+        // step code reads one, because only then may what the page sends carry it.
+        let mut secret_vars = Vec::new();
         for (name, value) in &self.vars {
             vars.set(name.as_str(), value.as_str())?;
+            if host.holds_secret(value) {
+                secret_vars.push(name.as_str());
+            }
         }
         match argument {
-            Some(StepArgument::DocString(text)) => vars.set("docString", text.as_str())?,
+            Some(StepArgument::DocString(text)) => {
+                vars.set("docString", text.as_str())?;
+                if host.holds_secret(text.as_str()) {
+                    secret_vars.push("docString");
+                }
+            }
             Some(StepArgument::DataTable(rows)) => {
+                if rows.iter().flatten().any(|cell| host.holds_secret(cell)) {
+                    secret_vars.push("dataTable");
+                }
                 let table = rquickjs::Array::new(ctx.clone())?;
                 for (i, row) in rows.iter().enumerate() {
                     let cells = rquickjs::Array::new(ctx.clone())?;
@@ -239,6 +253,12 @@ impl Sandbox {
             None => {}
         }
         config.set("vars", vars)?;
+        config.set("secretVars", secret_vars)?;
+        let secret_read = {
+            let host = Rc::clone(host);
+            Function::new(ctx.clone(), move || host.secret_read())?
+        };
+        config.set("secretRead", secret_read)?;
         let binding: Object = prelude.call((call_host, log, config))?;
         let page: Value = binding.get("page")?;
 
@@ -484,6 +504,8 @@ mod tests {
         logs: RefCell<Vec<String>>,
         steps_ended: Cell<u32>,
         ended_with: RefCell<Vec<Option<ValueCheck>>>,
+        /// How many times step code read a var whose value holds `s3cret`.
+        secrets_read: Cell<u32>,
         answer: Answer,
     }
 
@@ -494,6 +516,7 @@ mod tests {
                 logs: RefCell::new(Vec::new()),
                 steps_ended: Cell::new(0),
                 ended_with: RefCell::new(Vec::new()),
+                secrets_read: Cell::new(0),
                 answer: Box::new(answer),
             })
         }
@@ -528,6 +551,14 @@ mod tests {
         fn end_step(&self) -> Result<(), StepFailure> {
             self.steps_ended.set(self.steps_ended.get() + 1);
             Ok(())
+        }
+
+        fn holds_secret(&self, text: &str) -> bool {
+            text.contains("s3cret")
+        }
+
+        fn secret_read(&self) {
+            self.secrets_read.set(self.secrets_read.get() + 1);
         }
     }
 
@@ -909,6 +940,47 @@ mod tests {
         assert_eq!(missing.kind, FailureKind::Script, "{missing:?}");
         let set = run("async function step(page) { vars.user = 'bob'; }").unwrap_err();
         assert!(set.message.contains("vars is frozen"), "{set:?}");
+    }
+
+    #[test]
+    fn every_way_to_a_secret_vars_value_tells_the_host_and_other_vars_do_not() {
+        let sandbox = sandbox().with_vars(BTreeMap::from([
+            ("user".into(), "alice".into()),
+            ("PW".into(), "my-s3cret-pw".into()),
+        ]));
+        let reads = |code: &str| {
+            let host = RecordingHost::answering(ok);
+            sandbox.run_step(code, &host).unwrap();
+            host.secrets_read.get()
+        };
+        let step = |body: &str| format!("async function step(page) {{ {body} }}");
+        assert_eq!(reads(&step("return vars.user + vars.toString;")), 0);
+        assert_eq!(reads(&step("return 'PW' in vars;")), 0);
+        // Listing the names asks for each one's descriptor, value included, so it counts.
+        for read in [
+            "return Object.keys(vars);",
+            "return vars.PW;",
+            "return vars['P' + 'W'];",
+            "return Object.values(vars).join();",
+            "return JSON.stringify(vars);",
+            "return Object.getOwnPropertyDescriptor(vars, 'PW').value;",
+            "return Object.getOwnPropertyDescriptors(vars);",
+            "return { ...vars };",
+            "return Object.assign({}, vars);",
+            "for (const k in vars) { vars[k]; }",
+        ] {
+            assert!(reads(&step(read)) > 0, "{read}");
+        }
+        // A doc string that holds a secret is a var like the others.
+        let host = RecordingHost::answering(ok);
+        sandbox
+            .run_step_with(
+                &step("return vars.docString;"),
+                &host,
+                Some(&StepArgument::DocString("with my-s3cret-pw".into())),
+            )
+            .unwrap();
+        assert_eq!(host.secrets_read.get(), 1);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use crate::driver::{OriginGuard, OriginSeen, TestPage};
+use crate::driver::{OriginGuard, OriginSeen, SettleAt, TestPage};
 use crate::scenario::StepArgument;
 use crate::script::{
     Accessibility, FailureKind, Limits, Mutation, Observation, PageState, ProofMode, Read, Sandbox,
@@ -111,7 +111,7 @@ impl LivePage {
     /// after a wait for the timers step code left and for what the page has in flight.
     pub(crate) fn violation(&self) -> Option<String> {
         self.host
-            .origins_after_grace(self.limits.action_timeout)?
+            .origins_after_grace(self.limits.action_timeout, SettleAt::TestEnd)?
             .first_violation()
     }
 
@@ -167,6 +167,7 @@ impl StepExecutor for LiveExecutor<'_> {
         if let Some(guard) = self.page.host.origins() {
             guard.mark();
             guard.code_runs(Some(self.page.step.get()));
+            guard.code_holds(code);
         }
         // The time the page was left to itself before this code ran (its code being written).
         let mut before = Some(self.page.idle_since.get().elapsed());
@@ -223,6 +224,9 @@ impl StepExecutor for LiveExecutor<'_> {
     }
 
     fn prove(&self, code: &str, claims: &Claims) -> Proof {
+        if let Some(guard) = self.page.host.origins() {
+            guard.code_holds(code);
+        }
         self.page.host.begin_proof();
         self.page.proof_wait.replace(None);
         let proof = prove(self, code, claims);
@@ -250,7 +254,7 @@ impl StepExecutor for LiveExecutor<'_> {
         if let Some(guard) = self
             .page
             .host
-            .origins_after_grace(self.page.limits.action_timeout)
+            .origins_after_grace(self.page.limits.action_timeout, SettleAt::Step)
         {
             guard.forgive();
         }
@@ -260,7 +264,7 @@ impl StepExecutor for LiveExecutor<'_> {
         let blocked = self
             .page
             .host
-            .origins_after_grace(self.page.limits.action_timeout);
+            .origins_after_grace(self.page.limits.action_timeout, SettleAt::Step);
         match blocked.and_then(|guard| guard.take_blocked()) {
             Some(message) => Err(StepFailure::new(FailureKind::Blocked, message)),
             None => Ok(()),
