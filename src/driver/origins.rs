@@ -418,7 +418,9 @@ impl OriginGuard {
     /// A script of step code's that may do more than read is rewritten to run inside the
     /// timers' tracking scope (see [`StepTimers::track`]), so that a settle waits for the
     /// timers it leaves.
-    pub(crate) fn step_call(&self, reach: Reach, params: &mut Value) {
+    /// It returns whether the call is one whose consequences may come late: the binding then
+    /// tells [`OriginGuard::call_returned`] when it returns.
+    pub(crate) fn step_call(&self, reach: Reach, params: &mut Value) -> bool {
         // A call that holds a secret shows step code has one, however it came by it (the read
         // of a var that holds one is noted by the binding before).
         if self.holds_secret(&params.to_string()) {
@@ -437,6 +439,14 @@ impl OriginGuard {
         if reach == Reach::RunCode && self.timers.track(params) {
             self.ran_tracked.store(true, Ordering::SeqCst);
         }
+        late.is_some()
+    }
+
+    /// Notes that a call [`OriginGuard::step_call`] called late returned: the floor counts
+    /// from now, because an act that took long (a click waiting for its target, a starved
+    /// renderer) may have set its consequences going only just before it returned.
+    pub(crate) fn call_returned(&self) {
+        self.traffic.returned();
     }
 
     /// Notes that step code of this test was given a secret of the run (a var whose value

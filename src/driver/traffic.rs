@@ -173,6 +173,13 @@ impl Traffic {
         state.called_since = false;
     }
 
+    /// Notes that the call of the last [`Traffic::acted`] returned: its floor counts from now.
+    pub(crate) fn returned(&self) {
+        if let Some((at, _)) = &mut self.lock().acted {
+            *at = Instant::now();
+        }
+    }
+
     /// Notes that step code is about to make a call whose consequences come at once (a read,
     /// a check): at a test's end, an act before it needs no floor (see [`Floor`]).
     pub(crate) fn called(&self) {
@@ -617,5 +624,22 @@ mod tests {
             .await;
         assert_eq!(settled, Settled::Calm);
         assert!(acted.elapsed() >= ACTED_FLOOR);
+    }
+
+    #[tokio::test]
+    async fn the_floor_counts_from_when_the_act_returned() {
+        let traffic = Traffic::default();
+        traffic.acted(Late::Act);
+        // The act took 100 ms (a click waiting for its target), and set a request going as it
+        // returned: the floor is the whole of it after the return.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        traffic.returned();
+        let returned = Instant::now();
+        let trips = AtomicU32::new(0);
+        let settled = traffic
+            .settle(barrier(&trips), || 0, Duration::from_secs(5), Floor::Always)
+            .await;
+        assert_eq!(settled, Settled::Calm);
+        assert!(returned.elapsed() >= ACTED_FLOOR);
     }
 }

@@ -28,6 +28,7 @@ use crate::script::driver_error::HostError;
 use crate::script::events::Routing;
 use crate::script::failure::RefusedCall;
 use crate::script::frame_calls::{handle_value, on_element};
+use crate::script::late_calls::LateCalls;
 use crate::script::methods::{Kind, Method, Op};
 use crate::script::mutation::{self, Mutation};
 use crate::script::observe::{Call, Observation, ValueCheck, held_to_value, observe};
@@ -73,6 +74,8 @@ pub(crate) struct StepHost {
     pub(super) responses: RefCell<ProofResponses>,
     /// Time spent inside browser calls, so the sandbox's runaway-code clock can exclude it.
     host_time: Cell<Duration>,
+    /// Which calls the origin guard must hear return (see `late_calls.rs`).
+    pub(super) late: LateCalls,
     /// `console.*` output of the test, bounded; taken step by step.
     log: RefCell<ConsoleLog>,
     /// How calls are treated (a proof run refuses acts), and the reads the current proof run
@@ -134,6 +137,7 @@ impl StepHost {
             background: RefCell::new(Vec::new()),
             responses: RefCell::new(ProofResponses::default()),
             host_time: Cell::new(Duration::ZERO),
+            late: LateCalls::default(),
             log: RefCell::new(ConsoleLog::default()),
             proof: Cell::new(ProofMode::Off),
             reads: RefCell::new(Vec::new()),
@@ -374,6 +378,11 @@ impl StepHost {
         let started = Instant::now();
         let mut reply = self.dispatch(page_id, method, params);
         self.host_time.set(self.host_time.get() + started.elapsed());
+        if self.late.returned(&reply)
+            && let Some(guard) = self.test_page.origins()
+        {
+            guard.call_returned();
+        }
         // A parked call has not ended yet: its wait is not known.
         if !matches!(reply, Outcome::Parked(_))
             && let Some(timed) = TimedCall::of(method, params, started.elapsed())
@@ -573,7 +582,8 @@ impl StepHost {
         // The guard hears of every call before it is sent: what it does to the pages decides
         // whose the requests that follow are.
         if let Some(guard) = self.test_page.origins() {
-            guard.step_call(reach_of(row, &params), &mut params);
+            self.late
+                .called(guard.step_call(reach_of(row, &params), &mut params));
         }
         // A request decides in the proof itself whether it reads (GET) or acts (POST).
         if op == Op::Fetch {
@@ -635,6 +645,7 @@ impl StepHost {
             Op::Goto => self.goto(method, &params, slot),
             Op::Resume => {
                 let op_params::Resume { id } = op_params::parse(method, &params)?;
+                self.late.resumed(id);
                 self.resume(id)
             }
             Op::Url => Ok(Outcome::Done(Ok(Value::String(slot.page.url())))),

@@ -143,7 +143,8 @@ impl StepHost {
                 return Ok(Outcome::Blocked(blocked.to_string()));
             }
             // What step code chose of the URL, beyond the app's origin, is its own.
-            guard.step_call(Reach::Navigate, &mut json!({ "url": url }));
+            self.late
+                .called(guard.step_call(Reach::Navigate, &mut json!({ "url": url })));
         }
         let options = goto.options();
         let page = slot.page;

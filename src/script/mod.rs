@@ -29,6 +29,7 @@ mod host_calls;
 mod host_requests;
 mod http_method;
 mod input_files;
+mod late_calls;
 mod methods;
 mod mutation;
 mod navigation;
