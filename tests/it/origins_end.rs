@@ -1,9 +1,8 @@
 //! What the app does just after a test's last act, end to end in Chromium and Firefox: the end
 //! of a test keeps the origin guard's floor after an act only while something the floor guards
 //! is in play, and these tests hold it to that. The app's page answers each act a moment later,
-//! on a 10 ms timer of its own (the floor counts from the start of the act's call, so a timer
-//! much longer than the act itself can fall past it on a loaded machine, with or without this
-//! rule): a test that typed a secret and ends on a check still fails when the app beacons the
+//! on a 50 ms timer of its own, well inside the floor, which counts from when the act returned:
+//! a test that typed a secret and ends on a check still fails when the app beacons the
 //! secret to another origin; a test that ends on a click still fails when the app answers it by
 //! navigating to another origin; and a test that typed a public value and ends on a check
 //! passes while the app's beacon of it is blocked (the app's own traffic). The other origin
@@ -17,7 +16,7 @@ const SCENARIO: &str = "scenarios/late.steps";
 /// The secret the first test types.
 const SECRET: &str = "Late-s3cret-Numbat";
 
-/// The app's page: every answer to an act comes from a 10 ms timer of the app's. The
+/// The app's page: every answer to an act comes from a 50 ms timer of the app's. The
 /// password and the note are beaconed to `elsewhere` as session-replay snippets do, and the
 /// "Leave" button takes the page to `elsewhere`.
 fn late_page(elsewhere: &str) -> String {
@@ -31,7 +30,7 @@ fn late_page(elsewhere: &str) -> String {
   <label>Note <input id="note"></label>
   <button id="leave">Leave</button>
   <script>
-    const later = (f) => setTimeout(f, 10);
+    const later = (f) => setTimeout(f, 50);
     for (const id of ['password', 'note']) {{
       document.getElementById(id).addEventListener('input', (e) => {{
         const value = e.target.value;
