@@ -111,9 +111,12 @@ const PRACTICE: &str = r#"- heading "Practice" [level=3]
 pub(crate) const GO_BACK: &[Example] = &[Example {
     sentence: r#"go back"#,
     page: TODO,
-    code: r#"const before = page.url();
+    code: r#"await page.evaluate(() => {
+  window.__prettyplayBack = 'here';
+  window.addEventListener('popstate', () => { window.__prettyplayBack = 'back'; }, { once: true });
+});
 await page.goBack();
-await expect(page).not.toHaveURL(before);"#,
+await expect.poll(() => page.evaluate(() => window.__prettyplayBack ?? 'left'), { message: 'the browser went back to the page before' }).not.toBe('here');"#,
 }];
 
 pub(crate) const ON_PAGE: &[Example] = &[Example {
@@ -609,7 +612,7 @@ pub(crate) const PAGE_CHECK: &[Example] = &[
     Example {
         sentence: r#"the URL ends with /secure"#,
         page: TODO,
-        code: r#"await expect(page).toHaveURL(/\/secure$/);"#,
+        code: r#"await expect(page).toHaveURL(/^[^?#]*\/secure(?:[?#]|$)/);"#,
     },
     Example {
         sentence: r#"the URL contains "/active""#,
