@@ -111,12 +111,9 @@ const PRACTICE: &str = r#"- heading "Practice" [level=3]
 pub(crate) const GO_BACK: &[Example] = &[Example {
     sentence: r#"go back"#,
     page: TODO,
-    code: r#"await page.evaluate(() => {
-  window.__prettyplayBack = 'here';
-  window.addEventListener('popstate', () => { window.__prettyplayBack = 'back'; }, { once: true });
-});
-await page.goBack();
-await expect.poll(() => page.evaluate(() => window.__prettyplayBack ?? 'left'), { message: 'the browser went back to the page before' }).not.toBe('here');"#,
+    code: r#"const before = page.url();
+const response = await page.goBack();
+if (response === null) await expect(page).not.toHaveURL(before);"#,
 }];
 
 pub(crate) const ON_PAGE: &[Example] = &[Example {
