@@ -33,9 +33,6 @@ pub(crate) struct Discourse {
     /// Whether an action may have changed items' states without naming them (a click of a
     /// checkbox, which toggles, or of a toggle-all control), so `completed` may be stale.
     states_unsure: bool,
-    /// Whether the last step's code reloaded the page, which is what a step after it that says
-    /// `after reload` means.
-    reloaded: bool,
 }
 
 /// One part of what a referring sentence means: a sentence the shapes read, or a line of code.
@@ -92,11 +89,6 @@ const NUMBERS: &[&str] = &[
 ];
 
 /// An action in step code: its locator and method (the arguments follow).
-/// A reload of the page in step code.
-static RELOAD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"await\s+page\.reload\(").unwrap_or_else(|_| unreachable!("a constant pattern"))
-});
-
 static ACTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"await\s+((?:page\.|\w+\b)[^;]*?)\.(fill|click|dblclick|press|check|uncheck|hover|clear|pressSequentially|type)\((.*)\);",
@@ -163,7 +155,6 @@ impl Discourse {
 
     /// What the actions of `code` did.
     fn act_out(&mut self, code: &str) {
-        self.reloaded = RELOAD.is_match(code);
         let mut bound: Vec<(String, String)> = Vec::new();
         for line in code.lines() {
             if let Some(binding) = BINDING.captures(line) {
@@ -310,11 +301,6 @@ impl Discourse {
             }
         }
         self.last_item = Some(new);
-    }
-
-    /// Whether the step before this one reloaded the page.
-    pub(crate) fn reloaded(&self) -> bool {
-        self.reloaded
     }
 
     /// The items added and still there, in the order they were added.

@@ -13,9 +13,7 @@ use crate::writer::builtin::navigation::write_step_within;
 use crate::writer::builtin::plan_readers::read_plan_step;
 use crate::writer::builtin::plan_steps::without_comments;
 use crate::writer::builtin::qualifiers::unread_manner;
-use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
-use crate::writer::builtin::vocabulary::{Meaning, RELOADED, WAITING, meaning};
-use crate::writer::words;
+use crate::writer::builtin::tokens::{normalize, tokenize};
 
 /// The code of `sentence` on the page of `state`, after the test's earlier steps (their
 /// `sentences`, background first, and the `code` they passed with); `allows`
@@ -49,11 +47,8 @@ pub(crate) fn write_step_in_test(
         }
         Some(Ok(parts)) => {
             // The parts are sentences and code of the readers' own, which the registry's
-            // accounting does not see: a word of manner, or of time no part carries, declines
-            // here.
-            let toks = normalize(tokenize(sentence, columns));
-            unread_manner(&toks)?;
-            unread_times(&toks, &parts, discourse.reloaded())?;
+            // accounting of qualifiers does not see: a word of manner declines here.
+            unread_manner(&normalize(tokenize(sentence, columns)))?;
             let mut lines = Vec::new();
             for part in parts {
                 match part {
@@ -65,41 +60,6 @@ pub(crate) fn write_step_in_test(
             }
             Ok(step_function(lines))
         }
-    }
-}
-
-/// Declines when the sentence holds a word of time (`after reload`, `within 2 seconds`,
-/// `later`) that no part of the readers' reading carries: the readers read a sentence by its
-/// frame, and a word they passed over would be a wait or a reload the code never does. A
-/// reload the step before did (`reloaded`) is what `after reload` says, and a word of
-/// waiting is what every check does.
-fn unread_times(toks: &[Tok], parts: &[Part], reloaded: bool) -> Result<(), Decline> {
-    let carried = |word: &str| {
-        parts.iter().any(|part| {
-            let text = match part {
-                Part::Sentence(text) | Part::Code(text) => text,
-            };
-            words(text)
-                .iter()
-                .any(|w| w.text.eq_ignore_ascii_case(word))
-        })
-    };
-    let left: Vec<&str> = toks
-        .iter()
-        .filter_map(|tok| match tok {
-            Tok::Word(word, orig) if meaning(word) == Some(Meaning::Time) => {
-                let read = WAITING.contains(&word.as_str())
-                    || (reloaded && RELOADED.contains(&word.as_str()))
-                    || carried(word);
-                (!read).then_some(orig.as_str())
-            }
-            _ => None,
-        })
-        .collect();
-    if left.is_empty() {
-        Ok(())
-    } else {
-        Err(Decline::unaccounted(&left))
     }
 }
 
@@ -124,38 +84,6 @@ mod tests {
              {field}.press('Enter');\n}}"
         )];
         write_step_in_test(sentence, &[], &state, &|_| true, &before, &code)
-    }
-
-    /// A plan sentence with a word of time that no part of its reading carries is declined,
-    /// naming it: `after reload` holds only after a step that reloaded.
-    #[test]
-    fn a_plan_sentence_with_an_unread_word_of_time_is_not_written() {
-        let why = written("the todo appears in the list after reload").unwrap_err();
-        assert!(why.0.contains("\"reload\""), "{}", why.0);
-        let state = PageState {
-            url: "http://127.0.0.1:8080/".to_owned(),
-            base_url: Some("http://127.0.0.1:8080/".to_owned()),
-            snapshot: TODOS.to_owned(),
-            ..PageState::default()
-        };
-        let field = "page.getByRole('textbox', { name: 'What needs to be done?' })";
-        let before = ["add 'Buy milk'".to_owned(), "reload the page".to_owned()];
-        let code = [
-            format!(
-                "async function step(page) {{\n  await {field}.fill('Buy milk');\n  await \
-                 {field}.press('Enter');\n}}"
-            ),
-            "async function step(page) {\n  await page.reload();\n}".to_owned(),
-        ];
-        let after = write_step_in_test(
-            "the todo appears in the list after reload",
-            &[],
-            &state,
-            &|_| true,
-            &before,
-            &code,
-        );
-        assert!(after.is_ok(), "{after:?}");
     }
 
     /// A plan sentence with a word of manner is never written: the plan readers and the

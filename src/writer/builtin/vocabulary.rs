@@ -297,14 +297,6 @@ pub(crate) const ON_PAGE: &[&str] = &[
     "to",
 ];
 
-/// The words of time that a check holds whenever it passes, because its assertions wait
-/// (`the todo eventually appears`): the plan readers need not carry them.
-pub(crate) const WAITING: &[&str] = &["wait", "waiting", "eventually", "soon"];
-
-/// The words that say the page was reloaded (`after reload`): a step after one whose code
-/// reloaded the page says what its test did.
-pub(crate) const RELOADED: &[&str] = &["reload", "reloading", "refresh", "refreshing"];
-
 /// The connectors that make an unquoted phrase a description rather than a name (`no footer
 /// with counter and filters is shown`): a check that no element has such a name could pass on
 /// any page.
