@@ -208,8 +208,12 @@ impl ClaimSet {
             numbers,
             ordinal,
             ordered: words.iter().any(|w| ORDERED.contains(&w.as_str())),
-            only: words.iter().any(|w| ONLY.contains(&w.as_str()))
-                || lower.contains("nothing else"),
+            // `only one Delete button is left`, `only 2 todos remain`: an "only" before a
+            // number limits the count, which the count's own mutations contradict; nothing
+            // else beside the counted elements is claimed absent.
+            only: words.iter().enumerate().any(|(at, w)| {
+                ONLY.contains(&w.as_str()) && !words.get(at + 1).is_some_and(|next| is_number(next))
+            }) || lower.contains("nothing else"),
             states,
             negative: words.iter().any(|w| NEGATIONS.contains(&w.as_str()))
                 || words.iter().any(|w| w.ends_with("n't")),
@@ -262,6 +266,11 @@ impl ClaimSet {
         }
         kinds
     }
+}
+
+/// Whether `word` is a number, in digits or in words.
+fn is_number(word: &str) -> bool {
+    word.chars().all(|c| c.is_ascii_digit()) || NUMBER_WORDS.iter().any(|(w, _)| *w == word)
 }
 
 /// The position a numbered ordinal names (`2nd` is 2), if the word is one.
@@ -348,6 +357,12 @@ mod tests {
         assert!(!ClaimSet::of("the page shows \"3 items left\" exactly").only);
         assert!(ClaimSet::of("the list shows \"a\" and nothing else").only);
         assert!(!ClaimSet::of("the list shows \"a\"").only);
+        // An "only" before a number limits the count: the count is the claim.
+        for sentence in ["only one Delete button is left", "only 2 todos remain"] {
+            let claims = ClaimSet::of(sentence);
+            assert!(!claims.only, "{sentence:?}");
+            assert!(!claims.numbers.is_empty(), "{sentence:?}");
+        }
     }
 
     #[test]

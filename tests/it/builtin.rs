@@ -683,3 +683,98 @@ fn a_quoted_text_may_be_a_line_beside_a_close_link_or_a_line_break() {
         "You logged in!",
     );
 }
+
+/// A page whose button adds a history entry of the same document (`pushState`), and a link to
+/// a page whose query names another path.
+const HISTORY_PAGE: &str = "<!doctype html><title>history</title><main>\
+    <button id=\"open\">Open details</button><p id=\"details\" hidden>Details</p>\
+    <a href=\"/page.html?redirect=/secure\">Sign in</a></main><script>\
+    const PUSH = true;\
+    const details = document.getElementById('details');\
+    document.getElementById('open').addEventListener('click', () => {\
+      if (PUSH) history.pushState({ open: true }, '', '/page.html?details=1');\
+      details.hidden = false;\
+    });\
+    addEventListener('popstate', () => { details.hidden = true; });\
+    </script>";
+
+/// `go back` within the same document goes back, and a URL path is the URL's path, so a query
+/// that names `/secure` is not being on `/secure`. A page whose button adds no entry goes back to the blank page the
+/// browser started on, and the steps after the back fail.
+#[test]
+fn go_back_sees_a_same_url_entry_and_a_url_path_is_the_path() {
+    const STEPS: &str = "test: back\n  open /page.html?redirect=/secure\n  the URL is \
+        /page.html\n  I am on /page.html\n  click \"Open details\"\n  \"Details\" is shown\n  go \
+        back\n  the \"Open details\" button is visible\n  \"Details\" is not shown\n";
+    let out = one_page(HISTORY_PAGE, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    let cache = out.read("cache/scenarios/page.steps.toml");
+    assert!(cache.contains("await page.goBack()"), "{cache}");
+    replay_fails_on(
+        out,
+        &HISTORY_PAGE.replace("const PUSH = true;", "const PUSH = false;"),
+        "the \"Open details\" button is visible",
+    );
+    for claim in [
+        "the URL is /secure",
+        "the URL ends with /secure",
+        "I am on /secure",
+    ] {
+        one_page(
+            HISTORY_PAGE,
+            &format!("test: path\n  open /page.html\n  click \"Sign in\"\n  {claim}\n"),
+        )
+        .args(&["run"])
+        .run()
+        .assert_exit(1)
+        .stdout_contains("toHaveURL");
+    }
+}
+
+/// A page of the-internet's dynamic controls: the checkbox sits in a form named after it
+/// (`#checkbox-example`), which stays when the checkbox is removed.
+const CONTROLS_PAGE: &str = "<!doctype html><title>controls</title><main>\
+    <form id=\"checkbox-example\"><div id=\"checkbox\"><input type=\"checkbox\"> A checkbox</div>\
+    <button type=\"button\" id=\"remove\">Remove</button></form></main><script>\
+    const REMOVES = true;\
+    document.getElementById('remove').addEventListener('click', () => {\
+      if (REMOVES) document.getElementById('checkbox').remove();\
+    });\
+    </script>";
+
+/// `the checkbox is gone` checks that no checkbox is left, never the form named after it; a
+/// page whose Remove button leaves the checkbox fails. `only one Delete button is left` is a
+/// count, proven by the count's own mutations.
+#[test]
+fn the_checkbox_that_is_gone_and_only_one_left_are_read_exactly() {
+    let out = one_page(
+        CONTROLS_PAGE,
+        "test: gone\n  open /page.html\n  click Remove\n  the checkbox is gone\n",
+    )
+    .args(&["run"])
+    .run()
+    .assert_exit(0)
+    .stdout_line("1 passed, 0 failed");
+    let cache = out.read("cache/scenarios/page.steps.toml");
+    assert!(!cache.contains("checkbox-example"), "{cache}");
+    replay_fails_on(
+        out,
+        &CONTROLS_PAGE.replace("const REMOVES = true;", "const REMOVES = false;"),
+        "the checkbox is gone",
+    );
+    const STEPS: &str = "test: left\n  open /page.html\n  click \"Add Element\" twice\n  click \
+        the first Delete button\n  only one Delete button is left\n";
+    let out = one_page(ELEMENTS_PAGE, STEPS)
+        .args(&["run"])
+        .run()
+        .assert_exit(0)
+        .stdout_line("1 passed, 0 failed");
+    let cache = crate::support::proofs_as_text(&out.read("cache/scenarios/page.steps.toml"));
+    assert!(cache.contains("toHaveCount(1)"), "{cache}");
+    let kept = ELEMENTS_PAGE.replace("    button.remove();\n", "");
+    assert_ne!(kept, ELEMENTS_PAGE);
+    replay_fails_on(out, &kept, "only one Delete button is left");
+}

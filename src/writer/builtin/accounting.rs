@@ -21,14 +21,16 @@ use crate::writer::builtin::grammar::HOME;
 use crate::writer::builtin::http_request::Http;
 use crate::writer::builtin::intent::{
     Answer, CardCheck, Choice, ClauseAct, Column, Decline, Intent, Literal, Region, RowRef,
-    TableRef, Target, Then,
+    TableRef, Target, Then, UrlMatch,
 };
+use crate::writer::builtin::kinds::Kind;
 use crate::writer::builtin::phrases::key_name;
 use crate::writer::builtin::qualifiers::quality;
 use crate::writer::builtin::tokens::Tok;
 use crate::writer::builtin::visual::ENDINGS;
 use crate::writer::builtin::vocabulary::{
-    CROSSED_OUT, FILLERS, KEY_WORDS, LEFT, Meaning, PLAIN, meaning, number_words, position_words,
+    ADD_ORDINALS, CROSSED_OUT, FILLERS, KEY_WORDS, LEFT, Meaning, ON_PAGE, PLAIN, REPLACES,
+    meaning, number_words, position_words,
 };
 use crate::writer::words;
 
@@ -97,7 +99,17 @@ impl Explained {
             // `for` and `in`.
             self.all(&["within", "inside", "next"]);
         }
-        self.text(&target.phrase);
+        // The phrase's words besides the name are its kind's noun, which the locator's role
+        // carries. An item phrase with no name is counted among the items of the list its last
+        // word names, so a word before that noun is read by nothing (`3 purple todos`).
+        match (&target.name, target.kind) {
+            (None, Some(Kind::Item)) => {
+                if let Some(noun) = target.phrase.split_whitespace().last() {
+                    self.text(noun);
+                }
+            }
+            _ => self.text(&target.phrase),
+        }
         if let Some(nth) = target.nth {
             self.words.extend(position_words(nth));
         }
@@ -174,8 +186,7 @@ impl Explained {
             } => {
                 self.target(target);
                 self.literal(value);
-                // A fill replaces what the field held.
-                self.word("instead");
+                self.all(REPLACES);
                 if let Some(key) = then_press {
                     self.key(key);
                     self.all(&["and", "then"]);
@@ -300,7 +311,16 @@ impl Explained {
                 }
             }
             Intent::Count { count, what } => {
-                self.target(what);
+                if what.kind == Some(Kind::Item) {
+                    // Items are counted among the list's items, whatever their name says.
+                    self.target(&Target {
+                        name: None,
+                        quoted: false,
+                        ..what.clone()
+                    });
+                } else {
+                    self.target(what);
+                }
                 self.all(LEFT);
                 self.word("number");
                 self.number(*count);
@@ -371,18 +391,8 @@ impl Explained {
             }
             Intent::OnPage(words) => {
                 words.iter().for_each(|word| self.text(word));
-                // The verbs `on_page` reads: each says the page is the one shown now.
-                self.all(&[
-                    "page",
-                    "on",
-                    "still",
-                    "back",
-                    "taken",
-                    "sent",
-                    "redirected",
-                    "brought",
-                    "to",
-                ]);
+                self.word("page");
+                self.all(ON_PAGE);
             }
             Intent::GoBack => self.all(&["go", "back", "navigate", "return"]),
             Intent::ClickHeader { table, column } => {
@@ -398,7 +408,20 @@ impl Explained {
                 self.loading();
                 self.word("after");
             }
-            Intent::Url { value, exact } | Intent::Title { value, exact } => {
+            Intent::Url { value, how } => {
+                self.literal(value);
+                match how {
+                    // `I am on /secure` is the URL's whole path.
+                    UrlMatch::Is => {
+                        self.word("exactly");
+                        self.all(ON_PAGE);
+                    }
+                    UrlMatch::EndsWith => self.all(&["ends", "end"]),
+                    UrlMatch::Contains => {}
+                }
+                self.all(&["bar", "browser", "tab"]);
+            }
+            Intent::Title { value, exact } => {
                 self.literal(value);
                 if *exact {
                     // An exact check holds only for a value the text ends with, too.
@@ -416,10 +439,7 @@ impl Explained {
                 self.values(values);
                 self.number(values.len());
                 self.word("new");
-                // A plan counts the items it adds (`add first todo 'a'`, `add a second todo
-                // 'b'`): the ordinal is the add's place in the test, which adding at the end of
-                // the list honours.
-                self.all(&["first", "second", "third", "fourth", "fifth", "another"]);
+                self.all(ADD_ORDINALS);
             }
             Intent::Edit { from, to } => {
                 self.literal(from);
@@ -499,8 +519,7 @@ impl Explained {
                         ClauseAct::Intent(intent) => self.intent(intent),
                         ClauseAct::FillFocused(value) => {
                             self.literal(value);
-                            // A fill replaces what the field held.
-                            self.word("instead");
+                            self.all(REPLACES);
                         }
                         ClauseAct::PressFocused(key) => self.key(key),
                         ClauseAct::ClearFocused => {}
@@ -804,6 +823,39 @@ mod tests {
             "click \"Submit\" and not \"Cancel\"",
         ] {
             declined(sentence);
+        }
+    }
+
+    /// A count of a list's items reads the list's noun and nothing else of the phrase: a word
+    /// of the sentence the count never looks at (a later event, a colour, a name the items are
+    /// not filtered by) declines, naming it, instead of being credited as part of the name.
+    #[test]
+    fn a_count_credits_only_the_words_its_code_reads() {
+        for (sentence, word) in [
+            ("there are 3 todos after reload", "after reload"),
+            ("there are 3 purple todos", "purple"),
+            ("there are 2 todos within 5 seconds", "within 5 seconds"),
+            ("the list has 3 purple todos", "purple"),
+        ] {
+            let why = parse(sentence, &[]).unwrap_err();
+            assert_eq!(why.1, Cause::UnreadWords, "{sentence:?}: {}", why.0);
+            assert!(
+                why.0.contains(&format!("\"{word}\"")),
+                "{sentence:?}: {}",
+                why.0
+            );
+        }
+        for sentence in [
+            "there are 3 todos",
+            "there are 4 Delete buttons",
+            "there are 3 todos in the list",
+            "3 todos are shown",
+        ] {
+            assert!(
+                matches!(parse(sentence, &[]), Ok(Intent::Count { .. })),
+                "{sentence:?}: {:?}",
+                parse(sentence, &[])
+            );
         }
     }
 

@@ -4,12 +4,13 @@
 //! Main functions: the readers of the check shapes, which the registry (`shapes.rs`) lists
 //! after the action shapes.
 
-use crate::writer::builtin::intent::{Cause, Decline, Intent, Literal, State, Target};
+use crate::writer::builtin::intent::{Cause, Decline, Intent, Literal, State, Target, UrlMatch};
 use crate::writer::builtin::kinds::Kind;
 use crate::writer::builtin::phrases::{items_named, literal, literals, target};
 use crate::writer::builtin::qualifiers::{DONE, NOT_DONE, narrows_to};
 use crate::writer::builtin::tables::table_ref;
 use crate::writer::builtin::tokens::{Tok, find, starts, verb};
+use crate::writer::builtin::vocabulary::meaning;
 
 /// `there is a "How old are you?" field`: it is shown. `there is/are N X`.
 pub(super) fn there_is(t: &[Tok]) -> Option<Result<Intent, Decline>> {
@@ -82,8 +83,14 @@ pub(super) fn page_check(t: &[Tok]) -> Option<Result<Intent, Decline>> {
         if rest.iter().any(|w| w.is("not") || w.is("no")) {
             return Some(Err(negated_page_check("URL")));
         }
-        let exact = !rest.iter().any(|w| w.is("contains") || w.is("includes"));
-        return Some(url_value(rest).map(|value| Intent::Url { value, exact }));
+        let how = if rest.iter().any(|w| w.is("contains") || w.is("includes")) {
+            UrlMatch::Contains
+        } else if rest.iter().any(|w| w.is("ends") || w.is("end")) {
+            UrlMatch::EndsWith
+        } else {
+            UrlMatch::Is
+        };
+        return Some(url_value(rest).map(|value| Intent::Url { value, how }));
     }
     if let Some(n) = starts(t, &["the", "title"])
         .or(starts(t, &["the", "page", "title"]))
@@ -142,6 +149,15 @@ pub(super) fn on_page(t: &[Tok]) -> Option<Result<Intent, Decline>> {
             &["remain", "on"],
         ],
     )?;
+    // `I am on /secure`: the path is the URL's whole path.
+    if let [Tok::Word(_, path)] = rest
+        && path.starts_with('/')
+    {
+        return Some(Ok(Intent::Url {
+            value: Literal(path.clone()),
+            how: UrlMatch::Is,
+        }));
+    }
     let [the, words @ .., page] = rest else {
         return None;
     };
@@ -719,6 +735,14 @@ fn count(rest: &[Tok]) -> Result<Intent, Decline> {
         ],
     );
     let what = cut.map_or(what, |c| &what[..c]);
+    // A word that changes the meaning (`after reload`, `and 1 completed`, `within 2 seconds`)
+    // starts another part of the sentence, which the count does not read: it is left for the
+    // accounting, which declines naming it, rather than taken into the counted noun's phrase.
+    let what = what
+        .iter()
+        .position(|t| matches!(t, Tok::Word(w, _) if meaning(w).is_some()))
+        .filter(|&at| at > 0)
+        .map_or(what, |at| &what[..at]);
     let mut target = target(what)?;
     if target.kind.is_none() || target.kind == Some(Kind::Item) {
         // `3 todos`, `2 entries`: the list's items.
@@ -733,7 +757,7 @@ fn count(rest: &[Tok]) -> Result<Intent, Decline> {
 
 #[cfg(test)]
 mod tests {
-    use crate::writer::builtin::intent::{Cause, Intent, TableRef};
+    use crate::writer::builtin::intent::{Cause, Intent, TableRef, UrlMatch};
     use crate::writer::builtin::shapes::parse;
 
     /// A path or URL after the URL's verb needs no quotes; a word that is neither is not read
@@ -741,19 +765,17 @@ mod tests {
     #[test]
     fn a_url_check_reads_an_unquoted_path() {
         for (sentence, value, exact) in [
-            ("the URL ends with /secure", "/secure", true),
-            ("the URL is /login", "/login", true),
-            ("the url contains /active", "/active", false),
-            ("the URL is \"/login\"", "/login", true),
+            ("the URL ends with /secure", "/secure", UrlMatch::EndsWith),
+            ("the URL is /login", "/login", UrlMatch::Is),
+            ("the url contains /active", "/active", UrlMatch::Contains),
+            ("the URL is \"/login\"", "/login", UrlMatch::Is),
+            ("I am on /secure", "/secure", UrlMatch::Is),
+            ("I am still on /login", "/login", UrlMatch::Is),
         ] {
-            let Ok(Intent::Url {
-                value: got,
-                exact: e,
-            }) = parse(sentence, &[])
-            else {
+            let Ok(Intent::Url { value: got, how }) = parse(sentence, &[]) else {
                 panic!("{sentence:?}: {:?}", parse(sentence, &[]));
             };
-            assert_eq!((got.0.as_str(), e), (value, exact), "{sentence:?}");
+            assert_eq!((got.0.as_str(), how), (value, exact), "{sentence:?}");
         }
         assert!(parse("the URL ends with secure", &[]).is_err());
         assert!(parse("the URL is /login after a while", &[]).is_err());

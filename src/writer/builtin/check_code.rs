@@ -6,7 +6,7 @@
 //! Main functions: one per check intent, [`visible`] to [`placeholder_line`].
 
 use crate::writer::builtin::dropdown_option::DropdownOption;
-use crate::writer::builtin::intent::{Cause, Decline, Literal, State, Target};
+use crate::writer::builtin::intent::{Cause, Decline, Literal, State, Target, UrlMatch};
 use crate::writer::builtin::js_values::{bounded_js, placeholder, regex_js, value_js};
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::writer::builtin::locator::{Found, js_str, norm};
@@ -17,6 +17,7 @@ use crate::writer::builtin::rows::{described, narrowed};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::text_line::line_within_js;
 use crate::writer::builtin::unnamed::labelled_value;
+use crate::writer::builtin::vocabulary::DESCRIBING;
 
 /// Every role: a check may be about any element.
 const ANY: &[&str] = &[
@@ -127,6 +128,11 @@ pub(super) fn hidden_locator(snap: &Snapshot, target: &Target) -> Result<String,
                     js_str(kind.roles()[0]),
                     js_str(name)
                 )),
+                // `the checkbox is gone`: an element named by its kind alone, of which the
+                // page shows none, is checked by the kind: no element of it is shown.
+                (None, None, Some(kind)) if kind != Kind::Item && decline.is_missing() => {
+                    Ok(format!("page.getByRole({})", js_str(kind.roles()[0])))
+                }
                 _ => Err(decline),
             }
         }
@@ -410,29 +416,65 @@ pub(super) fn count_lines(
 /// name (`no footer with counter and filters is shown`): a check that none has such a name
 /// cannot fail on any page.
 fn described_absence(snap: &Snapshot, what: &Target) -> bool {
-    const CONNECTORS: &[&str] = &[
-        "with", "and", "or", "of", "for", "in", "on", "at", "by", "from", "under", "inside",
-    ];
     let Some(name) = what.name.as_deref() else {
         return false;
     };
     !what.quoted
         && name
             .split_whitespace()
-            .any(|word| CONNECTORS.iter().any(|c| word.eq_ignore_ascii_case(c)))
+            .any(|word| DESCRIBING.iter().any(|c| word.eq_ignore_ascii_case(c)))
         && checked_element(snap, what, ANY).is_err()
 }
 
-/// `the URL is U` (`contains U`): the page's URL, whole or on word boundaries.
-pub(super) fn url_line(value: &Literal, exact: bool) -> String {
-    let expected = if exact && value.0.starts_with("http") {
-        value_js(value)
-    } else if exact {
-        regex_js(value, true)
-    } else {
+/// `the URL is U` (`ends with U`, `contains U`). A path is read as the URL's path, which
+/// ends before the query and the fragment, so `/login?next=/secure` is not `/secure`: a
+/// redirect parameter names a page the browser is not on. A value with a query or a fragment of
+/// its own ends the whole URL, and a full URL is the whole URL. A value that contains is found
+/// anywhere, on word boundaries.
+pub(super) fn url_line(value: &Literal, how: UrlMatch) -> String {
+    let text = value.0.as_str();
+    let expected = if how == UrlMatch::Contains {
         bounded_js(value)
+    } else if placeholder(text).is_some() || text.contains("${") {
+        // A variable's value is only known when the step runs: the URL ends with it.
+        regex_js(value, true)
+    } else if url::Url::parse(text).is_ok_and(|url| matches!(url.scheme(), "http" | "https")) {
+        value_js(value)
+    } else {
+        url_regex(text, how)
     };
     format!("await expect(page).toHaveURL({expected});")
+}
+
+/// The regular expression of a URL check on a value that is no full URL (see [`url_line`]).
+fn url_regex(text: &str, how: UrlMatch) -> String {
+    // The scheme and the host, up to the path's first slash.
+    const ORIGIN: &str = "^[a-z][a-z0-9+.-]*:\\/\\/[^\\/?#]*";
+    let body = regex_body(text);
+    let has_rest = text.contains(['?', '#']);
+    let anchored = text.starts_with('/');
+    match (has_rest, anchored, how) {
+        // `#/active`, `?page=2`, `/search?q=x`: the URL ends with them.
+        (true, true, UrlMatch::Is) => format!("/{ORIGIN}{body}$/"),
+        (true, _, _) => format!("/{body}$/"),
+        // `/secure`: the whole path.
+        (false, true, UrlMatch::Is) => format!("/{ORIGIN}{body}(?:[?#]|$)/"),
+        // The path ends with `/secure`, or with `login.html` as its last segments.
+        (false, true, _) => format!("/^[^?#]*{body}(?:[?#]|$)/"),
+        (false, false, _) => format!("/^[^?#]*\\/{body}(?:[?#]|$)/"),
+    }
+}
+
+/// `text` escaped to be read literally inside a regular expression written between slashes.
+fn regex_body(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if "\\^$.|?*+()[]{}/".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// `I am on the login page`: a segment of the URL's path is the page's words, joined as paths
@@ -529,4 +571,115 @@ pub(super) fn placeholder_line(
         "await expect({field}).toHaveAttribute('placeholder', {});",
         value_js(value)
     )])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the URL check on `value` holds for `url`, its regular expression read by the
+    /// `regex` crate, which reads the JS subset a path check is written in the same way.
+    fn matches(value: &str, how: UrlMatch, url: &str) -> bool {
+        let line = url_line(&Literal(value.to_owned()), how);
+        let js = line
+            .strip_prefix("await expect(page).toHaveURL(")
+            .and_then(|rest| rest.strip_suffix(");"))
+            .unwrap_or_else(|| panic!("{line}"));
+        let Some(body) = js.strip_prefix('/').and_then(|rest| rest.rsplit_once('/')) else {
+            // A full URL is compared as a string.
+            return js == crate::writer::builtin::locator::js_str(url);
+        };
+        regex::Regex::new(body.0)
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+            .is_match(url)
+    }
+
+    /// A path is the URL's path, before its query and fragment: a redirect parameter that names
+    /// the page (`/login?redirect=/secure`) is no proof of being on it.
+    #[test]
+    fn a_url_path_is_the_path_before_the_query() {
+        let on = "http://127.0.0.1:4567/secure";
+        let redirected = "http://127.0.0.1:4567/login?redirect=/secure";
+        for (value, how, url, expected) in [
+            ("/secure", UrlMatch::Is, on, true),
+            (
+                "/secure",
+                UrlMatch::Is,
+                "http://127.0.0.1:4567/secure?tab=1",
+                true,
+            ),
+            (
+                "/secure",
+                UrlMatch::Is,
+                "http://127.0.0.1:4567/secure#top",
+                true,
+            ),
+            ("/secure", UrlMatch::Is, redirected, false),
+            (
+                "/secure",
+                UrlMatch::Is,
+                "http://127.0.0.1:4567/a/secure",
+                false,
+            ),
+            (
+                "/secure",
+                UrlMatch::Is,
+                "http://127.0.0.1:4567/secure/x",
+                false,
+            ),
+            (
+                "/secure",
+                UrlMatch::Is,
+                "http://127.0.0.1:4567/login#/secure",
+                false,
+            ),
+            ("/secure", UrlMatch::EndsWith, on, true),
+            (
+                "/secure",
+                UrlMatch::EndsWith,
+                "http://127.0.0.1:4567/a/secure",
+                true,
+            ),
+            ("/secure", UrlMatch::EndsWith, redirected, false),
+            (
+                "/secure",
+                UrlMatch::EndsWith,
+                "http://127.0.0.1:4567/insecure",
+                false,
+            ),
+            ("login.html", UrlMatch::Is, "http://h/app/login.html", true),
+            (
+                "login.html",
+                UrlMatch::Is,
+                "http://h/app/xlogin.html",
+                false,
+            ),
+            (
+                "login.html",
+                UrlMatch::EndsWith,
+                "http://h/?next=login.html",
+                false,
+            ),
+            ("/search?q=x", UrlMatch::Is, "http://h/search?q=x", true),
+            ("/search?q=x", UrlMatch::Is, "http://h/a/search?q=x", false),
+            ("#/active", UrlMatch::Is, "http://h/#/active", true),
+            (
+                "#/active",
+                UrlMatch::EndsWith,
+                "http://h/#/completed",
+                false,
+            ),
+        ] {
+            assert_eq!(
+                matches(value, how, url),
+                expected,
+                "{value:?} {how:?} {url:?}: {}",
+                url_line(&Literal(value.to_owned()), how)
+            );
+        }
+        assert_eq!(
+            url_line(&Literal("http://h/secure".into()), UrlMatch::Is),
+            "await expect(page).toHaveURL('http://h/secure');"
+        );
+    }
 }

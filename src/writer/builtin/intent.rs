@@ -101,6 +101,17 @@ pub(crate) struct Target {
     pub narrow: Option<State>,
 }
 
+/// What a URL check says of its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UrlMatch {
+    /// `the URL is V`: a path is the URL's whole path, a URL the whole URL.
+    Is,
+    /// `the URL ends with V`: a path ends the URL's path, before its query and fragment.
+    EndsWith,
+    /// `the URL contains V`: anywhere in the URL, on word boundaries.
+    Contains,
+}
+
 /// How a dialog (an alert, a confirm or a prompt) is answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Answer {
@@ -272,9 +283,10 @@ pub(crate) enum Intent {
     /// `"Hello World!" appears after loading`: the text is shown and the page's loading
     /// indicator is gone.
     AfterLoading(Literal),
+    /// `the URL is /secure`, `the URL ends with /secure`, `the URL contains "x"`.
     Url {
         value: Literal,
-        exact: bool,
+        how: UrlMatch,
     },
     /// `I am on the login page`: a segment of the URL's path is the page's words (`/login`,
     /// `/sign-in`).

@@ -373,6 +373,13 @@ pub(crate) fn described(snap: &Snapshot, target: &Target, roles: &[&str]) -> Opt
     } else {
         of_kind
     };
+    // An element whose role is of another kind is not of the kind named, whatever its words:
+    // `form#checkbox-example` holds the checkbox and is named after it, and `the checkbox` is
+    // never that form once the checkbox is gone. A generic element (a `div`, a `span`) has no
+    // kind of its own, so its words say what it is.
+    if target.kind.is_some() && !roles.is_empty() {
+        found.retain(|h| h.role == "generic" || roles.contains(&h.role.as_str()));
+    }
     let fewest = found
         .iter()
         .map(|h| h.words.len())

@@ -112,8 +112,8 @@ pub(crate) const GO_BACK: &[Example] = &[Example {
     sentence: r#"go back"#,
     page: TODO,
     code: r#"const before = page.url();
-await page.goBack();
-await expect(page).not.toHaveURL(before);"#,
+const response = await page.goBack();
+if (response === null) await expect(page).not.toHaveURL(before);"#,
 }];
 
 pub(crate) const ON_PAGE: &[Example] = &[Example {
@@ -619,7 +619,7 @@ pub(crate) const PAGE_CHECK: &[Example] = &[
     Example {
         sentence: r#"the URL ends with /secure"#,
         page: TODO,
-        code: r#"await expect(page).toHaveURL(/\/secure$/);"#,
+        code: r#"await expect(page).toHaveURL(/^[^?#]*\/secure(?:[?#]|$)/);"#,
     },
     Example {
         sentence: r#"the URL contains "/active""#,

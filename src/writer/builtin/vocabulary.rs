@@ -274,6 +274,36 @@ pub(crate) const KEY_WORDS: &[&str] = &[
     "control", "ctrl", "shift", "alt", "option", "meta", "cmd", "command", "esc", "return", "del",
 ];
 
+/// The words that say a fill replaces what the field held (`type "b" instead`), which every
+/// fill does.
+pub(crate) const REPLACES: &[&str] = &["instead"];
+
+/// The ordinals a plan counts the items it adds with (`add first todo 'a'`, `add a second todo
+/// 'b'`, `add another todo`): the add's place in the test, which adding at the end of the list
+/// honours.
+pub(crate) const ADD_ORDINALS: &[&str] =
+    &["first", "second", "third", "fourth", "fifth", "another"];
+
+/// The words that say the page shown now is the one named (`I am on`, `I am still on`, `I am
+/// redirected to`), which `assertions::on_page` reads.
+pub(crate) const ON_PAGE: &[&str] = &[
+    "on",
+    "still",
+    "back",
+    "taken",
+    "sent",
+    "redirected",
+    "brought",
+    "to",
+];
+
+/// The connectors that make an unquoted phrase a description rather than a name (`no footer
+/// with counter and filters is shown`): a check that no element has such a name could pass on
+/// any page.
+pub(crate) const DESCRIBING: &[&str] = &[
+    "with", "and", "or", "of", "for", "in", "on", "at", "by", "from", "under", "inside",
+];
+
 /// What a word that changes a sentence's meaning changes: none of these is plain, and only an
 /// intent that carries what it says explains one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
