@@ -123,12 +123,14 @@ pub(crate) struct OriginGuard {
     secrets_in_play: AtomicBool,
 }
 
-/// What [`OriginGuard::install`] needs besides the context: the origins, the run's secrets and
-/// the worker's loader of the app's subresources.
+/// What [`OriginGuard::install`] needs besides the context: the origins, the run's secrets,
+/// the worker's loader of the app's subresources, and whether the context starts from a saved
+/// state (cookies and storage another test left, which may hold what it typed).
 pub(crate) struct GuardSetup<'a> {
     pub(crate) allowed: &'a AllowedOrigins,
     pub(crate) secrets: &'a Secrets,
     pub(crate) loader: &'a Arc<AppLoader>,
+    pub(crate) saved_state: bool,
 }
 
 impl OriginGuard {
@@ -146,7 +148,9 @@ impl OriginGuard {
             ran_tracked: AtomicBool::new(false),
             documents_heard: Notify::new(),
             context_closing: AtomicBool::new(false),
-            secrets_in_play: AtomicBool::new(false),
+            // A saved state may hold a secret an earlier test typed, which the app's pages can
+            // read and send without step code of this test reading it.
+            secrets_in_play: AtomicBool::new(setup.saved_state && !setup.secrets.is_empty()),
         }
     }
 
@@ -433,7 +437,7 @@ impl OriginGuard {
         };
         match late {
             Some(late) => self.traffic.acted(late),
-            None if matches!(reach, Reach::Check | Reach::ReadCode) => self.traffic.called(),
+            None if reach == Reach::Check => self.traffic.called(),
             None => {}
         }
         if reach == Reach::RunCode && self.timers.track(params) {
@@ -480,7 +484,7 @@ impl OriginGuard {
     fn floor_at(&self, at: SettleAt) -> Floor {
         let reach = self.reach();
         let guarded =
-            self.secrets_in_play() || reach.ran_code() || reach.named_outside(|h| self.outside(h));
+            self.secrets_in_play() || reach.left_code() || reach.named_outside(|h| self.outside(h));
         at.floor(guarded)
     }
 
@@ -810,6 +814,10 @@ mod tests {
     use super::*;
 
     fn guard(secrets: Secrets) -> OriginGuard {
+        guard_from(secrets, false)
+    }
+
+    fn guard_from(secrets: Secrets, saved_state: bool) -> OriginGuard {
         OriginGuard::new(&GuardSetup {
             allowed: &AllowedOrigins::Only {
                 origins: vec!["http://127.0.0.1:8080".to_owned()],
@@ -817,6 +825,7 @@ mod tests {
             },
             secrets: &secrets,
             loader: &AppLoader::shared(),
+            saved_state,
         })
     }
 
@@ -912,6 +921,13 @@ mod tests {
         );
         let outside = guard(Secrets::default());
         outside.step_call(Reach::Act, &mut json!({ "value": "http://127.0.0.1:7/x" }));
+        // A context that starts from a saved state may hold a secret an earlier test typed.
+        let saved = guard_from(secret(), true);
+        // A failed candidate's JavaScript is forgiven its blame, not the listeners it left.
+        let forgiven = guard(Secrets::default());
+        forgiven.mark();
+        forgiven.step_call(Reach::RunCode, &mut json!({ "expression": "() => 0" }));
+        forgiven.forgive();
         let code = guard(Secrets::default());
         code.step_call(Reach::RunCode, &mut json!({ "expression": "() => 0" }));
         for (name, guard) in [
@@ -919,6 +935,8 @@ mod tests {
             ("a secret typed", &typed),
             ("a secret in the code", &written),
             ("a host outside", &outside),
+            ("a saved state", &saved),
+            ("a failed candidate's JavaScript", &forgiven),
             ("step code's JavaScript", &code),
         ] {
             assert_eq!(end(guard), Floor::Always, "{name}");

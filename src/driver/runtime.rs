@@ -426,6 +426,7 @@ impl WorkerBrowser {
                 allowed: &self.settings.allowed_origins,
                 secrets: &self.secrets,
                 loader: &self.loader,
+                saved_state: state.is_some(),
             };
             let origins = OriginGuard::install(&context, &setup).await?;
             if let (Some(proxy), Some(guard)) = (&self.proxy, &origins) {

@@ -31,8 +31,8 @@ pub(crate) enum Reach {
     /// It only waits, or is the binding's own bookkeeping or read (`waitForEvent`,
     /// `waitForLoadState`).
     Read,
-    /// It reads the page as step code's check does (`expect`, `textContent`): what a test
-    /// claims is verified by such calls.
+    /// It asserts what the page shows (`expect`, a screenshot or accessibility check): it fails
+    /// the step unless the page is as the test claims.
     Check,
     /// It navigates a page (`goto`, `reload`, `goBack`, `goForward`): the app's document that
     /// loads is the app's.
@@ -58,6 +58,10 @@ pub(crate) struct StepReach {
     executions: u64,
     /// The execution during which step code first ran JavaScript of its own, if it did.
     ran_code: Option<u64>,
+    /// Whether step code ran JavaScript of its own that may do more than read, in any
+    /// execution of the test, a failed candidate's included: what it left in the page (a
+    /// listener) stays there whoever is blamed for it.
+    left_code: bool,
     /// The lowercased text of every string step code put into a page or sent.
     text: String,
     /// Set when `text` or `values` reached their limits.
@@ -96,6 +100,7 @@ impl StepReach {
             Reach::RunCode | Reach::ReadCode => {
                 self.acted += 1;
                 self.ran_code.get_or_insert(self.executions);
+                self.left_code |= reach == Reach::RunCode;
             }
             Reach::Navigate | Reach::Request => {}
         }
@@ -144,6 +149,12 @@ impl StepReach {
 
     pub(crate) fn ran_code(&self) -> bool {
         self.ran_code.is_some()
+    }
+
+    /// Whether step code ran JavaScript of its own that may do more than read in the test,
+    /// a failed candidate's too (see [`StepReach::forgive`]).
+    pub(crate) fn left_code(&self) -> bool {
+        self.left_code
     }
 
     /// Whether a call of `reach`, noted already, may set going requests that fail the test

@@ -174,9 +174,12 @@ impl Traffic {
     }
 
     /// Notes that the call of the last [`Traffic::acted`] returned: its floor counts from now.
+    /// A check made while the call was parked (by a listener) came before its end, not after.
     pub(crate) fn returned(&self) {
-        if let Some((at, _)) = &mut self.lock().acted {
+        let mut state = self.lock();
+        if let Some((at, _)) = &mut state.acted {
             *at = Instant::now();
+            state.called_since = false;
         }
     }
 
@@ -641,5 +644,18 @@ mod tests {
             .await;
         assert_eq!(settled, Settled::Calm);
         assert!(returned.elapsed() >= ACTED_FLOOR);
+    }
+
+    #[test]
+    fn a_check_made_while_the_act_was_parked_does_not_drop_its_floor() {
+        let traffic = Traffic::default();
+        traffic.acted(Late::Act);
+        // A listener's assertion ran while the act was parked; the act returned after it.
+        traffic.called();
+        traffic.returned();
+        assert!(traffic.floor_ends(Floor::UnlessChecked).is_some());
+        // An assertion after the act's return drops it at a test's end.
+        traffic.called();
+        assert_eq!(traffic.floor_ends(Floor::UnlessChecked), None);
     }
 }

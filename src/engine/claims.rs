@@ -210,9 +210,13 @@ impl ClaimSet {
             ordered: words.iter().any(|w| ORDERED.contains(&w.as_str())),
             // `only one Delete button is left`, `only 2 todos remain`: an "only" before a
             // number limits the count, which the count's own mutations contradict; nothing
-            // else beside the counted elements is claimed absent.
+            // else beside the counted elements is claimed absent. `the only one (left)` says
+            // the subject is all there is: that is the "only" set.
             only: words.iter().enumerate().any(|(at, w)| {
-                ONLY.contains(&w.as_str()) && !words.get(at + 1).is_some_and(|next| is_number(next))
+                ONLY.contains(&w.as_str())
+                    && (!words.get(at + 1).is_some_and(|next| is_number(next))
+                        || at.checked_sub(1).and_then(|before| words.get(before))
+                            == Some(&"the".to_owned()))
             }) || lower.contains("nothing else"),
             states,
             negative: words.iter().any(|w| NEGATIONS.contains(&w.as_str()))
@@ -362,6 +366,10 @@ mod tests {
             let claims = ClaimSet::of(sentence);
             assert!(!claims.only, "{sentence:?}");
             assert!(!claims.numbers.is_empty(), "{sentence:?}");
+        }
+        // `the only one` is the subject and nothing else, whatever "one" reads as.
+        for sentence in ["\"milk\" is the only one left", "\"milk\" is the only one"] {
+            assert!(ClaimSet::of(sentence).only, "{sentence:?}");
         }
     }
 

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use crate::driver::Reach;
-use crate::script::methods::{Kind, Method};
+use crate::script::methods::{Kind, Method, Op};
 use crate::script::page_reads::only_reads;
 
 /// The prelude's source, where its own expressions are read from.
@@ -23,7 +23,8 @@ const PRELUDE: &str = include_str!("prelude.js");
 pub(crate) fn reach_of(method: Method, params: &Value) -> Reach {
     match method.kind {
         Kind::Bookkeeping | Kind::Waits | Kind::AwaitsEvent => Reach::Read,
-        Kind::Reads => Reach::Check,
+        Kind::Reads if asserts(method.op) => Reach::Check,
+        Kind::Reads => Reach::Read,
         Kind::Requests => Reach::Request,
         Kind::Navigates => Reach::Navigate,
         Kind::Acts | Kind::Interacts => Reach::Act,
@@ -38,6 +39,15 @@ pub(crate) fn reach_of(method: Method, params: &Value) -> Reach {
             }
         }
     }
+}
+
+/// Whether a call of `op` is an assertion: it fails the step unless the page is as it claims.
+/// A read that only returns a value (`url`, `textContent`, `isVisible`) verifies nothing.
+fn asserts(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Frame("expect") | Op::ExpectScreenshot | Op::CheckAccessibility
+    )
 }
 
 /// The expressions the prelude itself evaluates in the page: `ALL_TEXT_CONTENTS`,
@@ -112,7 +122,8 @@ mod tests {
         assert_eq!(reach_of(row("page.keyboardType"), &none), Reach::Act);
         assert_eq!(reach_of(row("dialog.accept"), &none), Reach::Act);
         assert_eq!(reach_of(row("frame.expect"), &none), Reach::Check);
-        assert_eq!(reach_of(row("frame.textContent"), &none), Reach::Check);
+        assert_eq!(reach_of(row("frame.textContent"), &none), Reach::Read);
+        assert_eq!(reach_of(row("page.url"), &none), Reach::Read);
         assert_eq!(reach_of(row("waiter.finish"), &none), Reach::Read);
         // A script that may do more than read runs code; one that only reads is told apart.
         let code = json!({ "expression": "() => { setTimeout(() => fetch('/x'), 60); }" });

@@ -123,20 +123,30 @@ pub(super) fn hidden_locator(snap: &Snapshot, target: &Target) -> Result<String,
                 return Ok(found.locator);
             }
             match (target.scope.as_deref(), target.name.as_deref(), target.kind) {
-                (None, Some(name), Some(kind)) if target.quoted => Ok(format!(
-                    "page.getByRole({}, {{ name: {} }})",
-                    js_str(kind.roles()[0]),
-                    js_str(name)
-                )),
+                (None, Some(name), Some(kind)) if target.quoted => {
+                    Ok(any_role(kind, &format!(", {{ name: {} }}", js_str(name))))
+                }
                 // `the checkbox is gone`: an element named by its kind alone, of which the
                 // page shows none, is checked by the kind: no element of it is shown.
                 (None, None, Some(kind)) if kind != Kind::Item && decline.is_missing() => {
-                    Ok(format!("page.getByRole({})", js_str(kind.roles()[0])))
+                    Ok(any_role(kind, ""))
                 }
                 _ => Err(decline),
             }
         }
     }
+}
+
+/// A locator of the elements of any of `kind`'s roles, each with `options` (written after the
+/// role, with its leading comma): a check that none is shown must see every role the kind
+/// stands for (a search box is a `searchbox`, an alert a `status` or an `alert`).
+fn any_role(kind: Kind, options: &str) -> String {
+    kind.roles()
+        .iter()
+        .map(|role| format!("page.getByRole({}{options})", js_str(role)))
+        .reduce(|all, next| format!("{all}.or({next})"))
+        // Every kind has a role; none would leave `expect()`, a script error, never a pass.
+        .unwrap_or_default()
 }
 
 /// `the page shows T`: some element shows the text, as its whole text or as words of a longer
