@@ -19,6 +19,7 @@ mod image_diff;
 mod launch_failure;
 mod lifeline;
 mod locate;
+mod origin_blocked;
 mod origins;
 mod outbound_proxy;
 mod remote;

@@ -30,6 +30,7 @@ use serde_json::{Value, json};
 use crate::config::AllowedOrigins;
 use crate::driver::app_loader::AppLoader;
 use crate::driver::guard_log::{Culprit, GuardLog, OriginSeen};
+use crate::driver::origin_blocked::OriginBlocked;
 use crate::driver::route_patterns::{request_pattern, web_socket_pattern};
 use crate::driver::sentinel::{Sentinel, Through};
 use crate::driver::step_reach::{Reach, StepReach};
@@ -59,33 +60,6 @@ const DOCUMENT_HEARD_CAP: Duration = Duration::from_secs(1);
 /// How long reading the test's violations waits at most for judgements under way: a judgement
 /// waits at most [`DOCUMENT_HEARD_CAP`] for its document, and then decides at once.
 const JUDGED_CAP: Duration = Duration::from_secs(2);
-
-/// What `[browser] allowed_origins` refused, as the failure of the step that tried it says.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum OriginBlocked {
-    /// A top-level navigation.
-    #[error("blocked by [browser] allowed_origins: {url} — add its origin to allow it")]
-    Navigation { url: String },
-    /// A request that is not a top-level navigation; `kind` is its resource type (fetch,
-    /// websocket, image, ...) or `request` for step code's own.
-    #[error("blocked by [browser] allowed_origins: {kind} {url} — add its origin to allow it")]
-    Request { kind: String, url: String },
-    /// A connection the proxy refused, which carries no URL.
-    #[error(
-        "blocked by [browser] allowed_origins: a connection to {host}:{port} (a redirect, a \
-         WebSocket or another request that routing does not see) — add its origin to allow it"
-    )]
-    Connection { host: String, port: u16 },
-    /// Timers step code set in a page that had neither fired nor been cleared when the step's
-    /// timeout passed: what they send later cannot be judged as the step's.
-    #[error(
-        "blocked by [browser] allowed_origins: step code left {count} timer(s) pending in the \
-         page (setTimeout, setInterval, requestAnimationFrame or requestIdleCallback) that had \
-         not fired {secs} s later, so what they send cannot be checked — clear them before the \
-         step's code returns"
-    )]
-    TimersPending { count: u64, secs: u64 },
-}
 
 /// A plain request the worker's proxy read on a connection to a forbidden origin.
 #[derive(Debug, Clone, PartialEq, Eq)]

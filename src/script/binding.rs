@@ -378,11 +378,11 @@ impl StepHost {
         let started = Instant::now();
         let mut reply = self.dispatch(page_id, method, params);
         self.host_time.set(self.host_time.get() + started.elapsed());
-        if self.late.returned(&reply)
-            && let Some(guard) = self.test_page.origins()
-        {
-            guard.call_returned();
-        }
+        let parked = match reply {
+            Outcome::Parked(id) => Some(id),
+            Outcome::Done(_) | Outcome::Blocked(_) => None,
+        };
+        self.late.returned(parked, self.test_page.origins());
         // A parked call has not ended yet: its wait is not known.
         if !matches!(reply, Outcome::Parked(_))
             && let Some(timed) = TimedCall::of(method, params, started.elapsed())

@@ -8,7 +8,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
-use crate::script::binding::Outcome;
+use crate::driver::OriginGuard;
 
 /// See the module documentation.
 #[derive(Default)]
@@ -30,45 +30,48 @@ impl LateCalls {
         self.current.set(self.parked.borrow_mut().remove(&id));
     }
 
-    /// Whether the call being dispatched, answered with `outcome`, was late and returned. A
-    /// late call that was parked returns when it is resumed.
-    pub(super) fn returned(&self, outcome: &Outcome) -> bool {
+    /// Whether the call being dispatched was late and returned, as `guard` is told: it was
+    /// answered, or it was parked with id `parked` (a late call that was parked returns when it
+    /// is resumed).
+    pub(super) fn returned(&self, parked: Option<usize>, guard: Option<&OriginGuard>) -> bool {
         let late = self.current.replace(false);
-        match outcome {
-            Outcome::Parked(id) => {
+        let returned = match parked {
+            Some(id) => {
                 if late {
-                    self.parked.borrow_mut().insert(*id);
+                    self.parked.borrow_mut().insert(id);
                 }
                 false
             }
-            Outcome::Done(_) | Outcome::Blocked(_) => late,
+            None => late,
+        };
+        if let Some(guard) = guard.filter(|_| returned) {
+            guard.call_returned();
         }
+        returned
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::Value;
-
     use super::*;
 
     #[test]
     fn a_late_call_returns_when_it_is_answered_or_when_its_parked_call_is_resumed() {
         let calls = LateCalls::default();
         calls.called(true);
-        assert!(calls.returned(&Outcome::Done(Ok(Value::Null))));
+        assert!(calls.returned(None, None));
         // A read after it is not late.
         calls.called(false);
-        assert!(!calls.returned(&Outcome::Done(Ok(Value::Null))));
+        assert!(!calls.returned(None, None));
         // A parked act returns only when it is resumed; another parked call's resume does not
         // count for it.
         calls.called(true);
-        assert!(!calls.returned(&Outcome::Parked(3)));
+        assert!(!calls.returned(Some(3), None));
         calls.resumed(2);
-        assert!(!calls.returned(&Outcome::Done(Ok(Value::Null))));
+        assert!(!calls.returned(None, None));
         calls.resumed(3);
-        assert!(calls.returned(&Outcome::Blocked("blocked".to_owned())));
+        assert!(calls.returned(None, None));
         calls.resumed(3);
-        assert!(!calls.returned(&Outcome::Done(Ok(Value::Null))));
+        assert!(!calls.returned(None, None));
     }
 }

@@ -12,6 +12,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::writer::builtin::intent::Decline;
+pub(crate) use crate::writer::builtin::quoting::quoted;
+use crate::writer::builtin::quoting::{listed, quoted_list};
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
 
 /// The entities the earlier steps of one test introduced or acted on.
@@ -755,39 +757,6 @@ fn state_of(item: &str, predicate: Predicate) -> String {
         Predicate::Active => format!("{item} is active"),
         Predicate::Listed => format!("{item} appears in the list"),
     }
-}
-
-/// `item` in quotes the tokenizer reads back whole: the first kind it does not hold.
-pub(crate) fn quoted(item: &str) -> Option<String> {
-    [('"', '"'), ('\'', '\''), ('\u{201c}', '\u{201d}')]
-        .iter()
-        .find(|(open, close)| !item.contains(*open) && !item.contains(*close))
-        .map(|(open, close)| format!("{open}{item}{close}"))
-}
-
-/// `"a", "b" and "c"`.
-fn quoted_list(items: &[String]) -> String {
-    let quoted: Vec<String> = items
-        .iter()
-        .map(|item| quoted(item).unwrap_or_default())
-        .collect();
-    match quoted.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// The items as a message lists them.
-fn listed(items: &[String]) -> String {
-    if items.is_empty() {
-        return "none".to_owned();
-    }
-    items
-        .iter()
-        .map(|item| format!("\"{item}\""))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// A JavaScript string literal's text, its escapes undone.

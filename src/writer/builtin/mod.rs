@@ -54,6 +54,7 @@ mod plan_steps;
 mod plan_typing;
 mod plan_unnamed;
 mod qualifiers;
+mod quoting;
 mod resolve;
 mod rewrites;
 mod rows;
