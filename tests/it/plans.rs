@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use crate::support::fake_llm::{FakeLlm, generation_of};
-use crate::support::{Test, repo_dir};
+use crate::support::{Output, Test, repo_dir};
 
 const PLAN: &str = "tests/fixtures/playwright-plans/basic-operations.plan.md";
 const JQUERY: &str = "tests/fixtures/todomvc/jquery";
@@ -50,19 +50,24 @@ const GREEN_ON_JQUERY: &[&str] = &[
     "should-delete-todo-when-edited-to-empty",
 ];
 
-#[test]
-fn the_planner_plan_runs_offline_with_references_read_and_no_vacuous_check() {
+/// Playwright's plan imported and run on the fixture build `site`, the built-in generator
+/// first and no LLM, with the JSON report in `report/`.
+fn run_plan_offline(site: &str) -> Output {
     let plan = repo_dir().join(PLAN);
-    let imported = Test::new()
+    Test::new()
         .args(&["import", plan.to_str().unwrap()])
         .run()
-        .assert_exit(0);
-    let out = imported
+        .assert_exit(0)
         .again()
-        .site_from_repo(JQUERY)
+        .site_from_repo(site)
         .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
         .args(&["run", "--reporter", "json", "--output", "report"])
-        .run();
+        .run()
+}
+
+#[test]
+fn the_planner_plan_runs_offline_with_references_read_and_no_vacuous_check() {
+    let out = run_plan_offline(JQUERY);
     let events: Vec<Value> = out.events("report/events.jsonl");
     let finished: Vec<&Value> = events
         .iter()
@@ -217,17 +222,7 @@ const GREEN_ON_REACT_STORAGE: &[&str] = &[
 /// read the counter, and "the footer is hidden" reads the footer the page showed earlier.
 #[test]
 fn the_planner_plan_runs_offline_on_the_react_build_that_persists() {
-    let plan = repo_dir().join(PLAN);
-    let imported = Test::new()
-        .args(&["import", plan.to_str().unwrap()])
-        .run()
-        .assert_exit(0);
-    let out = imported
-        .again()
-        .site_from_repo(REACT_STORAGE)
-        .env("PRETTYPLAY_GENERATE_BUILTIN", "first")
-        .args(&["run", "--reporter", "json", "--output", "report"])
-        .run();
+    let out = run_plan_offline(REACT_STORAGE);
     let events: Vec<Value> = out.events("report/events.jsonl");
     let green: Vec<&str> = events
         .iter()
