@@ -25,6 +25,7 @@ use crate::writer::builtin::intent::{
 };
 use crate::writer::builtin::kinds::Kind;
 use crate::writer::builtin::phrases::key_name;
+use crate::writer::builtin::placement;
 use crate::writer::builtin::qualifiers::quality;
 use crate::writer::builtin::tokens::Tok;
 use crate::writer::builtin::visual::ENDINGS;
@@ -261,6 +262,15 @@ impl Explained {
                 self.target(target);
                 self.all(LEFT);
                 self.meaning(Meaning::Negation);
+            }
+            Intent::Placed { subject, of, .. } => {
+                self.target(subject);
+                self.target(of);
+                self.all(placement::PLACING);
+                self.all(placement::PARTICIPLES);
+                for (words, _) in placement::RELATIONS {
+                    self.all(words);
+                }
             }
             Intent::State { target, .. } => {
                 self.target(target);

@@ -20,7 +20,7 @@ use crate::writer::builtin::unnamed::labelled_value;
 use crate::writer::builtin::vocabulary::DESCRIBING;
 
 /// Every role: a check may be about any element.
-const ANY: &[&str] = &[
+pub(super) const ANY: &[&str] = &[
     "button",
     "link",
     "tab",

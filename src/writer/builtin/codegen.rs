@@ -12,13 +12,14 @@ use crate::writer::builtin::http;
 use crate::writer::builtin::intent::{Answer, Cause, Decline, DialogKind, Intent, Literal, Target};
 use crate::writer::builtin::js_values::value_js;
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
-use crate::writer::builtin::locator::{js_str, norm};
-use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE, element, only_field};
+use crate::writer::builtin::locator::{Found, js_str, norm};
+use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE, checked_element, element, only_field};
 use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::unnamed::context_menu_area;
 use crate::writer::builtin::{
-    accessibility, cards, cell_code, choices, compound, either, loading_code, table_code, visual,
+    accessibility, cards, cell_code, choices, compound, either, loading_code, place_code,
+    table_code, visual,
 };
 
 /// The step function around `lines`, each on its own indented line.
@@ -115,6 +116,11 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Both(parts) => both(snap, parts),
         Intent::OrHidden { hidden, otherwise } => either::code(snap, hidden, otherwise, body),
         Intent::Visible { target, shown } => check_code::visible(snap, target, *shown),
+        Intent::Placed {
+            subject,
+            relation,
+            of,
+        } => place_code::placed(snap, subject, *relation, of),
         Intent::PageShows(text) => check_code::page_shows(snap, text),
         Intent::PageContains(text) => Ok(vec![check_code::page_contains(text)]),
         Intent::ListShows { values, only } => check_code::list_shows(snap, values, *only),
@@ -239,6 +245,39 @@ fn click(snap: &Snapshot, target: &Target, double: bool) -> Result<Vec<String>, 
         Err(decline) => decline,
     };
     match (&target.scope, &target.name) {
+        // `click the delete button` where the page shows one button that deletes, named `×`:
+        // the names delete buttons go by, as `delete "T"` finds them, and only when exactly
+        // one button on the page has one of them.
+        (None, Some(name))
+            if !double
+                && !target.quoted
+                && matches!(target.kind, None | Some(Kind::Button))
+                && target.nth.is_none()
+                && DELETE_WORDS.contains(&norm(name).as_str()) =>
+        {
+            let found: Vec<Found> = DELETE_WORDS
+                .iter()
+                .filter_map(|name| {
+                    let named = Target {
+                        name: Some((*name).to_owned()),
+                        kind: Some(Kind::Button),
+                        ..target.clone()
+                    };
+                    checked_element(snap, &named, &[]).ok()
+                })
+                .collect();
+            // A button the snapshot names is one element however many of the names find it;
+            // one found only by the words of its classes (`button.destroy`) may be the same
+            // element again, so it counts only when the snapshot names none.
+            let (mut named, described): (Vec<&Found>, Vec<&Found>) =
+                found.iter().partition(|f| f.node != usize::MAX);
+            named.sort_by_key(|f| f.node);
+            named.dedup_by_key(|f| f.node);
+            match (named.as_slice(), described.as_slice()) {
+                ([one], _) | ([], [one]) => Ok(vec![format!("await {}.click();", one.locator)]),
+                _ => Err(decline),
+            }
+        }
         (Some(row), Some(name)) if !double && DELETE_WORDS.contains(&norm(name).as_str()) => {
             let Some((item, button)) = hidden_delete(snap, row) else {
                 return Err(decline);
@@ -589,6 +628,21 @@ mod tests {
             "await page.getByRole('listitem').filter({ has: page.getByText('buy milk', { exact: true }) }).getByRole('button', { name: 'Delete', exact: true }).click();"
         );
         assert!(declined("click the \"Save\" button", TODOS).starts_with("no element"));
+    }
+
+    /// A delete button named only by its sign is found by the names delete buttons go by, and
+    /// only when the page shows exactly one of them.
+    #[test]
+    fn the_delete_button_is_the_one_button_named_as_delete_buttons_are() {
+        const HOVERED: &str = "- list:\n  - listitem:\n    - checkbox\n    - text: buy milk\n    - button \"×\"\n- button \"Clear completed\"\n";
+        assert_eq!(
+            one("click the delete button", HOVERED),
+            "await page.getByRole('button', { name: '×', exact: true }).click();"
+        );
+        const TWO: &str = "- button \"×\"\n- button \"Remove\"\n";
+        assert!(declined("click the delete button", TWO).starts_with("no element"));
+        // A quoted name is the button's whole name, never one of the others.
+        assert!(declined("click the \"Delete\" button", HOVERED).starts_with("no element"));
     }
 
     #[test]

@@ -158,4 +158,24 @@ mod tests {
             );
         }
     }
+
+    /// After a hover the item shows its delete button, named `×`, which the page's structure
+    /// also lists by its class (`button.destroy`): both are one button, and `click the delete
+    /// button` clicks it by the name the snapshot gives.
+    #[test]
+    fn the_delete_button_a_hover_shows_is_clicked_by_its_name() {
+        let state = PageState {
+            url: "http://127.0.0.1:8080/".to_owned(),
+            base_url: Some("http://127.0.0.1:8080/".to_owned()),
+            snapshot: "- main [ref=e6]:\n  - list [ref=e9]:\n    - listitem [ref=e10]:\n      - generic [ref=e11]:\n        - checkbox [ref=e12]\n        - generic [ref=e13]: Task to delete\n        - button \"×\" [ref=e14]\n".to_owned(),
+            structure: r#"[{"role":"button","tag":"button","words":["destroy"],"locator":"page.locator('button.destroy')","text":"","visible":true,"placeholder":null,"label":null}]"#.to_owned(),
+            ..PageState::default()
+        };
+        let code = write_step_in_test("click the delete button", &[], &state, &|_| true, &[], &[])
+            .unwrap();
+        assert!(
+            code.contains("await page.getByRole('button', { name: '×', exact: true }).click();"),
+            "{code}"
+        );
+    }
 }

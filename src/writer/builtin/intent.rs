@@ -101,6 +101,23 @@ pub(crate) struct Target {
     pub narrow: Option<State>,
 }
 
+/// Where one element is drawn in relation to another, as a sentence places it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Relation {
+    /// `on the right side of X`: the element is in X's right half (its centre is right of X's).
+    RightSide,
+    /// `on the left side of X`.
+    LeftSide,
+    /// `to the right of X`: the element starts where X ends, or further right.
+    RightOf,
+    /// `to the left of X`.
+    LeftOf,
+    /// `above X`: the element ends where X starts, or higher.
+    Above,
+    /// `below X`.
+    Below,
+}
+
 /// What a URL check says of its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum UrlMatch {
@@ -344,6 +361,13 @@ pub(crate) enum Intent {
     OrHidden {
         hidden: Target,
         otherwise: Box<Intent>,
+    },
+    /// `a delete button appears on the right side of "buy milk"`, `the logo is above the
+    /// heading`: where `subject` is drawn in relation to `of` (`placement.rs`).
+    Placed {
+        subject: Target,
+        relation: Relation,
+        of: Target,
     },
     /// `the URL has no query string`.
     NoQuery,

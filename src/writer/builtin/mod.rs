@@ -47,6 +47,8 @@ mod loading_code;
 mod locator;
 mod navigation;
 mod phrases;
+mod place_code;
+mod placement;
 mod plan_counts;
 mod plan_readers;
 mod plan_states;

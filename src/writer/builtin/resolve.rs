@@ -286,6 +286,16 @@ fn element_of(
         })
 }
 
+/// The locator of the one list item or row that holds `text`, as a scope of an element in it
+/// (`the delete button in "T"`) is found.
+pub(crate) fn row_of(snap: &Snapshot, text: &str) -> Result<String, Decline> {
+    let target = Target {
+        scope: Some(text.to_owned()),
+        ..Target::default()
+    };
+    scope(snap, &target).map(|(row, _)| row)
+}
+
 /// The locator base and the nodes a target is looked for among: the whole page, or the one
 /// list item or row holding its scope text.
 fn scope(snap: &Snapshot, target: &Target) -> Result<(String, Vec<usize>), Decline> {

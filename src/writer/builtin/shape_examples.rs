@@ -554,6 +554,31 @@ await item.getByRole('button', { name: 'Delete' }).click();
 await expect(item).toHaveCount(0);"#,
 }];
 
+pub(crate) const PLACED: &[Example] = &[
+    Example {
+        sentence: r#"a delete button appears on the right side of "buy milk""#,
+        page: TODO,
+        code: r#"const subject = page.getByRole('listitem').filter({ has: page.getByText('buy milk', { exact: true }) }).getByRole('button', { name: 'Delete', exact: true });
+const reference = page.getByRole('listitem').filter({ has: page.getByText('buy milk', { exact: true }) });
+await expect(subject).toBeVisible();
+await expect(reference).toBeVisible();
+const box = await subject.boundingBox();
+const of = await reference.boundingBox();
+expect(box.x + box.width / 2).toBeGreaterThan(of.x + of.width / 2);"#,
+    },
+    Example {
+        sentence: r#"the "Submit" button is below the "Subscribe" checkbox"#,
+        page: FORM,
+        code: r#"const subject = page.getByRole('button', { name: 'Submit', exact: true });
+const reference = page.getByRole('checkbox', { name: 'Subscribe', exact: true });
+await expect(subject).toBeVisible();
+await expect(reference).toBeVisible();
+const box = await subject.boundingBox();
+const of = await reference.boundingBox();
+expect(box.y).toBeGreaterThanOrEqual(of.y + of.height);"#,
+    },
+];
+
 pub(crate) const SHOW: &[Example] = &[Example {
     sentence: r#"show the active todos"#,
     page: TODO,

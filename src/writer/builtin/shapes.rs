@@ -18,8 +18,8 @@ use crate::writer::builtin::table_cells::{ColumnCells, TableColumns};
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize, verb};
 use crate::writer::builtin::waits::{TextAppears, Wait};
 use crate::writer::builtin::{
-    accessibility, assertions, cards, choices, compound, either, forms, grammar, http, tables,
-    visual,
+    accessibility, assertions, cards, choices, compound, either, forms, grammar, http, placement,
+    tables, visual,
 };
 
 /// A shape read from the sentence's words alone.
@@ -277,6 +277,11 @@ pub(crate) static SHAPES: &[&dyn Shape] = &[
     &RequestCheckAfterColon,
     &EitherOrHidden,
     &TwoChecks,
+    &Words {
+        name: "placed against",
+        examples: ex::PLACED,
+        read: placement::shape,
+    },
     &Words {
         name: "no accessibility violations",
         examples: ex::ACCESSIBLE,

@@ -1,0 +1,170 @@
+//! The code of a placement check (`placement.rs`): both elements are shown, and their boxes
+//! stand as the sentence says. Playwright Test has no matcher for where an element is drawn,
+//! so the boxes are read and compared with plain number matchers, after web-first checks that
+//! both are visible (a box is only read from an element that is drawn).
+//!
+//! Main function: [`placed`].
+
+use crate::writer::builtin::check_code::ANY;
+use crate::writer::builtin::intent::{Decline, Relation, Target};
+use crate::writer::builtin::kinds::Kind;
+use crate::writer::builtin::locator::norm;
+use crate::writer::builtin::resolve::{checked_element, row_of};
+use crate::writer::builtin::rows::DELETE_WORDS;
+use crate::writer::builtin::snapshot::Snapshot;
+
+/// `subject` is drawn as `relation` says against `of`.
+pub(super) fn placed(
+    snap: &Snapshot,
+    subject: &Target,
+    relation: Relation,
+    of: &Target,
+) -> Result<Vec<String>, Decline> {
+    let side = matches!(relation, Relation::RightSide | Relation::LeftSide);
+    let item = match (&of.name, of.quoted, of.kind) {
+        (Some(text), true, None | Some(Kind::Item)) if side => row_of(snap, text).ok(),
+        _ => None,
+    };
+    let (subject, reference) = match item {
+        // `a delete button appears on the right side of "buy milk"`: a side of the item that
+        // shows the text, and the element is the one in that item.
+        Some(row) => (in_item(snap, subject, of.name.as_deref())?, row),
+        None => (
+            checked_element(snap, subject, ANY)?.locator,
+            checked_element(snap, of, ANY)?.locator,
+        ),
+    };
+    let comparison = match relation {
+        Relation::RightSide => {
+            "expect(box.x + box.width / 2).toBeGreaterThan(of.x + of.width / 2);"
+        }
+        Relation::LeftSide => "expect(box.x + box.width / 2).toBeLessThan(of.x + of.width / 2);",
+        Relation::RightOf => "expect(box.x).toBeGreaterThanOrEqual(of.x + of.width);",
+        Relation::LeftOf => "expect(box.x + box.width).toBeLessThanOrEqual(of.x);",
+        Relation::Above => "expect(box.y + box.height).toBeLessThanOrEqual(of.y);",
+        Relation::Below => "expect(box.y).toBeGreaterThanOrEqual(of.y + of.height);",
+    };
+    Ok(vec![
+        format!("const subject = {subject};"),
+        format!("const reference = {reference};"),
+        "await expect(subject).toBeVisible();".to_owned(),
+        "await expect(reference).toBeVisible();".to_owned(),
+        "const box = await subject.boundingBox();".to_owned(),
+        "const of = await reference.boundingBox();".to_owned(),
+        comparison.to_owned(),
+    ])
+}
+
+/// The element `subject` names inside the item holding `text`. A delete button is found by
+/// any of the names delete buttons go by (`×`, `Remove`), as `delete "T"` finds it.
+fn in_item(snap: &Snapshot, subject: &Target, text: Option<&str>) -> Result<String, Decline> {
+    let scoped = Target {
+        scope: subject.scope.clone().or(text.map(str::to_owned)),
+        ..subject.clone()
+    };
+    let decline = match checked_element(snap, &scoped, ANY) {
+        Ok(found) => return Ok(found.locator),
+        Err(decline) => decline,
+    };
+    let deletes = !subject.quoted
+        && matches!(subject.kind, None | Some(Kind::Button))
+        && subject
+            .name
+            .as_deref()
+            .is_some_and(|name| DELETE_WORDS.contains(&norm(name).as_str()));
+    if !deletes {
+        return Err(decline);
+    }
+    DELETE_WORDS
+        .iter()
+        .find_map(|name| {
+            let named = Target {
+                name: Some((*name).to_owned()),
+                kind: Some(Kind::Button),
+                ..scoped.clone()
+            };
+            checked_element(snap, &named, &[]).ok()
+        })
+        .map(|found| found.locator)
+        .ok_or(decline)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::writer::builtin::shapes::write;
+    use crate::writer::builtin::snapshot::Snapshot;
+
+    fn written(sentence: &str, page: &str) -> Result<Vec<String>, String> {
+        write(sentence, &[], &Snapshot::parse(page))
+            .map(|w| w.lines)
+            .map_err(|d| d.0)
+    }
+
+    /// The item's delete button named `×` is the delete button the sentence places, and the
+    /// item is what it is placed against.
+    #[test]
+    fn a_delete_button_in_an_item_is_found_by_the_names_delete_buttons_go_by() {
+        const HOVERED: &str = "- list:\n  - listitem:\n    - checkbox\n    - generic: buy milk\n    - button \"×\"\n  - listitem:\n    - checkbox\n    - generic: walk the dog\n";
+        let lines = written(
+            r#"a delete button appears on the right side of "buy milk""#,
+            HOVERED,
+        )
+        .unwrap();
+        assert!(
+            lines[0].ends_with(".getByRole('button', { name: '×', exact: true });"),
+            "{lines:?}"
+        );
+        assert!(
+            lines[0].contains("page.getByText('buy milk', { exact: true })"),
+            "{lines:?}"
+        );
+        assert_eq!(
+            lines.last().unwrap(),
+            "expect(box.x + box.width / 2).toBeGreaterThan(of.x + of.width / 2);"
+        );
+        // The other item shows no delete button: nothing is placed, so the step declines.
+        assert!(
+            written(
+                r#"a delete button appears on the right side of "walk the dog""#,
+                HOVERED
+            )
+            .is_err()
+        );
+    }
+
+    /// Each relation compares the boxes' edges or centres as its words say.
+    #[test]
+    fn each_relation_compares_the_boxes_as_it_says() {
+        const FORM: &str = "- textbox \"Name\"\n- button \"Save\"\n";
+        for (relation, expected) in [
+            (
+                "to the right of",
+                "expect(box.x).toBeGreaterThanOrEqual(of.x + of.width);",
+            ),
+            (
+                "to the left of",
+                "expect(box.x + box.width).toBeLessThanOrEqual(of.x);",
+            ),
+            (
+                "above",
+                "expect(box.y + box.height).toBeLessThanOrEqual(of.y);",
+            ),
+            (
+                "below",
+                "expect(box.y).toBeGreaterThanOrEqual(of.y + of.height);",
+            ),
+            (
+                "on the left side of",
+                "expect(box.x + box.width / 2).toBeLessThan(of.x + of.width / 2);",
+            ),
+        ] {
+            let sentence = format!(r#"the "Save" button is {relation} the "Name" field"#);
+            let lines = written(&sentence, FORM).unwrap();
+            assert_eq!(lines.last().unwrap(), expected, "{sentence}");
+            assert_eq!(
+                lines[0],
+                "const subject = page.getByRole('button', { name: 'Save', exact: true });"
+            );
+        }
+    }
+}
