@@ -32,6 +32,8 @@ mod discourse;
 mod dropdown_option;
 mod edit_mode;
 mod either;
+mod element_code;
+mod element_step;
 mod field_reference;
 mod forms;
 mod grammar;
