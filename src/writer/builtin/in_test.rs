@@ -1,7 +1,8 @@
 //! The built-in generator's writer for a step in its test: the step's sentence is read with
 //! the test's discourse memory (what earlier steps added and acted on, `discourse.rs`), as a
 //! planner's loose step (`plan_steps.rs`) and with the run's origins (`navigation.rs`), and
-//! its parts are written by the shapes.
+//! its parts are written by the shapes (a sentence) or by `element_code.rs` (an act or a check
+//! on an element the reader resolved).
 //!
 //! Main function: [`write_step_in_test`].
 
