@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::writer::builtin::element_step::{Check, ElementStep, Subject};
 use crate::writer::builtin::intent::Decline;
 pub(crate) use crate::writer::builtin::quoting::quoted;
 use crate::writer::builtin::quoting::{listed, quoted_list};
@@ -37,7 +38,8 @@ pub(crate) struct Discourse {
     states_unsure: bool,
 }
 
-/// One part of what a referring sentence means: a sentence the shapes read, or a line of code.
+/// One part of what a referring sentence means: a sentence the shapes read, or an act or a
+/// check on an element the reader resolved, which `element_code.rs` writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Part {
     Sentence(String),
@@ -45,16 +47,18 @@ pub(crate) enum Part {
     /// control a page shows once it has items): read on the page with the elements it hides
     /// now counted as shown.
     Revealed(String),
-    Code(String),
+    Step(ElementStep),
 }
 
-/// The text of each part, as the readers' unit tests compare them.
+/// The text of each part, as the readers' unit tests compare them: a sentence as it is, a
+/// step as the lines of its code.
 #[cfg(test)]
 pub(crate) fn texts(parts: Vec<Part>) -> Vec<String> {
     parts
         .into_iter()
-        .map(|part| match part {
-            Part::Sentence(s) | Part::Revealed(s) | Part::Code(s) => s,
+        .flat_map(|part| match part {
+            Part::Sentence(s) | Part::Revealed(s) => vec![s],
+            Part::Step(step) => crate::writer::builtin::element_code::element_lines(&step),
         })
         .collect()
 }
@@ -518,8 +522,10 @@ impl Discourse {
             )));
         };
         if focused {
-            return Some(Ok(vec![Part::Code(format!(
-                "await expect({field}).toBeFocused();"
+            return Some(Ok(vec![Part::Step(ElementStep::claim(
+                Subject::Located(field.clone()),
+                Check::Focused,
+                false,
             ))]));
         }
         let Some(typed) = &self.typed else {
@@ -528,9 +534,10 @@ impl Discourse {
                  still in the field",
             )));
         };
-        Some(Ok(vec![Part::Code(format!(
-            "await expect({field}).toHaveValue({});",
-            js_string(typed)
+        Some(Ok(vec![Part::Step(ElementStep::claim(
+            Subject::Located(field.clone()),
+            Check::Value(typed.clone()),
+            false,
         ))]))
     }
 }
@@ -772,14 +779,14 @@ fn unescape(text: &str) -> String {
     out
 }
 
-/// `text` as a single-quoted JavaScript string.
-fn js_string(text: &str) -> String {
-    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `text` as a single-quoted JavaScript string.
+    fn js_string(text: &str) -> String {
+        format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
+    }
 
     const FIELD: &str =
         "page.getByRole('textbox', { name: 'What needs to be done?', exact: true })";

@@ -8,15 +8,20 @@
 //! listed in `plan_readers.rs`' `PLAN_READERS`.
 
 use crate::writer::builtin::discourse::Part;
+use crate::writer::builtin::element_step::{Check, ElementStep, Op, Subject};
 use crate::writer::builtin::intent::Decline;
-use crate::writer::builtin::locator::js_str;
-use crate::writer::builtin::plan_steps::{
-    Reading, Said, code, item_locator, references, sentence_of, words,
-};
+use crate::writer::builtin::plan_steps::{Reading, Said, claim, references, sentence_of, words};
 use crate::writer::builtin::tokens::{Tok, normalize};
 
-/// The editor of the item being edited.
-pub(crate) const EDITOR: &str = "page.getByRole('listitem').getByRole('textbox')";
+/// The check of the editor of the item being edited.
+fn editor(check: Check, not: bool) -> Part {
+    Part::Step(ElementStep::claim(Subject::Editor, check, not))
+}
+
+/// An act on the editor of the item being edited.
+fn on_editor(op: Op) -> Part {
+    Part::Step(ElementStep::new(Subject::Editor, op))
+}
 
 /// `double-click on the todo to enter edit mode`, `double-click 'x' to edit it`: the action,
 /// then the check that an item's editor has the focus, which is what the purpose says.
@@ -43,7 +48,7 @@ pub(crate) fn to_edit(said: &Said) -> Reading {
         None => vec![Part::Sentence(sentence_of(&action.raw))],
     };
     let mut parts = action;
-    parts.push(Part::Code(format!("await expect({EDITOR}).toBeFocused();")));
+    parts.push(editor(Check::Focused, false));
     Some(Ok(parts))
 }
 
@@ -67,21 +72,16 @@ pub(crate) fn in_edit_mode(said: &Said) -> Reading {
                 Ok(item) => item,
                 Err(decline) => return Some(Err(decline)),
             };
-            code(format!(
-                "await expect({EDITOR}).toHaveValue({});",
-                js_str(&item)
-            ))
+            claim(Subject::Editor, Check::Value(item), false)
         }
         ["the", "edit", "textbox" | "field", "is", "focused"]
-        | ["the", "textbox", "is", "focused"] => {
-            code(format!("await expect({EDITOR}).toBeFocused();"))
-        }
+        | ["the", "textbox", "is", "focused"] => claim(Subject::Editor, Check::Focused, false),
         [
             "edit",
             "mode",
             "is",
             "exited" | "cancelled" | "canceled" | "closed" | "left",
-        ] => code(format!("await expect({EDITOR}).toHaveCount(0);")),
+        ] => claim(Subject::Editor, Check::Count(0), false),
         _ => None,
     }
 }
@@ -99,7 +99,7 @@ fn editor_appears(said: &Said, w: &[&str], at: usize) -> Reading {
     ) {
         return None;
     }
-    let visible = Part::Code(format!("await expect({EDITOR}).toBeVisible();"));
+    let visible = editor(Check::Visible, false);
     let value = match (&w[at + 1..], said.toks.last()) {
         ([], _) => return Some(Ok(vec![visible])),
         (
@@ -112,10 +112,7 @@ fn editor_appears(said: &Said, w: &[&str], at: usize) -> Reading {
     };
     Some(Ok(vec![
         visible,
-        Part::Code(format!(
-            "await expect({EDITOR}).toHaveValue({});",
-            js_str(value)
-        )),
+        editor(Check::Value(value.clone()), false),
     ]))
 }
 
@@ -136,21 +133,14 @@ pub(crate) fn change_text(said: &Said) -> Reading {
     };
     let then = match end {
         [] => None,
-        ["and", "press", "enter"] => Some(format!("await {EDITOR}.press('Enter');")),
+        ["and", "press", "enter"] => Some(Op::Press("Enter")),
         ["and" | "but", "press", "escape"]
-        | ["but", "press", "escape", "instead", "of", "enter"] => {
-            Some(format!("await {EDITOR}.press('Escape');"))
-        }
-        ["and", "click", "elsewhere"] | ["and", "blur", "the", "input" | "field"] => {
-            Some(format!("await {EDITOR}.blur();"))
-        }
+        | ["but", "press", "escape", "instead", "of", "enter"] => Some(Op::Press("Escape")),
+        ["and", "click", "elsewhere"] | ["and", "blur", "the", "input" | "field"] => Some(Op::Blur),
         _ => return None,
     };
-    let mut parts = vec![Part::Code(format!(
-        "await {EDITOR}.fill({});",
-        js_str(&value)
-    ))];
-    parts.extend(then.map(Part::Code));
+    let mut parts = vec![on_editor(Op::Fill(value))];
+    parts.extend(then.map(on_editor));
     Some(Ok(parts))
 }
 
@@ -202,10 +192,7 @@ pub(crate) fn updated(said: &Said) -> Reading {
     if item.is_empty() {
         return Some(Err(Decline::new("the item's text is empty")));
     }
-    code(format!(
-        "await expect({}).toBeVisible();",
-        item_locator(&item)
-    ))
+    claim(Subject::Item(item), Check::Visible, false)
 }
 
 /// `the changes are saved`, `changes are not saved`: after an item was edited in place, the
@@ -255,14 +242,16 @@ pub(crate) fn changes_saved(said: &Said) -> Reading {
             "the edit leaves the item's text empty, so no item can show it",
         )));
     }
-    let mut parts = vec![Part::Code(format!(
-        "await expect({}).toBeVisible();",
-        item_locator(shown)
+    let mut parts = vec![Part::Step(ElementStep::claim(
+        Subject::item(shown),
+        Check::Visible,
+        false,
     ))];
     if gone != shown && !gone.trim().is_empty() {
-        parts.push(Part::Code(format!(
-            "await expect({}).toHaveCount(0);",
-            item_locator(gone)
+        parts.push(Part::Step(ElementStep::claim(
+            Subject::item(gone),
+            Check::Count(0),
+            false,
         )));
     }
     Some(Ok(parts))
@@ -362,7 +351,7 @@ mod saved_tests {
     /// The discourse after adding "a" and changing its text to "b" in its editor.
     fn edited() -> Discourse {
         let field = "page.getByRole('textbox', { name: 'What needs to be done?' })";
-        let editor = super::EDITOR;
+        let editor = super::tests::EDITOR;
         Discourse::of(
             &[
                 "add 'a'".to_owned(),

@@ -7,17 +7,13 @@
 //! Main function: [`the_field_just_used`], one of the plan readers (`plan_readers.rs`).
 
 use crate::writer::builtin::discourse::Part;
+use crate::writer::builtin::element_step::{Check, ElementStep, Op, Subject};
 use crate::writer::builtin::intent::Decline;
-use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::plan_steps::{Reading, Said, words};
 use crate::writer::builtin::tokens::Tok;
 
 /// Nouns that name a field without saying which.
 const FIELD_NOUNS: &[&str] = &["field", "input", "textbox", "box"];
-
-/// The fields the browser validates: a constraint attribute or a type with a format.
-const CONSTRAINED: &str = "[required], [pattern], [min], [max], [minlength], [maxlength], [step], \
-     [type=\"email\"], [type=\"url\"], [type=\"number\"], [type=\"date\"]";
 
 /// What a sentence about the field just used says of it or does to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,7 +42,11 @@ pub(crate) fn the_field_just_used(said: &Said) -> Reading {
              this step can name (write the field's name in quotes)",
         )));
     };
-    let line = match step {
+    let value = |text: String| Op::Expect {
+        check: Check::Value(text),
+        not: false,
+    };
+    let op = match step {
         FieldStep::Typed => {
             let Some(typed) = said.discourse.typed() else {
                 return Some(Err(Decline::new(
@@ -54,31 +54,16 @@ pub(crate) fn the_field_just_used(said: &Said) -> Reading {
                      that is still in the field",
                 )));
             };
-            format!("await expect({field}).toHaveValue({});", js_str(typed))
+            value(typed.to_owned())
         }
-        FieldStep::Value(value) => {
-            format!("await expect({field}).toHaveValue({});", js_str(&value))
-        }
-        FieldStep::Empty => format!("await expect({field}).toHaveValue('');"),
-        // A field with no constraint of its own is always `:valid`, so "valid" is checked only
-        // on a field the browser validates, and not where the app marks it invalid itself.
-        FieldStep::Valid(true) => {
-            return Some(Ok(vec![
-                Part::Code(format!(
-                    "await expect({field}.and(page.locator('{CONSTRAINED}')).and(page.locator(':valid'))).toHaveCount(1);"
-                )),
-                Part::Code(format!(
-                    "await expect({field}).not.toHaveAttribute('aria-invalid', 'true');"
-                )),
-            ]));
-        }
-        FieldStep::Valid(false) => {
-            format!("await expect({field}.and(page.locator(':invalid'))).toHaveCount(1);")
-        }
-        FieldStep::Clear => format!("await {field}.clear();"),
-        FieldStep::Fill(value) => format!("await {field}.fill({});", js_str(&value)),
+        FieldStep::Value(text) => value(text),
+        FieldStep::Empty => value(String::new()),
+        FieldStep::Valid(valid) => Op::Valid(valid),
+        FieldStep::Clear => Op::Clear,
+        FieldStep::Fill(text) => Op::Fill(text),
     };
-    Some(Ok(vec![Part::Code(line)]))
+    let field = Subject::Located(field.to_owned());
+    Some(Ok(vec![Part::Step(ElementStep::new(field, op))]))
 }
 
 /// The reading of `toks` as a step about an unnamed field. Every word must be read: a word
@@ -134,6 +119,7 @@ mod tests {
     use super::*;
     use crate::script::PageState;
     use crate::writer::builtin::discourse::Discourse;
+    use crate::writer::builtin::element_code::CONSTRAINED;
     use crate::writer::builtin::tokens::{normalize, tokenize};
 
     const AGE: &str = "page.getByRole('spinbutton', { name: 'How old are you?', exact: true })";

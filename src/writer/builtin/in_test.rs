@@ -1,13 +1,15 @@
 //! The built-in generator's writer for a step in its test: the step's sentence is read with
 //! the test's discourse memory (what earlier steps added and acted on, `discourse.rs`), as a
 //! planner's loose step (`plan_steps.rs`) and with the run's origins (`navigation.rs`), and
-//! its parts are written by the shapes.
+//! its parts are written by the shapes (a sentence) or by `element_code.rs` (an act or a check
+//! on an element the reader resolved).
 //!
 //! Main function: [`write_step_in_test`].
 
 use crate::script::PageState;
 use crate::writer::builtin::codegen::{statements, step_function};
 use crate::writer::builtin::discourse::{Discourse, Part};
+use crate::writer::builtin::element_code::element_lines;
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::navigation::write_step_within;
 use crate::writer::builtin::plan_readers::read_plan_step;
@@ -47,13 +49,13 @@ pub(crate) fn write_step_in_test(
             write_step_within(sentence, columns, state, allows).map_err(|_| unresolved)
         }
         Some(Ok(parts)) => {
-            // The parts are sentences and code of the readers' own, which the registry's
+            // The parts are sentences and steps of the readers' own, which the registry's
             // accounting of qualifiers does not see: a word of manner declines here.
             unread_manner(&normalize(tokenize(sentence, columns)))?;
             let mut lines = Vec::new();
             for part in parts {
                 match part {
-                    Part::Code(line) => lines.push(line),
+                    Part::Step(step) => lines.extend(element_lines(&step)),
                     Part::Sentence(said) => lines.extend(statements(&write_step_within(
                         &said, columns, state, allows,
                     )?)),

@@ -8,9 +8,9 @@
 //! `shape_examples.rs`) whose readers live in `grammar.rs` (actions), `assertions.rs` (checks),
 //! `forms.rs`, `http.rs`, `cards.rs`, `choices.rs` and `compound.rs`; the phrases they are made
 //! of are in `phrases.rs`, the snapshot in `snapshot.rs`, element resolution in `resolve.rs`,
-//! the code in `codegen.rs`. No two files here import each other, directly or in a circle: a
-//! shape that reads its parts as sentences (two checks, clauses, a dropdown's second action) is
-//! handed the registry's reader.
+//! the code in `codegen.rs` (and in `element_code.rs` for the plan readers' typed steps). No
+//! two files here import each other, directly or in a circle: a shape that reads its parts as
+//! sentences (two checks, clauses, a dropdown's second action) is handed the registry's reader.
 
 mod accessibility;
 mod accounting;
@@ -32,6 +32,8 @@ mod discourse;
 mod dropdown_option;
 mod edit_mode;
 mod either;
+mod element_code;
+mod element_step;
 mod field_reference;
 mod forms;
 mod grammar;

@@ -8,9 +8,9 @@
 //! Main functions: the readers, which `plan_readers.rs` lists in the order they are tried.
 
 use crate::writer::builtin::discourse::{Part, quoted};
+use crate::writer::builtin::element_step::{Check, ElementStep, Op, Position, Subject};
 use crate::writer::builtin::intent::Decline;
-use crate::writer::builtin::locator::js_str;
-use crate::writer::builtin::plan_steps::{Reading, Said, items_list, words};
+use crate::writer::builtin::plan_steps::{Reading, Said, claim, items_list, step, words};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::structure::{Hint, Mark, Structure};
 use crate::writer::builtin::tokens::Tok;
@@ -65,17 +65,16 @@ pub(crate) fn highlighted(said: &Said) -> Reading {
         ))));
     };
     let mark = hint.marks.as_deref().and_then(<[Mark]>::first)?;
-    let matcher = matcher_of(mark)?;
-    let locator = |text: &str| {
-        format!(
-            "page.getByRole('{}', {{ name: {}, exact: true }})",
-            hint.role,
-            js_str(text)
-        )
+    let check = check_of(mark)?;
+    let control = |text: &str| Subject::Role {
+        role: hint.role.clone(),
+        name: text.to_owned(),
+        in_footer: false,
     };
-    let mut parts = vec![Part::Code(format!(
-        "await expect({}).{matcher};",
-        locator(name)
+    let mut parts = vec![Part::Step(ElementStep::claim(
+        control(name),
+        check.clone(),
+        false,
     ))];
     // The peers that lacked the mark must still lack it: a page that marks every link
     // highlights none.
@@ -84,26 +83,26 @@ pub(crate) fn highlighted(said: &Said) -> Reading {
         if text.is_empty() || text == name.as_str() || peer.marks.contains(mark) {
             continue;
         }
-        parts.push(Part::Code(format!(
-            "await expect({}).not.{matcher};",
-            locator(text)
+        parts.push(Part::Step(ElementStep::claim(
+            control(text),
+            check.clone(),
+            true,
         )));
     }
     Some(Ok(parts))
 }
 
-/// The matcher that checks `mark`: `toHaveClass(/(^|\s)selected(\s|$)/)`,
-/// `toHaveAttribute('aria-current', 'page')`.
-fn matcher_of(mark: &Mark) -> Option<String> {
+/// The check of `mark`: a class the element's class list holds (`selected`), or an
+/// attribute's value (`aria-current` is `page`).
+fn check_of(mark: &Mark) -> Option<Check> {
     match (&mark.class, &mark.attribute, &mark.value) {
         (Some(class), _, _) if class.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') => {
-            Some(format!("toHaveClass(/(^|\\s){class}(\\s|$)/)"))
+            Some(Check::Class(class.clone()))
         }
-        (None, Some(attribute), Some(value)) => Some(format!(
-            "toHaveAttribute({}, {})",
-            js_str(attribute),
-            js_str(value)
-        )),
+        (None, Some(attribute), Some(value)) => Some(Check::Attribute {
+            name: attribute.clone(),
+            value: value.clone(),
+        }),
         _ => None,
     }
 }
@@ -141,9 +140,9 @@ pub(crate) fn position_state(said: &Said) -> Reading {
         Err(decline) => return Some(Err(decline)),
     };
     let shown = list.items.as_deref().unwrap_or_default().len();
-    let nth = match at {
-        Some(at) if at < shown => format!("nth({at})"),
-        None if shown > 0 => "last()".to_owned(),
+    let at = match at {
+        Some(at) if at < shown => Position::At(at),
+        None if shown > 0 => Position::Last,
         _ => {
             return Some(Err(Decline::new(format!(
                 "the sentence names the {position} item, and the list shows {shown}"
@@ -153,11 +152,11 @@ pub(crate) fn position_state(said: &Said) -> Reading {
     let Some(locator) = &list.locator else {
         return None;
     };
-    let not = if checked { "" } else { "not." };
-    Some(Ok(vec![Part::Code(format!(
-        "await expect({locator}.getByRole('listitem').{nth}.getByRole('checkbox')).\
-         {not}toBeChecked();"
-    ))]))
+    let item = Subject::NthItem {
+        list: Box::new(Subject::Located(locator.clone())),
+        at,
+    };
+    claim(Subject::Checkbox(Box::new(item)), Check::Checked, !checked)
 }
 
 /// `click the 'Mark all as complete' checkbox`, `tick the "Remember me" checkbox again`,
@@ -188,29 +187,27 @@ pub(crate) fn click_named_control(said: &Said) -> Reading {
         return None;
     }
     let role = *CONTROL_ROLES.iter().find(|r| noun.is(r))?;
-    let method = match words(std::slice::from_ref(verb)).as_slice() {
-        ["click"] => "click",
-        ["tick" | "check"] if role == "checkbox" => "check",
-        ["untick" | "uncheck"] if role == "checkbox" => "uncheck",
+    let op = match words(std::slice::from_ref(verb)).as_slice() {
+        ["click"] => Op::Click,
+        ["tick" | "check"] if role == "checkbox" => Op::Check,
+        ["untick" | "uncheck"] if role == "checkbox" => Op::Uncheck,
         _ => return None,
     };
     let names = snapshot_names(&said.state.snapshot, role)?;
     let exact = names.iter().filter(|n| *n == name).count();
     let holding = names.iter().filter(|n| n.contains(name.as_str())).count();
-    let locator = match (exact, holding) {
-        (1, _) => format!(
-            "page.getByRole('{role}', {{ name: {}, exact: true }})",
-            js_str(name)
-        ),
+    let control = match (exact, holding) {
+        (1, _) => Subject::Role {
+            role: role.to_owned(),
+            name: name.clone(),
+            in_footer: false,
+        },
         // Playwright's label text is the label's own text, without CSS generated content, and
         // `exact` matches it whole.
-        (0, 1) if role == "checkbox" => format!(
-            "page.getByRole('checkbox').and(page.getByLabel({}, {{ exact: true }}))",
-            js_str(name)
-        ),
+        (0, 1) if role == "checkbox" => Subject::CheckboxLabelled(name.clone()),
         _ => return None,
     };
-    Some(Ok(vec![Part::Code(format!("await {locator}.{method}();"))]))
+    step(ElementStep::new(control, op))
 }
 
 /// The accessible names of the elements of `role` in the page's main frame, or `None` when the

@@ -10,8 +10,8 @@
 
 use crate::script::PageState;
 use crate::writer::builtin::discourse::{Discourse, Part, quoted};
+use crate::writer::builtin::element_step::{Check, ElementStep, Op, Subject};
 use crate::writer::builtin::intent::Decline;
-use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::navigation::main_headings;
 use crate::writer::builtin::resolve::has_words;
 use crate::writer::builtin::snapshot::Snapshot;
@@ -60,15 +60,21 @@ pub(crate) fn words(toks: &[Tok]) -> Vec<&str> {
         .collect()
 }
 
-pub(crate) fn code(line: String) -> Reading {
-    Some(Ok(vec![Part::Code(line)]))
+/// A reading of one act or check.
+pub(crate) fn step(step: ElementStep) -> Reading {
+    Some(Ok(vec![Part::Step(step)]))
+}
+
+/// A reading of one check of `subject`.
+pub(crate) fn claim(subject: Subject, check: Check, not: bool) -> Reading {
+    step(ElementStep::claim(subject, check, not))
 }
 
 /// `reload the page`, `refresh the page`, `reload`.
 pub(crate) fn reload(said: &Said) -> Reading {
     match words(&said.toks).as_slice() {
         ["reload" | "refresh"] | ["reload" | "refresh", "the", "page" | "browser"] => {
-            code("await page.reload();".to_owned())
+            step(ElementStep::new(Subject::Page, Op::Reload))
         }
         _ => None,
     }
@@ -119,9 +125,11 @@ pub(crate) fn empty_list(said: &Said) -> Reading {
         _ => false,
     };
     empty.then(|| {
-        Ok(vec![Part::Code(
-            "await expect(page.getByRole('listitem')).toHaveCount(0);".to_owned(),
-        )])
+        Ok(vec![Part::Step(ElementStep::claim(
+            Subject::Items,
+            Check::Count(0),
+            false,
+        ))])
     })
 }
 
@@ -149,17 +157,7 @@ pub(crate) fn url_fragment(said: &Said) -> Reading {
     if !verbs.iter().any(|v| verb.is(v)) || !fragment.starts_with('#') {
         return None;
     }
-    let pattern: String = fragment
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_string()
-            } else {
-                format!("\\{c}")
-            }
-        })
-        .collect();
-    code(format!("await expect(page).toHaveURL(/{pattern}$/);"))
+    claim(Subject::Page, Check::UrlEndsWith(fragment.clone()), false)
 }
 
 /// The quoted items of `toks` when they are `LIT (and LIT | LIT)*` and nothing else.
@@ -245,9 +243,10 @@ pub(crate) fn each_named_check(said: &Said) -> Reading {
     }
     if visible {
         let parts = items.iter().map(|item| {
-            Part::Code(format!(
-                "await expect({}).toBeVisible();",
-                item_locator(item)
+            Part::Step(ElementStep::claim(
+                Subject::item(item),
+                Check::Visible,
+                false,
             ))
         });
         return Some(Ok(parts.collect()));
@@ -280,19 +279,12 @@ fn gone_words(predicate: &[&str]) -> bool {
     )
 }
 
-/// The list item whose text is exactly `item`.
-pub(crate) fn item_locator(item: &str) -> String {
-    format!(
-        "page.getByRole('listitem').filter({{ has: page.getByText({}, {{ exact: true }}) }})",
-        js_str(item)
-    )
-}
-
 /// No list item holds `item` as its exact text.
 fn gone_code(item: &str) -> Part {
-    Part::Code(format!(
-        "await expect({}).toHaveCount(0);",
-        item_locator(item)
+    Part::Step(ElementStep::claim(
+        Subject::item(item),
+        Check::Count(0),
+        false,
     ))
 }
 
@@ -314,11 +306,12 @@ pub(crate) fn in_the_footer(said: &Said) -> Reading {
         _ => return None,
     };
     let role = ["button", "link"].into_iter().find(|role| kind.is(role))?;
-    code(format!(
-        "await expect(page.locator('footer').getByRole('{role}', {{ name: {}, exact: true \
-         }})).toBeVisible();",
-        js_str(name)
-    ))
+    let control = Subject::Role {
+        role: role.to_owned(),
+        name: name.clone(),
+        in_footer: true,
+    };
+    claim(control, Check::Visible, false)
 }
 
 /// `the checkbox is checked`, `the checkbox is unchecked`: the checkbox of the item the
@@ -334,11 +327,7 @@ pub(crate) fn the_checkbox(said: &Said) -> Reading {
         Ok(item) => item,
         Err(decline) => return Some(Err(decline)),
     };
-    let not = if on { "" } else { "not." };
-    code(format!(
-        "await expect({}.getByRole('checkbox')).{not}toBeChecked();",
-        item_locator(&item)
-    ))
+    claim(Subject::item_checkbox(&item), Check::Checked, !on)
 }
 
 /// `click the checkbox again to uncomplete it`, `click the checkbox to complete the todo`:
@@ -361,11 +350,10 @@ pub(crate) fn click_checkbox_to(said: &Said) -> Reading {
         },
         _ => return None,
     };
-    let checkbox = format!("{}.getByRole('checkbox')", item_locator(&item));
-    let not = if on { "" } else { "not." };
+    let checkbox = Subject::item_checkbox(&item);
     Some(Ok(vec![
-        Part::Code(format!("await {checkbox}.click();")),
-        Part::Code(format!("await expect({checkbox}).{not}toBeChecked();")),
+        Part::Step(ElementStep::new(checkbox.clone(), Op::Click)),
+        Part::Step(ElementStep::claim(checkbox, Check::Checked, !on)),
     ]))
 }
 
@@ -388,9 +376,10 @@ pub(crate) fn press_to_submit(said: &Said) -> Reading {
     };
     Some(Ok(vec![
         Part::Sentence(sentence_of(&said.toks[..to])),
-        Part::Code(format!(
-            "await expect({}).toBeVisible();",
-            item_locator(typed)
+        Part::Step(ElementStep::claim(
+            Subject::item(typed),
+            Check::Visible,
+            false,
         )),
     ]))
 }
@@ -633,9 +622,9 @@ pub(crate) fn add_and_mark(said: &Said) -> Reading {
     let mut parts = vec![Part::Sentence(sentence_of(&toks[..and]))];
     // The page the shapes see is from before the add, so the marks are written here.
     for item in marked {
-        parts.push(Part::Code(format!(
-            "await {}.getByRole('checkbox').check();",
-            item_locator(item)
+        parts.push(Part::Step(ElementStep::new(
+            Subject::item_checkbox(item),
+            Op::Check,
         )));
     }
     Some(Ok(parts))

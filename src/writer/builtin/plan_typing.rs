@@ -8,10 +8,9 @@
 //! Main functions: the readers, which `plan_readers.rs` lists in the order they are tried.
 
 use crate::writer::builtin::discourse::{Part, quoted};
-use crate::writer::builtin::edit_mode::EDITOR;
+use crate::writer::builtin::element_step::{Check, ElementStep, Op, Subject};
 use crate::writer::builtin::intent::Decline;
-use crate::writer::builtin::locator::js_str;
-use crate::writer::builtin::plan_steps::{Reading, Said, item_locator, words};
+use crate::writer::builtin::plan_steps::{Reading, Said, claim, words};
 use crate::writer::builtin::tokens::Tok;
 
 /// `type 'x' and press Enter`: the text into the page's field for new items, then the key.
@@ -77,8 +76,8 @@ pub(crate) fn edit_and_change(said: &Said) -> Reading {
     };
     Some(Ok(vec![
         Part::Sentence(format!("double-click on {}", quoted(&item)?)),
-        Part::Code(format!("await expect({EDITOR}).toBeFocused();")),
-        Part::Code(format!("await {EDITOR}.fill({});", js_str(value))),
+        Part::Step(ElementStep::claim(Subject::Editor, Check::Focused, false)),
+        Part::Step(ElementStep::new(Subject::Editor, Op::Fill(value.clone()))),
     ]))
 }
 
@@ -126,10 +125,7 @@ pub(crate) fn editor_shows(said: &Said) -> Reading {
             quoted(typed).unwrap_or_default()
         ))));
     }
-    Some(Ok(vec![Part::Code(format!(
-        "await expect({EDITOR}).toHaveValue({});",
-        js_str(typed)
-    ))]))
+    claim(Subject::Editor, Check::Value(typed.to_owned()), false)
 }
 
 /// `press Enter to save`: the key in the item's editor, which then closes, and the list shows
@@ -151,13 +147,13 @@ pub(crate) fn press_to_save(said: &Said) -> Reading {
     // "to save" is a claim too: an Enter that cancelled the edit also closes the editor, so
     // the list must show the edit (or, for an edit to nothing, no longer the item's old text).
     let saved = match typed.trim() {
-        "" => format!("await expect({}).toHaveCount(0);", item_locator(before)),
-        kept => format!("await expect({}).toBeVisible();", item_locator(kept)),
+        "" => ElementStep::claim(Subject::item(before), Check::Count(0), false),
+        kept => ElementStep::claim(Subject::item(kept), Check::Visible, false),
     };
     Some(Ok(vec![
-        Part::Code(format!("await {EDITOR}.press('Enter');")),
-        Part::Code(format!("await expect({EDITOR}).toHaveCount(0);")),
-        Part::Code(saved),
+        Part::Step(ElementStep::new(Subject::Editor, Op::Press("Enter"))),
+        Part::Step(ElementStep::claim(Subject::Editor, Check::Count(0), false)),
+        Part::Step(saved),
     ]))
 }
 
@@ -199,35 +195,27 @@ pub(crate) fn kept_as(said: &Said) -> Reading {
             "the text an item is kept as must have no space around it",
         )));
     }
-    Some(Ok(vec![Part::Code(format!(
-        "await expect(page.getByRole('listitem').getByText({}, {{ exact: true \
-         }})).toHaveText(/^{}$/);",
-        js_str(text),
-        regex_literal(text)
-    ))]))
-}
-
-/// `text` as the body of a JavaScript regular expression literal that matches it alone.
-fn regex_literal(text: &str) -> String {
-    const SPECIAL: &[char] = &[
-        '\\', '^', '$', '.', '|', '?', '*', '+', '(', ')', '[', ']', '{', '}', '/',
-    ];
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if SPECIAL.contains(&c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
+    claim(
+        Subject::ItemText(text.clone()),
+        Check::ExactText(text.clone()),
+        false,
+    )
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{EDITOR, item_locator};
     use crate::script::PageState;
     use crate::writer::builtin::discourse::Discourse;
+    use crate::writer::builtin::element_code::locator;
+    use crate::writer::builtin::element_step::Subject;
     use crate::writer::builtin::plan_readers::read_as_text;
+
+    const EDITOR: &str = "page.getByRole('listitem').getByRole('textbox')";
+
+    /// The list item whose text is exactly `item`.
+    fn item_locator(item: &str) -> String {
+        locator(&Subject::item(item))
+    }
 
     fn read(discourse: &Discourse, sentence: &str) -> Vec<String> {
         read_as_text(discourse, sentence, &PageState::default())

@@ -8,8 +8,9 @@
 //! Main function: [`add_unnamed`], listed in `plan_readers.rs`.
 
 use crate::writer::builtin::discourse::{Part, quoted};
+use crate::writer::builtin::element_step::{Check, ElementStep, Op, Subject};
 use crate::writer::builtin::intent::Decline;
-use crate::writer::builtin::plan_steps::{Reading, Said, item_locator, sentence_of, words};
+use crate::writer::builtin::plan_steps::{Reading, Said, sentence_of, words};
 
 /// The number words an unnamed add may count with.
 const COUNTS: &[&str] = &[
@@ -88,9 +89,9 @@ pub(crate) fn add_unnamed(said: &Said) -> Reading {
         [] => {
             // The page the shapes see is from before the add, so the marks are written here.
             for item in marked {
-                parts.push(Part::Code(format!(
-                    "await {}.getByRole('checkbox').check();",
-                    item_locator(item)
+                parts.push(Part::Step(ElementStep::new(
+                    Subject::item_checkbox(item),
+                    Op::Check,
                 )));
             }
         }
@@ -111,9 +112,10 @@ pub(crate) fn add_unnamed(said: &Said) -> Reading {
                 sentence_of(&toks[at..])
             )));
             for item in marked {
-                parts.push(Part::Code(format!(
-                    "await expect({}.getByRole('checkbox')).toBeChecked();",
-                    item_locator(item)
+                parts.push(Part::Step(ElementStep::claim(
+                    Subject::item_checkbox(item),
+                    Check::Checked,
+                    false,
                 )));
             }
         }
