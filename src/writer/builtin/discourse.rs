@@ -36,6 +36,8 @@ pub(crate) struct Discourse {
     /// Whether an action may have changed items' states without naming them (a click of a
     /// checkbox, which toggles, or of a toggle-all control), so `completed` may be stale.
     states_unsure: bool,
+    /// The items a sentence said were deleted or cleared, in order.
+    removed: Vec<String>,
 }
 
 /// One part of what a referring sentence means: a sentence the shapes read, or an act or a
@@ -271,6 +273,7 @@ impl Discourse {
         if says("clear") && says("completed") && !says("not") {
             let completed = std::mem::take(&mut self.completed);
             self.added.retain(|item| !completed.contains(item));
+            self.removed.extend(completed);
         }
         // A quoted text is a name (`add "Task to delete"`), never the verb.
         let verb = |word: &str| toks.iter().any(|t| t.is(word));
@@ -289,6 +292,7 @@ impl Discourse {
             };
             self.added.retain(|item| !gone.contains(item));
             self.completed.retain(|item| !gone.contains(item));
+            self.removed.extend(gone);
         }
     }
 
@@ -350,6 +354,14 @@ impl Discourse {
     }
 
     /// The one item `the todo` or `it` means, or why no single one.
+    /// The item the last action named, when a sentence since said it was deleted: what `the
+    /// todo` means in a claim that it is gone, right after its delete.
+    pub(crate) fn just_removed(&self) -> Option<&str> {
+        self.last_item.as_deref().filter(|item| {
+            self.removed.iter().any(|r| r == item) && !self.added.iter().any(|a| a == item)
+        })
+    }
+
     pub(crate) fn the_item(&self) -> Result<String, Decline> {
         self.resolve(Reference::The)
             .map(|mut items| items.remove(0))

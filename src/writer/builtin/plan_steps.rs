@@ -393,12 +393,33 @@ pub(crate) fn gone(said: &Said) -> Reading {
     let subject = &said.toks[..verb];
     let item = match subject {
         [Tok::Lit(item)] => item.clone(),
-        _ => match reference(subject, said)? {
-            Ok(item) => item,
-            Err(decline) => return Some(Err(decline)),
+        _ => match (reference(subject, said)?, said.discourse.just_removed()) {
+            // `the todo is removed from the list` right after its delete: the item the delete
+            // removed, which the test's memory no longer lists among its items.
+            (_, Some(removed)) if names_the_item(subject) => removed.to_owned(),
+            (Ok(item), _) => item,
+            (Err(decline), _) => return Some(Err(decline)),
         },
     };
     Some(Ok(vec![gone_code(&item)]))
+}
+
+/// Whether `phrase` is `it` or `the todo` (`the todo item`, `the task`): the one item the
+/// test last acted on, not one by its position.
+fn names_the_item(phrase: &[Tok]) -> bool {
+    let w = words(phrase);
+    let w: Vec<&str> = w
+        .into_iter()
+        .filter(|w| !matches!(*w, "new" | "added" | "single" | "same"))
+        .collect();
+    match w.as_slice() {
+        ["it"] => true,
+        ["the", n, rest @ ..] => {
+            matches!(*n, "todo" | "item" | "task" | "entry")
+                && matches!(rest, [] | ["item"] | ["text"] | ["item's", "text"])
+        }
+        _ => false,
+    }
 }
 
 /// The item a whole noun phrase refers to (`the todo`, `the new todo item`, `the first
@@ -419,9 +440,10 @@ fn reference(phrase: &[Tok], said: &Said) -> Option<Result<String, Decline>> {
     };
     let noun = |n: &str| matches!(n, "todo" | "item" | "task" | "entry");
     let tail = |t: &[&str]| matches!(t, [] | ["item"] | ["text"] | ["item's", "text"]);
+    if names_the_item(phrase) {
+        return Some(discourse.the_item());
+    }
     match w.as_slice() {
-        ["it"] => Some(discourse.the_item()),
-        ["the", n, rest @ ..] if noun(n) && tail(rest) => Some(discourse.the_item()),
         ["the", "last", n, rest @ ..] if noun(n) && tail(rest) => Some(
             discourse
                 .items()
@@ -905,6 +927,46 @@ mod tests {
         assert!(gone.iter().all(|c| c.ends_with("toHaveCount(0);")) && gone.len() == 2);
         let gone = read(&added(&["x"]), "The todo is deleted from the list").unwrap();
         assert!(gone[0].contains("getByText('x'") && gone[0].ends_with("toHaveCount(0);"));
+    }
+
+    /// Right after a delete, `the todo` in a claim that it is gone is the item deleted (the
+    /// one the last action named), not another item still listed; in any other claim the
+    /// deleted item is no item of the test any more.
+    #[test]
+    fn the_todo_just_deleted_is_the_todo_that_is_gone() {
+        let hover = "async function step(page) {\n  await page.getByText('a', { exact: true \
+                     }).hover();\n}";
+        let click = "async function step(page) {\n  await page.getByRole('button', { name: \
+                     '×', exact: true }).click();\n}";
+        let mut sentences = vec!["add 'a'".to_owned(), "add 'b'".to_owned()];
+        sentences.extend([
+            "hover over 'a'".to_owned(),
+            "click the delete button".to_owned(),
+        ]);
+        let mut code: Vec<String> = ["a", "b"]
+            .iter()
+            .map(|i| {
+                format!(
+                    "async function step(page) {{\n  await {FIELD}.fill('{i}');\n  await \
+                     {FIELD}.press('Enter');\n}}"
+                )
+            })
+            .collect();
+        code.extend([hover.to_owned(), click.to_owned()]);
+        let deleted = Discourse::of(&sentences, &code);
+        let gone = read(&deleted, "The todo is removed from the list").unwrap();
+        assert!(
+            gone[0].contains("getByText('a'") && gone[0].ends_with("toHaveCount(0);"),
+            "{gone:?}"
+        );
+        // `the todo` of any other claim is the one item left, as before.
+        let shown = read(&deleted, "The todo is marked as complete");
+        assert!(
+            shown
+                .as_ref()
+                .is_none_or(|parts| parts.iter().all(|p| !p.contains("getByText('a'"))),
+            "{shown:?}"
+        );
     }
 
     #[test]
