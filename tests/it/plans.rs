@@ -433,18 +433,6 @@ fn a_built_in_candidate_the_guard_blocked_reaches_the_llm_with_its_error() {
 /// jQuery markup).
 const NOT_SERVED_ON_JQUERY: &[(&str, &str)] = &[
     (
-        "A delete button (×) appears on the right side of the todo",
-        "async function step(page) {\n  await expect(page.locator('.todo-list li').filter({ hasText: 'Task to delete' }).locator('button.destroy')).toBeVisible();\n}",
-    ),
-    (
-        "Click the delete button",
-        "async function step(page) {\n  const item = page.locator('.todo-list li').filter({ hasText: 'Task to delete' });\n  await item.hover();\n  await item.locator('button.destroy').click();\n}",
-    ),
-    (
-        "The todo is removed from the list",
-        "async function step(page) {\n  await expect(page.locator('.todo-list li').filter({ hasText: 'Task to delete' })).toHaveCount(0);\n}",
-    ),
-    (
         "The footer with counter and filters is not visible",
         "async function step(page) {\n  await expect(page.locator('.footer')).toBeHidden();\n}",
     ),

@@ -12,8 +12,10 @@ use crate::writer::builtin::http;
 use crate::writer::builtin::intent::{Answer, Cause, Decline, DialogKind, Intent, Literal, Target};
 use crate::writer::builtin::js_values::value_js;
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
-use crate::writer::builtin::locator::{Found, js_str, norm};
-use crate::writer::builtin::resolve::{CHECKABLE, CLICKABLE, checked_element, element, only_field};
+use crate::writer::builtin::locator::{js_str, norm};
+use crate::writer::builtin::resolve::{
+    CHECKABLE, CLICKABLE, delete_sign_button, element, only_field,
+};
 use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::unnamed::context_menu_area;
@@ -246,8 +248,8 @@ fn click(snap: &Snapshot, target: &Target, double: bool) -> Result<Vec<String>, 
     };
     match (&target.scope, &target.name) {
         // `click the delete button` where the page shows one button that deletes, named `×`:
-        // the names delete buttons go by, as `delete "T"` finds them, and only when exactly
-        // one button on the page has one of them.
+        // the signs delete buttons go by, and only when exactly one button on the page has
+        // one of them.
         (None, Some(name))
             if !double
                 && !target.quoted
@@ -255,27 +257,9 @@ fn click(snap: &Snapshot, target: &Target, double: bool) -> Result<Vec<String>, 
                 && target.nth.is_none()
                 && DELETE_WORDS.contains(&norm(name).as_str()) =>
         {
-            let found: Vec<Found> = DELETE_WORDS
-                .iter()
-                .filter_map(|name| {
-                    let named = Target {
-                        name: Some((*name).to_owned()),
-                        kind: Some(Kind::Button),
-                        ..target.clone()
-                    };
-                    checked_element(snap, &named, &[]).ok()
-                })
-                .collect();
-            // A button the snapshot names is one element however many of the names find it;
-            // one found only by the words of its classes (`button.destroy`) may be the same
-            // element again, so it counts only when the snapshot names none.
-            let (mut named, described): (Vec<&Found>, Vec<&Found>) =
-                found.iter().partition(|f| f.node != usize::MAX);
-            named.sort_by_key(|f| f.node);
-            named.dedup_by_key(|f| f.node);
-            match (named.as_slice(), described.as_slice()) {
-                ([one], _) | ([], [one]) => Ok(vec![format!("await {}.click();", one.locator)]),
-                _ => Err(decline),
+            match delete_sign_button(snap, target) {
+                Some(one) => Ok(vec![format!("await {}.click();", one.locator)]),
+                None => Err(decline),
             }
         }
         (Some(row), Some(name)) if !double && DELETE_WORDS.contains(&norm(name).as_str()) => {
@@ -639,8 +623,17 @@ mod tests {
             one("click the delete button", HOVERED),
             "await page.getByRole('button', { name: '×', exact: true }).click();"
         );
-        const TWO: &str = "- button \"×\"\n- button \"Remove\"\n";
+        const TWO: &str = "- button \"×\"\n- button \"✕\"\n";
         assert!(declined("click the delete button", TWO).starts_with("no element"));
+        // Two rows' signs, or a row's and a dialog's: which one is meant is not known.
+        const SIGNS: &str = "- listitem:\n  - button \"×\"\n- listitem:\n  - button \"×\"\n- dialog:\n  - button \"✕\"\n";
+        assert!(declined("click the delete button", SIGNS).starts_with("no element"));
+        // A sign is a whole name: `Share on X` is no delete button.
+        const SHARE: &str = "- button \"Share on X\"\n";
+        assert!(declined("click the delete button", SHARE).starts_with("no element"));
+        // A button named by another word is another act, never a delete.
+        const REMOVE: &str = "- button \"Remove\"\n";
+        assert!(declined("click the delete button", REMOVE).starts_with("no element"));
         // A quoted name is the button's whole name, never one of the others.
         assert!(declined("click the \"Delete\" button", HOVERED).starts_with("no element"));
     }

@@ -36,8 +36,8 @@ pub(crate) struct Discourse {
     /// Whether an action may have changed items' states without naming them (a click of a
     /// checkbox, which toggles, or of a toggle-all control), so `completed` may be stale.
     states_unsure: bool,
-    /// The items a sentence said were deleted or cleared, in order.
-    removed: Vec<String>,
+    /// The item the last sentence deleted, when it deleted one.
+    just_deleted: Option<String>,
 }
 
 /// One part of what a referring sentence means: a sentence the shapes read, or an act or a
@@ -141,6 +141,22 @@ static IN_ITEM: LazyLock<Regex> = LazyLock::new(|| {
 static TOGGLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"checkbox|toggle").unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
+
+/// The verbs and participles of a sentence that says what the page shows rather than what the
+/// user does.
+const SAYS_WHAT_IS: &[&str] = &[
+    "is",
+    "are",
+    "appears",
+    "appear",
+    "shows",
+    "shown",
+    "visible",
+    "displayed",
+    "remains",
+    "disappears",
+    "exists",
+];
 
 impl Discourse {
     /// The discourse of a test after the steps with `sentences` and the `code` they passed with
@@ -260,7 +276,13 @@ impl Discourse {
     /// What the words of an earlier `sentence` say was done beyond its code: items deleted
     /// or cleared.
     fn hear(&mut self, sentence: &str) {
+        self.just_deleted = None;
         let toks = normalize(tokenize(sentence, &[]));
+        // A sentence that says what the page shows deletes nothing, whatever it names (`a
+        // delete button appears`, `the "Clear completed" button is shown`).
+        if toks.iter().any(|t| SAYS_WHAT_IS.iter().any(|w| t.is(w))) {
+            return;
+        }
         // Quoted words count: `click "Clear completed"` says clear.
         let words: Vec<String> = toks
             .iter()
@@ -273,11 +295,10 @@ impl Discourse {
         if says("clear") && says("completed") && !says("not") {
             let completed = std::mem::take(&mut self.completed);
             self.added.retain(|item| !completed.contains(item));
-            self.removed.extend(completed);
         }
         // A quoted text is a name (`add "Task to delete"`), never the verb.
         let verb = |word: &str| toks.iter().any(|t| t.is(word));
-        if (verb("delete") || verb("remove")) && !verb("is") && !verb("are") {
+        if verb("delete") || verb("remove") {
             let named: Vec<String> = toks
                 .iter()
                 .filter_map(|t| match t {
@@ -292,7 +313,9 @@ impl Discourse {
             };
             self.added.retain(|item| !gone.contains(item));
             self.completed.retain(|item| !gone.contains(item));
-            self.removed.extend(gone);
+            if let [one] = gone.as_slice() {
+                self.just_deleted = Some(one.clone());
+            }
         }
     }
 
@@ -353,15 +376,13 @@ impl Discourse {
         self.typed.as_deref()
     }
 
-    /// The one item `the todo` or `it` means, or why no single one.
-    /// The item the last action named, when a sentence since said it was deleted: what `the
-    /// todo` means in a claim that it is gone, right after its delete.
+    /// The one item the step before deleted: what `the todo` means in a claim that it is
+    /// gone, right after its delete.
     pub(crate) fn just_removed(&self) -> Option<&str> {
-        self.last_item.as_deref().filter(|item| {
-            self.removed.iter().any(|r| r == item) && !self.added.iter().any(|a| a == item)
-        })
+        self.just_deleted.as_deref()
     }
 
+    /// The one item `the todo` or `it` means, or why no single one.
     pub(crate) fn the_item(&self) -> Result<String, Decline> {
         self.resolve(Reference::The)
             .map(|mut items| items.remove(0))

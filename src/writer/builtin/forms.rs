@@ -243,6 +243,7 @@ pub(super) fn is_check(intent: &Intent) -> bool {
     matches!(
         intent,
         Intent::Visible { .. }
+            | Intent::Placed { .. }
             | Intent::PageShows(_)
             | Intent::PageContains(_)
             | Intent::ListShows { .. }

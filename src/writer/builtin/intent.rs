@@ -104,7 +104,8 @@ pub(crate) struct Target {
 /// Where one element is drawn in relation to another, as a sentence places it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Relation {
-    /// `on the right side of X`: the element is in X's right half (its centre is right of X's).
+    /// `on the right side of X`: the element's centre is right of X's (their heights are not
+    /// compared).
     RightSide,
     /// `on the left side of X`.
     LeftSide,

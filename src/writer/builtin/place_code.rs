@@ -8,9 +8,9 @@
 use crate::writer::builtin::check_code::ANY;
 use crate::writer::builtin::intent::{Decline, Relation, Target};
 use crate::writer::builtin::kinds::Kind;
-use crate::writer::builtin::locator::norm;
-use crate::writer::builtin::resolve::{checked_element, row_of};
-use crate::writer::builtin::rows::DELETE_WORDS;
+use crate::writer::builtin::locator::{norm, own_text};
+use crate::writer::builtin::resolve::{checked_element, delete_sign_button};
+use crate::writer::builtin::rows::{DELETE_WORDS, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 
 /// `subject` is drawn as `relation` says against `of`.
@@ -22,7 +22,7 @@ pub(super) fn placed(
 ) -> Result<Vec<String>, Decline> {
     let side = matches!(relation, Relation::RightSide | Relation::LeftSide);
     let item = match (&of.name, of.quoted, of.kind) {
-        (Some(text), true, None | Some(Kind::Item)) if side => row_of(snap, text).ok(),
+        (Some(text), true, None | Some(Kind::Item)) if side => item_row(snap, text),
         _ => None,
     };
     let (subject, reference) = match item {
@@ -55,8 +55,8 @@ pub(super) fn placed(
     ])
 }
 
-/// The element `subject` names inside the item holding `text`. A delete button is found by
-/// any of the names delete buttons go by (`×`, `Remove`), as `delete "T"` finds it.
+/// The element `subject` names inside the item holding `text`. A delete button that no button
+/// of the item is named after the sentence's word is found by its sign (`×`).
 fn in_item(snap: &Snapshot, subject: &Target, text: Option<&str>) -> Result<String, Decline> {
     let scoped = Target {
         scope: subject.scope.clone().or(text.map(str::to_owned)),
@@ -75,18 +75,39 @@ fn in_item(snap: &Snapshot, subject: &Target, text: Option<&str>) -> Result<Stri
     if !deletes {
         return Err(decline);
     }
-    DELETE_WORDS
-        .iter()
-        .find_map(|name| {
-            let named = Target {
-                name: Some((*name).to_owned()),
-                kind: Some(Kind::Button),
-                ..scoped.clone()
-            };
-            checked_element(snap, &named, &[]).ok()
-        })
+    delete_sign_button(snap, &scoped)
         .map(|found| found.locator)
         .ok_or(decline)
+}
+
+/// The roles of controls: a text of one of them is the control's name, not an item's text.
+const CONTROLS: &[&str] = &[
+    "button",
+    "link",
+    "checkbox",
+    "radio",
+    "switch",
+    "tab",
+    "menuitem",
+    "option",
+    "textbox",
+    "searchbox",
+    "combobox",
+    "spinbutton",
+    "slider",
+];
+
+/// The locator of the one list item or row whose own text (a label, a cell) is `text`: a side
+/// of it is a side of the item. A control's name is no item's text, so `on the right side of
+/// "Edit"` places against the Edit button, not the row it is in.
+fn item_row(snap: &Snapshot, text: &str) -> Option<String> {
+    let (row, node) = row_holding(snap, text).ok()?;
+    let wanted = norm(text);
+    let a_control = snap.descendants(node).into_iter().any(|d| {
+        CONTROLS.contains(&snap.nodes[d].role.as_str())
+            && own_text(&snap.nodes[d]).is_some_and(|t| norm(t) == wanted)
+    });
+    (!a_control).then_some(row)
 }
 
 #[cfg(test)]
@@ -129,6 +150,18 @@ mod tests {
                 HOVERED
             )
             .is_err()
+        );
+    }
+
+    /// A quoted name of a control in a row is that control, not the row: the button is placed
+    /// against the Edit button itself.
+    #[test]
+    fn a_control_named_in_quotes_is_the_control_not_its_row() {
+        const ROW: &str = "- list:\n  - listitem:\n    - generic: buy milk\n    - button \"Delete\"\n    - button \"Edit\"\n";
+        let lines = written(r#"the "Delete" button is on the right side of "Edit""#, ROW).unwrap();
+        assert_eq!(
+            lines[1],
+            "const reference = page.getByRole('button', { name: 'Edit', exact: true });"
         );
     }
 

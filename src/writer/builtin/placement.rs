@@ -22,6 +22,9 @@ pub(crate) const PARTICIPLES: &[&str] = &[
     "rendered",
 ];
 
+/// The words that start a relative clause.
+const RELATIVE: &[&str] = &["that", "which", "who", "where"];
+
 /// The relation words that follow the verb, each with the relation it names; the element it
 /// is placed against follows them.
 pub(crate) const RELATIONS: &[(&[&str], Relation)] = &[
@@ -59,6 +62,14 @@ pub(crate) const RELATIONS: &[(&[&str], Relation)] = &[
 /// have to be read every other way.
 pub(crate) fn shape(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
     let verb = find(toks, PLACING)?;
+    // `click the button that is to the left of "Save"`: the placing verb is in a clause about
+    // the element an action names, which the action's shapes read.
+    if toks[..verb]
+        .iter()
+        .any(|t| RELATIVE.iter().any(|w| t.is(w)))
+    {
+        return None;
+    }
     let mut rest = &toks[verb + 1..];
     let negated = rest.first().is_some_and(|t| t.is("not"));
     if negated {
@@ -154,5 +165,6 @@ mod tests {
         assert!(read(r#"the button is on the page"#).is_none());
         assert!(read(r#"is to the left of "42""#).is_none());
         assert!(read(r#"click the button to the left of "Save""#).is_none());
+        assert!(read(r#"click the button that is to the left of "Save""#).is_none());
     }
 }

@@ -959,6 +959,23 @@ mod tests {
             gone[0].contains("getByText('a'") && gone[0].ends_with("toHaveCount(0);"),
             "{gone:?}"
         );
+        // A check that names a delete button deletes nothing: `the todo` stays the one hovered.
+        let mut shown = sentences.clone();
+        shown[3] = "a delete button appears on the right side of the todo".to_owned();
+        let checked = Discourse::of(&shown, &code);
+        let kept = read(&checked, "The todo is marked as complete").unwrap();
+        assert!(
+            kept.iter()
+                .any(|p| p.contains("getByText('a'") || p.contains("\"a\"")),
+            "{kept:?}"
+        );
+        // Only right after the delete: a step between leaves `the todo` unresolved again.
+        let mut later = sentences.clone();
+        later.push("the list shows 'b'".to_owned());
+        let mut later_code = code.clone();
+        later_code.push("async function step(page) {\n}".to_owned());
+        let after = Discourse::of(&later, &later_code);
+        assert_eq!(after.just_removed(), None);
         // `the todo` of any other claim is the one item left, as before.
         let shown = read(&deleted, "The todo is marked as complete");
         assert!(

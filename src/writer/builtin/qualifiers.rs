@@ -170,6 +170,11 @@ impl Carried {
                 self.target(target);
                 self.qualities.push(Quality::Visible);
             }
+            Intent::Placed { subject, of, .. } => {
+                self.target(subject);
+                self.target(of);
+                self.qualities.push(Quality::Visible);
+            }
             Intent::Count { what, .. } => self.target(what),
             Intent::AllItems { noun, state, .. } => {
                 self.text(noun);

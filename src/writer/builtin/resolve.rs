@@ -9,7 +9,9 @@
 use crate::writer::builtin::intent::{Cause, Decline, Target};
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::writer::builtin::locator::{Found, js_str, norm, own_text};
-use crate::writer::builtin::rows::{described, in_row, nth_element, row_holding, unnamed_list};
+use crate::writer::builtin::rows::{
+    DELETE_SIGNS, described, in_row, nth_element, row_holding, unnamed_list,
+};
 use crate::writer::builtin::snapshot::{Snapshot, is_field};
 use crate::writer::builtin::text_line::line_locator_js;
 use crate::writer::builtin::unnamed::{beside_text, by_what_it_is};
@@ -165,6 +167,32 @@ pub(crate) fn element(
     found
 }
 
+/// The one button, among `target`'s elements (its row, when it names one), whose whole name
+/// is a sign delete and close buttons go by (`×`): what `the delete button` means when no
+/// button has the word as its name. `None` when there is none, or more than one (two rows'
+/// `×`, or a row's `×` and a dialog's `✕`), since which one is meant is not known.
+pub(crate) fn delete_sign_button(snap: &Snapshot, target: &Target) -> Option<Found> {
+    let mut found = Vec::new();
+    for sign in DELETE_SIGNS {
+        let named = Target {
+            name: Some((*sign).to_owned()),
+            quoted: true,
+            kind: Some(Kind::Button),
+            phrase: (*sign).to_owned(),
+            ..target.clone()
+        };
+        match checked_element(snap, &named, &[]) {
+            Ok(one) => found.push(one),
+            Err(decline) if decline.1 == Cause::NoElement => {}
+            Err(_) => return None,
+        }
+    }
+    match <[Found; 1]>::try_from(found) {
+        Ok([one]) => Some(one),
+        Err(_) => None,
+    }
+}
+
 /// Like [`element`], for a check: names and texts in the locator match whole, so the check
 /// cannot pass on an element whose name or text only holds the one the sentence means.
 pub(crate) fn checked_element(
@@ -284,16 +312,6 @@ fn element_of(
                 format!("no element on the page is {what}"),
             ))
         })
-}
-
-/// The locator of the one list item or row that holds `text`, as a scope of an element in it
-/// (`the delete button in "T"`) is found.
-pub(crate) fn row_of(snap: &Snapshot, text: &str) -> Result<String, Decline> {
-    let target = Target {
-        scope: Some(text.to_owned()),
-        ..Target::default()
-    };
-    scope(snap, &target).map(|(row, _)| row)
 }
 
 /// The locator base and the nodes a target is looked for among: the whole page, or the one

@@ -449,6 +449,11 @@ pub(crate) const DELETE_WORDS: &[&str] = &[
     "delete", "remove", "destroy", "trash", "close", "×", "x", "✕", "✖",
 ];
 
+/// The signs a delete or close button may be named by instead of a word: a sentence that
+/// says `the delete button` means such a button, while `Remove` and `Delete` may be two
+/// different acts.
+pub(crate) const DELETE_SIGNS: &[&str] = &["×", "x", "✕", "✖"];
+
 /// `delete "buy milk"` where the row shows its delete button only on hover: the row, and the
 /// locator of that button inside it (`item.locator('button.destroy')`).
 pub(crate) fn hidden_delete(snap: &Snapshot, text: &str) -> Option<(String, String)> {
