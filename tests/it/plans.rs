@@ -326,6 +326,8 @@ fn the_planner_plan_runs_offline_on_the_backbone_build_with_its_layout_claim_rea
     for line in [
         "const subject = page.getByRole('listitem').filter({ has: page.getByText('Task to \
          delete', { exact: true }) }).getByRole('button', { name: '×', exact: true });",
+        "const reference = page.getByRole('listitem').filter({ has: page.getByText('Task to \
+         delete', { exact: true }) });",
         "expect(box.x + box.width / 2).toBeGreaterThan(of.x + of.width / 2);",
         "await page.getByRole('button', { name: '×', exact: true }).click();",
         "await expect(page.getByRole('listitem').filter({ has: page.getByText('Task to delete', \
