@@ -10,6 +10,7 @@
 mod app_loader;
 mod axe_script;
 mod browser_target;
+mod closed_port;
 mod connection_watch;
 mod driver_error;
 mod driver_path;

@@ -22,6 +22,7 @@ use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::{BrowserName, BrowserSettings, Isolation, RemoteBrowser, Screen};
 use crate::driver::app_loader::AppLoader;
+use crate::driver::closed_port::ClosedPort;
 use crate::driver::driver_path::{compile_cache_for, driver_path_for};
 use crate::driver::launch_failure::probe_version;
 use crate::driver::lifeline::{children_running, watch_driver};
@@ -64,6 +65,9 @@ enum Target {
         executable: PathBuf,
         /// Where the executable was configured, for the hint of a failed launch.
         configured_at: Option<String>,
+        /// The port Firefox's own proxy preferences name, held for as long as the browsers
+        /// run, so that a request outside every context's proxy is refused.
+        _fallback: Option<ClosedPort>,
     },
     Remote {
         remote: RemoteBrowser,
@@ -74,21 +78,31 @@ enum Target {
 }
 
 impl Target {
-    fn new(target: BrowserTarget, settings: &BrowserSettings) -> Self {
-        match target {
+    fn new(target: BrowserTarget, settings: &BrowserSettings) -> Result<Self, DriverError> {
+        Ok(match target {
             BrowserTarget::Local {
                 executable,
                 configured_at,
-            } => Target::Local {
-                options: Box::new(launch_options(settings, &executable)),
-                executable,
-                configured_at,
-            },
+            } => {
+                let fallback = match settings.name {
+                    BrowserName::Firefox if needs_proxy(settings) => {
+                        Some(ClosedPort::bind().map_err(DriverError::Proxy)?)
+                    }
+                    _ => None,
+                };
+                let options = launch_options(settings, &executable, fallback.as_ref());
+                Target::Local {
+                    options: Box::new(options),
+                    executable,
+                    configured_at,
+                    _fallback: fallback,
+                }
+            }
             BrowserTarget::Remote(remote) => Target::Remote {
                 remote,
                 connecting: tokio::sync::Mutex::new(()),
             },
-        }
+        })
     }
 }
 
@@ -144,7 +158,7 @@ impl BrowserRuntime {
                 settings.screen
             );
         }
-        let target = Target::new(target, &settings);
+        let target = Target::new(target, &settings)?;
         Ok(Self {
             settings,
             context_options,
@@ -201,6 +215,7 @@ impl BrowserRuntime {
                 options,
                 executable,
                 configured_at,
+                ..
             } => {
                 let launch = browser_type.launch_with_options(LaunchOptions::clone(options));
                 let launched = tokio::select! {
@@ -529,8 +544,13 @@ pub(crate) fn chromium_launch_args(settings: &BrowserSettings) -> Vec<String> {
 /// than Juggler to Playwright's own build of it, which no package registry offers.
 pub(crate) const FIREFOX_CHANNEL: &str = "moz-firefox";
 
-/// Returns the launch options of the local browser at `executable`.
-fn launch_options(settings: &BrowserSettings, executable: &Path) -> LaunchOptions {
+/// Returns the launch options of the local browser at `executable`; Firefox sends whatever no
+/// context's proxy covers to `fallback`.
+fn launch_options(
+    settings: &BrowserSettings,
+    executable: &Path,
+    fallback: Option<&ClosedPort>,
+) -> LaunchOptions {
     let options = LaunchOptions::new()
         .executable_path(executable.display().to_string())
         .headless(settings.headless)
@@ -538,7 +558,7 @@ fn launch_options(settings: &BrowserSettings, executable: &Path) -> LaunchOption
     let options = match settings.name {
         BrowserName::Firefox => options
             .channel(FIREFOX_CHANNEL.to_owned())
-            .firefox_user_prefs(firefox_prefs(settings)),
+            .firefox_user_prefs(firefox_prefs(settings, fallback)),
         _ => options
             .chromium_sandbox(false)
             .args(chromium_launch_args(settings)),
@@ -553,8 +573,11 @@ fn launch_options(settings: &BrowserSettings, executable: &Path) -> LaunchOption
 /// Firefox preferences for a closed network: no update, telemetry, captive-portal or
 /// safe-browsing traffic, which would otherwise fail against the refused network at every
 /// start. With some origin not allowed, WebRTC is off as well, because its UDP passes every
-/// guard.
-fn firefox_prefs(settings: &BrowserSettings) -> HashMap<String, serde_json::Value> {
+/// guard, and with a `fallback`, the browser's own proxy is that closed port.
+fn firefox_prefs(
+    settings: &BrowserSettings,
+    fallback: Option<&ClosedPort>,
+) -> HashMap<String, serde_json::Value> {
     let mut prefs: HashMap<String, serde_json::Value> = [
         ("app.update.enabled", false),
         ("datareporting.policy.dataSubmissionEnabled", false),
@@ -576,6 +599,23 @@ fn firefox_prefs(settings: &BrowserSettings) -> HashMap<String, serde_json::Valu
             "network.proxy.allow_hijacking_localhost".to_owned(),
             true.into(),
         );
+    }
+    if let Some(fallback) = fallback {
+        // A context's proxy covers only the requests the context owns: one sent as its context
+        // closes (a page's beacon at `pagehide`) has no context left and takes the browser's
+        // proxy instead, which is direct by default. Through a closed port it fails instead.
+        let fallback: [(&str, serde_json::Value); 7] = [
+            ("network.proxy.type", 1.into()),
+            ("network.proxy.socks", "127.0.0.1".into()),
+            ("network.proxy.socks_port", fallback.port().into()),
+            ("network.proxy.socks_version", 5.into()),
+            // Names go to the proxy unresolved, so no DNS query carries them out either.
+            ("network.proxy.socks_remote_dns", true.into()),
+            ("network.proxy.no_proxies_on", "".into()),
+            // A proxy that refuses must not make Firefox try the direct way instead.
+            ("network.proxy.failover_direct", false.into()),
+        ];
+        prefs.extend(fallback.map(|(name, value)| (name.to_owned(), value)));
     }
     prefs
 }

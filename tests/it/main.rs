@@ -24,7 +24,7 @@
 //! runs it with no LLM on another;
 //! `origins` checks that `[browser] allowed_origins` keeps the pages on the app's origins there
 //! (`origins_app` with an app's own third-party traffic, `origins_end` with what the app does
-//! just after a test's last act);
+//! just after a test's last act, `origins_close` with what it sends as a test's context closes);
 //! `outages` checks that an app that is down or goes down, a missing base URL and an HTTP 500
 //! page are said as what they are, with their exit codes, and never sent to the LLM;
 //! `remote` runs through a real Playwright server (`connect`) and a Chromium's DevTools port
@@ -103,6 +103,7 @@ mod natural;
 mod optional;
 mod origins;
 mod origins_app;
+mod origins_close;
 mod origins_end;
 mod outages;
 mod own_plans;
