@@ -101,6 +101,7 @@ impl Sentinel {
     /// to hear it.
     pub(crate) async fn through(&self, frame: &Frame, left: Duration) -> Through {
         let n = self.sent.fetch_add(1, Ordering::SeqCst) + 1;
+        let asked = std::time::Instant::now();
         // The prototype's own function, called on `navigator`, so that a page's property
         // named `sendBeacon` is not what sends it.
         let expression = format!(
@@ -120,6 +121,7 @@ impl Sentinel {
             // requests are no longer the step's to wait for.
             _ => false,
         };
+        let evaluated = asked.elapsed();
         if !sent {
             return Through::NotSent;
         }
@@ -132,10 +134,20 @@ impl Sentinel {
                 arrived.await;
             }
         };
-        match tokio::time::timeout(left, wait).await {
+        let through = match tokio::time::timeout(left, wait).await {
             Ok(()) => Through::Heard,
             Err(_) => Through::Lost,
-        }
+        };
+        // What a barrier costs, and how much of it is the page's answer and how much the
+        // beacon's way through the network layer to the route.
+        tracing::debug!(
+            target: "prettyplay::sentinel",
+            ?through,
+            evaluated_us = evaluated.as_micros() as u64,
+            total_us = asked.elapsed().as_micros() as u64,
+            "a sentinel round trip"
+        );
+        through
     }
 
     fn heard(&self) -> MutexGuard<'_, HashSet<u64>> {

@@ -21,7 +21,8 @@
 //! code made another call after it (a check that passed has verified what the test claims)
 //! and nothing the floor guards is in play (the guard decides; see `OriginGuard::settle`):
 //! between steps a late request is routed and judged whenever it comes, but the context's
-//! close cuts off whatever comes after the end.
+//! close cuts off whatever comes after the end. Such an end also needs only one calm round
+//! trip, since the second one waits for the same late event as the floor.
 
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -30,7 +31,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
-/// How many round trips in a row must pass with no traffic before a settle ends.
+/// How many round trips in a row must pass with no traffic before a settle ends, unless it is
+/// a test's end that keeps no floor (see [`calm_round_trips`]).
 const CALM_ROUND_TRIPS: u32 = 2;
 
 /// How long after step code's last call whose consequences may come late a settle ends at the
@@ -95,6 +97,21 @@ fn floor_ends(last: Option<(Instant, Late)>, called_since: bool, floor: Floor) -
         (Late::Act, Floor::UnlessChecked) => !called_since,
     };
     kept.then_some(at + ACTED_FLOOR)
+}
+
+/// How many calm round trips in a row end a settle that keeps `floor`, when the floor it keeps
+/// ends at `floor_ends`. The second round trip only leaves time for a request the page started
+/// before the barrier but handed to the network after it, the same late event the floor waits
+/// for. A test's end that drops the floor has judged such an event as the app's own: nothing
+/// step code could have caused is in play, and an assertion after the last act verified what
+/// the test claims. So one calm round trip ends it: every route the driver announced before
+/// the barrier's answer is still waited for and judged. Wherever a floor is kept, both round
+/// trips are kept too.
+fn calm_round_trips(floor: Floor, floor_ends: Option<Instant>) -> u32 {
+    match (floor, floor_ends) {
+        (Floor::UnlessChecked, None) => 1,
+        (Floor::UnlessChecked, Some(_)) | (Floor::Always, _) => CALM_ROUND_TRIPS,
+    }
 }
 
 /// The requests of one context, and a count of every change.
@@ -246,7 +263,8 @@ impl Traffic {
     }
 
     /// Waits until nothing the pages started is still unseen: `round_trip` (a barrier through
-    /// every page) passes [`CALM_ROUND_TRIPS`] times in a row with no request starting or
+    /// every page) passes [`CALM_ROUND_TRIPS`] times in a row (once at a test's end that keeps
+    /// no floor, see [`calm_round_trips`]) with no request starting or
     /// ending meanwhile, no request the current execution started still open, and `unheard`
     /// (the routes the driver announced before the barrier's answer whose handler has not
     /// started) at zero. Requests that earlier executions left open (a stream, a long poll) do
@@ -267,6 +285,7 @@ impl Traffic {
         let start = Instant::now();
         let mut calm = 0;
         let floor_ends = self.floor_ends(floor);
+        let calm_needed = calm_round_trips(floor, floor_ends);
         loop {
             let left = cap.saturating_sub(start.elapsed());
             if left.is_zero() {
@@ -294,7 +313,7 @@ impl Traffic {
             };
             if version == before && open == 0 {
                 calm += 1;
-                if calm < CALM_ROUND_TRIPS {
+                if calm < calm_needed {
                     continue;
                 }
                 let now = Instant::now();
@@ -627,6 +646,88 @@ mod tests {
             .await;
         assert_eq!(settled, Settled::Calm);
         assert!(acted.elapsed() >= ACTED_FLOOR);
+    }
+
+    #[test]
+    fn only_a_tests_end_that_keeps_no_floor_ends_on_one_calm_round_trip() {
+        let ends = Some(Instant::now() + ACTED_FLOOR);
+        // (floor kept, when the floor ends) -> calm round trips needed
+        let rows = [
+            (Floor::Always, None, CALM_ROUND_TRIPS),
+            (Floor::Always, ends, CALM_ROUND_TRIPS),
+            (Floor::UnlessChecked, ends, CALM_ROUND_TRIPS),
+            (Floor::UnlessChecked, None, 1),
+        ];
+        for (floor, floor_ends, expected) in rows {
+            assert_eq!(
+                calm_round_trips(floor, floor_ends),
+                expected,
+                "{floor:?} {floor_ends:?}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_checked_end_settles_after_one_calm_round_trip_and_traffic_asks_for_another() {
+        let traffic = Arc::new(Traffic::default());
+        traffic.acted(Late::Act);
+        traffic.called();
+        let trips = AtomicU32::new(0);
+        let settled = traffic
+            .settle(
+                barrier(&trips),
+                || 0,
+                Duration::from_secs(5),
+                Floor::UnlessChecked,
+            )
+            .await;
+        assert_eq!(settled, Settled::Calm);
+        assert_eq!(trips.load(Ordering::SeqCst), 1);
+        // A route heard during the first round trip needs one more calm one.
+        let trips = AtomicU32::new(0);
+        let toucher = Arc::clone(&traffic);
+        let round_trip = |_left: Duration| {
+            let n = trips.fetch_add(1, Ordering::SeqCst);
+            let toucher = Arc::clone(&toucher);
+            async move {
+                if n == 0 {
+                    toucher.touched();
+                }
+            }
+        };
+        let settled = traffic
+            .settle(
+                round_trip,
+                || 0,
+                Duration::from_secs(5),
+                Floor::UnlessChecked,
+            )
+            .await;
+        assert_eq!(settled, Settled::Calm);
+        assert_eq!(trips.load(Ordering::SeqCst), 2);
+        // A route announced but not heard holds it, as between steps.
+        let capped = traffic
+            .settle(
+                barrier(&AtomicU32::new(0)),
+                || 1,
+                Duration::from_millis(100),
+                Floor::UnlessChecked,
+            )
+            .await;
+        assert_eq!(capped, Settled::Capped);
+        // Step code's own JavaScript keeps the floor, and both round trips with it.
+        traffic.acted(Late::Code);
+        traffic.called();
+        let trips = AtomicU32::new(0);
+        traffic
+            .settle(
+                barrier(&trips),
+                || 0,
+                Duration::from_secs(5),
+                Floor::UnlessChecked,
+            )
+            .await;
+        assert_eq!(trips.load(Ordering::SeqCst), CALM_ROUND_TRIPS);
     }
 
     #[tokio::test]
