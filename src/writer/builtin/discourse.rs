@@ -16,6 +16,7 @@ use crate::writer::builtin::intent::Decline;
 pub(crate) use crate::writer::builtin::quoting::quoted;
 use crate::writer::builtin::quoting::{listed, quoted_list};
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
+use crate::writer::builtin::vocabulary::SAYS_WHAT_IS;
 
 /// The entities the earlier steps of one test introduced or acted on.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -141,22 +142,6 @@ static IN_ITEM: LazyLock<Regex> = LazyLock::new(|| {
 static TOGGLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"checkbox|toggle").unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
-
-/// The verbs and participles of a sentence that says what the page shows rather than what the
-/// user does.
-const SAYS_WHAT_IS: &[&str] = &[
-    "is",
-    "are",
-    "appears",
-    "appear",
-    "shows",
-    "shown",
-    "visible",
-    "displayed",
-    "remains",
-    "disappears",
-    "exists",
-];
 
 impl Discourse {
     /// The discourse of a test after the steps with `sentences` and the `code` they passed with

@@ -502,3 +502,19 @@ pub(crate) fn position_words(nth: isize) -> Vec<String> {
     said.push(format!("{n}{suffix}"));
     said
 }
+
+/// The verbs and participles of a sentence that says what the page shows rather than what the
+/// user does.
+pub(crate) const SAYS_WHAT_IS: &[&str] = &[
+    "is",
+    "are",
+    "appears",
+    "appear",
+    "shows",
+    "shown",
+    "visible",
+    "displayed",
+    "remains",
+    "disappears",
+    "exists",
+];
