@@ -76,28 +76,11 @@ fn the_planner_plan_runs_offline_with_references_read_and_no_vacuous_check() {
         .filter(|e| e["event"] == "test_finished")
         .collect();
     assert_eq!(finished.len(), 22, "every test ran");
-    let green: Vec<&str> = finished
-        .iter()
-        .filter(|e| e["outcome"]["status"] == "passed")
-        .map(|e| e["test"]["name"].as_str().unwrap())
-        .collect();
-    for name in GREEN_ON_JQUERY {
-        let why: Vec<&Value> = events
-            .iter()
-            .filter(|e| e["event"] == "step_failed" && e["test"]["name"] == *name)
-            .collect();
-        assert!(
-            green.contains(name),
-            "{name} is not green: {green:?}; {why:?}"
-        );
-    }
-    assert_eq!(green.len(), GREEN_ON_JQUERY.len(), "{green:?}");
+    assert_exactly_green(&events, GREEN_ON_JQUERY);
     for step in events.iter().filter(|e| e["event"] == "step_passed") {
         let proof = step["proof"].as_str().unwrap_or_default();
         assert!(!proof.starts_with("vacuous"), "{step}");
     }
-    let stats = &events.last().unwrap()["stats"];
-    assert_eq!(stats["checks_vacuous"].as_u64().unwrap_or(0), 0, "{stats}");
     // The references of the green test were read as exact checks of what it added.
     let cache = out.read("cache/scenarios/basic-operations.steps.toml");
     assert!(
@@ -132,13 +115,7 @@ fn the_planner_plan_runs_offline_with_references_read_and_no_vacuous_check() {
         "{cache}"
     );
     // The green tests replay strictly.
-    let grep = format!("^.*› ({})$", GREEN_ON_JQUERY.join("|"));
-    out.again()
-        .site_from_repo(JQUERY)
-        .args(&["replay", "--strict", "--grep", &grep])
-        .run()
-        .assert_exit(0)
-        .stdout_line(&format!("{} passed, 0 failed", GREEN_ON_JQUERY.len()));
+    replays_strictly(out, JQUERY, GREEN_ON_JQUERY);
 }
 
 /// The tests of the plan whose claims are false of the jQuery build and true of the React
@@ -227,24 +204,7 @@ const GREEN_ON_REACT_STORAGE: &[&str] = &[
 fn the_planner_plan_runs_offline_on_the_react_build_that_persists() {
     let out = run_plan_offline(REACT_STORAGE);
     let events: Vec<Value> = out.events("report/events.jsonl");
-    let green: Vec<&str> = events
-        .iter()
-        .filter(|e| e["event"] == "test_finished" && e["outcome"]["status"] == "passed")
-        .map(|e| e["test"]["name"].as_str().unwrap())
-        .collect();
-    for name in GREEN_ON_REACT_STORAGE {
-        let why: Vec<&Value> = events
-            .iter()
-            .filter(|e| e["event"] == "step_failed" && e["test"]["name"] == *name)
-            .collect();
-        assert!(
-            green.contains(name),
-            "{name} is not green: {green:?}; {why:?}"
-        );
-    }
-    assert_eq!(green.len(), GREEN_ON_REACT_STORAGE.len(), "{green:?}");
-    let stats = &events.last().unwrap()["stats"];
-    assert_eq!(stats["checks_vacuous"].as_u64().unwrap_or(0), 0, "{stats}");
+    assert_exactly_green(&events, GREEN_ON_REACT_STORAGE);
     let cache = out.read("cache/scenarios/basic-operations.steps.toml");
     for line in [
         "await expect(page.locator('span.todo-count')).toHaveText('1 item left');",
@@ -253,16 +213,7 @@ fn the_planner_plan_runs_offline_on_the_react_build_that_persists() {
     ] {
         assert!(cache.contains(line), "{line}\n{cache}");
     }
-    let grep = format!("^.*› ({})$", GREEN_ON_REACT_STORAGE.join("|"));
-    out.again()
-        .site_from_repo(REACT_STORAGE)
-        .args(&["replay", "--strict", "--grep", &grep])
-        .run()
-        .assert_exit(0)
-        .stdout_line(&format!(
-            "{} passed, 0 failed",
-            GREEN_ON_REACT_STORAGE.len()
-        ));
+    replays_strictly(out, REACT_STORAGE, GREEN_ON_REACT_STORAGE);
 }
 
 /// The tests green in the planner plan's run with no LLM on the Backbone build, measured:
@@ -304,24 +255,7 @@ const GREEN_ON_BACKBONE: &[&str] = &[
 fn the_planner_plan_runs_offline_on_the_backbone_build_with_its_layout_claim_read() {
     let out = run_plan_offline(BACKBONE);
     let events: Vec<Value> = out.events("report/events.jsonl");
-    let green: Vec<&str> = events
-        .iter()
-        .filter(|e| e["event"] == "test_finished" && e["outcome"]["status"] == "passed")
-        .map(|e| e["test"]["name"].as_str().unwrap())
-        .collect();
-    for name in GREEN_ON_BACKBONE {
-        let why: Vec<&Value> = events
-            .iter()
-            .filter(|e| e["event"] == "step_failed" && e["test"]["name"] == *name)
-            .collect();
-        assert!(
-            green.contains(name),
-            "{name} is not green: {green:?}; {why:?}"
-        );
-    }
-    assert_eq!(green.len(), GREEN_ON_BACKBONE.len(), "{green:?}");
-    let stats = &events.last().unwrap()["stats"];
-    assert_eq!(stats["checks_vacuous"].as_u64().unwrap_or(0), 0, "{stats}");
+    assert_exactly_green(&events, GREEN_ON_BACKBONE);
     let cache = out.read("cache/scenarios/basic-operations.steps.toml");
     for line in [
         "const subject = page.getByRole('listitem').filter({ has: page.getByText('Task to \
@@ -335,13 +269,41 @@ fn the_planner_plan_runs_offline_on_the_backbone_build_with_its_layout_claim_rea
     ] {
         assert!(cache.contains(line), "{line}\n{cache}");
     }
-    let grep = format!("^.*› ({})$", GREEN_ON_BACKBONE.join("|"));
+    replays_strictly(out, BACKBONE, GREEN_ON_BACKBONE);
+}
+
+/// Asserts that exactly the tests of `expected` passed in the run of `events`, saying why each
+/// of them that did not failed, and that no step passed on a check that cannot fail.
+fn assert_exactly_green(events: &[Value], expected: &[&str]) {
+    let green: Vec<&str> = events
+        .iter()
+        .filter(|e| e["event"] == "test_finished" && e["outcome"]["status"] == "passed")
+        .map(|e| e["test"]["name"].as_str().unwrap())
+        .collect();
+    for name in expected {
+        let why: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["event"] == "step_failed" && e["test"]["name"] == *name)
+            .collect();
+        assert!(
+            green.contains(name),
+            "{name} is not green: {green:?}; {why:?}"
+        );
+    }
+    assert_eq!(green.len(), expected.len(), "{green:?}");
+    let stats = &events.last().unwrap()["stats"];
+    assert_eq!(stats["checks_vacuous"].as_u64().unwrap_or(0), 0, "{stats}");
+}
+
+/// Replays the tests `green` of the run `out` strictly on the fixture build `site`: all pass.
+fn replays_strictly(out: Output, site: &str, green: &[&str]) {
+    let grep = format!("^.*› ({})$", green.join("|"));
     out.again()
-        .site_from_repo(BACKBONE)
+        .site_from_repo(site)
         .args(&["replay", "--strict", "--grep", &grep])
         .run()
         .assert_exit(0)
-        .stdout_line(&format!("{} passed, 0 failed", GREEN_ON_BACKBONE.len()));
+        .stdout_line(&format!("{} passed, 0 failed", green.len()));
 }
 
 /// A test of `sentences` after opening the app.

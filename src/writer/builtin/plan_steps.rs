@@ -671,8 +671,9 @@ mod tests {
 
     const FIELD: &str = "page.getByRole('textbox', { name: 'What needs to be done?' })";
 
-    /// The discourse after adding `items` through the new-item field, one step each.
-    fn added(items: &[&str]) -> Discourse {
+    /// The sentences and code of steps that add `items` through the new-item field, one step
+    /// each.
+    fn add_steps(items: &[&str]) -> (Vec<String>, Vec<String>) {
         let sentences: Vec<String> = items.iter().map(|i| format!("add '{i}'")).collect();
         let code: Vec<String> = items
             .iter()
@@ -683,6 +684,12 @@ mod tests {
                 )
             })
             .collect();
+        (sentences, code)
+    }
+
+    /// The discourse after adding `items` through the new-item field, one step each.
+    fn added(items: &[&str]) -> Discourse {
+        let (sentences, code) = add_steps(items);
         Discourse::of(&sentences, &code)
     }
 
@@ -938,20 +945,11 @@ mod tests {
                      }).hover();\n}";
         let click = "async function step(page) {\n  await page.getByRole('button', { name: \
                      '×', exact: true }).click();\n}";
-        let mut sentences = vec!["add 'a'".to_owned(), "add 'b'".to_owned()];
+        let (mut sentences, mut code) = add_steps(&["a", "b"]);
         sentences.extend([
             "hover over 'a'".to_owned(),
             "click the delete button".to_owned(),
         ]);
-        let mut code: Vec<String> = ["a", "b"]
-            .iter()
-            .map(|i| {
-                format!(
-                    "async function step(page) {{\n  await {FIELD}.fill('{i}');\n  await \
-                     {FIELD}.press('Enter');\n}}"
-                )
-            })
-            .collect();
         code.extend([hover.to_owned(), click.to_owned()]);
         let deleted = Discourse::of(&sentences, &code);
         let gone = read(&deleted, "The todo is removed from the list").unwrap();
