@@ -250,13 +250,7 @@ fn click(snap: &Snapshot, target: &Target, double: bool) -> Result<Vec<String>, 
         // `click the delete button` where the page shows one button that deletes, named `×`:
         // the signs delete buttons go by, and only when exactly one button on the page has
         // one of them.
-        (None, Some(name))
-            if !double
-                && !target.quoted
-                && matches!(target.kind, None | Some(Kind::Button))
-                && target.nth.is_none()
-                && DELETE_WORDS.contains(&norm(name).as_str()) =>
-        {
+        (None, Some(_)) if !double && target.nth.is_none() => {
             match delete_sign_button(snap, target) {
                 Some(one) => Ok(vec![format!("await {}.click();", one.locator)]),
                 None => Err(decline),

@@ -10,7 +10,7 @@ use crate::writer::builtin::intent::{Decline, Relation, Target};
 use crate::writer::builtin::kinds::Kind;
 use crate::writer::builtin::locator::{norm, own_text};
 use crate::writer::builtin::resolve::{checked_element, delete_sign_button};
-use crate::writer::builtin::rows::{DELETE_WORDS, row_holding};
+use crate::writer::builtin::rows::row_holding;
 use crate::writer::builtin::snapshot::Snapshot;
 
 /// `subject` is drawn as `relation` says against `of`.
@@ -66,15 +66,6 @@ fn in_item(snap: &Snapshot, subject: &Target, text: Option<&str>) -> Result<Stri
         Ok(found) => return Ok(found.locator),
         Err(decline) => decline,
     };
-    let deletes = !subject.quoted
-        && matches!(subject.kind, None | Some(Kind::Button))
-        && subject
-            .name
-            .as_deref()
-            .is_some_and(|name| DELETE_WORDS.contains(&norm(name).as_str()));
-    if !deletes {
-        return Err(decline);
-    }
     delete_sign_button(snap, &scoped)
         .map(|found| found.locator)
         .ok_or(decline)

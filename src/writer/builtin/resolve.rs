@@ -10,7 +10,7 @@ use crate::writer::builtin::intent::{Cause, Decline, Target};
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::writer::builtin::locator::{Found, js_str, norm, own_text};
 use crate::writer::builtin::rows::{
-    DELETE_SIGNS, described, in_row, nth_element, row_holding, unnamed_list,
+    DELETE_SIGNS, DELETE_WORDS, described, in_row, nth_element, row_holding, unnamed_list,
 };
 use crate::writer::builtin::snapshot::{Snapshot, is_field};
 use crate::writer::builtin::text_line::line_locator_js;
@@ -172,6 +172,17 @@ pub(crate) fn element(
 /// button has the word as its name. `None` when there is none, or more than one (two rows'
 /// `×`, or a row's `×` and a dialog's `✕`), since which one is meant is not known.
 pub(crate) fn delete_sign_button(snap: &Snapshot, target: &Target) -> Option<Found> {
+    // Only a button the sentence names by a delete word, unquoted: a quoted name is the
+    // button's whole name.
+    let a_delete = !target.quoted
+        && matches!(target.kind, None | Some(Kind::Button))
+        && target
+            .name
+            .as_deref()
+            .is_some_and(|name| DELETE_WORDS.contains(&norm(name).as_str()));
+    if !a_delete {
+        return None;
+    }
     let mut found = Vec::new();
     for sign in DELETE_SIGNS {
         let named = Target {
