@@ -108,7 +108,7 @@ pub(crate) struct GuardSetup<'a> {
 }
 
 impl OriginGuard {
-    fn new(setup: &GuardSetup<'_>) -> OriginGuard {
+    pub(crate) fn new(setup: &GuardSetup<'_>) -> OriginGuard {
         OriginGuard {
             allowed: setup.allowed.clone(),
             secrets: setup.secrets.clone(),
@@ -452,20 +452,35 @@ impl OriginGuard {
             && !self.allowed.allows(&format!("https://{host}/"))
     }
 
-    /// The floors a settle asked `at` keeps (see [`SettleAt::floor`]): whether something the
-    /// floor guards is in play, a secret step code was given, a host outside the allowed
-    /// origins step code put into a page, or step code's own JavaScript.
+    /// The floors a settle asked `at` keeps (see [`SettleAt::floor`]).
     fn floor_at(&self, at: SettleAt) -> Floor {
-        let reach = self.reach();
-        let guarded =
-            self.secrets_in_play() || reach.left_code() || reach.named_outside(|h| self.outside(h));
-        at.floor(guarded)
+        at.floor(self.guarded())
     }
 
-    /// Records a request the worker's proxy refused while this guard's test ran, with its URL
-    /// when it was plain HTTP. Routing did not see it, so it fails its step.
-    pub(crate) fn refused_connection(&self, host: &str, port: u16, target: Option<&RequestTarget>) {
+    /// Whether a secret given to step code, a host outside it named or its JavaScript is in play.
+    fn guarded(&self) -> bool {
+        let reach = self.reach();
+        self.secrets_in_play() || reach.left_code() || reach.named_outside(|h| self.outside(h))
+    }
+
+    /// Records a request the proxy refused on this guard's context's port (its URL when plain
+    /// HTTP, its first bytes `head`, where a body need not be yet). It fails its step, unless the
+    /// context is closing with nothing the floor guards in play: its routes are gone then, so
+    /// what its pages send (an `unload` beacon) is judged as routes judge a page's request.
+    pub(crate) fn refused_connection(
+        &self,
+        host: &str,
+        port: u16,
+        target: Option<&RequestTarget>,
+        head: &str,
+    ) {
         self.traffic.touched();
+        if self.context_closing.load(Ordering::SeqCst) && !self.guarded() {
+            let url = target.map_or_else(|| format!("http://{host}:{port}/"), |t| t.url.clone());
+            let facts = self.facts(&url, None, false, self.holds_secret(head));
+            self.record(&url, target.map_or("connection", |t| t.kind), &facts, false);
+            return;
+        }
         let culprit = self.reach().culprit();
         let mut log = self.log();
         match target {
@@ -588,7 +603,7 @@ impl OriginGuard {
     }
 
     /// Says that prettyplay is closing the guard's context (or letting go of it): a route
-    /// still being answered then has no page left to answer.
+    /// still being answered then has no page left to answer, nor the closing pages a route.
     pub(crate) fn context_closing(&self) {
         self.context_closing.store(true, Ordering::SeqCst);
     }
@@ -921,10 +936,56 @@ mod tests {
         assert_eq!(end(&none), Floor::UnlessChecked);
     }
 
+    /// What the proxy hears once the context is closing is judged by who could have caused
+    /// it: the app's own beacon is listed; one with a secret, one after step code ran its own
+    /// JavaScript, or one to a host step code named fails, as routes would have decided.
+    #[test]
+    fn what_a_closing_context_sends_is_judged_as_routes_judge_a_page() {
+        let target = |url: &str| RequestTarget {
+            kind: "request",
+            url: url.to_owned(),
+        };
+        let secret = || Secrets::new([("PW".to_owned(), "hunter2-secret".to_owned())]);
+        let beacon = target("http://127.0.0.1:7/leak-beacon-unload");
+        let app = guard(secret());
+        app.context_closing();
+        app.refused_connection("127.0.0.1", 7, Some(&beacon), "POST /leak HTTP/1.1\r\n");
+        app.refused_connection("127.0.0.1", 7, None, "\x01\x02");
+        assert_eq!(app.first_violation(), None);
+        assert_eq!(app.take_log().len(), 2, "both are listed");
+        let with_secret = guard(secret());
+        with_secret.context_closing();
+        let head = "POST /leak HTTP/1.1\r\n\r\npw=hunter2-secret";
+        with_secret.refused_connection("127.0.0.1", 7, Some(&beacon), head);
+        let code = guard(Secrets::default());
+        code.step_call(Reach::RunCode, &mut json!({ "expression": "() => 0" }));
+        code.context_closing();
+        code.refused_connection("127.0.0.1", 7, Some(&beacon), "POST / HTTP/1.1\r\n");
+        let typed = guard(secret());
+        typed.step_call(Reach::Act, &mut json!({ "value": "xhunter2-secretx" }));
+        typed.context_closing();
+        typed.refused_connection("127.0.0.1", 7, Some(&beacon), "POST / HTTP/1.1\r\n");
+        let named = guard(Secrets::default());
+        named.step_call(Reach::Act, &mut json!({ "value": "http://127.0.0.1:7/x" }));
+        named.context_closing();
+        named.refused_connection("127.0.0.1", 7, None, "");
+        for (name, guard) in [
+            ("a secret", &with_secret),
+            ("step code's JavaScript", &code),
+            ("a named host", &named),
+        ] {
+            assert!(guard.first_violation().is_some(), "{name}");
+        }
+        // While the context lives, an unrouted request fails whoever sent it.
+        let open = guard(Secrets::default());
+        open.refused_connection("127.0.0.1", 7, Some(&beacon), "POST / HTTP/1.1\r\n");
+        assert!(open.first_violation().is_some());
+    }
+
     #[test]
     fn refused_connections_fail_and_a_later_candidate_is_forgiven() {
         let guard = guard(Secrets::default());
-        guard.refused_connection("127.0.0.1", 9, None);
+        guard.refused_connection("127.0.0.1", 9, None, "");
         assert_eq!(
             guard.take_blocked(),
             Some(
@@ -936,7 +997,7 @@ mod tests {
             )
         );
         guard.mark();
-        guard.refused_connection("127.0.0.1", 8, None);
+        guard.refused_connection("127.0.0.1", 8, None, "");
         guard.forgive();
         assert_eq!(guard.take_blocked(), None);
         assert!(guard.first_violation().is_some_and(|v| v.contains(":9")));

@@ -11,11 +11,13 @@
 //!
 //! A connection to anywhere else never leaves the proxy: it is accepted, and whatever the
 //! browser then sends on it is read and dropped. Only a connection that sends something is a
-//! request, reported to the test's [`OriginGuard`], which fails the step that made it; an idle
+//! request, reported to the [`OriginGuard`] of the test whose context connected (each context
+//! has a port of its own), which fails the step that made it; an idle
 //! one is Chromium preconnecting to a link's host, which sends nothing anywhere. A plain HTTP
 //! request is named by its URL. A TLS handshake is dropped unreported, because Chromium's own
 //! services connect through the same proxy and TLS does not say who asked.
 
+use std::collections::VecDeque;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
@@ -46,23 +48,75 @@ const CONNECTION_REFUSED: u8 = 0x05;
 const COMMAND_NOT_SUPPORTED: u8 = 0x07;
 const ADDRESS_NOT_SUPPORTED: u8 = 0x08;
 
-/// One worker's proxy: where it listens, and the guard of the test it serves now.
+/// One worker's proxy: a port of its own for each browser context the worker opens.
 pub(crate) struct OutboundProxy {
+    allowed: Arc<AllowedOrigins>,
+    /// The one port of a worker that keeps one context for all its tests (`isolation =
+    /// "reuse"`): the context's proxy is fixed when the context is made.
+    shared: Option<Arc<ProxyPort>>,
+    /// The ports of the worker's latest contexts, newest last (see [`KEPT_PORTS`]).
+    recent: Mutex<VecDeque<Arc<ProxyPort>>>,
+}
+
+/// How many of a worker's latest contexts keep their port open. A context's page can still
+/// send (a `keepalive` fetch or a beacon from its `unload` handler) while the context closes,
+/// and that connection may arrive after the next test began: its own port, still open, refuses
+/// it and blames no later test. A context closed this many tests ago has nothing left to send,
+/// and a port closed by then refuses at the socket, which fails the browser's request too.
+const KEPT_PORTS: usize = 8;
+
+impl OutboundProxy {
+    /// A proxy that lets through only what `allowed` allows, on free ports of 127.0.0.1: one
+    /// for all of the worker's tests when `one_context` (the worker reuses its context), else
+    /// one per context ([`OutboundProxy::port`]).
+    pub(crate) async fn start(
+        allowed: AllowedOrigins,
+        one_context: bool,
+    ) -> std::io::Result<OutboundProxy> {
+        let allowed = Arc::new(allowed);
+        let shared = if one_context {
+            Some(Arc::new(ProxyPort::open(Arc::clone(&allowed)).await?))
+        } else {
+            None
+        };
+        Ok(OutboundProxy {
+            allowed,
+            shared,
+            recent: Mutex::default(),
+        })
+    }
+
+    /// The port the next context connects through. Whatever arrives on a port is blamed on the
+    /// guard attached to that port only, so a request a closing context sends late is never
+    /// taken for the next test's.
+    pub(crate) async fn port(&self) -> std::io::Result<Arc<ProxyPort>> {
+        if let Some(shared) = &self.shared {
+            return Ok(Arc::clone(shared));
+        }
+        let port = Arc::new(ProxyPort::open(Arc::clone(&self.allowed)).await?);
+        let mut recent = self.recent.lock().unwrap_or_else(PoisonError::into_inner);
+        recent.push_back(Arc::clone(&port));
+        while recent.len() > KEPT_PORTS {
+            recent.pop_front();
+        }
+        Ok(port)
+    }
+}
+
+/// One port of the proxy: where it listens, and the guard of the test whose context connects
+/// through it.
+pub(crate) struct ProxyPort {
     address: SocketAddr,
-    /// The guard of the worker's current test, told of every refused connection. A worker
-    /// runs one test at a time, so whatever a context connects to belongs to that test.
+    /// The guard told of every refused connection; none once its test has ended.
     current: Arc<Mutex<Weak<OriginGuard>>>,
     accept: tokio::task::JoinHandle<()>,
 }
 
-impl OutboundProxy {
-    /// Starts a proxy that lets through only what `allowed` allows, on a free port of
-    /// 127.0.0.1.
-    pub(crate) async fn start(allowed: AllowedOrigins) -> std::io::Result<OutboundProxy> {
+impl ProxyPort {
+    async fn open(allowed: Arc<AllowedOrigins>) -> std::io::Result<ProxyPort> {
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
         let address = listener.local_addr()?;
         let current: Arc<Mutex<Weak<OriginGuard>>> = Arc::default();
-        let allowed = Arc::new(allowed);
         let reporting = Arc::clone(&current);
         let accept = tokio::spawn(async move {
             loop {
@@ -78,14 +132,14 @@ impl OutboundProxy {
                 });
             }
         });
-        Ok(OutboundProxy {
+        Ok(ProxyPort {
             address,
             current,
             accept,
         })
     }
 
-    /// The proxy's address as a browser context's proxy server setting.
+    /// The port's address as a browser context's proxy server setting.
     pub(crate) fn server(&self) -> String {
         format!("socks5://{}", self.address)
     }
@@ -96,7 +150,7 @@ impl OutboundProxy {
     }
 }
 
-impl Drop for OutboundProxy {
+impl Drop for ProxyPort {
     fn drop(&mut self) {
         // Connections already open end with their browser context; no new one is accepted.
         self.accept.abort();
@@ -173,9 +227,18 @@ async fn swallow(
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .upgrade();
-    if let Some(guard) = guard {
-        guard.refused_connection(&destination.host, destination.port, target.as_ref());
-    }
+    let Some(guard) = guard else {
+        // The context's test has ended: what its page sent as it closed fails no test.
+        tracing::info!(
+            target: "prettyplay::origins",
+            host = %destination.host,
+            port = destination.port,
+            "a request refused by [browser] allowed_origins after its test ended"
+        );
+        return Ok(());
+    };
+    let head = String::from_utf8_lossy(&first[..n]);
+    guard.refused_connection(&destination.host, destination.port, target.as_ref(), &head);
     tracing::info!(
         target: "prettyplay::origins",
         host = %destination.host,
@@ -326,8 +389,9 @@ mod tests {
         let other = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await.unwrap();
         let other_port = other.local_addr().unwrap().port();
         let allowed = only(&[&format!("http://127.0.0.1:{app_port}")]);
-        let proxy = OutboundProxy::start(allowed).await.unwrap();
-        let (code, mut client) = ask(proxy.address, "127.0.0.1", app_port).await;
+        let proxy = OutboundProxy::start(allowed, false).await.unwrap();
+        let port = proxy.port().await.unwrap();
+        let (code, mut client) = ask(port.address, "127.0.0.1", app_port).await;
         assert_eq!(code, SUCCEEDED);
         let (mut accepted, _) = app.accept().await.unwrap();
         client.write_all(b"ping").await.unwrap();
@@ -335,7 +399,7 @@ mod tests {
         accepted.read_exact(&mut got).await.unwrap();
         assert_eq!(&got, b"ping");
         // A forbidden destination is accepted, and what is sent there goes nowhere.
-        let (code, mut forbidden) = ask(proxy.address, "127.0.0.1", other_port).await;
+        let (code, mut forbidden) = ask(port.address, "127.0.0.1", other_port).await;
         assert_eq!(code, SUCCEEDED);
         forbidden
             .write_all(b"GET /?d=1 HTTP/1.1\r\n\r\n")
@@ -344,7 +408,7 @@ mod tests {
         let mut rest = Vec::new();
         forbidden.read_to_end(&mut rest).await.unwrap();
         assert!(rest.is_empty(), "the proxy answered for the forbidden host");
-        let (_, mut by_name) = ask(proxy.address, "localhost", app_port).await;
+        let (_, mut by_name) = ask(port.address, "localhost", app_port).await;
         by_name.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
         by_name.read_to_end(&mut rest).await.unwrap();
         assert!(rest.is_empty(), "another host name is another origin");
@@ -354,6 +418,79 @@ mod tests {
             nothing.is_err(),
             "the refused connection reached its listener"
         );
+    }
+
+    fn guard_of(allowed: &AllowedOrigins) -> Arc<OriginGuard> {
+        Arc::new(OriginGuard::new(&crate::driver::origins::GuardSetup {
+            allowed,
+            secrets: &crate::secrets::Secrets::default(),
+            loader: &crate::driver::app_loader::AppLoader::shared(),
+            saved_state: false,
+        }))
+    }
+
+    /// Sends a plain HTTP request for `path` through `port` to the forbidden `other_port`, and
+    /// returns once the proxy has dropped it (after it told the port's guard, if any).
+    async fn send_forbidden(port: &ProxyPort, other_port: u16, path: &str) {
+        let (code, mut client) = ask(port.address, "127.0.0.1", other_port).await;
+        assert_eq!(code, SUCCEEDED);
+        let request = format!("GET {path} HTTP/1.1\r\n\r\n");
+        client.write_all(request.as_bytes()).await.unwrap();
+        let mut rest = Vec::new();
+        client.read_to_end(&mut rest).await.unwrap();
+        assert!(rest.is_empty(), "the proxy answered for the forbidden host");
+    }
+
+    /// Each context has a port of its own, so what a context sends as it closes, after the
+    /// next test began, is never blamed on the next test; the next test's own request is.
+    #[tokio::test]
+    async fn a_refused_request_is_blamed_only_on_the_test_whose_context_sent_it() {
+        let other = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await.unwrap();
+        let other_port = other.local_addr().unwrap().port();
+        let allowed = only(&["http://127.0.0.1:1"]);
+        let proxy = OutboundProxy::start(allowed.clone(), false).await.unwrap();
+        let first = proxy.port().await.unwrap();
+        let second = proxy.port().await.unwrap();
+        assert_ne!(first.address, second.address);
+        let ended = guard_of(&allowed);
+        first.attach(&ended);
+        let running = guard_of(&allowed);
+        second.attach(&running);
+        drop(ended);
+        send_forbidden(&first, other_port, "/leak-unload").await;
+        assert_eq!(running.first_violation(), None);
+        send_forbidden(&second, other_port, "/own").await;
+        let violation = running.first_violation().expect("the test's own request");
+        assert!(violation.contains("/own"), "{violation}");
+        assert!(!violation.contains("/leak-unload"), "{violation}");
+    }
+
+    /// A worker that keeps one context for all its tests has one port, which each test's guard
+    /// takes over in turn; a worker with a context per test keeps only its latest ports open.
+    #[tokio::test]
+    async fn one_port_for_a_reused_context_and_only_the_latest_ports_kept_open() {
+        let allowed = only(&["http://127.0.0.1:1"]);
+        let reused = OutboundProxy::start(allowed.clone(), true).await.unwrap();
+        let port = reused.port().await.unwrap();
+        assert_eq!(port.address, reused.port().await.unwrap().address);
+        let proxy = OutboundProxy::start(allowed, false).await.unwrap();
+        let oldest = proxy.port().await.unwrap().address;
+        let mut latest = Vec::new();
+        for _ in 0..KEPT_PORTS {
+            latest.push(proxy.port().await.unwrap());
+        }
+        // The oldest port's listener goes with its aborted task, at the runtime's next turn.
+        let refused = async {
+            while TcpStream::connect(oldest).await.is_ok() {
+                tokio::task::yield_now().await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), refused)
+            .await
+            .expect("the oldest port still accepts");
+        for port in &latest {
+            assert!(TcpStream::connect(port.address).await.is_ok());
+        }
     }
 
     #[test]

@@ -241,14 +241,14 @@ impl BrowserRuntime {
             tracing::debug!("cannot watch the browser for a crash: {err}");
         }
         let (spent, spend) = Lifeline::new();
-        let mut context_options = self.context_options.clone();
+        let context_options = self.context_options.clone();
         let proxy = match &self.target {
             Target::Local { .. } if needs_proxy(&self.settings) => {
                 let allowed = self.settings.allowed_origins.clone();
-                let proxy = OutboundProxy::start(allowed)
+                let reuse = self.settings.isolation == Isolation::Reuse;
+                let proxy = OutboundProxy::start(allowed, reuse)
                     .await
                     .map_err(DriverError::Proxy)?;
-                context_options.proxy = Some(ProxySettings::new(proxy.server()));
                 Some(Arc::new(proxy))
             }
             _ => None,
@@ -390,7 +390,7 @@ pub(crate) struct WorkerBrowser {
     context_options: BrowserContextOptions,
     secrets: Secrets,
     loader: Arc<AppLoader>,
-    /// The proxy every context of the worker connects through, which refuses connections to
+    /// The proxy every context of the worker connects through (a port per context), which refuses connections to
     /// origins outside `[browser] allowed_origins`; `None` when every origin is allowed or the
     /// browser runs elsewhere (it could not reach this machine's loopback).
     proxy: Option<Arc<OutboundProxy>>,
@@ -428,6 +428,13 @@ impl WorkerBrowser {
         let open = async {
             let mut options = self.context_options.clone();
             options.storage_state = state.map(|s| s.0.clone());
+            let port = match &self.proxy {
+                Some(proxy) => Some(proxy.port().await.map_err(playwright_rs::Error::Io)?),
+                None => None,
+            };
+            if let Some(port) = &port {
+                options.proxy = Some(ProxySettings::new(port.server()));
+            }
             let (context, kept) = if reuse {
                 open_reused(&self.browser, &options).await?
             } else {
@@ -444,8 +451,8 @@ impl WorkerBrowser {
                 saved_state: state.is_some(),
             };
             let origins = OriginGuard::install(&context, &setup).await?;
-            if let (Some(proxy), Some(guard)) = (&self.proxy, &origins) {
-                proxy.attach(guard);
+            if let (Some(port), Some(guard)) = (&port, &origins) {
+                port.attach(guard);
             }
             let page = match kept {
                 Some(page) => page,

@@ -2,7 +2,8 @@
 //! that beacons (`navigator.sendBeacon`) and sends a `keepalive` fetch to another origin from
 //! its `pagehide` and `visibilitychange` handlers fires them while the context closes, when the
 //! context's routes may no longer see the page's requests. The other origin must receive none
-//! of them: whatever leaves the page then still meets a guard.
+//! of them: whatever leaves the page then still meets a guard. And none fails a test: the
+//! closing test's verdict is in, and the next test did not send them.
 
 use std::time::Duration;
 
@@ -69,17 +70,11 @@ fn replay_closing_tests(browser: &str) {
             reached.len()
         ));
     }
-    // A request the guard sees before the test ends fails the test as blocked, which is the
-    // guard's verdict on the app's traffic during a test; any other failure is not.
+    // What a page sends as its context closes is refused by that context's own proxy port,
+    // so it fails no test: neither its own, whose verdict is in, nor the next one.
     let passed = out.stdout().matches("PASS scenarios/close.steps").count();
-    let blocked = out
-        .stdout()
-        .matches("  BLOCKED BY allowed_origins\n")
-        .count();
-    if passed + blocked != TESTS {
-        out.fail(&format!(
-            "{passed} passed and {blocked} failed on the block of {TESTS} tests"
-        ));
+    if passed != TESTS {
+        out.fail(&format!("{passed} of {TESTS} tests passed"));
     }
 }
 
