@@ -14,7 +14,7 @@ use regex::Regex;
 use crate::writer::builtin::element_step::{Check, ElementStep, Subject};
 use crate::writer::builtin::intent::Decline;
 pub(crate) use crate::writer::builtin::quoting::quoted;
-use crate::writer::builtin::quoting::{listed, quoted_list};
+use crate::writer::builtin::quoting::{listed, quoted_list, unescape};
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
 use crate::writer::builtin::vocabulary::SAYS_WHAT_IS;
 
@@ -39,6 +39,9 @@ pub(crate) struct Discourse {
     states_unsure: bool,
     /// The item the last sentence deleted, when it deleted one.
     just_deleted: Option<String>,
+    /// Whether an earlier step reloaded the page, so that a claim said to hold `after reload`
+    /// is checked after one.
+    reloaded: bool,
 }
 
 /// One part of what a referring sentence means: a sentence the shapes read, or an act or a
@@ -109,6 +112,11 @@ static ACTION: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });
 
+/// A reload of the page in step code.
+static RELOAD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"await\s+page\.reload\(").unwrap_or_else(|_| unreachable!("a constant pattern"))
+});
+
 /// A locator bound to a name: `const field = page.getByRole(...);`.
 static BINDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:const|let|var)\s+(\w+)\s*=\s*(page\.[^;]*);")
@@ -170,6 +178,9 @@ impl Discourse {
     fn act_out(&mut self, code: &str) {
         let mut bound: Vec<(String, String)> = Vec::new();
         for line in code.lines() {
+            if RELOAD.is_match(line) {
+                self.reloaded = true;
+            }
             if let Some(binding) = BINDING.captures(line) {
                 bound.retain(|(name, _)| *name != binding[1]);
                 bound.push((binding[1].to_owned(), binding[2].to_owned()));
@@ -323,6 +334,11 @@ impl Discourse {
             }
         }
         self.last_item = Some(new);
+    }
+
+    /// Whether an earlier step reloaded the page.
+    pub(crate) fn reloaded(&self) -> bool {
+        self.reloaded
     }
 
     /// The items added and still there, in the order they were added.
@@ -782,19 +798,6 @@ fn state_of(item: &str, predicate: Predicate) -> String {
         Predicate::Active => format!("{item} is active"),
         Predicate::Listed => format!("{item} appears in the list"),
     }
-}
-
-/// A JavaScript string literal's text, its escapes undone.
-fn unescape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.extend(chars.next()),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

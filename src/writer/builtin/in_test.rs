@@ -2,7 +2,8 @@
 //! the test's discourse memory (what earlier steps added and acted on, `discourse.rs`), as a
 //! planner's loose step (`plan_steps.rs`) and with the run's origins (`navigation.rs`), and
 //! its parts are written by the shapes (a sentence) or by `element_code.rs` (an act or a check
-//! on an element the reader resolved).
+//! on an element the reader resolved). A reading of the memory or of a plan reader explains
+//! every word of the sentence or declines naming the word (`plan_accounting.rs`).
 //!
 //! Main function: [`write_step_in_test`].
 
@@ -12,6 +13,7 @@ use crate::writer::builtin::discourse::{Discourse, Part};
 use crate::writer::builtin::element_code::element_lines;
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::navigation::write_step_within;
+use crate::writer::builtin::plan_accounting::{accounted, memory_reads};
 use crate::writer::builtin::plan_readers::read_plan_step;
 use crate::writer::builtin::plan_steps::without_comments;
 use crate::writer::builtin::qualifiers::unread_manner;
@@ -34,7 +36,14 @@ pub(crate) fn write_step_in_test(
 ) -> Result<String, Decline> {
     let sentence = &without_comments(sentence);
     let discourse = Discourse::of(sentences, code);
-    let read = match discourse.read(sentence, columns) {
+    let toks = normalize(tokenize(sentence, columns));
+    // A reading of the memory that leaves a word unexplained is no reading of the sentence:
+    // the plan readers and then the shapes may still read it whole.
+    let (reads, context) = memory_reads(&discourse);
+    let remembered = discourse
+        .read(sentence, columns)
+        .map(|reading| reading.and_then(|parts| accounted(&toks, reads, parts, columns, context)));
+    let read = match remembered {
         None => read_plan_step(&discourse, sentence, columns, state),
         Some(Err(unresolved)) => Some(
             read_plan_step(&discourse, sentence, columns, state)
@@ -49,9 +58,9 @@ pub(crate) fn write_step_in_test(
             write_step_within(sentence, columns, state, allows).map_err(|_| unresolved)
         }
         Some(Ok(parts)) => {
-            // The parts are sentences and steps of the readers' own, which the registry's
-            // accounting of qualifiers does not see: a word of manner declines here.
-            unread_manner(&normalize(tokenize(sentence, columns)))?;
+            // A word of manner handed on in a part would reach the shapes in a sentence of the
+            // reader's own, whose decline need not name it: it declines here, named.
+            unread_manner(&toks)?;
             let mut lines = Vec::new();
             for part in parts {
                 match part {
@@ -178,6 +187,113 @@ mod tests {
         assert!(
             code.contains("await page.getByRole('button', { name: '×', exact: true }).click();"),
             "{code}"
+        );
+    }
+
+    /// The code of `sentence` after steps that added `items` through the new-item field, and a
+    /// reload when `reloaded`, on a page that lists them.
+    fn written_after(items: &[&str], reloaded: bool, sentence: &str) -> Result<String, Decline> {
+        let field = "page.getByRole('textbox', { name: 'What needs to be done?' })";
+        let mut before: Vec<String> = items.iter().map(|i| format!("add '{i}'")).collect();
+        let mut code: Vec<String> = items
+            .iter()
+            .map(|i| {
+                format!(
+                    "async function step(page) {{\n  await {field}.fill('{i}');\n  await \
+                     {field}.press('Enter');\n}}"
+                )
+            })
+            .collect();
+        if reloaded {
+            before.push("reload the page".to_owned());
+            code.push("async function step(page) {\n  await page.reload();\n}".to_owned());
+        }
+        let listed: String = items
+            .iter()
+            .map(|i| {
+                format!("    - listitem:\n      - checkbox \"Toggle Todo\"\n      - text: {i}\n")
+            })
+            .collect();
+        let state = PageState {
+            url: "http://127.0.0.1:8080/".to_owned(),
+            base_url: Some("http://127.0.0.1:8080/".to_owned()),
+            snapshot: format!(
+                "- main:\n  - textbox \"What needs to be done?\"\n  - list:\n{listed}  - \
+                 contentinfo:\n    - button \"Clear completed\"\n"
+            ),
+            ..PageState::default()
+        };
+        write_step_in_test(sentence, &[], &state, &|_| true, &before, &code)
+    }
+
+    /// A sentence the test's memory or a plan reader reads, with a word that says more than
+    /// its reading does, is never written as that reading: the step declines (the shapes'
+    /// decline when no reading explains the word and no shape reads the sentence whole).
+    #[test]
+    fn a_word_the_readings_leave_unexplained_is_never_dropped() {
+        let mut failures = Vec::new();
+        for (items, sentence) in [
+            (&["Buy milk"][..], "the todo appears in the list twice"),
+            (&["Buy milk"][..], "the todo is not removed from the list"),
+            (
+                &["a", "b", "c"][..],
+                "all three todos are visible except the last",
+            ),
+            (
+                &["a", "b", "c"][..],
+                "the first todo is marked as complete in the footer",
+            ),
+            (
+                &["a", "b", "c"][..],
+                "all three todos are still present after reload",
+            ),
+            (&["a", "b"][..], "both todos appear in the list twice"),
+            (&["a", "b"][..], "both todos are completed unless hidden"),
+            (
+                &["a", "b"][..],
+                "the other todo is active within the footer",
+            ),
+            (&["Buy milk"][..], "the todo is marked as complete later"),
+            (
+                &["Buy milk"][..],
+                "click the checkbox to uncomplete it twice",
+            ),
+            (&["Buy milk"][..], "the checkbox is checked after reload"),
+            (
+                &[][..],
+                "add three todos and mark one as complete after reload",
+            ),
+            (&[][..], "add 'x' and mark it as complete twice"),
+        ] {
+            if let Ok(code) = written_after(items, false, sentence) {
+                failures.push(format!("{sentence:?} was written:\n{code}"));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        // The memory reads `after reload` in its claim, and names it in a test with no reload.
+        let declined = written_after(
+            &["a", "b", "c"],
+            false,
+            "all three todos are still present after reload",
+        );
+        assert_eq!(declined, Err(Decline::unaccounted(&["reload"])));
+    }
+
+    /// `after reload` is read once an earlier step of the test reloaded the page, and the
+    /// memory's readings of plain references stay as they were.
+    #[test]
+    fn after_reload_is_read_after_a_reload() {
+        const SENTENCE: &str = "all three todos are still present after reload";
+        let code = written_after(&["a", "b", "c"], true, SENTENCE).unwrap();
+        let plain = written_after(&["a", "b", "c"], true, "all three todos appear in the list");
+        assert_eq!(Ok(code), plain);
+        assert!(
+            written_after(
+                &["a", "b", "c"],
+                false,
+                "all three todos appear in the list"
+            )
+            .is_ok()
         );
     }
 }

@@ -51,6 +51,7 @@ mod navigation;
 mod phrases;
 mod place_code;
 mod placement;
+mod plan_accounting;
 mod plan_counts;
 mod plan_readers;
 mod plan_states;

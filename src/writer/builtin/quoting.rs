@@ -35,3 +35,16 @@ pub(super) fn listed(items: &[String]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// A JavaScript string literal's text, its escapes undone.
+pub(crate) fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -327,6 +327,17 @@ pub(crate) enum Meaning {
     Time,
 }
 
+/// The words a reader of plan steps or the test's memory reads with its own pattern, for
+/// `plan_accounting.rs`.
+pub(crate) struct Reads {
+    /// Its frame words. A word of meaning here is one the pattern reads only inside a fixed
+    /// phrase that says it whole (`not` in `is not completed`, `all` in `clear all the text`).
+    pub(crate) words: &'static [&'static str],
+    /// The kinds of [`Meaning`] its pattern reads: a word of one of them is explained when the
+    /// reading's parts carry that kind, and a word of any other kind declines.
+    pub(crate) meanings: &'static [Meaning],
+}
+
 const NEGATIONS: &[&str] = &[
     "not", "no", "longer", "none", "nothing", "nobody", "neither", "nor", "without", "cannot",
     "can't", "won't", "isn't", "aren't", "doesn't", "don't", "didn't", "wasn't", "hasn't",
