@@ -3,7 +3,10 @@
 // context-menu handler (`oncontextmenu`), the items
 // of each list, and the controls a list item or table row hides until it is hovered. Each
 // element comes with the locator a Playwright engineer would keep for it: `getByTestId`, else a
-// tag and one semantic class (never a hashed one), else nothing.
+// tag and one semantic class (never a hashed one), else nothing. At most MAX elements are
+// listed: past it, the visible elements kept are those a sentence can name best (see `kept`),
+// then the hidden ones, rows' hidden controls, current marks and loading indicators while room
+// is left.
 () => {
   const MAX = 400;
   const HASHED = /^(css|sc|jsx|svelte|emotion|styled|jss|tw|chakra|mui|ng|v|data|astro|s)[-_]/i;
@@ -96,6 +99,40 @@
   const textOfItsOwn = (el) =>
     /\S/.test(Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join('')) ||
     (phrase(el) && /\S/.test(el.textContent || ''));
+  // When the page shows more elements than MAX, the ones kept are those a sentence can name
+  // best: first those with a locator of their own (a unique test id, semantic class, id or
+  // name) that are controls or carry a test id, then the rest with a locator of their own, then
+  // the other controls and lists, then the rest; within each, in document order. The kept ones
+  // are listed in document order, as they are when all fit.
+  const INTERACTIVE = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
+    'option', 'textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'listbox']);
+  const kept = (els) => {
+    if (els.length <= MAX) return els;
+    // How many elements each test id and each tag with a class, id or name has, counted once,
+    // so that whether a locator is an element's own costs no query per element.
+    const counts = new Map();
+    const count = (key) => counts.set(key, (counts.get(key) || 0) + 1);
+    const keysOf = (el) => {
+      const tag = el.tagName.toLowerCase();
+      const keys = Array.from(el.classList).filter(semantic).map((c) => 'class ' + tag + '.' + c);
+      if (el.getAttribute('data-testid')) keys.push('testid ' + el.getAttribute('data-testid'));
+      if (el.id && semantic(el.id)) keys.push('id ' + el.id);
+      if (el.getAttribute('name')) keys.push('name ' + tag + ' ' + el.getAttribute('name'));
+      return keys;
+    };
+    for (const el of all) keysOf(el).forEach(count);
+    const rank = (el) => {
+      const own = keysOf(el).some((key) => counts.get(key) === 1);
+      const control = INTERACTIVE.has(role(el));
+      if (own && (control || el.hasAttribute('data-testid'))) return 0;
+      if (own) return 1;
+      if (control || role(el) === 'list') return 2;
+      return 3;
+    };
+    const order = els.map((el, at) => [rank(el), at]);
+    order.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return order.slice(0, MAX).map(([, at]) => at).sort((a, b) => a - b).map((at) => els[at]);
+  };
   const out = [];
   const seen = new Set();
   // The page's own elements shown earlier in this document, by selector: an app that removes
@@ -140,6 +177,7 @@
   // is a todo, a toggle-all control): listed after every visible one, so they never crowd one
   // out, and only when the page gives them a locator of their own.
   const hiddenOnes = [];
+  const candidates = [];
   const SECTIONING = new Set(['HEADER', 'FOOTER', 'SECTION', 'ASIDE', 'NAV', 'MAIN', 'ARTICLE', 'DIALOG', 'FORM']);
   for (const el of all) {
     if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'SVG', 'PATH'].includes(el.tagName.toUpperCase())) continue;
@@ -158,9 +196,10 @@
       continue;
     }
     if (!interesting && !hiddenSection) continue;
-    if (shown) add(el, {});
+    if (shown) candidates.push(el);
     else if (hiddenOnes.length < 100 && !(el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'hidden')) hiddenOnes.push(el);
   }
+  for (const el of kept(candidates)) add(el, {});
   for (const el of hiddenOnes) {
     if (out.length >= MAX) break;
     // A control in a row is listed below with its row; these are the page's own.

@@ -51,6 +51,8 @@
 //! outputs they show; `api_steps_builtin` runs HTTP sentences (`send POST ...`, `GET ... answers
 //! N`, `the API ... lists "X"`) with no LLM against a JSON API; `bodies` feeds `request` 300 MB
 //! bodies (chunked, compressed, with lying lengths) and bounds the run's peak memory;
+//! `builtin_review` checks the built-in generator's placements (side by side, a moving element),
+//! `go back` from a test's first page and a page of more elements than the structure lists;
 //! `false_greens` and
 //! `false_greens_demo` measure issue 41's false greens (a heal that moves a check, a likeness of a
 //! quoted name clicked, checks that create or wait for their subject, the demo suite healed by a
@@ -77,6 +79,7 @@ mod bodies;
 mod browsers;
 mod builtin;
 mod builtin_cells;
+mod builtin_review;
 mod cache_process;
 mod cli;
 mod conformance;

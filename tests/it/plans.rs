@@ -262,7 +262,10 @@ fn the_planner_plan_runs_offline_on_the_backbone_build_with_its_layout_claim_rea
          delete', { exact: true }) }).getByRole('button', { name: '×', exact: true });",
         "const reference = page.getByRole('listitem').filter({ has: page.getByText('Task to \
          delete', { exact: true }) });",
-        "expect(box.x + box.width / 2).toBeGreaterThan(of.x + of.width / 2);",
+        "  expect(box.x + box.width / 2, `its centre is right of the other's centre \
+         (${measured})`).toBeGreaterThan(of.x + of.width / 2);",
+        "  expect(Math.min(box.y + box.height, of.y + of.height) - Math.max(box.y, of.y), `they \
+         share some height (${measured})`).toBeGreaterThan(0);",
         "await page.getByRole('button', { name: '×', exact: true }).click();",
         "await expect(page.getByRole('listitem').filter({ has: page.getByText('Task to delete', \
          { exact: true }) })).toHaveCount(0);",

@@ -178,13 +178,16 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
 /// `go back`. The back button may do nothing (there is no page before this one), so the step
 /// must see that the browser went back. A step back to another document answers the document's
 /// response, whatever its URL (a form that posted back to its own page has the same URL); a step
-/// within the same document, or none, answers `null`, and then the URL must have changed. The
-/// code runs no script in the page, because the guard holds a step that did to account for the
-/// page's own traffic after it (an analytics beacon of the page it goes back to).
+/// within the same document, or none, answers `null`, and then the URL must have changed. A test
+/// starts on the browser's blank page, so a step back from the test's first page lands there:
+/// that is no page of the test, and the step fails at once saying so. The code runs no script in
+/// the page, because the guard holds a step that did to account for the page's own traffic after
+/// it (an analytics beacon of the page it goes back to).
 const GO_BACK: &[&str] = &[
     "const before = page.url();",
     "const response = await page.goBack();",
-    "if (response === null) await expect(page).not.toHaveURL(before);",
+    "expect(page.url(), `go back: no page of this test comes before ${before}, so the browser went back to the blank page it started on`).not.toBe('about:blank');",
+    "if (response === null) await expect(page, `go back: the browser stayed on ${before}; either no page comes before it, or the one before is the same document at the same URL, which step code cannot tell apart`).not.toHaveURL(before);",
 ];
 
 /// `click "Add" three times`: the action's statement, written that many times so that each

@@ -9,7 +9,7 @@
 //! Main functions: [`read`] (the shape, listed in `shapes.rs`) and [`code`].
 
 use crate::writer::builtin::check_code::hidden_locator;
-use crate::writer::builtin::intent::{Decline, Intent, Target};
+use crate::writer::builtin::intent::{Decline, Intent, Reading, Target};
 use crate::writer::builtin::shape::{ReadWords, Render};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::Tok;
@@ -97,32 +97,13 @@ pub(crate) fn read(toks: &[Tok], shape: ReadWords) -> Option<Result<Intent, Decl
         (None, Some(target)) => (target, first),
         (None, None) => return Some(Err(declined())),
     };
-    if !is_claim(&otherwise) {
+    if otherwise.reading() != Reading::Claim {
         return Some(Err(declined()));
     }
     Some(Ok(Intent::OrHidden {
         hidden,
         otherwise: Box::new(otherwise),
     }))
-}
-
-/// Whether an intent only reads the page and is no either-or of its own.
-fn is_claim(intent: &Intent) -> bool {
-    matches!(
-        intent,
-        Intent::Visible { .. }
-            | Intent::PageShows(_)
-            | Intent::PageContains(_)
-            | Intent::ListShows { .. }
-            | Intent::HasValue { .. }
-            | Intent::HasText { .. }
-            | Intent::State { .. }
-            | Intent::Count { .. }
-            | Intent::Url { .. }
-            | Intent::Title { .. }
-            | Intent::AllItems { .. }
-            | Intent::Placeholder { .. }
-    )
 }
 
 /// The code: when the element is shown, the other claim is checked; else that it is hidden.
@@ -148,8 +129,52 @@ pub(crate) fn code(
 
 #[cfg(test)]
 mod tests {
-    use crate::writer::builtin::shapes::write;
+    use crate::writer::builtin::intent::Reading;
+    use crate::writer::builtin::shapes::{parse, write};
     use crate::writer::builtin::snapshot::Snapshot;
+
+    fn reading(sentence: &str) -> Reading {
+        parse(sentence, &[])
+            .unwrap_or_else(|why| panic!("{sentence}: {}", why.0))
+            .reading()
+    }
+
+    /// The joining shapes take the checks by this one property: the claims an either-or
+    /// takes are checks, two checks joined are a check but no claim, and actions are neither.
+    #[test]
+    fn each_sentence_reads_acts_or_claims_as_its_intent_says() {
+        for (sentence, expected) in [
+            (r#"the "Save" button is shown"#, Reading::Claim),
+            (r#"the title is "Shop""#, Reading::Claim),
+            (r#""Total" is to the left of "42""#, Reading::Check),
+            (r#""No" is checked and "Yes" is unchecked"#, Reading::Check),
+            (
+                r#"the counter shows "0 items left" or the footer is hidden"#,
+                Reading::Check,
+            ),
+            ("GET /api/health answers 200", Reading::Check),
+            (
+                r#"send POST /api/todos with {"title": "milk"}"#,
+                Reading::Acts,
+            ),
+            (r#"click "Save""#, Reading::Acts),
+            ("go back", Reading::Acts),
+        ] {
+            assert_eq!(reading(sentence), expected, "{sentence}");
+            assert_eq!(expected.is_check(), expected != Reading::Acts, "{sentence}");
+        }
+    }
+
+    /// An either-or whose other side is a check but no claim declines, as it did when the
+    /// either-or kept its own list.
+    #[test]
+    fn an_either_or_takes_only_claims_as_its_other_side() {
+        let declined = parse(
+            r#""Total" is to the left of "42" or the footer is hidden"#,
+            &[],
+        );
+        assert!(declined.is_err(), "{declined:?}");
+    }
 
     /// A todo app whose footer (`footer.footer`, with the counter `span.todo-count`) is
     /// hidden: its structure as `structure.js` lists it.

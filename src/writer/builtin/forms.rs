@@ -238,42 +238,9 @@ pub(super) fn two_checks(t: &[Tok], shape: ReadShape) -> Option<Intent> {
     })
 }
 
-/// Whether an intent only reads the page.
+/// Whether an intent only reads the page ([`Intent::reading`]).
 pub(super) fn is_check(intent: &Intent) -> bool {
-    matches!(
-        intent,
-        Intent::Visible { .. }
-            | Intent::Placed { .. }
-            | Intent::PageShows(_)
-            | Intent::PageContains(_)
-            | Intent::ListShows { .. }
-            | Intent::HasValue { .. }
-            | Intent::HasText { .. }
-            | Intent::State { .. }
-            | Intent::Count { .. }
-            | Intent::TableRows { .. }
-            | Intent::TableCell { .. }
-            | Intent::TableHeader { .. }
-            | Intent::TableColumns { .. }
-            | Intent::ColumnCell { .. }
-            | Intent::TableSorted { .. }
-            | Intent::Loading { .. }
-            | Intent::AfterLoading(_)
-            | Intent::Url { .. }
-            | Intent::OnPage(_)
-            | Intent::Title { .. }
-            | Intent::AllItems { .. }
-            | Intent::Placeholder { .. }
-            | Intent::Validity { .. }
-            | Intent::Suggests { .. }
-            | Intent::NoQuery
-            | Intent::UrlLacks(_)
-            | Intent::Asks { .. }
-            | Intent::Both(_)
-            | Intent::OrHidden { .. }
-            | Intent::Accessible { .. }
-            | Intent::LooksAsBefore { .. }
-    ) || matches!(intent, Intent::Http(http) if http.is_check())
+    intent.reading().is_check()
 }
 
 /// The code of a form intent.

@@ -101,11 +101,12 @@ pub(crate) struct Target {
     pub narrow: Option<State>,
 }
 
-/// Where one element is drawn in relation to another, as a sentence places it.
+/// Where one element is drawn in relation to another, as a sentence places it. An element
+/// beside another (right or left) shares some of its height, and one above or below another
+/// some of its width (`place_code.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Relation {
-    /// `on the right side of X`: the element's centre is right of X's (their heights are not
-    /// compared).
+    /// `on the right side of X`: the element's centre is right of X's.
     RightSide,
     /// `on the left side of X`.
     LeftSide,
@@ -404,6 +405,94 @@ pub(crate) enum Intent {
     /// `double-click "a", clear it, type "b" and press Enter`: several clauses, each a shape of
     /// its own or an act on the element with the focus, done in order (`compound.rs`).
     Clauses(Vec<Clause>),
+}
+
+/// Whether an intent only reads the page, and which of the shapes that join checks take it.
+/// It is one property of [`Intent`] so that a new check is placed for every such shape at once:
+/// two checks joined by `and` (`forms.rs`), a wait for a check (`waits.rs`), a check sentence
+/// (`check_sentences.rs`) and a side of an either-or (`either.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// It acts on the page, or it is a check the shapes that join checks do not take yet (the
+    /// cards' checks and a dropdown's chosen option, whose readers are tried on their own).
+    Acts,
+    /// It only reads the page; an either-or does not take it as its other side, because that
+    /// side is written only where its code was checked to read the page alone, and joined
+    /// checks (`Both`, `OrHidden`) are no side of another.
+    Check,
+    /// It only reads the page and may be the other side of an either-or.
+    Claim,
+}
+
+impl Reading {
+    /// Whether the intent only reads the page.
+    pub(crate) fn is_check(self) -> bool {
+        matches!(self, Self::Check | Self::Claim)
+    }
+}
+
+impl Intent {
+    /// What the intent does with the page. The match lists every variant, so that a new one
+    /// must say whether it reads.
+    pub(crate) fn reading(&self) -> Reading {
+        match self {
+            Intent::Visible { .. }
+            | Intent::PageShows(_)
+            | Intent::PageContains(_)
+            | Intent::ListShows { .. }
+            | Intent::HasValue { .. }
+            | Intent::HasText { .. }
+            | Intent::State { .. }
+            | Intent::Count { .. }
+            | Intent::Url { .. }
+            | Intent::Title { .. }
+            | Intent::AllItems { .. }
+            | Intent::Placeholder { .. } => Reading::Claim,
+            Intent::Placed { .. }
+            | Intent::TableRows { .. }
+            | Intent::TableCell { .. }
+            | Intent::TableHeader { .. }
+            | Intent::TableColumns { .. }
+            | Intent::ColumnCell { .. }
+            | Intent::TableSorted { .. }
+            | Intent::Loading { .. }
+            | Intent::AfterLoading(_)
+            | Intent::OnPage(_)
+            | Intent::Validity { .. }
+            | Intent::Suggests { .. }
+            | Intent::NoQuery
+            | Intent::UrlLacks(_)
+            | Intent::Asks { .. }
+            | Intent::Both(_)
+            | Intent::OrHidden { .. }
+            | Intent::Accessible { .. }
+            | Intent::LooksAsBefore { .. } => Reading::Check,
+            Intent::Http(http) if http.is_check() => Reading::Check,
+            Intent::Http(_)
+            | Intent::Open(_)
+            | Intent::Click { .. }
+            | Intent::Fill { .. }
+            | Intent::Clear(_)
+            | Intent::ContextClick(_)
+            | Intent::ClickHeader { .. }
+            | Intent::Repeat { .. }
+            | Intent::Dialog { .. }
+            | Intent::Check { .. }
+            | Intent::Select { .. }
+            | Intent::Press { .. }
+            | Intent::Hover(_)
+            | Intent::GoBack
+            | Intent::SignIn { .. }
+            | Intent::Add(_)
+            | Intent::Delete(_)
+            | Intent::Edit { .. }
+            | Intent::Show(_)
+            | Intent::Retype { .. }
+            | Intent::Cards(_)
+            | Intent::Choice(_)
+            | Intent::Clauses(_) => Reading::Acts,
+        }
+    }
 }
 
 /// What a sentence about the page's cards checks; the cards' names are the sentence's words,

@@ -113,7 +113,8 @@ pub(crate) const GO_BACK: &[Example] = &[Example {
     page: TODO,
     code: r#"const before = page.url();
 const response = await page.goBack();
-if (response === null) await expect(page).not.toHaveURL(before);"#,
+expect(page.url(), `go back: no page of this test comes before ${before}, so the browser went back to the blank page it started on`).not.toBe('about:blank');
+if (response === null) await expect(page, `go back: the browser stayed on ${before}; either no page comes before it, or the one before is the same document at the same URL, which step code cannot tell apart`).not.toHaveURL(before);"#,
 }];
 
 pub(crate) const ON_PAGE: &[Example] = &[Example {
@@ -562,9 +563,14 @@ pub(crate) const PLACED: &[Example] = &[
 const reference = page.getByRole('listitem').filter({ has: page.getByText('buy milk', { exact: true }) });
 await expect(subject).toBeVisible();
 await expect(reference).toBeVisible();
-const box = await subject.boundingBox();
-const of = await reference.boundingBox();
-expect(box.x + box.width / 2).toBeGreaterThan(of.x + of.width / 2);"#,
+await expect(async () => {
+  const box = await subject.boundingBox();
+  const of = await reference.boundingBox();
+  expect(box && of, 'both elements are drawn').toBeTruthy();
+  const measured = `measured: the element at x ${box.x} to ${box.x + box.width}, y ${box.y} to ${box.y + box.height}; the other at x ${of.x} to ${of.x + of.width}, y ${of.y} to ${of.y + of.height}`;
+  expect(box.x + box.width / 2, `its centre is right of the other's centre (${measured})`).toBeGreaterThan(of.x + of.width / 2);
+  expect(Math.min(box.y + box.height, of.y + of.height) - Math.max(box.y, of.y), `they share some height (${measured})`).toBeGreaterThan(0);
+}).toPass();"#,
     },
     Example {
         sentence: r#"the "Submit" button is below the "Subscribe" checkbox"#,
@@ -573,9 +579,14 @@ expect(box.x + box.width / 2).toBeGreaterThan(of.x + of.width / 2);"#,
 const reference = page.getByRole('checkbox', { name: 'Subscribe', exact: true });
 await expect(subject).toBeVisible();
 await expect(reference).toBeVisible();
-const box = await subject.boundingBox();
-const of = await reference.boundingBox();
-expect(box.y).toBeGreaterThanOrEqual(of.y + of.height);"#,
+await expect(async () => {
+  const box = await subject.boundingBox();
+  const of = await reference.boundingBox();
+  expect(box && of, 'both elements are drawn').toBeTruthy();
+  const measured = `measured: the element at x ${box.x} to ${box.x + box.width}, y ${box.y} to ${box.y + box.height}; the other at x ${of.x} to ${of.x + of.width}, y ${of.y} to ${of.y + of.height}`;
+  expect(box.y, `it starts where the other ends or lower (${measured})`).toBeGreaterThanOrEqual(of.y + of.height);
+  expect(Math.min(box.x + box.width, of.x + of.width) - Math.max(box.x, of.x), `they share some width (${measured})`).toBeGreaterThan(0);
+}).toPass();"#,
     },
 ];
 
