@@ -463,10 +463,9 @@ impl OriginGuard {
         self.secrets_in_play() || reach.left_code() || reach.named_outside(|h| self.outside(h))
     }
 
-    /// Records a request the proxy refused on this guard's context's port (its URL when plain
-    /// HTTP, its first bytes `head`, where a body need not be yet). It fails its step, unless the
-    /// context is closing with nothing the floor guards in play: its routes are gone then, so
-    /// what its pages send (an `unload` beacon) is judged as routes judge a page's request.
+    /// Records a request the proxy refused on this context's port (`head`: its first bytes). It
+    /// fails its step, unless the context is closing with nothing the floor guards in play: its
+    /// routes are gone then, so what its pages send (an `unload` beacon) is judged as they would.
     pub(crate) fn refused_connection(
         &self,
         host: &str,
