@@ -390,9 +390,10 @@ pub(crate) struct WorkerBrowser {
     context_options: BrowserContextOptions,
     secrets: Secrets,
     loader: Arc<AppLoader>,
-    /// The proxy every context of the worker connects through (a port per context), which refuses connections to
-    /// origins outside `[browser] allowed_origins`; `None` when every origin is allowed or the
-    /// browser runs elsewhere (it could not reach this machine's loopback).
+    /// The proxy every context of the worker connects through (a port per context), which
+    /// refuses connections to origins outside `[browser] allowed_origins`; `None` when every
+    /// origin is allowed or the browser runs elsewhere (it could not reach this machine's
+    /// loopback).
     proxy: Option<Arc<OutboundProxy>>,
     /// The lifeline of what the browser is reached through: the local driver, or the
     /// connection to a Playwright server (`[browser] connect`).

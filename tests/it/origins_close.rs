@@ -2,8 +2,9 @@
 //! that beacons (`navigator.sendBeacon`) and sends a `keepalive` fetch to another origin from
 //! its `pagehide` and `visibilitychange` handlers fires them while the context closes, when the
 //! context's routes may no longer see the page's requests. The other origin must receive none
-//! of them: whatever leaves the page then still meets a guard. And none fails a test: the
-//! closing test's verdict is in, and the next test did not send them.
+//! of them: whatever leaves the page then still meets a guard. And none fails a test: with
+//! nothing the floor guards in play they are the app's own traffic to the closing test, and
+//! the next test did not send them.
 
 use std::time::Duration;
 

@@ -39,8 +39,8 @@ pub(crate) struct Discourse {
     states_unsure: bool,
     /// The item the last sentence deleted, when it deleted one.
     just_deleted: Option<String>,
-    /// Whether an earlier step reloaded the page, so that a claim said to hold `after reload`
-    /// is checked after one.
+    /// Whether an earlier step reloaded the page and no act came after the reload, so that a
+    /// claim said to hold `after reload` is checked after one.
     reloaded: bool,
 }
 
@@ -187,6 +187,9 @@ impl Discourse {
                 continue;
             }
             if let Some(found) = ACTION.captures(line) {
+                // An act after the reload may change what a later claim `after reload` is
+                // about, so that claim no longer says what the reload kept.
+                self.reloaded = false;
                 let (head, tail) = found[1].split_once('.').unwrap_or((&found[1], ""));
                 let locator = match bound.iter().find(|(name, _)| name == head) {
                     Some((_, locator)) if tail.is_empty() => locator.clone(),

@@ -295,5 +295,30 @@ mod tests {
             )
             .is_ok()
         );
+        // An add after the reload is no part of what the reload kept.
+        let field = "page.getByRole('textbox', { name: 'What needs to be done?' })";
+        let add = |item: &str| {
+            format!(
+                "async function step(page) {{\n  await {field}.fill('{item}');\n  await \
+                 {field}.press('Enter');\n}}"
+            )
+        };
+        let before = ["add 'a'", "reload the page", "add 'b'"].map(str::to_owned);
+        let code = [
+            add("a"),
+            "async function step(page) {\n  await page.reload();\n}".to_owned(),
+            add("b"),
+        ];
+        let state = PageState {
+            url: "http://127.0.0.1:8080/".to_owned(),
+            base_url: Some("http://127.0.0.1:8080/".to_owned()),
+            snapshot: "- main:\n  - textbox \"What needs to be done?\"\n  - list:\n    - listitem:\n      \
+                       - text: a\n    - listitem:\n      - text: b\n"
+                .to_owned(),
+            ..PageState::default()
+        };
+        let later = "both todos are still present after reload";
+        let declined = write_step_in_test(later, &[], &state, &|_| true, &before, &code);
+        assert!(declined.is_err(), "{declined:?}");
     }
 }
