@@ -87,6 +87,7 @@ pub(crate) fn write_step_in_test(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::writer::builtin::plan_steps::tests::add_steps;
 
     const TODOS: &str = "- main:\n  - textbox \"What needs to be done?\"\n  - list:\n    - listitem:\n      - checkbox \"Toggle Todo\"\n      - text: Buy milk\n";
 
@@ -193,17 +194,7 @@ mod tests {
     /// The code of `sentence` after steps that added `items` through the new-item field, and a
     /// reload when `reloaded`, on a page that lists them.
     fn written_after(items: &[&str], reloaded: bool, sentence: &str) -> Result<String, Decline> {
-        let field = "page.getByRole('textbox', { name: 'What needs to be done?' })";
-        let mut before: Vec<String> = items.iter().map(|i| format!("add '{i}'")).collect();
-        let mut code: Vec<String> = items
-            .iter()
-            .map(|i| {
-                format!(
-                    "async function step(page) {{\n  await {field}.fill('{i}');\n  await \
-                     {field}.press('Enter');\n}}"
-                )
-            })
-            .collect();
+        let (mut before, mut code) = add_steps(items);
         if reloaded {
             before.push("reload the page".to_owned());
             code.push("async function step(page) {\n  await page.reload();\n}".to_owned());
@@ -296,19 +287,12 @@ mod tests {
             .is_ok()
         );
         // An add after the reload is no part of what the reload kept.
-        let field = "page.getByRole('textbox', { name: 'What needs to be done?' })";
-        let add = |item: &str| {
-            format!(
-                "async function step(page) {{\n  await {field}.fill('{item}');\n  await \
-                 {field}.press('Enter');\n}}"
-            )
-        };
-        let before = ["add 'a'", "reload the page", "add 'b'"].map(str::to_owned);
-        let code = [
-            add("a"),
-            "async function step(page) {\n  await page.reload();\n}".to_owned(),
-            add("b"),
-        ];
+        let (mut before, mut code) = add_steps(&["a"]);
+        before.push("reload the page".to_owned());
+        code.push("async function step(page) {\n  await page.reload();\n}".to_owned());
+        let (added, add_code) = add_steps(&["b"]);
+        before.extend(added);
+        code.extend(add_code);
         let state = PageState {
             url: "http://127.0.0.1:8080/".to_owned(),
             base_url: Some("http://127.0.0.1:8080/".to_owned()),

@@ -135,19 +135,11 @@ mod tests {
     use crate::script::PageState;
     use crate::writer::builtin::discourse::Discourse;
     use crate::writer::builtin::plan_readers::read_as_text;
+    use crate::writer::builtin::plan_steps::tests::add_steps;
 
     /// The discourse after adding a, b and c and checking a.
     fn one_of_three_done() -> Discourse {
-        let field = "page.getByRole('textbox', { name: 'What needs to be done?' })";
-        let mut code: Vec<String> = ["a", "b", "c"]
-            .iter()
-            .map(|i| {
-                format!(
-                    "async function step(page) {{\n  await {field}.fill('{i}');\n  await \
-                     {field}.press('Enter');\n}}"
-                )
-            })
-            .collect();
+        let (_, mut code) = add_steps(&["a", "b", "c"]);
         code.push(
             "async function step(page) {\n  await page.getByRole('listitem').filter({ has: \
              page.getByText('a', { exact: true }) }).getByRole('checkbox').check();\n}"

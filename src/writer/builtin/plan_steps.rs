@@ -664,7 +664,7 @@ pub(crate) fn sentence_of(toks: &[Tok]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::writer::builtin::discourse::texts;
     use crate::writer::builtin::plan_readers::{PLAN_READERS, read_plan_step};
@@ -673,7 +673,7 @@ mod tests {
 
     /// The sentences and code of steps that add `items` through the new-item field, one step
     /// each.
-    fn add_steps(items: &[&str]) -> (Vec<String>, Vec<String>) {
+    pub(crate) fn add_steps(items: &[&str]) -> (Vec<String>, Vec<String>) {
         let sentences: Vec<String> = items.iter().map(|i| format!("add '{i}'")).collect();
         let code: Vec<String> = items
             .iter()
