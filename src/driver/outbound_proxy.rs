@@ -210,40 +210,30 @@ async fn swallow(
         Ok(Ok(n)) if n > 0 => n,
         _ => return Ok(()),
     };
-    // A TLS handshake names no request, and Chromium's own services (autofill, for one) send
-    // theirs through the context's proxy too, so only what a page can be blamed for is
-    // reported: nothing leaves either way.
-    if first[0] == TLS_HANDSHAKE {
-        tracing::info!(
-            target: "prettyplay::origins",
-            host = %destination.host,
-            port = destination.port,
-            "a TLS connection refused by [browser] allowed_origins"
-        );
-        return Ok(());
-    }
-    let target = request_target(&first[..n], destination);
     let guard = current
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .upgrade();
-    let Some(guard) = guard else {
-        // The context's test has ended: what its page sent as it closed fails no test.
-        tracing::info!(
-            target: "prettyplay::origins",
-            host = %destination.host,
-            port = destination.port,
-            "a request refused by [browser] allowed_origins after its test ended"
-        );
-        return Ok(());
+    // A TLS handshake names no request, and Chromium's own services (autofill, for one) send
+    // theirs through the context's proxy too, so only what a page can be blamed for is
+    // reported: nothing leaves either way. Once the context's test has ended, what its page
+    // sent as it closed fails no test.
+    let refused = match guard {
+        _ if first[0] == TLS_HANDSHAKE => "a TLS connection",
+        None => "a request after its test ended",
+        Some(guard) => {
+            let target = request_target(&first[..n], destination);
+            let head = String::from_utf8_lossy(&first[..n]);
+            guard.refused_connection(&destination.host, destination.port, target.as_ref(), &head);
+            "a request"
+        }
     };
-    let head = String::from_utf8_lossy(&first[..n]);
-    guard.refused_connection(&destination.host, destination.port, target.as_ref(), &head);
     tracing::info!(
         target: "prettyplay::origins",
         host = %destination.host,
         port = destination.port,
-        "a request refused by [browser] allowed_origins"
+        refused,
+        "refused by [browser] allowed_origins"
     );
     // Dropping the connection ends the browser's request with an empty response.
     Ok(())
