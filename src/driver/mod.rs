@@ -10,6 +10,7 @@
 mod app_loader;
 mod axe_script;
 mod browser_target;
+mod chromium_args;
 mod closed_port;
 mod connection_watch;
 mod driver_error;

@@ -22,6 +22,7 @@ use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::{BrowserName, BrowserSettings, Isolation, RemoteBrowser, Screen};
 use crate::driver::app_loader::AppLoader;
+use crate::driver::chromium_args::base_args;
 use crate::driver::closed_port::ClosedPort;
 use crate::driver::driver_path::{compile_cache_for, driver_path_for};
 use crate::driver::launch_failure::probe_version;
@@ -117,17 +118,6 @@ const LAUNCH_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// How long a clean shutdown of the driver and its browsers may take.
 const SHUTDOWN_LIMIT: Duration = Duration::from_secs(15);
-
-/// Chromium flags for a closed network. Without the background-networking flags, Chromium
-/// floods the refused network with connection attempts at every start.
-const CHROMIUM_ARGS: &[&str] = &[
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-    "--disable-gpu",
-];
 
 impl BrowserRuntime {
     /// Starts the driver and resolves the screen mode. Each worker then launches or connects to
@@ -536,7 +526,7 @@ impl WorkerBrowser {
 /// Returns the flags a local Chromium is launched with under `settings`. `prettyplay export`
 /// writes the same flags into `launchOptions`.
 pub(crate) fn chromium_launch_args(settings: &BrowserSettings) -> Vec<String> {
-    let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
+    let mut args = base_args();
     args.extend(window_arg(&settings.screen, settings.headless).map(str::to_owned));
     if !settings.allowed_origins.is_any() {
         // WebRTC would otherwise reach peers and STUN servers over UDP, past the proxy.

@@ -81,6 +81,7 @@ mod builtin;
 mod builtin_cells;
 mod builtin_review;
 mod cache_process;
+mod chromium_args;
 mod cli;
 mod conformance;
 mod conformance_events;
