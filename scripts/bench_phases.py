@@ -19,7 +19,9 @@ A prettyplay test's phases, each from one event to the next of the same test:
 
 The plain script's and Playwright Test's phases are the same cuts as they measure them. A
 prettyplay phase more than `--over` milliseconds (default 10) over the plain script's median is
-marked `OVER`. Exits 1 when a file holds no test.
+marked `OVER`. Each phase's mean follows its median: a phase that is long in a few tests (the
+floor a test's end keeps after a secret was typed) adds to the run's wall through its mean, not
+its median. Exits 1 when a file holds no test.
 """
 import argparse
 import json
@@ -85,6 +87,11 @@ def median(tests, phase):
     return statistics.median(values) if values else None
 
 
+def mean(tests, phase):
+    values = [t[phase] for t in tests if phase in t]
+    return statistics.mean(values) if values else None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plain", required=True, help="BENCH_PHASES file of bench_plain.js")
@@ -108,7 +115,8 @@ def main():
     header = f"{'phase':<13} {'prettyplay':>10} {'plain':>8} {'over plain':>10}"
     if pwtest:
         header += f" {'pwtest':>8}"
-    print(header + "   (medians per test, ms)")
+    header += f" {'mean':>8} {'plain':>8} {'over':>8}"
+    print(header + "   (medians, then means, per test, ms)")
     for phase in ("context", "first", "steps", "end", "before close", "close", "between"):
         ours = median(mine, phase)
         if ours is None:
@@ -124,6 +132,9 @@ def main():
         if pwtest:
             theirs = median(pwtest, floor_phase) if floor is not None else None
             row += f" {theirs:>8.1f}" if theirs is not None else f" {'':>8}"
+        if floor is not None:
+            ours_mean, floor_mean = mean(mine, phase), mean(plain, floor_phase)
+            row += f" {ours_mean:>8.1f} {floor_mean:>8.1f} {ours_mean - floor_mean:>+8.1f}"
         if floor is not None and ours - floor > args.over:
             row += "   OVER"
         print(row)
