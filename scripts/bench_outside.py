@@ -12,6 +12,10 @@ PHASES_DIR holds, per way, `SUITE.WAY.walls` (one `start end` line per timed rou
 and the phases: prettyplay's `SUITE.WAY.ROUND.jsonl` events, the plain script's and Playwright
 Test's `SUITE.WAY.jsonl` (one line per test, every round in turn).
 
+The tests of a prettyplay run are paired in order, as one worker (`-j 1`, the benchmark's) runs
+them. Playwright Test's phases come from its reporter and do not cover a whole test (nor the
+tests it could not cut), so its "outside" holds part of its tests too.
+
 Medians of per-test phases (bench_phases.py) understate what a skewed phase costs the run: a
 few tests with a long end add to the wall but not to the median. So the table also gives each
 way's sum of phases per round, which with the part outside makes up the wall.
@@ -78,6 +82,26 @@ def other_rounds(path, rounds):
     ]
 
 
+def way_row(directory, suite, way):
+    """One way's walls, the sum of its tests' phases in each round, and prettyplay's parts
+    outside its tests (`None` for the other ways); `None` when its tests do not split."""
+    timed = walls(directory, suite, way)
+    parts = None
+    if way.startswith("prettyplay"):
+        rounds = [
+            prettyplay_round(os.path.join(directory, f"{suite}.{way}.{n}.jsonl"), start, end)
+            for n, (start, end) in enumerate(timed, 1)
+        ]
+        sums = [tests for tests, _ in rounds]
+        parts = [outside for _, outside in rounds]
+    else:
+        sums = other_rounds(os.path.join(directory, f"{suite}.{way}.jsonl"), len(timed))
+        if sums is None:
+            return None
+    wall = [(end - start) * 1000 for start, end in timed]
+    return wall, sums, parts
+
+
 def main():
     if len(sys.argv) < 4:
         raise SystemExit(__doc__)
@@ -85,24 +109,19 @@ def main():
     print(f"{'way':<18} {'wall':>9} {'tests':>9} {'outside':>9}   (medians of the rounds, ms)")
     breakdown = {}
     for way in ways:
-        timed = walls(directory, suite, way)
-        if way.startswith("prettyplay"):
-            rounds = [
-                prettyplay_round(
-                    os.path.join(directory, f"{suite}.{way}.{n}.jsonl"), start, end
-                )
-                for n, (start, end) in enumerate(timed, 1)
-            ]
-            sums = [tests for tests, _ in rounds]
-            breakdown[way] = [parts for _, parts in rounds]
-        else:
-            sums = other_rounds(os.path.join(directory, f"{suite}.{way}.jsonl"), len(timed))
-            if sums is None:
-                continue
-        wall = [(end - start) * 1000 for start, end in timed]
+        try:
+            row = way_row(directory, suite, way)
+        except (OSError, ValueError, KeyError, IndexError, SystemExit) as err:
+            print(f"{way:<18} no figures: {err}")
+            continue
+        if row is None:
+            continue
+        wall, sums, parts = row
         outside = [w - s for w, s in zip(wall, sums)]
         print(f"{way:<18} {statistics.median(wall):>9.0f} {statistics.median(sums):>9.0f} "
               f"{statistics.median(outside):>9.0f}")
+        if parts:
+            breakdown[way] = parts
     for way, rounds in breakdown.items():
         print(f"{way} outside its tests:")
         for part in rounds[0]:

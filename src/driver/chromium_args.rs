@@ -38,10 +38,10 @@ const PLAYWRIGHT_DISABLED_FEATURES: &[&str] = &[
     "msEdgeUpdateLaunchServicesPreferredVersion",
 ];
 
-/// The features prettyplay turns off besides. On every page with a password field Chromium
-/// asks Google's autofill server about the form; with `allowed_origins` on, each of those
-/// connections is refused by the context's proxy and counts as traffic of the test, so the
-/// test's end waits for it to fall quiet.
+/// The features prettyplay turns off besides. On a page with a password form Chromium asks
+/// Google's autofill server about the form, through the test's context: with `allowed_origins`
+/// on, the context's proxy refuses and logs each such connection, and with every origin allowed
+/// it would leave the machine with a description of the app's form.
 const OWN_DISABLED_FEATURES: &[&str] = &["AutofillServerCommunication"];
 
 /// The switches of every local Chromium: the closed-network flags and one `--disable-features`.
