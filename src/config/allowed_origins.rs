@@ -105,16 +105,29 @@ impl AllowedOrigins {
     /// default port counting for an origin that names none. A connection carries no scheme,
     /// so an allowed `http` origin lets through `https` on the same host and port too.
     pub fn allows_socket(&self, host: &str, port: u16) -> bool {
-        let AllowedOrigins::Only { origins, .. } = self else {
+        if self.is_any() {
             return true;
+        }
+        self.sockets()
+            .iter()
+            .any(|(allowed, at)| allowed.eq_ignore_ascii_case(host) && *at == port)
+    }
+
+    /// The host and port of every allowed origin, the only places [`Self::allows_socket`]
+    /// lets a connection go (`host` as a URL writes it: IPv6 in brackets; the port always
+    /// written, the scheme's default for an origin that names none). Empty for [`Self::Any`],
+    /// which allows every socket.
+    pub fn sockets(&self) -> Vec<(String, u16)> {
+        let AllowedOrigins::Only { origins, .. } = self else {
+            return Vec::new();
         };
-        origins.iter().any(|origin| {
-            url::Url::parse(origin).is_ok_and(|url| {
-                url.host_str()
-                    .is_some_and(|allowed| allowed.eq_ignore_ascii_case(host))
-                    && url.port_or_known_default() == Some(port)
+        origins
+            .iter()
+            .filter_map(|origin| {
+                let url = url::Url::parse(origin).ok()?;
+                Some((url.host_str()?.to_owned(), url.port_or_known_default()?))
             })
-        })
+            .collect()
     }
 }
 
@@ -454,6 +467,40 @@ mod tests {
         let bare = AllowedOrigins::resolve(None, &[]);
         assert!(bare.allows("about:blank"));
         assert!(!bare.allows("http://127.0.0.1:3000/"));
+    }
+
+    #[test]
+    fn sockets_are_each_origins_host_and_port_with_the_default_port_written() {
+        let allowed = AllowedOrigins::resolve(
+            Some("http://127.0.0.1:8080/app/"),
+            &[
+                origin("https://cdn.example.com"),
+                origin("http://[::1]:3000"),
+                origin("http://app.test"),
+            ],
+        );
+        assert_eq!(
+            allowed.sockets(),
+            [
+                ("127.0.0.1".to_owned(), 8080),
+                ("cdn.example.com".to_owned(), 443),
+                ("[::1]".to_owned(), 3000),
+                ("app.test".to_owned(), 80),
+            ]
+        );
+        for (host, port) in allowed.sockets() {
+            assert!(allowed.allows_socket(&host, port), "{host}:{port}");
+        }
+        assert!(allowed.allows_socket("CDN.example.com", 443));
+        assert!(!allowed.allows_socket("cdn.example.com", 80));
+        assert!(!allowed.allows_socket("127.0.0.1", 8081));
+        assert!(
+            !allowed.allows_socket("::1", 3000),
+            "IPv6 is written in brackets"
+        );
+        let any = AllowedOrigins::resolve(None, &[OriginEntry::Any]);
+        assert!(any.sockets().is_empty());
+        assert!(any.allows_socket("127.0.0.1", 1));
     }
 
     #[test]

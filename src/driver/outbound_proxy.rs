@@ -16,6 +16,14 @@
 //! one is Chromium preconnecting to a link's host, which sends nothing anywhere. A plain HTTP
 //! request is named by its URL. A TLS handshake is dropped unreported, because Chromium's own
 //! services connect through the same proxy and TLS does not say who asked.
+//!
+//! For a connection to an allowed origin's own host and port the proxy decides nothing: it
+//! connects and copies the bytes both ways without reading them, because what is sent to an
+//! allowed origin is allowed whatever it carries. So a Chromium context skips the proxy for
+//! exactly those hosts and ports ([`bypass_list`]), which spares each of the app's connections
+//! a SOCKS handshake and a second socket; every other connection still goes through it.
+//! Firefox keeps every connection on the proxy, because its per-context bypass list is not
+//! known to match a host and port exactly.
 
 use std::collections::VecDeque;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -25,7 +33,9 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::config::AllowedOrigins;
+use playwright_rs::protocol::ProxySettings;
+
+use crate::config::{AllowedOrigins, BrowserName};
 use crate::driver::OriginGuard;
 use crate::driver::origins::RequestTarget;
 
@@ -51,6 +61,8 @@ const ADDRESS_NOT_SUPPORTED: u8 = 0x08;
 /// One worker's proxy: a port of its own for each browser context the worker opens.
 pub(crate) struct OutboundProxy {
     allowed: Arc<AllowedOrigins>,
+    /// What every context's proxy setting lets skip the proxy (see [`bypass_list`]).
+    bypass: Option<String>,
     /// The one port of a worker that keeps one context for all its tests (`isolation =
     /// "reuse"`): the context's proxy is fixed when the context is made.
     shared: Option<Arc<ProxyPort>>,
@@ -68,11 +80,17 @@ const KEPT_PORTS: usize = 8;
 impl OutboundProxy {
     /// A proxy that lets through only what `allowed` allows, on free ports of 127.0.0.1: one
     /// for all of the worker's tests when `one_context` (the worker reuses its context), else
-    /// one per context ([`OutboundProxy::port`]).
+    /// one per context ([`OutboundProxy::port`]). The contexts of `browser` skip it for the
+    /// allowed origins' own hosts and ports when it is Chromium (see [`bypass_list`]).
     pub(crate) async fn start(
         allowed: AllowedOrigins,
         one_context: bool,
+        browser: BrowserName,
     ) -> std::io::Result<OutboundProxy> {
+        let bypass = match browser {
+            BrowserName::Chromium => bypass_list(&allowed),
+            BrowserName::Firefox | BrowserName::Webkit => None,
+        };
         let allowed = Arc::new(allowed);
         let shared = if one_context {
             Some(Arc::new(ProxyPort::open(Arc::clone(&allowed)).await?))
@@ -81,6 +99,7 @@ impl OutboundProxy {
         };
         Ok(OutboundProxy {
             allowed,
+            bypass,
             shared,
             recent: Mutex::default(),
         })
@@ -101,6 +120,67 @@ impl OutboundProxy {
         }
         Ok(port)
     }
+
+    /// The proxy setting of a context that connects through `port`.
+    pub(crate) fn settings(&self, port: &ProxyPort) -> ProxySettings {
+        let settings = ProxySettings::new(port.server());
+        match &self.bypass {
+            Some(bypass) => settings.bypass(bypass.clone()),
+            None => settings,
+        }
+    }
+}
+
+/// The bypass list of a Chromium context's proxy: the host and port of each allowed origin
+/// that Chromium can name exactly, comma-separated, or `None` when there is none.
+///
+/// Playwright puts `<-loopback>` before the list, so that loopback goes through the proxy too,
+/// and Chromium lets a later rule overrule an earlier one: these hosts and ports skip it, and
+/// the rest of loopback does not. Every rule names its port, because Playwright leaves out
+/// `<-loopback>`, and so lets all of loopback skip the proxy, when a rule is a loopback host
+/// alone (`127.0.0.1`, `localhost`, `[::1]`). The list holds no scheme, because the proxy lets
+/// every scheme through on an allowed host and port, so a connection that skips it could have
+/// gone through it.
+fn bypass_list(allowed: &AllowedOrigins) -> Option<String> {
+    let rules: Vec<String> = allowed
+        .sockets()
+        .iter()
+        .filter_map(|(host, port)| bypass_rule(host, *port))
+        .collect();
+    (!rules.is_empty()).then(|| rules.join(","))
+}
+
+/// The rule of Chromium's bypass list that matches `host` and `port` and nothing else, when
+/// there is one. Chromium reads an IP address with port 0 as the address on every port, and
+/// `*` and `?` in a host name as wildcards, so port 0 and any host that is neither an IP
+/// address nor a plain host name get no rule: those keep going through the proxy, which
+/// decides as it always did.
+fn bypass_rule(host: &str, port: u16) -> Option<String> {
+    if port == 0 {
+        return None;
+    }
+    let exact = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(v6) => v6.parse::<Ipv6Addr>().is_ok(),
+        None => host.parse::<Ipv4Addr>().is_ok() || is_plain_host_name(host),
+    };
+    exact.then(|| format!("{host}:{port}"))
+}
+
+/// Whether `host` is dot-separated labels of ASCII letters, digits, `-` and `_`, which
+/// Chromium's bypass list compares letter for letter. A leading dot would make it a domain
+/// and all its subdomains.
+fn is_plain_host_name(host: &str) -> bool {
+    !host.is_empty()
+        && host
+            .strip_suffix('.')
+            .unwrap_or(host)
+            .split('.')
+            .all(|label| {
+                !label.is_empty()
+                    && label
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            })
 }
 
 /// One port of the proxy: where it listens, and the guard of the test whose context connects
@@ -140,7 +220,7 @@ impl ProxyPort {
     }
 
     /// The port's address as a browser context's proxy server setting.
-    pub(crate) fn server(&self) -> String {
+    fn server(&self) -> String {
         format!("socks5://{}", self.address)
     }
 
@@ -190,6 +270,12 @@ async fn serve(
         }
         Ok(Err(_)) | Err(_) => return reply(&mut client, HOST_UNREACHABLE).await,
     };
+    tracing::debug!(
+        target: "prettyplay::origins",
+        host = %destination.host,
+        port = destination.port,
+        "proxied a connection to an allowed origin"
+    );
     reply(&mut client, SUCCEEDED).await?;
     tokio::io::copy_bidirectional(&mut client, &mut server).await?;
     Ok(())
@@ -379,7 +465,9 @@ mod tests {
         let other = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await.unwrap();
         let other_port = other.local_addr().unwrap().port();
         let allowed = only(&[&format!("http://127.0.0.1:{app_port}")]);
-        let proxy = OutboundProxy::start(allowed, false).await.unwrap();
+        let proxy = OutboundProxy::start(allowed, false, BrowserName::Chromium)
+            .await
+            .unwrap();
         let port = proxy.port().await.unwrap();
         let (code, mut client) = ask(port.address, "127.0.0.1", app_port).await;
         assert_eq!(code, SUCCEEDED);
@@ -438,7 +526,9 @@ mod tests {
         let other = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await.unwrap();
         let other_port = other.local_addr().unwrap().port();
         let allowed = only(&["http://127.0.0.1:1"]);
-        let proxy = OutboundProxy::start(allowed.clone(), false).await.unwrap();
+        let proxy = OutboundProxy::start(allowed.clone(), false, BrowserName::Chromium)
+            .await
+            .unwrap();
         let first = proxy.port().await.unwrap();
         let second = proxy.port().await.unwrap();
         assert_ne!(first.address, second.address);
@@ -460,10 +550,14 @@ mod tests {
     #[tokio::test]
     async fn one_port_for_a_reused_context_and_only_the_latest_ports_kept_open() {
         let allowed = only(&["http://127.0.0.1:1"]);
-        let reused = OutboundProxy::start(allowed.clone(), true).await.unwrap();
+        let reused = OutboundProxy::start(allowed.clone(), true, BrowserName::Chromium)
+            .await
+            .unwrap();
         let port = reused.port().await.unwrap();
         assert_eq!(port.address, reused.port().await.unwrap().address);
-        let proxy = OutboundProxy::start(allowed, false).await.unwrap();
+        let proxy = OutboundProxy::start(allowed, false, BrowserName::Chromium)
+            .await
+            .unwrap();
         let oldest = proxy.port().await.unwrap().address;
         let mut latest = Vec::new();
         for _ in 0..KEPT_PORTS {
@@ -481,6 +575,107 @@ mod tests {
         for port in &latest {
             assert!(TcpStream::connect(port.address).await.is_ok());
         }
+    }
+
+    #[test]
+    fn chromium_skips_the_proxy_for_each_allowed_host_and_port_exactly() {
+        let app = only(&["http://127.0.0.1:4173"]);
+        assert_eq!(bypass_list(&app).as_deref(), Some("127.0.0.1:4173"));
+        let several = only(&[
+            "http://127.0.0.1:4173",
+            "http://[::1]:3000",
+            "http://app.test",
+            "https://cdn.example.com",
+            "https://api.example.com:8443",
+        ]);
+        assert_eq!(
+            bypass_list(&several).as_deref(),
+            Some(
+                "127.0.0.1:4173,[::1]:3000,app.test:80,cdn.example.com:443,\
+                 api.example.com:8443"
+            )
+        );
+        // Every rule names a host and port the proxy itself would let through.
+        for rule in bypass_list(&several).unwrap().split(',') {
+            let (host, port) = rule.rsplit_once(':').unwrap();
+            assert!(several.allows_socket(host, port.parse().unwrap()), "{rule}");
+        }
+        assert_eq!(bypass_list(&AllowedOrigins::Any), None);
+        assert_eq!(bypass_list(&only(&[])), None);
+    }
+
+    /// Playwright keeps loopback on the proxy (`<-loopback>`) only while no rule is a loopback
+    /// host alone; a rule with a port never is one.
+    #[test]
+    fn a_loopback_origin_on_its_default_port_still_names_the_port() {
+        let loopback = only(&[
+            "http://127.0.0.1",
+            "http://localhost",
+            "https://[::1]",
+            "http://[::]:8080",
+        ]);
+        let list = bypass_list(&loopback).unwrap();
+        assert_eq!(list, "127.0.0.1:80,localhost:80,[::1]:443,[::]:8080");
+        // The entries that make Playwright 1.64 leave loopback off the proxy.
+        let whole_loopback = [
+            "localhost",
+            "127.0.0.1",
+            "::1",
+            "[::]",
+            "[::1]",
+            "<loopback>",
+        ];
+        for rule in list.split(',') {
+            assert!(!whole_loopback.contains(&rule), "{rule}");
+        }
+    }
+
+    #[test]
+    fn a_host_or_port_chromium_would_widen_keeps_going_through_the_proxy() {
+        // A base URL's origin is not checked as an entry is, and Chromium reads `*` and `?` as
+        // wildcards and an IP address's port 0 as any port.
+        assert_eq!(bypass_rule("127.0.0.1", 0), None);
+        assert_eq!(bypass_rule("[::1]", 0), None);
+        assert_eq!(bypass_rule("app.test", 0), None);
+        for host in [
+            "*.example.com",
+            "*",
+            "a?c.test",
+            ".example.com",
+            "",
+            "a..b",
+            "::1",
+            "[x]",
+        ] {
+            assert_eq!(bypass_rule(host, 80), None, "{host}");
+        }
+        assert_eq!(
+            bypass_rule("my_app.test.", 80).as_deref(),
+            Some("my_app.test.:80")
+        );
+        assert_eq!(
+            bypass_rule("[::ffff:7f00:1]", 8080).as_deref(),
+            Some("[::ffff:7f00:1]:8080")
+        );
+        let widened = only(&["http://*.example.com:8080", "http://127.0.0.1:4173"]);
+        assert_eq!(bypass_list(&widened).as_deref(), Some("127.0.0.1:4173"));
+    }
+
+    #[tokio::test]
+    async fn only_a_chromium_context_gets_the_bypass_list() {
+        let allowed = only(&["http://127.0.0.1:4173"]);
+        let chromium = OutboundProxy::start(allowed.clone(), false, BrowserName::Chromium)
+            .await
+            .unwrap();
+        let port = chromium.port().await.unwrap();
+        let settings = chromium.settings(&port);
+        assert_eq!(settings.server, format!("socks5://{}", port.address));
+        assert_eq!(settings.bypass.as_deref(), Some("127.0.0.1:4173"));
+        let firefox = OutboundProxy::start(allowed, false, BrowserName::Firefox)
+            .await
+            .unwrap();
+        let port = firefox.port().await.unwrap();
+        assert_eq!(firefox.settings(&port).bypass, None);
     }
 
     #[test]

@@ -15,9 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use playwright_rs::protocol::{
-    BrowserContextOptions, BrowserType, DeviceDescriptor, ProxySettings, Viewport,
-};
+use playwright_rs::protocol::{BrowserContextOptions, BrowserType, DeviceDescriptor, Viewport};
 use playwright_rs::{Browser, LaunchOptions, Playwright};
 
 use crate::config::{BrowserName, BrowserSettings, Isolation, RemoteBrowser, Screen};
@@ -236,7 +234,7 @@ impl BrowserRuntime {
             Target::Local { .. } if needs_proxy(&self.settings) => {
                 let allowed = self.settings.allowed_origins.clone();
                 let reuse = self.settings.isolation == Isolation::Reuse;
-                let proxy = OutboundProxy::start(allowed, reuse)
+                let proxy = OutboundProxy::start(allowed, reuse, self.settings.name)
                     .await
                     .map_err(DriverError::Proxy)?;
                 Some(Arc::new(proxy))
@@ -420,12 +418,13 @@ impl WorkerBrowser {
             let mut options = self.context_options.clone();
             options.storage_state = state.map(|s| s.0.clone());
             let port = match &self.proxy {
-                Some(proxy) => Some(proxy.port().await.map_err(playwright_rs::Error::Io)?),
+                Some(proxy) => {
+                    let port = proxy.port().await.map_err(playwright_rs::Error::Io)?;
+                    options.proxy = Some(proxy.settings(&port));
+                    Some(port)
+                }
                 None => None,
             };
-            if let Some(port) = &port {
-                options.proxy = Some(ProxySettings::new(port.server()));
-            }
             let (context, kept) = if reuse {
                 open_reused(&self.browser, &options).await?
             } else {

@@ -5,7 +5,7 @@
 
 use crate::support::fake_llm::FakeLlm;
 use crate::support::recording_server::{BODY, RecordingServer};
-use crate::support::{Output, Test};
+use crate::support::{Output, Test, require_firefox};
 
 const SCENARIO: &str = "scenarios/origins.steps";
 
@@ -277,6 +277,65 @@ fn a_redirect_to_another_origin_and_a_block_the_step_code_caught_fail_their_test
     if !seen.is_empty() {
         out.fail(&format!("the other origin received {seen:?}"));
     }
+}
+
+/// Step code that fetches the app's own page and then `/hop.302`, which the app redirects to
+/// the other origin, another port of the same 127.0.0.1; each fetch logs what it got.
+fn own_fetch_and_hop() -> String {
+    on_the_app(
+        "  console.log('own: ' + await page.evaluate(async () => {\n    \
+         try { return (await fetch('/')).status; } catch (e) { return 'failed'; }\n  }));\n  \
+         console.log('hop: ' + await page.evaluate(async () => {\n    \
+         try { return await (await fetch('/hop.302')).text(); } catch (e) { return 'failed'; }\n  \
+         }));\n",
+    )
+}
+
+/// The debug line of the proxy for each connection it opens to an allowed origin.
+const PROXIED: &str = "proxied a connection to an allowed origin";
+
+/// Replays [`own_fetch_and_hop`] in `browser` (the `[browser]` section's keys) with the
+/// proxy's debug lines shown: the app's page loads, the hop fails the test, and the other
+/// origin receives nothing. It returns the output and the hop's URL.
+fn replay_own_fetch_and_hop(browser: &str) -> (Output, String) {
+    let other = RecordingServer::start();
+    let url = other.origin().to_owned();
+    let out = replay(
+        project(&other, browser, &[("hop", &own_fetch_and_hop())])
+            .page("hop.302", &format!("{url}/hop?q=1"))
+            .env("PRETTYPLAY_LOG", "prettyplay::origins=debug"),
+    )
+    .assert_exit(1)
+    .stdout_contains("FAIL scenarios/origins.steps › hop")
+    .output_contains("console.log: own: 200")
+    .output_contains(&format!("{url}/hop?q=1"))
+    .output_not_contains(BODY);
+    let seen = other.requests();
+    if !seen.is_empty() {
+        out.fail(&format!("the other origin received {seen:?}"));
+    }
+    (out, format!("{url}/hop?q=1"))
+}
+
+/// Chromium reaches the app's own host and port without the proxy, and only them: the app's
+/// page loads with no connection through the proxy, and a fetch the app redirects to another
+/// port of the same 127.0.0.1 (which routes do not see, since they see only a redirect chain's
+/// first URL) still meets the proxy, which refuses it and fails the test. Were the whole host
+/// let past the proxy, the hop would reach the other port.
+#[test]
+fn the_apps_own_host_and_port_skip_the_proxy_in_chromium_and_another_port_does_not() {
+    let (out, hop) = replay_own_fetch_and_hop("");
+    out.output_contains(&format!("allowed_origins: request {hop}"))
+        .output_not_contains(PROXIED);
+}
+
+/// Firefox keeps the app's own connections on the proxy, which also shows that the line the
+/// Chromium test looks for is the one the proxy writes.
+#[test]
+fn the_apps_own_connections_go_through_the_proxy_in_firefox() {
+    require_firefox();
+    let (out, _) = replay_own_fetch_and_hop("name = \"firefox\"\n");
+    out.output_contains(PROXIED);
 }
 
 /// A page that tells whatever model reads it to send the run's variables away.
