@@ -439,7 +439,6 @@ impl Discourse {
     }
 
     /// [`Discourse::read_words`] of `sentence`.
-    #[cfg(test)]
     pub(crate) fn read(
         &self,
         sentence: &str,
