@@ -4,7 +4,6 @@
 //! Main function: [`write_step`]; [`explain`] says also which lines of the snapshot it
 //! matched (`prettyplay explain`).
 
-use crate::script::PageState;
 use crate::writer::builtin::codegen::step_function;
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::locator::norm;
@@ -28,25 +27,17 @@ pub(crate) fn write_step(
         .map_err(|decline| unproven_absence(decline, sentence, &snap, false))
 }
 
-/// [`write_step`] on the page of `state`, whose URL tells a page no step opened yet
-/// (`about:blank`) from one whose snapshot could not be read.
-pub(crate) fn write_step_on(
-    sentence: &str,
-    columns: &[String],
-    state: &PageState,
-) -> Result<String, Decline> {
-    let snap = Snapshot::read(&state.snapshot, &state.structure);
-    let blank = state.url == "about:blank";
-    code(sentence, columns, &snap)
-        .map_err(|decline| unproven_absence(decline, sentence, &snap, blank))
-}
-
 /// A decline for an element not on the page, when the page may hold it after all, no longer
 /// says it is missing (an `[optional]` step is not skipped for it): the snapshot could not be
 /// read, the page has a frame (the snapshot does not show what is inside), or the page shows a
 /// text the sentence quotes, under another role or name than the sentence gives it. On a
 /// `blank` page (no step opened one yet) it says that instead.
-fn unproven_absence(decline: Decline, sentence: &str, snap: &Snapshot, blank: bool) -> Decline {
+pub(crate) fn unproven_absence(
+    decline: Decline,
+    sentence: &str,
+    snap: &Snapshot,
+    blank: bool,
+) -> Decline {
     if !decline.is_missing() {
         return decline;
     }
@@ -118,7 +109,21 @@ pub(crate) fn explain(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::script::PageState;
     use crate::writer::builtin::snapshot::fixtures::{LOGIN, TODOS};
+
+    /// [`write_step`] on the page of `state`, whose URL tells a page no step opened yet
+    /// (`about:blank`) from one whose snapshot could not be read.
+    fn write_step_on(
+        sentence: &str,
+        columns: &[String],
+        state: &PageState,
+    ) -> Result<String, Decline> {
+        let snap = Snapshot::read(&state.snapshot, &state.structure);
+        let blank = state.url == "about:blank";
+        code(sentence, columns, &snap)
+            .map_err(|decline| unproven_absence(decline, sentence, &snap, blank))
+    }
 
     #[test]
     fn the_same_sentence_on_the_same_page_gives_the_same_code() {

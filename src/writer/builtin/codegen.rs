@@ -172,6 +172,11 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Cards(check) => cards::code(check, snap),
         Intent::Choice(choice) => choices::code(choice, snap, body),
         Intent::Clauses(clauses) => compound::code(clauses, snap, body),
+        // The parts of a reading in a test are sentences read again with the run's origins and
+        // steps on resolved elements, which the test's writer (`in_test.rs`) writes.
+        Intent::Parts(_) => Err(Decline::new(
+            "a reading of the test's earlier steps is written only in its test",
+        )),
     }
 }
 

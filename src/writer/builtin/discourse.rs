@@ -5,7 +5,7 @@
 //! focused") is read as the exact check it means. A reference that does not resolve declines
 //! naming what it could have meant; nothing is guessed.
 //!
-//! Main type: [`Discourse`], built by [`Discourse::of`] and read by [`Discourse::read`].
+//! Main type: [`Discourse`], built by [`Discourse::of`] and read by [`Discourse::read_words`].
 
 use std::sync::LazyLock;
 
@@ -13,6 +13,7 @@ use regex::Regex;
 
 use crate::writer::builtin::element_step::{Check, ElementStep, Subject};
 use crate::writer::builtin::intent::Decline;
+pub(crate) use crate::writer::builtin::part::Part;
 pub(crate) use crate::writer::builtin::quoting::quoted;
 use crate::writer::builtin::quoting::{listed, quoted_list, unescape};
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
@@ -42,18 +43,6 @@ pub(crate) struct Discourse {
     /// Whether an earlier step reloaded the page and no act came after the reload, so that a
     /// claim said to hold `after reload` is checked after one.
     reloaded: bool,
-}
-
-/// One part of what a referring sentence means: a sentence the shapes read, or an act or a
-/// check on an element the reader resolved, which `element_code.rs` writes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Part {
-    Sentence(String),
-    /// A sentence about an element an earlier part of the step may show (the toggle-all
-    /// control a page shows once it has items): read on the page with the elements it hides
-    /// now counted as shown.
-    Revealed(String),
-    Step(ElementStep),
 }
 
 /// The text of each part, as the readers' unit tests compare them: a sentence as it is, a
@@ -449,14 +438,20 @@ impl Discourse {
         }
     }
 
-    /// What `sentence` means when it refers back: the parts of its step, or why it cannot be
-    /// read; `None` when it refers to nothing earlier steps did.
+    /// [`Discourse::read_words`] of `sentence`.
     pub(crate) fn read(
         &self,
         sentence: &str,
         columns: &[String],
     ) -> Option<Result<Vec<Part>, Decline>> {
-        let toks = normalize(tokenize(sentence, columns));
+        self.read_words(&normalize(tokenize(sentence, columns)))
+    }
+
+    /// What a sentence, as its normalized words `toks`, means when it refers back: the parts
+    /// of its step, or why it cannot be read; `None` when it refers to nothing earlier steps
+    /// did.
+    pub(crate) fn read_words(&self, toks: &[Tok]) -> Option<Result<Vec<Part>, Decline>> {
+        let toks = toks.to_vec();
         if let Some(parts) = self.read_field(&toks) {
             return Some(parts);
         }

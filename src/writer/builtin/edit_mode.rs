@@ -5,7 +5,7 @@
 //! it edits (the other items' editors are hidden, and hidden elements have no role).
 //!
 //! Main functions: the readers [`to_edit`], [`in_edit_mode`], [`change_text`], [`updated`],
-//! listed in `plan_readers.rs`' `PLAN_READERS`.
+//! listed in the registry's `SHAPES` (`shapes.rs`), as `plan_readers.rs` makes them rows.
 
 use crate::writer::builtin::discourse::Part;
 use crate::writer::builtin::element_step::{Check, ElementStep, Op, Subject};

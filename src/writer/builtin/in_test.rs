@@ -1,22 +1,24 @@
-//! The built-in generator's writer for a step in its test: the step's sentence is read with
-//! the test's discourse memory (what earlier steps added and acted on, `discourse.rs`), as a
-//! planner's loose step (`plan_steps.rs`) and with the run's origins (`navigation.rs`), and
-//! its parts are written by the shapes (a sentence) or by `element_code.rs` (an act or a check
-//! on an element the reader resolved). A reading of the memory or of a plan reader explains
-//! every word of the sentence or declines naming the word (`plan_accounting.rs`).
+//! The built-in generator's writer for a step in its test: the registry (`shapes.rs`) reads
+//! the step's sentence with the test's context (the earlier steps' memory, `discourse.rs`, and
+//! the page's state), and with the run's origins (`navigation.rs`); this file writes what it
+//! read. A reading of the test's context is parts (`part.rs`): a sentence the registry reads
+//! again, on its own, or an act or a check on an element the reader resolved, which
+//! `element_code.rs` writes.
 //!
 //! Main function: [`write_step_in_test`].
 
 use crate::script::PageState;
-use crate::writer::builtin::codegen::{statements, step_function};
+use crate::writer::builtin::builtin::unproven_absence;
+use crate::writer::builtin::codegen::{lines_for, statements, step_function};
 use crate::writer::builtin::discourse::{Discourse, Part};
 use crate::writer::builtin::element_code::element_lines;
-use crate::writer::builtin::intent::Decline;
-use crate::writer::builtin::navigation::write_step_within;
-use crate::writer::builtin::plan_accounting::{accounted, memory_reads};
-use crate::writer::builtin::plan_readers::read_plan_step;
+use crate::writer::builtin::intent::{Decline, Intent};
+use crate::writer::builtin::navigation::within;
 use crate::writer::builtin::plan_steps::without_comments;
 use crate::writer::builtin::qualifiers::unread_manner;
+use crate::writer::builtin::said::Said;
+use crate::writer::builtin::shapes::{Declined, write_in_test};
+use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::structure::revealed_json;
 use crate::writer::builtin::tokens::{normalize, tokenize};
 
@@ -36,52 +38,97 @@ pub(crate) fn write_step_in_test(
 ) -> Result<String, Decline> {
     let sentence = &without_comments(sentence);
     let discourse = Discourse::of(sentences, code);
-    let toks = normalize(tokenize(sentence, columns));
-    // A reading of the memory that leaves a word unexplained is no reading of the sentence:
-    // the plan readers and then the shapes may still read it whole.
-    let (reads, context) = memory_reads(&discourse);
-    let remembered = discourse
-        .read(sentence, columns)
-        .map(|reading| reading.and_then(|parts| accounted(&toks, reads, parts, columns, context)));
-    let read = match remembered {
-        None => read_plan_step(&discourse, sentence, columns, state),
-        Some(Err(unresolved)) => Some(
-            read_plan_step(&discourse, sentence, columns, state)
-                .and_then(Result::ok)
-                .ok_or(unresolved),
-        ),
-        read => read,
+    let raw = tokenize(sentence, columns);
+    let said = Said {
+        toks: normalize(raw.clone()),
+        raw,
+        discourse: &discourse,
+        state,
     };
-    match read {
-        None => write_step_within(sentence, columns, state, allows),
-        Some(Err(unresolved)) => {
-            write_step_within(sentence, columns, state, allows).map_err(|_| unresolved)
-        }
-        Some(Ok(parts)) => {
-            // A word of manner handed on in a part would reach the shapes in a sentence of the
-            // reader's own, whose decline need not name it: it declines here, named.
-            unread_manner(&toks)?;
-            let mut lines = Vec::new();
-            for part in parts {
-                match part {
-                    Part::Step(step) => lines.extend(element_lines(&step)),
-                    Part::Sentence(said) => lines.extend(statements(&write_step_within(
-                        &said, columns, state, allows,
-                    )?)),
-                    Part::Revealed(said) => {
-                        let revealed = PageState {
-                            structure: revealed_json(&state.structure),
-                            ..state.clone()
-                        };
-                        lines.extend(statements(&write_step_within(
-                            &said, columns, &revealed, allows,
-                        )?));
-                    }
-                }
+    written(sentence, columns, state, allows, Some(&said)).map(step_function)
+}
+
+/// The code of `sentence` read on its own, without the test's context, on the page of
+/// `state` with the run's origins: what a part of a reading that is a sentence is written as.
+pub(crate) fn write_step_within(
+    sentence: &str,
+    columns: &[String],
+    state: &PageState,
+    allows: &dyn Fn(&str) -> bool,
+) -> Result<String, Decline> {
+    written(sentence, columns, state, allows, None).map(step_function)
+}
+
+/// The statements of `sentence` as the registry reads it, with the test's context when
+/// `test` is given, or why it cannot be written: a reading of the test's context is written
+/// or declines as it is, and the shapes' decline says what the page may be hiding and what
+/// the run's origins left out.
+fn written(
+    sentence: &str,
+    columns: &[String],
+    state: &PageState,
+    allows: &dyn Fn(&str) -> bool,
+    test: Option<&Said<'_>>,
+) -> Result<Vec<String>, Decline> {
+    let within = within(sentence, columns, state, allows);
+    let text = within.sentence(sentence);
+    let shown = within.state(state);
+    let snap = Snapshot::read(&shown.snapshot, &shown.structure);
+    let render = |_: &'static str, intent: Intent| match intent {
+        Intent::Parts(parts) => parts_lines(parts, columns, state, allows, test),
+        intent => match within.refuses() {
+            Some(refusal) => Err(refusal.clone()),
+            None => lines_for(&intent, &snap),
+        },
+    };
+    match write_in_test(text, columns, &snap, test, render) {
+        Ok(lines) => Ok(lines),
+        Err(Declined::Test(decline)) => Err(decline),
+        Err(Declined::Shapes(decline)) => Err(within.decline(unproven_absence(
+            decline,
+            text,
+            &snap,
+            shown.url == "about:blank",
+        ))),
+    }
+}
+
+/// The statements of a reading's parts, in order: a sentence as the registry reads it on its
+/// own (on the page with its hidden elements shown, for a part about what an earlier part
+/// shows), an element's act or check as `element_code.rs` writes it.
+fn parts_lines(
+    parts: Vec<Part>,
+    columns: &[String],
+    state: &PageState,
+    allows: &dyn Fn(&str) -> bool,
+    test: Option<&Said<'_>>,
+) -> Result<Vec<String>, Decline> {
+    // A word of manner handed on in a part would reach the shapes in a sentence of the
+    // reader's own, whose decline need not name it: it declines here, named.
+    if let Some(said) = test {
+        unread_manner(&said.toks)?;
+    }
+    let mut lines = Vec::new();
+    for part in parts {
+        match part {
+            Part::Step(step) => lines.extend(element_lines(&step)),
+            Part::Sentence(sentence) => {
+                lines.extend(statements(&write_step_within(
+                    &sentence, columns, state, allows,
+                )?));
             }
-            Ok(step_function(lines))
+            Part::Revealed(sentence) => {
+                let revealed = PageState {
+                    structure: revealed_json(&state.structure),
+                    ..state.clone()
+                };
+                lines.extend(statements(&write_step_within(
+                    &sentence, columns, &revealed, allows,
+                )?));
+            }
         }
     }
+    Ok(lines)
 }
 
 #[cfg(test)]

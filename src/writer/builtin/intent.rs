@@ -7,6 +7,7 @@
 
 use crate::writer::builtin::http_request::Http;
 use crate::writer::builtin::kinds::Kind;
+use crate::writer::builtin::part::Part;
 use crate::writer::builtin::tokens::Tok;
 
 /// Why the built-in generator will not write a step: the reason, for people, and its cause, for
@@ -176,6 +177,10 @@ pub(crate) enum State {
 /// What a sentence asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Intent {
+    /// What a sentence means in its test, as the test's memory or a plan reader read it: the
+    /// sentences the shapes read again and the acts and checks on elements the reader
+    /// resolved, whose code the test's writer (`in_test.rs`) writes part by part.
+    Parts(Vec<Part>),
     /// `None`: the app (`/`).
     Open(Option<Literal>),
     Click {
@@ -491,6 +496,8 @@ impl Intent {
             | Intent::Cards(_)
             | Intent::Choice(_)
             | Intent::Clauses(_) => Reading::Acts,
+            // A reading in a test may act as well as check, part by part.
+            Intent::Parts(_) => Reading::Acts,
         }
     }
 }

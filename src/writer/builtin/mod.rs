@@ -3,9 +3,12 @@
 //! and cached exactly like an LLM's (the engine's `generate.rs`, through the writer port), and
 //! declines what it cannot resolve.
 //!
-//! Main function: [`write_step`] (`builtin.rs`); the shapes are one ordered registry
-//! (`SHAPES` in `shapes.rs`, each a `Shape` of `shape.rs` with its examples in
-//! `shape_examples.rs`) whose readers live in `grammar.rs` (actions), `assertions.rs` (checks),
+//! Main function: [`write_step`] (`builtin.rs`), and [`write_step_in_test`] (`in_test.rs`) for
+//! a step in its test; the shapes are one ordered registry (`SHAPES` in `shapes.rs`, each a
+//! `Shape` of `shape.rs` with its examples in `shape_examples.rs`), headed by the readers of
+//! a sentence in its test (`plan_readers.rs`: the test's memory and the plan readers, with
+//! their examples in `reader_examples.rs`), whose other readers live in `grammar.rs`
+//! (actions), `assertions.rs` (checks),
 //! `forms.rs`, `http.rs`, `cards.rs`, `choices.rs` and `compound.rs`; the phrases they are made
 //! of are in `phrases.rs`, the snapshot in `snapshot.rs`, element resolution in `resolve.rs`,
 //! the code in `codegen.rs` (and in `element_code.rs` for the plan readers' typed steps). No
@@ -48,6 +51,7 @@ mod loading;
 mod loading_code;
 mod locator;
 mod navigation;
+mod part;
 mod phrases;
 mod place_code;
 mod placement;
@@ -60,9 +64,12 @@ mod plan_typing;
 mod plan_unnamed;
 mod qualifiers;
 mod quoting;
+mod reader_examples;
 mod resolve;
 mod rewrites;
 mod rows;
+mod said;
+mod sentence_shapes;
 mod shape;
 mod shape_examples;
 mod shapes;

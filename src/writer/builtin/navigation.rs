@@ -3,11 +3,11 @@
 //! its main heading) opens the app, and a navigation sentence never picks a link to an origin
 //! the run does not allow, because following it could only be blocked.
 //!
-//! Main function: [`write_step_within`], which the engine calls instead of
-//! [`write_step_on`] when it knows which URLs the run allows.
+//! Main function: [`within`], which says how the test's writer (`in_test.rs`) hands a sentence
+//! to the shapes of the registry: as written, as `open the app`, on the page without its links
+//! that lead outside, or not at all.
 
 use crate::script::PageState;
-use crate::writer::builtin::builtin::write_step_on;
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, normalize, skip, starts, tokenize};
@@ -35,53 +35,106 @@ const APP_NOUNS: &[&[&str]] = &[
     &["page"],
 ];
 
-/// The code of `sentence` on the page of `state`, as [`write_step_on`] writes it, with the
-/// run's origins in mind: `allows` says whether the run's pages may go to a URL.
-pub(crate) fn write_step_within(
+/// How the shapes of the registry read a sentence, with the run's origins in mind.
+#[derive(Debug, Clone)]
+pub(crate) enum Within {
+    /// Any sentence but a navigation one, or a navigation sentence on a page whose links all
+    /// lead to origins the run allows: the sentence as written, on its page.
+    AsWritten,
+    /// A navigation sentence that names the app: `open the app`.
+    TheApp,
+    /// A navigation sentence on a page with links to origins the run does not allow: the
+    /// sentence on the page without those links, whose names `left_out` gives.
+    Inside {
+        state: PageState,
+        left_out: Vec<String>,
+    },
+    /// A navigation sentence that names a link to an origin the run does not allow: no other
+    /// element is what it means, so the shapes write nothing of it.
+    Refused(Decline),
+}
+
+/// How the shapes read `sentence` on the page of `state`; `allows` says whether the run's
+/// pages may go to a URL.
+pub(crate) fn within(
     sentence: &str,
     columns: &[String],
     state: &PageState,
     allows: &dyn Fn(&str) -> bool,
-) -> Result<String, Decline> {
+) -> Within {
     let toks = normalize(tokenize(sentence, columns));
     let Some(rest) = navigation(&toks) else {
-        return write_step_on(sentence, columns, state);
+        return Within::AsWritten;
     };
     if names_the_app(rest, state) {
-        return write_step_on("open the app", columns, state);
+        return Within::TheApp;
     }
     let (snapshot, left_out) = without_outside_links(&state.snapshot, &state.url, allows);
     if left_out.is_empty() {
-        return write_step_on(sentence, columns, state);
+        return Within::AsWritten;
     }
-    // The sentence names a link that leads outside: no other element is what it means.
     let named: Vec<String> = rest
         .iter()
         .flat_map(|tok| words(text_of(tok)))
         .filter(|w| !matches!(w.as_str(), "the" | "link" | "page"))
         .collect();
     if let Some(link) = left_out.iter().find(|link| words(link) == named) {
-        return Err(Decline::new(format!(
+        return Within::Refused(Decline::new(format!(
             "the link {link} leads to an origin outside [browser] allowed_origins, and a \
              navigation step does not follow it; add its origin to allowed_origins, or open a \
              page of the app by its path"
         )));
     }
-    let within = PageState {
-        snapshot,
-        ..state.clone()
-    };
-    write_step_on(sentence, columns, &within).map_err(|decline| {
-        Decline(
-            format!(
-                "{}; a navigation step does not follow a link to an origin outside [browser] \
-                 allowed_origins, and the page's links {} lead outside",
-                decline.0,
-                left_out.join(", ")
+    Within::Inside {
+        state: PageState {
+            snapshot,
+            ..state.clone()
+        },
+        left_out,
+    }
+}
+
+impl Within {
+    /// The sentence the shapes read instead of `sentence`.
+    pub(crate) fn sentence<'s>(&self, sentence: &'s str) -> &'s str {
+        match self {
+            Within::TheApp => "open the app",
+            _ => sentence,
+        }
+    }
+
+    /// The page the shapes read instead of `state`.
+    pub(crate) fn state<'s>(&'s self, state: &'s PageState) -> &'s PageState {
+        match self {
+            Within::Inside { state, .. } => state,
+            _ => state,
+        }
+    }
+
+    /// Whether the shapes may write the sentence at all.
+    pub(crate) fn refuses(&self) -> Option<&Decline> {
+        match self {
+            Within::Refused(refusal) => Some(refusal),
+            _ => None,
+        }
+    }
+
+    /// The shapes' `decline`, saying what the run's origins left out of the page.
+    pub(crate) fn decline(&self, decline: Decline) -> Decline {
+        match self {
+            Within::AsWritten | Within::TheApp => decline,
+            Within::Refused(refusal) => refusal.clone(),
+            Within::Inside { left_out, .. } => Decline(
+                format!(
+                    "{}; a navigation step does not follow a link to an origin outside [browser] \
+                     allowed_origins, and the page's links {} lead outside",
+                    decline.0,
+                    left_out.join(", ")
+                ),
+                decline.1,
             ),
-            decline.1,
-        )
-    })
+        }
+    }
 }
 
 /// The words after the verb of a navigation sentence, or `None` for another sentence.
@@ -264,6 +317,17 @@ mod tests {
 
     fn written(sentence: &str, state: &PageState) -> Result<String, Decline> {
         write_step_within(sentence, &[], state, &local)
+    }
+
+    /// The code the test's writer writes for a sentence read on its own, with the run's
+    /// origins.
+    fn write_step_within(
+        sentence: &str,
+        columns: &[String],
+        state: &PageState,
+        allows: &dyn Fn(&str) -> bool,
+    ) -> Result<String, Decline> {
+        crate::writer::builtin::in_test::write_step_within(sentence, columns, state, allows)
     }
 
     const OPEN: &str = "async function step(page) {\n  await page.goto('');\n}";

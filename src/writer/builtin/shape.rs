@@ -4,8 +4,10 @@
 //! Main type: [`Shape`].
 
 use crate::writer::builtin::intent::{Decline, Intent};
+use crate::writer::builtin::said::Said;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::Tok;
+use crate::writer::builtin::vocabulary::Reads;
 
 /// Reads a whole sentence as the registry does, without a page: the shapes whose parts are
 /// sentences of their own (a compound step's clauses) are handed it, because the registry
@@ -53,6 +55,22 @@ pub(crate) struct Sentence<'a> {
     pub page: Option<&'a Snapshot>,
     pub parse: Parse,
     pub words: ReadWords,
+    /// The sentence in its test: its words as written (before a navigation sentence is read
+    /// as what it opens), the earlier steps' memory and the page's state. `None` outside a
+    /// test, where the readers of the test's context do not apply.
+    pub test: Option<&'a Said<'a>>,
+}
+
+/// What a shape reads, which decides how the walk weighs its reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ShapeKind {
+    /// A shape of the sentence alone, or of the sentence on its page.
+    Sentence,
+    /// The test's memory (`discourse.rs`): a sentence that refers back to earlier steps.
+    Memory,
+    /// A planner's loose step read with the test's context; the words and kinds of meaning
+    /// its pattern reads explain the sentence's words with its parts (`plan_accounting.rs`).
+    Plan(&'static Reads),
 }
 
 /// One sentence shape. The registry's order is the precedence: the first shape that reads a
@@ -82,6 +100,24 @@ pub(crate) trait Shape: Sync {
     /// every word.
     fn accountable<'t>(&self, toks: &'t [Tok]) -> &'t [Tok] {
         toks
+    }
+
+    /// What the shape reads: the sentence (and its page), or the sentence in its test.
+    fn kind(&self) -> ShapeKind {
+        ShapeKind::Sentence
+    }
+
+    /// The earlier steps of the test its examples are written in, each a sentence and the
+    /// code it passed with; none for a shape of the sentence alone.
+    #[cfg_attr(
+        not(test),
+        expect(
+            dead_code,
+            reason = "the examples are documentation, walked by a unit test"
+        )
+    )]
+    fn before(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
     }
 
     /// Whether the shape reads the page as well as the sentence (it is skipped without one).

@@ -1,277 +1,76 @@
 //! The registry of the built-in generator's sentence shapes: one ordered [`SHAPES`] list, whose
 //! order is the documented precedence (docs/builtin.md's table of shapes is checked against
-//! it), and the one walk that reads a sentence with it.
+//! it), and the one walk that reads a sentence with it. The readers of a sentence in its test
+//! (the test's memory and the plan readers, `plan_readers.rs`) come first.
 //!
-//! Main items: [`SHAPES`], [`parse`] (a sentence's intent, without a page) and [`write`] (its
-//! code on a page).
+//! Main items: [`SHAPES`], [`parse`] (a sentence's intent, without a page), [`write`] (its
+//! code on a page) and [`write_in_test`] (what it means in its test, written by the caller).
 
 use crate::writer::builtin::accounting::unaccounted;
 use crate::writer::builtin::codegen::lines_for;
-use crate::writer::builtin::forms::is_check;
 use crate::writer::builtin::intent::{Cause, Decline, Intent};
 use crate::writer::builtin::loading::Loading;
+use crate::writer::builtin::plan_accounting::{accounted, memory_reads};
+use crate::writer::builtin::plan_readers::{self as readers, Memory};
 use crate::writer::builtin::qualifiers::unread_qualifiers;
-use crate::writer::builtin::shape::{Example, Sentence, Shape};
+use crate::writer::builtin::said::Said;
+use crate::writer::builtin::sentence_shapes::{
+    CardCount, Cards, Choices, Clauses, ClickWithout, EitherOrHidden, Request,
+    RequestCheckAfterColon, Summary, TwoChecks, Verb, Words,
+};
+use crate::writer::builtin::shape::{Sentence, Shape, ShapeKind};
 use crate::writer::builtin::shape_examples as ex;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::table_cells::{ColumnCells, TableColumns};
-use crate::writer::builtin::tokens::{Tok, normalize, tokenize, verb};
+use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
 use crate::writer::builtin::waits::{TextAppears, Wait};
 use crate::writer::builtin::{
-    accessibility, assertions, cards, choices, compound, either, forms, grammar, http, placement,
-    tables, visual,
+    accessibility, assertions, forms, grammar, placement, tables, visual,
 };
-
-/// A shape read from the sentence's words alone.
-struct Words {
-    name: &'static str,
-    examples: &'static [Example],
-    read: fn(&[Tok]) -> Option<Result<Intent, Decline>>,
-}
-
-impl Shape for Words {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn examples(&self) -> &'static [Example] {
-        self.examples
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        (self.read)(s.toks)
-    }
-}
-
-/// An action shape: one of its verbs starts the sentence, and its reader reads the words
-/// after it.
-struct Verb {
-    name: &'static str,
-    examples: &'static [Example],
-    verbs: &'static [&'static [&'static str]],
-    read: fn(&[Tok], &[Tok]) -> grammar::Read,
-}
-
-impl Shape for Verb {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn examples(&self) -> &'static [Example] {
-        self.examples
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        let rest = verb(s.toks, self.verbs)?;
-        (self.read)(s.toks, rest)
-    }
-    fn accountable<'t>(&self, toks: &'t [Tok]) -> &'t [Tok] {
-        verb(toks, self.verbs).unwrap_or(toks)
-    }
-}
-
-/// `click Submit without filling anything in`: a click, and what the user leaves undone,
-/// which the step does not do.
-struct ClickWithout;
-
-impl Shape for ClickWithout {
-    fn name(&self) -> &'static str {
-        "click without"
-    }
-    fn examples(&self) -> &'static [Example] {
-        ex::CLICK_WITHOUT
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        forms::click_without(s.toks)
-    }
-    fn accountable<'t>(&self, toks: &'t [Tok]) -> &'t [Tok] {
-        toks.iter()
-            .position(|t| t.is("without"))
-            .map_or(toks, |at| &toks[..at])
-    }
-}
-
-/// `GET /api/health answers 200`, `send POST /api/todos with {...}`: read from the sentence's
-/// text, since a JSON body has quotes, commas and colons of its own.
-struct Request;
-
-impl Shape for Request {
-    fn name(&self) -> &'static str {
-        "request"
-    }
-    fn examples(&self) -> &'static [Example] {
-        ex::REQUEST
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        http::parse(s.text?, s.columns)
-    }
-}
-
-/// `the todo is saved: the API /api/todos lists "milk"`: the words before the colon would read
-/// as an element, so a request's check after it goes first.
-struct RequestCheckAfterColon;
-
-impl Shape for RequestCheckAfterColon {
-    fn name(&self) -> &'static str {
-        "request check after a colon"
-    }
-    fn examples(&self) -> &'static [Example] {
-        ex::REQUEST_AFTER_COLON
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        let (_, check) = s.text?.split_once(": ")?;
-        match http::parse(check, s.columns)? {
-            Ok(Intent::Http(request)) if request.is_check() => Some(Ok(Intent::Http(request))),
-            _ => None,
-        }
-    }
-}
-
-/// A count of the page's cards goes before the other shapes, which would count another list
-/// (the footer's links for `there are 6 products`).
-struct CardCount;
-
-impl Shape for CardCount {
-    fn name(&self) -> &'static str {
-        "count of cards"
-    }
-    fn examples(&self) -> &'static [Example] {
-        ex::CARD_COUNT
-    }
-    fn needs_page(&self) -> bool {
-        true
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        if !cards::counts_cards(s.toks, s.page?) {
-            return None;
-        }
-        cards::read(s.toks).map(|check| Ok(Intent::Cards(check)))
-    }
-}
-
-/// `"No" is checked and "Yes" is unchecked`: two checks, each read as the word shapes read it.
-struct TwoChecks;
-
-impl Shape for TwoChecks {
-    fn name(&self) -> &'static str {
-        "two checks"
-    }
-    fn examples(&self) -> &'static [Example] {
-        ex::TWO_CHECKS
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        forms::two_checks(s.toks, s.words).map(Ok)
-    }
-}
-
-/// `the counter shows "0 items left" or the footer is hidden`: a claim, or an element hidden.
-/// It goes before the other shapes, which would read one side and leave `or` and the other
-/// side unread.
-struct EitherOrHidden;
-
-impl Shape for EitherOrHidden {
-    fn name(&self) -> &'static str {
-        "either or hidden"
-    }
-    fn examples(&self) -> &'static [Example] {
-        ex::EITHER_OR_HIDDEN
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        either::read(s.toks, s.words)
-    }
-}
-
-/// `the form is not sent: the address has no "x" in it`: a summary, then the check that says
-/// what it means, which is the step's check. Tried when the whole sentence is no other shape.
-struct Summary;
-
-impl Shape for Summary {
-    fn name(&self) -> &'static str {
-        "summary: check"
-    }
-    fn examples(&self) -> &'static [Example] {
-        ex::SUMMARY
-    }
-    fn rescues(&self) -> bool {
-        true
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        let (_, check) = s.text?.split_once(": ")?;
-        let intent = (s.parse)(check, s.columns).ok()?;
-        is_check(&intent).then_some(Ok(intent))
-    }
-    /// The check after the colon was read as a sentence by the registry, which accounted for
-    /// its words; the summary before it says what the check means.
-    fn accountable<'t>(&self, _toks: &'t [Tok]) -> &'t [Tok] {
-        &[]
-    }
-}
-
-/// The page's cards named by their headings without quotes (`only Spam and Soup are shown`).
-struct Cards;
-
-impl Shape for Cards {
-    fn name(&self) -> &'static str {
-        "cards"
-    }
-    fn examples(&self) -> &'static [Example] {
-        ex::CARDS
-    }
-    fn needs_page(&self) -> bool {
-        true
-    }
-    fn rescues(&self) -> bool {
-        true
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        cards::read(s.toks).map(|check| Ok(Intent::Cards(check)))
-    }
-}
-
-/// A dropdown's option or the search box, named without quotes (`choose Soup in the category
-/// dropdown`, `search for beans`).
-struct Choices;
-
-impl Shape for Choices {
-    fn name(&self) -> &'static str {
-        "dropdown or search"
-    }
-    fn examples(&self) -> &'static [Example] {
-        ex::CHOICES
-    }
-    fn needs_page(&self) -> bool {
-        true
-    }
-    fn rescues(&self) -> bool {
-        true
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        choices::read(s.toks, s.parse)
-    }
-}
-
-/// Several shapes in one sentence, cut at `,` `;` `and` `then` outside quotes.
-struct Clauses;
-
-impl Shape for Clauses {
-    fn name(&self) -> &'static str {
-        "clauses"
-    }
-    fn examples(&self) -> &'static [Example] {
-        ex::CLAUSES
-    }
-    fn needs_page(&self) -> bool {
-        true
-    }
-    fn rescues(&self) -> bool {
-        true
-    }
-    fn read(&self, s: &Sentence<'_>) -> Option<Result<Intent, Decline>> {
-        compound::read(s.text?, s.columns, s.parse)
-    }
-}
 
 /// Every sentence shape, in the order they are tried: the first that reads a sentence decides
 /// it (`press Enter` before `press the button`, `uncheck` before `check`, the form shapes
 /// before the actions whose verbs they share). After one declines, only the shapes that rescue
 /// a sentence are tried, and the most specific decline is the one shown.
+///
+/// The readers of a sentence in its test go first, because a sentence that refers back to
+/// earlier steps means what they did: the test's memory, then the plan readers. A reading of
+/// theirs that explains every word claims the sentence; one that declines leaves it to the
+/// readers and shapes after it (a plan reader's own decline to the shapes only), and its
+/// decline is shown when nothing after it writes the sentence, because it says what the
+/// sentence could have meant in its test.
 pub(crate) static SHAPES: &[&dyn Shape] = &[
+    &Memory,
+    &readers::RELOAD,
+    &readers::THE_FIELD_JUST_USED,
+    &readers::APP_LOADS,
+    &readers::EMPTY_LIST,
+    &readers::URL_FRAGMENT,
+    &readers::IN_THE_FOOTER,
+    &readers::THE_CHECKBOX,
+    &readers::HIGHLIGHTED,
+    &readers::COUNTED_STATES,
+    &readers::ONLY_IN_STATE,
+    &readers::POSITION_STATE,
+    &readers::CLICK_NAMED_CONTROL,
+    &readers::CLICK_CHECKBOX_TO,
+    &readers::PRESS_TO_SUBMIT,
+    &readers::ADD_UNNAMED,
+    &readers::ADD_AND_MARK,
+    &readers::EACH_NAMED_ACTION,
+    &readers::EACH_NAMED_CHECK,
+    &readers::GONE,
+    &readers::TYPE_AND_PRESS,
+    &readers::EDIT_AND_CHANGE,
+    &readers::EDITOR_SHOWS,
+    &readers::PRESS_TO_SAVE,
+    &readers::KEPT_AS,
+    &readers::TO_EDIT,
+    &readers::IN_EDIT_MODE,
+    &readers::CHANGE_TEXT,
+    &readers::UPDATED,
+    &readers::CHANGES_SAVED,
+    &readers::REFERENCES,
     &Request,
     &CardCount,
     &RequestCheckAfterColon,
@@ -595,19 +394,71 @@ pub(crate) struct Written {
     pub lines: Vec<String>,
 }
 
-/// Walks [`SHAPES`] over `sentence`, with the page when one is given, and renders the first
-/// reading that is written with `render`. The first shape that reads the sentence claims it:
-/// when it declines, only the shapes that rescue a sentence are tried after it, and the
-/// decline that reached furthest (the earliest among equals) is returned.
+/// How a walk over [`SHAPES`] ends when nothing writes the sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Declined {
+    /// A reader of the test's context declined it, or a part of its reading could not be
+    /// written: the reason is shown as it is.
+    Test(Decline),
+    /// The shapes of the sentence declined it: the most specific of their reasons.
+    Shapes(Decline),
+}
+
+impl Declined {
+    fn into_decline(self) -> Decline {
+        match self {
+            Declined::Test(decline) | Declined::Shapes(decline) => decline,
+        }
+    }
+}
+
+/// Walks [`SHAPES`] over `sentence`, with the page when one is given and the test's context
+/// when one is given, and renders the first reading that is written with `render`. A reader
+/// of the test's context claims the sentence with a reading that explains every word, and its
+/// rendering is final; its decline is kept, the first one, and shown when nothing after it
+/// writes the sentence. The first shape of the sentence that reads it claims it: when it
+/// declines, only the shapes that rescue a sentence are tried after it, and the decline that
+/// reached furthest (the earliest among equals) is returned.
 fn walk<T>(
     sentence: &Sentence<'_>,
     render: impl Fn(&'static str, Intent) -> Result<T, Decline>,
-) -> Result<T, Decline> {
-    if sentence.text.is_some() && sentence.toks.is_empty() {
-        return Err(Decline::new("the sentence is empty"));
-    }
+) -> Result<T, Declined> {
     let mut best: Option<(Reach, Decline)> = None;
+    let mut held: Option<Decline> = None;
+    let mut plans_closed = false;
+    let held_or = |held: Option<Decline>, decline: Decline| {
+        held.map_or(Declined::Shapes(decline), Declined::Test)
+    };
     for shape in SHAPES {
+        let kind = shape.kind();
+        if kind != ShapeKind::Sentence {
+            let Some(said) = sentence.test else {
+                continue;
+            };
+            if plans_closed && matches!(kind, ShapeKind::Plan(_)) {
+                continue;
+            }
+            let Some(read) = shape.read(sentence) else {
+                continue;
+            };
+            let decline = match read {
+                Ok(intent) => match explained(kind, said, sentence.columns, intent) {
+                    Ok(intent) => return render(shape.name(), intent).map_err(Declined::Test),
+                    Err(unexplained) => unexplained,
+                },
+                Err(own) => {
+                    // A plan reader that read the sentence as its own and declined it knows
+                    // the plan readers after it cannot read it either.
+                    plans_closed |= matches!(kind, ShapeKind::Plan(_));
+                    own
+                }
+            };
+            held.get_or_insert(decline);
+            continue;
+        }
+        if sentence.text.is_some() && sentence.toks.is_empty() {
+            return Err(held_or(held, Decline::new("the sentence is empty")));
+        }
         if (shape.needs_page() && sentence.page.is_none()) || (best.is_some() && !shape.rescues()) {
             continue;
         }
@@ -635,7 +486,29 @@ fn walk<T>(
             best = Some(declined);
         }
     }
-    Err(best.map_or_else(no_shape, |(_, decline)| decline))
+    Err(held_or(
+        held,
+        best.map_or_else(no_shape, |(_, decline)| decline),
+    ))
+}
+
+/// A reading of the test's context with every word of the sentence explained by its parts and
+/// by what its reader reads (`plan_accounting.rs`), or the decline naming a word it leaves
+/// unexplained, which leaves the sentence to the readers after it.
+fn explained(
+    kind: ShapeKind,
+    said: &Said<'_>,
+    columns: &[String],
+    intent: Intent,
+) -> Result<Intent, Decline> {
+    let Intent::Parts(parts) = intent else {
+        return Ok(intent);
+    };
+    let (reads, context) = match kind {
+        ShapeKind::Plan(reads) => (reads, &[][..]),
+        ShapeKind::Memory | ShapeKind::Sentence => memory_reads(said.discourse),
+    };
+    accounted(&said.toks, reads, parts, columns, context).map(Intent::Parts)
 }
 
 /// The first of the word shapes that reads `toks`, without a page: what the halves of two
@@ -648,6 +521,7 @@ fn words(toks: &[Tok]) -> Option<Result<Intent, Decline>> {
         page: None,
         parse,
         words,
+        test: None,
     };
     SHAPES
         .iter()
@@ -666,8 +540,9 @@ pub(crate) fn parse(sentence: &str, columns: &[String]) -> Result<Intent, Declin
         page: None,
         parse,
         words,
+        test: None,
     };
-    walk(&read, |_, intent| Ok(intent))
+    walk(&read, |_, intent| Ok(intent)).map_err(Declined::into_decline)
 }
 
 /// The statements of `sentence` on the page `snap` shows, and the shape that wrote them, or
@@ -685,6 +560,7 @@ pub(crate) fn write(
         page: Some(snap),
         parse,
         words,
+        test: None,
     };
     walk(&read, |shape, intent| {
         Ok(Written {
@@ -692,11 +568,37 @@ pub(crate) fn write(
             lines: lines_for(&intent, snap)?,
         })
     })
+    .map_err(Declined::into_decline)
+}
+
+/// What `sentence` means on the page `snap` shows and, when `test` is given, in its test (the
+/// earlier steps' memory and the page's state), rendered by `render`, which writes the parts a
+/// reader of the test's context reads as well as the shapes' intents; or why nothing wrote it.
+pub(crate) fn write_in_test<T>(
+    sentence: &str,
+    columns: &[String],
+    snap: &Snapshot,
+    test: Option<&Said<'_>>,
+    render: impl Fn(&'static str, Intent) -> Result<T, Decline>,
+) -> Result<T, Declined> {
+    let toks = normalize(tokenize(sentence, columns));
+    let read = Sentence {
+        text: Some(sentence),
+        columns,
+        toks: &toks,
+        page: Some(snap),
+        parse,
+        words,
+        test,
+    };
+    walk(&read, render)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::writer::builtin::choices;
+    use crate::writer::builtin::shape::Example;
 
     /// Every shape's documented examples, each written on its page by the shape it documents.
     #[test]
@@ -707,6 +609,10 @@ mod tests {
                 failures.push(format!("{}: no example", shape.name()));
             }
             for example in shape.examples() {
+                if shape.kind() != ShapeKind::Sentence {
+                    failures.extend(written_in_its_test(*shape, example));
+                    continue;
+                }
                 let page = Snapshot::read(example.page, "");
                 match write(example.sentence, &[], &page) {
                     Ok(written) => {
@@ -731,6 +637,66 @@ mod tests {
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    }
+
+    /// The failure of a reader of the test's context to write its `example` after the earlier
+    /// steps it lists, on the readers' page, as its documented code: another shape claims the
+    /// sentence, or its code differs.
+    fn written_in_its_test(shape: &dyn Shape, example: &Example) -> Option<String> {
+        use crate::script::PageState;
+        use crate::writer::builtin::codegen::statements;
+        use crate::writer::builtin::discourse::Discourse;
+        use crate::writer::builtin::in_test::write_step_in_test;
+        use crate::writer::builtin::reader_examples::STRUCTURE;
+        let (sentences, code): (Vec<String>, Vec<String>) = shape
+            .before()
+            .iter()
+            .map(|(sentence, code)| ((*sentence).to_owned(), (*code).to_owned()))
+            .unzip();
+        let state = PageState {
+            url: "http://127.0.0.1:8080/".to_owned(),
+            base_url: Some("http://127.0.0.1:8080/".to_owned()),
+            snapshot: example.page.to_owned(),
+            structure: STRUCTURE.to_owned(),
+            ..PageState::default()
+        };
+        let discourse = Discourse::of(&sentences, &code);
+        let raw = tokenize(example.sentence, &[]);
+        let said = Said {
+            toks: normalize(raw.clone()),
+            raw,
+            discourse: &discourse,
+            state: &state,
+        };
+        let snap = Snapshot::read(&state.snapshot, &state.structure);
+        let claimed = write_in_test(example.sentence, &[], &snap, Some(&said), |name, _| {
+            Ok(name)
+        });
+        if claimed != Ok(shape.name()) {
+            return Some(format!(
+                "{}: {:?} was claimed as {claimed:?}",
+                shape.name(),
+                example.sentence
+            ));
+        }
+        let written =
+            write_step_in_test(example.sentence, &[], &state, &|_| true, &sentences, &code);
+        let expected: Vec<&str> = example.code.lines().collect();
+        match written {
+            Ok(code) if statements(&code) == expected => None,
+            Ok(code) => Some(format!(
+                "{}: {:?} was written as\n{}",
+                shape.name(),
+                example.sentence,
+                statements(&code).join("\n")
+            )),
+            Err(why) => Some(format!(
+                "{}: {:?} declined: {}",
+                shape.name(),
+                example.sentence,
+                why.0
+            )),
+        }
     }
 
     /// The reason shown is the most specific one: a rescuing shape's reason about the page goes
@@ -806,10 +772,18 @@ mod tests {
     fn shapes_table() -> String {
         let mut table = String::from("| # | shape | example |\n|---|---|---|\n");
         for (at, shape) in SHAPES.iter().enumerate() {
-            let example = shape
+            let mut example = shape
                 .examples()
                 .first()
                 .map_or(String::new(), |example| format!("`{}`", example.sentence));
+            let before: Vec<String> = shape
+                .before()
+                .iter()
+                .map(|(sentence, _)| format!("`{sentence}`"))
+                .collect();
+            if !before.is_empty() {
+                example.push_str(&format!(" after {}", before.join(", ")));
+            }
             table.push_str(&format!("| {} | {} | {example} |\n", at + 1, shape.name()));
         }
         table

@@ -329,6 +329,7 @@ pub(crate) enum Meaning {
 
 /// The words a reader of plan steps or the test's memory reads with its own pattern, for
 /// `plan_accounting.rs`.
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Reads {
     /// Its frame words. A word of meaning here is one the pattern reads only inside a fixed
     /// phrase that says it whole (`not` in `is not completed`, `all` in `clear all the text`).
