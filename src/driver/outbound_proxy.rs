@@ -1,12 +1,13 @@
 //! The network-level half of `[browser] allowed_origins`: a SOCKS5 proxy on 127.0.0.1 that
-//! every browser context of a local worker connects through, which opens a connection only to
-//! a host and port that an allowed origin names and refuses every other one.
+//! every browser context of a local worker connects through (but for the allowed origins' own
+//! hosts and ports in Chromium, below), which opens a connection only to a host and port that
+//! an allowed origin names and refuses every other one.
 //!
 //! Main type: [`OutboundProxy`]. Playwright's routes see requests before they leave, but not
 //! every channel: a redirect's later hops, WebSockets, service workers and whatever the page
 //! finds that routing does not cover all go out on their own. Every one of them still needs a
-//! connection, and the context's proxy is the only way a connection leaves, loopback included
-//! (Playwright proxies loopback too). SOCKS5 carries no URL, so the proxy decides by host and
+//! connection, and the context's proxy is the only way a connection to anywhere but an allowed
+//! origin's own host and port leaves, loopback included (the bypass list says `<-loopback>`). SOCKS5 carries no URL, so the proxy decides by host and
 //! port: any scheme of an allowed origin's host and port is let through.
 //!
 //! A connection to anywhere else never leaves the proxy: it is accepted, and whatever the
@@ -131,24 +132,35 @@ impl OutboundProxy {
     }
 }
 
-/// The bypass list of a Chromium context's proxy: the host and port of each allowed origin
-/// that Chromium can name exactly, comma-separated, or `None` when there is none.
+/// The bypass list of a Chromium context's proxy: `<-loopback>`, then the host and port of
+/// each allowed origin that Chromium can name exactly, comma-separated; `None` when every
+/// origin is allowed (no proxy is started then).
 ///
-/// Playwright puts `<-loopback>` before the list, so that loopback goes through the proxy too,
-/// and Chromium lets a later rule overrule an earlier one: these hosts and ports skip it, and
-/// the rest of loopback does not. Every rule names its port, because Playwright leaves out
-/// `<-loopback>`, and so lets all of loopback skip the proxy, when a rule is a loopback host
-/// alone (`127.0.0.1`, `localhost`, `[::1]`). The list holds no scheme, because the proxy lets
-/// every scheme through on an allowed host and port, so a connection that skips it could have
-/// gone through it.
+/// Chromium lets loopback skip any proxy unless a rule says `<-loopback>`, and lets a later
+/// rule overrule an earlier one: loopback goes through the proxy, and only these hosts and
+/// ports skip it. Playwright adds `<-loopback>` itself only when the list names no loopback
+/// host and `PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK` is unset in the driver's
+/// environment, which is the user's; so the list carries it itself, and Playwright then passes
+/// it as it is. The list holds no scheme, because the proxy lets every scheme through on an
+/// allowed host and port, so a connection that skips it could have gone through it.
 fn bypass_list(allowed: &AllowedOrigins) -> Option<String> {
-    let rules: Vec<String> = allowed
-        .sockets()
+    if allowed.is_any() {
+        return None;
+    }
+    let sockets = allowed.sockets();
+    let rules = sockets
         .iter()
-        .filter_map(|(host, port)| bypass_rule(host, *port))
-        .collect();
-    (!rules.is_empty()).then(|| rules.join(","))
+        .filter_map(|(host, port)| bypass_rule(host, *port));
+    Some(
+        std::iter::once(LOOPBACK_THROUGH_PROXY.to_owned())
+            .chain(rules)
+            .collect::<Vec<_>>()
+            .join(","),
+    )
 }
+
+/// The rule of Chromium's bypass list that sends loopback through the proxy.
+const LOOPBACK_THROUGH_PROXY: &str = "<-loopback>";
 
 /// The rule of Chromium's bypass list that matches `host` and `port` and nothing else, when
 /// there is one. Chromium reads an IP address with port 0 as the address on every port, and
@@ -580,7 +592,10 @@ mod tests {
     #[test]
     fn chromium_skips_the_proxy_for_each_allowed_host_and_port_exactly() {
         let app = only(&["http://127.0.0.1:4173"]);
-        assert_eq!(bypass_list(&app).as_deref(), Some("127.0.0.1:4173"));
+        assert_eq!(
+            bypass_list(&app).as_deref(),
+            Some("<-loopback>,127.0.0.1:4173")
+        );
         let several = only(&[
             "http://127.0.0.1:4173",
             "http://[::1]:3000",
@@ -591,21 +606,23 @@ mod tests {
         assert_eq!(
             bypass_list(&several).as_deref(),
             Some(
-                "127.0.0.1:4173,[::1]:3000,app.test:80,cdn.example.com:443,\
+                "<-loopback>,127.0.0.1:4173,[::1]:3000,app.test:80,cdn.example.com:443,\
                  api.example.com:8443"
             )
         );
         // Every rule names a host and port the proxy itself would let through.
-        for rule in bypass_list(&several).unwrap().split(',') {
+        for rule in bypass_list(&several).unwrap().split(',').skip(1) {
             let (host, port) = rule.rsplit_once(':').unwrap();
             assert!(several.allows_socket(host, port.parse().unwrap()), "{rule}");
         }
         assert_eq!(bypass_list(&AllowedOrigins::Any), None);
-        assert_eq!(bypass_list(&only(&[])), None);
+        // With no origin to name, loopback is still kept on the proxy.
+        assert_eq!(bypass_list(&only(&[])).as_deref(), Some("<-loopback>"));
     }
 
-    /// Playwright keeps loopback on the proxy (`<-loopback>`) only while no rule is a loopback
-    /// host alone; a rule with a port never is one.
+    /// The list keeps loopback on the proxy whatever Playwright does: it starts with
+    /// `<-loopback>`, which Playwright then passes as it is, and no rule is a loopback host
+    /// alone.
     #[test]
     fn a_loopback_origin_on_its_default_port_still_names_the_port() {
         let loopback = only(&[
@@ -615,7 +632,10 @@ mod tests {
             "http://[::]:8080",
         ]);
         let list = bypass_list(&loopback).unwrap();
-        assert_eq!(list, "127.0.0.1:80,localhost:80,[::1]:443,[::]:8080");
+        assert_eq!(
+            list,
+            "<-loopback>,127.0.0.1:80,localhost:80,[::1]:443,[::]:8080"
+        );
         // The entries that make Playwright 1.64 leave loopback off the proxy.
         let whole_loopback = [
             "localhost",
@@ -625,7 +645,7 @@ mod tests {
             "[::1]",
             "<loopback>",
         ];
-        for rule in list.split(',') {
+        for rule in list.split(',').skip(1) {
             assert!(!whole_loopback.contains(&rule), "{rule}");
         }
     }
@@ -658,7 +678,10 @@ mod tests {
             Some("[::ffff:7f00:1]:8080")
         );
         let widened = only(&["http://*.example.com:8080", "http://127.0.0.1:4173"]);
-        assert_eq!(bypass_list(&widened).as_deref(), Some("127.0.0.1:4173"));
+        assert_eq!(
+            bypass_list(&widened).as_deref(),
+            Some("<-loopback>,127.0.0.1:4173")
+        );
     }
 
     #[tokio::test]
@@ -670,7 +693,10 @@ mod tests {
         let port = chromium.port().await.unwrap();
         let settings = chromium.settings(&port);
         assert_eq!(settings.server, format!("socks5://{}", port.address));
-        assert_eq!(settings.bypass.as_deref(), Some("127.0.0.1:4173"));
+        assert_eq!(
+            settings.bypass.as_deref(),
+            Some("<-loopback>,127.0.0.1:4173")
+        );
         let firefox = OutboundProxy::start(allowed, false, BrowserName::Firefox)
             .await
             .unwrap();

@@ -329,6 +329,30 @@ fn the_apps_own_host_and_port_skip_the_proxy_in_chromium_and_another_port_does_n
         .output_not_contains(PROXIED);
 }
 
+/// With `PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK` set, Playwright no longer puts
+/// `<-loopback>` before a context's bypass list, and Chromium would let every loopback host and
+/// port skip the proxy: prettyplay's list carries it itself, so the hop to another port of
+/// 127.0.0.1 still meets the proxy.
+#[test]
+fn the_drivers_loopback_switch_lets_no_other_port_of_loopback_skip_the_proxy() {
+    let other = RecordingServer::start();
+    let url = other.origin().to_owned();
+    let out = replay(
+        project(&other, "", &[("hop", &own_fetch_and_hop())])
+            .page("hop.302", &format!("{url}/hop?q=1"))
+            .env("PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK", "1"),
+    )
+    .assert_exit(1)
+    .stdout_contains("FAIL scenarios/origins.steps › hop")
+    .output_contains("console.log: own: 200")
+    .output_contains(&format!("allowed_origins: request {url}/hop?q=1"))
+    .output_not_contains(BODY);
+    let seen = other.requests();
+    if !seen.is_empty() {
+        out.fail(&format!("the other origin received {seen:?}"));
+    }
+}
+
 /// Firefox keeps the app's own connections on the proxy, which also shows that the line the
 /// Chromium test looks for is the one the proxy writes.
 #[test]
