@@ -296,20 +296,23 @@ const PROXIED: &str = "proxied a connection to an allowed origin";
 
 /// Replays [`own_fetch_and_hop`] in `browser` (the `[browser]` section's keys) with the
 /// proxy's debug lines shown: the app's page loads, the hop fails the test, and the other
-/// origin receives nothing. It returns the output and the hop's URL.
-fn replay_own_fetch_and_hop(browser: &str) -> (Output, String) {
+/// origin receives nothing. `env` is set for the run besides. It returns the output and the
+/// hop's URL.
+fn replay_own_fetch_and_hop(browser: &str, env: &[(&str, &str)]) -> (Output, String) {
     let other = RecordingServer::start();
     let url = other.origin().to_owned();
-    let out = replay(
-        project(&other, browser, &[("hop", &own_fetch_and_hop())])
-            .page("hop.302", &format!("{url}/hop?q=1"))
-            .env("PRETTYPLAY_LOG", "prettyplay::origins=debug"),
-    )
-    .assert_exit(1)
-    .stdout_contains("FAIL scenarios/origins.steps › hop")
-    .output_contains("console.log: own: 200")
-    .output_contains(&format!("{url}/hop?q=1"))
-    .output_not_contains(BODY);
+    let mut test = project(&other, browser, &[("hop", &own_fetch_and_hop())])
+        .page("hop.302", &format!("{url}/hop?q=1"))
+        .env("PRETTYPLAY_LOG", "prettyplay::origins=debug");
+    for (key, value) in env {
+        test = test.env(key, value);
+    }
+    let out = replay(test)
+        .assert_exit(1)
+        .stdout_contains("FAIL scenarios/origins.steps › hop")
+        .output_contains("console.log: own: 200")
+        .output_contains(&format!("{url}/hop?q=1"))
+        .output_not_contains(BODY);
     let seen = other.requests();
     if !seen.is_empty() {
         out.fail(&format!("the other origin received {seen:?}"));
@@ -324,7 +327,7 @@ fn replay_own_fetch_and_hop(browser: &str) -> (Output, String) {
 /// let past the proxy, the hop would reach the other port.
 #[test]
 fn the_apps_own_host_and_port_skip_the_proxy_in_chromium_and_another_port_does_not() {
-    let (out, hop) = replay_own_fetch_and_hop("");
+    let (out, hop) = replay_own_fetch_and_hop("", &[]);
     out.output_contains(&format!("allowed_origins: request {hop}"))
         .output_not_contains(PROXIED);
 }
@@ -335,22 +338,11 @@ fn the_apps_own_host_and_port_skip_the_proxy_in_chromium_and_another_port_does_n
 /// 127.0.0.1 still meets the proxy.
 #[test]
 fn the_drivers_loopback_switch_lets_no_other_port_of_loopback_skip_the_proxy() {
-    let other = RecordingServer::start();
-    let url = other.origin().to_owned();
-    let out = replay(
-        project(&other, "", &[("hop", &own_fetch_and_hop())])
-            .page("hop.302", &format!("{url}/hop?q=1"))
-            .env("PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK", "1"),
-    )
-    .assert_exit(1)
-    .stdout_contains("FAIL scenarios/origins.steps › hop")
-    .output_contains("console.log: own: 200")
-    .output_contains(&format!("allowed_origins: request {url}/hop?q=1"))
-    .output_not_contains(BODY);
-    let seen = other.requests();
-    if !seen.is_empty() {
-        out.fail(&format!("the other origin received {seen:?}"));
-    }
+    let (out, hop) = replay_own_fetch_and_hop(
+        "",
+        &[("PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK", "1")],
+    );
+    out.output_contains(&format!("allowed_origins: request {hop}"));
 }
 
 /// Firefox keeps the app's own connections on the proxy, which also shows that the line the
@@ -358,7 +350,7 @@ fn the_drivers_loopback_switch_lets_no_other_port_of_loopback_skip_the_proxy() {
 #[test]
 fn the_apps_own_connections_go_through_the_proxy_in_firefox() {
     require_firefox();
-    let (out, _) = replay_own_fetch_and_hop("name = \"firefox\"\n");
+    let (out, _) = replay_own_fetch_and_hop("name = \"firefox\"\n", &[]);
     out.output_contains(PROXIED);
 }
 

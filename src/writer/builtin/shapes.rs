@@ -552,17 +552,7 @@ pub(crate) fn write(
     columns: &[String],
     snap: &Snapshot,
 ) -> Result<Written, Decline> {
-    let toks = normalize(tokenize(sentence, columns));
-    let read = Sentence {
-        text: Some(sentence),
-        columns,
-        toks: &toks,
-        page: Some(snap),
-        parse,
-        words,
-        test: None,
-    };
-    walk(&read, |shape, intent| {
+    write_in_test(sentence, columns, snap, None, |shape, intent| {
         Ok(Written {
             shape,
             lines: lines_for(&intent, snap)?,
