@@ -317,7 +317,9 @@ fn decoded(text: &str) -> String {
 
 /// The `host:port` of every URL in `text`, as the browser would parse it: with a scheme
 /// (`https://cdn.example.com/x`), scheme-relative (`//cdn.example.com`), or a bare host with a
-/// dot or a port (`cdn.example.com`, `127.0.0.1:4001`), read as `http:`.
+/// dot or a port (`cdn.example.com`, `127.0.0.1:4001`), read as `http:`. A path relative to
+/// the page (`/login.html`, `./app.js`) names no host: the browser resolves it to the page's
+/// own origin.
 fn hosts_in(text: &str) -> Vec<String> {
     let mut hosts = Vec::new();
     let separators = |c: char| c.is_whitespace() || "\"'`<>(){},;|^".contains(c);
@@ -331,7 +333,10 @@ fn hosts_in(text: &str) -> Vec<String> {
         }
         if let Some(rest) = token.strip_prefix("//") {
             candidates.push(format!("http://{rest}"));
-        } else if !token.contains("://") && (token.contains('.') || token.contains(':')) {
+        } else if !token.contains("://")
+            && (token.contains('.') || token.contains(':'))
+            && !relative_path(token)
+        {
             candidates.push(format!("http://{token}"));
         }
         for candidate in candidates {
@@ -343,6 +348,26 @@ fn hosts_in(text: &str) -> Vec<String> {
         }
     }
     hosts
+}
+
+/// Whether `token` is a path the browser resolves against the page's own origin, as a URL in
+/// a page or a navigation is. Written as a path (a leading `/`, `./` or `../`), it is resolved
+/// against two origins of different hosts, and it is a path when each keeps its own host: the
+/// URL parser's own reading decides, so `/\evil.example`, which the browser reads as
+/// scheme-relative, is not a path.
+fn relative_path(token: &str) -> bool {
+    if !(token.starts_with('/') || token.starts_with("./") || token.starts_with("../")) {
+        return false;
+    }
+    ["http://a.invalid/", "http://b.invalid/"]
+        .iter()
+        .all(|base| {
+            // A base that does not parse reads the token as a host, which only keeps a floor.
+            url::Url::parse(base).is_ok_and(|base| {
+                base.join(token)
+                    .is_ok_and(|joined| joined.host_str() == base.host_str())
+            })
+        })
 }
 
 #[cfg(test)]
@@ -367,6 +392,35 @@ mod tests {
         assert_eq!(hosts_in("127.0.0.1:4001"), ["127.0.0.1:4001"]);
         assert_eq!(hosts_in("u=http://evil.example/?d=1"), ["evil.example:80"]);
         assert!(hosts_in("buy milk").is_empty());
+    }
+
+    #[test]
+    fn a_path_relative_to_the_page_names_no_host_and_a_scheme_relative_one_does() {
+        // Step code's `page.goto('/login.html')` or `request.get('/api/todos.json')`: the
+        // app's own origin, not a host `login.html`.
+        for path in [
+            "/login.html",
+            "./app.js",
+            "../styles/site.css",
+            "/api/todos.json?x=1",
+        ] {
+            assert!(hosts_in(path).is_empty(), "{path}");
+        }
+        // The URL parser reads a backslash as a slash in an http URL: these leave the page's
+        // origin.
+        for scheme_relative in [
+            "//evil.example/x",
+            "/\\evil.example/x",
+            "/\\\\evil.example/x",
+        ] {
+            assert_eq!(
+                hosts_in(scheme_relative),
+                ["evil.example:80"],
+                "{scheme_relative}"
+            );
+        }
+        // A bare host typed into a field still names it.
+        assert_eq!(hosts_in("evil.example/x.js"), ["evil.example:80"]);
     }
 
     #[test]
