@@ -886,9 +886,11 @@ mod tests {
         // The run has a secret, but no step code was given it, and step code typed and ran
         // nothing that the floor guards.
         let quiet = guard(secret());
+        // The binding hears `page.goto('/login.html')` as written, then as resolved.
+        quiet.step_call(Reach::Navigate, &mut json!({ "url": "/login.html" }));
         quiet.step_call(
             Reach::Navigate,
-            &mut json!({ "url": "http://127.0.0.1:8080/" }),
+            &mut json!({ "url": "http://127.0.0.1:8080/login.html" }),
         );
         quiet.step_call(Reach::Act, &mut json!({ "value": "a public note" }));
         quiet.step_call(

@@ -316,12 +316,35 @@ fn decoded(text: &str) -> String {
 }
 
 /// The `host:port` of every URL in `text`, as the browser would parse it: with a scheme
-/// (`https://cdn.example.com/x`), scheme-relative (`//cdn.example.com`), or a bare host with a
-/// dot or a port (`cdn.example.com`, `127.0.0.1:4001`), read as `http:`.
+/// (`https://cdn.example.com/x`, or `https:/cdn.example.com` with the slashes the parser
+/// forgives left out), scheme-relative (`//cdn.example.com`), or a bare host with a dot or a
+/// port (`cdn.example.com`, `127.0.0.1:4001`), read as `http:`. A path relative to the page
+/// (`/login.html`, `./app.js`) names no host: the browser resolves it to the page's own origin.
+/// The URL parser drops tabs and line breaks anywhere in a URL, and the text is split into words
+/// at them, so the text without them is read as well: `/<tab>/evil.example` names the host the
+/// browser reaches.
 fn hosts_in(text: &str) -> Vec<String> {
+    let mut hosts = hosts_in_words(text);
+    if text.contains(['\t', '\n', '\r']) {
+        let unbroken: String = text
+            .chars()
+            .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+            .collect();
+        hosts.extend(hosts_in_words(&unbroken));
+    }
+    hosts
+}
+
+/// [`hosts_in`] of `text` split into words as written.
+fn hosts_in_words(text: &str) -> Vec<String> {
     let mut hosts = Vec::new();
     let separators = |c: char| c.is_whitespace() || "\"'`<>(){},;|^".contains(c);
-    for token in text.split(separators).filter(|t| !t.is_empty()) {
+    for word in text.split(separators) {
+        // The URL parser trims control characters and spaces from both ends.
+        let token = word.trim_matches(|c: char| c <= ' ');
+        if token.is_empty() {
+            continue;
+        }
         let mut candidates: Vec<String> = Vec::new();
         for (at, _) in token.match_indices("://") {
             let start = token[..at]
@@ -331,8 +354,13 @@ fn hosts_in(text: &str) -> Vec<String> {
         }
         if let Some(rest) = token.strip_prefix("//") {
             candidates.push(format!("http://{rest}"));
-        } else if !token.contains("://") && (token.contains('.') || token.contains(':')) {
+        } else if !token.contains("://")
+            && (token.contains('.') || token.contains(':'))
+            && !relative_path(token)
+        {
             candidates.push(format!("http://{token}"));
+            // `https:/cdn.example.com` and `https:cdn.example.com` are URLs of that host.
+            candidates.push(token.to_owned());
         }
         for candidate in candidates {
             if let Ok(url) = url::Url::parse(&candidate)
@@ -342,7 +370,29 @@ fn hosts_in(text: &str) -> Vec<String> {
             }
         }
     }
+    hosts.dedup();
     hosts
+}
+
+/// Whether `token` is a path the browser resolves against the page's own origin, as a URL in
+/// a page or a navigation is. Written as a path (a leading `/`, `./` or `../`), it is resolved
+/// against two origins of different hosts, and it is a path when each keeps its own host: the
+/// URL parser's own reading decides, so `/\evil.example`, which the browser reads as
+/// scheme-relative, is not a path.
+fn relative_path(token: &str) -> bool {
+    if !(token.starts_with('/') || token.starts_with("./") || token.starts_with("../")) {
+        return false;
+    }
+    ["http://a.invalid/", "http://b.invalid/"]
+        .iter()
+        .all(|base| {
+            // The bases are constants that parse; were one not to, the token would be read as
+            // a host, which keeps a floor and blames requests to it on step code: never a pass.
+            url::Url::parse(base).is_ok_and(|base| {
+                base.join(token)
+                    .is_ok_and(|joined| joined.host_str() == base.host_str())
+            })
+        })
 }
 
 #[cfg(test)]
@@ -367,6 +417,43 @@ mod tests {
         assert_eq!(hosts_in("127.0.0.1:4001"), ["127.0.0.1:4001"]);
         assert_eq!(hosts_in("u=http://evil.example/?d=1"), ["evil.example:80"]);
         assert!(hosts_in("buy milk").is_empty());
+    }
+
+    #[test]
+    fn a_path_relative_to_the_page_names_no_host_and_a_scheme_relative_one_does() {
+        // Step code's `page.goto('/login.html')` or `request.get('/api/todos.json')`: the
+        // app's own origin, not a host `login.html`.
+        for path in [
+            "/login.html",
+            "./app.js",
+            "../styles/site.css",
+            "/api/todos.json?x=1",
+        ] {
+            assert!(hosts_in(path).is_empty(), "{path}");
+        }
+        // The URL parser reads a backslash as a slash in an http URL, drops tabs and line
+        // breaks anywhere, and trims control characters: these leave the page's origin.
+        for scheme_relative in [
+            "//evil.example/x",
+            "/\\evil.example/x",
+            "/\\\\evil.example/x",
+            "/\t/evil.example/x",
+            "/\n/evil.example/x",
+            "\u{1}//evil.example/x",
+            "/\t/ev%69l.example/a.png",
+        ] {
+            assert!(
+                hosts_in(scheme_relative).contains(&"evil.example:80".to_owned()),
+                "{scheme_relative:?}"
+            );
+        }
+        assert!(hosts_in("/\n/2130706433:7/x").contains(&"127.0.0.1:7".to_owned()));
+        assert!(hosts_in("http:/\r\n/evil.example/x").contains(&"evil.example:80".to_owned()));
+        // A scheme with the slashes the parser forgives left out.
+        assert!(hosts_in("https:/ev%69l.example/x").contains(&"evil.example:443".to_owned()));
+        assert!(hosts_in("https:evil.example").contains(&"evil.example:443".to_owned()));
+        // A bare host typed into a field still names it.
+        assert_eq!(hosts_in("evil.example/x.js"), ["evil.example:80"]);
     }
 
     #[test]
