@@ -1,16 +1,14 @@
 //! The accessibility sentences: `the page has no accessibility violations`, `… no serious
 //! accessibility violations` (an impact floor), `the form has no accessibility violations`,
 //! `the "Sign up" dialog has no accessibility violations` (the check scoped to an element). Also
-//! where a sentence's [`Region`] (the page, a landmark by its noun, or an element) is read and
-//! turned into a locator, which the visual sentences (`visual.rs`) share.
+//! where a sentence's [`Region`] (the page, a landmark by its noun, or an element) is read,
+//! which the visual sentences (`visual.rs`) share. This file only reads: the code is written by
+//! `accessibility_code.rs`.
 //!
-//! Main functions: [`shape`] (the reading) and [`lines`] (the code).
+//! Main functions: [`shape`] and [`region`].
 
 use crate::writer::builtin::intent::{Decline, Intent, Region};
-use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::phrases::target;
-use crate::writer::builtin::resolve::checked_element;
-use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::tokens::{Tok, skip};
 
 /// axe-core's impact levels, as a sentence names its floor.
@@ -72,27 +70,6 @@ pub(super) fn region(t: &[Tok]) -> Result<Region, Decline> {
     target(t).map(Region::Element)
 }
 
-/// A locator of `region` on the page, or `None` for the page itself.
-pub(super) fn region_locator(snap: &Snapshot, region: &Region) -> Result<Option<String>, Decline> {
-    match region {
-        Region::Page => Ok(None),
-        Region::Landmark(css) => Ok(Some(format!("page.locator({})", js_str(css)))),
-        Region::Element(target) => checked_element(snap, target, &[]).map(|f| Some(f.locator)),
-    }
-}
-
-/// The code of an accessibility intent.
-pub(super) fn lines(snap: &Snapshot, intent: &Intent) -> Result<Vec<String>, Decline> {
-    let Intent::Accessible { scope, impact } = intent else {
-        return Err(Decline::new("the sentence is no accessibility check"));
-    };
-    let subject = region_locator(snap, scope)?.unwrap_or_else(|| "page".to_owned());
-    let options = impact.map_or_else(String::new, |i| format!("{{ impact: {} }}", js_str(i)));
-    Ok(vec![format!(
-        "await expect({subject}).toHaveNoAccessibilityViolations({options});"
-    )])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,33 +77,6 @@ mod tests {
 
     fn read(sentence: &str) -> Option<Result<Intent, Decline>> {
         shape(&normalize(tokenize(sentence, &[])))
-    }
-
-    fn code(sentence: &str) -> String {
-        let snap =
-            Snapshot::parse("- main:\n  - heading \"Sign up\" [level=1]\n  - dialog \"Terms\"\n");
-        let intent = read(sentence).expect("a shape").expect("read");
-        lines(&snap, &intent).expect("code").join("\n")
-    }
-
-    #[test]
-    fn the_page_a_landmark_or_an_element_with_an_impact_floor() {
-        assert_eq!(
-            code("the page has no accessibility violations"),
-            "await expect(page).toHaveNoAccessibilityViolations();"
-        );
-        assert_eq!(
-            code("The whole page has no serious accessibility issues"),
-            "await expect(page).toHaveNoAccessibilityViolations({ impact: 'serious' });"
-        );
-        assert_eq!(
-            code("the form has no accessibility violations"),
-            "await expect(page.locator('form')).toHaveNoAccessibilityViolations();"
-        );
-        assert_eq!(
-            code("the \"Terms\" dialog has no critical accessibility violations"),
-            "await expect(page.getByRole('dialog', { name: 'Terms', exact: true })).toHaveNoAccessibilityViolations({ impact: 'critical' });"
-        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use crate::writer::builtin::check_code;
 use crate::writer::builtin::dropdown_option::DropdownOption;
 use crate::writer::builtin::forms::form_code;
-use crate::writer::builtin::http;
+use crate::writer::builtin::http_code;
 use crate::writer::builtin::intent::{Answer, Cause, Decline, DialogKind, Intent, Literal, Target};
 use crate::writer::builtin::js_values::value_js;
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
@@ -20,8 +20,8 @@ use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::unnamed::context_menu_area;
 use crate::writer::builtin::{
-    accessibility, cards, cell_code, choices, compound, either, loading_code, place_code,
-    table_code, visual,
+    accessibility_code, cards, cell_code, choices, compound_code, either_code, loading_code,
+    place_code, table_code, visual_code,
 };
 
 /// The step function around `lines`, each on its own indented line.
@@ -116,7 +116,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Edit { from, to } => edit(snap, from, to),
         Intent::Show(target) => show(snap, target),
         Intent::Both(parts) => both(snap, parts),
-        Intent::OrHidden { hidden, otherwise } => either::code(snap, hidden, otherwise, body),
+        Intent::OrHidden { hidden, otherwise } => either_code::code(snap, hidden, otherwise, body),
         Intent::Visible { target, shown } => check_code::visible(snap, target, *shown),
         Intent::Placed {
             subject,
@@ -166,12 +166,12 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         | Intent::NoQuery
         | Intent::UrlLacks(_)
         | Intent::Asks { .. } => form_code(intent, snap),
-        Intent::Http(http) => http::lines(http),
-        Intent::Accessible { .. } => accessibility::lines(snap, intent),
-        Intent::LooksAsBefore { .. } => visual::lines(snap, intent),
+        Intent::Http(http) => http_code::lines(http),
+        Intent::Accessible { .. } => accessibility_code::lines(snap, intent),
+        Intent::LooksAsBefore { .. } => visual_code::lines(snap, intent),
         Intent::Cards(check) => cards::code(check, snap),
         Intent::Choice(choice) => choices::code(choice, snap, body),
-        Intent::Clauses(clauses) => compound::code(clauses, snap, body),
+        Intent::Clauses(clauses) => compound_code::code(clauses, snap, body),
         // The parts of a reading in a test are sentences read again with the run's origins and
         // steps on resolved elements, which the test's writer (`in_test.rs`) writes.
         Intent::Parts(_) => Err(Decline::new(

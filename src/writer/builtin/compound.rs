@@ -10,19 +10,14 @@
 //! focus after a click, a double-click, typing or clearing (a double-click usually opens an
 //! editor, and the keyboard goes where the focus is).
 //!
-//! Main functions: [`read`] makes a sentence an `Intent::Clauses`; [`code`] writes it for
-//! `codegen.rs`.
+//! This file only reads; `compound_code.rs` writes the clauses' code.
+//!
+//! Main function: [`read`] makes a sentence an `Intent::Clauses`.
 
 use crate::writer::builtin::intent::{Clause as Said, ClauseAct, Decline, Intent, Literal};
-use crate::writer::builtin::js_values::value_js;
-use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::phrases::key_name;
-use crate::writer::builtin::shape::{Parse, Render};
-use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::shape::Parse;
 use crate::writer::builtin::tokens::{Tok, normalize, tokenize};
-
-/// The locator of the element that has the keyboard focus.
-const FOCUSED: &str = "page.locator(':focus')";
 
 /// Verbs after which the element that matters is the one with the focus.
 const FOCUSING: &[&str] = &[
@@ -74,47 +69,6 @@ pub(crate) fn read(
         before = Some(clause);
     }
     Some(Ok(Intent::Clauses(clauses)))
-}
-
-/// The statements of `clauses` on the page `snap` shows, in order, each shape's written with
-/// `render`. A clause the page cannot satisfy declines the sentence with its own reason.
-pub(crate) fn code(
-    clauses: &[Said],
-    snap: &Snapshot,
-    render: Render,
-) -> Result<Vec<String>, Decline> {
-    let mut lines: Vec<String> = Vec::new();
-    for clause in clauses {
-        let written = match &clause.act {
-            ClauseAct::Intent(intent) => render(intent, snap),
-            ClauseAct::ClearFocused => Ok(vec![format!("await {FOCUSED}.clear();")]),
-            ClauseAct::FillFocused(value) => {
-                Ok(vec![format!("await {FOCUSED}.fill({});", value_js(value))])
-            }
-            ClauseAct::PressFocused(key) => {
-                Ok(vec![format!("await {FOCUSED}.press({});", js_str(key))])
-            }
-        };
-        match written {
-            Ok(clause_lines) => {
-                // Clauses may declare the same names (`const field`): each gets its own block.
-                if clause_lines.iter().any(|l| l.starts_with("const ")) {
-                    lines.push("{".to_owned());
-                    lines.extend(clause_lines.into_iter().map(|l| format!("  {l}")));
-                    lines.push("}".to_owned());
-                } else {
-                    lines.extend(clause_lines);
-                }
-            }
-            Err(decline) => {
-                return Err(Decline::new(format!(
-                    "in \"{}\": {}",
-                    clause.said, decline.0
-                )));
-            }
-        }
-    }
-    Ok(lines)
 }
 
 /// One clause, as the grammar will read it.
@@ -355,6 +309,7 @@ pub(super) fn split(sentence: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::writer::builtin::snapshot::Snapshot;
     use crate::writer::builtin::snapshot::fixtures::TODOS;
 
     fn write(sentence: &str) -> Result<String, String> {

@@ -6,12 +6,12 @@
 //! declined, naming both, because a check of one of them fails where only the other holds and a
 //! check of both fails where the sentence holds.
 //!
-//! Main functions: [`read`] (the shape, listed in `shapes.rs`) and [`code`].
+//! This file only reads; `either_code.rs` writes the code.
+//!
+//! Main function: [`read`] (the shape, listed in `shapes.rs`).
 
-use crate::writer::builtin::check_code::hidden_locator;
-use crate::writer::builtin::intent::{Decline, Intent, Reading, Target};
-use crate::writer::builtin::shape::{ReadWords, Render};
-use crate::writer::builtin::snapshot::Snapshot;
+use crate::writer::builtin::intent::{Decline, Intent, Reading};
+use crate::writer::builtin::shape::ReadWords;
 use crate::writer::builtin::tokens::Tok;
 
 /// The verbs that make a side of `or` a claim of its own.
@@ -104,27 +104,6 @@ pub(crate) fn read(toks: &[Tok], shape: ReadWords) -> Option<Result<Intent, Decl
         hidden,
         otherwise: Box::new(otherwise),
     }))
-}
-
-/// The code: when the element is shown, the other claim is checked; else that it is hidden.
-/// The other claim is read on the page as it is, or, when it is about an element the page
-/// hides now (a counter inside the hidden footer), with the hidden elements counted as shown,
-/// since its check runs only once the element is shown.
-pub(crate) fn code(
-    snap: &Snapshot,
-    hidden: &Target,
-    otherwise: &Intent,
-    render: Render,
-) -> Result<Vec<String>, Decline> {
-    let element = hidden_locator(snap, hidden)?;
-    let checked = render(otherwise, snap)
-        .or_else(|first| render(otherwise, &snap.revealed()).map_err(|_| first))?;
-    let mut lines = vec![format!("if (await {element}.isVisible()) {{")];
-    lines.extend(checked.iter().map(|line| format!("  {line}")));
-    lines.push("} else {".to_owned());
-    lines.push(format!("  await expect({element}).toBeHidden();"));
-    lines.push("}".to_owned());
-    Ok(lines)
 }
 
 #[cfg(test)]

@@ -11,11 +11,14 @@
 //! (actions), `assertions.rs` (checks),
 //! `forms.rs`, `http.rs`, `cards.rs`, `choices.rs` and `compound.rs`; the phrases they are made
 //! of are in `phrases.rs`, the snapshot in `snapshot.rs`, element resolution in `resolve.rs`,
-//! the code in `codegen.rs` (and in `element_code.rs` for the plan readers' typed steps). No
+//! the code in `codegen.rs` and the `*_code.rs` files beside it (`element_code.rs` for the plan
+//! readers' typed steps; `accessibility_code.rs`, `compound_code.rs`, `either_code.rs`,
+//! `http_code.rs` and `visual_code.rs` for the intents their reading files read). No
 //! two files here import each other, directly or in a circle: a shape that reads its parts as
 //! sentences (two checks, clauses, a dropdown's second action) is handed the registry's reader.
 
 mod accessibility;
+mod accessibility_code;
 mod accounting;
 mod assertions;
 #[expect(
@@ -31,16 +34,19 @@ mod choices;
 mod clicks;
 mod codegen;
 mod compound;
+mod compound_code;
 mod discourse;
 mod dropdown_option;
 mod edit_mode;
 mod either;
+mod either_code;
 mod element_code;
 mod element_step;
 mod field_reference;
 mod forms;
 mod grammar;
 mod http;
+mod http_code;
 mod http_js;
 mod http_request;
 mod in_test;
@@ -82,6 +88,7 @@ mod text_line;
 mod tokens;
 mod unnamed;
 mod visual;
+mod visual_code;
 mod vocabulary;
 mod waits;
 
