@@ -102,7 +102,7 @@ fn the_planner_plan_runs_offline_with_references_read_and_no_vacuous_check() {
     for line in [
         "await page.locator('input.toggle-all').click();",
         "if (await page.locator('footer.footer').isVisible()) {",
-        "await expect(page.locator('footer.footer')).toBeHidden({ timeout: 500 });",
+        "await expect(page.locator('footer.footer')).toBeHidden();",
     ] {
         assert!(cache.contains(line), "{line}\n{cache}");
     }
@@ -209,7 +209,7 @@ fn the_planner_plan_runs_offline_on_the_react_build_that_persists() {
     for line in [
         "await expect(page.locator('span.todo-count')).toHaveText('1 item left');",
         "if (await page.locator('footer.footer').isVisible()) {",
-        "await expect(page.locator('footer.footer')).toBeHidden({ timeout: 500 });",
+        "await expect(page.locator('footer.footer')).toBeHidden();",
     ] {
         assert!(cache.contains(line), "{line}\n{cache}");
     }

@@ -1,8 +1,8 @@
 //! `the counter shows "0 items left" or the footer is hidden`: two claims joined by one `or`,
 //! one of them that an element is hidden. The sentence holds when that element is hidden, and
 //! otherwise exactly when the other claim holds, so the code asks the page whether the element
-//! is shown and checks the other claim when it is, and that it is hidden when it is not, again
-//! until the step's timeout: it passes exactly when the sentence holds. Two claims of which neither is a hidden element are
+//! is shown and checks the other claim when it is, and that it is hidden when it is not: it
+//! passes exactly when the sentence holds. Two claims of which neither is a hidden element are
 //! declined, naming both, because a check of one of them fails where only the other holds and a
 //! check of both fails where the sentence holds.
 //!
@@ -106,16 +106,7 @@ pub(crate) fn read(toks: &[Tok], shape: ReadWords) -> Option<Result<Intent, Decl
     }))
 }
 
-/// How long each check inside the retried block waits, in milliseconds. The block is retried
-/// until the step's timeout, so a check inside it must give up early: one that waited the whole
-/// timeout while the element is shown would miss the element hiding a moment later.
-const ATTEMPT_MS: u32 = 500;
-
 /// The code: when the element is shown, the other claim is checked; else that it is hidden.
-/// The whole decision is retried (`toPass`, until the step's timeout) as Playwright retries a
-/// web-first assertion, because `isVisible()` does not wait: right after an act that shows or
-/// hides the element, one look would decide on the page mid-change. It passes as soon as the
-/// sentence holds and otherwise fails with the last attempt's failure.
 /// The other claim is read on the page as it is, or, when it is about an element the page
 /// hides now (a counter inside the hidden footer), with the hidden elements counted as shown,
 /// since its check runs only once the element is shown.
@@ -128,51 +119,12 @@ pub(crate) fn code(
     let element = hidden_locator(snap, hidden)?;
     let checked = render(otherwise, snap)
         .or_else(|first| render(otherwise, &snap.revealed()).map_err(|_| first))?;
-    let mut lines = vec![
-        "await expect(async () => {".to_owned(),
-        format!("  if (await {element}.isVisible()) {{"),
-    ];
-    for line in &checked {
-        lines.push(format!("    {}", within_attempt(line)?));
-    }
-    lines.push("  } else {".to_owned());
-    lines.push(format!(
-        "    await expect({element}).toBeHidden({{ timeout: {ATTEMPT_MS} }});"
-    ));
-    lines.push("  }".to_owned());
-    lines.push("}).toPass();".to_owned());
+    let mut lines = vec![format!("if (await {element}.isVisible()) {{")];
+    lines.extend(checked.iter().map(|line| format!("  {line}")));
+    lines.push("} else {".to_owned());
+    lines.push(format!("  await expect({element}).toBeHidden();"));
+    lines.push("}".to_owned());
     Ok(lines)
-}
-
-/// A line of the other claim's code as it runs in one attempt: a web-first assertion
-/// (`await expect(L).toHaveText('x');`) gets the attempt's timeout as its options, its last
-/// argument; other lines (a `const`, a loop over the items read at once) are kept. A wait the
-/// claim's code runs itself (`expect.poll`, `toPass`, `waitFor`), or an assertion that already
-/// has an options argument, declines, since it would wait past the attempt or lose its
-/// options.
-fn within_attempt(line: &str) -> Result<String, Decline> {
-    let declined = || {
-        Decline::new(format!(
-            "the either-or retries its claims until the step's timeout, and the code of the \
-             other claim waits in a way it cannot bound ({line}); write the claim that holds \
-             for this app as a step of its own"
-        ))
-    };
-    if ["expect.poll(", ".toPass(", ".waitFor("]
-        .iter()
-        .any(|wait| line.contains(wait))
-    {
-        return Err(declined());
-    }
-    if !line.trim_start().starts_with("await expect(") {
-        return Ok(line.to_owned());
-    }
-    let head = line.strip_suffix(");").ok_or_else(declined)?;
-    if head.ends_with('}') {
-        return Err(declined());
-    }
-    let separator = if head.ends_with('(') { "" } else { ", " };
-    Ok(format!("{head}{separator}{{ timeout: {ATTEMPT_MS} }});"))
 }
 
 #[cfg(test)]
@@ -249,24 +201,20 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            written[..2],
-            [
-                "await expect(async () => {",
-                "  if (await page.locator('footer.footer').isVisible()) {"
-            ]
+            written[0],
+            "if (await page.locator('footer.footer').isVisible()) {"
         );
         assert!(
-            written[2].contains("page.locator('span.todo-count')")
-                && written[2].contains("0 items left"),
+            written[1].contains("page.locator('span.todo-count')")
+                && written[1].contains("0 items left"),
             "{written:?}"
         );
         assert_eq!(
-            written[written.len() - 4..],
+            written[written.len() - 3..],
             [
-                "  } else {",
-                "    await expect(page.locator('footer.footer')).toBeHidden({ timeout: 500 });",
-                "  }",
-                "}).toPass();"
+                "} else {",
+                "  await expect(page.locator('footer.footer')).toBeHidden();",
+                "}"
             ]
         );
         // The other order, the second side sharing the first side's subject.
@@ -276,11 +224,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            written[1],
-            "  if (await page.locator('footer.footer').isVisible()) {"
+            written[0],
+            "if (await page.locator('footer.footer').isVisible()) {"
         );
         assert!(
-            written[2].contains("page.locator('footer.footer')"),
+            written[1].contains("page.locator('footer.footer')"),
             "{written:?}"
         );
     }
@@ -307,49 +255,13 @@ mod tests {
         assert_eq!(
             written.unwrap(),
             [
-                "await expect(async () => {",
-                "  if (await page.locator('footer.footer').isVisible()) {",
-                "    await expect(page.locator('span.todo-count')).toHaveText('0 items left', { timeout: 500 });",
-                "  } else {",
-                "    await expect(page.locator('footer.footer')).toBeHidden({ timeout: 500 });",
-                "  }",
-                "}).toPass();"
+                "if (await page.locator('footer.footer').isVisible()) {",
+                "  await expect(page.locator('span.todo-count')).toHaveText('0 items left');",
+                "} else {",
+                "  await expect(page.locator('footer.footer')).toBeHidden();",
+                "}"
             ]
         );
-    }
-
-    /// Each web-first assertion of the other claim waits one attempt's time, its options the
-    /// last argument; what is no assertion is kept; a wait it cannot bound declines.
-    #[test]
-    fn the_other_claim_waits_one_attempt_at_a_time() {
-        for (line, expected) in [
-            (
-                "await expect(a).toBeChecked();",
-                "await expect(a).toBeChecked({ timeout: 500 });",
-            ),
-            (
-                "  await expect(a).not.toHaveCount(0);",
-                "  await expect(a).not.toHaveCount(0, { timeout: 500 });",
-            ),
-            (
-                "await expect(a).toHaveAttribute('placeholder', 'x');",
-                "await expect(a).toHaveAttribute('placeholder', 'x', { timeout: 500 });",
-            ),
-            ("const items = a;", "const items = a;"),
-            (
-                "for (const item of await items.all()) {",
-                "for (const item of await items.all()) {",
-            ),
-        ] {
-            assert_eq!(super::within_attempt(line).unwrap(), expected);
-        }
-        for line in [
-            "await expect(a).toHaveText('x', { useInnerText: true });",
-            "await expect.poll(() => 1).toBe(1);",
-            "await a.waitFor();",
-        ] {
-            assert!(super::within_attempt(line).is_err(), "{line}");
-        }
     }
 
     #[test]
