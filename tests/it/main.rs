@@ -78,6 +78,7 @@ mod background;
 mod bodies;
 mod browsers;
 mod builtin;
+mod builtin_back;
 mod builtin_cells;
 mod builtin_review;
 mod cache_process;

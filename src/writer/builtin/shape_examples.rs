@@ -114,7 +114,7 @@ pub(crate) const GO_BACK: &[Example] = &[Example {
     code: r#"const before = page.url();
 const response = await page.goBack();
 expect(page.url(), `go back: no page of this test comes before ${before}, so the browser went back to the blank page it started on`).not.toBe('about:blank');
-if (response === null) await expect(page, `go back: the browser stayed on ${before}; either no page comes before it, or the one before is the same document at the same URL, which step code cannot tell apart`).not.toHaveURL(before);"#,
+if (response === null) await expect(page, `go back: the browser stayed on ${before}; either no page comes before it, or the one before is the same document at the same URL, which step code cannot tell apart (the browser answers no response for either, and the URL is the same); if this app steps back within the page without changing its URL, write the act that does it in the app instead (click its own back control) and check what the page shows after it`).not.toHaveURL(before);"#,
 }];
 
 pub(crate) const ON_PAGE: &[Example] = &[Example {
