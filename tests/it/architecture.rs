@@ -667,7 +667,11 @@ const TEXT_TESTS: &[(&str, &[&str], &str)] = &[
         &["HTTP/", "upgrade:", "websocket"],
         "a request line and headers a browser sent",
     ),
-    ("driver/step_reach.rs", &["://"], "a word of step code"),
+    (
+        "driver/step_reach.rs",
+        &["://", "./", "../"],
+        "a word of step code: a URL's scheme, or a path relative to the page",
+    ),
     (
         "engine/locator_texts.rs",
         &["text", "contains(", "xpath=", "//"],
