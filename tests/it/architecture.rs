@@ -186,8 +186,12 @@ fn masked(text: &str) -> String {
         } else if bytes[i] == b'\'' {
             // A character literal is `'x'` or an escape such as `'\n'`; anything else after a
             // quote is a lifetime or a label, which stays.
+            // The character after the backslash is skipped, so that `'\''` ends at its
+            // third quote.
             let end = if rest[1..].starts_with('\\') {
-                rest[2..].find('\'').map(|n| i + 2 + n + 1)
+                rest.get(3..)
+                    .and_then(|after| after.find('\''))
+                    .map(|n| i + 3 + n + 1)
             } else {
                 rest[1..]
                     .chars()
@@ -570,6 +574,9 @@ fn test_items_are_found_past_braces_in_literals_and_comments() {
         masked("let c = '\"'; // \"x\"\nlet r = br\"\\\";"),
         format!("let c = ' '; {}\nlet r = br\" \";", " ".repeat(6))
     );
+    // An escaped quote in a character literal ends at its third quote, so the literal after
+    // it is still masked.
+    assert_eq!(masked("['\\'','\"'] \"await x\""), "['  ',' '] \"       \"");
 }
 
 #[test]

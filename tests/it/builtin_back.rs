@@ -27,6 +27,9 @@ fn go_back_within_one_document_at_the_same_url_fails_saying_why_and_what_to_writ
         .run()
         .assert_exit(1)
         .stdout_contains("step 4: go back")
-        .stdout_contains("the one before is the same document at the same URL")
+        // The failure as the page said it, with the URL it stayed on: the step code printed
+        // beside a failure holds the same words with `${before}` instead.
+        .stdout_contains("go back: the browser stayed on http://127.0.0.1:")
+        .stdout_contains("/page.html; either no page comes before it")
         .stdout_contains("write the act that does it in the app instead");
 }

@@ -1,7 +1,8 @@
-//! The JavaScript of the values an HTTP sentence writes (`http.rs`): texts whose `${NAME}`
-//! placeholders read `vars`, URLs whose placeholders are encoded as one component each, and JSON
-//! bodies as object literals in the order written. Every text is escaped for the literal it is
-//! in, so no sentence can write code of its own into a step.
+//! The JavaScript of the values an HTTP sentence writes (for `http_code.rs`, and for `http.rs`,
+//! which checks a sentence's values with it): texts whose `${NAME}` placeholders read `vars`, URLs
+//! whose placeholders are encoded as one component each, and JSON bodies as object literals in the
+//! order written. Every text is escaped for the literal it is in, so no sentence can write code of
+//! its own into a step.
 //!
 //! Main functions: [`template_js`], [`url_js`] and [`json_js`].
 
