@@ -8,6 +8,7 @@
 //! navigation request ([`StepReach::navigation_started`]).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
 use serde_json::Value;
 
@@ -370,7 +371,6 @@ fn hosts_in_words(text: &str) -> Vec<String> {
             }
         }
     }
-    hosts.dedup();
     hosts
 }
 
@@ -383,17 +383,21 @@ fn relative_path(token: &str) -> bool {
     if !(token.starts_with('/') || token.starts_with("./") || token.starts_with("../")) {
         return false;
     }
-    ["http://a.invalid/", "http://b.invalid/"]
-        .iter()
-        .all(|base| {
-            // The bases are constants that parse; were one not to, the token would be read as
-            // a host, which keeps a floor and blames requests to it on step code: never a pass.
-            url::Url::parse(base).is_ok_and(|base| {
-                base.join(token)
-                    .is_ok_and(|joined| joined.host_str() == base.host_str())
-            })
-        })
+    PATH_BASES.iter().all(|base| {
+        base.join(token)
+            .is_ok_and(|joined| joined.host_str() == base.host_str())
+    })
 }
+
+/// The two origins of different hosts [`relative_path`] resolves a word against, parsed once:
+/// every string of every call step code makes is read for hosts.
+static PATH_BASES: LazyLock<[url::Url; 2]> = LazyLock::new(|| {
+    // Both are constant URLs the parser accepts, so neither `expect` can fail.
+    [
+        url::Url::parse("http://a.invalid/").expect("a constant URL"),
+        url::Url::parse("http://b.invalid/").expect("a constant URL"),
+    ]
+});
 
 #[cfg(test)]
 mod tests {
