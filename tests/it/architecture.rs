@@ -995,28 +995,65 @@ fn string_literals(text: &str) -> Vec<(usize, &str)> {
         .collect()
 }
 
-/// Whether a string literal holds JavaScript: a statement that awaits, an assertion, or a
-/// member of `page` (`page.` before a name, because a message may end a sentence with "page.").
-fn holds_javascript(literal: &str) -> bool {
+/// Whether a string literal holds JavaScript: a statement that awaits, an assertion, a member
+/// of `page` (`page.` before a name or a placeholder, because a message may end a sentence with
+/// "page."), or a call of a method of the step-code API (`{}.click(`, `{base}.getByRole(`),
+/// whatever the object is written as.
+fn holds_javascript(literal: &str, methods: &BTreeSet<String>) -> bool {
     literal.contains("await ")
         || literal.contains("expect(")
-        || literal
-            .match_indices("page.")
-            .any(|(at, m)| literal[at + m.len()..].starts_with(|c: char| c.is_ascii_alphabetic()))
+        || literal.match_indices("page.").any(|(at, m)| {
+            literal[at + m.len()..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '{')
+        })
+        || literal.match_indices('.').any(|(at, _)| {
+            let rest = &literal[at + 1..];
+            let name_len = rest
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .unwrap_or(rest.len());
+            rest[name_len..].starts_with('(') && methods.contains(&rest[..name_len])
+        })
+}
+
+/// The names of the step-code API's methods (`click`, `getByRole`, `toHaveText`), as
+/// docs/step-api.md lists the API the binding mirrors: one `object.method(...)` per line.
+fn api_method_names() -> BTreeSet<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/step-api.md");
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let names: BTreeSet<String> = text
+        .lines()
+        .filter_map(|line| {
+            let (object, rest) = line.split_once('.')?;
+            if object.is_empty() || !object.chars().all(|c| c.is_ascii_alphabetic()) {
+                return None;
+            }
+            let name = &rest[..rest.find('(')?];
+            (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric()))
+                .then(|| name.to_owned())
+        })
+        .collect();
+    // A sanity floor: a change to the document's layout must not leave the check with no names.
+    assert!(
+        ["click", "getByRole", "fill", "toHaveText", "first"]
+            .iter()
+            .all(|name| names.contains(*name)),
+        "docs/step-api.md no longer lists the API one method per line: {names:?}"
+    );
+    names
 }
 
 /// The non-test lines of a file that hold JavaScript in a string literal.
-fn javascript_lines(text: &str) -> Vec<usize> {
+fn javascript_lines(text: &str, methods: &BTreeSet<String>) -> Vec<usize> {
     let code = without_tests(text);
     string_literals(&code)
         .into_iter()
-        .filter(|(_, literal)| holds_javascript(literal))
+        .filter(|(_, literal)| holds_javascript(literal, methods))
         .map(|(line, _)| line)
         .collect()
 }
 
 #[test]
 fn only_the_code_side_of_the_builtin_generator_writes_javascript() {
+    let methods = api_method_names();
     let mut found = Vec::new();
     let mut holding = BTreeSet::new();
     for (rel, text) in sources() {
@@ -1026,7 +1063,7 @@ fn only_the_code_side_of_the_builtin_generator_writes_javascript() {
         if writes_javascript(file) {
             continue;
         }
-        let lines = javascript_lines(&text);
+        let lines = javascript_lines(&text, &methods);
         if lines.is_empty() {
             continue;
         }
@@ -1061,7 +1098,11 @@ fn javascript_is_found_in_literals_and_not_in_comments_or_messages() {
                 fn b() -> String { format!(\"await {x}.click();\") }\n\
                 const C: &str = r#\"expect(page.getByRole('x'))\"#;\n\
                 fn d() -> &'static str { \"page.locator\" }\n\
+                fn e() -> String { format!(\"{}.click();\", x) }\n\
+                fn f() -> String { format!(\"{base}.getByRole({})\", r) }\n\
+                fn g() -> String { format!(\"page.{}\", call) }\n\
+                fn h() -> &'static str { \"e.g. the list (one item).\" }\n\
                 #[cfg(test)]\n\
                 mod tests { const T: &str = \"await page.reload();\"; }\n";
-    assert_eq!(javascript_lines(text), [3, 4, 5]);
+    assert_eq!(javascript_lines(text, &api_method_names()), [3, 4, 5, 6, 7, 8]);
 }
