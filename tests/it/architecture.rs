@@ -1104,5 +1104,8 @@ fn javascript_is_found_in_literals_and_not_in_comments_or_messages() {
                 fn h() -> &'static str { \"e.g. the list (one item).\" }\n\
                 #[cfg(test)]\n\
                 mod tests { const T: &str = \"await page.reload();\"; }\n";
-    assert_eq!(javascript_lines(text, &api_method_names()), [3, 4, 5, 6, 7, 8]);
+    assert_eq!(
+        javascript_lines(text, &api_method_names()),
+        [3, 4, 5, 6, 7, 8]
+    );
 }
