@@ -958,7 +958,6 @@ const STILL_HOLD_JAVASCRIPT: &[(&str, &str)] = &[
         "discourse.rs",
         "reads the earlier steps' code, which is its input, and writes none",
     ),
-    ("choices.rs", "not moved yet: choices::code"),
     ("forms.rs", "not moved yet: forms::form_code"),
     (
         "dropdown_option.rs",

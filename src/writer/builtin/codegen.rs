@@ -20,8 +20,8 @@ use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::unnamed::context_menu_area;
 use crate::writer::builtin::{
-    accessibility_code, cards_code, cell_code, choices, compound_code, either_code, loading_code,
-    place_code, table_code, visual_code,
+    accessibility_code, cards_code, cell_code, choice_code, compound_code, either_code,
+    loading_code, place_code, table_code, visual_code,
 };
 
 /// The step function around `lines`, each on its own indented line.
@@ -170,7 +170,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Accessible { .. } => accessibility_code::lines(snap, intent),
         Intent::LooksAsBefore { .. } => visual_code::lines(snap, intent),
         Intent::Cards(check) => cards_code::code(check, snap),
-        Intent::Choice(choice) => choices::code(choice, snap, body),
+        Intent::Choice(choice) => choice_code::code(choice, snap, body),
         Intent::Clauses(clauses) => compound_code::code(clauses, snap, body),
         // The parts of a reading in a test are sentences read again with the run's origins and
         // steps on resolved elements, which the test's writer (`in_test.rs`) writes.

@@ -12,11 +12,11 @@
 //! `forms.rs`, `http.rs`, `cards.rs`, `choices.rs` and `compound.rs`; the phrases they are made
 //! of are in `phrases.rs`, the snapshot in `snapshot.rs`, element resolution in `resolve.rs`,
 //! the code in `codegen.rs` and the `*_code.rs` files beside it (`element_code.rs` for the plan
-//! readers' typed steps; `accessibility_code.rs`, `cards_code.rs`, `compound_code.rs`,
-//! `either_code.rs`, `http_code.rs` and `visual_code.rs` for the intents their reading files
-//! read). No two files here import each other, directly or in a circle: a shape that reads its
-//! parts as sentences (two checks, clauses, a dropdown's second action) is handed the
-//! registry's reader.
+//! readers' typed steps; `accessibility_code.rs`, `cards_code.rs`, `choice_code.rs`,
+//! `compound_code.rs`, `either_code.rs`, `http_code.rs` and `visual_code.rs` for the intents
+//! their reading files read). No two files here import each other, directly or in a circle: a
+//! shape that reads its parts as sentences (two checks, clauses, a dropdown's second action)
+//! is handed the registry's reader.
 
 mod accessibility;
 mod accessibility_code;
@@ -32,6 +32,7 @@ mod cards_code;
 mod cell_code;
 mod check_code;
 mod check_sentences;
+mod choice_code;
 mod choices;
 mod clicks;
 mod codegen;
