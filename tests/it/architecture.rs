@@ -958,7 +958,6 @@ const STILL_HOLD_JAVASCRIPT: &[(&str, &str)] = &[
         "discourse.rs",
         "reads the earlier steps' code, which is its input, and writes none",
     ),
-    ("forms.rs", "not moved yet: forms::form_code"),
     (
         "dropdown_option.rs",
         "not moved yet: a dropdown's locator and selection",

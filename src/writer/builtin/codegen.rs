@@ -7,7 +7,6 @@
 
 use crate::writer::builtin::check_code;
 use crate::writer::builtin::dropdown_option::DropdownOption;
-use crate::writer::builtin::forms::form_code;
 use crate::writer::builtin::http_code;
 use crate::writer::builtin::intent::{Answer, Cause, Decline, DialogKind, Intent, Literal, Target};
 use crate::writer::builtin::js_values::value_js;
@@ -20,7 +19,7 @@ use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::unnamed::context_menu_area;
 use crate::writer::builtin::{
-    accessibility_code, cards_code, cell_code, choice_code, compound_code, either_code,
+    accessibility_code, cards_code, cell_code, choice_code, compound_code, either_code, form_code,
     loading_code, place_code, table_code, visual_code,
 };
 
@@ -165,7 +164,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         | Intent::Retype { .. }
         | Intent::NoQuery
         | Intent::UrlLacks(_)
-        | Intent::Asks { .. } => form_code(intent, snap),
+        | Intent::Asks { .. } => form_code::code(intent, snap),
         Intent::Http(http) => http_code::lines(http),
         Intent::Accessible { .. } => accessibility_code::lines(snap, intent),
         Intent::LooksAsBefore { .. } => visual_code::lines(snap, intent),

@@ -13,10 +13,10 @@
 //! of are in `phrases.rs`, the snapshot in `snapshot.rs`, element resolution in `resolve.rs`,
 //! the code in `codegen.rs` and the `*_code.rs` files beside it (`element_code.rs` for the plan
 //! readers' typed steps; `accessibility_code.rs`, `cards_code.rs`, `choice_code.rs`,
-//! `compound_code.rs`, `either_code.rs`, `http_code.rs` and `visual_code.rs` for the intents
-//! their reading files read). No two files here import each other, directly or in a circle: a
-//! shape that reads its parts as sentences (two checks, clauses, a dropdown's second action)
-//! is handed the registry's reader.
+//! `compound_code.rs`, `either_code.rs`, `form_code.rs`, `http_code.rs` and `visual_code.rs` for
+//! the intents their reading files read). No two files here import each other, directly or in
+//! a circle: a shape that reads its parts as sentences (two checks, clauses, a dropdown's
+//! second action) is handed the registry's reader.
 
 mod accessibility;
 mod accessibility_code;
@@ -46,6 +46,7 @@ mod either_code;
 mod element_code;
 mod element_step;
 mod field_reference;
+mod form_code;
 mod forms;
 mod grammar;
 mod http;
