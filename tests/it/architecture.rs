@@ -959,10 +959,6 @@ const STILL_HOLD_JAVASCRIPT: &[(&str, &str)] = &[
         "reads the earlier steps' code, which is its input, and writes none",
     ),
     (
-        "dropdown_option.rs",
-        "not moved yet: a dropdown's locator and selection",
-    ),
-    (
         "resolve.rs",
         "not moved yet: element resolution returns locators as text",
     ),

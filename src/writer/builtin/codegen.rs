@@ -19,8 +19,8 @@ use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::unnamed::context_menu_area;
 use crate::writer::builtin::{
-    accessibility_code, cards_code, cell_code, choice_code, compound_code, either_code, form_code,
-    loading_code, place_code, table_code, visual_code,
+    accessibility_code, cards_code, cell_code, choice_code, compound_code, dropdown_code,
+    either_code, form_code, loading_code, place_code, table_code, visual_code,
 };
 
 /// The step function around `lines`, each on its own indented line.
@@ -89,7 +89,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Check { target, on } => {
             let found = element(snap, target, CHECKABLE, false)?;
             if let Some(option) = DropdownOption::of(snap, found.node) {
-                return option.choose(*on);
+                return dropdown_code::choose(&option, *on);
             }
             let action = if *on { "check" } else { "uncheck" };
             Ok(vec![format!("await {}.{action}();", found.locator)])

@@ -13,10 +13,10 @@
 //! of are in `phrases.rs`, the snapshot in `snapshot.rs`, element resolution in `resolve.rs`,
 //! the code in `codegen.rs` and the `*_code.rs` files beside it (`element_code.rs` for the plan
 //! readers' typed steps; `accessibility_code.rs`, `cards_code.rs`, `choice_code.rs`,
-//! `compound_code.rs`, `either_code.rs`, `form_code.rs`, `http_code.rs` and `visual_code.rs` for
-//! the intents their reading files read). No two files here import each other, directly or in
-//! a circle: a shape that reads its parts as sentences (two checks, clauses, a dropdown's
-//! second action) is handed the registry's reader.
+//! `compound_code.rs`, `dropdown_code.rs`, `either_code.rs`, `form_code.rs`, `http_code.rs` and
+//! `visual_code.rs` for the intents and findings of their reading files). No two files here
+//! import each other, directly or in a circle: a shape that reads its parts as sentences (two
+//! checks, clauses, a dropdown's second action) is handed the registry's reader.
 
 mod accessibility;
 mod accessibility_code;
@@ -39,6 +39,7 @@ mod codegen;
 mod compound;
 mod compound_code;
 mod discourse;
+mod dropdown_code;
 mod dropdown_option;
 mod edit_mode;
 mod either;
