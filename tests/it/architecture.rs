@@ -967,7 +967,6 @@ const STILL_HOLD_JAVASCRIPT: &[(&str, &str)] = &[
         "unnamed.rs",
         "not moved yet: unnamed elements' locators as text",
     ),
-    ("text_line.rs", "not moved yet: a line's locator as text"),
 ];
 
 /// The string literals of a text's code (not its comments), each with its 1-based line.

@@ -16,7 +16,7 @@ use crate::writer::builtin::resolve::{
 };
 use crate::writer::builtin::rows::{described, narrowed};
 use crate::writer::builtin::snapshot::Snapshot;
-use crate::writer::builtin::text_line::line_within_js;
+use crate::writer::builtin::text_line_code::line_within_js;
 use crate::writer::builtin::unnamed::labelled_value;
 use crate::writer::builtin::vocabulary::DESCRIBING;
 

@@ -541,7 +541,7 @@ mod tests {
     //! declines (nothing matches, or several elements a locator cannot tell apart).
 
     use crate::writer::builtin::snapshot::fixtures::{LOGIN, TODOS};
-    use crate::writer::builtin::text_line::line_locator_js;
+    use crate::writer::builtin::text_line_code::line_locator_js;
     use crate::writer::builtin::write_step;
 
     /// The body of the code written for `sentence` on `snapshot`, one statement a line.

@@ -14,9 +14,10 @@
 //! the code in `codegen.rs` and the `*_code.rs` files beside it (`element_code.rs` for the plan
 //! readers' typed steps; `accessibility_code.rs`, `cards_code.rs`, `choice_code.rs`,
 //! `compound_code.rs`, `dropdown_code.rs`, `either_code.rs`, `form_code.rs`, `http_code.rs` and
-//! `visual_code.rs` for the intents and findings of their reading files). No two files here
-//! import each other, directly or in a circle: a shape that reads its parts as sentences (two
-//! checks, clauses, a dropdown's second action) is handed the registry's reader.
+//! `visual_code.rs` for the intents and findings of their reading files; `text_line_code.rs`
+//! for the locator of a line of text). No two files here import each other, directly or in a
+//! circle: a shape that reads its parts as sentences (two checks, clauses, a dropdown's second
+//! action) is handed the registry's reader.
 
 mod accessibility;
 mod accessibility_code;
@@ -89,7 +90,7 @@ mod structure;
 mod table_cells;
 mod table_code;
 mod tables;
-mod text_line;
+mod text_line_code;
 mod tokens;
 mod unnamed;
 mod visual;
