@@ -5,6 +5,7 @@
 //!
 //! Main functions: one per check intent, [`visible`] to [`placeholder_line`].
 
+use crate::writer::builtin::dropdown_code;
 use crate::writer::builtin::dropdown_option::DropdownOption;
 use crate::writer::builtin::intent::{Cause, Decline, Literal, State, Target, UrlMatch};
 use crate::writer::builtin::js_values::{bounded_js, placeholder, regex_js, value_js};
@@ -15,7 +16,7 @@ use crate::writer::builtin::resolve::{
 };
 use crate::writer::builtin::rows::{described, narrowed};
 use crate::writer::builtin::snapshot::Snapshot;
-use crate::writer::builtin::text_line::line_within_js;
+use crate::writer::builtin::text_line_code::line_within_js;
 use crate::writer::builtin::unnamed::labelled_value;
 use crate::writer::builtin::vocabulary::DESCRIBING;
 
@@ -368,7 +369,7 @@ pub(super) fn state_lines(
     if let Some(option) = DropdownOption::of(snap, found.node)
         && matches!(state, State::Checked | State::Unchecked)
     {
-        return Ok(option.chosen(state == State::Checked));
+        return Ok(dropdown_code::chosen(&option, state == State::Checked));
     }
     let found = found.locator;
     let matcher = match state {

@@ -7,7 +7,6 @@
 
 use crate::writer::builtin::check_code;
 use crate::writer::builtin::dropdown_option::DropdownOption;
-use crate::writer::builtin::forms::form_code;
 use crate::writer::builtin::http_code;
 use crate::writer::builtin::intent::{Answer, Cause, Decline, DialogKind, Intent, Literal, Target};
 use crate::writer::builtin::js_values::value_js;
@@ -20,8 +19,8 @@ use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::unnamed::context_menu_area;
 use crate::writer::builtin::{
-    accessibility_code, cards, cell_code, choices, compound_code, either_code, loading_code,
-    place_code, table_code, visual_code,
+    accessibility_code, cards_code, cell_code, choice_code, compound_code, dropdown_code,
+    either_code, form_code, loading_code, place_code, table_code, visual_code,
 };
 
 /// The step function around `lines`, each on its own indented line.
@@ -90,7 +89,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Check { target, on } => {
             let found = element(snap, target, CHECKABLE, false)?;
             if let Some(option) = DropdownOption::of(snap, found.node) {
-                return option.choose(*on);
+                return dropdown_code::choose(&option, *on);
             }
             let action = if *on { "check" } else { "uncheck" };
             Ok(vec![format!("await {}.{action}();", found.locator)])
@@ -165,12 +164,12 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         | Intent::Retype { .. }
         | Intent::NoQuery
         | Intent::UrlLacks(_)
-        | Intent::Asks { .. } => form_code(intent, snap),
+        | Intent::Asks { .. } => form_code::code(intent, snap),
         Intent::Http(http) => http_code::lines(http),
         Intent::Accessible { .. } => accessibility_code::lines(snap, intent),
         Intent::LooksAsBefore { .. } => visual_code::lines(snap, intent),
-        Intent::Cards(check) => cards::code(check, snap),
-        Intent::Choice(choice) => choices::code(choice, snap, body),
+        Intent::Cards(check) => cards_code::code(check, snap),
+        Intent::Choice(choice) => choice_code::code(choice, snap, body),
         Intent::Clauses(clauses) => compound_code::code(clauses, snap, body),
         // The parts of a reading in a test are sentences read again with the run's origins and
         // steps on resolved elements, which the test's writer (`in_test.rs`) writes.
@@ -542,7 +541,7 @@ mod tests {
     //! declines (nothing matches, or several elements a locator cannot tell apart).
 
     use crate::writer::builtin::snapshot::fixtures::{LOGIN, TODOS};
-    use crate::writer::builtin::text_line::line_locator_js;
+    use crate::writer::builtin::text_line_code::line_locator_js;
     use crate::writer::builtin::write_step;
 
     /// The body of the code written for `sentence` on `snapshot`, one statement a line.
