@@ -5,6 +5,7 @@
 //!
 //! Main type: [`DropdownOption`].
 
+use crate::writer::builtin::check_options::CheckOptions;
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::snapshot::Snapshot;
@@ -69,13 +70,14 @@ impl DropdownOption {
         )])
     }
 
-    /// The check that the dropdown shows the option as chosen (`on`) or shows another.
-    pub(crate) fn chosen(&self, on: bool) -> Vec<String> {
-        let not = if on { "" } else { "not." };
+    /// The check that the dropdown shows the option as chosen (`on`) or shows another, its
+    /// assertion written with `options`.
+    pub(crate) fn chosen(&self, on: bool, options: CheckOptions) -> Vec<String> {
+        let matcher = if on { "toHaveText" } else { "not.toHaveText" };
         vec![format!(
-            "await expect({}.locator('option:checked')).{not}toHaveText({});",
+            "await expect({}.locator('option:checked')).{};",
             self.dropdown,
-            js_str(&self.option)
+            options.matcher(matcher, &[&js_str(&self.option)])
         )]
     }
 }
@@ -107,13 +109,13 @@ mod tests {
             )]
         );
         assert_eq!(
-            veg.chosen(true),
+            veg.chosen(true, CheckOptions::default()),
             [format!(
                 "await expect({DROPDOWN}.locator('option:checked')).toHaveText('Vegetables');"
             )]
         );
         assert_eq!(
-            veg.chosen(false),
+            veg.chosen(false, CheckOptions::default()),
             [format!(
                 "await expect({DROPDOWN}.locator('option:checked')).not.toHaveText('Vegetables');"
             )]
@@ -132,7 +134,7 @@ mod tests {
             ["await page.getByRole('combobox').selectOption({ label: 'Option 2' });"]
         );
         assert_eq!(
-            option.chosen(true),
+            option.chosen(true, CheckOptions::default()),
             [
                 "await expect(page.getByRole('combobox').locator('option:checked')).toHaveText('Option 2');"
             ]

@@ -29,6 +29,7 @@ mod builtin;
 mod cards;
 mod cell_code;
 mod check_code;
+mod check_options;
 mod check_sentences;
 mod choices;
 mod clicks;
