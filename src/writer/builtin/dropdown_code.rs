@@ -4,6 +4,7 @@
 //!
 //! Main functions: [`choose`] and [`chosen`], for `codegen.rs` and `check_code.rs`.
 
+use crate::writer::builtin::check_options::CheckOptions;
 use crate::writer::builtin::dropdown_option::DropdownOption;
 use crate::writer::builtin::intent::Decline;
 use crate::writer::builtin::locator::js_str;
@@ -37,13 +38,14 @@ pub(crate) fn choose(option: &DropdownOption, on: bool) -> Result<Vec<String>, D
     )])
 }
 
-/// The check that the dropdown shows the option as chosen (`on`) or shows another.
-pub(crate) fn chosen(option: &DropdownOption, on: bool) -> Vec<String> {
-    let not = if on { "" } else { "not." };
+/// The check that the dropdown shows the option as chosen (`on`) or shows another, its
+/// assertion written with `options`.
+pub(crate) fn chosen(option: &DropdownOption, on: bool, options: CheckOptions) -> Vec<String> {
+    let matcher = if on { "toHaveText" } else { "not.toHaveText" };
     vec![format!(
-        "await expect({}.locator('option:checked')).{not}toHaveText({});",
+        "await expect({}.locator('option:checked')).{};",
         dropdown(option),
-        js_str(&option.option)
+        options.matcher(matcher, &[&js_str(&option.option)])
     )]
 }
 
@@ -67,13 +69,13 @@ mod tests {
             )]
         );
         assert_eq!(
-            chosen(&veg, true),
+            chosen(&veg, true, CheckOptions::default()),
             [format!(
                 "await expect({DROPDOWN}.locator('option:checked')).toHaveText('Vegetables');"
             )]
         );
         assert_eq!(
-            chosen(&veg, false),
+            chosen(&veg, false, CheckOptions::default()),
             [format!(
                 "await expect({DROPDOWN}.locator('option:checked')).not.toHaveText('Vegetables');"
             )]
@@ -92,7 +94,7 @@ mod tests {
             ["await page.getByRole('combobox').selectOption({ label: 'Option 2' });"]
         );
         assert_eq!(
-            chosen(&option, true),
+            chosen(&option, true, CheckOptions::default()),
             [
                 "await expect(page.getByRole('combobox').locator('option:checked')).toHaveText('Option 2');"
             ]

@@ -32,6 +32,7 @@ mod cards;
 mod cards_code;
 mod cell_code;
 mod check_code;
+mod check_options;
 mod check_sentences;
 mod choice_code;
 mod choices;
