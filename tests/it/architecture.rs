@@ -958,13 +958,6 @@ const STILL_HOLD_JAVASCRIPT: &[(&str, &str)] = &[
         "discourse.rs",
         "reads the earlier steps' code, which is its input, and writes none",
     ),
-    ("cards.rs", "not moved yet: cards::code"),
-    ("choices.rs", "not moved yet: choices::code"),
-    ("forms.rs", "not moved yet: forms::form_code"),
-    (
-        "dropdown_option.rs",
-        "not moved yet: a dropdown's locator and selection",
-    ),
     (
         "resolve.rs",
         "not moved yet: element resolution returns locators as text",
@@ -974,7 +967,6 @@ const STILL_HOLD_JAVASCRIPT: &[(&str, &str)] = &[
         "unnamed.rs",
         "not moved yet: unnamed elements' locators as text",
     ),
-    ("text_line.rs", "not moved yet: a line's locator as text"),
 ];
 
 /// The string literals of a text's code (not its comments), each with its 1-based line.

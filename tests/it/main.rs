@@ -80,6 +80,7 @@ mod browsers;
 mod builtin;
 mod builtin_back;
 mod builtin_cells;
+mod builtin_either;
 mod builtin_review;
 mod cache_process;
 mod chromium_args;

@@ -98,11 +98,12 @@ fn the_planner_plan_runs_offline_with_references_read_and_no_vacuous_check() {
         "{cache}"
     );
     // The toggle-all control is clicked after the add, and the either-or checks the counter
-    // only while the footer is shown.
+    // only while the footer is shown, retried until the footer hides or the counter holds.
     for line in [
         "await page.locator('input.toggle-all').click();",
         "if (await page.locator('footer.footer').isVisible()) {",
-        "await expect(page.locator('footer.footer')).toBeHidden();",
+        "await expect(page.locator('footer.footer')).toBeHidden({ timeout: 500 });",
+        "}).toPass();",
     ] {
         assert!(cache.contains(line), "{line}\n{cache}");
     }
@@ -209,7 +210,8 @@ fn the_planner_plan_runs_offline_on_the_react_build_that_persists() {
     for line in [
         "await expect(page.locator('span.todo-count')).toHaveText('1 item left');",
         "if (await page.locator('footer.footer').isVisible()) {",
-        "await expect(page.locator('footer.footer')).toBeHidden();",
+        "await expect(page.locator('footer.footer')).toBeHidden({ timeout: 500 });",
+        "}).toPass();",
     ] {
         assert!(cache.contains(line), "{line}\n{cache}");
     }

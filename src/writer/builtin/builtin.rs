@@ -262,7 +262,7 @@ mod shapes {
     // `<span>`, delete buttons shown on hover, descriptions, ordinals, edits and negations. Each
     // test is the code a sentence gets, or why it is declined.
 
-    use crate::writer::builtin::text_line::line_within_js;
+    use crate::writer::builtin::text_line_code::line_within_js;
     use crate::writer::builtin::write_step;
 
     /// TodoMVC's Vue build, "buy milk" completed and hovered.

@@ -4,14 +4,14 @@
 //! priced $2.85", "the products are Hot dogs, Spam and Corned beef") and count them by any noun
 //! ("12 products are shown"), so they are read here, after the other shapes declined.
 //!
-//! Main type: [`Cards`]; [`read`] makes a sentence an `Intent::Cards`, which the registry
-//! (`shapes.rs`) tries after the word shapes, and after any of them declined a sentence
-//! ([`counts_cards`] says when a count of cards goes first); [`code`] writes it for `codegen.rs`.
+//! Main type: [`Cards`], the page's one collection of cards as found; [`read`] makes a sentence
+//! an `Intent::Cards`, which the registry (`shapes.rs`) tries after the word shapes, and after
+//! any of them declined a sentence ([`counts_cards`] says when a count of cards goes first).
+//! `cards_code.rs` writes its code.
 
 use crate::writer::builtin::intent::{CardCheck, Decline};
 use crate::writer::builtin::kinds::KINDS;
-use crate::writer::builtin::locator::{js_str, norm};
-use crate::writer::builtin::resolve::bounded_regex_js;
+use crate::writer::builtin::locator::norm;
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::structure::same_word;
 use crate::writer::builtin::tokens::{Tok, find};
@@ -19,12 +19,20 @@ use crate::writer::builtin::tokens::{Tok, find};
 /// The cards of the page: where they are and the headings they show now.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Cards {
-    /// A locator of the element whose children the cards are.
-    container: String,
+    /// The element whose children the cards are.
+    pub container: Container,
     /// The level of the cards' headings (`2` for `<h2>`).
-    level: String,
+    pub level: String,
     /// The headings' texts, in page order.
     names: Vec<String>,
+}
+
+/// How the element that holds the cards is found: by its role and name, or by its role alone
+/// when it is the page's only element of that role.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Container {
+    Named { role: String, name: String },
+    OnlyOfRole(String),
 }
 
 /// The roles a card's element may have.
@@ -95,15 +103,14 @@ impl Cards {
         snap.notice(*at);
         let role = node.role.as_str();
         let container = match &node.name {
-            Some(name) if role != "generic" => format!(
-                "page.getByRole({}, {{ name: {}, exact: true }})",
-                js_str(role),
-                js_str(name)
-            ),
+            Some(name) if role != "generic" => Container::Named {
+                role: role.to_owned(),
+                name: name.clone(),
+            },
             None if role != "generic"
                 && snap.nodes.iter().filter(|n| n.role == role).count() == 1 =>
             {
-                format!("page.getByRole({})", js_str(role))
+                Container::OnlyOfRole(role.to_owned())
             }
             _ => {
                 return Err(Decline::new(
@@ -118,28 +125,10 @@ impl Cards {
         })
     }
 
-    /// The cards: the container's children that hold a heading of the cards' level.
-    fn all(&self) -> String {
-        format!(
-            "{}.locator(':scope > *').filter({{ has: page.getByRole('heading', {{ level: {} }}) }})",
-            self.container, self.level
-        )
-    }
-
-    /// The card whose heading is `name` (whole, in any case).
-    fn named(&self, name: &str) -> String {
-        format!(
-            "{}.filter({{ has: page.getByRole('heading', {{ name: {}, level: {} }}) }})",
-            self.all(),
-            whole_regex(name),
-            self.level
-        )
-    }
-
     /// The names of `words`: the headings on the page they spell one after another (joined by
     /// `and`), or, when they spell none, the words as one name. `Carrot and coriander soup`
     /// stays one name because the page shows it so.
-    fn split(&self, words: &[Tok]) -> Result<Vec<String>, Decline> {
+    pub(crate) fn split(&self, words: &[Tok]) -> Result<Vec<String>, Decline> {
         let texts: Vec<String> = words.iter().map(tok_text).collect();
         if texts.is_empty() {
             return Err(Decline::new("no item is named"));
@@ -219,24 +208,6 @@ fn headings_in(snap: &Snapshot, node: usize) -> Vec<usize> {
         }
         stack.extend(snap.nodes[at].children.iter().copied());
     }
-    out
-}
-
-/// A regular expression literal matching `text` as a whole, in its case, spaces collapsed.
-fn whole_regex(text: &str) -> String {
-    let mut out = String::from("/^\\s*");
-    for (i, word) in text.split_whitespace().enumerate() {
-        if i > 0 {
-            out.push_str("\\s+");
-        }
-        for c in word.chars() {
-            if "\\^$.|?*+()[]{}/".contains(c) {
-                out.push('\\');
-            }
-            out.push(c);
-        }
-    }
-    out.push_str("\\s*$/");
     out
 }
 
@@ -455,11 +426,6 @@ fn shown_or_gone(subject: &[Tok], rest: &[Tok]) -> Option<CardCheck> {
     }
 }
 
-/// The statements of `check` on the page's one collection of cards.
-pub(crate) fn code(check: &CardCheck, snap: &Snapshot) -> Result<Vec<String>, Decline> {
-    Cards::find(snap).and_then(|cards| lines(check, &cards))
-}
-
 /// Whether a count of the cards goes before the other shapes' reading of the sentence: the
 /// page shows cards and the noun counted names none of its lists, which the other shapes would
 /// otherwise count (the footer's links for `there are 6 products`).
@@ -488,175 +454,15 @@ pub(crate) fn counts_cards(t: &[Tok], snap: &Snapshot) -> bool {
     !names_a_list && Cards::find(snap).is_ok_and(|cards| cards.names.len() >= 2)
 }
 
-fn lines(check: &CardCheck, cards: &Cards) -> Result<Vec<String>, Decline> {
-    let all = cards.all();
-    Ok(match check {
-        CardCheck::Count(n, _) => vec![format!("await expect({all}).toHaveCount({n});")],
-        CardCheck::Names { names, only, .. } => {
-            let names = cards.split(names)?;
-            let mut out = vec![format!("const cards = {all};")];
-            if *only {
-                out.push(format!("await expect(cards).toHaveCount({});", names.len()));
-            }
-            for name in &names {
-                out.push(format!(
-                    "await expect({}).toBeVisible();",
-                    cards.named(name)
-                ));
-            }
-            out
-        }
-        CardCheck::CountedNames { count, names, .. } => {
-            let names = cards.split(names)?;
-            if names.len() != *count {
-                return Err(Decline::new(format!(
-                    "the sentence counts {count} items but names {}",
-                    names.len()
-                )));
-            }
-            let mut out = vec![
-                format!("const cards = {all};"),
-                format!("await expect(cards).toHaveCount({count});"),
-            ];
-            for name in &names {
-                out.push(format!(
-                    "await expect({}).toBeVisible();",
-                    cards.named(name)
-                ));
-            }
-            out
-        }
-        CardCheck::Absent(names) => {
-            let names = cards.split(names)?;
-            names
-                .iter()
-                .map(|name| format!("await expect({}).toHaveCount(0);", cards.named(name)))
-                .collect()
-        }
-        CardCheck::Price { name: None, price } => vec![
-            format!("const card = {all};"),
-            "await expect(card).toHaveCount(1);".to_owned(),
-            format!(
-                "await expect(card).toContainText({});",
-                bounded_regex_js(price)
-            ),
-        ],
-        CardCheck::Price {
-            name: Some(name),
-            price,
-        } => {
-            let names = cards.split(name)?;
-            let [name] = names.as_slice() else {
-                return Err(Decline::new("one item's price at a time"));
-            };
-            vec![format!(
-                "await expect({}).toContainText({});",
-                cards.named(name),
-                bounded_regex_js(price)
-            )]
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::writer::builtin::tokens::{normalize, tokenize};
-
-    const SHOP: &str = "- generic:\n  - banner:\n    - heading \"The Shop\" [level=1]\n  - main:\n    - generic:\n      - heading \"Hot dogs\" [level=2]\n      - paragraph: $1.99\n      - img \"hot dogs\"\n    - generic:\n      - heading \"Spam\" [level=2]\n      - paragraph: $2.85\n    - generic:\n      - heading \"Carrot and coriander soup\" [level=2]\n      - paragraph: $1.49\n";
-
-    fn written(sentence: &str) -> Result<Vec<String>, String> {
-        let toks = normalize(tokenize(sentence, &[]));
-        match read(&toks) {
-            None => Err("not about cards".to_owned()),
-            Some(check) => code(&check, &Snapshot::parse(SHOP)).map_err(|d| d.0),
-        }
-    }
-
-    const ALL: &str = "page.getByRole('main').locator(':scope > *').filter({ has: page.getByRole('heading', { level: 2 }) })";
-
-    #[test]
-    fn counts_are_exact_whatever_the_noun() {
-        let expected = vec![format!("await expect({ALL}).toHaveCount(3);")];
-        for sentence in [
-            "3 products are shown",
-            "there are 3 products",
-            "the number of products shown is 3",
-            "all 3 products are back",
-            "three items are displayed",
-        ] {
-            assert_eq!(written(sentence).as_ref(), Ok(&expected), "{sentence}");
-        }
-    }
-
-    #[test]
-    fn names_are_split_by_the_headings_on_the_page() {
-        let lines =
-            written("the products are Hot dogs, Spam and Carrot and coriander soup").unwrap();
-        assert_eq!(lines[1], "await expect(cards).toHaveCount(3);");
-        assert!(
-            lines[4].contains("/^\\s*Carrot\\s+and\\s+coriander\\s+soup\\s*$/"),
-            "{lines:?}"
-        );
-        let lines = written("Hot dogs and Spam are shown").unwrap();
-        assert_eq!(lines.len(), 3, "no count without `only`: {lines:?}");
-        assert!(written("Hot dogs and Corned beef are shown").is_err());
-        let lines = written("exactly two products appear: Hot dogs and Spam").unwrap();
-        assert_eq!(lines[1], "await expect(cards).toHaveCount(2);");
-        assert!(written("exactly three products appear: Hot dogs and Spam").is_err());
-    }
-
-    #[test]
-    fn a_price_is_read_in_the_items_own_card() {
-        assert_eq!(
-            written("Spam is priced $2.85"),
-            Ok(vec![format!(
-                "await expect({ALL}.filter({{ has: page.getByRole('heading', {{ name: /^\\s*Spam\\s*$/, level: 2 }}) }})).toContainText(/\\$2\\.85(?![\\p{{L}}\\p{{N}}_])/u);"
-            )])
-        );
-        assert_eq!(written("Spam costs $2.85"), written("Spam is priced $2.85"));
-        assert_eq!(
-            written("Spam is listed at $2.85"),
-            written("Spam is priced $2.85")
-        );
-        assert_eq!(written("Spam is $2.85"), written("Spam is priced $2.85"));
-        assert_eq!(
-            written("the price shown is $2.85").unwrap()[1],
-            "await expect(card).toHaveCount(1);"
-        );
-    }
-
-    #[test]
-    fn an_absent_item_is_counted_none_in_the_cards() {
-        assert_eq!(
-            written("Baked beans is no longer shown"),
-            Ok(vec![format!(
-                "await expect({ALL}.filter({{ has: page.getByRole('heading', {{ name: /^\\s*Baked\\s+beans\\s*$/, level: 2 }}) }})).toHaveCount(0);"
-            )])
-        );
-        assert_eq!(written("Spam is not displayed").unwrap().len(), 1);
-    }
 
     #[test]
     fn one_card_is_found_in_its_container_not_in_the_wrapper_around_it() {
         let page = "- generic:\n  - banner:\n    - heading \"The Shop\" [level=1]\n  - generic:\n    - complementary:\n      - button \"Filter\"\n    - main:\n      - generic:\n        - heading \"Spam\" [level=2]\n        - paragraph: $2.85\n";
         let cards = Cards::find(&Snapshot::parse(page)).unwrap();
-        assert_eq!(cards.container, "page.getByRole('main')");
+        assert_eq!(cards.container, Container::OnlyOfRole("main".to_owned()));
         assert_eq!(cards.names, ["Spam"]);
-    }
-
-    #[test]
-    fn other_sentences_are_not_about_cards() {
-        for sentence in [
-            "click Filter results",
-            "the counter says 3",
-            "no soup is listed",
-        ] {
-            assert!(written(sentence).is_err(), "{sentence}");
-        }
-        let none = Snapshot::parse("- main:\n  - paragraph: No results\n");
-        let toks = normalize(tokenize("3 products are shown", &[]));
-        let check = read(&toks).expect("a count of cards");
-        assert!(code(&check, &none).is_err());
     }
 }

@@ -3,10 +3,16 @@
 //! `resolve.rs` finds, as exact as the sentence is. The code of actions is `codegen.rs`, which
 //! calls these.
 //!
-//! Main functions: one per check intent, [`visible`] to [`placeholder_line`].
+//! Every claim (an intent whose reading is `Reading::Claim`, which an either-or takes as its
+//! other side) is written through [`claim`], with the [`CheckOptions`] every web-first assertion
+//! of its code is written with.
+//!
+//! Main functions: [`claim`], and one per check intent, [`visible`] to [`placeholder_line`].
 
+use crate::writer::builtin::check_options::CheckOptions;
+use crate::writer::builtin::dropdown_code;
 use crate::writer::builtin::dropdown_option::DropdownOption;
-use crate::writer::builtin::intent::{Cause, Decline, Literal, State, Target, UrlMatch};
+use crate::writer::builtin::intent::{Cause, Decline, Intent, Literal, State, Target, UrlMatch};
 use crate::writer::builtin::js_values::{bounded_js, placeholder, regex_js, value_js};
 use crate::writer::builtin::kinds::{FIELD_ROLES, Kind};
 use crate::writer::builtin::locator::{Found, js_str, norm};
@@ -15,7 +21,7 @@ use crate::writer::builtin::resolve::{
 };
 use crate::writer::builtin::rows::{described, narrowed};
 use crate::writer::builtin::snapshot::Snapshot;
-use crate::writer::builtin::text_line::line_within_js;
+use crate::writer::builtin::text_line_code::line_within_js;
 use crate::writer::builtin::unnamed::labelled_value;
 use crate::writer::builtin::vocabulary::DESCRIBING;
 
@@ -78,6 +84,40 @@ fn shown_now(snap: &Snapshot, found: &Found) -> Option<String> {
         .map(|h| h.text.clone())
 }
 
+/// The code of a claim, each of its web-first assertions written with `options`; every path of
+/// every claim's writer honours them, and its code waits in nothing but those assertions. An
+/// intent that is no claim declines: an either-or takes only claims as its other side
+/// (`Intent::reading`), and the code of any other check may wait in ways `options` do not bound.
+pub(super) fn claim(
+    snap: &Snapshot,
+    intent: &Intent,
+    options: CheckOptions,
+) -> Result<Vec<String>, Decline> {
+    match intent {
+        Intent::Visible { target, shown } => visible(snap, target, *shown, options),
+        Intent::PageShows(text) => page_shows(snap, text, options),
+        Intent::PageContains(text) => Ok(vec![page_contains(text, options)]),
+        Intent::ListShows { values, only } => list_shows(snap, values, *only, options),
+        Intent::HasValue { target, value } => has_value(snap, target, value, options),
+        Intent::HasText {
+            target,
+            value,
+            exact,
+        } => has_text(snap, target, value, *exact, options),
+        Intent::State { target, state } => state_lines(snap, target, *state, options),
+        Intent::Count { count, what } => count_lines(snap, *count, what, options),
+        Intent::Url { value, how } => Ok(vec![url_line(value, *how, options)]),
+        Intent::Title { value, exact } => Ok(vec![title_line(value, *exact, options)]),
+        Intent::AllItems { count, noun, state } => all_items(snap, *count, noun, *state, options),
+        Intent::Placeholder { target, value } => placeholder_line(snap, target, value, options),
+        _ => Err(Decline::new(
+            "the built-in generator writes a check inside an either-or only for a claim about \
+             an element, a text, the URL or the title; write the claim that holds for this app \
+             as a step of its own",
+        )),
+    }
+}
+
 /// `X is shown` / `X is hidden`. An element that is not on the page can still be checked to
 /// be hidden when the sentence names its text or its kind and name. A shown element's name or
 /// text matches whole; a hidden quoted text is matched on word boundaries, since a whole-text
@@ -86,10 +126,14 @@ pub(super) fn visible(
     snap: &Snapshot,
     target: &Target,
     shown: bool,
+    options: CheckOptions,
 ) -> Result<Vec<String>, Decline> {
     if !shown {
         let found = hidden_locator(snap, target)?;
-        return Ok(vec![format!("await expect({found}).toBeHidden();")]);
+        return Ok(vec![format!(
+            "await expect({found}).{};",
+            options.matcher("toBeHidden", &[])
+        )]);
     }
     let quoted_text = target.quoted && target.kind.is_none() && target.scope.is_none();
     let found = match checked_element(snap, target, ANY) {
@@ -101,7 +145,10 @@ pub(super) fn visible(
         }
         Err(decline) => return Err(decline),
     };
-    Ok(vec![format!("await expect({found}).toBeVisible();")])
+    Ok(vec![format!(
+        "await expect({found}).{};",
+        options.matcher("toBeVisible", &[])
+    )])
 }
 
 /// The locator of an element a sentence says is hidden: a quoted text on word boundaries, a
@@ -153,30 +200,41 @@ fn any_role(kind: Kind, options: &str) -> String {
 /// one. A placeholder's text is only known when the step runs; `.first()` there keeps the check
 /// as strong as the sentence, which names no element: the first element showing the text must
 /// be visible.
-pub(super) fn page_shows(snap: &Snapshot, text: &Literal) -> Result<Vec<String>, Decline> {
+pub(super) fn page_shows(
+    snap: &Snapshot,
+    text: &Literal,
+    options: CheckOptions,
+) -> Result<Vec<String>, Decline> {
+    let visible = options.matcher("toBeVisible", &[]);
     if placeholder(&text.0).is_some() || text.0.contains("${") {
         return Ok(vec![format!(
-            "await expect(page.getByText({}).first()).toBeVisible();",
+            "await expect(page.getByText({}).first()).{visible};",
             bounded_js(text)
         )]);
     }
     let found = shown_text(snap, &text.0)?;
-    Ok(vec![format!("await expect({found}).toBeVisible();")])
+    Ok(vec![format!("await expect({found}).{visible};")])
 }
 
 /// `the page contains "T"` (`includes`): an element whose text holds T as whole words, as the
 /// element form (`X contains "T"`) reads it; the sentence says nothing of which element, so
 /// none is looked for in the snapshot.
-pub(super) fn page_contains(text: &Literal) -> String {
+pub(super) fn page_contains(text: &Literal, options: CheckOptions) -> String {
     format!(
-        "await expect(page.getByText({}).first()).toBeVisible();",
-        bounded_js(text)
+        "await expect(page.getByText({}).first()).{};",
+        bounded_js(text),
+        options.matcher("toBeVisible", &[])
     )
 }
 
 /// `the todo reads "T"`: a list item named by its noun alone, where the sentence means the one
 /// item of the list: the list has exactly one item, and its whole text is T.
-fn only_item(snap: &Snapshot, target: &Target, value: &Literal) -> Option<Vec<String>> {
+fn only_item(
+    snap: &Snapshot,
+    target: &Target,
+    value: &Literal,
+    options: CheckOptions,
+) -> Option<Vec<String>> {
     let noun = target
         .name
         .as_deref()
@@ -204,8 +262,8 @@ fn only_item(snap: &Snapshot, target: &Target, value: &Literal) -> Option<Vec<St
     }
     let the_list = list(snap, &[], Some(noun)).ok()?;
     Some(vec![format!(
-        "await expect({the_list}.getByRole('listitem')).toHaveText([{}]);",
-        value_js(value)
+        "await expect({the_list}.getByRole('listitem')).{};",
+        options.matcher("toHaveText", &[&format!("[{}]", value_js(value))])
     )])
 }
 
@@ -214,6 +272,7 @@ pub(super) fn list_shows(
     snap: &Snapshot,
     values: &[Literal],
     only: bool,
+    options: CheckOptions,
 ) -> Result<Vec<String>, Decline> {
     let texts: Vec<String> = values.iter().map(|v| v.0.clone()).collect();
     let known: Vec<String> = texts
@@ -236,8 +295,8 @@ pub(super) fn list_shows(
     let mut lines = vec![format!("const items = {the_list}.getByRole('listitem');")];
     if only {
         lines.push(format!(
-            "await expect(items).toHaveCount({});",
-            values.len()
+            "await expect(items).{};",
+            options.matcher("toHaveCount", &[&values.len().to_string()])
         ));
     }
     // The items hold the texts in this order. An item's text runs into its buttons'
@@ -246,12 +305,13 @@ pub(super) fn list_shows(
     // that some item shows it.
     let expected: Vec<String> = values.iter().map(value_js).collect();
     lines.push(format!(
-        "await expect(items).toContainText([{}]);",
-        expected.join(", ")
+        "await expect(items).{};",
+        options.matcher("toContainText", &[&format!("[{}]", expected.join(", "))])
     ));
+    let visible = options.matcher("toBeVisible", &[]);
     for value in &expected {
         lines.push(format!(
-            "await expect(items.getByText({value}, {{ exact: true }}).first()).toBeVisible();"
+            "await expect(items.getByText({value}, {{ exact: true }}).first()).{visible};"
         ));
     }
     Ok(lines)
@@ -264,22 +324,26 @@ pub(super) fn has_text(
     target: &Target,
     value: &Literal,
     exact: bool,
+    options: CheckOptions,
 ) -> Result<Vec<String>, Decline> {
     let element = match element(snap, target, ANY, false) {
         Ok(element) => element,
         Err(decline) => {
-            return only_item(snap, target, value)
+            return only_item(snap, target, value, options)
                 .ok_or_else(|| past_dialog(target).unwrap_or(decline));
         }
     };
     // `the result says "T"` where "Result:" labels the element after it: that element's text.
     if let Some(value_of) = labelled_value(snap, &element, target) {
         return Ok(vec![if exact {
-            format!("await expect({value_of}).toHaveText({});", value_js(value))
+            format!(
+                "await expect({value_of}).{};",
+                options.matcher("toHaveText", &[&value_js(value)])
+            )
         } else {
             format!(
-                "await expect({value_of}).toContainText({});",
-                bounded_js(value)
+                "await expect({value_of}).{};",
+                options.matcher("toContainText", &[&bounded_js(value)])
             )
         }]);
     }
@@ -304,37 +368,39 @@ pub(super) fn has_text(
             bounded_js(value)
         };
         if is_select(snap, element.node) {
-            return Ok(vec![chosen_option(&found, &expected)]);
+            return Ok(vec![chosen_option(&found, &expected, options)]);
         }
         return Ok(vec![format!(
-            "await expect({found}).toHaveValue({expected});"
+            "await expect({found}).{};",
+            options.matcher("toHaveValue", &[&expected])
         )]);
     }
     // `toHaveText('x')` is the whole text; a contained text is bounded by words. An element
     // that holds more than a text the sentence says it is (`the first todo is "T"`, beside
     // its buttons and fields) holds it as the whole text of an element inside it.
+    let contains = || {
+        format!(
+            "await expect({found}).{};",
+            options.matcher("toContainText", &[&bounded_js(value)])
+        )
+    };
     let lines = match (exact, holds_more) {
         (true, false) => vec![format!(
-            "await expect({found}).toHaveText({});",
-            value_js(value)
+            "await expect({found}).{};",
+            options.matcher("toHaveText", &[&value_js(value)])
         )],
         (true, true) => vec![
-            format!(
-                "await expect({found}).toContainText({});",
-                bounded_js(value)
-            ),
+            contains(),
             // The text is an element's whole text, or a line of its own beside a close link
             // or a line break (a message's text run beside its `×`).
             format!(
-                "await expect({found}.getByText({}, {{ exact: true }}).or({}).first()).toBeVisible();",
+                "await expect({found}.getByText({}, {{ exact: true }}).or({}).first()).{};",
                 value_js(value),
-                line_within_js(&found, &value.0)
+                line_within_js(&found, &value.0),
+                options.matcher("toBeVisible", &[])
             ),
         ],
-        (false, _) => vec![format!(
-            "await expect({found}).toContainText({});",
-            bounded_js(value)
-        )],
+        (false, _) => vec![contains()],
     };
     Ok(lines)
 }
@@ -359,6 +425,7 @@ pub(super) fn state_lines(
     snap: &Snapshot,
     target: &Target,
     state: State,
+    options: CheckOptions,
 ) -> Result<Vec<String>, Decline> {
     let defaults = match state {
         State::Checked | State::Unchecked => CHECKABLE,
@@ -368,16 +435,23 @@ pub(super) fn state_lines(
     if let Some(option) = DropdownOption::of(snap, found.node)
         && matches!(state, State::Checked | State::Unchecked)
     {
-        return Ok(option.chosen(state == State::Checked));
+        return Ok(dropdown_code::chosen(
+            &option,
+            state == State::Checked,
+            options,
+        ));
     }
     let found = found.locator;
     let matcher = match state {
-        State::Checked => "toBeChecked()",
-        State::Unchecked => "not.toBeChecked()",
-        State::Enabled => "toBeEnabled()",
-        State::Disabled => "toBeDisabled()",
+        State::Checked => "toBeChecked",
+        State::Unchecked => "not.toBeChecked",
+        State::Enabled => "toBeEnabled",
+        State::Disabled => "toBeDisabled",
     };
-    Ok(vec![format!("await expect({found}).{matcher};")])
+    Ok(vec![format!(
+        "await expect({found}).{};",
+        options.matcher(matcher, &[])
+    )])
 }
 
 /// `there are N X`: the count of the list's items, or of the elements of a kind (and name).
@@ -385,6 +459,7 @@ pub(super) fn count_lines(
     snap: &Snapshot,
     count: usize,
     what: &Target,
+    options: CheckOptions,
 ) -> Result<Vec<String>, Decline> {
     let locator = if what.kind == Some(Kind::Item) {
         let noun = what.phrase.split_whitespace().last();
@@ -418,7 +493,8 @@ pub(super) fn count_lines(
         }
     };
     Ok(vec![format!(
-        "await expect({locator}).toHaveCount({count});"
+        "await expect({locator}).{};",
+        options.matcher("toHaveCount", &[&count.to_string()])
     )])
 }
 
@@ -441,7 +517,7 @@ fn described_absence(snap: &Snapshot, what: &Target) -> bool {
 /// redirect parameter names a page the browser is not on. A value with a query or a fragment of
 /// its own ends the whole URL, and a full URL is the whole URL. A value that contains is found
 /// anywhere, on word boundaries.
-pub(super) fn url_line(value: &Literal, how: UrlMatch) -> String {
+pub(super) fn url_line(value: &Literal, how: UrlMatch, options: CheckOptions) -> String {
     let text = value.0.as_str();
     let expected = if how == UrlMatch::Contains {
         bounded_js(value)
@@ -453,7 +529,10 @@ pub(super) fn url_line(value: &Literal, how: UrlMatch) -> String {
     } else {
         url_regex(text, how)
     };
-    format!("await expect(page).toHaveURL({expected});")
+    format!(
+        "await expect(page).{};",
+        options.matcher("toHaveURL", &[&expected])
+    )
 }
 
 /// The regular expression of a URL check on a value that is no full URL (see [`url_line`]).
@@ -506,21 +585,31 @@ pub(super) fn all_items(
     count: Option<usize>,
     noun: &str,
     state: State,
+    options: CheckOptions,
 ) -> Result<Vec<String>, Decline> {
     let items = format!("{}.getByRole('listitem')", list(snap, &[], Some(noun))?);
     let mut lines = vec![format!("const items = {items};")];
     // Every item is checked: the count first, so that an empty list cannot pass.
+    // `all()` reads the items at once and waits for nothing, so each assertion is the only
+    // wait of this code.
     lines.push(match count {
-        Some(n) => format!("await expect(items).toHaveCount({n});"),
-        None => "await expect(items).not.toHaveCount(0);".to_owned(),
+        Some(n) => format!(
+            "await expect(items).{};",
+            options.matcher("toHaveCount", &[&n.to_string()])
+        ),
+        None => format!(
+            "await expect(items).{};",
+            options.matcher("not.toHaveCount", &["0"])
+        ),
     });
     let matcher = match state {
-        State::Unchecked => "not.toBeChecked()",
-        _ => "toBeChecked()",
+        State::Unchecked => "not.toBeChecked",
+        _ => "toBeChecked",
     };
     lines.push("for (const item of await items.all()) {".to_owned());
     lines.push(format!(
-        "  await expect(item.getByRole('checkbox')).{matcher};"
+        "  await expect(item.getByRole('checkbox')).{};",
+        options.matcher(matcher, &[])
     ));
     lines.push("}".to_owned());
     Ok(lines)
@@ -531,15 +620,20 @@ pub(super) fn has_value(
     snap: &Snapshot,
     target: &Target,
     value: &Literal,
+    options: CheckOptions,
 ) -> Result<Vec<String>, Decline> {
     let found = element(snap, target, FIELD_ROLES, false)?;
     if is_select(snap, found.node) {
-        return Ok(vec![chosen_option(&found.locator, &value_js(value))]);
+        return Ok(vec![chosen_option(
+            &found.locator,
+            &value_js(value),
+            options,
+        )]);
     }
     Ok(vec![format!(
-        "await expect({}).toHaveValue({});",
+        "await expect({}).{};",
         found.locator,
-        value_js(value)
+        options.matcher("toHaveValue", &[&value_js(value)])
     )])
 }
 
@@ -556,18 +650,24 @@ fn is_select(snap: &Snapshot, node: usize) -> bool {
 }
 
 /// The check that the select `found` shows the option labelled `expected` as chosen.
-fn chosen_option(found: &str, expected: &str) -> String {
-    format!("await expect({found}.locator('option:checked')).toHaveText({expected});")
+fn chosen_option(found: &str, expected: &str, options: CheckOptions) -> String {
+    format!(
+        "await expect({found}.locator('option:checked')).{};",
+        options.matcher("toHaveText", &[expected])
+    )
 }
 
 /// `the title is T` (`contains T`): the page's title, whole or on word boundaries.
-pub(super) fn title_line(value: &Literal, exact: bool) -> String {
+pub(super) fn title_line(value: &Literal, exact: bool, options: CheckOptions) -> String {
     let expected = if exact {
         value_js(value)
     } else {
         bounded_js(value)
     };
-    format!("await expect(page).toHaveTitle({expected});")
+    format!(
+        "await expect(page).{};",
+        options.matcher("toHaveTitle", &[&expected])
+    )
 }
 
 /// `X has the placeholder P`.
@@ -575,11 +675,12 @@ pub(super) fn placeholder_line(
     snap: &Snapshot,
     target: &Target,
     value: &Literal,
+    options: CheckOptions,
 ) -> Result<Vec<String>, Decline> {
     let field = element(snap, target, FIELD_ROLES, false)?.locator;
     Ok(vec![format!(
-        "await expect({field}).toHaveAttribute('placeholder', {});",
-        value_js(value)
+        "await expect({field}).{};",
+        options.matcher("toHaveAttribute", &["'placeholder'", &value_js(value)])
     )])
 }
 
@@ -590,7 +691,7 @@ mod tests {
     /// Whether the URL check on `value` holds for `url`, its regular expression read by the
     /// `regex` crate, which reads the JS subset a path check is written in the same way.
     fn matches(value: &str, how: UrlMatch, url: &str) -> bool {
-        let line = url_line(&Literal(value.to_owned()), how);
+        let line = url_line(&Literal(value.to_owned()), how, CheckOptions::default());
         let js = line
             .strip_prefix("await expect(page).toHaveURL(")
             .and_then(|rest| rest.strip_suffix(");"))
@@ -684,11 +785,15 @@ mod tests {
                 matches(value, how, url),
                 expected,
                 "{value:?} {how:?} {url:?}: {}",
-                url_line(&Literal(value.to_owned()), how)
+                url_line(&Literal(value.to_owned()), how, CheckOptions::default())
             );
         }
         assert_eq!(
-            url_line(&Literal("http://h/secure".into()), UrlMatch::Is),
+            url_line(
+                &Literal("http://h/secure".into()),
+                UrlMatch::Is,
+                CheckOptions::default()
+            ),
             "await expect(page).toHaveURL('http://h/secure');"
         );
     }

@@ -6,8 +6,8 @@
 //! Main function: [`lines_for`] (the statements), which [`step_function`] wraps.
 
 use crate::writer::builtin::check_code;
+use crate::writer::builtin::check_options::CheckOptions;
 use crate::writer::builtin::dropdown_option::DropdownOption;
-use crate::writer::builtin::forms::form_code;
 use crate::writer::builtin::http_code;
 use crate::writer::builtin::intent::{Answer, Cause, Decline, DialogKind, Intent, Literal, Target};
 use crate::writer::builtin::js_values::value_js;
@@ -20,8 +20,8 @@ use crate::writer::builtin::rows::{DELETE_WORDS, hidden_delete, row_holding};
 use crate::writer::builtin::snapshot::Snapshot;
 use crate::writer::builtin::unnamed::context_menu_area;
 use crate::writer::builtin::{
-    accessibility_code, cards, cell_code, choices, compound_code, either_code, loading_code,
-    place_code, table_code, visual_code,
+    accessibility_code, cards_code, cell_code, choice_code, compound_code, dropdown_code,
+    either_code, form_code, loading_code, place_code, table_code, visual_code,
 };
 
 /// The step function around `lines`, each on its own indented line.
@@ -90,7 +90,7 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Check { target, on } => {
             let found = element(snap, target, CHECKABLE, false)?;
             if let Some(option) = DropdownOption::of(snap, found.node) {
-                return option.choose(*on);
+                return dropdown_code::choose(&option, *on);
             }
             let action = if *on { "check" } else { "uncheck" };
             Ok(vec![format!("await {}.{action}();", found.locator)])
@@ -116,24 +116,25 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         Intent::Edit { from, to } => edit(snap, from, to),
         Intent::Show(target) => show(snap, target),
         Intent::Both(parts) => both(snap, parts),
-        Intent::OrHidden { hidden, otherwise } => either_code::code(snap, hidden, otherwise, body),
-        Intent::Visible { target, shown } => check_code::visible(snap, target, *shown),
+        Intent::OrHidden { hidden, otherwise } => either_code::code(snap, hidden, otherwise),
+        // The claims, which an either-or also writes, with its own options.
+        Intent::Visible { .. }
+        | Intent::PageShows(_)
+        | Intent::PageContains(_)
+        | Intent::ListShows { .. }
+        | Intent::HasValue { .. }
+        | Intent::HasText { .. }
+        | Intent::State { .. }
+        | Intent::Count { .. }
+        | Intent::Url { .. }
+        | Intent::Title { .. }
+        | Intent::AllItems { .. }
+        | Intent::Placeholder { .. } => check_code::claim(snap, intent, CheckOptions::default()),
         Intent::Placed {
             subject,
             relation,
             of,
         } => place_code::placed(snap, subject, *relation, of),
-        Intent::PageShows(text) => check_code::page_shows(snap, text),
-        Intent::PageContains(text) => Ok(vec![check_code::page_contains(text)]),
-        Intent::ListShows { values, only } => check_code::list_shows(snap, values, *only),
-        Intent::HasValue { target, value } => check_code::has_value(snap, target, value),
-        Intent::HasText {
-            target,
-            value,
-            exact,
-        } => check_code::has_text(snap, target, value, *exact),
-        Intent::State { target, state } => check_code::state_lines(snap, target, *state),
-        Intent::Count { count, what } => check_code::count_lines(snap, *count, what),
         Intent::TableRows { table, count } => table_code::rows(snap, table, *count),
         Intent::TableCell { table, row, value } => table_code::cell(snap, table, *row, value),
         Intent::TableHeader { table, values } => table_code::header(snap, table, values),
@@ -152,25 +153,19 @@ fn body(intent: &Intent, snap: &Snapshot) -> Result<Vec<String>, Decline> {
         } => cell_code::cell(snap, table.as_ref(), row, column, value),
         Intent::Loading { shown } => loading_code::check(snap, *shown),
         Intent::AfterLoading(text) => loading_code::after_loading(snap, text),
-        Intent::Url { value, how } => Ok(vec![check_code::url_line(value, *how)]),
         Intent::OnPage(words) => Ok(vec![check_code::on_page_line(words)]),
         Intent::GoBack => Ok(GO_BACK.iter().map(|line| (*line).to_owned()).collect()),
-        Intent::Title { value, exact } => Ok(vec![check_code::title_line(value, *exact)]),
-        Intent::AllItems { count, noun, state } => {
-            check_code::all_items(snap, *count, noun, *state)
-        }
-        Intent::Placeholder { target, value } => check_code::placeholder_line(snap, target, value),
         Intent::Validity { .. }
         | Intent::Suggests { .. }
         | Intent::Retype { .. }
         | Intent::NoQuery
         | Intent::UrlLacks(_)
-        | Intent::Asks { .. } => form_code(intent, snap),
+        | Intent::Asks { .. } => form_code::code(intent, snap),
         Intent::Http(http) => http_code::lines(http),
         Intent::Accessible { .. } => accessibility_code::lines(snap, intent),
         Intent::LooksAsBefore { .. } => visual_code::lines(snap, intent),
-        Intent::Cards(check) => cards::code(check, snap),
-        Intent::Choice(choice) => choices::code(choice, snap, body),
+        Intent::Cards(check) => cards_code::code(check, snap),
+        Intent::Choice(choice) => choice_code::code(choice, snap, body),
         Intent::Clauses(clauses) => compound_code::code(clauses, snap, body),
         // The parts of a reading in a test are sentences read again with the run's origins and
         // steps on resolved elements, which the test's writer (`in_test.rs`) writes.
@@ -542,7 +537,7 @@ mod tests {
     //! declines (nothing matches, or several elements a locator cannot tell apart).
 
     use crate::writer::builtin::snapshot::fixtures::{LOGIN, TODOS};
-    use crate::writer::builtin::text_line::line_locator_js;
+    use crate::writer::builtin::text_line_code::line_locator_js;
     use crate::writer::builtin::write_step;
 
     /// The body of the code written for `sentence` on `snapshot`, one statement a line.

@@ -3,19 +3,19 @@
 //! so a sentence whose element is one is about the dropdown's chosen option: the action
 //! chooses it, and the check reads which option the dropdown shows as chosen.
 //!
-//! Main type: [`DropdownOption`].
+//! Main type: [`DropdownOption`], the option as found on the page; `dropdown_code.rs` writes
+//! the code that chooses it or checks that it is chosen.
 
-use crate::writer::builtin::intent::Decline;
-use crate::writer::builtin::locator::js_str;
 use crate::writer::builtin::snapshot::Snapshot;
 
 /// An option of a single-choice dropdown (a `<select>`, role `combobox`) found by its name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct DropdownOption {
-    /// The dropdown's locator, by its role and exact name.
-    dropdown: String,
+    /// The dropdown's exact name; `None` when it has none and is the page's only dropdown,
+    /// which its role alone finds.
+    pub dropdown: Option<String>,
     /// The option's text, as the page writes it.
-    option: String,
+    pub option: String,
 }
 
 impl DropdownOption {
@@ -36,47 +36,15 @@ impl DropdownOption {
             return None;
         }
         // A dropdown with no label is found by its role alone when it is the page's only one.
-        let dropdown = match dropdown.name.as_deref() {
-            Some(name) => format!(
-                "page.getByRole('combobox', {{ name: {}, exact: true }})",
-                js_str(name)
-            ),
-            None if snap.with_roles(&["combobox"]).len() == 1 => {
-                "page.getByRole('combobox')".to_owned()
-            }
+        let dropdown = match &dropdown.name {
+            Some(name) => Some(name.clone()),
+            None if snap.with_roles(&["combobox"]).len() == 1 => None,
             None => return None,
         };
         Some(DropdownOption {
             dropdown,
             option: found.name.clone()?,
         })
-    }
-
-    /// The code that chooses the option (`on`), or why an option cannot be unchosen.
-    pub(crate) fn choose(&self, on: bool) -> Result<Vec<String>, Decline> {
-        if !on {
-            return Err(Decline::new(format!(
-                "\"{}\" is an option of a dropdown, which is unchosen only by choosing another",
-                self.option
-            )));
-        }
-        // The option's text is its label; a bare string would also choose an option whose
-        // value is that text.
-        Ok(vec![format!(
-            "await {}.selectOption({{ label: {} }});",
-            self.dropdown,
-            js_str(&self.option)
-        )])
-    }
-
-    /// The check that the dropdown shows the option as chosen (`on`) or shows another.
-    pub(crate) fn chosen(&self, on: bool) -> Vec<String> {
-        let not = if on { "" } else { "not." };
-        vec![format!(
-            "await expect({}.locator('option:checked')).{not}toHaveText({});",
-            self.dropdown,
-            js_str(&self.option)
-        )]
     }
 }
 
@@ -96,29 +64,14 @@ mod tests {
     }
 
     #[test]
-    fn an_option_of_a_named_dropdown_is_chosen_and_checked_through_the_dropdown() {
-        let veg = option("Vegetables").unwrap();
-        const DROPDOWN: &str =
-            "page.getByRole('combobox', { name: 'Choose a category:', exact: true })";
+    fn an_option_of_a_named_dropdown_carries_the_dropdowns_name() {
         assert_eq!(
-            veg.choose(true).unwrap(),
-            [format!(
-                "await {DROPDOWN}.selectOption({{ label: 'Vegetables' }});"
-            )]
+            option("Vegetables"),
+            Some(DropdownOption {
+                dropdown: Some("Choose a category:".to_owned()),
+                option: "Vegetables".to_owned(),
+            })
         );
-        assert_eq!(
-            veg.chosen(true),
-            [format!(
-                "await expect({DROPDOWN}.locator('option:checked')).toHaveText('Vegetables');"
-            )]
-        );
-        assert_eq!(
-            veg.chosen(false),
-            [format!(
-                "await expect({DROPDOWN}.locator('option:checked')).not.toHaveText('Vegetables');"
-            )]
-        );
-        assert!(veg.choose(false).is_err());
     }
 
     #[test]
@@ -126,16 +79,12 @@ mod tests {
         let snap = Snapshot::parse(
             "- combobox:\n  - option \"Please select\" [disabled] [selected]\n  - option \"Option 2\"\n",
         );
-        let option = DropdownOption::of(&snap, 2).unwrap();
         assert_eq!(
-            option.choose(true).unwrap(),
-            ["await page.getByRole('combobox').selectOption({ label: 'Option 2' });"]
-        );
-        assert_eq!(
-            option.chosen(true),
-            [
-                "await expect(page.getByRole('combobox').locator('option:checked')).toHaveText('Option 2');"
-            ]
+            DropdownOption::of(&snap, 2),
+            Some(DropdownOption {
+                dropdown: None,
+                option: "Option 2".to_owned(),
+            })
         );
     }
 

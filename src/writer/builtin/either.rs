@@ -1,8 +1,8 @@
 //! `the counter shows "0 items left" or the footer is hidden`: two claims joined by one `or`,
 //! one of them that an element is hidden. The sentence holds when that element is hidden, and
 //! otherwise exactly when the other claim holds, so the code asks the page whether the element
-//! is shown and checks the other claim when it is, and that it is hidden when it is not: it
-//! passes exactly when the sentence holds. Two claims of which neither is a hidden element are
+//! is shown and checks the other claim when it is, and that it is hidden when it is not, again
+//! until the step's timeout: it passes exactly when the sentence comes to hold. Two claims of which neither is a hidden element are
 //! declined, naming both, because a check of one of them fails where only the other holds and a
 //! check of both fails where the sentence holds.
 //!
@@ -180,20 +180,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            written[0],
-            "if (await page.locator('footer.footer').isVisible()) {"
+            written[..2],
+            [
+                "await expect(async () => {",
+                "  if (await page.locator('footer.footer').isVisible()) {"
+            ]
         );
         assert!(
-            written[1].contains("page.locator('span.todo-count')")
-                && written[1].contains("0 items left"),
+            written[2].contains("page.locator('span.todo-count')")
+                && written[2].contains("'0 items left', { timeout: 500 })"),
             "{written:?}"
         );
         assert_eq!(
-            written[written.len() - 3..],
+            written[written.len() - 4..],
             [
-                "} else {",
-                "  await expect(page.locator('footer.footer')).toBeHidden();",
-                "}"
+                "  } else {",
+                "    await expect(page.locator('footer.footer')).toBeHidden({ timeout: 500 });",
+                "  }",
+                "}).toPass();"
             ]
         );
         // The other order, the second side sharing the first side's subject.
@@ -203,11 +207,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            written[0],
-            "if (await page.locator('footer.footer').isVisible()) {"
+            written[1],
+            "  if (await page.locator('footer.footer').isVisible()) {"
         );
         assert!(
-            written[1].contains("page.locator('footer.footer')"),
+            written[2].contains("page.locator('footer.footer')")
+                && written[2].ends_with(", { timeout: 500 });"),
             "{written:?}"
         );
     }
@@ -234,11 +239,13 @@ mod tests {
         assert_eq!(
             written.unwrap(),
             [
-                "if (await page.locator('footer.footer').isVisible()) {",
-                "  await expect(page.locator('span.todo-count')).toHaveText('0 items left');",
-                "} else {",
-                "  await expect(page.locator('footer.footer')).toBeHidden();",
-                "}"
+                "await expect(async () => {",
+                "  if (await page.locator('footer.footer').isVisible()) {",
+                "    await expect(page.locator('span.todo-count')).toHaveText('0 items left', { timeout: 500 });",
+                "  } else {",
+                "    await expect(page.locator('footer.footer')).toBeHidden({ timeout: 500 });",
+                "  }",
+                "}).toPass();"
             ]
         );
     }

@@ -7,6 +7,7 @@
 //! Main function: [`indicator`].
 
 use crate::writer::builtin::check_code;
+use crate::writer::builtin::check_options::CheckOptions;
 use crate::writer::builtin::intent::{Cause, Decline, Literal};
 use crate::writer::builtin::snapshot::Snapshot;
 
@@ -58,7 +59,7 @@ pub(super) fn check(snap: &Snapshot, shown: bool) -> Result<Vec<String>, Decline
 /// `"Hello World!" appears after loading`: the text comes, and the indicator is gone.
 pub(super) fn after_loading(snap: &Snapshot, text: &Literal) -> Result<Vec<String>, Decline> {
     let locator = indicator(snap)?;
-    let mut lines = check_code::page_shows(snap, text)?;
+    let mut lines = check_code::page_shows(snap, text, CheckOptions::default())?;
     lines.push(format!("await expect({locator}).toBeHidden();"));
     Ok(lines)
 }

@@ -12,10 +12,12 @@
 //! `forms.rs`, `http.rs`, `cards.rs`, `choices.rs` and `compound.rs`; the phrases they are made
 //! of are in `phrases.rs`, the snapshot in `snapshot.rs`, element resolution in `resolve.rs`,
 //! the code in `codegen.rs` and the `*_code.rs` files beside it (`element_code.rs` for the plan
-//! readers' typed steps; `accessibility_code.rs`, `compound_code.rs`, `either_code.rs`,
-//! `http_code.rs` and `visual_code.rs` for the intents their reading files read). No
-//! two files here import each other, directly or in a circle: a shape that reads its parts as
-//! sentences (two checks, clauses, a dropdown's second action) is handed the registry's reader.
+//! readers' typed steps; `accessibility_code.rs`, `cards_code.rs`, `choice_code.rs`,
+//! `compound_code.rs`, `dropdown_code.rs`, `either_code.rs`, `form_code.rs`, `http_code.rs` and
+//! `visual_code.rs` for the intents and findings of their reading files; `text_line_code.rs`
+//! for the locator of a line of text). No two files here import each other, directly or in a
+//! circle: a shape that reads its parts as sentences (two checks, clauses, a dropdown's second
+//! action) is handed the registry's reader.
 
 mod accessibility;
 mod accessibility_code;
@@ -27,15 +29,19 @@ mod assertions;
 )]
 mod builtin;
 mod cards;
+mod cards_code;
 mod cell_code;
 mod check_code;
+mod check_options;
 mod check_sentences;
+mod choice_code;
 mod choices;
 mod clicks;
 mod codegen;
 mod compound;
 mod compound_code;
 mod discourse;
+mod dropdown_code;
 mod dropdown_option;
 mod edit_mode;
 mod either;
@@ -43,6 +49,7 @@ mod either_code;
 mod element_code;
 mod element_step;
 mod field_reference;
+mod form_code;
 mod forms;
 mod grammar;
 mod http;
@@ -84,7 +91,7 @@ mod structure;
 mod table_cells;
 mod table_code;
 mod tables;
-mod text_line;
+mod text_line_code;
 mod tokens;
 mod unnamed;
 mod visual;

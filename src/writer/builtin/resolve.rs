@@ -13,7 +13,7 @@ use crate::writer::builtin::rows::{
     DELETE_SIGNS, DELETE_WORDS, described, in_row, nth_element, row_holding, unnamed_list,
 };
 use crate::writer::builtin::snapshot::{Snapshot, is_field};
-use crate::writer::builtin::text_line::line_locator_js;
+use crate::writer::builtin::text_line_code::line_locator_js;
 use crate::writer::builtin::unnamed::{beside_text, by_what_it_is};
 
 /// Roles a click (or a hover) is meant for when the sentence names no kind.

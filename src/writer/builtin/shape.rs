@@ -15,8 +15,8 @@ use crate::writer::builtin::vocabulary::Reads;
 pub(crate) type Parse = fn(&str, &[String]) -> Result<Intent, Decline>;
 
 /// Writes an intent's statements on a page, as `codegen.rs` does: the intents made of other
-/// intents (a choice's second action, a compound step's clauses) are written with it by the
-/// files that read them, because `codegen.rs` imports those files.
+/// intents (a choice's second action, a compound step's clauses) are written with it by their
+/// code files (`choice_code.rs`, `compound_code.rs`), because `codegen.rs` imports those files.
 pub(crate) type Render = fn(&Intent, &Snapshot) -> Result<Vec<String>, Decline>;
 
 /// Reads a sentence's words as the registry's word shapes do: the first that reads them

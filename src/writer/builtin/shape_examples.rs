@@ -209,11 +209,13 @@ pub(crate) const CARD_COUNT: &[Example] = &[Example {
 pub(crate) const EITHER_OR_HIDDEN: &[Example] = &[Example {
     sentence: r#"the "Subscribe" checkbox is checked or the "Submit" button is hidden"#,
     page: FORM,
-    code: r#"if (await page.getByRole('button', { name: 'Submit', exact: true }).isVisible()) {
-  await expect(page.getByRole('checkbox', { name: 'Subscribe', exact: true })).toBeChecked();
-} else {
-  await expect(page.getByRole('button', { name: 'Submit', exact: true })).toBeHidden();
-}"#,
+    code: r#"await expect(async () => {
+  if (await page.getByRole('button', { name: 'Submit', exact: true }).isVisible()) {
+    await expect(page.getByRole('checkbox', { name: 'Subscribe', exact: true })).toBeChecked({ timeout: 500 });
+  } else {
+    await expect(page.getByRole('button', { name: 'Submit', exact: true })).toBeHidden({ timeout: 500 });
+  }
+}).toPass();"#,
 }];
 
 pub(crate) const TWO_CHECKS: &[Example] = &[Example {

@@ -3,7 +3,9 @@
 //! line is not the element's whole text, so `getByText` with a whole-text pattern cannot find
 //! it, yet the page shows it as a text of its own.
 //!
-//! Main function: [`line_locator_js`], the XPath locator of an element holding the line.
+//! Main function: [`line_locator_js`], the XPath locator of an element holding the line. It
+//! is on the code side because it writes JavaScript; element resolution (`resolve.rs`), whose
+//! found elements still carry their locators as text, asks it for one.
 
 use crate::writer::builtin::locator::{js_str, xpath_literal};
 
