@@ -845,6 +845,30 @@ mod tests {
         );
     }
 
+    /// The patterns run as JavaScript does (QuickJS, as the sandbox): a number finds itself
+    /// and not a longer number.
+    #[test]
+    fn a_numbers_pattern_does_not_find_a_longer_number() {
+        let runtime = rquickjs::Runtime::new().unwrap();
+        let context = rquickjs::Context::full(&runtime).unwrap();
+        let finds = |text: &str, page: &str| -> bool {
+            let pattern = bounded_regex_js(text);
+            context.with(|ctx| {
+                ctx.eval::<bool, _>(format!("{pattern}.test({})", js_str(page)))
+                    .unwrap()
+            })
+        };
+        assert!(finds("$2", "Spam $2"));
+        assert!(finds("$2", "costs $2."));
+        assert!(finds("$2", "$2, or less"));
+        assert!(!finds("$2", "Spam $2.85"));
+        assert!(!finds("$2", "$2,500"));
+        assert!(!finds("$12", "$112"));
+        assert!(finds("5 left", "only 5 left"));
+        assert!(!finds("5 left", "1.5 left"));
+        assert!(!finds("5 left", "15 left"));
+    }
+
     #[test]
     fn a_bounded_pattern_has_a_boundary_only_beside_a_letter_or_digit() {
         assert_eq!(
