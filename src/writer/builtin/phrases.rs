@@ -243,23 +243,6 @@ pub(crate) fn target(toks: &[Tok]) -> Result<Target, Decline> {
     if name.is_none() && kind.is_none() {
         return Err(Decline::new("no element is named"));
     }
-    // `there are no checked checkboxes`: an unquoted word that says a state names no element,
-    // and read as a name it would find none, so a count of none would always hold.
-    if let Some(state) = name.as_deref().filter(|name| {
-        !quoted
-            && name
-                .split_whitespace()
-                .all(|word| STATE_WORDS.contains(&word.to_lowercase().as_str()))
-    }) {
-        return Err(Decline::of(
-            Cause::UnreadWords,
-            format!(
-                "did not read \"{state}\": it says a state, not a name, and the built-in \
-                 generator finds elements by their names; check one element's state (`the \
-                 \"Save\" button is disabled`), or quote the name if it is one"
-            ),
-        ));
-    }
     if name
         .as_deref()
         .is_some_and(|n| n.contains("${") || n.starts_with('<'))
@@ -275,6 +258,26 @@ pub(crate) fn target(toks: &[Tok]) -> Result<Target, Decline> {
     if nth.is_some() && kind.is_none() && !quoted {
         // `the first todo`: a noun the kinds do not know names the items of a list.
         kind = Some(Kind::Item);
+    }
+    // `there are no checked checkboxes`: an unquoted word that says a state names no element,
+    // and read as a name it would find none, so a count of none would always hold.
+    // Items and rows are narrowed by a state word instead (`the list has 2 checked items`,
+    // `click the first checked item`), below.
+    if let Some(state) = name.as_deref().filter(|name| {
+        !quoted
+            && !matches!(kind, Some(Kind::Item | Kind::Row))
+            && name
+                .split_whitespace()
+                .all(|word| STATE_WORDS.contains(&word.to_lowercase().as_str()))
+    }) {
+        return Err(Decline::of(
+            Cause::UnreadWords,
+            format!(
+                "did not read \"{state}\": it says a state, not a name, and the built-in \
+                 generator finds elements by their names; check one element's state (`the \
+                 \"Save\" button is disabled`), or quote the name if it is one"
+            ),
+        ));
     }
     // Only the items an ordinal counts are narrowed here: without one, the words may be a
     // name (`show the active todos` names a filter).
@@ -414,5 +417,14 @@ mod tests {
         assert_eq!(quoted.name.as_deref(), Some("Disabled"));
         let named = target(&toks("the Save button")).expect("a name");
         assert_eq!(named.name.as_deref(), Some("Save"));
+        // Items are narrowed by a state word rather than named by it.
+        for phrase in [
+            "the first checked item",
+            "checked items",
+            "the unchecked todos",
+        ] {
+            let items = target(&toks(phrase)).expect(phrase);
+            assert_eq!(items.kind, Some(Kind::Item), "{phrase}");
+        }
     }
 }
