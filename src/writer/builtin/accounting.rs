@@ -355,6 +355,7 @@ impl Explained {
             Intent::TableHeader { table, values } => {
                 self.table(table);
                 self.values(values);
+                self.all(&["header", "headers", "heading", "headings"]);
             }
             Intent::TableSorted {
                 table,
@@ -408,6 +409,7 @@ impl Explained {
             Intent::ClickHeader { table, column } => {
                 self.table(table);
                 self.literal(column);
+                self.all(&["header", "heading", "column"]);
             }
             Intent::Loading { .. } => {
                 self.loading();
@@ -433,6 +435,7 @@ impl Explained {
             }
             Intent::Title { value, exact } => {
                 self.literal(value);
+                self.word("title");
                 if *exact {
                     // An exact check holds only for a value the text ends with, too.
                     self.all(&["exactly", "ends", "end"]);
@@ -863,6 +866,30 @@ mod tests {
         ] {
             assert!(
                 matches!(parse(sentence, &[]), Ok(Intent::Count { .. })),
+                "{sentence:?}: {:?}",
+                parse(sentence, &[])
+            );
+        }
+    }
+
+    /// A part of the page or a property the reading does not carry declines: the count would
+    /// otherwise count the whole page, the check would read the element's text.
+    #[test]
+    fn a_region_or_a_property_no_reading_carries_declines_naming_it() {
+        for (sentence, word) in [
+            ("there are 4 links in the footer", "footer"),
+            ("there are 5 buttons in the header", "header"),
+            ("only one \"Save\" button is shown in the main area", "main"),
+            ("the \"Home\" link has the title \"Home\"", "title"),
+            ("the \"Name\" field has the label \"Name\"", "label"),
+        ] {
+            let why = parse(sentence, &[]).unwrap_err();
+            assert_eq!(why.1, Cause::UnreadWords, "{sentence:?}: {}", why.0);
+            assert!(why.0.contains(word), "{sentence:?}: {}", why.0);
+        }
+        for sentence in ["the title is \"todos\"", "the footer shows \"1 item left\""] {
+            assert!(
+                parse(sentence, &[]).is_ok(),
                 "{sentence:?}: {:?}",
                 parse(sentence, &[])
             );

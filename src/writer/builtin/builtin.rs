@@ -400,13 +400,13 @@ mod shapes {
         );
         assert_eq!(
             one("the counter says 2 items left"),
-            "await expect(page.locator('span.todo-count')).toContainText(/(?<![\\p{L}\\p{N}_])2 items left(?![\\p{L}\\p{N}_])/u);",
+            "await expect(page.locator('span.todo-count')).toContainText(/(?<![\\p{L}\\p{N}_]|\\p{N}[.,])2 items left(?![\\p{L}\\p{N}_])/u);",
             "an unquoted value is found on word boundaries (the page may write \"2 items left!\")"
         );
         assert_eq!(
             body("the footer says \"2 items left\""),
             [
-                "await expect(page.locator('footer.footer')).toContainText(/(?<![\\p{L}\\p{N}_])2 items left(?![\\p{L}\\p{N}_])/u);".to_owned(),
+                "await expect(page.locator('footer.footer')).toContainText(/(?<![\\p{L}\\p{N}_]|\\p{N}[.,])2 items left(?![\\p{L}\\p{N}_])/u);".to_owned(),
                 format!(
                     "await expect(page.locator('footer.footer').getByText('2 items left', {{ exact: true }}).or({}).first()).toBeVisible();",
                     line_within_js("page.locator('footer.footer')", "2 items left")

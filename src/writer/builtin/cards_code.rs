@@ -188,7 +188,7 @@ mod tests {
         assert_eq!(
             written("Spam is priced $2.85"),
             Ok(vec![format!(
-                "await expect({ALL}.filter({{ has: page.getByRole('heading', {{ name: /^\\s*Spam\\s*$/, level: 2 }}) }})).toContainText(/\\$2\\.85(?![\\p{{L}}\\p{{N}}_])/u);"
+                "await expect({ALL}.filter({{ has: page.getByRole('heading', {{ name: /^\\s*Spam\\s*$/, level: 2 }}) }})).toContainText(/\\$2\\.85(?![\\p{{L}}\\p{{N}}_]|[.,]\\p{{N}})/u);"
             )])
         );
         assert_eq!(written("Spam costs $2.85"), written("Spam is priced $2.85"));

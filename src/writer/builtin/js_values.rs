@@ -87,11 +87,12 @@ pub(crate) fn regex_js(value: &Literal, to_end: bool) -> String {
 
 /// A regular expression that finds `value` in a text on word boundaries, never inside a longer
 /// number or word (see [`bounded_regex_js`]). A placeholder's value is only known when the step
-/// runs, so its expression is escaped and bounded on both sides then.
+/// runs, so its expression is escaped and bounded on both sides then, a number's rest (a
+/// separator and a digit) kept out on both sides whatever the value ends with.
 pub(crate) fn bounded_js(value: &Literal) -> String {
     if placeholder(&value.0).is_some() || value.0.contains("${") {
         return format!(
-            "new RegExp('(?<![\\\\p{{L}}\\\\p{{N}}_])' + {}.replace(/[.*+?^${{}}()|[\\]\\\\/]/g, '\\\\$&') + '(?![\\\\p{{L}}\\\\p{{N}}_])', 'u')",
+            "new RegExp('(?<![\\\\p{{L}}\\\\p{{N}}_]|\\\\p{{N}}[.,])' + {}.replace(/[.*+?^${{}}()|[\\]\\\\/]/g, '\\\\$&') + '(?![\\\\p{{L}}\\\\p{{N}}_]|[.,]\\\\p{{N}})', 'u')",
             value_js(value)
         );
     }

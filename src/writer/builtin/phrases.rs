@@ -4,7 +4,7 @@
 //!
 //! Main functions: [`target`], [`literal`] and [`key_name`].
 
-use crate::writer::builtin::intent::{Decline, Literal, State, Target};
+use crate::writer::builtin::intent::{Cause, Decline, Literal, State, Target};
 use crate::writer::builtin::kinds::{KINDS, Kind};
 use crate::writer::builtin::qualifiers::{narrows_to, quality};
 use crate::writer::builtin::tokens::{Tok, find};
@@ -101,6 +101,34 @@ pub(crate) fn literals(toks: &[Tok]) -> Vec<Literal> {
         })
         .collect()
 }
+
+/// Words that say an element's state and are no element's name: unquoted before a kind noun
+/// (`the checked checkboxes`) [`target`] declines them rather than look for an element named
+/// so. The words of done and not done (`qualifiers.rs`) are not here: TodoMVC's filters are
+/// named "Active" and "Completed".
+const STATE_WORDS: &[&str] = &[
+    "checked",
+    "unchecked",
+    "ticked",
+    "unticked",
+    "disabled",
+    "enabled",
+    "invalid",
+    "valid",
+    "required",
+    "hidden",
+    "visible",
+    "selected",
+    "unselected",
+    "expanded",
+    "collapsed",
+    "pressed",
+    "broken",
+    "focused",
+    "editable",
+    "readonly",
+    "read-only",
+];
 
 /// The element a phrase names: `the "Add" button`, `the new todo field`, `the checkbox "x"`,
 /// `the "Delete" button of "buy milk"`.
@@ -231,6 +259,26 @@ pub(crate) fn target(toks: &[Tok]) -> Result<Target, Decline> {
         // `the first todo`: a noun the kinds do not know names the items of a list.
         kind = Some(Kind::Item);
     }
+    // `there are no checked checkboxes`: an unquoted word that says a state names no element,
+    // and read as a name it would find none, so a count of none would always hold.
+    // Items and rows are narrowed by a state word instead (`the list has 2 checked items`,
+    // `click the first checked item`), below.
+    if let Some(state) = name.as_deref().filter(|name| {
+        !quoted
+            && !matches!(kind, Some(Kind::Item | Kind::Row))
+            && name
+                .split_whitespace()
+                .all(|word| STATE_WORDS.contains(&word.to_lowercase().as_str()))
+    }) {
+        return Err(Decline::of(
+            Cause::UnreadWords,
+            format!(
+                "did not read \"{state}\": it says a state, not a name, and the built-in \
+                 generator finds elements by their names; check one element's state (`the \
+                 \"Save\" button is disabled`), or quote the name if it is one"
+            ),
+        ));
+    }
     // Only the items an ordinal counts are narrowed here: without one, the words may be a
     // name (`show the active todos` names a filter).
     let (name, narrow) = if quoted || named_kind || nth.is_none() || kind != Some(Kind::Item) {
@@ -340,4 +388,43 @@ pub(crate) fn ordinal(word: &Tok) -> Option<isize> {
         .ok()
         .filter(|n| (1..=999).contains(n))
         .map(|n| n - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::writer::builtin::tokens::{normalize, tokenize};
+
+    fn toks(phrase: &str) -> Vec<Tok> {
+        normalize(tokenize(phrase, &[]))
+    }
+
+    #[test]
+    fn a_state_word_names_no_element_unless_it_is_quoted() {
+        for phrase in [
+            "checked checkboxes",
+            "disabled button",
+            "the invalid fields",
+            "broken links",
+        ] {
+            let declined = target(&toks(phrase)).expect_err(phrase);
+            assert!(
+                declined.0.contains("says a state"),
+                "{phrase}: {declined:?}"
+            );
+        }
+        let quoted = target(&toks("the \"Disabled\" button")).expect("a quoted name");
+        assert_eq!(quoted.name.as_deref(), Some("Disabled"));
+        let named = target(&toks("the Save button")).expect("a name");
+        assert_eq!(named.name.as_deref(), Some("Save"));
+        // Items are narrowed by a state word rather than named by it.
+        for phrase in [
+            "the first checked item",
+            "checked items",
+            "the unchecked todos",
+        ] {
+            let items = target(&toks(phrase)).expect(phrase);
+            assert_eq!(items.kind, Some(Kind::Item), "{phrase}");
+        }
+    }
 }

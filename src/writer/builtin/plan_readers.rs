@@ -148,7 +148,7 @@ pub(crate) static IN_THE_FOOTER: PlanReader = PlanReader {
     examples: rx::IN_THE_FOOTER,
     before: rx::ADDED,
     reads: &Reads {
-        words: &[],
+        words: &["footer"],
         meanings: &[],
     },
 };

@@ -38,16 +38,25 @@ pub(crate) const CHECKABLE: &[&str] = &["checkbox", "radio", "switch", "menuitem
 /// letter, a digit or `_` (as a JavaScript class with the `u` flag).
 const WORD: &str = "[\\p{L}\\p{N}_]";
 
+/// A digit, as a JavaScript class with the `u` flag: with a separator before or after it, it
+/// continues a number past the boundary of [`bounded_regex_js`].
+const NUMBER_PART: &str = "\\p{N}";
+
 /// A regular expression literal that finds `text` (whitespace collapsed) in an element's text
-/// on word boundaries, in its case (a quoted text is meant as written): `3 items left` finds "Only 3 items left today" but not
-/// "13 items left". A boundary is only added on a side whose character is a letter or a digit,
-/// since text such as `(3)` already ends in a delimiter.
+/// on word boundaries, in its case (a quoted text is meant as written): `3 items left` finds
+/// "Only 3 items left today" but not "13 items left". A boundary is only added on a side whose
+/// character is a letter or a digit, since text such as `(3)` already ends in a delimiter. A
+/// number's boundary also keeps out the rest of a longer number: `$2` does not find "$2.85",
+/// nor `5 left` "1.5 left", because a separator followed by a digit continues the number.
 pub(crate) fn bounded_regex_js(text: &str) -> String {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
     let mut out = String::from("/");
-    if word(text.chars().next()) {
-        out.push_str(&format!("(?<!{WORD})"));
+    let digit = |c: Option<char>| c.is_some_and(char::is_numeric);
+    match text.chars().next() {
+        first if digit(first) => out.push_str(&format!("(?<!{WORD}|{NUMBER_PART}[.,])")),
+        first if word(first) => out.push_str(&format!("(?<!{WORD})")),
+        _ => {}
     }
     for c in text.chars() {
         if "\\^$.|?*+()[]{}/".contains(c) {
@@ -60,8 +69,10 @@ pub(crate) fn bounded_regex_js(text: &str) -> String {
             c => out.push(c),
         }
     }
-    if word(text.chars().next_back()) {
-        out.push_str(&format!("(?!{WORD})"));
+    match text.chars().next_back() {
+        last if digit(last) => out.push_str(&format!("(?!{WORD}|[.,]{NUMBER_PART})")),
+        last if word(last) => out.push_str(&format!("(?!{WORD})")),
+        _ => {}
     }
     out.push_str("/u");
     out
@@ -834,11 +845,40 @@ mod tests {
         );
     }
 
+    /// The patterns run as JavaScript does (QuickJS, as the sandbox): a number finds itself
+    /// and not a longer number.
+    #[test]
+    fn a_numbers_pattern_does_not_find_a_longer_number() {
+        let runtime = rquickjs::Runtime::new().unwrap();
+        let context = rquickjs::Context::full(&runtime).unwrap();
+        let finds = |text: &str, page: &str| -> bool {
+            let pattern = bounded_regex_js(text);
+            context.with(|ctx| {
+                ctx.eval::<bool, _>(format!("{pattern}.test({})", js_str(page)))
+                    .unwrap()
+            })
+        };
+        assert!(finds("$2", "Spam $2"));
+        assert!(finds("$2", "costs $2."));
+        assert!(finds("$2", "$2, or less"));
+        assert!(!finds("$2", "Spam $2.85"));
+        assert!(!finds("$2", "$2,500"));
+        assert!(!finds("$12", "$112"));
+        assert!(finds("5 left", "only 5 left"));
+        assert!(!finds("5 left", "1.5 left"));
+        assert!(!finds("5 left", "15 left"));
+    }
+
     #[test]
     fn a_bounded_pattern_has_a_boundary_only_beside_a_letter_or_digit() {
         assert_eq!(
             bounded_regex_js("3 items  left"),
-            "/(?<![\\p{L}\\p{N}_])3 items left(?![\\p{L}\\p{N}_])/u"
+            "/(?<![\\p{L}\\p{N}_]|\\p{N}[.,])3 items left(?![\\p{L}\\p{N}_])/u"
+        );
+        // A number's rest is kept out: `$2` does not find "$2.85", `5 left` not "1.5 left".
+        assert_eq!(
+            bounded_regex_js("$2"),
+            "/\\$2(?![\\p{L}\\p{N}_]|[.,]\\p{N})/u"
         );
         assert_eq!(bounded_regex_js("(3)"), "/\\(3\\)/u");
         assert_eq!(

@@ -744,7 +744,7 @@ await expect(page.getByRole('main').locator(':scope > *').filter({ has: page.get
     Example {
         sentence: r#"Soup costs $0.45"#,
         page: SHOP,
-        code: r#"await expect(page.getByRole('main').locator(':scope > *').filter({ has: page.getByRole('heading', { level: 2 }) }).filter({ has: page.getByRole('heading', { name: /^\s*Soup\s*$/, level: 2 }) })).toContainText(/\$0\.45(?![\p{L}\p{N}_])/u);"#,
+        code: r#"await expect(page.getByRole('main').locator(':scope > *').filter({ has: page.getByRole('heading', { level: 2 }) }).filter({ has: page.getByRole('heading', { name: /^\s*Soup\s*$/, level: 2 }) })).toContainText(/\$0\.45(?![\p{L}\p{N}_]|[.,]\p{N})/u);"#,
     },
 ];
 

@@ -35,7 +35,11 @@ pub(crate) const FILLERS: &[&str] = &[
 
 /// The plain words of the grammar: verbs, copulas, prepositions and nouns that the shapes read
 /// as the frame of a sentence. None of them changes what a sentence means by being there, so
-/// one the reading did not need drops nothing (`click on "Save"`, `the page shows "x"`).
+/// one the reading did not need drops nothing (`click on "Save"`, `the page shows "x"`). The
+/// nouns of a part of the page (`footer`, `header`, `main`) and of an element's property
+/// (`title`, `label`) are not here: a reading that drops one checks elsewhere or something else
+/// (`4 links in the footer` counting the whole page's links), so only one that carries it
+/// explains it.
 pub(crate) const PLAIN: &[&str] = &[
     // Copulas, auxiliaries and connectors.
     "is",
@@ -118,7 +122,6 @@ pub(crate) const PLAIN: &[&str] = &[
     "blank",
     "value",
     "text",
-    "label",
     "labeled",
     "labelled",
     "named",
@@ -238,14 +241,12 @@ pub(crate) const PLAIN: &[&str] = &[
     "message",
     "url",
     "address",
-    "title",
     "placeholder",
     "key",
     "row",
     "rows",
     "column",
     "columns",
-    "header",
     "headers",
     "cell",
     "cells",
@@ -254,8 +255,6 @@ pub(crate) const PLAIN: &[&str] = &[
     "named",
     "status",
     "counter",
-    "footer",
-    "main",
     "icon",
     "arrow",
     "symbol",
