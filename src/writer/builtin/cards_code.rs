@@ -7,7 +7,7 @@
 use crate::writer::builtin::cards::{Cards, Container};
 use crate::writer::builtin::intent::{CardCheck, Decline};
 use crate::writer::builtin::locator::js_str;
-use crate::writer::builtin::resolve::bounded_regex_js;
+use crate::writer::builtin::resolve::{bounded_regex_js, whole_regex_with_flags};
 use crate::writer::builtin::snapshot::Snapshot;
 
 /// The statements of `check` on the page's one collection of cards.
@@ -41,7 +41,7 @@ fn named(cards: &Cards, name: &str) -> String {
     format!(
         "{}.filter({{ has: page.getByRole('heading', {{ name: {}, level: {} }}) }})",
         all(cards),
-        whole_regex(name),
+        whole_regex_with_flags(name, ""),
         cards.level
     )
 }
@@ -114,24 +114,6 @@ fn lines(check: &CardCheck, cards: &Cards) -> Result<Vec<String>, Decline> {
             )]
         }
     })
-}
-
-/// A regular expression literal matching `text` as a whole, in its case, spaces collapsed.
-fn whole_regex(text: &str) -> String {
-    let mut out = String::from("/^\\s*");
-    for (i, word) in text.split_whitespace().enumerate() {
-        if i > 0 {
-            out.push_str("\\s+");
-        }
-        for c in word.chars() {
-            if "\\^$.|?*+()[]{}/".contains(c) {
-                out.push('\\');
-            }
-            out.push(c);
-        }
-    }
-    out.push_str("\\s*$/");
-    out
 }
 
 #[cfg(test)]

@@ -82,6 +82,12 @@ pub(crate) fn bounded_regex_js(text: &str) -> String {
 /// whitespace collapsed and around it allowed: `You have been signed out` matches neither
 /// "YOU HAVE BEEN SIGNED OUT" nor "You have been signed out again".
 pub(crate) fn whole_regex_js(text: &str) -> String {
+    whole_regex_with_flags(text, "u")
+}
+
+/// [`whole_regex_js`] with the literal's `flags` as given (`""` where the code has always been
+/// written without the `u` flag, as a card's heading is).
+pub(crate) fn whole_regex_with_flags(text: &str, flags: &str) -> String {
     let mut out = String::from("/^\\s*");
     for (i, word) in text.split_whitespace().enumerate() {
         if i > 0 {
@@ -94,7 +100,8 @@ pub(crate) fn whole_regex_js(text: &str) -> String {
             out.push(c);
         }
     }
-    out.push_str("\\s*$/u");
+    out.push_str("\\s*$/");
+    out.push_str(flags);
     out
 }
 
